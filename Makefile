@@ -1,0 +1,147 @@
+# mbench - top-level GNU Makefile.  See README.md and docs/DESIGN.md.
+#
+#   make            build the library (static + shared) and the mbench CLI
+#   make test       install what the tests need, then run every test
+#   make check      the tests again, built with ASan + UBSan
+#   make bench      benchmarks of mbench itself (bench/)
+#   make demo       benchmark and compare the bundled default model
+#   make install    PREFIX=/usr/local DESTDIR=
+#
+# Sources are discovered: every src/**/*.c goes into libmbench, every
+# cli/*.c into the CLI, every tests/unit/test_*.c is one test program and
+# every bench/*.c one benchmark program.  Commands register themselves with
+# a `MBENCH_COMMAND(name, function, "summary")` line in cli/cmd_*.c.
+
+PREFIX  ?= /usr/local
+DESTDIR ?=
+CC      ?= cc
+BUILD   ?= build
+SAN     ?=
+
+PKGS := jansson nettle libzip libpng zlib sqlite3 libpq openblas
+PKG_CFLAGS := $(shell pkg-config --cflags $(PKGS) 2>/dev/null)
+PKG_LIBS   := $(shell pkg-config --libs $(PKGS) 2>/dev/null)
+
+WARN := -std=c11 -Wall -Wextra -Wpedantic -Wshadow -Wstrict-prototypes \
+        -Wmissing-prototypes -Wformat=2 -Wno-format-nonliteral -Wno-format-truncation -Werror
+OPT  ?= -O2 -g
+CFLAGS_ALL := $(WARN) $(OPT) -D_GNU_SOURCE -fPIC -Iinclude -Isrc -I$(BUILD)/gen \
+              $(PKG_CFLAGS) $(SAN) $(CFLAGS)
+LDLIBS_ALL := $(PKG_LIBS) -ldl -lm -lpthread $(LDLIBS)
+
+LIB_SRC   := $(shell find src -name '*.c' | sort)
+CLI_SRC   := $(sort $(wildcard cli/*.c))
+TEST_SRC  := $(sort $(wildcard tests/unit/test_*.c))
+TEST_HELP := $(filter-out $(TEST_SRC),$(wildcard tests/unit/*.c))
+BENCH_SRC := $(sort $(wildcard bench/*.c))
+
+LIB_OBJ   := $(LIB_SRC:%.c=$(BUILD)/obj/%.o)
+CLI_OBJ   := $(CLI_SRC:%.c=$(BUILD)/obj/%.o)
+HELP_OBJ  := $(TEST_HELP:%.c=$(BUILD)/obj/%.o)
+TEST_BIN  := $(TEST_SRC:tests/unit/%.c=$(BUILD)/tests/%)
+BENCH_BIN := $(BENCH_SRC:bench/%.c=$(BUILD)/bench/%)
+
+STATIC := $(BUILD)/libmbench.a
+SONAME := libmbench.so.0
+SHARED := $(BUILD)/$(SONAME)
+BIN    := $(BUILD)/mbench
+ORT    := build/ort/libonnxruntime.so.1
+
+.PHONY: all deps test-deps test check bench demo install clean ort format lint
+all: $(BIN) $(STATIC) $(SHARED)
+
+# ---- generated headers -----------------------------------------------------
+GIT_COMMIT := $(shell git rev-parse --short=12 HEAD 2>/dev/null || echo unknown)
+GIT_DIRTY  := $(shell test -n "$$(git status --porcelain --untracked-files=no 2>/dev/null)" && echo -dirty)
+$(BUILD)/gen/build_info.h: FORCE
+	@mkdir -p $(@D)
+	@printf '#define MB_BUILD_COMMIT "%s%s"\n#define MB_BUILD_CC "%s"\n#define MB_ORT_DEFAULT_PATH "%s"\n' \
+	  '$(GIT_COMMIT)' '$(GIT_DIRTY)' "$$($(CC) --version | head -n1)" '$(abspath $(ORT))' > $@.tmp
+	@cmp -s $@.tmp $@ && rm -f $@.tmp || mv -f $@.tmp $@
+
+$(BUILD)/gen/commands.inc: $(CLI_SRC)
+	@mkdir -p $(@D)
+	@grep -h '^MBENCH_COMMAND(' $(CLI_SRC) | sort > $@.tmp
+	@cmp -s $@.tmp $@ && rm -f $@.tmp || mv -f $@.tmp $@
+FORCE:
+
+# ---- objects ---------------------------------------------------------------
+$(BUILD)/obj/%.o: %.c $(BUILD)/gen/build_info.h $(BUILD)/gen/commands.inc
+	@mkdir -p $(@D)
+	$(CC) $(CFLAGS_ALL) -MMD -MP -c $< -o $@
+
+-include $(LIB_OBJ:.o=.d) $(CLI_OBJ:.o=.d) $(HELP_OBJ:.o=.d)
+
+$(STATIC): $(LIB_OBJ)
+	@rm -f $@
+	ar rcs $@ $^
+
+$(SHARED): $(LIB_OBJ)
+	$(CC) -shared -Wl,-soname,$(SONAME) $(SAN) -o $@ $^ $(LDLIBS_ALL)
+
+$(BIN): $(CLI_OBJ) $(STATIC)
+	$(CC) $(SAN) -o $@ $(CLI_OBJ) $(STATIC) $(LDLIBS_ALL)
+
+$(BUILD)/tests/%: tests/unit/%.c $(HELP_OBJ) $(STATIC)
+	@mkdir -p $(@D)
+	$(CC) $(CFLAGS_ALL) -Itests/unit -o $@ $< $(HELP_OBJ) $(STATIC) $(LDLIBS_ALL)
+
+$(BUILD)/bench/%: bench/%.c $(STATIC)
+	@mkdir -p $(@D)
+	$(CC) $(CFLAGS_ALL) -o $@ $< $(STATIC) $(LDLIBS_ALL)
+
+# ---- set-up ------------------------------------------------------------------
+deps:
+	@scripts/deps.sh build
+
+test-deps:
+	@scripts/deps.sh test
+
+ort: $(ORT)
+$(ORT):
+	scripts/fetch-ort.sh build/ort
+
+# ---- the promised commands ---------------------------------------------------
+test: test-deps
+	@$(MAKE) --no-print-directory all tests-bin
+	@$(MAKE) --no-print-directory ort
+	@tests/run.sh $(BUILD)
+
+tests-bin: $(TEST_BIN)
+
+check: test-deps
+	@$(MAKE) --no-print-directory ort
+	@$(MAKE) --no-print-directory BUILD=build/asan OPT="-O1 -g -fno-omit-frame-pointer" \
+	  SAN="-fsanitize=address,undefined -fno-sanitize-recover=all" all tests-bin
+	@ASAN_OPTIONS=detect_leaks=1:abort_on_error=0 \
+	 LSAN_OPTIONS=suppressions=$(abspath tests/lsan.supp):print_suppressions=0 \
+	 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 MBENCH_SANITIZED=1 \
+	 tests/run.sh build/asan
+
+bench: deps
+	@$(MAKE) --no-print-directory all ort $(BENCH_BIN)
+	@bench/run.sh $(BUILD)
+
+demo: deps
+	@$(MAKE) --no-print-directory all ort
+	@scripts/demo.sh $(BUILD)
+
+format:
+	clang-format -i $(LIB_SRC) $(CLI_SRC) $(TEST_SRC) $(BENCH_SRC) include/*.h
+
+install: $(BIN) $(STATIC) $(SHARED)
+	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/lib \
+	  $(DESTDIR)$(PREFIX)/include $(DESTDIR)$(PREFIX)/lib/pkgconfig \
+	  $(DESTDIR)$(PREFIX)/share/man/man1
+	install -m 0755 $(BIN) $(DESTDIR)$(PREFIX)/bin/mbench
+	install -m 0644 $(STATIC) $(DESTDIR)$(PREFIX)/lib/libmbench.a
+	install -m 0755 $(SHARED) $(DESTDIR)$(PREFIX)/lib/$(SONAME)
+	ln -sf $(SONAME) $(DESTDIR)$(PREFIX)/lib/libmbench.so
+	install -m 0644 include/mbench.h include/mbench_backend.h $(DESTDIR)$(PREFIX)/include/
+	sed -e 's|@PREFIX@|$(PREFIX)|g' -e 's|@VERSION@|0.1.0|g' -e 's|@PKGS@|$(PKGS)|g' \
+	  mbench.pc.in > $(DESTDIR)$(PREFIX)/lib/pkgconfig/mbench.pc
+	install -m 0644 docs/mbench.1 $(DESTDIR)$(PREFIX)/share/man/man1/mbench.1
+
+clean:
+	rm -rf $(BUILD)/obj $(BUILD)/tests $(BUILD)/bench $(BUILD)/gen $(BUILD)/asan \
+	  $(STATIC) $(SHARED) $(BIN)

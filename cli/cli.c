@@ -1,0 +1,182 @@
+/* cli.c - helpers shared by every command. */
+#include "cli.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <unistd.h>
+
+int mb_cli_error(int code, const char *fmt, ...)
+{
+    va_list ap;
+    fputs("mbench: error: ", stderr);
+    va_start(ap, fmt);
+    vfprintf(stderr, fmt, ap);
+    va_end(ap);
+    fputc('\n', stderr);
+    return code;
+}
+
+void mb_cli_warn(const char *fmt, ...)
+{
+    va_list ap;
+    fputs("mbench: warning: ", stderr);
+    va_start(ap, fmt);
+    vfprintf(stderr, fmt, ap);
+    va_end(ap);
+    fputc('\n', stderr);
+}
+
+int mb_cli_fail(const mb_err *err)
+{
+    int code = MB_EXIT_RUNTIME;
+    if (err->code == MB_EINVAL)
+        code = MB_EXIT_USAGE;
+    else if (err->code == MB_EINTERRUPTED)
+        code = MB_EXIT_INTERRUPTED;
+    return mb_cli_error(code, "%s",
+                        err->msg[0] ? err->msg : mb_status_name(err->code));
+}
+
+int mb_cli_bad_value(const char *flag, const char *value, const char *expect)
+{
+    return mb_cli_error(MB_EXIT_USAGE, "invalid value '%s' for %s: expected %s",
+                        value ? value : "", flag, expect);
+}
+
+int mb_cli_parse_i64(const char *s, int64_t lo, int64_t hi, int64_t *out)
+{
+    if (!s || !*s)
+        return -1;
+    char *end;
+    errno = 0;
+    long long v = strtoll(s, &end, 10);
+    if (errno || *end || v < lo || v > hi)
+        return -1;
+    *out = v;
+    return 0;
+}
+
+int mb_cli_parse_double(const char *s, double lo, double hi, double *out)
+{
+    if (!s || !*s)
+        return -1;
+    char *end;
+    errno = 0;
+    double v = strtod(s, &end);
+    if (errno || *end || !isfinite(v) || v < lo || v > hi)
+        return -1;
+    *out = v;
+    return 0;
+}
+
+int mb_cli_parse_duration_ns(const char *s, int64_t *out)
+{
+    if (!s || !*s)
+        return -1;
+    char *end;
+    errno = 0;
+    double v = strtod(s, &end);
+    if (errno || end == s || !isfinite(v) || v < 0)
+        return -1;
+    double mult;
+    if (!*end || strcmp(end, "s") == 0)
+        mult = 1e9;
+    else if (strcmp(end, "ms") == 0)
+        mult = 1e6;
+    else if (strcmp(end, "us") == 0)
+        mult = 1e3;
+    else if (strcmp(end, "m") == 0 || strcmp(end, "min") == 0)
+        mult = 60e9;
+    else if (strcmp(end, "h") == 0)
+        mult = 3600e9;
+    else
+        return -1;
+    double ns = v * mult;
+    if (ns > 9e18)
+        return -1;
+    *out = (int64_t)ns;
+    return 0;
+}
+
+int mb_cli_parse_i64_list(const char *s, int64_t lo, int64_t hi,
+                          int64_t **out, size_t *n)
+{
+    *out = NULL;
+    *n = 0;
+    if (!s || !*s)
+        return -1;
+    size_t cap = 1;
+    for (const char *p = s; *p; p++)
+        cap += *p == ',';
+    int64_t *v = calloc(cap, sizeof *v);
+    char *copy = strdup(s);
+    if (!v || !copy) {
+        free(v);
+        free(copy);
+        return -1;
+    }
+    size_t k = 0;
+    char *save = NULL;
+    for (char *tok = strtok_r(copy, ",", &save); tok;
+         tok = strtok_r(NULL, ",", &save)) {
+        if (mb_cli_parse_i64(tok, lo, hi, &v[k]) != 0) {
+            free(v);
+            free(copy);
+            return -1;
+        }
+        k++;
+    }
+    free(copy);
+    if (k == 0 || s[strlen(s) - 1] == ',' || s[0] == ',') {
+        free(v);
+        return -1;
+    }
+    *out = v;
+    *n = k;
+    return 0;
+}
+
+int mb_cli_use_color(int fd)
+{
+    const char *nc = getenv("NO_COLOR");
+    if (nc && *nc)
+        return 0;
+    return isatty(fd);
+}
+
+int mb_cli_term_width(int fd)
+{
+    struct winsize ws;
+    if (isatty(fd) && ioctl(fd, TIOCGWINSZ, &ws) == 0 && ws.ws_col > 20)
+        return ws.ws_col;
+    const char *c = getenv("COLUMNS");
+    if (c && atoi(c) > 20)
+        return atoi(c);
+    return 100;
+}
+
+static char cmdline[4096];
+
+void mb_cli_set_command_line(int argc, char **argv)
+{
+    size_t off = 0;
+    cmdline[0] = '\0';
+    for (int i = 0; i < argc && off + 4 < sizeof cmdline; i++) {
+        const char *a = argv[i];
+        int quote = strpbrk(a, " \t\"'$\\") != NULL || !*a;
+        int n = snprintf(cmdline + off, sizeof cmdline - off, "%s%s%s%s",
+                         i ? " " : "", quote ? "'" : "", a, quote ? "'" : "");
+        if (n < 0)
+            break;
+        off += (size_t)n;
+    }
+    if (off >= sizeof cmdline)
+        cmdline[sizeof cmdline - 1] = '\0';
+}
+
+const char *mb_cli_command_line(void) { return cmdline; }

@@ -1,0 +1,57 @@
+/* cli.h - what every command shares: exit codes, error printing, number
+ * and list parsing, terminal detection.  Commands live in cli/cmd_*.c and
+ * register themselves with one line at file scope:
+ *
+ *   MBENCH_COMMAND(run, cmd_run, "benchmark one model")
+ *
+ * (the Makefile collects those lines into the dispatch table). */
+#ifndef MB_CLI_H
+#define MB_CLI_H
+
+#include "mbench.h"
+
+#include <stddef.h>
+#include <stdint.h>
+
+/* Exit codes, documented in docs/CLI.md. */
+enum {
+    MB_EXIT_OK = 0,           /* success; for verdict commands: pass */
+    MB_EXIT_FAIL = 1,         /* a verdict failed (validate, gate: regression) */
+    MB_EXIT_USAGE = 2,        /* bad command line */
+    MB_EXIT_RUNTIME = 3,      /* a runtime error: file, model, runtime, data */
+    MB_EXIT_INCONCLUSIVE = 4, /* gate: not enough evidence either way */
+    MB_EXIT_ACCURACY = 5,     /* gate: accuracy gate failed */
+    MB_EXIT_INTERRUPTED = 130 /* Ctrl-C (128 + SIGINT) */
+};
+
+#define MBENCH_COMMAND(name, fn, summary) int fn(int argc, char **argv);
+
+/* Prints "mbench: error: <msg>" on stderr (one line) and returns code. */
+int mb_cli_error(int code, const char *fmt, ...)
+    __attribute__((format(printf, 2, 3)));
+/* Prints "mbench: warning: <msg>". */
+void mb_cli_warn(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+/* Maps a library status to an exit code and prints err->msg. */
+int mb_cli_fail(const mb_err *err);
+/* Usage error for a bad flag value: names the flag, the value, the fix. */
+int mb_cli_bad_value(const char *flag, const char *value, const char *expect);
+
+/* Strict parsers: the whole string must be a number within [lo, hi]. */
+int mb_cli_parse_i64(const char *s, int64_t lo, int64_t hi, int64_t *out);
+int mb_cli_parse_double(const char *s, double lo, double hi, double *out);
+/* Durations: "10", "10s", "500ms", "2m", "1.5h" (bare numbers are seconds). */
+int mb_cli_parse_duration_ns(const char *s, int64_t *out);
+/* Comma-separated positive integers ("1,2,4,8"); caller frees *out. */
+int mb_cli_parse_i64_list(const char *s, int64_t lo, int64_t hi,
+                          int64_t **out, size_t *n);
+
+/* Colour only on a terminal and never with NO_COLOR. */
+int mb_cli_use_color(int fd);
+/* Terminal width of fd, or 100 when it is not a terminal. */
+int mb_cli_term_width(int fd);
+
+/* The command line as one string (for result documents). */
+const char *mb_cli_command_line(void);
+void mb_cli_set_command_line(int argc, char **argv);
+
+#endif

@@ -1,0 +1,62 @@
+/* main.c - the mbench command: dispatches to cli/cmd_*.c. */
+#include "cli.h"
+
+#include <stdio.h>
+#include <string.h>
+
+#undef MBENCH_COMMAND
+#define MBENCH_COMMAND(name, fn, summary) int fn(int argc, char **argv);
+#include "commands.inc"
+#undef MBENCH_COMMAND
+
+typedef struct {
+    const char *name;
+    int (*fn)(int, char **);
+    const char *summary;
+} command;
+
+#define MBENCH_COMMAND(name, fn, summary) {#name, fn, summary},
+static const command commands[] = {
+#include "commands.inc"
+};
+#undef MBENCH_COMMAND
+
+static void usage(FILE *f)
+{
+    fprintf(f, "usage: mbench COMMAND [OPTIONS]\n\n"
+               "Benchmark and validate machine-learning model inference.\n\n"
+               "commands:\n");
+    for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++)
+        fprintf(f, "  %-10s %s\n", commands[i].name, commands[i].summary);
+    fprintf(f, "\n'mbench COMMAND --help' shows a command's options; "
+               "docs/CLI.md documents them all.\n"
+               "Exit codes: 0 ok, 1 verdict failed, 2 usage error, "
+               "3 runtime error, 4 inconclusive, 5 accuracy gate failed, "
+               "130 interrupted.\n");
+}
+
+int main(int argc, char **argv)
+{
+    mb_cli_set_command_line(argc, argv);
+    if (argc < 2) {
+        usage(stderr);
+        return MB_EXIT_USAGE;
+    }
+    const char *name = argv[1];
+    if (strcmp(name, "--help") == 0 || strcmp(name, "-h") == 0 ||
+        strcmp(name, "help") == 0) {
+        usage(stdout);
+        return MB_EXIT_OK;
+    }
+    if (strcmp(name, "--version") == 0 || strcmp(name, "version") == 0) {
+        printf("mbench %s (commit %s)\n", mb_version(), mb_build_commit());
+        return MB_EXIT_OK;
+    }
+    for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++)
+        if (strcmp(commands[i].name, name) == 0)
+            return commands[i].fn(argc - 1, argv + 1);
+    return mb_cli_error(MB_EXIT_USAGE,
+                        "unknown command '%s'; run 'mbench --help' for the "
+                        "list of commands",
+                        name);
+}

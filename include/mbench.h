@@ -1,0 +1,135 @@
+/*
+ * mbench.h - public API of libmbench, a library that benchmarks and validates
+ * machine-learning model inference.
+ *
+ * Conventions (see docs/DESIGN.md):
+ *  - Every fallible function returns an mb_status (MB_OK == 0) and, when the
+ *    caller passes a non-NULL mb_err, writes a one-line message into it that
+ *    names the thing that was wrong and what would fix it.
+ *  - Handles are opaque; every create has a destroy, and destroy(NULL) is a
+ *    no-op.  Ownership is stated at each declaration.
+ *  - Times are int64_t nanoseconds from CLOCK_MONOTONIC.
+ *  - The library has no global mutable state, never prints, never exits.
+ */
+#ifndef MBENCH_H
+#define MBENCH_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#define MB_VERSION_MAJOR 0
+#define MB_VERSION_MINOR 1
+#define MB_VERSION_PATCH 0
+#define MB_VERSION_STRING "0.1.0"
+
+/* Status codes.  Stable: the CLI maps them to exit codes. */
+typedef enum mb_status {
+    MB_OK = 0,
+    MB_EINVAL = 1,    /* a bad argument or option value */
+    MB_ENOMEM = 2,    /* allocation failed or a size overflowed */
+    MB_EIO = 3,       /* a file could not be read or written */
+    MB_EFORMAT = 4,   /* a file is corrupt, truncated or of the wrong kind */
+    MB_EMODEL = 5,    /* the model is unusable (rejected, unresolved dims) */
+    MB_EBACKEND = 6,  /* the runtime failed or is unavailable */
+    MB_EDATA = 7,     /* input data does not match the model */
+    MB_EUNSUPPORTED = 8, /* a valid request this build cannot serve */
+    MB_ECHILD = 9,    /* a child process crashed, hung or was killed */
+    MB_EINTERRUPTED = 10 /* stopped by a signal (Ctrl-C) */
+} mb_status;
+
+/* Error detail.  Callers allocate it (usually on the stack). */
+typedef struct mb_err {
+    mb_status code;
+    char msg[1024];
+} mb_err;
+
+/* Returns a static, lower-case name for a status ("invalid argument"). */
+const char *mb_status_name(mb_status s);
+
+/* Tensor element types; numbers are ONNX TensorProto.DataType values. */
+typedef enum mb_dtype {
+    MB_DTYPE_UNDEFINED = 0,
+    MB_DTYPE_FLOAT32 = 1,
+    MB_DTYPE_UINT8 = 2,
+    MB_DTYPE_INT8 = 3,
+    MB_DTYPE_UINT16 = 4,
+    MB_DTYPE_INT16 = 5,
+    MB_DTYPE_INT32 = 6,
+    MB_DTYPE_INT64 = 7,
+    MB_DTYPE_STRING = 8,
+    MB_DTYPE_BOOL = 9,
+    MB_DTYPE_FLOAT16 = 10,
+    MB_DTYPE_FLOAT64 = 11,
+    MB_DTYPE_UINT32 = 12,
+    MB_DTYPE_UINT64 = 13,
+    MB_DTYPE_COMPLEX64 = 14,
+    MB_DTYPE_COMPLEX128 = 15,
+    MB_DTYPE_BFLOAT16 = 16
+} mb_dtype;
+
+/* Static name of a dtype ("float32", "float16", ...); "unknown(N)" style
+ * names are never returned: unknown values give "undefined". */
+const char *mb_dtype_name(mb_dtype t);
+/* Parses "float32", "float", "fp16", "int64", ... ; returns MB_DTYPE_UNDEFINED
+ * when the name is unknown. */
+mb_dtype mb_dtype_parse(const char *name);
+/* Bytes per element, 0 for types without a fixed size (string, undefined). */
+size_t mb_dtype_size(mb_dtype t);
+
+#define MB_MAX_RANK 16
+
+/*
+ * A dense tensor in host memory, C order.  A plain struct: the library
+ * allocates `data` in mb_tensor_alloc and frees it in mb_tensor_clear.
+ * `name` is owned by the tensor (may be NULL).
+ */
+typedef struct mb_tensor {
+    mb_dtype dtype;
+    int rank;
+    int64_t dims[MB_MAX_RANK];
+    void *data;
+    size_t nbytes;
+    char *name;
+} mb_tensor;
+
+/* Element count of a shape; returns 0 and sets *overflow when the product
+ * does not fit a size_t or a dim is negative. */
+size_t mb_shape_count(const int64_t *dims, int rank, int *overflow);
+/* Allocates zeroed storage for a tensor of this dtype and shape into *t
+ * (which is overwritten).  Caller frees with mb_tensor_clear. */
+mb_status mb_tensor_alloc(mb_tensor *t, mb_dtype dtype, int rank,
+                          const int64_t *dims, const char *name, mb_err *err);
+/* Frees what mb_tensor_alloc allocated and zeroes *t.  NULL is a no-op. */
+void mb_tensor_clear(mb_tensor *t);
+/* Number of elements of t. */
+size_t mb_tensor_count(const mb_tensor *t);
+/* Deep copy of src into *dst.  Caller frees with mb_tensor_clear. */
+mb_status mb_tensor_copy(mb_tensor *dst, const mb_tensor *src, mb_err *err);
+/* Reads element i of any numeric dtype as a double (float16/bfloat16
+ * widened exactly). */
+double mb_tensor_get_f64(const mb_tensor *t, size_t i);
+/* Formats a shape as "[1,3,224,224]" into buf; returns buf. */
+char *mb_shape_str(const int64_t *dims, int rank, char *buf, size_t len);
+
+/* IEEE half and bfloat16 conversions (round to nearest even). */
+float mb_f16_to_f32(uint16_t h);
+uint16_t mb_f32_to_f16(float f);
+float mb_bf16_to_f32(uint16_t h);
+uint16_t mb_f32_to_bf16(float f);
+
+/* Monotonic time in nanoseconds (CLOCK_MONOTONIC). */
+int64_t mb_now_ns(void);
+
+/* The version of this library ("0.1.0") and the git commit it was built
+ * from ("unknown" outside a checkout).  Static strings. */
+const char *mb_version(void);
+const char *mb_build_commit(void);
+
+#ifdef __cplusplus
+}
+#endif
+#endif /* MBENCH_H */

@@ -1,0 +1,101 @@
+/*
+ * mbench_backend.h - the versioned vtable every inference backend implements.
+ *
+ * A backend turns "a model file plus string options" into something the
+ * runner can time.  The runner calls, in this order:
+ *
+ *   load -> info -> open -> describe -> prepare -> run ... run -> fetch
+ *        -> (prepare -> run ... for another batch) -> close -> unload
+ *
+ * Nothing here is ORT-shaped: options are string key/value pairs that the
+ * backend validates itself (an unknown key is an error naming the key), and
+ * tensors are plain mb_tensor structs.  Out-of-tree backends are shared
+ * objects that export `const mb_backend *mb_backend_entry(void)`.
+ *
+ * Threading: a session is used by one thread at a time.
+ * Errors: every int-returning slot returns an mb_status and fills `err`.
+ */
+#ifndef MBENCH_BACKEND_H
+#define MBENCH_BACKEND_H
+
+#include "mbench.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#define MB_BACKEND_ABI_VERSION 1u
+
+/* One string option, borrowed for the duration of the call. */
+typedef struct mb_kv {
+    const char *key;
+    const char *value;
+} mb_kv;
+
+/* Description of one model input or output.  dims[i] < 0 means symbolic;
+ * dim_names[i] is then its name ("" when anonymous). */
+typedef struct mb_io_desc {
+    const char *name;
+    mb_dtype dtype;
+    int rank; /* -1 when the rank itself is unknown */
+    int64_t dims[MB_MAX_RANK];
+    const char *dim_names[MB_MAX_RANK];
+} mb_io_desc;
+
+/* Log sink handed to the backend; may be NULL (then the backend is silent). */
+typedef void (*mb_log_fn)(void *user, int level, const char *message);
+
+typedef struct mb_backend_config {
+    const char *library_path; /* runtime library to load, or NULL: default */
+    int verbose;              /* pass the runtime's own logs to `log` */
+    mb_log_fn log;
+    void *log_user;
+} mb_backend_config;
+
+/* Callback used by info(): one fact as key and value (both borrowed). */
+typedef void (*mb_info_fn)(void *user, const char *key, const char *value);
+
+typedef struct mb_backend {
+    uint32_t abi_version; /* MB_BACKEND_ABI_VERSION; first, always */
+    uint32_t struct_size; /* sizeof(mb_backend) of the backend's build */
+    const char *name;     /* "ort", "null", ... */
+
+    /* Loads the runtime (dlopen and global set-up).  *state is the
+     * backend's; freed by unload.  Times of this call are reported as the
+     * "library load" phase. */
+    int (*load)(const mb_backend_config *cfg, void **state, mb_err *err);
+    /* Reports facts about the runtime: "version", "build_info",
+     * "providers", "library_path" and any others. */
+    void (*info)(void *state, mb_info_fn emit, void *user);
+    /* Creates a session for the model.  Options are validated here. */
+    int (*open)(void *state, const char *model_path, const mb_kv *opts,
+                size_t n_opts, void **session, mb_err *err);
+    /* Borrowed descriptions, valid until close. */
+    int (*describe)(void *session, const mb_io_desc **inputs, size_t *n_in,
+                    const mb_io_desc **outputs, size_t *n_out, mb_err *err);
+    /* Binds one batch of inputs (in describe() order).  The tensors are
+     * borrowed and stay alive until the next prepare or close.  All the
+     * per-call set-up happens here, never in run(). */
+    int (*prepare)(void *session, const mb_tensor *inputs, size_t n_inputs,
+                   mb_err *err);
+    /* One inference on the prepared inputs: the timed call. */
+    int (*run)(void *session, mb_err *err);
+    /* Copies output `index` of the last run into *out (caller frees with
+     * mb_tensor_clear). */
+    int (*fetch)(void *session, size_t index, mb_tensor *out, mb_err *err);
+    void (*close)(void *session);
+    void (*unload)(void *state);
+} mb_backend;
+
+/* The built-in backends, and lookup by name ("ort", "null") or by the path
+ * of a plugin .so (a name containing '/').  Returns NULL and fills err when
+ * nothing fits. */
+const mb_backend *mb_backend_find(const char *name_or_path, mb_err *err);
+
+/* Symbol a plugin exports. */
+typedef const mb_backend *(*mb_backend_entry_fn)(void);
+
+#ifdef __cplusplus
+}
+#endif
+#endif /* MBENCH_BACKEND_H */

@@ -1,0 +1,42 @@
+#!/usr/bin/env bash
+# Install the Debian packages mbench needs, only those that are missing.
+#   scripts/deps.sh build   compiler and -dev libraries (make, make demo)
+#   scripts/deps.sh test    build + what the tests use (python3-onnx, numpy,
+#                           scikit-image, ONNX's test data, PostgreSQL, ...)
+#   scripts/deps.sh bench   build + what the benchmarks compare against
+# Runs apt-get (through sudo when not root).  Prints nothing when all is there.
+set -euo pipefail
+kind=${1:-build}
+
+build_pkgs=(gcc make pkg-config libc6-dev libjansson-dev nettle-dev libzip-dev
+            libpng-dev zlib1g-dev libsqlite3-dev libpq-dev libopenblas-dev
+            ca-certificates)
+test_pkgs=(python3 python3-onnx python3-numpy python3-skimage libonnx-testdata
+           postgresql sqlite3 chromium hyperfine git)
+bench_pkgs=(python3 python3-onnx python3-numpy python3-skimage hyperfine git)
+
+pkgs=("${build_pkgs[@]}")
+case "$kind" in
+    build) ;;
+    test) pkgs+=("${test_pkgs[@]}") ;;
+    bench) pkgs+=("${bench_pkgs[@]}") ;;
+    *) echo "deps.sh: unknown kind '$kind' (use build, test or bench)" >&2; exit 2 ;;
+esac
+# npm fetches ONNX Runtime; any npm will do (Debian's or one already there).
+command -v npm >/dev/null 2>&1 || pkgs+=(npm)
+
+missing=()
+for p in "${pkgs[@]}"; do
+    dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'install ok installed' || missing+=("$p")
+done
+[ ${#missing[@]} -eq 0 ] && exit 0
+
+SUDO=
+if [ "$(id -u)" -ne 0 ]; then
+    command -v sudo >/dev/null || { echo "deps.sh: need root (or sudo) to install: ${missing[*]}" >&2; exit 1; }
+    SUDO=sudo
+fi
+echo "deps.sh: installing ${missing[*]}" >&2
+export DEBIAN_FRONTEND=noninteractive
+$SUDO apt-get update -qq >/dev/null
+$SUDO apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null

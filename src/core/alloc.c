@@ -1,0 +1,70 @@
+/* alloc.c - overflow-checked allocation. */
+#include "alloc.h"
+
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+int mb__mul_ok(size_t a, size_t b, size_t *out)
+{
+    if (a && b > SIZE_MAX / a)
+        return 0;
+    *out = a * b;
+    return 1;
+}
+
+void *mb__malloc(size_t n) { return malloc(n ? n : 1); }
+
+void *mb__calloc(size_t count, size_t size)
+{
+    size_t n;
+    if (!mb__mul_ok(count, size, &n))
+        return NULL;
+    return calloc(n ? n : 1, 1);
+}
+
+void *mb__realloc_array(void *p, size_t count, size_t size)
+{
+    size_t n;
+    if (!mb__mul_ok(count, size, &n))
+        return NULL;
+    return realloc(p, n ? n : 1);
+}
+
+char *mb__strdup(const char *s)
+{
+    if (!s)
+        return NULL;
+    return mb__strndup(s, strlen(s));
+}
+
+char *mb__strndup(const char *s, size_t n)
+{
+    if (!s)
+        return NULL;
+    size_t len = strnlen(s, n);
+    char *d = malloc(len + 1);
+    if (!d)
+        return NULL;
+    memcpy(d, s, len);
+    d[len] = '\0';
+    return d;
+}
+
+int mb__grow(void **arr, size_t *cap, size_t need, size_t size)
+{
+    if (need <= *cap)
+        return 1;
+    size_t ncap = *cap ? *cap : 8;
+    while (ncap < need) {
+        if (ncap > SIZE_MAX / 2)
+            return 0;
+        ncap *= 2;
+    }
+    void *p = mb__realloc_array(*arr, ncap, size);
+    if (!p)
+        return 0;
+    *arr = p;
+    *cap = ncap;
+    return 1;
+}

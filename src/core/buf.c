@@ -1,0 +1,74 @@
+/* buf.c - growable byte buffer. */
+#include "buf.h"
+
+#include "alloc.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static int reserve(mb_buf *b, size_t extra)
+{
+    if (b->oom)
+        return 0;
+    if (extra > (size_t)-1 - b->len - 1 ||
+        !mb__grow((void **)&b->data, &b->cap, b->len + extra + 1, 1)) {
+        b->oom = 1;
+        return 0;
+    }
+    return 1;
+}
+
+void mb__buf_append(mb_buf *b, const void *data, size_t n)
+{
+    if (!reserve(b, n))
+        return;
+    if (n)
+        memcpy(b->data + b->len, data, n);
+    b->len += n;
+    b->data[b->len] = '\0';
+}
+
+void mb__buf_puts(mb_buf *b, const char *s) { mb__buf_append(b, s, strlen(s)); }
+
+void mb__buf_putc(mb_buf *b, char c) { mb__buf_append(b, &c, 1); }
+
+void mb__buf_vprintf(mb_buf *b, const char *fmt, va_list ap)
+{
+    va_list ap2;
+    va_copy(ap2, ap);
+    int n = vsnprintf(NULL, 0, fmt, ap2);
+    va_end(ap2);
+    if (n < 0 || !reserve(b, (size_t)n))
+        return;
+    vsnprintf(b->data + b->len, (size_t)n + 1, fmt, ap);
+    b->len += (size_t)n;
+}
+
+void mb__buf_printf(mb_buf *b, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    mb__buf_vprintf(b, fmt, ap);
+    va_end(ap);
+}
+
+char *mb__buf_take(mb_buf *b, size_t *len)
+{
+    if (!b->data)
+        reserve(b, 0);
+    char *d = b->data;
+    if (len)
+        *len = b->len;
+    b->data = NULL;
+    b->len = b->cap = 0;
+    return d;
+}
+
+void mb__buf_free(mb_buf *b)
+{
+    free(b->data);
+    b->data = NULL;
+    b->len = b->cap = 0;
+    b->oom = 0;
+}

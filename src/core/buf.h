@@ -1,0 +1,27 @@
+/* buf.h - a growable byte buffer; writers render documents into one. */
+#ifndef MB_CORE_BUF_H
+#define MB_CORE_BUF_H
+
+#include <stdarg.h>
+#include <stddef.h>
+
+typedef struct mb_buf {
+    char *data; /* always NUL-terminated when non-NULL */
+    size_t len;
+    size_t cap;
+    int oom;    /* set once an append failed; later appends are no-ops */
+} mb_buf;
+
+#define MB_BUF_INIT {NULL, 0, 0, 0}
+
+void mb__buf_append(mb_buf *b, const void *data, size_t n);
+void mb__buf_puts(mb_buf *b, const char *s);
+void mb__buf_putc(mb_buf *b, char c);
+void mb__buf_printf(mb_buf *b, const char *fmt, ...)
+    __attribute__((format(printf, 2, 3)));
+void mb__buf_vprintf(mb_buf *b, const char *fmt, va_list ap);
+/* Hands the bytes to the caller (free()), leaving b empty. */
+char *mb__buf_take(mb_buf *b, size_t *len);
+void mb__buf_free(mb_buf *b);
+
+#endif

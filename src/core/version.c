@@ -1,0 +1,7 @@
+/* version.c - library version and the commit it was built from. */
+#include "mbench.h"
+
+#include "build_info.h"
+
+const char *mb_version(void) { return MB_VERSION_STRING; }
+const char *mb_build_commit(void) { return MB_BUILD_COMMIT; }

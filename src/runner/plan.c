@@ -1,0 +1,130 @@
+/* plan.c - defaults, copies and option lists of mb_plan. */
+#include "runner/plan.h"
+
+#include "core/alloc.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+void mb__plan_defaults(mb_plan *p)
+{
+    memset(p, 0, sizeof *p);
+    p->seed = 42;
+    p->warmup_iters = 10;
+    p->min_iters = 100;
+    p->min_time_ns = 1000000000LL;
+    p->max_iters = 100000;
+    p->max_time_ns = 30000000000LL;
+    p->target_ci = 0.01;
+}
+
+void mb__plan_free(mb_plan *p)
+{
+    if (!p)
+        return;
+    free(p->backend);
+    free(p->model_path);
+    free(p->variant);
+    free(p->ort_lib);
+    for (size_t i = 0; i < p->n_opts; i++) {
+        free((char *)p->opts[i].key);
+        free((char *)p->opts[i].value);
+    }
+    free(p->opts);
+    free(p->batches);
+    for (size_t i = 0; i < p->n_dims; i++)
+        free(p->dims[i].name);
+    free(p->dims);
+    for (size_t i = 0; i < p->n_ranges; i++)
+        free(p->ranges[i].name);
+    free(p->ranges);
+    free(p->data_path);
+    free(p->percentiles);
+    memset(p, 0, sizeof *p);
+}
+
+int mb__plan_set_opt(mb_plan *p, const char *key, const char *value)
+{
+    char *v = mb__strdup(value);
+    if (!v)
+        return -1;
+    for (size_t i = 0; i < p->n_opts; i++) {
+        if (strcmp(p->opts[i].key, key) == 0) {
+            free((char *)p->opts[i].value);
+            p->opts[i].value = v;
+            return 0;
+        }
+    }
+    char *k = mb__strdup(key);
+    mb_kv *n = mb__realloc_array(p->opts, p->n_opts + 1, sizeof *n);
+    if (!k || !n) {
+        free(k);
+        free(v);
+        if (n)
+            p->opts = n;
+        return -1;
+    }
+    p->opts = n;
+    p->opts[p->n_opts++] = (mb_kv){k, v};
+    return 0;
+}
+
+const char *mb__plan_get_opt(const mb_plan *p, const char *key)
+{
+    for (size_t i = 0; i < p->n_opts; i++)
+        if (strcmp(p->opts[i].key, key) == 0)
+            return p->opts[i].value;
+    return NULL;
+}
+
+static char *dup_or_null(const char *s, int *fail)
+{
+    if (!s)
+        return NULL;
+    char *d = mb__strdup(s);
+    if (!d)
+        *fail = 1;
+    return d;
+}
+
+int mb__plan_copy(mb_plan *d, const mb_plan *s)
+{
+    int fail = 0;
+    *d = *s;
+    d->backend = dup_or_null(s->backend, &fail);
+    d->model_path = dup_or_null(s->model_path, &fail);
+    d->variant = dup_or_null(s->variant, &fail);
+    d->ort_lib = dup_or_null(s->ort_lib, &fail);
+    d->data_path = dup_or_null(s->data_path, &fail);
+    d->opts = NULL;
+    d->n_opts = 0;
+    for (size_t i = 0; i < s->n_opts; i++)
+        fail |= mb__plan_set_opt(d, s->opts[i].key, s->opts[i].value) != 0;
+    d->batches = mb__calloc(s->n_batches ? s->n_batches : 1, sizeof(int64_t));
+    d->dims = mb__calloc(s->n_dims ? s->n_dims : 1, sizeof *d->dims);
+    d->ranges = mb__calloc(s->n_ranges ? s->n_ranges : 1, sizeof *d->ranges);
+    d->percentiles = mb__calloc(s->n_percentiles ? s->n_percentiles : 1,
+                                sizeof(double));
+    if (!d->batches || !d->dims || !d->ranges || !d->percentiles) {
+        fail = 1;
+    } else {
+        if (s->n_batches)
+            memcpy(d->batches, s->batches, s->n_batches * sizeof(int64_t));
+        if (s->n_percentiles)
+            memcpy(d->percentiles, s->percentiles,
+                   s->n_percentiles * sizeof(double));
+        for (size_t i = 0; i < s->n_dims; i++) {
+            d->dims[i].value = s->dims[i].value;
+            d->dims[i].name = dup_or_null(s->dims[i].name, &fail);
+        }
+        for (size_t i = 0; i < s->n_ranges; i++) {
+            d->ranges[i] = s->ranges[i];
+            d->ranges[i].name = dup_or_null(s->ranges[i].name, &fail);
+        }
+    }
+    if (fail) {
+        mb__plan_free(d);
+        return -1;
+    }
+    return 0;
+}

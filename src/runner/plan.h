@@ -1,0 +1,71 @@
+/* plan.h - what a measurement is asked to do: plain structs filled by the
+ * CLI (cli/runopts.c) or by library users, read by the runner. */
+#ifndef MB_RUNNER_PLAN_H
+#define MB_RUNNER_PLAN_H
+
+#include "mbench_backend.h"
+
+#include <stddef.h>
+#include <stdint.h>
+
+/* NAME=VALUE symbolic dimension, and NAME=lo:hi value range. */
+typedef struct mb_dim_override {
+    char *name;
+    int64_t value;
+} mb_dim_override;
+
+typedef struct mb_input_range {
+    char *name;
+    double lo, hi;
+} mb_input_range;
+
+typedef struct mb_plan {
+    /* what */
+    char *backend;      /* "ort" (default), "null", or a plugin path */
+    char *model_path;
+    char *variant;      /* display name; defaults to the model's basename */
+    char *ort_lib;      /* --ort-lib, or NULL */
+    int verbose;
+    mb_kv *opts;        /* backend options: threads, opt-level, ep, ... */
+    size_t n_opts;
+    /* inputs */
+    int64_t *batches;   /* batch sizes to sweep (default {1}) */
+    size_t n_batches;
+    mb_dim_override *dims;
+    size_t n_dims;
+    mb_input_range *ranges;
+    size_t n_ranges;
+    uint64_t seed;
+    char *data_path;    /* --data: real inputs instead of synthetic */
+    /* warmup and stopping */
+    int64_t warmup_iters;    /* default 10 */
+    int64_t warmup_time_ns;  /* default 0: warm up by count only */
+    int64_t min_iters;       /* default 100 */
+    int64_t min_time_ns;     /* default 1 s */
+    int64_t max_iters;       /* default 100000 */
+    int64_t max_time_ns;     /* default 30 s */
+    int64_t fixed_iters;     /* --iterations: exactly this many, or 0 */
+    double target_ci;        /* default 0.01: CI half-width / median */
+    double *percentiles;     /* extra --percentile values */
+    size_t n_percentiles;
+    /* extras */
+    int leak_check;
+    int save_samples;        /* keep raw samples in the document */
+    int keep_outputs;        /* fetch outputs of the last run */
+    /* Set non-zero (by a signal handler, say) to stop measuring soon; the
+     * result is then marked "interrupted".  Borrowed; may be NULL. */
+    volatile int *cancel;
+} mb_plan;
+
+/* Fills *p with the defaults above (all pointers NULL). */
+void mb__plan_defaults(mb_plan *p);
+/* Frees every owned member and zeroes *p. */
+void mb__plan_free(mb_plan *p);
+/* Sets (or replaces) backend option key=value; copies both. */
+int mb__plan_set_opt(mb_plan *p, const char *key, const char *value);
+/* Value of a backend option, or NULL. */
+const char *mb__plan_get_opt(const mb_plan *p, const char *key);
+/* Deep copy (for per-variant plans). */
+int mb__plan_copy(mb_plan *dst, const mb_plan *src);
+
+#endif

@@ -1,0 +1,68 @@
+/* runner.h - the measurement core.
+ *
+ * Two levels:
+ *  - mb__bench_*: a stepwise session (load the runtime, open the model,
+ *    make the inputs for one batch size, then time any number of
+ *    iterations on request).  compare and profile drive this directly,
+ *    for example in interleaved rounds across child processes.
+ *  - mb__run_plan: the whole `mbench run` flow for every batch size:
+ *    warmup, adaptive stopping, memory, statistics, into result documents.
+ *
+ * Result documents are jansson objects laid out as docs/FORMATS.md says.
+ */
+#ifndef MB_RUNNER_RUNNER_H
+#define MB_RUNNER_RUNNER_H
+
+#include "runner/plan.h"
+
+#include <jansson.h>
+
+typedef struct mb_bench mb_bench;
+
+/* Phase timings of one bench session (ns; -1 when not measured). */
+typedef struct mb_phases {
+    int64_t library_load_ns;
+    int64_t session_create_ns;
+    int64_t first_inference_ns;
+} mb_phases;
+
+/* Loads the backend, opens the model, builds the inputs for `batch`
+ * (synthetic, or from plan->data_path), prepares them, and runs the first
+ * (cold) inference.  Caller frees with mb__bench_close. */
+mb_status mb__bench_open(const mb_plan *plan, int64_t batch, mb_bench **out,
+                         mb_err *err);
+/* Times n iterations, writing each latency (ns) to samples[0..n). */
+mb_status mb__bench_iterate(mb_bench *b, int64_t n, int64_t *samples,
+                            mb_err *err);
+/* Re-binds the inputs for another batch size on the same session. */
+mb_status mb__bench_set_batch(mb_bench *b, int64_t batch, mb_err *err);
+/* Runs once more and copies the outputs (caller frees each with
+ * mb_tensor_clear and the array with free()). */
+mb_status mb__bench_outputs(mb_bench *b, mb_tensor **outs, size_t *n,
+                            mb_err *err);
+/* The inputs currently bound (borrowed). */
+const mb_tensor *mb__bench_inputs(const mb_bench *b, size_t *n);
+const mb_phases *mb__bench_phases(const mb_bench *b);
+/* JSON descriptions (new references): "inputs", "outputs" arrays and the
+ * runtime facts ("runtime" object: name, version, build_info, providers,
+ * library_path). */
+json_t *mb__bench_io_json(const mb_bench *b);
+json_t *mb__bench_runtime_json(const mb_bench *b);
+void mb__bench_close(mb_bench *b);
+
+/* Runs the whole plan.  *doc is a new result document ("kind": "run") with
+ * one entry in "runs" per batch size.  A run that fails after the session
+ * opened is recorded with "status": "failed" and its error; a failure to
+ * open returns an error. */
+mb_status mb__run_plan(const mb_plan *plan, json_t **doc, mb_err *err);
+
+/* A new, empty result document of the given kind with schema, mbench,
+ * environment, timer, created_utc and command_line filled in.  The caller
+ * adds "runs" (and anything kind-specific). */
+json_t *mb__doc_new(const char *kind, const char *command_line);
+
+/* Summary object "latency" for samples (docs/FORMATS.md): all in ns. */
+json_t *mb__latency_json(const int64_t *samples, size_t n,
+                         const double *extra_q, size_t n_extra);
+
+#endif
