@@ -17,6 +17,8 @@ DESTDIR ?=
 CC      ?= cc
 BUILD   ?= build
 SAN     ?=
+V       ?= 0
+Q       := $(if $(filter 1,$(V)),,@)
 
 PKGS := jansson nettle libzip libpng zlib sqlite3 libpq openblas
 PKG_CFLAGS := $(shell pkg-config --cflags $(PKGS) 2>/dev/null)
@@ -68,7 +70,7 @@ FORCE:
 # ---- objects ---------------------------------------------------------------
 $(BUILD)/obj/%.o: %.c $(BUILD)/gen/build_info.h $(BUILD)/gen/commands.inc
 	@mkdir -p $(@D)
-	$(CC) $(CFLAGS_ALL) -MMD -MP -c $< -o $@
+	$(Q)$(CC) $(CFLAGS_ALL) -MMD -MP -c $< -o $@
 
 -include $(LIB_OBJ:.o=.d) $(CLI_OBJ:.o=.d) $(HELP_OBJ:.o=.d)
 

@@ -1,14 +1,729 @@
-/* ort.c - TEMPORARY placeholder while the real backend is written. */
+/*
+ * ort.c - the ONNX Runtime backend, through the C API loaded with dlopen.
+ *
+ * Library lookup order (docs/BACKENDS.md): the configured path (--ort-lib),
+ * $MBENCH_ORT_LIB, the path the build fetched (build/ort), then the
+ * system's libonnxruntime.so.1.  The runtime's own log lines go to the
+ * configured log sink only when verbose; otherwise they are dropped, and the
+ * last error-level line is kept to explain a failure.
+ *
+ * Options (strings, validated in open):
+ *   threads=N  inter-threads=N  execution-mode=sequential|parallel
+ *   opt-level=disable|basic|extended|layout|all  ep=cpu|cuda|<name>
+ *   device-id=N  arena=0|1  save-optimized=PATH  profile=PREFIX
+ *   config:KEY=VALUE (session config entry)  dim:NAME=N (free dim override)
+ */
 #include "mbench_backend.h"
+
+#include "backend/ort_abi.h"
+#include "build_info.h"
+#include "core/alloc.h"
 #include "core/err.h"
-static int ort_load(const mb_backend_config *cfg, void **state, mb_err *err)
+
+#include <dlfcn.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+typedef struct ort_state {
+    void *dl;
+    ort_api api;
+    const ort_api_base *base;
+    uint32_t api_version;
+    OrtEnv *env;
+    OrtMemoryInfo *cpu_mem;
+    OrtAllocator *alloc;
+    char *path;
+    char *providers; /* comma list */
+    mb_log_fn log;
+    void *log_user;
+    int verbose;
+    char last_error[512];
+} ort_state;
+
+typedef struct ort_session {
+    ort_state *st;
+    OrtSession *sess;
+    mb_io_desc *in, *out;
+    size_t n_in, n_out;
+    char **in_names, **out_names; /* ORT-allocated, freed with AllocatorFree */
+    char **owned;                 /* our copies of symbolic dim names */
+    size_t n_owned, owned_cap;
+    OrtValue **in_vals;
+    OrtValue **out_vals;
+    int have_outputs;
+    char *ep;
+} ort_session;
+
+/* Reads a status: 0 for NULL (success); otherwise fills err, frees it. */
+static int check(ort_state *st, OrtStatus *s, mb_err *err, mb_status code,
+                 const char *what)
 {
-    (void)cfg; (void)state;
-    return mb__fail(err, MB_EBACKEND, "ORT backend not built yet");
+    if (!s)
+        return 0;
+    const char *m = st->api.GetErrorMessage(s);
+    mb__fail(err, code, "%s: %s", what, m && *m ? m : "unknown ONNX Runtime error");
+    st->api.ReleaseStatus(s);
+    return -1;
 }
+
+static void logger(void *param, int severity, const char *category,
+                   const char *logid, const char *code_location,
+                   const char *message)
+{
+    (void)logid;
+    (void)code_location;
+    ort_state *st = param;
+    if (severity >= ORT_LOG_ERROR && message)
+        snprintf(st->last_error, sizeof st->last_error, "%s", message);
+    if (st->verbose && st->log) {
+        char line[1024];
+        snprintf(line, sizeof line, "onnxruntime [%s] %s",
+                 category ? category : "", message ? message : "");
+        st->log(st->log_user, severity, line);
+    }
+}
+
+static int try_open(const char *path, void **dl, char *why, size_t whylen)
+{
+    *dl = dlopen(path, RTLD_NOW | RTLD_LOCAL);
+    if (!*dl) {
+        const char *e = dlerror();
+        snprintf(why, whylen, "%s", e ? e : "dlopen failed");
+        return 0;
+    }
+    return 1;
+}
+
+static int ort_load(const mb_backend_config *cfg, void **out, mb_err *err)
+{
+    ort_state *st = mb__calloc(1, sizeof *st);
+    if (!st)
+        return mb__fail(err, MB_ENOMEM, "out of memory");
+    st->log = cfg ? cfg->log : NULL;
+    st->log_user = cfg ? cfg->log_user : NULL;
+    st->verbose = cfg ? cfg->verbose : 0;
+
+    const char *env = getenv("MBENCH_ORT_LIB");
+    const char *cands[4];
+    size_t nc = 0;
+    if (cfg && cfg->library_path)
+        cands[nc++] = cfg->library_path;
+    else {
+        if (env && *env)
+            cands[nc++] = env;
+        cands[nc++] = MB_ORT_DEFAULT_PATH;
+        cands[nc++] = "libonnxruntime.so.1";
+    }
+    char tried[1536] = "";
+    size_t off = 0;
+    for (size_t i = 0; i < nc && !st->dl; i++) {
+        char why[512];
+        if (try_open(cands[i], &st->dl, why, sizeof why)) {
+            st->path = mb__strdup(cands[i]);
+        } else if (off < sizeof tried) {
+            off += (size_t)snprintf(tried + off, sizeof tried - off, "%s%s",
+                                    off ? "; " : "", why);
+        }
+    }
+    if (!st->dl) {
+        free(st);
+        return mb__fail(err, MB_EBACKEND,
+                        "cannot load ONNX Runtime (%s); fetch it with "
+                        "'make ort' (scripts/fetch-ort.sh) or pass --ort-lib "
+                        "PATH / set MBENCH_ORT_LIB",
+                        tried);
+    }
+    ort_get_api_base_fn get_base;
+    void *sym = dlsym(st->dl, "OrtGetApiBase");
+    memcpy(&get_base, &sym, sizeof sym);
+    if (!sym || !(st->base = get_base())) {
+        dlclose(st->dl);
+        free(st->path);
+        free(st);
+        return mb__fail(err, MB_EBACKEND,
+                        "%s is not an ONNX Runtime library (no OrtGetApiBase)",
+                        cands[0]);
+    }
+    /* Ask for the API version of this library's minor version, capped at
+     * the version mbench knows: asking for more prints to stderr. */
+    const char *ver = st->base->GetVersionString();
+    unsigned major = 0, minor = 0;
+    if (!ver || sscanf(ver, "%u.%u", &major, &minor) != 2 || major != 1)
+        minor = MB_ORT_MAX_API;
+    uint32_t want = minor > MB_ORT_MAX_API ? MB_ORT_MAX_API : minor;
+    const void *const *tbl = NULL;
+    if (want >= MB_ORT_MIN_API)
+        tbl = st->base->GetApi(want);
+    if (!tbl) {
+        char v[64];
+        snprintf(v, sizeof v, "%s", ver ? ver : "unknown");
+        dlclose(st->dl);
+        free(st->path);
+        free(st);
+        return mb__fail(err, MB_EBACKEND,
+                        "ONNX Runtime %s is too old: mbench needs API version "
+                        "%u (ONNX Runtime 1.%u) or newer",
+                        v, MB_ORT_MIN_API, MB_ORT_MIN_API);
+    }
+    st->api_version = want;
+#define MB_ORT_RESOLVE(slot, name, ret, params)                               \
+    memcpy(&st->api.name, &tbl[slot], sizeof st->api.name);
+    MB_ORT_SLOTS(MB_ORT_RESOLVE)
+#undef MB_ORT_RESOLVE
+
+    int sev = st->verbose ? ORT_LOG_WARNING : ORT_LOG_ERROR;
+    if (check(st, st->api.CreateEnvWithCustomLogger(logger, st, sev, "mbench",
+                                                    &st->env),
+              err, MB_EBACKEND, "cannot create the ONNX Runtime environment") ||
+        check(st, st->api.CreateCpuMemoryInfo(ORT_ALLOC_DEVICE, ORT_MEM_DEFAULT,
+                                              &st->cpu_mem),
+              err, MB_EBACKEND, "cannot create CPU memory info") ||
+        check(st, st->api.GetAllocatorWithDefaultOptions(&st->alloc), err,
+              MB_EBACKEND, "cannot get the default allocator")) {
+        if (st->env)
+            st->api.ReleaseEnv(st->env);
+        dlclose(st->dl);
+        free(st->path);
+        free(st);
+        return err ? err->code : MB_EBACKEND;
+    }
+    char **provs = NULL;
+    int np = 0;
+    if (!st->api.GetAvailableProviders(&provs, &np)) {
+        size_t len = 1;
+        for (int i = 0; i < np; i++)
+            len += strlen(provs[i]) + 1;
+        st->providers = mb__calloc(len, 1);
+        for (int i = 0; st->providers && i < np; i++) {
+            if (i)
+                strcat(st->providers, ",");
+            strcat(st->providers, provs[i]);
+        }
+        st->api.ReleaseAvailableProviders(provs, np);
+    }
+    *out = st;
+    return MB_OK;
+}
+
+static void ort_info(void *state, mb_info_fn emit, void *user)
+{
+    ort_state *st = state;
+    emit(user, "name", "onnxruntime");
+    emit(user, "version", st->base->GetVersionString());
+    emit(user, "build_info", st->api.GetBuildInfoString());
+    emit(user, "providers", st->providers ? st->providers : "");
+    emit(user, "library_path", st->path ? st->path : "");
+    char v[16];
+    snprintf(v, sizeof v, "%u", st->api_version);
+    emit(user, "api_version", v);
+}
+
+static int provider_compiled(const ort_state *st, const char *name)
+{
+    if (!st->providers)
+        return 0;
+    size_t n = strlen(name);
+    for (const char *p = st->providers; (p = strcasestr(p, name)); p += n)
+        if ((p == st->providers || p[-1] == ',') &&
+            strncasecmp(p + n, "ExecutionProvider", 17) == 0)
+            return 1;
+    return 0;
+}
+
+static int parse_int(const char *s, long lo, long hi, long *out)
+{
+    char *end;
+    long v = strtol(s, &end, 10);
+    if (!*s || *end || v < lo || v > hi)
+        return -1;
+    *out = v;
+    return 0;
+}
+
+/* Applies one option to the session options; fills err on failure. */
+static int apply_opt(ort_state *st, OrtSessionOptions *so, const mb_kv *kv,
+                     const char **ep, const char **device_id, mb_err *err)
+{
+    const char *k = kv->key, *v = kv->value;
+    long n;
+    if (strcmp(k, "threads") == 0 || strcmp(k, "inter-threads") == 0) {
+        if (parse_int(v, 0, 4096, &n))
+            return mb__fail(err, MB_EINVAL,
+                            "invalid %s '%s': expected an integer from 0 "
+                            "(runtime default) to 4096",
+                            k, v);
+        OrtStatus *s = k[0] == 't' ? st->api.SetIntraOpNumThreads(so, (int)n)
+                                   : st->api.SetInterOpNumThreads(so, (int)n);
+        return check(st, s, err, MB_EINVAL, k) ? MB_EINVAL : 0;
+    }
+    if (strcmp(k, "execution-mode") == 0) {
+        int m;
+        if (strcmp(v, "sequential") == 0)
+            m = ORT_EXEC_SEQUENTIAL;
+        else if (strcmp(v, "parallel") == 0)
+            m = ORT_EXEC_PARALLEL;
+        else
+            return mb__fail(err, MB_EINVAL,
+                            "invalid execution-mode '%s': expected "
+                            "sequential or parallel",
+                            v);
+        return check(st, st->api.SetSessionExecutionMode(so, m), err,
+                     MB_EINVAL, k)
+                   ? MB_EINVAL
+                   : 0;
+    }
+    if (strcmp(k, "opt-level") == 0) {
+        static const struct {
+            const char *name;
+            int level;
+        } levels[] = {{"disable", ORT_OPT_DISABLE_ALL},
+                      {"basic", ORT_OPT_BASIC},
+                      {"extended", ORT_OPT_EXTENDED},
+                      {"layout", ORT_OPT_LAYOUT},
+                      {"all", ORT_OPT_ALL}};
+        for (size_t i = 0; i < sizeof levels / sizeof levels[0]; i++)
+            if (strcmp(v, levels[i].name) == 0)
+                return check(st,
+                             st->api.SetSessionGraphOptimizationLevel(
+                                 so, levels[i].level),
+                             err, MB_EINVAL, k)
+                           ? MB_EINVAL
+                           : 0;
+        return mb__fail(err, MB_EINVAL,
+                        "invalid opt-level '%s': expected disable, basic, "
+                        "extended, layout or all",
+                        v);
+    }
+    if (strcmp(k, "ep") == 0) {
+        *ep = v;
+        return 0;
+    }
+    if (strcmp(k, "device-id") == 0) {
+        if (parse_int(v, 0, 1024, &n))
+            return mb__fail(err, MB_EINVAL,
+                            "invalid device-id '%s': expected 0..1024", v);
+        *device_id = v;
+        return 0;
+    }
+    if (strcmp(k, "arena") == 0) {
+        if (strcmp(v, "0") == 0)
+            return check(st, st->api.DisableCpuMemArena(so), err, MB_EINVAL,
+                         k)
+                       ? MB_EINVAL
+                       : 0;
+        if (strcmp(v, "1") == 0)
+            return 0;
+        return mb__fail(err, MB_EINVAL, "invalid arena '%s': expected 0 or 1",
+                        v);
+    }
+    if (strcmp(k, "save-optimized") == 0)
+        return check(st, st->api.SetOptimizedModelFilePath(so, v), err,
+                     MB_EINVAL, k)
+                   ? MB_EINVAL
+                   : 0;
+    if (strcmp(k, "profile") == 0)
+        return check(st, st->api.EnableProfiling(so, v), err, MB_EINVAL, k)
+                   ? MB_EINVAL
+                   : 0;
+    if (strncmp(k, "config:", 7) == 0)
+        return check(st, st->api.AddSessionConfigEntry(so, k + 7, v), err,
+                     MB_EINVAL, "session config entry")
+                   ? MB_EINVAL
+                   : 0;
+    if (strncmp(k, "dim:", 4) == 0) {
+        if (parse_int(v, 1, 1L << 40, &n))
+            return mb__fail(err, MB_EINVAL,
+                            "invalid value '%s' for dimension '%s': expected "
+                            "a positive integer",
+                            v, k + 4);
+        return check(st, st->api.AddFreeDimensionOverrideByName(so, k + 4, n),
+                     err, MB_EINVAL, "dimension override")
+                   ? MB_EINVAL
+                   : 0;
+    }
+    return mb__fail(err, MB_EINVAL,
+                    "the ort backend has no option '%s' (see docs/BACKENDS.md)",
+                    k);
+}
+
+static int append_ep(ort_state *st, OrtSessionOptions *so, const char *ep,
+                     const char *device_id, mb_err *err)
+{
+    if (strcasecmp(ep, "cpu") == 0)
+        return 0;
+    if (strcasecmp(ep, "cuda") == 0) {
+        if (!provider_compiled(st, "CUDA"))
+            return mb__fail(err, MB_EUNSUPPORTED,
+                            "the ONNX Runtime library %s has no CUDA "
+                            "provider (it has: %s); use --ep cpu or a CUDA "
+                            "build via --ort-lib",
+                            st->path, st->providers ? st->providers : "none");
+        OrtCUDAProviderOptionsV2 *co = NULL;
+        const char *keys[] = {"device_id"};
+        const char *vals[] = {device_id ? device_id : "0"};
+        OrtStatus *s = st->api.CreateCUDAProviderOptions(&co);
+        if (!s)
+            s = st->api.UpdateCUDAProviderOptions(co, keys, vals, 1);
+        if (!s)
+            s = st->api.SessionOptionsAppendExecutionProvider_CUDA_V2(so, co);
+        if (co)
+            st->api.ReleaseCUDAProviderOptions(co);
+        if (s) {
+            check(st, s, err, MB_EUNSUPPORTED, "the CUDA execution provider "
+                  "is listed but cannot be used");
+            return mb__fail_prefix(err, "--ep cuda") ? MB_EUNSUPPORTED
+                                                     : MB_EUNSUPPORTED;
+        }
+        return 0;
+    }
+    if (!provider_compiled(st, ep))
+        return mb__fail(err, MB_EUNSUPPORTED,
+                        "the ONNX Runtime library %s cannot provide "
+                        "execution provider '%s' (it has: %s); use --ep cpu",
+                        st->path, ep, st->providers ? st->providers : "none");
+    OrtStatus *s =
+        st->api.SessionOptionsAppendExecutionProvider(so, ep, NULL, NULL, 0);
+    if (check(st, s, err, MB_EUNSUPPORTED, "execution provider"))
+        return mb__fail_prefix(err, "--ep %s", ep) ? MB_EUNSUPPORTED
+                                                  : MB_EUNSUPPORTED;
+    return 0;
+}
+
+static void free_session(ort_session *s)
+{
+    ort_state *st = s->st;
+    for (size_t i = 0; s->in_vals && i < s->n_in; i++)
+        if (s->in_vals[i])
+            st->api.ReleaseValue(s->in_vals[i]);
+    for (size_t i = 0; s->out_vals && i < s->n_out; i++)
+        if (s->out_vals[i])
+            st->api.ReleaseValue(s->out_vals[i]);
+    for (size_t i = 0; s->in_names && i < s->n_in; i++)
+        if (s->in_names[i])
+            st->api.AllocatorFree(st->alloc, s->in_names[i]);
+    for (size_t i = 0; s->out_names && i < s->n_out; i++)
+        if (s->out_names[i])
+            st->api.AllocatorFree(st->alloc, s->out_names[i]);
+    if (s->sess)
+        st->api.ReleaseSession(s->sess);
+    free(s->in);
+    free(s->out);
+    free(s->in_names);
+    free(s->out_names);
+    free(s->in_vals);
+    free(s->out_vals);
+    for (size_t i = 0; i < s->n_owned; i++)
+        free(s->owned[i]);
+    free(s->owned);
+    free(s->ep);
+    free(s);
+}
+
+/* Keeps a copy of s owned by the session; NULL when memory runs out. */
+static const char *own_str(ort_session *s, const char *str)
+{
+    if (!mb__grow((void **)&s->owned, &s->owned_cap, s->n_owned + 1,
+                  sizeof *s->owned))
+        return NULL;
+    char *c = mb__strdup(str);
+    if (c)
+        s->owned[s->n_owned++] = c;
+    return c;
+}
+
+/* Fills d from a type info; symbolic dim names are copied. */
+static int describe_one(ort_session *s, OrtTypeInfo *ti, mb_io_desc *d,
+                        mb_err *err)
+{
+    ort_state *st = s->st;
+    int onnx_type = 0;
+    if (check(st, st->api.GetOnnxTypeFromTypeInfo(ti, &onnx_type), err,
+              MB_EMODEL, "type info"))
+        return -1;
+    d->rank = -1;
+    d->dtype = MB_DTYPE_UNDEFINED;
+    if (onnx_type != ORT_TYPE_TENSOR)
+        return 0; /* sequences, maps: described as undefined */
+    const OrtTensorTypeAndShapeInfo *tti = NULL;
+    size_t rank = 0;
+    int et = 0;
+    if (check(st, st->api.CastTypeInfoToTensorInfo(ti, &tti), err, MB_EMODEL,
+              "tensor info") ||
+        !tti ||
+        check(st, st->api.GetTensorElementType(tti, &et), err, MB_EMODEL,
+              "element type") ||
+        check(st, st->api.GetDimensionsCount(tti, &rank), err, MB_EMODEL,
+              "rank"))
+        return -1;
+    if (rank > MB_MAX_RANK)
+        return mb__fail(err, MB_EUNSUPPORTED,
+                        "tensor '%s' has rank %zu; mbench supports up to %d",
+                        d->name, rank, MB_MAX_RANK),
+               -1;
+    const char *sym[MB_MAX_RANK] = {0};
+    if (check(st, st->api.GetDimensions(tti, d->dims, rank), err, MB_EMODEL,
+              "dimensions") ||
+        check(st, st->api.GetSymbolicDimensions(tti, sym, rank), err,
+              MB_EMODEL, "symbolic dimensions"))
+        return -1;
+    d->dtype = (mb_dtype)et;
+    d->rank = (int)rank;
+    for (size_t i = 0; i < rank; i++) {
+        d->dim_names[i] = own_str(s, sym[i] ? sym[i] : "");
+        if (!d->dim_names[i])
+            return mb__fail(err, MB_ENOMEM, "out of memory"), -1;
+    }
+    return 0;
+}
+
+static int ort_open(void *state, const char *model, const mb_kv *opts,
+                    size_t n_opts, void **out, mb_err *err)
+{
+    ort_state *st = state;
+    ort_session *s = mb__calloc(1, sizeof *s);
+    if (!s)
+        return mb__fail(err, MB_ENOMEM, "out of memory");
+    s->st = st;
+    OrtSessionOptions *so = NULL;
+    const char *ep = "cpu", *device_id = NULL;
+    if (check(st, st->api.CreateSessionOptions(&so), err, MB_EBACKEND,
+              "cannot create session options")) {
+        free(s);
+        return err ? err->code : MB_EBACKEND;
+    }
+    st->api.SetSessionLogSeverityLevel(so, st->verbose ? ORT_LOG_WARNING
+                                                       : ORT_LOG_ERROR);
+    int rc = 0;
+    for (size_t i = 0; i < n_opts && !rc; i++)
+        rc = apply_opt(st, so, &opts[i], &ep, &device_id, err);
+    if (!rc)
+        rc = append_ep(st, so, ep, device_id, err);
+    if (rc) {
+        st->api.ReleaseSessionOptions(so);
+        free(s);
+        return rc;
+    }
+    s->ep = mb__strdup(ep);
+    st->last_error[0] = '\0';
+    OrtStatus *cs = st->api.CreateSession(st->env, model, so, &s->sess);
+    st->api.ReleaseSessionOptions(so);
+    if (cs) {
+        int code = st->api.GetErrorCode(cs);
+        char msg[700];
+        snprintf(msg, sizeof msg, "%s", st->api.GetErrorMessage(cs));
+        st->api.ReleaseStatus(cs);
+        free(s->ep);
+        free(s);
+        if (code == 3)
+            return mb__fail(err, MB_EIO, "cannot open model %s: %s", model,
+                            msg);
+        return mb__fail(err, MB_EMODEL,
+                        "ONNX Runtime rejected model %s: %s (check that it "
+                        "is a valid, complete ONNX file)",
+                        model, msg);
+    }
+    /* Inputs and outputs. */
+    if (check(st, st->api.SessionGetInputCount(s->sess, &s->n_in), err,
+              MB_EMODEL, "input count") ||
+        check(st, st->api.SessionGetOutputCount(s->sess, &s->n_out), err,
+              MB_EMODEL, "output count")) {
+        free_session(s);
+        return err ? err->code : MB_EMODEL;
+    }
+    s->in = mb__calloc(s->n_in + 1, sizeof *s->in);
+    s->out = mb__calloc(s->n_out + 1, sizeof *s->out);
+    s->in_names = mb__calloc(s->n_in + 1, sizeof *s->in_names);
+    s->out_names = mb__calloc(s->n_out + 1, sizeof *s->out_names);
+    s->in_vals = mb__calloc(s->n_in + 1, sizeof *s->in_vals);
+    s->out_vals = mb__calloc(s->n_out + 1, sizeof *s->out_vals);
+    if (!s->in || !s->out || !s->in_names || !s->out_names || !s->in_vals ||
+        !s->out_vals) {
+        free_session(s);
+        return mb__fail(err, MB_ENOMEM, "out of memory");
+    }
+    for (int o = 0; o < 2; o++) {
+        size_t n = o ? s->n_out : s->n_in;
+        for (size_t i = 0; i < n; i++) {
+            OrtTypeInfo *ti = NULL;
+            char **name = o ? &s->out_names[i] : &s->in_names[i];
+            mb_io_desc *d = o ? &s->out[i] : &s->in[i];
+            OrtStatus *q = o ? st->api.SessionGetOutputName(s->sess, i,
+                                                            st->alloc, name)
+                             : st->api.SessionGetInputName(s->sess, i,
+                                                           st->alloc, name);
+            if (!q)
+                q = o ? st->api.SessionGetOutputTypeInfo(s->sess, i, &ti)
+                      : st->api.SessionGetInputTypeInfo(s->sess, i, &ti);
+            if (check(st, q, err, MB_EMODEL, "describing the model")) {
+                free_session(s);
+                return err ? err->code : MB_EMODEL;
+            }
+            d->name = *name;
+            int r = describe_one(s, ti, d, err);
+            st->api.ReleaseTypeInfo(ti);
+            if (r) {
+                free_session(s);
+                return err ? err->code : MB_EMODEL;
+            }
+        }
+    }
+    *out = s;
+    return MB_OK;
+}
+
+static int ort_describe(void *session, const mb_io_desc **in, size_t *n_in,
+                        const mb_io_desc **out, size_t *n_out, mb_err *err)
+{
+    (void)err;
+    ort_session *s = session;
+    *in = s->in;
+    *n_in = s->n_in;
+    *out = s->out;
+    *n_out = s->n_out;
+    return MB_OK;
+}
+
+static int ort_prepare(void *session, const mb_tensor *inputs, size_t n,
+                       mb_err *err)
+{
+    ort_session *s = session;
+    ort_state *st = s->st;
+    if (n != s->n_in)
+        return mb__fail(err, MB_EDATA, "the model takes %zu inputs, got %zu",
+                        s->n_in, n);
+    for (size_t i = 0; i < n; i++) {
+        if (s->in_vals[i]) {
+            st->api.ReleaseValue(s->in_vals[i]);
+            s->in_vals[i] = NULL;
+        }
+        if (check(st,
+                  st->api.CreateTensorWithDataAsOrtValue(
+                      st->cpu_mem, inputs[i].data, inputs[i].nbytes,
+                      inputs[i].dims, (size_t)inputs[i].rank,
+                      (int)inputs[i].dtype, &s->in_vals[i]),
+                  err, MB_EDATA, "cannot wrap an input tensor"))
+            return mb__fail_prefix(err, "input '%s'", s->in[i].name);
+    }
+    return MB_OK;
+}
+
+static int ort_run(void *session, mb_err *err)
+{
+    ort_session *s = session;
+    ort_state *st = s->st;
+    for (size_t i = 0; i < s->n_out; i++) {
+        if (s->out_vals[i]) {
+            st->api.ReleaseValue(s->out_vals[i]);
+            s->out_vals[i] = NULL;
+        }
+    }
+    OrtStatus *r = st->api.Run(s->sess, NULL, (const char *const *)s->in_names,
+                               (const OrtValue *const *)s->in_vals, s->n_in,
+                               (const char *const *)s->out_names, s->n_out,
+                               s->out_vals);
+    if (r) {
+        s->have_outputs = 0;
+        check(st, r, err, MB_EBACKEND, "inference failed");
+        return MB_EBACKEND;
+    }
+    s->have_outputs = 1;
+    return MB_OK;
+}
+
+static int ort_fetch(void *session, size_t index, mb_tensor *out, mb_err *err)
+{
+    ort_session *s = session;
+    ort_state *st = s->st;
+    if (index >= s->n_out || !s->have_outputs || !s->out_vals[index])
+        return mb__fail(err, MB_EINVAL, "no output %zu from the last run",
+                        index);
+    OrtValue *v = s->out_vals[index];
+    int vt = 0;
+    if (check(st, st->api.GetValueType(v, &vt), err, MB_EBACKEND,
+              "output type"))
+        return MB_EBACKEND;
+    if (vt != ORT_TYPE_TENSOR)
+        return mb__fail(err, MB_EUNSUPPORTED,
+                        "output '%s' is not a tensor (a sequence or map); "
+                        "mbench compares tensor outputs only",
+                        s->out[index].name);
+    OrtTensorTypeAndShapeInfo *info = NULL;
+    int et = 0;
+    size_t rank = 0;
+    int64_t dims[MB_MAX_RANK];
+    void *data = NULL;
+    if (check(st, st->api.GetTensorTypeAndShape(v, &info), err, MB_EBACKEND,
+              "output shape"))
+        return MB_EBACKEND;
+    int bad = check(st, st->api.GetTensorElementType(info, &et), err,
+                    MB_EBACKEND, "output type") ||
+              check(st, st->api.GetDimensionsCount(info, &rank), err,
+                    MB_EBACKEND, "output rank");
+    if (!bad && rank > MB_MAX_RANK)
+        bad = mb__fail(err, MB_EUNSUPPORTED, "output rank %zu is too large",
+                       rank) != 0;
+    if (!bad)
+        bad = check(st, st->api.GetDimensions(info, dims, rank), err,
+                    MB_EBACKEND, "output dims");
+    st->api.ReleaseTensorTypeAndShapeInfo(info);
+    if (bad)
+        return err ? err->code : MB_EBACKEND;
+    mb_status rc = mb_tensor_alloc(out, (mb_dtype)et, (int)rank, dims,
+                                   s->out[index].name, err);
+    if (rc) {
+        if (rc == MB_EUNSUPPORTED)
+            mb__fail_prefix(err, "output '%s'", s->out[index].name);
+        return rc;
+    }
+    if (out->nbytes) {
+        if (check(st, st->api.GetTensorMutableData(v, &data), err,
+                  MB_EBACKEND, "output data")) {
+            mb_tensor_clear(out);
+            return MB_EBACKEND;
+        }
+        memcpy(out->data, data, out->nbytes);
+    }
+    return MB_OK;
+}
+
+static void ort_close(void *session)
+{
+    if (session)
+        free_session(session);
+}
+
+static void ort_unload(void *state)
+{
+    ort_state *st = state;
+    if (!st)
+        return;
+    if (st->cpu_mem)
+        st->api.ReleaseMemoryInfo(st->cpu_mem);
+    if (st->env)
+        st->api.ReleaseEnv(st->env);
+    /* The library stays mapped: ORT's thread-local destructors and atexit
+     * handlers may still run, and unloading it under them crashes. */
+    free(st->providers);
+    free(st->path);
+    free(st);
+}
+
 static const mb_backend ort_backend = {
-    .abi_version = MB_BACKEND_ABI_VERSION, .struct_size = sizeof(mb_backend),
-    .name = "ort", .load = ort_load,
+    .abi_version = MB_BACKEND_ABI_VERSION,
+    .struct_size = sizeof(mb_backend),
+    .name = "ort",
+    .load = ort_load,
+    .info = ort_info,
+    .open = ort_open,
+    .describe = ort_describe,
+    .prepare = ort_prepare,
+    .run = ort_run,
+    .fetch = ort_fetch,
+    .close = ort_close,
+    .unload = ort_unload,
 };
+
 const mb_backend *mb__backend_ort(void);
 const mb_backend *mb__backend_ort(void) { return &ort_backend; }
