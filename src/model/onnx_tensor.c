@@ -1,0 +1,537 @@
+/* onnx_tensor.c - TensorProto <-> mb_tensor (declared in onnx.h).  Decoding
+ * walks the message twice: once for the metadata (dims, type, name, where
+ * the data lives), then, for typed repeated fields, once more to copy the
+ * values into storage allocated for the final shape. */
+#include "model/onnx.h"
+
+#include "core/alloc.h"
+#include "core/err.h"
+#include "core/fileio.h"
+#include "model/pb.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+/* TensorProto field numbers (onnx.proto). */
+enum {
+    T_DIMS = 1,
+    T_DATA_TYPE = 2,
+    T_SEGMENT = 3,
+    T_FLOAT_DATA = 4,
+    T_INT32_DATA = 5,
+    T_STRING_DATA = 6,
+    T_INT64_DATA = 7,
+    T_NAME = 8,
+    T_RAW_DATA = 9,
+    T_DOUBLE_DATA = 10,
+    T_UINT64_DATA = 11,
+    T_EXTERNAL_DATA = 13,
+    T_DATA_LOCATION = 14
+};
+
+static const struct {
+    const char *name;
+    int bits;
+} onnx_types[] = {
+    {"undefined", 0},     {"float32", 32},       {"uint8", 8},
+    {"int8", 8},          {"uint16", 16},        {"int16", 16},
+    {"int32", 32},        {"int64", 64},         {"string", 0},
+    {"bool", 8},          {"float16", 16},       {"float64", 64},
+    {"uint32", 32},       {"uint64", 64},        {"complex64", 64},
+    {"complex128", 128},  {"bfloat16", 16},      {"float8e4m3fn", 8},
+    {"float8e4m3fnuz", 8}, {"float8e5m2", 8},    {"float8e5m2fnuz", 8},
+    {"uint4", 4},         {"int4", 4},           {"float4e2m1", 4},
+    {"float8e8m0", 8},    {"uint2", 2},          {"int2", 2},
+};
+#define N_ONNX_TYPES ((int)(sizeof onnx_types / sizeof onnx_types[0]))
+
+const char *mb__onnx_dtype_name(int t)
+{
+    return t > 0 && t < N_ONNX_TYPES ? onnx_types[t].name : "undefined";
+}
+
+int mb__onnx_dtype_bits(int t)
+{
+    return t > 0 && t < N_ONNX_TYPES ? onnx_types[t].bits : 0;
+}
+
+/* The repeated field that may hold values of dtype t, or 0. */
+static uint32_t typed_field_for(mb_dtype t)
+{
+    switch (t) {
+    case MB_DTYPE_FLOAT32:
+    case MB_DTYPE_COMPLEX64:
+        return T_FLOAT_DATA;
+    case MB_DTYPE_INT32:
+    case MB_DTYPE_INT16:
+    case MB_DTYPE_INT8:
+    case MB_DTYPE_UINT16:
+    case MB_DTYPE_UINT8:
+    case MB_DTYPE_BOOL:
+    case MB_DTYPE_FLOAT16:
+    case MB_DTYPE_BFLOAT16:
+        return T_INT32_DATA;
+    case MB_DTYPE_INT64:
+        return T_INT64_DATA;
+    case MB_DTYPE_FLOAT64:
+    case MB_DTYPE_COMPLEX128:
+        return T_DOUBLE_DATA;
+    case MB_DTYPE_UINT32:
+    case MB_DTYPE_UINT64:
+        return T_UINT64_DATA;
+    default:
+        return 0;
+    }
+}
+
+/* Wire type of one element of a typed repeated field when not packed. */
+static int elem_wire(uint32_t field)
+{
+    if (field == T_FLOAT_DATA)
+        return MB_PB_I32;
+    if (field == T_DOUBLE_DATA)
+        return MB_PB_I64;
+    return MB_PB_VARINT;
+}
+
+struct tmeta {
+    int rank;
+    int64_t dims[MB_MAX_RANK];
+    uint64_t dtype;
+    int has_type;
+    mb_pb_field name;
+    int has_name;
+    mb_pb_field raw;
+    int has_raw;
+    uint32_t typed_seen; /* bit per typed field number present */
+    uint64_t location;   /* data_location */
+    mb_pb_field ext_loc;
+    int has_ext_loc;
+    uint64_t ext_offset, ext_length;
+    int has_ext_length;
+};
+
+static mb_status push_dim(struct tmeta *m, uint64_t v, size_t at, mb_err *err)
+{
+    if (m->rank >= MB_MAX_RANK)
+        return mb__fail(err, MB_EUNSUPPORTED,
+                        "tensor has more than %d dims (at byte %zu)",
+                        MB_MAX_RANK, at);
+    if ((int64_t)v < 0)
+        return mb__fail(err, MB_EFORMAT,
+                        "tensor dim %" PRId64 " at byte %zu is negative",
+                        (int64_t)v, at);
+    m->dims[m->rank++] = (int64_t)v;
+    return MB_OK;
+}
+
+static mb_status wrong_wire(const mb_pb_field *f, mb_err *err)
+{
+    return mb__fail(err, MB_EFORMAT,
+                    "TensorProto field %u at byte %zu has wire type %d, which "
+                    "it never has: not a TensorProto, or corrupt",
+                    f->num, f->tag_offset, f->wire);
+}
+
+/* Parses one StringStringEntryProto of external_data into m. */
+static mb_status parse_ext_entry(const mb_pb *r, const mb_pb_field *e,
+                                 struct tmeta *m, mb_err *err)
+{
+    mb_pb sub = mb__pb_sub(r, e);
+    mb_pb_field f, key = {0}, val = {0};
+    mb_status s;
+    int have_key = 0, have_val = 0;
+    while ((s = mb__pb_next(&sub, &f, err)) == MB_OK && f.num) {
+        if (f.num == 1 && f.wire == MB_PB_LEN)
+            key = f, have_key = 1;
+        else if (f.num == 2 && f.wire == MB_PB_LEN)
+            val = f, have_val = 1;
+    }
+    if (s)
+        return s;
+    if (!have_key || !have_val)
+        return MB_OK;
+    if (mb__pb_streq(&key, "location")) {
+        m->ext_loc = val;
+        m->has_ext_loc = 1;
+    } else if (mb__pb_streq(&key, "offset") || mb__pb_streq(&key, "length")) {
+        char tmp[32];
+        if (val.len == 0 || val.len >= sizeof tmp)
+            return mb__fail(err, MB_EFORMAT,
+                            "external_data value at byte %zu is not a number",
+                            val.data_offset);
+        memcpy(tmp, val.data, val.len);
+        tmp[val.len] = '\0';
+        char *end;
+        errno = 0;
+        unsigned long long v = strtoull(tmp, &end, 10);
+        if (errno || *end || tmp[0] == '-')
+            return mb__fail(err, MB_EFORMAT,
+                            "external_data value '%s' at byte %zu is not a "
+                            "number",
+                            tmp, val.data_offset);
+        if (mb__pb_streq(&key, "offset")) {
+            m->ext_offset = v;
+        } else {
+            m->ext_length = v;
+            m->has_ext_length = 1;
+        }
+    }
+    return MB_OK;
+}
+
+static mb_status scan_meta(mb_pb *r, struct tmeta *m, mb_err *err)
+{
+    mb_pb_field f;
+    mb_status s;
+    memset(m, 0, sizeof *m);
+    while ((s = mb__pb_next(r, &f, err)) == MB_OK && f.num) {
+        switch (f.num) {
+        case T_DIMS:
+            if (f.wire == MB_PB_VARINT) {
+                s = push_dim(m, f.u64, f.tag_offset, err);
+            } else if (f.wire == MB_PB_LEN) {
+                mb_pb sub = mb__pb_sub(r, &f);
+                while (s == MB_OK && mb__pb_more(&sub)) {
+                    uint64_t v;
+                    size_t at = sub.pos;
+                    s = mb__pb_read_varint(&sub, &v, err);
+                    if (s == MB_OK)
+                        s = push_dim(m, v, at, err);
+                }
+            } else {
+                s = wrong_wire(&f, err);
+            }
+            break;
+        case T_DATA_TYPE:
+            if (f.wire != MB_PB_VARINT)
+                return wrong_wire(&f, err);
+            m->dtype = f.u64;
+            m->has_type = 1;
+            break;
+        case T_SEGMENT:
+            return mb__fail(err, MB_EUNSUPPORTED,
+                            "segmented TensorProto (segment field at byte "
+                            "%zu) is not supported",
+                            f.tag_offset);
+        case T_NAME:
+            if (f.wire != MB_PB_LEN)
+                return wrong_wire(&f, err);
+            m->name = f;
+            m->has_name = 1;
+            break;
+        case T_RAW_DATA:
+            if (f.wire != MB_PB_LEN)
+                return wrong_wire(&f, err);
+            m->raw = f;
+            m->has_raw = 1;
+            break;
+        case T_FLOAT_DATA:
+        case T_INT32_DATA:
+        case T_INT64_DATA:
+        case T_DOUBLE_DATA:
+        case T_UINT64_DATA:
+            if (f.wire != MB_PB_LEN && f.wire != elem_wire(f.num))
+                return wrong_wire(&f, err);
+            m->typed_seen |= 1u << f.num;
+            break;
+        case T_STRING_DATA:
+            m->typed_seen |= 1u << f.num;
+            break;
+        case T_EXTERNAL_DATA:
+            if (f.wire != MB_PB_LEN)
+                return wrong_wire(&f, err);
+            s = parse_ext_entry(r, &f, m, err);
+            break;
+        case T_DATA_LOCATION:
+            if (f.wire != MB_PB_VARINT)
+                return wrong_wire(&f, err);
+            m->location = f.u64;
+            break;
+        default:
+            break; /* doc_string, metadata_props, future fields */
+        }
+        if (s)
+            return s;
+    }
+    return s;
+}
+
+/* Stores the low `size` bytes of v (little-endian host) as element i. */
+static void store(mb_tensor *t, size_t i, size_t size, uint64_t v)
+{
+    memcpy((uint8_t *)t->data + i * size, &v, size);
+}
+
+/* Second pass: copies the values of repeated field `field` into t, which
+ * holds `total` scalar slots of `size` bytes each. */
+static mb_status copy_typed(mb_pb *r, uint32_t field, mb_tensor *t,
+                            size_t total, size_t size, mb_err *err)
+{
+    mb_pb_field f;
+    mb_status s;
+    size_t i = 0;
+    int fixed = field == T_FLOAT_DATA ? 4 : field == T_DOUBLE_DATA ? 8 : 0;
+    while ((s = mb__pb_next(r, &f, err)) == MB_OK && f.num) {
+        if (f.num != field)
+            continue;
+        if (f.wire != MB_PB_LEN) { /* one unpacked element */
+            if (i >= total)
+                goto too_many;
+            store(t, i++, size, f.u64);
+            continue;
+        }
+        mb_pb sub = mb__pb_sub(r, &f);
+        if (fixed && f.len % (size_t)fixed)
+            return mb__fail(err, MB_EFORMAT,
+                            "packed field %u at byte %zu has %zu bytes, not a "
+                            "multiple of %d",
+                            f.num, f.tag_offset, f.len, fixed);
+        while (mb__pb_more(&sub)) {
+            uint64_t v;
+            if (fixed == 4) {
+                uint32_t v32 = 0;
+                s = mb__pb_read_fixed32(&sub, &v32, err);
+                v = v32;
+            } else if (fixed == 8) {
+                s = mb__pb_read_fixed64(&sub, &v, err);
+            } else {
+                s = mb__pb_read_varint(&sub, &v, err);
+            }
+            if (s)
+                return s;
+            if (i >= total)
+                goto too_many;
+            store(t, i++, size, v);
+        }
+    }
+    if (s)
+        return s;
+    if (i != total)
+        return mb__fail(err, MB_EFORMAT,
+                        "tensor has %zu values in field %u but its dims need "
+                        "%zu",
+                        i, field, total);
+    return MB_OK;
+too_many:
+    return mb__fail(err, MB_EFORMAT,
+                    "tensor has more values in field %u than its dims allow "
+                    "(%zu)",
+                    field, total);
+}
+
+/* Joins base_dir and a relative location into a new string (free()). */
+static char *join_path(const char *base_dir, const uint8_t *loc, size_t n)
+{
+    if (memchr(loc, '\0', n))
+        return NULL;
+    int absolute = n > 0 && loc[0] == '/';
+    const char *dir = (base_dir && *base_dir && !absolute) ? base_dir : NULL;
+    size_t dn = dir ? strlen(dir) : 0;
+    char *p = mb__malloc(dn + 1 + n + 1);
+    if (!p)
+        return NULL;
+    size_t k = 0;
+    if (dir) {
+        memcpy(p, dir, dn);
+        k = dn;
+        if (k && p[k - 1] != '/')
+            p[k++] = '/';
+    }
+    memcpy(p + k, loc, n);
+    p[k + n] = '\0';
+    return p;
+}
+
+static mb_status read_external(const struct tmeta *m, const char *base_dir,
+                               mb_tensor *t, mb_err *err)
+{
+    if (!m->has_ext_loc)
+        return mb__fail(err, MB_EFORMAT,
+                        "tensor says its data is external but gives no "
+                        "'location'");
+    char *path = join_path(base_dir, m->ext_loc.data, m->ext_loc.len);
+    if (!path)
+        return mb__fail(err, MB_EFORMAT,
+                        "external data location is not a valid path");
+    mb_status s = MB_OK;
+    int fd = open(path, O_RDONLY | O_CLOEXEC);
+    struct stat st;
+    if (fd < 0) {
+        s = mb__fail(err, MB_EIO,
+                     "cannot open external data file %s: %s (keep it beside "
+                     "the model)",
+                     path, strerror(errno));
+        goto out;
+    }
+    if (fstat(fd, &st) != 0 || (uint64_t)st.st_size < m->ext_offset) {
+        s = mb__fail(err, MB_EFORMAT,
+                     "external data offset %" PRIu64 " is past the end of %s",
+                     m->ext_offset, path);
+        goto out;
+    }
+    uint64_t avail = (uint64_t)st.st_size - m->ext_offset;
+    if (m->has_ext_length && m->ext_length != t->nbytes) {
+        s = mb__fail(err, MB_EFORMAT,
+                     "external data length %" PRIu64 " in %s does not match "
+                     "the %zu bytes its dims need",
+                     m->ext_length, path, t->nbytes);
+        goto out;
+    }
+    if (avail < t->nbytes) {
+        s = mb__fail(err, MB_EFORMAT,
+                     "external data file %s holds %" PRIu64 " bytes after "
+                     "offset %" PRIu64 ", the tensor needs %zu: truncated",
+                     path, avail, m->ext_offset, t->nbytes);
+        goto out;
+    }
+    size_t done = 0;
+    while (done < t->nbytes) {
+        ssize_t n = pread(fd, (uint8_t *)t->data + done, t->nbytes - done,
+                          (off_t)(m->ext_offset + done));
+        if (n < 0 && errno == EINTR)
+            continue;
+        if (n <= 0) {
+            s = mb__fail(err, MB_EIO, "cannot read external data file %s: %s",
+                         path, n < 0 ? strerror(errno) : "unexpected end");
+            goto out;
+        }
+        done += (size_t)n;
+    }
+out:
+    if (fd >= 0)
+        close(fd);
+    free(path);
+    return s;
+}
+
+mb_status mb__onnx_tensor_decode(const uint8_t *buf, size_t len,
+                                 const char *base_dir, mb_tensor *out,
+                                 mb_err *err)
+{
+    memset(out, 0, sizeof *out);
+    mb_pb r;
+    struct tmeta m;
+    mb__pb_init(&r, buf, len);
+    mb_status s = scan_meta(&r, &m, err);
+    if (s)
+        return s;
+    if (!m.has_type || m.dtype == 0)
+        return mb__fail(err, MB_EFORMAT,
+                        "TensorProto has no data_type: not a tensor, or "
+                        "corrupt");
+    mb_dtype dt = (mb_dtype)m.dtype;
+    if (m.dtype > MB_DTYPE_BFLOAT16 || mb_dtype_size(dt) == 0)
+        return mb__fail(err, MB_EUNSUPPORTED,
+                        "tensor element type %s (%" PRIu64 ") is not "
+                        "supported here",
+                        mb__onnx_dtype_name((int)(m.dtype < 1000 ? m.dtype : 0)),
+                        m.dtype);
+    char *name = m.has_name ? mb__pb_strdup(&m.name) : NULL;
+    if (m.has_name && !name)
+        return mb__fail(err, MB_ENOMEM, "out of memory for a tensor name");
+    s = mb_tensor_alloc(out, dt, m.rank, m.dims, name, err);
+    free(name);
+    if (s)
+        return s;
+    size_t count = mb_tensor_count(out);
+    if (m.location == 1) {
+        s = read_external(&m, base_dir, out, err);
+    } else if (m.has_raw) {
+        if (m.raw.len != out->nbytes)
+            s = mb__fail(err, MB_EFORMAT,
+                         "raw_data holds %zu bytes but %s%s needs %zu",
+                         m.raw.len, mb_dtype_name(dt),
+                         mb_shape_str(out->dims, out->rank,
+                                      (char[160]){0}, 160),
+                         out->nbytes);
+        else if (m.raw.len)
+            memcpy(out->data, m.raw.data, m.raw.len);
+    } else {
+        uint32_t field = typed_field_for(dt);
+        int complex = dt == MB_DTYPE_COMPLEX64 || dt == MB_DTYPE_COMPLEX128;
+        size_t slots = complex ? 2 * count : count;
+        size_t size = out->nbytes / (count ? count : 1) / (complex ? 2 : 1);
+        if (count == 0)
+            s = MB_OK;
+        else if (!(m.typed_seen & (1u << field)))
+            s = mb__fail(err, MB_EFORMAT,
+                         "tensor of %zu %s values carries no data (no "
+                         "raw_data, typed data or external data)",
+                         count, mb_dtype_name(dt));
+        else {
+            mb__pb_init(&r, buf, len);
+            s = copy_typed(&r, field, out, slots, size, err);
+        }
+    }
+    if (s)
+        mb_tensor_clear(out);
+    return s;
+}
+
+/* Directory part of path as a new string ("." when there is none). */
+static char *dir_of(const char *path)
+{
+    const char *slash = strrchr(path, '/');
+    if (!slash)
+        return mb__strdup(".");
+    if (slash == path)
+        return mb__strdup("/");
+    return mb__strndup(path, (size_t)(slash - path));
+}
+
+mb_status mb__onnx_tensor_read_file(const char *path, mb_tensor *out,
+                                    mb_err *err)
+{
+    memset(out, 0, sizeof *out);
+    mb_map map;
+    mb_status s = mb__map_file(path, &map, err);
+    if (s)
+        return s;
+    if (map.len == 0)
+        return mb__fail(err, MB_EFORMAT,
+                        "%s is empty: expected a serialized ONNX TensorProto",
+                        path);
+    char *dir = dir_of(path);
+    if (!dir) {
+        mb__unmap(&map);
+        return mb__fail(err, MB_ENOMEM, "out of memory");
+    }
+    s = mb__onnx_tensor_decode(map.data, map.len, dir, out, err);
+    free(dir);
+    mb__unmap(&map);
+    if (s)
+        mb__fail_prefix(err, "%s", path);
+    return s;
+}
+
+mb_status mb__onnx_tensor_encode(const mb_tensor *t, mb_buf *out, mb_err *err)
+{
+    if (mb_dtype_size(t->dtype) == 0)
+        return mb__fail(err, MB_EUNSUPPORTED,
+                        "cannot write a %s tensor as a TensorProto",
+                        mb_dtype_name(t->dtype));
+    if (t->rank < 0 || t->rank > MB_MAX_RANK)
+        return mb__fail(err, MB_EINVAL, "tensor rank %d is outside 0..%d",
+                        t->rank, MB_MAX_RANK);
+    for (int i = 0; i < t->rank; i++) {
+        mb__pb_put_tag(out, T_DIMS, MB_PB_VARINT);
+        mb__pb_put_varint(out, (uint64_t)t->dims[i]);
+    }
+    mb__pb_put_tag(out, T_DATA_TYPE, MB_PB_VARINT);
+    mb__pb_put_varint(out, (uint64_t)t->dtype);
+    if (t->name)
+        mb__pb_put_bytes(out, T_NAME, t->name, strlen(t->name));
+    mb__pb_put_bytes(out, T_RAW_DATA, t->data, t->nbytes);
+    if (out->oom)
+        return mb__fail(err, MB_ENOMEM,
+                        "out of memory serializing a %zu-byte tensor",
+                        t->nbytes);
+    return MB_OK;
+}
