@@ -1,0 +1,148 @@
+/* postgres.c - the PostgreSQL driver of the results store (libpq), for a
+ * team whose CI runs on many machines and shares one history.  Parameters
+ * go as text through PQexecParams; schema set-up is serialised between
+ * clients with a transaction-scoped advisory lock. */
+#include "store/db.h"
+
+#include "core/alloc.h"
+#include "core/err.h"
+
+#include <libpq-fe.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* An arbitrary constant naming mbench's schema lock ("mbench" in ASCII). */
+#define SCHEMA_LOCK_KEY "109098101110099104"
+
+/* libpq messages span lines ("connection to server ... failed: ...\n\tIs
+ * the server running ..."); the store reports one line. */
+static void one_line(char *dst, size_t len, const char *src)
+{
+    size_t k = 0;
+    int space = 0;
+    for (const char *p = src ? src : ""; *p && k + 1 < len; p++) {
+        if (*p == '\n' || *p == '\t' || *p == '\r') {
+            space = 1;
+            continue;
+        }
+        if (space && k > 0)
+            dst[k++] = ' ';
+        space = 0;
+        if (k + 1 < len)
+            dst[k++] = *p;
+    }
+    while (k > 0 && dst[k - 1] == ' ')
+        k--;
+    dst[k] = '\0';
+}
+
+static mb_status pg_query(void *h, const char *sql, size_t n,
+                          const char *const *params, json_t **rows,
+                          mb_err *err)
+{
+    PGconn *c = h;
+    if (rows)
+        *rows = NULL;
+    PGresult *r = PQexecParams(c, sql, (int)n, NULL, params, NULL, NULL, 0);
+    ExecStatusType es = r ? PQresultStatus(r) : PGRES_FATAL_ERROR;
+    if (es != PGRES_COMMAND_OK && es != PGRES_TUPLES_OK) {
+        char msg[600];
+        one_line(msg, sizeof msg, r ? PQresultErrorMessage(r) : PQerrorMessage(c));
+        PQclear(r);
+        if (PQstatus(c) == CONNECTION_BAD)
+            return mb__fail(err, MB_EIO,
+                            "lost the connection to PostgreSQL: %s", msg);
+        return mb__fail(err, MB_EIO, "PostgreSQL: %s", msg);
+    }
+    if (rows) {
+        json_t *out = json_array();
+        int nr = PQntuples(r), nf = PQnfields(r);
+        for (int i = 0; out && i < nr; i++) {
+            json_t *row = json_array();
+            for (int f = 0; f < nf; f++)
+                json_array_append_new(row, PQgetisnull(r, i, f)
+                                               ? json_null()
+                                               : json_string(PQgetvalue(r, i, f)));
+            json_array_append_new(out, row);
+        }
+        if (!out) {
+            PQclear(r);
+            return mb__fail(err, MB_ENOMEM, "out of memory");
+        }
+        *rows = out;
+    }
+    PQclear(r);
+    return MB_OK;
+}
+
+static mb_status pg_lock_schema(void *h, mb_err *err)
+{
+    return pg_query(h, "SELECT pg_advisory_xact_lock(" SCHEMA_LOCK_KEY ")", 0,
+                    NULL, NULL, err);
+}
+
+static void quiet(void *arg, const char *message)
+{
+    (void)arg;
+    (void)message;
+}
+
+static void pg_close(void *h)
+{
+    if (h)
+        PQfinish(h);
+}
+
+/* Hides a password in a URL for messages: postgresql://u:***@host/db. */
+static void redact(char *dst, size_t len, const char *url)
+{
+    snprintf(dst, len, "%s", url);
+    char *scheme = strstr(dst, "://");
+    if (!scheme)
+        return;
+    char *at = strchr(scheme + 3, '@');
+    char *colon = strchr(scheme + 3, ':');
+    if (at && colon && colon < at) {
+        char rest[512];
+        snprintf(rest, sizeof rest, "%s", at);
+        snprintf(colon, len - (size_t)(colon - dst), ":***%s", rest);
+    }
+}
+
+mb_status mb__pg_open(const char *url, void **h, mb_err *err)
+{
+    *h = NULL;
+    /* No environment fallbacks hiding a typo: the URL says everything. */
+    PGconn *c = PQconnectdb(url);
+    if (!c)
+        return mb__fail(err, MB_ENOMEM, "out of memory");
+    char shown[512];
+    redact(shown, sizeof shown, url);
+    if (PQstatus(c) != CONNECTION_OK) {
+        char msg[600];
+        one_line(msg, sizeof msg, PQerrorMessage(c));
+        PQfinish(c);
+        return mb__fail(err, MB_EIO,
+                        "cannot connect to PostgreSQL at %s: %s (is the "
+                        "server running and the URL right?)",
+                        shown, msg);
+    }
+    /* The library never prints: NOTICEs ("relation already exists,
+     * skipping") would otherwise go to stderr. */
+    PQsetNoticeProcessor(c, quiet, NULL);
+    *h = c;
+    return MB_OK;
+}
+
+const mb__db_ops mb__pg_ops = {
+    .kind = "postgresql",
+    .pk = "BIGSERIAL PRIMARY KEY",
+    .begin_write = "BEGIN",
+    .table_exists_sql =
+        "SELECT count(*) FROM information_schema.tables WHERE table_schema = "
+        "current_schema() AND table_name = $1",
+    .query = pg_query,
+    .lock_schema = pg_lock_schema,
+    .close = pg_close,
+};

@@ -1,0 +1,212 @@
+/* sqlite.c - the SQLite driver of the results store: WAL mode, a busy
+ * timeout so concurrent writers wait instead of failing, and corrupt files
+ * reported rather than overwritten. */
+#include "store/db.h"
+
+#include "core/alloc.h"
+#include "core/buf.h"
+#include "core/err.h"
+
+#include <ctype.h>
+#include <errno.h>
+#include <sqlite3.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+
+/* How long a writer waits for another writer's lock before giving up. */
+#define BUSY_TIMEOUT_MS 60000
+
+typedef struct {
+    sqlite3 *db;
+    char *path;
+} lite;
+
+static mb_status lite_fail(lite *l, int rc, const char *what, mb_err *err)
+{
+    int prim = rc & 0xff;
+    if (prim == SQLITE_NOTADB || prim == SQLITE_CORRUPT)
+        return mb__fail(err, MB_EFORMAT,
+                        "%s is not a usable SQLite database (%s); it was "
+                        "left untouched: move it aside or point --db at "
+                        "another file",
+                        l->path, sqlite3_errstr(rc));
+    if (prim == SQLITE_BUSY || prim == SQLITE_LOCKED)
+        return mb__fail(err, MB_EIO,
+                        "%s stayed locked by another process for %d s while "
+                        "%s; retry when the other writer is done",
+                        l->path, BUSY_TIMEOUT_MS / 1000, what);
+    return mb__fail(err, MB_EIO, "SQLite %s while %s: %s", l->path, what,
+                    sqlite3_errmsg(l->db));
+}
+
+/* Rewrites $N placeholders as ?N (SQLite's numbered form). */
+static char *rewrite(const char *sql)
+{
+    char *s = mb__strdup(sql);
+    if (!s)
+        return NULL;
+    for (char *p = s; *p; p++)
+        if (*p == '$' && isdigit((unsigned char)p[1]))
+            *p = '?';
+    return s;
+}
+
+static mb_status lite_query(void *h, const char *sql, size_t n,
+                            const char *const *params, json_t **rows,
+                            mb_err *err)
+{
+    lite *l = h;
+    if (rows)
+        *rows = NULL;
+    char *q = rewrite(sql);
+    if (!q)
+        return mb__fail(err, MB_ENOMEM, "out of memory");
+    sqlite3_stmt *st = NULL;
+    int rc = sqlite3_prepare_v2(l->db, q, -1, &st, NULL);
+    free(q);
+    if (rc != SQLITE_OK)
+        return lite_fail(l, rc, "preparing a statement", err);
+    for (size_t i = 0; i < n; i++) {
+        rc = params[i] ? sqlite3_bind_text(st, (int)i + 1, params[i], -1,
+                                           SQLITE_TRANSIENT)
+                       : sqlite3_bind_null(st, (int)i + 1);
+        if (rc != SQLITE_OK) {
+            sqlite3_finalize(st);
+            return lite_fail(l, rc, "binding a value", err);
+        }
+    }
+    json_t *out = rows ? json_array() : NULL;
+    if (rows && !out) {
+        sqlite3_finalize(st);
+        return mb__fail(err, MB_ENOMEM, "out of memory");
+    }
+    while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+        if (!out)
+            continue;
+        int nc = sqlite3_column_count(st);
+        json_t *row = json_array();
+        for (int c = 0; c < nc; c++) {
+            const unsigned char *t = sqlite3_column_text(st, c);
+            json_array_append_new(row, t ? json_string((const char *)t)
+                                         : json_null());
+        }
+        json_array_append_new(out, row);
+    }
+    if (rc != SQLITE_DONE) {
+        mb_status s = lite_fail(l, rc, "running a statement", err);
+        sqlite3_finalize(st);
+        json_decref(out);
+        return s;
+    }
+    sqlite3_finalize(st);
+    if (rows)
+        *rows = out;
+    return MB_OK;
+}
+
+static mb_status lite_lock_schema(void *h, mb_err *err)
+{
+    (void)h;
+    (void)err;
+    return MB_OK;
+}
+
+static void lite_close(void *h)
+{
+    lite *l = h;
+    if (!l)
+        return;
+    sqlite3_close_v2(l->db);
+    free(l->path);
+    free(l);
+}
+
+/* Switches to WAL; the change itself needs a moment alone with the file,
+ * so it is retried while another process holds it. */
+static mb_status set_wal(lite *l, mb_err *err)
+{
+    struct timespec pause = {0, 20 * 1000 * 1000};
+    for (int attempt = 0;; attempt++) {
+        json_t *rows = NULL;
+        mb_err e;
+        mb_status st = lite_query(l, "PRAGMA journal_mode=WAL", 0, NULL,
+                                  &rows, &e);
+        json_decref(rows);
+        if (st == MB_OK)
+            return MB_OK;
+        if (e.code != MB_EIO || attempt > 1000) {
+            if (err)
+                *err = e;
+            return st;
+        }
+        nanosleep(&pause, NULL);
+    }
+}
+
+mb_status mb__sqlite_open(const char *path, void **h, mb_err *err)
+{
+    *h = NULL;
+    if (!path || !*path)
+        return mb__fail(err, MB_EINVAL,
+                        "no database given: pass --db FILE or --db "
+                        "postgresql://...");
+    struct stat sb;
+    if (stat(path, &sb) == 0 && !S_ISREG(sb.st_mode))
+        return mb__fail(err, MB_EINVAL,
+                        "--db %s is not a regular file: give the path of a "
+                        "SQLite database file",
+                        path);
+    lite *l = mb__calloc(1, sizeof *l);
+    if (!l || !(l->path = mb__strdup(path))) {
+        free(l);
+        return mb__fail(err, MB_ENOMEM, "out of memory");
+    }
+    int rc = sqlite3_open_v2(path, &l->db,
+                             SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE |
+                                 SQLITE_OPEN_NOMUTEX,
+                             NULL);
+    if (rc != SQLITE_OK) {
+        if (!l->db) {
+            free(l->path);
+            free(l);
+            return mb__fail(err, MB_ENOMEM, "out of memory");
+        }
+        mb__fail(err, MB_EIO,
+                 "cannot open SQLite database %s: %s (does its directory "
+                 "exist and is it writable?)",
+                 path, sqlite3_errmsg(l->db));
+        lite_close(l);
+        return MB_EIO;
+    }
+    sqlite3_extended_result_codes(l->db, 1);
+    sqlite3_busy_timeout(l->db, BUSY_TIMEOUT_MS);
+    /* Reading the schema first tells a foreign or corrupt file apart
+     * before anything is written to it. */
+    mb_status st = lite_query(l, "SELECT count(*) FROM sqlite_master", 0,
+                              NULL, NULL, err);
+    if (!st)
+        st = set_wal(l, err);
+    if (!st)
+        st = lite_query(l, "PRAGMA foreign_keys=ON", 0, NULL, NULL, err);
+    if (!st)
+        st = lite_query(l, "PRAGMA synchronous=NORMAL", 0, NULL, NULL, err);
+    if (st) {
+        lite_close(l);
+        return st;
+    }
+    *h = l;
+    return MB_OK;
+}
+
+const mb__db_ops mb__sqlite_ops = {
+    .kind = "sqlite",
+    .pk = "INTEGER PRIMARY KEY",
+    .begin_write = "BEGIN IMMEDIATE",
+    .table_exists_sql =
+        "SELECT count(*) FROM sqlite_master WHERE type = 'table' AND name = $1",
+    .query = lite_query,
+    .lock_schema = lite_lock_schema,
+    .close = lite_close,
+};

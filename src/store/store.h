@@ -1,0 +1,100 @@
+/* store.h - the results store: result documents appended to a database
+ * (SQLite file by default, PostgreSQL through libpq for a shared team
+ * history) and read back as history rows or as baseline documents.
+ *
+ * One schema serves both engines (docs/STORE.md): `schema_version`,
+ * `documents` (one row per stored result document, the whole document as
+ * JSON without its raw samples, the git facts of the measured project and
+ * every environment field), `runs` (one row per run: model, variant, batch,
+ * configuration and summary statistics) and `run_samples` (the raw samples
+ * of a run as a JSON array of integer nanoseconds).  Storing is idempotent:
+ * a document already stored (same sha256 of its canonical JSON) is not
+ * stored twice.  Every write is one transaction; SQLite runs in WAL mode
+ * with a busy timeout, so parallel writers on one machine wait rather than
+ * fail, and no row is lost.
+ *
+ * A handle is used by one thread at a time. */
+#ifndef MB_STORE_STORE_H
+#define MB_STORE_STORE_H
+
+#include "mbench.h"
+
+#include <jansson.h>
+#include <stdint.h>
+
+/* The schema version this build writes (docs/STORE.md lists them all). */
+#define MB_STORE_SCHEMA_VERSION 2
+
+typedef struct mb__store mb__store;
+
+/* Opens (creating or migrating as needed) the store at url_or_path: a
+ * "postgresql://" or "postgres://" URL opens PostgreSQL, anything else is
+ * a SQLite file path.  A corrupt file, a database of a newer schema, a
+ * database that is not mbench's, or an unreachable server fail with a one-
+ * line message; nothing is overwritten.  Caller frees with
+ * mb__store_close. */
+mb_status mb__store_open(const char *url_or_path, mb__store **out,
+                         mb_err *err);
+/* Closes the store; NULL is a no-op. */
+void mb__store_close(mb__store *s);
+/* "sqlite" or "postgresql" (static). */
+const char *mb__store_kind(const mb__store *s);
+
+/* Appends a result document (borrowed) with the git facts of the measured
+ * project (borrowed; {commit, branch, dirty, commit_date} as from
+ * mb__git_info, or NULL) in one transaction.  Storing a document that is
+ * already there is a no-op; *added (may be NULL) says which happened. */
+mb_status mb__store_put2(mb__store *s, const json_t *doc, const json_t *git,
+                         int *added, mb_err *err);
+mb_status mb__store_put(mb__store *s, const json_t *doc, const json_t *git,
+                        mb_err *err);
+
+/* A filter for history; NULL/0 members match everything. */
+typedef struct mb__store_filter {
+    const char *model;   /* model name, path, or sha256 prefix */
+    const char *variant;
+    const char *ref;     /* git branch, or commit prefix (>= 4 hex digits) */
+    int64_t batch_size;  /* 0: any */
+    int64_t limit;       /* 0: no limit; else the newest `limit` runs */
+} mb__store_filter;
+
+/* History rows, oldest first (by commit date, then storing order): a new
+ * JSON array (caller json_decref) of objects {run_id, document_id,
+ * created_utc, git_commit, git_branch, git_dirty, git_commit_date,
+ * model_name, model_sha256, variant, backend, batch_size, status,
+ * iterations, p50, p90, p95, p99, mean, std, min, max, throughput,
+ * samples_per_s, memory, file_bytes, hostname, cpu_model} with nanosecond,
+ * per-second and byte figures (null when unknown). */
+mb_status mb__store_history(mb__store *s, const mb__store_filter *f,
+                            json_t **rows, mb_err *err);
+
+/* The baseline for `ref` (a branch name, or a commit prefix of at least 4
+ * hex digits): the newest commit stored for it, and a result document
+ * (new reference) whose "runs" hold, for every (model, variant, batch
+ * size), the newest run stored for that commit, raw samples restored.  The
+ * document also gets "store": {ref, commit, branch, dirty, document_ids}.
+ * MB_EINVAL with a clear message when nothing matches. */
+mb_status mb__store_baseline(mb__store *s, const char *ref, json_t **doc,
+                             mb_err *err);
+
+/* Calls fn for every stored document, oldest first, with the document
+ * (samples restored; borrowed for the call) and its git object (borrowed).
+ * A non-zero status from fn stops the walk and is returned. */
+typedef mb_status (*mb__store_each_fn)(void *user, const json_t *doc,
+                                       const json_t *git, mb_err *err);
+mb_status mb__store_each(mb__store *s, mb__store_each_fn fn, void *user,
+                         mb_err *err);
+
+/* Number of rows in "documents", "runs" or "run_samples". */
+mb_status mb__store_count(mb__store *s, const char *table, int64_t *n,
+                          mb_err *err);
+
+/* Git facts of the repository holding `dir` (NULL: the current directory),
+ * read with `git -C dir ...` (fork/exec, no shell): a new object
+ * {commit, branch, dirty, commit_date}.  Outside a repository, or without
+ * git, every field is null.  On a detached HEAD the branch comes from CI
+ * variables (GITHUB_HEAD_REF, GITHUB_REF_NAME, CI_COMMIT_REF_NAME) when set.
+ * Returns NULL only when memory runs out. */
+json_t *mb__git_info(const char *dir);
+
+#endif
