@@ -1,0 +1,371 @@
+/* cmd_exec.c - mbench exec: benchmark whole programs (docs/EXEC.md).
+ *
+ *   mbench exec [options] -- CMD ARGS...          one command, as argv
+ *   mbench exec [options] -c 'CMD1' -c 'CMD2'     several, compared
+ *
+ * Commands given with -c are split into words like sh does (quotes,
+ * backslashes; no expansion) unless --shell.  Several commands are measured
+ * interleaved (one run of each per round) and compared with the first. */
+#include "cli.h"
+#include "exec_util.h"
+
+#include "core/alloc.h"
+#include "core/buf.h"
+#include "exec/nvml.h"
+
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+MBENCH_COMMAND(exec, cmd_exec, "benchmark whole programs (commands), compare them")
+
+static void usage(FILE *f)
+{
+    fprintf(f,
+        "usage: mbench exec [options] -- CMD [ARGS...]\n"
+        "       mbench exec [options] -c 'CMD1 ARGS' -c 'CMD2 ARGS' ...\n\n"
+        "Runs commands as benchmarks: warmup runs, then measured runs until the\n"
+        "median's 95%% CI is within --target-ci (after --min-runs and --min-time)\n"
+        "or a maximum is reached.  Several commands run interleaved and are\n"
+        "compared with the first.  Programs may report phases, counters and\n"
+        "metrics through MBENCH_EVENTS_FD (docs/EXEC.md).\n\n"
+        "commands:\n"
+        "  -c, --command CMD      a command (repeatable); split like sh words\n"
+        "  -n, --name NAME        display name of a command (in the order given)\n"
+        "      --shell            run commands through /bin/sh -c\n"
+        "      --param NAME=a,b   run once per value, replacing {NAME} (repeatable:\n"
+        "                         every combination)\n"
+        "runs:\n"
+        "  -w, --warmup N         warmup runs per command (default 0)\n"
+        "  -r, --runs N           exactly N measured runs per command\n"
+        "      --min-runs N       (default 10)      --max-runs N   (default 1000)\n"
+        "      --min-time D       measured time per command (default 3s)\n"
+        "      --max-time D       whole measurement (default 120s)\n"
+        "      --target-ci X      median CI half-width / median (default 0.02; 0 off)\n"
+        "      --timeout D        kill a run's process group after D (SIGTERM, then\n"
+        "                         SIGKILL after 2 s)\n"
+        "      --prepare CMD      shell command before each run\n"
+        "      --cleanup CMD      shell command after each run\n"
+        "      --cwd DIR          working directory of the runs\n"
+        "      --ignore-failure   record non-zero exits instead of stopping\n"
+        "      --output WHERE     the command's stdout: null (default), pipe\n"
+        "                         (drained, last 64 KiB kept), inherit\n"
+        "      --gpu-memory       sample GPU memory through NVML (untested)\n"
+        "results:\n"
+        "      --json FILE        write the result document (kind \"exec\")\n"
+        "      --seed N           bootstrap seed (default 42)\n"
+        "  -q, --quiet            no per-run progress\n"
+        "  -h, --help\n\n"
+        "Durations: 10, 10s, 500ms, 2m.  Exit: 0 ok, 2 usage, 3 a command failed\n"
+        "or was not found, 130 interrupted.\n");
+}
+
+typedef struct param {
+    char *name;
+    char **values;
+    size_t n;
+} param;
+
+static void progress(void *user, const mb_exec_cmd *c, int warmup, size_t run,
+                     const mb_proc_result *r)
+{
+    (void)user;
+    char t[32];
+    fprintf(stderr, "\r\033[K%s %s #%zu: %s", warmup ? "warmup" : "run", c->name,
+            run + 1, mb_cli_fmt_ns((double)r->wall_ns, t, sizeof t));
+    fflush(stderr);
+}
+
+/* The argv after `--` as one command string that mb__exec_split gives
+ * back word for word (single-quoted where needed). */
+static char *join_argv(int argc, char **argv, int shell)
+{
+    mb_buf b = MB_BUF_INIT;
+    for (int i = 0; i < argc; i++) {
+        if (i)
+            mb__buf_putc(&b, ' ');
+        const char *a = argv[i];
+        if (shell || (*a && !strpbrk(a, " \t\n'\"\\"))) {
+            mb__buf_puts(&b, a);
+            continue;
+        }
+        mb__buf_putc(&b, '\'');
+        for (; *a; a++)
+            if (*a == '\'')
+                mb__buf_puts(&b, "'\\''");
+            else
+                mb__buf_putc(&b, *a);
+        mb__buf_putc(&b, '\'');
+    }
+    return mb__buf_take(&b, NULL);
+}
+
+static char *subst(const char *tmpl, const char *name, const char *value)
+{
+    mb_buf b = MB_BUF_INIT;
+    size_t nl = strlen(name);
+    for (const char *p = tmpl; *p;) {
+        if (*p == '{' && !strncmp(p + 1, name, nl) && p[1 + nl] == '}') {
+            mb__buf_puts(&b, value);
+            p += nl + 2;
+        } else {
+            mb__buf_putc(&b, *p++);
+        }
+    }
+    return mb__buf_take(&b, NULL);
+}
+
+static int parse_param(const char *arg, param *p)
+{
+    const char *eq = strchr(arg, '=');
+    if (!eq || eq == arg || !eq[1])
+        return -1;
+    p->name = mb__strndup(arg, (size_t)(eq - arg));
+    char *copy = mb__strdup(eq + 1), *save = NULL;
+    for (char *t = strtok_r(copy, ",", &save); t; t = strtok_r(NULL, ",", &save)) {
+        p->values = mb__realloc_array(p->values, p->n + 1, sizeof *p->values);
+        p->values[p->n++] = mb__strdup(t);
+    }
+    free(copy);
+    return p->n ? 0 : -1;
+}
+
+int cmd_exec(int argc, char **argv)
+{
+    enum { O_SHELL = 256, O_PARAM, O_MINRUNS, O_MAXRUNS, O_MINTIME, O_MAXTIME,
+           O_CI, O_TIMEOUT, O_PREP, O_CLEAN, O_CWD, O_IGN, O_OUT, O_GPU,
+           O_JSON, O_SEED };
+    static const struct option lo[] = {
+        {"command", required_argument, 0, 'c'}, {"name", required_argument, 0, 'n'},
+        {"shell", no_argument, 0, O_SHELL}, {"param", required_argument, 0, O_PARAM},
+        {"warmup", required_argument, 0, 'w'}, {"runs", required_argument, 0, 'r'},
+        {"min-runs", required_argument, 0, O_MINRUNS},
+        {"max-runs", required_argument, 0, O_MAXRUNS},
+        {"min-time", required_argument, 0, O_MINTIME},
+        {"max-time", required_argument, 0, O_MAXTIME},
+        {"target-ci", required_argument, 0, O_CI},
+        {"timeout", required_argument, 0, O_TIMEOUT},
+        {"prepare", required_argument, 0, O_PREP},
+        {"cleanup", required_argument, 0, O_CLEAN},
+        {"cwd", required_argument, 0, O_CWD},
+        {"ignore-failure", no_argument, 0, O_IGN},
+        {"output", required_argument, 0, O_OUT},
+        {"gpu-memory", no_argument, 0, O_GPU},
+        {"json", required_argument, 0, O_JSON},
+        {"seed", required_argument, 0, O_SEED},
+        {"quiet", no_argument, 0, 'q'}, {"help", no_argument, 0, 'h'},
+        {0, 0, 0, 0}};
+    mb_exec_opts o;
+    mb__exec_opts_defaults(&o);
+    char **tmpl = NULL, **names = NULL;
+    size_t ntmpl = 0, nnames = 0, nparams = 0;
+    param *params = NULL;
+    const char *json_path = NULL;
+    int64_t seed = 42;
+    int quiet = 0, rc = MB_EXIT_OK;
+    opterr = 0;
+    optind = 1;
+    int c;
+    while ((c = getopt_long(argc, argv, "+c:n:w:r:qh", lo, NULL)) != -1) {
+        switch (c) {
+        case 'c':
+            tmpl = mb__realloc_array(tmpl, ntmpl + 1, sizeof *tmpl);
+            tmpl[ntmpl++] = mb__strdup(optarg);
+            break;
+        case 'n':
+            names = mb__realloc_array(names, nnames + 1, sizeof *names);
+            names[nnames++] = optarg;
+            break;
+        case O_SHELL: o.shell = 1; break;
+        case O_PARAM:
+            params = mb__realloc_array(params, nparams + 1, sizeof *params);
+            memset(&params[nparams], 0, sizeof *params);
+            if (parse_param(optarg, &params[nparams++]) != 0)
+                return mb_cli_bad_value("--param", optarg, "NAME=value1,value2,...");
+            break;
+        case 'w':
+            if (mb_cli_parse_i64(optarg, 0, 1000000, &o.warmup))
+                return mb_cli_bad_value("--warmup", optarg, "a count >= 0");
+            break;
+        case 'r':
+            if (mb_cli_parse_i64(optarg, 1, 100000000, &o.fixed_runs))
+                return mb_cli_bad_value("--runs", optarg, "a count >= 1");
+            break;
+        case O_MINRUNS:
+            if (mb_cli_parse_i64(optarg, 1, 100000000, &o.min_runs))
+                return mb_cli_bad_value("--min-runs", optarg, "a count >= 1");
+            break;
+        case O_MAXRUNS:
+            if (mb_cli_parse_i64(optarg, 1, 100000000, &o.max_runs))
+                return mb_cli_bad_value("--max-runs", optarg, "a count >= 1");
+            break;
+        case O_MINTIME:
+            if (mb_cli_parse_duration_ns(optarg, &o.min_time_ns))
+                return mb_cli_bad_value("--min-time", optarg, "a duration like 3s");
+            break;
+        case O_MAXTIME:
+            if (mb_cli_parse_duration_ns(optarg, &o.max_time_ns))
+                return mb_cli_bad_value("--max-time", optarg, "a duration like 2m");
+            break;
+        case O_CI:
+            if (mb_cli_parse_double(optarg, 0, 1, &o.target_ci))
+                return mb_cli_bad_value("--target-ci", optarg, "a fraction in [0, 1]");
+            break;
+        case O_TIMEOUT:
+            if (mb_cli_parse_duration_ns(optarg, &o.timeout_ns) || o.timeout_ns <= 0)
+                return mb_cli_bad_value("--timeout", optarg, "a duration like 30s");
+            break;
+        case O_PREP: o.prepare = optarg; break;
+        case O_CLEAN: o.cleanup = optarg; break;
+        case O_CWD: o.cwd = optarg; break;
+        case O_IGN: o.ignore_failure = 1; break;
+        case O_OUT:
+            if (!strcmp(optarg, "null"))
+                o.out_mode = MB_OUT_NULL;
+            else if (!strcmp(optarg, "pipe"))
+                o.out_mode = MB_OUT_PIPE;
+            else if (!strcmp(optarg, "inherit"))
+                o.out_mode = MB_OUT_INHERIT;
+            else
+                return mb_cli_bad_value("--output", optarg, "null, pipe or inherit");
+            break;
+        case O_GPU: o.gpu_memory = 1; break;
+        case O_JSON: json_path = optarg; break;
+        case O_SEED:
+            if (mb_cli_parse_i64(optarg, 0, INT64_MAX, &seed))
+                return mb_cli_bad_value("--seed", optarg, "a non-negative integer");
+            break;
+        case 'q': quiet = 1; break;
+        case 'h': usage(stdout); return MB_EXIT_OK;
+        default:
+            if (optopt && optopt < 256)
+                return mb_cli_error(MB_EXIT_USAGE, "unknown or incomplete option '-%c' (see mbench exec --help)", optopt);
+            return mb_cli_error(MB_EXIT_USAGE, "unknown or incomplete option '%s' (see mbench exec --help)", argv[optind - 1]);
+        }
+    }
+    if (optind < argc) {
+        int k = optind;
+        if (!strcmp(argv[k], "--"))
+            k++;
+        if (k < argc) {
+            tmpl = mb__realloc_array(tmpl, ntmpl + 1, sizeof *tmpl);
+            tmpl[ntmpl++] = join_argv(argc - k, argv + k, o.shell);
+        }
+    }
+    if (ntmpl == 0)
+        return mb_cli_error(MB_EXIT_USAGE, "no command: give one after '--' or with -c 'CMD' (see mbench exec --help)");
+    if (nnames > ntmpl)
+        return mb_cli_error(MB_EXIT_USAGE, "%zu --name values for %zu commands: give at most one name per command", nnames, ntmpl);
+    for (size_t p = 0; p < nparams; p++) {
+        int used = 0;
+        char pat[300];
+        snprintf(pat, sizeof pat, "{%s}", params[p].name);
+        for (size_t t = 0; t < ntmpl; t++)
+            used |= strstr(tmpl[t], pat) != NULL;
+        if (!used)
+            return mb_cli_error(MB_EXIT_USAGE, "--param %s: no command contains {%s}; put {%s} where the value goes", params[p].name, params[p].name, params[p].name);
+    }
+    /* Expand templates x parameter combinations. */
+    size_t combos = 1;
+    for (size_t p = 0; p < nparams; p++)
+        combos *= params[p].n;
+    size_t ncmds = ntmpl * combos;
+    mb_exec_cmd *cmds = mb__calloc(ncmds, sizeof *cmds);
+    for (size_t t = 0, k = 0; t < ntmpl; t++)
+        for (size_t combo = 0; combo < combos; combo++, k++) {
+            char *cmd = mb__strdup(tmpl[t]);
+            char *name = mb__strdup(t < nnames ? names[t] : tmpl[t]);
+            json_t *pj = nparams ? json_object() : NULL;
+            size_t rest = combo;
+            for (size_t p = nparams; p-- > 0;) {
+                const char *val = params[p].values[rest % params[p].n];
+                rest /= params[p].n;
+                char *c2 = subst(cmd, params[p].name, val);
+                char *n2 = subst(name, params[p].name, val);
+                free(cmd);
+                free(name);
+                cmd = c2;
+                name = n2;
+                json_object_set_new(pj, params[p].name, json_string(val));
+            }
+            if (t < nnames && nparams && !strcmp(name, names[t])) {
+                /* A fixed name for a scan: tell the values apart. */
+                mb_buf b = MB_BUF_INIT;
+                mb__buf_puts(&b, name);
+                const char *key;
+                json_t *val;
+                json_object_foreach(pj, key, val)
+                    mb__buf_printf(&b, " %s=%s", key, json_string_value(val));
+                free(name);
+                name = mb__buf_take(&b, NULL);
+            }
+            cmds[k].command = cmd;
+            cmds[k].name = name;
+            cmds[k].params = pj;
+        }
+    o.cancel = mb_cli_exec_cancel_flag();
+    if (!quiet && isatty(2)) {
+        o.progress = progress;
+    }
+    if (o.gpu_memory) {
+        mb_err ge = {0};
+        if (mb__nvml_open(&o.nvml, &ge) != MB_OK)
+            fprintf(stderr, "%s\n", ge.msg);
+        else
+            fprintf(stderr, "GPU memory: sampled through NVML (untested path)\n");
+    }
+    mb_exec_series *ser = NULL;
+    mb_err err = {0};
+    mb_status st = mb__exec_measure(&o, cmds, ncmds, &ser, &err);
+    if (o.progress)
+        fprintf(stderr, "\r\033[K");
+    json_t *doc = mb__exec_doc_new("exec", mb_cli_command_line());
+    json_t *runs = json_object_get(doc, "runs");
+    for (size_t i = 0; ser && i < ncmds; i++)
+        json_array_append_new(runs, mb__exec_run_json(&ser[i], &o));
+    if (st == MB_EINTERRUPTED)
+        json_object_set_new(doc, "interrupted", json_true());
+    if (ncmds > 1 && ser && st == MB_OK)
+        json_object_set_new(doc, "comparison", mb__exec_comparison_json(ser, ncmds, (uint64_t)seed));
+    size_t i;
+    json_t *run;
+    json_array_foreach(runs, i, run)
+    {
+        if (i)
+            fputc('\n', stdout);
+        mb_cli_print_exec_run(stdout, run);
+    }
+    if (json_object_get(doc, "comparison"))
+        mb_cli_print_comparison(stdout, json_object_get(doc, "comparison"));
+    if (o.gpu_memory && !o.nvml)
+        printf("GPU memory: not available (libnvidia-ml.so.1 not found)\n");
+    if (json_path && mb_cli_write_doc(json_path, doc) != 0)
+        rc = MB_EXIT_RUNTIME;
+    if (st == MB_EINTERRUPTED)
+        rc = mb_cli_error(MB_EXIT_INTERRUPTED, "interrupted; %s", json_path ? "the runs measured so far were written" : "the runs measured so far are shown");
+    else if (st != MB_OK)
+        rc = mb_cli_error(st == MB_ENOMEM ? MB_EXIT_RUNTIME : MB_EXIT_RUNTIME, "%s", err.msg);
+    json_decref(doc);
+    mb__exec_series_free(ser, ncmds);
+    mb__nvml_close(o.nvml);
+    for (size_t k = 0; k < ncmds; k++) {
+        free(cmds[k].name);
+        free(cmds[k].command);
+        json_decref(cmds[k].params);
+    }
+    free(cmds);
+    for (size_t k = 0; k < ntmpl; k++)
+        free(tmpl[k]);
+    free(tmpl);
+    free(names);
+    for (size_t p = 0; p < nparams; p++) {
+        free(params[p].name);
+        for (size_t k = 0; k < params[p].n; k++)
+            free(params[p].values[k]);
+        free(params[p].values);
+    }
+    free(params);
+    return rc;
+}

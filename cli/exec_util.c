@@ -1,0 +1,207 @@
+/* exec_util.c - console helpers shared by exec, suite and merge. */
+#include "exec_util.h"
+
+#include "cli.h"
+#include "core/buf.h"
+#include "core/fileio.h"
+
+#include <math.h>
+#include <signal.h>
+#include <stdlib.h>
+#include <string.h>
+
+static volatile int cancel_flag;
+
+static void on_signal(int sig)
+{
+    (void)sig;
+    cancel_flag = 1;
+}
+
+volatile int *mb_cli_exec_cancel_flag(void)
+{
+    struct sigaction sa;
+    memset(&sa, 0, sizeof sa);
+    sa.sa_handler = on_signal;
+    sigemptyset(&sa.sa_mask);
+    sa.sa_flags = 0; /* no SA_RESTART: poll() returns EINTR */
+    sigaction(SIGINT, &sa, NULL);
+    sigaction(SIGTERM, &sa, NULL);
+    return &cancel_flag;
+}
+
+const char *mb_cli_fmt_ns(double ns, char *buf, size_t len)
+{
+    if (!isfinite(ns))
+        snprintf(buf, len, "-");
+    else if (ns >= 60e9)
+        snprintf(buf, len, "%.1f min", ns / 60e9);
+    else if (ns >= 1e9)
+        snprintf(buf, len, "%.3f s", ns / 1e9);
+    else if (ns >= 1e6)
+        snprintf(buf, len, "%.2f ms", ns / 1e6);
+    else if (ns >= 1e3)
+        snprintf(buf, len, "%.1f us", ns / 1e3);
+    else
+        snprintf(buf, len, "%.0f ns", ns);
+    return buf;
+}
+
+const char *mb_cli_fmt_bytes(double b, char *buf, size_t len)
+{
+    if (!isfinite(b) || b < 0)
+        snprintf(buf, len, "-");
+    else if (b >= 1073741824.0)
+        snprintf(buf, len, "%.2f GiB", b / 1073741824.0);
+    else if (b >= 1048576.0)
+        snprintf(buf, len, "%.1f MiB", b / 1048576.0);
+    else
+        snprintf(buf, len, "%.0f KiB", b / 1024.0);
+    return buf;
+}
+
+static double num(const json_t *o, const char *k)
+{
+    const json_t *v = json_object_get(o, k);
+    return json_is_number(v) ? json_number_value(v) : NAN;
+}
+
+void mb_cli_print_exec_run(FILE *f, const json_t *run)
+{
+    char a[32], b[32], c[32], d[32];
+    const json_t *lat = json_object_get(run, "latency");
+    const json_t *ex = json_object_get(run, "exec");
+    const char *status = json_string_value(json_object_get(run, "status"));
+    fprintf(f, "%s\n", json_string_value(json_object_get(run, "variant")));
+    if (status && strcmp(status, "ok") != 0)
+        fprintf(f, "  status: %s%s%s\n", status,
+                json_object_get(run, "error") ? ": " : "",
+                json_object_get(run, "error")
+                    ? json_string_value(json_object_get(run, "error"))
+                    : "");
+    if (json_is_object(lat)) {
+        const json_t *ci = json_object_get(lat, "median_ci95");
+        fprintf(f, "  wall    median %s", mb_cli_fmt_ns(num(lat, "median"), a, sizeof a));
+        if (json_is_object(ci))
+            fprintf(f, "  [95%% CI %s .. %s]", mb_cli_fmt_ns(num(ci, "lo"), b, sizeof b),
+                    mb_cli_fmt_ns(num(ci, "hi"), c, sizeof c));
+        fprintf(f, "  mean %s ± %s  min %s  max %s  (%d runs, stop: %s)\n",
+                mb_cli_fmt_ns(num(lat, "mean"), a, sizeof a),
+                mb_cli_fmt_ns(num(lat, "std"), b, sizeof b),
+                mb_cli_fmt_ns(num(lat, "min"), c, sizeof c),
+                mb_cli_fmt_ns(num(lat, "max"), d, sizeof d),
+                (int)num(lat, "count"),
+                json_string_value(json_object_get(run, "stop_rule"))
+                    ? json_string_value(json_object_get(run, "stop_rule"))
+                    : "-");
+    }
+    if (!json_is_object(ex) || num(run, "iterations") < 1)
+        return;
+    fprintf(f, "  user    %s  sys %s  peak RSS %s",
+            mb_cli_fmt_ns(num(ex, "user_ns"), a, sizeof a),
+            mb_cli_fmt_ns(num(ex, "sys_ns"), b, sizeof b),
+            mb_cli_fmt_bytes(num(ex, "peak_rss_bytes"), c, sizeof c));
+    if (json_is_number(json_object_get(ex, "gpu_peak_bytes")))
+        fprintf(f, "  GPU peak %s (NVML, untested)",
+                mb_cli_fmt_bytes(num(ex, "gpu_peak_bytes"), d, sizeof d));
+    fprintf(f, "  exit codes:");
+    const char *key;
+    json_t *val;
+    json_object_foreach((json_t *)json_object_get(ex, "exit_codes"), key, val)
+        fprintf(f, " %s x%lld", key, (long long)json_integer_value(val));
+    fputc('\n', f);
+    const json_t *ph = json_object_get(ex, "phases");
+    if (json_object_size(ph)) {
+        fprintf(f, "  %-28s %12s  %-26s %8s %12s\n", "phase", "median",
+                "95% CI", "per run", "first");
+        json_object_foreach((json_t *)ph, key, val)
+        {
+            char name[64];
+            snprintf(name, sizeof name, "%s%s",
+                     json_is_string(json_object_get(val, "parent")) ? "  "
+                                                                    : "",
+                     key);
+            const json_t *ci = json_object_get(val, "ci95");
+            char cis[64] = "-";
+            if (json_is_object(ci))
+                snprintf(cis, sizeof cis, "%s .. %s",
+                         mb_cli_fmt_ns(num(ci, "lo"), b, sizeof b),
+                         mb_cli_fmt_ns(num(ci, "hi"), c, sizeof c));
+            fprintf(f, "  %-28s %12s  %-26s %8.0f %12s\n", name,
+                    mb_cli_fmt_ns(num(val, "median_ns"), a, sizeof a), cis,
+                    num(val, "occurrences_per_run"),
+                    mb_cli_fmt_ns(num(val, "first_median_ns"), d, sizeof d));
+        }
+    }
+    for (int k = 0; k < 2; k++) {
+        const json_t *vals = json_object_get(ex, k ? "metrics" : "counters");
+        if (!json_object_size(vals))
+            continue;
+        fprintf(f, "  %s:", k ? "metrics (median)" : "counters (median)");
+        json_object_foreach((json_t *)vals, key, val)
+            fprintf(f, " %s=%g", key, num(val, "median"));
+        fputc('\n', f);
+    }
+    const json_t *ev = json_object_get(ex, "events");
+    if (num(ev, "malformed") > 0)
+        fprintf(f, "  malformed event lines: %.0f (first: %s)\n",
+                num(ev, "malformed"),
+                json_string_value(json_object_get(ev, "first_malformed")));
+}
+
+void mb_cli_print_comparison(FILE *f, const json_t *cmp)
+{
+    const json_t *entries = json_object_get(cmp, "entries");
+    if (!json_array_size(entries))
+        return;
+    fprintf(f, "\nSpeedup against '%s' (ratio of medians, 95%% bootstrap CI, "
+               "Mann-Whitney p):\n",
+            json_string_value(json_object_get(cmp, "baseline")));
+    size_t i;
+    json_t *e;
+    json_array_foreach((json_t *)entries, i, e)
+    {
+        double sp = num(e, "speedup");
+        const json_t *ci = json_object_get(e, "ratio_ci95");
+        fprintf(f, "  %-40s ", json_string_value(json_object_get(e, "variant")));
+        if (!isfinite(sp)) {
+            fprintf(f, "-\n");
+            continue;
+        }
+        fprintf(f, "%6.3fx %s", sp >= 1 ? sp : 1 / sp,
+                sp >= 1 ? "faster" : "slower");
+        if (json_is_object(ci) && sp >= 1)
+            fprintf(f, "  [95%% CI %.3f .. %.3f]", 1 / num(ci, "hi"),
+                    1 / num(ci, "lo"));
+        else if (json_is_object(ci))
+            fprintf(f, "  [95%% CI %.3f .. %.3f]", num(ci, "lo"),
+                    num(ci, "hi"));
+        if (json_is_number(json_object_get(e, "p_value")))
+            fprintf(f, "  p=%.3g%s", num(e, "p_value"),
+                    json_is_true(json_object_get(e, "significant"))
+                        ? ""
+                        : " (not significant)");
+        fputc('\n', f);
+    }
+}
+
+int mb_cli_write_doc(const char *path, const json_t *doc)
+{
+    char *s = json_dumps(doc, JSON_INDENT(2));
+    if (!s)
+        return mb_cli_error(MB_EXIT_RUNTIME, "out of memory writing %s", path);
+    mb_buf b = MB_BUF_INIT;
+    mb__buf_puts(&b, s);
+    mb__buf_putc(&b, '\n');
+    free(s);
+    if (b.oom) {
+        mb__buf_free(&b);
+        return mb_cli_error(MB_EXIT_RUNTIME, "out of memory writing %s", path);
+    }
+    mb_err err = {0};
+    mb_status st = mb__write_file_atomic(path, b.data, b.len, &err);
+    mb__buf_free(&b);
+    if (st != MB_OK)
+        return mb_cli_error(MB_EXIT_RUNTIME, "%s", err.msg);
+    return 0;
+}

@@ -1,0 +1,29 @@
+/* exec_util.h - what `mbench exec`, `suite` and `merge` share on the CLI
+ * side: Ctrl-C handling, human-readable durations and sizes, printing a
+ * measured command, writing a document. */
+#ifndef MB_CLI_EXEC_UTIL_H
+#define MB_CLI_EXEC_UTIL_H
+
+#include "exec/exec.h"
+
+#include <jansson.h>
+#include <stdio.h>
+
+/* Installs SIGINT/SIGTERM handlers (no SA_RESTART) that set the flag. */
+volatile int *mb_cli_exec_cancel_flag(void);
+
+/* "51.2 ms", "1.53 s", "812 us" (ns in) into buf. */
+const char *mb_cli_fmt_ns(double ns, char *buf, size_t len);
+/* "12.4 MiB" into buf; "-" for negative. */
+const char *mb_cli_fmt_bytes(double b, char *buf, size_t len);
+
+/* Prints one RUN object of kind exec (console form). */
+void mb_cli_print_exec_run(FILE *f, const json_t *run);
+/* Prints a "comparison" object. */
+void mb_cli_print_comparison(FILE *f, const json_t *cmp);
+
+/* Writes doc as indented JSON atomically; prints the error and returns
+ * MB_EXIT_RUNTIME on failure, 0 on success. */
+int mb_cli_write_doc(const char *path, const json_t *doc);
+
+#endif

@@ -1,0 +1,242 @@
+/* events.c - parsing the phase-events stream of one run (see events.h). */
+#include "exec/events.h"
+
+#include "core/alloc.h"
+
+#include <jansson.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+void mb__events_init(mb_events *ev)
+{
+    memset(ev, 0, sizeof *ev);
+}
+
+static void bad(mb_events *ev, const char *fmt, ...)
+    __attribute__((format(printf, 2, 3)));
+
+static void bad(mb_events *ev, const char *fmt, ...)
+{
+    if (ev->malformed++ == 0) {
+        char why[160];
+        va_list ap;
+        va_start(ap, fmt);
+        vsnprintf(why, sizeof why, fmt, ap);
+        va_end(ap);
+        snprintf(ev->first_malformed, sizeof ev->first_malformed,
+                 "event line %zu: %s", ev->lines, why);
+    }
+}
+
+static mb_phase_rec *phase_get(mb_events *ev, const char *name,
+                               const char *parent)
+{
+    for (size_t i = 0; i < ev->n_phases; i++)
+        if (strcmp(ev->phases[i].name, name) == 0)
+            return &ev->phases[i];
+    if (!mb__grow((void **)&ev->phases, &ev->cap_phases, ev->n_phases + 1,
+                  sizeof *ev->phases))
+        return NULL;
+    mb_phase_rec *p = &ev->phases[ev->n_phases];
+    memset(p, 0, sizeof *p);
+    p->name = mb__strdup(name);
+    p->parent = parent ? mb__strdup(parent) : NULL;
+    if (!p->name)
+        return NULL;
+    ev->n_phases++;
+    return p;
+}
+
+static mb_named_value *value_get(mb_named_value **arr, size_t *n, size_t *cap,
+                                 const char *name)
+{
+    for (size_t i = 0; i < *n; i++)
+        if (strcmp((*arr)[i].name, name) == 0)
+            return &(*arr)[i];
+    if (!mb__grow((void **)arr, cap, *n + 1, sizeof **arr))
+        return NULL;
+    mb_named_value *v = &(*arr)[*n];
+    memset(v, 0, sizeof *v);
+    v->name = mb__strdup(name);
+    if (!v->name)
+        return NULL;
+    (*n)++;
+    return v;
+}
+
+static void on_start(mb_events *ev, const char *phase, int64_t t,
+                     int64_t own)
+{
+    const char *parent = ev->depth ? ev->stack[ev->depth - 1].name : NULL;
+    if (!phase_get(ev, phase, parent))
+        return;
+    if (!mb__grow((void **)&ev->stack, &ev->cap_stack, ev->depth + 1,
+                  sizeof *ev->stack))
+        return;
+    mb_open_phase *o = &ev->stack[ev->depth];
+    o->name = mb__strdup(phase);
+    if (!o->name)
+        return;
+    o->t_recv = t;
+    o->t_own = own;
+    ev->depth++;
+}
+
+/* Closes the innermost open phase of that name; phases opened inside it
+ * and still open are counted unfinished. */
+static void on_end(mb_events *ev, const char *phase, int64_t t, int64_t own)
+{
+    size_t k = ev->depth;
+    while (k > 0 && strcmp(ev->stack[k - 1].name, phase) != 0)
+        k--;
+    if (k == 0) {
+        bad(ev, "end of phase '%s' that was not started", phase);
+        return;
+    }
+    mb_open_phase *o = &ev->stack[k - 1];
+    int64_t d = (own >= 0 && o->t_own >= 0) ? own - o->t_own : t - o->t_recv;
+    if (d < 0)
+        d = 0;
+    mb_phase_rec *p = phase_get(ev, phase, NULL);
+    if (p) {
+        if (p->count == 0)
+            p->first_ns = d;
+        p->total_ns += d;
+        p->count++;
+    }
+    for (size_t i = ev->depth; i > k; i--) {
+        mb_phase_rec *inner = phase_get(ev, ev->stack[i - 1].name, NULL);
+        if (inner)
+            inner->unfinished++;
+        free(ev->stack[i - 1].name);
+    }
+    free(o->name);
+    ev->depth = k - 1;
+}
+
+static void parse_line(mb_events *ev, const char *s, size_t n, int64_t t)
+{
+    while (n && (s[n - 1] == '\r' || s[n - 1] == ' ' || s[n - 1] == '\t'))
+        n--;
+    if (n == 0)
+        return; /* blank lines are allowed */
+    json_error_t jerr;
+    json_t *o = json_loadb(s, n, JSON_REJECT_DUPLICATES, &jerr);
+    if (!o || !json_is_object(o)) {
+        bad(ev, "not a JSON object (%s)", o ? "other JSON value" : jerr.text);
+        json_decref(o);
+        return;
+    }
+    const char *kind = json_string_value(json_object_get(o, "event"));
+    json_t *tj = json_object_get(o, "t_ns");
+    int64_t own = json_is_integer(tj) ? (int64_t)json_integer_value(tj) : -1;
+    if (tj && !json_is_integer(tj))
+        bad(ev, "\"t_ns\" is not an integer");
+    if (!kind) {
+        bad(ev, "no \"event\" string");
+    } else if (!strcmp(kind, "start") || !strcmp(kind, "end")) {
+        const char *ph = json_string_value(json_object_get(o, "phase"));
+        if (!ph || !*ph)
+            bad(ev, "\"%s\" event without a \"phase\" string", kind);
+        else if (kind[0] == 's')
+            on_start(ev, ph, t, own);
+        else
+            on_end(ev, ph, t, own);
+    } else if (!strcmp(kind, "counter") || !strcmp(kind, "metric")) {
+        const char *name = json_string_value(json_object_get(o, "name"));
+        json_t *vj = json_object_get(o, "value");
+        if (!name || !*name || !json_is_number(vj)) {
+            bad(ev, "\"%s\" event needs a \"name\" string and a numeric "
+                    "\"value\"", kind);
+        } else {
+            int counter = kind[0] == 'c';
+            mb_named_value *v =
+                counter ? value_get(&ev->counters, &ev->n_counters,
+                                    &ev->cap_counters, name)
+                        : value_get(&ev->metrics, &ev->n_metrics,
+                                    &ev->cap_metrics, name);
+            if (v) {
+                double x = json_number_value(vj);
+                v->value = counter ? v->value + x : x;
+                v->updates++;
+            }
+        }
+    } else {
+        bad(ev, "unknown event \"%.40s\" (expected start, end, counter or "
+                "metric)", kind);
+    }
+    json_decref(o);
+}
+
+void mb__events_feed(mb_events *ev, const char *data, size_t n, int64_t t_ns)
+{
+    while (n) {
+        const char *nl = memchr(data, '\n', n);
+        size_t chunk = nl ? (size_t)(nl - data) : n;
+        if (!ev->overlong) {
+            if (ev->line.len + chunk > MB_EVENTS_MAX_LINE) {
+                ev->overlong = 1;
+                ev->line.len = 0;
+            } else {
+                mb__buf_append(&ev->line, data, chunk);
+            }
+        }
+        if (!nl)
+            return;
+        ev->lines++;
+        if (ev->overlong)
+            bad(ev, "longer than %d bytes", MB_EVENTS_MAX_LINE);
+        else if (ev->line.data)
+            parse_line(ev, ev->line.data, ev->line.len, t_ns);
+        ev->overlong = 0;
+        ev->line.len = 0;
+        data = nl + 1;
+        n -= chunk + 1;
+    }
+}
+
+void mb__events_finish(mb_events *ev, int64_t t_ns)
+{
+    if (ev->line.len || ev->overlong)
+        mb__events_feed(ev, "\n", 1, t_ns);
+    for (size_t i = ev->depth; i > 0; i--) {
+        mb_phase_rec *p = phase_get(ev, ev->stack[i - 1].name, NULL);
+        if (p)
+            p->unfinished++;
+        free(ev->stack[i - 1].name);
+    }
+    ev->depth = 0;
+    mb__buf_free(&ev->line);
+}
+
+const mb_phase_rec *mb__events_phase(const mb_events *ev, const char *name)
+{
+    for (size_t i = 0; i < ev->n_phases; i++)
+        if (strcmp(ev->phases[i].name, name) == 0)
+            return &ev->phases[i];
+    return NULL;
+}
+
+void mb__events_free(mb_events *ev)
+{
+    if (!ev)
+        return;
+    for (size_t i = 0; i < ev->n_phases; i++) {
+        free(ev->phases[i].name);
+        free(ev->phases[i].parent);
+    }
+    for (size_t i = 0; i < ev->n_counters; i++)
+        free(ev->counters[i].name);
+    for (size_t i = 0; i < ev->n_metrics; i++)
+        free(ev->metrics[i].name);
+    for (size_t i = 0; i < ev->depth; i++)
+        free(ev->stack[i].name);
+    free(ev->phases);
+    free(ev->counters);
+    free(ev->metrics);
+    free(ev->stack);
+    mb__buf_free(&ev->line);
+    memset(ev, 0, sizeof *ev);
+}

@@ -1,0 +1,703 @@
+/* exec.c - measuring commands in interleaved rounds (see exec.h). */
+#include "exec/exec.h"
+
+#include "core/alloc.h"
+#include "core/clock.h"
+#include "core/err.h"
+#include "core/stats.h"
+#include "core/sysinfo.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+void mb__exec_opts_defaults(mb_exec_opts *o)
+{
+    memset(o, 0, sizeof *o);
+    o->min_runs = 10;
+    o->max_runs = 1000;
+    o->min_time_ns = 3000000000LL;
+    o->max_time_ns = 120000000000LL;
+    o->target_ci = 0.02;
+    o->out_mode = MB_OUT_NULL;
+}
+
+void mb__exec_argv_free(char **argv)
+{
+    for (size_t i = 0; argv && argv[i]; i++)
+        free(argv[i]);
+    free(argv);
+}
+
+mb_status mb__exec_split(const char *cmd, char ***out, mb_err *err)
+{
+    *out = NULL;
+    size_t cap = 0, n = 0;
+    char **argv = NULL;
+    const char *p = cmd;
+    mb_buf w = MB_BUF_INIT;
+    for (;;) {
+        while (*p == ' ' || *p == '\t' || *p == '\n')
+            p++;
+        if (!*p)
+            break;
+        w.len = 0;
+        mb__buf_append(&w, "", 0);
+        while (*p && *p != ' ' && *p != '\t' && *p != '\n') {
+            if (*p == '\'' || *p == '"') {
+                char q = *p++;
+                while (*p && *p != q) {
+                    if (q == '"' && *p == '\\' &&
+                        (p[1] == '"' || p[1] == '\\' || p[1] == '$' ||
+                         p[1] == '`'))
+                        p++;
+                    mb__buf_putc(&w, *p++);
+                }
+                if (!*p) {
+                    mb__buf_free(&w);
+                    mb__exec_argv_free(argv);
+                    return mb__fail(err, MB_EINVAL,
+                                    "unterminated %c quote in command '%s': "
+                                    "close it, or use --shell",
+                                    q, cmd);
+                }
+                p++;
+            } else if (*p == '\\' && p[1]) {
+                mb__buf_putc(&w, p[1]);
+                p += 2;
+            } else {
+                mb__buf_putc(&w, *p++);
+            }
+        }
+        if (w.oom || !mb__grow((void **)&argv, &cap, n + 2, sizeof *argv) ||
+            !(argv[n] = mb__strdup(w.data))) {
+            mb__buf_free(&w);
+            mb__exec_argv_free(argv);
+            return mb__fail(err, MB_ENOMEM, "out of memory");
+        }
+        argv[++n] = NULL;
+    }
+    mb__buf_free(&w);
+    if (n == 0) {
+        free(argv);
+        return mb__fail(err, MB_EINVAL, "empty command: give a program to run");
+    }
+    *out = argv;
+    return MB_OK;
+}
+
+mb_status mb__exec_shell(const char *cmd, const char *cwd, int64_t timeout_ns,
+                         mb_err *err)
+{
+    char *argv[] = {"/bin/sh", "-c", (char *)cmd, NULL};
+    mb_proc_spec s;
+    memset(&s, 0, sizeof s);
+    s.argv = argv;
+    s.cwd = cwd;
+    s.timeout_ns = timeout_ns;
+    s.out_mode = MB_OUT_PIPE;
+    s.err_mode = MB_OUT_PIPE;
+    s.capture_limit = 4096;
+    mb_proc_result r;
+    mb_status st = mb__proc_run(&s, &r, err);
+    if (st == MB_OK && (r.exit_code != 0 || r.timed_out)) {
+        char how[80], line[300];
+        mb__proc_status_str(&r, how, sizeof how);
+        mb__proc_last_line(&r, line, sizeof line);
+        st = mb__fail(err, MB_ECHILD, "'%s' failed (%s)%s%s", cmd, how,
+                      line[0] ? ": " : "", line);
+    }
+    mb__proc_result_free(&r);
+    return st;
+}
+
+static int failed(const mb_proc_result *r)
+{
+    return r->timed_out || r->term_signal || r->exit_code != 0;
+}
+
+static mb_status run_once(const mb_exec_opts *o, const mb_exec_cmd *c,
+                          char **argv, mb_proc_result *r, mb_err *err)
+{
+    memset(r, 0, sizeof *r);
+    mb__events_init(&r->events);
+    mb_status st;
+    if (o->prepare &&
+        (st = mb__exec_shell(o->prepare, o->cwd, o->timeout_ns, err)) != MB_OK)
+        return mb__fail_prefix(err, "--prepare before '%s'", c->name);
+    mb_proc_spec s;
+    memset(&s, 0, sizeof s);
+    s.argv = argv;
+    s.cwd = o->cwd;
+    s.timeout_ns = o->timeout_ns;
+    s.out_mode = o->out_mode;
+    s.err_mode = MB_OUT_PIPE;
+    s.events = 1;
+    s.nvml = o->nvml;
+    s.cancel = o->cancel;
+    st = mb__proc_run(&s, r, err);
+    if (st != MB_OK)
+        return st;
+    if (o->cleanup &&
+        (st = mb__exec_shell(o->cleanup, o->cwd, o->timeout_ns, err)) != MB_OK)
+        return mb__fail_prefix(err, "--cleanup after '%s'", c->name);
+    return MB_OK;
+}
+
+static char *dupf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+static char *dupf(const char *fmt, ...)
+{
+    mb_buf b = MB_BUF_INIT;
+    va_list ap;
+    va_start(ap, fmt);
+    mb__buf_vprintf(&b, fmt, ap);
+    va_end(ap);
+    return mb__buf_take(&b, NULL);
+}
+
+static mb_status fail_run(mb_exec_series *s, const mb_proc_result *r,
+                          mb_err *err)
+{
+    char how[80], line[400];
+    mb__proc_status_str(r, how, sizeof how);
+    mb__proc_last_line(r, line, sizeof line);
+    free(s->error);
+    s->error = dupf("'%s' failed (%s)%s%s", s->cmd->command, how,
+                    line[0] ? ": " : "", line);
+    return mb__fail(err, MB_ECHILD, "%s; pass --ignore-failure to measure "
+                    "failing runs anyway", s->error);
+}
+
+static mb_status record(mb_exec_series *s, mb_proc_result *r)
+{
+    if (!mb__grow((void **)&s->samples, &s->cap, s->n + 1, sizeof *s->samples))
+        return MB_ENOMEM;
+    mb_exec_sample *x = &s->samples[s->n++];
+    x->wall_ns = r->wall_ns;
+    x->user_ns = r->user_ns;
+    x->sys_ns = r->sys_ns;
+    x->peak_rss_bytes = r->peak_rss_bytes;
+    x->gpu_peak_bytes = r->gpu_peak_bytes;
+    x->exit_code = r->exit_code;
+    x->term_signal = r->term_signal;
+    x->timed_out = r->timed_out;
+    x->events = r->events; /* moved */
+    mb__events_init(&r->events);
+    if (failed(r))
+        s->failures++;
+    s->malformed_events += x->events.malformed;
+    if (x->events.malformed && !s->first_malformed)
+        s->first_malformed = mb__strdup(x->events.first_malformed);
+    return MB_OK;
+}
+
+static double measured_ns(const mb_exec_series *s)
+{
+    double t = 0;
+    for (size_t i = 0; i < s->n; i++)
+        t += (double)s->samples[i].wall_ns;
+    return t;
+}
+
+static double ci_rel(const mb_exec_series *s)
+{
+    double *x = mb__calloc(s->n ? s->n : 1, sizeof *x);
+    if (!x)
+        return INFINITY;
+    for (size_t i = 0; i < s->n; i++)
+        x[i] = (double)s->samples[i].wall_ns;
+    double r = mb__median_ci_rel(x, s->n);
+    free(x);
+    return r;
+}
+
+mb_status mb__exec_measure(const mb_exec_opts *o, const mb_exec_cmd *cmds,
+                           size_t n, mb_exec_series **out, mb_err *err)
+{
+    *out = NULL;
+    mb_exec_series *ser = mb__calloc(n ? n : 1, sizeof *ser);
+    char ***argvs = mb__calloc(n ? n : 1, sizeof *argvs);
+    mb_status st = MB_OK;
+    if (!ser || !argvs) {
+        free(ser);
+        free(argvs);
+        return mb__fail(err, MB_ENOMEM, "out of memory");
+    }
+    *out = ser;
+    for (size_t i = 0; i < n; i++) {
+        ser[i].cmd = &cmds[i];
+        if (o->shell) {
+            char *a[] = {"/bin/sh", "-c", cmds[i].command, NULL};
+            argvs[i] = mb__calloc(4, sizeof(char *));
+            for (int k = 0; argvs[i] && k < 3; k++)
+                argvs[i][k] = mb__strdup(a[k]);
+            if (!argvs[i])
+                st = mb__fail(err, MB_ENOMEM, "out of memory");
+        } else {
+            st = mb__exec_split(cmds[i].command, &argvs[i], err);
+        }
+        if (st != MB_OK) {
+            ser[i].error = mb__strdup(err ? err->msg : "bad command");
+            goto done;
+        }
+    }
+    /* Warmup, command by command. */
+    for (size_t i = 0; i < n; i++) {
+        int64_t t0 = mb_now_ns();
+        for (int64_t w = 0; w < o->warmup; w++) {
+            mb_proc_result r;
+            st = run_once(o, &cmds[i], argvs[i], &r, err);
+            if (st == MB_OK && o->progress)
+                o->progress(o->user, &cmds[i], 1, (size_t)w, &r);
+            if (st == MB_OK && failed(&r) && !o->ignore_failure)
+                st = fail_run(&ser[i], &r, err);
+            mb__proc_result_free(&r);
+            if (st != MB_OK) {
+                if (!ser[i].error && st != MB_EINTERRUPTED)
+                    ser[i].error = mb__strdup(err ? err->msg : "failed");
+                goto done;
+            }
+        }
+        ser[i].warmup_ns = mb_now_ns() - t0;
+    }
+    /* Measured rounds: every command once per round, in order. */
+    int64_t start = mb_now_ns();
+    const char *rule = NULL;
+    while (!rule) {
+        for (size_t i = 0; i < n; i++) {
+            mb_proc_result r;
+            st = run_once(o, &cmds[i], argvs[i], &r, err);
+            if (st == MB_OK) {
+                if (o->progress)
+                    o->progress(o->user, &cmds[i], 0, ser[i].n, &r);
+                if (failed(&r) && !o->ignore_failure)
+                    st = fail_run(&ser[i], &r, err);
+                else if (record(&ser[i], &r) != MB_OK)
+                    st = mb__fail(err, MB_ENOMEM, "out of memory");
+            }
+            mb__proc_result_free(&r);
+            if (st != MB_OK) {
+                if (!ser[i].error && st != MB_EINTERRUPTED)
+                    ser[i].error = mb__strdup(err ? err->msg : "failed");
+                goto done;
+            }
+        }
+        size_t runs = ser[0].n;
+        if (o->cancel && *o->cancel) {
+            st = mb__fail(err, MB_EINTERRUPTED, "interrupted");
+            rule = "interrupted";
+        } else if (o->fixed_runs > 0) {
+            if ((int64_t)runs >= o->fixed_runs)
+                rule = "fixed_iterations";
+        } else if ((int64_t)runs >= o->max_runs) {
+            rule = "max_iterations";
+        } else if (mb_now_ns() - start >= o->max_time_ns) {
+            rule = "max_time";
+        } else {
+            int all = 1;
+            for (size_t i = 0; i < n && all; i++)
+                all = (int64_t)ser[i].n >= o->min_runs &&
+                      measured_ns(&ser[i]) >= (double)o->min_time_ns &&
+                      (o->target_ci <= 0 || ci_rel(&ser[i]) <= o->target_ci);
+            if (all)
+                rule = o->target_ci > 0 ? "target_ci" : "min_time";
+        }
+    }
+    for (size_t i = 0; i < n; i++)
+        ser[i].stop_rule = mb__strdup(rule);
+done:
+    if (st == MB_EINTERRUPTED)
+        for (size_t i = 0; i < n; i++)
+            if (!ser[i].stop_rule)
+                ser[i].stop_rule = mb__strdup("interrupted");
+    for (size_t i = 0; i < n; i++)
+        mb__exec_argv_free(argvs[i]);
+    free(argvs);
+    return st;
+}
+
+void mb__exec_series_free(mb_exec_series *s, size_t n)
+{
+    if (!s)
+        return;
+    for (size_t i = 0; i < n; i++) {
+        for (size_t k = 0; k < s[i].n; k++)
+            mb__events_free(&s[i].samples[k].events);
+        free(s[i].samples);
+        free(s[i].error);
+        free(s[i].stop_rule);
+        free(s[i].first_malformed);
+    }
+    free(s);
+}
+
+/* ---- JSON ------------------------------------------------------------- */
+
+static json_t *num_or_null(double v, int ok)
+{
+    return ok && isfinite(v) ? json_real(v) : json_null();
+}
+
+json_t *mb__exec_latency_json(const int64_t *x, size_t n)
+{
+    mb_summary s;
+    if (n == 0 || mb__summarize_ns(x, n, &s) != 0)
+        return json_null();
+    json_t *o = json_object();
+    json_object_set_new(o, "unit", json_string("ns"));
+    json_object_set_new(o, "count", json_integer((json_int_t)n));
+    json_object_set_new(o, "min", json_real(s.min));
+    json_object_set_new(o, "max", json_real(s.max));
+    json_object_set_new(o, "mean", json_real(s.mean));
+    json_object_set_new(o, "std", json_real(s.std));
+    json_object_set_new(o, "cv", json_real(s.cv));
+    json_object_set_new(o, "median", json_real(s.median));
+    json_object_set_new(o, "p90", num_or_null(s.p90, s.p90_ok));
+    json_object_set_new(o, "p95", num_or_null(s.p95, s.p95_ok));
+    json_object_set_new(o, "p99", num_or_null(s.p99, s.p99_ok));
+    json_object_set_new(o, "p99_9", num_or_null(s.p999, s.p999_ok));
+    json_object_set_new(o, "percentiles", json_array());
+    if (s.median_ci_ok)
+        json_object_set_new(
+            o, "median_ci95",
+            json_pack("{s:f,s:f,s:s}", "lo", s.median_ci_lo, "hi",
+                      s.median_ci_hi, "method", "binomial order statistics"));
+    else
+        json_object_set_new(o, "median_ci95", json_null());
+    json_object_set_new(o, "outliers",
+                        json_pack("{s:s,s:f,s:I,s:I}", "method", "MAD",
+                                  "threshold", 3.5, "low",
+                                  (json_int_t)s.outliers_low, "high",
+                                  (json_int_t)s.outliers_high));
+    return o;
+}
+
+json_t *mb__exec_doc_new(const char *kind, const char *command_line)
+{
+    json_t *d = json_object();
+    char utc[32];
+    mb__utc_iso8601(utc, sizeof utc);
+    mb_clock_info ci;
+    mb__clock_measure(&ci);
+    json_object_set_new(d, "schema", json_string("mbench.result/1"));
+    json_object_set_new(d, "kind", json_string(kind));
+    json_object_set_new(d, "created_utc", json_string(utc));
+    json_object_set_new(d, "command_line",
+                        json_string(command_line ? command_line : ""));
+    json_object_set_new(d, "mbench",
+                        json_pack("{s:s,s:s}", "version", mb_version(),
+                                  "commit", mb_build_commit()));
+    json_t *env = mb__sysinfo_json();
+    json_object_set_new(d, "environment", env ? env : json_object());
+    json_object_set_new(
+        d, "timer",
+        json_pack("{s:s,s:I,s:I,s:I}", "clock", "CLOCK_MONOTONIC",
+                  "resolution_ns", (json_int_t)ci.resolution_ns, "overhead_ns",
+                  (json_int_t)ci.overhead_ns, "min_step_ns",
+                  (json_int_t)ci.min_step_ns));
+    json_object_set_new(
+        d, "statistics",
+        json_pack("{s:s,s:s,s:s,s:s,s:s}", "percentile_method",
+                  "linear interpolation between order statistics (numpy "
+                  "default)",
+                  "median_ci", "distribution-free binomial order statistics, 95%",
+                  "outliers",
+                  "|x - median| / (1.4826 MAD) > 3.5; counted, never dropped",
+                  "ratio_ci", "percentile bootstrap of the ratio of medians, "
+                              "2000 resamples, 95%",
+                  "significance", "Mann-Whitney U, two-sided, normal "
+                                  "approximation"));
+    json_object_set_new(d, "warnings", json_array());
+    json_object_set_new(d, "interrupted", json_false());
+    json_object_set_new(d, "runs", json_array());
+    return d;
+}
+
+static int cmp_d(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return (x > y) - (x < y);
+}
+
+static double median_of(double *x, size_t n)
+{
+    if (!n)
+        return NAN;
+    qsort(x, n, sizeof *x, cmp_d);
+    return mb__percentile_sorted(x, n, 50);
+}
+
+/* The per-run totals of phase `name` (runs where it completed). */
+static size_t phase_values(const mb_exec_series *s, const char *name,
+                           double *tot, double *first, double *occ)
+{
+    size_t k = 0;
+    for (size_t i = 0; i < s->n; i++) {
+        const mb_phase_rec *p = mb__events_phase(&s->samples[i].events, name);
+        if (!p || !p->count)
+            continue;
+        tot[k] = (double)p->total_ns;
+        first[k] = (double)p->first_ns;
+        occ[k] = (double)p->count;
+        k++;
+    }
+    return k;
+}
+
+static json_t *phases_json(const mb_exec_series *s)
+{
+    json_t *o = json_object();
+    size_t m = s->n ? s->n : 1;
+    double *tot = mb__calloc(m, sizeof *tot), *first = mb__calloc(m, sizeof *first);
+    double *occ = mb__calloc(m, sizeof *occ);
+    for (size_t i = 0; tot && first && occ && i < s->n; i++) {
+        const mb_events *ev = &s->samples[i].events;
+        for (size_t j = 0; j < ev->n_phases; j++) {
+            const mb_phase_rec *p = &ev->phases[j];
+            if (json_object_get(o, p->name))
+                continue;
+            size_t k = phase_values(s, p->name, tot, first, occ);
+            size_t unfinished = 0;
+            for (size_t r = 0; r < s->n; r++) {
+                const mb_phase_rec *q =
+                    mb__events_phase(&s->samples[r].events, p->name);
+                unfinished += q ? q->unfinished : 0;
+            }
+            mb_summary sm;
+            json_t *ph = json_object();
+            if (k && mb__summarize(tot, k, &sm) == 0) {
+                json_object_set_new(ph, "median_ns", json_integer((json_int_t)llround(sm.median)));
+                json_object_set_new(ph, "mean_ns", json_integer((json_int_t)llround(sm.mean)));
+                json_object_set_new(ph, "min_ns", json_integer((json_int_t)llround(sm.min)));
+                json_object_set_new(ph, "max_ns", json_integer((json_int_t)llround(sm.max)));
+                json_object_set_new(
+                    ph, "ci95",
+                    sm.median_ci_ok
+                        ? json_pack("{s:I,s:I}", "lo",
+                                    (json_int_t)llround(sm.median_ci_lo), "hi",
+                                    (json_int_t)llround(sm.median_ci_hi))
+                        : json_null());
+                json_object_set_new(ph, "first_median_ns",
+                                    json_integer((json_int_t)llround(median_of(first, k))));
+                json_object_set_new(ph, "occurrences_per_run",
+                                    json_real(median_of(occ, k)));
+            } else {
+                json_object_set_new(ph, "median_ns", json_null());
+                json_object_set_new(ph, "ci95", json_null());
+            }
+            json_object_set_new(ph, "count", json_integer((json_int_t)k));
+            json_object_set_new(ph, "unfinished", json_integer((json_int_t)unfinished));
+            json_object_set_new(ph, "parent", p->parent ? json_string(p->parent) : json_null());
+            json_object_set_new(o, p->name, ph);
+        }
+    }
+    free(tot);
+    free(first);
+    free(occ);
+    return o;
+}
+
+static json_t *values_json(const mb_exec_series *s, int counters)
+{
+    json_t *o = json_object();
+    double *v = mb__calloc(s->n ? s->n : 1, sizeof *v);
+    for (size_t i = 0; v && i < s->n; i++) {
+        const mb_events *ev = &s->samples[i].events;
+        size_t nn = counters ? ev->n_counters : ev->n_metrics;
+        const mb_named_value *arr = counters ? ev->counters : ev->metrics;
+        for (size_t j = 0; j < nn; j++) {
+            const char *name = arr[j].name;
+            if (json_object_get(o, name))
+                continue;
+            size_t k = 0;
+            double last = NAN;
+            for (size_t r = 0; r < s->n; r++) {
+                const mb_events *e2 = &s->samples[r].events;
+                size_t n2 = counters ? e2->n_counters : e2->n_metrics;
+                const mb_named_value *a2 = counters ? e2->counters : e2->metrics;
+                for (size_t q = 0; q < n2; q++)
+                    if (strcmp(a2[q].name, name) == 0) {
+                        v[k++] = a2[q].value;
+                        last = a2[q].value;
+                    }
+            }
+            mb_summary sm;
+            if (mb__summarize(v, k, &sm) != 0)
+                continue;
+            json_t *x = json_pack("{s:f,s:f,s:f,s:f,s:I}", "median", sm.median,
+                                  "mean", sm.mean, "min", sm.min, "max",
+                                  sm.max, "runs", (json_int_t)k);
+            if (!counters)
+                json_object_set_new(x, "last", json_real(last));
+            json_object_set_new(o, name, x);
+        }
+    }
+    free(v);
+    return o;
+}
+
+static int64_t median_i64(const mb_exec_series *s, size_t off)
+{
+    double *v = mb__calloc(s->n ? s->n : 1, sizeof *v);
+    if (!v || !s->n) {
+        free(v);
+        return -1;
+    }
+    for (size_t i = 0; i < s->n; i++)
+        v[i] = (double)*(const int64_t *)((const char *)&s->samples[i] + off);
+    double m = median_of(v, s->n);
+    free(v);
+    return (int64_t)llround(m);
+}
+
+json_t *mb__exec_run_json(const mb_exec_series *s, const mb_exec_opts *o)
+{
+    json_t *run = json_object();
+    const char *status = s->error ? "failed"
+                         : (s->stop_rule && !strcmp(s->stop_rule, "interrupted"))
+                             ? "interrupted"
+                             : "ok";
+    json_object_set_new(run, "status", json_string(status));
+    if (s->error)
+        json_object_set_new(run, "error", json_string(s->error));
+    json_object_set_new(run, "variant", json_string(s->cmd->name));
+    json_object_set_new(run, "command", json_string(s->cmd->command));
+    if (s->cmd->params)
+        json_object_set(run, "params", s->cmd->params);
+    json_object_set_new(run, "backend", json_string("exec"));
+    json_object_set_new(
+        run, "config",
+        json_pack("{s:b,s:I,s:I,s:I,s:I,s:I,s:I,s:f,s:I,s:o,s:o,s:b}", "shell",
+                  o->shell, "warmup_runs", (json_int_t)o->warmup, "min_runs",
+                  (json_int_t)o->min_runs, "max_runs", (json_int_t)o->max_runs,
+                  "fixed_runs", (json_int_t)o->fixed_runs, "min_time_ns",
+                  (json_int_t)o->min_time_ns, "max_time_ns",
+                  (json_int_t)o->max_time_ns, "target_ci", o->target_ci,
+                  "timeout_ns", (json_int_t)o->timeout_ns, "prepare",
+                  o->prepare ? json_string(o->prepare) : json_null(),
+                  "cleanup", o->cleanup ? json_string(o->cleanup) : json_null(),
+                  "ignore_failure", o->ignore_failure));
+    json_object_set_new(run, "iterations", json_integer((json_int_t)s->n));
+    json_object_set_new(run, "stop_rule",
+                        s->stop_rule ? json_string(s->stop_rule) : json_null());
+    int64_t *wall = mb__calloc(s->n ? s->n : 1, sizeof *wall);
+    json_t *samples = json_array(), *runs = json_array();
+    int64_t rss_max = -1, gpu_max = -1, total = 0;
+    json_t *codes = json_object();
+    size_t signals = 0, timeouts = 0;
+    for (size_t i = 0; wall && i < s->n; i++) {
+        const mb_exec_sample *x = &s->samples[i];
+        wall[i] = x->wall_ns;
+        total += x->wall_ns;
+        json_array_append_new(samples, json_integer((json_int_t)x->wall_ns));
+        json_array_append_new(
+            runs, json_pack("{s:I,s:I,s:I,s:I,s:o,s:o,s:b}", "wall_ns",
+                            (json_int_t)x->wall_ns, "user_ns",
+                            (json_int_t)x->user_ns, "sys_ns",
+                            (json_int_t)x->sys_ns, "peak_rss_bytes",
+                            (json_int_t)x->peak_rss_bytes, "exit_code",
+                            x->term_signal ? json_null()
+                                           : json_integer(x->exit_code),
+                            "signal",
+                            x->term_signal ? json_integer(x->term_signal)
+                                           : json_null(),
+                            "timed_out", x->timed_out));
+        if (x->peak_rss_bytes > rss_max)
+            rss_max = x->peak_rss_bytes;
+        if (x->gpu_peak_bytes > gpu_max)
+            gpu_max = x->gpu_peak_bytes;
+        char key[32];
+        if (x->term_signal)
+            snprintf(key, sizeof key, "signal %d", x->term_signal);
+        else
+            snprintf(key, sizeof key, "%d", x->exit_code);
+        json_int_t c = json_integer_value(json_object_get(codes, key));
+        json_object_set_new(codes, key, json_integer(c + 1));
+        signals += x->term_signal != 0;
+        timeouts += x->timed_out != 0;
+    }
+    json_object_set_new(run, "latency",
+                        wall ? mb__exec_latency_json(wall, s->n) : json_null());
+    json_object_set_new(run, "phases",
+                        json_pack("{s:I,s:I,s:I}", "warmup_ns",
+                                  (json_int_t)s->warmup_ns, "warmup_iters",
+                                  (json_int_t)o->warmup, "measure_ns",
+                                  (json_int_t)total));
+    json_object_set_new(run, "samples_ns", samples);
+    free(wall);
+    json_t *ex = json_object();
+    json_object_set_new(ex, "user_ns", s->n ? json_integer(median_i64(s, offsetof(mb_exec_sample, user_ns))) : json_null());
+    json_object_set_new(ex, "sys_ns", s->n ? json_integer(median_i64(s, offsetof(mb_exec_sample, sys_ns))) : json_null());
+    json_object_set_new(ex, "peak_rss_bytes", rss_max >= 0 ? json_integer(rss_max) : json_null());
+    json_object_set_new(ex, "peak_rss_median_bytes", s->n ? json_integer(median_i64(s, offsetof(mb_exec_sample, peak_rss_bytes))) : json_null());
+    json_object_set_new(ex, "gpu_peak_bytes", gpu_max >= 0 ? json_integer(gpu_max) : json_null());
+    json_object_set_new(ex, "gpu_memory",
+                        json_string(!o->gpu_memory ? "not requested"
+                                    : o->nvml      ? "nvml (untested)"
+                                                   : "not available"));
+    json_object_set_new(ex, "exit_codes", codes);
+    json_object_set_new(ex, "failures", json_integer((json_int_t)s->failures));
+    json_object_set_new(ex, "timeouts", json_integer((json_int_t)timeouts));
+    json_object_set_new(ex, "signals", json_integer((json_int_t)signals));
+    json_object_set_new(ex, "phases", phases_json(s));
+    json_object_set_new(ex, "counters", values_json(s, 1));
+    json_object_set_new(ex, "metrics", values_json(s, 0));
+    json_object_set_new(
+        ex, "events",
+        json_pack("{s:I,s:o}", "malformed", (json_int_t)s->malformed_events,
+                  "first_malformed",
+                  s->first_malformed ? json_string(s->first_malformed)
+                                     : json_null()));
+    json_object_set_new(ex, "runs", runs);
+    json_object_set_new(run, "exec", ex);
+    return run;
+}
+
+static double *walls(const mb_exec_series *s)
+{
+    double *v = mb__calloc(s->n ? s->n : 1, sizeof *v);
+    for (size_t i = 0; v && i < s->n; i++)
+        v[i] = (double)s->samples[i].wall_ns;
+    return v;
+}
+
+json_t *mb__exec_comparison_json(const mb_exec_series *s, size_t n,
+                                 uint64_t seed)
+{
+    json_t *c = json_object();
+    json_object_set_new(c, "baseline", json_string(s[0].cmd->name));
+    json_object_set_new(c, "statistic", json_string("median"));
+    json_object_set_new(c, "ratio", json_string("median(variant) / median(baseline); speedup = 1 / ratio"));
+    json_t *entries = json_array();
+    double *a = walls(&s[0]);
+    mb_rng rng;
+    mb__rng_seed(&rng, seed);
+    for (size_t i = 1; a && i < n; i++) {
+        json_t *e = json_object();
+        json_object_set_new(e, "variant", json_string(s[i].cmd->name));
+        double *b = walls(&s[i]);
+        double est = NAN, lo = NAN, hi = NAN;
+        mb_mwu u;
+        int have = b && s[0].n && s[i].n &&
+                   mb__bootstrap_ratio(a, s[0].n, b, s[i].n, 50, 2000, &rng,
+                                       &est, &lo, &hi) == 0;
+        json_object_set_new(e, "ratio", num_or_null(est, have));
+        json_object_set_new(e, "speedup",
+                            num_or_null(1.0 / est, have && est > 0));
+        json_object_set_new(e, "ratio_ci95",
+                            have && s[0].n >= 2 && s[i].n >= 2
+                                ? json_pack("{s:f,s:f}", "lo", lo, "hi", hi)
+                                : json_null());
+        int mw = b && s[0].n >= 2 && s[i].n >= 2 &&
+                 mb__mann_whitney(a, s[0].n, b, s[i].n, &u) == 0;
+        json_object_set_new(e, "p_value", num_or_null(u.p, mw));
+        json_object_set_new(e, "significant",
+                            mw ? json_boolean(u.p < 0.05) : json_null());
+        free(b);
+        json_array_append_new(entries, e);
+    }
+    free(a);
+    json_object_set_new(c, "entries", entries);
+    return c;
+}

@@ -1,0 +1,426 @@
+/* proc.c - one run of a command: fork/exec, process group, pipes drained
+ * by poll, wait4 rusage, timeout and cancellation (see proc.h). */
+#include "exec/proc.h"
+
+#include "core/alloc.h"
+#include "core/err.h"
+#include "exec/nvml.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/resource.h>
+#include <sys/syscall.h>
+#include <sys/time.h>
+#include <sys/types.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+extern char **environ;
+
+#define DEFAULT_CAPTURE (64 * 1024)
+#define DEFAULT_GRACE_NS 2000000000LL
+#define DRAIN_IDLE_MS 200
+
+static void close_fd(int *fd)
+{
+    if (*fd >= 0)
+        close(*fd);
+    *fd = -1;
+}
+
+/* A copy of environ with the "NAME=VALUE" strings of add set (replacing
+ * an existing NAME).  The strings stay borrowed; free() the array only. */
+static char **make_env(char *const *add)
+{
+    size_t n = 0, k = 0, na = 0;
+    while (environ && environ[n])
+        n++;
+    while (add && add[na])
+        na++;
+    char **env = mb__calloc(n + na + 1, sizeof *env);
+    if (!env)
+        return NULL;
+    for (size_t i = 0; i < n; i++) {
+        int replaced = 0;
+        for (size_t j = 0; j < na && !replaced; j++) {
+            const char *eq = strchr(add[j], '=');
+            size_t len = eq ? (size_t)(eq - add[j]) + 1 : strlen(add[j]);
+            replaced = strncmp(environ[i], add[j], len) == 0;
+        }
+        if (!replaced)
+            env[k++] = environ[i];
+    }
+    for (size_t j = 0; j < na; j++)
+        env[k++] = add[j];
+    env[k] = NULL;
+    return env;
+}
+
+static void keep_tail(mb_buf *b, size_t limit)
+{
+    if (b->len > limit) {
+        memmove(b->data, b->data + b->len - limit, limit);
+        b->len = limit;
+        b->data[limit] = '\0';
+    }
+}
+
+/* Reads what fd has now.  Returns 0 at EOF or error (fd then closed), 1
+ * when more may come. */
+static int drain(int *fd, mb_buf *keep, size_t *total, size_t limit,
+                 mb_events *ev, int64_t t0)
+{
+    char chunk[65536];
+    for (;;) {
+        ssize_t r = read(*fd, chunk, sizeof chunk);
+        if (r > 0) {
+            if (total)
+                *total += (size_t)r;
+            if (ev) {
+                mb__events_feed(ev, chunk, (size_t)r, mb_now_ns() - t0);
+            } else if (keep) {
+                mb__buf_append(keep, chunk, (size_t)r);
+                if (keep->len > 2 * limit)
+                    keep_tail(keep, limit);
+            }
+            continue;
+        }
+        if (r < 0 && errno == EINTR)
+            continue;
+        if (r < 0 && (errno == EAGAIN || errno == EWOULDBLOCK))
+            return 1;
+        close_fd(fd);
+        return 0;
+    }
+}
+
+/* The child side after fork: never returns. */
+static void child(const mb_proc_spec *s, int devnull, int outw, int errw,
+                  int evw, int failw, char **env)
+{
+    sigset_t none;
+    sigemptyset(&none);
+    sigprocmask(SIG_SETMASK, &none, NULL);
+    signal(SIGPIPE, SIG_DFL);
+    setpgid(0, 0);
+    dup2(devnull, 0);
+    if (s->out_mode != MB_OUT_INHERIT)
+        dup2(s->out_mode == MB_OUT_PIPE ? outw : devnull, 1);
+    if (s->err_mode != MB_OUT_INHERIT)
+        dup2(s->err_mode == MB_OUT_PIPE ? errw : devnull, 2);
+    if (evw >= 0)
+        fcntl(evw, F_SETFD, 0); /* inherited across exec */
+    int e[2] = {0, 0};
+    if (s->cwd && chdir(s->cwd) != 0) {
+        e[0] = 1;
+        e[1] = errno;
+    } else {
+        execvpe(s->argv[0], s->argv, env);
+        e[0] = 2;
+        e[1] = errno;
+    }
+    ssize_t w = write(failw, e, sizeof e);
+    (void)w;
+    _exit(127);
+}
+
+static int64_t ms_until(int64_t deadline, int64_t now)
+{
+    if (deadline <= now)
+        return 0;
+    return (deadline - now + 999999) / 1000000;
+}
+
+mb_status mb__proc_run(const mb_proc_spec *s, mb_proc_result *res,
+                       mb_err *err)
+{
+    memset(res, 0, sizeof *res);
+    res->gpu_peak_bytes = -1;
+    res->exit_code = -1;
+    mb__events_init(&res->events);
+    if (!s->argv || !s->argv[0] || !s->argv[0][0])
+        return mb__fail(err, MB_EINVAL, "empty command: give a program to run");
+    size_t limit = s->capture_limit ? s->capture_limit : DEFAULT_CAPTURE;
+    int64_t grace = s->kill_grace_ns > 0 ? s->kill_grace_ns : DEFAULT_GRACE_NS;
+    int outp[2] = {-1, -1}, errp[2] = {-1, -1}, evp[2] = {-1, -1};
+    int failp[2] = {-1, -1};
+    int devnull = open("/dev/null", O_RDWR | O_CLOEXEC);
+    mb_status st = MB_OK;
+    char **env = NULL;
+    char evvar[64];
+    char *add[64];
+    size_t nadd = 0;
+    if (devnull < 0 || pipe2(failp, O_CLOEXEC) != 0 ||
+        (s->out_mode == MB_OUT_PIPE && pipe2(outp, O_CLOEXEC) != 0) ||
+        (s->err_mode == MB_OUT_PIPE && pipe2(errp, O_CLOEXEC) != 0) ||
+        (s->events && pipe2(evp, O_CLOEXEC) != 0)) {
+        st = mb__fail(err, MB_EIO, "cannot create pipes for '%s': %s",
+                      s->argv[0], strerror(errno));
+        goto out;
+    }
+    for (size_t i = 0; s->env_add && s->env_add[i] && nadd < 62; i++)
+        add[nadd++] = s->env_add[i];
+    if (s->events) {
+        snprintf(evvar, sizeof evvar, "MBENCH_EVENTS_FD=%d", evp[1]);
+        add[nadd++] = evvar;
+    }
+    add[nadd] = NULL;
+    env = make_env(add);
+    if (!env) {
+        st = mb__fail(err, MB_ENOMEM, "out of memory");
+        goto out;
+    }
+    int64_t gpu_base = s->nvml ? mb__nvml_used_bytes(s->nvml) : -1;
+    int64_t gpu_max = gpu_base;
+
+    int64_t t0 = mb_now_ns();
+    pid_t pid = fork();
+    if (pid < 0) {
+        st = mb__fail(err, MB_EIO, "cannot fork to run '%s': %s", s->argv[0],
+                      strerror(errno));
+        goto out;
+    }
+    if (pid == 0)
+        child(s, devnull, outp[1], errp[1], evp[1], failp[1], env);
+    setpgid(pid, pid); /* also done by the child: whichever runs first */
+    close_fd(&outp[1]);
+    close_fd(&errp[1]);
+    close_fd(&evp[1]);
+    close_fd(&failp[1]);
+    int e[2] = {0, 0};
+    ssize_t got;
+    do
+        got = read(failp[0], e, sizeof e);
+    while (got < 0 && errno == EINTR);
+    close_fd(&failp[0]);
+    if (got == (ssize_t)sizeof e) {
+        int status;
+        while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
+            ;
+        if (e[0] == 1)
+            st = mb__fail(err, MB_EINVAL,
+                          "cannot enter directory '%s' to run '%s': %s",
+                          s->cwd, s->argv[0], strerror(e[1]));
+        else if (e[1] == ENOENT)
+            st = mb__fail(err, MB_EINVAL,
+                          "command not found: '%s' (not in PATH; check the "
+                          "spelling, or use --shell for shell syntax)",
+                          s->argv[0]);
+        else
+            st = mb__fail(err, MB_EINVAL, "cannot execute '%s': %s",
+                          s->argv[0], strerror(e[1]));
+        goto out;
+    }
+    for (int i = 0; i < 3; i++) {
+        int fd = i == 0 ? outp[0] : i == 1 ? errp[0] : evp[0];
+        if (fd >= 0)
+            fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK);
+    }
+    int pidfd = (int)syscall(SYS_pidfd_open, pid, 0);
+    int64_t deadline = s->timeout_ns > 0 ? t0 + s->timeout_ns : 0;
+    int64_t kill_at = 0;
+    int status = 0, reaped = 0;
+    struct rusage ru;
+    memset(&ru, 0, sizeof ru);
+    int64_t t1 = 0;
+    while (!reaped) {
+        struct pollfd pf[4];
+        int nf = 0, ipid = -1, iout = -1, ierr = -1, iev = -1;
+        if (pidfd >= 0) {
+            ipid = nf;
+            pf[nf++] = (struct pollfd){pidfd, POLLIN, 0};
+        }
+        if (outp[0] >= 0) {
+            iout = nf;
+            pf[nf++] = (struct pollfd){outp[0], POLLIN, 0};
+        }
+        if (errp[0] >= 0) {
+            ierr = nf;
+            pf[nf++] = (struct pollfd){errp[0], POLLIN, 0};
+        }
+        if (evp[0] >= 0) {
+            iev = nf;
+            pf[nf++] = (struct pollfd){evp[0], POLLIN, 0};
+        }
+        int64_t now = mb_now_ns();
+        int64_t wait_ms = pidfd >= 0 ? -1 : 2;
+        if (deadline && !kill_at)
+            wait_ms = wait_ms < 0 ? ms_until(deadline, now)
+                                  : (wait_ms < ms_until(deadline, now)
+                                         ? wait_ms
+                                         : ms_until(deadline, now));
+        if (kill_at) {
+            int64_t k = ms_until(kill_at, now);
+            wait_ms = wait_ms < 0 || k < wait_ms ? k : wait_ms;
+        }
+        if (s->nvml)
+            wait_ms = wait_ms < 0 || wait_ms > 100 ? 100 : wait_ms;
+        if (s->cancel && !*s->cancel && (wait_ms < 0 || wait_ms > 200))
+            wait_ms = 200;
+        int r = poll(pf, (nfds_t)nf, (int)wait_ms);
+        if (r < 0 && errno != EINTR) {
+            st = mb__fail(err, MB_EIO, "poll failed: %s", strerror(errno));
+            kill(-pid, SIGKILL);
+            kill_at = mb_now_ns();
+        }
+        if (r > 0) {
+            if (iout >= 0 && pf[iout].revents)
+                drain(&outp[0], &res->out, &res->out_total, limit, NULL, t0);
+            if (ierr >= 0 && pf[ierr].revents)
+                drain(&errp[0], &res->err, &res->err_total, limit, NULL, t0);
+            if (iev >= 0 && pf[iev].revents)
+                drain(&evp[0], NULL, NULL, limit, &res->events, t0);
+        }
+        if (pidfd < 0 || (ipid >= 0 && r > 0 && pf[ipid].revents)) {
+            pid_t w = wait4(pid, &status, pidfd >= 0 ? 0 : WNOHANG, &ru);
+            if (w == pid) {
+                t1 = mb_now_ns();
+                reaped = 1;
+                break;
+            }
+        }
+        now = mb_now_ns();
+        if (s->nvml) {
+            int64_t g = mb__nvml_used_bytes(s->nvml);
+            if (g > gpu_max)
+                gpu_max = g;
+        }
+        if (!kill_at && s->cancel && *s->cancel) {
+            res->interrupted = 1;
+            kill(-pid, SIGTERM);
+            kill_at = now + grace;
+        }
+        if (!kill_at && deadline && now >= deadline) {
+            res->timed_out = 1;
+            kill(-pid, SIGTERM);
+            kill_at = now + grace;
+        }
+        if (kill_at && now >= kill_at) {
+            kill(-pid, SIGKILL);
+            kill_at = now + 3600000000000LL; /* once */
+        }
+    }
+    if (pidfd >= 0)
+        close(pidfd);
+    /* Whatever the group left behind after a timeout or Ctrl-C goes too. */
+    if (res->timed_out || res->interrupted)
+        kill(-pid, SIGKILL);
+    res->wall_ns = t1 - t0;
+    res->user_ns = (int64_t)ru.ru_utime.tv_sec * 1000000000LL +
+                   (int64_t)ru.ru_utime.tv_usec * 1000;
+    res->sys_ns = (int64_t)ru.ru_stime.tv_sec * 1000000000LL +
+                  (int64_t)ru.ru_stime.tv_usec * 1000;
+    res->peak_rss_bytes = (int64_t)ru.ru_maxrss * 1024;
+    if (WIFEXITED(status))
+        res->exit_code = WEXITSTATUS(status);
+    else if (WIFSIGNALED(status))
+        res->term_signal = WTERMSIG(status);
+    if (s->nvml && gpu_base >= 0 && gpu_max >= gpu_base)
+        res->gpu_peak_bytes = gpu_max - gpu_base;
+    /* Descendants may still hold the pipes: read until EOF, or until
+     * they stay quiet for a moment. */
+    while (outp[0] >= 0 || errp[0] >= 0 || evp[0] >= 0) {
+        struct pollfd pf[3];
+        int nf = 0;
+        int *fds[3] = {&outp[0], &errp[0], &evp[0]};
+        int idx[3];
+        for (int i = 0; i < 3; i++)
+            if (*fds[i] >= 0) {
+                idx[nf] = i;
+                pf[nf++] = (struct pollfd){*fds[i], POLLIN, 0};
+            }
+        int r = poll(pf, (nfds_t)nf, DRAIN_IDLE_MS);
+        if (r < 0 && errno == EINTR)
+            continue;
+        if (r <= 0)
+            break;
+        for (int j = 0; j < nf; j++) {
+            if (!pf[j].revents)
+                continue;
+            int i = idx[j];
+            if (i == 0)
+                drain(&outp[0], &res->out, &res->out_total, limit, NULL, t0);
+            else if (i == 1)
+                drain(&errp[0], &res->err, &res->err_total, limit, NULL, t0);
+            else
+                drain(&evp[0], NULL, NULL, limit, &res->events, t0);
+        }
+    }
+    mb__events_finish(&res->events, mb_now_ns() - t0);
+    keep_tail(&res->out, limit);
+    keep_tail(&res->err, limit);
+    if (st == MB_OK && res->interrupted)
+        st = mb__fail(err, MB_EINTERRUPTED, "interrupted while running '%s'",
+                      s->argv[0]);
+out:
+    close_fd(&outp[0]);
+    close_fd(&outp[1]);
+    close_fd(&errp[0]);
+    close_fd(&errp[1]);
+    close_fd(&evp[0]);
+    close_fd(&evp[1]);
+    close_fd(&failp[0]);
+    close_fd(&failp[1]);
+    close_fd(&devnull);
+    free(env);
+    return st;
+}
+
+void mb__proc_result_free(mb_proc_result *res)
+{
+    if (!res)
+        return;
+    mb__buf_free(&res->out);
+    mb__buf_free(&res->err);
+    mb__events_free(&res->events);
+}
+
+const char *mb__proc_status_str(const mb_proc_result *r, char *buf,
+                                size_t len)
+{
+    if (r->timed_out)
+        snprintf(buf, len, "timed out (process group killed)");
+    else if (r->interrupted)
+        snprintf(buf, len, "interrupted");
+    else if (r->term_signal)
+        snprintf(buf, len, "killed by signal %d (%s)", r->term_signal,
+                 strsignal(r->term_signal));
+    else
+        snprintf(buf, len, "exit %d", r->exit_code);
+    return buf;
+}
+
+static int last_line(const mb_buf *b, char *buf, size_t len)
+{
+    if (!b->data || !b->len)
+        return 0;
+    size_t end = b->len;
+    while (end && (b->data[end - 1] == '\n' || b->data[end - 1] == '\r' ||
+                   b->data[end - 1] == ' '))
+        end--;
+    if (!end)
+        return 0;
+    size_t start = end;
+    while (start && b->data[start - 1] != '\n')
+        start--;
+    size_t n = end - start;
+    if (n >= len)
+        n = len - 1;
+    memcpy(buf, b->data + start, n);
+    buf[n] = '\0';
+    return 1;
+}
+
+void mb__proc_last_line(const mb_proc_result *r, char *buf, size_t len)
+{
+    if (!len)
+        return;
+    buf[0] = '\0';
+    if (!last_line(&r->err, buf, len))
+        last_line(&r->out, buf, len);
+}
