@@ -31,8 +31,10 @@ CFLAGS_ALL := $(WARN) $(OPT) -D_GNU_SOURCE -fPIC -Iinclude -Isrc -I$(BUILD)/gen 
               $(PKG_CFLAGS) $(SAN) $(CFLAGS)
 LDLIBS_ALL := $(PKG_LIBS) -ldl -lm -lpthread $(LDLIBS)
 
-LIB_SRC   := $(shell find src -name '*.c' | sort)
-CLI_SRC   := $(sort $(wildcard cli/*.c))
+# EXCLUDE: sources to leave out of a private build (work in progress).
+EXCLUDE   ?=
+LIB_SRC   := $(filter-out $(EXCLUDE),$(shell find src -name '*.c' | sort))
+CLI_SRC   := $(filter-out $(EXCLUDE),$(sort $(wildcard cli/*.c)))
 TEST_SRC  := $(sort $(wildcard tests/unit/test_*.c))
 TEST_HELP := $(filter-out $(TEST_SRC),$(wildcard tests/unit/*.c))
 BENCH_SRC := $(sort $(wildcard bench/*.c))
@@ -63,7 +65,7 @@ $(BUILD)/gen/build_info.h: FORCE
 
 $(BUILD)/gen/commands.inc: $(CLI_SRC)
 	@mkdir -p $(@D)
-	@grep -h '^MBENCH_COMMAND(' $(CLI_SRC) | sort > $@.tmp
+	@perl -0777 -ne 'while (/^MBENCH_COMMAND\((.*?")\s*\)/msg) { ($$x = $$1) =~ s/\s+/ /g; print "MBENCH_COMMAND($$x)\n" }' $(CLI_SRC) | sort > $@.tmp
 	@cmp -s $@.tmp $@ && rm -f $@.tmp || mv -f $@.tmp $@
 FORCE:
 

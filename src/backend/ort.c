@@ -56,14 +56,39 @@ typedef struct ort_session {
     char *ep;
 } ort_session;
 
+/* Copies an ONNX Runtime message as one line, without the source-file
+ * prefix ("/path/x.cc:12 fn [ONNXRuntimeError] : 1 : FAIL : text"). */
+static void clean_message(const char *m, char *out, size_t len)
+{
+    if (!m || !*m)
+        m = "unknown ONNX Runtime error";
+    const char *tag = strstr(m, "[ONNXRuntimeError] : ");
+    if (tag) {
+        const char *p = tag + 21;
+        for (int k = 0; k < 2 && p; k++) { /* skip "code : NAME : " */
+            const char *q = strstr(p, " : ");
+            p = q ? q + 3 : NULL;
+        }
+        if (p)
+            m = p;
+    }
+    size_t n = 0;
+    for (; *m && n + 1 < len; m++)
+        out[n++] = (*m == '\n' || *m == '\r' || *m == '\t') ? ' ' : *m;
+    while (n > 0 && out[n - 1] == ' ')
+        n--;
+    out[n] = '\0';
+}
+
 /* Reads a status: 0 for NULL (success); otherwise fills err, frees it. */
 static int check(ort_state *st, OrtStatus *s, mb_err *err, mb_status code,
                  const char *what)
 {
     if (!s)
         return 0;
-    const char *m = st->api.GetErrorMessage(s);
-    mb__fail(err, code, "%s: %s", what, m && *m ? m : "unknown ONNX Runtime error");
+    char m[768];
+    clean_message(st->api.GetErrorMessage(s), m, sizeof m);
+    mb__fail(err, code, "%s: %s", what, m);
     st->api.ReleaseStatus(s);
     return -1;
 }
@@ -371,10 +396,15 @@ static int append_ep(ort_state *st, OrtSessionOptions *so, const char *ep,
         if (co)
             st->api.ReleaseCUDAProviderOptions(co);
         if (s) {
-            check(st, s, err, MB_EUNSUPPORTED, "the CUDA execution provider "
-                  "is listed but cannot be used");
-            return mb__fail_prefix(err, "--ep cuda") ? MB_EUNSUPPORTED
-                                                     : MB_EUNSUPPORTED;
+            char m[768];
+            clean_message(st->api.GetErrorMessage(s), m, sizeof m);
+            st->api.ReleaseStatus(s);
+            return mb__fail(err, MB_EUNSUPPORTED,
+                            "--ep cuda: %s lists CUDA but cannot load it (%s); "
+                            "put libonnxruntime_providers_shared.so and "
+                            "libonnxruntime_providers_cuda.so from a CUDA "
+                            "build next to it, or use --ep cpu",
+                            st->path, m);
         }
         return 0;
     }
@@ -512,7 +542,7 @@ static int ort_open(void *state, const char *model, const mb_kv *opts,
     if (cs) {
         int code = st->api.GetErrorCode(cs);
         char msg[700];
-        snprintf(msg, sizeof msg, "%s", st->api.GetErrorMessage(cs));
+        clean_message(st->api.GetErrorMessage(cs), msg, sizeof msg);
         st->api.ReleaseStatus(cs);
         free(s->ep);
         free(s);

@@ -7,7 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-static int cmp_d(const void *a, const void *b)
+int mb__cmp_double(const void *a, const void *b)
 {
     double x = *(const double *)a, y = *(const double *)b;
     return (x > y) - (x < y);
@@ -73,7 +73,7 @@ int mb__summarize(const double *x, size_t n, mb_summary *o)
     if (!s)
         return -1;
     memcpy(s, x, n * sizeof *s);
-    qsort(s, n, sizeof *s, cmp_d);
+    qsort(s, n, sizeof *s, mb__cmp_double);
     o->n = n;
     o->min = s[0];
     o->max = s[n - 1];
@@ -106,10 +106,19 @@ int mb__summarize(const double *x, size_t n, mb_summary *o)
     if (dev) {
         for (size_t i = 0; i < n; i++)
             dev[i] = fabs(s[i] - o->median);
-        qsort(dev, n, sizeof *dev, cmp_d);
+        qsort(dev, n, sizeof *dev, mb__cmp_double);
         o->mad = mb__percentile_sorted(dev, n, 50);
-        free(dev);
         double scale = 1.4826 * o->mad;
+        if (scale == 0) {
+            /* More than half the samples are equal (a coarse timer): fall
+             * back to the mean absolute deviation, scaled to match the
+             * standard deviation of a normal distribution. */
+            double sum = 0;
+            for (size_t i = 0; i < n; i++)
+                sum += dev[i];
+            scale = 1.2533 * sum / (double)n;
+        }
+        free(dev);
         for (size_t i = 0; i < n && scale > 0; i++) {
             double z = (s[i] - o->median) / scale;
             if (z > 3.5)
@@ -151,7 +160,7 @@ typedef struct {
 
 static int cmp_tagged(const void *a, const void *b)
 {
-    return cmp_d(&((const tagged *)a)->v, &((const tagged *)b)->v);
+    return mb__cmp_double(&((const tagged *)a)->v, &((const tagged *)b)->v);
 }
 
 int mb__mann_whitney(const double *a, size_t na, const double *b, size_t nb,
@@ -279,7 +288,7 @@ int mb__bootstrap_ratio(const double *a, size_t na, const double *b,
         double xa = pct_unsorted(ra, na, q), xb = pct_unsorted(rb, nb, q);
         ratios[it] = xa > 0 ? xb / xa : INFINITY;
     }
-    qsort(ratios, (size_t)iters, sizeof *ratios, cmp_d);
+    qsort(ratios, (size_t)iters, sizeof *ratios, mb__cmp_double);
     *lo = mb__percentile_sorted(ratios, (size_t)iters, 2.5);
     *hi = mb__percentile_sorted(ratios, (size_t)iters, 97.5);
     free(ra);

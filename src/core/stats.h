@@ -8,7 +8,8 @@
  *    unsupported rather than as the min or max;
  *  - median CI: distribution-free, from binomial order statistics (exact
  *    binomial tail for the ranks), 95% two-sided; needs n >= 6;
- *  - outliers: |x - median| / (1.4826 * MAD) > 3.5, counted, never dropped;
+ *  - outliers: |x - median| / (1.4826 * MAD) > 3.5, counted, never dropped
+ *    (when MAD is 0, 1.2533 * mean absolute deviation stands in for it);
  *  - std: sample standard deviation (n-1);
  *  - Mann-Whitney U: two-sided, normal approximation with tie correction
  *    and continuity correction;
@@ -64,6 +65,9 @@ int mb__bootstrap_ratio(const double *a, size_t na, const double *b,
 
 /* Least-squares slope of y against x. */
 double mb__slope(const double *x, const double *y, size_t n);
+
+/* qsort comparator for doubles (ascending). */
+int mb__cmp_double(const void *a, const void *b);
 
 /* Standard normal CDF. */
 double mb__norm_cdf(double z);

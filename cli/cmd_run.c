@@ -1,0 +1,184 @@
+/* cmd_run.c - mbench run: benchmark one model on one backend. */
+#include "cli.h"
+#include "outputs.h"
+#include "runopts.h"
+
+#include "core/buf.h"
+#include "report/console.h"
+#include "runner/runner.h"
+#if __has_include("report/termhist.h")
+#include "report/termhist.h"
+#define MB_HAVE_TERMHIST 1
+#endif
+
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+MBENCH_COMMAND(run, cmd_run, "benchmark one model: latency, throughput, memory")
+
+static volatile int interrupted;
+static void on_sigint(int sig)
+{
+    (void)sig;
+    if (interrupted) /* a second Ctrl-C ends at once */
+        _exit(MB_EXIT_INTERRUPTED);
+    interrupted = 1;
+}
+
+static void usage(FILE *f)
+{
+    fprintf(f, "usage: mbench run MODEL [options]\n\n"
+               "Benchmarks MODEL (an ONNX file) and prints latency "
+               "percentiles with a 95%% CI of the\nmedian, throughput, "
+               "memory and phase times, one row per batch size.\n\n");
+    mb_cli_runopts_usage(f);
+    fputs(mb_cli_outputs_help, f);
+    fputs("Display:\n"
+          "  --histogram             terminal histogram of each latency "
+          "distribution\n"
+          "  --quiet                 no console table\n"
+          "  --help                  this help\n"
+          "\nExit codes: 0 success, 2 usage error, 3 runtime error, "
+          "130 interrupted.\n",
+          f);
+}
+
+enum { O_HELP = 'h', O_HIST = 700, O_QUIET };
+
+int cmd_run(int argc, char **argv)
+{
+    static const struct option own[] = {
+        {"help", no_argument, NULL, O_HELP},
+        {"histogram", no_argument, NULL, O_HIST},
+        {"quiet", no_argument, NULL, O_QUIET},
+    };
+    size_t n_own = sizeof own / sizeof own[0];
+    struct option *base = mb_cli_runopts_merge(own, n_own);
+    size_t n_base = 0;
+    while (base && base[n_base].name)
+        n_base++;
+    struct option *longopts =
+        base ? realloc(base, (n_base + MB_CLI_N_OUTPUT_OPTIONS + 1) *
+                                 sizeof *base)
+             : NULL;
+    if (!longopts) {
+        free(base);
+        return mb_cli_error(MB_EXIT_RUNTIME, "out of memory");
+    }
+    memcpy(longopts + n_base, mb_cli_output_options,
+           (MB_CLI_N_OUTPUT_OPTIONS + 1) * sizeof *longopts);
+
+    mb_plan plan;
+    mb__plan_defaults(&plan);
+    mb_cli_outputs out = {0};
+    int hist = 0, quiet = 0, c, rc = MB_EXIT_OK;
+    opterr = 0;
+    optind = 1;
+    while ((c = getopt_long(argc, argv, ":h", longopts, NULL)) != -1) {
+        int r = mb_cli_runopts_handle(&plan, c, optarg);
+        if (r < 0) {
+            rc = MB_EXIT_USAGE;
+            goto done;
+        }
+        if (r > 0 || mb_cli_outputs_handle(&out, c, optarg))
+            continue;
+        switch (c) {
+        case O_HELP:
+            usage(stdout);
+            goto done;
+        case O_HIST: hist = 1; break;
+        case O_QUIET: quiet = 1; break;
+        case ':':
+            rc = mb_cli_error(MB_EXIT_USAGE, "%s needs a value; see 'mbench "
+                              "run --help'", argv[optind - 1]);
+            goto done;
+        default:
+            rc = mb_cli_error(MB_EXIT_USAGE,
+                              "unknown option '%s'; see 'mbench run --help'",
+                              argv[optind - 1]);
+            goto done;
+        }
+    }
+    if (optind != argc - 1) {
+        rc = mb_cli_error(MB_EXIT_USAGE,
+                          optind >= argc
+                              ? "missing MODEL; usage: mbench run MODEL "
+                                "[options]"
+                              : "expected one MODEL, got extra argument "
+                                "'%s'",
+                          optind < argc - 1 ? argv[optind + 1] : "");
+        goto done;
+    }
+    if (mb_cli_runopts_finish(&plan)) {
+        rc = MB_EXIT_USAGE;
+        goto done;
+    }
+    plan.model_path = strdup(argv[optind]);
+    plan.cancel = &interrupted;
+    if (hist)
+        plan.save_samples = 1;
+    struct sigaction sa = {0};
+    sa.sa_handler = on_sigint;
+    sigaction(SIGINT, &sa, NULL);
+    sigaction(SIGTERM, &sa, NULL);
+
+    json_t *doc = NULL;
+    mb_err err = {0};
+    if (mb__run_plan(&plan, &doc, &err)) {
+        rc = mb_cli_fail(&err);
+        goto done;
+    }
+    json_object_set_new(doc, "command_line",
+                        json_string(mb_cli_command_line()));
+    if (!quiet) {
+        mb_buf b = MB_BUF_INIT;
+        mb_console_opts co = {mb_cli_term_width(1), mb_cli_use_color(1)};
+        mb__report_console(doc, &co, &b);
+#ifdef MB_HAVE_TERMHIST
+        if (hist) {
+            size_t i;
+            json_t *run;
+            json_array_foreach(json_object_get(doc, "runs"), i, run)
+            {
+                json_t *s = json_object_get(run, "samples_ns");
+                size_t n = json_array_size(s);
+                int64_t *v = calloc(n ? n : 1, sizeof *v);
+                for (size_t k = 0; v && k < n; k++)
+                    v[k] = json_integer_value(json_array_get(s, k));
+                mb__buf_printf(&b, "\nbatch %lld latency distribution:\n",
+                               (long long)json_integer_value(
+                                   json_object_get(run, "batch_size")));
+                if (v)
+                    mb__report_term_histogram(v, n, co.width, co.color, &b);
+                free(v);
+            }
+        }
+#endif
+        fwrite(b.data ? b.data : "", 1, b.len, stdout);
+        mb__buf_free(&b);
+    }
+    rc = mb_cli_outputs_write(&out, doc);
+    size_t i;
+    json_t *run;
+    json_array_foreach(json_object_get(doc, "runs"), i, run)
+        if (!strcmp(json_string_value(json_object_get(run, "status")),
+                    "failed") &&
+            !rc)
+            rc = mb_cli_error(MB_EXIT_RUNTIME, "batch %lld failed: %s",
+                              (long long)json_integer_value(
+                                  json_object_get(run, "batch_size")),
+                              json_string_value(json_object_get(run, "error")));
+    if (json_is_true(json_object_get(doc, "interrupted")) && !rc) {
+        fprintf(stderr, "mbench: interrupted; the results above are what "
+                        "finished\n");
+        rc = MB_EXIT_INTERRUPTED;
+    }
+    json_decref(doc);
+done:
+    free(longopts);
+    mb__plan_free(&plan);
+    return rc;
+}

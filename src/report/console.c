@@ -1,0 +1,257 @@
+/* console.c - console tables for result documents. */
+#include "report/console.h"
+
+#include "report/rutil.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+static double num(const json_t *o, const char *key)
+{
+    const json_t *v = json_object_get(o, key);
+    return json_is_number(v) ? json_number_value(v) : NAN;
+}
+
+static const char *str(const json_t *o, const char *key)
+{
+    const char *s = json_string_value(json_object_get(o, key));
+    return s ? s : "";
+}
+
+void mb__fmt_duration(double ns, char *buf, size_t len)
+{
+    if (!isfinite(ns)) {
+        snprintf(buf, len, "-");
+        return;
+    }
+    const char *unit = "ns";
+    double v = ns;
+    if (fabs(ns) >= 1e9) {
+        v = ns / 1e9;
+        unit = "s";
+    } else if (fabs(ns) >= 1e6) {
+        v = ns / 1e6;
+        unit = "ms";
+    } else if (fabs(ns) >= 1e3) {
+        v = ns / 1e3;
+        unit = "us";
+    }
+    int prec = fabs(v) >= 100 ? 0 : fabs(v) >= 10 ? 1 : 2;
+    if (strcmp(unit, "ns") == 0)
+        prec = 0;
+    snprintf(buf, len, "%.*f %s", prec, v, unit);
+}
+
+void mb__fmt_count(double n, char *buf, size_t len)
+{
+    if (!isfinite(n)) {
+        snprintf(buf, len, "-");
+        return;
+    }
+    if (n >= 1e9)
+        snprintf(buf, len, "%.2fG", n / 1e9);
+    else if (n >= 1e6)
+        snprintf(buf, len, "%.2fM", n / 1e6);
+    else if (n >= 1e4)
+        snprintf(buf, len, "%.1fK", n / 1e3);
+    else
+        snprintf(buf, len, "%.0f", n);
+}
+
+/* Milliseconds with enough digits for sub-millisecond models. */
+static void ms(double ns, char *buf, size_t len)
+{
+    if (!isfinite(ns)) {
+        snprintf(buf, len, "n/a");
+        return;
+    }
+    double v = ns / 1e6;
+    int prec = v >= 100 ? 1 : v >= 1 ? 3 : v >= 0.01 ? 4 : 5;
+    snprintf(buf, len, "%.*f", prec, v);
+}
+
+typedef struct col {
+    const char *head;
+    int width;
+    int min_term; /* shown only when the terminal is at least this wide */
+} col;
+
+static void header_block(const json_t *doc, const json_t *run,
+                         const mb_console_opts *o, mb_buf *out)
+{
+    const json_t *rt = json_object_get(run, "runtime");
+    const json_t *model = json_object_get(run, "model");
+    const json_t *cfg = json_object_get(json_object_get(run, "config"),
+                                        "backend_options");
+    const char *b = o->color ? "\033[1m" : "", *r = o->color ? "\033[0m" : "";
+    mb__buf_printf(out, "%s%s%s  [%s %s, %s]\n", b, str(run, "variant"), r,
+                   json_string_value(json_object_get(rt, "name"))
+                       ? str(rt, "name")
+                       : str(run, "backend"),
+                   str(rt, "version"), str(run, "device"));
+    char t1[32], t2[32], t3[32], p[32], fb[32], pb[32];
+    mb__fmt_count(num(model, "params"), p, sizeof p);
+    mb__fmt_bytes(num(model, "file_bytes"), fb, sizeof fb);
+    mb__fmt_bytes(num(model, "param_bytes"), pb, sizeof pb);
+    const json_t *ph = json_object_get(run, "phases");
+    mb__fmt_duration(num(ph, "library_load_ns"), t1, sizeof t1);
+    mb__fmt_duration(num(ph, "session_create_ns"), t2, sizeof t2);
+    mb__fmt_duration(num(ph, "first_inference_ns"), t3, sizeof t3);
+    mb__buf_printf(out,
+                   "  model %s  file %s  params %s (%s)\n"
+                   "  runtime load %s  session create %s  first inference "
+                   "%s\n",
+                   str(model, "path"), fb, p, pb, t1, t2, t3);
+    const char *key;
+    json_t *v;
+    int any = 0;
+    json_object_foreach((json_t *)cfg, key, v)
+    {
+        mb__buf_printf(out, "%s%s=%s", any ? " " : "  options ", key,
+                       json_string_value(v) ? json_string_value(v) : "?");
+        any = 1;
+    }
+    if (any)
+        mb__buf_putc(out, '\n');
+    const json_t *tm = json_object_get(doc, "timer");
+    if (tm)
+        mb__buf_printf(out,
+                       "  timer CLOCK_MONOTONIC: resolution %.0f ns, "
+                       "overhead %.0f ns/read\n",
+                       num(tm, "resolution_ns"), num(tm, "overhead_ns"));
+}
+
+void mb__report_console(const json_t *doc, const mb_console_opts *o,
+                        mb_buf *out)
+{
+    const json_t *runs = json_object_get(doc, "runs");
+    size_t i;
+    const json_t *run;
+    const char *prev_variant = NULL;
+    int wide = o->width >= 150, mid = o->width >= 110;
+    const char *dim = o->color ? "\033[2m" : "", *rst = o->color ? "\033[0m" : "";
+    const char *red = o->color ? "\033[31m" : "";
+    json_array_foreach(runs, i, run)
+    {
+        const char *variant = str(run, "variant");
+        if (!prev_variant || strcmp(prev_variant, variant) != 0) {
+            if (prev_variant)
+                mb__buf_putc(out, '\n');
+            header_block(doc, run, o, out);
+            mb__buf_printf(out, "\n%s%5s  %-24s", dim, "batch",
+                           "p50 ms [95% CI]");
+            if (mid)
+                mb__buf_printf(out, " %9s", "p90");
+            mb__buf_printf(out, " %9s %9s", "p95", "p99");
+            if (wide)
+                mb__buf_printf(out, " %19s %9s %9s", "mean ± std", "min",
+                               "max");
+            mb__buf_printf(out, " %7s %-12s %10s", "iters", "stop", "inf/s");
+            if (mid)
+                mb__buf_printf(out, " %10s", "samples/s");
+            mb__buf_printf(out, " %10s%s\n", "peak RSS", rst);
+            prev_variant = variant;
+        }
+        if (strcmp(str(run, "status"), "failed") == 0) {
+            mb__buf_printf(out, "%5lld  %sFAILED: %s%s\n",
+                           (long long)json_integer_value(
+                               json_object_get(run, "batch_size")),
+                           red, str(run, "error"), rst);
+            continue;
+        }
+        const json_t *lat = json_object_get(run, "latency");
+        const json_t *ci = json_object_get(lat, "median_ci95");
+        char a[32], lo[32], hi[32], c1[32], c2[32], c3[32], c4[32], c5[32],
+            c6[32], c7[32], cell[96];
+        ms(num(lat, "median"), a, sizeof a);
+        if (json_is_object(ci)) {
+            ms(num(ci, "lo"), lo, sizeof lo);
+            ms(num(ci, "hi"), hi, sizeof hi);
+            snprintf(cell, sizeof cell, "%s [%s, %s]", a, lo, hi);
+        } else {
+            snprintf(cell, sizeof cell, "%s [n too small]", a);
+        }
+        ms(num(lat, "p90"), c1, sizeof c1);
+        ms(num(lat, "p95"), c2, sizeof c2);
+        ms(num(lat, "p99"), c3, sizeof c3);
+        ms(num(lat, "mean"), c4, sizeof c4);
+        ms(num(lat, "std"), c5, sizeof c5);
+        ms(num(lat, "min"), c6, sizeof c6);
+        ms(num(lat, "max"), c7, sizeof c7);
+        mb__buf_printf(out, "%5lld  %-24s",
+                       (long long)json_integer_value(
+                           json_object_get(run, "batch_size")),
+                       cell);
+        if (mid)
+            mb__buf_printf(out, " %9s", c1);
+        mb__buf_printf(out, " %9s %9s", c2, c3);
+        if (wide) {
+            char ms_[48];
+            snprintf(ms_, sizeof ms_, "%s ± %s", c4, c5);
+            mb__buf_printf(out, " %20s %9s %9s", ms_, c6, c7);
+        }
+        const json_t *tp = json_object_get(run, "throughput");
+        char mem[32];
+        mb__fmt_bytes(num(json_object_get(run, "memory"), "rss_peak_bytes"),
+                      mem, sizeof mem);
+        mb__buf_printf(out, " %7lld %-12s %10.1f",
+                       (long long)json_integer_value(
+                           json_object_get(run, "iterations")),
+                       str(run, "stop_rule"), num(tp, "inferences_per_s"));
+        if (mid)
+            mb__buf_printf(out, " %10.1f", num(tp, "samples_per_s"));
+        mb__buf_printf(out, " %10s\n", mem);
+    }
+    /* Notes that belong under the table. */
+    json_array_foreach(runs, i, run)
+    {
+        const json_t *lat = json_object_get(run, "latency");
+        const json_t *outl = json_object_get(lat, "outliers");
+        double hi = num(outl, "high"), lo = num(outl, "low");
+        long long b = (long long)json_integer_value(
+            json_object_get(run, "batch_size"));
+        if (hi + lo > 0)
+            mb__buf_printf(out,
+                           "%s  note: batch %lld: %.0f outliers (%.0f high, "
+                           "%.0f low; MAD rule), kept in the statistics%s\n",
+                           dim, b, hi + lo, hi, lo, rst);
+        if (num(lat, "cv") > 0.10)
+            mb__buf_printf(out,
+                           "  warning: batch %lld is noisy (cv %.0f%%); close "
+                           "other programs or pin threads\n",
+                           b, num(lat, "cv") * 100);
+        const json_t *leak =
+            json_object_get(json_object_get(run, "memory"), "leak");
+        if (json_is_true(json_object_get(leak, "suspected")))
+            mb__buf_printf(out,
+                           "%s  warning: batch %lld: memory grows by %.0f "
+                           "bytes per iteration: leak suspected%s\n",
+                           red, b, num(leak, "slope_bytes_per_iter"), rst);
+        const json_t *pcts = json_object_get(lat, "percentiles");
+        size_t k;
+        const json_t *pq;
+        json_array_foreach(pcts, k, pq)
+        {
+            double q = num(pq, "q");
+            if (q == 50 || q == 90 || q == 95 || q == 99)
+                continue;
+            char v[32];
+            if (json_is_true(json_object_get(pq, "supported")))
+                ms(num(pq, "value"), v, sizeof v);
+            else
+                snprintf(v, sizeof v, "not supported by %.0f samples",
+                         num(lat, "count"));
+            mb__buf_printf(out, "%s  batch %lld: p%g = %s%s%s\n", dim, b, q,
+                           v, json_is_true(json_object_get(pq, "supported"))
+                                  ? " ms"
+                                  : "",
+                           rst);
+        }
+    }
+    const json_t *warn = json_object_get(doc, "warnings");
+    const json_t *w;
+    json_array_foreach(warn, i, w)
+        mb__buf_printf(out, "%s! %s%s\n", o->color ? "\033[33m" : "",
+                       json_string_value(w), rst);
+}

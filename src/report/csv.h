@@ -1,0 +1,15 @@
+/* csv.h - the CSV rows of a result document: one row per run (model,
+ * variant, batch size), columns as docs/FORMATS.md lists.  Pure. */
+#ifndef MB_REPORT_CSV_H
+#define MB_REPORT_CSV_H
+
+#include "core/buf.h"
+
+#include <jansson.h>
+
+/* Appends the rows of doc (after a header line when with_header). */
+void mb__report_csv(const json_t *doc, int with_header, mb_buf *out);
+/* Appends s as one RFC 4180 field (quoted when needed). */
+void mb__csv_field(mb_buf *out, const char *s);
+
+#endif

@@ -1,0 +1,690 @@
+/* runner.c - the measurement core: a stepwise bench session and the whole
+ * `mbench run` flow (warmup, adaptive stopping, memory, statistics). */
+#include "runner/runner.h"
+
+#include "core/alloc.h"
+#include "core/clock.h"
+#include "core/err.h"
+#include "core/fileio.h"
+#include "core/rng.h"
+#include "core/stats.h"
+#include "core/sysinfo.h"
+#include "data/dataset.h"
+#include "data/synthetic.h"
+#include "model/onnx.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+struct mb_bench {
+    const mb_backend *be;
+    void *state;
+    void *session;
+    const mb_io_desc *in, *out;
+    size_t n_in, n_out;
+    mb_tensor *inputs;
+    int64_t batch;
+    int from_data;
+    mb_dataset *data;
+    mb_phases phases;
+    json_t *runtime;
+    const mb_plan *plan;
+};
+
+static void add_fact(void *user, const char *key, const char *value)
+{
+    json_t *o = user;
+    if (strcmp(key, "providers") == 0) {
+        json_t *a = json_array();
+        char *copy = mb__strdup(value ? value : "");
+        char *save = NULL;
+        for (char *t = copy ? strtok_r(copy, ",", &save) : NULL; t;
+             t = strtok_r(NULL, ",", &save))
+            json_array_append_new(a, json_string(t));
+        free(copy);
+        json_object_set_new(o, key, a);
+    } else {
+        json_object_set_new(o, key, json_string(value ? value : ""));
+    }
+}
+
+static void log_to_stderr(void *user, int level, const char *msg)
+{
+    (void)user;
+    (void)level;
+    fprintf(stderr, "%s\n", msg);
+}
+
+static void free_inputs(mb_bench *b)
+{
+    for (size_t i = 0; b->inputs && i < b->n_in; i++)
+        mb_tensor_clear(&b->inputs[i]);
+}
+
+/* Builds inputs for batch (synthetic or from data), and prepares them. */
+static mb_status make_inputs(mb_bench *b, int64_t batch, mb_err *err)
+{
+    free_inputs(b);
+    mb_status s = MB_OK;
+    if (b->data) {
+        s = mb__dataset_batch(b->data, 0, batch, b->inputs, err);
+    } else {
+        mb_rng rng;
+        mb__rng_seed(&rng, b->plan->seed);
+        for (size_t i = 0; i < b->n_in && !s; i++)
+            s = mb__synthetic_input(&b->in[i], batch, b->plan, &rng,
+                                    &b->inputs[i], err);
+    }
+    if (!s)
+        s = b->be->prepare(b->session, b->inputs, b->n_in, err);
+    if (!s)
+        b->batch = batch;
+    return s;
+}
+
+mb_status mb__bench_open(const mb_plan *plan, int64_t batch, mb_bench **out,
+                         mb_err *err)
+{
+    *out = NULL;
+    mb_bench *b = mb__calloc(1, sizeof *b);
+    if (!b)
+        return mb__fail(err, MB_ENOMEM, "out of memory");
+    b->plan = plan;
+    b->phases = (mb_phases){-1, -1, -1};
+    b->be = mb_backend_find(plan->backend, err);
+    if (!b->be) {
+        free(b);
+        return err ? err->code : MB_EINVAL;
+    }
+    mb_backend_config cfg = {plan->ort_lib, plan->verbose, log_to_stderr, NULL};
+    int64_t t0 = mb_now_ns();
+    mb_status s = b->be->load(&cfg, &b->state, err);
+    b->phases.library_load_ns = mb_now_ns() - t0;
+    if (s) {
+        free(b);
+        return s;
+    }
+    b->runtime = json_object();
+    json_object_set_new(b->runtime, "backend", json_string(b->be->name));
+    b->be->info(b->state, add_fact, b->runtime);
+
+    if (plan->model_path && strcmp(b->be->name, "null") != 0 &&
+        mb__file_size(plan->model_path) < 0) {
+        mb__bench_close(b);
+        return mb__fail(err, MB_EIO,
+                        "model file %s does not exist; check the path",
+                        plan->model_path);
+    }
+    if (plan->model_path && strcmp(b->be->name, "null") != 0 &&
+        mb__file_size(plan->model_path) == 0) {
+        mb__bench_close(b);
+        return mb__fail(err, MB_EFORMAT,
+                        "model file %s is empty; re-export or re-download it",
+                        plan->model_path);
+    }
+    t0 = mb_now_ns();
+    s = b->be->open(b->state, plan->model_path ? plan->model_path : "",
+                    plan->opts, plan->n_opts, &b->session, err);
+    b->phases.session_create_ns = mb_now_ns() - t0;
+    if (s) {
+        b->session = NULL;
+        mb__bench_close(b);
+        /* A file the runtime rejects: say what is wrong with it, if our
+         * own reader can tell (truncated, not ONNX at all). */
+        json_t *info = NULL;
+        mb_err e2 = {0};
+        if (s == MB_EMODEL && plan->model_path &&
+            mb__onnx_inspect(plan->model_path, &info, &e2) == MB_EFORMAT)
+            return mb__fail(err, MB_EFORMAT, "%s", e2.msg);
+        json_decref(info);
+        return s;
+    }
+    s = b->be->describe(b->session, &b->in, &b->n_in, &b->out, &b->n_out, err);
+    if (!s) {
+        b->inputs = mb__calloc(b->n_in + 1, sizeof *b->inputs);
+        if (!b->inputs)
+            s = mb__fail(err, MB_ENOMEM, "out of memory");
+    }
+    if (!s && plan->data_path) {
+        s = mb__dataset_load(plan->data_path, b->in, b->n_in, &b->data, err);
+        b->from_data = !s;
+    }
+    if (!s)
+        s = make_inputs(b, batch, err);
+    if (!s) {
+        t0 = mb_now_ns();
+        s = b->be->run(b->session, err);
+        b->phases.first_inference_ns = mb_now_ns() - t0;
+    }
+    if (s) {
+        mb__bench_close(b);
+        return s;
+    }
+    *out = b;
+    return MB_OK;
+}
+
+mb_status mb__bench_iterate(mb_bench *b, int64_t n, int64_t *samples,
+                            mb_err *err)
+{
+    int (*run)(void *, mb_err *) = b->be->run;
+    void *sess = b->session;
+    for (int64_t i = 0; i < n; i++) {
+        int64_t t0 = mb_now_ns();
+        int s = run(sess, err);
+        int64_t t1 = mb_now_ns();
+        if (s)
+            return (mb_status)s;
+        samples[i] = t1 - t0;
+    }
+    return MB_OK;
+}
+
+mb_status mb__bench_set_batch(mb_bench *b, int64_t batch, mb_err *err)
+{
+    return make_inputs(b, batch, err);
+}
+
+mb_status mb__bench_set_inputs(mb_bench *b, const mb_tensor *inputs, size_t n,
+                               mb_err *err)
+{
+    if (n != b->n_in)
+        return mb__fail(err, MB_EDATA, "the model takes %zu inputs, got %zu",
+                        b->n_in, n);
+    free_inputs(b);
+    for (size_t i = 0; i < n; i++) {
+        mb_status s = mb_tensor_copy(&b->inputs[i], &inputs[i], err);
+        if (s)
+            return s;
+    }
+    b->batch = n && inputs[0].rank > 0 ? inputs[0].dims[0] : 1;
+    return b->be->prepare(b->session, b->inputs, b->n_in, err);
+}
+
+const mb_io_desc *mb__bench_describe(const mb_bench *b, int outputs, size_t *n)
+{
+    *n = outputs ? b->n_out : b->n_in;
+    return outputs ? b->out : b->in;
+}
+
+mb_status mb__bench_outputs(mb_bench *b, mb_tensor **outs, size_t *n,
+                            mb_err *err)
+{
+    *outs = NULL;
+    *n = 0;
+    mb_status s = b->be->run(b->session, err);
+    if (s)
+        return s;
+    mb_tensor *o = mb__calloc(b->n_out + 1, sizeof *o);
+    if (!o)
+        return mb__fail(err, MB_ENOMEM, "out of memory");
+    for (size_t i = 0; i < b->n_out; i++) {
+        s = b->be->fetch(b->session, i, &o[i], err);
+        if (s) {
+            for (size_t k = 0; k < i; k++)
+                mb_tensor_clear(&o[k]);
+            free(o);
+            return s;
+        }
+    }
+    *outs = o;
+    *n = b->n_out;
+    return MB_OK;
+}
+
+const mb_tensor *mb__bench_inputs(const mb_bench *b, size_t *n)
+{
+    *n = b->n_in;
+    return b->inputs;
+}
+
+const mb_phases *mb__bench_phases(const mb_bench *b) { return &b->phases; }
+
+static json_t *io_desc_json(const mb_io_desc *d, const int64_t *resolved)
+{
+    json_t *o = json_object(), *shape = json_array(), *names = json_array();
+    json_object_set_new(o, "name", json_string(d->name));
+    json_object_set_new(o, "dtype", json_string(d->rank < 0 ? "non-tensor"
+                                                 : mb_dtype_name(d->dtype)));
+    for (int i = 0; i < d->rank; i++) {
+        json_array_append_new(
+            shape, json_integer(resolved ? resolved[i] : d->dims[i]));
+        json_array_append_new(names, d->dims[i] < 0 && d->dim_names[i] &&
+                                             d->dim_names[i][0]
+                                         ? json_string(d->dim_names[i])
+                                         : json_null());
+    }
+    json_object_set_new(o, "shape", shape);
+    json_object_set_new(o, "dim_names", names);
+    return o;
+}
+
+json_t *mb__bench_io_json(const mb_bench *b)
+{
+    json_t *o = json_object(), *in = json_array(), *out = json_array();
+    for (size_t i = 0; i < b->n_in; i++) {
+        json_t *d = io_desc_json(&b->in[i], b->inputs[i].data
+                                                ? b->inputs[i].dims
+                                                : NULL);
+        json_object_set_new(d, "source",
+                            json_string(b->from_data ? "data" : "synthetic"));
+        if (!b->from_data) {
+            double lo, hi;
+            mb__input_range(b->plan, b->in[i].name, b->in[i].dtype, &lo, &hi);
+            json_object_set_new(d, "range", json_pack("[f,f]", lo, hi));
+        }
+        json_array_append_new(in, d);
+    }
+    for (size_t i = 0; i < b->n_out; i++)
+        json_array_append_new(out, io_desc_json(&b->out[i], NULL));
+    json_object_set_new(o, "inputs", in);
+    json_object_set_new(o, "outputs", out);
+    return o;
+}
+
+json_t *mb__bench_runtime_json(const mb_bench *b)
+{
+    return json_deep_copy(b->runtime);
+}
+
+void mb__bench_close(mb_bench *b)
+{
+    if (!b)
+        return;
+    if (b->session)
+        b->be->close(b->session);
+    free_inputs(b);
+    free(b->inputs);
+    mb__dataset_free(b->data);
+    if (b->state || b->be)
+        b->be->unload(b->state);
+    json_decref(b->runtime);
+    free(b);
+}
+
+/* ---- the run flow -------------------------------------------------------- */
+
+static json_t *num_or_null(double v, int ok)
+{
+    return ok && isfinite(v) ? json_real(v) : json_null();
+}
+
+json_t *mb__latency_json(const int64_t *samples, size_t n,
+                         const double *extra_q, size_t n_extra)
+{
+    mb_summary s;
+    json_t *o = json_object();
+    json_object_set_new(o, "unit", json_string("ns"));
+    json_object_set_new(o, "count", json_integer((json_int_t)n));
+    if (mb__summarize_ns(samples, n, &s) != 0)
+        return o;
+    json_object_set_new(o, "min", json_real(s.min));
+    json_object_set_new(o, "max", json_real(s.max));
+    json_object_set_new(o, "mean", json_real(s.mean));
+    json_object_set_new(o, "std", json_real(s.std));
+    json_object_set_new(o, "cv", json_real(s.cv));
+    json_object_set_new(o, "median", json_real(s.median));
+    json_object_set_new(o, "p90", num_or_null(s.p90, s.p90_ok));
+    json_object_set_new(o, "p95", num_or_null(s.p95, s.p95_ok));
+    json_object_set_new(o, "p99", num_or_null(s.p99, s.p99_ok));
+    json_object_set_new(o, "p99_9", num_or_null(s.p999, s.p999_ok));
+    double *sorted = mb__calloc(n, sizeof *sorted);
+    json_t *pcts = json_array();
+    if (sorted) {
+        for (size_t i = 0; i < n; i++)
+            sorted[i] = (double)samples[i];
+        qsort(sorted, n, sizeof *sorted, mb__cmp_double);
+        static const double std_q[] = {50, 90, 95, 99, 99.9};
+        for (size_t i = 0; i < 5 + n_extra; i++) {
+            double q = i < 5 ? std_q[i] : extra_q[i - 5];
+            int ok = mb__percentile_supported(n, q) || q == 50;
+            json_array_append_new(
+                pcts, json_pack("{s:f,s:o,s:b}", "q", q, "value",
+                                num_or_null(mb__percentile_sorted(sorted, n, q),
+                                            ok),
+                                "supported", ok));
+        }
+        free(sorted);
+    }
+    json_object_set_new(o, "percentiles", pcts);
+    json_object_set_new(
+        o, "median_ci95",
+        s.median_ci_ok ? json_pack("{s:f,s:f,s:s}", "lo", s.median_ci_lo, "hi",
+                                   s.median_ci_hi, "method",
+                                   "binomial order statistics")
+                       : json_null());
+    json_object_set_new(o, "outliers",
+                        json_pack("{s:s,s:f,s:I,s:I}", "method", "MAD",
+                                  "threshold", 3.5, "low",
+                                  (json_int_t)s.outliers_low, "high",
+                                  (json_int_t)s.outliers_high));
+    return o;
+}
+
+json_t *mb__doc_new(const char *kind, const char *command_line)
+{
+    json_t *d = json_object();
+    char ts[32];
+    mb__utc_iso8601(ts, sizeof ts);
+    mb_clock_info ci;
+    mb__clock_measure(&ci);
+    json_object_set_new(d, "schema", json_string("mbench.result/1"));
+    json_object_set_new(d, "kind", json_string(kind));
+    json_object_set_new(d, "created_utc", json_string(ts));
+    json_object_set_new(d, "command_line",
+                        json_string(command_line ? command_line : ""));
+    json_object_set_new(d, "mbench",
+                        json_pack("{s:s,s:s}", "version", mb_version(),
+                                  "commit", mb_build_commit()));
+    json_object_set_new(d, "environment", mb__sysinfo_json());
+    json_object_set_new(
+        d, "timer",
+        json_pack("{s:s,s:I,s:I,s:I}", "clock", "CLOCK_MONOTONIC",
+                  "resolution_ns", (json_int_t)ci.resolution_ns,
+                  "overhead_ns", (json_int_t)ci.overhead_ns, "min_step_ns",
+                  (json_int_t)ci.min_step_ns));
+    json_object_set_new(
+        d, "statistics",
+        json_pack("{s:s,s:s,s:s,s:s}", "percentile_method",
+                  "linear interpolation between order statistics (numpy "
+                  "default)",
+                  "median_ci", "distribution-free binomial order statistics, "
+                  "95%",
+                  "outliers", "|x - median| / (1.4826 MAD) > 3.5; counted, "
+                  "never dropped",
+                  "std", "sample standard deviation (n-1)"));
+    json_object_set_new(d, "warnings", json_array());
+    json_object_set_new(d, "interrupted", json_false());
+    json_object_set_new(d, "runs", json_array());
+    return d;
+}
+
+static json_t *model_json(const mb_plan *plan)
+{
+    json_t *m = json_object();
+    const char *path = plan->model_path ? plan->model_path : "";
+    json_object_set_new(m, "path", json_string(path));
+    json_object_set_new(m, "name", json_string(mb__basename(path)));
+    char hex[65];
+    mb_err e;
+    int64_t size = mb__file_size(path);
+    json_object_set_new(m, "file_bytes", size >= 0 ? json_integer(size)
+                                                   : json_null());
+    json_object_set_new(m, "sha256",
+                        size >= 0 && !mb__sha256_file(path, hex, &e)
+                            ? json_string(hex)
+                            : json_null());
+    json_t *info = NULL;
+    if (size > 0 && !mb__onnx_inspect(path, &info, &e)) {
+        json_object_set(m, "params", json_object_get(info, "params"));
+        json_object_set(m, "param_bytes", json_object_get(info, "param_bytes"));
+        json_object_set(m, "params_by_dtype",
+                        json_object_get(info, "params_by_dtype"));
+        json_object_set(m, "opsets", json_object_get(info, "opsets"));
+        json_object_set(m, "producer_name",
+                        json_object_get(info, "producer_name"));
+        json_decref(info);
+    } else {
+        json_object_set_new(m, "params", json_null());
+        json_object_set_new(m, "param_bytes", json_null());
+    }
+    return m;
+}
+
+static json_t *config_json(const mb_plan *p)
+{
+    json_t *c = json_object(), *be = json_object();
+    for (size_t i = 0; i < p->n_opts; i++)
+        json_object_set_new(be, p->opts[i].key, json_string(p->opts[i].value));
+    json_object_set_new(c, "backend_options", be);
+    json_object_set_new(c, "seed", json_integer((json_int_t)p->seed));
+    json_object_set_new(c, "data", p->data_path ? json_string(p->data_path)
+                                                : json_null());
+    json_object_set_new(c, "warmup_iters", json_integer(p->warmup_iters));
+    json_object_set_new(c, "warmup_time_ns", json_integer(p->warmup_time_ns));
+    json_object_set_new(c, "min_iters", json_integer(p->min_iters));
+    json_object_set_new(c, "min_time_ns", json_integer(p->min_time_ns));
+    json_object_set_new(c, "max_iters", json_integer(p->max_iters));
+    json_object_set_new(c, "max_time_ns", json_integer(p->max_time_ns));
+    json_object_set_new(c, "fixed_iters", json_integer(p->fixed_iters));
+    json_object_set_new(c, "target_ci", json_real(p->target_ci));
+    return c;
+}
+
+static const char *device_of(const mb_plan *p)
+{
+    const char *ep = mb__plan_get_opt(p, "ep");
+    return ep ? ep : "cpu";
+}
+
+/* Measures one batch size on an open bench; adds fields to run. */
+static mb_status measure(mb_bench *b, const mb_plan *p, json_t *run,
+                         mb_err *err)
+{
+    /* Warmup: by count, then by time if asked. */
+    int64_t t_w = mb_now_ns(), warm = 0, dummy;
+    mb_status s = MB_OK;
+    while (!s && (warm < p->warmup_iters ||
+                  mb_now_ns() - t_w < p->warmup_time_ns)) {
+        s = mb__bench_iterate(b, 1, &dummy, err);
+        warm++;
+        if (p->cancel && *p->cancel)
+            break;
+    }
+    int64_t warmup_ns = mb_now_ns() - t_w;
+    if (s)
+        return s;
+
+    int peak_reset = mb__rss_peak_reset();
+    int64_t rss_start = mb__rss_bytes();
+    size_t cap = 1024, n = 0;
+    int64_t *samples = mb__calloc(cap, sizeof *samples);
+    double *rss_x = NULL, *rss_y = NULL;
+    size_t rss_n = 0, rss_cap = 0;
+    if (!samples)
+        return mb__fail(err, MB_ENOMEM, "out of memory");
+    const char *rule = NULL;
+    int64_t limit = p->fixed_iters > 0 ? p->fixed_iters : p->max_iters;
+    size_t next_check = (size_t)(p->min_iters > 10 ? p->min_iters : 10);
+    int64_t last_rss_t = 0;
+    int64_t t0 = mb_now_ns();
+    while (!rule) {
+        if (n == cap) {
+            if (!mb__grow((void **)&samples, &cap, cap * 2, sizeof *samples)) {
+                free(samples);
+                return mb__fail(err, MB_ENOMEM, "out of memory for samples");
+            }
+        }
+        /* Run in small chunks so the stop checks stay off the hot path. */
+        int64_t chunk = 16;
+        if ((int64_t)n + chunk > limit)
+            chunk = limit - (int64_t)n;
+        if ((size_t)chunk > cap - n)
+            chunk = (int64_t)(cap - n);
+        s = mb__bench_iterate(b, chunk, samples + n, err);
+        if (s)
+            break;
+        n += (size_t)chunk;
+        int64_t now = mb_now_ns(), elapsed = now - t0;
+        if (p->leak_check && now - last_rss_t > 10000000) {
+            last_rss_t = now;
+            size_t cap_y = rss_cap;
+            if (mb__grow((void **)&rss_x, &rss_cap, rss_n + 1, sizeof *rss_x) &&
+                mb__grow((void **)&rss_y, &cap_y, rss_cap, sizeof *rss_y)) {
+                rss_x[rss_n] = (double)n;
+                rss_y[rss_n++] = (double)mb__rss_bytes();
+            }
+        }
+        if (p->cancel && *p->cancel)
+            rule = "interrupted";
+        else if (p->fixed_iters > 0) {
+            if ((int64_t)n >= p->fixed_iters)
+                rule = "fixed_iterations";
+        } else if ((int64_t)n >= p->max_iters)
+            rule = "max_iterations";
+        else if (elapsed >= p->max_time_ns)
+            rule = "max_time";
+        else if ((int64_t)n >= p->min_iters && elapsed >= p->min_time_ns &&
+                 n >= next_check) {
+            double *d = mb__calloc(n, sizeof *d);
+            if (d) {
+                for (size_t i = 0; i < n; i++)
+                    d[i] = (double)samples[i];
+                if (mb__median_ci_rel(d, n) <= p->target_ci)
+                    rule = "target_ci";
+                free(d);
+            }
+            next_check = n + n / 8 + 16;
+        }
+    }
+    int64_t measure_ns = mb_now_ns() - t0;
+    if (s) {
+        free(samples);
+        free(rss_x);
+        free(rss_y);
+        return s;
+    }
+    json_t *ph = json_object_get(run, "phases");
+    json_object_set_new(ph, "warmup_ns", json_integer(warmup_ns));
+    json_object_set_new(ph, "warmup_iters", json_integer(warm));
+    json_object_set_new(ph, "measure_ns", json_integer(measure_ns));
+    json_object_set_new(run, "iterations", json_integer((json_int_t)n));
+    json_object_set_new(run, "stop_rule", json_string(rule));
+    if (strcmp(rule, "interrupted") == 0)
+        json_object_set_new(run, "status", json_string("interrupted"));
+    json_object_set_new(run, "latency",
+                        mb__latency_json(samples, n, p->percentiles,
+                                         p->n_percentiles));
+    double secs = (double)measure_ns / 1e9;
+    json_object_set_new(
+        run, "throughput",
+        json_pack("{s:f,s:f}", "inferences_per_s",
+                  secs > 0 ? (double)n / secs : 0.0, "samples_per_s",
+                  secs > 0 ? (double)n * (double)b->batch / secs : 0.0));
+    json_t *mem = json_object_get(run, "memory");
+    int64_t peak = mb__rss_peak_bytes();
+    json_object_set_new(mem, "rss_peak_bytes", json_integer(peak));
+    json_object_set_new(mem, "rss_start_bytes", json_integer(rss_start));
+    json_object_set_new(mem, "peak_method",
+                        json_string(peak_reset ? "clear_refs"
+                                               : "process_lifetime"));
+    if (p->leak_check) {
+        double slope = rss_n >= 3 ? mb__slope(rss_x, rss_y, rss_n) : 0;
+        double growth = rss_n >= 2 ? rss_y[rss_n - 1] - rss_y[0] : 0;
+        /* Suspected when RSS keeps growing: > 1 KiB per 1000 iterations and
+         * more than 1 MiB in total over the measurement. */
+        int suspected = rss_n >= 3 && slope * 1000 > 1024 && growth > 1048576;
+        json_object_set_new(mem, "leak",
+                            json_pack("{s:f,s:f,s:I,s:b}",
+                                      "slope_bytes_per_iter", slope,
+                                      "growth_bytes", growth, "rss_points",
+                                      (json_int_t)rss_n, "suspected",
+                                      suspected));
+    }
+    if (p->save_samples) {
+        json_t *a = json_array();
+        for (size_t i = 0; i < n; i++)
+            json_array_append_new(a, json_integer(samples[i]));
+        json_object_set_new(run, "samples_ns", a);
+    }
+    free(samples);
+    free(rss_x);
+    free(rss_y);
+    return MB_OK;
+}
+
+static json_t *run_skeleton(const mb_plan *p, mb_bench *b, int64_t batch,
+                            json_t *model, int64_t rss_before,
+                            int64_t rss_after)
+{
+    json_t *run = json_object();
+    const char *name = p->variant ? p->variant
+                                  : mb__basename(p->model_path
+                                                     ? p->model_path
+                                                     : "model");
+    json_object_set_new(run, "status", json_string("ok"));
+    json_object_set_new(run, "variant", json_string(name));
+    json_object_set(run, "model", model);
+    json_object_set_new(run, "backend",
+                        json_string(p->backend ? p->backend : "ort"));
+    json_object_set_new(run, "runtime", mb__bench_runtime_json(b));
+    const char *dev = device_of(p);
+    json_object_set_new(run, "device", json_string(dev));
+    json_object_set_new(run, "device_type",
+                        json_string(strcmp(dev, "cpu") == 0 ? "cpu" : dev));
+    json_object_set_new(run, "config", config_json(p));
+    json_object_set_new(run, "batch_size", json_integer(batch));
+    json_t *io = mb__bench_io_json(b);
+    json_object_set(run, "inputs", json_object_get(io, "inputs"));
+    json_object_set(run, "outputs", json_object_get(io, "outputs"));
+    json_decref(io);
+    const mb_phases *ph = mb__bench_phases(b);
+    json_object_set_new(
+        run, "phases",
+        json_pack("{s:I,s:I,s:I}", "library_load_ns",
+                  (json_int_t)ph->library_load_ns, "session_create_ns",
+                  (json_int_t)ph->session_create_ns, "first_inference_ns",
+                  (json_int_t)ph->first_inference_ns));
+    json_object_set_new(run, "memory",
+                        json_pack("{s:I,s:I}", "rss_before_load_bytes",
+                                  (json_int_t)rss_before,
+                                  "rss_after_session_bytes",
+                                  (json_int_t)rss_after));
+    return run;
+}
+
+mb_status mb__run_plan(const mb_plan *plan, json_t **doc_out, mb_err *err)
+{
+    *doc_out = NULL;
+    int64_t one = 1;
+    const int64_t *batches = plan->n_batches ? plan->batches : &one;
+    size_t nb = plan->n_batches ? plan->n_batches : 1;
+    int64_t rss_before = mb__rss_bytes();
+    mb_bench *b = NULL;
+    mb_status s = mb__bench_open(plan, batches[0], &b, err);
+    if (s)
+        return s;
+    int64_t rss_after = mb__rss_bytes();
+    json_t *doc = mb__doc_new("run", NULL);
+    json_t *runs = json_object_get(doc, "runs");
+    json_t *model = model_json(plan);
+    for (size_t i = 0; i < nb; i++) {
+        mb_err e = {0};
+        json_t *run = NULL;
+        s = i == 0 ? MB_OK : mb__bench_set_batch(b, batches[i], &e);
+        if (!s && i > 0) {
+            int64_t t0 = mb_now_ns(), dummy;
+            s = mb__bench_iterate(b, 1, &dummy, &e);
+            (void)t0;
+        }
+        run = run_skeleton(plan, b, batches[i], model, rss_before, rss_after);
+        if (i > 0) /* the cold run belongs to the first batch size only */
+            json_object_set_new(json_object_get(run, "phases"),
+                                "first_inference_ns", json_null());
+        if (!s)
+            s = measure(b, plan, run, &e);
+        if (s) {
+            json_object_set_new(run, "status", json_string("failed"));
+            json_object_set_new(run, "error", json_string(e.msg));
+        }
+        json_array_append_new(runs, run);
+        if (plan->cancel && *plan->cancel) {
+            json_object_set_new(doc, "interrupted", json_true());
+            break;
+        }
+    }
+    json_t *warn = json_object_get(doc, "warnings");
+    if (!plan->data_path && strcmp(plan->backend ? plan->backend : "ort",
+                                   "null") != 0)
+        json_array_append_new(
+            warn, json_string("inputs are random (synthetic, seeded): "
+                              "latency is representative, but no accuracy "
+                              "conclusion can be drawn; use --data for real "
+                              "inputs"));
+    json_decref(model);
+    mb__bench_close(b);
+    *doc_out = doc;
+    return MB_OK;
+}
