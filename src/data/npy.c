@@ -1,0 +1,506 @@
+/* npy.c - NumPy .npy reading and writing (see npy.h for what is accepted). */
+#include "data/npy.h"
+
+#include "core/alloc.h"
+#include "core/err.h"
+#include "core/fileio.h"
+
+#include <ctype.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define NPY_MAGIC "\x93NUMPY"
+#define NPY_MAGIC_LEN 6
+
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
+#define HOST_BIG 1
+#else
+#define HOST_BIG 0
+#endif
+
+/* What the header says. */
+typedef struct npy_header {
+    mb_dtype dtype;
+    int swap; /* elements must be byte-swapped to host order */
+    int fortran;
+    int rank;
+    int64_t dims[MB_MAX_RANK];
+    int have_descr, have_fortran, have_shape;
+} npy_header;
+
+/* A cursor over the header text, for messages and parsing. */
+typedef struct cursor {
+    const char *p, *end;
+    const char *what;
+    mb_err *err;
+} cursor;
+
+static void skip_ws(cursor *c)
+{
+    while (c->p < c->end && (*c->p == ' ' || *c->p == '\t' ||
+                             *c->p == '\n' || *c->p == '\r'))
+        c->p++;
+}
+
+static mb_status bad_header(cursor *c, const char *why)
+{
+    return mb__fail(c->err, MB_EFORMAT,
+                    "%s: corrupt .npy header: %s (re-save it with "
+                    "numpy.save)",
+                    c->what, why);
+}
+
+/* Parses a quoted Python string literal (no escapes needed by .npy) into
+ * out (NUL-terminated, truncated to cap-1). */
+static mb_status parse_str(cursor *c, char *out, size_t cap)
+{
+    skip_ws(c);
+    if (c->p >= c->end || (*c->p != '\'' && *c->p != '"'))
+        return bad_header(c, "expected a quoted string");
+    char q = *c->p++;
+    size_t n = 0;
+    while (c->p < c->end && *c->p != q) {
+        if (*c->p == '\\')
+            return bad_header(c, "escaped characters are not expected");
+        if (n + 1 < cap)
+            out[n++] = *c->p;
+        c->p++;
+    }
+    if (c->p >= c->end)
+        return bad_header(c, "unterminated string");
+    c->p++;
+    out[n] = '\0';
+    return MB_OK;
+}
+
+static int take_word(cursor *c, const char *w)
+{
+    size_t n = strlen(w);
+    if ((size_t)(c->end - c->p) >= n && memcmp(c->p, w, n) == 0) {
+        c->p += n;
+        return 1;
+    }
+    return 0;
+}
+
+/* Maps a numpy descr ("<f4", ">i8", "|b1", "=u2") to a dtype and whether
+ * it needs byte swapping on this host. */
+static mb_status parse_descr(cursor *c, const char *d, npy_header *h)
+{
+    char order = '|';
+    const char *s = d;
+    if (*s == '<' || *s == '>' || *s == '|' || *s == '=')
+        order = *s++;
+    char kind = *s ? *s++ : '\0';
+    char *end;
+    long size = strtol(s, &end, 10);
+    if (*s == '\0' || *end != '\0')
+        size = -1;
+    mb_dtype t = MB_DTYPE_UNDEFINED;
+    switch (kind) {
+    case 'b':
+        if (size == 1)
+            t = MB_DTYPE_BOOL;
+        break;
+    case '?':
+        t = MB_DTYPE_BOOL;
+        size = 1;
+        break;
+    case 'i':
+        t = size == 1   ? MB_DTYPE_INT8
+            : size == 2 ? MB_DTYPE_INT16
+            : size == 4 ? MB_DTYPE_INT32
+            : size == 8 ? MB_DTYPE_INT64
+                        : MB_DTYPE_UNDEFINED;
+        break;
+    case 'u':
+        t = size == 1   ? MB_DTYPE_UINT8
+            : size == 2 ? MB_DTYPE_UINT16
+            : size == 4 ? MB_DTYPE_UINT32
+            : size == 8 ? MB_DTYPE_UINT64
+                        : MB_DTYPE_UNDEFINED;
+        break;
+    case 'f':
+        t = size == 2   ? MB_DTYPE_FLOAT16
+            : size == 4 ? MB_DTYPE_FLOAT32
+            : size == 8 ? MB_DTYPE_FLOAT64
+                        : MB_DTYPE_UNDEFINED;
+        break;
+    case 'c':
+        t = size == 8    ? MB_DTYPE_COMPLEX64
+            : size == 16 ? MB_DTYPE_COMPLEX128
+                         : MB_DTYPE_UNDEFINED;
+        break;
+    default:
+        break;
+    }
+    if (t == MB_DTYPE_UNDEFINED)
+        return mb__fail(c->err, MB_EUNSUPPORTED,
+                        "%s: numpy dtype '%s' is not supported (use a "
+                        "numeric dtype: bool, int8..int64, uint8..uint64, "
+                        "float16, float32, float64)",
+                        c->what, d);
+    h->dtype = t;
+    int big = order == '>' || (order == '=' && HOST_BIG);
+    h->swap = mb_dtype_size(t) > 1 && big != HOST_BIG;
+    return MB_OK;
+}
+
+static mb_status parse_shape(cursor *c, npy_header *h)
+{
+    skip_ws(c);
+    if (c->p >= c->end || *c->p != '(')
+        return bad_header(c, "'shape' is not a tuple");
+    c->p++;
+    h->rank = 0;
+    for (;;) {
+        skip_ws(c);
+        if (c->p < c->end && *c->p == ')') {
+            c->p++;
+            return MB_OK;
+        }
+        if (c->p >= c->end || !isdigit((unsigned char)*c->p))
+            return bad_header(c, "'shape' holds something other than "
+                                 "non-negative integers");
+        int64_t v = 0;
+        while (c->p < c->end && isdigit((unsigned char)*c->p)) {
+            if (v > (INT64_MAX - 9) / 10)
+                return bad_header(c, "a dimension in 'shape' is too large");
+            v = v * 10 + (*c->p++ - '0');
+        }
+        if (c->p < c->end && (*c->p == 'L' || *c->p == 'l'))
+            c->p++; /* Python 2 long suffix */
+        if (h->rank >= MB_MAX_RANK)
+            return mb__fail(c->err, MB_EUNSUPPORTED,
+                            "%s: arrays of more than %d dimensions are not "
+                            "supported",
+                            c->what, MB_MAX_RANK);
+        h->dims[h->rank++] = v;
+        skip_ws(c);
+        if (c->p < c->end && *c->p == ',')
+            c->p++;
+        else if (c->p >= c->end || *c->p != ')')
+            return bad_header(c, "'shape' tuple is malformed");
+    }
+}
+
+static mb_status parse_header(cursor *c, npy_header *h)
+{
+    memset(h, 0, sizeof *h);
+    skip_ws(c);
+    if (c->p >= c->end || *c->p != '{')
+        return bad_header(c, "it does not start with '{'");
+    c->p++;
+    for (;;) {
+        skip_ws(c);
+        if (c->p < c->end && *c->p == '}')
+            break;
+        char key[32], val[64];
+        mb_status s = parse_str(c, key, sizeof key);
+        if (s)
+            return s;
+        skip_ws(c);
+        if (c->p >= c->end || *c->p != ':')
+            return bad_header(c, "expected ':' after a key");
+        c->p++;
+        skip_ws(c);
+        if (strcmp(key, "descr") == 0) {
+            if (c->p < c->end && *c->p == '[')
+                return mb__fail(c->err, MB_EUNSUPPORTED,
+                                "%s: structured (record) dtypes are not "
+                                "supported; save each field as its own "
+                                "array",
+                                c->what);
+            if ((s = parse_str(c, val, sizeof val)) ||
+                (s = parse_descr(c, val, h)))
+                return s;
+            h->have_descr = 1;
+        } else if (strcmp(key, "fortran_order") == 0) {
+            if (take_word(c, "True"))
+                h->fortran = 1;
+            else if (take_word(c, "False"))
+                h->fortran = 0;
+            else
+                return bad_header(c, "'fortran_order' is not True or False");
+            h->have_fortran = 1;
+        } else if (strcmp(key, "shape") == 0) {
+            if ((s = parse_shape(c, h)))
+                return s;
+            h->have_shape = 1;
+        } else {
+            char why[96];
+            snprintf(why, sizeof why, "unexpected key '%s'", key);
+            return bad_header(c, why);
+        }
+        skip_ws(c);
+        if (c->p < c->end && *c->p == ',') {
+            c->p++;
+            continue;
+        }
+        skip_ws(c);
+        if (c->p < c->end && *c->p == '}')
+            break;
+        return bad_header(c, "expected ',' or '}'");
+    }
+    if (!h->have_descr || !h->have_fortran || !h->have_shape)
+        return bad_header(c, !h->have_descr ? "'descr' is missing"
+                             : !h->have_shape ? "'shape' is missing"
+                                              : "'fortran_order' is missing");
+    return MB_OK;
+}
+
+static void byteswap(void *data, size_t count, size_t esize)
+{
+    uint8_t *p = data;
+    if (esize == 2) {
+        for (size_t i = 0; i < count; i++, p += 2) {
+            uint8_t t = p[0];
+            p[0] = p[1];
+            p[1] = t;
+        }
+    } else if (esize == 4) {
+        for (size_t i = 0; i < count; i++, p += 4) {
+            uint32_t v;
+            memcpy(&v, p, 4);
+            v = __builtin_bswap32(v);
+            memcpy(p, &v, 4);
+        }
+    } else if (esize == 8) {
+        for (size_t i = 0; i < count; i++, p += 8) {
+            uint64_t v;
+            memcpy(&v, p, 8);
+            v = __builtin_bswap64(v);
+            memcpy(p, &v, 8);
+        }
+    }
+}
+
+/* Element size that byte swapping works on (complex: each component). */
+static size_t swap_unit(mb_dtype t)
+{
+    if (t == MB_DTYPE_COMPLEX64)
+        return 4;
+    if (t == MB_DTYPE_COMPLEX128)
+        return 8;
+    return mb_dtype_size(t);
+}
+
+/* Copies Fortran-ordered src (column-major) into C-ordered dst. */
+static void fortran_to_c(uint8_t *dst, const uint8_t *src, const int64_t *dims,
+                         int rank, size_t esize, size_t count)
+{
+    size_t fstride[MB_MAX_RANK], idx[MB_MAX_RANK] = {0};
+    size_t st = esize;
+    for (int k = 0; k < rank; k++) {
+        fstride[k] = st;
+        st *= (size_t)dims[k];
+    }
+    size_t off = 0;
+    for (size_t i = 0; i < count; i++) {
+        memcpy(dst + i * esize, src + off, esize);
+        /* odometer over C order: the last axis moves fastest */
+        for (int k = rank - 1; k >= 0; k--) {
+            idx[k]++;
+            off += fstride[k];
+            if (idx[k] < (size_t)dims[k])
+                break;
+            off -= idx[k] * fstride[k];
+            idx[k] = 0;
+        }
+    }
+}
+
+mb_status mb__npy_read_mem(const void *buf, size_t len, const char *what,
+                           mb_tensor *out, mb_err *err)
+{
+    const uint8_t *b = buf;
+    memset(out, 0, sizeof *out);
+    if (!what)
+        what = "(memory)";
+    if (len < NPY_MAGIC_LEN || memcmp(b, NPY_MAGIC, NPY_MAGIC_LEN) != 0)
+        return mb__fail(err, MB_EFORMAT,
+                        "%s is not a .npy file: it does not start with the "
+                        "\\x93NUMPY magic (%s)",
+                        what, len < NPY_MAGIC_LEN ? "file too short"
+                                                  : "wrong magic bytes");
+    if (len < 10)
+        return mb__fail(err, MB_EFORMAT,
+                        "%s is truncated: the .npy preamble is incomplete "
+                        "(%zu bytes)",
+                        what, len);
+    unsigned major = b[6], minor = b[7];
+    size_t hlen, pre;
+    if (major == 1) {
+        hlen = (size_t)b[8] | (size_t)b[9] << 8;
+        pre = 10;
+    } else if (major == 2 || major == 3) {
+        if (len < 12)
+            return mb__fail(err, MB_EFORMAT,
+                            "%s is truncated: the .npy preamble is "
+                            "incomplete (%zu bytes)",
+                            what, len);
+        hlen = (size_t)b[8] | (size_t)b[9] << 8 | (size_t)b[10] << 16 |
+               (size_t)b[11] << 24;
+        pre = 12;
+    } else {
+        return mb__fail(err, MB_EFORMAT,
+                        "%s: .npy format version %u.%u is not supported "
+                        "(1.0, 2.0 and 3.0 are)",
+                        what, major, minor);
+    }
+    if (hlen > len - pre)
+        return mb__fail(err, MB_EFORMAT,
+                        "%s is truncated: the .npy header claims %zu bytes "
+                        "but only %zu follow",
+                        what, hlen, len - pre);
+    cursor c = {(const char *)b + pre, (const char *)b + pre + hlen, what,
+                err};
+    npy_header h;
+    mb_status s = parse_header(&c, &h);
+    if (s)
+        return s;
+    size_t esize = mb_dtype_size(h.dtype), count, nbytes;
+    int of;
+    count = mb_shape_count(h.dims, h.rank, &of);
+    if (of || !mb__mul_ok(count, esize, &nbytes))
+        return mb__fail(err, MB_EFORMAT,
+                        "%s: corrupt .npy header: the shape's size "
+                        "overflows",
+                        what);
+    size_t avail = len - pre - hlen;
+    char shp[256];
+    if (avail < nbytes)
+        return mb__fail(err, MB_EFORMAT,
+                        "%s is truncated: the header promises %s %s "
+                        "(%zu bytes of data) but only %zu bytes follow "
+                        "(re-create the file)",
+                        what, mb_dtype_name(h.dtype),
+                        mb_shape_str(h.dims, h.rank, shp, sizeof shp), nbytes,
+                        avail);
+    if (avail > nbytes)
+        return mb__fail(err, MB_EFORMAT,
+                        "%s is corrupt: %zu unexpected bytes follow the "
+                        "%zu bytes of %s %s data",
+                        what, avail - nbytes, nbytes, mb_dtype_name(h.dtype),
+                        mb_shape_str(h.dims, h.rank, shp, sizeof shp));
+    s = mb_tensor_alloc(out, h.dtype, h.rank, h.dims, NULL, err);
+    if (s) {
+        mb__fail_prefix(err, "%s", what);
+        return s;
+    }
+    const uint8_t *src = b + pre + hlen;
+    if (h.fortran && h.rank > 1)
+        fortran_to_c(out->data, src, h.dims, h.rank, esize, count);
+    else if (nbytes)
+        memcpy(out->data, src, nbytes);
+    if (h.swap) {
+        size_t unit = swap_unit(h.dtype);
+        byteswap(out->data, nbytes / unit, unit);
+    }
+    return MB_OK;
+}
+
+mb_status mb__npy_read(const char *path, mb_tensor *out, mb_err *err)
+{
+    mb_map m;
+    memset(out, 0, sizeof *out);
+    mb_status s = mb__map_file(path, &m, err);
+    if (s)
+        return s;
+    s = mb__npy_read_mem(m.data, m.len, path, out, err);
+    mb__unmap(&m);
+    return s;
+}
+
+const char *mb__npy_descr(mb_dtype t)
+{
+    switch (t) {
+    case MB_DTYPE_BOOL: return "|b1";
+    case MB_DTYPE_INT8: return "|i1";
+    case MB_DTYPE_UINT8: return "|u1";
+    case MB_DTYPE_INT16: return "<i2";
+    case MB_DTYPE_UINT16: return "<u2";
+    case MB_DTYPE_INT32: return "<i4";
+    case MB_DTYPE_UINT32: return "<u4";
+    case MB_DTYPE_INT64: return "<i8";
+    case MB_DTYPE_UINT64: return "<u8";
+    case MB_DTYPE_FLOAT16: return "<f2";
+    case MB_DTYPE_FLOAT32: return "<f4";
+    case MB_DTYPE_FLOAT64: return "<f8";
+    case MB_DTYPE_COMPLEX64: return "<c8";
+    case MB_DTYPE_COMPLEX128: return "<c16";
+    default: return NULL;
+    }
+}
+
+mb_status mb__npy_encode(const mb_tensor *t, mb_buf *out, mb_err *err)
+{
+    const char *descr = mb__npy_descr(t->dtype);
+    if (!descr)
+        return mb__fail(err, MB_EUNSUPPORTED,
+                        "tensor '%s' of type %s cannot be saved as .npy: "
+                        "numpy has no such dtype",
+                        t->name ? t->name : "", mb_dtype_name(t->dtype));
+    if (t->rank < 0 || t->rank > MB_MAX_RANK)
+        return mb__fail(err, MB_EINVAL, "tensor rank %d is outside 0..%d",
+                        t->rank, MB_MAX_RANK);
+    size_t esize = mb_dtype_size(t->dtype), nbytes;
+    int of;
+    size_t count = mb_shape_count(t->dims, t->rank, &of);
+    if (of || !mb__mul_ok(count, esize, &nbytes) || nbytes > t->nbytes)
+        return mb__fail(err, MB_EINVAL,
+                        "tensor '%s': its shape needs more bytes than it "
+                        "holds (%zu)",
+                        t->name ? t->name : "", t->nbytes);
+    mb_buf h = MB_BUF_INIT;
+    mb__buf_printf(&h, "{'descr': '%s', 'fortran_order': False, 'shape': (",
+                   descr);
+    for (int i = 0; i < t->rank; i++)
+        mb__buf_printf(&h, "%s%" PRId64, i ? ", " : "", t->dims[i]);
+    mb__buf_puts(&h, t->rank == 1 ? ",), }" : "), }");
+    /* pad with spaces so that data starts on a 64-byte boundary */
+    size_t pre = 10;
+    if (h.len + 1 + 64 > 65535)
+        pre = 12;
+    while ((pre + h.len + 1) % 64 != 0)
+        mb__buf_putc(&h, ' ');
+    mb__buf_putc(&h, '\n');
+    if (h.oom) {
+        mb__buf_free(&h);
+        return mb__fail(err, MB_ENOMEM, "out of memory encoding .npy");
+    }
+    uint8_t preamble[12];
+    memcpy(preamble, NPY_MAGIC, NPY_MAGIC_LEN);
+    preamble[6] = pre == 10 ? 1 : 2;
+    preamble[7] = 0;
+    for (size_t i = 0; i < pre - 8; i++)
+        preamble[8 + i] = (uint8_t)(h.len >> (8 * i));
+    mb__buf_append(out, preamble, pre);
+    mb__buf_append(out, h.data, h.len);
+    mb__buf_free(&h);
+    size_t start = out->len;
+    mb__buf_append(out, t->data, nbytes);
+    if (HOST_BIG && !out->oom) {
+        size_t unit = swap_unit(t->dtype);
+        byteswap(out->data + start, nbytes / unit, unit);
+    }
+    if (out->oom)
+        return mb__fail(err, MB_ENOMEM,
+                        "out of memory encoding a %zu-byte tensor as .npy",
+                        nbytes);
+    return MB_OK;
+}
+
+mb_status mb__npy_write(const char *path, const mb_tensor *t, mb_err *err)
+{
+    mb_buf b = MB_BUF_INIT;
+    mb_status s = mb__npy_encode(t, &b, err);
+    if (s == MB_OK)
+        s = mb__write_file_atomic(path, b.data, b.len, err);
+    else
+        mb__fail_prefix(err, "cannot write %s", path);
+    mb__buf_free(&b);
+    return s;
+}

@@ -1,0 +1,305 @@
+/* test_npy.c - .npy and .npz reading and writing on hand-made bytes.
+ * (Agreement with numpy's own files is checked by tests/integration/
+ * data.sh.) */
+#include "t.h"
+
+#include "core/buf.h"
+#include "core/fileio.h"
+#include "data/npy.h"
+#include "data/npz.h"
+
+#include <stdint.h>
+#include <stdlib.h>
+#include <unistd.h>
+
+static char tmpdir[512];
+
+/* A .npy file made of a literal header and data bytes. */
+static void make_npy(mb_buf *b, int major, const char *header,
+                     const void *data, size_t len)
+{
+    mb__buf_append(b, "\x93NUMPY", 6);
+    uint8_t v[2] = {(uint8_t)major, 0};
+    mb__buf_append(b, v, 2);
+    size_t hl = strlen(header);
+    uint8_t l[4] = {(uint8_t)hl, (uint8_t)(hl >> 8), 0, 0};
+    mb__buf_append(b, l, major == 1 ? 2 : 4);
+    mb__buf_append(b, header, hl);
+    mb__buf_append(b, data, len);
+}
+
+static void every_dtype_round_trips_through_encode_and_read(void)
+{
+    const mb_dtype types[] = {
+        MB_DTYPE_BOOL,    MB_DTYPE_INT8,    MB_DTYPE_UINT8,
+        MB_DTYPE_INT16,   MB_DTYPE_UINT16,  MB_DTYPE_INT32,
+        MB_DTYPE_UINT32,  MB_DTYPE_INT64,   MB_DTYPE_UINT64,
+        MB_DTYPE_FLOAT16, MB_DTYPE_FLOAT32, MB_DTYPE_FLOAT64,
+        MB_DTYPE_COMPLEX64, MB_DTYPE_COMPLEX128};
+    for (size_t k = 0; k < sizeof types / sizeof types[0]; k++) {
+        mb_tensor t, r;
+        int64_t dims[3] = {2, 3, 5};
+        mb_err err = {0};
+        EXPECT_EQ_INT(mb_tensor_alloc(&t, types[k], 3, dims, "t", &err), 0);
+        for (size_t i = 0; i < t.nbytes; i++)
+            ((uint8_t *)t.data)[i] =
+                types[k] == MB_DTYPE_BOOL ? (uint8_t)(i & 1)
+                                          : (uint8_t)(i * 37 + k);
+        mb_buf b = MB_BUF_INIT;
+        EXPECT_EQ_INT(mb__npy_encode(&t, &b, &err), 0);
+        EXPECT_EQ_INT(mb__npy_read_mem(b.data, b.len, "mem", &r, &err), 0);
+        EXPECT_STR(mb_dtype_name(r.dtype), mb_dtype_name(types[k]));
+        EXPECT_EQ_INT(r.rank, 3);
+        EXPECT_EQ_INT(r.dims[2], 5);
+        EXPECT_EQ_INT(r.nbytes, t.nbytes);
+        EXPECT(r.data && memcmp(r.data, t.data, t.nbytes) == 0);
+        mb__buf_free(&b);
+        mb_tensor_clear(&t);
+        mb_tensor_clear(&r);
+    }
+}
+
+static void written_header_is_version_1_aligned_to_64_bytes(void)
+{
+    mb_tensor t;
+    int64_t dims[1] = {7};
+    mb_err err = {0};
+    mb_tensor_alloc(&t, MB_DTYPE_FLOAT32, 1, dims, NULL, &err);
+    mb_buf b = MB_BUF_INIT;
+    EXPECT_EQ_INT(mb__npy_encode(&t, &b, &err), 0);
+    EXPECT_EQ_INT(b.data[6], 1);
+    size_t hl = (uint8_t)b.data[8] | (size_t)(uint8_t)b.data[9] << 8;
+    EXPECT_EQ_INT((10 + hl) % 64, 0);
+    EXPECT_EQ_INT(b.data[10 + hl - 1], '\n');
+    EXPECT_CONTAINS(b.data + 10,
+                    "{'descr': '<f4', 'fortran_order': False, "
+                    "'shape': (7,), }");
+    EXPECT_EQ_INT(b.len, 10 + hl + 28);
+    mb__buf_free(&b);
+    mb_tensor_clear(&t);
+}
+
+static void big_endian_data_is_swapped_to_native(void)
+{
+    const uint8_t be[] = {0, 0, 0, 1, 0xff, 0xff, 0xff, 0xfe};
+    mb_buf b = MB_BUF_INIT;
+    make_npy(&b, 1, "{'descr': '>i4', 'fortran_order': False, "
+                    "'shape': (2,), }\n",
+             be, sizeof be);
+    mb_tensor t;
+    mb_err err = {0};
+    EXPECT_EQ_INT(mb__npy_read_mem(b.data, b.len, "be", &t, &err), 0);
+    EXPECT_EQ_INT(((int32_t *)t.data)[0], 1);
+    EXPECT_EQ_INT(((int32_t *)t.data)[1], -2);
+    mb_tensor_clear(&t);
+    mb__buf_free(&b);
+}
+
+static void fortran_order_is_transposed_to_c_order(void)
+{
+    /* numpy [[1,2,3],[4,5,6]] in column-major memory is 1 4 2 5 3 6 */
+    const int16_t f[] = {1, 4, 2, 5, 3, 6};
+    mb_buf b = MB_BUF_INIT;
+    make_npy(&b, 2, "{'descr': '<i2', 'fortran_order': True, "
+                    "'shape': (2, 3), }\n",
+             f, sizeof f);
+    mb_tensor t;
+    mb_err err = {0};
+    EXPECT_EQ_INT(mb__npy_read_mem(b.data, b.len, "f", &t, &err), 0);
+    EXPECT_EQ_INT(t.dims[0], 2);
+    EXPECT_EQ_INT(t.dims[1], 3);
+    for (int i = 0; i < 6; i++)
+        EXPECT_EQ_INT(((int16_t *)t.data)[i], i + 1);
+    mb_tensor_clear(&t);
+    mb__buf_free(&b);
+}
+
+static void scalar_shape_reads_as_rank_zero(void)
+{
+    const double v = 2.5;
+    mb_buf b = MB_BUF_INIT;
+    make_npy(&b, 1, "{'descr': '<f8', 'fortran_order': False, 'shape': (), }",
+             &v, sizeof v);
+    mb_tensor t;
+    mb_err err = {0};
+    EXPECT_EQ_INT(mb__npy_read_mem(b.data, b.len, "s", &t, &err), 0);
+    EXPECT_EQ_INT(t.rank, 0);
+    EXPECT_NEAR(mb_tensor_get_f64(&t, 0), 2.5, 0);
+    mb_tensor_clear(&t);
+    mb__buf_free(&b);
+}
+
+static void truncated_data_is_a_format_error_naming_the_file(void)
+{
+    const float v[3] = {1, 2, 3};
+    mb_buf b = MB_BUF_INIT;
+    make_npy(&b, 1, "{'descr': '<f4', 'fortran_order': False, "
+                    "'shape': (4,), }\n",
+             v, sizeof v);
+    mb_tensor t;
+    mb_err err = {0};
+    EXPECT_EQ_INT(mb__npy_read_mem(b.data, b.len, "x.npy", &t, &err),
+                  MB_EFORMAT);
+    EXPECT_CONTAINS(err.msg, "x.npy is truncated");
+    EXPECT_CONTAINS(err.msg, "16 bytes of data");
+    EXPECT(t.data == NULL);
+    mb__buf_free(&b);
+}
+
+static void wrong_magic_is_a_format_error(void)
+{
+    mb_tensor t;
+    mb_err err = {0};
+    EXPECT_EQ_INT(mb__npy_read_mem("PK\3\4abcdefgh", 12, "y.npy", &t, &err),
+                  MB_EFORMAT);
+    EXPECT_CONTAINS(err.msg, "y.npy is not a .npy file");
+}
+
+static void header_longer_than_the_file_is_truncation(void)
+{
+    mb_buf b = MB_BUF_INIT;
+    make_npy(&b, 1, "{'descr': '<f4', 'fortran_order': False, ", NULL, 0);
+    b.data[8] = (char)200; /* claim 200 header bytes */
+    mb_tensor t;
+    mb_err err = {0};
+    EXPECT_EQ_INT(mb__npy_read_mem(b.data, b.len, "h.npy", &t, &err),
+                  MB_EFORMAT);
+    EXPECT_CONTAINS(err.msg, "header claims 200 bytes");
+    mb__buf_free(&b);
+}
+
+static void string_dtype_is_refused_as_unsupported(void)
+{
+    mb_buf b = MB_BUF_INIT;
+    make_npy(&b, 1, "{'descr': '<U2', 'fortran_order': False, "
+                    "'shape': (1,), }",
+             "abcdefgh", 8);
+    mb_tensor t;
+    mb_err err = {0};
+    EXPECT_EQ_INT(mb__npy_read_mem(b.data, b.len, "u.npy", &t, &err),
+                  MB_EUNSUPPORTED);
+    EXPECT_CONTAINS(err.msg, "'<U2' is not supported");
+    mb__buf_free(&b);
+}
+
+static void missing_shape_key_is_a_corrupt_header(void)
+{
+    mb_buf b = MB_BUF_INIT;
+    make_npy(&b, 1, "{'descr': '<f4', 'fortran_order': False}", NULL, 0);
+    mb_tensor t;
+    mb_err err = {0};
+    EXPECT_EQ_INT(mb__npy_read_mem(b.data, b.len, "m.npy", &t, &err),
+                  MB_EFORMAT);
+    EXPECT_CONTAINS(err.msg, "'shape' is missing");
+    mb__buf_free(&b);
+}
+
+static void npy_write_and_read_back_a_file(void)
+{
+    char path[600];
+    snprintf(path, sizeof path, "%s/w.npy", tmpdir);
+    mb_tensor t, r;
+    int64_t dims[2] = {2, 2};
+    mb_err err = {0};
+    mb_tensor_alloc(&t, MB_DTYPE_INT64, 2, dims, NULL, &err);
+    for (int i = 0; i < 4; i++)
+        ((int64_t *)t.data)[i] = (int64_t)i * -1000000000000LL;
+    EXPECT_EQ_INT(mb__npy_write(path, &t, &err), 0);
+    EXPECT_EQ_INT(mb__npy_read(path, &r, &err), 0);
+    EXPECT_EQ_INT(((int64_t *)r.data)[3], -3000000000000LL);
+    mb_tensor_clear(&t);
+    mb_tensor_clear(&r);
+}
+
+static void bfloat16_cannot_be_written_as_npy(void)
+{
+    mb_tensor t;
+    int64_t dims[1] = {1};
+    mb_err err = {0};
+    mb_tensor_alloc(&t, MB_DTYPE_BFLOAT16, 1, dims, "o", &err);
+    mb_buf b = MB_BUF_INIT;
+    EXPECT_EQ_INT(mb__npy_encode(&t, &b, &err), MB_EUNSUPPORTED);
+    EXPECT_CONTAINS(err.msg, "bfloat16");
+    mb__buf_free(&b);
+    mb_tensor_clear(&t);
+}
+
+static void npz_write_and_read_keep_names_and_order(void)
+{
+    char path[600];
+    snprintf(path, sizeof path, "%s/w.npz", tmpdir);
+    mb_tensor ts[2];
+    int64_t d1[1] = {3}, d2[2] = {2, 2};
+    mb_err err = {0};
+    mb_tensor_alloc(&ts[0], MB_DTYPE_FLOAT32, 1, d1, "logits", &err);
+    mb_tensor_alloc(&ts[1], MB_DTYPE_UINT8, 2, d2, "mask", &err);
+    ((float *)ts[0].data)[2] = 7.5f;
+    ((uint8_t *)ts[1].data)[3] = 9;
+    EXPECT_EQ_INT(mb__npz_write(path, ts, 2, &err), 0);
+    mb_tensor *r = NULL;
+    size_t n = 0;
+    EXPECT_EQ_INT(mb__npz_read(path, &r, &n, &err), 0);
+    EXPECT_EQ_INT(n, 2);
+    if (n == 2) {
+        EXPECT_STR(r[0].name, "logits");
+        EXPECT_STR(r[1].name, "mask");
+        EXPECT_NEAR(((float *)r[0].data)[2], 7.5, 0);
+        EXPECT_EQ_INT(((uint8_t *)r[1].data)[3], 9);
+    }
+    mb__npz_free(r, n);
+    mb_tensor_clear(&ts[0]);
+    mb_tensor_clear(&ts[1]);
+}
+
+static void npz_of_a_non_zip_file_is_a_format_error(void)
+{
+    char path[600];
+    snprintf(path, sizeof path, "%s/nz.npz", tmpdir);
+    mb_err err = {0};
+    mb__write_file_atomic(path, "hello, not a zip", 16, &err);
+    mb_tensor *r;
+    size_t n;
+    EXPECT_EQ_INT(mb__npz_read(path, &r, &n, &err), MB_EFORMAT);
+    EXPECT_CONTAINS(err.msg, "nz.npz is not a readable .npz");
+    EXPECT(r == NULL);
+}
+
+static void npz_tensors_without_names_are_refused(void)
+{
+    mb_tensor t;
+    int64_t d[1] = {1};
+    mb_err err = {0};
+    mb_tensor_alloc(&t, MB_DTYPE_FLOAT32, 1, d, NULL, &err);
+    EXPECT_EQ_INT(mb__npz_write("/nonexistent/x.npz", &t, 1, &err),
+                  MB_EINVAL);
+    EXPECT_CONTAINS(err.msg, "has no name");
+    mb_tensor_clear(&t);
+}
+
+int main(void)
+{
+    const char *base = getenv("MBENCH_TEST_TMP");
+    snprintf(tmpdir, sizeof tmpdir, "%s/npy.XXXXXX", base ? base : "/tmp");
+    if (!mkdtemp(tmpdir))
+        return 1;
+    RUN(every_dtype_round_trips_through_encode_and_read);
+    RUN(written_header_is_version_1_aligned_to_64_bytes);
+    RUN(big_endian_data_is_swapped_to_native);
+    RUN(fortran_order_is_transposed_to_c_order);
+    RUN(scalar_shape_reads_as_rank_zero);
+    RUN(truncated_data_is_a_format_error_naming_the_file);
+    RUN(wrong_magic_is_a_format_error);
+    RUN(header_longer_than_the_file_is_truncation);
+    RUN(string_dtype_is_refused_as_unsupported);
+    RUN(missing_shape_key_is_a_corrupt_header);
+    RUN(npy_write_and_read_back_a_file);
+    RUN(bfloat16_cannot_be_written_as_npy);
+    RUN(npz_write_and_read_keep_names_and_order);
+    RUN(npz_of_a_non_zip_file_is_a_format_error);
+    RUN(npz_tensors_without_names_are_refused);
+    char cmd[600];
+    snprintf(cmd, sizeof cmd, "rm -rf '%s'", tmpdir);
+    if (system(cmd) != 0)
+        printf("# could not remove %s\n", tmpdir);
+    return T_DONE();
+}
