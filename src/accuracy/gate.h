@@ -1,0 +1,72 @@
+/* gate.h - accuracy gates: "cosine>=0.999", "psnr>=40", "max_abs<=1e-3",
+ * parsed once and evaluated against the metrics JSON of each output
+ * (accuracy/metrics.h), plus the default gates for a candidate precision.
+ *
+ * A gate is METRIC OP VALUE with OP one of >= <= > < == != and VALUE a
+ * number or inf/-inf; spaces are allowed around the parts.  Metric names
+ * are the JSON keys of docs/ACCURACY.md, with a few aliases (cos, corr,
+ * rel_err, top1, top5, kl).  A gate whose metric is undefined for an
+ * output (null: SSIM of a vector, KL of a non-classifier) is "n/a" there;
+ * across outputs a gate passes when it passes on every output where it
+ * applies and applies to at least one. */
+#ifndef MB_ACCURACY_GATE_H
+#define MB_ACCURACY_GATE_H
+
+#include "mbench.h"
+
+#include <jansson.h>
+#include <stddef.h>
+
+typedef enum mb_gate_op {
+    MB_GATE_GE, MB_GATE_LE, MB_GATE_GT, MB_GATE_LT, MB_GATE_EQ, MB_GATE_NE
+} mb_gate_op;
+
+typedef struct mb_gate {
+    char metric[32]; /* canonical JSON key ("cosine", "rel_l2", ...) */
+    mb_gate_op op;
+    double value;
+    char text[96];   /* canonical text, e.g. "cosine>=0.999" */
+} mb_gate;
+
+typedef enum mb_gate_result {
+    MB_GATE_PASS = 0,
+    MB_GATE_FAIL = 1,
+    MB_GATE_NA = 2 /* the metric is undefined (null) for this output */
+} mb_gate_result;
+
+/* Parses text into *g.  MB_EINVAL names the text and the fix (the known
+ * metric names or the operators). */
+mb_status mb__gate_parse(const char *text, mb_gate *g, mb_err *err);
+
+/* Evaluates g against one output's metrics object; *actual (may be NULL)
+ * receives the metric's value (NAN when null). */
+mb_gate_result mb__gate_eval(const mb_gate *g, const json_t *metrics,
+                             double *actual);
+
+/*
+ * Evaluates every gate against every output (an array of metrics objects,
+ * each with an optional "name").  Returns a new JSON array with one object
+ * per gate: {"gate", "passed", "results": [{"output", "value",
+ * "result": "pass"|"fail"|"n/a"}], "reason"}; *all_passed is set.
+ */
+json_t *mb__gates_eval_outputs(const mb_gate *gates, size_t n_gates,
+                               const json_t *outputs, int *all_passed);
+
+/* Candidate precision, which picks the default gates. */
+typedef enum mb_precision {
+    MB_PREC_FP32 = 0,
+    MB_PREC_FP16 = 1,
+    MB_PREC_INT8 = 2
+} mb_precision;
+
+/* "fp32"/"float32", "fp16"/"float16"/"bf16", "int8"/"uint8"; -1 when unknown. */
+int mb__precision_parse(const char *s, mb_precision *p);
+const char *mb__precision_name(mb_precision p);
+/* The precision a model's dominant weight dtype implies. */
+mb_precision mb__precision_from_dtype(mb_dtype t);
+
+/* Writes the default gates of a precision into out (room for `cap`);
+ * returns how many there are (docs/ACCURACY.md explains the values). */
+size_t mb__gate_defaults(mb_precision p, mb_gate *out, size_t cap);
+
+#endif

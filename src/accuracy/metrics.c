@@ -1,0 +1,671 @@
+/* metrics.c - elementwise, per-sample and classifier metrics of a candidate
+ * tensor against a baseline (definitions in docs/ACCURACY.md).
+ *
+ * Work is cut into items of at most CHUNK elements that never straddle a
+ * sample; each item converts its elements to double once and keeps
+ * compensated sums plus its own mean and centred sums (two passes over
+ * data that is still in cache).  Items merge per sample, in order, with
+ * Chan's pairwise update, and samples merge into the tensor the same way,
+ * so the result is independent of how many threads ran the items. */
+#include "accuracy/metrics.h"
+
+#include "accuracy/ksum.h"
+#include "accuracy/par.h"
+#include "core/alloc.h"
+#include "core/err.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define CHUNK ((size_t)65536)
+#define ROWS_PER_ITEM ((size_t)64)
+
+void mb__metric_opts_defaults(mb_metric_opts *o)
+{
+    memset(o, 0, sizeof *o);
+    o->atol = 1e-8;
+    o->rtol = 1e-5;
+    o->data_range = 0;
+    o->ssim_3d = 0;
+    o->threads = 0;
+    o->parallel_min = (size_t)1 << 20;
+    o->per_sample_max = 1024;
+}
+
+int mb__metrics_dtype_ok(mb_dtype t)
+{
+    switch (t) {
+    case MB_DTYPE_FLOAT32: case MB_DTYPE_FLOAT64: case MB_DTYPE_FLOAT16:
+    case MB_DTYPE_BFLOAT16: case MB_DTYPE_UINT8: case MB_DTYPE_INT8:
+    case MB_DTYPE_UINT16: case MB_DTYPE_INT16: case MB_DTYPE_INT32:
+    case MB_DTYPE_INT64: case MB_DTYPE_UINT32: case MB_DTYPE_UINT64:
+    case MB_DTYPE_BOOL:
+        return 1;
+    default:
+        return 0;
+    }
+}
+
+void mb__tensor_load_f64(const mb_tensor *t, size_t off, size_t n,
+                         double *dst)
+{
+    const unsigned char *p = t->data;
+    size_t i;
+#define LOAD_AS(T)                                                          \
+    do {                                                                    \
+        const T *s = (const T *)(const void *)p + off;                      \
+        for (i = 0; i < n; i++)                                             \
+            dst[i] = (double)s[i];                                          \
+    } while (0)
+    switch (t->dtype) {
+    case MB_DTYPE_FLOAT32: LOAD_AS(float); break;
+    case MB_DTYPE_FLOAT64: LOAD_AS(double); break;
+    case MB_DTYPE_UINT8: LOAD_AS(uint8_t); break;
+    case MB_DTYPE_INT8: LOAD_AS(int8_t); break;
+    case MB_DTYPE_UINT16: LOAD_AS(uint16_t); break;
+    case MB_DTYPE_INT16: LOAD_AS(int16_t); break;
+    case MB_DTYPE_INT32: LOAD_AS(int32_t); break;
+    case MB_DTYPE_INT64: LOAD_AS(int64_t); break;
+    case MB_DTYPE_UINT32: LOAD_AS(uint32_t); break;
+    case MB_DTYPE_UINT64: LOAD_AS(uint64_t); break;
+    case MB_DTYPE_BOOL: {
+        const uint8_t *s = p + off;
+        for (i = 0; i < n; i++)
+            dst[i] = s[i] ? 1.0 : 0.0;
+        break;
+    }
+    case MB_DTYPE_FLOAT16: {
+        const uint16_t *s = (const uint16_t *)(const void *)p + off;
+        for (i = 0; i < n; i++)
+            dst[i] = (double)mb_f16_to_f32(s[i]);
+        break;
+    }
+    case MB_DTYPE_BFLOAT16: {
+        const uint16_t *s = (const uint16_t *)(const void *)p + off;
+        for (i = 0; i < n; i++)
+            dst[i] = (double)mb_bf16_to_f32(s[i]);
+        break;
+    }
+    default:
+        for (i = 0; i < n; i++)
+            dst[i] = NAN;
+        break;
+    }
+#undef LOAD_AS
+}
+
+/* ---- accumulators ------------------------------------------------------ */
+
+typedef struct acc {
+    size_t count, n; /* elements; finite pairs */
+    size_t nan_a, nan_b, inf_a, inf_b, newnf, fail;
+    mb_ksum sad, ssd, saa, sbb, sab;
+    double ma, mb, caa, cbb, cab; /* means and centred sums (Chan) */
+    double maxd;                  /* -1 when no finite pair */
+    size_t maxi;
+    double amin, amax;            /* finite baseline values */
+} acc;
+
+static void acc_init(acc *r)
+{
+    memset(r, 0, sizeof *r);
+    r->maxd = -1;
+    r->amin = INFINITY;
+    r->amax = -INFINITY;
+}
+
+/* r := r followed by o. */
+static void acc_merge(acc *r, const acc *o)
+{
+    r->count += o->count;
+    r->nan_a += o->nan_a;
+    r->nan_b += o->nan_b;
+    r->inf_a += o->inf_a;
+    r->inf_b += o->inf_b;
+    r->newnf += o->newnf;
+    r->fail += o->fail;
+    mb__ksum_merge(&r->sad, &o->sad);
+    mb__ksum_merge(&r->ssd, &o->ssd);
+    mb__ksum_merge(&r->saa, &o->saa);
+    mb__ksum_merge(&r->sbb, &o->sbb);
+    mb__ksum_merge(&r->sab, &o->sab);
+    if (o->maxd > r->maxd) {
+        r->maxd = o->maxd;
+        r->maxi = o->maxi;
+    }
+    if (o->amin < r->amin)
+        r->amin = o->amin;
+    if (o->amax > r->amax)
+        r->amax = o->amax;
+    if (o->n == 0)
+        return;
+    if (r->n == 0) {
+        r->n = o->n;
+        r->ma = o->ma;
+        r->mb = o->mb;
+        r->caa = o->caa;
+        r->cbb = o->cbb;
+        r->cab = o->cab;
+        return;
+    }
+    double n = (double)r->n + (double)o->n;
+    double da = o->ma - r->ma, db = o->mb - r->mb;
+    double f = (double)r->n * (double)o->n / n;
+    r->caa += o->caa + da * da * f;
+    r->cbb += o->cbb + db * db * f;
+    r->cab += o->cab + da * db * f;
+    r->ma += da * (double)o->n / n;
+    r->mb += db * (double)o->n / n;
+    r->n += o->n;
+}
+
+/* Accumulates x (baseline) and y (candidate), n elements whose first one is
+ * element `base` of the tensor. */
+static void acc_chunk(acc *r, const double *x, const double *y, size_t n,
+                      size_t base, double atol, double rtol)
+{
+    acc_init(r);
+    r->count = n;
+    mb_ksum sa = {0, 0}, sb = {0, 0};
+    size_t fin = 0;
+    for (size_t i = 0; i < n; i++) {
+        double xa = x[i], yb = y[i];
+        int fa = isfinite(xa), fb = isfinite(yb);
+        if (!(fa && fb)) {
+            r->nan_a += isnan(xa) != 0;
+            r->inf_a += isinf(xa) != 0;
+            r->nan_b += isnan(yb) != 0;
+            r->inf_b += isinf(yb) != 0;
+            r->newnf += fa && !fb;
+            /* numpy isclose: infinities are close only to themselves. */
+            if (!(isinf(xa) && isinf(yb) && (xa > 0) == (yb > 0)))
+                r->fail++;
+            continue;
+        }
+        fin++;
+        double d = yb - xa, ad = fabs(d);
+        r->fail += !(ad <= atol + rtol * fabs(xa));
+        mb__ksum_add(&r->sad, ad);
+        mb__ksum_add(&r->ssd, d * d);
+        mb__ksum_add(&r->saa, xa * xa);
+        mb__ksum_add(&r->sbb, yb * yb);
+        mb__ksum_add(&r->sab, xa * yb);
+        mb__ksum_add(&sa, xa);
+        mb__ksum_add(&sb, yb);
+        if (ad > r->maxd) {
+            r->maxd = ad;
+            r->maxi = base + i;
+        }
+        if (xa < r->amin)
+            r->amin = xa;
+        if (xa > r->amax)
+            r->amax = xa;
+    }
+    r->n = fin;
+    if (fin == 0)
+        return;
+    double ma = mb__ksum_get(&sa) / (double)fin;
+    double mb = mb__ksum_get(&sb) / (double)fin;
+    mb_ksum caa = {0, 0}, cbb = {0, 0}, cab = {0, 0};
+    for (size_t i = 0; i < n; i++) {
+        double xa = x[i], yb = y[i];
+        if (!(isfinite(xa) && isfinite(yb)))
+            continue;
+        double u = xa - ma, v = yb - mb;
+        mb__ksum_add(&caa, u * u);
+        mb__ksum_add(&cbb, v * v);
+        mb__ksum_add(&cab, u * v);
+    }
+    r->ma = ma;
+    r->mb = mb;
+    r->caa = mb__ksum_get(&caa);
+    r->cbb = mb__ksum_get(&cbb);
+    r->cab = mb__ksum_get(&cab);
+}
+
+static void acc_finish(const acc *r, double range, mb_metrics *m)
+{
+    memset(m, 0, sizeof *m);
+    m->count = r->count;
+    m->finite = r->n;
+    m->nan_a = r->nan_a;
+    m->nan_b = r->nan_b;
+    m->inf_a = r->inf_a;
+    m->inf_b = r->inf_b;
+    m->nonfinite_new = r->newnf;
+    m->allclose_fail = r->fail;
+    m->ssim = NAN;
+    m->top1_agreement = m->top5_agreement = m->kl_mean = m->kl_max = NAN;
+    if (r->n == 0) {
+        m->mae = m->mse = m->rmse = m->psnr = m->cosine = NAN;
+        m->max_abs = m->rel_l2 = m->pearson = NAN;
+        return;
+    }
+    double n = (double)r->n;
+    double ssd = mb__ksum_get(&r->ssd);
+    double saa = mb__ksum_get(&r->saa), sbb = mb__ksum_get(&r->sbb);
+    double sab = mb__ksum_get(&r->sab);
+    m->mae = mb__ksum_get(&r->sad) / n;
+    m->mse = ssd / n;
+    m->rmse = sqrt(m->mse);
+    m->psnr = m->mse == 0 ? INFINITY : 10.0 * log10(range * range / m->mse);
+    double na = sqrt(saa), nb = sqrt(sbb);
+    if (na == 0 && nb == 0)
+        m->cosine = 1.0;
+    else if (na == 0 || nb == 0)
+        m->cosine = 0.0;
+    else
+        m->cosine = sab / (na * nb);
+    m->max_abs = r->maxd;
+    m->max_abs_index = r->maxi;
+    if (saa == 0)
+        m->rel_l2 = ssd == 0 ? 0.0 : INFINITY;
+    else
+        m->rel_l2 = sqrt(ssd) / na;
+    m->pearson = (r->caa > 0 && r->cbb > 0) ? r->cab / sqrt(r->caa * r->cbb)
+                                            : NAN;
+}
+
+/* ---- the parallel passes ----------------------------------------------- */
+
+typedef struct elem_job {
+    const mb_tensor *a, *b;
+    size_t sample_len, chunks_per_sample;
+    double atol, rtol;
+    double **scratch; /* per worker: 2 * CHUNK doubles */
+    acc *items;
+} elem_job;
+
+static void elem_item(void *user, size_t item, int worker)
+{
+    elem_job *j = user;
+    size_t s = item / j->chunks_per_sample, c = item % j->chunks_per_sample;
+    size_t off = s * j->sample_len + c * CHUNK;
+    size_t len = j->sample_len - c * CHUNK;
+    if (len > CHUNK)
+        len = CHUNK;
+    double *x = j->scratch[worker], *y = x + CHUNK;
+    mb__tensor_load_f64(j->a, off, len, x);
+    mb__tensor_load_f64(j->b, off, len, y);
+    acc_chunk(&j->items[item], x, y, len, off, j->atol, j->rtol);
+}
+
+/* Per-row classifier figures. */
+typedef struct row_res {
+    int top1, top5;
+    double kl; /* NAN when a value of the row is not finite */
+} row_res;
+
+typedef struct row_job {
+    const mb_tensor *a, *b;
+    size_t rows, classes;
+    double **scratch; /* per worker: 2 * classes doubles */
+    row_res *res;
+} row_job;
+
+static size_t argmax_first(const double *x, size_t n)
+{
+    size_t k = 0;
+    for (size_t i = 1; i < n; i++)
+        if (x[i] > x[k])
+            k = i;
+    return k;
+}
+
+/* Whether class t is among the k largest of x (ties go to lower index). */
+static int in_topk(const double *x, size_t n, size_t t, size_t k)
+{
+    size_t above = 0;
+    for (size_t j = 0; j < n; j++)
+        if (x[j] > x[t] || (x[j] == x[t] && j < t))
+            above++;
+    return above < k;
+}
+
+static int all_finite(const double *x, size_t n)
+{
+    for (size_t i = 0; i < n; i++)
+        if (!isfinite(x[i]))
+            return 0;
+    return 1;
+}
+
+/* log-sum-exp of x after subtracting its max. */
+static double lse(const double *x, size_t n, double mx)
+{
+    mb_ksum s = {0, 0};
+    for (size_t i = 0; i < n; i++)
+        mb__ksum_add(&s, exp(x[i] - mx));
+    return mx + log(mb__ksum_get(&s));
+}
+
+static void row_item(void *user, size_t item, int worker)
+{
+    row_job *j = user;
+    size_t C = j->classes;
+    double *x = j->scratch[worker], *y = x + C;
+    size_t r0 = item * ROWS_PER_ITEM, r1 = r0 + ROWS_PER_ITEM;
+    if (r1 > j->rows)
+        r1 = j->rows;
+    for (size_t r = r0; r < r1; r++) {
+        row_res *o = &j->res[r];
+        mb__tensor_load_f64(j->a, r * C, C, x);
+        mb__tensor_load_f64(j->b, r * C, C, y);
+        if (!all_finite(x, C) || !all_finite(y, C)) {
+            o->top1 = o->top5 = 0;
+            o->kl = NAN;
+            continue;
+        }
+        size_t ta = argmax_first(x, C), tb = argmax_first(y, C);
+        o->top1 = ta == tb;
+        o->top5 = in_topk(y, C, ta, C < 5 ? C : 5);
+        double la = lse(x, C, x[ta]), lb = lse(y, C, y[tb]);
+        mb_ksum kl = {0, 0};
+        for (size_t i = 0; i < C; i++) {
+            double lpa = x[i] - la, lpb = y[i] - lb;
+            mb__ksum_add(&kl, exp(lpa) * (lpa - lpb));
+        }
+        o->kl = mb__ksum_get(&kl);
+    }
+}
+
+/* Allocates `threads` scratch buffers of `each` doubles. */
+static double **scratch_new(int threads, size_t each)
+{
+    double **s = mb__calloc((size_t)threads, sizeof *s);
+    if (!s)
+        return NULL;
+    for (int t = 0; t < threads; t++) {
+        s[t] = mb__calloc(each, sizeof(double));
+        if (!s[t]) {
+            for (int u = 0; u < t; u++)
+                free(s[u]);
+            free(s);
+            return NULL;
+        }
+    }
+    return s;
+}
+
+static void scratch_free(double **s, int threads)
+{
+    if (!s)
+        return;
+    for (int t = 0; t < threads; t++)
+        free(s[t]);
+    free(s);
+}
+
+static int classifier_shape(const mb_tensor *t)
+{
+    return t->rank == 2 && t->dims[1] >= 2 && t->dims[0] >= 1;
+}
+
+static mb_status classifier_pass(const mb_tensor *a, const mb_tensor *b,
+                                 int threads, mb_metrics_result *res,
+                                 mb_err *err)
+{
+    size_t rows = (size_t)a->dims[0], C = (size_t)a->dims[1];
+    size_t n_items = (rows + ROWS_PER_ITEM - 1) / ROWS_PER_ITEM;
+    if ((size_t)threads > n_items)
+        threads = (int)n_items;
+    row_job j = {a, b, rows, C, NULL, NULL};
+    size_t each;
+    if (!mb__mul_ok(C, 2, &each))
+        return mb__fail(err, MB_ENOMEM, "classifier rows are too wide");
+    j.scratch = scratch_new(threads, each);
+    j.res = mb__calloc(rows, sizeof *j.res);
+    if (!j.scratch || !j.res) {
+        scratch_free(j.scratch, threads);
+        free(j.res);
+        return mb__fail(err, MB_ENOMEM,
+                        "out of memory for classifier metrics");
+    }
+    mb__par_for(n_items, threads, row_item, &j);
+    scratch_free(j.scratch, threads);
+
+    mb_metrics *t = &res->total;
+    mb_ksum kl = {0, 0};
+    size_t top1 = 0, top5 = 0, kl_rows = 0;
+    double kl_max = NAN;
+    for (size_t r = 0; r < rows; r++) {
+        const row_res *o = &j.res[r];
+        top1 += (size_t)o->top1;
+        top5 += (size_t)o->top5;
+        if (!isnan(o->kl)) {
+            mb__ksum_add(&kl, o->kl);
+            kl_rows++;
+            if (isnan(kl_max) || o->kl > kl_max)
+                kl_max = o->kl;
+        }
+        if (res->samples && res->n_samples == rows) {
+            mb_metrics *s = &res->samples[r];
+            s->classifier = 1;
+            s->rows = 1;
+            s->classes = C;
+            s->kl_rows = !isnan(o->kl);
+            s->top1_agreement = o->top1;
+            s->top5_agreement = o->top5;
+            s->kl_mean = s->kl_max = o->kl;
+        }
+    }
+    free(j.res);
+    t->classifier = 1;
+    t->rows = rows;
+    t->classes = C;
+    t->kl_rows = kl_rows;
+    t->top1_agreement = (double)top1 / (double)rows;
+    t->top5_agreement = (double)top5 / (double)rows;
+    t->kl_mean = kl_rows ? mb__ksum_get(&kl) / (double)kl_rows : NAN;
+    t->kl_max = kl_max;
+    return MB_OK;
+}
+
+static mb_status ssim_pass(const mb_tensor *a, const mb_tensor *b,
+                           const mb_metric_opts *o, int threads,
+                           mb_metrics_result *res, mb_err *err)
+{
+    size_t n_img = 0;
+    if (!mb__ssim_applicable(a, o->ssim_3d, &n_img))
+        return MB_OK;
+    double *per = mb__calloc(n_img, sizeof *per);
+    if (!per)
+        return mb__fail(err, MB_ENOMEM, "out of memory for SSIM");
+    mb_status st = mb__ssim_images(a, b, o->ssim_3d, res->data_range, threads,
+                                   per, n_img, err);
+    if (st != MB_OK) {
+        free(per);
+        return st;
+    }
+    mb_ksum s = {0, 0};
+    for (size_t i = 0; i < n_img; i++)
+        mb__ksum_add(&s, per[i]);
+    res->total.ssim = mb__ksum_get(&s) / (double)n_img;
+    res->total.ssim_images = n_img;
+    size_t S = res->n_samples;
+    if (res->samples && S > 0 && n_img >= S && n_img % S == 0) {
+        size_t k = n_img / S;
+        for (size_t i = 0; i < S; i++) {
+            mb_ksum q = {0, 0};
+            for (size_t u = 0; u < k; u++)
+                mb__ksum_add(&q, per[i * k + u]);
+            res->samples[i].ssim = mb__ksum_get(&q) / (double)k;
+            res->samples[i].ssim_images = k;
+        }
+    }
+    free(per);
+    return MB_OK;
+}
+
+static int same_shape(const mb_tensor *a, const mb_tensor *b)
+{
+    if (a->rank != b->rank)
+        return 0;
+    for (int i = 0; i < a->rank; i++)
+        if (a->dims[i] != b->dims[i])
+            return 0;
+    return 1;
+}
+
+static const char *tname(const mb_tensor *t)
+{
+    return t->name && *t->name ? t->name : "tensor";
+}
+
+void mb__metrics_result_free(mb_metrics_result *res)
+{
+    if (!res)
+        return;
+    free(res->samples);
+    memset(res, 0, sizeof *res);
+}
+
+mb_status mb__metrics_compute_struct(const mb_tensor *a, const mb_tensor *b,
+                                     const mb_metric_opts *opts,
+                                     mb_metrics_result *res, mb_err *err)
+{
+    mb_metric_opts defs;
+    if (!opts) {
+        mb__metric_opts_defaults(&defs);
+        opts = &defs;
+    }
+    memset(res, 0, sizeof *res);
+    if (!same_shape(a, b)) {
+        char sa[256], sb[256];
+        return mb__fail(err, MB_EDATA,
+                        "%s: baseline shape %s differs from candidate shape "
+                        "%s; compare outputs of the same shape",
+                        tname(a), mb_shape_str(a->dims, a->rank, sa, sizeof sa),
+                        mb_shape_str(b->dims, b->rank, sb, sizeof sb));
+    }
+    if (!mb__metrics_dtype_ok(a->dtype) || !mb__metrics_dtype_ok(b->dtype))
+        return mb__fail(err, MB_EUNSUPPORTED,
+                        "%s: cannot compare %s with %s tensors; metrics need "
+                        "real numeric dtypes", tname(a),
+                        mb_dtype_name(a->dtype), mb_dtype_name(b->dtype));
+    if (!(opts->atol >= 0) || !(opts->rtol >= 0) ||
+        !(opts->data_range >= 0) || !isfinite(opts->data_range))
+        return mb__fail(err, MB_EINVAL,
+                        "atol, rtol and data range must be finite and >= 0");
+    size_t count = mb_tensor_count(a);
+    size_t S = a->rank >= 2 ? (size_t)a->dims[0] : 1;
+    if (count == 0 || S == 0) {
+        acc z;
+        acc_init(&z);
+        acc_finish(&z, 1.0, &res->total);
+        res->data_range = opts->data_range > 0 ? opts->data_range : 1.0;
+        res->range_source =
+            opts->data_range > 0 ? MB_RANGE_GIVEN : MB_RANGE_FALLBACK;
+        return MB_OK;
+    }
+    size_t m = count / S;
+    size_t cps = (m + CHUNK - 1) / CHUNK;
+    size_t n_items = S * cps;
+    int threads = count >= opts->parallel_min ? opts->threads : 1;
+    if (threads <= 0)
+        threads = mb__par_cpus();
+    if ((size_t)threads > n_items)
+        threads = (int)n_items;
+
+    elem_job j = {a, b, m, cps, opts->atol, opts->rtol, NULL, NULL};
+    j.scratch = scratch_new(threads, 2 * CHUNK);
+    j.items = mb__calloc(n_items, sizeof *j.items);
+    res->samples = S > 1 ? mb__calloc(S, sizeof *res->samples) : NULL;
+    if (!j.scratch || !j.items || (S > 1 && !res->samples)) {
+        scratch_free(j.scratch, threads);
+        free(j.items);
+        mb__metrics_result_free(res);
+        return mb__fail(err, MB_ENOMEM,
+                        "out of memory computing metrics of %s (%zu samples)",
+                        tname(a), S);
+    }
+    mb__par_for(n_items, threads, elem_item, &j);
+    scratch_free(j.scratch, threads);
+
+    /* Merge items into samples, samples into the tensor, in order. */
+    acc *sacc = j.items; /* sample s's merged acc ends up in items[s*cps] */
+    acc total;
+    acc_init(&total);
+    for (size_t s = 0; s < S; s++) {
+        acc *first = &sacc[s * cps];
+        for (size_t c = 1; c < cps; c++)
+            acc_merge(first, &sacc[s * cps + c]);
+        acc_merge(&total, first);
+    }
+    if (opts->data_range > 0) {
+        res->data_range = opts->data_range;
+        res->range_source = MB_RANGE_GIVEN;
+    } else if (total.n > 0 && total.amax > total.amin) {
+        res->data_range = total.amax - total.amin;
+        res->range_source = MB_RANGE_BASELINE;
+    } else {
+        res->data_range = 1.0;
+        res->range_source = MB_RANGE_FALLBACK;
+    }
+    acc_finish(&total, res->data_range, &res->total);
+    res->n_samples = S;
+    if (res->samples)
+        for (size_t s = 0; s < S; s++)
+            acc_finish(&sacc[s * cps], res->data_range, &res->samples[s]);
+    free(j.items);
+
+    mb_status st = MB_OK;
+    if (classifier_shape(a))
+        st = classifier_pass(a, b, count >= opts->parallel_min ? threads : 1,
+                             res, err);
+    if (st == MB_OK)
+        st = ssim_pass(a, b, opts, threads, res, err);
+    if (st != MB_OK)
+        mb__metrics_result_free(res);
+    return st;
+}
+
+/* ---- accuracy against labels ------------------------------------------- */
+
+mb_status mb__topk_accuracy(const mb_tensor *logits, const int64_t *labels,
+                            size_t n, double *top1, double *top5,
+                            mb_err *err)
+{
+    int rank = logits->rank;
+    while (rank > 2 && logits->dims[rank - 1] == 1)
+        rank--;
+    if (rank != 2 || !mb__metrics_dtype_ok(logits->dtype)) {
+        char sh[256];
+        return mb__fail(err, MB_EDATA,
+                        "%s: accuracy against labels needs [N, C] scores, got "
+                        "%s %s", tname(logits), mb_dtype_name(logits->dtype),
+                        mb_shape_str(logits->dims, logits->rank, sh,
+                                     sizeof sh));
+    }
+    size_t N = (size_t)logits->dims[0], C = (size_t)logits->dims[1];
+    if (n != N)
+        return mb__fail(err, MB_EDATA,
+                        "%zu labels for %zu rows of %s; give one label per "
+                        "sample", n, N, tname(logits));
+    if (N == 0)
+        return mb__fail(err, MB_EDATA, "%s has no rows to score",
+                        tname(logits));
+    for (size_t i = 0; i < n; i++)
+        if (labels[i] < 0 || (uint64_t)labels[i] >= C)
+            return mb__fail(err, MB_EDATA,
+                            "label %lld of sample %zu is outside [0, %zu) "
+                            "for %s", (long long)labels[i], i, C,
+                            tname(logits));
+    double *x = mb__calloc(C, sizeof *x);
+    if (!x)
+        return mb__fail(err, MB_ENOMEM, "out of memory scoring labels");
+    size_t h1 = 0, h5 = 0;
+    for (size_t r = 0; r < N; r++) {
+        mb__tensor_load_f64(logits, r * C, C, x);
+        if (!all_finite(x, C))
+            continue;
+        size_t t = (size_t)labels[r];
+        h1 += argmax_first(x, C) == t;
+        h5 += (size_t)in_topk(x, C, t, C < 5 ? C : 5);
+    }
+    free(x);
+    *top1 = (double)h1 / (double)N;
+    *top5 = (double)h5 / (double)N;
+    return MB_OK;
+}

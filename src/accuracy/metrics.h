@@ -1,0 +1,156 @@
+/* metrics.h - how far a candidate tensor is from a baseline tensor: the one
+ * accuracy library behind `mbench compare`, `mbench validate` and
+ * `mbench diff`.
+ *
+ * For a baseline `a` and a candidate `b` of the same shape (any numeric
+ * dtypes, read as double) it computes MAE, MSE, RMSE, PSNR, cosine
+ * similarity, SSIM (Wang et al. 2004, defined exactly as scikit-image's
+ * structural_similarity with gaussian_weights=True, sigma=1.5,
+ * use_sample_covariance=False, data_range given), max absolute difference,
+ * relative L2 error, Pearson correlation, the count of elements outside
+ * numpy's isclose(b, a, rtol, atol), NaN/Inf counts on each side and, for
+ * classifier-shaped [N, C] outputs, top-1/top-5 agreement and the mean KL
+ * divergence of the softmaxes.  Every definition, the aggregation and the
+ * JSON fields are in docs/ACCURACY.md.
+ *
+ * Per sample (the leading axis) and for the whole tensor.  Sums are in
+ * double with Neumaier compensation; chunk statistics are merged with
+ * Chan's pairwise formulas in a fixed order, so the figures do not depend
+ * on the thread count.  Tensors of at least opts->parallel_min elements
+ * use all online CPUs.  Never prints, never exits.
+ */
+#ifndef MB_ACCURACY_METRICS_H
+#define MB_ACCURACY_METRICS_H
+
+#include "mbench.h"
+
+#include <jansson.h>
+#include <stddef.h>
+#include <stdint.h>
+
+/* SSIM constants (Wang et al. 2004; scikit-image's defaults). */
+#define MB_SSIM_WIN 11    /* 2 * int(3.5 * 1.5 + 0.5) + 1 */
+#define MB_SSIM_SIGMA 1.5
+#define MB_SSIM_K1 0.01
+#define MB_SSIM_K2 0.03
+
+typedef struct mb_metric_opts {
+    double atol;         /* isclose absolute tolerance (default 1e-8) */
+    double rtol;         /* isclose relative tolerance (default 1e-5) */
+    double data_range;   /* > 0: use it for PSNR and SSIM; 0: the
+                            baseline's max - min (default 0) */
+    int ssim_3d;         /* SSIM over the last three dims (volumes) */
+    int threads;         /* 0: all online CPUs (sysconf) */
+    size_t parallel_min; /* use threads from this element count (1<<20) */
+    size_t per_sample_max; /* JSON "per_sample" arrays up to this many
+                              samples (default 1024; 0: never) */
+} mb_metric_opts;
+
+void mb__metric_opts_defaults(mb_metric_opts *o);
+
+/* How the data range for PSNR and SSIM was chosen. */
+typedef enum mb_range_source {
+    MB_RANGE_BASELINE = 0, /* max(a) - min(a) over finite baseline values */
+    MB_RANGE_GIVEN = 1,    /* opts->data_range */
+    MB_RANGE_FALLBACK = 2  /* the baseline is constant or empty: 1.0 */
+} mb_range_source;
+
+/*
+ * Metrics of one tensor or one sample.  Doubles are NAN when the metric is
+ * undefined (no finite pairs, zero variance for Pearson, no SSIM for this
+ * shape); psnr and rel_l2 may be +INFINITY.
+ */
+typedef struct mb_metrics {
+    size_t count;         /* elements compared */
+    size_t finite;        /* pairs where both a and b are finite */
+    size_t nan_a, nan_b, inf_a, inf_b;
+    size_t nonfinite_new; /* a finite but b NaN or Inf */
+    size_t allclose_fail; /* elements with !isclose(b, a, rtol, atol) */
+    double mae, mse, rmse, psnr, cosine, max_abs, rel_l2, pearson;
+    size_t max_abs_index; /* flat element index of max_abs (whole tensor) */
+    double ssim;          /* mean over the images; NAN when not applicable */
+    size_t ssim_images;   /* images (or volumes) averaged; 0: no SSIM */
+    /* classifier outputs ([N, C], C >= 2) */
+    int classifier;
+    size_t rows, classes, kl_rows;
+    double top1_agreement, top5_agreement, kl_mean, kl_max;
+} mb_metrics;
+
+/* Per-sample results (the leading axis; one sample for rank <= 1). */
+typedef struct mb_metrics_result {
+    mb_metrics total;
+    double data_range;
+    mb_range_source range_source;
+    size_t n_samples;
+    mb_metrics *samples; /* n_samples entries, or NULL */
+} mb_metrics_result;
+
+/*
+ * Computes every metric of candidate b against baseline a into *res
+ * (overwritten; free with mb__metrics_result_free).  Fails with MB_EDATA
+ * when the shapes differ (naming both) and MB_EUNSUPPORTED for string or
+ * complex tensors.  opts may be NULL (defaults).
+ */
+mb_status mb__metrics_compute_struct(const mb_tensor *a, const mb_tensor *b,
+                                     const mb_metric_opts *opts,
+                                     mb_metrics_result *res, mb_err *err);
+void mb__metrics_result_free(mb_metrics_result *res);
+
+/*
+ * The same, as a new JSON object (caller json_decref) laid out as
+ * docs/ACCURACY.md describes: the whole-tensor metrics at the top level,
+ * "worst" naming the worst sample of each metric, and "per_sample" arrays
+ * up to opts->per_sample_max samples.  Infinite values are the string "inf" ("-inf"),
+ * undefined ones null.
+ */
+mb_status mb__metrics_compute(const mb_tensor *a, const mb_tensor *b,
+                              const mb_metric_opts *opts, json_t **out,
+                              mb_err *err);
+
+/* The JSON object of an already computed result (new reference, or NULL
+ * when memory runs out). */
+json_t *mb__metrics_to_json(const mb_tensor *a, const mb_tensor *b,
+                            const mb_metric_opts *opts,
+                            const mb_metrics_result *res);
+
+/* A double as JSON: a real, "inf"/"-inf", or null for NaN (new ref). */
+json_t *mb__json_metric(double v);
+/* Reads a metric back: reals and integers, "inf", "-inf", "nan"; returns
+ * 0 and NAN for null or anything else. */
+int mb__json_metric_get(const json_t *v, double *out);
+
+/*
+ * Accuracy against labels: logits is [N, C] (trailing dims of size 1 are
+ * ignored), labels has n == N class ids.  top1 is the fraction of rows
+ * whose argmax (first index on ties, as numpy) equals the label; top5 the
+ * fraction whose label is among the min(5, C) largest (ties to the lower
+ * index).  Rows with a non-finite logit count as wrong.  MB_EDATA when the
+ * counts differ or a label is outside [0, C).
+ */
+mb_status mb__topk_accuracy(const mb_tensor *logits, const int64_t *labels,
+                            size_t n, double *top1, double *top5,
+                            mb_err *err);
+
+/* Element i..i+n of any numeric tensor as doubles into dst (float16 and
+ * bfloat16 widened exactly; bool as 0/1). */
+void mb__tensor_load_f64(const mb_tensor *t, size_t off, size_t n,
+                         double *dst);
+/* Non-zero when dtype can be read by the metrics (numeric, not complex). */
+int mb__metrics_dtype_ok(mb_dtype t);
+
+/*
+ * SSIM per image (ssim.c).  The tensors (same shape) are seen as
+ * n_images = count / image_size images of the last two dims, or volumes of
+ * the last three when `volume`.  Each dim of the image must be >= 11
+ * (MB_EUNSUPPORTED otherwise).  per_image[n_images] receives the mean
+ * SSIM of each image over its valid interior (scikit-image's crop of
+ * (11 - 1) / 2 on every side).  Uses `threads` threads (0: all CPUs).
+ */
+mb_status mb__ssim_images(const mb_tensor *a, const mb_tensor *b, int volume,
+                          double data_range, int threads, double *per_image,
+                          size_t n_images, mb_err *err);
+/* Whether a tensor shape has an SSIM (2-D: rank >= 2, last two dims >= 11;
+ * 3-D: rank >= 3 and last three dims >= 11); *n_images is set. */
+int mb__ssim_applicable(const mb_tensor *t, int volume, size_t *n_images);
+
+#endif

@@ -1,0 +1,266 @@
+/* metrics_json.c - the JSON form of the accuracy metrics (field list in
+ * docs/ACCURACY.md): whole-tensor figures at the top level, the worst
+ * sample of each metric, and optional per-sample arrays. */
+#include "accuracy/metrics.h"
+
+#include "core/err.h"
+
+#include <math.h>
+#include <stddef.h>
+#include <string.h>
+
+json_t *mb__json_metric(double v)
+{
+    if (isnan(v))
+        return json_null();
+    if (isinf(v))
+        return json_string(v > 0 ? "inf" : "-inf");
+    return json_real(v);
+}
+
+int mb__json_metric_get(const json_t *v, double *out)
+{
+    *out = NAN;
+    if (json_is_real(v) || json_is_integer(v)) {
+        *out = json_number_value(v);
+        return 1;
+    }
+    if (json_is_string(v)) {
+        const char *s = json_string_value(v);
+        if (strcmp(s, "inf") == 0 || strcmp(s, "+inf") == 0) {
+            *out = INFINITY;
+            return 1;
+        }
+        if (strcmp(s, "-inf") == 0) {
+            *out = -INFINITY;
+            return 1;
+        }
+        if (strcmp(s, "nan") == 0)
+            return 1;
+    }
+    return 0;
+}
+
+/* Metrics that have a worst sample: `high` when larger is worse. */
+static const struct {
+    const char *key;
+    size_t off;
+    int high;
+    int classifier; /* only for classifier outputs */
+} dfields[] = {
+    {"mae", offsetof(mb_metrics, mae), 1, 0},
+    {"mse", offsetof(mb_metrics, mse), 1, 0},
+    {"rmse", offsetof(mb_metrics, rmse), 1, 0},
+    {"psnr", offsetof(mb_metrics, psnr), 0, 0},
+    {"cosine", offsetof(mb_metrics, cosine), 0, 0},
+    {"max_abs", offsetof(mb_metrics, max_abs), 1, 0},
+    {"rel_l2", offsetof(mb_metrics, rel_l2), 1, 0},
+    {"pearson", offsetof(mb_metrics, pearson), 0, 0},
+    {"ssim", offsetof(mb_metrics, ssim), 0, 0},
+    {"kl", offsetof(mb_metrics, kl_mean), 1, 1},
+};
+
+static double dget(const mb_metrics *m, size_t off)
+{
+    double v;
+    memcpy(&v, (const char *)m + off, sizeof v);
+    return v;
+}
+
+static json_t *shape_json(const mb_tensor *t)
+{
+    json_t *s = json_array();
+    for (int i = 0; i < t->rank; i++)
+        json_array_append_new(s, json_integer(t->dims[i]));
+    return s;
+}
+
+static json_t *index_json(const mb_tensor *t, size_t flat)
+{
+    json_t *s = json_array();
+    int64_t idx[MB_MAX_RANK];
+    for (int i = t->rank - 1; i >= 0; i--) {
+        size_t d = t->dims[i] > 0 ? (size_t)t->dims[i] : 1;
+        idx[i] = (int64_t)(flat % d);
+        flat /= d;
+    }
+    for (int i = 0; i < t->rank; i++)
+        json_array_append_new(s, json_integer(idx[i]));
+    return s;
+}
+
+static const char *range_name(mb_range_source s)
+{
+    switch (s) {
+    case MB_RANGE_GIVEN: return "given";
+    case MB_RANGE_FALLBACK: return "fallback";
+    default: return "baseline";
+    }
+}
+
+static json_t *worst_json(const mb_metrics_result *res)
+{
+    json_t *w = json_object();
+    size_t S = res->n_samples;
+    for (size_t f = 0; f < sizeof dfields / sizeof dfields[0]; f++) {
+        if (dfields[f].classifier && !res->total.classifier)
+            continue;
+        size_t best = S;
+        double bv = NAN;
+        for (size_t s = 0; s < S; s++) {
+            double v = dget(&res->samples[s], dfields[f].off);
+            if (isnan(v))
+                continue;
+            if (best == S || (dfields[f].high ? v > bv : v < bv)) {
+                best = s;
+                bv = v;
+            }
+        }
+        if (best == S)
+            continue;
+        json_t *o = json_object();
+        json_object_set_new(o, "sample", json_integer((json_int_t)best));
+        json_object_set_new(o, "value", mb__json_metric(bv));
+        json_object_set_new(w, dfields[f].key, o);
+    }
+    size_t best = 0;
+    for (size_t s = 1; s < S; s++)
+        if (res->samples[s].allclose_fail > res->samples[best].allclose_fail)
+            best = s;
+    json_t *o = json_object();
+    json_object_set_new(o, "sample", json_integer((json_int_t)best));
+    json_object_set_new(
+        o, "value",
+        json_integer((json_int_t)res->samples[best].allclose_fail));
+    json_object_set_new(w, "allclose_fail", o);
+    return w;
+}
+
+static json_t *per_sample_json(const mb_metrics_result *res)
+{
+    json_t *p = json_object();
+    size_t S = res->n_samples;
+    for (size_t f = 0; f < sizeof dfields / sizeof dfields[0]; f++) {
+        if (dfields[f].classifier && !res->total.classifier)
+            continue;
+        if (dfields[f].off == offsetof(mb_metrics, ssim) &&
+            isnan(res->total.ssim))
+            continue;
+        json_t *arr = json_array();
+        for (size_t s = 0; s < S; s++)
+            json_array_append_new(
+                arr, mb__json_metric(dget(&res->samples[s], dfields[f].off)));
+        json_object_set_new(p, dfields[f].key, arr);
+    }
+    json_t *fail = json_array(), *nf = json_array(), *t1 = json_array();
+    for (size_t s = 0; s < S; s++) {
+        const mb_metrics *m = &res->samples[s];
+        json_array_append_new(fail, json_integer((json_int_t)m->allclose_fail));
+        json_array_append_new(nf, json_integer((json_int_t)m->nonfinite_new));
+        if (res->total.classifier)
+            json_array_append_new(t1, json_boolean(m->top1_agreement == 1.0));
+    }
+    json_object_set_new(p, "allclose_fail", fail);
+    json_object_set_new(p, "nonfinite_new", nf);
+    if (res->total.classifier)
+        json_object_set_new(p, "top1_agree", t1);
+    else
+        json_decref(t1);
+    return p;
+}
+
+#define SETN(o, k, v) json_object_set_new((o), (k), json_integer((json_int_t)(v)))
+#define SETM(o, k, v) json_object_set_new((o), (k), mb__json_metric(v))
+
+json_t *mb__metrics_to_json(const mb_tensor *a, const mb_tensor *b,
+                            const mb_metric_opts *opts,
+                            const mb_metrics_result *res)
+{
+    mb_metric_opts defs;
+    if (!opts) {
+        mb__metric_opts_defaults(&defs);
+        opts = &defs;
+    }
+    const mb_metrics *m = &res->total;
+    json_t *o = json_object();
+    if (!o)
+        return NULL;
+    if (a->name && *a->name)
+        json_object_set_new(o, "name", json_string(a->name));
+    json_object_set_new(o, "shape", shape_json(a));
+    json_object_set_new(o, "dtype_baseline",
+                        json_string(mb_dtype_name(a->dtype)));
+    json_object_set_new(o, "dtype_candidate",
+                        json_string(mb_dtype_name(b->dtype)));
+    SETN(o, "count", m->count);
+    SETN(o, "finite", m->finite);
+    SETN(o, "nan_baseline", m->nan_a);
+    SETN(o, "nan_candidate", m->nan_b);
+    SETN(o, "inf_baseline", m->inf_a);
+    SETN(o, "inf_candidate", m->inf_b);
+    SETN(o, "nonfinite_new", m->nonfinite_new);
+    json_object_set_new(o, "atol", json_real(opts->atol));
+    json_object_set_new(o, "rtol", json_real(opts->rtol));
+    SETN(o, "allclose_fail", m->allclose_fail);
+    SETM(o, "allclose_fail_fraction",
+         m->count ? (double)m->allclose_fail / (double)m->count : NAN);
+    SETM(o, "data_range", res->data_range);
+    json_object_set_new(o, "data_range_source",
+                        json_string(range_name(res->range_source)));
+    SETM(o, "mae", m->mae);
+    SETM(o, "mse", m->mse);
+    SETM(o, "rmse", m->rmse);
+    SETM(o, "psnr", m->psnr);
+    SETM(o, "cosine", m->cosine);
+    SETM(o, "max_abs", m->max_abs);
+    if (m->finite > 0) {
+        SETN(o, "max_abs_index", m->max_abs_index);
+        json_object_set_new(o, "max_abs_at", index_json(a, m->max_abs_index));
+    } else {
+        json_object_set_new(o, "max_abs_index", json_null());
+        json_object_set_new(o, "max_abs_at", json_null());
+    }
+    SETM(o, "rel_l2", m->rel_l2);
+    SETM(o, "pearson", m->pearson);
+    SETM(o, "ssim", m->ssim);
+    json_object_set_new(o, "ssim_mode", json_string(opts->ssim_3d ? "3d" : "2d"));
+    SETN(o, "ssim_images", m->ssim_images);
+    json_object_set_new(o, "classifier", json_boolean(m->classifier));
+    if (m->classifier) {
+        SETN(o, "rows", m->rows);
+        SETN(o, "classes", m->classes);
+        SETM(o, "top1_agreement", m->top1_agreement);
+        SETM(o, "top5_agreement", m->top5_agreement);
+        SETM(o, "kl_mean", m->kl_mean);
+        SETM(o, "kl_max", m->kl_max);
+        SETN(o, "kl_rows", m->kl_rows);
+    } else {
+        json_object_set_new(o, "top1_agreement", json_null());
+        json_object_set_new(o, "top5_agreement", json_null());
+        json_object_set_new(o, "kl_mean", json_null());
+        json_object_set_new(o, "kl_max", json_null());
+    }
+    SETN(o, "samples", res->n_samples);
+    if (res->samples && res->n_samples > 1) {
+        json_object_set_new(o, "worst", worst_json(res));
+        if (opts->per_sample_max > 0 && res->n_samples <= opts->per_sample_max)
+            json_object_set_new(o, "per_sample", per_sample_json(res));
+    }
+    return o;
+}
+
+mb_status mb__metrics_compute(const mb_tensor *a, const mb_tensor *b,
+                              const mb_metric_opts *opts, json_t **out,
+                              mb_err *err)
+{
+    mb_metrics_result res;
+    *out = NULL;
+    mb_status st = mb__metrics_compute_struct(a, b, opts, &res, err);
+    if (st != MB_OK)
+        return st;
+    *out = mb__metrics_to_json(a, b, opts, &res);
+    mb__metrics_result_free(&res);
+    if (!*out)
+        return mb__fail(err, MB_ENOMEM, "out of memory building metrics JSON");
+    return MB_OK;
+}
