@@ -1,0 +1,64 @@
+/* dataset.h - what `--data PATH` means: real input samples for a model,
+ * loaded and checked against the model's inputs once, then cut into
+ * batches on request (outside any timed loop).
+ *
+ * PATH is one of (docs/DATA.md has the full rules):
+ *  - a .npy file (a one-input model only);
+ *  - an .npz archive, members named after the inputs (a one-member archive
+ *    feeds a one-input model whatever its name; other members are ignored);
+ *  - a .pb ONNX TensorProto (a one-input model only);
+ *  - a list "name=file.npy,name2=file2.pb" naming a file per input;
+ *  - a directory of sample_<k> directories each holding <input>.npy (or
+ *    .pb), of ONNX test_data_set_<k> directories each holding
+ *    input_<i>.pb (inputs matched by the TensorProto's name, else by
+ *    position), or itself holding the files of one such set.
+ *
+ * Sample axis: when the model input's first dimension is symbolic or a
+ * fixed 1, it is the batch axis and a sample is the input without it;
+ * otherwise (and for rank 0 or unknown-rank inputs) a sample is the whole
+ * input.  A file tensor with the sample's rank holds one sample; one with
+ * one more dimension holds dims[0] samples.  Every sample must have the
+ * input's dtype exactly and match its fixed dimensions, else MB_EDATA
+ * naming the input, the expected and the found type and shape, and the
+ * file.  Every input must hold the same number of samples.
+ */
+#ifndef MB_DATA_DATASET_H
+#define MB_DATA_DATASET_H
+
+#include "mbench_backend.h"
+
+#include <stddef.h>
+#include <stdint.h>
+
+typedef struct mb_dataset mb_dataset;
+
+/* Loads and checks every sample for the model inputs[0..n_inputs) (borrowed
+ * for the call only; dims < 0 are symbolic).  Caller frees *out with
+ * mb__dataset_free.  Errors: MB_EIO (missing file), MB_EFORMAT (corrupt
+ * file), MB_EDATA (does not match the model), MB_EUNSUPPORTED, MB_ENOMEM. */
+mb_status mb__dataset_load(const char *path, const mb_io_desc *inputs,
+                           size_t n_inputs, mb_dataset **out, mb_err *err);
+
+/* Number of samples (the same for every input; at least 1). */
+size_t mb__dataset_count(const mb_dataset *d);
+
+/* Number of inputs the data set was loaded for. */
+size_t mb__dataset_inputs(const mb_dataset *d);
+
+/* Fills out[0..n_inputs) (overwritten; caller mb_tensor_clear's each) with
+ * samples first, first+1, ..., first+batch-1 (indices modulo the sample
+ * count, so a small data set wraps around) stacked on the batch axis, in
+ * the order of the inputs given to mb__dataset_load, each named after its
+ * input.  An input without a batch axis, or with a fixed batch of 1,
+ * accepts only batch == 1 (MB_EDATA otherwise).  On failure every out[i]
+ * is zeroed. */
+mb_status mb__dataset_batch(const mb_dataset *d, size_t first, int64_t batch,
+                            mb_tensor *out, mb_err *err);
+
+/* One line such as "digits.npz: 360 samples" (borrowed until free). */
+const char *mb__dataset_describe(const mb_dataset *d);
+
+/* NULL is a no-op. */
+void mb__dataset_free(mb_dataset *d);
+
+#endif
