@@ -1,0 +1,773 @@
+/* onnx.c - mb__onnx_inspect: describes an ONNX model from its mmap'ed
+ * bytes.  The ModelProto is walked with pb.h; initializers are summarized
+ * from their dims, data_type and the *lengths* of their data fields, so no
+ * weight byte is read (external data files are only stat'ed).  Subgraphs
+ * (node attributes of type GRAPH and GRAPHS, e.g. If/Loop/Scan bodies) are
+ * walked recursively, up to MAX_GRAPH_DEPTH levels. */
+#include "model/onnx.h"
+
+#include "core/alloc.h"
+#include "core/err.h"
+#include "core/fileio.h"
+#include "model/pb.h"
+
+#include <errno.h>
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#define MAX_GRAPH_DEPTH 64
+#define N_TYPES 64 /* per-dtype accumulators; larger type numbers share 0 */
+
+/* Field numbers of onnx.proto. */
+enum { M_IR = 1, M_PRODUCER = 2, M_PRODUCER_VER = 3, M_DOMAIN = 4,
+       M_MODEL_VER = 5, M_DOC = 6, M_GRAPH = 7, M_OPSET = 8, M_META = 14 };
+enum { G_NODE = 1, G_NAME = 2, G_INIT = 5, G_INPUT = 11, G_OUTPUT = 12,
+       G_SPARSE_INIT = 15 };
+enum { N_OP_TYPE = 4, N_ATTR = 5 };
+enum { A_G = 6, A_GRAPHS = 11 };
+enum { VI_NAME = 1, VI_TYPE = 2 };
+enum { TP_TENSOR = 1, TP_SEQUENCE = 4, TP_MAP = 5, TP_SPARSE = 8,
+       TP_OPTIONAL = 9 };
+enum { TT_ELEM = 1, TT_SHAPE = 2 };
+enum { DIM_VALUE = 1, DIM_PARAM = 2 };
+enum { T_DIMS = 1, T_TYPE = 2, T_FLOAT = 4, T_INT32 = 5, T_STRING = 6,
+       T_INT64 = 7, T_NAME = 8, T_RAW = 9, T_DOUBLE = 10, T_UINT64 = 11,
+       T_EXT = 13, T_LOCATION = 14 };
+enum { ST_VALUES = 1 };
+
+/* A name borrowed from the mapping. */
+typedef struct name_ref {
+    const uint8_t *p;
+    size_t n;
+} name_ref;
+
+typedef struct ctx {
+    const char *path;
+    char *dir; /* the model's directory, for external data */
+    const uint8_t *base;
+    size_t len;
+    mb_err *err;
+    /* main-graph initializer names, sorted, to drop them from the inputs */
+    name_ref *inits;
+    size_t n_inits, cap_inits;
+    json_t *op_types;
+    uint64_t nodes, subgraph_nodes, subgraphs, initializers;
+    uint64_t params, param_bytes;
+    uint64_t type_count[N_TYPES], type_bytes[N_TYPES];
+    int type_seen[N_TYPES];
+    json_t *ext_files, *ext_missing;
+    uint64_t ext_bytes;
+} ctx;
+
+static int name_cmp(const void *a, const void *b)
+{
+    const name_ref *x = a, *y = b;
+    if (x->n != y->n)
+        return x->n < y->n ? -1 : 1;
+    return x->n ? memcmp(x->p, y->p, x->n) : 0;
+}
+
+/* A message for a field whose wire type does not fit the schema: the file
+ * is protobuf of some other kind, or corrupt. */
+static mb_status bad_field(ctx *c, const char *msg, const mb_pb_field *f)
+{
+    return mb__fail(c->err, MB_EFORMAT,
+                    "%s field %u at byte %zu has wire type %d", msg, f->num,
+                    f->tag_offset, f->wire);
+}
+
+/* A JSON string of a LEN payload; bytes that are not valid UTF-8 make the
+ * whole string fall back to ASCII with '?' for every other byte. */
+static json_t *jstr(const mb_pb_field *f)
+{
+    json_t *j = json_stringn((const char *)f->data, f->len);
+    if (j || !f->len)
+        return j ? j : json_string("");
+    char *s = mb__malloc(f->len + 1);
+    if (!s)
+        return json_string("");
+    for (size_t i = 0; i < f->len; i++)
+        s[i] = (f->data[i] >= 0x20 && f->data[i] < 0x7f) ? (char)f->data[i]
+                                                          : '?';
+    s[f->len] = '\0';
+    j = json_string(s);
+    free(s);
+    return j;
+}
+
+/* Adds s to the JSON array a unless it is already there. */
+static void add_unique(json_t *a, const char *s)
+{
+    size_t i;
+    json_t *v;
+    json_array_foreach(a, i, v) if (strcmp(json_string_value(v), s) == 0) return;
+    json_array_append_new(a, json_string(s));
+}
+
+/* ---- value infos (graph inputs and outputs) ------------------------------ */
+
+static mb_status parse_shape(ctx *c, const mb_pb *r, const mb_pb_field *sf,
+                             json_t **shape)
+{
+    mb_pb sub = mb__pb_sub(r, sf);
+    mb_pb_field f;
+    mb_status s;
+    *shape = json_array();
+    while ((s = mb__pb_next(&sub, &f, c->err)) == MB_OK && f.num) {
+        if (f.num != 1 || f.wire != MB_PB_LEN)
+            continue;
+        mb_pb d = mb__pb_sub(&sub, &f);
+        mb_pb_field g;
+        json_t *dim = json_null();
+        while ((s = mb__pb_next(&d, &g, c->err)) == MB_OK && g.num) {
+            if (g.num == DIM_VALUE && g.wire == MB_PB_VARINT) {
+                json_decref(dim);
+                dim = json_integer((json_int_t)g.u64);
+            } else if (g.num == DIM_PARAM && g.wire == MB_PB_LEN) {
+                json_decref(dim);
+                dim = jstr(&g);
+            }
+        }
+        json_array_append_new(*shape, dim);
+        if (s)
+            break;
+    }
+    return s;
+}
+
+/* Fills dtype and shape of a TypeProto into vi. */
+static mb_status parse_type(ctx *c, const mb_pb *r, const mb_pb_field *tf,
+                            json_t *vi)
+{
+    mb_pb sub = mb__pb_sub(r, tf);
+    mb_pb_field f;
+    mb_status s;
+    while ((s = mb__pb_next(&sub, &f, c->err)) == MB_OK && f.num) {
+        if (f.wire != MB_PB_LEN)
+            continue;
+        if (f.num == TP_TENSOR || f.num == TP_SPARSE) {
+            mb_pb t = mb__pb_sub(&sub, &f);
+            mb_pb_field g;
+            while ((s = mb__pb_next(&t, &g, c->err)) == MB_OK && g.num) {
+                if (g.num == TT_ELEM && g.wire == MB_PB_VARINT) {
+                    json_object_set_new(
+                        vi, "dtype",
+                        json_string(mb__onnx_dtype_name((int)(
+                            g.u64 < 1000 ? g.u64 : 0))));
+                } else if (g.num == TT_SHAPE && g.wire == MB_PB_LEN) {
+                    json_t *shape = NULL;
+                    s = parse_shape(c, &t, &g, &shape);
+                    json_object_set_new(vi, "shape", shape);
+                    if (s)
+                        return s;
+                }
+            }
+            if (f.num == TP_SPARSE)
+                json_object_set_new(vi, "sparse", json_true());
+        } else if (f.num == TP_SEQUENCE) {
+            json_object_set_new(vi, "dtype", json_string("sequence"));
+        } else if (f.num == TP_MAP) {
+            json_object_set_new(vi, "dtype", json_string("map"));
+        } else if (f.num == TP_OPTIONAL) {
+            json_object_set_new(vi, "dtype", json_string("optional"));
+        }
+        if (s)
+            return s;
+    }
+    return s;
+}
+
+/* Appends {name, dtype, shape} for a ValueInfoProto to arr, unless
+ * skip_inits and its name is a main-graph initializer. */
+static mb_status parse_value_info(ctx *c, const mb_pb *r, const mb_pb_field *vf,
+                                  json_t *arr, int skip_inits)
+{
+    mb_pb sub = mb__pb_sub(r, vf);
+    mb_pb_field f, name = {0}, type = {0};
+    int has_type = 0;
+    mb_status s;
+    while ((s = mb__pb_next(&sub, &f, c->err)) == MB_OK && f.num) {
+        if (f.num == VI_NAME && f.wire == MB_PB_LEN)
+            name = f;
+        else if (f.num == VI_TYPE && f.wire == MB_PB_LEN)
+            type = f, has_type = 1;
+    }
+    if (s)
+        return s;
+    if (skip_inits && c->n_inits) {
+        name_ref key = {name.data, name.len};
+        if (bsearch(&key, c->inits, c->n_inits, sizeof key, name_cmp))
+            return MB_OK;
+    }
+    json_t *vi = json_object();
+    json_object_set_new(vi, "name", jstr(&name));
+    json_object_set_new(vi, "dtype", json_string("undefined"));
+    json_object_set_new(vi, "shape", json_null());
+    json_array_append_new(arr, vi);
+    return has_type ? parse_type(c, &sub, &type, vi) : MB_OK;
+}
+
+/* ---- initializers ----------------------------------------------------- */
+
+struct tsum {
+    uint64_t dtype;
+    uint64_t count;   /* product of dims */
+    int overflow;
+    int external;
+    mb_pb_field raw, loc;
+    int has_raw, has_loc;
+    uint64_t typed_len[16]; /* payload bytes per typed field number */
+    uint64_t typed_n[16];   /* unpacked elements per typed field number */
+    uint64_t ext_offset, ext_length;
+    int has_ext_length;
+};
+
+static void ext_entry(ctx *c, const mb_pb *r, const mb_pb_field *e,
+                      struct tsum *t)
+{
+    mb_pb sub = mb__pb_sub(r, e);
+    mb_pb_field f, k = {0}, v = {0};
+    while (mb__pb_next(&sub, &f, c->err) == MB_OK && f.num) {
+        if (f.num == 1 && f.wire == MB_PB_LEN)
+            k = f;
+        else if (f.num == 2 && f.wire == MB_PB_LEN)
+            v = f;
+    }
+    if (!k.data)
+        return;
+    if (mb__pb_streq(&k, "location")) {
+        t->loc = v;
+        t->has_loc = 1;
+    } else if (mb__pb_streq(&k, "offset") || mb__pb_streq(&k, "length")) {
+        char tmp[32];
+        if (v.len == 0 || v.len >= sizeof tmp)
+            return;
+        memcpy(tmp, v.data, v.len);
+        tmp[v.len] = '\0';
+        uint64_t x = strtoull(tmp, NULL, 10);
+        if (mb__pb_streq(&k, "offset"))
+            t->ext_offset = x;
+        else
+            t->ext_length = x, t->has_ext_length = 1;
+    }
+}
+
+/* Summarizes one TensorProto without reading its data. */
+static mb_status scan_tensor(ctx *c, const mb_pb *r, const mb_pb_field *tf,
+                             struct tsum *t)
+{
+    mb_pb sub = mb__pb_sub(r, tf);
+    mb_pb_field f;
+    mb_status s;
+    memset(t, 0, sizeof *t);
+    t->count = 1;
+    while ((s = mb__pb_next(&sub, &f, c->err)) == MB_OK && f.num) {
+        switch (f.num) {
+        case T_DIMS:
+            if (f.wire == MB_PB_VARINT) {
+                if ((int64_t)f.u64 < 0 ||
+                    (f.u64 && t->count > UINT64_MAX / f.u64))
+                    t->overflow = 1;
+                else
+                    t->count *= f.u64;
+            } else if (f.wire == MB_PB_LEN) {
+                mb_pb d = mb__pb_sub(&sub, &f);
+                while (s == MB_OK && mb__pb_more(&d)) {
+                    uint64_t v;
+                    s = mb__pb_read_varint(&d, &v, c->err);
+                    if (s == MB_OK) {
+                        if ((int64_t)v < 0 || (v && t->count > UINT64_MAX / v))
+                            t->overflow = 1;
+                        else
+                            t->count *= v;
+                    }
+                }
+            } else {
+                return bad_field(c, "TensorProto", &f);
+            }
+            break;
+        case T_TYPE:
+            if (f.wire != MB_PB_VARINT)
+                return bad_field(c, "TensorProto", &f);
+            t->dtype = f.u64;
+            break;
+        case T_RAW:
+            if (f.wire != MB_PB_LEN)
+                return bad_field(c, "TensorProto", &f);
+            t->raw = f;
+            t->has_raw = 1;
+            break;
+        case T_FLOAT:
+        case T_INT32:
+        case T_STRING:
+        case T_INT64:
+        case T_DOUBLE:
+        case T_UINT64:
+            if (f.wire == MB_PB_LEN)
+                t->typed_len[f.num] += f.len;
+            else
+                t->typed_n[f.num]++;
+            break;
+        case T_EXT:
+            if (f.wire == MB_PB_LEN)
+                ext_entry(c, &sub, &f, t);
+            break;
+        case T_LOCATION:
+            if (f.wire == MB_PB_VARINT && f.u64 == 1)
+                t->external = 1;
+            break;
+        default:
+            break;
+        }
+        if (s)
+            return s;
+    }
+    return s;
+}
+
+/* Byte size of count elements of an ONNX type (packed sub-byte types
+ * rounded up), 0 when unknown. */
+static uint64_t logical_bytes(uint64_t dtype, uint64_t count)
+{
+    int bits = mb__onnx_dtype_bits((int)(dtype < 1000 ? dtype : 0));
+    if (bits == 0)
+        return 0;
+    if (count > UINT64_MAX / (uint64_t)bits)
+        return UINT64_MAX;
+    return (count * (uint64_t)bits + 7) / 8;
+}
+
+/* Bytes of the tensor's data as stored (see docs/MODEL.md). */
+static uint64_t tensor_bytes(ctx *c, const struct tsum *t)
+{
+    if (t->external) {
+        char *p = NULL;
+        if (t->has_loc && !memchr(t->loc.data, '\0', t->loc.len)) {
+            char *loc = mb__pb_strdup(&t->loc);
+            if (loc) {
+                add_unique(c->ext_files, loc);
+                size_t dn = strlen(c->dir);
+                p = loc[0] == '/' ? mb__strdup(loc)
+                                  : mb__malloc(dn + 1 + t->loc.len + 1);
+                if (p && loc[0] != '/')
+                    snprintf(p, dn + 1 + t->loc.len + 1, "%s/%s", c->dir, loc);
+                struct stat st;
+                uint64_t b = 0;
+                int present = p && stat(p, &st) == 0;
+                if (!present)
+                    add_unique(c->ext_missing, loc);
+                if (t->has_ext_length)
+                    b = t->ext_length;
+                else if (present && (uint64_t)st.st_size > t->ext_offset)
+                    b = (uint64_t)st.st_size - t->ext_offset;
+                free(loc);
+                free(p);
+                c->ext_bytes += b;
+                return b;
+            }
+        }
+        add_unique(c->ext_missing, "(no location)");
+        return 0;
+    }
+    if (t->has_raw)
+        return t->raw.len;
+    /* Typed fields: fixed-width payloads give their element count by
+     * length; varint payloads by the dims (counting them would read the
+     * data). */
+    uint64_t b = 0;
+    if (t->typed_len[T_FLOAT] || t->typed_n[T_FLOAT])
+        b += t->typed_len[T_FLOAT] + 4 * t->typed_n[T_FLOAT];
+    if (t->typed_len[T_DOUBLE] || t->typed_n[T_DOUBLE])
+        b += t->typed_len[T_DOUBLE] + 8 * t->typed_n[T_DOUBLE];
+    if (t->typed_len[T_STRING])
+        b += t->typed_len[T_STRING];
+    if (t->typed_len[T_INT32] || t->typed_n[T_INT32] || t->typed_len[T_INT64] ||
+        t->typed_n[T_INT64] || t->typed_len[T_UINT64] || t->typed_n[T_UINT64])
+        b += logical_bytes(t->dtype, t->count);
+    return b;
+}
+
+static void account(ctx *c, const struct tsum *t)
+{
+    uint64_t count = t->overflow ? 0 : t->count;
+    uint64_t bytes = tensor_bytes(c, t);
+    unsigned k = t->dtype < N_TYPES ? (unsigned)t->dtype : 0;
+    c->initializers++;
+    c->params += count;
+    c->param_bytes += bytes;
+    c->type_count[k] += count;
+    c->type_bytes[k] += bytes;
+    c->type_seen[k] = 1;
+}
+
+static mb_status scan_sparse(ctx *c, const mb_pb *r, const mb_pb_field *sf)
+{
+    mb_pb sub = mb__pb_sub(r, sf);
+    mb_pb_field f;
+    mb_status s;
+    while ((s = mb__pb_next(&sub, &f, c->err)) == MB_OK && f.num) {
+        if (f.num == ST_VALUES && f.wire == MB_PB_LEN) {
+            struct tsum t;
+            s = scan_tensor(c, &sub, &f, &t);
+            if (s)
+                return s;
+            account(c, &t);
+        }
+    }
+    return s;
+}
+
+/* ---- graphs ------------------------------------------------------------- */
+
+static mb_status scan_graph(ctx *c, const mb_pb *r, const mb_pb_field *gf,
+                            int depth, json_t *top);
+
+/* Walks a node: counts its op type (main graph) and recurses into graph
+ * attributes. */
+static mb_status scan_node(ctx *c, const mb_pb *r, const mb_pb_field *nf,
+                           int depth)
+{
+    mb_pb sub = mb__pb_sub(r, nf);
+    mb_pb_field f;
+    mb_status s;
+    if (depth == 0)
+        c->nodes++;
+    else
+        c->subgraph_nodes++;
+    while ((s = mb__pb_next(&sub, &f, c->err)) == MB_OK && f.num) {
+        if (f.num == N_OP_TYPE && f.wire == MB_PB_LEN && depth == 0) {
+            char *op = mb__pb_strdup(&f);
+            if (!op)
+                return mb__fail(c->err, MB_ENOMEM, "out of memory");
+            json_t *n = json_object_get(c->op_types, op);
+            json_object_set_new(c->op_types, op,
+                                json_integer(n ? json_integer_value(n) + 1 : 1));
+            free(op);
+        } else if (f.num == N_ATTR && f.wire == MB_PB_LEN) {
+            mb_pb a = mb__pb_sub(&sub, &f);
+            mb_pb_field g;
+            while ((s = mb__pb_next(&a, &g, c->err)) == MB_OK && g.num) {
+                if ((g.num == A_G || g.num == A_GRAPHS) &&
+                    g.wire == MB_PB_LEN) {
+                    c->subgraphs++;
+                    s = scan_graph(c, &a, &g, depth + 1, NULL);
+                    if (s)
+                        return s;
+                }
+            }
+        }
+        if (s)
+            return s;
+    }
+    return s;
+}
+
+static mb_status scan_graph(ctx *c, const mb_pb *r, const mb_pb_field *gf,
+                            int depth, json_t *top)
+{
+    if (depth > MAX_GRAPH_DEPTH)
+        return mb__fail(c->err, MB_EFORMAT,
+                        "subgraphs nested deeper than %d at byte %zu",
+                        MAX_GRAPH_DEPTH, gf->data_offset);
+    mb_pb_field f;
+    mb_status s;
+    mb_pb sub;
+    if (top) { /* first pass: initializer names, to filter the inputs */
+        sub = mb__pb_sub(r, gf);
+        while ((s = mb__pb_next(&sub, &f, c->err)) == MB_OK && f.num) {
+            if (f.num != G_INIT || f.wire != MB_PB_LEN)
+                continue;
+            mb_pb t = mb__pb_sub(&sub, &f);
+            mb_pb_field g;
+            while ((s = mb__pb_next(&t, &g, c->err)) == MB_OK && g.num) {
+                if (g.num == T_NAME && g.wire == MB_PB_LEN) {
+                    if (!mb__grow((void **)&c->inits, &c->cap_inits,
+                                  c->n_inits + 1, sizeof *c->inits))
+                        return mb__fail(c->err, MB_ENOMEM, "out of memory");
+                    c->inits[c->n_inits].p = g.data;
+                    c->inits[c->n_inits++].n = g.len;
+                }
+            }
+            if (s)
+                return s;
+        }
+        if (s)
+            return s;
+        if (c->n_inits)
+            qsort(c->inits, c->n_inits, sizeof *c->inits, name_cmp);
+    }
+    json_t *inputs = top ? json_object_get(top, "inputs") : NULL;
+    json_t *outputs = top ? json_object_get(top, "outputs") : NULL;
+    sub = mb__pb_sub(r, gf);
+    while ((s = mb__pb_next(&sub, &f, c->err)) == MB_OK && f.num) {
+        int len = f.wire == MB_PB_LEN;
+        switch (f.num) {
+        case G_NODE:
+            if (!len)
+                return bad_field(c, "GraphProto", &f);
+            s = scan_node(c, &sub, &f, depth);
+            break;
+        case G_NAME:
+            if (!len)
+                return bad_field(c, "GraphProto", &f);
+            if (top)
+                json_object_set_new(top, "graph_name", jstr(&f));
+            break;
+        case G_INIT: {
+            if (!len)
+                return bad_field(c, "GraphProto", &f);
+            struct tsum t;
+            s = scan_tensor(c, &sub, &f, &t);
+            if (s == MB_OK)
+                account(c, &t);
+            break;
+        }
+        case G_SPARSE_INIT:
+            if (!len)
+                return bad_field(c, "GraphProto", &f);
+            s = scan_sparse(c, &sub, &f);
+            break;
+        case G_INPUT:
+        case G_OUTPUT:
+            if (!len)
+                return bad_field(c, "GraphProto", &f);
+            if (top)
+                s = parse_value_info(c, &sub, &f,
+                                     f.num == G_INPUT ? inputs : outputs,
+                                     f.num == G_INPUT);
+            break;
+        default:
+            break;
+        }
+        if (s)
+            return s;
+    }
+    return s;
+}
+
+/* ---- the model ---------------------------------------------------------- */
+
+static json_t *by_dtype(const ctx *c)
+{
+    json_t *o = json_object();
+    for (int k = 0; k < N_TYPES; k++) {
+        if (!c->type_seen[k])
+            continue;
+        json_t *e = json_object();
+        json_object_set_new(e, "count", json_integer((json_int_t)c->type_count[k]));
+        json_object_set_new(e, "bytes", json_integer((json_int_t)c->type_bytes[k]));
+        json_object_set_new(o, mb__onnx_dtype_name(k), e);
+    }
+    return o;
+}
+
+static mb_status scan_model(ctx *c, json_t *o)
+{
+    mb_pb r;
+    mb_pb_field f, graph = {0};
+    mb_status s;
+    int has_graph = 0;
+    json_t *opsets = json_object_get(o, "opsets");
+    json_t *meta = json_object_get(o, "metadata_props");
+    mb__pb_init(&r, c->base, c->len);
+    while ((s = mb__pb_next(&r, &f, c->err)) == MB_OK && f.num) {
+        int want_len = 0, want_varint = 0;
+        switch (f.num) {
+        case M_IR:
+        case M_MODEL_VER:
+            want_varint = 1;
+            if (f.wire == MB_PB_VARINT)
+                json_object_set_new(o, f.num == M_IR ? "ir_version"
+                                                     : "model_version",
+                                    json_integer((json_int_t)f.u64));
+            break;
+        case M_PRODUCER:
+        case M_PRODUCER_VER:
+        case M_DOMAIN:
+        case M_DOC:
+            want_len = 1;
+            if (f.wire == MB_PB_LEN)
+                json_object_set_new(
+                    o,
+                    f.num == M_PRODUCER       ? "producer_name"
+                    : f.num == M_PRODUCER_VER ? "producer_version"
+                    : f.num == M_DOMAIN       ? "domain"
+                                              : "doc_string",
+                    jstr(&f));
+            break;
+        case M_GRAPH:
+            want_len = 1;
+            graph = f;
+            has_graph = f.wire == MB_PB_LEN;
+            break;
+        case M_OPSET:
+        case M_META: {
+            want_len = 1;
+            if (f.wire != MB_PB_LEN)
+                break;
+            mb_pb e = mb__pb_sub(&r, &f);
+            mb_pb_field g, k = {0}, v = {0};
+            int64_t version = 0;
+            while ((s = mb__pb_next(&e, &g, c->err)) == MB_OK && g.num) {
+                if (g.num == 1 && g.wire == MB_PB_LEN)
+                    k = g;
+                else if (g.num == 2 && g.wire == MB_PB_LEN)
+                    v = g;
+                else if (g.num == 2 && g.wire == MB_PB_VARINT)
+                    version = (int64_t)g.u64;
+            }
+            if (s)
+                return s;
+            if (f.num == M_OPSET) {
+                json_t *os = json_object();
+                json_object_set_new(os, "domain", jstr(&k));
+                json_object_set_new(os, "version", json_integer(version));
+                json_array_append_new(opsets, os);
+            } else {
+                char *key = mb__pb_strdup(&k);
+                if (key)
+                    json_object_set_new(meta, key, jstr(&v));
+                free(key);
+            }
+            break;
+        }
+        default:
+            break;
+        }
+        if ((want_len && f.wire != MB_PB_LEN) ||
+            (want_varint && f.wire != MB_PB_VARINT))
+            return bad_field(c, "ModelProto", &f);
+    }
+    if (s)
+        return s;
+    if (!has_graph)
+        return mb__fail(c->err, MB_EFORMAT, "it has no graph");
+    return scan_graph(c, &r, &graph, 0, o);
+}
+
+static void set_int(json_t *o, const char *k, uint64_t v)
+{
+    json_object_set_new(o, k, json_integer((json_int_t)v));
+}
+
+/* The body of mb__onnx_inspect once the file is mapped. */
+static mb_status inspect_mapped(ctx *c, json_t *o)
+{
+    mb_status s = scan_model(c, o);
+    if (s)
+        return s;
+    set_int(o, "nodes", c->nodes);
+    set_int(o, "subgraph_nodes", c->subgraph_nodes);
+    json_object_set(o, "op_types", c->op_types);
+    set_int(o, "subgraphs", c->subgraphs);
+    set_int(o, "initializers", c->initializers);
+    set_int(o, "params", c->params);
+    set_int(o, "param_bytes", c->param_bytes);
+    json_object_set_new(o, "params_by_dtype", by_dtype(c));
+    json_t *ext = json_object();
+    json_object_set(ext, "files", c->ext_files);
+    set_int(ext, "bytes", c->ext_bytes);
+    json_object_set(ext, "missing", c->ext_missing);
+    json_object_set_new(o, "external_data", ext);
+    return MB_OK;
+}
+
+/* Rewrites a wire-level failure into the one-line message users see. */
+static mb_status explain(ctx *c, mb_status s)
+{
+    mb_err *err = c->err;
+    const char *why = err ? err->msg : "";
+    /* A file that starts like a ModelProto (ir_version first, as every
+     * exporter writes it) and fails because data ran out was cut short. */
+    int starts_like_onnx = c->len > 0 && c->base[0] == 0x08;
+    int ran_out = err && (strstr(why, "truncated") || strstr(why, "not closed"));
+    if (s == MB_ENOMEM)
+        return mb__fail_prefix(err, "%s", c->path);
+    if (starts_like_onnx && ran_out) {
+        char tmp[sizeof err->msg];
+        snprintf(tmp, sizeof tmp, "%s", why);
+        return mb__fail(err, MB_EFORMAT,
+                        "model %s is truncated (%zu bytes; %s): re-download "
+                        "or re-export it",
+                        c->path, c->len, tmp);
+    }
+    char tmp[sizeof err->msg];
+    snprintf(tmp, sizeof tmp, "%s", err ? why : "");
+    return mb__fail(err, MB_EFORMAT,
+                    "%s is not an ONNX model (%s): pass a .onnx file (a "
+                    "serialized ModelProto), or re-export it",
+                    c->path, tmp);
+}
+
+mb_status mb__onnx_inspect(const char *path, json_t **out, mb_err *err)
+{
+    *out = NULL;
+    mb_err local;
+    if (!err)
+        err = &local;
+    struct stat st;
+    if (stat(path, &st) != 0)
+        return mb__fail(err, MB_EIO, "cannot open model %s: %s (check the path)",
+                        path, strerror(errno));
+    if (S_ISDIR(st.st_mode))
+        return mb__fail(err, MB_EIO,
+                        "model %s is a directory: pass the .onnx file inside it",
+                        path);
+    if (st.st_size == 0)
+        return mb__fail(err, MB_EFORMAT,
+                        "model %s is empty (0 bytes): re-download or re-export "
+                        "it",
+                        path);
+    ctx c;
+    memset(&c, 0, sizeof c);
+    c.path = path;
+    c.err = err;
+    mb_map map;
+    mb_status s = mb__map_file(path, &map, err);
+    if (s)
+        return s;
+    c.base = map.data;
+    c.len = map.len;
+    const char *slash = strrchr(path, '/');
+    c.dir = slash ? mb__strndup(path, slash == path ? 1 : (size_t)(slash - path))
+                  : mb__strdup(".");
+    c.op_types = json_object();
+    c.ext_files = json_array();
+    c.ext_missing = json_array();
+    json_t *o = json_object();
+    if (!c.dir || !c.op_types || !c.ext_files || !c.ext_missing || !o) {
+        s = mb__fail(err, MB_ENOMEM, "out of memory inspecting %s", path);
+        goto done;
+    }
+    json_object_set_new(o, "path", json_string(path));
+    set_int(o, "file_bytes", (uint64_t)map.len);
+    json_object_set_new(o, "ir_version", json_null());
+    json_object_set_new(o, "producer_name", json_string(""));
+    json_object_set_new(o, "producer_version", json_string(""));
+    json_object_set_new(o, "domain", json_string(""));
+    json_object_set_new(o, "model_version", json_integer(0));
+    json_object_set_new(o, "doc_string", json_string(""));
+    json_object_set_new(o, "graph_name", json_string(""));
+    json_object_set_new(o, "opsets", json_array());
+    json_object_set_new(o, "inputs", json_array());
+    json_object_set_new(o, "outputs", json_array());
+    json_object_set_new(o, "metadata_props", json_object());
+    s = inspect_mapped(&c, o);
+    if (s)
+        s = explain(&c, s);
+done:
+    mb__unmap(&map);
+    free(c.dir);
+    free(c.inits);
+    json_decref(c.op_types);
+    json_decref(c.ext_files);
+    json_decref(c.ext_missing);
+    if (s) {
+        json_decref(o);
+        return s;
+    }
+    *out = o;
+    return MB_OK;
+}
