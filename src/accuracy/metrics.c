@@ -104,7 +104,7 @@ typedef struct acc {
     double ma, mb, caa, cbb, cab; /* means and centred sums (Chan) */
     double maxd;                  /* -1 when no finite pair */
     size_t maxi;
-    double amin, amax;            /* finite baseline values */
+    double amin, amax;            /* over every finite baseline value */
 } acc;
 
 static void acc_init(acc *r)
@@ -173,6 +173,10 @@ static void acc_chunk(acc *r, const double *x, const double *y, size_t n,
         double xa = x[i], yb = y[i];
         int fa = isfinite(xa), fb = isfinite(yb);
         if (!(fa && fb)) {
+            if (fa && xa < r->amin)
+                r->amin = xa;
+            if (fa && xa > r->amax)
+                r->amax = xa;
             r->nan_a += isnan(xa) != 0;
             r->inf_a += isinf(xa) != 0;
             r->nan_b += isnan(yb) != 0;
@@ -596,7 +600,7 @@ mb_status mb__metrics_compute_struct(const mb_tensor *a, const mb_tensor *b,
     if (opts->data_range > 0) {
         res->data_range = opts->data_range;
         res->range_source = MB_RANGE_GIVEN;
-    } else if (total.n > 0 && total.amax > total.amin) {
+    } else if (total.amax > total.amin) {
         res->data_range = total.amax - total.amin;
         res->range_source = MB_RANGE_BASELINE;
     } else {

@@ -144,7 +144,7 @@ static json_t *per_sample_json(const mb_metrics_result *res)
         if (dfields[f].classifier && !res->total.classifier)
             continue;
         if (dfields[f].off == offsetof(mb_metrics, ssim) &&
-            isnan(res->total.ssim))
+            res->total.ssim_images == 0)
             continue;
         json_t *arr = json_array();
         for (size_t s = 0; s < S; s++)
