@@ -63,7 +63,7 @@ $(BUILD)/gen/build_info.h: FORCE
 	  '$(GIT_COMMIT)' '$(GIT_DIRTY)' "$$($(CC) --version | head -n1)" '$(abspath $(ORT))' > $@.tmp
 	@cmp -s $@.tmp $@ && rm -f $@.tmp || mv -f $@.tmp $@
 
-$(BUILD)/gen/commands.inc: $(CLI_SRC)
+$(BUILD)/gen/commands.inc: FORCE
 	@mkdir -p $(@D)
 	@perl -0777 -ne 'while (/^MBENCH_COMMAND\((.*?")\s*\)/msg) { ($$x = $$1) =~ s/\s+/ /g; print "MBENCH_COMMAND($$x)\n" }' $(CLI_SRC) | sort > $@.tmp
 	@cmp -s $@.tmp $@ && rm -f $@.tmp || mv -f $@.tmp $@

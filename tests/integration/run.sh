@@ -1,0 +1,125 @@
+#!/usr/bin/env bash
+# mbench run on real ONNX Runtime with small generated models: the result
+# document, batch sweeps, symbolic dims, element types, CSV, and every bad
+# input with its exit code and one-line message.
+. "$(dirname "$0")/lib.sh"
+M="$T_TMP/models"
+$PY "$FIX/run/make_models.py" "$M" || { notok "fixture models generated"; done_testing; }
+FAST=(--min-time 0.05 --max-time 1 --min-iterations 20 --warmup 3)
+
+expect_exit "a batch sweep runs and exits 0" 0 \
+    "$MBENCH" run "$M/mlp.onnx" --batch 1,4 "${FAST[@]}" --json "$T_TMP/mlp.json" --save-samples
+contains "the console shows a row per batch" "$LAST_OUT" "p50 ms"
+contains "random inputs are called out" "$LAST_OUT" "inputs are random"
+
+# The result document, checked independently with numpy.
+check "the result document has every promised field and numpy agrees on the percentiles" \
+$PY - "$T_TMP/mlp.json" <<'PYEOF'
+import json, sys
+import numpy as np
+d = json.load(open(sys.argv[1]))
+assert d["schema"] == "mbench.result/1", d["schema"]
+assert d["kind"] == "run"
+env = d["environment"]
+for k in ("cpu_model", "logical_cores", "physical_cores", "governor", "memory_bytes",
+          "kernel", "libc", "compiler", "hostname", "mbench_version", "mbench_commit",
+          "timestamp_utc"):
+    assert k in env, k
+assert d["timer"]["resolution_ns"] >= 1
+runs = d["runs"]
+assert [r["batch_size"] for r in runs] == [1, 4], runs
+for r in runs:
+    assert r["status"] == "ok", r
+    assert r["runtime"]["version"] == "1.30.0", r["runtime"]
+    assert "CPUExecutionProvider" in r["runtime"]["providers"]
+    assert len(r["model"]["sha256"]) == 64
+    assert r["model"]["params"] == 16 * 32 + 32 + 32 * 4, r["model"]["params"]
+    s = np.array(r["samples_ns"], dtype=np.float64)
+    lat = r["latency"]
+    assert lat["count"] == len(s) == r["iterations"]
+    for key, q in (("median", 50), ("p90", 90), ("p95", 95)):
+        ref = np.percentile(s, q)
+        assert abs(lat[key] - ref) <= 1e-9 * ref + 1e-6, (key, lat[key], ref)
+    assert abs(lat["mean"] - s.mean()) <= 1e-6 * s.mean()
+    assert abs(lat["std"] - s.std(ddof=1)) <= 1e-6 * s.std(ddof=1)
+    assert lat["min"] == s.min() and lat["max"] == s.max()
+    ci = lat["median_ci95"]
+    assert ci["lo"] <= lat["median"] <= ci["hi"]
+    assert r["inputs"][0]["shape"] == [r["batch_size"], 16]
+    assert r["stop_rule"] in ("target_ci", "max_time", "max_iterations")
+    tp = r["throughput"]
+    assert abs(tp["samples_per_s"] - tp["inferences_per_s"] * r["batch_size"]) < 1e-6 * tp["samples_per_s"]
+    for k in ("library_load_ns", "session_create_ns", "warmup_ns", "measure_ns"):
+        assert r["phases"][k] > 0, k
+    assert r["memory"]["rss_peak_bytes"] > 0
+PYEOF
+
+expect_exit "a fixed iteration count is honoured" 0 \
+    "$MBENCH" run "$M/mlp.onnx" --iterations 37 --json "$T_TMP/fixed.json" --quiet
+check "--iterations gives exactly that many samples" \
+    $PY -c "import json,sys; r=json.load(open('$T_TMP/fixed.json'))['runs'][0]; assert r['iterations']==37 and r['stop_rule']=='fixed_iterations', r['iterations']" 
+
+expect_exit "a symbolic dimension is set with --dim" 0 \
+    "$MBENCH" run "$M/seq.onnx" --dim seq_len=7 --batch 2 "${FAST[@]}" --json "$T_TMP/seq.json" --quiet
+check "the resolved shape is recorded" \
+    $PY -c "import json; r=json.load(open('$T_TMP/seq.json'))['runs'][0]; assert r['inputs'][0]['shape']==[2,7,8], r['inputs']"
+expect_exit "an unresolved symbolic dimension is a runtime error" 3 "$MBENCH" run "$M/seq.onnx"
+one_line "the unresolved dimension error is one line" "$LAST_ERR"
+contains "the error names the dimension and the fix" "$LAST_ERR" "--dim seq_len=VALUE"
+
+expect_exit "mixed int64, bool and float16 inputs run" 0 \
+    "$MBENCH" run "$M/mixed.onnx" --dim seq=5 --input-range ids=0:9 "${FAST[@]}" --quiet --json "$T_TMP/mixed.json"
+check "every input's dtype is recorded" \
+    $PY -c "import json; r=json.load(open('$T_TMP/mixed.json'))['runs'][0]; assert [i['dtype'] for i in r['inputs']]==['int64','bool','float16'], r['inputs']"
+expect_exit "every element type can be synthesised" 0 \
+    "$MBENCH" run "$M/alltypes.onnx" "${FAST[@]}" --quiet
+
+rm -f "$T_TMP/r.csv"
+"$MBENCH" run "$M/mlp.onnx" --batch 1,2 "${FAST[@]}" --quiet --csv "$T_TMP/r.csv" >/dev/null 2>&1
+"$MBENCH" run "$M/mlp.onnx" "${FAST[@]}" --quiet --csv "$T_TMP/r.csv" >/dev/null 2>&1
+check "CSV appends rows under one header with the promised columns" \
+$PY - "$T_TMP/r.csv" <<'PYEOF'
+import csv, sys
+rows = list(csv.reader(open(sys.argv[1])))
+hdr = rows[0]
+need = "framework model device device_type batch_size input_shape dtype latency_p50_ms latency_p95_ms latency_p99_ms latency_mean_ms latency_std_ms latency_min_ms latency_max_ms throughput_ips memory_mb compilation_time_ms timestamp git_commit".split()
+for n in need:
+    assert n in hdr, n
+assert len(rows) == 4, len(rows)
+assert sum(1 for r in rows if r[0] == "framework") == 1
+b = hdr.index("batch_size")
+assert [r[b] for r in rows[1:]] == ["1", "2", "1"], rows
+assert rows[1][hdr.index("input_shape")] == "1x16"
+PYEOF
+
+expect_exit "the null backend needs no model runtime" 0 \
+    "$MBENCH" run none --backend null "${FAST[@]}" --quiet --ort-lib /nonexistent.so
+
+# Bad input: one line, a named thing, a fix, a documented exit code.
+bad() { # name, code, needle, args...
+    local n=$1 code=$2 needle=$3; shift 3
+    expect_exit "$n exits $code" "$code" "$MBENCH" run "$@"
+    one_line "$n gives a one-line error" "$LAST_ERR"
+    contains "$n names the problem" "$LAST_ERR" "$needle"
+}
+: > "$T_TMP/empty.onnx"
+head -c 1500 "$M/mlp.onnx" > "$T_TMP/trunc.onnx"
+echo "not a model" > "$T_TMP/text.onnx"
+bad "a missing model" 3 "does not exist" "$T_TMP/missing.onnx"
+bad "an empty model" 3 "empty" "$T_TMP/empty.onnx"
+bad "a truncated model" 3 "trunc.onnx" "$T_TMP/trunc.onnx"
+bad "a text file as a model" 3 "text.onnx" "$T_TMP/text.onnx"
+bad "--batch 0" 2 "--batch" "$M/mlp.onnx" --batch 0
+bad "--batch abc" 2 "--batch" "$M/mlp.onnx" --batch abc
+bad "--threads -1" 2 "--threads" "$M/mlp.onnx" --threads -1
+bad "--opt-level fast" 2 "--opt-level" "$M/mlp.onnx" --opt-level fast
+bad "a nonsense flag" 2 "--frobnicate" "$M/mlp.onnx" --frobnicate
+bad "no model" 2 "MODEL" 
+bad "a fixed batch dimension with --batch 4" 3 "fixed first dimension" "$M/fixed.onnx" --batch 4
+bad "a missing ONNX Runtime library" 3 "--ort-lib" "$M/mlp.onnx" --ort-lib "$T_TMP/nope.so"
+bad "an execution provider the library cannot load" 3 "cuda" "$M/mlp.onnx" --ep cuda
+bad "an unwritable output path" 3 "cannot write" "$M/mlp.onnx" --iterations 5 --quiet --json "$T_TMP/no/such/dir/x.json"
+echo '{"old": true}' > "$T_TMP/keep.json"
+"$MBENCH" run "$T_TMP/missing.onnx" --json "$T_TMP/keep.json" >/dev/null 2>&1
+check "a failed run leaves an existing result file untouched" grep -q '"old"' "$T_TMP/keep.json"
+done_testing
