@@ -1,0 +1,29 @@
+/* charts.h - the charts of the HTML report, each drawn from the run view
+ * (rutil.h) as one inline SVG figure with a fixed element id, so the page
+ * script and the browser test can check that each one is there.  A chart
+ * whose data is absent is not drawn and returns 0. */
+#ifndef MB_REPORT_CHARTS_H
+#define MB_REPORT_CHARTS_H
+
+#include "core/buf.h"
+#include "report/rutil.h"
+
+/* Each returns 1 when it drew its chart (id in the comment), 0 when the
+ * documents hold nothing for it, -1 when memory ran out. */
+int mb__chart_distribution(mb_buf *b, const mb_rview *v); /* chart-dist */
+int mb__chart_ecdf(mb_buf *b, const mb_rview *v);         /* chart-ecdf */
+int mb__chart_batch_throughput(mb_buf *b, const mb_rview *v); /* chart-batch-thr */
+int mb__chart_batch_latency(mb_buf *b, const mb_rview *v);    /* chart-batch-lat */
+int mb__chart_speedup(mb_buf *b, const mb_rview *v);      /* chart-speedup */
+int mb__chart_memory(mb_buf *b, const mb_rview *v);       /* chart-mem */
+int mb__chart_model_size(mb_buf *b, const mb_rview *v);   /* chart-size */
+int mb__chart_accuracy(mb_buf *b, const mb_rview *v);     /* chart-acc */
+int mb__chart_outputs(mb_buf *b, const mb_rview *v);      /* chart-outputs */
+
+/* The colour of run i: by variant when there are several variants, else
+ * by run. */
+const char *mb__run_color(const mb_rview *v, size_t i);
+/* "variant · batch 4" (or just the variant) into out; returns out. */
+char *mb__run_label(const mb_rview *v, size_t i, char *out, size_t len);
+
+#endif

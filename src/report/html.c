@@ -1,0 +1,619 @@
+/* html.c - the self-contained HTML report: page layout, tables, metadata
+ * and the embedded documents.  Charts come from charts.c. */
+#include "report/html.h"
+
+#include "core/err.h"
+#include "report/charts.h"
+#include "report/html_assets.h"
+#include "report/rutil.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#define esc mb__html_escape
+
+/* <td class="n" data-v="raw">text</td>; an empty data-v sorts last. */
+static void td_num(mb_buf *b, double raw, const char *text)
+{
+    if (isfinite(raw))
+        mb__buf_printf(b, "<td class=\"n\" data-v=\"%.17g\">", raw);
+    else
+        mb__buf_puts(b, "<td class=\"n\" data-v=\"\">");
+    esc(b, text);
+    mb__buf_puts(b, "</td>");
+}
+
+static void td_text(mb_buf *b, const char *s)
+{
+    mb__buf_puts(b, "<td>");
+    esc(b, s ? s : "-");
+    mb__buf_puts(b, "</td>");
+}
+
+static int is_baseline(const mb_rview *v, const mb_rrun *r)
+{
+    for (size_t c = 0; c < v->n_cmps; c++)
+        if (v->cmps[c].is_baseline && v->cmps[c].doc == r->doc &&
+            strcmp(v->cmps[c].name, r->variant) == 0)
+            return 1;
+    return 0;
+}
+
+static void summary_table(mb_buf *b, const mb_rview *v)
+{
+    char t[64], u[64], w[64];
+    mb__buf_puts(b, "<h2>Summary</h2><div class=\"tablewrap\"><table id=\"summary\" "
+                    "class=\"sortable\" data-sortcheck=\"3\"><thead><tr>"
+                    "<th>variant</th><th>model</th><th class=\"n\">batch</th>"
+                    "<th class=\"n\">p50 ms</th><th class=\"n\">95% CI of p50 (ms)</th>"
+                    "<th class=\"n\">p95 ms</th><th class=\"n\">p99 ms</th>"
+                    "<th class=\"n\">mean ms</th><th class=\"n\">CV</th>"
+                    "<th class=\"n\">iterations</th><th class=\"n\">inferences/s</th>"
+                    "<th class=\"n\">samples/s</th><th class=\"n\">peak RSS</th>"
+                    "<th>status</th></tr></thead><tbody>\n");
+    for (size_t i = 0; i < v->n_runs; i++) {
+        const mb_rrun *r = &v->runs[i];
+        int base = is_baseline(v, r);
+        mb__buf_printf(b, "<tr%s><td class=\"name\">", base ? " class=\"base\"" : "");
+        esc(b, r->variant);
+        if (base)
+            mb__buf_puts(b, "<span class=\"badge\">baseline</span>");
+        mb__buf_puts(b, "</td>");
+        mb__buf_puts(b, "<td class=\"mono\">");
+        esc(b, r->model ? r->model : "-");
+        const char *path = mb__jstr(r->run, "model.path");
+        if (path) {
+            mb__buf_puts(b, "<br><span class=\"ci\">");
+            esc(b, path);
+            mb__buf_puts(b, "</span>");
+        }
+        mb__buf_puts(b, "</td>");
+        snprintf(t, sizeof t, "%lld", (long long)r->batch);
+        td_num(b, r->batch >= 0 ? (double)r->batch : NAN, r->batch >= 0 ? t : "-");
+        td_num(b, r->p50 / 1e6, mb__fmt_ms(r->p50, t, sizeof t));
+        if (isfinite(r->ci_lo) && isfinite(r->ci_hi)) {
+            snprintf(w, sizeof w, "%s – %s", mb__fmt_ms(r->ci_lo, t, sizeof t),
+                     mb__fmt_ms(r->ci_hi, u, sizeof u));
+            td_num(b, (r->ci_hi - r->ci_lo) / 1e6, w);
+        } else {
+            td_num(b, NAN, "-");
+        }
+        td_num(b, r->p95 / 1e6, mb__fmt_ms(r->p95, t, sizeof t));
+        td_num(b, r->p99 / 1e6, mb__fmt_ms(r->p99, t, sizeof t));
+        td_num(b, r->mean / 1e6, mb__fmt_ms(r->mean, t, sizeof t));
+        if (isfinite(r->cv))
+            snprintf(t, sizeof t, "%.1f%%", r->cv * 100);
+        else
+            snprintf(t, sizeof t, "-");
+        td_num(b, r->cv, t);
+        double it = mb__jnum(r->run, "iterations");
+        td_num(b, it, mb__fmt_num(it, 1, t, sizeof t));
+        td_num(b, r->ips, mb__fmt_num(r->ips, 4, t, sizeof t));
+        td_num(b, r->sps, mb__fmt_num(r->sps, 4, t, sizeof t));
+        td_num(b, r->rss_peak, mb__fmt_bytes(r->rss_peak, t, sizeof t));
+        if (strcmp(r->status, "ok") == 0) {
+            mb__buf_puts(b, "<td>ok</td>");
+        } else {
+            mb__buf_puts(b, "<td><span class=\"st-failed\">");
+            esc(b, r->status);
+            mb__buf_puts(b, "</span>");
+            if (r->error) {
+                mb__buf_puts(b, ": ");
+                esc(b, r->error);
+            }
+            mb__buf_puts(b, "</td>");
+        }
+        mb__buf_puts(b, "</tr>\n");
+    }
+    mb__buf_puts(b, "</tbody></table></div>\n");
+}
+
+static void td_speedup(mb_buf *b, const json_t *s)
+{
+    double v = mb__jnum(s, "value");
+    const json_t *ci = json_object_get(s, "ci95");
+    if (!isfinite(v)) {
+        td_num(b, NAN, "-");
+        return;
+    }
+    mb__buf_printf(b, "<td class=\"n\" data-v=\"%.17g\">%.2f×", v, v);
+    if (json_array_size(ci) == 2 && json_is_number(json_array_get(ci, 0)))
+        mb__buf_printf(b, " <span class=\"ci\">[%.2f, %.2f]</span>",
+                       json_number_value(json_array_get(ci, 0)),
+                       json_number_value(json_array_get(ci, 1)));
+    mb__buf_puts(b, "</td>");
+}
+
+static void speedup_table(mb_buf *b, const mb_rview *v)
+{
+    char t[64];
+    mb__buf_puts(b, "<h2>Speedups</h2><div class=\"tablewrap\"><table id=\"speedups\" "
+                    "class=\"sortable\"><thead><tr><th>variant</th><th>baseline</th>"
+                    "<th class=\"n\">median speedup [95% CI]</th>"
+                    "<th class=\"n\">p99 speedup [95% CI]</th><th class=\"n\">p-value</th>"
+                    "<th>verdict</th><th class=\"n\">memory ratio</th>"
+                    "<th class=\"n\">memory Δ</th><th class=\"n\">size ratio</th>"
+                    "<th>notes</th></tr></thead><tbody>\n");
+    for (size_t i = 0; i < v->n_cmps; i++) {
+        const mb_rcmp *c = &v->cmps[i];
+        mb__buf_printf(b, "<tr%s><td class=\"name\">", c->is_baseline ? " class=\"base\"" : "");
+        esc(b, c->name);
+        if (c->is_baseline)
+            mb__buf_puts(b, "<span class=\"badge\">baseline</span>");
+        mb__buf_puts(b, "</td>");
+        td_text(b, c->baseline);
+        td_speedup(b, json_object_get(c->v, "speedup_median"));
+        td_speedup(b, json_object_get(c->v, "speedup_p99"));
+        double p = mb__jnum(c->v, "significance.p");
+        if (isfinite(p))
+            snprintf(t, sizeof t, "%.2g", p);
+        else
+            snprintf(t, sizeof t, "-");
+        td_num(b, p, t);
+        const char *verdict = mb__cmp_verdict(c);
+        mb__buf_printf(b, "<td class=\"%s\">", strcmp(verdict, "FAILED") == 0 ? "st-failed" : "");
+        esc(b, verdict);
+        mb__buf_puts(b, "</td>");
+        double mr = mb__jnum(c->v, "memory_ratio");
+        td_num(b, mr, mb__fmt_num(mr, 3, t, sizeof t));
+        double md = mb__jnum(c->v, "memory_delta_bytes");
+        td_num(b, md, mb__fmt_bytes(md, t, sizeof t));
+        double sr = mb__jnum(c->v, "size_ratio");
+        td_num(b, sr, mb__fmt_num(sr, 3, t, sizeof t));
+        mb__buf_puts(b, "<td>");
+        const char *e = mb__jstr(c->v, "error");
+        if (e) {
+            mb__buf_puts(b, "<span class=\"st-failed\">");
+            esc(b, e);
+            mb__buf_puts(b, "</span><br>");
+        }
+        size_t k;
+        const json_t *rec;
+        json_array_foreach(json_object_get(c->v, "recommendations"), k, rec) {
+            mb__buf_puts(b, json_is_true(json_object_get(rec, "ok")) ? "✔ " : "⚠ ");
+            esc(b, mb__jstr(rec, "text"));
+            mb__buf_puts(b, "<br>");
+        }
+        mb__buf_puts(b, "</td></tr>\n");
+    }
+    mb__buf_puts(b, "</tbody></table></div>\n");
+}
+
+static void accuracy_tables(mb_buf *b, const mb_rview *v)
+{
+    char t[64];
+    mb__buf_puts(b, "<h2>Accuracy</h2><div class=\"tablewrap\"><table id=\"accuracy\" "
+                    "class=\"sortable\"><thead><tr><th>variant</th><th class=\"n\">top-1</th>"
+                    "<th class=\"n\">top-5</th><th class=\"n\">Δ top-1</th>"
+                    "<th class=\"n\">top-1 agreement</th></tr></thead><tbody>\n");
+    int any_out = 0;
+    for (size_t i = 0; i < v->n_cmps; i++) {
+        const mb_rcmp *c = &v->cmps[i];
+        mb__buf_puts(b, "<tr><td class=\"name\">");
+        esc(b, c->name);
+        mb__buf_puts(b, "</td>");
+        const char *keys[] = {"accuracy.top1", "accuracy.top5"};
+        for (size_t k = 0; k < 2; k++) {
+            double x = mb__jnum(c->v, keys[k]);
+            td_num(b, x, mb__fmt_num(x, 4, t, sizeof t));
+        }
+        double d = mb__jnum(c->v, "accuracy.delta_top1");
+        if (isfinite(d))
+            snprintf(t, sizeof t, "%+.4f", d);
+        else
+            snprintf(t, sizeof t, "-");
+        td_num(b, d, t);
+        double a = mb__jnum(c->v, "agreement.top1");
+        td_num(b, a, mb__fmt_num(a, 4, t, sizeof t));
+        mb__buf_puts(b, "</tr>\n");
+        any_out |= json_array_size(mb__jget(c->v, "agreement.outputs")) > 0;
+    }
+    mb__buf_puts(b, "</tbody></table></div>\n");
+    if (!any_out)
+        return;
+    static const char *const mk[] = {"mae", "mse", "rmse", "max_abs", "rel_error", "cosine", "psnr", "ssim"};
+    mb__buf_puts(b, "<h3>Output agreement with the baseline</h3><div class=\"tablewrap\">"
+                    "<table id=\"outputs\" class=\"sortable\"><thead><tr><th>variant</th>"
+                    "<th>output</th><th class=\"n\">MAE</th><th class=\"n\">MSE</th>"
+                    "<th class=\"n\">RMSE</th><th class=\"n\">max abs</th>"
+                    "<th class=\"n\">rel. error</th><th class=\"n\">cosine</th>"
+                    "<th class=\"n\">PSNR dB</th><th class=\"n\">SSIM</th></tr></thead><tbody>\n");
+    for (size_t i = 0; i < v->n_cmps; i++) {
+        size_t k;
+        const json_t *o;
+        json_array_foreach(mb__jget(v->cmps[i].v, "agreement.outputs"), k, o) {
+            mb__buf_puts(b, "<tr><td class=\"name\">");
+            esc(b, v->cmps[i].name);
+            mb__buf_puts(b, "</td><td class=\"mono\">");
+            esc(b, mb__jstr(o, "name"));
+            mb__buf_puts(b, "</td>");
+            for (size_t j = 0; j < sizeof mk / sizeof *mk; j++) {
+                double x = mb__jnum(o, mk[j]);
+                td_num(b, x, mb__fmt_num(x, j == 5 ? 6 : 4, t, sizeof t));
+            }
+            mb__buf_puts(b, "</tr>\n");
+        }
+    }
+    mb__buf_puts(b, "</tbody></table></div>\n");
+}
+
+static void verdict(mb_buf *b, const mb_rview *v)
+{
+    char t[64];
+    mb__buf_puts(b, "<p class=\"verdict\" id=\"verdict\">");
+    int said = 0;
+    for (size_t i = 0; i < v->n_cmps; i++) {
+        const mb_rcmp *c = &v->cmps[i];
+        if (c->is_baseline)
+            continue;
+        if (said++)
+            mb__buf_puts(b, "<br>");
+        mb__buf_puts(b, "<b>");
+        esc(b, c->name);
+        mb__buf_puts(b, "</b> ");
+        const char *vd = mb__cmp_verdict(c);
+        if (strcmp(vd, "FAILED") == 0) {
+            mb__buf_puts(b, "<span class=\"failed\">failed</span>");
+            const char *e = mb__jstr(c->v, "error");
+            if (e) {
+                mb__buf_puts(b, ": ");
+                esc(b, e);
+            }
+            continue;
+        }
+        double s = mb__jnum(c->v, "speedup_median.value");
+        const json_t *ci = mb__jget(c->v, "speedup_median.ci95");
+        mb__buf_printf(b, "is <span class=\"%s\">", strcmp(vd, "faster") == 0 ? "faster"
+                                                   : strcmp(vd, "slower") == 0 ? "slower" : "");
+        if (isfinite(s))
+            mb__buf_printf(b, "%.2f× ", s);
+        esc(b, vd);
+        mb__buf_puts(b, "</span> than ");
+        esc(b, c->baseline);
+        if (json_array_size(ci) == 2)
+            mb__buf_printf(b, " (median; 95%% CI %.2f – %.2f",
+                           json_number_value(json_array_get(ci, 0)),
+                           json_number_value(json_array_get(ci, 1)));
+        else
+            mb__buf_puts(b, " (median");
+        double p = mb__jnum(c->v, "significance.p");
+        if (isfinite(p))
+            mb__buf_printf(b, ", p = %.2g", p);
+        mb__buf_puts(b, ")");
+    }
+    if (!said) {
+        const mb_rrun *fast = NULL, *thr = NULL;
+        size_t failed = 0;
+        for (size_t i = 0; i < v->n_runs; i++) {
+            const mb_rrun *r = &v->runs[i];
+            if (strcmp(r->status, "ok") != 0) {
+                failed++;
+                continue;
+            }
+            if (isfinite(r->p50) && (!fast || r->p50 < fast->p50))
+                fast = r;
+            if (isfinite(r->sps) && (!thr || r->sps > thr->sps))
+                thr = r;
+        }
+        if (fast) {
+            mb__buf_printf(b, "Median latency <b>%s ms</b> (", mb__fmt_ms(fast->p50, t, sizeof t));
+            esc(b, fast->variant);
+            mb__buf_printf(b, ", batch %lld)", (long long)fast->batch);
+            said = 1;
+        }
+        if (thr && v->n_runs > 1) {
+            mb__buf_printf(b, "; highest throughput <b>%s samples/s</b> (",
+                           mb__fmt_num(thr->sps, 4, t, sizeof t));
+            esc(b, thr->variant);
+            mb__buf_printf(b, ", batch %lld)", (long long)thr->batch);
+        }
+        if (failed)
+            mb__buf_printf(b, "%s<span class=\"failed\">%zu run%s failed</span>", said ? "; " : "",
+                           failed, failed == 1 ? "" : "s");
+    }
+    mb__buf_puts(b, "</p>\n");
+}
+
+static void dl_item(mb_buf *b, const char *key, const char *val)
+{
+    if (!val)
+        return;
+    mb__buf_puts(b, "<dt>");
+    esc(b, key);
+    mb__buf_puts(b, "</dt><dd>");
+    esc(b, val);
+    mb__buf_puts(b, "</dd>");
+}
+
+static void dl_num(mb_buf *b, const char *key, double x, const char *fmt_unit)
+{
+    char t[64];
+    if (!isfinite(x))
+        return;
+    if (fmt_unit && strcmp(fmt_unit, "bytes") == 0)
+        mb__fmt_bytes(x, t, sizeof t);
+    else
+        snprintf(t, sizeof t, "%.15g%s", x, fmt_unit ? fmt_unit : "");
+    dl_item(b, key, t);
+}
+
+/* A JSON value as compact text (objects/arrays dumped), escaped. */
+static void dl_json(mb_buf *b, const char *key, const json_t *j)
+{
+    if (!j || json_is_null(j))
+        return;
+    if (json_is_string(j)) {
+        dl_item(b, key, json_string_value(j));
+        return;
+    }
+    char *s = json_dumps(j, JSON_COMPACT | JSON_ENCODE_ANY | JSON_PRESERVE_ORDER);
+    if (s) {
+        dl_item(b, key, s);
+        free(s);
+    }
+}
+
+static void metadata(mb_buf *b, const json_t *const *docs, size_t n_docs, const mb_rview *v)
+{
+    mb__buf_puts(b, "<h2>Environment and provenance</h2>\n");
+    for (size_t d = 0; d < n_docs; d++) {
+        const json_t *doc = docs[d];
+        const json_t *env = json_object_get(doc, "environment");
+        if (n_docs > 1)
+            mb__buf_printf(b, "<h3>Document %zu</h3>", d + 1);
+        mb__buf_puts(b, "<div class=\"grid2\"><div class=\"panel\"><dl class=\"meta\">");
+        dl_item(b, "machine", mb__jstr(env, "cpu_model"));
+        char cores[96];
+        double lc = mb__jnum(env, "logical_cores"), pc = mb__jnum(env, "physical_cores");
+        if (isfinite(lc)) {
+            snprintf(cores, sizeof cores, "%.0f logical%s", lc, "");
+            if (isfinite(pc))
+                snprintf(cores, sizeof cores, "%.0f logical, %.0f physical", lc, pc);
+            dl_item(b, "cores", cores);
+        }
+        dl_num(b, "CPU MHz", mb__jnum(env, "cpu_mhz"), NULL);
+        dl_num(b, "memory", mb__jnum(env, "memory_bytes"), "bytes");
+        dl_item(b, "governor", mb__jstr(env, "governor"));
+        dl_item(b, "kernel", mb__jstr(env, "kernel"));
+        dl_item(b, "arch", mb__jstr(env, "arch"));
+        dl_item(b, "hostname", mb__jstr(env, "hostname"));
+        dl_item(b, "libc", mb__jstr(env, "libc"));
+        dl_item(b, "compiler", mb__jstr(env, "compiler"));
+        mb__buf_puts(b, "</dl></div><div class=\"panel\"><dl class=\"meta\">");
+        char ver[256];
+        snprintf(ver, sizeof ver, "%s (commit %s)",
+                 mb__jstr(doc, "mbench.version") ? mb__jstr(doc, "mbench.version") : "?",
+                 mb__jstr(doc, "mbench.commit") ? mb__jstr(doc, "mbench.commit") : "?");
+        dl_item(b, "mbench", ver);
+        dl_item(b, "command line", mb__jstr(doc, "command_line"));
+        dl_item(b, "created (UTC)", mb__jstr(doc, "created_utc"));
+        dl_item(b, "environment read (UTC)", mb__jstr(env, "timestamp_utc"));
+        const json_t *runs = json_object_get(doc, "runs");
+        const json_t *r0 = json_array_get(runs, 0);
+        if (r0) {
+            char rt[512];
+            snprintf(rt, sizeof rt, "%s %s", mb__jstr(r0, "runtime.name") ? mb__jstr(r0, "runtime.name") : "",
+                     mb__jstr(r0, "runtime.version") ? mb__jstr(r0, "runtime.version") : "");
+            dl_item(b, "runtime", rt);
+            dl_json(b, "providers", mb__jget(r0, "runtime.providers"));
+            dl_item(b, "runtime library", mb__jstr(r0, "runtime.library_path"));
+            dl_item(b, "backend", mb__jstr(r0, "backend"));
+            dl_item(b, "device", mb__jstr(r0, "device"));
+        }
+        const json_t *tm = json_object_get(doc, "timer");
+        if (tm) {
+            char t[160];
+            snprintf(t, sizeof t, "%s, resolution %.0f ns, overhead %.0f ns",
+                     mb__jstr(tm, "clock") ? mb__jstr(tm, "clock") : "?", mb__jnum(tm, "resolution_ns"),
+                     mb__jnum(tm, "overhead_ns"));
+            dl_item(b, "timer", t);
+        }
+        dl_item(b, "percentiles", mb__jstr(doc, "statistics.percentile_method"));
+        dl_item(b, "median CI", mb__jstr(doc, "statistics.median_ci"));
+        dl_item(b, "outliers", mb__jstr(doc, "statistics.outliers"));
+        mb__buf_puts(b, "</dl></div></div>\n");
+    }
+    /* per-run options and inputs */
+    mb__buf_puts(b, "<h3>Runs in detail</h3><div class=\"tablewrap\"><table id=\"runs\">"
+                    "<thead><tr><th>variant</th><th class=\"n\">batch</th><th>runtime</th>"
+                    "<th>options</th><th>inputs</th><th>phases</th><th>stop rule</th>"
+                    "</tr></thead><tbody>\n");
+    char t[64], u[64], w[64];
+    for (size_t i = 0; i < v->n_runs; i++) {
+        const mb_rrun *r = &v->runs[i];
+        mb__buf_puts(b, "<tr><td class=\"name\">");
+        esc(b, r->variant);
+        mb__buf_printf(b, "</td><td class=\"n\">%lld</td><td>", (long long)r->batch);
+        esc(b, mb__jstr(r->run, "runtime.name"));
+        mb__buf_puts(b, " ");
+        esc(b, mb__jstr(r->run, "runtime.version"));
+        mb__buf_puts(b, "</td><td class=\"mono\">");
+        const json_t *cfg = json_object_get(r->run, "config");
+        const char *k;
+        const json_t *x;
+        int first = 1;
+        json_object_foreach((json_t *)cfg, k, x) {
+            if (json_is_null(x) || (json_is_object(x) && json_object_size(x) == 0))
+                continue;
+            char *s = json_dumps(x, JSON_COMPACT | JSON_ENCODE_ANY);
+            if (!first)
+                mb__buf_puts(b, " ");
+            first = 0;
+            esc(b, k);
+            mb__buf_puts(b, "=");
+            esc(b, s);
+            free(s);
+        }
+        mb__buf_puts(b, "</td><td class=\"mono\">");
+        size_t j;
+        json_array_foreach(json_object_get(r->run, "inputs"), j, x) {
+            char *shape = json_dumps(json_object_get(x, "shape"), JSON_COMPACT | JSON_ENCODE_ANY);
+            esc(b, mb__jstr(x, "name"));
+            mb__buf_puts(b, " ");
+            esc(b, mb__jstr(x, "dtype"));
+            esc(b, shape);
+            mb__buf_puts(b, " (");
+            esc(b, mb__jstr(x, "source"));
+            mb__buf_puts(b, ")<br>");
+            free(shape);
+        }
+        mb__buf_puts(b, "</td><td class=\"mono\">");
+        snprintf(w, sizeof w, "load %s ms, ", mb__fmt_ms(mb__jnum(r->run, "phases.library_load_ns"), t, sizeof t));
+        esc(b, w);
+        snprintf(w, sizeof w, "session %s ms, ", mb__fmt_ms(mb__jnum(r->run, "phases.session_create_ns"), t, sizeof t));
+        esc(b, w);
+        snprintf(w, sizeof w, "first run %s ms", mb__fmt_ms(mb__jnum(r->run, "phases.first_inference_ns"), u, sizeof u));
+        esc(b, w);
+        mb__buf_puts(b, "</td><td>");
+        esc(b, mb__jstr(r->run, "stop_rule"));
+        mb__buf_puts(b, "</td></tr>\n");
+    }
+    mb__buf_puts(b, "</tbody></table></div>\n");
+}
+
+/* Runs one chart and records its id in expect when drawn. */
+static int chart(mb_buf *b, int (*fn)(mb_buf *, const mb_rview *), const mb_rview *v,
+                 const char *id, mb_buf *expect)
+{
+    int r = fn(b, v);
+    if (r > 0) {
+        mb__buf_puts(expect, expect->len ? " " : "");
+        mb__buf_puts(expect, id);
+    }
+    return r;
+}
+
+mb_status mb__report_html(const json_t *const *docs, size_t n_docs, mb_buf *out,
+                          mb_err *err)
+{
+    if (n_docs == 0)
+        return mb__fail(err, MB_EINVAL, "no result document to report on");
+    for (size_t i = 0; i < n_docs; i++)
+        if (!json_is_object(docs[i]))
+            return mb__fail(err, MB_EINVAL, "result document %zu is not a JSON object", i + 1);
+    mb_rview v;
+    if (mb__rview_build(docs, n_docs, &v))
+        return mb__fail(err, MB_ENOMEM, "out of memory building the report");
+    mb_buf body = MB_BUF_INIT, expect = MB_BUF_INIT;
+    int bad = 0;
+    const char *kind = mb__jstr(docs[0], "kind");
+    if (!kind)
+        kind = "result";
+
+    /* charts first (into body) so the expected list is known for <body> */
+    mb_buf charts = MB_BUF_INIT;
+    mb__buf_puts(&charts, "<h2>Latency</h2>\n");
+    bad |= chart(&charts, mb__chart_distribution, &v, "chart-dist", &expect) < 0;
+    bad |= chart(&charts, mb__chart_ecdf, &v, "chart-ecdf", &expect) < 0;
+    if (v.multi_batch) {
+        mb__buf_puts(&charts, "<h2>Batch size</h2><div class=\"grid2\">\n");
+        bad |= chart(&charts, mb__chart_batch_throughput, &v, "chart-batch-thr", &expect) < 0;
+        bad |= chart(&charts, mb__chart_batch_latency, &v, "chart-batch-lat", &expect) < 0;
+        mb__buf_puts(&charts, "</div>\n");
+    }
+    if (v.n_cmps) {
+        mb__buf_puts(&charts, "<h2>Speedup</h2>\n");
+        bad |= chart(&charts, mb__chart_speedup, &v, "chart-speedup", &expect) < 0;
+    }
+    mb__buf_puts(&charts, "<h2>Memory and model size</h2><div class=\"grid2\">\n");
+    bad |= chart(&charts, mb__chart_memory, &v, "chart-mem", &expect) < 0;
+    bad |= chart(&charts, mb__chart_model_size, &v, "chart-size", &expect) < 0;
+    mb__buf_puts(&charts, "</div>\n");
+
+    mb__buf_puts(&body, "<main>\n<header class=\"top\"><div><h1>mbench <span class=\"kind\">");
+    esc(&body, kind);
+    mb__buf_puts(&body, "</span> report</h1><div class=\"sub\">");
+    for (size_t d = 0; d < n_docs; d++) {
+        if (d)
+            mb__buf_puts(&body, "<br>");
+        esc(&body, mb__jstr(docs[d], "created_utc"));
+        mb__buf_puts(&body, " · ");
+        esc(&body, mb__jstr(docs[d], "environment.cpu_model"));
+        mb__buf_puts(&body, " · ");
+        esc(&body, mb__jstr(docs[d], "environment.hostname"));
+    }
+    mb__buf_printf(&body, "</div></div><div class=\"actions\"><button id=\"download-json\" "
+                          "type=\"button\" data-file=\"mbench-%s.json\">Download JSON</button>"
+                          "<button id=\"print\" type=\"button\">Print</button></div></header>\n",
+                   strcmp(kind, "compare") == 0 ? "compare" : strcmp(kind, "run") == 0 ? "run" : "result");
+    verdict(&body, &v);
+    if (v.n_warnings) {
+        mb__buf_puts(&body, "<ul class=\"warnings\" id=\"warnings\">");
+        for (size_t i = 0; i < v.n_warnings; i++) {
+            mb__buf_puts(&body, "<li>");
+            esc(&body, v.warnings[i]);
+            mb__buf_puts(&body, "</li>");
+        }
+        mb__buf_puts(&body, "</ul>\n");
+    }
+    summary_table(&body, &v);
+    if (v.n_cmps)
+        speedup_table(&body, &v);
+    mb__buf_append(&body, charts.data ? charts.data : "", charts.len);
+    if (v.has_accuracy) {
+        mb__buf_puts(&body, "<div class=\"grid2\" style=\"margin-top:18px\">\n");
+        bad |= chart(&body, mb__chart_accuracy, &v, "chart-acc", &expect) < 0;
+        mb__buf_puts(&body, "</div>\n");
+        bad |= chart(&body, mb__chart_outputs, &v, "chart-outputs", &expect) < 0;
+        accuracy_tables(&body, &v);
+    }
+    metadata(&body, docs, n_docs, &v);
+    mb__buf_printf(&body, "<footer>Generated by mbench %s from %zu result document%s "
+                          "(schema ",
+                   mb_version(), n_docs, n_docs == 1 ? "" : "s");
+    esc(&body, mb__jstr(docs[0], "schema"));
+    mb__buf_puts(&body, "). The full document is embedded in this page: "
+                        "<b>Download JSON</b> saves it. Hover a chart mark for its value."
+                        "</footer>\n</main>\n");
+
+    /* the page */
+    mb__buf_puts(out, "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">\n"
+                      "<meta name=\"viewport\" content=\"width=device-width,initial-scale=1\">\n"
+                      "<meta http-equiv=\"Content-Security-Policy\" content=\"default-src 'none'; "
+                      "style-src 'unsafe-inline'; script-src 'unsafe-inline'; img-src data:\">\n"
+                      "<meta name=\"color-scheme\" content=\"light dark\">\n<title>mbench ");
+    esc(out, kind);
+    if (v.n_series) {
+        mb__buf_puts(out, ": ");
+        for (size_t i = 0; i < v.n_series && i < 4; i++) {
+            if (i)
+                mb__buf_puts(out, ", ");
+            esc(out, v.series[i]);
+        }
+        if (v.n_series > 4)
+            mb__buf_puts(out, ", …");
+    }
+    mb__buf_puts(out, "</title>\n<script>window.__mbErr=[];window.addEventListener('error',"
+                      "function(e){window.__mbErr.push(String(e.message))});</script>\n<style>\n");
+    for (size_t i = 0; mb_html_css[i]; i++)
+        mb__buf_puts(out, mb_html_css[i]);
+    mb__buf_puts(out, "</style></head>\n<body data-expect=\"");
+    esc(out, expect.data ? expect.data : "");
+    mb__buf_puts(out, "\">\n");
+    mb__buf_append(out, body.data ? body.data : "", body.len);
+    mb__buf_puts(out, "<script type=\"application/json\" id=\"mbench-data\">\n");
+    if (n_docs == 1) {
+        mb__json_script_embed(out, docs[0]);
+    } else {
+        mb__buf_putc(out, '[');
+        for (size_t d = 0; d < n_docs; d++) {
+            if (d)
+                mb__buf_putc(out, ',');
+            mb__json_script_embed(out, docs[d]);
+        }
+        mb__buf_putc(out, ']');
+    }
+    mb__buf_puts(out, "\n</script>\n<script>\n");
+    for (size_t i = 0; mb_html_js[i]; i++)
+        mb__buf_puts(out, mb_html_js[i]);
+    mb__buf_puts(out, "</script>\n</body></html>\n");
+    bad |= body.oom || expect.oom || charts.oom;
+    mb__buf_free(&body);
+    mb__buf_free(&expect);
+    mb__buf_free(&charts);
+    mb__rview_free(&v);
+    if (bad || out->oom)
+        return mb__fail(err, MB_ENOMEM, "out of memory rendering the HTML report");
+    return MB_OK;
+}

@@ -1,0 +1,310 @@
+/* markdown.c - result documents as GitHub-flavoured Markdown. */
+#include "report/markdown.h"
+
+#include "core/err.h"
+#include "report/rutil.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+/* "2.10x [1.90, 2.30]" or "-". */
+static void put_speedup(mb_buf *b, const json_t *s)
+{
+    double v = mb__jnum(s, "value");
+    if (!isfinite(v)) {
+        mb__buf_puts(b, "-");
+        return;
+    }
+    mb__buf_printf(b, "%.2fx", v);
+    const json_t *ci = json_object_get(s, "ci95");
+    if (json_is_array(ci) && json_array_size(ci) == 2 &&
+        json_is_number(json_array_get(ci, 0)) && json_is_number(json_array_get(ci, 1)))
+        mb__buf_printf(b, " [%.2f, %.2f]", json_number_value(json_array_get(ci, 0)),
+                       json_number_value(json_array_get(ci, 1)));
+}
+
+static void verdict_line(mb_buf *b, const mb_rview *v)
+{
+    mb__buf_puts(b, "**Verdict:** ");
+    int said = 0;
+    for (size_t i = 0; i < v->n_cmps; i++) {
+        const mb_rcmp *c = &v->cmps[i];
+        if (c->is_baseline)
+            continue;
+        if (said++)
+            mb__buf_puts(b, "; ");
+        mb__md_escape(b, c->name);
+        if (strcmp(c->status, "ok") != 0) {
+            mb__buf_puts(b, " **FAILED**");
+            continue;
+        }
+        double s = mb__jnum(c->v, "speedup_median.value");
+        const char *verdict = mb__cmp_verdict(c);
+        if (isfinite(s))
+            mb__buf_printf(b, " %.2fx vs ", s);
+        else
+            mb__buf_puts(b, " vs ");
+        mb__md_escape(b, c->baseline);
+        mb__buf_puts(b, " (");
+        mb__md_escape(b, verdict);
+        double p = mb__jnum(c->v, "significance.p");
+        if (isfinite(p))
+            mb__buf_printf(b, ", p=%.2g", p);
+        mb__buf_puts(b, ")");
+    }
+    if (!said) {
+        /* A plain run: fastest median and best throughput. */
+        const mb_rrun *fast = NULL, *thr = NULL;
+        size_t failed = 0;
+        for (size_t i = 0; i < v->n_runs; i++) {
+            const mb_rrun *r = &v->runs[i];
+            if (strcmp(r->status, "ok") != 0) {
+                failed++;
+                continue;
+            }
+            if (isfinite(r->p50) && (!fast || r->p50 < fast->p50))
+                fast = r;
+            if (isfinite(r->sps) && (!thr || r->sps > thr->sps))
+                thr = r;
+        }
+        char t[32];
+        if (fast) {
+            mb__buf_puts(b, "lowest median latency ");
+            mb__buf_printf(b, "%s ms (", mb__fmt_ms(fast->p50, t, sizeof t));
+            mb__md_escape(b, fast->variant);
+            mb__buf_printf(b, ", batch %lld)", (long long)fast->batch);
+            said++;
+        }
+        if (thr && v->n_runs > 1) {
+            mb__buf_printf(b, "; highest throughput %s samples/s (",
+                           mb__fmt_num(thr->sps, 4, t, sizeof t));
+            mb__md_escape(b, thr->variant);
+            mb__buf_printf(b, ", batch %lld)", (long long)thr->batch);
+        }
+        if (failed)
+            mb__buf_printf(b, "%s%zu run%s **FAILED**", said ? "; " : "",
+                           failed, failed == 1 ? "" : "s");
+        else if (!said)
+            mb__buf_puts(b, "no runs");
+    }
+    mb__buf_puts(b, "\n\n");
+}
+
+static void summary_table(mb_buf *b, const mb_rview *v)
+{
+    char t1[32], t2[32], t3[32];
+    mb__buf_puts(b, "### Summary\n\n"
+                    "| variant | model | batch | p50 ms [95% CI] | p95 ms | p99 ms "
+                    "| throughput (inferences/s) | samples/s | peak RSS | status |\n"
+                    "|---|---|--:|--:|--:|--:|--:|--:|--:|---|\n");
+    for (size_t i = 0; i < v->n_runs; i++) {
+        const mb_rrun *r = &v->runs[i];
+        mb__buf_puts(b, "| ");
+        mb__md_escape(b, r->variant);
+        for (size_t c = 0; c < v->n_cmps; c++)
+            if (v->cmps[c].is_baseline && strcmp(v->cmps[c].name, r->variant) == 0) {
+                mb__buf_puts(b, " (baseline)");
+                break;
+            }
+        mb__buf_puts(b, " | ");
+        mb__md_escape(b, r->model);
+        if (r->batch >= 0)
+            mb__buf_printf(b, " | %lld | ", (long long)r->batch);
+        else
+            mb__buf_puts(b, " | - | ");
+        mb__buf_puts(b, mb__fmt_ms(r->p50, t1, sizeof t1));
+        if (isfinite(r->ci_lo) && isfinite(r->ci_hi))
+            mb__buf_printf(b, " [%s, %s]", mb__fmt_ms(r->ci_lo, t2, sizeof t2),
+                           mb__fmt_ms(r->ci_hi, t3, sizeof t3));
+        mb__buf_printf(b, " | %s", mb__fmt_ms(r->p95, t1, sizeof t1));
+        mb__buf_printf(b, " | %s", mb__fmt_ms(r->p99, t1, sizeof t1));
+        mb__buf_printf(b, " | %s", mb__fmt_num(r->ips, 4, t1, sizeof t1));
+        mb__buf_printf(b, " | %s", mb__fmt_num(r->sps, 4, t1, sizeof t1));
+        mb__buf_printf(b, " | %s | ", mb__fmt_bytes(r->rss_peak, t1, sizeof t1));
+        if (strcmp(r->status, "ok") == 0) {
+            mb__buf_puts(b, "ok");
+        } else {
+            mb__buf_puts(b, "**");
+            mb__md_escape(b, r->status);
+            mb__buf_puts(b, "**");
+            if (r->error) {
+                mb__buf_puts(b, ": ");
+                mb__md_escape(b, r->error);
+            }
+        }
+        mb__buf_puts(b, " |\n");
+    }
+    mb__buf_puts(b, "\n");
+}
+
+static void speedup_table(mb_buf *b, const mb_rview *v)
+{
+    char t[32];
+    mb__buf_puts(b, "### Speedups\n\n"
+                    "Speedup = baseline latency / variant latency (higher is "
+                    "faster), with bootstrap 95% confidence intervals.\n\n"
+                    "| variant | baseline | median speedup [95% CI] | p99 speedup "
+                    "[95% CI] | p-value | memory ratio | size ratio | verdict |\n"
+                    "|---|---|--:|--:|--:|--:|--:|---|\n");
+    for (size_t i = 0; i < v->n_cmps; i++) {
+        const mb_rcmp *c = &v->cmps[i];
+        mb__buf_puts(b, "| ");
+        mb__md_escape(b, c->name);
+        mb__buf_puts(b, " | ");
+        mb__md_escape(b, c->baseline);
+        mb__buf_puts(b, " | ");
+        put_speedup(b, json_object_get(c->v, "speedup_median"));
+        mb__buf_puts(b, " | ");
+        put_speedup(b, json_object_get(c->v, "speedup_p99"));
+        double p = mb__jnum(c->v, "significance.p");
+        if (isfinite(p))
+            mb__buf_printf(b, " | %.2g", p);
+        else
+            mb__buf_puts(b, " | -");
+        mb__buf_printf(b, " | %s", mb__fmt_num(mb__jnum(c->v, "memory_ratio"), 3, t, sizeof t));
+        mb__buf_printf(b, " | %s | ", mb__fmt_num(mb__jnum(c->v, "size_ratio"), 3, t, sizeof t));
+        const char *verdict = mb__cmp_verdict(c);
+        if (strcmp(verdict, "FAILED") == 0) {
+            mb__buf_puts(b, "**FAILED**");
+            const char *e = mb__jstr(c->v, "error");
+            if (e) {
+                mb__buf_puts(b, ": ");
+                mb__md_escape(b, e);
+            }
+        } else {
+            mb__md_escape(b, verdict);
+        }
+        mb__buf_puts(b, " |\n");
+    }
+    mb__buf_puts(b, "\n");
+}
+
+static void accuracy_tables(mb_buf *b, const mb_rview *v)
+{
+    char t[32];
+    mb__buf_puts(b, "### Accuracy\n\n"
+                    "| variant | top-1 | top-5 | Δ top-1 | top-1 agreement with "
+                    "baseline |\n|---|--:|--:|--:|--:|\n");
+    int any_outputs = 0;
+    for (size_t i = 0; i < v->n_cmps; i++) {
+        const mb_rcmp *c = &v->cmps[i];
+        mb__buf_puts(b, "| ");
+        mb__md_escape(b, c->name);
+        mb__buf_printf(b, " | %s", mb__fmt_num(mb__jnum(c->v, "accuracy.top1"), 4, t, sizeof t));
+        mb__buf_printf(b, " | %s", mb__fmt_num(mb__jnum(c->v, "accuracy.top5"), 4, t, sizeof t));
+        double d = mb__jnum(c->v, "accuracy.delta_top1");
+        if (isfinite(d))
+            mb__buf_printf(b, " | %+.4f", d);
+        else
+            mb__buf_puts(b, " | -");
+        mb__buf_printf(b, " | %s |\n", mb__fmt_num(mb__jnum(c->v, "agreement.top1"), 4, t, sizeof t));
+        if (json_array_size(mb__jget(c->v, "agreement.outputs")))
+            any_outputs = 1;
+    }
+    mb__buf_puts(b, "\n");
+    if (!any_outputs)
+        return;
+    static const char *keys[] = {"mae", "rmse", "max_abs", "rel_error", "cosine", "psnr", "ssim"};
+    mb__buf_puts(b, "#### Output agreement with the baseline\n\n"
+                    "| variant | output | MAE | RMSE | max abs | rel. error | "
+                    "cosine | PSNR dB | SSIM |\n"
+                    "|---|---|--:|--:|--:|--:|--:|--:|--:|\n");
+    for (size_t i = 0; i < v->n_cmps; i++) {
+        const mb_rcmp *c = &v->cmps[i];
+        size_t k;
+        const json_t *o;
+        json_array_foreach(mb__jget(c->v, "agreement.outputs"), k, o) {
+            mb__buf_puts(b, "| ");
+            mb__md_escape(b, c->name);
+            mb__buf_puts(b, " | ");
+            mb__md_escape(b, mb__jstr(o, "name"));
+            for (size_t j = 0; j < sizeof keys / sizeof *keys; j++)
+                mb__buf_printf(b, " | %s", mb__fmt_num(mb__jnum(o, keys[j]), 4, t, sizeof t));
+            mb__buf_puts(b, " |\n");
+        }
+    }
+    mb__buf_puts(b, "\n");
+}
+
+static void recommendations(mb_buf *b, const mb_rview *v)
+{
+    int header = 0;
+    for (size_t i = 0; i < v->n_cmps; i++) {
+        const mb_rcmp *c = &v->cmps[i];
+        size_t k;
+        const json_t *r;
+        json_array_foreach(json_object_get(c->v, "recommendations"), k, r) {
+            if (!header++)
+                mb__buf_puts(b, "### Recommendations\n\n");
+            mb__buf_puts(b, json_is_true(json_object_get(r, "ok")) ? "- ✅ " : "- ⚠️ ");
+            mb__md_escape(b, c->name);
+            mb__buf_puts(b, ": ");
+            mb__md_escape(b, mb__jstr(r, "text"));
+            mb__buf_puts(b, "\n");
+        }
+    }
+    if (header)
+        mb__buf_puts(b, "\n");
+}
+
+static void footer(mb_buf *b, const json_t *const *docs, size_t n_docs)
+{
+    for (size_t d = 0; d < n_docs; d++) {
+        mb__buf_puts(b, "<sub>mbench ");
+        mb__md_escape(b, mb__jstr(docs[d], "mbench.version"));
+        mb__buf_puts(b, " (");
+        mb__md_escape(b, mb__jstr(docs[d], "mbench.commit"));
+        mb__buf_puts(b, ") · ");
+        mb__md_escape(b, mb__jstr(docs[d], "created_utc"));
+        mb__buf_puts(b, " · ");
+        mb__md_escape(b, mb__jstr(docs[d], "environment.cpu_model"));
+        const char *cmd = mb__jstr(docs[d], "command_line");
+        if (cmd) {
+            mb__buf_puts(b, " · ");
+            mb__md_escape(b, cmd);
+        }
+        mb__buf_puts(b, "</sub>\n\n");
+    }
+}
+
+mb_status mb__report_md(const json_t *const *docs, size_t n_docs, mb_buf *out,
+                        mb_err *err)
+{
+    if (n_docs == 0)
+        return mb__fail(err, MB_EINVAL, "no result document to report on");
+    for (size_t i = 0; i < n_docs; i++)
+        if (!json_is_object(docs[i]))
+            return mb__fail(err, MB_EINVAL,
+                            "result document %zu is not a JSON object", i + 1);
+    mb_rview v;
+    if (mb__rview_build(docs, n_docs, &v))
+        return mb__fail(err, MB_ENOMEM, "out of memory building the report");
+    const char *kind = mb__jstr(docs[0], "kind");
+    mb__buf_puts(out, "## mbench ");
+    mb__md_escape(out, kind ? kind : "result");
+    if (n_docs > 1)
+        mb__buf_printf(out, " (%zu documents merged)", n_docs);
+    mb__buf_puts(out, "\n\n");
+    verdict_line(out, &v);
+    summary_table(out, &v);
+    if (v.n_cmps)
+        speedup_table(out, &v);
+    if (v.has_accuracy)
+        accuracy_tables(out, &v);
+    recommendations(out, &v);
+    if (v.n_warnings) {
+        mb__buf_puts(out, "### Warnings\n\n");
+        for (size_t i = 0; i < v.n_warnings; i++) {
+            mb__buf_puts(out, "- ");
+            mb__md_escape(out, v.warnings[i]);
+            mb__buf_puts(out, "\n");
+        }
+        mb__buf_puts(out, "\n");
+    }
+    footer(out, docs, n_docs);
+    mb__rview_free(&v);
+    if (out->oom)
+        return mb__fail(err, MB_ENOMEM, "out of memory rendering Markdown");
+    return MB_OK;
+}
