@@ -1,0 +1,95 @@
+/* changepoint.c - binary segmentation on medians with a robust noise
+ * scale (see changepoint.h). */
+#include "regress/changepoint.h"
+
+#include "core/alloc.h"
+#include "core/stats.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+static int cmp_d(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return (x > y) - (x < y);
+}
+
+/* Median of x[0..n) using scratch (n doubles). */
+static double median(const double *x, size_t n, double *scratch)
+{
+    memcpy(scratch, x, n * sizeof *x);
+    qsort(scratch, n, sizeof *scratch, cmp_d);
+    return mb__percentile_sorted(scratch, n, 50);
+}
+
+typedef struct {
+    const double *x;
+    double *scratch;
+    double sigma;
+    size_t min_seg;
+    double threshold, min_rel;
+    mb__changepoint *found;
+    size_t n_found, cap_found;
+} seg_ctx;
+
+static void segment(seg_ctx *c, size_t a, size_t b)
+{
+    size_t n = b - a, L = c->min_seg;
+    if (n < 2 * L)
+        return;
+    double best = -1, bl = 0, br = 0;
+    size_t best_k = 0;
+    for (size_t k = a + L; k + L <= b; k++) {
+        double ml = median(c->x + a, k - a, c->scratch);
+        double mr = median(c->x + k, b - k, c->scratch);
+        double se = 1.2533 * c->sigma *
+                    sqrt(1.0 / (double)(k - a) + 1.0 / (double)(b - k));
+        double score = fabs(mr - ml) / se;
+        if (score > best) {
+            best = score;
+            best_k = k;
+            bl = ml;
+            br = mr;
+        }
+    }
+    double scale = fabs(bl) > 0 ? fabs(bl) : 1.0;
+    if (best <= c->threshold || fabs(br - bl) / scale <= c->min_rel)
+        return;
+    segment(c, a, best_k);
+    if (c->n_found < c->cap_found)
+        c->found[c->n_found] =
+            (mb__changepoint){best_k, bl, br, best};
+    c->n_found++;
+    segment(c, best_k, b);
+}
+
+size_t mb__changepoints(const double *x, size_t n, size_t min_segment,
+                        double threshold, double min_rel, mb__changepoint *out,
+                        size_t cap)
+{
+    if (n < 2 * (min_segment ? min_segment : 1) || n < 3)
+        return 0;
+    double *scratch = mb__calloc(n, sizeof *scratch);
+    double *d = mb__calloc(n, sizeof *d);
+    if (!scratch || !d) {
+        free(scratch);
+        free(d);
+        return 0;
+    }
+    for (size_t i = 0; i + 1 < n; i++)
+        d[i] = fabs(x[i + 1] - x[i]);
+    double sigma = 1.4826 * median(d, n - 1, scratch) / sqrt(2.0);
+    double level = fabs(median(x, n, scratch));
+    if (sigma < 0.005 * level)
+        sigma = 0.005 * level;
+    if (sigma <= 0)
+        sigma = 1e-12;
+    seg_ctx c = {x, scratch, sigma, min_segment ? min_segment : 1,
+                 threshold, min_rel, out, 0, cap};
+    /* The intervals are visited left to right, so points come in order. */
+    segment(&c, 0, n);
+    free(scratch);
+    free(d);
+    return c.n_found;
+}

@@ -1,0 +1,806 @@
+/* regress.c - verdicts of the regression gate (see regress.h and docs/GATE.md). */
+#include "regress/regress.h"
+
+#include "accuracy/gate.h"
+#include "core/alloc.h"
+#include "core/buf.h"
+#include "core/clock.h"
+#include "core/err.h"
+#include "core/stats.h"
+
+#include <errno.h>
+#include <inttypes.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static const char *const metric_names[MB_GM_COUNT] = {
+    "p50", "p90", "p95", "p99", "mean", "throughput", "memory", "size"};
+
+const char *mb__regress_metric_name(int m)
+{
+    return m >= 0 && m < MB_GM_COUNT ? metric_names[m] : "?";
+}
+
+const char *mb__verdict_name(mb__verdict v)
+{
+    switch (v) {
+    case MB_VERDICT_PASS: return "pass";
+    case MB_VERDICT_REGRESSION: return "regression";
+    case MB_VERDICT_IMPROVEMENT: return "improvement";
+    case MB_VERDICT_INCONCLUSIVE: return "inconclusive";
+    default: return "skipped";
+    }
+}
+
+void mb__regress_defaults(mb__regress_opts *o)
+{
+    memset(o, 0, sizeof *o);
+    for (int m = 0; m < MB_GM_COUNT; m++)
+        o->threshold[m] = -1;
+    o->threshold[MB_GM_P50] = 0.05;
+    o->threshold[MB_GM_P99] = 0.10;
+    o->threshold[MB_GM_THROUGHPUT] = 0.05;
+    o->threshold[MB_GM_MEMORY] = 0.10;
+    o->threshold[MB_GM_SIZE] = 0.0;
+    o->alpha = MB_REGRESS_ALPHA;
+    o->boot_iters = MB_REGRESS_BOOT_ITERS;
+    o->seed = 1;
+}
+
+mb_status mb__regress_parse_thresholds(const char *spec, mb__regress_opts *o,
+                                    mb_err *err)
+{
+    if (!spec || !*spec)
+        return mb__fail(err, MB_EINVAL,
+                        "--max-regression is empty: give e.g. "
+                        "p50=5%%,p99=10%%");
+    char *copy = mb__strdup(spec), *save = NULL;
+    if (!copy)
+        return mb__fail(err, MB_ENOMEM, "out of memory");
+    mb_status st = MB_OK;
+    for (char *item = strtok_r(copy, ",", &save); item && !st;
+         item = strtok_r(NULL, ",", &save)) {
+        char *eq = strchr(item, '=');
+        int m = -1;
+        if (eq) {
+            *eq = '\0';
+            for (int k = 0; k < MB_GM_COUNT; k++)
+                if (strcmp(item, metric_names[k]) == 0)
+                    m = k;
+        }
+        if (m < 0) {
+            st = mb__fail(err, MB_EINVAL,
+                          "--max-regression item '%s' is not METRIC=N%%: "
+                          "metrics are p50, p90, p95, p99, mean, throughput, "
+                          "memory, size",
+                          item);
+            break;
+        }
+        const char *v = eq + 1;
+        if (strcmp(v, "off") == 0) {
+            o->threshold[m] = -1;
+            continue;
+        }
+        char *end;
+        errno = 0;
+        double x = strtod(v, &end);
+        if (errno || end == v || strcmp(end, "%") != 0 || !isfinite(x) ||
+            x < 0 || x > 1000) {
+            st = mb__fail(err, MB_EINVAL,
+                          "--max-regression %s=%s: expected a percentage "
+                          "such as %s=5%% (or %s=off)",
+                          item, v, item, item);
+            break;
+        }
+        o->threshold[m] = x / 100.0;
+    }
+    free(copy);
+    return st;
+}
+
+/* ---- the statistical rule --------------------------------------------- */
+
+static double mean_of(const double *x, size_t n)
+{
+    double s = 0;
+    for (size_t i = 0; i < n; i++)
+        s += x[i];
+    return n ? s / (double)n : NAN;
+}
+
+static int cmp_d(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return (x > y) - (x < y);
+}
+
+/* Percentile bootstrap 95% CI of mean(cur)/mean(base). */
+static int bootstrap_mean_ratio(const double *a, size_t na, const double *b,
+                                size_t nb, int iters, mb_rng *rng,
+                                double *est, double *lo, double *hi)
+{
+    double *r = mb__calloc((size_t)iters, sizeof *r);
+    if (!r)
+        return -1;
+    double ma = mean_of(a, na), mb = mean_of(b, nb);
+    *est = ma > 0 ? mb / ma : NAN;
+    for (int it = 0; it < iters; it++) {
+        double sa = 0, sb = 0;
+        for (size_t i = 0; i < na; i++)
+            sa += a[mb__rng_below(rng, na)];
+        for (size_t i = 0; i < nb; i++)
+            sb += b[mb__rng_below(rng, nb)];
+        r[it] = sa > 0 ? (sb / (double)nb) / (sa / (double)na) : INFINITY;
+    }
+    qsort(r, (size_t)iters, sizeof *r, cmp_d);
+    *lo = mb__percentile_sorted(r, (size_t)iters, 2.5);
+    *hi = mb__percentile_sorted(r, (size_t)iters, 97.5);
+    free(r);
+    return 0;
+}
+
+static double pct(const double *x, size_t n, double q)
+{
+    double *s = mb__calloc(n, sizeof *s);
+    if (!s)
+        return NAN;
+    memcpy(s, x, n * sizeof *s);
+    qsort(s, n, sizeof *s, cmp_d);
+    double v = mb__percentile_sorted(s, n, q);
+    free(s);
+    return v;
+}
+
+static json_t *num_or_null(double x)
+{
+    return isfinite(x) ? json_real(x) : json_null();
+}
+
+/* Signed percentage of a ratio, "+12.3%". */
+static void pct_str(char *b, size_t len, double ratio)
+{
+    snprintf(b, len, "%+.1f%%", (ratio - 1.0) * 100.0);
+}
+
+mb__verdict mb__regress_samples(const char *metric, const double *base,
+                             size_t nb, const double *cur, size_t nc,
+                             double q, double threshold, int higher_is_better,
+                             const mb__regress_opts *o, mb_rng *rng,
+                             json_t **out)
+{
+    json_t *j = json_object();
+    *out = j;
+    json_object_set_new(j, "metric", json_string(metric));
+    json_object_set_new(j, "threshold", json_real(threshold));
+    json_object_set_new(j, "n_baseline", json_integer((json_int_t)nb));
+    json_object_set_new(j, "n_current", json_integer((json_int_t)nc));
+    char why[400];
+    mb__verdict v = MB_VERDICT_INCONCLUSIVE;
+    double fb = NAN, fc = NAN;
+    if (nb > 0 && nc > 0) {
+        fb = q < 0 ? mean_of(base, nb) : pct(base, nb, q);
+        fc = q < 0 ? mean_of(cur, nc) : pct(cur, nc, q);
+    }
+    if (higher_is_better) {
+        fb = fb > 0 ? 1e9 / fb : NAN;
+        fc = fc > 0 ? 1e9 / fc : NAN;
+    }
+    json_object_set_new(j, "baseline", num_or_null(fb));
+    json_object_set_new(j, "current", num_or_null(fc));
+    size_t nmin = nb < nc ? nb : nc;
+    /* A tail percentile needs a few samples beyond it on each side. */
+    double tail = q < 0 ? 1.0 : (q > 50 ? 1.0 - q / 100.0 : q / 100.0);
+    if (nmin < MB_REGRESS_MIN_SAMPLES) {
+        snprintf(why, sizeof why,
+                 "too few raw samples (baseline %zu, current %zu; need %d "
+                 "each: run with --save-samples and enough iterations)",
+                 nb, nc, MB_REGRESS_MIN_SAMPLES);
+        goto done;
+    }
+    if ((double)nmin * tail < MB_REGRESS_MIN_TAIL - 1e-9) {
+        snprintf(why, sizeof why,
+                 "too few samples to estimate %s (need %.0f each, have "
+                 "%zu)",
+                 metric, ceil(MB_REGRESS_MIN_TAIL / tail - 1e-9), nmin);
+        goto done;
+    }
+    mb_mwu u;
+    double est, lo, hi;
+    int rc = q < 0 ? bootstrap_mean_ratio(base, nb, cur, nc, o->boot_iters,
+                                          rng, &est, &lo, &hi)
+                   : mb__bootstrap_ratio(base, nb, cur, nc, q, o->boot_iters,
+                                         rng, &est, &lo, &hi);
+    if (rc != 0 || mb__mann_whitney(cur, nc, base, nb, &u) != 0) {
+        snprintf(why, sizeof why, "statistics failed (out of memory)");
+        goto done;
+    }
+    if (!isfinite(est) || !isfinite(lo) || !isfinite(hi)) {
+        snprintf(why, sizeof why, "the baseline %s is zero: no ratio",
+                 metric);
+        goto done;
+    }
+    /* "Badness" ratio R > 1 means worse; limits in R. */
+    double worse = higher_is_better ? 1.0 / (1.0 - fmin(threshold, 0.999))
+                                    : 1.0 + threshold;
+    double better = 1.0 / (1.0 + threshold);
+    /* Shown as the metric's own ratio (throughput: current/baseline). */
+    double r_est = higher_is_better ? 1.0 / est : est;
+    double r_lo = higher_is_better ? 1.0 / hi : lo;
+    double r_hi = higher_is_better ? 1.0 / lo : hi;
+    json_object_set_new(j, "ratio", json_real(r_est));
+    json_object_set_new(j, "ci95", json_pack("[f,f]", r_lo, r_hi));
+    json_object_set_new(j, "p_value", json_real(u.p));
+    char c_est[24], c_lo[24], c_hi[24], c_thr[24];
+    pct_str(c_est, sizeof c_est, r_est);
+    pct_str(c_lo, sizeof c_lo, r_lo);
+    pct_str(c_hi, sizeof c_hi, r_hi);
+    snprintf(c_thr, sizeof c_thr, "%s%.1f%%", higher_is_better ? "-" : "+",
+             threshold * 100.0);
+    int sig = u.p < o->alpha;
+    if (sig && lo > worse) {
+        v = MB_VERDICT_REGRESSION;
+        snprintf(why, sizeof why,
+                 "%s %s (95%% CI %s..%s) beyond %s, U test p=%.2g < %g", metric,
+                 c_est, c_lo, c_hi, c_thr, u.p, o->alpha);
+    } else if (sig && hi < better) {
+        v = MB_VERDICT_IMPROVEMENT;
+        snprintf(why, sizeof why,
+                 "%s %s (95%% CI %s..%s), U test p=%.2g < %g", metric, c_est,
+                 c_lo, c_hi, u.p, o->alpha);
+    } else if (hi <= worse) {
+        v = MB_VERDICT_PASS;
+        snprintf(why, sizeof why, "%s %s (95%% CI %s..%s) within %s", metric,
+                 c_est, c_lo, c_hi, c_thr);
+    } else if (lo > worse) {
+        snprintf(why, sizeof why,
+                 "%s %s (95%% CI %s..%s) beyond %s but not significant "
+                 "(U test p=%.2g >= %g)",
+                 metric, c_est, c_lo, c_hi, c_thr, u.p, o->alpha);
+    } else {
+        snprintf(why, sizeof why,
+                 "%s %s: 95%% CI %s..%s straddles the %s threshold", metric,
+                 c_est, c_lo, c_hi, c_thr);
+    }
+done:
+    if (!json_object_get(j, "ratio")) {
+        json_object_set_new(j, "ratio",
+                            num_or_null(fb > 0 ? fc / fb : NAN));
+        json_object_set_new(j, "ci95", json_null());
+        json_object_set_new(j, "p_value", json_null());
+    }
+    json_object_set_new(j, "verdict", json_string(mb__verdict_name(v)));
+    json_object_set_new(j, "reason", json_string(why));
+    return v;
+}
+
+/* A single figure (memory, size): larger is worse; plain threshold, with
+ * an absolute floor below which a change is noise. */
+static mb__verdict gate_figure(const char *metric, const json_t *jb,
+                               const json_t *jc, double threshold,
+                               double floor_abs, const char *unit,
+                               json_t **out)
+{
+    json_t *j = json_object();
+    *out = j;
+    json_object_set_new(j, "metric", json_string(metric));
+    json_object_set_new(j, "threshold", json_real(threshold));
+    char why[300];
+    mb__verdict v;
+    if (!json_is_number(jb) || !json_is_number(jc)) {
+        v = MB_VERDICT_SKIPPED;
+        snprintf(why, sizeof why, "%s not recorded in the %s", metric,
+                 !json_is_number(jb) ? "baseline" : "current results");
+        json_object_set_new(j, "baseline", json_null());
+        json_object_set_new(j, "current", json_null());
+        json_object_set_new(j, "ratio", json_null());
+    } else {
+        double b = json_number_value(jb), c = json_number_value(jc);
+        double ratio = b > 0 ? c / b : (c > 0 ? INFINITY : 1.0);
+        json_object_set_new(j, "baseline", json_real(b));
+        json_object_set_new(j, "current", json_real(c));
+        json_object_set_new(j, "ratio", num_or_null(ratio));
+        double d = c - b;
+        if (c > b * (1.0 + threshold) && d > floor_abs) {
+            v = MB_VERDICT_REGRESSION;
+            snprintf(why, sizeof why,
+                     "%s grew %+.1f%% (%.0f -> %.0f %s), more than +%.1f%%",
+                     metric, (ratio - 1) * 100, b, c, unit, threshold * 100);
+        } else if (c < b * (1.0 - threshold) && -d > floor_abs) {
+            v = MB_VERDICT_IMPROVEMENT;
+            snprintf(why, sizeof why, "%s shrank %+.1f%% (%.0f -> %.0f %s)",
+                     metric, (ratio - 1) * 100, b, c, unit);
+        } else {
+            v = MB_VERDICT_PASS;
+            snprintf(why, sizeof why, "%s %.0f -> %.0f %s, within +%.1f%%",
+                     metric, b, c, unit, threshold * 100);
+        }
+    }
+    json_object_set_new(j, "ci95", json_null());
+    json_object_set_new(j, "p_value", json_null());
+    json_object_set_new(j, "verdict", json_string(mb__verdict_name(v)));
+    json_object_set_new(j, "reason", json_string(why));
+    return v;
+}
+
+/* ---- documents -------------------------------------------------------- */
+
+mb_status mb__regress_check_doc(const json_t *doc, const char *what,
+                             mb_err *err)
+{
+    if (!json_is_object(doc))
+        return mb__fail(err, MB_EFORMAT,
+                        "%s is not a JSON object: expected an mbench result "
+                        "document",
+                        what);
+    const char *schema = json_string_value(json_object_get(doc, "schema"));
+    if (!schema)
+        return mb__fail(err, MB_EFORMAT,
+                        "%s has no \"schema\" field: expected an mbench "
+                        "result document (\"mbench.result/1\")",
+                        what);
+    if (strcmp(schema, "mbench.result/1") != 0)
+        return mb__fail(err, MB_EFORMAT,
+                        "%s has schema '%s' but this mbench %s reads "
+                        "'mbench.result/1'; re-run it with this mbench",
+                        what, schema, MB_VERSION_STRING);
+    if (!json_is_array(json_object_get(doc, "runs")))
+        return mb__fail(err, MB_EFORMAT, "%s has no \"runs\" array", what);
+    return MB_OK;
+}
+
+static const char *run_str(const json_t *run, const char *a, const char *b)
+{
+    const json_t *o = b ? json_object_get(run, a) : run;
+    return json_string_value(json_object_get(o, b ? b : a));
+}
+
+static const char *model_name(const json_t *run)
+{
+    const char *n = run_str(run, "model", "name");
+    if (!n) {
+        const char *p = run_str(run, "model", "path");
+        if (p) {
+            const char *slash = strrchr(p, '/');
+            n = slash ? slash + 1 : p;
+        }
+    }
+    return n ? n : "?";
+}
+
+static int run_ok(const json_t *run)
+{
+    const char *s = run_str(run, "status", NULL);
+    return !s || strcmp(s, "ok") == 0;
+}
+
+static int str_eq(const char *a, const char *b)
+{
+    return a && b && strcmp(a, b) == 0;
+}
+
+static int64_t batch_of(const json_t *run)
+{
+    return (int64_t)json_integer_value(json_object_get(run, "batch_size"));
+}
+
+/* Raw samples of a run as doubles (caller frees); *n = 0 when absent. */
+static double *samples_of(const json_t *run, size_t *n)
+{
+    const json_t *a = json_object_get(run, "samples_ns");
+    *n = 0;
+    size_t len = json_array_size(a);
+    if (len == 0)
+        return NULL;
+    double *x = mb__calloc(len, sizeof *x);
+    if (!x)
+        return NULL;
+    size_t k = 0, i;
+    const json_t *v;
+    json_array_foreach(a, i, v)
+    {
+        if (json_is_number(v))
+            x[k++] = json_number_value(v);
+    }
+    *n = k;
+    return x;
+}
+
+static void describe_run(mb_buf *b, const json_t *run)
+{
+    mb__buf_printf(b, "model %s variant %s batch %" PRId64, model_name(run),
+                   run_str(run, "variant", NULL) ? run_str(run, "variant", NULL)
+                                                 : "?",
+                   batch_of(run));
+}
+
+/* Lists the batch sizes the other side has for the same model+variant. */
+static void list_batches(mb_buf *b, const json_t *runs, const json_t *like)
+{
+    size_t i;
+    const json_t *r;
+    int any = 0;
+    json_array_foreach(runs, i, r)
+    {
+        if (!run_ok(r) ||
+            !str_eq(run_str(r, "variant", NULL), run_str(like, "variant", NULL)))
+            continue;
+        mb__buf_printf(b, "%s%" PRId64, any ? ", " : "", batch_of(r));
+        any = 1;
+    }
+    if (!any)
+        mb__buf_puts(b, "none");
+}
+
+typedef struct {
+    int counts[5];
+    json_t *warnings;
+} tally;
+
+static void compare_pair(const json_t *rb, const json_t *rc, const char *how,
+                         const mb__regress_opts *o, mb_rng *rng, tally *t,
+                         json_t *comparisons)
+{
+    json_t *c = json_object();
+    json_object_set_new(c, "model", json_string(model_name(rc)));
+    json_object_set_new(c, "variant",
+                        run_str(rc, "variant", NULL)
+                            ? json_string(run_str(rc, "variant", NULL))
+                            : json_null());
+    json_object_set_new(c, "batch_size", json_integer(batch_of(rc)));
+    json_object_set_new(c, "matched_by", json_string(how));
+    const char *sb = run_str(rb, "model", "sha256"),
+               *sc = run_str(rc, "model", "sha256");
+    json_object_set_new(c, "baseline_sha256", sb ? json_string(sb) : json_null());
+    json_object_set_new(c, "current_sha256", sc ? json_string(sc) : json_null());
+    json_t *metrics = json_array();
+    size_t nb, nc;
+    double *xb = samples_of(rb, &nb), *xc = samples_of(rc, &nc);
+    static const double qs[] = {50, 90, 95, 99, -1};
+    for (int m = 0; m < MB_GM_COUNT; m++) {
+        double thr = o->threshold[m];
+        if (thr < 0)
+            continue;
+        json_t *j = NULL;
+        mb__verdict v;
+        if (m <= MB_GM_MEAN)
+            v = mb__regress_samples(metric_names[m], xb, nb, xc, nc, qs[m], thr, 0,
+                                 o, rng, &j);
+        else if (m == MB_GM_THROUGHPUT)
+            v = mb__regress_samples("throughput", xb, nb, xc, nc, -1, thr, 1, o,
+                                 rng, &j);
+        else if (m == MB_GM_MEMORY) {
+            const char *mb_ = run_str(rb, "memory", "peak_method"),
+                       *mc = run_str(rc, "memory", "peak_method");
+            const json_t *pb = json_object_get(json_object_get(rb, "memory"),
+                                               "rss_peak_bytes");
+            const json_t *pc = json_object_get(json_object_get(rc, "memory"),
+                                               "rss_peak_bytes");
+            v = gate_figure("memory", pb, pc, thr, MB_REGRESS_MEMORY_FLOOR_BYTES,
+                            "bytes", &j);
+            if (mb_ && mc && strcmp(mb_, mc) != 0 && v != MB_VERDICT_SKIPPED) {
+                v = MB_VERDICT_INCONCLUSIVE;
+                json_object_set_new(j, "verdict", json_string("inconclusive"));
+                char why[200];
+                snprintf(why, sizeof why,
+                         "peak memory measured differently (baseline %s, "
+                         "current %s)",
+                         mb_, mc);
+                json_object_set_new(j, "reason", json_string(why));
+            }
+        } else {
+            v = gate_figure("size",
+                            json_object_get(json_object_get(rb, "model"),
+                                            "file_bytes"),
+                            json_object_get(json_object_get(rc, "model"),
+                                            "file_bytes"),
+                            thr, 0, "bytes", &j);
+        }
+        t->counts[v]++;
+        json_array_append_new(metrics, j);
+    }
+    free(xb);
+    free(xc);
+    json_object_set_new(c, "metrics", metrics);
+    json_array_append_new(comparisons, c);
+}
+
+/* ---- accuracy gates --------------------------------------------------- */
+
+static int acc_holds(const mb_gate *g, double x)
+{
+    switch (g->op) {
+    case MB_GATE_GE: return x >= g->value;
+    case MB_GATE_LE: return x <= g->value;
+    case MB_GATE_GT: return x > g->value;
+    case MB_GATE_LT: return x < g->value;
+    case MB_GATE_EQ: return x == g->value;
+    default: return x != g->value;
+    }
+}
+
+/* Collects every numeric field called `name` under j into found as
+ * {where, value}. */
+static void find_metric(const json_t *j, const char *name, mb_buf *path,
+                        json_t *found)
+{
+    size_t keep = path->len;
+    if (json_is_object(j)) {
+        const char *k;
+        json_t *v;
+        json_object_foreach((json_t *)j, k, v)
+        {
+            mb__buf_printf(path, ".%s", k);
+            if (strcmp(k, name) == 0 && json_is_number(v))
+                json_array_append_new(
+                    found, json_pack("{s:s,s:f}", "where", path->data, "value",
+                                     json_number_value(v)));
+            else
+                find_metric(v, name, path, found);
+            path->len = keep;
+            if (path->data)
+                path->data[keep] = '\0';
+        }
+    } else if (json_is_array(j)) {
+        size_t i;
+        json_t *v;
+        json_array_foreach(j, i, v)
+        {
+            mb__buf_printf(path, "[%zu]", i);
+            find_metric(v, name, path, found);
+            path->len = keep;
+            if (path->data)
+                path->data[keep] = '\0';
+        }
+    }
+}
+
+static mb_status check_accuracy(const json_t *cur, const mb__regress_opts *o,
+                                json_t *out, int *failed, mb_err *err)
+{
+    *failed = 0;
+    for (size_t i = 0; i < o->n_accuracy; i++) {
+        mb_gate g;
+        mb_status st = mb__gate_parse(o->accuracy[i], &g, err);
+        if (st)
+            return mb__fail_prefix(err, "--gate");
+        json_t *found = json_array();
+        mb_buf path = MB_BUF_INIT;
+        mb__buf_puts(&path, "comparison");
+        find_metric(json_object_get(cur, "comparison"), g.metric, &path, found);
+        size_t r;
+        const json_t *run;
+        json_array_foreach(json_object_get(cur, "runs"), r, run)
+        {
+            path.len = 0;
+            mb__buf_printf(&path, "runs[%zu].accuracy", r);
+            find_metric(json_object_get(run, "accuracy"), g.metric, &path, found);
+        }
+        mb__buf_free(&path);
+        if (json_array_size(found) == 0) {
+            json_decref(found);
+            return mb__fail(err, MB_EINVAL,
+                            "--gate '%s': the current results have no "
+                            "accuracy figure '%s' (looked in \"comparison\" "
+                            "and each run's \"accuracy\"); gate a metric that "
+                            "mbench compare or validate recorded",
+                            o->accuracy[i], g.metric);
+        }
+        size_t k;
+        json_t *f;
+        json_array_foreach(found, k, f)
+        {
+            double x = json_real_value(json_object_get(f, "value"));
+            int ok = acc_holds(&g, x);
+            json_object_set_new(f, "gate", json_string(o->accuracy[i]));
+            json_object_set_new(f, "verdict", json_string(ok ? "pass" : "fail"));
+            if (!ok)
+                (*failed)++;
+            json_array_append(out, f);
+        }
+        json_decref(found);
+    }
+    return MB_OK;
+}
+
+/* ---- the whole gate --------------------------------------------------- */
+
+static json_t *doc_ref(const json_t *doc, const char *source)
+{
+    json_t *o = json_object();
+    json_object_set_new(o, "source", json_string(source ? source : ""));
+    const json_t *c = json_object_get(doc, "created_utc");
+    json_object_set_new(o, "created_utc", c ? json_deep_copy(c) : json_null());
+    const json_t *git = json_object_get(json_object_get(doc, "store"), "git");
+    if (git)
+        json_object_set_new(o, "git", json_deep_copy(git));
+    return o;
+}
+
+mb_status mb__regress_run(const json_t *base, const json_t *cur,
+                       const mb__regress_opts *o, json_t **out, int *exit_code,
+                       mb_err *err)
+{
+    *out = NULL;
+    *exit_code = MB_OK;
+    const char *bs = o->baseline_source ? o->baseline_source : "baseline";
+    const char *cs = o->current_source ? o->current_source : "current";
+    char what[600];
+    snprintf(what, sizeof what, "baseline %s", bs);
+    mb_status st = mb__regress_check_doc(base, what, err);
+    if (st)
+        return st;
+    snprintf(what, sizeof what, "current %s", cs);
+    if ((st = mb__regress_check_doc(cur, what, err)))
+        return st;
+
+    json_t *res = json_object();
+    tally t = {{0}, json_array()};
+    json_t *comparisons = json_array(), *unmatched = json_array(),
+           *accuracy = json_array();
+    const json_t *bruns = json_object_get(base, "runs"),
+                 *cruns = json_object_get(cur, "runs");
+    size_t nbr = json_array_size(bruns);
+    char *used = mb__calloc(nbr ? nbr : 1, 1);
+    mb_rng rng;
+    mb__rng_seed(&rng, o->seed);
+    mb_buf first_miss = MB_BUF_INIT;
+    size_t i;
+    const json_t *rc;
+    json_array_foreach(cruns, i, rc)
+    {
+        if (!run_ok(rc))
+            continue;
+        const char *vc = run_str(rc, "variant", NULL);
+        const char *sc = run_str(rc, "model", "sha256");
+        long by_sha = -1, by_name = -1;
+        for (size_t k = 0; k < nbr; k++) {
+            const json_t *rb = json_array_get(bruns, k);
+            if (used[k] || !run_ok(rb) || batch_of(rb) != batch_of(rc) ||
+                !(str_eq(run_str(rb, "variant", NULL), vc) ||
+                  (!vc && !run_str(rb, "variant", NULL))))
+                continue;
+            if (sc && str_eq(run_str(rb, "model", "sha256"), sc)) {
+                by_sha = (long)k;
+                break;
+            }
+            if (by_name < 0 && strcmp(model_name(rb), model_name(rc)) == 0)
+                by_name = (long)k;
+        }
+        long k = by_sha >= 0 ? by_sha : by_name;
+        if (k < 0) {
+            mb_buf b = MB_BUF_INIT;
+            mb__buf_puts(&b, "no baseline run for ");
+            describe_run(&b, rc);
+            mb__buf_puts(&b, " (the baseline has batch sizes ");
+            list_batches(&b, bruns, rc);
+            mb__buf_puts(&b, " for that variant)");
+            if (!first_miss.len)
+                mb__buf_puts(&first_miss, b.data ? b.data : "");
+            json_array_append_new(unmatched,
+                                  json_pack("{s:s,s:s,s:s,s:I,s:s}", "side",
+                                            "current", "model", model_name(rc),
+                                            "variant", vc ? vc : "",
+                                            "batch_size", (json_int_t)batch_of(rc),
+                                            "reason", b.data ? b.data : ""));
+            mb__buf_free(&b);
+            continue;
+        }
+        used[k] = 1;
+        const json_t *rb = json_array_get(bruns, (size_t)k);
+        if (by_sha < 0) {
+            const char *sb = run_str(rb, "model", "sha256");
+            mb_buf b = MB_BUF_INIT;
+            describe_run(&b, rc);
+            mb__buf_printf(&b,
+                           ": model sha256 differs (baseline %.12s, current "
+                           "%.12s): matched by model name '%s' - the model "
+                           "files are not the same",
+                           sb ? sb : "none", sc ? sc : "none", model_name(rc));
+            json_array_append_new(t.warnings, json_string(b.data ? b.data : ""));
+            mb__buf_free(&b);
+        }
+        compare_pair(rb, rc, by_sha >= 0 ? "sha256" : "name", o, &rng, &t,
+                     comparisons);
+    }
+    for (size_t k = 0; k < nbr; k++) {
+        const json_t *rb = json_array_get(bruns, k);
+        if (used[k] || !run_ok(rb))
+            continue;
+        mb_buf b = MB_BUF_INIT;
+        mb__buf_puts(&b, "baseline run ");
+        describe_run(&b, rb);
+        mb__buf_puts(&b, " has no counterpart in the current results (they "
+                         "have batch sizes ");
+        list_batches(&b, cruns, rb);
+        mb__buf_puts(&b, " for that variant)");
+        if (!first_miss.len)
+            mb__buf_puts(&first_miss, b.data ? b.data : "");
+        json_array_append_new(unmatched,
+                              json_pack("{s:s,s:s,s:s,s:I,s:s}", "side",
+                                        "baseline", "model", model_name(rb),
+                                        "variant",
+                                        run_str(rb, "variant", NULL)
+                                            ? run_str(rb, "variant", NULL)
+                                            : "",
+                                        "batch_size", (json_int_t)batch_of(rb),
+                                        "reason", b.data ? b.data : ""));
+        mb__buf_free(&b);
+    }
+    free(used);
+    int acc_failed = 0;
+    if (json_array_size(comparisons) == 0 && o->n_accuracy == 0) {
+        st = mb__fail(err, MB_EINVAL,
+                      "no run of %s matches %s: %s", cs, bs,
+                      first_miss.len ? first_miss.data
+                                     : "one side has no successful runs");
+    }
+    mb__buf_free(&first_miss);
+    if (!st)
+        st = check_accuracy(cur, o, accuracy, &acc_failed, err);
+    if (st) {
+        json_decref(res);
+        json_decref(comparisons);
+        json_decref(unmatched);
+        json_decref(accuracy);
+        json_decref(t.warnings);
+        return st;
+    }
+    const char *verdict = "pass";
+    int code = 0;
+    if (t.counts[MB_VERDICT_REGRESSION]) {
+        verdict = "regression";
+        code = 1;
+    } else if (acc_failed) {
+        verdict = "accuracy_failure";
+        code = 5;
+    } else if (t.counts[MB_VERDICT_INCONCLUSIVE]) {
+        verdict = "inconclusive";
+        code = 4;
+    }
+    char now[32];
+    mb__utc_iso8601(now, sizeof now);
+    json_t *thr = json_object();
+    for (int m = 0; m < MB_GM_COUNT; m++)
+        json_object_set_new(thr, metric_names[m],
+                            o->threshold[m] >= 0 ? json_real(o->threshold[m])
+                                                 : json_null());
+    json_object_set_new(res, "schema", json_string("mbench.gate/1"));
+    json_object_set_new(res, "created_utc", json_string(now));
+    json_object_set_new(res, "verdict", json_string(verdict));
+    json_object_set_new(res, "exit_code", json_integer(code));
+    json_object_set_new(res, "baseline", doc_ref(base, bs));
+    json_object_set_new(res, "current", doc_ref(cur, cs));
+    json_object_set_new(
+        res, "method",
+        json_pack("{s:s,s:f,s:s,s:i,s:I,s:i,s:s,s:s}", "test",
+                  "Mann-Whitney U, two-sided, normal approximation with tie "
+                  "and continuity correction",
+                  "alpha", o->alpha, "ci",
+                  "percentile bootstrap 95% CI of current/baseline (ratio of "
+                  "percentiles; of means for mean and throughput)",
+                  "bootstrap_resamples", o->boot_iters, "seed",
+                  (json_int_t)o->seed, "min_samples", MB_REGRESS_MIN_SAMPLES,
+                  "rule",
+                  "regression: p < alpha and CI lower bound > 1+threshold; "
+                  "improvement: p < alpha and CI upper bound < 1/(1+threshold); "
+                  "pass: CI upper bound <= 1+threshold; otherwise inconclusive "
+                  "(throughput: limits on 1/ratio, 1-threshold)",
+                  "figures",
+                  "memory and size: plain thresholds on single figures "
+                  "(memory ignores changes under 1 MiB)"));
+    json_object_set_new(res, "thresholds", thr);
+    json_object_set_new(
+        res, "counts",
+        json_pack("{s:i,s:i,s:i,s:i,s:i}", "pass", t.counts[0], "regression",
+                  t.counts[1], "improvement", t.counts[2], "inconclusive",
+                  t.counts[3], "skipped", t.counts[4]));
+    json_object_set_new(res, "warnings", t.warnings);
+    json_object_set_new(res, "comparisons", comparisons);
+    json_object_set_new(res, "unmatched", unmatched);
+    json_object_set_new(res, "accuracy", accuracy);
+    *out = res;
+    *exit_code = code;
+    return MB_OK;
+}

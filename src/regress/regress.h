@@ -1,0 +1,111 @@
+/* regress.h - the regression gate: judges a current result document against
+ * a baseline, run by run (matched by model sha256, variant and batch size),
+ * metric by metric, and says pass, regression, improvement or
+ * inconclusive with the figures behind each verdict.
+ *
+ * Latency rule (docs/GATE.md): with at least MB_REGRESS_MIN_SAMPLES raw
+ * samples on each side, a metric regresses only when BOTH the two-sided
+ * Mann-Whitney U test rejects equality at alpha (0.01) AND the lower bound
+ * of the percentile-bootstrap 95% CI of current/baseline exceeds
+ * 1 + threshold.  It improves when the test rejects AND the upper bound is
+ * below 1 / (1 + threshold).  It passes when the upper bound is at most
+ * 1 + threshold.  Anything else (too few samples, a CI straddling the
+ * threshold, a large but non-significant change) is inconclusive.
+ * Memory and model size are single figures: plain thresholds (memory with
+ * a 1 MiB noise floor).  The output is a "mbench.gate/1" JSON object. */
+#ifndef MB_REGRESS_REGRESS_H
+#define MB_REGRESS_REGRESS_H
+
+#include "mbench.h"
+
+#include "core/rng.h"
+
+#include <jansson.h>
+#include <stddef.h>
+
+#define MB_REGRESS_MIN_SAMPLES 20
+/* Samples needed beyond a tail percentile on each side (p99: 200). */
+#define MB_REGRESS_MIN_TAIL 2.0
+#define MB_REGRESS_ALPHA 0.01
+#define MB_REGRESS_BOOT_ITERS 2000
+#define MB_REGRESS_MEMORY_FLOOR_BYTES (1024.0 * 1024.0)
+
+typedef enum mb__verdict {
+    MB_VERDICT_PASS = 0,
+    MB_VERDICT_REGRESSION,
+    MB_VERDICT_IMPROVEMENT,
+    MB_VERDICT_INCONCLUSIVE,
+    MB_VERDICT_SKIPPED /* not measured on one side: not counted */
+} mb__verdict;
+
+/* "pass", "regression", "improvement", "inconclusive", "skipped". */
+const char *mb__verdict_name(mb__verdict v);
+
+/* Gated metrics, in display order. */
+enum {
+    MB_GM_P50,
+    MB_GM_P90,
+    MB_GM_P95,
+    MB_GM_P99,
+    MB_GM_MEAN,
+    MB_GM_THROUGHPUT,
+    MB_GM_MEMORY,
+    MB_GM_SIZE,
+    MB_GM_COUNT
+};
+/* Name of metric m ("p50", ..., "size"). */
+const char *mb__regress_metric_name(int m);
+
+typedef struct mb__regress_opts {
+    /* Allowed relative change per metric (0.05 = 5%); < 0: not gated. */
+    double threshold[MB_GM_COUNT];
+    double alpha;        /* significance level of the U test */
+    int boot_iters;      /* bootstrap resamples */
+    uint64_t seed;       /* bootstrap seed */
+    /* Accuracy gates "metric>=x" (borrowed strings), checked against
+     * numeric fields of the current document's "comparison" and the runs'
+     * "accuracy" objects. */
+    const char *const *accuracy;
+    size_t n_accuracy;
+    /* Shown in the output (borrowed, may be NULL). */
+    const char *baseline_source;
+    const char *current_source;
+} mb__regress_opts;
+
+/* Defaults: p50 5%, p99 10%, throughput 5%, memory 10%, size 0%, others
+ * off; alpha 0.01; 2000 resamples; seed 1. */
+void mb__regress_defaults(mb__regress_opts *o);
+/* Parses "p50=5%,p99=10%,mean=off" into o->threshold (keys not named keep
+ * their value).  MB_EINVAL with a message naming the bad item. */
+mb_status mb__regress_parse_thresholds(const char *spec, mb__regress_opts *o,
+                                    mb_err *err);
+
+/* One latency-like comparison over raw samples: statistic q (a percentile
+ * 0..100, or -1 for the mean) of current/baseline.  Fills a new JSON
+ * object (caller json_decref) {metric, verdict, threshold, baseline,
+ * current, ratio, ci95: [lo, hi], p_value, n_baseline, n_current, reason}
+ * and returns the verdict.  `higher_is_better` flips the sense (for
+ * throughput: figures are then 1/mean). */
+mb__verdict mb__regress_samples(const char *metric, const double *base,
+                             size_t nb, const double *cur, size_t nc,
+                             double q, double threshold, int higher_is_better,
+                             const mb__regress_opts *o, mb_rng *rng,
+                             json_t **out);
+
+/* Checks that doc is a result document this gate reads ("mbench.result/1"
+ * with a "runs" array); `what` names it in the message ("baseline
+ * base.json"). */
+mb_status mb__regress_check_doc(const json_t *doc, const char *what,
+                             mb_err *err);
+
+/* Judges cur against base (both borrowed) into a new "mbench.gate/1"
+ * object *out (caller json_decref) and sets *exit_code to 0 (all pass),
+ * 1 (a regression), 5 (an accuracy gate failed) or 4 (inconclusive).
+ * Fails (MB_EINVAL/MB_EFORMAT) when the documents cannot be compared: a
+ * wrong schema, no run of one matching the other (the message says what
+ * differs), or an accuracy gate naming a metric neither has. */
+mb_status mb__regress_run(const json_t *base, const json_t *cur,
+                       const mb__regress_opts *o, json_t **out, int *exit_code,
+                       mb_err *err);
+
+#endif
