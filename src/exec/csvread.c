@@ -1,0 +1,233 @@
+/* csvread.c - an RFC 4180 CSV reader (see csvread.h). */
+#include "exec/csvread.h"
+
+#include "core/alloc.h"
+#include "core/buf.h"
+#include "core/err.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+typedef struct rec {
+    char **f;
+    size_t n, cap;
+} rec;
+
+static void rec_clear(rec *r)
+{
+    for (size_t i = 0; i < r->n; i++)
+        free(r->f[i]);
+    r->n = 0;
+}
+
+static int rec_push(rec *r, mb_buf *b)
+{
+    if (!mb__grow((void **)&r->f, &r->cap, r->n + 1, sizeof *r->f))
+        return -1;
+    char *s = mb__strndup(b->data ? b->data : "", b->len);
+    if (!s)
+        return -1;
+    r->f[r->n++] = s;
+    b->len = 0;
+    return 0;
+}
+
+static char *trim(char *s)
+{
+    while (*s == ' ' || *s == '\t')
+        memmove(s, s + 1, strlen(s));
+    size_t n = strlen(s);
+    while (n && (s[n - 1] == ' ' || s[n - 1] == '\t'))
+        s[--n] = '\0';
+    return s;
+}
+
+/* Reads one record starting at *pos; returns 1 with a record, 0 at the
+ * end, -1 on error (err filled). */
+static int read_rec(const char *t, size_t len, size_t *pos, size_t *line,
+                    const char *name, rec *r, mb_buf *b, mb_err *err)
+{
+    rec_clear(r);
+    b->len = 0;
+    size_t i = *pos;
+    /* skip blank lines */
+    while (i < len && (t[i] == '\n' || t[i] == '\r')) {
+        if (t[i] == '\n')
+            (*line)++;
+        i++;
+    }
+    if (i >= len) {
+        *pos = i;
+        return 0;
+    }
+    for (;;) {
+        /* one field */
+        if (i < len && t[i] == '"') {
+            size_t open_line = *line;
+            i++;
+            for (;;) {
+                if (i >= len) {
+                    mb__fail(err, MB_EFORMAT,
+                             "%s line %zu: unterminated quoted field (the "
+                             "quote opened on line %zu is never closed)",
+                             name, *line, open_line);
+                    return -1;
+                }
+                if (t[i] == '"') {
+                    if (i + 1 < len && t[i + 1] == '"') {
+                        mb__buf_putc(b, '"');
+                        i += 2;
+                        continue;
+                    }
+                    i++;
+                    break;
+                }
+                if (t[i] == '\n')
+                    (*line)++;
+                mb__buf_putc(b, t[i++]);
+            }
+            if (i < len && t[i] != ',' && t[i] != '\n' && t[i] != '\r') {
+                mb__fail(err, MB_EFORMAT,
+                         "%s line %zu: text after a closing quote in field "
+                         "%zu; quote the whole field and double inner "
+                         "quotes (\"\")",
+                         name, *line, r->n + 1);
+                return -1;
+            }
+        } else {
+            while (i < len && t[i] != ',' && t[i] != '\n' && t[i] != '\r') {
+                if (t[i] == '"') {
+                    mb__fail(err, MB_EFORMAT,
+                             "%s line %zu: quote inside unquoted field %zu; "
+                             "quote the whole field and double inner quotes "
+                             "(\"\")",
+                             name, *line, r->n + 1);
+                    return -1;
+                }
+                mb__buf_putc(b, t[i++]);
+            }
+        }
+        if (b->oom || rec_push(r, b) != 0) {
+            mb__fail(err, MB_ENOMEM, "out of memory reading %s", name);
+            return -1;
+        }
+        if (i < len && t[i] == ',') {
+            i++;
+            continue;
+        }
+        if (i < len && t[i] == '\r')
+            i++;
+        if (i < len && t[i] == '\n') {
+            i++;
+            (*line)++;
+        }
+        break;
+    }
+    *pos = i;
+    return 1;
+}
+
+mb_status mb__csv_parse(const char *text, size_t len, const char *name,
+                        mb_csv *out, mb_err *err)
+{
+    memset(out, 0, sizeof *out);
+    size_t pos = 0, line = 1, cap_cells = 0, cap_lines = 0;
+    if (len >= 3 && !memcmp(text, "\xEF\xBB\xBF", 3))
+        pos = 3;
+    rec r = {0};
+    mb_buf b = MB_BUF_INIT;
+    size_t start = line;
+    int k = read_rec(text, len, &pos, &line, name, &r, &b, err);
+    if (k <= 0) {
+        if (k == 0)
+            mb__fail(err, MB_EFORMAT, "%s is empty: the first line must name "
+                                      "the columns", name);
+        goto fail;
+    }
+    out->ncols = r.n;
+    out->header = r.f;
+    r.f = NULL;
+    r.n = r.cap = 0;
+    for (size_t c = 0; c < r.n; c++) {
+        trim(out->header[c]);
+        if (!out->header[c][0]) {
+            mb__fail(err, MB_EFORMAT, "%s line %zu: column %zu has no name",
+                     name, start, c + 1);
+            goto fail;
+        }
+        for (size_t d = 0; d < c; d++)
+            if (!strcmp(out->header[d], out->header[c])) {
+                mb__fail(err, MB_EFORMAT, "%s line %zu: column '%s' appears "
+                         "twice", name, start, out->header[c]);
+                goto fail;
+            }
+    }
+    for (;;) {
+        while (pos < len && (text[pos] == '\n' || text[pos] == '\r')) {
+            if (text[pos] == '\n')
+                line++;
+            pos++;
+        }
+        start = line;
+        k = read_rec(text, len, &pos, &line, name, &r, &b, err);
+        if (k < 0)
+            goto fail;
+        if (k == 0)
+            break;
+        if (r.n != out->ncols) {
+            mb__fail(err, MB_EFORMAT,
+                     "%s line %zu: %zu fields, but the header has %zu "
+                     "columns (%s)",
+                     name, start, r.n, out->ncols,
+                     r.n < out->ncols ? "a column is missing"
+                                      : "quote fields that contain commas");
+            goto fail;
+        }
+        if (!mb__grow((void **)&out->cells, &cap_cells,
+                      (out->nrows + 1) * out->ncols, sizeof *out->cells) ||
+            !mb__grow((void **)&out->line, &cap_lines, out->nrows + 1,
+                      sizeof *out->line)) {
+            mb__fail(err, MB_ENOMEM, "out of memory reading %s", name);
+            goto fail;
+        }
+        memcpy(out->cells + out->nrows * out->ncols, r.f, r.n * sizeof *r.f);
+        out->line[out->nrows++] = start;
+        r.n = 0;
+    }
+    free(r.f);
+    mb__buf_free(&b);
+    return MB_OK;
+fail:
+    rec_clear(&r);
+    free(r.f);
+    mb__buf_free(&b);
+    mb__csv_free(out);
+    return err ? err->code : MB_EFORMAT;
+}
+
+void mb__csv_free(mb_csv *c)
+{
+    if (!c)
+        return;
+    for (size_t i = 0; c->header && i < c->ncols; i++)
+        free(c->header[i]);
+    for (size_t i = 0; c->cells && i < c->nrows * c->ncols; i++)
+        free(c->cells[i]);
+    free(c->header);
+    free(c->cells);
+    free(c->line);
+    memset(c, 0, sizeof *c);
+}
+
+int mb__csv_col(const mb_csv *c, const char *name)
+{
+    for (size_t i = 0; i < c->ncols; i++)
+        if (!strcmp(c->header[i], name))
+            return (int)i;
+    return -1;
+}
+
+const char *mb__csv_cell(const mb_csv *c, size_t row, size_t col)
+{
+    return c->cells[row * c->ncols + col];
+}

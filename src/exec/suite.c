@@ -1,0 +1,243 @@
+/* suite.c - speedup tables and shard merging for suite documents. */
+#include "exec/suite.h"
+
+#include "core/alloc.h"
+#include "core/err.h"
+#include "core/rng.h"
+#include "core/stats.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static double *samples_of(const json_t *run, size_t *n)
+{
+    const json_t *s = json_object_get(run, "samples_ns");
+    *n = 0;
+    if (json_array_size(s) == 0) {
+        /* Fall back to the median alone (a model run without raw samples). */
+        const json_t *m = json_object_get(json_object_get(run, "latency"), "median");
+        if (!json_is_number(m))
+            return NULL;
+        double *v = mb__calloc(1, sizeof *v);
+        if (v) {
+            v[0] = json_number_value(m);
+            *n = 1;
+        }
+        return v;
+    }
+    double *v = mb__calloc(json_array_size(s), sizeof *v);
+    size_t i;
+    json_t *x;
+    json_array_foreach((json_t *)s, i, x) if (v) v[(*n)++] = json_number_value(x);
+    return v;
+}
+
+static const char *group_of(const json_t *run)
+{
+    return json_string_value(json_object_get(json_object_get(run, "task"), "group"));
+}
+
+static json_t *phase_speedups(const json_t *base, const json_t *run)
+{
+    json_t *o = json_object();
+    const json_t *pb = json_object_get(json_object_get(base, "exec"), "phases");
+    const json_t *pr = json_object_get(json_object_get(run, "exec"), "phases");
+    const char *k;
+    json_t *v;
+    json_object_foreach((json_t *)pb, k, v)
+    {
+        const json_t *w = json_object_get(pr, k);
+        double a = json_number_value(json_object_get(v, "median_ns"));
+        double b = json_number_value(json_object_get(w, "median_ns"));
+        if (!w || !json_is_number(json_object_get(w, "median_ns")) || a <= 0 || b <= 0)
+            continue;
+        json_object_set_new(o, k, json_pack("{s:f,s:f,s:f}", "baseline_ns", a,
+                                            "median_ns", b, "speedup", a / b));
+    }
+    return o;
+}
+
+json_t *mb__suite_comparison(const json_t *runs, uint64_t seed)
+{
+    json_t *out = json_object(), *groups = json_array();
+    json_object_set_new(out, "by", json_string("experiment"));
+    json_object_set_new(out, "ratio", json_string("median(task) / median(baseline); speedup = 1 / ratio"));
+    mb_rng rng;
+    mb__rng_seed(&rng, seed);
+    size_t n = json_array_size(runs);
+    char *done = mb__calloc(n ? n : 1, 1);
+    for (size_t i = 0; done && i < n; i++) {
+        const json_t *r = json_array_get(runs, i);
+        const char *g = group_of(r);
+        if (done[i] || !g)
+            continue;
+        /* baseline: the group's first successful run */
+        const json_t *base = NULL;
+        for (size_t j = i; j < n && !base; j++) {
+            const json_t *x = json_array_get(runs, j);
+            const char *gx = group_of(x);
+            if (gx && !strcmp(gx, g) &&
+                !strcmp(json_string_value(json_object_get(x, "status")) ? json_string_value(json_object_get(x, "status")) : "", "ok"))
+                base = x;
+        }
+        json_t *grp = json_object(), *entries = json_array();
+        json_object_set_new(grp, "group", json_string(g));
+        json_object_set_new(grp, "baseline", base ? json_incref(json_object_get(base, "variant")) : json_null());
+        json_object_set_new(grp, "baseline_branch", base && json_object_get(base, "branch") ? json_incref(json_object_get(base, "branch")) : json_null());
+        size_t na = 0;
+        double *a = base ? samples_of(base, &na) : NULL;
+        for (size_t j = i; j < n; j++) {
+            const json_t *x = json_array_get(runs, j);
+            const char *gx = group_of(x);
+            if (!gx || strcmp(gx, g))
+                continue;
+            done[j] = 1;
+            if (x == base)
+                continue;
+            json_t *e = json_object();
+            json_object_set(e, "variant", json_object_get(x, "variant"));
+            json_object_set_new(e, "branch", json_object_get(x, "branch") ? json_incref(json_object_get(x, "branch")) : json_null());
+            json_object_set(e, "status", json_object_get(x, "status"));
+            size_t nb = 0;
+            double *b = samples_of(x, &nb);
+            double est = NAN, lo = NAN, hi = NAN;
+            int ok = a && b && na && nb &&
+                     mb__bootstrap_ratio(a, na, b, nb, 50, 2000, &rng, &est, &lo, &hi) == 0 &&
+                     isfinite(est) && est > 0;
+            json_object_set_new(e, "ratio", ok ? json_real(est) : json_null());
+            json_object_set_new(e, "speedup", ok ? json_real(1 / est) : json_null());
+            json_object_set_new(e, "ratio_ci95", ok && na >= 2 && nb >= 2 ? json_pack("{s:f,s:f}", "lo", lo, "hi", hi) : json_null());
+            mb_mwu u;
+            int mw = ok && na >= 2 && nb >= 2 && mb__mann_whitney(a, na, b, nb, &u) == 0;
+            json_object_set_new(e, "p_value", mw ? json_real(u.p) : json_null());
+            json_object_set_new(e, "significant", mw ? json_boolean(u.p < 0.05) : json_null());
+            json_object_set_new(e, "phases", base ? phase_speedups(base, x) : json_object());
+            free(b);
+            json_array_append_new(entries, e);
+        }
+        free(a);
+        json_object_set_new(grp, "entries", entries);
+        json_array_append_new(groups, grp);
+    }
+    free(done);
+    json_object_set_new(out, "groups", groups);
+    return out;
+}
+
+static json_int_t task_index(const json_t *run)
+{
+    const json_t *t = json_object_get(json_object_get(run, "task"), "index");
+    return json_is_integer(t) ? json_integer_value(t) : -1;
+}
+
+typedef struct tagged {
+    json_t *run;
+    json_int_t index;
+    size_t pos;
+} tagged;
+
+/* Task order; runs without a task index keep the order of the files. */
+static int cmp_runs(const void *a, const void *b)
+{
+    const tagged *x = a, *y = b;
+    if (x->index != y->index)
+        return (x->index > y->index) - (x->index < y->index);
+    return (x->pos > y->pos) - (x->pos < y->pos);
+}
+
+mb_status mb__suite_merge(json_t *const *docs, const char *const *names,
+                          size_t n, json_t **out, mb_err *err)
+{
+    *out = NULL;
+    if (n == 0)
+        return mb__fail(err, MB_EINVAL, "nothing to merge: give shard result files");
+    const char *kind = json_string_value(json_object_get(docs[0], "kind"));
+    const json_t *suite0 = json_object_get(docs[0], "suite");
+    json_int_t count = json_integer_value(json_object_get(json_object_get(suite0, "shard"), "count"));
+    char *seen = NULL;
+    if (count > 0 && count < 1000000)
+        seen = mb__calloc((size_t)count, 1);
+    size_t total = 0;
+    for (size_t i = 0; i < n; i++) {
+        const char *k = json_string_value(json_object_get(docs[i], "kind"));
+        if (!k || !kind || strcmp(k, kind)) {
+            free(seen);
+            return mb__fail(err, MB_EINVAL, "%s is a \"%s\" document, %s is \"%s\": merge shards of one suite", names[i], k ? k : "?", names[0], kind ? kind : "?");
+        }
+        const json_t *su = json_object_get(docs[i], "suite");
+        const char *sha0 = json_string_value(json_object_get(suite0, "tasks_sha256"));
+        const char *sha = json_string_value(json_object_get(su, "tasks_sha256"));
+        if ((sha0 || sha) && (!sha0 || !sha || strcmp(sha0, sha))) {
+            free(seen);
+            return mb__fail(err, MB_EINVAL, "%s and %s come from different task files (sha256 differs): merge shards of one suite", names[0], names[i]);
+        }
+        const json_t *sh = json_object_get(su, "shard");
+        json_int_t c = json_integer_value(json_object_get(sh, "count"));
+        json_int_t idx = json_integer_value(json_object_get(sh, "index"));
+        if (c != count) {
+            free(seen);
+            return mb__fail(err, MB_EINVAL, "%s is shard of %lld, %s of %lld: merge shards of one --shard I/N split", names[i], (long long)c, names[0], (long long)count);
+        }
+        if (seen) {
+            if (idx < 0 || idx >= count || seen[idx]) {
+                free(seen);
+                return mb__fail(err, MB_EINVAL, "%s repeats shard %lld/%lld: give each shard once", names[i], (long long)idx, (long long)count);
+            }
+            seen[idx] = 1;
+        }
+        total += json_array_size(json_object_get(docs[i], "runs"));
+    }
+    tagged *all = mb__calloc(total ? total : 1, sizeof *all);
+    if (!all) {
+        free(seen);
+        return mb__fail(err, MB_ENOMEM, "out of memory");
+    }
+    size_t k = 0;
+    for (size_t i = 0; i < n; i++) {
+        size_t j;
+        json_t *r;
+        json_array_foreach(json_object_get(docs[i], "runs"), j, r)
+        {
+            all[k] = (tagged){r, task_index(r), k};
+            k++;
+        }
+    }
+    qsort(all, total, sizeof *all, cmp_runs);
+    json_t *d = json_deep_copy(docs[0]);
+    json_t *runs = json_array(), *from = json_array();
+    for (size_t i = 0; i < total; i++)
+        json_array_append(runs, all[i].run);
+    free(all);
+    json_object_set_new(d, "runs", runs);
+    json_t *warnings = json_array();
+    int interrupted = 0;
+    for (size_t i = 0; i < n; i++) {
+        json_array_extend(warnings, json_object_get(docs[i], "warnings"));
+        interrupted |= json_is_true(json_object_get(docs[i], "interrupted"));
+        json_array_append_new(from, json_pack("{s:s,s:O,s:O,s:O}", "file", names[i],
+            "shard", json_object_get(json_object_get(docs[i], "suite"), "shard") ? json_object_get(json_object_get(docs[i], "suite"), "shard") : json_null(),
+            "created_utc", json_object_get(docs[i], "created_utc") ? json_object_get(docs[i], "created_utc") : json_null(),
+            "hostname", json_object_get(json_object_get(docs[i], "environment"), "hostname") ? json_object_get(json_object_get(docs[i], "environment"), "hostname") : json_null()));
+    }
+    int incomplete = 0;
+    for (json_int_t s = 0; seen && s < count; s++)
+        if (!seen[s]) {
+            char w[200];
+            snprintf(w, sizeof w, "shard %lld/%lld is missing: the merged result is incomplete", (long long)s, (long long)count);
+            json_array_append_new(warnings, json_string(w));
+            incomplete = 1;
+        }
+    free(seen);
+    json_object_set_new(d, "warnings", warnings);
+    json_object_set_new(d, "interrupted", json_boolean(interrupted));
+    json_object_set_new(d, "incomplete", json_boolean(incomplete));
+    json_t *su = json_object_get(d, "suite");
+    if (su)
+        json_object_set_new(su, "shard", json_null());
+    json_object_set_new(d, "merged_from", from);
+    json_object_del(d, "comparison");
+    *out = d;
+    return MB_OK;
+}

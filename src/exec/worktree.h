@@ -1,0 +1,40 @@
+/* worktree.h - branches checked out into temporary git worktrees, so that a
+ * suite can run the code of several branches without touching the user's
+ * working tree.  One worktree per branch (detached at the branch's commit),
+ * reused by every task of that branch, all under one temporary directory,
+ * all removed (`git worktree remove --force`, then `git worktree prune`) by
+ * mb__worktrees_close. */
+#ifndef MB_EXEC_WORKTREE_H
+#define MB_EXEC_WORKTREE_H
+
+#include "mbench.h"
+
+typedef struct mb_worktrees mb_worktrees;
+
+typedef struct mb_worktree_info {
+    const char *branch;      /* as asked */
+    const char *path;        /* the worktree directory */
+    const char *commit;      /* full hash */
+    const char *commit_date; /* committer date, ISO 8601 UTC */
+} mb_worktree_info;
+
+/* Opens the repository containing dir (or the current directory when
+ * NULL).  *dirty is set when tracked files have uncommitted changes.
+ * Caller frees with mb__worktrees_close. */
+mb_status mb__worktrees_open(const char *dir, mb_worktrees **out, int *dirty,
+                             mb_err *err);
+/* The repository's top-level directory (borrowed). */
+const char *mb__worktrees_repo(const mb_worktrees *w);
+/* The worktree of branch (created on first use).  MB_EINVAL names a branch
+ * that does not exist.  *info is borrowed until close. */
+mb_status mb__worktrees_get(mb_worktrees *w, const char *branch,
+                            mb_worktree_info *info, mb_err *err);
+/* Removes every worktree and the temporary directory; NULL is a no-op. */
+void mb__worktrees_close(mb_worktrees *w);
+
+/* Runs argv (git, ...) capturing stdout; *out (trimmed, caller frees) on
+ * exit 0, else MB_ECHILD with stderr's last line in err. */
+mb_status mb__run_capture(char *const *argv, const char *cwd, char **out,
+                          mb_err *err);
+
+#endif
