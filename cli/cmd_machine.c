@@ -1,0 +1,122 @@
+/* cmd_machine.c - mbench machine: this machine's practical peaks (sgemm
+ * GFLOP/s, triad GB/s, counters), measured once and cached. */
+#include "cli.h"
+
+#include "core/buf.h"
+#include "core/fileio.h"
+#include "profile/machine.h"
+
+#include <getopt.h>
+#include <jansson.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+MBENCH_COMMAND(machine, cmd_machine,
+               "measure (once, then cached) this machine's GEMM and memory peaks")
+
+static void usage(FILE *f)
+{
+    fputs("usage: mbench machine [--refresh] [--json FILE]\n"
+          "\n"
+          "Measures this machine's practical peaks once and caches them in\n"
+          "$XDG_CACHE_HOME/mbench/machine.json (else ~/.cache/mbench/):\n"
+          "single-precision GEMM through OpenBLAS (one core, all cores),\n"
+          "memory bandwidth with a STREAM-like triad (one core, all cores)\n"
+          "and whether hardware counters can be read.  `mbench profile`\n"
+          "reports share of peak against these figures.\n"
+          "\n"
+          "  --refresh     measure again even when a cache exists\n"
+          "  --json FILE   also write the record as JSON to FILE\n"
+          "  -h, --help    this help\n",
+          f);
+}
+
+static double num(const json_t *o, const char *a, const char *b)
+{
+    const json_t *v = json_object_get(json_object_get(o, a), b);
+    return json_is_number(v) ? json_number_value(v) : NAN;
+}
+
+/* Prints the record (also used by `mbench profile --verbose`). */
+static void print_machine(const json_t *m, int from_cache)
+{
+    const char *when = json_string_value(json_object_get(m, "measured_utc"));
+    const char *path = json_string_value(json_object_get(m, "cache_path"));
+    const json_t *key = json_object_get(m, "key");
+    printf("Machine peaks (%s %s%s%s)\n",
+           from_cache ? "cached, measured" : "measured", when ? when : "?",
+           path ? (from_cache ? "; " : "; saved to ") : "; not cached",
+           path ? path : "");
+    printf("  %-18s %s, %.0f logical cores\n", "cpu",
+           json_string_value(json_object_get(key, "cpu_model"))
+               ? json_string_value(json_object_get(key, "cpu_model"))
+               : "unknown",
+           num(m, "key", "logical_cores"));
+    printf("  %-18s %8.1f GFLOP/s   (OpenBLAS cblas_sgemm, n=%.0f)\n",
+           "sgemm one core", num(m, "sgemm", "one_core_gflops"),
+           num(m, "sgemm", "n"));
+    printf("  %-18s %8.1f GFLOP/s   (%.0f threads)\n", "sgemm all cores",
+           num(m, "sgemm", "all_cores_gflops"), num(m, "sgemm", "threads"));
+    printf("  %-18s %8.1f GB/s      (triad, 3 arrays of %.0f MiB)\n",
+           "triad one core", num(m, "triad", "one_core_gbps"),
+           num(m, "triad", "bytes_per_array") / 1048576.0);
+    printf("  %-18s %8.1f GB/s      (%.0f threads)\n", "triad all cores",
+           num(m, "triad", "all_cores_gbps"), num(m, "triad", "threads"));
+    const json_t *c = json_object_get(m, "counters");
+    if (json_is_true(json_object_get(c, "available")))
+        printf("  %-18s available (test loop: IPC %.2f)\n", "hw counters",
+               json_number_value(json_object_get(c, "ipc")));
+    else
+        printf("  %-18s not available: %s\n", "hw counters",
+               json_string_value(json_object_get(c, "reason"))
+                   ? json_string_value(json_object_get(c, "reason"))
+                   : "unknown");
+}
+
+int cmd_machine(int argc, char **argv)
+{
+    static const struct option opts[] = {{"refresh", no_argument, 0, 'r'},
+                                         {"json", required_argument, 0, 'j'},
+                                         {"help", no_argument, 0, 'h'},
+                                         {0, 0, 0, 0}};
+    int refresh = 0, c;
+    const char *json_path = NULL;
+    opterr = 0;
+    optind = 1;
+    while ((c = getopt_long(argc, argv, ":h", opts, NULL)) != -1) {
+        switch (c) {
+        case 'r': refresh = 1; break;
+        case 'j': json_path = optarg; break;
+        case 'h': usage(stdout); return MB_EXIT_OK;
+        case ':':
+            return mb_cli_error(MB_EXIT_USAGE, "%s needs a value (see mbench machine --help)",
+                                argv[optind - 1]);
+        default:
+            return mb_cli_error(MB_EXIT_USAGE,
+                                "unknown option '%s' for mbench machine (see --help)",
+                                argv[optind - 1]);
+        }
+    }
+    if (optind < argc)
+        return mb_cli_error(MB_EXIT_USAGE,
+                            "mbench machine takes no arguments, got '%s'",
+                            argv[optind]);
+    mb_err err = {0};
+    json_t *m;
+    int from_cache;
+    if (mb__machine_get(refresh, &m, &from_cache, &err))
+        return mb_cli_fail(&err);
+    print_machine(m, from_cache);
+    int rc = MB_EXIT_OK;
+    if (json_path) {
+        char *text = json_dumps(m, JSON_INDENT(2) | JSON_SORT_KEYS);
+        if (!text || mb__write_file_atomic(json_path, text, strlen(text), &err))
+            rc = text ? mb_cli_fail(&err)
+                      : mb_cli_error(MB_EXIT_RUNTIME, "out of memory");
+        free(text);
+    }
+    json_decref(m);
+    return rc;
+}

@@ -1,0 +1,25 @@
+/* flame.h - pictures of a profile drawn by mbench itself: an SVG icicle
+ * chart (graph -> operator type -> node, widths proportional to kernel
+ * time) and a self-contained HTML report holding it with the tables and
+ * the share-of-peak figures.  Every string from the model or the trace is
+ * escaped; no scripts, no external resources.  Pure: bytes into an mb_buf. */
+#ifndef MB_PROFILE_FLAME_H
+#define MB_PROFILE_FLAME_H
+
+#include "core/buf.h"
+
+#include <jansson.h>
+
+/* A standalone SVG document (also valid inline in HTML). */
+void mb__profile_svg(const json_t *profile, const char *title, mb_buf *out);
+
+/* A self-contained HTML page.  env is the result document's "environment"
+ * object or NULL. */
+void mb__profile_html(const json_t *profile, const char *title,
+                      const json_t *env, mb_buf *out);
+
+/* Escapes s for XML/HTML text and attribute values (& < > " ' and
+ * control characters become entities or spaces).  NULL appends nothing. */
+void mb__xml_escape(mb_buf *b, const char *s);
+
+#endif

@@ -1,0 +1,348 @@
+/* machine.c - practical peaks (OpenBLAS sgemm, STREAM-like triad) and
+ * their cache (machine.h). */
+#include "profile/machine.h"
+
+#include "core/alloc.h"
+#include "core/clock.h"
+#include "core/err.h"
+#include "core/fileio.h"
+#include "core/sysinfo.h"
+#include "profile/counters.h"
+
+#include <cblas.h>
+#include <errno.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#define SCHEMA "mbench.machine/1"
+#define SGEMM_N 1536
+#define SGEMM_REPS 4
+#define TRIAD_REPS 6
+
+/* ---- sgemm ---------------------------------------------------------- */
+
+static double sgemm_gflops(const float *a, const float *b, float *c, int n,
+                           int threads)
+{
+    openblas_set_num_threads(threads);
+    double best = 0;
+    for (int r = 0; r < SGEMM_REPS + 1; r++) {
+        int64_t t0 = mb_now_ns();
+        cblas_sgemm(CblasRowMajor, CblasNoTrans, CblasNoTrans, n, n, n, 1.0f,
+                    a, n, b, n, 0.0f, c, n);
+        int64_t dt = mb_now_ns() - t0;
+        double g = 2.0 * n * (double)n * n / (double)dt;
+        if (r > 0 && g > best) /* the first call warms up */
+            best = g;
+    }
+    return best;
+}
+
+/* ---- triad ------------------------------------------------------------ */
+
+typedef struct triad_ctl {
+    pthread_mutex_t mu;
+    pthread_cond_t cv;
+    int state; /* 0 wait, 1 go, 2 abort */
+    pthread_barrier_t start, done;
+} triad_ctl;
+
+typedef struct triad_job {
+    double *a, *b, *c;
+    size_t lo, hi;
+    triad_ctl *ctl;
+} triad_job;
+
+static void *triad_thread(void *arg)
+{
+    triad_job *j = arg;
+    triad_ctl *ctl = j->ctl;
+    pthread_mutex_lock(&ctl->mu);
+    while (ctl->state == 0)
+        pthread_cond_wait(&ctl->cv, &ctl->mu);
+    int go = ctl->state == 1;
+    pthread_mutex_unlock(&ctl->mu);
+    if (!go)
+        return NULL;
+    for (size_t i = j->lo; i < j->hi; i++) { /* first touch */
+        j->a[i] = 0.0;
+        j->b[i] = 1.0;
+        j->c[i] = 2.0;
+    }
+    for (int r = 0; r < TRIAD_REPS; r++) {
+        pthread_barrier_wait(&ctl->start);
+        double *restrict a = j->a;
+        const double *restrict b = j->b, *restrict c = j->c;
+        for (size_t i = j->lo; i < j->hi; i++)
+            a[i] = b[i] + 3.0 * c[i];
+        pthread_barrier_wait(&ctl->done);
+    }
+    return NULL;
+}
+
+/* Best triad bandwidth in GB/s with nt threads over n elements; -1 when
+ * the threads cannot be started. */
+static double triad_gbps(double *a, double *b, double *c, size_t n, int nt)
+{
+    pthread_t th[256];
+    triad_job jobs[256];
+    triad_ctl ctl;
+    if (nt > 256)
+        nt = 256;
+    pthread_mutex_init(&ctl.mu, NULL);
+    pthread_cond_init(&ctl.cv, NULL);
+    ctl.state = 0;
+    int started = 0;
+    for (int t = 0; t < nt; t++) {
+        jobs[t] = (triad_job){a, b, c, n * (size_t)t / (size_t)nt,
+                              n * (size_t)(t + 1) / (size_t)nt, &ctl};
+        if (pthread_create(&th[t], NULL, triad_thread, &jobs[t]) != 0)
+            break;
+        started++;
+    }
+    double best = -1;
+    if (started == nt) {
+        pthread_barrier_init(&ctl.start, NULL, (unsigned)nt + 1);
+        pthread_barrier_init(&ctl.done, NULL, (unsigned)nt + 1);
+    }
+    pthread_mutex_lock(&ctl.mu);
+    ctl.state = started == nt ? 1 : 2;
+    pthread_cond_broadcast(&ctl.cv);
+    pthread_mutex_unlock(&ctl.mu);
+    if (started == nt) {
+        for (int r = 0; r < TRIAD_REPS; r++) {
+            pthread_barrier_wait(&ctl.start);
+            int64_t t0 = mb_now_ns();
+            pthread_barrier_wait(&ctl.done);
+            int64_t dt = mb_now_ns() - t0;
+            double g = 24.0 * (double)n / (double)dt;
+            if (r > 0 && g > best) /* the first pass warms up */
+                best = g;
+        }
+    }
+    for (int t = 0; t < started; t++)
+        pthread_join(th[t], NULL);
+    if (started == nt) {
+        pthread_barrier_destroy(&ctl.start);
+        pthread_barrier_destroy(&ctl.done);
+    }
+    pthread_mutex_destroy(&ctl.mu);
+    pthread_cond_destroy(&ctl.cv);
+    return best;
+}
+
+static size_t llc_bytes(void)
+{
+    size_t best = 0;
+    for (int i = 0; i < 8; i++) {
+        char p[96], buf[64];
+        snprintf(p, sizeof p, "/sys/devices/system/cpu/cpu0/cache/index%d/size",
+                 i);
+        FILE *f = fopen(p, "r");
+        if (!f)
+            continue;
+        if (fgets(buf, sizeof buf, f)) {
+            char *end;
+            size_t v = strtoul(buf, &end, 10);
+            if (*end == 'K')
+                v *= 1024;
+            else if (*end == 'M')
+                v *= 1024 * 1024;
+            if (v > best)
+                best = v;
+        }
+        fclose(f);
+    }
+    return best ? best : 32u * 1024 * 1024;
+}
+
+static json_t *machine_key(void)
+{
+    json_t *si = mb__sysinfo_json();
+    json_t *key = json_pack("{s:O?, s:O?}", "cpu_model",
+                            json_object_get(si, "cpu_model"), "logical_cores",
+                            json_object_get(si, "logical_cores"));
+    json_decref(si);
+    return key;
+}
+
+mb_status mb__machine_measure(json_t **out, mb_err *err)
+{
+    *out = NULL;
+    int ncpu = mb__cpu_logical();
+    if (ncpu < 1)
+        ncpu = 1;
+    int n = SGEMM_N;
+    size_t nn = (size_t)n * (size_t)n;
+    float *a = mb__calloc(nn, sizeof *a), *b = mb__calloc(nn, sizeof *b);
+    float *c = mb__calloc(nn, sizeof *c);
+    if (!a || !b || !c) {
+        free(a);
+        free(b);
+        free(c);
+        return mb__fail(err, MB_ENOMEM, "out of memory for the sgemm test");
+    }
+    for (size_t i = 0; i < nn; i++) {
+        a[i] = (float)(i % 17) * 0.01f;
+        b[i] = (float)(i % 13) * 0.02f;
+    }
+    int saved = openblas_get_num_threads();
+    double g1 = sgemm_gflops(a, b, c, n, 1);
+    double gall = sgemm_gflops(a, b, c, n, ncpu);
+    openblas_set_num_threads(saved);
+    free(a);
+    free(b);
+    free(c);
+
+    size_t llc = llc_bytes(), per = 4 * llc;
+    if (per < (size_t)64 << 20)
+        per = (size_t)64 << 20;
+    size_t ne = per / sizeof(double);
+    double *x = mb__calloc(ne, sizeof *x), *y = mb__malloc(ne * sizeof *y);
+    double *z = mb__malloc(ne * sizeof *z);
+    if (!x || !y || !z) {
+        free(x);
+        free(y);
+        free(z);
+        return mb__fail(err, MB_ENOMEM,
+                        "out of memory for the triad test (3 x %zu MiB)",
+                        per >> 20);
+    }
+    double t1 = triad_gbps(x, y, z, ne, 1);
+    double tall = triad_gbps(x, y, z, ne, ncpu);
+    free(x);
+    free(y);
+    free(z);
+    if (t1 < 0 || tall < 0)
+        return mb__fail(err, MB_EUNSUPPORTED,
+                        "cannot start the triad threads: %s", strerror(errno));
+
+    char when[32];
+    mb__utc_iso8601(when, sizeof when);
+    json_t *m = json_object();
+    json_object_set_new(m, "schema", json_string(SCHEMA));
+    json_object_set_new(m, "key", machine_key());
+    json_object_set_new(m, "measured_utc", json_string(when));
+    json_object_set_new(m, "blas", json_string(openblas_get_config()));
+    json_object_set_new(
+        m, "sgemm",
+        json_pack("{s:i, s:f, s:f, s:i, s:s}", "n", n, "one_core_gflops", g1,
+                  "all_cores_gflops", gall, "threads", ncpu, "method",
+                  "cblas_sgemm n x n x n, 2n^3 FLOPs per call, best of 4 "
+                  "after one warm-up call"));
+    json_object_set_new(
+        m, "triad",
+        json_pack("{s:I, s:I, s:f, s:f, s:i, s:s}", "bytes_per_array",
+                  (json_int_t)(ne * sizeof(double)), "llc_bytes",
+                  (json_int_t)llc, "one_core_gbps", t1, "all_cores_gbps",
+                  tall, "threads", ncpu, "method",
+                  "a[i] = b[i] + 3 c[i] over doubles, 24 bytes per element "
+                  "(no write-allocate), best of 5 after one warm-up pass"));
+    json_object_set_new(m, "counters", mb__counters_probe());
+    *out = m;
+    return MB_OK;
+}
+
+mb_status mb__machine_cache_path(char *buf, size_t len, mb_err *err)
+{
+    const char *x = getenv("XDG_CACHE_HOME");
+    int w;
+    if (x && *x == '/')
+        w = snprintf(buf, len, "%s/mbench/machine.json", x);
+    else if (getenv("HOME") && *getenv("HOME"))
+        w = snprintf(buf, len, "%s/.cache/mbench/machine.json",
+                     getenv("HOME"));
+    else
+        return mb__fail(err, MB_EINVAL,
+                        "no cache directory for machine peaks: set "
+                        "XDG_CACHE_HOME or HOME");
+    if (w < 0 || (size_t)w >= len)
+        return mb__fail(err, MB_EINVAL,
+                        "the machine cache path is too long; set a shorter "
+                        "XDG_CACHE_HOME");
+    return MB_OK;
+}
+
+mb_status mb__machine_load(const char *path, json_t **out, mb_err *err)
+{
+    (void)err;
+    *out = NULL;
+    json_t *m = json_load_file(path, 0, NULL);
+    if (!m)
+        return MB_OK;
+    json_t *key = machine_key();
+    const char *schema = json_string_value(json_object_get(m, "schema"));
+    if (!schema || strcmp(schema, SCHEMA) != 0 ||
+        !json_equal(key, json_object_get(m, "key")) ||
+        !json_is_number(json_object_get(json_object_get(m, "sgemm"),
+                                        "all_cores_gflops"))) {
+        json_decref(m);
+        m = NULL;
+    }
+    json_decref(key);
+    *out = m;
+    return MB_OK;
+}
+
+/* mkdir -p of the directory part of path. */
+static int make_parent(const char *path)
+{
+    char tmp[4096];
+    snprintf(tmp, sizeof tmp, "%s", path);
+    char *slash = strrchr(tmp, '/');
+    if (!slash || slash == tmp)
+        return 0;
+    *slash = '\0';
+    for (char *p = tmp + 1; *p; p++) {
+        if (*p != '/')
+            continue;
+        *p = '\0';
+        if (mkdir(tmp, 0755) != 0 && errno != EEXIST)
+            return -1;
+        *p = '/';
+    }
+    return mkdir(tmp, 0755) != 0 && errno != EEXIST ? -1 : 0;
+}
+
+mb_status mb__machine_save(const char *path, const json_t *m, mb_err *err)
+{
+    if (make_parent(path) != 0)
+        return mb__fail(err, MB_EIO, "cannot create the directory of %s: %s",
+                        path, strerror(errno));
+    char *text = json_dumps(m, JSON_INDENT(2) | JSON_SORT_KEYS);
+    if (!text)
+        return mb__fail(err, MB_ENOMEM, "out of memory writing %s", path);
+    size_t len = strlen(text);
+    mb_status s = mb__write_file_atomic(path, text, len, err);
+    free(text);
+    return s;
+}
+
+mb_status mb__machine_get(int refresh, json_t **out, int *from_cache,
+                          mb_err *err)
+{
+    char path[4096];
+    *out = NULL;
+    *from_cache = 0;
+    int have_path = mb__machine_cache_path(path, sizeof path, NULL) == MB_OK;
+    if (have_path && !refresh) {
+        mb__machine_load(path, out, NULL);
+        if (*out) {
+            *from_cache = 1;
+            json_object_set_new(*out, "cache_path", json_string(path));
+            return MB_OK;
+        }
+    }
+    mb_status s = mb__machine_measure(out, err);
+    if (s)
+        return s;
+    if (have_path && mb__machine_save(path, *out, NULL) == MB_OK)
+        json_object_set_new(*out, "cache_path", json_string(path));
+    else
+        json_object_set_new(*out, "cache_path", json_null());
+    return MB_OK;
+}

@@ -1,0 +1,467 @@
+/* profile.c - derived figures, console view, folded stacks and comparison
+ * of per-operator profiles (see profile.h). */
+#include "profile/profile.h"
+
+#include "core/alloc.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+static double jnum(const json_t *o, const char *key)
+{
+    const json_t *v = json_object_get(o, key);
+    return json_is_number(v) ? json_number_value(v) : NAN;
+}
+
+static json_t *real_or_null(double x)
+{
+    return isfinite(x) ? json_real(x) : json_null();
+}
+
+/* The peak that fits the thread count: one core for 1 thread, else all. */
+static double pick_peak(const json_t *machine, int threads,
+                        const char **basis)
+{
+    const json_t *g = json_object_get(machine, "sgemm");
+    double one = jnum(g, "one_core_gflops"), all = jnum(g, "all_cores_gflops");
+    if (threads == 1) {
+        *basis = "sgemm, one core (mbench machine)";
+        return one;
+    }
+    *basis = "sgemm, all cores (mbench machine)";
+    return all;
+}
+
+void mb__profile_finish(json_t *p, const mb_profile_ctx *ctx)
+{
+    json_t *rec = json_object_get(p, "reconcile");
+    json_t *work = json_object_get(p, "work");
+    double lat = ctx->latency_median_ns > 0 ? ctx->latency_median_ns : NAN;
+    double run = jnum(rec, "model_run_median_ns");
+    double kern = jnum(rec, "kernel_sum_median_ns");
+    json_object_set_new(rec, "latency_median_ns",
+                        isfinite(lat) ? json_integer((json_int_t)lat)
+                                      : json_null());
+    json_object_set_new(rec, "profiler_inflation", real_or_null(run / lat));
+    json_object_set_new(rec, "unaccounted_vs_latency_ns",
+                        isfinite(lat) ? json_integer((json_int_t)(lat - kern))
+                                      : json_null());
+    json_object_set_new(rec, "kernel_share_of_latency",
+                        real_or_null(kern / lat));
+
+    const char *basis = NULL;
+    double peak = ctx->machine ? pick_peak(ctx->machine, ctx->threads, &basis)
+                               : NAN;
+    double flops = jnum(work, "flops_per_run");
+    /* achieved rate at the unprofiled latency; else at the profiled run */
+    double t = isfinite(lat) ? lat : run;
+    double gf = flops > 0 && t > 0 ? flops / t : NAN;
+    int64_t batch = ctx->batch > 0 ? ctx->batch : 1;
+    json_object_set_new(work, "batch", json_integer(batch));
+    json_object_set_new(work, "flops_per_sample",
+                        json_integer((json_int_t)(flops / (double)batch)));
+    json_object_set_new(work, "gflops_per_s", real_or_null(gf));
+    json_object_set_new(work, "gflops_time_basis",
+                        json_string(isfinite(lat)
+                                        ? "median latency (not profiled)"
+                                        : "median model_run (profiled)"));
+    json_object_set_new(work, "peak_gflops_per_s", real_or_null(peak));
+    json_object_set_new(work, "peak_basis",
+                        basis ? json_string(basis) : json_null());
+    json_object_set_new(work, "peak_share", real_or_null(gf / peak));
+
+    size_t i;
+    json_t *row;
+    json_array_foreach(json_object_get(p, "op_types"), i, row) {
+        double f = jnum(row, "flops_per_run"), pr = jnum(row, "per_run_ns");
+        double g = f > 0 && pr > 0 ? f / pr : NAN;
+        json_object_set_new(row, "gflops_per_s", real_or_null(g));
+        json_object_set_new(row, "peak_share", real_or_null(g / peak));
+    }
+    json_object_set_new(p, "machine", ctx->machine
+                                          ? json_deep_copy(ctx->machine)
+                                          : json_null());
+    json_object_set_new(p, "counters", ctx->counters
+                                           ? json_deep_copy(ctx->counters)
+                                           : json_null());
+}
+
+/* ---- console ---------------------------------------------------------- */
+
+static void ms(mb_buf *b, double ns)
+{
+    if (isfinite(ns))
+        mb__buf_printf(b, "%10.3f ms", ns / 1e6);
+    else
+        mb__buf_printf(b, "%13s", "-");
+}
+
+static void shapes(mb_buf *b, const json_t *arr)
+{
+    size_t i, j;
+    json_t *s, *d;
+    mb__buf_putc(b, '[');
+    json_array_foreach(arr, i, s) {
+        mb__buf_printf(b, "%s%s[", i ? " " : "",
+                       json_string_value(json_object_get(s, "dtype")));
+        json_array_foreach(json_object_get(s, "shape"), j, d)
+            mb__buf_printf(b, "%s%" JSON_INTEGER_FORMAT, j ? "," : "",
+                           json_integer_value(d));
+        mb__buf_putc(b, ']');
+    }
+    mb__buf_putc(b, ']');
+}
+
+static void pct_or_dash(mb_buf *b, double x, int width)
+{
+    if (isfinite(x))
+        mb__buf_printf(b, " %*.1f%%", width - 1, 100.0 * x);
+    else
+        mb__buf_printf(b, " %*s", width, "-");
+}
+
+static void counters_text(const json_t *c, mb_buf *b)
+{
+    mb__buf_puts(b, "\nHardware counters (per inference)\n");
+    if (!c || !json_is_true(json_object_get(c, "available"))) {
+        const char *why = json_string_value(json_object_get(c, "reason"));
+        mb__buf_printf(b, "  not available: %s\n",
+                       why ? why : "not measured");
+        return;
+    }
+    static const char *const keys[] = {"cycles", "instructions",
+                                       "cache_misses", NULL};
+    for (size_t i = 0; keys[i]; i++) {
+        const json_t *v = json_object_get(
+            json_object_get(c, "per_inference"), keys[i]);
+        if (json_is_number(v))
+            mb__buf_printf(b, "  %-26s %14.0f\n", keys[i],
+                           json_number_value(v));
+        else
+            mb__buf_printf(b, "  %-26s %14s\n", keys[i], "not available");
+    }
+    double ipc = jnum(c, "ipc");
+    if (isfinite(ipc))
+        mb__buf_printf(b, "  %-26s %14.2f\n", "IPC", ipc);
+    const char *scope = json_string_value(json_object_get(c, "scope"));
+    if (scope)
+        mb__buf_printf(b, "  (%s)\n", scope);
+}
+
+void mb__profile_text(const json_t *p, const char *title, int top,
+                      mb_buf *b)
+{
+    const json_t *rec = json_object_get(p, "reconcile");
+    const json_t *work = json_object_get(p, "work");
+    const json_t *runs = json_object_get(p, "runs");
+    int top_ops = top > 0 ? top : 10, top_nodes = top > 0 ? top : 15;
+    double run = jnum(rec, "model_run_median_ns");
+
+    mb__buf_printf(b, "Profile of %s\n", title ? title : "model");
+    mb__buf_printf(b,
+                   "  %.0f profiled runs used (%.0f skipped: cold start and "
+                   "warm-up); times per run, medians over runs\n\n",
+                   jnum(runs, "used"), jnum(runs, "skipped"));
+
+    mb__buf_puts(b, "Reconciliation\n");
+    mb__buf_puts(b, "  operator kernels (sum)     ");
+    ms(b, jnum(rec, "kernel_sum_median_ns"));
+    mb__buf_printf(b, "  %5.1f%% of model_run\n",
+                   100.0 * jnum(rec, "kernel_sum_median_ns") / run);
+    mb__buf_puts(b, "  framework overhead         ");
+    ms(b, jnum(rec, "framework_overhead_median_ns"));
+    mb__buf_printf(b,
+                   "  %5.1f%% of model_run (inside Run, outside kernels)\n",
+                   100.0 * jnum(rec, "framework_overhead_median_ns") / run);
+    mb__buf_puts(b, "  model_run (profiled)       ");
+    ms(b, run);
+    mb__buf_putc(b, '\n');
+    double lat = jnum(rec, "latency_median_ns");
+    if (isfinite(lat)) {
+        mb__buf_puts(b, "  latency (separate pass)    ");
+        ms(b, lat);
+        mb__buf_printf(b,
+                       "  not profiled; profiled model_run is %.2fx of it\n",
+                       jnum(rec, "profiler_inflation"));
+        mb__buf_puts(b, "  unaccounted vs latency     ");
+        ms(b, jnum(rec, "unaccounted_vs_latency_ns"));
+        mb__buf_printf(b, "  latency - kernel sum (%.1f%% of latency)\n",
+                       100.0 * jnum(rec, "unaccounted_vs_latency_ns") / lat);
+    } else {
+        mb__buf_puts(b, "  latency (separate pass)    not measured\n");
+    }
+
+    mb__buf_printf(b, "\nBy operator type (top %d)\n", top_ops);
+    mb__buf_printf(b, "  %-24s %9s %11s %11s %11s %11s %7s %9s %8s %6s\n",
+                   "op type", "calls/run", "per run ms", "total ms",
+                   "mean us", "median us", "share", "GFLOP/run", "GFLOP/s",
+                   "%peak");
+    size_t i;
+    json_t *row;
+    json_array_foreach(json_object_get(p, "op_types"), i, row) {
+        if ((int)i >= top_ops)
+            break;
+        double f = jnum(row, "flops_per_run");
+        mb__buf_printf(b, "  %-24.24s %9.1f %11.3f %11.3f %11.1f %11.1f",
+                       json_string_value(json_object_get(row, "op_type")),
+                       jnum(row, "calls_per_run"),
+                       jnum(row, "per_run_ns") / 1e6,
+                       jnum(row, "total_ns") / 1e6,
+                       jnum(row, "mean_ns") / 1e3,
+                       jnum(row, "median_ns") / 1e3);
+        pct_or_dash(b, jnum(row, "share"), 7);
+        if (f > 0)
+            mb__buf_printf(b, " %9.3f", f / 1e9);
+        else
+            mb__buf_printf(b, " %9s",
+                           strcmp(json_string_value(json_object_get(
+                                      row, "flops_basis")),
+                                  "unknown") == 0
+                               ? "unknown"
+                               : "-");
+        double g = jnum(row, "gflops_per_s");
+        if (isfinite(g))
+            mb__buf_printf(b, " %8.1f", g);
+        else
+            mb__buf_printf(b, " %8s", "-");
+        pct_or_dash(b, jnum(row, "peak_share"), 6);
+        mb__buf_putc(b, '\n');
+    }
+    size_t nops = json_array_size(json_object_get(p, "op_types"));
+    if (nops > (size_t)top_ops)
+        mb__buf_printf(b, "  ... %zu more op types (--top N)\n",
+                       nops - (size_t)top_ops);
+
+    mb__buf_printf(b, "\nBy node (top %d)\n", top_nodes);
+    mb__buf_printf(b, "  %-32s %-18s %11s %11s %11s %7s  %s\n", "node",
+                   "op type", "per run ms", "mean us", "median us", "share",
+                   "provider, inputs -> outputs");
+    json_array_foreach(json_object_get(p, "nodes"), i, row) {
+        if ((int)i >= top_nodes)
+            break;
+        mb__buf_printf(b, "  %-32.32s %-18.18s %11.3f %11.1f %11.1f",
+                       json_string_value(json_object_get(row, "name")),
+                       json_string_value(json_object_get(row, "op_type")),
+                       jnum(row, "per_run_ns") / 1e6,
+                       jnum(row, "mean_ns") / 1e3,
+                       jnum(row, "median_ns") / 1e3);
+        pct_or_dash(b, jnum(row, "share"), 7);
+        mb__buf_printf(b, "  %s ",
+                       json_string_value(json_object_get(row, "provider")));
+        shapes(b, json_object_get(row, "inputs"));
+        mb__buf_puts(b, " -> ");
+        shapes(b, json_object_get(row, "outputs"));
+        mb__buf_putc(b, '\n');
+    }
+    size_t nn = json_array_size(json_object_get(p, "nodes"));
+    if (nn > (size_t)top_nodes)
+        mb__buf_printf(b, "  ... %zu more nodes (--top N)\n",
+                       nn - (size_t)top_nodes);
+
+    mb__buf_puts(b, "\nWork and efficiency\n");
+    double flops = jnum(work, "flops_per_run");
+    mb__buf_printf(b,
+                   "  FLOPs per inference        %.3f GFLOP (%.3f GMAC; "
+                   "batch %.0f: %.3f GFLOP per sample)\n",
+                   flops / 1e9, jnum(work, "macs_per_run") / 1e9,
+                   jnum(work, "batch"), jnum(work, "flops_per_sample") / 1e9);
+    mb__buf_printf(b,
+                   "  kernel time without an estimate  %.1f%% (counted ops "
+                   "whose weights are not in the trace)\n",
+                   100.0 * jnum(work, "unestimated_share"));
+    double g = jnum(work, "gflops_per_s");
+    if (isfinite(g))
+        mb__buf_printf(b, "  achieved                   %.1f GFLOP/s (at the %s)\n",
+                       g,
+                       json_string_value(
+                           json_object_get(work, "gflops_time_basis")));
+    double peak = jnum(work, "peak_gflops_per_s");
+    if (isfinite(peak))
+        mb__buf_printf(b, "  machine peak               %.1f GFLOP/s (%s)\n",
+                       peak,
+                       json_string_value(json_object_get(work, "peak_basis")));
+    else
+        mb__buf_puts(b, "  machine peak               not measured (mbench "
+                        "machine)\n");
+    double ps = jnum(work, "peak_share");
+    if (isfinite(ps))
+        mb__buf_printf(b, "  share of peak              %.1f%%\n", 100.0 * ps);
+    const json_t *m = json_object_get(p, "machine");
+    double bw = jnum(json_object_get(m, "triad"), "all_cores_gbps");
+    if (isfinite(bw))
+        mb__buf_printf(b, "  memory bandwidth (triad)   %.1f GB/s\n", bw);
+    counters_text(json_object_get(p, "counters"), b);
+}
+
+/* ---- folded stacks ------------------------------------------------------ */
+
+static void folded_name(mb_buf *b, const char *s)
+{
+    for (; s && *s; s++)
+        mb__buf_putc(b, (*s == ';' || *s == ' ' || *s == '\n' ||
+                         *s == '\t' || *s == '\r')
+                            ? '_'
+                            : *s);
+}
+
+void mb__profile_folded(const json_t *p, const char *graph, mb_buf *b)
+{
+    size_t i;
+    json_t *row;
+    json_array_foreach(json_object_get(p, "nodes"), i, row) {
+        double us = jnum(row, "total_ns") / 1e3;
+        long long w = (long long)(us + 0.5);
+        folded_name(b, graph && *graph ? graph : "model");
+        mb__buf_putc(b, ';');
+        folded_name(b, json_string_value(json_object_get(row, "op_type")));
+        mb__buf_putc(b, ';');
+        folded_name(b, json_string_value(json_object_get(row, "name")));
+        mb__buf_printf(b, " %lld\n", w > 0 ? w : 1);
+    }
+}
+
+/* ---- comparison --------------------------------------------------------- */
+
+typedef struct crow {
+    const char *op;
+    double a, b;
+} crow;
+
+static int cmp_contrib(const void *x, const void *y)
+{
+    const crow *p = x, *q = y;
+    double dp = fabs(p->b - p->a), dq = fabs(q->b - q->a);
+    return (dp < dq) - (dp > dq);
+}
+
+static int is_qdq(const char *op)
+{
+    return strcmp(op, "QuantizeLinear") == 0 ||
+           strcmp(op, "DequantizeLinear") == 0 ||
+           strcmp(op, "DynamicQuantizeLinear") == 0;
+}
+
+json_t *mb__profile_compare(const json_t *a, const char *name_a,
+                            const json_t *b, const char *name_b)
+{
+    const json_t *oa = json_object_get(a, "op_types");
+    const json_t *ob = json_object_get(b, "op_types");
+    size_t na = json_array_size(oa), nb = json_array_size(ob), n = 0;
+    crow *rows = mb__calloc(na + nb + 1, sizeof *rows);
+    if (!rows)
+        return NULL;
+    size_t i, j;
+    json_t *r;
+    double qa = 0, qb = 0;
+    json_array_foreach(oa, i, r) {
+        rows[n++] = (crow){json_string_value(json_object_get(r, "op_type")),
+                           jnum(r, "per_run_ns"), 0};
+        if (is_qdq(rows[n - 1].op))
+            qa += rows[n - 1].a;
+    }
+    json_array_foreach(ob, i, r) {
+        const char *op = json_string_value(json_object_get(r, "op_type"));
+        double v = jnum(r, "per_run_ns");
+        if (is_qdq(op))
+            qb += v;
+        for (j = 0; j < n && strcmp(rows[j].op, op) != 0; j++)
+            ;
+        if (j == n)
+            rows[n++] = (crow){op, 0, v};
+        else
+            rows[j].b = v;
+    }
+    const json_t *ra = json_object_get(a, "reconcile");
+    const json_t *rb = json_object_get(b, "reconcile");
+    rows[n++] = (crow){"(framework overhead)",
+                       jnum(ra, "framework_overhead_mean_ns"),
+                       jnum(rb, "framework_overhead_mean_ns")};
+    qsort(rows, n, sizeof *rows, cmp_contrib);
+    double ta = jnum(ra, "model_run_mean_ns"), tb = jnum(rb, "model_run_mean_ns");
+    double total = tb - ta;
+    json_t *out = json_object();
+    json_object_set_new(out, "a", json_string(name_a ? name_a : "A"));
+    json_object_set_new(out, "b", json_string(name_b ? name_b : "B"));
+    json_object_set_new(out, "basis",
+                        json_string("mean profiled time per run (kernel "
+                                    "time per op type, model_run)"));
+    json_object_set_new(out, "a_model_run_ns", json_integer((json_int_t)ta));
+    json_object_set_new(out, "b_model_run_ns", json_integer((json_int_t)tb));
+    json_object_set_new(out, "delta_ns", json_integer((json_int_t)total));
+    json_object_set_new(out, "speedup", real_or_null(ta / tb));
+    json_t *arr = json_array();
+    for (i = 0; i < n; i++) {
+        double d = rows[i].b - rows[i].a;
+        json_array_append_new(
+            arr, json_pack("{s:s, s:I, s:I, s:I, s:o}", "op_type", rows[i].op,
+                           "a_ns", (json_int_t)rows[i].a, "b_ns",
+                           (json_int_t)rows[i].b, "delta_ns", (json_int_t)d,
+                           "contribution",
+                           total != 0 ? real_or_null(d / total)
+                                      : json_null()));
+    }
+    free(rows);
+    json_object_set_new(out, "rows", arr);
+    json_object_set_new(out, "qdq",
+                        json_pack("{s:I, s:I, s:o, s:o}", "a_ns",
+                                  (json_int_t)qa, "b_ns", (json_int_t)qb,
+                                  "a_share", real_or_null(qa / ta),
+                                  "b_share", real_or_null(qb / tb)));
+    return out;
+}
+
+void mb__profile_compare_text(const json_t *c, mb_buf *b)
+{
+    const char *na = json_string_value(json_object_get(c, "a"));
+    const char *nb = json_string_value(json_object_get(c, "b"));
+    double ta = jnum(c, "a_model_run_ns"), tb = jnum(c, "b_model_run_ns");
+    double sp = jnum(c, "speedup");
+    mb__buf_printf(b, "Profile comparison (mean profiled time per run)\n");
+    mb__buf_printf(b, "  A = %s: model_run %.3f ms\n", na, ta / 1e6);
+    mb__buf_printf(b, "  B = %s: model_run %.3f ms\n", nb, tb / 1e6);
+    if (isfinite(sp))
+        mb__buf_printf(b, "  B is %.2fx %s than A (%+.3f ms per run)\n\n",
+                       sp >= 1 ? sp : 1 / sp, sp >= 1 ? "faster" : "slower",
+                       (tb - ta) / 1e6);
+    mb__buf_printf(b, "  %-28s %12s %12s %12s %13s\n", "op type", "A ms",
+                   "B ms", "B - A ms", "contribution");
+    size_t i;
+    json_t *r;
+    json_array_foreach(json_object_get(c, "rows"), i, r) {
+        double a = jnum(r, "a_ns"), bb = jnum(r, "b_ns");
+        mb__buf_printf(b, "  %-28.28s ",
+                       json_string_value(json_object_get(r, "op_type")));
+        if (a > 0 || i == 0 || strchr(json_string_value(json_object_get(r, "op_type")), '('))
+            mb__buf_printf(b, "%12.3f ", a / 1e6);
+        else
+            mb__buf_printf(b, "%12s ", "-");
+        if (bb > 0 || strchr(json_string_value(json_object_get(r, "op_type")), '('))
+            mb__buf_printf(b, "%12.3f ", bb / 1e6);
+        else
+            mb__buf_printf(b, "%12s ", "-");
+        mb__buf_printf(b, "%+12.3f ", (bb - a) / 1e6);
+        pct_or_dash(b, jnum(r, "contribution"), 12);
+        mb__buf_putc(b, '\n');
+    }
+    const json_t *q = json_object_get(c, "qdq");
+    mb__buf_printf(b,
+                   "\n  Quantize/DequantizeLinear: A %.3f ms (%.1f%%), B "
+                   "%.3f ms (%.1f%%)\n",
+                   jnum(q, "a_ns") / 1e6, 100.0 * jnum(q, "a_share"),
+                   jnum(q, "b_ns") / 1e6, 100.0 * jnum(q, "b_share"));
+    /* one sentence on where the change comes from */
+    const json_t *top = json_array_get(json_object_get(c, "rows"), 0);
+    const json_t *second = json_array_get(json_object_get(c, "rows"), 1);
+    if (top && isfinite(sp)) {
+        mb__buf_printf(b, "  Most of the change comes from %s (%+.3f ms)",
+                       json_string_value(json_object_get(top, "op_type")),
+                       jnum(top, "delta_ns") / 1e6);
+        if (second)
+            mb__buf_printf(b, ", then %s (%+.3f ms)",
+                           json_string_value(
+                               json_object_get(second, "op_type")),
+                           jnum(second, "delta_ns") / 1e6);
+        mb__buf_puts(b, ".\n");
+    }
+}

@@ -1,0 +1,521 @@
+/* trace.c - reading ORT's Chrome-trace JSON and aggregating kernel times
+ * per operator type and per node over the steady-state runs. */
+#include "profile/trace.h"
+
+#include "core/alloc.h"
+#include "core/err.h"
+#include "core/fileio.h"
+#include "profile/flops.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+typedef struct tev {
+    char *node;         /* name without "_kernel_time" (owned) */
+    const char *op;     /* borrowed from the JSON */
+    const char *provider;
+    json_t *args;       /* borrowed */
+    int64_t ts_ns, dur_ns;
+    size_t run;         /* index into runs, or SIZE_MAX */
+    int64_t macs;
+    mb_flops_basis basis;
+} tev;
+
+typedef struct trun {
+    int64_t ts_ns, dur_ns;
+    int64_t kernel_ns;  /* sum of kernel times inside */
+} trun;
+
+struct mb_trace {
+    json_t *root;
+    tev *ev;
+    size_t n_ev, cap_ev;
+    trun *runs;
+    size_t n_runs, cap_runs;
+};
+
+/* An integer that ORT may write as a number or as a string. */
+static int json_i64(const json_t *v, int64_t *out)
+{
+    if (json_is_integer(v)) {
+        *out = json_integer_value(v);
+        return 1;
+    }
+    if (json_is_real(v)) {
+        *out = (int64_t)(json_real_value(v) + 0.5);
+        return 1;
+    }
+    if (json_is_string(v)) {
+        char *end;
+        const char *s = json_string_value(v);
+        long long x = strtoll(s, &end, 10);
+        if (end != s && *end == '\0') {
+            *out = x;
+            return 1;
+        }
+    }
+    return 0;
+}
+
+/* Microseconds (the trace's unit) as a number or a numeric string to ns. */
+static int json_us_to_ns(const json_t *v, int64_t *out)
+{
+    if (json_is_real(v)) {
+        *out = (int64_t)(json_real_value(v) * 1000.0 + 0.5);
+        return 1;
+    }
+    int64_t us;
+    if (!json_i64(v, &us) || us < 0 || us > INT64_MAX / 1000)
+        return 0;
+    *out = us * 1000;
+    return 1;
+}
+
+/* Reads [{"float": [1,3,224,224]}, ...] into at most max shapes. */
+static size_t read_shapes(const json_t *arr, mb_tshape *out, size_t max)
+{
+    size_t n = 0, i;
+    json_t *item;
+    if (!json_is_array(arr))
+        return 0;
+    json_array_foreach(arr, i, item) {
+        const char *key;
+        json_t *dims;
+        if (n == max)
+            break;
+        json_object_foreach((json_t *)item, key, dims) {
+            mb_tshape *s = &out[n];
+            memset(s, 0, sizeof *s);
+            s->dtype = key;
+            size_t j;
+            json_t *d;
+            if (!json_is_array(dims) || json_array_size(dims) > MB_MAX_RANK) {
+                s->rank = -1;
+            } else {
+                json_array_foreach(dims, j, d) {
+                    if (!json_i64(d, &s->dims[j]))
+                        s->dims[j] = -1;
+                }
+                s->rank = (int)json_array_size(dims);
+            }
+            n++;
+            break;
+        }
+    }
+    return n;
+}
+
+#define MAX_IO 32
+
+static void estimate(tev *e)
+{
+    mb_tshape in[MAX_IO], out[MAX_IO];
+    size_t ni = read_shapes(json_object_get(e->args, "input_type_shape"), in,
+                            MAX_IO);
+    size_t no = read_shapes(json_object_get(e->args, "output_type_shape"),
+                            out, MAX_IO);
+    e->basis = mb__flops_macs(e->op, in, ni, out, no, &e->macs);
+}
+
+static mb_status add_event(mb_trace *t, json_t *e, mb_err *err)
+{
+    const char *cat = json_string_value(json_object_get(e, "cat"));
+    const char *name = json_string_value(json_object_get(e, "name"));
+    const char *ph = json_string_value(json_object_get(e, "ph"));
+    int64_t ts, dur;
+    if (!cat || !name || (ph && strcmp(ph, "X") != 0))
+        return MB_OK;
+    if (!json_us_to_ns(json_object_get(e, "ts"), &ts) ||
+        !json_us_to_ns(json_object_get(e, "dur"), &dur))
+        return MB_OK;
+    if (strcmp(cat, "Session") == 0 && strcmp(name, "model_run") == 0) {
+        if (!mb__grow((void **)&t->runs, &t->cap_runs, t->n_runs + 1,
+                      sizeof *t->runs))
+            return mb__fail(err, MB_ENOMEM, "out of memory reading a trace");
+        t->runs[t->n_runs++] = (trun){ts, dur, 0};
+        return MB_OK;
+    }
+    if (strcmp(cat, "Node") != 0)
+        return MB_OK;
+    static const char SUFFIX[] = "_kernel_time";
+    size_t len = strlen(name), sl = sizeof SUFFIX - 1;
+    if (len <= sl || strcmp(name + len - sl, SUFFIX) != 0)
+        return MB_OK; /* fence events of older runtimes */
+    json_t *args = json_object_get(e, "args");
+    const char *op = json_string_value(json_object_get(args, "op_name"));
+    const char *prov = json_string_value(json_object_get(args, "provider"));
+    if (!mb__grow((void **)&t->ev, &t->cap_ev, t->n_ev + 1, sizeof *t->ev))
+        return mb__fail(err, MB_ENOMEM, "out of memory reading a trace");
+    tev *v = &t->ev[t->n_ev];
+    memset(v, 0, sizeof *v);
+    v->node = mb__strndup(name, len - sl);
+    if (!v->node)
+        return mb__fail(err, MB_ENOMEM, "out of memory reading a trace");
+    t->n_ev++;
+    v->op = op ? op : "unknown";
+    v->provider = prov ? prov : "unknown";
+    v->args = args;
+    v->ts_ns = ts;
+    v->dur_ns = dur;
+    v->run = SIZE_MAX;
+    estimate(v);
+    return MB_OK;
+}
+
+static int cmp_run(const void *a, const void *b)
+{
+    const trun *x = a, *y = b;
+    return (x->ts_ns > y->ts_ns) - (x->ts_ns < y->ts_ns);
+}
+
+/* The run whose window holds ts, or SIZE_MAX. */
+static size_t find_run(const mb_trace *t, int64_t ts)
+{
+    size_t lo = 0, hi = t->n_runs;
+    while (lo < hi) { /* first run starting after ts */
+        size_t mid = lo + (hi - lo) / 2;
+        if (t->runs[mid].ts_ns <= ts)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    if (lo == 0)
+        return SIZE_MAX;
+    const trun *r = &t->runs[lo - 1];
+    return ts <= r->ts_ns + r->dur_ns ? lo - 1 : SIZE_MAX;
+}
+
+mb_status mb__trace_parse(const char *text, size_t len, const char *what,
+                          mb_trace **out, mb_err *err)
+{
+    *out = NULL;
+    json_error_t je;
+    json_t *root = json_loadb(text, len, 0, &je);
+    if (!root)
+        return mb__fail(err, MB_EFORMAT,
+                        "%s: not a JSON trace (line %d: %s); pass the file "
+                        "ONNX Runtime's profiler wrote",
+                        what, je.line, je.text);
+    json_t *events = json_is_object(root)
+                         ? json_object_get(root, "traceEvents")
+                         : root;
+    if (!json_is_array(events)) {
+        json_decref(root);
+        return mb__fail(err, MB_EFORMAT,
+                        "%s: not a Chrome trace (expected an array of "
+                        "events or {\"traceEvents\": [...]})",
+                        what);
+    }
+    mb_trace *t = mb__calloc(1, sizeof *t);
+    if (!t) {
+        json_decref(root);
+        return mb__fail(err, MB_ENOMEM, "out of memory reading %s", what);
+    }
+    t->root = root;
+    size_t i;
+    json_t *e;
+    json_array_foreach(events, i, e) {
+        if (!json_is_object(e))
+            continue;
+        mb_status s = add_event(t, e, err);
+        if (s) {
+            mb__trace_free(t);
+            return s;
+        }
+    }
+    if (t->n_runs == 0) {
+        mb__trace_free(t);
+        return mb__fail(err, MB_EFORMAT,
+                        "%s: no Session model_run event in the trace; was "
+                        "the session run with profiling enabled?",
+                        what);
+    }
+    qsort(t->runs, t->n_runs, sizeof *t->runs, cmp_run);
+    for (i = 0; i < t->n_ev; i++) {
+        t->ev[i].run = find_run(t, t->ev[i].ts_ns);
+        if (t->ev[i].run != SIZE_MAX)
+            t->runs[t->ev[i].run].kernel_ns += t->ev[i].dur_ns;
+    }
+    *out = t;
+    return MB_OK;
+}
+
+mb_status mb__trace_load(const char *path, mb_trace **out, mb_err *err)
+{
+    char *text;
+    size_t len;
+    *out = NULL;
+    mb_status s = mb__read_file(path, &text, &len, err);
+    if (s)
+        return s;
+    s = mb__trace_parse(text, len, path, out, err);
+    free(text);
+    return s;
+}
+
+void mb__trace_free(mb_trace *t)
+{
+    if (!t)
+        return;
+    for (size_t i = 0; i < t->n_ev; i++)
+        free(t->ev[i].node);
+    free(t->ev);
+    free(t->runs);
+    json_decref(t->root);
+    free(t);
+}
+
+size_t mb__trace_runs(const mb_trace *t)
+{
+    return t ? t->n_runs : 0;
+}
+
+/* ---- aggregation ---------------------------------------------------- */
+
+static int cmp_i64(const void *a, const void *b)
+{
+    int64_t x = *(const int64_t *)a, y = *(const int64_t *)b;
+    return (x > y) - (x < y);
+}
+
+/* Median of n values (sorted in place). */
+static double median_i64(int64_t *v, size_t n)
+{
+    if (n == 0)
+        return 0;
+    qsort(v, n, sizeof *v, cmp_i64);
+    return n % 2 ? (double)v[n / 2] : ((double)v[n / 2 - 1] + v[n / 2]) / 2.0;
+}
+
+static const char *g_key_op(const tev *e) { return e->op; }
+static const char *g_key_node(const tev *e) { return e->node; }
+
+typedef const char *(*key_fn)(const tev *);
+
+/* qsort has no user pointer; the key is chosen by a flag in the array. */
+typedef struct sref {
+    const tev *e;
+    const char *key;
+} sref;
+
+static int cmp_sref(const void *a, const void *b)
+{
+    const sref *x = a, *y = b;
+    int c = strcmp(x->key, y->key);
+    if (c)
+        return c;
+    return (x->e > y->e) - (x->e < y->e); /* stable: trace order */
+}
+
+static int cmp_total_desc(const void *a, const void *b)
+{
+    json_int_t x = json_integer_value(
+        json_object_get(*(json_t *const *)a, "total_ns"));
+    json_int_t y = json_integer_value(
+        json_object_get(*(json_t *const *)b, "total_ns"));
+    return (x < y) - (x > y);
+}
+
+static json_t *shapes_json(const json_t *arr)
+{
+    json_t *out = json_array();
+    size_t i;
+    json_t *item;
+    json_array_foreach(arr, i, item) {
+        const char *key;
+        json_t *dims;
+        json_object_foreach((json_t *)item, key, dims) {
+            json_array_append_new(out, json_pack("{s:s, s:O}", "dtype", key,
+                                                 "shape", dims));
+            break;
+        }
+    }
+    return out;
+}
+
+/* Groups events by key and appends one row per group to rows. */
+static int group_rows(const tev *ev, size_t n, key_fn key, int with_node,
+                      size_t nruns, int64_t run_total_ns, json_t *rows)
+{
+    sref *s = mb__calloc(n ? n : 1, sizeof *s);
+    int64_t *d = mb__calloc(n ? n : 1, sizeof *d);
+    if (!s || !d) {
+        free(s);
+        free(d);
+        return -1;
+    }
+    for (size_t i = 0; i < n; i++)
+        s[i] = (sref){&ev[i], key(&ev[i])};
+    qsort(s, n, sizeof *s, cmp_sref);
+    json_t *list = json_array();
+    for (size_t i = 0; i < n;) {
+        size_t j = i;
+        int64_t total = 0, macs = 0, unest_ns = 0;
+        int exact = 0, assumed = 0, unknown = 0;
+        while (j < n && strcmp(s[j].key, s[i].key) == 0) {
+            const tev *e = s[j].e;
+            d[j - i] = e->dur_ns;
+            total += e->dur_ns;
+            macs += e->macs;
+            exact += e->basis == MB_FLOPS_EXACT;
+            assumed += e->basis == MB_FLOPS_ASSUMED;
+            if (e->basis == MB_FLOPS_UNKNOWN) {
+                unknown++;
+                unest_ns += e->dur_ns;
+            }
+            j++;
+        }
+        size_t cnt = j - i;
+        const char *basis = unknown ? (exact + assumed ? "partial" : "unknown")
+                            : assumed ? "assumed"
+                            : exact   ? "exact"
+                                      : "none";
+        json_t *row = json_object();
+        json_object_set_new(row, with_node ? "name" : "op_type",
+                            json_string(s[i].key));
+        if (with_node) {
+            const tev *e = s[i].e;
+            json_object_set_new(row, "op_type", json_string(e->op));
+            json_object_set_new(row, "provider", json_string(e->provider));
+            json_object_set_new(
+                row, "inputs",
+                shapes_json(json_object_get(e->args, "input_type_shape")));
+            json_object_set_new(
+                row, "outputs",
+                shapes_json(json_object_get(e->args, "output_type_shape")));
+        }
+        json_object_set_new(row, "count", json_integer((json_int_t)cnt));
+        json_object_set_new(row, "calls_per_run",
+                            json_real((double)cnt / (double)nruns));
+        json_object_set_new(row, "total_ns", json_integer(total));
+        json_object_set_new(row, "mean_ns",
+                            json_integer((total + (int64_t)cnt / 2) /
+                                         (int64_t)cnt));
+        json_object_set_new(row, "median_ns",
+                            json_integer((json_int_t)(median_i64(d, cnt) +
+                                                      0.5)));
+        json_object_set_new(row, "per_run_ns",
+                            json_integer(total / (int64_t)nruns));
+        json_object_set_new(row, "share",
+                            json_real(run_total_ns > 0
+                                          ? (double)total / run_total_ns
+                                          : 0.0));
+        json_object_set_new(row, "macs_per_run",
+                            json_integer(macs / (int64_t)nruns));
+        json_object_set_new(row, "flops_per_run",
+                            json_integer(2 * (macs / (int64_t)nruns)));
+        json_object_set_new(row, "flops_basis", json_string(basis));
+        json_object_set_new(row, "unestimated_ns", json_integer(unest_ns));
+        json_array_append_new(list, row);
+        i = j;
+    }
+    free(s);
+    free(d);
+    /* sort rows by total time, largest first */
+    size_t nr = json_array_size(list);
+    json_t **tmp = mb__calloc(nr ? nr : 1, sizeof *tmp);
+    if (!tmp) {
+        json_decref(list);
+        return -1;
+    }
+    for (size_t i = 0; i < nr; i++)
+        tmp[i] = json_array_get(list, i);
+    qsort(tmp, nr, sizeof *tmp, cmp_total_desc);
+    for (size_t i = 0; i < nr; i++)
+        json_array_append(rows, tmp[i]);
+    free(tmp);
+    json_decref(list);
+    return 0;
+}
+
+mb_status mb__trace_profile(const mb_trace *t, size_t skip, json_t **out,
+                            mb_err *err)
+{
+    *out = NULL;
+    if (t->n_runs <= skip)
+        return mb__fail(err, MB_EFORMAT,
+                        "the trace has %zu model_run event(s), none left "
+                        "after skipping %zu warm-up run(s); profile more "
+                        "iterations",
+                        t->n_runs, skip);
+    size_t nruns = t->n_runs - skip, n = 0;
+    tev *ev = mb__calloc(t->n_ev ? t->n_ev : 1, sizeof *ev);
+    int64_t *rd = mb__calloc(nruns, sizeof *rd);
+    int64_t *rk = mb__calloc(nruns, sizeof *rk);
+    int64_t *ro = mb__calloc(nruns, sizeof *ro);
+    if (!ev || !rd || !rk || !ro) {
+        free(ev);
+        free(rd);
+        free(rk);
+        free(ro);
+        return mb__fail(err, MB_ENOMEM, "out of memory aggregating a trace");
+    }
+    int64_t run_total = 0, kern_total = 0, macs = 0, unest = 0;
+    for (size_t i = 0; i < t->n_ev; i++) {
+        if (t->ev[i].run == SIZE_MAX || t->ev[i].run < skip)
+            continue;
+        ev[n++] = t->ev[i];
+        macs += t->ev[i].macs;
+        if (t->ev[i].basis == MB_FLOPS_UNKNOWN)
+            unest += t->ev[i].dur_ns;
+    }
+    for (size_t r = 0; r < nruns; r++) {
+        const trun *x = &t->runs[skip + r];
+        rd[r] = x->dur_ns;
+        rk[r] = x->kernel_ns;
+        ro[r] = x->dur_ns - x->kernel_ns;
+        run_total += x->dur_ns;
+        kern_total += x->kernel_ns;
+    }
+    json_t *p = json_object();
+    json_object_set_new(p, "source", json_string("onnxruntime profiler"));
+    json_object_set_new(p, "runs",
+                        json_pack("{s:I, s:I, s:I}", "total",
+                                  (json_int_t)t->n_runs, "skipped",
+                                  (json_int_t)skip, "used",
+                                  (json_int_t)nruns));
+    json_t *rec = json_object();
+    json_object_set_new(rec, "model_run_median_ns",
+                        json_integer((json_int_t)median_i64(rd, nruns)));
+    json_object_set_new(rec, "model_run_mean_ns",
+                        json_integer(run_total / (int64_t)nruns));
+    json_object_set_new(rec, "kernel_sum_median_ns",
+                        json_integer((json_int_t)median_i64(rk, nruns)));
+    json_object_set_new(rec, "kernel_sum_mean_ns",
+                        json_integer(kern_total / (int64_t)nruns));
+    json_object_set_new(rec, "framework_overhead_median_ns",
+                        json_integer((json_int_t)median_i64(ro, nruns)));
+    json_object_set_new(rec, "framework_overhead_mean_ns",
+                        json_integer((run_total - kern_total) /
+                                     (int64_t)nruns));
+    json_object_set_new(rec, "kernel_share_of_model_run",
+                        json_real(run_total > 0
+                                      ? (double)kern_total / run_total
+                                      : 0.0));
+    json_object_set_new(p, "reconcile", rec);
+
+    json_t *ops = json_array(), *nodes = json_array();
+    int bad = group_rows(ev, n, g_key_op, 0, nruns, run_total, ops) ||
+              group_rows(ev, n, g_key_node, 1, nruns, run_total, nodes);
+    json_object_set_new(p, "op_types", ops);
+    json_object_set_new(p, "nodes", nodes);
+    json_object_set_new(
+        p, "work",
+        json_pack("{s:I, s:I, s:f, s:s}", "macs_per_run",
+                  (json_int_t)(macs / (int64_t)nruns), "flops_per_run",
+                  (json_int_t)(2 * (macs / (int64_t)nruns)),
+                  "unestimated_share",
+                  kern_total > 0 ? (double)unest / kern_total : 0.0, "rule",
+                  "FLOPs = 2 x MACs of Conv/ConvTranspose/MatMul/Gemm and "
+                  "their fused and quantized forms; see docs/PROFILE.md"));
+    free(ev);
+    free(rd);
+    free(rk);
+    free(ro);
+    if (bad) {
+        json_decref(p);
+        return mb__fail(err, MB_ENOMEM, "out of memory aggregating a trace");
+    }
+    *out = p;
+    return MB_OK;
+}
