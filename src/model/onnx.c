@@ -644,7 +644,15 @@ static mb_status scan_model(ctx *c, json_t *o)
         return s;
     if (!has_graph)
         return mb__fail(c->err, MB_EFORMAT, "it has no graph");
-    return scan_graph(c, &r, &graph, 0, o);
+    s = scan_graph(c, &r, &graph, 0, o);
+    if (s)
+        return s;
+    json_int_t ir = json_integer_value(json_object_get(o, "ir_version"));
+    if (ir >= 3 && json_array_size(opsets) == 0) /* the format requires one */
+        return mb__fail(c->err, MB_EFORMAT,
+                        "it has a graph but no opset_import: cut short, or "
+                        "not a valid model");
+    return MB_OK;
 }
 
 static void set_int(json_t *o, const char *k, uint64_t v)
