@@ -305,6 +305,15 @@ int cmd_exec(int argc, char **argv)
             cmds[k].name = name;
             cmds[k].params = pj;
         }
+    for (size_t k = 0; !o.shell && k < ncmds; k++) {
+        char **words = NULL;
+        mb_err se = {0};
+        if (mb__exec_split(cmds[k].command, &words, &se) != MB_OK) {
+            rc = mb_cli_error(MB_EXIT_USAGE, "%s", se.msg);
+            goto cleanup;
+        }
+        mb__exec_argv_free(words);
+    }
     o.cancel = mb_cli_exec_cancel_flag();
     if (!quiet && isatty(2)) {
         o.progress = progress;
@@ -350,6 +359,7 @@ int cmd_exec(int argc, char **argv)
     json_decref(doc);
     mb__exec_series_free(ser, ncmds);
     mb__nvml_close(o.nvml);
+cleanup:
     for (size_t k = 0; k < ncmds; k++) {
         free(cmds[k].name);
         free(cmds[k].command);

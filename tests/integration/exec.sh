@@ -1,0 +1,100 @@
+#!/usr/bin/env bash
+# exec.sh - mbench exec on small real commands: rusage, exit codes,
+# failures, timeouts that kill the process group, floods, phase events.
+. "$(dirname "$0")/lib.sh"
+J() { $PY -c "import json,sys; d=json.load(open(sys.argv[1])); print(eval(sys.argv[2]))" "$@"; }
+TRAIN="$FIX/exec/train.py"
+
+expect_exit "exec runs true a fixed number of times" 0 $MBENCH exec --runs 3 --json "$T_TMP/true.json" -- true
+contains "the document is of kind exec with three runs" "$(J "$T_TMP/true.json" 'd["kind"], d["runs"][0]["iterations"], d["runs"][0]["exec"]["exit_codes"]')" "('exec', 3, {'0': 3})"
+contains "peak RSS and user time are recorded" "$(J "$T_TMP/true.json" 'd["runs"][0]["exec"]["peak_rss_bytes"] > 0, d["runs"][0]["exec"]["user_ns"] >= 0')" "(True, True)"
+
+expect_exit "exec measures sleep 0.01 until its stopping rule" 0 $MBENCH exec --min-runs 5 --min-time 0 --max-time 5s --json "$T_TMP/sleep.json" -- sleep 0.01
+contains "every wall time covers the 10 ms sleep" "$(J "$T_TMP/sleep.json" 'min(d["runs"][0]["samples_ns"]) >= 10_000_000, d["runs"][0]["iterations"] >= 5')" "(True, True)"
+
+expect_exit "a python script runs as a benchmark" 0 $MBENCH exec --runs 2 -- $PY -c 'print(sum(range(10000)))'
+
+expect_exit "a failing command is an error without --ignore-failure" 3 $MBENCH exec --runs 2 -- false
+one_line "the failure is one line" "$LAST_ERR"
+contains "the failure names the exit status and the way out" "$LAST_ERR" "exit 1); pass --ignore-failure"
+
+expect_exit "--ignore-failure measures failing runs" 0 $MBENCH exec --runs 2 --ignore-failure --json "$T_TMP/fail.json" -- sh -c 'exit 3'
+contains "exit codes are counted" "$(J "$T_TMP/fail.json" 'd["runs"][0]["exec"]["exit_codes"], d["runs"][0]["exec"]["failures"]')" "({'3': 2}, 2)"
+
+expect_exit "a command that is not found is an error" 3 $MBENCH exec --runs 1 -- no-such-program-mbench
+one_line "command not found is one line" "$LAST_ERR"
+contains "command not found names the command" "$LAST_ERR" "command not found: 'no-such-program-mbench'"
+
+# A child that never exits, ignores SIGTERM and leaves a grandchild that
+# ignores SIGTERM too: the whole process group must go.
+mark=$((41000 + RANDOM % 9000))
+expect_exit "a never-exiting child is killed at --timeout" 0 $MBENCH exec --runs 1 --ignore-failure --timeout 300ms --json "$T_TMP/timeout.json" -- \
+    $PY -c "import signal,subprocess,time; signal.signal(signal.SIGTERM, signal.SIG_IGN); subprocess.Popen(['sh','-c','trap \"\" TERM; sleep $mark; :']); time.sleep(3600)"
+contains "the run is marked timed out" "$(J "$T_TMP/timeout.json" 'd["runs"][0]["exec"]["runs"][0]["timed_out"], d["runs"][0]["exec"]["timeouts"]')" "(True, 1)"
+sleep 0.2
+if pgrep -f "sleep $mark" >/dev/null; then notok "no process of the timed-out group remains" "$(pgrep -af "sleep $mark")"; pkill -KILL -f "sleep $mark"; else ok "no process of the timed-out group remains"; fi
+expect_exit "a timeout without --ignore-failure is an error" 3 $MBENCH exec --runs 1 --timeout 200ms -- sleep 30
+contains "the timeout error says so" "$LAST_ERR" "timed out"
+
+# A child that floods stdout and stderr: drained, never kept whole.
+maxrss() { $PY -c "import resource,subprocess,sys; r=subprocess.run(sys.argv[1:], stdout=subprocess.DEVNULL); print(r.returncode, resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss)" "$@"; }
+out=$(maxrss $MBENCH exec --runs 1 --output pipe --shell -- 'head -c 300000000 /dev/zero; head -c 300000000 /dev/zero >&2')
+rc=${out% *}; kb=${out#* }
+if [ "$rc" = 0 ] && [ "$kb" -lt 102400 ]; then ok "a flood of 600 MB of output is drained in bounded memory"; else notok "a flood of 600 MB of output is drained in bounded memory" "exit $rc, max RSS $kb KiB"; fi
+
+# Events: malformed lines are counted, never fatal.
+expect_exit "malformed event lines are not fatal" 0 $MBENCH exec --runs 2 --json "$T_TMP/bad.json" -- $PY -c '
+import os; fd = int(os.environ["MBENCH_EVENTS_FD"])
+for l in ["{bad json", "{\"event\":\"end\",\"phase\":\"never\"}", "{\"event\":\"start\",\"phase\":\"ok\"}", "[1,2]", "{\"event\":\"end\",\"phase\":\"ok\"}"]:
+    os.write(fd, (l + "\n").encode())'
+contains "malformed lines are counted with the first reason" "$(J "$T_TMP/bad.json" 'd["runs"][0]["exec"]["events"]["malformed"], d["runs"][0]["exec"]["events"]["first_malformed"]')" "(6, "
+contains "the first malformed line's reason is kept" "$(J "$T_TMP/bad.json" 'd["runs"][0]["exec"]["events"]["first_malformed"]')" "event line 1: not a JSON object"
+contains "the valid phase between them is kept" "$(J "$T_TMP/bad.json" 'd["runs"][0]["exec"]["phases"]["ok"]["count"]')" "2"
+expect_exit "the console reports malformed lines" 0 $MBENCH exec --runs 1 -- $PY -c 'import os; os.write(int(os.environ["MBENCH_EVENTS_FD"]), b"nope\n")'
+contains "the console line names them" "$LAST_OUT" "malformed event lines: 1"
+
+# Phases of the python training fixture.
+expect_exit "train.py runs under exec" 0 $MBENCH exec --runs 3 --json "$T_TMP/train.json" -- $PY "$TRAIN" --epochs 2 --samples 64
+contains "train.py phases are aggregated" "$(J "$T_TMP/train.json" 'list(d["runs"][0]["exec"]["phases"])')" "['init', 'data_setup', 'epoch', 'first_batch_load', 'forward']"
+contains "epoch happens twice per run, first_batch_load inside it" "$(J "$T_TMP/train.json" 'd["runs"][0]["exec"]["phases"]["epoch"]["occurrences_per_run"], d["runs"][0]["exec"]["phases"]["first_batch_load"]["parent"], d["runs"][0]["exec"]["phases"]["init"]["count"]')" "(2.0, 'epoch', 3)"
+contains "counters and final metrics are kept" "$(J "$T_TMP/train.json" 'd["runs"][0]["exec"]["counters"]["samples"]["median"], sorted(d["runs"][0]["exec"]["metrics"])')" "(128.0, ['accuracy', 'loss'])"
+contains "the console shows the phase table" "$LAST_OUT" "first_batch_load"
+check "train.py runs alone (the helper is a no-op without mbench)" $PY "$TRAIN" --epochs 1 --samples 16
+
+# Phases of the C example.
+if cc -std=c11 -Wall -Wextra -Wpedantic -Werror -D_POSIX_C_SOURCE=200809L -I"$MBENCH_ROOT/include" "$FIX/exec/example.c" -o "$T_TMP/example" 2>"$T_TMP/cc.err"; then
+    ok "the C example builds with mbench_events.h and strict warnings"
+    expect_exit "the C example runs under exec" 0 $MBENCH exec --runs 2 --json "$T_TMP/c.json" -- "$T_TMP/example" 32 3
+    contains "C phases, counters and metrics are aggregated" "$(J "$T_TMP/c.json" 'list(d["runs"][0]["exec"]["phases"]), d["runs"][0]["exec"]["phases"]["multiply"]["occurrences_per_run"], d["runs"][0]["exec"]["counters"]["flops"]["median"]')" "(['setup', 'multiply', 'checksum'], 3.0, 196608.0)"
+else
+    notok "the C example builds with mbench_events.h and strict warnings" "$(cat "$T_TMP/cc.err")"
+fi
+
+# Several commands, parameters, prepare/cleanup.
+expect_exit "two commands are compared" 0 $MBENCH exec --runs 6 --json "$T_TMP/cmp.json" -n fast -c 'true' -n slow -c 'sleep 0.02'
+contains "the comparison has a ratio, a CI and a p-value" "$(J "$T_TMP/cmp.json" '(d["comparison"]["baseline"], d["comparison"]["entries"][0]["variant"], d["comparison"]["entries"][0]["ratio"] > 1, sorted(d["comparison"]["entries"][0]["ratio_ci95"]), d["comparison"]["entries"][0]["p_value"] < 0.05)')" "('fast', 'slow', True, ['hi', 'lo'], True)"
+contains "the console prints the speedup" "$LAST_OUT" "slower"
+expect_exit "a --param scan runs each value" 0 $MBENCH exec --runs 1 --json "$T_TMP/param.json" --param N=1,2,3 -c 'sh -c "exit 0" {N}'
+contains "each value is its own variant" "$(J "$T_TMP/param.json" '[r["variant"] for r in d["runs"]], d["runs"][2]["params"]')" "(['sh -c \"exit 0\" 1', 'sh -c \"exit 0\" 2', 'sh -c \"exit 0\" 3'], {'N': '3'})"
+expect_exit "--param that no command uses is a usage error" 2 $MBENCH exec --param X=1 -- true
+contains "the error names the placeholder" "$LAST_ERR" "{X}"
+expect_exit "--prepare and --cleanup run around every run" 0 $MBENCH exec --runs 3 --warmup 1 --prepare "echo p >> $T_TMP/pc.log" --cleanup "echo c >> $T_TMP/pc.log" -- true
+contains "four prepares and four cleanups ran" "$(sort "$T_TMP/pc.log" | uniq -c | tr -s ' \n' '  ')" " 4 c 4 p"
+expect_exit "a failing --prepare stops the benchmark" 3 $MBENCH exec --runs 1 --prepare 'exit 7' -- true
+contains "the error names --prepare" "$LAST_ERR" "--prepare"
+expect_exit "--shell runs shell syntax" 0 $MBENCH exec --runs 1 --shell -- 'true && true | cat'
+expect_exit "an unterminated quote is a usage error" 2 $MBENCH exec --runs 1 -c "echo 'oops"
+expect_exit "a nonsense flag is a usage error" 2 $MBENCH exec --frobnicate -- true
+one_line "the usage error is one line" "$LAST_ERR"
+expect_exit "exec --help prints usage" 0 $MBENCH exec --help
+expect_exit "--gpu-memory without NVML says it is not available" 0 $MBENCH exec --runs 1 --gpu-memory -- true
+if [ -e /usr/lib/x86_64-linux-gnu/libnvidia-ml.so.1 ]; then skip "GPU memory message" "NVML present"; else contains "the GPU message is printed" "$LAST_OUT" "GPU memory: not available (libnvidia-ml.so.1 not found)"; fi
+
+# Ctrl-C: the child's group goes, the runs so far are written.
+$MBENCH exec --min-runs 1000 --max-time 60s --json "$T_TMP/int.json" -- sleep 0.05 >/dev/null 2>&1 &
+pid=$!; sleep 1; kill -INT $pid; wait $pid; rc=$?
+if [ $rc -eq 130 ]; then ok "Ctrl-C exits 130"; else notok "Ctrl-C exits 130" "exit $rc"; fi
+contains "the interrupted document is written" "$(J "$T_TMP/int.json" 'd["interrupted"], d["runs"][0]["iterations"] > 0')" "(True, True)"
+
+rm -rf "$T_TMP"
+done_testing
