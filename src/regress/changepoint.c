@@ -38,21 +38,29 @@ static void segment(seg_ctx *c, size_t a, size_t b)
     size_t n = b - a, L = c->min_seg;
     if (n < 2 * L)
         return;
-    double best = -1, bl = 0, br = 0;
+    /* The split is placed where the L1 cost (sum of absolute deviations
+     * from each side's median) is least; its significance is then the
+     * standardised difference of medians. */
+    double best_cost = INFINITY, bl = 0, br = 0;
     size_t best_k = 0;
     for (size_t k = a + L; k + L <= b; k++) {
         double ml = median(c->x + a, k - a, c->scratch);
         double mr = median(c->x + k, b - k, c->scratch);
-        double se = 1.2533 * c->sigma *
-                    sqrt(1.0 / (double)(k - a) + 1.0 / (double)(b - k));
-        double score = fabs(mr - ml) / se;
-        if (score > best) {
-            best = score;
+        double cost = 0;
+        for (size_t i = a; i < k; i++)
+            cost += fabs(c->x[i] - ml);
+        for (size_t i = k; i < b; i++)
+            cost += fabs(c->x[i] - mr);
+        if (cost < best_cost) {
+            best_cost = cost;
             best_k = k;
             bl = ml;
             br = mr;
         }
     }
+    double best = fabs(br - bl) /
+                  (1.2533 * c->sigma *
+                   sqrt(1.0 / (double)(best_k - a) + 1.0 / (double)(b - best_k)));
     double scale = fabs(bl) > 0 ? fabs(bl) : 1.0;
     if (best <= c->threshold || fabs(br - bl) / scale <= c->min_rel)
         return;

@@ -5,11 +5,12 @@
  * is estimated robustly from successive differences,
  *   sigma = 1.4826 * median(|x[i+1] - x[i]|) / sqrt(2),
  * (a step moves one difference only), floored at 0.5% of the series
- * median.  For a segment, every split leaving at least `min_segment`
- * points on each side is scored as
+ * median.  In a segment, the split (leaving at least `min_segment` points
+ * on each side) with the least L1 cost - the sum of absolute deviations
+ * from each side's median - is scored as
  *   |median(left) - median(right)| / (1.2533 * sigma * sqrt(1/nl + 1/nr))
- * (1.2533 = sqrt(pi/2): the standard error of a median).  The best split
- * is a change point when its score exceeds `threshold` and the relative
+ * (1.2533 = sqrt(pi/2): the standard error of a median in sigmas).  It is
+ * a change point when its score exceeds `threshold` and the relative
  * change exceeds `min_rel`; both halves are then searched again. */
 #ifndef MB_REGRESS_CHANGEPOINT_H
 #define MB_REGRESS_CHANGEPOINT_H
