@@ -430,13 +430,14 @@ void mb__profile_compare_text(const json_t *c, mb_buf *b)
     json_t *r;
     json_array_foreach(json_object_get(c, "rows"), i, r) {
         double a = jnum(r, "a_ns"), bb = jnum(r, "b_ns");
-        mb__buf_printf(b, "  %-28.28s ",
-                       json_string_value(json_object_get(r, "op_type")));
-        if (a > 0 || i == 0 || strchr(json_string_value(json_object_get(r, "op_type")), '('))
+        const char *op = json_string_value(json_object_get(r, "op_type"));
+        int always = op && op[0] == '('; /* the overhead row */
+        mb__buf_printf(b, "  %-28.28s ", op ? op : "?");
+        if (a > 0 || always)
             mb__buf_printf(b, "%12.3f ", a / 1e6);
         else
             mb__buf_printf(b, "%12s ", "-");
-        if (bb > 0 || strchr(json_string_value(json_object_get(r, "op_type")), '('))
+        if (bb > 0 || always)
             mb__buf_printf(b, "%12.3f ", bb / 1e6);
         else
             mb__buf_printf(b, "%12s ", "-");
