@@ -11,7 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define ROW_H 34.0
+#define ROW_H 42.0
 
 const char *mb__run_color(const mb_rview *v, size_t i)
 {

@@ -24,13 +24,6 @@ static void td_num(mb_buf *b, double raw, const char *text)
     mb__buf_puts(b, "</td>");
 }
 
-static void td_text(mb_buf *b, const char *s)
-{
-    mb__buf_puts(b, "<td>");
-    esc(b, s ? s : "-");
-    mb__buf_puts(b, "</td>");
-}
-
 static int is_baseline(const mb_rview *v, const mb_rrun *r)
 {
     for (size_t c = 0; c < v->n_cmps; c++)
@@ -42,15 +35,20 @@ static int is_baseline(const mb_rview *v, const mb_rrun *r)
 
 static void summary_table(mb_buf *b, const mb_rview *v)
 {
-    char t[64], u[64], w[64];
+    char t[64], u[64];
     mb__buf_puts(b, "<h2>Summary</h2><div class=\"tablewrap\"><table id=\"summary\" "
                     "class=\"sortable\" data-sortcheck=\"3\"><thead><tr>"
                     "<th>variant</th><th>model</th><th class=\"n\">batch</th>"
-                    "<th class=\"n\">p50 ms</th><th class=\"n\">95% CI of p50 (ms)</th>"
+                    "<th class=\"n\" title=\"median, with its 95% confidence interval\">p50 ms [95% CI]</th>"
                     "<th class=\"n\">p95 ms</th><th class=\"n\">p99 ms</th>"
                     "<th class=\"n\">mean ms</th><th class=\"n\">CV</th>"
-                    "<th class=\"n\">iterations</th><th class=\"n\">inferences/s</th>"
-                    "<th class=\"n\">samples/s</th><th class=\"n\">peak RSS</th>"
+                    "<th class=\"n\">iterations</th>");
+    int show_ips = 0;
+    for (size_t i = 0; i < v->n_runs; i++)
+        show_ips |= v->runs[i].batch > 1;
+    if (show_ips)
+        mb__buf_puts(b, "<th class=\"n\">inferences/s</th>");
+    mb__buf_puts(b, "<th class=\"n\">samples/s</th><th class=\"n\">peak RSS</th>"
                     "<th>status</th></tr></thead><tbody>\n");
     for (size_t i = 0; i < v->n_runs; i++) {
         const mb_rrun *r = &v->runs[i];
@@ -60,25 +58,24 @@ static void summary_table(mb_buf *b, const mb_rview *v)
         if (base)
             mb__buf_puts(b, "<span class=\"badge\">baseline</span>");
         mb__buf_puts(b, "</td>");
-        mb__buf_puts(b, "<td class=\"mono\">");
-        esc(b, r->model ? r->model : "-");
         const char *path = mb__jstr(r->run, "model.path");
-        if (path) {
-            mb__buf_puts(b, "<br><span class=\"ci\">");
-            esc(b, path);
-            mb__buf_puts(b, "</span>");
-        }
+        mb__buf_puts(b, "<td class=\"mono\" title=\"");
+        esc(b, path ? path : "");
+        mb__buf_puts(b, "\">");
+        esc(b, r->model ? r->model : "-");
         mb__buf_puts(b, "</td>");
         snprintf(t, sizeof t, "%lld", (long long)r->batch);
         td_num(b, r->batch >= 0 ? (double)r->batch : NAN, r->batch >= 0 ? t : "-");
-        td_num(b, r->p50 / 1e6, mb__fmt_ms(r->p50, t, sizeof t));
-        if (isfinite(r->ci_lo) && isfinite(r->ci_hi)) {
-            snprintf(w, sizeof w, "%s – %s", mb__fmt_ms(r->ci_lo, t, sizeof t),
-                     mb__fmt_ms(r->ci_hi, u, sizeof u));
-            td_num(b, (r->ci_hi - r->ci_lo) / 1e6, w);
-        } else {
-            td_num(b, NAN, "-");
-        }
+        /* p50 with its confidence interval underneath */
+        if (isfinite(r->p50))
+            mb__buf_printf(b, "<td class=\"n\" data-v=\"%.17g\"><b>%s</b>", r->p50 / 1e6,
+                           mb__fmt_ms(r->p50, t, sizeof t));
+        else
+            mb__buf_puts(b, "<td class=\"n\" data-v=\"\">-");
+        if (isfinite(r->ci_lo) && isfinite(r->ci_hi))
+            mb__buf_printf(b, "<br><span class=\"ci\">[%s, %s]</span>",
+                           mb__fmt_ms(r->ci_lo, t, sizeof t), mb__fmt_ms(r->ci_hi, u, sizeof u));
+        mb__buf_puts(b, "</td>");
         td_num(b, r->p95 / 1e6, mb__fmt_ms(r->p95, t, sizeof t));
         td_num(b, r->p99 / 1e6, mb__fmt_ms(r->p99, t, sizeof t));
         td_num(b, r->mean / 1e6, mb__fmt_ms(r->mean, t, sizeof t));
@@ -89,20 +86,18 @@ static void summary_table(mb_buf *b, const mb_rview *v)
         td_num(b, r->cv, t);
         double it = mb__jnum(r->run, "iterations");
         td_num(b, it, mb__fmt_num(it, 1, t, sizeof t));
-        td_num(b, r->ips, mb__fmt_num(r->ips, 4, t, sizeof t));
+        if (show_ips)
+            td_num(b, r->ips, mb__fmt_num(r->ips, 4, t, sizeof t));
         td_num(b, r->sps, mb__fmt_num(r->sps, 4, t, sizeof t));
         td_num(b, r->rss_peak, mb__fmt_bytes(r->rss_peak, t, sizeof t));
         if (strcmp(r->status, "ok") == 0) {
             mb__buf_puts(b, "<td>ok</td>");
         } else {
-            mb__buf_puts(b, "<td><span class=\"st-failed\">");
+            mb__buf_puts(b, "<td><span class=\"st-failed\" title=\"");
+            esc(b, r->error ? r->error : "");
+            mb__buf_puts(b, "\">");
             esc(b, r->status);
-            mb__buf_puts(b, "</span>");
-            if (r->error) {
-                mb__buf_puts(b, ": ");
-                esc(b, r->error);
-            }
-            mb__buf_puts(b, "</td>");
+            mb__buf_puts(b, "</span></td>");
         }
         mb__buf_puts(b, "</tr>\n");
     }
@@ -128,8 +123,8 @@ static void td_speedup(mb_buf *b, const json_t *s)
 static void speedup_table(mb_buf *b, const mb_rview *v)
 {
     char t[64];
-    mb__buf_puts(b, "<h2>Speedups</h2><div class=\"tablewrap\"><table id=\"speedups\" "
-                    "class=\"sortable\"><thead><tr><th>variant</th><th>baseline</th>"
+    mb__buf_puts(b, "<h2>Speedups against the baseline</h2><div class=\"tablewrap\"><table id=\"speedups\" "
+                    "class=\"sortable\"><thead><tr><th>variant</th>"
                     "<th class=\"n\">median speedup [95% CI]</th>"
                     "<th class=\"n\">p99 speedup [95% CI]</th><th class=\"n\">p-value</th>"
                     "<th>verdict</th><th class=\"n\">memory ratio</th>"
@@ -142,7 +137,6 @@ static void speedup_table(mb_buf *b, const mb_rview *v)
         if (c->is_baseline)
             mb__buf_puts(b, "<span class=\"badge\">baseline</span>");
         mb__buf_puts(b, "</td>");
-        td_text(b, c->baseline);
         td_speedup(b, json_object_get(c->v, "speedup_median"));
         td_speedup(b, json_object_get(c->v, "speedup_p99"));
         double p = mb__jnum(c->v, "significance.p");
@@ -152,7 +146,10 @@ static void speedup_table(mb_buf *b, const mb_rview *v)
             snprintf(t, sizeof t, "-");
         td_num(b, p, t);
         const char *verdict = mb__cmp_verdict(c);
-        mb__buf_printf(b, "<td class=\"%s\">", strcmp(verdict, "FAILED") == 0 ? "st-failed" : "");
+        const char *e = mb__jstr(c->v, "error");
+        mb__buf_printf(b, "<td class=\"%s\" title=\"", strcmp(verdict, "FAILED") == 0 ? "st-failed" : "");
+        esc(b, e ? e : "");
+        mb__buf_puts(b, "\">");
         esc(b, verdict);
         mb__buf_puts(b, "</td>");
         double mr = mb__jnum(c->v, "memory_ratio");
@@ -161,13 +158,7 @@ static void speedup_table(mb_buf *b, const mb_rview *v)
         td_num(b, md, mb__fmt_bytes(md, t, sizeof t));
         double sr = mb__jnum(c->v, "size_ratio");
         td_num(b, sr, mb__fmt_num(sr, 3, t, sizeof t));
-        mb__buf_puts(b, "<td>");
-        const char *e = mb__jstr(c->v, "error");
-        if (e) {
-            mb__buf_puts(b, "<span class=\"st-failed\">");
-            esc(b, e);
-            mb__buf_puts(b, "</span><br>");
-        }
+        mb__buf_puts(b, "<td class=\"notes\">");
         size_t k;
         const json_t *rec;
         json_array_foreach(json_object_get(c->v, "recommendations"), k, rec) {

@@ -41,8 +41,11 @@ void mb__svg_begin(mb_svg *s, mb_buf *out, const char *id, const char *title,
     s->mr = 16;
     s->mt = 12;
     s->mb = 44;
+    mb__buf_puts(out, "<figure class=\"chart\"><div class=\"chart-title\">");
+    mb__html_escape(out, title);
+    mb__buf_puts(out, "</div>");
     mb__buf_printf(out,
-                   "<figure class=\"chart\"><svg id=\"%s\" class=\"plot\" "
+                   "<svg id=\"%s\" class=\"plot\" "
                    "viewBox=\"0 0 %.0f %.0f\" role=\"img\" "
                    "preserveAspectRatio=\"xMidYMid meet\">",
                    id, w, h);
