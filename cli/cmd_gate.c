@@ -466,6 +466,7 @@ int cmd_gate(int argc, char **argv)
     o.current_source = cur_path;
     if (mb__regress_run(base, cur, &o, &result, &code, &err)) {
         rc = err.code == MB_EINVAL && strncmp(err.msg, "--gate", 6) == 0
+                 /* a malformed --gate expression */
                  ? mb_cli_error(MB_EXIT_USAGE, "%s", err.msg)
                  : mb_cli_error(MB_EXIT_RUNTIME, "%s", err.msg);
         goto out;

@@ -580,7 +580,7 @@ static mb_status check_accuracy(const json_t *cur, const mb__regress_opts *o,
         mb__buf_free(&path);
         if (json_array_size(found) == 0) {
             json_decref(found);
-            return mb__fail(err, MB_EINVAL,
+            return mb__fail(err, MB_EDATA,
                             "--gate '%s': the current results have no "
                             "accuracy figure '%s' (looked in \"comparison\" "
                             "and each run's \"accuracy\"); gate a metric that "

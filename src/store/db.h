@@ -24,6 +24,9 @@ typedef struct mb__db_ops {
     /* Serialises schema set-up between processes inside a transaction
      * (PostgreSQL: an advisory lock; SQLite: BEGIN IMMEDIATE already does). */
     mb_status (*lock_schema)(void *h, mb_err *err);
+    /* Called once the file is known to be a store this build may write
+     * (or an empty one), before the first write (SQLite: WAL mode). */
+    mb_status (*ready)(void *h, mb_err *err);
     void (*close)(void *h);
 } mb__db_ops;
 

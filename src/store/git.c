@@ -56,7 +56,10 @@ static char *run_git(char *const argv[])
     int status = 0;
     while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
         ;
-    char *out = mb__buf_take(&b, NULL);
+    size_t got = 0;
+    char *out = mb__buf_take(&b, &got);
+    if (out)
+        out[got] = '\0'; /* an empty buffer's bytes are not terminated */
     if (!WIFEXITED(status) || WEXITSTATUS(status) != 0 || b.oom) {
         free(out);
         return NULL;

@@ -82,6 +82,13 @@ static mb_status pg_lock_schema(void *h, mb_err *err)
                     NULL, NULL, err);
 }
 
+static mb_status pg_ready(void *h, mb_err *err)
+{
+    (void)h;
+    (void)err;
+    return MB_OK;
+}
+
 static void quiet(void *arg, const char *message)
 {
     (void)arg;
@@ -144,5 +151,6 @@ const mb__db_ops mb__pg_ops = {
         "current_schema() AND table_name = $1",
     .query = pg_query,
     .lock_schema = pg_lock_schema,
+    .ready = pg_ready,
     .close = pg_close,
 };

@@ -125,8 +125,9 @@ static void lite_close(void *h)
 
 /* Switches to WAL; the change itself needs a moment alone with the file,
  * so it is retried while another process holds it. */
-static mb_status set_wal(lite *l, mb_err *err)
+static mb_status lite_ready(void *h, mb_err *err)
 {
+    lite *l = h;
     struct timespec pause = {0, 20 * 1000 * 1000};
     for (int attempt = 0;; attempt++) {
         json_t *rows = NULL;
@@ -135,7 +136,8 @@ static mb_status set_wal(lite *l, mb_err *err)
                                   &rows, &e);
         json_decref(rows);
         if (st == MB_OK)
-            return MB_OK;
+            return lite_query(l, "PRAGMA synchronous=NORMAL", 0, NULL, NULL,
+                              err);
         if (e.code != MB_EIO || attempt > 1000) {
             if (err)
                 *err = e;
@@ -187,11 +189,7 @@ mb_status mb__sqlite_open(const char *path, void **h, mb_err *err)
     mb_status st = lite_query(l, "SELECT count(*) FROM sqlite_master", 0,
                               NULL, NULL, err);
     if (!st)
-        st = set_wal(l, err);
-    if (!st)
         st = lite_query(l, "PRAGMA foreign_keys=ON", 0, NULL, NULL, err);
-    if (!st)
-        st = lite_query(l, "PRAGMA synchronous=NORMAL", 0, NULL, NULL, err);
     if (st) {
         lite_close(l);
         return st;
@@ -208,5 +206,6 @@ const mb__db_ops mb__sqlite_ops = {
         "SELECT count(*) FROM sqlite_master WHERE type = 'table' AND name = $1",
     .query = lite_query,
     .lock_schema = lite_lock_schema,
+    .ready = lite_ready,
     .close = lite_close,
 };

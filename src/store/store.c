@@ -156,10 +156,10 @@ static mb_status ensure_schema(mb__store *s, mb_err *err)
     mb_status st = read_version(s, &v, err);
     if (st)
         return st;
-    if (v == MB_STORE_SCHEMA_VERSION)
-        return MB_OK;
     if (v > MB_STORE_SCHEMA_VERSION)
         return refuse_newer(s, v, err);
+    if (v == MB_STORE_SCHEMA_VERSION)
+        return s->ops->ready(s->h, err);
     if (v == 0) {
         /* Only an empty database (or, for PostgreSQL, one without our
          * tables) may receive the schema. */
@@ -191,7 +191,8 @@ static mb_status ensure_schema(mb__store *s, mb_err *err)
                                 s->where, n);
         }
     }
-    if ((st = q(s, s->ops->begin_write, 0, NULL, NULL, err)))
+    if ((st = s->ops->ready(s->h, err)) ||
+        (st = q(s, s->ops->begin_write, 0, NULL, NULL, err)))
         return st;
     if ((st = s->ops->lock_schema(s->h, err)) || (st = read_version(s, &v, err)))
         goto fail;
@@ -729,7 +730,8 @@ static char *run_key(const json_t *run)
     return mb__buf_take(&b, NULL);
 }
 
-mb_status mb__store_baseline(mb__store *s, const char *ref, json_t **out,
+mb_status mb__store_baseline(mb__store *s, const char *ref,
+                             const char *exclude_commit, json_t **out,
                              mb_err *err)
 {
     *out = NULL;
@@ -737,11 +739,13 @@ mb_status mb__store_baseline(mb__store *s, const char *ref, json_t **out,
         return mb__fail(err, MB_EINVAL,
                         "--against needs a branch name or a commit");
     json_t *rows = NULL;
-    const char *p[1] = {ref};
+    /* An empty string never equals a stored commit (NULL or hex). */
+    const char *p[2] = {ref, exclude_commit ? exclude_commit : ""};
     mb_status st = q(s,
                      "SELECT git_commit, id FROM documents WHERE git_branch "
-                     "= $1 ORDER BY id DESC LIMIT 1",
-                     1, p, &rows, err);
+                     "= $1 AND (git_commit IS NULL OR git_commit <> $2) "
+                     "ORDER BY id DESC LIMIT 1",
+                     2, p, &rows, err);
     if (st)
         return st;
     char pattern[80];
@@ -757,14 +761,15 @@ mb_status mb__store_baseline(mb__store *s, const char *ref, json_t **out,
         how = "commit";
         if ((st = q(s,
                     "SELECT git_commit, id FROM documents WHERE git_commit "
-                    "LIKE $1 ORDER BY id DESC LIMIT 1",
-                    1, p, &rows, err)))
+                    "LIKE $1 AND git_commit <> $2 ORDER BY id DESC LIMIT 1",
+                    2, p, &rows, err)))
             return st;
     }
     if (json_array_size(rows) == 0) {
         json_decref(rows);
         return mb__fail(err, MB_EINVAL,
-                        "no stored results for branch or commit '%s' in %s; "
+                        "no stored results for branch or commit '%s' in %s "
+                        "(other than the commit being gated); "
                         "store a baseline first (mbench run --db ... on that "
                         "branch) or check the name with 'mbench history'",
                         ref, s->where);

@@ -1,0 +1,171 @@
+#!/usr/bin/env bash
+# store.sh - mbench gate, the SQLite results store, history and db
+# export/import, end to end on synthetic result documents
+# (tests/fixtures/store/make_doc.py).
+. "$(dirname "$0")/lib.sh"
+
+MK="$PY $FIX/store/make_doc.py"
+cd "$T_TMP" || exit 1
+
+# ---- gate on files -----------------------------------------------------
+$MK base.json --seed 1
+$MK same.json --seed 2
+$MK slow.json --seed 3 --median-ns 2e6
+$MK few.json --seed 4 --n 10
+$MK othersha.json --seed 5 --sha "$(printf 'cd%.0s' $(seq 32))"
+$MK batch4.json --seed 6 --batch 4
+$MK schema2.json --seed 7 --schema mbench.result/2
+$MK acc.json --seed 8 --comparison-json '{"variants":[{"name":"int8","outputs":[{"name":"y","cosine":0.95}]}]}'
+$MK bigger.json --seed 9 --size 8192
+
+expect_exit "identical distributions pass the gate" 0 "$MBENCH" gate --baseline base.json --current same.json
+expect_exit "a 2x slowdown is a regression (exit 1)" 1 "$MBENCH" gate --baseline base.json --current slow.json --md verdict.md --json verdict.json
+contains "the regression names p50 and its confidence interval" "$LAST_OUT" "p50 +"
+contains "the regression states the U test p-value against alpha 0.01" "$LAST_OUT" "< 0.01"
+if $PY -c 'import json,sys; g=json.load(open("verdict.json")); sys.exit(0 if g["schema"]=="mbench.gate/1" and g["verdict"]=="regression" and g["exit_code"]==1 and g["method"]["alpha"]==0.01 and any(m["metric"]=="p50" and m["verdict"]=="regression" for m in g["comparisons"][0]["metrics"]) else 1)'; then
+    ok "--json writes an mbench.gate/1 verdict with per-metric figures"
+else notok "--json writes an mbench.gate/1 verdict with per-metric figures" "$(head -c 400 verdict.json)"; fi
+contains "--md writes a Markdown table for a pull-request comment" "$(cat verdict.md)" "| m.onnx | m.onnx | 1 | p50 |"
+expect_exit "too few samples are inconclusive (exit 4)" 4 "$MBENCH" gate --baseline base.json --current few.json
+contains "inconclusive says how many samples it needs" "$LAST_OUT" "need 20 each"
+expect_exit "a different model hash still gates, matched by name" 0 "$MBENCH" gate --baseline base.json --current othersha.json
+contains "a different model hash is reported with both hashes" "$LAST_OUT" "model sha256 differs (baseline abababababab, current cdcdcdcdcdcd)"
+expect_exit "runs with no matching batch size are an error" 3 "$MBENCH" gate --baseline base.json --current batch4.json
+contains "the batch mismatch names both sides' batch sizes" "$LAST_ERR" "no baseline run for model m.onnx variant m.onnx batch 4 (the baseline has batch sizes 1"
+one_line "the batch mismatch is one line" "$LAST_ERR"
+expect_exit "a baseline of another schema version is an error" 3 "$MBENCH" gate --baseline schema2.json --current base.json
+contains "the schema error names the version found and the one expected" "$LAST_ERR" "has schema 'mbench.result/2' but this mbench 0.1.0 reads 'mbench.result/1'"
+expect_exit "a model that grew is a size regression at the 0% default" 1 "$MBENCH" gate --baseline base.json --current bigger.json
+expect_exit "size=off lets a grown model pass" 0 "$MBENCH" gate --baseline base.json --current bigger.json --max-regression size=off
+expect_exit "an accuracy gate that fails gives exit 5" 5 "$MBENCH" gate --baseline base.json --current acc.json --gate 'cosine>=0.99'
+expect_exit "an accuracy gate that holds passes" 0 "$MBENCH" gate --baseline base.json --current acc.json --gate 'cosine>=0.9'
+expect_exit "an accuracy gate on a metric that was not recorded is an error" 3 "$MBENCH" gate --baseline base.json --current same.json --gate 'cosine>=0.9'
+contains "the missing accuracy metric is named" "$LAST_ERR" "no accuracy figure 'cosine'"
+
+# ---- bad command lines: one line each ----------------------------------
+expect_exit "gate without --current is a usage error" 2 "$MBENCH" gate --baseline base.json
+one_line "gate without --current says so in one line" "$LAST_ERR"
+expect_exit "a malformed --max-regression is a usage error" 2 "$MBENCH" gate --baseline base.json --current same.json --max-regression p50=5
+contains "the malformed threshold names the fix" "$LAST_ERR" "expected a percentage such as p50=5%"
+expect_exit "an unknown metric in --max-regression is a usage error" 2 "$MBENCH" gate --baseline base.json --current same.json --max-regression p42=5%
+expect_exit "a malformed --gate is a usage error" 2 "$MBENCH" gate --baseline base.json --current acc.json --gate 'cosine~0.9'
+one_line "the malformed --gate is reported in one line" "$LAST_ERR"
+expect_exit "an unknown gate flag is a usage error" 2 "$MBENCH" gate --frobnicate
+expect_exit "a missing baseline file is a runtime error" 3 "$MBENCH" gate --baseline nope.json --current same.json
+one_line "the missing file is reported in one line" "$LAST_ERR"
+echo '{"schema": ' > broken.json
+expect_exit "a baseline that is not JSON is a runtime error" 3 "$MBENCH" gate --baseline broken.json --current same.json
+contains "invalid JSON names the file" "$LAST_ERR" "broken.json is not valid JSON"
+expect_exit "--against without --db is a usage error" 2 "$MBENCH" gate --against main --current same.json
+expect_exit "gate --help exits 0" 0 "$MBENCH" gate --help
+expect_exit "history without --db is a usage error" 2 "$MBENCH" history
+expect_exit "db without a subcommand is a usage error" 2 "$MBENCH" db
+expect_exit "db export needs --json or --to" 2 "$MBENCH" db export --db x.db
+
+# ---- the store: put, idempotence, history, export/import ---------------
+expect_exit "documents are imported into a new SQLite store" 0 "$MBENCH" db import --db s.db base.json same.json slow.json
+expect_exit "importing a stored document again is harmless" 0 "$MBENCH" db import --db s.db base.json
+contains "a stored document is not stored twice" "$LAST_OUT" "(0 new, 1 already there)"
+info=$("$MBENCH" db info --db s.db)
+contains "the store holds one row per run" "$info" "runs: 3"
+contains "the store keeps the raw samples" "$info" "run_samples: 3"
+contains "the store is at the current schema version" "$info" "schema_version: 2"
+jm=$(sqlite3 s.db 'PRAGMA journal_mode')
+[ "$jm" = wal ] && ok "the SQLite store is in WAL mode" || notok "the SQLite store is in WAL mode" "journal_mode: $jm"
+host=$(sqlite3 s.db 'SELECT DISTINCT env_hostname FROM documents')
+[ "$host" = ci-host ] && ok "environment fields are stored as columns" || notok "environment fields are stored as columns" "got '$host'"
+expect_exit "export writes every document to JSON" 0 "$MBENCH" db export --db s.db --json export.json
+expect_exit "an export imports into another store" 0 "$MBENCH" db import --db s2.db export.json
+contains "the imported store has every run" "$("$MBENCH" db info --db s2.db)" "runs: 3"
+expect_exit "a store copies into another store" 0 "$MBENCH" db export --db s.db --to s3.db
+contains "the copied store has every document" "$("$MBENCH" db info --db s3.db)" "documents: 3"
+n1=$(sqlite3 s.db 'SELECT samples_ns FROM run_samples ORDER BY run_id' | md5sum)
+n3=$(sqlite3 s3.db 'SELECT samples_ns FROM run_samples ORDER BY run_id' | md5sum)
+[ "$n1" = "$n3" ] && ok "raw samples survive a store-to-store copy exactly" || notok "raw samples survive a store-to-store copy exactly"
+
+for i in $(seq 1 12); do
+    med=1e6; [ "$i" -gt 6 ] && med=1.25e6
+    $MK "h$i.json" --seed "$((100 + i))" --median-ns "$med" --created "2026-11-$(printf %02d "$i")T00:00:00Z"
+done
+"$MBENCH" db import --db h.db h{1..12}.json >/dev/null
+expect_exit "history prints a series" 0 "$MBENCH" history --db h.db --html h.html --json h.json
+contains "history finds the planted step at the 7th result" "$(echo "$LAST_OUT" | grep 'change point')" "     7  2026-11-07"
+if $PY -c 'import json,sys; h=json.load(open("h.json")); s=h["series"][0]; sys.exit(0 if h["schema"]=="mbench.history/1" and len(s["points"])==12 and [c["index"] for c in s["change_points"]]==[6] else 1)'; then
+    ok "history --json has the points and exactly one change point"
+else notok "history --json has the points and exactly one change point" "$(head -c 300 h.json)"; fi
+contains "history --html is a self-contained page with an inline SVG" "$(cat h.html)" "<svg xmlns"
+"$MBENCH" history --db h.db --metric p50 --limit 6 --json flat.json >/dev/null
+if $PY -c 'import json,sys; s=json.load(open("flat.json"))["series"][0]; sys.exit(0 if len(s["points"])==6 and s["change_points"]==[] else 1)'; then
+    ok "a flat noisy series has no change point"
+else notok "a flat noisy series has no change point" "$(head -c 300 flat.json)"; fi
+expect_exit "history rejects an unknown metric" 2 "$MBENCH" history --db h.db --metric p42
+
+# ---- gate against the store, with git facts ----------------------------
+mkdir repo && git -C repo init -q -b main && git -C repo -c user.email=t@t -c user.name=t commit -q --allow-empty -m one
+c1=$(git -C repo rev-parse HEAD)
+expect_exit "a baseline is stored with the git facts of --git-dir" 0 "$MBENCH" db import --db g.db --git-dir repo base.json
+row=$(sqlite3 g.db 'SELECT git_commit, git_branch, git_dirty FROM runs')
+[ "$row" = "$c1|main|0" ] && ok "the store records commit, branch and dirty flag" || notok "the store records commit, branch and dirty flag" "got $row"
+git -C repo checkout -q -b feature && git -C repo -c user.email=t@t -c user.name=t commit -q --allow-empty -m two
+expect_exit "gate --db --against main finds the slowdown" 1 "$MBENCH" gate --db g.db --against main --current slow.json --git-dir repo
+contains "the store baseline names the branch and commit" "$LAST_OUT" "sqlite@main (commit ${c1:0:12})"
+br=$(sqlite3 g.db "SELECT git_branch FROM documents ORDER BY id DESC LIMIT 1")
+[ "$br" = feature ] && ok "gate --db appends the current results with their branch" || notok "gate --db appends the current results with their branch" "got $br"
+expect_exit "gate --against a commit prefix works" 0 "$MBENCH" gate --db g.db --against "${c1:0:8}" --current same.json --git-dir repo --no-store
+expect_exit "gate --against an unknown branch is an error" 3 "$MBENCH" gate --db g.db --against nosuch --current same.json --git-dir repo
+contains "the unknown branch is named" "$LAST_ERR" "no stored results for branch or commit 'nosuch'"
+
+# ---- schema versions, corrupt and foreign files -----------------------
+sqlite3 v1.db < "$FIX/store/schema_v1.sql"
+expect_exit "a version-1 store opens" 0 "$MBENCH" db info --db v1.db
+contains "a version-1 store is migrated to version 2" "$(sqlite3 v1.db 'SELECT version FROM schema_version')" "2"
+cols=$(sqlite3 v1.db "SELECT count(*) FROM pragma_table_info('runs') WHERE name = 'git_commit_date'")
+[ "$cols" = 1 ] && ok "the migration adds the version-2 columns" || notok "the migration adds the version-2 columns" "got $cols"
+expect_exit "rows from version 1 are still there after migration" 0 "$MBENCH" history --db v1.db
+contains "the migrated history shows the old run" "$LAST_OUT" "old.onnx"
+
+sqlite3 v99.db "CREATE TABLE schema_version (version INTEGER NOT NULL, updated_utc TEXT NOT NULL); INSERT INTO schema_version VALUES (99, 'future');"
+before=$(md5sum < v99.db)
+expect_exit "a store of a newer schema is refused" 3 "$MBENCH" db import --db v99.db base.json
+contains "the refusal names both schema versions" "$LAST_ERR" "schema version 99, newer than the version 2"
+[ "$(md5sum < v99.db)" = "$before" ] && ok "a newer store is left untouched" || notok "a newer store is left untouched"
+
+head -c 4096 /dev/urandom > corrupt.db
+before=$(md5sum < corrupt.db)
+expect_exit "a corrupt database file is refused" 3 "$MBENCH" db import --db corrupt.db base.json
+contains "the corrupt file is named with the fix" "$LAST_ERR" "corrupt.db is not a usable SQLite database"
+one_line "the corrupt file error is one line" "$LAST_ERR"
+[ "$(md5sum < corrupt.db)" = "$before" ] && ok "a corrupt file is never overwritten" || notok "a corrupt file is never overwritten"
+sqlite3 foreign.db "CREATE TABLE t (x); INSERT INTO t VALUES (1);"
+expect_exit "a SQLite database of something else is refused" 3 "$MBENCH" db import --db foreign.db base.json
+contains "the foreign database is left untouched" "$LAST_ERR" "left untouched"
+expect_exit "a directory as --db is refused" 2 "$MBENCH" db info --db repo
+expect_exit "a store in a missing directory is an error" 3 "$MBENCH" db info --db nodir/x.db
+
+# ---- locks and concurrent writers -------------------------------------
+"$MBENCH" db import --db lock.db base.json >/dev/null
+( echo "BEGIN EXCLUSIVE; INSERT INTO schema_version VALUES (2, 'held');"; sleep 2; echo "ROLLBACK;" ) | sqlite3 lock.db &
+holder=$!
+sleep 0.5
+expect_exit "a write to a locked store waits for the lock, then succeeds" 0 "$MBENCH" db import --db lock.db same.json
+wait "$holder"
+contains "the write after the lock is stored" "$("$MBENCH" db info --db lock.db)" "documents: 2"
+
+$PY - <<'EOF'
+import json
+base = json.load(open("base.json"))
+for w in range(8):
+    for i in range(20):
+        base["created_utc"] = "2026-11-22T%02d:%02d:00Z" % (w, i)
+        json.dump(base, open("c_%d_%d.json" % (w, i), "w"))
+EOF
+for w in $(seq 0 7); do
+    ( for i in $(seq 0 19); do "$MBENCH" db import --db conc.db "c_${w}_$i.json" >/dev/null || echo "writer $w insert $i failed" >> conc.err; done ) &
+done
+wait
+docs=$(sqlite3 conc.db 'SELECT count(*) FROM documents')
+runs=$(sqlite3 conc.db 'SELECT count(*) FROM runs')
+[ "$docs" = 160 ] && [ "$runs" = 160 ] && [ ! -s conc.err ] && ok "8 concurrent writers x 20 inserts leave exactly 160 rows" \
+    || notok "8 concurrent writers x 20 inserts leave exactly 160 rows" "documents $docs, runs $runs" "$(cat conc.err 2>/dev/null | head -3)"
+
+done_testing
