@@ -234,6 +234,24 @@ mb_status mb__bench_outputs(mb_bench *b, mb_tensor **outs, size_t *n,
     return MB_OK;
 }
 
+size_t mb__bench_data_samples(const mb_bench *b)
+{
+    return b->data ? mb__dataset_count(b->data) : 0;
+}
+
+mb_status mb__bench_bind_data(mb_bench *b, size_t first, mb_err *err)
+{
+    if (!b->data)
+        return mb__fail(err, MB_EINVAL, "no --data set is loaded");
+    free_inputs(b);
+    mb_status s = mb__dataset_batch(b->data, first, b->batch, b->inputs, err);
+    if (s)
+        return s;
+    return (mb_status)b->be->prepare(b->session, b->inputs, b->n_in, err);
+}
+
+int64_t mb__bench_batch(const mb_bench *b) { return b->batch; }
+
 const mb_tensor *mb__bench_inputs(const mb_bench *b, size_t *n)
 {
     *n = b->n_in;
@@ -401,7 +419,7 @@ json_t *mb__doc_new(const char *kind, const char *command_line)
     return d;
 }
 
-static json_t *model_json(const mb_plan *plan)
+json_t *mb__model_json(const mb_plan *plan)
 {
     json_t *m = json_object();
     const char *path = plan->model_path ? plan->model_path : "";
@@ -595,9 +613,9 @@ static mb_status measure(mb_bench *b, const mb_plan *p, json_t *run,
     return MB_OK;
 }
 
-static json_t *run_skeleton(const mb_plan *p, mb_bench *b, int64_t batch,
-                            json_t *model, int64_t rss_before,
-                            int64_t rss_after)
+json_t *mb__bench_run_skeleton(const mb_plan *p, mb_bench *b, int64_t batch,
+                               json_t *model, int64_t rss_before,
+                               int64_t rss_after)
 {
     json_t *run = json_object();
     const char *name = p->variant ? p->variant
@@ -649,7 +667,7 @@ mb_status mb__run_plan(const mb_plan *plan, json_t **doc_out, mb_err *err)
     int64_t rss_after = mb__rss_bytes();
     json_t *doc = mb__doc_new("run", NULL);
     json_t *runs = json_object_get(doc, "runs");
-    json_t *model = model_json(plan);
+    json_t *model = mb__model_json(plan);
     for (size_t i = 0; i < nb; i++) {
         mb_err e = {0};
         json_t *run = NULL;
@@ -659,7 +677,8 @@ mb_status mb__run_plan(const mb_plan *plan, json_t **doc_out, mb_err *err)
             s = mb__bench_iterate(b, 1, &dummy, &e);
             (void)t0;
         }
-        run = run_skeleton(plan, b, batches[i], model, rss_before, rss_after);
+        run = mb__bench_run_skeleton(plan, b, batches[i], model, rss_before,
+                                     rss_after);
         if (i > 0) /* the cold run belongs to the first batch size only */
             json_object_set_new(json_object_get(run, "phases"),
                                 "first_inference_ns", json_null());

@@ -47,6 +47,23 @@ const mb_io_desc *mb__bench_describe(const mb_bench *b, int outputs,
  * mb_tensor_clear and the array with free()). */
 mb_status mb__bench_outputs(mb_bench *b, mb_tensor **outs, size_t *n,
                             mb_err *err);
+/* Samples in the --data set (0 without data), and binding the batch that
+ * starts at sample `first` (wrapping around at the end). */
+size_t mb__bench_data_samples(const mb_bench *b);
+mb_status mb__bench_bind_data(mb_bench *b, size_t first, mb_err *err);
+/* The batch size currently bound. */
+int64_t mb__bench_batch(const mb_bench *b);
+
+/* The "model" object of a result document for plan->model_path (path,
+ * name, sha256, file_bytes, params, ...).  New reference. */
+json_t *mb__model_json(const mb_plan *plan);
+/* A RUN object with everything known before measuring: variant, model
+ * (borrowed, a reference is taken), runtime, device, config, batch, inputs,
+ * outputs, phases, memory before/after.  New reference. */
+json_t *mb__bench_run_skeleton(const mb_plan *p, mb_bench *b, int64_t batch,
+                               json_t *model, int64_t rss_before,
+                               int64_t rss_after);
+
 /* The inputs currently bound (borrowed). */
 const mb_tensor *mb__bench_inputs(const mb_bench *b, size_t *n);
 const mb_phases *mb__bench_phases(const mb_bench *b);
