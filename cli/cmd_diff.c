@@ -36,7 +36,8 @@ static void usage(FILE *f)
         "accuracy metric (docs/ACCURACY.md).  BASELINE and CANDIDATE are\n"
         ".npy, .npz or ONNX TensorProto .pb files, or directories of .npy\n"
         "and .pb files matched by file name (a .pb also matches by the\n"
-        "tensor name stored in it).\n"
+        "tensor name stored in it).  In a directory holding ONNX test data\n"
+        "(input_N.pb and output_N.pb) only the outputs are compared.\n"
         "\n"
         "  --atol X          isclose absolute tolerance (default 1e-8)\n"
         "  --rtol Y          isclose relative tolerance (default 1e-5)\n"
@@ -198,6 +199,22 @@ static mb_status load_path(const char *path, tset *s, mb_err *err)
                       "%s: no .npy or .pb files in this directory", path);
     if (st == MB_OK)
         qsort(names, n, sizeof *names, cmp_str);
+    /* An ONNX test_data_set directory: compare its outputs only. */
+    int onnx_layout = 0;
+    for (size_t i = 0; i < n; i++)
+        onnx_layout |= strncmp(names[i], "output_", 7) == 0 &&
+                       ends_with(names[i], ".pb");
+    if (onnx_layout) {
+        size_t k = 0;
+        for (size_t i = 0; i < n; i++) {
+            if (strncmp(names[i], "input_", 6) == 0 &&
+                ends_with(names[i], ".pb"))
+                free(names[i]);
+            else
+                names[k++] = names[i];
+        }
+        n = k;
+    }
     for (size_t i = 0; i < n; i++) {
         if (st == MB_OK) {
             mb_buf p = MB_BUF_INIT;
