@@ -62,6 +62,12 @@ static void usage(FILE *f)
         "or was not found, 130 interrupted.\n");
 }
 
+#define FAIL(code)                                                           \
+    do {                                                                     \
+        rc = (code);                                                         \
+        goto cleanup;                                                        \
+    } while (0)
+
 typedef struct param {
     char *name;
     char **values;
@@ -165,6 +171,10 @@ int cmd_exec(int argc, char **argv)
     const char *json_path = NULL;
     int64_t seed = 42;
     int quiet = 0, rc = MB_EXIT_OK;
+    mb_exec_cmd *cmds = NULL;
+    size_t ncmds = 0;
+    mb_exec_series *ser = NULL;
+    json_t *doc = NULL;
     opterr = 0;
     optind = 1;
     int c;
@@ -183,39 +193,39 @@ int cmd_exec(int argc, char **argv)
             params = mb__realloc_array(params, nparams + 1, sizeof *params);
             memset(&params[nparams], 0, sizeof *params);
             if (parse_param(optarg, &params[nparams++]) != 0)
-                return mb_cli_bad_value("--param", optarg, "NAME=value1,value2,...");
+                FAIL(mb_cli_bad_value("--param", optarg, "NAME=value1,value2,..."));
             break;
         case 'w':
             if (mb_cli_parse_i64(optarg, 0, 1000000, &o.warmup))
-                return mb_cli_bad_value("--warmup", optarg, "a count >= 0");
+                FAIL(mb_cli_bad_value("--warmup", optarg, "a count >= 0"));
             break;
         case 'r':
             if (mb_cli_parse_i64(optarg, 1, 100000000, &o.fixed_runs))
-                return mb_cli_bad_value("--runs", optarg, "a count >= 1");
+                FAIL(mb_cli_bad_value("--runs", optarg, "a count >= 1"));
             break;
         case O_MINRUNS:
             if (mb_cli_parse_i64(optarg, 1, 100000000, &o.min_runs))
-                return mb_cli_bad_value("--min-runs", optarg, "a count >= 1");
+                FAIL(mb_cli_bad_value("--min-runs", optarg, "a count >= 1"));
             break;
         case O_MAXRUNS:
             if (mb_cli_parse_i64(optarg, 1, 100000000, &o.max_runs))
-                return mb_cli_bad_value("--max-runs", optarg, "a count >= 1");
+                FAIL(mb_cli_bad_value("--max-runs", optarg, "a count >= 1"));
             break;
         case O_MINTIME:
             if (mb_cli_parse_duration_ns(optarg, &o.min_time_ns))
-                return mb_cli_bad_value("--min-time", optarg, "a duration like 3s");
+                FAIL(mb_cli_bad_value("--min-time", optarg, "a duration like 3s"));
             break;
         case O_MAXTIME:
             if (mb_cli_parse_duration_ns(optarg, &o.max_time_ns))
-                return mb_cli_bad_value("--max-time", optarg, "a duration like 2m");
+                FAIL(mb_cli_bad_value("--max-time", optarg, "a duration like 2m"));
             break;
         case O_CI:
             if (mb_cli_parse_double(optarg, 0, 1, &o.target_ci))
-                return mb_cli_bad_value("--target-ci", optarg, "a fraction in [0, 1]");
+                FAIL(mb_cli_bad_value("--target-ci", optarg, "a fraction in [0, 1]"));
             break;
         case O_TIMEOUT:
             if (mb_cli_parse_duration_ns(optarg, &o.timeout_ns) || o.timeout_ns <= 0)
-                return mb_cli_bad_value("--timeout", optarg, "a duration like 30s");
+                FAIL(mb_cli_bad_value("--timeout", optarg, "a duration like 30s"));
             break;
         case O_PREP: o.prepare = optarg; break;
         case O_CLEAN: o.cleanup = optarg; break;
@@ -229,20 +239,20 @@ int cmd_exec(int argc, char **argv)
             else if (!strcmp(optarg, "inherit"))
                 o.out_mode = MB_OUT_INHERIT;
             else
-                return mb_cli_bad_value("--output", optarg, "null, pipe or inherit");
+                FAIL(mb_cli_bad_value("--output", optarg, "null, pipe or inherit"));
             break;
         case O_GPU: o.gpu_memory = 1; break;
         case O_JSON: json_path = optarg; break;
         case O_SEED:
             if (mb_cli_parse_i64(optarg, 0, INT64_MAX, &seed))
-                return mb_cli_bad_value("--seed", optarg, "a non-negative integer");
+                FAIL(mb_cli_bad_value("--seed", optarg, "a non-negative integer"));
             break;
         case 'q': quiet = 1; break;
-        case 'h': usage(stdout); return MB_EXIT_OK;
+        case 'h': usage(stdout); FAIL(MB_EXIT_OK);
         default:
             if (optopt && optopt < 256)
-                return mb_cli_error(MB_EXIT_USAGE, "unknown or incomplete option '-%c' (see mbench exec --help)", optopt);
-            return mb_cli_error(MB_EXIT_USAGE, "unknown or incomplete option '%s' (see mbench exec --help)", argv[optind - 1]);
+                FAIL(mb_cli_error(MB_EXIT_USAGE, "unknown or incomplete option '-%c' (see mbench exec --help)", optopt));
+            FAIL(mb_cli_error(MB_EXIT_USAGE, "unknown or incomplete option '%s' (see mbench exec --help)", argv[optind - 1]));
         }
     }
     if (optind < argc) {
@@ -255,9 +265,9 @@ int cmd_exec(int argc, char **argv)
         }
     }
     if (ntmpl == 0)
-        return mb_cli_error(MB_EXIT_USAGE, "no command: give one after '--' or with -c 'CMD' (see mbench exec --help)");
+        FAIL(mb_cli_error(MB_EXIT_USAGE, "no command: give one after '--' or with -c 'CMD' (see mbench exec --help)"));
     if (nnames > ntmpl)
-        return mb_cli_error(MB_EXIT_USAGE, "%zu --name values for %zu commands: give at most one name per command", nnames, ntmpl);
+        FAIL(mb_cli_error(MB_EXIT_USAGE, "%zu --name values for %zu commands: give at most one name per command", nnames, ntmpl));
     for (size_t p = 0; p < nparams; p++) {
         int used = 0;
         char pat[300];
@@ -265,14 +275,14 @@ int cmd_exec(int argc, char **argv)
         for (size_t t = 0; t < ntmpl; t++)
             used |= strstr(tmpl[t], pat) != NULL;
         if (!used)
-            return mb_cli_error(MB_EXIT_USAGE, "--param %s: no command contains {%s}; put {%s} where the value goes", params[p].name, params[p].name, params[p].name);
+            FAIL(mb_cli_error(MB_EXIT_USAGE, "--param %s: no command contains {%s}; put {%s} where the value goes", params[p].name, params[p].name, params[p].name));
     }
     /* Expand templates x parameter combinations. */
     size_t combos = 1;
     for (size_t p = 0; p < nparams; p++)
         combos *= params[p].n;
-    size_t ncmds = ntmpl * combos;
-    mb_exec_cmd *cmds = mb__calloc(ncmds, sizeof *cmds);
+    ncmds = ntmpl * combos;
+    cmds = mb__calloc(ncmds, sizeof *cmds);
     for (size_t t = 0, k = 0; t < ntmpl; t++)
         for (size_t combo = 0; combo < combos; combo++, k++) {
             char *cmd = mb__strdup(tmpl[t]);
@@ -309,8 +319,7 @@ int cmd_exec(int argc, char **argv)
         char **words = NULL;
         mb_err se = {0};
         if (mb__exec_split(cmds[k].command, &words, &se) != MB_OK) {
-            rc = mb_cli_error(MB_EXIT_USAGE, "%s", se.msg);
-            goto cleanup;
+            FAIL(mb_cli_error(MB_EXIT_USAGE, "%s", se.msg));
         }
         mb__exec_argv_free(words);
     }
@@ -325,12 +334,11 @@ int cmd_exec(int argc, char **argv)
         else
             fprintf(stderr, "GPU memory: sampled through NVML (untested path)\n");
     }
-    mb_exec_series *ser = NULL;
     mb_err err = {0};
     mb_status st = mb__exec_measure(&o, cmds, ncmds, &ser, &err);
     if (o.progress)
         fprintf(stderr, "\r\033[K");
-    json_t *doc = mb__exec_doc_new("exec", mb_cli_command_line());
+    doc = mb__exec_doc_new("exec", mb_cli_command_line());
     json_t *runs = json_object_get(doc, "runs");
     for (size_t i = 0; ser && i < ncmds; i++)
         json_array_append_new(runs, mb__exec_run_json(&ser[i], &o));
@@ -356,11 +364,11 @@ int cmd_exec(int argc, char **argv)
         rc = mb_cli_error(MB_EXIT_INTERRUPTED, "interrupted; %s", json_path ? "the runs measured so far were written" : "the runs measured so far are shown");
     else if (st != MB_OK)
         rc = mb_cli_error(st == MB_ENOMEM ? MB_EXIT_RUNTIME : MB_EXIT_RUNTIME, "%s", err.msg);
+cleanup:
     json_decref(doc);
     mb__exec_series_free(ser, ncmds);
     mb__nvml_close(o.nvml);
-cleanup:
-    for (size_t k = 0; k < ncmds; k++) {
+    for (size_t k = 0; cmds && k < ncmds; k++) {
         free(cmds[k].name);
         free(cmds[k].command);
         json_decref(cmds[k].params);
