@@ -131,8 +131,7 @@ mb_status mb__pg_open(const char *url, void **h, mb_err *err)
         one_line(msg, sizeof msg, PQerrorMessage(c));
         PQfinish(c);
         return mb__fail(err, MB_EIO,
-                        "cannot connect to PostgreSQL at %s: %s (is the "
-                        "server running and the URL right?)",
+                        "cannot connect to PostgreSQL at %s: %s",
                         shown, msg);
     }
     /* The library never prints: NOTICEs ("relation already exists,
