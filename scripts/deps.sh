@@ -13,7 +13,7 @@ build_pkgs=(gcc make pkg-config libc6-dev libjansson-dev nettle-dev libzip-dev
             ca-certificates)
 test_pkgs=(python3 python3-onnx python3-numpy python3-skimage libonnx-testdata
            postgresql sqlite3 chromium hyperfine git)
-bench_pkgs=(python3 python3-onnx python3-numpy python3-skimage hyperfine git)
+bench_pkgs=(python3 python3-onnx python3-numpy python3-skimage hyperfine git time)
 
 pkgs=("${build_pkgs[@]}")
 case "$kind" in
