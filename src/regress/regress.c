@@ -689,8 +689,8 @@ mb_status mb__regress_run(const json_t *base, const json_t *cur,
         }
         used[k] = 1;
         const json_t *rb = json_array_get(bruns, (size_t)k);
-        if (by_sha < 0) {
-            const char *sb = run_str(rb, "model", "sha256");
+        const char *sb = run_str(rb, "model", "sha256");
+        if (by_sha < 0 && (sb || sc)) {
             mb_buf b = MB_BUF_INIT;
             describe_run(&b, rc);
             mb__buf_printf(&b,
