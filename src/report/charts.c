@@ -99,7 +99,7 @@ static size_t latency_range(const mb_rview *v, mb_svg_axis *ax)
     hi = fmin(hi, maxv);
     lo /= 1e6;
     hi /= 1e6;
-    ax->log = lo > 0 && hi / lo > 20;
+    ax->log = lo > 0 && hi / lo > 8;
     if (ax->log) {
         ax->lo = lo * 0.9;
         ax->hi = hi * 1.1;
@@ -108,7 +108,7 @@ static size_t latency_range(const mb_rview *v, mb_svg_axis *ax)
         ax->lo = fmax(0, lo - pad);
         ax->hi = hi + pad;
     }
-    ax->label = "latency per inference (ms)";
+    ax->label = ax->log ? "latency per inference (ms, log scale)" : "latency per inference (ms)";
     return n;
 }
 
@@ -278,6 +278,9 @@ int mb__chart_ecdf(mb_buf *b, const mb_rview *v)
     mb_svg_axis ax = {0};
     if (!latency_range(v, &ax))
         return 0;
+    char (*labels)[160] = mb__calloc(v->n_runs + 1, sizeof *labels);
+    if (!labels)
+        return -1;
     mb__svg_begin(&s, b, "chart-ecdf", "Cumulative distribution of latency (ECDF)", 900, 330);
     s.x = ax;
     s.y = (mb_svg_axis){0, 100, 0, "iterations at or below (%)"};
@@ -292,8 +295,10 @@ int mb__chart_ecdf(mb_buf *b, const mb_rview *v)
         mb__run_label(v, i, lab, sizeof lab);
         size_t n;
         double *x = sorted_ms(r, &n);
-        if (r->samples && !x)
+        if (r->samples && !x) {
+            free(labels);
             return -1;
+        }
         mb__buf_printf(b, "<g class=\"series\"><path class=\"line%s\" stroke=\"%s\" d=\"",
                        x && n ? "" : " dash", col);
         if (x && n) {
@@ -342,13 +347,15 @@ int mb__chart_ecdf(mb_buf *b, const mb_rview *v)
             mb__buf_puts(b, "</circle>");
         }
         mb__buf_puts(b, "</g>");
-        mb__svg_legend(&s, v->runs[i].variant, col, r->samples ? 1 : 2);
+        snprintf(labels[i], sizeof labels[i], "%s", lab);
+        mb__svg_legend(&s, labels[i], col, r->samples ? 1 : 2);
     }
     mb__svg_end(&s, any_pct_only
                         ? "Dots mark p50, p95 and p99. Dashed lines are drawn from the "
                           "percentiles only: those runs have no samples_ns (save them "
                           "with --save-samples)."
                         : "Step curve of the raw samples; dots mark p50, p95 and p99.");
+    free(labels);
     return 1;
 }
 
@@ -414,8 +421,9 @@ static void batch_series(mb_svg *s, const mb_rview *v, int which, int dashed)
             else
                 snprintf(tip, sizeof tip, "%s, batch %.0f: %s %s ms", v->series[se], bx[k],
                          which == 1 ? "p50" : "p99", mb__fmt_num(by[k], 4, t1, sizeof t1));
-            mb__buf_printf(s->out, "<circle class=\"pt%s\" fill=\"%s\" stroke=\"%s\" cx=\"%.1f\" cy=\"%.1f\" r=\"4.5\">",
-                           dashed ? " hollow" : "", col, col, mb__svg_px(s, bx[k]), mb__svg_py(s, by[k]));
+            mb__buf_printf(s->out, "<circle class=\"pt%s\" style=\"fill:%s;stroke:%s\" cx=\"%.1f\" cy=\"%.1f\" r=\"4.5\">",
+                           dashed ? " hollow" : "", dashed ? "var(--bg)" : col, dashed ? col : "var(--bg)",
+                           mb__svg_px(s, bx[k]), mb__svg_py(s, by[k]));
             mb__svg_title(s->out, tip);
             mb__buf_puts(s->out, "</circle>");
         }
@@ -599,7 +607,7 @@ static int bytes_chart(mb_buf *b, const char *id, const char *title, const char 
     mb__svg_nice_range(&lo, &hi);
     mb_svg s;
     mb__svg_begin(&s, b, id, title, 440, 12 + 44 + 28.0 * (double)n);
-    s.ml = 150;
+    s.ml = 170;
     s.x = (mb_svg_axis){0, hi, 0, axis};
     s.y = (mb_svg_axis){0, (double)n, 0, NULL};
     mb__svg_axes(&s, 1);
@@ -607,7 +615,7 @@ static int bytes_chart(mb_buf *b, const char *id, const char *title, const char 
     for (size_t i = 0; i < n; i++) {
         double y = s.mt + 28.0 * (double)i;
         mb__buf_puts(b, "<g>");
-        mb__svg_text(&s, s.ml - 8, y + 18, "end", "rowlabel", clip(labels[i], 18, cut, sizeof cut));
+        mb__svg_text(&s, s.ml - 8, y + 18, "end", "rowlabel", clip(labels[i], 21, cut, sizeof cut));
         mb__svg_title(b, labels[i]);
         mb__buf_puts(b, "</g>");
         snprintf(tip, sizeof tip, "%s: %s", labels[i], mb__fmt_bytes(bytes[i], t1, sizeof t1));

@@ -140,11 +140,7 @@ static void speedup_table(mb_buf *b, const mb_rview *v)
         td_speedup(b, json_object_get(c->v, "speedup_median"));
         td_speedup(b, json_object_get(c->v, "speedup_p99"));
         double p = mb__jnum(c->v, "significance.p");
-        if (isfinite(p))
-            snprintf(t, sizeof t, "%.2g", p);
-        else
-            snprintf(t, sizeof t, "-");
-        td_num(b, p, t);
+        td_num(b, p, mb__fmt_p(p, t, sizeof t));
         const char *verdict = mb__cmp_verdict(c);
         const char *e = mb__jstr(c->v, "error");
         mb__buf_printf(b, "<td class=\"%s\" title=\"", strcmp(verdict, "FAILED") == 0 ? "st-failed" : "");
@@ -253,24 +249,26 @@ static void verdict(mb_buf *b, const mb_rview *v)
             }
             continue;
         }
-        double s = mb__jnum(c->v, "speedup_median.value");
-        const json_t *ci = mb__jget(c->v, "speedup_median.ci95");
-        mb__buf_printf(b, "is <span class=\"%s\">", strcmp(vd, "faster") == 0 ? "faster"
-                                                   : strcmp(vd, "slower") == 0 ? "slower" : "");
-        if (isfinite(s))
-            mb__buf_printf(b, "%.2f× ", s);
-        esc(b, vd);
-        mb__buf_puts(b, "</span> than ");
-        esc(b, c->baseline);
-        if (json_array_size(ci) == 2)
-            mb__buf_printf(b, " (median; 95%% CI %.2f – %.2f",
-                           json_number_value(json_array_get(ci, 0)),
-                           json_number_value(json_array_get(ci, 1)));
-        else
-            mb__buf_puts(b, " (median");
+        char words[160], pt[32];
+        mb__speedup_words(json_object_get(c->v, "speedup_median"), words, sizeof words);
+        int sig = strcmp(vd, "faster") == 0 || strcmp(vd, "slower") == 0;
+        if (sig && words[0]) {
+            mb__buf_printf(b, "is <span class=\"%s\">", vd);
+            esc(b, words);
+            mb__buf_puts(b, "</span> than ");
+            esc(b, c->baseline);
+            mb__buf_puts(b, " (median latency");
+        } else {
+            mb__buf_puts(b, "shows <b>");
+            esc(b, vd);
+            mb__buf_puts(b, "</b> against ");
+            esc(b, c->baseline);
+            mb__buf_puts(b, " (");
+            esc(b, words[0] ? words : "no speedup measured");
+        }
         double p = mb__jnum(c->v, "significance.p");
         if (isfinite(p))
-            mb__buf_printf(b, ", p = %.2g", p);
+            mb__buf_printf(b, ", Mann-Whitney p %s%s", p < 0.0001 ? "" : "= ", mb__fmt_p(p, pt, sizeof pt));
         mb__buf_puts(b, ")");
     }
     if (!said) {
@@ -329,22 +327,6 @@ static void dl_num(mb_buf *b, const char *key, double x, const char *fmt_unit)
     dl_item(b, key, t);
 }
 
-/* A JSON value as compact text (objects/arrays dumped), escaped. */
-static void dl_json(mb_buf *b, const char *key, const json_t *j)
-{
-    if (!j || json_is_null(j))
-        return;
-    if (json_is_string(j)) {
-        dl_item(b, key, json_string_value(j));
-        return;
-    }
-    char *s = json_dumps(j, JSON_COMPACT | JSON_ENCODE_ANY | JSON_PRESERVE_ORDER);
-    if (s) {
-        dl_item(b, key, s);
-        free(s);
-    }
-}
-
 static void metadata(mb_buf *b, const json_t *const *docs, size_t n_docs, const mb_rview *v)
 {
     mb__buf_puts(b, "<h2>Environment and provenance</h2>\n");
@@ -387,7 +369,19 @@ static void metadata(mb_buf *b, const json_t *const *docs, size_t n_docs, const 
             snprintf(rt, sizeof rt, "%s %s", mb__jstr(r0, "runtime.name") ? mb__jstr(r0, "runtime.name") : "",
                      mb__jstr(r0, "runtime.version") ? mb__jstr(r0, "runtime.version") : "");
             dl_item(b, "runtime", rt);
-            dl_json(b, "providers", mb__jget(r0, "runtime.providers"));
+            const json_t *pv = mb__jget(r0, "runtime.providers");
+            if (json_array_size(pv)) {
+                mb_buf pl = MB_BUF_INIT;
+                size_t k;
+                const json_t *x;
+                json_array_foreach(pv, k, x) {
+                    if (k)
+                        mb__buf_puts(&pl, ", ");
+                    mb__buf_puts(&pl, json_is_string(x) ? json_string_value(x) : "?");
+                }
+                dl_item(b, "providers", pl.data);
+                mb__buf_free(&pl);
+            }
             dl_item(b, "runtime library", mb__jstr(r0, "runtime.library_path"));
             dl_item(b, "backend", mb__jstr(r0, "backend"));
             dl_item(b, "device", mb__jstr(r0, "device"));

@@ -39,19 +39,22 @@ static void verdict_line(mb_buf *b, const mb_rview *v)
             mb__buf_puts(b, " **FAILED**");
             continue;
         }
-        double s = mb__jnum(c->v, "speedup_median.value");
+        char words[160], pt[32];
         const char *verdict = mb__cmp_verdict(c);
-        if (isfinite(s))
-            mb__buf_printf(b, " %.2fx vs ", s);
-        else
-            mb__buf_puts(b, " vs ");
+        mb__speedup_words(json_object_get(c->v, "speedup_median"), words, sizeof words);
+        if ((strcmp(verdict, "faster") == 0 || strcmp(verdict, "slower") == 0) && words[0]) {
+            mb__buf_puts(b, " is ");
+            mb__md_escape(b, words);
+            mb__buf_puts(b, " than ");
+        } else {
+            mb__buf_puts(b, ": ");
+            mb__md_escape(b, verdict);
+            mb__buf_puts(b, " against ");
+        }
         mb__md_escape(b, c->baseline);
-        mb__buf_puts(b, " (");
-        mb__md_escape(b, verdict);
         double p = mb__jnum(c->v, "significance.p");
         if (isfinite(p))
-            mb__buf_printf(b, ", p=%.2g", p);
-        mb__buf_puts(b, ")");
+            mb__buf_printf(b, " (p %s%s)", p < 0.0001 ? "" : "= ", mb__fmt_p(p, pt, sizeof pt));
     }
     if (!said) {
         /* A plain run: fastest median and best throughput. */
@@ -158,10 +161,7 @@ static void speedup_table(mb_buf *b, const mb_rview *v)
         mb__buf_puts(b, " | ");
         put_speedup(b, json_object_get(c->v, "speedup_p99"));
         double p = mb__jnum(c->v, "significance.p");
-        if (isfinite(p))
-            mb__buf_printf(b, " | %.2g", p);
-        else
-            mb__buf_puts(b, " | -");
+        mb__buf_printf(b, " | %s", mb__fmt_p(p, t, sizeof t));
         mb__buf_printf(b, " | %s", mb__fmt_num(mb__jnum(c->v, "memory_ratio"), 3, t, sizeof t));
         mb__buf_printf(b, " | %s | ", mb__fmt_num(mb__jnum(c->v, "size_ratio"), 3, t, sizeof t));
         const char *verdict = mb__cmp_verdict(c);

@@ -450,3 +450,37 @@ const char *mb__cmp_verdict(const mb_rcmp *c)
     return "inconclusive";
 }
 
+
+char *mb__fmt_p(double p, char *out, size_t len)
+{
+    if (!isfinite(p))
+        snprintf(out, len, "-");
+    else if (p < 0.0001)
+        snprintf(out, len, "< 0.0001");
+    else
+        snprintf(out, len, "%.2g", p);
+    return out;
+}
+
+char *mb__speedup_words(const json_t *speedup, char *out, size_t len)
+{
+    double s = mb__jnum(speedup, "value");
+    const json_t *ci = json_object_get(speedup, "ci95");
+    double lo = NAN, hi = NAN;
+    if (json_array_size(ci) == 2) {
+        lo = json_is_number(json_array_get(ci, 0)) ? json_number_value(json_array_get(ci, 0)) : NAN;
+        hi = json_is_number(json_array_get(ci, 1)) ? json_number_value(json_array_get(ci, 1)) : NAN;
+    }
+    if (!(s > 0)) {
+        snprintf(out, len, "%s", "");
+        return out;
+    }
+    int slower = s < 1;
+    double v = slower ? 1 / s : s;
+    double a = slower ? 1 / hi : lo, b = slower ? 1 / lo : hi;
+    if (isfinite(a) && isfinite(b) && a > 0)
+        snprintf(out, len, "%.2f× %s (95%% CI %.2f–%.2f×)", v, slower ? "slower" : "faster", a, b);
+    else
+        snprintf(out, len, "%.2f× %s", v, slower ? "slower" : "faster");
+    return out;
+}

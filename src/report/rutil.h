@@ -78,6 +78,13 @@ void mb__rview_free(mb_rview *v);
  * from the speedup CI ("faster", "slower", "inconclusive").  Static. */
 const char *mb__cmp_verdict(const mb_rcmp *c);
 
+/* "p < 0.0001" style p-value text ("-" for NAN) into out; returns out. */
+char *mb__fmt_p(double p, char *out, size_t len);
+/* The median speedup of a comparison entry in words, into out:
+ * "2.10× faster (95% CI 1.90–2.30×)" or, below 1, "2.50× slower (95% CI
+ * 2.45–2.54×)" (the inverse ratio, easier to read), "" when absent. */
+char *mb__speedup_words(const json_t *speedup, char *out, size_t len);
+
 /* Formats a duration in ns as milliseconds with 3-4 significant digits
  * ("1.234", "12.35", "123.4") into out; "-" for NAN. Returns out. */
 char *mb__fmt_ms(double ns, char *out, size_t len);
