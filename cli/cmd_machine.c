@@ -64,6 +64,12 @@ static void print_machine(const json_t *m, int from_cache)
            num(m, "triad", "bytes_per_array") / 1048576.0);
     printf("  %-18s %8.1f GB/s      (%.0f threads)\n", "triad all cores",
            num(m, "triad", "all_cores_gbps"), num(m, "triad", "threads"));
+    const json_t *load = json_object_get(m, "loadavg_1min");
+    if (json_is_number(load) &&
+        json_number_value(load) > 0.5 * num(m, "key", "logical_cores"))
+        printf("  %-18s load average was %.1f while measuring: the peaks may "
+               "be low; re-run with --refresh on an idle machine\n",
+               "note", json_number_value(load));
     const json_t *c = json_object_get(m, "counters");
     if (json_is_true(json_object_get(c, "available")))
         printf("  %-18s available (test loop: IPC %.2f)\n", "hw counters",

@@ -243,6 +243,10 @@ mb_status mb__machine_measure(json_t **out, mb_err *err)
                   "a[i] = b[i] + 3 c[i] over doubles, 24 bytes per element "
                   "(no write-allocate), best of 5 after one warm-up pass"));
     json_object_set_new(m, "counters", mb__counters_probe());
+    double load[1];
+    json_object_set_new(m, "loadavg_1min", getloadavg(load, 1) == 1
+                                               ? json_real(load[0])
+                                               : json_null());
     *out = m;
     return MB_OK;
 }

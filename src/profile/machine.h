@@ -22,7 +22,8 @@
 /* Measures now (about two seconds).  *out is a new object: schema, key
  * {cpu_model, logical_cores}, sgemm {n, one_core_gflops,
  * all_cores_gflops, threads}, triad {bytes_per_array, one_core_gbps,
- * all_cores_gbps, threads}, counters, measured_utc, blas. */
+ * all_cores_gbps, threads}, counters, measured_utc, blas, loadavg_1min
+ * (the system's load while measuring: a busy machine lowers the peaks). */
 mb_status mb__machine_measure(json_t **out, mb_err *err);
 
 /* The cache file's path into buf.  Fails (MB_EINVAL) when neither

@@ -342,6 +342,53 @@ static int is_qdq(const char *op)
            strcmp(op, "DynamicQuantizeLinear") == 0;
 }
 
+/* Operator types that replace each other between a float model and its
+ * quantized form. */
+static const char *const PAIRS[][2] = {
+    {"Conv", "QLinearConv"},        {"Conv", "ConvInteger"},
+    {"FusedConv", "QLinearConv"},   {"MatMul", "QLinearMatMul"},
+    {"MatMul", "MatMulInteger"},    {"MatMul", "MatMulIntegerToFloat"},
+    {"MatMul", "DynamicQuantizeMatMul"}, {"Gemm", "QGemm"},
+    {"FusedGemm", "QGemm"},         {"Add", "QLinearAdd"},
+    {"Mul", "QLinearMul"},          {"GlobalAveragePool", "QLinearGlobalAveragePool"},
+    {"AveragePool", "QLinearAveragePool"}, {"Concat", "QLinearConcat"},
+    {"Sigmoid", "QLinearSigmoid"},  {"LeakyRelu", "QLinearLeakyRelu"},
+};
+
+static const json_t *find_op(const json_t *p, const char *op)
+{
+    size_t i;
+    json_t *r;
+    json_array_foreach(json_object_get(p, "op_types"), i, r) {
+        const char *v = json_string_value(json_object_get(r, "op_type"));
+        if (v && strcmp(v, op) == 0)
+            return r;
+    }
+    return NULL;
+}
+
+/* Float op in one profile only, its quantized form in the other only:
+ * [{from, to, a_ns, b_ns, speedup}] in the direction a -> b. */
+static json_t *quant_pairs(const json_t *a, const json_t *b)
+{
+    json_t *out = json_array();
+    for (size_t i = 0; i < sizeof PAIRS / sizeof PAIRS[0]; i++) {
+        for (int dir = 0; dir < 2; dir++) {
+            const char *x = PAIRS[i][dir], *y = PAIRS[i][1 - dir];
+            const json_t *ax = find_op(a, x), *by = find_op(b, y);
+            if (!ax || !by || find_op(b, x) || find_op(a, y))
+                continue;
+            double ta = jnum(ax, "per_run_ns"), tb = jnum(by, "per_run_ns");
+            json_array_append_new(
+                out, json_pack("{s:s, s:s, s:I, s:I, s:o}", "from", x, "to",
+                               y, "a_ns", (json_int_t)ta, "b_ns",
+                               (json_int_t)tb, "speedup",
+                               real_or_null(ta / tb)));
+        }
+    }
+    return out;
+}
+
 json_t *mb__profile_compare(const json_t *a, const char *name_a,
                             const json_t *b, const char *name_b)
 {
@@ -403,6 +450,7 @@ json_t *mb__profile_compare(const json_t *a, const char *name_a,
     }
     free(rows);
     json_object_set_new(out, "rows", arr);
+    json_object_set_new(out, "pairs", quant_pairs(a, b));
     json_object_set_new(out, "qdq",
                         json_pack("{s:I, s:I, s:o, s:o}", "a_ns",
                                   (json_int_t)qa, "b_ns", (json_int_t)qb,
@@ -451,6 +499,15 @@ void mb__profile_compare_text(const json_t *c, mb_buf *b)
                    "%.3f ms (%.1f%%)\n",
                    jnum(q, "a_ns") / 1e6, 100.0 * jnum(q, "a_share"),
                    jnum(q, "b_ns") / 1e6, 100.0 * jnum(q, "b_share"));
+    size_t k;
+    json_t *pr;
+    json_array_foreach(json_object_get(c, "pairs"), k, pr)
+        mb__buf_printf(b, "  %s in A -> %s in B: %.3f -> %.3f ms per run "
+                          "(%.2fx)\n",
+                       json_string_value(json_object_get(pr, "from")),
+                       json_string_value(json_object_get(pr, "to")),
+                       jnum(pr, "a_ns") / 1e6, jnum(pr, "b_ns") / 1e6,
+                       jnum(pr, "speedup"));
     /* one sentence on where the change comes from */
     const json_t *top = json_array_get(json_object_get(c, "rows"), 0);
     const json_t *second = json_array_get(json_object_get(c, "rows"), 1);

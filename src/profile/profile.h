@@ -45,7 +45,9 @@ void mb__profile_folded(const json_t *profile, const char *graph,
  * "a", "b" names, model_run means, "speedup" (a/b), "rows" sorted by the
  * size of their contribution to the change of the per-run time (each row:
  * op_type, a_ns, b_ns, delta_ns, contribution = delta / total delta,
- * "framework overhead" included so that the rows add up) and "qdq" (the
+ * "framework overhead" included so that the rows add up), "pairs" (a
+ * float op type of A replaced by its quantized form in B, such as Conv ->
+ * QLinearConv, with both times and the speedup) and "qdq" (the
  * Quantize/DequantizeLinear time of each side). */
 json_t *mb__profile_compare(const json_t *a, const char *name_a,
                             const json_t *b, const char *name_b);

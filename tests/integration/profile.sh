@@ -91,6 +91,7 @@ check "resnet50: FLOPs are twice the MACs" jq_py "$T_TMP/r50.json" "w=p['work'];
 expect_exit "--compare runs fp32 against QDQ int8" 0 "$MBENCH" profile --compare \
     "$M/convnet.onnx" "$M/convnet_qdq.onnx" "${RUNOPTS[@]}" --json "$T_TMP/cmp.json"
 contains "--compare lines up QLinearConv" "$LAST_OUT" "QLinearConv"
+contains "--compare pairs Conv with QLinearConv" "$LAST_OUT" "Conv in A -> QLinearConv in B"
 contains "--compare shows the quantize/dequantize cost" "$LAST_OUT" "Quantize/DequantizeLinear"
 contains "--compare says where the change comes from" "$LAST_OUT" "Most of the change comes from"
 check "--compare rows add up to the change of the run" $PY -c "
