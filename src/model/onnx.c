@@ -1,7 +1,8 @@
-/* onnx.c - mb__onnx_inspect: describes an ONNX model from its mmap'ed
- * bytes.  The ModelProto is walked with pb.h; initializers are summarized
- * from their dims, data_type and the *lengths* of their data fields, so no
- * weight byte is read (external data files are only stat'ed).  Subgraphs
+/* onnx.c - mb__onnx_inspect: describes an ONNX model from a sparse image
+ * of its bytes (onnx_image.h: the file minus tensor payloads, which are
+ * never read).  The ModelProto is walked with pb.h; initializers are
+ * summarized from their dims, data_type and the *lengths* of their data
+ * fields (external data files are only stat'ed).  Subgraphs
  * (node attributes of type GRAPH and GRAPHS, e.g. If/Loop/Scan bodies) are
  * walked recursively, up to MAX_GRAPH_DEPTH levels. */
 #include "model/onnx.h"
@@ -9,6 +10,7 @@
 #include "core/alloc.h"
 #include "core/err.h"
 #include "core/fileio.h"
+#include "model/onnx_image.h"
 #include "model/pb.h"
 
 #include <errno.h>
@@ -732,8 +734,8 @@ mb_status mb__onnx_inspect(const char *path, json_t **out, mb_err *err)
     memset(&c, 0, sizeof c);
     c.path = path;
     c.err = err;
-    mb_map map;
-    mb_status s = mb__map_file(path, &map, err);
+    mb_onnx_image map;
+    mb_status s = mb__onnx_image_load(path, &map, err);
     if (s)
         return s;
     c.base = map.data;
@@ -766,7 +768,7 @@ mb_status mb__onnx_inspect(const char *path, json_t **out, mb_err *err)
     if (s)
         s = explain(&c, s);
 done:
-    mb__unmap(&map);
+    mb__onnx_image_free(&map);
     free(c.dir);
     free(c.inits);
     json_decref(c.op_types);
