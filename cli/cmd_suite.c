@@ -157,6 +157,8 @@ static mb_status run_model(suite_ctx *x, size_t row, const char *cwd,
     const char *be = mb__tasks_get(t, row, "backend");
     const char *bs = mb__tasks_get(t, row, "batch_size");
     const char *op = mb__tasks_get(t, row, "options");
+    if (!model || !*model)
+        return mb__fail(err, MB_EINVAL, "%s line %zu: the model column is empty; give a model path", t->path, t->csv.line[row]);
     mb_buf path = MB_BUF_INIT;
     if (cwd && model[0] != '/')
         mb__buf_printf(&path, "%s/%s", cwd, model);

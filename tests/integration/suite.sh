@@ -88,6 +88,16 @@ expect_exit "a missing shard merges with a warning" 0 $MBENCH merge "$T_TMP/shar
 contains "the warning names the missing shard" "$LAST_ERR" "shard 2/3 is missing"
 contains "the partial merge is marked incomplete" "$(J "$T_TMP/part.json" 'd["incomplete"]')" "True"
 
+# Model tasks go through the runner.
+relu=/usr/share/libonnx-testdata/data/node/test_relu/model.onnx
+if [ -f "$relu" ]; then
+    printf 'model,backend,batch_size,options\n%s,null,1,\n,null,1,\n' "$relu" > "$T_TMP/models.csv"
+    expect_exit "model tasks run through the runner" 0 $MBENCH suite "$T_TMP/models.csv" --skip-failed -o "$T_TMP/models.json"
+    contains "the model task is measured and the empty one FAILED" "$(J "$T_TMP/models.json" '[(r["status"], r["task"]["kind"]) for r in d["runs"]], d["runs"][0]["iterations"] > 0')" "([('ok', 'model'), ('failed', 'model')], True)"
+else
+    skip "model tasks run through the runner" "libonnx-testdata missing"
+fi
+
 # Ctrl-C writes the finished tasks, marked interrupted, and removes worktrees.
 printf 'branch,experiment,trainer,max_epochs,batch_size,overrides\nmain,a,cpu,1,8,\nslow,b,cpu,1,8,\n' > "$T_TMP/int.csv"
 $MBENCH suite "$T_TMP/int.csv" --command "sh -c 'case {experiment} in a) exit 0;; *) sleep 30;; esac'" -o "$T_TMP/int.json" >/dev/null 2>&1 &
