@@ -790,6 +790,15 @@ int cmd_compare(int argc, char **argv)
             continue;
         }
         json_t *run = vs[i].run;
+        /* Output tensors take the model's output names. */
+        for (size_t k = 0; k < vs[i].n_outputs; k++) {
+            const char *nm = json_string_value(json_object_get(
+                json_array_get(json_object_get(run, "outputs"), k), "name"));
+            if (nm) {
+                free(vs[i].outputs[k].name);
+                vs[i].outputs[k].name = strdup(nm);
+            }
+        }
         json_object_set_new(run, "latency",
                             mb__latency_json(vs[i].samples, vs[i].n,
                                              plan.percentiles,

@@ -110,14 +110,16 @@ mb_status mb__bench_open(const mb_plan *plan, int64_t batch, mb_bench **out,
     json_object_set_new(b->runtime, "backend", json_string(b->be->name));
     b->be->info(b->state, add_fact, b->runtime);
 
-    if (plan->model_path && strcmp(b->be->name, "null") != 0 &&
-        mb__file_size(plan->model_path) < 0) {
+    /* Only file-based backends get the file checks (the null backend and
+     * plugins may take any "model" string). */
+    int file_model = strcmp(b->be->name, "ort") == 0;
+    if (plan->model_path && file_model && mb__file_size(plan->model_path) < 0) {
         mb__bench_close(b);
         return mb__fail(err, MB_EIO,
                         "model file %s does not exist; check the path",
                         plan->model_path);
     }
-    if (plan->model_path && strcmp(b->be->name, "null") != 0 &&
+    if (plan->model_path && file_model &&
         mb__file_size(plan->model_path) == 0) {
         mb__bench_close(b);
         return mb__fail(err, MB_EFORMAT,

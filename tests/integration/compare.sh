@@ -1,0 +1,101 @@
+#!/usr/bin/env bash
+# mbench compare on the bundled digits CNN and its variants with real data
+# and labels; accuracy and speedups checked independently with numpy; a
+# crashing and a hanging variant (an out-of-tree plugin) are marked FAILED
+# while the others complete; bad input.
+. "$(dirname "$0")/lib.sh"
+MD="$MBENCH_ROOT/models"
+FAST=(--min-time 0.2s --max-time 1s --min-iterations 20 --warmup 2)
+
+expect_exit "a three-variant comparison on real data runs" 0 \
+    "$MBENCH" compare fp32="$MD/digits_fp32.onnx" int8="$MD/digits_int8.onnx,opt-level=all" \
+    pruned="$MD/digits_pruned.onnx" --data "$MD/digits_test.npy" --labels "$MD/digits_labels.npy" \
+    --batch 8 "${FAST[@]}" --json "$T_TMP/c.json" --save-outputs "$T_TMP/outs"
+contains "the table shows speedups" "$LAST_OUT" "speedup"
+contains "recommendations are printed" "$LAST_OUT" "Recommendations"
+contains "the int8 model's size is judged" "$LAST_OUT" "smaller model"
+
+check "accuracy, agreement and speedups agree with numpy on the saved outputs and samples" \
+$PY - "$T_TMP/c.json" "$T_TMP/outs" "$MD/digits_labels.npy" <<'PYEOF'
+import json, sys
+import numpy as np
+d = json.load(open(sys.argv[1]))
+outs, labels = sys.argv[2], np.load(sys.argv[3])
+assert d["kind"] == "compare"
+cmp = d["comparison"]
+assert cmp["baseline"] == "fp32" and cmp["random_inputs_only"] is False
+runs = {r["variant"]: r for r in d["runs"]}
+base = np.array(runs["fp32"]["samples_ns"], float)
+logits = {}
+for v in cmp["variants"]:
+    name = v["name"]
+    assert v["status"] == "ok", v
+    lg = np.load(f"{outs}/{name}/logits.npy")
+    assert lg.shape == (360, 10), lg.shape
+    logits[name] = lg
+    top1 = (lg.argmax(1) == labels).mean()
+    assert abs(v["accuracy"]["top1"] - top1) < 1e-12, (name, v["accuracy"], top1)
+    top5 = np.mean([labels[i] in np.argsort(-lg[i], kind="stable")[:5] for i in range(len(labels))])
+    assert abs(v["accuracy"]["top5"] - top5) < 1e-12, (name, v["accuracy"]["top5"], top5)
+    if name != "fp32":
+        s = np.array(runs[name]["samples_ns"], float)
+        sp = np.median(base) / np.median(s)
+        assert abs(v["speedup_median"]["value"] - sp) < 1e-9 * sp, (v["speedup_median"], sp)
+        lo, hi = v["speedup_median"]["ci95"]
+        assert lo <= sp <= hi, (lo, sp, hi)
+        agree = (lg.argmax(1) == logits["fp32"].argmax(1)).mean()
+        assert abs(v["agreement"]["top1"] - agree) < 1e-12, (v["agreement"]["top1"], agree)
+        out0 = v["agreement"]["outputs"][0]
+        mae = np.abs(lg.astype(np.float64) - logits["fp32"]).mean()
+        assert abs(out0["mae"] - mae) <= 1e-9 * max(mae, 1e-30), (out0["mae"], mae)
+        assert v["significance"]["test"] == "mann-whitney-u"
+        assert v["recommendations"], v
+# The baseline's accuracy on the held-out digits is what the model makes.
+assert abs(cmp["variants"][0]["accuracy"]["top1"] - 0.95) < 0.03
+PYEOF
+
+expect_exit "without --data the comparison still runs" 0 \
+    "$MBENCH" compare a="$MD/digits_fp32.onnx" b="$MD/digits_fp16.onnx" "${FAST[@]}" --json "$T_TMP/r.json"
+contains "random inputs are said loudly" "$LAST_OUT" "RANDOM INPUTS ONLY"
+
+# A crashing and a hanging variant, through an out-of-tree backend plugin.
+if cc -shared -fPIC -I"$MBENCH_ROOT/include" "$FIX/compare/bad_backend.c" -o "$T_TMP/bad.so" 2>"$T_TMP/cc.err"; then
+    expect_exit "a crashed variant fails the command after the others finish" 3 \
+        "$MBENCH" compare ok=none,backend=null crash=none,backend="$T_TMP/bad.so",backend-opt=mode=crash \
+        other=none,backend=null "${FAST[@]}" --json "$T_TMP/crash.json"
+    contains "the crash is named with its signal" "$LAST_OUT$LAST_ERR" "signal 11"
+    check "the crashed variant is FAILED and the others have results" $PY -c "
+import json; d = json.load(open('$T_TMP/crash.json'))
+v = {x['name']: x for x in d['comparison']['variants']}
+assert v['crash']['status'] == 'failed' and 'signal' in v['crash']['error'], v['crash']
+assert v['ok']['status'] == 'ok' and v['other']['status'] == 'ok'
+assert v['other']['speedup_median'] is not None"
+    start=$(date +%s)
+    expect_exit "a hung variant is killed at --timeout" 3 \
+        "$MBENCH" compare ok=none,backend=null hang=none,backend="$T_TMP/bad.so",backend-opt=mode=hang \
+        --timeout 2s "${FAST[@]}"
+    contains "the hang is named as a timeout" "$LAST_ERR" "timed out"
+    [ $(( $(date +%s) - start )) -lt 30 ] && ok "the timeout ends the wait promptly" || notok "the timeout ends the wait promptly"
+    expect_exit "--fail-fast stops at the first failure" 3 \
+        "$MBENCH" compare crash=none,backend="$T_TMP/bad.so",backend-opt=mode=crash,backend-opt=after=0 \
+        ok=none,backend=null --fail-fast "${FAST[@]}"
+else
+    notok "the test plugin compiles" "$(cat "$T_TMP/cc.err")"
+fi
+
+expect_exit "one variant is a usage error" 2 "$MBENCH" compare a="$MD/digits_fp32.onnx"
+one_line "the usage error is one line" "$LAST_ERR"
+expect_exit "a variant without NAME= is a usage error" 2 "$MBENCH" compare "$MD/digits_fp32.onnx" b="$MD/digits_fp32.onnx"
+expect_exit "an unknown variant option is a usage error" 2 "$MBENCH" compare a="$MD/digits_fp32.onnx,speed=max" b="$MD/digits_fp32.onnx"
+contains "the unknown option is named" "$LAST_ERR" "speed"
+expect_exit "an unknown --baseline is a usage error" 2 "$MBENCH" compare a="$MD/digits_fp32.onnx" b="$MD/digits_fp32.onnx" --baseline c
+head -c 200 "$MD/digits_labels.npy" > "$T_TMP/short.npy"
+printf '1\n2\n3\n' > "$T_TMP/three.txt"
+expect_exit "labels of the wrong count are a runtime error" 3 \
+    "$MBENCH" compare a="$MD/digits_fp32.onnx" b="$MD/digits_int8.onnx" --data "$MD/digits_test.npy" \
+    --labels "$T_TMP/three.txt" --batch 8 "${FAST[@]}"
+contains "the label error names the file" "$LAST_ERR" "three.txt"
+expect_exit "a variant whose model is missing is FAILED" 3 \
+    "$MBENCH" compare a="$MD/digits_fp32.onnx" b="$T_TMP/missing.onnx" "${FAST[@]}"
+contains "the missing model is named" "$LAST_OUT$LAST_ERR" "missing.onnx"
+done_testing
