@@ -6,10 +6,14 @@
 #include "core/fileio.h"
 
 #include <ctype.h>
+#include <errno.h>
+#include <fcntl.h>
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #define NPY_MAGIC "\x93NUMPY"
 #define NPY_MAGIC_LEN 6
@@ -312,6 +316,99 @@ static void fortran_to_c(uint8_t *dst, const uint8_t *src, const int64_t *dims,
     }
 }
 
+/* Checks the magic and version of the first `avail` bytes of a source of
+ * `total` bytes; sets the preamble length and the header length. */
+static mb_status parse_preamble(const uint8_t *b, size_t avail, size_t total,
+                                const char *what, size_t *pre, size_t *hlen,
+                                mb_err *err)
+{
+    if (avail < NPY_MAGIC_LEN || memcmp(b, NPY_MAGIC, NPY_MAGIC_LEN) != 0)
+        return mb__fail(err, MB_EFORMAT,
+                        "%s is not a .npy file: it does not start with the "
+                        "\\x93NUMPY magic (%s)",
+                        what, avail < NPY_MAGIC_LEN ? "file too short"
+                                                    : "wrong magic bytes");
+    unsigned major = avail > 6 ? b[6] : 0, minor = avail > 7 ? b[7] : 0;
+    size_t need = major == 1 ? 10 : 12;
+    if (avail < need)
+        return mb__fail(err, MB_EFORMAT,
+                        "%s is truncated: the .npy preamble is incomplete "
+                        "(%zu bytes)",
+                        what, avail);
+    if (major == 1) {
+        *hlen = (size_t)b[8] | (size_t)b[9] << 8;
+    } else if (major == 2 || major == 3) {
+        *hlen = (size_t)b[8] | (size_t)b[9] << 8 | (size_t)b[10] << 16 |
+                (size_t)b[11] << 24;
+    } else {
+        return mb__fail(err, MB_EFORMAT,
+                        "%s: .npy format version %u.%u is not supported "
+                        "(1.0, 2.0 and 3.0 are)",
+                        what, major, minor);
+    }
+    *pre = need;
+    if (*hlen > total - need)
+        return mb__fail(err, MB_EFORMAT,
+                        "%s is truncated: the .npy header claims %zu bytes "
+                        "but only %zu follow",
+                        what, *hlen, total - need);
+    return MB_OK;
+}
+
+/* Parses the header text and checks that exactly `avail` data bytes
+ * follow it; sets *nbytes. */
+static mb_status parse_body(const uint8_t *hdr, size_t hlen, size_t avail,
+                            const char *what, npy_header *h, size_t *nbytes,
+                            mb_err *err)
+{
+    cursor c = {(const char *)hdr, (const char *)hdr + hlen, what, err};
+    mb_status s = parse_header(&c, h);
+    if (s)
+        return s;
+    size_t esize = mb_dtype_size(h->dtype), count;
+    int of;
+    count = mb_shape_count(h->dims, h->rank, &of);
+    if (of || !mb__mul_ok(count, esize, nbytes))
+        return mb__fail(err, MB_EFORMAT,
+                        "%s: corrupt .npy header: the shape's size "
+                        "overflows",
+                        what);
+    char shp[256];
+    if (avail < *nbytes)
+        return mb__fail(err, MB_EFORMAT,
+                        "%s is truncated: the header promises %s %s "
+                        "(%zu bytes of data) but only %zu bytes follow "
+                        "(re-create the file)",
+                        what, mb_dtype_name(h->dtype),
+                        mb_shape_str(h->dims, h->rank, shp, sizeof shp),
+                        *nbytes, avail);
+    if (avail > *nbytes)
+        return mb__fail(err, MB_EFORMAT,
+                        "%s is corrupt: %zu unexpected bytes follow the "
+                        "%zu bytes of %s %s data",
+                        what, avail - *nbytes, *nbytes,
+                        mb_dtype_name(h->dtype),
+                        mb_shape_str(h->dims, h->rank, shp, sizeof shp));
+    return MB_OK;
+}
+
+/* Puts the file-order data src into out (allocated): C order, host byte
+ * order.  When src is NULL the data is already in out->data (C order). */
+static void finish_data(mb_tensor *out, const npy_header *h,
+                        const uint8_t *src)
+{
+    size_t esize = mb_dtype_size(h->dtype);
+    if (src && h->fortran && h->rank > 1)
+        fortran_to_c(out->data, src, h->dims, h->rank, esize,
+                     out->nbytes / esize);
+    else if (src && out->nbytes)
+        memcpy(out->data, src, out->nbytes);
+    if (h->swap) {
+        size_t unit = swap_unit(h->dtype);
+        byteswap(out->data, out->nbytes / unit, unit);
+    }
+}
+
 mb_status mb__npy_read_mem(const void *buf, size_t len, const char *what,
                            mb_tensor *out, mb_err *err)
 {
@@ -319,98 +416,95 @@ mb_status mb__npy_read_mem(const void *buf, size_t len, const char *what,
     memset(out, 0, sizeof *out);
     if (!what)
         what = "(memory)";
-    if (len < NPY_MAGIC_LEN || memcmp(b, NPY_MAGIC, NPY_MAGIC_LEN) != 0)
-        return mb__fail(err, MB_EFORMAT,
-                        "%s is not a .npy file: it does not start with the "
-                        "\\x93NUMPY magic (%s)",
-                        what, len < NPY_MAGIC_LEN ? "file too short"
-                                                  : "wrong magic bytes");
-    if (len < 10)
-        return mb__fail(err, MB_EFORMAT,
-                        "%s is truncated: the .npy preamble is incomplete "
-                        "(%zu bytes)",
-                        what, len);
-    unsigned major = b[6], minor = b[7];
-    size_t hlen, pre;
-    if (major == 1) {
-        hlen = (size_t)b[8] | (size_t)b[9] << 8;
-        pre = 10;
-    } else if (major == 2 || major == 3) {
-        if (len < 12)
-            return mb__fail(err, MB_EFORMAT,
-                            "%s is truncated: the .npy preamble is "
-                            "incomplete (%zu bytes)",
-                            what, len);
-        hlen = (size_t)b[8] | (size_t)b[9] << 8 | (size_t)b[10] << 16 |
-               (size_t)b[11] << 24;
-        pre = 12;
-    } else {
-        return mb__fail(err, MB_EFORMAT,
-                        "%s: .npy format version %u.%u is not supported "
-                        "(1.0, 2.0 and 3.0 are)",
-                        what, major, minor);
-    }
-    if (hlen > len - pre)
-        return mb__fail(err, MB_EFORMAT,
-                        "%s is truncated: the .npy header claims %zu bytes "
-                        "but only %zu follow",
-                        what, hlen, len - pre);
-    cursor c = {(const char *)b + pre, (const char *)b + pre + hlen, what,
-                err};
+    size_t pre, hlen, nbytes;
     npy_header h;
-    mb_status s = parse_header(&c, &h);
+    mb_status s = parse_preamble(b, len, len, what, &pre, &hlen, err);
+    if (s == MB_OK)
+        s = parse_body(b + pre, hlen, len - pre - hlen, what, &h, &nbytes,
+                       err);
+    if (s == MB_OK)
+        s = mb_tensor_alloc(out, h.dtype, h.rank, h.dims, NULL, err);
     if (s)
         return s;
-    size_t esize = mb_dtype_size(h.dtype), count, nbytes;
-    int of;
-    count = mb_shape_count(h.dims, h.rank, &of);
-    if (of || !mb__mul_ok(count, esize, &nbytes))
-        return mb__fail(err, MB_EFORMAT,
-                        "%s: corrupt .npy header: the shape's size "
-                        "overflows",
-                        what);
-    size_t avail = len - pre - hlen;
-    char shp[256];
-    if (avail < nbytes)
-        return mb__fail(err, MB_EFORMAT,
-                        "%s is truncated: the header promises %s %s "
-                        "(%zu bytes of data) but only %zu bytes follow "
-                        "(re-create the file)",
-                        what, mb_dtype_name(h.dtype),
-                        mb_shape_str(h.dims, h.rank, shp, sizeof shp), nbytes,
-                        avail);
-    if (avail > nbytes)
-        return mb__fail(err, MB_EFORMAT,
-                        "%s is corrupt: %zu unexpected bytes follow the "
-                        "%zu bytes of %s %s data",
-                        what, avail - nbytes, nbytes, mb_dtype_name(h.dtype),
-                        mb_shape_str(h.dims, h.rank, shp, sizeof shp));
-    s = mb_tensor_alloc(out, h.dtype, h.rank, h.dims, NULL, err);
-    if (s) {
-        mb__fail_prefix(err, "%s", what);
-        return s;
-    }
-    const uint8_t *src = b + pre + hlen;
-    if (h.fortran && h.rank > 1)
-        fortran_to_c(out->data, src, h.dims, h.rank, esize, count);
-    else if (nbytes)
-        memcpy(out->data, src, nbytes);
-    if (h.swap) {
-        size_t unit = swap_unit(h.dtype);
-        byteswap(out->data, nbytes / unit, unit);
-    }
+    finish_data(out, &h, b + pre + hlen);
     return MB_OK;
 }
 
+/* Reads exactly n bytes at offset off; returns 0 or an errno value (EIO
+ * for an early end of file). */
+static int read_at(int fd, void *dst, size_t n, off_t off)
+{
+    uint8_t *p = dst;
+    while (n) {
+        ssize_t r = pread(fd, p, n > (1u << 30) ? (1u << 30) : n, off);
+        if (r < 0 && errno == EINTR)
+            continue;
+        if (r <= 0)
+            return r < 0 ? errno : EIO;
+        p += r;
+        n -= (size_t)r;
+        off += r;
+    }
+    return 0;
+}
+
+/* Reads the header with small reads, then the data straight into the
+ * tensor (no mapping, no intermediate copy for C-order files). */
 mb_status mb__npy_read(const char *path, mb_tensor *out, mb_err *err)
 {
-    mb_map m;
     memset(out, 0, sizeof *out);
-    mb_status s = mb__map_file(path, &m, err);
-    if (s)
-        return s;
-    s = mb__npy_read_mem(m.data, m.len, path, out, err);
-    mb__unmap(&m);
+    int fd = open(path, O_RDONLY | O_CLOEXEC);
+    if (fd < 0)
+        return mb__fail(err, MB_EIO, "cannot open %s: %s", path,
+                        strerror(errno));
+    struct stat st;
+    if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
+        close(fd);
+        return mb__fail(err, MB_EIO, "cannot read %s: not a regular file",
+                        path);
+    }
+    size_t total = (size_t)st.st_size, pre, hlen, nbytes;
+    uint8_t head[4096];
+    size_t have = total < sizeof head ? total : sizeof head;
+    uint8_t *hbuf = head, *fdata = NULL;
+    npy_header h;
+    int e = read_at(fd, head, have, 0);
+    mb_status s = e ? mb__fail(err, MB_EIO, "cannot read %s: %s", path,
+                               strerror(e))
+                    : parse_preamble(head, have, total, path, &pre, &hlen,
+                                     err);
+    if (s == MB_OK && pre + hlen > have) {
+        hbuf = mb__malloc(pre + hlen);
+        if (!hbuf)
+            s = mb__fail(err, MB_ENOMEM, "out of memory reading %s", path);
+        else if ((e = read_at(fd, hbuf, pre + hlen, 0)))
+            s = mb__fail(err, MB_EIO, "cannot read %s: %s", path,
+                         strerror(e));
+    }
+    if (s == MB_OK)
+        s = parse_body(hbuf + pre, hlen, total - pre - hlen, path, &h,
+                       &nbytes, err);
+    if (hbuf != head)
+        free(hbuf);
+    if (s == MB_OK)
+        s = mb_tensor_alloc(out, h.dtype, h.rank, h.dims, NULL, err);
+    if (s == MB_OK) {
+        int transpose = h.fortran && h.rank > 1;
+        if (transpose && !(fdata = mb__malloc(nbytes)))
+            s = mb__fail(err, MB_ENOMEM, "out of memory reading %s", path);
+        else if ((e = read_at(fd, transpose ? fdata : out->data, nbytes,
+                              (off_t)(pre + hlen))))
+            s = mb__fail(err, e == EIO ? MB_EFORMAT : MB_EIO,
+                         "cannot read %s: %s", path,
+                         e == EIO ? "it shrank while being read"
+                                  : strerror(e));
+        if (s == MB_OK)
+            finish_data(out, &h, fdata);
+        free(fdata);
+        if (s)
+            mb_tensor_clear(out);
+    }
+    close(fd);
     return s;
 }
 

@@ -211,6 +211,49 @@ static void npy_write_and_read_back_a_file(void)
     mb_tensor_clear(&r);
 }
 
+static void a_file_with_a_header_beyond_4k_is_read(void)
+{
+    static char header[6000];
+    snprintf(header, sizeof header,
+             "{'descr': '<u2', 'fortran_order': False, 'shape': (3,), }");
+    size_t n = strlen(header);
+    memset(header + n, ' ', 5000);
+    header[n + 5000] = '\n';
+    header[n + 5001] = '\0';
+    const uint16_t v[3] = {1, 2, 65535};
+    mb_buf b = MB_BUF_INIT;
+    make_npy(&b, 2, header, v, sizeof v);
+    char path[600];
+    snprintf(path, sizeof path, "%s/long.npy", tmpdir);
+    mb_err err = {0};
+    mb__write_file_atomic(path, b.data, b.len, &err);
+    mb_tensor t;
+    EXPECT_EQ_INT(mb__npy_read(path, &t, &err), 0);
+    EXPECT_EQ_INT(t.dims[0], 3);
+    if (t.data)
+        EXPECT_EQ_INT(((uint16_t *)t.data)[2], 65535);
+    mb_tensor_clear(&t);
+    mb__buf_free(&b);
+}
+
+static void a_truncated_file_is_a_format_error(void)
+{
+    const int8_t v[2] = {1, 2};
+    mb_buf b = MB_BUF_INIT;
+    make_npy(&b, 1, "{'descr': '|i1', 'fortran_order': False, "
+                    "'shape': (3,), }\n",
+             v, sizeof v);
+    char path[600];
+    snprintf(path, sizeof path, "%s/short.npy", tmpdir);
+    mb_err err = {0};
+    mb__write_file_atomic(path, b.data, b.len, &err);
+    mb_tensor t;
+    EXPECT_EQ_INT(mb__npy_read(path, &t, &err), MB_EFORMAT);
+    EXPECT_CONTAINS(err.msg, "short.npy is truncated");
+    EXPECT_CONTAINS(err.msg, "int8 [3] (3 bytes of data) but only 2");
+    mb__buf_free(&b);
+}
+
 static void bfloat16_cannot_be_written_as_npy(void)
 {
     mb_tensor t;
@@ -293,6 +336,8 @@ int main(void)
     RUN(string_dtype_is_refused_as_unsupported);
     RUN(missing_shape_key_is_a_corrupt_header);
     RUN(npy_write_and_read_back_a_file);
+    RUN(a_file_with_a_header_beyond_4k_is_read);
+    RUN(a_truncated_file_is_a_format_error);
     RUN(bfloat16_cannot_be_written_as_npy);
     RUN(npz_write_and_read_keep_names_and_order);
     RUN(npz_of_a_non_zip_file_is_a_format_error);
