@@ -100,8 +100,8 @@ void mb__metrics_result_free(mb_metrics_result *res);
  * The same, as a new JSON object (caller json_decref) laid out as
  * docs/ACCURACY.md describes: the whole-tensor metrics at the top level,
  * "worst" naming the worst sample of each metric, and "per_sample" arrays
- * up to opts->per_sample_max samples.  Infinite values are the string "inf" ("-inf"),
- * undefined ones null.
+ * up to opts->per_sample_max samples.  Infinite values are the string
+ * "inf" ("-inf"), undefined ones null.
  */
 mb_status mb__metrics_compute(const mb_tensor *a, const mb_tensor *b,
                               const mb_metric_opts *opts, json_t **out,
