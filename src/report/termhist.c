@@ -100,7 +100,7 @@ void mb__report_term_histogram(const int64_t *samples_ns, size_t n, int width,
         double z = tail ? x[n - 1] : lo + (hi - lo) * (b + 1) / nb;
         snprintf(l1, sizeof l1, "%.*f", dec, a);
         snprintf(l2, sizeof l2, "%.*f", dec, z);
-        mb__buf_printf(out, "  %*s %s %-*s │", lw, l1, tail ? ">" : "–", lw, l2);
+        mb__buf_printf(out, "  %*s – %-*s │", lw, l1, lw, l2);
         double cells = cols * (double)c / (double)maxc;
         mb__buf_puts(out, cbar);
         bar(out, cells);
@@ -118,7 +118,9 @@ void mb__report_term_histogram(const int64_t *samples_ns, size_t n, int width,
             if (in)
                 marks[m++] = qn[q];
         }
-        if (m) {
+        if (tail)
+            mb__buf_printf(out, "  %s◀ beyond p99%s", cdim, crst);
+        else if (m) {
             mb__buf_printf(out, "  %s◀", cmark);
             for (int q = 0; q < m; q++)
                 mb__buf_printf(out, " %s", marks[q]);
