@@ -18,7 +18,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-MBENCH_COMMAND(tensor-dump, cmd_tensor_dump,
+MBENCH_COMMAND(tensor - dump, cmd_tensor_dump,
                "print dtype, shape and checksum of tensor files or --data")
 
 static void usage(FILE *f)
@@ -63,13 +63,21 @@ static void print_value(const mb_tensor *t, size_t i)
 {
     const void *d = t->data;
     switch (t->dtype) {
-    case MB_DTYPE_FLOAT32: printf("%.9g", (double)((const float *)d)[i]); break;
-    case MB_DTYPE_FLOAT64: printf("%.17g", ((const double *)d)[i]); break;
+    case MB_DTYPE_FLOAT32:
+        printf("%.9g", (double)((const float *)d)[i]);
+        break;
+    case MB_DTYPE_FLOAT64:
+        printf("%.17g", ((const double *)d)[i]);
+        break;
     case MB_DTYPE_FLOAT16:
         printf("%.5g", (double)mb_f16_to_f32(((const uint16_t *)d)[i]));
         break;
-    case MB_DTYPE_INT64: printf("%" PRId64, ((const int64_t *)d)[i]); break;
-    case MB_DTYPE_UINT64: printf("%" PRIu64, ((const uint64_t *)d)[i]); break;
+    case MB_DTYPE_INT64:
+        printf("%" PRId64, ((const int64_t *)d)[i]);
+        break;
+    case MB_DTYPE_UINT64:
+        printf("%" PRIu64, ((const uint64_t *)d)[i]);
+        break;
     case MB_DTYPE_COMPLEX64:
         printf("(%.9g,%.9g)", (double)((const float *)d)[2 * i],
                (double)((const float *)d)[2 * i + 1]);
@@ -78,7 +86,9 @@ static void print_value(const mb_tensor *t, size_t i)
         printf("(%.17g,%.17g)", ((const double *)d)[2 * i],
                ((const double *)d)[2 * i + 1]);
         break;
-    default: printf("%.17g", mb_tensor_get_f64(t, i)); break;
+    default:
+        printf("%.17g", mb_tensor_get_f64(t, i));
+        break;
     }
 }
 
@@ -110,8 +120,7 @@ static void dump(const mb_tensor *t, const char *fallback, int values,
     char shp[512], hex[65];
     tensor_sha(t, hex);
     printf("%s dtype=%s shape=%s sha256=%s\n",
-           t->name && t->name[0] ? t->name : fallback,
-           mb_dtype_name(t->dtype),
+           t->name && t->name[0] ? t->name : fallback, mb_dtype_name(t->dtype),
            mb_shape_str(t->dims, t->rank, shp, sizeof shp), hex);
     if (!values)
         return;
@@ -206,10 +215,10 @@ static int dump_file(const char *path, int values, int64_t limit, kept *k)
         }
     } else {
         mb_tensor t;
-        mb_status s = memcmp(magic, "\x93NUMPY", 6) == 0 ||
-                              ends_with(path, ".npy")
-                          ? mb__npy_read(path, &t, &err)
-                          : mb__onnx_tensor_read_file(path, &t, &err);
+        mb_status s =
+            memcmp(magic, "\x93NUMPY", 6) == 0 || ends_with(path, ".npy")
+                ? mb__npy_read(path, &t, &err)
+                : mb__onnx_tensor_read_file(path, &t, &err);
         if (s)
             rc = mb_cli_fail(&err);
         else
@@ -257,14 +266,16 @@ static int parse_input(char *spec, mb_io_desc *d)
 int cmd_tensor_dump(int argc, char **argv)
 {
     static const struct option opts[] = {
-        {"values", no_argument, NULL, 'v'}, {"limit", required_argument, NULL, 'l'},
+        {"values", no_argument, NULL, 'v'},
+        {"limit", required_argument, NULL, 'l'},
         {"data", required_argument, NULL, 'd'},
         {"input", required_argument, NULL, 'i'},
         {"batch", required_argument, NULL, 'b'},
         {"first", required_argument, NULL, 'f'},
         {"labels", required_argument, NULL, 'L'},
         {"save", required_argument, NULL, 's'},
-        {"help", no_argument, NULL, 'h'}, {NULL, 0, NULL, 0}};
+        {"help", no_argument, NULL, 'h'},
+        {NULL, 0, NULL, 0}};
     int values = 0, c;
     int64_t limit = -1, batch = 1, first = 0;
     const char *data = NULL, *labels = NULL, *save = NULL;
@@ -275,15 +286,23 @@ int cmd_tensor_dump(int argc, char **argv)
     optind = 1;
     while ((c = getopt_long(argc, argv, "", opts, NULL)) != -1) {
         switch (c) {
-        case 'v': values = 1; break;
+        case 'v':
+            values = 1;
+            break;
         case 'l':
             if (mb_cli_parse_i64(optarg, 0, INT64_MAX, &limit))
                 return mb_cli_bad_value("--limit", optarg,
                                         "a non-negative integer");
             break;
-        case 'd': data = optarg; break;
-        case 'L': labels = optarg; break;
-        case 's': save = optarg; break;
+        case 'd':
+            data = optarg;
+            break;
+        case 'L':
+            labels = optarg;
+            break;
+        case 's':
+            save = optarg;
+            break;
         case 'i':
             if (n_inputs == sizeof inputs / sizeof inputs[0])
                 return mb_cli_error(MB_EXIT_USAGE, "too many --input flags");
@@ -303,7 +322,9 @@ int cmd_tensor_dump(int argc, char **argv)
                 return mb_cli_bad_value("--first", optarg,
                                         "a non-negative integer");
             break;
-        case 'h': usage(stdout); return MB_EXIT_OK;
+        case 'h':
+            usage(stdout);
+            return MB_EXIT_OK;
         default:
             return mb_cli_error(MB_EXIT_USAGE,
                                 "unknown or incomplete option '%s'; see "

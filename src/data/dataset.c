@@ -30,9 +30,9 @@ typedef struct ds_input {
     int rank; /* model rank, -1 unknown */
     int64_t dims[MB_MAX_RANK];
     char *dim_names[MB_MAX_RANK];
-    int batched;     /* axis 0 is the batch axis (symbolic or fixed 1) */
-    int fixed_one;   /* ... and it is fixed at 1 */
-    piece *pieces;   /* while loading */
+    int batched;   /* axis 0 is the batch axis (symbolic or fixed 1) */
+    int fixed_one; /* ... and it is fixed at 1 */
+    piece *pieces; /* while loading */
     size_t n_pieces, cap_pieces;
     mb_tensor stack; /* [N, sample dims...] */
     int s_rank;      /* sample rank */
@@ -214,13 +214,11 @@ static const char *model_shape_str(const ds_input *in, char *buf, size_t len)
 static mb_status mismatch(const ds_input *in, const piece *p, mb_err *err)
 {
     char want[320], got[320];
-    return mb__fail(err, MB_EDATA,
-                    "input '%s': expected %s %s, found %s %s in %s", in->name,
-                    mb_dtype_name(in->dtype),
-                    model_shape_str(in, want, sizeof want),
-                    mb_dtype_name(p->t.dtype),
-                    mb_shape_str(p->t.dims, p->t.rank, got, sizeof got),
-                    p->origin);
+    return mb__fail(
+        err, MB_EDATA, "input '%s': expected %s %s, found %s %s in %s",
+        in->name, mb_dtype_name(in->dtype),
+        model_shape_str(in, want, sizeof want), mb_dtype_name(p->t.dtype),
+        mb_shape_str(p->t.dims, p->t.rank, got, sizeof got), p->origin);
 }
 
 /* Reads one tensor file, choosing the reader by content (npy magic) or
@@ -315,8 +313,8 @@ static mb_status load_npz(mb_dataset *d, const char *path, mb_err *err)
             size_t off = 0;
             names[0] = '\0';
             for (size_t k = 0; k < n && off < sizeof names; k++)
-                off += (size_t)snprintf(names + off, sizeof names - off,
-                                        "%s%s", k ? ", " : "",
+                off += (size_t)snprintf(names + off, sizeof names - off, "%s%s",
+                                        k ? ", " : "",
                                         ts[k].name ? ts[k].name : "");
             s = mb__fail(err, MB_EDATA,
                          "input '%s' has no member in %s (its members are: "
@@ -325,8 +323,7 @@ static mb_status load_npz(mb_dataset *d, const char *path, mb_err *err)
             break;
         }
         char origin[512];
-        snprintf(origin, sizeof origin, "%s member %s.npy", base,
-                 ts[j].name);
+        snprintf(origin, sizeof origin, "%s member %s.npy", base, ts[j].name);
         s = add_piece(&d->in[i], &ts[j], origin, err);
         used++;
     }
@@ -370,8 +367,7 @@ static mb_status load_list(mb_dataset *d, const char *list, mb_err *err)
             break;
         }
         if (in->n_pieces) {
-            s = mb__fail(err, MB_EINVAL, "--data names input '%s' twice",
-                         tok);
+            s = mb__fail(err, MB_EINVAL, "--data names input '%s' twice", tok);
             break;
         }
         s = add_file(in, eq + 1, mb__basename(eq + 1), err);
@@ -418,8 +414,8 @@ static mb_status load_sample_dir(mb_dataset *d, const char *dir,
 
 /* One ONNX test data set: input_<i>.pb, matched by TensorProto name, else
  * by position i. */
-static mb_status load_onnx_set(mb_dataset *d, const char *dir,
-                               const char *rel, mb_err *err)
+static mb_status load_onnx_set(mb_dataset *d, const char *dir, const char *rel,
+                               mb_err *err)
 {
     char **files;
     size_t nf;
@@ -604,8 +600,7 @@ static mb_status finish_input(ds_input *in, size_t *count, mb_err *err)
                             "must share a shape to be batched",
                             in->name, p->origin,
                             mb_shape_str(sd, r, a, sizeof a),
-                            mb_shape_str(in->s_dims, in->s_rank, b,
-                                         sizeof b));
+                            mb_shape_str(in->s_dims, in->s_rank, b, sizeof b));
         }
         size_t n = stacked ? (size_t)p->t.dims[0] : 1;
         if (n == 0) {
@@ -685,8 +680,8 @@ void mb__dataset_free(mb_dataset *d)
     free(d);
 }
 
-static mb_status init_inputs(mb_dataset *d, const mb_io_desc *inputs,
-                             size_t n, mb_err *err)
+static mb_status init_inputs(mb_dataset *d, const mb_io_desc *inputs, size_t n,
+                             mb_err *err)
 {
     d->in = mb__calloc(n, sizeof *d->in);
     if (!d->in)
@@ -755,10 +750,8 @@ mb_status mb__dataset_load(const char *path, const mb_io_desc *inputs,
             s = load_npz(d, path, err);
         } else if (ends_with(path, ".npy") || ends_with(path, ".pb") ||
                    (r == 4 && memcmp(magic, "\x93NUM", 4) == 0)) {
-            s = need_one_input(d, path,
-                               ends_with(path, ".pb") ? "TensorProto"
-                                                      : "array",
-                               err);
+            s = need_one_input(
+                d, path, ends_with(path, ".pb") ? "TensorProto" : "array", err);
             if (!s)
                 s = add_file(&d->in[0], path, mb__basename(path), err);
         } else {
@@ -794,8 +787,8 @@ mb_status mb__dataset_load(const char *path, const mb_io_desc *inputs,
     }
     char extra[sizeof d->desc];
     memcpy(extra, d->desc, sizeof extra);
-    snprintf(d->desc, sizeof d->desc, "%s: %zu sample%s%s",
-             mb__basename(path), d->count, d->count == 1 ? "" : "s", extra);
+    snprintf(d->desc, sizeof d->desc, "%s: %zu sample%s%s", mb__basename(path),
+             d->count, d->count == 1 ? "" : "s", extra);
     *out = d;
     return MB_OK;
 }
@@ -847,8 +840,8 @@ mb_status mb__dataset_batch(const mb_dataset *d, size_t first, int64_t batch,
             memcpy(dims, in->s_dims, (size_t)in->s_rank * sizeof *dims);
             rank = in->s_rank;
         }
-        mb_status s = mb_tensor_alloc(&out[i], in->dtype, rank, dims,
-                                      in->name, err);
+        mb_status s =
+            mb_tensor_alloc(&out[i], in->dtype, rank, dims, in->name, err);
         if (s) {
             for (size_t k = 0; k < i; k++)
                 mb_tensor_clear(&out[k]);

@@ -22,9 +22,14 @@ static mb_status from_npy(const char *path, const char *buf, size_t len,
     char shp[256];
     int is_int = 1;
     switch (t.dtype) {
-    case MB_DTYPE_INT8: case MB_DTYPE_INT16: case MB_DTYPE_INT32:
-    case MB_DTYPE_INT64: case MB_DTYPE_UINT8: case MB_DTYPE_UINT16:
-    case MB_DTYPE_UINT32: case MB_DTYPE_UINT64:
+    case MB_DTYPE_INT8:
+    case MB_DTYPE_INT16:
+    case MB_DTYPE_INT32:
+    case MB_DTYPE_INT64:
+    case MB_DTYPE_UINT8:
+    case MB_DTYPE_UINT16:
+    case MB_DTYPE_UINT32:
+    case MB_DTYPE_UINT64:
         break;
     default:
         is_int = 0;

@@ -43,8 +43,8 @@ typedef struct cursor {
 
 static void skip_ws(cursor *c)
 {
-    while (c->p < c->end && (*c->p == ' ' || *c->p == '\t' ||
-                             *c->p == '\n' || *c->p == '\r'))
+    while (c->p < c->end &&
+           (*c->p == ' ' || *c->p == '\t' || *c->p == '\n' || *c->p == '\r'))
         c->p++;
 }
 
@@ -249,7 +249,7 @@ static mb_status parse_header(cursor *c, npy_header *h)
         return bad_header(c, "expected ',' or '}'");
     }
     if (!h->have_descr || !h->have_fortran || !h->have_shape)
-        return bad_header(c, !h->have_descr ? "'descr' is missing"
+        return bad_header(c, !h->have_descr   ? "'descr' is missing"
                              : !h->have_shape ? "'shape' is missing"
                                               : "'fortran_order' is missing");
     return MB_OK;
@@ -326,8 +326,9 @@ static mb_status parse_preamble(const uint8_t *b, size_t avail, size_t total,
         return mb__fail(err, MB_EFORMAT,
                         "%s is not a .npy file: it does not start with the "
                         "\\x93NUMPY magic (%s)",
-                        what, avail < NPY_MAGIC_LEN ? "file too short"
-                                                    : "wrong magic bytes");
+                        what,
+                        avail < NPY_MAGIC_LEN ? "file too short"
+                                              : "wrong magic bytes");
     unsigned major = avail > 6 ? b[6] : 0, minor = avail > 7 ? b[7] : 0;
     size_t need = major == 1 ? 10 : 12;
     if (avail < need)
@@ -386,16 +387,14 @@ static mb_status parse_body(const uint8_t *hdr, size_t hlen, size_t avail,
         return mb__fail(err, MB_EFORMAT,
                         "%s is corrupt: %zu unexpected bytes follow the "
                         "%zu bytes of %s %s data",
-                        what, avail - *nbytes, *nbytes,
-                        mb_dtype_name(h->dtype),
+                        what, avail - *nbytes, *nbytes, mb_dtype_name(h->dtype),
                         mb_shape_str(h->dims, h->rank, shp, sizeof shp));
     return MB_OK;
 }
 
 /* Puts the file-order data src into out (allocated): C order, host byte
  * order.  When src is NULL the data is already in out->data (C order). */
-static void finish_data(mb_tensor *out, const npy_header *h,
-                        const uint8_t *src)
+static void finish_data(mb_tensor *out, const npy_header *h, const uint8_t *src)
 {
     size_t esize = mb_dtype_size(h->dtype);
     if (src && h->fortran && h->rank > 1)
@@ -420,8 +419,7 @@ mb_status mb__npy_read_mem(const void *buf, size_t len, const char *what,
     npy_header h;
     mb_status s = parse_preamble(b, len, len, what, &pre, &hlen, err);
     if (s == MB_OK)
-        s = parse_body(b + pre, hlen, len - pre - hlen, what, &h, &nbytes,
-                       err);
+        s = parse_body(b + pre, hlen, len - pre - hlen, what, &h, &nbytes, err);
     if (s == MB_OK)
         s = mb_tensor_alloc(out, h.dtype, h.rank, h.dims, NULL, err);
     if (s)
@@ -469,21 +467,19 @@ mb_status mb__npy_read(const char *path, mb_tensor *out, mb_err *err)
     uint8_t *hbuf = head, *fdata = NULL;
     npy_header h;
     int e = read_at(fd, head, have, 0);
-    mb_status s = e ? mb__fail(err, MB_EIO, "cannot read %s: %s", path,
-                               strerror(e))
-                    : parse_preamble(head, have, total, path, &pre, &hlen,
-                                     err);
+    mb_status s =
+        e ? mb__fail(err, MB_EIO, "cannot read %s: %s", path, strerror(e))
+          : parse_preamble(head, have, total, path, &pre, &hlen, err);
     if (s == MB_OK && pre + hlen > have) {
         hbuf = mb__malloc(pre + hlen);
         if (!hbuf)
             s = mb__fail(err, MB_ENOMEM, "out of memory reading %s", path);
         else if ((e = read_at(fd, hbuf, pre + hlen, 0)))
-            s = mb__fail(err, MB_EIO, "cannot read %s: %s", path,
-                         strerror(e));
+            s = mb__fail(err, MB_EIO, "cannot read %s: %s", path, strerror(e));
     }
     if (s == MB_OK)
-        s = parse_body(hbuf + pre, hlen, total - pre - hlen, path, &h,
-                       &nbytes, err);
+        s = parse_body(hbuf + pre, hlen, total - pre - hlen, path, &h, &nbytes,
+                       err);
     if (hbuf != head)
         free(hbuf);
     if (s == MB_OK)
@@ -496,8 +492,7 @@ mb_status mb__npy_read(const char *path, mb_tensor *out, mb_err *err)
                               (off_t)(pre + hlen))))
             s = mb__fail(err, e == EIO ? MB_EFORMAT : MB_EIO,
                          "cannot read %s: %s", path,
-                         e == EIO ? "it shrank while being read"
-                                  : strerror(e));
+                         e == EIO ? "it shrank while being read" : strerror(e));
         if (s == MB_OK)
             finish_data(out, &h, fdata);
         free(fdata);
@@ -511,21 +506,36 @@ mb_status mb__npy_read(const char *path, mb_tensor *out, mb_err *err)
 const char *mb__npy_descr(mb_dtype t)
 {
     switch (t) {
-    case MB_DTYPE_BOOL: return "|b1";
-    case MB_DTYPE_INT8: return "|i1";
-    case MB_DTYPE_UINT8: return "|u1";
-    case MB_DTYPE_INT16: return "<i2";
-    case MB_DTYPE_UINT16: return "<u2";
-    case MB_DTYPE_INT32: return "<i4";
-    case MB_DTYPE_UINT32: return "<u4";
-    case MB_DTYPE_INT64: return "<i8";
-    case MB_DTYPE_UINT64: return "<u8";
-    case MB_DTYPE_FLOAT16: return "<f2";
-    case MB_DTYPE_FLOAT32: return "<f4";
-    case MB_DTYPE_FLOAT64: return "<f8";
-    case MB_DTYPE_COMPLEX64: return "<c8";
-    case MB_DTYPE_COMPLEX128: return "<c16";
-    default: return NULL;
+    case MB_DTYPE_BOOL:
+        return "|b1";
+    case MB_DTYPE_INT8:
+        return "|i1";
+    case MB_DTYPE_UINT8:
+        return "|u1";
+    case MB_DTYPE_INT16:
+        return "<i2";
+    case MB_DTYPE_UINT16:
+        return "<u2";
+    case MB_DTYPE_INT32:
+        return "<i4";
+    case MB_DTYPE_UINT32:
+        return "<u4";
+    case MB_DTYPE_INT64:
+        return "<i8";
+    case MB_DTYPE_UINT64:
+        return "<u8";
+    case MB_DTYPE_FLOAT16:
+        return "<f2";
+    case MB_DTYPE_FLOAT32:
+        return "<f4";
+    case MB_DTYPE_FLOAT64:
+        return "<f8";
+    case MB_DTYPE_COMPLEX64:
+        return "<c8";
+    case MB_DTYPE_COMPLEX128:
+        return "<c16";
+    default:
+        return NULL;
     }
 }
 

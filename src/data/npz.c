@@ -36,8 +36,10 @@ static mb_status read_member(zip_t *za, zip_uint64_t i, const char *path,
 {
     *data = NULL;
     if (size > SIZE_MAX - 1)
-        return mb__fail(err, MB_ENOMEM, "%s: member %s is too large (%llu "
-                        "bytes)", path, name, (unsigned long long)size);
+        return mb__fail(err, MB_ENOMEM,
+                        "%s: member %s is too large (%llu "
+                        "bytes)",
+                        path, name, (unsigned long long)size);
     zip_file_t *zf = zip_fopen_index(za, i, 0);
     if (!zf)
         return mb__fail(err, MB_EFORMAT,
@@ -54,9 +56,9 @@ static mb_status read_member(zip_t *za, zip_uint64_t i, const char *path,
     while (got < size) {
         zip_int64_t r = zip_fread(zf, buf + got, size - got);
         if (r < 0) {
-            mb_status s = mb__fail(err, MB_EFORMAT,
-                                   "%s: member %s is corrupt: %s", path, name,
-                                   zip_file_strerror(zf));
+            mb_status s =
+                mb__fail(err, MB_EFORMAT, "%s: member %s is corrupt: %s", path,
+                         name, zip_file_strerror(zf));
             free(buf);
             zip_fclose(zf);
             return s;
@@ -69,8 +71,8 @@ static mb_status read_member(zip_t *za, zip_uint64_t i, const char *path,
     uint8_t extra;
     zip_int64_t r = got == size ? zip_fread(zf, &extra, 1) : 0;
     if (got != size || r != 0) {
-        mb_status s = mb__fail(err, MB_EFORMAT,
-                               "%s: member %s is corrupt: %s", path, name,
+        mb_status s = mb__fail(err, MB_EFORMAT, "%s: member %s is corrupt: %s",
+                               path, name,
                                r < 0 ? zip_file_strerror(zf)
                                      : "its size does not match the "
                                        "directory");
@@ -107,16 +109,16 @@ mb_status mb__npz_read(const char *path, mb_tensor **out, size_t *n,
         zip_error_t ze;
         zip_error_init_with_code(&ze, zerr);
         mb_status s = mb__fail(
-            err, zerr == ZIP_ER_OPEN || zerr == ZIP_ER_READ ? MB_EIO
-                                                            : MB_EFORMAT,
+            err,
+            zerr == ZIP_ER_OPEN || zerr == ZIP_ER_READ ? MB_EIO : MB_EFORMAT,
             "%s is not a readable .npz (zip) archive: %s", path,
             zip_error_strerror(&ze));
         zip_error_fini(&ze);
         return s;
     }
     zip_int64_t entries = zip_get_num_entries(za, 0);
-    mb_tensor *ts = entries > 0 ? mb__calloc((size_t)entries, sizeof *ts)
-                                : NULL;
+    mb_tensor *ts =
+        entries > 0 ? mb__calloc((size_t)entries, sizeof *ts) : NULL;
     if (entries > 0 && !ts) {
         zip_discard(za);
         return mb__fail(err, MB_ENOMEM, "out of memory reading %s", path);
@@ -191,8 +193,7 @@ static mb_status build_archive(const char *path, const mb_tensor *tensors,
     zip_source_t *src = zip_source_buffer_create(NULL, 0, 0, &ze);
     if (!src) {
         zip_error_fini(&ze);
-        return mb__fail(err, MB_ENOMEM, "cannot write %s: out of memory",
-                        path);
+        return mb__fail(err, MB_ENOMEM, "cannot write %s: out of memory", path);
     }
     zip_source_keep(src);
     zip_t *za = zip_open_from_source(src, ZIP_TRUNCATE, &ze);
@@ -213,17 +214,16 @@ static mb_status build_archive(const char *path, const mb_tensor *tensors,
             break;
         }
         snprintf(mname, nlen, "%s.npy", tensors[i].name);
-        zip_source_t *ms =
-            zip_source_buffer(za, bufs[i].data, bufs[i].len, 0);
-        zip_int64_t idx = ms ? zip_file_add(za, mname, ms, ZIP_FL_ENC_UTF_8)
-                             : -1;
+        zip_source_t *ms = zip_source_buffer(za, bufs[i].data, bufs[i].len, 0);
+        zip_int64_t idx =
+            ms ? zip_file_add(za, mname, ms, ZIP_FL_ENC_UTF_8) : -1;
         if (idx < 0) {
             if (ms)
                 zip_source_free(ms);
             s = mb__fail(err, MB_EIO, "cannot write %s: member %s: %s", path,
                          mname, zip_strerror(za));
-        } else if (zip_set_file_compression(za, (zip_uint64_t)idx,
-                                            ZIP_CM_STORE, 0) != 0) {
+        } else if (zip_set_file_compression(za, (zip_uint64_t)idx, ZIP_CM_STORE,
+                                            0) != 0) {
             s = mb__fail(err, MB_EIO, "cannot write %s: member %s: %s", path,
                          mname, zip_strerror(za));
         }
@@ -247,8 +247,10 @@ static mb_status build_archive(const char *path, const mb_tensor *tensors,
     if (zip_source_open(src) != 0) {
         zip_source_free(src);
         zip_error_fini(&ze);
-        return mb__fail(err, MB_EIO, "cannot write %s: the archive buffer "
-                        "cannot be read back", path);
+        return mb__fail(err, MB_EIO,
+                        "cannot write %s: the archive buffer "
+                        "cannot be read back",
+                        path);
     }
     zip_stat_init(&st);
     if (zip_source_stat(src, &st) == 0 && (st.valid & ZIP_STAT_SIZE)) {
@@ -257,11 +259,15 @@ static mb_status build_archive(const char *path, const mb_tensor *tensors,
         while ((r = zip_source_read(src, chunk, sizeof chunk)) > 0)
             mb__buf_append(zipped, chunk, (size_t)r);
         if (r < 0 || zipped->len != st.size)
-            s = mb__fail(err, MB_EIO, "cannot write %s: reading the archive "
-                         "buffer back failed", path);
+            s = mb__fail(err, MB_EIO,
+                         "cannot write %s: reading the archive "
+                         "buffer back failed",
+                         path);
     } else {
-        s = mb__fail(err, MB_EIO, "cannot write %s: the archive buffer has "
-                     "no size", path);
+        s = mb__fail(err, MB_EIO,
+                     "cannot write %s: the archive buffer has "
+                     "no size",
+                     path);
     }
     zip_source_close(src);
     zip_source_free(src);
@@ -289,8 +295,7 @@ mb_status mb__npz_write(const char *path, const mb_tensor *tensors, size_t n,
     }
     mb_buf *bufs = mb__calloc(n ? n : 1, sizeof *bufs);
     if (!bufs)
-        return mb__fail(err, MB_ENOMEM, "cannot write %s: out of memory",
-                        path);
+        return mb__fail(err, MB_ENOMEM, "cannot write %s: out of memory", path);
     mb_status s = MB_OK;
     for (size_t i = 0; i < n && s == MB_OK; i++) {
         s = mb__npy_encode(&tensors[i], &bufs[i], err);

@@ -285,8 +285,7 @@ static void labels_text_with_a_bad_line_names_the_line(void)
     mb__write_file_atomic(tpath("bad.txt"), txt, strlen(txt), &err);
     int64_t *v = NULL;
     size_t n = 0;
-    EXPECT_EQ_INT(mb__labels_load(tpath("bad.txt"), &v, &n, &err),
-                  MB_EFORMAT);
+    EXPECT_EQ_INT(mb__labels_load(tpath("bad.txt"), &v, &n, &err), MB_EFORMAT);
     EXPECT_CONTAINS(err.msg, "line 4: '2.5' is not an integer");
     EXPECT(v == NULL);
 }

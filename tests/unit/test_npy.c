@@ -15,8 +15,8 @@
 static char tmpdir[512];
 
 /* A .npy file made of a literal header and data bytes. */
-static void make_npy(mb_buf *b, int major, const char *header,
-                     const void *data, size_t len)
+static void make_npy(mb_buf *b, int major, const char *header, const void *data,
+                     size_t len)
 {
     mb__buf_append(b, "\x93NUMPY", 6);
     uint8_t v[2] = {(uint8_t)major, 0};
@@ -31,10 +31,10 @@ static void make_npy(mb_buf *b, int major, const char *header,
 static void every_dtype_round_trips_through_encode_and_read(void)
 {
     const mb_dtype types[] = {
-        MB_DTYPE_BOOL,    MB_DTYPE_INT8,    MB_DTYPE_UINT8,
-        MB_DTYPE_INT16,   MB_DTYPE_UINT16,  MB_DTYPE_INT32,
-        MB_DTYPE_UINT32,  MB_DTYPE_INT64,   MB_DTYPE_UINT64,
-        MB_DTYPE_FLOAT16, MB_DTYPE_FLOAT32, MB_DTYPE_FLOAT64,
+        MB_DTYPE_BOOL,      MB_DTYPE_INT8,      MB_DTYPE_UINT8,
+        MB_DTYPE_INT16,     MB_DTYPE_UINT16,    MB_DTYPE_INT32,
+        MB_DTYPE_UINT32,    MB_DTYPE_INT64,     MB_DTYPE_UINT64,
+        MB_DTYPE_FLOAT16,   MB_DTYPE_FLOAT32,   MB_DTYPE_FLOAT64,
         MB_DTYPE_COMPLEX64, MB_DTYPE_COMPLEX128};
     for (size_t k = 0; k < sizeof types / sizeof types[0]; k++) {
         mb_tensor t, r;
@@ -42,9 +42,9 @@ static void every_dtype_round_trips_through_encode_and_read(void)
         mb_err err = {0};
         EXPECT_EQ_INT(mb_tensor_alloc(&t, types[k], 3, dims, "t", &err), 0);
         for (size_t i = 0; i < t.nbytes; i++)
-            ((uint8_t *)t.data)[i] =
-                types[k] == MB_DTYPE_BOOL ? (uint8_t)(i & 1)
-                                          : (uint8_t)(i * 37 + k);
+            ((uint8_t *)t.data)[i] = types[k] == MB_DTYPE_BOOL
+                                         ? (uint8_t)(i & 1)
+                                         : (uint8_t)(i * 37 + k);
         mb_buf b = MB_BUF_INIT;
         EXPECT_EQ_INT(mb__npy_encode(&t, &b, &err), 0);
         EXPECT_EQ_INT(mb__npy_read_mem(b.data, b.len, "mem", &r, &err), 0);
@@ -71,9 +71,8 @@ static void written_header_is_version_1_aligned_to_64_bytes(void)
     size_t hl = (uint8_t)b.data[8] | (size_t)(uint8_t)b.data[9] << 8;
     EXPECT_EQ_INT((10 + hl) % 64, 0);
     EXPECT_EQ_INT(b.data[10 + hl - 1], '\n');
-    EXPECT_CONTAINS(b.data + 10,
-                    "{'descr': '<f4', 'fortran_order': False, "
-                    "'shape': (7,), }");
+    EXPECT_CONTAINS(b.data + 10, "{'descr': '<f4', 'fortran_order': False, "
+                                 "'shape': (7,), }");
     EXPECT_EQ_INT(b.len, 10 + hl + 28);
     mb__buf_free(&b);
     mb_tensor_clear(&t);
@@ -83,8 +82,9 @@ static void big_endian_data_is_swapped_to_native(void)
 {
     const uint8_t be[] = {0, 0, 0, 1, 0xff, 0xff, 0xff, 0xfe};
     mb_buf b = MB_BUF_INIT;
-    make_npy(&b, 1, "{'descr': '>i4', 'fortran_order': False, "
-                    "'shape': (2,), }\n",
+    make_npy(&b, 1,
+             "{'descr': '>i4', 'fortran_order': False, "
+             "'shape': (2,), }\n",
              be, sizeof be);
     mb_tensor t;
     mb_err err = {0};
@@ -100,8 +100,9 @@ static void fortran_order_is_transposed_to_c_order(void)
     /* numpy [[1,2,3],[4,5,6]] in column-major memory is 1 4 2 5 3 6 */
     const int16_t f[] = {1, 4, 2, 5, 3, 6};
     mb_buf b = MB_BUF_INIT;
-    make_npy(&b, 2, "{'descr': '<i2', 'fortran_order': True, "
-                    "'shape': (2, 3), }\n",
+    make_npy(&b, 2,
+             "{'descr': '<i2', 'fortran_order': True, "
+             "'shape': (2, 3), }\n",
              f, sizeof f);
     mb_tensor t;
     mb_err err = {0};
@@ -133,8 +134,9 @@ static void truncated_data_is_a_format_error_naming_the_file(void)
 {
     const float v[3] = {1, 2, 3};
     mb_buf b = MB_BUF_INIT;
-    make_npy(&b, 1, "{'descr': '<f4', 'fortran_order': False, "
-                    "'shape': (4,), }\n",
+    make_npy(&b, 1,
+             "{'descr': '<f4', 'fortran_order': False, "
+             "'shape': (4,), }\n",
              v, sizeof v);
     mb_tensor t;
     mb_err err = {0};
@@ -171,8 +173,9 @@ static void header_longer_than_the_file_is_truncation(void)
 static void string_dtype_is_refused_as_unsupported(void)
 {
     mb_buf b = MB_BUF_INIT;
-    make_npy(&b, 1, "{'descr': '<U2', 'fortran_order': False, "
-                    "'shape': (1,), }",
+    make_npy(&b, 1,
+             "{'descr': '<U2', 'fortran_order': False, "
+             "'shape': (1,), }",
              "abcdefgh", 8);
     mb_tensor t;
     mb_err err = {0};
@@ -240,8 +243,9 @@ static void a_truncated_file_is_a_format_error(void)
 {
     const int8_t v[2] = {1, 2};
     mb_buf b = MB_BUF_INIT;
-    make_npy(&b, 1, "{'descr': '|i1', 'fortran_order': False, "
-                    "'shape': (3,), }\n",
+    make_npy(&b, 1,
+             "{'descr': '|i1', 'fortran_order': False, "
+             "'shape': (3,), }\n",
              v, sizeof v);
     char path[600];
     snprintf(path, sizeof path, "%s/short.npy", tmpdir);
@@ -313,8 +317,7 @@ static void npz_tensors_without_names_are_refused(void)
     int64_t d[1] = {1};
     mb_err err = {0};
     mb_tensor_alloc(&t, MB_DTYPE_FLOAT32, 1, d, NULL, &err);
-    EXPECT_EQ_INT(mb__npz_write("/nonexistent/x.npz", &t, 1, &err),
-                  MB_EINVAL);
+    EXPECT_EQ_INT(mb__npz_write("/nonexistent/x.npz", &t, 1, &err), MB_EINVAL);
     EXPECT_CONTAINS(err.msg, "has no name");
     mb_tensor_clear(&t);
 }
