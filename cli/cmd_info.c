@@ -223,6 +223,14 @@ static void print_report(FILE *f, const json_t *o)
                 grouped((uint64_t)jget_int(e, "count"), a, sizeof a),
                 human_bytes((uint64_t)jget_int(e, "bytes"), b, sizeof b));
     }
+    const json_t *k = json_object_get(o, "constants");
+    if (jget_int(k, "tensors"))
+        fprintf(f, "constants %" JSON_INTEGER_FORMAT " tensors in node "
+                "attributes (Constant values), %s values, %s (not counted "
+                "as parameters)\n",
+                jget_int(k, "tensors"),
+                grouped((uint64_t)jget_int(k, "values"), a, sizeof a),
+                human_bytes((uint64_t)jget_int(k, "bytes"), b, sizeof b));
     const json_t *ext = json_object_get(o, "external_data");
     const json_t *files = json_object_get(ext, "files");
     if (json_array_size(files)) {

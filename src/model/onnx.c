@@ -28,7 +28,8 @@ enum { M_IR = 1, M_PRODUCER = 2, M_PRODUCER_VER = 3, M_DOMAIN = 4,
 enum { G_NODE = 1, G_NAME = 2, G_INIT = 5, G_INPUT = 11, G_OUTPUT = 12,
        G_SPARSE_INIT = 15 };
 enum { N_OP_TYPE = 4, N_ATTR = 5 };
-enum { A_G = 6, A_GRAPHS = 11 };
+enum { A_T = 5, A_G = 6, A_TENSORS = 10, A_GRAPHS = 11, A_SPARSE = 22,
+       A_SPARSES = 23 };
 enum { VI_NAME = 1, VI_TYPE = 2 };
 enum { TP_TENSOR = 1, TP_SEQUENCE = 4, TP_MAP = 5, TP_SPARSE = 8,
        TP_OPTIONAL = 9 };
@@ -61,6 +62,9 @@ typedef struct ctx {
     int type_seen[N_TYPES];
     json_t *ext_files, *ext_missing;
     uint64_t ext_bytes;
+    /* tensors held in node attributes (Constant values and the like) */
+    uint64_t const_tensors, const_values, const_bytes;
+    int in_attr; /* account() goes to the const_* counters */
 } ctx;
 
 static int name_cmp(const void *a, const void *b)
@@ -395,6 +399,12 @@ static void account(ctx *c, const struct tsum *t)
 {
     uint64_t count = t->overflow ? 0 : t->count;
     uint64_t bytes = tensor_bytes(c, t);
+    if (c->in_attr) {
+        c->const_tensors++;
+        c->const_values += count;
+        c->const_bytes += bytes;
+        return;
+    }
     unsigned k = t->dtype < N_TYPES ? (unsigned)t->dtype : 0;
     c->initializers++;
     c->params += count;
@@ -455,9 +465,22 @@ static mb_status scan_node(ctx *c, const mb_pb *r, const mb_pb_field *nf,
                     g.wire == MB_PB_LEN) {
                     c->subgraphs++;
                     s = scan_graph(c, &a, &g, depth + 1, NULL);
-                    if (s)
-                        return s;
+                } else if ((g.num == A_T || g.num == A_TENSORS) &&
+                           g.wire == MB_PB_LEN) {
+                    struct tsum t;
+                    s = scan_tensor(c, &a, &g, &t);
+                    c->in_attr = 1;
+                    if (s == MB_OK)
+                        account(c, &t);
+                    c->in_attr = 0;
+                } else if ((g.num == A_SPARSE || g.num == A_SPARSES) &&
+                           g.wire == MB_PB_LEN) {
+                    c->in_attr = 1;
+                    s = scan_sparse(c, &a, &g);
+                    c->in_attr = 0;
                 }
+                if (s)
+                    return s;
             }
         }
         if (s)
@@ -681,6 +704,11 @@ static mb_status inspect_mapped(ctx *c, json_t *o)
     set_int(ext, "bytes", c->ext_bytes);
     json_object_set(ext, "missing", c->ext_missing);
     json_object_set_new(o, "external_data", ext);
+    json_t *k = json_object();
+    set_int(k, "tensors", c->const_tensors);
+    set_int(k, "values", c->const_values);
+    set_int(k, "bytes", c->const_bytes);
+    json_object_set_new(o, "constants", k);
     return MB_OK;
 }
 
