@@ -27,7 +27,8 @@ MBENCH_COMMAND(db, cmd_db, "export, import and copy the results store")
 
 static void usage(FILE *f)
 {
-    fprintf(f,
+    fprintf(
+        f,
         "usage: mbench db export --db SRC (--json FILE | --to DST)\n"
         "       mbench db import --db DST [--git-dir DIR] FILE.json...\n"
         "       mbench db info --db DB\n\n"
@@ -42,8 +43,8 @@ static void usage(FILE *f)
 }
 
 typedef struct {
-    json_t *docs;    /* export: array being built */
-    mb__store *dst;  /* copy: target */
+    json_t *docs;   /* export: array being built */
+    mb__store *dst; /* copy: target */
     size_t seen, added;
 } walk;
 
@@ -150,8 +151,8 @@ static int import_file(mb__store *dst, const char *path, const json_t *git,
                           path, schema, EXPORT_SCHEMA);
     } else {
         int a = 0;
-        const json_t *g = json_object_get(j, "git") ? json_object_get(j, "git")
-                                                     : git;
+        const json_t *g =
+            json_object_get(j, "git") ? json_object_get(j, "git") : git;
         if (mb__store_put2(dst, j, g, &a, &err))
             rc = mb_cli_error(MB_EXIT_RUNTIME, "%s: %s", path, err.msg);
         else {
@@ -194,8 +195,8 @@ int cmd_db(int argc, char **argv)
         {"help", no_argument, NULL, 'h'},
         {NULL, 0, NULL, 0}};
     if (argc < 2 || argv[1][0] == '-') {
-        if (argc >= 2 && (strcmp(argv[1], "--help") == 0 ||
-                          strcmp(argv[1], "-h") == 0)) {
+        if (argc >= 2 &&
+            (strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0)) {
             usage(stdout);
             return MB_EXIT_OK;
         }
@@ -217,43 +218,61 @@ int cmd_db(int argc, char **argv)
     argv++;
     while ((opt = getopt_long(argc, argv, ":h", longopts, NULL)) != -1) {
         switch (opt) {
-        case 'd': db = optarg; break;
-        case 'j': json_path = optarg; break;
-        case 't': to = optarg; break;
-        case 'G': git_dir = optarg; break;
-        case 'h': usage(stdout); return MB_EXIT_OK;
+        case 'd':
+            db = optarg;
+            break;
+        case 'j':
+            json_path = optarg;
+            break;
+        case 't':
+            to = optarg;
+            break;
+        case 'G':
+            git_dir = optarg;
+            break;
+        case 'h':
+            usage(stdout);
+            return MB_EXIT_OK;
         case ':':
-            return mb_cli_error(MB_EXIT_USAGE, "%s needs a value (see mbench db --help)",
+            return mb_cli_error(MB_EXIT_USAGE,
+                                "%s needs a value (see mbench db --help)",
                                 argv[optind - 1]);
         default:
-            return mb_cli_error(MB_EXIT_USAGE,
-                                "unknown option '%s' for db %s (see mbench db --help)",
-                                argv[optind - 1], sub);
+            return mb_cli_error(
+                MB_EXIT_USAGE,
+                "unknown option '%s' for db %s (see mbench db --help)",
+                argv[optind - 1], sub);
         }
     }
     if (!db)
-        return mb_cli_error(MB_EXIT_USAGE, "db %s needs --db FILE or --db URL", sub);
+        return mb_cli_error(MB_EXIT_USAGE, "db %s needs --db FILE or --db URL",
+                            sub);
     if (strcmp(sub, "info") == 0) {
         if (optind < argc)
-            return mb_cli_error(MB_EXIT_USAGE, "unexpected argument '%s'", argv[optind]);
+            return mb_cli_error(MB_EXIT_USAGE, "unexpected argument '%s'",
+                                argv[optind]);
         return do_info(db);
     }
     if (strcmp(sub, "export") == 0) {
         if (optind < argc)
-            return mb_cli_error(MB_EXIT_USAGE,
-                                "unexpected argument '%s': export writes to --json "
-                                "FILE or --to DST",
-                                argv[optind]);
+            return mb_cli_error(
+                MB_EXIT_USAGE,
+                "unexpected argument '%s': export writes to --json "
+                "FILE or --to DST",
+                argv[optind]);
         if (!json_path == !to)
-            return mb_cli_error(MB_EXIT_USAGE,
-                                "db export needs exactly one of --json FILE or --to DST");
+            return mb_cli_error(
+                MB_EXIT_USAGE,
+                "db export needs exactly one of --json FILE or --to DST");
         return do_export(db, json_path, to);
     }
     if (json_path || to)
-        return mb_cli_error(MB_EXIT_USAGE,
-                            "db import takes files as arguments, not --json/--to");
+        return mb_cli_error(
+            MB_EXIT_USAGE,
+            "db import takes files as arguments, not --json/--to");
     if (optind >= argc)
-        return mb_cli_error(MB_EXIT_USAGE, "db import needs at least one FILE.json");
+        return mb_cli_error(MB_EXIT_USAGE,
+                            "db import needs at least one FILE.json");
     mb_err err = {0};
     mb__store *dst = NULL;
     if (mb__store_open(db, &dst, &err))

@@ -19,35 +19,52 @@
 #include <stdlib.h>
 #include <string.h>
 
-MBENCH_COMMAND(gate, cmd_gate, "pass/fail a result against a baseline, with statistics")
+MBENCH_COMMAND(gate, cmd_gate,
+               "pass/fail a result against a baseline, with statistics")
 
 static void usage(FILE *f)
 {
-    fprintf(f,
-        "usage: mbench gate --current CUR.json (--baseline BASE.json | --db DB --against REF)\n"
-        "                   [--max-regression p50=5%%,p99=10%%,throughput=5%%,memory=10%%,size=0%%]\n"
-        "                   [--gate 'METRIC>=X']... [--md FILE] [--json FILE] [--seed N]\n"
+    fprintf(
+        f,
+        "usage: mbench gate --current CUR.json (--baseline BASE.json | --db DB "
+        "--against REF)\n"
+        "                   [--max-regression "
+        "p50=5%%,p99=10%%,throughput=5%%,memory=10%%,size=0%%]\n"
+        "                   [--gate 'METRIC>=X']... [--md FILE] [--json FILE] "
+        "[--seed N]\n"
         "                   [--db DB [--git-dir DIR] [--no-store]]\n\n"
-        "Compares every run of CUR with the baseline run of the same model (sha256),\n"
-        "variant and batch size.  A latency change is a regression only when it is\n"
-        "larger than its threshold AND statistically significant: Mann-Whitney U\n"
-        "(alpha 0.01) on the raw samples, and the lower bound of the bootstrap 95%%\n"
-        "CI of current/baseline above 1 + threshold.  Too few samples (< 20) or a\n"
+        "Compares every run of CUR with the baseline run of the same model "
+        "(sha256),\n"
+        "variant and batch size.  A latency change is a regression only when "
+        "it is\n"
+        "larger than its threshold AND statistically significant: Mann-Whitney "
+        "U\n"
+        "(alpha 0.01) on the raw samples, and the lower bound of the bootstrap "
+        "95%%\n"
+        "CI of current/baseline above 1 + threshold.  Too few samples (< 20) "
+        "or a\n"
         "CI that straddles the threshold give 'inconclusive'.\n\n"
         "  --baseline FILE        baseline result document (JSON)\n"
         "  --current FILE         current result document (JSON); required\n"
-        "  --db FILE|URL          results store (SQLite file or postgresql:// URL);\n"
+        "  --db FILE|URL          results store (SQLite file or postgresql:// "
+        "URL);\n"
         "                         the current document is appended to it\n"
-        "  --against REF          take the baseline from --db: newest results of\n"
+        "  --against REF          take the baseline from --db: newest results "
+        "of\n"
         "                         branch REF or commit prefix REF\n"
-        "  --git-dir DIR          repository of the measured project (default .)\n"
-        "  --no-store             with --db: do not append the current document\n"
+        "  --git-dir DIR          repository of the measured project (default "
+        ".)\n"
+        "  --no-store             with --db: do not append the current "
+        "document\n"
         "  --max-regression LIST  thresholds per metric: p50 p90 p95 p99 mean\n"
         "                         throughput memory size, as N%% or 'off'\n"
-        "  --gate 'M OP X'        accuracy gate on the current results (OP: >= <= > < ==)\n"
+        "  --gate 'M OP X'        accuracy gate on the current results (OP: >= "
+        "<= > < ==)\n"
         "  --seed N               bootstrap seed (default 1)\n"
-        "  --md FILE              write the verdict as Markdown (a PR comment)\n"
-        "  --json FILE            write the verdict as JSON (schema mbench.gate/1)\n"
+        "  --md FILE              write the verdict as Markdown (a PR "
+        "comment)\n"
+        "  --json FILE            write the verdict as JSON (schema "
+        "mbench.gate/1)\n"
         "  -q, --quiet            no table on stdout\n\n"
         "Exit: 0 pass, 1 regression, 5 accuracy gate failed, 4 inconclusive,\n"
         "3 error, 2 usage.\n");
@@ -66,8 +83,9 @@ static mb_status load_json(const char *path, const char *what, json_t **out,
     *out = json_loadb(data, len, 0, &je);
     free(data);
     if (!*out)
-        return mb__fail(err, MB_EFORMAT, "%s %s is not valid JSON (line %d: %s)",
-                        what, path, je.line, je.text);
+        return mb__fail(err, MB_EFORMAT,
+                        "%s %s is not valid JSON (line %d: %s)", what, path,
+                        je.line, je.text);
     return MB_OK;
 }
 
@@ -141,10 +159,10 @@ static void render_console(const json_t *g, FILE *f)
     const char *verdict = json_string_value(json_object_get(g, "verdict"));
     fprintf(f, "mbench gate: %s  (baseline %s, current %s)\n",
             upper_verdict(verdict),
-            json_string_value(json_object_get(json_object_get(g, "baseline"),
-                                              "source")),
-            json_string_value(json_object_get(json_object_get(g, "current"),
-                                              "source")));
+            json_string_value(
+                json_object_get(json_object_get(g, "baseline"), "source")),
+            json_string_value(
+                json_object_get(json_object_get(g, "current"), "source")));
     const json_t *m = json_object_get(g, "method");
     fprintf(f,
             "rule: regression = Mann-Whitney U p < %g AND bootstrap 95%% CI "
@@ -162,15 +180,17 @@ static void render_console(const json_t *g, FILE *f)
     {
         json_array_foreach(json_object_get(c, "metrics"), k, x)
         {
-            const char *metric = json_string_value(json_object_get(x, "metric"));
+            const char *metric =
+                json_string_value(json_object_get(x, "metric"));
             char vb[32], vc[32], ch[24], ci[40], p[16];
             fmt_value(vb, sizeof vb, metric, json_object_get(x, "baseline"));
             fmt_value(vc, sizeof vc, metric, json_object_get(x, "current"));
             fmt_change(ch, sizeof ch, json_object_get(x, "ratio"));
             fmt_ci(ci, sizeof ci, json_object_get(x, "ci95"));
             fmt_p(p, sizeof p, json_object_get(x, "p_value"));
-            fprintf(f, "%-24.24s %-16.16s %5" JSON_INTEGER_FORMAT
-                       "  %-10s %12s %12s %8s %17s %8s  %s\n",
+            fprintf(f,
+                    "%-24.24s %-16.16s %5" JSON_INTEGER_FORMAT
+                    "  %-10s %12s %12s %8s %17s %8s  %s\n",
                     json_string_value(json_object_get(c, "model")),
                     json_string_value(json_object_get(c, "variant"))
                         ? json_string_value(json_object_get(c, "variant"))
@@ -187,8 +207,8 @@ static void render_console(const json_t *g, FILE *f)
             const char *v = json_string_value(json_object_get(x, "verdict"));
             if (strcmp(v, "pass") != 0)
                 fprintf(f, "  %s %s: %s\n",
-                        json_string_value(json_object_get(c, "variant")),
-                        v, json_string_value(json_object_get(x, "reason")));
+                        json_string_value(json_object_get(c, "variant")), v,
+                        json_string_value(json_object_get(x, "reason")));
         }
     }
     json_array_foreach(json_object_get(g, "accuracy"), i, x)
@@ -197,9 +217,8 @@ static void render_console(const json_t *g, FILE *f)
                 json_string_value(json_object_get(x, "gate")),
                 json_number_value(json_object_get(x, "value")),
                 json_string_value(json_object_get(x, "where")));
-    json_array_foreach(json_object_get(g, "unmatched"), i, x)
-        fprintf(f, "unmatched: %s\n",
-                json_string_value(json_object_get(x, "reason")));
+    json_array_foreach(json_object_get(g, "unmatched"), i, x) fprintf(
+        f, "unmatched: %s\n", json_string_value(json_object_get(x, "reason")));
     json_array_foreach(json_object_get(g, "warnings"), i, x)
         fprintf(f, "warning: %s\n", json_string_value(x));
 }
@@ -224,28 +243,31 @@ static char *render_md(const json_t *g)
     const json_t *counts = json_object_get(g, "counts");
     mb__buf_printf(&b, "### mbench gate: **%s**\n\n", upper_verdict(verdict));
     mb__buf_puts(&b, "Baseline `");
-    md_text(&b, json_string_value(json_object_get(json_object_get(g, "baseline"),
-                                                  "source")));
+    md_text(&b, json_string_value(
+                    json_object_get(json_object_get(g, "baseline"), "source")));
     mb__buf_puts(&b, "`, current `");
-    md_text(&b, json_string_value(json_object_get(json_object_get(g, "current"),
-                                                  "source")));
-    mb__buf_printf(&b,
-                   "`: %d pass, %d regression, %d improvement, %d "
-                   "inconclusive.\n\n",
-                   (int)json_integer_value(json_object_get(counts, "pass")),
-                   (int)json_integer_value(json_object_get(counts, "regression")),
-                   (int)json_integer_value(json_object_get(counts, "improvement")),
-                   (int)json_integer_value(json_object_get(counts, "inconclusive")));
-    mb__buf_puts(&b, "| model | variant | batch | metric | baseline | current | "
-                     "change | 95% CI | p | verdict |\n"
-                     "|---|---|---:|---|---:|---:|---:|---:|---:|---|\n");
+    md_text(&b, json_string_value(
+                    json_object_get(json_object_get(g, "current"), "source")));
+    mb__buf_printf(
+        &b,
+        "`: %d pass, %d regression, %d improvement, %d "
+        "inconclusive.\n\n",
+        (int)json_integer_value(json_object_get(counts, "pass")),
+        (int)json_integer_value(json_object_get(counts, "regression")),
+        (int)json_integer_value(json_object_get(counts, "improvement")),
+        (int)json_integer_value(json_object_get(counts, "inconclusive")));
+    mb__buf_puts(&b,
+                 "| model | variant | batch | metric | baseline | current | "
+                 "change | 95% CI | p | verdict |\n"
+                 "|---|---|---:|---|---:|---:|---:|---:|---:|---|\n");
     size_t i, k;
     const json_t *c, *x;
     json_array_foreach(json_object_get(g, "comparisons"), i, c)
     {
         json_array_foreach(json_object_get(c, "metrics"), k, x)
         {
-            const char *metric = json_string_value(json_object_get(x, "metric"));
+            const char *metric =
+                json_string_value(json_object_get(x, "metric"));
             const char *v = json_string_value(json_object_get(x, "verdict"));
             char vb[32], vc[32], ch[24], ci[40], p[16];
             fmt_value(vb, sizeof vb, metric, json_object_get(x, "baseline"));
@@ -302,17 +324,18 @@ static char *render_md(const json_t *g)
         mb__buf_puts(&b, "\n");
     }
     const json_t *m = json_object_get(g, "method");
-    mb__buf_printf(&b,
-                   "\n<details><summary>Method</summary>\n\n"
-                   "A change counts only when it exceeds its threshold *and* "
-                   "is significant: Mann-Whitney U (two-sided, alpha %g) on the "
-                   "raw samples, and the bootstrap 95%% CI of current/baseline "
-                   "(%d resamples) entirely beyond the threshold. Fewer than %d "
-                   "samples, or a CI that straddles the threshold, is "
-                   "*inconclusive*.\n</details>\n",
-                   json_number_value(json_object_get(m, "alpha")),
-                   (int)json_integer_value(json_object_get(m, "bootstrap_resamples")),
-                   (int)json_integer_value(json_object_get(m, "min_samples")));
+    mb__buf_printf(
+        &b,
+        "\n<details><summary>Method</summary>\n\n"
+        "A change counts only when it exceeds its threshold *and* "
+        "is significant: Mann-Whitney U (two-sided, alpha %g) on the "
+        "raw samples, and the bootstrap 95%% CI of current/baseline "
+        "(%d resamples) entirely beyond the threshold. Fewer than %d "
+        "samples, or a CI that straddles the threshold, is "
+        "*inconclusive*.\n</details>\n",
+        json_number_value(json_object_get(m, "alpha")),
+        (int)json_integer_value(json_object_get(m, "bootstrap_resamples")),
+        (int)json_integer_value(json_object_get(m, "min_samples")));
     return mb__buf_take(&b, NULL);
 }
 
@@ -358,16 +381,36 @@ int cmd_gate(int argc, char **argv)
     opterr = 0;
     while ((opt = getopt_long(argc, argv, ":hq", longopts, NULL)) != -1) {
         switch (opt) {
-        case 'b': base_path = optarg; break;
-        case 'c': cur_path = optarg; break;
-        case 'd': db = optarg; break;
-        case 'a': against = optarg; break;
-        case 'G': git_dir = optarg; break;
-        case 'N': no_store = 1; break;
-        case 'm': md = optarg; break;
-        case 'j': json_out = optarg; break;
-        case 'q': quiet = 1; break;
-        case 'g': gates[n_gates++] = optarg; break;
+        case 'b':
+            base_path = optarg;
+            break;
+        case 'c':
+            cur_path = optarg;
+            break;
+        case 'd':
+            db = optarg;
+            break;
+        case 'a':
+            against = optarg;
+            break;
+        case 'G':
+            git_dir = optarg;
+            break;
+        case 'N':
+            no_store = 1;
+            break;
+        case 'm':
+            md = optarg;
+            break;
+        case 'j':
+            json_out = optarg;
+            break;
+        case 'q':
+            quiet = 1;
+            break;
+        case 'g':
+            gates[n_gates++] = optarg;
+            break;
         case 'r':
             if (mb__regress_parse_thresholds(optarg, &o, &err)) {
                 free(gates);
@@ -378,7 +421,8 @@ int cmd_gate(int argc, char **argv)
             int64_t v;
             if (mb_cli_parse_i64(optarg, 0, INT64_MAX, &v)) {
                 free(gates);
-                return mb_cli_bad_value("--seed", optarg, "a non-negative integer");
+                return mb_cli_bad_value("--seed", optarg,
+                                        "a non-negative integer");
             }
             o.seed = (uint64_t)v;
             break;
@@ -389,13 +433,15 @@ int cmd_gate(int argc, char **argv)
             return MB_EXIT_OK;
         case ':':
             free(gates);
-            return mb_cli_error(MB_EXIT_USAGE, "%s needs a value (see mbench gate --help)",
+            return mb_cli_error(MB_EXIT_USAGE,
+                                "%s needs a value (see mbench gate --help)",
                                 argv[optind - 1]);
         default:
             free(gates);
-            return mb_cli_error(MB_EXIT_USAGE,
-                                "unknown option '%s' for gate (see mbench gate --help)",
-                                argv[optind - 1]);
+            return mb_cli_error(
+                MB_EXIT_USAGE,
+                "unknown option '%s' for gate (see mbench gate --help)",
+                argv[optind - 1]);
         }
     }
     if (optind < argc)
@@ -404,12 +450,14 @@ int cmd_gate(int argc, char **argv)
                           "--current files",
                           argv[optind]);
     else if (!cur_path)
-        rc = mb_cli_error(MB_EXIT_USAGE,
-                          "gate needs --current CUR.json (the results to judge)");
+        rc = mb_cli_error(
+            MB_EXIT_USAGE,
+            "gate needs --current CUR.json (the results to judge)");
     else if (!base_path && !against)
-        rc = mb_cli_error(MB_EXIT_USAGE,
-                          "gate needs a baseline: --baseline BASE.json, or --db "
-                          "DB --against BRANCH_OR_COMMIT");
+        rc =
+            mb_cli_error(MB_EXIT_USAGE,
+                         "gate needs a baseline: --baseline BASE.json, or --db "
+                         "DB --against BRANCH_OR_COMMIT");
     else if (base_path && against)
         rc = mb_cli_error(MB_EXIT_USAGE,
                           "give either --baseline or --against, not both");
@@ -450,9 +498,8 @@ int cmd_gate(int argc, char **argv)
             rc = mb_cli_error(MB_EXIT_RUNTIME, "%s", err.msg);
             goto out;
         }
-        const char *bc = json_string_value(
-            json_object_get(json_object_get(json_object_get(base, "store"), "git"),
-                            "commit"));
+        const char *bc = json_string_value(json_object_get(
+            json_object_get(json_object_get(base, "store"), "git"), "commit"));
         snprintf(base_src, sizeof base_src, "%s@%s (commit %.12s)",
                  mb__store_kind(store), against, bc ? bc : "none");
     } else {
@@ -489,7 +536,8 @@ int cmd_gate(int argc, char **argv)
         }
     }
     if (json_out) {
-        char *text = json_dumps(result, JSON_INDENT(2) | JSON_REAL_PRECISION(10));
+        char *text =
+            json_dumps(result, JSON_INDENT(2) | JSON_REAL_PRECISION(10));
         mb_buf b = MB_BUF_INIT;
         mb__buf_puts(&b, text ? text : "");
         mb__buf_putc(&b, '\n');

@@ -20,31 +20,39 @@
 #include <stdlib.h>
 #include <string.h>
 
-MBENCH_COMMAND(history, cmd_history, "results over commits and time, with change points")
+MBENCH_COMMAND(history, cmd_history,
+               "results over commits and time, with change points")
 
 static void usage(FILE *f)
 {
-    fprintf(f,
+    fprintf(
+        f,
         "usage: mbench history --db DB [--model M] [--variant V] [--batch N]\n"
-        "                      [--branch REF] [--metric p50|p90|p95|p99|mean|throughput|memory]\n"
+        "                      [--branch REF] [--metric "
+        "p50|p90|p95|p99|mean|throughput|memory]\n"
         "                      [--limit N] [--html FILE] [--json FILE]\n\n"
-        "  --db FILE|URL    the results store (SQLite file or postgresql:// URL)\n"
+        "  --db FILE|URL    the results store (SQLite file or postgresql:// "
+        "URL)\n"
         "  --model M        model name, path or sha256 prefix\n"
         "  --variant V      variant name\n"
         "  --batch N        batch size\n"
         "  --branch REF     only results of this branch (or commit prefix)\n"
         "  --metric NAME    the figure to follow (default p50)\n"
         "  --limit N        the newest N results of each filter (default all)\n"
-        "  --html FILE      a self-contained page with one SVG chart per series\n"
-        "  --json FILE      series and change points (schema mbench.history/1)\n\n"
-        "Change points: binary segmentation on medians, at least %d results per\n"
-        "segment, a step of more than %.1f robust standard errors and %.0f%%.\n",
+        "  --html FILE      a self-contained page with one SVG chart per "
+        "series\n"
+        "  --json FILE      series and change points (schema "
+        "mbench.history/1)\n\n"
+        "Change points: binary segmentation on medians, at least %d results "
+        "per\n"
+        "segment, a step of more than %.1f robust standard errors and "
+        "%.0f%%.\n",
         MB_CP_MIN_SEGMENT, MB_CP_THRESHOLD, MB_CP_MIN_REL * 100);
 }
 
 static const char *const metrics[][2] = {
-    {"p50", "p50"},     {"p90", "p90"},   {"p95", "p95"},
-    {"p99", "p99"},     {"mean", "mean"}, {"throughput", "throughput"},
+    {"p50", "p50"},      {"p90", "p90"},   {"p95", "p95"},
+    {"p99", "p99"},      {"mean", "mean"}, {"throughput", "throughput"},
     {"memory", "memory"}};
 
 static void fmt(char *b, size_t len, const char *metric, double x)
@@ -87,10 +95,10 @@ static json_t *build_series(const json_t *rows, const char *metric)
                        json_integer_value(json_object_get(r, "batch_size")));
         json_t *s = json_object_get(index, key.data ? key.data : "");
         if (!s) {
-            s = json_pack("{s:s,s:s,s:O,s:[],s:[]}", "model", sv(r, "model_name"),
-                          "variant", sv(r, "variant"), "batch_size",
-                          json_object_get(r, "batch_size"), "points",
-                          "change_points");
+            s = json_pack("{s:s,s:s,s:O,s:[],s:[]}", "model",
+                          sv(r, "model_name"), "variant", sv(r, "variant"),
+                          "batch_size", json_object_get(r, "batch_size"),
+                          "points", "change_points");
             json_object_set_new(index, key.data ? key.data : "", s);
             json_array_append(series, s);
         }
@@ -117,9 +125,10 @@ static json_t *build_series(const json_t *rows, const char *metric)
         if (!x)
             continue;
         for (size_t k = 0; k < n; k++)
-            x[k] = json_number_value(json_object_get(json_array_get(pts, k), "value"));
-        size_t found = mb__changepoints(x, n, MB_CP_MIN_SEGMENT, MB_CP_THRESHOLD,
-                                        MB_CP_MIN_REL, cp, 64);
+            x[k] = json_number_value(
+                json_object_get(json_array_get(pts, k), "value"));
+        size_t found = mb__changepoints(x, n, MB_CP_MIN_SEGMENT,
+                                        MB_CP_THRESHOLD, MB_CP_MIN_REL, cp, 64);
         if (found > 64)
             found = 64;
         for (size_t k = 0; k < found; k++) {
@@ -131,7 +140,8 @@ static json_t *build_series(const json_t *rows, const char *metric)
                           json_object_get(p, "run_id"), "git_commit",
                           json_object_get(p, "git_commit"), "before",
                           cp[k].before, "after", cp[k].after, "change",
-                          cp[k].before != 0 ? cp[k].after / cp[k].before - 1 : 0.0,
+                          cp[k].before != 0 ? cp[k].after / cp[k].before - 1
+                                            : 0.0,
                           "score", cp[k].score));
         }
         free(x);
@@ -170,10 +180,12 @@ static void render_console(const json_t *series, const char *metric)
         json_array_foreach(json_object_get(s, "points"), k, p)
         {
             char v[32], mark[80] = "";
-            fmt(v, sizeof v, metric, json_number_value(json_object_get(p, "value")));
+            fmt(v, sizeof v, metric,
+                json_number_value(json_object_get(p, "value")));
             const json_t *c = cp_at(s, k);
             if (c)
-                snprintf(mark, sizeof mark, "<- change point %+.1f%% (score %.1f)",
+                snprintf(mark, sizeof mark,
+                         "<- change point %+.1f%% (score %.1f)",
                          json_number_value(json_object_get(c, "change")) * 100,
                          json_number_value(json_object_get(c, "score")));
             const char *date = sv(p, "git_commit_date");
@@ -190,12 +202,23 @@ static void html_esc(mb_buf *b, const char *s)
 {
     for (; s && *s; s++) {
         switch (*s) {
-        case '&': mb__buf_puts(b, "&amp;"); break;
-        case '<': mb__buf_puts(b, "&lt;"); break;
-        case '>': mb__buf_puts(b, "&gt;"); break;
-        case '"': mb__buf_puts(b, "&quot;"); break;
-        case '\'': mb__buf_puts(b, "&#39;"); break;
-        default: mb__buf_putc(b, *s);
+        case '&':
+            mb__buf_puts(b, "&amp;");
+            break;
+        case '<':
+            mb__buf_puts(b, "&lt;");
+            break;
+        case '>':
+            mb__buf_puts(b, "&gt;");
+            break;
+        case '"':
+            mb__buf_puts(b, "&quot;");
+            break;
+        case '\'':
+            mb__buf_puts(b, "&#39;");
+            break;
+        default:
+            mb__buf_putc(b, *s);
         }
     }
 }
@@ -207,7 +230,8 @@ static void svg_chart(mb_buf *b, const json_t *s, const char *metric)
     const double W = 760, H = 240, L = 80, R = 20, T = 20, Bm = 30;
     double lo = INFINITY, hi = -INFINITY;
     for (size_t k = 0; k < n; k++) {
-        double v = json_number_value(json_object_get(json_array_get(pts, k), "value"));
+        double v =
+            json_number_value(json_object_get(json_array_get(pts, k), "value"));
         lo = fmin(lo, v);
         hi = fmax(hi, v);
     }
@@ -219,7 +243,7 @@ static void svg_chart(mb_buf *b, const json_t *s, const char *metric)
     lo -= pad;
     hi += pad;
 #define XP(k) (L + (n > 1 ? (double)(k) / (double)(n - 1) : 0.5) * (W - L - R))
-#define YP(v) (T + (1 - ((v) - lo) / (hi - lo)) * (H - T - Bm))
+#define YP(v) (T + (1 - ((v)-lo) / (hi - lo)) * (H - T - Bm))
     mb__buf_printf(b,
                    "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%.0f\" "
                    "height=\"%.0f\" viewBox=\"0 0 %.0f %.0f\" role=\"img\">\n"
@@ -248,17 +272,22 @@ static void svg_chart(mb_buf *b, const json_t *s, const char *metric)
                        x, T, x, H - Bm, x + 3, T + 12,
                        json_number_value(json_object_get(cp, "change")) * 100);
     }
-    mb__buf_puts(b, "<polyline fill=\"none\" stroke=\"#2a6fdb\" stroke-width=\"1.5\" points=\"");
+    mb__buf_puts(b, "<polyline fill=\"none\" stroke=\"#2a6fdb\" "
+                    "stroke-width=\"1.5\" points=\"");
     for (size_t k = 0; k < n; k++)
         mb__buf_printf(b, "%.1f,%.1f ", XP(k),
-                       YP(json_number_value(json_object_get(json_array_get(pts, k), "value"))));
+                       YP(json_number_value(
+                           json_object_get(json_array_get(pts, k), "value"))));
     mb__buf_puts(b, "\"/>\n");
     for (size_t k = 0; k < n; k++) {
         const json_t *p = json_array_get(pts, k);
         char v[32];
-        fmt(v, sizeof v, metric, json_number_value(json_object_get(p, "value")));
-        mb__buf_printf(b, "<circle cx=\"%.1f\" cy=\"%.1f\" r=\"3\" fill=\"#2a6fdb\"><title>",
-                       XP(k), YP(json_number_value(json_object_get(p, "value"))));
+        fmt(v, sizeof v, metric,
+            json_number_value(json_object_get(p, "value")));
+        mb__buf_printf(
+            b,
+            "<circle cx=\"%.1f\" cy=\"%.1f\" r=\"3\" fill=\"#2a6fdb\"><title>",
+            XP(k), YP(json_number_value(json_object_get(p, "value"))));
         html_esc(b, sv(p, "git_commit"));
         mb__buf_puts(b, " ");
         html_esc(b, sv(p, "git_branch"));
@@ -279,18 +308,21 @@ static void svg_chart(mb_buf *b, const json_t *s, const char *metric)
 static char *render_html(const json_t *series, const char *metric)
 {
     mb_buf b = MB_BUF_INIT;
-    mb__buf_puts(&b, "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">"
-                     "<title>mbench history</title><style>body{font-family:sans-serif;"
-                     "margin:2em;max-width:60em}table{border-collapse:collapse;font-size:"
-                     "13px}td,th{padding:2px 8px;border-bottom:1px solid #ddd;text-align:"
-                     "left}.cp{color:#d33;font-weight:bold}</style></head><body>\n"
-                     "<h1>mbench history</h1>\n");
+    mb__buf_puts(
+        &b,
+        "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">"
+        "<title>mbench history</title><style>body{font-family:sans-serif;"
+        "margin:2em;max-width:60em}table{border-collapse:collapse;font-size:"
+        "13px}td,th{padding:2px 8px;border-bottom:1px solid #ddd;text-align:"
+        "left}.cp{color:#d33;font-weight:bold}</style></head><body>\n"
+        "<h1>mbench history</h1>\n");
     mb__buf_printf(&b,
                    "<p>Metric <b>%s</b>. Change points: binary segmentation on "
                    "medians, at least %d results per segment, a step of more "
                    "than %.1f robust standard errors (noise from the median "
                    "absolute successive difference) and %.0f%%.</p>\n",
-                   metric, MB_CP_MIN_SEGMENT, MB_CP_THRESHOLD, MB_CP_MIN_REL * 100);
+                   metric, MB_CP_MIN_SEGMENT, MB_CP_THRESHOLD,
+                   MB_CP_MIN_REL * 100);
     if (json_array_size(series) == 0)
         mb__buf_puts(&b, "<p>No stored results match.</p>\n");
     size_t i, k;
@@ -309,20 +341,24 @@ static char *render_html(const json_t *series, const char *metric)
         json_array_foreach(json_object_get(s, "points"), k, p)
         {
             char v[32];
-            fmt(v, sizeof v, metric, json_number_value(json_object_get(p, "value")));
+            fmt(v, sizeof v, metric,
+                json_number_value(json_object_get(p, "value")));
             mb__buf_printf(&b, "<tr><td>%zu</td><td>", k + 1);
             html_esc(&b, *sv(p, "git_commit_date") ? sv(p, "git_commit_date")
                                                    : sv(p, "created_utc"));
             mb__buf_puts(&b, "</td><td>");
             html_esc(&b, sv(p, "git_commit"));
-            mb__buf_puts(&b, json_is_true(json_object_get(p, "git_dirty")) ? " (dirty)" : "");
+            mb__buf_puts(&b, json_is_true(json_object_get(p, "git_dirty"))
+                                 ? " (dirty)"
+                                 : "");
             mb__buf_puts(&b, "</td><td>");
             html_esc(&b, sv(p, "git_branch"));
             mb__buf_printf(&b, "</td><td>%s</td><td class=\"cp\">", v);
             const json_t *c = cp_at(s, k);
             if (c)
                 mb__buf_printf(&b, "change point %+.1f%%",
-                               json_number_value(json_object_get(c, "change")) * 100);
+                               json_number_value(json_object_get(c, "change")) *
+                                   100);
             mb__buf_puts(&b, "</td></tr>\n");
         }
         mb__buf_puts(&b, "</table>\n");
@@ -364,19 +400,33 @@ int cmd_history(int argc, char **argv)
     opterr = 0;
     while ((opt = getopt_long(argc, argv, ":h", longopts, NULL)) != -1) {
         switch (opt) {
-        case 'd': db = optarg; break;
-        case 'm': f.model = optarg; break;
-        case 'v': f.variant = optarg; break;
-        case 'r': f.ref = optarg; break;
-        case 'H': html = optarg; break;
-        case 'j': json_path = optarg; break;
+        case 'd':
+            db = optarg;
+            break;
+        case 'm':
+            f.model = optarg;
+            break;
+        case 'v':
+            f.variant = optarg;
+            break;
+        case 'r':
+            f.ref = optarg;
+            break;
+        case 'H':
+            html = optarg;
+            break;
+        case 'j':
+            json_path = optarg;
+            break;
         case 'b':
             if (mb_cli_parse_i64(optarg, 1, INT64_MAX, &f.batch_size))
-                return mb_cli_bad_value("--batch", optarg, "a positive integer");
+                return mb_cli_bad_value("--batch", optarg,
+                                        "a positive integer");
             break;
         case 'l':
             if (mb_cli_parse_i64(optarg, 1, INT64_MAX, &f.limit))
-                return mb_cli_bad_value("--limit", optarg, "a positive integer");
+                return mb_cli_bad_value("--limit", optarg,
+                                        "a positive integer");
             break;
         case 'M': {
             metric = NULL;
@@ -384,24 +434,31 @@ int cmd_history(int argc, char **argv)
                 if (strcmp(optarg, metrics[i][0]) == 0)
                     metric = metrics[i][1];
             if (!metric)
-                return mb_cli_bad_value("--metric", optarg,
-                                        "p50, p90, p95, p99, mean, throughput or memory");
+                return mb_cli_bad_value(
+                    "--metric", optarg,
+                    "p50, p90, p95, p99, mean, throughput or memory");
             break;
         }
-        case 'h': usage(stdout); return MB_EXIT_OK;
+        case 'h':
+            usage(stdout);
+            return MB_EXIT_OK;
         case ':':
-            return mb_cli_error(MB_EXIT_USAGE, "%s needs a value (see mbench history --help)",
+            return mb_cli_error(MB_EXIT_USAGE,
+                                "%s needs a value (see mbench history --help)",
                                 argv[optind - 1]);
         default:
-            return mb_cli_error(MB_EXIT_USAGE,
-                                "unknown option '%s' for history (see mbench history --help)",
-                                argv[optind - 1]);
+            return mb_cli_error(
+                MB_EXIT_USAGE,
+                "unknown option '%s' for history (see mbench history --help)",
+                argv[optind - 1]);
         }
     }
     if (optind < argc)
-        return mb_cli_error(MB_EXIT_USAGE, "unexpected argument '%s'", argv[optind]);
+        return mb_cli_error(MB_EXIT_USAGE, "unexpected argument '%s'",
+                            argv[optind]);
     if (!db)
-        return mb_cli_error(MB_EXIT_USAGE, "history needs --db FILE or --db URL");
+        return mb_cli_error(MB_EXIT_USAGE,
+                            "history needs --db FILE or --db URL");
     mb_err err = {0};
     mb__store *s = NULL;
     json_t *rows = NULL;
@@ -420,9 +477,11 @@ int cmd_history(int argc, char **argv)
         char now[32];
         mb__utc_iso8601(now, sizeof now);
         json_t *doc = json_pack(
-            "{s:s,s:s,s:s,s:{s:s,s:i,s:f,s:f},s:O}", "schema", "mbench.history/1",
-            "created_utc", now, "metric", metric, "method", "change_points",
-            "binary segmentation on medians; noise = 1.4826*median|x[i+1]-x[i]|/sqrt(2)",
+            "{s:s,s:s,s:s,s:{s:s,s:i,s:f,s:f},s:O}", "schema",
+            "mbench.history/1", "created_utc", now, "metric", metric, "method",
+            "change_points",
+            "binary segmentation on medians; noise = "
+            "1.4826*median|x[i+1]-x[i]|/sqrt(2)",
             "min_segment", MB_CP_MIN_SEGMENT, "threshold", MB_CP_THRESHOLD,
             "min_relative_change", MB_CP_MIN_REL, "series", series);
         rc = write_out(json_path, doc ? json_dumps(doc, JSON_INDENT(2)) : NULL);

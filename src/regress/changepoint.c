@@ -58,16 +58,16 @@ static void segment(seg_ctx *c, size_t a, size_t b)
             br = mr;
         }
     }
-    double best = fabs(br - bl) /
-                  (1.2533 * c->sigma *
-                   sqrt(1.0 / (double)(best_k - a) + 1.0 / (double)(b - best_k)));
+    double best =
+        fabs(br - bl) /
+        (1.2533 * c->sigma *
+         sqrt(1.0 / (double)(best_k - a) + 1.0 / (double)(b - best_k)));
     double scale = fabs(bl) > 0 ? fabs(bl) : 1.0;
     if (best <= c->threshold || fabs(br - bl) / scale <= c->min_rel)
         return;
     segment(c, a, best_k);
     if (c->n_found < c->cap_found)
-        c->found[c->n_found] =
-            (mb__changepoint){best_k, bl, br, best};
+        c->found[c->n_found] = (mb__changepoint){best_k, bl, br, best};
     c->n_found++;
     segment(c, best_k, b);
 }
@@ -93,8 +93,9 @@ size_t mb__changepoints(const double *x, size_t n, size_t min_segment,
         sigma = 0.005 * level;
     if (sigma <= 0)
         sigma = 1e-12;
-    seg_ctx c = {x, scratch, sigma, min_segment ? min_segment : 1,
-                 threshold, min_rel, out, 0, cap};
+    seg_ctx c = {x,         scratch, sigma, min_segment ? min_segment : 1,
+                 threshold, min_rel, out,   0,
+                 cap};
     /* The intervals are visited left to right, so points come in order. */
     segment(&c, 0, n);
     free(scratch);

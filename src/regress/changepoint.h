@@ -22,10 +22,10 @@
 #define MB_CP_MIN_REL 0.01
 
 typedef struct mb__changepoint {
-    size_t index;    /* first point of the new level */
-    double before;   /* median of the segment before */
-    double after;    /* median of the segment after */
-    double score;    /* standardised step size */
+    size_t index;  /* first point of the new level */
+    double before; /* median of the segment before */
+    double after;  /* median of the segment after */
+    double score;  /* standardised step size */
 } mb__changepoint;
 
 /* Finds change points in x[0..n) (NaNs are not allowed); writes at most

@@ -1,4 +1,5 @@
-/* regress.c - verdicts of the regression gate (see regress.h and docs/GATE.md). */
+/* regress.c - verdicts of the regression gate (see regress.h and docs/GATE.md).
+ */
 #include "regress/regress.h"
 
 #include "accuracy/gate.h"
@@ -26,11 +27,16 @@ const char *mb__regress_metric_name(int m)
 const char *mb__verdict_name(mb__verdict v)
 {
     switch (v) {
-    case MB_VERDICT_PASS: return "pass";
-    case MB_VERDICT_REGRESSION: return "regression";
-    case MB_VERDICT_IMPROVEMENT: return "improvement";
-    case MB_VERDICT_INCONCLUSIVE: return "inconclusive";
-    default: return "skipped";
+    case MB_VERDICT_PASS:
+        return "pass";
+    case MB_VERDICT_REGRESSION:
+        return "regression";
+    case MB_VERDICT_IMPROVEMENT:
+        return "improvement";
+    case MB_VERDICT_INCONCLUSIVE:
+        return "inconclusive";
+    default:
+        return "skipped";
     }
 }
 
@@ -50,7 +56,7 @@ void mb__regress_defaults(mb__regress_opts *o)
 }
 
 mb_status mb__regress_parse_thresholds(const char *spec, mb__regress_opts *o,
-                                    mb_err *err)
+                                       mb_err *err)
 {
     if (!spec || !*spec)
         return mb__fail(err, MB_EINVAL,
@@ -118,8 +124,8 @@ static int cmp_d(const void *a, const void *b)
 
 /* Percentile bootstrap 95% CI of mean(cur)/mean(base). */
 static int bootstrap_mean_ratio(const double *a, size_t na, const double *b,
-                                size_t nb, int iters, mb_rng *rng,
-                                double *est, double *lo, double *hi)
+                                size_t nb, int iters, mb_rng *rng, double *est,
+                                double *lo, double *hi)
 {
     double *r = mb__calloc((size_t)iters, sizeof *r);
     if (!r)
@@ -165,10 +171,10 @@ static void pct_str(char *b, size_t len, double ratio)
 }
 
 mb__verdict mb__regress_samples(const char *metric, const double *base,
-                             size_t nb, const double *cur, size_t nc,
-                             double q, double threshold, int higher_is_better,
-                             const mb__regress_opts *o, mb_rng *rng,
-                             json_t **out)
+                                size_t nb, const double *cur, size_t nc,
+                                double q, double threshold,
+                                int higher_is_better, const mb__regress_opts *o,
+                                mb_rng *rng, json_t **out)
 {
     json_t *j = json_object();
     *out = j;
@@ -208,8 +214,8 @@ mb__verdict mb__regress_samples(const char *metric, const double *base,
     }
     mb_mwu u;
     double est, lo, hi;
-    int rc = q < 0 ? bootstrap_mean_ratio(base, nb, cur, nc, o->boot_iters,
-                                          rng, &est, &lo, &hi)
+    int rc = q < 0 ? bootstrap_mean_ratio(base, nb, cur, nc, o->boot_iters, rng,
+                                          &est, &lo, &hi)
                    : mb__bootstrap_ratio(base, nb, cur, nc, q, o->boot_iters,
                                          rng, &est, &lo, &hi);
     if (rc != 0 || mb__mann_whitney(cur, nc, base, nb, &u) != 0) {
@@ -217,8 +223,7 @@ mb__verdict mb__regress_samples(const char *metric, const double *base,
         goto done;
     }
     if (!isfinite(est) || !isfinite(lo) || !isfinite(hi)) {
-        snprintf(why, sizeof why, "the baseline %s is zero: no ratio",
-                 metric);
+        snprintf(why, sizeof why, "the baseline %s is zero: no ratio", metric);
         goto done;
     }
     /* "Badness" ratio R > 1 means worse; limits in R. */
@@ -246,9 +251,8 @@ mb__verdict mb__regress_samples(const char *metric, const double *base,
                  c_est, c_lo, c_hi, c_thr, u.p, o->alpha);
     } else if (sig && hi < better) {
         v = MB_VERDICT_IMPROVEMENT;
-        snprintf(why, sizeof why,
-                 "%s %s (95%% CI %s..%s), U test p=%.2g < %g", metric, c_est,
-                 c_lo, c_hi, u.p, o->alpha);
+        snprintf(why, sizeof why, "%s %s (95%% CI %s..%s), U test p=%.2g < %g",
+                 metric, c_est, c_lo, c_hi, u.p, o->alpha);
     } else if (hi <= worse) {
         v = MB_VERDICT_PASS;
         snprintf(why, sizeof why, "%s %s (95%% CI %s..%s) within %s", metric,
@@ -265,8 +269,7 @@ mb__verdict mb__regress_samples(const char *metric, const double *base,
     }
 done:
     if (!json_object_get(j, "ratio")) {
-        json_object_set_new(j, "ratio",
-                            num_or_null(fb > 0 ? fc / fb : NAN));
+        json_object_set_new(j, "ratio", num_or_null(fb > 0 ? fc / fb : NAN));
         json_object_set_new(j, "ci95", json_null());
         json_object_set_new(j, "p_value", json_null());
     }
@@ -279,8 +282,7 @@ done:
  * an absolute floor below which a change is noise. */
 static mb__verdict gate_figure(const char *metric, const json_t *jb,
                                const json_t *jc, double threshold,
-                               double floor_abs, const char *unit,
-                               json_t **out)
+                               double floor_abs, const char *unit, json_t **out)
 {
     json_t *j = json_object();
     *out = j;
@@ -327,7 +329,7 @@ static mb__verdict gate_figure(const char *metric, const json_t *jb,
 /* ---- documents -------------------------------------------------------- */
 
 mb_status mb__regress_check_doc(const json_t *doc, const char *what,
-                             mb_err *err)
+                                mb_err *err)
 {
     if (!json_is_object(doc))
         return mb__fail(err, MB_EFORMAT,
@@ -423,8 +425,8 @@ static void list_batches(mb_buf *b, const json_t *runs, const json_t *like)
     int any = 0;
     json_array_foreach(runs, i, r)
     {
-        if (!run_ok(r) ||
-            !str_eq(run_str(r, "variant", NULL), run_str(like, "variant", NULL)))
+        if (!run_ok(r) || !str_eq(run_str(r, "variant", NULL),
+                                  run_str(like, "variant", NULL)))
             continue;
         mb__buf_printf(b, "%s%" PRId64, any ? ", " : "", batch_of(r));
         any = 1;
@@ -452,8 +454,10 @@ static void compare_pair(const json_t *rb, const json_t *rc, const char *how,
     json_object_set_new(c, "matched_by", json_string(how));
     const char *sb = run_str(rb, "model", "sha256"),
                *sc = run_str(rc, "model", "sha256");
-    json_object_set_new(c, "baseline_sha256", sb ? json_string(sb) : json_null());
-    json_object_set_new(c, "current_sha256", sc ? json_string(sc) : json_null());
+    json_object_set_new(c, "baseline_sha256",
+                        sb ? json_string(sb) : json_null());
+    json_object_set_new(c, "current_sha256",
+                        sc ? json_string(sc) : json_null());
     json_t *metrics = json_array();
     size_t nb, nc;
     double *xb = samples_of(rb, &nb), *xc = samples_of(rc, &nc);
@@ -465,11 +469,11 @@ static void compare_pair(const json_t *rb, const json_t *rc, const char *how,
         json_t *j = NULL;
         mb__verdict v;
         if (m <= MB_GM_MEAN)
-            v = mb__regress_samples(metric_names[m], xb, nb, xc, nc, qs[m], thr, 0,
-                                 o, rng, &j);
+            v = mb__regress_samples(metric_names[m], xb, nb, xc, nc, qs[m], thr,
+                                    0, o, rng, &j);
         else if (m == MB_GM_THROUGHPUT)
             v = mb__regress_samples("throughput", xb, nb, xc, nc, -1, thr, 1, o,
-                                 rng, &j);
+                                    rng, &j);
         else if (m == MB_GM_MEMORY) {
             const char *mb_ = run_str(rb, "memory", "peak_method"),
                        *mc = run_str(rc, "memory", "peak_method");
@@ -477,8 +481,8 @@ static void compare_pair(const json_t *rb, const json_t *rc, const char *how,
                                                "rss_peak_bytes");
             const json_t *pc = json_object_get(json_object_get(rc, "memory"),
                                                "rss_peak_bytes");
-            v = gate_figure("memory", pb, pc, thr, MB_REGRESS_MEMORY_FLOOR_BYTES,
-                            "bytes", &j);
+            v = gate_figure("memory", pb, pc, thr,
+                            MB_REGRESS_MEMORY_FLOOR_BYTES, "bytes", &j);
             if (mb_ && mc && strcmp(mb_, mc) != 0 && v != MB_VERDICT_SKIPPED) {
                 v = MB_VERDICT_INCONCLUSIVE;
                 json_object_set_new(j, "verdict", json_string("inconclusive"));
@@ -490,12 +494,11 @@ static void compare_pair(const json_t *rb, const json_t *rc, const char *how,
                 json_object_set_new(j, "reason", json_string(why));
             }
         } else {
-            v = gate_figure("size",
-                            json_object_get(json_object_get(rb, "model"),
-                                            "file_bytes"),
-                            json_object_get(json_object_get(rc, "model"),
-                                            "file_bytes"),
-                            thr, 0, "bytes", &j);
+            v = gate_figure(
+                "size",
+                json_object_get(json_object_get(rb, "model"), "file_bytes"),
+                json_object_get(json_object_get(rc, "model"), "file_bytes"),
+                thr, 0, "bytes", &j);
         }
         t->counts[v]++;
         json_array_append_new(metrics, j);
@@ -511,12 +514,18 @@ static void compare_pair(const json_t *rb, const json_t *rc, const char *how,
 static int acc_holds(const mb_gate *g, double x)
 {
     switch (g->op) {
-    case MB_GATE_GE: return x >= g->value;
-    case MB_GATE_LE: return x <= g->value;
-    case MB_GATE_GT: return x > g->value;
-    case MB_GATE_LT: return x < g->value;
-    case MB_GATE_EQ: return x == g->value;
-    default: return x != g->value;
+    case MB_GATE_GE:
+        return x >= g->value;
+    case MB_GATE_LE:
+        return x <= g->value;
+    case MB_GATE_GT:
+        return x > g->value;
+    case MB_GATE_LT:
+        return x < g->value;
+    case MB_GATE_EQ:
+        return x == g->value;
+    default:
+        return x != g->value;
     }
 }
 
@@ -533,9 +542,9 @@ static void find_metric(const json_t *j, const char *name, mb_buf *path,
         {
             mb__buf_printf(path, ".%s", k);
             if (strcmp(k, name) == 0 && json_is_number(v))
-                json_array_append_new(
-                    found, json_pack("{s:s,s:f}", "where", path->data, "value",
-                                     json_number_value(v)));
+                json_array_append_new(found, json_pack("{s:s,s:f}", "where",
+                                                       path->data, "value",
+                                                       json_number_value(v)));
             else
                 find_metric(v, name, path, found);
             path->len = keep;
@@ -575,7 +584,8 @@ static mb_status check_accuracy(const json_t *cur, const mb__regress_opts *o,
         {
             path.len = 0;
             mb__buf_printf(&path, "runs[%zu].accuracy", r);
-            find_metric(json_object_get(run, "accuracy"), g.metric, &path, found);
+            find_metric(json_object_get(run, "accuracy"), g.metric, &path,
+                        found);
         }
         mb__buf_free(&path);
         if (json_array_size(found) == 0) {
@@ -594,7 +604,8 @@ static mb_status check_accuracy(const json_t *cur, const mb__regress_opts *o,
             double x = json_real_value(json_object_get(f, "value"));
             int ok = acc_holds(&g, x);
             json_object_set_new(f, "gate", json_string(o->accuracy[i]));
-            json_object_set_new(f, "verdict", json_string(ok ? "pass" : "fail"));
+            json_object_set_new(f, "verdict",
+                                json_string(ok ? "pass" : "fail"));
             if (!ok)
                 (*failed)++;
             json_array_append(out, f);
@@ -619,8 +630,8 @@ static json_t *doc_ref(const json_t *doc, const char *source)
 }
 
 mb_status mb__regress_run(const json_t *base, const json_t *cur,
-                       const mb__regress_opts *o, json_t **out, int *exit_code,
-                       mb_err *err)
+                          const mb__regress_opts *o, json_t **out,
+                          int *exit_code, mb_err *err)
 {
     *out = NULL;
     *exit_code = MB_OK;
@@ -678,12 +689,12 @@ mb_status mb__regress_run(const json_t *base, const json_t *cur,
             mb__buf_puts(&b, " for that variant)");
             if (!first_miss.len)
                 mb__buf_puts(&first_miss, b.data ? b.data : "");
-            json_array_append_new(unmatched,
-                                  json_pack("{s:s,s:s,s:s,s:I,s:s}", "side",
-                                            "current", "model", model_name(rc),
-                                            "variant", vc ? vc : "",
-                                            "batch_size", (json_int_t)batch_of(rc),
-                                            "reason", b.data ? b.data : ""));
+            json_array_append_new(
+                unmatched,
+                json_pack("{s:s,s:s,s:s,s:I,s:s}", "side", "current", "model",
+                          model_name(rc), "variant", vc ? vc : "", "batch_size",
+                          (json_int_t)batch_of(rc), "reason",
+                          b.data ? b.data : ""));
             mb__buf_free(&b);
             continue;
         }
@@ -698,7 +709,8 @@ mb_status mb__regress_run(const json_t *base, const json_t *cur,
                            "%.12s): matched by model name '%s' - the model "
                            "files are not the same",
                            sb ? sb : "none", sc ? sc : "none", model_name(rc));
-            json_array_append_new(t.warnings, json_string(b.data ? b.data : ""));
+            json_array_append_new(t.warnings,
+                                  json_string(b.data ? b.data : ""));
             mb__buf_free(&b);
         }
         compare_pair(rb, rc, by_sha >= 0 ? "sha256" : "name", o, &rng, &t,
@@ -717,22 +729,20 @@ mb_status mb__regress_run(const json_t *base, const json_t *cur,
         mb__buf_puts(&b, " for that variant)");
         if (!first_miss.len)
             mb__buf_puts(&first_miss, b.data ? b.data : "");
-        json_array_append_new(unmatched,
-                              json_pack("{s:s,s:s,s:s,s:I,s:s}", "side",
-                                        "baseline", "model", model_name(rb),
-                                        "variant",
-                                        run_str(rb, "variant", NULL)
-                                            ? run_str(rb, "variant", NULL)
-                                            : "",
-                                        "batch_size", (json_int_t)batch_of(rb),
-                                        "reason", b.data ? b.data : ""));
+        json_array_append_new(
+            unmatched, json_pack("{s:s,s:s,s:s,s:I,s:s}", "side", "baseline",
+                                 "model", model_name(rb), "variant",
+                                 run_str(rb, "variant", NULL)
+                                     ? run_str(rb, "variant", NULL)
+                                     : "",
+                                 "batch_size", (json_int_t)batch_of(rb),
+                                 "reason", b.data ? b.data : ""));
         mb__buf_free(&b);
     }
     free(used);
     int acc_failed = 0;
     if (json_array_size(comparisons) == 0 && o->n_accuracy == 0) {
-        st = mb__fail(err, MB_EINVAL,
-                      "no run of %s matches %s: %s", cs, bs,
+        st = mb__fail(err, MB_EINVAL, "no run of %s matches %s: %s", cs, bs,
                       first_miss.len ? first_miss.data
                                      : "one side has no successful runs");
     }
@@ -774,28 +784,28 @@ mb_status mb__regress_run(const json_t *base, const json_t *cur,
     json_object_set_new(res, "current", doc_ref(cur, cs));
     json_object_set_new(
         res, "method",
-        json_pack("{s:s,s:f,s:s,s:i,s:I,s:i,s:s,s:s}", "test",
-                  "Mann-Whitney U, two-sided, normal approximation with tie "
-                  "and continuity correction",
-                  "alpha", o->alpha, "ci",
-                  "percentile bootstrap 95% CI of current/baseline (ratio of "
-                  "percentiles; of means for mean and throughput)",
-                  "bootstrap_resamples", o->boot_iters, "seed",
-                  (json_int_t)o->seed, "min_samples", MB_REGRESS_MIN_SAMPLES,
-                  "rule",
-                  "regression: p < alpha and CI lower bound > 1+threshold; "
-                  "improvement: p < alpha and CI upper bound < 1/(1+threshold); "
-                  "pass: CI upper bound <= 1+threshold; otherwise inconclusive "
-                  "(throughput: limits on 1/ratio, 1-threshold)",
-                  "figures",
-                  "memory and size: plain thresholds on single figures "
-                  "(memory ignores changes under 1 MiB)"));
+        json_pack(
+            "{s:s,s:f,s:s,s:i,s:I,s:i,s:s,s:s}", "test",
+            "Mann-Whitney U, two-sided, normal approximation with tie "
+            "and continuity correction",
+            "alpha", o->alpha, "ci",
+            "percentile bootstrap 95% CI of current/baseline (ratio of "
+            "percentiles; of means for mean and throughput)",
+            "bootstrap_resamples", o->boot_iters, "seed", (json_int_t)o->seed,
+            "min_samples", MB_REGRESS_MIN_SAMPLES, "rule",
+            "regression: p < alpha and CI lower bound > 1+threshold; "
+            "improvement: p < alpha and CI upper bound < 1/(1+threshold); "
+            "pass: CI upper bound <= 1+threshold; otherwise inconclusive "
+            "(throughput: limits on 1/ratio, 1-threshold)",
+            "figures",
+            "memory and size: plain thresholds on single figures "
+            "(memory ignores changes under 1 MiB)"));
     json_object_set_new(res, "thresholds", thr);
-    json_object_set_new(
-        res, "counts",
-        json_pack("{s:i,s:i,s:i,s:i,s:i}", "pass", t.counts[0], "regression",
-                  t.counts[1], "improvement", t.counts[2], "inconclusive",
-                  t.counts[3], "skipped", t.counts[4]));
+    json_object_set_new(res, "counts",
+                        json_pack("{s:i,s:i,s:i,s:i,s:i}", "pass", t.counts[0],
+                                  "regression", t.counts[1], "improvement",
+                                  t.counts[2], "inconclusive", t.counts[3],
+                                  "skipped", t.counts[4]));
     json_object_set_new(res, "warnings", t.warnings);
     json_object_set_new(res, "comparisons", comparisons);
     json_object_set_new(res, "unmatched", unmatched);

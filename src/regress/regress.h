@@ -59,9 +59,9 @@ const char *mb__regress_metric_name(int m);
 typedef struct mb__regress_opts {
     /* Allowed relative change per metric (0.05 = 5%); < 0: not gated. */
     double threshold[MB_GM_COUNT];
-    double alpha;        /* significance level of the U test */
-    int boot_iters;      /* bootstrap resamples */
-    uint64_t seed;       /* bootstrap seed */
+    double alpha;   /* significance level of the U test */
+    int boot_iters; /* bootstrap resamples */
+    uint64_t seed;  /* bootstrap seed */
     /* Accuracy gates "metric>=x" (borrowed strings), checked against
      * numeric fields of the current document's "comparison" and the runs'
      * "accuracy" objects. */
@@ -78,7 +78,7 @@ void mb__regress_defaults(mb__regress_opts *o);
 /* Parses "p50=5%,p99=10%,mean=off" into o->threshold (keys not named keep
  * their value).  MB_EINVAL with a message naming the bad item. */
 mb_status mb__regress_parse_thresholds(const char *spec, mb__regress_opts *o,
-                                    mb_err *err);
+                                       mb_err *err);
 
 /* One latency-like comparison over raw samples: statistic q (a percentile
  * 0..100, or -1 for the mean) of current/baseline.  Fills a new JSON
@@ -87,16 +87,16 @@ mb_status mb__regress_parse_thresholds(const char *spec, mb__regress_opts *o,
  * and returns the verdict.  `higher_is_better` flips the sense (for
  * throughput: figures are then 1/mean). */
 mb__verdict mb__regress_samples(const char *metric, const double *base,
-                             size_t nb, const double *cur, size_t nc,
-                             double q, double threshold, int higher_is_better,
-                             const mb__regress_opts *o, mb_rng *rng,
-                             json_t **out);
+                                size_t nb, const double *cur, size_t nc,
+                                double q, double threshold,
+                                int higher_is_better, const mb__regress_opts *o,
+                                mb_rng *rng, json_t **out);
 
 /* Checks that doc is a result document this gate reads ("mbench.result/1"
  * with a "runs" array); `what` names it in the message ("baseline
  * base.json"). */
 mb_status mb__regress_check_doc(const json_t *doc, const char *what,
-                             mb_err *err);
+                                mb_err *err);
 
 /* Judges cur against base (both borrowed) into a new "mbench.gate/1"
  * object *out (caller json_decref) and sets *exit_code to 0 (all pass),
@@ -105,7 +105,7 @@ mb_status mb__regress_check_doc(const json_t *doc, const char *what,
  * wrong schema, no run of one matching the other (the message says what
  * differs), or an accuracy gate naming a metric neither has. */
 mb_status mb__regress_run(const json_t *base, const json_t *cur,
-                       const mb__regress_opts *o, json_t **out, int *exit_code,
-                       mb_err *err);
+                          const mb__regress_opts *o, json_t **out,
+                          int *exit_code, mb_err *err);
 
 #endif

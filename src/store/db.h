@@ -12,9 +12,9 @@
 #include <stddef.h>
 
 typedef struct mb__db_ops {
-    const char *kind;        /* "sqlite", "postgresql" */
-    const char *pk;          /* auto-increment primary key column type */
-    const char *begin_write; /* starts a write transaction */
+    const char *kind;             /* "sqlite", "postgresql" */
+    const char *pk;               /* auto-increment primary key column type */
+    const char *begin_write;      /* starts a write transaction */
     const char *table_exists_sql; /* $1 = table name -> one row, count */
     /* Runs one statement.  When rows is non-NULL it receives a new JSON
      * array of rows, each an array of strings or nulls.  Fails with a

@@ -88,8 +88,8 @@ json_t *mb__git_info(const char *dir)
     json_t *o = json_object();
     if (!o)
         return NULL;
-    char *commit_argv[] = {"git", "-C", d, "rev-parse", "--verify", "-q",
-                           "HEAD", NULL};
+    char *commit_argv[] = {"git",      "-C", d,      "rev-parse",
+                           "--verify", "-q", "HEAD", NULL};
     char *commit = run_git(commit_argv);
     if (!commit) {
         json_object_set_new(o, "commit", json_null());
@@ -100,8 +100,8 @@ json_t *mb__git_info(const char *dir)
     }
     json_object_set_new(o, "commit", str_or_null(commit));
 
-    char *branch_argv[] = {"git", "-C", d, "symbolic-ref", "-q", "--short",
-                           "HEAD", NULL};
+    char *branch_argv[] = {"git", "-C",      d,      "symbolic-ref",
+                           "-q",  "--short", "HEAD", NULL};
     char *branch = run_git(branch_argv);
     if (!branch || !*branch) {
         /* Detached HEAD, as CI checkouts often are: the CI names it. */
@@ -118,15 +118,15 @@ json_t *mb__git_info(const char *dir)
     }
     json_object_set_new(o, "branch", str_or_null(branch));
 
-    char *status_argv[] = {"git", "-C", d, "status", "--porcelain",
-                           "--untracked-files=no", NULL};
+    char *status_argv[] = {
+        "git", "-C", d, "status", "--porcelain", "--untracked-files=no", NULL};
     char *status = run_git(status_argv);
     json_object_set_new(o, "dirty",
                         status ? json_boolean(*status != '\0') : json_null());
     free(status);
 
-    char *date_argv[] = {"git", "-C", d, "log", "-1", "--format=%ct", "HEAD",
-                         NULL};
+    char *date_argv[] = {"git", "-C",           d,      "log",
+                         "-1",  "--format=%ct", "HEAD", NULL};
     char *date = run_git(date_argv);
     json_t *when = json_null();
     if (date && *date) {

@@ -38,8 +38,7 @@ static void one_line(char *dst, size_t len, const char *src)
 }
 
 static mb_status pg_query(void *h, const char *sql, size_t n,
-                          const char *const *params, json_t **rows,
-                          mb_err *err)
+                          const char *const *params, json_t **rows, mb_err *err)
 {
     PGconn *c = h;
     if (rows)
@@ -48,7 +47,8 @@ static mb_status pg_query(void *h, const char *sql, size_t n,
     ExecStatusType es = r ? PQresultStatus(r) : PGRES_FATAL_ERROR;
     if (es != PGRES_COMMAND_OK && es != PGRES_TUPLES_OK) {
         char msg[600];
-        one_line(msg, sizeof msg, r ? PQresultErrorMessage(r) : PQerrorMessage(c));
+        one_line(msg, sizeof msg,
+                 r ? PQresultErrorMessage(r) : PQerrorMessage(c));
         PQclear(r);
         if (PQstatus(c) == CONNECTION_BAD)
             return mb__fail(err, MB_EIO,
@@ -61,9 +61,10 @@ static mb_status pg_query(void *h, const char *sql, size_t n,
         for (int i = 0; out && i < nr; i++) {
             json_t *row = json_array();
             for (int f = 0; f < nf; f++)
-                json_array_append_new(row, PQgetisnull(r, i, f)
-                                               ? json_null()
-                                               : json_string(PQgetvalue(r, i, f)));
+                json_array_append_new(row,
+                                      PQgetisnull(r, i, f)
+                                          ? json_null()
+                                          : json_string(PQgetvalue(r, i, f)));
             json_array_append_new(out, row);
         }
         if (!out) {
@@ -130,8 +131,7 @@ mb_status mb__pg_open(const char *url, void **h, mb_err *err)
         char msg[600];
         one_line(msg, sizeof msg, PQerrorMessage(c));
         PQfinish(c);
-        return mb__fail(err, MB_EIO,
-                        "cannot connect to PostgreSQL at %s: %s",
+        return mb__fail(err, MB_EIO, "cannot connect to PostgreSQL at %s: %s",
                         shown, msg);
     }
     /* The library never prints: NOTICEs ("relation already exists,

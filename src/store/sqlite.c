@@ -132,8 +132,8 @@ static mb_status lite_ready(void *h, mb_err *err)
     for (int attempt = 0;; attempt++) {
         json_t *rows = NULL;
         mb_err e;
-        mb_status st = lite_query(l, "PRAGMA journal_mode=WAL", 0, NULL,
-                                  &rows, &e);
+        mb_status st =
+            lite_query(l, "PRAGMA journal_mode=WAL", 0, NULL, &rows, &e);
         json_decref(rows);
         if (st == MB_OK)
             return lite_query(l, "PRAGMA synchronous=NORMAL", 0, NULL, NULL,
@@ -165,10 +165,9 @@ mb_status mb__sqlite_open(const char *path, void **h, mb_err *err)
         free(l);
         return mb__fail(err, MB_ENOMEM, "out of memory");
     }
-    int rc = sqlite3_open_v2(path, &l->db,
-                             SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE |
-                                 SQLITE_OPEN_NOMUTEX,
-                             NULL);
+    int rc = sqlite3_open_v2(
+        path, &l->db,
+        SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_NOMUTEX, NULL);
     if (rc != SQLITE_OK) {
         if (!l->db) {
             free(l->path);
@@ -186,8 +185,8 @@ mb_status mb__sqlite_open(const char *path, void **h, mb_err *err)
     sqlite3_busy_timeout(l->db, BUSY_TIMEOUT_MS);
     /* Reading the schema first tells a foreign or corrupt file apart
      * before anything is written to it. */
-    mb_status st = lite_query(l, "SELECT count(*) FROM sqlite_master", 0,
-                              NULL, NULL, err);
+    mb_status st =
+        lite_query(l, "SELECT count(*) FROM sqlite_master", 0, NULL, NULL, err);
     if (!st)
         st = lite_query(l, "PRAGMA foreign_keys=ON", 0, NULL, NULL, err);
     if (st) {

@@ -119,8 +119,7 @@ static mb_status read_version(mb__store *s, int *v, mb_err *err)
     return MB_OK;
 }
 
-static mb_status run_script(mb__store *s, const char *const *stmts,
-                            mb_err *err)
+static mb_status run_script(mb__store *s, const char *const *stmts, mb_err *err)
 {
     char sql[2048];
     for (size_t i = 0; stmts[i]; i++) {
@@ -177,8 +176,9 @@ static mb_status ensure_schema(mb__store *s, mb_err *err)
         }
         if (strcmp(s->ops->kind, "sqlite") == 0) {
             json_t *rows;
-            if ((st = q(s, "SELECT count(*) FROM sqlite_master WHERE type = "
-                           "'table'",
+            if ((st = q(s,
+                        "SELECT count(*) FROM sqlite_master WHERE type = "
+                        "'table'",
                         0, NULL, &rows, err)))
                 return st;
             long long n = cell(rows, 0, 0) ? atoll(cell(rows, 0, 0)) : 0;
@@ -194,7 +194,8 @@ static mb_status ensure_schema(mb__store *s, mb_err *err)
     if ((st = s->ops->ready(s->h, err)) ||
         (st = q(s, s->ops->begin_write, 0, NULL, NULL, err)))
         return st;
-    if ((st = s->ops->lock_schema(s->h, err)) || (st = read_version(s, &v, err)))
+    if ((st = s->ops->lock_schema(s->h, err)) ||
+        (st = read_version(s, &v, err)))
         goto fail;
     if (v > MB_STORE_SCHEMA_VERSION) {
         st = refuse_newer(s, v, err);
@@ -214,8 +215,9 @@ static mb_status ensure_schema(mb__store *s, mb_err *err)
         snprintf(ver, sizeof ver, "%d", MB_STORE_SCHEMA_VERSION);
         const char *p[2] = {ver, now};
         if ((st = q(s, "DELETE FROM schema_version", 0, NULL, NULL, err)) ||
-            (st = q(s, "INSERT INTO schema_version (version, updated_utc) "
-                       "VALUES ($1, $2)",
+            (st = q(s,
+                    "INSERT INTO schema_version (version, updated_utc) "
+                    "VALUES ($1, $2)",
                     2, p, NULL, err)))
             goto fail;
     }
@@ -233,8 +235,7 @@ static int is_pg_url(const char *u)
            strncmp(u, "postgres://", 11) == 0;
 }
 
-mb_status mb__store_open(const char *url_or_path, mb__store **out,
-                         mb_err *err)
+mb_status mb__store_open(const char *url_or_path, mb__store **out, mb_err *err)
 {
     *out = NULL;
     if (!url_or_path || !*url_or_path)
@@ -282,7 +283,10 @@ void mb__store_close(mb__store *s)
     free(s);
 }
 
-const char *mb__store_kind(const mb__store *s) { return s->ops->kind; }
+const char *mb__store_kind(const mb__store *s)
+{
+    return s->ops->kind;
+}
 
 /* ---- parameters ------------------------------------------------------- */
 
@@ -321,34 +325,41 @@ static void p_int(params *p, const json_t *j)
         snprintf(b, sizeof b, "%.0f", json_real_value(j));
     else if (json_is_boolean(j))
         snprintf(b, sizeof b, "%d", json_is_true(j) ? 1 : 0);
-    else
-        { p_add(p, NULL, 1); return; }
+    else {
+        p_add(p, NULL, 1);
+        return;
+    }
     p_str(p, b);
 }
 
 static void p_real(params *p, const json_t *j)
 {
     char b[40];
-    if (!json_is_number(j))
-        { p_add(p, NULL, 1); return; }
+    if (!json_is_number(j)) {
+        p_add(p, NULL, 1);
+        return;
+    }
     snprintf(b, sizeof b, "%.17g", json_number_value(j));
     p_str(p, b);
 }
 
 static void p_text(params *p, const json_t *j)
 {
-    if (json_is_string(j))
-        { p_str(p, json_string_value(j)); return; }
+    if (json_is_string(j)) {
+        p_str(p, json_string_value(j));
+        return;
+    }
     p_add(p, NULL, 1);
 }
 
 /* Any JSON as compact text with sorted keys (objects, arrays), or NULL. */
 static void p_json(params *p, const json_t *j)
 {
-    if (!j || json_is_null(j))
-        { p_add(p, NULL, 1); return; }
-    p_add(p, json_dumps(j, JSON_COMPACT | JSON_SORT_KEYS | JSON_ENCODE_ANY),
-          0);
+    if (!j || json_is_null(j)) {
+        p_add(p, NULL, 1);
+        return;
+    }
+    p_add(p, json_dumps(j, JSON_COMPACT | JSON_SORT_KEYS | JSON_ENCODE_ANY), 0);
 }
 
 static void p_free(params *p)
@@ -430,19 +441,19 @@ static mb_status insert_run(mb__store *s, const char *doc_id, size_t index,
         return mb__fail(err, MB_ENOMEM, "out of memory");
     }
     json_t *rows = NULL;
-    mb_status st = q(
-        s,
-        "INSERT INTO runs (document_id, run_index, created_utc, git_commit, "
-        "git_branch, git_dirty, git_commit_date, status, error, model_name, "
-        "model_path, model_sha256, model_file_bytes, variant, backend, "
-        "device, batch_size, config, iterations, stop_rule, latency_count, "
-        "p50_ns, p90_ns, p95_ns, p99_ns, mean_ns, std_ns, min_ns, max_ns, "
-        "ci_lo_ns, ci_hi_ns, throughput_ips, throughput_sps, "
-        "memory_peak_bytes, memory_peak_method) VALUES ($1, $2, $3, $4, $5, "
-        "$6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19, "
-        "$20, $21, $22, $23, $24, $25, $26, $27, $28, $29, $30, $31, $32, "
-        "$33, $34, $35) RETURNING id",
-        p.n, (const char *const *)p.v, &rows, err);
+    mb_status st =
+        q(s,
+          "INSERT INTO runs (document_id, run_index, created_utc, git_commit, "
+          "git_branch, git_dirty, git_commit_date, status, error, model_name, "
+          "model_path, model_sha256, model_file_bytes, variant, backend, "
+          "device, batch_size, config, iterations, stop_rule, latency_count, "
+          "p50_ns, p90_ns, p95_ns, p99_ns, mean_ns, std_ns, min_ns, max_ns, "
+          "ci_lo_ns, ci_hi_ns, throughput_ips, throughput_sps, "
+          "memory_peak_bytes, memory_peak_method) VALUES ($1, $2, $3, $4, $5, "
+          "$6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19, "
+          "$20, $21, $22, $23, $24, $25, $26, $27, $28, $29, $30, $31, $32, "
+          "$33, $34, $35) RETURNING id",
+          p.n, (const char *const *)p.v, &rows, err);
     p_free(&p);
     if (st)
         return st;
@@ -468,8 +479,9 @@ static mb_status insert_run(mb__store *s, const char *doc_id, size_t index,
 static mb_status check_doc(const json_t *doc, mb_err *err)
 {
     if (!json_is_object(doc))
-        return mb__fail(err, MB_EINVAL, "a result document must be a JSON "
-                                        "object");
+        return mb__fail(err, MB_EINVAL,
+                        "a result document must be a JSON "
+                        "object");
     const char *schema = json_string_value(json_object_get(doc, "schema"));
     if (!schema || strncmp(schema, "mbench.result/", 14) != 0)
         return mb__fail(err, MB_EFORMAT,
@@ -594,8 +606,8 @@ mb_status mb__store_put(mb__store *s, const json_t *doc, const json_t *git,
 /* ---- reading ---------------------------------------------------------- */
 
 /* Restores "samples_ns" into the runs of doc from run_samples. */
-static mb_status restore_samples(mb__store *s, const char *doc_id,
-                                 json_t *doc, mb_err *err)
+static mb_status restore_samples(mb__store *s, const char *doc_id, json_t *doc,
+                                 mb_err *err)
 {
     json_t *rows;
     const char *p[1] = {doc_id};
@@ -623,16 +635,15 @@ static mb_status restore_samples(mb__store *s, const char *doc_id,
 static json_t *git_from_cells(const json_t *rows, size_t r, size_t c0)
 {
     const char *dirty = cell(rows, r, c0 + 2);
-    return json_pack("{s:o,s:o,s:o,s:o}", "commit",
-                     cell(rows, r, c0) ? json_string(cell(rows, r, c0))
-                                       : json_null(),
-                     "branch",
-                     cell(rows, r, c0 + 1) ? json_string(cell(rows, r, c0 + 1))
-                                           : json_null(),
-                     "dirty", dirty ? json_boolean(atoi(dirty)) : json_null(),
-                     "commit_date",
-                     cell(rows, r, c0 + 3) ? json_string(cell(rows, r, c0 + 3))
-                                           : json_null());
+    return json_pack(
+        "{s:o,s:o,s:o,s:o}", "commit",
+        cell(rows, r, c0) ? json_string(cell(rows, r, c0)) : json_null(),
+        "branch",
+        cell(rows, r, c0 + 1) ? json_string(cell(rows, r, c0 + 1))
+                              : json_null(),
+        "dirty", dirty ? json_boolean(atoi(dirty)) : json_null(), "commit_date",
+        cell(rows, r, c0 + 3) ? json_string(cell(rows, r, c0 + 3))
+                              : json_null());
 }
 
 static json_t *load_doc(const char *text, const char *where, mb_err *err)
@@ -651,8 +662,8 @@ mb_status mb__store_each(mb__store *s, mb__store_each_fn fn, void *user,
                          mb_err *err)
 {
     json_t *ids;
-    mb_status st = q(s, "SELECT id FROM documents ORDER BY id", 0, NULL, &ids,
-                     err);
+    mb_status st =
+        q(s, "SELECT id FROM documents ORDER BY id", 0, NULL, &ids, err);
     if (st)
         return st;
     for (size_t i = 0; !st && i < json_array_size(ids); i++) {
@@ -813,7 +824,8 @@ mb_status mb__store_baseline(mb__store *s, const char *ref,
         json_t *run;
         json_array_foreach(json_object_get(doc, "runs"), k, run)
         {
-            const char *status = json_string_value(json_object_get(run, "status"));
+            const char *status =
+                json_string_value(json_object_get(run, "status"));
             if (status && strcmp(status, "ok") != 0)
                 continue;
             char *key = run_key(run);
@@ -849,12 +861,34 @@ mb_status mb__store_baseline(mb__store *s, const char *ref,
 
 /* History row column types: s string, i integer, d double, b boolean. */
 static const char hist_types[] = "iisssbsssssisiddddddddddiiss";
-static const char *const hist_names[] = {
-    "run_id", "document_id", "created_utc", "git_commit", "git_branch",
-    "git_dirty", "git_commit_date", "model_name", "model_sha256", "variant",
-    "backend", "batch_size", "status", "iterations", "p50", "p90", "p95",
-    "p99", "mean", "std", "min", "max", "throughput", "samples_per_s",
-    "memory", "file_bytes", "hostname", "cpu_model"};
+static const char *const hist_names[] = {"run_id",
+                                         "document_id",
+                                         "created_utc",
+                                         "git_commit",
+                                         "git_branch",
+                                         "git_dirty",
+                                         "git_commit_date",
+                                         "model_name",
+                                         "model_sha256",
+                                         "variant",
+                                         "backend",
+                                         "batch_size",
+                                         "status",
+                                         "iterations",
+                                         "p50",
+                                         "p90",
+                                         "p95",
+                                         "p99",
+                                         "mean",
+                                         "std",
+                                         "min",
+                                         "max",
+                                         "throughput",
+                                         "samples_per_s",
+                                         "memory",
+                                         "file_bytes",
+                                         "hostname",
+                                         "cpu_model"};
 
 mb_status mb__store_history(mb__store *s, const mb__store_filter *f,
                             json_t **out, mb_err *err)
@@ -890,7 +924,8 @@ mb_status mb__store_history(mb__store *s, const mb__store_filter *f,
         snprintf(like, sizeof like, "%.64s%%", f->ref);
         p[n++] = f->ref;
         p[n++] = like;
-        mb__buf_printf(&sql, " AND (r.git_branch = $%zu OR r.git_commit LIKE $%zu)",
+        mb__buf_printf(&sql,
+                       " AND (r.git_branch = $%zu OR r.git_commit LIKE $%zu)",
                        n - 1, n);
     }
     if (f && f->batch_size > 0) {

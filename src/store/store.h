@@ -33,8 +33,7 @@ typedef struct mb__store mb__store;
  * database that is not mbench's, or an unreachable server fail with a one-
  * line message; nothing is overwritten.  Caller frees with
  * mb__store_close. */
-mb_status mb__store_open(const char *url_or_path, mb__store **out,
-                         mb_err *err);
+mb_status mb__store_open(const char *url_or_path, mb__store **out, mb_err *err);
 /* Closes the store; NULL is a no-op. */
 void mb__store_close(mb__store *s);
 /* "sqlite" or "postgresql" (static). */
@@ -51,11 +50,11 @@ mb_status mb__store_put(mb__store *s, const json_t *doc, const json_t *git,
 
 /* A filter for history; NULL/0 members match everything. */
 typedef struct mb__store_filter {
-    const char *model;   /* model name, path, or sha256 prefix */
+    const char *model; /* model name, path, or sha256 prefix */
     const char *variant;
-    const char *ref;     /* git branch, or commit prefix (>= 4 hex digits) */
-    int64_t batch_size;  /* 0: any */
-    int64_t limit;       /* 0: no limit; else the newest `limit` runs */
+    const char *ref;    /* git branch, or commit prefix (>= 4 hex digits) */
+    int64_t batch_size; /* 0: any */
+    int64_t limit;      /* 0: no limit; else the newest `limit` runs */
 } mb__store_filter;
 
 /* History rows, oldest first (by commit date, then storing order): a new

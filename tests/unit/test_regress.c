@@ -18,8 +18,8 @@ static void fill(double *x, size_t n, double median, double spread,
         x[i] = median * (1 + spread * fabs(mb__rng_normal(&r)));
 }
 
-static mb__verdict judge(double *a, size_t na, double *b, size_t nb,
-                         double q, json_t **j)
+static mb__verdict judge(double *a, size_t na, double *b, size_t nb, double q,
+                         json_t **j)
 {
     mb__regress_opts o;
     mb__regress_defaults(&o);
@@ -45,7 +45,8 @@ static void slowdown_beyond_threshold_is_a_regression(void)
     fill(b, 300, 1.2e6, 0.02, 2);
     json_t *j;
     EXPECT_EQ_INT(judge(a, 300, b, 300, 50, &j), MB_VERDICT_REGRESSION);
-    EXPECT(json_number_value(json_array_get(json_object_get(j, "ci95"), 0)) > 1.05);
+    EXPECT(json_number_value(json_array_get(json_object_get(j, "ci95"), 0)) >
+           1.05);
     json_decref(j);
 }
 
@@ -95,7 +96,8 @@ static void thresholds_parse_and_keep_defaults(void)
     mb__regress_opts o;
     mb__regress_defaults(&o);
     mb_err err = {0};
-    EXPECT_EQ_INT(mb__regress_parse_thresholds("p50=2.5%,memory=off", &o, &err), MB_OK);
+    EXPECT_EQ_INT(mb__regress_parse_thresholds("p50=2.5%,memory=off", &o, &err),
+                  MB_OK);
     EXPECT_NEAR(o.threshold[MB_GM_P50], 0.025, 1e-12);
     EXPECT(o.threshold[MB_GM_MEMORY] < 0);
     EXPECT_NEAR(o.threshold[MB_GM_P99], 0.10, 1e-12);
