@@ -1,9 +1,10 @@
 /*
  * onnx.h - ONNX model introspection and TensorProto reading without ONNX
- * Runtime or a protobuf library.  The model file is mmap'ed and walked with
+ * Runtime or a protobuf library.  mb__onnx_inspect walks a sparse image of
+ * the file (onnx_image.h: read with pread, tensor payloads left out) with
  * the wire reader of pb.h: weight payloads (raw_data, typed data, external
  * files) are skipped by length, never read, so a multi-gigabyte model costs
- * a few megabytes of memory to describe.  Field numbers follow onnx.proto
+ * well under a megabyte of memory to describe.  Field numbers follow onnx.proto
  * (ModelProto, GraphProto, NodeProto, AttributeProto, ValueInfoProto,
  * TypeProto, TensorProto, SparseTensorProto).  ONNX element type numbers
  * equal mb_dtype values.  See docs/MODEL.md.
@@ -25,7 +26,7 @@
  * producer_version, domain, model_version, doc_string, graph_name, opsets,
  * inputs, outputs, nodes, subgraph_nodes, op_types, subgraphs,
  * initializers, params, param_bytes, params_by_dtype, external_data,
- * metadata_props.  Caller frees *out with json_decref.
+ * metadata_props, constants.  Caller frees *out with json_decref.
  * Fails with MB_EIO (missing or unreadable file) or MB_EFORMAT (empty,
  * truncated, not an ONNX model), one line naming path and the fix.
  */
