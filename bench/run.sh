@@ -26,7 +26,7 @@ mkdir -p "$(dirname "$out")"
         [ "$(basename "$s")" = run.sh ] && continue
         echo
         echo "## $(basename "$s" .sh)"
-        bash "$s" || echo "(bench $(basename "$s") failed with status $?)"
+        bash "$s" "$build" || echo "(bench $(basename "$s") failed with status $?)"
     done
 } 2>&1 | tee "$out"
 echo "results kept in $out"

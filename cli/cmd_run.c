@@ -6,10 +6,7 @@
 #include "core/buf.h"
 #include "report/console.h"
 #include "runner/runner.h"
-#if __has_include("report/termhist.h")
 #include "report/termhist.h"
-#define MB_HAVE_TERMHIST 1
-#endif
 
 #include <signal.h>
 #include <stdio.h>
@@ -137,7 +134,6 @@ int cmd_run(int argc, char **argv)
         mb_buf b = MB_BUF_INIT;
         mb_console_opts co = {mb_cli_term_width(1), mb_cli_use_color(1)};
         mb__report_console(doc, &co, &b);
-#ifdef MB_HAVE_TERMHIST
         if (hist) {
             size_t i;
             json_t *run;
@@ -156,7 +152,6 @@ int cmd_run(int argc, char **argv)
                 free(v);
             }
         }
-#endif
         fwrite(b.data ? b.data : "", 1, b.len, stdout);
         mb__buf_free(&b);
     }

@@ -7,10 +7,7 @@
 #include "report/csv.h"
 #include "report/markdown.h"
 #include "store/store.h"
-#if __has_include("report/html.h")
 #include "report/html.h"
-#define MB_HAVE_HTML 1
-#endif
 
 #include <stdlib.h>
 #include <unistd.h>
@@ -98,7 +95,6 @@ int mb_cli_outputs_write(const mb_cli_outputs *o, json_t *doc)
         }
     }
     if (o->html) {
-#ifdef MB_HAVE_HTML
         mb_buf b = MB_BUF_INIT;
         const json_t *docs[1] = {doc};
         if (mb__report_html(docs, 1, &b, &e)) {
@@ -107,9 +103,6 @@ int mb_cli_outputs_write(const mb_cli_outputs *o, json_t *doc)
         } else {
             rc |= write_buf(o->html, &b);
         }
-#else
-        rc |= mb_cli_error(MB_EXIT_RUNTIME, "HTML reports are not built in");
-#endif
     }
     if (o->db) {
         mb__store *st = NULL;

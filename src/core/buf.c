@@ -55,8 +55,8 @@ void mb__buf_printf(mb_buf *b, const char *fmt, ...)
 
 char *mb__buf_take(mb_buf *b, size_t *len)
 {
-    if (!b->data)
-        reserve(b, 0);
+    if (!b->data && reserve(b, 0))
+        b->data[0] = '\0';
     char *d = b->data;
     if (len)
         *len = b->len;
