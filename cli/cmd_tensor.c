@@ -18,8 +18,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-MBENCH_COMMAND(tensor - dump, cmd_tensor_dump,
-               "print dtype, shape and checksum of tensor files or --data")
+/* clang-format off */
+MBENCH_COMMAND(tensor-dump, cmd_tensor_dump, "print what mbench reads from tensor files or --data")
+/* clang-format on */
 
 static void usage(FILE *f)
 {

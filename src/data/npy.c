@@ -291,30 +291,73 @@ static size_t swap_unit(mb_dtype t)
     return mb_dtype_size(t);
 }
 
-/* Copies Fortran-ordered src (column-major) into C-ordered dst. */
-static void fortran_to_c(uint8_t *dst, const uint8_t *src, const int64_t *dims,
-                         int rank, size_t esize, size_t count)
+/* One tile of the transposition: rows i0 in [a0, b0) of the first axis
+ * (contiguous in src) and columns iz in [az, bz) of the last axis
+ * (contiguous in dst).  ES is the element size, a constant per caller so
+ * that the copies compile to plain loads and stores. */
+#define TILE_COPY(ES)                                                        \
+    for (size_t iz = az; iz < bz; iz++)                                      \
+        for (size_t i0 = a0; i0 < b0; i0++)                                  \
+            memcpy(dst + i0 * c0 + iz * (ES), src + i0 * (ES) + iz * fz, (ES))
+
+/* Copies Fortran-ordered src (column-major) into C-ordered dst (rank > 1).
+ * The first and last axes are transposed in 32x32 tiles, so that both the
+ * reads and the writes stay within a few cache lines per tile; the middle
+ * axes are walked by an odometer. */
+static void fortran_to_c(uint8_t *dst_base, const uint8_t *src_base,
+                         const int64_t *dims, int rank, size_t esize,
+                         size_t count)
 {
-    size_t fstride[MB_MAX_RANK], idx[MB_MAX_RANK] = {0};
+    enum { B = 32 };
+    if (count == 0)
+        return;
+    size_t fstride[MB_MAX_RANK], cstride[MB_MAX_RANK], idx[MB_MAX_RANK] = {0};
     size_t st = esize;
     for (int k = 0; k < rank; k++) {
         fstride[k] = st;
         st *= (size_t)dims[k];
     }
-    size_t off = 0;
-    for (size_t i = 0; i < count; i++) {
-        memcpy(dst + i * esize, src + off, esize);
-        /* odometer over C order: the last axis moves fastest */
-        for (int k = rank - 1; k >= 0; k--) {
+    st = esize;
+    for (int k = rank - 1; k >= 0; k--) {
+        cstride[k] = st;
+        st *= (size_t)dims[k];
+    }
+    size_t n0 = (size_t)dims[0], nz = (size_t)dims[rank - 1];
+    size_t c0 = cstride[0], fz = fstride[rank - 1];
+    size_t soff = 0, doff = 0;
+    for (;;) {
+        uint8_t *dst = dst_base + doff;
+        const uint8_t *src = src_base + soff;
+        for (size_t a0 = 0; a0 < n0; a0 += B) {
+            size_t b0 = a0 + B < n0 ? a0 + B : n0;
+            for (size_t az = 0; az < nz; az += B) {
+                size_t bz = az + B < nz ? az + B : nz;
+                switch (esize) {
+                case 1: TILE_COPY(1); break;
+                case 2: TILE_COPY(2); break;
+                case 4: TILE_COPY(4); break;
+                case 8: TILE_COPY(8); break;
+                default: TILE_COPY(esize); break;
+                }
+            }
+        }
+        /* next combination of the middle axes 1..rank-2 */
+        int k = rank - 2;
+        for (; k >= 1; k--) {
             idx[k]++;
-            off += fstride[k];
+            soff += fstride[k];
+            doff += cstride[k];
             if (idx[k] < (size_t)dims[k])
                 break;
-            off -= idx[k] * fstride[k];
+            soff -= idx[k] * fstride[k];
+            doff -= idx[k] * cstride[k];
             idx[k] = 0;
         }
+        if (k < 1)
+            return;
     }
 }
+#undef TILE_COPY
 
 /* Checks the magic and version of the first `avail` bytes of a source of
  * `total` bytes; sets the preamble length and the header length. */
