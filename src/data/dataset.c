@@ -711,6 +711,33 @@ static mb_status init_inputs(mb_dataset *d, const mb_io_desc *inputs, size_t n,
     return MB_OK;
 }
 
+/* The path for the description: its basename, or for a NAME=FILE list
+ * each item with the file's basename ("x=x.npy,mask=m.npy"). */
+static void describe_path(const char *path, char *buf, size_t len)
+{
+    struct stat st;
+    if (stat(path, &st) == 0 || !strchr(path, '=')) {
+        snprintf(buf, len, "%s", mb__basename(path));
+        return;
+    }
+    size_t off = 0;
+    buf[0] = '\0';
+    for (const char *p = path; *p && off < len;) {
+        const char *comma = strchr(p, ',');
+        size_t n = comma ? (size_t)(comma - p) : strlen(p);
+        const char *eq = memchr(p, '=', n);
+        size_t nlen = eq ? (size_t)(eq - p) : 0;
+        const char *file = eq ? eq + 1 : p, *base = file;
+        for (const char *q = file; q < p + n; q++)
+            if (*q == '/')
+                base = q + 1;
+        off += (size_t)snprintf(buf + off, len - off, "%s%.*s%s%.*s",
+                                off ? "," : "", (int)nlen, p, eq ? "=" : "",
+                                (int)(p + n - base), base);
+        p += n + (comma ? 1 : 0);
+    }
+}
+
 mb_status mb__dataset_load(const char *path, const mb_io_desc *inputs,
                            size_t n_inputs, mb_dataset **out, mb_err *err)
 {
@@ -785,10 +812,11 @@ mb_status mb__dataset_load(const char *path, const mb_io_desc *inputs,
         mb__dataset_free(d);
         return s;
     }
-    char extra[sizeof d->desc];
+    char extra[sizeof d->desc], label[256];
     memcpy(extra, d->desc, sizeof extra);
-    snprintf(d->desc, sizeof d->desc, "%s: %zu sample%s%s", mb__basename(path),
-             d->count, d->count == 1 ? "" : "s", extra);
+    describe_path(path, label, sizeof label);
+    snprintf(d->desc, sizeof d->desc, "%s: %zu sample%s%s", label, d->count,
+             d->count == 1 ? "" : "s", extra);
     *out = d;
     return MB_OK;
 }

@@ -220,6 +220,19 @@ static void a_name_list_with_unequal_sample_counts_is_refused(void)
     EXPECT_CONTAINS(err.msg, "input 'q' has 4 samples but input 'p' has 5");
 }
 
+static void a_name_list_is_described_by_its_items(void)
+{
+    int64_t md[2] = {-1, 3};
+    mb_io_desc in = desc("p", MB_DTYPE_FLOAT32, 2, md);
+    char list[800];
+    snprintf(list, sizeof list, "p=%s", tpath("p.npy"));
+    mb_dataset *d = NULL;
+    mb_err err = {0};
+    EXPECT_EQ_INT(mb__dataset_load(list, &in, 1, &d, &err), 0);
+    EXPECT_STR(mb__dataset_describe(d), "p=p.npy: 5 samples");
+    mb__dataset_free(d);
+}
+
 static void a_name_list_naming_an_unknown_input_is_refused(void)
 {
     int64_t md[2] = {-1, 3};
@@ -334,6 +347,7 @@ int main(void)
     RUN(sample_directories_are_read_in_natural_order);
     RUN(a_sample_directory_missing_an_input_is_named);
     RUN(a_name_list_with_unequal_sample_counts_is_refused);
+    RUN(a_name_list_is_described_by_its_items);
     RUN(a_name_list_naming_an_unknown_input_is_refused);
     RUN(a_fixed_batch_of_one_refuses_larger_batches);
     RUN(a_missing_data_path_is_an_io_error);
