@@ -1,9 +1,10 @@
 /* proc.h - running a command once, as one benchmark sample.
  *
- * fork + execvp (no shell; the caller builds {"/bin/sh","-c",cmd} when it
+ * posix_spawnp (no shell; the caller builds {"/bin/sh","-c",cmd} when it
  * wants one), the child in its own process group with stdin from
- * /dev/null.  Measures wall time (CLOCK_MONOTONIC, from before fork to the
- * return of wait4), user and system time and peak RSS of the child and the
+ * /dev/null.  Measures wall time (CLOCK_MONOTONIC, from right before the
+ * spawn to the return of wait4, which is called as soon as a pidfd says
+ * the child has ended), user and system time and peak RSS of the child and the
  * descendants it waited for (wait4 rusage).  stdout and stderr are either
  * discarded, inherited or captured: a captured stream is always drained and
  * only its last `capture_limit` bytes are kept, so a flooding child never
@@ -57,8 +58,8 @@ typedef struct mb_proc_result {
 /* Runs spec once into *res (which the caller frees with
  * mb__proc_result_free, also on failure).  Returns MB_OK whenever the
  * command ran, whatever its exit status; MB_EINVAL when the command is not
- * found or cannot be executed (err names it), MB_EIO when pipes or fork
- * fail, MB_EINTERRUPTED when cancelled. */
+ * found or cannot be executed (err names it), MB_EIO when pipes or the
+ * spawn fail for lack of resources, MB_EINTERRUPTED when cancelled. */
 mb_status mb__proc_run(const mb_proc_spec *spec, mb_proc_result *res,
                        mb_err *err);
 void mb__proc_result_free(mb_proc_result *res);

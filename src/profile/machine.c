@@ -1,5 +1,7 @@
 /* machine.c - practical peaks (OpenBLAS sgemm, STREAM-like triad) and
- * their cache (machine.h). */
+ * their cache (machine.h).  OpenBLAS is loaded with dlopen only when a
+ * measurement is made: linked into mbench, its constructor would start a
+ * thread pool in every mbench process (mbench exec among them). */
 #include "profile/machine.h"
 
 #include "core/alloc.h"
@@ -10,8 +12,10 @@
 #include "profile/counters.h"
 
 #include <cblas.h>
+#include <dlfcn.h>
 #include <errno.h>
 #include <pthread.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -25,15 +29,48 @@
 
 /* ---- sgemm ---------------------------------------------------------- */
 
-static double sgemm_gflops(const float *a, const float *b, float *c, int n,
-                           int threads)
+/* The OpenBLAS entry points, typed by cblas.h, found at run time. */
+typedef struct blas {
+    __typeof__(&cblas_sgemm) sgemm;
+    __typeof__(&openblas_set_num_threads) set_threads;
+    __typeof__(&openblas_get_num_threads) get_threads;
+    __typeof__(&openblas_get_config) get_config;
+} blas;
+
+/* Loads libopenblas.so.0 (kept loaded: unloading a library whose worker
+ * threads are running is not safe).  MB_EUNSUPPORTED when it is missing. */
+static mb_status blas_load(blas *b, mb_err *err)
 {
-    openblas_set_num_threads(threads);
+    void *h = dlopen("libopenblas.so.0", RTLD_NOW | RTLD_LOCAL);
+    if (!h)
+        return mb__fail(err, MB_EUNSUPPORTED,
+                        "cannot load OpenBLAS for the sgemm peak (%s): "
+                        "install libopenblas0",
+                        dlerror());
+    b->sgemm = (__typeof__(b->sgemm))(uintptr_t)dlsym(h, "cblas_sgemm");
+    b->set_threads = (__typeof__(b->set_threads))(uintptr_t)dlsym(
+        h, "openblas_set_num_threads");
+    b->get_threads = (__typeof__(b->get_threads))(uintptr_t)dlsym(
+        h, "openblas_get_num_threads");
+    b->get_config = (__typeof__(b->get_config))(uintptr_t)dlsym(
+        h, "openblas_get_config");
+    if (!b->sgemm || !b->set_threads || !b->get_threads || !b->get_config)
+        return mb__fail(err, MB_EUNSUPPORTED,
+                        "libopenblas.so.0 lacks cblas_sgemm or "
+                        "openblas_*_num_threads: install Debian's "
+                        "libopenblas0");
+    return MB_OK;
+}
+
+static double sgemm_gflops(const blas *bl, const float *a, const float *b,
+                           float *c, int n, int threads)
+{
+    bl->set_threads(threads);
     double best = 0;
     for (int r = 0; r < SGEMM_REPS + 1; r++) {
         int64_t t0 = mb_now_ns();
-        cblas_sgemm(CblasRowMajor, CblasNoTrans, CblasNoTrans, n, n, n, 1.0f,
-                    a, n, b, n, 0.0f, c, n);
+        bl->sgemm(CblasRowMajor, CblasNoTrans, CblasNoTrans, n, n, n, 1.0f, a,
+                  n, b, n, 0.0f, c, n);
         int64_t dt = mb_now_ns() - t0;
         double g = 2.0 * n * (double)n * n / (double)dt;
         if (r > 0 && g > best) /* the first call warms up */
@@ -177,6 +214,10 @@ mb_status mb__machine_measure(json_t **out, mb_err *err)
     if (ncpu < 1)
         ncpu = 1;
     int n = SGEMM_N;
+    blas bl;
+    mb_status bst = blas_load(&bl, err);
+    if (bst != MB_OK)
+        return bst;
     size_t nn = (size_t)n * (size_t)n;
     float *a = mb__calloc(nn, sizeof *a), *b = mb__calloc(nn, sizeof *b);
     float *c = mb__calloc(nn, sizeof *c);
@@ -190,10 +231,10 @@ mb_status mb__machine_measure(json_t **out, mb_err *err)
         a[i] = (float)(i % 17) * 0.01f;
         b[i] = (float)(i % 13) * 0.02f;
     }
-    int saved = openblas_get_num_threads();
-    double g1 = sgemm_gflops(a, b, c, n, 1);
-    double gall = sgemm_gflops(a, b, c, n, ncpu);
-    openblas_set_num_threads(saved);
+    int saved = bl.get_threads();
+    double g1 = sgemm_gflops(&bl, a, b, c, n, 1);
+    double gall = sgemm_gflops(&bl, a, b, c, n, ncpu);
+    bl.set_threads(saved);
     free(a);
     free(b);
     free(c);
@@ -227,7 +268,7 @@ mb_status mb__machine_measure(json_t **out, mb_err *err)
     json_object_set_new(m, "schema", json_string(SCHEMA));
     json_object_set_new(m, "key", machine_key());
     json_object_set_new(m, "measured_utc", json_string(when));
-    json_object_set_new(m, "blas", json_string(openblas_get_config()));
+    json_object_set_new(m, "blas", json_string(bl.get_config()));
     json_object_set_new(
         m, "sgemm",
         json_pack("{s:i, s:f, s:f, s:i, s:s}", "n", n, "one_core_gflops", g1,
