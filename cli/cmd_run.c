@@ -8,6 +8,7 @@
 #include "runner/runner.h"
 #include "report/termhist.h"
 
+#include <math.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -23,6 +24,43 @@ static void on_sigint(int sig)
     if (interrupted) /* a second Ctrl-C ends at once */
         _exit(MB_EXIT_INTERRUPTED);
     interrupted = 1;
+}
+
+/* A progress line on stderr, only on a terminal and only once a run has
+ * taken more than a second; redrawn at most ten times a second. */
+typedef struct {
+    int64_t start, last;
+    int shown;
+    double target;
+} progress_state;
+
+static void progress(void *user, int64_t batch, int64_t iters,
+                     int64_t elapsed_ns, double ci_rel)
+{
+    progress_state *ps = user;
+    int64_t now = mb_now_ns();
+    if (now - ps->start < 1000000000LL || now - ps->last < 100000000LL)
+        return;
+    ps->last = now;
+    ps->shown = 1;
+    double frac = isfinite(ci_rel) && ci_rel > 0 ? ps->target / ci_rel : 0;
+    if (frac > 1)
+        frac = 1;
+    int width = 24, fill = (int)(frac * width);
+    char bar[32];
+    for (int i = 0; i < width; i++)
+        bar[i] = i < fill ? '=' : i == fill ? '>' : ' ';
+    bar[width] = '\0';
+    char ci[32];
+    if (isfinite(ci_rel))
+        snprintf(ci, sizeof ci, "CI +-%.2f%%", ci_rel * 100);
+    else
+        snprintf(ci, sizeof ci, "CI pending");
+    fprintf(stderr, "\rbatch %lld [%s] %lld iterations, %.1f s, %s (target "
+                    "%.2f%%)\033[K",
+            (long long)batch, bar, (long long)iters, (double)elapsed_ns / 1e9,
+            ci, ps->target * 100);
+    fflush(stderr);
 }
 
 static void usage(FILE *f)
@@ -122,9 +160,17 @@ int cmd_run(int argc, char **argv)
     sigaction(SIGINT, &sa, NULL);
     sigaction(SIGTERM, &sa, NULL);
 
+    progress_state ps = {mb_now_ns(), 0, 0, plan.target_ci};
+    if (isatty(2)) {
+        plan.progress = progress;
+        plan.progress_user = &ps;
+    }
     json_t *doc = NULL;
     mb_err err = {0};
-    if (mb__run_plan(&plan, &doc, &err)) {
+    mb_status st = mb__run_plan(&plan, &doc, &err);
+    if (ps.shown)
+        fprintf(stderr, "\r\033[K");
+    if (st) {
         rc = mb_cli_fail(&err);
         goto done;
     }

@@ -129,7 +129,8 @@ void mb__report_console(const json_t *doc, const mb_console_opts *o,
     size_t i;
     const json_t *run;
     const char *prev_variant = NULL;
-    int wide = o->width >= 150, mid = o->width >= 110;
+    int wide = o->width >= 165, mid = o->width >= 140;
+    int show_stop = o->width >= 100, show_p95 = o->width >= 88;
     const char *dim = o->color ? "\033[2m" : "", *rst = o->color ? "\033[0m" : "";
     const char *red = o->color ? "\033[31m" : "";
     json_array_foreach(runs, i, run)
@@ -143,11 +144,16 @@ void mb__report_console(const json_t *doc, const mb_console_opts *o,
                            "p50 ms [95% CI]");
             if (mid)
                 mb__buf_printf(out, " %9s", "p90");
-            mb__buf_printf(out, " %9s %9s", "p95", "p99");
+            if (show_p95)
+                mb__buf_printf(out, " %9s", "p95");
+            mb__buf_printf(out, " %9s", "p99");
             if (wide)
                 mb__buf_printf(out, " %19s %9s %9s", "mean ± std", "min",
                                "max");
-            mb__buf_printf(out, " %7s %-12s %10s", "iters", "stop", "inf/s");
+            mb__buf_printf(out, " %7s", "iters");
+            if (show_stop)
+                mb__buf_printf(out, " %-16s", "stop");
+            mb__buf_printf(out, " %10s", "inf/s");
             if (mid)
                 mb__buf_printf(out, " %10s", "samples/s");
             mb__buf_printf(out, " %10s%s\n", "peak RSS", rst);
@@ -185,20 +191,23 @@ void mb__report_console(const json_t *doc, const mb_console_opts *o,
                        cell);
         if (mid)
             mb__buf_printf(out, " %9s", c1);
-        mb__buf_printf(out, " %9s %9s", c2, c3);
+        if (show_p95)
+            mb__buf_printf(out, " %9s", c2);
+        mb__buf_printf(out, " %9s", c3);
         if (wide) {
             char ms_[48];
             snprintf(ms_, sizeof ms_, "%s ± %s", c4, c5);
-            mb__buf_printf(out, " %20s %9s %9s", ms_, c6, c7);
+            mb__buf_printf(out, " %19s %9s %9s", ms_, c6, c7);
         }
         const json_t *tp = json_object_get(run, "throughput");
         char mem[32];
         mb__fmt_bytes(num(json_object_get(run, "memory"), "rss_peak_bytes"),
                       mem, sizeof mem);
-        mb__buf_printf(out, " %7lld %-12s %10.1f",
-                       (long long)json_integer_value(
-                           json_object_get(run, "iterations")),
-                       str(run, "stop_rule"), num(tp, "inferences_per_s"));
+        mb__buf_printf(out, " %7lld", (long long)json_integer_value(
+                                          json_object_get(run, "iterations")));
+        if (show_stop)
+            mb__buf_printf(out, " %-16s", str(run, "stop_rule"));
+        mb__buf_printf(out, " %10.1f", num(tp, "inferences_per_s"));
         if (mid)
             mb__buf_printf(out, " %10.1f", num(tp, "samples_per_s"));
         mb__buf_printf(out, " %10s\n", mem);

@@ -55,6 +55,13 @@ typedef struct mb_plan {
     /* Set non-zero (by a signal handler, say) to stop measuring soon; the
      * result is then marked "interrupted".  Borrowed; may be NULL. */
     volatile int *cancel;
+    /* Called between chunks of the measurement loop (never inside the
+     * timed region): batch size, iterations so far, elapsed ns, and the
+     * last relative half-width of the median's CI (INFINITY before the
+     * first check).  May be NULL. */
+    void (*progress)(void *user, int64_t batch, int64_t iters,
+                     int64_t elapsed_ns, double ci_rel);
+    void *progress_user;
 } mb_plan;
 
 /* Fills *p with the defaults above (all pointers NULL). */

@@ -507,8 +507,9 @@ static mb_status measure(mb_bench *b, const mb_plan *p, json_t *run,
         return mb__fail(err, MB_ENOMEM, "out of memory");
     const char *rule = NULL;
     int64_t limit = p->fixed_iters > 0 ? p->fixed_iters : p->max_iters;
-    size_t next_check = (size_t)(p->min_iters > 10 ? p->min_iters : 10);
+    size_t next_check = 32;
     int64_t last_rss_t = 0;
+    double ci_rel = INFINITY;
     int64_t t0 = mb_now_ns();
     while (!rule) {
         if (n == cap) {
@@ -546,18 +547,24 @@ static mb_status measure(mb_bench *b, const mb_plan *p, json_t *run,
             rule = "max_iterations";
         else if (elapsed >= p->max_time_ns)
             rule = "max_time";
-        else if ((int64_t)n >= p->min_iters && elapsed >= p->min_time_ns &&
-                 n >= next_check) {
+        else if (n >= next_check) {
+            /* The CI is recomputed at geometrically spaced counts (cost
+             * O(n log n) each, so O(n log n) overall), outside timing. */
             double *d = mb__calloc(n, sizeof *d);
             if (d) {
                 for (size_t i = 0; i < n; i++)
                     d[i] = (double)samples[i];
-                if (mb__median_ci_rel(d, n) <= p->target_ci)
+                ci_rel = mb__median_ci_rel(d, n);
+                if (ci_rel <= p->target_ci && (int64_t)n >= p->min_iters &&
+                    elapsed >= p->min_time_ns)
                     rule = "target_ci";
                 free(d);
             }
             next_check = n + n / 8 + 16;
         }
+        if (p->progress)
+            p->progress(p->progress_user, b->batch, (int64_t)n, elapsed,
+                        ci_rel);
     }
     int64_t measure_ns = mb_now_ns() - t0;
     if (s) {
