@@ -121,6 +121,40 @@ uint16_t mb_f32_to_f16(float f);
 float mb_bf16_to_f32(uint16_t h);
 uint16_t mb_f32_to_bf16(float f);
 
+/*
+ * Running a benchmark: the library side of `mbench run`.
+ *
+ *   mb_runner *r = mb_runner_new();
+ *   mb_runner_set(r, "threads", "1", &err);
+ *   mb_runner_set(r, "batch", "1,8", &err);
+ *   char *json;
+ *   if (mb_runner_run(r, "model.onnx", &json, &err) == MB_OK) { ...; free(json); }
+ *   mb_runner_free(r);
+ *
+ * Options are named like the run flags without dashes (docs/CLI.md):
+ * backend, ort-lib, batch, seed, data, dim (NAME=VALUE, repeatable),
+ * input-range (NAME=LO:HI, repeatable), warmup, warmup-time, min-iterations,
+ * max-iterations, min-time, max-time, iterations, target-ci, leak-check,
+ * save-samples, verbose; any other key is a backend option (threads,
+ * inter-threads, execution-mode, opt-level, ep, device-id, arena,
+ * save-optimized, config:KEY, ...) validated when the model is opened.
+ */
+typedef struct mb_runner mb_runner;
+
+/* A runner with the defaults of `mbench run`; NULL when memory runs out.
+ * Caller frees with mb_runner_free. */
+mb_runner *mb_runner_new(void);
+/* Frees r; NULL is a no-op. */
+void mb_runner_free(mb_runner *r);
+/* Sets one option (strings are copied).  MB_EINVAL names a bad value. */
+mb_status mb_runner_set(mb_runner *r, const char *key, const char *value,
+                        mb_err *err);
+/* Benchmarks model and hands the result document (JSON text, schema
+ * "mbench.result/1", docs/FORMATS.md) to *json; caller frees it with
+ * free().  Thread-compatible: one runner per thread. */
+mb_status mb_runner_run(mb_runner *r, const char *model, char **json,
+                        mb_err *err);
+
 /* Monotonic time in nanoseconds (CLOCK_MONOTONIC). */
 int64_t mb_now_ns(void);
 

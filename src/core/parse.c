@@ -1,0 +1,100 @@
+/* parse.c - strict number, duration and list parsing. */
+#include "core/parse.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+int mb__parse_i64(const char *s, int64_t lo, int64_t hi, int64_t *out)
+{
+    if (!s || !*s)
+        return -1;
+    char *end;
+    errno = 0;
+    long long v = strtoll(s, &end, 10);
+    if (errno || *end || v < lo || v > hi)
+        return -1;
+    *out = v;
+    return 0;
+}
+
+int mb__parse_double(const char *s, double lo, double hi, double *out)
+{
+    if (!s || !*s)
+        return -1;
+    char *end;
+    errno = 0;
+    double v = strtod(s, &end);
+    if (errno || *end || !isfinite(v) || v < lo || v > hi)
+        return -1;
+    *out = v;
+    return 0;
+}
+
+int mb__parse_duration_ns(const char *s, int64_t *out)
+{
+    if (!s || !*s)
+        return -1;
+    char *end;
+    errno = 0;
+    double v = strtod(s, &end);
+    if (errno || end == s || !isfinite(v) || v < 0)
+        return -1;
+    double mult;
+    if (!*end || strcmp(end, "s") == 0)
+        mult = 1e9;
+    else if (strcmp(end, "ms") == 0)
+        mult = 1e6;
+    else if (strcmp(end, "us") == 0)
+        mult = 1e3;
+    else if (strcmp(end, "m") == 0 || strcmp(end, "min") == 0)
+        mult = 60e9;
+    else if (strcmp(end, "h") == 0)
+        mult = 3600e9;
+    else
+        return -1;
+    double ns = v * mult;
+    if (ns > 9e18)
+        return -1;
+    *out = (int64_t)ns;
+    return 0;
+}
+
+int mb__parse_i64_list(const char *s, int64_t lo, int64_t hi, int64_t **out,
+                       size_t *n)
+{
+    *out = NULL;
+    *n = 0;
+    if (!s || !*s || s[0] == ',' || s[strlen(s) - 1] == ',')
+        return -1;
+    size_t cap = 1;
+    for (const char *p = s; *p; p++)
+        cap += *p == ',';
+    int64_t *v = calloc(cap, sizeof *v);
+    char *copy = strdup(s);
+    if (!v || !copy) {
+        free(v);
+        free(copy);
+        return -1;
+    }
+    size_t k = 0;
+    char *save = NULL;
+    for (char *tok = strtok_r(copy, ",", &save); tok;
+         tok = strtok_r(NULL, ",", &save)) {
+        if (k == cap || mb__parse_i64(tok, lo, hi, &v[k]) != 0) {
+            free(v);
+            free(copy);
+            return -1;
+        }
+        k++;
+    }
+    free(copy);
+    if (k == 0) {
+        free(v);
+        return -1;
+    }
+    *out = v;
+    *n = k;
+    return 0;
+}

@@ -1,0 +1,19 @@
+/* parse.h - strict parsing of the values options take (numbers, durations,
+ * lists), shared by the public API and the CLI. */
+#ifndef MB_CORE_PARSE_H
+#define MB_CORE_PARSE_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+/* The whole string must be an integer within [lo, hi]; 0 on success. */
+int mb__parse_i64(const char *s, int64_t lo, int64_t hi, int64_t *out);
+/* A finite number within [lo, hi]; 0 on success. */
+int mb__parse_double(const char *s, double lo, double hi, double *out);
+/* "10", "10s", "500ms", "250us", "2m", "1.5h" (bare numbers are seconds). */
+int mb__parse_duration_ns(const char *s, int64_t *out);
+/* "1,2,4,8": integers within [lo, hi]; *out is malloc'ed. */
+int mb__parse_i64_list(const char *s, int64_t lo, int64_t hi, int64_t **out,
+                       size_t *n);
+
+#endif

@@ -1,0 +1,195 @@
+/* api.c - the public runner API (include/mbench.h) over mb_plan and
+ * mb__run_plan. */
+#include "mbench.h"
+
+#include "core/alloc.h"
+#include "core/err.h"
+#include "core/parse.h"
+#include "runner/runner.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+struct mb_runner {
+    mb_plan plan;
+};
+
+mb_runner *mb_runner_new(void)
+{
+    mb_runner *r = mb__calloc(1, sizeof *r);
+    if (r)
+        mb__plan_defaults(&r->plan);
+    return r;
+}
+
+void mb_runner_free(mb_runner *r)
+{
+    if (!r)
+        return;
+    mb__plan_free(&r->plan);
+    free(r);
+}
+
+static mb_status bad(mb_err *err, const char *key, const char *value,
+                     const char *expect)
+{
+    return mb__fail(err, MB_EINVAL, "invalid value '%s' for %s: expected %s",
+                    value ? value : "", key, expect);
+}
+
+static mb_status set_str(char **dst, const char *v, mb_err *err)
+{
+    char *c = mb__strdup(v);
+    if (!c)
+        return mb__fail(err, MB_ENOMEM, "out of memory");
+    free(*dst);
+    *dst = c;
+    return MB_OK;
+}
+
+/* NAME=REST split; *name malloc'ed. */
+static int split(const char *v, char **name, const char **rest)
+{
+    const char *eq = v ? strchr(v, '=') : NULL;
+    if (!eq || eq == v)
+        return -1;
+    *name = mb__strndup(v, (size_t)(eq - v));
+    *rest = eq + 1;
+    return *name ? 0 : -1;
+}
+
+mb_status mb_runner_set(mb_runner *r, const char *key, const char *value,
+                        mb_err *err)
+{
+    mb_plan *p = &r->plan;
+    int64_t v;
+    double d;
+    if (!key || !value)
+        return mb__fail(err, MB_EINVAL, "mb_runner_set needs a key and a value");
+    if (!strcmp(key, "backend"))
+        return set_str(&p->backend, value, err);
+    if (!strcmp(key, "ort-lib"))
+        return set_str(&p->ort_lib, value, err);
+    if (!strcmp(key, "data"))
+        return set_str(&p->data_path, value, err);
+    if (!strcmp(key, "verbose") || !strcmp(key, "leak-check") ||
+        !strcmp(key, "save-samples")) {
+        if (mb__parse_i64(value, 0, 1, &v))
+            return bad(err, key, value, "0 or 1");
+        if (key[0] == 'v')
+            p->verbose = (int)v;
+        else if (key[0] == 'l')
+            p->leak_check = (int)v;
+        else
+            p->save_samples = (int)v;
+        return MB_OK;
+    }
+    if (!strcmp(key, "batch")) {
+        int64_t *list;
+        size_t n;
+        if (mb__parse_i64_list(value, 1, 1 << 20, &list, &n))
+            return bad(err, key, value, "positive batch sizes (1,2,4,8)");
+        free(p->batches);
+        p->batches = list;
+        p->n_batches = n;
+        return MB_OK;
+    }
+    if (!strcmp(key, "seed")) {
+        if (mb__parse_i64(value, 0, INT64_MAX, &v))
+            return bad(err, key, value, "a non-negative integer");
+        p->seed = (uint64_t)v;
+        return MB_OK;
+    }
+    static const char *counts[] = {"warmup", "min-iterations",
+                                   "max-iterations", "iterations"};
+    int64_t *count_dst[] = {&p->warmup_iters, &p->min_iters, &p->max_iters,
+                            &p->fixed_iters};
+    for (int i = 0; i < 4; i++)
+        if (!strcmp(key, counts[i])) {
+            if (mb__parse_i64(value, i == 0 ? 0 : 1, 1000000000, &v))
+                return bad(err, key, value, "an iteration count");
+            *count_dst[i] = v;
+            return MB_OK;
+        }
+    static const char *times[] = {"warmup-time", "min-time", "max-time"};
+    int64_t *time_dst[] = {&p->warmup_time_ns, &p->min_time_ns,
+                           &p->max_time_ns};
+    for (int i = 0; i < 3; i++)
+        if (!strcmp(key, times[i])) {
+            if (mb__parse_duration_ns(value, &v))
+                return bad(err, key, value, "a duration such as 2s or 500ms");
+            *time_dst[i] = v;
+            return MB_OK;
+        }
+    if (!strcmp(key, "target-ci")) {
+        if (mb__parse_double(value, 0, 1, &d) || d <= 0)
+            return bad(err, key, value, "a fraction such as 0.01");
+        p->target_ci = d;
+        return MB_OK;
+    }
+    if (!strcmp(key, "dim")) {
+        char *name;
+        const char *rest;
+        if (split(value, &name, &rest) ||
+            mb__parse_i64(rest, 1, (int64_t)1 << 40, &v)) {
+            if (!split(value, &name, &rest))
+                free(name);
+            return bad(err, key, value, "NAME=VALUE");
+        }
+        mb_dim_override *n =
+            mb__realloc_array(p->dims, p->n_dims + 1, sizeof *n);
+        if (!n) {
+            free(name);
+            return mb__fail(err, MB_ENOMEM, "out of memory");
+        }
+        p->dims = n;
+        p->dims[p->n_dims++] = (mb_dim_override){name, v};
+        return MB_OK;
+    }
+    if (!strcmp(key, "input-range")) {
+        char *name, *colon;
+        const char *rest;
+        double lo, hi;
+        if (split(value, &name, &rest))
+            return bad(err, key, value, "NAME=LO:HI");
+        char *copy = mb__strdup(rest);
+        colon = copy ? strchr(copy, ':') : NULL;
+        if (colon)
+            *colon = '\0';
+        if (!colon || mb__parse_double(copy, -1e300, 1e300, &lo) ||
+            mb__parse_double(colon + 1, -1e300, 1e300, &hi) || hi < lo) {
+            free(copy);
+            free(name);
+            return bad(err, key, value, "NAME=LO:HI with LO <= HI");
+        }
+        free(copy);
+        mb_input_range *n =
+            mb__realloc_array(p->ranges, p->n_ranges + 1, sizeof *n);
+        if (!n) {
+            free(name);
+            return mb__fail(err, MB_ENOMEM, "out of memory");
+        }
+        p->ranges = n;
+        p->ranges[p->n_ranges++] = (mb_input_range){name, lo, hi};
+        return MB_OK;
+    }
+    if (mb__plan_set_opt(p, key, value))
+        return mb__fail(err, MB_ENOMEM, "out of memory");
+    return MB_OK;
+}
+
+mb_status mb_runner_run(mb_runner *r, const char *model, char **json,
+                        mb_err *err)
+{
+    *json = NULL;
+    mb_status s = set_str(&r->plan.model_path, model, err);
+    if (s)
+        return s;
+    json_t *doc = NULL;
+    s = mb__run_plan(&r->plan, &doc, err);
+    if (s)
+        return s;
+    *json = json_dumps(doc, JSON_INDENT(2) | JSON_REAL_PRECISION(17));
+    json_decref(doc);
+    return *json ? MB_OK : mb__fail(err, MB_ENOMEM, "out of memory");
+}
