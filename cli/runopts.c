@@ -36,6 +36,7 @@ enum {
     O_PCT,
     O_LEAK,
     O_SAMPLES,
+    O_SHAPE,
     O_END
 };
 
@@ -69,6 +70,7 @@ static const struct option shared[] = {
     {"percentile", required_argument, NULL, O_PCT},
     {"leak-check", no_argument, NULL, O_LEAK},
     {"save-samples", no_argument, NULL, O_SAMPLES},
+    {"shape", required_argument, NULL, O_SHAPE},
 };
 #define N_SHARED (sizeof shared / sizeof shared[0])
 
@@ -314,6 +316,23 @@ static int handle(mb_plan *p, int c, const char *flag, const char *arg)
     case O_LEAK:
         p->leak_check = 1;
         return 1;
+    case O_SHAPE: {
+        int64_t *list = NULL;
+        size_t n = 0;
+        if (split_kv(arg, &k, &val) ||
+            (*val && mb_cli_parse_i64_list(val, 0, 1LL << 40, &list, &n)) ||
+            n > MB_MAX_RANK) {
+            free(k);
+            free(list);
+            return mb_cli_bad_value(flag, arg,
+                                    "NAME=D0,D1,... (NAME= for a scalar)"),
+                   -1;
+        }
+        int r = mb__plan_set_shape(p, k, list, (int)n);
+        free(k);
+        free(list);
+        return r ? -1 : 1;
+    }
     case O_SAMPLES:
         p->save_samples = 1;
         return 1;
@@ -388,6 +407,8 @@ void mb_cli_runopts_usage(FILE *f)
         "  --batch LIST            batch sizes, e.g. 1,2,4,8 (default 1)\n"
         "  --dim NAME=VALUE        value of a symbolic dimension (repeatable)\n"
         "  --input-range NAME=LO:HI  value range of synthetic input NAME\n"
+        "  --shape NAME=D0,D1,...  whole shape of input NAME (NAME= for a "
+        "scalar)\n"
         "  --seed N                seed of synthetic inputs (default 42)\n"
         "  --data PATH             real inputs (.npy, .npz, .pb, directory)\n"
         "Measurement:\n"

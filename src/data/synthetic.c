@@ -43,6 +43,28 @@ mb_status mb__resolve_shape(const mb_io_desc *d, int64_t batch,
                         "input '%s' has no tensor shape (a sequence, map or "
                         "unknown rank); mbench feeds tensor inputs only",
                         d->name);
+    for (size_t k = 0; k < plan->n_shapes; k++) {
+        const mb_shape_override *o = &plan->shapes[k];
+        if (strcmp(o->name, d->name) != 0)
+            continue;
+        char want[256], got[256];
+        mb_shape_str(d->dims, d->rank, want, sizeof want);
+        mb_shape_str(o->dims, o->rank, got, sizeof got);
+        if (o->rank != d->rank)
+            return mb__fail(err, MB_EINVAL,
+                            "--shape %s=%s has rank %d, but the model's "
+                            "input '%s' has rank %d (%s, -1 = dynamic)",
+                            d->name, got, o->rank, d->name, d->rank, want);
+        for (int i = 0; i < d->rank; i++) {
+            if (d->dims[i] >= 0 && d->dims[i] != o->dims[i])
+                return mb__fail(err, MB_EINVAL,
+                                "--shape %s=%s changes fixed dimension %d "
+                                "of input '%s' (%s, -1 = dynamic)",
+                                d->name, got, i, d->name, want);
+            dims[i] = o->dims[i];
+        }
+        return MB_OK;
+    }
     for (int i = 0; i < d->rank; i++) {
         const char *sym = d->dim_names[i] ? d->dim_names[i] : "";
         dims[i] = d->dims[i];
@@ -68,9 +90,8 @@ mb_status mb__resolve_shape(const mb_io_desc *d, int64_t batch,
                             d->name, sym, i, sym);
         return mb__fail(err, MB_EMODEL,
                         "input '%s' has an unnamed dynamic dimension at axis "
-                        "%d; give the model a fixed or named dimension there "
-                        "(then --dim NAME=VALUE)",
-                        d->name, i);
+                        "%d; give its whole shape with --shape %s=D0,D1,...",
+                        d->name, i, d->name);
     }
     if (d->rank > 0 && d->dims[0] >= 0 && batch != 1 && d->dims[0] != batch)
         return mb__fail(err, MB_EMODEL,

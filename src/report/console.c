@@ -98,11 +98,18 @@ static void header_block(const json_t *doc, const json_t *run,
     mb__fmt_duration(num(ph, "library_load_ns"), t1, sizeof t1);
     mb__fmt_duration(num(ph, "session_create_ns"), t2, sizeof t2);
     mb__fmt_duration(num(ph, "first_inference_ns"), t3, sizeof t3);
+    char extra[64] = "";
+    double cv = num(json_object_get(model, "constants"), "values");
+    if (cv > 0) {
+        char c[32];
+        mb__fmt_count(cv, c, sizeof c);
+        snprintf(extra, sizeof extra, " + %s in Constant nodes", c);
+    }
     mb__buf_printf(out,
-                   "  model %s  file %s  params %s (%s)\n"
+                   "  model %s  file %s  params %s (%s)%s\n"
                    "  runtime load %s  session create %s  first inference "
                    "%s\n",
-                   str(model, "path"), fb, p, pb, t1, t2, t3);
+                   str(model, "path"), fb, p, pb, extra, t1, t2, t3);
     const char *key;
     json_t *v;
     int any = 0;

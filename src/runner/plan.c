@@ -38,6 +38,9 @@ void mb__plan_free(mb_plan *p)
     for (size_t i = 0; i < p->n_ranges; i++)
         free(p->ranges[i].name);
     free(p->ranges);
+    for (size_t i = 0; i < p->n_shapes; i++)
+        free(p->shapes[i].name);
+    free(p->shapes);
     free(p->data_path);
     free(p->percentiles);
     memset(p, 0, sizeof *p);
@@ -77,6 +80,33 @@ const char *mb__plan_get_opt(const mb_plan *p, const char *key)
     return NULL;
 }
 
+int mb__plan_set_shape(mb_plan *p, const char *name, const int64_t *dims,
+                       int rank)
+{
+    mb_shape_override o = {NULL, rank, {0}};
+    for (int i = 0; i < rank && i < MB_MAX_RANK; i++)
+        o.dims[i] = dims[i];
+    for (size_t i = 0; i < p->n_shapes; i++) {
+        if (strcmp(p->shapes[i].name, name) == 0) {
+            o.name = p->shapes[i].name;
+            p->shapes[i] = o;
+            return 0;
+        }
+    }
+    o.name = mb__strdup(name);
+    mb_shape_override *n =
+        mb__realloc_array(p->shapes, p->n_shapes + 1, sizeof *n);
+    if (!o.name || !n) {
+        free(o.name);
+        if (n)
+            p->shapes = n;
+        return -1;
+    }
+    p->shapes = n;
+    p->shapes[p->n_shapes++] = o;
+    return 0;
+}
+
 static char *dup_or_null(const char *s, int *fail)
 {
     if (!s)
@@ -105,6 +135,11 @@ int mb__plan_copy(mb_plan *d, const mb_plan *s)
     d->ranges = mb__calloc(s->n_ranges ? s->n_ranges : 1, sizeof *d->ranges);
     d->percentiles = mb__calloc(s->n_percentiles ? s->n_percentiles : 1,
                                 sizeof(double));
+    d->shapes = NULL;
+    d->n_shapes = 0;
+    for (size_t i = 0; i < s->n_shapes; i++)
+        fail |= mb__plan_set_shape(d, s->shapes[i].name, s->shapes[i].dims,
+                                   s->shapes[i].rank) != 0;
     if (!d->batches || !d->dims || !d->ranges || !d->percentiles) {
         fail = 1;
     } else {

@@ -19,6 +19,13 @@ typedef struct mb_input_range {
     double lo, hi;
 } mb_input_range;
 
+/* NAME=D0,D1,...: the whole shape of one input. */
+typedef struct mb_shape_override {
+    char *name;
+    int rank;
+    int64_t dims[MB_MAX_RANK];
+} mb_shape_override;
+
 typedef struct mb_plan {
     /* what */
     char *backend;      /* "ort" (default), "null", or a plugin path */
@@ -35,6 +42,8 @@ typedef struct mb_plan {
     size_t n_dims;
     mb_input_range *ranges;
     size_t n_ranges;
+    mb_shape_override *shapes;
+    size_t n_shapes;
     uint64_t seed;
     char *data_path;    /* --data: real inputs instead of synthetic */
     /* warmup and stopping */
@@ -72,6 +81,9 @@ void mb__plan_free(mb_plan *p);
 int mb__plan_set_opt(mb_plan *p, const char *key, const char *value);
 /* Value of a backend option, or NULL. */
 const char *mb__plan_get_opt(const mb_plan *p, const char *key);
+/* Adds (or replaces) a --shape override; copies name.  0 or -1 (OOM). */
+int mb__plan_set_shape(mb_plan *p, const char *name, const int64_t *dims,
+                       int rank);
 /* Deep copy (for per-variant plans). */
 int mb__plan_copy(mb_plan *dst, const mb_plan *src);
 

@@ -445,6 +445,8 @@ json_t *mb__model_json(const mb_plan *plan)
         json_object_set(m, "opsets", json_object_get(info, "opsets"));
         json_object_set(m, "producer_name",
                         json_object_get(info, "producer_name"));
+        /* Weights some exporters keep in Constant nodes, not initializers. */
+        json_object_set(m, "constants", json_object_get(info, "constants"));
         json_decref(info);
     } else {
         json_object_set_new(m, "params", json_null());
