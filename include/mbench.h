@@ -133,6 +133,7 @@ uint16_t mb_f32_to_bf16(float f);
  *
  * Options are named like the run flags without dashes (docs/CLI.md):
  * backend, ort-lib, batch, seed, data, dim (NAME=VALUE, repeatable),
+ * shape (NAME=D0,D1,..., repeatable),
  * input-range (NAME=LO:HI, repeatable), warmup, warmup-time, min-iterations,
  * max-iterations, min-time, max-time, iterations, target-ci, leak-check,
  * save-samples, verbose; any other key is a backend option (threads,

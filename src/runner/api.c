@@ -146,6 +146,25 @@ mb_status mb_runner_set(mb_runner *r, const char *key, const char *value,
         p->dims[p->n_dims++] = (mb_dim_override){name, v};
         return MB_OK;
     }
+    if (!strcmp(key, "shape")) {
+        char *name;
+        const char *rest;
+        int64_t *list = NULL;
+        size_t n = 0;
+        if (split(value, &name, &rest))
+            return bad(err, key, value, "NAME=D0,D1,...");
+        if ((*rest && mb__parse_i64_list(rest, 0, (int64_t)1 << 40, &list,
+                                         &n)) ||
+            n > MB_MAX_RANK) {
+            free(name);
+            free(list);
+            return bad(err, key, value, "NAME=D0,D1,...");
+        }
+        int rc = mb__plan_set_shape(p, name, list, (int)n);
+        free(name);
+        free(list);
+        return rc ? mb__fail(err, MB_ENOMEM, "out of memory") : MB_OK;
+    }
     if (!strcmp(key, "input-range")) {
         char *name, *colon;
         const char *rest;
