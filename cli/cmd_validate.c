@@ -451,21 +451,10 @@ int cmd_validate(int argc, char **argv)
         {"quiet", no_argument, NULL, O_QUIET},
         {"help", no_argument, NULL, O_HELP},
     };
-    size_t n_own = sizeof own / sizeof own[0];
-    struct option *base = mb_cli_runopts_merge(own, n_own);
-    size_t n_base = 0;
-    while (base && base[n_base].name)
-        n_base++;
     struct option *longopts =
-        base ? realloc(base, (n_base + MB_CLI_N_OUTPUT_OPTIONS + 1) *
-                                 sizeof *base)
-             : NULL;
-    if (!longopts) {
-        free(base);
+        mb_cli_runopts_merge_outputs(own, sizeof own / sizeof own[0]);
+    if (!longopts)
         return mb_cli_error(MB_EXIT_RUNTIME, "out of memory");
-    }
-    memcpy(longopts + n_base, mb_cli_output_options,
-           (MB_CLI_N_OUTPUT_OPTIONS + 1) * sizeof *longopts);
 
     vopts vo;
     memset(&vo, 0, sizeof vo);

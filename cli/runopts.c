@@ -2,6 +2,7 @@
 #include "runopts.h"
 
 #include "cli.h"
+#include "outputs.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -82,6 +83,21 @@ struct option *mb_cli_runopts_merge(const struct option *own, size_t n_own)
     if (n_own)
         memcpy(t, own, n_own * sizeof *t);
     memcpy(t + n_own, shared, sizeof shared);
+    return t;
+}
+
+struct option *mb_cli_runopts_merge_outputs(const struct option *own,
+                                            size_t n_own)
+{
+    struct option *t = calloc(n_own + N_SHARED + MB_CLI_N_OUTPUT_OPTIONS + 1,
+                              sizeof *t);
+    if (!t)
+        return NULL;
+    if (n_own)
+        memcpy(t, own, n_own * sizeof *t);
+    memcpy(t + n_own, shared, sizeof shared);
+    memcpy(t + n_own + N_SHARED, mb_cli_output_options,
+           (MB_CLI_N_OUTPUT_OPTIONS + 1) * sizeof *t);
     return t;
 }
 

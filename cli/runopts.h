@@ -18,6 +18,10 @@
 /* A new table: own options followed by the shared ones, {0}-terminated.
  * Caller frees it with free(). */
 struct option *mb_cli_runopts_merge(const struct option *own, size_t n_own);
+/* The same, followed by the output options of outputs.h (--json, --csv,
+ * --md, --html, --db, --git-dir). */
+struct option *mb_cli_runopts_merge_outputs(const struct option *own,
+                                            size_t n_own);
 /* Returns 1 when c was a shared option and was applied, 0 when it is not a
  * shared option, -1 after printing a usage error (exit code 2). */
 int mb_cli_runopts_handle(mb_plan *p, int c, const char *arg);
