@@ -323,7 +323,7 @@ int cmd_exec(int argc, char **argv)
         }
         mb__exec_argv_free(words);
     }
-    o.cancel = mb_cli_exec_cancel_flag();
+    o.cancel = mb_cli_cancel_flag(0);
     if (!quiet && isatty(2)) {
         o.progress = progress;
     }
@@ -338,7 +338,7 @@ int cmd_exec(int argc, char **argv)
     mb_status st = mb__exec_measure(&o, cmds, ncmds, &ser, &err);
     if (o.progress)
         fprintf(stderr, "\r\033[K");
-    doc = mb__exec_doc_new("exec", mb_cli_command_line());
+    doc = mb__exec_doc("exec", mb_cli_command_line());
     json_t *runs = json_object_get(doc, "runs");
     for (size_t i = 0; ser && i < ncmds; i++)
         json_array_append_new(runs, mb__exec_run_json(&ser[i], &o));

@@ -5,6 +5,7 @@
 #include "core/buf.h"
 #include "core/fileio.h"
 #include "profile/machine.h"
+#include "report/rutil.h"
 
 #include <getopt.h>
 #include <jansson.h>
@@ -33,12 +34,6 @@ static void usage(FILE *f)
           f);
 }
 
-static double num(const json_t *o, const char *a, const char *b)
-{
-    const json_t *v = json_object_get(json_object_get(o, a), b);
-    return json_is_number(v) ? json_number_value(v) : NAN;
-}
-
 /* Prints the record (also used by `mbench profile --verbose`). */
 static void print_machine(const json_t *m, int from_cache)
 {
@@ -53,20 +48,20 @@ static void print_machine(const json_t *m, int from_cache)
            json_string_value(json_object_get(key, "cpu_model"))
                ? json_string_value(json_object_get(key, "cpu_model"))
                : "unknown",
-           num(m, "key", "logical_cores"));
+           mb__jnum(m, "key.logical_cores"));
     printf("  %-18s %8.1f GFLOP/s   (OpenBLAS cblas_sgemm, n=%.0f)\n",
-           "sgemm one core", num(m, "sgemm", "one_core_gflops"),
-           num(m, "sgemm", "n"));
+           "sgemm one core", mb__jnum(m, "sgemm.one_core_gflops"),
+           mb__jnum(m, "sgemm.n"));
     printf("  %-18s %8.1f GFLOP/s   (%.0f threads)\n", "sgemm all cores",
-           num(m, "sgemm", "all_cores_gflops"), num(m, "sgemm", "threads"));
+           mb__jnum(m, "sgemm.all_cores_gflops"), mb__jnum(m, "sgemm.threads"));
     printf("  %-18s %8.1f GB/s      (triad, 3 arrays of %.0f MiB)\n",
-           "triad one core", num(m, "triad", "one_core_gbps"),
-           num(m, "triad", "bytes_per_array") / 1048576.0);
+           "triad one core", mb__jnum(m, "triad.one_core_gbps"),
+           mb__jnum(m, "triad.bytes_per_array") / 1048576.0);
     printf("  %-18s %8.1f GB/s      (%.0f threads)\n", "triad all cores",
-           num(m, "triad", "all_cores_gbps"), num(m, "triad", "threads"));
+           mb__jnum(m, "triad.all_cores_gbps"), mb__jnum(m, "triad.threads"));
     const json_t *load = json_object_get(m, "loadavg_1min");
     if (json_is_number(load) &&
-        json_number_value(load) > 0.5 * num(m, "key", "logical_cores"))
+        json_number_value(load) > 0.5 * mb__jnum(m, "key.logical_cores"))
         printf("  %-18s load average was %.1f while measuring: the peaks may "
                "be low; re-run with --refresh on an idle machine\n",
                "note", json_number_value(load));

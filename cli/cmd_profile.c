@@ -16,6 +16,7 @@
 #include "profile/profile.h"
 #include "profile/trace.h"
 #include "runner/runner.h"
+#include "exec_util.h"
 
 #include <dirent.h>
 #include <math.h>
@@ -30,14 +31,8 @@ MBENCH_COMMAND(profile, cmd_profile,
 
 #define DEFAULT_ITERS 50
 
-static volatile int interrupted;
-static void on_sigint(int sig)
-{
-    (void)sig;
-    if (interrupted)
-        _exit(MB_EXIT_INTERRUPTED);
-    interrupted = 1;
-}
+/* Set by Ctrl-C (mb_cli_cancel_flag) before anything is measured. */
+static volatile int *interrupted;
 
 static void usage(FILE *f)
 {
@@ -188,7 +183,7 @@ static mb_status profile_pass(const mb_plan *plan, int64_t iters,
         s = mb__bench_open(&p, p.n_batches ? p.batches[0] : 1, &b, err);
     if (!s && p.warmup_iters > 0)
         s = mb__bench_iterate(b, p.warmup_iters, samples, err);
-    if (!s && interrupted)
+    if (!s && *interrupted)
         s = mb__fail(err, MB_EINTERRUPTED, "interrupted");
     if (!s)
         s = mb__bench_iterate(b, iters, samples, err);
@@ -276,7 +271,7 @@ static int profile_model(const mb_plan *plan, const popts *o, int64_t iters,
         if (!st || strcmp(st, "ok") != 0) {
             const char *why =
                 json_string_value(json_object_get(run, "error"));
-            int rc = mb_cli_error(interrupted ? MB_EXIT_INTERRUPTED
+            int rc = mb_cli_error(*interrupted ? MB_EXIT_INTERRUPTED
                                               : MB_EXIT_RUNTIME,
                                   "the timing pass did not finish: %s",
                                   why ? why : (st ? st : "no run"));
@@ -294,7 +289,7 @@ static int profile_model(const mb_plan *plan, const popts *o, int64_t iters,
                                       : mb__basename(plan->model_path));
         json_array_append_new(json_object_get(*doc, "runs"), run);
     }
-    if (interrupted) {
+    if (*interrupted) {
         json_decref(*doc);
         *doc = NULL;
         return mb_cli_error(MB_EXIT_INTERRUPTED, "interrupted");
@@ -605,11 +600,8 @@ int cmd_profile(int argc, char **argv)
                     (long long)plan.batches[0]);
         plan.n_batches = 1;
     }
-    plan.cancel = &interrupted;
-    struct sigaction sa = {0};
-    sa.sa_handler = on_sigint;
-    sigaction(SIGINT, &sa, NULL);
-    sigaction(SIGTERM, &sa, NULL);
+    interrupted = mb_cli_cancel_flag(1);
+    plan.cancel = interrupted;
     if (o.compare) {
         if (o.trace || o.folded || o.flame || o.html)
             mb_cli_warn("--trace, --folded, --flame and --html apply to a "

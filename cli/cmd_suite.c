@@ -213,7 +213,7 @@ static void store_task(suite_ctx *x, const json_t *run, const json_t *git)
 {
     if (!x->store)
         return;
-    json_t *d = mb__exec_doc_new("suite", mb_cli_command_line());
+    json_t *d = mb__exec_doc("suite", mb_cli_command_line());
     json_array_append(json_object_get(d, "runs"), (json_t *)run);
     json_object_set(d, "suite", json_object_get(x->doc, "suite"));
     mb_err err = {0};
@@ -351,7 +351,7 @@ int cmd_suite(int argc, char **argv)
     mb_tasks *t = &x.tasks;
     char sha[65] = "";
     mb__sha256_file(path, sha, NULL);
-    x.doc = mb__exec_doc_new("suite", mb_cli_command_line());
+    x.doc = mb__exec_doc("suite", mb_cli_command_line());
     json_t *runs = json_object_get(x.doc, "runs");
     size_t selected = 0;
     for (size_t i = 0; i < t->csv.nrows; i++)
@@ -364,7 +364,7 @@ int cmd_suite(int argc, char **argv)
                   "tasks_selected", (json_int_t)selected,
                   "shard", shard_n > 1 ? json_pack("{s:I,s:I}", "index", (json_int_t)shard_i, "count", (json_int_t)shard_n) : json_null(),
                   "skip_failed", skip, "runs_per_task", (json_int_t)x.eo.fixed_runs));
-    x.eo.cancel = mb_cli_exec_cancel_flag();
+    x.eo.cancel = mb_cli_cancel_flag(0);
     x.quiet = quiet;
     if (x.eo.gpu_memory) {
         mb_err ge = {0};

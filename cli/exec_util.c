@@ -4,22 +4,28 @@
 #include "cli.h"
 #include "core/buf.h"
 #include "core/fileio.h"
+#include "report/rutil.h"
 
 #include <math.h>
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 static volatile int cancel_flag;
+static volatile int hard_second;
 
 static void on_signal(int sig)
 {
     (void)sig;
+    if (cancel_flag && hard_second)
+        _exit(MB_EXIT_INTERRUPTED);
     cancel_flag = 1;
 }
 
-volatile int *mb_cli_exec_cancel_flag(void)
+volatile int *mb_cli_cancel_flag(int second_exits)
 {
+    hard_second = second_exits;
     struct sigaction sa;
     memset(&sa, 0, sizeof sa);
     sa.sa_handler = on_signal;
@@ -60,12 +66,6 @@ const char *mb_cli_fmt_bytes(double b, char *buf, size_t len)
     return buf;
 }
 
-static double num(const json_t *o, const char *k)
-{
-    const json_t *v = json_object_get(o, k);
-    return json_is_number(v) ? json_number_value(v) : NAN;
-}
-
 void mb_cli_print_exec_run(FILE *f, const json_t *run)
 {
     char a[32], b[32], c[32], d[32];
@@ -81,29 +81,29 @@ void mb_cli_print_exec_run(FILE *f, const json_t *run)
                     : "");
     if (json_is_object(lat)) {
         const json_t *ci = json_object_get(lat, "median_ci95");
-        fprintf(f, "  wall    median %s", mb_cli_fmt_ns(num(lat, "median"), a, sizeof a));
+        fprintf(f, "  wall    median %s", mb_cli_fmt_ns(mb__jnum(lat, "median"), a, sizeof a));
         if (json_is_object(ci))
-            fprintf(f, "  [95%% CI %s .. %s]", mb_cli_fmt_ns(num(ci, "lo"), b, sizeof b),
-                    mb_cli_fmt_ns(num(ci, "hi"), c, sizeof c));
+            fprintf(f, "  [95%% CI %s .. %s]", mb_cli_fmt_ns(mb__jnum(ci, "lo"), b, sizeof b),
+                    mb_cli_fmt_ns(mb__jnum(ci, "hi"), c, sizeof c));
         fprintf(f, "  mean %s ± %s  min %s  max %s  (%d runs, stop: %s)\n",
-                mb_cli_fmt_ns(num(lat, "mean"), a, sizeof a),
-                mb_cli_fmt_ns(num(lat, "std"), b, sizeof b),
-                mb_cli_fmt_ns(num(lat, "min"), c, sizeof c),
-                mb_cli_fmt_ns(num(lat, "max"), d, sizeof d),
-                (int)num(lat, "count"),
+                mb_cli_fmt_ns(mb__jnum(lat, "mean"), a, sizeof a),
+                mb_cli_fmt_ns(mb__jnum(lat, "std"), b, sizeof b),
+                mb_cli_fmt_ns(mb__jnum(lat, "min"), c, sizeof c),
+                mb_cli_fmt_ns(mb__jnum(lat, "max"), d, sizeof d),
+                (int)mb__jnum(lat, "count"),
                 json_string_value(json_object_get(run, "stop_rule"))
                     ? json_string_value(json_object_get(run, "stop_rule"))
                     : "-");
     }
-    if (!json_is_object(ex) || num(run, "iterations") < 1)
+    if (!json_is_object(ex) || mb__jnum(run, "iterations") < 1)
         return;
     fprintf(f, "  user    %s  sys %s  peak RSS %s",
-            mb_cli_fmt_ns(num(ex, "user_ns"), a, sizeof a),
-            mb_cli_fmt_ns(num(ex, "sys_ns"), b, sizeof b),
-            mb_cli_fmt_bytes(num(ex, "peak_rss_bytes"), c, sizeof c));
+            mb_cli_fmt_ns(mb__jnum(ex, "user_ns"), a, sizeof a),
+            mb_cli_fmt_ns(mb__jnum(ex, "sys_ns"), b, sizeof b),
+            mb_cli_fmt_bytes(mb__jnum(ex, "peak_rss_bytes"), c, sizeof c));
     if (json_is_number(json_object_get(ex, "gpu_peak_bytes")))
         fprintf(f, "  GPU peak %s (NVML, untested)",
-                mb_cli_fmt_bytes(num(ex, "gpu_peak_bytes"), d, sizeof d));
+                mb_cli_fmt_bytes(mb__jnum(ex, "gpu_peak_bytes"), d, sizeof d));
     fprintf(f, "  exit codes:");
     const char *key;
     json_t *val;
@@ -125,12 +125,12 @@ void mb_cli_print_exec_run(FILE *f, const json_t *run)
             char cis[64] = "-";
             if (json_is_object(ci))
                 snprintf(cis, sizeof cis, "%s .. %s",
-                         mb_cli_fmt_ns(num(ci, "lo"), b, sizeof b),
-                         mb_cli_fmt_ns(num(ci, "hi"), c, sizeof c));
+                         mb_cli_fmt_ns(mb__jnum(ci, "lo"), b, sizeof b),
+                         mb_cli_fmt_ns(mb__jnum(ci, "hi"), c, sizeof c));
             fprintf(f, "  %-28s %12s  %-26s %8.0f %12s\n", name,
-                    mb_cli_fmt_ns(num(val, "median_ns"), a, sizeof a), cis,
-                    num(val, "occurrences_per_run"),
-                    mb_cli_fmt_ns(num(val, "first_median_ns"), d, sizeof d));
+                    mb_cli_fmt_ns(mb__jnum(val, "median_ns"), a, sizeof a), cis,
+                    mb__jnum(val, "occurrences_per_run"),
+                    mb_cli_fmt_ns(mb__jnum(val, "first_median_ns"), d, sizeof d));
         }
     }
     for (int k = 0; k < 2; k++) {
@@ -139,13 +139,13 @@ void mb_cli_print_exec_run(FILE *f, const json_t *run)
             continue;
         fprintf(f, "  %s:", k ? "metrics (median)" : "counters (median)");
         json_object_foreach((json_t *)vals, key, val)
-            fprintf(f, " %s=%g", key, num(val, "median"));
+            fprintf(f, " %s=%g", key, mb__jnum(val, "median"));
         fputc('\n', f);
     }
     const json_t *ev = json_object_get(ex, "events");
-    if (num(ev, "malformed") > 0)
+    if (mb__jnum(ev, "malformed") > 0)
         fprintf(f, "  malformed event lines: %.0f (first: %s)\n",
-                num(ev, "malformed"),
+                mb__jnum(ev, "malformed"),
                 json_string_value(json_object_get(ev, "first_malformed")));
 }
 
@@ -161,7 +161,7 @@ void mb_cli_print_comparison(FILE *f, const json_t *cmp)
     json_t *e;
     json_array_foreach((json_t *)entries, i, e)
     {
-        double sp = num(e, "speedup");
+        double sp = mb__jnum(e, "speedup");
         const json_t *ci = json_object_get(e, "ratio_ci95");
         fprintf(f, "  %-40s ", json_string_value(json_object_get(e, "variant")));
         if (!isfinite(sp)) {
@@ -171,13 +171,13 @@ void mb_cli_print_comparison(FILE *f, const json_t *cmp)
         fprintf(f, "%6.3fx %s", sp >= 1 ? sp : 1 / sp,
                 sp >= 1 ? "faster" : "slower");
         if (json_is_object(ci) && sp >= 1)
-            fprintf(f, "  [95%% CI %.3f .. %.3f]", 1 / num(ci, "hi"),
-                    1 / num(ci, "lo"));
+            fprintf(f, "  [95%% CI %.3f .. %.3f]", 1 / mb__jnum(ci, "hi"),
+                    1 / mb__jnum(ci, "lo"));
         else if (json_is_object(ci))
-            fprintf(f, "  [95%% CI %.3f .. %.3f]", num(ci, "lo"),
-                    num(ci, "hi"));
+            fprintf(f, "  [95%% CI %.3f .. %.3f]", mb__jnum(ci, "lo"),
+                    mb__jnum(ci, "hi"));
         if (json_is_number(json_object_get(e, "p_value")))
-            fprintf(f, "  p=%.3g%s", num(e, "p_value"),
+            fprintf(f, "  p=%.3g%s", mb__jnum(e, "p_value"),
                     json_is_true(json_object_get(e, "significant"))
                         ? ""
                         : " (not significant)");

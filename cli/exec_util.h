@@ -1,5 +1,5 @@
-/* exec_util.h - what `mbench exec`, `suite` and `merge` share on the CLI
- * side: Ctrl-C handling, human-readable durations and sizes, printing a
+/* exec_util.h - what `mbench exec`, `suite`, `merge` (and `profile`)
+ * share on the CLI side: Ctrl-C handling, human-readable durations and sizes, printing a
  * measured command, writing a document. */
 #ifndef MB_CLI_EXEC_UTIL_H
 #define MB_CLI_EXEC_UTIL_H
@@ -9,8 +9,10 @@
 #include <jansson.h>
 #include <stdio.h>
 
-/* Installs SIGINT/SIGTERM handlers (no SA_RESTART) that set the flag. */
-volatile int *mb_cli_exec_cancel_flag(void);
+/* Installs SIGINT/SIGTERM handlers (no SA_RESTART) that set the returned
+ * flag; with second_exits, a second signal ends mbench at once (exit 130).
+ * exec and suite pass 0: their children must still be killed. */
+volatile int *mb_cli_cancel_flag(int second_exits);
 
 /* "51.2 ms", "1.53 s", "812 us" (ns in) into buf. */
 const char *mb_cli_fmt_ns(double ns, char *buf, size_t len);

@@ -5,7 +5,7 @@
 #include "core/clock.h"
 #include "core/err.h"
 #include "core/stats.h"
-#include "core/sysinfo.h"
+#include "runner/runner.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -91,24 +91,9 @@ mb_status mb__exec_shell(const char *cmd, const char *cwd, int64_t timeout_ns,
                          mb_err *err)
 {
     char *argv[] = {"/bin/sh", "-c", (char *)cmd, NULL};
-    mb_proc_spec s;
-    memset(&s, 0, sizeof s);
-    s.argv = argv;
-    s.cwd = cwd;
-    s.timeout_ns = timeout_ns;
-    s.out_mode = MB_OUT_PIPE;
-    s.err_mode = MB_OUT_PIPE;
-    s.capture_limit = 4096;
-    mb_proc_result r;
-    mb_status st = mb__proc_run(&s, &r, err);
-    if (st == MB_OK && (r.exit_code != 0 || r.timed_out)) {
-        char how[80], line[300];
-        mb__proc_status_str(&r, how, sizeof how);
-        mb__proc_last_line(&r, line, sizeof line);
-        st = mb__fail(err, MB_ECHILD, "'%s' failed (%s)%s%s", cmd, how,
-                      line[0] ? ": " : "", line);
-    }
-    mb__proc_result_free(&r);
+    mb_status st = mb__proc_capture(argv, cwd, timeout_ns, NULL, err);
+    if (st == MB_ECHILD && err)
+        mb__fail_prefix(err, "'%s' failed", cmd);
     return st;
 }
 
@@ -339,78 +324,16 @@ static json_t *num_or_null(double v, int ok)
     return ok && isfinite(v) ? json_real(v) : json_null();
 }
 
-json_t *mb__exec_latency_json(const int64_t *x, size_t n)
+json_t *mb__exec_doc(const char *kind, const char *command_line)
 {
-    mb_summary s;
-    if (n == 0 || mb__summarize_ns(x, n, &s) != 0)
-        return json_null();
-    json_t *o = json_object();
-    json_object_set_new(o, "unit", json_string("ns"));
-    json_object_set_new(o, "count", json_integer((json_int_t)n));
-    json_object_set_new(o, "min", json_real(s.min));
-    json_object_set_new(o, "max", json_real(s.max));
-    json_object_set_new(o, "mean", json_real(s.mean));
-    json_object_set_new(o, "std", json_real(s.std));
-    json_object_set_new(o, "cv", json_real(s.cv));
-    json_object_set_new(o, "median", json_real(s.median));
-    json_object_set_new(o, "p90", num_or_null(s.p90, s.p90_ok));
-    json_object_set_new(o, "p95", num_or_null(s.p95, s.p95_ok));
-    json_object_set_new(o, "p99", num_or_null(s.p99, s.p99_ok));
-    json_object_set_new(o, "p99_9", num_or_null(s.p999, s.p999_ok));
-    json_object_set_new(o, "percentiles", json_array());
-    if (s.median_ci_ok)
-        json_object_set_new(
-            o, "median_ci95",
-            json_pack("{s:f,s:f,s:s}", "lo", s.median_ci_lo, "hi",
-                      s.median_ci_hi, "method", "binomial order statistics"));
-    else
-        json_object_set_new(o, "median_ci95", json_null());
-    json_object_set_new(o, "outliers",
-                        json_pack("{s:s,s:f,s:I,s:I}", "method", "MAD",
-                                  "threshold", 3.5, "low",
-                                  (json_int_t)s.outliers_low, "high",
-                                  (json_int_t)s.outliers_high));
-    return o;
-}
-
-json_t *mb__exec_doc_new(const char *kind, const char *command_line)
-{
-    json_t *d = json_object();
-    char utc[32];
-    mb__utc_iso8601(utc, sizeof utc);
-    mb_clock_info ci;
-    mb__clock_measure(&ci);
-    json_object_set_new(d, "schema", json_string("mbench.result/1"));
-    json_object_set_new(d, "kind", json_string(kind));
-    json_object_set_new(d, "created_utc", json_string(utc));
-    json_object_set_new(d, "command_line",
-                        json_string(command_line ? command_line : ""));
-    json_object_set_new(d, "mbench",
-                        json_pack("{s:s,s:s}", "version", mb_version(),
-                                  "commit", mb_build_commit()));
-    json_t *env = mb__sysinfo_json();
-    json_object_set_new(d, "environment", env ? env : json_object());
-    json_object_set_new(
-        d, "timer",
-        json_pack("{s:s,s:I,s:I,s:I}", "clock", "CLOCK_MONOTONIC",
-                  "resolution_ns", (json_int_t)ci.resolution_ns, "overhead_ns",
-                  (json_int_t)ci.overhead_ns, "min_step_ns",
-                  (json_int_t)ci.min_step_ns));
-    json_object_set_new(
-        d, "statistics",
-        json_pack("{s:s,s:s,s:s,s:s,s:s}", "percentile_method",
-                  "linear interpolation between order statistics (numpy "
-                  "default)",
-                  "median_ci", "distribution-free binomial order statistics, 95%",
-                  "outliers",
-                  "|x - median| / (1.4826 MAD) > 3.5; counted, never dropped",
-                  "ratio_ci", "percentile bootstrap of the ratio of medians, "
-                              "2000 resamples, 95%",
-                  "significance", "Mann-Whitney U, two-sided, normal "
-                                  "approximation"));
-    json_object_set_new(d, "warnings", json_array());
-    json_object_set_new(d, "interrupted", json_false());
-    json_object_set_new(d, "runs", json_array());
+    json_t *d = mb__doc_new(kind, command_line);
+    json_t *st = json_object_get(d, "statistics");
+    json_object_set_new(st, "ratio_ci",
+                        json_string("percentile bootstrap of the ratio of "
+                                    "medians, 2000 resamples, 95%"));
+    json_object_set_new(st, "significance",
+                        json_string("Mann-Whitney U, two-sided, normal "
+                                    "approximation"));
     return d;
 }
 
@@ -617,8 +540,10 @@ json_t *mb__exec_run_json(const mb_exec_series *s, const mb_exec_opts *o)
         signals += x->term_signal != 0;
         timeouts += x->timed_out != 0;
     }
-    json_object_set_new(run, "latency",
-                        wall ? mb__exec_latency_json(wall, s->n) : json_null());
+    json_object_set_new(run, "latency", wall && s->n
+                                            ? mb__latency_json(wall, s->n,
+                                                               NULL, 0)
+                                            : json_null());
     json_object_set_new(run, "phases",
                         json_pack("{s:I,s:I,s:I}", "warmup_ns",
                                   (json_int_t)s->warmup_ns, "warmup_iters",

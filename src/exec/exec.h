@@ -95,10 +95,9 @@ json_t *mb__exec_run_json(const mb_exec_series *s, const mb_exec_opts *o);
 json_t *mb__exec_comparison_json(const mb_exec_series *s, size_t n,
                                  uint64_t seed);
 
-/* A new empty result document of `kind` (schema, mbench, environment,
- * timer, created_utc, command_line, statistics, runs: []). */
-json_t *mb__exec_doc_new(const char *kind, const char *command_line);
-/* The latency summary of FORMATS.md for ns samples. */
-json_t *mb__exec_latency_json(const int64_t *x, size_t n);
+/* A new result document of `kind` (mb__doc_new of runner.h) whose
+ * "statistics" also define the comparison's ratio CI and significance
+ * test.  New reference. */
+json_t *mb__exec_doc(const char *kind, const char *command_line);
 
 #endif

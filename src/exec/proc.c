@@ -439,6 +439,41 @@ out:
     return st;
 }
 
+mb_status mb__proc_capture(char *const *argv, const char *cwd,
+                           int64_t timeout_ns, char **out, mb_err *err)
+{
+    if (out)
+        *out = NULL;
+    mb_proc_spec s;
+    memset(&s, 0, sizeof s);
+    s.argv = argv;
+    s.cwd = cwd;
+    s.out_mode = MB_OUT_PIPE;
+    s.err_mode = MB_OUT_PIPE;
+    s.capture_limit = 1 << 20;
+    s.timeout_ns = timeout_ns;
+    mb_proc_result r;
+    mb_status st = mb__proc_run(&s, &r, err);
+    if (st == MB_OK && (r.exit_code != 0 || r.term_signal || r.timed_out)) {
+        char how[80], line[400];
+        mb__proc_status_str(&r, how, sizeof how);
+        mb__proc_last_line(&r, line, sizeof line);
+        st = mb__fail(err, MB_ECHILD, "%s%s%s", how, line[0] ? ": " : "",
+                      line);
+    }
+    if (st == MB_OK && out) {
+        size_t n = r.out.len;
+        while (n && (r.out.data[n - 1] == '\n' || r.out.data[n - 1] == ' ' ||
+                     r.out.data[n - 1] == '\r'))
+            n--;
+        *out = mb__strndup(r.out.data ? r.out.data : "", n);
+        if (!*out)
+            st = mb__fail(err, MB_ENOMEM, "out of memory");
+    }
+    mb__proc_result_free(&r);
+    return st;
+}
+
 void mb__proc_result_free(mb_proc_result *res)
 {
     if (!res)

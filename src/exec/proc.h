@@ -64,6 +64,15 @@ mb_status mb__proc_run(const mb_proc_spec *spec, mb_proc_result *res,
                        mb_err *err);
 void mb__proc_result_free(mb_proc_result *res);
 
+/* Runs argv (git, a shell command, ...) to completion with stdout and
+ * stderr captured.  MB_OK when it exits 0, with *out (when out is not
+ * NULL; caller frees) its stdout without trailing whitespace.  MB_ECHILD
+ * when it exits non-zero, is killed or times out: err says how ("exit 3",
+ * "timed out ...") and gives stderr's last line.  Errors of mb__proc_run
+ * otherwise. */
+mb_status mb__proc_capture(char *const *argv, const char *cwd,
+                           int64_t timeout_ns, char **out, mb_err *err);
+
 /* "exit 3", "signal 9 (Killed)", "timed out", ... into buf. */
 const char *mb__proc_status_str(const mb_proc_result *res, char *buf,
                                 size_t len);

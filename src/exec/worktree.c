@@ -22,37 +22,12 @@ struct mb_worktrees {
     size_t n, cap;
 };
 
-mb_status mb__run_capture(char *const *argv, const char *cwd, char **out,
-                          mb_err *err)
+/* git commands get ten minutes each. */
+#define GIT_TIMEOUT_NS 600000000000LL
+
+static mb_status git(char *const *argv, char **out, mb_err *err)
 {
-    if (out)
-        *out = NULL;
-    mb_proc_spec s;
-    memset(&s, 0, sizeof s);
-    s.argv = argv;
-    s.cwd = cwd;
-    s.out_mode = MB_OUT_PIPE;
-    s.err_mode = MB_OUT_PIPE;
-    s.capture_limit = 1 << 20;
-    s.timeout_ns = 600000000000LL;
-    mb_proc_result r;
-    mb_status st = mb__proc_run(&s, &r, err);
-    if (st == MB_OK && (r.exit_code != 0 || r.term_signal || r.timed_out)) {
-        char line[400];
-        mb__proc_last_line(&r, line, sizeof line);
-        st = mb__fail(err, MB_ECHILD, "%s", line[0] ? line : "failed");
-    }
-    if (st == MB_OK && out) {
-        size_t n = r.out.len;
-        while (n && (r.out.data[n - 1] == '\n' || r.out.data[n - 1] == ' ' ||
-                     r.out.data[n - 1] == '\r'))
-            n--;
-        *out = mb__strndup(r.out.data ? r.out.data : "", n);
-        if (!*out)
-            st = mb__fail(err, MB_ENOMEM, "out of memory");
-    }
-    mb__proc_result_free(&r);
-    return st;
+    return mb__proc_capture(argv, NULL, GIT_TIMEOUT_NS, out, err);
 }
 
 mb_status mb__worktrees_open(const char *dir, mb_worktrees **out, int *dirty,
@@ -63,7 +38,7 @@ mb_status mb__worktrees_open(const char *dir, mb_worktrees **out, int *dirty,
     const char *d = dir ? dir : ".";
     char *top = NULL, *status = NULL;
     char *a1[] = {"git", "-C", (char *)d, "rev-parse", "--show-toplevel", NULL};
-    mb_status st = mb__run_capture(a1, NULL, &top, err);
+    mb_status st = git(a1, &top, err);
     if (st != MB_OK)
         return mb__fail(err, MB_EINVAL,
                         "'%s' is not inside a git repository (%s); pass "
@@ -72,7 +47,7 @@ mb_status mb__worktrees_open(const char *dir, mb_worktrees **out, int *dirty,
                         d, err ? err->msg : "");
     char *a2[] = {"git", "-C", top, "status", "--porcelain",
                   "--untracked-files=no", NULL};
-    if (mb__run_capture(a2, NULL, &status, NULL) == MB_OK && status[0])
+    if (git(a2, &status, NULL) == MB_OK && status[0])
         *dirty = 1;
     free(status);
     mb_worktrees *w = mb__calloc(1, sizeof *w);
@@ -110,7 +85,7 @@ mb_status mb__worktrees_get(mb_worktrees *w, const char *branch,
         char *commit = NULL, *date = NULL;
         char *a1[] = {"git", "-C", w->repo, "rev-parse", "--verify", "--quiet",
                       rev, NULL};
-        if (mb__run_capture(a1, NULL, &commit, NULL) != MB_OK || !commit[0]) {
+        if (git(a1, &commit, NULL) != MB_OK || !commit[0]) {
             free(commit);
             return mb__fail(err, MB_EINVAL,
                             "branch '%s' not found in %s (git branch -a "
@@ -120,7 +95,7 @@ mb_status mb__worktrees_get(mb_worktrees *w, const char *branch,
         }
         char *a2[] = {"git", "-C", w->repo, "log", "-1", "--format=%ct",
                       commit, NULL};
-        mb__run_capture(a2, NULL, &date, NULL);
+        git(a2, &date, NULL);
         if (date && *date) { /* seconds -> ISO 8601 UTC, as the store has */
             time_t t = (time_t)strtoll(date, NULL, 10);
             struct tm tm;
@@ -135,7 +110,7 @@ mb_status mb__worktrees_get(mb_worktrees *w, const char *branch,
         snprintf(path, sizeof path, "%s/wt%zu", w->tmp, w->n);
         char *a3[] = {"git", "-C", w->repo, "worktree", "add", "--detach",
                       "--quiet", path, commit, NULL};
-        mb_status st = mb__run_capture(a3, NULL, NULL, err);
+        mb_status st = git(a3, NULL, err);
         if (st != MB_OK) {
             free(commit);
             free(date);
@@ -167,16 +142,16 @@ void mb__worktrees_close(mb_worktrees *w)
     for (size_t i = 0; i < w->n; i++) {
         char *a[] = {"git", "-C", w->repo, "worktree", "remove", "--force",
                      w->e[i].path, NULL};
-        mb__run_capture(a, NULL, NULL, NULL);
+        git(a, NULL, NULL);
         free(w->e[i].branch);
         free(w->e[i].path);
         free(w->e[i].commit);
         free(w->e[i].date);
     }
     char *rmargv[] = {"rm", "-rf", w->tmp, NULL};
-    mb__run_capture(rmargv, NULL, NULL, NULL);
+    git(rmargv, NULL, NULL);
     char *prune[] = {"git", "-C", w->repo, "worktree", "prune", NULL};
-    mb__run_capture(prune, NULL, NULL, NULL);
+    git(prune, NULL, NULL);
     free(w->e);
     free(w->repo);
     free(w->tmp);

@@ -32,9 +32,4 @@ mb_status mb__worktrees_get(mb_worktrees *w, const char *branch,
 /* Removes every worktree and the temporary directory; NULL is a no-op. */
 void mb__worktrees_close(mb_worktrees *w);
 
-/* Runs argv (git, ...) capturing stdout; *out (trimmed, caller frees) on
- * exit 0, else MB_ECHILD with stderr's last line in err. */
-mb_status mb__run_capture(char *const *argv, const char *cwd, char **out,
-                          mb_err *err);
-
 #endif

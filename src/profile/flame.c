@@ -1,6 +1,8 @@
 /* flame.c - SVG icicle chart and HTML report of a profile (flame.h). */
 #include "profile/flame.h"
 
+#include "report/rutil.h"
+
 #include <math.h>
 #include <stdint.h>
 #include <string.h>
@@ -10,31 +12,10 @@
 #define PAD 10.0
 #define TOP 34.0
 
-void mb__xml_escape(mb_buf *b, const char *s)
-{
-    for (; s && *s; s++) {
-        unsigned char c = (unsigned char)*s;
-        switch (c) {
-        case '&': mb__buf_puts(b, "&amp;"); break;
-        case '<': mb__buf_puts(b, "&lt;"); break;
-        case '>': mb__buf_puts(b, "&gt;"); break;
-        case '"': mb__buf_puts(b, "&quot;"); break;
-        case '\'': mb__buf_puts(b, "&#39;"); break;
-        default:
-            mb__buf_putc(b, c < 0x20 || c == 0x7f ? ' ' : (char)c);
-        }
-    }
-}
-
-static double jnum(const json_t *o, const char *key)
-{
-    const json_t *v = json_object_get(o, key);
-    return json_is_number(v) ? json_number_value(v) : NAN;
-}
-
+/* A string field, "" when absent. */
 static const char *jstr(const json_t *o, const char *key)
 {
-    const char *s = json_string_value(json_object_get(o, key));
+    const char *s = mb__jstr(o, key);
     return s ? s : "";
 }
 
@@ -57,7 +38,7 @@ static void box(mb_buf *b, double x, double y, double w, const char *fill,
     if (w < 0.5)
         return;
     mb__buf_printf(b, "<g><title>");
-    mb__xml_escape(b, tip);
+    mb__html_escape(b, tip);
     mb__buf_printf(b,
                    "</title><rect x=\"%.2f\" y=\"%.1f\" width=\"%.2f\" "
                    "height=\"%.1f\" fill=\"%s\" stroke=\"white\" "
@@ -78,7 +59,7 @@ static void box(mb_buf *b, double x, double y, double w, const char *fill,
                        "<text x=\"%.2f\" y=\"%.1f\" font-size=\"12\" "
                        "font-family=\"monospace\">",
                        x + 3, y + ROW_H - 8);
-        mb__xml_escape(b, text);
+        mb__html_escape(b, text);
         mb__buf_puts(b, "</text>");
     }
     mb__buf_puts(b, "</g>\n");
@@ -91,10 +72,10 @@ void mb__profile_svg(const json_t *p, const char *title, mb_buf *b)
     double total = 0;
     size_t i, j;
     json_t *o, *n;
-    json_array_foreach(ops, i, o) total += jnum(o, "total_ns");
+    json_array_foreach(ops, i, o) total += mb__jnum(o, "total_ns");
     double width = SVG_W - 2 * PAD, height = TOP + 3 * ROW_H + 30;
     double scale = total > 0 ? width / total : 0;
-    double runs = jnum(json_object_get(p, "runs"), "used");
+    double runs = mb__jnum(json_object_get(p, "runs"), "used");
     if (!(runs > 0))
         runs = 1;
     char tip[1024], fill[32];
@@ -109,7 +90,7 @@ void mb__profile_svg(const json_t *p, const char *title, mb_buf *b)
                    "<text x=\"%.0f\" y=\"22\" font-size=\"15\" "
                    "font-family=\"sans-serif\">Kernel time: ",
                    PAD);
-    mb__xml_escape(b, title ? title : "model");
+    mb__html_escape(b, title ? title : "model");
     mb__buf_puts(b, " (graph, operator type, node)</text>\n");
 
     snprintf(tip, sizeof tip, "%s: %.3f ms per run in kernels",
@@ -119,20 +100,20 @@ void mb__profile_svg(const json_t *p, const char *title, mb_buf *b)
     double x = PAD;
     json_array_foreach(ops, i, o) {
         const char *op = jstr(o, "op_type");
-        double w = jnum(o, "total_ns") * scale;
+        double w = mb__jnum(o, "total_ns") * scale;
         snprintf(tip, sizeof tip, "%s: %.3f ms per run, %.1f%% of model_run, %.1f calls per run",
-                 op, jnum(o, "per_run_ns") / 1e6, 100 * jnum(o, "share"),
-                 jnum(o, "calls_per_run"));
+                 op, mb__jnum(o, "per_run_ns") / 1e6, 100 * mb__jnum(o, "share"),
+                 mb__jnum(o, "calls_per_run"));
         colour(op, 0, fill);
         box(b, x, TOP + ROW_H, w, fill, op, tip);
         double nx = x;
         json_array_foreach(nodes, j, n) {
             if (strcmp(jstr(n, "op_type"), op) != 0)
                 continue;
-            double nw = jnum(n, "total_ns") * scale;
+            double nw = mb__jnum(n, "total_ns") * scale;
             snprintf(tip, sizeof tip, "%s (%s): %.3f ms per run, %.1f%%",
-                     jstr(n, "name"), op, jnum(n, "per_run_ns") / 1e6,
-                     100 * jnum(n, "share"));
+                     jstr(n, "name"), op, mb__jnum(n, "per_run_ns") / 1e6,
+                     100 * mb__jnum(n, "share"));
             colour(op, 40, fill);
             box(b, nx, TOP + 2 * ROW_H, nw, fill, jstr(n, "name"), tip);
             nx += nw;
@@ -151,7 +132,7 @@ void mb__profile_svg(const json_t *p, const char *title, mb_buf *b)
 static void td_text(mb_buf *b, const char *s)
 {
     mb__buf_puts(b, "<td>");
-    mb__xml_escape(b, s);
+    mb__html_escape(b, s);
     mb__buf_puts(b, "</td>");
 }
 
@@ -187,7 +168,7 @@ static void shape_list(mb_buf *b, const json_t *arr)
     json_array_foreach(arr, i, s) {
         if (i)
             mb__buf_puts(b, " ");
-        mb__xml_escape(b, jstr(s, "dtype"));
+        mb__html_escape(b, jstr(s, "dtype"));
         mb__buf_putc(b, '[');
         json_array_foreach(json_object_get(s, "shape"), j, d)
             mb__buf_printf(b, "%s%" JSON_INTEGER_FORMAT, j ? "," : "",
@@ -203,7 +184,7 @@ void mb__profile_html(const json_t *p, const char *title, const json_t *env,
     const json_t *work = json_object_get(p, "work");
     mb__buf_puts(b, "<!DOCTYPE html>\n<html lang=\"en\"><head><meta "
                     "charset=\"utf-8\"><title>mbench profile: ");
-    mb__xml_escape(b, title);
+    mb__html_escape(b, title);
     mb__buf_puts(
         b,
         "</title>\n<style>body{font-family:sans-serif;margin:2em;color:#222}"
@@ -212,67 +193,67 @@ void mb__profile_html(const json_t *p, const char *title, const json_t *env,
         "td.n{text-align:right;font-family:monospace}.bar{display:inline-"
         "block;height:10px;background:#d9822b}.note{color:#555;font-size:"
         "13px}</style></head><body>\n<h1>Profile: ");
-    mb__xml_escape(b, title);
+    mb__html_escape(b, title);
     mb__buf_puts(b, "</h1>\n");
     if (env) {
         mb__buf_puts(b, "<p class=note>");
-        mb__xml_escape(b, jstr(env, "cpu_model"));
+        mb__html_escape(b, jstr(env, "cpu_model"));
         mb__buf_printf(b, ", %.0f logical cores; ",
-                       jnum(env, "logical_cores"));
-        mb__xml_escape(b, jstr(env, "hostname"));
+                       mb__jnum(env, "logical_cores"));
+        mb__html_escape(b, jstr(env, "hostname"));
         mb__buf_puts(b, "</p>\n");
     }
     mb__buf_printf(b,
                    "<p class=note>%.0f profiled runs used, %.0f skipped "
                    "(cold start, warm-up). Times are per run.</p>\n",
-                   jnum(json_object_get(p, "runs"), "used"),
-                   jnum(json_object_get(p, "runs"), "skipped"));
+                   mb__jnum(json_object_get(p, "runs"), "used"),
+                   mb__jnum(json_object_get(p, "runs"), "skipped"));
 
     mb__buf_puts(b, "<h2>Where the time goes</h2>\n");
     mb__profile_svg(p, title, b);
 
-    double run = jnum(rec, "model_run_median_ns");
+    double run = mb__jnum(rec, "model_run_median_ns");
     mb__buf_puts(b, "<h2>Reconciliation (medians over runs)</h2>\n<table>"
                     "<tr><th>part</th><th>ms</th><th>note</th></tr>\n");
     mb__buf_puts(b, "<tr><td>operator kernels (sum)</td>");
-    td_num(b, "%.3f", jnum(rec, "kernel_sum_median_ns") / 1e6);
+    td_num(b, "%.3f", mb__jnum(rec, "kernel_sum_median_ns") / 1e6);
     mb__buf_printf(b, "<td>%.1f%% of model_run</td></tr>\n",
-                   100 * jnum(rec, "kernel_sum_median_ns") / run);
+                   100 * mb__jnum(rec, "kernel_sum_median_ns") / run);
     mb__buf_puts(b, "<tr><td>framework overhead</td>");
-    td_num(b, "%.3f", jnum(rec, "framework_overhead_median_ns") / 1e6);
+    td_num(b, "%.3f", mb__jnum(rec, "framework_overhead_median_ns") / 1e6);
     mb__buf_printf(b, "<td>%.1f%% of model_run: inside Run, outside "
                       "kernels</td></tr>\n",
-                   100 * jnum(rec, "framework_overhead_median_ns") / run);
+                   100 * mb__jnum(rec, "framework_overhead_median_ns") / run);
     mb__buf_puts(b, "<tr><td>model_run (profiled)</td>");
     td_num(b, "%.3f", run / 1e6);
     mb__buf_puts(b, "<td></td></tr>\n<tr><td>latency (separate pass, not "
                     "profiled)</td>");
-    td_num(b, "%.3f", jnum(rec, "latency_median_ns") / 1e6);
+    td_num(b, "%.3f", mb__jnum(rec, "latency_median_ns") / 1e6);
     mb__buf_printf(b, "<td>profiled model_run / latency = %.2f</td></tr>\n",
-                   jnum(rec, "profiler_inflation"));
+                   mb__jnum(rec, "profiler_inflation"));
     mb__buf_puts(b, "<tr><td>unaccounted vs latency</td>");
-    td_num(b, "%.3f", jnum(rec, "unaccounted_vs_latency_ns") / 1e6);
+    td_num(b, "%.3f", mb__jnum(rec, "unaccounted_vs_latency_ns") / 1e6);
     mb__buf_puts(b, "<td>latency - kernel sum</td></tr></table>\n");
 
     mb__buf_puts(b, "<h2>Work and share of peak</h2>\n<table>");
     mb__buf_puts(b, "<tr><td>GFLOP per inference</td>");
-    td_num(b, "%.3f", jnum(work, "flops_per_run") / 1e9);
+    td_num(b, "%.3f", mb__jnum(work, "flops_per_run") / 1e9);
     mb__buf_puts(b, "</tr>\n<tr><td>GMAC per inference</td>");
-    td_num(b, "%.3f", jnum(work, "macs_per_run") / 1e9);
+    td_num(b, "%.3f", mb__jnum(work, "macs_per_run") / 1e9);
     mb__buf_puts(b, "</tr>\n<tr><td>achieved GFLOP/s</td>");
-    td_num(b, "%.1f", jnum(work, "gflops_per_s"));
+    td_num(b, "%.1f", mb__jnum(work, "gflops_per_s"));
     mb__buf_puts(b, "</tr>\n<tr><td>machine peak GFLOP/s (");
-    mb__xml_escape(b, jstr(work, "peak_basis"));
+    mb__html_escape(b, jstr(work, "peak_basis"));
     mb__buf_puts(b, ")</td>");
-    td_num(b, "%.1f", jnum(work, "peak_gflops_per_s"));
+    td_num(b, "%.1f", mb__jnum(work, "peak_gflops_per_s"));
     mb__buf_puts(b, "</tr>\n<tr><td>share of peak</td>");
-    bar(b, jnum(work, "peak_share"));
+    bar(b, mb__jnum(work, "peak_share"));
     mb__buf_puts(b, "</tr>\n<tr><td>memory bandwidth (triad, GB/s)</td>");
-    td_num(b, "%.1f", jnum(json_object_get(json_object_get(p, "machine"),
+    td_num(b, "%.1f", mb__jnum(json_object_get(json_object_get(p, "machine"),
                                            "triad"),
                            "all_cores_gbps"));
     mb__buf_puts(b, "</tr></table>\n<p class=note>");
-    mb__xml_escape(b, jstr(work, "rule"));
+    mb__html_escape(b, jstr(work, "rule"));
     mb__buf_puts(b, "</p>\n");
 
     mb__buf_puts(b, "<h2>By operator type</h2>\n<table><tr><th>op type</th>"
@@ -284,15 +265,15 @@ void mb__profile_html(const json_t *p, const char *title, const json_t *env,
     json_array_foreach(json_object_get(p, "op_types"), i, r) {
         mb__buf_puts(b, "<tr>");
         td_text(b, jstr(r, "op_type"));
-        td_num(b, "%.1f", jnum(r, "calls_per_run"));
-        td_num(b, "%.3f", jnum(r, "per_run_ns") / 1e6);
-        td_num(b, "%.1f", jnum(r, "mean_ns") / 1e3);
-        td_num(b, "%.1f", jnum(r, "median_ns") / 1e3);
-        bar(b, jnum(r, "share"));
-        double f = jnum(r, "flops_per_run");
+        td_num(b, "%.1f", mb__jnum(r, "calls_per_run"));
+        td_num(b, "%.3f", mb__jnum(r, "per_run_ns") / 1e6);
+        td_num(b, "%.1f", mb__jnum(r, "mean_ns") / 1e3);
+        td_num(b, "%.1f", mb__jnum(r, "median_ns") / 1e3);
+        bar(b, mb__jnum(r, "share"));
+        double f = mb__jnum(r, "flops_per_run");
         td_num(b, "%.3f", f > 0 ? f / 1e9 : NAN);
-        td_num(b, "%.1f", jnum(r, "gflops_per_s"));
-        bar(b, jnum(r, "peak_share"));
+        td_num(b, "%.1f", mb__jnum(r, "gflops_per_s"));
+        bar(b, mb__jnum(r, "peak_share"));
         mb__buf_puts(b, "</tr>\n");
     }
     mb__buf_puts(b, "</table>\n<h2>By node (top 50)</h2>\n<table><tr><th>"
@@ -306,9 +287,9 @@ void mb__profile_html(const json_t *p, const char *title, const json_t *env,
         td_text(b, jstr(r, "name"));
         td_text(b, jstr(r, "op_type"));
         td_text(b, jstr(r, "provider"));
-        td_num(b, "%.3f", jnum(r, "per_run_ns") / 1e6);
-        td_num(b, "%.1f", jnum(r, "median_ns") / 1e3);
-        bar(b, jnum(r, "share"));
+        td_num(b, "%.3f", mb__jnum(r, "per_run_ns") / 1e6);
+        td_num(b, "%.1f", mb__jnum(r, "median_ns") / 1e3);
+        bar(b, mb__jnum(r, "share"));
         mb__buf_puts(b, "<td>");
         shape_list(b, json_object_get(r, "inputs"));
         mb__buf_puts(b, "</td><td>");
@@ -329,11 +310,11 @@ void mb__profile_html(const json_t *p, const char *title, const json_t *env,
             mb__buf_puts(b, "</tr>");
         }
         mb__buf_puts(b, "<tr><td>IPC</td>");
-        td_num(b, "%.2f", jnum(c, "ipc"));
+        td_num(b, "%.2f", mb__jnum(c, "ipc"));
         mb__buf_puts(b, "</tr></table>\n");
     } else {
         mb__buf_puts(b, "<p>not available: ");
-        mb__xml_escape(b, c ? jstr(c, "reason") : "not measured");
+        mb__html_escape(b, c ? jstr(c, "reason") : "not measured");
         mb__buf_puts(b, "</p>\n");
     }
     mb__buf_puts(b, "<p class=note>Made by mbench profile.</p>\n</body></html>\n");

@@ -18,8 +18,4 @@ void mb__profile_svg(const json_t *profile, const char *title, mb_buf *out);
 void mb__profile_html(const json_t *profile, const char *title,
                       const json_t *env, mb_buf *out);
 
-/* Escapes s for XML/HTML text and attribute values (& < > " ' and
- * control characters become entities or spaces).  NULL appends nothing. */
-void mb__xml_escape(mb_buf *b, const char *s);
-
 #endif

@@ -3,16 +3,11 @@
 #include "profile/profile.h"
 
 #include "core/alloc.h"
+#include "report/rutil.h"
 
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
-
-static double jnum(const json_t *o, const char *key)
-{
-    const json_t *v = json_object_get(o, key);
-    return json_is_number(v) ? json_number_value(v) : NAN;
-}
 
 static json_t *real_or_null(double x)
 {
@@ -24,7 +19,7 @@ static double pick_peak(const json_t *machine, int threads,
                         const char **basis)
 {
     const json_t *g = json_object_get(machine, "sgemm");
-    double one = jnum(g, "one_core_gflops"), all = jnum(g, "all_cores_gflops");
+    double one = mb__jnum(g, "one_core_gflops"), all = mb__jnum(g, "all_cores_gflops");
     if (threads == 1) {
         *basis = "sgemm, one core (mbench machine)";
         return one;
@@ -38,8 +33,8 @@ void mb__profile_finish(json_t *p, const mb_profile_ctx *ctx)
     json_t *rec = json_object_get(p, "reconcile");
     json_t *work = json_object_get(p, "work");
     double lat = ctx->latency_median_ns > 0 ? ctx->latency_median_ns : NAN;
-    double run = jnum(rec, "model_run_median_ns");
-    double kern = jnum(rec, "kernel_sum_median_ns");
+    double run = mb__jnum(rec, "model_run_median_ns");
+    double kern = mb__jnum(rec, "kernel_sum_median_ns");
     json_object_set_new(rec, "latency_median_ns",
                         isfinite(lat) ? json_integer((json_int_t)lat)
                                       : json_null());
@@ -53,7 +48,7 @@ void mb__profile_finish(json_t *p, const mb_profile_ctx *ctx)
     const char *basis = NULL;
     double peak = ctx->machine ? pick_peak(ctx->machine, ctx->threads, &basis)
                                : NAN;
-    double flops = jnum(work, "flops_per_run");
+    double flops = mb__jnum(work, "flops_per_run");
     /* achieved rate at the unprofiled latency; else at the profiled run */
     double t = isfinite(lat) ? lat : run;
     double gf = flops > 0 && t > 0 ? flops / t : NAN;
@@ -74,7 +69,7 @@ void mb__profile_finish(json_t *p, const mb_profile_ctx *ctx)
     size_t i;
     json_t *row;
     json_array_foreach(json_object_get(p, "op_types"), i, row) {
-        double f = jnum(row, "flops_per_run"), pr = jnum(row, "per_run_ns");
+        double f = mb__jnum(row, "flops_per_run"), pr = mb__jnum(row, "per_run_ns");
         double g = f > 0 && pr > 0 ? f / pr : NAN;
         json_object_set_new(row, "gflops_per_s", real_or_null(g));
         json_object_set_new(row, "peak_share", real_or_null(g / peak));
@@ -141,7 +136,7 @@ static void counters_text(const json_t *c, mb_buf *b)
         else
             mb__buf_printf(b, "  %-26s %14s\n", keys[i], "not available");
     }
-    double ipc = jnum(c, "ipc");
+    double ipc = mb__jnum(c, "ipc");
     if (isfinite(ipc))
         mb__buf_printf(b, "  %-26s %14.2f\n", "IPC", ipc);
     const char *scope = json_string_value(json_object_get(c, "scope"));
@@ -156,38 +151,38 @@ void mb__profile_text(const json_t *p, const char *title, int top,
     const json_t *work = json_object_get(p, "work");
     const json_t *runs = json_object_get(p, "runs");
     int top_ops = top > 0 ? top : 10, top_nodes = top > 0 ? top : 15;
-    double run = jnum(rec, "model_run_median_ns");
+    double run = mb__jnum(rec, "model_run_median_ns");
 
     mb__buf_printf(b, "Profile of %s\n", title ? title : "model");
     mb__buf_printf(b,
                    "  %.0f profiled runs used (%.0f skipped: cold start and "
                    "warm-up); times per run, medians over runs\n\n",
-                   jnum(runs, "used"), jnum(runs, "skipped"));
+                   mb__jnum(runs, "used"), mb__jnum(runs, "skipped"));
 
     mb__buf_puts(b, "Reconciliation\n");
     mb__buf_puts(b, "  operator kernels (sum)     ");
-    ms(b, jnum(rec, "kernel_sum_median_ns"));
+    ms(b, mb__jnum(rec, "kernel_sum_median_ns"));
     mb__buf_printf(b, "  %5.1f%% of model_run\n",
-                   100.0 * jnum(rec, "kernel_sum_median_ns") / run);
+                   100.0 * mb__jnum(rec, "kernel_sum_median_ns") / run);
     mb__buf_puts(b, "  framework overhead         ");
-    ms(b, jnum(rec, "framework_overhead_median_ns"));
+    ms(b, mb__jnum(rec, "framework_overhead_median_ns"));
     mb__buf_printf(b,
                    "  %5.1f%% of model_run (inside Run, outside kernels)\n",
-                   100.0 * jnum(rec, "framework_overhead_median_ns") / run);
+                   100.0 * mb__jnum(rec, "framework_overhead_median_ns") / run);
     mb__buf_puts(b, "  model_run (profiled)       ");
     ms(b, run);
     mb__buf_putc(b, '\n');
-    double lat = jnum(rec, "latency_median_ns");
+    double lat = mb__jnum(rec, "latency_median_ns");
     if (isfinite(lat)) {
         mb__buf_puts(b, "  latency (separate pass)    ");
         ms(b, lat);
         mb__buf_printf(b,
                        "  not profiled; profiled model_run is %.2fx of it\n",
-                       jnum(rec, "profiler_inflation"));
+                       mb__jnum(rec, "profiler_inflation"));
         mb__buf_puts(b, "  unaccounted vs latency     ");
-        ms(b, jnum(rec, "unaccounted_vs_latency_ns"));
+        ms(b, mb__jnum(rec, "unaccounted_vs_latency_ns"));
         mb__buf_printf(b, "  latency - kernel sum (%.1f%% of latency)\n",
-                       100.0 * jnum(rec, "unaccounted_vs_latency_ns") / lat);
+                       100.0 * mb__jnum(rec, "unaccounted_vs_latency_ns") / lat);
     } else {
         mb__buf_puts(b, "  latency (separate pass)    not measured\n");
     }
@@ -202,15 +197,15 @@ void mb__profile_text(const json_t *p, const char *title, int top,
     json_array_foreach(json_object_get(p, "op_types"), i, row) {
         if ((int)i >= top_ops)
             break;
-        double f = jnum(row, "flops_per_run");
+        double f = mb__jnum(row, "flops_per_run");
         mb__buf_printf(b, "  %-24.24s %9.1f %11.3f %11.3f %11.1f %11.1f",
                        json_string_value(json_object_get(row, "op_type")),
-                       jnum(row, "calls_per_run"),
-                       jnum(row, "per_run_ns") / 1e6,
-                       jnum(row, "total_ns") / 1e6,
-                       jnum(row, "mean_ns") / 1e3,
-                       jnum(row, "median_ns") / 1e3);
-        pct_or_dash(b, jnum(row, "share"), 7);
+                       mb__jnum(row, "calls_per_run"),
+                       mb__jnum(row, "per_run_ns") / 1e6,
+                       mb__jnum(row, "total_ns") / 1e6,
+                       mb__jnum(row, "mean_ns") / 1e3,
+                       mb__jnum(row, "median_ns") / 1e3);
+        pct_or_dash(b, mb__jnum(row, "share"), 7);
         if (f > 0)
             mb__buf_printf(b, " %9.3f", f / 1e9);
         else
@@ -220,12 +215,12 @@ void mb__profile_text(const json_t *p, const char *title, int top,
                                   "unknown") == 0
                                ? "unknown"
                                : "-");
-        double g = jnum(row, "gflops_per_s");
+        double g = mb__jnum(row, "gflops_per_s");
         if (isfinite(g))
             mb__buf_printf(b, " %8.1f", g);
         else
             mb__buf_printf(b, " %8s", "-");
-        pct_or_dash(b, jnum(row, "peak_share"), 6);
+        pct_or_dash(b, mb__jnum(row, "peak_share"), 6);
         mb__buf_putc(b, '\n');
     }
     size_t nops = json_array_size(json_object_get(p, "op_types"));
@@ -243,10 +238,10 @@ void mb__profile_text(const json_t *p, const char *title, int top,
         mb__buf_printf(b, "  %-32.32s %-18.18s %11.3f %11.1f %11.1f",
                        json_string_value(json_object_get(row, "name")),
                        json_string_value(json_object_get(row, "op_type")),
-                       jnum(row, "per_run_ns") / 1e6,
-                       jnum(row, "mean_ns") / 1e3,
-                       jnum(row, "median_ns") / 1e3);
-        pct_or_dash(b, jnum(row, "share"), 7);
+                       mb__jnum(row, "per_run_ns") / 1e6,
+                       mb__jnum(row, "mean_ns") / 1e3,
+                       mb__jnum(row, "median_ns") / 1e3);
+        pct_or_dash(b, mb__jnum(row, "share"), 7);
         mb__buf_printf(b, "  %s ",
                        json_string_value(json_object_get(row, "provider")));
         shapes(b, json_object_get(row, "inputs"));
@@ -260,23 +255,23 @@ void mb__profile_text(const json_t *p, const char *title, int top,
                        nn - (size_t)top_nodes);
 
     mb__buf_puts(b, "\nWork and efficiency\n");
-    double flops = jnum(work, "flops_per_run");
+    double flops = mb__jnum(work, "flops_per_run");
     mb__buf_printf(b,
                    "  FLOPs per inference        %.3f GFLOP (%.3f GMAC; "
                    "batch %.0f: %.3f GFLOP per sample)\n",
-                   flops / 1e9, jnum(work, "macs_per_run") / 1e9,
-                   jnum(work, "batch"), jnum(work, "flops_per_sample") / 1e9);
+                   flops / 1e9, mb__jnum(work, "macs_per_run") / 1e9,
+                   mb__jnum(work, "batch"), mb__jnum(work, "flops_per_sample") / 1e9);
     mb__buf_printf(b,
                    "  kernel time without an estimate  %.1f%% (counted ops "
                    "whose weights are not in the trace)\n",
-                   100.0 * jnum(work, "unestimated_share"));
-    double g = jnum(work, "gflops_per_s");
+                   100.0 * mb__jnum(work, "unestimated_share"));
+    double g = mb__jnum(work, "gflops_per_s");
     if (isfinite(g))
         mb__buf_printf(b, "  achieved                   %.1f GFLOP/s (at the %s)\n",
                        g,
                        json_string_value(
                            json_object_get(work, "gflops_time_basis")));
-    double peak = jnum(work, "peak_gflops_per_s");
+    double peak = mb__jnum(work, "peak_gflops_per_s");
     if (isfinite(peak))
         mb__buf_printf(b, "  machine peak               %.1f GFLOP/s (%s)\n",
                        peak,
@@ -284,11 +279,11 @@ void mb__profile_text(const json_t *p, const char *title, int top,
     else
         mb__buf_puts(b, "  machine peak               not measured (mbench "
                         "machine)\n");
-    double ps = jnum(work, "peak_share");
+    double ps = mb__jnum(work, "peak_share");
     if (isfinite(ps))
         mb__buf_printf(b, "  share of peak              %.1f%%\n", 100.0 * ps);
     const json_t *m = json_object_get(p, "machine");
-    double bw = jnum(json_object_get(m, "triad"), "all_cores_gbps");
+    double bw = mb__jnum(json_object_get(m, "triad"), "all_cores_gbps");
     if (isfinite(bw))
         mb__buf_printf(b, "  memory bandwidth (triad)   %.1f GB/s\n", bw);
     counters_text(json_object_get(p, "counters"), b);
@@ -310,7 +305,7 @@ void mb__profile_folded(const json_t *p, const char *graph, mb_buf *b)
     size_t i;
     json_t *row;
     json_array_foreach(json_object_get(p, "nodes"), i, row) {
-        double us = jnum(row, "total_ns") / 1e3;
+        double us = mb__jnum(row, "total_ns") / 1e3;
         long long w = (long long)(us + 0.5);
         folded_name(b, graph && *graph ? graph : "model");
         mb__buf_putc(b, ';');
@@ -378,7 +373,7 @@ static json_t *quant_pairs(const json_t *a, const json_t *b)
             const json_t *ax = find_op(a, x), *by = find_op(b, y);
             if (!ax || !by || find_op(b, x) || find_op(a, y))
                 continue;
-            double ta = jnum(ax, "per_run_ns"), tb = jnum(by, "per_run_ns");
+            double ta = mb__jnum(ax, "per_run_ns"), tb = mb__jnum(by, "per_run_ns");
             json_array_append_new(
                 out, json_pack("{s:s, s:s, s:I, s:I, s:o}", "from", x, "to",
                                y, "a_ns", (json_int_t)ta, "b_ns",
@@ -403,13 +398,13 @@ json_t *mb__profile_compare(const json_t *a, const char *name_a,
     double qa = 0, qb = 0;
     json_array_foreach(oa, i, r) {
         rows[n++] = (crow){json_string_value(json_object_get(r, "op_type")),
-                           jnum(r, "per_run_ns"), 0};
+                           mb__jnum(r, "per_run_ns"), 0};
         if (is_qdq(rows[n - 1].op))
             qa += rows[n - 1].a;
     }
     json_array_foreach(ob, i, r) {
         const char *op = json_string_value(json_object_get(r, "op_type"));
-        double v = jnum(r, "per_run_ns");
+        double v = mb__jnum(r, "per_run_ns");
         if (is_qdq(op))
             qb += v;
         for (j = 0; j < n && strcmp(rows[j].op, op) != 0; j++)
@@ -422,10 +417,10 @@ json_t *mb__profile_compare(const json_t *a, const char *name_a,
     const json_t *ra = json_object_get(a, "reconcile");
     const json_t *rb = json_object_get(b, "reconcile");
     rows[n++] = (crow){"(framework overhead)",
-                       jnum(ra, "framework_overhead_mean_ns"),
-                       jnum(rb, "framework_overhead_mean_ns")};
+                       mb__jnum(ra, "framework_overhead_mean_ns"),
+                       mb__jnum(rb, "framework_overhead_mean_ns")};
     qsort(rows, n, sizeof *rows, cmp_contrib);
-    double ta = jnum(ra, "model_run_mean_ns"), tb = jnum(rb, "model_run_mean_ns");
+    double ta = mb__jnum(ra, "model_run_mean_ns"), tb = mb__jnum(rb, "model_run_mean_ns");
     double total = tb - ta;
     json_t *out = json_object();
     json_object_set_new(out, "a", json_string(name_a ? name_a : "A"));
@@ -463,8 +458,8 @@ void mb__profile_compare_text(const json_t *c, mb_buf *b)
 {
     const char *na = json_string_value(json_object_get(c, "a"));
     const char *nb = json_string_value(json_object_get(c, "b"));
-    double ta = jnum(c, "a_model_run_ns"), tb = jnum(c, "b_model_run_ns");
-    double sp = jnum(c, "speedup");
+    double ta = mb__jnum(c, "a_model_run_ns"), tb = mb__jnum(c, "b_model_run_ns");
+    double sp = mb__jnum(c, "speedup");
     mb__buf_printf(b, "Profile comparison (mean profiled time per run)\n");
     mb__buf_printf(b, "  A = %s: model_run %.3f ms\n", na, ta / 1e6);
     mb__buf_printf(b, "  B = %s: model_run %.3f ms\n", nb, tb / 1e6);
@@ -477,7 +472,7 @@ void mb__profile_compare_text(const json_t *c, mb_buf *b)
     size_t i;
     json_t *r;
     json_array_foreach(json_object_get(c, "rows"), i, r) {
-        double a = jnum(r, "a_ns"), bb = jnum(r, "b_ns");
+        double a = mb__jnum(r, "a_ns"), bb = mb__jnum(r, "b_ns");
         const char *op = json_string_value(json_object_get(r, "op_type"));
         int always = op && op[0] == '('; /* the overhead row */
         mb__buf_printf(b, "  %-28.28s ", op ? op : "?");
@@ -490,15 +485,15 @@ void mb__profile_compare_text(const json_t *c, mb_buf *b)
         else
             mb__buf_printf(b, "%12s ", "-");
         mb__buf_printf(b, "%+12.3f ", (bb - a) / 1e6);
-        pct_or_dash(b, jnum(r, "contribution"), 12);
+        pct_or_dash(b, mb__jnum(r, "contribution"), 12);
         mb__buf_putc(b, '\n');
     }
     const json_t *q = json_object_get(c, "qdq");
     mb__buf_printf(b,
                    "\n  Quantize/DequantizeLinear: A %.3f ms (%.1f%%), B "
                    "%.3f ms (%.1f%%)\n",
-                   jnum(q, "a_ns") / 1e6, 100.0 * jnum(q, "a_share"),
-                   jnum(q, "b_ns") / 1e6, 100.0 * jnum(q, "b_share"));
+                   mb__jnum(q, "a_ns") / 1e6, 100.0 * mb__jnum(q, "a_share"),
+                   mb__jnum(q, "b_ns") / 1e6, 100.0 * mb__jnum(q, "b_share"));
     size_t k;
     json_t *pr;
     json_array_foreach(json_object_get(c, "pairs"), k, pr)
@@ -506,20 +501,20 @@ void mb__profile_compare_text(const json_t *c, mb_buf *b)
                           "(%.2fx)\n",
                        json_string_value(json_object_get(pr, "from")),
                        json_string_value(json_object_get(pr, "to")),
-                       jnum(pr, "a_ns") / 1e6, jnum(pr, "b_ns") / 1e6,
-                       jnum(pr, "speedup"));
+                       mb__jnum(pr, "a_ns") / 1e6, mb__jnum(pr, "b_ns") / 1e6,
+                       mb__jnum(pr, "speedup"));
     /* one sentence on where the change comes from */
     const json_t *top = json_array_get(json_object_get(c, "rows"), 0);
     const json_t *second = json_array_get(json_object_get(c, "rows"), 1);
     if (top && isfinite(sp)) {
         mb__buf_printf(b, "  Most of the change comes from %s (%+.3f ms)",
                        json_string_value(json_object_get(top, "op_type")),
-                       jnum(top, "delta_ns") / 1e6);
+                       mb__jnum(top, "delta_ns") / 1e6);
         if (second)
             mb__buf_printf(b, ", then %s (%+.3f ms)",
                            json_string_value(
                                json_object_get(second, "op_type")),
-                           jnum(second, "delta_ns") / 1e6);
+                           mb__jnum(second, "delta_ns") / 1e6);
         mb__buf_puts(b, ".\n");
     }
 }
