@@ -19,6 +19,10 @@ int mb__input_range(const mb_plan *plan, const char *name, mb_dtype t,
         if (strcmp(plan->ranges[i].name, name) == 0) {
             *lo = plan->ranges[i].lo;
             *hi = plan->ranges[i].hi;
+            if (t == MB_DTYPE_BOOL) { /* a bool is 0 or 1, whatever asked */
+                *lo = *lo < 0 ? 0 : *lo > 1 ? 1 : *lo;
+                *hi = *hi < 0 ? 0 : *hi > 1 ? 1 : *hi;
+            }
             return 1;
         }
     }
