@@ -315,3 +315,15 @@ double mb__slope(const double *x, const double *y, size_t n)
     }
     return sxx > 0 ? sxy / sxx : 0;
 }
+
+double mb__median_ci_rel_inplace(double *x, size_t n)
+{
+    size_t lo, hi;
+    if (!mb__median_ci_ranks(n, &lo, &hi))
+        return INFINITY;
+    double med = pct_unsorted(x, n, 50);
+    double a = select_kth(x, n, lo), b = select_kth(x, n, hi);
+    if (!(med > 0))
+        return INFINITY;
+    return (b - a) / 2.0 / med;
+}

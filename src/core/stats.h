@@ -47,6 +47,10 @@ int mb__percentile_supported(size_t n, double q);
 int mb__median_ci_ranks(size_t n, size_t *lo, size_t *hi);
 /* Relative half-width of the median CI of n samples: (hi-lo)/2/median. */
 double mb__median_ci_rel(const double *x, size_t n);
+/* The same, reordering x in place by selection: allocates nothing (qsort
+ * may allocate a temporary the size of the data, which would show up as
+ * heap growth in a leak check). */
+double mb__median_ci_rel_inplace(double *x, size_t n);
 
 typedef struct mb_mwu {
     double u;     /* U statistic of the first sample */

@@ -501,12 +501,30 @@ static mb_status measure(mb_bench *b, const mb_plan *p, json_t *run,
 
     int peak_reset = mb__rss_peak_reset();
     int64_t rss_start = mb__rss_bytes();
+    /* With --leak-check the sample buffer is sized and touched up front
+     * (up to 2^21 samples, 16 MiB), so that its own growth does not show
+     * up as a leak in the RSS slope. */
     size_t cap = 1024, n = 0;
+    if (p->leak_check) {
+        int64_t want = p->fixed_iters > 0 ? p->fixed_iters : p->max_iters;
+        cap = want > (1 << 21) ? (size_t)1 << 21 : (size_t)want + 16;
+    }
     int64_t *samples = mb__calloc(cap, sizeof *samples);
+    /* Scratch for the CI checks, kept for the whole loop: allocating and
+     * freeing n doubles per check would grow the heap with n. */
+    size_t scap = cap;
+    double *scratch = mb__calloc(scap, sizeof *scratch);
+    if (samples && scratch && p->leak_check) {
+        memset(samples, 1, cap * sizeof *samples);
+        memset(scratch, 1, scap * sizeof *scratch);
+    }
     double *rss_x = NULL, *rss_y = NULL;
     size_t rss_n = 0, rss_cap = 0;
-    if (!samples)
+    if (!samples || !scratch) {
+        free(samples);
+        free(scratch);
         return mb__fail(err, MB_ENOMEM, "out of memory");
+    }
     const char *rule = NULL;
     int64_t limit = p->fixed_iters > 0 ? p->fixed_iters : p->max_iters;
     size_t next_check = 32;
@@ -552,15 +570,16 @@ static mb_status measure(mb_bench *b, const mb_plan *p, json_t *run,
         else if (n >= next_check) {
             /* The CI is recomputed at geometrically spaced counts (cost
              * O(n log n) each, so O(n log n) overall), outside timing. */
-            double *d = mb__calloc(n, sizeof *d);
-            if (d) {
+            if (n > scap && mb__grow((void **)&scratch, &scap, n,
+                                     sizeof *scratch) == 0)
+                scap = 0; /* keeps the old buffer; skip this check */
+            if (n <= scap) {
                 for (size_t i = 0; i < n; i++)
-                    d[i] = (double)samples[i];
-                ci_rel = mb__median_ci_rel(d, n);
+                    scratch[i] = (double)samples[i];
+                ci_rel = mb__median_ci_rel_inplace(scratch, n);
                 if (ci_rel <= p->target_ci && (int64_t)n >= p->min_iters &&
                     elapsed >= p->min_time_ns)
                     rule = "target_ci";
-                free(d);
             }
             next_check = n + n / 8 + 16;
         }
@@ -569,6 +588,7 @@ static mb_status measure(mb_bench *b, const mb_plan *p, json_t *run,
                         ci_rel);
     }
     int64_t measure_ns = mb_now_ns() - t0;
+    free(scratch);
     if (s) {
         free(samples);
         free(rss_x);

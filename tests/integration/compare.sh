@@ -83,6 +83,18 @@ else
     notok "the test plugin compiles" "$(cat "$T_TMP/cc.err")"
 fi
 
+printf '# variants of the digits model\nfp32=%s\n\n  opt0=%s,opt-level=disable,threads=1\n' \
+    "$MD/digits_fp32.onnx" "$MD/digits_fp32.onnx" > "$T_TMP/variants.txt"
+expect_exit "variants can come from a file" 0 \
+    "$MBENCH" compare --variants "$T_TMP/variants.txt" "${FAST[@]}" --json "$T_TMP/vf.json" --csv "$T_TMP/vf.csv" --quiet
+check "the file's variants were compared, with per-variant options" $PY -c "
+import json, csv; d = json.load(open('$T_TMP/vf.json'))
+names = [v['name'] for v in d['comparison']['variants']]
+assert names == ['fp32', 'opt0'], names
+r = {x['variant']: x for x in d['runs']}
+assert r['opt0']['config']['backend_options'] == {'opt-level': 'disable', 'threads': '1'}, r['opt0']['config']
+rows = list(csv.DictReader(open('$T_TMP/vf.csv')))
+assert [x['variant'] for x in rows] == ['fp32', 'opt0'], rows"
 expect_exit "one variant is a usage error" 2 "$MBENCH" compare a="$MD/digits_fp32.onnx"
 one_line "the usage error is one line" "$LAST_ERR"
 expect_exit "a variant without NAME= is a usage error" 2 "$MBENCH" compare "$MD/digits_fp32.onnx" b="$MD/digits_fp32.onnx"

@@ -92,6 +92,25 @@ assert [r[b] for r in rows[1:]] == ["1", "2", "1"], rows
 assert rows[1][hdr.index("input_shape")] == "1x16"
 PYEOF
 
+expect_exit "--leak-check fits the RSS slope" 0 \
+    "$MBENCH" run "$M/mlp.onnx" --leak-check --min-time 0.3s --max-time 1s --quiet --json "$T_TMP/leak.json"
+check "a steady model is not flagged as leaking" $PY -c "
+import json; m = json.load(open('$T_TMP/leak.json'))['runs'][0]['memory']
+assert m['leak']['suspected'] is False and m['leak']['rss_points'] >= 3, m
+assert m['peak_method'] in ('clear_refs', 'process_lifetime')"
+if cc -shared -fPIC -I"$MBENCH_ROOT/include" "$FIX/compare/bad_backend.c" -o "$T_TMP/bad.so" 2>/dev/null; then
+    "$MBENCH" run none --backend "$T_TMP/bad.so" --backend-opt mode=leak --leak-check \
+        --min-time 0.3s --max-time 1s --quiet --json "$T_TMP/leaky.json" >/dev/null 2>&1
+    check "a backend that loses 4 KiB per run is flagged as leaking, at about that rate" $PY -c "
+import json; m = json.load(open('$T_TMP/leaky.json'))['runs'][0]['memory']['leak']
+assert m['suspected'] is True and 3000 < m['slope_bytes_per_iter'] < 6000, m"
+fi
+expect_exit "--save-optimized writes the optimized graph" 0 \
+    "$MBENCH" run "$M/mlp.onnx" --save-optimized "$T_TMP/opt.onnx" --iterations 5 --quiet
+check "the optimized graph is a loadable ONNX model" $PY -c "import onnx; onnx.checker.check_model(onnx.load('$T_TMP/opt.onnx'))"
+NO_COLOR=1 expect_exit "--histogram draws the distribution" 0 \
+    "$MBENCH" run "$M/mlp.onnx" --histogram --iterations 200
+contains "the histogram is under the table" "$LAST_OUT" "latency distribution"
 expect_exit "the null backend needs no model runtime" 0 \
     "$MBENCH" run none --backend null "${FAST[@]}" --quiet --ort-lib /nonexistent.so
 

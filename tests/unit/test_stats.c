@@ -127,6 +127,20 @@ static void bootstrap_ci_covers_the_true_ratio(void)
     EXPECT(lo > 1.45 && hi < 1.55);
 }
 
+static void the_in_place_ci_equals_the_sorted_one(void)
+{
+    mb_rng g;
+    mb__rng_seed(&g, 5);
+    for (size_t n = 6; n < 400; n += 37) {
+        double x[400], y[400];
+        for (size_t i = 0; i < n; i++)
+            x[i] = y[i] = 1000 + 100 * mb__rng_normal(&g);
+        double want = mb__median_ci_rel(x, n);
+        double got = mb__median_ci_rel_inplace(y, n);
+        EXPECT_NEAR(got, want, 1e-12 * want);
+    }
+}
+
 static void slope_of_a_line_is_exact(void)
 {
     double x[] = {0, 1, 2, 3}, y[] = {1, 3, 5, 7};
@@ -144,6 +158,7 @@ int main(void)
     RUN(mann_whitney_detects_a_real_shift);
     RUN(bootstrap_ratio_of_constant_samples_is_exact);
     RUN(bootstrap_ci_covers_the_true_ratio);
+    RUN(the_in_place_ci_equals_the_sorted_one);
     RUN(slope_of_a_line_is_exact);
     return T_DONE();
 }
