@@ -52,6 +52,7 @@ done
 for t in "$root"/tests/integration/*.sh; do
     [ -f "$t" ] || continue
     n=$(basename "$t" .sh)
+    [ "$n" = lib ] && continue   # sourced by the scripts, not a test
     [ -n "$filter" ] && [[ "$n" != *$filter* ]] && continue
     run_one "$n" bash "$t"
 done
