@@ -8,6 +8,7 @@
  * interleaved (one run of each per round) and compared with the first. */
 #include "cli.h"
 #include "exec_util.h"
+#include "outputs.h"
 
 #include "core/alloc.h"
 #include "core/buf.h"
@@ -54,12 +55,15 @@ static void usage(FILE *f)
         "                         (drained, last 64 KiB kept), inherit\n"
         "      --gpu-memory       sample GPU memory through NVML (untested)\n"
         "results:\n"
-        "      --json FILE        write the result document (kind \"exec\")\n"
         "      --seed N           bootstrap seed (default 42)\n"
         "  -q, --quiet            no per-run progress\n"
         "  -h, --help\n\n"
+        "%s\n"
+        "The document is of kind \"exec\"; with --db its runs are stored by\n"
+        "command name (variant), so `mbench gate` can judge them later.\n"
         "Durations: 10, 10s, 500ms, 2m.  Exit: 0 ok, 2 usage, 3 a command failed\n"
-        "or was not found, 130 interrupted.\n");
+        "or was not found, or an output could not be written, 130 interrupted.\n",
+        mb_cli_outputs_help);
 }
 
 #define FAIL(code)                                                           \
@@ -142,8 +146,8 @@ int cmd_exec(int argc, char **argv)
 {
     enum { O_SHELL = 256, O_PARAM, O_MINRUNS, O_MAXRUNS, O_MINTIME, O_MAXTIME,
            O_CI, O_TIMEOUT, O_PREP, O_CLEAN, O_CWD, O_IGN, O_OUT, O_GPU,
-           O_JSON, O_SEED };
-    static const struct option lo[] = {
+           O_SEED };
+    static const struct option own[] = {
         {"command", required_argument, 0, 'c'}, {"name", required_argument, 0, 'n'},
         {"shell", no_argument, 0, O_SHELL}, {"param", required_argument, 0, O_PARAM},
         {"warmup", required_argument, 0, 'w'}, {"runs", required_argument, 0, 'r'},
@@ -159,16 +163,20 @@ int cmd_exec(int argc, char **argv)
         {"ignore-failure", no_argument, 0, O_IGN},
         {"output", required_argument, 0, O_OUT},
         {"gpu-memory", no_argument, 0, O_GPU},
-        {"json", required_argument, 0, O_JSON},
         {"seed", required_argument, 0, O_SEED},
-        {"quiet", no_argument, 0, 'q'}, {"help", no_argument, 0, 'h'},
-        {0, 0, 0, 0}};
+        {"quiet", no_argument, 0, 'q'}, {"help", no_argument, 0, 'h'}};
+    enum { N_OWN = sizeof own / sizeof own[0] };
+    /* Ours, then --json --csv --md --html --db --git-dir (outputs.h). */
+    struct option lo[N_OWN + MB_CLI_N_OUTPUT_OPTIONS + 1];
+    memcpy(lo, own, sizeof own);
+    memcpy(lo + N_OWN, mb_cli_output_options,
+           (MB_CLI_N_OUTPUT_OPTIONS + 1) * sizeof *lo);
+    mb_cli_outputs out = {0};
     mb_exec_opts o;
     mb__exec_opts_defaults(&o);
     char **tmpl = NULL, **names = NULL;
     size_t ntmpl = 0, nnames = 0, nparams = 0;
     param *params = NULL;
-    const char *json_path = NULL;
     int64_t seed = 42;
     int quiet = 0, rc = MB_EXIT_OK;
     mb_exec_cmd *cmds = NULL;
@@ -242,7 +250,6 @@ int cmd_exec(int argc, char **argv)
                 FAIL(mb_cli_bad_value("--output", optarg, "null, pipe or inherit"));
             break;
         case O_GPU: o.gpu_memory = 1; break;
-        case O_JSON: json_path = optarg; break;
         case O_SEED:
             if (mb_cli_parse_i64(optarg, 0, INT64_MAX, &seed))
                 FAIL(mb_cli_bad_value("--seed", optarg, "a non-negative integer"));
@@ -250,6 +257,8 @@ int cmd_exec(int argc, char **argv)
         case 'q': quiet = 1; break;
         case 'h': usage(stdout); FAIL(MB_EXIT_OK);
         default:
+            if (mb_cli_outputs_handle(&out, c, optarg))
+                break;
             if (optopt && optopt < 256)
                 FAIL(mb_cli_error(MB_EXIT_USAGE, "unknown or incomplete option '-%c' (see mbench exec --help)", optopt));
             FAIL(mb_cli_error(MB_EXIT_USAGE, "unknown or incomplete option '%s' (see mbench exec --help)", argv[optind - 1]));
@@ -358,10 +367,11 @@ int cmd_exec(int argc, char **argv)
         mb_cli_print_comparison(stdout, json_object_get(doc, "comparison"));
     if (o.gpu_memory && !o.nvml)
         printf("GPU memory: not available (libnvidia-ml.so.1 not found)\n");
-    if (json_path && mb_cli_write_doc(json_path, doc) != 0)
-        rc = MB_EXIT_RUNTIME;
+    int written = out.json || out.csv || out.md || out.html || out.db;
+    if (written)
+        rc = mb_cli_outputs_write(&out, doc);
     if (st == MB_EINTERRUPTED)
-        rc = mb_cli_error(MB_EXIT_INTERRUPTED, "interrupted; %s", json_path ? "the runs measured so far were written" : "the runs measured so far are shown");
+        rc = mb_cli_error(MB_EXIT_INTERRUPTED, "interrupted; %s", written ? "the runs measured so far were written" : "the runs measured so far are shown");
     else if (st != MB_OK)
         rc = mb_cli_error(st == MB_ENOMEM ? MB_EXIT_RUNTIME : MB_EXIT_RUNTIME, "%s", err.msg);
 cleanup:

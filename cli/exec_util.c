@@ -97,10 +97,14 @@ void mb_cli_print_exec_run(FILE *f, const json_t *run)
     }
     if (!json_is_object(ex) || mb__jnum(run, "iterations") < 1)
         return;
-    fprintf(f, "  user    %s  sys %s  peak RSS %s",
+    /* At or below mbench's own size the kernel's reading is only a bound
+     * (proc.h). */
+    double peak = mb__jnum(ex, "peak_rss_bytes");
+    fprintf(f, "  user    %s  sys %s  peak RSS %s%s",
             mb_cli_fmt_ns(mb__jnum(ex, "user_ns"), a, sizeof a),
             mb_cli_fmt_ns(mb__jnum(ex, "sys_ns"), b, sizeof b),
-            mb_cli_fmt_bytes(mb__jnum(ex, "peak_rss_bytes"), c, sizeof c));
+            peak <= mb__jnum(ex, "rss_floor_bytes") ? "<= " : "",
+            mb_cli_fmt_bytes(peak, c, sizeof c));
     if (json_is_number(json_object_get(ex, "gpu_peak_bytes")))
         fprintf(f, "  GPU peak %s (NVML, untested)",
                 mb_cli_fmt_bytes(mb__jnum(ex, "gpu_peak_bytes"), d, sizeof d));

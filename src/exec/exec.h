@@ -49,6 +49,7 @@ typedef struct mb_exec_opts {
 /* One measured run, kept whole for the document. */
 typedef struct mb_exec_sample {
     int64_t wall_ns, user_ns, sys_ns, peak_rss_bytes, gpu_peak_bytes;
+    int64_t rss_floor_bytes;
     int exit_code, term_signal, timed_out;
     mb_events events;
 } mb_exec_sample;

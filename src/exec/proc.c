@@ -5,6 +5,7 @@
 
 #include "core/alloc.h"
 #include "core/err.h"
+#include "core/sysinfo.h"
 #include "exec/nvml.h"
 
 #include <errno.h>
@@ -250,6 +251,11 @@ mb_status mb__proc_run(const mb_proc_spec *s, mb_proc_result *res,
     int64_t gpu_base = s->nvml ? mb__nvml_used_bytes(s->nvml) : -1;
     int64_t gpu_max = gpu_base;
 
+    /* posix_spawn's child starts in our address space, and exec charges
+     * that space's peak RSS to it: bring our peak down to our current
+     * size first, and remember that size as the floor of the reading. */
+    mb__rss_peak_reset();
+    res->rss_floor_bytes = mb__rss_bytes();
     /* SIGCHLD stays blocked until we know whether a pidfd will do. */
     masked = pthread_sigmask(SIG_BLOCK, &chld, &oldmask) == 0;
     int64_t t0 = 0;

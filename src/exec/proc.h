@@ -5,7 +5,11 @@
  * /dev/null.  Measures wall time (CLOCK_MONOTONIC, from right before the
  * spawn to the return of wait4, which is called as soon as a pidfd says
  * the child has ended), user and system time and peak RSS of the child and the
- * descendants it waited for (wait4 rusage).  stdout and stderr are either
+ * descendants it waited for (wait4 rusage).  A vfork-style spawn makes the
+ * kernel charge the spawning process's peak RSS to the child, so mbench
+ * resets its own peak (clear_refs) right before each spawn and records its
+ * resident size as rss_floor_bytes: a peak at or below the floor only says
+ * "at most this".  stdout and stderr are either
  * discarded, inherited or captured: a captured stream is always drained and
  * only its last `capture_limit` bytes are kept, so a flooding child never
  * blocks nor fills memory.  With `events`, a pipe's write end is passed in
@@ -46,6 +50,7 @@ typedef struct mb_proc_spec {
 typedef struct mb_proc_result {
     int64_t wall_ns, user_ns, sys_ns;
     int64_t peak_rss_bytes;
+    int64_t rss_floor_bytes; /* mbench's own RSS when it spawned (see above) */
     int64_t gpu_peak_bytes; /* -1 when not sampled */
     int exit_code;          /* -1 when killed by a signal */
     int term_signal;        /* 0 unless killed by a signal */

@@ -9,6 +9,20 @@ expect_exit "exec runs true a fixed number of times" 0 $MBENCH exec --runs 3 --j
 contains "the document is of kind exec with three runs" "$(J "$T_TMP/true.json" 'd["kind"], d["runs"][0]["iterations"], d["runs"][0]["exec"]["exit_codes"]')" "('exec', 3, {'0': 3})"
 contains "peak RSS and user time are recorded" "$(J "$T_TMP/true.json" 'd["runs"][0]["exec"]["peak_rss_bytes"] > 0, d["runs"][0]["exec"]["user_ns"] >= 0')" "(True, True)"
 
+expect_exit "a 64 MiB allocation is measured" 0 $MBENCH exec --runs 2 --json "$T_TMP/big.json" -- $PY -c 'x = bytearray(64 << 20); x[::4096] = b"x" * len(x[::4096])'
+contains "its peak RSS covers the allocation and is stored as memory" "$(J "$T_TMP/big.json" 'd["runs"][0]["exec"]["peak_rss_bytes"] >= 64 << 20, d["runs"][0]["memory"]["rss_peak_bytes"] == d["runs"][0]["exec"]["peak_rss_bytes"]')" "(True, True)"
+contains "a peak at mbench's own size is only a bound, kept out of memory" "$(J "$T_TMP/true.json" 'd["runs"][0]["exec"]["peak_rss_bytes"] <= d["runs"][0]["exec"]["rss_floor_bytes"], "memory" in d["runs"][0]')" "(True, False)"
+
+expect_exit "exec writes every output and stores its runs with --db" 0 $MBENCH exec --runs 3 --json "$T_TMP/o.json" --csv "$T_TMP/o.csv" --md "$T_TMP/o.md" --db "$T_TMP/o.db" --git-dir "$T_TMP" -n fast -c true -n slow -c 'sleep 0.01'
+contains "the CSV has one row per command" "$(cut -d, -f3 "$T_TMP/o.csv" | tr '\n' ' ')" "variant fast slow "
+contains "the Markdown report names both commands" "$(cat "$T_TMP/o.md")" "slow"
+expect_exit "the stored exec runs are in the history" 0 $MBENCH history --db "$T_TMP/o.db" --variant slow
+contains "history lists the stored command" "$LAST_OUT" "slow"
+expect_exit "an exec document gates against another" 4 $MBENCH gate --current "$T_TMP/o.json" --baseline "$T_TMP/o.json"
+contains "the gate pairs runs by command name" "$LAST_OUT" "slow"
+expect_exit "an unwritable --db is an error after measuring" 3 $MBENCH exec --runs 1 --db "$T_TMP/no/such/dir/x.db" -- true
+one_line "the store error is one line" "$LAST_ERR"
+
 expect_exit "exec measures sleep 0.01 until its stopping rule" 0 $MBENCH exec --min-runs 5 --min-time 0 --max-time 5s --json "$T_TMP/sleep.json" -- sleep 0.01
 contains "every wall time covers the 10 ms sleep" "$(J "$T_TMP/sleep.json" 'min(d["runs"][0]["samples_ns"]) >= 10_000_000, d["runs"][0]["iterations"] >= 5')" "(True, True)"
 
