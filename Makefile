@@ -141,7 +141,9 @@ install: $(BIN) $(STATIC) $(SHARED)
 	install -m 0644 $(STATIC) $(DESTDIR)$(PREFIX)/lib/libmbench.a
 	install -m 0755 $(SHARED) $(DESTDIR)$(PREFIX)/lib/$(SONAME)
 	ln -sf $(SONAME) $(DESTDIR)$(PREFIX)/lib/libmbench.so
-	install -m 0644 include/mbench.h include/mbench_backend.h $(DESTDIR)$(PREFIX)/include/
+	install -m 0644 include/mbench.h include/mbench_backend.h include/mbench_events.h $(DESTDIR)$(PREFIX)/include/
+	if [ -f $(ORT) ]; then install -d $(DESTDIR)$(PREFIX)/lib/mbench && \
+	  install -m 0644 $(ORT) $(DESTDIR)$(PREFIX)/lib/mbench/libonnxruntime.so.1; fi
 	sed -e 's|@PREFIX@|$(PREFIX)|g' -e 's|@VERSION@|0.1.0|g' -e 's|@PKGS@|$(PKGS)|g' \
 	  mbench.pc.in > $(DESTDIR)$(PREFIX)/lib/pkgconfig/mbench.pc
 	install -m 0644 docs/mbench.1 $(DESTDIR)$(PREFIX)/share/man/man1/mbench.1

@@ -25,6 +25,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+#include <unistd.h>
 
 typedef struct ort_state {
     void *dl;
@@ -131,14 +132,32 @@ static int ort_load(const mb_backend_config *cfg, void **out, mb_err *err)
     st->verbose = cfg ? cfg->verbose : 0;
 
     const char *env = getenv("MBENCH_ORT_LIB");
-    const char *cands[4];
+    const char *cands[5];
     size_t nc = 0;
+    /* An installed mbench finds the copy `make install` put beside it:
+     * <prefix>/bin/mbench -> <prefix>/lib/mbench/libonnxruntime.so.1. */
+    char installed[4096] = "";
+    ssize_t el = readlink("/proc/self/exe", installed, sizeof installed - 64);
+    if (el > 0) {
+        installed[el] = '\0';
+        char *slash = strrchr(installed, '/');
+        if (slash) {
+            *slash = '\0';
+            slash = strrchr(installed, '/');
+            if (slash)
+                strcpy(slash, "/lib/mbench/libonnxruntime.so.1");
+            else
+                installed[0] = '\0';
+        }
+    }
     if (cfg && cfg->library_path)
         cands[nc++] = cfg->library_path;
     else {
         if (env && *env)
             cands[nc++] = env;
         cands[nc++] = MB_ORT_DEFAULT_PATH;
+        if (installed[0])
+            cands[nc++] = installed;
         cands[nc++] = "libonnxruntime.so.1";
     }
     char tried[1536] = "";
