@@ -117,7 +117,7 @@ check: test-deps
 	@$(MAKE) --no-print-directory ort
 	@$(MAKE) --no-print-directory BUILD=build/asan OPT="-O1 -g -fno-omit-frame-pointer" \
 	  SAN="-fsanitize=address,undefined -fno-sanitize-recover=all" all tests-bin
-	@ASAN_OPTIONS=detect_leaks=1:abort_on_error=0 \
+	@ASAN_OPTIONS=detect_leaks=1:abort_on_error=0:handle_segv=0 \
 	 LSAN_OPTIONS=suppressions=$(abspath tests/lsan.supp):print_suppressions=0 \
 	 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 MBENCH_SANITIZED=1 \
 	 tests/run.sh build/asan
