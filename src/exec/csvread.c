@@ -148,7 +148,7 @@ mb_status mb__csv_parse(const char *text, size_t len, const char *name,
     out->header = r.f;
     r.f = NULL;
     r.n = r.cap = 0;
-    for (size_t c = 0; c < r.n; c++) {
+    for (size_t c = 0; c < out->ncols; c++) {
         trim(out->header[c]);
         if (!out->header[c][0]) {
             mb__fail(err, MB_EFORMAT, "%s line %zu: column %zu has no name",
