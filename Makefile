@@ -51,7 +51,7 @@ SHARED := $(BUILD)/$(SONAME)
 BIN    := $(BUILD)/mbench
 ORT    := build/ort/libonnxruntime.so.1
 
-.PHONY: all deps test-deps test check bench demo install clean ort format lint
+.PHONY: all deps test-deps test check valgrind bench demo install clean ort format lint
 all: $(BIN) $(STATIC) $(SHARED)
 
 # ---- generated headers -----------------------------------------------------
@@ -121,6 +121,18 @@ check: test-deps
 	 LSAN_OPTIONS=suppressions=$(abspath tests/lsan.supp):print_suppressions=0 \
 	 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 MBENCH_SANITIZED=1 \
 	 tests/run.sh build/asan
+
+# The core unit tests under valgrind (memcheck, definite and indirect
+# leaks are errors).
+VALGRIND_TESTS := test_stats test_synthetic test_api test_npy test_pb \
+                  test_dataset test_report test_accuracy test_onnx_inspect
+valgrind: all tests-bin
+	@command -v valgrind >/dev/null || { echo "valgrind: apt-get install valgrind" >&2; exit 2; }
+	@fail=0; for t in $(VALGRIND_TESTS); do \
+	  if valgrind -q --error-exitcode=9 --leak-check=full \
+	       --errors-for-leak-kinds=definite,indirect $(BUILD)/tests/$$t >/dev/null 2>$(BUILD)/tests/$$t.vg; \
+	  then echo "ok   valgrind $$t"; else echo "FAIL valgrind $$t (see $(BUILD)/tests/$$t.vg)"; fail=1; fi; \
+	done; exit $$fail
 
 bench: deps
 	@$(MAKE) --no-print-directory all ort $(BENCH_BIN)
