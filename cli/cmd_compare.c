@@ -688,11 +688,13 @@ int cmd_compare(int argc, char **argv)
         for (int w = 0; w < (int)(plan.warmup_iters > 0 ? 1 : 0); w++) {
             int64_t nw = plan.warmup_iters;
             int64_t *ws = mb__calloc((size_t)nw, sizeof *ws);
-            if (!ws || mb__child_measure(vs[i].child, nw, ws, timeout_ns, &e))
+            if (!ws ||
+                mb__child_measure(vs[i].child, nw, 0, ws, timeout_ns, &e))
                 fail_variant(&vs[i], &e);
             free(ws);
         }
-        if (!vs[i].error && mb__child_measure(vs[i].child, 3, s, timeout_ns, &e))
+        if (!vs[i].error &&
+            mb__child_measure(vs[i].child, 3, 0, s, timeout_ns, &e))
             fail_variant(&vs[i], &e);
         if (!vs[i].error) {
             int64_t per = (s[0] + s[1] + s[2]) / 3;
@@ -724,7 +726,10 @@ int cmd_compare(int argc, char **argv)
                 k = plan.fixed_iters - (int64_t)v->n;
             int64_t *s = mb__calloc((size_t)k, sizeof *s);
             mb_err e = {0};
-            if (!s || mb__child_measure(v->child, k, s, timeout_ns, &e) ||
+            /* Each slot starts with two unrecorded iterations: the variant
+             * has been idle while the others ran, and waking its threads
+             * and caches is not the model's latency. */
+            if (!s || mb__child_measure(v->child, k, 2, s, timeout_ns, &e) ||
                 add_samples(v, s, (size_t)k))
                 fail_variant(v, &e);
             free(s);

@@ -27,6 +27,7 @@ struct mb__child {
 typedef struct {
     char cmd;
     int64_t arg;
+    int64_t warm; /* 'M': unrecorded iterations before the timed ones */
     uint32_t len;
 } cmd_hdr;
 
@@ -148,7 +149,10 @@ static void child_main(const mb_plan *plan, int64_t batch, int in, int out)
                                        (size_t)h.arg + 1, sizeof *samples)) {
                 mb__fail(&e, MB_ENOMEM, "out of memory for samples");
                 reply_err(out, &e);
-            } else if (mb__bench_iterate(b, h.arg, samples, &e)) {
+            } else if ((h.warm > 0 &&
+                        mb__bench_iterate(b, h.warm > h.arg ? h.arg : h.warm,
+                                          samples, &e)) ||
+                       mb__bench_iterate(b, h.arg, samples, &e)) {
                 reply_err(out, &e);
             } else {
                 reply(out, 0, samples, (size_t)h.arg * sizeof *samples);
@@ -260,10 +264,10 @@ static mb_status get_reply(mb__child *c, int64_t timeout_ns, const char *doing,
     return MB_OK;
 }
 
-static mb_status send_cmd(mb__child *c, char cmd, int64_t arg,
+static mb_status send_cmd(mb__child *c, char cmd, int64_t arg, int64_t warm,
                           const char *payload, const char *doing, mb_err *err)
 {
-    cmd_hdr h = {cmd, arg, payload ? (uint32_t)strlen(payload) : 0};
+    cmd_hdr h = {cmd, arg, warm, payload ? (uint32_t)strlen(payload) : 0};
     if (c->dead || write_full(c->to_child, &h, sizeof h) ||
         (h.len && write_full(c->to_child, payload, h.len))) {
         describe_death(c, err, doing);
@@ -324,12 +328,12 @@ mb_status mb__child_spawn(const mb_plan *plan, int64_t batch,
     return MB_OK;
 }
 
-mb_status mb__child_measure(mb__child *c, int64_t n, int64_t *samples,
-                            int64_t timeout_ns, mb_err *err)
+mb_status mb__child_measure(mb__child *c, int64_t n, int64_t warm,
+                            int64_t *samples, int64_t timeout_ns, mb_err *err)
 {
     char *data;
     size_t len;
-    mb_status s = send_cmd(c, 'M', n, NULL, "measuring", err);
+    mb_status s = send_cmd(c, 'M', n, warm, NULL, "measuring", err);
     if (!s)
         s = get_reply(c, timeout_ns, "measuring", &data, &len, err);
     if (s)
@@ -349,7 +353,7 @@ mb_status mb__child_outputs(mb__child *c, const char *dir, int64_t timeout_ns,
                             size_t *batches, size_t *samples, mb_err *err)
 {
     char *data;
-    mb_status s = send_cmd(c, 'O', 0, dir, "computing outputs", err);
+    mb_status s = send_cmd(c, 'O', 0, 0, dir, "computing outputs", err);
     if (!s)
         s = get_reply(c, timeout_ns, "computing outputs", &data, NULL, err);
     if (s)
@@ -365,7 +369,7 @@ mb_status mb__child_finish(mb__child *c, int64_t timeout_ns, json_t **run,
 {
     *run = NULL;
     char *data;
-    mb_status s = send_cmd(c, 'F', 0, NULL, "finishing", err);
+    mb_status s = send_cmd(c, 'F', 0, 0, NULL, "finishing", err);
     if (!s)
         s = get_reply(c, timeout_ns, "finishing", &data, NULL, err);
     if (s)

@@ -20,9 +20,10 @@ typedef struct mb__child mb__child;
  * ready (or failed).  timeout_ns <= 0 means no timeout. */
 mb_status mb__child_spawn(const mb_plan *plan, int64_t batch,
                           int64_t timeout_ns, mb__child **out, mb_err *err);
-/* Times n iterations in the child; samples[0..n) receives them. */
-mb_status mb__child_measure(mb__child *c, int64_t n, int64_t *samples,
-                            int64_t timeout_ns, mb_err *err);
+/* Runs `warm` unrecorded iterations (at most n), then times n iterations
+ * in the child; samples[0..n) receives them. */
+mb_status mb__child_measure(mb__child *c, int64_t n, int64_t warm,
+                            int64_t *samples, int64_t timeout_ns, mb_err *err);
 /* Runs every batch of the --data set (or the synthetic batch) once and
  * writes output k of batch i to dir/b<i>_o<k>.npy.  *batches and
  * *samples say how many batches and samples there were. */
