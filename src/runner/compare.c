@@ -126,8 +126,8 @@ json_t *mb__compare_analyze(const mb__cmp_variant *v, size_t n,
                 rec(recs, 0, "%.2fx slower than baseline (95%% CI %.3f-%.3f)",
                     1 / m, 1 / hi, 1 / lo);
             else
-                rec(recs, 1, "no significant latency difference (%.2fx, p = "
-                    "%.2g)", m, u.p);
+                rec(recs, 1, "no significant latency difference (%.2fx, 95%% "
+                    "CI %.3f-%.3f, p = %.2g)", m, lo, hi, u.p);
         } else if (k == baseline) {
             json_object_set_new(e, "speedup_median", ratio_json(1, 1, 1));
             json_object_set_new(e, "speedup_p99", ratio_json(1, 1, 1));
