@@ -253,9 +253,8 @@ mb_status mb__proc_run(const mb_proc_spec *s, mb_proc_result *res,
 
     /* posix_spawn's child starts in our address space, and exec charges
      * that space's peak RSS to it: bring our peak down to our current
-     * size first, and remember that size as the floor of the reading. */
+     * size first (the peak since then is read as the floor, below). */
     mb__rss_peak_reset();
-    res->rss_floor_bytes = mb__rss_bytes();
     /* SIGCHLD stays blocked until we know whether a pidfd will do. */
     masked = pthread_sigmask(SIG_BLOCK, &chld, &oldmask) == 0;
     int64_t t0 = 0;
@@ -382,6 +381,9 @@ mb_status mb__proc_run(const mb_proc_spec *s, mb_proc_result *res,
     if (res->timed_out || res->interrupted)
         kill(-pid, SIGKILL);
     res->wall_ns = t1 - t0;
+    /* Our peak since the reset covers what exec charged to the child
+     * (spawning itself touches a few pages), so it bounds the reading. */
+    res->rss_floor_bytes = mb__rss_peak_bytes();
     res->user_ns = (int64_t)ru.ru_utime.tv_sec * 1000000000LL +
                    (int64_t)ru.ru_utime.tv_usec * 1000;
     res->sys_ns = (int64_t)ru.ru_stime.tv_sec * 1000000000LL +

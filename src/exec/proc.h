@@ -8,8 +8,9 @@
  * descendants it waited for (wait4 rusage).  A vfork-style spawn makes the
  * kernel charge the spawning process's peak RSS to the child, so mbench
  * resets its own peak (clear_refs) right before each spawn and records its
- * resident size as rss_floor_bytes: a peak at or below the floor only says
- * "at most this".  stdout and stderr are either
+ * peak since then (read after the child ended, so it covers what exec
+ * charged) as rss_floor_bytes: a peak at or below the floor only says "at
+ * most this".  stdout and stderr are either
  * discarded, inherited or captured: a captured stream is always drained and
  * only its last `capture_limit` bytes are kept, so a flooding child never
  * blocks nor fills memory.  With `events`, a pipe's write end is passed in
@@ -50,7 +51,7 @@ typedef struct mb_proc_spec {
 typedef struct mb_proc_result {
     int64_t wall_ns, user_ns, sys_ns;
     int64_t peak_rss_bytes;
-    int64_t rss_floor_bytes; /* mbench's own RSS when it spawned (see above) */
+    int64_t rss_floor_bytes; /* mbench's own peak around the spawn (above) */
     int64_t gpu_peak_bytes; /* -1 when not sampled */
     int exit_code;          /* -1 when killed by a signal */
     int term_signal;        /* 0 unless killed by a signal */
