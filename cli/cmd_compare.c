@@ -364,10 +364,30 @@ static void print_table(json_t *doc, const variant *vs, size_t nv, FILE *f)
                *green = color ? "\033[32m" : "", *yellow = color ? "\033[33m" : "",
                *red = color ? "\033[31m" : "";
     json_t *cmp = json_object_get(doc, "comparison");
-    fprintf(f, "\n%s%-16s %-7s %-26s %9s %-24s %9s %10s %10s %9s %7s %7s%s\n",
-            bold, "variant", "status", "p50 ms [95% CI]", "p99 ms",
-            "speedup [95% CI]", "p", "inf/s", "peak RSS", "size", "top-1",
-            "agree", rst);
+    /* Columns by priority, so that a row fits the terminal: the least
+     * needed go first (p and inf/s, then p99 and size, then memory). */
+    int width = mb_cli_term_width(fileno(f));
+    int show_p = width >= 150, show_p99 = width >= 125,
+        show_mem = width >= 108, show_status = width >= 95;
+    int nw = show_status ? 16 : 12;
+    char hdr[512];
+    int off = snprintf(hdr, sizeof hdr, "%-*s%s %-26s", nw, "variant",
+                       show_status ? " status " : "", "p50 ms [95% CI]");
+    if (show_p99)
+        off += snprintf(hdr + off, sizeof hdr - (size_t)off, " %9s", "p99 ms");
+    off += snprintf(hdr + off, sizeof hdr - (size_t)off, " %-24s",
+                    "speedup [95% CI]");
+    if (show_p)
+        off += snprintf(hdr + off, sizeof hdr - (size_t)off, " %9s %10s", "p",
+                        "inf/s");
+    if (show_mem)
+        off += snprintf(hdr + off, sizeof hdr - (size_t)off, " %10s",
+                        "peak RSS");
+    if (show_p99)
+        off += snprintf(hdr + off, sizeof hdr - (size_t)off, " %9s", "size");
+    snprintf(hdr + off, sizeof hdr - (size_t)off, " %7s %7s", "top-1",
+             "agree");
+    fprintf(f, "\n%s%s%s\n", bold, hdr, rst);
     size_t i;
     json_t *e;
     json_array_foreach(json_object_get(cmp, "variants"), i, e)
@@ -377,7 +397,7 @@ static void print_table(json_t *doc, const variant *vs, size_t nv, FILE *f)
         snprintf(nm, sizeof nm, "%s%s", v->name,
                  json_is_true(json_object_get(e, "baseline")) ? " *" : "");
         if (v->error) {
-            fprintf(f, "%-16s %sFAILED%s  %s\n", nm, red, rst, v->error);
+            fprintf(f, "%-*s %sFAILED%s  %s\n", nw, nm, red, rst, v->error);
             continue;
         }
         const json_t *run = v->run, *lat = json_object_get(run, "latency");
@@ -431,11 +451,21 @@ static void print_table(json_t *doc, const variant *vs, size_t nv, FILE *f)
                      100 * json_number_value(json_object_get(ag, "top1")));
         else
             snprintf(agr, sizeof agr, json_is_object(ag) ? "see below" : "-");
-        fprintf(f, "%-16s %-7s %-26s %9s %-24s %9s %10.1f %10s %9s %7s %7s\n",
-                nm, "ok", p50, p99, sp, pv,
-                json_number_value(json_object_get(
-                    json_object_get(run, "throughput"), "inferences_per_s")),
-                mem, size, acc, agr);
+        fprintf(f, "%-*s%s %-26s", nw, nm, show_status ? " ok     " : "",
+                p50);
+        if (show_p99)
+            fprintf(f, " %9s", p99);
+        fprintf(f, " %-24s", sp);
+        if (show_p)
+            fprintf(f, " %9s %10.1f", pv,
+                    json_number_value(json_object_get(
+                        json_object_get(run, "throughput"),
+                        "inferences_per_s")));
+        if (show_mem)
+            fprintf(f, " %10s", mem);
+        if (show_p99)
+            fprintf(f, " %9s", size);
+        fprintf(f, " %7s %7s\n", acc, agr);
     }
     fprintf(f, "\n%sRecommendations%s (baseline: %s)\n", bold, rst,
             json_string_value(json_object_get(cmp, "baseline")));
