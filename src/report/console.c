@@ -232,11 +232,15 @@ void mb__report_console(const json_t *doc, const mb_console_opts *o,
                            "%s  note: batch %lld: %.0f outliers (%.0f high, "
                            "%.0f low; MAD rule), kept in the statistics%s\n",
                            dim, b, hi + lo, hi, lo, rst);
-        if (num(lat, "cv") > 0.10)
+        double rcv = num(lat, "robust_cv");
+        if (!isfinite(rcv))
+            rcv = num(lat, "cv");
+        if (rcv > 0.10)
             mb__buf_printf(out,
-                           "  warning: batch %lld is noisy (cv %.0f%%); close "
-                           "other programs or pin threads\n",
-                           b, num(lat, "cv") * 100);
+                           "  warning: batch %lld is noisy (robust cv %.0f%%: "
+                           "1.4826 MAD / median); close other programs or pin "
+                           "threads\n",
+                           b, rcv * 100);
         const json_t *leak =
             json_object_get(json_object_get(run, "memory"), "leak");
         if (json_is_true(json_object_get(leak, "suspected")))

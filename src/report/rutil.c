@@ -235,7 +235,11 @@ static void fill_run(mb_rrun *r, const json_t *doc, size_t di, const json_t *run
     r->mean = mb__jnum(run, "latency.mean");
     r->min = mb__jnum(run, "latency.min");
     r->max = mb__jnum(run, "latency.max");
-    r->cv = mb__jnum(run, "latency.cv");
+    /* Noise is judged by the robust CV (1.4826 MAD / median) when the
+     * document has it: tail outliers are reported on their own. */
+    r->cv = mb__jnum(run, "latency.robust_cv");
+    if (!isfinite(r->cv))
+        r->cv = mb__jnum(run, "latency.cv");
     r->ci_lo = mb__jnum(run, "latency.median_ci95.lo");
     r->ci_hi = mb__jnum(run, "latency.median_ci95.hi");
     r->ips = mb__jnum(run, "throughput.inferences_per_s");
@@ -310,9 +314,9 @@ static int derive_warnings(mb_rview *v, size_t *wcap, const json_t *const *docs,
                 return -1;
         }
         if (isfinite(r->cv) && r->cv > 0.10) {
-            w = fmt_alloc("noisy run: %s has a coefficient of variation of "
-                          "%.1f%% (> 10%%); close other programs or pin "
-                          "threads",
+            w = fmt_alloc("noisy run: %s has a robust coefficient of "
+                          "variation (1.4826 MAD / median) of %.1f%% (> 10%%); "
+                          "close other programs or pin threads",
                           label, r->cv * 100);
             if (add_warning(v, wcap, w))
                 return -1;

@@ -345,6 +345,10 @@ json_t *mb__latency_json(const int64_t *samples, size_t n,
     json_object_set_new(o, "mean", json_real(s.mean));
     json_object_set_new(o, "std", json_real(s.std));
     json_object_set_new(o, "cv", json_real(s.cv));
+    json_object_set_new(o, "mad", json_real(s.mad));
+    json_object_set_new(o, "robust_cv",
+                        json_real(s.median > 0 ? 1.4826 * s.mad / s.median
+                                               : 0.0));
     json_object_set_new(o, "median", json_real(s.median));
     json_object_set_new(o, "p90", num_or_null(s.p90, s.p90_ok));
     json_object_set_new(o, "p95", num_or_null(s.p95, s.p95_ok));
