@@ -125,9 +125,14 @@ json_t *mb__compare_analyze(const mb__cmp_variant *v, size_t n,
             else if (sig)
                 rec(recs, 0, "%.2fx slower than baseline (95%% CI %.3f-%.3f)",
                     1 / m, 1 / hi, 1 / lo);
+            else if (lo > 1.0 || hi < 1.0)
+                rec(recs, 1, "no significant latency difference: the median "
+                    "ratio is %.3fx (95%% CI %.3f-%.3f) but the U test does "
+                    "not find the distributions different (p = %.2g)",
+                    m, lo, hi, u.p);
             else
-                rec(recs, 1, "no significant latency difference (%.2fx, 95%% "
-                    "CI %.3f-%.3f, p = %.2g)", m, lo, hi, u.p);
+                rec(recs, 1, "no significant latency difference (%.3fx, 95%% "
+                    "CI %.3f-%.3f includes 1, p = %.2g)", m, lo, hi, u.p);
         } else if (k == baseline) {
             json_object_set_new(e, "speedup_median", ratio_json(1, 1, 1));
             json_object_set_new(e, "speedup_p99", ratio_json(1, 1, 1));
