@@ -740,6 +740,8 @@ int cmd_compare(int argc, char **argv)
             goto done;
         }
     }
+    for (size_t i = 0; i < nv; i++)
+        mb__child_pause(vs[i].child);
     /* Interleaved rounds: every variant takes one slot per round, in a
      * rotating order, until each meets its stopping rule. */
     int64_t t_start = mb_now_ns();
@@ -762,6 +764,9 @@ int cmd_compare(int argc, char **argv)
             if (!s || mb__child_measure(v->child, k, 2, s, timeout_ns, &e) ||
                 add_samples(v, s, (size_t)k))
                 fail_variant(v, &e);
+            /* Stopped while the others run: an idle runtime's spinning
+             * worker threads would otherwise compete for the cores. */
+            mb__child_pause(v->child);
             free(s);
             if (v->error && fail_fast) {
                 rc = mb_cli_error(MB_EXIT_RUNTIME, "variant %s FAILED: %s",

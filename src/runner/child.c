@@ -14,6 +14,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/prctl.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -21,6 +22,7 @@ struct mb__child {
     pid_t pid;
     int to_child, from_child;
     int dead;
+    int paused; /* stopped with SIGSTOP by mb__child_pause */
     int status; /* wait status once reaped */
 };
 
@@ -116,6 +118,11 @@ static mb_status write_outputs(mb_bench *b, const char *dir, size_t *nb,
 
 static void child_main(const mb_plan *plan, int64_t batch, int in, int out)
 {
+    /* A child may sit stopped (SIGSTOP) between its slots; if the parent
+     * dies then, nobody would continue it: die with the parent. */
+    prctl(PR_SET_PDEATHSIG, SIGKILL);
+    if (getppid() == 1)
+        _exit(0);
     signal(SIGINT, SIG_IGN); /* the parent decides what Ctrl-C means */
     signal(SIGPIPE, SIG_IGN);
     int64_t rss_before = mb__rss_bytes();
@@ -268,6 +275,7 @@ static mb_status send_cmd(mb__child *c, char cmd, int64_t arg, int64_t warm,
                           const char *payload, const char *doing, mb_err *err)
 {
     cmd_hdr h = {cmd, arg, warm, payload ? (uint32_t)strlen(payload) : 0};
+    mb__child_resume(c);
     if (c->dead || write_full(c->to_child, &h, sizeof h) ||
         (h.len && write_full(c->to_child, payload, h.len))) {
         describe_death(c, err, doing);
@@ -383,10 +391,27 @@ mb_status mb__child_finish(mb__child *c, int64_t timeout_ns, json_t **run,
     return MB_OK;
 }
 
+void mb__child_pause(mb__child *c)
+{
+    if (c && !c->dead && !c->paused) {
+        kill(c->pid, SIGSTOP);
+        c->paused = 1;
+    }
+}
+
+void mb__child_resume(mb__child *c)
+{
+    if (c && !c->dead && c->paused) {
+        kill(c->pid, SIGCONT);
+        c->paused = 0;
+    }
+}
+
 void mb__child_free(mb__child *c)
 {
     if (!c)
         return;
+    mb__child_resume(c);
     close(c->to_child); /* the child's read fails and it exits */
     close(c->from_child);
     if (!c->dead) {

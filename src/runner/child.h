@@ -33,6 +33,11 @@ mb_status mb__child_outputs(mb__child *c, const char *dir, int64_t timeout_ns,
  * and lets the child exit. */
 mb_status mb__child_finish(mb__child *c, int64_t timeout_ns, json_t **run,
                            mb_err *err);
+/* Stops (SIGSTOP) and continues (SIGCONT) an idle child, so that its
+ * runtime's spinning worker threads take no CPU while another variant is
+ * measured.  No-ops once the child is gone. */
+void mb__child_pause(mb__child *c);
+void mb__child_resume(mb__child *c);
 /* Kills the child if it still runs, reaps it, frees c.  NULL is a no-op. */
 void mb__child_free(mb__child *c);
 
