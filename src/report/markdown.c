@@ -59,18 +59,8 @@ static void verdict_line(mb_buf *b, const mb_rview *v)
     if (!said) {
         /* A plain run: fastest median and best throughput. */
         const mb_rrun *fast = NULL, *thr = NULL;
-        size_t failed = 0;
-        for (size_t i = 0; i < v->n_runs; i++) {
-            const mb_rrun *r = &v->runs[i];
-            if (strcmp(r->status, "ok") != 0) {
-                failed++;
-                continue;
-            }
-            if (isfinite(r->p50) && (!fast || r->p50 < fast->p50))
-                fast = r;
-            if (isfinite(r->sps) && (!thr || r->sps > thr->sps))
-                thr = r;
-        }
+        size_t failed;
+        mb__rview_best(v, &fast, &thr, &failed);
         char t[32];
         if (fast) {
             mb__buf_puts(b, "lowest median latency ");

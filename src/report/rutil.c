@@ -488,3 +488,21 @@ char *mb__speedup_words(const json_t *speedup, char *out, size_t len)
         snprintf(out, len, "%.2f× %s", v, slower ? "slower" : "faster");
     return out;
 }
+
+void mb__rview_best(const mb_rview *v, const mb_rrun **fast,
+                    const mb_rrun **thr, size_t *failed)
+{
+    *fast = *thr = NULL;
+    *failed = 0;
+    for (size_t i = 0; i < v->n_runs; i++) {
+        const mb_rrun *r = &v->runs[i];
+        if (strcmp(r->status, "ok") != 0) {
+            (*failed)++;
+            continue;
+        }
+        if (isfinite(r->p50) && (!*fast || r->p50 < (*fast)->p50))
+            *fast = r;
+        if (isfinite(r->sps) && (!*thr || r->sps > (*thr)->sps))
+            *thr = r;
+    }
+}

@@ -72,6 +72,11 @@ typedef struct mb_rview {
  * empty).  Free with mb__rview_free. */
 int mb__rview_build(const json_t *const *docs, size_t n_docs, mb_rview *v);
 void mb__rview_free(mb_rview *v);
+/* Among the runs that finished: the lowest median (*fast) and the highest
+ * samples/s (*thr), either NULL when none has it; *failed counts the runs
+ * that did not finish. */
+void mb__rview_best(const mb_rview *v, const mb_rrun **fast,
+                    const mb_rrun **thr, size_t *failed);
 
 /* The verdict of one comparison entry in words: "baseline", "FAILED", the
  * document's significance verdict ("faster", "slower", ...), or one derived
