@@ -71,7 +71,7 @@ static int do_export(const char *db, const char *json_path, const char *to)
     mb__store *src = NULL;
     walk w = {0};
     int rc = MB_EXIT_OK;
-    if (mb__store_open(db, &src, &err))
+    if (mb__store_open_existing(db, &src, &err))
         return mb_cli_fail(&err);
     if (to && mb__store_open(to, &w.dst, &err)) {
         mb__store_close(src);
@@ -168,7 +168,7 @@ static int do_info(const char *db)
 {
     mb_err err = {0};
     mb__store *s = NULL;
-    if (mb__store_open(db, &s, &err))
+    if (mb__store_open_existing(db, &s, &err))
         return mb_cli_fail(&err);
     int64_t nd = 0, nr = 0, ns = 0;
     if (mb__store_count(s, "documents", &nd, &err) ||

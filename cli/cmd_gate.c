@@ -487,7 +487,7 @@ int cmd_gate(int argc, char **argv)
     }
     if (db) {
         git = mb__git_info(git_dir);
-        if (mb__store_open(db, &store, &err)) {
+        if (mb__store_open_existing(db, &store, &err)) {
             rc = mb_cli_fail(&err);
             goto out;
         }

@@ -462,7 +462,7 @@ int cmd_history(int argc, char **argv)
     mb_err err = {0};
     mb__store *s = NULL;
     json_t *rows = NULL;
-    if (mb__store_open(db, &s, &err) || mb__store_history(s, &f, &rows, &err)) {
+    if (mb__store_open_existing(db, &s, &err) || mb__store_history(s, &f, &rows, &err)) {
         mb__store_close(s);
         return mb_cli_fail(&err);
     }

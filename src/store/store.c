@@ -15,6 +15,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 struct mb__store {
     const mb__db_ops *ops;
@@ -972,4 +973,17 @@ mb_status mb__store_history(mb__store *s, const mb__store_filter *f,
         return mb__fail(err, MB_ENOMEM, "out of memory");
     *out = res;
     return MB_OK;
+}
+
+mb_status mb__store_open_existing(const char *url_or_path, mb__store **out,
+                                  mb_err *err)
+{
+    *out = NULL;
+    if (url_or_path && !is_pg_url(url_or_path) &&
+        access(url_or_path, F_OK) != 0)
+        return mb__fail(err, MB_EIO,
+                        "results store %s does not exist; store results "
+                        "there first (run or compare with --db %s)",
+                        url_or_path, url_or_path);
+    return mb__store_open(url_or_path, out, err);
 }

@@ -34,6 +34,10 @@ typedef struct mb__store mb__store;
  * line message; nothing is overwritten.  Caller frees with
  * mb__store_close. */
 mb_status mb__store_open(const char *url_or_path, mb__store **out, mb_err *err);
+/* The same for reading only what is there: a SQLite path that does not
+ * exist is an error (MB_EIO naming it) instead of a new, empty store. */
+mb_status mb__store_open_existing(const char *url_or_path, mb__store **out,
+                                  mb_err *err);
 /* Closes the store; NULL is a no-op. */
 void mb__store_close(mb__store *s);
 /* "sqlite" or "postgresql" (static). */
