@@ -168,4 +168,11 @@ runs=$(sqlite3 conc.db 'SELECT count(*) FROM runs')
 [ "$docs" = 160 ] && [ "$runs" = 160 ] && [ ! -s conc.err ] && ok "8 concurrent writers x 20 inserts leave exactly 160 rows" \
     || notok "8 concurrent writers x 20 inserts leave exactly 160 rows" "documents $docs, runs $runs" "$(cat conc.err 2>/dev/null | head -3)"
 
+# Reading commands never create a store from a mistyped path.
+for cmd in "db export --db $T_TMP/typo.db --json $T_TMP/typo.json" "history --db $T_TMP/typo.db" "db info --db $T_TMP/typo.db"; do
+    expect_exit "'mbench $(echo $cmd | cut -d' ' -f1-2)' on a missing store is an error" 3 "$MBENCH" $cmd
+    contains "the error names the missing store" "$LAST_ERR" "does not exist"
+done
+[ ! -e "$T_TMP/typo.db" ] && ok "no empty store was created" || notok "no empty store was created"
+
 done_testing
