@@ -147,6 +147,44 @@ static mb_status refuse_newer(mb__store *s, int v, mb_err *err)
                     s->where, v, MB_STORE_SCHEMA_VERSION, MB_VERSION_STRING);
 }
 
+/* Fails with MB_EFORMAT when a database without schema_version already
+ * holds tables (ours or anybody's): it is not ours to write into. */
+static mb_status refuse_foreign(mb__store *s, mb_err *err)
+{
+    mb_status st;
+    /* Only an empty database (or, for PostgreSQL, one without our
+     * tables) may receive the schema. */
+    static const char *const ours[] = {"documents", "runs", "run_samples"};
+    for (size_t i = 0; i < 3; i++) {
+        int yes;
+        if ((st = table_exists(s, ours[i], &yes, err)))
+            return st;
+        if (yes)
+            return mb__fail(err, MB_EFORMAT,
+                            "%s has a '%s' table but no schema_version: "
+                            "it is not an mbench results store (left "
+                            "untouched); point --db elsewhere",
+                            s->where, ours[i]);
+    }
+    if (strcmp(s->ops->kind, "sqlite") == 0) {
+        json_t *rows;
+        if ((st = q(s,
+                    "SELECT count(*) FROM sqlite_master WHERE type = "
+                    "'table'",
+                    0, NULL, &rows, err)))
+            return st;
+        long long n = cell(rows, 0, 0) ? atoll(cell(rows, 0, 0)) : 0;
+        json_decref(rows);
+        if (n > 0)
+            return mb__fail(err, MB_EFORMAT,
+                            "%s is a SQLite database of something else "
+                            "(%lld tables, no schema_version): left "
+                            "untouched; point --db at a new file",
+                            s->where, n);
+    }
+    return MB_OK;
+}
+
 /* Brings the schema to MB_STORE_SCHEMA_VERSION inside one write
  * transaction, re-reading the version under the lock so that concurrent
  * openers migrate once. */
@@ -160,37 +198,15 @@ static mb_status ensure_schema(mb__store *s, mb_err *err)
         return refuse_newer(s, v, err);
     if (v == MB_STORE_SCHEMA_VERSION)
         return s->ops->ready(s->h, err);
-    if (v == 0) {
-        /* Only an empty database (or, for PostgreSQL, one without our
-         * tables) may receive the schema. */
-        static const char *const ours[] = {"documents", "runs", "run_samples"};
-        for (size_t i = 0; i < 3; i++) {
-            int yes;
-            if ((st = table_exists(s, ours[i], &yes, err)))
-                return st;
-            if (yes)
-                return mb__fail(err, MB_EFORMAT,
-                                "%s has a '%s' table but no schema_version: "
-                                "it is not an mbench results store (left "
-                                "untouched); point --db elsewhere",
-                                s->where, ours[i]);
-        }
-        if (strcmp(s->ops->kind, "sqlite") == 0) {
-            json_t *rows;
-            if ((st = q(s,
-                        "SELECT count(*) FROM sqlite_master WHERE type = "
-                        "'table'",
-                        0, NULL, &rows, err)))
-                return st;
-            long long n = cell(rows, 0, 0) ? atoll(cell(rows, 0, 0)) : 0;
-            json_decref(rows);
-            if (n > 0)
-                return mb__fail(err, MB_EFORMAT,
-                                "%s is a SQLite database of something else "
-                                "(%lld tables, no schema_version): left "
-                                "untouched; point --db at a new file",
-                                s->where, n);
-        }
+    if (v == 0 && (st = refuse_foreign(s, err))) {
+        /* Another opener may have created the whole schema (in one
+         * transaction) between our two looks: then it is ours. */
+        mb_err again;
+        int v2;
+        if (st == MB_EFORMAT && !read_version(s, &v2, &again) &&
+            v2 == MB_STORE_SCHEMA_VERSION)
+            return s->ops->ready(s->h, err);
+        return st;
     }
     if ((st = s->ops->ready(s->h, err)) ||
         (st = q(s, s->ops->begin_write, 0, NULL, NULL, err)))
