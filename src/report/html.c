@@ -41,7 +41,7 @@ static void summary_table(mb_buf *b, const mb_rview *v)
                     "<th>variant</th><th>model</th><th class=\"n\">batch</th>"
                     "<th class=\"n\" title=\"median, with its 95% confidence interval\">p50 ms [95% CI]</th>"
                     "<th class=\"n\">p95 ms</th><th class=\"n\">p99 ms</th>"
-                    "<th class=\"n\">mean ms</th><th class=\"n\">CV</th>"
+                    "<th class=\"n\">mean ms</th><th class=\"n\" title=\"robust coefficient of variation: 1.4826 MAD / median\">robust CV</th>"
                     "<th class=\"n\">iterations</th>");
     int show_ips = 0;
     for (size_t i = 0; i < v->n_runs; i++)
