@@ -204,6 +204,16 @@ static mb_status load_outputs(variant *v, const char *dir, size_t batches,
 {
     for (size_t k = 0;; k++) {
         char path[4200];
+        snprintf(path, sizeof path, "%s/b%06d_o%02zu.skip", dir, 0, k);
+        if (access(path, F_OK) == 0) { /* not a tensor: kept empty */
+            mb_tensor *o = mb__realloc_array(v->outputs, v->n_outputs + 1,
+                                             sizeof *o);
+            if (!o)
+                return mb__fail(err, MB_ENOMEM, "out of memory");
+            v->outputs = o;
+            memset(&v->outputs[v->n_outputs++], 0, sizeof *o);
+            continue;
+        }
         snprintf(path, sizeof path, "%s/b%06d_o%02zu.npy", dir, 0, k);
         if (access(path, F_OK) != 0)
             break;
@@ -273,6 +283,8 @@ static int classifier_output(const variant *v)
 {
     for (size_t i = 0; i < v->n_outputs; i++) {
         const mb_tensor *t = &v->outputs[i];
+        if (!t->data)
+            continue;
         int rank = t->rank;
         while (rank > 2 && t->dims[rank - 1] == 1)
             rank--;
@@ -313,8 +325,11 @@ static void judge_agreement(variant *v, const variant *base,
     for (size_t i = 0; i < v->n_outputs && i < base->n_outputs; i++) {
         json_t *m = NULL;
         mb_err e = {0};
-        if (mb__metrics_compute(&base->outputs[i], &v->outputs[i], mo, &m,
-                                &e)) {
+        if (!base->outputs[i].data || !v->outputs[i].data) {
+            m = json_pack("{s:s}", "skipped",
+                          "not a tensor (a sequence or map): not compared");
+        } else if (mb__metrics_compute(&base->outputs[i], &v->outputs[i], mo,
+                                       &m, &e)) {
             m = json_pack("{s:s}", "error", e.msg);
         } else {
             json_object_del(m, "per_sample");
@@ -919,6 +934,8 @@ int cmd_compare(int argc, char **argv)
             snprintf(dir, sizeof dir, "%s/%s", save_dir, vs[i].name);
             mkdir(dir, 0755);
             for (size_t k = 0; k < vs[i].n_outputs; k++) {
+                if (!vs[i].outputs[k].data)
+                    continue;
                 char path[8192];
                 snprintf(path, sizeof path, "%s/%s.npy", dir,
                          vs[i].outputs[k].name ? vs[i].outputs[k].name

@@ -64,6 +64,12 @@ json_t *mb__bench_run_skeleton(const mb_plan *p, mb_bench *b, int64_t batch,
                                json_t *model, int64_t rss_before,
                                int64_t rss_after);
 
+/* Like mb__bench_outputs, but an output that is not a tensor (a sequence
+ * or a map) is left empty (data NULL, rank 0, its name set) instead of
+ * failing the call. */
+mb_status mb__bench_outputs_lenient(mb_bench *b, mb_tensor **outs, size_t *n,
+                                    mb_err *err);
+
 /* The inputs currently bound (borrowed). */
 const mb_tensor *mb__bench_inputs(const mb_bench *b, size_t *n);
 const mb_phases *mb__bench_phases(const mb_bench *b);

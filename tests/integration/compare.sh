@@ -95,6 +95,21 @@ r = {x['variant']: x for x in d['runs']}
 assert r['opt0']['config']['backend_options'] == {'opt-level': 'disable', 'threads': '1'}, r['opt0']['config']
 rows = list(csv.DictReader(open('$T_TMP/vf.csv')))
 assert [x['variant'] for x in rows] == ['fp32', 'opt0'], rows"
+$PY - "$T_TMP/seqout.onnx" <<'PYEOF'
+import sys, onnx
+from onnx import helper as h, TensorProto as T
+g = h.make_graph([h.make_node("Relu", ["x"], ["y"]), h.make_node("SequenceConstruct", ["x", "y"], ["s"])], "seqout",
+    [h.make_tensor_value_info("x", T.FLOAT, ["batch", 4])],
+    [h.make_tensor_value_info("y", T.FLOAT, ["batch", 4]), h.make_tensor_sequence_value_info("s", T.FLOAT, None)])
+m = h.make_model(g, opset_imports=[h.make_opsetid("", 17)]); m.ir_version = 8
+onnx.save(m, sys.argv[1])
+PYEOF
+expect_exit "a model with a sequence output is compared on its tensor outputs" 0 \
+    "$MBENCH" compare a="$T_TMP/seqout.onnx" b="$T_TMP/seqout.onnx,opt-level=disable" "${FAST[@]}" --json "$T_TMP/sq.json" --quiet
+check "the sequence output is marked as not compared and the tensor output is" $PY -c "
+import json; o = json.load(open('$T_TMP/sq.json'))['comparison']['variants'][1]['agreement']['outputs']
+assert o[0]['name'] == 'y' and o[0]['mae'] == 0, o[0]
+assert o[1]['name'] == 's' and 'not a tensor' in o[1]['skipped'], o[1]"
 expect_exit "one variant is a usage error" 2 "$MBENCH" compare a="$MD/digits_fp32.onnx"
 one_line "the usage error is one line" "$LAST_ERR"
 expect_exit "a variant without NAME= is a usage error" 2 "$MBENCH" compare "$MD/digits_fp32.onnx" b="$MD/digits_fp32.onnx"
