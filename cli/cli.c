@@ -60,6 +60,24 @@ int mb_cli_parse_double(const char *s, double lo, double hi, double *out)
     return mb__parse_double(s, lo, hi, out);
 }
 
+int mb_cli_parse_fraction(const char *s, double hi, double *out)
+{
+    size_t L = strlen(s);
+    if (L && s[L - 1] == '%') {
+        char buf[64];
+        if (L >= sizeof buf)
+            return -1;
+        memcpy(buf, s, L - 1);
+        buf[L - 1] = '\0';
+        double d;
+        if (mb__parse_double(buf, 0, hi * 100, &d))
+            return -1;
+        *out = d / 100;
+        return 0;
+    }
+    return mb__parse_double(s, 0, hi, out);
+}
+
 int mb_cli_parse_duration_ns(const char *s, int64_t *out)
 {
     return mb__parse_duration_ns(s, out);

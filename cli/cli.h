@@ -39,6 +39,8 @@ int mb_cli_bad_value(const char *flag, const char *value, const char *expect);
 /* Strict parsers: the whole string must be a number within [lo, hi]. */
 int mb_cli_parse_i64(const char *s, int64_t lo, int64_t hi, int64_t *out);
 int mb_cli_parse_double(const char *s, double lo, double hi, double *out);
+/* "0.01" or "1%" as a fraction in [0, hi]; 0 or -1. */
+int mb_cli_parse_fraction(const char *s, double hi, double *out);
 /* Durations: "10", "10s", "500ms", "2m", "1.5h" (bare numbers are seconds). */
 int mb_cli_parse_duration_ns(const char *s, int64_t *out);
 /* Comma-separated positive integers ("1,2,4,8"); caller frees *out. */

@@ -165,12 +165,10 @@ static void render_console(const json_t *g, FILE *f)
                 json_object_get(json_object_get(g, "current"), "source")));
     const json_t *m = json_object_get(g, "method");
     fprintf(f,
-            "rule: regression = Mann-Whitney U p < %g AND bootstrap 95%% CI "
-            "of current/baseline beyond the threshold (%d resamples, >= %d "
-            "samples each)\n\n",
-            json_number_value(json_object_get(m, "alpha")),
-            (int)json_integer_value(json_object_get(m, "bootstrap_resamples")),
-            (int)json_integer_value(json_object_get(m, "min_samples")));
+            "rule: unit = the process; regression = Welch t p < %g on the "
+            "log per-process figures AND the 95%% CI of current/baseline "
+            "beyond the threshold; pass = CI within it\n\n",
+            json_number_value(json_object_get(m, "alpha")));
     fprintf(f, "%-24s %-16s %5s  %-10s %12s %12s %8s %17s %8s  %s\n", "model",
             "variant", "batch", "metric", "baseline", "current", "change",
             "95% CI", "p", "verdict");

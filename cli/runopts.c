@@ -38,6 +38,7 @@ enum {
     O_LEAK,
     O_SAMPLES,
     O_SHAPE,
+    O_PROCS,
     O_END
 };
 
@@ -72,6 +73,7 @@ static const struct option shared[] = {
     {"leak-check", no_argument, NULL, O_LEAK},
     {"save-samples", no_argument, NULL, O_SAMPLES},
     {"shape", required_argument, NULL, O_SHAPE},
+    {"processes", required_argument, NULL, O_PROCS},
 };
 #define N_SHARED (sizeof shared / sizeof shared[0])
 
@@ -289,6 +291,13 @@ static int handle(mb_plan *p, int c, const char *flag, const char *arg)
         else
             p->fixed_iters = v;
         return 1;
+    case O_PROCS:
+        if (mb_cli_parse_i64(arg, 1, 1000, &v))
+            return mb_cli_bad_value(flag, arg,
+                                    "a process count from 1 to 1000"),
+                   -1;
+        p->processes = (int)v;
+        return 1;
     case O_WARMUPTIME:
     case O_MINTIME:
     case O_MAXTIME:
@@ -430,12 +439,16 @@ void mb_cli_runopts_usage(FILE *f)
         "Measurement:\n"
         "  --warmup N              warmup iterations (default 10)\n"
         "  --warmup-time D         and at least this long (default 0)\n"
-        "  --min-iterations N      (default 100)   --min-time D (default 1s)\n"
+        "  --min-iterations N      (default 100)   --min-time D (default 1s);\n"
+        "                          totals, split over the processes\n"
         "  --max-iterations N      (default 100000) --max-time D (default "
         "30s)\n"
-        "  --target-ci F           stop when the 95% CI of the median is\n"
-        "                          within F of it (default 1%)\n"
-        "  --iterations N          exactly N iterations\n"
+        "  --processes K           measure in K fresh processes, the unit of\n"
+        "                          replication of every CI (default 10; 1 =\n"
+        "                          one process, CI of within-run noise only)\n"
+        "  --target-ci F           with --processes 1: stop when the CI of the\n"
+        "                          median is within F of it (default 1%)\n"
+        "  --iterations N          exactly N iterations (split over processes)\n"
         "  --percentile Q          also report percentile Q (repeatable)\n"
         "  --leak-check            fit the RSS slope and flag growth\n"
         "  --save-samples          keep raw samples in the JSON\n",

@@ -1,24 +1,43 @@
 /* null.c - the null backend: run() returns at once (or after a fixed,
  * configurable busy-wait), so the harness can be measured by itself and a
- * planted slowdown can test the regression gate.
+ * planted slowdown can test the regression gate.  It can also imitate
+ * what real models do to statistics: a level of its own in every process
+ * and autocorrelated noise within one.
  *
  * The "model" path is ignored.  It describes one float32 input "x" of shape
  * [batch, 4] and one output "y" of the same shape (y = x).
  * Options: delay=DURATION_NS (busy-wait per run, default 0),
  *          jitter=FRACTION (uniform extra delay in [0, delay*jitter)),
- *          seed=N. */
+ *          process_sd=F (each process runs at delay * exp(F * Z), Z
+ *            standard normal, drawn once per process),
+ *          modes=P:F (with probability P a process is F times slower),
+ *          ar=PHI and noise=SD (each run is multiplied by exp(e_t), e_t an
+ *            AR(1) series: e_t = PHI e_{t-1} + sqrt(1 - PHI^2) SD N(0,1),
+ *            so its sd is SD and its lag-1 autocorrelation PHI),
+ *          seed=N (default: the run's --seed).
+ * The within-run stream is seeded from the seed; the per-process level
+ * from the seed mixed with the process id and the clock, so that every
+ * process differs (that is the point).  The true median of a process is
+ * delay * level; the geometric mean of the levels is delay * F^P. */
 #include "mbench_backend.h"
 
 #include "core/alloc.h"
 #include "core/err.h"
 #include "core/rng.h"
 
+#include <math.h>
 #include <stdlib.h>
+#include <unistd.h>
 #include <string.h>
+
+typedef struct {
+    uint64_t seed;
+} null_state;
 
 typedef struct {
     int64_t delay_ns;
     double jitter;
+    double process_sd, mode_p, mode_f, ar, noise, level, e;
     mb_rng rng;
     mb_io_desc in, out;
     const mb_tensor *x;
@@ -27,9 +46,11 @@ typedef struct {
 
 static int null_load(const mb_backend_config *cfg, void **state, mb_err *err)
 {
-    (void)cfg;
-    (void)err;
-    *state = NULL;
+    null_state *st = mb__calloc(1, sizeof *st);
+    if (!st)
+        return mb__fail(err, MB_ENOMEM, "out of memory");
+    st->seed = cfg ? cfg->seed : 1;
+    *state = st;
     return MB_OK;
 }
 
@@ -43,12 +64,11 @@ static void null_info(void *state, mb_info_fn emit, void *user)
 static int null_open(void *state, const char *model, const mb_kv *opts,
                      size_t n, void **out, mb_err *err)
 {
-    (void)state;
     (void)model;
     null_session *s = mb__calloc(1, sizeof *s);
     if (!s)
         return mb__fail(err, MB_ENOMEM, "out of memory");
-    mb__rng_seed(&s->rng, 1);
+    uint64_t seed = state ? ((null_state *)state)->seed : 1;
     for (size_t i = 0; i < n; i++) {
         char *end;
         if (strcmp(opts[i].key, "delay") == 0) {
@@ -60,12 +80,32 @@ static int null_open(void *state, const char *model, const mb_kv *opts,
             if (*end || s->jitter < 0)
                 goto bad;
         } else if (strcmp(opts[i].key, "seed") == 0) {
-            mb__rng_seed(&s->rng, strtoull(opts[i].value, &end, 10));
+            seed = strtoull(opts[i].value, &end, 10);
+            if (*end)
+                goto bad;
+        } else if (strcmp(opts[i].key, "process_sd") == 0 ||
+                   strcmp(opts[i].key, "noise") == 0) {
+            double d = strtod(opts[i].value, &end);
+            if (*end || d < 0 || d > 5)
+                goto bad;
+            *(opts[i].key[0] == 'p' ? &s->process_sd : &s->noise) = d;
+        } else if (strcmp(opts[i].key, "ar") == 0) {
+            s->ar = strtod(opts[i].value, &end);
+            if (*end || s->ar < 0 || s->ar >= 1)
+                goto bad;
+        } else if (strcmp(opts[i].key, "modes") == 0) {
+            s->mode_p = strtod(opts[i].value, &end);
+            if (*end != ':' || s->mode_p < 0 || s->mode_p > 1)
+                goto bad;
+            s->mode_f = strtod(end + 1, &end);
+            if (*end || s->mode_f <= 0)
+                goto bad;
         } else {
             free(s);
             return mb__fail(err, MB_EINVAL,
                             "the null backend has no option '%s' (it takes "
-                            "delay=NS, jitter=FRACTION, seed=N)",
+                            "delay=NS, jitter=FRACTION, process_sd=F, "
+                            "modes=P:F, ar=PHI, noise=SD, seed=N)",
                             opts[i].key);
         }
         continue;
@@ -75,6 +115,14 @@ static int null_open(void *state, const char *model, const mb_kv *opts,
                         "bad value '%s' for null backend option '%s'",
                         opts[i].value, opts[i].key);
     }
+    /* The process's own level, from a stream that differs per process. */
+    mb_rng proc;
+    mb__rng_seed(&proc, seed ^ ((uint64_t)getpid() << 32) ^
+                            (uint64_t)mb_now_ns());
+    s->level = exp(s->process_sd * mb__rng_normal(&proc));
+    if (s->mode_p > 0 && mb__rng_uniform(&proc) < s->mode_p)
+        s->level *= s->mode_f;
+    mb__rng_seed(&s->rng, seed ^ (uint64_t)getpid());
     s->in = (mb_io_desc){.name = "x", .dtype = MB_DTYPE_FLOAT32, .rank = 2,
                          .dims = {-1, 4}, .dim_names = {"batch", ""}};
     s->out = s->in;
@@ -112,6 +160,11 @@ static int null_run(void *session, mb_err *err)
     null_session *s = session;
     if (s->delay_ns > 0) {
         int64_t d = s->delay_ns;
+        if (s->level != 1 || s->noise > 0) {
+            s->e = s->ar * s->e + sqrt(1 - s->ar * s->ar) * s->noise *
+                                      mb__rng_normal(&s->rng);
+            d = (int64_t)((double)d * s->level * exp(s->e));
+        }
         if (s->jitter > 0)
             d += (int64_t)(mb__rng_uniform(&s->rng) * s->jitter *
                            (double)s->delay_ns);
@@ -136,7 +189,7 @@ static int null_fetch(void *session, size_t index, mb_tensor *out, mb_err *err)
 }
 
 static void null_close(void *session) { free(session); }
-static void null_unload(void *state) { (void)state; }
+static void null_unload(void *state) { free(state); }
 
 static const mb_backend null_backend = {
     .abi_version = MB_BACKEND_ABI_VERSION,

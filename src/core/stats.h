@@ -8,8 +8,9 @@
  *    unsupported rather than as the min or max;
  *  - median CI: distribution-free, from binomial order statistics (exact
  *    binomial tail for the ranks), 95% two-sided; needs n >= 6;
- *  - outliers: |x - median| / (1.4826 * MAD) > 3.5, counted, never dropped
- *    (when MAD is 0, 1.2533 * mean absolute deviation stands in for it);
+ *  - outliers: |x - median| > max(3.5 * 1.4826 * MAD, 5% of the median),
+ *    counted, never dropped (when MAD is 0, 1.2533 * mean absolute
+ *    deviation stands in for 1.4826 * MAD);
  *  - std: sample standard deviation (n-1);
  *  - Mann-Whitney U: two-sided, normal approximation with tie correction
  *    and continuity correction;
@@ -22,6 +23,9 @@
 #include <stdint.h>
 
 #include "rng.h"
+
+/* Outliers must also lie this far from the median, relative to it. */
+#define MB_OUTLIER_REL_FLOOR 0.05
 
 typedef struct mb_summary {
     size_t n;

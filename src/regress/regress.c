@@ -7,6 +7,7 @@
 #include "core/buf.h"
 #include "core/clock.h"
 #include "core/err.h"
+#include "core/repstats.h"
 #include "core/stats.h"
 
 #include <errno.h>
@@ -49,7 +50,7 @@ void mb__regress_defaults(mb__regress_opts *o)
     o->threshold[MB_GM_P99] = 0.10;
     o->threshold[MB_GM_THROUGHPUT] = 0.05;
     o->threshold[MB_GM_MEMORY] = 0.10;
-    o->threshold[MB_GM_SIZE] = 0.0;
+    o->threshold[MB_GM_SIZE] = 0.01;
     o->alpha = MB_REGRESS_ALPHA;
     o->boot_iters = MB_REGRESS_BOOT_ITERS;
     o->seed = 1;
@@ -278,6 +279,205 @@ done:
     return v;
 }
 
+mb__verdict mb__regress_replicates(const char *metric, const double *fb,
+                                   size_t kb, const double *fc, size_t kc,
+                                   double threshold, int higher_is_better,
+                                   const mb__regress_opts *o, json_t **out)
+{
+    json_t *j = json_object();
+    *out = j;
+    json_object_set_new(j, "metric", json_string(metric));
+    json_object_set_new(j, "threshold", json_real(threshold));
+    json_object_set_new(j, "unit", json_string("process"));
+    json_object_set_new(j, "processes_baseline", json_integer((json_int_t)kb));
+    json_object_set_new(j, "processes_current", json_integer((json_int_t)kc));
+    char why[480];
+    mb__verdict v = MB_VERDICT_INCONCLUSIVE;
+    /* Throughput is 1e9 / mean latency; its ratio is the inverse. */
+    double *b = mb__calloc(kb + 1, sizeof *b), *c = mb__calloc(kc + 1, sizeof *c);
+    for (size_t i = 0; b && i < kb; i++)
+        b[i] = higher_is_better ? 1e9 / fb[i] : fb[i];
+    for (size_t i = 0; c && i < kc; i++)
+        c[i] = higher_is_better ? 1e9 / fc[i] : fc[i];
+    mb_gm gb, gc;
+    mb__gm_ci(b ? b : fb, kb, 0.95, &gb);
+    mb__gm_ci(c ? c : fc, kc, 0.95, &gc);
+    json_object_set_new(j, "baseline", num_or_null(gb.est));
+    json_object_set_new(j, "current", num_or_null(gc.est));
+    mb_ratio r;
+    if (kb < 2 || kc < 2) {
+        snprintf(why, sizeof why,
+                 "cannot decide: %s measured in %zu process(es) on the "
+                 "baseline side and %zu on the current side; one process "
+                 "measures within-run noise only and cannot tell a "
+                 "regression from a process that settled differently: run "
+                 "both sides with --processes 10 (the default)",
+                 metric, kb, kc);
+        json_object_set_new(j, "ratio", num_or_null(gb.est > 0 ? gc.est / gb.est
+                                                               : NAN));
+        json_object_set_new(j, "ci95", json_null());
+        json_object_set_new(j, "p_value", json_null());
+        goto done;
+    }
+    if (!b || !c || mb__ratio_welch(b, kb, c, kc, 0.95, &r)) {
+        snprintf(why, sizeof why, "%s: a figure is not positive", metric);
+        json_object_set_new(j, "ratio", json_null());
+        json_object_set_new(j, "ci95", json_null());
+        json_object_set_new(j, "p_value", json_null());
+        goto done;
+    }
+    /* Shown as the metric's own ratio (throughput: current/baseline);
+     * judged as badness (> 1 is worse). */
+    double bad = higher_is_better ? 1 / r.ratio : r.ratio;
+    double bad_lo = higher_is_better ? 1 / r.hi : r.lo;
+    double bad_hi = higher_is_better ? 1 / r.lo : r.hi;
+    json_object_set_new(j, "ratio", json_real(r.ratio));
+    json_object_set_new(j, "ci95", json_pack("[f,f]", r.lo, r.hi));
+    json_object_set_new(j, "p_value", json_real(r.p));
+    json_object_set_new(j, "test", json_string("Welch t on log per-process "
+                                               "figures"));
+    json_object_set_new(j, "df", json_real(r.df));
+    double worse = 1.0 + threshold, better = 1.0 / (1.0 + threshold);
+    char c_est[24], c_lo[24], c_hi[24], c_thr[24];
+    pct_str(c_est, sizeof c_est, r.ratio);
+    pct_str(c_lo, sizeof c_lo, r.lo);
+    pct_str(c_hi, sizeof c_hi, r.hi);
+    snprintf(c_thr, sizeof c_thr, "%s%.1f%%", higher_is_better ? "-" : "+",
+             threshold * 100.0);
+    int sig = r.p < o->alpha;
+    size_t need = 0;
+    if (sig && bad_lo > worse) {
+        v = MB_VERDICT_REGRESSION;
+        snprintf(why, sizeof why,
+                 "%s %s (95%% CI %s..%s over %zu+%zu processes) beyond %s, "
+                 "p=%.2g < %g",
+                 metric, c_est, c_lo, c_hi, kb, kc, c_thr, r.p, o->alpha);
+    } else if (sig && bad_hi < better) {
+        v = MB_VERDICT_IMPROVEMENT;
+        snprintf(why, sizeof why, "%s %s (95%% CI %s..%s), p=%.2g < %g",
+                 metric, c_est, c_lo, c_hi, r.p, o->alpha);
+    } else if (bad_hi <= worse) {
+        v = MB_VERDICT_PASS;
+        snprintf(why, sizeof why, "%s %s (95%% CI %s..%s) within %s", metric,
+                 c_est, c_lo, c_hi, c_thr);
+    } else {
+        double e = log(bad), t = log(worse);
+        double half = e < t ? t - e : e - t;
+        double sd = r.se_log * sqrt((double)(kb * kc) / (double)(kb + kc)) *
+                    sqrt(2.0);
+        need = mb__replicates_needed(sd, half > 1e-4 ? half : 1e-4, 0);
+        if (bad_lo > worse)
+            snprintf(why, sizeof why,
+                     "%s %s (95%% CI %s..%s) beyond %s but not significant "
+                     "(p=%.2g >= %g); about %zu processes per side would "
+                     "decide it",
+                     metric, c_est, c_lo, c_hi, c_thr, r.p, o->alpha, need);
+        else
+            snprintf(why, sizeof why,
+                     "%s %s: 95%% CI %s..%s straddles the %s threshold; "
+                     "about %zu processes per side would decide it",
+                     metric, c_est, c_lo, c_hi, c_thr, need);
+    }
+    json_object_set_new(j, "processes_needed",
+                        need ? json_integer((json_int_t)need) : json_null());
+done:
+    free(b);
+    free(c);
+    json_object_set_new(j, "verdict", json_string(mb__verdict_name(v)));
+    json_object_set_new(j, "reason", json_string(why));
+    return v;
+}
+
+/* Raw samples of a run as doubles (caller frees); *n = 0 when absent. */
+static double *samples_of(const json_t *run, size_t *n)
+{
+    const json_t *a = json_object_get(run, "samples_ns");
+    *n = 0;
+    size_t len = json_array_size(a);
+    if (len == 0)
+        return NULL;
+    double *x = mb__calloc(len, sizeof *x);
+    if (!x)
+        return NULL;
+    size_t k = 0, i;
+    const json_t *v;
+    json_array_foreach(a, i, v)
+    {
+        if (json_is_number(v))
+            x[k++] = json_number_value(v);
+    }
+    *n = k;
+    return x;
+}
+
+/* Per-process figures of a run: from "replication.per_process" (median,
+ * p99, mean), else recomputed from samples_ns and samples_per_process
+ * (any percentile); a run without either has one "process" whose figure
+ * comes from its samples or its latency summary.  Caller frees; *k = 0
+ * when nothing is known. */
+static double *replicate_figures(const json_t *run, double q, size_t *k)
+{
+    *k = 0;
+    const char *key = q == 50 ? "median" : q == 99 ? "p99" : q < 0 ? "mean"
+                                                                 : NULL;
+    const json_t *pp = json_object_get(
+        json_object_get(json_object_get(run, "replication"), "per_process"),
+        key ? key : "");
+    const json_t *pn = json_object_get(run, "samples_per_process");
+    const json_t *sa = json_object_get(run, "samples_ns");
+    size_t cap = json_array_size(pp) + json_array_size(pn) + 1;
+    double *x = mb__calloc(cap, sizeof *x);
+    if (!x)
+        return NULL;
+    size_t i;
+    const json_t *v;
+    if (json_array_size(pp)) {
+        json_array_foreach(pp, i, v) if (json_is_number(v) &&
+                                         json_number_value(v) > 0)
+            x[(*k)++] = json_number_value(v);
+        return x;
+    }
+    size_t np = json_array_size(pn), off = 0;
+    if (np && json_array_size(sa)) {
+        json_array_foreach(pn, i, v)
+        {
+            size_t m = (size_t)json_integer_value(v);
+            double *d = mb__calloc(m ? m : 1, sizeof *d);
+            for (size_t t = 0; d && t < m; t++)
+                d[t] = json_number_value(json_array_get(sa, off + t));
+            off += m;
+            if (!d || m == 0 || (q >= 0 && q != 50 &&
+                                 !mb__percentile_supported(m, q))) {
+                free(d);
+                continue;
+            }
+            x[(*k)++] = q < 0 ? mean_of(d, m) : pct(d, m, q);
+            free(d);
+        }
+        return x;
+    }
+    /* One process: its figure, so that the message can show it. */
+    size_t n;
+    double *s = samples_of(run, &n);
+    if (s && n) {
+        x[0] = q < 0 ? mean_of(s, n) : pct(s, n, q);
+        *k = 1;
+    } else {
+        const json_t *lat = json_object_get(run, "latency");
+        const json_t *f = json_object_get(lat, q == 50 ? "median"
+                                               : q == 99 ? "p99"
+                                               : q == 90 ? "p90"
+                                               : q == 95 ? "p95"
+                                                         : "mean");
+        if (json_is_number(f)) {
+            x[0] = json_number_value(f);
+            *k = 1;
+        }
+    }
+    free(s);
+    return x;
+}
+
 /* A single figure (memory, size): larger is worse; plain threshold, with
  * an absolute floor below which a change is noise. */
 static mb__verdict gate_figure(const char *metric, const json_t *jb,
@@ -387,28 +587,6 @@ static int64_t batch_of(const json_t *run)
     return (int64_t)json_integer_value(json_object_get(run, "batch_size"));
 }
 
-/* Raw samples of a run as doubles (caller frees); *n = 0 when absent. */
-static double *samples_of(const json_t *run, size_t *n)
-{
-    const json_t *a = json_object_get(run, "samples_ns");
-    *n = 0;
-    size_t len = json_array_size(a);
-    if (len == 0)
-        return NULL;
-    double *x = mb__calloc(len, sizeof *x);
-    if (!x)
-        return NULL;
-    size_t k = 0, i;
-    const json_t *v;
-    json_array_foreach(a, i, v)
-    {
-        if (json_is_number(v))
-            x[k++] = json_number_value(v);
-    }
-    *n = k;
-    return x;
-}
-
 static void describe_run(mb_buf *b, const json_t *run)
 {
     mb__buf_printf(b, "model %s variant %s batch %" PRId64, model_name(run),
@@ -459,21 +637,24 @@ static void compare_pair(const json_t *rb, const json_t *rc, const char *how,
     json_object_set_new(c, "current_sha256",
                         sc ? json_string(sc) : json_null());
     json_t *metrics = json_array();
-    size_t nb, nc;
-    double *xb = samples_of(rb, &nb), *xc = samples_of(rc, &nc);
     static const double qs[] = {50, 90, 95, 99, -1};
+    (void)rng;
     for (int m = 0; m < MB_GM_COUNT; m++) {
         double thr = o->threshold[m];
         if (thr < 0)
             continue;
         json_t *j = NULL;
         mb__verdict v;
-        if (m <= MB_GM_MEAN)
-            v = mb__regress_samples(metric_names[m], xb, nb, xc, nc, qs[m], thr,
-                                    0, o, rng, &j);
-        else if (m == MB_GM_THROUGHPUT)
-            v = mb__regress_samples("throughput", xb, nb, xc, nc, -1, thr, 1, o,
-                                    rng, &j);
+        if (m <= MB_GM_THROUGHPUT) {
+            double q = m == MB_GM_THROUGHPUT ? -1 : qs[m];
+            size_t kb, kc;
+            double *fb = replicate_figures(rb, q, &kb),
+                   *fc = replicate_figures(rc, q, &kc);
+            v = mb__regress_replicates(metric_names[m], fb, kb, fc, kc, thr,
+                                       m == MB_GM_THROUGHPUT, o, &j);
+            free(fb);
+            free(fc);
+        }
         else if (m == MB_GM_MEMORY) {
             const char *mb_ = run_str(rb, "memory", "peak_method"),
                        *mc = run_str(rc, "memory", "peak_method");
@@ -494,17 +675,18 @@ static void compare_pair(const json_t *rb, const json_t *rc, const char *how,
                 json_object_set_new(j, "reason", json_string(why));
             }
         } else {
-            v = gate_figure(
-                "size",
-                json_object_get(json_object_get(rb, "model"), "file_bytes"),
-                json_object_get(json_object_get(rc, "model"), "file_bytes"),
-                thr, 0, "bytes", &j);
+            const json_t *mb0 = json_object_get(rb, "model"),
+                         *mc0 = json_object_get(rc, "model");
+            const char *sk = json_is_number(json_object_get(mb0, "total_bytes")) &&
+                                     json_is_number(json_object_get(mc0, "total_bytes"))
+                                 ? "total_bytes"
+                                 : "file_bytes";
+            v = gate_figure("size", json_object_get(mb0, sk),
+                            json_object_get(mc0, sk), thr, 0, "bytes", &j);
         }
         t->counts[v]++;
         json_array_append_new(metrics, j);
     }
-    free(xb);
-    free(xc);
     json_object_set_new(c, "metrics", metrics);
     json_array_append_new(comparisons, c);
 }
@@ -627,6 +809,63 @@ static json_t *doc_ref(const json_t *doc, const char *source)
     if (git)
         json_object_set_new(o, "git", json_deep_copy(git));
     return o;
+}
+
+/* Warns (and marks res "comparable": false) when the two documents come
+ * from different CPUs, hosts or runtime versions, or were measured with
+ * different options: a difference may then be the machine's. */
+static void check_comparable(const json_t *base, const json_t *cur,
+                             json_t *warnings, json_t *res)
+{
+    static const char *const facts[][3] = {
+        {"environment", "cpu_model", "CPU model"},
+        {"environment", "hostname", "host"},
+        {"mbench", "version", "mbench version"}};
+    json_t *diff = json_array();
+    for (size_t i = 0; i < sizeof facts / sizeof facts[0]; i++) {
+        const char *a = json_string_value(json_object_get(
+                       json_object_get(base, facts[i][0]), facts[i][1])),
+                   *b = json_string_value(json_object_get(
+                       json_object_get(cur, facts[i][0]), facts[i][1]));
+        if (a && b && strcmp(a, b) != 0) {
+            char w[400];
+            snprintf(w, sizeof w, "baseline and current come from different "
+                     "%ss (%s vs %s): a difference may be the machine's",
+                     facts[i][2], a, b);
+            json_array_append_new(warnings, json_string(w));
+            json_array_append_new(diff, json_string(facts[i][2]));
+        }
+    }
+    const json_t *rb = json_array_get(json_object_get(base, "runs"), 0),
+                 *rc = json_array_get(json_object_get(cur, "runs"), 0);
+    const char *vb = json_string_value(json_object_get(
+                   json_object_get(rb, "runtime"), "version")),
+               *vc = json_string_value(json_object_get(
+                   json_object_get(rc, "runtime"), "version"));
+    if (vb && vc && strcmp(vb, vc) != 0) {
+        char w[300];
+        snprintf(w, sizeof w, "baseline and current ran on different runtime "
+                 "versions (%s vs %s)", vb, vc);
+        json_array_append_new(warnings, json_string(w));
+        json_array_append_new(diff, json_string("runtime version"));
+    }
+    const json_t *ob = json_object_get(json_object_get(rb, "config"),
+                                       "backend_options"),
+                 *oc = json_object_get(json_object_get(rc, "config"),
+                                       "backend_options");
+    if (ob && oc && !json_equal(ob, oc)) {
+        char *a = json_dumps(ob, JSON_COMPACT | JSON_SORT_KEYS),
+             *b = json_dumps(oc, JSON_COMPACT | JSON_SORT_KEYS);
+        char w[600];
+        snprintf(w, sizeof w, "baseline and current were measured with "
+                 "different options (%s vs %s)", a ? a : "?", b ? b : "?");
+        free(a);
+        free(b);
+        json_array_append_new(warnings, json_string(w));
+        json_array_append_new(diff, json_string("options"));
+    }
+    json_object_set_new(res, "comparable", json_boolean(json_array_size(diff) == 0));
+    json_object_set_new(res, "differences", diff);
 }
 
 mb_status mb__regress_run(const json_t *base, const json_t *cur,
@@ -785,21 +1024,22 @@ mb_status mb__regress_run(const json_t *base, const json_t *cur,
     json_object_set_new(
         res, "method",
         json_pack(
-            "{s:s,s:f,s:s,s:i,s:I,s:i,s:s,s:s}", "test",
-            "Mann-Whitney U, two-sided, normal approximation with tie "
-            "and continuity correction",
+            "{s:s,s:s,s:f,s:s,s:s,s:s}", "unit", "process", "test",
+            "Welch t test on the log per-process figures (median, p99, "
+            "mean; throughput = 1e9 / mean), two-sided",
             "alpha", o->alpha, "ci",
-            "percentile bootstrap 95% CI of current/baseline (ratio of "
-            "percentiles; of means for mean and throughput)",
-            "bootstrap_resamples", o->boot_iters, "seed", (json_int_t)o->seed,
-            "min_samples", MB_REGRESS_MIN_SAMPLES, "rule",
+            "Student t 95% CI of the ratio of geometric means "
+            "current/baseline (Welch-Satterthwaite df)",
+            "rule",
             "regression: p < alpha and CI lower bound > 1+threshold; "
             "improvement: p < alpha and CI upper bound < 1/(1+threshold); "
             "pass: CI upper bound <= 1+threshold; otherwise inconclusive "
-            "(throughput: limits on 1/ratio, 1-threshold)",
+            "(throughput: limits on 1/ratio); fewer than 2 processes on a "
+            "side: inconclusive",
             "figures",
             "memory and size: plain thresholds on single figures "
             "(memory ignores changes under 1 MiB)"));
+    check_comparable(base, cur, t.warnings, res);
     json_object_set_new(res, "thresholds", thr);
     json_object_set_new(res, "counts",
                         json_pack("{s:i,s:i,s:i,s:i,s:i}", "pass", t.counts[0],

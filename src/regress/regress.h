@@ -3,14 +3,16 @@
  * metric by metric, and says pass, regression, improvement or
  * inconclusive with the figures behind each verdict.
  *
- * Latency rule (docs/GATE.md): with at least MB_REGRESS_MIN_SAMPLES raw
- * samples on each side, a metric regresses only when BOTH the two-sided
- * Mann-Whitney U test rejects equality at alpha (0.01) AND the lower bound
- * of the percentile-bootstrap 95% CI of current/baseline exceeds
- * 1 + threshold.  It improves when the test rejects AND the upper bound is
- * below 1 / (1 + threshold).  It passes when the upper bound is at most
- * 1 + threshold.  Anything else (too few samples, a CI straddling the
- * threshold, a large but non-significant change) is inconclusive.
+ * Latency rule (docs/GATE.md): the unit of replication is the process.
+ * Each side's figure (median, p99, mean) is taken per process; a metric
+ * regresses only when BOTH Welch's t test on the log figures rejects
+ * equality at alpha (0.01) AND the lower bound of the 95% CI of the ratio
+ * of geometric means current/baseline exceeds 1 + threshold.  It improves
+ * when the test rejects AND the upper bound is below 1 / (1 + threshold).
+ * It passes when the upper bound is at most 1 + threshold.  Anything else
+ * (one process on a side, a CI straddling the threshold, a large but
+ * non-significant change) is inconclusive, with the processes per side
+ * that would decide it.
  * Memory and model size are single figures: plain thresholds (memory with
  * a 1 MiB noise floor).  The output is a "mbench.gate/1" JSON object. */
 #ifndef MB_REGRESS_REGRESS_H
@@ -72,7 +74,7 @@ typedef struct mb__regress_opts {
     const char *current_source;
 } mb__regress_opts;
 
-/* Defaults: p50 5%, p99 10%, throughput 5%, memory 10%, size 0%, others
+/* Defaults: p50 5%, p99 10%, throughput 5%, memory 10%, size 1%, others
  * off; alpha 0.01; 2000 resamples; seed 1. */
 void mb__regress_defaults(mb__regress_opts *o);
 /* Parses "p50=5%,p99=10%,mean=off" into o->threshold (keys not named keep
@@ -91,6 +93,15 @@ mb__verdict mb__regress_samples(const char *metric, const double *base,
                                 double q, double threshold,
                                 int higher_is_better, const mb__regress_opts *o,
                                 mb_rng *rng, json_t **out);
+
+/* The same rule over per-replicate figures (one per process: median, p99
+ * or mean): Welch's t on the log figures, ratio current/baseline of the
+ * geometric means.  With fewer than 2 processes on either side the verdict
+ * is inconclusive and the reason says what to do. */
+mb__verdict mb__regress_replicates(const char *metric, const double *fb,
+                                   size_t kb, const double *fc, size_t kc,
+                                   double threshold, int higher_is_better,
+                                   const mb__regress_opts *o, json_t **out);
 
 /* Checks that doc is a result document this gate reads ("mbench.result/1"
  * with a "runs" array); `what` names it in the message ("baseline

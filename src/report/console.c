@@ -177,7 +177,10 @@ void mb__report_console(const json_t *doc, const mb_console_opts *o,
         const json_t *ci = json_object_get(lat, "median_ci95");
         char a[32], lo[32], hi[32], c1[32], c2[32], c3[32], c4[32], c5[32],
             c6[32], c7[32], cell[96];
-        ms(num(lat, "median"), a, sizeof a);
+        /* With replicates, the median shown is the one its CI is about:
+         * the geometric mean of the per-process (or per-block) medians. */
+        double est = num(ci, "estimate");
+        ms(isfinite(est) ? est : num(lat, "median"), a, sizeof a);
         if (json_is_object(ci)) {
             ms(num(ci, "lo"), lo, sizeof lo);
             ms(num(ci, "hi"), hi, sizeof hi);
@@ -227,20 +230,58 @@ void mb__report_console(const json_t *doc, const mb_console_opts *o,
         double hi = num(outl, "high"), lo = num(outl, "low");
         long long b = (long long)json_integer_value(
             json_object_get(run, "batch_size"));
-        if (hi + lo > 0)
+        double count = num(lat, "count");
+        if (hi + lo > 0 && (hi + lo) > 0.05 * count)
+            mb__buf_printf(out,
+                           "%s  note: batch %lld: %.1f%% of the samples lie "
+                           "far from the median (a heavy tail or a second "
+                           "mode), kept in the statistics%s\n",
+                           dim, b, 100 * (hi + lo) / count, rst);
+        else if (hi + lo > 0)
             mb__buf_printf(out,
                            "%s  note: batch %lld: %.0f outliers (%.0f high, "
                            "%.0f low; MAD rule), kept in the statistics%s\n",
                            dim, b, hi + lo, hi, lo, rst);
-        double rcv = num(lat, "robust_cv");
-        if (!isfinite(rcv))
-            rcv = num(lat, "cv");
-        if (rcv > 0.10)
-            mb__buf_printf(out,
-                           "  warning: batch %lld is noisy (robust cv %.0f%%: "
-                           "1.4826 MAD / median); close other programs or pin "
-                           "threads\n",
-                           b, rcv * 100);
+        const json_t *rep = json_object_get(run, "replication");
+        double kp = num(rep, "processes"), rcv = num(rep, "run_to_run_cv");
+        const json_t *modes = json_object_get(rep, "modes");
+        if (kp >= 2 && isfinite(rcv)) {
+            mb__buf_printf(out, "  batch %lld: run-to-run CV %.1f%% over %.0f "
+                           "processes (the CI's unit of replication)\n",
+                           b, rcv * 100, kp);
+            if (json_is_object(modes)) {
+                char m1[32], m2[32];
+                ms(num(json_object_get(modes, "fast"), "median"), m1,
+                   sizeof m1);
+                ms(num(json_object_get(modes, "slow"), "median"), m2,
+                   sizeof m2);
+                mb__buf_printf(
+                    out,
+                    "  warning: batch %lld: processes settle in two modes: "
+                    "%.0f at about %s ms, %.0f at about %s ms\n",
+                    b, num(json_object_get(modes, "fast"), "processes"), m1,
+                    num(json_object_get(modes, "slow"), "processes"), m2);
+            }
+            if (rcv > 0.05)
+                mb__buf_printf(out,
+                               "  warning: batch %lld is noisy from process to "
+                               "process (run-to-run CV %.0f%%); close other "
+                               "programs, pin threads (--threads 1) or add "
+                               "--processes\n",
+                               b, rcv * 100);
+        } else {
+            mb__buf_printf(out, "%s  batch %lld: one process: the CI covers "
+                           "within-run noise only (--processes 10 for "
+                           "run-to-run variation)%s\n",
+                           dim, b, rst);
+            double rcv1 = num(lat, "robust_cv");
+            if (rcv1 > 0.10)
+                mb__buf_printf(out,
+                               "  warning: batch %lld is noisy (robust cv "
+                               "%.0f%%: 1.4826 MAD / median); close other "
+                               "programs or pin threads\n",
+                               b, rcv1 * 100);
+        }
         const json_t *leak =
             json_object_get(json_object_get(run, "memory"), "leak");
         if (json_is_true(json_object_get(leak, "suspected")))

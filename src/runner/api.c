@@ -121,6 +121,12 @@ mb_status mb_runner_set(mb_runner *r, const char *key, const char *value,
             *time_dst[i] = v;
             return MB_OK;
         }
+    if (!strcmp(key, "processes")) {
+        if (mb__parse_i64(value, 1, 1000, &v))
+            return bad(err, key, value, "a process count from 1 to 1000");
+        p->processes = (int)v;
+        return MB_OK;
+    }
     if (!strcmp(key, "target-ci")) {
         if (mb__parse_double(value, 0, 1, &d) || d <= 0)
             return bad(err, key, value, "a fraction such as 0.01");

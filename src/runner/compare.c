@@ -3,7 +3,9 @@
 
 #include "core/alloc.h"
 #include "core/rng.h"
+#include "core/repstats.h"
 #include "core/stats.h"
+#include "runner/replicate.h"
 
 #include <math.h>
 #include <stdarg.h>
@@ -49,6 +51,130 @@ static json_t *ratio_json(double v, double lo, double hi)
     return json_pack("{s:f,s:[f,f]}", "value", v, "ci95", lo, hi);
 }
 
+/* Per-replicate medians (q = 50) or p99 of a variant: per process with two
+ * or more processes, else per block of consecutive samples (blocks blocks).
+ * Returns the count written to out (caller gives room for max(k, 20)). */
+static size_t replicate_figures(const mb__cmp_variant *x, double q,
+                                size_t blocks, double *out)
+{
+    if (x->k >= 2) {
+        size_t got = mb__arm_proc_figures(x->samples, x->proc_n, x->k, q, out);
+        return got == x->k ? got : 0;
+    }
+    double *d = mb__calloc(x->n ? x->n : 1, sizeof *d);
+    if (!d)
+        return 0;
+    for (size_t i = 0; i < x->n; i++)
+        d[i] = (double)x->samples[i];
+    size_t got = mb__block_figures(d, x->n, blocks, q, out);
+    free(d);
+    return got;
+}
+
+/* Digits that tell a ratio from its neighbours: 3, or 4 when the CI is
+ * narrower than 1%. */
+static int ratio_digits(double lo, double hi)
+{
+    return hi - lo < 0.01 ? 4 : 3;
+}
+
+/* Speedup of x against b, its CI, the test and the verdict. */
+static void judge_speed(json_t *e, json_t *recs, const mb__cmp_variant *b,
+                        const mb__cmp_variant *x, const mb__cmp_opts *o)
+{
+    int by_process = b->k >= 2 && x->k == b->k;
+    size_t n_min = b->n < x->n ? b->n : x->n;
+    size_t blocks = by_process ? 0 : mb__blocks_for(n_min);
+    size_t cap = (b->k > x->k ? b->k : x->k) + 20;
+    double *fb = mb__calloc(cap, sizeof *fb), *fx = mb__calloc(cap, sizeof *fx);
+    mb_ratio r50 = {0}, r99 = {0};
+    size_t nb = 0, nx = 0;
+    if (fb && fx) {
+        nb = replicate_figures(b, 50, blocks, fb);
+        nx = replicate_figures(x, 50, blocks, fx);
+        if (nb >= 2 && nb == nx)
+            mb__ratio_paired(fb, fx, nb, 0.95, &r50);
+        size_t b99 = by_process ? 0 : n_min / 200 > 20 ? 20 : n_min / 200;
+        nb = replicate_figures(b, 99, b99 >= 5 ? b99 : 0, fb);
+        nx = replicate_figures(x, 99, b99 >= 5 ? b99 : 0, fx);
+        if (nb >= 2 && nb == nx)
+            mb__ratio_paired(fb, fx, nb, 0.95, &r99);
+    }
+    free(fb);
+    free(fx);
+    const char *unit = by_process ? "process" : "block";
+    /* ratio = variant / baseline; speedup = its inverse */
+    json_object_set_new(e, "speedup_median",
+                        r50.ok ? json_pack("{s:f,s:[f,f],s:s,s:I}", "value",
+                                           1 / r50.ratio, "ci95", 1 / r50.hi,
+                                           1 / r50.lo, "unit", unit,
+                                           "replicates", (json_int_t)r50.ka)
+                               : json_null());
+    json_object_set_new(e, "speedup_p99",
+                        r99.ok ? json_pack("{s:f,s:[f,f],s:s,s:I}", "value",
+                                           1 / r99.ratio, "ci95", 1 / r99.hi,
+                                           1 / r99.lo, "unit", unit,
+                                           "replicates", (json_int_t)r99.ka)
+                               : json_null());
+    if (!r50.ok) {
+        json_object_set_new(e, "significance", json_null());
+        rec(recs, 0, "too few samples or processes to estimate a speedup");
+        return;
+    }
+    double s = 1 / r50.ratio, lo = 1 / r50.hi, hi = 1 / r50.lo;
+    double band = 1 + o->threshold;
+    const char *verdict;
+    int claim = 0;
+    size_t need = 0;
+    if (!by_process) {
+        verdict = "not decided (one process per variant)";
+    } else if (r50.p < o->alpha && lo > band) {
+        verdict = "faster";
+        claim = 1;
+    } else if (r50.p < o->alpha && hi < 1 / band) {
+        verdict = "slower";
+        claim = 1;
+    } else if (lo >= 1 / band && hi <= band) {
+        verdict = "same";
+    } else {
+        verdict = "no significant difference";
+        double eff = fabs(log(s)), thr = log(band);
+        double half = eff > 2 * thr ? eff - thr : thr;
+        need = mb__replicates_needed(r50.se_log * sqrt((double)r50.ka), half,
+                                     1);
+    }
+    json_object_set_new(
+        e, "significance",
+        json_pack("{s:s,s:f,s:f,s:f,s:b,s:s,s:f,s:s,s:I,s:o}", "test",
+                  by_process ? "paired t on log per-process medians"
+                             : "paired t on log block medians (within-run "
+                               "noise only)",
+                  "p", r50.p, "t", isfinite(r50.t) ? r50.t : 0.0, "df",
+                  r50.df, "significant", claim, "verdict", verdict,
+                  "noise_threshold", o->threshold, "unit", unit,
+                  "replicates", (json_int_t)r50.ka, "processes_needed",
+                  need ? json_integer((json_int_t)need) : json_null()));
+    int d = ratio_digits(lo, hi);
+    if (!by_process)
+        rec(recs, 0, "one process per variant: %.*fx (95%% CI %.*f-%.*f) "
+            "covers within-run noise only; no difference is claimed (use "
+            "--processes 10 or more)", d, s, d, lo, d, hi);
+    else if (!strcmp(verdict, "faster"))
+        rec(recs, 1, "%.*fx faster than baseline (95%% CI %.*f-%.*f, %zu "
+            "processes each)", d, s, d, lo, d, hi, r50.ka);
+    else if (!strcmp(verdict, "slower"))
+        rec(recs, 0, "%.*fx slower than baseline (95%% CI %.*f-%.*f, %zu "
+            "processes each)", d, 1 / s, d, 1 / hi, d, 1 / lo, r50.ka);
+    else if (!strcmp(verdict, "same"))
+        rec(recs, 1, "same speed: %.*fx (95%% CI %.*f-%.*f lies within the "
+            "%.3g%% noise threshold)", d, s, d, lo, d, hi,
+            o->threshold * 100);
+    else
+        rec(recs, 1, "no significant latency difference: %.*fx (95%% CI "
+            "%.*f-%.*f, p = %.2g); about %zu processes per variant would "
+            "decide it", d, s, d, lo, d, hi, r50.p, need);
+}
+
 json_t *mb__compare_analyze(const mb__cmp_variant *v, size_t n,
                             size_t baseline, const mb__cmp_opts *o)
 {
@@ -57,23 +183,25 @@ json_t *mb__compare_analyze(const mb__cmp_variant *v, size_t n,
     json_object_set_new(cmp, "baseline", json_string(b->name));
     json_object_set_new(cmp, "random_inputs_only",
                         json_boolean(o->random_inputs));
+    char sig_text[320];
+    snprintf(sig_text, sizeof sig_text,
+             "paired Student t test on the log ratio of per-process medians "
+             "(process i of each variant ran in the same round); a "
+             "difference is claimed when p < %g AND the 95%% CI lies beyond "
+             "the noise threshold (%.3g%%); 'same' when the CI lies within "
+             "it",
+             o->alpha, o->threshold * 100);
     json_object_set_new(
         cmp, "method",
-        json_pack("{s:s,s:s,s:f,s:i,s:s}", "speedup",
-                  "baseline median / variant median (> 1 is faster)", "ci",
-                  "percentile bootstrap, 95%", "alpha", o->alpha,
-                  "bootstrap_resamples", o->bootstrap_iters, "significance",
-                  "two-sided Mann-Whitney U (normal approximation, tie "
-                  "corrected); significant when p < alpha and the CI "
-                  "excludes 1"));
-    double *bs = NULL;
-    if (!b->error && b->n) {
-        bs = mb__calloc(b->n, sizeof *bs);
-        for (size_t i = 0; bs && i < b->n; i++)
-            bs[i] = (double)b->samples[i];
-    }
-    mb_rng rng;
-    mb__rng_seed(&rng, o->seed);
+        json_pack("{s:s,s:s,s:f,s:f,s:s,s:s}", "speedup",
+                  "baseline median / variant median (> 1 is faster); the "
+                  "median of each variant is the geometric mean of its "
+                  "per-process medians",
+                  "ci", "Student t, 95%, over rounds of processes (with one "
+                  "process per variant: over blocks of consecutive samples, "
+                  "within-run noise only)",
+                  "alpha", o->alpha, "noise_threshold", o->threshold,
+                  "unit", "process", "significance", sig_text));
     double base_acc = jnum(b->accuracy, "top1", NULL);
     for (size_t k = 0; k < n; k++) {
         const mb__cmp_variant *x = &v[k];
@@ -96,49 +224,20 @@ json_t *mb__compare_analyze(const mb__cmp_variant *v, size_t n,
             json_array_append_new(vars, e);
             continue;
         }
-        double *xs = mb__calloc(x->n ? x->n : 1, sizeof *xs);
-        for (size_t i = 0; xs && i < x->n; i++)
-            xs[i] = (double)x->samples[i];
         /* Latency. */
-        if (bs && xs && x->n && k != baseline) {
-            double m, lo, hi, m99, lo99, hi99;
-            mb__bootstrap_ratio(xs, x->n, bs, b->n, 50, o->bootstrap_iters,
-                                &rng, &m, &lo, &hi);
-            mb__bootstrap_ratio(xs, x->n, bs, b->n, 99, o->bootstrap_iters,
-                                &rng, &m99, &lo99, &hi99);
-            mb_mwu u;
-            mb__mann_whitney(xs, x->n, bs, b->n, &u);
-            int sig = u.p < o->alpha && (lo > 1.0 || hi < 1.0);
-            const char *verdict = !sig ? "no significant difference"
-                                  : m > 1 ? "faster"
-                                          : "slower";
-            json_object_set_new(e, "speedup_median", ratio_json(m, lo, hi));
-            json_object_set_new(e, "speedup_p99", ratio_json(m99, lo99, hi99));
-            json_object_set_new(e, "significance",
-                                json_pack("{s:s,s:f,s:f,s:b,s:s}", "test",
-                                          "mann-whitney-u", "p", u.p, "u",
-                                          u.u, "significant", sig, "verdict",
-                                          verdict));
-            if (sig && m > 1)
-                rec(recs, 1, "%.2fx faster than baseline (95%% CI %.3f-%.3f)",
-                    m, lo, hi);
-            else if (sig)
-                rec(recs, 0, "%.2fx slower than baseline (95%% CI %.3f-%.3f)",
-                    1 / m, 1 / hi, 1 / lo);
-            else if (lo > 1.0 || hi < 1.0)
-                rec(recs, 1, "no significant latency difference: the median "
-                    "ratio is %.3fx (95%% CI %.3f-%.3f) but the U test does "
-                    "not find the distributions different (p = %.2g)",
-                    m, lo, hi, u.p);
-            else
-                rec(recs, 1, "no significant latency difference (%.3fx, 95%% "
-                    "CI %.3f-%.3f includes 1, p = %.2g)", m, lo, hi, u.p);
-        } else if (k == baseline) {
+        if (k != baseline && !b->error)
+            judge_speed(e, recs, b, x, o);
+        else if (k == baseline) {
             json_object_set_new(e, "speedup_median", ratio_json(1, 1, 1));
             json_object_set_new(e, "speedup_p99", ratio_json(1, 1, 1));
             json_object_set_new(e, "significance", json_null());
+        } else {
+            json_object_set_new(e, "speedup_median", json_null());
+            json_object_set_new(e, "speedup_p99", json_null());
+            json_object_set_new(e, "significance", json_null());
+            rec(recs, 0, "the baseline %s FAILED: no speedup, memory or "
+                "agreement against it", b->name);
         }
-        free(xs);
         /* Memory and size. */
         double mb_ = jnum(b->run, "memory", "rss_peak_bytes"),
                mx = jnum(x->run, "memory", "rss_peak_bytes");
@@ -193,7 +292,6 @@ json_t *mb__compare_analyze(const mb__cmp_variant *v, size_t n,
         json_object_set_new(e, "recommendations", recs);
         json_array_append_new(vars, e);
     }
-    free(bs);
     json_object_set_new(cmp, "variants", vars);
     return cmp;
 }

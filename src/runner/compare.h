@@ -1,8 +1,10 @@
 /* compare.h - judging variants against a baseline: speedups as ratios of
- * medians (and of p99) with percentile-bootstrap 95% CIs, a two-sided
- * Mann-Whitney U test, memory and size ratios, accuracy and output
- * agreement, and recommendations derived from those figures and the
- * tolerance (never from names).  Pure: figures in, JSON out. */
+ * the geometric means of per-process medians (and p99), paired by round,
+ * with Student-t 95% CIs and tests over processes (repstats.h), a noise
+ * threshold below which a change is "same", memory and size ratios,
+ * accuracy and output agreement, and recommendations derived from those
+ * figures and the tolerance (never from names).  Pure: figures in, JSON
+ * out. */
 #ifndef MB_RUNNER_COMPARE_H
 #define MB_RUNNER_COMPARE_H
 
@@ -13,8 +15,10 @@
 typedef struct mb__cmp_variant {
     const char *name;
     const char *error;       /* NULL when the variant ran */
-    const int64_t *samples;  /* latencies (ns) */
+    const int64_t *samples;  /* latencies (ns), in time order */
     size_t n;
+    const size_t *proc_n;    /* samples of each process (k of them) */
+    size_t k;
     const json_t *run;       /* its RUN object (memory, model); borrowed */
     const json_t *accuracy;  /* {top1, top5} against labels, or NULL */
     const json_t *agreement; /* {top1, outputs: [...]}, or NULL */
@@ -24,9 +28,8 @@ typedef struct mb__cmp_variant {
 
 typedef struct mb__cmp_opts {
     double tolerance;    /* accuracy loss allowed (absolute, e.g. 0.01) */
-    double alpha;        /* significance level of the U test (0.05) */
-    int bootstrap_iters; /* resamples (2000) */
-    uint64_t seed;
+    double alpha;        /* significance level (0.05) */
+    double threshold;    /* noise threshold: smaller changes are "same" */
     int random_inputs;   /* the outputs came from synthetic inputs */
 } mb__cmp_opts;
 

@@ -26,6 +26,10 @@ typedef struct mb_shape_override {
     int64_t dims[MB_MAX_RANK];
 } mb_shape_override;
 
+/* Default process count of run and compare (docs/STATISTICS.md says how
+ * it was chosen). */
+#define MB_DEFAULT_PROCESSES 10
+
 typedef struct mb_plan {
     /* what */
     char *backend;      /* "ort" (default), "null", or a plugin path */
@@ -55,6 +59,12 @@ typedef struct mb_plan {
     int64_t max_time_ns;     /* default 30 s */
     int64_t fixed_iters;     /* --iterations: exactly this many, or 0 */
     double target_ci;        /* default 0.01: CI half-width / median */
+    /* Processes per variant and batch size (--processes): each a fresh
+     * runtime load and session, the unit of replication of every CI.
+     * 0 means the default of the command (MB_DEFAULT_PROCESSES); 1 means
+     * one process, measured in-process by `run`, whose CI covers only
+     * within-run noise. */
+    int processes;
     double *percentiles;     /* extra --percentile values */
     size_t n_percentiles;
     /* extras */
@@ -71,6 +81,11 @@ typedef struct mb_plan {
     void (*progress)(void *user, int64_t batch, int64_t iters,
                      int64_t elapsed_ns, double ci_rel);
     void *progress_user;
+    /* The same for measurements replicated over processes: called after
+     * every slot with the round (process) index, the round count and the
+     * elapsed ns.  May be NULL. */
+    void (*progress_rounds)(void *user, size_t round, size_t rounds,
+                            int64_t elapsed_ns);
 } mb_plan;
 
 /* Fills *p with the defaults above (all pointers NULL). */

@@ -1,6 +1,7 @@
 /* runner.c - the measurement core: a stepwise bench session and the whole
  * `mbench run` flow (warmup, adaptive stopping, memory, statistics). */
 #include "runner/runner.h"
+#include "runner/replicate.h"
 
 #include "core/alloc.h"
 #include "core/clock.h"
@@ -98,7 +99,8 @@ mb_status mb__bench_open(const mb_plan *plan, int64_t batch, mb_bench **out,
         free(b);
         return err ? err->code : MB_EINVAL;
     }
-    mb_backend_config cfg = {plan->ort_lib, plan->verbose, log_to_stderr, NULL};
+    mb_backend_config cfg = {plan->ort_lib, plan->verbose, log_to_stderr, NULL,
+                             plan->seed};
     int64_t t0 = mb_now_ns();
     mb_status s = b->be->load(&cfg, &b->state, err);
     b->phases.library_load_ns = mb_now_ns() - t0;
@@ -384,6 +386,11 @@ json_t *mb__latency_json(const int64_t *samples, size_t n,
         static const double std_q[] = {50, 90, 95, 99, 99.9};
         for (size_t i = 0; i < 5 + n_extra; i++) {
             double q = i < 5 ? std_q[i] : extra_q[i - 5];
+            int seen = 0; /* --percentile 99.9 is one of the standard ones */
+            for (size_t j = 0; j < i; j++)
+                seen |= (j < 5 ? std_q[j] : extra_q[j - 5]) == q;
+            if (seen)
+                continue;
             int ok = mb__percentile_supported(n, q) || q == 50;
             json_array_append_new(
                 pcts, json_pack("{s:f,s:o,s:b}", "q", q, "value",
@@ -406,6 +413,37 @@ json_t *mb__latency_json(const int64_t *samples, size_t n,
                                   (json_int_t)s.outliers_low, "high",
                                   (json_int_t)s.outliers_high));
     return o;
+}
+
+void mb__latency_apply_replication(json_t *lat, const json_t *rep)
+{
+    static const char *const figs[][2] = {{"median", "median_ci95"},
+                                          {"p99", "p99_ci95"}};
+    const char *unit = json_string_value(json_object_get(rep, "unit"));
+    for (size_t f = 0; f < 2; f++) {
+        const json_t *g = json_object_get(rep, figs[f][0]);
+        const json_t *ci = json_object_get(g, "ci95");
+        if (json_is_array(ci)) {
+            json_object_set_new(
+                lat, figs[f][1],
+                json_pack("{s:O,s:O,s:O,s:O,s:s,s:O}", "lo",
+                          json_array_get(ci, 0), "hi", json_array_get(ci, 1),
+                          "estimate", json_object_get(g, "estimate"),
+                          "method", json_object_get(g, "method"), "unit",
+                          unit ? unit : "process", "replicates",
+                          json_object_get(g, "replicates")));
+        } else if (f == 1) {
+            json_object_set_new(lat, figs[f][1], json_null());
+        } else {
+            json_t *m = json_object_get(lat, figs[f][1]);
+            if (json_is_object(m))
+                json_object_set_new(m, "method",
+                                    json_string("binomial order statistics; "
+                                                "assumes independent "
+                                                "samples (too few samples "
+                                                "for blocks)"));
+        }
+    }
 }
 
 json_t *mb__doc_new(const char *kind, const char *command_line)
@@ -628,9 +666,12 @@ static mb_status measure(mb_bench *b, const mb_plan *p, json_t *run,
     json_object_set_new(run, "stop_rule", json_string(rule));
     if (strcmp(rule, "interrupted") == 0)
         json_object_set_new(run, "status", json_string("interrupted"));
-    json_object_set_new(run, "latency",
-                        mb__latency_json(samples, n, p->percentiles,
-                                         p->n_percentiles));
+    json_t *lat = mb__latency_json(samples, n, p->percentiles,
+                                   p->n_percentiles);
+    json_t *rep = mb__replication_json(samples, &n, 1);
+    mb__latency_apply_replication(lat, rep);
+    json_object_set_new(run, "latency", lat);
+    json_object_set_new(run, "replication", rep);
     double secs = (double)measure_ns / 1e9;
     json_object_set_new(
         run, "throughput",
@@ -709,9 +750,110 @@ json_t *mb__bench_run_skeleton(const mb_plan *p, mb_bench *b, int64_t batch,
     return run;
 }
 
+static void add_input_warning(const mb_plan *plan, json_t *doc)
+{
+    json_t *warn = json_object_get(doc, "warnings");
+    if (!plan->data_path && strcmp(plan->backend ? plan->backend : "ort",
+                                   "null") != 0)
+        json_array_append_new(
+            warn, json_string("inputs are random (synthetic, seeded): "
+                              "latency is representative, but no accuracy "
+                              "conclusion can be drawn; use --data for real "
+                              "inputs"));
+}
+
+static void repl_progress(void *user, size_t round, size_t rounds,
+                          int64_t elapsed_ns)
+{
+    const mb_plan *p = user;
+    if (p->progress_rounds)
+        p->progress_rounds(p->progress_user, round, rounds, elapsed_ns);
+}
+
+/* `run` over K processes: every batch size is an arm of mb__replicate. */
+static mb_status run_replicated(const mb_plan *plan, int k, json_t **doc_out,
+                                mb_err *err)
+{
+    int64_t one = 1;
+    const int64_t *batches = plan->n_batches ? plan->batches : &one;
+    size_t nb = plan->n_batches ? plan->n_batches : 1;
+    mb__arm *arms = mb__calloc(nb, sizeof *arms);
+    if (!arms)
+        return mb__fail(err, MB_ENOMEM, "out of memory");
+    for (size_t i = 0; i < nb; i++) {
+        arms[i].plan = plan;
+        arms[i].batch = batches[i];
+    }
+    mb__repl_opts o = {.processes = k, .slot_ns = 50000000,
+                       .cancel = plan->cancel, .progress = repl_progress,
+                       .progress_user = (void *)plan};
+    mb_status s = mb__replicate(arms, nb, &o, err);
+    size_t failed = 0;
+    for (size_t i = 0; i < nb; i++)
+        failed += arms[i].error != NULL && arms[i].n == 0;
+    if (!s && failed == nb) { /* nothing ran: the first error is the answer */
+        s = mb__fail(err, arms[0].error_code, "%s", arms[0].error);
+    }
+    if (s) {
+        for (size_t i = 0; i < nb; i++)
+            mb__arm_clear(&arms[i]);
+        free(arms);
+        return s;
+    }
+    int cancelled = plan->cancel && *plan->cancel;
+    json_t *doc = mb__doc_new("run", NULL);
+    json_t *runs = json_object_get(doc, "runs");
+    for (size_t i = 0; i < nb; i++) {
+        mb__arm *a = &arms[i];
+        json_t *run;
+        if (a->error || !a->run) {
+            run = json_pack("{s:s,s:s,s:s,s:I}", "status", "failed", "variant",
+                            plan->variant ? plan->variant
+                                          : mb__basename(plan->model_path
+                                                             ? plan->model_path
+                                                             : "model"),
+                            "error", a->error ? a->error : "interrupted",
+                            "batch_size", (json_int_t)a->batch);
+        } else {
+            run = mb__arm_run_json(a, cancelled ? "interrupted"
+                                      : plan->fixed_iters > 0
+                                          ? "fixed_iterations"
+                                          : "fixed_budget",
+                                   plan->save_samples);
+            if (cancelled)
+                json_object_set_new(run, "status", json_string("interrupted"));
+            if (i > 0) /* the cold run is the first batch size's */
+                json_object_set_new(json_object_get(run, "phases"),
+                                    "first_inference_ns", json_null());
+        }
+        json_array_append_new(runs, run);
+        mb__arm_clear(&a[0]);
+    }
+    free(arms);
+    if (cancelled)
+        json_object_set_new(doc, "interrupted", json_true());
+    add_input_warning(plan, doc);
+    *doc_out = doc;
+    return MB_OK;
+}
+
+int mb__plan_processes(const mb_plan *plan)
+{
+    if (plan->leak_check)
+        return 1; /* a leak shows in one long process */
+    int k = plan->processes > 0 ? plan->processes : MB_DEFAULT_PROCESSES;
+    /* Every process measures at least one iteration. */
+    if (plan->fixed_iters > 0 && plan->fixed_iters < k)
+        k = (int)plan->fixed_iters;
+    return k;
+}
+
 mb_status mb__run_plan(const mb_plan *plan, json_t **doc_out, mb_err *err)
 {
     *doc_out = NULL;
+    int k = mb__plan_processes(plan);
+    if (k > 1)
+        return run_replicated(plan, k, doc_out, err);
     int64_t one = 1;
     const int64_t *batches = plan->n_batches ? plan->batches : &one;
     size_t nb = plan->n_batches ? plan->n_batches : 1;
@@ -750,14 +892,7 @@ mb_status mb__run_plan(const mb_plan *plan, json_t **doc_out, mb_err *err)
             break;
         }
     }
-    json_t *warn = json_object_get(doc, "warnings");
-    if (!plan->data_path && strcmp(plan->backend ? plan->backend : "ort",
-                                   "null") != 0)
-        json_array_append_new(
-            warn, json_string("inputs are random (synthetic, seeded): "
-                              "latency is representative, but no accuracy "
-                              "conclusion can be drawn; use --data for real "
-                              "inputs"));
+    add_input_warning(plan, doc);
     json_decref(model);
     mb__bench_close(b);
     *doc_out = doc;

@@ -85,6 +85,9 @@ void mb__bench_close(mb_bench *b);
  * opened is recorded with "status": "failed" and its error; a failure to
  * open returns an error. */
 mb_status mb__run_plan(const mb_plan *plan, json_t **doc, mb_err *err);
+/* The processes a plan is measured in: --processes, else the default;
+ * 1 with --leak-check (a leak shows in one long process). */
+int mb__plan_processes(const mb_plan *plan);
 
 /* A new, empty result document of the given kind with schema, mbench,
  * environment, timer, created_utc and command_line filled in.  The caller
@@ -94,5 +97,10 @@ json_t *mb__doc_new(const char *kind, const char *command_line);
 /* Summary object "latency" for samples (docs/FORMATS.md): all in ns. */
 json_t *mb__latency_json(const int64_t *samples, size_t n,
                          const double *extra_q, size_t n_extra);
+/* Replaces lat's "median_ci95" (and sets "p99_ci95") with the intervals
+ * of a "replication" object (replicate.h): over processes, or over blocks
+ * of one process.  Where the replication has no interval, the binomial
+ * one stays, marked as assuming independent samples. */
+void mb__latency_apply_replication(json_t *lat, const json_t *rep);
 
 #endif

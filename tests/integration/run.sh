@@ -17,6 +17,7 @@ check "the result document has every promised field and numpy agrees on the perc
 $PY - "$T_TMP/mlp.json" <<'PYEOF'
 import json, sys
 import numpy as np
+from scipy import stats
 d = json.load(open(sys.argv[1]))
 assert d["schema"] == "mbench.result/1", d["schema"]
 assert d["kind"] == "run"
@@ -43,10 +44,22 @@ for r in runs:
     assert abs(lat["mean"] - s.mean()) <= 1e-6 * s.mean()
     assert abs(lat["std"] - s.std(ddof=1)) <= 1e-6 * s.std(ddof=1)
     assert lat["min"] == s.min() and lat["max"] == s.max()
+    # The CI of the median is over processes: Student t on the log
+    # per-process medians (scipy), the estimate their geometric mean.
     ci = lat["median_ci95"]
-    assert ci["lo"] <= lat["median"] <= ci["hi"]
+    rep = r["replication"]
+    k = rep["processes"]
+    assert k == 10 and rep["unit"] == "process" and ci["unit"] == "process", rep
+    cuts = np.cumsum(r["samples_per_process"])[:-1]
+    med = np.log([np.median(x) for x in np.split(s, cuts)])
+    assert np.allclose(np.log(rep["per_process"]["median"]), med, rtol=0, atol=1e-12)
+    h = stats.t.ppf(0.975, k - 1) * med.std(ddof=1) / np.sqrt(k)
+    assert abs(ci["estimate"] - np.exp(med.mean())) < 1e-6 * ci["estimate"]
+    assert abs(ci["lo"] - np.exp(med.mean() - h)) < 1e-6 * ci["lo"], (ci, np.exp(med.mean() - h))
+    assert abs(ci["hi"] - np.exp(med.mean() + h)) < 1e-6 * ci["hi"], (ci, np.exp(med.mean() + h))
+    assert abs(rep["run_to_run_cv"] - med.std(ddof=1)) < 1e-9
     assert r["inputs"][0]["shape"] == [r["batch_size"], 16]
-    assert r["stop_rule"] in ("target_ci", "max_time", "max_iterations")
+    assert r["stop_rule"] == "fixed_budget", r["stop_rule"]
     tp = r["throughput"]
     assert abs(tp["samples_per_s"] - tp["inferences_per_s"] * r["batch_size"]) < 1e-6 * tp["samples_per_s"]
     for k in ("library_load_ns", "session_create_ns", "warmup_ns", "measure_ns"):

@@ -27,7 +27,29 @@ if $PY -c 'import json,sys; g=json.load(open("verdict.json")); sys.exit(0 if g["
 else notok "--json writes an mbench.gate/1 verdict with per-metric figures" "$(head -c 400 verdict.json)"; fi
 contains "--md writes a Markdown table for a pull-request comment" "$(cat verdict.md)" "| m.onnx | m.onnx | 1 | p50 |"
 expect_exit "too few samples are inconclusive (exit 4)" 4 "$MBENCH" gate --baseline base.json --current few.json
-contains "inconclusive says how many samples it needs" "$LAST_OUT" "need 20 each"
+contains "inconclusive says why it cannot decide and what to do" "$LAST_OUT" "run both sides with --processes 10"
+$MK one.json --seed 11 --processes 1
+expect_exit "one process per side cannot decide (exit 4)" 4 "$MBENCH" gate --baseline base.json --current one.json
+contains "one process is called within-run noise" "$LAST_OUT" "one process measures within-run noise only"
+$MK slow10.json --seed 12 --median-ns 1.1e6
+expect_exit "a 10% slowdown over 10 processes per side is a regression" 1 "$MBENCH" gate --baseline base.json --current slow10.json --json s10.json
+check "the gate's CI and p agree with scipy's Welch t on the log per-process medians" $PY - <<'PYEOF'
+import json
+import numpy as np
+from scipy import stats
+b = np.log(json.load(open("base.json"))["runs"][0]["replication"]["per_process"]["median"])
+c = np.log(json.load(open("slow10.json"))["runs"][0]["replication"]["per_process"]["median"])
+g = json.load(open("s10.json"))
+m = [x for x in g["comparisons"][0]["metrics"] if x["metric"] == "p50"][0]
+t = stats.ttest_ind(c, b, equal_var=False)
+assert abs(m["p_value"] - t.pvalue) < 1e-9 * max(t.pvalue, 1e-300), (m["p_value"], t.pvalue)
+vb, vc = b.var(ddof=1) / len(b), c.var(ddof=1) / len(c)
+df = (vb + vc) ** 2 / (vb ** 2 / (len(b) - 1) + vc ** 2 / (len(c) - 1))
+d = c.mean() - b.mean()
+h = stats.t.ppf(0.975, df) * np.sqrt(vb + vc)
+assert abs(m["ratio"] - np.exp(d)) < 1e-9 and abs(m["ci95"][0] - np.exp(d - h)) < 1e-9 and abs(m["ci95"][1] - np.exp(d + h)) < 1e-9, (m, np.exp([d - h, d, d + h]))
+assert abs(m["df"] - df) < 1e-6, (m["df"], df)
+PYEOF
 expect_exit "a different model hash still gates, matched by name" 0 "$MBENCH" gate --baseline base.json --current othersha.json
 contains "a different model hash is reported with both hashes" "$LAST_OUT" "model sha256 differs (baseline abababababab, current cdcdcdcdcdcd)"
 expect_exit "runs with no matching batch size are an error" 3 "$MBENCH" gate --baseline base.json --current batch4.json
@@ -35,7 +57,7 @@ contains "the batch mismatch names both sides' batch sizes" "$LAST_ERR" "no base
 one_line "the batch mismatch is one line" "$LAST_ERR"
 expect_exit "a baseline of another schema version is an error" 3 "$MBENCH" gate --baseline schema2.json --current base.json
 contains "the schema error names the version found and the one expected" "$LAST_ERR" "has schema 'mbench.result/2' but this mbench 0.1.0 reads 'mbench.result/1'"
-expect_exit "a model that grew is a size regression at the 0% default" 1 "$MBENCH" gate --baseline base.json --current bigger.json
+expect_exit "a model that grew is a size regression at the 1% default" 1 "$MBENCH" gate --baseline base.json --current bigger.json
 expect_exit "size=off lets a grown model pass" 0 "$MBENCH" gate --baseline base.json --current bigger.json --max-regression size=off
 expect_exit "an accuracy gate that fails gives exit 5" 5 "$MBENCH" gate --baseline base.json --current acc.json --gate 'cosine>=0.99'
 expect_exit "an accuracy gate that holds passes" 0 "$MBENCH" gate --baseline base.json --current acc.json --gate 'cosine>=0.9'

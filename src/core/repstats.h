@@ -1,0 +1,95 @@
+/* repstats.h - statistics whose unit is the replicate.
+ *
+ * Latency samples from one process are not independent draws: they are
+ * autocorrelated, and a process as a whole settles at its own level
+ * (thread placement, memory layout, neighbours).  The functions here work
+ * on ONE FIGURE PER REPLICATE (the median of one process, or of one block
+ * of consecutive samples) and treat those figures as the independent
+ * observations.  Figures are positive and analysed on the log scale:
+ *
+ *  - mb__gm_ci: the geometric mean of k figures with a Student-t 95%
+ *    interval (k - 1 degrees of freedom) of the mean log figure;
+ *  - mb__ratio_paired: the ratio of geometric means of two sets of k
+ *    figures taken in pairs (replicate i of b ran beside replicate i of
+ *    a): a one-sample t interval and two-sided t test on the k log
+ *    differences;
+ *  - mb__ratio_welch: the same for two independent sets (Welch's t with
+ *    Welch-Satterthwaite degrees of freedom);
+ *  - mb__block_figures: a figure (percentile) of each of B consecutive
+ *    blocks of one process's samples, the within-process fallback.
+ *
+ * The t distribution comes from GSL.  docs/STATISTICS.md states each
+ * method, its unit of replication and its assumptions. */
+#ifndef MB_CORE_REPSTATS_H
+#define MB_CORE_REPSTATS_H
+
+#include <stddef.h>
+
+/* A geometric-mean estimate with its interval. */
+typedef struct mb_gm {
+    size_t k;       /* replicates used */
+    double est;     /* exp(mean log x) */
+    double lo, hi;  /* interval at the requested level */
+    double sd_log;  /* sample sd of log x (k - 1): ~ the run-to-run CV */
+    double df;      /* degrees of freedom */
+    int ok;         /* 0 when k < 2 or a figure is not positive */
+} mb_gm;
+
+/* A ratio of geometric means b / a with its interval and test. */
+typedef struct mb_ratio {
+    size_t ka, kb;
+    double ratio;   /* exp(mean log b - mean log a) */
+    double lo, hi;  /* interval at the requested level */
+    double se_log;  /* standard error of the log ratio */
+    double t, df;   /* t statistic and degrees of freedom */
+    double p;       /* two-sided p-value of "the log ratio is 0" */
+    int ok;         /* 0 when there are too few replicates */
+} mb_ratio;
+
+/* Quantile of Student's t with df degrees of freedom (df > 0). */
+double mb__t_quantile(double p, double df);
+/* Two-sided p-value of a t statistic: P(|T| >= |t|). */
+double mb__t_p_two_sided(double t, double df);
+/* Two-sided p-value of a standard normal deviate, through erfc so that it
+ * does not underflow to 0 before about 1e-308. */
+double mb__z_p_two_sided(double z);
+
+/* Geometric mean of x[0..k) with a two-sided interval at `level` (0.95).
+ * Returns 0, or -1 when k < 2 or some x <= 0 (out->ok is then 0, and
+ * out->est is still set when k == 1). */
+int mb__gm_ci(const double *x, size_t k, double level, mb_gm *out);
+
+/* Ratio b/a of paired replicates (a[i] and b[i] measured side by side).
+ * Needs k >= 2 positive pairs. */
+int mb__ratio_paired(const double *a, const double *b, size_t k,
+                     double level, mb_ratio *out);
+
+/* Ratio b/a of independent replicates.  Needs ka, kb >= 2 and a positive
+ * variance on at least one side. */
+int mb__ratio_welch(const double *a, size_t ka, const double *b, size_t kb,
+                    double level, mb_ratio *out);
+
+/* Splits x[0..n) (in time order) into `blocks` consecutive blocks of
+ * nearly equal size and writes percentile q of each into out[0..blocks).
+ * Returns blocks, or 0 when n < blocks or memory runs out. */
+size_t mb__block_figures(const double *x, size_t n, size_t blocks, double q,
+                         double *out);
+
+/* Number of blocks the within-process fallback uses for n samples:
+ * between 5 and 20, each of at least 50 samples; 0 when n < 250. */
+size_t mb__blocks_for(size_t n);
+
+/* Replicates per side that would make the half-width of a ratio's
+ * interval about `half` (relative, e.g. 0.02), given a log-scale standard
+ * deviation per replicate of sd_log (paired: of the differences).  At
+ * least 2; capped at 1000. */
+size_t mb__replicates_needed(double sd_log, double half, int paired);
+
+/* Modes among per-replicate figures: sorts a copy of x[0..k) and looks for
+ * the largest ratio between neighbours.  When it exceeds `gap` (1.15) and
+ * both sides hold at least 2 replicates (and 20% of them), returns 2 and
+ * fills the two groups' medians and sizes; otherwise returns 1. */
+int mb__replicate_modes(const double *x, size_t k, double gap, double *lo,
+                        size_t *n_lo, double *hi, size_t *n_hi);
+
+#endif

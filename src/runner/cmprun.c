@@ -1,0 +1,468 @@
+/* cmprun.c - the compare engine (cmprun.h). */
+#include "runner/cmprun.h"
+
+#include "core/alloc.h"
+#include "core/clock.h"
+#include "core/err.h"
+#include "core/fileio.h"
+#include "data/labels.h"
+#include "data/npy.h"
+#include "runner/child.h"
+#include "runner/compare.h"
+#include "runner/replicate.h"
+#include "runner/runner.h"
+
+#include <errno.h>
+#include <ftw.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+void mb__compare_req_defaults(mb__compare_req *rq)
+{
+    memset(rq, 0, sizeof *rq);
+    rq->tolerance = 0.01;
+    rq->threshold = 0.01;
+    rq->alpha = 0.05;
+    rq->timeout_ns = 600000000000LL;
+    mb__metric_opts_defaults(&rq->metrics);
+}
+
+/* What the engine keeps per variant besides its arm. */
+typedef struct vstate {
+    mb_tensor *outputs; /* concatenated over batches, one per model output */
+    size_t n_outputs;
+    json_t *accuracy, *agreement;
+    int agreement_pass;
+    char note[256];
+} vstate;
+
+static int rm_entry(const char *path, const struct stat *st, int flag,
+                    struct FTW *ftw)
+{
+    (void)st;
+    (void)flag;
+    (void)ftw;
+    remove(path);
+    return 0;
+}
+
+static mb_status push_output(vstate *v, mb_tensor *t, mb_err *err)
+{
+    mb_tensor *o = mb__realloc_array(v->outputs, v->n_outputs + 1, sizeof *o);
+    if (!o) {
+        mb_tensor_clear(t);
+        return mb__fail(err, MB_ENOMEM, "out of memory");
+    }
+    v->outputs = o;
+    v->outputs[v->n_outputs++] = *t;
+    return MB_OK;
+}
+
+/* Concatenates batch files dir/b<i>_o<k>.npy along axis 0 and keeps the
+ * first `samples` rows when the outputs are batched. */
+static mb_status load_outputs(vstate *v, const char *dir, size_t batches,
+                              size_t samples, int64_t batch, mb_err *err)
+{
+    for (size_t k = 0;; k++) {
+        char path[4200];
+        snprintf(path, sizeof path, "%s/b%06d_o%02zu.skip", dir, 0, k);
+        if (access(path, F_OK) == 0) { /* not a tensor: kept empty */
+            mb_tensor none = {0};
+            mb_status s = push_output(v, &none, err);
+            if (s)
+                return s;
+            continue;
+        }
+        snprintf(path, sizeof path, "%s/b%06d_o%02zu.npy", dir, 0, k);
+        if (access(path, F_OK) != 0)
+            break;
+        mb_tensor *parts = mb__calloc(batches, sizeof *parts);
+        if (!parts)
+            return mb__fail(err, MB_ENOMEM, "out of memory");
+        mb_status s = MB_OK;
+        size_t rows = 0;
+        for (size_t i = 0; i < batches && !s; i++) {
+            snprintf(path, sizeof path, "%s/b%06zu_o%02zu.npy", dir, i, k);
+            s = mb__npy_read(path, &parts[i], err);
+            if (!s && parts[i].rank > 0)
+                rows += (size_t)parts[i].dims[0];
+        }
+        mb_tensor t = {0};
+        if (!s) {
+            const mb_tensor *p0 = &parts[0];
+            int batched = p0->rank > 0 && p0->dims[0] == batch;
+            int64_t dims[MB_MAX_RANK];
+            memcpy(dims, p0->dims, sizeof dims);
+            if (batched && batches > 1)
+                dims[0] = (int64_t)(rows < samples ? rows : samples);
+            else if (batched && samples < (size_t)batch)
+                dims[0] = (int64_t)samples;
+            s = mb_tensor_alloc(&t, p0->dtype, p0->rank, dims, p0->name, err);
+            size_t row_bytes = p0->rank > 0 && p0->dims[0] > 0
+                                   ? p0->nbytes / (size_t)p0->dims[0]
+                                   : p0->nbytes;
+            size_t off = 0;
+            for (size_t i = 0; !s && i < batches && off < t.nbytes; i++) {
+                size_t rows_i = parts[i].rank > 0 && parts[i].dims[0] > 0
+                                    ? (size_t)parts[i].dims[0]
+                                    : 1;
+                if (parts[i].dtype != p0->dtype ||
+                    parts[i].nbytes / rows_i != row_bytes)
+                    break;
+                size_t n = parts[i].nbytes;
+                if (off + n > t.nbytes)
+                    n = t.nbytes - off;
+                memcpy((char *)t.data + off, parts[i].data, n);
+                off += n;
+                if (!batched)
+                    break;
+            }
+        }
+        for (size_t i = 0; i < batches; i++)
+            mb_tensor_clear(&parts[i]);
+        free(parts);
+        if (s || (s = push_output(v, &t, err)))
+            return s;
+    }
+    return MB_OK;
+}
+
+/* Index of the output judged by top-1 measures: --output NAME, else the
+ * first classifier-shaped ([N, C], C > 1) output; -1 when none. */
+static int classifier_output(const vstate *v, const char *want)
+{
+    for (size_t i = 0; want && i < v->n_outputs; i++)
+        if (v->outputs[i].name && !strcmp(v->outputs[i].name, want))
+            return (int)i;
+    if (want)
+        return -1;
+    for (size_t i = 0; i < v->n_outputs; i++) {
+        const mb_tensor *t = &v->outputs[i];
+        if (!t->data)
+            continue;
+        int rank = t->rank;
+        while (rank > 2 && t->dims[rank - 1] == 1)
+            rank--;
+        if (rank == 2 && t->dims[1] > 1)
+            return (int)i;
+    }
+    return -1;
+}
+
+static mb_precision run_precision(const json_t *run)
+{
+    const json_t *by = json_object_get(json_object_get(run, "model"),
+                                       "params_by_dtype");
+    const char *key, *best = NULL;
+    json_t *val;
+    double most = -1;
+    json_object_foreach((json_t *)by, key, val)
+    {
+        double b = json_number_value(json_object_get(val, "bytes"));
+        if (b > most) {
+            most = b;
+            best = key;
+        }
+    }
+    mb_precision p = MB_PREC_FP32;
+    if (best)
+        mb__precision_parse(best, &p);
+    return p;
+}
+
+static void judge_agreement(vstate *v, const json_t *run, const vstate *base,
+                            const mb__compare_req *rq)
+{
+    json_t *outs = json_array();
+    v->agreement = json_object();
+    int ci = classifier_output(base, rq->output);
+    for (size_t i = 0; i < v->n_outputs && i < base->n_outputs; i++) {
+        json_t *m = NULL;
+        mb_err e = {0};
+        if (!base->outputs[i].data || !v->outputs[i].data) {
+            m = json_pack("{s:s}", "skipped",
+                          "not a tensor (a sequence or map): not compared");
+        } else if (mb__metrics_compute(&base->outputs[i], &v->outputs[i],
+                                       &rq->metrics, &m, &e)) {
+            m = json_pack("{s:s}", "error", e.msg);
+        } else {
+            json_object_del(m, "per_sample");
+        }
+        json_object_set_new(m, "name", json_string(base->outputs[i].name
+                                                       ? base->outputs[i].name
+                                                       : ""));
+        if ((int)i == ci)
+            json_object_set(v->agreement, "top1",
+                            json_object_get(m, "top1_agreement"));
+        json_array_append_new(outs, m);
+    }
+    json_object_set_new(v->agreement, "outputs", outs);
+    mb_gate gates[32];
+    size_t ng = rq->n_gates > 32 ? 32 : rq->n_gates;
+    mb_precision prec = run_precision(run);
+    if (ng)
+        memcpy(gates, rq->gates, ng * sizeof *gates);
+    else
+        ng = mb__gate_defaults(prec, gates, 32);
+    int all = 0;
+    json_t *res = mb__gates_eval_outputs(gates, ng, outs, &all);
+    json_object_set_new(v->agreement, "gates", res);
+    json_object_set_new(v->agreement, "precision",
+                        json_string(mb__precision_name(prec)));
+    v->agreement_pass = all;
+    json_t *o0 = json_array_get(outs, ci >= 0 ? (size_t)ci : 0);
+    double cos = NAN, mx = NAN, t1 = NAN;
+    mb__json_metric_get(json_object_get(o0, "cosine"), &cos);
+    mb__json_metric_get(json_object_get(o0, "max_abs"), &mx);
+    mb__json_metric_get(json_object_get(o0, "top1_agreement"), &t1);
+    if (isfinite(t1))
+        snprintf(v->note, sizeof v->note,
+                 "top-1 agreement %.2f%%, cosine %.6f, max |diff| %.3g",
+                 t1 * 100, cos, mx);
+    else
+        snprintf(v->note, sizeof v->note, "cosine %.6f, max |diff| %.3g", cos,
+                 mx);
+}
+
+static mb_status save_outputs(const char *root, const mb__compare_req *rq,
+                              const vstate *vs, mb_err *err)
+{
+    if (mkdir(root, 0755) && errno != EEXIST)
+        return mb__fail(err, MB_EIO, "--save-outputs %s: cannot create it",
+                        root);
+    for (size_t i = 0; i < rq->n; i++) {
+        char dir[4096];
+        snprintf(dir, sizeof dir, "%s/%s", root, rq->variants[i].name);
+        mkdir(dir, 0755);
+        for (size_t k = 0; k < vs[i].n_outputs; k++) {
+            if (!vs[i].outputs[k].data)
+                continue;
+            char path[8192];
+            snprintf(path, sizeof path, "%s/%s.npy", dir,
+                     vs[i].outputs[k].name ? vs[i].outputs[k].name : "output");
+            for (char *p = path + strlen(dir) + 1; *p; p++)
+                if (*p == '/')
+                    *p = '_';
+            mb_status s = mb__npy_write(path, &vs[i].outputs[k], err);
+            if (s)
+                return s;
+        }
+    }
+    return MB_OK;
+}
+
+static void on_round(void *user, size_t round, size_t rounds,
+                     int64_t elapsed_ns)
+{
+    const mb__compare_req *rq = user;
+    if (rq->progress)
+        rq->progress(rq->progress_user, "measuring", round, rounds,
+                     elapsed_ns);
+}
+
+/* Collects outputs and RUN objects of the processes kept open. */
+static void collect(mb__arm *arms, vstate *vs, const mb__compare_req *rq,
+                    int64_t batch, int cancelled)
+{
+    char tmpdir[] = "/tmp/mbench-compare.XXXXXX";
+    int have_tmp = !cancelled && mkdtemp(tmpdir) != NULL;
+    for (size_t i = 0; i < rq->n; i++) {
+        mb__arm *a = &arms[i];
+        if (a->error || !a->child)
+            continue;
+        mb_err e = {0};
+        if (have_tmp) {
+            char dir[4096];
+            snprintf(dir, sizeof dir, "%s/v%zu", tmpdir, i);
+            mkdir(dir, 0700);
+            size_t nb = 0, ns = 0;
+            if (mb__child_outputs(a->child, dir, rq->timeout_ns, &nb, &ns,
+                                  &e) ||
+                load_outputs(&vs[i], dir, nb, ns, batch, &e)) {
+                mb__arm_fail(a, &e);
+                continue;
+            }
+        }
+        if (mb__arm_finish(a, rq->timeout_ns, &e))
+            mb__arm_fail(a, &e);
+    }
+    if (have_tmp)
+        nftw(tmpdir, rm_entry, 16, FTW_DEPTH | FTW_PHYS);
+}
+
+mb_status mb__compare_run(const mb__compare_req *rq, json_t **doc_out,
+                          mb_err *err)
+{
+    *doc_out = NULL;
+    if (rq->n < 2)
+        return mb__fail(err, MB_EINVAL,
+                        "compare needs at least two variants (NAME=MODEL "
+                        "...), got %zu",
+                        rq->n);
+    if (rq->baseline >= rq->n)
+        return mb__fail(err, MB_EINVAL, "the baseline index %zu names no "
+                        "variant", rq->baseline);
+    int64_t batch = 1;
+    for (size_t i = 0; i < rq->n; i++) {
+        const mb_plan *p = rq->variants[i].plan;
+        if (p->n_batches > 1)
+            return mb__fail(err, MB_EINVAL,
+                            "compare measures one batch size at a time; give "
+                            "one --batch (run compare once per size)");
+        if (i == 0 && p->n_batches)
+            batch = p->batches[0];
+    }
+    int64_t *labels = NULL;
+    size_t n_labels = 0;
+    if (rq->labels_path &&
+        mb__labels_load(rq->labels_path, &labels, &n_labels, err))
+        return err->code ? err->code : MB_EIO;
+    int k = rq->processes > 0 ? rq->processes : MB_DEFAULT_PROCESSES;
+    for (size_t i = 0; i < rq->n; i++) { /* a process measures >= 1 */
+        int64_t f = rq->variants[i].plan->fixed_iters;
+        if (f > 0 && f < k)
+            k = (int)f;
+    }
+    mb__arm *arms = mb__calloc(rq->n, sizeof *arms);
+    vstate *vs = mb__calloc(rq->n, sizeof *vs);
+    mb__cmp_variant *cv = mb__calloc(rq->n, sizeof *cv);
+    mb_status rc = MB_OK;
+    json_t *doc = NULL;
+    if (!arms || !vs || !cv) {
+        rc = mb__fail(err, MB_ENOMEM, "out of memory");
+        goto done;
+    }
+    for (size_t i = 0; i < rq->n; i++) {
+        arms[i].plan = rq->variants[i].plan;
+        arms[i].batch = batch;
+    }
+    if (rq->progress)
+        rq->progress(rq->progress_user, "loading", 0, (size_t)k, 0);
+    mb__repl_opts o = {.processes = k, .slot_ns = 50000000,
+                       .timeout_ns = rq->timeout_ns,
+                       .fail_fast = rq->fail_fast, .keep_last = 1,
+                       .cancel = rq->cancel, .progress = on_round,
+                       .progress_user = (void *)rq};
+    if ((rc = mb__replicate(arms, rq->n, &o, err)))
+        goto done;
+    int cancelled = rq->cancel && *rq->cancel;
+    collect(arms, vs, rq, batch, cancelled);
+    for (size_t i = 0; rq->fail_fast && i < rq->n; i++)
+        if (arms[i].error) {
+            rc = mb__fail(err, MB_ECHILD, "variant %s FAILED: %s",
+                          rq->variants[i].name, arms[i].error);
+            goto done;
+        }
+    doc = mb__doc_new("compare", rq->command_line);
+    json_t *runs = json_object_get(doc, "runs");
+    for (size_t i = 0; i < rq->n; i++) {
+        mb__arm *a = &arms[i];
+        if (a->error || !a->run) {
+            json_array_append_new(
+                runs, json_pack("{s:s,s:s,s:s,s:I}", "status", "failed",
+                                "variant", rq->variants[i].name, "error",
+                                a->error ? a->error : "interrupted",
+                                "batch_size", (json_int_t)batch));
+            continue;
+        }
+        json_t *run = mb__arm_run_json(
+            a, cancelled ? "interrupted"
+               : arms[i].plan->fixed_iters ? "fixed_iterations"
+                                           : "fixed_budget",
+            1);
+        /* Output tensors take the model's output names. */
+        for (size_t o2 = 0; o2 < vs[i].n_outputs; o2++) {
+            const char *nm = json_string_value(json_object_get(
+                json_array_get(json_object_get(run, "outputs"), o2), "name"));
+            if (nm) {
+                free(vs[i].outputs[o2].name);
+                vs[i].outputs[o2].name = mb__strdup(nm);
+            }
+        }
+        json_array_append_new(runs, run);
+    }
+    /* Accuracy against labels, agreement with the baseline. */
+    size_t bi = rq->baseline;
+    for (size_t i = 0; labels && i < rq->n; i++) {
+        int co = classifier_output(&vs[i], rq->output);
+        if (arms[i].error || co < 0)
+            continue;
+        double t1, t5;
+        if (mb__topk_accuracy(&vs[i].outputs[co], labels, n_labels, &t1, &t5,
+                              err)) {
+            char msg[sizeof err->msg];
+            snprintf(msg, sizeof msg, "%s", err->msg);
+            rc = mb__fail(err, MB_EDATA, "--labels %s: %s", rq->labels_path,
+                          msg);
+            goto done;
+        }
+        vs[i].accuracy = json_pack("{s:f,s:f,s:I,s:s}", "top1", t1, "top5",
+                                   t5, "samples", (json_int_t)n_labels,
+                                   "output",
+                                   vs[i].outputs[co].name
+                                       ? vs[i].outputs[co].name
+                                       : "");
+    }
+    if (!arms[bi].error)
+        for (size_t i = 0; i < rq->n; i++)
+            if (i != bi && !arms[i].error && vs[i].n_outputs)
+                judge_agreement(&vs[i], json_array_get(runs, i), &vs[bi], rq);
+    for (size_t i = 0; i < rq->n; i++) {
+        mb__arm *a = &arms[i];
+        cv[i] = (mb__cmp_variant){rq->variants[i].name,
+                                  a->error,
+                                  a->samples,
+                                  a->n,
+                                  a->proc_n,
+                                  a->k,
+                                  a->error ? NULL : json_array_get(runs, i),
+                                  vs[i].accuracy,
+                                  vs[i].agreement,
+                                  vs[i].agreement ? vs[i].agreement_pass : -1,
+                                  vs[i].note};
+    }
+    mb__cmp_opts co = {rq->tolerance, rq->alpha, rq->threshold,
+                       arms[0].plan->data_path == NULL};
+    json_object_set_new(doc, "comparison",
+                        mb__compare_analyze(cv, rq->n, bi, &co));
+    json_t *warn = json_object_get(doc, "warnings");
+    if (!arms[0].plan->data_path)
+        json_array_append_new(
+            warn, json_string("RANDOM INPUTS ONLY: every variant saw the same "
+                              "seeded synthetic inputs; latency is "
+                              "representative, but output agreement on random "
+                              "data says little about accuracy; use --data "
+                              "and --labels"));
+    if (k < 2)
+        json_array_append_new(
+            warn, json_string("ONE PROCESS PER VARIANT: the intervals cover "
+                              "within-run noise only, and no speed "
+                              "difference is claimed; use --processes 10 or "
+                              "more"));
+    if (cancelled)
+        json_object_set_new(doc, "interrupted", json_true());
+    if (rq->save_outputs && (rc = save_outputs(rq->save_outputs, rq, vs, err)))
+        goto done;
+    *doc_out = doc;
+    doc = NULL;
+done:
+    json_decref(doc);
+    for (size_t i = 0; vs && i < rq->n; i++) {
+        for (size_t k2 = 0; k2 < vs[i].n_outputs; k2++)
+            mb_tensor_clear(&vs[i].outputs[k2]);
+        free(vs[i].outputs);
+        json_decref(vs[i].accuracy);
+        json_decref(vs[i].agreement);
+    }
+    for (size_t i = 0; arms && i < rq->n; i++)
+        mb__arm_clear(&arms[i]);
+    free(arms);
+    free(vs);
+    free(cv);
+    free(labels);
+    return rc;
+}

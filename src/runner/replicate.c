@@ -1,0 +1,509 @@
+/* replicate.c - measurements replicated over processes (replicate.h). */
+#include "runner/replicate.h"
+
+#include "core/alloc.h"
+#include "core/clock.h"
+#include "core/err.h"
+#include "core/repstats.h"
+#include "core/stats.h"
+#include "runner/runner.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+void mb__proc_budget(const mb_plan *p, int k, int64_t *fixed,
+                     int64_t *min_time, int64_t *min_iters, int64_t *max_time,
+                     int64_t *max_iters)
+{
+    if (k < 1)
+        k = 1;
+    *fixed = p->fixed_iters > 0 ? (p->fixed_iters + k - 1) / k : 0;
+    *min_time = p->min_time_ns / k;
+    *min_iters = (p->min_iters + k - 1) / k;
+    *max_time = p->max_time_ns / k;
+    *max_iters = p->max_iters / k > 0 ? p->max_iters / k : 1;
+}
+
+void mb__arm_clear(mb__arm *a)
+{
+    if (!a)
+        return;
+    mb__child_free(a->child);
+    free(a->error);
+    free(a->samples);
+    free(a->proc_n);
+    json_decref(a->run);
+    json_decref(a->procs);
+    const mb_plan *p = a->plan;
+    int64_t b = a->batch;
+    memset(a, 0, sizeof *a);
+    a->plan = p;
+    a->batch = b;
+}
+
+void mb__arm_fail(mb__arm *a, const mb_err *e)
+{
+    if (!a->error) {
+        a->error = mb__strdup(e->msg[0] ? e->msg : mb_status_name(e->code));
+        a->error_code = e->code ? e->code : MB_ECHILD;
+    }
+    mb__child_free(a->child);
+    a->child = NULL;
+}
+
+static int arm_add(mb__arm *a, const int64_t *s, size_t n)
+{
+    if (!mb__grow((void **)&a->samples, &a->cap, a->n + n, sizeof *s))
+        return -1;
+    memcpy(a->samples + a->n, s, n * sizeof *s);
+    a->n += n;
+    a->proc_n[a->k - 1] += n;
+    for (size_t i = 0; i < n; i++)
+        a->busy_ns += s[i];
+    return 0;
+}
+
+/* Starts process k of an arm: spawn, warm up, and (first round) time
+ * three iterations to size the slots. */
+static mb_status arm_start(mb__arm *a, const mb__repl_opts *o, double *per_ns,
+                           mb_err *err)
+{
+    mb_status s = mb__child_spawn(a->plan, a->batch, o->timeout_ns, &a->child,
+                                  err);
+    if (s)
+        return s;
+    if (!mb__grow((void **)&a->proc_n, &a->kcap, a->k + 1, sizeof *a->proc_n))
+        return mb__fail(err, MB_ENOMEM, "out of memory");
+    a->proc_n[a->k++] = 0;
+    const mb_plan *p = a->plan;
+    int64_t nw = p->warmup_iters > 0 ? p->warmup_iters : 0;
+    int64_t t0 = mb_now_ns(), warm = 0;
+    int64_t buf[64];
+    /* Warm up by count, then by time, in chunks of at most 64. */
+    while (!s && (nw > 0 || mb_now_ns() - t0 < p->warmup_time_ns)) {
+        int64_t c = nw > 64 ? 64 : nw > 0 ? nw : 16;
+        s = mb__child_measure(a->child, c, 0, buf, o->timeout_ns, err);
+        nw -= c;
+        warm += c;
+    }
+    if (a->k == 1) {
+        a->warmup_ns = mb_now_ns() - t0;
+        a->warmup_iters = warm;
+    }
+    if (!s && per_ns) {
+        s = mb__child_measure(a->child, 3, 0, buf, o->timeout_ns, err);
+        if (!s)
+            *per_ns = (double)(buf[0] + buf[1] + buf[2]) / 3.0;
+    }
+    return s;
+}
+
+/* Ends the current process of an arm: its RUN object (the first one is
+ * kept whole) and its phases and peak memory. */
+mb_status mb__arm_finish(mb__arm *a, int64_t timeout_ns, mb_err *err)
+{
+    json_t *run = NULL;
+    mb_status s = mb__child_finish(a->child, timeout_ns, &run, err);
+    mb__child_free(a->child);
+    a->child = NULL;
+    if (s)
+        return s;
+    if (!a->procs)
+        a->procs = json_array();
+    json_t *ph = json_object_get(run, "phases"),
+           *mem = json_object_get(run, "memory");
+    json_array_append_new(
+        a->procs,
+        json_pack("{s:O?,s:O?,s:O?,s:O?,s:I}", "library_load_ns",
+                  json_object_get(ph, "library_load_ns"), "session_create_ns",
+                  json_object_get(ph, "session_create_ns"),
+                  "first_inference_ns",
+                  json_object_get(ph, "first_inference_ns"), "rss_peak_bytes",
+                  json_object_get(mem, "rss_peak_bytes"), "samples",
+                  (json_int_t)a->proc_n[a->k - 1]));
+    if (!a->run)
+        a->run = run;
+    else
+        json_decref(run);
+    return MB_OK;
+}
+
+static int cancelled(const mb__repl_opts *o)
+{
+    return o->cancel && *o->cancel;
+}
+
+/* Slot sizes and slot count from the first round's calibration. */
+static size_t plan_slots(mb__arm *arms, size_t n, const double *per_ns,
+                         const mb__repl_opts *o)
+{
+    size_t slots = 1;
+    for (size_t i = 0; i < n; i++) {
+        mb__arm *a = &arms[i];
+        if (a->error)
+            continue;
+        int64_t fixed, tmin, imin, tmax, imax;
+        mb__proc_budget(a->plan, o->processes, &fixed, &tmin, &imin, &tmax,
+                        &imax);
+        double per = per_ns[i] > 1 ? per_ns[i] : 1;
+        int64_t k = (int64_t)((double)o->slot_ns / per);
+        k = k < 1 ? 1 : k > 5000 ? 5000 : k;
+        a->slot = k;
+        size_t need;
+        if (fixed > 0) {
+            need = (size_t)((fixed + k - 1) / k);
+            if (need > (size_t)fixed)
+                need = (size_t)fixed;
+        } else {
+            size_t by_time = (size_t)((tmin + o->slot_ns - 1) / o->slot_ns);
+            size_t by_count = (size_t)((imin + k - 1) / k);
+            need = by_time > by_count ? by_time : by_count;
+            /* The maxima cap the budget: never more than max_time or
+             * max_iterations per process. */
+            size_t cap_t = (size_t)(tmax / o->slot_ns);
+            size_t cap_i = (size_t)(imax / k);
+            size_t cap = cap_t < cap_i ? cap_t : cap_i;
+            if (need > cap)
+                need = cap > 0 ? cap : 1;
+        }
+        if (need > slots)
+            slots = need;
+    }
+    if (o->slots)
+        slots = o->slots;
+    /* Every arm takes the same number of slots, so that the last ones are
+     * interleaved too; a fixed count is spread over them (round_sizes). */
+    return slots;
+}
+
+/* A fixed total N is split over the K processes exactly: process r gets
+ * N / K, plus one for the first N % K. */
+static void round_sizes(mb__arm *arms, size_t n, size_t r, size_t rounds)
+{
+    for (size_t i = 0; i < n; i++) {
+        const mb_plan *p = arms[i].plan;
+        int64_t N = p->fixed_iters, K = (int64_t)rounds;
+        arms[i].round_n = N > 0 ? N / K + ((int64_t)r < N % K ? 1 : 0) : 0;
+    }
+}
+
+/* Iterations of slot s (of `slots`) for an arm in this round. */
+static int64_t slot_count(const mb__arm *a, size_t s, size_t slots)
+{
+    if (a->round_n <= 0)
+        return a->slot;
+    return a->round_n * (int64_t)(s + 1) / (int64_t)slots -
+           a->round_n * (int64_t)s / (int64_t)slots;
+}
+
+/* The order of round r: a rotation, reversed every other round. */
+static size_t order_at(size_t r, size_t j, size_t n)
+{
+    size_t rot = (r / 2) % n;
+    size_t pos = r % 2 ? n - 1 - j : j;
+    return (pos + rot) % n;
+}
+
+mb_status mb__replicate(mb__arm *arms, size_t n, const mb__repl_opts *o,
+                        mb_err *err)
+{
+    size_t rounds = o->processes > 0 ? (size_t)o->processes : 1, slots = 0;
+    double *per = mb__calloc(n, sizeof *per);
+    int64_t *buf = NULL;
+    size_t bcap = 0;
+    if (!per)
+        return mb__fail(err, MB_ENOMEM, "out of memory");
+    int64_t t_start = mb_now_ns();
+    mb_status rc = MB_OK;
+    for (size_t r = 0; r < rounds && !rc && !cancelled(o); r++) {
+        /* A fresh process per arm, started in this round's order. */
+        for (size_t j = 0; j < n && !cancelled(o); j++) {
+            mb__arm *a = &arms[order_at(r, j, n)];
+            if (a->error)
+                continue;
+            mb_err e = {0};
+            if (arm_start(a, o, r == 0 ? &per[a - arms] : NULL, &e))
+                mb__arm_fail(a, &e);
+            mb__child_pause(a->child);
+            if (a->error && o->fail_fast) {
+                rc = mb__fail(err, MB_ECHILD, "%s", a->error);
+                break;
+            }
+        }
+        if (rc || cancelled(o))
+            break;
+        if (r == 0)
+            slots = plan_slots(arms, n, per, o);
+        round_sizes(arms, n, r, rounds);
+        /* Interleaved slots: each arm once per pass, the start rotating. */
+        for (size_t s = 0; s < slots && !rc && !cancelled(o); s++) {
+            for (size_t j = 0; j < n; j++) {
+                mb__arm *a = &arms[order_at(r, (j + s) % n, n)];
+                if (a->error || !a->child)
+                    continue;
+                int64_t k = slot_count(a, s, slots);
+                mb_err e = {0};
+                if (k <= 0)
+                    continue;
+                if (!mb__grow((void **)&buf, &bcap, (size_t)k, sizeof *buf)) {
+                    rc = mb__fail(err, MB_ENOMEM, "out of memory");
+                    break;
+                }
+                /* Two unrecorded iterations first: the process has been
+                 * stopped while the others ran, and waking its threads and
+                 * caches is not the model's latency. */
+                if (mb__child_measure(a->child, k, 2, buf, o->timeout_ns,
+                                      &e) ||
+                    arm_add(a, buf, (size_t)k))
+                    mb__arm_fail(a, &e);
+                mb__child_pause(a->child);
+                if (a->error && o->fail_fast) {
+                    rc = mb__fail(err, MB_ECHILD, "%s", a->error);
+                    break;
+                }
+                if (cancelled(o))
+                    break;
+            }
+            if (o->progress)
+                o->progress(o->progress_user, r, rounds,
+                            mb_now_ns() - t_start);
+        }
+        if (rc)
+            break;
+        if (o->keep_last && r + 1 == rounds)
+            break;
+        for (size_t j = 0; j < n; j++) {
+            mb__arm *a = &arms[order_at(r, j, n)];
+            if (a->error || !a->child)
+                continue;
+            mb_err e = {0};
+            if (mb__arm_finish(a, o->timeout_ns, &e))
+                mb__arm_fail(a, &e);
+            if (a->error && o->fail_fast) {
+                rc = mb__fail(err, MB_ECHILD, "%s", a->error);
+                break;
+            }
+        }
+    }
+    free(per);
+    free(buf);
+    return rc;
+}
+
+size_t mb__arm_proc_figures(const int64_t *samples, const size_t *proc_n,
+                            size_t k, double q, double *out)
+{
+    size_t got = 0, off = 0, most = 0;
+    for (size_t i = 0; i < k; i++)
+        most = proc_n[i] > most ? proc_n[i] : most;
+    double *tmp = mb__calloc(most ? most : 1, sizeof *tmp);
+    if (!tmp)
+        return 0;
+    for (size_t i = 0; i < k; i++) {
+        size_t m = proc_n[i];
+        const int64_t *x = samples + off;
+        off += m;
+        if (m == 0 || (q >= 0 && q != 50 && !mb__percentile_supported(m, q)))
+            continue;
+        if (q < 0) { /* the mean */
+            double sum = 0;
+            for (size_t j = 0; j < m; j++)
+                sum += (double)x[j];
+            out[got++] = sum / (double)m;
+            continue;
+        }
+        for (size_t j = 0; j < m; j++)
+            tmp[j] = (double)x[j];
+        qsort(tmp, m, sizeof *tmp, mb__cmp_double);
+        out[got++] = mb__percentile_sorted(tmp, m, q);
+    }
+    free(tmp);
+    return got;
+}
+
+static json_t *gm_json(const mb_gm *g, const char *method)
+{
+    if (!g->ok)
+        return json_pack("{s:o,s:s}", "estimate",
+                         isfinite(g->est) ? json_real(g->est) : json_null(),
+                         "reason", "fewer than 2 replicates");
+    return json_pack("{s:f,s:[f,f],s:f,s:I,s:f,s:s}", "estimate", g->est,
+                     "ci95", g->lo, g->hi, "sd_log", g->sd_log, "replicates",
+                     (json_int_t)g->k, "df", g->df, "method", method);
+}
+
+/* One figure (q = 50 or 99) over processes or, with one process, over
+ * blocks of consecutive samples. */
+static json_t *figure_json(const int64_t *samples, const size_t *proc_n,
+                           size_t k, double q, double *figs, size_t *nf)
+{
+    char method[256];
+    *nf = 0;
+    if (k >= 2) {
+        *nf = mb__arm_proc_figures(samples, proc_n, k, q, figs);
+        if (*nf < 2)
+            return json_pack("{s:n,s:s}", "estimate", "reason",
+                             q == 50 ? "fewer than 2 processes"
+                                     : "fewer than 2 processes with enough "
+                                       "samples for this percentile (100 "
+                                       "for p99)");
+        snprintf(method, sizeof method,
+                 "geometric mean of per-process %s; Student-t 95%% CI over "
+                 "%zu processes (df %zu)",
+                 q == 50 ? "medians" : "p99", *nf, *nf - 1);
+    } else {
+        size_t n = k ? proc_n[0] : 0;
+        size_t b = q == 50 ? mb__blocks_for(n) : n / 200 > 20 ? 20 : n / 200;
+        if (q != 50 && b < 5)
+            b = 0;
+        double *x = mb__calloc(n ? n : 1, sizeof *x);
+        if (!x)
+            return json_null();
+        for (size_t i = 0; i < n; i++)
+            x[i] = (double)samples[i];
+        *nf = b ? mb__block_figures(x, n, b, q, figs) : 0;
+        free(x);
+        if (*nf < 2)
+            return json_pack("{s:n,s:s}", "estimate", "reason",
+                             q == 50 ? "fewer than 250 samples for the "
+                                       "within-process blocks"
+                                     : "fewer than 1000 samples for p99 "
+                                       "blocks");
+        snprintf(method, sizeof method,
+                 "ONE PROCESS: geometric mean of the %s of %zu blocks of "
+                 "consecutive samples, Student-t 95%% CI; covers "
+                 "within-run noise only, not run-to-run variation",
+                 q == 50 ? "medians" : "p99", *nf);
+    }
+    mb_gm g;
+    mb__gm_ci(figs, *nf, 0.95, &g);
+    return gm_json(&g, method);
+}
+
+json_t *mb__replication_json(const int64_t *samples, const size_t *proc_n,
+                             size_t k)
+{
+    size_t total = 0;
+    for (size_t i = 0; i < k; i++)
+        total += proc_n[i];
+    size_t cap = k > 20 ? k : 20;
+    double *fig = mb__calloc(cap, sizeof *fig);
+    json_t *r = json_object();
+    if (!fig)
+        return r;
+    json_object_set_new(r, "unit", json_string(k >= 2 ? "process" : "block"));
+    json_object_set_new(r, "processes", json_integer((json_int_t)k));
+    json_object_set_new(
+        r, "covers",
+        json_string(k >= 2 ? "run-to-run variation (each process a fresh "
+                             "runtime load and session)"
+                           : "within-run noise only (one process)"));
+    json_t *per = json_array();
+    for (size_t i = 0; i < k; i++)
+        json_array_append_new(per, json_integer((json_int_t)proc_n[i]));
+    json_object_set_new(r, "samples_per_process", per);
+    json_t *pp = json_object();
+    static const struct { const char *name; double q; } figs[] = {
+        {"median", 50}, {"p99", 99}, {"mean", -1}};
+    for (size_t f = 0; f < 3; f++) {
+        /* Per-process figures, null where a process has too few samples. */
+        json_t *a = json_array();
+        size_t off = 0;
+        for (size_t i = 0; i < k; i++) {
+            double v;
+            size_t got = mb__arm_proc_figures(samples + off, &proc_n[i], 1,
+                                              figs[f].q, &v);
+            off += proc_n[i];
+            json_array_append_new(a, got ? json_real(v) : json_null());
+        }
+        json_object_set_new(pp, figs[f].name, a);
+    }
+    json_object_set_new(r, "per_process", pp);
+    size_t nf;
+    json_object_set_new(r, "median", figure_json(samples, proc_n, k, 50, fig,
+                                                 &nf));
+    if (k >= 2 && nf >= 2) {
+        mb_gm g;
+        mb__gm_ci(fig, nf, 0.95, &g);
+        json_object_set_new(r, "run_to_run_cv", json_real(g.sd_log));
+        double lo, hi;
+        size_t nlo, nhi;
+        if (mb__replicate_modes(fig, nf, 1.15, &lo, &nlo, &hi, &nhi) == 2)
+            json_object_set_new(
+                r, "modes",
+                json_pack("{s:{s:f,s:I},s:{s:f,s:I}}", "fast", "median", lo,
+                          "processes", (json_int_t)nlo, "slow", "median", hi,
+                          "processes", (json_int_t)nhi));
+    } else {
+        json_object_set_new(r, "run_to_run_cv", json_null());
+        if (k < 2)
+            json_object_set_new(r, "blocks", json_integer((json_int_t)nf));
+    }
+    json_object_set_new(r, "p99", figure_json(samples, proc_n, k, 99, fig,
+                                              &nf));
+    json_object_set_new(r, "samples", json_integer((json_int_t)total));
+    free(fig);
+    return r;
+}
+
+json_t *mb__arm_run_json(const mb__arm *a, const char *stop_rule,
+                         int save_samples)
+{
+    json_t *run = json_deep_copy(a->run);
+    const mb_plan *p = a->plan;
+    json_t *rep = mb__replication_json(a->samples, a->proc_n, a->k);
+    json_t *lat = mb__latency_json(a->samples, a->n, p->percentiles,
+                                   p->n_percentiles);
+    mb__latency_apply_replication(lat, rep);
+    json_object_set_new(run, "latency", lat);
+    json_object_set_new(run, "iterations", json_integer((json_int_t)a->n));
+    json_object_set_new(run, "stop_rule", json_string(stop_rule));
+    double secs = (double)a->busy_ns / 1e9;
+    json_object_set_new(
+        run, "throughput",
+        json_pack("{s:f,s:f,s:s}", "inferences_per_s",
+                  secs > 0 ? (double)a->n / secs : 0.0, "samples_per_s",
+                  secs > 0 ? (double)a->n * (double)a->batch / secs : 0.0,
+                  "method", "iterations / sum of latencies (interleaved)"));
+    json_t *ph = json_object_get(run, "phases");
+    json_object_set_new(ph, "measure_ns", json_integer(a->busy_ns));
+    json_object_set_new(ph, "warmup_ns", json_integer(a->warmup_ns));
+    json_object_set_new(ph, "warmup_iters", json_integer(a->warmup_iters));
+    json_object_set_new(rep, "process_facts",
+                        a->procs ? json_incref(a->procs) : json_array());
+    json_object_set_new(run, "replication", rep);
+    /* Peak memory: the median over processes (each its own). */
+    size_t np = json_array_size(a->procs);
+    if (np > 1) {
+        double *m = mb__calloc(np, sizeof *m);
+        size_t got = 0;
+        for (size_t i = 0; m && i < np; i++) {
+            const json_t *v = json_object_get(json_array_get(a->procs, i),
+                                              "rss_peak_bytes");
+            if (json_is_number(v))
+                m[got++] = json_number_value(v);
+        }
+        if (got) {
+            qsort(m, got, sizeof *m, mb__cmp_double);
+            json_object_set_new(json_object_get(run, "memory"),
+                                "rss_peak_bytes",
+                                json_integer((json_int_t)llround(
+                                    mb__percentile_sorted(m, got, 50))));
+            json_object_set_new(json_object_get(run, "memory"),
+                                "rss_peak_of", json_string("median over "
+                                                           "processes"));
+        }
+        free(m);
+    }
+    if (save_samples) {
+        json_t *s = json_array(), *pn = json_array();
+        for (size_t i = 0; i < a->n; i++)
+            json_array_append_new(s, json_integer(a->samples[i]));
+        for (size_t i = 0; i < a->k; i++)
+            json_array_append_new(pn, json_integer((json_int_t)a->proc_n[i]));
+        json_object_set_new(run, "samples_ns", s);
+        json_object_set_new(run, "samples_per_process", pn);
+    }
+    return run;
+}
