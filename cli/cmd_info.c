@@ -168,8 +168,13 @@ static void print_report(FILE *f, const json_t *o)
     char a[64], b[64], c[64];
     uint64_t fb = (uint64_t)jget_int(o, "file_bytes");
     fprintf(f, "model     %s\n", jget_str(o, "path"));
-    fprintf(f, "file      %s (%s bytes)\n", human_bytes(fb, a, sizeof a),
+    fprintf(f, "file      %s (%s bytes)", human_bytes(fb, a, sizeof a),
             grouped(fb, b, sizeof b));
+    uint64_t tb = (uint64_t)jget_int(o, "total_bytes");
+    if (tb > fb)
+        fprintf(f, "; %s (%s bytes) with its external data",
+                human_bytes(tb, a, sizeof a), grouped(tb, b, sizeof b));
+    fputc('\n', f);
     const json_t *ir = json_object_get(o, "ir_version");
     fprintf(f, "format    ONNX, IR version ");
     if (json_is_integer(ir))

@@ -685,6 +685,30 @@ static void set_int(json_t *o, const char *k, uint64_t v)
     json_object_set_new(o, k, json_integer((json_int_t)v));
 }
 
+/* On-disk bytes of the distinct external data files that exist (resolved
+ * against the model's directory): what the model takes beyond its .onnx
+ * file. */
+static uint64_t ext_disk_bytes(const ctx *c)
+{
+    uint64_t total = 0;
+    size_t i;
+    json_t *v;
+    json_array_foreach(c->ext_files, i, v) {
+        const char *loc = json_string_value(v);
+        char *p = loc[0] == '/' ? mb__strdup(loc)
+                                : mb__malloc(strlen(c->dir) + strlen(loc) + 2);
+        if (!p)
+            continue;
+        if (loc[0] != '/')
+            sprintf(p, "%s/%s", c->dir, loc);
+        struct stat st;
+        if (stat(p, &st) == 0 && S_ISREG(st.st_mode))
+            total += (uint64_t)st.st_size;
+        free(p);
+    }
+    return total;
+}
+
 /* The body of mb__onnx_inspect once the file is mapped. */
 static mb_status inspect_mapped(ctx *c, json_t *o)
 {
@@ -702,8 +726,11 @@ static mb_status inspect_mapped(ctx *c, json_t *o)
     json_t *ext = json_object();
     json_object_set(ext, "files", c->ext_files);
     set_int(ext, "bytes", c->ext_bytes);
+    uint64_t disk = ext_disk_bytes(c);
+    set_int(ext, "file_bytes", disk);
     json_object_set(ext, "missing", c->ext_missing);
     json_object_set_new(o, "external_data", ext);
+    set_int(o, "total_bytes", (uint64_t)c->len + disk);
     json_t *k = json_object();
     set_int(k, "tensors", c->const_tensors);
     set_int(k, "values", c->const_values);
