@@ -55,7 +55,8 @@ typedef struct ctx {
     /* main-graph initializer names, sorted, to drop them from the inputs */
     name_ref *inits;
     size_t n_inits, cap_inits;
-    json_t *op_types;
+    json_t *op_types;     /* main graph */
+    json_t *sub_op_types; /* nodes of subgraphs (If/Loop/Scan bodies) */
     uint64_t nodes, subgraph_nodes, subgraphs, initializers;
     uint64_t params, param_bytes;
     uint64_t type_count[N_TYPES], type_bytes[N_TYPES];
@@ -436,8 +437,8 @@ static mb_status scan_sparse(ctx *c, const mb_pb *r, const mb_pb_field *sf)
 static mb_status scan_graph(ctx *c, const mb_pb *r, const mb_pb_field *gf,
                             int depth, json_t *top);
 
-/* Walks a node: counts its op type (main graph) and recurses into graph
- * attributes. */
+/* Walks a node: counts its op type (main graph or subgraphs) and recurses
+ * into graph attributes. */
 static mb_status scan_node(ctx *c, const mb_pb *r, const mb_pb_field *nf,
                            int depth)
 {
@@ -449,12 +450,13 @@ static mb_status scan_node(ctx *c, const mb_pb *r, const mb_pb_field *nf,
     else
         c->subgraph_nodes++;
     while ((s = mb__pb_next(&sub, &f, c->err)) == MB_OK && f.num) {
-        if (f.num == N_OP_TYPE && f.wire == MB_PB_LEN && depth == 0) {
+        if (f.num == N_OP_TYPE && f.wire == MB_PB_LEN) {
             char *op = mb__pb_strdup(&f);
             if (!op)
                 return mb__fail(c->err, MB_ENOMEM, "out of memory");
-            json_t *n = json_object_get(c->op_types, op);
-            json_object_set_new(c->op_types, op,
+            json_t *ops = depth == 0 ? c->op_types : c->sub_op_types;
+            json_t *n = json_object_get(ops, op);
+            json_object_set_new(ops, op,
                                 json_integer(n ? json_integer_value(n) + 1 : 1));
             free(op);
         } else if (f.num == N_ATTR && f.wire == MB_PB_LEN) {
@@ -718,6 +720,7 @@ static mb_status inspect_mapped(ctx *c, json_t *o)
     set_int(o, "nodes", c->nodes);
     set_int(o, "subgraph_nodes", c->subgraph_nodes);
     json_object_set(o, "op_types", c->op_types);
+    json_object_set(o, "subgraph_op_types", c->sub_op_types);
     set_int(o, "subgraphs", c->subgraphs);
     set_int(o, "initializers", c->initializers);
     set_int(o, "params", c->params);
@@ -799,10 +802,12 @@ mb_status mb__onnx_inspect(const char *path, json_t **out, mb_err *err)
     c.dir = slash ? mb__strndup(path, slash == path ? 1 : (size_t)(slash - path))
                   : mb__strdup(".");
     c.op_types = json_object();
+    c.sub_op_types = json_object();
     c.ext_files = json_array();
     c.ext_missing = json_array();
     json_t *o = json_object();
-    if (!c.dir || !c.op_types || !c.ext_files || !c.ext_missing || !o) {
+    if (!c.dir || !c.op_types || !c.sub_op_types || !c.ext_files ||
+        !c.ext_missing || !o) {
         s = mb__fail(err, MB_ENOMEM, "out of memory inspecting %s", path);
         goto done;
     }
@@ -827,6 +832,7 @@ done:
     free(c.dir);
     free(c.inits);
     json_decref(c.op_types);
+    json_decref(c.sub_op_types);
     json_decref(c.ext_files);
     json_decref(c.ext_missing);
     if (s) {

@@ -30,6 +30,12 @@ got=$(jq_py "$T_TMP/subgraph.json" "d['params'], d['initializers'], d['subgraphs
 [ "$got" = "36 7 5" ] &&
     ok "initializers inside If and Loop bodies are counted (36 params, 7 tensors, 5 subgraphs)" ||
     notok "initializers inside If and Loop bodies are counted (36 params, 7 tensors, 5 subgraphs)" "got $got"
+got=$(jq_py "$T_TMP/subgraph.json" "d['op_types'], d['subgraph_op_types']")
+[ "$got" = "{'If': 1, 'Loop': 1} {'Add': 6, 'Identity': 1, 'If': 1}" ] &&
+    ok "op types of If and Loop bodies are listed apart from the main graph's" ||
+    notok "op types of If and Loop bodies are listed apart from the main graph's" "got $got"
+expect_exit "info on a model with subgraphs" 0 "$MBENCH" info "$M/subgraph.onnx"
+contains "info lists the subgraphs' op types, marked" "$LAST_OUT" "in subgraphs (If/Loop/Scan bodies, not in the counts above): Add 6, Identity 1, If 1"
 got=$(jq_py "$T_TMP/symbolic.json" "d['inputs'][0]['shape'], d['inputs'][1]['shape']")
 [ "$got" = "['batch', 3, 'height', 'width'] ['batch', None]" ] &&
     ok "symbolic dims are reported by name and unknown dims as null" ||
