@@ -92,8 +92,7 @@ static void ms(mb_buf *b, double ns)
         mb__buf_printf(b, "%13s", "-");
 }
 
-/* A count with a unit scaled to its size: "4.089 GFLOP", "1.5 KFLOP". */
-static void si_count(mb_buf *b, double v, const char *unit)
+void mb__profile_si_count(mb_buf *b, double v, const char *unit)
 {
     static const struct {
         double scale;
@@ -291,11 +290,11 @@ void mb__profile_text(const json_t *p, const char *title, int top,
     mb__buf_puts(b, "\nWork and efficiency\n");
     double flops = mb__jnum(work, "flops_per_run");
     mb__buf_puts(b, "  FLOPs per inference        ");
-    si_count(b, flops, "FLOP");
+    mb__profile_si_count(b, flops, "FLOP");
     mb__buf_puts(b, " (");
-    si_count(b, mb__jnum(work, "macs_per_run"), "MAC");
+    mb__profile_si_count(b, mb__jnum(work, "macs_per_run"), "MAC");
     mb__buf_printf(b, "; batch %.0f: ", mb__jnum(work, "batch"));
-    si_count(b, mb__jnum(work, "flops_per_sample"), "FLOP");
+    mb__profile_si_count(b, mb__jnum(work, "flops_per_sample"), "FLOP");
     mb__buf_puts(b, " per sample)\n");
     if (json_is_true(json_object_get(work, "nchwc_layout")))
         mb__buf_puts(b, "  (counted from the shapes ONNX Runtime ran: its "

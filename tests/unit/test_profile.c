@@ -338,6 +338,24 @@ static void nested_subgraph_kernels_count_once(void)
     json_decref(p);
 }
 
+/* "0.001 GFLOP (0.000 GMAC)" said nothing for small models: the unit
+ * follows the size. */
+static void flop_counts_scale_their_unit(void)
+{
+    struct {
+        double v;
+        const char *unit, *want;
+    } c[] = {{4.089e9, "MAC", "4.089 GMAC"},  {1048576, "FLOP", "1.049 MFLOP"},
+             {524288, "MAC", "524.288 KMAC"}, {1.5e12, "FLOP", "1.500 TFLOP"},
+             {12, "FLOP", "12 FLOP"},         {0, "MAC", "0 MAC"}};
+    for (size_t i = 0; i < sizeof c / sizeof *c; i++) {
+        mb_buf b = MB_BUF_INIT;
+        mb__profile_si_count(&b, c[i].v, c[i].unit);
+        EXPECT_STR(b.data, c[i].want);
+        mb__buf_free(&b);
+    }
+}
+
 int main(void)
 {
     RUN(the_first_run_and_everything_inside_it_is_skipped);
@@ -349,6 +367,7 @@ int main(void)
     RUN(skipping_every_run_is_an_error_naming_the_fix);
     RUN(a_trace_without_model_run_is_rejected);
     RUN(nested_subgraph_kernels_count_once);
+    RUN(flop_counts_scale_their_unit);
     RUN(conv_macs_use_the_weight_and_the_output_shape);
     RUN(grouped_convs_count_only_their_group);
     RUN(a_prepacked_qlinearconv_weight_makes_the_estimate_unknown);
