@@ -244,6 +244,86 @@ static int names_match(const tset *a, size_t i, const tset *b, size_t j,
            (aa && ab && strcmp(aa, ab) == 0);
 }
 
+/* The N of an "output_N" file stem of ONNX test data whose .pb stores no
+ * tensor name (old test sets), or -1. */
+static long unnamed_output_index(const tset *s, size_t i)
+{
+    const char *k = s->key[i];
+    if (s->alt[i] || strncmp(k, "output_", 7) != 0 || !k[7])
+        return -1;
+    char *end;
+    long n = strtol(k + 7, &end, 10);
+    return *end || n < 0 ? -1 : n;
+}
+
+/* Indices of s not marked in used, into idx; their count. */
+static size_t unmatched(const tset *s, const char *used, size_t *idx)
+{
+    size_t n = 0;
+    for (size_t i = 0; i < s->n; i++)
+        if (!used[i])
+            idx[n++] = i;
+    return n;
+}
+
+/* Sorts idx by the N of output_N (insertion sort: few outputs). */
+static void sort_by_output_index(const tset *s, size_t *idx, size_t n)
+{
+    for (size_t i = 1; i < n; i++)
+        for (size_t j = i; j > 0 && unnamed_output_index(s, idx[j - 1]) >
+                                        unnamed_output_index(s, idx[j]);
+             j--) {
+            size_t t = idx[j];
+            idx[j] = idx[j - 1];
+            idx[j - 1] = t;
+        }
+}
+
+/* 1 when every index in idx is an unnamed output_N. */
+static int all_unnamed_outputs(const tset *s, const size_t *idx, size_t n)
+{
+    for (size_t i = 0; i < n; i++)
+        if (unnamed_output_index(s, idx[i]) < 0)
+            return 0;
+    return n > 0;
+}
+
+/* Old ONNX test sets store outputs without a tensor name (output_0.pb
+ * holding ""), so nothing names them: the tensors left unpaired after the
+ * name passes are paired by position (output_N in N order against the
+ * other side's remaining tensors in order) when one side's leftovers are
+ * all such outputs and both sides have as many.  Says so on stderr. */
+static void pair_by_position(const tset *a, const tset *b, size_t *pair,
+                             char *used_a, char *used_b)
+{
+    size_t *ia = mb__calloc(a->n ? a->n : 1, sizeof *ia);
+    size_t *ib = mb__calloc(b->n ? b->n : 1, sizeof *ib);
+    if (!ia || !ib) {
+        free(ia);
+        free(ib);
+        return;
+    }
+    size_t na = unmatched(a, used_a, ia), nb = unmatched(b, used_b, ib);
+    int ua = all_unnamed_outputs(a, ia, na), ub = all_unnamed_outputs(b, ib, nb);
+    if (na == nb && (ua || ub)) {
+        if (ua)
+            sort_by_output_index(a, ia, na);
+        if (ub)
+            sort_by_output_index(b, ib, nb);
+        for (size_t k = 0; k < na; k++) {
+            pair[ia[k]] = ib[k];
+            used_a[ia[k]] = used_b[ib[k]] = 1;
+            fprintf(stderr,
+                    "mbench: note: %s and %s: %s stores no tensor name (old "
+                    "ONNX test data); paired by position\n",
+                    a->key[ia[k]], b->key[ib[k]],
+                    ua ? a->key[ia[k]] : b->key[ib[k]]);
+        }
+    }
+    free(ia);
+    free(ib);
+}
+
 /* Pairs every tensor of a with one of b: pair[i] = index in b. */
 static mb_status pair_sets(const tset *a, const tset *b, size_t *pair,
                            const char *pa, const char *pb, mb_err *err)
@@ -253,23 +333,32 @@ static mb_status pair_sets(const tset *a, const tset *b, size_t *pair,
         return MB_OK;
     }
     char *used = mb__calloc(b->n ? b->n : 1, 1);
-    if (!used)
+    char *used_a = mb__calloc(a->n ? a->n : 1, 1);
+    if (!used || !used_a) {
+        free(used);
+        free(used_a);
         return mb__fail(err, MB_ENOMEM, "out of memory");
+    }
     mb_status st = MB_OK;
-    for (size_t i = 0; i < a->n && st == MB_OK; i++) {
-        pair[i] = b->n;
-        for (int pass = 0; pass < 2 && pair[i] == b->n; pass++)
+    for (int pass = 0; pass < 2; pass++)
+        for (size_t i = 0; i < a->n; i++) {
+            if (used_a[i])
+                continue;
             for (size_t j = 0; j < b->n; j++)
                 if (!used[j] && names_match(a, i, b, j, pass)) {
                     pair[i] = j;
-                    used[j] = 1;
+                    used[j] = used_a[i] = 1;
                     break;
                 }
-        if (pair[i] == b->n)
+        }
+    pair_by_position(a, b, pair, used_a, used);
+    for (size_t i = 0; i < a->n && st == MB_OK; i++) {
+        if (!used_a[i])
             st = mb__fail(err, MB_EDATA,
                           "%s has no tensor named '%s' (as %s has); name the "
                           "files alike", pb, a->key[i], pa);
     }
+    free(used_a);
     for (size_t j = 0; j < b->n && st == MB_OK; j++)
         if (!used[j])
             st = mb__fail(err, MB_EDATA,

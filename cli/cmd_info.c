@@ -139,7 +139,7 @@ static int by_count(const void *a, const void *b)
     return strcmp(x->op, y->op);
 }
 
-static void print_ops(FILE *f, const json_t *ops)
+static void print_ops(FILE *f, const char *title, const json_t *ops)
 {
     size_t n = json_object_size(ops), k = 0;
     if (n == 0)
@@ -154,7 +154,7 @@ static void print_ops(FILE *f, const json_t *ops)
         v[k++].n = json_integer_value(val);
     }
     qsort(v, k, sizeof *v, by_count);
-    fputs("op types  ", f);
+    fputs(title, f);
     for (size_t i = 0; i < k && i < 12; i++)
         fprintf(f, "%s%s %" JSON_INTEGER_FORMAT, i ? ", " : "", v[i].op, v[i].n);
     if (k > 12)
@@ -168,8 +168,13 @@ static void print_report(FILE *f, const json_t *o)
     char a[64], b[64], c[64];
     uint64_t fb = (uint64_t)jget_int(o, "file_bytes");
     fprintf(f, "model     %s\n", jget_str(o, "path"));
-    fprintf(f, "file      %s (%s bytes)\n", human_bytes(fb, a, sizeof a),
+    fprintf(f, "file      %s (%s bytes)", human_bytes(fb, a, sizeof a),
             grouped(fb, b, sizeof b));
+    uint64_t tb = (uint64_t)jget_int(o, "total_bytes");
+    if (tb > fb)
+        fprintf(f, "; %s (%s bytes) with its external data",
+                human_bytes(tb, a, sizeof a), grouped(tb, b, sizeof b));
+    fputc('\n', f);
     const json_t *ir = json_object_get(o, "ir_version");
     fprintf(f, "format    ONNX, IR version ");
     if (json_is_integer(ir))
@@ -203,7 +208,10 @@ static void print_report(FILE *f, const json_t *o)
                 JSON_INTEGER_FORMAT " more nodes",
                 jget_int(o, "subgraphs"), jget_int(o, "subgraph_nodes"));
     fputc('\n', f);
-    print_ops(f, json_object_get(o, "op_types"));
+    print_ops(f, "op types  ", json_object_get(o, "op_types"));
+    print_ops(f, "  in subgraphs (If/Loop/Scan bodies, not in the counts "
+                 "above): ",
+              json_object_get(o, "subgraph_op_types"));
     print_values(f, "inputs", json_object_get(o, "inputs"));
     print_values(f, "outputs", json_object_get(o, "outputs"));
     uint64_t p = (uint64_t)jget_int(o, "params");

@@ -19,12 +19,16 @@
 #include "build_info.h"
 #include "core/alloc.h"
 #include "core/err.h"
+#include "model/onnx.h"
 
+#include <dirent.h>
 #include <dlfcn.h>
+#include <jansson.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 typedef struct ort_state {
@@ -36,7 +40,9 @@ typedef struct ort_state {
     OrtMemoryInfo *cpu_mem;
     OrtAllocator *alloc;
     char *path;
-    char *providers; /* comma list */
+    char *providers; /* comma list, as the library lists them */
+    char *usable;    /* the listed ones that are not known to fail */
+    char *unusable;  /* "Name (why); ..." for those that cannot load */
     mb_log_fn log;
     void *log_user;
     int verbose;
@@ -120,6 +126,86 @@ static int try_open(const char *path, void **dl, char *why, size_t whylen)
         return 0;
     }
     return 1;
+}
+
+/* Providers that ONNX Runtime builds as a library of their own, loaded at
+ * session creation from the directory of libonnxruntime together with
+ * libonnxruntime_providers_shared.so.  A library that lists one of them
+ * without the file beside it cannot use it (the usual case for the
+ * GPU-enabled Linux packages copied without their provider libraries). */
+static const struct {
+    const char *name, *file;
+} SHARED_EPS[] = {
+    {"CUDAExecutionProvider", "libonnxruntime_providers_cuda.so"},
+    {"TensorrtExecutionProvider", "libonnxruntime_providers_tensorrt.so"},
+    {"NvTensorRTRTXExecutionProvider",
+     "libonnxruntime_providers_nv_tensorrt_rtx.so"},
+    {"OpenVINOExecutionProvider", "libonnxruntime_providers_openvino.so"},
+    {"DnnlExecutionProvider", "libonnxruntime_providers_dnnl.so"},
+    {"ROCMExecutionProvider", "libonnxruntime_providers_rocm.so"},
+    {"MIGraphXExecutionProvider", "libonnxruntime_providers_migraphx.so"},
+    {"CANNExecutionProvider", "libonnxruntime_providers_cann.so"},
+    {"VitisAIExecutionProvider", "libonnxruntime_providers_vitisai.so"},
+};
+
+/* 1 when dir/file exists. */
+static int file_beside(const char *dir, const char *file)
+{
+    char p[4096];
+    if (snprintf(p, sizeof p, "%s/%s", dir, file) >= (int)sizeof p)
+        return 0;
+    return access(p, F_OK) == 0;
+}
+
+static void append_list(char **list, const char *sep, const char *item)
+{
+    size_t a = *list ? strlen(*list) : 0, b = strlen(item);
+    char *n = mb__realloc_array(*list, a + strlen(sep) + b + 1, 1);
+    if (!n)
+        return;
+    if (a)
+        strcpy(n + a, sep), a += strlen(sep);
+    strcpy(n + a, item);
+    *list = n;
+}
+
+/* Splits the listed providers into usable ones and those whose provider
+ * library is missing (st->usable, st->unusable). */
+static void sort_providers(ort_state *st, char **provs, int np)
+{
+    char dir[4096] = ".";
+    Dl_info di;
+    void *sym = dlsym(st->dl, "OrtGetApiBase");
+    if (sym && dladdr(sym, &di) && di.dli_fname) {
+        snprintf(dir, sizeof dir, "%s", di.dli_fname);
+        char *slash = strrchr(dir, '/');
+        if (slash)
+            *slash = '\0';
+        else
+            snprintf(dir, sizeof dir, ".");
+    }
+    st->usable = mb__strdup("");
+    for (int i = 0; i < np; i++) {
+        const char *missing = NULL;
+        for (size_t k = 0; k < sizeof SHARED_EPS / sizeof *SHARED_EPS; k++)
+            if (strcmp(provs[i], SHARED_EPS[k].name) == 0) {
+                if (!file_beside(dir, "libonnxruntime_providers_shared.so"))
+                    missing = "libonnxruntime_providers_shared.so";
+                else if (!file_beside(dir, SHARED_EPS[k].file))
+                    missing = SHARED_EPS[k].file;
+            }
+        if (!missing) {
+            if (st->usable && *st->usable)
+                append_list(&st->usable, ",", provs[i]);
+            else
+                append_list(&st->usable, "", provs[i]);
+            continue;
+        }
+        char why[4096 + 512];
+        snprintf(why, sizeof why, "%s (%s is not in %s)", provs[i], missing,
+                 dir);
+        append_list(&st->unusable, "; ", why);
+    }
 }
 
 static int ort_load(const mb_backend_config *cfg, void **out, mb_err *err)
@@ -245,6 +331,7 @@ static int ort_load(const mb_backend_config *cfg, void **out, mb_err *err)
                 strcat(st->providers, ",");
             strcat(st->providers, provs[i]);
         }
+        sort_providers(st, provs, np);
         st->api.ReleaseAvailableProviders(provs, np);
     }
     *out = st;
@@ -257,7 +344,12 @@ static void ort_info(void *state, mb_info_fn emit, void *user)
     emit(user, "name", "onnxruntime");
     emit(user, "version", st->base->GetVersionString());
     emit(user, "build_info", st->api.GetBuildInfoString());
-    emit(user, "providers", st->providers ? st->providers : "");
+    /* "providers" holds the ones that can be used; those the library lists
+     * but cannot load (no provider library beside it) are apart */
+    emit(user, "providers", st->usable ? st->usable
+                            : st->providers ? st->providers : "");
+    emit(user, "providers_listed", st->providers ? st->providers : "");
+    emit(user, "providers_unusable", st->unusable ? st->unusable : "");
     emit(user, "library_path", st->path ? st->path : "");
     char v[16];
     snprintf(v, sizeof v, "%u", st->api_version);
@@ -527,6 +619,74 @@ static int describe_one(ort_session *s, OrtTypeInfo *ti, mb_io_desc *d,
     return 0;
 }
 
+/* A directory given as the model: says so and names the .onnx files in
+ * it (ONNX Runtime's own message talks about its model-package API). */
+static int model_is_directory(const char *model, mb_err *err)
+{
+    char found[512] = "";
+    size_t n = 0, used = 0;
+    DIR *d = opendir(model);
+    struct dirent *e;
+    while (d && (e = readdir(d))) {
+        size_t l = strlen(e->d_name);
+        if (l <= 5 || strcmp(e->d_name + l - 5, ".onnx") != 0)
+            continue;
+        if (n < 3 && used + l + 3 < sizeof found)
+            used += (size_t)snprintf(found + used, sizeof found - used,
+                                     "%s%s", n ? ", " : "", e->d_name);
+        n++;
+    }
+    if (d)
+        closedir(d);
+    if (n == 0)
+        return mb__fail(err, MB_EIO,
+                        "model %s is a directory; give the .onnx file (there "
+                        "is none in it)",
+                        model);
+    return mb__fail(err, MB_EIO,
+                    "model %s is a directory; give the .onnx file (it has "
+                    "%s%s)",
+                    model, found, n > 3 ? ", ..." : "");
+}
+
+/* After ONNX Runtime rejected model: when the cause is an external data
+ * file that is not where the model says, fails with a message naming it
+ * and returns 1; else 0 (err untouched). */
+static int missing_external_data(const char *model, mb_err *err)
+{
+    json_t *info = NULL;
+    mb_err e = {0};
+    if (mb__onnx_inspect(model, &info, &e))
+        return 0;
+    const json_t *miss =
+        json_object_get(json_object_get(info, "external_data"), "missing");
+    size_t n = json_array_size(miss);
+    if (n == 0) {
+        json_decref(info);
+        return 0;
+    }
+    char names[512] = "";
+    size_t used = 0, i;
+    json_t *v;
+    json_array_foreach(miss, i, v) {
+        const char *nm = json_string_value(v);
+        if (!nm || used + strlen(nm) + 3 >= sizeof names)
+            break;
+        used += (size_t)snprintf(names + used, sizeof names - used, "%s%s",
+                                 i ? ", " : "", nm);
+    }
+    const char *slash = strrchr(model, '/');
+    int dl = !slash ? 1 : slash == model ? 1 : (int)(slash - model);
+    mb__fail(err, MB_EIO,
+             "model %s needs external data file%s %s, not found in %.*s: "
+             "put %s beside the model (locations are relative to the "
+             ".onnx file)",
+             model, n > 1 ? "s" : "", names, dl, slash ? model : ".",
+             n > 1 ? "them" : "it");
+    json_decref(info);
+    return 1;
+}
+
 static int ort_open(void *state, const char *model, const mb_kv *opts,
                     size_t n_opts, void **out, mb_err *err)
 {
@@ -556,6 +716,13 @@ static int ort_open(void *state, const char *model, const mb_kv *opts,
     }
     s->ep = mb__strdup(ep);
     st->last_error[0] = '\0';
+    struct stat ms;
+    if (stat(model, &ms) == 0 && S_ISDIR(ms.st_mode)) {
+        st->api.ReleaseSessionOptions(so);
+        free(s->ep);
+        free(s);
+        return model_is_directory(model, err);
+    }
     OrtStatus *cs = st->api.CreateSession(st->env, model, so, &s->sess);
     st->api.ReleaseSessionOptions(so);
     if (cs) {
@@ -568,6 +735,8 @@ static int ort_open(void *state, const char *model, const mb_kv *opts,
         if (code == 3)
             return mb__fail(err, MB_EIO, "cannot open model %s: %s", model,
                             msg);
+        if (missing_external_data(model, err))
+            return MB_EIO;
         return mb__fail(err, MB_EMODEL,
                         "ONNX Runtime rejected model %s: %s (check that it "
                         "is a valid, complete ONNX file)",
@@ -755,6 +924,8 @@ static void ort_unload(void *state)
     /* The library stays mapped: ORT's thread-local destructors and atexit
      * handlers may still run, and unloading it under them crashes. */
     free(st->providers);
+    free(st->usable);
+    free(st->unusable);
     free(st->path);
     free(st);
 }

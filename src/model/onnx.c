@@ -55,7 +55,8 @@ typedef struct ctx {
     /* main-graph initializer names, sorted, to drop them from the inputs */
     name_ref *inits;
     size_t n_inits, cap_inits;
-    json_t *op_types;
+    json_t *op_types;     /* main graph */
+    json_t *sub_op_types; /* nodes of subgraphs (If/Loop/Scan bodies) */
     uint64_t nodes, subgraph_nodes, subgraphs, initializers;
     uint64_t params, param_bytes;
     uint64_t type_count[N_TYPES], type_bytes[N_TYPES];
@@ -436,8 +437,8 @@ static mb_status scan_sparse(ctx *c, const mb_pb *r, const mb_pb_field *sf)
 static mb_status scan_graph(ctx *c, const mb_pb *r, const mb_pb_field *gf,
                             int depth, json_t *top);
 
-/* Walks a node: counts its op type (main graph) and recurses into graph
- * attributes. */
+/* Walks a node: counts its op type (main graph or subgraphs) and recurses
+ * into graph attributes. */
 static mb_status scan_node(ctx *c, const mb_pb *r, const mb_pb_field *nf,
                            int depth)
 {
@@ -449,12 +450,13 @@ static mb_status scan_node(ctx *c, const mb_pb *r, const mb_pb_field *nf,
     else
         c->subgraph_nodes++;
     while ((s = mb__pb_next(&sub, &f, c->err)) == MB_OK && f.num) {
-        if (f.num == N_OP_TYPE && f.wire == MB_PB_LEN && depth == 0) {
+        if (f.num == N_OP_TYPE && f.wire == MB_PB_LEN) {
             char *op = mb__pb_strdup(&f);
             if (!op)
                 return mb__fail(c->err, MB_ENOMEM, "out of memory");
-            json_t *n = json_object_get(c->op_types, op);
-            json_object_set_new(c->op_types, op,
+            json_t *ops = depth == 0 ? c->op_types : c->sub_op_types;
+            json_t *n = json_object_get(ops, op);
+            json_object_set_new(ops, op,
                                 json_integer(n ? json_integer_value(n) + 1 : 1));
             free(op);
         } else if (f.num == N_ATTR && f.wire == MB_PB_LEN) {
@@ -685,6 +687,30 @@ static void set_int(json_t *o, const char *k, uint64_t v)
     json_object_set_new(o, k, json_integer((json_int_t)v));
 }
 
+/* On-disk bytes of the distinct external data files that exist (resolved
+ * against the model's directory): what the model takes beyond its .onnx
+ * file. */
+static uint64_t ext_disk_bytes(const ctx *c)
+{
+    uint64_t total = 0;
+    size_t i;
+    json_t *v;
+    json_array_foreach(c->ext_files, i, v) {
+        const char *loc = json_string_value(v);
+        char *p = loc[0] == '/' ? mb__strdup(loc)
+                                : mb__malloc(strlen(c->dir) + strlen(loc) + 2);
+        if (!p)
+            continue;
+        if (loc[0] != '/')
+            sprintf(p, "%s/%s", c->dir, loc);
+        struct stat st;
+        if (stat(p, &st) == 0 && S_ISREG(st.st_mode))
+            total += (uint64_t)st.st_size;
+        free(p);
+    }
+    return total;
+}
+
 /* The body of mb__onnx_inspect once the file is mapped. */
 static mb_status inspect_mapped(ctx *c, json_t *o)
 {
@@ -694,6 +720,7 @@ static mb_status inspect_mapped(ctx *c, json_t *o)
     set_int(o, "nodes", c->nodes);
     set_int(o, "subgraph_nodes", c->subgraph_nodes);
     json_object_set(o, "op_types", c->op_types);
+    json_object_set(o, "subgraph_op_types", c->sub_op_types);
     set_int(o, "subgraphs", c->subgraphs);
     set_int(o, "initializers", c->initializers);
     set_int(o, "params", c->params);
@@ -702,8 +729,11 @@ static mb_status inspect_mapped(ctx *c, json_t *o)
     json_t *ext = json_object();
     json_object_set(ext, "files", c->ext_files);
     set_int(ext, "bytes", c->ext_bytes);
+    uint64_t disk = ext_disk_bytes(c);
+    set_int(ext, "file_bytes", disk);
     json_object_set(ext, "missing", c->ext_missing);
     json_object_set_new(o, "external_data", ext);
+    set_int(o, "total_bytes", (uint64_t)c->len + disk);
     json_t *k = json_object();
     set_int(k, "tensors", c->const_tensors);
     set_int(k, "values", c->const_values);
@@ -772,10 +802,12 @@ mb_status mb__onnx_inspect(const char *path, json_t **out, mb_err *err)
     c.dir = slash ? mb__strndup(path, slash == path ? 1 : (size_t)(slash - path))
                   : mb__strdup(".");
     c.op_types = json_object();
+    c.sub_op_types = json_object();
     c.ext_files = json_array();
     c.ext_missing = json_array();
     json_t *o = json_object();
-    if (!c.dir || !c.op_types || !c.ext_files || !c.ext_missing || !o) {
+    if (!c.dir || !c.op_types || !c.sub_op_types || !c.ext_files ||
+        !c.ext_missing || !o) {
         s = mb__fail(err, MB_ENOMEM, "out of memory inspecting %s", path);
         goto done;
     }
@@ -800,6 +832,7 @@ done:
     free(c.dir);
     free(c.inits);
     json_decref(c.op_types);
+    json_decref(c.sub_op_types);
     json_decref(c.ext_files);
     json_decref(c.ext_missing);
     if (s) {

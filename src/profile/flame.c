@@ -1,6 +1,7 @@
 /* flame.c - SVG icicle chart and HTML report of a profile (flame.h). */
 #include "profile/flame.h"
 
+#include "profile/profile.h"
 #include "report/rutil.h"
 
 #include <math.h>
@@ -236,10 +237,11 @@ void mb__profile_html(const json_t *p, const char *title, const json_t *env,
     mb__buf_puts(b, "<td>latency - kernel sum</td></tr></table>\n");
 
     mb__buf_puts(b, "<h2>Work and share of peak</h2>\n<table>");
-    mb__buf_puts(b, "<tr><td>GFLOP per inference</td>");
-    td_num(b, "%.3f", mb__jnum(work, "flops_per_run") / 1e9);
-    mb__buf_puts(b, "</tr>\n<tr><td>GMAC per inference</td>");
-    td_num(b, "%.3f", mb__jnum(work, "macs_per_run") / 1e9);
+    mb__buf_puts(b, "<tr><td>FLOPs per inference</td><td class=n>");
+    mb__profile_si_count(b, mb__jnum(work, "flops_per_run"), "FLOP");
+    mb__buf_puts(b, "</td></tr>\n<tr><td>MACs per inference</td><td class=n>");
+    mb__profile_si_count(b, mb__jnum(work, "macs_per_run"), "MAC");
+    mb__buf_puts(b, "</td>");
     mb__buf_puts(b, "</tr>\n<tr><td>achieved GFLOP/s</td>");
     td_num(b, "%.1f", mb__jnum(work, "gflops_per_s"));
     mb__buf_puts(b, "</tr>\n<tr><td>machine peak GFLOP/s (");

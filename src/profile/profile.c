@@ -92,6 +92,24 @@ static void ms(mb_buf *b, double ns)
         mb__buf_printf(b, "%13s", "-");
 }
 
+void mb__profile_si_count(mb_buf *b, double v, const char *unit)
+{
+    static const struct {
+        double scale;
+        const char *prefix;
+    } S[] = {{1e12, "T"}, {1e9, "G"}, {1e6, "M"}, {1e3, "K"}};
+    if (!isfinite(v)) {
+        mb__buf_printf(b, "- %s", unit);
+        return;
+    }
+    for (size_t i = 0; i < sizeof S / sizeof *S; i++)
+        if (fabs(v) >= S[i].scale) {
+            mb__buf_printf(b, "%.3f %s%s", v / S[i].scale, S[i].prefix, unit);
+            return;
+        }
+    mb__buf_printf(b, "%.0f %s", v, unit);
+}
+
 static void shapes(mb_buf *b, const json_t *arr)
 {
     size_t i, j;
@@ -164,6 +182,13 @@ void mb__profile_text(const json_t *p, const char *title, int top,
     ms(b, mb__jnum(rec, "kernel_sum_median_ns"));
     mb__buf_printf(b, "  %5.1f%% of model_run\n",
                    100.0 * mb__jnum(rec, "kernel_sum_median_ns") / run);
+    double sub = mb__jnum(rec, "subgraph_kernel_median_ns");
+    if (isfinite(sub) && sub > 0) {
+        mb__buf_puts(b, "    in If/Loop/Scan bodies   ");
+        ms(b, sub);
+        mb__buf_puts(b, "  part of the sum, counted once (the If/Loop/Scan "
+                        "rows hold their own time only)\n");
+    }
     mb__buf_puts(b, "  framework overhead         ");
     ms(b, mb__jnum(rec, "framework_overhead_median_ns"));
     mb__buf_printf(b,
@@ -244,6 +269,14 @@ void mb__profile_text(const json_t *p, const char *title, int top,
         pct_or_dash(b, mb__jnum(row, "share"), 7);
         mb__buf_printf(b, "  %s ",
                        json_string_value(json_object_get(row, "provider")));
+        const char *parent = mb__jstr(row, "parent");
+        if (parent)
+            mb__buf_printf(b, "(in %s %s) ", mb__jstr(row, "parent_op_type"),
+                           parent);
+        double incl = mb__jnum(row, "inclusive_ns");
+        if (isfinite(incl))
+            mb__buf_printf(b, "(own time; %.3f ms per run with its subgraphs) ",
+                           incl / mb__jnum(runs, "used") / 1e6);
         shapes(b, json_object_get(row, "inputs"));
         mb__buf_puts(b, " -> ");
         shapes(b, json_object_get(row, "outputs"));
@@ -256,11 +289,19 @@ void mb__profile_text(const json_t *p, const char *title, int top,
 
     mb__buf_puts(b, "\nWork and efficiency\n");
     double flops = mb__jnum(work, "flops_per_run");
-    mb__buf_printf(b,
-                   "  FLOPs per inference        %.3f GFLOP (%.3f GMAC; "
-                   "batch %.0f: %.3f GFLOP per sample)\n",
-                   flops / 1e9, mb__jnum(work, "macs_per_run") / 1e9,
-                   mb__jnum(work, "batch"), mb__jnum(work, "flops_per_sample") / 1e9);
+    mb__buf_puts(b, "  FLOPs per inference        ");
+    mb__profile_si_count(b, flops, "FLOP");
+    mb__buf_puts(b, " (");
+    mb__profile_si_count(b, mb__jnum(work, "macs_per_run"), "MAC");
+    mb__buf_printf(b, "; batch %.0f: ", mb__jnum(work, "batch"));
+    mb__profile_si_count(b, mb__jnum(work, "flops_per_sample"), "FLOP");
+    mb__buf_puts(b, " per sample)\n");
+    if (json_is_true(json_object_get(work, "nchwc_layout")))
+        mb__buf_puts(b, "  (counted from the shapes ONNX Runtime ran: its "
+                        "NCHWc layout, used at --opt-level all, pads channel "
+                        "counts to the SIMD block, so the count can exceed "
+                        "the model's nominal one and differ between "
+                        "--opt-level values; see docs/PROFILE.md)\n");
     mb__buf_printf(b,
                    "  kernel time without an estimate  %.1f%% (counted ops "
                    "whose weights are not in the trace)\n",
@@ -300,15 +341,46 @@ static void folded_name(mb_buf *b, const char *s)
                             : *s);
 }
 
+/* The row of the node called name, or NULL. */
+static const json_t *node_row(const json_t *nodes, const char *name)
+{
+    size_t i;
+    json_t *row;
+    json_array_foreach(nodes, i, row) {
+        const char *n = mb__jstr(row, "name");
+        if (n && strcmp(n, name) == 0)
+            return row;
+    }
+    return NULL;
+}
+
+/* The frames of the If/Loop/Scan nodes that hold row, outermost first:
+ * "op_type;node;" for each. */
+static void folded_parents(const json_t *nodes, const json_t *row, int depth,
+                           mb_buf *b)
+{
+    const char *parent = mb__jstr(row, "parent");
+    const json_t *prow = parent ? node_row(nodes, parent) : NULL;
+    if (!prow || prow == row || depth > 64)
+        return;
+    folded_parents(nodes, prow, depth + 1, b);
+    folded_name(b, mb__jstr(prow, "op_type"));
+    mb__buf_putc(b, ';');
+    folded_name(b, parent);
+    mb__buf_putc(b, ';');
+}
+
 void mb__profile_folded(const json_t *p, const char *graph, mb_buf *b)
 {
     size_t i;
     json_t *row;
-    json_array_foreach(json_object_get(p, "nodes"), i, row) {
+    const json_t *nodes = json_object_get(p, "nodes");
+    json_array_foreach(nodes, i, row) {
         double us = mb__jnum(row, "total_ns") / 1e3;
         long long w = (long long)(us + 0.5);
         folded_name(b, graph && *graph ? graph : "model");
         mb__buf_putc(b, ';');
+        folded_parents(nodes, row, 0, b);
         folded_name(b, json_string_value(json_object_get(row, "op_type")));
         mb__buf_putc(b, ';');
         folded_name(b, json_string_value(json_object_get(row, "name")));

@@ -32,6 +32,10 @@ void mb__profile_finish(json_t *profile, const mb_profile_ctx *ctx);
 
 /* The console view: reconciliation, op types and the top nodes (top <= 0:
  * 10 op types, 15 nodes), work and peak, counters. */
+/* Appends a count with its unit scaled to its size ("4.089 GFLOP",
+ * "115.606 MFLOP", "1.500 KMAC", "12 FLOP"); "- unit" when not finite. */
+void mb__profile_si_count(mb_buf *b, double v, const char *unit);
+
 void mb__profile_text(const json_t *profile, const char *title, int top,
                       mb_buf *out);
 

@@ -16,6 +16,12 @@ typedef struct tev {
     const char *provider;
     json_t *args;       /* borrowed */
     int64_t ts_ns, dur_ns;
+    int64_t self_ns;    /* dur_ns minus the nested kernels (exclusive) */
+    int64_t child_ns;   /* sum of the directly nested kernels' dur_ns */
+    int64_t tid;        /* thread, -1 when the trace does not say */
+    const char *parent; /* node of the enclosing If/Loop/Scan, or NULL */
+    const char *parent_op;
+    int container;      /* an operator that runs subgraphs */
     size_t run;         /* index into runs, or SIZE_MAX */
     int64_t macs;
     mb_flops_basis basis;
@@ -23,7 +29,8 @@ typedef struct tev {
 
 typedef struct trun {
     int64_t ts_ns, dur_ns;
-    int64_t kernel_ns;  /* sum of kernel times inside */
+    int64_t kernel_ns;  /* sum of exclusive kernel times inside */
+    int64_t subgraph_ns; /* the part of it inside If/Loop/Scan subgraphs */
 } trun;
 
 struct mb_trace {
@@ -117,6 +124,21 @@ static void estimate(tev *e)
     e->basis = mb__flops_macs(e->op, in, ni, out, no, &e->macs);
 }
 
+/* Operators that run subgraphs: ONNX Runtime's profiler writes an event
+ * for the operator and one for every kernel of its subgraph, nested inside
+ * it in time on the same thread. */
+static int has_subgraphs(const char *op)
+{
+    static const char *const OPS[] = {"If",          "Loop",
+                                      "Scan",        "SequenceMap",
+                                      "BeamSearch",  "GreedySearch",
+                                      "Sampling",    "WhisperBeamSearch"};
+    for (size_t i = 0; i < sizeof OPS / sizeof *OPS; i++)
+        if (strcmp(op, OPS[i]) == 0)
+            return 1;
+    return 0;
+}
+
 static mb_status add_event(mb_trace *t, json_t *e, mb_err *err)
 {
     const char *cat = json_string_value(json_object_get(e, "cat"));
@@ -128,11 +150,14 @@ static mb_status add_event(mb_trace *t, json_t *e, mb_err *err)
     if (!json_us_to_ns(json_object_get(e, "ts"), &ts) ||
         !json_us_to_ns(json_object_get(e, "dur"), &dur))
         return MB_OK;
+    int64_t tid;
+    if (!json_i64(json_object_get(e, "tid"), &tid))
+        tid = -1;
     if (strcmp(cat, "Session") == 0 && strcmp(name, "model_run") == 0) {
         if (!mb__grow((void **)&t->runs, &t->cap_runs, t->n_runs + 1,
                       sizeof *t->runs))
             return mb__fail(err, MB_ENOMEM, "out of memory reading a trace");
-        t->runs[t->n_runs++] = (trun){ts, dur, 0};
+        t->runs[t->n_runs++] = (trun){ts, dur, 0, 0};
         return MB_OK;
     }
     if (strcmp(cat, "Node") != 0)
@@ -157,6 +182,9 @@ static mb_status add_event(mb_trace *t, json_t *e, mb_err *err)
     v->args = args;
     v->ts_ns = ts;
     v->dur_ns = dur;
+    v->self_ns = dur;
+    v->tid = tid;
+    v->container = has_subgraphs(v->op);
     v->run = SIZE_MAX;
     estimate(v);
     return MB_OK;
@@ -183,6 +211,74 @@ static size_t find_run(const mb_trace *t, int64_t ts)
         return SIZE_MAX;
     const trun *r = &t->runs[lo - 1];
     return ts <= r->ts_ns + r->dur_ns ? lo - 1 : SIZE_MAX;
+}
+
+typedef struct tord {
+    const tev *e;
+    size_t i;
+} tord;
+
+static int cmp_tord(const void *a, const void *b)
+{
+    const tev *x = ((const tord *)a)->e, *y = ((const tord *)b)->e;
+    if (x->tid != y->tid)
+        return (x->tid > y->tid) - (x->tid < y->tid);
+    if (x->ts_ns != y->ts_ns)
+        return (x->ts_ns > y->ts_ns) - (x->ts_ns < y->ts_ns);
+    if (x->dur_ns != y->dur_ns)
+        return (x->dur_ns < y->dur_ns) - (x->dur_ns > y->dur_ns);
+    size_t p = ((const tord *)a)->i, q = ((const tord *)b)->i;
+    return (p > q) - (p < q);
+}
+
+/* ONNX Runtime rounds ts and dur to microseconds separately, so an inner
+ * kernel may appear to end up to a microsecond after its If/Loop/Scan. */
+#define NEST_SLACK_NS 1000
+
+/* Finds, for every kernel, the If/Loop/Scan (on the same thread) whose
+ * span holds it, and gives every If/Loop/Scan its exclusive time: its
+ * span minus the kernels of its subgraphs, which are counted under their
+ * own rows.  Nothing is then counted twice. */
+static mb_status nest_events(mb_trace *t, mb_err *err)
+{
+    if (t->n_ev == 0)
+        return MB_OK;
+    tord *o = mb__calloc(t->n_ev, sizeof *o);
+    size_t *stack = mb__calloc(t->n_ev, sizeof *stack);
+    if (!o || !stack) {
+        free(o);
+        free(stack);
+        return mb__fail(err, MB_ENOMEM, "out of memory reading a trace");
+    }
+    for (size_t i = 0; i < t->n_ev; i++)
+        o[i] = (tord){&t->ev[i], i};
+    qsort(o, t->n_ev, sizeof *o, cmp_tord);
+    size_t depth = 0;
+    for (size_t k = 0; k < t->n_ev; k++) {
+        tev *e = &t->ev[o[k].i];
+        while (depth > 0) {
+            const tev *c = &t->ev[stack[depth - 1]];
+            if (c->tid == e->tid && e->ts_ns < c->ts_ns + c->dur_ns &&
+                e->ts_ns + e->dur_ns <= c->ts_ns + c->dur_ns + NEST_SLACK_NS)
+                break;
+            depth--;
+        }
+        if (depth > 0) {
+            tev *c = &t->ev[stack[depth - 1]];
+            e->parent = c->node;
+            e->parent_op = c->op;
+            c->child_ns += e->dur_ns;
+        }
+        if (e->container)
+            stack[depth++] = o[k].i;
+    }
+    for (size_t i = 0; i < t->n_ev; i++) {
+        tev *e = &t->ev[i];
+        e->self_ns = e->dur_ns > e->child_ns ? e->dur_ns - e->child_ns : 0;
+    }
+    free(o);
+    free(stack);
+    return MB_OK;
 }
 
 mb_status mb__trace_parse(const char *text, size_t len, const char *what,
@@ -231,10 +327,18 @@ mb_status mb__trace_parse(const char *text, size_t len, const char *what,
                         what);
     }
     qsort(t->runs, t->n_runs, sizeof *t->runs, cmp_run);
+    mb_status ns = nest_events(t, err);
+    if (ns) {
+        mb__trace_free(t);
+        return ns;
+    }
     for (i = 0; i < t->n_ev; i++) {
         t->ev[i].run = find_run(t, t->ev[i].ts_ns);
-        if (t->ev[i].run != SIZE_MAX)
-            t->runs[t->ev[i].run].kernel_ns += t->ev[i].dur_ns;
+        if (t->ev[i].run != SIZE_MAX) {
+            t->runs[t->ev[i].run].kernel_ns += t->ev[i].self_ns;
+            if (t->ev[i].parent)
+                t->runs[t->ev[i].run].subgraph_ns += t->ev[i].self_ns;
+        }
     }
     *out = t;
     return MB_OK;
@@ -350,18 +454,20 @@ static int group_rows(const tev *ev, size_t n, key_fn key, int with_node,
     json_t *list = json_array();
     for (size_t i = 0; i < n;) {
         size_t j = i;
-        int64_t total = 0, macs = 0, unest_ns = 0;
-        int exact = 0, assumed = 0, unknown = 0;
+        int64_t total = 0, macs = 0, unest_ns = 0, inner = 0;
+        int exact = 0, assumed = 0, unknown = 0, container = 0;
         while (j < n && strcmp(s[j].key, s[i].key) == 0) {
             const tev *e = s[j].e;
-            d[j - i] = e->dur_ns;
-            total += e->dur_ns;
+            d[j - i] = e->self_ns;
+            total += e->self_ns;
+            inner += e->child_ns;
+            container |= e->container;
             macs += e->macs;
             exact += e->basis == MB_FLOPS_EXACT;
             assumed += e->basis == MB_FLOPS_ASSUMED;
             if (e->basis == MB_FLOPS_UNKNOWN) {
                 unknown++;
-                unest_ns += e->dur_ns;
+                unest_ns += e->self_ns;
             }
             j++;
         }
@@ -383,6 +489,18 @@ static int group_rows(const tev *ev, size_t n, key_fn key, int with_node,
             json_object_set_new(
                 row, "outputs",
                 shapes_json(json_object_get(e->args, "output_type_shape")));
+            if (e->parent) {
+                json_object_set_new(row, "parent", json_string(e->parent));
+                json_object_set_new(row, "parent_op_type",
+                                    json_string(e->parent_op));
+            }
+        }
+        if (container) {
+            /* total_ns is the operator's own time; its subgraphs' kernels
+             * are rows of their own */
+            json_object_set_new(row, "subgraph_ns", json_integer(inner));
+            json_object_set_new(row, "inclusive_ns",
+                                json_integer(total + inner));
         }
         json_object_set_new(row, "count", json_integer((json_int_t)cnt));
         json_object_set_new(row, "calls_per_run",
@@ -443,21 +561,29 @@ mb_status mb__trace_profile(const mb_trace *t, size_t skip, json_t **out,
     int64_t *rd = mb__calloc(nruns, sizeof *rd);
     int64_t *rk = mb__calloc(nruns, sizeof *rk);
     int64_t *ro = mb__calloc(nruns, sizeof *ro);
-    if (!ev || !rd || !rk || !ro) {
+    int64_t *rs = mb__calloc(nruns, sizeof *rs);
+    if (!ev || !rd || !rk || !ro || !rs) {
+        free(rs);
         free(ev);
         free(rd);
         free(rk);
         free(ro);
         return mb__fail(err, MB_ENOMEM, "out of memory aggregating a trace");
     }
-    int64_t run_total = 0, kern_total = 0, macs = 0, unest = 0;
+    int64_t run_total = 0, kern_total = 0, macs = 0, unest = 0, sub = 0;
+    int nchwc = 0;
     for (size_t i = 0; i < t->n_ev; i++) {
         if (t->ev[i].run == SIZE_MAX || t->ev[i].run < skip)
             continue;
         ev[n++] = t->ev[i];
         macs += t->ev[i].macs;
+        size_t nl = strlen(t->ev[i].node);
+        if (strcmp(t->ev[i].op, "ReorderInput") == 0 ||
+            strcmp(t->ev[i].op, "ReorderOutput") == 0 ||
+            (nl > 6 && strcmp(t->ev[i].node + nl - 6, "_nchwc") == 0))
+            nchwc = 1;
         if (t->ev[i].basis == MB_FLOPS_UNKNOWN)
-            unest += t->ev[i].dur_ns;
+            unest += t->ev[i].self_ns;
     }
     for (size_t r = 0; r < nruns; r++) {
         const trun *x = &t->runs[skip + r];
@@ -466,6 +592,8 @@ mb_status mb__trace_profile(const mb_trace *t, size_t skip, json_t **out,
         ro[r] = x->dur_ns - x->kernel_ns;
         run_total += x->dur_ns;
         kern_total += x->kernel_ns;
+        sub += x->subgraph_ns;
+        rs[r] = x->subgraph_ns;
     }
     json_t *p = json_object();
     json_object_set_new(p, "source", json_string("onnxruntime profiler"));
@@ -492,6 +620,10 @@ mb_status mb__trace_profile(const mb_trace *t, size_t skip, json_t **out,
                         json_real(run_total > 0
                                       ? (double)kern_total / run_total
                                       : 0.0));
+    json_object_set_new(rec, "subgraph_kernel_median_ns",
+                        json_integer((json_int_t)median_i64(rs, nruns)));
+    json_object_set_new(rec, "subgraph_kernel_mean_ns",
+                        json_integer(sub / (int64_t)nruns));
     json_object_set_new(p, "reconcile", rec);
 
     json_t *ops = json_array(), *nodes = json_array();
@@ -501,17 +633,19 @@ mb_status mb__trace_profile(const mb_trace *t, size_t skip, json_t **out,
     json_object_set_new(p, "nodes", nodes);
     json_object_set_new(
         p, "work",
-        json_pack("{s:I, s:I, s:f, s:s}", "macs_per_run",
+        json_pack("{s:I, s:I, s:f, s:b, s:s}", "macs_per_run",
                   (json_int_t)(macs / (int64_t)nruns), "flops_per_run",
                   (json_int_t)(2 * (macs / (int64_t)nruns)),
                   "unestimated_share",
-                  kern_total > 0 ? (double)unest / kern_total : 0.0, "rule",
+                  kern_total > 0 ? (double)unest / kern_total : 0.0,
+                  "nchwc_layout", nchwc, "rule",
                   "FLOPs = 2 x MACs of Conv/ConvTranspose/MatMul/Gemm and "
                   "their fused and quantized forms; see docs/PROFILE.md"));
     free(ev);
     free(rd);
     free(rk);
     free(ro);
+    free(rs);
     if (bad) {
         json_decref(p);
         return mb__fail(err, MB_ENOMEM, "out of memory aggregating a trace");

@@ -669,8 +669,8 @@ int mb__chart_model_size(mb_buf *b, const mb_rview *v)
                 val[n++] = v->runs[i].file_bytes;
                 break;
             }
-    rc = bytes_chart(b, "chart-size", "Model file size per variant", "model file size (MiB)", n,
-                     lab, val, col, "Size of the model file on disk (model.file_bytes).");
+    rc = bytes_chart(b, "chart-size", "Model size per variant", "model size with external data (MiB)", n,
+                     lab, val, col, "Size of the model on disk: the .onnx file plus its external data files (model.total_bytes).");
 out:
     free(lab);
     free(col);

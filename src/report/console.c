@@ -92,7 +92,10 @@ static void header_block(const json_t *doc, const json_t *run,
                    str(rt, "version"), str(run, "device"));
     char t1[32], t2[32], t3[32], p[32], fb[32], pb[32];
     mb__fmt_count(num(model, "params"), p, sizeof p);
-    mb__fmt_bytes(num(model, "file_bytes"), fb, sizeof fb);
+    /* with external data (model.total_bytes); older documents: the file */
+    double size = num(model, "total_bytes");
+    mb__fmt_bytes(isfinite(size) ? size : num(model, "file_bytes"), fb,
+                  sizeof fb);
     mb__fmt_bytes(num(model, "param_bytes"), pb, sizeof pb);
     const json_t *ph = json_object_get(run, "phases");
     mb__fmt_duration(num(ph, "library_load_ns"), t1, sizeof t1);
@@ -106,10 +109,14 @@ static void header_block(const json_t *doc, const json_t *run,
         snprintf(extra, sizeof extra, " + %s in Constant nodes", c);
     }
     mb__buf_printf(out,
-                   "  model %s  file %s  params %s (%s)%s\n"
+                   "  model %s  %s %s  params %s (%s)%s\n"
                    "  runtime load %s  session create %s  first inference "
                    "%s\n",
-                   str(model, "path"), fb, p, pb, extra, t1, t2, t3);
+                   str(model, "path"),
+                   num(model, "external_data_bytes") > 0
+                       ? "size (with external data)"
+                       : "file",
+                   fb, p, pb, extra, t1, t2, t3);
     const char *key;
     json_t *v;
     int any = 0;

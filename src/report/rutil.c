@@ -245,7 +245,11 @@ static void fill_run(mb_rrun *r, const json_t *doc, size_t di, const json_t *run
     r->ips = mb__jnum(run, "throughput.inferences_per_s");
     r->sps = mb__jnum(run, "throughput.samples_per_s");
     r->rss_peak = mb__jnum(run, "memory.rss_peak_bytes");
-    r->file_bytes = mb__jnum(run, "model.file_bytes");
+    /* the model's size with its external data; older documents have
+     * only the .onnx file's size */
+    r->file_bytes = mb__jnum(run, "model.total_bytes");
+    if (!isfinite(r->file_bytes))
+        r->file_bytes = mb__jnum(run, "model.file_bytes");
     double lo = mb__jnum(run, "latency.outliers.low");
     double hi = mb__jnum(run, "latency.outliers.high");
     r->outliers = (size_t)((isfinite(lo) ? lo : 0) + (isfinite(hi) ? hi : 0));

@@ -501,6 +501,16 @@ json_t *mb__model_json(const mb_plan *plan)
                             : json_null());
     json_t *info = NULL;
     if (size > 0 && !mb__onnx_inspect(path, &info, &e)) {
+        /* file_bytes is the .onnx file alone; a model with external data
+         * takes total_bytes (docs/FORMATS.md), the figure to compare. */
+        const json_t *ext = json_object_get(info, "external_data");
+        json_object_set(m, "external_data_bytes",
+                        json_object_get(ext, "file_bytes"));
+        json_object_set(m, "external_data_files",
+                        json_object_get(ext, "files"));
+        json_object_set(m, "external_data_missing",
+                        json_object_get(ext, "missing"));
+        json_object_set(m, "total_bytes", json_object_get(info, "total_bytes"));
         json_object_set(m, "params", json_object_get(info, "params"));
         json_object_set(m, "param_bytes", json_object_get(info, "param_bytes"));
         json_object_set(m, "params_by_dtype",
@@ -512,6 +522,10 @@ json_t *mb__model_json(const mb_plan *plan)
         json_object_set(m, "constants", json_object_get(info, "constants"));
         json_decref(info);
     } else {
+        /* unknown external data: the .onnx file is all that is known */
+        json_object_set_new(m, "external_data_bytes", json_null());
+        json_object_set_new(m, "total_bytes", size >= 0 ? json_integer(size)
+                                                        : json_null());
         json_object_set_new(m, "params", json_null());
         json_object_set_new(m, "param_bytes", json_null());
     }

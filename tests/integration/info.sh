@@ -12,7 +12,7 @@ if ! "$PY" "$FIX/model/make_models.py" "$M" 2>"$T_TMP/make.err"; then
 fi
 
 # --- JSON matches an independent reading ----------------------------------
-for m in mlp symbolic subgraph external external_missing dtypes multi_input; do
+for m in mlp symbolic subgraph external external_missing inline inline_ext dtypes multi_input; do
     expect_exit "info --json on $m.onnx succeeds" 0 "$MBENCH" info "$M/$m.onnx" --json "$T_TMP/$m.json"
     if out=$("$PY" "$FIX/model/expect_info.py" "$M/$m.onnx" "$T_TMP/$m.json" 2>&1); then
         ok "info --json on $m.onnx agrees with onnx's python reading"
@@ -30,6 +30,12 @@ got=$(jq_py "$T_TMP/subgraph.json" "d['params'], d['initializers'], d['subgraphs
 [ "$got" = "36 7 5" ] &&
     ok "initializers inside If and Loop bodies are counted (36 params, 7 tensors, 5 subgraphs)" ||
     notok "initializers inside If and Loop bodies are counted (36 params, 7 tensors, 5 subgraphs)" "got $got"
+got=$(jq_py "$T_TMP/subgraph.json" "d['op_types'], d['subgraph_op_types']")
+[ "$got" = "{'If': 1, 'Loop': 1} {'Add': 6, 'Identity': 1, 'If': 1}" ] &&
+    ok "op types of If and Loop bodies are listed apart from the main graph's" ||
+    notok "op types of If and Loop bodies are listed apart from the main graph's" "got $got"
+expect_exit "info on a model with subgraphs" 0 "$MBENCH" info "$M/subgraph.onnx"
+contains "info lists the subgraphs' op types, marked" "$LAST_OUT" "in subgraphs (If/Loop/Scan bodies, not in the counts above): Add 6, Identity 1, If 1"
 got=$(jq_py "$T_TMP/symbolic.json" "d['inputs'][0]['shape'], d['inputs'][1]['shape']")
 [ "$got" = "['batch', 3, 'height', 'width'] ['batch', None]" ] &&
     ok "symbolic dims are reported by name and unknown dims as null" ||
@@ -124,6 +130,33 @@ bad "random bytes" 3 "is not an ONNX model" "$T_TMP/random.bin"
 # A valid protobuf that is not a model: a TensorProto.
 "$PY" -c "import sys,numpy as np; from onnx import numpy_helper; open(sys.argv[1],'wb').write(numpy_helper.from_array(np.ones((2,2),np.float32),'t').SerializeToString())" "$T_TMP/tensor.pb"
 bad "a TensorProto instead of a model" 3 "is not an ONNX model" "$T_TMP/tensor.pb"
+
+# --- model size includes external data ----------------------------------------
+# inline.onnx holds its 256 KiB of weights; inline_ext.onnx is the same model
+# saved with save_as_external_data.  Their sizes must agree, in mbench info
+# and in a run document, up to the difference of the .onnx framing (< 1 KiB).
+size_py() { "$PY" -c "import json,sys; a=json.load(open(sys.argv[1])); b=json.load(open(sys.argv[2])); $1" "$2" "$3"; }
+check "info: the external-data model's total size counts its data file" size_py "
+assert b['file_bytes'] < 1024 and b['external_data']['file_bytes'] == 263168, b['external_data']
+assert b['total_bytes'] == b['file_bytes'] + 263168, b['total_bytes']
+assert a['total_bytes'] == a['file_bytes'], a
+assert abs(a['total_bytes'] - b['total_bytes']) < 1024, (a['total_bytes'], b['total_bytes'])" "$T_TMP/inline.json" "$T_TMP/inline_ext.json"
+expect_exit "info prints the size with the external data" 0 "$MBENCH" info "$M/inline_ext.onnx"
+contains "info's file line gives the total with external data" "$LAST_OUT" "(263,401 bytes) with its external data"
+for m in inline inline_ext; do
+    expect_exit "run $m.onnx writes a result document" 0 "$MBENCH" run "$M/$m.onnx" --iterations 2 --warmup 0 --json "$T_TMP/run_$m.json"
+done
+contains "run's console gives the size with the external data" "$LAST_OUT" "size (with external data) 257 KiB"
+expect_exit "report reads the external-data run" 0 "$MBENCH" report "$T_TMP/run_inline_ext.json" --html "$T_TMP/ext.html"
+check "the report's size chart draws the total size, not the 233-byte .onnx" grep -q "inline_ext.onnx: 257 KiB" "$T_TMP/ext.html"
+check "run documents: model.total_bytes includes the external data" size_py "
+ma=a['runs'][0]['model']; mb=b['runs'][0]['model']
+assert mb['external_data_bytes'] == 263168 and mb['external_data_files'] == ['inline_ext.bin'], mb
+assert mb['total_bytes'] == mb['file_bytes'] + mb['external_data_bytes'], mb
+assert ma['external_data_bytes'] == 0 and ma['total_bytes'] == ma['file_bytes'], ma
+assert abs(ma['total_bytes'] - mb['total_bytes']) < 1024, (ma['total_bytes'], mb['total_bytes'])" "$T_TMP/run_inline.json" "$T_TMP/run_inline_ext.json"
+check "run document and info agree on the total size" size_py "
+assert a['runs'][0]['model']['total_bytes'] == b['total_bytes'], (a['runs'][0]['model'], b['total_bytes'])" "$T_TMP/run_inline_ext.json" "$T_TMP/inline_ext.json"
 
 # --- usage errors -------------------------------------------------------------
 bad "no model" 2 "missing MODEL"

@@ -278,6 +278,84 @@ static void compare_rows_add_up_to_the_change_of_the_run(void)
     json_decref(b);
 }
 
+/* A Loop holding an If holding a Conv, on thread 1, plus a MatMul of the
+ * same run on thread 2 that overlaps the Loop in time (inter-op parallel):
+ * every kernel counts once and only its own time. */
+static void nested_subgraph_kernels_count_once(void)
+{
+#define NODE(name, op, ts, dur, tid)                                         \
+    "{\"cat\":\"Node\",\"ph\":\"X\",\"name\":\"" name "_kernel_time\","     \
+    "\"ts\":" #ts ",\"dur\":" #dur ",\"tid\":" #tid ",\"args\":{"           \
+    "\"op_name\":\"" op "\",\"provider\":\"CPUExecutionProvider\"}}"
+    const char *text =
+        "[{\"cat\":\"Session\",\"name\":\"model_run\",\"ph\":\"X\","
+        "\"ts\":0,\"dur\":200,\"tid\":1},"
+        NODE("conv_a", "Conv", 12, 30, 1) ","
+        NODE("conv_a", "Conv", 52, 29, 1) ","
+        NODE("inner_if", "If", 10, 35, 1) ","
+        NODE("inner_if", "If", 50, 35, 1) ","
+        NODE("add_b", "Add", 90, 5, 1) ","
+        NODE("loop", "Loop", 5, 100, 1) ","
+        NODE("mm", "MatMul", 20, 40, 2) ","
+        NODE("relu", "Relu", 106, 4, 1) "]";
+#undef NODE
+    mb_trace *t = NULL;
+    mb_err err = {0};
+    json_t *p = NULL;
+    EXPECT_EQ_INT(mb__trace_parse(text, strlen(text), "t", &t, &err), MB_OK);
+    EXPECT_EQ_INT(mb__trace_profile(t, 0, &p, &err), MB_OK);
+    mb__trace_free(t);
+    if (!p)
+        return;
+    const json_t *loop = row(p, "nodes", "name", "loop");
+    const json_t *inner = row(p, "nodes", "name", "inner_if");
+    const json_t *conv = row(p, "nodes", "name", "conv_a");
+    const json_t *add = row(p, "nodes", "name", "add_b");
+    const json_t *mm = row(p, "nodes", "name", "mm");
+    /* loop 100 us holds two Ifs (70) and an Add (5): own time 25 */
+    EXPECT_EQ_INT(geti(loop, "total_ns", NULL), 25000);
+    EXPECT_EQ_INT(geti(loop, "inclusive_ns", NULL), 100000);
+    /* each If 35 us holds a Conv of 30 and 29 us: own time 5 + 6 */
+    EXPECT_EQ_INT(geti(inner, "total_ns", NULL), 11000);
+    EXPECT_EQ_INT(geti(inner, "subgraph_ns", NULL), 59000);
+    EXPECT_STR(json_string_value(json_object_get(inner, "parent")), "loop");
+    EXPECT_STR(json_string_value(json_object_get(conv, "parent")), "inner_if");
+    EXPECT_STR(json_string_value(json_object_get(add, "parent")), "loop");
+    /* another thread's kernel is not inside the Loop */
+    EXPECT(json_object_get(mm, "parent") == NULL);
+    EXPECT_EQ_INT(geti(mm, "total_ns", NULL), 40000);
+    /* kernel sum: 25 + 11 + 59 + 5 + 40 + 4 = 144 us = Loop + MatMul + Relu */
+    EXPECT_EQ_INT(geti(p, "reconcile", "kernel_sum_mean_ns"), 144000);
+    EXPECT_EQ_INT(geti(p, "reconcile", "framework_overhead_mean_ns"), 56000);
+    EXPECT_EQ_INT(geti(p, "reconcile", "subgraph_kernel_mean_ns"),
+                  11000 + 59000 + 5000);
+    mb_buf b = MB_BUF_INIT;
+    mb__profile_folded(p, "g", &b);
+    EXPECT_CONTAINS(b.data, "g;Loop;loop;If;inner_if;Conv;conv_a 59\n");
+    EXPECT_CONTAINS(b.data, "g;Loop;loop;If;inner_if 11\n");
+    EXPECT_CONTAINS(b.data, "g;Loop;loop 25\n");
+    mb__buf_free(&b);
+    json_decref(p);
+}
+
+/* "0.001 GFLOP (0.000 GMAC)" said nothing for small models: the unit
+ * follows the size. */
+static void flop_counts_scale_their_unit(void)
+{
+    struct {
+        double v;
+        const char *unit, *want;
+    } c[] = {{4.089e9, "MAC", "4.089 GMAC"},  {1048576, "FLOP", "1.049 MFLOP"},
+             {524288, "MAC", "524.288 KMAC"}, {1.5e12, "FLOP", "1.500 TFLOP"},
+             {12, "FLOP", "12 FLOP"},         {0, "MAC", "0 MAC"}};
+    for (size_t i = 0; i < sizeof c / sizeof *c; i++) {
+        mb_buf b = MB_BUF_INIT;
+        mb__profile_si_count(&b, c[i].v, c[i].unit);
+        EXPECT_STR(b.data, c[i].want);
+        mb__buf_free(&b);
+    }
+}
+
 int main(void)
 {
     RUN(the_first_run_and_everything_inside_it_is_skipped);
@@ -288,6 +366,8 @@ int main(void)
     RUN(macs_per_run_add_conv_and_gemm);
     RUN(skipping_every_run_is_an_error_naming_the_fix);
     RUN(a_trace_without_model_run_is_rejected);
+    RUN(nested_subgraph_kernels_count_once);
+    RUN(flop_counts_scale_their_unit);
     RUN(conv_macs_use_the_weight_and_the_output_shape);
     RUN(grouped_convs_count_only_their_group);
     RUN(a_prepacked_qlinearconv_weight_makes_the_estimate_unknown);
