@@ -241,8 +241,14 @@ json_t *mb__compare_analyze(const mb__cmp_variant *v, size_t n,
         /* Memory and size. */
         double mb_ = jnum(b->run, "memory", "rss_peak_bytes"),
                mx = jnum(x->run, "memory", "rss_peak_bytes");
-        double sb = jnum(json_object_get(b->run, "model"), "file_bytes", NULL),
-               sx = jnum(json_object_get(x->run, "model"), "file_bytes", NULL);
+        /* Size with external data (total_bytes; older documents only
+         * have file_bytes). */
+        double sb = jnum(json_object_get(b->run, "model"), "total_bytes", NULL),
+               sx = jnum(json_object_get(x->run, "model"), "total_bytes", NULL);
+        if (!isfinite(sb) || !isfinite(sx)) {
+            sb = jnum(json_object_get(b->run, "model"), "file_bytes", NULL);
+            sx = jnum(json_object_get(x->run, "model"), "file_bytes", NULL);
+        }
         json_object_set_new(e, "memory_ratio",
                             isfinite(mb_ / mx) && mb_ > 0 ? json_real(mx / mb_)
                                                           : json_null());
