@@ -156,6 +156,17 @@ mb_status mb_runner_set(mb_runner *r, const char *key, const char *value,
 mb_status mb_runner_run(mb_runner *r, const char *model, char **json,
                         mb_err *err);
 
+/* Compares variants, each "NAME=MODEL[,key=value...]" (keys as for
+ * mb_runner_set, applied after the runner's own options), like `mbench
+ * compare`: --processes rounds of fresh processes, speedups paired by
+ * round with Student-t CIs, memory, size, accuracy and agreement.  The
+ * runner's keys baseline (a NAME; default the first), labels, output,
+ * tolerance and threshold apply.  *json receives the result document
+ * ("kind": "compare"); caller frees it with free().  A variant that fails
+ * is FAILED in the document, not an error of the call. */
+mb_status mb_runner_compare(mb_runner *r, const char *const *variants,
+                            size_t n, char **json, mb_err *err);
+
 /* Monotonic time in nanoseconds (CLOCK_MONOTONIC). */
 int64_t mb_now_ns(void);
 

@@ -5,6 +5,7 @@
 #include "core/alloc.h"
 #include "core/err.h"
 #include "core/parse.h"
+#include "runner/cmprun.h"
 #include "runner/runner.h"
 
 #include <stdlib.h>
@@ -12,13 +13,19 @@
 
 struct mb_runner {
     mb_plan plan;
+    /* compare only */
+    char *baseline, *labels, *output;
+    double tolerance, threshold;
 };
 
 mb_runner *mb_runner_new(void)
 {
     mb_runner *r = mb__calloc(1, sizeof *r);
-    if (r)
+    if (r) {
         mb__plan_defaults(&r->plan);
+        r->tolerance = 0.01;
+        r->threshold = 0.01;
+    }
     return r;
 }
 
@@ -27,6 +34,9 @@ void mb_runner_free(mb_runner *r)
     if (!r)
         return;
     mb__plan_free(&r->plan);
+    free(r->baseline);
+    free(r->labels);
+    free(r->output);
     free(r);
 }
 
@@ -121,6 +131,18 @@ mb_status mb_runner_set(mb_runner *r, const char *key, const char *value,
             *time_dst[i] = v;
             return MB_OK;
         }
+    if (!strcmp(key, "baseline"))
+        return set_str(&r->baseline, value, err);
+    if (!strcmp(key, "labels"))
+        return set_str(&r->labels, value, err);
+    if (!strcmp(key, "output"))
+        return set_str(&r->output, value, err);
+    if (!strcmp(key, "tolerance") || !strcmp(key, "threshold")) {
+        if (mb__parse_double(value, 0, 1, &d))
+            return bad(err, key, value, "a fraction such as 0.01");
+        *(key[0] == 't' && key[1] == 'o' ? &r->tolerance : &r->threshold) = d;
+        return MB_OK;
+    }
     if (!strcmp(key, "processes")) {
         if (mb__parse_i64(value, 1, 1000, &v))
             return bad(err, key, value, "a process count from 1 to 1000");
@@ -217,4 +239,86 @@ mb_status mb_runner_run(mb_runner *r, const char *model, char **json,
     *json = json_dumps(doc, JSON_INDENT(2) | JSON_REAL_PRECISION(17));
     json_decref(doc);
     return *json ? MB_OK : mb__fail(err, MB_ENOMEM, "out of memory");
+}
+
+mb_status mb_runner_compare(mb_runner *r, const char *const *variants,
+                            size_t n, char **json, mb_err *err)
+{
+    *json = NULL;
+    if (n < 2)
+        return mb__fail(err, MB_EINVAL, "compare needs at least two variants "
+                        "(NAME=MODEL), got %zu", n);
+    mb_runner *vr = mb__calloc(n, sizeof *vr);
+    char **names = mb__calloc(n, sizeof *names);
+    mb__cmp_spec *cs = mb__calloc(n, sizeof *cs);
+    mb_status s = vr && names && cs ? MB_OK
+                                    : mb__fail(err, MB_ENOMEM, "out of memory");
+    size_t bi = 0;
+    for (size_t i = 0; !s && i < n; i++) {
+        /* NAME=MODEL[,key=value...]: the runner's options, then these. */
+        const char *spec = variants[i], *eq = strchr(spec, '=');
+        if (!eq || eq == spec || !eq[1]) {
+            s = mb__fail(err, MB_EINVAL, "invalid variant '%s': expected "
+                         "NAME=MODEL[,key=value...]", spec);
+            break;
+        }
+        if (mb__plan_copy(&vr[i].plan, &r->plan)) {
+            s = mb__fail(err, MB_ENOMEM, "out of memory");
+            break;
+        }
+        names[i] = mb__strndup(spec, (size_t)(eq - spec));
+        char *rest = mb__strdup(eq + 1), *save = NULL;
+        if (!names[i] || !rest) {
+            free(rest);
+            s = mb__fail(err, MB_ENOMEM, "out of memory");
+            break;
+        }
+        int first = 1;
+        for (char *tok = strtok_r(rest, ",", &save); tok && !s;
+             tok = strtok_r(NULL, ",", &save), first = 0) {
+            char *kv = strchr(tok, '=');
+            if (first)
+                s = set_str(&vr[i].plan.model_path, tok, err);
+            else if (kv) {
+                *kv = '\0';
+                s = mb_runner_set(&vr[i], tok, kv + 1, err);
+            } else
+                s = mb_runner_set(&vr[i], tok, "1", err);
+        }
+        free(rest);
+        if (!s)
+            s = set_str(&vr[i].plan.variant, names[i], err);
+        cs[i] = (mb__cmp_spec){names[i], &vr[i].plan};
+        if (!s && r->baseline && !strcmp(names[i], r->baseline))
+            bi = i;
+    }
+    json_t *doc = NULL;
+    if (!s) {
+        mb__compare_req rq;
+        mb__compare_req_defaults(&rq);
+        rq.variants = cs;
+        rq.n = n;
+        rq.baseline = bi;
+        rq.processes = r->plan.processes;
+        rq.labels_path = r->labels;
+        rq.output = r->output;
+        rq.tolerance = r->tolerance;
+        rq.threshold = r->threshold;
+        rq.cancel = r->plan.cancel;
+        s = mb__compare_run(&rq, &doc, err);
+    }
+    if (!s) {
+        *json = json_dumps(doc, JSON_INDENT(2) | JSON_REAL_PRECISION(17));
+        if (!*json)
+            s = mb__fail(err, MB_ENOMEM, "out of memory");
+    }
+    json_decref(doc);
+    for (size_t i = 0; vr && names && i < n; i++) { /* zeroed if unused */
+        mb__plan_free(&vr[i].plan);
+        free(names[i]);
+    }
+    free(vr);
+    free(names);
+    free(cs);
+    return s;
 }

@@ -60,10 +60,40 @@ static void an_unknown_backend_option_fails_at_open(void)
     mb_runner_free(r);
 }
 
+static void a_compare_through_the_api_judges_a_slower_variant(void)
+{
+    mb_runner *r = mb_runner_new();
+    mb_err e = {0};
+    EXPECT_EQ_INT(mb_runner_set(r, "backend", "null", &e), MB_OK);
+    EXPECT_EQ_INT(mb_runner_set(r, "processes", "4", &e), MB_OK);
+    EXPECT_EQ_INT(mb_runner_set(r, "iterations", "200", &e), MB_OK);
+    const char *v[] = {"fast=none,delay=20000",
+                       "slow=none,delay=40000"};
+    char *json = NULL;
+    EXPECT_EQ_INT(mb_runner_compare(r, v, 2, &json, &e), MB_OK);
+    json_t *doc = json ? json_loads(json, 0, NULL) : NULL;
+    EXPECT(doc != NULL);
+    json_t *s = json_object_get(
+        json_array_get(json_object_get(json_object_get(doc, "comparison"),
+                                       "variants"),
+                       1),
+        "speedup_median");
+    double sp = json_number_value(json_object_get(s, "value"));
+    EXPECT(sp > 0.4 && sp < 0.6);
+    EXPECT_EQ_INT(json_integer_value(json_object_get(s, "replicates")), 4);
+    json_decref(doc);
+    free(json);
+    const char *bad[] = {"oops", "b=none"};
+    EXPECT_EQ_INT(mb_runner_compare(r, bad, 2, &json, &e), MB_EINVAL);
+    EXPECT_CONTAINS(e.msg, "NAME=MODEL");
+    mb_runner_free(r);
+}
+
 int main(void)
 {
     RUN(a_null_backend_run_returns_a_result_document);
     RUN(bad_values_are_rejected_with_the_key_named);
     RUN(an_unknown_backend_option_fails_at_open);
+    RUN(a_compare_through_the_api_judges_a_slower_variant);
     return T_DONE();
 }
