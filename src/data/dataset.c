@@ -35,6 +35,7 @@ typedef struct ds_input {
     piece *pieces; /* while loading */
     size_t n_pieces, cap_pieces;
     mb_tensor stack; /* [N, sample dims...] */
+    mb_dtype converted_from; /* file dtype when converted, else UNDEFINED */
     int s_rank;      /* sample rank */
     int64_t s_dims[MB_MAX_RANK];
     size_t s_bytes;
@@ -558,6 +559,49 @@ static mb_status load_dir(mb_dataset *d, const char *path, mb_err *err)
 
 /* ---- checking and stacking ------------------------------------------- */
 
+/* The 16- and 32-bit float types, which --data converts into each other
+ * (float64 and integers must match exactly). */
+static int small_float(mb_dtype t)
+{
+    return t == MB_DTYPE_FLOAT32 || t == MB_DTYPE_FLOAT16 ||
+           t == MB_DTYPE_BFLOAT16;
+}
+
+static float load_small(const void *data, mb_dtype t, size_t i)
+{
+    if (t == MB_DTYPE_FLOAT32)
+        return ((const float *)data)[i];
+    uint16_t h = ((const uint16_t *)data)[i];
+    return t == MB_DTYPE_FLOAT16 ? mb_f16_to_f32(h) : mb_bf16_to_f32(h);
+}
+
+/* Converts piece p to dtype `to` (both small floats; round to nearest
+ * even).  p->t is replaced. */
+static mb_status convert_piece(piece *p, mb_dtype to, const char *input,
+                               mb_err *err)
+{
+    mb_tensor c;
+    mb_status s =
+        mb_tensor_alloc(&c, to, p->t.rank, p->t.dims, p->t.name, err);
+    if (s) {
+        mb__fail_prefix(err, "input '%s': converting %s", input, p->origin);
+        return s;
+    }
+    size_t n = mb_tensor_count(&p->t);
+    for (size_t i = 0; i < n; i++) {
+        float v = load_small(p->t.data, p->t.dtype, i);
+        if (to == MB_DTYPE_FLOAT32)
+            ((float *)c.data)[i] = v;
+        else if (to == MB_DTYPE_FLOAT16)
+            ((uint16_t *)c.data)[i] = mb_f32_to_f16(v);
+        else
+            ((uint16_t *)c.data)[i] = mb_f32_to_bf16(v);
+    }
+    mb_tensor_clear(&p->t);
+    p->t = c;
+    return MB_OK;
+}
+
 /* Splits every piece of `in` into samples, checks them against the model
  * and copies them into in->stack.  *count receives the sample count. */
 static mb_status finish_input(ds_input *in, size_t *count, mb_err *err)
@@ -573,7 +617,8 @@ static mb_status finish_input(ds_input *in, size_t *count, mb_err *err)
     int have_shape = 0;
     for (size_t k = 0; k < in->n_pieces; k++) {
         piece *p = &in->pieces[k];
-        if (p->t.dtype != in->dtype)
+        if (p->t.dtype != in->dtype &&
+            !(small_float(p->t.dtype) && small_float(in->dtype)))
             return mismatch(in, p, err);
         int r = s_rank >= 0 ? s_rank : p->t.rank;
         int stacked;
@@ -601,6 +646,12 @@ static mb_status finish_input(ds_input *in, size_t *count, mb_err *err)
                             in->name, p->origin,
                             mb_shape_str(sd, r, a, sizeof a),
                             mb_shape_str(in->s_dims, in->s_rank, b, sizeof b));
+        }
+        if (p->t.dtype != in->dtype) {
+            in->converted_from = p->t.dtype;
+            mb_status cs = convert_piece(p, in->dtype, in->name, err);
+            if (cs)
+                return cs;
         }
         size_t n = stacked ? (size_t)p->t.dims[0] : 1;
         if (n == 0) {
@@ -814,6 +865,14 @@ mb_status mb__dataset_load(const char *path, const mb_io_desc *inputs,
     }
     char extra[sizeof d->desc], label[256];
     memcpy(extra, d->desc, sizeof extra);
+    for (size_t i = 0; i < d->n_in; i++) {
+        size_t off = strlen(extra);
+        if (d->in[i].converted_from != MB_DTYPE_UNDEFINED && off < sizeof extra)
+            snprintf(extra + off, sizeof extra - off,
+                     " (input '%s': %s data converted to %s)", d->in[i].name,
+                     mb_dtype_name(d->in[i].converted_from),
+                     mb_dtype_name(d->in[i].dtype));
+    }
     describe_path(path, label, sizeof label);
     snprintf(d->desc, sizeof d->desc, "%s: %zu sample%s%s", label, d->count,
              d->count == 1 ? "" : "s", extra);

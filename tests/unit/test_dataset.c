@@ -112,6 +112,70 @@ static void wrong_dtype_names_input_expected_and_found(void)
     EXPECT(d == NULL);
 }
 
+static void float32_data_feeds_a_float16_input_converted(void)
+{
+    int64_t fd[2] = {3, 2}, md[2] = {-1, 2};
+    write_f32("f32.npy", 2, fd, 0.1f);
+    mb_io_desc in = desc("x", MB_DTYPE_FLOAT16, 2, md);
+    mb_dataset *d = NULL;
+    mb_err err = {0};
+    EXPECT_EQ_INT(mb__dataset_load(tpath("f32.npy"), &in, 1, &d, &err), 0);
+    if (!d)
+        return;
+    EXPECT_STR(mb__dataset_describe(d), "f32.npy: 3 samples (input 'x': "
+                                        "float32 data converted to float16)");
+    mb_tensor out;
+    EXPECT_EQ_INT(mb__dataset_batch(d, 1, 2, &out, &err), 0);
+    EXPECT_EQ_INT(out.dtype, MB_DTYPE_FLOAT16);
+    /* samples 1 and 2: 2.1, 3.1, 4.1, 5.1 rounded to the nearest half */
+    uint16_t *h = out.data;
+    EXPECT_EQ_INT(h[0], mb_f32_to_f16(2.1f));
+    EXPECT_NEAR(mb_f16_to_f32(h[3]), 5.1, 2e-3);
+    mb_tensor_clear(&out);
+    mb__dataset_free(d);
+    /* and back: float16 data for a float32 input, widened exactly */
+    mb_tensor t;
+    mb_tensor_alloc(&t, MB_DTYPE_FLOAT16, 2, fd, NULL, &err);
+    for (size_t i = 0; i < 6; i++)
+        ((uint16_t *)t.data)[i] = mb_f32_to_f16(0.5f + (float)i);
+    mb__npy_write(tpath("f16.npy"), &t, &err);
+    mb_tensor_clear(&t);
+    in.dtype = MB_DTYPE_FLOAT32;
+    EXPECT_EQ_INT(mb__dataset_load(tpath("f16.npy"), &in, 1, &d, &err), 0);
+    if (!d)
+        return;
+    EXPECT_EQ_INT(mb__dataset_batch(d, 2, 1, &out, &err), 0);
+    EXPECT_EQ_INT(out.dtype, MB_DTYPE_FLOAT32);
+    EXPECT_NEAR(((float *)out.data)[1], 5.5, 0);
+    mb_tensor_clear(&out);
+    mb__dataset_free(d);
+    /* bfloat16 inputs take float32 data too */
+    in.dtype = MB_DTYPE_BFLOAT16;
+    EXPECT_EQ_INT(mb__dataset_load(tpath("f32.npy"), &in, 1, &d, &err), 0);
+    if (!d)
+        return;
+    EXPECT_EQ_INT(mb__dataset_batch(d, 0, 1, &out, &err), 0);
+    EXPECT_EQ_INT(((uint16_t *)out.data)[1], mb_f32_to_bf16(1.1f));
+    mb_tensor_clear(&out);
+    mb__dataset_free(d);
+}
+
+static void integer_data_is_never_converted_to_float(void)
+{
+    int64_t fd[2] = {3, 2}, md[2] = {-1, 2};
+    mb_tensor t;
+    mb_err err = {0};
+    mb_tensor_alloc(&t, MB_DTYPE_INT32, 2, fd, NULL, &err);
+    mb__npy_write(tpath("i32.npy"), &t, &err);
+    mb_tensor_clear(&t);
+    mb_io_desc in = desc("x", MB_DTYPE_FLOAT16, 2, md);
+    mb_dataset *d = NULL;
+    EXPECT_EQ_INT(mb__dataset_load(tpath("i32.npy"), &in, 1, &d, &err),
+                  MB_EDATA);
+    EXPECT_CONTAINS(err.msg, "expected float16");
+    EXPECT(d == NULL);
+}
+
 static void wrong_fixed_dim_is_a_data_error(void)
 {
     int64_t fd[4] = {2, 1, 3, 2}, md[4] = {-1, 1, 2, 2};
@@ -341,6 +405,8 @@ int main(void)
     RUN(a_stack_in_one_npy_is_split_into_samples_and_wraps);
     RUN(a_single_sample_without_batch_axis_is_one_sample);
     RUN(wrong_dtype_names_input_expected_and_found);
+    RUN(float32_data_feeds_a_float16_input_converted);
+    RUN(integer_data_is_never_converted_to_float);
     RUN(wrong_fixed_dim_is_a_data_error);
     RUN(npz_members_feed_inputs_by_name);
     RUN(a_npy_for_a_two_input_model_is_refused);
