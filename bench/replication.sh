@@ -37,7 +37,9 @@ py=/usr/bin/python3
 [ -x "$mbench" ] || { echo "bench/replication.sh: $mbench not built" >&2; exit 2; }
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/mbench-repl-bench.XXXXXX")
 trap 'rm -rf "$tmp"' EXIT
-twin="$tmp/twin.onnx"
+# Same file name as the model, so that the gate pairs the runs by name.
+mkdir -p "$tmp/twin"
+twin="$tmp/twin/$(basename "$model")"
 $py "$root/bench/models/make_slow_twin.py" "$model" "$twin" "$twin_n" || exit 3
 common=(--batch "$batch" "${opts[@]}")
 echo "model $(basename "$model") batch $batch options '${OPTS:-}' twin: $twin_n extra MatMuls"

@@ -155,7 +155,8 @@ static void speed_cell(const json_t *e, char *buf, size_t len)
         return;
     }
     if (!json_is_object(s)) {
-        snprintf(buf, len, "n/a");
+        snprintf(buf, len, "n/a%s", json_is_object(sig) ? ""
+                                    : " (baseline FAILED)");
         return;
     }
     double v = json_number_value(json_object_get(s, "value"));
@@ -272,6 +273,9 @@ static void print_table(json_t *doc, FILE *f)
             fprintf(f, " %9s", size);
         fprintf(f, " %7s %7s\n", acc, agr);
     }
+    const char *why = mb__jstr(doc, "judged_output.reason");
+    if (why && *why)
+        fprintf(f, "\nclass scores: %s\n", why);
     fprintf(f, "\n%sRecommendations%s (baseline: %s)\n", bold, rst,
             mb__jstr(cmp, "baseline"));
     json_array_foreach(json_object_get(cmp, "variants"), i, e)

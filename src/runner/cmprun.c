@@ -5,8 +5,10 @@
 #include "core/clock.h"
 #include "core/err.h"
 #include "core/fileio.h"
+#include "accuracy/pick.h"
 #include "data/labels.h"
 #include "data/npy.h"
+#include "model/onnx.h"
 #include "runner/child.h"
 #include "runner/compare.h"
 #include "runner/replicate.h"
@@ -131,26 +133,24 @@ static mb_status load_outputs(vstate *v, const char *dir, size_t batches,
     return MB_OK;
 }
 
-/* Index of the output judged by top-1 measures: --output NAME, else the
- * first classifier-shaped ([N, C], C > 1) output; -1 when none. */
-static int classifier_output(const vstate *v, const char *want)
+/* Index of the output read as class scores (top-1 agreement, --labels):
+ * the library's one rule (accuracy/pick.h); -1 when none.  The reason is
+ * copied to why. */
+static int classifier_output(const vstate *v, const char *want, char *why,
+                             size_t len)
 {
-    for (size_t i = 0; want && i < v->n_outputs; i++)
-        if (v->outputs[i].name && !strcmp(v->outputs[i].name, want))
-            return (int)i;
-    if (want)
+    mb_out_shape *shp = mb__calloc(v->n_outputs ? v->n_outputs : 1,
+                                   sizeof *shp);
+    if (!shp)
         return -1;
-    for (size_t i = 0; i < v->n_outputs; i++) {
-        const mb_tensor *t = &v->outputs[i];
-        if (!t->data)
-            continue;
-        int rank = t->rank;
-        while (rank > 2 && t->dims[rank - 1] == 1)
-            rank--;
-        if (rank == 2 && t->dims[1] > 1)
-            return (int)i;
-    }
-    return -1;
+    mb__out_shapes_from_tensors(v->outputs, v->n_outputs, shp);
+    mb_judged j;
+    mb_err e = {0};
+    mb_status s = mb__judged_output(shp, v->n_outputs, want, &j, &e);
+    free(shp);
+    if (why)
+        snprintf(why, len, "%s", s ? e.msg : j.reason);
+    return !s && j.classifier && j.index < v->n_outputs ? (int)j.index : -1;
 }
 
 static mb_precision run_precision(const json_t *run)
@@ -179,7 +179,7 @@ static void judge_agreement(vstate *v, const json_t *run, const vstate *base,
 {
     json_t *outs = json_array();
     v->agreement = json_object();
-    int ci = classifier_output(base, rq->output);
+    int ci = classifier_output(base, rq->output, NULL, 0);
     for (size_t i = 0; i < v->n_outputs && i < base->n_outputs; i++) {
         json_t *m = NULL;
         mb_err e = {0};
@@ -294,6 +294,39 @@ static void collect(mb__arm *arms, vstate *vs, const mb__compare_req *rq,
         nftw(tmpdir, rm_entry, 16, FTW_DEPTH | FTW_PHYS);
 }
 
+/* --output NAME must name an output of the baseline model: checked
+ * before measuring, from the ONNX file (other models are checked when the
+ * outputs are there). */
+static mb_status check_output_name(const mb_plan *p, const char *want,
+                                   mb_err *err)
+{
+    json_t *info = NULL;
+    mb_err e = {0};
+    if (!want || !p->model_path || mb__onnx_inspect(p->model_path, &info, &e))
+        return MB_OK;
+    const json_t *outs = json_object_get(info, "outputs"), *o;
+    size_t i;
+    char names[512] = "";
+    size_t len = 0;
+    int found = 0;
+    json_array_foreach(outs, i, o)
+    {
+        const char *nm = json_string_value(json_object_get(o, "name"));
+        found |= nm && !strcmp(nm, want);
+        if (nm && len < sizeof names)
+            len += (size_t)snprintf(names + len, sizeof names - len, "%s%s",
+                                    len ? ", " : "", nm);
+    }
+    mb_status s = found || !json_array_size(outs)
+                      ? MB_OK
+                      : mb__fail(err, MB_EINVAL,
+                                 "--output %s: the model has no output of that "
+                                 "name; its outputs are: %s",
+                                 want, names);
+    json_decref(info);
+    return s;
+}
+
 mb_status mb__compare_run(const mb__compare_req *rq, json_t **doc_out,
                           mb_err *err)
 {
@@ -316,6 +349,10 @@ mb_status mb__compare_run(const mb__compare_req *rq, json_t **doc_out,
         if (i == 0 && p->n_batches)
             batch = p->batches[0];
     }
+    mb_status cs = check_output_name(rq->variants[rq->baseline].plan,
+                                     rq->output, err);
+    if (cs)
+        return cs;
     int64_t *labels = NULL;
     size_t n_labels = 0;
     if (rq->labels_path &&
@@ -387,9 +424,20 @@ mb_status mb__compare_run(const mb__compare_req *rq, json_t **doc_out,
     }
     /* Accuracy against labels, agreement with the baseline. */
     size_t bi = rq->baseline;
-    for (size_t i = 0; labels && i < rq->n; i++) {
-        int co = classifier_output(&vs[i], rq->output);
-        if (arms[i].error || co < 0)
+    char why[600] = "";
+    int co = arms[bi].error ? -1 : classifier_output(&vs[bi], rq->output,
+                                                     why, sizeof why);
+    if (!arms[bi].error)
+        json_object_set_new(doc, "judged_output",
+                            json_pack("{s:o,s:s}", "name",
+                                      co >= 0 && vs[bi].outputs[co].name
+                                          ? json_string(vs[bi].outputs[co].name)
+                                          : json_null(),
+                                      "reason", why));
+    /* Labels are scored on the output the rule chose for the baseline. */
+    for (size_t i = 0; labels && co >= 0 && i < rq->n; i++) {
+        if (arms[i].error || (size_t)co >= vs[i].n_outputs ||
+            !vs[i].outputs[co].data)
             continue;
         double t1, t5;
         if (mb__topk_accuracy(&vs[i].outputs[co], labels, n_labels, &t1, &t5,
@@ -425,10 +473,10 @@ mb_status mb__compare_run(const mb__compare_req *rq, json_t **doc_out,
                                   vs[i].agreement ? vs[i].agreement_pass : -1,
                                   vs[i].note};
     }
-    mb__cmp_opts co = {rq->tolerance, rq->alpha, rq->threshold,
+    mb__cmp_opts copts = {rq->tolerance, rq->alpha, rq->threshold,
                        arms[0].plan->data_path == NULL};
     json_object_set_new(doc, "comparison",
-                        mb__compare_analyze(cv, rq->n, bi, &co));
+                        mb__compare_analyze(cv, rq->n, bi, &copts));
     json_t *warn = json_object_get(doc, "warnings");
     if (!arms[0].plan->data_path)
         json_array_append_new(
