@@ -367,6 +367,7 @@ int cmd_gate(int argc, char **argv)
     const char *base_path = NULL, *cur_path = NULL, *db = NULL, *against = NULL,
                *git_dir = NULL, *md = NULL, *json_out = NULL;
     int no_store = 0, quiet = 0;
+    json_t *history = NULL;
     mb__regress_opts o;
     mb__regress_defaults(&o);
     const char **gates = calloc((size_t)argc + 1, sizeof *gates);
@@ -509,6 +510,15 @@ int cmd_gate(int argc, char **argv)
     }
     o.baseline_source = base_src;
     o.current_source = cur_path;
+    if (store) {
+        mb__store_filter hf = {0};
+        hf.limit = 2000;
+        if (mb__store_history(store, &hf, &history, &err)) {
+            rc = mb_cli_fail(&err);
+            goto out;
+        }
+        o.history = history;
+    }
     if (mb__regress_run(base, cur, &o, &result, &code, &err)) {
         rc = err.code == MB_EINVAL && strncmp(err.msg, "--gate", 6) == 0
                  /* a malformed --gate expression */
@@ -550,6 +560,7 @@ int cmd_gate(int argc, char **argv)
     }
     rc = code;
 out:
+    json_decref(history);
     json_decref(cur);
     json_decref(base);
     json_decref(git);

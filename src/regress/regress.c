@@ -613,6 +613,38 @@ static void list_batches(mb_buf *b, const json_t *runs, const json_t *like)
         mb__buf_puts(b, "none");
 }
 
+/* The run-to-run spread of a figure ("p50", "p99") in the stored history
+ * of the run's benchmark (same model name, variant and batch size): the sd
+ * of the log figure over the newest MB_REGRESS_HISTORY_MAX runs; NAN with
+ * fewer than MB_REGRESS_HISTORY_MIN. */
+static double history_spread(const json_t *hist, const json_t *run,
+                             const char *figure, size_t *used)
+{
+    *used = 0;
+    if (!hist)
+        return NAN;
+    double x[MB_REGRESS_HISTORY_MAX];
+    size_t n = 0;
+    for (size_t i = json_array_size(hist); i-- > 0 && n < MB_REGRESS_HISTORY_MAX;) {
+        const json_t *h = json_array_get(hist, i);
+        const json_t *v = json_object_get(h, figure);
+        if (!json_is_number(v) || json_number_value(v) <= 0 ||
+            json_integer_value(json_object_get(h, "batch_size")) != batch_of(run) ||
+            !str_eq(json_string_value(json_object_get(h, "model_name")),
+                    model_name(run)) ||
+            !str_eq(json_string_value(json_object_get(h, "variant")),
+                    run_str(run, "variant", NULL)))
+            continue;
+        x[n++] = json_number_value(v);
+    }
+    if (n < MB_REGRESS_HISTORY_MIN)
+        return NAN;
+    mb_gm g;
+    mb__gm_ci(x, n, 0.95, &g);
+    *used = n;
+    return g.sd_log;
+}
+
 typedef struct {
     int counts[5];
     json_t *warnings;
@@ -645,6 +677,20 @@ static void compare_pair(const json_t *rb, const json_t *rc, const char *how,
             continue;
         json_t *j = NULL;
         mb__verdict v;
+        json_t *from_hist = NULL;
+        if (m <= MB_GM_THROUGHPUT) {
+            size_t used;
+            double sd = history_spread(o->history, rc, metric_names[m], &used);
+            double wide = isfinite(sd) ? exp(MB_REGRESS_HISTORY_K * sd) - 1 : 0;
+            if (isfinite(sd))
+                from_hist = json_pack("{s:I,s:f,s:f,s:f,s:b}", "runs",
+                                      (json_int_t)used, "sd_log", sd,
+                                      "given", thr, "threshold",
+                                      wide > thr ? wide : thr, "widened",
+                                      wide > thr);
+            if (wide > thr)
+                thr = wide;
+        }
         if (m <= MB_GM_THROUGHPUT) {
             double q = m == MB_GM_THROUGHPUT ? -1 : qs[m];
             size_t kb, kc;
@@ -684,6 +730,8 @@ static void compare_pair(const json_t *rb, const json_t *rc, const char *how,
             v = gate_figure("size", json_object_get(mb0, sk),
                             json_object_get(mc0, sk), thr, 0, "bytes", &j);
         }
+        if (from_hist)
+            json_object_set_new(j, "threshold_from_history", from_hist);
         t->counts[v]++;
         json_array_append_new(metrics, j);
     }

@@ -31,6 +31,12 @@
 #define MB_REGRESS_ALPHA 0.01
 #define MB_REGRESS_BOOT_ITERS 2000
 #define MB_REGRESS_MEMORY_FLOOR_BYTES (1024.0 * 1024.0)
+/* Thresholds from history: with at least HISTORY_MIN earlier runs of the
+ * benchmark (the newest HISTORY_MAX), a p50/p99 threshold is at least
+ * exp(HISTORY_K * sd of their log figure) - 1. */
+#define MB_REGRESS_HISTORY_MIN 5
+#define MB_REGRESS_HISTORY_MAX 20
+#define MB_REGRESS_HISTORY_K 2.5
 
 typedef enum mb__verdict {
     MB_VERDICT_PASS = 0,
@@ -69,6 +75,10 @@ typedef struct mb__regress_opts {
      * "accuracy" objects. */
     const char *const *accuracy;
     size_t n_accuracy;
+    /* Stored history (mb__store_history rows, borrowed, may be NULL): the
+     * run-to-run spread of earlier runs of the same benchmark widens the
+     * p50 and p99 thresholds (docs/GATE.md, "Thresholds from history"). */
+    const json_t *history;
     /* Shown in the output (borrowed, may be NULL). */
     const char *baseline_source;
     const char *current_source;

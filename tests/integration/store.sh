@@ -64,6 +64,19 @@ expect_exit "an accuracy gate that holds passes" 0 "$MBENCH" gate --baseline bas
 expect_exit "an accuracy gate on a metric that was not recorded is an error" 3 "$MBENCH" gate --baseline base.json --current same.json --gate 'cosine>=0.9'
 contains "the missing accuracy metric is named" "$LAST_ERR" "no accuracy figure 'cosine'"
 
+# ---- thresholds from history ---------------------------------------------
+for i in 1 2 3 4 5 6; do
+    $MK "spread$i.json" --seed $((40 + i)) --median-ns $((900000 + 100000 * (i % 3))) --created "2026-11-0${i}T02:00:00Z"
+done
+expect_exit "six earlier runs are imported for the history" 0 "$MBENCH" db import --db spread.db spread1.json spread2.json spread3.json spread4.json spread5.json spread6.json
+expect_exit "a 10% slowdown is not a regression when history spreads by 10%" 0 \
+    "$MBENCH" gate --db spread.db --baseline base.json --current slow10.json --no-store --json hist.json
+check "the p50 threshold was widened from the stored run-to-run spread" $PY -c "
+import json, math
+m = [x for x in json.load(open('hist.json'))['comparisons'][0]['metrics'] if x['metric'] == 'p50'][0]
+h = m['threshold_from_history']
+assert h['runs'] == 6 and h['widened'] and abs(m['threshold'] - (math.exp(2.5 * h['sd_log']) - 1)) < 1e-9, m"
+
 # ---- bad command lines: one line each ----------------------------------
 expect_exit "gate without --current is a usage error" 2 "$MBENCH" gate --baseline base.json
 one_line "gate without --current says so in one line" "$LAST_ERR"
