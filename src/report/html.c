@@ -42,6 +42,7 @@ static void summary_table(mb_buf *b, const mb_rview *v)
                     "<th class=\"n\" title=\"median, with its 95% confidence interval\">p50 ms [95% CI]</th>"
                     "<th class=\"n\">p95 ms</th><th class=\"n\">p99 ms</th>"
                     "<th class=\"n\">mean ms</th><th class=\"n\" title=\"robust coefficient of variation: 1.4826 MAD / median\">robust CV</th>"
+                    "<th class=\"n\" title=\"run-to-run spread: sd of the log per-process medians, over the processes measured (the unit of replication of the CI)\">run-to-run CV</th>"
                     "<th class=\"n\">iterations</th>");
     int show_ips = 0;
     for (size_t i = 0; i < v->n_runs; i++)
@@ -84,6 +85,12 @@ static void summary_table(mb_buf *b, const mb_rview *v)
         else
             snprintf(t, sizeof t, "-");
         td_num(b, r->cv, t);
+        if (isfinite(r->run_cv))
+            snprintf(t, sizeof t, "%.1f%% (%d proc.)", r->run_cv * 100,
+                     r->processes);
+        else
+            snprintf(t, sizeof t, "- (1 proc.)");
+        td_num(b, r->run_cv, t);
         double it = mb__jnum(r->run, "iterations");
         td_num(b, it, mb__fmt_num(it, 1, t, sizeof t));
         if (show_ips)

@@ -89,8 +89,9 @@ static void summary_table(mb_buf *b, const mb_rview *v)
     char t1[32], t2[32], t3[32];
     mb__buf_puts(b, "### Summary\n\n"
                     "| variant | model | batch | p50 ms [95% CI] | p95 ms | p99 ms "
-                    "| throughput (inferences/s) | samples/s | peak RSS | status |\n"
-                    "|---|---|--:|--:|--:|--:|--:|--:|--:|---|\n");
+                    "| throughput (inferences/s) | samples/s | peak RSS "
+                    "| run-to-run CV (processes) | status |\n"
+                    "|---|---|--:|--:|--:|--:|--:|--:|--:|--:|---|\n");
     for (size_t i = 0; i < v->n_runs; i++) {
         const mb_rrun *r = &v->runs[i];
         mb__buf_puts(b, "| ");
@@ -114,7 +115,11 @@ static void summary_table(mb_buf *b, const mb_rview *v)
         mb__buf_printf(b, " | %s", mb__fmt_ms(r->p99, t1, sizeof t1));
         mb__buf_printf(b, " | %s", mb__fmt_num(r->ips, 4, t1, sizeof t1));
         mb__buf_printf(b, " | %s", mb__fmt_num(r->sps, 4, t1, sizeof t1));
-        mb__buf_printf(b, " | %s | ", mb__fmt_bytes(r->rss_peak, t1, sizeof t1));
+        mb__buf_printf(b, " | %s", mb__fmt_bytes(r->rss_peak, t1, sizeof t1));
+        if (isfinite(r->run_cv))
+            mb__buf_printf(b, " | %.1f%% (%d) | ", r->run_cv * 100, r->processes);
+        else
+            mb__buf_printf(b, " | - (%d) | ", r->processes ? r->processes : 1);
         if (strcmp(r->status, "ok") == 0) {
             mb__buf_puts(b, "ok");
         } else {

@@ -242,6 +242,14 @@ static void fill_run(mb_rrun *r, const json_t *doc, size_t di, const json_t *run
         r->cv = mb__jnum(run, "latency.cv");
     r->ci_lo = mb__jnum(run, "latency.median_ci95.lo");
     r->ci_hi = mb__jnum(run, "latency.median_ci95.hi");
+    /* With replicates, the median shown is the one the CI is about: the
+     * geometric mean of the per-process medians. */
+    double est = mb__jnum(run, "latency.median_ci95.estimate");
+    if (isfinite(est))
+        r->p50 = est;
+    r->run_cv = mb__jnum(run, "replication.run_to_run_cv");
+    double k = mb__jnum(run, "replication.processes");
+    r->processes = isfinite(k) ? (int)k : 0;
     r->ips = mb__jnum(run, "throughput.inferences_per_s");
     r->sps = mb__jnum(run, "throughput.samples_per_s");
     r->rss_peak = mb__jnum(run, "memory.rss_peak_bytes");

@@ -40,6 +40,8 @@ typedef struct mb_rrun {
     int64_t batch;      /* -1 when missing */
     double p50, p95, p99, p90, mean, min, max, cv, ci_lo, ci_hi; /* ns */
     double ips, sps, rss_peak, file_bytes;
+    double run_cv;      /* run-to-run CV (sd of log per-process medians) */
+    int processes;      /* processes measured; 0 when not recorded */
     size_t outliers;
     int leak;           /* memory.leak.suspected */
     int synthetic;      /* any input with source "synthetic" */
