@@ -488,14 +488,14 @@ mb_status mb__compare_run(const mb__compare_req *rq, json_t **doc_out,
     for (size_t i = 0; i < rq->n; i++) {
         const json_t *rep = json_object_get(json_array_get(runs, i),
                                             "replication");
-        double cv = json_number_value(json_object_get(rep, "run_to_run_cv"));
-        if (json_is_number(json_object_get(rep, "run_to_run_cv")) && cv > 0.05) {
+        double rcv = json_number_value(json_object_get(rep, "run_to_run_cv"));
+        if (json_is_number(json_object_get(rep, "run_to_run_cv")) && rcv > 0.05) {
             char w[300];
             snprintf(w, sizeof w, "%s is noisy from process to process "
                      "(run-to-run CV %.1f%% over %d processes): the CIs are "
                      "wide; pin threads (threads=1), close other programs or "
                      "add --processes",
-                     rq->variants[i].name, cv * 100, k);
+                     rq->variants[i].name, rcv * 100, k);
             json_array_append_new(warn, json_string(w));
         }
     }
