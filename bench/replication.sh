@@ -19,7 +19,7 @@
 # A/A and planted pairs are interleaved so that they share the machine.
 # Usage: bench/replication.sh BUILD_DIR [AA_COMPARES] [GATE_PAIRS] [PLANTED]
 #        env: MODEL (models/digits_fp32.onnx), BATCH (8), OPTS (extra run
-#        options for every measurement, e.g. "--threads 1"), TWIN_N (8),
+#        options for every measurement, e.g. "--threads 1"), TWIN_N (11),
 #        SIMS (200)
 set -u
 build=${1:-build}
@@ -31,7 +31,7 @@ mbench="$root/$build/mbench"
 model=${MODEL:-$root/models/digits_fp32.onnx}
 batch=${BATCH:-8}
 read -r -a opts <<<"${OPTS:-}"
-twin_n=${TWIN_N:-8}
+twin_n=${TWIN_N:-11}
 sims=${SIMS:-200}
 py=/usr/bin/python3
 [ -x "$mbench" ] || { echo "bench/replication.sh: $mbench not built" >&2; exit 2; }

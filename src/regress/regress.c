@@ -46,9 +46,11 @@ void mb__regress_defaults(mb__regress_opts *o)
     memset(o, 0, sizeof *o);
     for (int m = 0; m < MB_GM_COUNT; m++)
         o->threshold[m] = -1;
+    /* p99 and throughput (the mean) are off by default: on a shared
+     * machine they follow the scheduler's stalls, not the model (measured:
+     * A/A p99 ratios up to 15x between two runs a few seconds apart; docs/
+     * GATE.md).  Turn them on with --max-regression p99=10%,throughput=5%. */
     o->threshold[MB_GM_P50] = 0.05;
-    o->threshold[MB_GM_P99] = 0.10;
-    o->threshold[MB_GM_THROUGHPUT] = 0.05;
     o->threshold[MB_GM_MEMORY] = 0.10;
     o->threshold[MB_GM_SIZE] = 0.01;
     o->alpha = MB_REGRESS_ALPHA;

@@ -84,7 +84,8 @@ typedef struct mb__regress_opts {
     const char *current_source;
 } mb__regress_opts;
 
-/* Defaults: p50 5%, p99 10%, throughput 5%, memory 10%, size 1%, others
+/* Defaults: p50 5%, memory 10%, size 1%, others (p90, p95, p99, mean,
+ * throughput)
  * off; alpha 0.01; 2000 resamples; seed 1. */
 void mb__regress_defaults(mb__regress_opts *o);
 /* Parses "p50=5%,p99=10%,mean=off" into o->threshold (keys not named keep
