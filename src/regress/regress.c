@@ -348,16 +348,21 @@ mb__verdict mb__regress_replicates(const char *metric, const double *fb,
              threshold * 100.0);
     int sig = r.p < o->alpha;
     size_t need = 0;
+    char ps[32]; /* "=1.2e-05", or "<1e-300" where the tail underflows */
+    if (r.p < 1e-300)
+        snprintf(ps, sizeof ps, "<1e-300");
+    else
+        snprintf(ps, sizeof ps, "=%.2g", r.p);
     if (sig && bad_lo > worse) {
         v = MB_VERDICT_REGRESSION;
         snprintf(why, sizeof why,
                  "%s %s (95%% CI %s..%s over %zu+%zu processes) beyond %s, "
-                 "p=%.2g < %g",
-                 metric, c_est, c_lo, c_hi, kb, kc, c_thr, r.p, o->alpha);
+                 "p%s < %g",
+                 metric, c_est, c_lo, c_hi, kb, kc, c_thr, ps, o->alpha);
     } else if (sig && bad_hi < better) {
         v = MB_VERDICT_IMPROVEMENT;
-        snprintf(why, sizeof why, "%s %s (95%% CI %s..%s), p=%.2g < %g",
-                 metric, c_est, c_lo, c_hi, r.p, o->alpha);
+        snprintf(why, sizeof why, "%s %s (95%% CI %s..%s), p%s < %g",
+                 metric, c_est, c_lo, c_hi, ps, o->alpha);
     } else if (bad_hi <= worse) {
         v = MB_VERDICT_PASS;
         snprintf(why, sizeof why, "%s %s (95%% CI %s..%s) within %s", metric,
@@ -371,9 +376,9 @@ mb__verdict mb__regress_replicates(const char *metric, const double *fb,
         if (bad_lo > worse)
             snprintf(why, sizeof why,
                      "%s %s (95%% CI %s..%s) beyond %s but not significant "
-                     "(p=%.2g >= %g); about %zu processes per side would "
+                     "(p%s >= %g); about %zu processes per side would "
                      "decide it",
-                     metric, c_est, c_lo, c_hi, c_thr, r.p, o->alpha, need);
+                     metric, c_est, c_lo, c_hi, c_thr, ps, o->alpha, need);
         else
             snprintf(why, sizeof why,
                      "%s %s: 95%% CI %s..%s straddles the %s threshold; "

@@ -139,4 +139,38 @@ contains "the label error names the file" "$LAST_ERR" "three.txt"
 expect_exit "a variant whose model is missing is FAILED" 3 \
     "$MBENCH" compare a="$MD/digits_fp32.onnx" b="$T_TMP/missing.onnx" "${FAST[@]}"
 contains "the missing model is named" "$LAST_OUT$LAST_ERR" "missing.onnx"
+
+# ---- honest uncertainty: the process is the unit --------------------------
+NULLV=(--processes 6 --min-time 0.12s --warmup 2)
+expect_exit "an A/A comparison with process effects runs" 0 \
+    "$MBENCH" compare a=none,backend=null,backend-opt=delay=20000,backend-opt=process_sd=0.03 \
+    b=none,backend=null,backend-opt=delay=20000,backend-opt=process_sd=0.03 "${NULLV[@]}" --json "$T_TMP/aa.json"
+check "A/A claims no difference and says it was paired over 6 processes" $PY -c "
+import json; v=json.load(open('$T_TMP/aa.json'))['comparison']['variants'][1]
+s=v['significance']
+assert not s['significant'] and s['verdict'] in ('same', 'no significant difference'), s
+assert s['replicates'] == 6 and s['unit'] == 'process', s"
+expect_exit "a 2x slower variant is called slower" 0 \
+    "$MBENCH" compare a=none,backend=null,backend-opt=delay=20000 \
+    b=none,backend=null,backend-opt=delay=40000 "${NULLV[@]}" --json "$T_TMP/ab.json"
+contains "the slower variant is named with its CI and process count" "$LAST_OUT" "slower than baseline (95% CI"
+check "the speedup is about 0.5 (busy-waits of 20 and 40 us) and inside its CI" $PY -c "
+import json; v=json.load(open('$T_TMP/ab.json'))['comparison']['variants'][1]
+lo, hi = v['speedup_median']['ci95']; x = v['speedup_median']['value']
+assert v['significance']['verdict'] == 'slower' and lo <= x <= hi and 0.48 < x < 0.53, v"
+expect_exit "one process per variant still compares" 0 \
+    "$MBENCH" compare a=none,backend=null,backend-opt=delay=20000 \
+    b=none,backend=null,backend-opt=delay=40000 --processes 1 --min-time 0.3s --json "$T_TMP/one.json"
+contains "one process per variant claims nothing" "$LAST_OUT" "covers within-run noise only; no difference is claimed"
+check "one process per variant is not significant even for 2x" $PY -c "
+import json; v=json.load(open('$T_TMP/one.json'))['comparison']['variants'][1]
+assert v['significance']['significant'] is False and v['significance']['unit'] == 'block', v"
+expect_exit "--output naming no output is a usage error before measuring" 2 \
+    "$MBENCH" compare a="$MD/digits_fp32.onnx" b="$MD/digits_fp16.onnx" --output nope
+contains "the unknown output lists the real ones" "$LAST_ERR" "its outputs are: logits"
+expect_exit "--threshold takes a percentage" 0 \
+    "$MBENCH" compare a=none,backend=null b=none,backend=null --threshold 2% --processes 2 --iterations 40 --quiet
+expect_exit "a bad --threshold is a usage error" 2 \
+    "$MBENCH" compare a=none,backend=null b=none,backend=null --threshold much
+
 done_testing

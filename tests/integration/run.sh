@@ -72,6 +72,13 @@ expect_exit "a fixed iteration count is honoured" 0 \
 check "--iterations gives exactly that many samples" \
     $PY -c "import json,sys; r=json.load(open('$T_TMP/fixed.json'))['runs'][0]; assert r['iterations']==37 and r['stop_rule']=='fixed_iterations', r['iterations']" 
 
+expect_exit "--percentile 99.9 runs" 0 "$MBENCH" run "$M/mlp.onnx" --percentile 99.9 --percentile 75 "${FAST[@]}" --json "$T_TMP/pct.json"
+n999=$(echo "$LAST_OUT" | grep -c 'p99.9')
+[ "$n999" -le 1 ] && ok "p99.9 asked for again is reported once" || notok "p99.9 asked for again is reported once" "$LAST_OUT"
+check "the percentile list holds 99.9 once and 75" $PY -c "
+import json; q=[p['q'] for p in json.load(open('$T_TMP/pct.json'))['runs'][0]['latency']['percentiles']]
+assert q.count(99.9) == 1 and 75 in q, q"
+
 expect_exit "a symbolic dimension is set with --dim" 0 \
     "$MBENCH" run "$M/seq.onnx" --dim seq_len=7 --batch 2 "${FAST[@]}" --json "$T_TMP/seq.json" --quiet
 check "the resolved shape is recorded" \
