@@ -525,8 +525,16 @@ mb_status mb__store_put2(mb__store *s, const json_t *doc, const json_t *git,
     mb_status st = check_doc(doc, err);
     if (st)
         return st;
-    char *full = json_dumps(doc, JSON_COMPACT | JSON_SORT_KEYS);
     json_t *slim = json_deep_copy(doc);
+    /* a document saved by an older mbench may carry a password; the sha
+     * is of what is stored, so its redacted export imports as the same */
+    const char *cl = json_string_value(json_object_get(slim, "command_line"));
+    if (cl) {
+        char *r = mb__redact(cl);
+        json_object_set_new(slim, "command_line", json_string(r ? r : ""));
+        free(r);
+    }
+    char *full = slim ? json_dumps(slim, JSON_COMPACT | JSON_SORT_KEYS) : NULL;
     if (!full || !slim) {
         free(full);
         json_decref(slim);
@@ -539,13 +547,6 @@ mb_status mb__store_put2(mb__store *s, const json_t *doc, const json_t *git,
     json_t *run;
     json_array_foreach(json_object_get(slim, "runs"), i, run)
         json_object_del(run, "samples_ns");
-    /* a document saved by an older mbench may carry a password */
-    const char *cl = json_string_value(json_object_get(slim, "command_line"));
-    if (cl) {
-        char *r = mb__redact(cl);
-        json_object_set_new(slim, "command_line", json_string(r ? r : ""));
-        free(r);
-    }
 
     char now[32];
     mb__utc_iso8601(now, sizeof now);

@@ -164,6 +164,9 @@ PYEOF
 expect_exit "an old document is imported" 0 "$MBENCH" db import --db old.sqlite old.json
 if sqlite3 old.sqlite .dump | grep -q s3cr3t; then notok "an imported document's password is hidden in the store" "$(sqlite3 old.sqlite .dump | grep -o '.\{30\}s3cr3t' | head -2)"
 else ok "an imported document's password is hidden in the store"; fi
+expect_exit "the store exports" 0 "$MBENCH" db export --db old.sqlite --json exported.json
+expect_exit "its export imports back" 0 "$MBENCH" db import --db old.sqlite exported.json
+contains "as the same document (the sha is of the redacted document)" "$LAST_OUT" "(0 new, 1 already there)"
 expect_exit "a report is built from the old document" 0 "$MBENCH" report old.json --html old.html --md old.md
 if grep -q s3cr3t old.html old.md; then notok "reports of an old document hide its password" "$(grep -o '.\{30\}s3cr3t' old.html old.md | head -2)"
 else ok "reports of an old document hide its password"; fi
