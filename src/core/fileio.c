@@ -114,6 +114,13 @@ static mb_status resolve(const char *path, int *fd, char **target,
                     path);
 }
 
+/* "/" unless p already ends with one: for DIR + sep + NAME in messages. */
+static const char *sep_after(const char *p)
+{
+    size_t n = strlen(p);
+    return n && p[n - 1] == '/' ? "" : "/";
+}
+
 /* The directory part of p ("." when it has none); caller frees. */
 static char *dir_of(const char *p)
 {
@@ -281,8 +288,8 @@ static mb_status write_out(const char *path, const void *a, size_t alen,
     if (exists && S_ISDIR(st.st_mode)) {
         s = mb__fail(err, MB_EIO,
                      "cannot write %s: it is a directory (name a file, e.g. "
-                     "%s/result.json)",
-                     path, path);
+                     "%s%sresult.json)",
+                     path, path, sep_after(path));
     } else if (exists && !S_ISREG(st.st_mode)) {
         /* a device, FIFO or socket: write through it, never replace it */
         int o = open(target,
@@ -388,8 +395,8 @@ mb_status mb__output_check(const char *path, mb_err *err)
         if (S_ISDIR(st.st_mode))
             s = mb__fail(err, MB_EIO,
                          "cannot write %s: it is a directory (name a file, "
-                         "e.g. %s/result.json)",
-                         path, path);
+                         "e.g. %s%sresult.json)",
+                         path, path, sep_after(path));
         else if (!S_ISREG(st.st_mode)) /* device, FIFO: written through */
             s = access(target, W_OK) == 0
                     ? MB_OK
