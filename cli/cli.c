@@ -2,6 +2,7 @@
 #include "cli.h"
 
 #include "core/parse.h"
+#include "core/redact.h"
 
 #include <errno.h>
 #include <math.h>
@@ -115,7 +116,9 @@ void mb_cli_set_command_line(int argc, char **argv)
     size_t off = 0;
     cmdline[0] = '\0';
     for (int i = 0; i < argc && off + 4 < sizeof cmdline; i++) {
-        const char *a = argv[i];
+        /* credentials never reach a document, report or store */
+        char a[2048];
+        mb__redact_to(a, sizeof a, argv[i]);
         int quote = strpbrk(a, " \t\"'$\\") != NULL || !*a;
         int n = snprintf(cmdline + off, sizeof cmdline - off, "%s%s%s%s",
                          i ? " " : "", quote ? "'" : "", a, quote ? "'" : "");

@@ -52,7 +52,8 @@ int mb_cli_use_color(int fd);
 /* Terminal width of fd, or 100 when it is not a terminal. */
 int mb_cli_term_width(int fd);
 
-/* The command line as one string (for result documents). */
+/* The command line as one string (for result documents), with
+ * passwords replaced by *** (core/redact.h). */
 const char *mb_cli_command_line(void);
 void mb_cli_set_command_line(int argc, char **argv);
 

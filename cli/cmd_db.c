@@ -8,11 +8,13 @@
  * Storing is idempotent (a document already in the target is skipped), so
  * an interrupted import or copy can simply be run again. */
 #include "cli.h"
+#include "outputs.h"
 
 #include "core/buf.h"
 #include "core/clock.h"
 #include "core/err.h"
 #include "core/fileio.h"
+#include "core/redact.h"
 #include "store/store.h"
 
 #include <getopt.h>
@@ -65,7 +67,8 @@ static mb_status collect(void *user, const json_t *doc, const json_t *git,
     return MB_OK;
 }
 
-static int do_export(const char *db, const char *json_path, const char *to)
+static int do_export(const char *db, const char *json_path,
+                     const char *json_shown, const char *to)
 {
     mb_err err = {0};
     mb__store *src = NULL;
@@ -83,9 +86,12 @@ static int do_export(const char *db, const char *json_path, const char *to)
         goto out;
     }
     if (to) {
+        char sdb[512], sto[512]; /* no password in what is printed */
+        mb__redact_to(sdb, sizeof sdb, db);
+        mb__redact_to(sto, sizeof sto, to);
         printf("copied %zu documents from %s to %s (%zu new, %zu already "
                "there)\n",
-               w.seen, db, to, w.added, w.seen - w.added);
+               w.seen, sdb, sto, w.added, w.seen - w.added);
     } else {
         char now[32];
         mb__utc_iso8601(now, sizeof now);
@@ -100,9 +106,12 @@ static int do_export(const char *db, const char *json_path, const char *to)
         }
         if (mb__write_file_atomic(json_path, text, strlen(text), &err))
             rc = mb_cli_fail(&err);
-        else
-            printf("exported %zu documents from %s to %s\n", w.seen, db,
-                   json_path);
+        else {
+            char sdb[512];
+            mb__redact_to(sdb, sizeof sdb, db);
+            printf("exported %zu documents from %s to %s\n", w.seen, sdb,
+                   json_shown);
+        }
         free(text);
     }
 out:
@@ -177,9 +186,11 @@ static int do_info(const char *db)
         mb__store_close(s);
         return mb_cli_fail(&err);
     }
+    char sdb[512];
+    mb__redact_to(sdb, sizeof sdb, db);
     printf("store: %s (%s)\nschema_version: %d\ndocuments: %lld\nruns: "
            "%lld\nrun_samples: %lld\n",
-           db, mb__store_kind(s), MB_STORE_SCHEMA_VERSION, (long long)nd,
+           sdb, mb__store_kind(s), MB_STORE_SCHEMA_VERSION, (long long)nd,
            (long long)nr, (long long)ns);
     mb__store_close(s);
     return MB_EXIT_OK;
@@ -264,7 +275,9 @@ int cmd_db(int argc, char **argv)
             return mb_cli_error(
                 MB_EXIT_USAGE,
                 "db export needs exactly one of --json FILE or --to DST");
-        return do_export(db, json_path, to);
+        const char *jp = NULL; /* checked before the store is read */
+        int rc = json_path ? mb_cli_output_arg("--json", json_path, &jp) : 0;
+        return rc ? rc : do_export(db, jp, json_path, to);
     }
     if (json_path || to)
         return mb_cli_error(
@@ -282,9 +295,11 @@ int cmd_db(int argc, char **argv)
     int rc = MB_EXIT_OK;
     for (int i = optind; i < argc && !rc; i++)
         rc = import_file(dst, argv[i], git, &seen, &added);
+    char sdb[512];
+    mb__redact_to(sdb, sizeof sdb, db);
     if (!rc)
         printf("imported %zu documents into %s (%zu new, %zu already there)\n",
-               seen, db, added, seen - added);
+               seen, sdb, added, seen - added);
     json_decref(git);
     mb__store_close(dst);
     return rc;

@@ -4,6 +4,7 @@
  * directories of .npy/.pb files matched by file name (or by the name
  * stored inside a .pb).  Definitions: docs/ACCURACY.md. */
 #include "cli.h"
+#include "outputs.h"
 
 #include "acc_print.h"
 #include "accuracy/gate.h"
@@ -405,6 +406,7 @@ int cmd_diff(int argc, char **argv)
     mb_gate gates[MAX_GATES];
     size_t n_gates = 0;
     const char *json_path = NULL, *heat_path = NULL;
+    int write_failed = 0;
     int quiet = 0;
     mb_err err;
     int c;
@@ -448,11 +450,13 @@ int cmd_diff(int argc, char **argv)
                 n_gates = MAX_GATES;
             break;
         }
-        case OPT_JSON:
-            json_path = optarg;
+        case OPT_JSON: /* outputs are checked before any work */
+            if ((iv = mb_cli_output_arg("--json", optarg, &json_path)))
+                return (int)iv;
             break;
         case OPT_HEATMAP:
-            heat_path = optarg;
+            if ((iv = mb_cli_output_arg("--heatmap", optarg, &heat_path)))
+                return (int)iv;
             break;
         case OPT_THREADS:
             if (mb_cli_parse_i64(optarg, 1, 256, &iv))
@@ -539,17 +543,15 @@ int cmd_diff(int argc, char **argv)
             }
         mb_buf png = MB_BUF_INIT;
         double mx = 0;
+        /* a heatmap that cannot be written does not cost the JSON */
         if (mb__heatmap_png(&A.t[k], &B.t[pair[k]], &png, &mx, &err) ||
             mb__write_file_atomic(heat_path, png.data, png.len, &err)) {
-            mb__buf_free(&png);
-            json_decref(gv);
-            rc = mb_cli_fail(&err);
-            goto done;
-        }
-        mb__buf_free(&png);
-        if (!quiet)
+            write_failed = mb_cli_fail(&err);
+        } else if (!quiet) {
             printf("heatmap of %s: %s (brightest = |diff| %.6g)\n", A.key[k],
                    heat_path, mx);
+        }
+        mb__buf_free(&png);
     }
     if (json_path) {
         json_t *doc = json_object();
@@ -580,7 +582,7 @@ int cmd_diff(int argc, char **argv)
         }
     }
     json_decref(gv);
-    rc = passed ? MB_EXIT_OK : MB_EXIT_FAIL;
+    rc = write_failed ? write_failed : passed ? MB_EXIT_OK : MB_EXIT_FAIL;
 done:
     json_decref(outs);
     free(pair);

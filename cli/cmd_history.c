@@ -4,6 +4,7 @@
  * console table, JSON ("mbench.history/1") and a self-contained HTML page
  * with inline SVG charts. */
 #include "cli.h"
+#include "outputs.h"
 
 #include "core/alloc.h"
 #include "core/buf.h"
@@ -395,7 +396,7 @@ int cmd_history(int argc, char **argv)
         {NULL, 0, NULL, 0}};
     const char *db = NULL, *metric = "p50", *html = NULL, *json_path = NULL;
     mb__store_filter f = {0};
-    int opt;
+    int opt, rc = MB_EXIT_OK;
     optind = 1;
     opterr = 0;
     while ((opt = getopt_long(argc, argv, ":h", longopts, NULL)) != -1) {
@@ -413,10 +414,12 @@ int cmd_history(int argc, char **argv)
             f.ref = optarg;
             break;
         case 'H':
-            html = optarg;
+            if ((rc = mb_cli_output_arg("--html", optarg, &html)))
+                return rc;
             break;
         case 'j':
-            json_path = optarg;
+            if ((rc = mb_cli_output_arg("--json", optarg, &json_path)))
+                return rc;
             break;
         case 'b':
             if (mb_cli_parse_i64(optarg, 1, INT64_MAX, &f.batch_size))
@@ -469,11 +472,10 @@ int cmd_history(int argc, char **argv)
     mb__store_close(s);
     json_t *series = build_series(rows, metric);
     json_decref(rows);
-    int rc = MB_EXIT_OK;
     render_console(series, metric);
     if (html)
         rc = write_out(html, render_html(series, metric));
-    if (!rc && json_path) {
+    if (json_path) { /* written even when the HTML could not be */
         char now[32];
         mb__utc_iso8601(now, sizeof now);
         json_t *doc = json_pack(
@@ -484,7 +486,10 @@ int cmd_history(int argc, char **argv)
             "1.4826*median|x[i+1]-x[i]|/sqrt(2)",
             "min_segment", MB_CP_MIN_SEGMENT, "threshold", MB_CP_THRESHOLD,
             "min_relative_change", MB_CP_MIN_REL, "series", series);
-        rc = write_out(json_path, doc ? json_dumps(doc, JSON_INDENT(2)) : NULL);
+        rc |= write_out(json_path,
+                        doc ? json_dumps(doc, JSON_INDENT(2)) : NULL);
+        if (rc)
+            rc = MB_EXIT_RUNTIME;
         json_decref(doc);
     }
     json_decref(series);

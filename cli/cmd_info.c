@@ -2,6 +2,7 @@
  * opsets, parameters by element type, external data, op types), read from
  * the file without ONNX Runtime and without loading the weights. */
 #include "cli.h"
+#include "outputs.h"
 
 #include "core/buf.h"
 #include "core/err.h"
@@ -280,8 +281,11 @@ int cmd_info(int argc, char **argv)
     optind = 1;
     while ((c = getopt_long(argc, argv, ":h", opts, NULL)) != -1) {
         switch (c) {
-        case 'j':
+        case 'j': /* "-" is stdout instead of the report */
             json_path = optarg;
+            if (strcmp(optarg, "-") != 0 &&
+                (c = mb_cli_output_check("--json", optarg)))
+                return c;
             break;
         case 'h':
             usage(stdout);

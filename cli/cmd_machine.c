@@ -1,6 +1,7 @@
 /* cmd_machine.c - mbench machine: this machine's practical peaks (sgemm
  * GFLOP/s, triad GB/s, counters), measured once and cached. */
 #include "cli.h"
+#include "outputs.h"
 
 #include "core/buf.h"
 #include "core/fileio.h"
@@ -89,7 +90,10 @@ int cmd_machine(int argc, char **argv)
     while ((c = getopt_long(argc, argv, ":h", opts, NULL)) != -1) {
         switch (c) {
         case 'r': refresh = 1; break;
-        case 'j': json_path = optarg; break;
+        case 'j': /* checked before the peaks are measured */
+            if ((c = mb_cli_output_arg("--json", optarg, &json_path)))
+                return c;
+            break;
         case 'h': usage(stdout); return MB_EXIT_OK;
         case ':':
             return mb_cli_error(MB_EXIT_USAGE, "%s needs a value (see mbench machine --help)",

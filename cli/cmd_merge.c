@@ -1,6 +1,7 @@
 /* cmd_merge.c - mbench merge: shard result documents of `suite --shard I/N`
  * (or several exec documents) into one document (docs/EXEC.md). */
 #include "cli.h"
+#include "outputs.h"
 #include "exec_util.h"
 
 #include "core/alloc.h"
@@ -56,6 +57,10 @@ int cmd_merge(int argc, char **argv)
     }
     if (!out)
         return mb_cli_error(MB_EXIT_USAGE, "no --output FILE: name the merged document");
+    const char *shown = out; /* checked before the shards are read */
+    int crc = mb_cli_output_arg("--output", shown, &out);
+    if (crc)
+        return crc;
     int n = argc - optind;
     if (n < 1)
         return mb_cli_error(MB_EXIT_USAGE, "no input: give the shard result files (mbench merge a.json b.json --output all.json)");
@@ -104,7 +109,7 @@ int cmd_merge(int argc, char **argv)
             }
         }
     }
-    printf("merged %d document(s), %zu run(s) into %s\n", n, json_array_size(json_object_get(merged, "runs")), out);
+    printf("merged %d document(s), %zu run(s) into %s\n", n, json_array_size(json_object_get(merged, "runs")), shown);
     if (mb_cli_write_doc(out, merged) != 0)
         rc = MB_EXIT_RUNTIME;
     json_decref(merged);

@@ -3,6 +3,7 @@
  * non-profiled timing pass, with FLOPs, share of the machine's peak and
  * hardware counters; and --compare of two variants' op-type profiles. */
 #include "cli.h"
+#include "outputs.h"
 #include "runopts.h"
 
 #include "core/alloc.h"
@@ -343,37 +344,40 @@ static int write_outputs(const popts *o, json_t *doc, const char *title,
         fwrite(b.data ? b.data : "", 1, b.len, stdout);
         mb__buf_free(&b);
     }
+    /* one output that cannot be written does not cost the others */
     if (o->trace && trace_text &&
         mb__write_file_atomic(o->trace, trace_text, trace_len, &err))
         rc = mb_cli_fail(&err);
-    if (!rc && o->folded) {
+    if (o->folded) {
         mb_buf b = MB_BUF_INIT;
         mb__profile_folded(p, title, &b);
-        rc = write_buf(o->folded, &b);
+        rc |= write_buf(o->folded, &b);
         mb__buf_free(&b);
     }
-    if (!rc && o->flame) {
+    if (o->flame) {
         mb_buf b = MB_BUF_INIT;
         mb__profile_svg(p, title, &b);
-        rc = write_buf(o->flame, &b);
+        rc |= write_buf(o->flame, &b);
         mb__buf_free(&b);
     }
-    if (!rc && o->html) {
+    if (o->html) {
         mb_buf b = MB_BUF_INIT;
         mb__profile_html(p, title, json_object_get(doc, "environment"), &b);
-        rc = write_buf(o->html, &b);
+        rc |= write_buf(o->html, &b);
         mb__buf_free(&b);
     }
-    if (!rc && o->json) {
+    if (o->json) {
         json_object_set_new(doc, "command_line",
                             json_string(mb_cli_command_line()));
         char *text = json_dumps(doc, JSON_INDENT(2));
         if (!text)
-            rc = mb_cli_error(MB_EXIT_RUNTIME, "out of memory");
+            rc |= mb_cli_error(MB_EXIT_RUNTIME, "out of memory");
         else if (mb__write_file_atomic(o->json, text, strlen(text), &err))
-            rc = mb_cli_fail(&err);
+            rc |= mb_cli_fail(&err);
         free(text);
     }
+    if (rc)
+        rc = MB_EXIT_RUNTIME;
     return rc;
 }
 
@@ -547,11 +551,26 @@ int cmd_profile(int argc, char **argv)
             }
             o.skip = v;
             break;
-        case O_TRACE: o.trace = optarg; break;
-        case O_FOLDED: o.folded = optarg; break;
-        case O_FLAME: o.flame = optarg; break;
-        case O_HTML: o.html = optarg; break;
-        case O_JSON: o.json = optarg; break;
+        /* outputs are checked now, not after the profile is measured */
+        case O_TRACE:
+        case O_FOLDED:
+        case O_FLAME:
+        case O_HTML:
+        case O_JSON: {
+            const char **dst = c == O_TRACE    ? &o.trace
+                               : c == O_FOLDED ? &o.folded
+                               : c == O_FLAME  ? &o.flame
+                               : c == O_HTML   ? &o.html
+                                               : &o.json;
+            const char *flag = c == O_TRACE    ? "--trace"
+                               : c == O_FOLDED ? "--folded"
+                               : c == O_FLAME  ? "--flame"
+                               : c == O_HTML   ? "--html"
+                                               : "--json";
+            if ((rc = mb_cli_output_arg(flag, optarg, dst)))
+                goto done;
+            break;
+        }
         case O_COMPARE: o.compare = 1; break;
         case O_FROM: o.from = optarg; break;
         case O_NOTIMING: o.no_timing = 1; break;

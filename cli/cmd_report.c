@@ -3,9 +3,11 @@
  * are shown side by side; with no output flag the Markdown goes to
  * stdout. */
 #include "cli.h"
+#include "outputs.h"
 
 #include "core/buf.h"
 #include "core/fileio.h"
+#include "core/redact.h"
 #include "report/html.h"
 #include "report/markdown.h"
 
@@ -83,6 +85,13 @@ static json_t *load_doc(const char *path)
         json_decref(doc);
         return NULL;
     }
+    /* a document saved by an older mbench may carry a password */
+    const char *cl = json_string_value(json_object_get(doc, "command_line"));
+    if (cl) {
+        char *r = mb__redact(cl);
+        json_object_set_new(doc, "command_line", json_string(r ? r : ""));
+        free(r);
+    }
     return doc;
 }
 
@@ -129,6 +138,9 @@ static json_t *merge_docs(json_t **docs, char **paths, size_t n)
     return m;
 }
 
+/* The exit code of the first failure. */
+static int first(int rc, int r) { return rc ? rc : r; }
+
 static int write_buf(const char *path, mb_buf *b, const char *what)
 {
     mb_err err = {0};
@@ -151,6 +163,7 @@ int cmd_report(int argc, char **argv)
     optind = 1;
     while ((c = getopt_long(argc, argv, "h", longopts, NULL)) != -1) {
         switch (c) {
+        /* outputs are checked before any document is read */
         case 'H': html = optarg; break;
         case 'm': md = optarg; break;
         case 'c': csv = optarg; break;
@@ -163,6 +176,11 @@ int cmd_report(int argc, char **argv)
                                 argv[optind - 1]);
         }
     }
+    const char *const outs[][2] = {
+        {"--html", html}, {"--md", md}, {"--csv", csv}, {"--json", jsonp}};
+    for (size_t i = 0; i < 4; i++)
+        if (outs[i][1] && (c = mb_cli_output_check(outs[i][0], outs[i][1])))
+            return c;
     size_t n = (size_t)(argc - optind);
     if (n == 0)
         return mb_cli_error(MB_EXIT_USAGE,
@@ -182,7 +200,9 @@ int cmd_report(int argc, char **argv)
             rc = MB_EXIT_RUNTIME;
     const json_t *const *cdocs = (const json_t *const *)docs;
     mb_err err = {0};
-    if (rc == MB_EXIT_OK && (md || !(html || csv || jsonp))) {
+    /* every output is tried: one that fails does not cost the others */
+    int loaded = rc == MB_EXIT_OK;
+    if (loaded && (md || !(html || csv || jsonp))) {
         mb_buf b = MB_BUF_INIT;
         if (mb__report_md(cdocs, n, &b, &err) != MB_OK)
             rc = mb_cli_fail(&err);
@@ -192,33 +212,33 @@ int cmd_report(int argc, char **argv)
             rc = mb_cli_error(MB_EXIT_RUNTIME, "cannot write to stdout");
         mb__buf_free(&b);
     }
-    if (rc == MB_EXIT_OK && html) {
+    if (loaded && html) {
         mb_buf b = MB_BUF_INIT;
         if (mb__report_html(cdocs, n, &b, &err) != MB_OK)
-            rc = mb_cli_fail(&err);
+            rc = first(rc, mb_cli_fail(&err));
         else
-            rc = write_buf(html, &b, "HTML");
+            rc = first(rc, write_buf(html, &b, "HTML"));
         mb__buf_free(&b);
     }
 #ifdef MB_HAVE_CSV
-    if (rc == MB_EXIT_OK && csv) {
+    if (loaded && csv) {
         mb_buf b = MB_BUF_INIT;
         for (size_t i = 0; i < n; i++)
             mb__report_csv(docs[i], i == 0, &b);
-        rc = write_buf(csv, &b, "CSV");
+        rc = first(rc, write_buf(csv, &b, "CSV"));
         mb__buf_free(&b);
     }
 #endif
-    if (rc == MB_EXIT_OK && jsonp) {
+    if (loaded && jsonp) {
         json_t *m = merge_docs(docs, argv + optind, n);
         char *text = m ? json_dumps(m, JSON_INDENT(1) | JSON_PRESERVE_ORDER) : NULL;
         if (!text) {
-            rc = mb_cli_error(MB_EXIT_RUNTIME, "out of memory merging documents");
+            rc = first(rc, mb_cli_error(MB_EXIT_RUNTIME, "out of memory merging documents"));
         } else {
             mb_buf b = MB_BUF_INIT;
             mb__buf_puts(&b, text);
             mb__buf_putc(&b, '\n');
-            rc = write_buf(jsonp, &b, "JSON");
+            rc = first(rc, write_buf(jsonp, &b, "JSON"));
             mb__buf_free(&b);
         }
         free(text);

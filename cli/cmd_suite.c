@@ -2,6 +2,7 @@
  * branches, or models) run into one result document (docs/EXEC.md). */
 #include "cli.h"
 #include "exec_util.h"
+#include "outputs.h"
 
 #include "core/alloc.h"
 #include "core/buf.h"
@@ -292,7 +293,8 @@ int cmd_suite(int argc, char **argv)
         {"cleanup", required_argument, 0, O_CLEAN}, {"gpu-memory", no_argument, 0, O_GPU},
         {"seed", required_argument, 0, O_SEED},
         {"quiet", no_argument, 0, 'q'}, {"help", no_argument, 0, 'h'}, {0, 0, 0, 0}};
-    const char *tmpl = NULL, *out_path = NULL, *repo = NULL, *db = NULL;
+    const char *tmpl = NULL, *out_path = NULL, *out_arg = NULL, *repo = NULL,
+               *db = NULL;
     int skip = 0, compare = 0, quiet = 0, rc = MB_EXIT_OK;
     int64_t shard_i = 0, shard_n = 1, seed = 42;
     suite_ctx x;
@@ -305,7 +307,11 @@ int cmd_suite(int argc, char **argv)
     while ((c = getopt_long(argc, argv, "c:o:r:w:qh", lo, NULL)) != -1) {
         switch (c) {
         case 'c': tmpl = optarg; break;
-        case 'o': out_path = optarg; break;
+        case 'o': /* checked now, not after the tasks ran */
+            out_arg = optarg;
+            if ((rc = mb_cli_output_arg("--json", optarg, &out_path)))
+                return rc;
+            break;
         case O_SKIP: skip = 1; break;
         case O_TIMEOUT:
             if (mb_cli_parse_duration_ns(optarg, &x.eo.timeout_ns) || x.eo.timeout_ns <= 0)
@@ -317,7 +323,12 @@ int cmd_suite(int argc, char **argv)
                 return mb_cli_bad_value("--shard", optarg, "I/N with 0 <= I < N (0-based), e.g. 0/4");
             break;
         case O_REPO: repo = optarg; break;
-        case O_DB: db = optarg; break;
+        case O_DB:
+            db = optarg;
+            if (strstr(db, "://") == NULL &&
+                (rc = mb_cli_output_check("--db", db)))
+                return rc;
+            break;
         case 'r':
             if (mb_cli_parse_i64(optarg, 1, 1000000, &x.eo.fixed_runs))
                 return mb_cli_bad_value("--runs", optarg, "a count >= 1");
@@ -492,7 +503,7 @@ int cmd_suite(int argc, char **argv)
     if (out_path && mb_cli_write_doc(out_path, x.doc) != 0)
         rc = MB_EXIT_RUNTIME;
     else if (out_path && !quiet)
-        printf("wrote %s\n", out_path);
+        printf("wrote %s\n", out_arg);
     if (interrupted)
         rc = mb_cli_error(MB_EXIT_INTERRUPTED, "interrupted; the finished tasks were %s", out_path ? "written" : "printed");
     else if (x.failed && !skip)

@@ -3,6 +3,7 @@
  * shape and the sha256 of its C-order little-endian bytes, so tests and
  * users can check it against numpy's view of the same file. */
 #include "cli.h"
+#include "outputs.h"
 
 #include "core/alloc.h"
 #include "core/fileio.h"
@@ -301,7 +302,9 @@ int cmd_tensor_dump(int argc, char **argv)
         case 'L':
             labels = optarg;
             break;
-        case 's':
+        case 's': /* checked before anything is read */
+            if ((c = mb_cli_output_check("--save", optarg)))
+                return c;
             save = optarg;
             break;
         case 'i':

@@ -241,29 +241,13 @@ static mb_status bind_candidate(mb_bench *b, const mb_tensor *in, size_t n,
     return st;
 }
 
-static int mkdir_p(const char *path)
-{
-    char buf[4096];
-    snprintf(buf, sizeof buf, "%s", path);
-    for (char *p = buf + 1; *p; p++) {
-        if (*p != '/')
-            continue;
-        *p = '\0';
-        if (mkdir(buf, 0777) != 0 && errno != EEXIST)
-            return -1;
-        *p = '/';
-    }
-    return mkdir(buf, 0777) != 0 && errno != EEXIST ? -1 : 0;
-}
-
 static mb_status save_outputs(const char *dir, const char *sub,
                               const outset *o, mb_err *err)
 {
     char path[4096];
     snprintf(path, sizeof path, "%s/%s", dir, sub);
-    if (mkdir_p(path) != 0)
-        return mb__fail(err, MB_EIO, "--save-outputs: cannot create %s: %s",
-                        path, strerror(errno));
+    if (mb__mkdirs(path, err))
+        return err->code;
     for (size_t i = 0; i < o->n; i++) {
         char name[256];
         snprintf(name, sizeof name, "%s",
@@ -831,7 +815,11 @@ int cmd_validate(int argc, char **argv)
                 goto done;
             }
             break;
-        case O_SAVE: vo.save_dir = optarg; break;
+        case O_SAVE: /* made and tried now, not after the run */
+            if ((rc = mb_cli_output_dir_check("--save-outputs", optarg)))
+                goto done;
+            vo.save_dir = optarg;
+            break;
         case O_ATOL:
             if (mb_cli_parse_double(optarg, 0, 1e300, &vo.mo.atol)) {
                 rc = mb_cli_bad_value("--atol", optarg, "a number >= 0");

@@ -17,11 +17,33 @@ typedef struct mb_cli_outputs {
  * to a command's table; and their count. */
 extern const struct option mb_cli_output_options[];
 #define MB_CLI_N_OUTPUT_OPTIONS 6
-/* 1 when c was an output option (recorded in o), 0 otherwise. */
+/* 1 when c was an output option (recorded in o), 0 otherwise.  Each path
+ * is checked here, while parsing, so that nothing is measured for an
+ * output that cannot be written: missing directories are created, and a
+ * path that cannot be written (or a store that cannot be opened) ends the
+ * process at once with one line naming the flag (exit 3).  "-" sends the
+ * document to stdout (mb_cli_stdout_document). */
 int mb_cli_outputs_handle(mb_cli_outputs *o, int c, const char *arg);
-/* Writes every requested output of doc; returns an exit code (0 ok, 3 on
- * a write or store failure, after printing one line). */
+/* Writes every requested output of doc: one that fails does not stop the
+ * others.  Returns an exit code (0 ok, 3 when any write or the store
+ * failed, after printing one line per failure). */
 int mb_cli_outputs_write(const mb_cli_outputs *o, json_t *doc);
+/* The checks of mb_cli_outputs_handle, for commands with output flags of
+ * their own: 0 when path (a file) or dir (a directory, created) can be
+ * written, else an exit code after printing "FLAG: reason (fix)". */
+int mb_cli_output_check(const char *flag, const char *path);
+int mb_cli_output_dir_check(const char *flag, const char *dir);
+/* For a document written to "-": keeps stdout for the document alone by
+ * pointing file descriptor 1 (everything the command prints: tables,
+ * messages) at stderr, and returns the path (/dev/fd/N) that writes to
+ * the real stdout (NULL after printing when stdout is not open). */
+const char *mb_cli_stdout_document(const char *flag);
+/* An output flag's value, for commands that print on stdout too: "-"
+ * becomes mb_cli_stdout_document() (a second "-" is a usage error: only
+ * one document can have stdout), anything else is checked as by
+ * mb_cli_output_check.  *path is what to write to; returns 0 or an exit
+ * code after printing. */
+int mb_cli_output_arg(const char *flag, const char *arg, const char **path);
 /* Help text for the output flags. */
 extern const char mb_cli_outputs_help[];
 

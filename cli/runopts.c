@@ -175,6 +175,10 @@ static int handle(mb_plan *p, int c, const char *flag, const char *arg)
     case O_NOARENA:
         return set_opt(p, "arena", "0");
     case O_SAVEOPT:
+        /* the runtime writes it after loading: check it now, and stop
+         * at once like the other outputs (exit 3, outputs.h) */
+        if (mb_cli_output_check(flag, arg))
+            exit(MB_EXIT_RUNTIME);
         return set_opt(p, "save-optimized", arg);
     case O_ORTLIB:
         free(p->ort_lib);

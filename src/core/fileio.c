@@ -12,6 +12,7 @@
 #include <string.h>
 #include <sys/mman.h>
 #include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 
 static mb_status write_all(int fd, const void *data, size_t len)
@@ -30,22 +31,220 @@ static mb_status write_all(int fd, const void *data, size_t len)
     return MB_OK;
 }
 
-static mb_status write_atomic2(const char *path, const void *a, size_t alen,
-                               const void *b, size_t blen, mb_err *err)
+/* The descriptor path names when it is one of this process's own
+ * descriptors: "-" (stdout), /dev/stdout, /dev/stderr, /dev/fd/N,
+ * /proc/self/fd/N, /proc/thread-self/fd/N or /proc/<our pid>/fd/N; -1
+ * otherwise.  Such a path must be written through the descriptor: the
+ * symlinks in /proc are not files to replace, and reopening them would
+ * start again at offset 0 of a redirected file. */
+static int own_fd(const char *p)
 {
-    size_t plen = strlen(path);
-    char *tmp = mb__malloc(plen + 32);
-    if (!tmp)
+    if (strcmp(p, "-") == 0 || strcmp(p, "/dev/stdout") == 0)
+        return 1;
+    if (strcmp(p, "/dev/stderr") == 0)
+        return 2;
+    const char *n = NULL;
+    char mine[64];
+    snprintf(mine, sizeof mine, "/proc/%ld/fd/", (long)getpid());
+    if (strncmp(p, "/dev/fd/", 8) == 0)
+        n = p + 8;
+    else if (strncmp(p, "/proc/self/fd/", 14) == 0)
+        n = p + 14;
+    else if (strncmp(p, "/proc/thread-self/fd/", 21) == 0)
+        n = p + 21;
+    else if (strncmp(p, mine, strlen(mine)) == 0)
+        n = p + strlen(mine);
+    if (!n || *n < '0' || *n > '9')
+        return -1;
+    char *end;
+    long v = strtol(n, &end, 10);
+    return *end || v > 1 << 20 ? -1 : (int)v;
+}
+
+/* Follows the symlinks of path (not the last target, which may be
+ * missing) to where the bytes belong: *fd >= 0 for one of our own
+ * descriptors, else *target (caller frees) is a path that is not a
+ * symlink.  A relative link is relative to the directory holding it. */
+static mb_status resolve(const char *path, int *fd, char **target,
+                         mb_err *err)
+{
+    *fd = -1;
+    *target = NULL;
+    char *cur = mb__strdup(path);
+    if (!cur)
+        return mb__fail(err, MB_ENOMEM, "out of memory");
+    for (int hops = 0; hops < 40; hops++) {
+        if ((*fd = own_fd(cur)) >= 0) {
+            free(cur);
+            return MB_OK;
+        }
+        struct stat st;
+        if (lstat(cur, &st) != 0 || !S_ISLNK(st.st_mode)) {
+            *target = cur;
+            return MB_OK;
+        }
+        char link[4096];
+        ssize_t n = readlink(cur, link, sizeof link - 1);
+        if (n < 0) {
+            *target = cur;
+            return MB_OK;
+        }
+        link[n] = '\0';
+        char *next;
+        const char *slash = strrchr(cur, '/');
+        if (link[0] == '/' || !slash) {
+            next = mb__strdup(link);
+        } else {
+            size_t dl = (size_t)(slash - cur) + 1;
+            next = mb__malloc(dl + (size_t)n + 1);
+            if (next) {
+                memcpy(next, cur, dl);
+                memcpy(next + dl, link, (size_t)n + 1);
+            }
+        }
+        free(cur);
+        if (!next)
+            return mb__fail(err, MB_ENOMEM, "out of memory");
+        cur = next;
+    }
+    free(cur);
+    return mb__fail(err, MB_EIO,
+                    "cannot write %s: too many levels of symbolic links "
+                    "(fix the link chain or choose another path)",
+                    path);
+}
+
+/* "/" unless p already ends with one: for DIR + sep + NAME in messages. */
+static const char *sep_after(const char *p)
+{
+    size_t n = strlen(p);
+    return n && p[n - 1] == '/' ? "" : "/";
+}
+
+/* The directory part of p ("." when it has none); caller frees. */
+static char *dir_of(const char *p)
+{
+    const char *slash = strrchr(p, '/');
+    if (!slash)
+        return mb__strdup(".");
+    if (slash == p)
+        return mb__strdup("/");
+    size_t n = (size_t)(slash - p);
+    char *d = mb__malloc(n + 1);
+    if (d) {
+        memcpy(d, p, n);
+        d[n] = '\0';
+    }
+    return d;
+}
+
+mb_status mb__mkdirs(const char *dir, mb_err *err)
+{
+    char *d = mb__strdup(dir);
+    if (!d)
+        return mb__fail(err, MB_ENOMEM, "out of memory");
+    size_t n = strlen(d);
+    while (n > 1 && d[n - 1] == '/')
+        d[--n] = '\0';
+    for (char *p = d + 1;; p++) {
+        if (*p != '/' && *p)
+            continue;
+        char c = *p;
+        *p = '\0';
+        if (mkdir(d, 0777) != 0 && errno != EEXIST) {
+            int e = errno;
+            mb_status s = mb__fail(
+                err, MB_EIO, "cannot create directory %s: %s (%s)", d,
+                strerror(e),
+                e == ENOTDIR ? "a file is in the way: remove it or choose "
+                               "another path"
+                             : "create it yourself or choose another path");
+            free(d);
+            return s;
+        }
+        *p = c;
+        if (!c)
+            break;
+    }
+    struct stat st;
+    mb_status s = MB_OK;
+    if (stat(d, &st) != 0)
+        s = mb__fail(err, MB_EIO, "cannot create directory %s: %s (choose "
+                     "another path)", d, strerror(errno));
+    else if (!S_ISDIR(st.st_mode))
+        s = mb__fail(err, MB_EIO,
+                     "cannot create directory %s: a file of that name is in "
+                     "the way (remove it or choose another path)",
+                     d);
+    free(d);
+    return s;
+}
+
+/* Creates a new empty file in dir with a fresh name (O_EXCL) and mode
+ * 0666 less the umask; *tmp (caller frees) is its path. */
+static int open_temp(const char *dir, char **tmp)
+{
+    size_t dl = strlen(dir);
+    *tmp = mb__malloc(dl + 64);
+    if (!*tmp)
+        return errno = ENOMEM, -1;
+    for (int tries = 0; tries < 100; tries++) {
+        struct timespec ts;
+        clock_gettime(CLOCK_MONOTONIC, &ts);
+        snprintf(*tmp, dl + 64, "%s/.mbench-%ld-%lx%02d.tmp", dir,
+                 (long)getpid(), (unsigned long)ts.tv_nsec, tries);
+        int fd = open(*tmp, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0666);
+        if (fd >= 0 || errno != EEXIST)
+            return fd;
+    }
+    return errno = EEXIST, -1;
+}
+
+/* Writes a + b through a descriptor (ours, a device, a FIFO). */
+static mb_status write_fd(int fd, const char *path, const void *a,
+                          size_t alen, const void *b, size_t blen,
+                          mb_err *err)
+{
+    if (write_all(fd, a, alen) || write_all(fd, b, blen))
+        return mb__fail(err, MB_EIO, "cannot write %s: %s", path,
+                        strerror(errno));
+    return MB_OK;
+}
+
+/* The temp file + fsync + rename of a regular file, in target's own
+ * directory; a replaced file keeps its mode (and, when allowed, owner). */
+static mb_status replace_regular(const char *path, const char *target,
+                                 const void *a, size_t alen, const void *b,
+                                 size_t blen, mb_err *err)
+{
+    char *dir = dir_of(target), *tmp = NULL;
+    if (!dir)
         return mb__fail(err, MB_ENOMEM, "out of memory writing %s", path);
-    snprintf(tmp, plen + 32, "%s.tmp.%ld", path, (long)getpid());
-    int fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+    int fd = open_temp(dir, &tmp);
+    if (fd < 0 && errno == ENOENT && mb__mkdirs(dir, err) == MB_OK) {
+        free(tmp);
+        fd = open_temp(dir, &tmp);
+    }
     if (fd < 0) {
         int e = errno;
         free(tmp);
-        return mb__fail(err, MB_EIO,
-                        "cannot write %s: %s (check that the directory "
-                        "exists and is writable)",
-                        path, strerror(e));
+        mb_status s = mb__fail(err, MB_EIO,
+                               "cannot write %s: %s (check that %s exists "
+                               "and is writable)",
+                               path, strerror(e), dir);
+        free(dir);
+        return s;
+    }
+    free(dir);
+    struct stat old;
+    if (stat(target, &old) == 0 && S_ISREG(old.st_mode)) {
+        if (fchmod(fd, old.st_mode & 07777) != 0) {
+            /* keeps the default mode: not worth losing the result */
+        }
+        if ((old.st_uid != geteuid() || old.st_gid != getegid()) &&
+            fchown(fd, old.st_uid, old.st_gid) != 0) {
+            /* only root may give a file away: keep our own */
+        }
     }
     int e = 0;
     if (write_all(fd, a, alen) || write_all(fd, b, blen))
@@ -54,7 +253,7 @@ static mb_status write_atomic2(const char *path, const void *a, size_t alen,
         e = errno;
     if (close(fd) != 0 && !e)
         e = errno;
-    if (!e && rename(tmp, path) != 0)
+    if (!e && rename(tmp, target) != 0)
         e = errno;
     if (e) {
         unlink(tmp);
@@ -68,25 +267,168 @@ static mb_status write_atomic2(const char *path, const void *a, size_t alen,
     return MB_OK;
 }
 
+/* Writes a + b to path, the way its kind of path needs (fileio.h). */
+static mb_status write_out(const char *path, const void *a, size_t alen,
+                           const void *b, size_t blen, int append,
+                           mb_err *err)
+{
+    int fd;
+    char *target;
+    mb_status s = resolve(path, &fd, &target, err);
+    if (s)
+        return s;
+    if (fd >= 0) {
+        fflush(stdout);
+        fflush(stderr);
+        return write_fd(fd, strcmp(path, "-") ? path : "stdout", a, alen, b,
+                        blen, err);
+    }
+    struct stat st;
+    int exists = stat(target, &st) == 0;
+    if (exists && S_ISDIR(st.st_mode)) {
+        s = mb__fail(err, MB_EIO,
+                     "cannot write %s: it is a directory (name a file, e.g. "
+                     "%s%sresult.json)",
+                     path, path, sep_after(path));
+    } else if (exists && !S_ISREG(st.st_mode)) {
+        /* a device, FIFO or socket: write through it, never replace it */
+        int o = open(target,
+                     O_WRONLY | O_CLOEXEC | (append ? O_APPEND : 0));
+        if (o < 0) {
+            s = mb__fail(err, MB_EIO, "cannot write %s: %s", path,
+                         strerror(errno));
+        } else {
+            s = write_fd(o, path, a, alen, b, blen, err);
+            close(o);
+        }
+    } else {
+        s = replace_regular(path, target, a, alen, b, blen, err);
+    }
+    free(target);
+    return s;
+}
+
 mb_status mb__write_file_atomic(const char *path, const void *data, size_t len,
                                 mb_err *err)
 {
-    return write_atomic2(path, data, len, "", 0, err);
+    return write_out(path, data, len, "", 0, 0, err);
 }
 
 mb_status mb__append_file_atomic(const char *path, const void *data,
                                  size_t len, mb_err *err)
 {
+    int fd;
+    char *target;
+    mb_status s = resolve(path, &fd, &target, err);
+    if (s)
+        return s;
     char *old = NULL;
     size_t olen = 0;
-    if (access(path, F_OK) == 0) {
-        mb_status s = mb__read_file(path, &old, &olen, err);
-        if (s)
-            return s;
+    struct stat st;
+    if (target && stat(target, &st) == 0 && S_ISREG(st.st_mode) &&
+        (s = mb__read_file(target, &old, &olen, err))) {
+        free(target);
+        return s;
     }
-    mb_status s = write_atomic2(path, old ? old : "", olen, data, len, err);
+    free(target);
+    s = write_out(path, old ? old : "", olen, data, len, 1, err);
     free(old);
     return s;
+}
+
+/* Creates and removes a file in dir: the only test that holds for root,
+ * read-only mounts and /proc alike. */
+static mb_status probe_dir(const char *dir, const char *path, mb_err *err)
+{
+    char *tmp = NULL;
+    int fd = open_temp(dir, &tmp);
+    if (fd < 0) {
+        int e = errno;
+        free(tmp);
+        return mb__fail(err, MB_EIO,
+                        "cannot write %s: directory %s is not writable (%s; "
+                        "choose a writable directory)",
+                        path, dir, strerror(e));
+    }
+    close(fd);
+    unlink(tmp);
+    free(tmp);
+    return MB_OK;
+}
+
+/* The directory of target exists (created with its parents when create)
+ * and takes new files. */
+static mb_status check_dir_of(const char *target, const char *path,
+                              int create, mb_err *err)
+{
+    char *dir = dir_of(target);
+    if (!dir)
+        return mb__fail(err, MB_ENOMEM, "out of memory");
+    mb_status s = create ? mb__mkdirs(dir, err) : MB_OK;
+    if (!s)
+        s = probe_dir(dir, path, err);
+    free(dir);
+    return s;
+}
+
+mb_status mb__output_check(const char *path, mb_err *err)
+{
+    if (!path || !*path)
+        return mb__fail(err, MB_EINVAL,
+                        "empty output path (give a file name, or - for "
+                        "stdout)");
+    int fd;
+    char *target;
+    mb_status s = resolve(path, &fd, &target, err);
+    if (s)
+        return s;
+    if (fd >= 0) {
+        if (fcntl(fd, F_GETFL) < 0)
+            return mb__fail(err, MB_EIO,
+                            "cannot write %s: descriptor %d is not open", path,
+                            fd);
+        return MB_OK;
+    }
+    size_t tl = strlen(target);
+    struct stat st;
+    if (stat(target, &st) == 0) {
+        if (S_ISDIR(st.st_mode))
+            s = mb__fail(err, MB_EIO,
+                         "cannot write %s: it is a directory (name a file, "
+                         "e.g. %s%sresult.json)",
+                         path, path, sep_after(path));
+        else if (!S_ISREG(st.st_mode)) /* device, FIFO: written through */
+            s = access(target, W_OK) == 0
+                    ? MB_OK
+                    : mb__fail(err, MB_EIO, "cannot write %s: %s", path,
+                               strerror(errno));
+        else
+            s = check_dir_of(target, path, 0, err);
+    } else if (errno != ENOENT) {
+        int e = errno;
+        s = mb__fail(err, MB_EIO, "cannot write %s: %s (%s)", path,
+                     strerror(e),
+                     e == ENOTDIR ? "a file is in the way of its directory; "
+                                    "choose another path"
+                                  : "choose another path");
+    } else if (tl && target[tl - 1] == '/') {
+        s = mb__fail(err, MB_EIO,
+                     "cannot write %s: it names a directory (add a file "
+                     "name, e.g. %sresult.json)",
+                     path, path);
+    } else {
+        s = check_dir_of(target, path, 1, err);
+    }
+    free(target);
+    return s;
+}
+
+mb_status mb__output_dir_check(const char *dir, mb_err *err)
+{
+    if (!dir || !*dir)
+        return mb__fail(err, MB_EINVAL, "empty directory path");
+    mb_status s = mb__mkdirs(dir, err);
+    return s ? s : probe_dir(dir, dir, err);
 }
 
 mb_status mb__read_file(const char *path, char **data, size_t *len,

@@ -1,6 +1,7 @@
-/* fileio.h - reading files, mapping them, and writing them atomically
- * (temp file in the same directory, fsync, rename): a reader never sees a
- * half-written result, and a failed write never destroys the old file. */
+/* fileio.h - reading files, mapping them, and writing outputs: regular
+ * files atomically (temp file in the same directory, fsync, rename: a
+ * reader never sees a half-written result, and a failed write never
+ * destroys the old file), "-" and devices through, symlinks followed. */
 #ifndef MB_CORE_FILEIO_H
 #define MB_CORE_FILEIO_H
 
@@ -9,15 +10,35 @@
 #include <stddef.h>
 #include <stdint.h>
 
-/* Writes len bytes to path atomically.  On failure (disk full, no
- * permission, missing directory) the old file is untouched and err names
- * the path and the reason. */
+/* Writes len bytes to path, the right way for each kind of path:
+ *  - "-", /dev/stdout, /dev/stderr, /dev/fd/N, /proc/self/fd/N: written to
+ *    that descriptor of this process (never reopened, never replaced);
+ *  - a symlink: followed; the file it ends at is what gets written (the
+ *    link stays a link);
+ *  - a character device, FIFO or socket: written through, no temp file;
+ *  - a regular file (or a new one): atomically, a temp file in the same
+ *    directory, fsync, rename; a replaced file keeps its mode.  A missing
+ *    directory is created.
+ * On failure (disk full, no permission) the old file is untouched and err
+ * names the path and the reason. */
 mb_status mb__write_file_atomic(const char *path, const void *data, size_t len,
                                 mb_err *err);
-/* Appends to path (creating it): used for CSV row appends.  Writes the
- * whole new file atomically (old contents + data). */
+/* Appends to path (creating it): used for CSV row appends.  A regular file
+ * is rewritten atomically (old contents + data); descriptors, devices and
+ * FIFOs get data written through, as above. */
 mb_status mb__append_file_atomic(const char *path, const void *data,
                                  size_t len, mb_err *err);
+/* Checks before any work that path can be written as above: creates its
+ * missing parent directories (mkdir -p), and fails with a one-line reason
+ * and fix when it is a directory, a file stands in the way of its
+ * directory, the directory takes no new files (tried for real, so it holds
+ * for root and read-only mounts), or a device is not writable. */
+mb_status mb__output_check(const char *path, mb_err *err);
+/* The same for an output directory: created with its parents, and must
+ * take new files. */
+mb_status mb__output_dir_check(const char *dir, mb_err *err);
+/* mkdir -p: dir and its missing parents (mode 0777 less the umask). */
+mb_status mb__mkdirs(const char *dir, mb_err *err);
 /* Reads a whole file; *data is NUL-terminated and freed by the caller. */
 mb_status mb__read_file(const char *path, char **data, size_t *len,
                         mb_err *err);

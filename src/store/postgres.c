@@ -6,6 +6,7 @@
 
 #include "core/alloc.h"
 #include "core/err.h"
+#include "core/redact.h"
 
 #include <libpq-fe.h>
 #include <stdio.h>
@@ -102,22 +103,6 @@ static void pg_close(void *h)
         PQfinish(h);
 }
 
-/* Hides a password in a URL for messages: postgresql://u:***@host/db. */
-static void redact(char *dst, size_t len, const char *url)
-{
-    snprintf(dst, len, "%s", url);
-    char *scheme = strstr(dst, "://");
-    if (!scheme)
-        return;
-    char *at = strchr(scheme + 3, '@');
-    char *colon = strchr(scheme + 3, ':');
-    if (at && colon && colon < at) {
-        char rest[512];
-        snprintf(rest, sizeof rest, "%s", at);
-        snprintf(colon, len - (size_t)(colon - dst), ":***%s", rest);
-    }
-}
-
 mb_status mb__pg_open(const char *url, void **h, mb_err *err)
 {
     *h = NULL;
@@ -125,8 +110,8 @@ mb_status mb__pg_open(const char *url, void **h, mb_err *err)
     PGconn *c = PQconnectdb(url);
     if (!c)
         return mb__fail(err, MB_ENOMEM, "out of memory");
-    char shown[512];
-    redact(shown, sizeof shown, url);
+    char shown[512]; /* postgresql://u:***@host/db, ?password=*** */
+    mb__redact_to(shown, sizeof shown, url);
     if (PQstatus(c) != CONNECTION_OK) {
         char msg[600];
         one_line(msg, sizeof msg, PQerrorMessage(c));

@@ -8,6 +8,7 @@
 #include "core/clock.h"
 #include "core/err.h"
 #include "core/fileio.h"
+#include "core/redact.h"
 #include "store/db.h"
 
 #include <ctype.h>
@@ -271,7 +272,7 @@ mb_status mb__store_open(const char *url_or_path, mb__store **out, mb_err *err)
         const char *at = strchr(rest, '@');
         snprintf(shown, sizeof shown, "%.*s%s", (int)(rest - url_or_path),
                  url_or_path, at ? at + 1 : rest);
-        s->where = mb__strdup(shown);
+        s->where = mb__redact(shown); /* and ?password=... */
         st = mb__pg_open(url_or_path, &s->h, err);
     } else {
         s->ops = &mb__sqlite_ops;
@@ -524,8 +525,16 @@ mb_status mb__store_put2(mb__store *s, const json_t *doc, const json_t *git,
     mb_status st = check_doc(doc, err);
     if (st)
         return st;
-    char *full = json_dumps(doc, JSON_COMPACT | JSON_SORT_KEYS);
     json_t *slim = json_deep_copy(doc);
+    /* a document saved by an older mbench may carry a password; the sha
+     * is of what is stored, so its redacted export imports as the same */
+    const char *cl = json_string_value(json_object_get(slim, "command_line"));
+    if (cl) {
+        char *r = mb__redact(cl);
+        json_object_set_new(slim, "command_line", json_string(r ? r : ""));
+        free(r);
+    }
+    char *full = slim ? json_dumps(slim, JSON_COMPACT | JSON_SORT_KEYS) : NULL;
     if (!full || !slim) {
         free(full);
         json_decref(slim);
@@ -548,7 +557,7 @@ mb_status mb__store_put2(mb__store *s, const json_t *doc, const json_t *git,
     p_text(&p, json_object_get(doc, "created_utc"));
     p_text(&p, json_object_get(doc, "kind"));
     p_text(&p, json_object_get(doc, "schema"));
-    p_text(&p, json_object_get(doc, "command_line"));
+    p_text(&p, json_object_get(slim, "command_line"));
     p_text(&p, json_object_get(git, "commit"));
     p_text(&p, json_object_get(git, "branch"));
     p_int(&p, json_object_get(git, "dirty"));

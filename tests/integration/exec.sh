@@ -20,7 +20,9 @@ expect_exit "the stored exec runs are in the history" 0 $MBENCH history --db "$T
 contains "history lists the stored command" "$LAST_OUT" "slow"
 expect_exit "an exec document gates against another" 4 $MBENCH gate --current "$T_TMP/o.json" --baseline "$T_TMP/o.json"
 contains "the gate pairs runs by command name" "$LAST_OUT" "slow"
-expect_exit "an unwritable --db is an error after measuring" 3 $MBENCH exec --runs 1 --db "$T_TMP/no/such/dir/x.db" -- true
+# (a missing directory would be created: a regular file stands in the way)
+echo file >"$T_TMP/afile"
+expect_exit "an unwritable --db is an error before measuring" 3 $MBENCH exec --runs 1 --db "$T_TMP/afile/x.db" -- true
 one_line "the store error is one line" "$LAST_ERR"
 
 expect_exit "exec measures sleep 0.01 until its stopping rule" 0 $MBENCH exec --min-runs 5 --min-time 0 --max-time 5s --json "$T_TMP/sleep.json" -- sleep 0.01

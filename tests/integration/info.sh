@@ -165,6 +165,8 @@ bad "an unknown flag" 2 "unknown option '--bogus'" --bogus "$M/mlp.onnx"
 bad "--json without a value" 2 "needs a value" "$M/mlp.onnx" --json
 expect_exit "info --help exits 0" 0 "$MBENCH" info --help
 contains "info --help prints usage on stdout" "$LAST_OUT" "usage: mbench info MODEL"
-bad "an unwritable --json path" 3 "$T_TMP/no/such/dir" "$M/mlp.onnx" --json "$T_TMP/no/such/dir/x.json"
+# (a missing directory would be created: a regular file stands in the way)
+echo file >"$T_TMP/afile"
+bad "an unwritable --json path" 3 "$T_TMP/afile/x.json" "$M/mlp.onnx" --json "$T_TMP/afile/x.json"
 
 done_testing

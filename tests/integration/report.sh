@@ -82,8 +82,12 @@ one_line "the usage error is one line" "$LAST_ERR"
 expect_exit "no document is a usage error" 2 "$MBENCH" report
 expect_exit "--help exits 0" 0 "$MBENCH" report --help
 contains "--help lists --html" "$LAST_OUT" "--html FILE"
-expect_exit "an unwritable output is a runtime error" 3 "$MBENCH" report "$R/compare.json" --html "$T_TMP/no/such/dir/x.html"
-check "nothing is left behind for a failed write" test ! -e "$T_TMP/no/such/dir/x.html"
+# (a missing directory would be created: a regular file stands in the way)
+echo file >"$T_TMP/afile"
+expect_exit "an unwritable output is a runtime error" 3 "$MBENCH" report "$R/compare.json" --html "$T_TMP/afile/x.html" --md "$T_TMP/r.md"
+check "the other outputs are not written when one is bad from the start" test ! -e "$T_TMP/r.md"
+expect_exit "a missing output directory is created" 0 "$MBENCH" report "$R/compare.json" --html "$T_TMP/new/dir/x.html"
+check "the report is in it" test -s "$T_TMP/new/dir/x.html"
 
 if [ -f "$MBENCH_ROOT/src/report/csv.h" ] && "$MBENCH" report "$R/compare.json" --csv "$T_TMP/c.csv" 2>/dev/null; then
     rows=$(wc -l < "$T_TMP/c.csv")

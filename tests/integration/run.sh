@@ -162,7 +162,9 @@ bad "no model" 2 "MODEL"
 bad "a fixed batch dimension with --batch 4" 3 "fixed first dimension" "$M/fixed.onnx" --batch 4
 bad "a missing ONNX Runtime library" 3 "--ort-lib" "$M/mlp.onnx" --ort-lib "$T_TMP/nope.so"
 bad "an execution provider the library cannot load" 3 "cuda" "$M/mlp.onnx" --ep cuda
-bad "an unwritable output path" 3 "cannot write" "$M/mlp.onnx" --iterations 5 --quiet --json "$T_TMP/no/such/dir/x.json"
+# (a missing directory would be created: a regular file stands in the way)
+echo file >"$T_TMP/afile"
+bad "an unwritable output path" 3 "cannot write" "$M/mlp.onnx" --iterations 5 --quiet --json "$T_TMP/afile/x.json"
 echo '{"old": true}' > "$T_TMP/keep.json"
 "$MBENCH" run "$T_TMP/missing.onnx" --json "$T_TMP/keep.json" >/dev/null 2>&1
 check "a failed run leaves an existing result file untouched" grep -q '"old"' "$T_TMP/keep.json"

@@ -1,0 +1,174 @@
+#!/usr/bin/env bash
+# outputs.sh - output paths that must not lose a run or do harm: checked
+# before anything is measured, "-" is stdout, symlinks stay links, devices
+# and FIFOs are written through, one failing output does not cost the
+# others, and no password reaches a document, report or store.  The null
+# backend makes the runs fast; the model does not matter here.
+. "$(dirname "$0")/lib.sh"
+cd "$T_TMP" || exit 1
+
+QUICK=(--backend null --iterations 20 --warmup 1 --quiet)
+# A run that would measure for at least 30 s (1 ms per null inference).
+LONG=(--backend null --backend-opt delay=1000000 --min-time 30s --max-time 60s
+      --max-iterations 10000000 --quiet)
+now_ms() { echo $(( $(date +%s%N) / 1000000 )); }
+
+# ---- checked before measuring ----------------------------------------------
+echo "a file" >plain
+t0=$(now_ms)
+expect_exit "an output under a regular file fails at once (exit 3)" 3 \
+    "$MBENCH" run none "${LONG[@]}" --json plain/r.json
+t1=$(now_ms)
+if [ $((t1 - t0)) -lt 5000 ]; then ok "the bad output is reported before measuring ($((t1 - t0)) ms of a 30 s run)"
+else notok "the bad output is reported before measuring" "took $((t1 - t0)) ms"; fi
+one_line "the error is one line" "$LAST_ERR"
+contains "the error names the flag and the path" "$LAST_ERR" "--json: cannot write plain/r.json"
+
+mkdir adir
+expect_exit "a directory as --md fails at once" 3 "$MBENCH" run none "${LONG[@]}" --md adir
+contains "the error says it is a directory and how to fix it" "$LAST_ERR" "adir: it is a directory (name a file"
+expect_exit "a path in /proc fails at once" 3 "$MBENCH" run none "${LONG[@]}" --html /proc/mbench-no/r.html
+contains "the error names --html" "$LAST_ERR" "--html: "
+expect_exit "--save-optimized is checked too" 3 "$MBENCH" run none "${LONG[@]}" --save-optimized plain/o.onnx
+expect_exit "an --db file that is not a store fails at once" 3 "$MBENCH" run none "${LONG[@]}" --db plain
+contains "and names --db" "$LAST_ERR" "--db: "
+
+# Missing directories are created before measuring: the directory is there
+# while the 30 s measurement is still running.
+"$MBENCH" run none "${LONG[@]}" --json new/deeper/r.json 2>/dev/null &
+bg=$!
+made=0
+for _ in $(seq 50); do
+    [ -d new/deeper ] && { made=1; break; }
+    sleep 0.1
+done
+if [ $made = 1 ] && kill -0 $bg 2>/dev/null; then ok "missing parent directories are created before measuring"
+else notok "missing parent directories are created before measuring" "made=$made"; fi
+kill $bg 2>/dev/null; wait $bg 2>/dev/null
+
+# Not root: a directory that is not ours is refused up front.
+if [ "$(id -u)" = 0 ] && command -v setpriv >/dev/null; then
+    ro=$(mktemp -d /tmp/mbench-ro.XXXXXX) && chmod 755 "$ro"
+    expect_exit "an unwritable directory fails at once for a normal user" 3 \
+        setpriv --reuid=65534 --regid=65534 --clear-groups \
+        "$MBENCH" run none "${LONG[@]}" --json "$ro/r.json"
+    contains "the error says the directory is not writable" "$LAST_ERR" "is not writable"
+    rm -rf "$ro"
+else
+    skip "an unwritable directory fails at once for a normal user" "needs root and setpriv"
+    skip "the error says the directory is not writable" "needs root and setpriv"
+fi
+
+for cmd in "profile none --backend null --folded plain/f.txt" \
+           "validate a.onnx b.onnx --save-outputs plain/sub" \
+           "diff a.npy b.npy --heatmap plain/h.png" \
+           "report missing.json --html plain/r.html" \
+           "machine --json plain/m.json"; do
+    # shellcheck disable=SC2086
+    expect_exit "mbench ${cmd%% *} checks its outputs before its inputs" 3 "$MBENCH" $cmd
+    contains "mbench ${cmd%% *} names the path" "$LAST_ERR" "plain/"
+done
+
+# ---- "-" is stdout ---------------------------------------------------------
+expect_exit "--json - runs" 0 "$MBENCH" run none --backend null --iterations 20 --warmup 1 --json -
+if printf '%s' "$LAST_OUT" | $PY -c 'import json,sys; d=json.load(sys.stdin); assert d["schema"]=="mbench.result/1"'; then
+    ok "--json - prints the document, alone, on stdout"
+else notok "--json - prints the document, alone, on stdout" "$(printf '%s' "$LAST_OUT" | head -5)"; fi
+contains "the console table moves to stderr" "$LAST_ERR" "p50"
+expect_exit "two documents cannot both take stdout (exit 2)" 2 "$MBENCH" run none "${QUICK[@]}" --json - --md -
+
+# ---- symlinks, devices, FIFOs -----------------------------------------------
+echo old >target.json
+ln -s target.json link.json
+expect_exit "a run writes through a symlink" 0 "$MBENCH" run none "${QUICK[@]}" --json link.json
+if [ -L link.json ] && grep -q '"mbench.result/1"' target.json; then ok "the symlink is kept and its target holds the document"
+else notok "the symlink is kept and its target holds the document" "$(ls -l link.json target.json)"; fi
+
+ln -s /dev/null null.json
+expect_exit "a symlink to /dev/null is written through" 0 "$MBENCH" run none "${QUICK[@]}" --json null.json --md null.json
+if [ -L null.json ] && [ -c /dev/null ]; then ok "the link and /dev/null are left as they were"
+else notok "the link and /dev/null are left as they were" "$(ls -l null.json /dev/null)"; fi
+
+# /dev/stdout is a link to /proc/self/fd/1: one of our own links stands in
+# for it (replacing the real one would break this machine if it failed).
+ln -s /proc/self/fd/1 my-stdout
+expect_exit "a link to our own stdout is written through" 0 "$MBENCH" run none "${QUICK[@]}" --json my-stdout
+contains "the document arrives on stdout" "$LAST_OUT" '"mbench.result/1"'
+if [ -L my-stdout ]; then ok "the stdout link is still a link"; else notok "the stdout link is still a link" "$(ls -l my-stdout)"; fi
+
+mkfifo pipe
+timeout 20 cat pipe >from-pipe &  # gives up if the FIFO was replaced
+reader=$!
+expect_exit "a FIFO is written through" 0 "$MBENCH" run none "${QUICK[@]}" --json pipe
+wait $reader
+if [ -p pipe ] && grep -q '"mbench.result/1"' from-pipe; then ok "the reader got the document and the FIFO is still a FIFO"
+else notok "the reader got the document and the FIFO is still a FIFO" "$(ls -l pipe from-pipe)"; fi
+
+# ---- nothing lost, nothing clobbered ----------------------------------------
+"$MBENCH" run none "${QUICK[@]}" --json private.json && chmod 600 private.json
+expect_exit "a file is replaced" 0 "$MBENCH" run none "${QUICK[@]}" --json private.json --csv rows.csv
+expect_exit "a second run appends to the CSV" 0 "$MBENCH" run none "${QUICK[@]}" --csv rows.csv
+if [ "$(stat -c %a private.json)" = 600 ]; then ok "a replaced file keeps its mode (0600)"
+else notok "a replaced file keeps its mode (0600)" "$(stat -c %a private.json)"; fi
+if [ "$(grep -c '^framework,' rows.csv)" = 1 ] && [ "$(wc -l <rows.csv)" = 3 ]; then ok "the CSV has its header once and both rows"
+else notok "the CSV has its header once and both rows" "$(cat rows.csv)"; fi
+
+# A link to /dev/full (writes fail with ENOSPC), never /dev/full itself:
+# a broken writer would replace the device for the whole machine.
+ln -s /dev/full full.html
+expect_exit "an output that fails while writing is an error (exit 3)" 3 \
+    "$MBENCH" run none "${QUICK[@]}" --html full.html --json kept.json --md kept.md
+contains "the failure names the output" "$LAST_ERR" "full.html: No space left"
+if [ -s kept.json ] && [ -s kept.md ]; then ok "the other outputs are still written"
+else notok "the other outputs are still written" "$(ls -l kept.*)"; fi
+
+# ---- credentials -------------------------------------------------------------
+t0=$(now_ms)
+expect_exit "a PostgreSQL store that is not running fails at once" 3 \
+    "$MBENCH" run none "${LONG[@]}" --json pg.json --db 'postgresql://u:s3cr3t@127.0.0.1:1/x'
+t1=$(now_ms)
+if [ $((t1 - t0)) -lt 5000 ]; then ok "the store is tried before measuring ($((t1 - t0)) ms)"
+else notok "the store is tried before measuring" "took $((t1 - t0)) ms"; fi
+contains "the error shows the URL with the password hidden" "$LAST_ERR" "postgresql://u:***@127.0.0.1:1/x"
+if [[ "$LAST_ERR" != *s3cr3t* ]]; then ok "the password is not in the error"; else notok "the password is not in the error" "$LAST_ERR"; fi
+expect_exit "a keyword password in a URL query is hidden too" 3 \
+    "$MBENCH" run none "${LONG[@]}" --db 'postgresql://127.0.0.1:1/x?user=u&password=s3cr3t'
+if [[ "$LAST_ERR" != *s3cr3t* && "$LAST_ERR" == *password=\*\*\** ]]; then ok "?password= is hidden in the error"
+else notok "?password= is hidden in the error" "$LAST_ERR"; fi
+
+# A run whose command line carries a URL with a password (--git-dir takes
+# any text): the document, both reports and the store row hide it.
+expect_exit "a run with a password on its command line" 0 \
+    "$MBENCH" run none "${QUICK[@]}" --json cred.json --html cred.html --md cred.md \
+    --db cred.sqlite --git-dir 'postgresql://u:s3cr3t@h/db'
+contains "command_line keeps the URL with *** for the password" \
+    "$($PY -c 'import json; print(json.load(open("cred.json"))["command_line"])')" "postgresql://u:***@h/db"
+for f in cred.json cred.html cred.md; do
+    if grep -q s3cr3t $f; then notok "no password in $f" "$(grep -o '.\{40\}s3cr3t.\{10\}' $f | head -2)"
+    else ok "no password in $f"; fi
+done
+contains "the HTML report shows the redacted command line" "$(cat cred.html)" "u:***@h/db"
+row=$(sqlite3 cred.sqlite "select command_line from documents")
+contains "the store row has the redacted command line" "$row" "u:***@h/db"
+if sqlite3 cred.sqlite .dump | grep -q s3cr3t; then notok "no password anywhere in the store" "$(sqlite3 cred.sqlite .dump | grep s3cr3t | head -2)"
+else ok "no password anywhere in the store"; fi
+
+# A document saved by an older mbench, with the password in it: import and
+# reports hide it.
+$PY - <<'PYEOF'
+import json
+d = json.load(open("cred.json"))
+d["command_line"] = "mbench run m.onnx --db postgresql://u:s3cr3t@h/db"
+json.dump(d, open("old.json", "w"))
+PYEOF
+expect_exit "an old document is imported" 0 "$MBENCH" db import --db old.sqlite old.json
+if sqlite3 old.sqlite .dump | grep -q s3cr3t; then notok "an imported document's password is hidden in the store" "$(sqlite3 old.sqlite .dump | grep -o '.\{30\}s3cr3t' | head -2)"
+else ok "an imported document's password is hidden in the store"; fi
+expect_exit "the store exports" 0 "$MBENCH" db export --db old.sqlite --json exported.json
+expect_exit "its export imports back" 0 "$MBENCH" db import --db old.sqlite exported.json
+contains "as the same document (the sha is of the redacted document)" "$LAST_OUT" "(0 new, 1 already there)"
+expect_exit "a report is built from the old document" 0 "$MBENCH" report old.json --html old.html --md old.md
+if grep -q s3cr3t old.html old.md; then notok "reports of an old document hide its password" "$(grep -o '.\{30\}s3cr3t' old.html old.md | head -2)"
+else ok "reports of an old document hide its password"; fi
+
+done_testing
