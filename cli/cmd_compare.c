@@ -433,7 +433,11 @@ int cmd_compare(int argc, char **argv)
             }
             break;
         case O_FAILFAST: fail_fast = 1; break;
-        case O_SAVEOUT: save_dir = optarg; break;
+        case O_SAVEOUT:
+            save_dir = optarg;
+            if ((rc = mb_cli_output_dir_check("--save-outputs", optarg)))
+                goto done;
+            break;
         case O_QUIET: quiet = 1; break;
         case ':':
             rc = mb_cli_error(MB_EXIT_USAGE, "%s needs a value; see 'mbench "

@@ -5,6 +5,7 @@
  * ("mbench.gate/1").  Exit codes: 0 pass, 1 regression, 5 accuracy gate
  * failed, 4 inconclusive, 3 error, 2 usage (docs/GATE.md). */
 #include "cli.h"
+#include "outputs.h"
 
 #include "core/buf.h"
 #include "core/err.h"
@@ -400,9 +401,17 @@ int cmd_gate(int argc, char **argv)
             break;
         case 'm':
             md = optarg;
+            if ((rc = mb_cli_output_check("--md", md))) {
+                free(gates);
+                return rc;
+            }
             break;
         case 'j':
             json_out = optarg;
+            if ((rc = mb_cli_output_check("--json", json_out))) {
+                free(gates);
+                return rc;
+            }
             break;
         case 'q':
             quiet = 1;

@@ -231,9 +231,9 @@ static void judge_agreement(vstate *v, const json_t *run, const vstate *base,
 static mb_status save_outputs(const char *root, const mb__compare_req *rq,
                               const vstate *vs, mb_err *err)
 {
-    if (mkdir(root, 0755) && errno != EEXIST)
-        return mb__fail(err, MB_EIO, "--save-outputs %s: cannot create it",
-                        root);
+    mb_status ms = mb__mkdirs(root, err);
+    if (ms)
+        return ms;
     for (size_t i = 0; i < rq->n; i++) {
         char dir[4096];
         snprintf(dir, sizeof dir, "%s/%s", root, rq->variants[i].name);
