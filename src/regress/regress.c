@@ -54,7 +54,6 @@ void mb__regress_defaults(mb__regress_opts *o)
     o->threshold[MB_GM_MEMORY] = 0.10;
     o->threshold[MB_GM_SIZE] = 0.01;
     o->alpha = MB_REGRESS_ALPHA;
-    o->boot_iters = MB_REGRESS_BOOT_ITERS;
     o->seed = 1;
 }
 
@@ -126,30 +125,6 @@ static int cmp_d(const void *a, const void *b)
 }
 
 /* Percentile bootstrap 95% CI of mean(cur)/mean(base). */
-static int bootstrap_mean_ratio(const double *a, size_t na, const double *b,
-                                size_t nb, int iters, mb_rng *rng, double *est,
-                                double *lo, double *hi)
-{
-    double *r = mb__calloc((size_t)iters, sizeof *r);
-    if (!r)
-        return -1;
-    double ma = mean_of(a, na), mb = mean_of(b, nb);
-    *est = ma > 0 ? mb / ma : NAN;
-    for (int it = 0; it < iters; it++) {
-        double sa = 0, sb = 0;
-        for (size_t i = 0; i < na; i++)
-            sa += a[mb__rng_below(rng, na)];
-        for (size_t i = 0; i < nb; i++)
-            sb += b[mb__rng_below(rng, nb)];
-        r[it] = sa > 0 ? (sb / (double)nb) / (sa / (double)na) : INFINITY;
-    }
-    qsort(r, (size_t)iters, sizeof *r, cmp_d);
-    *lo = mb__percentile_sorted(r, (size_t)iters, 2.5);
-    *hi = mb__percentile_sorted(r, (size_t)iters, 97.5);
-    free(r);
-    return 0;
-}
-
 static double pct(const double *x, size_t n, double q)
 {
     double *s = mb__calloc(n, sizeof *s);
@@ -171,114 +146,6 @@ static json_t *num_or_null(double x)
 static void pct_str(char *b, size_t len, double ratio)
 {
     snprintf(b, len, "%+.1f%%", (ratio - 1.0) * 100.0);
-}
-
-mb__verdict mb__regress_samples(const char *metric, const double *base,
-                                size_t nb, const double *cur, size_t nc,
-                                double q, double threshold,
-                                int higher_is_better, const mb__regress_opts *o,
-                                mb_rng *rng, json_t **out)
-{
-    json_t *j = json_object();
-    *out = j;
-    json_object_set_new(j, "metric", json_string(metric));
-    json_object_set_new(j, "threshold", json_real(threshold));
-    json_object_set_new(j, "n_baseline", json_integer((json_int_t)nb));
-    json_object_set_new(j, "n_current", json_integer((json_int_t)nc));
-    char why[400];
-    mb__verdict v = MB_VERDICT_INCONCLUSIVE;
-    double fb = NAN, fc = NAN;
-    if (nb > 0 && nc > 0) {
-        fb = q < 0 ? mean_of(base, nb) : pct(base, nb, q);
-        fc = q < 0 ? mean_of(cur, nc) : pct(cur, nc, q);
-    }
-    if (higher_is_better) {
-        fb = fb > 0 ? 1e9 / fb : NAN;
-        fc = fc > 0 ? 1e9 / fc : NAN;
-    }
-    json_object_set_new(j, "baseline", num_or_null(fb));
-    json_object_set_new(j, "current", num_or_null(fc));
-    size_t nmin = nb < nc ? nb : nc;
-    /* A tail percentile needs a few samples beyond it on each side. */
-    double tail = q < 0 ? 1.0 : (q > 50 ? 1.0 - q / 100.0 : q / 100.0);
-    if (nmin < MB_REGRESS_MIN_SAMPLES) {
-        snprintf(why, sizeof why,
-                 "too few raw samples (baseline %zu, current %zu; need %d "
-                 "each: run with --save-samples and enough iterations)",
-                 nb, nc, MB_REGRESS_MIN_SAMPLES);
-        goto done;
-    }
-    if ((double)nmin * tail < MB_REGRESS_MIN_TAIL - 1e-9) {
-        snprintf(why, sizeof why,
-                 "too few samples to estimate %s (need %.0f each, have "
-                 "%zu)",
-                 metric, ceil(MB_REGRESS_MIN_TAIL / tail - 1e-9), nmin);
-        goto done;
-    }
-    mb_mwu u;
-    double est, lo, hi;
-    int rc = q < 0 ? bootstrap_mean_ratio(base, nb, cur, nc, o->boot_iters, rng,
-                                          &est, &lo, &hi)
-                   : mb__bootstrap_ratio(base, nb, cur, nc, q, o->boot_iters,
-                                         rng, &est, &lo, &hi);
-    if (rc != 0 || mb__mann_whitney(cur, nc, base, nb, &u) != 0) {
-        snprintf(why, sizeof why, "statistics failed (out of memory)");
-        goto done;
-    }
-    if (!isfinite(est) || !isfinite(lo) || !isfinite(hi)) {
-        snprintf(why, sizeof why, "the baseline %s is zero: no ratio", metric);
-        goto done;
-    }
-    /* "Badness" ratio R > 1 means worse; limits in R. */
-    double worse = higher_is_better ? 1.0 / (1.0 - fmin(threshold, 0.999))
-                                    : 1.0 + threshold;
-    double better = 1.0 / (1.0 + threshold);
-    /* Shown as the metric's own ratio (throughput: current/baseline). */
-    double r_est = higher_is_better ? 1.0 / est : est;
-    double r_lo = higher_is_better ? 1.0 / hi : lo;
-    double r_hi = higher_is_better ? 1.0 / lo : hi;
-    json_object_set_new(j, "ratio", json_real(r_est));
-    json_object_set_new(j, "ci95", json_pack("[f,f]", r_lo, r_hi));
-    json_object_set_new(j, "p_value", json_real(u.p));
-    char c_est[24], c_lo[24], c_hi[24], c_thr[24];
-    pct_str(c_est, sizeof c_est, r_est);
-    pct_str(c_lo, sizeof c_lo, r_lo);
-    pct_str(c_hi, sizeof c_hi, r_hi);
-    snprintf(c_thr, sizeof c_thr, "%s%.1f%%", higher_is_better ? "-" : "+",
-             threshold * 100.0);
-    int sig = u.p < o->alpha;
-    if (sig && lo > worse) {
-        v = MB_VERDICT_REGRESSION;
-        snprintf(why, sizeof why,
-                 "%s %s (95%% CI %s..%s) beyond %s, U test p=%.2g < %g", metric,
-                 c_est, c_lo, c_hi, c_thr, u.p, o->alpha);
-    } else if (sig && hi < better) {
-        v = MB_VERDICT_IMPROVEMENT;
-        snprintf(why, sizeof why, "%s %s (95%% CI %s..%s), U test p=%.2g < %g",
-                 metric, c_est, c_lo, c_hi, u.p, o->alpha);
-    } else if (hi <= worse) {
-        v = MB_VERDICT_PASS;
-        snprintf(why, sizeof why, "%s %s (95%% CI %s..%s) within %s", metric,
-                 c_est, c_lo, c_hi, c_thr);
-    } else if (lo > worse) {
-        snprintf(why, sizeof why,
-                 "%s %s (95%% CI %s..%s) beyond %s but not significant "
-                 "(U test p=%.2g >= %g)",
-                 metric, c_est, c_lo, c_hi, c_thr, u.p, o->alpha);
-    } else {
-        snprintf(why, sizeof why,
-                 "%s %s: 95%% CI %s..%s straddles the %s threshold", metric,
-                 c_est, c_lo, c_hi, c_thr);
-    }
-done:
-    if (!json_object_get(j, "ratio")) {
-        json_object_set_new(j, "ratio", num_or_null(fb > 0 ? fc / fb : NAN));
-        json_object_set_new(j, "ci95", json_null());
-        json_object_set_new(j, "p_value", json_null());
-    }
-    json_object_set_new(j, "verdict", json_string(mb__verdict_name(v)));
-    json_object_set_new(j, "reason", json_string(why));
-    return v;
 }
 
 mb__verdict mb__regress_replicates(const char *metric, const double *fb,

@@ -25,11 +25,7 @@
 #include <jansson.h>
 #include <stddef.h>
 
-#define MB_REGRESS_MIN_SAMPLES 20
-/* Samples needed beyond a tail percentile on each side (p99: 200). */
-#define MB_REGRESS_MIN_TAIL 2.0
 #define MB_REGRESS_ALPHA 0.01
-#define MB_REGRESS_BOOT_ITERS 2000
 #define MB_REGRESS_MEMORY_FLOOR_BYTES (1024.0 * 1024.0)
 /* Thresholds from history: with at least HISTORY_MIN earlier runs of the
  * benchmark (the newest HISTORY_MAX), a p50/p99 threshold is at least
@@ -68,8 +64,7 @@ typedef struct mb__regress_opts {
     /* Allowed relative change per metric (0.05 = 5%); < 0: not gated. */
     double threshold[MB_GM_COUNT];
     double alpha;   /* significance level of the U test */
-    int boot_iters; /* bootstrap resamples */
-    uint64_t seed;  /* bootstrap seed */
+    uint64_t seed;  /* accepted (--seed) for old scripts; nothing resamples */
     /* Accuracy gates "metric>=x" (borrowed strings), checked against
      * numeric fields of the current document's "comparison" and the runs'
      * "accuracy" objects. */
@@ -86,27 +81,15 @@ typedef struct mb__regress_opts {
 
 /* Defaults: p50 5%, memory 10%, size 1%, others (p90, p95, p99, mean,
  * throughput)
- * off; alpha 0.01; 2000 resamples; seed 1. */
+ * off; alpha 0.01. */
 void mb__regress_defaults(mb__regress_opts *o);
 /* Parses "p50=5%,p99=10%,mean=off" into o->threshold (keys not named keep
  * their value).  MB_EINVAL with a message naming the bad item. */
 mb_status mb__regress_parse_thresholds(const char *spec, mb__regress_opts *o,
                                        mb_err *err);
 
-/* One latency-like comparison over raw samples: statistic q (a percentile
- * 0..100, or -1 for the mean) of current/baseline.  Fills a new JSON
- * object (caller json_decref) {metric, verdict, threshold, baseline,
- * current, ratio, ci95: [lo, hi], p_value, n_baseline, n_current, reason}
- * and returns the verdict.  `higher_is_better` flips the sense (for
- * throughput: figures are then 1/mean). */
-mb__verdict mb__regress_samples(const char *metric, const double *base,
-                                size_t nb, const double *cur, size_t nc,
-                                double q, double threshold,
-                                int higher_is_better, const mb__regress_opts *o,
-                                mb_rng *rng, json_t **out);
-
-/* The same rule over per-replicate figures (one per process: median, p99
- * or mean): Welch's t on the log figures, ratio current/baseline of the
+/* One latency-like comparison over per-replicate figures (one per
+ * process: median, p99 or mean): Welch's t on the log figures, ratio current/baseline of the
  * geometric means.  With fewer than 2 processes on either side the verdict
  * is inconclusive and the reason says what to do. */
 mb__verdict mb__regress_replicates(const char *metric, const double *fb,
