@@ -525,7 +525,7 @@ typedef struct {
 } tally;
 
 static void compare_pair(const json_t *rb, const json_t *rc, const char *how,
-                         const mb__regress_opts *o, mb_rng *rng, tally *t,
+                         const mb__regress_opts *o, tally *t,
                          json_t *comparisons)
 {
     json_t *c = json_object();
@@ -544,7 +544,6 @@ static void compare_pair(const json_t *rb, const json_t *rc, const char *how,
                         sc ? json_string(sc) : json_null());
     json_t *metrics = json_array();
     static const double qs[] = {50, 90, 95, 99, -1};
-    (void)rng;
     for (int m = 0; m < MB_GM_COUNT; m++) {
         double thr = o->threshold[m];
         if (thr < 0)
@@ -815,8 +814,6 @@ mb_status mb__regress_run(const json_t *base, const json_t *cur,
                  *cruns = json_object_get(cur, "runs");
     size_t nbr = json_array_size(bruns);
     char *used = mb__calloc(nbr ? nbr : 1, 1);
-    mb_rng rng;
-    mb__rng_seed(&rng, o->seed);
     mb_buf first_miss = MB_BUF_INIT;
     size_t i;
     const json_t *rc;
@@ -874,7 +871,7 @@ mb_status mb__regress_run(const json_t *base, const json_t *cur,
                                   json_string(b.data ? b.data : ""));
             mb__buf_free(&b);
         }
-        compare_pair(rb, rc, by_sha >= 0 ? "sha256" : "name", o, &rng, &t,
+        compare_pair(rb, rc, by_sha >= 0 ? "sha256" : "name", o, &t,
                      comparisons);
     }
     for (size_t k = 0; k < nbr; k++) {
