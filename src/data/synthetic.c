@@ -4,7 +4,12 @@
 #include "core/err.h"
 
 #include <math.h>
+#include <stdio.h>
 #include <string.h>
+
+static mb_status fill_input(const mb_io_desc *d, const int64_t *dims,
+                            const mb_plan *plan, mb_rng *rng, mb_tensor *out,
+                            mb_err *err);
 
 static int is_float(mb_dtype t)
 {
@@ -39,9 +44,45 @@ int mb__input_range(const mb_plan *plan, const char *name, mb_dtype t,
     return 0;
 }
 
-mb_status mb__resolve_shape(const mb_io_desc *d, int64_t batch,
-                            const mb_plan *plan, int64_t *dims, mb_err *err)
+const char *mb__batch_symbol(const mb_io_desc *in, size_t n)
 {
+    for (size_t i = 0; i < n; i++)
+        if (in[i].rank > 0 && in[i].dims[0] < 0 && in[i].dim_names[0] &&
+            in[i].dim_names[0][0])
+            return in[i].dim_names[0];
+    return NULL;
+}
+
+/* Does axis i of d carry the batch?  Axis 0 when dynamic (and not named
+ * otherwise than the batch symbol), or any dynamic axis named like it. */
+static int batch_axis(const mb_io_desc *d, int i, const char *bsym)
+{
+    if (d->dims[i] >= 0)
+        return 0;
+    const char *sym = d->dim_names[i] ? d->dim_names[i] : "";
+    if (bsym && *sym)
+        return strcmp(sym, bsym) == 0;
+    return i == 0;
+}
+
+static int dim_given(const mb_plan *plan, const char *sym, int64_t *v)
+{
+    for (size_t k = 0; sym && *sym && k < plan->n_dims; k++)
+        if (strcmp(plan->dims[k].name, sym) == 0) {
+            *v = plan->dims[k].value;
+            return 1;
+        }
+    return 0;
+}
+
+mb_status mb__resolve_shape2(const mb_io_desc *d, int64_t batch,
+                             const char *bsym, const mb_plan *plan,
+                             int64_t *dims, int *carries, mb_err *err)
+{
+    int dummy;
+    if (!carries)
+        carries = &dummy;
+    *carries = 0;
     if (d->rank < 0)
         return mb__fail(err, MB_EUNSUPPORTED,
                         "input '%s' has no tensor shape (a sequence, map or "
@@ -66,6 +107,12 @@ mb_status mb__resolve_shape(const mb_io_desc *d, int64_t batch,
                                 "of input '%s' (%s, -1 = dynamic)",
                                 d->name, got, i, d->name, want);
             dims[i] = o->dims[i];
+            /* --shape is the shape at batch 1: --batch B scales the batch
+             * axis, so that samples/s counts what was really fed. */
+            if (batch_axis(d, i, bsym)) {
+                dims[i] *= batch;
+                *carries = 1;
+            }
         }
         return MB_OK;
     }
@@ -74,17 +121,11 @@ mb_status mb__resolve_shape(const mb_io_desc *d, int64_t batch,
         dims[i] = d->dims[i];
         if (dims[i] >= 0)
             continue;
-        int found = 0;
-        for (size_t k = 0; *sym && k < plan->n_dims; k++) {
-            if (strcmp(plan->dims[k].name, sym) == 0) {
-                dims[i] = plan->dims[k].value;
-                found = 1;
-            }
-        }
-        if (found)
+        if (dim_given(plan, sym, &dims[i]))
             continue;
-        if (i == 0) {
+        if (batch_axis(d, i, bsym)) {
             dims[i] = batch;
+            *carries = 1;
             continue;
         }
         if (*sym)
@@ -97,14 +138,165 @@ mb_status mb__resolve_shape(const mb_io_desc *d, int64_t batch,
                         "%d; give its whole shape with --shape %s=D0,D1,...",
                         d->name, i, d->name);
     }
-    if (d->rank > 0 && d->dims[0] >= 0 && batch != 1 && d->dims[0] != batch)
+    return MB_OK;
+}
+
+mb_status mb__resolve_shape(const mb_io_desc *d, int64_t batch,
+                            const mb_plan *plan, int64_t *dims, mb_err *err)
+{
+    int carries;
+    mb_status s = mb__resolve_shape2(d, batch, NULL, plan, dims, &carries,
+                                     err);
+    if (!s && !carries && d->rank > 0 && d->dims[0] >= 0 && batch != 1)
         return mb__fail(err, MB_EMODEL,
                         "input '%s' has a fixed first dimension %lld, so "
                         "--batch %lld cannot be applied; use --batch %lld or "
                         "a model with a dynamic batch dimension",
                         d->name, (long long)d->dims[0], (long long)batch,
                         (long long)d->dims[0]);
+    return s;
+}
+
+/* Levenshtein distance of two short names (for "did you mean"). */
+static size_t edit_distance(const char *a, const char *b)
+{
+    size_t la = strlen(a), lb = strlen(b);
+    if (la > 63 || lb > 63)
+        return 64;
+    size_t row[64];
+    for (size_t j = 0; j <= lb; j++)
+        row[j] = j;
+    for (size_t i = 1; i <= la; i++) {
+        size_t diag = row[0];
+        row[0] = i;
+        for (size_t j = 1; j <= lb; j++) {
+            size_t up = row[j];
+            size_t best = diag + (a[i - 1] != b[j - 1]);
+            if (up + 1 < best)
+                best = up + 1;
+            if (row[j - 1] + 1 < best)
+                best = row[j - 1] + 1;
+            row[j] = best;
+            diag = up;
+        }
+    }
+    return row[lb];
+}
+
+/* Appends name to a comma list in buf (once). */
+void mb__list_add(char *buf, size_t len, const char *name)
+{
+    size_t L = strlen(buf), n = strlen(name);
+    for (const char *p = buf; (p = strstr(p, name)) != NULL; p += n)
+        if ((p == buf || p[-2] == ',') && (p[n] == ',' || p[n] == '\0'))
+            return;
+    snprintf(buf + L, len - L, "%s%s", L ? ", " : "", name);
+}
+
+/* The known name nearest to `name` among the comma list, or NULL. */
+const char *mb__nearest_name(const char *list, const char *name, char *out,
+                             size_t len)
+{
+    size_t best = 3; /* at most two edits away */
+    const char *found = NULL;
+    char tmp[1024];
+    snprintf(tmp, sizeof tmp, "%s", list);
+    char *save = NULL;
+    for (char *t = strtok_r(tmp, ", ", &save); t; t = strtok_r(NULL, ", ", &save)) {
+        size_t d = edit_distance(name, t);
+        if (d < best) {
+            best = d;
+            snprintf(out, len, "%s", t);
+            found = out;
+        }
+    }
+    return found;
+}
+
+mb_status mb__check_input_names(const mb_io_desc *in, size_t n,
+                                const mb_plan *plan, mb_err *err)
+{
+    char inputs[1024] = "", hint[128];
+    for (size_t i = 0; i < n; i++) {
+        mb__list_add(inputs, sizeof inputs, in[i].name);
+    }
+    static const char *const flag[] = {"--shape", "--input-range"};
+    for (int f = 0; f < 2; f++) {
+        size_t cnt = f ? plan->n_ranges : plan->n_shapes;
+        for (size_t k = 0; k < cnt; k++) {
+            const char *nm = f ? plan->ranges[k].name : plan->shapes[k].name;
+            int ok = 0;
+            for (size_t i = 0; i < n && !ok; i++)
+                ok = !strcmp(in[i].name, nm);
+            if (!ok) {
+                const char *near = mb__nearest_name(inputs, nm, hint, sizeof hint);
+                return mb__fail(err, MB_EINVAL,
+                                "%s %s: the model has no input named '%s'%s%s%s "
+                                "(its inputs are: %s)",
+                                flag[f], nm, nm, near ? "; did you mean '" : "",
+                                near ? near : "", near ? "'?" : "", inputs);
+            }
+        }
+    }
+    /* Every unresolved symbolic dimension at once, ready to paste. */
+    const char *bsym = mb__batch_symbol(in, n);
+    char missing[1024] = "", paste[1024] = "";
+    for (size_t i = 0; i < n; i++) {
+        int shaped = 0;
+        for (size_t k = 0; k < plan->n_shapes; k++)
+            shaped |= !strcmp(plan->shapes[k].name, in[i].name);
+        for (int a = 0; !shaped && a < in[i].rank; a++) {
+            const char *sym = in[i].dim_names[a];
+            int64_t v;
+            if (in[i].dims[a] >= 0 || !sym || !*sym || dim_given(plan, sym, &v) ||
+                batch_axis(&in[i], a, bsym))
+                continue;
+            size_t before = strlen(missing);
+            mb__list_add(missing, sizeof missing, sym);
+            if (strlen(missing) != before) {
+                size_t L = strlen(paste);
+                snprintf(paste + L, sizeof paste - L, "%s--dim %s=VALUE",
+                         L ? " " : "", sym);
+            }
+        }
+    }
+    if (*missing)
+        return mb__fail(err, MB_EMODEL,
+                        "the model's inputs have unresolved symbolic "
+                        "dimensions: %s; set them with: %s",
+                        missing, paste);
     return MB_OK;
+}
+
+mb_status mb__synthetic_inputs(const mb_io_desc *in, size_t n, int64_t batch,
+                               const mb_plan *plan, mb_rng *rng,
+                               mb_tensor *out, mb_err *err)
+{
+    mb_status s = mb__check_input_names(in, n, plan, err);
+    const char *bsym = mb__batch_symbol(in, n);
+    int any = 0;
+    for (size_t i = 0; i < n && !s; i++) {
+        int64_t dims[MB_MAX_RANK];
+        int carries = 0;
+        s = mb__resolve_shape2(&in[i], batch, bsym, plan, dims, &carries, err);
+        any |= carries;
+        if (!s)
+            s = fill_input(&in[i], dims, plan, rng, &out[i], err);
+    }
+    if (!s && n && !any && batch != 1) {
+        char shp[256];
+        mb_shape_str(in[0].dims, in[0].rank, shp, sizeof shp);
+        s = mb__fail(err, MB_EMODEL,
+                     "no input of the model has a dynamic batch axis (input "
+                     "'%s' has a fixed first dimension: %s), so --batch %lld "
+                     "cannot be applied; use --batch 1 or a model with a "
+                     "dynamic batch dimension",
+                     in[0].name, shp, (long long)batch);
+    }
+    if (s)
+        for (size_t i = 0; i < n; i++)
+            mb_tensor_clear(&out[i]);
+    return s;
 }
 
 mb_status mb__synthetic_input(const mb_io_desc *d, int64_t batch,
@@ -115,6 +307,14 @@ mb_status mb__synthetic_input(const mb_io_desc *d, int64_t batch,
     mb_status s = mb__resolve_shape(d, batch, plan, dims, err);
     if (s)
         return s;
+    return fill_input(d, dims, plan, rng, out, err);
+}
+
+static mb_status fill_input(const mb_io_desc *d, const int64_t *dims,
+                            const mb_plan *plan, mb_rng *rng, mb_tensor *out,
+                            mb_err *err)
+{
+    mb_status s;
     if (mb_dtype_size(d->dtype) == 0 || d->dtype == MB_DTYPE_COMPLEX64 ||
         d->dtype == MB_DTYPE_COMPLEX128)
         return mb__fail(err, MB_EUNSUPPORTED,

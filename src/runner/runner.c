@@ -64,6 +64,49 @@ static void free_inputs(mb_bench *b)
         mb_tensor_clear(&b->inputs[i]);
 }
 
+/* --dim NAME must name a symbolic dimension of the model: from the
+ * runtime's descriptions, or from the ONNX file (the runtime may already
+ * have fixed a dimension it was told about).  A misspelt name would be
+ * ignored silently otherwise. */
+static mb_status check_dim_names(const mb_bench *b, const mb_plan *plan,
+                                 mb_err *err)
+{
+    if (!plan->n_dims)
+        return MB_OK;
+    char syms[1024] = "", hint[128];
+    for (size_t i = 0; i < b->n_in; i++)
+        for (int a = 0; a < b->in[i].rank; a++)
+            if (b->in[i].dim_names[a] && b->in[i].dim_names[a][0])
+                mb__list_add(syms, sizeof syms, b->in[i].dim_names[a]);
+    json_t *info = NULL;
+    mb_err e = {0};
+    if (plan->model_path && !mb__onnx_inspect(plan->model_path, &info, &e)) {
+        size_t i, k;
+        const json_t *in, *d;
+        json_array_foreach(json_object_get(info, "inputs"), i, in)
+            json_array_foreach(json_object_get(in, "shape"), k, d)
+                if (json_is_string(d))
+                    mb__list_add(syms, sizeof syms, json_string_value(d));
+    }
+    json_decref(info);
+    for (size_t k = 0; k < plan->n_dims; k++) {
+        const char *nm = plan->dims[k].name;
+        char probe[1024];
+        snprintf(probe, sizeof probe, "%s", syms);
+        mb__list_add(probe, sizeof probe, nm);
+        if (!strcmp(probe, syms))
+            continue; /* already there */
+        const char *near = mb__nearest_name(syms, nm, hint, sizeof hint);
+        return mb__fail(err, MB_EINVAL,
+                        "--dim %s: no input has a dimension named '%s'%s%s%s "
+                        "(the symbolic dimensions are: %s)",
+                        nm, nm, near ? "; did you mean '" : "",
+                        near ? near : "", near ? "'?" : "",
+                        *syms ? syms : "none");
+    }
+    return MB_OK;
+}
+
 /* Builds inputs for batch (synthetic or from data), and prepares them. */
 static mb_status make_inputs(mb_bench *b, int64_t batch, mb_err *err)
 {
@@ -74,9 +117,8 @@ static mb_status make_inputs(mb_bench *b, int64_t batch, mb_err *err)
     } else {
         mb_rng rng;
         mb__rng_seed(&rng, b->plan->seed);
-        for (size_t i = 0; i < b->n_in && !s; i++)
-            s = mb__synthetic_input(&b->in[i], batch, b->plan, &rng,
-                                    &b->inputs[i], err);
+        s = mb__synthetic_inputs(b->in, b->n_in, batch, b->plan, &rng,
+                                 b->inputs, err);
     }
     if (!s)
         s = b->be->prepare(b->session, b->inputs, b->n_in, err);
@@ -146,6 +188,8 @@ mb_status mb__bench_open(const mb_plan *plan, int64_t batch, mb_bench **out,
         return s;
     }
     s = b->be->describe(b->session, &b->in, &b->n_in, &b->out, &b->n_out, err);
+    if (!s)
+        s = check_dim_names(b, plan, err);
     if (!s) {
         b->inputs = mb__calloc(b->n_in + 1, sizeof *b->inputs);
         if (!b->inputs)

@@ -79,6 +79,23 @@ check "the percentile list holds 99.9 once and 75" $PY -c "
 import json; q=[p['q'] for p in json.load(open('$T_TMP/pct.json'))['runs'][0]['latency']['percentiles']]
 assert q.count(99.9) == 1 and 75 in q, q"
 
+# A batch axis that is not the first (a recurrent state), and --shape.
+expect_exit "a state [layers, batch, hidden] is swept with --batch" 0 \
+    "$MBENCH" run "$M/state.onnx" --batch 1,4 "${FAST[@]}" --json "$T_TMP/state.json" --quiet
+check "the state's batch axis takes the batch size, the layers stay 2" $PY -c "
+import json; r=json.load(open('$T_TMP/state.json'))['runs'][1]['inputs']
+assert [i['shape'] for i in r] == [[4, 4], [2, 4, 8]], r"
+expect_exit "--shape with --batch scales the batch axis" 0 \
+    "$MBENCH" run "$M/mlp.onnx" --shape x=1,16 --batch 1,3 "${FAST[@]}" --json "$T_TMP/shape.json" --quiet
+check "--shape x=1,16 at --batch 3 feeds [3,16] and counts 3 samples per inference" $PY -c "
+import json; r=json.load(open('$T_TMP/shape.json'))['runs'][1]
+assert r['inputs'][0]['shape'] == [3, 16], r['inputs']
+t = r['throughput']; assert abs(t['samples_per_s'] - 3 * t['inferences_per_s']) < 1e-6 * t['samples_per_s']"
+expect_exit "a misspelt --dim is a usage error" 2 "$MBENCH" run "$M/seq.onnx" --dim seqlen=7
+contains "the misspelt --dim gets a suggestion" "$LAST_ERR" "did you mean 'seq_len'?"
+expect_exit "a misspelt --input-range is a usage error" 2 "$MBENCH" run "$M/mlp.onnx" --input-range y=0:1
+contains "the misspelt input is named with the real ones" "$LAST_ERR" "its inputs are: x"
+
 expect_exit "a symbolic dimension is set with --dim" 0 \
     "$MBENCH" run "$M/seq.onnx" --dim seq_len=7 --batch 2 "${FAST[@]}" --json "$T_TMP/seq.json" --quiet
 check "the resolved shape is recorded" \
