@@ -110,7 +110,13 @@ mb_status mb__worktrees_get(mb_worktrees *w, const char *branch,
         snprintf(path, sizeof path, "%s/wt%zu", w->tmp, w->n);
         char *a3[] = {"git", "-C", w->repo, "worktree", "add", "--detach",
                       "--quiet", path, commit, NULL};
+        /* Shards of one suite may add worktrees to the same repository at
+         * once; git then fails on its lock files: try again a few times. */
         mb_status st = git(a3, NULL, err);
+        for (int tries = 1; st != MB_OK && tries < 6; tries++) {
+            usleep(100000u * (unsigned)tries);
+            st = git(a3, NULL, err);
+        }
         if (st != MB_OK) {
             free(commit);
             free(date);
