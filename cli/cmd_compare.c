@@ -314,8 +314,15 @@ static int read_variant_file(const char *path, char ***specs, size_t *n)
          line = strtok_r(NULL, "\n", &save)) {
         while (*line == ' ' || *line == '\t')
             line++;
+        /* An inline comment: '#' after a blank ends the specification. */
+        for (char *h = strchr(line, '#'); h; h = strchr(h + 1, '#'))
+            if (h > line && (h[-1] == ' ' || h[-1] == '\t')) {
+                *h = '\0';
+                break;
+            }
         size_t L = strlen(line);
-        while (L && (line[L - 1] == ' ' || line[L - 1] == '\r'))
+        while (L && (line[L - 1] == ' ' || line[L - 1] == '\t' ||
+                     line[L - 1] == '\r'))
             line[--L] = '\0';
         if (!*line || *line == '#')
             continue;

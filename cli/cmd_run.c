@@ -201,6 +201,25 @@ int cmd_run(int argc, char **argv)
                               (long long)json_integer_value(
                                   json_object_get(run, "batch_size")),
                               json_string_value(json_object_get(run, "error")));
+    /* --leak-check is a verdict: exit 1 when a leak is suspected. */
+    json_array_foreach(json_object_get(doc, "runs"), i, run)
+    {
+        const json_t *leak =
+            json_object_get(json_object_get(run, "memory"), "leak");
+        if (!leak)
+            continue;
+        int sus = json_is_true(json_object_get(leak, "suspected"));
+        fprintf(stderr, "leak check, batch %lld: %s (RSS slope %.1f bytes per "
+                        "iteration, growth %.0f bytes)\n",
+                (long long)json_integer_value(
+                    json_object_get(run, "batch_size")),
+                sus ? "LEAK SUSPECTED" : "no leak",
+                json_number_value(json_object_get(leak,
+                                                  "slope_bytes_per_iter")),
+                json_number_value(json_object_get(leak, "growth_bytes")));
+        if (sus && !rc)
+            rc = MB_EXIT_FAIL;
+    }
     if (json_is_true(json_object_get(doc, "interrupted")) && !rc) {
         fprintf(stderr, "mbench: interrupted; the results above are what "
                         "finished\n");

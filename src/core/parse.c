@@ -66,8 +66,8 @@ int mb__parse_i64_list(const char *s, int64_t lo, int64_t hi, int64_t **out,
 {
     *out = NULL;
     *n = 0;
-    if (!s || !*s || s[0] == ',' || s[strlen(s) - 1] == ',')
-        return -1;
+    if (!s || !*s || s[0] == ',' || s[strlen(s) - 1] == ',' || strstr(s, ",,"))
+        return -1; /* an empty item ("1,,4") is a typo, not a skip */
     size_t cap = 1;
     for (const char *p = s; *p; p++)
         cap += *p == ',';

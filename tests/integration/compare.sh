@@ -173,4 +173,12 @@ expect_exit "--threshold takes a percentage" 0 \
 expect_exit "a bad --threshold is a usage error" 2 \
     "$MBENCH" compare a=none,backend=null b=none,backend=null --threshold much
 
+printf '# variants\nfast=none,backend=null   # the reference\nslow=none,backend=null,backend-opt=delay=1000\t# slower\n' > "$T_TMP/vars.txt"
+expect_exit "a --variants file with inline comments runs" 0 \
+    "$MBENCH" compare --variants "$T_TMP/vars.txt" --processes 2 --iterations 40 --quiet --json "$T_TMP/vars.json"
+check "inline comments are not part of the specifications" $PY -c "
+import json; d=json.load(open('$T_TMP/vars.json'))
+assert [v['name'] for v in d['comparison']['variants']] == ['fast', 'slow']
+assert all(r['status'] == 'ok' for r in d['runs']), d['runs']"
+
 done_testing

@@ -96,6 +96,7 @@ contains "the misspelt --dim gets a suggestion" "$LAST_ERR" "did you mean 'seq_l
 expect_exit "a misspelt --input-range is a usage error" 2 "$MBENCH" run "$M/mlp.onnx" --input-range y=0:1
 contains "the misspelt input is named with the real ones" "$LAST_ERR" "its inputs are: x"
 
+expect_exit "an empty item in --batch is a usage error" 2 "$MBENCH" run "$M/mlp.onnx" --batch 1,,4
 expect_exit "a symbolic dimension is set with --dim" 0 \
     "$MBENCH" run "$M/seq.onnx" --dim seq_len=7 --batch 2 "${FAST[@]}" --json "$T_TMP/seq.json" --quiet
 check "the resolved shape is recorded" \
@@ -135,13 +136,16 @@ if [ -n "${MBENCH_SANITIZED:-}" ]; then
 else
 expect_exit "--leak-check fits the RSS slope" 0 \
     "$MBENCH" run "$M/mlp.onnx" --leak-check --min-time 0.3s --max-time 1s --quiet --json "$T_TMP/leak.json"
+contains "a steady model's leak verdict is printed" "$LAST_ERR" "leak check, batch 1: no leak"
 check "a steady model is not flagged as leaking" $PY -c "
 import json; m = json.load(open('$T_TMP/leak.json'))['runs'][0]['memory']
 assert m['leak']['suspected'] is False and m['leak']['rss_points'] >= 3, m
 assert m['peak_method'] in ('clear_refs', 'process_lifetime')"
 if cc -shared -fPIC -I"$MBENCH_ROOT/include" "$FIX/compare/bad_backend.c" -o "$T_TMP/bad.so" 2>/dev/null; then
-    "$MBENCH" run none --backend "$T_TMP/bad.so" --backend-opt mode=leak --leak-check \
-        --min-time 0.3s --max-time 1s --quiet --json "$T_TMP/leaky.json" >/dev/null 2>&1
+    expect_exit "a suspected leak is a failed verdict (exit 1)" 1 \
+        "$MBENCH" run none --backend "$T_TMP/bad.so" --backend-opt mode=leak --leak-check \
+        --min-time 0.3s --max-time 1s --quiet --json "$T_TMP/leaky.json"
+    contains "the leak verdict is printed" "$LAST_ERR" "LEAK SUSPECTED"
     check "a backend that loses 4 KiB per run is flagged as leaking, at about that rate" $PY -c "
 import json; m = json.load(open('$T_TMP/leaky.json'))['runs'][0]['memory']['leak']
 assert m['suspected'] is True and 3000 < m['slope_bytes_per_iter'] < 6000, m"
