@@ -447,6 +447,13 @@ mb_status mb__read_file(const char *path, char **data, size_t *len,
         return mb__fail(err, MB_EIO, "cannot read %s: it is a directory",
                         path);
     }
+    /* A device (/dev/zero, /dev/urandom) never ends: refuse it rather than
+     * read until memory runs out.  Pipes and FIFOs are read to their end. */
+    if (S_ISCHR(st.st_mode) || S_ISBLK(st.st_mode)) {
+        fclose(f);
+        return mb__fail(err, MB_EIO, "cannot read %s: it is a device, not a "
+                        "file; give a file", path);
+    }
     size_t cap = st.st_size > 0 ? (size_t)st.st_size + 1 : 4096, n = 0;
     char *buf = mb__malloc(cap);
     if (!buf) {
