@@ -64,6 +64,31 @@ static void free_inputs(mb_bench *b)
         mb_tensor_clear(&b->inputs[i]);
 }
 
+/* A first inference that fails on synthetic integer inputs is often an
+ * embedding lookup out of range: name the inputs and the fix. */
+static void hint_integer_inputs(const mb_bench *b, mb_err *err)
+{
+    char names[512] = "", first[128] = "";
+    for (size_t i = 0; i < b->n_in; i++) {
+        mb_dtype t = b->in[i].dtype;
+        double lo, hi;
+        if ((t == MB_DTYPE_INT64 || t == MB_DTYPE_INT32) &&
+            !mb__input_range(b->plan, b->in[i].name, t, &lo, &hi)) {
+            mb__list_add(names, sizeof names, b->in[i].name);
+            if (!*first)
+                snprintf(first, sizeof first, "%s", b->in[i].name);
+        }
+    }
+    if (!*names)
+        return;
+    char msg[sizeof err->msg];
+    snprintf(msg, sizeof msg, "%s (synthetic integer inputs %s are drawn "
+             "from [0, 9]; if one indexes a table or must be a valid id, set "
+             "its range, e.g. --input-range %s=0:1, or feed real inputs with "
+             "--data)", err->msg, names, first);
+    mb__fail(err, err->code ? err->code : MB_EBACKEND, "%s", msg);
+}
+
 /* --dim NAME must name a symbolic dimension of the model: from the
  * runtime's descriptions, or from the ONNX file (the runtime may already
  * have fixed a dimension it was told about).  A misspelt name would be
@@ -205,6 +230,8 @@ mb_status mb__bench_open(const mb_plan *plan, int64_t batch, mb_bench **out,
         t0 = mb_now_ns();
         s = b->be->run(b->session, err);
         b->phases.first_inference_ns = mb_now_ns() - t0;
+        if (s && !b->from_data && err)
+            hint_integer_inputs(b, err);
     }
     if (s) {
         mb__bench_close(b);

@@ -96,6 +96,10 @@ contains "the misspelt --dim gets a suggestion" "$LAST_ERR" "did you mean 'seq_l
 expect_exit "a misspelt --input-range is a usage error" 2 "$MBENCH" run "$M/mlp.onnx" --input-range y=0:1
 contains "the misspelt input is named with the real ones" "$LAST_ERR" "its inputs are: x"
 
+expect_exit "ids past an embedding's end fail at the first inference" 3 "$MBENCH" run "$M/embed5.onnx" "${FAST[@]}"
+contains "the failure names the integer input and --input-range" "$LAST_ERR" "--input-range ids=0:1"
+one_line "the embedding hint is one line" "$LAST_ERR"
+expect_exit "with --input-range the embedding runs" 0 "$MBENCH" run "$M/embed5.onnx" --input-range ids=0:4 "${FAST[@]}" --quiet
 expect_exit "an empty item in --batch is a usage error" 2 "$MBENCH" run "$M/mlp.onnx" --batch 1,,4
 expect_exit "a symbolic dimension is set with --dim" 0 \
     "$MBENCH" run "$M/seq.onnx" --dim seq_len=7 --batch 2 "${FAST[@]}" --json "$T_TMP/seq.json" --quiet
