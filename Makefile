@@ -27,7 +27,7 @@ PKG_LIBS   := $(shell pkg-config --libs $(PKGS) 2>/dev/null)
 WARN := -std=c11 -Wall -Wextra -Wpedantic -Wshadow -Wstrict-prototypes \
         -Wmissing-prototypes -Wformat=2 -Wno-format-nonliteral -Wno-format-truncation -Werror
 OPT  ?= -O2 -g
-CFLAGS_ALL := $(WARN) $(OPT) -D_GNU_SOURCE -fPIC -Iinclude -Isrc -I$(BUILD)/gen \
+CFLAGS_ALL := $(WARN) $(OPT) -D_GNU_SOURCE -fPIC -fvisibility=hidden -Iinclude -Isrc -I$(BUILD)/gen \
               $(PKG_CFLAGS) $(SAN) $(CFLAGS)
 LDLIBS_ALL := $(PKG_LIBS) -ldl -lm -lpthread $(LDLIBS)
 

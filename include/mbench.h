@@ -21,6 +21,14 @@
 extern "C" {
 #endif
 
+/* The library is built with -fvisibility=hidden: only declarations marked
+ * MB_API are exported from libmbench.so (internal mb__ names are not). */
+#if defined(__GNUC__)
+#define MB_API __attribute__((visibility("default")))
+#else
+#define MB_API
+#endif
+
 #define MB_VERSION_MAJOR 0
 #define MB_VERSION_MINOR 1
 #define MB_VERSION_PATCH 0
@@ -48,7 +56,7 @@ typedef struct mb_err {
 } mb_err;
 
 /* Returns a static, lower-case name for a status ("invalid argument"). */
-const char *mb_status_name(mb_status s);
+MB_API const char *mb_status_name(mb_status s);
 
 /* Tensor element types; numbers are ONNX TensorProto.DataType values. */
 typedef enum mb_dtype {
@@ -73,12 +81,12 @@ typedef enum mb_dtype {
 
 /* Static name of a dtype ("float32", "float16", ...); "unknown(N)" style
  * names are never returned: unknown values give "undefined". */
-const char *mb_dtype_name(mb_dtype t);
+MB_API const char *mb_dtype_name(mb_dtype t);
 /* Parses "float32", "float", "fp16", "int64", ... ; returns MB_DTYPE_UNDEFINED
  * when the name is unknown. */
-mb_dtype mb_dtype_parse(const char *name);
+MB_API mb_dtype mb_dtype_parse(const char *name);
 /* Bytes per element, 0 for types without a fixed size (string, undefined). */
-size_t mb_dtype_size(mb_dtype t);
+MB_API size_t mb_dtype_size(mb_dtype t);
 
 #define MB_MAX_RANK 16
 
@@ -98,28 +106,28 @@ typedef struct mb_tensor {
 
 /* Element count of a shape; returns 0 and sets *overflow when the product
  * does not fit a size_t or a dim is negative. */
-size_t mb_shape_count(const int64_t *dims, int rank, int *overflow);
+MB_API size_t mb_shape_count(const int64_t *dims, int rank, int *overflow);
 /* Allocates zeroed storage for a tensor of this dtype and shape into *t
  * (which is overwritten).  Caller frees with mb_tensor_clear. */
-mb_status mb_tensor_alloc(mb_tensor *t, mb_dtype dtype, int rank,
+MB_API mb_status mb_tensor_alloc(mb_tensor *t, mb_dtype dtype, int rank,
                           const int64_t *dims, const char *name, mb_err *err);
 /* Frees what mb_tensor_alloc allocated and zeroes *t.  NULL is a no-op. */
-void mb_tensor_clear(mb_tensor *t);
+MB_API void mb_tensor_clear(mb_tensor *t);
 /* Number of elements of t. */
-size_t mb_tensor_count(const mb_tensor *t);
+MB_API size_t mb_tensor_count(const mb_tensor *t);
 /* Deep copy of src into *dst.  Caller frees with mb_tensor_clear. */
-mb_status mb_tensor_copy(mb_tensor *dst, const mb_tensor *src, mb_err *err);
+MB_API mb_status mb_tensor_copy(mb_tensor *dst, const mb_tensor *src, mb_err *err);
 /* Reads element i of any numeric dtype as a double (float16/bfloat16
  * widened exactly). */
-double mb_tensor_get_f64(const mb_tensor *t, size_t i);
+MB_API double mb_tensor_get_f64(const mb_tensor *t, size_t i);
 /* Formats a shape as "[1,3,224,224]" into buf; returns buf. */
-char *mb_shape_str(const int64_t *dims, int rank, char *buf, size_t len);
+MB_API char *mb_shape_str(const int64_t *dims, int rank, char *buf, size_t len);
 
 /* IEEE half and bfloat16 conversions (round to nearest even). */
-float mb_f16_to_f32(uint16_t h);
-uint16_t mb_f32_to_f16(float f);
-float mb_bf16_to_f32(uint16_t h);
-uint16_t mb_f32_to_bf16(float f);
+MB_API float mb_f16_to_f32(uint16_t h);
+MB_API uint16_t mb_f32_to_f16(float f);
+MB_API float mb_bf16_to_f32(uint16_t h);
+MB_API uint16_t mb_f32_to_bf16(float f);
 
 /*
  * Running a benchmark: the library side of `mbench run`.
@@ -144,16 +152,16 @@ typedef struct mb_runner mb_runner;
 
 /* A runner with the defaults of `mbench run`; NULL when memory runs out.
  * Caller frees with mb_runner_free. */
-mb_runner *mb_runner_new(void);
+MB_API mb_runner *mb_runner_new(void);
 /* Frees r; NULL is a no-op. */
-void mb_runner_free(mb_runner *r);
+MB_API void mb_runner_free(mb_runner *r);
 /* Sets one option (strings are copied).  MB_EINVAL names a bad value. */
-mb_status mb_runner_set(mb_runner *r, const char *key, const char *value,
+MB_API mb_status mb_runner_set(mb_runner *r, const char *key, const char *value,
                         mb_err *err);
 /* Benchmarks model and hands the result document (JSON text, schema
  * "mbench.result/1", docs/FORMATS.md) to *json; caller frees it with
  * free().  Thread-compatible: one runner per thread. */
-mb_status mb_runner_run(mb_runner *r, const char *model, char **json,
+MB_API mb_status mb_runner_run(mb_runner *r, const char *model, char **json,
                         mb_err *err);
 
 /* Compares variants, each "NAME=MODEL[,key=value...]" (keys as for
@@ -164,16 +172,16 @@ mb_status mb_runner_run(mb_runner *r, const char *model, char **json,
  * tolerance and threshold apply.  *json receives the result document
  * ("kind": "compare"); caller frees it with free().  A variant that fails
  * is FAILED in the document, not an error of the call. */
-mb_status mb_runner_compare(mb_runner *r, const char *const *variants,
+MB_API mb_status mb_runner_compare(mb_runner *r, const char *const *variants,
                             size_t n, char **json, mb_err *err);
 
 /* Monotonic time in nanoseconds (CLOCK_MONOTONIC). */
-int64_t mb_now_ns(void);
+MB_API int64_t mb_now_ns(void);
 
 /* The version of this library ("0.1.0") and the git commit it was built
  * from ("unknown" outside a checkout).  Static strings. */
-const char *mb_version(void);
-const char *mb_build_commit(void);
+MB_API const char *mb_version(void);
+MB_API const char *mb_build_commit(void);
 
 #ifdef __cplusplus
 }

@@ -92,7 +92,7 @@ typedef struct mb_backend {
 /* The built-in backends, and lookup by name ("ort", "null") or by the path
  * of a plugin .so (a name containing '/').  Returns NULL and fills err when
  * nothing fits. */
-const mb_backend *mb_backend_find(const char *name_or_path, mb_err *err);
+MB_API const mb_backend *mb_backend_find(const char *name_or_path, mb_err *err);
 
 /* Symbol a plugin exports. */
 typedef const mb_backend *(*mb_backend_entry_fn)(void);
