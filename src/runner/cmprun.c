@@ -503,7 +503,7 @@ mb_status mb__compare_run(const mb__compare_req *rq, json_t **doc_out,
         json_array_append_new(
             warn, json_string("ONE PROCESS PER VARIANT: the intervals cover "
                               "within-run noise only, and no speed "
-                              "difference is claimed; use --processes 10 or "
+                              "difference is claimed; use --processes 20 or "
                               "more"));
     if (cancelled)
         json_object_set_new(doc, "interrupted", json_true());
