@@ -63,6 +63,22 @@ static void progress(void *user, int64_t batch, int64_t iters,
     fflush(stderr);
 }
 
+/* The same for runs over K processes: which process, of how many. */
+static void progress_rounds(void *user, size_t round, size_t rounds,
+                            int64_t elapsed_ns)
+{
+    progress_state *ps = user;
+    int64_t now = mb_now_ns();
+    if (now - ps->start < 500000000LL || now - ps->last < 100000000LL)
+        return;
+    ps->last = now;
+    ps->shown = 1;
+    fprintf(stderr, "\rprocess %zu of %zu (each a fresh runtime and "
+                    "session), %.1f s\033[K",
+            round + 1, rounds, (double)elapsed_ns / 1e9);
+    fflush(stderr);
+}
+
 static void usage(FILE *f)
 {
     fprintf(f, "usage: mbench run MODEL [options]\n\n"
@@ -152,6 +168,7 @@ int cmd_run(int argc, char **argv)
     progress_state ps = {mb_now_ns(), 0, 0, plan.target_ci};
     if (isatty(2)) {
         plan.progress = progress;
+        plan.progress_rounds = progress_rounds;
         plan.progress_user = &ps;
     }
     json_t *doc = NULL;
