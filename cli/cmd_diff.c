@@ -412,7 +412,7 @@ int cmd_diff(int argc, char **argv)
     int c;
     optind = 1;
     opterr = 0;
-    while ((c = getopt_long(argc, argv, "q", opts, NULL)) != -1) {
+    while ((c = getopt_long(argc, argv, "qh", opts, NULL)) != -1) {
         int64_t iv;
         switch (c) {
         case OPT_ATOL:
@@ -473,6 +473,7 @@ int cmd_diff(int argc, char **argv)
         case 'q':
             quiet = 1;
             break;
+        case 'h':
         case OPT_HELP:
             usage(stdout);
             return MB_EXIT_OK;

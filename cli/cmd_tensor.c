@@ -286,7 +286,7 @@ int cmd_tensor_dump(int argc, char **argv)
     size_t n_inputs = 0;
     opterr = 0;
     optind = 1;
-    while ((c = getopt_long(argc, argv, "", opts, NULL)) != -1) {
+    while ((c = getopt_long(argc, argv, "h", opts, NULL)) != -1) {
         switch (c) {
         case 'v':
             values = 1;

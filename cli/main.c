@@ -43,6 +43,18 @@ int main(int argc, char **argv)
         return MB_EXIT_USAGE;
     }
     const char *name = argv[1];
+    if (strcmp(name, "help") == 0 && argc >= 3) {
+        /* mbench help CMD: the command's own --help */
+        for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++)
+            if (strcmp(commands[i].name, argv[2]) == 0) {
+                char *args[] = {argv[2], "--help", NULL};
+                return commands[i].fn(2, args);
+            }
+        return mb_cli_error(MB_EXIT_USAGE,
+                            "unknown command '%s'; run 'mbench --help' for "
+                            "the list of commands",
+                            argv[2]);
+    }
     if (strcmp(name, "--help") == 0 || strcmp(name, "-h") == 0 ||
         strcmp(name, "help") == 0) {
         usage(stdout);
