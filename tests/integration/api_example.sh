@@ -5,6 +5,10 @@
 . "$(dirname "$0")/lib.sh"
 SO="$MBENCH_BUILD/libmbench.so.0"
 if [ ! -f "$SO" ]; then skip "the API example" "no shared library in $MBENCH_BUILD"; done_testing; fi
+if [ -n "${MBENCH_SANITIZED:-}" ]; then
+    # The sanitized library needs the sanitizer runtime in the program too.
+    skip "the API example" "built without sanitizers; runs in make test"; done_testing
+fi
 check "the API example compiles against include/ and libmbench.so" \
     cc -std=c11 -Wall -Werror -I"$MBENCH_ROOT/include" "$MBENCH_ROOT/docs/examples/api_compare.c" \
     "$SO" -Wl,-rpath,"$MBENCH_BUILD" -o "$T_TMP/api_compare"
