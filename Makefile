@@ -124,7 +124,7 @@ check: test-deps
 
 # The core unit tests under valgrind (memcheck, definite and indirect
 # leaks are errors).
-VALGRIND_TESTS := test_stats test_synthetic test_api test_npy test_pb \
+VALGRIND_TESTS := test_stats test_repstats test_synthetic test_api test_npy test_pb \
                   test_dataset test_report test_accuracy test_onnx_inspect
 valgrind: all tests-bin
 	@command -v valgrind >/dev/null || { echo "valgrind: apt-get install valgrind" >&2; exit 2; }
