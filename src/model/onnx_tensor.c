@@ -433,6 +433,29 @@ mb_status mb__onnx_tensor_decode(const uint8_t *buf, size_t len,
                         "supported here",
                         mb__onnx_dtype_name((int)(m.dtype < 1000 ? m.dtype : 0)),
                         m.dtype);
+    /* The dims are checked against the data the TensorProto holds before
+     * anything is allocated: a few bytes must not claim gigabytes. */
+    int overflow;
+    size_t want = mb_shape_count(m.dims, m.rank, &overflow), need = 0;
+    char shp[160];
+    if (!overflow && !mb__mul_ok(want, mb_dtype_size(dt), &need))
+        overflow = 1;
+    if (overflow)
+        return mb__fail(err, MB_EFORMAT, "tensor dims %s are too large",
+                        mb_shape_str(m.dims, m.rank, shp, sizeof shp));
+    if (m.location != 1 && m.has_raw && m.raw.len != need)
+        return mb__fail(err, MB_EFORMAT,
+                        "raw_data holds %zu bytes but %s%s needs %zu",
+                        m.raw.len, mb_dtype_name(dt),
+                        mb_shape_str(m.dims, m.rank, shp, sizeof shp), need);
+    if (m.location != 1 && !m.has_raw && want > len)
+        /* every typed value takes at least one byte of the message */
+        return mb__fail(err, MB_EFORMAT,
+                        "%s%s needs %zu values but the TensorProto holds "
+                        "only %zu bytes: truncated or corrupt",
+                        mb_dtype_name(dt),
+                        mb_shape_str(m.dims, m.rank, shp, sizeof shp), want,
+                        len);
     char *name = m.has_name ? mb__pb_strdup(&m.name) : NULL;
     if (m.has_name && !name)
         return mb__fail(err, MB_ENOMEM, "out of memory for a tensor name");

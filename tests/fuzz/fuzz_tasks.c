@@ -30,9 +30,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     mb_err err;
     if (mb__tasks_parse(text, len, "fuzz.csv", tmpl, &t, &err) == MB_OK) {
         for (size_t r = 0; r < t.csv.nrows && r < 64; r++) {
-            char *cmd = NULL;
-            if (mb__tasks_command(&t, r, r % 2 ? "/w" : NULL, &cmd, &err) ==
-                MB_OK)
+            char *cmd = NULL; /* as cmd_suite.c: command tasks only */
+            if (t.kind == MB_TASK_COMMAND &&
+                mb__tasks_command(&t, r, r % 2 ? "/w" : NULL, &cmd, &err) ==
+                    MB_OK)
                 free(cmd);
             json_decref(mb__tasks_row_json(&t, r));
             (void)mb__tasks_get(&t, r, "branch");
