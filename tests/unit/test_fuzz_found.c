@@ -16,6 +16,7 @@
 #include "model/onnx.h"
 #include "model/pb.h"
 #include "regress/regress.h"
+#include "report/rutil.h"
 
 #include <dirent.h>
 #include <jansson.h>
@@ -153,6 +154,37 @@ static void huge_dims_over_a_small_external_file_fail_before_allocating(void)
     mb__buf_free(&b);
 }
 
+/* Finding 3 (fuzz_result, UBSan): a run whose latency.outliers.high is -1
+ * (or batch_size is negative or 1e300) was converted to an integer as is:
+ * undefined, and on x86 an outlier count of 2^64-1 in the warnings. */
+static void negative_or_huge_counts_in_a_result_are_ignored(void)
+{
+    const char *text =
+        "{\"schema\":\"mbench.result/1\",\"runs\":["
+        "{\"variant\":\"a\",\"batch_size\":-5,\"latency\":{\"count\":300,"
+        "\"outliers\":{\"low\":0,\"high\":-1}}},"
+        "{\"variant\":\"b\",\"batch_size\":1e300,\"latency\":{\"count\":300,"
+        "\"outliers\":{\"low\":1e300,\"high\":2}}}]}";
+    json_error_t je;
+    json_t *doc = json_loads(text, 0, &je);
+    EXPECT(doc != NULL);
+    const json_t *docs[1] = {doc};
+    mb_rview v;
+    EXPECT_EQ_INT(mb__rview_build(docs, 1, &v), 0);
+    EXPECT_EQ_INT(v.n_runs, 2);
+    if (v.n_runs == 2) {
+        EXPECT_EQ_INT(v.runs[0].batch, -1);
+        EXPECT_EQ_INT(v.runs[0].outliers, 0);
+        EXPECT_EQ_INT(v.runs[1].batch, -1);
+        EXPECT_EQ_INT(v.runs[1].outliers, 2);
+    }
+    for (size_t i = 0; i < v.n_warnings; i++)
+        if (strstr(v.warnings[i], "outliers"))
+            T_FAIL_("unexpected warning: %s", v.warnings[i]);
+    mb__rview_free(&v);
+    json_decref(doc);
+}
+
 /* ---- replay of the kept crash inputs --------------------------------- */
 
 static void replay(const char *target, const uint8_t *d, size_t n)
@@ -214,6 +246,10 @@ static void replay(const char *target, const uint8_t *d, size_t n)
             int code;
             if (mb__regress_run(doc, doc, &o, &v, &code, &err) == MB_OK)
                 json_decref(v);
+            const json_t *docs[1] = {doc};
+            mb_rview view;
+            if (mb__rview_build(docs, 1, &view) == 0)
+                mb__rview_free(&view);
         }
         json_decref(doc);
     } else {
@@ -277,6 +313,7 @@ int main(void)
     RUN(an_external_location_without_value_is_no_location);
     RUN(huge_dims_over_little_data_fail_before_allocating);
     RUN(huge_dims_over_a_small_external_file_fail_before_allocating);
+    RUN(negative_or_huge_counts_in_a_result_are_ignored);
     RUN(kept_crash_inputs_no_longer_crash);
     char cmd[400];
     snprintf(cmd, sizeof cmd, "rm -rf '%s'", tmpdir);
