@@ -33,6 +33,16 @@ fail=0
 for t in "${targets[@]}"; do
     bin=$build/fuzz_$t
     [ -x "$bin" ] || { echo "FAIL fuzz $t: $bin is not built (make fuzz)"; fail=1; continue; }
+    # The inputs that once crashed it, each run once: a regression test
+    # that does not depend on the fuzzer finding them again.
+    crashes=("$here"/corpus/"$t"/crash-*)
+    if [ -e "${crashes[0]}" ] &&
+       ! "$bin" "${crashes[@]}" >"$build/fuzz_$t.replay.log" 2>&1; then
+        echo "FAIL fuzz $t: a kept crash input crashes again (see $build/fuzz_$t.replay.log)"
+        grep -m3 -E 'ERROR|SUMMARY|runtime error' "$build/fuzz_$t.replay.log" | sed 's/^/     /'
+        fail=1
+        continue
+    fi
     work=$build/corpus/$t
     mkdir -p "$work"
     seeds=$here/corpus/$t

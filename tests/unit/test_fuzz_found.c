@@ -16,6 +16,10 @@
 #include "model/onnx.h"
 #include "model/pb.h"
 #include "regress/regress.h"
+#include "report/console.h"
+#include "report/csv.h"
+#include "report/html.h"
+#include "report/markdown.h"
 #include "report/rutil.h"
 
 #include <dirent.h>
@@ -246,10 +250,18 @@ static void replay(const char *target, const uint8_t *d, size_t n)
             int code;
             if (mb__regress_run(doc, doc, &o, &v, &code, &err) == MB_OK)
                 json_decref(v);
-            const json_t *docs[1] = {doc};
-            mb_rview view;
-            if (mb__rview_build(docs, 1, &view) == 0)
-                mb__rview_free(&view);
+            /* what fuzz_result.c renders */
+            const json_t *docs[2] = {doc, doc};
+            mb_buf b = MB_BUF_INIT;
+            (void)mb__report_md(docs, 2, &b, &err);
+            mb__buf_free(&b);
+            (void)mb__report_html(docs, 1, &b, &err);
+            mb__buf_free(&b);
+            mb__report_csv(doc, 1, &b);
+            mb__buf_free(&b);
+            mb_console_opts co = {80, 1};
+            mb__report_console(doc, &co, &b);
+            mb__buf_free(&b);
         }
         json_decref(doc);
     } else {
