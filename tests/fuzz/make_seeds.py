@@ -64,11 +64,15 @@ def seeds_npy():
 
 # ---- .npz -------------------------------------------------------------------
 def seeds_npz():
-    put("npz", "stored.npz",
+    # fuzz_npz.c: an even first byte means "the rest is the archive", an
+    # odd one "NAME\0CONTENT\0\0NAME\0CONTENT" to pack into an archive.
+    put("npz", "stored.npz", b"\0" +
         npz_bytes({"x": np.arange(4, dtype="<f4"), "y": np.array([1, 2], "<i8")},
                   False))
-    put("npz", "deflated.npz",
+    put("npz", "deflated.npz", b"\0" +
         npz_bytes({"input": np.zeros((2, 2), dtype="<f4")}, True))
+    put("npz", "members.bin", b"\1x.npy\0" + npy_bytes(np.arange(3, dtype="<u1"))
+        + b"\0\0dir/\0\0\0y.npy\0" + npy_bytes(np.array([1.5], "<f8")))
 
 
 # ---- labels -----------------------------------------------------------------
