@@ -2,7 +2,9 @@
 #
 #   make            build the library (static + shared) and the mbench CLI
 #   make test       install what the tests need, then run every test
-#   make check      the tests again, built with ASan + UBSan
+#   make check      the tests again, built with ASan + UBSan, then a short
+#                   run of every fuzz target
+#   make fuzz       libFuzzer targets of tests/fuzz, FUZZ_TIME s each
 #   make bench      benchmarks of mbench itself (bench/)
 #   make demo       benchmark and compare the bundled default model
 #   make install    PREFIX=/usr/local DESTDIR=
@@ -51,7 +53,7 @@ SHARED := $(BUILD)/$(SONAME)
 BIN    := $(BUILD)/mbench
 ORT    := build/ort/libonnxruntime.so.1
 
-.PHONY: all deps test-deps test check valgrind bench demo install clean ort format lint
+.PHONY: all deps test-deps test check fuzz fuzz-bin valgrind bench demo install clean ort format lint
 all: $(BIN) $(STATIC) $(SHARED)
 
 # ---- generated headers -----------------------------------------------------
@@ -121,6 +123,24 @@ check: test-deps
 	 LSAN_OPTIONS=suppressions=$(abspath tests/lsan.supp):print_suppressions=0 \
 	 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 MBENCH_SANITIZED=1 \
 	 tests/run.sh build/asan
+	@$(MAKE) --no-print-directory fuzz FUZZ_TIME=20
+
+# libFuzzer targets (tests/fuzz/fuzz_*.c, docs/FUZZING.md): the library
+# is rebuilt with clang into build/fuzz, each target then runs FUZZ_TIME
+# seconds from its seed corpus; a crash, leak or UB fails the run.
+FUZZ_TIME ?= 60
+FUZZ_SRC  := $(sort $(wildcard tests/fuzz/fuzz_*.c))
+fuzz: test-deps
+	@$(MAKE) --no-print-directory BUILD=build/fuzz CC=clang \
+	  OPT="-O1 -g -fno-omit-frame-pointer" CFLAGS=-Wno-unknown-warning-option \
+	  SAN="-fsanitize=fuzzer-no-link,address,undefined -fno-sanitize-recover=all" \
+	  fuzz-bin
+	@tests/fuzz/run.sh build/fuzz $(FUZZ_TIME)
+
+fuzz-bin: $(FUZZ_SRC:tests/fuzz/%.c=$(BUILD)/%)
+
+$(BUILD)/fuzz_%: tests/fuzz/fuzz_%.c $(STATIC)
+	$(CC) $(CFLAGS_ALL) -fsanitize=fuzzer -o $@ $< $(STATIC) $(LDLIBS_ALL)
 
 # The core unit tests under valgrind (memcheck, definite and indirect
 # leaks are errors).

@@ -2,7 +2,8 @@
 # Install the Debian packages mbench needs, only those that are missing.
 #   scripts/deps.sh build   compiler and -dev libraries (make, make demo)
 #   scripts/deps.sh test    build + what the tests use (python3-onnx, numpy,
-#                           scikit-image, ONNX's test data, PostgreSQL, ...)
+#                           scikit-image, ONNX's test data, PostgreSQL,
+#                           clang and its libFuzzer runtime, ...)
 #   scripts/deps.sh bench   build + what the benchmarks compare against
 # Runs apt-get (through sudo when not root).  Prints nothing when all is there.
 set -euo pipefail
@@ -12,8 +13,8 @@ build_pkgs=(gcc make pkg-config libc6-dev libjansson-dev nettle-dev libzip-dev
             libpng-dev zlib1g-dev libsqlite3-dev libpq-dev libopenblas-dev libgsl-dev
             ca-certificates)
 test_pkgs=(python3 python3-onnx python3-numpy python3-scipy python3-skimage libonnx-testdata
-           postgresql sqlite3 chromium hyperfine git)
-bench_pkgs=(python3 python3-onnx python3-numpy python3-skimage hyperfine git time)
+           postgresql sqlite3 chromium hyperfine git clang libclang-rt-14-dev)
+bench_pkgs=(python3 python3-onnx python3-numpy python3-scipy python3-skimage hyperfine git time)
 
 pkgs=("${build_pkgs[@]}")
 case "$kind" in

@@ -136,6 +136,21 @@ static mb_status from_text(const char *path, char *buf, size_t len,
     return MB_OK;
 }
 
+/* Parses the len bytes of buf (NUL-terminated at buf[len], modified in
+ * place by the text reader). */
+static mb_status parse_owned(const char *path, char *buf, size_t len,
+                             int64_t **labels, size_t *n, mb_err *err)
+{
+    if (len >= 6 && memcmp(buf, "\x93NUMPY", 6) == 0)
+        return from_npy(path, buf, len, labels, n, err);
+    if (memchr(buf, '\0', len))
+        return mb__fail(err, MB_EFORMAT,
+                        "labels %s are neither a .npy file nor text (one "
+                        "integer per line)",
+                        path);
+    return from_text(path, buf, len, labels, n, err);
+}
+
 mb_status mb__labels_load(const char *path, int64_t **labels, size_t *n,
                           mb_err *err)
 {
@@ -146,15 +161,23 @@ mb_status mb__labels_load(const char *path, int64_t **labels, size_t *n,
     mb_status s = mb__read_file(path, &buf, &len, err);
     if (s)
         return s;
-    if (len >= 6 && memcmp(buf, "\x93NUMPY", 6) == 0)
-        s = from_npy(path, buf, len, labels, n, err);
-    else if (memchr(buf, '\0', len))
-        s = mb__fail(err, MB_EFORMAT,
-                     "labels %s are neither a .npy file nor text (one "
-                     "integer per line)",
-                     path);
-    else
-        s = from_text(path, buf, len, labels, n, err);
+    s = parse_owned(path, buf, len, labels, n, err);
+    free(buf);
+    return s;
+}
+
+mb_status mb__labels_parse(const void *data, size_t len, const char *what,
+                           int64_t **labels, size_t *n, mb_err *err)
+{
+    *labels = NULL;
+    *n = 0;
+    char *buf = mb__malloc(len + 1);
+    if (!buf)
+        return mb__fail(err, MB_ENOMEM, "out of memory reading %s", what);
+    if (len)
+        memcpy(buf, data, len);
+    buf[len] = '\0';
+    mb_status s = parse_owned(what, buf, len, labels, n, err);
     free(buf);
     return s;
 }

@@ -17,4 +17,9 @@
 mb_status mb__labels_load(const char *path, int64_t **labels, size_t *n,
                           mb_err *err);
 
+/* The same from the len bytes at data (copied; `what` names them in
+ * messages). */
+mb_status mb__labels_parse(const void *data, size_t len, const char *what,
+                           int64_t **labels, size_t *n, mb_err *err);
+
 #endif

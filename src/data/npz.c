@@ -94,6 +94,9 @@ static mb_status read_member(zip_t *za, zip_uint64_t i, const char *path,
     return MB_OK;
 }
 
+static mb_status read_archive(zip_t *za, const char *path, mb_tensor **out,
+                              size_t *n, mb_err *err);
+
 mb_status mb__npz_read(const char *path, mb_tensor **out, size_t *n,
                        mb_err *err)
 {
@@ -116,6 +119,38 @@ mb_status mb__npz_read(const char *path, mb_tensor **out, size_t *n,
         zip_error_fini(&ze);
         return s;
     }
+    return read_archive(za, path, out, n, err);
+}
+
+mb_status mb__npz_read_mem(const void *buf, size_t len, const char *what,
+                           mb_tensor **out, size_t *n, mb_err *err)
+{
+    *out = NULL;
+    *n = 0;
+    zip_error_t ze;
+    zip_error_init(&ze);
+    zip_source_t *src = zip_source_buffer_create(len ? buf : NULL, len, 0, &ze);
+    if (!src) {
+        zip_error_fini(&ze);
+        return mb__fail(err, MB_ENOMEM, "out of memory reading %s", what);
+    }
+    zip_t *za = zip_open_from_source(src, ZIP_RDONLY | ZIP_CHECKCONS, &ze);
+    if (!za) {
+        mb_status s = mb__fail(err, MB_EFORMAT,
+                               "%s is not a readable .npz (zip) archive: %s",
+                               what, zip_error_strerror(&ze));
+        zip_source_free(src);
+        zip_error_fini(&ze);
+        return s;
+    }
+    zip_error_fini(&ze);
+    return read_archive(za, what, out, n, err);
+}
+
+/* Reads every member of the open archive za and discards it. */
+static mb_status read_archive(zip_t *za, const char *path, mb_tensor **out,
+                              size_t *n, mb_err *err)
+{
     zip_int64_t entries = zip_get_num_entries(za, 0);
     mb_tensor *ts =
         entries > 0 ? mb__calloc((size_t)entries, sizeof *ts) : NULL;

@@ -18,6 +18,11 @@
 mb_status mb__npz_read(const char *path, mb_tensor **out, size_t *n,
                        mb_err *err);
 
+/* The same from the len bytes of an archive at buf (borrowed; `what`
+ * names it in messages). */
+mb_status mb__npz_read_mem(const void *buf, size_t len, const char *what,
+                           mb_tensor **out, size_t *n, mb_err *err);
+
 /* Writes n tensors as an .npz archive (stored members, like numpy.savez),
  * atomically.  Each tensor needs a distinct, non-empty name; member i is
  * "<name>.npy". */

@@ -76,9 +76,20 @@ mb_status mb__tasks_load(const char *path, const char *tmpl, mb_tasks *t,
     mb_status st = mb__read_file(path, &text, &len, err);
     if (st != MB_OK)
         return st;
-    t->path = mb__strdup(path);
-    st = mb__csv_parse(text, len, path, &t->csv, err);
+    st = mb__tasks_parse(text, len, path, tmpl, t, err);
     free(text);
+    return st;
+}
+
+mb_status mb__tasks_parse(const char *text, size_t len, const char *path,
+                          const char *tmpl, mb_tasks *t, mb_err *err)
+{
+    memset(t, 0, sizeof *t);
+    t->col_branch = t->col_experiment = t->col_command = -1;
+    t->path = mb__strdup(path);
+    if (!t->path)
+        return mb__fail(err, MB_ENOMEM, "out of memory reading %s", path);
+    mb_status st = mb__csv_parse(text, len, path, &t->csv, err);
     if (st != MB_OK) {
         mb__tasks_free(t);
         return st;

@@ -34,6 +34,10 @@ typedef struct mb_tasks {
 /* Loads and checks the table at path (the template may be NULL). */
 mb_status mb__tasks_load(const char *path, const char *command_template,
                          mb_tasks *t, mb_err *err);
+/* The same from the len bytes at text (`path` names them in messages). */
+mb_status mb__tasks_parse(const char *text, size_t len, const char *path,
+                          const char *command_template, mb_tasks *t,
+                          mb_err *err);
 void mb__tasks_free(mb_tasks *t);
 
 /* The command of row i with placeholders replaced (workdir may be NULL:

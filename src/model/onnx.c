@@ -351,7 +351,10 @@ static uint64_t tensor_bytes(ctx *c, const struct tsum *t)
 {
     if (t->external) {
         char *p = NULL;
-        if (t->has_loc && !memchr(t->loc.data, '\0', t->loc.len)) {
+        /* An empty location (or a "location" entry with no value) names
+         * no file: it is reported as "(no location)", like a missing one. */
+        if (t->has_loc && t->loc.len &&
+            !memchr(t->loc.data, '\0', t->loc.len)) {
             char *loc = mb__pb_strdup(&t->loc);
             if (loc) {
                 add_unique(c->ext_files, loc);

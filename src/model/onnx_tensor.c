@@ -349,48 +349,70 @@ static char *join_path(const char *base_dir, const uint8_t *loc, size_t n)
     return p;
 }
 
-static mb_status read_external(const struct tmeta *m, const char *base_dir,
-                               mb_tensor *t, mb_err *err)
+/* Opens the external data file of m and checks that it holds the `need`
+ * bytes the dims call for, before the tensor is allocated.  On success
+ * *fd and *path (free()) are set for read_external. */
+static mb_status open_external(const struct tmeta *m, const char *base_dir,
+                               size_t need, int *fd, char **path, mb_err *err)
 {
+    *fd = -1;
+    *path = NULL;
     if (!m->has_ext_loc)
         return mb__fail(err, MB_EFORMAT,
                         "tensor says its data is external but gives no "
                         "'location'");
-    char *path = join_path(base_dir, m->ext_loc.data, m->ext_loc.len);
-    if (!path)
+    char *p = join_path(base_dir, m->ext_loc.data, m->ext_loc.len);
+    if (!p)
         return mb__fail(err, MB_EFORMAT,
                         "external data location is not a valid path");
     mb_status s = MB_OK;
-    int fd = open(path, O_RDONLY | O_CLOEXEC);
+    int f = open(p, O_RDONLY | O_CLOEXEC);
     struct stat st;
-    if (fd < 0) {
+    if (f < 0) {
         s = mb__fail(err, MB_EIO,
                      "cannot open external data file %s: %s (keep it beside "
                      "the model)",
-                     path, strerror(errno));
+                     p, strerror(errno));
         goto out;
     }
-    if (fstat(fd, &st) != 0 || (uint64_t)st.st_size < m->ext_offset) {
+    if (fstat(f, &st) != 0 || (uint64_t)st.st_size < m->ext_offset) {
         s = mb__fail(err, MB_EFORMAT,
                      "external data offset %" PRIu64 " is past the end of %s",
-                     m->ext_offset, path);
+                     m->ext_offset, p);
         goto out;
     }
     uint64_t avail = (uint64_t)st.st_size - m->ext_offset;
-    if (m->has_ext_length && m->ext_length != t->nbytes) {
+    if (m->has_ext_length && m->ext_length != need) {
         s = mb__fail(err, MB_EFORMAT,
                      "external data length %" PRIu64 " in %s does not match "
                      "the %zu bytes its dims need",
-                     m->ext_length, path, t->nbytes);
+                     m->ext_length, p, need);
         goto out;
     }
-    if (avail < t->nbytes) {
+    if (avail < need) {
         s = mb__fail(err, MB_EFORMAT,
                      "external data file %s holds %" PRIu64 " bytes after "
                      "offset %" PRIu64 ", the tensor needs %zu: truncated",
-                     path, avail, m->ext_offset, t->nbytes);
+                     p, avail, m->ext_offset, need);
         goto out;
     }
+out:
+    if (s) {
+        if (f >= 0)
+            close(f);
+        free(p);
+        return s;
+    }
+    *fd = f;
+    *path = p;
+    return MB_OK;
+}
+
+/* Reads the data checked by open_external into t; closes fd, frees path. */
+static mb_status read_external(const struct tmeta *m, int fd, char *path,
+                               mb_tensor *t, mb_err *err)
+{
+    mb_status s = MB_OK;
     size_t done = 0;
     while (done < t->nbytes) {
         ssize_t n = pread(fd, (uint8_t *)t->data + done, t->nbytes - done,
@@ -400,13 +422,11 @@ static mb_status read_external(const struct tmeta *m, const char *base_dir,
         if (n <= 0) {
             s = mb__fail(err, MB_EIO, "cannot read external data file %s: %s",
                          path, n < 0 ? strerror(errno) : "unexpected end");
-            goto out;
+            break;
         }
         done += (size_t)n;
     }
-out:
-    if (fd >= 0)
-        close(fd);
+    close(fd);
     free(path);
     return s;
 }
@@ -433,16 +453,49 @@ mb_status mb__onnx_tensor_decode(const uint8_t *buf, size_t len,
                         "supported here",
                         mb__onnx_dtype_name((int)(m.dtype < 1000 ? m.dtype : 0)),
                         m.dtype);
+    /* The dims are checked against the data the TensorProto holds before
+     * anything is allocated: a few bytes must not claim gigabytes. */
+    int overflow;
+    size_t want = mb_shape_count(m.dims, m.rank, &overflow), need = 0;
+    char shp[160];
+    if (!overflow && !mb__mul_ok(want, mb_dtype_size(dt), &need))
+        overflow = 1;
+    if (overflow)
+        return mb__fail(err, MB_EFORMAT, "tensor dims %s are too large",
+                        mb_shape_str(m.dims, m.rank, shp, sizeof shp));
+    if (m.location != 1 && m.has_raw && m.raw.len != need)
+        return mb__fail(err, MB_EFORMAT,
+                        "raw_data holds %zu bytes but %s%s needs %zu",
+                        m.raw.len, mb_dtype_name(dt),
+                        mb_shape_str(m.dims, m.rank, shp, sizeof shp), need);
+    if (m.location != 1 && !m.has_raw && want > len)
+        /* every typed value takes at least one byte of the message */
+        return mb__fail(err, MB_EFORMAT,
+                        "%s%s needs %zu values but the TensorProto holds "
+                        "only %zu bytes: truncated or corrupt",
+                        mb_dtype_name(dt),
+                        mb_shape_str(m.dims, m.rank, shp, sizeof shp), want,
+                        len);
+    int xfd = -1;
+    char *xpath = NULL;
+    if (m.location == 1 &&
+        (s = open_external(&m, base_dir, need, &xfd, &xpath, err)))
+        return s;
     char *name = m.has_name ? mb__pb_strdup(&m.name) : NULL;
     if (m.has_name && !name)
-        return mb__fail(err, MB_ENOMEM, "out of memory for a tensor name");
-    s = mb_tensor_alloc(out, dt, m.rank, m.dims, name, err);
+        s = mb__fail(err, MB_ENOMEM, "out of memory for a tensor name");
+    else
+        s = mb_tensor_alloc(out, dt, m.rank, m.dims, name, err);
     free(name);
-    if (s)
+    if (s) {
+        if (xfd >= 0)
+            close(xfd);
+        free(xpath);
         return s;
+    }
     size_t count = mb_tensor_count(out);
     if (m.location == 1) {
-        s = read_external(&m, base_dir, out, err);
+        s = read_external(&m, xfd, xpath, out, err);
     } else if (m.has_raw) {
         if (m.raw.len != out->nbytes)
             s = mb__fail(err, MB_EFORMAT,

@@ -179,8 +179,10 @@ int mb__chart_distribution(mb_buf *b, const mb_rview *v)
                     beyond++;
                     continue;
                 }
-                int bin = (int)((u - l0) / (l1 - l0) * NB);
-                bin = bin < 0 ? 0 : bin >= NB ? NB - 1 : bin;
+                /* clamped as a double: a sample far below the axis (a
+                 * corrupt document) must not overflow the int */
+                double fb = (u - l0) / (l1 - l0) * NB;
+                int bin = !(fb > 0) ? 0 : fb >= NB ? NB - 1 : (int)fb;
                 cnt[bin]++;
             }
             /* light smoothing so a few hundred samples still read as a shape */

@@ -210,6 +210,14 @@ static int series_index(mb_rview *v, size_t *cap, const char *name)
     return (int)v->n_series++;
 }
 
+/* Nonzero when x can be a count or a batch size: finite, not negative, at
+ * most 2^53.  A document (hand-edited, corrupt) may hold anything, and
+ * converting a negative or huge double to an integer is undefined. */
+static int in_count_range(double x)
+{
+    return isfinite(x) && x >= 0 && x <= 9007199254740992.0;
+}
+
 static void fill_run(mb_rrun *r, const json_t *doc, size_t di, const json_t *run)
 {
     memset(r, 0, sizeof *r);
@@ -227,7 +235,7 @@ static void fill_run(mb_rrun *r, const json_t *doc, size_t di, const json_t *run
         r->status = "ok";
     r->error = mb__jstr(run, "error");
     double b = mb__jnum(run, "batch_size");
-    r->batch = isfinite(b) ? (int64_t)b : -1;
+    r->batch = in_count_range(b) ? (int64_t)b : -1;
     r->p50 = mb__jnum(run, "latency.median");
     r->p90 = mb__jnum(run, "latency.p90");
     r->p95 = mb__jnum(run, "latency.p95");
@@ -260,7 +268,8 @@ static void fill_run(mb_rrun *r, const json_t *doc, size_t di, const json_t *run
         r->file_bytes = mb__jnum(run, "model.file_bytes");
     double lo = mb__jnum(run, "latency.outliers.low");
     double hi = mb__jnum(run, "latency.outliers.high");
-    r->outliers = (size_t)((isfinite(lo) ? lo : 0) + (isfinite(hi) ? hi : 0));
+    r->outliers = (size_t)((in_count_range(lo) ? lo : 0) +
+                           (in_count_range(hi) ? hi : 0));
     r->leak = json_is_true(mb__jget(run, "memory.leak.suspected"));
     const json_t *ins = json_object_get(run, "inputs");
     size_t i;

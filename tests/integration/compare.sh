@@ -181,4 +181,12 @@ import json; d=json.load(open('$T_TMP/vars.json'))
 assert [v['name'] for v in d['comparison']['variants']] == ['fast', 'slow']
 assert all(r['status'] == 'ok' for r in d['runs']), d['runs']"
 
+expect_exit "a FAILED baseline fails the command" 3 \
+    "$MBENCH" compare base="$T_TMP/missing.onnx" other=none,backend=null --processes 2 --iterations 20 --json "$T_TMP/fb.json"
+contains "other rows do not pretend to be the baseline" "$LAST_OUT" "n/a (baseline FAILED)"
+contains "the recommendation says the baseline failed" "$LAST_OUT" "the baseline base FAILED"
+check "a FAILED baseline leaves no speedup on the other variants" $PY -c "
+import json; v=json.load(open('$T_TMP/fb.json'))['comparison']['variants']
+assert v[0]['status'] == 'failed' and v[1]['speedup_median'] is None, v"
+
 done_testing

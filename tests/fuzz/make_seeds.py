@@ -1,0 +1,259 @@
+#!/usr/bin/python3
+"""Writes the seed corpus of the libFuzzer targets (tests/fuzz/corpus/<target>/).
+
+Run with /usr/bin/python3 (it needs onnx and numpy):
+    /usr/bin/python3 tests/fuzz/make_seeds.py
+Seeds are small real files of each format, deterministic (no timestamps:
+.npz members get a fixed date), so re-running rewrites the same bytes.
+Crash inputs found by fuzzing are kept beside them as crash-*.
+"""
+import io
+import json
+import os
+import struct
+import zipfile
+
+import numpy as np
+import onnx
+from onnx import TensorProto, helper, numpy_helper
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+ROOT = os.path.dirname(os.path.dirname(HERE))
+OUT = os.path.join(HERE, "corpus")
+
+
+def put(target, name, data):
+    d = os.path.join(OUT, target)
+    os.makedirs(d, exist_ok=True)
+    if isinstance(data, str):
+        data = data.encode()
+    with open(os.path.join(d, name), "wb") as f:
+        f.write(data)
+
+
+def npy_bytes(a, **kw):
+    b = io.BytesIO()
+    np.lib.format.write_array(b, a, allow_pickle=False, **kw)
+    return b.getvalue()
+
+
+def npz_bytes(arrays, compressed):
+    b = io.BytesIO()
+    comp = zipfile.ZIP_DEFLATED if compressed else zipfile.ZIP_STORED
+    with zipfile.ZipFile(b, "w", compression=comp) as z:
+        for name, a in arrays.items():
+            zi = zipfile.ZipInfo(name + ".npy", date_time=(2020, 1, 1, 0, 0, 0))
+            zi.compress_type = comp
+            z.writestr(zi, npy_bytes(a))
+    return b.getvalue()
+
+
+# ---- .npy -------------------------------------------------------------------
+def seeds_npy():
+    put("npy", "f4_2x3.npy", npy_bytes(np.arange(6, dtype="<f4").reshape(2, 3)))
+    put("npy", "i8_be.npy", npy_bytes(np.arange(4, dtype=">i8")))
+    put("npy", "u1_scalar.npy", npy_bytes(np.array(7, dtype=np.uint8)))
+    put("npy", "bool.npy", npy_bytes(np.array([True, False, True])))
+    put("npy", "f2_fortran.npy",
+        npy_bytes(np.asfortranarray(np.arange(6, dtype="<f2").reshape(2, 3))))
+    put("npy", "c8.npy", npy_bytes(np.array([1 + 2j, 3 - 4j], dtype="<c8")))
+    put("npy", "f8_empty.npy", npy_bytes(np.zeros((0, 3), dtype="<f8")))
+    put("npy", "v2_u2.npy", npy_bytes(np.arange(3, dtype="<u2"), version=(2, 0)))
+    put("npy", "v3_i4.npy", npy_bytes(np.arange(3, dtype="<i4"), version=(3, 0)))
+
+
+# ---- .npz -------------------------------------------------------------------
+def seeds_npz():
+    # fuzz_npz.c: an even first byte means "the rest is the archive", an
+    # odd one "NAME\0CONTENT\0\0NAME\0CONTENT" to pack into an archive.
+    put("npz", "stored.npz", b"\0" +
+        npz_bytes({"x": np.arange(4, dtype="<f4"), "y": np.array([1, 2], "<i8")},
+                  False))
+    put("npz", "deflated.npz", b"\0" +
+        npz_bytes({"input": np.zeros((2, 2), dtype="<f4")}, True))
+    put("npz", "members.bin", b"\1x.npy\0" + npy_bytes(np.arange(3, dtype="<u1"))
+        + b"\0\0dir/\0\0\0y.npy\0" + npy_bytes(np.array([1.5], "<f8")))
+
+
+# ---- labels -----------------------------------------------------------------
+def seeds_labels():
+    put("labels", "text.txt", "# class ids\n3\n1\n\n  2  # third\n0\n")
+    put("labels", "crlf.txt", "1\r\n2\r\n")
+    put("labels", "i64.npy", npy_bytes(np.array([0, 5, 2], dtype="<i8")))
+    put("labels", "u8_col.npy", npy_bytes(np.array([[1], [2]], dtype="<u1")))
+    put("labels", "u64.npy", npy_bytes(np.array([9], dtype="<u8")))
+
+
+# ---- ONNX TensorProto .pb --------------------------------------------------
+def seeds_onnx_tensor():
+    t = numpy_helper.from_array(np.arange(6, dtype=np.float32).reshape(2, 3), "x")
+    put("onnx_tensor", "raw_f32.pb", t.SerializeToString())
+    put("onnx_tensor", "raw_i64.pb",
+        numpy_helper.from_array(np.array([1, -2, 3], np.int64)).SerializeToString())
+    put("onnx_tensor", "f16.pb",
+        numpy_helper.from_array(np.array([1.5, -2], np.float16)).SerializeToString())
+    put("onnx_tensor", "bool.pb",
+        numpy_helper.from_array(np.array([True, False])).SerializeToString())
+    put("onnx_tensor", "scalar_f64.pb",
+        numpy_helper.from_array(np.array(2.5, np.float64)).SerializeToString())
+    # typed (non-raw) fields, packed as protobuf writes them
+    put("onnx_tensor", "float_data.pb", helper.make_tensor(
+        "f", TensorProto.FLOAT, [2], [1.0, 2.0]).SerializeToString())
+    put("onnx_tensor", "int32_i8.pb", helper.make_tensor(
+        "i", TensorProto.INT8, [3], [1, -1, 7]).SerializeToString())
+    put("onnx_tensor", "int64_data.pb", helper.make_tensor(
+        "l", TensorProto.INT64, [2, 1], [5, 6]).SerializeToString())
+    put("onnx_tensor", "double_data.pb", helper.make_tensor(
+        "d", TensorProto.DOUBLE, [1], [3.25]).SerializeToString())
+    put("onnx_tensor", "uint64_data.pb", helper.make_tensor(
+        "u", TensorProto.UINT64, [2], [1, 2]).SerializeToString())
+    put("onnx_tensor", "f16_int32.pb", helper.make_tensor(
+        "h", TensorProto.FLOAT16, [2], np.array([1, 2], np.float16).view(np.uint16)
+        .astype(np.int32).tolist()).SerializeToString())
+    put("onnx_tensor", "bf16.pb", helper.make_tensor(
+        "b", TensorProto.BFLOAT16, [1], [16256]).SerializeToString())
+
+
+# ---- ONNX models -----------------------------------------------------------
+def small_model():
+    x = helper.make_tensor_value_info("x", TensorProto.FLOAT, ["N", 3])
+    y = helper.make_tensor_value_info("y", TensorProto.FLOAT, ["N", 3])
+    w = numpy_helper.from_array(np.ones(3, np.float32), "w")
+    c = helper.make_node("Constant", [], ["c"], value=numpy_helper.from_array(
+        np.array([2], np.int64)))
+    n = helper.make_node("Add", ["x", "w"], ["y"], name="add")
+    g = helper.make_graph([c, n], "g", [x], [y], [w])
+    m = helper.make_model(g, opset_imports=[helper.make_opsetid("", 17)],
+                          producer_name="fuzz")
+    helper.set_model_props(m, {"k": "v"})
+    return m
+
+
+def if_model():
+    cond = helper.make_tensor_value_info("cond", TensorProto.BOOL, [])
+    y = helper.make_tensor_value_info("y", TensorProto.FLOAT, [1])
+    out_t = helper.make_tensor_value_info("t", TensorProto.FLOAT, [1])
+    out_e = helper.make_tensor_value_info("e", TensorProto.FLOAT, [1])
+    then_g = helper.make_graph([helper.make_node(
+        "Constant", [], ["t"], value=numpy_helper.from_array(np.ones(1, np.float32)))],
+        "then", [], [out_t])
+    else_g = helper.make_graph([helper.make_node(
+        "Constant", [], ["e"], value=numpy_helper.from_array(np.zeros(1, np.float32)))],
+        "else", [], [out_e])
+    node = helper.make_node("If", ["cond"], ["y"], then_branch=then_g,
+                            else_branch=else_g)
+    g = helper.make_graph([node], "if", [cond], [y])
+    return helper.make_model(g, opset_imports=[helper.make_opsetid("", 17)])
+
+
+def ext_model():
+    x = helper.make_tensor_value_info("x", TensorProto.FLOAT, [4])
+    y = helper.make_tensor_value_info("y", TensorProto.FLOAT, [4])
+    w = TensorProto()
+    w.name = "w"
+    w.data_type = TensorProto.FLOAT
+    w.dims.append(4)
+    w.data_location = TensorProto.EXTERNAL
+    for k, v in (("location", "weights.bin"), ("offset", "0"), ("length", "16")):
+        e = w.external_data.add()
+        e.key, e.value = k, v
+    sp = helper.make_sparse_tensor(
+        numpy_helper.from_array(np.array([1.0], np.float32), "s"),
+        numpy_helper.from_array(np.array([2], np.int64), "s_i"), [4])
+    g = helper.make_graph([helper.make_node("Mul", ["x", "w"], ["y"])], "ext",
+                          [x], [y], [w], sparse_initializer=[sp])
+    return helper.make_model(g, opset_imports=[helper.make_opsetid("", 17)])
+
+
+def seeds_onnx():
+    for name, m in (("small.onnx", small_model()), ("if.onnx", if_model()),
+                    ("ext.onnx", ext_model())):
+        b = m.SerializeToString()
+        put("onnx", name, b)
+        put("pb", name, b)
+    seq = helper.make_tensor_sequence_value_info("s", TensorProto.FLOAT, [2])
+    g = helper.make_graph([], "seq", [seq], [seq])
+    put("onnx", "sequence_io.onnx", helper.make_model(g).SerializeToString())
+    put("pb", "tensor.pb", numpy_helper.from_array(
+        np.arange(4, dtype=np.int32)).SerializeToString())
+    # every wire type, including a group
+    put("pb", "wire_types.pb", bytes([0x08, 0x96, 0x01, 0x11]) + b"\x00" * 8 +
+        bytes([0x1a, 0x02, 0x61, 0x62, 0x23, 0x08, 0x01, 0x24, 0x2d]) + b"\x00" * 4)
+
+
+# ---- CSV, tasks ----------------------------------------------------------
+def seeds_csv():
+    put("csv", "plain.csv", "a,b,c\n1,2,3\n4,5,6\n")
+    put("csv", "quoted.csv", '\ufeffname , value\r\n"x, y","say ""hi"""\r\n'
+        '"multi\nline",2\r\n\r\n')
+    put("csv", "empty_cells.csv", "a,b\n,\n\"\",x\n")
+
+
+def seeds_tasks():
+    put("tasks", "training.csv",
+        "branch,experiment,trainer,max_epochs,batch_size,overrides\n"
+        "main,exp1,gpu,3,32,\"lr=0.1,seed=1\"\n")
+    put("tasks", "inference.csv",
+        "branch,experiment,checkpoint_path,data_path,trainer,batch_size,overrides\n"
+        "main,e,ck.pt,data/,cpu,8,\n")
+    put("tasks", "model.csv", "model,backend,batch_size,options\n"
+        "m.onnx,ort,1,threads=1;opt=all\n")
+    put("tasks", "command.csv", "name,command\nx,echo {name} {index} {workdir}\n")
+    put("tasks", "template.bin",
+        b"python train.py exp={experiment} {overrides} 'q'\0experiment,overrides\n"
+        b"e1,\"a=1, b='2'\"\n")
+
+
+# ---- events ------------------------------------------------------------
+def seeds_events():
+    lines = [
+        {"event": "start", "phase": "init"},
+        {"event": "end", "phase": "init"},
+        {"event": "start", "phase": "epoch", "t_ns": 100},
+        {"event": "start", "phase": "step"},
+        {"event": "counter", "name": "samples", "value": 128},
+        {"event": "end", "phase": "step"},
+        {"event": "metric", "name": "loss", "value": 0.31},
+        {"event": "end", "phase": "epoch", "t_ns": 900},
+    ]
+    text = "".join(json.dumps(x) + "\n" for x in lines)
+    put("events", "phases.bin", b"\x07" + text.encode())
+    put("events", "whole.bin", b"\xff" + text.encode())
+    put("events", "malformed.bin", b"\x03" + b'{"event":"start"}\nnot json\n'
+        b'{"event":"end","phase":"never"}\n{"event":"start","phase":"open"}')
+
+
+# ---- result documents ----------------------------------------------------
+def shrink(doc, keep):
+    """The document with every sample array cut to `keep` values."""
+    if isinstance(doc, dict):
+        return {k: (v[:keep] if k in ("samples", "samples_ns") and isinstance(v, list)
+                    else shrink(v, keep)) for k, v in doc.items()}
+    if isinstance(doc, list):
+        return [shrink(x, keep) for x in doc]
+    return doc
+
+
+def seeds_result():
+    src = os.path.join(ROOT, "tests", "fixtures", "report")
+    for name in ("no_samples.json", "run_batches.json", "compare.json"):
+        with open(os.path.join(src, name)) as f:
+            doc = json.load(f)
+        for keep in (20, 3):
+            text = json.dumps(shrink(doc, keep), separators=(",", ":"))
+            if len(text) <= 8192:
+                break
+        put("result", name, text)
+    put("result", "minimal.json", '{"schema":"mbench.result/1","runs":[]}')
+
+
+if __name__ == "__main__":
+    seeds_npy()
+    seeds_npz()
+    seeds_labels()
+    seeds_onnx_tensor()
+    seeds_onnx()
+    seeds_csv()
+    seeds_tasks()
+    seeds_events()
+    seeds_result()
