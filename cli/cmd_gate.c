@@ -23,12 +23,26 @@
 MBENCH_COMMAND(gate, cmd_gate,
                "pass/fail a result against a baseline, with statistics")
 
+/* Is path a readable result document of kind "compare"?  (Errors are
+ * reported later, when it is loaded for real.) */
+static int is_compare_doc(const char *path)
+{
+    json_t *d = path ? json_load_file(path, 0, NULL) : NULL;
+    int yes = d && json_is_string(json_object_get(d, "kind")) &&
+              strcmp(json_string_value(json_object_get(d, "kind")),
+                     "compare") == 0;
+    json_decref(d);
+    return yes;
+}
+
 static void usage(FILE *f)
 {
     fprintf(
         f,
         "usage: mbench gate --current CUR.json (--baseline BASE.json | --db DB "
         "--against REF)\n"
+        "       mbench gate --current COMPARE.json   (its variants against "
+        "its baseline)\n"
         "                   [--max-regression "
         "p50=5%%,memory=10%%,size=1%%,p99=off,throughput=off]\n"
         "                   [--gate 'METRIC>=X']... [--md FILE] [--json FILE]\n"
@@ -166,9 +180,12 @@ static void render_console(const json_t *g, FILE *f)
                 json_object_get(json_object_get(g, "current"), "source")));
     const json_t *m = json_object_get(g, "method");
     fprintf(f,
-            "rule: unit = the process; regression = Welch t p < %g on the "
-            "log per-process figures AND the 95%% CI of current/baseline "
-            "beyond the threshold; pass = CI within it\n\n",
+            "rule: unit = the process; regression = %s p < %g AND the 95%% "
+            "CI of current/baseline beyond the threshold; pass = CI within "
+            "it\n\n",
+            json_is_true(json_object_get(g, "paired"))
+                ? "paired t (round by round)"
+                : "Welch t on the log per-process figures,",
             json_number_value(json_object_get(m, "alpha")));
     fprintf(f, "%-24s %-16s %5s  %-10s %12s %12s %8s %17s %8s  %s\n", "model",
             "variant", "batch", "metric", "baseline", "current", "change",
@@ -461,11 +478,13 @@ int cmd_gate(int argc, char **argv)
         rc = mb_cli_error(
             MB_EXIT_USAGE,
             "gate needs --current CUR.json (the results to judge)");
-    else if (!base_path && !against)
+    else if (!base_path && !against && !is_compare_doc(cur_path))
         rc =
             mb_cli_error(MB_EXIT_USAGE,
                          "gate needs a baseline: --baseline BASE.json, or --db "
-                         "DB --against BRANCH_OR_COMMIT");
+                         "DB --against BRANCH_OR_COMMIT (or a compare "
+                         "document as --current: its variants are gated "
+                         "against its baseline)");
     else if (base_path && against)
         rc = mb_cli_error(MB_EXIT_USAGE,
                           "give either --baseline or --against, not both");
@@ -510,6 +529,12 @@ int cmd_gate(int argc, char **argv)
             json_object_get(json_object_get(base, "store"), "git"), "commit"));
         snprintf(base_src, sizeof base_src, "%s@%s (commit %.12s)",
                  mb__store_kind(store), against, bc ? bc : "none");
+    } else if (!base_path) {
+        /* A compare document: its variants against its own baseline,
+         * paired round by round (the same pointer tells the gate). */
+        base = json_incref(cur);
+        snprintf(base_src, sizeof base_src, "%s (its baseline variant)",
+                 cur_path);
     } else {
         if (load_json(base_path, "baseline", &base, &err)) {
             rc = mb_cli_fail(&err);

@@ -148,10 +148,28 @@ static void pct_str(char *b, size_t len, double ratio)
     snprintf(b, len, "%+.1f%%", (ratio - 1.0) * 100.0);
 }
 
+static mb__verdict judge_replicates(const char *metric, const double *fb,
+                                    size_t kb, const double *fc, size_t kc,
+                                    double threshold, int higher_is_better,
+                                    int paired, const mb__regress_opts *o,
+                                    json_t **out);
+
 mb__verdict mb__regress_replicates(const char *metric, const double *fb,
                                    size_t kb, const double *fc, size_t kc,
                                    double threshold, int higher_is_better,
                                    const mb__regress_opts *o, json_t **out)
+{
+    return judge_replicates(metric, fb, kb, fc, kc, threshold,
+                            higher_is_better, 0, o, out);
+}
+
+/* paired: replicate i of both sides ran side by side (a compare's round
+ * i): a paired t on the log ratios instead of Welch. */
+static mb__verdict judge_replicates(const char *metric, const double *fb,
+                                    size_t kb, const double *fc, size_t kc,
+                                    double threshold, int higher_is_better,
+                                    int paired, const mb__regress_opts *o,
+                                    json_t **out)
 {
     json_t *j = json_object();
     *out = j;
@@ -188,7 +206,17 @@ mb__verdict mb__regress_replicates(const char *metric, const double *fb,
         json_object_set_new(j, "p_value", json_null());
         goto done;
     }
-    if (!b || !c || mb__ratio_welch(b, kb, c, kc, 0.95, &r)) {
+    if (paired && kb != kc) {
+        snprintf(why, sizeof why, "%s: %zu and %zu processes cannot be "
+                 "paired round by round", metric, kb, kc);
+        json_object_set_new(j, "ratio", json_null());
+        json_object_set_new(j, "ci95", json_null());
+        json_object_set_new(j, "p_value", json_null());
+        goto done;
+    }
+    if (!b || !c ||
+        (paired ? mb__ratio_paired(b, c, kb, 0.95, &r)
+                : mb__ratio_welch(b, kb, c, kc, 0.95, &r))) {
         snprintf(why, sizeof why, "%s: a figure is not positive", metric);
         json_object_set_new(j, "ratio", json_null());
         json_object_set_new(j, "ci95", json_null());
@@ -203,8 +231,11 @@ mb__verdict mb__regress_replicates(const char *metric, const double *fb,
     json_object_set_new(j, "ratio", json_real(r.ratio));
     json_object_set_new(j, "ci95", json_pack("[f,f]", r.lo, r.hi));
     json_object_set_new(j, "p_value", json_real(r.p));
-    json_object_set_new(j, "test", json_string("Welch t on log per-process "
-                                               "figures"));
+    json_object_set_new(j, "test",
+                        json_string(paired ? "paired t on log per-process "
+                                             "figures (round by round)"
+                                           : "Welch t on log per-process "
+                                             "figures"));
     json_object_set_new(j, "df", json_real(r.df));
     double worse = 1.0 + threshold, better = 1.0 / (1.0 + threshold);
     char c_est[24], c_lo[24], c_hi[24], c_thr[24];
@@ -239,7 +270,9 @@ mb__verdict mb__regress_replicates(const char *metric, const double *fb,
         double half = e < t ? t - e : e - t;
         double sd = r.se_log * sqrt((double)(kb * kc) / (double)(kb + kc)) *
                     sqrt(2.0);
-        need = mb__replicates_needed(sd, half > 1e-4 ? half : 1e-4, 0);
+        if (paired)
+            sd = r.se_log * sqrt((double)kb);
+        need = mb__replicates_needed(sd, half > 1e-4 ? half : 1e-4, paired);
         if (bad_lo > worse)
             snprintf(why, sizeof why,
                      "%s %s (95%% CI %s..%s) beyond %s but not significant "
@@ -525,7 +558,7 @@ typedef struct {
 } tally;
 
 static void compare_pair(const json_t *rb, const json_t *rc, const char *how,
-                         const mb__regress_opts *o, tally *t,
+                         const mb__regress_opts *o, int paired, tally *t,
                          json_t *comparisons)
 {
     json_t *c = json_object();
@@ -569,8 +602,8 @@ static void compare_pair(const json_t *rb, const json_t *rc, const char *how,
             size_t kb, kc;
             double *fb = replicate_figures(rb, q, &kb),
                    *fc = replicate_figures(rc, q, &kc);
-            v = mb__regress_replicates(metric_names[m], fb, kb, fc, kc, thr,
-                                       m == MB_GM_THROUGHPUT, o, &j);
+            v = judge_replicates(metric_names[m], fb, kb, fc, kc, thr,
+                                 m == MB_GM_THROUGHPUT, paired, o, &j);
             free(fb);
             free(fc);
         }
@@ -817,6 +850,34 @@ mb_status mb__regress_run(const json_t *base, const json_t *cur,
     mb_buf first_miss = MB_BUF_INIT;
     size_t i;
     const json_t *rc;
+    /* A compare document gated on its own: every variant against the
+     * baseline variant it was interleaved with, paired round by round. */
+    int paired = base == cur && str_eq(json_string_value(json_object_get(
+                                           cur, "kind")),
+                                       "compare");
+    if (paired) {
+        const char *bname = json_string_value(json_object_get(
+            json_object_get(cur, "comparison"), "baseline"));
+        memset(used, 1, nbr ? nbr : 1);
+        json_array_foreach(cruns, i, rc)
+        {
+            if (!run_ok(rc) || str_eq(run_str(rc, "variant", NULL), bname))
+                continue;
+            const json_t *rb = NULL, *x;
+            size_t k;
+            json_array_foreach(cruns, k, x)
+                if (run_ok(x) && str_eq(run_str(x, "variant", NULL), bname) &&
+                    batch_of(x) == batch_of(rc))
+                    rb = x;
+            if (rb)
+                compare_pair(rb, rc, "interleaved with the baseline variant",
+                             o, 1, &t, comparisons);
+        }
+        if (!json_array_size(comparisons))
+            mb__buf_printf(&first_miss, "the comparison has no variant "
+                           "besides its baseline %s that ran",
+                           bname ? bname : "(none)");
+    } else
     json_array_foreach(cruns, i, rc)
     {
         if (!run_ok(rc))
@@ -871,7 +932,7 @@ mb_status mb__regress_run(const json_t *base, const json_t *cur,
                                   json_string(b.data ? b.data : ""));
             mb__buf_free(&b);
         }
-        compare_pair(rb, rc, by_sha >= 0 ? "sha256" : "name", o, &t,
+        compare_pair(rb, rc, by_sha >= 0 ? "sha256" : "name", o, 0, &t,
                      comparisons);
     }
     for (size_t k = 0; k < nbr; k++) {
@@ -958,7 +1019,16 @@ mb_status mb__regress_run(const json_t *base, const json_t *cur,
             "figures",
             "memory and size: plain thresholds on single figures "
             "(memory ignores changes under 1 MiB)"));
-    check_comparable(base, cur, t.warnings, res);
+    if (paired) {
+        json_object_set_new(json_object_get(res, "method"), "test",
+                            json_string("paired t test on the log "
+                                        "per-process figures, round by round "
+                                        "(a compare document: its variants "
+                                        "against its baseline), two-sided"));
+        json_object_set_new(res, "paired", json_true());
+    } else {
+        check_comparable(base, cur, t.warnings, res);
+    }
     json_object_set_new(res, "thresholds", thr);
     json_object_set_new(res, "counts",
                         json_pack("{s:i,s:i,s:i,s:i,s:i}", "pass", t.counts[0],

@@ -189,4 +189,25 @@ check "a FAILED baseline leaves no speedup on the other variants" $PY -c "
 import json; v=json.load(open('$T_TMP/fb.json'))['comparison']['variants']
 assert v[0]['status'] == 'failed' and v[1]['speedup_median'] is None, v"
 
+expect_exit "gate on a compare document: a 2x slower variant is a regression" 1 \
+    "$MBENCH" gate --current "$T_TMP/ab.json" --json "$T_TMP/gab.json"
+contains "the gate says it paired the rounds" "$LAST_OUT" "paired t (round by round)"
+check "the paired gate agrees with scipy's paired t on the log per-process medians" $PY - "$T_TMP/ab.json" "$T_TMP/gab.json" <<'PYEOF'
+import json, sys
+import numpy as np
+from scipy import stats
+d, g = json.load(open(sys.argv[1])), json.load(open(sys.argv[2]))
+runs = {r["variant"]: r for r in d["runs"]}
+a = np.log(runs["a"]["replication"]["per_process"]["median"])
+b = np.log(runs["b"]["replication"]["per_process"]["median"])
+m = [x for x in g["comparisons"][0]["metrics"] if x["metric"] == "p50"][0]
+t = stats.ttest_rel(b, a)
+assert abs(m["p_value"] - t.pvalue) < 1e-9 * max(t.pvalue, 1e-300), (m["p_value"], t.pvalue)
+assert abs(m["ratio"] - np.exp((b - a).mean())) < 1e-9, m
+assert g["paired"] is True and m["verdict"] == "regression", g
+PYEOF
+"$MBENCH" gate --current "$T_TMP/aa.json" >/dev/null 2>&1
+rc=$?
+[ "$rc" -ne 1 ] && ok "gate on an A/A compare document finds no regression" || notok "gate on an A/A compare document finds no regression" "exit $rc"
+
 done_testing
