@@ -8,16 +8,22 @@
 #   A/A compare   `mbench compare a=M b=M`: how often a difference is claimed;
 #   A/A gate      two `mbench run M --json` and `mbench gate`: false
 #                 regressions (exit 1) and passes (exit 0);
+#   A/A gate, interleaved   `mbench compare a=M b=M --json c.json` then
+#                 `mbench gate --current c.json` (the recommended CI
+#                 workflow: both sides measured in one job, paired);
 #   planted       `mbench run M` vs `mbench run TWIN` (a ~10% slower twin
 #                 with identical outputs, bench/models/make_slow_twin.py),
 #                 gated on latency alone: catches (exit 1), and how often the
 #                 reported 95% CI of the p50 ratio holds the true ratio;
+#                 the same with the interleaved workflow;
 #   coverage      the null backend with process effects, two modes and
 #                 autocorrelated noise: how often the 95% CI of the median
 #                 holds the true value (and, for contrast, with one process);
 #   time          wall time of a default run and a default compare.
 # A/A and planted pairs are interleaved so that they share the machine.
 # Usage: bench/replication.sh BUILD_DIR [AA_COMPARES] [GATE_PAIRS] [PLANTED]
+#        (the interleaved gate is run on max(AA_COMPARES, GATE_PAIRS) A/A
+#        compares and PLANTED base/twin compares)
 #        env: MODEL (models/digits_fp32.onnx), BATCH (8), OPTS (extra run
 #        options for every measurement, e.g. "--threads 1"), TWIN_N (11),
 #        SIMS (200)
@@ -52,26 +58,33 @@ truth=$($py -c "import json,sys; v=json.load(open(sys.argv[1]))['comparison']['v
 echo "true p50 ratio twin/base (60 interleaved processes each): $truth"
 
 # ---- A/A compares, A/A gates and planted slowdowns, interleaved --------
-: >"$tmp/cmp.txt"; : >"$tmp/aa.txt"; : >"$tmp/ps.txt"
+: >"$tmp/cmp.txt"; : >"$tmp/aa.txt"; : >"$tmp/ps.txt"; : >"$tmp/iaa.txt"; : >"$tmp/ips.txt"
+n_icmp=$(( n_cmp > n_gate ? n_cmp : n_gate ))
+p50of() { $py -c "import json,sys; m=[x for x in json.load(open(sys.argv[1]))['comparisons'][0]['metrics'] if x['metric']=='p50'][0]; print(m['ratio'], *(m['ci95'] or [0,0]))" "$1"; }
 run() { "$mbench" run "$1" "${common[@]}" --quiet --json "$2" >/dev/null 2>&1; }
 i=0
-while [ $i -lt "$n_gate" ] || [ $i -lt "$n_slow" ] || [ $i -lt "$n_cmp" ]; do
+while [ $i -lt "$n_gate" ] || [ $i -lt "$n_slow" ] || [ $i -lt "$n_icmp" ]; do
     i=$((i + 1))
-    if [ $i -le "$n_cmp" ]; then
+    if [ $i -le "$n_icmp" ]; then
         t0=$(date +%s.%N)
         "$mbench" compare a="$model" b="$model" "${common[@]}" --quiet --json "$tmp/c.json" >/dev/null 2>&1
         t1=$(date +%s.%N)
         $py -c "import json,sys; v=json.load(open(sys.argv[1]))['comparison']['variants'][1]; s=v['significance']; print(int(s['significant']), s['verdict'].replace(' ','_'), v['speedup_median']['value'], *v['speedup_median']['ci95'], $t1-$t0)" "$tmp/c.json" >>"$tmp/cmp.txt"
+        "$mbench" gate --current "$tmp/c.json" --json "$tmp/gi.json" >/dev/null 2>&1
+        echo "$? $(p50of "$tmp/gi.json")" >>"$tmp/iaa.txt"
     fi
     if [ $i -le "$n_gate" ]; then
         run "$model" "$tmp/a.json" && run "$model" "$tmp/b.json" || { echo "run failed" >&2; exit 3; }
         "$mbench" gate --baseline "$tmp/a.json" --current "$tmp/b.json" --json "$tmp/ga.json" >/dev/null 2>&1
-        echo "$? $($py -c "import json,sys; m=[x for x in json.load(open(sys.argv[1]))['comparisons'][0]['metrics'] if x['metric']=='p50'][0]; print(m['ratio'], *(m['ci95'] or [0,0]))" "$tmp/ga.json")" >>"$tmp/aa.txt"
+        echo "$? $(p50of "$tmp/ga.json")" >>"$tmp/aa.txt"
     fi
     if [ $i -le "$n_slow" ]; then
         run "$model" "$tmp/c.json" && run "$twin" "$tmp/d.json" || { echo "run failed" >&2; exit 3; }
         "$mbench" gate --baseline "$tmp/c.json" --current "$tmp/d.json" --max-regression size=off,memory=off --json "$tmp/gp.json" >/dev/null 2>&1
-        echo "$? $($py -c "import json,sys; m=[x for x in json.load(open(sys.argv[1]))['comparisons'][0]['metrics'] if x['metric']=='p50'][0]; print(m['ratio'], *(m['ci95'] or [0,0]))" "$tmp/gp.json")" >>"$tmp/ps.txt"
+        echo "$? $(p50of "$tmp/gp.json")" >>"$tmp/ps.txt"
+        "$mbench" compare base="$model" cur="$twin" "${common[@]}" --quiet --json "$tmp/ic.json" >/dev/null 2>&1
+        "$mbench" gate --current "$tmp/ic.json" --max-regression size=off,memory=off --json "$tmp/gip.json" >/dev/null 2>&1
+        echo "$? $(p50of "$tmp/gip.json")" >>"$tmp/ips.txt"
     fi
 done
 $py - "$tmp" "$truth" <<'PYEOF'
@@ -98,6 +111,21 @@ if a:
     print(f"A/A gate: {codes.count(1)} false regressions of {len(a)} ({100*codes.count(1)/len(a):.1f}%), "
           f"{codes.count(0)} pass ({100*codes.count(0)/len(a):.1f}%), {codes.count(4)} inconclusive; "
           f"p50 CI holds 1 in {cover} of {len(a)}; p50 ratios {min(float(r[1]) for r in a):.3f}..{max(float(r[1]) for r in a):.3f}")
+for name, label in (("iaa.txt", "A/A gate, interleaved (compare a=M b=M, then gate --current)"),):
+    a = rows(name)
+    if a:
+        codes = [int(r[0]) for r in a]
+        cover = sum(float(r[2]) <= 1 <= float(r[3]) for r in a)
+        print(f"{label}: {codes.count(1)} false regressions of {len(a)} ({100*codes.count(1)/len(a):.1f}%), "
+              f"{codes.count(0)} pass ({100*codes.count(0)/len(a):.1f}%), {codes.count(4)} inconclusive; "
+              f"p50 CI holds 1 in {cover} of {len(a)}")
+p = rows("ips.txt")
+if p:
+    codes = [int(r[0]) for r in p]
+    cover = sum(float(r[2]) <= truth <= float(r[3]) for r in p)
+    print(f"planted {100*(truth-1):.1f}% slowdown, interleaved (compare base=M cur=TWIN, then gate --current): "
+          f"caught in {codes.count(1)} of {len(p)} ({100*codes.count(1)/len(p):.1f}%); "
+          f"p50 CI holds the true ratio in {cover} of {len(p)} ({100*cover/len(p):.1f}%)")
 p = rows("ps.txt")
 if p:
     codes = [int(r[0]) for r in p]
@@ -113,11 +141,11 @@ sim() { # K OUT
     "$mbench" run sim --backend null --backend-opt delay=$delay \
         --backend-opt process_sd=0.05 --backend-opt modes=0.3:1.3 \
         --backend-opt ar=0.7 --backend-opt noise=0.05 --processes "$1" \
-        --min-time 0.4s --quiet --json "$2" >/dev/null 2>&1
+        --min-time 0.8s --quiet --json "$2" >/dev/null 2>&1
 }
-: >"$tmp/cov10.txt"; : >"$tmp/cov1.txt"
+: >"$tmp/cov20.txt"; : >"$tmp/cov1.txt"
 for i in $(seq 1 "$sims"); do
-    sim 10 "$tmp/s.json" && $py -c "import json,sys; c=json.load(open(sys.argv[1]))['runs'][0]['latency']['median_ci95']; print(c['lo'], c['hi'])" "$tmp/s.json" >>"$tmp/cov10.txt"
+    sim 20 "$tmp/s.json" && $py -c "import json,sys; c=json.load(open(sys.argv[1]))['runs'][0]['latency']['median_ci95']; print(c['lo'], c['hi'])" "$tmp/s.json" >>"$tmp/cov20.txt"
     if [ $((i % 4)) -eq 0 ]; then
         sim 1 "$tmp/s.json" && $py -c "import json,sys; c=json.load(open(sys.argv[1]))['runs'][0]['latency']['median_ci95']; print(c['lo'], c['hi'])" "$tmp/s.json" >>"$tmp/cov1.txt"
     fi
@@ -129,7 +157,7 @@ tmp, delay = sys.argv[1], float(sys.argv[2])
 # The estimand: the geometric mean over processes of the process median,
 # delay * exp(E[log level]) = delay * 1.3 ** 0.3 (process_sd is symmetric).
 truth = delay * 1.3 ** 0.3
-for k in ("10", "1"):
+for k in ("20", "1"):
     r = np.array([[float(x) for x in l.split()] for l in open(f"{tmp}/cov{k}.txt") if l.strip()])
     if len(r) == 0:
         continue
