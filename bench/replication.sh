@@ -3,8 +3,9 @@
 # model through ONNX Runtime on this machine?  Measures, with the documented
 # workflows and default settings (docs/STATISTICS.md, docs/GATE.md quote the
 # figures):
-#   truth   the slow twin's true latency ratio, from one long interleaved
-#           compare (60 processes per side);
+#   truth   the slow twin's true latency ratio: the mean of two long
+#           interleaved compares (200 processes a side), at the start and
+#           at the end;
 #   A/A compare   `mbench compare a=M b=M`: how often a difference is claimed;
 #   A/A gate      two `mbench run M --json` and `mbench gate`: false
 #                 regressions (exit 1) and passes (exit 0);
@@ -52,10 +53,17 @@ echo "model $(basename "$model") batch $batch options '${OPTS:-}' twin: $twin_n 
 echo "load average at start: $(cut -d' ' -f1-3 /proc/loadavg)"
 
 # ---- the true ratio ---------------------------------------------------
-"$mbench" compare base="$model" twin="$twin" "${common[@]}" --processes 60 \
-    --quiet --json "$tmp/truth.json" || exit 3
-truth=$($py -c "import json,sys; v=json.load(open(sys.argv[1]))['comparison']['variants'][1]['speedup_median']; print(1/v['value'])" "$tmp/truth.json")
-echo "true p50 ratio twin/base (60 interleaved processes each): $truth"
+# A long interleaved compare (200 processes a side, 25 ms each: the budget
+# per process of a default compare with --processes 40), at the
+# start and again at the end: their mean is the true ratio, and their
+# difference shows how much the machine moved it meanwhile.
+truth_run() {
+    "$mbench" compare base="$model" twin="$twin" "${common[@]}" --processes 200 \
+        --min-time 5s --quiet --json "$1" || exit 3
+    $py -c "import json,sys; v=json.load(open(sys.argv[1]))['comparison']['variants'][1]['speedup_median']; print(1/v['value'], 1/v['ci95'][1], 1/v['ci95'][0])" "$1"
+}
+read -r truth1 lo1 hi1 < <(truth_run "$tmp/truth1.json")
+echo "true p50 ratio twin/base, start (200 interleaved processes each): $truth1 (95% CI $lo1..$hi1)"
 
 # ---- A/A compares, A/A gates and planted slowdowns, interleaved --------
 : >"$tmp/cmp.txt"; : >"$tmp/aa.txt"; : >"$tmp/ps.txt"; : >"$tmp/iaa.txt"; : >"$tmp/ips.txt"
@@ -89,6 +97,9 @@ while [ $i -lt "$n_gate" ] || [ $i -lt "$n_slow" ] || [ $i -lt "$n_icmp" ]; do
         echo "$? $(p50of "$tmp/gip.json")" >>"$tmp/ips.txt"
     fi
 done
+read -r truth2 lo2 hi2 < <(truth_run "$tmp/truth2.json")
+echo "true p50 ratio twin/base, end (200 interleaved processes each): $truth2 (95% CI $lo2..$hi2)"
+truth=$($py -c "print(($truth1 + $truth2) / 2)")
 $py - "$tmp" "$truth" <<'PYEOF'
 import sys
 import numpy as np
