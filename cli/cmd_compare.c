@@ -63,7 +63,7 @@ static void usage(FILE *f)
     fputs("usage: mbench compare NAME=MODEL[,option=value...] ... [options]\n"
           "       mbench compare --variants FILE [options]\n\n"
           "Measures a baseline (the first variant, or --baseline NAME) and "
-          "its variants in\n--processes K rounds (default 20): each round "
+          "its variants in\n--processes K rounds (default 40): each round "
           "starts a fresh process per variant\nand runs them in interleaved "
           "slots.  Speedups are ratios of per-process medians,\npaired by "
           "round, with Student-t 95% CIs over the processes; a change is "

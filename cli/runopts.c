@@ -448,7 +448,7 @@ void mb_cli_runopts_usage(FILE *f)
         "  --max-iterations N      (default 100000) --max-time D (default "
         "30s)\n"
         "  --processes K           measure in K fresh processes, the unit of\n"
-        "                          replication of every CI (default 20; 1 =\n"
+        "                          replication of every CI (default 40; 1 =\n"
         "                          one process, CI of within-run noise only)\n"
         "  --target-ci F           with --processes 1: stop when the CI of the\n"
         "                          median is within F of it (default 1%)\n"

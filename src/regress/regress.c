@@ -198,7 +198,7 @@ static mb__verdict judge_replicates(const char *metric, const double *fb,
                  "baseline side and %zu on the current side; one process "
                  "measures within-run noise only and cannot tell a "
                  "regression from a process that settled differently: run "
-                 "both sides with --processes 20 (the default)",
+                 "both sides with --processes 40 (the default)",
                  metric, kb, kc);
         json_object_set_new(j, "ratio", num_or_null(gb.est > 0 ? gc.est / gb.est
                                                                : NAN));

@@ -278,7 +278,7 @@ void mb__report_console(const json_t *doc, const mb_console_opts *o,
                                b, rcv * 100);
         } else {
             mb__buf_printf(out, "%s  batch %lld: one process: the CI covers "
-                           "within-run noise only (--processes 20 for "
+                           "within-run noise only (--processes 40 for "
                            "run-to-run variation)%s\n",
                            dim, b, rst);
             double rcv1 = num(lat, "robust_cv");

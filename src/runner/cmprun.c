@@ -379,7 +379,12 @@ mb_status mb__compare_run(const mb__compare_req *rq, json_t **doc_out,
     }
     if (rq->progress)
         rq->progress(rq->progress_user, "loading", 0, (size_t)k, 0);
+    int used = k;
     mb__repl_opts o = {.processes = k, .slot_ns = 50000000,
+                       .start_budget_ns = rq->processes > 0
+                                              ? 0
+                                              : MB_START_BUDGET_NS,
+                       .processes_used = &used,
                        .timeout_ns = rq->timeout_ns,
                        .fail_fast = rq->fail_fast, .keep_last = 1,
                        .cancel = rq->cancel, .progress = on_round,
@@ -495,18 +500,19 @@ mb_status mb__compare_run(const mb__compare_req *rq, json_t **doc_out,
                      "(run-to-run CV %.1f%% over %d processes): the CIs are "
                      "wide; pin threads (threads=1), close other programs or "
                      "add --processes",
-                     rq->variants[i].name, rcv * 100, k);
+                     rq->variants[i].name, rcv * 100, used);
             json_array_append_new(warn, json_string(w));
         }
     }
-    if (k < 2)
+    if (used < 2)
         json_array_append_new(
             warn, json_string("ONE PROCESS PER VARIANT: the intervals cover "
                               "within-run noise only, and no speed "
-                              "difference is claimed; use --processes 20 or "
+                              "difference is claimed; use --processes 40 or "
                               "more"));
     if (cancelled)
         json_object_set_new(doc, "interrupted", json_true());
+    mb__warn_processes_lowered(doc, k, used);
     if (rq->save_outputs && (rc = save_outputs(rq->save_outputs, rq, vs, err)))
         goto done;
     *doc_out = doc;

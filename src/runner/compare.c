@@ -158,7 +158,7 @@ static void judge_speed(json_t *e, json_t *recs, const mb__cmp_variant *b,
     if (!by_process)
         rec(recs, 0, "one process per variant: %.*fx (95%% CI %.*f-%.*f) "
             "covers within-run noise only; no difference is claimed (use "
-            "--processes 20)", d, s, d, lo, d, hi);
+            "--processes 40)", d, s, d, lo, d, hi);
     else if (!strcmp(verdict, "faster"))
         rec(recs, 1, "%.*fx faster than baseline (95%% CI %.*f-%.*f, %zu "
             "processes each)", d, s, d, lo, d, hi, r50.ka);

@@ -28,7 +28,7 @@ typedef struct mb_shape_override {
 
 /* Default process count of run and compare (docs/STATISTICS.md says how
  * it was chosen). */
-#define MB_DEFAULT_PROCESSES 20
+#define MB_DEFAULT_PROCESSES 40
 
 typedef struct mb_plan {
     /* what */

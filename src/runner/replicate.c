@@ -217,6 +217,7 @@ mb_status mb__replicate(mb__arm *arms, size_t n, const mb__repl_opts *o,
     int64_t t_start = mb_now_ns();
     mb_status rc = MB_OK;
     for (size_t r = 0; r < rounds && !rc && !cancelled(o); r++) {
+        int64_t t_round = mb_now_ns();
         /* A fresh process per arm, started in this round's order. */
         for (size_t j = 0; j < n && !cancelled(o); j++) {
             mb__arm *a = &arms[order_at(r, j, n)];
@@ -233,8 +234,20 @@ mb_status mb__replicate(mb__arm *arms, size_t n, const mb__repl_opts *o,
         }
         if (rc || cancelled(o))
             break;
-        if (r == 0)
+        if (r == 0) {
             slots = plan_slots(arms, n, per, o);
+            /* A slow-loading model: fewer processes, so that starting
+             * them stays within the budget (default counts only). */
+            int64_t start_ns = mb_now_ns() - t_round;
+            if (o->start_budget_ns > 0 && start_ns > 0 &&
+                (int64_t)rounds * start_ns > o->start_budget_ns) {
+                size_t fit = (size_t)(o->start_budget_ns / start_ns);
+                rounds = fit > MB_MIN_AUTO_PROCESSES ? fit
+                                                     : MB_MIN_AUTO_PROCESSES;
+                if (rounds > (size_t)o->processes)
+                    rounds = (size_t)o->processes;
+            }
+        }
         round_sizes(arms, n, r, rounds);
         /* Interleaved slots: each arm once per pass, the start rotating. */
         for (size_t s = 0; s < slots && !rc && !cancelled(o); s++) {
@@ -286,6 +299,8 @@ mb_status mb__replicate(mb__arm *arms, size_t n, const mb__repl_opts *o,
             }
         }
     }
+    if (o->processes_used)
+        *o->processes_used = (int)rounds;
     free(per);
     free(buf);
     return rc;

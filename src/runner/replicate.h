@@ -23,6 +23,11 @@
 
 #include <jansson.h>
 
+/* The fewest processes a default count is lowered to for slow-loading
+ * models, and the start-up budget that lowers it (20 s). */
+#define MB_MIN_AUTO_PROCESSES 10
+#define MB_START_BUDGET_NS 20000000000LL
+
 typedef struct mb__arm {
     const mb_plan *plan; /* borrowed */
     int64_t batch;
@@ -46,6 +51,12 @@ typedef struct mb__arm {
 
 typedef struct mb__repl_opts {
     int processes;       /* K >= 1 */
+    /* When the count is the default (not asked for): the most time the
+     * start of the processes (runtime load, session, warmup) may take in
+     * all; after the first round K is lowered to fit, but not below
+     * MB_MIN_AUTO_PROCESSES.  0: never lowered. */
+    int64_t start_budget_ns;
+    int *processes_used; /* out (may be NULL): the K that was run */
     size_t slots;        /* slots per process; 0: from the plans' budget */
     int64_t slot_ns;     /* aimed length of one slot (50 ms) */
     int64_t timeout_ns;  /* per step; <= 0: none */

@@ -869,7 +869,12 @@ static mb_status run_replicated(const mb_plan *plan, int k, json_t **doc_out,
         arms[i].plan = plan;
         arms[i].batch = batches[i];
     }
+    int used = k;
     mb__repl_opts o = {.processes = k, .slot_ns = 50000000,
+                       .start_budget_ns = plan->processes > 0
+                                              ? 0
+                                              : MB_START_BUDGET_NS,
+                       .processes_used = &used,
                        .cancel = plan->cancel, .progress = repl_progress,
                        .progress_user = (void *)plan};
     mb_status s = mb__replicate(arms, nb, &o, err);
@@ -918,8 +923,22 @@ static mb_status run_replicated(const mb_plan *plan, int k, json_t **doc_out,
     if (cancelled)
         json_object_set_new(doc, "interrupted", json_true());
     add_input_warning(plan, doc);
+    mb__warn_processes_lowered(doc, k, used);
     *doc_out = doc;
     return MB_OK;
+}
+
+void mb__warn_processes_lowered(json_t *doc, int asked, int used)
+{
+    if (used >= asked)
+        return;
+    char w[300];
+    snprintf(w, sizeof w, "measured in %d processes, not the default %d: "
+             "starting a process (runtime load, session, warmup) takes so "
+             "long that %d would spend over %.0f s on it; set --processes "
+             "to choose",
+             used, asked, asked, (double)MB_START_BUDGET_NS / 1e9);
+    json_array_append_new(json_object_get(doc, "warnings"), json_string(w));
 }
 
 int mb__plan_processes(const mb_plan *plan)

@@ -49,7 +49,7 @@ for r in runs:
     ci = lat["median_ci95"]
     rep = r["replication"]
     k = rep["processes"]
-    assert k == 20 and rep["unit"] == "process" and ci["unit"] == "process", rep
+    assert k == 40 and rep["unit"] == "process" and ci["unit"] == "process", rep
     cuts = np.cumsum(r["samples_per_process"])[:-1]
     med = np.log([np.median(x) for x in np.split(s, cuts)])
     assert np.allclose(np.log(rep["per_process"]["median"]), med, rtol=0, atol=1e-12)

@@ -27,7 +27,7 @@ if $PY -c 'import json,sys; g=json.load(open("verdict.json")); sys.exit(0 if g["
 else notok "--json writes an mbench.gate/1 verdict with per-metric figures" "$(head -c 400 verdict.json)"; fi
 contains "--md writes a Markdown table for a pull-request comment" "$(cat verdict.md)" "| m.onnx | m.onnx | 1 | p50 |"
 expect_exit "too few samples per process for p99 are inconclusive (exit 4)" 4 "$MBENCH" gate --baseline base.json --current few.json --max-regression p99=10%
-contains "inconclusive says why it cannot decide and what to do" "$LAST_OUT" "run both sides with --processes 20"
+contains "inconclusive says why it cannot decide and what to do" "$LAST_OUT" "run both sides with --processes 40"
 $MK one.json --seed 11 --processes 1
 expect_exit "one process per side cannot decide (exit 4)" 4 "$MBENCH" gate --baseline base.json --current one.json
 contains "one process is called within-run noise" "$LAST_OUT" "one process measures within-run noise only"
