@@ -245,7 +245,8 @@ static void replay(const char *target, const uint8_t *d, size_t n)
         if (doc && mb__regress_check_doc(doc, "replay", &err) == MB_OK) {
             mb__regress_opts o;
             mb__regress_defaults(&o);
-            o.boot_iters = 50;
+            for (int m = 0; m < MB_GM_COUNT; m++)
+                o.threshold[m] = 0.05;
             json_t *v = NULL;
             int code;
             if (mb__regress_run(doc, doc, &o, &v, &code, &err) == MB_OK)
