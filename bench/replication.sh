@@ -154,11 +154,11 @@ sim() { # K OUT
     "$mbench" run sim --backend null --backend-opt delay=$delay \
         --backend-opt process_sd=0.05 --backend-opt modes=0.3:1.3 \
         --backend-opt ar=0.7 --backend-opt noise=0.05 --processes "$1" \
-        --min-time 0.8s --quiet --json "$2" >/dev/null 2>&1
+        --min-time 1.6s --quiet --json "$2" >/dev/null 2>&1
 }
-: >"$tmp/cov20.txt"; : >"$tmp/cov1.txt"
+: >"$tmp/cov40.txt"; : >"$tmp/cov1.txt"
 for i in $(seq 1 "$sims"); do
-    sim 20 "$tmp/s.json" && $py -c "import json,sys; c=json.load(open(sys.argv[1]))['runs'][0]['latency']['median_ci95']; print(c['lo'], c['hi'])" "$tmp/s.json" >>"$tmp/cov20.txt"
+    sim 40 "$tmp/s.json" && $py -c "import json,sys; c=json.load(open(sys.argv[1]))['runs'][0]['latency']['median_ci95']; print(c['lo'], c['hi'])" "$tmp/s.json" >>"$tmp/cov40.txt"
     if [ $((i % 4)) -eq 0 ]; then
         sim 1 "$tmp/s.json" && $py -c "import json,sys; c=json.load(open(sys.argv[1]))['runs'][0]['latency']['median_ci95']; print(c['lo'], c['hi'])" "$tmp/s.json" >>"$tmp/cov1.txt"
     fi
@@ -170,7 +170,7 @@ tmp, delay = sys.argv[1], float(sys.argv[2])
 # The estimand: the geometric mean over processes of the process median,
 # delay * exp(E[log level]) = delay * 1.3 ** 0.3 (process_sd is symmetric).
 truth = delay * 1.3 ** 0.3
-for k in ("20", "1"):
+for k in ("40", "1"):
     r = np.array([[float(x) for x in l.split()] for l in open(f"{tmp}/cov{k}.txt") if l.strip()])
     if len(r) == 0:
         continue
