@@ -276,7 +276,14 @@ static void verdict(mb_buf *b, const mb_rview *v)
             esc(b, words[0] ? words : "no speedup measured");
         }
         double p = mb__jnum(c->v, "significance.p");
-        if (isfinite(p))
+        double k = mb__jnum(c->v, "significance.replicates");
+        const char *unit = mb__jstr(c->v, "significance.unit");
+        if (isfinite(p) && isfinite(k) && unit)
+            mb__buf_printf(b, ", p %s%s over %.0f %s%s", p < 0.0001 ? "" : "= ",
+                           mb__fmt_p(p, pt, sizeof pt), k,
+                           strcmp(unit, "process") == 0 ? "processes" : "blocks",
+                           strcmp(unit, "process") == 0 ? "" : " of one process");
+        else if (isfinite(p)) /* documents from before the process unit */
             mb__buf_printf(b, ", Mann-Whitney p %s%s", p < 0.0001 ? "" : "= ", mb__fmt_p(p, pt, sizeof pt));
         mb__buf_puts(b, ")");
     }

@@ -334,7 +334,21 @@ static int derive_warnings(mb_rview *v, size_t *wcap, const json_t *const *docs,
             if (add_warning(v, wcap, w))
                 return -1;
         }
-        if (isfinite(r->cv) && r->cv > 0.10) {
+        /* Noise is judged by the run-to-run spread when there are
+         * processes to judge it by (a compare document says it already). */
+        int is_cmp = r->doc && mb__jstr(r->doc, "kind") &&
+                     strcmp(mb__jstr(r->doc, "kind"), "compare") == 0;
+        if (r->processes >= 2 && isfinite(r->run_cv)) {
+            if (r->run_cv > 0.05 && !is_cmp) {
+                w = fmt_alloc("noisy from process to process: %s has a "
+                              "run-to-run CV of %.1f%% over %d processes "
+                              "(> 5%%); pin threads, close other programs or "
+                              "add --processes",
+                              label, r->run_cv * 100, r->processes);
+                if (add_warning(v, wcap, w))
+                    return -1;
+            }
+        } else if (isfinite(r->cv) && r->cv > 0.10) {
             w = fmt_alloc("noisy run: %s has a robust coefficient of "
                           "variation (1.4826 MAD / median) of %.1f%% (> 10%%); "
                           "close other programs or pin threads",
@@ -345,8 +359,9 @@ static int derive_warnings(mb_rview *v, size_t *wcap, const json_t *const *docs,
         double count = mb__jnum(r->run, "latency.count");
         if (r->outliers > 0 && isfinite(count) && count > 0 &&
             (double)r->outliers / count > 0.01) {
-            w = fmt_alloc("outliers: %s has %zu of %.0f samples beyond 3.5 "
-                          "MAD of the median (counted, not dropped)",
+            w = fmt_alloc("outliers: %s has %zu of %.0f samples beyond "
+                          "max(3.5 MAD, 5%%) of the median (counted, not "
+                          "dropped)",
                           label, r->outliers, count);
             if (add_warning(v, wcap, w))
                 return -1;
