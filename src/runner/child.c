@@ -73,7 +73,10 @@ static int read_full(int fd, void *p, size_t n)
 
 static void reply(int fd, int32_t status, const void *data, size_t len)
 {
-    reply_hdr h = {status, len};
+    reply_hdr h;
+    memset(&h, 0, sizeof h); /* no uninitialised padding down the pipe */
+    h.status = status;
+    h.len = len;
     if (write_full(fd, &h, sizeof h) == 0 && len)
         write_full(fd, data, len);
 }
@@ -278,7 +281,12 @@ static mb_status get_reply(mb__child *c, int64_t timeout_ns, const char *doing,
 static mb_status send_cmd(mb__child *c, char cmd, int64_t arg, int64_t warm,
                           const char *payload, const char *doing, mb_err *err)
 {
-    cmd_hdr h = {cmd, arg, warm, payload ? (uint32_t)strlen(payload) : 0};
+    cmd_hdr h;
+    memset(&h, 0, sizeof h); /* no uninitialised padding down the pipe */
+    h.cmd = cmd;
+    h.arg = arg;
+    h.warm = warm;
+    h.len = payload ? (uint32_t)strlen(payload) : 0;
     mb__child_resume(c);
     if (c->dead || write_full(c->to_child, &h, sizeof h) ||
         (h.len && write_full(c->to_child, payload, h.len))) {
