@@ -1,22 +1,14 @@
 /* acc_print.c - console rendering of accuracy metrics and gate verdicts. */
 #include "acc_print.h"
 
+#include "accuracy/metrics.h"
+
 #include <math.h>
 #include <string.h>
 
 const char *mb_cli_metric_str(const json_t *v, char *buf, size_t len)
 {
-    if (json_is_string(v))
-        snprintf(buf, len, "%s", json_string_value(v));
-    else if (json_is_integer(v))
-        snprintf(buf, len, "%lld", (long long)json_integer_value(v));
-    else if (json_is_real(v))
-        snprintf(buf, len, "%.6g", json_real_value(v));
-    else if (json_is_boolean(v))
-        snprintf(buf, len, "%s", json_is_true(v) ? "true" : "false");
-    else
-        snprintf(buf, len, "n/a");
-    return buf;
+    return mb__json_metric_text(v, "true", "false", buf, len);
 }
 
 static const char *g(const json_t *m, const char *key, char *buf, size_t len)

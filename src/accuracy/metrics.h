@@ -118,6 +118,11 @@ json_t *mb__json_metric(double v);
 /* Reads a metric back: reals and integers, "inf", "-inf", "nan"; returns
  * 0 and NAN for null or anything else. */
 int mb__json_metric_get(const json_t *v, double *out);
+/* A metric value of a document as text into buf: strings as they are,
+ * integers, reals with 6 significant digits, booleans as yes/no (the
+ * words given), anything else "n/a".  Returns buf. */
+const char *mb__json_metric_text(const json_t *v, const char *yes,
+                                 const char *no, char *buf, size_t len);
 
 /*
  * Accuracy against labels: logits is [N, C] (trailing dims of size 1 are

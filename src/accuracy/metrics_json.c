@@ -264,3 +264,19 @@ mb_status mb__metrics_compute(const mb_tensor *a, const mb_tensor *b,
         return mb__fail(err, MB_ENOMEM, "out of memory building metrics JSON");
     return MB_OK;
 }
+
+const char *mb__json_metric_text(const json_t *v, const char *yes,
+                                 const char *no, char *buf, size_t len)
+{
+    if (json_is_string(v))
+        snprintf(buf, len, "%s", json_string_value(v));
+    else if (json_is_integer(v))
+        snprintf(buf, len, "%lld", (long long)json_integer_value(v));
+    else if (json_is_real(v))
+        snprintf(buf, len, "%.6g", json_real_value(v));
+    else if (json_is_boolean(v))
+        snprintf(buf, len, "%s", json_is_true(v) ? yes : no);
+    else
+        snprintf(buf, len, "n/a");
+    return buf;
+}

@@ -114,18 +114,8 @@ static void table_end(vw *w)
 static const char *metric(const json_t *o, const char *key, char *buf,
                           size_t len)
 {
-    const json_t *v = json_object_get(o, key);
-    if (json_is_string(v))
-        snprintf(buf, len, "%s", json_string_value(v));
-    else if (json_is_integer(v))
-        snprintf(buf, len, "%lld", (long long)json_integer_value(v));
-    else if (json_is_real(v))
-        snprintf(buf, len, "%.6g", json_real_value(v));
-    else if (json_is_boolean(v))
-        snprintf(buf, len, "%s", json_is_true(v) ? "yes" : "no");
-    else
-        snprintf(buf, len, "n/a");
-    return buf;
+    return mb__json_metric_text(json_object_get(o, key), "yes", "no", buf,
+                                len);
 }
 
 static void shape_of(const json_t *m, char *buf, size_t len)
