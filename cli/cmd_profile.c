@@ -8,7 +8,6 @@
 #include "runopts.h"
 
 #include "core/buf.h"
-#include "core/err.h"
 #include "core/fileio.h"
 #include "profile/engine.h"
 #include "report/profflame.h"
@@ -28,59 +27,37 @@ static void usage(FILE *f)
             "usage: mbench profile MODEL [run options] [profile options]\n"
             "       mbench profile --compare A B [run options]\n"
             "       mbench profile --from-trace TRACE.json [--skip N]\n\n"
-            "Profiles MODEL with ONNX Runtime's profiler in a pass of its "
-            "own (never mixed\ninto timing): cold run and --warmup runs are "
-            "skipped, then --iterations runs\n(default %d) are aggregated "
-            "per operator type and per node.  A separate,\nnon-profiled "
-            "pass measures the latency the profile is reconciled with.\n"
-            "FLOPs come from the shapes in the trace; share of peak uses "
-            "`mbench machine`.\n\n",
+            "Profiles MODEL under ONNX Runtime's profiler in a pass of its "
+            "own: after the\ncold run and --warmup, --iterations runs "
+            "(default %d) are aggregated per\noperator type and node, and "
+            "reconciled with a separate, non-profiled timing\npass.  FLOPs "
+            "come from the traced shapes, peaks from `mbench machine`.\n\n",
             MB_PROFILE_DEFAULT_ITERS);
     mb_cli_runopts_usage(f);
     fputs("Profile options:\n"
-          "  --top N              rows per table (default 10 op types, 15 "
-          "nodes)\n"
-          "  --trace FILE         keep ONNX Runtime's Chrome-trace JSON "
-          "(Perfetto)\n"
-          "  --folded FILE        folded stacks: graph;op_type;node "
-          "weight_us\n"
-          "  --flame FILE.svg     icicle chart graph -> op type -> node\n"
-          "  --compare A B        compare the op-type profiles of two models "
-          "(or of two\n"
-          "                       saved --json documents)\n"
-          "  --from-trace FILE    analyse an existing ORT trace, run "
-          "nothing\n"
-          "  --skip N             with --from-trace: leading runs to skip "
-          "(default 1)\n"
-          "  --no-timing          skip the non-profiled timing pass\n"
-          "  --no-counters        skip the hardware-counter pass\n"
-          "  --no-peak            do not measure or read machine peaks\n"
-          "  --quiet              no console report\n"
-          "  --help               this help\n",
+          "  --top N            rows per table (default 10 op types/15 nodes)\n"
+          "  --trace FILE       keep ORT's Chrome-trace JSON (Perfetto)\n"
+          "  --folded FILE      folded stacks: graph;op_type;node weight_us\n"
+          "  --flame FILE.svg   icicle chart graph -> op type -> node\n"
+          "  --compare A B      compare the op-type profiles of two models\n"
+          "                     (or of two saved --json documents)\n"
+          "  --from-trace FILE  analyse an existing ORT trace, run nothing\n"
+          "  --skip N           with --from-trace: runs to skip (default 1)\n"
+          "  --no-timing        skip the non-profiled timing pass\n"
+          "  --no-counters      skip the hardware-counter pass\n"
+          "  --no-peak          do not measure or read machine peaks\n"
+          "  --quiet            no console report\n"
+          "  --help             this help\n",
           f);
     fputs(mb_cli_outputs_help, f);
-    fputs("  (a profile document: --csv has one row per operator type, --md "
-          "and --html\n   the per-operator tables; --html with --compare the "
-          "comparison)\n"
-          "\nExit codes: 0 success, 2 usage error, 3 runtime error, "
-          "130 interrupted.\n",
+    fputs("  (a profile's --csv has a row per op type; --md and --html, "
+          "its tables)\n\nExit codes: 0 success, 2 usage error, 3 "
+          "runtime error, 130 interrupted.\n",
           f);
 }
 
-enum {
-    O_HELP = 'h',
-    O_TOP = 700,
-    O_TRACE,
-    O_FOLDED,
-    O_FLAME,
-    O_COMPARE,
-    O_FROM,
-    O_SKIP,
-    O_NOTIMING,
-    O_NOCOUNTERS,
-    O_NOPEAK,
-    O_QUIET
-};
+enum { O_HELP = 'h', O_TOP = 700, O_TRACE, O_FOLDED, O_FLAME, O_COMPARE,
+       O_FROM, O_SKIP, O_NOTIMING, O_NOCOUNTERS, O_NOPEAK, O_QUIET };
 
 /* What the command line asks for. */
 typedef struct pargs {
@@ -120,15 +97,15 @@ static int parse(int argc, char **argv, pargs *a, struct option *longopts)
             a->eng.skip = (size_t)v;
             break;
         case O_TRACE:
-            if ((rc = mb_cli_output_arg("--trace", optarg, &a->trace)))
-                return rc;
-            break;
         case O_FOLDED:
-            if ((rc = mb_cli_output_arg("--folded", optarg, &a->folded)))
-                return rc;
-            break;
         case O_FLAME:
-            if ((rc = mb_cli_output_arg("--flame", optarg, &a->flame)))
+            if ((rc = mb_cli_output_arg(c == O_TRACE    ? "--trace"
+                                        : c == O_FOLDED ? "--folded"
+                                                        : "--flame",
+                                        optarg,
+                                        c == O_TRACE    ? &a->trace
+                                        : c == O_FOLDED ? &a->folded
+                                                        : &a->flame)))
                 return rc;
             break;
         case O_COMPARE: a->compare = 1; break;
@@ -137,16 +114,12 @@ static int parse(int argc, char **argv, pargs *a, struct option *longopts)
         case O_NOCOUNTERS: a->eng.no_counters = 1; break;
         case O_NOPEAK: a->eng.no_peak = 1; break;
         case O_QUIET: a->quiet = 1; break;
-        case ':':
-            return mb_cli_error(MB_EXIT_USAGE,
-                                "%s needs a value; see 'mbench profile "
-                                "--help'",
-                                argv[optind - 1]);
         default:
-            return mb_cli_error(MB_EXIT_USAGE,
-                                "unknown option '%s'; see 'mbench profile "
-                                "--help'",
-                                argv[optind - 1]);
+            return mb_cli_error(
+                MB_EXIT_USAGE,
+                c == ':' ? "%s needs a value; see 'mbench profile --help'"
+                         : "unknown option '%s'; see 'mbench profile --help'",
+                argv[optind - 1]);
         }
     }
     a->models = argv + optind;
@@ -183,10 +156,8 @@ static int write_buf(const char *path, mb_buf *b)
     mb_err err = {0};
     int rc = 0;
     if (b->oom)
-        rc = mb_cli_error(MB_EXIT_RUNTIME, "out of memory rendering %s",
-                          path);
-    else if (mb__write_file_atomic(path, b->data ? b->data : "", b->len,
-                                   &err))
+        rc = mb_cli_error(MB_EXIT_RUNTIME, "out of memory rendering %s", path);
+    else if (mb__write_file_atomic(path, b->data ? b->data : "", b->len, &err))
         rc = mb_cli_fail(&err);
     mb__buf_free(b);
     return rc;
@@ -203,7 +174,6 @@ static int print_and_write(const pargs *a, json_t *doc, const char *trace,
     const char *title = json_string_value(json_object_get(run, "variant"));
     mb_buf b = MB_BUF_INIT;
     int rc = 0;
-    mb_err err = {0};
     json_object_set_new(doc, "command_line",
                         json_string(mb_cli_command_line()));
     if (!a->quiet) {
@@ -214,16 +184,17 @@ static int print_and_write(const pargs *a, json_t *doc, const char *trace,
         fwrite(b.data ? b.data : "", 1, b.len, stdout);
         mb__buf_free(&b);
     }
-    if (!cmp && a->trace && trace &&
-        mb__write_file_atomic(a->trace, trace, trace_len, &err))
-        rc |= mb_cli_fail(&err);
-    if (!cmp && a->folded) {
-        mb__profile_folded(p, title, &b);
-        rc |= write_buf(a->folded, &b);
-    }
-    if (!cmp && a->flame) {
-        mb__profile_svg(p, title, &b);
-        rc |= write_buf(a->flame, &b);
+    const char *files[3] = {a->trace, a->folded, a->flame};
+    for (int i = 0; i < 3 && !cmp; i++) {
+        if (!files[i])
+            continue;
+        if (i == 0)
+            mb__buf_append(&b, trace, trace_len);
+        else if (i == 1)
+            mb__profile_folded(p, title, &b);
+        else
+            mb__profile_svg(p, title, &b);
+        rc |= write_buf(files[i], &b);
     }
     rc |= mb_cli_outputs_write(&a->out, doc);
     return rc ? MB_EXIT_RUNTIME : 0;
@@ -262,19 +233,12 @@ int cmd_profile(int argc, char **argv)
     a.eng.keep_trace = a.trace != NULL;
     a.plan.cancel = mb_cli_cancel_flag(1);
     mb_err err = {0};
-    mb_status s;
     mb__profile_result res = {0};
-    if (a.from) {
-        s = mb__profile_trace_file(a.from, &a.eng, &res, &err);
-    } else if (a.compare) {
-        const char *const models[2] = {a.models[0], a.models[1]};
-        s = mb__profile_compare_models(&a.plan, models, &a.eng, &res.doc,
-                                       &err);
-    } else {
-        a.plan.model_path = strdup(a.models[0]);
-        s = a.plan.model_path ? mb__profile_model(&a.plan, &a.eng, &res, &err)
-                              : mb__fail(&err, MB_ENOMEM, "out of memory");
-    }
+    mb_status s = mb__profile_run(&a.plan, (const char *const *)a.models,
+                                  a.from      ? 0
+                                  : a.compare ? 2
+                                              : 1,
+                                  a.from, &a.eng, &res, &err);
     rc = s ? mb_cli_fail(&err)
            : print_and_write(&a, res.doc, res.trace, res.trace_len);
     mb__profile_result_free(&res);

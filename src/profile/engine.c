@@ -456,3 +456,28 @@ mb_status mb__profile_compare_models(const mb_plan *plan,
     json_decref(docs[1]);
     return s;
 }
+
+mb_status mb__profile_run(const mb_plan *plan, const char *const *models,
+                          size_t n_models, const char *from_trace,
+                          const mb__profile_opts *o, mb__profile_result *out,
+                          mb_err *err)
+{
+    *out = (mb__profile_result){0};
+    if (from_trace)
+        return mb__profile_trace_file(from_trace, o, out, err);
+    if (n_models == 2)
+        return mb__profile_compare_models(plan, models, o, &out->doc, err);
+    if (n_models != 1)
+        return mb__fail(err, MB_EINVAL,
+                        "profile takes one model, or two to compare; got %zu",
+                        n_models);
+    mb_plan p;
+    if (mb__plan_copy(&p, plan))
+        return mb__fail(err, MB_ENOMEM, "out of memory");
+    free(p.model_path);
+    p.model_path = mb__strdup(models[0]);
+    mb_status s = p.model_path ? mb__profile_model(&p, o, out, err)
+                               : mb__fail(err, MB_ENOMEM, "out of memory");
+    mb__plan_free(&p);
+    return s;
+}

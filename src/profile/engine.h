@@ -74,4 +74,12 @@ mb_status mb__profile_compare_models(const mb_plan *plan,
                                      const mb__profile_opts *o, json_t **doc,
                                      mb_err *err);
 
+/* The one call of `mbench profile`: from_trace set (n_models 0) profiles
+ * that trace file, two models compare (out->doc only), one model is
+ * profiled with plan's options (plan->model_path is ignored). */
+mb_status mb__profile_run(const mb_plan *plan, const char *const *models,
+                          size_t n_models, const char *from_trace,
+                          const mb__profile_opts *o, mb__profile_result *out,
+                          mb_err *err);
+
 #endif
