@@ -136,8 +136,10 @@ static mb_status profile_pass(const mb_plan *plan, int64_t iters,
     int64_t *samples = mb__calloc((size_t)(n > 0 ? n : 1), sizeof *samples);
     if (!samples)
         s = mb__fail(err, MB_ENOMEM, "out of memory");
-    if (!s)
-        s = mb__bench_open(&p, p.n_batches ? p.batches[0] : 1, &b, err);
+    if (!s && (s = mb__bench_open(&p, p.n_batches ? p.batches[0] : 1, &b,
+                                  err)) == MB_EINVAL)
+        mb__fail_prefix(err, "profiling needs a backend that takes "
+                             "profile=PREFIX (ort)");
     if (!s && p.warmup_iters > 0)
         s = mb__bench_iterate(b, p.warmup_iters, samples, err);
     if (!s && cancelled(plan))

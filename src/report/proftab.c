@@ -128,8 +128,11 @@ static void md_op_types(mb_buf *b, const json_t *p)
 static void md_nodes(mb_buf *b, const json_t *p)
 {
     const json_t *nodes = json_object_get(p, "nodes");
-    mb__buf_printf(b, "### By node (top %d of %zu)\n\n", MD_TOP_NODES,
-                   json_array_size(nodes));
+    size_t n = json_array_size(nodes);
+    if (n > MD_TOP_NODES)
+        mb__buf_printf(b, "### By node (top %d of %zu)\n\n", MD_TOP_NODES, n);
+    else
+        mb__buf_puts(b, "### By node\n\n");
     mb__buf_puts(b, "| node | op type | provider | per run ms | median us | "
                     "share | inputs | outputs |\n"
                     "|---|---|---|--:|--:|--:|---|---|\n");
@@ -168,9 +171,12 @@ static void md_work(mb_buf *b, const json_t *p)
     md_pct(b, mb__jnum(work, "unestimated_share"));
     mb__buf_puts(b, " |\n| achieved GFLOP/s");
     md_num(b, "%.1f", mb__jnum(work, "gflops_per_s"));
-    mb__buf_puts(b, " |\n| machine peak GFLOP/s (");
-    mb__md_escape(b, mb__jstr(work, "peak_basis"));
-    mb__buf_puts(b, ")");
+    mb__buf_puts(b, " |\n| machine peak GFLOP/s");
+    if (mb__jstr(work, "peak_basis")) {
+        mb__buf_puts(b, " (");
+        mb__md_escape(b, mb__jstr(work, "peak_basis"));
+        mb__buf_puts(b, ")");
+    }
     md_num(b, "%.1f", mb__jnum(work, "peak_gflops_per_s"));
     mb__buf_puts(b, " |\n| share of peak");
     md_pct(b, mb__jnum(work, "peak_share"));
@@ -271,6 +277,8 @@ static void md_doc(mb_buf *b, const json_t *doc)
         mb__md_escape(b, json_string_value(w));
         mb__buf_puts(b, "\n");
     }
+    if (json_array_size(json_object_get(doc, "warnings")))
+        mb__buf_puts(b, "\n");
     mb__buf_puts(b, "<sub>mbench ");
     mb__md_escape(b, mb__jstr(doc, "mbench.version"));
     mb__buf_puts(b, " · ");
