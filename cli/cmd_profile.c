@@ -47,7 +47,7 @@ static void usage(FILE *f)
           "  --no-counters      skip the hardware-counter pass\n"
           "  --no-peak          do not measure or read machine peaks\n"
           "  --quiet            no console report\n"
-          "  --help             this help\n",
+          "  --help             this help\n\n",
           f);
     fputs(mb_cli_outputs_help, f);
     fputs("  (a profile's --csv has a row per op type; --md and --html, "

@@ -207,6 +207,23 @@ static void the_engine_names_a_request_it_cannot_serve(void)
     mb__plan_free(&plan);
 }
 
+static void the_public_call_takes_the_profile_keys_and_names_errors(void)
+{
+    mb_runner *r = mb_runner_new();
+    mb_err err = {0};
+    char *json = (char *)"unchanged";
+    EXPECT_EQ_INT(mb_runner_set(r, "no-peak", "2", &err), MB_EINVAL);
+    EXPECT_CONTAINS(err.msg, "invalid value '2' for no-peak: expected 0 or 1");
+    EXPECT_EQ_INT(mb_runner_set(r, "no-timing", "1", &err), MB_OK);
+    EXPECT_EQ_INT(mb_runner_set(r, "no-counters", "1", &err), MB_OK);
+    EXPECT_EQ_INT(mb_runner_set(r, "no-peak", "1", &err), MB_OK);
+    EXPECT_EQ_INT(mb_runner_set(r, "backend", "null", &err), MB_OK);
+    EXPECT_EQ_INT(mb_runner_profile(r, "none", &json, &err), MB_EINVAL);
+    EXPECT(json == NULL);
+    EXPECT_CONTAINS(err.msg, "profiling needs a backend that takes");
+    mb_runner_free(r);
+}
+
 int main(void)
 {
     const char *base = getenv("MBENCH_TEST_TMP");
@@ -220,6 +237,7 @@ int main(void)
     RUN(a_comparison_renders_in_every_format);
     RUN(the_store_accepts_a_profile_document);
     RUN(the_engine_names_a_request_it_cannot_serve);
+    RUN(the_public_call_takes_the_profile_keys_and_names_errors);
     char cmd[600];
     snprintf(cmd, sizeof cmd, "rm -rf '%s'", tmpdir);
     if (system(cmd) != 0)
