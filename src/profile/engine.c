@@ -31,8 +31,7 @@ void mb__profile_result_free(mb__profile_result *r)
 
 int64_t mb__profile_iterations(const mb_plan *plan)
 {
-    return plan->fixed_iters > 0 ? plan->fixed_iters
-                                 : MB_PROFILE_DEFAULT_ITERS;
+    return plan->fixed_iters > 0 ? plan->fixed_iters : MB_PROFILE_DEFAULT_ITERS;
 }
 
 static int cancelled(const mb_plan *plan)
@@ -42,8 +41,8 @@ static int cancelled(const mb_plan *plan)
 
 /* Records msg in doc's "warnings" (when doc is not NULL) and hands it to
  * the caller's callback. */
-static void warn(const mb__profile_opts *o, json_t *doc, const char *fmt,
-                 ...) __attribute__((format(printf, 3, 4)));
+static void warn(const mb__profile_opts *o, json_t *doc, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
 static void warn(const mb__profile_opts *o, json_t *doc, const char *fmt, ...)
 {
     char msg[1200];
@@ -194,14 +193,13 @@ static json_t *counter_pass(const mb_plan *plan, int64_t iters)
         (plan->warmup_iters > 0 &&
          mb__bench_iterate(b, plan->warmup_iters, samples, &err)) ||
         mb__counters_open(&c, &err)) {
-        out = mb__counters_unavailable(err.msg[0] ? err.msg
-                                                  : "out of memory");
+        out = mb__counters_unavailable(err.msg[0] ? err.msg : "out of memory");
     } else {
         mb__counters_start(c);
         mb_status s = mb__bench_iterate(b, iters, samples, &err);
         mb__counters_stop(c);
-        out = s ? mb__counters_unavailable(err.msg)
-                : mb__counters_json(c, iters);
+        out =
+            s ? mb__counters_unavailable(err.msg) : mb__counters_json(c, iters);
         mb__counters_close(c);
     }
     mb__bench_close(b);
@@ -256,9 +254,9 @@ static json_t *bare_doc(const char *variant)
 {
     json_t *doc = mb__doc_new("profile", NULL);
     if (doc)
-        json_array_append_new(json_object_get(doc, "runs"),
-                              json_pack("{s:s, s:s}", "status", "ok",
-                                        "variant", variant));
+        json_array_append_new(
+            json_object_get(doc, "runs"),
+            json_pack("{s:s, s:s}", "status", "ok", "variant", variant));
     return doc;
 }
 
@@ -277,8 +275,10 @@ mb_status mb__profile_model(const mb_plan *plan0, const mb__profile_opts *o,
     if (several) {
         plan.n_batches = 1;
         if (o->warn) /* now; the document gets it once it exists */
-            warn(o, NULL, "profile uses one batch size; profiling batch %lld "
-                 "only", (long long)plan.batches[0]);
+            warn(o, NULL,
+                 "profile uses one batch size; profiling batch %lld "
+                 "only",
+                 (long long)plan.batches[0]);
     }
     mb__profile_opts quiet = *o;
     quiet.warn = NULL;
@@ -291,8 +291,10 @@ mb_status mb__profile_model(const mb_plan *plan0, const mb__profile_opts *o,
                                            : mb__basename(plan.model_path))))
         s = mb__fail(err, MB_ENOMEM, "out of memory");
     if (!s && several)
-        warn(&quiet, doc, "profile uses one batch size; profiling batch %lld "
-             "only", (long long)plan.batches[0]);
+        warn(&quiet, doc,
+             "profile uses one batch size; profiling batch %lld "
+             "only",
+             (long long)plan.batches[0]);
     if (!s && cancelled(&plan))
         s = mb__fail(err, MB_EINTERRUPTED, "interrupted");
     json_t *profile = NULL;
@@ -302,14 +304,12 @@ mb_status mb__profile_model(const mb_plan *plan0, const mb__profile_opts *o,
         s = profile_pass(&plan, iters, &profile, &text, &len, err);
     if (!s) {
         json_t *counters =
-            o->no_counters
-                ? mb__counters_unavailable("skipped (--no-counters)")
-                : counter_pass(&plan, iters);
+            o->no_counters ? mb__counters_unavailable("skipped (--no-counters)")
+                           : counter_pass(&plan, iters);
         json_t *machine = machine_peaks(o, doc);
-        mb_profile_ctx ctx = {latency, plan.batches && plan.n_batches
-                                           ? plan.batches[0]
-                                           : 1,
-                              threads_of(&plan), machine, counters};
+        mb_profile_ctx ctx = {
+            latency, plan.batches && plan.n_batches ? plan.batches[0] : 1,
+            threads_of(&plan), machine, counters};
         mb__profile_finish(profile, &ctx);
         json_decref(machine);
         json_decref(counters);
@@ -353,8 +353,8 @@ mb_status mb__profile_trace_file(const char *path, const mb__profile_opts *o,
         return s;
     }
     json_t *machine = machine_peaks(o, doc);
-    json_t *counters = mb__counters_unavailable(
-        "not measured (--from-trace runs nothing)");
+    json_t *counters =
+        mb__counters_unavailable("not measured (--from-trace runs nothing)");
     mb_profile_ctx ctx = {NAN, 1, 0, machine, counters};
     mb__profile_finish(profile, &ctx);
     json_decref(machine);
@@ -436,10 +436,10 @@ mb_status mb__profile_compare_models(const mb_plan *plan,
     }
     json_t *cmp = NULL;
     if (!s) {
-        cmp = mb__profile_compare(doc_profile(docs[0]),
-                                  doc_variant(docs[0], mb__basename(models[0])),
-                                  doc_profile(docs[1]),
-                                  doc_variant(docs[1], mb__basename(models[1])));
+        cmp = mb__profile_compare(
+            doc_profile(docs[0]), doc_variant(docs[0], mb__basename(models[0])),
+            doc_profile(docs[1]),
+            doc_variant(docs[1], mb__basename(models[1])));
         *doc = cmp ? mb__doc_new("profile", NULL) : NULL;
         if (!*doc)
             s = mb__fail(err, MB_ENOMEM, "out of memory");
@@ -447,9 +447,8 @@ mb_status mb__profile_compare_models(const mb_plan *plan,
     if (!s) {
         json_t *runs = json_object_get(*doc, "runs");
         for (int i = 0; i < 2; i++)
-            json_array_append(runs,
-                              json_array_get(json_object_get(docs[i], "runs"),
-                                             0));
+            json_array_append(
+                runs, json_array_get(json_object_get(docs[i], "runs"), 0));
         json_object_set_new(*doc, "profile_comparison", cmp);
         cmp = NULL;
     }

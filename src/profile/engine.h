@@ -24,11 +24,11 @@
 typedef void (*mb__profile_warn_fn)(void *user, const char *msg);
 
 typedef struct mb__profile_opts {
-    int no_timing;   /* skip the non-profiled timing pass */
-    int no_counters; /* skip the hardware-counter pass */
-    int no_peak;     /* neither measure nor read the machine's peaks */
-    size_t skip;     /* mb__profile_trace_file: leading runs to skip */
-    int keep_trace;  /* hand the raw ORT trace text back */
+    int no_timing;            /* skip the non-profiled timing pass */
+    int no_counters;          /* skip the hardware-counter pass */
+    int no_peak;              /* neither measure nor read the machine's peaks */
+    size_t skip;              /* mb__profile_trace_file: leading runs to skip */
+    int keep_trace;           /* hand the raw ORT trace text back */
     mb__profile_warn_fn warn; /* optional; called for each warning */
     void *warn_user;
 } mb__profile_opts;

@@ -22,8 +22,7 @@ void mb__profile_text(const json_t *profile, const char *title, int top,
 /* Folded stacks, one line per node: "graph;op_type;node weight" with the
  * weight the node's total kernel time in whole microseconds (nodes that
  * round to 0 us get 1).  ';' and ' ' in names become '_'. */
-void mb__profile_folded(const json_t *profile, const char *graph,
-                        mb_buf *out);
+void mb__profile_folded(const json_t *profile, const char *graph, mb_buf *out);
 
 /* The console table of a comparison (mb__profile_compare). */
 void mb__profile_compare_text(const json_t *cmp, mb_buf *out);

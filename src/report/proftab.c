@@ -54,14 +54,14 @@ static void md_shapes(mb_buf *b, const json_t *arr)
 {
     size_t i, j;
     const json_t *s, *d;
-    json_array_foreach(arr, i, s) {
+    json_array_foreach(arr, i, s)
+    {
         if (i)
             mb__buf_puts(b, " ");
         mb__md_escape(b, mb__jstr(s, "dtype"));
         mb__buf_puts(b, "\\[");
-        json_array_foreach(json_object_get(s, "shape"), j, d)
-            mb__buf_printf(b, "%s%" JSON_INTEGER_FORMAT, j ? "," : "",
-                           json_integer_value(d));
+        json_array_foreach(json_object_get(s, "shape"), j, d) mb__buf_printf(
+            b, "%s%" JSON_INTEGER_FORMAT, j ? "," : "", json_integer_value(d));
         mb__buf_puts(b, "\\]");
     }
 }
@@ -103,7 +103,8 @@ static void md_op_types(mb_buf *b, const json_t *p)
                     "peak |\n|---|--:|--:|--:|--:|--:|--:|--:|--:|--:|\n");
     size_t i;
     const json_t *r;
-    json_array_foreach(json_object_get(p, "op_types"), i, r) {
+    json_array_foreach(json_object_get(p, "op_types"), i, r)
+    {
         mb__buf_puts(b, "| ");
         mb__md_escape(b, mb__jstr(r, "op_type"));
         md_num(b, "%.1f", mb__jnum(r, "calls_per_run"));
@@ -138,7 +139,8 @@ static void md_nodes(mb_buf *b, const json_t *p)
                     "|---|---|---|--:|--:|--:|---|---|\n");
     size_t i;
     const json_t *r;
-    json_array_foreach(nodes, i, r) {
+    json_array_foreach(nodes, i, r)
+    {
         if (i >= MD_TOP_NODES)
             break;
         mb__buf_puts(b, "| ");
@@ -211,10 +213,11 @@ static void md_comparison(mb_buf *b, const json_t *c)
 {
     mb__buf_puts(b, "### Comparison (mean profiled time per run)\n\nA = ");
     mb__md_escape(b, mb__jstr(c, "a"));
-    mb__buf_printf(b, ": model\\_run %.3f ms; B = ",
-                   mb__jnum(c, "a_model_run_ns") / 1e6);
+    mb__buf_printf(
+        b, ": model\\_run %.3f ms; B = ", mb__jnum(c, "a_model_run_ns") / 1e6);
     mb__md_escape(b, mb__jstr(c, "b"));
-    mb__buf_printf(b, ": model\\_run %.3f ms", mb__jnum(c, "b_model_run_ns") / 1e6);
+    mb__buf_printf(b, ": model\\_run %.3f ms",
+                   mb__jnum(c, "b_model_run_ns") / 1e6);
     double sp = mb__jnum(c, "speedup");
     if (isfinite(sp) && sp > 0)
         mb__buf_printf(b, "; **B is %.2fx %s than A**", sp >= 1 ? sp : 1 / sp,
@@ -223,7 +226,8 @@ static void md_comparison(mb_buf *b, const json_t *c)
                     "|\n|---|--:|--:|--:|--:|\n");
     size_t i;
     const json_t *r;
-    json_array_foreach(json_object_get(c, "rows"), i, r) {
+    json_array_foreach(json_object_get(c, "rows"), i, r)
+    {
         mb__buf_puts(b, "| ");
         mb__md_escape(b, mb__jstr(r, "op_type"));
         md_num(b, "%.3f", mb__jnum(r, "a_ns") / 1e6);
@@ -237,7 +241,8 @@ static void md_comparison(mb_buf *b, const json_t *c)
                    "\nQuantize/DequantizeLinear: A %.3f ms, B %.3f ms per "
                    "run.\n",
                    mb__jnum(q, "a_ns") / 1e6, mb__jnum(q, "b_ns") / 1e6);
-    json_array_foreach(json_object_get(c, "pairs"), i, r) {
+    json_array_foreach(json_object_get(c, "pairs"), i, r)
+    {
         mb__buf_puts(b, "- ");
         mb__md_escape(b, mb__jstr(r, "from"));
         mb__buf_puts(b, " in A -> ");
@@ -270,7 +275,8 @@ static void md_doc(mb_buf *b, const json_t *doc)
     }
     size_t i;
     const json_t *w;
-    json_array_foreach(json_object_get(doc, "warnings"), i, w) {
+    json_array_foreach(json_object_get(doc, "warnings"), i, w)
+    {
         if (!i)
             mb__buf_puts(b, "### Warnings\n\n");
         mb__buf_puts(b, "- ");
@@ -324,7 +330,8 @@ void mb__report_profile_csv(const json_t *doc, int with_header, mb_buf *out)
         if (with_header)
             mb__buf_puts(out, "a,b,op_type,a_ms,b_ms,delta_ms,contribution,"
                               "timestamp,git_commit\n");
-        json_array_foreach(json_object_get(c, "rows"), i, r) {
+        json_array_foreach(json_object_get(c, "rows"), i, r)
+        {
             mb__csv_field(out, mb__jstr(c, "a"));
             csv_str(out, mb__jstr(c, "b"));
             csv_str(out, mb__jstr(r, "op_type"));
@@ -347,7 +354,8 @@ void mb__report_profile_csv(const json_t *doc, int with_header, mb_buf *out)
     const json_t *p = json_object_get(run, "profile");
     const char *model = mb__jstr(run, "model.name");
     double batch = mb__jnum(p, "work.batch");
-    json_array_foreach(json_object_get(p, "op_types"), i, r) {
+    json_array_foreach(json_object_get(p, "op_types"), i, r)
+    {
         mb__csv_field(out, model ? model : title_of(doc));
         csv_str(out, title_of(doc));
         csv_num(out, "%.0f", batch);
@@ -361,7 +369,8 @@ void mb__report_profile_csv(const json_t *doc, int with_header, mb_buf *out)
         csv_num(out, "%.0f", mb__jnum(r, "flops_per_run"));
         csv_num(out, "%.3f", mb__jnum(r, "gflops_per_s"));
         csv_num(out, "%.6f", mb__jnum(r, "peak_share"));
-        csv_num(out, "%.6f", mb__jnum(p, "reconcile.model_run_median_ns") / 1e6);
+        csv_num(out, "%.6f",
+                mb__jnum(p, "reconcile.model_run_median_ns") / 1e6);
         csv_num(out, "%.6f", mb__jnum(p, "reconcile.latency_median_ns") / 1e6);
         csv_str(out, ts);
         csv_str(out, commit);
@@ -371,8 +380,7 @@ void mb__report_profile_csv(const json_t *doc, int with_header, mb_buf *out)
 
 /* ---- HTML --------------------------------------------------------------- */
 
-mb_status mb__report_profile_html(const json_t *doc, mb_buf *out,
-                                  mb_err *err)
+mb_status mb__report_profile_html(const json_t *doc, mb_buf *out, mb_err *err)
 {
     const json_t *c = json_object_get(doc, "profile_comparison");
     if (c)

@@ -31,7 +31,6 @@ void mb__report_profile_csv(const json_t *doc, int with_header, mb_buf *out);
 
 /* The HTML page of one profile document (mb__profile_html, or the
  * comparison page).  Script-free. */
-mb_status mb__report_profile_html(const json_t *doc, mb_buf *out,
-                                  mb_err *err);
+mb_status mb__report_profile_html(const json_t *doc, mb_buf *out, mb_err *err);
 
 #endif

@@ -137,8 +137,7 @@ static void a_comparison_renders_in_every_format(void)
     mb__profile_opts o = {0};
     mb__profile_result r;
     mb_err err = {0};
-    EXPECT_EQ_INT(mb__profile_run(&plan, models, 2, NULL, &o, &r, &err),
-                  MB_OK);
+    EXPECT_EQ_INT(mb__profile_run(&plan, models, 2, NULL, &o, &r, &err), MB_OK);
     json_t *doc = r.doc;
     EXPECT(json_object_get(doc, "profile_comparison") != NULL);
     EXPECT_EQ_INT((int)json_array_size(json_object_get(doc, "runs")), 2);
