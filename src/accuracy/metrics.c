@@ -11,6 +11,7 @@
 
 #include "accuracy/ksum.h"
 #include "accuracy/par.h"
+#include "accuracy/pick.h"
 #include "core/alloc.h"
 #include "core/err.h"
 
@@ -401,9 +402,14 @@ static void scratch_free(double **s, int threads)
     free(s);
 }
 
+/* Class scores by the one rule of pick.h (a float [N, C], C > 1, trailing
+ * dims of size 1 ignored), so that every output the verdict may read as
+ * class scores gets its top-1 agreement, and no other. */
 static int classifier_shape(const mb_tensor *t)
 {
-    return t->rank == 2 && t->dims[1] >= 2 && t->dims[0] >= 1;
+    mb_out_shape o;
+    mb__out_shapes_from_tensors(t, 1, &o);
+    return mb__classifier_shaped(&o) && t->dims[0] >= 1;
 }
 
 static mb_status classifier_pass(const mb_tensor *a, const mb_tensor *b,
