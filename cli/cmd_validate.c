@@ -41,9 +41,11 @@ static void usage(FILE *f)
         "                          random and the report says so loudly\n"
         "  --labels FILE           class ids (.npy or text, one per sample):\n"
         "                          top-1/top-5 accuracy of both models\n"
+        "  --masks FILE            class ids per pixel (.npy [N, H, W]): Dice\n"
+        "                          and IoU of an [N, C, H, W] output's argmax\n"
         "  --output NAME           judge only this output (read as class\n"
         "                          scores when it is [N, C])\n"
-        "  --tolerance T           allowed accuracy loss (default 0.01)\n"
+        "  --tolerance T           allowed accuracy, IoU, Dice loss (0.01)\n"
         "  --gate EXPR             'cosine>=0.999', 'psnr>=40', ... "
         "(repeatable;\n"
         "                          replaces the default gates)\n"
@@ -86,6 +88,7 @@ static int parse(int argc, char **argv, vargs *a)
 {
     static const struct option own[] = {
         {"labels", required_argument, NULL, O_VAL},
+        {"masks", required_argument, NULL, O_VAL},
         {"output", required_argument, NULL, O_VAL},
         {"tolerance", required_argument, NULL, O_VAL},
         {"gate", required_argument, NULL, O_VAL},

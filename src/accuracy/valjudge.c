@@ -71,10 +71,106 @@ static size_t pick_gates(const mb__val_req *rq, mb_gate *gates,
     return mb__gate_defaults(*prec, gates, MB__VAL_MAX_GATES);
 }
 
+/* The segmentation verdict against label masks. */
+typedef struct seg_verdict {
+    size_t index;      /* the scored output, n when no masks */
+    int ok, iou_ok, dice_ok;
+    double iou, dice;  /* the candidate's means */
+    char iou_check[64], dice_check[64];
+    json_t *obj;       /* the "segmentation" object (null without masks) */
+} seg_verdict;
+
+/* The output scored against masks: the requested one, else the first
+ * that fits them (float [N, C, H, W] with the masks' N, H, W). */
+static mb_status seg_output(const mb__val_req *rq, const mb_judged *pick,
+                            const mb_tensor *a, size_t n,
+                            const mb_tensor *masks, size_t *idx, mb_err *err)
+{
+    for (size_t i = 0; i < n; i++)
+        if ((!pick->requested || i == pick->index) &&
+            mb__segmentation_fits(&a[i], masks)) {
+            *idx = i;
+            return MB_OK;
+        }
+    char list[600] = "", sh[160];
+    size_t off = 0;
+    for (size_t i = 0; i < n && off < sizeof list; i++)
+        off += (size_t)snprintf(list + off, sizeof list - off, "%s%s %s %s",
+                                i ? ", " : "", a[i].name ? a[i].name : "?",
+                                mb_shape_str(a[i].dims, a[i].rank, sh,
+                                             sizeof sh),
+                                mb_dtype_name(a[i].dtype));
+    return mb__fail(err, MB_EDATA,
+                    "--masks %s (%s %s): no %soutput is float [N, C, H, W] "
+                    "class scores with the masks' N, H and W; the outputs "
+                    "are: %s", rq->masks, mb_dtype_name(masks->dtype),
+                    mb_shape_str(masks->dims, masks->rank, sh, sizeof sh),
+                    pick->requested ? "--output " : "", list);
+}
+
+/* Dice and IoU of both models against the masks; the candidate passes
+ * when its mean IoU and mean Dice are each at least the baseline's minus
+ * the tolerance. */
+static mb_status judge_masks(const mb__val_req *rq, const mb_judged *pick,
+                             const mb_tensor *a, const mb_tensor *b, size_t n,
+                             const mb_tensor *masks, json_t *criteria,
+                             seg_verdict *sv, mb_err *err)
+{
+    memset(sv, 0, sizeof *sv);
+    sv->index = n;
+    sv->ok = 1;
+    sv->obj = json_null();
+    if (!masks)
+        return MB_OK;
+    mb_status st = seg_output(rq, pick, a, n, masks, &sv->index, err);
+    json_t *sa = NULL, *sb = NULL;
+    const mb_tensor *o = &a[sv->index < n ? sv->index : 0];
+    const char *name = o->name ? o->name : "?";
+    if (!st)
+        st = mb__segmentation_scores(o, masks, &sa, err);
+    if (!st)
+        st = mb__segmentation_scores(&b[sv->index], masks, &sb, err);
+    if (st) {
+        json_decref(sa);
+        if (sv->index < n)
+            mb__fail_prefix(err, "--masks %s (output %s)", rq->masks, name);
+        return st;
+    }
+    double ia = NAN, da = NAN;
+    mb__json_metric_get(json_object_get(sa, "mean_iou"), &ia);
+    mb__json_metric_get(json_object_get(sa, "mean_dice"), &da);
+    mb__json_metric_get(json_object_get(sb, "mean_iou"), &sv->iou);
+    mb__json_metric_get(json_object_get(sb, "mean_dice"), &sv->dice);
+    double tol = rq->tolerance;
+    sv->iou_ok = sv->iou >= ia - tol - 1e-12;
+    sv->dice_ok = sv->dice >= da - tol - 1e-12;
+    sv->ok = sv->iou_ok && sv->dice_ok;
+    snprintf(sv->iou_check, sizeof sv->iou_check, "mean_iou>=%.4f", ia - tol);
+    snprintf(sv->dice_check, sizeof sv->dice_check, "mean_dice>=%.4f",
+             da - tol);
+    static const char *const what[2] = {"mean IoU", "mean Dice"};
+    const double cv[2] = {sv->iou, sv->dice}, bv[2] = {ia, da};
+    const int okv[2] = {sv->iou_ok, sv->dice_ok};
+    for (int k = 0; k < 2; k++)
+        json_array_append_new(
+            criteria,
+            json_sprintf("%s %s on %s against the masks %.4f vs baseline %.4f "
+                         "(delta %+.4f, tolerance %g)",
+                         okv[k] ? "PASS" : "FAIL", what[k], name, cv[k], bv[k],
+                         cv[k] - bv[k], tol));
+    sv->obj = json_pack("{s:s, s:s, s:I, s:o, s:o, s:o, s:o}", "output", name,
+                        "masks", rq->masks, "samples",
+                        (json_int_t)masks->dims[0], "baseline", sa,
+                        "candidate", sb, "mean_iou_delta",
+                        mb__json_metric(sv->iou - ia), "mean_dice_delta",
+                        mb__json_metric(sv->dice - da));
+    return MB_OK;
+}
+
 mb_status mb__val_judge(const mb__val_req *rq, const mb_tensor *a,
                         const mb_tensor *b, size_t n, const json_t *outs,
-                        const int64_t *labels, size_t n_labels, json_t *v,
-                        mb_err *err)
+                        const int64_t *labels, size_t n_labels,
+                        const mb_tensor *masks, json_t *v, mb_err *err)
 {
     mb_out_shape *shp = mb__calloc(n ? n : 1, sizeof *shp);
     if (!shp)
@@ -176,6 +272,19 @@ mb_status mb__val_judge(const mb__val_req *rq, const mb_tensor *a,
         json_array_append_new(criteria, json_string(line));
     }
     passed &= cls_ok;
+    seg_verdict sv;
+    mb_status ss = judge_masks(rq, &pick, a, b, n, masks, criteria, &sv, err);
+    if (ss) {
+        json_decref(acc);
+        json_decref(judged);
+        json_decref(criteria);
+        return ss;
+    }
+    passed &= sv.ok;
+    if (masks)
+        rule = !strcmp(rule, "labels")           ? "labels+masks"
+               : !strcmp(rule, "top1_agreement") ? "top1_agreement+masks"
+                                                 : "masks";
 
     /* The gates, on every judged output. */
     mb_gate gates[MB__VAL_MAX_GATES];
@@ -198,6 +307,13 @@ mb_status mb__val_judge(const mb__val_req *rq, const mb_tensor *a,
                                                      cls_ok ? 0 : 1));
             ok &= cls_ok;
         }
+        if (is_judged && i == sv.index) {
+            json_array_append_new(checks, check_json(sv.iou_check, sv.iou,
+                                                     !sv.iou_ok));
+            json_array_append_new(checks, check_json(sv.dice_check, sv.dice,
+                                                     !sv.dice_ok));
+            ok &= sv.ok;
+        }
         for (size_t g = 0; is_judged && g < n_gates; g++) {
             double val = NAN;
             mb_gate_result r = mb__gate_eval(&gates[g], m, &val);
@@ -206,9 +322,10 @@ mb_status mb__val_judge(const mb__val_req *rq, const mb_tensor *a,
             ok &= r != MB_GATE_FAIL;
         }
         json_array_append_new(
-            per, json_pack("{s:s, s:b, s:b, s:o, s:o}", "name",
+            per, json_pack("{s:s, s:b, s:b, s:b, s:o, s:o}", "name",
                            a[i].name ? a[i].name : "", "judged",
-                           is_judged, "classifier", i == ci, "passed",
+                           is_judged, "classifier", i == ci, "segmentation",
+                           i == sv.index, "passed",
                            is_judged ? json_boolean(ok) : json_null(),
                            "checks", checks));
     }
@@ -220,6 +337,7 @@ mb_status mb__val_judge(const mb__val_req *rq, const mb_tensor *a,
     json_object_set_new(v, "precision_reason",
                         prec_why[0] ? json_string(prec_why) : json_null());
     json_object_set_new(v, "accuracy", acc);
+    json_object_set_new(v, "segmentation", sv.obj);
     json_object_set_new(v, "gates", gv);
     json_object_set_new(v, "criteria", criteria);
     json_object_set_new(v, "per_output", per);

@@ -352,7 +352,7 @@ static const char *bare(const char *key)
 }
 
 static const char *const val_keys[] = {
-    "labels", "output", "save-outputs", "tolerance", "gate", "precision",
+    "labels", "masks", "output", "save-outputs", "tolerance", "gate", "precision",
     "samples", "atol", "rtol", "data-range", "ssim-3d"};
 
 int mb__val_is_option(const char *key)
@@ -378,6 +378,8 @@ mb_status mb__val_set(mb__val_req *rq, const char *key, const char *value,
         return bad(err, key, value, "a value");
     if (!strcmp(k, "labels"))
         rq->labels = value;
+    else if (!strcmp(k, "masks"))
+        rq->masks = value;
     else if (!strcmp(k, "output"))
         rq->output = value;
     else if (!strcmp(k, "save-outputs"))
@@ -455,6 +457,9 @@ mb_status mb__validate_run(const mb__val_req *rq, json_t **doc, mb_err *err)
     if (rq->labels && !pa->data_path)
         return mb__fail(err, MB_EINVAL, "--labels needs --data: labels "
                         "describe real samples, not random inputs");
+    if (rq->masks && !pa->data_path)
+        return mb__fail(err, MB_EINVAL, "--masks needs --data: masks "
+                        "describe real samples, not random inputs");
     /* Made and tried now, not after the run. */
     if (rq->save_outputs && mb__mkdirs(rq->save_outputs, err)) {
         mb__fail_prefix(err, "--save-outputs %s", rq->save_outputs);
@@ -466,6 +471,12 @@ mb_status mb__validate_run(const mb__val_req *rq, json_t **doc, mb_err *err)
     if (rq->labels &&
         (st = mb__labels_load(rq->labels, &labels, &n_labels, err)))
         return st;
+    mb_tensor masks = {0};
+    if (rq->masks && (st = mb__npy_read(rq->masks, &masks, err))) {
+        mb__fail_prefix(err, "--masks %s", rq->masks);
+        free(labels);
+        return st;
+    }
 
     outset oa = {0}, ob = {0};
     json_t *outs = NULL, *v = NULL;
@@ -486,8 +497,8 @@ mb_status mb__validate_run(const mb__val_req *rq, json_t **doc, mb_err *err)
     if (st)
         goto done;
     v = validation_head(rq, source, n_samples);
-    if ((st = mb__val_judge(rq, oa.t, ob.t, oa.n, outs, labels, n_labels, v,
-                            err)))
+    if ((st = mb__val_judge(rq, oa.t, ob.t, oa.n, outs, labels, n_labels,
+                            rq->masks ? &masks : NULL, v, err)))
         goto done;
     json_object_set_new(v, "outputs", json_incref(outs));
     if (rq->save_outputs &&
@@ -512,5 +523,6 @@ done:
     outset_free(&oa);
     outset_free(&ob);
     free(labels);
+    mb_tensor_clear(&masks);
     return st;
 }

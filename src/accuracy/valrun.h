@@ -25,6 +25,7 @@ typedef struct mb__val_req {
     const mb_plan *baseline;  /* borrowed; model_path set */
     const mb_plan *candidate; /* borrowed; model_path set */
     const char *labels;       /* class ids file (needs data), or NULL */
+    const char *masks;        /* .npy of class ids per pixel (needs data) */
     const char *output;       /* judge only this output, or NULL */
     const char *save_outputs; /* DIR/baseline, DIR/candidate, or NULL */
     const char *command_line; /* for the document; may be NULL */
@@ -41,7 +42,7 @@ typedef struct mb__val_req {
 void mb__val_req_defaults(mb__val_req *rq);
 
 /* Non-zero when key (leading dashes ignored) is one of the validate
- * options mb__val_set takes: labels, output, save-outputs, tolerance,
+ * options mb__val_set takes: labels, masks, output, save-outputs, tolerance,
  * gate (repeatable: appends), precision, samples, atol, rtol, data-range,
  * ssim-3d (value "1" or "0"). */
 int mb__val_is_option(const char *key);
@@ -54,8 +55,8 @@ mb_status mb__val_set(mb__val_req *rq, const char *key, const char *value,
 /*
  * Runs the validation into a new result document *doc (caller frees with
  * json_decref).  The verdict is "validation.passed"; a failed verdict is
- * not an error of the call.  MB_EINVAL: a bad request (labels without
- * data, several batch sizes, an --output no output has); MB_EMODEL,
+ * not an error of the call.  MB_EINVAL: a bad request (labels or masks
+ * without data, several batch sizes, an --output no output has); MB_EMODEL,
  * MB_EBACKEND, MB_EDATA, MB_EIO: a model that does not load, data or
  * labels that do not fit, outputs that differ in count or shape, an
  * unwritable save_outputs directory.  The message names which model.

@@ -123,6 +123,41 @@ static const char *s(const json_t *o, const char *key)
     return v ? v : "";
 }
 
+/* Dice and IoU against masks: the means, then per class (the first 32). */
+static void seg_text(const json_t *seg, mb_buf *f)
+{
+    const json_t *a = json_object_get(seg, "baseline"),
+                 *b = json_object_get(seg, "candidate");
+    char b1[32], b2[32], b3[32], b4[32], b5[32], b6[32];
+    mb__buf_printf(f, "segmentation against %s on %s (%s classes, %s "
+                      "pixels): baseline mean IoU %s mean Dice %s, candidate "
+                      "mean IoU %s mean Dice %s\n",
+                   s(seg, "masks"), s(seg, "output"),
+                   g(a, "classes", b1, sizeof b1), g(a, "pixels", b2, sizeof b2),
+                   g(a, "mean_iou", b3, sizeof b3),
+                   g(a, "mean_dice", b4, sizeof b4),
+                   g(b, "mean_iou", b5, sizeof b5),
+                   g(b, "mean_dice", b6, sizeof b6));
+    size_t k;
+    json_t *x;
+    json_array_foreach(json_object_get(a, "iou"), k, x) {
+        if (k == 32) {
+            mb__buf_puts(f, "  ... (every class in the document)\n");
+            break;
+        }
+        mb__buf_printf(
+            f, "  class %zu: IoU %s / %s  Dice %s / %s (baseline / "
+               "candidate)\n", k,
+            mb__json_metric_text(x, "", "", b1, sizeof b1),
+            mb__json_metric_text(json_array_get(json_object_get(b, "iou"), k),
+                                 "", "", b2, sizeof b2),
+            mb__json_metric_text(json_array_get(json_object_get(a, "dice"), k),
+                                 "", "", b3, sizeof b3),
+            mb__json_metric_text(json_array_get(json_object_get(b, "dice"), k),
+                                 "", "", b4, sizeof b4));
+    }
+}
+
 /* Everything above the verdict line. */
 static void report(const json_t *v, mb_buf *f)
 {
@@ -148,6 +183,9 @@ static void report(const json_t *v, mb_buf *f)
                        mb__jnum(acc, "baseline.top5"),
                        mb__jnum(acc, "candidate.top1"),
                        mb__jnum(acc, "candidate.top5"));
+    const json_t *seg = json_object_get(v, "segmentation");
+    if (json_is_object(seg))
+        seg_text(seg, f);
     const json_t *ch = json_object_get(v, "output_choice");
     mb__buf_printf(f, "class scores: %s\n", s(ch, "reason"));
     mb__buf_printf(f, "criteria (rule: %s; gates on %s):\n", s(v, "rule"),
@@ -170,6 +208,8 @@ static void report(const json_t *v, mb_buf *f)
                        json_is_null(p) ? " (not judged: --output chose another)"
                        : json_is_true(json_object_get(o, "classifier"))
                            ? " (class scores: top-1 and gates)"
+                       : json_is_true(json_object_get(o, "segmentation"))
+                           ? " (segmentation: IoU, Dice and gates)"
                            : " (gates)");
     }
 }

@@ -111,6 +111,75 @@ static void class_scores_with_trailing_unit_dims_get_top1_agreement(void)
     mb__metrics_result_free(&r);
 }
 
+/* scores [1, C, 1, 4] whose argmax is pred, with a NaN at nan_px (or -1). */
+static void seg_tensor(mb_tensor *t, int C, const int *pred, int nan_px)
+{
+    int64_t d[] = {1, C, 1, 4};
+    mb_tensor_alloc(t, MB_DTYPE_FLOAT32, 4, d, "seg", NULL);
+    float *x = t->data;
+    for (int c = 0; c < C; c++)
+        for (int p = 0; p < 4; p++)
+            x[c * 4 + p] = pred[p] == c ? 2.0f : (float)c * 0.1f;
+    if (nan_px >= 0)
+        x[2 * 4 + nan_px] = NAN;
+}
+
+static double jd(const json_t *o, const char *k)
+{
+    return json_number_value(json_object_get(o, k));
+}
+
+static void dice_and_iou_count_every_pixel_per_class(void)
+{
+    /* pred 0 1 1 2, masks 0 1 2 2; class 3 appears in neither. */
+    static const int pred[] = {0, 1, 1, 2};
+    int64_t md[] = {1, 1, 4};
+    mb_tensor s, m;
+    seg_tensor(&s, 4, pred, -1);
+    mb_tensor_alloc(&m, MB_DTYPE_UINT8, 3, md, "masks", NULL);
+    memcpy(m.data, (uint8_t[]){0, 1, 2, 2}, 4);
+    json_t *o = NULL;
+    mb_err e = {0};
+    EXPECT_EQ_INT(mb__segmentation_scores(&s, &m, &o, &e), MB_OK);
+    EXPECT_EQ_INT(json_integer_value(json_object_get(o, "classes")), 4);
+    EXPECT_EQ_INT(json_integer_value(json_object_get(o, "pixels")), 4);
+    EXPECT_NEAR(jd(o, "pixel_accuracy"), 0.75, 0);
+    const json_t *iou = json_object_get(o, "iou"),
+                 *dice = json_object_get(o, "dice");
+    EXPECT_NEAR(json_number_value(json_array_get(iou, 0)), 1, 0);
+    EXPECT_NEAR(json_number_value(json_array_get(iou, 1)), 0.5, 0);
+    EXPECT_NEAR(json_number_value(json_array_get(dice, 2)), 2.0 / 3, 1e-15);
+    EXPECT(json_is_null(json_array_get(iou, 3)));
+    EXPECT_NEAR(jd(o, "mean_iou"), 2.0 / 3, 1e-15);
+    EXPECT_NEAR(jd(o, "mean_dice"), 7.0 / 9, 1e-15);
+    json_decref(o);
+    /* A NaN score predicts no class: pixel 3 (mask 2) is then a miss. */
+    mb_tensor_clear(&s);
+    seg_tensor(&s, 4, pred, 3);
+    EXPECT_EQ_INT(mb__segmentation_scores(&s, &m, &o, &e), MB_OK);
+    EXPECT_NEAR(jd(o, "pixel_accuracy"), 0.5, 0);
+    EXPECT_NEAR(json_number_value(json_array_get(json_object_get(o, "iou"),
+                                                 2)), 0, 0);
+    json_decref(o);
+    /* Class 9 does not exist. */
+    ((uint8_t *)m.data)[1] = 9;
+    EXPECT_EQ_INT(mb__segmentation_scores(&s, &m, &o, &e), MB_EDATA);
+    EXPECT_CONTAINS(e.msg, "mask value 9 of sample 0");
+    EXPECT(o == NULL);
+    mb_tensor_clear(&m);
+    /* Float masks and masks of another size do not fit. */
+    int64_t fd[] = {1, 1, 4}, wd[] = {1, 5};
+    mb_tensor_alloc(&m, MB_DTYPE_FLOAT32, 3, fd, "masks", NULL);
+    EXPECT(!mb__segmentation_fits(&s, &m));
+    EXPECT_EQ_INT(mb__segmentation_scores(&s, &m, &o, &e), MB_EDATA);
+    EXPECT_CONTAINS(e.msg, "integer masks [N, H, W] or [N, 1, H, W]");
+    mb_tensor_clear(&m);
+    mb_tensor_alloc(&m, MB_DTYPE_INT64, 2, wd, "masks", NULL);
+    EXPECT(!mb__segmentation_fits(&s, &m));
+    mb_tensor_clear(&m);
+    mb_tensor_clear(&s);
+}
+
 static json_t *validation_doc(int passed, int synthetic)
 {
     return json_pack(
@@ -168,6 +237,7 @@ int main(void)
     RUN(options_are_parsed_and_bad_values_name_the_flag);
     RUN(precision_follows_the_most_weight_elements_not_bytes);
     RUN(class_scores_with_trailing_unit_dims_get_top1_agreement);
+    RUN(dice_and_iou_count_every_pixel_per_class);
     RUN(the_console_report_ends_with_the_verdict_line);
     RUN(quiet_random_failures_still_say_random_inputs);
     return T_DONE();
