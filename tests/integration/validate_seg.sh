@@ -30,7 +30,9 @@ expect_exit "the same candidate fails at the default tolerance (its mean IoU dro
 contains "the IoU check fails with its delta" "$LAST_OUT" "FAIL mean IoU on scores against the masks 0.8239 vs baseline 0.8433 (delta -0.0194, tolerance 0.01)"
 expect_exit "a class-swapped candidate fails on the masks ([N,1,H,W] int64 masks)" 1 \
     "${V[@]}" "$D/seg.onnx" "$D/seg_bad.onnx" --masks "$D/masks4.npy" --gate 'nonfinite_new==0' \
-    --save-outputs "$D/out4" --json "$D/bad.json"
+    --save-outputs "$D/out4" --json "$D/bad.json" --md "$D/bad.md"
+contains "the Markdown report gives the segmentation figures" "$(cat "$D/bad.md")" \
+    "**Segmentation against the masks:** on scores (4 classes): baseline mean IoU 0.8433"
 check "the swapped candidate's figures match numpy too" \
     $PY "$FIX/accuracy/ref_seg.py" "$D/bad.json" "$D/out4" "$D/masks4.npy"
 check "the document records the rule and the per-output checks" $PY -c '
