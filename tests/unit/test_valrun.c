@@ -1,13 +1,16 @@
 /* test_valrun.c - the parts of the validate engine that need no model:
  * its option setter (accuracy/valrun.h), the one precision rule
  * (mb__precision_of_weights), the one classifier-shape rule in the
- * metrics, and the console report of a validation (report/valprint.h). */
+ * metrics, Dice and IoU against masks, the console report of a
+ * validation (report/valprint.h), and the public mb_runner_validate on the
+ * null backend (no runtime needed). */
 #include "t.h"
 
 #include "accuracy/gate.h"
 #include "accuracy/metrics.h"
 #include "accuracy/valrun.h"
 #include "core/buf.h"
+#include "mbench.h"
 #include "report/valprint.h"
 
 #include <stdlib.h>
@@ -232,6 +235,59 @@ static void quiet_random_failures_still_say_random_inputs(void)
     json_decref(doc);
 }
 
+/* The public call on the null backend (y = x: both "models" agree). */
+static void the_api_validates_on_the_null_backend(void)
+{
+    mb_runner *r = mb_runner_new();
+    mb_err e = {0};
+    EXPECT_EQ_INT(mb_runner_set(r, "backend", "null", &e), MB_OK);
+    EXPECT_EQ_INT(mb_runner_set(r, "samples", "5", &e), MB_OK);
+    EXPECT_EQ_INT(mb_runner_set(r, "candidate-opt", "delay=1000", &e), MB_OK);
+    int passed = -1;
+    char *json = NULL;
+    EXPECT_EQ_INT(mb_runner_validate(r, "none", "none", &passed, &json, &e),
+                  MB_OK);
+    EXPECT_EQ_INT(passed, 1);
+    json_t *doc = json ? json_loads(json, 0, NULL) : NULL;
+    json_t *v = json_object_get(doc, "validation");
+    EXPECT_STR(json_string_value(json_object_get(doc, "kind")), "validate");
+    EXPECT_STR(json_string_value(json_object_get(v, "rule")),
+               "top1_agreement");
+    EXPECT_EQ_INT(json_integer_value(json_object_get(v, "samples")), 5);
+    EXPECT(json_is_true(json_object_get(v, "synthetic_inputs")));
+    EXPECT_STR(json_string_value(json_object_get(json_object_get(
+                   json_array_get(json_object_get(v, "models"), 1),
+                   "options"), "delay")), "1000");
+    EXPECT(!json_object_get(json_object_get(
+        json_array_get(json_object_get(v, "models"), 0), "options"),
+        "delay"));
+    json_decref(doc);
+    free(json);
+    /* A failed verdict is not an error of the call. */
+    EXPECT_EQ_INT(mb_runner_set(r, "gate", "max_abs>0", &e), MB_OK);
+    EXPECT_EQ_INT(mb_runner_validate(r, "none", "none", &passed, &json, &e),
+                  MB_OK);
+    EXPECT_EQ_INT(passed, 0);
+    EXPECT_CONTAINS(json, "\"passed\": false");
+    free(json);
+    /* Bad values fail when set; bad requests when run. */
+    EXPECT_EQ_INT(mb_runner_set(r, "gate", "max_abs=>0", &e), MB_EINVAL);
+    EXPECT_EQ_INT(mb_runner_set(r, "candidate-opt", "nokv", &e), MB_EINVAL);
+    EXPECT_EQ_INT(mb_runner_set(r, "masks", "m.npy", &e), MB_OK);
+    EXPECT_EQ_INT(mb_runner_validate(r, "none", "none", &passed, &json, &e),
+                  MB_EINVAL);
+    EXPECT_CONTAINS(e.msg, "--masks needs --data");
+    EXPECT(json == NULL);
+    mb_runner_free(r);
+    r = mb_runner_new();
+    EXPECT_EQ_INT(mb_runner_set(r, "backend", "null", &e), MB_OK);
+    EXPECT_EQ_INT(mb_runner_set(r, "output", "nope", &e), MB_OK);
+    EXPECT_EQ_INT(mb_runner_validate(r, "none", "none", NULL, &json, &e),
+                  MB_EINVAL);
+    EXPECT_CONTAINS(e.msg, "its outputs are: y");
+    mb_runner_free(r);
+}
+
 int main(void)
 {
     RUN(options_are_parsed_and_bad_values_name_the_flag);
@@ -240,5 +296,6 @@ int main(void)
     RUN(dice_and_iou_count_every_pixel_per_class);
     RUN(the_console_report_ends_with_the_verdict_line);
     RUN(quiet_random_failures_still_say_random_inputs);
+    RUN(the_api_validates_on_the_null_backend);
     return T_DONE();
 }
