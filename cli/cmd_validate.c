@@ -139,11 +139,15 @@ static int parse(int argc, char **argv, vargs *a)
         else if (c == 'h' || c == O_HELP)
             a->help = 1;
         else if (c == ':')
-            rc = mb_cli_error(MB_EXIT_USAGE, "%s needs a value; see 'mbench "
-                              "validate --help'", argv[optind - 1]);
+            rc = mb_cli_error(MB_EXIT_USAGE,
+                              "%s needs a value; see 'mbench "
+                              "validate --help'",
+                              argv[optind - 1]);
         else
-            rc = mb_cli_error(MB_EXIT_USAGE, "unknown option '%s'; see "
-                              "'mbench validate --help'", argv[optind - 1]);
+            rc = mb_cli_error(MB_EXIT_USAGE,
+                              "unknown option '%s'; see "
+                              "'mbench validate --help'",
+                              argv[optind - 1]);
     }
     if (!rc && !a->help && argc - optind != 2)
         rc = mb_cli_error(MB_EXIT_USAGE,
@@ -213,7 +217,8 @@ int cmd_validate(int argc, char **argv)
     if (json_is_true(json_object_get(v, "synthetic_inputs")))
         mb_cli_warn("NO REAL DATA: both models ran on %s; this verdict "
                     "rests on random inputs only; pass --data for a real "
-                    "one", json_string_value(json_object_get(v, "inputs")));
+                    "one",
+                    json_string_value(json_object_get(v, "inputs")));
     mb_buf text = MB_BUF_INIT;
     mb__validation_console(doc, a.quiet, &text);
     fputs(text.data ? text.data : "", stdout);

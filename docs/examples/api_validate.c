@@ -50,9 +50,8 @@ int main(int argc, char **argv)
     /* The rule that judged the class scores is validation.rule. */
     const char *rule = strstr(json, "\"rule\": \"");
     printf("verdict: %s (rule %.*s); %zu bytes of result document\n",
-           passed ? "PASS" : "FAIL",
-           rule ? (int)strcspn(rule + 9, "\"") : 1, rule ? rule + 9 : "?",
-           strlen(json));
+           passed ? "PASS" : "FAIL", rule ? (int)strcspn(rule + 9, "\"") : 1,
+           rule ? rule + 9 : "?", strlen(json));
     free(json);
     mb_runner_free(r);
     return 0;

@@ -11,7 +11,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-
 /* The two models run and their run options, for the reports. */
 json_t *mb__val_models_json(const mb_plan *pa, const mb_plan *pb)
 {
@@ -24,8 +23,8 @@ json_t *mb__val_models_json(const mb_plan *pa, const mb_plan *pb)
             json_object_set_new(o, p[k]->opts[i].key,
                                 json_string(p[k]->opts[i].value));
         json_array_append_new(a, json_pack("{s:s, s:s, s:o}", "role", role[k],
-                                           "path", p[k]->model_path,
-                                           "options", o));
+                                           "path", p[k]->model_path, "options",
+                                           o));
     }
     return a;
 }
@@ -56,12 +55,14 @@ static size_t pick_gates(const mb__val_req *rq, mb_gate *gates,
         mb_err e;
         char what[128];
         if (mb__onnx_inspect(rq->candidate->model_path, &info, &e))
-            snprintf(prec_why, why_len, "fp32 assumed: the candidate's "
+            snprintf(prec_why, why_len,
+                     "fp32 assumed: the candidate's "
                      "weights could not be read; pass --precision");
         else if (mb__precision_of_weights(
                      json_object_get(info, "params_by_dtype"), prec, what,
                      sizeof what))
-            snprintf(prec_why, why_len, "fp32 assumed: the candidate has no "
+            snprintf(prec_why, why_len,
+                     "fp32 assumed: the candidate has no "
                      "weights to tell its precision; pass --precision");
         else
             snprintf(prec_why, why_len, "from the candidate's weights (%s)",
@@ -73,11 +74,11 @@ static size_t pick_gates(const mb__val_req *rq, mb_gate *gates,
 
 /* The segmentation verdict against label masks. */
 typedef struct seg_verdict {
-    size_t index;      /* the scored output, n when no masks */
+    size_t index; /* the scored output, n when no masks */
     int ok, iou_ok, dice_ok;
-    double iou, dice;  /* the candidate's means */
+    double iou, dice; /* the candidate's means */
     char iou_check[64], dice_check[64];
-    json_t *obj;       /* the "segmentation" object (null without masks) */
+    json_t *obj; /* the "segmentation" object (null without masks) */
 } seg_verdict;
 
 /* The output scored against masks: the requested one, else the first
@@ -95,15 +96,16 @@ static mb_status seg_output(const mb__val_req *rq, const mb_judged *pick,
     char list[600] = "", sh[160];
     size_t off = 0;
     for (size_t i = 0; i < n && off < sizeof list; i++)
-        off += (size_t)snprintf(list + off, sizeof list - off, "%s%s %s %s",
-                                i ? ", " : "", a[i].name ? a[i].name : "?",
-                                mb_shape_str(a[i].dims, a[i].rank, sh,
-                                             sizeof sh),
-                                mb_dtype_name(a[i].dtype));
+        off +=
+            (size_t)snprintf(list + off, sizeof list - off, "%s%s %s %s",
+                             i ? ", " : "", a[i].name ? a[i].name : "?",
+                             mb_shape_str(a[i].dims, a[i].rank, sh, sizeof sh),
+                             mb_dtype_name(a[i].dtype));
     return mb__fail(err, MB_EDATA,
                     "--masks %s (%s %s): no %soutput is float [N, C, H, W] "
                     "class scores with the masks' N, H and W; the outputs "
-                    "are: %s", rq->masks, mb_dtype_name(masks->dtype),
+                    "are: %s",
+                    rq->masks, mb_dtype_name(masks->dtype),
                     mb_shape_str(masks->dims, masks->rank, sh, sizeof sh),
                     pick->requested ? "--output " : "", list);
 }
@@ -160,10 +162,9 @@ static mb_status judge_masks(const mb__val_req *rq, const mb_judged *pick,
                          cv[k] - bv[k], tol));
     sv->obj = json_pack("{s:s, s:s, s:I, s:o, s:o, s:o, s:o}", "output", name,
                         "masks", rq->masks, "samples",
-                        (json_int_t)masks->dims[0], "baseline", sa,
-                        "candidate", sb, "mean_iou_delta",
-                        mb__json_metric(sv->iou - ia), "mean_dice_delta",
-                        mb__json_metric(sv->dice - da));
+                        (json_int_t)masks->dims[0], "baseline", sa, "candidate",
+                        sb, "mean_iou_delta", mb__json_metric(sv->iou - ia),
+                        "mean_dice_delta", mb__json_metric(sv->dice - da));
     return MB_OK;
 }
 
@@ -185,16 +186,15 @@ mb_status mb__val_judge(const mb__val_req *rq, const mb_tensor *a,
     const char *ci_name = ci < n && a[ci].name ? a[ci].name : "?";
     json_object_set_new(
         v, "output_choice",
-        json_pack("{s:o, s:o, s:b, s:b, s:s}", "output",
-                  pick.index < n ? json_string(a[pick.index].name
-                                                   ? a[pick.index].name
-                                                   : "")
-                                 : json_null(),
-                  "index",
-                  pick.index < n ? json_integer((json_int_t)pick.index)
-                                 : json_null(),
-                  "classifier", pick.classifier, "requested", pick.requested,
-                  "reason", pick.reason));
+        json_pack(
+            "{s:o, s:o, s:b, s:b, s:s}", "output",
+            pick.index < n
+                ? json_string(a[pick.index].name ? a[pick.index].name : "")
+                : json_null(),
+            "index",
+            pick.index < n ? json_integer((json_int_t)pick.index) : json_null(),
+            "classifier", pick.classifier, "requested", pick.requested,
+            "reason", pick.reason));
     /* The judged outputs: all, or the one --output names. */
     json_t *judged = json_array();
     for (size_t i = 0; i < n; i++)
@@ -213,7 +213,8 @@ mb_status mb__val_judge(const mb__val_req *rq, const mb_tensor *a,
         passed = 0;
         snprintf(line, sizeof line,
                  "FAIL the candidate produced %zu NaN/Inf values where the "
-                 "baseline was finite", nf_bad);
+                 "baseline was finite",
+                 nf_bad);
         json_array_append_new(criteria, json_string(line));
     }
 
@@ -229,11 +230,12 @@ mb_status mb__val_judge(const mb__val_req *rq, const mb_tensor *a,
             json_decref(criteria);
             return mb__fail(err, MB_EDATA,
                             "--labels %s: no output to score them against: "
-                            "%s", rq->labels, pick.reason);
+                            "%s",
+                            rq->labels, pick.reason);
         }
         double a1, a5, b1, b5;
-        mb_status ts = mb__topk_accuracy(&a[ci], labels, n_labels, &a1, &a5,
-                                         err);
+        mb_status ts =
+            mb__topk_accuracy(&a[ci], labels, n_labels, &a1, &a5, err);
         if (!ts)
             ts = mb__topk_accuracy(&b[ci], labels, n_labels, &b1, &b5, err);
         if (ts) {
@@ -244,10 +246,10 @@ mb_status mb__val_judge(const mb__val_req *rq, const mb_tensor *a,
             return ts;
         }
         rule = "labels";
-        acc = json_pack("{s:s, s:I, s:{s:f, s:f}, s:{s:f, s:f}, s:f}",
-                        "output", ci_name, "samples", (json_int_t)n_labels,
-                        "baseline", "top1", a1, "top5", a5, "candidate",
-                        "top1", b1, "top5", b5, "top1_delta", b1 - a1);
+        acc = json_pack("{s:s, s:I, s:{s:f, s:f}, s:{s:f, s:f}, s:f}", "output",
+                        ci_name, "samples", (json_int_t)n_labels, "baseline",
+                        "top1", a1, "top5", a5, "candidate", "top1", b1, "top5",
+                        b5, "top1_delta", b1 - a1);
         cls_ok = b1 >= a1 - rq->tolerance - 1e-12;
         cls_value = b1;
         snprintf(cls_check, sizeof cls_check, "top1_accuracy>=%.4f",
@@ -255,19 +257,21 @@ mb_status mb__val_judge(const mb__val_req *rq, const mb_tensor *a,
         snprintf(line, sizeof line,
                  "%s top-1 accuracy on %s %.4f vs baseline %.4f (delta "
                  "%+.4f, tolerance %g)",
-                 cls_ok ? "PASS" : "FAIL", ci_name, b1, a1, b1 - a1, rq->tolerance);
+                 cls_ok ? "PASS" : "FAIL", ci_name, b1, a1, b1 - a1,
+                 rq->tolerance);
         json_array_append_new(criteria, json_string(line));
     } else if (ci < n) {
         rule = "top1_agreement";
-        mb__json_metric_get(json_object_get(json_array_get(outs, ci),
-                                            "top1_agreement"),
-                            &cls_value);
+        mb__json_metric_get(
+            json_object_get(json_array_get(outs, ci), "top1_agreement"),
+            &cls_value);
         cls_ok = cls_value >= 1 - rq->tolerance - 1e-12;
         snprintf(cls_check, sizeof cls_check, "top1_agreement>=%.4f",
                  1 - rq->tolerance);
         snprintf(line, sizeof line,
                  "%s top-1 agreement on %s %.4f (needs >= %.4f = 1 - "
-                 "tolerance)", cls_ok ? "PASS" : "FAIL", ci_name, cls_value,
+                 "tolerance)",
+                 cls_ok ? "PASS" : "FAIL", ci_name, cls_value,
                  1 - rq->tolerance);
         json_array_append_new(criteria, json_string(line));
     }
@@ -303,15 +307,15 @@ mb_status mb__val_judge(const mb__val_req *rq, const mb_tensor *a,
         json_t *checks = json_array();
         int ok = 1;
         if (is_judged && i == ci) {
-            json_array_append_new(checks, check_json(cls_check, cls_value,
-                                                     cls_ok ? 0 : 1));
+            json_array_append_new(
+                checks, check_json(cls_check, cls_value, cls_ok ? 0 : 1));
             ok &= cls_ok;
         }
         if (is_judged && i == sv.index) {
-            json_array_append_new(checks, check_json(sv.iou_check, sv.iou,
-                                                     !sv.iou_ok));
-            json_array_append_new(checks, check_json(sv.dice_check, sv.dice,
-                                                     !sv.dice_ok));
+            json_array_append_new(checks,
+                                  check_json(sv.iou_check, sv.iou, !sv.iou_ok));
+            json_array_append_new(
+                checks, check_json(sv.dice_check, sv.dice, !sv.dice_ok));
             ok &= sv.ok;
         }
         for (size_t g = 0; is_judged && g < n_gates; g++) {
@@ -323,10 +327,9 @@ mb_status mb__val_judge(const mb__val_req *rq, const mb_tensor *a,
         }
         json_array_append_new(
             per, json_pack("{s:s, s:b, s:b, s:b, s:o, s:o}", "name",
-                           a[i].name ? a[i].name : "", "judged",
-                           is_judged, "classifier", i == ci, "segmentation",
-                           i == sv.index, "passed",
-                           is_judged ? json_boolean(ok) : json_null(),
+                           a[i].name ? a[i].name : "", "judged", is_judged,
+                           "classifier", i == ci, "segmentation", i == sv.index,
+                           "passed", is_judged ? json_boolean(ok) : json_null(),
                            "checks", checks));
     }
     json_decref(judged);

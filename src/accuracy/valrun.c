@@ -38,8 +38,7 @@ static void outset_free(outset *o)
 
 /* Appends batch outputs `add` (taken over) to o along axis 0. */
 static mb_status outset_append(outset *o, mb_tensor *add, size_t n,
-                               const mb_io_desc *desc, int first,
-                               mb_err *err)
+                               const mb_io_desc *desc, int first, mb_err *err)
 {
     if (first) {
         o->t = add;
@@ -94,10 +93,10 @@ static mb_status convert(const mb_tensor *src, mb_dtype to, mb_tensor *dst,
         return mb__fail(err, MB_EDATA,
                         "input %s: the baseline takes %s, the candidate %s; "
                         "only float inputs are converted",
-                        src->name ? src->name : "?",
-                        mb_dtype_name(src->dtype), mb_dtype_name(to));
-    mb_status st = mb_tensor_alloc(dst, to, src->rank, src->dims, src->name,
-                                   err);
+                        src->name ? src->name : "?", mb_dtype_name(src->dtype),
+                        mb_dtype_name(to));
+    mb_status st =
+        mb_tensor_alloc(dst, to, src->rank, src->dims, src->name, err);
     if (st)
         return st;
     size_t n = mb_tensor_count(src);
@@ -109,8 +108,12 @@ static mb_status convert(const mb_tensor *src, mb_dtype to, mb_tensor *dst,
     mb__tensor_load_f64(src, 0, n, tmp);
     for (size_t i = 0; i < n; i++) {
         switch (to) {
-        case MB_DTYPE_FLOAT32: ((float *)dst->data)[i] = (float)tmp[i]; break;
-        case MB_DTYPE_FLOAT64: ((double *)dst->data)[i] = tmp[i]; break;
+        case MB_DTYPE_FLOAT32:
+            ((float *)dst->data)[i] = (float)tmp[i];
+            break;
+        case MB_DTYPE_FLOAT64:
+            ((double *)dst->data)[i] = tmp[i];
+            break;
         case MB_DTYPE_FLOAT16:
             ((uint16_t *)dst->data)[i] = mb_f32_to_f16((float)tmp[i]);
             break;
@@ -133,7 +136,8 @@ static mb_status bind_candidate(mb_bench *b, const mb_tensor *in, size_t n,
     if (nd != n)
         return mb__fail(err, MB_EDATA,
                         "the baseline takes %zu inputs, the candidate %zu; "
-                        "validate models with the same inputs", n, nd);
+                        "validate models with the same inputs",
+                        n, nd);
     int need = 0;
     for (size_t i = 0; i < n; i++)
         need |= d[i].dtype != in[i].dtype;
@@ -157,8 +161,8 @@ static mb_status bind_candidate(mb_bench *b, const mb_tensor *in, size_t n,
     return st;
 }
 
-static mb_status save_outputs(const char *dir, const char *sub,
-                              const outset *o, mb_err *err)
+static mb_status save_outputs(const char *dir, const char *sub, const outset *o,
+                              mb_err *err)
 {
     char path[4096];
     snprintf(path, sizeof path, "%s/%s", dir, sub);
@@ -242,8 +246,8 @@ static mb_status run_both(const mb__val_req *rq, outset *oa, outset *ob,
     if (n_out_a != n_out_b) {
         st = mb__fail(err, MB_EDATA,
                       "the baseline has %zu outputs, the candidate %zu; "
-                      "validate models with the same outputs", n_out_a,
-                      n_out_b);
+                      "validate models with the same outputs",
+                      n_out_a, n_out_b);
         goto done;
     }
     if ((st = check_output_name(rq->output, douta, n_out_a, err)))
@@ -352,8 +356,8 @@ static const char *bare(const char *key)
 }
 
 static const char *const val_keys[] = {
-    "labels", "masks", "output", "save-outputs", "tolerance", "gate", "precision",
-    "samples", "atol", "rtol", "data-range", "ssim-3d"};
+    "labels",    "masks",   "output", "save-outputs", "tolerance",  "gate",
+    "precision", "samples", "atol",   "rtol",         "data-range", "ssim-3d"};
 
 int mb__val_is_option(const char *key)
 {
@@ -428,18 +432,16 @@ static json_t *validation_head(const mb__val_req *rq, const char *source,
     const mb_plan *pa = rq->baseline;
     json_t *v = json_object();
     json_object_set_new(v, "baseline", json_string(pa->model_path));
-    json_object_set_new(v, "candidate",
-                        json_string(rq->candidate->model_path));
+    json_object_set_new(v, "candidate", json_string(rq->candidate->model_path));
     json_object_set_new(v, "inputs", json_string(source));
     json_object_set_new(v, "synthetic_inputs",
                         json_boolean(pa->data_path == NULL));
     json_object_set_new(v, "samples", json_integer((json_int_t)n_samples));
     json_object_set_new(v, "batch",
                         json_integer(pa->n_batches ? pa->batches[0] : 1));
-    json_object_set_new(v, "labels", rq->labels ? json_string(rq->labels)
-                                                : json_null());
-    json_object_set_new(v, "models",
-                        mb__val_models_json(pa, rq->candidate));
+    json_object_set_new(v, "labels",
+                        rq->labels ? json_string(rq->labels) : json_null());
+    json_object_set_new(v, "models", mb__val_models_json(pa, rq->candidate));
     json_object_set_new(v, "tolerance", json_real(rq->tolerance));
     return v;
 }
@@ -449,16 +451,19 @@ mb_status mb__validate_run(const mb__val_req *rq, json_t **doc, mb_err *err)
     *doc = NULL;
     const mb_plan *pa = rq->baseline, *pb = rq->candidate;
     if (!pa || !pb || !pa->model_path || !pb->model_path)
-        return mb__fail(err, MB_EINVAL, "validate needs BASELINE and "
+        return mb__fail(err, MB_EINVAL,
+                        "validate needs BASELINE and "
                         "CANDIDATE models");
     if (pa->n_batches > 1)
         return mb__fail(err, MB_EINVAL,
                         "validate takes one --batch size, not a list");
     if (rq->labels && !pa->data_path)
-        return mb__fail(err, MB_EINVAL, "--labels needs --data: labels "
+        return mb__fail(err, MB_EINVAL,
+                        "--labels needs --data: labels "
                         "describe real samples, not random inputs");
     if (rq->masks && !pa->data_path)
-        return mb__fail(err, MB_EINVAL, "--masks needs --data: masks "
+        return mb__fail(err, MB_EINVAL,
+                        "--masks needs --data: masks "
                         "describe real samples, not random inputs");
     /* Made and tried now, not after the run. */
     if (rq->save_outputs && mb__mkdirs(rq->save_outputs, err)) {
@@ -514,7 +519,8 @@ mb_status mb__validate_run(const mb__val_req *rq, json_t **doc, mb_err *err)
         json_array_append_new(
             json_object_get(*doc, "warnings"),
             json_sprintf("inputs are random (synthetic): %s; the verdict "
-                         "rests on random inputs only", source));
+                         "rests on random inputs only",
+                         source));
     json_object_set_new(*doc, "validation", v);
     v = NULL;
 done:

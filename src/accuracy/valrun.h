@@ -32,10 +32,10 @@ typedef struct mb__val_req {
     double tolerance;         /* allowed accuracy loss (0.01) */
     mb_gate gates[MB__VAL_MAX_GATES]; /* none: the precision's defaults */
     size_t n_gates;
-    int have_precision;       /* precision given (else from the weights) */
+    int have_precision; /* precision given (else from the weights) */
     mb_precision precision;
-    int64_t samples;          /* synthetic samples without data (8) */
-    mb_metric_opts metrics;   /* per_sample_max 0 by default */
+    int64_t samples;        /* synthetic samples without data (8) */
+    mb_metric_opts metrics; /* per_sample_max 0 by default */
 } mb__val_req;
 
 /* Fills the defaults above (no models). */

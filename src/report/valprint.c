@@ -18,7 +18,8 @@ static void shape_str(const json_t *shape, char *buf, size_t len)
     size_t off = 0, i;
     json_t *d;
     off += (size_t)snprintf(buf + off, len - off, "[");
-    json_array_foreach(shape, i, d) {
+    json_array_foreach(shape, i, d)
+    {
         if (off >= len)
             break;
         off += (size_t)snprintf(buf + off, len - off, "%s%lld", i ? "," : "",
@@ -38,9 +39,8 @@ void mb__metrics_text(const json_t *m, mb_buf *f)
                    json_string_value(json_object_get(m, "dtype_baseline")),
                    json_string_value(json_object_get(m, "dtype_candidate")),
                    g(m, "count", b1, sizeof b1));
-    mb__buf_printf(f, "  mae %s  mse %s  rmse %s\n",
-                   g(m, "mae", b1, sizeof b1), g(m, "mse", b2, sizeof b2),
-                   g(m, "rmse", b3, sizeof b3));
+    mb__buf_printf(f, "  mae %s  mse %s  rmse %s\n", g(m, "mae", b1, sizeof b1),
+                   g(m, "mse", b2, sizeof b2), g(m, "rmse", b3, sizeof b3));
     mb__buf_printf(f, "  psnr %s dB (data range %s, %s)\n",
                    g(m, "psnr", b1, sizeof b1),
                    g(m, "data_range", b2, sizeof b2),
@@ -61,16 +61,18 @@ void mb__metrics_text(const json_t *m, mb_buf *f)
                    g(m, "rtol", b1, sizeof b1), g(m, "atol", b2, sizeof b2),
                    g(m, "allclose_fail", b3, sizeof b3),
                    g(m, "count", b4, sizeof b4));
-    mb__buf_printf(f, "  NaN %s / %s  Inf %s / %s (baseline / candidate), "
-                      "new non-finite %s\n",
+    mb__buf_printf(f,
+                   "  NaN %s / %s  Inf %s / %s (baseline / candidate), "
+                   "new non-finite %s\n",
                    g(m, "nan_baseline", b1, sizeof b1),
                    g(m, "nan_candidate", b2, sizeof b2),
                    g(m, "inf_baseline", b3, sizeof b3),
                    g(m, "inf_candidate", b4, sizeof b4),
                    g(m, "nonfinite_new", sh, sizeof sh));
     if (json_is_true(json_object_get(m, "classifier")))
-        mb__buf_printf(f, "  top1 agreement %s  top5 agreement %s  KL mean %s "
-                          "max %s\n",
+        mb__buf_printf(f,
+                       "  top1 agreement %s  top5 agreement %s  KL mean %s "
+                       "max %s\n",
                        g(m, "top1_agreement", b1, sizeof b1),
                        g(m, "top5_agreement", b2, sizeof b2),
                        g(m, "kl_mean", b3, sizeof b3),
@@ -80,11 +82,12 @@ void mb__metrics_text(const json_t *m, mb_buf *f)
         mb__buf_puts(f, "  worst sample:");
         const char *key;
         json_t *o;
-        json_object_foreach((json_t *)w, key, o) {
-            mb__buf_printf(f, " %s #%lld (%s)", key,
-                           (long long)json_integer_value(
-                               json_object_get(o, "sample")),
-                           g(o, "value", b1, sizeof b1));
+        json_object_foreach((json_t *)w, key, o)
+        {
+            mb__buf_printf(
+                f, " %s #%lld (%s)", key,
+                (long long)json_integer_value(json_object_get(o, "sample")),
+                g(o, "value", b1, sizeof b1));
         }
         mb__buf_puts(f, "\n");
     }
@@ -94,14 +97,16 @@ void mb__gates_text(const json_t *gates, mb_buf *f)
 {
     size_t i;
     json_t *gt;
-    json_array_foreach(gates, i, gt) {
+    json_array_foreach(gates, i, gt)
+    {
         int passed = json_is_true(json_object_get(gt, "passed"));
         mb__buf_printf(f, "  %s %s", passed ? "PASS" : "FAIL",
                        json_string_value(json_object_get(gt, "gate")));
         size_t k;
         json_t *r;
         const char *sep = "  (";
-        json_array_foreach(json_object_get(gt, "results"), k, r) {
+        json_array_foreach(json_object_get(gt, "results"), k, r)
+        {
             char b[64], n[128];
             mb__buf_printf(f, "%s%s %s: %s", sep, g(r, "output", n, sizeof n),
                            json_string_value(json_object_get(r, "result")),
@@ -129,26 +134,28 @@ static void seg_text(const json_t *seg, mb_buf *f)
     const json_t *a = json_object_get(seg, "baseline"),
                  *b = json_object_get(seg, "candidate");
     char b1[32], b2[32], b3[32], b4[32], b5[32], b6[32];
-    mb__buf_printf(f, "segmentation against %s on %s (%s classes, %s "
-                      "pixels): baseline mean IoU %s mean Dice %s, candidate "
-                      "mean IoU %s mean Dice %s\n",
-                   s(seg, "masks"), s(seg, "output"),
-                   g(a, "classes", b1, sizeof b1), g(a, "pixels", b2, sizeof b2),
-                   g(a, "mean_iou", b3, sizeof b3),
-                   g(a, "mean_dice", b4, sizeof b4),
-                   g(b, "mean_iou", b5, sizeof b5),
-                   g(b, "mean_dice", b6, sizeof b6));
+    mb__buf_printf(
+        f,
+        "segmentation against %s on %s (%s classes, %s "
+        "pixels): baseline mean IoU %s mean Dice %s, candidate "
+        "mean IoU %s mean Dice %s\n",
+        s(seg, "masks"), s(seg, "output"), g(a, "classes", b1, sizeof b1),
+        g(a, "pixels", b2, sizeof b2), g(a, "mean_iou", b3, sizeof b3),
+        g(a, "mean_dice", b4, sizeof b4), g(b, "mean_iou", b5, sizeof b5),
+        g(b, "mean_dice", b6, sizeof b6));
     size_t k;
     json_t *x;
-    json_array_foreach(json_object_get(a, "iou"), k, x) {
+    json_array_foreach(json_object_get(a, "iou"), k, x)
+    {
         if (k == 32) {
             mb__buf_puts(f, "  ... (every class in the document)\n");
             break;
         }
         mb__buf_printf(
-            f, "  class %zu: IoU %s / %s  Dice %s / %s (baseline / "
-               "candidate)\n", k,
-            mb__json_metric_text(x, "", "", b1, sizeof b1),
+            f,
+            "  class %zu: IoU %s / %s  Dice %s / %s (baseline / "
+            "candidate)\n",
+            k, mb__json_metric_text(x, "", "", b1, sizeof b1),
             mb__json_metric_text(json_array_get(json_object_get(b, "iou"), k),
                                  "", "", b2, sizeof b2),
             mb__json_metric_text(json_array_get(json_object_get(a, "dice"), k),
@@ -173,16 +180,16 @@ static void report(const json_t *v, mb_buf *f)
         mb__metrics_text(o, f);
     const json_t *acc = json_object_get(v, "accuracy");
     if (json_is_object(acc))
-        mb__buf_printf(f, "accuracy against %s (%lld labels) on %s: baseline "
-                          "top-1 %.4f top-5 %.4f, candidate top-1 %.4f top-5 "
-                          "%.4f\n",
-                       s(v, "labels"),
-                       (long long)json_integer_value(
-                           json_object_get(acc, "samples")),
-                       s(acc, "output"), mb__jnum(acc, "baseline.top1"),
-                       mb__jnum(acc, "baseline.top5"),
-                       mb__jnum(acc, "candidate.top1"),
-                       mb__jnum(acc, "candidate.top5"));
+        mb__buf_printf(
+            f,
+            "accuracy against %s (%lld labels) on %s: baseline "
+            "top-1 %.4f top-5 %.4f, candidate top-1 %.4f top-5 "
+            "%.4f\n",
+            s(v, "labels"),
+            (long long)json_integer_value(json_object_get(acc, "samples")),
+            s(acc, "output"), mb__jnum(acc, "baseline.top1"),
+            mb__jnum(acc, "baseline.top5"), mb__jnum(acc, "candidate.top1"),
+            mb__jnum(acc, "candidate.top5"));
     const json_t *seg = json_object_get(v, "segmentation");
     if (json_is_object(seg))
         seg_text(seg, f);
@@ -196,14 +203,17 @@ static void report(const json_t *v, mb_buf *f)
         mb__buf_printf(f, "  %s\n", json_string_value(o));
     const char *why = json_string_value(json_object_get(v, "precision_reason"));
     if (why)
-        mb__buf_printf(f, "  default gates for %s (%s):\n",
-                       s(v, "precision"), why);
+        mb__buf_printf(f, "  default gates for %s (%s):\n", s(v, "precision"),
+                       why);
     mb__gates_text(json_object_get(v, "gates"), f);
     mb__buf_puts(f, "verdict per output:\n");
-    json_array_foreach(json_object_get(v, "per_output"), k, o) {
+    json_array_foreach(json_object_get(v, "per_output"), k, o)
+    {
         const json_t *p = json_object_get(o, "passed");
         mb__buf_printf(f, "  %-6s %s%s\n",
-                       json_is_null(p) ? "-" : json_is_true(p) ? "PASS" : "FAIL",
+                       json_is_null(p)   ? "-"
+                       : json_is_true(p) ? "PASS"
+                                         : "FAIL",
                        s(o, "name"),
                        json_is_null(p) ? " (not judged: --output chose another)"
                        : json_is_true(json_object_get(o, "classifier"))
@@ -222,8 +232,7 @@ void mb__validation_console(const json_t *doc, int quiet, mb_buf *out)
     if (!quiet)
         report(v, out);
     mb__buf_printf(out, "%s: %s vs %s%s\n",
-                   json_is_true(json_object_get(v, "passed")) ? "PASS"
-                                                              : "FAIL",
+                   json_is_true(json_object_get(v, "passed")) ? "PASS" : "FAIL",
                    s(v, "candidate"), s(v, "baseline"),
                    json_is_true(json_object_get(v, "synthetic_inputs"))
                        ? " (RANDOM INPUTS ONLY)"

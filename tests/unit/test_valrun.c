@@ -52,9 +52,9 @@ static void options_are_parsed_and_bad_values_name_the_flag(void)
 static void precision_follows_the_most_weight_elements_not_bytes(void)
 {
     /* 1000 int8 elements (1000 bytes) beside 401 float32 (1604 bytes). */
-    json_t *by = json_pack("{s:{s:i,s:i}, s:{s:i,s:i}}", "float32", "count",
-                           401, "bytes", 1604, "int8", "count", 1000,
-                           "bytes", 1000);
+    json_t *by =
+        json_pack("{s:{s:i,s:i}, s:{s:i,s:i}}", "float32", "count", 401,
+                  "bytes", 1604, "int8", "count", 1000, "bytes", 1000);
     mb_precision p = MB_PREC_FP16;
     char what[64];
     EXPECT_EQ_INT(mb__precision_of_weights(by, &p, what, sizeof what), 0);
@@ -161,8 +161,8 @@ static void dice_and_iou_count_every_pixel_per_class(void)
     seg_tensor(&s, 4, pred, 3);
     EXPECT_EQ_INT(mb__segmentation_scores(&s, &m, &o, &e), MB_OK);
     EXPECT_NEAR(jd(o, "pixel_accuracy"), 0.5, 0);
-    EXPECT_NEAR(json_number_value(json_array_get(json_object_get(o, "iou"),
-                                                 2)), 0, 0);
+    EXPECT_NEAR(json_number_value(json_array_get(json_object_get(o, "iou"), 2)),
+                0, 0);
     json_decref(o);
     /* Class 9 does not exist. */
     ((uint8_t *)m.data)[1] = 9;
@@ -251,15 +251,18 @@ static void the_api_validates_on_the_null_backend(void)
     json_t *doc = json ? json_loads(json, 0, NULL) : NULL;
     json_t *v = json_object_get(doc, "validation");
     EXPECT_STR(json_string_value(json_object_get(doc, "kind")), "validate");
-    EXPECT_STR(json_string_value(json_object_get(v, "rule")),
-               "top1_agreement");
+    EXPECT_STR(json_string_value(json_object_get(v, "rule")), "top1_agreement");
     EXPECT_EQ_INT(json_integer_value(json_object_get(v, "samples")), 5);
     EXPECT(json_is_true(json_object_get(v, "synthetic_inputs")));
-    EXPECT_STR(json_string_value(json_object_get(json_object_get(
-                   json_array_get(json_object_get(v, "models"), 1),
-                   "options"), "delay")), "1000");
-    EXPECT(!json_object_get(json_object_get(
-        json_array_get(json_object_get(v, "models"), 0), "options"),
+    EXPECT_STR(
+        json_string_value(json_object_get(
+            json_object_get(json_array_get(json_object_get(v, "models"), 1),
+                            "options"),
+            "delay")),
+        "1000");
+    EXPECT(!json_object_get(
+        json_object_get(json_array_get(json_object_get(v, "models"), 0),
+                        "options"),
         "delay"));
     json_decref(doc);
     free(json);
