@@ -125,17 +125,17 @@ static mb_status judge_masks(const mb__val_req *rq, const mb_judged *pick,
     if (!masks)
         return MB_OK;
     mb_status st = seg_output(rq, pick, a, n, masks, &sv->index, err);
+    if (st)
+        return st;
     json_t *sa = NULL, *sb = NULL;
-    const mb_tensor *o = &a[sv->index < n ? sv->index : 0];
+    const mb_tensor *o = &a[sv->index];
     const char *name = o->name ? o->name : "?";
-    if (!st)
-        st = mb__segmentation_scores(o, masks, &sa, err);
+    st = mb__segmentation_scores(o, masks, &sa, err);
     if (!st)
         st = mb__segmentation_scores(&b[sv->index], masks, &sb, err);
     if (st) {
         json_decref(sa);
-        if (sv->index < n)
-            mb__fail_prefix(err, "--masks %s (output %s)", rq->masks, name);
+        mb__fail_prefix(err, "--masks %s (output %s)", rq->masks, name);
         return st;
     }
     double ia = NAN, da = NAN;

@@ -452,27 +452,26 @@ mb_status mb__validate_run(const mb__val_req *rq, json_t **doc, mb_err *err)
     const mb_plan *pa = rq->baseline, *pb = rq->candidate;
     if (!pa || !pb || !pa->model_path || !pb->model_path)
         return mb__fail(err, MB_EINVAL,
-                        "validate needs BASELINE and "
-                        "CANDIDATE models");
+                        "validate needs BASELINE and CANDIDATE models");
     if (pa->n_batches > 1)
         return mb__fail(err, MB_EINVAL,
                         "validate takes one --batch size, not a list");
     if (rq->labels && !pa->data_path)
         return mb__fail(err, MB_EINVAL,
-                        "--labels needs --data: labels "
-                        "describe real samples, not random inputs");
+                        "--labels needs --data: labels describe real "
+                        "samples, not random inputs");
     if (rq->masks && !pa->data_path)
         return mb__fail(err, MB_EINVAL,
-                        "--masks needs --data: masks "
-                        "describe real samples, not random inputs");
+                        "--masks needs --data: masks describe real "
+                        "samples, not random inputs");
     /* Made and tried now, not after the run. */
-    if (rq->save_outputs && mb__mkdirs(rq->save_outputs, err)) {
+    mb_status st = rq->save_outputs ? mb__mkdirs(rq->save_outputs, err) : MB_OK;
+    if (st) {
         mb__fail_prefix(err, "--save-outputs %s", rq->save_outputs);
-        return err->code;
+        return st;
     }
     int64_t *labels = NULL;
     size_t n_labels = 0;
-    mb_status st = MB_OK;
     if (rq->labels &&
         (st = mb__labels_load(rq->labels, &labels, &n_labels, err)))
         return st;
