@@ -246,6 +246,7 @@ static mb__verdict judge_replicates(const char *metric, const double *fb,
              threshold * 100.0);
     int sig = r.p < o->alpha;
     size_t need = 0;
+    char needbuf[200];
     char ps[32]; /* "=1.2e-05", or "<1e-300" where the tail underflows */
     if (r.p < 1e-300)
         snprintf(ps, sizeof ps, "<1e-300");
@@ -276,14 +277,15 @@ static mb__verdict judge_replicates(const char *metric, const double *fb,
         if (bad_lo > worse)
             snprintf(why, sizeof why,
                      "%s %s (95%% CI %s..%s) beyond %s but not significant "
-                     "(p%s >= %g); about %zu processes per side would "
-                     "decide it",
-                     metric, c_est, c_lo, c_hi, c_thr, ps, o->alpha, need);
+                     "(p%s >= %g); %s per side would decide it",
+                     metric, c_est, c_lo, c_hi, c_thr, ps, o->alpha,
+                     mb__need_text(need, needbuf, sizeof needbuf));
         else
             snprintf(why, sizeof why,
                      "%s %s: 95%% CI %s..%s straddles the %s threshold; "
-                     "about %zu processes per side would decide it",
-                     metric, c_est, c_lo, c_hi, c_thr, need);
+                     "%s per side would decide it",
+                     metric, c_est, c_lo, c_hi, c_thr,
+                     mb__need_text(need, needbuf, sizeof needbuf));
     }
     json_object_set_new(j, "processes_needed",
                         need ? json_integer((json_int_t)need) : json_null());
