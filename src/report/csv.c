@@ -1,4 +1,5 @@
 /* csv.c - CSV rows for result documents (RFC 4180 quoting). */
+#include "report/loadrep.h"
 #include "report/csv.h"
 
 #include <math.h>
@@ -53,6 +54,10 @@ static void str_field(mb_buf *out, const json_t *v)
 
 void mb__report_csv(const json_t *doc, int with_header, mb_buf *out)
 {
+    if (mb__is_load_doc(doc)) { /* one row per load step */
+        mb__report_load_csv(doc, with_header, out);
+        return;
+    }
     if (with_header) {
         mb__buf_puts(out, columns);
         mb__buf_puts(out, "\n");
