@@ -591,7 +591,7 @@ static json_t *step_json(engine *g, const char *role, const char *scen,
             json_pack("{s:s,s:o,s:o,s:o}", "unit",
                       "ns from the step's start; start -1: dropped",
                       "arrival_ns", a, "start_ns", s, "end_ns", e));
-    } else if (n) {
+    } else if (n && rq->records_max > 0) {
         char m[200];
         snprintf(m, sizeof m,
                  "step %zu: %zu request records not kept (more than %lld)",
@@ -614,8 +614,7 @@ static double jd(const json_t *o, const char *k)
 
 static int64_t max_i64(int64_t a, int64_t b) { return a > b ? a : b; }
 
-/* A Poisson schedule of n arrivals at rate qps (offsets in ns). */
-static int64_t *poisson_schedule(mb_rng *rng, double qps, size_t n)
+int64_t *mb__load_poisson_schedule(mb_rng *rng, double qps, size_t n)
 {
     int64_t *a = mb__calloc(n ? n : 1, sizeof *a);
     double t = 0;
@@ -650,7 +649,7 @@ static mb_status open_step(engine *g, const char *role, size_t threads,
 {
     size_t n = (size_t)n_req;
     int64_t *arr = offline ? mb__calloc(n ? n : 1, sizeof *arr)
-                           : poisson_schedule(&g->rng, qps, n);
+                           : mb__load_poisson_schedule(&g->rng, qps, n);
     if (!arr)
         return mb__fail(err, MB_ENOMEM, "out of memory for %zu arrivals", n);
     step_out o;

@@ -14,6 +14,8 @@
 
 #include "runner/plan.h"
 
+#include "core/rng.h"
+
 #include <jansson.h>
 
 typedef enum mb__load_scenario {
@@ -64,6 +66,10 @@ mb_status mb__load_parse_slo(const char *spec, mb__load_req *r, mb_err *err);
  * MB_EINVAL (as a negative number) after filling err for a bad value. */
 int mb__load_req_set(mb__load_req *r, const char *key, const char *value,
                      mb_err *err);
+
+/* n Poisson arrivals at rate qps per second: offsets in ns from 0,
+ * ascending (exponential gaps by inversion).  Caller frees; NULL on OOM. */
+int64_t *mb__load_poisson_schedule(mb_rng *rng, double qps, size_t n);
 
 /* Runs the scenario on plan's model (its backend, options, batch size,
  * warmup and --min-time/--max-time/--min-iterations per step) and returns
