@@ -66,6 +66,8 @@ static void usage(FILE *f)
             "(default 1ms)\n"
             "  --records N             keep per-request records up to N "
             "per step (default 200000)\n"
+            "  --spin DURATION         open loop: wake this early and spin "
+            "to the arrival (default 0)\n"
             "Per step: --warmup N per thread before every step, --min-time "
             "(default 1s) and\n--min-iterations of requests, --max-time cap; "
             "--iterations N fixes the count.\n\n");
@@ -84,7 +86,7 @@ enum { O_HELP = 'h', O_QUIET = 700, O_LOAD };
 static const char *const load_keys[] = {
     "concurrency", "qps",        "offline",   "slo",    "sessions",
     "cpus",        "requests",   "repeat",    "confidence", "tolerance",
-    "max-steps",   "queued",     "records"};
+    "max-steps",   "queued",     "records",   "spin"};
 #define N_LOAD_KEYS (sizeof load_keys / sizeof load_keys[0])
 
 int cmd_load(int argc, char **argv)

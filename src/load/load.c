@@ -172,10 +172,10 @@ int mb__load_req_set(mb__load_req *r, const char *key, const char *v,
         *(key[0] == 'c' ? &r->confidence : &r->tolerance) = d;
         return 0;
     }
-    if (!strcmp(key, "queued")) {
-        if (mb__parse_duration_ns(v, &i) || i < 0)
-            return bad(err, key, v, "a duration such as 1ms");
-        r->queued_ns = i;
+    if (!strcmp(key, "queued") || !strcmp(key, "spin")) {
+        if (mb__parse_duration_ns(v, &i) || i < 0 || i > 1000000000)
+            return bad(err, key, v, "a duration from 0 to 1s, such as 1ms");
+        *(key[0] == 'q' ? &r->queued_ns : &r->spin_ns) = i;
         return 0;
     }
     return 1;
@@ -210,7 +210,7 @@ struct step {
     atomic_size_t next;
     atomic_llong done;
     int64_t t0, deadline, hard, drain, n_min;
-    int64_t warm_n, warm_ns;
+    int64_t warm_n, warm_ns, spin_ns;
     /* Start: each thread counts itself ready (warm) and waits for go. */
     pthread_mutex_t mu;
     pthread_cond_t cv;
@@ -293,8 +293,10 @@ static void *work(void *p)
             break;
         int64_t a = t0 + s->arr[k], now = mb_now_ns();
         if (now < a) {
-            sleep_until(a);
-            now = mb_now_ns();
+            if (a - now > s->spin_ns)
+                sleep_until(a - s->spin_ns);
+            while ((now = mb_now_ns()) < a)
+                ;
         }
         if (now > s->drain) {
             push(w, a - t0, -1, -1);
@@ -363,6 +365,7 @@ static mb_status run_step(engine *g, size_t threads, int closed,
     s.n_min = n_min;
     s.warm_n = p->warmup_iters;
     s.warm_ns = p->warmup_time_ns;
+    s.spin_ns = g->req->spin_ns;
     s.cancel = p->cancel;
     worker *w = mb__calloc(threads, sizeof *w);
     if (!w)
@@ -1015,7 +1018,7 @@ mb_status mb__load_run(const mb_plan *plan, const mb__load_req *rq,
     json_object_set_new(load, "cpus", cpus);
     json_object_set_new(
         load, "rules",
-        json_pack("{s:s,s:s,s:s,s:I,s:I,s:I}", "latency",
+        json_pack("{s:s,s:s,s:s,s:I,s:I,s:I,s:I}", "latency",
                   "from the scheduled arrival to the end of the request "
                   "(queueing counted); closed loop: arrival = start",
                   "open_loop",
@@ -1027,6 +1030,7 @@ mb_status mb__load_run(const mb_plan *plan, const mb__load_req *rq,
                   "minimum) requests and --min-time of arrivals, within "
                   "--max-time; passes when the early-stopping test holds",
                   "warmup_per_thread", (json_int_t)plan->warmup_iters,
+                  "spin_ns", (json_int_t)rq->spin_ns,
                   "min_time_ns", (json_int_t)plan->min_time_ns,
                   "max_time_ns", (json_int_t)plan->max_time_ns));
     json_object_set_new(load, "steps", g.steps);

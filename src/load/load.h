@@ -48,6 +48,9 @@ typedef struct mb__load_req {
     int repeat;          /* independent searches (default 1) */
     int64_t requests;    /* offline: requests (0: enough for --min-time) */
     int64_t queued_ns;   /* a request that waited longer is "queued" (1ms) */
+    int64_t spin_ns;     /* open loop: an idle thread sleeps until this
+                            long before the next arrival, then spins
+                            (0 = sleep to the arrival; default 0) */
     int64_t records_max; /* per-request records kept up to this many per
                             step (default 200000; 0 = never) */
 } mb__load_req;
@@ -61,8 +64,8 @@ mb_status mb__load_parse_slo(const char *spec, mb__load_req *r, mb_err *err);
 /* Sets one load option by the name of its `mbench load` flag without
  * dashes: concurrency (N or a list N,N,...), qps (R or a list), offline
  * (0/1), slo (p99=20ms), sessions, cpus (0-3,6), requests, repeat,
- * confidence, tolerance, max-steps, queued (a duration), records (a
- * count).  Returns 1 when key is not a load option, 0 when set,
+ * confidence, tolerance, max-steps, queued and spin (durations),
+ * records (a count).  Returns 1 when key is not a load option, 0 when set,
  * MB_EINVAL (as a negative number) after filling err for a bad value. */
 int mb__load_req_set(mb__load_req *r, const char *key, const char *value,
                      mb_err *err);

@@ -269,8 +269,13 @@ static int hockey(mb_buf *b, const json_t *doc)
     json_array_foreach(steps, i, st)
     {
         const char *role = mb__jstr(st, "role");
-        double x = mb__jnum(st, "achieved_qps"), p50 = mb__jnum(st, "latency.median"),
+        /* The offered rate for open-loop steps (an overloaded step
+         * achieves less than it was offered while its queue drains); the
+         * achieved rate of a closed loop. */
+        double x = mb__jnum(st, "target_qps"), p50 = mb__jnum(st, "latency.median"),
                p99 = mb__jnum(st, "latency.p99");
+        if (!isfinite(x))
+            x = mb__jnum(st, "achieved_qps");
         if ((role && !strcmp(role, "calibrate")) || !isfinite(x) || !(p50 > 0))
             continue;
         pt[n][0] = x;
@@ -295,7 +300,7 @@ static int hockey(mb_buf *b, const json_t *doc)
     mb__svg_begin(&s, b, "chart-load", "Latency against throughput", 900, 380);
     double lo = 0, hi = xmax * 1.08;
     mb__svg_nice_range(&lo, &hi);
-    s.x = (mb_svg_axis){0, hi > 0 ? hi : 1, 0, "achieved throughput (requests/s)"};
+    s.x = (mb_svg_axis){0, hi > 0 ? hi : 1, 0, "offered rate (requests/s; closed loop: achieved)"};
     s.y = (mb_svg_axis){ylo / 1.5, yhi * 1.5, 1, "latency from arrival (ms, log scale)"};
     mb__svg_axes(&s, 0);
     for (int k = 1; k <= 2; k++) {
@@ -340,8 +345,8 @@ static int hockey(mb_buf *b, const json_t *doc)
                        mb__svg_color(2), x, s.mt, s.h - s.mb, ans);
         mb__svg_legend(&s, "answer of the search", mb__svg_color(2), 1);
     }
-    mb__svg_end(&s, "Each point is one step (Poisson arrivals, or a closed loop at one "
-                    "concurrency): throughput achieved against p50 and p99 latency "
+    mb__svg_end(&s, "Each point is one step (Poisson arrivals at the offered rate, or a "
+                    "closed loop at one concurrency) with its p50 and p99 latency "
                     "measured from the scheduled arrival. Latency stays flat until the "
                     "servers saturate, then queueing makes it climb: the hockey stick.");
     free(pt);

@@ -208,8 +208,31 @@ static void offline_throughput_is_servers_over_s(void)
     json_decref(doc);
 }
 
+/* The public call gives the same document as the engine. */
+static void public_api_runs_a_load(void)
+{
+    mb_runner *r = mb_runner_new();
+    mb_err e = {0};
+    EXPECT_EQ_INT(mb_runner_set(r, "backend", "null", &e), MB_OK);
+    EXPECT_EQ_INT(mb_runner_set(r, "min-time", "50ms", &e), MB_OK);
+    const char *opts[] = {"concurrency=2", "records=0"};
+    char *json = NULL;
+    EXPECT_EQ_INT(mb_runner_load(r, "x", opts, 2, &json, &e), MB_OK);
+    EXPECT_CONTAINS(json, "\"kind\": \"load\"");
+    EXPECT_CONTAINS(json, "\"achieved_qps\"");
+    free(json);
+    const char *bad[] = {"slo=p99"};
+    EXPECT_EQ_INT(mb_runner_load(r, "x", bad, 1, &json, &e), MB_EINVAL);
+    EXPECT_CONTAINS(e.msg, "p99=20ms");
+    const char *unknown[] = {"speed=3"};
+    EXPECT_EQ_INT(mb_runner_load(r, "x", unknown, 1, &json, &e), MB_EINVAL);
+    EXPECT_CONTAINS(e.msg, "speed");
+    mb_runner_free(r);
+}
+
 int main(void)
 {
+    RUN(public_api_runs_a_load);
     RUN(estop_matches_scipy_binomial);
     RUN(slo_spec_parses_and_rejects);
     RUN(poisson_schedule_gives_md1_mean_wait);
