@@ -34,6 +34,32 @@ static void estop_matches_scipy_binomial(void)
     EXPECT(!mb__estop_pass(5000, 34, 0.99, 0.99));
 }
 
+/* Coverage of the upper bound by simulation: 2000 samples of n = 918
+ * exponential latencies (true p99 = ln 100); x_(j) must be at or above it
+ * in at least 99% of samples in theory; 98.5% allows 3 binomial standard
+ * errors (0.22% each). */
+static void estop_bound_covers_the_true_p99(void)
+{
+    mb_rng rng;
+    mb__rng_seed(&rng, 11);
+    const int64_t n = 918;
+    int64_t j = mb__estop_rank(n, 0.99, 0.99);
+    double *x = malloc((size_t)n * sizeof *x), truth = log(100.0);
+    int covered = 0, trials = 2000;
+    for (int t = 0; x && t < trials; t++) {
+        int64_t below = 0; /* x_(j) >= truth  <=>  fewer than j below it */
+        for (int64_t i = 0; i < n; i++) {
+            x[i] = -log(1.0 - mb__rng_uniform(&rng));
+            below += x[i] < truth;
+        }
+        covered += below < j;
+    }
+    free(x);
+    printf("# p99 bound covered the true p99 in %d of %d samples (rank %lld of "
+           "%lld)\n", covered, trials, (long long)j, (long long)n);
+    EXPECT(covered >= 0.985 * trials);
+}
+
 static void slo_spec_parses_and_rejects(void)
 {
     mb__load_req r;
@@ -234,6 +260,7 @@ int main(void)
 {
     RUN(public_api_runs_a_load);
     RUN(estop_matches_scipy_binomial);
+    RUN(estop_bound_covers_the_true_p99);
     RUN(slo_spec_parses_and_rejects);
     RUN(poisson_schedule_gives_md1_mean_wait);
     RUN(closed_loop_throughput_is_n_over_s);
