@@ -252,6 +252,8 @@ static mb_status closed_step(engine *g, const char *role, size_t threads,
 {
     int64_t n_min = g->plan->fixed_iters > 0 ? g->plan->fixed_iters
                                              : g->plan->min_iters;
+    if (g->plan->fixed_iters > 0) /* --iterations: that many, not a time */
+        dur_ns = 0;
     return step(g, role, "closed", threads, 0, NULL, 0, dur_ns, n_min, out,
                 err);
 }

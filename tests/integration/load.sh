@@ -97,6 +97,28 @@ expect_exit "gate compares the highest rates under the SLO" 0 \
     "$MBENCH" gate --baseline "$T_TMP/slo.json" --current "$T_TMP/slo.json" --json "$T_TMP/verdict.json"
 contains "the verdict names slo_qps" "$(cat "$T_TMP/verdict.json")" '"slo_qps"'
 
+check "a halved rate under the SLO is a regression for the gate" \
+$PY - "$T_TMP/slo.json" "$T_TMP/slow.json" <<'PYEOF'
+import json, sys
+d = json.load(open(sys.argv[1]))
+s = d["load"]["search"]
+s["qps"] /= 2
+for x in s["searches"]:
+    x["qps"] /= 2
+json.dump(d, open(sys.argv[2], "w"))
+PYEOF
+expect_exit "gate exits 1 on the halved rate" 1 \
+    "$MBENCH" gate --baseline "$T_TMP/slo.json" --current "$T_TMP/slow.json"
+contains "it says the rate fell" "$LAST_OUT" "fell"
+
+# --cpus pins the process; the document says where it ran.
+expect_exit "--cpus 0 runs on CPU 0" 0 \
+    "$MBENCH" load x --backend null --concurrency 2 --cpus 0 --min-time 0.1 --json "$T_TMP/cpus.json"
+contains "the document records the CPUs" "$(tr -d ' \n' < "$T_TMP/cpus.json")" '"cpus":[0]'
+expect_exit "a CPU the machine lacks is refused" 2 \
+    "$MBENCH" load x --backend null --cpus 1000
+one_line "it is one line" "$LAST_ERR"
+
 # The null backend's fixed service time: a closed loop of 2 gives 2 / S.
 expect_exit "the null backend sleeps a fixed service time" 0 \
     "$MBENCH" load x --backend null --backend-opt sleep=5000000 --concurrency 2 --min-time 0.5 --json "$T_TMP/null.json"
