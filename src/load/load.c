@@ -639,6 +639,18 @@ mb_status mb__load_run(const mb_plan *plan, const mb__load_req *rq,
                   "min_time_ns", (json_int_t)plan->min_time_ns,
                   "max_time_ns", (json_int_t)plan->max_time_ns));
     json_object_set_new(load, "steps", g.steps);
+    json_t *stats = json_object_get(doc, "statistics");
+    json_object_set_new(stats, "latency",
+                        json_string("end of the request minus its scheduled "
+                                    "arrival (queueing counted)"));
+    json_object_set_new(
+        stats, "early_stopping",
+        json_string("one-sided binomial bound on a percentile q at "
+                    "confidence c: the order statistic x_(j), j smallest "
+                    "with P(Binomial(n,q) <= j-1) >= c; a bound L holds "
+                    "when P(Binomial(n,1-q) <= k) <= 1-c for k requests "
+                    "over L (MLPerf LoadGen early stopping); requests "
+                    "assumed independent"));
     json_object_set_new(doc, "load", load);
     json_t *w = json_object_get(doc, "warnings");
     json_array_extend(w, g.warnings);
