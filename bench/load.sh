@@ -34,7 +34,7 @@ show() { # JSON LABEL
 import json, sys
 st = json.load(open(sys.argv[1]))["load"]["steps"][-1]
 lat = st["latency"]
-p = lambda v: "-" if v is None else "%.1f us" % (v / 1e3)
+p = lambda v: "-" if v is None else ("%.0f ns" % v if v < 1e4 else "%.3f ms" % (v / 1e6))
 tgt = st["target_qps"]
 print("%-34s %10.0f requests/s achieved%s; %d requests, %d dropped; latency p50 %s, p99 %s"
       % (sys.argv[2], st["achieved_qps"], "" if tgt is None else " (target %.0f)" % tgt,
