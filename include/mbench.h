@@ -208,6 +208,17 @@ MB_API mb_status mb_runner_profile(mb_runner *r, const char *model,
 MB_API mb_status mb_runner_validate(mb_runner *r, const char *baseline,
                              const char *candidate, int *passed, char **json,
                              mb_err *err);
+/* Serving load, like `mbench load` (docs/LOAD.md): requests in flight
+ * from several threads against model, with the runner's options (backend,
+ * threads, batch, warmup, min-time, max-time, min-iterations, ...) and
+ * load options as "KEY=VALUE" strings: concurrency=N[,N...],
+ * qps=R[,R...], offline=1, slo=p99=20ms, sessions=N, cpus=0-3, requests=N,
+ * repeat=K, confidence=0.99, tolerance=0.05, max-steps=N, queued=1ms,
+ * records=N.  *json receives the result document ("kind": "load"); caller
+ * frees it with free(). */
+MB_API mb_status mb_runner_load(mb_runner *r, const char *model,
+                                const char *const *load_opts, size_t n,
+                                char **json, mb_err *err);
 
 /* Monotonic time in nanoseconds (CLOCK_MONOTONIC). */
 MB_API int64_t mb_now_ns(void);

@@ -12,7 +12,10 @@
  * tensors are plain mb_tensor structs.  Out-of-tree backends are shared
  * objects that export `const mb_backend *mb_backend_entry(void)`.
  *
- * Threading: a session is used by one thread at a time.
+ * Threading: a session is used by one thread at a time.  A backend whose
+ * runtime can serve concurrent calls on one model (ONNX Runtime's Run is
+ * thread-safe) may offer share(): a second handle over the same loaded
+ * model with its own bound inputs and outputs, for another thread.
  * Errors: every int-returning slot returns an mb_status and fills `err`.
  */
 #ifndef MBENCH_BACKEND_H
@@ -87,7 +90,20 @@ typedef struct mb_backend {
     int (*fetch)(void *session, size_t index, mb_tensor *out, mb_err *err);
     void (*close)(void *session);
     void (*unload)(void *state);
+    /* Optional (NULL, or absent when struct_size ends before it): a new
+     * handle sharing session's loaded model (weights, thread pools) with
+     * its own inputs (prepare them again) and outputs, usable from another
+     * thread at the same time as session.  Close it with close() before
+     * session.  Used by `mbench load` for one session served by many
+     * threads. */
+    int (*share)(void *session, void **twin, mb_err *err);
 } mb_backend;
+
+/* 1 when backend b offers share() (checks struct_size for plugins built
+ * against an older header). */
+#define MB_BACKEND_HAS_SHARE(b)                                               \
+    ((b)->struct_size >= offsetof(mb_backend, share) + sizeof(void *) &&     \
+     (b)->share != NULL)
 
 /* The built-in backends, and lookup by name ("ort", "null") or by the path
  * of a plugin .so (a name containing '/').  Returns NULL and fills err when

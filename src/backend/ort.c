@@ -61,6 +61,9 @@ typedef struct ort_session {
     OrtValue **out_vals;
     int have_outputs;
     char *ep;
+    /* A twin made by ort_share: borrows parent's OrtSession, names and
+     * descriptions; owns only its input and output values. */
+    const struct ort_session *parent;
 } ort_session;
 
 /* Copies an ONNX Runtime message as one line, without the source-file
@@ -541,6 +544,12 @@ static void free_session(ort_session *s)
     for (size_t i = 0; s->out_vals && i < s->n_out; i++)
         if (s->out_vals[i])
             st->api.ReleaseValue(s->out_vals[i]);
+    if (s->parent) {
+        free(s->in_vals);
+        free(s->out_vals);
+        free(s);
+        return;
+    }
     for (size_t i = 0; s->in_names && i < s->n_in; i++)
         if (s->in_names[i])
             st->api.AllocatorFree(st->alloc, s->in_names[i]);
@@ -930,6 +939,31 @@ static void ort_unload(void *state)
     free(st);
 }
 
+/* A second handle on the same OrtSession (Run is thread-safe in ONNX
+ * Runtime): its own input and output values, everything else borrowed. */
+static int ort_share(void *session, void **twin, mb_err *err)
+{
+    const ort_session *p = session;
+    while (p->parent)
+        p = p->parent;
+    ort_session *t = mb__calloc(1, sizeof *t);
+    if (!t)
+        return mb__fail(err, MB_ENOMEM, "out of memory");
+    *t = *p;
+    t->parent = p;
+    t->have_outputs = 0;
+    t->in_vals = mb__calloc(p->n_in + 1, sizeof *t->in_vals);
+    t->out_vals = mb__calloc(p->n_out + 1, sizeof *t->out_vals);
+    if (!t->in_vals || !t->out_vals) {
+        free(t->in_vals);
+        free(t->out_vals);
+        free(t);
+        return mb__fail(err, MB_ENOMEM, "out of memory");
+    }
+    *twin = t;
+    return MB_OK;
+}
+
 static const mb_backend ort_backend = {
     .abi_version = MB_BACKEND_ABI_VERSION,
     .struct_size = sizeof(mb_backend),
@@ -943,6 +977,7 @@ static const mb_backend ort_backend = {
     .fetch = ort_fetch,
     .close = ort_close,
     .unload = ort_unload,
+    .share = ort_share,
 };
 
 const mb_backend *mb__backend_ort(void);

@@ -4,6 +4,7 @@
 #include "core/err.h"
 
 #include <dlfcn.h>
+#include <stddef.h>
 #include <string.h>
 
 const mb_backend *mb__backend_null(void);
@@ -32,7 +33,9 @@ const mb_backend *mb_backend_find(const char *name, mb_err *err)
     *(void **)&entry = dlsym(h, "mb_backend_entry");
     const mb_backend *b = entry ? entry() : NULL;
     if (!b || b->abi_version != MB_BACKEND_ABI_VERSION ||
-        b->struct_size < sizeof(mb_backend)) {
+        /* share() and later slots are optional: a plugin built before
+         * them ends at unload (MB_BACKEND_HAS_SHARE checks the size). */
+        b->struct_size < offsetof(mb_backend, share)) {
         mb__fail(err, MB_EBACKEND,
                  "%s is not an mbench backend of ABI version %u (it must "
                  "export mb_backend_entry)",

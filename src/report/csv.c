@@ -1,4 +1,5 @@
 /* csv.c - CSV rows for result documents (RFC 4180 quoting). */
+#include "report/loadrep.h"
 #include "report/csv.h"
 
 #include "report/proftab.h"
@@ -57,6 +58,10 @@ void mb__report_csv(const json_t *doc, int with_header, mb_buf *out)
 {
     if (mb__profile_doc_is(doc)) { /* one row per operator type */
         mb__report_profile_csv(doc, with_header, out);
+        return;
+    }
+    if (mb__is_load_doc(doc)) { /* one row per load step */
+        mb__report_load_csv(doc, with_header, out);
         return;
     }
     if (with_header) {

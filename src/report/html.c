@@ -1,5 +1,6 @@
 /* html.c - the self-contained HTML report: page layout, tables, metadata
  * and the embedded documents.  Charts come from charts.c. */
+#include "report/loadrep.h"
 #include "report/html.h"
 
 #include "core/err.h"
@@ -486,6 +487,8 @@ mb_status mb__report_html(const json_t *const *docs, size_t n_docs, mb_buf *out,
             return mb__fail(err, MB_EINVAL, "result document %zu is not a JSON object", i + 1);
     if (n_docs == 1 && mb__profile_doc_is(docs[0])) /* per-operator page */
         return mb__report_profile_html(docs[0], out, err);
+    if (n_docs == 1 && mb__is_load_doc(docs[0]))
+        return mb__report_load_html(docs[0], out, err);
     mb_rview v;
     if (mb__rview_build(docs, n_docs, &v))
         return mb__fail(err, MB_ENOMEM, "out of memory building the report");

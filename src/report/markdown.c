@@ -1,4 +1,5 @@
 /* markdown.c - result documents as GitHub-flavoured Markdown. */
+#include "report/loadrep.h"
 #include "report/markdown.h"
 
 #include "core/err.h"
@@ -282,6 +283,10 @@ mb_status mb__report_md(const json_t *const *docs, size_t n_docs, mb_buf *out,
         n_prof += mb__profile_doc_is(docs[i]) != 0;
     if (n_prof == n_docs) /* per-operator tables */
         return mb__report_profile_md(docs, n_docs, out, err);
+    if (n_docs == 1 && mb__is_load_doc(docs[0])) {
+        mb__report_load_md(docs[0], out);
+        return out->oom ? mb__fail(err, MB_ENOMEM, "out of memory") : MB_OK;
+    }
     mb_rview v;
     if (mb__rview_build(docs, n_docs, &v))
         return mb__fail(err, MB_ENOMEM, "out of memory building the report");

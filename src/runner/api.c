@@ -7,6 +7,7 @@
 #include "core/err.h"
 #include "core/parse.h"
 #include "profile/engine.h"
+#include "load/load.h"
 #include "runner/cmprun.h"
 #include "runner/runner.h"
 
@@ -454,4 +455,39 @@ mb_status mb_runner_validate(mb_runner *r, const char *baseline,
     mb_runner_free(ar);
     mb_runner_free(cr);
     return s;
+}
+
+mb_status mb_runner_load(mb_runner *r, const char *model,
+                         const char *const *load_opts, size_t n, char **json,
+                         mb_err *err)
+{
+    *json = NULL;
+    mb__load_req rq;
+    mb__load_req_defaults(&rq);
+    for (size_t i = 0; i < n; i++) {
+        const char *eq = load_opts[i] ? strchr(load_opts[i], '=') : NULL;
+        if (!eq || eq == load_opts[i])
+            return mb__fail(err, MB_EINVAL, "invalid load option '%s': "
+                            "expected KEY=VALUE",
+                            load_opts[i] ? load_opts[i] : "");
+        char *key = mb__strndup(load_opts[i], (size_t)(eq - load_opts[i]));
+        if (!key)
+            return mb__fail(err, MB_ENOMEM, "out of memory");
+        int rc = mb__load_req_set(&rq, key, eq + 1, err);
+        if (rc == 1)
+            mb__fail(err, MB_EINVAL, "unknown load option '%s' (see "
+                     "docs/LOAD.md)", key);
+        free(key);
+        if (rc)
+            return MB_EINVAL;
+    }
+    mb_status s = set_str(&r->plan.model_path, model, err);
+    json_t *doc = NULL;
+    if (!s)
+        s = mb__load_run(&r->plan, &rq, &doc, err);
+    if (s)
+        return s;
+    *json = json_dumps(doc, JSON_INDENT(2) | JSON_REAL_PRECISION(17));
+    json_decref(doc);
+    return *json ? MB_OK : mb__fail(err, MB_ENOMEM, "out of memory");
 }

@@ -403,6 +403,12 @@ json_t *mb__bench_runtime_json(const mb_bench *b)
     return json_deep_copy(b->runtime);
 }
 
+void *mb__bench_session(const mb_bench *b, const mb_backend **be)
+{
+    *be = b->be;
+    return b->session;
+}
+
 void mb__bench_close(mb_bench *b)
 {
     if (!b)
