@@ -69,10 +69,17 @@ $(BUILD)/gen/commands.inc: FORCE
 	@mkdir -p $(@D)
 	@perl -0777 -ne 'while (/^MBENCH_COMMAND\((.*?")\s*\)/msg) { ($$x = $$1) =~ s/\s+/ /g; print "MBENCH_COMMAND($$x)\n" }' $(CLI_SRC) | sort > $@.tmp
 	@cmp -s $@.tmp $@ && rm -f $@.tmp || mv -f $@.tmp $@
+
+# Commands on the option-table parser (cli/opt.h) register their table with
+# `MBENCH_OPTIONS(name, variable)`.
+$(BUILD)/gen/options.inc: FORCE
+	@mkdir -p $(@D)
+	@perl -ne 'print "MBENCH_OPTIONS($$1)\n" if /^MBENCH_OPTIONS\(([^)]*)\)/' $(CLI_SRC) | sort > $@.tmp
+	@cmp -s $@.tmp $@ && rm -f $@.tmp || mv -f $@.tmp $@
 FORCE:
 
 # ---- objects ---------------------------------------------------------------
-$(BUILD)/obj/%.o: %.c $(BUILD)/gen/build_info.h $(BUILD)/gen/commands.inc
+$(BUILD)/obj/%.o: %.c $(BUILD)/gen/build_info.h $(BUILD)/gen/commands.inc $(BUILD)/gen/options.inc
 	@mkdir -p $(@D)
 	$(Q)$(CC) $(CFLAGS_ALL) -MMD -MP -c $< -o $@
 

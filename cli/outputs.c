@@ -2,6 +2,7 @@
 #include "outputs.h"
 
 #include "cli.h"
+#include "opt.h"
 #include "core/buf.h"
 #include "core/fileio.h"
 #include "report/csv.h"
@@ -26,6 +27,30 @@ const struct option mb_cli_output_options[] = {
     {"git-dir", required_argument, NULL, O_GITDIR},
     {NULL, 0, NULL, 0},
 };
+
+/* The same options for the table parser (opt.h); ids are the codes. */
+static const mb_opt output_opts[MB_CLI_N_OUTPUT_OPTIONS] = {
+    {"json", 0, MB_OPT_OUTFILE, "FILE",
+     "the result document (docs/FORMATS.md); FILE '-' is stdout (the table "
+     "goes to stderr)",
+     NULL, NULL, 0, 0, MB_OPT_STDOUT, O_JSON},
+    {"csv", 0, MB_OPT_OUTFILE, "FILE", "append one row per run (header once)",
+     NULL, NULL, 0, 0, MB_OPT_STDOUT, O_CSV},
+    {"md", 0, MB_OPT_OUTFILE, "FILE",
+     "Markdown report (tables, verdict, warnings)", NULL, NULL, 0, 0,
+     MB_OPT_STDOUT, O_MD},
+    {"html", 0, MB_OPT_OUTFILE, "FILE",
+     "self-contained HTML report with charts", NULL, NULL, 0, 0,
+     MB_OPT_STDOUT, O_HTML},
+    {"db", 0, MB_OPT_STRING, "FILE|postgresql://...",
+     "append the results to a store", "a store file or a postgresql:// URL",
+     NULL, 0, 0, 0, O_DB},
+    {"git-dir", 0, MB_OPT_DIR, "DIR",
+     "project whose commit is stored (default .)", NULL, NULL, 0, 0, 0,
+     O_GITDIR},
+};
+
+const mb_opt *const mb_cli_output_opt_table = output_opts;
 
 const char mb_cli_outputs_help[] =
     "Outputs:\n"
@@ -105,18 +130,39 @@ static const char *checked(const char *flag, const char *arg)
 }
 
 /* A store is opened once while parsing: a typo in a URL, a refused
- * password or a file that is not a store fails before the run. */
-static void check_store(const char *url)
+ * password or a file that is not a store fails before the run.  0 or an
+ * exit code after printing. */
+static int check_store(const char *url)
 {
     mb_err e = {0};
     mb__store *st = NULL;
     int pg = strncmp(url, "postgresql://", 13) == 0 ||
              strncmp(url, "postgres://", 11) == 0;
     if (!pg && mb_cli_output_check("--db", url))
-        exit(MB_EXIT_RUNTIME);
+        return MB_EXIT_RUNTIME;
     if (mb__store_open(url, &st, &e))
-        exit(mb_cli_error(MB_EXIT_RUNTIME, "--db: %s", e.msg));
+        return mb_cli_error(MB_EXIT_RUNTIME, "--db: %s", e.msg);
     mb__store_close(st);
+    return 0;
+}
+
+int mb_cli_outputs_set(mb_cli_outputs *o, const mb_opt *opt, const char *arg)
+{
+    int rc;
+    switch (opt->id) {
+    case O_JSON: o->json = arg; return 0;
+    case O_CSV: o->csv = arg; return 0;
+    case O_MD: o->md = arg; return 0;
+    case O_HTML: o->html = arg; return 0;
+    case O_DB:
+        if ((rc = check_store(arg)))
+            return rc;
+        o->db = arg;
+        return 0;
+    case O_GITDIR: o->git_dir = arg; return 0;
+    }
+    return mb_cli_error(MB_EXIT_USAGE, "--%s is not an output option",
+                        opt->name);
 }
 
 int mb_cli_outputs_handle(mb_cli_outputs *o, int c, const char *arg)
@@ -127,7 +173,8 @@ int mb_cli_outputs_handle(mb_cli_outputs *o, int c, const char *arg)
     case O_MD: o->md = checked("--md", arg); return 1;
     case O_HTML: o->html = checked("--html", arg); return 1;
     case O_DB:
-        check_store(arg);
+        if (check_store(arg))
+            exit(MB_EXIT_RUNTIME);
         o->db = arg;
         return 1;
     case O_GITDIR: o->git_dir = arg; return 1;

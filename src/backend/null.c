@@ -191,6 +191,9 @@ static int null_fetch(void *session, size_t index, mb_tensor *out, mb_err *err)
 static void null_close(void *session) { free(session); }
 static void null_unload(void *state) { free(state); }
 
+static const char *const null_options[] = {
+    "delay", "jitter", "seed", "process_sd", "noise", "ar", "modes", NULL};
+
 static const mb_backend null_backend = {
     .abi_version = MB_BACKEND_ABI_VERSION,
     .struct_size = sizeof(mb_backend),
@@ -204,6 +207,8 @@ static const mb_backend null_backend = {
     .fetch = null_fetch,
     .close = null_close,
     .unload = null_unload,
+    .caps = MB_BACKEND_CAP_SIMULATED,
+    .options = null_options,
 };
 
 const mb_backend *mb__backend_null(void);

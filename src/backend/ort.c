@@ -930,6 +930,12 @@ static void ort_unload(void *state)
     free(st);
 }
 
+/* What apply_opt() takes. */
+static const char *const ort_options[] = {
+    "threads", "inter-threads", "execution-mode", "opt-level", "ep",
+    "device-id", "arena", "save-optimized", "profile", "config:*", "dim:*",
+    NULL};
+
 static const mb_backend ort_backend = {
     .abi_version = MB_BACKEND_ABI_VERSION,
     .struct_size = sizeof(mb_backend),
@@ -943,6 +949,8 @@ static const mb_backend ort_backend = {
     .fetch = ort_fetch,
     .close = ort_close,
     .unload = ort_unload,
+    .caps = MB_BACKEND_CAP_MODEL_FILE | MB_BACKEND_CAP_DIM_OVERRIDE,
+    .options = ort_options,
 };
 
 const mb_backend *mb__backend_ort(void);

@@ -3,6 +3,7 @@
 
 #include "core/alloc.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -104,6 +105,35 @@ int mb__plan_set_shape(mb_plan *p, const char *name, const int64_t *dims,
     }
     p->shapes = n;
     p->shapes[p->n_shapes++] = o;
+    return 0;
+}
+
+int mb__plan_backend_opts(const mb_plan *p, uint32_t caps, mb_kv **kv,
+                          size_t *n)
+{
+    size_t nd = (caps & MB_BACKEND_CAP_DIM_OVERRIDE) ? p->n_dims : 0;
+    size_t bytes = 0;
+    for (size_t i = 0; i < nd; i++)
+        bytes += strlen(p->dims[i].name) + 5 + 24;
+    size_t head = (p->n_opts + nd + 1) * sizeof(mb_kv);
+    mb_kv *a = mb__malloc(head + bytes + 1);
+    *kv = NULL;
+    *n = 0;
+    if (!a)
+        return -1;
+    char *str = (char *)a + head;
+    for (size_t i = 0; i < p->n_opts; i++)
+        a[i] = p->opts[i];
+    for (size_t i = 0; i < nd; i++) {
+        size_t kl = strlen(p->dims[i].name) + 5;
+        char *k = str, *v = str + kl;
+        snprintf(k, kl, "dim:%s", p->dims[i].name);
+        snprintf(v, 24, "%lld", (long long)p->dims[i].value);
+        str += kl + 24;
+        a[p->n_opts + i] = (mb_kv){k, v};
+    }
+    *kv = a;
+    *n = p->n_opts + nd;
     return 0;
 }
 

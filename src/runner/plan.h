@@ -99,6 +99,12 @@ const char *mb__plan_get_opt(const mb_plan *p, const char *key);
 /* Adds (or replaces) a --shape override; copies name.  0 or -1 (OOM). */
 int mb__plan_set_shape(mb_plan *p, const char *name, const int64_t *dims,
                        int rank);
+/* The options to give backend open(): p->opts, then "dim:NAME"=VALUE for
+ * every --dim when caps has MB_BACKEND_CAP_DIM_OVERRIDE (so the order of
+ * --dim and --backend never matters).  *kv is one allocation holding the
+ * strings it points to; caller frees it with free().  0 or -1 (OOM). */
+int mb__plan_backend_opts(const mb_plan *p, uint32_t caps, mb_kv **kv,
+                          size_t *n);
 /* Deep copy (for per-variant plans). */
 int mb__plan_copy(mb_plan *dst, const mb_plan *src);
 

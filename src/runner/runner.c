@@ -13,6 +13,7 @@
 #include "data/dataset.h"
 #include "data/synthetic.h"
 #include "model/onnx.h"
+#include "backend/registry.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -32,6 +33,8 @@ struct mb_bench {
     mb_phases phases;
     json_t *runtime;
     const mb_plan *plan;
+    mb_kv *opts; /* what open() was given (mb__plan_backend_opts) */
+    size_t n_opts;
 };
 
 static void add_fact(void *user, const char *key, const char *value)
@@ -181,7 +184,8 @@ mb_status mb__bench_open(const mb_plan *plan, int64_t batch, mb_bench **out,
 
     /* Only file-based backends get the file checks (the null backend and
      * plugins may take any "model" string). */
-    int file_model = strcmp(b->be->name, "ort") == 0;
+    uint32_t caps = mb__backend_caps(b->be);
+    int file_model = (caps & MB_BACKEND_CAP_MODEL_FILE) != 0;
     if (plan->model_path && file_model && mb__file_size(plan->model_path) < 0) {
         mb__bench_close(b);
         return mb__fail(err, MB_EIO,
@@ -195,9 +199,13 @@ mb_status mb__bench_open(const mb_plan *plan, int64_t batch, mb_bench **out,
                         "model file %s is empty; re-export or re-download it",
                         plan->model_path);
     }
+    if (mb__plan_backend_opts(plan, caps, &b->opts, &b->n_opts)) {
+        mb__bench_close(b);
+        return mb__fail(err, MB_ENOMEM, "out of memory");
+    }
     t0 = mb_now_ns();
     s = b->be->open(b->state, plan->model_path ? plan->model_path : "",
-                    plan->opts, plan->n_opts, &b->session, err);
+                    b->opts, b->n_opts, &b->session, err);
     b->phases.session_create_ns = mb_now_ns() - t0;
     if (s) {
         b->session = NULL;
@@ -411,6 +419,7 @@ void mb__bench_close(mb_bench *b)
         b->be->close(b->session);
     free_inputs(b);
     free(b->inputs);
+    free(b->opts);
     mb__dataset_free(b->data);
     if (b->state || b->be)
         b->be->unload(b->state);
@@ -603,11 +612,14 @@ json_t *mb__model_json(const mb_plan *plan)
     return m;
 }
 
-static json_t *config_json(const mb_plan *p)
+static json_t *config_json(const mb_plan *p, const mb_bench *b)
 {
     json_t *c = json_object(), *be = json_object();
-    for (size_t i = 0; i < p->n_opts; i++)
-        json_object_set_new(be, p->opts[i].key, json_string(p->opts[i].value));
+    /* what the backend was given, --dim included where it takes them */
+    const mb_kv *kv = b && b->opts ? b->opts : p->opts;
+    size_t n = b && b->opts ? b->n_opts : p->n_opts;
+    for (size_t i = 0; i < n; i++)
+        json_object_set_new(be, kv[i].key, json_string(kv[i].value));
     json_object_set_new(c, "backend_options", be);
     json_object_set_new(c, "seed", json_integer((json_int_t)p->seed));
     json_object_set_new(c, "data", p->data_path ? json_string(p->data_path)
@@ -814,7 +826,7 @@ json_t *mb__bench_run_skeleton(const mb_plan *p, mb_bench *b, int64_t batch,
     json_object_set_new(run, "device", json_string(dev));
     json_object_set_new(run, "device_type",
                         json_string(strcmp(dev, "cpu") == 0 ? "cpu" : dev));
-    json_object_set_new(run, "config", config_json(p));
+    json_object_set_new(run, "config", config_json(p, b));
     json_object_set_new(run, "batch_size", json_integer(batch));
     json_t *io = mb__bench_io_json(b);
     json_object_set(run, "inputs", json_object_get(io, "inputs"));
@@ -838,8 +850,10 @@ json_t *mb__bench_run_skeleton(const mb_plan *p, mb_bench *b, int64_t batch,
 static void add_input_warning(const mb_plan *plan, json_t *doc)
 {
     json_t *warn = json_object_get(doc, "warnings");
-    if (!plan->data_path && strcmp(plan->backend ? plan->backend : "ort",
-                                   "null") != 0)
+    mb_err e = {0};
+    const mb_backend *be = mb_backend_find(plan->backend, &e);
+    if (!plan->data_path &&
+        !(mb__backend_caps(be) & MB_BACKEND_CAP_SIMULATED))
         json_array_append_new(
             warn, json_string("inputs are random (synthetic, seeded): "
                               "latency is representative, but no accuracy "
