@@ -2,6 +2,7 @@
  * opsets, parameters by element type, external data, op types), read from
  * the file without ONNX Runtime and without loading the weights. */
 #include "cli.h"
+#include "opt.h"
 #include "outputs.h"
 
 #include "core/buf.h"
@@ -9,7 +10,6 @@
 #include "core/fileio.h"
 #include "model/onnx.h"
 
-#include <getopt.h>
 #include <inttypes.h>
 #include <jansson.h>
 #include <stdio.h>
@@ -17,22 +17,29 @@
 #include <string.h>
 
 MBENCH_COMMAND(info, cmd_info, "describe an ONNX model: inputs, outputs, opsets, parameters")
+MBENCH_OPTIONS(info, mb_cmd_info)
 
-static void usage(FILE *f)
+const mb_cmd mb_cmd_info = {
+    "info", "MODEL",
+    "describe an ONNX model: inputs, outputs, opsets, parameters",
+    "Describes MODEL (an ONNX file) without running it and without loading "
+    "its weights: inputs and outputs (symbolic dims by name), opsets, "
+    "producer, IR version, file size, parameter count and bytes by element "
+    "type (subgraphs and external data included), node count and the most "
+    "frequent op types.",
+    (const mb_opt[]){{"json", 0, MB_OPT_OUTFILE, "FILE",
+                      "also write the description as JSON (schema "
+                      "mbench.info/1; '-' for stdout instead of the report)",
+                      NULL, NULL, 0, 0, MB_OPT_DASH, 0}},
+    1, 0, 1, 1,
+    "Exit codes: 0 success, 2 usage error, 3 missing, unreadable or corrupt "
+    "model."};
+
+static int on_opt(void *user, const mb_opt *o, const mb_optval *v)
 {
-    fputs("usage: mbench info MODEL [--json FILE]\n\n"
-          "Describes MODEL (an ONNX file) without running it and without "
-          "loading its weights:\ninputs and outputs (symbolic dims by name), "
-          "opsets, producer, IR version, file size,\nparameter count and "
-          "bytes by element type (subgraphs and external data included),\n"
-          "node count and the most frequent op types.\n\n"
-          "Options:\n"
-          "  --json FILE   also write the description as JSON "
-          "(schema mbench.info/1; '-' for stdout)\n"
-          "  --help        this help\n\n"
-          "Exit codes: 0 success, 2 usage error, 3 missing, unreadable or "
-          "corrupt model.\n",
-          f);
+    (void)o;
+    *(const char **)user = v->str;
+    return 0;
 }
 
 static const char *jget_str(const json_t *o, const char *k)
@@ -270,51 +277,17 @@ static void print_report(FILE *f, const json_t *o)
 
 int cmd_info(int argc, char **argv)
 {
-    static const struct option opts[] = {
-        {"json", required_argument, NULL, 'j'},
-        {"help", no_argument, NULL, 'h'},
-        {NULL, 0, NULL, 0},
-    };
     const char *json_path = NULL;
-    int c;
-    opterr = 0;
-    optind = 1;
-    while ((c = getopt_long(argc, argv, ":h", opts, NULL)) != -1) {
-        switch (c) {
-        case 'j': /* "-" is stdout instead of the report */
-            json_path = optarg;
-            if (strcmp(optarg, "-") != 0 &&
-                (c = mb_cli_output_check("--json", optarg)))
-                return c;
-            break;
-        case 'h':
-            usage(stdout);
-            return MB_EXIT_OK;
-        case ':':
-            return mb_cli_error(MB_EXIT_USAGE,
-                                "%s needs a value; see 'mbench info --help'",
-                                argv[optind - 1]);
-        default:
-            return mb_cli_error(MB_EXIT_USAGE,
-                                "unknown option '%s'; see 'mbench info --help'",
-                                argv[optind - 1]);
-        }
-    }
-    if (optind != argc - 1)
-        return mb_cli_error(MB_EXIT_USAGE,
-                            optind >= argc
-                                ? "missing MODEL; usage: mbench info MODEL "
-                                  "[--json FILE]"
-                                : "expected one MODEL, got extra argument "
-                                  "'%s'; usage: mbench info MODEL [--json FILE]",
-                            optind < argc - 1 ? argv[optind + 1] : "");
+    mb_opt_ctx ctx = {NULL, NULL, on_opt, &json_path, 0, NULL, 0};
+    int rc = mb_opt_parse(&mb_cmd_info, argc, argv, &ctx);
+    if (rc)
+        return rc == MB_OPT_HELP ? MB_EXIT_OK : rc;
     json_t *o = NULL;
     mb_err err = {0};
-    if (mb__onnx_inspect(argv[optind], &o, &err))
+    if (mb__onnx_inspect(ctx.args[0], &o, &err))
         return mb_cli_fail(&err);
-    int rc = MB_EXIT_OK;
     int to_stdout = json_path && strcmp(json_path, "-") == 0;
-    if (!to_stdout)
+    if (!to_stdout && !ctx.quiet)
         print_report(stdout, o);
     if (json_path) {
         json_t *doc = json_object();

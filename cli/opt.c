@@ -297,6 +297,7 @@ static int check_value(const mb_opt *o, const char *flag, const char *arg,
 {
     char ebuf[160];
     v->str = arg;
+    v->text = arg;
     switch (o->type) {
     case MB_OPT_SWITCH:
         return 0;
@@ -348,6 +349,8 @@ static int check_value(const mb_opt *o, const char *flag, const char *arg,
     case MB_OPT_OUTFILE:
         if (!*arg)
             break;
+        if ((o->flags & MB_OPT_DASH) && strcmp(arg, "-") == 0)
+            return 0;
         if (o->flags & MB_OPT_STDOUT)
             return mb_cli_output_arg(flag, arg, &v->str);
         return mb_cli_output_check(flag, arg);

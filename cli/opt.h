@@ -44,7 +44,10 @@ typedef enum mb_opt_type {
 enum {
     MB_OPT_REPEAT = 1u << 0, /* may be given more than once */
     MB_OPT_HIDDEN = 1u << 1, /* not in --help, man page or completion */
-    MB_OPT_STDOUT = 1u << 2  /* MB_OPT_OUTFILE: "-" means stdout */
+    MB_OPT_STDOUT = 1u << 2, /* MB_OPT_OUTFILE: "-" means stdout, the
+                                console report then goes to stderr */
+    MB_OPT_DASH = 1u << 3    /* MB_OPT_OUTFILE: "-" is passed on as is
+                                (the command writes stdout itself) */
 };
 
 typedef struct mb_opt {
@@ -65,6 +68,7 @@ typedef struct mb_optval {
     const char *str; /* the text (NULL for a switch); see MB_OPT_OUTFILE */
     int64_t i;
     double d;
+    const char *text; /* the text as given (differs from str for "-") */
 } mb_optval;
 
 /* Option sets a command takes besides its own. */
