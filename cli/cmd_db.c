@@ -47,13 +47,19 @@ static const mb_opt db_opts[] = {
 };
 
 const mb_cmd mb_cmd_db = {
-    "db", "export|import|info [FILE.json...]",
+    "db",
+    "export|import|info [FILE.json...]",
     "export, import and copy the results store",
     "mbench db export --db SRC (--json FILE | --to DST); mbench db import "
     "--db DST [--git-dir DIR] FILE.json...; mbench db info --db DB.  Import "
     "reads export files and plain result documents.  Documents already in "
     "the target are skipped, so re-running is safe.",
-    db_opts, sizeof db_opts / sizeof db_opts[0], 0, 0, -1, NULL};
+    db_opts,
+    sizeof db_opts / sizeof db_opts[0],
+    0,
+    0,
+    -1,
+    NULL};
 
 typedef struct {
     const char *db, *json_path, *json_shown, *to, *git_dir;
@@ -63,13 +69,19 @@ static int on_opt(void *user, const mb_opt *o, const mb_optval *v)
 {
     db_args *a = user;
     switch (o->id) {
-    case O_DB: a->db = v->str; break;
+    case O_DB:
+        a->db = v->str;
+        break;
     case O_JSON: /* checked before the store is read */
         a->json_path = v->str;
         a->json_shown = v->text;
         break;
-    case O_TO: a->to = v->str; break;
-    case O_GITDIR: a->git_dir = v->str; break;
+    case O_TO:
+        a->to = v->str;
+        break;
+    case O_GITDIR:
+        a->git_dir = v->str;
+        break;
     }
     return 0;
 }

@@ -25,8 +25,17 @@ MBENCH_COMMAND(history, cmd_history,
                "results over commits and time, with change points")
 MBENCH_OPTIONS(history, mb_cmd_history)
 
-enum { O_DB, O_MODEL, O_VARIANT, O_BATCH, O_BRANCH, O_METRIC, O_LIMIT,
-       O_HTML, O_JSON };
+enum {
+    O_DB,
+    O_MODEL,
+    O_VARIANT,
+    O_BATCH,
+    O_BRANCH,
+    O_METRIC,
+    O_LIMIT,
+    O_HTML,
+    O_JSON
+};
 
 #define STR_(x) #x
 #define STR(x) STR_(x)
@@ -48,25 +57,36 @@ static const mb_opt history_opts[] = {
      "p50, p90, p95, p99, mean, throughput or memory",
      "p50|p90|p95|p99|mean|throughput|memory", 0, 0, 0, O_METRIC},
     {"limit", 0, MB_OPT_INT, "N",
-     "the newest N results of each filter (default all)",
-     "a positive integer", NULL, 1, 9.3e18, 0, O_LIMIT},
+     "the newest N results of each filter (default all)", "a positive integer",
+     NULL, 1, 9.3e18, 0, O_LIMIT},
     {"html", 0, MB_OPT_OUTFILE, "FILE",
      "a self-contained page with one SVG chart per series ('-' for stdout)",
      NULL, NULL, 0, 0, MB_OPT_STDOUT, O_HTML},
     {"json", 0, MB_OPT_OUTFILE, "FILE",
-     "series and change points (schema mbench.history/1; '-' for stdout)",
-     NULL, NULL, 0, 0, MB_OPT_STDOUT, O_JSON},
+     "series and change points (schema mbench.history/1; '-' for stdout)", NULL,
+     NULL, 0, 0, MB_OPT_STDOUT, O_JSON},
 };
 
-const mb_cmd mb_cmd_history = {
-    "history", NULL, "results over commits and time, with change points",
-    "Follows stored results over commits and time, one series per (model, "
-    "variant, batch size), and finds change points.",
-    history_opts, sizeof history_opts / sizeof history_opts[0], 0, 0, 0,
-    "Change points: binary segmentation on medians, at least "
-    STR(MB_CP_MIN_SEGMENT) " results per segment, a step of more than "
-    STR(MB_CP_THRESHOLD) " robust standard errors and a relative change of "
-    "more than " STR(MB_CP_MIN_REL) "."};
+const mb_cmd
+    mb_cmd_history =
+        {"history",
+         NULL,
+         "results over commits and time, with change points",
+         "Follows stored results over commits and time, one series per (model, "
+         "variant, batch size), and finds change points.",
+         history_opts,
+         sizeof history_opts / sizeof history_opts[0],
+         0,
+         0,
+         0,
+         "Change points: binary segmentation on medians, at least " STR(
+             MB_CP_MIN_SEGMENT) " results per segment, a step of more "
+                                "than " STR(MB_CP_THRESHOLD) " robust standard "
+                                                             "errors and a "
+                                                             "relative change "
+                                                             "of "
+                                                             "more than " STR(
+                                                                 MB_CP_MIN_REL) "."};
 
 typedef struct {
     const char *db, *metric, *html, *json_path;
@@ -77,15 +97,33 @@ static int on_opt(void *user, const mb_opt *o, const mb_optval *v)
 {
     history_args *a = user;
     switch (o->id) {
-    case O_DB: a->db = v->str; break;
-    case O_MODEL: a->f.model = v->str; break;
-    case O_VARIANT: a->f.variant = v->str; break;
-    case O_BRANCH: a->f.ref = v->str; break;
-    case O_HTML: a->html = v->str; break;
-    case O_JSON: a->json_path = v->str; break;
-    case O_BATCH: a->f.batch_size = v->i; break;
-    case O_LIMIT: a->f.limit = v->i; break;
-    case O_METRIC: a->metric = v->str; break;
+    case O_DB:
+        a->db = v->str;
+        break;
+    case O_MODEL:
+        a->f.model = v->str;
+        break;
+    case O_VARIANT:
+        a->f.variant = v->str;
+        break;
+    case O_BRANCH:
+        a->f.ref = v->str;
+        break;
+    case O_HTML:
+        a->html = v->str;
+        break;
+    case O_JSON:
+        a->json_path = v->str;
+        break;
+    case O_BATCH:
+        a->f.batch_size = v->i;
+        break;
+    case O_LIMIT:
+        a->f.limit = v->i;
+        break;
+    case O_METRIC:
+        a->metric = v->str;
+        break;
     }
     return 0;
 }
@@ -431,7 +469,8 @@ int cmd_history(int argc, char **argv)
     mb_err err = {0};
     mb__store *s = NULL;
     json_t *rows = NULL;
-    if (mb__store_open_existing(db, &s, &err) || mb__store_history(s, &f, &rows, &err)) {
+    if (mb__store_open_existing(db, &s, &err) ||
+        mb__store_history(s, &f, &rows, &err)) {
         mb__store_close(s);
         return mb_cli_fail(&err);
     }
@@ -453,8 +492,8 @@ int cmd_history(int argc, char **argv)
             "1.4826*median|x[i+1]-x[i]|/sqrt(2)",
             "min_segment", MB_CP_MIN_SEGMENT, "threshold", MB_CP_THRESHOLD,
             "min_relative_change", MB_CP_MIN_REL, "series", series);
-        rc |= write_out(json_path,
-                        doc ? json_dumps(doc, JSON_INDENT(2)) : NULL);
+        rc |=
+            write_out(json_path, doc ? json_dumps(doc, JSON_INDENT(2)) : NULL);
         if (rc)
             rc = MB_EXIT_RUNTIME;
         json_decref(doc);

@@ -16,11 +16,13 @@
 #include <stdlib.h>
 #include <string.h>
 
-MBENCH_COMMAND(info, cmd_info, "describe an ONNX model: inputs, outputs, opsets, parameters")
+MBENCH_COMMAND(info, cmd_info,
+               "describe an ONNX model: inputs, outputs, opsets, parameters")
 MBENCH_OPTIONS(info, mb_cmd_info)
 
 const mb_cmd mb_cmd_info = {
-    "info", "MODEL",
+    "info",
+    "MODEL",
     "describe an ONNX model: inputs, outputs, opsets, parameters",
     "Describes MODEL (an ONNX file) without running it and without loading "
     "its weights: inputs and outputs (symbolic dims by name), opsets, "
@@ -31,7 +33,10 @@ const mb_cmd mb_cmd_info = {
                       "also write the description as JSON (schema "
                       "mbench.info/1; '-' for stdout instead of the report)",
                       NULL, NULL, 0, 0, MB_OPT_DASH, 0}},
-    1, 0, 1, 1,
+    1,
+    0,
+    1,
+    1,
     "Exit codes: 0 success, 2 usage error, 3 missing, unreadable or corrupt "
     "model."};
 
@@ -102,14 +107,16 @@ static void print_values(FILE *f, const char *title, const json_t *arr)
     size_t i, width = 4;
     json_t *v;
     fprintf(f, "%s (%zu)\n", title, json_array_size(arr));
-    json_array_foreach(arr, i, v) {
+    json_array_foreach(arr, i, v)
+    {
         size_t w = strlen(jget_str(v, "name"));
         if (w > width)
             width = w;
     }
     if (width > 40)
         width = 40;
-    json_array_foreach(arr, i, v) {
+    json_array_foreach(arr, i, v)
+    {
         fprintf(f, "  %-*s  %-9s ", (int)width, jget_str(v, "name"),
                 jget_str(v, "dtype"));
         const json_t *shape = json_object_get(v, "shape");
@@ -120,7 +127,8 @@ static void print_values(FILE *f, const char *title, const json_t *arr)
         fputc('[', f);
         size_t j;
         json_t *d;
-        json_array_foreach(shape, j, d) {
+        json_array_foreach(shape, j, d)
+        {
             if (j)
                 fputs(", ", f);
             if (json_is_integer(d))
@@ -157,14 +165,16 @@ static void print_ops(FILE *f, const char *title, const json_t *ops)
         return;
     const char *key;
     json_t *val;
-    json_object_foreach((json_t *)ops, key, val) {
+    json_object_foreach((json_t *)ops, key, val)
+    {
         v[k].op = key;
         v[k++].n = json_integer_value(val);
     }
     qsort(v, k, sizeof *v, by_count);
     fputs(title, f);
     for (size_t i = 0; i < k && i < 12; i++)
-        fprintf(f, "%s%s %" JSON_INTEGER_FORMAT, i ? ", " : "", v[i].op, v[i].n);
+        fprintf(f, "%s%s %" JSON_INTEGER_FORMAT, i ? ", " : "", v[i].op,
+                v[i].n);
     if (k > 12)
         fprintf(f, ", ... (%zu kinds)", k);
     fputc('\n', f);
@@ -202,23 +212,27 @@ static void print_report(FILE *f, const json_t *o)
     size_t i;
     json_t *v;
     const json_t *opsets = json_object_get(o, "opsets");
-    json_array_foreach(opsets, i, v) {
+    json_array_foreach(opsets, i, v)
+    {
         const char *d = jget_str(v, "domain");
         fprintf(f, "%s%s %" JSON_INTEGER_FORMAT, i ? ", " : "",
                 *d ? d : "ai.onnx", jget_int(v, "version"));
     }
     fputs(json_array_size(opsets) ? "\n" : "none\n", f);
     fprintf(f, "graph     %s: %" JSON_INTEGER_FORMAT " nodes",
-            *jget_str(o, "graph_name") ? jget_str(o, "graph_name") : "(unnamed)",
+            *jget_str(o, "graph_name") ? jget_str(o, "graph_name")
+                                       : "(unnamed)",
             jget_int(o, "nodes"));
     if (jget_int(o, "subgraphs"))
-        fprintf(f, ", %" JSON_INTEGER_FORMAT " subgraphs with %"
-                JSON_INTEGER_FORMAT " more nodes",
+        fprintf(f,
+                ", %" JSON_INTEGER_FORMAT
+                " subgraphs with %" JSON_INTEGER_FORMAT " more nodes",
                 jget_int(o, "subgraphs"), jget_int(o, "subgraph_nodes"));
     fputc('\n', f);
     print_ops(f, "op types  ", json_object_get(o, "op_types"));
-    print_ops(f, "  in subgraphs (If/Loop/Scan bodies, not in the counts "
-                 "above): ",
+    print_ops(f,
+              "  in subgraphs (If/Loop/Scan bodies, not in the counts "
+              "above): ",
               json_object_get(o, "subgraph_op_types"));
     print_values(f, "inputs", json_object_get(o, "inputs"));
     print_values(f, "outputs", json_object_get(o, "outputs"));
@@ -227,21 +241,23 @@ static void print_report(FILE *f, const json_t *o)
     char hc[80] = "";
     if (p >= 1000)
         snprintf(hc, sizeof hc, " (%s)", human_count(p, c, sizeof c));
-    fprintf(f, "parameters %s%s in %" JSON_INTEGER_FORMAT
+    fprintf(f,
+            "parameters %s%s in %" JSON_INTEGER_FORMAT
             " initializers, %s (%s bytes)\n",
-            grouped(p, a, sizeof a), hc,
-            jget_int(o, "initializers"), human_bytes(pb, b, sizeof b),
-            grouped(pb, a + 32, 32));
+            grouped(p, a, sizeof a), hc, jget_int(o, "initializers"),
+            human_bytes(pb, b, sizeof b), grouped(pb, a + 32, 32));
     const char *key;
     json_t *e;
-    json_object_foreach((json_t *)json_object_get(o, "params_by_dtype"), key, e) {
+    json_object_foreach((json_t *)json_object_get(o, "params_by_dtype"), key, e)
+    {
         fprintf(f, "  %-10s %16s params %12s\n", key,
                 grouped((uint64_t)jget_int(e, "count"), a, sizeof a),
                 human_bytes((uint64_t)jget_int(e, "bytes"), b, sizeof b));
     }
     const json_t *k = json_object_get(o, "constants");
     if (jget_int(k, "tensors"))
-        fprintf(f, "constants %" JSON_INTEGER_FORMAT " tensors in node "
+        fprintf(f,
+                "constants %" JSON_INTEGER_FORMAT " tensors in node "
                 "attributes (Constant values), %s values, %s (not counted "
                 "as parameters)\n",
                 jget_int(k, "tensors"),
@@ -250,16 +266,16 @@ static void print_report(FILE *f, const json_t *o)
     const json_t *ext = json_object_get(o, "external_data");
     const json_t *files = json_object_get(ext, "files");
     if (json_array_size(files)) {
-        fprintf(f, "external  %s in", human_bytes((uint64_t)jget_int(ext, "bytes"),
-                                                a, sizeof a));
-        json_array_foreach(files, i, v) fprintf(f, "%s %s", i ? "," : "",
-                                                json_string_value(v));
+        fprintf(f, "external  %s in",
+                human_bytes((uint64_t)jget_int(ext, "bytes"), a, sizeof a));
+        json_array_foreach(files, i, v)
+            fprintf(f, "%s %s", i ? "," : "", json_string_value(v));
         fputc('\n', f);
         const json_t *missing = json_object_get(ext, "missing");
         if (json_array_size(missing)) {
             fputs("          MISSING:", f);
-            json_array_foreach(missing, i, v) fprintf(f, "%s %s", i ? "," : "",
-                                                    json_string_value(v));
+            json_array_foreach(missing, i, v)
+                fprintf(f, "%s %s", i ? "," : "", json_string_value(v));
             fputs(" (put them beside the model)\n", f);
         }
     }
@@ -267,7 +283,8 @@ static void print_report(FILE *f, const json_t *o)
     if (json_object_size(meta)) {
         fputs("metadata ", f);
         int first = 1;
-        json_object_foreach((json_t *)meta, key, v) {
+        json_object_foreach((json_t *)meta, key, v)
+        {
             fprintf(f, "%s %s=%s", first ? "" : ",", key, json_string_value(v));
             first = 0;
         }

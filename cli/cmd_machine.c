@@ -15,23 +15,24 @@
 #include <stdlib.h>
 #include <string.h>
 
-MBENCH_COMMAND(machine, cmd_machine,
-               "measure (once, then cached) this machine's GEMM and memory peaks")
+MBENCH_COMMAND(
+    machine, cmd_machine,
+    "measure (once, then cached) this machine's GEMM and memory peaks")
 MBENCH_OPTIONS(machine, mb_cmd_machine)
 
 enum { O_REFRESH, O_JSON };
 
 static const mb_opt machine_opts[] = {
     {"refresh", 0, MB_OPT_SWITCH, NULL,
-     "measure again even when a cache exists", NULL, NULL, 0, 0, 0,
-     O_REFRESH},
+     "measure again even when a cache exists", NULL, NULL, 0, 0, 0, O_REFRESH},
     {"json", 0, MB_OPT_OUTFILE, "FILE",
-     "also write the record as JSON to FILE ('-' for stdout)", NULL, NULL, 0,
-     0, MB_OPT_STDOUT, O_JSON},
+     "also write the record as JSON to FILE ('-' for stdout)", NULL, NULL, 0, 0,
+     MB_OPT_STDOUT, O_JSON},
 };
 
 const mb_cmd mb_cmd_machine = {
-    "machine", NULL,
+    "machine",
+    NULL,
     "measure (once, then cached) this machine's GEMM and memory peaks",
     "Measures this machine's practical peaks once and caches them in "
     "$XDG_CACHE_HOME/mbench/machine.json (else ~/.cache/mbench/): "
@@ -39,7 +40,11 @@ const mb_cmd mb_cmd_machine = {
     "bandwidth with a STREAM-like triad (one core, all cores) and whether "
     "hardware counters can be read.  `mbench profile' reports share of "
     "peak against these figures.",
-    machine_opts, sizeof machine_opts / sizeof machine_opts[0], 0, 0, 0,
+    machine_opts,
+    sizeof machine_opts / sizeof machine_opts[0],
+    0,
+    0,
+    0,
     NULL};
 
 typedef struct {

@@ -12,7 +12,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-MBENCH_COMMAND(merge, cmd_merge, "combine shard results of a suite into one document")
+MBENCH_COMMAND(merge, cmd_merge,
+               "combine shard results of a suite into one document")
 MBENCH_OPTIONS(merge, mb_cmd_merge)
 
 enum { O_OUTPUT, O_COMPARE, O_SEED };
@@ -28,14 +29,19 @@ static const mb_opt merge_opts[] = {
 };
 
 const mb_cmd mb_cmd_merge = {
-    "merge", "SHARD.json...",
+    "merge",
+    "SHARD.json...",
     "combine shard results of a suite into one document",
     "Combines the result documents of 'mbench suite --shard I/N' runs into "
     "the document of the unsharded run: runs in task order, shard info "
     "dropped, the sources listed in \"merged_from\".  Refuses documents of "
     "different task files or shard counts and repeated shards; a missing "
     "shard gives a warning and \"incomplete\": true.",
-    merge_opts, sizeof merge_opts / sizeof merge_opts[0], 0, 0, -1,
+    merge_opts,
+    sizeof merge_opts / sizeof merge_opts[0],
+    0,
+    0,
+    -1,
     "Exit codes: 0 ok, 2 usage or documents that do not belong together, 3 "
     "I/O."};
 
@@ -53,8 +59,12 @@ static int on_opt(void *user, const mb_opt *o, const mb_optval *v)
         a->out = v->str;
         a->shown = v->text;
         break;
-    case O_COMPARE: a->compare = 1; break;
-    case O_SEED: a->seed = v->i; break;
+    case O_COMPARE:
+        a->compare = 1;
+        break;
+    case O_SEED:
+        a->seed = v->i;
+        break;
     }
     return 0;
 }
@@ -70,10 +80,13 @@ int cmd_merge(int argc, char **argv)
     int compare = a.compare;
     int64_t seed = a.seed;
     if (!out)
-        return mb_cli_error(MB_EXIT_USAGE, "no --output FILE: name the merged document");
+        return mb_cli_error(MB_EXIT_USAGE,
+                            "no --output FILE: name the merged document");
     int n = ctx.n_args;
     if (n < 1)
-        return mb_cli_error(MB_EXIT_USAGE, "no input: give the shard result files (mbench merge a.json b.json --output all.json)");
+        return mb_cli_error(MB_EXIT_USAGE,
+                            "no input: give the shard result files (mbench "
+                            "merge a.json b.json --output all.json)");
     json_t **docs = mb__calloc((size_t)n, sizeof *docs);
     const char **names = mb__calloc((size_t)n, sizeof *names);
     int rc = MB_EXIT_OK;
@@ -81,9 +94,12 @@ int cmd_merge(int argc, char **argv)
         names[i] = ctx.args[i];
         json_error_t je;
         docs[i] = json_load_file(names[i], 0, &je);
-        if (!docs[i] || !json_is_object(docs[i]) || !json_is_array(json_object_get(docs[i], "runs"))) {
-            rc = mb_cli_error(docs[i] ? MB_EXIT_USAGE : MB_EXIT_RUNTIME,
-                              "%s: %s", names[i], docs[i] ? "not a result document (no \"runs\" array)" : je.text);
+        if (!docs[i] || !json_is_object(docs[i]) ||
+            !json_is_array(json_object_get(docs[i], "runs"))) {
+            rc = mb_cli_error(
+                docs[i] ? MB_EXIT_USAGE : MB_EXIT_RUNTIME, "%s: %s", names[i],
+                docs[i] ? "not a result document (no \"runs\" array)"
+                        : je.text);
             goto done;
         }
     }
@@ -98,7 +114,8 @@ int cmd_merge(int argc, char **argv)
     json_array_foreach(json_object_get(merged, "warnings"), i, w)
         mb_cli_warn("%s", json_string_value(w));
     if (compare) {
-        json_t *cmp = mb__suite_comparison(json_object_get(merged, "runs"), (uint64_t)seed);
+        json_t *cmp = mb__suite_comparison(json_object_get(merged, "runs"),
+                                           (uint64_t)seed);
         json_object_set_new(merged, "comparison", cmp);
         size_t gi;
         json_t *g;
@@ -106,12 +123,16 @@ int cmd_merge(int argc, char **argv)
         {
             size_t ei;
             json_t *e;
-            printf("%s (baseline %s)\n", json_string_value(json_object_get(g, "group")),
-                   json_string_value(json_object_get(g, "baseline")) ? json_string_value(json_object_get(g, "baseline")) : "-");
+            printf("%s (baseline %s)\n",
+                   json_string_value(json_object_get(g, "group")),
+                   json_string_value(json_object_get(g, "baseline"))
+                       ? json_string_value(json_object_get(g, "baseline"))
+                       : "-");
             json_array_foreach(json_object_get(g, "entries"), ei, e)
             {
                 const json_t *sp = json_object_get(e, "speedup");
-                printf("  %-40s ", json_string_value(json_object_get(e, "variant")));
+                printf("  %-40s ",
+                       json_string_value(json_object_get(e, "variant")));
                 if (json_is_number(sp))
                     printf("speedup %.3fx\n", json_number_value(sp));
                 else
@@ -120,7 +141,8 @@ int cmd_merge(int argc, char **argv)
         }
     }
     if (!ctx.quiet)
-        printf("merged %d document(s), %zu run(s) into %s\n", n, json_array_size(json_object_get(merged, "runs")), shown);
+        printf("merged %d document(s), %zu run(s) into %s\n", n,
+               json_array_size(json_object_get(merged, "runs")), shown);
     if (mb_cli_write_doc(out, merged) != 0)
         rc = MB_EXIT_RUNTIME;
     json_decref(merged);

@@ -24,7 +24,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-MBENCH_COMMAND(report, cmd_report, "rebuild Markdown/HTML/CSV/JSON reports from saved results")
+MBENCH_COMMAND(report, cmd_report,
+               "rebuild Markdown/HTML/CSV/JSON reports from saved results")
 MBENCH_OPTIONS(report, mb_cmd_report)
 
 #define RESULT_SCHEMA "mbench.result/1"
@@ -38,19 +39,23 @@ static const mb_opt report_opts[] = {
     {"md", 0, MB_OPT_OUTFILE, "FILE", "GitHub-flavoured Markdown", NULL, NULL,
      0, 0, 0, O_MD},
     {"csv", 0, MB_OPT_OUTFILE, "FILE",
-     "one CSV row per run (the file is replaced)", NULL, NULL, 0, 0, 0,
-     O_CSV},
+     "one CSV row per run (the file is replaced)", NULL, NULL, 0, 0, 0, O_CSV},
     {"json", 0, MB_OPT_OUTFILE, "FILE", "the merged result document", NULL,
      NULL, 0, 0, 0, O_JSON},
 };
 
 const mb_cmd mb_cmd_report = {
-    "report", "RESULT.json...",
+    "report",
+    "RESULT.json...",
     "rebuild Markdown/HTML/CSV/JSON reports from saved results",
     "Rebuilds reports from result documents saved by mbench run/compare "
     "(--json).  Several documents are merged: their runs side by side.  "
     "With no output flag the Markdown report is printed to stdout.",
-    report_opts, sizeof report_opts / sizeof report_opts[0], 0, 0, -1,
+    report_opts,
+    sizeof report_opts / sizeof report_opts[0],
+    0,
+    0,
+    -1,
     "Exit codes: 0 ok, 2 usage, 3 unreadable, corrupt or foreign document."};
 
 static int on_opt(void *user, const mb_opt *o, const mb_optval *v)
@@ -120,9 +125,10 @@ static json_t *merge_docs(json_t **docs, char **paths, size_t n)
     for (size_t d = 0; ok && d < n; d++) {
         size_t i;
         json_t *x;
-        json_array_foreach(json_object_get(docs[d], "runs"), i, x)
-            ok &= json_array_append_new(runs, json_deep_copy(x)) == 0;
-        json_array_foreach(json_object_get(docs[d], "warnings"), i, x) {
+        json_array_foreach(json_object_get(docs[d], "runs"), i, x) ok &=
+            json_array_append_new(runs, json_deep_copy(x)) == 0;
+        json_array_foreach(json_object_get(docs[d], "warnings"), i, x)
+        {
             int dup = 0;
             size_t j;
             json_t *y;
@@ -132,9 +138,10 @@ static json_t *merge_docs(json_t **docs, char **paths, size_t n)
         }
         ok &= json_array_append_new(from, json_string(paths[d])) == 0;
         if (d > 0 && json_object_get(docs[d], "comparison"))
-            mb_cli_warn("%s: its \"comparison\" section is not merged into "
-                        "--json (only the first document's is kept); its runs are",
-                        paths[d]);
+            mb_cli_warn(
+                "%s: its \"comparison\" section is not merged into "
+                "--json (only the first document's is kept); its runs are",
+                paths[d]);
     }
     if (ok) {
         ok &= json_object_set(m, "runs", runs) == 0;
@@ -152,14 +159,19 @@ static json_t *merge_docs(json_t **docs, char **paths, size_t n)
 }
 
 /* The exit code of the first failure. */
-static int first(int rc, int r) { return rc ? rc : r; }
+static int first(int rc, int r)
+{
+    return rc ? rc : r;
+}
 
 static int write_buf(const char *path, mb_buf *b, const char *what)
 {
     mb_err err = {0};
     if (b->oom)
-        return mb_cli_error(MB_EXIT_RUNTIME, "out of memory rendering %s", what);
-    if (mb__write_file_atomic(path, b->data ? b->data : "", b->len, &err) != MB_OK)
+        return mb_cli_error(MB_EXIT_RUNTIME, "out of memory rendering %s",
+                            what);
+    if (mb__write_file_atomic(path, b->data ? b->data : "", b->len, &err) !=
+        MB_OK)
         return mb_cli_fail(&err);
     return MB_EXIT_OK;
 }
@@ -223,9 +235,11 @@ int cmd_report(int argc, char **argv)
 #endif
     if (loaded && jsonp) {
         json_t *m = merge_docs(docs, ctx.args, n);
-        char *text = m ? json_dumps(m, JSON_INDENT(1) | JSON_PRESERVE_ORDER) : NULL;
+        char *text =
+            m ? json_dumps(m, JSON_INDENT(1) | JSON_PRESERVE_ORDER) : NULL;
         if (!text) {
-            rc = first(rc, mb_cli_error(MB_EXIT_RUNTIME, "out of memory merging documents"));
+            rc = first(rc, mb_cli_error(MB_EXIT_RUNTIME,
+                                        "out of memory merging documents"));
         } else {
             mb_buf b = MB_BUF_INIT;
             mb__buf_puts(&b, text);

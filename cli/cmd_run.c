@@ -58,8 +58,9 @@ static void progress(void *user, int64_t batch, int64_t iters,
         snprintf(ci, sizeof ci, "CI +-%.2f%%", ci_rel * 100);
     else
         snprintf(ci, sizeof ci, "CI pending");
-    fprintf(stderr, "\rbatch %lld [%s] %lld iterations, %.1f s, %s (target "
-                    "%.2f%%)\033[K",
+    fprintf(stderr,
+            "\rbatch %lld [%s] %lld iterations, %.1f s, %s (target "
+            "%.2f%%)\033[K",
             (long long)batch, bar, (long long)iters, (double)elapsed_ns / 1e9,
             ci, ps->target * 100);
     fflush(stderr);
@@ -75,8 +76,9 @@ static void progress_rounds(void *user, size_t round, size_t rounds,
         return;
     ps->last = now;
     ps->shown = 1;
-    fprintf(stderr, "\rprocess %zu of %zu (each a fresh runtime and "
-                    "session), %.1f s\033[K",
+    fprintf(stderr,
+            "\rprocess %zu of %zu (each a fresh runtime and "
+            "session), %.1f s\033[K",
             round + 1, rounds, (double)elapsed_ns / 1e9);
     fflush(stderr);
 }
@@ -90,12 +92,17 @@ static const mb_opt run_opts[] = {
 };
 
 const mb_cmd mb_cmd_run = {
-    "run", "MODEL", "benchmark one model: latency, throughput, memory",
+    "run",
+    "MODEL",
+    "benchmark one model: latency, throughput, memory",
     "Benchmarks MODEL (an ONNX file) and prints latency percentiles with a "
     "95% CI of the median, throughput, memory and phase times, one row per "
     "batch size.",
-    run_opts, sizeof run_opts / sizeof run_opts[0],
-    MB_OPTSET_RUN | MB_OPTSET_OUTPUT, 1, 1,
+    run_opts,
+    sizeof run_opts / sizeof run_opts[0],
+    MB_OPTSET_RUN | MB_OPTSET_OUTPUT,
+    1,
+    1,
     "Exit codes: 0 success, 1 leak suspected (--leak-check), 2 usage error, "
     "3 runtime error, 130 interrupted."};
 
@@ -174,14 +181,15 @@ int cmd_run(int argc, char **argv)
     rc = mb_cli_outputs_write(&out, doc);
     size_t i;
     json_t *run;
-    json_array_foreach(json_object_get(doc, "runs"), i, run)
-        if (!strcmp(json_string_value(json_object_get(run, "status")),
-                    "failed") &&
-            !rc)
-            rc = mb_cli_error(MB_EXIT_RUNTIME, "batch %lld failed: %s",
-                              (long long)json_integer_value(
-                                  json_object_get(run, "batch_size")),
-                              json_string_value(json_object_get(run, "error")));
+    json_array_foreach(
+        json_object_get(doc, "runs"), i,
+        run) if (!strcmp(json_string_value(json_object_get(run, "status")),
+                         "failed") &&
+                 !rc) rc =
+        mb_cli_error(
+            MB_EXIT_RUNTIME, "batch %lld failed: %s",
+            (long long)json_integer_value(json_object_get(run, "batch_size")),
+            json_string_value(json_object_get(run, "error")));
     /* --leak-check is a verdict: exit 1 when a leak is suspected. */
     json_array_foreach(json_object_get(doc, "runs"), i, run)
     {
@@ -190,14 +198,14 @@ int cmd_run(int argc, char **argv)
         if (!leak)
             continue;
         int sus = json_is_true(json_object_get(leak, "suspected"));
-        fprintf(stderr, "leak check, batch %lld: %s (RSS slope %.1f bytes per "
-                        "iteration, growth %.0f bytes)\n",
-                (long long)json_integer_value(
-                    json_object_get(run, "batch_size")),
-                sus ? "LEAK SUSPECTED" : "no leak",
-                json_number_value(json_object_get(leak,
-                                                  "slope_bytes_per_iter")),
-                json_number_value(json_object_get(leak, "growth_bytes")));
+        fprintf(
+            stderr,
+            "leak check, batch %lld: %s (RSS slope %.1f bytes per "
+            "iteration, growth %.0f bytes)\n",
+            (long long)json_integer_value(json_object_get(run, "batch_size")),
+            sus ? "LEAK SUSPECTED" : "no leak",
+            json_number_value(json_object_get(leak, "slope_bytes_per_iter")),
+            json_number_value(json_object_get(leak, "growth_bytes")));
         if (sus && !rc)
             rc = MB_EXIT_FAIL;
     }

@@ -55,7 +55,8 @@ static const mb_opt tensor_opts[] = {
 };
 
 const mb_cmd mb_cmd_tensor_dump = {
-    "tensor-dump", "[FILE...]",
+    "tensor-dump",
+    "[FILE...]",
     "print what mbench reads from tensor files or --data",
     "Prints one line per tensor read from .npy, .npz or .pb files: NAME "
     "dtype=DTYPE shape=[D0,D1,...] sha256=HEX, where HEX is the sha256 of "
@@ -64,7 +65,11 @@ const mb_cmd mb_cmd_tensor_dump = {
     "Other forms: mbench tensor-dump --data PATH --input NAME:DTYPE:DIMS "
     "[--input ...] [--batch B] [--first I] [--values]; mbench tensor-dump "
     "--labels FILE.",
-    tensor_opts, sizeof tensor_opts / sizeof tensor_opts[0], 0, 0, -1,
+    tensor_opts,
+    sizeof tensor_opts / sizeof tensor_opts[0],
+    0,
+    0,
+    -1,
     "Exit codes: 0 ok, 2 usage error, 3 unreadable or mismatched data."};
 
 static void print_value(const mb_tensor *t, size_t i)
@@ -283,13 +288,27 @@ static int on_opt(void *user, const mb_opt *o, const mb_optval *v)
 {
     tensor_args *a = user;
     switch (o->id) {
-    case O_VALUES: a->values = 1; break;
-    case O_LIMIT: a->limit = v->i; break;
-    case O_DATA: a->data = v->str; break;
-    case O_LABELS: a->labels = v->str; break;
-    case O_SAVE: a->save = v->str; break;
-    case O_BATCH: a->batch = v->i; break;
-    case O_FIRST: a->first = v->i; break;
+    case O_VALUES:
+        a->values = 1;
+        break;
+    case O_LIMIT:
+        a->limit = v->i;
+        break;
+    case O_DATA:
+        a->data = v->str;
+        break;
+    case O_LABELS:
+        a->labels = v->str;
+        break;
+    case O_SAVE:
+        a->save = v->str;
+        break;
+    case O_BATCH:
+        a->batch = v->i;
+        break;
+    case O_FIRST:
+        a->first = v->i;
+        break;
     case O_INPUT:
         if (a->n_inputs == sizeof a->inputs / sizeof a->inputs[0])
             return mb_cli_error(MB_EXIT_USAGE, "too many --input flags");

@@ -8,10 +8,17 @@ MBENCH_COMMAND(version, cmd_version, "print mbench's version and commit")
 MBENCH_OPTIONS(version, mb_cmd_version)
 
 const mb_cmd mb_cmd_version = {
-    "version", NULL, "print mbench's version and commit",
+    "version",
+    NULL,
+    "print mbench's version and commit",
     "Prints the version of mbench and the commit it was built from "
     "(`mbench --version' is the same); with --quiet, the version alone.",
-    NULL, 0, 0, 0, 0, NULL};
+    NULL,
+    0,
+    0,
+    0,
+    0,
+    NULL};
 
 int cmd_version(int argc, char **argv)
 {

@@ -14,8 +14,8 @@ static const mb_opt builtin[] = {
     {"help", 'h', MB_OPT_SWITCH, NULL, "this help", NULL, NULL, 0, 0, 0,
      ID_HELP},
     {"quiet", 'q', MB_OPT_SWITCH, NULL,
-     "no report on the console: errors, warnings and files only", NULL, NULL,
-     0, 0, 0, ID_QUIET},
+     "no report on the console: errors, warnings and files only", NULL, NULL, 0,
+     0, 0, ID_QUIET},
 };
 #define N_BUILTIN (sizeof builtin / sizeof builtin[0])
 
@@ -191,15 +191,14 @@ static int unknown(const mb_cmd *cmd, const char *shown, const char *name)
 
 /* The option called name (len characters): exact, else an unambiguous
  * prefix.  *idx is its index for mb_opt_each.  NULL after printing. */
-static const mb_opt *find_long(const mb_cmd *cmd, const char *name,
-                               size_t len, size_t *idx, int *rc)
+static const mb_opt *find_long(const mb_cmd *cmd, const char *name, size_t len,
+                               size_t *idx, int *rc)
 {
     const mb_opt *o, *hit = NULL;
     const char *g;
     size_t n_hits = 0;
     char shown[128];
-    snprintf(shown, sizeof shown, "--%.*s", (int)(len < 100 ? len : 100),
-             name);
+    snprintf(shown, sizeof shown, "--%.*s", (int)(len < 100 ? len : 100), name);
     for (size_t i = 0; (o = mb_opt_each(cmd, i, &g)); i++) {
         if (strlen(o->name) == len && strncmp(o->name, name, len) == 0) {
             *idx = i;
@@ -303,8 +302,7 @@ static int check_value(const mb_opt *o, const char *flag, const char *arg,
         return 0;
     case MB_OPT_INT:
         if (mb_cli_parse_i64(arg, (int64_t)o->lo,
-                             o->hi >= 9e18 ? INT64_MAX : (int64_t)o->hi,
-                             &v->i))
+                             o->hi >= 9e18 ? INT64_MAX : (int64_t)o->hi, &v->i))
             break;
         return 0;
     case MB_OPT_DOUBLE:
@@ -397,8 +395,10 @@ static int apply(const mb_cmd *cmd, mb_opt_ctx *ctx, const mb_opt *o,
 
 static int needs_value(const mb_cmd *cmd, const char *shown)
 {
-    return mb_cli_error(MB_EXIT_USAGE, "%s needs a value; see 'mbench %s "
-                        "--help'", shown, cmd->name);
+    return mb_cli_error(MB_EXIT_USAGE,
+                        "%s needs a value; see 'mbench %s "
+                        "--help'",
+                        shown, cmd->name);
 }
 
 /* The name of positional argument k in cmd->args ("MODEL"). */

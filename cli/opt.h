@@ -51,8 +51,8 @@ enum {
 };
 
 typedef struct mb_opt {
-    const char *name;    /* long name without dashes: "json" */
-    char short_name;     /* 'o', or 0 */
+    const char *name; /* long name without dashes: "json" */
+    char short_name;  /* 'o', or 0 */
     mb_opt_type type;
     const char *metavar; /* "FILE"; NULL for a switch */
     const char *help;    /* one sentence */
@@ -86,16 +86,16 @@ typedef struct mb_cmd {
     const char *description; /* a paragraph, for --help and the man page */
     const mb_opt *opts;      /* the command's own options */
     size_t n_opts;
-    unsigned sets;   /* MB_OPTSET_* */
-    int min_args;    /* positional arguments: at least */
-    int max_args;    /* and at most (-1: any number) */
+    unsigned sets;      /* MB_OPTSET_* */
+    int min_args;       /* positional arguments: at least */
+    int max_args;       /* and at most (-1: any number) */
     const char *footer; /* printed after the options ("Exit codes: ...") */
 } mb_cmd;
 
 /* What mb_opt_parse fills, and where it puts the shared options. */
 typedef struct mb_opt_ctx {
-    mb_plan *plan;               /* MB_OPTSET_RUN: set here (required) */
-    struct mb_cli_outputs *out;  /* MB_OPTSET_OUTPUT: recorded here */
+    mb_plan *plan;              /* MB_OPTSET_RUN: set here (required) */
+    struct mb_cli_outputs *out; /* MB_OPTSET_OUTPUT: recorded here */
     /* The command's own options: 0 to go on, or an exit code after
      * printing.  May be NULL when the command has none. */
     int (*on_opt)(void *user, const mb_opt *o, const mb_optval *v);
@@ -143,8 +143,7 @@ typedef struct mb_cmd_entry {
  * completion scripts) or "list" ("COMMAND --option" lines) for cmds to f.
  * Commands without a table are described from their --help.  Returns an
  * exit code. */
-int mb_opt_dump(const char *what, const mb_cmd_entry *cmds, size_t n,
-                FILE *f);
+int mb_opt_dump(const char *what, const mb_cmd_entry *cmds, size_t n, FILE *f);
 
 /* Registers a command's table: one line at file scope beside
  * MBENCH_COMMAND, naming the mb_cmd variable (the Makefile collects the

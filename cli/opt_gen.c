@@ -110,8 +110,9 @@ static gen_cmd *collect(const mb_cmd_entry *cmds, size_t n)
         for (size_t k = 0; (o = mb_opt_each(g[i].spec, k, &grp)); k++) {
             if (o->flags & MB_OPT_HIDDEN)
                 continue;
-            gen_opt x = {{0}, o->short_name, o->type != MB_OPT_SWITCH,
-                         o->type, o->choices, o->metavar, o->help};
+            gen_opt x = {{0},     o->short_name, o->type != MB_OPT_SWITCH,
+                         o->type, o->choices,    o->metavar,
+                         o->help};
             snprintf(x.name, sizeof x.name, "%s", o->name);
             add(&g[i], &x);
         }
@@ -226,11 +227,9 @@ static void dump_bash(FILE *f, gen_cmd *g, size_t n)
                 words(f, o->choices);
                 fputs("\" -- \"$cur\")); return ;;\n", f);
             } else if (o->type == MB_OPT_DIR) {
-                fputs(" COMPREPLY=($(compgen -d -- \"$cur\")); return ;;\n",
-                      f);
+                fputs(" COMPREPLY=($(compgen -d -- \"$cur\")); return ;;\n", f);
             } else if (o->type == MB_OPT_FILE || o->type == MB_OPT_OUTFILE) {
-                fputs(" COMPREPLY=($(compgen -f -- \"$cur\")); return ;;\n",
-                      f);
+                fputs(" COMPREPLY=($(compgen -f -- \"$cur\")); return ;;\n", f);
             } else {
                 fputs(" return ;;\n", f);
             }
@@ -328,8 +327,7 @@ static void dump_zsh(FILE *f, gen_cmd *g, size_t n)
           f);
 }
 
-int mb_opt_dump(const char *what, const mb_cmd_entry *cmds, size_t n,
-                FILE *f)
+int mb_opt_dump(const char *what, const mb_cmd_entry *cmds, size_t n, FILE *f)
 {
     gen_cmd *g = collect(cmds, n);
     if (!g)

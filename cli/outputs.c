@@ -40,8 +40,8 @@ static const mb_opt output_opts[MB_CLI_N_OUTPUT_OPTIONS] = {
      "Markdown report (tables, verdict, warnings)", NULL, NULL, 0, 0,
      MB_OPT_STDOUT, O_MD},
     {"html", 0, MB_OPT_OUTFILE, "FILE",
-     "self-contained HTML report with charts", NULL, NULL, 0, 0,
-     MB_OPT_STDOUT, O_HTML},
+     "self-contained HTML report with charts", NULL, NULL, 0, 0, MB_OPT_STDOUT,
+     O_HTML},
     {"db", 0, MB_OPT_STRING, "FILE|postgresql://...",
      "append the results to a store", "a store file or a postgresql:// URL",
      NULL, 0, 0, 0, O_DB},
@@ -150,16 +150,26 @@ int mb_cli_outputs_set(mb_cli_outputs *o, const mb_opt *opt, const char *arg)
 {
     int rc;
     switch (opt->id) {
-    case O_JSON: o->json = arg; return 0;
-    case O_CSV: o->csv = arg; return 0;
-    case O_MD: o->md = arg; return 0;
-    case O_HTML: o->html = arg; return 0;
+    case O_JSON:
+        o->json = arg;
+        return 0;
+    case O_CSV:
+        o->csv = arg;
+        return 0;
+    case O_MD:
+        o->md = arg;
+        return 0;
+    case O_HTML:
+        o->html = arg;
+        return 0;
     case O_DB:
         if ((rc = check_store(arg)))
             return rc;
         o->db = arg;
         return 0;
-    case O_GITDIR: o->git_dir = arg; return 0;
+    case O_GITDIR:
+        o->git_dir = arg;
+        return 0;
     }
     return mb_cli_error(MB_EXIT_USAGE, "--%s is not an output option",
                         opt->name);
@@ -168,16 +178,26 @@ int mb_cli_outputs_set(mb_cli_outputs *o, const mb_opt *opt, const char *arg)
 int mb_cli_outputs_handle(mb_cli_outputs *o, int c, const char *arg)
 {
     switch (c) {
-    case O_JSON: o->json = checked("--json", arg); return 1;
-    case O_CSV: o->csv = checked("--csv", arg); return 1;
-    case O_MD: o->md = checked("--md", arg); return 1;
-    case O_HTML: o->html = checked("--html", arg); return 1;
+    case O_JSON:
+        o->json = checked("--json", arg);
+        return 1;
+    case O_CSV:
+        o->csv = checked("--csv", arg);
+        return 1;
+    case O_MD:
+        o->md = checked("--md", arg);
+        return 1;
+    case O_HTML:
+        o->html = checked("--html", arg);
+        return 1;
     case O_DB:
         if (check_store(arg))
             exit(MB_EXIT_RUNTIME);
         o->db = arg;
         return 1;
-    case O_GITDIR: o->git_dir = arg; return 1;
+    case O_GITDIR:
+        o->git_dir = arg;
+        return 1;
     }
     return 0;
 }
@@ -189,8 +209,8 @@ static int write_buf(const char *path, mb_buf *b)
         mb__buf_free(b);
         return mb_cli_error(MB_EXIT_RUNTIME, "out of memory writing %s", path);
     }
-    mb_status s = mb__write_file_atomic(path, b->data ? b->data : "", b->len,
-                                        &e);
+    mb_status s =
+        mb__write_file_atomic(path, b->data ? b->data : "", b->len, &e);
     mb__buf_free(b);
     return s ? mb_cli_fail(&e) : 0;
 }

@@ -36,14 +36,13 @@ static void build(void)
                               t[i].choices,
                               t[i].lo,
                               t[i].hi,
-                              (t[i].flags & MB__PO_REPEAT) ? MB_OPT_REPEAT
-                                                           : 0u,
+                              (t[i].flags & MB__PO_REPEAT) ? MB_OPT_REPEAT : 0u,
                               (int)i};
         groups[i] = t[i].group;
         shared[i] = (struct option){
             t[i].name,
-            t[i].type == MB__PO_SWITCH ? no_argument : required_argument,
-            NULL, MB_RUNOPT_BASE + (int)i};
+            t[i].type == MB__PO_SWITCH ? no_argument : required_argument, NULL,
+            MB_RUNOPT_BASE + (int)i};
     }
     n_runopts = n < MAX_RUNOPTS ? n : MAX_RUNOPTS;
 }
@@ -100,8 +99,8 @@ struct option *mb_cli_runopts_merge(const struct option *own, size_t n_own)
 struct option *mb_cli_runopts_merge_outputs(const struct option *own,
                                             size_t n_own)
 {
-    struct option *t = calloc(n_own + N_SHARED + MB_CLI_N_OUTPUT_OPTIONS + 1,
-                              sizeof *t);
+    struct option *t =
+        calloc(n_own + N_SHARED + MB_CLI_N_OUTPUT_OPTIONS + 1, sizeof *t);
     if (!t)
         return NULL;
     if (n_own)
@@ -130,8 +129,8 @@ int mb_cli_runopts_apply_kv(mb_plan *p, const char *key, const char *value)
     build();
     for (size_t i = 0; i < n_runopts; i++) {
         if (strcmp(runopts[i].name, key) == 0) {
-            int rc = mb_cli_runopts_set(p, &runopts[i], key,
-                                        value ? value : "");
+            int rc =
+                mb_cli_runopts_set(p, &runopts[i], key, value ? value : "");
             if (rc == MB_EXIT_RUNTIME)
                 exit(rc);
             return rc ? -1 : 0;
@@ -155,8 +154,8 @@ int mb_cli_runopts_finish(mb_plan *p)
 
 void mb_cli_runopts_usage(FILE *f)
 {
-    static const mb_cmd only_run = {"run", NULL, NULL, NULL, NULL, 0,
-                                    MB_OPTSET_RUN, 0, 0, NULL};
+    static const mb_cmd only_run = {"run", NULL,          NULL, NULL, NULL,
+                                    0,     MB_OPTSET_RUN, 0,    0,    NULL};
     const char *last = NULL, *group;
     const mb_opt *o;
     for (size_t i = 0; (o = mb_opt_each(&only_run, i, &group)); i++) {

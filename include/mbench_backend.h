@@ -50,8 +50,8 @@ typedef struct mb_backend_config {
     int verbose;              /* pass the runtime's own logs to `log` */
     mb_log_fn log;
     void *log_user;
-    uint64_t seed;            /* the run's --seed (added last: older
-                                 plugins never read it) */
+    uint64_t seed; /* the run's --seed (added last: older
+                      plugins never read it) */
 } mb_backend_config;
 
 /* Capabilities a backend declares (mb_backend.caps), so the runner never

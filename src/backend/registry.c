@@ -53,8 +53,8 @@ uint32_t mb__backend_caps(const mb_backend *be)
 
 const char *const *mb__backend_options(const mb_backend *be)
 {
-    if (!be || be->struct_size < offsetof(mb_backend, options) +
-                                     sizeof be->options)
+    if (!be ||
+        be->struct_size < offsetof(mb_backend, options) + sizeof be->options)
         return NULL;
     return be->options;
 }

@@ -67,7 +67,8 @@ mb_status mb_runner_set(mb_runner *r, const char *key, const char *value,
 {
     double d;
     if (!key || !value)
-        return mb__fail(err, MB_EINVAL, "mb_runner_set needs a key and a value");
+        return mb__fail(err, MB_EINVAL,
+                        "mb_runner_set needs a key and a value");
     const mb__planopt *o = mb__planopt_find(key);
     if (o)
         return mb__planopt_set(&r->plan, o, key, value, err);
@@ -107,25 +108,29 @@ mb_status mb_runner_run(mb_runner *r, const char *model, char **json,
     return *json ? MB_OK : mb__fail(err, MB_ENOMEM, "out of memory");
 }
 
-mb_status mb_runner_compare(mb_runner *r, const char *const *variants,
-                            size_t n, char **json, mb_err *err)
+mb_status mb_runner_compare(mb_runner *r, const char *const *variants, size_t n,
+                            char **json, mb_err *err)
 {
     *json = NULL;
     if (n < 2)
-        return mb__fail(err, MB_EINVAL, "compare needs at least two variants "
-                        "(NAME=MODEL), got %zu", n);
+        return mb__fail(err, MB_EINVAL,
+                        "compare needs at least two variants "
+                        "(NAME=MODEL), got %zu",
+                        n);
     mb_runner *vr = mb__calloc(n, sizeof *vr);
     char **names = mb__calloc(n, sizeof *names);
     mb__cmp_spec *cs = mb__calloc(n, sizeof *cs);
-    mb_status s = vr && names && cs ? MB_OK
-                                    : mb__fail(err, MB_ENOMEM, "out of memory");
+    mb_status s =
+        vr && names && cs ? MB_OK : mb__fail(err, MB_ENOMEM, "out of memory");
     size_t bi = 0;
     for (size_t i = 0; !s && i < n; i++) {
         /* NAME=MODEL[,key=value...]: the runner's options, then these. */
         const char *spec = variants[i], *eq = strchr(spec, '=');
         if (!eq || eq == spec || !eq[1]) {
-            s = mb__fail(err, MB_EINVAL, "invalid variant '%s': expected "
-                         "NAME=MODEL[,key=value...]", spec);
+            s = mb__fail(err, MB_EINVAL,
+                         "invalid variant '%s': expected "
+                         "NAME=MODEL[,key=value...]",
+                         spec);
             break;
         }
         if (mb__plan_copy(&vr[i].plan, &r->plan)) {

@@ -163,8 +163,8 @@ int mb__plan_copy(mb_plan *d, const mb_plan *s)
     d->batches = mb__calloc(s->n_batches ? s->n_batches : 1, sizeof(int64_t));
     d->dims = mb__calloc(s->n_dims ? s->n_dims : 1, sizeof *d->dims);
     d->ranges = mb__calloc(s->n_ranges ? s->n_ranges : 1, sizeof *d->ranges);
-    d->percentiles = mb__calloc(s->n_percentiles ? s->n_percentiles : 1,
-                                sizeof(double));
+    d->percentiles =
+        mb__calloc(s->n_percentiles ? s->n_percentiles : 1, sizeof(double));
     d->shapes = NULL;
     d->n_shapes = 0;
     for (size_t i = 0; i < s->n_shapes; i++)

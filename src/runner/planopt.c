@@ -51,14 +51,11 @@ enum {
 #define RE MB__PO_REPEAT
 
 static const mb__planopt table[] = {
-    {"threads", MB__PO_INT, "N", RT,
-     "intra-op threads (0 = runtime default)",
+    {"threads", MB__PO_INT, "N", RT, "intra-op threads (0 = runtime default)",
      "an integer from 0 (runtime default) to 4096", NULL, 0, 4096, BE,
      F_THREADS},
-    {"inter-threads", MB__PO_INT, "N", RT,
-     "inter-op threads (parallel mode)",
-     "an integer from 0 (runtime default) to 4096", NULL, 0, 4096, BE,
-     F_INTER},
+    {"inter-threads", MB__PO_INT, "N", RT, "inter-op threads (parallel mode)",
+     "an integer from 0 (runtime default) to 4096", NULL, 0, 4096, BE, F_INTER},
     {"execution-mode", MB__PO_ENUM, "MODE", RT, "sequential | parallel",
      "sequential or parallel", "sequential|parallel", 0, 0, BE, F_EXECMODE},
     {"opt-level", MB__PO_ENUM, "LEVEL", RT,
@@ -71,23 +68,21 @@ static const mb__planopt table[] = {
     {"device-id", MB__PO_INT, "N", RT, "device for the execution provider",
      "a device number 0..1024", NULL, 0, 1024, BE, F_DEVICE},
     {"ort-config", MB__PO_KV, "KEY=VALUE", RT,
-     "ONNX Runtime session config entry (repeatable)", "KEY=VALUE", NULL, 0,
-     0, BE | RE, F_ORTCONFIG},
+     "ONNX Runtime session config entry (repeatable)", "KEY=VALUE", NULL, 0, 0,
+     BE | RE, F_ORTCONFIG},
     {"no-arena", MB__PO_SWITCH, NULL, RT, "disable the CPU memory arena",
      "no value (a switch)", NULL, 0, 0, BE, F_NOARENA},
-    {"save-optimized", MB__PO_OUTFILE, "PATH", RT,
-     "save the optimized graph", "a file path", NULL, 0, 0, BE, F_SAVEOPT},
+    {"save-optimized", MB__PO_OUTFILE, "PATH", RT, "save the optimized graph",
+     "a file path", NULL, 0, 0, BE, F_SAVEOPT},
     {"ort-lib", MB__PO_FILE, "PATH", RT, "libonnxruntime.so.1 to load",
      "a file path", NULL, 0, 0, 0, F_ORTLIB},
     {"backend", MB__PO_STRING, "NAME|PATH", RT,
      "ort (default), null, or a plugin .so",
      "ort, null, or the path of a plugin .so", NULL, 0, 0, 0, F_BACKEND},
-    {"backend-opt", MB__PO_KV, "KEY=VALUE", RT,
-     "a backend option (repeatable)", "KEY=VALUE", NULL, 0, 0, RE,
-     F_BACKENDOPT},
-    {"verbose", MB__PO_SWITCH, NULL, RT,
-     "show the runtime's own log lines", "no value (a switch)", NULL, 0, 0, 0,
-     F_VERBOSE},
+    {"backend-opt", MB__PO_KV, "KEY=VALUE", RT, "a backend option (repeatable)",
+     "KEY=VALUE", NULL, 0, 0, RE, F_BACKENDOPT},
+    {"verbose", MB__PO_SWITCH, NULL, RT, "show the runtime's own log lines",
+     "no value (a switch)", NULL, 0, 0, 0, F_VERBOSE},
     {"batch", MB__PO_INTLIST, "LIST", IN,
      "batch sizes, e.g. 1,2,4,8 (default 1)",
      "positive batch sizes, comma-separated (1,2,4,8)", NULL, 1, 1 << 20, 0,
@@ -99,8 +94,7 @@ static const mb__planopt table[] = {
      F_DIM},
     {"input-range", MB__PO_KV, "NAME=LO:HI", IN,
      "value range of synthetic input NAME (repeatable)",
-     "NAME=LO:HI with numbers and LO <= HI", NULL, -1e300, 1e300, RE,
-     F_RANGE},
+     "NAME=LO:HI with numbers and LO <= HI", NULL, -1e300, 1e300, RE, F_RANGE},
     {"shape", MB__PO_KV, "NAME=D0,D1,...", IN,
      "whole shape of input NAME (NAME= for a scalar; repeatable)",
      "NAME=D0,D1,... (NAME= for a scalar)", NULL, 0, (double)(1LL << 40), RE,
@@ -108,8 +102,8 @@ static const mb__planopt table[] = {
     {"seed", MB__PO_INT, "N", IN, "seed of synthetic inputs (default 42)",
      "a non-negative integer", NULL, 0, 9.2e18, 0, F_SEED},
     {"data", MB__PO_FILE, "PATH", IN,
-     "real inputs (.npy, .npz, .pb, directory)", "a file or directory",
-     NULL, 0, 0, 0, F_DATA},
+     "real inputs (.npy, .npz, .pb, directory)", "a file or directory", NULL, 0,
+     0, 0, F_DATA},
     {"warmup", MB__PO_INT, "N", ME, "warmup iterations (default 10)",
      "a non-negative iteration count", NULL, 0, 1e9, 0, F_WARMUP},
     {"warmup-time", MB__PO_DURATION, "D", ME,
@@ -139,14 +133,12 @@ static const mb__planopt table[] = {
      "exactly N iterations (split over the processes)",
      "a positive iteration count", NULL, 1, 1e9, 0, F_ITER},
     {"percentile", MB__PO_DOUBLE, "Q", ME,
-     "also report percentile Q (repeatable)", "a percentile in [0, 100]",
-     NULL, 0, 100, RE, F_PCT},
-    {"leak-check", MB__PO_SWITCH, NULL, ME,
-     "fit the RSS slope and flag growth", "no value (a switch)", NULL, 0, 0,
-     0, F_LEAK},
-    {"save-samples", MB__PO_SWITCH, NULL, ME,
-     "keep raw samples in the JSON", "no value (a switch)", NULL, 0, 0, 0,
-     F_SAMPLES},
+     "also report percentile Q (repeatable)", "a percentile in [0, 100]", NULL,
+     0, 100, RE, F_PCT},
+    {"leak-check", MB__PO_SWITCH, NULL, ME, "fit the RSS slope and flag growth",
+     "no value (a switch)", NULL, 0, 0, 0, F_LEAK},
+    {"save-samples", MB__PO_SWITCH, NULL, ME, "keep raw samples in the JSON",
+     "no value (a switch)", NULL, 0, 0, 0, F_SAMPLES},
 };
 
 const mb__planopt *mb__planopt_table(size_t *n)
@@ -185,8 +177,7 @@ static mb_status set_str(char **dst, const char *v, mb_err *err)
     return MB_OK;
 }
 
-static mb_status set_opt(mb_plan *p, const char *k, const char *v,
-                         mb_err *err)
+static mb_status set_opt(mb_plan *p, const char *k, const char *v, mb_err *err)
 {
     return mb__plan_set_opt(p, k, v) ? oom(err) : MB_OK;
 }
@@ -261,8 +252,8 @@ static mb_status set_dim(mb_plan *p, const mb__planopt *o, const char *shown,
     return MB_OK;
 }
 
-static mb_status set_range(mb_plan *p, const mb__planopt *o,
-                           const char *shown, const char *value, mb_err *err)
+static mb_status set_range(mb_plan *p, const mb__planopt *o, const char *shown,
+                           const char *value, mb_err *err)
 {
     char *name, *lo_s = NULL;
     const char *rest, *colon;
@@ -290,16 +281,16 @@ static mb_status set_range(mb_plan *p, const mb__planopt *o,
     return MB_OK;
 }
 
-static mb_status set_shape(mb_plan *p, const mb__planopt *o,
-                           const char *shown, const char *value, mb_err *err)
+static mb_status set_shape(mb_plan *p, const mb__planopt *o, const char *shown,
+                           const char *value, mb_err *err)
 {
     char *name;
     const char *rest;
     int64_t *list = NULL;
     size_t n = 0;
     if (split(value, &name, &rest) ||
-        (*rest && mb__parse_i64_list(rest, (int64_t)o->lo, (int64_t)o->hi,
-                                     &list, &n)) ||
+        (*rest &&
+         mb__parse_i64_list(rest, (int64_t)o->lo, (int64_t)o->hi, &list, &n)) ||
         n > MB_MAX_RANK) {
         free(name);
         free(list);
@@ -345,10 +336,9 @@ mb_status mb__planopt_set(mb_plan *p, const mb__planopt *o, const char *shown,
     case MB__PO_SWITCH:
         break;
     case MB__PO_INT:
-        if (!value || mb__parse_i64(value, (int64_t)o->lo,
-                                    o->hi >= 9e18 ? INT64_MAX
-                                                  : (int64_t)o->hi,
-                                    &i))
+        if (!value ||
+            mb__parse_i64(value, (int64_t)o->lo,
+                          o->hi >= 9e18 ? INT64_MAX : (int64_t)o->hi, &i))
             return bad(err, shown, value, o->expect);
         break;
     case MB__PO_DOUBLE:
@@ -460,8 +450,8 @@ mb_status mb__planopt_set(mb_plan *p, const mb__planopt *o, const char *shown,
         p->target_ci = d;
         return MB_OK;
     case F_PCT: {
-        double *n = mb__realloc_array(p->percentiles, p->n_percentiles + 1,
-                                      sizeof *n);
+        double *n =
+            mb__realloc_array(p->percentiles, p->n_percentiles + 1, sizeof *n);
         if (!n)
             return oom(err);
         p->percentiles = n;
@@ -472,8 +462,7 @@ mb_status mb__planopt_set(mb_plan *p, const mb__planopt *o, const char *shown,
     return mb__fail(err, MB_EINVAL, "option %s has no setter", shown);
 }
 
-mb_status mb__planopt_finish(const mb_plan *p, const char *dashes,
-                             mb_err *err)
+mb_status mb__planopt_finish(const mb_plan *p, const char *dashes, mb_err *err)
 {
     if (!dashes)
         dashes = "";
@@ -484,8 +473,7 @@ mb_status mb__planopt_finish(const mb_plan *p, const char *dashes,
                         dashes, (long long)p->min_iters, dashes,
                         (long long)p->max_iters);
     if (p->min_time_ns > p->max_time_ns)
-        return mb__fail(err, MB_EINVAL,
-                        "%smin-time is longer than %smax-time", dashes,
-                        dashes);
+        return mb__fail(err, MB_EINVAL, "%smin-time is longer than %smax-time",
+                        dashes, dashes);
     return MB_OK;
 }

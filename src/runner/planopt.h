@@ -37,7 +37,7 @@ enum {
 };
 
 typedef struct mb__planopt {
-    const char *name;    /* "threads": the long option, without dashes */
+    const char *name; /* "threads": the long option, without dashes */
     mb__po_type type;
     const char *metavar; /* "N", "NAME=VALUE"; NULL for a switch */
     const char *group;   /* "Runtime options", "Inputs", "Measurement" */
@@ -63,7 +63,6 @@ mb_status mb__planopt_set(mb_plan *p, const mb__planopt *o, const char *shown,
 /* Cross-option checks after every option was set (min <= max):
  * MB_OK or MB_EINVAL naming both options, each preceded by dashes ("--"
  * on the command line, "" or NULL in the API). */
-mb_status mb__planopt_finish(const mb_plan *p, const char *dashes,
-                             mb_err *err);
+mb_status mb__planopt_finish(const mb_plan *p, const char *dashes, mb_err *err);
 
 #endif

@@ -69,11 +69,11 @@ static void the_api_accepts_and_rejects_the_values_the_cli_does(void)
         mb_status s = set_and_run(kv, 2, NULL, &e);
         int ok = s == MB_OK;
         if (ok != (strcmp(want, "ok") == 0))
-            T_FAIL_("%s=%s: expected %s, got status %d (%s)", key, value,
-                    want, (int)s, e.msg);
+            T_FAIL_("%s=%s: expected %s, got status %d (%s)", key, value, want,
+                    (int)s, e.msg);
         if (!ok && strstr(e.msg, "invalid value") && !strstr(e.msg, key))
-            T_FAIL_("%s=%s: the message does not name the key: %s", key,
-                    value, e.msg);
+            T_FAIL_("%s=%s: the message does not name the key: %s", key, value,
+                    e.msg);
         cases++;
     }
     fclose(f);
@@ -86,9 +86,8 @@ static void target_ci_takes_a_percentage_as_on_the_command_line(void)
     mb_err e = {0};
     json_t *doc = NULL;
     EXPECT_EQ_INT(set_and_run(kv, 2, &doc, &e), MB_OK);
-    json_t *cfg = json_object_get(json_array_get(json_object_get(doc, "runs"),
-                                                 0),
-                                  "config");
+    json_t *cfg = json_object_get(
+        json_array_get(json_object_get(doc, "runs"), 0), "config");
     EXPECT_NEAR(json_number_value(json_object_get(cfg, "target_ci")), 0.025,
                 1e-12);
     json_decref(doc);
@@ -100,11 +99,9 @@ static void a_percentile_is_not_forwarded_to_the_backend(void)
     mb_err e = {0};
     json_t *doc = NULL;
     EXPECT_EQ_INT(set_and_run(kv, 2, &doc, &e), MB_OK);
-    json_t *cfg = json_object_get(json_array_get(json_object_get(doc, "runs"),
-                                                 0),
-                                  "config");
-    EXPECT_EQ_INT(json_object_size(json_object_get(cfg, "backend_options")),
-                  0);
+    json_t *cfg = json_object_get(
+        json_array_get(json_object_get(doc, "runs"), 0), "config");
+    EXPECT_EQ_INT(json_object_size(json_object_get(cfg, "backend_options")), 0);
     json_decref(doc);
 }
 
@@ -140,20 +137,19 @@ static void dims_reach_only_backends_that_declare_dim_overrides(void)
     mb_plan p;
     mb__plan_defaults(&p);
     mb_err e = {0};
-    EXPECT_EQ_INT(mb__planopt_set(&p, mb__planopt_find("dim"), "dim",
-                                  "seq=128", &e),
-                  MB_OK);
-    EXPECT_EQ_INT(mb__planopt_set(&p, mb__planopt_find("threads"), "threads",
-                                  "2", &e),
-                  MB_OK);
+    EXPECT_EQ_INT(
+        mb__planopt_set(&p, mb__planopt_find("dim"), "dim", "seq=128", &e),
+        MB_OK);
+    EXPECT_EQ_INT(
+        mb__planopt_set(&p, mb__planopt_find("threads"), "threads", "2", &e),
+        MB_OK);
     mb_kv *kv = NULL;
     size_t n = 0;
     EXPECT_EQ_INT(mb__plan_backend_opts(&p, 0, &kv, &n), 0);
     EXPECT_EQ_INT(n, 1);
     free(kv);
-    EXPECT_EQ_INT(mb__plan_backend_opts(&p, MB_BACKEND_CAP_DIM_OVERRIDE, &kv,
-                                        &n),
-                  0);
+    EXPECT_EQ_INT(
+        mb__plan_backend_opts(&p, MB_BACKEND_CAP_DIM_OVERRIDE, &kv, &n), 0);
     EXPECT_EQ_INT(n, 2);
     if (n == 2) {
         EXPECT_STR(kv[1].key, "dim:seq");
