@@ -67,26 +67,27 @@ static const mb_opt history_opts[] = {
      NULL, 0, 0, MB_OPT_STDOUT, O_JSON},
 };
 
-const mb_cmd
-    mb_cmd_history =
-        {"history",
-         NULL,
-         "results over commits and time, with change points",
-         "Follows stored results over commits and time, one series per (model, "
-         "variant, batch size), and finds change points.",
-         history_opts,
-         sizeof history_opts / sizeof history_opts[0],
-         0,
-         0,
-         0,
-         "Change points: binary segmentation on medians, at least " STR(
-             MB_CP_MIN_SEGMENT) " results per segment, a step of more "
-                                "than " STR(MB_CP_THRESHOLD) " robust standard "
-                                                             "errors and a "
-                                                             "relative change "
-                                                             "of "
-                                                             "more than " STR(
-                                                                 MB_CP_MIN_REL) "."};
+/* The constants of regress/changepoint.h, spelled out at compile time. */
+/* clang-format off */
+#define HISTORY_FOOTER                                                        \
+    "Change points: binary segmentation on medians, at least "                \
+    STR(MB_CP_MIN_SEGMENT) " results per segment, a step of more than "       \
+    STR(MB_CP_THRESHOLD) " robust standard errors and a relative change of "  \
+    "more than " STR(MB_CP_MIN_REL) "."
+/* clang-format on */
+
+const mb_cmd mb_cmd_history = {
+    "history",
+    NULL,
+    "results over commits and time, with change points",
+    "Follows stored results over commits and time, one series per (model, "
+    "variant, batch size), and finds change points.",
+    history_opts,
+    sizeof history_opts / sizeof history_opts[0],
+    0,
+    0,
+    0,
+    HISTORY_FOOTER};
 
 typedef struct {
     const char *db, *metric, *html, *json_path;
