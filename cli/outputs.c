@@ -18,49 +18,51 @@
 
 enum { O_JSON = MB_OUTOPT_BASE, O_CSV, O_MD, O_HTML, O_DB, O_GITDIR };
 
-const struct option mb_cli_output_options[] = {
-    {"json", required_argument, NULL, O_JSON},
-    {"csv", required_argument, NULL, O_CSV},
-    {"md", required_argument, NULL, O_MD},
-    {"html", required_argument, NULL, O_HTML},
-    {"db", required_argument, NULL, O_DB},
-    {"git-dir", required_argument, NULL, O_GITDIR},
-    {NULL, 0, NULL, 0},
-};
+/* The output options, declared once: the table parser's entries (opt.h)
+ * and the getopt_long table of the commands not yet converted. */
+#define OUTPUT_OPTIONS(X)                                                      \
+    X("json", MB_OPT_OUTFILE, "FILE", MB_OPT_STDOUT, NULL, O_JSON,             \
+      "the result document (docs/FORMATS.md); FILE '-' is stdout (the "        \
+      "table goes to stderr)")                                                 \
+    X("csv", MB_OPT_OUTFILE, "FILE", MB_OPT_STDOUT, NULL, O_CSV,               \
+      "append one row per run (header once)")                                  \
+    X("md", MB_OPT_OUTFILE, "FILE", MB_OPT_STDOUT, NULL, O_MD,                 \
+      "Markdown report (tables, verdict, warnings)")                           \
+    X("html", MB_OPT_OUTFILE, "FILE", MB_OPT_STDOUT, NULL, O_HTML,             \
+      "self-contained HTML report with charts")                                \
+    X("db", MB_OPT_STRING, "FILE|postgresql://...", 0,                         \
+      "a store file or a postgresql:// URL", O_DB,                             \
+      "append the results to a store")                                         \
+    X("git-dir", MB_OPT_DIR, "DIR", 0, NULL, O_GITDIR,                         \
+      "project whose commit is stored (default .)")
 
-/* The same options for the table parser (opt.h); ids are the codes. */
+#define AS_OPT(name, type, meta, flags, expect, id, help)                      \
+    {name, 0, type, meta, help, expect, NULL, 0, 0, flags, id},
+#define AS_GETOPT(name, type, meta, flags, expect, id, help)                   \
+    {name, required_argument, NULL, id},
+
 static const mb_opt output_opts[MB_CLI_N_OUTPUT_OPTIONS] = {
-    {"json", 0, MB_OPT_OUTFILE, "FILE",
-     "the result document (docs/FORMATS.md); FILE '-' is stdout (the table "
-     "goes to stderr)",
-     NULL, NULL, 0, 0, MB_OPT_STDOUT, O_JSON},
-    {"csv", 0, MB_OPT_OUTFILE, "FILE", "append one row per run (header once)",
-     NULL, NULL, 0, 0, MB_OPT_STDOUT, O_CSV},
-    {"md", 0, MB_OPT_OUTFILE, "FILE",
-     "Markdown report (tables, verdict, warnings)", NULL, NULL, 0, 0,
-     MB_OPT_STDOUT, O_MD},
-    {"html", 0, MB_OPT_OUTFILE, "FILE",
-     "self-contained HTML report with charts", NULL, NULL, 0, 0, MB_OPT_STDOUT,
-     O_HTML},
-    {"db", 0, MB_OPT_STRING, "FILE|postgresql://...",
-     "append the results to a store", "a store file or a postgresql:// URL",
-     NULL, 0, 0, 0, O_DB},
-    {"git-dir", 0, MB_OPT_DIR, "DIR",
-     "project whose commit is stored (default .)", NULL, NULL, 0, 0, 0,
-     O_GITDIR},
-};
+    OUTPUT_OPTIONS(AS_OPT)};
 
 const mb_opt *const mb_cli_output_opt_table = output_opts;
 
-const char mb_cli_outputs_help[] =
-    "Outputs:\n"
-    "  --json FILE             the result document (docs/FORMATS.md);\n"
-    "                          FILE '-' is stdout (the table goes to stderr)\n"
-    "  --csv FILE              append one row per run (header once)\n"
-    "  --md FILE               Markdown report (tables, verdict, warnings)\n"
-    "  --html FILE             self-contained HTML report with charts\n"
-    "  --db FILE|postgresql://...  append the results to a store\n"
-    "  --git-dir DIR           project whose commit is stored (default .)\n";
+const struct option mb_cli_output_options[] = {
+    OUTPUT_OPTIONS(AS_GETOPT){NULL, 0, NULL, 0}};
+
+const char *mb_cli_outputs_help_text(void)
+{
+    static char text[2048];
+    if (text[0])
+        return text;
+    FILE *f = fmemopen(text, sizeof text - 1, "w");
+    if (!f)
+        return "";
+    fputs("Outputs:\n", f);
+    for (size_t i = 0; i < MB_CLI_N_OUTPUT_OPTIONS; i++)
+        mb_opt_help_line(&output_opts[i], f);
+    fclose(f);
+    return text;
+}
 
 int mb_cli_output_check(const char *flag, const char *path)
 {

@@ -53,7 +53,9 @@ int mb_cli_output_arg(const char *flag, const char *arg, const char **path);
 extern const struct mb_opt *const mb_cli_output_opt_table;
 int mb_cli_outputs_set(mb_cli_outputs *o, const struct mb_opt *opt,
                        const char *arg);
-/* Help text for the output flags (the getopt_long commands). */
-extern const char mb_cli_outputs_help[];
+/* Help text for the output flags (the getopt_long commands), generated
+ * from the table once; static storage. */
+const char *mb_cli_outputs_help_text(void);
+#define mb_cli_outputs_help (mb_cli_outputs_help_text())
 
 #endif
