@@ -175,6 +175,18 @@ MB_API mb_status mb_runner_run(mb_runner *r, const char *model, char **json,
 MB_API mb_status mb_runner_compare(mb_runner *r, const char *const *variants,
                             size_t n, char **json, mb_err *err);
 
+/* Profiles model like `mbench profile MODEL`: a timing pass that is not
+ * profiled, --iterations runs (default 50) under ONNX Runtime's profiler
+ * after the cold run and the warmup, and a pass with hardware counters;
+ * times per operator type and per node, FLOPs from the traced shapes and
+ * the share of the machine's peak (measured once and cached, see `mbench
+ * machine`).  The runner's keys no-timing, no-counters and no-peak (0 or
+ * 1) skip those passes.  Only the ort backend profiles.  *json receives
+ * the result document ("kind": "profile", docs/PROFILE.md); caller frees
+ * it with free(). */
+MB_API mb_status mb_runner_profile(mb_runner *r, const char *model,
+                                   char **json, mb_err *err);
+
 /* Monotonic time in nanoseconds (CLOCK_MONOTONIC). */
 MB_API int64_t mb_now_ns(void);
 

@@ -1,6 +1,8 @@
 /* csv.c - CSV rows for result documents (RFC 4180 quoting). */
 #include "report/csv.h"
 
+#include "report/proftab.h"
+
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
@@ -53,6 +55,10 @@ static void str_field(mb_buf *out, const json_t *v)
 
 void mb__report_csv(const json_t *doc, int with_header, mb_buf *out)
 {
+    if (mb__profile_doc_is(doc)) { /* one row per operator type */
+        mb__report_profile_csv(doc, with_header, out);
+        return;
+    }
     if (with_header) {
         mb__buf_puts(out, columns);
         mb__buf_puts(out, "\n");

@@ -5,6 +5,7 @@
 #include "core/alloc.h"
 #include "core/err.h"
 #include "core/parse.h"
+#include "profile/engine.h"
 #include "runner/cmprun.h"
 #include "runner/planopt.h"
 #include "runner/runner.h"
@@ -17,6 +18,8 @@ struct mb_runner {
     /* compare only */
     char *baseline, *labels, *output;
     double tolerance, threshold;
+    /* profile only */
+    int no_timing, no_counters, no_peak;
 };
 
 mb_runner *mb_runner_new(void)
@@ -60,8 +63,8 @@ static mb_status set_str(char **dst, const char *v, mb_err *err)
 
 /* The plan's options go through the one table the CLI uses too
  * (runner/planopt.h), so both accept and reject the same values; then
- * compare's own keys; anything else is a backend option, which the
- * backend validates when it opens (an unknown key fails there). */
+ * profile's and compare's own keys; anything else is a backend option, which
+ * the backend validates when it opens (an unknown key fails there). */
 mb_status mb_runner_set(mb_runner *r, const char *key, const char *value,
                         mb_err *err)
 {
@@ -72,6 +75,16 @@ mb_status mb_runner_set(mb_runner *r, const char *key, const char *value,
     const mb__planopt *o = mb__planopt_find(key);
     if (o)
         return mb__planopt_set(&r->plan, o, key, value, err);
+    if (!strcmp(key, "no-timing") || !strcmp(key, "no-counters") ||
+        !strcmp(key, "no-peak")) { /* profile only */
+        int64_t v;
+        if (mb__parse_i64(value, 0, 1, &v))
+            return bad(err, key, value, "0 or 1");
+        *(key[3] == 't'   ? &r->no_timing
+          : key[3] == 'c' ? &r->no_counters
+                          : &r->no_peak) = (int)v;
+        return MB_OK;
+    }
     if (!strcmp(key, "baseline"))
         return set_str(&r->baseline, value, err);
     if (!strcmp(key, "labels"))
@@ -192,4 +205,27 @@ mb_status mb_runner_compare(mb_runner *r, const char *const *variants, size_t n,
     free(names);
     free(cs);
     return s;
+}
+
+mb_status mb_runner_profile(mb_runner *r, const char *model, char **json,
+                            mb_err *err)
+{
+    *json = NULL;
+    mb_status s = set_str(&r->plan.model_path, model, err);
+    if (s)
+        return s;
+    s = mb__planopt_finish(&r->plan, "", err);
+    if (s)
+        return s;
+    mb__profile_opts o = {0};
+    o.no_timing = r->no_timing;
+    o.no_counters = r->no_counters;
+    o.no_peak = r->no_peak;
+    mb__profile_result res;
+    s = mb__profile_model(&r->plan, &o, &res, err);
+    if (s)
+        return s;
+    *json = json_dumps(res.doc, JSON_INDENT(2) | JSON_REAL_PRECISION(17));
+    mb__profile_result_free(&res);
+    return *json ? MB_OK : mb__fail(err, MB_ENOMEM, "out of memory");
 }
