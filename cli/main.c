@@ -23,8 +23,9 @@ static void usage(FILE *f)
                "commands:\n");
     for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++)
         fprintf(f, "  %-10s %s\n", commands[i].name, commands[i].summary);
-    fprintf(f, "\n'mbench COMMAND --help' shows a command's options; "
-               "docs/CLI.md documents them all.\n"
+    fprintf(f, "\n'mbench COMMAND --help' (or 'mbench help COMMAND') shows "
+               "a command's options; "
+               "docs/CLI.md and 'man mbench' document them all.\n"
                "Exit codes: 0 ok, 1 verdict failed, 2 usage error, "
                "3 runtime error, 4 inconclusive, 5 accuracy gate failed, "
                "130 interrupted.\n");
