@@ -53,9 +53,24 @@ typedef struct mb_backend_config {
     int verbose;              /* pass the runtime's own logs to `log` */
     mb_log_fn log;
     void *log_user;
-    uint64_t seed;            /* the run's --seed (added last: older
-                                 plugins never read it) */
+    uint64_t seed; /* the run's --seed (added last: older
+                      plugins never read it) */
 } mb_backend_config;
+
+/* Capabilities a backend declares (mb_backend.caps), so the runner never
+ * special-cases a backend by name. */
+enum {
+    /* The model argument is a file: the runner checks that it exists and
+     * is not empty before open(). */
+    MB_BACKEND_CAP_MODEL_FILE = 1u << 0,
+    /* open() takes "dim:NAME"=N options (fix symbolic dimension NAME to
+     * N, so the runtime can specialise the graph): the runner passes every
+     * --dim this way. */
+    MB_BACKEND_CAP_DIM_OVERRIDE = 1u << 1,
+    /* A simulated workload: what is timed does not depend on the input
+     * values, so synthetic inputs draw no warning. */
+    MB_BACKEND_CAP_SIMULATED = 1u << 2
+};
 
 /* Callback used by info(): one fact as key and value (both borrowed). */
 typedef void (*mb_info_fn)(void *user, const char *key, const char *value);
@@ -97,6 +112,13 @@ typedef struct mb_backend {
      * session.  Used by `mbench load` for one session served by many
      * threads. */
     int (*share)(void *session, void **twin, mb_err *err);
+    /* Also added after the first release: a plugin built before them has
+     * a smaller struct_size, and the runner reads them as 0 / NULL. */
+    uint32_t caps; /* MB_BACKEND_CAP_* bits */
+    /* The option keys open() accepts, NULL-terminated ("dim:*" stands for
+     * every "dim:NAME"), for help and documentation; NULL when not
+     * declared.  open() still validates every option itself. */
+    const char *const *options;
 } mb_backend;
 
 /* 1 when backend b offers share() (checks struct_size for plugins built

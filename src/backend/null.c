@@ -128,14 +128,17 @@ static int null_open(void *state, const char *model, const mb_kv *opts,
     }
     /* The process's own level, from a stream that differs per process. */
     mb_rng proc;
-    mb__rng_seed(&proc, seed ^ ((uint64_t)getpid() << 32) ^
-                            (uint64_t)mb_now_ns());
+    mb__rng_seed(&proc,
+                 seed ^ ((uint64_t)getpid() << 32) ^ (uint64_t)mb_now_ns());
     s->level = exp(s->process_sd * mb__rng_normal(&proc));
     if (s->mode_p > 0 && mb__rng_uniform(&proc) < s->mode_p)
         s->level *= s->mode_f;
     mb__rng_seed(&s->rng, seed ^ (uint64_t)getpid());
-    s->in = (mb_io_desc){.name = "x", .dtype = MB_DTYPE_FLOAT32, .rank = 2,
-                         .dims = {-1, 4}, .dim_names = {"batch", ""}};
+    s->in = (mb_io_desc){.name = "x",
+                         .dtype = MB_DTYPE_FLOAT32,
+                         .rank = 2,
+                         .dims = {-1, 4},
+                         .dim_names = {"batch", ""}};
     s->out = s->in;
     s->out.name = "y";
     *out = s;
@@ -159,8 +162,8 @@ static int null_prepare(void *session, const mb_tensor *inputs, size_t n,
 {
     null_session *s = session;
     if (n != 1)
-        return mb__fail(err, MB_EDATA, "the null backend takes 1 input, got %zu",
-                        n);
+        return mb__fail(err, MB_EDATA,
+                        "the null backend takes 1 input, got %zu", n);
     s->x = &inputs[0];
     return MB_OK;
 }
@@ -180,8 +183,8 @@ static int null_run(void *session, mb_err *err)
     if (s->delay_ns > 0) {
         int64_t d = s->delay_ns;
         if (s->level != 1 || s->noise > 0) {
-            s->e = s->ar * s->e + sqrt(1 - s->ar * s->ar) * s->noise *
-                                      mb__rng_normal(&s->rng);
+            s->e = s->ar * s->e +
+                   sqrt(1 - s->ar * s->ar) * s->noise * mb__rng_normal(&s->rng);
             d = (int64_t)((double)d * s->level * exp(s->e));
         }
         if (s->jitter > 0)
@@ -221,8 +224,17 @@ static int null_share(void *session, void **twin, mb_err *err)
     return MB_OK;
 }
 
-static void null_close(void *session) { free(session); }
-static void null_unload(void *state) { free(state); }
+static void null_close(void *session)
+{
+    free(session);
+}
+static void null_unload(void *state)
+{
+    free(state);
+}
+
+static const char *const null_options[] = {
+    "delay", "jitter", "seed", "process_sd", "noise", "ar", "modes", NULL};
 
 static const mb_backend null_backend = {
     .abi_version = MB_BACKEND_ABI_VERSION,
@@ -238,7 +250,12 @@ static const mb_backend null_backend = {
     .close = null_close,
     .unload = null_unload,
     .share = null_share,
+    .caps = MB_BACKEND_CAP_SIMULATED,
+    .options = null_options,
 };
 
 const mb_backend *mb__backend_null(void);
-const mb_backend *mb__backend_null(void) { return &null_backend; }
+const mb_backend *mb__backend_null(void)
+{
+    return &null_backend;
+}

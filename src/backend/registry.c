@@ -1,5 +1,5 @@
 /* registry.c - finding a backend by name, or loading a plugin by path. */
-#include "mbench_backend.h"
+#include "backend/registry.h"
 
 #include "core/err.h"
 
@@ -33,8 +33,8 @@ const mb_backend *mb_backend_find(const char *name, mb_err *err)
     *(void **)&entry = dlsym(h, "mb_backend_entry");
     const mb_backend *b = entry ? entry() : NULL;
     if (!b || b->abi_version != MB_BACKEND_ABI_VERSION ||
-        /* share() and later slots are optional: a plugin built before
-         * them ends at unload (MB_BACKEND_HAS_SHARE checks the size). */
+        /* share(), caps and later slots are optional: a plugin built
+         * before them ends at unload (their accessors check the size). */
         b->struct_size < offsetof(mb_backend, share)) {
         mb__fail(err, MB_EBACKEND,
                  "%s is not an mbench backend of ABI version %u (it must "
@@ -44,4 +44,36 @@ const mb_backend *mb_backend_find(const char *name, mb_err *err)
         return NULL;
     }
     return b; /* the plugin stays loaded for the life of the process */
+}
+
+uint32_t mb__backend_caps(const mb_backend *be)
+{
+    if (!be || be->struct_size < offsetof(mb_backend, caps) + sizeof be->caps)
+        return 0;
+    return be->caps;
+}
+
+const char *const *mb__backend_options(const mb_backend *be)
+{
+    if (!be ||
+        be->struct_size < offsetof(mb_backend, options) + sizeof be->options)
+        return NULL;
+    return be->options;
+}
+
+int mb__backend_accepts(const mb_backend *be, const char *key)
+{
+    const char *const *o = mb__backend_options(be);
+    for (; o && *o; o++) {
+        size_t L = strlen(*o);
+        if (strcmp(*o, key) == 0 ||
+            (L && (*o)[L - 1] == '*' && strncmp(*o, key, L - 1) == 0))
+            return 1;
+    }
+    return 0;
+}
+
+const mb_backend *mb__backend_builtin(size_t i)
+{
+    return i == 0 ? mb__backend_ort() : i == 1 ? mb__backend_null() : NULL;
 }

@@ -9,6 +9,7 @@
 #include "profile/engine.h"
 #include "load/load.h"
 #include "runner/cmprun.h"
+#include "runner/planopt.h"
 #include "runner/runner.h"
 
 #include <stdio.h>
@@ -69,17 +70,6 @@ static mb_status set_str(char **dst, const char *v, mb_err *err)
     return MB_OK;
 }
 
-/* NAME=REST split; *name malloc'ed. */
-static int split(const char *v, char **name, const char **rest)
-{
-    const char *eq = v ? strchr(v, '=') : NULL;
-    if (!eq || eq == v)
-        return -1;
-    *name = mb__strndup(v, (size_t)(eq - v));
-    *rest = eq + 1;
-    return *name ? 0 : -1;
-}
-
 /* Checks a validate option now (so a bad value fails mb_runner_set) and
  * keeps "key=value" for mb_runner_validate. */
 static mb_status add_val_kv(mb_runner *r, const char *key, const char *value,
@@ -111,71 +101,23 @@ static mb_status add_val_kv(mb_runner *r, const char *key, const char *value,
     return MB_OK;
 }
 
+/* The plan's options go through the one table the CLI uses too
+ * (runner/planopt.h), so both accept and reject the same values; then
+ * profile's and compare's own keys; anything else is a backend option, which
+ * the backend validates when it opens (an unknown key fails there). */
 mb_status mb_runner_set(mb_runner *r, const char *key, const char *value,
                         mb_err *err)
 {
-    mb_plan *p = &r->plan;
-    int64_t v;
     double d;
     if (!key || !value)
-        return mb__fail(err, MB_EINVAL, "mb_runner_set needs a key and a value");
-    if (!strcmp(key, "backend"))
-        return set_str(&p->backend, value, err);
-    if (!strcmp(key, "ort-lib"))
-        return set_str(&p->ort_lib, value, err);
-    if (!strcmp(key, "data"))
-        return set_str(&p->data_path, value, err);
-    if (!strcmp(key, "verbose") || !strcmp(key, "leak-check") ||
-        !strcmp(key, "save-samples")) {
-        if (mb__parse_i64(value, 0, 1, &v))
-            return bad(err, key, value, "0 or 1");
-        if (key[0] == 'v')
-            p->verbose = (int)v;
-        else if (key[0] == 'l')
-            p->leak_check = (int)v;
-        else
-            p->save_samples = (int)v;
-        return MB_OK;
-    }
-    if (!strcmp(key, "batch")) {
-        int64_t *list;
-        size_t n;
-        if (mb__parse_i64_list(value, 1, 1 << 20, &list, &n))
-            return bad(err, key, value, "positive batch sizes (1,2,4,8)");
-        free(p->batches);
-        p->batches = list;
-        p->n_batches = n;
-        return MB_OK;
-    }
-    if (!strcmp(key, "seed")) {
-        if (mb__parse_i64(value, 0, INT64_MAX, &v))
-            return bad(err, key, value, "a non-negative integer");
-        p->seed = (uint64_t)v;
-        return MB_OK;
-    }
-    static const char *counts[] = {"warmup", "min-iterations",
-                                   "max-iterations", "iterations"};
-    int64_t *count_dst[] = {&p->warmup_iters, &p->min_iters, &p->max_iters,
-                            &p->fixed_iters};
-    for (int i = 0; i < 4; i++)
-        if (!strcmp(key, counts[i])) {
-            if (mb__parse_i64(value, i == 0 ? 0 : 1, 1000000000, &v))
-                return bad(err, key, value, "an iteration count");
-            *count_dst[i] = v;
-            return MB_OK;
-        }
-    static const char *times[] = {"warmup-time", "min-time", "max-time"};
-    int64_t *time_dst[] = {&p->warmup_time_ns, &p->min_time_ns,
-                           &p->max_time_ns};
-    for (int i = 0; i < 3; i++)
-        if (!strcmp(key, times[i])) {
-            if (mb__parse_duration_ns(value, &v))
-                return bad(err, key, value, "a duration such as 2s or 500ms");
-            *time_dst[i] = v;
-            return MB_OK;
-        }
+        return mb__fail(err, MB_EINVAL,
+                        "mb_runner_set needs a key and a value");
+    const mb__planopt *o = mb__planopt_find(key);
+    if (o)
+        return mb__planopt_set(&r->plan, o, key, value, err);
     if (!strcmp(key, "no-timing") || !strcmp(key, "no-counters") ||
-        !strcmp(key, "no-peak")) {
+        !strcmp(key, "no-peak")) { /* profile only */
+        int64_t v;
         if (mb__parse_i64(value, 0, 1, &v))
             return bad(err, key, value, "0 or 1");
         *(key[3] == 't'   ? &r->no_timing
@@ -195,86 +137,9 @@ mb_status mb_runner_set(mb_runner *r, const char *key, const char *value,
         *(key[0] == 't' && key[1] == 'o' ? &r->tolerance : &r->threshold) = d;
         return MB_OK;
     }
-    if (!strcmp(key, "processes")) {
-        if (mb__parse_i64(value, 1, 1000, &v))
-            return bad(err, key, value, "a process count from 1 to 1000");
-        p->processes = (int)v;
-        return MB_OK;
-    }
-    if (!strcmp(key, "target-ci")) {
-        if (mb__parse_double(value, 0, 1, &d) || d <= 0)
-            return bad(err, key, value, "a fraction such as 0.01");
-        p->target_ci = d;
-        return MB_OK;
-    }
-    if (!strcmp(key, "dim")) {
-        char *name;
-        const char *rest;
-        if (split(value, &name, &rest) ||
-            mb__parse_i64(rest, 1, (int64_t)1 << 40, &v)) {
-            if (!split(value, &name, &rest))
-                free(name);
-            return bad(err, key, value, "NAME=VALUE");
-        }
-        mb_dim_override *n =
-            mb__realloc_array(p->dims, p->n_dims + 1, sizeof *n);
-        if (!n) {
-            free(name);
-            return mb__fail(err, MB_ENOMEM, "out of memory");
-        }
-        p->dims = n;
-        p->dims[p->n_dims++] = (mb_dim_override){name, v};
-        return MB_OK;
-    }
-    if (!strcmp(key, "shape")) {
-        char *name;
-        const char *rest;
-        int64_t *list = NULL;
-        size_t n = 0;
-        if (split(value, &name, &rest))
-            return bad(err, key, value, "NAME=D0,D1,...");
-        if ((*rest && mb__parse_i64_list(rest, 0, (int64_t)1 << 40, &list,
-                                         &n)) ||
-            n > MB_MAX_RANK) {
-            free(name);
-            free(list);
-            return bad(err, key, value, "NAME=D0,D1,...");
-        }
-        int rc = mb__plan_set_shape(p, name, list, (int)n);
-        free(name);
-        free(list);
-        return rc ? mb__fail(err, MB_ENOMEM, "out of memory") : MB_OK;
-    }
-    if (!strcmp(key, "input-range")) {
-        char *name, *colon;
-        const char *rest;
-        double lo, hi;
-        if (split(value, &name, &rest))
-            return bad(err, key, value, "NAME=LO:HI");
-        char *copy = mb__strdup(rest);
-        colon = copy ? strchr(copy, ':') : NULL;
-        if (colon)
-            *colon = '\0';
-        if (!colon || mb__parse_double(copy, -1e300, 1e300, &lo) ||
-            mb__parse_double(colon + 1, -1e300, 1e300, &hi) || hi < lo) {
-            free(copy);
-            free(name);
-            return bad(err, key, value, "NAME=LO:HI with LO <= HI");
-        }
-        free(copy);
-        mb_input_range *n =
-            mb__realloc_array(p->ranges, p->n_ranges + 1, sizeof *n);
-        if (!n) {
-            free(name);
-            return mb__fail(err, MB_ENOMEM, "out of memory");
-        }
-        p->ranges = n;
-        p->ranges[p->n_ranges++] = (mb_input_range){name, lo, hi};
-        return MB_OK;
-    }
     if (mb__val_is_option(key) || !strcmp(key, "candidate-opt"))
         return add_val_kv(r, key, value, err);
-    if (mb__plan_set_opt(p, key, value))
+    if (mb__plan_set_opt(&r->plan, key, value))
         return mb__fail(err, MB_ENOMEM, "out of memory");
     return MB_OK;
 }
@@ -286,6 +151,9 @@ mb_status mb_runner_run(mb_runner *r, const char *model, char **json,
     mb_status s = set_str(&r->plan.model_path, model, err);
     if (s)
         return s;
+    s = mb__planopt_finish(&r->plan, "", err);
+    if (s)
+        return s;
     json_t *doc = NULL;
     s = mb__run_plan(&r->plan, &doc, err);
     if (s)
@@ -295,25 +163,29 @@ mb_status mb_runner_run(mb_runner *r, const char *model, char **json,
     return *json ? MB_OK : mb__fail(err, MB_ENOMEM, "out of memory");
 }
 
-mb_status mb_runner_compare(mb_runner *r, const char *const *variants,
-                            size_t n, char **json, mb_err *err)
+mb_status mb_runner_compare(mb_runner *r, const char *const *variants, size_t n,
+                            char **json, mb_err *err)
 {
     *json = NULL;
     if (n < 2)
-        return mb__fail(err, MB_EINVAL, "compare needs at least two variants "
-                        "(NAME=MODEL), got %zu", n);
+        return mb__fail(err, MB_EINVAL,
+                        "compare needs at least two variants "
+                        "(NAME=MODEL), got %zu",
+                        n);
     mb_runner *vr = mb__calloc(n, sizeof *vr);
     char **names = mb__calloc(n, sizeof *names);
     mb__cmp_spec *cs = mb__calloc(n, sizeof *cs);
-    mb_status s = vr && names && cs ? MB_OK
-                                    : mb__fail(err, MB_ENOMEM, "out of memory");
+    mb_status s =
+        vr && names && cs ? MB_OK : mb__fail(err, MB_ENOMEM, "out of memory");
     size_t bi = 0;
     for (size_t i = 0; !s && i < n; i++) {
         /* NAME=MODEL[,key=value...]: the runner's options, then these. */
         const char *spec = variants[i], *eq = strchr(spec, '=');
         if (!eq || eq == spec || !eq[1]) {
-            s = mb__fail(err, MB_EINVAL, "invalid variant '%s': expected "
-                         "NAME=MODEL[,key=value...]", spec);
+            s = mb__fail(err, MB_EINVAL,
+                         "invalid variant '%s': expected "
+                         "NAME=MODEL[,key=value...]",
+                         spec);
             break;
         }
         if (mb__plan_copy(&vr[i].plan, &r->plan)) {
@@ -382,6 +254,9 @@ mb_status mb_runner_profile(mb_runner *r, const char *model, char **json,
 {
     *json = NULL;
     mb_status s = set_str(&r->plan.model_path, model, err);
+    if (s)
+        return s;
+    s = mb__planopt_finish(&r->plan, "", err);
     if (s)
         return s;
     mb__profile_opts o = {0};
