@@ -638,3 +638,19 @@ json_t *mb__exec_comparison_json(const mb_exec_series *s, size_t n,
     json_object_set_new(c, "entries", entries);
     return c;
 }
+
+json_t *mb__exec_result(const mb_exec_opts *o, const mb_exec_series *ser,
+                        size_t n, mb_status st, uint64_t seed,
+                        const char *command_line)
+{
+    json_t *doc = mb__exec_doc("exec", command_line);
+    json_t *runs = json_object_get(doc, "runs");
+    for (size_t i = 0; ser && i < n; i++)
+        json_array_append_new(runs, mb__exec_run_json(&ser[i], o));
+    if (st == MB_EINTERRUPTED)
+        json_object_set_new(doc, "interrupted", json_true());
+    if (n > 1 && ser && st == MB_OK)
+        json_object_set_new(doc, "comparison",
+                            mb__exec_comparison_json(ser, n, seed));
+    return doc;
+}

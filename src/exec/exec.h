@@ -96,6 +96,13 @@ json_t *mb__exec_run_json(const mb_exec_series *s, const mb_exec_opts *o);
 json_t *mb__exec_comparison_json(const mb_exec_series *s, size_t n,
                                  uint64_t seed);
 
+/* The whole "exec" document of a measurement: a RUN per series (none when
+ * ser is NULL), "interrupted" when st is MB_EINTERRUPTED, and with
+ * several commands measured to the end the "comparison".  New reference. */
+json_t *mb__exec_result(const mb_exec_opts *o, const mb_exec_series *ser,
+                        size_t n, mb_status st, uint64_t seed,
+                        const char *command_line);
+
 /* A new result document of `kind` (mb__doc_new of runner.h) whose
  * "statistics" also define the comparison's ratio CI and significance
  * test.  New reference. */
