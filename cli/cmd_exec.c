@@ -15,6 +15,7 @@
 #include "core/buf.h"
 #include "exec/nvml.h"
 #include "exec/params.h"
+#include "store/store.h"
 
 #include <getopt.h>
 #include <stdio.h>
@@ -259,6 +260,7 @@ int cmd_exec(int argc, char **argv)
     if (o.progress)
         fprintf(stderr, "\r\033[K");
     doc = mb__exec_result(&o, ser, ncmds, st, (uint64_t)seed, mb_cli_command_line());
+    json_object_set_new(doc, "git", mb__git_info(out.git_dir ? out.git_dir : o.cwd));
     print_doc(doc);
     if (o.gpu_memory && !o.nvml)
         printf("GPU memory: not available (libnvidia-ml.so.1 not found)\n");

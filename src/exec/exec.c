@@ -574,15 +574,21 @@ json_t *mb__exec_run_json(const mb_exec_series *s, const mb_exec_opts *o)
                                     : o->nvml      ? "nvml (untested)"
                                                    : "not available"));
     json_object_set_new(ex, "exit_codes", codes);
+    size_t dropped = 0;
+    for (size_t i = 0; i < s->n; i++)
+        dropped += s->samples[i].events.dropped_iters;
     json_object_set_new(ex, "failures", json_integer((json_int_t)s->failures));
     json_object_set_new(ex, "timeouts", json_integer((json_int_t)timeouts));
     json_object_set_new(ex, "signals", json_integer((json_int_t)signals));
     json_object_set_new(ex, "phases", phases_json(s));
     json_object_set_new(ex, "counters", values_json(s, 1));
     json_object_set_new(ex, "metrics", values_json(s, 0));
+    json_object_set_new(ex, "loops", mb__exec_loops_json(s));
+    json_object_set_new(ex, "derived", mb__exec_derived_json(s));
     json_object_set_new(
         ex, "events",
-        json_pack("{s:I,s:o}", "malformed", (json_int_t)s->malformed_events,
+        json_pack("{s:I,s:I,s:o}", "malformed", (json_int_t)s->malformed_events,
+                  "dropped_iterations", (json_int_t)dropped,
                   "first_malformed",
                   s->first_malformed ? json_string(s->first_malformed)
                                      : json_null()));
