@@ -294,14 +294,14 @@ static void verdict(mb_buf *b, const mb_rview *v)
         if (fast) {
             mb__buf_printf(b, "Median latency <b>%s ms</b> (", mb__fmt_ms(fast->p50, t, sizeof t));
             esc(b, fast->variant);
-            mb__buf_printf(b, ", batch %lld)", (long long)fast->batch);
+            mb__buf_printf(b, fast->batch >= 0 ? ", batch %lld)" : ")", (long long)fast->batch);
             said = 1;
         }
         if (thr && v->n_runs > 1) {
             mb__buf_printf(b, "; highest throughput <b>%s samples/s</b> (",
                            mb__fmt_num(thr->sps, 4, t, sizeof t));
             esc(b, thr->variant);
-            mb__buf_printf(b, ", batch %lld)", (long long)thr->batch);
+            mb__buf_printf(b, thr->batch >= 0 ? ", batch %lld)" : ")", (long long)thr->batch);
         }
         if (failed)
             mb__buf_printf(b, "%s<span class=\"failed\">%zu run%s failed</span>", said ? "; " : "",
@@ -415,7 +415,7 @@ static void metadata(mb_buf *b, const json_t *const *docs, size_t n_docs, const 
         const mb_rrun *r = &v->runs[i];
         mb__buf_puts(b, "<tr><td class=\"name\">");
         esc(b, r->variant);
-        mb__buf_printf(b, "</td><td class=\"n\">%lld</td><td>", (long long)r->batch);
+        mb__buf_printf(b, r->batch >= 0 ? "</td><td class=\"n\">%lld</td><td>" : "</td><td class=\"n\">-</td><td>", (long long)r->batch);
         esc(b, mb__jstr(r->run, "runtime.name"));
         mb__buf_puts(b, " ");
         esc(b, mb__jstr(r->run, "runtime.version"));

@@ -66,14 +66,14 @@ static void verdict_line(mb_buf *b, const mb_rview *v)
             mb__buf_puts(b, "lowest median latency ");
             mb__buf_printf(b, "%s ms (", mb__fmt_ms(fast->p50, t, sizeof t));
             mb__md_escape(b, fast->variant);
-            mb__buf_printf(b, ", batch %lld)", (long long)fast->batch);
+            mb__buf_printf(b, fast->batch >= 0 ? ", batch %lld)" : ")", (long long)fast->batch);
             said++;
         }
         if (thr && v->n_runs > 1) {
             mb__buf_printf(b, "; highest throughput %s samples/s (",
                            mb__fmt_num(thr->sps, 4, t, sizeof t));
             mb__md_escape(b, thr->variant);
-            mb__buf_printf(b, ", batch %lld)", (long long)thr->batch);
+            mb__buf_printf(b, thr->batch >= 0 ? ", batch %lld)" : ")", (long long)thr->batch);
         }
         if (failed)
             mb__buf_printf(b, "%s%zu run%s **FAILED**", said ? "; " : "",
