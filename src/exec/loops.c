@@ -83,6 +83,12 @@ static json_t *loop_json(const mb_exec_series *s, const char *name)
     json_object_set_new(o, "time_per_item_ns", items_sum > 0
                                                    ? json_real(ns_sum / items_sum)
                                                    : json_null());
+    if (total <= 100000) { /* raw iterations, run after run, to recompute */
+        json_t *raw = json_array();
+        for (size_t i = 0; i < total; i++)
+            json_array_append_new(raw, json_integer((json_int_t)pooled[i]));
+        json_object_set_new(o, "samples_ns", raw);
+    }
     json_object_set_new(o, "throughput_method",
                         json_string("items / sum of the iterations' ns "
                                     "(the program's own clock), pooled over "

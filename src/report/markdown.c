@@ -1,5 +1,6 @@
 /* markdown.c - result documents as GitHub-flavoured Markdown. */
 #include "report/markdown.h"
+#include "report/execsec.h"
 
 #include "core/err.h"
 #include "report/rutil.h"
@@ -292,6 +293,7 @@ mb_status mb__report_md(const json_t *const *docs, size_t n_docs, mb_buf *out,
     if (v.has_accuracy)
         accuracy_tables(out, &v);
     recommendations(out, &v);
+    mb__md_exec_sections(out, docs, n_docs);
     if (v.n_warnings) {
         mb__buf_puts(out, "### Warnings\n\n");
         for (size_t i = 0; i < v.n_warnings; i++) {
