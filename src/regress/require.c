@@ -708,8 +708,12 @@ static int judge_one(const mb_require *r, const json_t *f, char *why,
         return pass;
     }
     int pass = holds(x, r->op, r->value);
-    snprintf(why, len, "%s: %s%s %s (no CI: judged on the measured value)", xs,
-             pass ? "" : "not ", op, vs);
+    if (k == MB_RK_BOOL)
+        snprintf(why, len, "%s is %s, required %s%s", r->figure, xs,
+                 r->op == MB_REQ_NE ? "not " : "", vs);
+    else
+        snprintf(why, len, "%s: %s%s %s (no CI: judged on the measured value)",
+                 xs, pass ? "" : "not ", op, vs);
     return pass;
 }
 
