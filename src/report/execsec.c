@@ -92,6 +92,16 @@ static char *ms(double ns, char *t, size_t n)
     return t;
 }
 
+/* A plain number with up to `sig` significant digits ("192", "0.1995"). */
+static char *num(double x, int sig, char *t, size_t n)
+{
+    if (!isfinite(x))
+        snprintf(t, n, "-");
+    else
+        snprintf(t, n, "%.*g", sig, x);
+    return t;
+}
+
 static char *ci_text(const json_t *ci, char *t, size_t n)
 {
     char a[32], b[32];
@@ -145,7 +155,7 @@ static void requirements(fmt *f, const json_t *const *docs, size_t n)
                 cell(f, mb__jstr(r, "requirement"), 0);
                 cell(f, mb__jstr(x, "variant"), 0);
                 cell_verdict(f, json_object_get(x, "passed"));
-                cell(f, mb__fmt_num(mb__jnum(x, "value"), 4, v, sizeof v), 1);
+                cell(f, num(mb__jnum(x, "value"), 4, v, sizeof v), 1);
                 cell(f, mb__jstr(x, "verdict"), 0);
                 row_end(f);
             }
@@ -253,9 +263,9 @@ static void phases(fmt *f, const json_t *const *docs, size_t n)
                 cell(f, name, 0);
                 cell(f, ms(mb__jnum(v, "median_ns"), a, sizeof a), 1);
                 cell(f, ci_text(json_object_get(v, "ci95"), b, sizeof b), 1);
-                cell(f, mb__fmt_num(mb__jnum(v, "occurrences_per_run"), 3, c, sizeof c), 1);
+                cell(f, num(mb__jnum(v, "occurrences_per_run"), 3, c, sizeof c), 1);
                 cell(f, ms(mb__jnum(v, "first_median_ns"), e, sizeof e), 1);
-                cell(f, mb__fmt_num(mb__jnum(v, "count"), 6, g, sizeof g), 1);
+                cell(f, num(mb__jnum(v, "count"), 6, g, sizeof g), 1);
                 row_end(f);
             }
         }
@@ -295,10 +305,10 @@ static void values(fmt *f, const json_t *const *docs, size_t n)
                     cell(f, mb__jstr(r, "variant"), 0);
                     cell(f, k ? "metric" : "counter", 0);
                     cell(f, key, 0);
-                    cell(f, mb__fmt_num(mb__jnum(v, "median"), 5, a, sizeof a), 1);
-                    cell(f, mb__fmt_num(mb__jnum(v, "min"), 5, b, sizeof b), 1);
-                    cell(f, mb__fmt_num(mb__jnum(v, "max"), 5, c, sizeof c), 1);
-                    cell(f, mb__fmt_num(mb__jnum(v, "runs"), 6, e, sizeof e), 1);
+                    cell(f, num(mb__jnum(v, "median"), 5, a, sizeof a), 1);
+                    cell(f, num(mb__jnum(v, "min"), 5, b, sizeof b), 1);
+                    cell(f, num(mb__jnum(v, "max"), 5, c, sizeof c), 1);
+                    cell(f, num(mb__jnum(v, "runs"), 6, e, sizeof e), 1);
                     row_end(f);
                 }
             }
@@ -316,9 +326,9 @@ static void values(fmt *f, const json_t *const *docs, size_t n)
                 cell(f, mb__jstr(r, "variant"), 0);
                 cell(f, "derived", 0);
                 cell(f, dk[q][1], 0);
-                cell(f, mb__fmt_num(mb__jnum(dv, dk[q][0]), 5, a, sizeof a), 1);
-                cell(f, json_is_object(ci) ? mb__fmt_num(mb__jnum(ci, "lo"), 4, lo, sizeof lo) : "-", 1);
-                cell(f, json_is_object(ci) ? mb__fmt_num(mb__jnum(ci, "hi"), 4, hi, sizeof hi) : "-", 1);
+                cell(f, num(mb__jnum(dv, dk[q][0]), 5, a, sizeof a), 1);
+                cell(f, json_is_object(ci) ? num(mb__jnum(ci, "lo"), 4, lo, sizeof lo) : "-", 1);
+                cell(f, json_is_object(ci) ? num(mb__jnum(ci, "hi"), 4, hi, sizeof hi) : "-", 1);
                 cell(f, "-", 1);
                 row_end(f);
             }
@@ -366,8 +376,8 @@ static void loops(fmt *f, const json_t *const *docs, size_t n)
                 cell(f, ci_text(ci, b, sizeof b), 1);
                 cell(f, ms(mb__jnum(l, "p95"), c, sizeof c), 1);
                 cell(f, ms(mb__jnum(l, "p99"), e, sizeof e), 1);
-                cell(f, mb__fmt_num(mb__jnum(v, "iterations"), 9, g, sizeof g), 1);
-                cell(f, mb__fmt_num(mb__jnum(v, "items_per_s"), 4, h, sizeof h), 1);
+                cell(f, num(mb__jnum(v, "iterations"), 9, g, sizeof g), 1);
+                cell(f, num(mb__jnum(v, "items_per_s"), 4, h, sizeof h), 1);
                 row_end(f);
             }
         }
