@@ -221,6 +221,20 @@ void mb_cli_print_comparison(FILE *f, const json_t *cmp)
                         ? ""
                         : " (not significant)");
         fputc('\n', f);
+        for (int k = 0; k < 2; k++) {
+            const char *name;
+            json_t *ph;
+            json_object_foreach(json_object_get(e, k ? "loops" : "phases"), name, ph)
+            {
+                fprintf(f, "    %s %-30s %6.3fx", k ? "loop " : "phase", name,
+                        mb__jnum(ph, "speedup"));
+                const json_t *sci = json_object_get(ph, "speedup_ci95");
+                if (json_is_object(sci))
+                    fprintf(f, "  [95%% CI %.3f .. %.3f, Welch t over runs]",
+                            mb__jnum(sci, "lo"), mb__jnum(sci, "hi"));
+                fputc('\n', f);
+            }
+        }
     }
 }
 

@@ -5,6 +5,7 @@
 #include "core/clock.h"
 #include "core/err.h"
 #include "core/stats.h"
+#include "exec/suite.h"
 #include "runner/runner.h"
 
 #include <math.h>
@@ -410,6 +411,10 @@ static json_t *phases_json(const mb_exec_series *s)
                 json_object_set_new(ph, "median_ns", json_null());
                 json_object_set_new(ph, "ci95", json_null());
             }
+            json_t *per_run = json_array(); /* the per-run totals, for ratios */
+            for (size_t r = 0; r < k; r++)
+                json_array_append_new(per_run, json_integer((json_int_t)llround(tot[r])));
+            json_object_set_new(ph, "runs_ns", per_run);
             json_object_set_new(ph, "count", json_integer((json_int_t)k));
             json_object_set_new(ph, "unfinished", json_integer((json_int_t)unfinished));
             json_object_set_new(ph, "parent", p->parent ? json_string(p->parent) : json_null());
@@ -655,8 +660,17 @@ json_t *mb__exec_result(const mb_exec_opts *o, const mb_exec_series *ser,
         json_array_append_new(runs, mb__exec_run_json(&ser[i], o));
     if (st == MB_EINTERRUPTED)
         json_object_set_new(doc, "interrupted", json_true());
-    if (n > 1 && ser && st == MB_OK)
-        json_object_set_new(doc, "comparison",
-                            mb__exec_comparison_json(ser, n, seed));
+    if (n > 1 && ser && st == MB_OK) {
+        json_t *cmp = mb__exec_comparison_json(ser, n, seed);
+        size_t i;
+        json_t *e;
+        json_array_foreach(json_object_get(cmp, "entries"), i, e)
+        {
+            json_t *r = json_array_get(runs, i + 1);
+            json_object_set_new(e, "phases", mb__phase_speedups(json_array_get(runs, 0), r));
+            json_object_set_new(e, "loops", mb__loop_speedups(json_array_get(runs, 0), r));
+        }
+        json_object_set_new(doc, "comparison", cmp);
+    }
     return doc;
 }

@@ -446,6 +446,23 @@ static void speedup_from_ratio(json_t *figs, const char *name,
         hi > 0 ? 1 / hi : NAN, MB_RK_PLAIN);
 }
 
+/* phase.NAME.speedup and loop.NAME.speedup of a comparison entry. */
+static void part_speedups(json_t *figs, const json_t *e)
+{
+    static const char *const part[] = {"phases", "phase.", "loops", "loop."};
+    for (int p = 0; p < 4; p += 2) {
+        const char *k;
+        json_t *ph;
+        json_object_foreach(json_object_get(e, part[p]), k, ph)
+        {
+            char key[300];
+            snprintf(key, sizeof key, "%s%s.speedup", part[p + 1], k);
+            put(figs, key, jnum(ph, "speedup"), jnum(ph, "speedup_ci95.lo"),
+                jnum(ph, "speedup_ci95.hi"), MB_RK_PLAIN);
+        }
+    }
+}
+
 static void mark_baseline(json_t *all, const char *variant,
                           const char *baseline)
 {
@@ -517,6 +534,7 @@ static void comparison_figs(json_t *all, const json_t *doc)
             continue;
         json_t *v = variant_entry(all, name);
         speedup_from_ratio(json_object_get(v, "figures"), "speedup", e);
+        part_speedups(json_object_get(v, "figures"), e);
         mark_baseline(all, name, base);
     }
     /* suite: comparison.groups[].entries[] against each group's baseline */
@@ -536,16 +554,7 @@ static void comparison_figs(json_t *all, const json_t *doc)
             json_t *v = variant_entry(all, name);
             json_t *figs = json_object_get(v, "figures");
             speedup_from_ratio(figs, "speedup", e);
-            const char *k;
-            json_t *ph;
-            json_object_foreach(json_object_get(e, "phases"), k, ph)
-            {
-                char key[300];
-                snprintf(key, sizeof key, "phase.%s.speedup", k);
-                double lo = jnum(ph, "speedup_ci95.lo"),
-                       hi = jnum(ph, "speedup_ci95.hi");
-                put(figs, key, jnum(ph, "speedup"), lo, hi, MB_RK_PLAIN);
-            }
+            part_speedups(figs, e);
             mark_baseline(all, name, gb);
         }
     }

@@ -87,6 +87,18 @@ for run in d["runs"]:
     assert abs(g["lo"] - np.exp(np.log(rate).mean() - hl)) < 1e-6 * g["lo"], g
 ref, new = d["runs"]
 assert new["exec"]["loops"]["infer"]["latency"]["median"] < ref["exec"]["loops"]["infer"]["latency"]["median"]
+# the loop's speedup: Welch t on the log per-run medians, as scipy has it
+la = np.log([np.median(x) for x in np.split(np.array(ref["exec"]["loops"]["infer"]["samples_ns"], float), 5)])
+lb = np.log([np.median(x) for x in np.split(np.array(new["exec"]["loops"]["infer"]["samples_ns"], float), 5)])
+va, vb = la.var(ddof=1) / 5, lb.var(ddof=1) / 5
+df = (va + vb) ** 2 / (va ** 2 / 4 + vb ** 2 / 4)
+h = stats.t.ppf(0.975, df) * np.sqrt(va + vb)
+dd = lb.mean() - la.mean()
+sp = d["comparison"]["entries"][0]["loops"]["infer"]
+assert abs(sp["speedup"] - np.exp(-dd)) < 1e-9 * sp["speedup"], sp
+assert abs(sp["speedup_ci95"]["lo"] - np.exp(-dd - h)) < 1e-6 * sp["speedup"], (sp, np.exp(-dd - h))
+assert abs(sp["speedup_ci95"]["hi"] - np.exp(-dd + h)) < 1e-6 * sp["speedup"]
+assert abs(sp["p_value"] - stats.ttest_ind(lb, la, equal_var=False).pvalue) < 1e-9
 PYEOF
 expect_exit "exec: a PSNR drop beyond the limit exits 6" 6 \
     "${E[@]}" -r 2 -n ref -c "python3 $R/infer.py --iter-ms 1 --psnr 32" -n new -c "python3 $R/infer.py --iter-ms 1 --psnr 30" \
