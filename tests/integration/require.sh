@@ -105,6 +105,9 @@ expect_exit "exec: a PSNR drop beyond the limit exits 6" 6 \
     --require 'psnr_delta>-1'
 contains "the PSNR verdict is a FAIL line" "$LAST_OUT" "FAIL psnr_delta>-1 [new]: -2"
 
+check "outside mbench the helpers do nothing and the program runs unchanged" \
+    env -u MBENCH_EVENTS_FD python3 "$R/infer.py" --iter-ms 0.1
+
 # ---- exec: a cache with a hit-rate metric ---------------------------------
 expect_exit "exec: a hit rate below 80% in one variant exits 6" 6 \
     "${E[@]}" -r 2 -n big -c "python3 $R/cache.py --size 120" -n small -c "python3 $R/cache.py --size 20" \
