@@ -816,8 +816,13 @@ mb_status mb__require_judge(const json_t *doc, const mb_require *r, size_t n,
                 pj = json_boolean(ok);
                 ok ? pass++ : fail++;
             }
+            char xs[48] = "-";
+            if (f)
+                fmt_value(xs, sizeof xs, jnum(f, "value"),
+                          (mb_req_kind)json_integer_value(json_object_get(f, "kind")));
             json_array_append_new(
-                res, json_pack("{s:s,s:o,s:o,s:o,s:s}", "variant", name,
+                res, json_pack("{s:s,s:s,s:o,s:o,s:o,s:s}", "variant", name,
+                               "value_text", xs,
                                "value", f ? json_real(jnum(f, "value")) : json_null(),
                                "ci95", isfinite(lo) ? json_pack("[f,f]", lo, hi)
                                                     : json_null(),

@@ -44,7 +44,8 @@ void mb__require_free(mb_require *r);
 
 /* Judges r[0..n) over doc (borrowed).  *out is a new array, one object
  * per requirement: {requirement, figure, op, value, scope, passed,
- * results: [{variant, value, ci95: [lo, hi] | null, passed, verdict}]}.
+ * results: [{variant, value, value_text, ci95: [lo, hi] | null, passed,
+ * verdict}]}.
  * *unmet counts the requirements that did not pass.  MB_EINVAL when a
  * figure is in no variant of the document (the message lists those it
  * has); *out is then NULL. */

@@ -155,7 +155,8 @@ static void requirements(fmt *f, const json_t *const *docs, size_t n)
                 cell(f, mb__jstr(r, "requirement"), 0);
                 cell(f, mb__jstr(x, "variant"), 0);
                 cell_verdict(f, json_object_get(x, "passed"));
-                cell(f, num(mb__jnum(x, "value"), 4, v, sizeof v), 1);
+                const char *vt = mb__jstr(x, "value_text");
+                cell(f, vt ? vt : num(mb__jnum(x, "value"), 4, v, sizeof v), 1);
                 cell(f, mb__jstr(x, "verdict"), 0);
                 row_end(f);
             }
