@@ -477,6 +477,8 @@ static const char *model_name(const json_t *run)
             n = slash ? slash + 1 : p;
         }
     }
+    if (!n) /* a program measured by exec or suite */
+        n = run_str(run, "command", NULL);
     return n ? n : "?";
 }
 
@@ -498,10 +500,11 @@ static int64_t batch_of(const json_t *run)
 
 static void describe_run(mb_buf *b, const json_t *run)
 {
-    mb__buf_printf(b, "model %s variant %s batch %" PRId64, model_name(run),
+    mb__buf_printf(b, "%s %s variant %s", json_object_get(run, "model") ? "model" : "program", model_name(run),
                    run_str(run, "variant", NULL) ? run_str(run, "variant", NULL)
-                                                 : "?",
-                   batch_of(run));
+                                                 : "?");
+    if (json_is_integer(json_object_get(run, "batch_size")))
+        mb__buf_printf(b, " batch %" PRId64, batch_of(run));
 }
 
 /* Lists the batch sizes the other side has for the same model+variant. */
@@ -569,7 +572,10 @@ static void compare_pair(const json_t *rb, const json_t *rc, const char *how,
                         run_str(rc, "variant", NULL)
                             ? json_string(run_str(rc, "variant", NULL))
                             : json_null());
-    json_object_set_new(c, "batch_size", json_integer(batch_of(rc)));
+    json_object_set_new(c, "batch_size",
+                        json_is_integer(json_object_get(rc, "batch_size"))
+                            ? json_integer(batch_of(rc))
+                            : json_null()); /* a program has none */
     json_object_set_new(c, "matched_by", json_string(how));
     const char *sb = run_str(rb, "model", "sha256"),
                *sc = run_str(rc, "model", "sha256");

@@ -82,6 +82,7 @@ if cc -std=c11 -Wall -Wextra -Wpedantic -Werror -D_POSIX_C_SOURCE=200809L -I"$MB
     ok "the C example builds with mbench_events.h and strict warnings"
     expect_exit "the C example runs under exec" 0 $MBENCH exec --runs 2 --json "$T_TMP/c.json" -- "$T_TMP/example" 32 3
     contains "C phases, counters and metrics are aggregated" "$(J "$T_TMP/c.json" 'list(d["runs"][0]["exec"]["phases"]), d["runs"][0]["exec"]["phases"]["multiply"]["occurrences_per_run"], d["runs"][0]["exec"]["counters"]["flops"]["median"]')" "(['setup', 'multiply', 'checksum'], 3.0, 196608.0)"
+    contains "the C helper's iterations become loop row" "$(J "$T_TMP/c.json" 'd["runs"][0]["exec"]["loops"]["row"]["iterations"], d["runs"][0]["exec"]["loops"]["row"]["iterations_per_run"], d["runs"][0]["exec"]["loops"]["row"]["items"]')" "(64, [32, 32], 2048.0)"
 else
     notok "the C example builds with mbench_events.h and strict warnings" "$(cat "$T_TMP/cc.err")"
 fi
