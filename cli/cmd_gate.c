@@ -11,6 +11,8 @@
 #include "core/err.h"
 #include "core/fileio.h"
 #include "regress/regress.h"
+#include "report/gaterep.h"
+#include "report/output.h"
 #include "store/store.h"
 
 #include <getopt.h>
@@ -46,6 +48,7 @@ static void usage(FILE *f)
         "                   [--max-regression "
         "p50=5%%,memory=10%%,size=1%%,p99=off,throughput=off]\n"
         "                   [--gate 'METRIC>=X']... [--md FILE] [--json FILE]\n"
+        "                   [--html FILE]\n"
         "                   [--db DB [--git-dir DIR] [--no-store]]\n\n"
         "Compares every run of CUR with the baseline run of the same model "
         "(sha256),\n"
@@ -80,6 +83,9 @@ static void usage(FILE *f)
         "comment)\n"
         "  --json FILE            write the verdict as JSON (schema "
         "mbench.gate/1)\n"
+        "  --html FILE            write the verdict as a self-contained HTML "
+        "page\n"
+        "                         (FILE '-' is stdout for any of the three)\n"
         "  -q, --quiet            no table on stdout\n\n"
         "Exit: 0 pass, 1 regression, 5 accuracy gate failed, 4 inconclusive,\n"
         "3 error, 2 usage.\n");
@@ -104,265 +110,24 @@ static mb_status load_json(const char *path, const char *what, json_t **out,
     return MB_OK;
 }
 
-/* ---- formatting ------------------------------------------------------- */
-
-static void fmt_value(char *b, size_t len, const char *metric, const json_t *v)
-{
-    if (!json_is_number(v)) {
-        snprintf(b, len, "-");
-        return;
-    }
-    double x = json_number_value(v);
-    if (strcmp(metric, "throughput") == 0)
-        snprintf(b, len, "%.1f/s", x);
-    else if (strcmp(metric, "memory") == 0 || strcmp(metric, "size") == 0) {
-        if (x >= 1024.0 * 1024.0)
-            snprintf(b, len, "%.2f MiB", x / (1024.0 * 1024.0));
-        else
-            snprintf(b, len, "%.0f B", x);
-    } else if (x >= 1e9)
-        snprintf(b, len, "%.3f s", x / 1e9);
-    else if (x >= 1e6)
-        snprintf(b, len, "%.3f ms", x / 1e6);
-    else if (x >= 1e3)
-        snprintf(b, len, "%.2f us", x / 1e3);
-    else
-        snprintf(b, len, "%.0f ns", x);
-}
-
-static void fmt_change(char *b, size_t len, const json_t *ratio)
-{
-    if (!json_is_number(ratio))
-        snprintf(b, len, "-");
-    else
-        snprintf(b, len, "%+.1f%%", (json_number_value(ratio) - 1) * 100);
-}
-
-static void fmt_ci(char *b, size_t len, const json_t *ci)
-{
-    if (json_array_size(ci) != 2)
-        snprintf(b, len, "-");
-    else
-        snprintf(b, len, "%+.1f%%..%+.1f%%",
-                 (json_number_value(json_array_get(ci, 0)) - 1) * 100,
-                 (json_number_value(json_array_get(ci, 1)) - 1) * 100);
-}
-
-static void fmt_p(char *b, size_t len, const json_t *p)
-{
-    if (!json_is_number(p))
-        snprintf(b, len, "-");
-    else if (json_number_value(p) < 1e-16)
-        snprintf(b, len, "<1e-16");
-    else
-        snprintf(b, len, "%.2g", json_number_value(p));
-}
-
-static const char *upper_verdict(const char *v)
-{
-    if (strcmp(v, "regression") == 0)
-        return "REGRESSION";
-    if (strcmp(v, "accuracy_failure") == 0)
-        return "ACCURACY FAILURE";
-    if (strcmp(v, "inconclusive") == 0)
-        return "INCONCLUSIVE";
-    return "PASS";
-}
-
-static void render_console(const json_t *g, FILE *f)
-{
-    const char *verdict = json_string_value(json_object_get(g, "verdict"));
-    fprintf(f, "mbench gate: %s  (baseline %s, current %s)\n",
-            upper_verdict(verdict),
-            json_string_value(
-                json_object_get(json_object_get(g, "baseline"), "source")),
-            json_string_value(
-                json_object_get(json_object_get(g, "current"), "source")));
-    const json_t *m = json_object_get(g, "method");
-    fprintf(f,
-            "rule: unit = the process; regression = %s p < %g AND the 95%% "
-            "CI of current/baseline beyond the threshold; pass = CI within "
-            "it\n\n",
-            json_is_true(json_object_get(g, "paired"))
-                ? "paired t (round by round)"
-                : "Welch t on the log per-process figures,",
-            json_number_value(json_object_get(m, "alpha")));
-    fprintf(f, "%-24s %-16s %5s  %-10s %12s %12s %8s %17s %8s  %s\n", "model",
-            "variant", "batch", "metric", "baseline", "current", "change",
-            "95% CI", "p", "verdict");
-    size_t i, k;
-    const json_t *c, *x;
-    json_array_foreach(json_object_get(g, "comparisons"), i, c)
-    {
-        json_array_foreach(json_object_get(c, "metrics"), k, x)
-        {
-            const char *metric =
-                json_string_value(json_object_get(x, "metric"));
-            char vb[32], vc[32], ch[24], ci[40], p[16];
-            fmt_value(vb, sizeof vb, metric, json_object_get(x, "baseline"));
-            fmt_value(vc, sizeof vc, metric, json_object_get(x, "current"));
-            fmt_change(ch, sizeof ch, json_object_get(x, "ratio"));
-            fmt_ci(ci, sizeof ci, json_object_get(x, "ci95"));
-            fmt_p(p, sizeof p, json_object_get(x, "p_value"));
-            fprintf(f,
-                    "%-24.24s %-16.16s %5" JSON_INTEGER_FORMAT
-                    "  %-10s %12s %12s %8s %17s %8s  %s\n",
-                    json_string_value(json_object_get(c, "model")),
-                    json_string_value(json_object_get(c, "variant"))
-                        ? json_string_value(json_object_get(c, "variant"))
-                        : "",
-                    json_integer_value(json_object_get(c, "batch_size")),
-                    metric, vb, vc, ch, ci, p,
-                    json_string_value(json_object_get(x, "verdict")));
-        }
-    }
-    json_array_foreach(json_object_get(g, "comparisons"), i, c)
-    {
-        json_array_foreach(json_object_get(c, "metrics"), k, x)
-        {
-            const char *v = json_string_value(json_object_get(x, "verdict"));
-            if (strcmp(v, "pass") != 0)
-                fprintf(f, "  %s %s: %s\n",
-                        json_string_value(json_object_get(c, "variant")), v,
-                        json_string_value(json_object_get(x, "reason")));
-        }
-    }
-    json_array_foreach(json_object_get(g, "accuracy"), i, x)
-        fprintf(f, "accuracy %s: %s = %.6g at %s\n",
-                json_string_value(json_object_get(x, "verdict")),
-                json_string_value(json_object_get(x, "gate")),
-                json_number_value(json_object_get(x, "value")),
-                json_string_value(json_object_get(x, "where")));
-    json_array_foreach(json_object_get(g, "unmatched"), i, x) fprintf(
-        f, "unmatched: %s\n", json_string_value(json_object_get(x, "reason")));
-    json_array_foreach(json_object_get(g, "warnings"), i, x)
-        fprintf(f, "warning: %s\n", json_string_value(x));
-}
-
-/* Markdown text with the characters that break a table cell escaped. */
-static void md_text(mb_buf *b, const char *s)
-{
-    for (; s && *s; s++) {
-        if (strchr("|*_`<>[]\\", *s))
-            mb__buf_putc(b, '\\');
-        if (*s == '\n')
-            mb__buf_putc(b, ' ');
-        else
-            mb__buf_putc(b, *s);
-    }
-}
-
-static char *render_md(const json_t *g)
+/* Prints the verdict table on stdout. */
+static int print_console(const json_t *result)
 {
     mb_buf b = MB_BUF_INIT;
-    const char *verdict = json_string_value(json_object_get(g, "verdict"));
-    const json_t *counts = json_object_get(g, "counts");
-    mb__buf_printf(&b, "### mbench gate: **%s**\n\n", upper_verdict(verdict));
-    mb__buf_puts(&b, "Baseline `");
-    md_text(&b, json_string_value(
-                    json_object_get(json_object_get(g, "baseline"), "source")));
-    mb__buf_puts(&b, "`, current `");
-    md_text(&b, json_string_value(
-                    json_object_get(json_object_get(g, "current"), "source")));
-    mb__buf_printf(
-        &b,
-        "`: %d pass, %d regression, %d improvement, %d "
-        "inconclusive.\n\n",
-        (int)json_integer_value(json_object_get(counts, "pass")),
-        (int)json_integer_value(json_object_get(counts, "regression")),
-        (int)json_integer_value(json_object_get(counts, "improvement")),
-        (int)json_integer_value(json_object_get(counts, "inconclusive")));
-    mb__buf_puts(&b,
-                 "| model | variant | batch | metric | baseline | current | "
-                 "change | 95% CI | p | verdict |\n"
-                 "|---|---|---:|---|---:|---:|---:|---:|---:|---|\n");
-    size_t i, k;
-    const json_t *c, *x;
-    json_array_foreach(json_object_get(g, "comparisons"), i, c)
-    {
-        json_array_foreach(json_object_get(c, "metrics"), k, x)
-        {
-            const char *metric =
-                json_string_value(json_object_get(x, "metric"));
-            const char *v = json_string_value(json_object_get(x, "verdict"));
-            char vb[32], vc[32], ch[24], ci[40], p[16];
-            fmt_value(vb, sizeof vb, metric, json_object_get(x, "baseline"));
-            fmt_value(vc, sizeof vc, metric, json_object_get(x, "current"));
-            fmt_change(ch, sizeof ch, json_object_get(x, "ratio"));
-            fmt_ci(ci, sizeof ci, json_object_get(x, "ci95"));
-            fmt_p(p, sizeof p, json_object_get(x, "p_value"));
-            mb__buf_puts(&b, "| ");
-            md_text(&b, json_string_value(json_object_get(c, "model")));
-            mb__buf_puts(&b, " | ");
-            md_text(&b, json_string_value(json_object_get(c, "variant")));
-            mb__buf_printf(&b,
-                           " | %" JSON_INTEGER_FORMAT
-                           " | %s | %s | %s | %s | %s | %s | %s%s%s |\n",
-                           json_integer_value(json_object_get(c, "batch_size")),
-                           metric, vb, vc, ch, ci, p,
-                           strcmp(v, "pass") ? "**" : "", v,
-                           strcmp(v, "pass") ? "**" : "");
-        }
+    mb_err err = {0};
+    if (mb__report_gate_console(result, &b, &err)) {
+        mb__buf_free(&b);
+        return mb_cli_fail(&err);
     }
-    mb__buf_puts(&b, "\n");
-    json_array_foreach(json_object_get(g, "comparisons"), i, c)
-    {
-        json_array_foreach(json_object_get(c, "metrics"), k, x)
-        {
-            const char *v = json_string_value(json_object_get(x, "verdict"));
-            if (strcmp(v, "pass") == 0)
-                continue;
-            mb__buf_printf(&b, "- %s: ", v);
-            md_text(&b, json_string_value(json_object_get(x, "reason")));
-            mb__buf_puts(&b, "\n");
-        }
-    }
-    json_array_foreach(json_object_get(g, "accuracy"), i, x)
-    {
-        mb__buf_printf(&b, "- accuracy %s: `",
-                       json_string_value(json_object_get(x, "verdict")));
-        md_text(&b, json_string_value(json_object_get(x, "gate")));
-        mb__buf_printf(&b, "` = %.6g at `",
-                       json_number_value(json_object_get(x, "value")));
-        md_text(&b, json_string_value(json_object_get(x, "where")));
-        mb__buf_puts(&b, "`\n");
-    }
-    json_array_foreach(json_object_get(g, "unmatched"), i, x)
-    {
-        mb__buf_puts(&b, "- unmatched: ");
-        md_text(&b, json_string_value(json_object_get(x, "reason")));
-        mb__buf_puts(&b, "\n");
-    }
-    json_array_foreach(json_object_get(g, "warnings"), i, x)
-    {
-        mb__buf_puts(&b, "- warning: ");
-        md_text(&b, json_string_value(x));
-        mb__buf_puts(&b, "\n");
-    }
-    const json_t *m = json_object_get(g, "method");
-    mb__buf_printf(
-        &b,
-        "\n<details><summary>Method</summary>\n\n"
-        "A change counts only when it exceeds its threshold *and* "
-        "is significant: Mann-Whitney U (two-sided, alpha %g) on the "
-        "raw samples, and the bootstrap 95%% CI of current/baseline "
-        "(%d resamples) entirely beyond the threshold. Fewer than %d "
-        "samples, or a CI that straddles the threshold, is "
-        "*inconclusive*.\n</details>\n",
-        json_number_value(json_object_get(m, "alpha")),
-        (int)json_integer_value(json_object_get(m, "bootstrap_resamples")),
-        (int)json_integer_value(json_object_get(m, "min_samples")));
-    return mb__buf_take(&b, NULL);
+    fwrite(b.data ? b.data : "", 1, b.len, stdout);
+    mb__buf_free(&b);
+    return 0;
 }
 
-static int write_text(const char *path, const char *text)
+static void print_failure(void *user, const mb_err *e)
 {
-    mb_err err = {0};
-    if (!text)
-        return mb_cli_error(MB_EXIT_RUNTIME, "out of memory");
-    if (mb__write_file_atomic(path, text, strlen(text), &err))
-        return mb_cli_fail(&err);
-    return 0;
+    (void)user;
+    mb_cli_fail(e);
 }
 
 int cmd_gate(int argc, char **argv)
@@ -379,11 +144,13 @@ int cmd_gate(int argc, char **argv)
         {"seed", required_argument, NULL, 's'},
         {"md", required_argument, NULL, 'm'},
         {"json", required_argument, NULL, 'j'},
+        {"html", required_argument, NULL, 'H'},
         {"quiet", no_argument, NULL, 'q'},
         {"help", no_argument, NULL, 'h'},
         {NULL, 0, NULL, 0}};
     const char *base_path = NULL, *cur_path = NULL, *db = NULL, *against = NULL,
-               *git_dir = NULL, *md = NULL, *json_out = NULL;
+               *git_dir = NULL;
+    mb__outset out = {0};
     int no_store = 0, quiet = 0;
     json_t *history = NULL;
     mb__regress_opts o;
@@ -416,16 +183,16 @@ int cmd_gate(int argc, char **argv)
         case 'N':
             no_store = 1;
             break;
-        case 'm':
-            md = optarg;
-            if ((rc = mb_cli_output_check("--md", md))) {
-                free(gates);
-                return rc;
-            }
-            break;
+        case 'm': /* outputs are checked before any work; "-" is stdout */
         case 'j':
-            json_out = optarg;
-            if ((rc = mb_cli_output_check("--json", json_out))) {
+        case 'H':
+            if ((rc = mb_cli_output_arg(opt == 'm'   ? "--md"
+                                        : opt == 'j' ? "--json"
+                                                     : "--html",
+                                        optarg,
+                                        opt == 'm'   ? &out.md
+                                        : opt == 'j' ? &out.json
+                                                     : &out.html))) {
                 free(gates);
                 return rc;
             }
@@ -566,31 +333,11 @@ int cmd_gate(int argc, char **argv)
             goto out;
         }
     }
-    if (!quiet)
-        render_console(result, stdout);
-    if (md) {
-        char *text = render_md(result);
-        int w = write_text(md, text);
-        free(text);
-        if (w) {
-            rc = w;
-            goto out;
-        }
-    }
-    if (json_out) {
-        char *text =
-            json_dumps(result, JSON_INDENT(2) | JSON_REAL_PRECISION(10));
-        mb_buf b = MB_BUF_INIT;
-        mb__buf_puts(&b, text ? text : "");
-        mb__buf_putc(&b, '\n');
-        free(text);
-        char *t2 = mb__buf_take(&b, NULL);
-        int w = write_text(json_out, t2);
-        free(t2);
-        if (w) {
-            rc = w;
-            goto out;
-        }
+    if (!quiet && (rc = print_console(result)))
+        goto out;
+    if (mb__output_all(&out, result, print_failure, NULL)) {
+        rc = MB_EXIT_RUNTIME;
+        goto out;
     }
     rc = code;
 out:

@@ -19,58 +19,6 @@ static const char *str(const json_t *o, const char *key)
     return s ? s : "";
 }
 
-void mb__fmt_duration(double ns, char *buf, size_t len)
-{
-    if (!isfinite(ns)) {
-        snprintf(buf, len, "-");
-        return;
-    }
-    const char *unit = "ns";
-    double v = ns;
-    if (fabs(ns) >= 1e9) {
-        v = ns / 1e9;
-        unit = "s";
-    } else if (fabs(ns) >= 1e6) {
-        v = ns / 1e6;
-        unit = "ms";
-    } else if (fabs(ns) >= 1e3) {
-        v = ns / 1e3;
-        unit = "us";
-    }
-    int prec = fabs(v) >= 100 ? 0 : fabs(v) >= 10 ? 1 : 2;
-    if (strcmp(unit, "ns") == 0)
-        prec = 0;
-    snprintf(buf, len, "%.*f %s", prec, v, unit);
-}
-
-void mb__fmt_count(double n, char *buf, size_t len)
-{
-    if (!isfinite(n)) {
-        snprintf(buf, len, "-");
-        return;
-    }
-    if (n >= 1e9)
-        snprintf(buf, len, "%.2fG", n / 1e9);
-    else if (n >= 1e6)
-        snprintf(buf, len, "%.2fM", n / 1e6);
-    else if (n >= 1e4)
-        snprintf(buf, len, "%.1fK", n / 1e3);
-    else
-        snprintf(buf, len, "%.0f", n);
-}
-
-/* Milliseconds with enough digits for sub-millisecond models. */
-static void ms(double ns, char *buf, size_t len)
-{
-    if (!isfinite(ns)) {
-        snprintf(buf, len, "n/a");
-        return;
-    }
-    double v = ns / 1e6;
-    int prec = v >= 100 ? 1 : v >= 1 ? 3 : v >= 0.01 ? 4 : 5;
-    snprintf(buf, len, "%.*f", prec, v);
-}
-
 typedef struct col {
     const char *head;
     int width;
@@ -187,21 +135,21 @@ void mb__report_console(const json_t *doc, const mb_console_opts *o,
         /* With replicates, the median shown is the one its CI is about:
          * the geometric mean of the per-process (or per-block) medians. */
         double est = num(ci, "estimate");
-        ms(isfinite(est) ? est : num(lat, "median"), a, sizeof a);
+        mb__fmt_ms_table(isfinite(est) ? est : num(lat, "median"), a, sizeof a);
         if (json_is_object(ci)) {
-            ms(num(ci, "lo"), lo, sizeof lo);
-            ms(num(ci, "hi"), hi, sizeof hi);
+            mb__fmt_ms_table(num(ci, "lo"), lo, sizeof lo);
+            mb__fmt_ms_table(num(ci, "hi"), hi, sizeof hi);
             snprintf(cell, sizeof cell, "%s [%s, %s]", a, lo, hi);
         } else {
             snprintf(cell, sizeof cell, "%s [n too small]", a);
         }
-        ms(num(lat, "p90"), c1, sizeof c1);
-        ms(num(lat, "p95"), c2, sizeof c2);
-        ms(num(lat, "p99"), c3, sizeof c3);
-        ms(num(lat, "mean"), c4, sizeof c4);
-        ms(num(lat, "std"), c5, sizeof c5);
-        ms(num(lat, "min"), c6, sizeof c6);
-        ms(num(lat, "max"), c7, sizeof c7);
+        mb__fmt_ms_table(num(lat, "p90"), c1, sizeof c1);
+        mb__fmt_ms_table(num(lat, "p95"), c2, sizeof c2);
+        mb__fmt_ms_table(num(lat, "p99"), c3, sizeof c3);
+        mb__fmt_ms_table(num(lat, "mean"), c4, sizeof c4);
+        mb__fmt_ms_table(num(lat, "std"), c5, sizeof c5);
+        mb__fmt_ms_table(num(lat, "min"), c6, sizeof c6);
+        mb__fmt_ms_table(num(lat, "max"), c7, sizeof c7);
         mb__buf_printf(out, "%5lld  %-24s",
                        (long long)json_integer_value(
                            json_object_get(run, "batch_size")),
@@ -258,9 +206,9 @@ void mb__report_console(const json_t *doc, const mb_console_opts *o,
                            b, rcv * 100, kp);
             if (json_is_object(modes)) {
                 char m1[32], m2[32];
-                ms(num(json_object_get(modes, "fast"), "median"), m1,
+                mb__fmt_ms_table(num(json_object_get(modes, "fast"), "median"), m1,
                    sizeof m1);
-                ms(num(json_object_get(modes, "slow"), "median"), m2,
+                mb__fmt_ms_table(num(json_object_get(modes, "slow"), "median"), m2,
                    sizeof m2);
                 mb__buf_printf(
                     out,
@@ -306,7 +254,7 @@ void mb__report_console(const json_t *doc, const mb_console_opts *o,
                 continue;
             char v[32];
             if (json_is_true(json_object_get(pq, "supported")))
-                ms(num(pq, "value"), v, sizeof v);
+                mb__fmt_ms_table(num(pq, "value"), v, sizeof v);
             else
                 snprintf(v, sizeof v, "not supported by %.0f samples",
                          num(lat, "count"));

@@ -56,6 +56,34 @@ void mb__md_escape(mb_buf *b, const char *s)
     }
 }
 
+void mb__md_code(mb_buf *b, const char *s)
+{
+    if (!s) {
+        mb__buf_putc(b, '-');
+        return;
+    }
+    size_t run = 0, longest = 0;
+    for (const char *p = s; *p; p++) {
+        run = *p == '`' ? run + 1 : 0;
+        if (run > longest)
+            longest = run;
+    }
+    for (size_t i = 0; i <= longest; i++)
+        mb__buf_putc(b, '`');
+    /* a span that starts or ends with a backtick needs a space inside */
+    int pad = s[0] == '`' || (s[0] && s[strlen(s) - 1] == '`');
+    if (pad)
+        mb__buf_putc(b, ' ');
+    for (const char *p = s; *p; p++) {
+        unsigned char c = (unsigned char)*p;
+        mb__buf_putc(b, c < 0x20 || c == 0x7f ? ' ' : (char)c);
+    }
+    if (pad)
+        mb__buf_putc(b, ' ');
+    for (size_t i = 0; i <= longest; i++)
+        mb__buf_putc(b, '`');
+}
+
 void mb__json_script_embed(mb_buf *b, const json_t *doc)
 {
     char *text = json_dumps(doc, JSON_INDENT(1) | JSON_PRESERVE_ORDER);
@@ -198,3 +226,104 @@ char *mb__speedup_words(const json_t *speedup, char *out, size_t len)
     return out;
 }
 
+void mb__fmt_duration(double ns, char *buf, size_t len)
+{
+    if (!isfinite(ns)) {
+        snprintf(buf, len, "-");
+        return;
+    }
+    const char *unit = "ns";
+    double v = ns;
+    if (fabs(ns) >= 1e9) {
+        v = ns / 1e9;
+        unit = "s";
+    } else if (fabs(ns) >= 1e6) {
+        v = ns / 1e6;
+        unit = "ms";
+    } else if (fabs(ns) >= 1e3) {
+        v = ns / 1e3;
+        unit = "us";
+    }
+    int prec = fabs(v) >= 100 ? 0 : fabs(v) >= 10 ? 1 : 2;
+    if (strcmp(unit, "ns") == 0)
+        prec = 0;
+    snprintf(buf, len, "%.*f %s", prec, v, unit);
+}
+
+void mb__fmt_count(double n, char *buf, size_t len)
+{
+    if (!isfinite(n)) {
+        snprintf(buf, len, "-");
+        return;
+    }
+    if (n >= 1e9)
+        snprintf(buf, len, "%.2fG", n / 1e9);
+    else if (n >= 1e6)
+        snprintf(buf, len, "%.2fM", n / 1e6);
+    else if (n >= 1e4)
+        snprintf(buf, len, "%.1fK", n / 1e3);
+    else
+        snprintf(buf, len, "%.0f", n);
+}
+
+void mb__fmt_ms_table(double ns, char *buf, size_t len)
+{
+    if (!isfinite(ns)) {
+        snprintf(buf, len, "n/a");
+        return;
+    }
+    double v = ns / 1e6;
+    int prec = v >= 100 ? 1 : v >= 1 ? 3 : v >= 0.01 ? 4 : 5;
+    snprintf(buf, len, "%.*f", prec, v);
+}
+
+char *mb__fmt_metric(const char *metric, double x, char *out, size_t len)
+{
+    if (!isfinite(x))
+        snprintf(out, len, "-");
+    else if (strcmp(metric, "throughput") == 0)
+        snprintf(out, len, "%.1f/s", x);
+    else if (strcmp(metric, "memory") == 0 || strcmp(metric, "size") == 0) {
+        if (x >= 1024.0 * 1024.0)
+            snprintf(out, len, "%.2f MiB", x / (1024.0 * 1024.0));
+        else
+            snprintf(out, len, "%.0f B", x);
+    } else if (x >= 1e9)
+        snprintf(out, len, "%.3f s", x / 1e9);
+    else if (x >= 1e6)
+        snprintf(out, len, "%.3f ms", x / 1e6);
+    else if (x >= 1e3)
+        snprintf(out, len, "%.2f us", x / 1e3);
+    else
+        snprintf(out, len, "%.0f ns", x);
+    return out;
+}
+
+char *mb__fmt_change(double ratio, char *out, size_t len)
+{
+    if (!isfinite(ratio))
+        snprintf(out, len, "-");
+    else
+        snprintf(out, len, "%+.1f%%", (ratio - 1) * 100);
+    return out;
+}
+
+char *mb__fmt_change_ci(double lo, double hi, char *out, size_t len)
+{
+    if (!isfinite(lo) || !isfinite(hi))
+        snprintf(out, len, "-");
+    else
+        snprintf(out, len, "%+.1f%%..%+.1f%%", (lo - 1) * 100, (hi - 1) * 100);
+    return out;
+}
+
+char *mb__fmt_p_short(double p, char *out, size_t len)
+{
+    if (!isfinite(p))
+        snprintf(out, len, "-");
+    else if (p < 1e-16)
+        snprintf(out, len, "<1e-16");
+    else
+        snprintf(out, len, "%.2g", p);
+    return out;
+}

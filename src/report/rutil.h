@@ -22,6 +22,10 @@ void mb__html_escape(mb_buf *b, const char *s);
  * \ ` * _ | [ ] # ~ $, writes < > & as entities and folds newlines, tabs
  * and other control characters into spaces.  NULL appends "-". */
 void mb__md_escape(mb_buf *b, const char *s);
+/* s as a Markdown code span: fenced with one backtick more than the
+ * longest run of backticks in s, control characters folded into spaces.
+ * NULL appends "-". */
+void mb__md_code(mb_buf *b, const char *s);
 /* Appends the JSON text of doc for a <script type="application/json">
  * block: < > & and U+2028/U+2029 become \u escapes, so "</script>" can
  * never appear, and JSON.parse gives back the same document. */
@@ -47,5 +51,22 @@ char *mb__fmt_ms(double ns, char *out, size_t len);
 char *mb__fmt_bytes(double b, char *out, size_t len);
 /* General number with `sig` significant digits, "-" for NAN. */
 char *mb__fmt_num(double x, int sig, char *out, size_t len);
+/* Milliseconds for table cells, with more digits the smaller they are
+ * ("123.4", "1.234", "0.1234", "0.01234"); "n/a" for NAN. */
+void mb__fmt_ms_table(double ns, char *buf, size_t len);
+/* "12.3 ms", "850 us", "42 ns" with 3 significant digits; "-" for NAN. */
+void mb__fmt_duration(double ns, char *buf, size_t len);
+/* "1.23M", "456K" for counts; "-" for NAN. */
+void mb__fmt_count(double n, char *buf, size_t len);
+/* A figure of a named metric as the gate and history print it:
+ * throughput "123.4/s"; memory and size "12.34 MiB" (under 1 MiB "512 B");
+ * latencies "1.234 s", "1.234 ms", "12.34 us", "42 ns"; "-" for NAN. */
+char *mb__fmt_metric(const char *metric, double x, char *out, size_t len);
+/* A ratio as a change: 1.05 -> "+5.0%"; "-" for NAN. */
+char *mb__fmt_change(double ratio, char *out, size_t len);
+/* A CI of a ratio as changes: "+1.2%..+3.4%"; "-" when either is NAN. */
+char *mb__fmt_change_ci(double lo, double hi, char *out, size_t len);
+/* A p-value in two significant digits, "<1e-16" below that; "-" for NAN. */
+char *mb__fmt_p_short(double p, char *out, size_t len);
 
 #endif
