@@ -1,41 +1,27 @@
 /* cmd_gate.c - mbench gate: a regression verdict for CI that does not cry
  * wolf.  Judges a current result document against a baseline (a file, or
- * the newest results of a branch or commit in the store), prints a table,
- * and writes Markdown for a pull-request comment and JSON
- * ("mbench.gate/1").  Exit codes: 0 pass, 1 regression, 5 accuracy gate
+ * the newest results of a branch or commit in the store): parses the
+ * options, calls the gate engine (src/regress/gaterun.c), prints its table
+ * and writes the verdict as JSON ("mbench.gate/1"), Markdown for a
+ * pull-request comment or HTML (src/report/gaterep.c).  Exit codes: 0 pass, 1 regression, 5 accuracy gate
  * failed, 4 inconclusive, 3 error, 2 usage (docs/GATE.md). */
 #include "cli.h"
 #include "outputs.h"
 
 #include "core/buf.h"
 #include "core/err.h"
-#include "core/fileio.h"
-#include "regress/regress.h"
+#include "regress/gaterun.h"
 #include "report/gaterep.h"
 #include "report/output.h"
-#include "store/store.h"
 
 #include <getopt.h>
 #include <jansson.h>
-#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 MBENCH_COMMAND(gate, cmd_gate,
                "pass/fail a result against a baseline, with statistics")
-
-/* Is path a readable result document of kind "compare"?  (Errors are
- * reported later, when it is loaded for real.) */
-static int is_compare_doc(const char *path)
-{
-    json_t *d = path ? json_load_file(path, 0, NULL) : NULL;
-    int yes = d && json_is_string(json_object_get(d, "kind")) &&
-              strcmp(json_string_value(json_object_get(d, "kind")),
-                     "compare") == 0;
-    json_decref(d);
-    return yes;
-}
 
 static void usage(FILE *f)
 {
@@ -91,25 +77,6 @@ static void usage(FILE *f)
         "3 error, 2 usage.\n");
 }
 
-static mb_status load_json(const char *path, const char *what, json_t **out,
-                           mb_err *err)
-{
-    char *data;
-    size_t len;
-    *out = NULL;
-    mb_status st = mb__read_file(path, &data, &len, err);
-    if (st)
-        return st;
-    json_error_t je;
-    *out = json_loadb(data, len, 0, &je);
-    free(data);
-    if (!*out)
-        return mb__fail(err, MB_EFORMAT,
-                        "%s %s is not valid JSON (line %d: %s)", what, path,
-                        je.line, je.text);
-    return MB_OK;
-}
-
 /* Prints the verdict table on stdout. */
 static int print_console(const json_t *result)
 {
@@ -152,7 +119,6 @@ int cmd_gate(int argc, char **argv)
                *git_dir = NULL;
     mb__outset out = {0};
     int no_store = 0, quiet = 0;
-    json_t *history = NULL;
     mb__regress_opts o;
     mb__regress_defaults(&o);
     const char **gates = calloc((size_t)argc + 1, sizeof *gates);
@@ -245,7 +211,7 @@ int cmd_gate(int argc, char **argv)
         rc = mb_cli_error(
             MB_EXIT_USAGE,
             "gate needs --current CUR.json (the results to judge)");
-    else if (!base_path && !against && !is_compare_doc(cur_path))
+    else if (!base_path && !against && !mb__gate_is_compare_doc(cur_path))
         rc =
             mb_cli_error(MB_EXIT_USAGE,
                          "gate needs a baseline: --baseline BASE.json, or --db "
@@ -266,72 +232,12 @@ int cmd_gate(int argc, char **argv)
     }
     o.accuracy = gates;
     o.n_accuracy = n_gates;
-
-    json_t *cur = NULL, *base = NULL, *git = NULL, *result = NULL;
-    mb__store *store = NULL;
-    char base_src[1100];
+    mb__gate_req rq = {cur_path, base_path, db, against, git_dir, no_store, o};
+    json_t *result = NULL;
     int code = 0;
-    if (load_json(cur_path, "current", &cur, &err)) {
+    if (mb__gate_run(&rq, &result, &code, &err)) {
         rc = mb_cli_fail(&err);
         goto out;
-    }
-    if (mb__regress_check_doc(cur, cur_path, &err)) {
-        rc = mb_cli_fail(&err);
-        goto out;
-    }
-    if (db) {
-        git = mb__git_info(git_dir);
-        if (mb__store_open_existing(db, &store, &err)) {
-            rc = mb_cli_fail(&err);
-            goto out;
-        }
-    }
-    if (against) {
-        const char *commit = json_string_value(json_object_get(git, "commit"));
-        if (mb__store_baseline(store, against, commit, &base, &err)) {
-            rc = mb_cli_error(MB_EXIT_RUNTIME, "%s", err.msg);
-            goto out;
-        }
-        const char *bc = json_string_value(json_object_get(
-            json_object_get(json_object_get(base, "store"), "git"), "commit"));
-        snprintf(base_src, sizeof base_src, "%s@%s (commit %.12s)",
-                 mb__store_kind(store), against, bc ? bc : "none");
-    } else if (!base_path) {
-        /* A compare document: its variants against its own baseline,
-         * paired round by round (the same pointer tells the gate). */
-        base = json_incref(cur);
-        snprintf(base_src, sizeof base_src, "%s (its baseline variant)",
-                 cur_path);
-    } else {
-        if (load_json(base_path, "baseline", &base, &err)) {
-            rc = mb_cli_fail(&err);
-            goto out;
-        }
-        snprintf(base_src, sizeof base_src, "%s", base_path);
-    }
-    o.baseline_source = base_src;
-    o.current_source = cur_path;
-    if (store) {
-        mb__store_filter hf = {0};
-        hf.limit = 2000;
-        if (mb__store_history(store, &hf, &history, &err)) {
-            rc = mb_cli_fail(&err);
-            goto out;
-        }
-        o.history = history;
-    }
-    if (mb__regress_run(base, cur, &o, &result, &code, &err)) {
-        rc = err.code == MB_EINVAL && strncmp(err.msg, "--gate", 6) == 0
-                 /* a malformed --gate expression */
-                 ? mb_cli_error(MB_EXIT_USAGE, "%s", err.msg)
-                 : mb_cli_error(MB_EXIT_RUNTIME, "%s", err.msg);
-        goto out;
-    }
-    if (store && !no_store) {
-        if (mb__store_put(store, cur, git, &err)) {
-            rc = mb_cli_fail(&err);
-            goto out;
-        }
     }
     if (!quiet && (rc = print_console(result)))
         goto out;
@@ -341,12 +247,7 @@ int cmd_gate(int argc, char **argv)
     }
     rc = code;
 out:
-    json_decref(history);
-    json_decref(cur);
-    json_decref(base);
-    json_decref(git);
     json_decref(result);
-    mb__store_close(store);
     free(gates);
     return rc;
 }
