@@ -16,5 +16,10 @@ typedef struct mb_console_opts {
 
 void mb__report_console(const json_t *doc, const mb_console_opts *o,
                         mb_buf *out);
+/* The table of a compare document (one row per variant, columns dropped
+ * by priority to fit o->width), its recommendations and warnings
+ * (console_cmp.c). */
+void mb__report_compare_console(const json_t *doc, const mb_console_opts *o,
+                                mb_buf *out);
 
 #endif

@@ -291,6 +291,26 @@ int mb__rview_build(const json_t *const *docs, size_t n_docs, mb_rview *v)
                 c->status = "ok";
             c->baseline = base;
             c->is_baseline = base && strcmp(base, c->name) == 0;
+            c->flagged = json_is_true(json_object_get(cv, "baseline"));
+            c->error = mb__jstr(cv, "error");
+            c->speedup = mb__jnum(cv, "speedup_median.value");
+            c->speedup_lo = c->speedup_hi = NAN;
+            const json_t *sci = mb__jget(cv, "speedup_median.ci95");
+            if (json_array_size(sci) == 2 &&
+                json_is_number(json_array_get(sci, 0)) &&
+                json_is_number(json_array_get(sci, 1))) {
+                c->speedup_lo = json_number_value(json_array_get(sci, 0));
+                c->speedup_hi = json_number_value(json_array_get(sci, 1));
+            }
+            c->has_sig = json_is_object(json_object_get(cv, "significance"));
+            c->sig_verdict = mb__jstr(cv, "significance.verdict");
+            c->top1 = mb__jnum(cv, "accuracy.top1");
+            c->top5 = mb__jnum(cv, "accuracy.top5");
+            c->delta_top1 = mb__jnum(cv, "accuracy.delta_top1");
+            c->agree_top1 = mb__jnum(cv, "agreement.top1");
+            c->has_agreement =
+                json_is_object(json_object_get(cv, "agreement"));
+            c->recommendations = json_object_get(cv, "recommendations");
             if (json_is_object(json_object_get(cv, "accuracy")) ||
                 json_is_object(json_object_get(cv, "agreement")))
                 v->has_accuracy = 1;

@@ -50,8 +50,17 @@ typedef struct mb_rrun {
 /* One comparison entry ("comparison.variants[i]"), with its document. */
 typedef struct mb_rcmp {
     const json_t *doc, *v;
-    const char *name, *status, *baseline;
-    int is_baseline;
+    const char *name, *status, *baseline, *error;
+    int is_baseline;   /* named as comparison.baseline */
+    int flagged;       /* carries "baseline": true (compare engine) */
+    /* speedup_median: value and 95% CI (NAN when absent) */
+    double speedup, speedup_lo, speedup_hi;
+    const char *sig_verdict;  /* significance.verdict, or NULL */
+    int has_sig;              /* a significance object is recorded */
+    double top1, top5, delta_top1; /* accuracy against labels */
+    double agree_top1;        /* top-1 agreement with the baseline */
+    int has_agreement;        /* an agreement object is recorded */
+    const json_t *recommendations; /* array, or NULL */
 } mb_rcmp;
 
 typedef struct mb_rview {
