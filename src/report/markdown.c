@@ -2,6 +2,7 @@
 #include "report/markdown.h"
 
 #include "core/err.h"
+#include "report/fields.h"
 #include "report/rutil.h"
 
 #include <math.h>
@@ -84,14 +85,49 @@ static void verdict_line(mb_buf *b, const mb_rview *v)
     mb__buf_puts(b, "\n\n");
 }
 
+/* The summary's figure columns: fields of report/fields.h with the
+ * heading this table gives them. */
+static const struct {
+    const char *field, *head;
+} md_cols[] = {
+    {"latency_p95_ms", "p95 ms"},
+    {"latency_p99_ms", "p99 ms"},
+    {"throughput_ips", "throughput (inferences/s)"},
+    {"throughput_sps", "samples/s"},
+    {"memory_mb", "peak RSS"},
+};
+
+/* A field's value for a Markdown cell, by its unit: ms with 4 digits,
+ * bytes in binary units, other numbers with 4 significant digits. */
+static const char *md_cell(const mb__field *f, const mb_rrun *r, char *out,
+                           size_t len)
+{
+    char tmp[256];
+    mb__fval v;
+    mb__field_get(f, r, &v, tmp, sizeof tmp);
+    if (f->type == MB_FT_TEXT)
+        snprintf(out, len, "%s", v.s ? v.s : "-");
+    else if (strcmp(f->unit, "ns") == 0)
+        mb__fmt_ms(v.x, out, len);
+    else if (strcmp(f->unit, "B") == 0)
+        mb__fmt_bytes(v.x, out, len);
+    else
+        mb__fmt_num(v.x, 4, out, len);
+    return out;
+}
+
 static void summary_table(mb_buf *b, const mb_rview *v)
 {
     char t1[32], t2[32], t3[32];
     mb__buf_puts(b, "### Summary\n\n"
-                    "| variant | model | batch | p50 ms [95% CI] | p95 ms | p99 ms "
-                    "| throughput (inferences/s) | samples/s | peak RSS "
-                    "| run-to-run CV (processes) | status |\n"
-                    "|---|---|--:|--:|--:|--:|--:|--:|--:|--:|---|\n");
+                    "| variant | model | batch | p50 ms [95% CI]");
+    for (size_t c = 0; c < sizeof md_cols / sizeof md_cols[0]; c++)
+        mb__buf_printf(b, " | %s", md_cols[c].head);
+    mb__buf_puts(b, " | run-to-run CV (processes) | status |\n"
+                    "|---|---|--:|--:");
+    for (size_t c = 0; c < sizeof md_cols / sizeof md_cols[0]; c++)
+        mb__buf_puts(b, "|--:");
+    mb__buf_puts(b, "|--:|---|\n");
     for (size_t i = 0; i < v->n_runs; i++) {
         const mb_rrun *r = &v->runs[i];
         mb__buf_puts(b, "| ");
@@ -111,11 +147,10 @@ static void summary_table(mb_buf *b, const mb_rview *v)
         if (isfinite(r->ci_lo) && isfinite(r->ci_hi))
             mb__buf_printf(b, " [%s, %s]", mb__fmt_ms(r->ci_lo, t2, sizeof t2),
                            mb__fmt_ms(r->ci_hi, t3, sizeof t3));
-        mb__buf_printf(b, " | %s", mb__fmt_ms(r->p95, t1, sizeof t1));
-        mb__buf_printf(b, " | %s", mb__fmt_ms(r->p99, t1, sizeof t1));
-        mb__buf_printf(b, " | %s", mb__fmt_num(r->ips, 4, t1, sizeof t1));
-        mb__buf_printf(b, " | %s", mb__fmt_num(r->sps, 4, t1, sizeof t1));
-        mb__buf_printf(b, " | %s", mb__fmt_bytes(r->rss_peak, t1, sizeof t1));
+        for (size_t c = 0; c < sizeof md_cols / sizeof md_cols[0]; c++)
+            mb__buf_printf(b, " | %s",
+                           md_cell(mb__field_find(md_cols[c].field), r, t1,
+                                   sizeof t1));
         if (isfinite(r->run_cv))
             mb__buf_printf(b, " | %.1f%% (%d) | ", r->run_cv * 100, r->processes);
         else
