@@ -104,27 +104,6 @@ static const col cols[] = {
     {"memory_mb", NULL, 10, 0},
 };
 
-/* One value of a field as a table cell, by its unit. */
-static void cell_text(const mb__field *f, const mb_rrun *r, char *out,
-                      size_t len)
-{
-    char tmp[256];
-    mb__fval v;
-    mb__field_get(f, r, &v, tmp, sizeof tmp);
-    if (f->type == MB_FT_TEXT)
-        snprintf(out, len, "%s", v.s ? v.s : "");
-    else if (strcmp(f->unit, "ns") == 0)
-        mb__fmt_ms_table(v.x, out, len);
-    else if (strcmp(f->unit, "B") == 0)
-        mb__fmt_bytes(v.x, out, len);
-    else if (strcmp(f->unit, "1/s") == 0)
-        snprintf(out, len, "%.1f", v.x);
-    else if (isfinite(v.x))
-        snprintf(out, len, "%.0f", v.x);
-    else
-        snprintf(out, len, "-");
-}
-
 static void put_cell(mb_buf *out, const col *c, const char *text)
 {
     mb__buf_printf(out, c->width < 0 ? " %-*s" : " %*s",
@@ -170,9 +149,9 @@ static void table_row(const mb_rrun *r, const mb_console_opts *o,
         if (o->width < cols[i].min_term)
             continue;
         char t1[64], t2[64], both[130];
-        cell_text(mb__field_find(cols[i].field), r, t1, sizeof t1);
+        mb__field_cell(mb__field_find(cols[i].field), r, 0, t1, sizeof t1);
         if (cols[i].field2) {
-            cell_text(mb__field_find(cols[i].field2), r, t2, sizeof t2);
+            mb__field_cell(mb__field_find(cols[i].field2), r, 0, t2, sizeof t2);
             snprintf(both, sizeof both, "%s ± %s", t1, t2);
             put_cell(out, &cols[i], both);
         } else {

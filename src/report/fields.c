@@ -4,6 +4,7 @@
 
 #include "core/alloc.h"
 #include "report/csv.h"
+#include "report/rutil.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -204,35 +205,60 @@ void mb__field_csv(const mb__field *f, const mb__fval *v, mb_buf *out)
         mb__buf_printf(out, "%.0f", v->x);
 }
 
-void mb__fields_csv_header(mb_buf *out)
+/* The header (r NULL) or the row of r: every CSV field in list order. */
+static void csv_line(const mb_rrun *r, mb_buf *out)
 {
-    int first = 1;
+    char tmp[256];
+    const char *sep = "";
     for (size_t i = 0; i < sizeof fields / sizeof fields[0]; i++) {
         if (!(fields[i].where & MB_FO_CSV))
             continue;
-        if (!first)
-            mb__buf_putc(out, ',');
-        mb__buf_puts(out, fields[i].name);
-        first = 0;
+        mb__buf_puts(out, sep);
+        sep = ",";
+        if (!r) {
+            mb__buf_puts(out, fields[i].name);
+            continue;
+        }
+        mb__fval v;
+        mb__field_get(&fields[i], r, &v, tmp, sizeof tmp);
+        mb__field_csv(&fields[i], &v, out);
     }
     mb__buf_putc(out, '\n');
 }
 
+void mb__fields_csv_header(mb_buf *out)
+{
+    csv_line(NULL, out);
+}
+
 void mb__fields_csv_row(const mb_rrun *r, mb_buf *out)
 {
+    csv_line(r, out);
+}
+
+const char *mb__field_cell(const mb__field *f, const mb_rrun *r, int md,
+                           char *out, size_t len)
+{
     char tmp[256];
-    int first = 1;
-    for (size_t i = 0; i < sizeof fields / sizeof fields[0]; i++) {
-        if (!(fields[i].where & MB_FO_CSV))
-            continue;
-        if (!first)
-            mb__buf_putc(out, ',');
-        mb__fval v;
-        mb__field_get(&fields[i], r, &v, tmp, sizeof tmp);
-        mb__field_csv(&fields[i], &v, out);
-        first = 0;
-    }
-    mb__buf_putc(out, '\n');
+    mb__fval v;
+    mb__field_get(f, r, &v, tmp, sizeof tmp);
+    if (f->type == MB_FT_TEXT || f->type == MB_FT_JSON)
+        snprintf(out, len, "%s", v.s ? v.s : md ? "-" : "");
+    else if (strcmp(f->unit, "ns") == 0 && md)
+        mb__fmt_ms(v.x, out, len);
+    else if (strcmp(f->unit, "ns") == 0)
+        mb__fmt_ms_table(v.x, out, len);
+    else if (strcmp(f->unit, "B") == 0)
+        mb__fmt_bytes(v.x, out, len);
+    else if (md)
+        mb__fmt_num(v.x, 4, out, len);
+    else if (strcmp(f->unit, "1/s") == 0)
+        snprintf(out, len, "%.1f", v.x);
+    else if (isfinite(v.x))
+        snprintf(out, len, "%.0f", v.x);
+    else
+        snprintf(out, len, "-");
+    return out;
 }
 
 char *mb__field_sql(const mb__field *f, const mb_rrun *r, int *oom)

@@ -64,6 +64,14 @@ void mb__fields_csv_row(const mb_rrun *r, mb_buf *out);
  * field.  Appends nothing for a missing value. */
 void mb__field_csv(const mb__field *f, const mb__fval *v, mb_buf *out);
 
+/* One value as a table cell (md 0: console, 1: Markdown, which the
+ * caller escapes): milliseconds (console: more digits the smaller;
+ * Markdown: 4 significant), bytes in binary units, rates with one decimal
+ * (Markdown: 4 significant digits), counts whole, "-" when missing
+ * (console text: ""). Returns out. */
+const char *mb__field_cell(const mb__field *f, const mb_rrun *r, int md,
+                           char *out, size_t len);
+
 /* The store's text of one value for a parameterised INSERT: counts as
  * whole numbers, reals with 17 significant digits, JSON as compact
  * sorted text.  Returns a malloc'd string (caller frees) or NULL for

@@ -23,6 +23,50 @@ static const char *nz(const char *s)
     return s ? s : "";
 }
 
+static int add_note(mb__gate_view *v, size_t *cap, const char *kind,
+                    const char *text)
+{
+    if (!mb__grow((void **)&v->notes, cap, v->n_notes + 1, sizeof *v->notes))
+        return -1;
+    mb__gate_note *n = &v->notes[v->n_notes];
+    n->kind = mb__strdup(kind);
+    n->text = mb__strdup(text ? text : "");
+    if (!n->kind || !n->text) {
+        free(n->kind);
+        free(n->text);
+        return -1;
+    }
+    v->n_notes++;
+    return 0;
+}
+
+static int build_notes(mb__gate_view *v)
+{
+    size_t cap = 0, i;
+    const json_t *x;
+    char kind[64], text[2048];
+    for (i = 0; i < v->n_rows; i++)
+        if (strcmp(v->rows[i].verdict, "pass") != 0 &&
+            add_note(v, &cap, v->rows[i].verdict, v->rows[i].reason))
+            return -1;
+    v->n_row_notes = v->n_notes;
+    json_array_foreach(v->accuracy, i, x)
+    {
+        snprintf(kind, sizeof kind, "accuracy %s", nz(mb__jstr(x, "verdict")));
+        snprintf(text, sizeof text, "%s = %.6g at %s", nz(mb__jstr(x, "gate")),
+                 mb__jnum(x, "value"), nz(mb__jstr(x, "where")));
+        if (add_note(v, &cap, kind, text))
+            return -1;
+    }
+    json_array_foreach(v->unmatched, i, x)
+        if (add_note(v, &cap, "unmatched", mb__jstr(x, "reason")))
+            return -1;
+    json_array_foreach(v->warnings, i, x)
+        if (add_note(v, &cap, "warning", json_string_value(x)))
+            return -1;
+    return 0;
+}
+
 mb_status mb__gate_view_build(const json_t *g, mb__gate_view *v, mb_err *err)
 {
     memset(v, 0, sizeof *v);
@@ -75,6 +119,10 @@ mb_status mb__gate_view_build(const json_t *g, mb__gate_view *v, mb_err *err)
             r->p = mb__jnum(x, "p_value");
         }
     }
+    if (build_notes(v)) {
+        mb__gate_view_free(v);
+        return mb__fail(err, MB_ENOMEM, "out of memory");
+    }
     return MB_OK;
 }
 
@@ -82,6 +130,11 @@ void mb__gate_view_free(mb__gate_view *v)
 {
     if (!v)
         return;
+    for (size_t i = 0; i < v->n_notes; i++) {
+        free(v->notes[i].kind);
+        free(v->notes[i].text);
+    }
+    free(v->notes);
     free(v->rows);
     memset(v, 0, sizeof *v);
 }
@@ -156,16 +209,8 @@ mb_status mb__report_gate_console(const json_t *g, mb_buf *out, mb_err *err)
         if (strcmp(v.rows[i].verdict, "pass") != 0)
             mb__buf_printf(out, "  %s %s: %s\n", v.rows[i].variant,
                            v.rows[i].verdict, v.rows[i].reason);
-    size_t i;
-    const json_t *x;
-    json_array_foreach(v.accuracy, i, x)
-        mb__buf_printf(out, "accuracy %s: %s = %.6g at %s\n",
-                       nz(mb__jstr(x, "verdict")), nz(mb__jstr(x, "gate")),
-                       mb__jnum(x, "value"), nz(mb__jstr(x, "where")));
-    json_array_foreach(v.unmatched, i, x)
-        mb__buf_printf(out, "unmatched: %s\n", nz(mb__jstr(x, "reason")));
-    json_array_foreach(v.warnings, i, x)
-        mb__buf_printf(out, "warning: %s\n", nz(json_string_value(x)));
+    for (size_t i = v.n_row_notes; i < v.n_notes; i++)
+        mb__buf_printf(out, "%s: %s\n", v.notes[i].kind, v.notes[i].text);
     return done(out, &v, err);
 }
 
@@ -173,37 +218,11 @@ mb_status mb__report_gate_console(const json_t *g, mb_buf *out, mb_err *err)
 
 static void md_notes(mb_buf *b, const mb__gate_view *v)
 {
-    for (size_t i = 0; i < v->n_rows; i++) {
-        if (strcmp(v->rows[i].verdict, "pass") == 0)
-            continue;
+    for (size_t i = 0; i < v->n_notes; i++) {
         mb__buf_puts(b, "- ");
-        mb__md_escape(b, v->rows[i].verdict);
+        mb__md_escape(b, v->notes[i].kind);
         mb__buf_puts(b, ": ");
-        mb__md_escape(b, v->rows[i].reason);
-        mb__buf_puts(b, "\n");
-    }
-    size_t i;
-    const json_t *x;
-    json_array_foreach(v->accuracy, i, x)
-    {
-        mb__buf_puts(b, "- accuracy ");
-        mb__md_escape(b, mb__jstr(x, "verdict"));
-        mb__buf_puts(b, ": ");
-        mb__md_code(b, mb__jstr(x, "gate"));
-        mb__buf_printf(b, " = %.6g at ", mb__jnum(x, "value"));
-        mb__md_code(b, mb__jstr(x, "where"));
-        mb__buf_puts(b, "\n");
-    }
-    json_array_foreach(v->unmatched, i, x)
-    {
-        mb__buf_puts(b, "- unmatched: ");
-        mb__md_escape(b, mb__jstr(x, "reason"));
-        mb__buf_puts(b, "\n");
-    }
-    json_array_foreach(v->warnings, i, x)
-    {
-        mb__buf_puts(b, "- warning: ");
-        mb__md_escape(b, json_string_value(x));
+        mb__md_escape(b, v->notes[i].text);
         mb__buf_puts(b, "\n");
     }
 }
@@ -289,42 +308,14 @@ static void html_cell(mb_buf *b, const char *cls, const char *s)
 
 static void html_list(mb_buf *b, const mb__gate_view *v)
 {
+    if (!v->n_notes)
+        return;
     mb__buf_puts(b, "<ul class=\"warnings\" id=\"notes\">");
-    for (size_t i = 0; i < v->n_rows; i++) {
-        if (strcmp(v->rows[i].verdict, "pass") == 0)
-            continue;
+    for (size_t i = 0; i < v->n_notes; i++) {
         mb__buf_puts(b, "<li><b>");
-        mb__html_escape(b, v->rows[i].verdict);
+        mb__html_escape(b, v->notes[i].kind);
         mb__buf_puts(b, "</b>: ");
-        mb__html_escape(b, v->rows[i].reason);
-        mb__buf_puts(b, "</li>");
-    }
-    size_t i;
-    const json_t *x;
-    char num[48];
-    json_array_foreach(v->accuracy, i, x)
-    {
-        mb__buf_puts(b, "<li>accuracy ");
-        mb__html_escape(b, mb__jstr(x, "verdict"));
-        mb__buf_puts(b, ": <code>");
-        mb__html_escape(b, mb__jstr(x, "gate"));
-        snprintf(num, sizeof num, " = %.6g", mb__jnum(x, "value"));
-        mb__buf_puts(b, "</code>");
-        mb__html_escape(b, num);
-        mb__buf_puts(b, " at <code>");
-        mb__html_escape(b, mb__jstr(x, "where"));
-        mb__buf_puts(b, "</code></li>");
-    }
-    json_array_foreach(v->unmatched, i, x)
-    {
-        mb__buf_puts(b, "<li>unmatched: ");
-        mb__html_escape(b, mb__jstr(x, "reason"));
-        mb__buf_puts(b, "</li>");
-    }
-    json_array_foreach(v->warnings, i, x)
-    {
-        mb__buf_puts(b, "<li>warning: ");
-        mb__html_escape(b, json_string_value(x));
+        mb__html_escape(b, v->notes[i].text);
         mb__buf_puts(b, "</li>");
     }
     mb__buf_puts(b, "</ul>\n");

@@ -19,6 +19,12 @@ typedef struct mb__gate_row {
     double baseline, current, ratio, ci_lo, ci_hi, p; /* NAN when absent */
 } mb__gate_row;
 
+/* A line under the table: what ("regression", "accuracy fail",
+ * "unmatched", "warning") and the words. */
+typedef struct mb__gate_note {
+    char *kind, *text; /* owned */
+} mb__gate_note;
+
 typedef struct mb__gate_view {
     const char *verdict;       /* "pass", "regression", ... */
     const char *baseline_src, *current_src;
@@ -28,6 +34,9 @@ typedef struct mb__gate_view {
     mb__gate_row *rows;        /* owned */
     size_t n_rows;
     const json_t *accuracy, *unmatched, *warnings; /* arrays, borrowed */
+    mb__gate_note *notes; /* owned: every row that is not a pass, then the
+                             accuracy gates, unmatched runs and warnings */
+    size_t n_notes, n_row_notes; /* the first n_row_notes are rows' */
 } mb__gate_view;
 
 /* 1 when doc is a gate verdict. */

@@ -97,25 +97,6 @@ static const struct {
     {"memory_mb", "peak RSS"},
 };
 
-/* A field's value for a Markdown cell, by its unit: ms with 4 digits,
- * bytes in binary units, other numbers with 4 significant digits. */
-static const char *md_cell(const mb__field *f, const mb_rrun *r, char *out,
-                           size_t len)
-{
-    char tmp[256];
-    mb__fval v;
-    mb__field_get(f, r, &v, tmp, sizeof tmp);
-    if (f->type == MB_FT_TEXT)
-        snprintf(out, len, "%s", v.s ? v.s : "-");
-    else if (strcmp(f->unit, "ns") == 0)
-        mb__fmt_ms(v.x, out, len);
-    else if (strcmp(f->unit, "B") == 0)
-        mb__fmt_bytes(v.x, out, len);
-    else
-        mb__fmt_num(v.x, 4, out, len);
-    return out;
-}
-
 static void summary_table(mb_buf *b, const mb_rview *v)
 {
     char t1[32], t2[32], t3[32];
@@ -149,8 +130,8 @@ static void summary_table(mb_buf *b, const mb_rview *v)
                            mb__fmt_ms(r->ci_hi, t3, sizeof t3));
         for (size_t c = 0; c < sizeof md_cols / sizeof md_cols[0]; c++)
             mb__buf_printf(b, " | %s",
-                           md_cell(mb__field_find(md_cols[c].field), r, t1,
-                                   sizeof t1));
+                           mb__field_cell(mb__field_find(md_cols[c].field), r, 1,
+                                          t1, sizeof t1));
         if (isfinite(r->run_cv))
             mb__buf_printf(b, " | %.1f%% (%d) | ", r->run_cv * 100, r->processes);
         else
