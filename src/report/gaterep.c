@@ -78,6 +78,15 @@ mb_status mb__gate_view_build(const json_t *g, mb__gate_view *v, mb_err *err)
     v->current_src = nz(mb__jstr(g, "current.source"));
     v->paired = json_is_true(json_object_get(g, "paired"));
     v->alpha = mb__jnum(g, "method.alpha");
+    static const char *const method[][2] = {
+        {"unit", "Unit of replication"}, {"test", "Test"},
+        {"ci", "Interval"}, {"rule", "Rule"}, {"figures", "Other figures"}};
+    const json_t *m = json_object_get(g, "method");
+    for (size_t i = 0; i < sizeof method / sizeof method[0]; i++)
+        if (mb__jstr(m, method[i][0])) {
+            v->method[v->n_method][0] = method[i][1];
+            v->method[v->n_method++][1] = mb__jstr(m, method[i][0]);
+        }
     v->n_pass = (long long)json_integer_value(mb__jget(g, "counts.pass"));
     v->n_regression =
         (long long)json_integer_value(mb__jget(g, "counts.regression"));
@@ -228,27 +237,16 @@ static void md_notes(mb_buf *b, const mb__gate_view *v)
 }
 
 /* The method as the verdict states it (test, CI, rule). */
-static void md_method(mb_buf *b, const json_t *g)
+static void md_method(mb_buf *b, const mb__gate_view *v)
 {
-    static const char *const keys[][2] = {{"unit", "Unit of replication"},
-                                          {"test", "Test"},
-                                          {"ci", "Interval"},
-                                          {"rule", "Rule"},
-                                          {"figures", "Other figures"}};
     mb__buf_puts(b, "\n<details><summary>Method</summary>\n\n");
-    for (size_t i = 0; i < sizeof keys / sizeof keys[0]; i++) {
-        char path[32];
-        snprintf(path, sizeof path, "method.%s", keys[i][0]);
-        const char *s = mb__jstr(g, path);
-        if (!s)
-            continue;
-        mb__buf_printf(b, "- %s: ", keys[i][1]);
-        mb__md_escape(b, s);
+    for (size_t i = 0; i < v->n_method; i++) {
+        mb__buf_printf(b, "- %s: ", v->method[i][0]);
+        mb__md_escape(b, v->method[i][1]);
         mb__buf_puts(b, "\n");
     }
-    double alpha = mb__jnum(g, "method.alpha");
-    if (isfinite(alpha))
-        mb__buf_printf(b, "- alpha: %g\n", alpha);
+    if (isfinite(v->alpha))
+        mb__buf_printf(b, "- alpha: %g\n", v->alpha);
     mb__buf_puts(b, "\nA change counts only when it exceeds its threshold "
                     "*and* is significant; a CI that straddles the threshold "
                     "is *inconclusive*.\n</details>\n");
@@ -292,7 +290,7 @@ mb_status mb__report_gate_md(const json_t *g, mb_buf *out, mb_err *err)
     }
     mb__buf_puts(out, "\n");
     md_notes(out, &v);
-    md_method(out, g);
+    md_method(out, &v);
     return done(out, &v, err);
 }
 
@@ -384,16 +382,9 @@ mb_status mb__report_gate_html(const json_t *g, mb_buf *out, mb_err *err)
     }
     mb__buf_puts(out, "</tbody></table></div>\n<details><summary>Method"
                       "</summary><ul>");
-    static const char *const keys[] = {"unit", "test", "ci", "rule",
-                                       "figures"};
-    for (size_t i = 0; i < sizeof keys / sizeof keys[0]; i++) {
-        char path[32];
-        snprintf(path, sizeof path, "method.%s", keys[i]);
-        const char *s = mb__jstr(g, path);
-        if (!s)
-            continue;
-        mb__buf_printf(out, "<li><b>%s</b>: ", keys[i]);
-        mb__html_escape(out, s);
+    for (size_t i = 0; i < v.n_method; i++) {
+        mb__buf_printf(out, "<li><b>%s</b>: ", v.method[i][0]);
+        mb__html_escape(out, v.method[i][1]);
         mb__buf_puts(out, "</li>");
     }
     mb__buf_printf(out, "<li><b>alpha</b>: %g</li></ul></details>\n", v.alpha);

@@ -37,6 +37,9 @@ typedef struct mb__gate_view {
     mb__gate_note *notes; /* owned: every row that is not a pass, then the
                              accuracy gates, unmatched runs and warnings */
     size_t n_notes, n_row_notes; /* the first n_row_notes are rows' */
+    /* The method as the verdict states it: heading and text (borrowed). */
+    const char *method[5][2];
+    size_t n_method;
 } mb__gate_view;
 
 /* 1 when doc is a gate verdict. */

@@ -2,6 +2,7 @@
 #include "report/histrep.h"
 
 #include "core/err.h"
+#include "report/output.h"
 #include "report/rutil.h"
 
 #include <math.h>
@@ -99,4 +100,16 @@ mb_status mb__report_history_md(const json_t *series, const char *metric,
     if (out->oom)
         return mb__fail(err, MB_ENOMEM, "out of memory rendering history");
     return MB_OK;
+}
+
+mb_status mb__write_history_md(const char *path, const json_t *series,
+                               const char *metric, mb_err *err)
+{
+    mb_buf b = MB_BUF_INIT;
+    mb_status st = mb__report_history_md(series, metric, &b, err);
+    if (st) {
+        mb__buf_free(&b);
+        return st;
+    }
+    return mb__output_buf(path, &b, err);
 }

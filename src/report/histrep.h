@@ -18,4 +18,9 @@
 mb_status mb__report_history_md(const json_t *series, const char *metric,
                                 mb_buf *out, mb_err *err);
 
+/* The report of series written to path atomically ("-" and /dev/fd/N
+ * through): the one call `mbench history --md FILE` needs. */
+mb_status mb__write_history_md(const char *path, const json_t *series,
+                               const char *metric, mb_err *err);
+
 #endif
