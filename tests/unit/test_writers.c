@@ -114,6 +114,14 @@ static void history_markdown_marks_the_change_point(void)
     EXPECT_CONTAINS(b.data, "`fedcba987654` (dirty) | main | 2.000 ms | "
                             "**+100.0%** (1.000 ms → 2.000 ms, score 9.5) |");
     mb__buf_free(&b);
+    char path[] = "/tmp/mbench-test-hist-XXXXXX";
+    int fd = mkstemp(path);
+    if (fd >= 0) {
+        close(fd);
+        EXPECT_EQ_INT(mb__write_history_md(path, s, "p50", &err), MB_OK);
+        EXPECT(mb__file_size(path) > 100);
+        unlink(path);
+    }
     EXPECT_EQ_INT(mb__report_history_md(NULL, "p50", &b, &err), MB_EINVAL);
     mb__buf_free(&b);
     json_decref(s);
