@@ -6,13 +6,13 @@
 #include "cli.h"
 #include "outputs.h"
 
-#include "acc_print.h"
 #include "accuracy/diff.h"
 #include "accuracy/gate.h"
 #include "accuracy/metrics.h"
 #include "core/buf.h"
 #include "core/err.h"
 #include "report/output.h"
+#include "report/valprint.h"
 
 #include <getopt.h>
 #include <stdio.h>
@@ -81,6 +81,15 @@ enum {
 };
 
 #define MAX_GATES 64
+
+/* Prints what a report/valprint.h writer renders. */
+static void put(void (*fn)(const json_t *, mb_buf *), const json_t *x)
+{
+    mb_buf b = MB_BUF_INIT;
+    fn(x, &b);
+    fputs(b.data ? b.data : "", stdout);
+    mb__buf_free(&b);
+}
 
 int cmd_diff(int argc, char **argv)
 {
@@ -197,10 +206,10 @@ int cmd_diff(int argc, char **argv)
     const json_t *m;
     json_array_foreach(json_object_get(res.doc, "outputs"), i, m)
         if (!quiet)
-            mb_cli_print_metrics(stdout, m);
+            put(mb__metrics_text, m);
     if (n_gates > 0 && !quiet) {
         printf("gates:\n");
-        mb_cli_print_gates(stdout, json_object_get(res.doc, "gates"));
+        put(mb__gates_text, json_object_get(res.doc, "gates"));
     }
     printf("%s: %zu tensor%s compared%s\n",
            n_gates == 0 ? "DONE" : res.passed ? "PASS" : "FAIL",

@@ -3,6 +3,7 @@
 #include "report/csv.h"
 
 #include "report/fields.h"
+#include "report/proftab.h"
 #include "report/view.h"
 
 #include <string.h>
@@ -26,6 +27,10 @@ void mb__csv_field(mb_buf *out, const char *s)
 
 void mb__report_csv(const json_t *doc, int with_header, mb_buf *out)
 {
+    if (mb__profile_doc_is(doc)) { /* one row per operator type */
+        mb__report_profile_csv(doc, with_header, out);
+        return;
+    }
     if (with_header)
         mb__fields_csv_header(out);
     size_t i;

@@ -5,6 +5,7 @@
 #include "core/err.h"
 #include "report/charts.h"
 #include "report/html_assets.h"
+#include "report/proftab.h"
 #include "report/rutil.h"
 
 #include <math.h>
@@ -483,6 +484,8 @@ mb_status mb__report_html(const json_t *const *docs, size_t n_docs, mb_buf *out,
     for (size_t i = 0; i < n_docs; i++)
         if (!json_is_object(docs[i]))
             return mb__fail(err, MB_EINVAL, "result document %zu is not a JSON object", i + 1);
+    if (n_docs == 1 && mb__profile_doc_is(docs[0])) /* per-operator page */
+        return mb__report_profile_html(docs[0], out, err);
     mb_rview v;
     if (mb__rview_build(docs, n_docs, &v))
         return mb__fail(err, MB_ENOMEM, "out of memory building the report");

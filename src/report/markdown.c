@@ -3,6 +3,7 @@
 
 #include "core/err.h"
 #include "report/fields.h"
+#include "report/proftab.h"
 #include "report/rutil.h"
 
 #include <math.h>
@@ -292,6 +293,11 @@ mb_status mb__report_md(const json_t *const *docs, size_t n_docs, mb_buf *out,
         if (!json_is_object(docs[i]))
             return mb__fail(err, MB_EINVAL,
                             "result document %zu is not a JSON object", i + 1);
+    size_t n_prof = 0;
+    for (size_t i = 0; i < n_docs; i++)
+        n_prof += mb__profile_doc_is(docs[i]) != 0;
+    if (n_prof == n_docs) /* per-operator tables */
+        return mb__report_profile_md(docs, n_docs, out, err);
     mb_rview v;
     if (mb__rview_build(docs, n_docs, &v))
         return mb__fail(err, MB_ENOMEM, "out of memory building the report");

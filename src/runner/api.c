@@ -2,12 +2,15 @@
  * mb__run_plan. */
 #include "mbench.h"
 
+#include "accuracy/valrun.h"
 #include "core/alloc.h"
 #include "core/err.h"
 #include "core/parse.h"
+#include "profile/engine.h"
 #include "runner/cmprun.h"
 #include "runner/runner.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -16,6 +19,11 @@ struct mb_runner {
     /* compare only */
     char *baseline, *labels, *output;
     double tolerance, threshold;
+    /* profile only */
+    int no_timing, no_counters, no_peak;
+    /* validate only: "key=value" of mb__val_set keys and candidate-opt */
+    char **val_kv;
+    size_t n_val_kv;
 };
 
 mb_runner *mb_runner_new(void)
@@ -37,6 +45,9 @@ void mb_runner_free(mb_runner *r)
     free(r->baseline);
     free(r->labels);
     free(r->output);
+    for (size_t i = 0; i < r->n_val_kv; i++)
+        free(r->val_kv[i]);
+    free(r->val_kv);
     free(r);
 }
 
@@ -66,6 +77,37 @@ static int split(const char *v, char **name, const char **rest)
     *name = mb__strndup(v, (size_t)(eq - v));
     *rest = eq + 1;
     return *name ? 0 : -1;
+}
+
+/* Checks a validate option now (so a bad value fails mb_runner_set) and
+ * keeps "key=value" for mb_runner_validate. */
+static mb_status add_val_kv(mb_runner *r, const char *key, const char *value,
+                            mb_err *err)
+{
+    if (!strcmp(key, "candidate-opt")) {
+        const char *eq = strchr(value, '=');
+        if (!eq || eq == value)
+            return bad(err, key, value, "KEY=VALUE, e.g. opt-level=all");
+    } else {
+        mb__val_req tmp;
+        mb__val_req_defaults(&tmp);
+        mb_status s = mb__val_set(&tmp, key, value, err);
+        if (s)
+            return s;
+    }
+    size_t len = strlen(key) + strlen(value) + 2;
+    char *kv = mb__calloc(len, 1);
+    char **n = mb__realloc_array(r->val_kv, r->n_val_kv + 1, sizeof *n);
+    if (!kv || !n) {
+        free(kv);
+        if (n)
+            r->val_kv = n;
+        return mb__fail(err, MB_ENOMEM, "out of memory");
+    }
+    snprintf(kv, len, "%s=%s", key, value);
+    r->val_kv = n;
+    r->val_kv[r->n_val_kv++] = kv;
+    return MB_OK;
 }
 
 mb_status mb_runner_set(mb_runner *r, const char *key, const char *value,
@@ -131,6 +173,15 @@ mb_status mb_runner_set(mb_runner *r, const char *key, const char *value,
             *time_dst[i] = v;
             return MB_OK;
         }
+    if (!strcmp(key, "no-timing") || !strcmp(key, "no-counters") ||
+        !strcmp(key, "no-peak")) {
+        if (mb__parse_i64(value, 0, 1, &v))
+            return bad(err, key, value, "0 or 1");
+        *(key[3] == 't'   ? &r->no_timing
+          : key[3] == 'c' ? &r->no_counters
+                          : &r->no_peak) = (int)v;
+        return MB_OK;
+    }
     if (!strcmp(key, "baseline"))
         return set_str(&r->baseline, value, err);
     if (!strcmp(key, "labels"))
@@ -220,6 +271,8 @@ mb_status mb_runner_set(mb_runner *r, const char *key, const char *value,
         p->ranges[p->n_ranges++] = (mb_input_range){name, lo, hi};
         return MB_OK;
     }
+    if (mb__val_is_option(key) || !strcmp(key, "candidate-opt"))
+        return add_val_kv(r, key, value, err);
     if (mb__plan_set_opt(p, key, value))
         return mb__fail(err, MB_ENOMEM, "out of memory");
     return MB_OK;
@@ -320,5 +373,85 @@ mb_status mb_runner_compare(mb_runner *r, const char *const *variants,
     free(vr);
     free(names);
     free(cs);
+    return s;
+}
+
+mb_status mb_runner_profile(mb_runner *r, const char *model, char **json,
+                            mb_err *err)
+{
+    *json = NULL;
+    mb_status s = set_str(&r->plan.model_path, model, err);
+    if (s)
+        return s;
+    mb__profile_opts o = {0};
+    o.no_timing = r->no_timing;
+    o.no_counters = r->no_counters;
+    o.no_peak = r->no_peak;
+    mb__profile_result res;
+    s = mb__profile_model(&r->plan, &o, &res, err);
+    if (s)
+        return s;
+    *json = json_dumps(res.doc, JSON_INDENT(2) | JSON_REAL_PRECISION(17));
+    mb__profile_result_free(&res);
+    return *json ? MB_OK : mb__fail(err, MB_ENOMEM, "out of memory");
+}
+
+mb_status mb_runner_validate(mb_runner *r, const char *baseline,
+                             const char *candidate, int *passed, char **json,
+                             mb_err *err)
+{
+    *json = NULL;
+    if (passed)
+        *passed = 0;
+    if (!baseline || !candidate)
+        return mb__fail(err, MB_EINVAL, "validate needs a baseline and a "
+                        "candidate model");
+    mb__val_req rq;
+    mb__val_req_defaults(&rq);
+    rq.labels = r->labels;
+    rq.output = r->output;
+    rq.tolerance = r->tolerance;
+    /* The baseline runs with the runner's options, the candidate with
+     * those and then its candidate-opt ones. */
+    mb_runner *ar = mb_runner_new(), *cr = mb_runner_new();
+    mb_status s = ar && cr ? MB_OK : mb__fail(err, MB_ENOMEM, "out of memory");
+    for (int k = 0; !s && k < 2; k++) {
+        mb_runner *x = k ? cr : ar;
+        mb__plan_free(&x->plan);
+        if (mb__plan_copy(&x->plan, &r->plan))
+            s = mb__fail(err, MB_ENOMEM, "out of memory");
+        else
+            s = set_str(&x->plan.model_path, k ? candidate : baseline, err);
+    }
+    for (size_t i = 0; !s && i < r->n_val_kv; i++) {
+        char *kv = r->val_kv[i], *eq = strchr(kv, '=');
+        *eq = '\0'; /* restored below */
+        if (!strcmp(kv, "candidate-opt")) {
+            char *v = eq + 1, *e2 = strchr(v, '=');
+            *e2 = '\0';
+            s = mb_runner_set(cr, v, e2 + 1, err);
+            *e2 = '=';
+        } else {
+            s = mb__val_set(&rq, kv, eq + 1, err);
+        }
+        *eq = '=';
+    }
+    json_t *doc = NULL;
+    if (!s) {
+        rq.baseline = &ar->plan;
+        rq.candidate = &cr->plan;
+        s = mb__validate_run(&rq, &doc, err);
+    }
+    if (!s) {
+        *json = json_dumps(doc, JSON_INDENT(2) | JSON_REAL_PRECISION(17));
+        if (!*json)
+            s = mb__fail(err, MB_ENOMEM, "out of memory");
+        else if (passed)
+            *passed = json_is_true(json_object_get(
+                json_object_get(doc, "validation"), "passed"));
+    }
+    json_decref(doc);
+    mb_runner_free(ar);
+    mb_runner_free(cr);
     return s;
 }
