@@ -58,30 +58,11 @@ static void verdict_line(mb_buf *b, const mb_rview *v)
         if (isfinite(p))
             mb__buf_printf(b, " (p %s%s)", p < 0.0001 ? "" : "= ", mb__fmt_p(p, pt, sizeof pt));
     }
-    if (!said) {
-        /* A plain run: fastest median and best throughput. */
-        const mb_rrun *fast = NULL, *thr = NULL;
-        size_t failed;
-        mb__rview_best(v, &fast, &thr, &failed);
-        char t[32];
-        if (fast) {
-            mb__buf_puts(b, "lowest median latency ");
-            mb__buf_printf(b, "%s ms (", mb__fmt_ms(fast->p50, t, sizeof t));
-            mb__md_escape(b, fast->variant);
-            mb__buf_printf(b, ", batch %lld)", (long long)fast->batch);
-            said++;
-        }
-        if (thr && v->n_runs > 1) {
-            mb__buf_printf(b, "; highest throughput %s samples/s (",
-                           mb__fmt_num(thr->sps, 4, t, sizeof t));
-            mb__md_escape(b, thr->variant);
-            mb__buf_printf(b, ", batch %lld)", (long long)thr->batch);
-        }
-        if (failed)
-            mb__buf_printf(b, "%s%zu run%s **FAILED**", said ? "; " : "",
-                           failed, failed == 1 ? "" : "s");
-        else if (!said)
-            mb__buf_puts(b, "no runs");
+    if (!said) { /* plain runs: fastest median and best throughput */
+        static const mb_rmarkup md = {mb__md_escape, "lowest median latency ",
+                                      "", "", "%zu run%s **FAILED**",
+                                      "no runs"};
+        mb__rview_best_sentence(v, &md, b);
     }
     mb__buf_puts(b, "\n\n");
 }

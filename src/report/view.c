@@ -403,3 +403,34 @@ void mb__rview_best(const mb_rview *v, const mb_rrun **fast,
             *thr = r;
     }
 }
+
+int mb__rview_best_sentence(const mb_rview *v, const mb_rmarkup *m,
+                            mb_buf *out)
+{
+    const mb_rrun *fast = NULL, *thr = NULL;
+    size_t failed;
+    char t[32];
+    int said = 0;
+    mb__rview_best(v, &fast, &thr, &failed);
+    if (fast) {
+        mb__buf_printf(out, "%s%s%s ms%s (", m->lead, m->em,
+                       mb__fmt_ms(fast->p50, t, sizeof t), m->em_end);
+        m->esc(out, fast->variant);
+        mb__buf_printf(out, ", batch %lld)", (long long)fast->batch);
+        said = 1;
+    }
+    if (thr && v->n_runs > 1) {
+        mb__buf_printf(out, "; highest throughput %s%s samples/s%s (", m->em,
+                       mb__fmt_num(thr->sps, 4, t, sizeof t), m->em_end);
+        m->esc(out, thr->variant);
+        mb__buf_printf(out, ", batch %lld)", (long long)thr->batch);
+    }
+    if (failed) {
+        mb__buf_puts(out, said ? "; " : "");
+        mb__buf_printf(out, m->failed_fmt, failed, failed == 1 ? "" : "s");
+        said = 1;
+    } else if (!said && m->none) {
+        mb__buf_puts(out, m->none);
+    }
+    return said;
+}

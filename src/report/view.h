@@ -7,6 +7,8 @@
 #ifndef MB_REPORT_VIEW_H
 #define MB_REPORT_VIEW_H
 
+#include "core/buf.h"
+
 #include <jansson.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -91,6 +93,21 @@ void mb__rview_best(const mb_rview *v, const mb_rrun **fast,
  * document's significance verdict ("faster", "slower", ...), or one derived
  * from the speedup CI ("faster", "slower", "inconclusive").  Static. */
 const char *mb__cmp_verdict(const mb_rcmp *c);
+
+/* How a writer marks up the sentence of mb__rview_best_sentence. */
+typedef struct mb_rmarkup {
+    void (*esc)(mb_buf *b, const char *s); /* escapes text */
+    const char *lead;       /* "lowest median latency ", "Median latency " */
+    const char *em, *em_end; /* around the figures ("<b>", "</b>"), or "" */
+    const char *failed_fmt; /* "%zu run%s **FAILED**": count, plural s */
+    const char *none;       /* said when nothing is, or NULL */
+} mb_rmarkup;
+
+/* The verdict of plain runs in one sentence: the lowest median latency
+ * and (several runs) the highest throughput, with their variant and batch
+ * size, then how many runs failed.  Returns 1 when something was said. */
+int mb__rview_best_sentence(const mb_rview *v, const mb_rmarkup *m,
+                            mb_buf *out);
 
 /* Fills *r from one RUN object of doc (index di); never fails.  For
  * writers that walk runs one at a time (CSV, store). */
