@@ -73,7 +73,9 @@ GETTER(get_batch, v->x = r->batch >= 0 ? (double)r->batch : NAN)
 GETTER(get_dtype, v->s = r->dtype)
 GETTER(get_config, v->j = r->config)
 GETTER(get_count, v->x = r->count)
-GETTER(get_median, v->x = r->median)
+/* The median the CI is about: with replicates, the geometric mean of the
+ * per-process medians (the pooled median is latency.median in the JSON). */
+GETTER(get_median, v->x = r->p50)
 GETTER(get_p90, v->x = r->p90)
 GETTER(get_p95, v->x = r->p95)
 GETTER(get_p99, v->x = r->p99)

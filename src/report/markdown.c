@@ -141,7 +141,8 @@ static void speedup_table(mb_buf *b, const mb_rview *v)
     char t[32];
     mb__buf_puts(b, "### Speedups\n\n"
                     "Speedup = baseline latency / variant latency (higher is "
-                    "faster), with bootstrap 95% confidence intervals.\n\n"
+                    "faster), with 95% confidence intervals (Student t over processes,\n"
+                    "docs/STATISTICS.md).\n\n"
                     "| variant | baseline | median speedup [95% CI] | p99 speedup "
                     "[95% CI] | p-value | memory ratio | size ratio | verdict |\n"
                     "|---|---|--:|--:|--:|--:|--:|---|\n");
