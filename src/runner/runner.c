@@ -110,15 +110,30 @@ static mb_status check_dim_names(const mb_bench *b, const mb_plan *plan,
                 mb__list_add(syms, sizeof syms, b->in[i].dim_names[a]);
     json_t *info = NULL;
     mb_err e = {0};
+    char bsym[256] = ""; /* the model's batch symbol, as the file has it */
     if (plan->model_path && !mb__onnx_inspect(plan->model_path, &info, &e)) {
         size_t i, k;
         const json_t *in, *d;
         json_array_foreach(json_object_get(info, "inputs"), i, in)
-            json_array_foreach(json_object_get(in, "shape"), k,
-                               d) if (json_is_string(d))
-                mb__list_add(syms, sizeof syms, json_string_value(d));
+            json_array_foreach(json_object_get(in, "shape"), k, d)
+        {
+            if (!json_is_string(d))
+                continue;
+            mb__list_add(syms, sizeof syms, json_string_value(d));
+            if (k == 0 && !bsym[0])
+                snprintf(bsym, sizeof bsym, "%s", json_string_value(d));
+        }
     }
     json_decref(info);
+    for (size_t k = 0; bsym[0] && k < plan->n_dims; k++)
+        if (!strcmp(plan->dims[k].name, bsym)) {
+            return mb__fail(err, MB_EINVAL,
+                            "--dim %s=%lld sets the batch axis: use --batch "
+                            "%lld instead (so that the batch size, samples/s "
+                            "and the inputs are recorded as such)",
+                            bsym, (long long)plan->dims[k].value,
+                            (long long)plan->dims[k].value);
+        }
     for (size_t k = 0; k < plan->n_dims; k++) {
         const char *nm = plan->dims[k].name;
         char probe[1024];

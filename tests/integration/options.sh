@@ -27,9 +27,18 @@ else notok "the CLI accepts and rejects the values the API does" "$bad_cases"; f
 # ---- order never matters ------------------------------------------------------
 expect_exit "--dim before --backend null works" 0 "$MBENCH" run none --dim batch=4 --backend null --processes 1 --iterations 5 -q
 expect_exit "--dim after --backend null works" 0 "$MBENCH" run none --backend null --dim batch=4 --processes 1 --iterations 5 -q
-expect_exit "--dim reaches ONNX Runtime as a dimension override" 0 "$MBENCH" run "$MBENCH_ROOT/models/digits_fp32.onnx" --dim batch=2 --processes 1 --iterations 5 -q --json "$T_TMP/dim.json"
-got=$($PY -c 'import json,sys; print(json.load(open(sys.argv[1]))["runs"][0]["config"]["backend_options"].get("dim:batch"))' "$T_TMP/dim.json")
-if [ "$got" = 2 ]; then ok "the document records dim:batch=2 among the backend options"; else notok "the document records dim:batch=2 among the backend options" "got $got"; fi
+$PY -c '
+import onnx, sys
+from onnx import helper as h, TensorProto as T
+x = h.make_tensor_value_info("x", T.FLOAT, ["batch", "seq"])
+y = h.make_tensor_value_info("y", T.FLOAT, ["batch", "seq"])
+g = h.make_graph([h.make_node("Relu", ["x"], ["y"])], "seq", [x], [y])
+onnx.save(h.make_model(g, opset_imports=[h.make_opsetid("", 13)]), sys.argv[1])' "$T_TMP/seq.onnx"
+expect_exit "--dim reaches ONNX Runtime as a dimension override" 0 "$MBENCH" run "$T_TMP/seq.onnx" --dim seq=2 --processes 1 --iterations 5 -q --json "$T_TMP/dim.json"
+got=$($PY -c 'import json,sys; print(json.load(open(sys.argv[1]))["runs"][0]["config"]["backend_options"].get("dim:seq"))' "$T_TMP/dim.json")
+if [ "$got" = 2 ]; then ok "the document records dim:seq=2 among the backend options"; else notok "the document records dim:seq=2 among the backend options" "got $got"; fi
+expect_exit "--dim on the batch axis is a usage error that names --batch" 2 "$MBENCH" run "$MBENCH_ROOT/models/digits_fp32.onnx" --dim batch=2 --processes 1 --iterations 5 -q
+contains "the error says to use --batch 2" "$LAST_ERR" "use --batch 2"
 
 # ---- one wording --------------------------------------------------------------
 expect_exit "a misspelt option is a usage error" 2 "$MBENCH" run none --speed 3
