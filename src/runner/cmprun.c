@@ -1,5 +1,6 @@
 /* cmprun.c - the compare engine (cmprun.h). */
 #include "runner/cmprun.h"
+#include "backend/registry.h"
 
 #include "core/alloc.h"
 #include "core/clock.h"
@@ -338,6 +339,20 @@ mb_status mb__compare_run(const mb__compare_req *rq, json_t **doc_out,
                             "one --batch (run compare once per size)");
         if (i == 0 && p->n_batches)
             batch = p->batches[0];
+    }
+    /* A missing model file fails now, not after the other variants have
+     * been measured for minutes. */
+    for (size_t i = 0; i < rq->n; i++) {
+        const mb_plan *p = rq->variants[i].plan;
+        mb_err e = {0};
+        const mb_backend *be = mb_backend_find(p->backend, &e);
+        if (be && (mb__backend_caps(be) & MB_BACKEND_CAP_MODEL_FILE) &&
+            p->model_path && mb__file_size(p->model_path) < 0)
+            return mb__fail(err, MB_EIO,
+                            "variant %s: model file %s does not exist; "
+                            "check the path",
+                            rq->variants[i].name ? rq->variants[i].name : "?",
+                            p->model_path);
     }
     mb_status cs = check_output_name(rq->variants[rq->baseline].plan,
                                      rq->output, err);

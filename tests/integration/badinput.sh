@@ -91,6 +91,7 @@ case_ "info on a directory" 3 "$MBENCH" info "$D/adir"
 case_ "profile of a truncated model" 3 "$MBENCH" profile "$D/trunc.onnx"
 case_ "validate with a truncated candidate" 3 "$MBENCH" validate "$M" "$D/trunc.onnx"
 case_ "compare with a garbage variant fails it" 3 "$MBENCH" compare a="$M" b="$D/garbage.onnx" "${FAST[@]}"
+case_ "compare with a missing model fails before measuring the others" 3 "$MBENCH" compare a="$M" b="$D/missing.onnx" --processes 40 --min-time 30s
 # data
 case_ "a truncated .npy" 3 "$MBENCH" run "$M" --data "$D/trunc.npy" "${FAST[@]}"
 case_ "a .npy with a garbage header" 3 "$MBENCH" run "$M" --data "$D/badhdr.npy" "${FAST[@]}"
