@@ -7,6 +7,8 @@
 #include "core/rng.h"
 #include "t.h"
 
+#include <math.h>
+
 #include <stdlib.h>
 
 static void make_f32(mb_tensor *t, int rank, const int64_t *dims,
@@ -311,6 +313,26 @@ static void heatmap_is_a_png_with_a_dark_to_light_ramp(void)
     mb_tensor_clear(&b);
 }
 
+static void kl_of_probability_outputs_is_taken_as_they_are(void)
+{
+    /* rows that are already probabilities: KL(a||b) of them, not of their
+     * softmax: 0.7 ln(0.7/0.6) + 0.2 ln(0.2/0.3) + 0.1 ln(0.1/0.1) */
+    int64_t d[2] = {1, 3};
+    float va[3] = {0.7f, 0.2f, 0.1f}, vb[3] = {0.6f, 0.3f, 0.1f};
+    mb_tensor a, b;
+    make_f32(&a, 2, d, va);
+    make_f32(&b, 2, d, vb);
+    mb_metrics_result r;
+    EXPECT_EQ_INT(mb__metrics_compute_struct(&a, &b, NULL, &r, NULL), MB_OK);
+    double want = (double)0.7f * log((double)0.7f / (double)0.6f) +
+                  (double)0.2f * log((double)0.2f / (double)0.3f) +
+                  (double)0.1f * log(1.0);
+    EXPECT_NEAR(r.total.kl_mean, want, 1e-12);
+    mb__metrics_result_free(&r);
+    mb_tensor_clear(&a);
+    mb_tensor_clear(&b);
+}
+
 int main(void)
 {
     RUN(metrics_of_a_small_vector_match_hand_computation);
@@ -319,6 +341,7 @@ int main(void)
     RUN(nan_and_inf_are_counted_and_left_out_of_the_means);
     RUN(the_worst_sample_is_named);
     RUN(classifier_outputs_get_topk_agreement_and_kl);
+    RUN(kl_of_probability_outputs_is_taken_as_they_are);
     RUN(accuracy_against_labels_counts_top1_and_top5);
     RUN(results_do_not_depend_on_the_thread_count);
     RUN(float16_candidates_are_widened_exactly);
