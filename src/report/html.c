@@ -4,6 +4,7 @@
 #include "report/html.h"
 #include "report/execsec.h"
 
+#include "accuracy/vreport.h"
 #include "core/err.h"
 #include "report/charts.h"
 #include "report/html_assets.h"
@@ -475,6 +476,8 @@ mb_status mb__report_html(const json_t *const *docs, size_t n_docs, mb_buf *out,
         return mb__report_profile_html(docs[0], out, err);
     if (n_docs == 1 && mb__is_load_doc(docs[0]))
         return mb__report_load_html(docs[0], out, err);
+    if (n_docs == 1 && json_is_object(json_object_get(docs[0], "validation")))
+        return mb__validation_html(docs[0], out, err); /* a validate verdict */
     mb_rview v;
     if (mb__rview_build(docs, n_docs, &v))
         return mb__fail(err, MB_ENOMEM, "out of memory building the report");

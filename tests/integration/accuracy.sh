@@ -77,6 +77,10 @@ contains "the NaN outputs are named" "$LAST_OUT" "NaN/Inf values"
 expect_exit "a near-identical candidate passes the explicit gates" 0 \
     "$MBENCH" validate "$D/base.onnx" "$D/close.onnx" --data "$D/data.npy" --gate 'cosine>=0.99999' --json "$D/v.json" "${ORT[@]}"
 contains "the validate document records the verdict" "$(cat "$D/v.json")" '"passed": true'
+expect_exit "report rebuilds a validation's Markdown and HTML from its document" 0 \
+    "$MBENCH" report "$D/v.json" --md "$D/vr.md" --html "$D/vr.html"
+contains "the rebuilt Markdown has the verdict" "$(head -1 "$D/vr.md")" "mbench validate: PASS"
+contains "the rebuilt HTML has the verdict" "$(cat "$D/vr.html")" "PASS"
 expect_exit "validate without data still decides" 0 \
     "$MBENCH" validate "$D/img.onnx" "$D/img.onnx" --samples 3 --json "$D/vs.json" "${ORT[@]}"
 contains "random inputs are announced loudly on stderr" "$LAST_ERR" "NO REAL DATA"
