@@ -1036,9 +1036,34 @@ mb_status mb__regress_run(const json_t *base, const json_t *cur,
             mb_buf b = MB_BUF_INIT;
             mb__buf_puts(&b, "no baseline run for ");
             describe_run(&b, rc);
-            mb__buf_puts(&b, " (the baseline has batch sizes ");
-            list_batches(&b, bruns, rc);
-            mb__buf_puts(&b, " for that variant)");
+            mb_buf bl = MB_BUF_INIT;
+            list_batches(&bl, bruns, rc);
+            if (bl.data && strcmp(bl.data, "none")) {
+                mb__buf_printf(&b, " (the baseline has batch sizes %s for "
+                               "that variant)", bl.data);
+            } else { /* no such variant: name the ones there are */
+                mb__buf_printf(&b, " (the baseline has no variant '%s'; its "
+                               "variants are: ", vc ? vc : "");
+                size_t q;
+                const json_t *r2;
+                mb_buf seen = MB_BUF_INIT;
+                json_array_foreach(bruns, q, r2)
+                {
+                    const char *v2 = run_str(r2, "variant", NULL);
+                    char key[300];
+                    snprintf(key, sizeof key, "|%s|", v2 ? v2 : "");
+                    if (seen.data && strstr(seen.data, key))
+                        continue;
+                    mb__buf_puts(&seen, key);
+                    mb__buf_printf(&b, "%s'%s'", q ? ", " : "",
+                                   v2 ? v2 : "");
+                }
+                mb__buf_free(&seen);
+                mb__buf_puts(&b, "; runs are matched by variant name (run: the model "
+                             "file's name, compare: NAME=MODEL) and "
+                             "batch size)");
+            }
+            mb__buf_free(&bl);
             if (!first_miss.len)
                 mb__buf_puts(&first_miss, b.data ? b.data : "");
             json_array_append_new(
