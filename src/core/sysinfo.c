@@ -125,6 +125,11 @@ json_t *mb__sysinfo_json(void)
     json_object_set_new(o, "cpu_model", json_string(buf[0] ? buf : "unknown"));
     json_object_set_new(o, "cpu_mhz", json_real(mhz));
     json_object_set_new(o, "logical_cores", json_integer(mb__cpu_logical()));
+    /* How busy the machine was when the measurement started: two runs
+     * measured under different loads differ by more than their CIs say. */
+    double la[1];
+    if (getloadavg(la, 1) == 1)
+        json_object_set_new(o, "loadavg_1m", json_real(la[0]));
     json_object_set_new(o, "physical_cores", json_integer(mb__cpu_physical()));
     read_first_line("/sys/devices/system/cpu/cpu0/cpufreq/scaling_governor",
                     buf, sizeof buf);

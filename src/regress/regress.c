@@ -923,6 +923,27 @@ static void check_comparable(const json_t *base, const json_t *cur,
             json_array_append_new(diff, json_string(facts[i][2]));
         }
     }
+    /* Load: separate runs under different loads drift apart by more than
+     * their CIs cover (the interleaved `gate --current COMPARE.json` does
+     * not have this problem). */
+    double lb = json_number_value(json_object_get(
+               json_object_get(base, "environment"), "loadavg_1m")),
+           lc = json_number_value(json_object_get(
+               json_object_get(cur, "environment"), "loadavg_1m"));
+    json_int_t cores = json_integer_value(json_object_get(
+        json_object_get(cur, "environment"), "logical_cores"));
+    if (json_object_get(json_object_get(base, "environment"), "loadavg_1m") &&
+        json_object_get(json_object_get(cur, "environment"), "loadavg_1m") &&
+        fabs(lb - lc) > 0.5 * (double)(cores > 0 ? cores : 1)) {
+        char w[400];
+        snprintf(w, sizeof w, "the machine's load differed (1-minute load "
+                 "average %.1f at the baseline, %.1f now, on %lld cores): a "
+                 "latency change may be the load's; measure both in one "
+                 "`mbench compare` and gate it with --current COMPARE.json",
+                 lb, lc, (long long)(cores > 0 ? cores : 1));
+        json_array_append_new(warnings, json_string(w));
+        json_array_append_new(diff, json_string("load"));
+    }
     const json_t *rb = json_array_get(json_object_get(base, "runs"), 0),
                  *rc = json_array_get(json_object_get(cur, "runs"), 0);
     const char *vb = json_string_value(json_object_get(

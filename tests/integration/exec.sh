@@ -111,9 +111,18 @@ if [ -e /usr/lib/x86_64-linux-gnu/libnvidia-ml.so.1 ]; then skip "GPU memory mes
 # the replicates (not "measured in 1 process").
 $MBENCH exec --runs 5 --json "$T_TMP/ga.json" -q -- sleep 0.02 >/dev/null 2>&1
 $MBENCH exec --runs 5 --json "$T_TMP/gb.json" -q -- sleep 0.02 >/dev/null 2>&1
-expect_exit "gate judges two exec documents run by run" 0 $MBENCH gate --baseline "$T_TMP/ga.json" --current "$T_TMP/gb.json" --max-regression p50=50%
+LAST_OUT=$($MBENCH gate --baseline "$T_TMP/ga.json" --current "$T_TMP/gb.json" --max-regression p50=50% 2>&1); rc=$?
+# pass, or inconclusive when this loaded machine made 5 runs too noisy; never a regression or an error
+if [ $rc -eq 0 ] || [ $rc -eq 4 ]; then ok "gate judges two exec documents run by run"; else notok "gate judges two exec documents run by run" "exit $rc" "$LAST_OUT"; fi
 contains "the p50 row has a CI over runs" "$LAST_OUT" "%.."
 if [[ "$LAST_OUT" == *"1 process(es)"* ]]; then notok "exec runs are not one process" "$LAST_OUT"; else ok "exec runs are not one process"; fi
+$PY -c '
+import json, sys
+d = json.load(open(sys.argv[1])); e = d["environment"]
+e["loadavg_1m"] = e.get("loadavg_1m", 0) + 2 * e["logical_cores"]
+json.dump(d, open(sys.argv[2], "w"))' "$T_TMP/gb.json" "$T_TMP/gc.json"
+$MBENCH gate --baseline "$T_TMP/ga.json" --current "$T_TMP/gc.json" --max-regression p50=50% --json "$T_TMP/gcv.json" >/dev/null 2>&1
+contains "gate warns when the two runs saw different machine loads" "$(cat "$T_TMP/gcv.json")" "the machine's load differed"
 
 # Ctrl-C: the child's group goes, the runs so far are written.
 $MBENCH exec --min-runs 1000 --max-time 60s --json "$T_TMP/int.json" -- sleep 0.05 >/dev/null 2>&1 &
