@@ -100,7 +100,8 @@ void mb__profile_text(const json_t *p, const char *title, int top,
     mb__buf_printf(b, "Profile of %s\n", title ? title : "model");
     mb__buf_printf(b,
                    "  %.0f profiled runs used (%.0f skipped: cold start and "
-                   "warm-up); times per run, medians over runs\n\n",
+                   "warm-up); each line is a median over runs, so the lines need "
+                   "not add up; 'per run ms' is a mean\n\n",
                    mb__jnum(runs, "used"), mb__jnum(runs, "skipped"));
 
     mb__buf_puts(b, "Reconciliation\n");
@@ -248,7 +249,11 @@ void mb__profile_text(const json_t *p, const char *title, int top,
                         "machine)\n");
     double ps = mb__jnum(work, "peak_share");
     if (isfinite(ps))
-        mb__buf_printf(b, "  share of peak              %.1f%%\n", 100.0 * ps);
+        mb__buf_printf(b, "  share of peak              %.1f%%%s\n", 100.0 * ps,
+                       ps > 1 ? "  (above 100%: the cached peak is too low, "
+                                "probably measured on a busy machine; "
+                                "`mbench machine --refresh` on a quiet one)"
+                              : "");
     const json_t *m = json_object_get(p, "machine");
     double bw = mb__jnum(json_object_get(m, "triad"), "all_cores_gbps");
     if (isfinite(bw))
