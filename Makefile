@@ -53,16 +53,31 @@ SHARED := $(BUILD)/$(SONAME)
 BIN    := $(BUILD)/mbench
 ORT    := build/ort/libonnxruntime.so.1
 
-.PHONY: all deps test-deps test check fuzz fuzz-bin valgrind bench demo install clean ort format lint
-all: $(BIN) $(STATIC) $(SHARED)
+.PHONY: all deps test-deps test check fuzz fuzz-bin valgrind bench demo install clean ort format lint plugins
+all: $(BIN) $(STATIC) $(SHARED) plugins
+
+# ---- optional backend plugins (C++, built only when their SDK is there) ----
+# The LibTorch backend (plugins/torch) needs Debian's libtorch-dev, found by
+# its CMake package directory; without it the core builds as before and
+# `--backend torch` says how to get it.
+TORCH_CMAKE ?= $(firstword $(wildcard /usr/lib/*/cmake/Torch/TorchConfig.cmake /usr/lib/cmake/Torch/TorchConfig.cmake))
+CXX         ?= c++
+TORCH_PLUGIN := $(if $(TORCH_CMAKE),$(BUILD)/plugins/mbench_torch.so)
+TORCH_CXXFLAGS := -std=c++17 -O2 -g -fPIC -fvisibility=hidden -Wall -Wextra -Werror \
+                  -Wno-unused-parameter -Iinclude -isystem /usr/include/torch/csrc/api/include $(SAN)
+TORCH_LIBS := -Wl,--no-as-needed -ltorch -ltorch_cpu -lc10 -Wl,--as-needed
+plugins: $(TORCH_PLUGIN)
+$(BUILD)/plugins/mbench_torch.so: plugins/torch/torch_backend.cpp include/mbench_backend.h include/mbench.h
+	@mkdir -p $(@D)
+	$(CXX) $(TORCH_CXXFLAGS) -shared -o $@ $< $(TORCH_LIBS)
 
 # ---- generated headers -----------------------------------------------------
 GIT_COMMIT := $(shell git rev-parse --short=12 HEAD 2>/dev/null || echo unknown)
 GIT_DIRTY  := $(shell test -n "$$(git status --porcelain --untracked-files=no 2>/dev/null)" && echo -dirty)
 $(BUILD)/gen/build_info.h: FORCE
 	@mkdir -p $(@D)
-	@printf '#define MB_BUILD_COMMIT "%s%s"\n#define MB_BUILD_CC "%s"\n#define MB_ORT_DEFAULT_PATH "%s"\n' \
-	  '$(GIT_COMMIT)' '$(GIT_DIRTY)' "$$($(CC) --version | head -n1)" '$(abspath $(ORT))' > $@.tmp
+	@printf '#define MB_BUILD_COMMIT "%s%s"\n#define MB_BUILD_CC "%s"\n#define MB_ORT_DEFAULT_PATH "%s"\n#define MB_PLUGIN_DIR "%s"\n' \
+	  '$(GIT_COMMIT)' '$(GIT_DIRTY)' "$$($(CC) --version | head -n1)" '$(abspath $(ORT))' '$(PREFIX)/lib/mbench/plugins' > $@.tmp
 	@cmp -s $@.tmp $@ && rm -f $@.tmp || mv -f $@.tmp $@
 
 $(BUILD)/gen/commands.inc: FORCE
@@ -179,7 +194,10 @@ install: $(BIN) $(STATIC) $(SHARED)
 	sed -e 's|@PREFIX@|$(PREFIX)|g' -e 's|@VERSION@|0.1.0|g' -e 's|@PKGS@|$(PKGS)|g' \
 	  mbench.pc.in > $(DESTDIR)$(PREFIX)/lib/pkgconfig/mbench.pc
 	install -m 0644 docs/mbench.1 $(DESTDIR)$(PREFIX)/share/man/man1/mbench.1
+	if [ -n "$(TORCH_PLUGIN)" ] && [ -f "$(TORCH_PLUGIN)" ]; then \
+	  install -d $(DESTDIR)$(PREFIX)/lib/mbench/plugins && \
+	  install -m 0755 $(TORCH_PLUGIN) $(DESTDIR)$(PREFIX)/lib/mbench/plugins/; fi
 
 clean:
-	rm -rf $(BUILD)/obj $(BUILD)/tests $(BUILD)/bench $(BUILD)/gen $(BUILD)/asan \
+	rm -rf $(BUILD)/obj $(BUILD)/tests $(BUILD)/bench $(BUILD)/gen $(BUILD)/asan $(BUILD)/plugins \
 	  $(STATIC) $(SHARED) $(BIN)

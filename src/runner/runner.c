@@ -161,14 +161,16 @@ mb_status mb__bench_open(const mb_plan *plan, int64_t batch, mb_bench **out,
         return mb__fail(err, MB_ENOMEM, "out of memory");
     b->plan = plan;
     b->phases = (mb_phases){-1, -1, -1};
-    b->be = mb_backend_find(plan->backend, err);
+    /* A plugin's runtime is loaded with the plugin (dlopen): the library
+     * load phase counts from before finding it. */
+    int64_t t0 = mb_now_ns();
+    b->be = mb_backend_find(mb__plan_backend(plan), err);
     if (!b->be) {
         free(b);
         return err ? err->code : MB_EINVAL;
     }
     mb_backend_config cfg = {plan->ort_lib, plan->verbose, log_to_stderr, NULL,
                              plan->seed};
-    int64_t t0 = mb_now_ns();
     mb_status s = b->be->load(&cfg, &b->state, err);
     b->phases.library_load_ns = mb_now_ns() - t0;
     if (s) {
@@ -181,7 +183,8 @@ mb_status mb__bench_open(const mb_plan *plan, int64_t batch, mb_bench **out,
 
     /* Only file-based backends get the file checks (the null backend and
      * plugins may take any "model" string). */
-    int file_model = strcmp(b->be->name, "ort") == 0;
+    int file_model = strcmp(b->be->name, "ort") == 0 ||
+                     strcmp(b->be->name, "torch") == 0;
     if (plan->model_path && file_model && mb__file_size(plan->model_path) < 0) {
         mb__bench_close(b);
         return mb__fail(err, MB_EIO,
@@ -207,6 +210,7 @@ mb_status mb__bench_open(const mb_plan *plan, int64_t batch, mb_bench **out,
         json_t *info = NULL;
         mb_err e2 = {0};
         if (s == MB_EMODEL && plan->model_path &&
+            strcmp(b->be->name, "ort") == 0 &&
             mb__onnx_inspect(plan->model_path, &info, &e2) == MB_EFORMAT)
             return mb__fail(err, MB_EFORMAT, "%s", e2.msg);
         json_decref(info);
@@ -795,6 +799,43 @@ static mb_status measure(mb_bench *b, const mb_plan *p, json_t *run,
     return MB_OK;
 }
 
+const char *mb__plan_backend(const mb_plan *p)
+{
+    return p->backend ? p->backend : mb_backend_for_model(p->model_path);
+}
+
+static void add_model_fact(void *user, const char *key, const char *value)
+{
+    json_t *m = user;
+    if (!strcmp(key, "format")) {
+        json_object_set_new(m, "format", json_string(value));
+    } else if (!strcmp(key, "params") || !strcmp(key, "param_bytes")) {
+        json_object_set_new(m, key, json_integer(strtoll(value, NULL, 10)));
+    } else if (!strncmp(key, "params_by_dtype:", 16)) {
+        json_t *by = json_object_get(m, "params_by_dtype");
+        if (!json_is_object(by)) {
+            by = json_object();
+            json_object_set_new(m, "params_by_dtype", by);
+        }
+        long long count = 0, bytes = 0;
+        if (sscanf(value, "%lld %lld", &count, &bytes) == 2)
+            json_object_set_new(by, key + 16,
+                                json_pack("{s:I,s:I}", "count",
+                                          (json_int_t)count, "bytes",
+                                          (json_int_t)bytes));
+    }
+}
+
+/* Parameter counts of a model the ONNX reader cannot see (a plugin's
+ * format), from the backend's model_info; once per model object. */
+static void add_model_facts(mb_bench *b, json_t *model)
+{
+    if (!model || !json_is_null(json_object_get(model, "params")) ||
+        !MB_BACKEND_HAS(b->be, model_info) || !b->session)
+        return;
+    b->be->model_info(b->session, add_model_fact, model);
+}
+
 json_t *mb__bench_run_skeleton(const mb_plan *p, mb_bench *b, int64_t batch,
                                json_t *model, int64_t rss_before,
                                int64_t rss_after)
@@ -807,8 +848,8 @@ json_t *mb__bench_run_skeleton(const mb_plan *p, mb_bench *b, int64_t batch,
     json_object_set_new(run, "status", json_string("ok"));
     json_object_set_new(run, "variant", json_string(name));
     json_object_set(run, "model", model);
-    json_object_set_new(run, "backend",
-                        json_string(p->backend ? p->backend : "ort"));
+    json_object_set_new(run, "backend", json_string(mb__plan_backend(p)));
+    add_model_facts(b, model);
     json_object_set_new(run, "runtime", mb__bench_runtime_json(b));
     const char *dev = device_of(p);
     json_object_set_new(run, "device", json_string(dev));
@@ -838,8 +879,7 @@ json_t *mb__bench_run_skeleton(const mb_plan *p, mb_bench *b, int64_t batch,
 static void add_input_warning(const mb_plan *plan, json_t *doc)
 {
     json_t *warn = json_object_get(doc, "warnings");
-    if (!plan->data_path && strcmp(plan->backend ? plan->backend : "ort",
-                                   "null") != 0)
+    if (!plan->data_path && strcmp(mb__plan_backend(plan), "null") != 0)
         json_array_append_new(
             warn, json_string("inputs are random (synthetic, seeded): "
                               "latency is representative, but no accuracy "
