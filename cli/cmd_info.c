@@ -7,6 +7,7 @@
 #include "core/buf.h"
 #include "core/err.h"
 #include "core/fileio.h"
+#include "backend/inspect.h"
 #include "model/onnx.h"
 
 #include <getopt.h>
@@ -20,7 +21,7 @@ MBENCH_COMMAND(info, cmd_info, "describe an ONNX model: inputs, outputs, opsets,
 
 static void usage(FILE *f)
 {
-    fputs("usage: mbench info MODEL [--json FILE]\n\n"
+    fputs("usage: mbench info MODEL [--json FILE] [--backend NAME]\n\n"
           "Describes MODEL (an ONNX file) without running it and without "
           "loading its weights:\ninputs and outputs (symbolic dims by name), "
           "opsets, producer, IR version, file size,\nparameter count and "
@@ -29,6 +30,11 @@ static void usage(FILE *f)
           "Options:\n"
           "  --json FILE   also write the description as JSON "
           "(schema mbench.info/1; '-' for stdout)\n"
+          "  --backend NAME  describe MODEL through a backend plugin (a "
+          "TorchScript .pt\n"
+          "                goes to 'torch' by itself): inputs, outputs, "
+          "parameters,\n                operators and the runtime, as the "
+          "plugin reports them\n"
           "  --help        this help\n\n"
           "Exit codes: 0 success, 2 usage error, 3 missing, unreadable or "
           "corrupt model.\n",
@@ -268,14 +274,69 @@ static void print_report(FILE *f, const json_t *o)
     }
 }
 
+/* A model described by its backend plugin (TorchScript): what the plugin
+ * reported, in the layout of the ONNX report. */
+static void print_backend_report(FILE *f, const json_t *o)
+{
+    char a[64], b[64], c[64];
+    const json_t *rt = json_object_get(o, "runtime");
+    const json_t *facts = json_object_get(o, "facts");
+    uint64_t fb = (uint64_t)jget_int(o, "file_bytes");
+    fprintf(f, "model     %s\n", jget_str(o, "path"));
+    fprintf(f, "file      %s (%s bytes)\n", human_bytes(fb, a, sizeof a),
+            grouped(fb, b, sizeof b));
+    fprintf(f, "format    %s, read by %s %s (backend %s)\n",
+            *jget_str(o, "format") ? jget_str(o, "format") : "unknown",
+            jget_str(rt, "name"), jget_str(rt, "version"),
+            jget_str(o, "backend"));
+    if (*jget_str(facts, "class"))
+        fprintf(f, "module    %s, %s submodules, methods %s\n",
+                jget_str(facts, "class"), jget_str(facts, "submodules"),
+                jget_str(facts, "methods"));
+    if (json_is_integer(json_object_get(o, "nodes")))
+        fprintf(f, "graph     forward: %" JSON_INTEGER_FORMAT
+                " operators (submodules inlined)\n",
+                jget_int(o, "nodes"));
+    print_ops(f, "op types  ", json_object_get(o, "op_types"));
+    print_values(f, "inputs", json_object_get(o, "inputs"));
+    if (*jget_str(facts, "inputs_from"))
+        fprintf(f, "  (from %s)\n", jget_str(facts, "inputs_from"));
+    print_values(f, "outputs", json_object_get(o, "outputs"));
+    fputs("  (shapes are known after a run: see mbench run --json)\n", f);
+    uint64_t p = (uint64_t)jget_int(o, "params");
+    uint64_t pb = (uint64_t)jget_int(o, "param_bytes");
+    char hc[80] = "";
+    if (p >= 1000)
+        snprintf(hc, sizeof hc, " (%s)", human_count(p, c, sizeof c));
+    fprintf(f, "parameters %s%s, %s (%s bytes)", grouped(p, a, sizeof a), hc,
+            human_bytes(pb, b, sizeof b), grouped(pb, a + 32, 32));
+    if (atoll(jget_str(facts, "buffer_values")) > 0)
+        fprintf(f, "; buffers %s values (BatchNorm statistics and the "
+                "like)", jget_str(facts, "buffer_values"));
+    fputc('\n', f);
+    const char *key;
+    json_t *e;
+    json_object_foreach((json_t *)json_object_get(o, "params_by_dtype"), key, e) {
+        fprintf(f, "  %-10s %16s params %12s\n", key,
+                grouped((uint64_t)jget_int(e, "count"), a, sizeof a),
+                human_bytes((uint64_t)jget_int(e, "bytes"), b, sizeof b));
+    }
+    fprintf(f, "runtime   %s %s, %s intra-op / %s inter-op threads, executor "
+            "%s\n",
+            jget_str(rt, "name"), jget_str(rt, "version"),
+            jget_str(rt, "threads"), jget_str(rt, "inter_threads"),
+            jget_str(rt, "executor"));
+}
+
 int cmd_info(int argc, char **argv)
 {
     static const struct option opts[] = {
         {"json", required_argument, NULL, 'j'},
+        {"backend", required_argument, NULL, 'b'},
         {"help", no_argument, NULL, 'h'},
         {NULL, 0, NULL, 0},
     };
-    const char *json_path = NULL;
+    const char *json_path = NULL, *backend = NULL;
     int c;
     opterr = 0;
     optind = 1;
@@ -286,6 +347,9 @@ int cmd_info(int argc, char **argv)
             if (strcmp(optarg, "-") != 0 &&
                 (c = mb_cli_output_check("--json", optarg)))
                 return c;
+            break;
+        case 'b':
+            backend = optarg;
             break;
         case 'h':
             usage(stdout);
@@ -310,12 +374,17 @@ int cmd_info(int argc, char **argv)
                             optind < argc - 1 ? argv[optind + 1] : "");
     json_t *o = NULL;
     mb_err err = {0};
-    if (mb__onnx_inspect(argv[optind], &o, &err))
+    if (!backend && strcmp(mb_backend_for_model(argv[optind]), "ort") != 0)
+        backend = mb_backend_for_model(argv[optind]);
+    int by_backend = backend && strcmp(backend, "ort") != 0 &&
+                     strcmp(backend, "onnxruntime") != 0;
+    if (by_backend ? mb__backend_inspect(backend, argv[optind], &o, &err)
+                   : mb__onnx_inspect(argv[optind], &o, &err))
         return mb_cli_fail(&err);
     int rc = MB_EXIT_OK;
     int to_stdout = json_path && strcmp(json_path, "-") == 0;
     if (!to_stdout)
-        print_report(stdout, o);
+        (by_backend ? print_backend_report : print_report)(stdout, o);
     if (json_path) {
         json_t *doc = json_object();
         json_object_set_new(doc, "schema", json_string("mbench.info/1"));

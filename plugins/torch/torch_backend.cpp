@@ -16,8 +16,8 @@
  *
  * Options: threads=N (intra-op, 0 = LibTorch's default), inter-threads=N,
  * dtype=float32|float16|bfloat16 (the module's parameters and the floating
- * inputs are converted before timing; outputs are returned in the dtype the
- * model produced), profiling=0|1 (TorchScript's profiling executor, on by
+ * inputs are converted before timing; float16/bfloat16 outputs are widened
+ * to float32 when fetched, exactly), profiling=0|1 (TorchScript's profiling executor, on by
  * default: it profiles the first calls and optimises afterwards, so warm up
  * with at least 2 iterations), optimize=0|1 (torch.jit.optimize_for_inference:
  * freezing and operator fusion), dim:NAME=V (accepted and ignored: a hint
@@ -63,10 +63,19 @@ int fail(mb_err *err, mb_status code, const char *fmt, ...)
     return code;
 }
 
-/* The first line of a LibTorch error (the rest is a backtrace). */
+/* The line of a LibTorch error that says what went wrong: the first one
+ * (the rest is a backtrace), except for errors raised inside the
+ * TorchScript interpreter, whose cause is the last "...Error: " line. */
 std::string first_line(const std::exception &e)
 {
     std::string s = e.what();
+    if (s.rfind("The following operation failed", 0) == 0) {
+        size_t at = s.rfind("Error: ");
+        if (at != std::string::npos) {
+            size_t start = s.rfind('\n', at);
+            s = s.substr(start == std::string::npos ? 0 : start + 1);
+        }
+    }
     size_t nl = s.find('\n');
     if (nl != std::string::npos)
         s.resize(nl);
@@ -694,6 +703,10 @@ int t_fetch(void *session, size_t index, mb_tensor *out, mb_err *err)
                     index, s->results.size());
     try {
         at::Tensor t = s->results[index].contiguous();
+        /* Reduced-precision outputs are widened (exactly) to float32:
+         * the accuracy metrics and the saved .npy files take them so. */
+        if (t.scalar_type() == at::kHalf || t.scalar_type() == at::kBFloat16)
+            t = t.to(at::kFloat);
         mb_dtype dt = from_torch(t.scalar_type());
         if (dt == MB_DTYPE_UNDEFINED || t.dim() > MB_MAX_RANK)
             return fail(err, MB_EUNSUPPORTED,

@@ -360,13 +360,17 @@ const mb_tensor *mb__bench_inputs(const mb_bench *b, size_t *n)
 
 const mb_phases *mb__bench_phases(const mb_bench *b) { return &b->phases; }
 
-static json_t *io_desc_json(const mb_io_desc *d, const int64_t *resolved)
+/* bound: the bound tensor (its dims; its rank when the model declares
+ * none, as for a TorchScript argument given by --shape), or NULL. */
+static json_t *io_desc_json(const mb_io_desc *d, const mb_tensor *bound)
 {
     json_t *o = json_object(), *shape = json_array(), *names = json_array();
+    const int64_t *resolved = bound ? bound->dims : NULL;
+    int rank = d->rank < 0 && bound ? bound->rank : d->rank;
     json_object_set_new(o, "name", json_string(d->name));
-    json_object_set_new(o, "dtype", json_string(d->rank < 0 ? "non-tensor"
+    json_object_set_new(o, "dtype", json_string(rank < 0 ? "non-tensor"
                                                  : mb_dtype_name(d->dtype)));
-    for (int i = 0; i < d->rank; i++) {
+    for (int i = 0; i < rank; i++) {
         json_array_append_new(
             shape, json_integer(resolved ? resolved[i] : d->dims[i]));
         json_array_append_new(names, d->dims[i] < 0 && d->dim_names[i] &&
@@ -384,7 +388,7 @@ json_t *mb__bench_io_json(const mb_bench *b)
     json_t *o = json_object(), *in = json_array(), *out = json_array();
     for (size_t i = 0; i < b->n_in; i++) {
         json_t *d = io_desc_json(&b->in[i], b->inputs[i].data
-                                                ? b->inputs[i].dims
+                                                ? &b->inputs[i]
                                                 : NULL);
         json_object_set_new(d, "source",
                             json_string(b->from_data ? "data" : "synthetic"));
