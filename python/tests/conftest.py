@@ -12,6 +12,11 @@ BUILD = os.environ.get("MBENCH_BUILD") or os.path.join(ROOT, "build")
 FAST = dict(threads=1, processes=2, warmup=3, min_time=0.2, max_time=0.6,
             min_iterations=10)
 
+try:  # installed (python.sh's venv), else the source tree
+    import mbench  # noqa: F401
+except ImportError:
+    sys.path.insert(0, os.path.join(ROOT, "python"))
+
 pytest_plugins = ["pytester"]
 
 

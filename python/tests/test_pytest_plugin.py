@@ -36,7 +36,13 @@ def run_inner(pytester, monkeypatch, cur, base, *args):
     pkg_parent = os.path.dirname(os.path.dirname(mbench.__file__))
     monkeypatch.setenv("PYTHONPATH", pkg_parent + os.pathsep + os.environ.get("PYTHONPATH", ""))
     pytester.makepyfile(test_inner=INNER)
-    return pytester.runpytest_subprocess("-p", "mbench.pytest_plugin", "-rs", *args)
+    # Installed, the plugin comes by its pytest11 entry point; from the
+    # source tree it is named.
+    from importlib.metadata import entry_points
+    eps = entry_points()
+    eps = eps.select(group="pytest11") if hasattr(eps, "select") else eps.get("pytest11", [])
+    load = [] if any(e.name == "mbench" for e in eps) else ["-p", "mbench.pytest_plugin"]
+    return pytester.runpytest_subprocess(*load, "-rs", *args)
 
 
 def test_a_missing_baseline_is_recorded_and_the_test_skipped(pytester, monkeypatch, docs):
