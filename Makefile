@@ -62,11 +62,17 @@ all: $(BIN) $(STATIC) $(SHARED) plugins
 # `--backend torch` says how to get it.
 TORCH_CMAKE ?= $(firstword $(wildcard /usr/lib/*/cmake/Torch/TorchConfig.cmake /usr/lib/cmake/Torch/TorchConfig.cmake))
 CXX         ?= c++
-TORCH_PLUGIN := $(if $(TORCH_CMAKE),$(BUILD)/plugins/mbench_torch.so)
+# Not in sanitizer builds (make check): LibTorch is not instrumented.
+TORCH_PLUGIN := $(if $(and $(TORCH_CMAKE),$(if $(SAN),,yes)),$(BUILD)/plugins/mbench_torch.so)
 TORCH_CXXFLAGS := -std=c++17 -O2 -g -fPIC -fvisibility=hidden -Wall -Wextra -Werror \
                   -Wno-unused-parameter -Iinclude -isystem /usr/include/torch/csrc/api/include $(SAN)
 TORCH_LIBS := -Wl,--no-as-needed -ltorch -ltorch_cpu -lc10 -Wl,--as-needed
 plugins: $(TORCH_PLUGIN)
+# bench/torch_overhead.cpp: a bare LibTorch loop against mbench's (make bench)
+TORCH_BENCH := $(if $(TORCH_PLUGIN),$(BUILD)/bench/torch_overhead)
+$(BUILD)/bench/torch_overhead: bench/torch_overhead.cpp $(STATIC) $(TORCH_PLUGIN)
+	@mkdir -p $(@D)
+	$(CXX) $(TORCH_CXXFLAGS) -Isrc -I$(BUILD)/gen $(PKG_CFLAGS) -o $@ $< $(STATIC) $(TORCH_LIBS) $(LDLIBS_ALL)
 $(BUILD)/plugins/mbench_torch.so: plugins/torch/torch_backend.cpp include/mbench_backend.h include/mbench.h
 	@mkdir -p $(@D)
 	$(CXX) $(TORCH_CXXFLAGS) -shared -o $@ $< $(TORCH_LIBS)
@@ -170,7 +176,7 @@ valgrind: all tests-bin
 	done; exit $$fail
 
 bench: deps
-	@$(MAKE) --no-print-directory all ort $(BENCH_BIN)
+	@$(MAKE) --no-print-directory all ort $(BENCH_BIN) $(TORCH_BENCH)
 	@bench/run.sh $(BUILD)
 
 demo: deps

@@ -107,8 +107,9 @@ typedef struct mb_backend {
  * of a plugin .so (a name containing '/').  Any other NAME is looked for as
  * the plugin mbench_NAME.so in, in order: the directories of
  * $MBENCH_PLUGIN_PATH (colon-separated), `plugins/` beside the program or
- * libmbench.so (the build tree), <libdir>/mbench/plugins relative to it
- * (an installed tree) and PREFIX/lib/mbench/plugins.  Returns NULL and
+ * libmbench.so or one level up (the build tree: build/mbench,
+ * build/tests/...), <libdir>/mbench/plugins relative to it (an installed
+ * tree) and PREFIX/lib/mbench/plugins.  Returns NULL and
  * fills err when nothing fits. */
 MB_API const mb_backend *mb_backend_find(const char *name_or_path, mb_err *err);
 

@@ -96,7 +96,7 @@ static int find_plugin(const char *name, char *out, size_t len, char *tried,
         char self[PATH_MAX], dir[PATH_MAX];
         if (realpath(di.dli_fname, self)) {
             char *d = dirname(self);
-            const char *rel[] = {"plugins", "mbench/plugins",
+            const char *rel[] = {"plugins", "../plugins", "mbench/plugins",
                                  "../lib/mbench/plugins"};
             for (size_t i = 0; i < sizeof rel / sizeof rel[0]; i++) {
                 snprintf(dir, sizeof dir, "%s/%s", d, rel[i]);

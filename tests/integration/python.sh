@@ -6,6 +6,10 @@
 # carries its own libmbench.so.0 and plugins.  Skipped without python3-venv
 # or python3-pytest.
 . "$(dirname "$0")/lib.sh"
+if [ -n "${MBENCH_SANITIZED:-}" ]; then
+    skip "the Python package" "a sanitizer build's libmbench cannot be loaded into python3"
+    done_testing
+fi
 if ! $PY -c 'import venv, ensurepip, pytest, setuptools' 2>/dev/null; then
     skip "the Python package" "python3-venv, python3-pytest or python3-setuptools missing (scripts/deps.sh test)"
     done_testing
