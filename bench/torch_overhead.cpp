@@ -148,10 +148,12 @@ int main(int argc, char **argv)
            "[95%% CI %+.2f%%, %+.2f%%] over %d paired rounds\n",
            diff, (std::exp(mean) - 1) * 100, (std::exp(mean - half) - 1) * 100,
            (std::exp(mean + half) - 1) * 100, ROUNDS);
-    printf("  goal (mbench adds less than 1%%): %s\n",
-           (std::exp(mean + half) - 1) * 100 < 1 ? "met (CI upper bound below 1%)"
-           : (std::exp(mean) - 1) * 100 < 1 ? "estimate below 1%, CI not"
-                                             : "NOT met");
+    double hi = (std::exp(mean + half) - 1) * 100;
+    printf("  goal (mbench adds less than 1%%): %s by the medians; %s\n",
+           diff < 1 ? "met" : "NOT met",
+           hi < 1 ? "established by the paired CI (upper bound below 1%)"
+                  : "the paired CI is wider than 1% (load from other work?): "
+                    "not established by it");
     mb__bench_close(b);
     mb__plan_free(&p);
     return 0;
