@@ -203,14 +203,14 @@ mb_status mb__bench_open(const mb_plan *plan, int64_t batch, mb_bench **out,
                     plan->opts, plan->n_opts, &b->session, err);
     b->phases.session_create_ns = mb_now_ns() - t0;
     if (s) {
+        int is_ort = strcmp(b->be->name, "ort") == 0;
         b->session = NULL;
         mb__bench_close(b);
         /* A file the runtime rejects: say what is wrong with it, if our
          * own reader can tell (truncated, not ONNX at all). */
         json_t *info = NULL;
         mb_err e2 = {0};
-        if (s == MB_EMODEL && plan->model_path &&
-            strcmp(b->be->name, "ort") == 0 &&
+        if (s == MB_EMODEL && plan->model_path && is_ort &&
             mb__onnx_inspect(plan->model_path, &info, &e2) == MB_EFORMAT)
             return mb__fail(err, MB_EFORMAT, "%s", e2.msg);
         json_decref(info);
