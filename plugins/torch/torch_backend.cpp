@@ -37,6 +37,7 @@
 
 #include <dlfcn.h>
 
+#include <algorithm>
 #include <cstdarg>
 #include <cstdio>
 #include <cstdlib>
@@ -661,17 +662,12 @@ int t_run(void *session, mb_err *err)
                     m.c_str());
     }
     if (!s->described) {
-        /* Outputs are known now: their number, dtypes and shapes. */
-        if (s->out.size() != s->results.size()) {
-            std::vector<Io> named = s->out;
-            s->out.assign(s->results.size(), Io());
-            for (size_t i = 0; i < s->out.size(); i++)
-                s->out[i].name = i < named.size() ? named[i].name
-                                 : s->results.size() == 1
-                                     ? "output"
-                                     : "output" + std::to_string(i);
-        }
-        for (size_t i = 0; i < s->out.size(); i++) {
+        /* Output dtypes and shapes are known now.  The runner holds the
+         * descriptions describe() gave it: they are rewritten in place,
+         * and only as many as were described (a model that returns more
+         * tensors than described has the extra ones ignored). */
+        size_t n = std::min(s->out.size(), s->results.size());
+        for (size_t i = 0; i < n && i < s->out_desc.size(); i++) {
             const at::Tensor &t = s->results[i];
             Io &io = s->out[i];
             io.desc.dtype = from_torch(t.scalar_type());
@@ -680,14 +676,8 @@ int t_run(void *session, mb_err *err)
             io.dim_names.assign((size_t)io.desc.rank, "");
             for (int a = 0; a < io.desc.rank; a++)
                 io.desc.dims[a] = t.size(a);
-        }
-        /* The storage of the vectors may not move: the runner holds
-         * the pointers describe() gave it.  Rewrite in place. */
-        if (s->out_desc.size() == s->out.size()) {
-            for (size_t i = 0; i < s->out.size(); i++) {
-                s->out[i].fix();
-                s->out_desc[i] = s->out[i].desc;
-            }
+            io.fix();
+            s->out_desc[i] = io.desc;
         }
         s->described = true;
     }

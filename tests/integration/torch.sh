@@ -146,6 +146,19 @@ expect_exit "with --shape for every input it runs" 0 \
     "$MBENCH" run "$T_TMP/noshape.pt" --shape a=4,5 --shape b=4,5 --batch 2 --processes 1 "${FAST[@]}" --json "$T_TMP/ns.json"
 check "the shapes given are the shapes fed (batch scales axis 0)" \
     $PY -c 'import json,sys; r=json.load(open(sys.argv[1]))["runs"][0]; assert r["inputs"][0]["shape"]==[8,5], r["inputs"]; assert r["outputs"][0]["shape"]==[8,5], r["outputs"]' "$T_TMP/ns.json"
+cat > "$T_TMP/fewer.py" <<'PYEOF'
+import json, sys, torch
+class M(torch.nn.Module):
+    def forward(self, x):
+        return x + 1, x * 2, x - 1
+meta = {"inputs": [{"name": "x", "shape": ["batch", 3]}], "outputs": [{"name": "plus"}]}
+torch.jit.save(torch.jit.script(M()), sys.argv[1], _extra_files={"mbench.json": json.dumps(meta)})
+PYEOF
+check "a model returning more tensors than mbench.json names is written" $PY -W ignore "$T_TMP/fewer.py" "$T_TMP/fewer.pt"
+expect_exit "it runs on the outputs described (the others are ignored)" 0 \
+    "$MBENCH" run "$T_TMP/fewer.pt" --batch 2 --processes 1 "${FAST[@]}" --json "$T_TMP/fewer.json"
+check "the one described output has its name and real shape" \
+    $PY -c 'import json,sys; o=json.load(open(sys.argv[1]))["runs"][0]["outputs"]; assert [(x["name"], x["shape"]) for x in o]==[("plus",[2,3])], o' "$T_TMP/fewer.json"
 MBENCH_PLUGIN_PATH=/nonexistent expect_exit "an unknown backend name lists the plugin directories" 2 \
     "$MBENCH" run "$M/cnn.pt" --backend nosuch --processes 1
 contains "it names the plugin file looked for" "$LAST_ERR" "mbench_nosuch.so"
