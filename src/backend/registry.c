@@ -99,8 +99,9 @@ static int find_plugin(const char *name, char *out, size_t len, char *tried,
             const char *rel[] = {"plugins", "../plugins", "mbench/plugins",
                                  "../lib/mbench/plugins"};
             for (size_t i = 0; i < sizeof rel / sizeof rel[0]; i++) {
-                snprintf(dir, sizeof dir, "%s/%s", d, rel[i]);
-                if (access(dir, X_OK) == 0 &&
+                char joined[PATH_MAX + 32];
+                snprintf(joined, sizeof joined, "%s/%s", d, rel[i]);
+                if (realpath(joined, dir) && /* exists; named plainly */
                     probe(dir, name, out, len, tried, tlen))
                     return 1;
             }
