@@ -115,8 +115,9 @@ def compare(variants, **options):
     or NAME -> {"model": path, option: value, ...} for per-variant options
     (threads=2, backend_opt="dtype=bfloat16", ...).  The first variant is
     the baseline unless baseline=NAME.  Returns the compare document."""
-    if not variants:
-        raise ValueError("compare needs at least two variants")
+    if not isinstance(variants, dict) or not variants:
+        raise ValueError("compare takes a dict of variants: "
+                         "{NAME: model path or {\"model\": path, option: value}}")
     specs = [_variant(n, s) for n, s in variants.items()]
     with _lib.Runner(_options(options)) as r:
         return Result(json.loads(r.compare(specs)))
