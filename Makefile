@@ -53,8 +53,8 @@ SHARED := $(BUILD)/$(SONAME)
 BIN    := $(BUILD)/mbench
 ORT    := build/ort/libonnxruntime.so.1
 
-.PHONY: all deps test-deps test check fuzz fuzz-bin valgrind bench demo install clean ort format lint plugins
-all: $(BIN) $(STATIC) $(SHARED) plugins
+.PHONY: all deps test-deps test check fuzz fuzz-bin valgrind bench demo install clean ort format format-check lint docs-gen plugins
+all: $(BIN) $(STATIC) $(SHARED) docs-gen plugins
 
 # ---- optional backend plugins (C++, built only when their SDK is there) ----
 # The LibTorch backend (plugins/torch) needs Debian's libtorch-dev, found by
@@ -77,6 +77,29 @@ $(BUILD)/plugins/mbench_torch.so: plugins/torch/torch_backend.cpp include/mbench
 	@mkdir -p $(@D)
 	$(CXX) $(TORCH_CXXFLAGS) -shared -o $@ $< $(TORCH_LIBS)
 
+
+# ---- generated from the commands' option tables (cli/opt.h) ------------------
+# The man page is docs/mbench.1 with an OPTIONS section written by the
+# hidden `mbench __dump-options`, inserted before ENVIRONMENT; the bash and
+# zsh completion scripts come from the same tables, so none can drift.
+MAN        := $(BUILD)/mbench.1
+COMPLETION := $(BUILD)/completion/mbench.bash $(BUILD)/completion/_mbench
+docs-gen: $(MAN) $(COMPLETION)
+
+$(MAN): $(BIN) docs/mbench.1
+	$(Q)sed '/^\.SH ENVIRONMENT/,$$d' docs/mbench.1 > $@.tmp
+	$(Q)ASAN_OPTIONS=detect_leaks=0 $(BIN) __dump-options man >> $@.tmp
+	$(Q)sed -n '/^\.SH ENVIRONMENT/,$$p' docs/mbench.1 >> $@.tmp
+	$(Q)mv -f $@.tmp $@
+
+$(BUILD)/completion/mbench.bash: $(BIN)
+	@mkdir -p $(@D)
+	$(Q)ASAN_OPTIONS=detect_leaks=0 $(BIN) __dump-options bash > $@.tmp && mv -f $@.tmp $@
+
+$(BUILD)/completion/_mbench: $(BIN)
+	@mkdir -p $(@D)
+	$(Q)ASAN_OPTIONS=detect_leaks=0 $(BIN) __dump-options zsh > $@.tmp && mv -f $@.tmp $@
+
 # ---- generated headers -----------------------------------------------------
 GIT_COMMIT := $(shell git rev-parse --short=12 HEAD 2>/dev/null || echo unknown)
 GIT_DIRTY  := $(shell test -n "$$(git status --porcelain --untracked-files=no 2>/dev/null)" && echo -dirty)
@@ -90,10 +113,17 @@ $(BUILD)/gen/commands.inc: FORCE
 	@mkdir -p $(@D)
 	@perl -0777 -ne 'while (/^MBENCH_COMMAND\((.*?")\s*\)/msg) { ($$x = $$1) =~ s/\s+/ /g; print "MBENCH_COMMAND($$x)\n" }' $(CLI_SRC) | sort > $@.tmp
 	@cmp -s $@.tmp $@ && rm -f $@.tmp || mv -f $@.tmp $@
+
+# Commands on the option-table parser (cli/opt.h) register their table with
+# `MBENCH_OPTIONS(name, variable)`.
+$(BUILD)/gen/options.inc: FORCE
+	@mkdir -p $(@D)
+	@perl -ne 'print "MBENCH_OPTIONS($$1)\n" if /^MBENCH_OPTIONS\(([^)]*)\)/' $(CLI_SRC) | sort > $@.tmp
+	@cmp -s $@.tmp $@ && rm -f $@.tmp || mv -f $@.tmp $@
 FORCE:
 
 # ---- objects ---------------------------------------------------------------
-$(BUILD)/obj/%.o: %.c $(BUILD)/gen/build_info.h $(BUILD)/gen/commands.inc
+$(BUILD)/obj/%.o: %.c $(BUILD)/gen/build_info.h $(BUILD)/gen/commands.inc $(BUILD)/gen/options.inc
 	@mkdir -p $(@D)
 	$(Q)$(CC) $(CFLAGS_ALL) -MMD -MP -c $< -o $@
 
@@ -186,7 +216,20 @@ demo: deps
 format:
 	clang-format -i $(LIB_SRC) $(CLI_SRC) $(TEST_SRC) $(BENCH_SRC) include/*.h
 
-install: $(BIN) $(STATIC) $(SHARED)
+# clang-format --dry-run --Werror (the committed .clang-format) over the C
+# files changed since FORMAT_BASE (default: the merge base with main), and
+# those not yet committed.  FORMAT_FILES=... checks a list instead.
+FORMAT_BASE  ?= $(shell git merge-base HEAD main 2>/dev/null || echo HEAD)
+FORMAT_FILES ?= $(shell { git diff --name-only --diff-filter=d $(FORMAT_BASE) -- '*.c' '*.h'; \
+                  git ls-files --others --exclude-standard -- '*.c' '*.h'; } 2>/dev/null | sort -u | \
+                  grep -E '^(src|cli|include|tests|bench)/')
+format-check:
+	@command -v clang-format >/dev/null || { echo "format-check: apt-get install clang-format" >&2; exit 2; }
+	@if [ -z "$(strip $(FORMAT_FILES))" ]; then echo "format-check: no changed C files"; \
+	 else clang-format --style=file --dry-run --Werror $(FORMAT_FILES) && \
+	      echo "format-check: $(words $(FORMAT_FILES)) file(s) formatted as .clang-format says"; fi
+
+install: $(BIN) $(STATIC) $(SHARED) docs-gen
 	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/lib \
 	  $(DESTDIR)$(PREFIX)/include $(DESTDIR)$(PREFIX)/lib/pkgconfig \
 	  $(DESTDIR)$(PREFIX)/share/man/man1
@@ -199,11 +242,17 @@ install: $(BIN) $(STATIC) $(SHARED)
 	  install -m 0644 $(ORT) $(DESTDIR)$(PREFIX)/lib/mbench/libonnxruntime.so.1; fi
 	sed -e 's|@PREFIX@|$(PREFIX)|g' -e 's|@VERSION@|0.1.0|g' -e 's|@PKGS@|$(PKGS)|g' \
 	  mbench.pc.in > $(DESTDIR)$(PREFIX)/lib/pkgconfig/mbench.pc
-	install -m 0644 docs/mbench.1 $(DESTDIR)$(PREFIX)/share/man/man1/mbench.1
+	install -m 0644 $(MAN) $(DESTDIR)$(PREFIX)/share/man/man1/mbench.1
+	install -d $(DESTDIR)$(PREFIX)/share/bash-completion/completions \
+	  $(DESTDIR)$(PREFIX)/share/zsh/site-functions
+	install -m 0644 $(BUILD)/completion/mbench.bash \
+	  $(DESTDIR)$(PREFIX)/share/bash-completion/completions/mbench
+	install -m 0644 $(BUILD)/completion/_mbench \
+	  $(DESTDIR)$(PREFIX)/share/zsh/site-functions/_mbench
 	if [ -n "$(TORCH_PLUGIN)" ] && [ -f "$(TORCH_PLUGIN)" ]; then \
 	  install -d $(DESTDIR)$(PREFIX)/lib/mbench/plugins && \
 	  install -m 0755 $(TORCH_PLUGIN) $(DESTDIR)$(PREFIX)/lib/mbench/plugins/; fi
 
 clean:
 	rm -rf $(BUILD)/obj $(BUILD)/tests $(BUILD)/bench $(BUILD)/gen $(BUILD)/asan $(BUILD)/plugins \
-	  $(STATIC) $(SHARED) $(BIN)
+	  $(STATIC) $(SHARED) $(BIN) $(MAN) $(BUILD)/completion

@@ -21,6 +21,7 @@ enum {
     MB_EXIT_RUNTIME = 3,      /* a runtime error: file, model, runtime, data */
     MB_EXIT_INCONCLUSIVE = 4, /* gate: not enough evidence either way */
     MB_EXIT_ACCURACY = 5,     /* gate: accuracy gate failed */
+    MB_EXIT_REQUIRE = 6,      /* a --require requirement was not met */
     MB_EXIT_INTERRUPTED = 130 /* Ctrl-C (128 + SIGINT) */
 };
 

@@ -3,6 +3,7 @@
  * outputs. */
 #include "cli.h"
 #include "outputs.h"
+#include "reqopt.h"
 #include "runopts.h"
 
 #include "accuracy/gate.h"
@@ -102,7 +103,7 @@ static void usage(FILE *f)
 }
 
 enum { O_BASE = 600, O_VARFILE, O_LABELS, O_TOL, O_GATE, O_ATOL, O_RTOL,
-       O_TIMEOUT, O_FAILFAST, O_SAVEOUT, O_QUIET, O_HELP, O_OUTPUT,
+       O_TIMEOUT, O_FAILFAST, O_SAVEOUT, O_QUIET, O_HELP, O_OUTPUT, O_REQUIRE,
        O_THRESH };
 
 static void free_variant(variant *v)
@@ -353,6 +354,7 @@ int cmd_compare(int argc, char **argv)
         {"save-outputs", required_argument, NULL, O_SAVEOUT},
         {"quiet", no_argument, NULL, O_QUIET},
         {"help", no_argument, NULL, O_HELP},
+        {"require", required_argument, NULL, O_REQUIRE},
     };
     struct option *longopts =
         mb_cli_runopts_merge_outputs(own, sizeof own / sizeof own[0]);
@@ -374,6 +376,7 @@ int cmd_compare(int argc, char **argv)
     char **specs = NULL;
     variant *vs = NULL;
     json_t *doc = NULL;
+    mb_cli_reqs reqs = {0};
     mb_err err = {0};
     opterr = 0;
     optind = 1;
@@ -397,6 +400,7 @@ int cmd_compare(int argc, char **argv)
             }
             break;
         case O_LABELS: labels_path = optarg; break;
+        case O_REQUIRE: if ((rc = mb_cli_reqs_add(&reqs, optarg))) goto done; break;
         case O_OUTPUT: output_name = optarg; break;
         case O_THRESH:
             if (mb_cli_parse_fraction(optarg, 0.5, &threshold)) {
@@ -554,6 +558,7 @@ int cmd_compare(int argc, char **argv)
     }
     if (!quiet)
         print_table(doc, stdout);
+    int req_rc = mb_cli_reqs_judge(&reqs, doc, NULL, stdout);
     int wr = mb_cli_outputs_write(&out, doc);
     if (wr)
         rc = wr;
@@ -566,7 +571,9 @@ int cmd_compare(int argc, char **argv)
                               mb__jstr(e, "name"), mb__jstr(e, "error"));
     if (json_is_true(json_object_get(doc, "interrupted")) && !rc)
         rc = MB_EXIT_INTERRUPTED;
+    rc = mb_cli_reqs_exit(rc, req_rc);
 done:
+    mb_cli_reqs_free(&reqs);
     for (size_t k = 0; k < nv; k++)
         free_variant(&vs[k]);
     free(vs);

@@ -8,6 +8,7 @@
  * Storing is idempotent (a document already in the target is skipped), so
  * an interrupted import or copy can simply be run again. */
 #include "cli.h"
+#include "opt.h"
 #include "outputs.h"
 
 #include "core/buf.h"
@@ -17,31 +18,72 @@
 #include "core/redact.h"
 #include "store/store.h"
 
-#include <getopt.h>
 #include <jansson.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 MBENCH_COMMAND(db, cmd_db, "export, import and copy the results store")
+MBENCH_OPTIONS(db, mb_cmd_db)
 
 #define EXPORT_SCHEMA "mbench.store-export/1"
 
-static void usage(FILE *f)
+enum { O_DB, O_JSON, O_TO, O_GITDIR };
+
+static const mb_opt db_opts[] = {
+    {"db", 0, MB_OPT_STRING, "FILE|URL",
+     "the store: a SQLite file or a postgresql:// URL", NULL, NULL, 0, 0, 0,
+     O_DB},
+    {"json", 0, MB_OPT_OUTFILE, "FILE",
+     "export: write every document (schema " EXPORT_SCHEMA "; '-' for stdout)",
+     NULL, NULL, 0, 0, MB_OPT_STDOUT, O_JSON},
+    {"to", 0, MB_OPT_STRING, "FILE|URL",
+     "export: copy every document into another store", NULL, NULL, 0, 0, 0,
+     O_TO},
+    {"git-dir", 0, MB_OPT_DIR, "DIR",
+     "import: git facts for plain result documents that carry none "
+     "(default: none recorded)",
+     NULL, NULL, 0, 0, 0, O_GITDIR},
+};
+
+const mb_cmd mb_cmd_db = {
+    "db",
+    "export|import|info [FILE.json...]",
+    "export, import and copy the results store",
+    "mbench db export --db SRC (--json FILE | --to DST); mbench db import "
+    "--db DST [--git-dir DIR] FILE.json...; mbench db info --db DB.  Import "
+    "reads export files and plain result documents.  Documents already in "
+    "the target are skipped, so re-running is safe.",
+    db_opts,
+    sizeof db_opts / sizeof db_opts[0],
+    0,
+    0,
+    -1,
+    NULL};
+
+typedef struct {
+    const char *db, *json_path, *json_shown, *to, *git_dir;
+} db_args;
+
+static int on_opt(void *user, const mb_opt *o, const mb_optval *v)
 {
-    fprintf(
-        f,
-        "usage: mbench db export --db SRC (--json FILE | --to DST)\n"
-        "       mbench db import --db DST [--git-dir DIR] FILE.json...\n"
-        "       mbench db info --db DB\n\n"
-        "  --db FILE|URL    the store: a SQLite file or a postgresql:// URL\n"
-        "  --json FILE      export: write every document (schema %s)\n"
-        "  --to FILE|URL    export: copy every document into another store\n"
-        "  --git-dir DIR    import: git facts for plain result documents that\n"
-        "                   carry none (default: none recorded)\n\n"
-        "Import reads export files and plain result documents.  Documents\n"
-        "already in the target are skipped, so re-running is safe.\n",
-        EXPORT_SCHEMA);
+    db_args *a = user;
+    switch (o->id) {
+    case O_DB:
+        a->db = v->str;
+        break;
+    case O_JSON: /* checked before the store is read */
+        a->json_path = v->str;
+        a->json_shown = v->text;
+        break;
+    case O_TO:
+        a->to = v->str;
+        break;
+    case O_GITDIR:
+        a->git_dir = v->str;
+        break;
+    }
+    return 0;
 }
 
 typedef struct {
@@ -198,92 +240,52 @@ static int do_info(const char *db)
 
 int cmd_db(int argc, char **argv)
 {
-    static const struct option longopts[] = {
-        {"db", required_argument, NULL, 'd'},
-        {"json", required_argument, NULL, 'j'},
-        {"to", required_argument, NULL, 't'},
-        {"git-dir", required_argument, NULL, 'G'},
-        {"help", no_argument, NULL, 'h'},
-        {NULL, 0, NULL, 0}};
-    if (argc < 2 || argv[1][0] == '-') {
-        if (argc >= 2 &&
-            (strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0)) {
-            usage(stdout);
-            return MB_EXIT_OK;
-        }
+    db_args a = {0};
+    mb_opt_ctx ctx = {NULL, NULL, on_opt, &a, 0, NULL, 0};
+    int prc = mb_opt_parse(&mb_cmd_db, argc, argv, &ctx);
+    if (prc)
+        return prc == MB_OPT_HELP ? MB_EXIT_OK : prc;
+    if (ctx.n_args == 0)
         return mb_cli_error(MB_EXIT_USAGE,
                             "db needs a subcommand: export, import or info "
                             "(see mbench db --help)");
-    }
-    const char *sub = argv[1];
+    const char *sub = ctx.args[0];
     if (strcmp(sub, "export") && strcmp(sub, "import") && strcmp(sub, "info"))
         return mb_cli_error(MB_EXIT_USAGE,
                             "unknown db subcommand '%s': use export, import "
                             "or info",
                             sub);
-    const char *db = NULL, *json_path = NULL, *to = NULL, *git_dir = NULL;
-    int opt;
-    optind = 1;
-    opterr = 0;
-    argc--;
-    argv++;
-    while ((opt = getopt_long(argc, argv, ":h", longopts, NULL)) != -1) {
-        switch (opt) {
-        case 'd':
-            db = optarg;
-            break;
-        case 'j':
-            json_path = optarg;
-            break;
-        case 't':
-            to = optarg;
-            break;
-        case 'G':
-            git_dir = optarg;
-            break;
-        case 'h':
-            usage(stdout);
-            return MB_EXIT_OK;
-        case ':':
-            return mb_cli_error(MB_EXIT_USAGE,
-                                "%s needs a value (see mbench db --help)",
-                                argv[optind - 1]);
-        default:
-            return mb_cli_error(
-                MB_EXIT_USAGE,
-                "unknown option '%s' for db %s (see mbench db --help)",
-                argv[optind - 1], sub);
-        }
-    }
+    const char *db = a.db, *json_path = a.json_path, *to = a.to,
+               *git_dir = a.git_dir;
+    char **rest = ctx.args + 1;
+    int n_rest = ctx.n_args - 1;
     if (!db)
         return mb_cli_error(MB_EXIT_USAGE, "db %s needs --db FILE or --db URL",
                             sub);
     if (strcmp(sub, "info") == 0) {
-        if (optind < argc)
+        if (n_rest > 0)
             return mb_cli_error(MB_EXIT_USAGE, "unexpected argument '%s'",
-                                argv[optind]);
+                                rest[0]);
         return do_info(db);
     }
     if (strcmp(sub, "export") == 0) {
-        if (optind < argc)
+        if (n_rest > 0)
             return mb_cli_error(
                 MB_EXIT_USAGE,
                 "unexpected argument '%s': export writes to --json "
                 "FILE or --to DST",
-                argv[optind]);
+                rest[0]);
         if (!json_path == !to)
             return mb_cli_error(
                 MB_EXIT_USAGE,
                 "db export needs exactly one of --json FILE or --to DST");
-        const char *jp = NULL; /* checked before the store is read */
-        int rc = json_path ? mb_cli_output_arg("--json", json_path, &jp) : 0;
-        return rc ? rc : do_export(db, jp, json_path, to);
+        return do_export(db, json_path, a.json_shown, to);
     }
     if (json_path || to)
         return mb_cli_error(
             MB_EXIT_USAGE,
             "db import takes files as arguments, not --json/--to");
-    if (optind >= argc)
+    if (n_rest == 0)
         return mb_cli_error(MB_EXIT_USAGE,
                             "db import needs at least one FILE.json");
     mb_err err = {0};
@@ -293,11 +295,11 @@ int cmd_db(int argc, char **argv)
     json_t *git = git_dir ? mb__git_info(git_dir) : NULL;
     size_t seen = 0, added = 0;
     int rc = MB_EXIT_OK;
-    for (int i = optind; i < argc && !rc; i++)
-        rc = import_file(dst, argv[i], git, &seen, &added);
+    for (int i = 0; i < n_rest && !rc; i++)
+        rc = import_file(dst, rest[i], git, &seen, &added);
     char sdb[512];
     mb__redact_to(sdb, sizeof sdb, db);
-    if (!rc)
+    if (!rc && !ctx.quiet)
         printf("imported %zu documents into %s (%zu new, %zu already there)\n",
                seen, sdb, added, seen - added);
     json_decref(git);

@@ -6,7 +6,6 @@
 #include "cli.h"
 #include "outputs.h"
 
-#include "acc_print.h"
 #include "accuracy/gate.h"
 #include "accuracy/heatmap.h"
 #include "accuracy/metrics.h"
@@ -17,6 +16,7 @@
 #include "data/npy.h"
 #include "data/npz.h"
 #include "model/onnx.h"
+#include "report/valprint.h"
 
 #include <dirent.h>
 #include <getopt.h>
@@ -385,6 +385,15 @@ enum {
 
 #define MAX_GATES 64
 
+/* Prints what a report/valprint.h writer renders. */
+static void put(void (*fn)(const json_t *, mb_buf *), const json_t *x)
+{
+    mb_buf b = MB_BUF_INIT;
+    fn(x, &b);
+    fputs(b.data ? b.data : "", stdout);
+    mb__buf_free(&b);
+}
+
 int cmd_diff(int argc, char **argv)
 {
     static const struct option opts[] = {
@@ -520,7 +529,7 @@ int cmd_diff(int argc, char **argv)
         }
         json_array_append_new(outs, m);
         if (!quiet)
-            mb_cli_print_metrics(stdout, m);
+            put(mb__metrics_text, m);
     }
     json_t *gv = NULL;
     int passed = 1;
@@ -528,7 +537,7 @@ int cmd_diff(int argc, char **argv)
         gv = mb__gates_eval_outputs(gates, n_gates, outs, &passed);
         if (!quiet) {
             printf("gates:\n");
-            mb_cli_print_gates(stdout, gv);
+            put(mb__gates_text, gv);
         }
     }
     printf("%s: %zu tensor%s compared%s\n",

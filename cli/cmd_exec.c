@@ -9,10 +9,13 @@
 #include "cli.h"
 #include "exec_util.h"
 #include "outputs.h"
+#include "reqopt.h"
 
 #include "core/alloc.h"
 #include "core/buf.h"
 #include "exec/nvml.h"
+#include "exec/params.h"
+#include "store/store.h"
 
 #include <getopt.h>
 #include <stdio.h>
@@ -56,13 +59,17 @@ static void usage(FILE *f)
         "      --gpu-memory       sample GPU memory through NVML (untested)\n"
         "results:\n"
         "      --seed N           bootstrap seed (default 42)\n"
+        "      --require EXPR     a requirement on the results, e.g. speedup>=1.5,\n"
+        "                         rss_peak<2GiB, metric.hit_rate>=80%% (repeatable;\n"
+        "                         docs/EXEC.md); exit 6 when one is not met\n"
         "  -q, --quiet            no per-run progress\n"
         "  -h, --help\n\n"
         "%s\n"
         "The document is of kind \"exec\"; with --db its runs are stored by\n"
         "command name (variant), so `mbench gate` can judge them later.\n"
         "Durations: 10, 10s, 500ms, 2m.  Exit: 0 ok, 2 usage, 3 a command failed\n"
-        "or was not found, or an output could not be written, 130 interrupted.\n",
+        "or was not found, or an output could not be written, 6 a --require\n"
+        "requirement not met, 130 interrupted.\n",
         mb_cli_outputs_help);
 }
 
@@ -71,12 +78,6 @@ static void usage(FILE *f)
         rc = (code);                                                         \
         goto cleanup;                                                        \
     } while (0)
-
-typedef struct param {
-    char *name;
-    char **values;
-    size_t n;
-} param;
 
 static void progress(void *user, const mb_exec_cmd *c, int warmup, size_t run,
                      const mb_proc_result *r)
@@ -88,65 +89,26 @@ static void progress(void *user, const mb_exec_cmd *c, int warmup, size_t run,
     fflush(stderr);
 }
 
-/* The argv after `--` as one command string that mb__exec_split gives
- * back word for word (single-quoted where needed). */
-static char *join_argv(int argc, char **argv, int shell)
+/* Prints the document: every run, then the comparison. */
+static void print_doc(const json_t *doc)
 {
-    mb_buf b = MB_BUF_INIT;
-    for (int i = 0; i < argc; i++) {
+    size_t i;
+    json_t *run;
+    json_array_foreach(json_object_get(doc, "runs"), i, run)
+    {
         if (i)
-            mb__buf_putc(&b, ' ');
-        const char *a = argv[i];
-        if (shell || (*a && !strpbrk(a, " \t\n'\"\\"))) {
-            mb__buf_puts(&b, a);
-            continue;
-        }
-        mb__buf_putc(&b, '\'');
-        for (; *a; a++)
-            if (*a == '\'')
-                mb__buf_puts(&b, "'\\''");
-            else
-                mb__buf_putc(&b, *a);
-        mb__buf_putc(&b, '\'');
+            fputc('\n', stdout);
+        mb_cli_print_exec_run(stdout, run);
     }
-    return mb__buf_take(&b, NULL);
-}
-
-static char *subst(const char *tmpl, const char *name, const char *value)
-{
-    mb_buf b = MB_BUF_INIT;
-    size_t nl = strlen(name);
-    for (const char *p = tmpl; *p;) {
-        if (*p == '{' && !strncmp(p + 1, name, nl) && p[1 + nl] == '}') {
-            mb__buf_puts(&b, value);
-            p += nl + 2;
-        } else {
-            mb__buf_putc(&b, *p++);
-        }
-    }
-    return mb__buf_take(&b, NULL);
-}
-
-static int parse_param(const char *arg, param *p)
-{
-    const char *eq = strchr(arg, '=');
-    if (!eq || eq == arg || !eq[1])
-        return -1;
-    p->name = mb__strndup(arg, (size_t)(eq - arg));
-    char *copy = mb__strdup(eq + 1), *save = NULL;
-    for (char *t = strtok_r(copy, ",", &save); t; t = strtok_r(NULL, ",", &save)) {
-        p->values = mb__realloc_array(p->values, p->n + 1, sizeof *p->values);
-        p->values[p->n++] = mb__strdup(t);
-    }
-    free(copy);
-    return p->n ? 0 : -1;
+    if (json_object_get(doc, "comparison"))
+        mb_cli_print_comparison(stdout, json_object_get(doc, "comparison"));
 }
 
 int cmd_exec(int argc, char **argv)
 {
     enum { O_SHELL = 256, O_PARAM, O_MINRUNS, O_MAXRUNS, O_MINTIME, O_MAXTIME,
            O_CI, O_TIMEOUT, O_PREP, O_CLEAN, O_CWD, O_IGN, O_OUT, O_GPU,
-           O_SEED };
+           O_SEED, O_REQ };
     static const struct option own[] = {
         {"command", required_argument, 0, 'c'}, {"name", required_argument, 0, 'n'},
         {"shell", no_argument, 0, O_SHELL}, {"param", required_argument, 0, O_PARAM},
@@ -164,6 +126,7 @@ int cmd_exec(int argc, char **argv)
         {"output", required_argument, 0, O_OUT},
         {"gpu-memory", no_argument, 0, O_GPU},
         {"seed", required_argument, 0, O_SEED},
+        {"require", required_argument, 0, O_REQ},
         {"quiet", no_argument, 0, 'q'}, {"help", no_argument, 0, 'h'}};
     enum { N_OWN = sizeof own / sizeof own[0] };
     /* Ours, then --json --csv --md --html --db --git-dir (outputs.h). */
@@ -175,8 +138,10 @@ int cmd_exec(int argc, char **argv)
     mb_exec_opts o;
     mb__exec_opts_defaults(&o);
     char **tmpl = NULL, **names = NULL;
-    size_t ntmpl = 0, nnames = 0, nparams = 0;
-    param *params = NULL;
+    size_t ntmpl = 0, nnames = 0;
+    mb_exec_params params = {0};
+    mb_cli_reqs reqs = {0};
+    mb_err err = {0};
     int64_t seed = 42;
     int quiet = 0, rc = MB_EXIT_OK;
     mb_exec_cmd *cmds = NULL;
@@ -198,10 +163,12 @@ int cmd_exec(int argc, char **argv)
             break;
         case O_SHELL: o.shell = 1; break;
         case O_PARAM:
-            params = mb__realloc_array(params, nparams + 1, sizeof *params);
-            memset(&params[nparams], 0, sizeof *params);
-            if (parse_param(optarg, &params[nparams++]) != 0)
-                FAIL(mb_cli_bad_value("--param", optarg, "NAME=value1,value2,..."));
+            if (mb__exec_params_add(&params, optarg, &err) != MB_OK)
+                FAIL(mb_cli_error(MB_EXIT_USAGE, "%s", err.msg));
+            break;
+        case O_REQ:
+            if ((rc = mb_cli_reqs_add(&reqs, optarg)))
+                goto cleanup;
             break;
         case 'w':
             if (mb_cli_parse_i64(optarg, 0, 1000000, &o.warmup))
@@ -270,68 +237,14 @@ int cmd_exec(int argc, char **argv)
             k++;
         if (k < argc) {
             tmpl = mb__realloc_array(tmpl, ntmpl + 1, sizeof *tmpl);
-            tmpl[ntmpl++] = join_argv(argc - k, argv + k, o.shell);
+            tmpl[ntmpl++] = mb__exec_join_argv(argc - k, argv + k, o.shell);
         }
     }
     if (ntmpl == 0)
         FAIL(mb_cli_error(MB_EXIT_USAGE, "no command: give one after '--' or with -c 'CMD' (see mbench exec --help)"));
-    if (nnames > ntmpl)
-        FAIL(mb_cli_error(MB_EXIT_USAGE, "%zu --name values for %zu commands: give at most one name per command", nnames, ntmpl));
-    for (size_t p = 0; p < nparams; p++) {
-        int used = 0;
-        char pat[300];
-        snprintf(pat, sizeof pat, "{%s}", params[p].name);
-        for (size_t t = 0; t < ntmpl; t++)
-            used |= strstr(tmpl[t], pat) != NULL;
-        if (!used)
-            FAIL(mb_cli_error(MB_EXIT_USAGE, "--param %s: no command contains {%s}; put {%s} where the value goes", params[p].name, params[p].name, params[p].name));
-    }
-    /* Expand templates x parameter combinations. */
-    size_t combos = 1;
-    for (size_t p = 0; p < nparams; p++)
-        combos *= params[p].n;
-    ncmds = ntmpl * combos;
-    cmds = mb__calloc(ncmds, sizeof *cmds);
-    for (size_t t = 0, k = 0; t < ntmpl; t++)
-        for (size_t combo = 0; combo < combos; combo++, k++) {
-            char *cmd = mb__strdup(tmpl[t]);
-            char *name = mb__strdup(t < nnames ? names[t] : tmpl[t]);
-            json_t *pj = nparams ? json_object() : NULL;
-            size_t rest = combo;
-            for (size_t p = nparams; p-- > 0;) {
-                const char *val = params[p].values[rest % params[p].n];
-                rest /= params[p].n;
-                char *c2 = subst(cmd, params[p].name, val);
-                char *n2 = subst(name, params[p].name, val);
-                free(cmd);
-                free(name);
-                cmd = c2;
-                name = n2;
-                json_object_set_new(pj, params[p].name, json_string(val));
-            }
-            if (t < nnames && nparams && !strcmp(name, names[t])) {
-                /* A fixed name for a scan: tell the values apart. */
-                mb_buf b = MB_BUF_INIT;
-                mb__buf_puts(&b, name);
-                const char *key;
-                json_t *val;
-                json_object_foreach(pj, key, val)
-                    mb__buf_printf(&b, " %s=%s", key, json_string_value(val));
-                free(name);
-                name = mb__buf_take(&b, NULL);
-            }
-            cmds[k].command = cmd;
-            cmds[k].name = name;
-            cmds[k].params = pj;
-        }
-    for (size_t k = 0; !o.shell && k < ncmds; k++) {
-        char **words = NULL;
-        mb_err se = {0};
-        if (mb__exec_split(cmds[k].command, &words, &se) != MB_OK) {
-            FAIL(mb_cli_error(MB_EXIT_USAGE, "%s", se.msg));
-        }
-        mb__exec_argv_free(words);
-    }
+    if (mb__exec_expand(tmpl, ntmpl, names, nnames, &params, o.shell, &cmds,
+                        &ncmds, &err) != MB_OK)
+        FAIL(mb_cli_error(err.code == MB_ENOMEM ? MB_EXIT_RUNTIME : MB_EXIT_USAGE, "%s", err.msg));
     o.cancel = mb_cli_cancel_flag(0);
     if (!quiet && isatty(2)) {
         o.progress = progress;
@@ -343,57 +256,33 @@ int cmd_exec(int argc, char **argv)
         else
             fprintf(stderr, "GPU memory: sampled through NVML (untested path)\n");
     }
-    mb_err err = {0};
     mb_status st = mb__exec_measure(&o, cmds, ncmds, &ser, &err);
     if (o.progress)
         fprintf(stderr, "\r\033[K");
-    doc = mb__exec_doc("exec", mb_cli_command_line());
-    json_t *runs = json_object_get(doc, "runs");
-    for (size_t i = 0; ser && i < ncmds; i++)
-        json_array_append_new(runs, mb__exec_run_json(&ser[i], &o));
-    if (st == MB_EINTERRUPTED)
-        json_object_set_new(doc, "interrupted", json_true());
-    if (ncmds > 1 && ser && st == MB_OK)
-        json_object_set_new(doc, "comparison", mb__exec_comparison_json(ser, ncmds, (uint64_t)seed));
-    size_t i;
-    json_t *run;
-    json_array_foreach(runs, i, run)
-    {
-        if (i)
-            fputc('\n', stdout);
-        mb_cli_print_exec_run(stdout, run);
-    }
-    if (json_object_get(doc, "comparison"))
-        mb_cli_print_comparison(stdout, json_object_get(doc, "comparison"));
+    doc = mb__exec_result(&o, ser, ncmds, st, (uint64_t)seed, mb_cli_command_line());
+    json_object_set_new(doc, "git", mb__git_info(out.git_dir ? out.git_dir : o.cwd));
+    print_doc(doc);
     if (o.gpu_memory && !o.nvml)
         printf("GPU memory: not available (libnvidia-ml.so.1 not found)\n");
+    int req_rc = st == MB_OK ? mb_cli_reqs_judge(&reqs, doc, NULL, stdout) : 0;
     int written = out.json || out.csv || out.md || out.html || out.db;
     if (written)
         rc = mb_cli_outputs_write(&out, doc);
     if (st == MB_EINTERRUPTED)
         rc = mb_cli_error(MB_EXIT_INTERRUPTED, "interrupted; %s", written ? "the runs measured so far were written" : "the runs measured so far are shown");
     else if (st != MB_OK)
-        rc = mb_cli_error(st == MB_ENOMEM ? MB_EXIT_RUNTIME : MB_EXIT_RUNTIME, "%s", err.msg);
+        rc = mb_cli_error(MB_EXIT_RUNTIME, "%s", err.msg);
+    rc = mb_cli_reqs_exit(rc, req_rc);
 cleanup:
     json_decref(doc);
     mb__exec_series_free(ser, ncmds);
     mb__nvml_close(o.nvml);
-    for (size_t k = 0; cmds && k < ncmds; k++) {
-        free(cmds[k].name);
-        free(cmds[k].command);
-        json_decref(cmds[k].params);
-    }
-    free(cmds);
+    mb__exec_cmds_free(cmds, ncmds);
     for (size_t k = 0; k < ntmpl; k++)
         free(tmpl[k]);
     free(tmpl);
     free(names);
-    for (size_t p = 0; p < nparams; p++) {
-        free(params[p].name);
-        for (size_t k = 0; k < params[p].n; k++)
-            free(params[p].values[k]);
-        free(params[p].values);
-    }
-    free(params);
+    mb__exec_params_free(&params);
+    mb_cli_reqs_free(&reqs);
     return rc;
 }

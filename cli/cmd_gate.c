@@ -6,6 +6,7 @@
  * failed, 4 inconclusive, 3 error, 2 usage (docs/GATE.md). */
 #include "cli.h"
 #include "outputs.h"
+#include "reqopt.h"
 
 #include "core/buf.h"
 #include "core/err.h"
@@ -381,6 +382,7 @@ int cmd_gate(int argc, char **argv)
         {"json", required_argument, NULL, 'j'},
         {"quiet", no_argument, NULL, 'q'},
         {"help", no_argument, NULL, 'h'},
+        {"require", required_argument, NULL, 'R'},
         {NULL, 0, NULL, 0}};
     const char *base_path = NULL, *cur_path = NULL, *db = NULL, *against = NULL,
                *git_dir = NULL, *md = NULL, *json_out = NULL;
@@ -392,6 +394,7 @@ int cmd_gate(int argc, char **argv)
     size_t n_gates = 0;
     mb_err err = {0};
     int rc = MB_EXIT_OK, opt;
+    mb_cli_reqs reqs = {0};
     if (!gates)
         return mb_cli_error(MB_EXIT_RUNTIME, "out of memory");
     optind = 1;
@@ -415,6 +418,13 @@ int cmd_gate(int argc, char **argv)
             break;
         case 'N':
             no_store = 1;
+            break;
+        case 'R':
+            if ((rc = mb_cli_reqs_add(&reqs, optarg))) {
+                free(gates);
+                mb_cli_reqs_free(&reqs);
+                return rc;
+            }
             break;
         case 'm':
             md = optarg;
@@ -495,6 +505,7 @@ int cmd_gate(int argc, char **argv)
                           against);
     if (rc) {
         free(gates);
+        mb_cli_reqs_free(&reqs);
         return rc;
     }
     o.accuracy = gates;
@@ -568,6 +579,7 @@ int cmd_gate(int argc, char **argv)
     }
     if (!quiet)
         render_console(result, stdout);
+    int req_rc = mb_cli_reqs_judge(&reqs, cur, result, stdout);
     if (md) {
         char *text = render_md(result);
         int w = write_text(md, text);
@@ -592,8 +604,9 @@ int cmd_gate(int argc, char **argv)
             goto out;
         }
     }
-    rc = code;
+    rc = mb_cli_reqs_exit(code, req_rc);
 out:
+    mb_cli_reqs_free(&reqs);
     json_decref(history);
     json_decref(cur);
     json_decref(base);

@@ -4,6 +4,7 @@
  * console table, JSON ("mbench.history/1") and a self-contained HTML page
  * with inline SVG charts. */
 #include "cli.h"
+#include "opt.h"
 #include "outputs.h"
 
 #include "core/alloc.h"
@@ -14,7 +15,6 @@
 #include "regress/changepoint.h"
 #include "store/store.h"
 
-#include <getopt.h>
 #include <jansson.h>
 #include <math.h>
 #include <stdio.h>
@@ -23,38 +23,111 @@
 
 MBENCH_COMMAND(history, cmd_history,
                "results over commits and time, with change points")
+MBENCH_OPTIONS(history, mb_cmd_history)
 
-static void usage(FILE *f)
+enum {
+    O_DB,
+    O_MODEL,
+    O_VARIANT,
+    O_BATCH,
+    O_BRANCH,
+    O_METRIC,
+    O_LIMIT,
+    O_HTML,
+    O_JSON
+};
+
+#define STR_(x) #x
+#define STR(x) STR_(x)
+
+static const mb_opt history_opts[] = {
+    {"db", 0, MB_OPT_STRING, "FILE|URL",
+     "the results store (SQLite file or postgresql:// URL)", NULL, NULL, 0, 0,
+     0, O_DB},
+    {"model", 0, MB_OPT_STRING, "M", "model name, path or sha256 prefix", NULL,
+     NULL, 0, 0, 0, O_MODEL},
+    {"variant", 0, MB_OPT_STRING, "V", "variant name", NULL, NULL, 0, 0, 0,
+     O_VARIANT},
+    {"batch", 0, MB_OPT_INT, "N", "batch size", "a positive integer", NULL, 1,
+     9.3e18, 0, O_BATCH},
+    {"branch", 0, MB_OPT_STRING, "REF",
+     "only results of this branch (or commit prefix)", NULL, NULL, 0, 0, 0,
+     O_BRANCH},
+    {"metric", 0, MB_OPT_ENUM, "NAME", "the figure to follow (default p50)",
+     "p50, p90, p95, p99, mean, throughput or memory",
+     "p50|p90|p95|p99|mean|throughput|memory", 0, 0, 0, O_METRIC},
+    {"limit", 0, MB_OPT_INT, "N",
+     "the newest N results of each filter (default all)", "a positive integer",
+     NULL, 1, 9.3e18, 0, O_LIMIT},
+    {"html", 0, MB_OPT_OUTFILE, "FILE",
+     "a self-contained page with one SVG chart per series ('-' for stdout)",
+     NULL, NULL, 0, 0, MB_OPT_STDOUT, O_HTML},
+    {"json", 0, MB_OPT_OUTFILE, "FILE",
+     "series and change points (schema mbench.history/1; '-' for stdout)", NULL,
+     NULL, 0, 0, MB_OPT_STDOUT, O_JSON},
+};
+
+/* The constants of regress/changepoint.h, spelled out at compile time. */
+/* clang-format off */
+#define HISTORY_FOOTER                                                        \
+    "Change points: binary segmentation on medians, at least "                \
+    STR(MB_CP_MIN_SEGMENT) " results per segment, a step of more than "       \
+    STR(MB_CP_THRESHOLD) " robust standard errors and a relative change of "  \
+    "more than " STR(MB_CP_MIN_REL) "."
+/* clang-format on */
+
+const mb_cmd mb_cmd_history = {
+    "history",
+    NULL,
+    "results over commits and time, with change points",
+    "Follows stored results over commits and time, one series per (model, "
+    "variant, batch size), and finds change points.",
+    history_opts,
+    sizeof history_opts / sizeof history_opts[0],
+    0,
+    0,
+    0,
+    HISTORY_FOOTER};
+
+typedef struct {
+    const char *db, *metric, *html, *json_path;
+    mb__store_filter f;
+} history_args;
+
+static int on_opt(void *user, const mb_opt *o, const mb_optval *v)
 {
-    fprintf(
-        f,
-        "usage: mbench history --db DB [--model M] [--variant V] [--batch N]\n"
-        "                      [--branch REF] [--metric "
-        "p50|p90|p95|p99|mean|throughput|memory]\n"
-        "                      [--limit N] [--html FILE] [--json FILE]\n\n"
-        "  --db FILE|URL    the results store (SQLite file or postgresql:// "
-        "URL)\n"
-        "  --model M        model name, path or sha256 prefix\n"
-        "  --variant V      variant name\n"
-        "  --batch N        batch size\n"
-        "  --branch REF     only results of this branch (or commit prefix)\n"
-        "  --metric NAME    the figure to follow (default p50)\n"
-        "  --limit N        the newest N results of each filter (default all)\n"
-        "  --html FILE      a self-contained page with one SVG chart per "
-        "series\n"
-        "  --json FILE      series and change points (schema "
-        "mbench.history/1)\n\n"
-        "Change points: binary segmentation on medians, at least %d results "
-        "per\n"
-        "segment, a step of more than %.1f robust standard errors and "
-        "%.0f%%.\n",
-        MB_CP_MIN_SEGMENT, MB_CP_THRESHOLD, MB_CP_MIN_REL * 100);
+    history_args *a = user;
+    switch (o->id) {
+    case O_DB:
+        a->db = v->str;
+        break;
+    case O_MODEL:
+        a->f.model = v->str;
+        break;
+    case O_VARIANT:
+        a->f.variant = v->str;
+        break;
+    case O_BRANCH:
+        a->f.ref = v->str;
+        break;
+    case O_HTML:
+        a->html = v->str;
+        break;
+    case O_JSON:
+        a->json_path = v->str;
+        break;
+    case O_BATCH:
+        a->f.batch_size = v->i;
+        break;
+    case O_LIMIT:
+        a->f.limit = v->i;
+        break;
+    case O_METRIC:
+        a->metric = v->str;
+        break;
+    }
+    return 0;
 }
-
-static const char *const metrics[][2] = {
-    {"p50", "p50"},      {"p90", "p90"},   {"p95", "p95"},
-    {"p99", "p99"},      {"mean", "mean"}, {"throughput", "throughput"},
-    {"memory", "memory"}};
 
 static void fmt(char *b, size_t len, const char *metric, double x)
 {
@@ -382,97 +455,31 @@ static int write_out(const char *path, char *text)
 
 int cmd_history(int argc, char **argv)
 {
-    static const struct option longopts[] = {
-        {"db", required_argument, NULL, 'd'},
-        {"model", required_argument, NULL, 'm'},
-        {"variant", required_argument, NULL, 'v'},
-        {"batch", required_argument, NULL, 'b'},
-        {"branch", required_argument, NULL, 'r'},
-        {"metric", required_argument, NULL, 'M'},
-        {"limit", required_argument, NULL, 'l'},
-        {"html", required_argument, NULL, 'H'},
-        {"json", required_argument, NULL, 'j'},
-        {"help", no_argument, NULL, 'h'},
-        {NULL, 0, NULL, 0}};
-    const char *db = NULL, *metric = "p50", *html = NULL, *json_path = NULL;
-    mb__store_filter f = {0};
-    int opt, rc = MB_EXIT_OK;
-    optind = 1;
-    opterr = 0;
-    while ((opt = getopt_long(argc, argv, ":h", longopts, NULL)) != -1) {
-        switch (opt) {
-        case 'd':
-            db = optarg;
-            break;
-        case 'm':
-            f.model = optarg;
-            break;
-        case 'v':
-            f.variant = optarg;
-            break;
-        case 'r':
-            f.ref = optarg;
-            break;
-        case 'H':
-            if ((rc = mb_cli_output_arg("--html", optarg, &html)))
-                return rc;
-            break;
-        case 'j':
-            if ((rc = mb_cli_output_arg("--json", optarg, &json_path)))
-                return rc;
-            break;
-        case 'b':
-            if (mb_cli_parse_i64(optarg, 1, INT64_MAX, &f.batch_size))
-                return mb_cli_bad_value("--batch", optarg,
-                                        "a positive integer");
-            break;
-        case 'l':
-            if (mb_cli_parse_i64(optarg, 1, INT64_MAX, &f.limit))
-                return mb_cli_bad_value("--limit", optarg,
-                                        "a positive integer");
-            break;
-        case 'M': {
-            metric = NULL;
-            for (size_t i = 0; i < sizeof metrics / sizeof metrics[0]; i++)
-                if (strcmp(optarg, metrics[i][0]) == 0)
-                    metric = metrics[i][1];
-            if (!metric)
-                return mb_cli_bad_value(
-                    "--metric", optarg,
-                    "p50, p90, p95, p99, mean, throughput or memory");
-            break;
-        }
-        case 'h':
-            usage(stdout);
-            return MB_EXIT_OK;
-        case ':':
-            return mb_cli_error(MB_EXIT_USAGE,
-                                "%s needs a value (see mbench history --help)",
-                                argv[optind - 1]);
-        default:
-            return mb_cli_error(
-                MB_EXIT_USAGE,
-                "unknown option '%s' for history (see mbench history --help)",
-                argv[optind - 1]);
-        }
-    }
-    if (optind < argc)
-        return mb_cli_error(MB_EXIT_USAGE, "unexpected argument '%s'",
-                            argv[optind]);
+    history_args a = {0};
+    a.metric = "p50";
+    mb_opt_ctx ctx = {NULL, NULL, on_opt, &a, 0, NULL, 0};
+    int rc = mb_opt_parse(&mb_cmd_history, argc, argv, &ctx);
+    if (rc)
+        return rc == MB_OPT_HELP ? MB_EXIT_OK : rc;
+    const char *db = a.db, *metric = a.metric, *html = a.html,
+               *json_path = a.json_path;
+    mb__store_filter f = a.f;
     if (!db)
         return mb_cli_error(MB_EXIT_USAGE,
                             "history needs --db FILE or --db URL");
     mb_err err = {0};
     mb__store *s = NULL;
     json_t *rows = NULL;
-    if (mb__store_open_existing(db, &s, &err) || mb__store_history(s, &f, &rows, &err)) {
+    if (mb__store_open_existing(db, &s, &err) ||
+        mb__store_history(s, &f, &rows, &err)) {
         mb__store_close(s);
         return mb_cli_fail(&err);
     }
     mb__store_close(s);
     json_t *series = build_series(rows, metric);
     json_decref(rows);
-    render_console(series, metric);
+    if (!ctx.quiet)
+        render_console(series, metric);
     if (html)
         rc = write_out(html, render_html(series, metric));
     if (json_path) { /* written even when the HTML could not be */
@@ -486,8 +493,8 @@ int cmd_history(int argc, char **argv)
             "1.4826*median|x[i+1]-x[i]|/sqrt(2)",
             "min_segment", MB_CP_MIN_SEGMENT, "threshold", MB_CP_THRESHOLD,
             "min_relative_change", MB_CP_MIN_REL, "series", series);
-        rc |= write_out(json_path,
-                        doc ? json_dumps(doc, JSON_INDENT(2)) : NULL);
+        rc |=
+            write_out(json_path, doc ? json_dumps(doc, JSON_INDENT(2)) : NULL);
         if (rc)
             rc = MB_EXIT_RUNTIME;
         json_decref(doc);

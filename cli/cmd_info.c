@@ -2,6 +2,7 @@
  * opsets, parameters by element type, external data, op types), read from
  * the file without ONNX Runtime and without loading the weights. */
 #include "cli.h"
+#include "opt.h"
 #include "outputs.h"
 
 #include "core/buf.h"
@@ -10,35 +11,55 @@
 #include "backend/inspect.h"
 #include "model/onnx.h"
 
-#include <getopt.h>
 #include <inttypes.h>
 #include <jansson.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-MBENCH_COMMAND(info, cmd_info, "describe an ONNX model: inputs, outputs, opsets, parameters")
+MBENCH_COMMAND(info, cmd_info,
+               "describe an ONNX model: inputs, outputs, opsets, parameters")
+MBENCH_OPTIONS(info, mb_cmd_info)
 
-static void usage(FILE *f)
+const mb_cmd mb_cmd_info = {
+    "info",
+    "MODEL",
+    "describe an ONNX model: inputs, outputs, opsets, parameters",
+    "Describes MODEL (an ONNX file) without running it and without loading "
+    "its weights: inputs and outputs (symbolic dims by name), opsets, "
+    "producer, IR version, file size, parameter count and bytes by element "
+    "type (subgraphs and external data included), node count and the most "
+    "frequent op types.  A TorchScript model (.pt, .pth), or any MODEL with "
+    "--backend NAME, is described through its backend plugin instead: "
+    "inputs, outputs, parameters, operators and the runtime, as the plugin "
+    "reports them (docs/FRAMEWORKS.md).",
+    (const mb_opt[]){{"json", 0, MB_OPT_OUTFILE, "FILE",
+                      "also write the description as JSON (schema "
+                      "mbench.info/1; '-' for stdout instead of the report)",
+                      NULL, NULL, 0, 0, MB_OPT_DASH, 0},
+                     {"backend", 0, MB_OPT_STRING, "NAME",
+                      "describe MODEL through this backend plugin (torch, or "
+                      "a plugin's path)",
+                      NULL, NULL, 0, 0, 0, 1}},
+    2,
+    0,
+    1,
+    1,
+    "Exit codes: 0 success, 2 usage error, 3 missing, unreadable or corrupt "
+    "model."};
+
+struct info_args {
+    const char *json_path, *backend;
+};
+
+static int on_opt(void *user, const mb_opt *o, const mb_optval *v)
 {
-    fputs("usage: mbench info MODEL [--json FILE] [--backend NAME]\n\n"
-          "Describes MODEL (an ONNX file) without running it and without "
-          "loading its weights:\ninputs and outputs (symbolic dims by name), "
-          "opsets, producer, IR version, file size,\nparameter count and "
-          "bytes by element type (subgraphs and external data included),\n"
-          "node count and the most frequent op types.\n\n"
-          "Options:\n"
-          "  --json FILE   also write the description as JSON "
-          "(schema mbench.info/1; '-' for stdout)\n"
-          "  --backend NAME  describe MODEL through a backend plugin (a "
-          "TorchScript .pt\n"
-          "                goes to 'torch' by itself): inputs, outputs, "
-          "parameters,\n                operators and the runtime, as the "
-          "plugin reports them\n"
-          "  --help        this help\n\n"
-          "Exit codes: 0 success, 2 usage error, 3 missing, unreadable or "
-          "corrupt model.\n",
-          f);
+    struct info_args *a = user;
+    if (o->id == 1)
+        a->backend = v->str;
+    else
+        a->json_path = v->str;
+    return 0;
 }
 
 static const char *jget_str(const json_t *o, const char *k)
@@ -101,14 +122,16 @@ static void print_values(FILE *f, const char *title, const json_t *arr)
     size_t i, width = 4;
     json_t *v;
     fprintf(f, "%s (%zu)\n", title, json_array_size(arr));
-    json_array_foreach(arr, i, v) {
+    json_array_foreach(arr, i, v)
+    {
         size_t w = strlen(jget_str(v, "name"));
         if (w > width)
             width = w;
     }
     if (width > 40)
         width = 40;
-    json_array_foreach(arr, i, v) {
+    json_array_foreach(arr, i, v)
+    {
         fprintf(f, "  %-*s  %-9s ", (int)width, jget_str(v, "name"),
                 jget_str(v, "dtype"));
         const json_t *shape = json_object_get(v, "shape");
@@ -119,7 +142,8 @@ static void print_values(FILE *f, const char *title, const json_t *arr)
         fputc('[', f);
         size_t j;
         json_t *d;
-        json_array_foreach(shape, j, d) {
+        json_array_foreach(shape, j, d)
+        {
             if (j)
                 fputs(", ", f);
             if (json_is_integer(d))
@@ -156,14 +180,16 @@ static void print_ops(FILE *f, const char *title, const json_t *ops)
         return;
     const char *key;
     json_t *val;
-    json_object_foreach((json_t *)ops, key, val) {
+    json_object_foreach((json_t *)ops, key, val)
+    {
         v[k].op = key;
         v[k++].n = json_integer_value(val);
     }
     qsort(v, k, sizeof *v, by_count);
     fputs(title, f);
     for (size_t i = 0; i < k && i < 12; i++)
-        fprintf(f, "%s%s %" JSON_INTEGER_FORMAT, i ? ", " : "", v[i].op, v[i].n);
+        fprintf(f, "%s%s %" JSON_INTEGER_FORMAT, i ? ", " : "", v[i].op,
+                v[i].n);
     if (k > 12)
         fprintf(f, ", ... (%zu kinds)", k);
     fputc('\n', f);
@@ -201,23 +227,27 @@ static void print_report(FILE *f, const json_t *o)
     size_t i;
     json_t *v;
     const json_t *opsets = json_object_get(o, "opsets");
-    json_array_foreach(opsets, i, v) {
+    json_array_foreach(opsets, i, v)
+    {
         const char *d = jget_str(v, "domain");
         fprintf(f, "%s%s %" JSON_INTEGER_FORMAT, i ? ", " : "",
                 *d ? d : "ai.onnx", jget_int(v, "version"));
     }
     fputs(json_array_size(opsets) ? "\n" : "none\n", f);
     fprintf(f, "graph     %s: %" JSON_INTEGER_FORMAT " nodes",
-            *jget_str(o, "graph_name") ? jget_str(o, "graph_name") : "(unnamed)",
+            *jget_str(o, "graph_name") ? jget_str(o, "graph_name")
+                                       : "(unnamed)",
             jget_int(o, "nodes"));
     if (jget_int(o, "subgraphs"))
-        fprintf(f, ", %" JSON_INTEGER_FORMAT " subgraphs with %"
-                JSON_INTEGER_FORMAT " more nodes",
+        fprintf(f,
+                ", %" JSON_INTEGER_FORMAT
+                " subgraphs with %" JSON_INTEGER_FORMAT " more nodes",
                 jget_int(o, "subgraphs"), jget_int(o, "subgraph_nodes"));
     fputc('\n', f);
     print_ops(f, "op types  ", json_object_get(o, "op_types"));
-    print_ops(f, "  in subgraphs (If/Loop/Scan bodies, not in the counts "
-                 "above): ",
+    print_ops(f,
+              "  in subgraphs (If/Loop/Scan bodies, not in the counts "
+              "above): ",
               json_object_get(o, "subgraph_op_types"));
     print_values(f, "inputs", json_object_get(o, "inputs"));
     print_values(f, "outputs", json_object_get(o, "outputs"));
@@ -226,21 +256,23 @@ static void print_report(FILE *f, const json_t *o)
     char hc[80] = "";
     if (p >= 1000)
         snprintf(hc, sizeof hc, " (%s)", human_count(p, c, sizeof c));
-    fprintf(f, "parameters %s%s in %" JSON_INTEGER_FORMAT
+    fprintf(f,
+            "parameters %s%s in %" JSON_INTEGER_FORMAT
             " initializers, %s (%s bytes)\n",
-            grouped(p, a, sizeof a), hc,
-            jget_int(o, "initializers"), human_bytes(pb, b, sizeof b),
-            grouped(pb, a + 32, 32));
+            grouped(p, a, sizeof a), hc, jget_int(o, "initializers"),
+            human_bytes(pb, b, sizeof b), grouped(pb, a + 32, 32));
     const char *key;
     json_t *e;
-    json_object_foreach((json_t *)json_object_get(o, "params_by_dtype"), key, e) {
+    json_object_foreach((json_t *)json_object_get(o, "params_by_dtype"), key, e)
+    {
         fprintf(f, "  %-10s %16s params %12s\n", key,
                 grouped((uint64_t)jget_int(e, "count"), a, sizeof a),
                 human_bytes((uint64_t)jget_int(e, "bytes"), b, sizeof b));
     }
     const json_t *k = json_object_get(o, "constants");
     if (jget_int(k, "tensors"))
-        fprintf(f, "constants %" JSON_INTEGER_FORMAT " tensors in node "
+        fprintf(f,
+                "constants %" JSON_INTEGER_FORMAT " tensors in node "
                 "attributes (Constant values), %s values, %s (not counted "
                 "as parameters)\n",
                 jget_int(k, "tensors"),
@@ -249,16 +281,16 @@ static void print_report(FILE *f, const json_t *o)
     const json_t *ext = json_object_get(o, "external_data");
     const json_t *files = json_object_get(ext, "files");
     if (json_array_size(files)) {
-        fprintf(f, "external  %s in", human_bytes((uint64_t)jget_int(ext, "bytes"),
-                                                a, sizeof a));
-        json_array_foreach(files, i, v) fprintf(f, "%s %s", i ? "," : "",
-                                                json_string_value(v));
+        fprintf(f, "external  %s in",
+                human_bytes((uint64_t)jget_int(ext, "bytes"), a, sizeof a));
+        json_array_foreach(files, i, v)
+            fprintf(f, "%s %s", i ? "," : "", json_string_value(v));
         fputc('\n', f);
         const json_t *missing = json_object_get(ext, "missing");
         if (json_array_size(missing)) {
             fputs("          MISSING:", f);
-            json_array_foreach(missing, i, v) fprintf(f, "%s %s", i ? "," : "",
-                                                    json_string_value(v));
+            json_array_foreach(missing, i, v)
+                fprintf(f, "%s %s", i ? "," : "", json_string_value(v));
             fputs(" (put them beside the model)\n", f);
         }
     }
@@ -266,7 +298,8 @@ static void print_report(FILE *f, const json_t *o)
     if (json_object_size(meta)) {
         fputs("metadata ", f);
         int first = 1;
-        json_object_foreach((json_t *)meta, key, v) {
+        json_object_foreach((json_t *)meta, key, v)
+        {
             fprintf(f, "%s %s=%s", first ? "" : ",", key, json_string_value(v));
             first = 0;
         }
@@ -330,60 +363,23 @@ static void print_backend_report(FILE *f, const json_t *o)
 
 int cmd_info(int argc, char **argv)
 {
-    static const struct option opts[] = {
-        {"json", required_argument, NULL, 'j'},
-        {"backend", required_argument, NULL, 'b'},
-        {"help", no_argument, NULL, 'h'},
-        {NULL, 0, NULL, 0},
-    };
-    const char *json_path = NULL, *backend = NULL;
-    int c;
-    opterr = 0;
-    optind = 1;
-    while ((c = getopt_long(argc, argv, ":h", opts, NULL)) != -1) {
-        switch (c) {
-        case 'j': /* "-" is stdout instead of the report */
-            json_path = optarg;
-            if (strcmp(optarg, "-") != 0 &&
-                (c = mb_cli_output_check("--json", optarg)))
-                return c;
-            break;
-        case 'b':
-            backend = optarg;
-            break;
-        case 'h':
-            usage(stdout);
-            return MB_EXIT_OK;
-        case ':':
-            return mb_cli_error(MB_EXIT_USAGE,
-                                "%s needs a value; see 'mbench info --help'",
-                                argv[optind - 1]);
-        default:
-            return mb_cli_error(MB_EXIT_USAGE,
-                                "unknown option '%s'; see 'mbench info --help'",
-                                argv[optind - 1]);
-        }
-    }
-    if (optind != argc - 1)
-        return mb_cli_error(MB_EXIT_USAGE,
-                            optind >= argc
-                                ? "missing MODEL; usage: mbench info MODEL "
-                                  "[--json FILE]"
-                                : "expected one MODEL, got extra argument "
-                                  "'%s'; usage: mbench info MODEL [--json FILE]",
-                            optind < argc - 1 ? argv[optind + 1] : "");
+    struct info_args args = {NULL, NULL};
+    mb_opt_ctx ctx = {NULL, NULL, on_opt, &args, 0, NULL, 0};
+    int rc = mb_opt_parse(&mb_cmd_info, argc, argv, &ctx);
+    if (rc)
+        return rc == MB_OPT_HELP ? MB_EXIT_OK : rc;
+    const char *json_path = args.json_path, *backend = args.backend;
     json_t *o = NULL;
     mb_err err = {0};
-    if (!backend && strcmp(mb_backend_for_model(argv[optind]), "ort") != 0)
-        backend = mb_backend_for_model(argv[optind]);
+    if (!backend && strcmp(mb_backend_for_model(ctx.args[0]), "ort") != 0)
+        backend = mb_backend_for_model(ctx.args[0]);
     int by_backend = backend && strcmp(backend, "ort") != 0 &&
                      strcmp(backend, "onnxruntime") != 0;
-    if (by_backend ? mb__backend_inspect(backend, argv[optind], &o, &err)
-                   : mb__onnx_inspect(argv[optind], &o, &err))
+    if (by_backend ? mb__backend_inspect(backend, ctx.args[0], &o, &err)
+                   : mb__onnx_inspect(ctx.args[0], &o, &err))
         return mb_cli_fail(&err);
-    int rc = MB_EXIT_OK;
     int to_stdout = json_path && strcmp(json_path, "-") == 0;
-    if (!to_stdout)
+    if (!to_stdout && !ctx.quiet)
         (by_backend ? print_backend_report : print_report)(stdout, o);
     if (json_path) {
         json_t *doc = json_object();

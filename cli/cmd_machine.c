@@ -1,6 +1,7 @@
 /* cmd_machine.c - mbench machine: this machine's practical peaks (sgemm
  * GFLOP/s, triad GB/s, counters), measured once and cached. */
 #include "cli.h"
+#include "opt.h"
 #include "outputs.h"
 
 #include "core/buf.h"
@@ -8,31 +9,57 @@
 #include "profile/machine.h"
 #include "report/rutil.h"
 
-#include <getopt.h>
 #include <jansson.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-MBENCH_COMMAND(machine, cmd_machine,
-               "measure (once, then cached) this machine's GEMM and memory peaks")
+MBENCH_COMMAND(
+    machine, cmd_machine,
+    "measure (once, then cached) this machine's GEMM and memory peaks")
+MBENCH_OPTIONS(machine, mb_cmd_machine)
 
-static void usage(FILE *f)
+enum { O_REFRESH, O_JSON };
+
+static const mb_opt machine_opts[] = {
+    {"refresh", 0, MB_OPT_SWITCH, NULL,
+     "measure again even when a cache exists", NULL, NULL, 0, 0, 0, O_REFRESH},
+    {"json", 0, MB_OPT_OUTFILE, "FILE",
+     "also write the record as JSON to FILE ('-' for stdout)", NULL, NULL, 0, 0,
+     MB_OPT_STDOUT, O_JSON},
+};
+
+const mb_cmd mb_cmd_machine = {
+    "machine",
+    NULL,
+    "measure (once, then cached) this machine's GEMM and memory peaks",
+    "Measures this machine's practical peaks once and caches them in "
+    "$XDG_CACHE_HOME/mbench/machine.json (else ~/.cache/mbench/): "
+    "single-precision GEMM through OpenBLAS (one core, all cores), memory "
+    "bandwidth with a STREAM-like triad (one core, all cores) and whether "
+    "hardware counters can be read.  `mbench profile' reports share of "
+    "peak against these figures.",
+    machine_opts,
+    sizeof machine_opts / sizeof machine_opts[0],
+    0,
+    0,
+    0,
+    NULL};
+
+typedef struct {
+    int refresh;
+    const char *json_path;
+} machine_args;
+
+static int on_opt(void *user, const mb_opt *o, const mb_optval *v)
 {
-    fputs("usage: mbench machine [--refresh] [--json FILE]\n"
-          "\n"
-          "Measures this machine's practical peaks once and caches them in\n"
-          "$XDG_CACHE_HOME/mbench/machine.json (else ~/.cache/mbench/):\n"
-          "single-precision GEMM through OpenBLAS (one core, all cores),\n"
-          "memory bandwidth with a STREAM-like triad (one core, all cores)\n"
-          "and whether hardware counters can be read.  `mbench profile`\n"
-          "reports share of peak against these figures.\n"
-          "\n"
-          "  --refresh     measure again even when a cache exists\n"
-          "  --json FILE   also write the record as JSON to FILE\n"
-          "  -h, --help    this help\n",
-          f);
+    machine_args *a = user;
+    if (o->id == O_REFRESH)
+        a->refresh = 1;
+    else
+        a->json_path = v->str; /* checked before the peaks are measured */
+    return 0;
 }
 
 /* Prints the record (also used by `mbench profile --verbose`). */
@@ -79,41 +106,20 @@ static void print_machine(const json_t *m, int from_cache)
 
 int cmd_machine(int argc, char **argv)
 {
-    static const struct option opts[] = {{"refresh", no_argument, 0, 'r'},
-                                         {"json", required_argument, 0, 'j'},
-                                         {"help", no_argument, 0, 'h'},
-                                         {0, 0, 0, 0}};
-    int refresh = 0, c;
-    const char *json_path = NULL;
-    opterr = 0;
-    optind = 1;
-    while ((c = getopt_long(argc, argv, ":h", opts, NULL)) != -1) {
-        switch (c) {
-        case 'r': refresh = 1; break;
-        case 'j': /* checked before the peaks are measured */
-            if ((c = mb_cli_output_arg("--json", optarg, &json_path)))
-                return c;
-            break;
-        case 'h': usage(stdout); return MB_EXIT_OK;
-        case ':':
-            return mb_cli_error(MB_EXIT_USAGE, "%s needs a value (see mbench machine --help)",
-                                argv[optind - 1]);
-        default:
-            return mb_cli_error(MB_EXIT_USAGE,
-                                "unknown option '%s' for mbench machine (see --help)",
-                                argv[optind - 1]);
-        }
-    }
-    if (optind < argc)
-        return mb_cli_error(MB_EXIT_USAGE,
-                            "mbench machine takes no arguments, got '%s'",
-                            argv[optind]);
+    machine_args a = {0, NULL};
+    mb_opt_ctx ctx = {NULL, NULL, on_opt, &a, 0, NULL, 0};
+    int c = mb_opt_parse(&mb_cmd_machine, argc, argv, &ctx);
+    if (c)
+        return c == MB_OPT_HELP ? MB_EXIT_OK : c;
+    int refresh = a.refresh;
+    const char *json_path = a.json_path;
     mb_err err = {0};
     json_t *m;
     int from_cache;
     if (mb__machine_get(refresh, &m, &from_cache, &err))
         return mb_cli_fail(&err);
-    print_machine(m, from_cache);
+    if (!ctx.quiet)
+        print_machine(m, from_cache);
     int rc = MB_EXIT_OK;
     if (json_path) {
         char *text = json_dumps(m, JSON_INDENT(2) | JSON_SORT_KEYS);

@@ -3,6 +3,7 @@
  * are shown side by side; with no output flag the Markdown goes to
  * stdout. */
 #include "cli.h"
+#include "opt.h"
 #include "outputs.h"
 
 #include "core/buf.h"
@@ -18,33 +19,50 @@
 #endif
 #endif
 
-#include <getopt.h>
 #include <jansson.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-MBENCH_COMMAND(report, cmd_report, "rebuild Markdown/HTML/CSV/JSON reports from saved results")
+MBENCH_COMMAND(report, cmd_report,
+               "rebuild Markdown/HTML/CSV/JSON reports from saved results")
+MBENCH_OPTIONS(report, mb_cmd_report)
 
 #define RESULT_SCHEMA "mbench.result/1"
 
-static void usage(FILE *f)
+enum { O_HTML, O_MD, O_CSV, O_JSON };
+
+/* outputs are checked while parsing, before any document is read */
+static const mb_opt report_opts[] = {
+    {"html", 0, MB_OPT_OUTFILE, "FILE",
+     "one self-contained HTML page with charts", NULL, NULL, 0, 0, 0, O_HTML},
+    {"md", 0, MB_OPT_OUTFILE, "FILE", "GitHub-flavoured Markdown", NULL, NULL,
+     0, 0, 0, O_MD},
+    {"csv", 0, MB_OPT_OUTFILE, "FILE",
+     "one CSV row per run (the file is replaced)", NULL, NULL, 0, 0, 0, O_CSV},
+    {"json", 0, MB_OPT_OUTFILE, "FILE", "the merged result document", NULL,
+     NULL, 0, 0, 0, O_JSON},
+};
+
+const mb_cmd mb_cmd_report = {
+    "report",
+    "RESULT.json...",
+    "rebuild Markdown/HTML/CSV/JSON reports from saved results",
+    "Rebuilds reports from result documents saved by mbench run/compare "
+    "(--json).  Several documents are merged: their runs side by side.  "
+    "With no output flag the Markdown report is printed to stdout.",
+    report_opts,
+    sizeof report_opts / sizeof report_opts[0],
+    0,
+    0,
+    -1,
+    "Exit codes: 0 ok, 2 usage, 3 unreadable, corrupt or foreign document."};
+
+static int on_opt(void *user, const mb_opt *o, const mb_optval *v)
 {
-    fputs("usage: mbench report RESULT.json [RESULT.json ...] [--html FILE] "
-          "[--md FILE] [--csv FILE] [--json FILE]\n"
-          "\n"
-          "Rebuilds reports from result documents saved by mbench run/compare\n"
-          "(--json).  Several documents are merged: their runs side by side.\n"
-          "With no output flag the Markdown report is printed to stdout.\n"
-          "\n"
-          "  --html FILE   one self-contained HTML page with charts\n"
-          "  --md FILE     GitHub-flavoured Markdown\n"
-          "  --csv FILE    one CSV row per run (the file is replaced)\n"
-          "  --json FILE   the merged result document\n"
-          "  -h, --help    this text\n"
-          "\n"
-          "Exit: 0 ok, 2 usage, 3 unreadable, corrupt or foreign document.\n",
-          f);
+    const char **paths = user;
+    paths[o->id] = v->str;
+    return 0;
 }
 
 /* Loads and checks one document; prints why not and returns NULL. */
@@ -107,9 +125,10 @@ static json_t *merge_docs(json_t **docs, char **paths, size_t n)
     for (size_t d = 0; ok && d < n; d++) {
         size_t i;
         json_t *x;
-        json_array_foreach(json_object_get(docs[d], "runs"), i, x)
-            ok &= json_array_append_new(runs, json_deep_copy(x)) == 0;
-        json_array_foreach(json_object_get(docs[d], "warnings"), i, x) {
+        json_array_foreach(json_object_get(docs[d], "runs"), i, x) ok &=
+            json_array_append_new(runs, json_deep_copy(x)) == 0;
+        json_array_foreach(json_object_get(docs[d], "warnings"), i, x)
+        {
             int dup = 0;
             size_t j;
             json_t *y;
@@ -119,9 +138,10 @@ static json_t *merge_docs(json_t **docs, char **paths, size_t n)
         }
         ok &= json_array_append_new(from, json_string(paths[d])) == 0;
         if (d > 0 && json_object_get(docs[d], "comparison"))
-            mb_cli_warn("%s: its \"comparison\" section is not merged into "
-                        "--json (only the first document's is kept); its runs are",
-                        paths[d]);
+            mb_cli_warn(
+                "%s: its \"comparison\" section is not merged into "
+                "--json (only the first document's is kept); its runs are",
+                paths[d]);
     }
     if (ok) {
         ok &= json_object_set(m, "runs", runs) == 0;
@@ -139,49 +159,33 @@ static json_t *merge_docs(json_t **docs, char **paths, size_t n)
 }
 
 /* The exit code of the first failure. */
-static int first(int rc, int r) { return rc ? rc : r; }
+static int first(int rc, int r)
+{
+    return rc ? rc : r;
+}
 
 static int write_buf(const char *path, mb_buf *b, const char *what)
 {
     mb_err err = {0};
     if (b->oom)
-        return mb_cli_error(MB_EXIT_RUNTIME, "out of memory rendering %s", what);
-    if (mb__write_file_atomic(path, b->data ? b->data : "", b->len, &err) != MB_OK)
+        return mb_cli_error(MB_EXIT_RUNTIME, "out of memory rendering %s",
+                            what);
+    if (mb__write_file_atomic(path, b->data ? b->data : "", b->len, &err) !=
+        MB_OK)
         return mb_cli_fail(&err);
     return MB_EXIT_OK;
 }
 
 int cmd_report(int argc, char **argv)
 {
-    static const struct option longopts[] = {
-        {"html", required_argument, NULL, 'H'}, {"md", required_argument, NULL, 'm'},
-        {"csv", required_argument, NULL, 'c'},  {"json", required_argument, NULL, 'j'},
-        {"help", no_argument, NULL, 'h'},       {NULL, 0, NULL, 0}};
-    const char *html = NULL, *md = NULL, *csv = NULL, *jsonp = NULL;
-    int c;
-    opterr = 0;
-    optind = 1;
-    while ((c = getopt_long(argc, argv, "h", longopts, NULL)) != -1) {
-        switch (c) {
-        /* outputs are checked before any document is read */
-        case 'H': html = optarg; break;
-        case 'm': md = optarg; break;
-        case 'c': csv = optarg; break;
-        case 'j': jsonp = optarg; break;
-        case 'h': usage(stdout); return MB_EXIT_OK;
-        default:
-            return mb_cli_error(MB_EXIT_USAGE,
-                                "report: unknown or incomplete option '%s' "
-                                "(see mbench report --help)",
-                                argv[optind - 1]);
-        }
-    }
-    const char *const outs[][2] = {
-        {"--html", html}, {"--md", md}, {"--csv", csv}, {"--json", jsonp}};
-    for (size_t i = 0; i < 4; i++)
-        if (outs[i][1] && (c = mb_cli_output_check(outs[i][0], outs[i][1])))
-            return c;
-    size_t n = (size_t)(argc - optind);
+    const char *paths[4] = {NULL, NULL, NULL, NULL};
+    mb_opt_ctx ctx = {NULL, NULL, on_opt, paths, 0, NULL, 0};
+    int c = mb_opt_parse(&mb_cmd_report, argc, argv, &ctx);
+    if (c)
+        return c == MB_OPT_HELP ? MB_EXIT_OK : c;
+    const char *html = paths[O_HTML], *md = paths[O_MD], *csv = paths[O_CSV],
+               *jsonp = paths[O_JSON];
+    size_t n = (size_t)ctx.n_args;
     if (n == 0)
         return mb_cli_error(MB_EXIT_USAGE,
                             "report: give at least one RESULT.json (saved with "
@@ -196,13 +200,13 @@ int cmd_report(int argc, char **argv)
         return mb_cli_error(MB_EXIT_RUNTIME, "out of memory");
     int rc = MB_EXIT_OK;
     for (size_t i = 0; i < n && rc == MB_EXIT_OK; i++)
-        if (!(docs[i] = load_doc(argv[optind + (int)i])))
+        if (!(docs[i] = load_doc(ctx.args[i])))
             rc = MB_EXIT_RUNTIME;
     const json_t *const *cdocs = (const json_t *const *)docs;
     mb_err err = {0};
     /* every output is tried: one that fails does not cost the others */
     int loaded = rc == MB_EXIT_OK;
-    if (loaded && (md || !(html || csv || jsonp))) {
+    if (loaded && (md || !(html || csv || jsonp || ctx.quiet))) {
         mb_buf b = MB_BUF_INIT;
         if (mb__report_md(cdocs, n, &b, &err) != MB_OK)
             rc = mb_cli_fail(&err);
@@ -230,10 +234,12 @@ int cmd_report(int argc, char **argv)
     }
 #endif
     if (loaded && jsonp) {
-        json_t *m = merge_docs(docs, argv + optind, n);
-        char *text = m ? json_dumps(m, JSON_INDENT(1) | JSON_PRESERVE_ORDER) : NULL;
+        json_t *m = merge_docs(docs, ctx.args, n);
+        char *text =
+            m ? json_dumps(m, JSON_INDENT(1) | JSON_PRESERVE_ORDER) : NULL;
         if (!text) {
-            rc = first(rc, mb_cli_error(MB_EXIT_RUNTIME, "out of memory merging documents"));
+            rc = first(rc, mb_cli_error(MB_EXIT_RUNTIME,
+                                        "out of memory merging documents"));
         } else {
             mb_buf b = MB_BUF_INIT;
             mb__buf_puts(&b, text);

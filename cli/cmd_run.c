@@ -1,5 +1,6 @@
 /* cmd_run.c - mbench run: benchmark one model on one backend. */
 #include "cli.h"
+#include "opt.h"
 #include "outputs.h"
 #include "runopts.h"
 
@@ -16,6 +17,7 @@
 #include <unistd.h>
 
 MBENCH_COMMAND(run, cmd_run, "benchmark one model: latency, throughput, memory")
+MBENCH_OPTIONS(run, mb_cmd_run)
 
 static volatile int interrupted;
 static void on_sigint(int sig)
@@ -56,8 +58,9 @@ static void progress(void *user, int64_t batch, int64_t iters,
         snprintf(ci, sizeof ci, "CI +-%.2f%%", ci_rel * 100);
     else
         snprintf(ci, sizeof ci, "CI pending");
-    fprintf(stderr, "\rbatch %lld [%s] %lld iterations, %.1f s, %s (target "
-                    "%.2f%%)\033[K",
+    fprintf(stderr,
+            "\rbatch %lld [%s] %lld iterations, %.1f s, %s (target "
+            "%.2f%%)\033[K",
             (long long)batch, bar, (long long)iters, (double)elapsed_ns / 1e9,
             ci, ps->target * 100);
     fflush(stderr);
@@ -73,90 +76,58 @@ static void progress_rounds(void *user, size_t round, size_t rounds,
         return;
     ps->last = now;
     ps->shown = 1;
-    fprintf(stderr, "\rprocess %zu of %zu (each a fresh runtime and "
-                    "session), %.1f s\033[K",
+    fprintf(stderr,
+            "\rprocess %zu of %zu (each a fresh runtime and "
+            "session), %.1f s\033[K",
             round + 1, rounds, (double)elapsed_ns / 1e9);
     fflush(stderr);
 }
 
-static void usage(FILE *f)
-{
-    fprintf(f, "usage: mbench run MODEL [options]\n\n"
-               "Benchmarks MODEL (an ONNX file) and prints latency "
-               "percentiles with a 95%% CI of the\nmedian, throughput, "
-               "memory and phase times, one row per batch size.\n\n");
-    mb_cli_runopts_usage(f);
-    fputs(mb_cli_outputs_help, f);
-    fputs("Display:\n"
-          "  --histogram             terminal histogram of each latency "
-          "distribution\n"
-          "  --quiet                 no console table\n"
-          "  --help                  this help\n"
-          "\nExit codes: 0 success, 2 usage error, 3 runtime error, "
-          "130 interrupted.\n",
-          f);
-}
+enum { O_HIST };
 
-enum { O_HELP = 'h', O_HIST = 700, O_QUIET };
+static const mb_opt run_opts[] = {
+    {"histogram", 0, MB_OPT_SWITCH, NULL,
+     "terminal histogram of each latency distribution", NULL, NULL, 0, 0, 0,
+     O_HIST},
+};
+
+const mb_cmd mb_cmd_run = {
+    "run",
+    "MODEL",
+    "benchmark one model: latency, throughput, memory",
+    "Benchmarks MODEL (an ONNX file) and prints latency percentiles with a "
+    "95% CI of the median, throughput, memory and phase times, one row per "
+    "batch size.",
+    run_opts,
+    sizeof run_opts / sizeof run_opts[0],
+    MB_OPTSET_RUN | MB_OPTSET_OUTPUT,
+    1,
+    1,
+    "Exit codes: 0 success, 1 leak suspected (--leak-check), 2 usage error, "
+    "3 runtime error, 130 interrupted."};
+
+static int on_opt(void *user, const mb_opt *o, const mb_optval *v)
+{
+    (void)v;
+    if (o->id == O_HIST)
+        *(int *)user = 1;
+    return 0;
+}
 
 int cmd_run(int argc, char **argv)
 {
-    static const struct option own[] = {
-        {"help", no_argument, NULL, O_HELP},
-        {"histogram", no_argument, NULL, O_HIST},
-        {"quiet", no_argument, NULL, O_QUIET},
-    };
-    struct option *longopts =
-        mb_cli_runopts_merge_outputs(own, sizeof own / sizeof own[0]);
-    if (!longopts)
-        return mb_cli_error(MB_EXIT_RUNTIME, "out of memory");
-
     mb_plan plan;
     mb__plan_defaults(&plan);
     mb_cli_outputs out = {0};
-    int hist = 0, quiet = 0, c, rc = MB_EXIT_OK;
-    opterr = 0;
-    optind = 1;
-    while ((c = getopt_long(argc, argv, ":h", longopts, NULL)) != -1) {
-        int r = mb_cli_runopts_handle(&plan, c, optarg);
-        if (r < 0) {
-            rc = MB_EXIT_USAGE;
-            goto done;
-        }
-        if (r > 0 || mb_cli_outputs_handle(&out, c, optarg))
-            continue;
-        switch (c) {
-        case O_HELP:
-            usage(stdout);
-            goto done;
-        case O_HIST: hist = 1; break;
-        case O_QUIET: quiet = 1; break;
-        case ':':
-            rc = mb_cli_error(MB_EXIT_USAGE, "%s needs a value; see 'mbench "
-                              "run --help'", argv[optind - 1]);
-            goto done;
-        default:
-            rc = mb_cli_error(MB_EXIT_USAGE,
-                              "unknown option '%s'; see 'mbench run --help'",
-                              argv[optind - 1]);
-            goto done;
-        }
-    }
-    if (optind != argc - 1) {
-        rc = mb_cli_error(MB_EXIT_USAGE,
-                          optind >= argc
-                              ? "missing MODEL; usage: mbench run MODEL "
-                                "[options]"
-                              : "expected one MODEL, got extra argument "
-                                "'%s'",
-                          optind < argc - 1 ? argv[optind + 1] : "");
+    int hist = 0, quiet, rc = MB_EXIT_OK;
+    mb_opt_ctx ctx = {&plan, &out, on_opt, &hist, 0, NULL, 0};
+    rc = mb_opt_parse(&mb_cmd_run, argc, argv, &ctx);
+    if (rc) {
+        rc = rc == MB_OPT_HELP ? MB_EXIT_OK : rc;
         goto done;
     }
-    if (mb_cli_runopts_finish(&plan)) {
-        rc = MB_EXIT_USAGE;
-        goto done;
-    }
-    plan.model_path = strdup(argv[optind]);
+    quiet = ctx.quiet;
+    plan.model_path = strdup(ctx.args[0]);
     plan.cancel = &interrupted;
     if (hist)
         plan.save_samples = 1;
@@ -210,14 +181,15 @@ int cmd_run(int argc, char **argv)
     rc = mb_cli_outputs_write(&out, doc);
     size_t i;
     json_t *run;
-    json_array_foreach(json_object_get(doc, "runs"), i, run)
-        if (!strcmp(json_string_value(json_object_get(run, "status")),
-                    "failed") &&
-            !rc)
-            rc = mb_cli_error(MB_EXIT_RUNTIME, "batch %lld failed: %s",
-                              (long long)json_integer_value(
-                                  json_object_get(run, "batch_size")),
-                              json_string_value(json_object_get(run, "error")));
+    json_array_foreach(
+        json_object_get(doc, "runs"), i,
+        run) if (!strcmp(json_string_value(json_object_get(run, "status")),
+                         "failed") &&
+                 !rc) rc =
+        mb_cli_error(
+            MB_EXIT_RUNTIME, "batch %lld failed: %s",
+            (long long)json_integer_value(json_object_get(run, "batch_size")),
+            json_string_value(json_object_get(run, "error")));
     /* --leak-check is a verdict: exit 1 when a leak is suspected. */
     json_array_foreach(json_object_get(doc, "runs"), i, run)
     {
@@ -226,14 +198,14 @@ int cmd_run(int argc, char **argv)
         if (!leak)
             continue;
         int sus = json_is_true(json_object_get(leak, "suspected"));
-        fprintf(stderr, "leak check, batch %lld: %s (RSS slope %.1f bytes per "
-                        "iteration, growth %.0f bytes)\n",
-                (long long)json_integer_value(
-                    json_object_get(run, "batch_size")),
-                sus ? "LEAK SUSPECTED" : "no leak",
-                json_number_value(json_object_get(leak,
-                                                  "slope_bytes_per_iter")),
-                json_number_value(json_object_get(leak, "growth_bytes")));
+        fprintf(
+            stderr,
+            "leak check, batch %lld: %s (RSS slope %.1f bytes per "
+            "iteration, growth %.0f bytes)\n",
+            (long long)json_integer_value(json_object_get(run, "batch_size")),
+            sus ? "LEAK SUSPECTED" : "no leak",
+            json_number_value(json_object_get(leak, "slope_bytes_per_iter")),
+            json_number_value(json_object_get(leak, "growth_bytes")));
         if (sus && !rc)
             rc = MB_EXIT_FAIL;
     }
@@ -244,7 +216,6 @@ int cmd_run(int argc, char **argv)
     }
     json_decref(doc);
 done:
-    free(longopts);
     mb__plan_free(&plan);
     return rc;
 }

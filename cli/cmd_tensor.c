@@ -3,6 +3,7 @@
  * shape and the sha256 of its C-order little-endian bytes, so tests and
  * users can check it against numpy's view of the same file. */
 #include "cli.h"
+#include "opt.h"
 #include "outputs.h"
 
 #include "core/alloc.h"
@@ -13,7 +14,6 @@
 #include "data/npz.h"
 #include "model/onnx.h"
 
-#include <getopt.h>
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -21,45 +21,56 @@
 
 /* clang-format off */
 MBENCH_COMMAND(tensor-dump, cmd_tensor_dump, "print what mbench reads from tensor files or --data")
+MBENCH_OPTIONS(tensor-dump, mb_cmd_tensor_dump)
 /* clang-format on */
 
-static void usage(FILE *f)
-{
-    fprintf(f,
-            "usage: mbench tensor-dump [--values] [--limit N] [--save PATH] "
-            "FILE...\n"
-            "       mbench tensor-dump --data PATH --input NAME:DTYPE:DIMS "
-            "[--input ...]\n"
-            "                          [--batch B] [--first I] [--values]\n"
-            "       mbench tensor-dump --labels FILE\n"
-            "\n"
-            "Prints one line per tensor read from .npy, .npz or .pb files:\n"
-            "  NAME dtype=DTYPE shape=[D0,D1,...] sha256=HEX\n"
-            "where HEX is the sha256 of the tensor's C-order little-endian "
-            "bytes\n"
-            "(numpy: np.ascontiguousarray(a).astype(a.dtype.newbyteorder"
-            "('<')).tobytes()).\n"
-            "\n"
-            "  --values      also print the elements on a line 'values: ...'\n"
-            "  --limit N     print at most N values (default: all)\n"
-            "  --data PATH   load PATH as `mbench run --data` would, for a "
-            "model whose\n"
-            "                inputs are given with --input, and dump the batch "
-            "of\n"
-            "                samples FIRST..FIRST+B-1 (default 0, 1)\n"
-            "  --input SPEC  NAME:DTYPE:DIMS, DIMS comma-separated, a name or "
-            "-1 for\n"
-            "                a symbolic dimension: x:float32:N,1,8,8\n"
-            "  --labels FILE print the class ids read from FILE (.npy or "
-            "text) as\n"
-            "                'labels N: ID ID ...'\n"
-            "  --save PATH   also write what was read to PATH: .npy (one "
-            "tensor) or\n"
-            "                .npz (any number), little-endian C order\n"
-            "\n"
-            "Exit codes: 0 ok, 2 usage error, 3 unreadable or mismatched "
-            "data.\n");
-}
+enum { O_VALUES, O_LIMIT, O_DATA, O_INPUT, O_BATCH, O_FIRST, O_LABELS, O_SAVE };
+
+static const mb_opt tensor_opts[] = {
+    {"values", 0, MB_OPT_SWITCH, NULL,
+     "also print the elements on a line 'values: ...'", NULL, NULL, 0, 0, 0,
+     O_VALUES},
+    {"limit", 0, MB_OPT_INT, "N", "print at most N values (default: all)",
+     "a non-negative integer", NULL, 0, 9.3e18, 0, O_LIMIT},
+    {"data", 0, MB_OPT_FILE, "PATH",
+     "load PATH as `mbench run --data` would, for a model whose inputs are "
+     "given with --input, and dump the batch of samples FIRST..FIRST+B-1",
+     NULL, NULL, 0, 0, 0, O_DATA},
+    {"input", 0, MB_OPT_STRING, "SPEC",
+     "NAME:DTYPE:DIMS, DIMS comma-separated, a name or -1 for a symbolic "
+     "dimension: x:float32:N,1,8,8 (repeatable)",
+     NULL, NULL, 0, 0, MB_OPT_REPEAT, O_INPUT},
+    {"batch", 0, MB_OPT_INT, "B", "with --data: samples per batch (default 1)",
+     "a positive integer", NULL, 1, 9.3e18, 0, O_BATCH},
+    {"first", 0, MB_OPT_INT, "I", "with --data: the first sample (default 0)",
+     "a non-negative integer", NULL, 0, 9.3e18, 0, O_FIRST},
+    {"labels", 0, MB_OPT_FILE, "FILE",
+     "print the class ids read from FILE (.npy or text) as 'labels N: ID "
+     "ID ...'",
+     NULL, NULL, 0, 0, 0, O_LABELS},
+    {"save", 0, MB_OPT_OUTFILE, "PATH",
+     "also write what was read to PATH: .npy (one tensor) or .npz (any "
+     "number), little-endian C order",
+     NULL, NULL, 0, 0, 0, O_SAVE},
+};
+
+const mb_cmd mb_cmd_tensor_dump = {
+    "tensor-dump",
+    "[FILE...]",
+    "print what mbench reads from tensor files or --data",
+    "Prints one line per tensor read from .npy, .npz or .pb files: NAME "
+    "dtype=DTYPE shape=[D0,D1,...] sha256=HEX, where HEX is the sha256 of "
+    "the tensor's C-order little-endian bytes (numpy: "
+    "np.ascontiguousarray(a).astype(a.dtype.newbyteorder('<')).tobytes()). "
+    "Other forms: mbench tensor-dump --data PATH --input NAME:DTYPE:DIMS "
+    "[--input ...] [--batch B] [--first I] [--values]; mbench tensor-dump "
+    "--labels FILE.",
+    tensor_opts,
+    sizeof tensor_opts / sizeof tensor_opts[0],
+    0,
+    0,
+    -1,
+    "Exit codes: 0 ok, 2 usage error, 3 unreadable or mismatched data."};
 
 static void print_value(const mb_tensor *t, size_t i)
 {
@@ -265,77 +276,67 @@ static int parse_input(char *spec, mb_io_desc *d)
     return 0;
 }
 
+typedef struct {
+    int values;
+    int64_t limit, batch, first;
+    const char *data, *labels, *save;
+    mb_io_desc inputs[64];
+    size_t n_inputs;
+} tensor_args;
+
+static int on_opt(void *user, const mb_opt *o, const mb_optval *v)
+{
+    tensor_args *a = user;
+    switch (o->id) {
+    case O_VALUES:
+        a->values = 1;
+        break;
+    case O_LIMIT:
+        a->limit = v->i;
+        break;
+    case O_DATA:
+        a->data = v->str;
+        break;
+    case O_LABELS:
+        a->labels = v->str;
+        break;
+    case O_SAVE:
+        a->save = v->str;
+        break;
+    case O_BATCH:
+        a->batch = v->i;
+        break;
+    case O_FIRST:
+        a->first = v->i;
+        break;
+    case O_INPUT:
+        if (a->n_inputs == sizeof a->inputs / sizeof a->inputs[0])
+            return mb_cli_error(MB_EXIT_USAGE, "too many --input flags");
+        if (parse_input((char *)v->str, &a->inputs[a->n_inputs]))
+            return mb_cli_bad_value("--input", v->str,
+                                    "NAME:DTYPE:DIMS such as "
+                                    "x:float32:N,1,8,8");
+        a->n_inputs++;
+        break;
+    }
+    return 0;
+}
+
 int cmd_tensor_dump(int argc, char **argv)
 {
-    static const struct option opts[] = {
-        {"values", no_argument, NULL, 'v'},
-        {"limit", required_argument, NULL, 'l'},
-        {"data", required_argument, NULL, 'd'},
-        {"input", required_argument, NULL, 'i'},
-        {"batch", required_argument, NULL, 'b'},
-        {"first", required_argument, NULL, 'f'},
-        {"labels", required_argument, NULL, 'L'},
-        {"save", required_argument, NULL, 's'},
-        {"help", no_argument, NULL, 'h'},
-        {NULL, 0, NULL, 0}};
-    int values = 0, c;
-    int64_t limit = -1, batch = 1, first = 0;
-    const char *data = NULL, *labels = NULL, *save = NULL;
+    tensor_args a = {0};
+    a.limit = -1;
+    a.batch = 1;
+    mb_opt_ctx ctx = {NULL, NULL, on_opt, &a, 0, NULL, 0};
+    int rc = mb_opt_parse(&mb_cmd_tensor_dump, argc, argv, &ctx);
+    if (rc)
+        return rc == MB_OPT_HELP ? MB_EXIT_OK : rc;
+    int values = a.values;
+    int64_t limit = a.limit, batch = a.batch, first = a.first;
+    const char *data = a.data, *labels = a.labels, *save = a.save;
+    mb_io_desc *inputs = a.inputs;
+    size_t n_inputs = a.n_inputs;
     kept keep = {NULL, 0, 0};
-    mb_io_desc inputs[64];
-    size_t n_inputs = 0;
-    opterr = 0;
-    optind = 1;
-    while ((c = getopt_long(argc, argv, "h", opts, NULL)) != -1) {
-        switch (c) {
-        case 'v':
-            values = 1;
-            break;
-        case 'l':
-            if (mb_cli_parse_i64(optarg, 0, INT64_MAX, &limit))
-                return mb_cli_bad_value("--limit", optarg,
-                                        "a non-negative integer");
-            break;
-        case 'd':
-            data = optarg;
-            break;
-        case 'L':
-            labels = optarg;
-            break;
-        case 's': /* checked before anything is read */
-            if ((c = mb_cli_output_check("--save", optarg)))
-                return c;
-            save = optarg;
-            break;
-        case 'i':
-            if (n_inputs == sizeof inputs / sizeof inputs[0])
-                return mb_cli_error(MB_EXIT_USAGE, "too many --input flags");
-            if (parse_input(optarg, &inputs[n_inputs]))
-                return mb_cli_bad_value("--input", optarg,
-                                        "NAME:DTYPE:DIMS such as "
-                                        "x:float32:N,1,8,8");
-            n_inputs++;
-            break;
-        case 'b':
-            if (mb_cli_parse_i64(optarg, 1, INT64_MAX, &batch))
-                return mb_cli_bad_value("--batch", optarg,
-                                        "a positive integer");
-            break;
-        case 'f':
-            if (mb_cli_parse_i64(optarg, 0, INT64_MAX, &first))
-                return mb_cli_bad_value("--first", optarg,
-                                        "a non-negative integer");
-            break;
-        case 'h':
-            usage(stdout);
-            return MB_EXIT_OK;
-        default:
-            return mb_cli_error(MB_EXIT_USAGE,
-                                "unknown or incomplete option '%s'; see "
-                                "'mbench tensor-dump --help'",
-                                argv[optind - 1]);
-        }
-    }
     if (labels) {
         mb_err err = {0};
         int64_t *v;
@@ -350,7 +351,7 @@ int cmd_tensor_dump(int argc, char **argv)
         return MB_EXIT_OK;
     }
     if (data) {
-        if (optind < argc || n_inputs == 0)
+        if (ctx.n_args > 0 || n_inputs == 0)
             return mb_cli_error(MB_EXIT_USAGE,
                                 "--data needs at least one --input "
                                 "NAME:DTYPE:DIMS and no file arguments");
@@ -360,7 +361,6 @@ int cmd_tensor_dump(int argc, char **argv)
             return mb_cli_fail(&err);
         printf("# %s\n", mb__dataset_describe(ds));
         mb_tensor out[64];
-        int rc = MB_EXIT_OK;
         if (mb__dataset_batch(ds, (size_t)first, batch, out, &err)) {
             rc = mb_cli_fail(&err);
         } else {
@@ -377,13 +377,12 @@ int cmd_tensor_dump(int argc, char **argv)
         mb__npz_free(keep.t, keep.n);
         return rc;
     }
-    if (optind >= argc)
+    if (ctx.n_args == 0)
         return mb_cli_error(MB_EXIT_USAGE,
                             "tensor-dump needs a FILE (.npy, .npz, .pb) or "
                             "--data; see 'mbench tensor-dump --help'");
-    int rc = MB_EXIT_OK;
-    for (int i = optind; i < argc; i++) {
-        int r = dump_file(argv[i], values, limit, save ? &keep : NULL);
+    for (int i = 0; i < ctx.n_args; i++) {
+        int r = dump_file(ctx.args[i], values, limit, save ? &keep : NULL);
         if (r && !rc)
             rc = r;
     }

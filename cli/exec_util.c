@@ -146,7 +146,42 @@ void mb_cli_print_exec_run(FILE *f, const json_t *run)
             fprintf(f, " %s=%g", key, mb__jnum(val, "median"));
         fputc('\n', f);
     }
+    const json_t *loops = json_object_get(ex, "loops");
+    if (json_object_size(loops)) {
+        fprintf(f, "  %-20s %10s  %-24s %10s %10s %9s %12s\n", "loop", "median",
+                "95% CI (over runs)", "p95", "p99", "iters", "items/s");
+        json_object_foreach((json_t *)loops, key, val)
+        {
+            const json_t *l = json_object_get(val, "latency");
+            const json_t *ci = json_object_get(l, "median_ci95");
+            char cis[64] = "-", p95[32], p99[32];
+            if (json_is_object(ci))
+                snprintf(cis, sizeof cis, "%s .. %s",
+                         mb_cli_fmt_ns(mb__jnum(ci, "lo"), b, sizeof b),
+                         mb_cli_fmt_ns(mb__jnum(ci, "hi"), c, sizeof c));
+            double est = mb__jnum(ci, "estimate");
+            fprintf(f, "  %-20s %10s  %-24s %10s %10s %9.0f %12.4g\n", key,
+                    mb_cli_fmt_ns(isfinite(est) ? est : mb__jnum(l, "median"), a, sizeof a),
+                    cis, mb_cli_fmt_ns(mb__jnum(l, "p95"), p95, sizeof p95),
+                    mb_cli_fmt_ns(mb__jnum(l, "p99"), p99, sizeof p99),
+                    mb__jnum(val, "iterations"), mb__jnum(val, "items_per_s"));
+        }
+    }
+    const json_t *dv = json_object_get(ex, "derived");
+    if (json_is_object(dv)) {
+        fprintf(f, "  derived:");
+        if (json_is_number(json_object_get(dv, "samples_per_s")))
+            fprintf(f, " %.4g samples/s (%s per sample)", mb__jnum(dv, "samples_per_s"),
+                    mb_cli_fmt_ns(mb__jnum(dv, "time_per_sample_ns"), a, sizeof a));
+        if (json_is_number(json_object_get(dv, "batches_per_s")))
+            fprintf(f, " %.4g batches/s (%s per batch)", mb__jnum(dv, "batches_per_s"),
+                    mb_cli_fmt_ns(mb__jnum(dv, "time_per_batch_ns"), b, sizeof b));
+        fprintf(f, " over the wall time\n");
+    }
     const json_t *ev = json_object_get(ex, "events");
+    if (mb__jnum(ev, "dropped_iterations") > 0)
+        fprintf(f, "  iterations not kept (over %u per run): %.0f\n",
+                MB_EVENTS_MAX_ITERS, mb__jnum(ev, "dropped_iterations"));
     if (mb__jnum(ev, "malformed") > 0)
         fprintf(f, "  malformed event lines: %.0f (first: %s)\n",
                 mb__jnum(ev, "malformed"),
@@ -186,6 +221,20 @@ void mb_cli_print_comparison(FILE *f, const json_t *cmp)
                         ? ""
                         : " (not significant)");
         fputc('\n', f);
+        for (int k = 0; k < 2; k++) {
+            const char *name;
+            json_t *ph;
+            json_object_foreach(json_object_get(e, k ? "loops" : "phases"), name, ph)
+            {
+                fprintf(f, "    %s %-30s %6.3fx", k ? "loop " : "phase", name,
+                        mb__jnum(ph, "speedup"));
+                const json_t *sci = json_object_get(ph, "speedup_ci95");
+                if (json_is_object(sci))
+                    fprintf(f, "  [95%% CI %.3f .. %.3f, Welch t over runs]",
+                            mb__jnum(sci, "lo"), mb__jnum(sci, "hi"));
+                fputc('\n', f);
+            }
+        }
     }
 }
 

@@ -1,5 +1,6 @@
 /* main.c - the mbench command: dispatches to cli/cmd_*.c. */
 #include "cli.h"
+#include "opt.h"
 
 #include <stdio.h>
 #include <string.h>
@@ -9,14 +10,8 @@
 #include "commands.inc"
 #undef MBENCH_COMMAND
 
-typedef struct {
-    const char *name;
-    int (*fn)(int, char **);
-    const char *summary;
-} command;
-
 #define MBENCH_COMMAND(name, fn, summary) {#name, fn, summary},
-static const command commands[] = {
+static const mb_cmd_entry commands[] = {
 #include "commands.inc"
 };
 #undef MBENCH_COMMAND
@@ -28,8 +23,9 @@ static void usage(FILE *f)
                "commands:\n");
     for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++)
         fprintf(f, "  %-10s %s\n", commands[i].name, commands[i].summary);
-    fprintf(f, "\n'mbench COMMAND --help' shows a command's options; "
-               "docs/CLI.md documents them all.\n"
+    fprintf(f, "\n'mbench COMMAND --help' (or 'mbench help COMMAND') shows "
+               "a command's options; "
+               "docs/CLI.md and 'man mbench' document them all.\n"
                "Exit codes: 0 ok, 1 verdict failed, 2 usage error, "
                "3 runtime error, 4 inconclusive, 5 accuracy gate failed, "
                "130 interrupted.\n");
@@ -43,8 +39,16 @@ int main(int argc, char **argv)
         return MB_EXIT_USAGE;
     }
     const char *name = argv[1];
+    if (strcmp(name, "__dump-options") == 0) /* hidden: for the Makefile */
+        return mb_opt_dump(argc >= 3 ? argv[2] : "", commands,
+                           sizeof commands / sizeof commands[0], stdout);
     if (strcmp(name, "help") == 0 && argc >= 3) {
         /* mbench help CMD: the command's own --help */
+        const mb_cmd *spec = mb_opt_find_command(argv[2]);
+        if (spec) {
+            mb_opt_help(spec, stdout);
+            return MB_EXIT_OK;
+        }
         for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++)
             if (strcmp(commands[i].name, argv[2]) == 0) {
                 char *args[] = {argv[2], "--help", NULL};
@@ -60,7 +64,7 @@ int main(int argc, char **argv)
         usage(stdout);
         return MB_EXIT_OK;
     }
-    if (strcmp(name, "--version") == 0 || strcmp(name, "version") == 0) {
+    if (strcmp(name, "--version") == 0) {
         printf("mbench %s (commit %s)\n", mb_version(), mb_build_commit());
         return MB_EXIT_OK;
     }

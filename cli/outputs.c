@@ -2,6 +2,7 @@
 #include "outputs.h"
 
 #include "cli.h"
+#include "opt.h"
 #include "core/buf.h"
 #include "core/fileio.h"
 #include "report/csv.h"
@@ -17,25 +18,51 @@
 
 enum { O_JSON = MB_OUTOPT_BASE, O_CSV, O_MD, O_HTML, O_DB, O_GITDIR };
 
-const struct option mb_cli_output_options[] = {
-    {"json", required_argument, NULL, O_JSON},
-    {"csv", required_argument, NULL, O_CSV},
-    {"md", required_argument, NULL, O_MD},
-    {"html", required_argument, NULL, O_HTML},
-    {"db", required_argument, NULL, O_DB},
-    {"git-dir", required_argument, NULL, O_GITDIR},
-    {NULL, 0, NULL, 0},
-};
+/* The output options, declared once: the table parser's entries (opt.h)
+ * and the getopt_long table of the commands not yet converted. */
+#define OUTPUT_OPTIONS(X)                                                      \
+    X("json", MB_OPT_OUTFILE, "FILE", MB_OPT_STDOUT, NULL, O_JSON,             \
+      "the result document (docs/FORMATS.md); FILE '-' is stdout (the "        \
+      "table goes to stderr)")                                                 \
+    X("csv", MB_OPT_OUTFILE, "FILE", MB_OPT_STDOUT, NULL, O_CSV,               \
+      "append one row per run (header once)")                                  \
+    X("md", MB_OPT_OUTFILE, "FILE", MB_OPT_STDOUT, NULL, O_MD,                 \
+      "Markdown report (tables, verdict, warnings)")                           \
+    X("html", MB_OPT_OUTFILE, "FILE", MB_OPT_STDOUT, NULL, O_HTML,             \
+      "self-contained HTML report with charts")                                \
+    X("db", MB_OPT_STRING, "FILE|postgresql://...", 0,                         \
+      "a store file or a postgresql:// URL", O_DB,                             \
+      "append the results to a store")                                         \
+    X("git-dir", MB_OPT_DIR, "DIR", 0, NULL, O_GITDIR,                         \
+      "project whose commit is stored (default .)")
 
-const char mb_cli_outputs_help[] =
-    "Outputs:\n"
-    "  --json FILE             the result document (docs/FORMATS.md);\n"
-    "                          FILE '-' is stdout (the table goes to stderr)\n"
-    "  --csv FILE              append one row per run (header once)\n"
-    "  --md FILE               Markdown report (tables, verdict, warnings)\n"
-    "  --html FILE             self-contained HTML report with charts\n"
-    "  --db FILE|postgresql://...  append the results to a store\n"
-    "  --git-dir DIR           project whose commit is stored (default .)\n";
+#define AS_OPT(name, type, meta, flags, expect, id, help)                      \
+    {name, 0, type, meta, help, expect, NULL, 0, 0, flags, id},
+#define AS_GETOPT(name, type, meta, flags, expect, id, help)                   \
+    {name, required_argument, NULL, id},
+
+static const mb_opt output_opts[MB_CLI_N_OUTPUT_OPTIONS] = {
+    OUTPUT_OPTIONS(AS_OPT)};
+
+const mb_opt *const mb_cli_output_opt_table = output_opts;
+
+const struct option mb_cli_output_options[] = {
+    OUTPUT_OPTIONS(AS_GETOPT){NULL, 0, NULL, 0}};
+
+const char *mb_cli_outputs_help_text(void)
+{
+    static char text[2048];
+    if (text[0])
+        return text;
+    FILE *f = fmemopen(text, sizeof text - 1, "w");
+    if (!f)
+        return "";
+    fputs("Outputs:\n", f);
+    for (size_t i = 0; i < MB_CLI_N_OUTPUT_OPTIONS; i++)
+        mb_opt_help_line(&output_opts[i], f);
+    fclose(f);
+    return text;
+}
 
 int mb_cli_output_check(const char *flag, const char *path)
 {
@@ -105,32 +132,74 @@ static const char *checked(const char *flag, const char *arg)
 }
 
 /* A store is opened once while parsing: a typo in a URL, a refused
- * password or a file that is not a store fails before the run. */
-static void check_store(const char *url)
+ * password or a file that is not a store fails before the run.  0 or an
+ * exit code after printing. */
+static int check_store(const char *url)
 {
     mb_err e = {0};
     mb__store *st = NULL;
     int pg = strncmp(url, "postgresql://", 13) == 0 ||
              strncmp(url, "postgres://", 11) == 0;
     if (!pg && mb_cli_output_check("--db", url))
-        exit(MB_EXIT_RUNTIME);
+        return MB_EXIT_RUNTIME;
     if (mb__store_open(url, &st, &e))
-        exit(mb_cli_error(MB_EXIT_RUNTIME, "--db: %s", e.msg));
+        return mb_cli_error(MB_EXIT_RUNTIME, "--db: %s", e.msg);
     mb__store_close(st);
+    return 0;
+}
+
+int mb_cli_outputs_set(mb_cli_outputs *o, const mb_opt *opt, const char *arg)
+{
+    int rc;
+    switch (opt->id) {
+    case O_JSON:
+        o->json = arg;
+        return 0;
+    case O_CSV:
+        o->csv = arg;
+        return 0;
+    case O_MD:
+        o->md = arg;
+        return 0;
+    case O_HTML:
+        o->html = arg;
+        return 0;
+    case O_DB:
+        if ((rc = check_store(arg)))
+            return rc;
+        o->db = arg;
+        return 0;
+    case O_GITDIR:
+        o->git_dir = arg;
+        return 0;
+    }
+    return mb_cli_error(MB_EXIT_USAGE, "--%s is not an output option",
+                        opt->name);
 }
 
 int mb_cli_outputs_handle(mb_cli_outputs *o, int c, const char *arg)
 {
     switch (c) {
-    case O_JSON: o->json = checked("--json", arg); return 1;
-    case O_CSV: o->csv = checked("--csv", arg); return 1;
-    case O_MD: o->md = checked("--md", arg); return 1;
-    case O_HTML: o->html = checked("--html", arg); return 1;
+    case O_JSON:
+        o->json = checked("--json", arg);
+        return 1;
+    case O_CSV:
+        o->csv = checked("--csv", arg);
+        return 1;
+    case O_MD:
+        o->md = checked("--md", arg);
+        return 1;
+    case O_HTML:
+        o->html = checked("--html", arg);
+        return 1;
     case O_DB:
-        check_store(arg);
+        if (check_store(arg))
+            exit(MB_EXIT_RUNTIME);
         o->db = arg;
         return 1;
-    case O_GITDIR: o->git_dir = arg; return 1;
+    case O_GITDIR:
+        o->git_dir = arg;
+        return 1;
     }
     return 0;
 }
@@ -142,8 +211,8 @@ static int write_buf(const char *path, mb_buf *b)
         mb__buf_free(b);
         return mb_cli_error(MB_EXIT_RUNTIME, "out of memory writing %s", path);
     }
-    mb_status s = mb__write_file_atomic(path, b->data ? b->data : "", b->len,
-                                        &e);
+    mb_status s =
+        mb__write_file_atomic(path, b->data ? b->data : "", b->len, &e);
     mb__buf_free(b);
     return s ? mb_cli_fail(&e) : 0;
 }

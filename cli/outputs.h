@@ -7,6 +7,8 @@
 #include <getopt.h>
 #include <jansson.h>
 
+struct mb_opt;
+
 #define MB_OUTOPT_BASE 1500
 
 typedef struct mb_cli_outputs {
@@ -44,7 +46,16 @@ const char *mb_cli_stdout_document(const char *flag);
  * mb_cli_output_check.  *path is what to write to; returns 0 or an exit
  * code after printing. */
 int mb_cli_output_arg(const char *flag, const char *arg, const char **path);
-/* Help text for the output flags. */
-extern const char mb_cli_outputs_help[];
+/* The same options for the table parser (opt.h, MB_OPTSET_OUTPUT), and
+ * what it calls with a value already checked (a "-" already turned into
+ * the stdout path): records it in o; for --db opens the store once.  0 or
+ * an exit code after printing. */
+extern const struct mb_opt *const mb_cli_output_opt_table;
+int mb_cli_outputs_set(mb_cli_outputs *o, const struct mb_opt *opt,
+                       const char *arg);
+/* Help text for the output flags (the getopt_long commands), generated
+ * from the table once; static storage. */
+const char *mb_cli_outputs_help_text(void);
+#define mb_cli_outputs_help (mb_cli_outputs_help_text())
 
 #endif

@@ -1,9 +1,12 @@
 /* runopts.h - the options every measuring command shares (run, compare,
  * validate, profile, suite): runtime, inputs, warmup and stopping rules.
- * They are documented once, in docs/CLI.md ("Run options").
+ * They are declared once, in the library (runner/planopt.h), which the
+ * public API mb_runner_set uses too; docs/CLI.md ("Run options").
  *
- * Use: build the getopt_long table with mb_cli_runopts_merge(own, n_own),
- * and pass every option code to mb_cli_runopts_handle() first. */
+ * Commands on the table parser (opt.h) take them with MB_OPTSET_RUN.
+ * Commands still on getopt_long build their table with
+ * mb_cli_runopts_merge(own, n_own) and pass every option code to
+ * mb_cli_runopts_handle() first (the compatibility path). */
 #ifndef MB_CLI_RUNOPTS_H
 #define MB_CLI_RUNOPTS_H
 
@@ -11,6 +14,18 @@
 
 #include <getopt.h>
 #include <stdio.h>
+
+struct mb_opt;
+
+/* The run options as CLI options (opt.h): count, and option i with its
+ * help section in *group (NULL past the last).  Static storage. */
+size_t mb_cli_runopts_count(void);
+const struct mb_opt *mb_cli_runopt(size_t i, const char **group);
+/* Sets run option o (from mb_cli_runopt) to arg in p; flag names it in
+ * messages.  0, or an exit code after printing (2 for a bad value, 3 for
+ * an output path that cannot be written). */
+int mb_cli_runopts_set(mb_plan *p, const struct mb_opt *o, const char *flag,
+                       const char *arg);
 
 /* Codes of the shared options start here; commands use codes below it. */
 #define MB_RUNOPT_BASE 1000

@@ -175,6 +175,51 @@ MB_API mb_status mb_runner_run(mb_runner *r, const char *model, char **json,
 MB_API mb_status mb_runner_compare(mb_runner *r, const char *const *variants,
                             size_t n, char **json, mb_err *err);
 
+/* Profiles model like `mbench profile MODEL`: a timing pass that is not
+ * profiled, --iterations runs (default 50) under ONNX Runtime's profiler
+ * after the cold run and the warmup, and a pass with hardware counters;
+ * times per operator type and per node, FLOPs from the traced shapes and
+ * the share of the machine's peak (measured once and cached, see `mbench
+ * machine`).  The runner's keys no-timing, no-counters and no-peak (0 or
+ * 1) skip those passes.  Only the ort backend profiles.  *json receives
+ * the result document ("kind": "profile", docs/PROFILE.md); caller frees
+ * it with free(). */
+MB_API mb_status mb_runner_profile(mb_runner *r, const char *model,
+                                   char **json, mb_err *err);
+/* Validates candidate against baseline (model paths), like `mbench
+ * validate` (docs/ACCURACY.md): both run on the same inputs (the runner's
+ * data, every sample in batches of its one batch size, else `samples`
+ * seeded synthetic ones, which the document flags as random), every
+ * output is compared with the accuracy metrics and judged by the gates
+ * (given, else the defaults of the candidate's weight precision), and the
+ * output read as class scores also by accuracy against labels, else by
+ * top-1 agreement >= 1 - tolerance.  Both models get the runner's options;
+ * the candidate also its candidate-opt ones.  Runner keys that apply:
+ * labels, output, tolerance (as for compare), and gate (repeatable),
+ * precision (fp32, fp16, int8), samples, save-outputs (a directory),
+ * atol, rtol, data-range, ssim-3d (0 or 1), candidate-opt (KEY=VALUE,
+ * repeatable), each checked when set.  *passed (may be NULL) receives 1
+ * when the verdict passed, 0 when it failed; a failed verdict is not an
+ * error of the call.  *json receives the result document ("kind":
+ * "validate", verdict in validation.passed); caller frees it with free().
+ * MB_EINVAL: a bad request (labels without data, several batch sizes, an
+ * output name the baseline lacks); MB_EMODEL/MB_EBACKEND/MB_EDATA/MB_EIO:
+ * a model, data or labels that cannot be used, naming which. */
+MB_API mb_status mb_runner_validate(mb_runner *r, const char *baseline,
+                             const char *candidate, int *passed, char **json,
+                             mb_err *err);
+/* Serving load, like `mbench load` (docs/LOAD.md): requests in flight
+ * from several threads against model, with the runner's options (backend,
+ * threads, batch, warmup, min-time, max-time, min-iterations, ...) and
+ * load options as "KEY=VALUE" strings: concurrency=N[,N...],
+ * qps=R[,R...], offline=1, slo=p99=20ms, sessions=N, cpus=0-3, requests=N,
+ * repeat=K, confidence=0.99, tolerance=0.05, max-steps=N, queued=1ms,
+ * records=N.  *json receives the result document ("kind": "load"); caller
+ * frees it with free(). */
+MB_API mb_status mb_runner_load(mb_runner *r, const char *model,
+                                const char *const *load_opts, size_t n,
+                                char **json, mb_err *err);
+
 /* Monotonic time in nanoseconds (CLOCK_MONOTONIC). */
 MB_API int64_t mb_now_ns(void);
 

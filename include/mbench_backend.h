@@ -12,7 +12,10 @@
  * tensors are plain mb_tensor structs.  Out-of-tree backends are shared
  * objects that export `const mb_backend *mb_backend_entry(void)`.
  *
- * Threading: a session is used by one thread at a time.
+ * Threading: a session is used by one thread at a time.  A backend whose
+ * runtime can serve concurrent calls on one model (ONNX Runtime's Run is
+ * thread-safe) may offer share(): a second handle over the same loaded
+ * model with its own bound inputs and outputs, for another thread.
  * Errors: every int-returning slot returns an mb_status and fills `err`.
  */
 #ifndef MBENCH_BACKEND_H
@@ -50,9 +53,24 @@ typedef struct mb_backend_config {
     int verbose;              /* pass the runtime's own logs to `log` */
     mb_log_fn log;
     void *log_user;
-    uint64_t seed;            /* the run's --seed (added last: older
-                                 plugins never read it) */
+    uint64_t seed; /* the run's --seed (added last: older
+                      plugins never read it) */
 } mb_backend_config;
+
+/* Capabilities a backend declares (mb_backend.caps), so the runner never
+ * special-cases a backend by name. */
+enum {
+    /* The model argument is a file: the runner checks that it exists and
+     * is not empty before open(). */
+    MB_BACKEND_CAP_MODEL_FILE = 1u << 0,
+    /* open() takes "dim:NAME"=N options (fix symbolic dimension NAME to
+     * N, so the runtime can specialise the graph): the runner passes every
+     * --dim this way. */
+    MB_BACKEND_CAP_DIM_OVERRIDE = 1u << 1,
+    /* A simulated workload: what is timed does not depend on the input
+     * values, so synthetic inputs draw no warning. */
+    MB_BACKEND_CAP_SIMULATED = 1u << 2
+};
 
 /* Callback used by info(): one fact as key and value (both borrowed). */
 typedef void (*mb_info_fn)(void *user, const char *key, const char *value);
@@ -87,15 +105,34 @@ typedef struct mb_backend {
     int (*fetch)(void *session, size_t index, mb_tensor *out, mb_err *err);
     void (*close)(void *session);
     void (*unload)(void *state);
-
-    /* Added after ABI 1 was published: read only when struct_size covers
-     * it (older plugins stop at unload).  May be NULL.  Facts about the
+    /* Optional (NULL, or absent when struct_size ends before it): a new
+     * handle sharing session's loaded model (weights, thread pools) with
+     * its own inputs (prepare them again) and outputs, usable from another
+     * thread at the same time as session.  Close it with close() before
+     * session.  Used by `mbench load` for one session served by many
+     * threads. */
+    int (*share)(void *session, void **twin, mb_err *err);
+    /* Also added after the first release: a plugin built before them has
+     * a smaller struct_size, and the runner reads them as 0 / NULL. */
+    uint32_t caps; /* MB_BACKEND_CAP_* bits */
+    /* The option keys open() accepts, NULL-terminated ("dim:*" stands for
+     * every "dim:NAME"), for help and documentation; NULL when not
+     * declared.  open() still validates every option itself. */
+    const char *const *options;
+    /* Added after options: read only when struct_size covers it
+     * (MB_BACKEND_HAS).  May be NULL.  Facts about the
      * opened model, as info() gives them for the runtime: "format",
      * "params", "param_bytes", "params_by_dtype:DTYPE" ("COUNT BYTES"),
      * "nodes", "op:NAME" (a count) and any others (mbench info prints
      * them; the run's "model" section takes the parameter counts). */
     void (*model_info)(void *session, mb_info_fn emit, void *user);
 } mb_backend;
+
+/* 1 when backend b offers share() (checks struct_size for plugins built
+ * against an older header). */
+#define MB_BACKEND_HAS_SHARE(b)                                               \
+    ((b)->struct_size >= offsetof(mb_backend, share) + sizeof(void *) &&     \
+     (b)->share != NULL)
 
 /* Does backend b provide the slot `field` (a plugin built against an
  * older header has a smaller struct_size)? */

@@ -7,6 +7,8 @@
  *   mbe_start("init");  ...  mbe_end("init");
  *   mbe_counter("samples", 128);
  *   mbe_metric("loss", 0.31);
+ *   int64_t t0 = mbench_iter_begin();  ...one iteration...
+ *   mbench_iter_end("infer", t0, 8);    (or mbench_iter("infer", ns, 8))
  *
  * Phase names and counter/metric names are written as JSON strings; use
  * plain names (no quotes or backslashes).  Each event is one write() of one
@@ -17,6 +19,7 @@
 #define MBENCH_EVENTS_H
 
 #include <errno.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <time.h>
@@ -102,6 +105,31 @@ static inline void mbe_metric(const char *name, double value)
                      "{\"event\":\"metric\",\"name\":\"%s\",\"value\":%.17g}\n",
                      name, value);
     mbe_write_(b, n < (int)sizeof b ? n : -1);
+}
+
+/* One timed iteration of loop `name`: ns > 0 by the program's own clock,
+ * items the samples it processed (throughput; 1 for one sample).  mbench
+ * computes percentiles and CIs of the loop from these (docs/EXEC.md). */
+static inline void mbench_iter(const char *name, int64_t ns, int64_t items)
+{
+    char b[512];
+    if (mbe_fd_() < 0 || ns <= 0)
+        return;
+    int n = snprintf(b, sizeof b,
+                     "{\"event\":\"iter\",\"name\":\"%s\",\"ns\":%lld,"
+                     "\"items\":%lld}\n",
+                     name, (long long)ns, (long long)(items < 0 ? 0 : items));
+    mbe_write_(b, n < (int)sizeof b ? n : -1);
+}
+
+/* The start of an iteration (CLOCK_MONOTONIC ns) for mbench_iter_end. */
+static inline int64_t mbench_iter_begin(void) { return (int64_t)mbe_now_ns_(); }
+
+/* Reports the iteration of loop `name` that began at t0. */
+static inline void mbench_iter_end(const char *name, int64_t t0, int64_t items)
+{
+    if (mbe_fd_() >= 0)
+        mbench_iter(name, (int64_t)mbe_now_ns_() - t0, items);
 }
 
 #endif /* MBENCH_EVENTS_H */

@@ -16,8 +16,8 @@ build_pkgs=(gcc make pkg-config libc6-dev libjansson-dev nettle-dev libzip-dev
             ca-certificates)
 test_pkgs=(python3 python3-onnx python3-numpy python3-scipy python3-skimage libonnx-testdata
            postgresql sqlite3 chromium hyperfine git clang libclang-rt-14-dev
-           libtorch-dev python3-torch python3-pytest python3-venv python3-setuptools
-           python3-pandas g++)
+           zsh clang-format libtorch-dev python3-torch python3-pytest python3-venv
+           python3-setuptools python3-pandas g++)
 bench_pkgs=(python3 python3-onnx python3-numpy python3-scipy python3-skimage hyperfine git time
             libtorch-dev python3-torch g++)
 

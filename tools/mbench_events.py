@@ -13,6 +13,9 @@ environment variable MBENCH_EVENTS_FD is absent) every call is a no-op.
             ...
             counter("samples", len(batch))
     metric("loss", 0.31)
+    for batch in loader:                    # per-iteration timings of a loop
+        with iteration("infer", items=len(batch)):
+            model(batch)
 
 Each call writes one JSON line ({"event": "start", "phase": "init", "t_ns":
 ...}) to the file descriptor; t_ns is time.monotonic_ns(), the same clock
@@ -23,7 +26,8 @@ import json
 import os
 import time
 
-__all__ = ["phase", "start", "end", "counter", "metric", "enabled"]
+__all__ = ["phase", "start", "end", "counter", "metric", "enabled",
+           "iteration", "record_iter"]
 
 _fd = None
 _env = os.environ.get("MBENCH_EVENTS_FD")
@@ -79,3 +83,25 @@ def counter(name, value=1):
 def metric(name, value):
     """Records metric `name` (the last value of a run counts)."""
     _emit({"event": "metric", "name": name, "value": float(value)})
+
+
+def record_iter(name, ns, items=1):
+    """Reports one iteration of loop `name` that took ns nanoseconds (an
+    int > 0, measured by the program) and processed `items` samples."""
+    ns = int(ns)
+    if ns > 0:
+        _emit({"event": "iter", "name": name, "ns": ns, "items": int(items)})
+
+
+@contextlib.contextmanager
+def iteration(name, items=1):
+    """Times the block as one iteration of loop `name` (time.perf_counter_ns,
+    the program's own monotonic clock)."""
+    if _fd is None:
+        yield
+        return
+    t0 = time.perf_counter_ns()
+    try:
+        yield
+    finally:
+        record_iter(name, max(1, time.perf_counter_ns() - t0), items)

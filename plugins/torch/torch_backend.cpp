@@ -794,6 +794,9 @@ void t_close(void *session) { delete static_cast<Session *>(session); }
 
 void t_unload(void *state) { delete static_cast<State *>(state); }
 
+const char *const kOptions[] = {"threads", "inter-threads", "dtype",
+                                "profiling", "optimize", nullptr};
+
 mb_backend make_backend()
 {
     mb_backend b{};
@@ -809,6 +812,9 @@ mb_backend make_backend()
     b.fetch = t_fetch;
     b.close = t_close;
     b.unload = t_unload;
+    b.share = nullptr;
+    b.caps = MB_BACKEND_CAP_MODEL_FILE;
+    b.options = kOptions;
     b.model_info = t_model_info;
     return b;
 }

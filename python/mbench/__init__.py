@@ -174,8 +174,12 @@ def rows(doc):
     """One dict per run with the columns of `mbench run --csv` (times in
     ms, memory in MiB, None where the CSV has an empty field)."""
     out = []
-    commit = (doc.get("mbench") or {}).get("commit")
+    # The measured project's commit: the run's, else the document's git
+    # facts; never mbench's own (src/report/csv.c).
+    doc_commit = (doc.get("git") or {}).get("commit")
     for run in doc.get("runs", []):
+        commit = (run.get("git") or {}).get("commit") or doc_commit
+        is_exec = run.get("backend") == "exec"
         rt = run.get("runtime") or {}
         model = run.get("model") or {}
         lat = run.get("latency") or {}
@@ -186,8 +190,9 @@ def rows(doc):
         ph = run.get("phases") or {}
         peak = (run.get("memory") or {}).get("rss_peak_bytes")
         out.append({
-            "framework": f"{rt.get('name') or 'unknown'} {rt.get('version') or ''}",
-            "model": model.get("name"),
+            "framework": "exec" if is_exec else
+                         f"{rt.get('name') or 'unknown'} {rt.get('version') or ''}",
+            "model": run.get("command") if is_exec else model.get("name"),
             "variant": run.get("variant"),
             "device": run.get("device"),
             "device_type": run.get("device_type"),

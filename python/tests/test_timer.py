@@ -126,25 +126,34 @@ def test_a_child_process_reports_through_the_inherited_descriptor():
 
 
 def test_mbench_exec_turns_the_samples_into_loop_statistics(tmp_path):
-    """End to end with the receiving side (`mbench exec`, issue 13): skipped
-    while this build's exec does not know "iter" events yet."""
+    """End to end with the receiving side (`mbench exec`): the durations the
+    program measured arrive as exec.loops.infer's samples, exactly; skipped
+    when this build's exec does not know "iter" events."""
     from conftest import BUILD
+    own = tmp_path / "own.txt"
     script = tmp_path / "loop.py"
-    script.write_text("import mbench\n"
+    script.write_text("import mbench, sys\n"
+                      "t = mbench.timer('infer', items=4)\n"
                       "for i in range(50):\n"
-                      "    with mbench.timer('infer', items=4):\n"
-                      "        sum(range(20000))\n")
+                      "    with t:\n"
+                      "        sum(range(20000))\n"
+                      "open(sys.argv[1], 'a').write(''.join(f'{n}\\n' for n in t.samples_ns))\n")
     env = dict(os.environ, PYTHONPATH=os.path.dirname(os.path.dirname(mbench.__file__)))
     out = tmp_path / "exec.json"
     p = subprocess.run([os.path.join(BUILD, "mbench"), "exec", "-r", "2", "--json", str(out),
-                        "--", sys.executable, str(script)], env=env,
+                        "--", sys.executable, str(script), str(own)], env=env,
                        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     assert p.returncode == 0, p.stderr
     doc = json.loads(out.read_text())
-    runs = doc["runs"][0]
-    loops = (runs.get("exec") or {}).get("loops")
+    run = doc["runs"][0]
+    loops = (run.get("exec") or {}).get("loops")
     if loops is None:
-        malformed = json.dumps(runs.get("exec", {}).get("events", {}))
-        pytest.skip(f"this mbench exec does not read iter events yet ({malformed[:200]})")
+        events = json.dumps(run.get("exec", {}).get("events", {}))
+        pytest.skip(f"this mbench exec does not read iter events yet ({events[:200]})")
     loop = loops["infer"]
-    assert json.dumps(loop).count("median") >= 1, loop
+    sent = [int(x) for x in own.read_text().split()]
+    # every run's iterations (warmup runs included in `own`, if any)
+    assert loop["iterations"] == 100 and loop["runs"] == 2, loop
+    assert loop["items"] == 400, loop
+    assert sorted(loop["samples_ns"]) == sorted(sent[-100:]), "samples differ"
+    assert loop["latency"]["median"] > 0

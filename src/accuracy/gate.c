@@ -222,6 +222,30 @@ const char *mb__precision_name(mb_precision p)
     return p == MB_PREC_FP16 ? "fp16" : p == MB_PREC_INT8 ? "int8" : "fp32";
 }
 
+int mb__precision_of_weights(const json_t *params_by_dtype, mb_precision *p,
+                             char *what, size_t len)
+{
+    const char *key, *best = NULL;
+    json_int_t most = 0;
+    json_t *v;
+    *p = MB_PREC_FP32;
+    if (len)
+        what[0] = '\0';
+    json_object_foreach((json_t *)params_by_dtype, key, v) {
+        json_int_t c = json_integer_value(json_object_get(v, "count"));
+        if (c > most) {
+            most = c;
+            best = key;
+        }
+    }
+    if (!best)
+        return -1;
+    *p = mb__precision_from_dtype(mb_dtype_parse(best));
+    if (len)
+        snprintf(what, len, "%lld %s elements", (long long)most, best);
+    return 0;
+}
+
 mb_precision mb__precision_from_dtype(mb_dtype t)
 {
     switch (t) {

@@ -64,6 +64,14 @@ int mb__precision_parse(const char *s, mb_precision *p);
 const char *mb__precision_name(mb_precision p);
 /* The precision a model's dominant weight dtype implies. */
 mb_precision mb__precision_from_dtype(mb_dtype t);
+/* The precision of a model's weights: the one rule of `mbench validate`
+ * and `mbench compare`.  The dtype with the most initializer elements
+ * ("count" in a params_by_dtype object of mb__onnx_inspect; the first on
+ * ties) decides, through mb__precision_from_dtype.  Returns 0 and writes
+ * "5702 float32 elements" into what; -1 (and fp32) when there are no
+ * weights to tell. */
+int mb__precision_of_weights(const json_t *params_by_dtype, mb_precision *p,
+                             char *what, size_t len);
 
 /* Writes the default gates of a precision into out (room for `cap`);
  * returns how many there are (docs/ACCURACY.md explains the values). */

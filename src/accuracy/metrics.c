@@ -11,6 +11,7 @@
 
 #include "accuracy/ksum.h"
 #include "accuracy/par.h"
+#include "accuracy/pick.h"
 #include "core/alloc.h"
 #include "core/err.h"
 
@@ -401,9 +402,14 @@ static void scratch_free(double **s, int threads)
     free(s);
 }
 
+/* Class scores by the one rule of pick.h (a float [N, C], C > 1, trailing
+ * dims of size 1 ignored), so that every output the verdict may read as
+ * class scores gets its top-1 agreement, and no other. */
 static int classifier_shape(const mb_tensor *t)
 {
-    return t->rank == 2 && t->dims[1] >= 2 && t->dims[0] >= 1;
+    mb_out_shape o;
+    mb__out_shapes_from_tensors(t, 1, &o);
+    return mb__classifier_shaped(&o) && t->dims[0] >= 1;
 }
 
 static mb_status classifier_pass(const mb_tensor *a, const mb_tensor *b,
@@ -672,4 +678,159 @@ mb_status mb__topk_accuracy(const mb_tensor *logits, const int64_t *labels,
     *top1 = (double)h1 / (double)N;
     *top5 = (double)h5 / (double)N;
     return MB_OK;
+}
+
+/* ---- segmentation against masks ---------------------------------------- */
+
+static int is_float(mb_dtype t)
+{
+    return t == MB_DTYPE_FLOAT32 || t == MB_DTYPE_FLOAT16 ||
+           t == MB_DTYPE_FLOAT64 || t == MB_DTYPE_BFLOAT16;
+}
+
+static int is_int(mb_dtype t)
+{
+    return mb__metrics_dtype_ok(t) && !is_float(t) && t != MB_DTYPE_BOOL;
+}
+
+/* The masks' spatial dims start at *first (after N, and a class axis of
+ * size 1); 0 when their shape does not fit scores. */
+static int seg_shape_fits(const mb_tensor *s, const mb_tensor *m, int *first)
+{
+    if (s->rank < 3 || s->dims[1] < 2 || m->rank < 1 ||
+        m->dims[0] != s->dims[0])
+        return 0;
+    int f = m->rank == s->rank ? 2 : 1;
+    if (f == 2 && m->dims[1] != 1)
+        return 0;
+    if (m->rank - f != s->rank - 2)
+        return 0;
+    for (int k = 2; k < s->rank; k++)
+        if (m->dims[f + k - 2] != s->dims[k])
+            return 0;
+    *first = f;
+    return 1;
+}
+
+int mb__segmentation_fits(const mb_tensor *scores, const mb_tensor *masks)
+{
+    int f;
+    return scores->data && is_float(scores->dtype) && is_int(masks->dtype) &&
+           seg_shape_fits(scores, masks, &f);
+}
+
+/* Per-class counts of one sample: argmax over the C planes of S pixels. */
+static mb_status seg_sample(const mb_tensor *t, size_t n, size_t C, size_t S,
+                            const mb_tensor *m, size_t *I, size_t *P,
+                            size_t *G, size_t *correct, double *best,
+                            double *plane, size_t *idx, mb_err *err)
+{
+    for (size_t c = 0; c < C; c++) {
+        mb__tensor_load_f64(t, (n * C + c) * S, S, plane);
+        for (size_t p = 0; p < S; p++) {
+            double v = plane[p];
+            if (c == 0) {
+                best[p] = v;
+                idx[p] = isnan(v) ? C : 0; /* C: no class */
+            } else if (isnan(best[p])) {
+                continue;
+            } else if (isnan(v)) {
+                best[p] = v;
+                idx[p] = C;
+            } else if (v > best[p]) {
+                best[p] = v;
+                idx[p] = c;
+            }
+        }
+    }
+    for (size_t p = 0; p < S; p++) {
+        double g = mb_tensor_get_f64(m, n * S + p);
+        if (!(g >= 0) || g >= (double)C || g != floor(g))
+            return mb__fail(err, MB_EDATA,
+                            "mask value %.17g of sample %zu (flat pixel "
+                            "index %zu) is outside [0, %zu), the classes of "
+                            "%s", g, n, p, C,
+                            tname(t));
+        size_t gc = (size_t)g, pc = idx[p];
+        G[gc]++;
+        if (pc < C) {
+            P[pc]++;
+            if (pc == gc) {
+                I[gc]++;
+                (*correct)++;
+            }
+        }
+    }
+    return MB_OK;
+}
+
+mb_status mb__segmentation_scores(const mb_tensor *scores,
+                                  const mb_tensor *masks, json_t **out,
+                                  mb_err *err)
+{
+    *out = NULL;
+    char sa[256], sb[256];
+    int f;
+    if (!is_float(scores->dtype) || !is_int(masks->dtype) ||
+        !seg_shape_fits(scores, masks, &f))
+        return mb__fail(err, MB_EDATA,
+                        "%s %s %s cannot be scored against masks %s %s: "
+                        "needs float [N, C, H, W] scores (C > 1) and integer "
+                        "masks [N, H, W] or [N, 1, H, W]",
+                        tname(scores), mb_dtype_name(scores->dtype),
+                        mb_shape_str(scores->dims, scores->rank, sa, sizeof sa),
+                        mb_dtype_name(masks->dtype),
+                        mb_shape_str(masks->dims, masks->rank, sb, sizeof sb));
+    size_t N = (size_t)scores->dims[0], C = (size_t)scores->dims[1], S = 1;
+    for (int k = 2; k < scores->rank; k++)
+        S *= (size_t)scores->dims[k];
+    if (N == 0 || S == 0)
+        return mb__fail(err, MB_EDATA, "%s has no pixels to score",
+                        tname(scores));
+    size_t *cnt = mb__calloc(3 * C + S, sizeof *cnt);
+    double *best = mb__calloc(2 * S, sizeof *best);
+    if (!cnt || !best) {
+        free(cnt);
+        free(best);
+        return mb__fail(err, MB_ENOMEM, "out of memory scoring masks");
+    }
+    size_t *I = cnt, *P = cnt + C, *G = cnt + 2 * C, *idx = cnt + 3 * C;
+    size_t correct = 0;
+    mb_status st = MB_OK;
+    for (size_t n = 0; n < N && !st; n++)
+        st = seg_sample(scores, n, C, S, masks, I, P, G, &correct, best,
+                        best + S, idx, err);
+    if (!st) {
+        json_t *iou = json_array(), *dice = json_array();
+        mb_ksum si = {0, 0}, sd = {0, 0};
+        size_t defined = 0;
+        for (size_t c = 0; c < C; c++) {
+            size_t pg = P[c] + G[c];
+            double vi = pg ? (double)I[c] / (double)(pg - I[c]) : NAN;
+            double vd = pg ? 2.0 * (double)I[c] / (double)pg : NAN;
+            json_array_append_new(iou, mb__json_metric(vi));
+            json_array_append_new(dice, mb__json_metric(vd));
+            if (pg) {
+                mb__ksum_add(&si, vi);
+                mb__ksum_add(&sd, vd);
+                defined++;
+            }
+        }
+        double pix = (double)N * (double)S;
+        *out = json_pack(
+            "{s:I, s:I, s:f, s:o, s:o, s:o, s:o}", "classes", (json_int_t)C,
+            "pixels", (json_int_t)(N * S), "pixel_accuracy",
+            (double)correct / pix, "mean_iou",
+            mb__json_metric(defined ? mb__ksum_get(&si) / (double)defined
+                                    : NAN),
+            "mean_dice",
+            mb__json_metric(defined ? mb__ksum_get(&sd) / (double)defined
+                                    : NAN),
+            "iou", iou, "dice", dice);
+        if (!*out)
+            st = mb__fail(err, MB_ENOMEM, "out of memory");
+    }
+    free(cnt);
+    free(best);
+    return st;
 }

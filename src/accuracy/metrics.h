@@ -136,6 +136,27 @@ mb_status mb__topk_accuracy(const mb_tensor *logits, const int64_t *labels,
                             size_t n, double *top1, double *top5,
                             mb_err *err);
 
+/*
+ * Segmentation against label masks (docs/ACCURACY.md, "Segmentation"):
+ * scores is [N, C, spatial...] (float, C >= 2, rank >= 3), masks holds
+ * one integer class id per pixel, [N, spatial...] or [N, 1, spatial...].
+ * Each pixel is predicted as the argmax over the class axis (first index
+ * on ties, as numpy); a pixel with a NaN score is predicted as no class.
+ * Over every pixel of every sample, per class c: I (predicted c and mask
+ * c), P (predicted c), G (mask c); IoU_c = I / (P + G - I), Dice_c = 2I /
+ * (P + G), undefined (null) when P + G = 0; mean_iou and mean_dice are the
+ * means over the classes where they are defined.  *out is a new object
+ * {classes, pixels, pixel_accuracy, mean_iou, mean_dice, iou: [C], dice:
+ * [C]}.  MB_EDATA when the shapes do not fit (naming both), the masks are
+ * not integers or a mask value is outside [0, C).
+ */
+mb_status mb__segmentation_scores(const mb_tensor *scores,
+                                  const mb_tensor *masks, json_t **out,
+                                  mb_err *err);
+/* Non-zero when scores can be scored against masks by
+ * mb__segmentation_scores (shapes and dtypes). */
+int mb__segmentation_fits(const mb_tensor *scores, const mb_tensor *masks);
+
 /* Element i..i+n of any numeric tensor as doubles into dst (float16 and
  * bfloat16 widened exactly; bool as 0/1). */
 void mb__tensor_load_f64(const mb_tensor *t, size_t off, size_t n,

@@ -166,6 +166,8 @@ static void runs_section(vw *w, const json_t *v)
     field(w, "Samples", buf);
     if (mb__jstr(v, "labels"))
         field(w, "Labels", mb__jstr(v, "labels"));
+    if (mb__jstr(v, "segmentation.masks"))
+        field(w, "Masks", mb__jstr(v, "segmentation.masks"));
 }
 
 static void verdict_section(vw *w, const json_t *v)
@@ -173,13 +175,21 @@ static void verdict_section(vw *w, const json_t *v)
     heading(w, 2, "Verdict");
     const char *rule = mb__jstr(v, "rule");
     field(w, "Class scores", mb__jstr(v, "output_choice.reason"));
-    field(w, "Rule", rule && strcmp(rule, "labels") == 0
-                         ? "top-1 accuracy against the labels on the class "
-                           "scores, gates on every judged output"
-                     : rule && strcmp(rule, "top1_agreement") == 0
-                         ? "top-1 agreement on the class scores, gates on "
-                           "every judged output"
-                         : "gates on every judged output (no class scores)");
+    char rbuf[200];
+    size_t rl = rule ? strcspn(rule, "+") : 0;
+    snprintf(rbuf, sizeof rbuf, "%s%s",
+             rule && rl == 6 && !strncmp(rule, "labels", 6)
+                 ? "top-1 accuracy against the labels on the class "
+                   "scores, gates on every judged output"
+             : rule && rl == 14 && !strncmp(rule, "top1_agreement", 14)
+                 ? "top-1 agreement on the class scores, gates on every "
+                   "judged output"
+                 : "gates on every judged output (no class scores)",
+             rule && strstr(rule, "masks")
+                 ? "; mean IoU and Dice against the masks on the "
+                   "segmentation output"
+                 : "");
+    field(w, "Rule", rbuf);
     if (mb__jstr(v, "precision")) {
         char buf[256];
         snprintf(buf, sizeof buf, "default gates for %s (%s)",
@@ -275,6 +285,22 @@ static void metrics_section(vw *w, const json_t *v)
                  mb__jnum(acc, "candidate.top5"),
                  mb__jnum(acc, "top1_delta"));
         field(w, "Accuracy against the labels", line);
+    }
+    const json_t *seg = json_object_get(v, "segmentation");
+    if (json_is_object(seg)) {
+        char line[320];
+        snprintf(line, sizeof line,
+                 "on %s (%.0f classes): baseline mean IoU %.4f mean Dice "
+                 "%.4f, candidate mean IoU %.4f mean Dice %.4f (delta %+.4f, "
+                 "%+.4f)",
+                 mb__jstr(seg, "output"), mb__jnum(seg, "baseline.classes"),
+                 mb__jnum(seg, "baseline.mean_iou"),
+                 mb__jnum(seg, "baseline.mean_dice"),
+                 mb__jnum(seg, "candidate.mean_iou"),
+                 mb__jnum(seg, "candidate.mean_dice"),
+                 mb__jnum(seg, "mean_iou_delta"),
+                 mb__jnum(seg, "mean_dice_delta"));
+        field(w, "Segmentation against the masks", line);
     }
 }
 

@@ -7,6 +7,10 @@
  * The "model" path is ignored.  It describes one float32 input "x" of shape
  * [batch, 4] and one output "y" of the same shape (y = x).
  * Options: delay=DURATION_NS (busy-wait per run, default 0),
+ *          sleep=DURATION_NS (a fixed service time spent asleep: run()
+ *            sleeps until its start + sleep on CLOCK_MONOTONIC, so it
+ *            uses no CPU and many threads can serve at once; for the
+ *            queueing checks of `mbench load`; default 0),
  *          jitter=FRACTION (uniform extra delay in [0, delay*jitter)),
  *          process_sd=F (each process runs at delay * exp(F * Z), Z
  *            standard normal, drawn once per process),
@@ -25,8 +29,10 @@
 #include "core/err.h"
 #include "core/rng.h"
 
+#include <errno.h>
 #include <math.h>
 #include <stdlib.h>
+#include <time.h>
 #include <unistd.h>
 #include <string.h>
 
@@ -36,6 +42,7 @@ typedef struct {
 
 typedef struct {
     int64_t delay_ns;
+    int64_t sleep_ns;
     double jitter;
     double process_sd, mode_p, mode_f, ar, noise, level, e;
     mb_rng rng;
@@ -75,6 +82,10 @@ static int null_open(void *state, const char *model, const mb_kv *opts,
             s->delay_ns = strtoll(opts[i].value, &end, 10);
             if (*end || s->delay_ns < 0)
                 goto bad;
+        } else if (strcmp(opts[i].key, "sleep") == 0) {
+            s->sleep_ns = strtoll(opts[i].value, &end, 10);
+            if (*end || s->sleep_ns < 0 || s->sleep_ns > 3600000000000LL)
+                goto bad;
         } else if (strcmp(opts[i].key, "jitter") == 0) {
             s->jitter = strtod(opts[i].value, &end);
             if (*end || s->jitter < 0)
@@ -104,7 +115,7 @@ static int null_open(void *state, const char *model, const mb_kv *opts,
             free(s);
             return mb__fail(err, MB_EINVAL,
                             "the null backend has no option '%s' (it takes "
-                            "delay=NS, jitter=FRACTION, process_sd=F, "
+                            "delay=NS, sleep=NS, jitter=FRACTION, process_sd=F, "
                             "modes=P:F, ar=PHI, noise=SD, seed=N)",
                             opts[i].key);
         }
@@ -117,14 +128,17 @@ static int null_open(void *state, const char *model, const mb_kv *opts,
     }
     /* The process's own level, from a stream that differs per process. */
     mb_rng proc;
-    mb__rng_seed(&proc, seed ^ ((uint64_t)getpid() << 32) ^
-                            (uint64_t)mb_now_ns());
+    mb__rng_seed(&proc,
+                 seed ^ ((uint64_t)getpid() << 32) ^ (uint64_t)mb_now_ns());
     s->level = exp(s->process_sd * mb__rng_normal(&proc));
     if (s->mode_p > 0 && mb__rng_uniform(&proc) < s->mode_p)
         s->level *= s->mode_f;
     mb__rng_seed(&s->rng, seed ^ (uint64_t)getpid());
-    s->in = (mb_io_desc){.name = "x", .dtype = MB_DTYPE_FLOAT32, .rank = 2,
-                         .dims = {-1, 4}, .dim_names = {"batch", ""}};
+    s->in = (mb_io_desc){.name = "x",
+                         .dtype = MB_DTYPE_FLOAT32,
+                         .rank = 2,
+                         .dims = {-1, 4},
+                         .dim_names = {"batch", ""}};
     s->out = s->in;
     s->out.name = "y";
     *out = s;
@@ -148,8 +162,8 @@ static int null_prepare(void *session, const mb_tensor *inputs, size_t n,
 {
     null_session *s = session;
     if (n != 1)
-        return mb__fail(err, MB_EDATA, "the null backend takes 1 input, got %zu",
-                        n);
+        return mb__fail(err, MB_EDATA,
+                        "the null backend takes 1 input, got %zu", n);
     s->x = &inputs[0];
     return MB_OK;
 }
@@ -158,11 +172,19 @@ static int null_run(void *session, mb_err *err)
 {
     (void)err;
     null_session *s = session;
+    if (s->sleep_ns > 0) {
+        int64_t end = mb_now_ns() + s->sleep_ns;
+        struct timespec ts = {(time_t)(end / 1000000000),
+                              (long)(end % 1000000000)};
+        while (clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &ts, NULL) ==
+               EINTR)
+            ;
+    }
     if (s->delay_ns > 0) {
         int64_t d = s->delay_ns;
         if (s->level != 1 || s->noise > 0) {
-            s->e = s->ar * s->e + sqrt(1 - s->ar * s->ar) * s->noise *
-                                      mb__rng_normal(&s->rng);
+            s->e = s->ar * s->e +
+                   sqrt(1 - s->ar * s->ar) * s->noise * mb__rng_normal(&s->rng);
             d = (int64_t)((double)d * s->level * exp(s->e));
         }
         if (s->jitter > 0)
@@ -188,8 +210,31 @@ static int null_fetch(void *session, size_t index, mb_tensor *out, mb_err *err)
     return st;
 }
 
-static void null_close(void *session) { free(session); }
-static void null_unload(void *state) { free(state); }
+/* A twin: the same settings, its own stream and bound input. */
+static int null_share(void *session, void **twin, mb_err *err)
+{
+    null_session *s = session, *t = mb__calloc(1, sizeof *t);
+    if (!t)
+        return mb__fail(err, MB_ENOMEM, "out of memory");
+    *t = *s;
+    t->x = NULL;
+    t->e = 0;
+    mb__rng_seed(&t->rng, mb__rng_u64(&s->rng));
+    *twin = t;
+    return MB_OK;
+}
+
+static void null_close(void *session)
+{
+    free(session);
+}
+static void null_unload(void *state)
+{
+    free(state);
+}
+
+static const char *const null_options[] = {
+    "delay", "jitter", "seed", "process_sd", "noise", "ar", "modes", NULL};
 
 static const mb_backend null_backend = {
     .abi_version = MB_BACKEND_ABI_VERSION,
@@ -204,7 +249,13 @@ static const mb_backend null_backend = {
     .fetch = null_fetch,
     .close = null_close,
     .unload = null_unload,
+    .share = null_share,
+    .caps = MB_BACKEND_CAP_SIMULATED,
+    .options = null_options,
 };
 
 const mb_backend *mb__backend_null(void);
-const mb_backend *mb__backend_null(void) { return &null_backend; }
+const mb_backend *mb__backend_null(void)
+{
+    return &null_backend;
+}

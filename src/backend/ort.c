@@ -61,6 +61,9 @@ typedef struct ort_session {
     OrtValue **out_vals;
     int have_outputs;
     char *ep;
+    /* A twin made by ort_share: borrows parent's OrtSession, names and
+     * descriptions; owns only its input and output values. */
+    const struct ort_session *parent;
 } ort_session;
 
 /* Copies an ONNX Runtime message as one line, without the source-file
@@ -298,17 +301,19 @@ static int ort_load(const mb_backend_config *cfg, void **out, mb_err *err)
                         v, MB_ORT_MIN_API, MB_ORT_MIN_API);
     }
     st->api_version = want;
-#define MB_ORT_RESOLVE(slot, name, ret, params)                               \
+#define MB_ORT_RESOLVE(slot, name, ret, params)                                \
     memcpy(&st->api.name, &tbl[slot], sizeof st->api.name);
     MB_ORT_SLOTS(MB_ORT_RESOLVE)
 #undef MB_ORT_RESOLVE
 
     int sev = st->verbose ? ORT_LOG_WARNING : ORT_LOG_ERROR;
-    if (check(st, st->api.CreateEnvWithCustomLogger(logger, st, sev, "mbench",
-                                                    &st->env),
+    if (check(st,
+              st->api.CreateEnvWithCustomLogger(logger, st, sev, "mbench",
+                                                &st->env),
               err, MB_EBACKEND, "cannot create the ONNX Runtime environment") ||
-        check(st, st->api.CreateCpuMemoryInfo(ORT_ALLOC_DEVICE, ORT_MEM_DEFAULT,
-                                              &st->cpu_mem),
+        check(st,
+              st->api.CreateCpuMemoryInfo(ORT_ALLOC_DEVICE, ORT_MEM_DEFAULT,
+                                          &st->cpu_mem),
               err, MB_EBACKEND, "cannot create CPU memory info") ||
         check(st, st->api.GetAllocatorWithDefaultOptions(&st->alloc), err,
               MB_EBACKEND, "cannot get the default allocator")) {
@@ -346,8 +351,10 @@ static void ort_info(void *state, mb_info_fn emit, void *user)
     emit(user, "build_info", st->api.GetBuildInfoString());
     /* "providers" holds the ones that can be used; those the library lists
      * but cannot load (no provider library beside it) are apart */
-    emit(user, "providers", st->usable ? st->usable
-                            : st->providers ? st->providers : "");
+    emit(user, "providers",
+         st->usable      ? st->usable
+         : st->providers ? st->providers
+                         : "");
     emit(user, "providers_listed", st->providers ? st->providers : "");
     emit(user, "providers_unusable", st->unusable ? st->unusable : "");
     emit(user, "library_path", st->path ? st->path : "");
@@ -405,8 +412,8 @@ static int apply_opt(ort_state *st, OrtSessionOptions *so, const mb_kv *kv,
                             "invalid execution-mode '%s': expected "
                             "sequential or parallel",
                             v);
-        return check(st, st->api.SetSessionExecutionMode(so, m), err,
-                     MB_EINVAL, k)
+        return check(st, st->api.SetSessionExecutionMode(so, m), err, MB_EINVAL,
+                     k)
                    ? MB_EINVAL
                    : 0;
     }
@@ -445,8 +452,7 @@ static int apply_opt(ort_state *st, OrtSessionOptions *so, const mb_kv *kv,
     }
     if (strcmp(k, "arena") == 0) {
         if (strcmp(v, "0") == 0)
-            return check(st, st->api.DisableCpuMemArena(so), err, MB_EINVAL,
-                         k)
+            return check(st, st->api.DisableCpuMemArena(so), err, MB_EINVAL, k)
                        ? MB_EINVAL
                        : 0;
         if (strcmp(v, "1") == 0)
@@ -528,7 +534,7 @@ static int append_ep(ort_state *st, OrtSessionOptions *so, const char *ep,
         st->api.SessionOptionsAppendExecutionProvider(so, ep, NULL, NULL, 0);
     if (check(st, s, err, MB_EUNSUPPORTED, "execution provider"))
         return mb__fail_prefix(err, "--ep %s", ep) ? MB_EUNSUPPORTED
-                                                  : MB_EUNSUPPORTED;
+                                                   : MB_EUNSUPPORTED;
     return 0;
 }
 
@@ -541,6 +547,12 @@ static void free_session(ort_session *s)
     for (size_t i = 0; s->out_vals && i < s->n_out; i++)
         if (s->out_vals[i])
             st->api.ReleaseValue(s->out_vals[i]);
+    if (s->parent) {
+        free(s->in_vals);
+        free(s->out_vals);
+        free(s);
+        return;
+    }
     for (size_t i = 0; s->in_names && i < s->n_in; i++)
         if (s->in_names[i])
             st->api.AllocatorFree(st->alloc, s->in_names[i]);
@@ -606,8 +618,8 @@ static int describe_one(ort_session *s, OrtTypeInfo *ti, mb_io_desc *d,
     const char *sym[MB_MAX_RANK] = {0};
     if (check(st, st->api.GetDimensions(tti, d->dims, rank), err, MB_EMODEL,
               "dimensions") ||
-        check(st, st->api.GetSymbolicDimensions(tti, sym, rank), err,
-              MB_EMODEL, "symbolic dimensions"))
+        check(st, st->api.GetSymbolicDimensions(tti, sym, rank), err, MB_EMODEL,
+              "symbolic dimensions"))
         return -1;
     d->dtype = (mb_dtype)et;
     d->rank = (int)rank;
@@ -632,8 +644,8 @@ static int model_is_directory(const char *model, mb_err *err)
         if (l <= 5 || strcmp(e->d_name + l - 5, ".onnx") != 0)
             continue;
         if (n < 3 && used + l + 3 < sizeof found)
-            used += (size_t)snprintf(found + used, sizeof found - used,
-                                     "%s%s", n ? ", " : "", e->d_name);
+            used += (size_t)snprintf(found + used, sizeof found - used, "%s%s",
+                                     n ? ", " : "", e->d_name);
         n++;
     }
     if (d)
@@ -668,7 +680,8 @@ static int missing_external_data(const char *model, mb_err *err)
     char names[512] = "";
     size_t used = 0, i;
     json_t *v;
-    json_array_foreach(miss, i, v) {
+    json_array_foreach(miss, i, v)
+    {
         const char *nm = json_string_value(v);
         if (!nm || used + strlen(nm) + 3 >= sizeof names)
             break;
@@ -767,10 +780,9 @@ static int ort_open(void *state, const char *model, const mb_kv *opts,
             OrtTypeInfo *ti = NULL;
             char **name = o ? &s->out_names[i] : &s->in_names[i];
             mb_io_desc *d = o ? &s->out[i] : &s->in[i];
-            OrtStatus *q = o ? st->api.SessionGetOutputName(s->sess, i,
-                                                            st->alloc, name)
-                             : st->api.SessionGetInputName(s->sess, i,
-                                                           st->alloc, name);
+            OrtStatus *q =
+                o ? st->api.SessionGetOutputName(s->sess, i, st->alloc, name)
+                  : st->api.SessionGetInputName(s->sess, i, st->alloc, name);
             if (!q)
                 q = o ? st->api.SessionGetOutputTypeInfo(s->sess, i, &ti)
                       : st->api.SessionGetInputTypeInfo(s->sess, i, &ti);
@@ -837,10 +849,10 @@ static int ort_run(void *session, mb_err *err)
             s->out_vals[i] = NULL;
         }
     }
-    OrtStatus *r = st->api.Run(s->sess, NULL, (const char *const *)s->in_names,
-                               (const OrtValue *const *)s->in_vals, s->n_in,
-                               (const char *const *)s->out_names, s->n_out,
-                               s->out_vals);
+    OrtStatus *r =
+        st->api.Run(s->sess, NULL, (const char *const *)s->in_names,
+                    (const OrtValue *const *)s->in_vals, s->n_in,
+                    (const char *const *)s->out_names, s->n_out, s->out_vals);
     if (r) {
         s->have_outputs = 0;
         check(st, r, err, MB_EBACKEND, "inference failed");
@@ -896,8 +908,8 @@ static int ort_fetch(void *session, size_t index, mb_tensor *out, mb_err *err)
         return rc;
     }
     if (out->nbytes) {
-        if (check(st, st->api.GetTensorMutableData(v, &data), err,
-                  MB_EBACKEND, "output data")) {
+        if (check(st, st->api.GetTensorMutableData(v, &data), err, MB_EBACKEND,
+                  "output data")) {
             mb_tensor_clear(out);
             return MB_EBACKEND;
         }
@@ -930,6 +942,36 @@ static void ort_unload(void *state)
     free(st);
 }
 
+/* A second handle on the same OrtSession (Run is thread-safe in ONNX
+ * Runtime): its own input and output values, everything else borrowed. */
+static int ort_share(void *session, void **twin, mb_err *err)
+{
+    const ort_session *p = session;
+    while (p->parent)
+        p = p->parent;
+    ort_session *t = mb__calloc(1, sizeof *t);
+    if (!t)
+        return mb__fail(err, MB_ENOMEM, "out of memory");
+    *t = *p;
+    t->parent = p;
+    t->have_outputs = 0;
+    t->in_vals = mb__calloc(p->n_in + 1, sizeof *t->in_vals);
+    t->out_vals = mb__calloc(p->n_out + 1, sizeof *t->out_vals);
+    if (!t->in_vals || !t->out_vals) {
+        free(t->in_vals);
+        free(t->out_vals);
+        free(t);
+        return mb__fail(err, MB_ENOMEM, "out of memory");
+    }
+    *twin = t;
+    return MB_OK;
+}
+/* What apply_opt() takes. */
+static const char *const ort_options[] = {
+    "threads", "inter-threads", "execution-mode", "opt-level",
+    "ep",      "device-id",     "arena",          "save-optimized",
+    "profile", "config:*",      "dim:*",          NULL};
+
 static const mb_backend ort_backend = {
     .abi_version = MB_BACKEND_ABI_VERSION,
     .struct_size = sizeof(mb_backend),
@@ -943,7 +985,13 @@ static const mb_backend ort_backend = {
     .fetch = ort_fetch,
     .close = ort_close,
     .unload = ort_unload,
+    .share = ort_share,
+    .caps = MB_BACKEND_CAP_MODEL_FILE | MB_BACKEND_CAP_DIM_OVERRIDE,
+    .options = ort_options,
 };
 
 const mb_backend *mb__backend_ort(void);
-const mb_backend *mb__backend_ort(void) { return &ort_backend; }
+const mb_backend *mb__backend_ort(void)
+{
+    return &ort_backend;
+}

@@ -1,6 +1,7 @@
 /* registry.c - finding a backend: a built-in one by name, a plugin by path,
- * or a plugin by name in the plugin directories (mbench_NAME.so). */
-#include "mbench_backend.h"
+ * or a plugin by name in the plugin directories (mbench_NAME.so); what a
+ * backend declares beyond its vtable (registry.h). */
+#include "backend/registry.h"
 
 #include "core/err.h"
 
@@ -11,6 +12,7 @@
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <stddef.h>
 #include <string.h>
 #include <unistd.h>
 
@@ -47,9 +49,10 @@ static const mb_backend *load_plugin(const char *path, mb_err *err)
     mb_backend_entry_fn entry;
     *(void **)&entry = dlsym(h, "mb_backend_entry");
     const mb_backend *b = entry ? entry() : NULL;
-    /* A plugin built before model_info was added is still ABI 1. */
     if (!b || b->abi_version != MB_BACKEND_ABI_VERSION ||
-        b->struct_size < offsetof(mb_backend, model_info)) {
+        /* share(), caps and later slots are optional: a plugin built
+         * before them ends at unload (their accessors check the size). */
+        b->struct_size < offsetof(mb_backend, share)) {
         mb__fail(err, MB_EBACKEND,
                  "%s is not an mbench backend of ABI version %u (it must "
                  "export mb_backend_entry)",
@@ -143,4 +146,36 @@ const mb_backend *mb_backend_find(const char *name, mb_err *err)
         return NULL;
     }
     return load_plugin(path, err);
+}
+
+uint32_t mb__backend_caps(const mb_backend *be)
+{
+    if (!be || be->struct_size < offsetof(mb_backend, caps) + sizeof be->caps)
+        return 0;
+    return be->caps;
+}
+
+const char *const *mb__backend_options(const mb_backend *be)
+{
+    if (!be ||
+        be->struct_size < offsetof(mb_backend, options) + sizeof be->options)
+        return NULL;
+    return be->options;
+}
+
+int mb__backend_accepts(const mb_backend *be, const char *key)
+{
+    const char *const *o = mb__backend_options(be);
+    for (; o && *o; o++) {
+        size_t L = strlen(*o);
+        if (strcmp(*o, key) == 0 ||
+            (L && (*o)[L - 1] == '*' && strncmp(*o, key, L - 1) == 0))
+            return 1;
+    }
+    return 0;
+}
+
+const mb_backend *mb__backend_builtin(size_t i)
+{
+    return i == 0 ? mb__backend_ort() : i == 1 ? mb__backend_null() : NULL;
 }

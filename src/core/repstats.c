@@ -6,6 +6,7 @@
 
 #include <gsl/gsl_cdf.h>
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -183,7 +184,19 @@ size_t mb__replicates_needed(double sd_log, double half, int paired)
     }
     if (k < 2)
         k = 2;
-    return k > 1000 ? 1000 : (size_t)k;
+    return k > 1e6 ? 1000000 : (size_t)k;
+}
+
+const char *mb__need_text(size_t need, char *buf, size_t len)
+{
+    if (need > MB_MAX_PROCESSES)
+        snprintf(buf, len, "about %zu processes, more than --processes "
+                 "allows (%d): the difference is too small to settle; a "
+                 "larger --threshold asks an easier question", need,
+                 MB_MAX_PROCESSES);
+    else
+        snprintf(buf, len, "about %zu processes", need);
+    return buf;
 }
 
 int mb__replicate_modes(const double *x, size_t k, double gap, double *lo,

@@ -84,6 +84,11 @@ size_t mb__blocks_for(size_t n);
  * deviation per replicate of sd_log (paired: of the differences).  At
  * least 2; capped at 1000. */
 size_t mb__replicates_needed(double sd_log, double half, int paired);
+/* The most processes --processes accepts. */
+#define MB_MAX_PROCESSES 1000
+/* "about N processes", or, beyond MB_MAX_PROCESSES, a sentence that says
+ * the question cannot be settled at this threshold; returns buf. */
+const char *mb__need_text(size_t need, char *buf, size_t len);
 
 /* Modes among per-replicate figures: sorts a copy of x[0..k) and looks for
  * the largest ratio between neighbours.  When it exceeds `gap` (1.15) and

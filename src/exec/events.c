@@ -66,6 +66,62 @@ static mb_named_value *value_get(mb_named_value **arr, size_t *n, size_t *cap,
     return v;
 }
 
+static mb_loop_rec *loop_get(mb_events *ev, const char *name)
+{
+    for (size_t i = 0; i < ev->n_loops; i++)
+        if (strcmp(ev->loops[i].name, name) == 0)
+            return &ev->loops[i];
+    if (!mb__grow((void **)&ev->loops, &ev->cap_loops, ev->n_loops + 1,
+                  sizeof *ev->loops))
+        return NULL;
+    mb_loop_rec *l = &ev->loops[ev->n_loops];
+    memset(l, 0, sizeof *l);
+    if (!(l->name = mb__strdup(name)))
+        return NULL;
+    ev->n_loops++;
+    return l;
+}
+
+static void on_iter(mb_events *ev, const json_t *o)
+{
+    const char *name = json_string_value(json_object_get(o, "name"));
+    const json_t *nj = json_object_get(o, "ns"), *ij = json_object_get(o, "items");
+    if (!name || !*name || !json_is_integer(nj) ||
+        json_integer_value(nj) <= 0) {
+        bad(ev, "\"iter\" event needs a \"name\" string and an integer "
+                "\"ns\" > 0");
+        return;
+    }
+    if (ij && (!json_is_integer(ij) || json_integer_value(ij) < 0)) {
+        bad(ev, "\"iter\" event: \"items\" is not an integer >= 0");
+        return;
+    }
+    if (ev->iters >= MB_EVENTS_MAX_ITERS) {
+        ev->dropped_iters++;
+        return;
+    }
+    mb_loop_rec *l = loop_get(ev, name);
+    if (!l)
+        return;
+    size_t cap = l->cap;
+    if (l->n == cap) {
+        size_t nc = cap ? cap * 2 : 64;
+        int64_t *a = mb__realloc_array(l->ns, nc, sizeof *a);
+        if (!a)
+            return;
+        l->ns = a;
+        int64_t *b = mb__realloc_array(l->items, nc, sizeof *b);
+        if (!b)
+            return;
+        l->items = b;
+        l->cap = nc;
+    }
+    l->ns[l->n] = (int64_t)json_integer_value(nj);
+    l->items[l->n] = ij ? (int64_t)json_integer_value(ij) : 1;
+    l->n++;
+    ev->iters++;
+}
+
 static void on_start(mb_events *ev, const char *phase, int64_t t,
                      int64_t own)
 {
@@ -163,9 +219,11 @@ static void parse_line(mb_events *ev, const char *s, size_t n, int64_t t)
                 v->updates++;
             }
         }
+    } else if (!strcmp(kind, "iter")) {
+        on_iter(ev, o);
     } else {
-        bad(ev, "unknown event \"%.40s\" (expected start, end, counter or "
-                "metric)", kind);
+        bad(ev, "unknown event \"%.40s\" (expected start, end, counter, "
+                "metric or iter)", kind);
     }
     json_decref(o);
 }
@@ -219,10 +277,24 @@ const mb_phase_rec *mb__events_phase(const mb_events *ev, const char *name)
     return NULL;
 }
 
+const mb_loop_rec *mb__events_loop(const mb_events *ev, const char *name)
+{
+    for (size_t i = 0; i < ev->n_loops; i++)
+        if (strcmp(ev->loops[i].name, name) == 0)
+            return &ev->loops[i];
+    return NULL;
+}
+
 void mb__events_free(mb_events *ev)
 {
     if (!ev)
         return;
+    for (size_t i = 0; i < ev->n_loops; i++) {
+        free(ev->loops[i].name);
+        free(ev->loops[i].ns);
+        free(ev->loops[i].items);
+    }
+    free(ev->loops);
     for (size_t i = 0; i < ev->n_phases; i++) {
         free(ev->phases[i].name);
         free(ev->phases[i].parent);

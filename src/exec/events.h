@@ -6,6 +6,9 @@
  *   {"event":"end","phase":"init"}
  *   {"event":"counter","name":"samples","value":128}   (added up per run)
  *   {"event":"metric","name":"loss","value":0.31}      (last value wins)
+ *   {"event":"iter","name":"infer","ns":1234567,"items":8}
+ *                     (one timed iteration of a loop, by the program's own
+ *                      clock; items optional, default 1)
  * mbench timestamps each line on receipt (CLOCK_MONOTONIC).  This module
  * turns the byte stream of one run into per-phase durations, counters and
  * metrics.  Malformed lines are counted (with the first one's reason),
@@ -36,6 +39,18 @@ typedef struct mb_named_value {
     size_t updates;
 } mb_named_value;
 
+/* The iterations of one loop in one run, in the order received. */
+typedef struct mb_loop_rec {
+    char *name;
+    int64_t *ns;    /* duration of each iteration */
+    int64_t *items; /* samples in each iteration */
+    size_t n, cap;
+} mb_loop_rec;
+
+/* At most this many iterations are kept per run (all loops together);
+ * more are counted in `dropped_iters`. */
+#define MB_EVENTS_MAX_ITERS (1u << 22)
+
 typedef struct mb_open_phase {
     char *name;
     int64_t t_recv;
@@ -49,6 +64,9 @@ typedef struct mb_events {
     size_t n_counters, cap_counters;
     mb_named_value *metrics;
     size_t n_metrics, cap_metrics;
+    mb_loop_rec *loops; /* in order of first iteration */
+    size_t n_loops, cap_loops;
+    size_t iters, dropped_iters;
     size_t lines;     /* lines received */
     size_t malformed; /* lines that were not a valid event */
     char first_malformed[200];
@@ -67,6 +85,8 @@ void mb__events_feed(mb_events *ev, const char *data, size_t n, int64_t t_ns);
 void mb__events_finish(mb_events *ev, int64_t t_ns);
 /* The phase record named name, or NULL. */
 const mb_phase_rec *mb__events_phase(const mb_events *ev, const char *name);
+/* The loop record named name, or NULL. */
+const mb_loop_rec *mb__events_loop(const mb_events *ev, const char *name);
 void mb__events_free(mb_events *ev);
 
 #endif

@@ -5,6 +5,7 @@
 #include "core/clock.h"
 #include "core/err.h"
 #include "core/stats.h"
+#include "exec/suite.h"
 #include "runner/runner.h"
 
 #include <math.h>
@@ -410,6 +411,10 @@ static json_t *phases_json(const mb_exec_series *s)
                 json_object_set_new(ph, "median_ns", json_null());
                 json_object_set_new(ph, "ci95", json_null());
             }
+            json_t *per_run = json_array(); /* the per-run totals, for ratios */
+            for (size_t r = 0; r < k; r++)
+                json_array_append_new(per_run, json_integer((json_int_t)llround(tot[r])));
+            json_object_set_new(ph, "runs_ns", per_run);
             json_object_set_new(ph, "count", json_integer((json_int_t)k));
             json_object_set_new(ph, "unfinished", json_integer((json_int_t)unfinished));
             json_object_set_new(ph, "parent", p->parent ? json_string(p->parent) : json_null());
@@ -574,15 +579,21 @@ json_t *mb__exec_run_json(const mb_exec_series *s, const mb_exec_opts *o)
                                     : o->nvml      ? "nvml (untested)"
                                                    : "not available"));
     json_object_set_new(ex, "exit_codes", codes);
+    size_t dropped = 0;
+    for (size_t i = 0; i < s->n; i++)
+        dropped += s->samples[i].events.dropped_iters;
     json_object_set_new(ex, "failures", json_integer((json_int_t)s->failures));
     json_object_set_new(ex, "timeouts", json_integer((json_int_t)timeouts));
     json_object_set_new(ex, "signals", json_integer((json_int_t)signals));
     json_object_set_new(ex, "phases", phases_json(s));
     json_object_set_new(ex, "counters", values_json(s, 1));
     json_object_set_new(ex, "metrics", values_json(s, 0));
+    json_object_set_new(ex, "loops", mb__exec_loops_json(s));
+    json_object_set_new(ex, "derived", mb__exec_derived_json(s));
     json_object_set_new(
         ex, "events",
-        json_pack("{s:I,s:o}", "malformed", (json_int_t)s->malformed_events,
+        json_pack("{s:I,s:I,s:o}", "malformed", (json_int_t)s->malformed_events,
+                  "dropped_iterations", (json_int_t)dropped,
                   "first_malformed",
                   s->first_malformed ? json_string(s->first_malformed)
                                      : json_null()));
@@ -637,4 +648,29 @@ json_t *mb__exec_comparison_json(const mb_exec_series *s, size_t n,
     free(a);
     json_object_set_new(c, "entries", entries);
     return c;
+}
+
+json_t *mb__exec_result(const mb_exec_opts *o, const mb_exec_series *ser,
+                        size_t n, mb_status st, uint64_t seed,
+                        const char *command_line)
+{
+    json_t *doc = mb__exec_doc("exec", command_line);
+    json_t *runs = json_object_get(doc, "runs");
+    for (size_t i = 0; ser && i < n; i++)
+        json_array_append_new(runs, mb__exec_run_json(&ser[i], o));
+    if (st == MB_EINTERRUPTED)
+        json_object_set_new(doc, "interrupted", json_true());
+    if (n > 1 && ser && st == MB_OK) {
+        json_t *cmp = mb__exec_comparison_json(ser, n, seed);
+        size_t i;
+        json_t *e;
+        json_array_foreach(json_object_get(cmp, "entries"), i, e)
+        {
+            json_t *r = json_array_get(runs, i + 1);
+            json_object_set_new(e, "phases", mb__phase_speedups(json_array_get(runs, 0), r));
+            json_object_set_new(e, "loops", mb__loop_speedups(json_array_get(runs, 0), r));
+        }
+        json_object_set_new(doc, "comparison", cmp);
+    }
+    return doc;
 }

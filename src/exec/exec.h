@@ -91,10 +91,25 @@ mb_status mb__exec_shell(const char *cmd, const char *cwd, int64_t timeout_ns,
 /* The RUN object of one series (docs/EXEC.md): status, variant, command,
  * iterations, latency (of wall times), "exec": {...}. New reference. */
 json_t *mb__exec_run_json(const mb_exec_series *s, const mb_exec_opts *o);
+/* exec.loops of a RUN: per loop reported with "iter" events, the latency
+ * summary of its iterations pooled over runs with process-level (run)
+ * CIs as `run` computes them, and items/s (loops.c).  New reference. */
+json_t *mb__exec_loops_json(const mb_exec_series *s);
+/* exec.derived: samples/s, batches/s and time per sample/batch from the
+ * "samples" and "batches" counters and each run's wall time; null when
+ * the program reports neither.  New reference. */
+json_t *mb__exec_derived_json(const mb_exec_series *s);
 /* "comparison" of series 1..n-1 against series 0: ratio of medians with
  * bootstrap CI and Mann-Whitney p-value.  New reference. */
 json_t *mb__exec_comparison_json(const mb_exec_series *s, size_t n,
                                  uint64_t seed);
+
+/* The whole "exec" document of a measurement: a RUN per series (none when
+ * ser is NULL), "interrupted" when st is MB_EINTERRUPTED, and with
+ * several commands measured to the end the "comparison".  New reference. */
+json_t *mb__exec_result(const mb_exec_opts *o, const mb_exec_series *ser,
+                        size_t n, mb_status st, uint64_t seed,
+                        const char *command_line);
 
 /* A new result document of `kind` (mb__doc_new of runner.h) whose
  * "statistics" also define the comparison's ratio CI and significance

@@ -3,6 +3,7 @@
 
 #include "core/alloc.h"
 #include "core/err.h"
+#include "core/repstats.h"
 #include "core/rng.h"
 #include "core/stats.h"
 
@@ -39,7 +40,44 @@ static const char *group_of(const json_t *run)
     return json_string_value(json_object_get(json_object_get(run, "task"), "group"));
 }
 
-static json_t *phase_speedups(const json_t *base, const json_t *run)
+/* The k positive numbers of array arr into a new array (NULL when none). */
+static double *positives(const json_t *arr, size_t *k)
+{
+    *k = 0;
+    double *v = mb__calloc(json_array_size(arr) ? json_array_size(arr) : 1, sizeof *v);
+    size_t i;
+    json_t *x;
+    json_array_foreach((json_t *)arr, i, x) if (v && json_number_value(x) > 0)
+        v[(*k)++] = json_number_value(x);
+    return v;
+}
+
+/* {speedup, speedup_ci95, p_value, runs} of per-run figures b against a:
+ * ratio of geometric means with Welch's t over runs (repstats.h); only the
+ * point estimate (ratio of medians) when a side has fewer than 2 runs. */
+static json_t *ratio_entry(const json_t *ra, const json_t *rb, double med_a,
+                           double med_b)
+{
+    size_t ka, kb;
+    double *a = positives(ra, &ka), *b = positives(rb, &kb);
+    mb_ratio r;
+    json_t *o = NULL;
+    if (a && b && ka >= 2 && kb >= 2 &&
+        mb__ratio_welch(a, ka, b, kb, 0.95, &r) == 0 && r.ok && r.ratio > 0)
+        o = json_pack("{s:f,s:{s:f,s:f},s:f,s:s}", "speedup", 1 / r.ratio,
+                      "speedup_ci95", "lo", 1 / r.hi, "hi", 1 / r.lo,
+                      "p_value", r.p, "method",
+                      "ratio of geometric means of per-run figures, Welch t "
+                      "over runs, 95%");
+    else if (med_a > 0 && med_b > 0)
+        o = json_pack("{s:f,s:n,s:n}", "speedup", med_a / med_b,
+                      "speedup_ci95", "p_value");
+    free(a);
+    free(b);
+    return o;
+}
+
+json_t *mb__phase_speedups(const json_t *base, const json_t *run)
 {
     json_t *o = json_object();
     const json_t *pb = json_object_get(json_object_get(base, "exec"), "phases");
@@ -53,8 +91,33 @@ static json_t *phase_speedups(const json_t *base, const json_t *run)
         double b = json_number_value(json_object_get(w, "median_ns"));
         if (!w || !json_is_number(json_object_get(w, "median_ns")) || a <= 0 || b <= 0)
             continue;
-        json_object_set_new(o, k, json_pack("{s:f,s:f,s:f}", "baseline_ns", a,
-                                            "median_ns", b, "speedup", a / b));
+        json_t *e = ratio_entry(json_object_get(v, "runs_ns"), json_object_get(w, "runs_ns"), a, b);
+        if (!e)
+            continue;
+        json_object_set_new(e, "baseline_ns", json_real(a));
+        json_object_set_new(e, "median_ns", json_real(b));
+        json_object_set_new(o, k, e);
+    }
+    return o;
+}
+
+json_t *mb__loop_speedups(const json_t *base, const json_t *run)
+{
+    json_t *o = json_object();
+    const json_t *lb = json_object_get(json_object_get(base, "exec"), "loops");
+    const json_t *lr = json_object_get(json_object_get(run, "exec"), "loops");
+    const char *k;
+    json_t *v;
+    json_object_foreach((json_t *)lb, k, v)
+    {
+        const json_t *w = json_object_get(lr, k);
+        const json_t *ma = json_object_get(json_object_get(json_object_get(v, "replication"), "per_process"), "median");
+        const json_t *mb = json_object_get(json_object_get(json_object_get(w, "replication"), "per_process"), "median");
+        double a = json_number_value(json_object_get(json_object_get(v, "latency"), "median"));
+        double b = json_number_value(json_object_get(json_object_get(w, "latency"), "median"));
+        json_t *e = w ? ratio_entry(ma, mb, a, b) : NULL;
+        if (e)
+            json_object_set_new(o, k, e);
     }
     return o;
 }
@@ -113,7 +176,8 @@ json_t *mb__suite_comparison(const json_t *runs, uint64_t seed)
             int mw = ok && na >= 2 && nb >= 2 && mb__mann_whitney(a, na, b, nb, &u) == 0;
             json_object_set_new(e, "p_value", mw ? json_real(u.p) : json_null());
             json_object_set_new(e, "significant", mw ? json_boolean(u.p < 0.05) : json_null());
-            json_object_set_new(e, "phases", base ? phase_speedups(base, x) : json_object());
+            json_object_set_new(e, "phases", base ? mb__phase_speedups(base, x) : json_object());
+            json_object_set_new(e, "loops", base ? mb__loop_speedups(base, x) : json_object());
             free(b);
             json_array_append_new(entries, e);
         }

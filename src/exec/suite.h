@@ -19,6 +19,14 @@
  * (new reference). */
 json_t *mb__suite_comparison(const json_t *runs, uint64_t seed);
 
+/* Speedups of every phase (loop) that base and run both report, from the
+ * per-run phase totals (per-run loop medians): {name: {speedup,
+ * speedup_ci95: {lo, hi} | null, p_value, method}}, the ratio of geometric
+ * means with Welch's t over runs (each run a process), or the ratio of
+ * medians alone with fewer than 2 runs a side.  New references. */
+json_t *mb__phase_speedups(const json_t *base, const json_t *run);
+json_t *mb__loop_speedups(const json_t *base, const json_t *run);
+
 /* Merges shard documents (borrowed; names for messages) into a new
  * document: runs in task order, "shard": null, "merged_from": [...].
  * MB_EINVAL when the documents are not shards of one suite (different

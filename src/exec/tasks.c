@@ -51,14 +51,14 @@ static mb_status check_placeholders(const mb_tasks *t, const char *s,
                          "0123456789_-") != n)
             continue; /* not a placeholder: shell braces, JSON, ... */
         if (mb__csv_col(&t->csv, name) >= 0 || !strcmp(name, "workdir") ||
-            !strcmp(name, "index"))
+            !strcmp(name, "index") || !strcmp(name, "root"))
             continue;
         mb_buf cols = MB_BUF_INIT;
         for (size_t i = 0; i < t->csv.ncols; i++)
             mb__buf_printf(&cols, "%s%s", i ? ", " : "", t->csv.header[i]);
         mb__fail(err, MB_EINVAL,
                  "%s: unknown placeholder {%s}; the columns of %s are: %s "
-                 "(and {workdir}, {index})",
+                 "(and {workdir}, {root}, {index})",
                  where, name, t->path, cols.data ? cols.data : "");
         mb__buf_free(&cols);
         return MB_EINVAL;
@@ -225,6 +225,20 @@ mb_status mb__tasks_command(const mb_tasks *t, size_t row, const char *workdir,
                 char idx[32];
                 if (!v && !strcmp(name, "workdir"))
                     v = workdir ? workdir : ".";
+                if (!v && !strcmp(name, "root"))
+                    v = t->root ? t->root : ".";
+                char *rooted = NULL; /* {root} inside a cell */
+                if (v && strstr(v, "{root}")) {
+                    mb_buf r = MB_BUF_INIT;
+                    for (const char *c = v; *c;)
+                        if (!strncmp(c, "{root}", 6)) {
+                            mb__buf_puts(&r, t->root ? t->root : ".");
+                            c += 6;
+                        } else {
+                            mb__buf_putc(&r, *c++);
+                        }
+                    v = rooted = mb__buf_take(&r, NULL);
+                }
                 if (!v && !strcmp(name, "index")) {
                     snprintf(idx, sizeof idx, "%zu", row);
                     v = idx;
@@ -234,9 +248,11 @@ mb_status mb__tasks_command(const mb_tasks *t, size_t row, const char *workdir,
                         put_list(&b, v);
                     else
                         put_word(&b, v);
+                    free(rooted);
                     p = q + 1;
                     continue;
                 }
+                free(rooted);
             }
         }
         mb__buf_putc(&b, *p++);

@@ -29,6 +29,8 @@ typedef struct mb_tasks {
     char *template_;    /* --command, or NULL (then the `command` column) */
     int col_branch, col_experiment, col_command;
     char *path;
+    const char *root;   /* {root}: the repository root (borrowed; set by the
+                         * caller, NULL means ".") */
 } mb_tasks;
 
 /* Loads and checks the table at path (the template may be NULL). */
@@ -41,7 +43,8 @@ mb_status mb__tasks_parse(const char *text, size_t len, const char *path,
 void mb__tasks_free(mb_tasks *t);
 
 /* The command of row i with placeholders replaced (workdir may be NULL:
- * then {workdir} is "."); caller frees.  MB_EINVAL names an unknown
+ * then {workdir} is "."; {root} is t->root, also inside a cell's value);
+ * caller frees.  MB_EINVAL names an unknown
  * placeholder. */
 mb_status mb__tasks_command(const mb_tasks *t, size_t row, const char *workdir,
                             char **out, mb_err *err);

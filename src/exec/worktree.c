@@ -12,7 +12,7 @@
 #include <unistd.h>
 
 typedef struct entry {
-    char *branch, *path, *commit, *date;
+    char *branch, *path, *commit, *date, *ref;
 } entry;
 
 struct mb_worktrees {
@@ -20,6 +20,7 @@ struct mb_worktrees {
     char *tmp;
     entry *e;
     size_t n, cap;
+    int fetch;
 };
 
 /* git commands get ten minutes each. */
@@ -69,6 +70,93 @@ mb_status mb__worktrees_open(const char *dir, mb_worktrees **out, int *dirty,
 
 const char *mb__worktrees_repo(const mb_worktrees *w) { return w->repo; }
 
+void mb__worktrees_set_fetch(mb_worktrees *w, int fetch) { w->fetch = fetch; }
+
+/* The commit of rev, or NULL. */
+static char *commit_of(const mb_worktrees *w, const char *rev)
+{
+    char r[1100];
+    snprintf(r, sizeof r, "%s^{commit}", rev);
+    char *commit = NULL;
+    char *a[] = {"git", "-C", w->repo, "rev-parse", "--verify", "--quiet", r,
+                 NULL};
+    if (git(a, &commit, NULL) != MB_OK || !commit[0]) {
+        free(commit);
+        return NULL;
+    }
+    return commit;
+}
+
+/* The remote names of the repository, newline-separated (caller frees). */
+static char *remotes(const mb_worktrees *w)
+{
+    char *out = NULL;
+    char *a[] = {"git", "-C", w->repo, "remote", NULL};
+    if (git(a, &out, NULL) != MB_OK) {
+        free(out);
+        return NULL;
+    }
+    return out;
+}
+
+/* Resolves branch: itself, else refs/remotes/R/branch for each remote R
+ * (origin first).  *ref gets what it resolved to.  NULL when none. */
+static char *resolve(const mb_worktrees *w, const char *branch, char **ref)
+{
+    char *c = commit_of(w, branch);
+    if (c) {
+        *ref = mb__strdup(branch);
+        return c;
+    }
+    char *rs = remotes(w);
+    char r[1100];
+    snprintf(r, sizeof r, "refs/remotes/origin/%s", branch);
+    if ((c = commit_of(w, r)) == NULL && rs) {
+        char *save = NULL;
+        for (char *t = strtok_r(rs, "\n", &save); t && !c;
+             t = strtok_r(NULL, "\n", &save)) {
+            snprintf(r, sizeof r, "refs/remotes/%s/%s", t, branch);
+            c = commit_of(w, r);
+        }
+    }
+    free(rs);
+    if (c)
+        *ref = mb__strdup(r);
+    return c;
+}
+
+/* git fetch of branch ("origin/x": x from origin; "x": x from origin, or
+ * from the only remote) into its remote-tracking ref. */
+static mb_status fetch_branch(const mb_worktrees *w, const char *branch,
+                              mb_err *err)
+{
+    char *rs = remotes(w);
+    char remote[256] = "", name[1024], *save = NULL;
+    snprintf(name, sizeof name, "%s", branch);
+    for (char *t = rs ? strtok_r(rs, "\n", &save) : NULL; t; t = strtok_r(NULL, "\n", &save)) {
+        size_t n = strlen(t);
+        if (!strncmp(branch, t, n) && branch[n] == '/' && branch[n + 1]) {
+            snprintf(remote, sizeof remote, "%s", t);
+            snprintf(name, sizeof name, "%s", branch + n + 1);
+            break;
+        }
+        if (!remote[0] || !strcmp(t, "origin"))
+            snprintf(remote, sizeof remote, "%s", t);
+    }
+    free(rs);
+    if (!remote[0])
+        return mb__fail(err, MB_EINVAL, "--fetch: %s has no remote to fetch "
+                        "'%s' from (git remote add origin URL)", w->repo,
+                        branch);
+    char spec[2400];
+    snprintf(spec, sizeof spec, "+refs/heads/%s:refs/remotes/%s/%s", name,
+             remote, name);
+    char *a[] = {"git", "-C", w->repo, "fetch", "--quiet", remote, spec, NULL};
+    if (git(a, NULL, err) != MB_OK)
+        return mb__fail_prefix(err, "git fetch %s %s", remote, name);
+    return MB_OK;
+}
+
 mb_status mb__worktrees_get(mb_worktrees *w, const char *branch,
                             mb_worktree_info *info, mb_err *err)
 {
@@ -80,19 +168,25 @@ mb_status mb__worktrees_get(mb_worktrees *w, const char *branch,
     if (!e) {
         if (!branch[0] || branch[0] == '-')
             return mb__fail(err, MB_EINVAL, "invalid branch name '%s'", branch);
-        char rev[1024];
-        snprintf(rev, sizeof rev, "%s^{commit}", branch);
-        char *commit = NULL, *date = NULL;
-        char *a1[] = {"git", "-C", w->repo, "rev-parse", "--verify", "--quiet",
-                      rev, NULL};
-        if (git(a1, &commit, NULL) != MB_OK || !commit[0]) {
-            free(commit);
-            return mb__fail(err, MB_EINVAL,
-                            "branch '%s' not found in %s (git branch -a "
-                            "lists the branches; fetch it or fix the tasks "
-                            "file)",
-                            branch, w->repo);
+        char *ref = NULL, *date = NULL;
+        char *commit = resolve(w, branch, &ref);
+        if (!commit && w->fetch) {
+            mb_status fs = fetch_branch(w, branch, err);
+            if (fs != MB_OK)
+                return fs;
+            commit = resolve(w, branch, &ref);
         }
+        if (!commit)
+            return mb__fail(err, MB_EINVAL,
+                            "branch '%s' not found in %s: not a local branch, "
+                            "commit or remote-tracking branch "
+                            "(refs/remotes/*/%s)%s",
+                            branch, w->repo, branch,
+                            w->fetch ? ", and not on the remote either; "
+                                       "check the name in the tasks file"
+                                     : "; pass --fetch to fetch it from the "
+                                       "remote (a shallow or single-branch "
+                                       "clone has no other branches)");
         char *a2[] = {"git", "-C", w->repo, "log", "-1", "--format=%ct",
                       commit, NULL};
         git(a2, &date, NULL);
@@ -120,12 +214,14 @@ mb_status mb__worktrees_get(mb_worktrees *w, const char *branch,
         if (st != MB_OK) {
             free(commit);
             free(date);
+            free(ref);
             return mb__fail_prefix(err, "git worktree add for branch '%s'",
                                    branch);
         }
         if (!mb__grow((void **)&w->e, &w->cap, w->n + 1, sizeof *w->e)) {
             free(commit);
             free(date);
+            free(ref);
             return mb__fail(err, MB_ENOMEM, "out of memory");
         }
         e = &w->e[w->n++];
@@ -133,7 +229,9 @@ mb_status mb__worktrees_get(mb_worktrees *w, const char *branch,
         e->path = mb__strdup(path);
         e->commit = commit;
         e->date = date ? date : mb__strdup("");
+        e->ref = ref;
     }
+    info->ref = e->ref;
     info->branch = e->branch;
     info->path = e->path;
     info->commit = e->commit;
@@ -153,6 +251,7 @@ void mb__worktrees_close(mb_worktrees *w)
         free(w->e[i].path);
         free(w->e[i].commit);
         free(w->e[i].date);
+        free(w->e[i].ref);
     }
     char *rmargv[] = {"rm", "-rf", w->tmp, NULL};
     git(rmargv, NULL, NULL);

@@ -246,6 +246,7 @@ static mb__verdict judge_replicates(const char *metric, const double *fb,
              threshold * 100.0);
     int sig = r.p < o->alpha;
     size_t need = 0;
+    char needbuf[200];
     char ps[32]; /* "=1.2e-05", or "<1e-300" where the tail underflows */
     if (r.p < 1e-300)
         snprintf(ps, sizeof ps, "<1e-300");
@@ -276,14 +277,15 @@ static mb__verdict judge_replicates(const char *metric, const double *fb,
         if (bad_lo > worse)
             snprintf(why, sizeof why,
                      "%s %s (95%% CI %s..%s) beyond %s but not significant "
-                     "(p%s >= %g); about %zu processes per side would "
-                     "decide it",
-                     metric, c_est, c_lo, c_hi, c_thr, ps, o->alpha, need);
+                     "(p%s >= %g); %s per side would decide it",
+                     metric, c_est, c_lo, c_hi, c_thr, ps, o->alpha,
+                     mb__need_text(need, needbuf, sizeof needbuf));
         else
             snprintf(why, sizeof why,
                      "%s %s: 95%% CI %s..%s straddles the %s threshold; "
-                     "about %zu processes per side would decide it",
-                     metric, c_est, c_lo, c_hi, c_thr, need);
+                     "%s per side would decide it",
+                     metric, c_est, c_lo, c_hi, c_thr,
+                     mb__need_text(need, needbuf, sizeof needbuf));
     }
     json_object_set_new(j, "processes_needed",
                         need ? json_integer((json_int_t)need) : json_null());
@@ -338,6 +340,20 @@ static double *replicate_figures(const json_t *run, double q, size_t *k)
         return NULL;
     size_t i;
     const json_t *v;
+    /* A program's run (exec, suite) is one process: each of its samples
+     * is the wall time of a fresh process, so the samples are the
+     * per-process figures of the central metrics. */
+    if (json_is_object(json_object_get(run, "exec")) && (q == 50 || q < 0) &&
+        json_array_size(sa) >= 2) {
+        free(x);
+        x = mb__calloc(json_array_size(sa), sizeof *x);
+        if (!x)
+            return NULL;
+        json_array_foreach(sa, i, v) if (json_is_number(v) &&
+                                         json_number_value(v) > 0)
+            x[(*k)++] = json_number_value(v);
+        return x;
+    }
     if (json_array_size(pp)) {
         json_array_foreach(pp, i, v) if (json_is_number(v) &&
                                          json_number_value(v) > 0)
@@ -475,6 +491,8 @@ static const char *model_name(const json_t *run)
             n = slash ? slash + 1 : p;
         }
     }
+    if (!n) /* a program measured by exec or suite */
+        n = run_str(run, "command", NULL);
     return n ? n : "?";
 }
 
@@ -496,10 +514,11 @@ static int64_t batch_of(const json_t *run)
 
 static void describe_run(mb_buf *b, const json_t *run)
 {
-    mb__buf_printf(b, "model %s variant %s batch %" PRId64, model_name(run),
+    mb__buf_printf(b, "%s %s variant %s", json_object_get(run, "model") ? "model" : "program", model_name(run),
                    run_str(run, "variant", NULL) ? run_str(run, "variant", NULL)
-                                                 : "?",
-                   batch_of(run));
+                                                 : "?");
+    if (json_is_integer(json_object_get(run, "batch_size")))
+        mb__buf_printf(b, " batch %" PRId64, batch_of(run));
 }
 
 /* Lists the batch sizes the other side has for the same model+variant. */
@@ -567,7 +586,10 @@ static void compare_pair(const json_t *rb, const json_t *rc, const char *how,
                         run_str(rc, "variant", NULL)
                             ? json_string(run_str(rc, "variant", NULL))
                             : json_null());
-    json_object_set_new(c, "batch_size", json_integer(batch_of(rc)));
+    json_object_set_new(c, "batch_size",
+                        json_is_integer(json_object_get(rc, "batch_size"))
+                            ? json_integer(batch_of(rc))
+                            : json_null()); /* a program has none */
     json_object_set_new(c, "matched_by", json_string(how));
     const char *sb = run_str(rb, "model", "sha256"),
                *sc = run_str(rc, "model", "sha256");
@@ -641,6 +663,117 @@ static void compare_pair(const json_t *rb, const json_t *rc, const char *how,
         t->counts[v]++;
         json_array_append_new(metrics, j);
     }
+    json_object_set_new(c, "metrics", metrics);
+    json_array_append_new(comparisons, c);
+}
+
+/* ---- load documents (mbench load --slo) -------------------------------- */
+
+static int is_load_doc(const json_t *d)
+{
+    return str_eq(json_string_value(json_object_get(d, "kind")), "load") &&
+           json_is_object(json_object_get(d, "load"));
+}
+
+/* The answers of a load document's searches (requests/s); *n of them. */
+static double *load_answers(const json_t *search, size_t *n)
+{
+    const json_t *a = json_object_get(search, "searches"), *e;
+    size_t i;
+    double *q = mb__calloc(json_array_size(a) + 1, sizeof *q);
+    *n = 0;
+    json_array_foreach(a, i, e)
+    {
+        double v = json_number_value(json_object_get(e, "qps"));
+        if (q && v > 0)
+            q[(*n)++] = 1e9 / v; /* ns per request: judged higher-is-better */
+    }
+    return q;
+}
+
+/* Gates the highest rate meeting the SLO (docs/LOAD.md, "gate"): with
+ * two or more searches on each side, like throughput over processes
+ * (Welch t test and CI of the ratio, the searches being the replicates);
+ * with one, a plain threshold on the two answers.  The threshold is the
+ * throughput one when gated, else 5%. */
+static void load_gate(const json_t *base, const json_t *cur,
+                      const mb__regress_opts *o, tally *t, json_t *comparisons)
+{
+    const json_t *lb = json_object_get(base, "load"),
+                 *lc = json_object_get(cur, "load");
+    const json_t *sb = json_object_get(lb, "search"),
+                 *sc = json_object_get(lc, "search");
+    const json_t *rc = json_object_get(lc, "run"), *rb = json_object_get(lb, "run");
+    double thr = o->threshold[MB_GM_THROUGHPUT] >= 0
+                     ? o->threshold[MB_GM_THROUGHPUT]
+                     : 0.05;
+    json_t *c = json_object(), *metrics = json_array(), *j = NULL;
+    json_object_set_new(c, "model", json_string(model_name(rc)));
+    json_object_set_new(c, "variant", json_string("load --slo"));
+    json_object_set_new(c, "batch_size", json_integer(batch_of(rc)));
+    json_object_set_new(c, "matched_by", json_string("load search"));
+    const char *shb = run_str(rb, "model", "sha256"),
+               *shc = run_str(rc, "model", "sha256");
+    json_object_set_new(c, "baseline_sha256", shb ? json_string(shb) : json_null());
+    json_object_set_new(c, "current_sha256", shc ? json_string(shc) : json_null());
+    mb__verdict v;
+    char why[400];
+    double pb = json_number_value(json_object_get(sb, "percentile")),
+           pc = json_number_value(json_object_get(sc, "percentile")),
+           bb = json_number_value(json_object_get(sb, "bound_ns")),
+           bc = json_number_value(json_object_get(sc, "bound_ns"));
+    size_t kb = 0, kc = 0;
+    double *fb = load_answers(sb, &kb), *fc = load_answers(sc, &kc);
+    double qb = json_number_value(json_object_get(sb, "qps")),
+           qc = json_number_value(json_object_get(sc, "qps"));
+    if (!sb || !sc) {
+        v = MB_VERDICT_SKIPPED;
+        snprintf(why, sizeof why, "no --slo search in the %s",
+                 !sb ? "baseline" : "current results");
+    } else if (pb != pc || bb != bc) {
+        v = MB_VERDICT_INCONCLUSIVE;
+        snprintf(why, sizeof why, "different latency bounds (baseline p%g <= "
+                 "%.0f ns, current p%g <= %.0f ns): the rates are not "
+                 "comparable", pb, pc, bb, bc);
+    } else if (kb >= 2 && kc >= 2 && kb == json_array_size(json_object_get(sb, "searches")) &&
+               kc == json_array_size(json_object_get(sc, "searches"))) {
+        v = judge_replicates("slo_qps", fb, kb, fc, kc, thr, 1, 0, o, &j);
+        json_object_set_new(j, "unit", json_string("search"));
+    } else {
+        double ratio = qb > 0 ? qc / qb : (qc > 0 ? INFINITY : 1.0);
+        if (qc < qb / (1 + thr)) {
+            v = MB_VERDICT_REGRESSION;
+            snprintf(why, sizeof why, "highest rate meeting p%g fell %.1f%% "
+                     "(%.0f -> %.0f requests/s), more than the %.1f%% "
+                     "allowed (one search per side: no interval)",
+                     pc, (ratio - 1) * 100, qb, qc, thr * 100);
+        } else if (qc > qb * (1 + thr)) {
+            v = MB_VERDICT_IMPROVEMENT;
+            snprintf(why, sizeof why, "highest rate meeting p%g rose %+.1f%% "
+                     "(%.0f -> %.0f requests/s)", pc, (ratio - 1) * 100, qb, qc);
+        } else {
+            v = MB_VERDICT_PASS;
+            snprintf(why, sizeof why, "highest rate meeting p%g %.0f -> %.0f "
+                     "requests/s, within %.1f%% (one search per side: no "
+                     "interval; --repeat gives one)", pc, qb, qc, thr * 100);
+        }
+    }
+    if (!j) {
+        j = json_object();
+        json_object_set_new(j, "metric", json_string("slo_qps"));
+        json_object_set_new(j, "threshold", json_real(thr));
+        json_object_set_new(j, "baseline", sb ? json_real(qb) : json_null());
+        json_object_set_new(j, "current", sc ? json_real(qc) : json_null());
+        json_object_set_new(j, "ratio", sb && sc && qb > 0 ? json_real(qc / qb) : json_null());
+        json_object_set_new(j, "ci95", json_null());
+        json_object_set_new(j, "p_value", json_null());
+        json_object_set_new(j, "verdict", json_string(mb__verdict_name(v)));
+        json_object_set_new(j, "reason", json_string(why));
+    }
+    free(fb);
+    free(fc);
+    t->counts[v]++;
+    json_array_append_new(metrics, j);
     json_object_set_new(c, "metrics", metrics);
     json_array_append_new(comparisons, c);
 }
@@ -959,6 +1092,8 @@ mb_status mb__regress_run(const json_t *base, const json_t *cur,
         mb__buf_free(&b);
     }
     free(used);
+    if (is_load_doc(base) && is_load_doc(cur))
+        load_gate(base, cur, o, &t, comparisons);
     int acc_failed = 0;
     if (json_array_size(comparisons) == 0 && o->n_accuracy == 0) {
         st = mb__fail(err, MB_EINVAL, "no run of %s matches %s: %s", cs, bs,

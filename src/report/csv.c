@@ -1,5 +1,8 @@
 /* csv.c - CSV rows for result documents (RFC 4180 quoting). */
+#include "report/loadrep.h"
 #include "report/csv.h"
+
+#include "report/proftab.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -53,14 +56,24 @@ static void str_field(mb_buf *out, const json_t *v)
 
 void mb__report_csv(const json_t *doc, int with_header, mb_buf *out)
 {
+    if (mb__profile_doc_is(doc)) { /* one row per operator type */
+        mb__report_profile_csv(doc, with_header, out);
+        return;
+    }
+    if (mb__is_load_doc(doc)) { /* one row per load step */
+        mb__report_load_csv(doc, with_header, out);
+        return;
+    }
     if (with_header) {
         mb__buf_puts(out, columns);
         mb__buf_puts(out, "\n");
     }
     const json_t *runs = json_object_get(doc, "runs"), *run;
     const char *ts = json_string_value(json_object_get(doc, "created_utc"));
-    const char *commit = json_string_value(
-        json_object_get(json_object_get(doc, "mbench"), "commit"));
+    /* The measured project's commit: the run's (a suite task's branch),
+     * else the document's git facts; never mbench's own. */
+    const char *doc_commit = json_string_value(
+        json_object_get(json_object_get(doc, "git"), "commit"));
     size_t i;
     json_array_foreach(runs, i, run)
     {
@@ -68,8 +81,14 @@ void mb__report_csv(const json_t *doc, int with_header, mb_buf *out)
         const json_t *model = json_object_get(run, "model");
         const json_t *lat = json_object_get(run, "latency");
         const json_t *in0 = json_array_get(json_object_get(run, "inputs"), 0);
+        const char *commit = json_string_value(
+            json_object_get(json_object_get(run, "git"), "commit"));
+        if (!commit)
+            commit = doc_commit;
+        const char *be = json_string_value(json_object_get(run, "backend"));
+        int is_exec = be && !strcmp(be, "exec");
         char fw[128], shape[256] = "";
-        snprintf(fw, sizeof fw, "%s %s",
+        snprintf(fw, sizeof fw, "%s %s", is_exec ? "exec" :
                  json_string_value(json_object_get(rt, "name"))
                      ? json_string_value(json_object_get(rt, "name"))
                      : "unknown",
@@ -82,8 +101,9 @@ void mb__report_csv(const json_t *doc, int with_header, mb_buf *out)
             off += (size_t)snprintf(shape + off, sizeof shape - off, "%s%lld",
                                     k ? "x" : "",
                                     (long long)json_integer_value(d));
-        mb__csv_field(out, fw);
-        str_field(out, json_object_get(model, "name"));
+        mb__csv_field(out, is_exec ? "exec" : fw);
+        str_field(out, is_exec ? json_object_get(run, "command")
+                               : json_object_get(model, "name"));
         str_field(out, json_object_get(run, "variant"));
         str_field(out, json_object_get(run, "device"));
         str_field(out, json_object_get(run, "device_type"));

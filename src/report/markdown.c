@@ -1,7 +1,10 @@
 /* markdown.c - result documents as GitHub-flavoured Markdown. */
+#include "report/loadrep.h"
 #include "report/markdown.h"
+#include "report/execsec.h"
 
 #include "core/err.h"
+#include "report/proftab.h"
 #include "report/rutil.h"
 
 #include <math.h>
@@ -66,14 +69,14 @@ static void verdict_line(mb_buf *b, const mb_rview *v)
             mb__buf_puts(b, "lowest median latency ");
             mb__buf_printf(b, "%s ms (", mb__fmt_ms(fast->p50, t, sizeof t));
             mb__md_escape(b, fast->variant);
-            mb__buf_printf(b, ", batch %lld)", (long long)fast->batch);
+            mb__buf_printf(b, fast->batch >= 0 ? ", batch %lld)" : ")", (long long)fast->batch);
             said++;
         }
         if (thr && v->n_runs > 1) {
             mb__buf_printf(b, "; highest throughput %s samples/s (",
                            mb__fmt_num(thr->sps, 4, t, sizeof t));
             mb__md_escape(b, thr->variant);
-            mb__buf_printf(b, ", batch %lld)", (long long)thr->batch);
+            mb__buf_printf(b, thr->batch >= 0 ? ", batch %lld)" : ")", (long long)thr->batch);
         }
         if (failed)
             mb__buf_printf(b, "%s%zu run%s **FAILED**", said ? "; " : "",
@@ -276,6 +279,15 @@ mb_status mb__report_md(const json_t *const *docs, size_t n_docs, mb_buf *out,
         if (!json_is_object(docs[i]))
             return mb__fail(err, MB_EINVAL,
                             "result document %zu is not a JSON object", i + 1);
+    size_t n_prof = 0;
+    for (size_t i = 0; i < n_docs; i++)
+        n_prof += mb__profile_doc_is(docs[i]) != 0;
+    if (n_prof == n_docs) /* per-operator tables */
+        return mb__report_profile_md(docs, n_docs, out, err);
+    if (n_docs == 1 && mb__is_load_doc(docs[0])) {
+        mb__report_load_md(docs[0], out);
+        return out->oom ? mb__fail(err, MB_ENOMEM, "out of memory") : MB_OK;
+    }
     mb_rview v;
     if (mb__rview_build(docs, n_docs, &v))
         return mb__fail(err, MB_ENOMEM, "out of memory building the report");
@@ -292,6 +304,7 @@ mb_status mb__report_md(const json_t *const *docs, size_t n_docs, mb_buf *out,
     if (v.has_accuracy)
         accuracy_tables(out, &v);
     recommendations(out, &v);
+    mb__md_exec_sections(out, docs, n_docs);
     if (v.n_warnings) {
         mb__buf_puts(out, "### Warnings\n\n");
         for (size_t i = 0; i < v.n_warnings; i++) {

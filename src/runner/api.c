@@ -2,12 +2,17 @@
  * mb__run_plan. */
 #include "mbench.h"
 
+#include "accuracy/valrun.h"
 #include "core/alloc.h"
 #include "core/err.h"
 #include "core/parse.h"
+#include "profile/engine.h"
+#include "load/load.h"
 #include "runner/cmprun.h"
+#include "runner/planopt.h"
 #include "runner/runner.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -16,6 +21,11 @@ struct mb_runner {
     /* compare only */
     char *baseline, *labels, *output;
     double tolerance, threshold;
+    /* profile only */
+    int no_timing, no_counters, no_peak;
+    /* validate only: "key=value" of mb__val_set keys and candidate-opt */
+    char **val_kv;
+    size_t n_val_kv;
 };
 
 mb_runner *mb_runner_new(void)
@@ -37,6 +47,9 @@ void mb_runner_free(mb_runner *r)
     free(r->baseline);
     free(r->labels);
     free(r->output);
+    for (size_t i = 0; i < r->n_val_kv; i++)
+        free(r->val_kv[i]);
+    free(r->val_kv);
     free(r);
 }
 
@@ -57,80 +70,61 @@ static mb_status set_str(char **dst, const char *v, mb_err *err)
     return MB_OK;
 }
 
-/* NAME=REST split; *name malloc'ed. */
-static int split(const char *v, char **name, const char **rest)
+/* Checks a validate option now (so a bad value fails mb_runner_set) and
+ * keeps "key=value" for mb_runner_validate. */
+static mb_status add_val_kv(mb_runner *r, const char *key, const char *value,
+                            mb_err *err)
 {
-    const char *eq = v ? strchr(v, '=') : NULL;
-    if (!eq || eq == v)
-        return -1;
-    *name = mb__strndup(v, (size_t)(eq - v));
-    *rest = eq + 1;
-    return *name ? 0 : -1;
+    if (!strcmp(key, "candidate-opt")) {
+        const char *eq = strchr(value, '=');
+        if (!eq || eq == value)
+            return bad(err, key, value, "KEY=VALUE, e.g. opt-level=all");
+    } else {
+        mb__val_req tmp;
+        mb__val_req_defaults(&tmp);
+        mb_status s = mb__val_set(&tmp, key, value, err);
+        if (s)
+            return s;
+    }
+    size_t len = strlen(key) + strlen(value) + 2;
+    char *kv = mb__calloc(len, 1);
+    char **n = mb__realloc_array(r->val_kv, r->n_val_kv + 1, sizeof *n);
+    if (!kv || !n) {
+        free(kv);
+        if (n)
+            r->val_kv = n;
+        return mb__fail(err, MB_ENOMEM, "out of memory");
+    }
+    snprintf(kv, len, "%s=%s", key, value);
+    r->val_kv = n;
+    r->val_kv[r->n_val_kv++] = kv;
+    return MB_OK;
 }
 
+/* The plan's options go through the one table the CLI uses too
+ * (runner/planopt.h), so both accept and reject the same values; then
+ * profile's and compare's own keys; anything else is a backend option, which
+ * the backend validates when it opens (an unknown key fails there). */
 mb_status mb_runner_set(mb_runner *r, const char *key, const char *value,
                         mb_err *err)
 {
-    mb_plan *p = &r->plan;
-    int64_t v;
     double d;
     if (!key || !value)
-        return mb__fail(err, MB_EINVAL, "mb_runner_set needs a key and a value");
-    if (!strcmp(key, "backend"))
-        return set_str(&p->backend, value, err);
-    if (!strcmp(key, "ort-lib"))
-        return set_str(&p->ort_lib, value, err);
-    if (!strcmp(key, "data"))
-        return set_str(&p->data_path, value, err);
-    if (!strcmp(key, "verbose") || !strcmp(key, "leak-check") ||
-        !strcmp(key, "save-samples")) {
+        return mb__fail(err, MB_EINVAL,
+                        "mb_runner_set needs a key and a value");
+    const mb__planopt *o = mb__planopt_find(key);
+    if (o)
+        return mb__planopt_set(&r->plan, o, key, value, err);
+    if (!strcmp(key, "no-timing") || !strcmp(key, "no-counters") ||
+        !strcmp(key, "no-peak")) { /* profile only */
+        int64_t v;
         if (mb__parse_i64(value, 0, 1, &v))
             return bad(err, key, value, "0 or 1");
-        if (key[0] == 'v')
-            p->verbose = (int)v;
-        else if (key[0] == 'l')
-            p->leak_check = (int)v;
-        else
-            p->save_samples = (int)v;
+        *(key[3] == 't'   ? &r->no_timing
+          : key[3] == 'c' ? &r->no_counters
+                          : &r->no_peak) = (int)v;
         return MB_OK;
     }
-    if (!strcmp(key, "batch")) {
-        int64_t *list;
-        size_t n;
-        if (mb__parse_i64_list(value, 1, 1 << 20, &list, &n))
-            return bad(err, key, value, "positive batch sizes (1,2,4,8)");
-        free(p->batches);
-        p->batches = list;
-        p->n_batches = n;
-        return MB_OK;
-    }
-    if (!strcmp(key, "seed")) {
-        if (mb__parse_i64(value, 0, INT64_MAX, &v))
-            return bad(err, key, value, "a non-negative integer");
-        p->seed = (uint64_t)v;
-        return MB_OK;
-    }
-    static const char *counts[] = {"warmup", "min-iterations",
-                                   "max-iterations", "iterations"};
-    int64_t *count_dst[] = {&p->warmup_iters, &p->min_iters, &p->max_iters,
-                            &p->fixed_iters};
-    for (int i = 0; i < 4; i++)
-        if (!strcmp(key, counts[i])) {
-            if (mb__parse_i64(value, i == 0 ? 0 : 1, 1000000000, &v))
-                return bad(err, key, value, "an iteration count");
-            *count_dst[i] = v;
-            return MB_OK;
-        }
-    static const char *times[] = {"warmup-time", "min-time", "max-time"};
-    int64_t *time_dst[] = {&p->warmup_time_ns, &p->min_time_ns,
-                           &p->max_time_ns};
-    for (int i = 0; i < 3; i++)
-        if (!strcmp(key, times[i])) {
-            if (mb__parse_duration_ns(value, &v))
-                return bad(err, key, value, "a duration such as 2s or 500ms");
-            *time_dst[i] = v;
-            return MB_OK;
-        }
     if (!strcmp(key, "baseline"))
         return set_str(&r->baseline, value, err);
     if (!strcmp(key, "labels"))
@@ -143,84 +137,9 @@ mb_status mb_runner_set(mb_runner *r, const char *key, const char *value,
         *(key[0] == 't' && key[1] == 'o' ? &r->tolerance : &r->threshold) = d;
         return MB_OK;
     }
-    if (!strcmp(key, "processes")) {
-        if (mb__parse_i64(value, 1, 1000, &v))
-            return bad(err, key, value, "a process count from 1 to 1000");
-        p->processes = (int)v;
-        return MB_OK;
-    }
-    if (!strcmp(key, "target-ci")) {
-        if (mb__parse_double(value, 0, 1, &d) || d <= 0)
-            return bad(err, key, value, "a fraction such as 0.01");
-        p->target_ci = d;
-        return MB_OK;
-    }
-    if (!strcmp(key, "dim")) {
-        char *name;
-        const char *rest;
-        if (split(value, &name, &rest) ||
-            mb__parse_i64(rest, 1, (int64_t)1 << 40, &v)) {
-            if (!split(value, &name, &rest))
-                free(name);
-            return bad(err, key, value, "NAME=VALUE");
-        }
-        mb_dim_override *n =
-            mb__realloc_array(p->dims, p->n_dims + 1, sizeof *n);
-        if (!n) {
-            free(name);
-            return mb__fail(err, MB_ENOMEM, "out of memory");
-        }
-        p->dims = n;
-        p->dims[p->n_dims++] = (mb_dim_override){name, v};
-        return MB_OK;
-    }
-    if (!strcmp(key, "shape")) {
-        char *name;
-        const char *rest;
-        int64_t *list = NULL;
-        size_t n = 0;
-        if (split(value, &name, &rest))
-            return bad(err, key, value, "NAME=D0,D1,...");
-        if ((*rest && mb__parse_i64_list(rest, 0, (int64_t)1 << 40, &list,
-                                         &n)) ||
-            n > MB_MAX_RANK) {
-            free(name);
-            free(list);
-            return bad(err, key, value, "NAME=D0,D1,...");
-        }
-        int rc = mb__plan_set_shape(p, name, list, (int)n);
-        free(name);
-        free(list);
-        return rc ? mb__fail(err, MB_ENOMEM, "out of memory") : MB_OK;
-    }
-    if (!strcmp(key, "input-range")) {
-        char *name, *colon;
-        const char *rest;
-        double lo, hi;
-        if (split(value, &name, &rest))
-            return bad(err, key, value, "NAME=LO:HI");
-        char *copy = mb__strdup(rest);
-        colon = copy ? strchr(copy, ':') : NULL;
-        if (colon)
-            *colon = '\0';
-        if (!colon || mb__parse_double(copy, -1e300, 1e300, &lo) ||
-            mb__parse_double(colon + 1, -1e300, 1e300, &hi) || hi < lo) {
-            free(copy);
-            free(name);
-            return bad(err, key, value, "NAME=LO:HI with LO <= HI");
-        }
-        free(copy);
-        mb_input_range *n =
-            mb__realloc_array(p->ranges, p->n_ranges + 1, sizeof *n);
-        if (!n) {
-            free(name);
-            return mb__fail(err, MB_ENOMEM, "out of memory");
-        }
-        p->ranges = n;
-        p->ranges[p->n_ranges++] = (mb_input_range){name, lo, hi};
-        return MB_OK;
-    }
-    if (mb__plan_set_opt(p, key, value))
+    if (mb__val_is_option(key) || !strcmp(key, "candidate-opt"))
+        return add_val_kv(r, key, value, err);
+    if (mb__plan_set_opt(&r->plan, key, value))
         return mb__fail(err, MB_ENOMEM, "out of memory");
     return MB_OK;
 }
@@ -232,6 +151,9 @@ mb_status mb_runner_run(mb_runner *r, const char *model, char **json,
     mb_status s = set_str(&r->plan.model_path, model, err);
     if (s)
         return s;
+    s = mb__planopt_finish(&r->plan, "", err);
+    if (s)
+        return s;
     json_t *doc = NULL;
     s = mb__run_plan(&r->plan, &doc, err);
     if (s)
@@ -241,25 +163,29 @@ mb_status mb_runner_run(mb_runner *r, const char *model, char **json,
     return *json ? MB_OK : mb__fail(err, MB_ENOMEM, "out of memory");
 }
 
-mb_status mb_runner_compare(mb_runner *r, const char *const *variants,
-                            size_t n, char **json, mb_err *err)
+mb_status mb_runner_compare(mb_runner *r, const char *const *variants, size_t n,
+                            char **json, mb_err *err)
 {
     *json = NULL;
     if (n < 2)
-        return mb__fail(err, MB_EINVAL, "compare needs at least two variants "
-                        "(NAME=MODEL), got %zu", n);
+        return mb__fail(err, MB_EINVAL,
+                        "compare needs at least two variants "
+                        "(NAME=MODEL), got %zu",
+                        n);
     mb_runner *vr = mb__calloc(n, sizeof *vr);
     char **names = mb__calloc(n, sizeof *names);
     mb__cmp_spec *cs = mb__calloc(n, sizeof *cs);
-    mb_status s = vr && names && cs ? MB_OK
-                                    : mb__fail(err, MB_ENOMEM, "out of memory");
+    mb_status s =
+        vr && names && cs ? MB_OK : mb__fail(err, MB_ENOMEM, "out of memory");
     size_t bi = 0;
     for (size_t i = 0; !s && i < n; i++) {
         /* NAME=MODEL[,key=value...]: the runner's options, then these. */
         const char *spec = variants[i], *eq = strchr(spec, '=');
         if (!eq || eq == spec || !eq[1]) {
-            s = mb__fail(err, MB_EINVAL, "invalid variant '%s': expected "
-                         "NAME=MODEL[,key=value...]", spec);
+            s = mb__fail(err, MB_EINVAL,
+                         "invalid variant '%s': expected "
+                         "NAME=MODEL[,key=value...]",
+                         spec);
             break;
         }
         if (mb__plan_copy(&vr[i].plan, &r->plan)) {
@@ -321,4 +247,122 @@ mb_status mb_runner_compare(mb_runner *r, const char *const *variants,
     free(names);
     free(cs);
     return s;
+}
+
+mb_status mb_runner_profile(mb_runner *r, const char *model, char **json,
+                            mb_err *err)
+{
+    *json = NULL;
+    mb_status s = set_str(&r->plan.model_path, model, err);
+    if (s)
+        return s;
+    s = mb__planopt_finish(&r->plan, "", err);
+    if (s)
+        return s;
+    mb__profile_opts o = {0};
+    o.no_timing = r->no_timing;
+    o.no_counters = r->no_counters;
+    o.no_peak = r->no_peak;
+    mb__profile_result res;
+    s = mb__profile_model(&r->plan, &o, &res, err);
+    if (s)
+        return s;
+    *json = json_dumps(res.doc, JSON_INDENT(2) | JSON_REAL_PRECISION(17));
+    mb__profile_result_free(&res);
+    return *json ? MB_OK : mb__fail(err, MB_ENOMEM, "out of memory");
+}
+
+mb_status mb_runner_validate(mb_runner *r, const char *baseline,
+                             const char *candidate, int *passed, char **json,
+                             mb_err *err)
+{
+    *json = NULL;
+    if (passed)
+        *passed = 0;
+    if (!baseline || !candidate)
+        return mb__fail(err, MB_EINVAL, "validate needs a baseline and a "
+                        "candidate model");
+    mb__val_req rq;
+    mb__val_req_defaults(&rq);
+    rq.labels = r->labels;
+    rq.output = r->output;
+    rq.tolerance = r->tolerance;
+    /* The baseline runs with the runner's options, the candidate with
+     * those and then its candidate-opt ones. */
+    mb_runner *ar = mb_runner_new(), *cr = mb_runner_new();
+    mb_status s = ar && cr ? MB_OK : mb__fail(err, MB_ENOMEM, "out of memory");
+    for (int k = 0; !s && k < 2; k++) {
+        mb_runner *x = k ? cr : ar;
+        mb__plan_free(&x->plan);
+        if (mb__plan_copy(&x->plan, &r->plan))
+            s = mb__fail(err, MB_ENOMEM, "out of memory");
+        else
+            s = set_str(&x->plan.model_path, k ? candidate : baseline, err);
+    }
+    for (size_t i = 0; !s && i < r->n_val_kv; i++) {
+        char *kv = r->val_kv[i], *eq = strchr(kv, '=');
+        *eq = '\0'; /* restored below */
+        if (!strcmp(kv, "candidate-opt")) {
+            char *v = eq + 1, *e2 = strchr(v, '=');
+            *e2 = '\0';
+            s = mb_runner_set(cr, v, e2 + 1, err);
+            *e2 = '=';
+        } else {
+            s = mb__val_set(&rq, kv, eq + 1, err);
+        }
+        *eq = '=';
+    }
+    json_t *doc = NULL;
+    if (!s) {
+        rq.baseline = &ar->plan;
+        rq.candidate = &cr->plan;
+        s = mb__validate_run(&rq, &doc, err);
+    }
+    if (!s) {
+        *json = json_dumps(doc, JSON_INDENT(2) | JSON_REAL_PRECISION(17));
+        if (!*json)
+            s = mb__fail(err, MB_ENOMEM, "out of memory");
+        else if (passed)
+            *passed = json_is_true(json_object_get(
+                json_object_get(doc, "validation"), "passed"));
+    }
+    json_decref(doc);
+    mb_runner_free(ar);
+    mb_runner_free(cr);
+    return s;
+}
+
+mb_status mb_runner_load(mb_runner *r, const char *model,
+                         const char *const *load_opts, size_t n, char **json,
+                         mb_err *err)
+{
+    *json = NULL;
+    mb__load_req rq;
+    mb__load_req_defaults(&rq);
+    for (size_t i = 0; i < n; i++) {
+        const char *eq = load_opts[i] ? strchr(load_opts[i], '=') : NULL;
+        if (!eq || eq == load_opts[i])
+            return mb__fail(err, MB_EINVAL, "invalid load option '%s': "
+                            "expected KEY=VALUE",
+                            load_opts[i] ? load_opts[i] : "");
+        char *key = mb__strndup(load_opts[i], (size_t)(eq - load_opts[i]));
+        if (!key)
+            return mb__fail(err, MB_ENOMEM, "out of memory");
+        int rc = mb__load_req_set(&rq, key, eq + 1, err);
+        if (rc == 1)
+            mb__fail(err, MB_EINVAL, "unknown load option '%s' (see "
+                     "docs/LOAD.md)", key);
+        free(key);
+        if (rc)
+            return MB_EINVAL;
+    }
+    mb_status s = set_str(&r->plan.model_path, model, err);
+    json_t *doc = NULL;
+    if (!s)
+        s = mb__load_run(&r->plan, &rq, &doc, err);
+    if (s)
+        return s;
+    *json = json_dumps(doc, JSON_INDENT(2) | JSON_REAL_PRECISION(17));
+    json_decref(doc);
+    return *json ? MB_OK : mb__fail(err, MB_ENOMEM, "out of memory");
 }

@@ -153,24 +153,14 @@ static int classifier_output(const vstate *v, const char *want, char *why,
     return !s && j.classifier && j.index < v->n_outputs ? (int)j.index : -1;
 }
 
+/* The variant's precision by the one rule of validate and compare
+ * (mb__precision_of_weights: the dtype with most weight elements). */
 static mb_precision run_precision(const json_t *run)
 {
-    const json_t *by = json_object_get(json_object_get(run, "model"),
-                                       "params_by_dtype");
-    const char *key, *best = NULL;
-    json_t *val;
-    double most = -1;
-    json_object_foreach((json_t *)by, key, val)
-    {
-        double b = json_number_value(json_object_get(val, "bytes"));
-        if (b > most) {
-            most = b;
-            best = key;
-        }
-    }
-    mb_precision p = MB_PREC_FP32;
-    if (best)
-        mb__precision_parse(best, &p);
+    mb_precision p;
+    mb__precision_of_weights(json_object_get(json_object_get(run, "model"),
+                                             "params_by_dtype"),
+                             &p, NULL, 0);
     return p;
 }
 

@@ -126,6 +126,7 @@ static void judge_speed(json_t *e, json_t *recs, const mb__cmp_variant *b,
     const char *verdict;
     int claim = 0;
     size_t need = 0;
+    char needbuf[200];
     if (!by_process) {
         verdict = "not decided (one process per variant)";
     } else if (r50.p < o->alpha && lo > band) {
@@ -171,8 +172,8 @@ static void judge_speed(json_t *e, json_t *recs, const mb__cmp_variant *b,
             o->threshold * 100);
     else
         rec(recs, 1, "no significant latency difference: %.*fx (95%% CI "
-            "%.*f-%.*f, p = %.2g); about %zu processes per variant would "
-            "decide it", d, s, d, lo, d, hi, r50.p, need);
+            "%.*f-%.*f, p = %.2g); %s per variant would decide it", d, s, d,
+            lo, d, hi, r50.p, mb__need_text(need, needbuf, sizeof needbuf));
 }
 
 json_t *mb__compare_analyze(const mb__cmp_variant *v, size_t n,

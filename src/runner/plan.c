@@ -3,6 +3,7 @@
 
 #include "core/alloc.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -107,6 +108,35 @@ int mb__plan_set_shape(mb_plan *p, const char *name, const int64_t *dims,
     return 0;
 }
 
+int mb__plan_backend_opts(const mb_plan *p, uint32_t caps, mb_kv **kv,
+                          size_t *n)
+{
+    size_t nd = (caps & MB_BACKEND_CAP_DIM_OVERRIDE) ? p->n_dims : 0;
+    size_t bytes = 0;
+    for (size_t i = 0; i < nd; i++)
+        bytes += strlen(p->dims[i].name) + 5 + 24;
+    size_t head = (p->n_opts + nd + 1) * sizeof(mb_kv);
+    mb_kv *a = mb__malloc(head + bytes + 1);
+    *kv = NULL;
+    *n = 0;
+    if (!a)
+        return -1;
+    char *str = (char *)a + head;
+    for (size_t i = 0; i < p->n_opts; i++)
+        a[i] = p->opts[i];
+    for (size_t i = 0; i < nd; i++) {
+        size_t kl = strlen(p->dims[i].name) + 5;
+        char *k = str, *v = str + kl;
+        snprintf(k, kl, "dim:%s", p->dims[i].name);
+        snprintf(v, 24, "%lld", (long long)p->dims[i].value);
+        str += kl + 24;
+        a[p->n_opts + i] = (mb_kv){k, v};
+    }
+    *kv = a;
+    *n = p->n_opts + nd;
+    return 0;
+}
+
 static char *dup_or_null(const char *s, int *fail)
 {
     if (!s)
@@ -133,8 +163,8 @@ int mb__plan_copy(mb_plan *d, const mb_plan *s)
     d->batches = mb__calloc(s->n_batches ? s->n_batches : 1, sizeof(int64_t));
     d->dims = mb__calloc(s->n_dims ? s->n_dims : 1, sizeof *d->dims);
     d->ranges = mb__calloc(s->n_ranges ? s->n_ranges : 1, sizeof *d->ranges);
-    d->percentiles = mb__calloc(s->n_percentiles ? s->n_percentiles : 1,
-                                sizeof(double));
+    d->percentiles =
+        mb__calloc(s->n_percentiles ? s->n_percentiles : 1, sizeof(double));
     d->shapes = NULL;
     d->n_shapes = 0;
     for (size_t i = 0; i < s->n_shapes; i++)

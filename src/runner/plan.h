@@ -32,16 +32,16 @@ typedef struct mb_shape_override {
 
 typedef struct mb_plan {
     /* what */
-    char *backend;      /* "ort", "null", a plugin name or path; NULL:
-                           by the model (mb__plan_backend) */
+    char *backend; /* "ort", "null", a plugin name or path; NULL: by the
+                      model (mb__plan_backend) */
     char *model_path;
-    char *variant;      /* display name; defaults to the model's basename */
-    char *ort_lib;      /* --ort-lib, or NULL */
+    char *variant; /* display name; defaults to the model's basename */
+    char *ort_lib; /* --ort-lib, or NULL */
     int verbose;
-    mb_kv *opts;        /* backend options: threads, opt-level, ep, ... */
+    mb_kv *opts; /* backend options: threads, opt-level, ep, ... */
     size_t n_opts;
     /* inputs */
-    int64_t *batches;   /* batch sizes to sweep (default {1}) */
+    int64_t *batches; /* batch sizes to sweep (default {1}) */
     size_t n_batches;
     mb_dim_override *dims;
     size_t n_dims;
@@ -50,28 +50,28 @@ typedef struct mb_plan {
     mb_shape_override *shapes;
     size_t n_shapes;
     uint64_t seed;
-    char *data_path;    /* --data: real inputs instead of synthetic */
+    char *data_path; /* --data: real inputs instead of synthetic */
     /* warmup and stopping */
-    int64_t warmup_iters;    /* default 10 */
-    int64_t warmup_time_ns;  /* default 0: warm up by count only */
-    int64_t min_iters;       /* default 100 */
-    int64_t min_time_ns;     /* default 1 s */
-    int64_t max_iters;       /* default 100000 */
-    int64_t max_time_ns;     /* default 30 s */
-    int64_t fixed_iters;     /* --iterations: exactly this many, or 0 */
-    double target_ci;        /* default 0.01: CI half-width / median */
+    int64_t warmup_iters;   /* default 10 */
+    int64_t warmup_time_ns; /* default 0: warm up by count only */
+    int64_t min_iters;      /* default 100 */
+    int64_t min_time_ns;    /* default 1 s */
+    int64_t max_iters;      /* default 100000 */
+    int64_t max_time_ns;    /* default 30 s */
+    int64_t fixed_iters;    /* --iterations: exactly this many, or 0 */
+    double target_ci;       /* default 0.01: CI half-width / median */
     /* Processes per variant and batch size (--processes): each a fresh
      * runtime load and session, the unit of replication of every CI.
      * 0 means the default of the command (MB_DEFAULT_PROCESSES); 1 means
      * one process, measured in-process by `run`, whose CI covers only
      * within-run noise. */
     int processes;
-    double *percentiles;     /* extra --percentile values */
+    double *percentiles; /* extra --percentile values */
     size_t n_percentiles;
     /* extras */
     int leak_check;
-    int save_samples;        /* keep raw samples in the document */
-    int keep_outputs;        /* fetch outputs of the last run */
+    int save_samples; /* keep raw samples in the document */
+    int keep_outputs; /* fetch outputs of the last run */
     /* Set non-zero (by a signal handler, say) to stop measuring soon; the
      * result is then marked "interrupted".  Borrowed; may be NULL. */
     volatile int *cancel;
@@ -100,6 +100,12 @@ const char *mb__plan_get_opt(const mb_plan *p, const char *key);
 /* Adds (or replaces) a --shape override; copies name.  0 or -1 (OOM). */
 int mb__plan_set_shape(mb_plan *p, const char *name, const int64_t *dims,
                        int rank);
+/* The options to give backend open(): p->opts, then "dim:NAME"=VALUE for
+ * every --dim when caps has MB_BACKEND_CAP_DIM_OVERRIDE (so the order of
+ * --dim and --backend never matters).  *kv is one allocation holding the
+ * strings it points to; caller frees it with free().  0 or -1 (OOM). */
+int mb__plan_backend_opts(const mb_plan *p, uint32_t caps, mb_kv **kv,
+                          size_t *n);
 /* Deep copy (for per-variant plans). */
 int mb__plan_copy(mb_plan *dst, const mb_plan *src);
 

@@ -13,6 +13,7 @@
 #include "data/dataset.h"
 #include "data/synthetic.h"
 #include "model/onnx.h"
+#include "backend/registry.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -32,6 +33,8 @@ struct mb_bench {
     mb_phases phases;
     json_t *runtime;
     const mb_plan *plan;
+    mb_kv *opts; /* what open() was given (mb__plan_backend_opts) */
+    size_t n_opts;
 };
 
 static void add_fact(void *user, const char *key, const char *value)
@@ -82,10 +85,12 @@ static void hint_integer_inputs(const mb_bench *b, mb_err *err)
     if (!*names)
         return;
     char msg[sizeof err->msg];
-    snprintf(msg, sizeof msg, "%s (synthetic integer inputs %s are drawn "
+    snprintf(msg, sizeof msg,
+             "%s (synthetic integer inputs %s are drawn "
              "from [0, 9]; if one indexes a table or must be a valid id, set "
              "its range, e.g. --input-range %s=0:1, or feed real inputs with "
-             "--data)", err->msg, names, first);
+             "--data)",
+             err->msg, names, first);
     mb__fail(err, err->code ? err->code : MB_EBACKEND, "%s", msg);
 }
 
@@ -109,9 +114,9 @@ static mb_status check_dim_names(const mb_bench *b, const mb_plan *plan,
         size_t i, k;
         const json_t *in, *d;
         json_array_foreach(json_object_get(info, "inputs"), i, in)
-            json_array_foreach(json_object_get(in, "shape"), k, d)
-                if (json_is_string(d))
-                    mb__list_add(syms, sizeof syms, json_string_value(d));
+            json_array_foreach(json_object_get(in, "shape"), k,
+                               d) if (json_is_string(d))
+                mb__list_add(syms, sizeof syms, json_string_value(d));
     }
     json_decref(info);
     for (size_t k = 0; k < plan->n_dims; k++) {
@@ -183,8 +188,8 @@ mb_status mb__bench_open(const mb_plan *plan, int64_t batch, mb_bench **out,
 
     /* Only file-based backends get the file checks (the null backend and
      * plugins may take any "model" string). */
-    int file_model = strcmp(b->be->name, "ort") == 0 ||
-                     strcmp(b->be->name, "torch") == 0;
+    uint32_t caps = mb__backend_caps(b->be);
+    int file_model = (caps & MB_BACKEND_CAP_MODEL_FILE) != 0;
     if (plan->model_path && file_model && mb__file_size(plan->model_path) < 0) {
         mb__bench_close(b);
         return mb__fail(err, MB_EIO,
@@ -198,19 +203,25 @@ mb_status mb__bench_open(const mb_plan *plan, int64_t batch, mb_bench **out,
                         "model file %s is empty; re-export or re-download it",
                         plan->model_path);
     }
+    if (mb__plan_backend_opts(plan, caps, &b->opts, &b->n_opts)) {
+        mb__bench_close(b);
+        return mb__fail(err, MB_ENOMEM, "out of memory");
+    }
     t0 = mb_now_ns();
-    s = b->be->open(b->state, plan->model_path ? plan->model_path : "",
-                    plan->opts, plan->n_opts, &b->session, err);
+    s = b->be->open(b->state, plan->model_path ? plan->model_path : "", b->opts,
+                    b->n_opts, &b->session, err);
     b->phases.session_create_ns = mb_now_ns() - t0;
     if (s) {
-        int is_ort = strcmp(b->be->name, "ort") == 0;
+        /* (ONNX files only: not a plugin's format, such as TorchScript) */
+        int is_onnx = plan->model_path &&
+                      strcmp(mb_backend_for_model(plan->model_path), "ort") == 0;
         b->session = NULL;
         mb__bench_close(b);
         /* A file the runtime rejects: say what is wrong with it, if our
          * own reader can tell (truncated, not ONNX at all). */
         json_t *info = NULL;
         mb_err e2 = {0};
-        if (s == MB_EMODEL && plan->model_path && is_ort &&
+        if (s == MB_EMODEL && is_onnx &&
             mb__onnx_inspect(plan->model_path, &info, &e2) == MB_EFORMAT)
             return mb__fail(err, MB_EFORMAT, "%s", e2.msg);
         json_decref(info);
@@ -288,8 +299,8 @@ const mb_io_desc *mb__bench_describe(const mb_bench *b, int outputs, size_t *n)
     return outputs ? b->out : b->in;
 }
 
-static mb_status outputs(mb_bench *b, mb_tensor **outs, size_t *n,
-                         int lenient, mb_err *err);
+static mb_status outputs(mb_bench *b, mb_tensor **outs, size_t *n, int lenient,
+                         mb_err *err);
 
 mb_status mb__bench_outputs(mb_bench *b, mb_tensor **outs, size_t *n,
                             mb_err *err)
@@ -303,8 +314,8 @@ mb_status mb__bench_outputs_lenient(mb_bench *b, mb_tensor **outs, size_t *n,
     return outputs(b, outs, n, 1, err);
 }
 
-static mb_status outputs(mb_bench *b, mb_tensor **outs, size_t *n,
-                         int lenient, mb_err *err)
+static mb_status outputs(mb_bench *b, mb_tensor **outs, size_t *n, int lenient,
+                         mb_err *err)
 {
     *outs = NULL;
     *n = 0;
@@ -350,7 +361,10 @@ mb_status mb__bench_bind_data(mb_bench *b, size_t first, mb_err *err)
     return (mb_status)b->be->prepare(b->session, b->inputs, b->n_in, err);
 }
 
-int64_t mb__bench_batch(const mb_bench *b) { return b->batch; }
+int64_t mb__bench_batch(const mb_bench *b)
+{
+    return b->batch;
+}
 
 const mb_tensor *mb__bench_inputs(const mb_bench *b, size_t *n)
 {
@@ -358,7 +372,10 @@ const mb_tensor *mb__bench_inputs(const mb_bench *b, size_t *n)
     return b->inputs;
 }
 
-const mb_phases *mb__bench_phases(const mb_bench *b) { return &b->phases; }
+const mb_phases *mb__bench_phases(const mb_bench *b)
+{
+    return &b->phases;
+}
 
 /* bound: the bound tensor (its dims; its rank when the model declares
  * none, as for a TorchScript argument given by --shape), or NULL. */
@@ -411,6 +428,12 @@ json_t *mb__bench_runtime_json(const mb_bench *b)
     return json_deep_copy(b->runtime);
 }
 
+void *mb__bench_session(const mb_bench *b, const mb_backend **be)
+{
+    *be = b->be;
+    return b->session;
+}
+
 void mb__bench_close(mb_bench *b)
 {
     if (!b)
@@ -419,6 +442,7 @@ void mb__bench_close(mb_bench *b)
         b->be->close(b->session);
     free_inputs(b);
     free(b->inputs);
+    free(b->opts);
     mb__dataset_free(b->data);
     if (b->state || b->be)
         b->be->unload(b->state);
@@ -448,9 +472,9 @@ json_t *mb__latency_json(const int64_t *samples, size_t n,
     json_object_set_new(o, "std", json_real(s.std));
     json_object_set_new(o, "cv", json_real(s.cv));
     json_object_set_new(o, "mad", json_real(s.mad));
-    json_object_set_new(o, "robust_cv",
-                        json_real(s.median > 0 ? 1.4826 * s.mad / s.median
-                                               : 0.0));
+    json_object_set_new(
+        o, "robust_cv",
+        json_real(s.median > 0 ? 1.4826 * s.mad / s.median : 0.0));
     json_object_set_new(o, "median", json_real(s.median));
     json_object_set_new(o, "p90", num_or_null(s.p90, s.p90_ok));
     json_object_set_new(o, "p95", num_or_null(s.p95, s.p95_ok));
@@ -472,20 +496,20 @@ json_t *mb__latency_json(const int64_t *samples, size_t n,
                 continue;
             int ok = mb__percentile_supported(n, q) || q == 50;
             json_array_append_new(
-                pcts, json_pack("{s:f,s:o,s:b}", "q", q, "value",
-                                num_or_null(mb__percentile_sorted(sorted, n, q),
-                                            ok),
-                                "supported", ok));
+                pcts,
+                json_pack("{s:f,s:o,s:b}", "q", q, "value",
+                          num_or_null(mb__percentile_sorted(sorted, n, q), ok),
+                          "supported", ok));
         }
         free(sorted);
     }
     json_object_set_new(o, "percentiles", pcts);
-    json_object_set_new(
-        o, "median_ci95",
-        s.median_ci_ok ? json_pack("{s:f,s:f,s:s}", "lo", s.median_ci_lo, "hi",
-                                   s.median_ci_hi, "method",
-                                   "binomial order statistics")
-                       : json_null());
+    json_object_set_new(o, "median_ci95",
+                        s.median_ci_ok
+                            ? json_pack("{s:f,s:f,s:s}", "lo", s.median_ci_lo,
+                                        "hi", s.median_ci_hi, "method",
+                                        "binomial order statistics")
+                            : json_null());
     json_object_set_new(o, "outliers",
                         json_pack("{s:s,s:f,s:I,s:I}", "method", "MAD",
                                   "threshold", 3.5, "low",
@@ -507,8 +531,8 @@ void mb__latency_apply_replication(json_t *lat, const json_t *rep)
                 lat, figs[f][1],
                 json_pack("{s:O,s:O,s:O,s:O,s:s,s:O}", "lo",
                           json_array_get(ci, 0), "hi", json_array_get(ci, 1),
-                          "estimate", json_object_get(g, "estimate"),
-                          "method", json_object_get(g, "method"), "unit",
+                          "estimate", json_object_get(g, "estimate"), "method",
+                          json_object_get(g, "method"), "unit",
                           unit ? unit : "process", "replicates",
                           json_object_get(g, "replicates")));
         } else if (f == 1) {
@@ -541,20 +565,22 @@ json_t *mb__doc_new(const char *kind, const char *command_line)
                         json_pack("{s:s,s:s}", "version", mb_version(),
                                   "commit", mb_build_commit()));
     json_object_set_new(d, "environment", mb__sysinfo_json());
-    json_object_set_new(
-        d, "timer",
-        json_pack("{s:s,s:I,s:I,s:I}", "clock", "CLOCK_MONOTONIC",
-                  "resolution_ns", (json_int_t)ci.resolution_ns,
-                  "overhead_ns", (json_int_t)ci.overhead_ns, "min_step_ns",
-                  (json_int_t)ci.min_step_ns));
+    json_object_set_new(d, "timer",
+                        json_pack("{s:s,s:I,s:I,s:I}", "clock",
+                                  "CLOCK_MONOTONIC", "resolution_ns",
+                                  (json_int_t)ci.resolution_ns, "overhead_ns",
+                                  (json_int_t)ci.overhead_ns, "min_step_ns",
+                                  (json_int_t)ci.min_step_ns));
     json_object_set_new(
         d, "statistics",
         json_pack("{s:s,s:s,s:s,s:s}", "percentile_method",
                   "linear interpolation between order statistics (numpy "
                   "default)",
-                  "median_ci", "distribution-free binomial order statistics, "
+                  "median_ci",
+                  "distribution-free binomial order statistics, "
                   "95%",
-                  "outliers", "|x - median| / (1.4826 MAD) > 3.5; counted, "
+                  "outliers",
+                  "|x - median| / (1.4826 MAD) > 3.5; counted, "
                   "never dropped",
                   "std", "sample standard deviation (n-1)"));
     json_object_set_new(d, "warnings", json_array());
@@ -572,8 +598,8 @@ json_t *mb__model_json(const mb_plan *plan)
     char hex[65];
     mb_err e;
     int64_t size = mb__file_size(path);
-    json_object_set_new(m, "file_bytes", size >= 0 ? json_integer(size)
-                                                   : json_null());
+    json_object_set_new(m, "file_bytes",
+                        size >= 0 ? json_integer(size) : json_null());
     json_object_set_new(m, "sha256",
                         size >= 0 && !mb__sha256_file(path, hex, &e)
                             ? json_string(hex)
@@ -603,23 +629,26 @@ json_t *mb__model_json(const mb_plan *plan)
     } else {
         /* unknown external data: the .onnx file is all that is known */
         json_object_set_new(m, "external_data_bytes", json_null());
-        json_object_set_new(m, "total_bytes", size >= 0 ? json_integer(size)
-                                                        : json_null());
+        json_object_set_new(m, "total_bytes",
+                            size >= 0 ? json_integer(size) : json_null());
         json_object_set_new(m, "params", json_null());
         json_object_set_new(m, "param_bytes", json_null());
     }
     return m;
 }
 
-static json_t *config_json(const mb_plan *p)
+static json_t *config_json(const mb_plan *p, const mb_bench *b)
 {
     json_t *c = json_object(), *be = json_object();
-    for (size_t i = 0; i < p->n_opts; i++)
-        json_object_set_new(be, p->opts[i].key, json_string(p->opts[i].value));
+    /* what the backend was given, --dim included where it takes them */
+    const mb_kv *kv = b && b->opts ? b->opts : p->opts;
+    size_t n = b && b->opts ? b->n_opts : p->n_opts;
+    for (size_t i = 0; i < n; i++)
+        json_object_set_new(be, kv[i].key, json_string(kv[i].value));
     json_object_set_new(c, "backend_options", be);
     json_object_set_new(c, "seed", json_integer((json_int_t)p->seed));
-    json_object_set_new(c, "data", p->data_path ? json_string(p->data_path)
-                                                : json_null());
+    json_object_set_new(c, "data",
+                        p->data_path ? json_string(p->data_path) : json_null());
     json_object_set_new(c, "warmup_iters", json_integer(p->warmup_iters));
     json_object_set_new(c, "warmup_time_ns", json_integer(p->warmup_time_ns));
     json_object_set_new(c, "min_iters", json_integer(p->min_iters));
@@ -644,8 +673,8 @@ static mb_status measure(mb_bench *b, const mb_plan *p, json_t *run,
     /* Warmup: by count, then by time if asked. */
     int64_t t_w = mb_now_ns(), warm = 0, dummy;
     mb_status s = MB_OK;
-    while (!s && (warm < p->warmup_iters ||
-                  mb_now_ns() - t_w < p->warmup_time_ns)) {
+    while (!s &&
+           (warm < p->warmup_iters || mb_now_ns() - t_w < p->warmup_time_ns)) {
         s = mb__bench_iterate(b, 1, &dummy, err);
         warm++;
         if (p->cancel && *p->cancel)
@@ -726,8 +755,8 @@ static mb_status measure(mb_bench *b, const mb_plan *p, json_t *run,
         else if (n >= next_check) {
             /* The CI is recomputed at geometrically spaced counts (cost
              * O(n log n) each, so O(n log n) overall), outside timing. */
-            if (n > scap && mb__grow((void **)&scratch, &scap, n,
-                                     sizeof *scratch) == 0)
+            if (n > scap &&
+                mb__grow((void **)&scratch, &scap, n, sizeof *scratch) == 0)
                 scap = 0; /* keeps the old buffer; skip this check */
             if (n <= scap) {
                 for (size_t i = 0; i < n; i++)
@@ -759,8 +788,8 @@ static mb_status measure(mb_bench *b, const mb_plan *p, json_t *run,
     json_object_set_new(run, "stop_rule", json_string(rule));
     if (strcmp(rule, "interrupted") == 0)
         json_object_set_new(run, "status", json_string("interrupted"));
-    json_t *lat = mb__latency_json(samples, n, p->percentiles,
-                                   p->n_percentiles);
+    json_t *lat =
+        mb__latency_json(samples, n, p->percentiles, p->n_percentiles);
     json_t *rep = mb__replication_json(samples, &n, 1);
     mb__latency_apply_replication(lat, rep);
     json_object_set_new(run, "latency", lat);
@@ -775,21 +804,20 @@ static mb_status measure(mb_bench *b, const mb_plan *p, json_t *run,
     int64_t peak = mb__rss_peak_bytes();
     json_object_set_new(mem, "rss_peak_bytes", json_integer(peak));
     json_object_set_new(mem, "rss_start_bytes", json_integer(rss_start));
-    json_object_set_new(mem, "peak_method",
-                        json_string(peak_reset ? "clear_refs"
-                                               : "process_lifetime"));
+    json_object_set_new(
+        mem, "peak_method",
+        json_string(peak_reset ? "clear_refs" : "process_lifetime"));
     if (p->leak_check) {
         double slope = rss_n >= 3 ? mb__slope(rss_x, rss_y, rss_n) : 0;
         double growth = rss_n >= 2 ? rss_y[rss_n - 1] - rss_y[0] : 0;
         /* Suspected when RSS keeps growing: > 1 KiB per 1000 iterations and
          * more than 1 MiB in total over the measurement. */
         int suspected = rss_n >= 3 && slope * 1000 > 1024 && growth > 1048576;
-        json_object_set_new(mem, "leak",
-                            json_pack("{s:f,s:f,s:I,s:b}",
-                                      "slope_bytes_per_iter", slope,
-                                      "growth_bytes", growth, "rss_points",
-                                      (json_int_t)rss_n, "suspected",
-                                      suspected));
+        json_object_set_new(
+            mem, "leak",
+            json_pack("{s:f,s:f,s:I,s:b}", "slope_bytes_per_iter", slope,
+                      "growth_bytes", growth, "rss_points", (json_int_t)rss_n,
+                      "suspected", suspected));
     }
     if (p->save_samples) {
         json_t *a = json_array();
@@ -845,10 +873,9 @@ json_t *mb__bench_run_skeleton(const mb_plan *p, mb_bench *b, int64_t batch,
                                int64_t rss_after)
 {
     json_t *run = json_object();
-    const char *name = p->variant ? p->variant
-                                  : mb__basename(p->model_path
-                                                     ? p->model_path
-                                                     : "model");
+    const char *name =
+        p->variant ? p->variant
+                   : mb__basename(p->model_path ? p->model_path : "model");
     json_object_set_new(run, "status", json_string("ok"));
     json_object_set_new(run, "variant", json_string(name));
     json_object_set(run, "model", model);
@@ -859,7 +886,7 @@ json_t *mb__bench_run_skeleton(const mb_plan *p, mb_bench *b, int64_t batch,
     json_object_set_new(run, "device", json_string(dev));
     json_object_set_new(run, "device_type",
                         json_string(strcmp(dev, "cpu") == 0 ? "cpu" : dev));
-    json_object_set_new(run, "config", config_json(p));
+    json_object_set_new(run, "config", config_json(p, b));
     json_object_set_new(run, "batch_size", json_integer(batch));
     json_t *io = mb__bench_io_json(b);
     json_object_set(run, "inputs", json_object_get(io, "inputs"));
@@ -872,18 +899,19 @@ json_t *mb__bench_run_skeleton(const mb_plan *p, mb_bench *b, int64_t batch,
                   (json_int_t)ph->library_load_ns, "session_create_ns",
                   (json_int_t)ph->session_create_ns, "first_inference_ns",
                   (json_int_t)ph->first_inference_ns));
-    json_object_set_new(run, "memory",
-                        json_pack("{s:I,s:I}", "rss_before_load_bytes",
-                                  (json_int_t)rss_before,
-                                  "rss_after_session_bytes",
-                                  (json_int_t)rss_after));
+    json_object_set_new(
+        run, "memory",
+        json_pack("{s:I,s:I}", "rss_before_load_bytes", (json_int_t)rss_before,
+                  "rss_after_session_bytes", (json_int_t)rss_after));
     return run;
 }
 
 static void add_input_warning(const mb_plan *plan, json_t *doc)
 {
     json_t *warn = json_object_get(doc, "warnings");
-    if (!plan->data_path && strcmp(mb__plan_backend(plan), "null") != 0)
+    mb_err e = {0};
+    const mb_backend *be = mb_backend_find(mb__plan_backend(plan), &e);
+    if (!plan->data_path && !(mb__backend_caps(be) & MB_BACKEND_CAP_SIMULATED))
         json_array_append_new(
             warn, json_string("inputs are random (synthetic, seeded): "
                               "latency is representative, but no accuracy "
@@ -914,12 +942,13 @@ static mb_status run_replicated(const mb_plan *plan, int k, json_t **doc_out,
         arms[i].batch = batches[i];
     }
     int used = k;
-    mb__repl_opts o = {.processes = k, .slot_ns = 50000000,
-                       .start_budget_ns = plan->processes > 0
-                                              ? 0
-                                              : MB_START_BUDGET_NS,
+    mb__repl_opts o = {.processes = k,
+                       .slot_ns = 50000000,
+                       .start_budget_ns =
+                           plan->processes > 0 ? 0 : MB_START_BUDGET_NS,
                        .processes_used = &used,
-                       .cancel = plan->cancel, .progress = repl_progress,
+                       .cancel = plan->cancel,
+                       .progress = repl_progress,
                        .progress_user = (void *)plan};
     mb_status s = mb__replicate(arms, nb, &o, err);
     size_t failed = 0;
@@ -949,10 +978,10 @@ static mb_status run_replicated(const mb_plan *plan, int k, json_t **doc_out,
                             "error", a->error ? a->error : "interrupted",
                             "batch_size", (json_int_t)a->batch);
         } else {
-            run = mb__arm_run_json(a, cancelled ? "interrupted"
-                                      : plan->fixed_iters > 0
-                                          ? "fixed_iterations"
-                                          : "fixed_budget",
+            run = mb__arm_run_json(a,
+                                   cancelled               ? "interrupted"
+                                   : plan->fixed_iters > 0 ? "fixed_iterations"
+                                                           : "fixed_budget",
                                    plan->save_samples);
             if (cancelled)
                 json_object_set_new(run, "status", json_string("interrupted"));
@@ -977,7 +1006,8 @@ void mb__warn_processes_lowered(json_t *doc, int asked, int used)
     if (used >= asked)
         return;
     char w[300];
-    snprintf(w, sizeof w, "measured in %d processes, not the default %d: "
+    snprintf(w, sizeof w,
+             "measured in %d processes, not the default %d: "
              "starting a process (runtime load, session, warmup) takes so "
              "long that %d would spend over %.0f s on it; set --processes "
              "to choose",

@@ -83,6 +83,9 @@ const mb_phases *mb__bench_phases(const mb_bench *b);
 json_t *mb__bench_io_json(const mb_bench *b);
 json_t *mb__bench_runtime_json(const mb_bench *b);
 void mb__bench_close(mb_bench *b);
+/* The backend and session of b (borrowed until close), for engines that
+ * drive run() themselves from several threads (src/load). */
+void *mb__bench_session(const mb_bench *b, const mb_backend **be);
 
 /* Runs the whole plan.  *doc is a new result document ("kind": "run") with
  * one entry in "runs" per batch size.  A run that fails after the session

@@ -30,6 +30,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     for (size_t i = 0; i < ev.n_phases; i++)
         if (mb__events_phase(&ev, ev.phases[i].name) == NULL)
             abort(); /* every recorded phase must be found by name */
+    for (size_t i = 0; i < ev.n_loops; i++)
+        if (mb__events_loop(&ev, ev.loops[i].name) != &ev.loops[i] ||
+            ev.loops[i].n == 0)
+            abort(); /* every loop is found and has its iterations */
     mb__events_free(&ev);
     return 0;
 }

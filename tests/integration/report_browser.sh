@@ -23,13 +23,15 @@ if [ ! -x "$CHROMIUM" ]; then
 fi
 "$MBENCH" report "$R/compare.json" --html "$T_TMP/compare.html" || notok "the compare report is generated"
 "$MBENCH" report "$R/run_batches.json" --html "$T_TMP/run.html" || notok "the run report is generated"
+"$MBENCH" report "$R/exec.json" --html "$T_TMP/exec.html" || notok "the exec report is generated"
+"$MBENCH" report "$R/suite.json" --html "$T_TMP/suite.html" || notok "the suite report is generated"
 # Pages that must FAIL the in-page check: a chart removed, a script error.
 sed 's/<svg id="chart-ecdf"/<svg id="chart-gone"/' "$T_TMP/compare.html" > "$T_TMP/broken.html"
 sed 's|</title>|</title><script>undefinedFunction();</script>|' "$T_TMP/run.html" > "$T_TMP/error.html"
 printf '<!DOCTYPE html><title>t</title><p id=x>alive</p>' > "$T_TMP/probe.html"
 
 # Every browser run at once (each takes a few seconds to start).
-for p in probe compare run broken error; do
+for p in probe compare run exec suite broken error; do
     browse --dump-dom "file://$T_TMP/$p.html" > "$T_TMP/$p.dom" &
 done
 browse --screenshot="$T_TMP/compare.png" "file://$T_TMP/compare.html" >/dev/null &
@@ -62,6 +64,16 @@ if [ "$n" -eq 3 ]; then ok "the hostile variant name created no script element i
 else notok "the hostile variant name created no script element in the browser" "found $n script elements"; fi
 contains "the hostile variant name is shown as text" "$LAST_DOM" '&lt;script&gt;alert(1)&lt;/script&gt;'
 check_page run chart-dist chart-ecdf chart-batch-thr chart-batch-lat chart-mem chart-size
+check_page exec chart-dist chart-phases
+for id in requirements-table exec-speedup-table exec-phase-table exec-loop-table exec-value-table; do
+    contains "the exec report has its $id in the browser" "$LAST_DOM" "id=\"$id\""
+done
+contains "the exec report shows the variant's HTML as text" "$LAST_DOM" 'slow &lt;i&gt;x&lt;/i&gt;'
+[[ "$LAST_DOM" == *"batch -1"* ]] && notok "the exec report says no 'batch -1'" || ok "the exec report says no 'batch -1'"
+check_page suite chart-dist chart-phases
+for id in requirements-table exec-speedup-table exec-phase-table exec-value-table exec-git-table; do
+    contains "the suite report has its $id in the browser" "$LAST_DOM" "id=\"$id\""
+done
 
 dom=$(cat "$T_TMP/broken.dom")
 if [[ "$dom" == *'data-ok="0"'* && "$dom" == *'missing chart chart-ecdf'* ]]; then ok "a page with a missing chart is caught"

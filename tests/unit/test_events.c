@@ -246,6 +246,49 @@ static void blank_lines_are_neither_events_nor_malformed(void)
     mb__events_free(&ev);
 }
 
+static void iterations_of_a_loop_are_kept_in_order_with_their_items(void)
+{
+    mb_events ev;
+    mb__events_init(&ev);
+    line(&ev, "{\"event\":\"iter\",\"name\":\"infer\",\"ns\":1200,\"items\":8}", MS);
+    line(&ev, "{\"event\":\"iter\",\"name\":\"decode\",\"ns\":50}", MS);
+    line(&ev, "{\"event\":\"iter\",\"name\":\"infer\",\"ns\":900}", MS);
+    mb__events_finish(&ev, 2 * MS);
+    const mb_loop_rec *l = mb__events_loop(&ev, "infer");
+    EXPECT(l != NULL);
+    if (l) {
+        EXPECT_EQ_INT(l->n, 2);
+        EXPECT_EQ_INT(l->ns[0], 1200);
+        EXPECT_EQ_INT(l->items[0], 8);
+        EXPECT_EQ_INT(l->ns[1], 900);
+        EXPECT_EQ_INT(l->items[1], 1); /* items default to 1 */
+    }
+    EXPECT_EQ_INT(ev.n_loops, 2);
+    EXPECT_EQ_INT(ev.iters, 3);
+    EXPECT_EQ_INT(ev.malformed, 0);
+    mb__events_free(&ev);
+}
+
+static void a_bad_iteration_is_malformed_and_not_kept(void)
+{
+    static const char *const bad[] = {
+        "{\"event\":\"iter\",\"name\":\"x\",\"ns\":0}",
+        "{\"event\":\"iter\",\"name\":\"x\",\"ns\":1.5}",
+        "{\"event\":\"iter\",\"ns\":10}",
+        "{\"event\":\"iter\",\"name\":\"x\",\"ns\":10,\"items\":-2}",
+    };
+    for (size_t i = 0; i < sizeof bad / sizeof *bad; i++) {
+        mb_events ev;
+        mb__events_init(&ev);
+        line(&ev, bad[i], MS);
+        mb__events_finish(&ev, MS);
+        EXPECT_EQ_INT(ev.malformed, 1);
+        EXPECT_EQ_INT(ev.n_loops, 0);
+        EXPECT_CONTAINS(ev.first_malformed, "\"iter\" event");
+        mb__events_free(&ev);
+    }
+}
+
 int main(void)
 {
     RUN(a_phase_lasts_from_its_start_line_to_its_end_line);
@@ -259,5 +302,7 @@ int main(void)
     RUN(each_kind_of_malformed_line_says_why);
     RUN(an_overlong_line_is_skipped_and_the_next_one_read);
     RUN(blank_lines_are_neither_events_nor_malformed);
+    RUN(iterations_of_a_loop_are_kept_in_order_with_their_items);
+    RUN(a_bad_iteration_is_malformed_and_not_kept);
     return T_DONE();
 }

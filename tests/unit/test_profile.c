@@ -4,7 +4,8 @@
 #include "t.h"
 
 #include "core/buf.h"
-#include "profile/flame.h"
+#include "report/profflame.h"
+#include "report/profprint.h"
 #include "profile/flops.h"
 #include "profile/profile.h"
 #include "profile/trace.h"

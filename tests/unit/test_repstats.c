@@ -112,7 +112,14 @@ static void replicates_needed_shrinks_the_interval_to_the_goal(void)
            0.045 + 1e-12);
     EXPECT(mb__t_quantile(0.975, (double)k - 2) * 0.196 / sqrt((double)k - 1) >
            0.045);
-    EXPECT_EQ_INT(mb__replicates_needed(1.0, 1e-6, 0), 1000);
+    /* beyond what --processes allows, the true need is still reported
+     * (up to a million), and the text says it cannot be settled */
+    EXPECT(mb__replicates_needed(0.358, 0.0082, 1) > 7000);
+    EXPECT_EQ_INT(mb__replicates_needed(1.0, 1e-6, 0), 1000000);
+    char buf[200];
+    EXPECT(strstr(mb__need_text(7300, buf, sizeof buf), "more than") != NULL);
+    EXPECT(strstr(mb__need_text(12, buf, sizeof buf), "about 12 processes") !=
+           NULL);
 }
 
 static void two_process_modes_are_found(void)

@@ -1,10 +1,10 @@
-/* flame.h - pictures of a profile drawn by mbench itself: an SVG icicle
+/* profflame.h - pictures of a profile drawn by mbench itself: an SVG icicle
  * chart (graph -> operator type -> node, widths proportional to kernel
  * time) and a self-contained HTML report holding it with the tables and
  * the share-of-peak figures.  Every string from the model or the trace is
  * escaped; no scripts, no external resources.  Pure: bytes into an mb_buf. */
-#ifndef MB_PROFILE_FLAME_H
-#define MB_PROFILE_FLAME_H
+#ifndef MB_REPORT_PROFFLAME_H
+#define MB_REPORT_PROFFLAME_H
 
 #include "core/buf.h"
 
@@ -17,5 +17,9 @@ void mb__profile_svg(const json_t *profile, const char *title, mb_buf *out);
  * object or NULL. */
 void mb__profile_html(const json_t *profile, const char *title,
                       const json_t *env, mb_buf *out);
+
+/* A self-contained HTML page of a comparison (mb__profile_compare). */
+void mb__profile_compare_html(const json_t *cmp, const json_t *env,
+                              mb_buf *out);
 
 #endif

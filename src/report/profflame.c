@@ -1,10 +1,11 @@
-/* flame.c - SVG icicle chart and HTML report of a profile (flame.h). */
-#include "profile/flame.h"
+/* profflame.c - SVG icicle chart and HTML report of a profile (profflame.h). */
+#include "report/profflame.h"
 
-#include "profile/profile.h"
+#include "report/profprint.h"
 #include "report/rutil.h"
 
 #include <math.h>
+#include <stdio.h>
 #include <stdint.h>
 #include <string.h>
 
@@ -178,11 +179,10 @@ static void shape_list(mb_buf *b, const json_t *arr)
     }
 }
 
-void mb__profile_html(const json_t *p, const char *title, const json_t *env,
-                      mb_buf *b)
+/* The page's head, its style and the <h1>, then the machine line. */
+static void page_head(mb_buf *b, const char *h1, const char *title,
+                      const json_t *env)
 {
-    const json_t *rec = json_object_get(p, "reconcile");
-    const json_t *work = json_object_get(p, "work");
     mb__buf_puts(b, "<!DOCTYPE html>\n<html lang=\"en\"><head><meta "
                     "charset=\"utf-8\"><title>mbench profile: ");
     mb__html_escape(b, title);
@@ -193,7 +193,8 @@ void mb__profile_html(const json_t *p, const char *title, const json_t *env,
         "#ccc;padding:3px 8px;font-size:13px}th{background:#f3f3f3}"
         "td.n{text-align:right;font-family:monospace}.bar{display:inline-"
         "block;height:10px;background:#d9822b}.note{color:#555;font-size:"
-        "13px}</style></head><body>\n<h1>Profile: ");
+        "13px}</style></head><body>\n<h1>");
+    mb__html_escape(b, h1);
     mb__html_escape(b, title);
     mb__buf_puts(b, "</h1>\n");
     if (env) {
@@ -204,6 +205,14 @@ void mb__profile_html(const json_t *p, const char *title, const json_t *env,
         mb__html_escape(b, jstr(env, "hostname"));
         mb__buf_puts(b, "</p>\n");
     }
+}
+
+void mb__profile_html(const json_t *p, const char *title, const json_t *env,
+                      mb_buf *b)
+{
+    const json_t *rec = json_object_get(p, "reconcile");
+    const json_t *work = json_object_get(p, "work");
+    page_head(b, "Profile: ", title, env);
     mb__buf_printf(b,
                    "<p class=note>%.0f profiled runs used, %.0f skipped "
                    "(cold start, warm-up). Times are per run.</p>\n",
@@ -320,4 +329,56 @@ void mb__profile_html(const json_t *p, const char *title, const json_t *env,
         mb__buf_puts(b, "</p>\n");
     }
     mb__buf_puts(b, "<p class=note>Made by mbench profile.</p>\n</body></html>\n");
+}
+
+void mb__profile_compare_html(const json_t *c, const json_t *env, mb_buf *b)
+{
+    char title[600];
+    snprintf(title, sizeof title, "%s vs %s", jstr(c, "a"), jstr(c, "b"));
+    page_head(b, "Profile comparison: ", title, env);
+    double sp = mb__jnum(c, "speedup");
+    mb__buf_puts(b, "<p>A = ");
+    mb__html_escape(b, jstr(c, "a"));
+    mb__buf_printf(b, ": model_run %.3f ms; B = ",
+                   mb__jnum(c, "a_model_run_ns") / 1e6);
+    mb__html_escape(b, jstr(c, "b"));
+    mb__buf_printf(b, ": model_run %.3f ms", mb__jnum(c, "b_model_run_ns") / 1e6);
+    if (isfinite(sp) && sp > 0)
+        mb__buf_printf(b, "; <b>B is %.2fx %s than A</b>", sp >= 1 ? sp : 1 / sp,
+                       sp >= 1 ? "faster" : "slower");
+    mb__buf_puts(b, " (mean profiled time per run).</p>\n<h2>Where the change "
+                    "comes from</h2>\n<table><tr><th>op type</th><th>A ms</th>"
+                    "<th>B ms</th><th>B - A ms</th><th>contribution</th></tr>\n");
+    size_t i;
+    json_t *r;
+    json_array_foreach(json_object_get(c, "rows"), i, r) {
+        mb__buf_puts(b, "<tr>");
+        td_text(b, jstr(r, "op_type"));
+        td_num(b, "%.3f", mb__jnum(r, "a_ns") / 1e6);
+        td_num(b, "%.3f", mb__jnum(r, "b_ns") / 1e6);
+        td_num(b, "%+.3f", mb__jnum(r, "delta_ns") / 1e6);
+        bar(b, mb__jnum(r, "contribution"));
+        mb__buf_puts(b, "</tr>\n");
+    }
+    const json_t *q = json_object_get(c, "qdq");
+    mb__buf_printf(b, "</table>\n<p>Quantize/DequantizeLinear: A %.3f ms, B "
+                      "%.3f ms per run.</p>\n",
+                   mb__jnum(q, "a_ns") / 1e6, mb__jnum(q, "b_ns") / 1e6);
+    if (json_array_size(json_object_get(c, "pairs"))) {
+        mb__buf_puts(b, "<h2>Replaced operators</h2>\n<table><tr><th>in A</th>"
+                        "<th>in B</th><th>A ms</th><th>B ms</th><th>speedup"
+                        "</th></tr>\n");
+        json_array_foreach(json_object_get(c, "pairs"), i, r) {
+            mb__buf_puts(b, "<tr>");
+            td_text(b, jstr(r, "from"));
+            td_text(b, jstr(r, "to"));
+            td_num(b, "%.3f", mb__jnum(r, "a_ns") / 1e6);
+            td_num(b, "%.3f", mb__jnum(r, "b_ns") / 1e6);
+            td_num(b, "%.2fx", mb__jnum(r, "speedup"));
+            mb__buf_puts(b, "</tr>\n");
+        }
+        mb__buf_puts(b, "</table>\n");
+    }
+    mb__buf_puts(b, "<p class=note>Made by mbench profile --compare.</p>\n"
+                    "</body></html>\n");
 }

@@ -1,0 +1,540 @@
+/* opt.c - the one command-line parser and help printer (opt.h). */
+#include "opt.h"
+
+#include "cli.h"
+#include "outputs.h"
+#include "runopts.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+/* -h and -q: part of every command. */
+enum { ID_HELP = -100, ID_QUIET = -101 };
+static const mb_opt builtin[] = {
+    {"help", 'h', MB_OPT_SWITCH, NULL, "this help", NULL, NULL, 0, 0, 0,
+     ID_HELP},
+    {"quiet", 'q', MB_OPT_SWITCH, NULL,
+     "no report on the console: errors, warnings and files only", NULL, NULL, 0,
+     0, 0, ID_QUIET},
+};
+#define N_BUILTIN (sizeof builtin / sizeof builtin[0])
+
+/* Where an option comes from. */
+enum { SRC_OWN, SRC_RUN, SRC_OUT, SRC_BUILTIN };
+
+const mb_opt *mb_opt_each(const mb_cmd *cmd, size_t i, const char **group)
+{
+    static const char *own_title = "Options";
+    if (i < cmd->n_opts) {
+        *group = own_title;
+        return &cmd->opts[i];
+    }
+    i -= cmd->n_opts;
+    if (cmd->sets & MB_OPTSET_RUN) {
+        size_t n = mb_cli_runopts_count();
+        if (i < n)
+            return mb_cli_runopt(i, group);
+        i -= n;
+    }
+    if (cmd->sets & MB_OPTSET_OUTPUT) {
+        if (i < MB_CLI_N_OUTPUT_OPTIONS) {
+            *group = "Outputs";
+            return &mb_cli_output_opt_table[i];
+        }
+        i -= MB_CLI_N_OUTPUT_OPTIONS;
+    }
+    if (i < N_BUILTIN) {
+        *group = "General";
+        return &builtin[i];
+    }
+    return NULL;
+}
+
+static int source_of(const mb_cmd *cmd, size_t i)
+{
+    if (i < cmd->n_opts)
+        return SRC_OWN;
+    i -= cmd->n_opts;
+    if (cmd->sets & MB_OPTSET_RUN) {
+        if (i < mb_cli_runopts_count())
+            return SRC_RUN;
+        i -= mb_cli_runopts_count();
+    }
+    if ((cmd->sets & MB_OPTSET_OUTPUT) && i < MB_CLI_N_OUTPUT_OPTIONS)
+        return SRC_OUT;
+    return SRC_BUILTIN;
+}
+
+/* ---- help ---------------------------------------------------------------*/
+
+/* Prints text from column `col`, wrapped before column 79. */
+static void wrap(FILE *f, const char *text, int col, int at)
+{
+    const int width = 79;
+    while (*text) {
+        size_t room = (size_t)(width - at);
+        size_t len = strlen(text);
+        size_t cut = len;
+        if (len > room) {
+            cut = room;
+            while (cut > 0 && text[cut] != ' ')
+                cut--;
+            if (cut == 0)
+                cut = strcspn(text, " ");
+        }
+        fprintf(f, "%.*s\n", (int)cut, text);
+        text += cut;
+        while (*text == ' ')
+            text++;
+        if (*text)
+            fprintf(f, "%*s", col, "");
+        at = col;
+    }
+}
+
+static void opt_label(const mb_opt *o, char *buf, size_t n)
+{
+    if (o->short_name)
+        snprintf(buf, n, "-%c, --%s%s%s", o->short_name, o->name,
+                 o->metavar ? " " : "", o->metavar ? o->metavar : "");
+    else
+        snprintf(buf, n, "--%s%s%s", o->name, o->metavar ? " " : "",
+                 o->metavar ? o->metavar : "");
+}
+
+void mb_opt_help_line(const mb_opt *o, FILE *f)
+{
+    char label[96];
+    opt_label(o, label, sizeof label);
+    int w = fprintf(f, "  %s", label);
+    if (w >= 25) {
+        fputc('\n', f);
+        w = 0;
+    }
+    fprintf(f, "%*s", 26 - w, "");
+    wrap(f, o->help ? o->help : "", 26, 26);
+}
+
+void mb_opt_help(const mb_cmd *cmd, FILE *f)
+{
+    fprintf(f, "usage: mbench %s%s%s [options]\n\n", cmd->name,
+            cmd->args ? " " : "", cmd->args ? cmd->args : "");
+    if (cmd->description) {
+        wrap(f, cmd->description, 0, 0);
+        fputc('\n', f);
+    }
+    const char *last = NULL, *group;
+    const mb_opt *o;
+    for (size_t i = 0; (o = mb_opt_each(cmd, i, &group)); i++) {
+        if (o->flags & MB_OPT_HIDDEN)
+            continue;
+        if (!last || strcmp(last, group) != 0)
+            fprintf(f, "%s:\n", group);
+        last = group;
+        mb_opt_help_line(o, f);
+    }
+    if (cmd->footer) {
+        fputc('\n', f);
+        wrap(f, cmd->footer, 0, 0);
+    }
+}
+
+/* ---- lookup -------------------------------------------------------------*/
+
+static size_t levenshtein(const char *a, const char *b)
+{
+    size_t la = strlen(a), lb = strlen(b);
+    if (la > 63 || lb > 63)
+        return 99;
+    size_t row[64];
+    for (size_t j = 0; j <= lb; j++)
+        row[j] = j;
+    for (size_t i = 1; i <= la; i++) {
+        size_t diag = row[0];
+        row[0] = i;
+        for (size_t j = 1; j <= lb; j++) {
+            size_t up = row[j];
+            size_t best = diag + (a[i - 1] != b[j - 1]);
+            if (up + 1 < best)
+                best = up + 1;
+            if (row[j - 1] + 1 < best)
+                best = row[j - 1] + 1;
+            row[j] = best;
+            diag = up;
+        }
+    }
+    return row[lb];
+}
+
+static int unknown(const mb_cmd *cmd, const char *shown, const char *name)
+{
+    const mb_opt *o, *best = NULL;
+    const char *g;
+    size_t bd = 99;
+    for (size_t i = 0; name && (o = mb_opt_each(cmd, i, &g)); i++) {
+        size_t d = levenshtein(name, o->name);
+        if (d < bd && !(o->flags & MB_OPT_HIDDEN)) {
+            bd = d;
+            best = o;
+        }
+    }
+    size_t L = name ? strlen(name) : 0;
+    if (best && bd <= (L > 6 ? 3 : 2) && bd < L)
+        return mb_cli_error(MB_EXIT_USAGE,
+                            "unknown option '%s'; did you mean '--%s'? see "
+                            "'mbench %s --help'",
+                            shown, best->name, cmd->name);
+    return mb_cli_error(MB_EXIT_USAGE,
+                        "unknown option '%s'; see 'mbench %s --help'", shown,
+                        cmd->name);
+}
+
+/* The option called name (len characters): exact, else an unambiguous
+ * prefix.  *idx is its index for mb_opt_each.  NULL after printing. */
+static const mb_opt *find_long(const mb_cmd *cmd, const char *name, size_t len,
+                               size_t *idx, int *rc)
+{
+    const mb_opt *o, *hit = NULL;
+    const char *g;
+    size_t n_hits = 0;
+    char shown[128];
+    snprintf(shown, sizeof shown, "--%.*s", (int)(len < 100 ? len : 100), name);
+    for (size_t i = 0; (o = mb_opt_each(cmd, i, &g)); i++) {
+        if (strlen(o->name) == len && strncmp(o->name, name, len) == 0) {
+            *idx = i;
+            return o;
+        }
+        if (strncmp(o->name, name, len) == 0 && len > 0) {
+            if (!hit)
+                *idx = i;
+            hit = hit ? hit : o;
+            n_hits++;
+        }
+    }
+    if (n_hits == 1)
+        return hit;
+    if (n_hits > 1) {
+        char list[256] = "";
+        size_t used = 0;
+        for (size_t i = 0; (o = mb_opt_each(cmd, i, &g)); i++)
+            if (strncmp(o->name, name, len) == 0 && used + 40 < sizeof list)
+                used += (size_t)snprintf(list + used, sizeof list - used,
+                                         "%s--%s", used ? ", " : "", o->name);
+        *rc = mb_cli_error(MB_EXIT_USAGE,
+                           "ambiguous option '%s': %s; see 'mbench %s --help'",
+                           shown, list, cmd->name);
+        return NULL;
+    }
+    char nm[101];
+    snprintf(nm, sizeof nm, "%.*s", (int)(len < 100 ? len : 100), name);
+    *rc = unknown(cmd, shown, nm);
+    return NULL;
+}
+
+static const mb_opt *find_short(const mb_cmd *cmd, char c, size_t *idx)
+{
+    const mb_opt *o;
+    const char *g;
+    for (size_t i = 0; (o = mb_opt_each(cmd, i, &g)); i++)
+        if (o->short_name == c) {
+            *idx = i;
+            return o;
+        }
+    return NULL;
+}
+
+/* ---- values -------------------------------------------------------------*/
+
+static const char *expect_of(const mb_opt *o, char *buf, size_t n)
+{
+    if (o->expect)
+        return o->expect;
+    switch (o->type) {
+    case MB_OPT_INT:
+        snprintf(buf, n, "an integer from %.0f to %.0f", o->lo, o->hi);
+        return buf;
+    case MB_OPT_DOUBLE:
+        snprintf(buf, n, "a number from %g to %g", o->lo, o->hi);
+        return buf;
+    case MB_OPT_FRACTION:
+        return "a fraction such as 0.05 or 5%";
+    case MB_OPT_DURATION:
+        return "a duration such as 2s, 500ms or 1m";
+    case MB_OPT_ENUM: {
+        size_t used = 0;
+        const char *c = o->choices ? o->choices : "";
+        buf[0] = '\0';
+        while (*c && used + 8 < n) {
+            size_t cl = strcspn(c, "|");
+            int lastone = c[cl] == '\0';
+            used += (size_t)snprintf(buf + used, n - used, "%s%.*s",
+                                     used == 0 ? ""
+                                     : lastone ? " or "
+                                               : ", ",
+                                     (int)cl, c);
+            c += cl + (c[cl] == '|');
+        }
+        return buf;
+    }
+    case MB_OPT_INTLIST:
+        return "comma-separated integers";
+    case MB_OPT_KV:
+        return "NAME=VALUE";
+    case MB_OPT_FILE:
+    case MB_OPT_OUTFILE:
+    case MB_OPT_DIR:
+        return "a path";
+    default:
+        return "a non-empty value";
+    }
+}
+
+/* Checks a value of one of the command's own options against its type;
+ * 0, or an exit code after printing. */
+static int check_value(const mb_opt *o, const char *flag, const char *arg,
+                       mb_optval *v)
+{
+    char ebuf[160];
+    v->str = arg;
+    v->text = arg;
+    switch (o->type) {
+    case MB_OPT_SWITCH:
+        return 0;
+    case MB_OPT_INT:
+        if (mb_cli_parse_i64(arg, (int64_t)o->lo,
+                             o->hi >= 9e18 ? INT64_MAX : (int64_t)o->hi, &v->i))
+            break;
+        return 0;
+    case MB_OPT_DOUBLE:
+        if (mb_cli_parse_double(arg, o->lo, o->hi, &v->d))
+            break;
+        return 0;
+    case MB_OPT_FRACTION:
+        if (mb_cli_parse_fraction(arg, o->hi, &v->d) || v->d <= o->lo)
+            break;
+        return 0;
+    case MB_OPT_DURATION:
+        if (mb_cli_parse_duration_ns(arg, &v->i))
+            break;
+        return 0;
+    case MB_OPT_ENUM: {
+        const char *c = o->choices ? o->choices : "";
+        size_t L = strlen(arg);
+        while (L && *c) {
+            size_t cl = strcspn(c, "|");
+            if (cl == L && strncmp(c, arg, L) == 0)
+                return 0;
+            c += cl + (c[cl] == '|');
+        }
+        break;
+    }
+    case MB_OPT_INTLIST: {
+        int64_t *list = NULL;
+        size_t n = 0;
+        int bad = mb_cli_parse_i64_list(arg, (int64_t)o->lo, (int64_t)o->hi,
+                                        &list, &n);
+        free(list);
+        if (bad)
+            break;
+        return 0;
+    }
+    case MB_OPT_KV: {
+        const char *eq = strchr(arg, '=');
+        if (!eq || eq == arg)
+            break;
+        return 0;
+    }
+    case MB_OPT_OUTFILE:
+        if (!*arg)
+            break;
+        if ((o->flags & MB_OPT_DASH) && strcmp(arg, "-") == 0)
+            return 0;
+        if (o->flags & MB_OPT_STDOUT)
+            return mb_cli_output_arg(flag, arg, &v->str);
+        return mb_cli_output_check(flag, arg);
+    case MB_OPT_DIR:
+    case MB_OPT_FILE:
+    case MB_OPT_STRING:
+        if (!*arg)
+            break;
+        return 0;
+    }
+    return mb_cli_bad_value(flag, arg, expect_of(o, ebuf, sizeof ebuf));
+}
+
+/* Applies one option; 0, MB_OPT_HELP or an exit code after printing. */
+static int apply(const mb_cmd *cmd, mb_opt_ctx *ctx, const mb_opt *o,
+                 size_t idx, const char *arg)
+{
+    char flag[80];
+    snprintf(flag, sizeof flag, "--%s", o->name);
+    switch (source_of(cmd, idx)) {
+    case SRC_BUILTIN:
+        if (o->id == ID_HELP) {
+            mb_opt_help(cmd, stdout);
+            return MB_OPT_HELP;
+        }
+        ctx->quiet = 1;
+        return 0;
+    case SRC_RUN:
+        return mb_cli_runopts_set(ctx->plan, o, flag, arg);
+    case SRC_OUT: {
+        mb_optval v = {0};
+        int rc = check_value(o, flag, arg, &v);
+        return rc ? rc : mb_cli_outputs_set(ctx->out, o, v.str);
+    }
+    default: {
+        mb_optval v = {0};
+        int rc = check_value(o, flag, arg, &v);
+        if (rc)
+            return rc;
+        return ctx->on_opt ? ctx->on_opt(ctx->user, o, &v) : 0;
+    }
+    }
+}
+
+static int needs_value(const mb_cmd *cmd, const char *shown)
+{
+    return mb_cli_error(MB_EXIT_USAGE,
+                        "%s needs a value; see 'mbench %s "
+                        "--help'",
+                        shown, cmd->name);
+}
+
+/* The name of positional argument k in cmd->args ("MODEL"). */
+static void arg_name(const mb_cmd *cmd, int k, char *buf, size_t n)
+{
+    const char *a = cmd->args ? cmd->args : "ARGUMENT";
+    for (int i = 0; i < k; i++) {
+        const char *sp = strchr(a, ' ');
+        if (!sp)
+            break;
+        a = sp + 1;
+    }
+    size_t L = strcspn(a, " ");
+    while (L && (*a == '[' || *a == '<')) {
+        a++;
+        L--;
+    }
+    while (L && strchr("].>", a[L - 1]))
+        L--;
+    snprintf(buf, n, "%.*s", (int)L, a);
+}
+
+int mb_opt_parse(const mb_cmd *cmd, int argc, char **argv, mb_opt_ctx *ctx)
+{
+    int n_pos = 0, only_args = 0, rc = 0;
+    ctx->quiet = 0;
+    for (int i = 1; i < argc; i++) {
+        char *a = argv[i];
+        if (only_args || a[0] != '-' || a[1] == '\0') {
+            argv[1 + n_pos++] = a; /* never ahead of i: a safe move */
+            continue;
+        }
+        if (strcmp(a, "--") == 0) {
+            only_args = 1;
+            continue;
+        }
+        size_t idx = 0;
+        if (a[1] == '-') { /* --name, --name=value */
+            const char *name = a + 2, *eq = strchr(name, '=');
+            size_t len = eq ? (size_t)(eq - name) : strlen(name);
+            const mb_opt *o = find_long(cmd, name, len, &idx, &rc);
+            if (!o)
+                return rc;
+            char shown[80];
+            snprintf(shown, sizeof shown, "--%s", o->name);
+            const char *val = NULL;
+            if (o->type == MB_OPT_SWITCH) {
+                if (eq)
+                    return mb_cli_error(MB_EXIT_USAGE,
+                                        "%s takes no value; see 'mbench %s "
+                                        "--help'",
+                                        shown, cmd->name);
+            } else if (eq) {
+                val = eq + 1;
+            } else if (i + 1 < argc) {
+                val = argv[++i];
+            } else {
+                return needs_value(cmd, shown);
+            }
+            if ((rc = apply(cmd, ctx, o, idx, val)))
+                return rc;
+            continue;
+        }
+        for (const char *s = a + 1; *s; s++) { /* -q, -qh, -o FILE, -oFILE */
+            const mb_opt *o = find_short(cmd, *s, &idx);
+            if (!o) {
+                char shown[3] = {'-', *s, '\0'};
+                return unknown(cmd, shown, NULL);
+            }
+            if (o->type == MB_OPT_SWITCH) {
+                if ((rc = apply(cmd, ctx, o, idx, NULL)))
+                    return rc;
+                continue;
+            }
+            const char *val = s[1] ? s + 1 : i + 1 < argc ? argv[++i] : NULL;
+            if (!val) {
+                char shown[3] = {'-', *s, '\0'};
+                return needs_value(cmd, shown);
+            }
+            if ((rc = apply(cmd, ctx, o, idx, val)))
+                return rc;
+            break;
+        }
+    }
+    ctx->args = argv + 1;
+    ctx->n_args = n_pos;
+    char name[64];
+    if (n_pos < cmd->min_args) {
+        arg_name(cmd, n_pos, name, sizeof name);
+        return mb_cli_error(MB_EXIT_USAGE,
+                            "missing %s; usage: mbench %s %s [options]", name,
+                            cmd->name, cmd->args ? cmd->args : "");
+    }
+    if (cmd->max_args >= 0 && n_pos > cmd->max_args) {
+        if (cmd->max_args == 0)
+            return mb_cli_error(MB_EXIT_USAGE,
+                                "mbench %s takes no arguments, got '%s'",
+                                cmd->name, ctx->args[0]);
+        return mb_cli_error(MB_EXIT_USAGE,
+                            "expected %s, got extra argument '%s'; usage: "
+                            "mbench %s %s [options]",
+                            cmd->args, ctx->args[cmd->max_args], cmd->name,
+                            cmd->args);
+    }
+    if ((cmd->sets & MB_OPTSET_RUN) && ctx->plan &&
+        mb_cli_runopts_finish(ctx->plan))
+        return MB_EXIT_USAGE;
+    return 0;
+}
+
+/* ---- the registry -------------------------------------------------------*/
+
+#undef MBENCH_OPTIONS
+#define MBENCH_OPTIONS(name, var) extern const mb_cmd var;
+#include "options.inc"
+#undef MBENCH_OPTIONS
+#define MBENCH_OPTIONS(name, var) &var,
+static const mb_cmd *const registered[] = {
+#include "options.inc"
+    NULL};
+#undef MBENCH_OPTIONS
+
+size_t mb_opt_n_commands(void)
+{
+    return sizeof registered / sizeof registered[0] - 1;
+}
+
+const mb_cmd *mb_opt_command(size_t i)
+{
+    return i < mb_opt_n_commands() ? registered[i] : NULL;
+}
+
+const mb_cmd *mb_opt_find_command(const char *name)
+{
+    for (size_t i = 0; i < mb_opt_n_commands(); i++)
+        if (strcmp(registered[i]->name, name) == 0)
+            return registered[i];
+    return NULL;
+}

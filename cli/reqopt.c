@@ -1,0 +1,79 @@
+/* reqopt.c - the --require option (reqopt.h). */
+#include "reqopt.h"
+
+#include "cli.h"
+#include "core/alloc.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+int mb_cli_reqs_add(mb_cli_reqs *q, const char *arg)
+{
+    mb_err err = {0};
+    mb_require r;
+    if (mb__require_parse(arg, &r, &err) != MB_OK)
+        return mb_cli_error(MB_EXIT_USAGE, "%s", err.msg);
+    mb_require *nr = mb__realloc_array(q->r, q->n + 1, sizeof *q->r);
+    if (!nr) {
+        mb__require_free(&r);
+        return mb_cli_error(MB_EXIT_RUNTIME, "out of memory");
+    }
+    q->r = nr;
+    q->r[q->n++] = r;
+    return 0;
+}
+
+int mb_cli_reqs_judge(const mb_cli_reqs *q, json_t *doc, json_t *record,
+                      FILE *f)
+{
+    if (!q || !q->n)
+        return 0;
+    json_t *arr = NULL;
+    size_t unmet = 0;
+    mb_err err = {0};
+    if (mb__require_judge(doc, q->r, q->n, &arr, &unmet, &err) != MB_OK)
+        return mb_cli_error(err.code == MB_ENOMEM ? MB_EXIT_RUNTIME
+                                                  : MB_EXIT_USAGE,
+                            "%s", err.msg);
+    fprintf(f, "\nRequirements (%zu of %zu met):\n", q->n - unmet, q->n);
+    size_t i, j;
+    json_t *rq, *res;
+    json_array_foreach(arr, i, rq)
+    {
+        const char *text = json_string_value(json_object_get(rq, "requirement"));
+        const char *note = json_string_value(json_object_get(rq, "note"));
+        if (note)
+            fprintf(f, "  FAIL %s: %s\n", text, note);
+        json_array_foreach(json_object_get(rq, "results"), j, res)
+        {
+            const json_t *p = json_object_get(res, "passed");
+            fprintf(f, "  %s %s [%s]: %s\n",
+                    json_is_true(p) ? "PASS" : json_is_false(p) ? "FAIL" : "n/a ",
+                    text, json_string_value(json_object_get(res, "variant")),
+                    json_string_value(json_object_get(res, "verdict")));
+        }
+    }
+    if (record && record != doc)
+        json_object_set(record, "requirements", arr);
+    json_object_set_new(doc, "requirements", arr);
+    if (unmet)
+        fprintf(f, "%zu requirement(s) not met (exit %d)\n", unmet,
+                MB_EXIT_REQUIRE);
+    return unmet ? MB_EXIT_REQUIRE : 0;
+}
+
+int mb_cli_reqs_exit(int rc, int req_rc)
+{
+    return rc ? rc : req_rc;
+}
+
+void mb_cli_reqs_free(mb_cli_reqs *q)
+{
+    for (size_t i = 0; q && i < q->n; i++)
+        mb__require_free(&q->r[i]);
+    if (q) {
+        free(q->r);
+        q->r = NULL;
+        q->n = 0;
+    }
+}

@@ -1,0 +1,349 @@
+/* valjudge.c - the verdict of a validation (valjudge.h). */
+#include "accuracy/valjudge.h"
+
+#include "accuracy/pick.h"
+#include "core/alloc.h"
+#include "core/err.h"
+#include "model/onnx.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* The two models run and their run options, for the reports. */
+json_t *mb__val_models_json(const mb_plan *pa, const mb_plan *pb)
+{
+    json_t *a = json_array();
+    const mb_plan *p[2] = {pa, pb};
+    static const char *const role[2] = {"baseline", "candidate"};
+    for (int k = 0; k < 2; k++) {
+        json_t *o = json_object();
+        for (size_t i = 0; i < p[k]->n_opts; i++)
+            json_object_set_new(o, p[k]->opts[i].key,
+                                json_string(p[k]->opts[i].value));
+        json_array_append_new(a, json_pack("{s:s, s:s, s:o}", "role", role[k],
+                                           "path", p[k]->model_path, "options",
+                                           o));
+    }
+    return a;
+}
+
+/* One check of one output, for "per_output". */
+static json_t *check_json(const char *check, double value, int result)
+{
+    static const char *const words[] = {"pass", "fail", "n/a"};
+    return json_pack("{s:s, s:o, s:s}", "check", check, "value",
+                     mb__json_metric(value), "result", words[result]);
+}
+
+/* The gates: rq's, or the defaults of the candidate's precision (given,
+ * else of its weights); prec_why stays "" with rq's gates. */
+static size_t pick_gates(const mb__val_req *rq, mb_gate *gates,
+                         mb_precision *prec, char *prec_why, size_t why_len)
+{
+    prec_why[0] = '\0';
+    if (rq->n_gates) {
+        memcpy(gates, rq->gates, rq->n_gates * sizeof *gates);
+        return rq->n_gates;
+    }
+    *prec = rq->precision;
+    if (rq->have_precision) {
+        snprintf(prec_why, why_len, "from --precision");
+    } else {
+        json_t *info = NULL;
+        mb_err e;
+        char what[128];
+        if (mb__onnx_inspect(rq->candidate->model_path, &info, &e))
+            snprintf(prec_why, why_len,
+                     "fp32 assumed: the candidate's "
+                     "weights could not be read; pass --precision");
+        else if (mb__precision_of_weights(
+                     json_object_get(info, "params_by_dtype"), prec, what,
+                     sizeof what))
+            snprintf(prec_why, why_len,
+                     "fp32 assumed: the candidate has no "
+                     "weights to tell its precision; pass --precision");
+        else
+            snprintf(prec_why, why_len, "from the candidate's weights (%s)",
+                     what);
+        json_decref(info);
+    }
+    return mb__gate_defaults(*prec, gates, MB__VAL_MAX_GATES);
+}
+
+/* The segmentation verdict against label masks. */
+typedef struct seg_verdict {
+    size_t index; /* the scored output, n when no masks */
+    int ok, iou_ok, dice_ok;
+    double iou, dice; /* the candidate's means */
+    char iou_check[64], dice_check[64];
+    json_t *obj; /* the "segmentation" object (null without masks) */
+} seg_verdict;
+
+/* The output scored against masks: the requested one, else the first
+ * that fits them (float [N, C, H, W] with the masks' N, H, W). */
+static mb_status seg_output(const mb__val_req *rq, const mb_judged *pick,
+                            const mb_tensor *a, size_t n,
+                            const mb_tensor *masks, size_t *idx, mb_err *err)
+{
+    for (size_t i = 0; i < n; i++)
+        if ((!pick->requested || i == pick->index) &&
+            mb__segmentation_fits(&a[i], masks)) {
+            *idx = i;
+            return MB_OK;
+        }
+    char list[600] = "", sh[160];
+    size_t off = 0;
+    for (size_t i = 0; i < n && off < sizeof list; i++)
+        off +=
+            (size_t)snprintf(list + off, sizeof list - off, "%s%s %s %s",
+                             i ? ", " : "", a[i].name ? a[i].name : "?",
+                             mb_shape_str(a[i].dims, a[i].rank, sh, sizeof sh),
+                             mb_dtype_name(a[i].dtype));
+    return mb__fail(err, MB_EDATA,
+                    "--masks %s (%s %s): no %soutput is float [N, C, H, W] "
+                    "class scores with the masks' N, H and W; the outputs "
+                    "are: %s",
+                    rq->masks, mb_dtype_name(masks->dtype),
+                    mb_shape_str(masks->dims, masks->rank, sh, sizeof sh),
+                    pick->requested ? "--output " : "", list);
+}
+
+/* Dice and IoU of both models against the masks; the candidate passes
+ * when its mean IoU and mean Dice are each at least the baseline's minus
+ * the tolerance. */
+static mb_status judge_masks(const mb__val_req *rq, const mb_judged *pick,
+                             const mb_tensor *a, const mb_tensor *b, size_t n,
+                             const mb_tensor *masks, json_t *criteria,
+                             seg_verdict *sv, mb_err *err)
+{
+    memset(sv, 0, sizeof *sv);
+    sv->index = n;
+    sv->ok = 1;
+    sv->obj = json_null();
+    if (!masks)
+        return MB_OK;
+    mb_status st = seg_output(rq, pick, a, n, masks, &sv->index, err);
+    if (st)
+        return st;
+    json_t *sa = NULL, *sb = NULL;
+    const mb_tensor *o = &a[sv->index];
+    const char *name = o->name ? o->name : "?";
+    st = mb__segmentation_scores(o, masks, &sa, err);
+    if (!st)
+        st = mb__segmentation_scores(&b[sv->index], masks, &sb, err);
+    if (st) {
+        json_decref(sa);
+        mb__fail_prefix(err, "--masks %s (output %s)", rq->masks, name);
+        return st;
+    }
+    double ia = NAN, da = NAN;
+    mb__json_metric_get(json_object_get(sa, "mean_iou"), &ia);
+    mb__json_metric_get(json_object_get(sa, "mean_dice"), &da);
+    mb__json_metric_get(json_object_get(sb, "mean_iou"), &sv->iou);
+    mb__json_metric_get(json_object_get(sb, "mean_dice"), &sv->dice);
+    double tol = rq->tolerance;
+    sv->iou_ok = sv->iou >= ia - tol - 1e-12;
+    sv->dice_ok = sv->dice >= da - tol - 1e-12;
+    sv->ok = sv->iou_ok && sv->dice_ok;
+    snprintf(sv->iou_check, sizeof sv->iou_check, "mean_iou>=%.4f", ia - tol);
+    snprintf(sv->dice_check, sizeof sv->dice_check, "mean_dice>=%.4f",
+             da - tol);
+    static const char *const what[2] = {"mean IoU", "mean Dice"};
+    const double cv[2] = {sv->iou, sv->dice}, bv[2] = {ia, da};
+    const int okv[2] = {sv->iou_ok, sv->dice_ok};
+    for (int k = 0; k < 2; k++)
+        json_array_append_new(
+            criteria,
+            json_sprintf("%s %s on %s against the masks %.4f vs baseline %.4f "
+                         "(delta %+.4f, tolerance %g)",
+                         okv[k] ? "PASS" : "FAIL", what[k], name, cv[k], bv[k],
+                         cv[k] - bv[k], tol));
+    sv->obj = json_pack("{s:s, s:s, s:I, s:o, s:o, s:o, s:o}", "output", name,
+                        "masks", rq->masks, "samples",
+                        (json_int_t)masks->dims[0], "baseline", sa, "candidate",
+                        sb, "mean_iou_delta", mb__json_metric(sv->iou - ia),
+                        "mean_dice_delta", mb__json_metric(sv->dice - da));
+    return MB_OK;
+}
+
+mb_status mb__val_judge(const mb__val_req *rq, const mb_tensor *a,
+                        const mb_tensor *b, size_t n, const json_t *outs,
+                        const int64_t *labels, size_t n_labels,
+                        const mb_tensor *masks, json_t *v, mb_err *err)
+{
+    mb_out_shape *shp = mb__calloc(n ? n : 1, sizeof *shp);
+    if (!shp)
+        return mb__fail(err, MB_ENOMEM, "out of memory");
+    mb__out_shapes_from_tensors(a, n, shp);
+    mb_judged pick;
+    mb_status ps = mb__judged_output(shp, n, rq->output, &pick, err);
+    free(shp);
+    if (ps)
+        return ps;
+    size_t ci = pick.classifier ? pick.index : n;
+    const char *ci_name = ci < n && a[ci].name ? a[ci].name : "?";
+    json_object_set_new(
+        v, "output_choice",
+        json_pack(
+            "{s:o, s:o, s:b, s:b, s:s}", "output",
+            pick.index < n
+                ? json_string(a[pick.index].name ? a[pick.index].name : "")
+                : json_null(),
+            "index",
+            pick.index < n ? json_integer((json_int_t)pick.index) : json_null(),
+            "classifier", pick.classifier, "requested", pick.requested,
+            "reason", pick.reason));
+    /* The judged outputs: all, or the one --output names. */
+    json_t *judged = json_array();
+    for (size_t i = 0; i < n; i++)
+        if (!pick.requested || i == pick.index)
+            json_array_append(judged, json_array_get(outs, i));
+
+    json_t *criteria = json_array();
+    char line[640];
+    int passed = 1;
+    size_t nf_bad = 0;
+    for (size_t i = 0; i < n; i++)
+        if (!pick.requested || i == pick.index)
+            nf_bad += (size_t)json_integer_value(
+                json_object_get(json_array_get(outs, i), "nonfinite_new"));
+    if (nf_bad) {
+        passed = 0;
+        snprintf(line, sizeof line,
+                 "FAIL the candidate produced %zu NaN/Inf values where the "
+                 "baseline was finite",
+                 nf_bad);
+        json_array_append_new(criteria, json_string(line));
+    }
+
+    /* The classifier output: accuracy against labels, else agreement. */
+    const char *rule = "gates";
+    json_t *acc = json_null();
+    int cls_ok = 1;
+    double cls_value = NAN;
+    char cls_check[96] = "";
+    if (labels) {
+        if (ci == n) {
+            json_decref(judged);
+            json_decref(criteria);
+            return mb__fail(err, MB_EDATA,
+                            "--labels %s: no output to score them against: "
+                            "%s",
+                            rq->labels, pick.reason);
+        }
+        double a1, a5, b1, b5;
+        mb_status ts =
+            mb__topk_accuracy(&a[ci], labels, n_labels, &a1, &a5, err);
+        if (!ts)
+            ts = mb__topk_accuracy(&b[ci], labels, n_labels, &b1, &b5, err);
+        if (ts) {
+            mb__fail_prefix(err, "--labels %s (output %s)", rq->labels,
+                            ci_name);
+            json_decref(judged);
+            json_decref(criteria);
+            return ts;
+        }
+        rule = "labels";
+        acc = json_pack("{s:s, s:I, s:{s:f, s:f}, s:{s:f, s:f}, s:f}", "output",
+                        ci_name, "samples", (json_int_t)n_labels, "baseline",
+                        "top1", a1, "top5", a5, "candidate", "top1", b1, "top5",
+                        b5, "top1_delta", b1 - a1);
+        cls_ok = b1 >= a1 - rq->tolerance - 1e-12;
+        cls_value = b1;
+        snprintf(cls_check, sizeof cls_check, "top1_accuracy>=%.4f",
+                 a1 - rq->tolerance);
+        snprintf(line, sizeof line,
+                 "%s top-1 accuracy on %s %.4f vs baseline %.4f (delta "
+                 "%+.4f, tolerance %g)",
+                 cls_ok ? "PASS" : "FAIL", ci_name, b1, a1, b1 - a1,
+                 rq->tolerance);
+        json_array_append_new(criteria, json_string(line));
+    } else if (ci < n) {
+        rule = "top1_agreement";
+        mb__json_metric_get(
+            json_object_get(json_array_get(outs, ci), "top1_agreement"),
+            &cls_value);
+        cls_ok = cls_value >= 1 - rq->tolerance - 1e-12;
+        snprintf(cls_check, sizeof cls_check, "top1_agreement>=%.4f",
+                 1 - rq->tolerance);
+        snprintf(line, sizeof line,
+                 "%s top-1 agreement on %s %.4f (needs >= %.4f = 1 - "
+                 "tolerance)",
+                 cls_ok ? "PASS" : "FAIL", ci_name, cls_value,
+                 1 - rq->tolerance);
+        json_array_append_new(criteria, json_string(line));
+    }
+    passed &= cls_ok;
+    seg_verdict sv;
+    mb_status ss = judge_masks(rq, &pick, a, b, n, masks, criteria, &sv, err);
+    if (ss) {
+        json_decref(acc);
+        json_decref(judged);
+        json_decref(criteria);
+        return ss;
+    }
+    passed &= sv.ok;
+    if (masks)
+        rule = !strcmp(rule, "labels")           ? "labels+masks"
+               : !strcmp(rule, "top1_agreement") ? "top1_agreement+masks"
+                                                 : "masks";
+
+    /* The gates, on every judged output. */
+    mb_gate gates[MB__VAL_MAX_GATES];
+    mb_precision prec = MB_PREC_FP32;
+    char prec_why[200];
+    size_t n_gates = pick_gates(rq, gates, &prec, prec_why, sizeof prec_why);
+    int gp = 1;
+    json_t *gv = mb__gates_eval_outputs(gates, n_gates, judged, &gp);
+    passed &= gp;
+
+    /* The verdict of each output, check by check. */
+    json_t *per = json_array();
+    for (size_t i = 0; i < n; i++) {
+        const json_t *m = json_array_get(outs, i);
+        int is_judged = !pick.requested || i == pick.index;
+        json_t *checks = json_array();
+        int ok = 1;
+        if (is_judged && i == ci) {
+            json_array_append_new(
+                checks, check_json(cls_check, cls_value, cls_ok ? 0 : 1));
+            ok &= cls_ok;
+        }
+        if (is_judged && i == sv.index) {
+            json_array_append_new(checks,
+                                  check_json(sv.iou_check, sv.iou, !sv.iou_ok));
+            json_array_append_new(
+                checks, check_json(sv.dice_check, sv.dice, !sv.dice_ok));
+            ok &= sv.ok;
+        }
+        for (size_t g = 0; is_judged && g < n_gates; g++) {
+            double val = NAN;
+            mb_gate_result r = mb__gate_eval(&gates[g], m, &val);
+            json_array_append_new(checks,
+                                  check_json(gates[g].text, val, (int)r));
+            ok &= r != MB_GATE_FAIL;
+        }
+        json_array_append_new(
+            per, json_pack("{s:s, s:b, s:b, s:b, s:o, s:o}", "name",
+                           a[i].name ? a[i].name : "", "judged", is_judged,
+                           "classifier", i == ci, "segmentation", i == sv.index,
+                           "passed", is_judged ? json_boolean(ok) : json_null(),
+                           "checks", checks));
+    }
+    json_decref(judged);
+    json_object_set_new(v, "rule", json_string(rule));
+    json_object_set_new(v, "precision",
+                        prec_why[0] ? json_string(mb__precision_name(prec))
+                                    : json_null());
+    json_object_set_new(v, "precision_reason",
+                        prec_why[0] ? json_string(prec_why) : json_null());
+    json_object_set_new(v, "accuracy", acc);
+    json_object_set_new(v, "segmentation", sv.obj);
+    json_object_set_new(v, "gates", gv);
+    json_object_set_new(v, "criteria", criteria);
+    json_object_set_new(v, "per_output", per);
+    json_object_set_new(v, "passed", json_boolean(passed));
+    return MB_OK;
+}

@@ -1,0 +1,30 @@
+/* valjudge.h - the verdict of a validation (valrun.h): which output is
+ * read as class scores (pick.h), NaN/Inf the candidate created, accuracy
+ * against labels or top-1 agreement on the class scores, and the gates
+ * (given, or the defaults of the candidate's weight precision) on every
+ * judged output; each output's checks with their values.  The rules are
+ * in docs/ACCURACY.md ("Verdict").  Internal to the validate engine. */
+#ifndef MB_ACCURACY_VALJUDGE_H
+#define MB_ACCURACY_VALJUDGE_H
+
+#include "accuracy/valrun.h"
+
+/* The two models run and their run options ([{role, path, options}]).
+ * New reference. */
+json_t *mb__val_models_json(const mb_plan *pa, const mb_plan *pb);
+
+/*
+ * Judges outputs a[0..n) (baseline) against b[0..n) (candidate), whose
+ * metrics objects are outs (borrowed).  labels (n_labels of them) and
+ * masks (class ids per pixel) may be NULL.  Adds to v the judged parts of
+ * the "validation" object (output_choice, rule, precision,
+ * precision_reason, accuracy, segmentation, gates, criteria, per_output,
+ * passed).  MB_EINVAL for an --output no output has; MB_EDATA when labels
+ * or masks have no output to score or do not fit it.
+ */
+mb_status mb__val_judge(const mb__val_req *rq, const mb_tensor *a,
+                        const mb_tensor *b, size_t n, const json_t *outs,
+                        const int64_t *labels, size_t n_labels,
+                        const mb_tensor *masks, json_t *v, mb_err *err);
+
+#endif

@@ -1,0 +1,533 @@
+/* valrun.c - the validate engine (valrun.h): options, running both models
+ * over the same inputs, the metrics of every output, and the document.
+ * The verdict itself is valjudge.c. */
+#include "accuracy/valrun.h"
+
+#include "accuracy/pick.h"
+#include "accuracy/valjudge.h"
+#include "core/alloc.h"
+#include "core/err.h"
+#include "core/fileio.h"
+#include "core/parse.h"
+#include "core/rng.h"
+#include "data/dataset.h"
+#include "data/labels.h"
+#include "data/npy.h"
+#include "data/synthetic.h"
+#include "runner/runner.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define MAX_GATES 64
+
+/* Outputs of one model, concatenated over batches. */
+typedef struct outset {
+    mb_tensor *t;
+    size_t n;
+} outset;
+
+static void outset_free(outset *o)
+{
+    for (size_t i = 0; o->t && i < o->n; i++)
+        mb_tensor_clear(&o->t[i]);
+    free(o->t);
+    memset(o, 0, sizeof *o);
+}
+
+/* Appends batch outputs `add` (taken over) to o along axis 0. */
+static mb_status outset_append(outset *o, mb_tensor *add, size_t n,
+                               const mb_io_desc *desc, int first, mb_err *err)
+{
+    if (first) {
+        o->t = add;
+        o->n = n;
+        for (size_t i = 0; i < n; i++) {
+            free(o->t[i].name);
+            o->t[i].name = mb__strdup(desc[i].name);
+        }
+        return MB_OK;
+    }
+    mb_status st = MB_OK;
+    for (size_t i = 0; i < n && st == MB_OK; i++) {
+        mb_tensor *a = &o->t[i], *b = &add[i];
+        int ok = a->rank >= 1 && a->rank == b->rank && a->dtype == b->dtype;
+        for (int k = 1; ok && k < a->rank; k++)
+            ok = a->dims[k] == b->dims[k];
+        if (!ok) {
+            char sa[256], sb[256];
+            st = mb__fail(err, MB_EDATA,
+                          "output %s changes shape between batches (%s, "
+                          "then %s); it has no batch axis, so run with "
+                          "--batch equal to the sample count",
+                          desc[i].name,
+                          mb_shape_str(a->dims, a->rank, sa, sizeof sa),
+                          mb_shape_str(b->dims, b->rank, sb, sizeof sb));
+            break;
+        }
+        size_t nb = a->nbytes + b->nbytes;
+        void *p = realloc(a->data, nb ? nb : 1);
+        if (!p) {
+            st = mb__fail(err, MB_ENOMEM, "out of memory keeping outputs");
+            break;
+        }
+        memcpy((char *)p + a->nbytes, b->data, b->nbytes);
+        a->data = p;
+        a->nbytes = nb;
+        a->dims[0] += b->dims[0];
+    }
+    for (size_t i = 0; i < n; i++)
+        mb_tensor_clear(&add[i]);
+    free(add);
+    return st;
+}
+
+/* Converts src to dtype `to` (floats and integers through double). */
+static mb_status convert(const mb_tensor *src, mb_dtype to, mb_tensor *dst,
+                         mb_err *err)
+{
+    if (!mb__metrics_dtype_ok(src->dtype) ||
+        (to != MB_DTYPE_FLOAT32 && to != MB_DTYPE_FLOAT16 &&
+         to != MB_DTYPE_FLOAT64 && to != MB_DTYPE_BFLOAT16))
+        return mb__fail(err, MB_EDATA,
+                        "input %s: the baseline takes %s, the candidate %s; "
+                        "only float inputs are converted",
+                        src->name ? src->name : "?", mb_dtype_name(src->dtype),
+                        mb_dtype_name(to));
+    mb_status st =
+        mb_tensor_alloc(dst, to, src->rank, src->dims, src->name, err);
+    if (st)
+        return st;
+    size_t n = mb_tensor_count(src);
+    double *tmp = mb__calloc(n ? n : 1, sizeof *tmp);
+    if (!tmp) {
+        mb_tensor_clear(dst);
+        return mb__fail(err, MB_ENOMEM, "out of memory converting inputs");
+    }
+    mb__tensor_load_f64(src, 0, n, tmp);
+    for (size_t i = 0; i < n; i++) {
+        switch (to) {
+        case MB_DTYPE_FLOAT32:
+            ((float *)dst->data)[i] = (float)tmp[i];
+            break;
+        case MB_DTYPE_FLOAT64:
+            ((double *)dst->data)[i] = tmp[i];
+            break;
+        case MB_DTYPE_FLOAT16:
+            ((uint16_t *)dst->data)[i] = mb_f32_to_f16((float)tmp[i]);
+            break;
+        default:
+            ((uint16_t *)dst->data)[i] = mb_f32_to_bf16((float)tmp[i]);
+            break;
+        }
+    }
+    free(tmp);
+    return MB_OK;
+}
+
+/* Binds `in` to the candidate, converting dtypes the candidate wants
+ * differently (an fp16 model with fp16 inputs). */
+static mb_status bind_candidate(mb_bench *b, const mb_tensor *in, size_t n,
+                                mb_err *err)
+{
+    size_t nd;
+    const mb_io_desc *d = mb__bench_describe(b, 0, &nd);
+    if (nd != n)
+        return mb__fail(err, MB_EDATA,
+                        "the baseline takes %zu inputs, the candidate %zu; "
+                        "validate models with the same inputs",
+                        n, nd);
+    int need = 0;
+    for (size_t i = 0; i < n; i++)
+        need |= d[i].dtype != in[i].dtype;
+    if (!need)
+        return mb__bench_set_inputs(b, in, n, err);
+    mb_tensor *conv = mb__calloc(n, sizeof *conv);
+    if (!conv)
+        return mb__fail(err, MB_ENOMEM, "out of memory");
+    mb_status st = MB_OK;
+    for (size_t i = 0; i < n && !st; i++) {
+        if (d[i].dtype == in[i].dtype)
+            st = mb_tensor_copy(&conv[i], &in[i], err);
+        else
+            st = convert(&in[i], d[i].dtype, &conv[i], err);
+    }
+    if (!st)
+        st = mb__bench_set_inputs(b, conv, n, err);
+    for (size_t i = 0; i < n; i++)
+        mb_tensor_clear(&conv[i]);
+    free(conv);
+    return st;
+}
+
+static mb_status save_outputs(const char *dir, const char *sub, const outset *o,
+                              mb_err *err)
+{
+    char path[4096];
+    snprintf(path, sizeof path, "%s/%s", dir, sub);
+    if (mb__mkdirs(path, err))
+        return err->code;
+    for (size_t i = 0; i < o->n; i++) {
+        char name[256];
+        snprintf(name, sizeof name, "%s",
+                 o->t[i].name && *o->t[i].name ? o->t[i].name : "output");
+        for (char *p = name; *p; p++)
+            if (*p == '/' || *p == '\\')
+                *p = '_';
+        snprintf(path, sizeof path, "%s/%s/%s.npy", dir, sub, name);
+        mb_status st = mb__npy_write(path, &o->t[i], err);
+        if (st)
+            return st;
+    }
+    return MB_OK;
+}
+
+/* Frees the batch outputs of one model. */
+static void free_batch(mb_tensor *t, size_t n)
+{
+    for (size_t i = 0; t && i < n; i++)
+        mb_tensor_clear(&t[i]);
+    free(t);
+}
+
+/* Fails (MB_EINVAL, a usage error) when --output names none of the
+ * baseline's outputs, before any sample runs. */
+static mb_status check_output_name(const char *name, const mb_io_desc *d,
+                                   size_t n, mb_err *err)
+{
+    if (!name)
+        return MB_OK;
+    mb_out_shape *shp = mb__calloc(n ? n : 1, sizeof *shp);
+    if (!shp)
+        return mb__fail(err, MB_ENOMEM, "out of memory");
+    for (size_t i = 0; i < n; i++) {
+        shp[i].name = d[i].name;
+        shp[i].dtype = d[i].dtype;
+        shp[i].rank = d[i].rank;
+        shp[i].dims = d[i].dims;
+    }
+    mb_judged j;
+    mb_status st = mb__judged_output(shp, n, name, &j, err);
+    free(shp);
+    return st;
+}
+
+/* Runs both models over every batch; fills the output sets.  *n_samples
+ * receives the number of samples run.  With --data each model gets the
+ * samples in its own input dtypes (a float32 file feeds a float16 input,
+ * converted by the data set); synthetic inputs are made for the baseline
+ * and converted for the candidate. */
+static mb_status run_both(const mb__val_req *rq, outset *oa, outset *ob,
+                          size_t *n_samples, char *source, size_t slen,
+                          mb_err *err)
+{
+    const mb_plan *pa = rq->baseline, *pb = rq->candidate;
+    int64_t batch = pa->n_batches ? pa->batches[0] : 1;
+    mb_bench *ba = NULL, *bb = NULL;
+    mb_dataset *ds = NULL, *dsb = NULL;
+    mb_tensor *in = NULL, *inb = NULL;
+    size_t n_in = 0, n_in_b = 0;
+    mb_status st = mb__bench_open(pa, batch, &ba, err);
+    if (st) {
+        mb__fail_prefix(err, "baseline %s", pa->model_path);
+        return st;
+    }
+    st = mb__bench_open(pb, batch, &bb, err);
+    if (st) {
+        mb__fail_prefix(err, "candidate %s", pb->model_path);
+        goto done;
+    }
+    const mb_io_desc *din = mb__bench_describe(ba, 0, &n_in);
+    const mb_io_desc *dinb = mb__bench_describe(bb, 0, &n_in_b);
+    size_t n_out_a, n_out_b;
+    const mb_io_desc *douta = mb__bench_describe(ba, 1, &n_out_a);
+    mb__bench_describe(bb, 1, &n_out_b);
+    if (n_out_a != n_out_b) {
+        st = mb__fail(err, MB_EDATA,
+                      "the baseline has %zu outputs, the candidate %zu; "
+                      "validate models with the same outputs",
+                      n_out_a, n_out_b);
+        goto done;
+    }
+    if ((st = check_output_name(rq->output, douta, n_out_a, err)))
+        goto done;
+    size_t total;
+    if (pa->data_path) {
+        st = mb__dataset_load(pa->data_path, din, n_in, &ds, err);
+        if (st) {
+            mb__fail_prefix(err, "baseline %s", pa->model_path);
+            goto done;
+        }
+        st = mb__dataset_load(pa->data_path, dinb, n_in_b, &dsb, err);
+        if (st) {
+            mb__fail_prefix(err, "candidate %s", pb->model_path);
+            goto done;
+        }
+        total = mb__dataset_count(ds);
+        if (strcmp(mb__dataset_describe(ds), mb__dataset_describe(dsb)) == 0)
+            snprintf(source, slen, "%s", mb__dataset_describe(ds));
+        else
+            snprintf(source, slen, "%s; candidate: %s",
+                     mb__dataset_describe(ds), mb__dataset_describe(dsb));
+    } else {
+        total = (size_t)rq->samples;
+        snprintf(source, slen,
+                 "%zu synthetic samples (seed %llu): RANDOM INPUTS", total,
+                 (unsigned long long)pa->seed);
+    }
+    in = mb__calloc(n_in ? n_in : 1, sizeof *in);
+    inb = mb__calloc(n_in_b ? n_in_b : 1, sizeof *inb);
+    if (!in || !inb) {
+        st = mb__fail(err, MB_ENOMEM, "out of memory");
+        goto done;
+    }
+    mb_rng rng;
+    mb__rng_seed(&rng, pa->seed);
+    for (size_t first = 0; first < total; first += (size_t)batch) {
+        int64_t bs = batch;
+        if ((size_t)bs > total - first)
+            bs = (int64_t)(total - first);
+        if (ds) {
+            st = mb__dataset_batch(ds, first, bs, in, err);
+            if (!st)
+                st = mb__dataset_batch(dsb, first, bs, inb, err);
+        } else {
+            for (size_t i = 0; i < n_in && !st; i++)
+                st = mb__synthetic_input(&din[i], bs, pa, &rng, &in[i], err);
+        }
+        if (!st)
+            st = mb__bench_set_inputs(ba, in, n_in, err);
+        if (!st)
+            st = ds ? mb__bench_set_inputs(bb, inb, n_in_b, err)
+                    : bind_candidate(bb, in, n_in, err);
+        for (size_t i = 0; i < n_in; i++)
+            mb_tensor_clear(&in[i]);
+        for (size_t i = 0; i < n_in_b; i++)
+            mb_tensor_clear(&inb[i]);
+        mb_tensor *ta = NULL, *tb = NULL;
+        size_t na = 0, nb = 0;
+        if (!st) {
+            st = mb__bench_outputs(ba, &ta, &na, err);
+            if (st)
+                mb__fail_prefix(err, "baseline %s", pa->model_path);
+        }
+        if (!st) {
+            st = mb__bench_outputs(bb, &tb, &nb, err);
+            if (st)
+                mb__fail_prefix(err, "candidate %s", pb->model_path);
+        }
+        if (!st)
+            st = outset_append(oa, ta, na, douta, first == 0, err);
+        else
+            free_batch(ta, na);
+        if (!st)
+            st = outset_append(ob, tb, nb, douta, first == 0, err);
+        else
+            free_batch(tb, nb);
+        if (st)
+            goto done;
+    }
+    *n_samples = total;
+done:
+    free(in);
+    free(inb);
+    mb__dataset_free(ds);
+    mb__dataset_free(dsb);
+    mb__bench_close(ba);
+    mb__bench_close(bb);
+    return st;
+}
+
+void mb__val_req_defaults(mb__val_req *rq)
+{
+    memset(rq, 0, sizeof *rq);
+    rq->tolerance = 0.01;
+    rq->samples = 8;
+    mb__metric_opts_defaults(&rq->metrics);
+    rq->metrics.per_sample_max = 0;
+}
+
+static const char *bare(const char *key)
+{
+    while (key && *key == '-')
+        key++;
+    return key ? key : "";
+}
+
+static const char *const val_keys[] = {
+    "labels",    "masks",   "output", "save-outputs", "tolerance",  "gate",
+    "precision", "samples", "atol",   "rtol",         "data-range", "ssim-3d"};
+
+int mb__val_is_option(const char *key)
+{
+    for (size_t i = 0; i < sizeof val_keys / sizeof *val_keys; i++)
+        if (!strcmp(bare(key), val_keys[i]))
+            return 1;
+    return 0;
+}
+
+static mb_status bad(mb_err *err, const char *key, const char *value,
+                     const char *expect)
+{
+    return mb__fail(err, MB_EINVAL, "invalid value '%s' for %s: expected %s",
+                    value ? value : "", key, expect);
+}
+
+mb_status mb__val_set(mb__val_req *rq, const char *key, const char *value,
+                      mb_err *err)
+{
+    const char *k = bare(key);
+    if (!value)
+        return bad(err, key, value, "a value");
+    if (!strcmp(k, "labels"))
+        rq->labels = value;
+    else if (!strcmp(k, "masks"))
+        rq->masks = value;
+    else if (!strcmp(k, "output"))
+        rq->output = value;
+    else if (!strcmp(k, "save-outputs"))
+        rq->save_outputs = value;
+    else if (!strcmp(k, "tolerance")) {
+        if (mb__parse_double(value, 0, 1, &rq->tolerance))
+            return bad(err, key, value, "a number in [0, 1]");
+    } else if (!strcmp(k, "gate")) {
+        if (rq->n_gates >= MB__VAL_MAX_GATES)
+            return mb__fail(err, MB_EINVAL, "too many gates (at most %d)",
+                            MB__VAL_MAX_GATES);
+        mb_status s = mb__gate_parse(value, &rq->gates[rq->n_gates], err);
+        if (s)
+            return s;
+        rq->n_gates++;
+    } else if (!strcmp(k, "precision")) {
+        if (mb__precision_parse(value, &rq->precision))
+            return bad(err, key, value, "fp32, fp16 or int8");
+        rq->have_precision = 1;
+    } else if (!strcmp(k, "samples")) {
+        if (mb__parse_i64(value, 1, 1 << 24, &rq->samples))
+            return bad(err, key, value, "an integer in 1..16777216");
+    } else if (!strcmp(k, "atol") || !strcmp(k, "rtol")) {
+        if (mb__parse_double(value, 0, 1e300,
+                             k[0] == 'a' ? &rq->metrics.atol
+                                         : &rq->metrics.rtol))
+            return bad(err, key, value, "a number >= 0");
+    } else if (!strcmp(k, "data-range")) {
+        if (mb__parse_double(value, 1e-300, 1e300, &rq->metrics.data_range))
+            return bad(err, key, value, "a number > 0");
+    } else if (!strcmp(k, "ssim-3d")) {
+        int64_t v;
+        if (mb__parse_i64(value, 0, 1, &v))
+            return bad(err, key, value, "0 or 1");
+        rq->metrics.ssim_3d = (int)v;
+    } else {
+        return mb__fail(err, MB_EINVAL, "%s is not a validate option", key);
+    }
+    return MB_OK;
+}
+
+/* The "validation" object up to the verdict: what ran on what. */
+static json_t *validation_head(const mb__val_req *rq, const char *source,
+                               size_t n_samples)
+{
+    const mb_plan *pa = rq->baseline;
+    json_t *v = json_object();
+    json_object_set_new(v, "baseline", json_string(pa->model_path));
+    json_object_set_new(v, "candidate", json_string(rq->candidate->model_path));
+    json_object_set_new(v, "inputs", json_string(source));
+    json_object_set_new(v, "synthetic_inputs",
+                        json_boolean(pa->data_path == NULL));
+    json_object_set_new(v, "samples", json_integer((json_int_t)n_samples));
+    json_object_set_new(v, "batch",
+                        json_integer(pa->n_batches ? pa->batches[0] : 1));
+    json_object_set_new(v, "labels",
+                        rq->labels ? json_string(rq->labels) : json_null());
+    json_object_set_new(v, "models", mb__val_models_json(pa, rq->candidate));
+    json_object_set_new(v, "tolerance", json_real(rq->tolerance));
+    return v;
+}
+
+mb_status mb__validate_run(const mb__val_req *rq, json_t **doc, mb_err *err)
+{
+    *doc = NULL;
+    const mb_plan *pa = rq->baseline, *pb = rq->candidate;
+    if (!pa || !pb || !pa->model_path || !pb->model_path)
+        return mb__fail(err, MB_EINVAL,
+                        "validate needs BASELINE and CANDIDATE models");
+    if (pa->n_batches > 1)
+        return mb__fail(err, MB_EINVAL,
+                        "validate takes one --batch size, not a list");
+    if (rq->labels && !pa->data_path)
+        return mb__fail(err, MB_EINVAL,
+                        "--labels needs --data: labels describe real "
+                        "samples, not random inputs");
+    if (rq->masks && !pa->data_path)
+        return mb__fail(err, MB_EINVAL,
+                        "--masks needs --data: masks describe real "
+                        "samples, not random inputs");
+    /* Made and tried now, not after the run. */
+    mb_status st = rq->save_outputs ? mb__mkdirs(rq->save_outputs, err) : MB_OK;
+    if (st) {
+        mb__fail_prefix(err, "--save-outputs %s", rq->save_outputs);
+        return st;
+    }
+    int64_t *labels = NULL;
+    size_t n_labels = 0;
+    if (rq->labels &&
+        (st = mb__labels_load(rq->labels, &labels, &n_labels, err)))
+        return st;
+    mb_tensor masks = {0};
+    if (rq->masks && (st = mb__npy_read(rq->masks, &masks, err))) {
+        mb__fail_prefix(err, "--masks %s", rq->masks);
+        free(labels);
+        return st;
+    }
+
+    outset oa = {0}, ob = {0};
+    json_t *outs = NULL, *v = NULL;
+    char source[1100] = "";
+    size_t n_samples = 0;
+    if ((st = run_both(rq, &oa, &ob, &n_samples, source, sizeof source, err)))
+        goto done;
+    outs = json_array();
+    for (size_t i = 0; i < oa.n && !st; i++) {
+        json_t *m = NULL;
+        st = mb__metrics_compute(&oa.t[i], &ob.t[i], &rq->metrics, &m, err);
+        if (st)
+            mb__fail_prefix(err, "output %s",
+                            oa.t[i].name ? oa.t[i].name : "?");
+        else
+            json_array_append_new(outs, m);
+    }
+    if (st)
+        goto done;
+    v = validation_head(rq, source, n_samples);
+    if ((st = mb__val_judge(rq, oa.t, ob.t, oa.n, outs, labels, n_labels,
+                            rq->masks ? &masks : NULL, v, err)))
+        goto done;
+    json_object_set_new(v, "outputs", json_incref(outs));
+    if (rq->save_outputs &&
+        ((st = save_outputs(rq->save_outputs, "baseline", &oa, err)) ||
+         (st = save_outputs(rq->save_outputs, "candidate", &ob, err))))
+        goto done;
+    *doc = mb__doc_new("validate", rq->command_line);
+    if (!*doc) {
+        st = mb__fail(err, MB_ENOMEM, "out of memory");
+        goto done;
+    }
+    if (!pa->data_path)
+        json_array_append_new(
+            json_object_get(*doc, "warnings"),
+            json_sprintf("inputs are random (synthetic): %s; the verdict "
+                         "rests on random inputs only",
+                         source));
+    json_object_set_new(*doc, "validation", v);
+    v = NULL;
+done:
+    json_decref(v);
+    json_decref(outs);
+    outset_free(&oa);
+    outset_free(&ob);
+    free(labels);
+    mb_tensor_clear(&masks);
+    return st;
+}

@@ -1,0 +1,66 @@
+/* valrun.h - the validate engine behind `mbench validate` and the public
+ * mb_runner_validate: a baseline and a candidate model run on the same
+ * inputs (every sample of --data, batch by batch, or seeded synthetic
+ * samples, which the document then flags), every output is compared with
+ * the accuracy metrics (metrics.h), and the verdict judges every output
+ * (or only the requested one) by the gates (gate.h: given, or the
+ * defaults of the candidate's precision, mb__precision_of_weights) and
+ * the output the one rule reads as class scores (pick.h) also by accuracy
+ * against labels, else by top-1 agreement.  The result is a result
+ * document ("kind": "validate") whose "validation" object docs/ACCURACY.md
+ * defines.  Never prints, never exits. */
+#ifndef MB_ACCURACY_VALRUN_H
+#define MB_ACCURACY_VALRUN_H
+
+#include "accuracy/gate.h"
+#include "accuracy/metrics.h"
+#include "mbench.h"
+#include "runner/plan.h"
+
+#include <jansson.h>
+
+#define MB__VAL_MAX_GATES 64
+
+typedef struct mb__val_req {
+    const mb_plan *baseline;  /* borrowed; model_path set */
+    const mb_plan *candidate; /* borrowed; model_path set */
+    const char *labels;       /* class ids file (needs data), or NULL */
+    const char *masks;        /* .npy of class ids per pixel (needs data) */
+    const char *output;       /* judge only this output, or NULL */
+    const char *save_outputs; /* DIR/baseline, DIR/candidate, or NULL */
+    const char *command_line; /* for the document; may be NULL */
+    double tolerance;         /* allowed accuracy loss (0.01) */
+    mb_gate gates[MB__VAL_MAX_GATES]; /* none: the precision's defaults */
+    size_t n_gates;
+    int have_precision; /* precision given (else from the weights) */
+    mb_precision precision;
+    int64_t samples;        /* synthetic samples without data (8) */
+    mb_metric_opts metrics; /* per_sample_max 0 by default */
+} mb__val_req;
+
+/* Fills the defaults above (no models). */
+void mb__val_req_defaults(mb__val_req *rq);
+
+/* Non-zero when key (leading dashes ignored) is one of the validate
+ * options mb__val_set takes: labels, masks, output, save-outputs, tolerance,
+ * gate (repeatable: appends), precision, samples, atol, rtol, data-range,
+ * ssim-3d (value "1" or "0"). */
+int mb__val_is_option(const char *key);
+/* Sets one option from its text.  String values are borrowed (they must
+ * outlive rq).  MB_EINVAL names key as given (so "--tolerance" reads as
+ * the flag), the value and what is expected. */
+mb_status mb__val_set(mb__val_req *rq, const char *key, const char *value,
+                      mb_err *err);
+
+/*
+ * Runs the validation into a new result document *doc (caller frees with
+ * json_decref).  The verdict is "validation.passed"; a failed verdict is
+ * not an error of the call.  MB_EINVAL: a bad request (labels or masks
+ * without data, several batch sizes, an --output no output has); MB_EMODEL,
+ * MB_EBACKEND, MB_EDATA, MB_EIO: a model that does not load, data or
+ * labels that do not fit, outputs that differ in count or shape, an
+ * unwritable save_outputs directory.  The message names which model.
+ */
+mb_status mb__validate_run(const mb__val_req *rq, json_t **doc, mb_err *err);
+
+#endif

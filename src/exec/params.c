@@ -1,0 +1,179 @@
+/* params.c - commands from exec's command line (params.h). */
+#include "exec/params.h"
+
+#include "core/alloc.h"
+#include "core/buf.h"
+#include "core/err.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+char *mb__exec_join_argv(int argc, char **argv, int shell)
+{
+    mb_buf b = MB_BUF_INIT;
+    for (int i = 0; i < argc; i++) {
+        if (i)
+            mb__buf_putc(&b, ' ');
+        const char *a = argv[i];
+        if (shell || (*a && !strpbrk(a, " \t\n'\"\\"))) {
+            mb__buf_puts(&b, a);
+            continue;
+        }
+        mb__buf_putc(&b, '\'');
+        for (; *a; a++)
+            if (*a == '\'')
+                mb__buf_puts(&b, "'\\''");
+            else
+                mb__buf_putc(&b, *a);
+        mb__buf_putc(&b, '\'');
+    }
+    return mb__buf_take(&b, NULL);
+}
+
+static char *subst(const char *tmpl, const char *name, const char *value)
+{
+    mb_buf b = MB_BUF_INIT;
+    size_t nl = strlen(name);
+    for (const char *p = tmpl; *p;) {
+        if (*p == '{' && !strncmp(p + 1, name, nl) && p[1 + nl] == '}') {
+            mb__buf_puts(&b, value);
+            p += nl + 2;
+        } else {
+            mb__buf_putc(&b, *p++);
+        }
+    }
+    return mb__buf_take(&b, NULL);
+}
+
+mb_status mb__exec_params_add(mb_exec_params *ps, const char *arg, mb_err *err)
+{
+    const char *eq = strchr(arg, '=');
+    if (!eq || eq == arg || !eq[1])
+        return mb__fail(err, MB_EINVAL, "--param '%s': expected "
+                        "NAME=value1,value2,...", arg);
+    mb_exec_param *np = mb__realloc_array(ps->p, ps->n + 1, sizeof *ps->p);
+    if (!np)
+        return mb__fail(err, MB_ENOMEM, "out of memory");
+    ps->p = np;
+    mb_exec_param *p = &ps->p[ps->n++];
+    memset(p, 0, sizeof *p);
+    p->name = mb__strndup(arg, (size_t)(eq - arg));
+    char *copy = mb__strdup(eq + 1), *save = NULL;
+    for (char *t = copy ? strtok_r(copy, ",", &save) : NULL; t;
+         t = strtok_r(NULL, ",", &save)) {
+        char **nv = mb__realloc_array(p->values, p->n + 1, sizeof *p->values);
+        if (!nv)
+            break;
+        p->values = nv;
+        p->values[p->n++] = mb__strdup(t);
+    }
+    free(copy);
+    if (!p->n)
+        return mb__fail(err, MB_EINVAL, "--param '%s': expected "
+                        "NAME=value1,value2,...", arg);
+    return MB_OK;
+}
+
+void mb__exec_params_free(mb_exec_params *ps)
+{
+    for (size_t i = 0; ps && i < ps->n; i++) {
+        free(ps->p[i].name);
+        for (size_t k = 0; k < ps->p[i].n; k++)
+            free(ps->p[i].values[k]);
+        free(ps->p[i].values);
+    }
+    if (ps) {
+        free(ps->p);
+        ps->p = NULL;
+        ps->n = 0;
+    }
+}
+
+void mb__exec_cmds_free(mb_exec_cmd *c, size_t n)
+{
+    for (size_t k = 0; c && k < n; k++) {
+        free(c[k].name);
+        free(c[k].command);
+        json_decref(c[k].params);
+    }
+    free(c);
+}
+
+mb_status mb__exec_expand(char *const *tmpl, size_t ntmpl,
+                          char *const *names, size_t nnames,
+                          const mb_exec_params *ps, int shell,
+                          mb_exec_cmd **out, size_t *n, mb_err *err)
+{
+    *out = NULL;
+    *n = 0;
+    if (nnames > ntmpl)
+        return mb__fail(err, MB_EINVAL, "%zu --name values for %zu commands: "
+                        "give at most one name per command", nnames, ntmpl);
+    size_t combos = 1;
+    for (size_t p = 0; p < ps->n; p++) {
+        int used = 0;
+        char pat[300];
+        snprintf(pat, sizeof pat, "{%s}", ps->p[p].name);
+        for (size_t t = 0; t < ntmpl; t++)
+            used |= strstr(tmpl[t], pat) != NULL;
+        if (!used)
+            return mb__fail(err, MB_EINVAL, "--param %s: no command contains "
+                            "{%s}; put {%s} where the value goes",
+                            ps->p[p].name, ps->p[p].name, ps->p[p].name);
+        if (!mb__mul_ok(combos, ps->p[p].n, &combos) || combos > 100000)
+            return mb__fail(err, MB_EINVAL, "--param: more than 100000 "
+                            "combinations; scan fewer values");
+    }
+    size_t total = ntmpl * combos;
+    mb_exec_cmd *cmds = mb__calloc(total ? total : 1, sizeof *cmds);
+    if (!cmds)
+        return mb__fail(err, MB_ENOMEM, "out of memory");
+    for (size_t t = 0, k = 0; t < ntmpl; t++)
+        for (size_t combo = 0; combo < combos; combo++, k++) {
+            char *cmd = mb__strdup(tmpl[t]);
+            char *name = mb__strdup(t < nnames ? names[t] : tmpl[t]);
+            json_t *pj = ps->n ? json_object() : NULL;
+            size_t rest = combo;
+            for (size_t p = ps->n; p-- > 0;) {
+                const char *val = ps->p[p].values[rest % ps->p[p].n];
+                rest /= ps->p[p].n;
+                char *c2 = subst(cmd, ps->p[p].name, val);
+                char *n2 = subst(name, ps->p[p].name, val);
+                free(cmd);
+                free(name);
+                cmd = c2;
+                name = n2;
+                json_object_set_new(pj, ps->p[p].name, json_string(val));
+            }
+            if (t < nnames && ps->n && name && !strcmp(name, names[t])) {
+                /* A fixed name for a scan: tell the values apart. */
+                mb_buf b = MB_BUF_INIT;
+                mb__buf_puts(&b, name);
+                const char *key;
+                json_t *val;
+                json_object_foreach(pj, key, val)
+                    mb__buf_printf(&b, " %s=%s", key, json_string_value(val));
+                free(name);
+                name = mb__buf_take(&b, NULL);
+            }
+            cmds[k].command = cmd;
+            cmds[k].name = name;
+            cmds[k].params = pj;
+        }
+    for (size_t k = 0; k < total; k++) {
+        if (!cmds[k].command || !cmds[k].name) {
+            mb__exec_cmds_free(cmds, total);
+            return mb__fail(err, MB_ENOMEM, "out of memory");
+        }
+        char **words = NULL;
+        if (!shell && mb__exec_split(cmds[k].command, &words, err) != MB_OK) {
+            mb__exec_cmds_free(cmds, total);
+            return MB_EINVAL;
+        }
+        mb__exec_argv_free(words);
+    }
+    *out = cmds;
+    *n = total;
+    return MB_OK;
+}

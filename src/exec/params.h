@@ -1,0 +1,43 @@
+/* params.h - turning `mbench exec`'s command line into commands: the argv
+ * after `--` as one command string, `--param NAME=a,b` scans (every
+ * combination, `{NAME}` replaced in commands and names), and the checks
+ * that a scan is used and every command splits into words. */
+#ifndef MB_EXEC_PARAMS_H
+#define MB_EXEC_PARAMS_H
+
+#include "exec/exec.h"
+#include "mbench.h"
+
+#include <stddef.h>
+
+typedef struct mb_exec_param {
+    char *name;
+    char **values;
+    size_t n;
+} mb_exec_param;
+
+typedef struct mb_exec_params {
+    mb_exec_param *p;
+    size_t n;
+} mb_exec_params;
+
+/* Adds "NAME=v1,v2,..."; MB_EINVAL (message names the flag) when malformed. */
+mb_status mb__exec_params_add(mb_exec_params *ps, const char *arg, mb_err *err);
+void mb__exec_params_free(mb_exec_params *ps);
+
+/* The argv as one command string that mb__exec_split gives back word for
+ * word (single-quoted where needed; as-is with shell).  Caller frees. */
+char *mb__exec_join_argv(int argc, char **argv, int shell);
+
+/* Expands ntmpl command templates (with nnames <= ntmpl display names)
+ * over every combination of ps into *out (n = ntmpl x combinations;
+ * free with mb__exec_cmds_free).  MB_EINVAL when a parameter is used by
+ * no template, there are more names than commands, or (without shell) a
+ * command does not split into words. */
+mb_status mb__exec_expand(char *const *tmpl, size_t ntmpl,
+                          char *const *names, size_t nnames,
+                          const mb_exec_params *ps, int shell,
+                          mb_exec_cmd **out, size_t *n, mb_err *err);
+void mb__exec_cmds_free(mb_exec_cmd *c, size_t n);
+
+#endif

@@ -1,0 +1,368 @@
+/* suiterun.c - running the tasks of a suite (suiterun.h). */
+#include "exec/suiterun.h"
+
+#include "core/alloc.h"
+#include "core/buf.h"
+#include "core/err.h"
+#include "core/fileio.h"
+#include "runner/runner.h"
+#include "store/store.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+static json_t *git_json(const mb_worktree_info *wi)
+{
+    if (!wi || !wi->commit)
+        return json_null();
+    return json_pack("{s:s,s:s,s:s,s:b,s:s}", "branch", wi->branch, "commit",
+                     wi->commit, "commit_date", wi->commit_date, "dirty", 0,
+                     "ref", wi->ref ? wi->ref : wi->branch);
+}
+
+static char *group_key(const mb_tasks *t, size_t row)
+{
+    const char *e = mb__tasks_get(t, row, "experiment");
+    if (e)
+        return mb__strdup(e);
+    mb_buf b = MB_BUF_INIT;
+    for (size_t c = 0; c < t->csv.ncols; c++) {
+        if (!strcmp(t->csv.header[c], "branch") ||
+            (t->kind == MB_TASK_MODEL && !strcmp(t->csv.header[c], "backend")))
+            continue;
+        mb__buf_printf(&b, "%s%s", b.len ? "," : "", mb__csv_cell(&t->csv, row, c));
+    }
+    return mb__buf_take(&b, NULL);
+}
+
+static json_t *task_json(const mb_tasks *t, size_t row)
+{
+    char *g = group_key(t, row);
+    json_t *o = json_pack("{s:I,s:s,s:s,s:I,s:s,s:o}", "index", (json_int_t)row,
+                          "kind", t->kind == MB_TASK_MODEL ? "model" : "command",
+                          "format", t->format, "line", (json_int_t)t->csv.line[row],
+                          "group", g ? g : "", "row", mb__tasks_row_json(t, row));
+    free(g);
+    return o;
+}
+
+static json_t *failed_run(const mb_tasks *t, const char *variant,
+                          const char *command, const char *status,
+                          const char *error)
+{
+    json_t *r = json_object();
+    json_object_set_new(r, "status", json_string(status));
+    json_object_set_new(r, "error", json_string(error));
+    json_object_set_new(r, "variant", json_string(variant));
+    if (command)
+        json_object_set_new(r, "command", json_string(command));
+    json_object_set_new(r, "backend", json_string(t->kind == MB_TASK_MODEL ? "model" : "exec"));
+    json_object_set_new(r, "iterations", json_integer(0));
+    json_object_set_new(r, "latency", json_null());
+    return r;
+}
+
+static char *label(const mb_tasks *t, size_t row, const char *command)
+{
+    const char *b = mb__tasks_get(t, row, "branch");
+    const char *e = mb__tasks_get(t, row, "experiment");
+    mb_buf s = MB_BUF_INIT;
+    if (t->kind == MB_TASK_MODEL) {
+        const char *m = mb__tasks_get(t, row, "model");
+        const char *be = mb__tasks_get(t, row, "backend");
+        const char *bs = mb__tasks_get(t, row, "batch_size");
+        mb__buf_printf(&s, "%s%s%s", b && *b ? b : "", b && *b ? " " : "", mb__basename(m));
+        if (be && *be)
+            mb__buf_printf(&s, " %s", be);
+        if (bs && *bs)
+            mb__buf_printf(&s, " batch %s", bs);
+    } else if (e || b) {
+        mb__buf_printf(&s, "%s%s%s", b ? b : "", b && e ? " " : "", e ? e : "");
+        for (size_t c = 0; c < t->csv.ncols; c++) {
+            const char *h = t->csv.header[c];
+            if (!strcmp(h, "branch") || !strcmp(h, "experiment") || !strcmp(h, "command"))
+                continue;
+            const char *v = mb__csv_cell(&t->csv, row, c);
+            if (*v)
+                mb__buf_printf(&s, " %s=%s", h, v);
+        }
+    } else {
+        mb__buf_puts(&s, command ? command : "task");
+    }
+    return mb__buf_take(&s, NULL);
+}
+
+/* Runs model task row; appends its runs.  Returns the run status. */
+static mb_status run_model(const mb_tasks *t, const mb_exec_opts *eo, size_t row, const char *cwd,
+                           json_t *task, json_t *git, const char *name,
+                           json_t *runs, mb_err *err)
+{
+    mb_plan p;
+    mb__plan_defaults(&p);
+    p.cancel = eo->cancel;
+    const char *model = mb__tasks_get(t, row, "model");
+    const char *be = mb__tasks_get(t, row, "backend");
+    const char *bs = mb__tasks_get(t, row, "batch_size");
+    const char *op = mb__tasks_get(t, row, "options");
+    if (!model || !*model)
+        return mb__fail(err, MB_EINVAL, "%s line %zu: the model column is empty; give a model path", t->path, t->csv.line[row]);
+    mb_buf path = MB_BUF_INIT;
+    if (cwd && model[0] != '/')
+        mb__buf_printf(&path, "%s/%s", cwd, model);
+    else
+        mb__buf_puts(&path, model);
+    p.model_path = mb__buf_take(&path, NULL);
+    p.variant = mb__strdup(name);
+    if (be && *be)
+        p.backend = mb__strdup(be);
+    mb_status st = MB_OK;
+    p.batches = mb__calloc(1, sizeof *p.batches);
+    p.n_batches = 1;
+    p.batches[0] = 1;
+    char *bend = NULL;
+    if (bs && *bs && ((p.batches[0] = strtoll(bs, &bend, 10)) < 1 ||
+                      p.batches[0] > (1 << 30) || *bend))
+        st = mb__fail(err, MB_EINVAL, "%s line %zu: batch_size '%s' is not a positive integer", t->path, t->csv.line[row], bs);
+    if (st == MB_OK && op && *op) {
+        char *copy = mb__strdup(op), *save = NULL;
+        for (char *kv = strtok_r(copy, ";", &save); kv && st == MB_OK; kv = strtok_r(NULL, ";", &save)) {
+            char *eq = strchr(kv, '=');
+            if (!eq || eq == kv)
+                st = mb__fail(err, MB_EINVAL, "%s line %zu: option '%s' is not key=value (separate options with ';')", t->path, t->csv.line[row], kv);
+            else {
+                *eq = '\0';
+                mb__plan_set_opt(&p, kv, eq + 1);
+            }
+        }
+        free(copy);
+    }
+    json_t *doc = NULL;
+    if (st == MB_OK)
+        st = mb__run_plan(&p, &doc, err);
+    mb__plan_free(&p);
+    if (st != MB_OK)
+        return st;
+    size_t i;
+    json_t *r;
+    json_array_foreach(json_object_get(doc, "runs"), i, r)
+    {
+        json_object_set(r, "task", task);
+        json_object_set(r, "git", git);
+        if (json_is_object(git))
+            json_object_set(r, "branch", json_object_get(git, "branch"));
+        json_array_append(runs, r);
+        if (json_string_value(json_object_get(r, "status")) && strcmp(json_string_value(json_object_get(r, "status")), "ok"))
+            st = mb__fail(err, MB_EBACKEND, "%s", json_string_value(json_object_get(r, "error")) ? json_string_value(json_object_get(r, "error")) : "model task failed");
+    }
+    json_decref(doc);
+    return st;
+}
+
+
+static void warn(const mb_suite_opts *o, json_t *doc, const char *msg)
+{
+    json_array_append_new(json_object_get(doc, "warnings"), json_string(msg));
+    if (o->on_warn)
+        o->on_warn(o->user, msg);
+}
+
+static void store_task(const mb_suite_opts *o, json_t *doc, const json_t *run,
+                       const json_t *git)
+{
+    if (!o->store)
+        return;
+    json_t *d = mb__exec_doc("suite", o->command_line);
+    json_array_append(json_object_get(d, "runs"), (json_t *)run);
+    json_object_set(d, "suite", json_object_get(doc, "suite"));
+    mb_err err = {0};
+    if (mb__store_put(o->store, d, json_is_object(git) ? git : NULL, &err) !=
+        MB_OK) {
+        char w[600];
+        snprintf(w, sizeof w, "--db: %s", err.msg);
+        warn(o, doc, w);
+    }
+    json_decref(d);
+}
+
+/* A relative *_path cell that is not in the task's worktree: untracked
+ * files (checkpoints, data) are not checked out; say what would work. */
+static mb_status check_paths(const mb_tasks *t, size_t row, const char *cwd,
+                             const char *root, const char *branch, mb_err *err)
+{
+    if (!cwd)
+        return MB_OK;
+    for (size_t c = 0; c < t->csv.ncols; c++) {
+        const char *h = t->csv.header[c], *v = mb__csv_cell(&t->csv, row, c);
+        size_t hl = strlen(h);
+        if (hl < 5 || strcmp(h + hl - 5, "_path") || !*v || v[0] == '/' ||
+            strchr(v, '{'))
+            continue;
+        char p[8192];
+        struct stat sb;
+        snprintf(p, sizeof p, "%s/%s", cwd, v);
+        if (stat(p, &sb) == 0)
+            continue;
+        snprintf(p, sizeof p, "%s/%s", root ? root : ".", v);
+        int at_root = stat(p, &sb) == 0;
+        return mb__fail(err, MB_EINVAL,
+                        "%s line %zu: %s '%s' is not in the worktree of branch "
+                        "'%s' (%s)%s", t->path, t->csv.line[row], h, v,
+                        branch, cwd,
+                        at_root ? "; it exists in the repository root but is "
+                                  "not committed: write {root}/ before it to "
+                                  "use the root's copy"
+                                : "; give an absolute path or {root}/PATH");
+    }
+    return MB_OK;
+}
+
+static json_t *suite_json(const mb_suite_opts *o, const mb_tasks *t,
+                          size_t selected)
+{
+    char sha[65] = "";
+    mb__sha256_file(o->tasks_path, sha, NULL);
+    return json_pack(
+        "{s:s,s:s,s:s,s:s,s:o,s:o,s:I,s:I,s:o,s:b,s:I}", "tasks_file",
+        o->tasks_path, "tasks_sha256", sha, "kind",
+        t->kind == MB_TASK_MODEL ? "model" : "command", "format", t->format,
+        "template", o->tmpl ? json_string(o->tmpl) : json_null(), "repo",
+        json_null(), "tasks_total", (json_int_t)t->csv.nrows,
+        "tasks_selected", (json_int_t)selected, "shard",
+        o->shard_n > 1 ? json_pack("{s:I,s:I}", "index",
+                                   (json_int_t)o->shard_i, "count",
+                                   (json_int_t)o->shard_n)
+                       : json_null(),
+        "skip_failed", o->skip_failed, "runs_per_task",
+        (json_int_t)o->eo.fixed_runs);
+}
+
+mb_status mb__suite_run(const mb_suite_opts *o, json_t **doc_out,
+                        mb_suite_result *res, mb_err *err)
+{
+    memset(res, 0, sizeof *res);
+    *doc_out = NULL;
+    mb_tasks tasks;
+    mb_status st = mb__tasks_load(o->tasks_path, o->tmpl, &tasks, err);
+    if (st != MB_OK)
+        return st;
+    mb_tasks *t = &tasks;
+    mb_exec_opts eo = o->eo;
+    mb_worktrees *wt = NULL;
+    json_t *doc = mb__exec_doc("suite", o->command_line);
+    json_t *runs = json_object_get(doc, "runs");
+    size_t n_shard = o->shard_n > 0 ? (size_t)o->shard_n : 1;
+    for (size_t i = 0; i < t->csv.nrows; i++)
+        res->selected += (int64_t)(i % n_shard) == o->shard_i;
+    json_object_set_new(doc, "suite", suite_json(o, t, res->selected));
+    if (t->col_branch >= 0 || o->repo) {
+        int dirty = 0;
+        if ((st = mb__worktrees_open(o->repo, &wt, &dirty, err)) != MB_OK) {
+            json_decref(doc);
+            mb__tasks_free(t);
+            return st;
+        }
+        mb__worktrees_set_fetch(wt, o->fetch);
+        t->root = mb__worktrees_repo(wt);
+        json_object_set_new(json_object_get(doc, "suite"), "repo",
+                            json_string(t->root));
+        if (dirty) {
+            char w[600];
+            snprintf(w, sizeof w, "repository %s has uncommitted changes; "
+                     "tasks run the committed branch heads in worktrees, not "
+                     "your working tree", t->root);
+            warn(o, doc, w);
+        }
+    }
+    int stop = 0;
+    size_t k = 0;
+    mb_err terr = {0};
+    for (size_t row = 0; row < t->csv.nrows && !stop; row++) {
+        if ((int64_t)(row % n_shard) != o->shard_i)
+            continue;
+        k++;
+        mb_worktree_info wi;
+        memset(&wi, 0, sizeof wi);
+        const char *branch = mb__tasks_get(t, row, "branch");
+        const char *cwd = NULL;
+        char *command = NULL, *name = NULL;
+        json_t *task = task_json(t, row), *git = json_null();
+        mb__err_clear(&terr);
+        st = MB_OK;
+        if (branch && *branch) {
+            st = mb__worktrees_get(wt, branch, &wi, &terr);
+            if (st == MB_OK) {
+                cwd = wi.path;
+                json_decref(git);
+                git = git_json(&wi);
+                st = check_paths(t, row, cwd, t->root, branch, &terr);
+            }
+        } else if (wt) {
+            cwd = mb__worktrees_repo(wt);
+        }
+        if (st == MB_OK && t->kind == MB_TASK_COMMAND)
+            st = mb__tasks_command(t, row, cwd, &command, &terr);
+        name = label(t, row, command);
+        if (o->on_start)
+            o->on_start(o->user, k, res->selected, name);
+        size_t before = json_array_size(runs);
+        if (st == MB_OK && t->kind == MB_TASK_MODEL) {
+            st = run_model(t, &eo, row, cwd, task, git, name, runs, &terr);
+        } else if (st == MB_OK) {
+            mb_exec_cmd cmd = {name, command, NULL};
+            eo.cwd = cwd;
+            mb_exec_series *ser = NULL;
+            st = mb__exec_measure(&eo, &cmd, 1, &ser, &terr);
+            if (ser) {
+                json_t *r = mb__exec_run_json(&ser[0], &eo);
+                if (st == MB_EINTERRUPTED)
+                    json_object_set_new(r, "status", json_string("interrupted"));
+                json_object_set(r, "task", task);
+                json_object_set_new(r, "branch", branch ? json_string(branch) : json_null());
+                json_object_set(r, "git", git);
+                json_object_set_new(r, "workdir", cwd ? json_string(cwd) : json_null());
+                json_array_append_new(runs, r);
+            }
+            mb__exec_series_free(ser, 1);
+        }
+        if (json_array_size(runs) == before && st != MB_OK) {
+            json_t *r = failed_run(t, name, command, st == MB_EINTERRUPTED ? "interrupted" : "failed", terr.msg);
+            json_object_set(r, "task", task);
+            json_object_set_new(r, "branch", branch ? json_string(branch) : json_null());
+            json_object_set(r, "git", git);
+            json_array_append_new(runs, r);
+        }
+        for (size_t i = before; i < json_array_size(runs); i++) {
+            json_t *r = json_array_get(runs, i);
+            if (o->on_run)
+                o->on_run(o->user, k, res->selected, r);
+            store_task(o, doc, r, git);
+            const char *why = json_string_value(json_object_get(r, "error"));
+            if (st != MB_OK && st != MB_EINTERRUPTED && why)
+                snprintf(terr.msg, sizeof terr.msg, "%s", why);
+        }
+        if (st == MB_EINTERRUPTED || (eo.cancel && *eo.cancel)) {
+            res->interrupted = stop = 1;
+        } else if (st != MB_OK) {
+            res->failed++;
+            if (!o->skip_failed) {
+                res->stopped = st;
+                mb__fail(err, st, "task %zu (%s line %zu) failed: %s; pass "
+                         "--skip-failed to go on with the other tasks", row,
+                         o->tasks_path, t->csv.line[row], terr.msg);
+                stop = 1;
+            }
+        }
+        res->ran++;
+        free(command);
+        free(name);
+        json_decref(task);
+        json_decref(git);
+    }
+    json_object_set_new(doc, "interrupted", json_boolean(res->interrupted));
+    mb__worktrees_close(wt);
+    mb__tasks_free(t);
+    *doc_out = doc;
+    return MB_OK;
+}

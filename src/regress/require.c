@@ -1,0 +1,851 @@
+/* require.c - parsing and judging `--require` expressions (require.h). */
+#include "regress/require.h"
+
+#include "core/alloc.h"
+#include "core/buf.h"
+#include "core/err.h"
+
+#include <ctype.h>
+#include <fnmatch.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define MAX_TEXT 512
+
+static const char *const op_text[] = {">=", ">", "<=", "<", "==", "!="};
+
+/* ---- the vocabulary --------------------------------------------------- */
+
+typedef struct known {
+    const char *name;
+    mb_req_kind kind;
+} known;
+
+static const known known_figures[] = {
+    {"speedup", MB_RK_PLAIN},     {"speedup_p99", MB_RK_PLAIN},
+    {"size_ratio", MB_RK_PLAIN},  {"memory_ratio", MB_RK_PLAIN},
+    {"top1", MB_RK_PLAIN},        {"top5", MB_RK_PLAIN},
+    {"agreement_top1", MB_RK_PLAIN}, {"throughput", MB_RK_PLAIN},
+    {"batches_per_s", MB_RK_PLAIN}, {"ips", MB_RK_PLAIN},
+    {"params", MB_RK_PLAIN},      {"failures", MB_RK_PLAIN},
+    {"p50", MB_RK_TIME},          {"median", MB_RK_TIME},
+    {"p90", MB_RK_TIME},          {"p95", MB_RK_TIME},
+    {"p99", MB_RK_TIME},          {"mean", MB_RK_TIME},
+    {"min", MB_RK_TIME},          {"max", MB_RK_TIME},
+    {"user", MB_RK_TIME},         {"sys", MB_RK_TIME},
+    {"time_per_sample", MB_RK_TIME}, {"time_per_batch", MB_RK_TIME},
+    {"rss_peak", MB_RK_BYTES},    {"size", MB_RK_BYTES},
+    {"gpu_peak", MB_RK_BYTES},    {"leak", MB_RK_BOOL},
+};
+
+static const char *const loop_stats[] = {"p50", "median", "p90", "p95",
+                                         "p99", "mean", "min", "max"};
+
+static int ends_with(const char *s, const char *suf)
+{
+    size_t a = strlen(s), b = strlen(suf);
+    return a >= b && strcmp(s + a - b, suf) == 0;
+}
+
+/* Relative figures exist for the variants compared with a baseline only. */
+static int is_relative(const char *f)
+{
+    return !strncmp(f, "speedup", 7) || ends_with(f, "_ratio") ||
+           ends_with(f, "_delta") || ends_with(f, ".speedup");
+}
+
+/* The kind of a figure name; -1 when the name cannot be a figure. */
+static int figure_kind(const char *f)
+{
+    char base[MAX_TEXT];
+    snprintf(base, sizeof base, "%s", f);
+    if (ends_with(base, "_delta"))
+        base[strlen(base) - 6] = '\0';
+    for (size_t i = 0; i < sizeof known_figures / sizeof *known_figures; i++)
+        if (!strcmp(base, known_figures[i].name))
+            return known_figures[i].kind == MB_RK_BOOL && strcmp(base, f)
+                       ? -1 /* no delta of a yes/no figure */
+                       : (int)known_figures[i].kind;
+    if (!strncmp(base, "phase.", 6) && base[6])
+        return ends_with(base, ".speedup") ? MB_RK_PLAIN : MB_RK_TIME;
+    if (!strncmp(base, "loop.", 5) && base[5]) {
+        const char *dot = strrchr(base + 5, '.');
+        if (!dot || dot == base + 5)
+            return -1;
+        for (size_t i = 0; i < sizeof loop_stats / sizeof *loop_stats; i++)
+            if (!strcmp(dot + 1, loop_stats[i]))
+                return MB_RK_TIME;
+        return !strcmp(dot + 1, "throughput") || !strcmp(dot + 1, "speedup")
+                   ? MB_RK_PLAIN
+                   : -1;
+    }
+    if ((!strncmp(base, "metric.", 7) && base[7]) ||
+        (!strncmp(base, "counter.", 8) && base[8]))
+        return MB_RK_PLAIN;
+    /* A bare name is a program's metric or counter ("psnr",
+     * "cache_hit_rate"), resolved when judging. */
+    return strchr(base, '.') ? -1 : MB_RK_PLAIN;
+}
+
+/* ---- parsing ---------------------------------------------------------- */
+
+static const char vocabulary[] =
+    "speedup, speedup_p99, size_ratio, memory_ratio, top1, top5, "
+    "agreement_top1, p50, p90, p95, p99, mean, min, max, throughput, "
+    "time_per_sample, time_per_batch, user, sys, rss_peak, size, params, "
+    "failures, leak, phase.NAME, phase.NAME.speedup, loop.NAME.p50 (p90, "
+    "p95, p99, mean, throughput), metric.NAME, counter.NAME, and FIGURE_delta";
+
+static int name_char(int c)
+{
+    return isalnum(c) || c == '_' || c == '.' || c == '-' || c == '/';
+}
+
+/* Scales v by unit u for a figure of kind k; -1 when u does not fit. */
+static int apply_unit(const char *u, mb_req_kind k, double *v)
+{
+    static const struct { const char *u; mb_req_kind k; double f; } units[] = {
+        {"ns", MB_RK_TIME, 1},           {"us", MB_RK_TIME, 1e3},
+        {"ms", MB_RK_TIME, 1e6},         {"s", MB_RK_TIME, 1e9},
+        {"min", MB_RK_TIME, 60e9},       {"B", MB_RK_BYTES, 1},
+        {"KB", MB_RK_BYTES, 1e3},        {"MB", MB_RK_BYTES, 1e6},
+        {"GB", MB_RK_BYTES, 1e9},        {"TB", MB_RK_BYTES, 1e12},
+        {"KiB", MB_RK_BYTES, 1024.0},    {"MiB", MB_RK_BYTES, 1048576.0},
+        {"GiB", MB_RK_BYTES, 1073741824.0},
+        {"TiB", MB_RK_BYTES, 1099511627776.0},
+        {"%", MB_RK_PLAIN, 0.01},        {"x", MB_RK_PLAIN, 1},
+    };
+    if (!*u)
+        return k == MB_RK_TIME ? -1 : 0;
+    for (size_t i = 0; i < sizeof units / sizeof *units; i++)
+        if (!strcmp(u, units[i].u)) {
+            if (units[i].k != k)
+                return -1;
+            *v *= units[i].f;
+            return 0;
+        }
+    return -1;
+}
+
+static const char *kind_units(mb_req_kind k)
+{
+    switch (k) {
+    case MB_RK_TIME: return "a unit: ns, us, ms, s or min (e.g. 12ms)";
+    case MB_RK_BYTES: return "no unit (bytes) or B, KB, MB, GB, KiB, MiB, GiB";
+    case MB_RK_BOOL: return "yes or no";
+    default: return "a number, optionally with % or x";
+    }
+}
+
+void mb__require_free(mb_require *r)
+{
+    if (!r)
+        return;
+    free(r->text);
+    free(r->scope);
+    free(r->figure);
+    memset(r, 0, sizeof *r);
+}
+
+mb_status mb__require_parse(const char *text, mb_require *out, mb_err *err)
+{
+    memset(out, 0, sizeof *out);
+    if (!text || !*text)
+        return mb__fail(err, MB_EINVAL, "--require: empty expression; give "
+                        "one like speedup>=3 or rss_peak<2GiB");
+    size_t len = strlen(text);
+    if (len >= MAX_TEXT)
+        return mb__fail(err, MB_EINVAL, "--require: expression of %zu "
+                        "characters; keep it under %d", len, MAX_TEXT);
+    for (size_t i = 0; i < len; i++)
+        if ((unsigned char)text[i] < 0x20 || text[i] == 0x7f)
+            return mb__fail(err, MB_EINVAL, "--require: control character in "
+                            "the expression; write it like speedup>=3");
+    const char *p = text;
+    /* An optional variant scope "GLOB:" before the figure. */
+    const char *colon = strchr(text, ':');
+    const char *opc = strpbrk(text, "<>=!");
+    const char *scope_end = NULL;
+    if (colon && (!opc || colon < opc)) {
+        if (colon == text)
+            return mb__fail(err, MB_EINVAL, "--require '%s': empty variant "
+                            "pattern before ':'; write VARIANT:FIGURE>=VALUE "
+                            "or leave the ':' out", text);
+        scope_end = colon;
+        p = colon + 1;
+    }
+    while (*p == ' ')
+        p++;
+    const char *f0 = p;
+    while (name_char((unsigned char)*p))
+        p++;
+    const char *f1 = p;
+    while (*p == ' ')
+        p++;
+    if (f1 == f0)
+        return mb__fail(err, MB_EINVAL, "--require '%s': no figure name before "
+                        "the comparison; figures: %s", text, vocabulary);
+    mb_req_op op;
+    if (!strncmp(p, ">=", 2)) op = MB_REQ_GE, p += 2;
+    else if (!strncmp(p, "<=", 2)) op = MB_REQ_LE, p += 2;
+    else if (!strncmp(p, "==", 2)) op = MB_REQ_EQ, p += 2;
+    else if (!strncmp(p, "!=", 2)) op = MB_REQ_NE, p += 2;
+    else if (*p == '>') op = MB_REQ_GT, p++;
+    else if (*p == '<') op = MB_REQ_LT, p++;
+    else if (*p == '=') op = MB_REQ_EQ, p++;
+    else
+        return mb__fail(err, MB_EINVAL, "--require '%s': expected a comparison "
+                        "(>=, >, <=, <, =, !=) after '%.*s'", text,
+                        (int)(f1 - f0), f0);
+    while (*p == ' ')
+        p++;
+    char *figure = mb__strndup(f0, (size_t)(f1 - f0));
+    if (!figure)
+        return mb__fail(err, MB_ENOMEM, "out of memory");
+    int kind = figure_kind(figure);
+    if (kind < 0) {
+        mb__fail(err, MB_EINVAL, "--require '%s': '%s' is not a figure; "
+                 "figures: %s", text, figure, vocabulary);
+        free(figure);
+        return MB_EINVAL;
+    }
+    double v = 0;
+    if (kind == MB_RK_BOOL) {
+        const char *w = p;
+        size_t wl = strcspn(w, " ");
+        if (wl == 3 && !strncmp(w, "yes", 3)) v = 1;
+        else if (wl == 4 && !strncmp(w, "true", 4)) v = 1;
+        else if (wl == 2 && !strncmp(w, "no", 2)) v = 0;
+        else if (wl == 5 && !strncmp(w, "false", 5)) v = 0;
+        else {
+            mb__fail(err, MB_EINVAL, "--require '%s': %s is yes or no "
+                     "(e.g. %s=no)", text, figure, figure);
+            free(figure);
+            return MB_EINVAL;
+        }
+        p = w + wl;
+        if (op != MB_REQ_EQ && op != MB_REQ_NE) {
+            mb__fail(err, MB_EINVAL, "--require '%s': %s is yes or no: "
+                     "compare it with = or != (e.g. %s=no)", text, figure,
+                     figure);
+            free(figure);
+            return MB_EINVAL;
+        }
+    } else {
+        char *end = NULL;
+        if (!*p || !(isdigit((unsigned char)*p) || *p == '-' || *p == '+' ||
+                     *p == '.'))
+            end = (char *)p;
+        else
+            v = strtod(p, &end);
+        if (end == p || !isfinite(v)) {
+            mb__fail(err, MB_EINVAL, "--require '%s': expected a number after "
+                     "'%s', with %s", text, op_text[op], kind_units(kind));
+            free(figure);
+            return MB_EINVAL;
+        }
+        p = end;
+        while (*p == ' ')
+            p++;
+        char unit[16];
+        size_t ul = strcspn(p, " ");
+        if (ul >= sizeof unit)
+            ul = sizeof unit - 1;
+        memcpy(unit, p, ul);
+        unit[ul] = '\0';
+        p += strcspn(p, " ");
+        if (apply_unit(unit, (mb_req_kind)kind, &v) != 0 || !isfinite(v)) {
+            mb__fail(err, MB_EINVAL, "--require '%s': %s%s%s takes %s", text,
+                     unit[0] ? "unit '" : "", unit[0] ? unit : "",
+                     unit[0] ? "' does not fit; " : figure,
+                     kind_units(kind));
+            if (unit[0]) /* name the figure when the unit was wrong */
+                snprintf(err->msg, sizeof err->msg, "--require '%s': unit "
+                         "'%s' does not fit %s, which takes %s", text, unit,
+                         figure, kind_units(kind));
+            free(figure);
+            return MB_EINVAL;
+        }
+    }
+    while (*p == ' ')
+        p++;
+    if (*p) {
+        mb__fail(err, MB_EINVAL, "--require '%s': unexpected '%s' after the "
+                 "value", text, p);
+        free(figure);
+        return MB_EINVAL;
+    }
+    out->text = mb__strdup(text);
+    out->scope = scope_end ? mb__strndup(text, (size_t)(scope_end - text))
+                           : NULL;
+    out->figure = figure;
+    out->op = op;
+    out->kind = (mb_req_kind)kind;
+    out->value = v;
+    if (!out->text || (scope_end && !out->scope)) {
+        mb__require_free(out);
+        return mb__fail(err, MB_ENOMEM, "out of memory");
+    }
+    return MB_OK;
+}
+
+/* ---- the figures of a document ---------------------------------------- */
+
+static const json_t *jpath(const json_t *o, const char *path)
+{
+    char key[128];
+    while (o && *path) {
+        size_t n = strcspn(path, ".");
+        if (n >= sizeof key)
+            return NULL;
+        memcpy(key, path, n);
+        key[n] = '\0';
+        o = json_is_object(o) ? json_object_get(o, key) : NULL;
+        path += n + (path[n] == '.');
+    }
+    return o;
+}
+
+static double jnum(const json_t *o, const char *path)
+{
+    const json_t *v = jpath(o, path);
+    return json_is_number(v) ? json_number_value(v) : NAN;
+}
+
+static void put(json_t *figs, const char *name, double v, double lo,
+                double hi, mb_req_kind k)
+{
+    if (!isfinite(v) || !figs)
+        return;
+    json_t *f = json_pack("{s:f,s:i}", "value", v, "kind", (int)k);
+    if (f && isfinite(lo) && isfinite(hi))
+        json_object_set_new(f, "ci95", json_pack("[f,f]", lo, hi));
+    json_object_set_new(figs, name, f);
+}
+
+static void put_prefixed(json_t *figs, const char *prefix, const char *name,
+                         double v, double lo, double hi, mb_req_kind k)
+{
+    char key[MAX_TEXT];
+    snprintf(key, sizeof key, "%s%s", prefix, name);
+    put(figs, key, v, lo, hi, k);
+}
+
+/* Percentiles of a FORMATS.md latency object into prefix + p50 ... */
+static void latency_figs(json_t *figs, const char *prefix,
+                         const json_t *lat)
+{
+    if (!json_is_object(lat))
+        return;
+    const json_t *mci = json_object_get(lat, "median_ci95");
+    double med = jnum(mci, "estimate");
+    if (!isfinite(med))
+        med = jnum(lat, "median");
+    put_prefixed(figs, prefix, "p50", med, jnum(mci, "lo"), jnum(mci, "hi"),
+                 MB_RK_TIME);
+    put_prefixed(figs, prefix, "median", med, jnum(mci, "lo"),
+                 jnum(mci, "hi"), MB_RK_TIME);
+    put_prefixed(figs, prefix, "p90", jnum(lat, "p90"), NAN, NAN, MB_RK_TIME);
+    put_prefixed(figs, prefix, "p95", jnum(lat, "p95"), NAN, NAN, MB_RK_TIME);
+    const json_t *pci = json_object_get(lat, "p99_ci95");
+    double p99 = jnum(pci, "estimate");
+    if (!isfinite(p99))
+        p99 = jnum(lat, "p99");
+    put_prefixed(figs, prefix, "p99", p99, jnum(pci, "lo"), jnum(pci, "hi"),
+                 MB_RK_TIME);
+    put_prefixed(figs, prefix, "mean", jnum(lat, "mean"), NAN, NAN,
+                 MB_RK_TIME);
+    put_prefixed(figs, prefix, "min", jnum(lat, "min"), NAN, NAN, MB_RK_TIME);
+    put_prefixed(figs, prefix, "max", jnum(lat, "max"), NAN, NAN, MB_RK_TIME);
+}
+
+static void run_figs(json_t *figs, const json_t *run)
+{
+    latency_figs(figs, "", json_object_get(run, "latency"));
+    put(figs, "throughput", jnum(run, "throughput.samples_per_s"), NAN, NAN,
+        MB_RK_PLAIN);
+    put(figs, "ips", jnum(run, "throughput.inferences_per_s"), NAN, NAN,
+        MB_RK_PLAIN);
+    put(figs, "rss_peak", jnum(run, "memory.rss_peak_bytes"), NAN, NAN,
+        MB_RK_BYTES);
+    const json_t *leak = jpath(run, "memory.leak.suspected");
+    if (json_is_boolean(leak))
+        put(figs, "leak", json_is_true(leak), NAN, NAN, MB_RK_BOOL);
+    double size = jnum(run, "model.total_bytes");
+    put(figs, "size", isfinite(size) ? size : jnum(run, "model.file_bytes"),
+        NAN, NAN, MB_RK_BYTES);
+    put(figs, "params", jnum(run, "model.params"), NAN, NAN, MB_RK_PLAIN);
+    const json_t *ex = json_object_get(run, "exec");
+    if (!json_is_object(ex))
+        return;
+    put(figs, "user", jnum(ex, "user_ns"), NAN, NAN, MB_RK_TIME);
+    put(figs, "sys", jnum(ex, "sys_ns"), NAN, NAN, MB_RK_TIME);
+    put(figs, "failures", jnum(ex, "failures"), NAN, NAN, MB_RK_PLAIN);
+    put(figs, "gpu_peak", jnum(ex, "gpu_peak_bytes"), NAN, NAN, MB_RK_BYTES);
+    /* A peak at or below mbench's own floor is only known as "at most". */
+    if (!json_object_get(figs, "rss_peak") &&
+        isfinite(jnum(ex, "peak_rss_bytes"))) {
+        put(figs, "rss_peak", jnum(ex, "peak_rss_bytes"), NAN, NAN,
+            MB_RK_BYTES);
+        json_object_set_new(json_object_get(figs, "rss_peak"), "upper_bound",
+                            json_true());
+    }
+    const json_t *d = json_object_get(ex, "derived");
+    if (json_is_object(d)) {
+        const json_t *ci = json_object_get(d, "samples_per_s_ci95");
+        put(figs, "throughput", jnum(d, "samples_per_s"),
+            jnum(ci, "lo"), jnum(ci, "hi"), MB_RK_PLAIN);
+        put(figs, "batches_per_s", jnum(d, "batches_per_s"), NAN, NAN,
+            MB_RK_PLAIN);
+        put(figs, "time_per_sample", jnum(d, "time_per_sample_ns"), NAN, NAN,
+            MB_RK_TIME);
+        put(figs, "time_per_batch", jnum(d, "time_per_batch_ns"), NAN, NAN,
+            MB_RK_TIME);
+    }
+    const char *k;
+    json_t *v;
+    json_object_foreach(json_object_get(ex, "phases"), k, v)
+        put_prefixed(figs, "phase.", k, jnum(v, "median_ns"),
+                     jnum(v, "ci95.lo"), jnum(v, "ci95.hi"), MB_RK_TIME);
+    json_object_foreach(json_object_get(ex, "counters"), k, v)
+        put_prefixed(figs, "counter.", k, jnum(v, "median"), NAN, NAN,
+                     MB_RK_PLAIN);
+    json_object_foreach(json_object_get(ex, "metrics"), k, v)
+        put_prefixed(figs, "metric.", k, jnum(v, "median"), jnum(v, "ci95.lo"),
+                     jnum(v, "ci95.hi"), MB_RK_PLAIN);
+    json_object_foreach(json_object_get(ex, "loops"), k, v)
+    {
+        char pre[300];
+        snprintf(pre, sizeof pre, "loop.%s.", k);
+        latency_figs(figs, pre, json_object_get(v, "latency"));
+        const json_t *tci = json_object_get(v, "items_per_s_ci95");
+        put_prefixed(figs, pre, "throughput", jnum(v, "items_per_s"),
+                     jnum(tci, "lo"), jnum(tci, "hi"), MB_RK_PLAIN);
+    }
+}
+
+/* The entry of variant name, created with its status when new. */
+static json_t *variant_entry(json_t *all, const char *name)
+{
+    json_t *e = json_object_get(all, name);
+    if (!e) {
+        e = json_pack("{s:s,s:n,s:b,s:{}}", "status", "ok", "baseline", "is_baseline", 0, "figures");
+        json_object_set_new(all, name, e);
+    }
+    return e;
+}
+
+/* A speedup with the CI of a ratio (variant / baseline) turned around. */
+static void speedup_from_ratio(json_t *figs, const char *name,
+                               const json_t *e)
+{
+    double lo = jnum(e, "ratio_ci95.hi"), hi = jnum(e, "ratio_ci95.lo");
+    put(figs, name, jnum(e, "speedup"), lo > 0 ? 1 / lo : NAN,
+        hi > 0 ? 1 / hi : NAN, MB_RK_PLAIN);
+}
+
+/* phase.NAME.speedup and loop.NAME.speedup of a comparison entry. */
+static void part_speedups(json_t *figs, const json_t *e)
+{
+    static const char *const part[] = {"phases", "phase.", "loops", "loop."};
+    for (int p = 0; p < 4; p += 2) {
+        const char *k;
+        json_t *ph;
+        json_object_foreach(json_object_get(e, part[p]), k, ph)
+        {
+            char key[300];
+            snprintf(key, sizeof key, "%s%s.speedup", part[p + 1], k);
+            put(figs, key, jnum(ph, "speedup"), jnum(ph, "speedup_ci95.lo"),
+                jnum(ph, "speedup_ci95.hi"), MB_RK_PLAIN);
+        }
+    }
+}
+
+static void mark_baseline(json_t *all, const char *variant,
+                          const char *baseline)
+{
+    if (!variant || !baseline)
+        return;
+    json_t *e = variant_entry(all, variant);
+    if (!strcmp(variant, baseline))
+        json_object_set_new(e, "is_baseline", json_true());
+    else
+        json_object_set_new(e, "baseline", json_string(baseline));
+    if (json_object_get(all, baseline))
+        json_object_set_new(json_object_get(all, baseline), "is_baseline",
+                            json_true());
+}
+
+static void comparison_figs(json_t *all, const json_t *doc)
+{
+    const json_t *cmp = json_object_get(doc, "comparison");
+    const char *base = json_string_value(json_object_get(cmp, "baseline"));
+    size_t i;
+    json_t *e;
+    /* compare: comparison.variants */
+    json_array_foreach(json_object_get(cmp, "variants"), i, e)
+    {
+        const char *name = json_string_value(json_object_get(e, "name"));
+        if (!name)
+            continue;
+        json_t *v = variant_entry(all, name);
+        json_t *figs = json_object_get(v, "figures");
+        const char *st = json_string_value(json_object_get(e, "status"));
+        if (st && strcmp(st, "ok"))
+            json_object_set_new(v, "status", json_string(st));
+        put(figs, "top1", jnum(e, "accuracy.top1"), NAN, NAN, MB_RK_PLAIN);
+        put(figs, "top5", jnum(e, "accuracy.top5"), NAN, NAN, MB_RK_PLAIN);
+        if (json_is_true(json_object_get(e, "baseline"))) {
+            mark_baseline(all, name, name);
+            continue;
+        }
+        put(figs, "agreement_top1", jnum(e, "agreement.top1"), NAN, NAN,
+            MB_RK_PLAIN);
+        const json_t *sm = json_object_get(e, "speedup_median");
+        put(figs, "speedup", jnum(sm, "value"), jnum(sm, "ci95.0"),
+            jnum(sm, "ci95.1"), MB_RK_PLAIN);
+        const json_t *s9 = json_object_get(e, "speedup_p99");
+        put(figs, "speedup_p99", jnum(s9, "value"), NAN, NAN, MB_RK_PLAIN);
+        const json_t *c9 = json_object_get(s9, "ci95");
+        if (json_array_size(c9) == 2 && isfinite(jnum(s9, "value")))
+            put(figs, "speedup_p99", jnum(s9, "value"),
+                json_number_value(json_array_get(c9, 0)),
+                json_number_value(json_array_get(c9, 1)), MB_RK_PLAIN);
+        if (json_array_size(json_object_get(sm, "ci95")) == 2 &&
+            isfinite(jnum(sm, "value")))
+            put(figs, "speedup", jnum(sm, "value"),
+                json_number_value(json_array_get(json_object_get(sm, "ci95"), 0)),
+                json_number_value(json_array_get(json_object_get(sm, "ci95"), 1)),
+                MB_RK_PLAIN);
+        put(figs, "size_ratio", jnum(e, "size_ratio"), NAN, NAN, MB_RK_PLAIN);
+        put(figs, "memory_ratio", jnum(e, "memory_ratio"), NAN, NAN,
+            MB_RK_PLAIN);
+        put(figs, "top1_delta", jnum(e, "accuracy.delta_top1"), NAN, NAN,
+            MB_RK_PLAIN);
+        mark_baseline(all, name, base);
+    }
+    /* exec: comparison.entries against comparison.baseline */
+    json_array_foreach(json_object_get(cmp, "entries"), i, e)
+    {
+        const char *name = json_string_value(json_object_get(e, "variant"));
+        if (!name || !base)
+            continue;
+        json_t *v = variant_entry(all, name);
+        speedup_from_ratio(json_object_get(v, "figures"), "speedup", e);
+        part_speedups(json_object_get(v, "figures"), e);
+        mark_baseline(all, name, base);
+    }
+    /* suite: comparison.groups[].entries[] against each group's baseline */
+    size_t gi;
+    json_t *g;
+    json_array_foreach(json_object_get(cmp, "groups"), gi, g)
+    {
+        const char *gb = json_string_value(json_object_get(g, "baseline"));
+        json_array_foreach(json_object_get(g, "entries"), i, e)
+        {
+            const char *name = json_string_value(json_object_get(e, "variant"));
+            if (!name || !gb || !strcmp(name, gb)) {
+                if (name && gb)
+                    mark_baseline(all, name, gb);
+                continue;
+            }
+            json_t *v = variant_entry(all, name);
+            json_t *figs = json_object_get(v, "figures");
+            speedup_from_ratio(figs, "speedup", e);
+            part_speedups(figs, e);
+            mark_baseline(all, name, gb);
+        }
+    }
+}
+
+/* FIGURE_delta = variant - baseline for every absolute figure both have. */
+static void delta_figs(json_t *all)
+{
+    const char *name;
+    json_t *v;
+    json_object_foreach(all, name, v)
+    {
+        const char *b = json_string_value(json_object_get(v, "baseline"));
+        const json_t *bf =
+            b ? json_object_get(json_object_get(all, b), "figures") : NULL;
+        json_t *figs = json_object_get(v, "figures");
+        if (!bf)
+            continue;
+        json_t *add = json_object();
+        const char *k;
+        json_t *f;
+        json_object_foreach(figs, k, f)
+        {
+            const json_t *g = json_object_get(bf, k);
+            int kind = (int)json_integer_value(json_object_get(f, "kind"));
+            if (!g || is_relative(k) || kind == MB_RK_BOOL)
+                continue;
+            char key[MAX_TEXT];
+            snprintf(key, sizeof key, "%s_delta", k);
+            if (json_object_get(figs, key))
+                continue;
+            put(add, key, jnum(f, "value") - jnum(g, "value"), NAN, NAN,
+                (mb_req_kind)kind);
+        }
+        json_object_update_missing(figs, add);
+        json_decref(add);
+    }
+}
+
+json_t *mb__require_figures(const json_t *doc)
+{
+    json_t *all = json_object();
+    if (!all)
+        return NULL;
+    const json_t *runs = json_object_get(doc, "runs");
+    size_t i;
+    json_t *r;
+    json_array_foreach(runs, i, r)
+    {
+        const char *name = json_string_value(json_object_get(r, "variant"));
+        char key[MAX_TEXT];
+        snprintf(key, sizeof key, "%s", name ? name : "?");
+        if (json_object_get(all, key) && json_is_integer(json_object_get(r, "batch_size")))
+            snprintf(key, sizeof key, "%s batch %" JSON_INTEGER_FORMAT,
+                     name ? name : "?",
+                     json_integer_value(json_object_get(r, "batch_size")));
+        for (int dup = 2; json_object_get(all, key) && dup < 1000; dup++)
+            snprintf(key, sizeof key, "%s #%d", name ? name : "?", dup);
+        json_t *v = variant_entry(all, key);
+        const char *st = json_string_value(json_object_get(r, "status"));
+        json_object_set_new(v, "status", json_string(st ? st : "ok"));
+        run_figs(json_object_get(v, "figures"), r);
+    }
+    comparison_figs(all, doc);
+    delta_figs(all);
+    return all;
+}
+
+/* ---- judging ---------------------------------------------------------- */
+
+static void fmt_value(char *b, size_t len, double v, mb_req_kind k)
+{
+    double a = fabs(v);
+    switch (k) {
+    case MB_RK_TIME:
+        if (a < 1e3) snprintf(b, len, "%.4g ns", v);
+        else if (a < 1e6) snprintf(b, len, "%.4g us", v / 1e3);
+        else if (a < 1e9) snprintf(b, len, "%.4g ms", v / 1e6);
+        else snprintf(b, len, "%.4g s", v / 1e9);
+        break;
+    case MB_RK_BYTES:
+        if (a < 1024) snprintf(b, len, "%.0f B", v);
+        else if (a < 1048576.0) snprintf(b, len, "%.4g KiB", v / 1024);
+        else if (a < 1073741824.0) snprintf(b, len, "%.4g MiB", v / 1048576.0);
+        else snprintf(b, len, "%.4g GiB", v / 1073741824.0);
+        break;
+    case MB_RK_BOOL: snprintf(b, len, "%s", v != 0 ? "yes" : "no"); break;
+    default: snprintf(b, len, "%.4g", v);
+    }
+}
+
+static int holds(double x, mb_req_op op, double v)
+{
+    switch (op) {
+    case MB_REQ_GE: return x >= v;
+    case MB_REQ_GT: return x > v;
+    case MB_REQ_LE: return x <= v;
+    case MB_REQ_LT: return x < v;
+    case MB_REQ_EQ: return x == v;
+    default: return x != v;
+    }
+}
+
+/* The figure `name` of one variant: itself, or for a bare name the
+ * program's metric or counter of that name. */
+static const json_t *lookup(const json_t *figs, const char *name)
+{
+    const json_t *f = json_object_get(figs, name);
+    if (f || strchr(name, '.'))
+        return f;
+    char key[MAX_TEXT + 16];
+    snprintf(key, sizeof key, "metric.%s", name);
+    if ((f = json_object_get(figs, key)))
+        return f;
+    snprintf(key, sizeof key, "counter.%s", name);
+    return json_object_get(figs, key);
+}
+
+/* Judges one figure; writes the verdict and returns 1 (pass) or 0. */
+static int judge_one(const mb_require *r, const json_t *f, char *why,
+                     size_t len, double *lo, double *hi)
+{
+    double x = jnum(f, "value");
+    mb_req_kind k = (mb_req_kind)json_integer_value(json_object_get(f, "kind"));
+    const json_t *ci = json_object_get(f, "ci95");
+    *lo = *hi = NAN;
+    char xs[48], vs[48], ls[48], hs[48];
+    fmt_value(xs, sizeof xs, x, k);
+    fmt_value(vs, sizeof vs, r->value, k);
+    const char *op = op_text[r->op];
+    int ordered = r->op != MB_REQ_EQ && r->op != MB_REQ_NE;
+    if (json_array_size(ci) == 2 && ordered) {
+        *lo = json_number_value(json_array_get(ci, 0));
+        *hi = json_number_value(json_array_get(ci, 1));
+        fmt_value(ls, sizeof ls, *lo, k);
+        fmt_value(hs, sizeof hs, *hi, k);
+        int lower = r->op == MB_REQ_GE || r->op == MB_REQ_GT;
+        double bound = lower ? *lo : *hi;
+        int pass = holds(bound, r->op, r->value);
+        if (pass)
+            snprintf(why, len, "%s (95%% CI %s .. %s): the whole CI is %s %s",
+                     xs, ls, hs, op, vs);
+        else if (holds(x, r->op, r->value))
+            snprintf(why, len, "%s (95%% CI %s .. %s): the estimate is %s %s "
+                     "but the CI's %s bound %s is not, so the data do not "
+                     "support it", xs, ls, hs, op, vs, lower ? "lower" : "upper",
+                     lower ? ls : hs);
+        else
+            snprintf(why, len, "%s (95%% CI %s .. %s): not %s %s", xs, ls, hs,
+                     op, vs);
+        return pass;
+    }
+    if (json_is_true(json_object_get(f, "upper_bound"))) {
+        /* Only "at most x" is known: it settles < and <=, nothing else. */
+        int pass = (r->op == MB_REQ_LE || r->op == MB_REQ_LT) &&
+                   holds(x, r->op, r->value);
+        snprintf(why, len, "at most %s (the measurement's floor): %s", xs,
+                 pass ? "so it is below the limit"
+                      : "an upper bound cannot show this");
+        return pass;
+    }
+    int pass = holds(x, r->op, r->value);
+    if (k == MB_RK_BOOL)
+        snprintf(why, len, "%s is %s, required %s%s", r->figure, xs,
+                 r->op == MB_REQ_NE ? "not " : "", vs);
+    else
+        snprintf(why, len, "%s: %s%s %s (no CI: judged on the measured value)",
+                 xs, pass ? "" : "not ", op, vs);
+    return pass;
+}
+
+static void list_figures(const json_t *all, mb_buf *b)
+{
+    json_t *seen = json_object();
+    const char *name;
+    json_t *v;
+    json_object_foreach((json_t *)all, name, v)
+    {
+        const char *k;
+        json_t *f;
+        json_object_foreach(json_object_get(v, "figures"), k, f)
+        {
+            if (json_object_get(seen, k))
+                continue;
+            json_object_set_new(seen, k, json_true());
+            if (b->len < 1200)
+                mb__buf_printf(b, "%s%s", json_object_size(seen) > 1 ? ", " : "", k);
+        }
+    }
+    if (b->len >= 1200)
+        mb__buf_puts(b, ", ...");
+    if (!json_object_size(seen))
+        mb__buf_puts(b, "none (no run finished)");
+    json_decref(seen);
+}
+
+mb_status mb__require_judge(const json_t *doc, const mb_require *r, size_t n,
+                            json_t **out, size_t *unmet, mb_err *err)
+{
+    *out = NULL;
+    *unmet = 0;
+    json_t *all = mb__require_figures(doc);
+    json_t *arr = json_array();
+    if (!all || !arr) {
+        json_decref(all);
+        json_decref(arr);
+        return mb__fail(err, MB_ENOMEM, "out of memory judging requirements");
+    }
+    for (size_t q = 0; q < n; q++) {
+        const mb_require *rq = &r[q];
+        json_t *res = json_array();
+        size_t pass = 0, fail = 0, have = 0;
+        const char *name;
+        json_t *v;
+        json_object_foreach(all, name, v)
+        {
+            if (lookup(json_object_get(v, "figures"), rq->figure))
+                have++;
+        }
+        if (!have) {
+            mb_buf b = MB_BUF_INIT;
+            list_figures(all, &b);
+            char *list = mb__buf_take(&b, NULL);
+            mb__fail(err, MB_EINVAL, "--require '%s': the result document has "
+                     "no figure '%s'%s; it has: %s", rq->text, rq->figure,
+                     !strcmp(rq->figure, "leak") ? " (measure with --leak-check)"
+                     : is_relative(rq->figure) ? " (a relative figure needs a "
+                     "comparison with a baseline)" : "",
+                     list ? list : "");
+            free(list);
+            json_decref(res);
+            json_decref(all);
+            json_decref(arr);
+            return MB_EINVAL;
+        }
+        json_object_foreach(all, name, v)
+        {
+            if (rq->scope && fnmatch(rq->scope, name, 0) != 0)
+                continue;
+            const json_t *f = lookup(json_object_get(v, "figures"), rq->figure);
+            const char *st = json_string_value(json_object_get(v, "status"));
+            int baseline = json_is_true(json_object_get(v, "is_baseline"));
+            char why[600];
+            double lo = NAN, hi = NAN;
+            json_t *pj;
+            if (st && strcmp(st, "ok")) {
+                snprintf(why, sizeof why, "the run is %s: the requirement is "
+                         "not met", st);
+                pj = json_false();
+                fail++;
+            } else if (!f) {
+                if (baseline && is_relative(rq->figure))
+                    continue; /* the baseline is what others are relative to */
+                snprintf(why, sizeof why, "not reported by this variant "
+                         "(not judged)");
+                pj = json_null();
+            } else {
+                int ok = judge_one(rq, f, why, sizeof why, &lo, &hi);
+                pj = json_boolean(ok);
+                ok ? pass++ : fail++;
+            }
+            char xs[48] = "-";
+            if (f)
+                fmt_value(xs, sizeof xs, jnum(f, "value"),
+                          (mb_req_kind)json_integer_value(json_object_get(f, "kind")));
+            json_array_append_new(
+                res, json_pack("{s:s,s:s,s:o,s:o,s:o,s:s}", "variant", name,
+                               "value_text", xs,
+                               "value", f ? json_real(jnum(f, "value")) : json_null(),
+                               "ci95", isfinite(lo) ? json_pack("[f,f]", lo, hi)
+                                                    : json_null(),
+                               "passed", pj, "verdict", why));
+        }
+        int ok = pass > 0 && fail == 0;
+        if (!ok)
+            (*unmet)++;
+        char vs[48];
+        fmt_value(vs, sizeof vs, rq->value, rq->kind);
+        json_array_append_new(
+            arr, json_pack("{s:s,s:s,s:s,s:f,s:s,s:o,s:b,s:o}", "requirement",
+                           rq->text, "figure", rq->figure, "op",
+                           op_text[rq->op], "value", rq->value, "value_text",
+                           vs, "scope",
+                           rq->scope ? json_string(rq->scope) : json_null(),
+                           "passed", ok, "results", res));
+        if (!pass && !fail)
+            json_object_set_new(json_array_get(arr, q), "note",
+                                json_string("no variant in scope reports this "
+                                            "figure"));
+    }
+    json_decref(all);
+    *out = arr;
+    return MB_OK;
+}

@@ -1,0 +1,550 @@
+/* execsec.c - report sections of programs and requirements (execsec.h). */
+#include "report/execsec.h"
+
+#include "report/rutil.h"
+#include "report/svg.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+/* Output format: Markdown tables or HTML tables, through one interface. */
+typedef struct fmt {
+    mb_buf *b;
+    int html;
+} fmt;
+
+static void text(fmt *f, const char *s)
+{
+    if (f->html)
+        mb__html_escape(f->b, s ? s : "-");
+    else
+        mb__md_escape(f->b, s);
+}
+
+static void heading(fmt *f, const char *h, const char *id)
+{
+    if (f->html)
+        mb__buf_printf(f->b, "<h2 id=\"%s\">%s</h2>\n", id, h);
+    else
+        mb__buf_printf(f->b, "### %s\n\n", h);
+}
+
+static void table_begin(fmt *f, const char *id, const char *const *cols,
+                        size_t n)
+{
+    if (f->html) {
+        mb__buf_printf(f->b, "<div class=\"tablewrap\"><table id=\"%s\"><thead><tr>", id);
+        for (size_t i = 0; i < n; i++)
+            mb__buf_printf(f->b, "<th%s>%s</th>", cols[i][0] == '#' ? " class=\"n\"" : "",
+                           cols[i] + (cols[i][0] == '#'));
+        mb__buf_puts(f->b, "</tr></thead><tbody>\n");
+    } else {
+        mb__buf_puts(f->b, "|");
+        for (size_t i = 0; i < n; i++)
+            mb__buf_printf(f->b, " %s |", cols[i] + (cols[i][0] == '#'));
+        mb__buf_puts(f->b, "\n|");
+        for (size_t i = 0; i < n; i++)
+            mb__buf_puts(f->b, cols[i][0] == '#' ? "---:|" : "---|");
+        mb__buf_puts(f->b, "\n");
+    }
+}
+
+static void row_begin(fmt *f) { mb__buf_puts(f->b, f->html ? "<tr>" : "|"); }
+static void row_end(fmt *f) { mb__buf_puts(f->b, f->html ? "</tr>\n" : "\n"); }
+
+static void cell(fmt *f, const char *s, int num)
+{
+    if (f->html) {
+        mb__buf_puts(f->b, num ? "<td class=\"n\">" : "<td>");
+        text(f, s);
+        mb__buf_puts(f->b, "</td>");
+    } else {
+        mb__buf_puts(f->b, " ");
+        text(f, s);
+        mb__buf_puts(f->b, " |");
+    }
+}
+
+/* The PASS / FAIL / n/a cell of a requirement, FAIL emphasised. */
+static void cell_verdict(fmt *f, const json_t *passed)
+{
+    const char *w = json_is_true(passed) ? "PASS" : json_is_false(passed) ? "FAIL" : "n/a";
+    if (f->html)
+        mb__buf_printf(f->b, "<td class=\"%s\">%s</td>",
+                       json_is_false(passed) ? "st-failed" : "", w);
+    else
+        mb__buf_printf(f->b, json_is_false(passed) ? " **%s** |" : " %s |", w);
+}
+
+static void table_end(fmt *f) { mb__buf_puts(f->b, f->html ? "</tbody></table></div>\n" : "\n"); }
+
+static char *ms(double ns, char *t, size_t n)
+{
+    if (!isfinite(ns))
+        snprintf(t, n, "-");
+    else if (ns >= 1e9)
+        snprintf(t, n, "%.3f s", ns / 1e9);
+    else if (ns >= 1e6)
+        snprintf(t, n, "%.2f ms", ns / 1e6);
+    else
+        snprintf(t, n, "%.1f us", ns / 1e3);
+    return t;
+}
+
+/* A plain number with up to `sig` significant digits ("192", "0.1995"). */
+static char *num(double x, int sig, char *t, size_t n)
+{
+    if (!isfinite(x))
+        snprintf(t, n, "-");
+    else
+        snprintf(t, n, "%.*g", sig, x);
+    return t;
+}
+
+static char *ci_text(const json_t *ci, char *t, size_t n)
+{
+    char a[32], b[32];
+    if (!json_is_object(ci))
+        snprintf(t, n, "-");
+    else
+        snprintf(t, n, "%s .. %s", ms(mb__jnum(ci, "lo"), a, sizeof a),
+                 ms(mb__jnum(ci, "hi"), b, sizeof b));
+    return t;
+}
+
+/* ---- sections --------------------------------------------------------- */
+
+static void requirements(fmt *f, const json_t *const *docs, size_t n)
+{
+    size_t total = 0, met = 0;
+    for (size_t d = 0; d < n; d++) {
+        size_t i;
+        json_t *r;
+        json_array_foreach(json_object_get(docs[d], "requirements"), i, r)
+        {
+            total++;
+            met += json_is_true(json_object_get(r, "passed"));
+        }
+    }
+    if (!total)
+        return;
+    char h[96];
+    snprintf(h, sizeof h, "Requirements: %zu of %zu met", met, total);
+    heading(f, h, "requirements");
+    static const char *const cols[] = {"requirement", "variant", "verdict", "#value", "why"};
+    table_begin(f, "requirements-table", cols, 5);
+    for (size_t d = 0; d < n; d++) {
+        size_t i, j;
+        json_t *r, *x;
+        json_array_foreach(json_object_get(docs[d], "requirements"), i, r)
+        {
+            if (!json_array_size(json_object_get(r, "results"))) {
+                row_begin(f);
+                cell(f, mb__jstr(r, "requirement"), 0);
+                cell(f, "-", 0);
+                cell_verdict(f, json_false());
+                cell(f, "-", 1);
+                cell(f, mb__jstr(r, "note"), 0);
+                row_end(f);
+            }
+            json_array_foreach(json_object_get(r, "results"), j, x)
+            {
+                char v[48];
+                row_begin(f);
+                cell(f, mb__jstr(r, "requirement"), 0);
+                cell(f, mb__jstr(x, "variant"), 0);
+                cell_verdict(f, json_object_get(x, "passed"));
+                const char *vt = mb__jstr(x, "value_text");
+                cell(f, vt ? vt : num(mb__jnum(x, "value"), 4, v, sizeof v), 1);
+                cell(f, mb__jstr(x, "verdict"), 0);
+                row_end(f);
+            }
+        }
+    }
+    table_end(f);
+}
+
+static int is_exec_run(const json_t *r)
+{
+    return json_is_object(json_object_get(r, "exec"));
+}
+
+static void speedups(fmt *f, const json_t *const *docs, size_t n)
+{
+    int any = 0;
+    for (size_t d = 0; d < n && !any; d++) {
+        const json_t *c = json_object_get(docs[d], "comparison");
+        any = json_array_size(json_object_get(c, "entries")) ||
+              json_array_size(json_object_get(c, "groups"));
+    }
+    if (!any)
+        return;
+    heading(f, "Speedups of programs", "exec-speedups");
+    static const char *const cols[] = {"group", "variant", "baseline", "#speedup",
+                                       "#95% CI", "#p", "phases (speedup)"};
+    table_begin(f, "exec-speedup-table", cols, 7);
+    for (size_t d = 0; d < n; d++) {
+        const json_t *c = json_object_get(docs[d], "comparison");
+        const json_t *groups = json_object_get(c, "groups");
+        size_t ng = json_array_size(groups) ? json_array_size(groups) : 1;
+        for (size_t g = 0; g < ng; g++) {
+            const json_t *gr = json_array_get(groups, g);
+            const json_t *entries = gr ? json_object_get(gr, "entries") : json_object_get(c, "entries");
+            const char *base = gr ? mb__jstr(gr, "baseline_branch") : mb__jstr(c, "baseline");
+            if (!base && gr)
+                base = mb__jstr(gr, "baseline");
+            size_t i;
+            json_t *e;
+            json_array_foreach(entries, i, e)
+            {
+                char sp[48], ci[64], p[32];
+                double s = mb__jnum(e, "speedup");
+                const json_t *r = json_object_get(e, "ratio_ci95");
+                snprintf(sp, sizeof sp, isfinite(s) ? "%.3fx" : "-", s);
+                if (json_is_object(r))
+                    snprintf(ci, sizeof ci, "%.3f .. %.3f", 1 / mb__jnum(r, "hi"), 1 / mb__jnum(r, "lo"));
+                else
+                    snprintf(ci, sizeof ci, "-");
+                row_begin(f);
+                cell(f, gr ? mb__jstr(gr, "group") : "-", 0);
+                const char *br = mb__jstr(e, "branch");
+                cell(f, br ? br : mb__jstr(e, "variant"), 0);
+                cell(f, base, 0);
+                cell(f, sp, 1);
+                cell(f, ci, 1);
+                cell(f, mb__fmt_p(mb__jnum(e, "p_value"), p, sizeof p), 1);
+                mb_buf ph = MB_BUF_INIT;
+                const char *k;
+                json_t *v;
+                json_object_foreach(json_object_get(e, "phases"), k, v)
+                    mb__buf_printf(&ph, "%s%s %.3fx", ph.len ? ", " : "", k, mb__jnum(v, "speedup"));
+                cell(f, ph.len ? ph.data : "-", 0);
+                mb__buf_free(&ph);
+                row_end(f);
+            }
+        }
+    }
+    table_end(f);
+    if (!f->html)
+        mb__buf_puts(f->b, "Speedup = baseline / variant of the median wall time; CI: "
+                           "percentile bootstrap over runs (the unit of replication); "
+                           "p: Mann-Whitney U.\n\n");
+}
+
+static void phases(fmt *f, const json_t *const *docs, size_t n)
+{
+    int any = 0;
+    for (size_t d = 0; d < n; d++) {
+        size_t i;
+        json_t *r;
+        json_array_foreach(json_object_get(docs[d], "runs"), i, r)
+            any |= json_object_size(mb__jget(r, "exec.phases")) > 0;
+    }
+    if (!any)
+        return;
+    heading(f, "Phases", "exec-phases");
+    static const char *const cols[] = {"variant", "phase", "#median", "#95% CI",
+                                       "#per run", "#first", "#runs"};
+    table_begin(f, "exec-phase-table", cols, 7);
+    for (size_t d = 0; d < n; d++) {
+        size_t i;
+        json_t *r;
+        json_array_foreach(json_object_get(docs[d], "runs"), i, r)
+        {
+            const char *k;
+            json_t *v;
+            json_object_foreach((json_t *)mb__jget(r, "exec.phases"), k, v)
+            {
+                char a[32], b[64], c[32], e[32], g[32];
+                char name[300];
+                snprintf(name, sizeof name, "%s%s", json_is_string(json_object_get(v, "parent")) ? "↳ " : "", k);
+                row_begin(f);
+                cell(f, mb__jstr(r, "variant"), 0);
+                cell(f, name, 0);
+                cell(f, ms(mb__jnum(v, "median_ns"), a, sizeof a), 1);
+                cell(f, ci_text(json_object_get(v, "ci95"), b, sizeof b), 1);
+                cell(f, num(mb__jnum(v, "occurrences_per_run"), 3, c, sizeof c), 1);
+                cell(f, ms(mb__jnum(v, "first_median_ns"), e, sizeof e), 1);
+                cell(f, num(mb__jnum(v, "count"), 6, g, sizeof g), 1);
+                row_end(f);
+            }
+        }
+    }
+    table_end(f);
+}
+
+static void values(fmt *f, const json_t *const *docs, size_t n)
+{
+    int any = 0;
+    for (size_t d = 0; d < n; d++) {
+        size_t i;
+        json_t *r;
+        json_array_foreach(json_object_get(docs[d], "runs"), i, r)
+            any |= json_object_size(mb__jget(r, "exec.counters")) ||
+                   json_object_size(mb__jget(r, "exec.metrics")) ||
+                   json_is_object(mb__jget(r, "exec.derived"));
+    }
+    if (!any)
+        return;
+    heading(f, "Counters, metrics and throughput", "exec-values");
+    static const char *const cols[] = {"variant", "kind", "name", "#median",
+                                       "#min", "#max", "#runs"};
+    table_begin(f, "exec-value-table", cols, 7);
+    for (size_t d = 0; d < n; d++) {
+        size_t i;
+        json_t *r;
+        json_array_foreach(json_object_get(docs[d], "runs"), i, r)
+        {
+            for (int k = 0; k < 2; k++) {
+                const char *key;
+                json_t *v;
+                json_object_foreach((json_t *)mb__jget(r, k ? "exec.metrics" : "exec.counters"), key, v)
+                {
+                    char a[32], b[32], c[32], e[32];
+                    row_begin(f);
+                    cell(f, mb__jstr(r, "variant"), 0);
+                    cell(f, k ? "metric" : "counter", 0);
+                    cell(f, key, 0);
+                    cell(f, num(mb__jnum(v, "median"), 5, a, sizeof a), 1);
+                    cell(f, num(mb__jnum(v, "min"), 5, b, sizeof b), 1);
+                    cell(f, num(mb__jnum(v, "max"), 5, c, sizeof c), 1);
+                    cell(f, num(mb__jnum(v, "runs"), 6, e, sizeof e), 1);
+                    row_end(f);
+                }
+            }
+            const json_t *dv = mb__jget(r, "exec.derived");
+            static const char *const dk[][2] = {{"samples_per_s", "samples/s"},
+                                                {"time_per_sample_ns", "time per sample (ns)"},
+                                                {"batches_per_s", "batches/s"},
+                                                {"time_per_batch_ns", "time per batch (ns)"}};
+            for (size_t q = 0; json_is_object(dv) && q < 4; q++) {
+                if (!json_is_number(json_object_get(dv, dk[q][0])))
+                    continue;
+                char a[32], lo[32], hi[32];
+                const json_t *ci = q % 2 == 0 ? json_object_get(dv, q ? "batches_per_s_ci95" : "samples_per_s_ci95") : NULL;
+                row_begin(f);
+                cell(f, mb__jstr(r, "variant"), 0);
+                cell(f, "derived", 0);
+                cell(f, dk[q][1], 0);
+                cell(f, num(mb__jnum(dv, dk[q][0]), 5, a, sizeof a), 1);
+                cell(f, json_is_object(ci) ? num(mb__jnum(ci, "lo"), 4, lo, sizeof lo) : "-", 1);
+                cell(f, json_is_object(ci) ? num(mb__jnum(ci, "hi"), 4, hi, sizeof hi) : "-", 1);
+                cell(f, "-", 1);
+                row_end(f);
+            }
+        }
+    }
+    table_end(f);
+    if (!f->html)
+        mb__buf_puts(f->b, "Counters are summed per run, metrics keep their last value; "
+                           "median, min and max over runs.  Derived rows: counters per "
+                           "second of wall time, min and max columns hold the 95% CI over runs.\n\n");
+}
+
+static void loops(fmt *f, const json_t *const *docs, size_t n)
+{
+    int any = 0;
+    for (size_t d = 0; d < n; d++) {
+        size_t i;
+        json_t *r;
+        json_array_foreach(json_object_get(docs[d], "runs"), i, r)
+            any |= json_object_size(mb__jget(r, "exec.loops")) > 0;
+    }
+    if (!any)
+        return;
+    heading(f, "Loops (per-iteration timings)", "exec-loops");
+    static const char *const cols[] = {"variant", "loop", "#median", "#95% CI (runs)",
+                                       "#p95", "#p99", "#iterations", "#items/s"};
+    table_begin(f, "exec-loop-table", cols, 8);
+    for (size_t d = 0; d < n; d++) {
+        size_t i;
+        json_t *r;
+        json_array_foreach(json_object_get(docs[d], "runs"), i, r)
+        {
+            const char *k;
+            json_t *v;
+            json_object_foreach((json_t *)mb__jget(r, "exec.loops"), k, v)
+            {
+                const json_t *l = json_object_get(v, "latency");
+                const json_t *ci = json_object_get(l, "median_ci95");
+                char a[32], b[64], c[32], e[32], g[32], h[32];
+                double est = mb__jnum(ci, "estimate");
+                row_begin(f);
+                cell(f, mb__jstr(r, "variant"), 0);
+                cell(f, k, 0);
+                cell(f, ms(isfinite(est) ? est : mb__jnum(l, "median"), a, sizeof a), 1);
+                cell(f, ci_text(ci, b, sizeof b), 1);
+                cell(f, ms(mb__jnum(l, "p95"), c, sizeof c), 1);
+                cell(f, ms(mb__jnum(l, "p99"), e, sizeof e), 1);
+                cell(f, num(mb__jnum(v, "iterations"), 9, g, sizeof g), 1);
+                cell(f, num(mb__jnum(v, "items_per_s"), 4, h, sizeof h), 1);
+                row_end(f);
+            }
+        }
+    }
+    table_end(f);
+}
+
+static void git_facts(fmt *f, const json_t *const *docs, size_t n)
+{
+    int any = 0;
+    for (size_t d = 0; d < n; d++) {
+        size_t i;
+        json_t *r;
+        any |= json_is_string(mb__jget(docs[d], "git.commit"));
+        json_array_foreach(json_object_get(docs[d], "runs"), i, r)
+            any |= json_is_string(mb__jget(r, "git.commit"));
+    }
+    if (!any)
+        return;
+    heading(f, "Git", "exec-git");
+    static const char *const cols[] = {"variant", "branch", "resolved from", "commit", "commit date"};
+    table_begin(f, "exec-git-table", cols, 5);
+    for (size_t d = 0; d < n; d++) {
+        size_t i;
+        json_t *r;
+        json_array_foreach(json_object_get(docs[d], "runs"), i, r)
+        {
+            const json_t *g = json_object_get(r, "git");
+            if (!json_is_string(json_object_get(g, "commit")))
+                g = json_object_get(docs[d], "git");
+            if (!json_is_string(json_object_get(g, "commit")))
+                continue;
+            char c[16];
+            snprintf(c, sizeof c, "%.12s", mb__jstr(g, "commit"));
+            row_begin(f);
+            cell(f, mb__jstr(r, "variant"), 0);
+            cell(f, mb__jstr(g, "branch"), 0);
+            cell(f, mb__jstr(g, "ref") ? mb__jstr(g, "ref") : mb__jstr(g, "branch"), 0);
+            cell(f, c, 0);
+            cell(f, mb__jstr(g, "commit_date"), 0);
+            row_end(f);
+        }
+    }
+    table_end(f);
+}
+
+/* A horizontal bar per (phase, variant) with its CI: where the time goes. */
+static int phase_chart(mb_buf *b, const json_t *const *docs, size_t n)
+{
+    size_t rows = 0;
+    double hi = 0;
+    for (size_t d = 0; d < n; d++) {
+        size_t i;
+        json_t *r;
+        json_array_foreach(json_object_get(docs[d], "runs"), i, r)
+        {
+            const char *k;
+            json_t *v;
+            json_object_foreach((json_t *)mb__jget(r, "exec.phases"), k, v)
+            {
+                double m = mb__jnum(v, "median_ns"), h = mb__jnum(v, "ci95.hi");
+                if (!isfinite(m) || json_is_string(json_object_get(v, "parent")))
+                    continue;
+                rows++;
+                hi = fmax(hi, fmax(m, isfinite(h) ? h : m));
+            }
+        }
+    }
+    if (!rows || rows > 200 || hi <= 0)
+        return 0;
+    hi = hi / 1e6 * 1.05;
+    double lo0 = 0;
+    mb__svg_nice_range(&lo0, &hi);
+    mb_svg s;
+    mb__svg_begin(&s, b, "chart-phases", "Top-level phases: median per run", 900,
+                  12 + 44 + 24.0 * (double)rows);
+    s.ml = 260;
+    s.x = (mb_svg_axis){0, hi, 0, "median time per run (ms)"};
+    s.y = (mb_svg_axis){0, (double)rows, 0, NULL};
+    mb__svg_axes(&s, 1);
+    size_t row = 0, var = 0;
+    for (size_t d = 0; d < n; d++) {
+        size_t i;
+        json_t *r;
+        json_array_foreach(json_object_get(docs[d], "runs"), i, r)
+        {
+            const char *k;
+            json_t *v;
+            const char *col = mb__svg_color(var++);
+            json_object_foreach((json_t *)mb__jget(r, "exec.phases"), k, v)
+            {
+                double m = mb__jnum(v, "median_ns");
+                if (!isfinite(m) || json_is_string(json_object_get(v, "parent")))
+                    continue;
+                double y = s.mt + 24.0 * (double)row++;
+                char label[300], tip[700];
+                snprintf(label, sizeof label, "%.40s · %.40s", k, mb__jstr(r, "variant") ? mb__jstr(r, "variant") : "?");
+                mb__buf_puts(b, "<g>");
+                mb__svg_text(&s, s.ml - 8, y + 15, "end", "rowlabel", label);
+                mb__svg_title(b, label);
+                mb__buf_puts(b, "</g>");
+                snprintf(tip, sizeof tip, "%s: median %.3f ms per run", label, m / 1e6);
+                double a = mb__svg_px(&s, 0), c = mb__svg_px(&s, m / 1e6);
+                mb__buf_printf(b, "<rect class=\"bar\" fill=\"%s\" x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" height=\"14\">",
+                               col, a, y + 4, fmax(c - a, 1));
+                mb__svg_title(b, tip);
+                mb__buf_puts(b, "</rect>");
+                double l = mb__jnum(v, "ci95.lo"), h = mb__jnum(v, "ci95.hi");
+                if (isfinite(l) && isfinite(h) && h > l) {
+                    double pl = mb__svg_px(&s, l / 1e6), ph = mb__svg_px(&s, h / 1e6);
+                    mb__buf_printf(b, "<g class=\"whisker\"><path d=\"M%.1f %.1f V%.1f M%.1f %.1f H%.1f M%.1f %.1f V%.1f\"/></g>",
+                                   pl, y + 6, y + 16, pl, y + 11, ph, ph, y + 6, y + 16);
+                }
+            }
+        }
+    }
+    mb__svg_end(&s, "Whiskers: 95% CI of the median over runs (binomial order statistics).");
+    return 1;
+}
+
+static void sections(fmt *f, const json_t *const *docs, size_t n)
+{
+    requirements(f, docs, n);
+    int programs = 0;
+    for (size_t d = 0; d < n; d++) {
+        size_t i;
+        json_t *r;
+        json_array_foreach(json_object_get(docs[d], "runs"), i, r)
+            programs |= is_exec_run(r);
+    }
+    if (!programs)
+        return;
+    speedups(f, docs, n);
+    phases(f, docs, n);
+    loops(f, docs, n);
+    values(f, docs, n);
+    git_facts(f, docs, n);
+}
+
+void mb__md_exec_sections(mb_buf *b, const json_t *const *docs, size_t n)
+{
+    fmt f = {b, 0};
+    sections(&f, docs, n);
+}
+
+void mb__html_exec_sections(mb_buf *b, const json_t *const *docs, size_t n,
+                            mb_buf *expect)
+{
+    fmt f = {b, 1};
+    requirements(&f, docs, n);
+    int programs = 0;
+    for (size_t d = 0; d < n; d++) {
+        size_t i;
+        json_t *r;
+        json_array_foreach(json_object_get(docs[d], "runs"), i, r)
+            programs |= is_exec_run(r);
+    }
+    if (!programs)
+        return;
+    speedups(&f, docs, n);
+    phases(&f, docs, n);
+    if (phase_chart(b, docs, n) > 0) {
+        mb__buf_puts(expect, expect->len ? " " : "");
+        mb__buf_puts(expect, "chart-phases");
+    }
+    loops(&f, docs, n);
+    values(&f, docs, n);
+    git_facts(&f, docs, n);
+}

@@ -1,0 +1,452 @@
+/* loadrep.c - console, Markdown, CSV and HTML for load documents
+ * (loadrep.h).  One column list (cols[]) drives the tables of every
+ * format. */
+#include "report/loadrep.h"
+
+#include "core/err.h"
+#include "report/csv.h"
+#include "report/html_assets.h"
+#include "report/rutil.h"
+#include "report/svg.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+int mb__is_load_doc(const json_t *doc)
+{
+    const char *k = mb__jstr(doc, "kind");
+    return k && !strcmp(k, "load") && json_is_object(json_object_get(doc, "load"));
+}
+
+/* The bound of percentile q (90, 95, 99, 99.9) from early_stopping. */
+static double bound_of(const json_t *st, double q)
+{
+    const json_t *a = mb__jget(st, "early_stopping.percentiles"), *e;
+    size_t i;
+    json_array_foreach(a, i, e) if (fabs(mb__jnum(e, "q") - q) < 1e-9) return mb__jnum(e, "upper_bound_ns");
+    return NAN;
+}
+
+enum { C_TEXT, C_INT, C_QPS, C_MS };
+typedef struct {
+    const char *head, *csv, *path;
+    int kind;
+    double q; /* for bounds */
+} col;
+
+static const col cols[] = {
+    {"step", "step", NULL, C_INT, 0},
+    {"role", "role", "role", C_TEXT, 0},
+    {"threads", "concurrency", "concurrency", C_INT, 0},
+    {"target/s", "target_qps", "target_qps", C_QPS, 0},
+    {"achieved/s", "achieved_qps", "achieved_qps", C_QPS, 0},
+    {"done", "completed", "requests.completed", C_INT, 0},
+    {"dropped", "dropped", "requests.dropped", C_INT, 0},
+    {"queued", "queued", "requests.queued", C_INT, 0},
+    {"p50 ms", "p50_ns", "latency.median", C_MS, 0},
+    {"p99 ms", "p99_ns", "latency.p99", C_MS, 0},
+    {"p99.9 ms", "p99_9_ns", "latency.p99_9", C_MS, 0},
+    {"p99 bound ms", "p99_bound_ns", NULL, C_MS, 99},
+    {"SLO", "slo", NULL, C_TEXT, 0},
+};
+#define NCOLS (sizeof cols / sizeof cols[0])
+
+/* Cell c of step i as display text (csv: raw numbers). */
+static void cell(const json_t *st, size_t i, size_t c, int csv, char *out,
+                 size_t len)
+{
+    const col *k = &cols[c];
+    double v = NAN;
+    if (c == 0) {
+        snprintf(out, len, "%zu", i + 1);
+        return;
+    }
+    if (!strcmp(k->csv, "slo")) {
+        const json_t *s = json_object_get(st, "slo");
+        snprintf(out, len, "%s",
+                 !s ? (csv ? "" : "-")
+                    : json_is_true(json_object_get(s, "pass"))
+                          ? "pass"
+                          : json_is_true(json_object_get(s, "valid")) ? "fail"
+                                                                      : "invalid");
+        return;
+    }
+    if (k->kind == C_TEXT) {
+        const char *s = mb__jstr(st, k->path);
+        snprintf(out, len, "%s", s ? s : "");
+        return;
+    }
+    v = k->path ? mb__jnum(st, k->path) : bound_of(st, k->q);
+    if (!isfinite(v)) {
+        snprintf(out, len, "%s", csv ? "" : "-");
+    } else if (csv) {
+        snprintf(out, len, k->kind == C_INT ? "%.0f" : "%.6g", v);
+    } else if (k->kind == C_MS) {
+        mb__fmt_ms(v, out, len);
+    } else if (k->kind == C_QPS) {
+        snprintf(out, len, v >= 100 ? "%.0f" : "%.3g", v);
+    } else {
+        snprintf(out, len, "%.0f", v);
+    }
+}
+
+static const char *model_name(const json_t *doc)
+{
+    const char *m = mb__jstr(doc, "load.run.model.name");
+    if (!m)
+        m = mb__jstr(doc, "load.run.variant");
+    return m ? m : "model";
+}
+
+/* "highest rate with p99 <= 20 ms at 99% confidence: ..." */
+static void answer(const json_t *doc, mb_buf *b, int md)
+{
+    const json_t *s = mb__jget(doc, "load.search");
+    if (!s)
+        return;
+    char bound[32], q[32];
+    mb__fmt_ms(mb__jnum(s, "bound_ns"), bound, sizeof bound);
+    snprintf(q, sizeof q, "%g", mb__jnum(s, "percentile"));
+    int rep = (int)mb__jnum(s, "repeat");
+    if (!json_is_true(json_object_get(s, "met"))) {
+        mb__buf_printf(b, "%sNo rate met p%s <= %s ms%s (at %.0f%% confidence).\n",
+                       md ? "**" : "", q, bound, md ? "**" : "",
+                       mb__jnum(s, "confidence") * 100);
+        return;
+    }
+    mb__buf_printf(b,
+                   "%sHighest rate with p%s <= %s ms: %.0f requests/s%s "
+                   "(achieved %.0f/s; early-stopping test at %.0f%% "
+                   "confidence, bracket tolerance %.0f%%",
+                   md ? "**" : "", q, bound, mb__jnum(s, "qps"), md ? "**" : "",
+                   mb__jnum(s, "achieved_qps"), mb__jnum(s, "confidence") * 100,
+                   mb__jnum(s, "tolerance") * 100);
+    if (rep > 1) {
+        double lo = mb__jnum(s, "min_qps"), hi = mb__jnum(s, "max_qps"),
+               med = mb__jnum(s, "qps");
+        mb__buf_printf(b, "; median of %d searches, range %.0f-%.0f, %.1f%% of the median",
+                       rep, lo, hi, med > 0 ? (hi - lo) / med * 100 : 0);
+    }
+    mb__buf_puts(b, ").\n");
+}
+
+static void headline(const json_t *doc, mb_buf *b)
+{
+    const json_t *l = json_object_get(doc, "load");
+    mb__buf_printf(b, "%s scenario, %lld serving thread%s, %lld session%s%s, backend %s",
+                   mb__jstr(l, "scenario") ? mb__jstr(l, "scenario") : "?",
+                   (long long)mb__jnum(l, "threads"), mb__jnum(l, "threads") == 1 ? "" : "s",
+                   (long long)mb__jnum(l, "sessions"), mb__jnum(l, "sessions") == 1 ? "" : "s",
+                   json_is_true(json_object_get(l, "shared_session")) ? " (shared by the threads)" : "",
+                   mb__jstr(l, "run.runtime.backend") ? mb__jstr(l, "run.runtime.backend") : "?");
+    if (mb__jstr(l, "intra_op_threads"))
+        mb__buf_printf(b, ", %s intra-op threads", mb__jstr(l, "intra_op_threads"));
+    if (json_array_size(json_object_get(l, "cpus")))
+        mb__buf_printf(b, ", %zu pinned CPUs", json_array_size(json_object_get(l, "cpus")));
+}
+
+static void warnings(const json_t *doc, mb_buf *b, const char *prefix)
+{
+    size_t i;
+    const json_t *w;
+    json_array_foreach(json_object_get(doc, "warnings"), i, w)
+        mb__buf_printf(b, "%swarning: %s\n", prefix, json_string_value(w) ? json_string_value(w) : "");
+}
+
+void mb__report_load_console(const json_t *doc, int width, mb_buf *out)
+{
+    (void)width;
+    const json_t *steps = mb__jget(doc, "load.steps");
+    mb__buf_printf(out, "%s: ", model_name(doc));
+    headline(doc, out);
+    mb__buf_puts(out, "\nlatency from the scheduled arrival (queueing counted)\n\n");
+    size_t n = json_array_size(steps), w[NCOLS];
+    char buf[64];
+    for (size_t c = 0; c < NCOLS; c++) {
+        w[c] = strlen(cols[c].head);
+        for (size_t i = 0; i < n; i++) {
+            cell(json_array_get(steps, i), i, c, 0, buf, sizeof buf);
+            if (strlen(buf) > w[c])
+                w[c] = strlen(buf);
+        }
+    }
+    for (size_t c = 0; c < NCOLS; c++)
+        mb__buf_printf(out, c == 1 ? "%-*s  " : "%*s  ", (int)w[c], cols[c].head);
+    mb__buf_putc(out, '\n');
+    for (size_t i = 0; i < n; i++) {
+        for (size_t c = 0; c < NCOLS; c++) {
+            cell(json_array_get(steps, i), i, c, 0, buf, sizeof buf);
+            mb__buf_printf(out, c == 1 ? "%-*s  " : "%*s  ", (int)w[c], buf);
+        }
+        mb__buf_putc(out, '\n');
+    }
+    mb__buf_putc(out, '\n');
+    answer(doc, out, 0);
+    warnings(doc, out, "");
+}
+
+void mb__report_load_md(const json_t *doc, mb_buf *out)
+{
+    const json_t *steps = mb__jget(doc, "load.steps");
+    mb__buf_puts(out, "# mbench load: ");
+    mb__md_escape(out, model_name(doc));
+    mb__buf_puts(out, "\n\n");
+    mb_buf h = MB_BUF_INIT;
+    headline(doc, &h);
+    mb__md_escape(out, h.data);
+    mb__buf_free(&h);
+    mb__buf_puts(out, ". Latency runs from each request's scheduled arrival, so queueing is "
+                      "counted; bounds are one-sided 99% early-stopping bounds.\n\n");
+    answer(doc, out, 1);
+    mb__buf_puts(out, "\n|");
+    for (size_t c = 0; c < NCOLS; c++)
+        mb__buf_printf(out, " %s |", cols[c].head);
+    mb__buf_puts(out, "\n|");
+    for (size_t c = 0; c < NCOLS; c++)
+        mb__buf_puts(out, c == 1 ? "---|" : "---:|");
+    mb__buf_putc(out, '\n');
+    char buf[64];
+    for (size_t i = 0; i < json_array_size(steps); i++) {
+        mb__buf_putc(out, '|');
+        for (size_t c = 0; c < NCOLS; c++) {
+            cell(json_array_get(steps, i), i, c, 0, buf, sizeof buf);
+            mb__buf_putc(out, ' ');
+            mb__md_escape(out, buf);
+            mb__buf_puts(out, " |");
+        }
+        mb__buf_putc(out, '\n');
+    }
+    mb__buf_putc(out, '\n');
+    warnings(doc, out, "- ");
+}
+
+void mb__report_load_csv(const json_t *doc, int with_header, mb_buf *out)
+{
+    if (with_header) {
+        mb__buf_puts(out, "created_utc,model,scenario,sessions");
+        for (size_t c = 0; c < NCOLS; c++)
+            mb__buf_printf(out, ",%s", cols[c].csv);
+        mb__buf_putc(out, '\n');
+    }
+    const json_t *steps = mb__jget(doc, "load.steps");
+    char buf[64];
+    for (size_t i = 0; i < json_array_size(steps); i++) {
+        mb__csv_field(out, mb__jstr(doc, "created_utc") ? mb__jstr(doc, "created_utc") : "");
+        mb__buf_putc(out, ',');
+        mb__csv_field(out, model_name(doc));
+        mb__buf_putc(out, ',');
+        mb__csv_field(out, mb__jstr(doc, "load.scenario") ? mb__jstr(doc, "load.scenario") : "");
+        mb__buf_printf(out, ",%.0f", mb__jnum(doc, "load.sessions"));
+        for (size_t c = 0; c < NCOLS; c++) {
+            cell(json_array_get(steps, i), i, c, 1, buf, sizeof buf);
+            mb__buf_putc(out, ',');
+            mb__csv_field(out, buf);
+        }
+        mb__buf_putc(out, '\n');
+    }
+}
+
+/* ---- HTML ----------------------------------------------------------------- */
+
+static int by_x(const void *a, const void *b)
+{
+    const double *x = a, *y = b;
+    return (x[0] > y[0]) - (x[0] < y[0]);
+}
+
+/* The hockey stick: p50 and p99 latency (log scale) against achieved
+ * throughput, one point per measured step, with the SLO bound. */
+static int hockey(mb_buf *b, const json_t *doc)
+{
+    const json_t *steps = mb__jget(doc, "load.steps"), *st;
+    size_t n = 0, i;
+    double (*pt)[4] = calloc(json_array_size(steps) + 1, sizeof *pt);
+    if (!pt)
+        return -1;
+    double xmax = 0, ylo = INFINITY, yhi = 0, bound = mb__jnum(doc, "load.search.bound_ns");
+    json_array_foreach(steps, i, st)
+    {
+        const char *role = mb__jstr(st, "role");
+        /* The offered rate for open-loop steps (an overloaded step
+         * achieves less than it was offered while its queue drains); the
+         * achieved rate of a closed loop. */
+        double x = mb__jnum(st, "target_qps"), p50 = mb__jnum(st, "latency.median"),
+               p99 = mb__jnum(st, "latency.p99");
+        if (!isfinite(x))
+            x = mb__jnum(st, "achieved_qps");
+        if ((role && !strcmp(role, "calibrate")) || !isfinite(x) || !(p50 > 0))
+            continue;
+        pt[n][0] = x;
+        pt[n][1] = p50 / 1e6;
+        pt[n][2] = p99 > 0 ? p99 / 1e6 : NAN;
+        pt[n][3] = (double)i;
+        xmax = fmax(xmax, x);
+        ylo = fmin(ylo, pt[n][1]);
+        yhi = fmax(yhi, isfinite(pt[n][2]) ? pt[n][2] : pt[n][1]);
+        n++;
+    }
+    if (n == 0) {
+        free(pt);
+        return 0;
+    }
+    if (bound > 0) {
+        ylo = fmin(ylo, bound / 1e6);
+        yhi = fmax(yhi, bound / 1e6);
+    }
+    qsort(pt, n, sizeof *pt, by_x);
+    mb_svg s;
+    mb__svg_begin(&s, b, "chart-load", "Latency against throughput", 900, 380);
+    double lo = 0, hi = xmax * 1.08;
+    mb__svg_nice_range(&lo, &hi);
+    s.x = (mb_svg_axis){0, hi > 0 ? hi : 1, 0, "offered rate (requests/s; closed loop: achieved)"};
+    s.y = (mb_svg_axis){ylo / 1.5, yhi * 1.5, 1, "latency from arrival (ms, log scale)"};
+    mb__svg_axes(&s, 0);
+    for (int k = 1; k <= 2; k++) {
+        const char *colour = mb__svg_color(k - 1);
+        mb__buf_printf(b, "<path fill=\"none\" stroke=\"%s\" stroke-width=\"2\"%s d=\"", colour,
+                       k == 2 ? " stroke-dasharray=\"6 4\"" : "");
+        int first = 1;
+        for (size_t j = 0; j < n; j++) {
+            if (!(pt[j][k] > 0))
+                continue;
+            mb__buf_printf(b, "%s%.1f %.1f ", first ? "M" : "L", mb__svg_px(&s, pt[j][0]),
+                           mb__svg_py(&s, pt[j][k]));
+            first = 0;
+        }
+        mb__buf_puts(b, "\"/>");
+        for (size_t j = 0; j < n; j++) {
+            if (!(pt[j][k] > 0))
+                continue;
+            char tip[160];
+            snprintf(tip, sizeof tip, "step %.0f: %.0f requests/s, %s %.4g ms", pt[j][3] + 1,
+                     pt[j][0], k == 1 ? "p50" : "p99", pt[j][k]);
+            mb__buf_printf(b, "<circle cx=\"%.1f\" cy=\"%.1f\" r=\"4\" fill=\"%s\">",
+                           mb__svg_px(&s, pt[j][0]), mb__svg_py(&s, pt[j][k]), colour);
+            mb__svg_title(b, tip);
+            mb__buf_puts(b, "</circle>");
+        }
+    }
+    mb__svg_legend(&s, "p50", mb__svg_color(0), 1);
+    mb__svg_legend(&s, "p99", mb__svg_color(1), 2);
+    if (bound > 0) {
+        double y = mb__svg_py(&s, bound / 1e6);
+        mb__buf_printf(b, "<path stroke=\"%s\" stroke-width=\"1.5\" stroke-dasharray=\"2 3\" "
+                          "d=\"M%.1f %.1f H%.1f\"><title>SLO bound %.4g ms</title></path>",
+                       mb__svg_color(5), s.ml, y, s.w - s.mr, bound / 1e6);
+        mb__svg_legend(&s, "SLO bound", mb__svg_color(5), 2);
+    }
+    double ans = mb__jnum(doc, "load.search.qps");
+    if (ans > 0) {
+        double x = mb__svg_px(&s, ans);
+        mb__buf_printf(b, "<path stroke=\"%s\" stroke-width=\"1.5\" d=\"M%.1f %.1f V%.1f\">"
+                          "<title>highest rate meeting the SLO: %.0f requests/s</title></path>",
+                       mb__svg_color(2), x, s.mt, s.h - s.mb, ans);
+        mb__svg_legend(&s, "answer of the search", mb__svg_color(2), 1);
+    }
+    mb__svg_end(&s, "Each point is one step (Poisson arrivals at the offered rate, or a "
+                    "closed loop at one concurrency) with its p50 and p99 latency "
+                    "measured from the scheduled arrival. Latency stays flat until the "
+                    "servers saturate, then queueing makes it climb: the hockey stick.");
+    free(pt);
+    return 1;
+}
+
+mb_status mb__report_load_html(const json_t *doc, mb_buf *out, mb_err *err)
+{
+    mb_buf body = MB_BUF_INIT;
+    int drew = 0;
+    mb__buf_puts(&body, "<main>\n<header class=\"top\"><div><h1>mbench <span class=\"kind\">load"
+                        "</span> report</h1><div class=\"sub\">");
+    mb__html_escape(&body, model_name(doc));
+    mb__buf_puts(&body, " · ");
+    mb__html_escape(&body, mb__jstr(doc, "created_utc"));
+    mb__buf_puts(&body, " · ");
+    mb__html_escape(&body, mb__jstr(doc, "environment.cpu_model"));
+    mb__buf_puts(&body, "</div></div><div class=\"actions\"><button id=\"download-json\" "
+                        "type=\"button\" data-file=\"mbench-load.json\">Download JSON</button>"
+                        "<button id=\"print\" type=\"button\">Print</button></div></header>\n<p>");
+    mb_buf t = MB_BUF_INIT;
+    headline(doc, &t);
+    mb__buf_puts(&t, ". Latency runs from each request's scheduled arrival, so time spent "
+                     "queueing is counted.");
+    mb__html_escape(&body, t.data);
+    mb__buf_free(&t);
+    mb__buf_puts(&body, "</p>\n");
+    mb_buf a = MB_BUF_INIT;
+    answer(doc, &a, 0);
+    if (a.len) {
+        mb__buf_puts(&body, "<p class=\"verdict\" id=\"load-answer\">");
+        mb__html_escape(&body, a.data);
+        mb__buf_puts(&body, "</p>\n");
+    }
+    mb__buf_free(&a);
+    if (json_array_size(json_object_get(doc, "warnings"))) {
+        mb__buf_puts(&body, "<ul class=\"warnings\" id=\"warnings\">");
+        size_t i;
+        const json_t *w;
+        json_array_foreach(json_object_get(doc, "warnings"), i, w)
+        {
+            mb__buf_puts(&body, "<li>");
+            mb__html_escape(&body, json_string_value(w));
+            mb__buf_puts(&body, "</li>");
+        }
+        mb__buf_puts(&body, "</ul>\n");
+    }
+    mb__buf_puts(&body, "<h2>Latency against throughput</h2>\n");
+    int r = hockey(&body, doc);
+    if (r < 0)
+        body.oom = 1;
+    drew = r > 0;
+    mb__buf_puts(&body, "<h2>Steps</h2>\n<table class=\"sortable\" id=\"load-steps\"><thead><tr>");
+    for (size_t c = 0; c < NCOLS; c++) {
+        mb__buf_puts(&body, "<th>");
+        mb__html_escape(&body, cols[c].head);
+        mb__buf_puts(&body, "</th>");
+    }
+    mb__buf_puts(&body, "</tr></thead><tbody>\n");
+    const json_t *steps = mb__jget(doc, "load.steps");
+    char txt[64], raw[64];
+    for (size_t i = 0; i < json_array_size(steps); i++) {
+        mb__buf_puts(&body, "<tr>");
+        for (size_t c = 0; c < NCOLS; c++) {
+            cell(json_array_get(steps, i), i, c, 0, txt, sizeof txt);
+            cell(json_array_get(steps, i), i, c, 1, raw, sizeof raw);
+            mb__buf_puts(&body, "<td data-v=\"");
+            mb__html_escape(&body, cols[c].kind == C_TEXT ? "" : raw);
+            mb__buf_puts(&body, "\">");
+            mb__html_escape(&body, txt);
+            mb__buf_puts(&body, "</td>");
+        }
+        mb__buf_puts(&body, "</tr>\n");
+    }
+    mb__buf_printf(&body, "</tbody></table>\n<footer>Generated by mbench %s (schema ", mb_version());
+    mb__html_escape(&body, mb__jstr(doc, "schema"));
+    mb__buf_puts(&body, "). The full document is embedded in this page: <b>Download JSON</b> "
+                        "saves it. Hover a point for its value.</footer>\n</main>\n");
+
+    mb__buf_puts(out, "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">\n"
+                      "<meta name=\"viewport\" content=\"width=device-width,initial-scale=1\">\n"
+                      "<meta http-equiv=\"Content-Security-Policy\" content=\"default-src 'none'; "
+                      "style-src 'unsafe-inline'; script-src 'unsafe-inline'; img-src data:\">\n"
+                      "<meta name=\"color-scheme\" content=\"light dark\">\n<title>mbench load: ");
+    mb__html_escape(out, model_name(doc));
+    mb__buf_puts(out, "</title>\n<script>window.__mbErr=[];window.addEventListener('error',"
+                      "function(e){window.__mbErr.push(String(e.message))});</script>\n<style>\n");
+    for (size_t i = 0; mb_html_css[i]; i++)
+        mb__buf_puts(out, mb_html_css[i]);
+    mb__buf_printf(out, "</style></head>\n<body data-expect=\"%s\">\n", drew ? "chart-load" : "");
+    mb__buf_append(out, body.data ? body.data : "", body.len);
+    mb__buf_puts(out, "<script type=\"application/json\" id=\"mbench-data\">\n");
+    mb__json_script_embed(out, doc);
+    mb__buf_puts(out, "\n</script>\n<script>\n");
+    for (size_t i = 0; mb_html_js[i]; i++)
+        mb__buf_puts(out, mb_html_js[i]);
+    mb__buf_puts(out, "</script>\n</body></html>\n");
+    int bad = body.oom || out->oom;
+    mb__buf_free(&body);
+    if (bad)
+        return mb__fail(err, MB_ENOMEM, "out of memory rendering the HTML report");
+    return MB_OK;
+}

@@ -1,0 +1,395 @@
+/* proftab.c - profile documents as Markdown, CSV and HTML (proftab.h). */
+#include "report/proftab.h"
+
+#include "core/err.h"
+#include "report/csv.h"
+#include "report/profflame.h"
+#include "report/profprint.h"
+#include "report/rutil.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#define MD_TOP_NODES 25
+
+static const json_t *first_run(const json_t *doc)
+{
+    return json_array_get(json_object_get(doc, "runs"), 0);
+}
+
+int mb__profile_doc_is(const json_t *doc)
+{
+    const char *kind = mb__jstr(doc, "kind");
+    return kind && strcmp(kind, "profile") == 0 &&
+           (json_is_object(json_object_get(first_run(doc), "profile")) ||
+            json_is_object(json_object_get(doc, "profile_comparison")));
+}
+
+/* The name a profile is shown under: the run's variant, else "model". */
+static const char *title_of(const json_t *doc)
+{
+    const char *v = mb__jstr(first_run(doc), "variant");
+    return v ? v : "model";
+}
+
+/* ---- Markdown ----------------------------------------------------------- */
+
+/* " | 1.234" with printf format fmt, or " | -" when x is not finite. */
+static void md_num(mb_buf *b, const char *fmt, double x)
+{
+    mb__buf_puts(b, " | ");
+    if (isfinite(x))
+        mb__buf_printf(b, fmt, x);
+    else
+        mb__buf_puts(b, "-");
+}
+
+static void md_pct(mb_buf *b, double x)
+{
+    md_num(b, "%.1f%%", 100.0 * x);
+}
+
+static void md_shapes(mb_buf *b, const json_t *arr)
+{
+    size_t i, j;
+    const json_t *s, *d;
+    json_array_foreach(arr, i, s)
+    {
+        if (i)
+            mb__buf_puts(b, " ");
+        mb__md_escape(b, mb__jstr(s, "dtype"));
+        mb__buf_puts(b, "\\[");
+        json_array_foreach(json_object_get(s, "shape"), j, d) mb__buf_printf(
+            b, "%s%" JSON_INTEGER_FORMAT, j ? "," : "", json_integer_value(d));
+        mb__buf_puts(b, "\\]");
+    }
+}
+
+static void md_reconcile(mb_buf *b, const json_t *p)
+{
+    const json_t *rec = json_object_get(p, "reconcile");
+    double run = mb__jnum(rec, "model_run_median_ns");
+    mb__buf_puts(b, "### Reconciliation (medians over runs)\n\n"
+                    "| part | ms | note |\n|---|--:|---|\n"
+                    "| operator kernels (sum)");
+    md_num(b, "%.3f", mb__jnum(rec, "kernel_sum_median_ns") / 1e6);
+    md_pct(b, mb__jnum(rec, "kernel_sum_median_ns") / run);
+    mb__buf_puts(b, " of model\\_run |\n| framework overhead");
+    md_num(b, "%.3f", mb__jnum(rec, "framework_overhead_median_ns") / 1e6);
+    md_pct(b, mb__jnum(rec, "framework_overhead_median_ns") / run);
+    mb__buf_puts(b, " of model\\_run (inside Run, outside kernels) |\n"
+                    "| model\\_run (profiled)");
+    md_num(b, "%.3f", run / 1e6);
+    mb__buf_puts(b, " | |\n| latency (separate pass, not profiled)");
+    double lat = mb__jnum(rec, "latency_median_ns");
+    md_num(b, "%.3f", lat / 1e6);
+    if (isfinite(lat)) {
+        mb__buf_printf(b, " | profiled model\\_run is %.2fx of it |\n",
+                       mb__jnum(rec, "profiler_inflation"));
+        mb__buf_puts(b, "| unaccounted vs latency");
+        md_num(b, "%.3f", mb__jnum(rec, "unaccounted_vs_latency_ns") / 1e6);
+        mb__buf_puts(b, " | latency - kernel sum |\n\n");
+    } else {
+        mb__buf_puts(b, " | not measured |\n\n");
+    }
+}
+
+static void md_op_types(mb_buf *b, const json_t *p)
+{
+    mb__buf_puts(b, "### By operator type\n\n"
+                    "| op type | calls/run | per run ms | total ms | mean us "
+                    "| median us | share | GFLOP/run | GFLOP/s | share of "
+                    "peak |\n|---|--:|--:|--:|--:|--:|--:|--:|--:|--:|\n");
+    size_t i;
+    const json_t *r;
+    json_array_foreach(json_object_get(p, "op_types"), i, r)
+    {
+        mb__buf_puts(b, "| ");
+        mb__md_escape(b, mb__jstr(r, "op_type"));
+        md_num(b, "%.1f", mb__jnum(r, "calls_per_run"));
+        md_num(b, "%.3f", mb__jnum(r, "per_run_ns") / 1e6);
+        md_num(b, "%.3f", mb__jnum(r, "total_ns") / 1e6);
+        md_num(b, "%.1f", mb__jnum(r, "mean_ns") / 1e3);
+        md_num(b, "%.1f", mb__jnum(r, "median_ns") / 1e3);
+        md_pct(b, mb__jnum(r, "share"));
+        double f = mb__jnum(r, "flops_per_run");
+        const char *basis = mb__jstr(r, "flops_basis");
+        if (!(f > 0) && basis && strcmp(basis, "unknown") == 0)
+            mb__buf_puts(b, " | unknown");
+        else
+            md_num(b, "%.3f", f > 0 ? f / 1e9 : NAN);
+        md_num(b, "%.1f", mb__jnum(r, "gflops_per_s"));
+        md_pct(b, mb__jnum(r, "peak_share"));
+        mb__buf_puts(b, " |\n");
+    }
+    mb__buf_puts(b, "\n");
+}
+
+static void md_nodes(mb_buf *b, const json_t *p)
+{
+    const json_t *nodes = json_object_get(p, "nodes");
+    size_t n = json_array_size(nodes);
+    if (n > MD_TOP_NODES)
+        mb__buf_printf(b, "### By node (top %d of %zu)\n\n", MD_TOP_NODES, n);
+    else
+        mb__buf_puts(b, "### By node\n\n");
+    mb__buf_puts(b, "| node | op type | provider | per run ms | median us | "
+                    "share | inputs | outputs |\n"
+                    "|---|---|---|--:|--:|--:|---|---|\n");
+    size_t i;
+    const json_t *r;
+    json_array_foreach(nodes, i, r)
+    {
+        if (i >= MD_TOP_NODES)
+            break;
+        mb__buf_puts(b, "| ");
+        mb__md_escape(b, mb__jstr(r, "name"));
+        mb__buf_puts(b, " | ");
+        mb__md_escape(b, mb__jstr(r, "op_type"));
+        mb__buf_puts(b, " | ");
+        mb__md_escape(b, mb__jstr(r, "provider"));
+        md_num(b, "%.3f", mb__jnum(r, "per_run_ns") / 1e6);
+        md_num(b, "%.1f", mb__jnum(r, "median_ns") / 1e3);
+        md_pct(b, mb__jnum(r, "share"));
+        mb__buf_puts(b, " | ");
+        md_shapes(b, json_object_get(r, "inputs"));
+        mb__buf_puts(b, " | ");
+        md_shapes(b, json_object_get(r, "outputs"));
+        mb__buf_puts(b, " |\n");
+    }
+    mb__buf_puts(b, "\n");
+}
+
+static void md_work(mb_buf *b, const json_t *p)
+{
+    const json_t *work = json_object_get(p, "work");
+    mb__buf_puts(b, "### Work and share of peak\n\n| figure | value |\n"
+                    "|---|--:|\n| FLOPs per inference | ");
+    mb__profile_si_count(b, mb__jnum(work, "flops_per_run"), "FLOP");
+    mb__buf_puts(b, " |\n| MACs per inference | ");
+    mb__profile_si_count(b, mb__jnum(work, "macs_per_run"), "MAC");
+    mb__buf_puts(b, " |\n| kernel time without an estimate");
+    md_pct(b, mb__jnum(work, "unestimated_share"));
+    mb__buf_puts(b, " |\n| achieved GFLOP/s");
+    md_num(b, "%.1f", mb__jnum(work, "gflops_per_s"));
+    mb__buf_puts(b, " |\n| machine peak GFLOP/s");
+    if (mb__jstr(work, "peak_basis")) {
+        mb__buf_puts(b, " (");
+        mb__md_escape(b, mb__jstr(work, "peak_basis"));
+        mb__buf_puts(b, ")");
+    }
+    md_num(b, "%.1f", mb__jnum(work, "peak_gflops_per_s"));
+    mb__buf_puts(b, " |\n| share of peak");
+    md_pct(b, mb__jnum(work, "peak_share"));
+    mb__buf_puts(b, " |\n| memory bandwidth (triad, GB/s)");
+    md_num(b, "%.1f", mb__jnum(p, "machine.triad.all_cores_gbps"));
+    mb__buf_puts(b, " |\n\n");
+
+    const json_t *c = json_object_get(p, "counters");
+    mb__buf_puts(b, "### Hardware counters (per inference)\n\n");
+    if (!json_is_true(json_object_get(c, "available"))) {
+        mb__buf_puts(b, "Not available: ");
+        mb__md_escape(b, mb__jstr(c, "reason") ? mb__jstr(c, "reason")
+                                               : "not measured");
+        mb__buf_puts(b, "\n\n");
+        return;
+    }
+    mb__buf_puts(b, "| counter | value |\n|---|--:|\n");
+    static const char *const keys[] = {"cycles", "instructions",
+                                       "cache_misses"};
+    for (size_t i = 0; i < sizeof keys / sizeof *keys; i++) {
+        mb__buf_printf(b, "| %s", keys[i]);
+        md_num(b, "%.0f",
+               mb__jnum(json_object_get(c, "per_inference"), keys[i]));
+        mb__buf_puts(b, " |\n");
+    }
+    mb__buf_puts(b, "| IPC");
+    md_num(b, "%.2f", mb__jnum(c, "ipc"));
+    mb__buf_puts(b, " |\n\n");
+}
+
+static void md_comparison(mb_buf *b, const json_t *c)
+{
+    mb__buf_puts(b, "### Comparison (mean profiled time per run)\n\nA = ");
+    mb__md_escape(b, mb__jstr(c, "a"));
+    mb__buf_printf(
+        b, ": model\\_run %.3f ms; B = ", mb__jnum(c, "a_model_run_ns") / 1e6);
+    mb__md_escape(b, mb__jstr(c, "b"));
+    mb__buf_printf(b, ": model\\_run %.3f ms",
+                   mb__jnum(c, "b_model_run_ns") / 1e6);
+    double sp = mb__jnum(c, "speedup");
+    if (isfinite(sp) && sp > 0)
+        mb__buf_printf(b, "; **B is %.2fx %s than A**", sp >= 1 ? sp : 1 / sp,
+                       sp >= 1 ? "faster" : "slower");
+    mb__buf_puts(b, ".\n\n| op type | A ms | B ms | B - A ms | contribution "
+                    "|\n|---|--:|--:|--:|--:|\n");
+    size_t i;
+    const json_t *r;
+    json_array_foreach(json_object_get(c, "rows"), i, r)
+    {
+        mb__buf_puts(b, "| ");
+        mb__md_escape(b, mb__jstr(r, "op_type"));
+        md_num(b, "%.3f", mb__jnum(r, "a_ns") / 1e6);
+        md_num(b, "%.3f", mb__jnum(r, "b_ns") / 1e6);
+        md_num(b, "%+.3f", mb__jnum(r, "delta_ns") / 1e6);
+        md_pct(b, mb__jnum(r, "contribution"));
+        mb__buf_puts(b, " |\n");
+    }
+    const json_t *q = json_object_get(c, "qdq");
+    mb__buf_printf(b,
+                   "\nQuantize/DequantizeLinear: A %.3f ms, B %.3f ms per "
+                   "run.\n",
+                   mb__jnum(q, "a_ns") / 1e6, mb__jnum(q, "b_ns") / 1e6);
+    json_array_foreach(json_object_get(c, "pairs"), i, r)
+    {
+        mb__buf_puts(b, "- ");
+        mb__md_escape(b, mb__jstr(r, "from"));
+        mb__buf_puts(b, " in A -> ");
+        mb__md_escape(b, mb__jstr(r, "to"));
+        mb__buf_printf(b, " in B: %.3f -> %.3f ms per run (%.2fx)\n",
+                       mb__jnum(r, "a_ns") / 1e6, mb__jnum(r, "b_ns") / 1e6,
+                       mb__jnum(r, "speedup"));
+    }
+    mb__buf_puts(b, "\n");
+}
+
+static void md_doc(mb_buf *b, const json_t *doc)
+{
+    const json_t *cmp = json_object_get(doc, "profile_comparison");
+    const json_t *p = json_object_get(first_run(doc), "profile");
+    mb__buf_puts(b, cmp ? "## mbench profile comparison\n\n"
+                        : "## mbench profile: ");
+    if (!cmp) {
+        mb__md_escape(b, title_of(doc));
+        mb__buf_printf(b,
+                       "\n\n%.0f profiled runs used (%.0f skipped: cold start "
+                       "and warm-up); times are per run.\n\n",
+                       mb__jnum(p, "runs.used"), mb__jnum(p, "runs.skipped"));
+        md_reconcile(b, p);
+        md_op_types(b, p);
+        md_nodes(b, p);
+        md_work(b, p);
+    } else {
+        md_comparison(b, cmp);
+    }
+    size_t i;
+    const json_t *w;
+    json_array_foreach(json_object_get(doc, "warnings"), i, w)
+    {
+        if (!i)
+            mb__buf_puts(b, "### Warnings\n\n");
+        mb__buf_puts(b, "- ");
+        mb__md_escape(b, json_string_value(w));
+        mb__buf_puts(b, "\n");
+    }
+    if (json_array_size(json_object_get(doc, "warnings")))
+        mb__buf_puts(b, "\n");
+    mb__buf_puts(b, "<sub>mbench ");
+    mb__md_escape(b, mb__jstr(doc, "mbench.version"));
+    mb__buf_puts(b, " · ");
+    mb__md_escape(b, mb__jstr(doc, "created_utc"));
+    mb__buf_puts(b, " · ");
+    mb__md_escape(b, mb__jstr(doc, "environment.cpu_model"));
+    mb__buf_puts(b, "</sub>\n\n");
+}
+
+mb_status mb__report_profile_md(const json_t *const *docs, size_t n_docs,
+                                mb_buf *out, mb_err *err)
+{
+    for (size_t i = 0; i < n_docs; i++)
+        md_doc(out, docs[i]);
+    if (out->oom)
+        return mb__fail(err, MB_ENOMEM, "out of memory rendering Markdown");
+    return MB_OK;
+}
+
+/* ---- CSV ---------------------------------------------------------------- */
+
+static void csv_num(mb_buf *b, const char *fmt, double x)
+{
+    mb__buf_putc(b, ',');
+    if (isfinite(x))
+        mb__buf_printf(b, fmt, x);
+}
+
+static void csv_str(mb_buf *b, const char *s)
+{
+    mb__buf_putc(b, ',');
+    mb__csv_field(b, s);
+}
+
+void mb__report_profile_csv(const json_t *doc, int with_header, mb_buf *out)
+{
+    const char *ts = mb__jstr(doc, "created_utc");
+    const char *commit = mb__jstr(doc, "mbench.commit");
+    const json_t *c = json_object_get(doc, "profile_comparison");
+    size_t i;
+    const json_t *r;
+    if (c) {
+        if (with_header)
+            mb__buf_puts(out, "a,b,op_type,a_ms,b_ms,delta_ms,contribution,"
+                              "timestamp,git_commit\n");
+        json_array_foreach(json_object_get(c, "rows"), i, r)
+        {
+            mb__csv_field(out, mb__jstr(c, "a"));
+            csv_str(out, mb__jstr(c, "b"));
+            csv_str(out, mb__jstr(r, "op_type"));
+            csv_num(out, "%.6f", mb__jnum(r, "a_ns") / 1e6);
+            csv_num(out, "%.6f", mb__jnum(r, "b_ns") / 1e6);
+            csv_num(out, "%.6f", mb__jnum(r, "delta_ns") / 1e6);
+            csv_num(out, "%.6f", mb__jnum(r, "contribution"));
+            csv_str(out, ts);
+            csv_str(out, commit);
+            mb__buf_putc(out, '\n');
+        }
+        return;
+    }
+    if (with_header)
+        mb__buf_puts(out, "model,variant,batch_size,op_type,calls_per_run,"
+                          "per_run_ms,total_ms,mean_ms,median_ms,share,"
+                          "flops_per_run,gflops_per_s,peak_share,"
+                          "model_run_ms,latency_ms,timestamp,git_commit\n");
+    const json_t *run = first_run(doc);
+    const json_t *p = json_object_get(run, "profile");
+    const char *model = mb__jstr(run, "model.name");
+    double batch = mb__jnum(p, "work.batch");
+    json_array_foreach(json_object_get(p, "op_types"), i, r)
+    {
+        mb__csv_field(out, model ? model : title_of(doc));
+        csv_str(out, title_of(doc));
+        csv_num(out, "%.0f", batch);
+        csv_str(out, mb__jstr(r, "op_type"));
+        csv_num(out, "%.3f", mb__jnum(r, "calls_per_run"));
+        csv_num(out, "%.6f", mb__jnum(r, "per_run_ns") / 1e6);
+        csv_num(out, "%.6f", mb__jnum(r, "total_ns") / 1e6);
+        csv_num(out, "%.6f", mb__jnum(r, "mean_ns") / 1e6);
+        csv_num(out, "%.6f", mb__jnum(r, "median_ns") / 1e6);
+        csv_num(out, "%.6f", mb__jnum(r, "share"));
+        csv_num(out, "%.0f", mb__jnum(r, "flops_per_run"));
+        csv_num(out, "%.3f", mb__jnum(r, "gflops_per_s"));
+        csv_num(out, "%.6f", mb__jnum(r, "peak_share"));
+        csv_num(out, "%.6f",
+                mb__jnum(p, "reconcile.model_run_median_ns") / 1e6);
+        csv_num(out, "%.6f", mb__jnum(p, "reconcile.latency_median_ns") / 1e6);
+        csv_str(out, ts);
+        csv_str(out, commit);
+        mb__buf_putc(out, '\n');
+    }
+}
+
+/* ---- HTML --------------------------------------------------------------- */
+
+mb_status mb__report_profile_html(const json_t *doc, mb_buf *out, mb_err *err)
+{
+    const json_t *c = json_object_get(doc, "profile_comparison");
+    if (c)
+        mb__profile_compare_html(c, json_object_get(doc, "environment"), out);
+    else
+        mb__profile_html(json_object_get(first_run(doc), "profile"),
+                         title_of(doc), json_object_get(doc, "environment"),
+                         out);
+    if (out->oom)
+        return mb__fail(err, MB_ENOMEM, "out of memory rendering HTML");
+    return MB_OK;
+}

@@ -1,0 +1,240 @@
+/* valprint.c - console text of metrics, gates and validations
+ * (valprint.h). */
+#include "report/valprint.h"
+
+#include "accuracy/metrics.h"
+#include "report/rutil.h"
+
+#include <string.h>
+
+static const char *g(const json_t *m, const char *key, char *buf, size_t len)
+{
+    return mb__json_metric_text(json_object_get(m, key), "true", "false", buf,
+                                len);
+}
+
+static void shape_str(const json_t *shape, char *buf, size_t len)
+{
+    size_t off = 0, i;
+    json_t *d;
+    off += (size_t)snprintf(buf + off, len - off, "[");
+    json_array_foreach(shape, i, d)
+    {
+        if (off >= len)
+            break;
+        off += (size_t)snprintf(buf + off, len - off, "%s%lld", i ? "," : "",
+                                (long long)json_integer_value(d));
+    }
+    if (off < len)
+        snprintf(buf + off, len - off, "]");
+}
+
+void mb__metrics_text(const json_t *m, mb_buf *f)
+{
+    char b1[64], b2[64], b3[64], b4[64], sh[256];
+    const json_t *name = json_object_get(m, "name");
+    shape_str(json_object_get(m, "shape"), sh, sizeof sh);
+    mb__buf_printf(f, "%s %s %s vs %s, %s elements\n",
+                   name ? json_string_value(name) : "tensor", sh,
+                   json_string_value(json_object_get(m, "dtype_baseline")),
+                   json_string_value(json_object_get(m, "dtype_candidate")),
+                   g(m, "count", b1, sizeof b1));
+    mb__buf_printf(f, "  mae %s  mse %s  rmse %s\n", g(m, "mae", b1, sizeof b1),
+                   g(m, "mse", b2, sizeof b2), g(m, "rmse", b3, sizeof b3));
+    mb__buf_printf(f, "  psnr %s dB (data range %s, %s)\n",
+                   g(m, "psnr", b1, sizeof b1),
+                   g(m, "data_range", b2, sizeof b2),
+                   g(m, "data_range_source", b3, sizeof b3));
+    mb__buf_printf(f, "  cosine %s  pearson %s  ssim %s (%s, %s images)\n",
+                   g(m, "cosine", b1, sizeof b1),
+                   g(m, "pearson", b2, sizeof b2), g(m, "ssim", b3, sizeof b3),
+                   g(m, "ssim_mode", b4, sizeof b4),
+                   g(m, "ssim_images", sh, sizeof sh));
+    char at[256] = "";
+    const json_t *mat = json_object_get(m, "max_abs_at");
+    if (json_is_array(mat))
+        shape_str(mat, at, sizeof at);
+    mb__buf_printf(f, "  max_abs %s%s%s  rel_l2 %s\n",
+                   g(m, "max_abs", b1, sizeof b1), at[0] ? " at " : "", at,
+                   g(m, "rel_l2", b2, sizeof b2));
+    mb__buf_printf(f, "  allclose(rtol %s, atol %s): %s of %s elements fail\n",
+                   g(m, "rtol", b1, sizeof b1), g(m, "atol", b2, sizeof b2),
+                   g(m, "allclose_fail", b3, sizeof b3),
+                   g(m, "count", b4, sizeof b4));
+    mb__buf_printf(f,
+                   "  NaN %s / %s  Inf %s / %s (baseline / candidate), "
+                   "new non-finite %s\n",
+                   g(m, "nan_baseline", b1, sizeof b1),
+                   g(m, "nan_candidate", b2, sizeof b2),
+                   g(m, "inf_baseline", b3, sizeof b3),
+                   g(m, "inf_candidate", b4, sizeof b4),
+                   g(m, "nonfinite_new", sh, sizeof sh));
+    if (json_is_true(json_object_get(m, "classifier")))
+        mb__buf_printf(f,
+                       "  top1 agreement %s  top5 agreement %s  KL mean %s "
+                       "max %s\n",
+                       g(m, "top1_agreement", b1, sizeof b1),
+                       g(m, "top5_agreement", b2, sizeof b2),
+                       g(m, "kl_mean", b3, sizeof b3),
+                       g(m, "kl_max", b4, sizeof b4));
+    const json_t *w = json_object_get(m, "worst");
+    if (json_object_size(w) > 0) {
+        mb__buf_puts(f, "  worst sample:");
+        const char *key;
+        json_t *o;
+        json_object_foreach((json_t *)w, key, o)
+        {
+            mb__buf_printf(
+                f, " %s #%lld (%s)", key,
+                (long long)json_integer_value(json_object_get(o, "sample")),
+                g(o, "value", b1, sizeof b1));
+        }
+        mb__buf_puts(f, "\n");
+    }
+}
+
+void mb__gates_text(const json_t *gates, mb_buf *f)
+{
+    size_t i;
+    json_t *gt;
+    json_array_foreach(gates, i, gt)
+    {
+        int passed = json_is_true(json_object_get(gt, "passed"));
+        mb__buf_printf(f, "  %s %s", passed ? "PASS" : "FAIL",
+                       json_string_value(json_object_get(gt, "gate")));
+        size_t k;
+        json_t *r;
+        const char *sep = "  (";
+        json_array_foreach(json_object_get(gt, "results"), k, r)
+        {
+            char b[64], n[128];
+            mb__buf_printf(f, "%s%s %s: %s", sep, g(r, "output", n, sizeof n),
+                           json_string_value(json_object_get(r, "result")),
+                           g(r, "value", b, sizeof b));
+            sep = ", ";
+        }
+        if (strcmp(sep, ", ") == 0)
+            mb__buf_puts(f, ")");
+        const json_t *why = json_object_get(gt, "reason");
+        if (why && !passed)
+            mb__buf_printf(f, " - %s", json_string_value(why));
+        mb__buf_puts(f, "\n");
+    }
+}
+
+static const char *s(const json_t *o, const char *key)
+{
+    const char *v = json_string_value(json_object_get(o, key));
+    return v ? v : "";
+}
+
+/* Dice and IoU against masks: the means, then per class (the first 32). */
+static void seg_text(const json_t *seg, mb_buf *f)
+{
+    const json_t *a = json_object_get(seg, "baseline"),
+                 *b = json_object_get(seg, "candidate");
+    char b1[32], b2[32], b3[32], b4[32], b5[32], b6[32];
+    mb__buf_printf(
+        f,
+        "segmentation against %s on %s (%s classes, %s "
+        "pixels): baseline mean IoU %s mean Dice %s, candidate "
+        "mean IoU %s mean Dice %s\n",
+        s(seg, "masks"), s(seg, "output"), g(a, "classes", b1, sizeof b1),
+        g(a, "pixels", b2, sizeof b2), g(a, "mean_iou", b3, sizeof b3),
+        g(a, "mean_dice", b4, sizeof b4), g(b, "mean_iou", b5, sizeof b5),
+        g(b, "mean_dice", b6, sizeof b6));
+    size_t k;
+    json_t *x;
+    json_array_foreach(json_object_get(a, "iou"), k, x)
+    {
+        if (k == 32) {
+            mb__buf_puts(f, "  ... (every class in the document)\n");
+            break;
+        }
+        mb__buf_printf(
+            f,
+            "  class %zu: IoU %s / %s  Dice %s / %s (baseline / "
+            "candidate)\n",
+            k, mb__json_metric_text(x, "", "", b1, sizeof b1),
+            mb__json_metric_text(json_array_get(json_object_get(b, "iou"), k),
+                                 "", "", b2, sizeof b2),
+            mb__json_metric_text(json_array_get(json_object_get(a, "dice"), k),
+                                 "", "", b3, sizeof b3),
+            mb__json_metric_text(json_array_get(json_object_get(b, "dice"), k),
+                                 "", "", b4, sizeof b4));
+    }
+}
+
+/* Everything above the verdict line. */
+static void report(const json_t *v, mb_buf *f)
+{
+    int synthetic = json_is_true(json_object_get(v, "synthetic_inputs"));
+    mb__buf_printf(f, "baseline  %s\ncandidate %s\ninputs    %s\n",
+                   s(v, "baseline"), s(v, "candidate"), s(v, "inputs"));
+    if (synthetic)
+        mb__buf_puts(f, "!!! WARNING: NO REAL DATA - the verdict below rests "
+                        "on random inputs only !!!\n");
+    size_t k;
+    json_t *o;
+    json_array_foreach(json_object_get(v, "outputs"), k, o)
+        mb__metrics_text(o, f);
+    const json_t *acc = json_object_get(v, "accuracy");
+    if (json_is_object(acc))
+        mb__buf_printf(
+            f,
+            "accuracy against %s (%lld labels) on %s: baseline "
+            "top-1 %.4f top-5 %.4f, candidate top-1 %.4f top-5 "
+            "%.4f\n",
+            s(v, "labels"),
+            (long long)json_integer_value(json_object_get(acc, "samples")),
+            s(acc, "output"), mb__jnum(acc, "baseline.top1"),
+            mb__jnum(acc, "baseline.top5"), mb__jnum(acc, "candidate.top1"),
+            mb__jnum(acc, "candidate.top5"));
+    const json_t *seg = json_object_get(v, "segmentation");
+    if (json_is_object(seg))
+        seg_text(seg, f);
+    const json_t *ch = json_object_get(v, "output_choice");
+    mb__buf_printf(f, "class scores: %s\n", s(ch, "reason"));
+    mb__buf_printf(f, "criteria (rule: %s; gates on %s):\n", s(v, "rule"),
+                   json_is_true(json_object_get(ch, "requested"))
+                       ? "the --output only"
+                       : "every output");
+    json_array_foreach(json_object_get(v, "criteria"), k, o)
+        mb__buf_printf(f, "  %s\n", json_string_value(o));
+    const char *why = json_string_value(json_object_get(v, "precision_reason"));
+    if (why)
+        mb__buf_printf(f, "  default gates for %s (%s):\n", s(v, "precision"),
+                       why);
+    mb__gates_text(json_object_get(v, "gates"), f);
+    mb__buf_puts(f, "verdict per output:\n");
+    json_array_foreach(json_object_get(v, "per_output"), k, o)
+    {
+        const json_t *p = json_object_get(o, "passed");
+        mb__buf_printf(f, "  %-6s %s%s\n",
+                       json_is_null(p)   ? "-"
+                       : json_is_true(p) ? "PASS"
+                                         : "FAIL",
+                       s(o, "name"),
+                       json_is_null(p) ? " (not judged: --output chose another)"
+                       : json_is_true(json_object_get(o, "classifier"))
+                           ? " (class scores: top-1 and gates)"
+                       : json_is_true(json_object_get(o, "segmentation"))
+                           ? " (segmentation: IoU, Dice and gates)"
+                           : " (gates)");
+    }
+}
+
+void mb__validation_console(const json_t *doc, int quiet, mb_buf *out)
+{
+    const json_t *v = json_object_get(doc, "validation");
+    if (!json_is_object(v))
+        return;
+    if (!quiet)
+        report(v, out);
+    mb__buf_printf(out, "%s: %s vs %s%s\n",
+                   json_is_true(json_object_get(v, "passed")) ? "PASS" : "FAIL",
+                   s(v, "candidate"), s(v, "baseline"),
+                   json_is_true(json_object_get(v, "synthetic_inputs"))
+                       ? " (RANDOM INPUTS ONLY)"
+                       : "");
+}
