@@ -53,8 +53,30 @@ SHARED := $(BUILD)/$(SONAME)
 BIN    := $(BUILD)/mbench
 ORT    := build/ort/libonnxruntime.so.1
 
-.PHONY: all deps test-deps test check fuzz fuzz-bin valgrind bench demo install clean ort format format-check lint docs-gen
-all: $(BIN) $(STATIC) $(SHARED) docs-gen
+.PHONY: all deps test-deps test check fuzz fuzz-bin valgrind bench demo install clean ort format format-check lint docs-gen plugins
+all: $(BIN) $(STATIC) $(SHARED) docs-gen plugins
+
+# ---- optional backend plugins (C++, built only when their SDK is there) ----
+# The LibTorch backend (plugins/torch) needs Debian's libtorch-dev, found by
+# its CMake package directory; without it the core builds as before and
+# `--backend torch` says how to get it.
+TORCH_CMAKE ?= $(firstword $(wildcard /usr/lib/*/cmake/Torch/TorchConfig.cmake /usr/lib/cmake/Torch/TorchConfig.cmake))
+CXX         ?= c++
+# Not in sanitizer builds (make check): LibTorch is not instrumented.
+TORCH_PLUGIN := $(if $(and $(TORCH_CMAKE),$(if $(SAN),,yes)),$(BUILD)/plugins/mbench_torch.so)
+TORCH_CXXFLAGS := -std=c++17 -O2 -g -fPIC -fvisibility=hidden -Wall -Wextra -Werror \
+                  -Wno-unused-parameter -Iinclude -isystem /usr/include/torch/csrc/api/include $(SAN)
+TORCH_LIBS := -Wl,--no-as-needed -ltorch -ltorch_cpu -lc10 -Wl,--as-needed
+plugins: $(TORCH_PLUGIN)
+# bench/torch_overhead.cpp: a bare LibTorch loop against mbench's (make bench)
+TORCH_BENCH := $(if $(TORCH_PLUGIN),$(BUILD)/bench/torch_overhead)
+$(BUILD)/bench/torch_overhead: bench/torch_overhead.cpp $(STATIC) $(TORCH_PLUGIN)
+	@mkdir -p $(@D)
+	$(CXX) $(TORCH_CXXFLAGS) -Isrc -I$(BUILD)/gen $(PKG_CFLAGS) -o $@ $< $(STATIC) $(TORCH_LIBS) $(LDLIBS_ALL)
+$(BUILD)/plugins/mbench_torch.so: plugins/torch/torch_backend.cpp include/mbench_backend.h include/mbench.h
+	@mkdir -p $(@D)
+	$(CXX) $(TORCH_CXXFLAGS) -shared -o $@ $< $(TORCH_LIBS)
+
 
 # ---- generated from the commands' option tables (cli/opt.h) ------------------
 # The man page is docs/mbench.1 with an OPTIONS section written by the
@@ -83,8 +105,8 @@ GIT_COMMIT := $(shell git rev-parse --short=12 HEAD 2>/dev/null || echo unknown)
 GIT_DIRTY  := $(shell test -n "$$(git status --porcelain --untracked-files=no 2>/dev/null)" && echo -dirty)
 $(BUILD)/gen/build_info.h: FORCE
 	@mkdir -p $(@D)
-	@printf '#define MB_BUILD_COMMIT "%s%s"\n#define MB_BUILD_CC "%s"\n#define MB_ORT_DEFAULT_PATH "%s"\n' \
-	  '$(GIT_COMMIT)' '$(GIT_DIRTY)' "$$($(CC) --version | head -n1)" '$(abspath $(ORT))' > $@.tmp
+	@printf '#define MB_BUILD_COMMIT "%s%s"\n#define MB_BUILD_CC "%s"\n#define MB_ORT_DEFAULT_PATH "%s"\n#define MB_PLUGIN_DIR "%s"\n' \
+	  '$(GIT_COMMIT)' '$(GIT_DIRTY)' "$$($(CC) --version | head -n1)" '$(abspath $(ORT))' '$(PREFIX)/lib/mbench/plugins' > $@.tmp
 	@cmp -s $@.tmp $@ && rm -f $@.tmp || mv -f $@.tmp $@
 
 $(BUILD)/gen/commands.inc: FORCE
@@ -184,7 +206,7 @@ valgrind: all tests-bin
 	done; exit $$fail
 
 bench: deps
-	@$(MAKE) --no-print-directory all ort $(BENCH_BIN)
+	@$(MAKE) --no-print-directory all ort $(BENCH_BIN) $(TORCH_BENCH)
 	@bench/run.sh $(BUILD)
 
 demo: deps
@@ -227,7 +249,10 @@ install: $(BIN) $(STATIC) $(SHARED) docs-gen
 	  $(DESTDIR)$(PREFIX)/share/bash-completion/completions/mbench
 	install -m 0644 $(BUILD)/completion/_mbench \
 	  $(DESTDIR)$(PREFIX)/share/zsh/site-functions/_mbench
+	if [ -n "$(TORCH_PLUGIN)" ] && [ -f "$(TORCH_PLUGIN)" ]; then \
+	  install -d $(DESTDIR)$(PREFIX)/lib/mbench/plugins && \
+	  install -m 0755 $(TORCH_PLUGIN) $(DESTDIR)$(PREFIX)/lib/mbench/plugins/; fi
 
 clean:
-	rm -rf $(BUILD)/obj $(BUILD)/tests $(BUILD)/bench $(BUILD)/gen $(BUILD)/asan \
+	rm -rf $(BUILD)/obj $(BUILD)/tests $(BUILD)/bench $(BUILD)/gen $(BUILD)/asan $(BUILD)/plugins \
 	  $(STATIC) $(SHARED) $(BIN) $(MAN) $(BUILD)/completion

@@ -8,6 +8,7 @@
 #include "core/buf.h"
 #include "core/err.h"
 #include "core/fileio.h"
+#include "backend/inspect.h"
 #include "model/onnx.h"
 
 #include <inttypes.h>
@@ -28,22 +29,36 @@ const mb_cmd mb_cmd_info = {
     "its weights: inputs and outputs (symbolic dims by name), opsets, "
     "producer, IR version, file size, parameter count and bytes by element "
     "type (subgraphs and external data included), node count and the most "
-    "frequent op types.",
+    "frequent op types.  A TorchScript model (.pt, .pth), or any MODEL with "
+    "--backend NAME, is described through its backend plugin instead: "
+    "inputs, outputs, parameters, operators and the runtime, as the plugin "
+    "reports them (docs/FRAMEWORKS.md).",
     (const mb_opt[]){{"json", 0, MB_OPT_OUTFILE, "FILE",
                       "also write the description as JSON (schema "
                       "mbench.info/1; '-' for stdout instead of the report)",
-                      NULL, NULL, 0, 0, MB_OPT_DASH, 0}},
-    1,
+                      NULL, NULL, 0, 0, MB_OPT_DASH, 0},
+                     {"backend", 0, MB_OPT_STRING, "NAME",
+                      "describe MODEL through this backend plugin (torch, or "
+                      "a plugin's path)",
+                      NULL, NULL, 0, 0, 0, 1}},
+    2,
     0,
     1,
     1,
     "Exit codes: 0 success, 2 usage error, 3 missing, unreadable or corrupt "
     "model."};
 
+struct info_args {
+    const char *json_path, *backend;
+};
+
 static int on_opt(void *user, const mb_opt *o, const mb_optval *v)
 {
-    (void)o;
-    *(const char **)user = v->str;
+    struct info_args *a = user;
+    if (o->id == 1)
+        a->backend = v->str;
+    else
+        a->json_path = v->str;
     return 0;
 }
 
@@ -292,20 +307,80 @@ static void print_report(FILE *f, const json_t *o)
     }
 }
 
+/* A model described by its backend plugin (TorchScript): what the plugin
+ * reported, in the layout of the ONNX report. */
+static void print_backend_report(FILE *f, const json_t *o)
+{
+    char a[64], b[64], c[64];
+    const json_t *rt = json_object_get(o, "runtime");
+    const json_t *facts = json_object_get(o, "facts");
+    uint64_t fb = (uint64_t)jget_int(o, "file_bytes");
+    fprintf(f, "model     %s\n", jget_str(o, "path"));
+    fprintf(f, "file      %s (%s bytes)\n", human_bytes(fb, a, sizeof a),
+            grouped(fb, b, sizeof b));
+    fprintf(f, "format    %s, read by %s %s (backend %s)\n",
+            *jget_str(o, "format") ? jget_str(o, "format") : "unknown",
+            jget_str(rt, "name"), jget_str(rt, "version"),
+            jget_str(o, "backend"));
+    if (*jget_str(facts, "class"))
+        fprintf(f, "module    %s, %s submodules, methods %s\n",
+                jget_str(facts, "class"), jget_str(facts, "submodules"),
+                jget_str(facts, "methods"));
+    if (json_is_integer(json_object_get(o, "nodes")))
+        fprintf(f, "graph     forward: %" JSON_INTEGER_FORMAT
+                " operators (submodules inlined)\n",
+                jget_int(o, "nodes"));
+    print_ops(f, "op types  ", json_object_get(o, "op_types"));
+    print_values(f, "inputs", json_object_get(o, "inputs"));
+    if (*jget_str(facts, "inputs_from"))
+        fprintf(f, "  (from %s)\n", jget_str(facts, "inputs_from"));
+    print_values(f, "outputs", json_object_get(o, "outputs"));
+    fputs("  (shapes are known after a run: see mbench run --json)\n", f);
+    uint64_t p = (uint64_t)jget_int(o, "params");
+    uint64_t pb = (uint64_t)jget_int(o, "param_bytes");
+    char hc[80] = "";
+    if (p >= 1000)
+        snprintf(hc, sizeof hc, " (%s)", human_count(p, c, sizeof c));
+    fprintf(f, "parameters %s%s, %s (%s bytes)", grouped(p, a, sizeof a), hc,
+            human_bytes(pb, b, sizeof b), grouped(pb, a + 32, 32));
+    if (atoll(jget_str(facts, "buffer_values")) > 0)
+        fprintf(f, "; buffers %s values (BatchNorm statistics and the "
+                "like)", jget_str(facts, "buffer_values"));
+    fputc('\n', f);
+    const char *key;
+    json_t *e;
+    json_object_foreach((json_t *)json_object_get(o, "params_by_dtype"), key, e) {
+        fprintf(f, "  %-10s %16s params %12s\n", key,
+                grouped((uint64_t)jget_int(e, "count"), a, sizeof a),
+                human_bytes((uint64_t)jget_int(e, "bytes"), b, sizeof b));
+    }
+    fprintf(f, "runtime   %s %s, %s intra-op / %s inter-op threads, executor "
+            "%s\n",
+            jget_str(rt, "name"), jget_str(rt, "version"),
+            jget_str(rt, "threads"), jget_str(rt, "inter_threads"),
+            jget_str(rt, "executor"));
+}
+
 int cmd_info(int argc, char **argv)
 {
-    const char *json_path = NULL;
-    mb_opt_ctx ctx = {NULL, NULL, on_opt, &json_path, 0, NULL, 0};
+    struct info_args args = {NULL, NULL};
+    mb_opt_ctx ctx = {NULL, NULL, on_opt, &args, 0, NULL, 0};
     int rc = mb_opt_parse(&mb_cmd_info, argc, argv, &ctx);
     if (rc)
         return rc == MB_OPT_HELP ? MB_EXIT_OK : rc;
+    const char *json_path = args.json_path, *backend = args.backend;
     json_t *o = NULL;
     mb_err err = {0};
-    if (mb__onnx_inspect(ctx.args[0], &o, &err))
+    if (!backend && strcmp(mb_backend_for_model(ctx.args[0]), "ort") != 0)
+        backend = mb_backend_for_model(ctx.args[0]);
+    int by_backend = backend && strcmp(backend, "ort") != 0 &&
+                     strcmp(backend, "onnxruntime") != 0;
+    if (by_backend ? mb__backend_inspect(backend, ctx.args[0], &o, &err)
+                   : mb__onnx_inspect(ctx.args[0], &o, &err))
         return mb_cli_fail(&err);
     int to_stdout = json_path && strcmp(json_path, "-") == 0;
     if (!to_stdout && !ctx.quiet)
-        print_report(stdout, o);
+        (by_backend ? print_backend_report : print_report)(stdout, o);
     if (json_path) {
         json_t *doc = json_object();
         json_object_set_new(doc, "schema", json_string("mbench.info/1"));

@@ -119,6 +119,13 @@ typedef struct mb_backend {
      * every "dim:NAME"), for help and documentation; NULL when not
      * declared.  open() still validates every option itself. */
     const char *const *options;
+    /* Added after options: read only when struct_size covers it
+     * (MB_BACKEND_HAS).  May be NULL.  Facts about the
+     * opened model, as info() gives them for the runtime: "format",
+     * "params", "param_bytes", "params_by_dtype:DTYPE" ("COUNT BYTES"),
+     * "nodes", "op:NAME" (a count) and any others (mbench info prints
+     * them; the run's "model" section takes the parameter counts). */
+    void (*model_info)(void *session, mb_info_fn emit, void *user);
 } mb_backend;
 
 /* 1 when backend b offers share() (checks struct_size for plugins built
@@ -127,10 +134,25 @@ typedef struct mb_backend {
     ((b)->struct_size >= offsetof(mb_backend, share) + sizeof(void *) &&     \
      (b)->share != NULL)
 
+/* Does backend b provide the slot `field` (a plugin built against an
+ * older header has a smaller struct_size)? */
+#define MB_BACKEND_HAS(b, field)                                             \
+    ((b)->struct_size >= offsetof(mb_backend, field) + sizeof((b)->field) && \
+     (b)->field != NULL)
+
 /* The built-in backends, and lookup by name ("ort", "null") or by the path
- * of a plugin .so (a name containing '/').  Returns NULL and fills err when
- * nothing fits. */
+ * of a plugin .so (a name containing '/').  Any other NAME is looked for as
+ * the plugin mbench_NAME.so in, in order: the directories of
+ * $MBENCH_PLUGIN_PATH (colon-separated), `plugins/` beside the program or
+ * libmbench.so or one level up (the build tree: build/mbench,
+ * build/tests/...), <libdir>/mbench/plugins relative to it (an installed
+ * tree) and PREFIX/lib/mbench/plugins.  Returns NULL and
+ * fills err when nothing fits. */
 MB_API const mb_backend *mb_backend_find(const char *name_or_path, mb_err *err);
+
+/* The backend a model file calls for when none is named: "torch" for a
+ * TorchScript file (.pt, .pth), else "ort".  Static strings. */
+MB_API const char *mb_backend_for_model(const char *model_path);
 
 /* Symbol a plugin exports. */
 typedef const mb_backend *(*mb_backend_entry_fn)(void);

@@ -3,7 +3,9 @@
 #   scripts/deps.sh build   compiler and -dev libraries (make, make demo)
 #   scripts/deps.sh test    build + what the tests use (python3-onnx, numpy,
 #                           scikit-image, ONNX's test data, PostgreSQL,
-#                           clang and its libFuzzer runtime, ...)
+#                           clang and its libFuzzer runtime, libtorch-dev
+#                           and python3-torch for the torch plugin, pytest
+#                           and venv for the Python package, ...)
 #   scripts/deps.sh bench   build + what the benchmarks compare against
 # Runs apt-get (through sudo when not root).  Prints nothing when all is there.
 set -euo pipefail
@@ -14,8 +16,10 @@ build_pkgs=(gcc make pkg-config libc6-dev libjansson-dev nettle-dev libzip-dev
             ca-certificates)
 test_pkgs=(python3 python3-onnx python3-numpy python3-scipy python3-skimage libonnx-testdata
            postgresql sqlite3 chromium hyperfine git clang libclang-rt-14-dev
-           zsh clang-format)
-bench_pkgs=(python3 python3-onnx python3-numpy python3-scipy python3-skimage hyperfine git time)
+           zsh clang-format libtorch-dev python3-torch python3-pytest python3-venv
+           python3-setuptools python3-pandas g++)
+bench_pkgs=(python3 python3-onnx python3-numpy python3-scipy python3-skimage hyperfine git time
+            libtorch-dev python3-torch g++)
 
 pkgs=("${build_pkgs[@]}")
 case "$kind" in

@@ -83,11 +83,25 @@ mb_status mb__resolve_shape2(const mb_io_desc *d, int64_t batch,
     if (!carries)
         carries = &dummy;
     *carries = 0;
-    if (d->rank < 0)
+    if (d->rank < 0) {
+        /* A tensor whose rank the runtime does not know (a TorchScript
+         * argument): --shape gives it, at batch 1, axis 0 the batch. */
+        for (size_t k = 0; k < plan->n_shapes; k++) {
+            const mb_shape_override *o = &plan->shapes[k];
+            if (strcmp(o->name, d->name) != 0)
+                continue;
+            for (int i = 0; i < o->rank; i++)
+                dims[i] = o->dims[i] * (i == 0 ? batch : 1);
+            *carries = o->rank > 0;
+            return MB_OK;
+        }
         return mb__fail(err, MB_EUNSUPPORTED,
-                        "input '%s' has no tensor shape (a sequence, map or "
-                        "unknown rank); mbench feeds tensor inputs only",
-                        d->name);
+                        "input '%s' has no tensor shape the model declares "
+                        "(a sequence, a map, or a tensor of unknown rank); "
+                        "for a tensor give its shape at batch 1 with "
+                        "--shape %s=D0,D1,...",
+                        d->name, d->name);
+    }
     for (size_t k = 0; k < plan->n_shapes; k++) {
         const mb_shape_override *o = &plan->shapes[k];
         if (strcmp(o->name, d->name) != 0)
@@ -321,7 +335,11 @@ static mb_status fill_input(const mb_io_desc *d, const int64_t *dims,
                         "input '%s' has element type %s, which mbench cannot "
                         "synthesise; feed it with --data",
                         d->name, mb_dtype_name(d->dtype));
-    s = mb_tensor_alloc(out, d->dtype, d->rank, dims, d->name, err);
+    int rank = d->rank;
+    for (size_t k = 0; rank < 0 && k < plan->n_shapes; k++)
+        if (strcmp(plan->shapes[k].name, d->name) == 0)
+            rank = plan->shapes[k].rank; /* unknown rank, given by --shape */
+    s = mb_tensor_alloc(out, d->dtype, rank, dims, d->name, err);
     if (s)
         return s;
     double lo, hi;

@@ -32,7 +32,8 @@ typedef struct mb_shape_override {
 
 typedef struct mb_plan {
     /* what */
-    char *backend; /* "ort" (default), "null", or a plugin path */
+    char *backend; /* "ort", "null", a plugin name or path; NULL: by the
+                      model (mb__plan_backend) */
     char *model_path;
     char *variant; /* display name; defaults to the model's basename */
     char *ort_lib; /* --ort-lib, or NULL */

@@ -181,14 +181,16 @@ mb_status mb__bench_open(const mb_plan *plan, int64_t batch, mb_bench **out,
         return mb__fail(err, MB_ENOMEM, "out of memory");
     b->plan = plan;
     b->phases = (mb_phases){-1, -1, -1};
-    b->be = mb_backend_find(plan->backend, err);
+    /* A plugin's runtime is loaded with the plugin (dlopen): the library
+     * load phase counts from before finding it. */
+    int64_t t0 = mb_now_ns();
+    b->be = mb_backend_find(mb__plan_backend(plan), err);
     if (!b->be) {
         free(b);
         return err ? err->code : MB_EINVAL;
     }
     mb_backend_config cfg = {plan->ort_lib, plan->verbose, log_to_stderr, NULL,
                              plan->seed};
-    int64_t t0 = mb_now_ns();
     mb_status s = b->be->load(&cfg, &b->state, err);
     b->phases.library_load_ns = mb_now_ns() - t0;
     if (s) {
@@ -225,13 +227,16 @@ mb_status mb__bench_open(const mb_plan *plan, int64_t batch, mb_bench **out,
                     b->n_opts, &b->session, err);
     b->phases.session_create_ns = mb_now_ns() - t0;
     if (s) {
+        /* (ONNX files only: not a plugin's format, such as TorchScript) */
+        int is_onnx = plan->model_path &&
+                      strcmp(mb_backend_for_model(plan->model_path), "ort") == 0;
         b->session = NULL;
         mb__bench_close(b);
         /* A file the runtime rejects: say what is wrong with it, if our
          * own reader can tell (truncated, not ONNX at all). */
         json_t *info = NULL;
         mb_err e2 = {0};
-        if (s == MB_EMODEL && plan->model_path &&
+        if (s == MB_EMODEL && is_onnx &&
             mb__onnx_inspect(plan->model_path, &info, &e2) == MB_EFORMAT)
             return mb__fail(err, MB_EFORMAT, "%s", e2.msg);
         json_decref(info);
@@ -387,14 +392,17 @@ const mb_phases *mb__bench_phases(const mb_bench *b)
     return &b->phases;
 }
 
-static json_t *io_desc_json(const mb_io_desc *d, const int64_t *resolved)
+/* bound: the bound tensor (its dims; its rank when the model declares
+ * none, as for a TorchScript argument given by --shape), or NULL. */
+static json_t *io_desc_json(const mb_io_desc *d, const mb_tensor *bound)
 {
     json_t *o = json_object(), *shape = json_array(), *names = json_array();
+    const int64_t *resolved = bound ? bound->dims : NULL;
+    int rank = d->rank < 0 && bound ? bound->rank : d->rank;
     json_object_set_new(o, "name", json_string(d->name));
-    json_object_set_new(
-        o, "dtype",
-        json_string(d->rank < 0 ? "non-tensor" : mb_dtype_name(d->dtype)));
-    for (int i = 0; i < d->rank; i++) {
+    json_object_set_new(o, "dtype", json_string(rank < 0 ? "non-tensor"
+                                                 : mb_dtype_name(d->dtype)));
+    for (int i = 0; i < rank; i++) {
         json_array_append_new(
             shape, json_integer(resolved ? resolved[i] : d->dims[i]));
         json_array_append_new(names, d->dims[i] < 0 && d->dim_names[i] &&
@@ -411,8 +419,9 @@ json_t *mb__bench_io_json(const mb_bench *b)
 {
     json_t *o = json_object(), *in = json_array(), *out = json_array();
     for (size_t i = 0; i < b->n_in; i++) {
-        json_t *d = io_desc_json(&b->in[i],
-                                 b->inputs[i].data ? b->inputs[i].dims : NULL);
+        json_t *d = io_desc_json(&b->in[i], b->inputs[i].data
+                                                ? &b->inputs[i]
+                                                : NULL);
         json_object_set_new(d, "source",
                             json_string(b->from_data ? "data" : "synthetic"));
         if (!b->from_data) {
@@ -837,6 +846,43 @@ static mb_status measure(mb_bench *b, const mb_plan *p, json_t *run,
     return MB_OK;
 }
 
+const char *mb__plan_backend(const mb_plan *p)
+{
+    return p->backend ? p->backend : mb_backend_for_model(p->model_path);
+}
+
+static void add_model_fact(void *user, const char *key, const char *value)
+{
+    json_t *m = user;
+    if (!strcmp(key, "format")) {
+        json_object_set_new(m, "format", json_string(value));
+    } else if (!strcmp(key, "params") || !strcmp(key, "param_bytes")) {
+        json_object_set_new(m, key, json_integer(strtoll(value, NULL, 10)));
+    } else if (!strncmp(key, "params_by_dtype:", 16)) {
+        json_t *by = json_object_get(m, "params_by_dtype");
+        if (!json_is_object(by)) {
+            by = json_object();
+            json_object_set_new(m, "params_by_dtype", by);
+        }
+        long long count = 0, bytes = 0;
+        if (sscanf(value, "%lld %lld", &count, &bytes) == 2)
+            json_object_set_new(by, key + 16,
+                                json_pack("{s:I,s:I}", "count",
+                                          (json_int_t)count, "bytes",
+                                          (json_int_t)bytes));
+    }
+}
+
+/* Parameter counts of a model the ONNX reader cannot see (a plugin's
+ * format), from the backend's model_info; once per model object. */
+static void add_model_facts(mb_bench *b, json_t *model)
+{
+    if (!model || !json_is_null(json_object_get(model, "params")) ||
+        !MB_BACKEND_HAS(b->be, model_info) || !b->session)
+        return;
+    b->be->model_info(b->session, add_model_fact, model);
+}
+
 json_t *mb__bench_run_skeleton(const mb_plan *p, mb_bench *b, int64_t batch,
                                json_t *model, int64_t rss_before,
                                int64_t rss_after)
@@ -848,8 +894,8 @@ json_t *mb__bench_run_skeleton(const mb_plan *p, mb_bench *b, int64_t batch,
     json_object_set_new(run, "status", json_string("ok"));
     json_object_set_new(run, "variant", json_string(name));
     json_object_set(run, "model", model);
-    json_object_set_new(run, "backend",
-                        json_string(p->backend ? p->backend : "ort"));
+    json_object_set_new(run, "backend", json_string(mb__plan_backend(p)));
+    add_model_facts(b, model);
     json_object_set_new(run, "runtime", mb__bench_runtime_json(b));
     const char *dev = device_of(p);
     json_object_set_new(run, "device", json_string(dev));
@@ -879,7 +925,7 @@ static void add_input_warning(const mb_plan *plan, json_t *doc)
 {
     json_t *warn = json_object_get(doc, "warnings");
     mb_err e = {0};
-    const mb_backend *be = mb_backend_find(plan->backend, &e);
+    const mb_backend *be = mb_backend_find(mb__plan_backend(plan), &e);
     if (!plan->data_path && !(mb__backend_caps(be) & MB_BACKEND_CAP_SIMULATED))
         json_array_append_new(
             warn, json_string("inputs are random (synthetic, seeded): "

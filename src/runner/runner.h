@@ -54,6 +54,10 @@ mb_status mb__bench_bind_data(mb_bench *b, size_t first, mb_err *err);
 /* The batch size currently bound. */
 int64_t mb__bench_batch(const mb_bench *b);
 
+/* The backend a plan runs on: --backend, else by the model's extension
+ * (mb_backend_for_model).  Borrowed. */
+const char *mb__plan_backend(const mb_plan *p);
+
 /* The "model" object of a result document for plan->model_path (path,
  * name, sha256, file_bytes, params, ...).  New reference. */
 json_t *mb__model_json(const mb_plan *plan);
