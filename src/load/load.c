@@ -126,6 +126,7 @@ int mb__load_req_set(mb__load_req *r, const char *key, const char *v,
             return bad(err, key, v, "rates in requests per second (500 or "
                                     "100,200,400; at most 32)");
         r->n_qps = n;
+        r->given |= 1u << MB_LOAD_POISSON;
         if (r->scenario != MB_LOAD_SLO)
             r->scenario = MB_LOAD_POISSON;
         return 0;
@@ -133,14 +134,17 @@ int mb__load_req_set(mb__load_req *r, const char *key, const char *v,
     if (!strcmp(key, "offline")) {
         if (mb__parse_i64(v, 0, 1, &i))
             return bad(err, key, v, "0 or 1");
-        if (i)
+        if (i) {
             r->scenario = MB_LOAD_OFFLINE;
+            r->given |= 1u << MB_LOAD_OFFLINE;
+        }
         return 0;
     }
     if (!strcmp(key, "slo")) {
         if (mb__load_parse_slo(v, r, err))
             return -MB_EINVAL;
         r->scenario = MB_LOAD_SLO;
+        r->given |= 1u << MB_LOAD_SLO;
         return 0;
     }
     if (!strcmp(key, "cpus"))
@@ -553,10 +557,28 @@ static mb_status run_scenario(engine *g, size_t threads, json_t *load,
     return s;
 }
 
+mb_status mb__load_req_check(const mb__load_req *rq, mb_err *err)
+{
+    unsigned g = rq->given;
+    if (g & (g - 1))
+        return mb__fail(err, MB_EINVAL,
+                        "--qps, --offline and --slo are "
+                        "different scenarios; give one of them");
+    if (rq->scenario != MB_LOAD_CLOSED && rq->n_concurrency > 1)
+        return mb__fail(err, MB_EINVAL,
+                        "a list of --concurrency values is "
+                        "a closed-loop sweep; with --qps, --offline or "
+                        "--slo give one thread count");
+    return MB_OK;
+}
+
 mb_status mb__load_run(const mb_plan *plan, const mb__load_req *rq,
                        json_t **doc_out, mb_err *err)
 {
     *doc_out = NULL;
+    mb_status cs = mb__load_req_check(rq, err);
+    if (cs)
+        return cs;
     size_t threads = max_threads(rq);
     if (rq->sessions < 1 || (size_t)rq->sessions > threads)
         return mb__fail(err, MB_EINVAL,
