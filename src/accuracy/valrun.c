@@ -459,6 +459,11 @@ mb_status mb__val_plans(mb_plan *pa, mb_plan *pb, const char *baseline,
         else
             s = mb__planopt_set(pb, o, key, eq + 1, err);
     }
+    if (!s && n_cand && mb__planopt_finish(pb, "", err)) {
+        char msg[sizeof err->msg]; /* min <= max with the candidate's own */
+        snprintf(msg, sizeof msg, "%s", err->msg);
+        s = mb__fail(err, MB_EINVAL, "--candidate-opt: %s", msg);
+    }
     if (s) {
         mb__plan_free(pb);
         mb__plan_defaults(pb);

@@ -55,8 +55,9 @@ mb_status mb__val_set(mb__val_req *rq, const char *key, const char *value,
 /* The two plans of a validation from one set of run options: pa's
  * model_path becomes baseline, *pb (uninitialised) a copy of pa with
  * model_path candidate and then each "KEY=VALUE" of cand_opts applied (a
- * run option without dashes: threads=2, opt-level=all).  MB_EINVAL names
- * a bad or unknown one; on failure *pb holds nothing to free. */
+ * run option without dashes: threads=2, opt-level=all) and the run
+ * options' cross-checks made again.  MB_EINVAL names a bad or unknown one;
+ * on failure *pb holds nothing to free. */
 mb_status mb__val_plans(mb_plan *pa, mb_plan *pb, const char *baseline,
                         const char *candidate, const char *const *cand_opts,
                         size_t n_cand, mb_err *err);
