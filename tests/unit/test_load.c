@@ -256,8 +256,31 @@ static void public_api_runs_a_load(void)
     mb_runner_free(r);
 }
 
+/* Two scenarios, or a thread sweep with an open loop, are refused by the
+ * engine itself (the CLI and the API); a repeated --qps is one scenario. */
+static void one_scenario_at_a_time(void)
+{
+    mb__load_req r;
+    mb_err e = {0};
+    mb__load_req_defaults(&r);
+    EXPECT_EQ_INT(mb__load_req_check(&r, &e), MB_OK);
+    EXPECT_EQ_INT(mb__load_req_set(&r, "qps", "10", &e), 0);
+    EXPECT_EQ_INT(mb__load_req_set(&r, "qps", "20", &e), 0);
+    EXPECT_EQ_INT(mb__load_req_check(&r, &e), MB_OK);
+    EXPECT_EQ_INT(mb__load_req_set(&r, "offline", "1", &e), 0);
+    EXPECT_EQ_INT(mb__load_req_check(&r, &e), MB_EINVAL);
+    EXPECT_CONTAINS(e.msg, "different scenarios");
+    mb__load_req_defaults(&r);
+    EXPECT_EQ_INT(mb__load_req_set(&r, "concurrency", "1,2", &e), 0);
+    EXPECT_EQ_INT(mb__load_req_check(&r, &e), MB_OK);
+    EXPECT_EQ_INT(mb__load_req_set(&r, "slo", "p99=20ms", &e), 0);
+    EXPECT_EQ_INT(mb__load_req_check(&r, &e), MB_EINVAL);
+    EXPECT_CONTAINS(e.msg, "closed-loop sweep");
+}
+
 int main(void)
 {
+    RUN(one_scenario_at_a_time);
     RUN(public_api_runs_a_load);
     RUN(estop_matches_scipy_binomial);
     RUN(estop_bound_covers_the_true_p99);
