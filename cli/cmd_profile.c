@@ -14,8 +14,6 @@
 #include "report/profprint.h"
 
 #include <stdio.h>
-#include <stdlib.h>
-#include <string.h>
 
 MBENCH_COMMAND(profile, cmd_profile,
                "per-operator profile, FLOPs and share of peak; --compare A B")

@@ -6,7 +6,6 @@
 #include "cli.h"
 #include "opt.h"
 #include "outputs.h"
-#include "runopts.h"
 
 #include "accuracy/valrun.h"
 #include "core/alloc.h"
@@ -15,7 +14,6 @@
 
 #include <stdio.h>
 #include <stdlib.h>
-#include <string.h>
 
 MBENCH_COMMAND(validate, cmd_validate,
                "check a candidate model's outputs and accuracy against a "
