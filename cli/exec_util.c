@@ -4,6 +4,7 @@
 #include "cli.h"
 #include "core/buf.h"
 #include "core/fileio.h"
+#include "report/output.h"
 #include "report/rutil.h"
 
 #include <math.h>
@@ -240,21 +241,8 @@ void mb_cli_print_comparison(FILE *f, const json_t *cmp)
 
 int mb_cli_write_doc(const char *path, const json_t *doc)
 {
-    char *s = json_dumps(doc, JSON_INDENT(2));
-    if (!s)
-        return mb_cli_error(MB_EXIT_RUNTIME, "out of memory writing %s", path);
-    mb_buf b = MB_BUF_INIT;
-    mb__buf_puts(&b, s);
-    mb__buf_putc(&b, '\n');
-    free(s);
-    if (b.oom) {
-        mb__buf_free(&b);
-        return mb_cli_error(MB_EXIT_RUNTIME, "out of memory writing %s", path);
-    }
     mb_err err = {0};
-    mb_status st = mb__write_file_atomic(path, b.data, b.len, &err);
-    mb__buf_free(&b);
-    if (st != MB_OK)
+    if (mb__output_json(path, doc, &err))
         return mb_cli_error(MB_EXIT_RUNTIME, "%s", err.msg);
     return 0;
 }

@@ -5,10 +5,8 @@
 #include "opt.h"
 #include "core/buf.h"
 #include "core/fileio.h"
-#include "report/csv.h"
-#include "report/markdown.h"
+#include "report/output.h"
 #include "store/store.h"
-#include "report/html.h"
 
 #include <fcntl.h>
 #include <stdio.h>
@@ -204,64 +202,19 @@ int mb_cli_outputs_handle(mb_cli_outputs *o, int c, const char *arg)
     return 0;
 }
 
-static int write_buf(const char *path, mb_buf *b)
+static void print_failure(void *user, const mb_err *e)
 {
-    mb_err e = {0};
-    if (b->oom) {
-        mb__buf_free(b);
-        return mb_cli_error(MB_EXIT_RUNTIME, "out of memory writing %s", path);
-    }
-    mb_status s =
-        mb__write_file_atomic(path, b->data ? b->data : "", b->len, &e);
-    mb__buf_free(b);
-    return s ? mb_cli_fail(&e) : 0;
+    (void)user;
+    mb_cli_fail(e);
 }
 
+/* The files are written by the output manager (src/report/output.h);
+ * the store is appended here. */
 int mb_cli_outputs_write(const mb_cli_outputs *o, json_t *doc)
 {
-    int rc = 0;
+    mb__outset files = {o->json, o->csv, o->md, o->html};
+    int rc = mb__output_all(&files, doc, print_failure, NULL) != MB_OK;
     mb_err e = {0};
-    if (o->json) {
-        char *s = json_dumps(doc, JSON_INDENT(2) | JSON_REAL_PRECISION(17));
-        mb_buf b = MB_BUF_INIT;
-        if (s)
-            mb__buf_puts(&b, s);
-        free(s);
-        mb__buf_putc(&b, '\n');
-        rc |= write_buf(o->json, &b);
-    }
-    if (o->csv) {
-        mb_buf b = MB_BUF_INIT;
-        int fresh = access(o->csv, F_OK) != 0 || mb__file_size(o->csv) == 0;
-        mb__report_csv(doc, fresh, &b);
-        if (b.oom) {
-            rc |= mb_cli_error(MB_EXIT_RUNTIME, "out of memory");
-        } else if (mb__append_file_atomic(o->csv, b.data ? b.data : "", b.len,
-                                          &e)) {
-            rc |= mb_cli_fail(&e);
-        }
-        mb__buf_free(&b);
-    }
-    if (o->md) {
-        mb_buf b = MB_BUF_INIT;
-        const json_t *docs[1] = {doc};
-        if (mb__report_md(docs, 1, &b, &e)) {
-            mb__buf_free(&b);
-            rc |= mb_cli_fail(&e);
-        } else {
-            rc |= write_buf(o->md, &b);
-        }
-    }
-    if (o->html) {
-        mb_buf b = MB_BUF_INIT;
-        const json_t *docs[1] = {doc};
-        if (mb__report_html(docs, 1, &b, &e)) {
-            mb__buf_free(&b);
-            rc |= mb_cli_fail(&e);
-        } else {
-            rc |= write_buf(o->html, &b);
-        }
-    }
     if (o->db) {
         mb__store *st = NULL;
         json_t *git = mb__git_info(o->git_dir ? o->git_dir : ".");

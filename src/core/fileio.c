@@ -431,6 +431,41 @@ mb_status mb__output_dir_check(const char *dir, mb_err *err)
     return s ? s : probe_dir(dir, dir, err);
 }
 
+mb_status mb__read_lines(const char *path, char ***lines, size_t *n,
+                         mb_err *err)
+{
+    char *text = NULL, *save = NULL;
+    mb_status st = mb__read_file(path, &text, NULL, err);
+    if (st)
+        return st;
+    for (char *line = strtok_r(text, "\n", &save); line && !st;
+         line = strtok_r(NULL, "\n", &save)) {
+        while (*line == ' ' || *line == '\t')
+            line++;
+        for (char *h = strchr(line, '#'); h; h = strchr(h + 1, '#'))
+            if (h > line && (h[-1] == ' ' || h[-1] == '\t')) {
+                *h = '\0';
+                break;
+            }
+        size_t len = strlen(line);
+        while (len && (line[len - 1] == ' ' || line[len - 1] == '\t' ||
+                       line[len - 1] == '\r'))
+            line[--len] = '\0';
+        if (!*line || *line == '#')
+            continue;
+        char **grown = mb__realloc_array(*lines, *n + 1, sizeof *grown);
+        char *copy = grown ? mb__strdup(line) : NULL;
+        if (grown)
+            *lines = grown;
+        if (!copy)
+            st = mb__fail(err, MB_ENOMEM, "out of memory reading %s", path);
+        else
+            (*lines)[(*n)++] = copy;
+    }
+    free(text);
+    return st;
+}
+
 mb_status mb__read_file(const char *path, char **data, size_t *len,
                         mb_err *err)
 {

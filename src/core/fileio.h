@@ -43,6 +43,13 @@ mb_status mb__mkdirs(const char *dir, mb_err *err);
 mb_status mb__read_file(const char *path, char **data, size_t *len,
                         mb_err *err);
 
+/* Appends the lines of a list file (variants, tasks) to *lines (grown
+ * with realloc; each line malloc'd; the caller frees both): blanks at
+ * either end trimmed, empty lines and '#' comments (a whole line, or from
+ * a '#' after a blank) dropped.  On failure *lines keeps what it had. */
+mb_status mb__read_lines(const char *path, char ***lines, size_t *n,
+                         mb_err *err);
+
 /* A read-only mapping of a whole file (empty files map to len 0). */
 typedef struct mb_map {
     const uint8_t *data;

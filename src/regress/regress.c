@@ -340,6 +340,20 @@ static double *replicate_figures(const json_t *run, double q, size_t *k)
         return NULL;
     size_t i;
     const json_t *v;
+    /* A program's run (exec, suite) is one process: each of its samples
+     * is the wall time of a fresh process, so the samples are the
+     * per-process figures of the central metrics. */
+    if (json_is_object(json_object_get(run, "exec")) && (q == 50 || q < 0) &&
+        json_array_size(sa) >= 2) {
+        free(x);
+        x = mb__calloc(json_array_size(sa), sizeof *x);
+        if (!x)
+            return NULL;
+        json_array_foreach(sa, i, v) if (json_is_number(v) &&
+                                         json_number_value(v) > 0)
+            x[(*k)++] = json_number_value(v);
+        return x;
+    }
     if (json_array_size(pp)) {
         json_array_foreach(pp, i, v) if (json_is_number(v) &&
                                          json_number_value(v) > 0)

@@ -589,7 +589,7 @@ int mb__chart_speedup(mb_buf *b, const mb_rview *v)
     mb__svg_legend(&s, "median speedup", "#777777", 0);
     mb__svg_legend(&s, "p99 speedup (lighter)", "#bbbbbb", 0);
     mb__svg_legend(&s, "1× = as fast as the baseline", "currentColor", 2);
-    mb__svg_end(&s, "Whiskers: bootstrap 95% confidence intervals of the latency ratio "
+    mb__svg_end(&s, "Whiskers: 95% confidence intervals (Student t over processes) of the latency ratio "
                     "baseline / variant.");
     return 1;
 }

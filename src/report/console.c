@@ -1,7 +1,9 @@
 /* console.c - console tables for result documents. */
 #include "report/console.h"
 
+#include "report/fields.h"
 #include "report/rutil.h"
+#include "report/view.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -19,63 +21,6 @@ static const char *str(const json_t *o, const char *key)
     return s ? s : "";
 }
 
-void mb__fmt_duration(double ns, char *buf, size_t len)
-{
-    if (!isfinite(ns)) {
-        snprintf(buf, len, "-");
-        return;
-    }
-    const char *unit = "ns";
-    double v = ns;
-    if (fabs(ns) >= 1e9) {
-        v = ns / 1e9;
-        unit = "s";
-    } else if (fabs(ns) >= 1e6) {
-        v = ns / 1e6;
-        unit = "ms";
-    } else if (fabs(ns) >= 1e3) {
-        v = ns / 1e3;
-        unit = "us";
-    }
-    int prec = fabs(v) >= 100 ? 0 : fabs(v) >= 10 ? 1 : 2;
-    if (strcmp(unit, "ns") == 0)
-        prec = 0;
-    snprintf(buf, len, "%.*f %s", prec, v, unit);
-}
-
-void mb__fmt_count(double n, char *buf, size_t len)
-{
-    if (!isfinite(n)) {
-        snprintf(buf, len, "-");
-        return;
-    }
-    if (n >= 1e9)
-        snprintf(buf, len, "%.2fG", n / 1e9);
-    else if (n >= 1e6)
-        snprintf(buf, len, "%.2fM", n / 1e6);
-    else if (n >= 1e4)
-        snprintf(buf, len, "%.1fK", n / 1e3);
-    else
-        snprintf(buf, len, "%.0f", n);
-}
-
-/* Milliseconds with enough digits for sub-millisecond models. */
-static void ms(double ns, char *buf, size_t len)
-{
-    if (!isfinite(ns)) {
-        snprintf(buf, len, "n/a");
-        return;
-    }
-    double v = ns / 1e6;
-    int prec = v >= 100 ? 1 : v >= 1 ? 3 : v >= 0.01 ? 4 : 5;
-    snprintf(buf, len, "%.*f", prec, v);
-}
-
-typedef struct col {
-    const char *head;
-    int width;
-    int min_term; /* shown only when the terminal is at least this wide */
-} col;
 
 static void header_block(const json_t *doc, const json_t *run,
                          const mb_console_opts *o, mb_buf *out)
@@ -136,6 +81,86 @@ static void header_block(const json_t *doc, const json_t *run,
                        num(tm, "resolution_ns"), num(tm, "overhead_ns"));
 }
 
+/* The columns after "batch" and "p50 ms [95% CI]": fields of
+ * report/fields.h (heading, getter and unit come from there; a second
+ * field is shown as "a ± b"), a width (negative: left-aligned) and the
+ * narrowest terminal that shows the column. */
+typedef struct col {
+    const char *field, *field2;
+    int width, min_term;
+} col;
+
+static const col cols[] = {
+    {"latency_p90_ms", NULL, 9, 140},
+    {"latency_p95_ms", NULL, 9, 88},
+    {"latency_p99_ms", NULL, 9, 0},
+    {"latency_mean_ms", "latency_std_ms", 19, 165},
+    {"latency_min_ms", NULL, 9, 165},
+    {"latency_max_ms", NULL, 9, 165},
+    {"iterations", NULL, 7, 0},
+    {"stop_rule", NULL, -16, 100},
+    {"throughput_ips", NULL, 10, 0},
+    {"throughput_sps", NULL, 10, 140},
+    {"memory_mb", NULL, 10, 0},
+};
+
+static void put_cell(mb_buf *out, const col *c, const char *text)
+{
+    mb__buf_printf(out, c->width < 0 ? " %-*s" : " %*s",
+                   c->width < 0 ? -c->width : c->width, text);
+}
+
+static void table_header(const mb_console_opts *o, mb_buf *out)
+{
+    mb__buf_printf(out, "\n%s%5s  %-24s", o->color ? "\033[2m" : "",
+                   "batch", "p50 ms [95% CI]");
+    for (size_t i = 0; i < sizeof cols / sizeof cols[0]; i++) {
+        if (o->width < cols[i].min_term)
+            continue;
+        const mb__field *f = mb__field_find(cols[i].field);
+        char head[64];
+        if (cols[i].field2)
+            snprintf(head, sizeof head, "%s ± %s", f->title,
+                     mb__field_find(cols[i].field2)->title);
+        else
+            snprintf(head, sizeof head, "%s", f->title);
+        put_cell(out, &cols[i], head);
+    }
+    mb__buf_printf(out, "%s\n", o->color ? "\033[0m" : "");
+}
+
+static void table_row(const mb_rrun *r, const mb_console_opts *o,
+                      mb_buf *out)
+{
+    char a[32], lo[32], hi[32], cell[96];
+    /* With replicates, the median shown is the one its CI is about: the
+     * geometric mean of the per-process (or per-block) medians. */
+    mb__fmt_ms_table(r->p50, a, sizeof a);
+    if (isfinite(r->ci_lo) || isfinite(r->ci_hi)) {
+        mb__fmt_ms_table(r->ci_lo, lo, sizeof lo);
+        mb__fmt_ms_table(r->ci_hi, hi, sizeof hi);
+        snprintf(cell, sizeof cell, "%s [%s, %s]", a, lo, hi);
+    } else {
+        snprintf(cell, sizeof cell, "%s [n too small]", a);
+    }
+    mb__buf_printf(out, "%5lld  %-24s", (long long)(r->batch >= 0 ? r->batch : 0),
+                   cell);
+    for (size_t i = 0; i < sizeof cols / sizeof cols[0]; i++) {
+        if (o->width < cols[i].min_term)
+            continue;
+        char t1[64], t2[64], both[130];
+        mb__field_cell(mb__field_find(cols[i].field), r, 0, t1, sizeof t1);
+        if (cols[i].field2) {
+            mb__field_cell(mb__field_find(cols[i].field2), r, 0, t2, sizeof t2);
+            snprintf(both, sizeof both, "%s ± %s", t1, t2);
+            put_cell(out, &cols[i], both);
+        } else {
+            put_cell(out, &cols[i], t1);
+        }
+    }
+    mb__buf_putc(out, '\n');
+}
+
 void mb__report_console(const json_t *doc, const mb_console_opts *o,
                         mb_buf *out)
 {
@@ -143,91 +168,26 @@ void mb__report_console(const json_t *doc, const mb_console_opts *o,
     size_t i;
     const json_t *run;
     const char *prev_variant = NULL;
-    int wide = o->width >= 165, mid = o->width >= 140;
-    int show_stop = o->width >= 100, show_p95 = o->width >= 88;
     const char *dim = o->color ? "\033[2m" : "", *rst = o->color ? "\033[0m" : "";
     const char *red = o->color ? "\033[31m" : "";
     json_array_foreach(runs, i, run)
     {
-        const char *variant = str(run, "variant");
+        mb_rrun r;
+        mb__rrun_fill(&r, doc, 0, run);
+        const char *variant = r.variant_raw ? r.variant_raw : "";
         if (!prev_variant || strcmp(prev_variant, variant) != 0) {
             if (prev_variant)
                 mb__buf_putc(out, '\n');
             header_block(doc, run, o, out);
-            mb__buf_printf(out, "\n%s%5s  %-24s", dim, "batch",
-                           "p50 ms [95% CI]");
-            if (mid)
-                mb__buf_printf(out, " %9s", "p90");
-            if (show_p95)
-                mb__buf_printf(out, " %9s", "p95");
-            mb__buf_printf(out, " %9s", "p99");
-            if (wide)
-                mb__buf_printf(out, " %19s %9s %9s", "mean ± std", "min",
-                               "max");
-            mb__buf_printf(out, " %7s", "iters");
-            if (show_stop)
-                mb__buf_printf(out, " %-16s", "stop");
-            mb__buf_printf(out, " %10s", "inf/s");
-            if (mid)
-                mb__buf_printf(out, " %10s", "samples/s");
-            mb__buf_printf(out, " %10s%s\n", "peak RSS", rst);
+            table_header(o, out);
             prev_variant = variant;
         }
-        if (strcmp(str(run, "status"), "failed") == 0) {
+        if (r.status_raw && strcmp(r.status_raw, "failed") == 0)
             mb__buf_printf(out, "%5lld  %sFAILED: %s%s\n",
-                           (long long)json_integer_value(
-                               json_object_get(run, "batch_size")),
-                           red, str(run, "error"), rst);
-            continue;
-        }
-        const json_t *lat = json_object_get(run, "latency");
-        const json_t *ci = json_object_get(lat, "median_ci95");
-        char a[32], lo[32], hi[32], c1[32], c2[32], c3[32], c4[32], c5[32],
-            c6[32], c7[32], cell[96];
-        /* With replicates, the median shown is the one its CI is about:
-         * the geometric mean of the per-process (or per-block) medians. */
-        double est = num(ci, "estimate");
-        ms(isfinite(est) ? est : num(lat, "median"), a, sizeof a);
-        if (json_is_object(ci)) {
-            ms(num(ci, "lo"), lo, sizeof lo);
-            ms(num(ci, "hi"), hi, sizeof hi);
-            snprintf(cell, sizeof cell, "%s [%s, %s]", a, lo, hi);
-        } else {
-            snprintf(cell, sizeof cell, "%s [n too small]", a);
-        }
-        ms(num(lat, "p90"), c1, sizeof c1);
-        ms(num(lat, "p95"), c2, sizeof c2);
-        ms(num(lat, "p99"), c3, sizeof c3);
-        ms(num(lat, "mean"), c4, sizeof c4);
-        ms(num(lat, "std"), c5, sizeof c5);
-        ms(num(lat, "min"), c6, sizeof c6);
-        ms(num(lat, "max"), c7, sizeof c7);
-        mb__buf_printf(out, "%5lld  %-24s",
-                       (long long)json_integer_value(
-                           json_object_get(run, "batch_size")),
-                       cell);
-        if (mid)
-            mb__buf_printf(out, " %9s", c1);
-        if (show_p95)
-            mb__buf_printf(out, " %9s", c2);
-        mb__buf_printf(out, " %9s", c3);
-        if (wide) {
-            char ms_[48];
-            snprintf(ms_, sizeof ms_, "%s ± %s", c4, c5);
-            mb__buf_printf(out, " %19s %9s %9s", ms_, c6, c7);
-        }
-        const json_t *tp = json_object_get(run, "throughput");
-        char mem[32];
-        mb__fmt_bytes(num(json_object_get(run, "memory"), "rss_peak_bytes"),
-                      mem, sizeof mem);
-        mb__buf_printf(out, " %7lld", (long long)json_integer_value(
-                                          json_object_get(run, "iterations")));
-        if (show_stop)
-            mb__buf_printf(out, " %-16s", str(run, "stop_rule"));
-        mb__buf_printf(out, " %10.1f", num(tp, "inferences_per_s"));
-        if (mid)
-            mb__buf_printf(out, " %10.1f", num(tp, "samples_per_s"));
-        mb__buf_printf(out, " %10s\n", mem);
+                           (long long)(r.batch >= 0 ? r.batch : 0), red,
+                           r.error ? r.error : "", rst);
+        else
+            table_row(&r, o, out);
     }
     /* Notes that belong under the table. */
     json_array_foreach(runs, i, run)
@@ -258,9 +218,9 @@ void mb__report_console(const json_t *doc, const mb_console_opts *o,
                            b, rcv * 100, kp);
             if (json_is_object(modes)) {
                 char m1[32], m2[32];
-                ms(num(json_object_get(modes, "fast"), "median"), m1,
+                mb__fmt_ms_table(num(json_object_get(modes, "fast"), "median"), m1,
                    sizeof m1);
-                ms(num(json_object_get(modes, "slow"), "median"), m2,
+                mb__fmt_ms_table(num(json_object_get(modes, "slow"), "median"), m2,
                    sizeof m2);
                 mb__buf_printf(
                     out,
@@ -306,7 +266,7 @@ void mb__report_console(const json_t *doc, const mb_console_opts *o,
                 continue;
             char v[32];
             if (json_is_true(json_object_get(pq, "supported")))
-                ms(num(pq, "value"), v, sizeof v);
+                mb__fmt_ms_table(num(pq, "value"), v, sizeof v);
             else
                 snprintf(v, sizeof v, "not supported by %.0f samples",
                          num(lat, "count"));

@@ -5,6 +5,7 @@
 #define MB_REPORT_CONSOLE_H
 
 #include "core/buf.h"
+#include "report/rutil.h" /* mb__fmt_duration, mb__fmt_count */
 
 #include <jansson.h>
 
@@ -15,9 +16,10 @@ typedef struct mb_console_opts {
 
 void mb__report_console(const json_t *doc, const mb_console_opts *o,
                         mb_buf *out);
-/* "12.3 ms", "850 us", "42 ns" with 3 significant digits. */
-void mb__fmt_duration(double ns, char *buf, size_t len);
-/* "1.23M", "456K" for counts. */
-void mb__fmt_count(double n, char *buf, size_t len);
+/* The table of a compare document (one row per variant, columns dropped
+ * by priority to fit o->width), its recommendations and warnings
+ * (console_cmp.c). */
+void mb__report_compare_console(const json_t *doc, const mb_console_opts *o,
+                                mb_buf *out);
 
 #endif

@@ -239,7 +239,6 @@ static void accuracy_tables(mb_buf *b, const mb_rview *v)
 
 static void verdict(mb_buf *b, const mb_rview *v)
 {
-    char t[64];
     mb__buf_puts(b, "<p class=\"verdict\" id=\"verdict\">");
     int said = 0;
     for (size_t i = 0; i < v->n_cmps; i++) {
@@ -290,25 +289,11 @@ static void verdict(mb_buf *b, const mb_rview *v)
             mb__buf_printf(b, ", Mann-Whitney p %s%s", p < 0.0001 ? "" : "= ", mb__fmt_p(p, pt, sizeof pt));
         mb__buf_puts(b, ")");
     }
-    if (!said) {
-        const mb_rrun *fast = NULL, *thr = NULL;
-        size_t failed;
-        mb__rview_best(v, &fast, &thr, &failed);
-        if (fast) {
-            mb__buf_printf(b, "Median latency <b>%s ms</b> (", mb__fmt_ms(fast->p50, t, sizeof t));
-            esc(b, fast->variant);
-            mb__buf_printf(b, fast->batch >= 0 ? ", batch %lld)" : ")", (long long)fast->batch);
-            said = 1;
-        }
-        if (thr && v->n_runs > 1) {
-            mb__buf_printf(b, "; highest throughput <b>%s samples/s</b> (",
-                           mb__fmt_num(thr->sps, 4, t, sizeof t));
-            esc(b, thr->variant);
-            mb__buf_printf(b, thr->batch >= 0 ? ", batch %lld)" : ")", (long long)thr->batch);
-        }
-        if (failed)
-            mb__buf_printf(b, "%s<span class=\"failed\">%zu run%s failed</span>", said ? "; " : "",
-                           failed, failed == 1 ? "" : "s");
+    if (!said) { /* plain runs: fastest median and best throughput */
+        static const mb_rmarkup html = {
+            mb__html_escape, "Median latency ", "<b>", "</b>",
+            "<span class=\"failed\">%zu run%s failed</span>", NULL};
+        mb__rview_best_sentence(v, &html, b);
     }
     mb__buf_puts(b, "</p>\n");
 }

@@ -4,6 +4,7 @@
 #include "report/execsec.h"
 
 #include "core/err.h"
+#include "report/fields.h"
 #include "report/proftab.h"
 #include "report/rutil.h"
 
@@ -59,42 +60,39 @@ static void verdict_line(mb_buf *b, const mb_rview *v)
         if (isfinite(p))
             mb__buf_printf(b, " (p %s%s)", p < 0.0001 ? "" : "= ", mb__fmt_p(p, pt, sizeof pt));
     }
-    if (!said) {
-        /* A plain run: fastest median and best throughput. */
-        const mb_rrun *fast = NULL, *thr = NULL;
-        size_t failed;
-        mb__rview_best(v, &fast, &thr, &failed);
-        char t[32];
-        if (fast) {
-            mb__buf_puts(b, "lowest median latency ");
-            mb__buf_printf(b, "%s ms (", mb__fmt_ms(fast->p50, t, sizeof t));
-            mb__md_escape(b, fast->variant);
-            mb__buf_printf(b, fast->batch >= 0 ? ", batch %lld)" : ")", (long long)fast->batch);
-            said++;
-        }
-        if (thr && v->n_runs > 1) {
-            mb__buf_printf(b, "; highest throughput %s samples/s (",
-                           mb__fmt_num(thr->sps, 4, t, sizeof t));
-            mb__md_escape(b, thr->variant);
-            mb__buf_printf(b, thr->batch >= 0 ? ", batch %lld)" : ")", (long long)thr->batch);
-        }
-        if (failed)
-            mb__buf_printf(b, "%s%zu run%s **FAILED**", said ? "; " : "",
-                           failed, failed == 1 ? "" : "s");
-        else if (!said)
-            mb__buf_puts(b, "no runs");
+    if (!said) { /* plain runs: fastest median and best throughput */
+        static const mb_rmarkup md = {mb__md_escape, "lowest median latency ",
+                                      "", "", "%zu run%s **FAILED**",
+                                      "no runs"};
+        mb__rview_best_sentence(v, &md, b);
     }
     mb__buf_puts(b, "\n\n");
 }
+
+/* The summary's figure columns: fields of report/fields.h with the
+ * heading this table gives them. */
+static const struct {
+    const char *field, *head;
+} md_cols[] = {
+    {"latency_p95_ms", "p95 ms"},
+    {"latency_p99_ms", "p99 ms"},
+    {"throughput_ips", "throughput (inferences/s)"},
+    {"throughput_sps", "samples/s"},
+    {"memory_mb", "peak RSS"},
+};
 
 static void summary_table(mb_buf *b, const mb_rview *v)
 {
     char t1[32], t2[32], t3[32];
     mb__buf_puts(b, "### Summary\n\n"
-                    "| variant | model | batch | p50 ms [95% CI] | p95 ms | p99 ms "
-                    "| throughput (inferences/s) | samples/s | peak RSS "
-                    "| run-to-run CV (processes) | status |\n"
-                    "|---|---|--:|--:|--:|--:|--:|--:|--:|--:|---|\n");
+                    "| variant | model | batch | p50 ms [95% CI]");
+    for (size_t c = 0; c < sizeof md_cols / sizeof md_cols[0]; c++)
+        mb__buf_printf(b, " | %s", md_cols[c].head);
+    mb__buf_puts(b, " | run-to-run CV (processes) | status |\n"
+                    "|---|---|--:|--:");
+    for (size_t c = 0; c < sizeof md_cols / sizeof md_cols[0]; c++)
+        mb__buf_puts(b, "|--:");
+    mb__buf_puts(b, "|--:|---|\n");
     for (size_t i = 0; i < v->n_runs; i++) {
         const mb_rrun *r = &v->runs[i];
         mb__buf_puts(b, "| ");
@@ -114,11 +112,10 @@ static void summary_table(mb_buf *b, const mb_rview *v)
         if (isfinite(r->ci_lo) && isfinite(r->ci_hi))
             mb__buf_printf(b, " [%s, %s]", mb__fmt_ms(r->ci_lo, t2, sizeof t2),
                            mb__fmt_ms(r->ci_hi, t3, sizeof t3));
-        mb__buf_printf(b, " | %s", mb__fmt_ms(r->p95, t1, sizeof t1));
-        mb__buf_printf(b, " | %s", mb__fmt_ms(r->p99, t1, sizeof t1));
-        mb__buf_printf(b, " | %s", mb__fmt_num(r->ips, 4, t1, sizeof t1));
-        mb__buf_printf(b, " | %s", mb__fmt_num(r->sps, 4, t1, sizeof t1));
-        mb__buf_printf(b, " | %s", mb__fmt_bytes(r->rss_peak, t1, sizeof t1));
+        for (size_t c = 0; c < sizeof md_cols / sizeof md_cols[0]; c++)
+            mb__buf_printf(b, " | %s",
+                           mb__field_cell(mb__field_find(md_cols[c].field), r, 1,
+                                          t1, sizeof t1));
         if (isfinite(r->run_cv))
             mb__buf_printf(b, " | %.1f%% (%d) | ", r->run_cv * 100, r->processes);
         else
@@ -144,7 +141,8 @@ static void speedup_table(mb_buf *b, const mb_rview *v)
     char t[32];
     mb__buf_puts(b, "### Speedups\n\n"
                     "Speedup = baseline latency / variant latency (higher is "
-                    "faster), with bootstrap 95% confidence intervals.\n\n"
+                    "faster), with 95% confidence intervals (Student t over processes,\n"
+                    "docs/STATISTICS.md).\n\n"
                     "| variant | baseline | median speedup [95% CI] | p99 speedup "
                     "[95% CI] | p-value | memory ratio | size ratio | verdict |\n"
                     "|---|---|--:|--:|--:|--:|--:|---|\n");

@@ -1,8 +1,9 @@
-/* rutil.h - what the Markdown and HTML writers share: escaping of
- * untrusted strings (variant names, paths, model metadata), lookups in a
- * result document, a flat view of every run across several documents, the
- * warnings a reader must see, and number formatting.  Pure functions: no
- * I/O, no global state. */
+/* rutil.h - the one place for what every writer shares: escaping of
+ * untrusted strings (HTML, Markdown, JSON in a <script>), dotted-path
+ * lookups in a document, and number formatting (durations, bytes, counts,
+ * p-values, ratios).  The typed view of a document is report/view.h
+ * (included here for the writers that used to find it in this header).
+ * Pure functions: no I/O, no global state. */
 #ifndef MB_REPORT_RUTIL_H
 #define MB_REPORT_RUTIL_H
 
@@ -12,6 +13,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "report/view.h"
+
 /* HTML-escapes s (& < > " ' and control characters) into b, for text and
  * attribute values alike.  NULL appends nothing. */
 void mb__html_escape(mb_buf *b, const char *s);
@@ -19,6 +22,10 @@ void mb__html_escape(mb_buf *b, const char *s);
  * \ ` * _ | [ ] # ~ $, writes < > & as entities and folds newlines, tabs
  * and other control characters into spaces.  NULL appends "-". */
 void mb__md_escape(mb_buf *b, const char *s);
+/* s as a Markdown code span: fenced with one backtick more than the
+ * longest run of backticks in s, control characters folded into spaces.
+ * NULL appends "-". */
+void mb__md_code(mb_buf *b, const char *s);
 /* Appends the JSON text of doc for a <script type="application/json">
  * block: < > & and U+2028/U+2029 become \u escapes, so "</script>" can
  * never appear, and JSON.parse gives back the same document. */
@@ -29,61 +36,6 @@ void mb__json_script_embed(mb_buf *b, const json_t *doc);
 const json_t *mb__jget(const json_t *o, const char *path);
 double mb__jnum(const json_t *o, const char *path);
 const char *mb__jstr(const json_t *o, const char *path);
-
-/* One measured run, wherever it came from. All pointers borrowed from the
- * documents. Numbers are NAN when the document does not have them. */
-typedef struct mb_rrun {
-    const json_t *doc;  /* the document holding it */
-    const json_t *run;  /* the RUN object */
-    size_t doc_index;
-    const char *variant, *model, *status, *error;
-    int64_t batch;      /* -1 when missing */
-    double p50, p95, p99, p90, mean, min, max, cv, ci_lo, ci_hi; /* ns */
-    double ips, sps, rss_peak, file_bytes;
-    double run_cv;      /* run-to-run CV (sd of log per-process medians) */
-    int processes;      /* processes measured; 0 when not recorded */
-    size_t outliers;
-    int leak;           /* memory.leak.suspected */
-    int synthetic;      /* any input with source "synthetic" */
-    const json_t *samples; /* array of ns, or NULL */
-    int series;         /* index of its variant in the variant list */
-} mb_rrun;
-
-/* One comparison entry ("comparison.variants[i]"), with its document. */
-typedef struct mb_rcmp {
-    const json_t *doc, *v;
-    const char *name, *status, *baseline;
-    int is_baseline;
-} mb_rcmp;
-
-typedef struct mb_rview {
-    mb_rrun *runs;
-    size_t n_runs;
-    mb_rcmp *cmps;
-    size_t n_cmps;
-    const char **series; /* distinct variant names, in first-seen order */
-    size_t n_series;
-    char **warnings;     /* owned; deduplicated, in order */
-    size_t n_warnings;
-    int multi_batch;     /* some variant ran at several batch sizes */
-    int has_accuracy;    /* some comparison entry has accuracy/agreement */
-    int any_samples;
-} mb_rview;
-
-/* Builds the view; returns 0, or -1 when memory runs out (view is then
- * empty).  Free with mb__rview_free. */
-int mb__rview_build(const json_t *const *docs, size_t n_docs, mb_rview *v);
-void mb__rview_free(mb_rview *v);
-/* Among the runs that finished: the lowest median (*fast) and the highest
- * samples/s (*thr), either NULL when none has it; *failed counts the runs
- * that did not finish. */
-void mb__rview_best(const mb_rview *v, const mb_rrun **fast,
-                    const mb_rrun **thr, size_t *failed);
-
-/* The verdict of one comparison entry in words: "baseline", "FAILED", the
- * document's significance verdict ("faster", "slower", ...), or one derived
- * from the speedup CI ("faster", "slower", "inconclusive").  Static. */
-const char *mb__cmp_verdict(const mb_rcmp *c);
 
 /* "p < 0.0001" style p-value text ("-" for NAN) into out; returns out. */
 char *mb__fmt_p(double p, char *out, size_t len);
@@ -99,5 +51,22 @@ char *mb__fmt_ms(double ns, char *out, size_t len);
 char *mb__fmt_bytes(double b, char *out, size_t len);
 /* General number with `sig` significant digits, "-" for NAN. */
 char *mb__fmt_num(double x, int sig, char *out, size_t len);
+/* Milliseconds for table cells, with more digits the smaller they are
+ * ("123.4", "1.234", "0.1234", "0.01234"); "n/a" for NAN. */
+void mb__fmt_ms_table(double ns, char *buf, size_t len);
+/* "12.3 ms", "850 us", "42 ns" with 3 significant digits; "-" for NAN. */
+void mb__fmt_duration(double ns, char *buf, size_t len);
+/* "1.23M", "456K" for counts; "-" for NAN. */
+void mb__fmt_count(double n, char *buf, size_t len);
+/* A figure of a named metric as the gate and history print it:
+ * throughput "123.4/s"; memory and size "12.34 MiB" (under 1 MiB "512 B");
+ * latencies "1.234 s", "1.234 ms", "12.34 us", "42 ns"; "-" for NAN. */
+char *mb__fmt_metric(const char *metric, double x, char *out, size_t len);
+/* A ratio as a change: 1.05 -> "+5.0%"; "-" for NAN. */
+char *mb__fmt_change(double ratio, char *out, size_t len);
+/* A CI of a ratio as changes: "+1.2%..+3.4%"; "-" when either is NAN. */
+char *mb__fmt_change_ci(double lo, double hi, char *out, size_t len);
+/* A p-value in two significant digits, "<1e-16" below that; "-" for NAN. */
+char *mb__fmt_p_short(double p, char *out, size_t len);
 
 #endif

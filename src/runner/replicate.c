@@ -488,8 +488,39 @@ json_t *mb__arm_run_json(const mb__arm *a, const char *stop_rule,
     json_object_set_new(rep, "process_facts",
                         a->procs ? json_incref(a->procs) : json_array());
     json_object_set_new(run, "replication", rep);
-    /* Peak memory: the median over processes (each its own). */
+    /* Start-up phases: the median over processes (each loaded the
+     * runtime, created a session and ran cold), with their range. */
     size_t np = json_array_size(a->procs);
+    static const char *const startup[] = {"library_load_ns",
+                                          "session_create_ns",
+                                          "first_inference_ns"};
+    json_t *spread = np > 1 ? json_object() : NULL;
+    for (size_t f = 0; spread && f < 3; f++) {
+        double *m = mb__calloc(np, sizeof *m);
+        size_t got = 0;
+        for (size_t i = 0; m && i < np; i++) {
+            const json_t *v =
+                json_object_get(json_array_get(a->procs, i), startup[f]);
+            if (json_is_number(v))
+                m[got++] = json_number_value(v);
+        }
+        if (got) {
+            qsort(m, got, sizeof *m, mb__cmp_double);
+            json_object_set_new(ph, startup[f],
+                                json_integer((json_int_t)llround(
+                                    mb__percentile_sorted(m, got, 50))));
+            json_object_set_new(spread, startup[f],
+                                json_pack("[I,I]", (json_int_t)llround(m[0]),
+                                          (json_int_t)llround(m[got - 1])));
+        }
+        free(m);
+    }
+    if (spread) {
+        json_object_set_new(ph, "startup_of",
+                            json_string("median over processes"));
+        json_object_set_new(ph, "startup_range", spread);
+    }
+    /* Peak memory: the median over processes (each its own). */
     if (np > 1) {
         double *m = mb__calloc(np, sizeof *m);
         size_t got = 0;

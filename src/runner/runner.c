@@ -939,9 +939,8 @@ static mb_status run_replicated(const mb_plan *plan, int k, json_t **doc_out,
                                    plan->save_samples);
             if (cancelled)
                 json_object_set_new(run, "status", json_string("interrupted"));
-            if (i > 0) /* the cold run is the first batch size's */
-                json_object_set_new(json_object_get(run, "phases"),
-                                    "first_inference_ns", json_null());
+            /* each batch size ran in processes of its own, each with
+             * its own cold run: first_inference_ns is theirs */
         }
         json_array_append_new(runs, run);
         mb__arm_clear(&a[0]);

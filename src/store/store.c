@@ -9,6 +9,7 @@
 #include "core/err.h"
 #include "core/fileio.h"
 #include "core/redact.h"
+#include "report/fields.h"
 #include "store/db.h"
 
 #include <ctype.h>
@@ -413,11 +414,6 @@ static mb_status insert_run(mb__store *s, const char *doc_id, size_t index,
     params p = {0};
     char idx[24];
     snprintf(idx, sizeof idx, "%zu", index);
-    const json_t *model = json_object_get(run, "model");
-    const char *name = json_string_value(json_object_get(model, "name"));
-    const char *path = json_string_value(json_object_get(model, "path"));
-    if (!name && path)
-        name = mb__basename(path);
     p_str(&p, doc_id);
     p_str(&p, idx);
     p_text(&p, json_object_get(doc, "created_utc"));
@@ -425,54 +421,37 @@ static mb_status insert_run(mb__store *s, const char *doc_id, size_t index,
     p_text(&p, json_object_get(git, "branch"));
     p_int(&p, json_object_get(git, "dirty"));
     p_text(&p, json_object_get(git, "commit_date"));
-    p_text(&p, json_object_get(run, "status"));
-    p_text(&p, json_object_get(run, "error"));
-    p_str(&p, name);
-    p_str(&p, path);
-    p_text(&p, json_object_get(model, "sha256"));
-    p_int(&p, json_object_get(model, "file_bytes"));
-    p_text(&p, json_object_get(run, "variant"));
-    p_text(&p, json_object_get(run, "backend"));
-    p_text(&p, json_object_get(run, "device"));
-    p_int(&p, json_object_get(run, "batch_size"));
-    p_json(&p, json_object_get(run, "config"));
-    p_int(&p, json_object_get(run, "iterations"));
-    p_text(&p, json_object_get(run, "stop_rule"));
-    const json_t *lat = json_object_get(run, "latency");
-    p_int(&p, json_object_get(lat, "count"));
-    p_real(&p, json_object_get(lat, "median"));
-    p_real(&p, json_object_get(lat, "p90"));
-    p_real(&p, json_object_get(lat, "p95"));
-    p_real(&p, json_object_get(lat, "p99"));
-    p_real(&p, json_object_get(lat, "mean"));
-    p_real(&p, json_object_get(lat, "std"));
-    p_real(&p, json_object_get(lat, "min"));
-    p_real(&p, json_object_get(lat, "max"));
-    p_real(&p, jget(lat, "median_ci95.lo"));
-    p_real(&p, jget(lat, "median_ci95.hi"));
-    p_real(&p, jget(run, "throughput.inferences_per_s"));
-    p_real(&p, jget(run, "throughput.samples_per_s"));
-    p_int(&p, jget(run, "memory.rss_peak_bytes"));
-    p_text(&p, jget(run, "memory.peak_method"));
-    if (p.oom) {
+    /* The run's own columns: the fields of report/fields.h that are
+     * stored, in list order. */
+    mb_buf sql = MB_BUF_INIT;
+    mb__buf_puts(&sql, "INSERT INTO runs (document_id, run_index, "
+                       "created_utc, git_commit, git_branch, git_dirty, "
+                       "git_commit_date");
+    mb_rrun r;
+    mb__rrun_fill(&r, doc, 0, run);
+    size_t nf;
+    const mb__field *f = mb__fields(&nf);
+    for (size_t i = 0; i < nf; i++) {
+        if (!(f[i].where & MB_FO_STORE))
+            continue;
+        int oom = 0;
+        char *v = mb__field_sql(&f[i], &r, &oom);
+        p_add(&p, v, !oom);
+        mb__buf_printf(&sql, ", %s", f[i].column);
+    }
+    mb__buf_puts(&sql, ") VALUES (");
+    for (size_t i = 1; i <= p.n; i++)
+        mb__buf_printf(&sql, "%s$%zu", i > 1 ? ", " : "", i);
+    mb__buf_puts(&sql, ") RETURNING id");
+    if (p.oom || sql.oom) {
         p_free(&p);
+        mb__buf_free(&sql);
         return mb__fail(err, MB_ENOMEM, "out of memory");
     }
     json_t *rows = NULL;
-    mb_status st =
-        q(s,
-          "INSERT INTO runs (document_id, run_index, created_utc, git_commit, "
-          "git_branch, git_dirty, git_commit_date, status, error, model_name, "
-          "model_path, model_sha256, model_file_bytes, variant, backend, "
-          "device, batch_size, config, iterations, stop_rule, latency_count, "
-          "p50_ns, p90_ns, p95_ns, p99_ns, mean_ns, std_ns, min_ns, max_ns, "
-          "ci_lo_ns, ci_hi_ns, throughput_ips, throughput_sps, "
-          "memory_peak_bytes, memory_peak_method) VALUES ($1, $2, $3, $4, $5, "
-          "$6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19, "
-          "$20, $21, $22, $23, $24, $25, $26, $27, $28, $29, $30, $31, $32, "
-          "$33, $34, $35) RETURNING id",
-          p.n, (const char *const *)p.v, &rows, err);
+    mb_status st = q(s, sql.data, p.n, (const char *const *)p.v, &rows, err);
     p_free(&p);
+    mb__buf_free(&sql);
     if (st)
         return st;
     const char *run_id = cell(rows, 0, 0);
@@ -885,36 +864,61 @@ mb_status mb__store_baseline(mb__store *s, const char *ref,
     return MB_OK;
 }
 
-/* History row column types: s string, i integer, d double, b boolean. */
-static const char hist_types[] = "iisssbsssssisiddddddddddiiss";
-static const char *const hist_names[] = {"run_id",
-                                         "document_id",
-                                         "created_utc",
-                                         "git_commit",
-                                         "git_branch",
-                                         "git_dirty",
-                                         "git_commit_date",
-                                         "model_name",
-                                         "model_sha256",
-                                         "variant",
-                                         "backend",
-                                         "batch_size",
-                                         "status",
-                                         "iterations",
-                                         "p50",
-                                         "p90",
-                                         "p95",
-                                         "p99",
-                                         "mean",
-                                         "std",
-                                         "min",
-                                         "max",
-                                         "throughput",
-                                         "samples_per_s",
-                                         "memory",
-                                         "file_bytes",
-                                         "hostname",
-                                         "cpu_model"};
+/* The columns of a history row: the run's place (ids, git facts), the
+ * stored fields of report/fields.h that have a history key, and the
+ * machine.  Types as in mb__ftype. */
+typedef struct hist_col {
+    const char *sql, *key;
+    mb__ftype type;
+    int is_bool;
+} hist_col;
+
+static const hist_col hist_head[] = {
+    {"r.id", "run_id", MB_FT_INT, 0},
+    {"r.document_id", "document_id", MB_FT_INT, 0},
+    {"r.created_utc", "created_utc", MB_FT_TEXT, 0},
+    {"r.git_commit", "git_commit", MB_FT_TEXT, 0},
+    {"r.git_branch", "git_branch", MB_FT_TEXT, 0},
+    {"r.git_dirty", "git_dirty", MB_FT_INT, 1},
+    {"r.git_commit_date", "git_commit_date", MB_FT_TEXT, 0},
+};
+static const hist_col hist_tail[] = {
+    {"d.env_hostname", "hostname", MB_FT_TEXT, 0},
+    {"d.env_cpu_model", "cpu_model", MB_FT_TEXT, 0},
+};
+
+/* Every history column in SELECT order into cols (room for 64); count. */
+static size_t hist_columns(hist_col *cols, char sql_names[][48])
+{
+    size_t n = 0, nf;
+    for (size_t i = 0; i < sizeof hist_head / sizeof *hist_head; i++)
+        cols[n++] = hist_head[i];
+    const mb__field *f = mb__fields(&nf);
+    for (size_t i = 0; i < nf && n < 62; i++) {
+        if (!(f[i].where & MB_FO_HISTORY) || !f[i].column)
+            continue;
+        snprintf(sql_names[n], 48, "r.%s", f[i].column);
+        cols[n] = (hist_col){sql_names[n], f[i].key, f[i].type, 0};
+        n++;
+    }
+    for (size_t i = 0; i < sizeof hist_tail / sizeof *hist_tail; i++)
+        cols[n++] = hist_tail[i];
+    return n;
+}
+
+/* One history cell as JSON. */
+static json_t *hist_value(const hist_col *c, const char *v)
+{
+    if (!v)
+        return json_null();
+    if (c->is_bool)
+        return json_boolean(strcmp(v, "0") != 0 && strcmp(v, "f") != 0);
+    if (c->type == MB_FT_INT)
+        return json_integer(strtoll(v, NULL, 10));
+    if (c->type == MB_FT_REAL)
+        return json_real(strtod(v, NULL));
+    return json_string(v);
+}
 
 mb_status mb__store_history(mb__store *s, const mb__store_filter *f,
                             json_t **out, mb_err *err)
@@ -924,15 +928,14 @@ mb_status mb__store_history(mb__store *s, const mb__store_filter *f,
     const char *p[8];
     char batch[24], like[80], model_like[80];
     size_t n = 0;
-    mb__buf_puts(&sql,
-                 "SELECT r.id, r.document_id, r.created_utc, r.git_commit, "
-                 "r.git_branch, r.git_dirty, r.git_commit_date, r.model_name, "
-                 "r.model_sha256, r.variant, r.backend, r.batch_size, "
-                 "r.status, r.iterations, r.p50_ns, r.p90_ns, r.p95_ns, "
-                 "r.p99_ns, r.mean_ns, r.std_ns, r.min_ns, r.max_ns, "
-                 "r.throughput_ips, r.throughput_sps, r.memory_peak_bytes, "
-                 "r.model_file_bytes, d.env_hostname, d.env_cpu_model FROM "
-                 "runs r JOIN documents d ON d.id = r.document_id WHERE 1 = 1");
+    hist_col cols[64];
+    char names[64][48];
+    size_t n_cols = hist_columns(cols, names);
+    mb__buf_puts(&sql, "SELECT ");
+    for (size_t c = 0; c < n_cols; c++)
+        mb__buf_printf(&sql, "%s%s", c ? ", " : "", cols[c].sql);
+    mb__buf_puts(&sql, " FROM runs r JOIN documents d ON d.id = "
+                       "r.document_id WHERE 1 = 1");
     if (f && f->model && *f->model) {
         snprintf(model_like, sizeof model_like, "%.64s%%", f->model);
         p[n++] = f->model;
@@ -976,21 +979,9 @@ mb_status mb__store_history(mb__store *s, const mb__store_filter *f,
     json_t *res = json_array();
     for (size_t r = first; res && r < total; r++) {
         json_t *o = json_object();
-        for (size_t c = 0; c < sizeof hist_types - 1; c++) {
-            const char *v = cell(rows, r, c);
-            json_t *val;
-            if (!v)
-                val = json_null();
-            else if (hist_types[c] == 'i')
-                val = json_integer(strtoll(v, NULL, 10));
-            else if (hist_types[c] == 'd')
-                val = json_real(strtod(v, NULL));
-            else if (hist_types[c] == 'b')
-                val = json_boolean(strcmp(v, "0") != 0 && strcmp(v, "f") != 0);
-            else
-                val = json_string(v);
-            json_object_set_new(o, hist_names[c], val);
-        }
+        for (size_t c = 0; c < n_cols; c++)
+            json_object_set_new(o, cols[c].key,
+                                hist_value(&cols[c], cell(rows, r, c)));
         json_array_append_new(res, o);
     }
     json_decref(rows);

@@ -107,6 +107,14 @@ expect_exit "exec --help prints usage" 0 $MBENCH exec --help
 expect_exit "--gpu-memory without NVML says it is not available" 0 $MBENCH exec --runs 1 --gpu-memory -- true
 if [ -e /usr/lib/x86_64-linux-gnu/libnvidia-ml.so.1 ]; then skip "GPU memory message" "NVML present"; else contains "the GPU message is printed" "$LAST_OUT" "GPU memory: not available (libnvidia-ml.so.1 not found)"; fi
 
+# gate on two exec documents: each run is a process, so the run times are
+# the replicates (not "measured in 1 process").
+$MBENCH exec --runs 5 --json "$T_TMP/ga.json" -q -- sleep 0.02 >/dev/null 2>&1
+$MBENCH exec --runs 5 --json "$T_TMP/gb.json" -q -- sleep 0.02 >/dev/null 2>&1
+expect_exit "gate judges two exec documents run by run" 0 $MBENCH gate --baseline "$T_TMP/ga.json" --current "$T_TMP/gb.json" --max-regression p50=50%
+contains "the p50 row has a CI over runs" "$LAST_OUT" "%.."
+if [[ "$LAST_OUT" == *"1 process(es)"* ]]; then notok "exec runs are not one process" "$LAST_OUT"; else ok "exec runs are not one process"; fi
+
 # Ctrl-C: the child's group goes, the runs so far are written.
 $MBENCH exec --min-runs 1000 --max-time 60s --json "$T_TMP/int.json" -- sleep 0.05 >/dev/null 2>&1 &
 pid=$!; sleep 1; kill -INT $pid; wait $pid; rc=$?

@@ -26,6 +26,13 @@ if $PY -c 'import json,sys; g=json.load(open("verdict.json")); sys.exit(0 if g["
     ok "--json writes an mbench.gate/1 verdict with per-metric figures"
 else notok "--json writes an mbench.gate/1 verdict with per-metric figures" "$(head -c 400 verdict.json)"; fi
 contains "--md writes a Markdown table for a pull-request comment" "$(cat verdict.md)" "| m.onnx | m.onnx | 1 | p50 |"
+expect_exit "gate --html writes the verdict as a page, --json - sends it to stdout" 1 "$MBENCH" gate --baseline base.json --current slow.json --html verdict.html --json -
+contains "the page names the verdict and the regressed metric" "$(cat verdict.html)" '<span id="verdict" style="color:var(--bad)">REGRESSION</span>'
+contains "the page has the regressed metric's row" "$(cat verdict.html)" '<td>p50</td>'
+if printf '%s' "$LAST_OUT" | $PY -c 'import json,sys; sys.exit(0 if json.load(sys.stdin)["verdict"]=="regression" else 1)'; then
+    ok "with --json - stdout holds the verdict document alone"
+else notok "with --json - stdout holds the verdict document alone" "$(printf '%s' "$LAST_OUT" | head -3)"; fi
+contains "with --json - the table goes to stderr" "$LAST_ERR" "mbench gate: REGRESSION"
 expect_exit "too few samples per process for p99 are inconclusive (exit 4)" 4 "$MBENCH" gate --baseline base.json --current few.json --max-regression p99=10%
 contains "inconclusive says why it cannot decide and what to do" "$LAST_OUT" "run both sides with --processes 40"
 $MK one.json --seed 11 --processes 1

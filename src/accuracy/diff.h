@@ -1,0 +1,45 @@
+/* diff.h - the engine of `mbench diff`: reads two sets of saved tensors
+ * (.npy, .npz, ONNX TensorProto .pb, or directories of them), pairs them
+ * by file name, by the name stored in a .pb, or (old ONNX test data with
+ * unnamed outputs) by position, computes every accuracy metric of each
+ * pair (accuracy/metrics.h), evaluates the gates and builds the result
+ * document ("mbench.diff/1").  Optionally draws |A - B| of the first
+ * image-like pair as a PNG.  No printing: notes go to a callback. */
+#ifndef MB_ACCURACY_DIFF_H
+#define MB_ACCURACY_DIFF_H
+
+#include "accuracy/gate.h"
+#include "accuracy/metrics.h"
+#include "core/buf.h"
+
+#include <jansson.h>
+
+typedef struct mb__diff_req {
+    const char *baseline, *candidate; /* paths */
+    mb_metric_opts metrics;
+    const mb_gate *gates;
+    size_t n_gates;
+    const char *command_line; /* recorded in the document, or NULL */
+    mb_buf *heatmap;          /* when not NULL: the PNG of |A - B| */
+    /* A note for the user (a pairing by position); may be NULL. */
+    void (*note)(void *user, const char *msg);
+    void *user;
+} mb__diff_req;
+
+typedef struct mb__diff_result {
+    json_t *doc;      /* mbench.diff/1; caller frees with json_decref */
+    int passed;       /* every gate holds (1 without gates) */
+    size_t n_tensors; /* pairs compared */
+    char heat_name[256]; /* the pair drawn in the heat map */
+    double heat_max;  /* the brightest |A - B| */
+    mb_status heat_status; /* MB_OK, or why the heat map failed */
+    mb_err heat_err;
+} mb__diff_result;
+
+/* Runs the diff.  MB_EIO / MB_EINVAL for unreadable or unknown files,
+ * MB_EDATA for tensors that do not pair or whose shapes differ.  A heat
+ * map that cannot be drawn does not fail the call (heat_status says). */
+mb_status mb__diff_run(const mb__diff_req *rq, mb__diff_result *res,
+                       mb_err *err);
+
+#endif

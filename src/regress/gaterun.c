@@ -1,0 +1,114 @@
+/* gaterun.c - the gate engine (regress/gaterun.h). */
+#include "regress/gaterun.h"
+
+#include "core/err.h"
+#include "core/fileio.h"
+#include "store/store.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static mb_status load_json(const char *path, const char *what, json_t **out,
+                           mb_err *err)
+{
+    char *data;
+    size_t len;
+    *out = NULL;
+    mb_status st = mb__read_file(path, &data, &len, err);
+    if (st)
+        return st;
+    json_error_t je;
+    *out = json_loadb(data, len, 0, &je);
+    free(data);
+    if (!*out)
+        return mb__fail(err, MB_EFORMAT,
+                        "%s %s is not valid JSON (line %d: %s)", what, path,
+                        je.line, je.text);
+    return MB_OK;
+}
+
+int mb__gate_is_compare_doc(const char *path)
+{
+    json_t *d = path ? json_load_file(path, 0, NULL) : NULL;
+    const char *kind = json_string_value(json_object_get(d, "kind"));
+    int yes = kind && strcmp(kind, "compare") == 0;
+    json_decref(d);
+    return yes;
+}
+
+/* A judgement that could not be made is a runtime failure, not a bad
+ * argument: only a malformed --gate expression stays MB_EINVAL. */
+static mb_status not_usage(mb_status st, mb_err *err)
+{
+    if (st == MB_EINVAL && strncmp(err->msg, "--gate", 6) != 0)
+        err->code = st = MB_EDATA;
+    return st;
+}
+
+mb_status mb__gate_run(mb__gate_req *rq, json_t **result, int *exit_code,
+                       mb_err *err)
+{
+    json_t *cur = NULL, *base = NULL, *git = NULL, *history = NULL;
+    mb__store *store = NULL;
+    char src[1100];
+    *result = NULL;
+    *exit_code = 0;
+    mb_status st = load_json(rq->current, "current", &cur, err);
+    if (!st)
+        st = mb__regress_check_doc(cur, rq->current, err);
+    if (!st && rq->db) {
+        git = mb__git_info(rq->git_dir);
+        st = mb__store_open_existing(rq->db, &store, err);
+    }
+    if (st)
+        goto out;
+    if (rq->against) {
+        const char *commit = json_string_value(json_object_get(git, "commit"));
+        st = not_usage(mb__store_baseline(store, rq->against, commit, &base,
+                                          err),
+                       err);
+        if (st)
+            goto out;
+        const char *bc = json_string_value(json_object_get(
+            json_object_get(json_object_get(base, "store"), "git"), "commit"));
+        snprintf(src, sizeof src, "%s@%s (commit %.12s)",
+                 mb__store_kind(store), rq->against, bc ? bc : "none");
+    } else if (!rq->baseline) {
+        /* A compare document: its variants against its own baseline,
+         * paired round by round (the same pointer tells the gate). */
+        base = json_incref(cur);
+        snprintf(src, sizeof src, "%s (its baseline variant)", rq->current);
+    } else {
+        if ((st = load_json(rq->baseline, "baseline", &base, err)))
+            goto out;
+        snprintf(src, sizeof src, "%s", rq->baseline);
+    }
+    rq->opts.baseline_source = src;
+    rq->opts.current_source = rq->current;
+    if (store) {
+        mb__store_filter hf = {0};
+        hf.limit = 2000;
+        if ((st = mb__store_history(store, &hf, &history, err)))
+            goto out;
+        rq->opts.history = history;
+    }
+    st = not_usage(mb__regress_run(base, cur, &rq->opts, result, exit_code,
+                                   err),
+                   err);
+    if (!st && store && !rq->no_store)
+        st = mb__store_put(store, cur, git, err);
+out:
+    rq->opts.baseline_source = NULL;
+    rq->opts.history = NULL;
+    if (st) {
+        json_decref(*result);
+        *result = NULL;
+    }
+    json_decref(history);
+    json_decref(cur);
+    json_decref(base);
+    json_decref(git);
+    mb__store_close(store);
+    return st;
+}

@@ -1,0 +1,162 @@
+/* console_cmp.c - the console table of a compare document: one row per
+ * variant (latency with its CI, speedup with its CI and verdict, run-to-run
+ * spread, memory, size, accuracy), columns by priority so that a row fits
+ * the terminal, then the recommendations and warnings.  Reads the typed
+ * view (report/view.h). */
+#include "report/console.h"
+
+#include "report/rutil.h"
+#include "report/view.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+/* The speed cell: "1.234x [1.200, 1.270] faster", "(baseline)". */
+static void speed_cell(const mb_rcmp *c, char *buf, size_t len)
+{
+    if (c->flagged) {
+        snprintf(buf, len, "(baseline)");
+        return;
+    }
+    if (!isfinite(c->speedup)) {
+        snprintf(buf, len, "n/a%s", c->has_sig ? "" : " (baseline FAILED)");
+        return;
+    }
+    double v = c->speedup, lo = c->speedup_lo, hi = c->speedup_hi;
+    int d = hi - lo < 0.01 ? 4 : 3;
+    const char *s = c->sig_verdict;
+    const char *tag = !s                                          ? "?"
+                      : !strcmp(s, "faster")                      ? "faster"
+                      : !strcmp(s, "slower")                      ? "SLOWER"
+                      : !strcmp(s, "same")                        ? "same"
+                      : !strcmp(s, "no significant difference") ? "n.s."
+                                                                  : "1 proc";
+    snprintf(buf, len, "%.*fx [%.*f, %.*f] %s", d, v, d, lo, d, hi, tag);
+}
+
+typedef struct layout {
+    int cv, p99, mem, status, nw;
+} layout;
+
+static void header(mb_buf *out, const layout *l, const char *bold,
+                   const char *rst)
+{
+    mb__buf_printf(out, "\n%s%-*s%s %-26s", bold, l->nw, "variant",
+                   l->status ? " status " : "", "p50 ms [95% CI]");
+    if (l->p99)
+        mb__buf_printf(out, " %9s", "p99 ms");
+    mb__buf_printf(out, " %-31s", "speedup [95% CI]");
+    if (l->cv)
+        mb__buf_printf(out, " %8s %10s", "run CV", "inf/s");
+    if (l->mem)
+        mb__buf_printf(out, " %10s", "peak RSS");
+    if (l->p99)
+        mb__buf_printf(out, " %9s", "size");
+    mb__buf_printf(out, " %7s %7s%s\n", "top-1", "agree", rst);
+}
+
+static void row(mb_buf *out, const layout *l, const mb_rcmp *c,
+                const mb_rrun *r)
+{
+    char p50[64], p99[32], sp[64], cv[16], mem[32], size[32], acc[16],
+        agr[16];
+    if (r && isfinite(r->ci_lo))
+        snprintf(p50, sizeof p50, "%.4g [%.4g, %.4g]", r->p50 / 1e6,
+                 r->ci_lo / 1e6, r->ci_hi / 1e6);
+    else
+        snprintf(p50, sizeof p50, "%.4g", r ? r->p50 / 1e6 : NAN);
+    if (r && isfinite(r->p99))
+        snprintf(p99, sizeof p99, "%.4g", r->p99 / 1e6);
+    else
+        snprintf(p99, sizeof p99, "n/a");
+    speed_cell(c, sp, sizeof sp);
+    if (r && isfinite(r->run_cv))
+        snprintf(cv, sizeof cv, "%.1f%%", r->run_cv * 100);
+    else
+        snprintf(cv, sizeof cv, "-");
+    mb__fmt_bytes(r ? r->rss_peak : NAN, mem, sizeof mem);
+    mb__fmt_bytes(r ? r->file_bytes : NAN, size, sizeof size);
+    if (isfinite(c->top1))
+        snprintf(acc, sizeof acc, "%.4f", c->top1);
+    else
+        snprintf(acc, sizeof acc, "-");
+    if (isfinite(c->agree_top1))
+        snprintf(agr, sizeof agr, "%.2f%%", 100 * c->agree_top1);
+    else
+        snprintf(agr, sizeof agr, c->has_agreement ? "see below" : "-");
+    mb__buf_printf(out, "%s %-26s", l->status ? " ok     " : "", p50);
+    if (l->p99)
+        mb__buf_printf(out, " %9s", p99);
+    mb__buf_printf(out, " %-31s", sp);
+    if (l->cv)
+        mb__buf_printf(out, " %8s %10.1f", cv, r ? r->ips : NAN);
+    if (l->mem)
+        mb__buf_printf(out, " %10s", mem);
+    if (l->p99)
+        mb__buf_printf(out, " %9s", size);
+    mb__buf_printf(out, " %7s %7s\n", acc, agr);
+}
+
+void mb__report_compare_console(const json_t *doc, const mb_console_opts *o,
+                                mb_buf *out)
+{
+    const char *bold = o->color ? "\033[1m" : "",
+               *rst = o->color ? "\033[0m" : "",
+               *green = o->color ? "\033[32m" : "",
+               *yellow = o->color ? "\033[33m" : "",
+               *red = o->color ? "\033[31m" : "";
+    mb_rview v;
+    const json_t *docs[1] = {doc};
+    if (mb__rview_build(docs, 1, &v)) {
+        out->oom = 1;
+        return;
+    }
+    layout l = {o->width >= 150, o->width >= 125, o->width >= 108,
+                o->width >= 95, o->width >= 95 ? 16 : 12};
+    header(out, &l, bold, rst);
+    for (size_t i = 0; i < v.n_cmps; i++) {
+        const mb_rcmp *c = &v.cmps[i];
+        /* the document's runs are in variant order */
+        const mb_rrun *r = i < v.n_runs ? &v.runs[i] : NULL;
+        char nm[64];
+        snprintf(nm, sizeof nm, "%s%s", c->name, c->flagged ? " *" : "");
+        mb__buf_printf(out, "%-*s", l.nw, nm);
+        if (strcmp(c->status, "failed") == 0)
+            mb__buf_printf(out, " %sFAILED%s  %s\n", red, rst,
+                           c->error ? c->error : "(null)");
+        else
+            row(out, &l, c, r);
+    }
+    const char *why = mb__jstr(doc, "judged_output.reason");
+    if (why && *why)
+        mb__buf_printf(out, "\nclass scores: %s\n", why);
+    mb__buf_printf(out, "\n%sRecommendations%s (baseline: %s)\n", bold, rst,
+                   mb__jstr(doc, "comparison.baseline"));
+    for (size_t i = 0; i < v.n_cmps; i++) {
+        const mb_rcmp *c = &v.cmps[i];
+        if (c->flagged)
+            continue;
+        mb__buf_printf(out, "%s%s%s:\n", bold, c->name, rst);
+        size_t k;
+        const json_t *rec;
+        json_array_foreach(c->recommendations, k, rec)
+        {
+            int ok = json_is_true(json_object_get(rec, "ok"));
+            mb__buf_printf(out, "  %s%s%s %s\n", ok ? green : yellow,
+                           ok ? "\u2713" : "\u26a0", rst,
+                           mb__jstr(rec, "text"));
+        }
+    }
+    size_t k;
+    const json_t *w;
+    json_array_foreach(json_object_get(doc, "warnings"), k, w)
+        mb__buf_printf(out, "%s! %s%s\n", yellow, json_string_value(w), rst);
+    mb__buf_printf(out,
+                   "%sspeedup = baseline / variant, geometric means of "
+                   "per-process medians; CI: Student t over processes "
+                   "paired by round; run CV: run-to-run spread of the "
+                   "medians; n.s. = no significant difference%s\n",
+                   o->color ? "\033[2m" : "", rst);
+    mb__rview_free(&v);
+}

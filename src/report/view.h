@@ -1,0 +1,121 @@
+/* view.h - the typed read side of result documents: every run of one or
+ * more documents as a struct filled once from the JSON (mb_rrun), the
+ * comparison entries, the variant series and the warnings a reader must
+ * see.  Writers (console, CSV, Markdown, HTML, the store) read these
+ * fields instead of looking keys up themselves.  Pure: no I/O, no global
+ * state; every pointer is borrowed from the documents. */
+#ifndef MB_REPORT_VIEW_H
+#define MB_REPORT_VIEW_H
+
+#include "core/buf.h"
+
+#include <jansson.h>
+#include <stddef.h>
+#include <stdint.h>
+
+/* One measured run, wherever it came from. All pointers borrowed from the
+ * documents. Numbers are NAN when the document does not have them. */
+typedef struct mb_rrun {
+    const json_t *doc;  /* the document holding it */
+    const json_t *run;  /* the RUN object */
+    size_t doc_index;
+    const char *variant, *model, *status, *error;
+    int64_t batch;      /* -1 when missing */
+    /* p50 is the median its CI is about (with processes: the geometric
+     * mean of the per-process medians); median is latency.median as
+     * recorded, the figure the CSV and the store keep. */
+    double p50, p95, p99, p90, mean, min, max, cv, ci_lo, ci_hi; /* ns */
+    double median, std, count;                                    /* ns, n */
+    double ips, sps, rss_peak, file_bytes;
+    double model_file_bytes; /* model.file_bytes alone (the .onnx file) */
+    double iterations;       /* NAN when missing */
+    double load_ns, session_ns, first_ns; /* phases */
+    /* As recorded (NULL when missing); variant, model and status above
+     * have fallbacks for display. */
+    const char *variant_raw, *status_raw, *model_name;
+    const char *model_path, *sha256, *backend, *device, *device_type;
+    const char *runtime_name, *runtime_version, *stop_rule, *peak_method;
+    const char *dtype;       /* of the first input */
+    const json_t *shape;     /* of the first input (array), or NULL */
+    const json_t *config;    /* the run's config object, or NULL */
+    const char *created_utc; /* of the document */
+    const char *mbench_commit; /* mbench.commit of the document */
+    /* The measured project's commit: the run's git facts (a suite task's
+     * branch), else the document's; never mbench's own.  NULL when none. */
+    const char *project_commit;
+    const char *command; /* a program's command line (exec, suite) */
+    double run_cv;      /* run-to-run CV (sd of log per-process medians) */
+    int processes;      /* processes measured; 0 when not recorded */
+    size_t outliers;
+    int leak;           /* memory.leak.suspected */
+    int synthetic;      /* any input with source "synthetic" */
+    const json_t *samples; /* array of ns, or NULL */
+    int series;         /* index of its variant in the variant list */
+} mb_rrun;
+
+/* One comparison entry ("comparison.variants[i]"), with its document. */
+typedef struct mb_rcmp {
+    const json_t *doc, *v;
+    const char *name, *status, *baseline, *error;
+    int is_baseline;   /* named as comparison.baseline */
+    int flagged;       /* carries "baseline": true (compare engine) */
+    /* speedup_median: value and 95% CI (NAN when absent) */
+    double speedup, speedup_lo, speedup_hi;
+    const char *sig_verdict;  /* significance.verdict, or NULL */
+    int has_sig;              /* a significance object is recorded */
+    double top1, top5, delta_top1; /* accuracy against labels */
+    double agree_top1;        /* top-1 agreement with the baseline */
+    int has_agreement;        /* an agreement object is recorded */
+    const json_t *recommendations; /* array, or NULL */
+} mb_rcmp;
+
+typedef struct mb_rview {
+    mb_rrun *runs;
+    size_t n_runs;
+    mb_rcmp *cmps;
+    size_t n_cmps;
+    const char **series; /* distinct variant names, in first-seen order */
+    size_t n_series;
+    char **warnings;     /* owned; deduplicated, in order */
+    size_t n_warnings;
+    int multi_batch;     /* some variant ran at several batch sizes */
+    int has_accuracy;    /* some comparison entry has accuracy/agreement */
+    int any_samples;
+} mb_rview;
+
+/* Builds the view; returns 0, or -1 when memory runs out (view is then
+ * empty).  Free with mb__rview_free. */
+int mb__rview_build(const json_t *const *docs, size_t n_docs, mb_rview *v);
+void mb__rview_free(mb_rview *v);
+/* Among the runs that finished: the lowest median (*fast) and the highest
+ * samples/s (*thr), either NULL when none has it; *failed counts the runs
+ * that did not finish. */
+void mb__rview_best(const mb_rview *v, const mb_rrun **fast,
+                    const mb_rrun **thr, size_t *failed);
+
+/* The verdict of one comparison entry in words: "baseline", "FAILED", the
+ * document's significance verdict ("faster", "slower", ...), or one derived
+ * from the speedup CI ("faster", "slower", "inconclusive").  Static. */
+const char *mb__cmp_verdict(const mb_rcmp *c);
+
+/* How a writer marks up the sentence of mb__rview_best_sentence. */
+typedef struct mb_rmarkup {
+    void (*esc)(mb_buf *b, const char *s); /* escapes text */
+    const char *lead;       /* "lowest median latency ", "Median latency " */
+    const char *em, *em_end; /* around the figures ("<b>", "</b>"), or "" */
+    const char *failed_fmt; /* "%zu run%s **FAILED**": count, plural s */
+    const char *none;       /* said when nothing is, or NULL */
+} mb_rmarkup;
+
+/* The verdict of plain runs in one sentence: the lowest median latency
+ * and (several runs) the highest throughput, with their variant and batch
+ * size, then how many runs failed.  Returns 1 when something was said. */
+int mb__rview_best_sentence(const mb_rview *v, const mb_rmarkup *m,
+                            mb_buf *out);
+
+/* Fills *r from one RUN object of doc (index di); never fails.  For
+ * writers that walk runs one at a time (CSV, store). */
+void mb__rrun_fill(mb_rrun *r, const json_t *doc, size_t di,
+                   const json_t *run);
+
+#endif

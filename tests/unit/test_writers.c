@@ -1,0 +1,208 @@
+/* test_writers.c - the gate and history writers (report/gaterep.h,
+ * report/histrep.h), the shared formatters and escapers, and the output
+ * manager (report/output.h): hostile names are escaped in every format,
+ * the figures are the verdict's, and every requested file is written. */
+#include "t.h"
+
+#include "core/buf.h"
+#include "core/fileio.h"
+#include "report/gaterep.h"
+#include "report/histrep.h"
+#include "report/output.h"
+#include "report/rutil.h"
+
+#include <jansson.h>
+#include <stdlib.h>
+#include <unistd.h>
+
+#define EVIL "<script>x|y*z</script>"
+
+/* A verdict as src/regress/regress.c writes it, with a hostile variant. */
+static json_t *verdict(void)
+{
+    json_error_t je;
+    json_t *g = json_loads(
+        "{\"schema\":\"mbench.gate/1\",\"verdict\":\"regression\","
+        "\"exit_code\":1,\"baseline\":{\"source\":\"base.json\"},"
+        "\"current\":{\"source\":\"cur.json\"},"
+        "\"method\":{\"unit\":\"process\",\"test\":\"Welch t\","
+        "\"alpha\":0.01},"
+        "\"counts\":{\"pass\":1,\"regression\":1,\"improvement\":0,"
+        "\"inconclusive\":0},"
+        "\"comparisons\":[{\"model\":\"m.onnx\",\"variant\":\"" EVIL "\","
+        "\"batch_size\":4,\"metrics\":["
+        "{\"metric\":\"p50\",\"baseline\":1000000,\"current\":1500000,"
+        "\"ratio\":1.5,\"ci95\":[1.4,1.6],\"p_value\":1e-20,"
+        "\"verdict\":\"regression\",\"reason\":\"p50 +50% beyond +5%\"},"
+        "{\"metric\":\"memory\",\"baseline\":52428800,\"current\":52428800,"
+        "\"ratio\":1.0,\"verdict\":\"pass\"}]}],"
+        "\"accuracy\":[],\"unmatched\":[],\"warnings\":[\"w1\"]}",
+        0, &je);
+    if (!g)
+        printf("#   fixture: %s\n", je.text);
+    return g;
+}
+
+static void gate_console_prints_each_metric_with_change_ci_and_p(void)
+{
+    json_t *g = verdict();
+    mb_buf b = MB_BUF_INIT;
+    mb_err err = {0};
+    EXPECT_EQ_INT(mb__report_gate_console(g, &b, &err), MB_OK);
+    EXPECT_CONTAINS(b.data, "mbench gate: REGRESSION  (baseline base.json, "
+                            "current cur.json)");
+    EXPECT_CONTAINS(b.data, "1.000 ms     1.500 ms   +50.0%");
+    EXPECT_CONTAINS(b.data, "+40.0%..+60.0%   <1e-16  regression");
+    EXPECT_CONTAINS(b.data, "50.00 MiB");
+    EXPECT_CONTAINS(b.data, "warning: w1");
+    mb__buf_free(&b);
+    json_decref(g);
+}
+
+static void gate_markdown_and_html_escape_a_hostile_variant(void)
+{
+    json_t *g = verdict();
+    mb_buf md = MB_BUF_INIT, html = MB_BUF_INIT;
+    mb_err err = {0};
+    EXPECT_EQ_INT(mb__report_gate_md(g, &md, &err), MB_OK);
+    EXPECT_EQ_INT(mb__report_gate_html(g, &html, &err), MB_OK);
+    EXPECT(strstr(md.data, EVIL) == NULL);
+    EXPECT_CONTAINS(md.data, "&lt;script&gt;x\\|y\\*z&lt;/script&gt;");
+    EXPECT_CONTAINS(md.data, "| 4 | p50 | 1.000 ms | 1.500 ms | +50.0% |");
+    EXPECT_CONTAINS(md.data, "**regression** |");
+    EXPECT_CONTAINS(md.data, "- Test: Welch t");
+    /* in the page the name is text, and the embedded JSON cannot close
+     * its <script> */
+    EXPECT(strstr(html.data, "<script>x") == NULL);
+    EXPECT_CONTAINS(html.data, "&lt;script&gt;x|y*z&lt;/script&gt;");
+    EXPECT_CONTAINS(html.data, "REGRESSION");
+    mb__buf_free(&md);
+    mb__buf_free(&html);
+    json_decref(g);
+}
+
+static void gate_writers_refuse_a_document_that_is_not_a_verdict(void)
+{
+    json_t *d = json_pack("{s:s}", "schema", "mbench.result/1");
+    mb_buf b = MB_BUF_INIT;
+    mb_err err = {0};
+    EXPECT_EQ_INT(mb__report_gate_md(d, &b, &err), MB_EFORMAT);
+    EXPECT_CONTAINS(err.msg, "gate verdict");
+    mb__buf_free(&b);
+    json_decref(d);
+}
+
+static void history_markdown_marks_the_change_point(void)
+{
+    json_error_t je;
+    json_t *s = json_loads(
+        "[{\"model\":\"m|x\",\"variant\":\"v\",\"batch_size\":1,"
+        "\"points\":[{\"git_commit\":\"0123456789abcdef\",\"git_branch\":"
+        "\"main\",\"git_commit_date\":\"2026-01-01\",\"value\":1000000},"
+        "{\"git_commit\":\"fedcba9876543210\",\"git_branch\":\"main\","
+        "\"git_dirty\":true,\"created_utc\":\"2026-01-02\",\"value\":2000000}],"
+        "\"change_points\":[{\"index\":1,\"change\":1.0,\"score\":9.5,"
+        "\"before\":1000000,\"after\":2000000}]}]",
+        0, &je);
+    mb_buf b = MB_BUF_INIT;
+    mb_err err = {0};
+    EXPECT_EQ_INT(mb__report_history_md(s, "p50", &b, &err), MB_OK);
+    EXPECT_CONTAINS(b.data, "### m\\|x / v / batch 1");
+    EXPECT_CONTAINS(b.data, "2 results, 1 change point (p50)");
+    EXPECT_CONTAINS(b.data, "| 1 | 2026-01-01 | `0123456789ab` | main | "
+                            "1.000 ms |  |");
+    EXPECT_CONTAINS(b.data, "`fedcba987654` (dirty) | main | 2.000 ms | "
+                            "**+100.0%** (1.000 ms → 2.000 ms, score 9.5) |");
+    mb__buf_free(&b);
+    char path[] = "/tmp/mbench-test-hist-XXXXXX";
+    int fd = mkstemp(path);
+    if (fd >= 0) {
+        close(fd);
+        EXPECT_EQ_INT(mb__write_history_md(path, s, "p50", &err), MB_OK);
+        EXPECT(mb__file_size(path) > 100);
+        unlink(path);
+    }
+    EXPECT_EQ_INT(mb__report_history_md(NULL, "p50", &b, &err), MB_EINVAL);
+    mb__buf_free(&b);
+    json_decref(s);
+}
+
+static void code_spans_survive_backticks_and_newlines(void)
+{
+    mb_buf b = MB_BUF_INIT;
+    mb__md_code(&b, "a`b\nc");
+    EXPECT_STR(b.data, "``a`b c``");
+    mb__buf_free(&b);
+    mb__md_code(&b, "`x");
+    EXPECT_STR(b.data, "`` `x ``");
+    mb__buf_free(&b);
+}
+
+static void html_escape_folds_control_characters(void)
+{
+    mb_buf b = MB_BUF_INIT;
+    mb__html_escape(&b, "a\001b\033c");
+    EXPECT_STR(b.data, "a b c");
+    mb__buf_free(&b);
+}
+
+static void metric_figures_pick_their_unit(void)
+{
+    char t[32];
+    EXPECT_STR(mb__fmt_metric("p50", 1234567, t, sizeof t), "1.235 ms");
+    EXPECT_STR(mb__fmt_metric("p99", 2.5e9, t, sizeof t), "2.500 s");
+    EXPECT_STR(mb__fmt_metric("memory", 512, t, sizeof t), "512 B");
+    EXPECT_STR(mb__fmt_metric("size", 3 * 1048576.0, t, sizeof t), "3.00 MiB");
+    EXPECT_STR(mb__fmt_metric("throughput", 12.34, t, sizeof t), "12.3/s");
+    EXPECT_STR(mb__fmt_metric("p50", NAN, t, sizeof t), "-");
+    EXPECT_STR(mb__fmt_change(0.9, t, sizeof t), "-10.0%");
+    EXPECT_STR(mb__fmt_change_ci(0.9, 1.1, t, sizeof t), "-10.0%..+10.0%");
+    EXPECT_STR(mb__fmt_p_short(1e-30, t, sizeof t), "<1e-16");
+}
+
+static void the_output_manager_writes_every_format_of_a_verdict(void)
+{
+    char dir[] = "/tmp/mbench-test-writers-XXXXXX";
+    if (!mkdtemp(dir))
+        return;
+    char js[128], md[128], html[128], csv[128];
+    snprintf(js, sizeof js, "%s/sub/g.json", dir);
+    snprintf(md, sizeof md, "%s/g.md", dir);
+    snprintf(html, sizeof html, "%s/g.html", dir);
+    snprintf(csv, sizeof csv, "%s/g.csv", dir);
+    json_t *g = verdict();
+    mb__outset o = {js, NULL, md, html};
+    EXPECT_EQ_INT(mb__output_all(&o, g, NULL, NULL), MB_OK);
+    json_t *back = json_load_file(js, 0, NULL);
+    EXPECT(json_equal(back, g));
+    EXPECT(mb__file_size(md) > 0);
+    EXPECT(mb__file_size(html) > 0);
+    /* a verdict has no CSV form: that output fails, the others do not */
+    unlink(md);
+    mb__outset o2 = {NULL, csv, md, NULL};
+    EXPECT_EQ_INT(mb__output_all(&o2, g, NULL, NULL), MB_EINVAL);
+    EXPECT(mb__file_size(md) > 0);
+    EXPECT(access(csv, F_OK) != 0);
+    json_decref(back);
+    json_decref(g);
+    unlink(js);
+    unlink(md);
+    unlink(html);
+    char sub[160];
+    snprintf(sub, sizeof sub, "%s/sub", dir);
+    rmdir(sub);
+    rmdir(dir);
+}
+
+int main(void)
+{
+    RUN(gate_console_prints_each_metric_with_change_ci_and_p);
+    RUN(gate_markdown_and_html_escape_a_hostile_variant);
+    RUN(gate_writers_refuse_a_document_that_is_not_a_verdict);
+    RUN(history_markdown_marks_the_change_point);
+    RUN(code_spans_survive_backticks_and_newlines);
+    RUN(html_escape_folds_control_characters);
+    RUN(metric_figures_pick_their_unit);
+    RUN(the_output_manager_writes_every_format_of_a_verdict);
+    return T_DONE();
+}
