@@ -5,6 +5,8 @@
 
 #include "accuracy/pick.h"
 #include "accuracy/valjudge.h"
+#include "accuracy/vreport.h"
+#include "core/buf.h"
 #include "core/alloc.h"
 #include "core/err.h"
 #include "core/fileio.h"
@@ -14,6 +16,7 @@
 #include "data/labels.h"
 #include "data/npy.h"
 #include "data/synthetic.h"
+#include "runner/planopt.h"
 #include "runner/runner.h"
 
 #include <stdio.h>
@@ -423,6 +426,75 @@ mb_status mb__val_set(mb__val_req *rq, const char *key, const char *value,
         return mb__fail(err, MB_EINVAL, "%s is not a validate option", key);
     }
     return MB_OK;
+}
+
+mb_status mb__val_plans(mb_plan *pa, mb_plan *pb, const char *baseline,
+                        const char *candidate, const char *const *cand_opts,
+                        size_t n_cand, mb_err *err)
+{
+    mb__plan_defaults(pb);
+    char *a = mb__strdup(baseline);
+    if (!a)
+        return mb__fail(err, MB_ENOMEM, "out of memory");
+    free(pa->model_path);
+    pa->model_path = a;
+    if (mb__plan_copy(pb, pa) != 0)
+        return mb__fail(err, MB_ENOMEM, "out of memory");
+    mb_status s = MB_OK;
+    free(pb->model_path);
+    if (!(pb->model_path = mb__strdup(candidate)))
+        s = mb__fail(err, MB_ENOMEM, "out of memory");
+    for (size_t i = 0; !s && i < n_cand; i++) {
+        const char *eq = strchr(cand_opts[i], '=');
+        char key[64];
+        snprintf(key, sizeof key, "%.*s", eq ? (int)(eq - cand_opts[i]) : 0,
+                 cand_opts[i]);
+        const mb__planopt *o = mb__planopt_find(key);
+        if (!eq || !o)
+            s = mb__fail(err, MB_EINVAL,
+                         "unknown variant option '%s'; variant options are "
+                         "the run options without dashes (threads=2, "
+                         "opt-level=all, ...)",
+                         eq ? key : cand_opts[i]);
+        else
+            s = mb__planopt_set(pb, o, key, eq + 1, err);
+    }
+    if (!s && n_cand && mb__planopt_finish(pb, "", err)) {
+        char msg[sizeof err->msg]; /* min <= max with the candidate's own */
+        snprintf(msg, sizeof msg, "%s", err->msg);
+        s = mb__fail(err, MB_EINVAL, "--candidate-opt: %s", msg);
+    }
+    if (s) {
+        mb__plan_free(pb);
+        mb__plan_defaults(pb);
+    }
+    return s;
+}
+
+/* Renders doc with fn and writes it to path atomically. */
+static mb_status
+write_report(const char *path, const json_t *doc,
+             mb_status (*fn)(const json_t *, mb_buf *, mb_err *), mb_err *err)
+{
+    mb_buf b = MB_BUF_INIT;
+    mb_status s = fn(doc, &b, err);
+    if (!s && b.oom)
+        s = mb__fail(err, MB_ENOMEM, "out of memory rendering %s", path);
+    if (!s)
+        s = mb__write_file_atomic(path, b.data ? b.data : "", b.len, err);
+    mb__buf_free(&b);
+    return s;
+}
+
+mb_status mb__val_write_reports(const json_t *doc, const char *md,
+                                const char *html, mb_err *err)
+{
+    mb_err e2 = {0};
+    mb_status s = md ? write_report(md, doc, mb__validation_md, err) : MB_OK;
+    mb_status s2 =
+        html ? write_report(html, doc, mb__validation_html, s ? &e2 : err)
+             : MB_OK;
+    return s ? s : s2;
 }
 
 /* The "validation" object up to the verdict: what ran on what. */

@@ -52,6 +52,22 @@ int mb__val_is_option(const char *key);
 mb_status mb__val_set(mb__val_req *rq, const char *key, const char *value,
                       mb_err *err);
 
+/* The two plans of a validation from one set of run options: pa's
+ * model_path becomes baseline, *pb (uninitialised) a copy of pa with
+ * model_path candidate and then each "KEY=VALUE" of cand_opts applied (a
+ * run option without dashes: threads=2, opt-level=all) and the run
+ * options' cross-checks made again.  MB_EINVAL names a bad or unknown one;
+ * on failure *pb holds nothing to free. */
+mb_status mb__val_plans(mb_plan *pa, mb_plan *pb, const char *baseline,
+                        const char *candidate, const char *const *cand_opts,
+                        size_t n_cand, mb_err *err);
+
+/* Writes the validation's own Markdown and HTML reports of doc to md and
+ * html (either may be NULL), each atomically; the first failure is
+ * returned (the other is still written). */
+mb_status mb__val_write_reports(const json_t *doc, const char *md,
+                                const char *html, mb_err *err);
+
 /*
  * Runs the validation into a new result document *doc (caller frees with
  * json_decref).  The verdict is "validation.passed"; a failed verdict is

@@ -123,9 +123,11 @@ int mb__load_req_set(mb__load_req *r, const char *key, const char *v,
         }
         free(copy);
         if (!ok || !n)
-            return bad(err, key, v, "rates in requests per second (500 or "
-                                    "100,200,400; at most 32)");
+            return bad(err, key, v,
+                       "rates in requests per second (500 or "
+                       "100,200,400; at most 32)");
         r->n_qps = n;
+        r->given |= 1u << MB_LOAD_POISSON;
         if (r->scenario != MB_LOAD_SLO)
             r->scenario = MB_LOAD_POISSON;
         return 0;
@@ -133,14 +135,17 @@ int mb__load_req_set(mb__load_req *r, const char *key, const char *v,
     if (!strcmp(key, "offline")) {
         if (mb__parse_i64(v, 0, 1, &i))
             return bad(err, key, v, "0 or 1");
-        if (i)
+        if (i) {
             r->scenario = MB_LOAD_OFFLINE;
+            r->given |= 1u << MB_LOAD_OFFLINE;
+        }
         return 0;
     }
     if (!strcmp(key, "slo")) {
         if (mb__load_parse_slo(v, r, err))
             return -MB_EINVAL;
         r->scenario = MB_LOAD_SLO;
+        r->given |= 1u << MB_LOAD_SLO;
         return 0;
     }
     if (!strcmp(key, "cpus"))
@@ -150,10 +155,8 @@ int mb__load_req_set(mb__load_req *r, const char *key, const char *v,
                                        "max-steps", "records"};
     for (size_t k = 0; k < 5; k++)
         if (!strcmp(key, ints[k])) {
-            if (mb__parse_i64(v, k == 4 ? 0 : 1, k == 1 || k == 4
-                                                     ? 1000000000
-                                                     : 4096,
-                              &i))
+            if (mb__parse_i64(v, k == 4 ? 0 : 1,
+                              k == 1 || k == 4 ? 1000000000 : 4096, &i))
                 return bad(err, key, v, "a positive count");
             if (k == 0)
                 r->sessions = (int)i;
@@ -198,7 +201,10 @@ typedef struct {
     int interrupted;
 } engine;
 
-static json_t *num(double v) { return isfinite(v) ? json_real(v) : json_null(); }
+static json_t *num(double v)
+{
+    return isfinite(v) ? json_real(v) : json_null();
+}
 
 static double jd(const json_t *o, const char *k)
 {
@@ -208,7 +214,10 @@ static double jd(const json_t *o, const char *k)
 
 /* ---- scenarios --------------------------------------------------------- */
 
-static int64_t max_i64(int64_t a, int64_t b) { return a > b ? a : b; }
+static int64_t max_i64(int64_t a, int64_t b)
+{
+    return a > b ? a : b;
+}
 
 int64_t *mb__load_poisson_schedule(mb_rng *rng, double qps, size_t n)
 {
@@ -225,22 +234,31 @@ int64_t *mb__load_poisson_schedule(mb_rng *rng, double qps, size_t n)
  * the document; *out borrows it. */
 static mb_status step(engine *g, const char *role, const char *scen,
                       size_t threads, double target, const int64_t *arr,
-                      size_t n_arr, int64_t dur_ns, int64_t n_min,
-                      json_t **out, mb_err *err)
+                      size_t n_arr, int64_t dur_ns, int64_t n_min, json_t **out,
+                      mb_err *err)
 {
     const mb_plan *p = g->plan;
-    mb__load_step_in in = {g->be->run, g->handles, threads,
-                           arr == NULL, arr, n_arr, dur_ns, n_min,
-                           p->max_time_ns, p->warmup_iters, p->warmup_time_ns,
-                           g->req->spin_ns, p->cancel};
+    mb__load_step_in in = {g->be->run,
+                           g->handles,
+                           threads,
+                           arr == NULL,
+                           arr,
+                           n_arr,
+                           dur_ns,
+                           n_min,
+                           p->max_time_ns,
+                           p->warmup_iters,
+                           p->warmup_time_ns,
+                           g->req->spin_ns,
+                           p->cancel};
     mb__load_step_out o;
     mb_status s = mb__load_step_run(&in, &o, err);
     if (s)
         return s;
     g->interrupted |= o.interrupted;
-    json_t *j = mb__load_step_json(g->req, role, scen, threads, target, arr,
-                                   n_arr, &o, json_array_size(g->steps) + 1,
-                                   g->warnings);
+    json_t *j =
+        mb__load_step_json(g->req, role, scen, threads, target, arr, n_arr, &o,
+                           json_array_size(g->steps) + 1, g->warnings);
     free(o.r);
     json_array_append_new(g->steps, j);
     *out = j;
@@ -250,8 +268,8 @@ static mb_status step(engine *g, const char *role, const char *scen,
 static mb_status closed_step(engine *g, const char *role, size_t threads,
                              int64_t dur_ns, json_t **out, mb_err *err)
 {
-    int64_t n_min = g->plan->fixed_iters > 0 ? g->plan->fixed_iters
-                                             : g->plan->min_iters;
+    int64_t n_min =
+        g->plan->fixed_iters > 0 ? g->plan->fixed_iters : g->plan->min_iters;
     if (g->plan->fixed_iters > 0) /* --iterations: that many, not a time */
         dur_ns = 0;
     return step(g, role, "closed", threads, 0, NULL, 0, dur_ns, n_min, out,
@@ -259,8 +277,8 @@ static mb_status closed_step(engine *g, const char *role, size_t threads,
 }
 
 static mb_status open_step(engine *g, const char *role, size_t threads,
-                           double qps, int64_t n_req, int offline,
-                           json_t **out, mb_err *err)
+                           double qps, int64_t n_req, int offline, json_t **out,
+                           mb_err *err)
 {
     size_t n = (size_t)n_req;
     int64_t *arr = offline ? mb__calloc(n ? n : 1, sizeof *arr)
@@ -279,9 +297,8 @@ static mb_status open_step(engine *g, const char *role, size_t threads,
 static int64_t slo_requests(const engine *g, double qps)
 {
     const mb_plan *p = g->plan;
-    int64_t need = max_i64(p->min_iters,
-                           2 * mb__estop_min_n(g->req->slo_q,
-                                               g->req->confidence));
+    int64_t need = max_i64(
+        p->min_iters, 2 * mb__estop_min_n(g->req->slo_q, g->req->confidence));
     int64_t by_time = (int64_t)ceil(qps * (double)p->min_time_ns / 1e9);
     int64_t n = max_i64(need, by_time);
     int64_t cap = (int64_t)(qps * (double)p->max_time_ns / 1e9);
@@ -304,14 +321,15 @@ static mb_status search(engine *g, size_t threads, size_t index,
     const mb__load_req *rq = g->req;
     json_t *cal = NULL, *st = NULL;
     size_t first = json_array_size(g->steps);
-    int64_t cal_ns = g->plan->min_time_ns < 500000000 ? g->plan->min_time_ns
-                                                      : 500000000;
+    int64_t cal_ns =
+        g->plan->min_time_ns < 500000000 ? g->plan->min_time_ns : 500000000;
     mb_status s = closed_step(g, "calibrate", threads, cal_ns, &cal, err);
     if (s)
         return s;
     double cap = jd(cal, "achieved_qps");
     if (!(cap > 0))
-        return mb__fail(err, MB_EBACKEND, "calibration measured no "
+        return mb__fail(err, MB_EBACKEND,
+                        "calibration measured no "
                         "throughput: %s",
                         json_string_value(json_object_get(cal, "error"))
                             ? json_string_value(json_object_get(cal, "error"))
@@ -371,8 +389,8 @@ static mb_status search(engine *g, size_t threads, size_t index,
                   best ? json_deep_copy(json_object_get(
                              json_object_get(best, "latency"), "p99"))
                        : json_null(),
-                  "met", json_boolean(lo > 0), "steps", steps, "ended_by",
-                  end, "step_indexes", idx));
+                  "met", json_boolean(lo > 0), "steps", steps, "ended_by", end,
+                  "step_indexes", idx));
     return MB_OK;
 }
 
@@ -396,14 +414,14 @@ static json_t *search_summary(const mb__load_req *rq, json_t *searches)
     qsort(a, n, sizeof *a, cmp_d);
     double med = n ? (n % 2 ? q[n / 2] : (q[n / 2 - 1] + q[n / 2]) / 2) : 0;
     double amed = n ? (n % 2 ? a[n / 2] : (a[n / 2 - 1] + a[n / 2]) / 2) : 0;
-    return json_pack(
-        "{s:f,s:I,s:f,s:f,s:i,s:o,s:o,s:o,s:o,s:b,s:o}", "percentile",
-        rq->slo_q * 100, "bound_ns", (json_int_t)rq->slo_ns, "confidence",
-        rq->confidence, "tolerance", rq->tolerance, "repeat", (int)n, "qps",
-        json_real(med), "achieved_qps", json_real(amed), "min_qps",
-        n ? json_real(q[0]) : json_null(), "max_qps",
-        n ? json_real(q[n - 1]) : json_null(), "met", med > 0, "searches",
-        searches);
+    return json_pack("{s:f,s:I,s:f,s:f,s:i,s:o,s:o,s:o,s:o,s:b,s:o}",
+                     "percentile", rq->slo_q * 100, "bound_ns",
+                     (json_int_t)rq->slo_ns, "confidence", rq->confidence,
+                     "tolerance", rq->tolerance, "repeat", (int)n, "qps",
+                     json_real(med), "achieved_qps", json_real(amed), "min_qps",
+                     n ? json_real(q[0]) : json_null(), "max_qps",
+                     n ? json_real(q[n - 1]) : json_null(), "met", med > 0,
+                     "searches", searches);
 }
 
 /* ---- sessions ---------------------------------------------------------- */
@@ -472,8 +490,7 @@ static size_t max_threads(const mb__load_req *rq)
     return (size_t)(m > 0 ? m : 1);
 }
 
-static mb_status set_cpus(const mb__load_req *rq, cpu_set_t *saved,
-                          mb_err *err)
+static mb_status set_cpus(const mb__load_req *rq, cpu_set_t *saved, mb_err *err)
 {
     cpu_set_t set;
     CPU_ZERO(&set);
@@ -517,9 +534,9 @@ static mb_status run_scenario(engine *g, size_t threads, json_t *load,
         break;
     case MB_LOAD_POISSON:
         for (size_t i = 0; !s && i < rq->n_qps && !g->interrupted; i++) {
-            int64_t n = max_i64(p->min_iters,
-                                (int64_t)ceil(rq->qps[i] *
-                                              (double)p->min_time_ns / 1e9));
+            int64_t n = max_i64(
+                p->min_iters,
+                (int64_t)ceil(rq->qps[i] * (double)p->min_time_ns / 1e9));
             if (p->fixed_iters > 0)
                 n = p->fixed_iters;
             s = open_step(g, "measure", threads, rq->qps[i], n, 0, &st, err);
@@ -553,10 +570,28 @@ static mb_status run_scenario(engine *g, size_t threads, json_t *load,
     return s;
 }
 
+mb_status mb__load_req_check(const mb__load_req *rq, mb_err *err)
+{
+    unsigned g = rq->given;
+    if (g & (g - 1))
+        return mb__fail(err, MB_EINVAL,
+                        "--qps, --offline and --slo are "
+                        "different scenarios; give one of them");
+    if (rq->scenario != MB_LOAD_CLOSED && rq->n_concurrency > 1)
+        return mb__fail(err, MB_EINVAL,
+                        "a list of --concurrency values is "
+                        "a closed-loop sweep; with --qps, --offline or "
+                        "--slo give one thread count");
+    return MB_OK;
+}
+
 mb_status mb__load_run(const mb_plan *plan, const mb__load_req *rq,
                        json_t **doc_out, mb_err *err)
 {
     *doc_out = NULL;
+    mb_status cs = mb__load_req_check(rq, err);
+    if (cs)
+        return cs;
     size_t threads = max_threads(rq);
     if (rq->sessions < 1 || (size_t)rq->sessions > threads)
         return mb__fail(err, MB_EINVAL,
@@ -564,13 +599,16 @@ mb_status mb__load_run(const mb_plan *plan, const mb__load_req *rq,
                         "to the %zu serving threads (--concurrency)",
                         rq->sessions, threads);
     if (rq->scenario == MB_LOAD_SLO && rq->slo_ns <= 0)
-        return mb__fail(err, MB_EINVAL, "the SLO search needs a bound, such "
+        return mb__fail(err, MB_EINVAL,
+                        "the SLO search needs a bound, such "
                         "as --slo p99=20ms");
     if (rq->scenario == MB_LOAD_POISSON && !rq->n_qps)
-        return mb__fail(err, MB_EINVAL, "Poisson arrivals need a rate, such "
+        return mb__fail(err, MB_EINVAL,
+                        "Poisson arrivals need a rate, such "
                         "as --qps 500");
     if (plan->n_batches > 1)
-        return mb__fail(err, MB_EINVAL, "mbench load serves one batch size "
+        return mb__fail(err, MB_EINVAL,
+                        "mbench load serves one batch size "
                         "per request; give one --batch value");
     cpu_set_t saved;
     if (rq->n_cpus) {
@@ -590,8 +628,8 @@ mb_status mb__load_run(const mb_plan *plan, const mb__load_req *rq,
     if (!s) {
         int64_t batch = plan->n_batches ? plan->batches[0] : 1;
         json_t *model = mb__model_json(plan);
-        json_t *run = mb__bench_run_skeleton(plan, g.benches[0], batch, model,
-                                             -1, -1);
+        json_t *run =
+            mb__bench_run_skeleton(plan, g.benches[0], batch, model, -1, -1);
         json_decref(model);
         json_object_set_new(load, "run", run);
         s = run_scenario(&g, threads, load, err);
@@ -635,9 +673,9 @@ mb_status mb__load_run(const mb_plan *plan, const mb__load_req *rq,
                   "minimum) requests and --min-time of arrivals, within "
                   "--max-time; passes when the early-stopping test holds",
                   "warmup_per_thread", (json_int_t)plan->warmup_iters,
-                  "spin_ns", (json_int_t)rq->spin_ns,
-                  "min_time_ns", (json_int_t)plan->min_time_ns,
-                  "max_time_ns", (json_int_t)plan->max_time_ns));
+                  "spin_ns", (json_int_t)rq->spin_ns, "min_time_ns",
+                  (json_int_t)plan->min_time_ns, "max_time_ns",
+                  (json_int_t)plan->max_time_ns));
     json_object_set_new(load, "steps", g.steps);
     json_t *stats = json_object_get(doc, "statistics");
     json_object_set_new(stats, "latency",

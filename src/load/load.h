@@ -37,7 +37,7 @@ typedef struct mb__load_req {
     size_t n_concurrency;
     double qps[MB_LOAD_MAX_LEVELS]; /* Poisson: target rates, one per step */
     size_t n_qps;
-    int sessions;        /* sessions the threads use; 1 = one shared */
+    int sessions;               /* sessions the threads use; 1 = one shared */
     int cpus[MB_LOAD_MAX_CPUS]; /* CPU affinity of the whole process */
     size_t n_cpus;
     double slo_q;        /* the bounded percentile as a fraction (0.99) */
@@ -53,6 +53,9 @@ typedef struct mb__load_req {
                             (0 = sleep to the arrival; default 0) */
     int64_t records_max; /* per-request records kept up to this many per
                             step (default 200000; 0 = never) */
+    unsigned given;      /* scenarios set by mb__load_req_set: bit
+                            1 << MB_LOAD_POISSON, _OFFLINE, _SLO (more
+                            than one is refused by mb__load_run) */
 } mb__load_req;
 
 /* The defaults above (closed loop, concurrency 1, one session). */
@@ -73,6 +76,12 @@ int mb__load_req_set(mb__load_req *r, const char *key, const char *value,
 /* n Poisson arrivals at rate qps per second: offsets in ns from 0,
  * ascending (exponential gaps by inversion).  Caller frees; NULL on OOM. */
 int64_t *mb__load_poisson_schedule(mb_rng *rng, double qps, size_t n);
+
+/* MB_EINVAL when req asks for two scenarios (--qps, --offline, --slo) or
+ * for a list of --concurrency values with an open-loop scenario: the
+ * checks mb__load_run makes first, for a caller to make before anything
+ * else. */
+mb_status mb__load_req_check(const mb__load_req *req, mb_err *err);
 
 /* Runs the scenario on plan's model (its backend, options, batch size,
  * warmup and --min-time/--max-time/--min-iterations per step) and returns

@@ -63,10 +63,23 @@ for c in $cmds; do
     expect_exit "mbench help $c exits 0" 0 "$MBENCH" help "$c"
     contains "mbench help $c prints its usage" "$LAST_OUT" "usage: mbench $c"
 done
-for c in run info tensor-dump machine version merge db report history; do
+for c in run info tensor-dump machine version merge db report history validate profile load; do
     out=$("$MBENCH" help "$c")
     contains "mbench help $c lists -q" "$out" "-q, --quiet"
 done
+# validate, profile and load parse from their tables: the same wording
+expect_exit "validate: a misspelt option is a usage error" 2 "$MBENCH" validate a.onnx b.onnx --tolerence 0.1
+contains "validate suggests the nearest option" "$LAST_ERR" "did you mean '--tolerance'? see 'mbench validate --help'"
+expect_exit "profile: a misspelt option is a usage error" 2 "$MBENCH" profile m.onnx --no-peek
+contains "profile suggests the nearest option" "$LAST_ERR" "did you mean '--no-peak'? see 'mbench profile --help'"
+expect_exit "load: a misspelt option is a usage error" 2 "$MBENCH" load m.onnx --sesions 2
+contains "load suggests the nearest option" "$LAST_ERR" "did you mean '--sessions'? see 'mbench load --help'"
+expect_exit "load: a bad value names the form" 2 "$MBENCH" load m.onnx --concurrency 0
+contains "it is the load engine's form" "$LAST_ERR" "invalid value '0' for --concurrency: expected thread counts from 1 to 4096 (1,2,4)"
+expect_exit "validate: a bad --candidate-opt is a usage error" 2 "$MBENCH" validate a.onnx b.onnx --candidate-opt threads
+contains "it names the form" "$LAST_ERR" "expected KEY=VALUE, e.g. opt-level=all"
+expect_exit "load -q is quiet" 0 "$MBENCH" load x --backend null --min-time 0.05 -q
+if [ -z "$LAST_OUT" ]; then ok "load -q prints nothing"; else notok "load -q prints nothing" "$LAST_OUT"; fi
 expect_exit "version -q prints the version alone" 0 "$MBENCH" version -q
 if [[ "$LAST_OUT" =~ ^[0-9]+\.[0-9]+\.[0-9]+$ ]]; then ok "the version alone is X.Y.Z"; else notok "the version alone is X.Y.Z" "got $LAST_OUT"; fi
 expect_exit "info -q prints nothing" 0 "$MBENCH" info -q "$MBENCH_ROOT/models/digits_fp32.onnx"

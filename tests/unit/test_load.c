@@ -56,7 +56,8 @@ static void estop_bound_covers_the_true_p99(void)
     }
     free(x);
     printf("# p99 bound covered the true p99 in %d of %d samples (rank %lld of "
-           "%lld)\n", covered, trials, (long long)j, (long long)n);
+           "%lld)\n",
+           covered, trials, (long long)j, (long long)n);
     EXPECT(covered >= 0.985 * trials);
 }
 
@@ -151,14 +152,17 @@ static void closed_loop_throughput_is_n_over_s(void)
 {
     const char *kv[] = {"concurrency", "1,2,4"};
     json_t *doc = run_load(kv, 2, 10000000, 1000000000);
-    const json_t *steps = json_object_get(json_object_get(doc, "load"), "steps");
+    const json_t *steps =
+        json_object_get(json_object_get(doc, "load"), "steps");
     EXPECT_EQ_INT(json_array_size(steps), 3);
     for (size_t i = 0; i < json_array_size(steps); i++) {
         const json_t *st = json_array_get(steps, i);
-        double n = num(st, "concurrency", NULL), x = num(st, "achieved_qps", NULL),
+        double n = num(st, "concurrency", NULL),
+               x = num(st, "achieved_qps", NULL),
                s = num(st, "service", "mean_ns");
         printf("# closed loop N=%g: %.2f/s, N/S_measured %.2f/s, N/S %.2f/s, "
-               "S_measured %.3f ms\n", n, x, n / s * 1e9, n / 1e-2, s / 1e6);
+               "S_measured %.3f ms\n",
+               n, x, n / s * 1e9, n / 1e-2, s / 1e6);
         EXPECT_NEAR(x / (n / s * 1e9), 1.0, 0.02);
         EXPECT(s >= 1e7 && s <= 1.25e7);
     }
@@ -176,18 +180,20 @@ static void closed_loop_throughput_is_n_over_s(void)
  *    lambda E[S^2] / (2 (1 - rho)) (= rho S / (2 (1 - rho)) for a
  *    constant S) with the moments of the service the server actually
  *    gave (from max(arrival, previous end) to end: the lag and the
- *    wake-up overshoot included) plus the mean lag, within 3 standard errors of a 1500-request mean (5.6% at 5000
- *    requests by simulation, so 3 x 5.6% x sqrt(5000/1500) = 31%: the
- *    few-percent check of the formula is the untimed test above). */
+ *    wake-up overshoot included) plus the mean lag, within 3 standard errors of
+ * a 1500-request mean (5.6% at 5000 requests by simulation, so 3 x 5.6% x
+ * sqrt(5000/1500) = 31%: the few-percent check of the formula is the untimed
+ * test above). */
 static void poisson_single_server_matches_md1(void)
 {
     const char *kv[] = {"qps", "250", "concurrency", "1"};
     json_t *doc = run_load(kv, 4, 2000000, 6000000000);
-    const json_t *st =
-        json_array_get(json_object_get(json_object_get(doc, "load"), "steps"), 0);
+    const json_t *st = json_array_get(
+        json_object_get(json_object_get(doc, "load"), "steps"), 0);
     const json_t *rec = json_object_get(st, "records");
     const json_t *A = json_object_get(rec, "arrival_ns"),
-                 *B = json_object_get(rec, "start_ns"), *E = json_object_get(rec, "end_ns");
+                 *B = json_object_get(rec, "start_ns"),
+                 *E = json_object_get(rec, "end_ns");
     size_t n = json_array_size(A);
     EXPECT(n >= 1400);
     double prev_end = -1e18, wait = 0, lag = 0, s1 = 0, s2 = 0;
@@ -204,13 +210,14 @@ static void poisson_single_server_matches_md1(void)
         s2 += (e - ready) * (e - ready);
         prev_end = e;
     }
-    double N = (double)n, span = (double)json_integer_value(json_array_get(A, n - 1));
+    double N = (double)n,
+           span = (double)json_integer_value(json_array_get(A, n - 1));
     double lambda = N / span, es = s1 / N, es2 = s2 / N, rho = lambda * es;
     double pk = lambda * es2 / (2 * (1 - rho));
-    printf("# M/D/1: %zu requests, rho %.3f, mean wait %.3f ms, P-K %.3f ms + lag "
-           "%.3f ms, theory rho S/(2(1-rho)) with S = 2 ms: %.3f ms\n",
-           n, rho, wait / N / 1e6, pk / 1e6, lag / N / 1e6,
-           0.5 * 2 / (2 * 0.5));
+    printf(
+        "# M/D/1: %zu requests, rho %.3f, mean wait %.3f ms, P-K %.3f ms + lag "
+        "%.3f ms, theory rho S/(2(1-rho)) with S = 2 ms: %.3f ms\n",
+        n, rho, wait / N / 1e6, pk / 1e6, lag / N / 1e6, 0.5 * 2 / (2 * 0.5));
     EXPECT_EQ_INT(bad, 0);
     EXPECT(lag / N < 0.1 * es);
     EXPECT_NEAR((wait / N) / (pk + lag / N), 1.0, 0.31);
@@ -225,8 +232,8 @@ static void offline_throughput_is_servers_over_s(void)
 {
     const char *kv[] = {"offline", "1", "requests", "200", "concurrency", "2"};
     json_t *doc = run_load(kv, 6, 5000000, 100000000);
-    const json_t *st =
-        json_array_get(json_object_get(json_object_get(doc, "load"), "steps"), 0);
+    const json_t *st = json_array_get(
+        json_object_get(json_object_get(doc, "load"), "steps"), 0);
     double x = num(st, "achieved_qps", NULL), s = num(st, "service", "mean_ns");
     EXPECT_EQ_INT(num(st, "requests", "completed"), 200);
     EXPECT_NEAR(x / (2 / s * 1e9), 1.0, 0.02);
@@ -256,8 +263,31 @@ static void public_api_runs_a_load(void)
     mb_runner_free(r);
 }
 
+/* Two scenarios, or a thread sweep with an open loop, are refused by the
+ * engine itself (the CLI and the API); a repeated --qps is one scenario. */
+static void one_scenario_at_a_time(void)
+{
+    mb__load_req r;
+    mb_err e = {0};
+    mb__load_req_defaults(&r);
+    EXPECT_EQ_INT(mb__load_req_check(&r, &e), MB_OK);
+    EXPECT_EQ_INT(mb__load_req_set(&r, "qps", "10", &e), 0);
+    EXPECT_EQ_INT(mb__load_req_set(&r, "qps", "20", &e), 0);
+    EXPECT_EQ_INT(mb__load_req_check(&r, &e), MB_OK);
+    EXPECT_EQ_INT(mb__load_req_set(&r, "offline", "1", &e), 0);
+    EXPECT_EQ_INT(mb__load_req_check(&r, &e), MB_EINVAL);
+    EXPECT_CONTAINS(e.msg, "different scenarios");
+    mb__load_req_defaults(&r);
+    EXPECT_EQ_INT(mb__load_req_set(&r, "concurrency", "1,2", &e), 0);
+    EXPECT_EQ_INT(mb__load_req_check(&r, &e), MB_OK);
+    EXPECT_EQ_INT(mb__load_req_set(&r, "slo", "p99=20ms", &e), 0);
+    EXPECT_EQ_INT(mb__load_req_check(&r, &e), MB_EINVAL);
+    EXPECT_CONTAINS(e.msg, "closed-loop sweep");
+}
+
 int main(void)
 {
+    RUN(one_scenario_at_a_time);
     RUN(public_api_runs_a_load);
     RUN(estop_matches_scipy_binomial);
     RUN(estop_bound_covers_the_true_p99);

@@ -291,8 +291,35 @@ static void the_api_validates_on_the_null_backend(void)
     mb_runner_free(r);
 }
 
+/* The candidate's plan is the baseline's with its own options on top; a
+ * bad one names itself, and min <= max is checked again. */
+static void the_candidate_plan_takes_its_own_options(void)
+{
+    mb_plan pa, pb;
+    mb_err e = {0};
+    mb__plan_defaults(&pa);
+    mb__plan_set_opt(&pa, "threads", "3");
+    const char *ok[] = {"opt-level=basic", "threads=2"};
+    EXPECT_EQ_INT(mb__val_plans(&pa, &pb, "a.onnx", "b.onnx", ok, 2, &e),
+                  MB_OK);
+    EXPECT_STR(pa.model_path, "a.onnx");
+    EXPECT_STR(pb.model_path, "b.onnx");
+    EXPECT_STR(mb__plan_get_opt(&pa, "threads"), "3");
+    EXPECT_STR(mb__plan_get_opt(&pb, "threads"), "2");
+    EXPECT_STR(mb__plan_get_opt(&pb, "opt-level"), "basic");
+    mb__plan_free(&pb);
+    const char *unknown[] = {"speed=3"};
+    EXPECT_EQ_INT(mb__val_plans(&pa, &pb, "a", "b", unknown, 1, &e), MB_EINVAL);
+    EXPECT_CONTAINS(e.msg, "unknown variant option 'speed'");
+    const char *crossed[] = {"min-time=5s", "max-time=1s"};
+    EXPECT_EQ_INT(mb__val_plans(&pa, &pb, "a", "b", crossed, 2, &e), MB_EINVAL);
+    EXPECT_CONTAINS(e.msg, "--candidate-opt: min-time");
+    mb__plan_free(&pa);
+}
+
 int main(void)
 {
+    RUN(the_candidate_plan_takes_its_own_options);
     RUN(options_are_parsed_and_bad_values_name_the_flag);
     RUN(precision_follows_the_most_weight_elements_not_bytes);
     RUN(class_scores_with_trailing_unit_dims_get_top1_agreement);
