@@ -204,7 +204,7 @@ int mb_cli_outputs_handle(mb_cli_outputs *o, int c, const char *arg)
     return 0;
 }
 
-static int write_buf(const char *path, mb_buf *b)
+int mb_cli_write_buf(const char *path, mb_buf *b)
 {
     mb_err e = {0};
     if (b->oom) {
@@ -215,6 +215,18 @@ static int write_buf(const char *path, mb_buf *b)
         mb__write_file_atomic(path, b->data ? b->data : "", b->len, &e);
     mb__buf_free(b);
     return s ? mb_cli_fail(&e) : 0;
+}
+
+int mb_cli_write_json(const char *path, const json_t *doc, size_t flags)
+{
+    char *s = doc ? json_dumps(doc, flags) : NULL;
+    mb_buf b = MB_BUF_INIT;
+    if (!s)
+        return mb_cli_error(MB_EXIT_RUNTIME, "out of memory writing %s", path);
+    mb__buf_puts(&b, s);
+    mb__buf_putc(&b, '\n');
+    free(s);
+    return mb_cli_write_buf(path, &b);
 }
 
 int mb_cli_outputs_write(const mb_cli_outputs *o, json_t *doc)
@@ -228,7 +240,7 @@ int mb_cli_outputs_write(const mb_cli_outputs *o, json_t *doc)
             mb__buf_puts(&b, s);
         free(s);
         mb__buf_putc(&b, '\n');
-        rc |= write_buf(o->json, &b);
+        rc |= mb_cli_write_buf(o->json, &b);
     }
     if (o->csv) {
         mb_buf b = MB_BUF_INIT;
@@ -249,7 +261,7 @@ int mb_cli_outputs_write(const mb_cli_outputs *o, json_t *doc)
             mb__buf_free(&b);
             rc |= mb_cli_fail(&e);
         } else {
-            rc |= write_buf(o->md, &b);
+            rc |= mb_cli_write_buf(o->md, &b);
         }
     }
     if (o->html) {
@@ -259,7 +271,7 @@ int mb_cli_outputs_write(const mb_cli_outputs *o, json_t *doc)
             mb__buf_free(&b);
             rc |= mb_cli_fail(&e);
         } else {
-            rc |= write_buf(o->html, &b);
+            rc |= mb_cli_write_buf(o->html, &b);
         }
     }
     if (o->db) {
