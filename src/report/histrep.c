@@ -4,6 +4,7 @@
 
 #include "regress/changepoint.h"
 #include "regress/history.h"
+#include "report/console.h"
 #include "report/rutil.h"
 
 #include <math.h>
@@ -18,12 +19,8 @@ char *mb__history_fmt(const char *metric, double x, char *out, size_t len)
         snprintf(out, len, "%.1f/s", x);
     else if (strcmp(metric, "memory") == 0)
         mb__fmt_bytes(x, out, len);
-    else if (x >= 1e6)
-        snprintf(out, len, "%.3f ms", x / 1e6);
-    else if (x >= 1e3)
-        snprintf(out, len, "%.2f us", x / 1e3);
     else
-        snprintf(out, len, "%.0f ns", x);
+        mb__fmt_duration(x, out, len);
     return out;
 }
 

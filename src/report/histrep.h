@@ -10,8 +10,9 @@
 #include <jansson.h>
 #include <stddef.h>
 
-/* A value of metric in its unit: "1.234 ms", "812.00 us", "95 ns",
- * "123.4/s" (throughput), "12.3 MiB" (memory); "-" for NAN. */
+/* A value of metric in its unit: "1.23 ms", "812 us" (console.h
+ * mb__fmt_duration), "123.4/s" (throughput), "12.3 MiB" (memory); "-" for
+ * NAN. */
 char *mb__history_fmt(const char *metric, double x, char *out, size_t len);
 
 void mb__history_console(mb_buf *b, const json_t *series, const char *metric);

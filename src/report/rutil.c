@@ -4,6 +4,7 @@
 
 #include "core/alloc.h"
 
+#include <inttypes.h>
 #include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -161,6 +162,21 @@ char *mb__fmt_bytes(double b, char *out, size_t len)
         snprintf(out, len, "%.0f B", b);
     else
         snprintf(out, len, "%.*f %s", a >= 100 ? 0 : 1, b, unit[u]);
+    return out;
+}
+
+char *mb__fmt_grouped(uint64_t v, char *out, size_t len)
+{
+    char tmp[32];
+    int n = snprintf(tmp, sizeof tmp, "%" PRIu64, v);
+    size_t k = 0;
+    for (int i = 0; i < n && k + 2 < len; i++) {
+        if (i && (n - i) % 3 == 0)
+            out[k++] = ',';
+        out[k++] = tmp[i];
+    }
+    if (len)
+        out[k < len ? k : len - 1] = '\0';
     return out;
 }
 

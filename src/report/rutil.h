@@ -99,5 +99,7 @@ char *mb__fmt_ms(double ns, char *out, size_t len);
 char *mb__fmt_bytes(double b, char *out, size_t len);
 /* General number with `sig` significant digits, "-" for NAN. */
 char *mb__fmt_num(double x, int sig, char *out, size_t len);
+/* An integer with thousands separators: "1,234,567". Returns out. */
+char *mb__fmt_grouped(uint64_t v, char *out, size_t len);
 
 #endif
