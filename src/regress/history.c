@@ -25,7 +25,7 @@ static json_t *series_of(json_t *series, json_t *index, const json_t *r)
     const char *k = key.data ? key.data : "";
     json_t *s = json_object_get(index, k);
     if (!s) {
-        s = json_pack("{s:s,s:s,s:O,s:[],s:[]}", "model", sv(r, "model_name"),
+        s = json_pack("{s:s,s:s,s:O?,s:[],s:[]}", "model", sv(r, "model_name"),
                       "variant", sv(r, "variant"), "batch_size",
                       json_object_get(r, "batch_size"), "points",
                       "change_points");
@@ -59,7 +59,7 @@ static int add_change_points(json_t *s)
             cp[k].before != 0 ? cp[k].after / cp[k].before - 1 : 0.0;
         if (json_array_append_new(
                 json_object_get(s, "change_points"),
-                json_pack("{s:I,s:O,s:O,s:f,s:f,s:f,s:f}", "index",
+                json_pack("{s:I,s:O?,s:O?,s:f,s:f,s:f,s:f}", "index",
                           (json_int_t)cp[k].index, "run_id",
                           json_object_get(p, "run_id"), "git_commit",
                           json_object_get(p, "git_commit"), "before",
@@ -84,7 +84,7 @@ json_t *mb__history_series(const json_t *rows, const char *metric)
         json_t *s = series_of(series, index, r);
         ok = s && !json_array_append_new(
                       json_object_get(s, "points"),
-                      json_pack("{s:O,s:O,s:O,s:O,s:O,s:O,s:f}", "run_id",
+                      json_pack("{s:O?,s:O?,s:O?,s:O?,s:O?,s:O?,s:f}", "run_id",
                                 json_object_get(r, "run_id"), "created_utc",
                                 json_object_get(r, "created_utc"),
                                 "git_commit", json_object_get(r, "git_commit"),

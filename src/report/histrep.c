@@ -35,6 +35,11 @@ static double value(const json_t *p)
     return json_number_value(json_object_get(p, "value"));
 }
 
+static const char *or_dash(const char *s)
+{
+    return *s ? s : "-";
+}
+
 /* The date a point is shown at: the commit's, else when it was stored. */
 static const char *date_of(const json_t *p)
 {
@@ -75,9 +80,9 @@ void mb__history_console(mb_buf *b, const json_t *series, const char *metric)
                          json_number_value(json_object_get(c, "score")));
             mb__buf_printf(
                 b, "  %4zu  %-20.20s  %-12.12s%s %-16.16s  %12s  %s\n", k + 1,
-                date_of(p), *sv(p, "git_commit") ? sv(p, "git_commit") : "-",
+                date_of(p), or_dash(sv(p, "git_commit")),
                 json_is_true(json_object_get(p, "git_dirty")) ? "+" : " ",
-                *sv(p, "git_branch") ? sv(p, "git_branch") : "-",
+                or_dash(sv(p, "git_branch")),
                 mb__history_fmt(metric, value(p), v, sizeof v), mark);
         }
     }
@@ -124,11 +129,11 @@ void mb__history_md(mb_buf *b, const json_t *series, const char *metric)
             mb__buf_printf(b, "| %zu | ", k + 1);
             mb__md_escape(b, date_of(p));
             mb__buf_puts(b, " | ");
-            mb__md_escape(b, sv(p, "git_commit"));
+            mb__md_escape(b, or_dash(sv(p, "git_commit")));
             if (json_is_true(json_object_get(p, "git_dirty")))
                 mb__buf_puts(b, " (dirty)");
             mb__buf_puts(b, " | ");
-            mb__md_escape(b, sv(p, "git_branch"));
+            mb__md_escape(b, or_dash(sv(p, "git_branch")));
             mb__buf_printf(b, " | %s | ",
                            mb__history_fmt(metric, value(p), v, sizeof v));
             const json_t *c = mb__history_cp_at(s, k);
