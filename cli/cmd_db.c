@@ -26,7 +26,8 @@ static const mb_opt db_opts[] = {
      "the store: a SQLite file or a postgresql:// URL", NULL, NULL, 0, 0, 0,
      O_DB},
     {"json", 0, MB_OPT_OUTFILE, "FILE",
-     "export: write every document (schema " MB_STORE_EXPORT_SCHEMA "; '-' for stdout)",
+     "export: write every document (schema " MB_STORE_EXPORT_SCHEMA
+     "; '-' for stdout)",
      NULL, NULL, 0, 0, MB_OPT_STDOUT, O_JSON},
     {"to", 0, MB_OPT_STRING, "FILE|URL",
      "export: copy every document into another store", NULL, NULL, 0, 0, 0,

@@ -99,10 +99,9 @@ int cmd_merge(int argc, char **argv)
         mb__suite_comparison_console(&b, cmp);
     }
     if (!ctx.quiet)
-        mb__buf_printf(&b, "merged %d document(s), %zu run(s) into %s\n",
-                       ctx.n_args,
-                       json_array_size(json_object_get(merged, "runs")),
-                       a.shown);
+        mb__buf_printf(
+            &b, "merged %d document(s), %zu run(s) into %s\n", ctx.n_args,
+            json_array_size(json_object_get(merged, "runs")), a.shown);
     fwrite(b.data ? b.data : "", 1, b.len, stdout);
     mb__buf_free(&b);
     int rc = mb_cli_write_json(a.out, merged, JSON_INDENT(2));

@@ -75,8 +75,8 @@ static int emit(const char *path, mb_status st, const mb_err *err, mb_buf *b)
 }
 
 /* Every output is tried: one that fails does not cost the others. */
-static int write_all(const char **paths, json_t **docs, char **names,
-                     size_t n, int quiet)
+static int write_all(const char **paths, json_t **docs, char **names, size_t n,
+                     int quiet)
 {
     const char *html = paths[O_HTML], *md = paths[O_MD], *csv = paths[O_CSV],
                *jsonp = paths[O_JSON];
@@ -101,8 +101,8 @@ static int write_all(const char **paths, json_t **docs, char **names,
     }
     if (jsonp) {
         json_t *notes = json_array(), *w;
-        json_t *m = mb__result_merge(docs, (const char *const *)names, n,
-                                     notes);
+        json_t *m =
+            mb__result_merge(docs, (const char *const *)names, n, notes);
         size_t i;
         json_array_foreach(notes, i, w) mb_cli_warn("%s", json_string_value(w));
         json_decref(notes);

@@ -86,7 +86,8 @@ static int dump_keep(mb_tensor *t, const char *fallback, int values,
     mb__buf_free(&b);
     if (k && !t->name)
         t->name = mb__strdup(fallback);
-    if (k && t->name && mb__grow((void **)&k->t, &k->cap, k->n + 1, sizeof *k->t)) {
+    if (k && t->name &&
+        mb__grow((void **)&k->t, &k->cap, k->n + 1, sizeof *k->t)) {
         k->t[k->n++] = *t;
         memset(t, 0, sizeof *t);
     }

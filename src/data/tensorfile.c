@@ -80,14 +80,14 @@ mb_status mb__tensor_file_read(const char *path, mb_tensor **out, size_t *n,
     return s;
 }
 
-mb_status mb__tensor_file_write(const char *path, const mb_tensor *ts,
-                                size_t n, mb_err *err)
+mb_status mb__tensor_file_write(const char *path, const mb_tensor *ts, size_t n,
+                                mb_err *err)
 {
     if (ends_with(path, ".npz"))
         return mb__npz_write(path, ts, n, err);
     if (n != 1)
-        return mb__fail(err, MB_EINVAL, "--save %s: %zu tensors need an .npz path",
-                        path, n);
+        return mb__fail(err, MB_EINVAL,
+                        "--save %s: %zu tensors need an .npz path", path, n);
     return mb__npy_write(path, &ts[0], err);
 }
 

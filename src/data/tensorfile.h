@@ -19,8 +19,8 @@ mb_status mb__tensor_file_read(const char *path, mb_tensor **out, size_t *n,
 
 /* Writes ts to path: any number to a .npz path, exactly one to any other
  * (as .npy); MB_EINVAL for several tensors and a path not ending .npz. */
-mb_status mb__tensor_file_write(const char *path, const mb_tensor *ts,
-                                size_t n, mb_err *err);
+mb_status mb__tensor_file_write(const char *path, const mb_tensor *ts, size_t n,
+                                mb_err *err);
 
 /* The sha256 (hex) of t's elements as C-order little-endian bytes. */
 void mb__tensor_sha256_le(const mb_tensor *t, char hex[65]);

@@ -29,8 +29,8 @@ static json_t *series_of(json_t *series, json_t *index, const json_t *r)
                       "variant", sv(r, "variant"), "batch_size",
                       json_object_get(r, "batch_size"), "points",
                       "change_points");
-        if (s && (json_object_set_new(index, k, s) ||
-                  json_array_append(series, s)))
+        if (s &&
+            (json_object_set_new(index, k, s) || json_array_append(series, s)))
             s = NULL;
     }
     mb__buf_free(&key);
@@ -46,8 +46,8 @@ static int add_change_points(json_t *s)
     if (!x)
         return -1;
     for (size_t k = 0; k < n; k++)
-        x[k] = json_number_value(
-            json_object_get(json_array_get(pts, k), "value"));
+        x[k] =
+            json_number_value(json_object_get(json_array_get(pts, k), "value"));
     size_t found = mb__changepoints(x, n, MB_CP_MIN_SEGMENT, MB_CP_THRESHOLD,
                                     MB_CP_MIN_REL, cp, 64);
     free(x);
@@ -63,8 +63,8 @@ static int add_change_points(json_t *s)
                           (json_int_t)cp[k].index, "run_id",
                           json_object_get(p, "run_id"), "git_commit",
                           json_object_get(p, "git_commit"), "before",
-                          cp[k].before, "after", cp[k].after, "change",
-                          change, "score", cp[k].score)))
+                          cp[k].before, "after", cp[k].after, "change", change,
+                          "score", cp[k].score)))
             return -1;
     }
     return 0;
@@ -82,17 +82,17 @@ json_t *mb__history_series(const json_t *rows, const char *metric)
         if (!ok || !json_is_number(v) || strcmp(sv(r, "status"), "ok") != 0)
             continue;
         json_t *s = series_of(series, index, r);
-        ok = s && !json_array_append_new(
-                      json_object_get(s, "points"),
-                      json_pack("{s:O?,s:O?,s:O?,s:O?,s:O?,s:O?,s:f}", "run_id",
-                                json_object_get(r, "run_id"), "created_utc",
-                                json_object_get(r, "created_utc"),
-                                "git_commit", json_object_get(r, "git_commit"),
-                                "git_branch", json_object_get(r, "git_branch"),
-                                "git_dirty", json_object_get(r, "git_dirty"),
-                                "git_commit_date",
-                                json_object_get(r, "git_commit_date"), "value",
-                                json_number_value(v)));
+        ok = s &&
+             !json_array_append_new(
+                 json_object_get(s, "points"),
+                 json_pack("{s:O?,s:O?,s:O?,s:O?,s:O?,s:O?,s:f}", "run_id",
+                           json_object_get(r, "run_id"), "created_utc",
+                           json_object_get(r, "created_utc"), "git_commit",
+                           json_object_get(r, "git_commit"), "git_branch",
+                           json_object_get(r, "git_branch"), "git_dirty",
+                           json_object_get(r, "git_dirty"), "git_commit_date",
+                           json_object_get(r, "git_commit_date"), "value",
+                           json_number_value(v)));
     }
     json_decref(index);
     json_t *s;
@@ -122,12 +122,11 @@ const json_t *mb__history_cp_at(const json_t *s, size_t k)
 
 json_t *mb__history_doc(json_t *series, const char *metric, const char *now)
 {
-    return json_pack("{s:s,s:s,s:s,s:{s:s,s:i,s:f,s:f},s:O}", "schema",
-                     "mbench.history/1", "created_utc", now, "metric", metric,
-                     "method", "change_points",
-                     "binary segmentation on medians; noise = "
-                     "1.4826*median|x[i+1]-x[i]|/sqrt(2)",
-                     "min_segment", MB_CP_MIN_SEGMENT, "threshold",
-                     MB_CP_THRESHOLD, "min_relative_change", MB_CP_MIN_REL,
-                     "series", series);
+    return json_pack(
+        "{s:s,s:s,s:s,s:{s:s,s:i,s:f,s:f},s:O}", "schema", "mbench.history/1",
+        "created_utc", now, "metric", metric, "method", "change_points",
+        "binary segmentation on medians; noise = "
+        "1.4826*median|x[i+1]-x[i]|/sqrt(2)",
+        "min_segment", MB_CP_MIN_SEGMENT, "threshold", MB_CP_THRESHOLD,
+        "min_relative_change", MB_CP_MIN_REL, "series", series);
 }

@@ -60,16 +60,16 @@ void mb__history_console(mb_buf *b, const json_t *series, const char *metric)
         mb__buf_printf(b, "no stored results match (metric %s)\n", metric);
     json_array_foreach(series, i, s)
     {
-        mb__buf_printf(
-            b,
-            "%s%s / %s / batch %" JSON_INTEGER_FORMAT " - %s (%zu results, "
-            "%zu change points)\n",
-            i ? "\n" : "", sv(s, "model"), sv(s, "variant"),
-            json_integer_value(json_object_get(s, "batch_size")), metric,
-            json_array_size(json_object_get(s, "points")),
-            json_array_size(json_object_get(s, "change_points")));
-        mb__buf_printf(b, "  %4s  %-20s  %-12s  %-16s  %12s  %s\n", "#",
-                       "date", "commit", "branch", metric, "");
+        mb__buf_printf(b,
+                       "%s%s / %s / batch %" JSON_INTEGER_FORMAT
+                       " - %s (%zu results, "
+                       "%zu change points)\n",
+                       i ? "\n" : "", sv(s, "model"), sv(s, "variant"),
+                       json_integer_value(json_object_get(s, "batch_size")),
+                       metric, json_array_size(json_object_get(s, "points")),
+                       json_array_size(json_object_get(s, "change_points")));
+        mb__buf_printf(b, "  %4s  %-20s  %-12s  %-16s  %12s  %s\n", "#", "date",
+                       "commit", "branch", metric, "");
         json_array_foreach(json_object_get(s, "points"), k, p)
         {
             char v[32], mark[80] = "";
@@ -249,9 +249,8 @@ static void html_series(mb_buf *b, const json_t *s, const char *metric)
         mb__html_escape(b, date_of(p));
         mb__buf_puts(b, "</td><td>");
         mb__html_escape(b, sv(p, "git_commit"));
-        mb__buf_puts(b, json_is_true(json_object_get(p, "git_dirty"))
-                            ? " (dirty)"
-                            : "");
+        mb__buf_puts(
+            b, json_is_true(json_object_get(p, "git_dirty")) ? " (dirty)" : "");
         mb__buf_puts(b, "</td><td>");
         mb__html_escape(b, sv(p, "git_branch"));
         mb__buf_printf(b, "</td><td>%s</td><td class=\"cp\">",
@@ -267,13 +266,12 @@ static void html_series(mb_buf *b, const json_t *s, const char *metric)
 void mb__history_html(mb_buf *b, const json_t *series, const char *metric)
 {
     mb__buf_puts(
-        b,
-        "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">"
-        "<title>mbench history</title><style>body{font-family:sans-serif;"
-        "margin:2em;max-width:60em}table{border-collapse:collapse;font-size:"
-        "13px}td,th{padding:2px 8px;border-bottom:1px solid #ddd;text-align:"
-        "left}.cp{color:#d33;font-weight:bold}</style></head><body>\n"
-        "<h1>mbench history</h1>\n<p>");
+        b, "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">"
+           "<title>mbench history</title><style>body{font-family:sans-serif;"
+           "margin:2em;max-width:60em}table{border-collapse:collapse;font-size:"
+           "13px}td,th{padding:2px 8px;border-bottom:1px solid #ddd;text-align:"
+           "left}.cp{color:#d33;font-weight:bold}</style></head><body>\n"
+           "<h1>mbench history</h1>\n<p>");
     method(b, metric, "<b>", "</b>");
     mb__buf_puts(b, "</p>\n");
     if (json_array_size(series) == 0)

@@ -36,7 +36,7 @@ static void print_values(mb_buf *b, const char *title, const json_t *arr)
     json_array_foreach(arr, i, v)
     {
         mb__buf_printf(b, "  %-*s  %-9s ", (int)width, jget_str(v, "name"),
-                jget_str(v, "dtype"));
+                       jget_str(v, "dtype"));
         const json_t *shape = json_object_get(v, "shape");
         if (!json_is_array(shape)) {
             mb__buf_puts(b, "shape unknown\n");
@@ -50,7 +50,8 @@ static void print_values(mb_buf *b, const char *title, const json_t *arr)
             if (j)
                 mb__buf_puts(b, ", ");
             if (json_is_integer(d))
-                mb__buf_printf(b, "%" JSON_INTEGER_FORMAT, json_integer_value(d));
+                mb__buf_printf(b, "%" JSON_INTEGER_FORMAT,
+                               json_integer_value(d));
             else if (json_is_string(d))
                 mb__buf_puts(b, json_string_value(d));
             else
@@ -92,11 +93,20 @@ static void print_ops(mb_buf *b, const char *title, const json_t *ops)
     mb__buf_puts(b, title);
     for (size_t i = 0; i < k && i < 12; i++)
         mb__buf_printf(b, "%s%s %" JSON_INTEGER_FORMAT, i ? ", " : "", v[i].op,
-                v[i].n);
+                       v[i].n);
     if (k > 12)
         mb__buf_printf(b, ", ... (%zu kinds)", k);
     mb__buf_putc(b, '\n');
     free(v);
+}
+
+/* " a, b, c" */
+static void names(mb_buf *b, const json_t *arr)
+{
+    size_t i;
+    const json_t *v;
+    json_array_foreach(arr, i, v)
+        mb__buf_printf(b, "%s %s", i ? "," : "", json_string_value(v));
 }
 
 void mb__info_console(mb_buf *b, const json_t *o)
@@ -104,12 +114,14 @@ void mb__info_console(mb_buf *b, const json_t *o)
     char x[64], y[64], z[64];
     uint64_t fb = (uint64_t)jget_int(o, "file_bytes");
     mb__buf_printf(b, "model     %s\n", jget_str(o, "path"));
-    mb__buf_printf(b, "file      %s (%s bytes)", mb__fmt_bytes((double)fb, x, sizeof x),
-            mb__fmt_grouped(fb, y, sizeof y));
+    mb__buf_printf(b, "file      %s (%s bytes)",
+                   mb__fmt_bytes((double)fb, x, sizeof x),
+                   mb__fmt_grouped(fb, y, sizeof y));
     uint64_t tb = (uint64_t)jget_int(o, "total_bytes");
     if (tb > fb)
         mb__buf_printf(b, "; %s (%s bytes) with its external data",
-                mb__fmt_bytes((double)tb, x, sizeof x), mb__fmt_grouped(tb, y, sizeof y));
+                       mb__fmt_bytes((double)tb, x, sizeof x),
+                       mb__fmt_grouped(tb, y, sizeof y));
     mb__buf_putc(b, '\n');
     const json_t *ir = json_object_get(o, "ir_version");
     mb__buf_printf(b, "format    ONNX, IR version ");
@@ -119,12 +131,12 @@ void mb__info_console(mb_buf *b, const json_t *o)
         mb__buf_puts(b, "unknown");
     if (*jget_str(o, "producer_name") || *jget_str(o, "producer_version"))
         mb__buf_printf(b, ", produced by %s %s", jget_str(o, "producer_name"),
-                jget_str(o, "producer_version"));
+                       jget_str(o, "producer_version"));
     if (*jget_str(o, "domain"))
         mb__buf_printf(b, ", domain %s", jget_str(o, "domain"));
     if (jget_int(o, "model_version"))
         mb__buf_printf(b, ", model version %" JSON_INTEGER_FORMAT,
-                jget_int(o, "model_version"));
+                       jget_int(o, "model_version"));
     mb__buf_putc(b, '\n');
     mb__buf_puts(b, "opsets    ");
     size_t i;
@@ -134,18 +146,18 @@ void mb__info_console(mb_buf *b, const json_t *o)
     {
         const char *d = jget_str(v, "domain");
         mb__buf_printf(b, "%s%s %" JSON_INTEGER_FORMAT, i ? ", " : "",
-                *d ? d : "ai.onnx", jget_int(v, "version"));
+                       *d ? d : "ai.onnx", jget_int(v, "version"));
     }
     mb__buf_puts(b, json_array_size(opsets) ? "\n" : "none\n");
     mb__buf_printf(b, "graph     %s: %" JSON_INTEGER_FORMAT " nodes",
-            *jget_str(o, "graph_name") ? jget_str(o, "graph_name")
-                                       : "(unnamed)",
-            jget_int(o, "nodes"));
+                   *jget_str(o, "graph_name") ? jget_str(o, "graph_name")
+                                              : "(unnamed)",
+                   jget_int(o, "nodes"));
     if (jget_int(o, "subgraphs"))
         mb__buf_printf(b,
-                ", %" JSON_INTEGER_FORMAT
-                " subgraphs with %" JSON_INTEGER_FORMAT " more nodes",
-                jget_int(o, "subgraphs"), jget_int(o, "subgraph_nodes"));
+                       ", %" JSON_INTEGER_FORMAT
+                       " subgraphs with %" JSON_INTEGER_FORMAT " more nodes",
+                       jget_int(o, "subgraphs"), jget_int(o, "subgraph_nodes"));
     mb__buf_putc(b, '\n');
     print_ops(b, "op types  ", json_object_get(o, "op_types"));
     print_ops(b,
@@ -157,46 +169,48 @@ void mb__info_console(mb_buf *b, const json_t *o)
     uint64_t p = (uint64_t)jget_int(o, "params");
     uint64_t pb = (uint64_t)jget_int(o, "param_bytes");
     char hc[80] = "";
-    if (p >= 1000)
-        {
+    if (p >= 1000) {
         mb__fmt_count((double)p, z, sizeof z);
         snprintf(hc, sizeof hc, " (%s)", z);
     }
     mb__buf_printf(b,
-            "parameters %s%s in %" JSON_INTEGER_FORMAT
-            " initializers, %s (%s bytes)\n",
-            mb__fmt_grouped(p, x, sizeof x), hc, jget_int(o, "initializers"),
-            mb__fmt_bytes((double)pb, y, sizeof y), mb__fmt_grouped(pb, x + 32, 32));
+                   "parameters %s%s in %" JSON_INTEGER_FORMAT
+                   " initializers, %s (%s bytes)\n",
+                   mb__fmt_grouped(p, x, sizeof x), hc,
+                   jget_int(o, "initializers"),
+                   mb__fmt_bytes((double)pb, y, sizeof y),
+                   mb__fmt_grouped(pb, x + 32, 32));
     const char *key;
     json_t *e;
     json_object_foreach((json_t *)json_object_get(o, "params_by_dtype"), key, e)
     {
-        mb__buf_printf(b, "  %-10s %16s params %12s\n", key,
-                mb__fmt_grouped((uint64_t)jget_int(e, "count"), x, sizeof x),
-                mb__fmt_bytes((double)(uint64_t)jget_int(e, "bytes"), y, sizeof y));
+        mb__buf_printf(
+            b, "  %-10s %16s params %12s\n", key,
+            mb__fmt_grouped((uint64_t)jget_int(e, "count"), x, sizeof x),
+            mb__fmt_bytes((double)(uint64_t)jget_int(e, "bytes"), y, sizeof y));
     }
     const json_t *k = json_object_get(o, "constants");
     if (jget_int(k, "tensors"))
-        mb__buf_printf(b,
-                "constants %" JSON_INTEGER_FORMAT " tensors in node "
-                "attributes (Constant values), %s values, %s (not counted "
-                "as parameters)\n",
-                jget_int(k, "tensors"),
-                mb__fmt_grouped((uint64_t)jget_int(k, "values"), x, sizeof x),
-                mb__fmt_bytes((double)(uint64_t)jget_int(k, "bytes"), y, sizeof y));
+        mb__buf_printf(
+            b,
+            "constants %" JSON_INTEGER_FORMAT " tensors in node "
+            "attributes (Constant values), %s values, %s (not counted "
+            "as parameters)\n",
+            jget_int(k, "tensors"),
+            mb__fmt_grouped((uint64_t)jget_int(k, "values"), x, sizeof x),
+            mb__fmt_bytes((double)(uint64_t)jget_int(k, "bytes"), y, sizeof y));
     const json_t *ext = json_object_get(o, "external_data");
     const json_t *files = json_object_get(ext, "files");
     if (json_array_size(files)) {
         mb__buf_printf(b, "external  %s in",
-                mb__fmt_bytes((double)(uint64_t)jget_int(ext, "bytes"), x, sizeof x));
-        json_array_foreach(files, i, v)
-            mb__buf_printf(b, "%s %s", i ? "," : "", json_string_value(v));
+                       mb__fmt_bytes((double)(uint64_t)jget_int(ext, "bytes"),
+                                     x, sizeof x));
+        names(b, files);
         mb__buf_putc(b, '\n');
         const json_t *missing = json_object_get(ext, "missing");
         if (json_array_size(missing)) {
             mb__buf_puts(b, "          MISSING:");
-            json_array_foreach(missing, i, v)
-                mb__buf_printf(b, "%s %s", i ? "," : "", json_string_value(v));
+            names(b, missing);
             mb__buf_puts(b, " (put them beside the model)\n");
         }
     }
@@ -206,7 +220,8 @@ void mb__info_console(mb_buf *b, const json_t *o)
         int first = 1;
         json_object_foreach((json_t *)meta, key, v)
         {
-            mb__buf_printf(b, "%s %s=%s", first ? "" : ",", key, json_string_value(v));
+            mb__buf_printf(b, "%s %s=%s", first ? "" : ",", key,
+                           json_string_value(v));
             first = 0;
         }
         mb__buf_putc(b, '\n');

@@ -30,8 +30,8 @@ static mb_status collect(void *user, const json_t *doc, const json_t *git,
     return MB_OK;
 }
 
-mb_status mb__store_copy(mb__store *src, mb__store *dst,
-                         mb__transfer_count *c, mb_err *err)
+mb_status mb__store_copy(mb__store *src, mb__store *dst, mb__transfer_count *c,
+                         mb_err *err)
 {
     walk w = {NULL, dst, c};
     return mb__store_each(src, collect, &w, err);

@@ -21,8 +21,8 @@ typedef struct mb__transfer_count {
 } mb__transfer_count;
 
 /* Copies every document of src into dst (counted in *c). */
-mb_status mb__store_copy(mb__store *src, mb__store *dst,
-                         mb__transfer_count *c, mb_err *err);
+mb_status mb__store_copy(mb__store *src, mb__store *dst, mb__transfer_count *c,
+                         mb_err *err);
 /* The export document of src, stamped exported_utc = now: *out is new,
  * c->seen its document count. */
 mb_status mb__store_export(mb__store *src, const char *now, json_t **out,

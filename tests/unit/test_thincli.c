@@ -29,12 +29,12 @@ static json_t *rows(void)
         snprintf(date, sizeof date, "2026-11-%02dT00:00:00Z", i + 1);
         double p50 = (i < 6 ? 1e6 : 1.2e6) * (1 + 0.002 * (i % 3));
         json_array_append_new(
-            r, json_pack("{s:i,s:s,s:s,s:i,s:s,s:f,s:s,s:s,s:s,s:b,s:s}",
-                         "run_id", i + 1, "model_name", "m|<b>", "variant",
-                         "cpu_*x*", "batch_size", 1, "status", "ok", "p50",
-                         p50, "created_utc", date, "git_commit", commit,
-                         "git_branch", "main", "git_dirty", i == 3,
-                         "git_commit_date", date));
+            r,
+            json_pack("{s:i,s:s,s:s,s:i,s:s,s:f,s:s,s:s,s:s,s:b,s:s}", "run_id",
+                      i + 1, "model_name", "m|<b>", "variant", "cpu_*x*",
+                      "batch_size", 1, "status", "ok", "p50", p50,
+                      "created_utc", date, "git_commit", commit, "git_branch",
+                      "main", "git_dirty", i == 3, "git_commit_date", date));
     }
     json_array_append_new(r, json_pack("{s:i,s:s,s:s,s:i,s:s,s:n}", "run_id",
                                        13, "model_name", "m|<b>", "variant",
@@ -56,12 +56,12 @@ static void history_groups_series_and_finds_the_step(void)
     EXPECT_EQ_INT(json_array_size(json_object_get(a, "points")), 12);
     const json_t *cps = json_object_get(a, "change_points");
     EXPECT_EQ_INT(json_array_size(cps), 1);
-    EXPECT_EQ_INT(json_integer_value(
-                      json_object_get(json_array_get(cps, 0), "index")),
-                  6);
-    EXPECT_NEAR(json_real_value(
-                    json_object_get(json_array_get(cps, 0), "change")),
-                0.2, 0.01);
+    EXPECT_EQ_INT(
+        json_integer_value(json_object_get(json_array_get(cps, 0), "index")),
+        6);
+    EXPECT_NEAR(
+        json_real_value(json_object_get(json_array_get(cps, 0), "change")), 0.2,
+        0.01);
     EXPECT(mb__history_cp_at(a, 6) != NULL);
     EXPECT(mb__history_cp_at(a, 5) == NULL);
     json_t *doc = mb__history_doc(s, "p50", "2026-11-23T00:00:00Z");
@@ -81,7 +81,8 @@ static void history_writers_escape_and_mark_the_change_point(void)
     mb__history_html(&html, s, "p50");
     mb__history_console(&con, s, "p50");
     EXPECT_CONTAINS(md.data, "## m\\|&lt;b&gt; / cpu\\_\\*x\\* / batch 1");
-    EXPECT_CONTAINS(md.data, "| 7 | 2026-11-07T00:00:00Z | c06 | main | 1.20 ms | **+20");
+    EXPECT_CONTAINS(
+        md.data, "| 7 | 2026-11-07T00:00:00Z | c06 | main | 1.20 ms | **+20");
     EXPECT_CONTAINS(md.data, "| 4 | 2026-11-04T00:00:00Z | c03 (dirty) |");
     EXPECT_CONTAINS(html.data, "<h2>m|&lt;b&gt; / cpu_*x* / batch 1</h2>");
     EXPECT(!strstr(html.data, "<b>/"));
@@ -135,7 +136,8 @@ static void result_docs_are_checked_and_merged(void)
 {
     mb_err err = {0};
     json_t *d = NULL;
-    write_text(tmp("bad.json"), "{\"schema\": \"mbench.result/9\", \"runs\": []}");
+    write_text(tmp("bad.json"),
+               "{\"schema\": \"mbench.result/9\", \"runs\": []}");
     EXPECT_EQ_INT(mb__result_load(tmp("bad.json"), &d, &err), MB_EFORMAT);
     EXPECT_CONTAINS(err.msg, "is not supported");
     write_text(tmp("trunc.json"), "{\"schema\": ");
@@ -174,8 +176,10 @@ static void tensor_files_round_trip_with_their_hash(void)
     memset(t, 0, sizeof t);
     int64_t dims[2] = {2, 3};
     mb_err err = {0};
-    EXPECT_EQ_INT(mb_tensor_alloc(&t[0], MB_DTYPE_FLOAT32, 2, dims, "x", &err), MB_OK);
-    EXPECT_EQ_INT(mb_tensor_alloc(&t[1], MB_DTYPE_INT64, 1, dims, "ids", &err), MB_OK);
+    EXPECT_EQ_INT(mb_tensor_alloc(&t[0], MB_DTYPE_FLOAT32, 2, dims, "x", &err),
+                  MB_OK);
+    EXPECT_EQ_INT(mb_tensor_alloc(&t[1], MB_DTYPE_INT64, 1, dims, "ids", &err),
+                  MB_OK);
     for (int i = 0; i < 6; i++)
         ((float *)t[0].data)[i] = (float)i / 4;
     ((int64_t *)t[1].data)[1] = -7;
@@ -231,13 +235,12 @@ static void info_writer_describes_the_document(void)
         "{s:s,s:I,s:I,s:i,s:s,s:[{s:s,s:i}],s:s,s:i,s:{s:i},s:[{s:s,s:s,s:[s,"
         "i]}],s:[],s:I,s:I,s:i,s:{s:{s:I,s:I}}}",
         "path", "m.onnx", "file_bytes", (json_int_t)263287, "total_bytes",
-        (json_int_t)263287, "ir_version", 8, "producer_name", "torch",
-        "opsets", "domain", "", "version", 17, "graph_name", "g", "nodes", 1,
-        "op_types", "Gemm", 1, "inputs", "name", "x", "dtype", "float32",
-        "shape", "N", 256, "outputs", "params", (json_int_t)65792,
-        "param_bytes", (json_int_t)263168, "initializers", 2,
-        "params_by_dtype", "float32", "count", (json_int_t)65792, "bytes",
-        (json_int_t)263168);
+        (json_int_t)263287, "ir_version", 8, "producer_name", "torch", "opsets",
+        "domain", "", "version", 17, "graph_name", "g", "nodes", 1, "op_types",
+        "Gemm", 1, "inputs", "name", "x", "dtype", "float32", "shape", "N", 256,
+        "outputs", "params", (json_int_t)65792, "param_bytes",
+        (json_int_t)263168, "initializers", 2, "params_by_dtype", "float32",
+        "count", (json_int_t)65792, "bytes", (json_int_t)263168);
     EXPECT(o != NULL);
     mb_buf b = MB_BUF_INIT;
     mb__info_console(&b, o);
