@@ -5,11 +5,9 @@
 #include "opt.h"
 #include "outputs.h"
 
-#include "core/alloc.h"
 #include "core/buf.h"
 #include "data/dataset.h"
 #include "data/labels.h"
-#include "data/npz.h"
 #include "data/tensorfile.h"
 #include "report/tensorrep.h"
 
@@ -70,53 +68,37 @@ const mb_cmd mb_cmd_tensor_dump = {
     -1,
     "Exit codes: 0 ok, 2 usage error, 3 unreadable or mismatched data."};
 
-/* Tensors kept for --save. */
-typedef struct kept {
-    mb_tensor *t;
-    size_t n, cap;
-} kept;
-
-/* Prints t and, when k is non-NULL, moves it into k (else clears it). */
-static int dump_keep(mb_tensor *t, const char *fallback, int values,
-                     int64_t limit, kept *k)
-{
-    mb_buf b = MB_BUF_INIT;
-    mb__tensor_describe(&b, t, fallback, values, limit);
-    fwrite(b.data ? b.data : "", 1, b.len, stdout);
-    mb__buf_free(&b);
-    if (k && !t->name)
-        t->name = mb__strdup(fallback);
-    if (k && t->name &&
-        mb__grow((void **)&k->t, &k->cap, k->n + 1, sizeof *k->t)) {
-        k->t[k->n++] = *t;
-        memset(t, 0, sizeof *t);
-    }
-    int oom = k && t->data;
-    mb_tensor_clear(t);
-    return oom ? mb_cli_error(MB_EXIT_RUNTIME, "out of memory") : MB_EXIT_OK;
-}
-
-static int dump_file(const char *path, int values, int64_t limit, kept *k)
-{
-    mb_err err = {0};
-    mb_tensor *ts;
-    size_t n;
-    if (mb__tensor_file_read(path, &ts, &n, &err))
-        return mb_cli_fail(&err);
-    int rc = MB_EXIT_OK;
-    for (size_t i = 0; i < n && !rc; i++)
-        rc = dump_keep(&ts[i], ts[i].name, values, limit, k);
-    mb__npz_free(ts, n);
-    return rc;
-}
-
 typedef struct {
     int values;
     int64_t limit, batch, first;
     const char *data, *labels, *save;
     mb_io_desc inputs[64];
     size_t n_inputs;
+    mb__tensor_list keep; /* for --save */
 } tensor_args;
+
+/* Prints ts[0..n) (named after the inputs when given), then keeps them for
+ * --save or frees them. */
+static int show(tensor_args *a, mb_tensor *ts, size_t n,
+                const mb_io_desc *inputs)
+{
+    mb_buf b = MB_BUF_INIT;
+    mb_err err = {0};
+    int rc = MB_EXIT_OK;
+    for (size_t i = 0; i < n; i++)
+        mb__tensor_describe(&b, &ts[i], inputs ? inputs[i].name : "tensor",
+                            a->values, a->limit);
+    fwrite(b.data ? b.data : "", 1, b.len, stdout);
+    mb__buf_free(&b);
+    for (size_t i = 0; i < n; i++) {
+        if (a->save && !rc &&
+            mb__tensor_list_take(&a->keep, &ts[i],
+                                 inputs ? inputs[i].name : NULL, &err))
+            rc = mb_cli_fail(&err);
+        mb_tensor_clear(&ts[i]);
+    }
+    return rc;
+}
 
 static int on_opt(void *user, const mb_opt *o, const mb_optval *v)
 {
@@ -165,7 +147,6 @@ int cmd_tensor_dump(int argc, char **argv)
     int rc = mb_opt_parse(&mb_cmd_tensor_dump, argc, argv, &ctx);
     if (rc)
         return rc == MB_OPT_HELP ? MB_EXIT_OK : rc;
-    kept keep = {NULL, 0, 0}, *k = a.save ? &keep : NULL;
     mb_err err = {0};
     if (a.labels) {
         int64_t *v;
@@ -189,15 +170,10 @@ int cmd_tensor_dump(int argc, char **argv)
         if (mb__dataset_load(a.data, a.inputs, a.n_inputs, &ds, &err))
             return mb_cli_fail(&err);
         printf("# %s\n", mb__dataset_describe(ds));
-        size_t n = a.n_inputs;
-        if (mb__dataset_batch(ds, (size_t)a.first, a.batch, out, &err)) {
+        if (mb__dataset_batch(ds, (size_t)a.first, a.batch, out, &err))
             rc = mb_cli_fail(&err);
-            n = 0;
-        }
-        for (size_t i = 0; i < n; i++) {
-            int r = dump_keep(&out[i], a.inputs[i].name, a.values, a.limit, k);
-            rc = rc ? rc : r;
-        }
+        else
+            rc = show(&a, out, a.n_inputs, a.inputs);
         mb__dataset_free(ds);
     } else if (ctx.n_args == 0) {
         return mb_cli_error(MB_EXIT_USAGE,
@@ -205,11 +181,20 @@ int cmd_tensor_dump(int argc, char **argv)
                             "--data; see 'mbench tensor-dump --help'");
     }
     for (int i = 0; !a.data && i < ctx.n_args; i++) {
-        int r = dump_file(ctx.args[i], a.values, a.limit, k);
+        mb_tensor *ts;
+        size_t n;
+        int r;
+        if (mb__tensor_file_read(ctx.args[i], &ts, &n, &err)) {
+            r = mb_cli_fail(&err);
+        } else {
+            r = show(&a, ts, n, NULL);
+            free(ts);
+        }
         rc = rc ? rc : r;
     }
-    if (!rc && k && mb__tensor_file_write(a.save, keep.t, keep.n, &err))
+    if (!rc && a.save &&
+        mb__tensor_file_write(a.save, a.keep.t, a.keep.n, &err))
         rc = mb_cli_fail(&err);
-    mb__npz_free(keep.t, keep.n);
+    mb__tensor_list_free(&a.keep);
     return rc;
 }

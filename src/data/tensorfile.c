@@ -91,6 +91,29 @@ mb_status mb__tensor_file_write(const char *path, const mb_tensor *ts, size_t n,
     return mb__npy_write(path, &ts[0], err);
 }
 
+mb_status mb__tensor_list_take(mb__tensor_list *l, mb_tensor *t,
+                               const char *fallback, mb_err *err)
+{
+    if ((!t->name || !t->name[0]) && fallback) {
+        free(t->name);
+        t->name = mb__strdup(fallback);
+    }
+    if (!t->name ||
+        !mb__grow((void **)&l->t, &l->cap, l->n + 1, sizeof *l->t)) {
+        mb_tensor_clear(t);
+        return mb__fail(err, MB_ENOMEM, "out of memory");
+    }
+    l->t[l->n++] = *t;
+    memset(t, 0, sizeof *t);
+    return MB_OK;
+}
+
+void mb__tensor_list_free(mb__tensor_list *l)
+{
+    mb__npz_free(l->t, l->n);
+    memset(l, 0, sizeof *l);
+}
+
 void mb__tensor_sha256_le(const mb_tensor *t, char hex[65])
 {
 #if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__

@@ -22,6 +22,18 @@ mb_status mb__tensor_file_read(const char *path, mb_tensor **out, size_t *n,
 mb_status mb__tensor_file_write(const char *path, const mb_tensor *ts, size_t n,
                                 mb_err *err);
 
+/* Tensors collected for mb__tensor_file_write (owned). */
+typedef struct mb__tensor_list {
+    mb_tensor *t;
+    size_t n, cap;
+} mb__tensor_list;
+
+/* Moves *t into l (t is left zeroed), named fallback when it has no name.
+ * MB_ENOMEM (t then cleared). */
+mb_status mb__tensor_list_take(mb__tensor_list *l, mb_tensor *t,
+                               const char *fallback, mb_err *err);
+void mb__tensor_list_free(mb__tensor_list *l);
+
 /* The sha256 (hex) of t's elements as C-order little-endian bytes. */
 void mb__tensor_sha256_le(const mb_tensor *t, char hex[65]);
 
