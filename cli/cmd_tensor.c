@@ -13,7 +13,6 @@
 
 #include <stdio.h>
 #include <stdlib.h>
-#include <string.h>
 
 /* clang-format off */
 MBENCH_COMMAND(tensor-dump, cmd_tensor_dump, "print what mbench reads from tensor files or --data")
