@@ -88,46 +88,11 @@ const mb_cmd mb_cmd_history = {
     0,
     HISTORY_FOOTER};
 
-typedef struct {
-    const char *db, *metric, *html, *md, *json_path;
-    mb__store_filter f;
-} history_args;
-
+/* Every option's value by its id (strings point into argv, or at the
+ * stdout path for '-'). */
 static int on_opt(void *user, const mb_opt *o, const mb_optval *v)
 {
-    history_args *a = user;
-    switch (o->id) {
-    case O_DB:
-        a->db = v->str;
-        break;
-    case O_MODEL:
-        a->f.model = v->str;
-        break;
-    case O_VARIANT:
-        a->f.variant = v->str;
-        break;
-    case O_BRANCH:
-        a->f.ref = v->str;
-        break;
-    case O_HTML:
-        a->html = v->str;
-        break;
-    case O_MD:
-        a->md = v->str;
-        break;
-    case O_JSON:
-        a->json_path = v->str;
-        break;
-    case O_BATCH:
-        a->f.batch_size = v->i;
-        break;
-    case O_LIMIT:
-        a->f.limit = v->i;
-        break;
-    case O_METRIC:
-        a->metric = v->str;
-        break;
-    }
+    ((mb_optval *)user)[o->id] = *v;
     return 0;
 }
 
@@ -145,42 +110,44 @@ static int write_with(const char *path,
 
 int cmd_history(int argc, char **argv)
 {
-    history_args a = {0};
-    a.metric = "p50";
-    mb_opt_ctx ctx = {NULL, NULL, on_opt, &a, 0, NULL, 0};
+    mb_optval v[O_JSON + 1] = {{0}};
+    mb_opt_ctx ctx = {NULL, NULL, on_opt, v, 0, NULL, 0};
     int rc = mb_opt_parse(&mb_cmd_history, argc, argv, &ctx);
     if (rc)
         return rc == MB_OPT_HELP ? MB_EXIT_OK : rc;
-    if (!a.db)
+    if (!v[O_DB].str)
         return mb_cli_error(MB_EXIT_USAGE,
                             "history needs --db FILE or --db URL");
+    const char *metric = v[O_METRIC].str ? v[O_METRIC].str : "p50";
+    mb__store_filter f = {v[O_MODEL].str, v[O_VARIANT].str, v[O_BRANCH].str,
+                          v[O_BATCH].i, v[O_LIMIT].i};
     mb_err err = {0};
     mb__store *s = NULL;
     json_t *rows = NULL;
-    if (mb__store_open_existing(a.db, &s, &err) ||
-        mb__store_history(s, &a.f, &rows, &err)) {
+    if (mb__store_open_existing(v[O_DB].str, &s, &err) ||
+        mb__store_history(s, &f, &rows, &err)) {
         mb__store_close(s);
         return mb_cli_fail(&err);
     }
     mb__store_close(s);
-    json_t *series = mb__history_series(rows, a.metric);
+    json_t *series = mb__history_series(rows, metric);
     json_decref(rows);
     if (!series)
         return mb_cli_error(MB_EXIT_RUNTIME, "out of memory");
     if (!ctx.quiet) {
         mb_buf b = MB_BUF_INIT;
-        mb__history_console(&b, series, a.metric);
+        mb__history_console(&b, series, metric);
         fwrite(b.data ? b.data : "", 1, b.len, stdout);
         mb__buf_free(&b);
     }
     /* every output is tried: one that fails does not cost the others */
-    rc |= write_with(a.html, mb__history_html, series, a.metric);
-    rc |= write_with(a.md, mb__history_md, series, a.metric);
-    if (a.json_path) {
+    rc |= write_with(v[O_HTML].str, mb__history_html, series, metric);
+    rc |= write_with(v[O_MD].str, mb__history_md, series, metric);
+    if (v[O_JSON].str) {
         char now[32];
         mb__utc_iso8601(now, sizeof now);
-        json_t *doc = mb__history_doc(series, a.metric, now);
-        rc |= mb_cli_write_json(a.json_path, doc, JSON_INDENT(2));
+        json_t *doc = mb__history_doc(series, metric, now);
+        rc |= mb_cli_write_json(v[O_JSON].str, doc, JSON_INDENT(2));
         json_decref(doc);
     }
     json_decref(series);
