@@ -53,28 +53,11 @@ const mb_cmd mb_cmd_db = {
     -1,
     NULL};
 
-typedef struct {
-    const char *db, *json_path, *json_shown, *to, *git_dir;
-} db_args;
-
+/* Every option's value by its id (strings point into argv, or at the
+ * stdout path for '-'). */
 static int on_opt(void *user, const mb_opt *o, const mb_optval *v)
 {
-    db_args *a = user;
-    switch (o->id) {
-    case O_DB:
-        a->db = v->str;
-        break;
-    case O_JSON: /* checked before the store is read */
-        a->json_path = v->str;
-        a->json_shown = v->text;
-        break;
-    case O_TO:
-        a->to = v->str;
-        break;
-    case O_GITDIR:
-        a->git_dir = v->str;
-        break;
-    }
+    ((mb_optval *)user)[o->id] = *v;
     return 0;
 }
 
@@ -91,7 +74,7 @@ static int failed(const mb_err *err)
     return mb_cli_error(MB_EXIT_RUNTIME, "%s", err->msg);
 }
 
-static int do_export(const db_args *a)
+static int do_export(const mb_optval *v)
 {
     mb_err err = {0};
     mb__store *src = NULL, *dst = NULL;
@@ -99,36 +82,36 @@ static int do_export(const db_args *a)
     json_t *doc = NULL;
     char now[32], s1[512], s2[512];
     mb__utc_iso8601(now, sizeof now);
-    if (mb__store_open_existing(a->db, &src, &err) ||
-        (a->to && mb__store_open(a->to, &dst, &err))) {
+    if (mb__store_open_existing(v[O_DB].str, &src, &err) ||
+        (v[O_TO].str && mb__store_open(v[O_TO].str, &dst, &err))) {
         mb__store_close(src);
         return mb_cli_fail(&err);
     }
     int rc = MB_EXIT_OK;
-    if (a->to ? mb__store_copy(src, dst, &c, &err)
-              : mb__store_export(src, now, &doc, &c, &err))
+    if (v[O_TO].str ? mb__store_copy(src, dst, &c, &err)
+                    : mb__store_export(src, now, &doc, &c, &err))
         rc = mb_cli_fail(&err);
-    else if (a->to)
+    else if (v[O_TO].str)
         printf("copied %zu documents from %s to %s (%zu new, %zu already "
                "there)\n",
-               c.seen, shown(a->db, s1, sizeof s1), shown(a->to, s2, sizeof s2),
-               c.added, c.seen - c.added);
-    else if (!(rc = mb_cli_write_json(a->json_path, doc, JSON_COMPACT)))
+               c.seen, shown(v[O_DB].str, s1, sizeof s1),
+               shown(v[O_TO].str, s2, sizeof s2), c.added, c.seen - c.added);
+    else if (!(rc = mb_cli_write_json(v[O_JSON].str, doc, JSON_COMPACT)))
         printf("exported %zu documents from %s to %s\n", c.seen,
-               shown(a->db, s1, sizeof s1), a->json_shown);
+               shown(v[O_DB].str, s1, sizeof s1), v[O_JSON].text);
     json_decref(doc);
     mb__store_close(dst);
     mb__store_close(src);
     return rc;
 }
 
-static int do_import(const db_args *a, char **files, int n, int quiet)
+static int do_import(const mb_optval *v, char **files, int n, int quiet)
 {
     mb_err err = {0};
     mb__store *dst = NULL;
-    if (mb__store_open(a->db, &dst, &err))
+    if (mb__store_open(v[O_DB].str, &dst, &err))
         return mb_cli_fail(&err);
-    json_t *git = a->git_dir ? mb__git_info(a->git_dir) : NULL;
+    json_t *git = v[O_GITDIR].str ? mb__git_info(v[O_GITDIR].str) : NULL;
     mb__transfer_count c = {0, 0};
     int rc = MB_EXIT_OK;
     for (int i = 0; i < n && !rc; i++)
@@ -137,7 +120,7 @@ static int do_import(const db_args *a, char **files, int n, int quiet)
     char sdb[512];
     if (!rc && !quiet)
         printf("imported %zu documents into %s (%zu new, %zu already there)\n",
-               c.seen, shown(a->db, sdb, sizeof sdb), c.added,
+               c.seen, shown(v[O_DB].str, sdb, sizeof sdb), c.added,
                c.seen - c.added);
     json_decref(git);
     mb__store_close(dst);
@@ -167,8 +150,8 @@ static int do_info(const char *db)
 
 int cmd_db(int argc, char **argv)
 {
-    db_args a = {0};
-    mb_opt_ctx ctx = {NULL, NULL, on_opt, &a, 0, NULL, 0};
+    mb_optval v[O_GITDIR + 1] = {{0}};
+    mb_opt_ctx ctx = {NULL, NULL, on_opt, v, 0, NULL, 0};
     int prc = mb_opt_parse(&mb_cmd_db, argc, argv, &ctx);
     if (prc)
         return prc == MB_OPT_HELP ? MB_EXIT_OK : prc;
@@ -184,14 +167,14 @@ int cmd_db(int argc, char **argv)
                             sub);
     char **rest = ctx.args + 1;
     int n_rest = ctx.n_args - 1;
-    if (!a.db)
+    if (!v[O_DB].str)
         return mb_cli_error(MB_EXIT_USAGE, "db %s needs --db FILE or --db URL",
                             sub);
     if (strcmp(sub, "info") == 0) {
         if (n_rest > 0)
             return mb_cli_error(MB_EXIT_USAGE, "unexpected argument '%s'",
                                 rest[0]);
-        return do_info(a.db);
+        return do_info(v[O_DB].str);
     }
     if (strcmp(sub, "export") == 0) {
         if (n_rest > 0)
@@ -200,18 +183,18 @@ int cmd_db(int argc, char **argv)
                 "unexpected argument '%s': export writes to --json "
                 "FILE or --to DST",
                 rest[0]);
-        if (!a.json_path == !a.to)
+        if (!v[O_JSON].str == !v[O_TO].str)
             return mb_cli_error(
                 MB_EXIT_USAGE,
                 "db export needs exactly one of --json FILE or --to DST");
-        return do_export(&a);
+        return do_export(v);
     }
-    if (a.json_path || a.to)
+    if (v[O_JSON].str || v[O_TO].str)
         return mb_cli_error(
             MB_EXIT_USAGE,
             "db import takes files as arguments, not --json/--to");
     if (n_rest == 0)
         return mb_cli_error(MB_EXIT_USAGE,
                             "db import needs at least one FILE.json");
-    return do_import(&a, rest, n_rest, ctx.quiet);
+    return do_import(v, rest, n_rest, ctx.quiet);
 }
