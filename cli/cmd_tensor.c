@@ -68,29 +68,46 @@ const mb_cmd mb_cmd_tensor_dump = {
     "Exit codes: 0 ok, 2 usage error, 3 unreadable or mismatched data."};
 
 typedef struct {
-    int values;
-    int64_t limit, batch, first;
-    const char *data, *labels, *save;
+    mb_optval v[O_SAVE + 1]; /* every option's value by its id */
+    unsigned set;            /* which were given */
     mb_io_desc inputs[64];
     size_t n_inputs;
     mb__tensor_list keep; /* for --save */
 } tensor_args;
+
+static int on_opt(void *user, const mb_opt *o, const mb_optval *v)
+{
+    tensor_args *a = user;
+    a->v[o->id] = *v;
+    a->set |= 1u << o->id;
+    if (o->id != O_INPUT)
+        return 0;
+    if (a->n_inputs == sizeof a->inputs / sizeof a->inputs[0])
+        return mb_cli_error(MB_EXIT_USAGE, "too many --input flags");
+    if (mb__io_desc_parse((char *)v->str, &a->inputs[a->n_inputs]))
+        return mb_cli_bad_value("--input", v->str,
+                                "NAME:DTYPE:DIMS such as x:float32:N,1,8,8");
+    a->n_inputs++;
+    return 0;
+}
 
 /* Prints ts[0..n) (named after the inputs when given), then keeps them for
  * --save or frees them. */
 static int show(tensor_args *a, mb_tensor *ts, size_t n,
                 const mb_io_desc *inputs)
 {
+    int values = (a->set >> O_VALUES) & 1;
+    int64_t limit = (a->set >> O_LIMIT) & 1 ? a->v[O_LIMIT].i : -1;
     mb_buf b = MB_BUF_INIT;
     mb_err err = {0};
     int rc = MB_EXIT_OK;
     for (size_t i = 0; i < n; i++)
         mb__tensor_describe(&b, &ts[i], inputs ? inputs[i].name : "tensor",
-                            a->values, a->limit);
+                            values, limit);
     fwrite(b.data ? b.data : "", 1, b.len, stdout);
     mb__buf_free(&b);
     for (size_t i = 0; i < n; i++) {
-        if (a->save && !rc &&
+        if (a->v[O_SAVE].str && !rc &&
             mb__tensor_list_take(&a->keep, &ts[i],
                                  inputs ? inputs[i].name : NULL, &err))
             rc = mb_cli_fail(&err);
@@ -99,58 +116,18 @@ static int show(tensor_args *a, mb_tensor *ts, size_t n,
     return rc;
 }
 
-static int on_opt(void *user, const mb_opt *o, const mb_optval *v)
-{
-    tensor_args *a = user;
-    switch (o->id) {
-    case O_VALUES:
-        a->values = 1;
-        break;
-    case O_LIMIT:
-        a->limit = v->i;
-        break;
-    case O_DATA:
-        a->data = v->str;
-        break;
-    case O_LABELS:
-        a->labels = v->str;
-        break;
-    case O_SAVE:
-        a->save = v->str;
-        break;
-    case O_BATCH:
-        a->batch = v->i;
-        break;
-    case O_FIRST:
-        a->first = v->i;
-        break;
-    case O_INPUT:
-        if (a->n_inputs == sizeof a->inputs / sizeof a->inputs[0])
-            return mb_cli_error(MB_EXIT_USAGE, "too many --input flags");
-        if (mb__io_desc_parse((char *)v->str, &a->inputs[a->n_inputs]))
-            return mb_cli_bad_value("--input", v->str,
-                                    "NAME:DTYPE:DIMS such as "
-                                    "x:float32:N,1,8,8");
-        a->n_inputs++;
-        break;
-    }
-    return 0;
-}
-
 int cmd_tensor_dump(int argc, char **argv)
 {
     tensor_args a = {0};
-    a.limit = -1;
-    a.batch = 1;
     mb_opt_ctx ctx = {NULL, NULL, on_opt, &a, 0, NULL, 0};
     int rc = mb_opt_parse(&mb_cmd_tensor_dump, argc, argv, &ctx);
     if (rc)
         return rc == MB_OPT_HELP ? MB_EXIT_OK : rc;
     mb_err err = {0};
-    if (a.labels) {
+    if (a.v[O_LABELS].str) {
         int64_t *v;
         size_t n;
-        if (mb__labels_load(a.labels, &v, &n, &err))
+        if (mb__labels_load(a.v[O_LABELS].str, &v, &n, &err))
             return mb_cli_fail(&err);
         mb_buf b = MB_BUF_INIT;
         mb__labels_describe(&b, v, n);
@@ -159,17 +136,19 @@ int cmd_tensor_dump(int argc, char **argv)
         free(v);
         return MB_EXIT_OK;
     }
-    if (a.data) {
+    if (a.v[O_DATA].str) {
         if (ctx.n_args > 0 || a.n_inputs == 0)
             return mb_cli_error(MB_EXIT_USAGE,
                                 "--data needs at least one --input "
                                 "NAME:DTYPE:DIMS and no file arguments");
         mb_dataset *ds;
         mb_tensor out[64];
-        if (mb__dataset_load(a.data, a.inputs, a.n_inputs, &ds, &err))
+        if (mb__dataset_load(a.v[O_DATA].str, a.inputs, a.n_inputs, &ds, &err))
             return mb_cli_fail(&err);
         printf("# %s\n", mb__dataset_describe(ds));
-        if (mb__dataset_batch(ds, (size_t)a.first, a.batch, out, &err))
+        if (mb__dataset_batch(ds, (size_t)a.v[O_FIRST].i,
+                              a.set >> O_BATCH & 1 ? a.v[O_BATCH].i : 1, out,
+                              &err))
             rc = mb_cli_fail(&err);
         else
             rc = show(&a, out, a.n_inputs, a.inputs);
@@ -179,7 +158,7 @@ int cmd_tensor_dump(int argc, char **argv)
                             "tensor-dump needs a FILE (.npy, .npz, .pb) or "
                             "--data; see 'mbench tensor-dump --help'");
     }
-    for (int i = 0; !a.data && i < ctx.n_args; i++) {
+    for (int i = 0; !a.v[O_DATA].str && i < ctx.n_args; i++) {
         mb_tensor *ts;
         size_t n;
         int r;
@@ -191,8 +170,8 @@ int cmd_tensor_dump(int argc, char **argv)
         }
         rc = rc ? rc : r;
     }
-    if (!rc && a.save &&
-        mb__tensor_file_write(a.save, a.keep.t, a.keep.n, &err))
+    if (!rc && a.v[O_SAVE].str &&
+        mb__tensor_file_write(a.v[O_SAVE].str, a.keep.t, a.keep.n, &err))
         rc = mb_cli_fail(&err);
     mb__tensor_list_free(&a.keep);
     return rc;
