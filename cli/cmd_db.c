@@ -1,32 +1,23 @@
-/* cmd_db.c - mbench db: move results between stores and JSON.
+/* cmd_db.c - mbench db: move results between stores and JSON
+ * (store/transfer.h).
  *
  *   mbench db export --db SRC --json FILE     every document, with git facts
  *   mbench db export --db SRC --to DST        store-to-store copy
  *   mbench db import --db DST FILE.json...    exports or result documents
- *   mbench db info   --db DB                  schema version and row counts
- *
- * Storing is idempotent (a document already in the target is skipped), so
- * an interrupted import or copy can simply be run again. */
+ *   mbench db info   --db DB                  schema version and row counts */
 #include "cli.h"
 #include "opt.h"
 #include "outputs.h"
 
-#include "core/buf.h"
 #include "core/clock.h"
-#include "core/err.h"
-#include "core/fileio.h"
 #include "core/redact.h"
-#include "store/store.h"
+#include "store/transfer.h"
 
-#include <jansson.h>
 #include <stdio.h>
-#include <stdlib.h>
 #include <string.h>
 
 MBENCH_COMMAND(db, cmd_db, "export, import and copy the results store")
 MBENCH_OPTIONS(db, mb_cmd_db)
-
-#define EXPORT_SCHEMA "mbench.store-export/1"
 
 enum { O_DB, O_JSON, O_TO, O_GITDIR };
 
@@ -35,7 +26,8 @@ static const mb_opt db_opts[] = {
      "the store: a SQLite file or a postgresql:// URL", NULL, NULL, 0, 0, 0,
      O_DB},
     {"json", 0, MB_OPT_OUTFILE, "FILE",
-     "export: write every document (schema " EXPORT_SCHEMA "; '-' for stdout)",
+     "export: write every document (schema " MB_STORE_EXPORT_SCHEMA
+     "; '-' for stdout)",
      NULL, NULL, 0, 0, MB_OPT_STDOUT, O_JSON},
     {"to", 0, MB_OPT_STRING, "FILE|URL",
      "export: copy every document into another store", NULL, NULL, 0, 0, 0,
@@ -61,157 +53,77 @@ const mb_cmd mb_cmd_db = {
     -1,
     NULL};
 
-typedef struct {
-    const char *db, *json_path, *json_shown, *to, *git_dir;
-} db_args;
-
+/* Every option's value by its id (strings point into argv, or at the
+ * stdout path for '-'). */
 static int on_opt(void *user, const mb_opt *o, const mb_optval *v)
 {
-    db_args *a = user;
-    switch (o->id) {
-    case O_DB:
-        a->db = v->str;
-        break;
-    case O_JSON: /* checked before the store is read */
-        a->json_path = v->str;
-        a->json_shown = v->text;
-        break;
-    case O_TO:
-        a->to = v->str;
-        break;
-    case O_GITDIR:
-        a->git_dir = v->str;
-        break;
-    }
+    ((mb_optval *)user)[o->id] = *v;
     return 0;
 }
 
-typedef struct {
-    json_t *docs;   /* export: array being built */
-    mb__store *dst; /* copy: target */
-    size_t seen, added;
-} walk;
-
-static mb_status collect(void *user, const json_t *doc, const json_t *git,
-                         mb_err *err)
+/* The store as printed: no password. */
+static const char *shown(const char *db, char *buf, size_t len)
 {
-    walk *w = user;
-    w->seen++;
-    if (w->dst) {
-        int added = 0;
-        mb_status st = mb__store_put2(w->dst, doc, git, &added, err);
-        w->added += (size_t)added;
-        return st;
-    }
-    json_t *e = json_pack("{s:O,s:O}", "git", git, "document", doc);
-    if (!e || json_array_append_new(w->docs, e))
-        return mb__fail(err, MB_ENOMEM, "out of memory");
-    return MB_OK;
+    mb__redact_to(buf, len, db);
+    return buf;
 }
 
-static int do_export(const char *db, const char *json_path,
-                     const char *json_shown, const char *to)
+/* A failure of the store or the data: exit 3 whatever the cause. */
+static int failed(const mb_err *err)
+{
+    return mb_cli_error(MB_EXIT_RUNTIME, "%s", err->msg);
+}
+
+static int do_export(const mb_optval *v)
 {
     mb_err err = {0};
-    mb__store *src = NULL;
-    walk w = {0};
-    int rc = MB_EXIT_OK;
-    if (mb__store_open_existing(db, &src, &err))
-        return mb_cli_fail(&err);
-    if (to && mb__store_open(to, &w.dst, &err)) {
+    mb__store *src = NULL, *dst = NULL;
+    mb__transfer_count c = {0, 0};
+    json_t *doc = NULL;
+    char now[32], s1[512], s2[512];
+    mb__utc_iso8601(now, sizeof now);
+    if (mb__store_open_existing(v[O_DB].str, &src, &err) ||
+        (v[O_TO].str && mb__store_open(v[O_TO].str, &dst, &err))) {
         mb__store_close(src);
         return mb_cli_fail(&err);
     }
-    w.docs = json_array();
-    if (mb__store_each(src, collect, &w, &err)) {
+    int rc = MB_EXIT_OK;
+    if (v[O_TO].str ? mb__store_copy(src, dst, &c, &err)
+                    : mb__store_export(src, now, &doc, &c, &err))
         rc = mb_cli_fail(&err);
-        goto out;
-    }
-    if (to) {
-        char sdb[512], sto[512]; /* no password in what is printed */
-        mb__redact_to(sdb, sizeof sdb, db);
-        mb__redact_to(sto, sizeof sto, to);
+    else if (v[O_TO].str)
         printf("copied %zu documents from %s to %s (%zu new, %zu already "
                "there)\n",
-               w.seen, sdb, sto, w.added, w.seen - w.added);
-    } else {
-        char now[32];
-        mb__utc_iso8601(now, sizeof now);
-        json_t *out = json_pack("{s:s,s:s,s:s,s:O}", "schema", EXPORT_SCHEMA,
-                                "exported_utc", now, "source_kind",
-                                mb__store_kind(src), "documents", w.docs);
-        char *text = out ? json_dumps(out, JSON_COMPACT) : NULL;
-        json_decref(out);
-        if (!text) {
-            rc = mb_cli_error(MB_EXIT_RUNTIME, "out of memory");
-            goto out;
-        }
-        if (mb__write_file_atomic(json_path, text, strlen(text), &err))
-            rc = mb_cli_fail(&err);
-        else {
-            char sdb[512];
-            mb__redact_to(sdb, sizeof sdb, db);
-            printf("exported %zu documents from %s to %s\n", w.seen, sdb,
-                   json_shown);
-        }
-        free(text);
-    }
-out:
-    json_decref(w.docs);
-    mb__store_close(w.dst);
+               c.seen, shown(v[O_DB].str, s1, sizeof s1),
+               shown(v[O_TO].str, s2, sizeof s2), c.added, c.seen - c.added);
+    else if (!(rc = mb_cli_write_json(v[O_JSON].str, doc, JSON_COMPACT)))
+        printf("exported %zu documents from %s to %s\n", c.seen,
+               shown(v[O_DB].str, s1, sizeof s1), v[O_JSON].text);
+    json_decref(doc);
+    mb__store_close(dst);
     mb__store_close(src);
     return rc;
 }
 
-static int import_file(mb__store *dst, const char *path, const json_t *git,
-                       size_t *seen, size_t *added)
+static int do_import(const mb_optval *v, char **files, int n, int quiet)
 {
     mb_err err = {0};
-    char *data;
-    size_t len;
-    if (mb__read_file(path, &data, &len, &err))
+    mb__store *dst = NULL;
+    if (mb__store_open(v[O_DB].str, &dst, &err))
         return mb_cli_fail(&err);
-    json_error_t je;
-    json_t *j = json_loadb(data, len, 0, &je);
-    free(data);
-    if (!j)
-        return mb_cli_error(MB_EXIT_RUNTIME,
-                            "%s is not valid JSON (line %d: %s)", path, je.line,
-                            je.text);
-    const char *schema = json_string_value(json_object_get(j, "schema"));
+    json_t *git = v[O_GITDIR].str ? mb__git_info(v[O_GITDIR].str) : NULL;
+    mb__transfer_count c = {0, 0};
     int rc = MB_EXIT_OK;
-    if (schema && strcmp(schema, EXPORT_SCHEMA) == 0) {
-        size_t i;
-        json_t *e;
-        json_array_foreach(json_object_get(j, "documents"), i, e)
-        {
-            int a = 0;
-            if (mb__store_put2(dst, json_object_get(e, "document"),
-                               json_object_get(e, "git"), &a, &err)) {
-                rc = mb_cli_error(MB_EXIT_RUNTIME, "%s, document %zu: %s", path,
-                                  i + 1, err.msg);
-                break;
-            }
-            (*seen)++;
-            *added += (size_t)a;
-        }
-    } else if (schema && strncmp(schema, "mbench.store-export/", 20) == 0) {
-        rc = mb_cli_error(MB_EXIT_RUNTIME,
-                          "%s is an export of schema '%s'; this mbench reads "
-                          "'%s'",
-                          path, schema, EXPORT_SCHEMA);
-    } else {
-        int a = 0;
-        const json_t *g =
-            json_object_get(j, "git") ? json_object_get(j, "git") : git;
-        if (mb__store_put2(dst, j, g, &a, &err))
-            rc = mb_cli_error(MB_EXIT_RUNTIME, "%s: %s", path, err.msg);
-        else {
-            (*seen)++;
-            *added += (size_t)a;
-        }
-    }
-    json_decref(j);
+    for (int i = 0; i < n && !rc; i++)
+        if (mb__store_import_file(dst, files[i], git, &c, &err))
+            rc = failed(&err);
+    char sdb[512];
+    if (!rc && !quiet)
+        printf("imported %zu documents into %s (%zu new, %zu already there)\n",
+               c.seen, shown(v[O_DB].str, sdb, sizeof sdb), c.added,
+               c.seen - c.added);
+    json_decref(git);
+    mb__store_close(dst);
     return rc;
 }
 
@@ -219,29 +131,27 @@ static int do_info(const char *db)
 {
     mb_err err = {0};
     mb__store *s = NULL;
+    int64_t n[3];
+    char sdb[512];
     if (mb__store_open_existing(db, &s, &err))
         return mb_cli_fail(&err);
-    int64_t nd = 0, nr = 0, ns = 0;
-    if (mb__store_count(s, "documents", &nd, &err) ||
-        mb__store_count(s, "runs", &nr, &err) ||
-        mb__store_count(s, "run_samples", &ns, &err)) {
+    if (mb__store_counts(s, n, &err)) {
         mb__store_close(s);
         return mb_cli_fail(&err);
     }
-    char sdb[512];
-    mb__redact_to(sdb, sizeof sdb, db);
     printf("store: %s (%s)\nschema_version: %d\ndocuments: %lld\nruns: "
            "%lld\nrun_samples: %lld\n",
-           sdb, mb__store_kind(s), MB_STORE_SCHEMA_VERSION, (long long)nd,
-           (long long)nr, (long long)ns);
+           shown(db, sdb, sizeof sdb), mb__store_kind(s),
+           MB_STORE_SCHEMA_VERSION, (long long)n[0], (long long)n[1],
+           (long long)n[2]);
     mb__store_close(s);
     return MB_EXIT_OK;
 }
 
 int cmd_db(int argc, char **argv)
 {
-    db_args a = {0};
-    mb_opt_ctx ctx = {NULL, NULL, on_opt, &a, 0, NULL, 0};
+    mb_optval v[O_GITDIR + 1] = {{0}};
+    mb_opt_ctx ctx = {NULL, NULL, on_opt, v, 0, NULL, 0};
     int prc = mb_opt_parse(&mb_cmd_db, argc, argv, &ctx);
     if (prc)
         return prc == MB_OPT_HELP ? MB_EXIT_OK : prc;
@@ -255,18 +165,16 @@ int cmd_db(int argc, char **argv)
                             "unknown db subcommand '%s': use export, import "
                             "or info",
                             sub);
-    const char *db = a.db, *json_path = a.json_path, *to = a.to,
-               *git_dir = a.git_dir;
     char **rest = ctx.args + 1;
     int n_rest = ctx.n_args - 1;
-    if (!db)
+    if (!v[O_DB].str)
         return mb_cli_error(MB_EXIT_USAGE, "db %s needs --db FILE or --db URL",
                             sub);
     if (strcmp(sub, "info") == 0) {
         if (n_rest > 0)
             return mb_cli_error(MB_EXIT_USAGE, "unexpected argument '%s'",
                                 rest[0]);
-        return do_info(db);
+        return do_info(v[O_DB].str);
     }
     if (strcmp(sub, "export") == 0) {
         if (n_rest > 0)
@@ -275,34 +183,18 @@ int cmd_db(int argc, char **argv)
                 "unexpected argument '%s': export writes to --json "
                 "FILE or --to DST",
                 rest[0]);
-        if (!json_path == !to)
+        if (!v[O_JSON].str == !v[O_TO].str)
             return mb_cli_error(
                 MB_EXIT_USAGE,
                 "db export needs exactly one of --json FILE or --to DST");
-        return do_export(db, json_path, a.json_shown, to);
+        return do_export(v);
     }
-    if (json_path || to)
+    if (v[O_JSON].str || v[O_TO].str)
         return mb_cli_error(
             MB_EXIT_USAGE,
             "db import takes files as arguments, not --json/--to");
     if (n_rest == 0)
         return mb_cli_error(MB_EXIT_USAGE,
                             "db import needs at least one FILE.json");
-    mb_err err = {0};
-    mb__store *dst = NULL;
-    if (mb__store_open(db, &dst, &err))
-        return mb_cli_fail(&err);
-    json_t *git = git_dir ? mb__git_info(git_dir) : NULL;
-    size_t seen = 0, added = 0;
-    int rc = MB_EXIT_OK;
-    for (int i = 0; i < n_rest && !rc; i++)
-        rc = import_file(dst, rest[i], git, &seen, &added);
-    char sdb[512];
-    mb__redact_to(sdb, sizeof sdb, db);
-    if (!rc && !ctx.quiet)
-        printf("imported %zu documents into %s (%zu new, %zu already there)\n",
-               seen, sdb, added, seen - added);
-    json_decref(git);
-    mb__store_close(dst);
-    return rc;
+    return do_import(v, rest, n_rest, ctx.quiet);
 }

@@ -3,14 +3,13 @@
 #include "cli.h"
 #include "opt.h"
 #include "outputs.h"
-#include "exec_util.h"
 
-#include "core/alloc.h"
+#include "core/buf.h"
+#include "exec/merge.h"
 #include "exec/suite.h"
+#include "report/suiterep.h"
 
 #include <stdio.h>
-#include <stdlib.h>
-#include <string.h>
 
 MBENCH_COMMAND(merge, cmd_merge,
                "combine shard results of a suite into one document")
@@ -76,80 +75,36 @@ int cmd_merge(int argc, char **argv)
     int crc = mb_opt_parse(&mb_cmd_merge, argc, argv, &ctx);
     if (crc)
         return crc == MB_OPT_HELP ? MB_EXIT_OK : crc;
-    const char *out = a.out, *shown = a.shown;
-    int compare = a.compare;
-    int64_t seed = a.seed;
-    if (!out)
+    if (!a.out)
         return mb_cli_error(MB_EXIT_USAGE,
                             "no --output FILE: name the merged document");
-    int n = ctx.n_args;
-    if (n < 1)
+    if (ctx.n_args < 1)
         return mb_cli_error(MB_EXIT_USAGE,
                             "no input: give the shard result files (mbench "
                             "merge a.json b.json --output all.json)");
-    json_t **docs = mb__calloc((size_t)n, sizeof *docs);
-    const char **names = mb__calloc((size_t)n, sizeof *names);
-    int rc = MB_EXIT_OK;
-    for (int i = 0; docs && names && i < n; i++) {
-        names[i] = ctx.args[i];
-        json_error_t je;
-        docs[i] = json_load_file(names[i], 0, &je);
-        if (!docs[i] || !json_is_object(docs[i]) ||
-            !json_is_array(json_object_get(docs[i], "runs"))) {
-            rc = mb_cli_error(
-                docs[i] ? MB_EXIT_USAGE : MB_EXIT_RUNTIME, "%s: %s", names[i],
-                docs[i] ? "not a result document (no \"runs\" array)"
-                        : je.text);
-            goto done;
-        }
-    }
     json_t *merged = NULL;
     mb_err err = {0};
-    if (mb__suite_merge(docs, names, (size_t)n, &merged, &err) != MB_OK) {
-        rc = mb_cli_error(MB_EXIT_USAGE, "%s", err.msg);
-        goto done;
-    }
+    if (mb__merge_files((const char *const *)ctx.args, (size_t)ctx.n_args,
+                        &merged, &err))
+        return mb_cli_fail(&err);
     size_t i;
     json_t *w;
     json_array_foreach(json_object_get(merged, "warnings"), i, w)
         mb_cli_warn("%s", json_string_value(w));
-    if (compare) {
+    mb_buf b = MB_BUF_INIT;
+    if (a.compare) {
         json_t *cmp = mb__suite_comparison(json_object_get(merged, "runs"),
-                                           (uint64_t)seed);
+                                           (uint64_t)a.seed);
         json_object_set_new(merged, "comparison", cmp);
-        size_t gi;
-        json_t *g;
-        json_array_foreach(json_object_get(cmp, "groups"), gi, g)
-        {
-            size_t ei;
-            json_t *e;
-            printf("%s (baseline %s)\n",
-                   json_string_value(json_object_get(g, "group")),
-                   json_string_value(json_object_get(g, "baseline"))
-                       ? json_string_value(json_object_get(g, "baseline"))
-                       : "-");
-            json_array_foreach(json_object_get(g, "entries"), ei, e)
-            {
-                const json_t *sp = json_object_get(e, "speedup");
-                printf("  %-40s ",
-                       json_string_value(json_object_get(e, "variant")));
-                if (json_is_number(sp))
-                    printf("speedup %.3fx\n", json_number_value(sp));
-                else
-                    printf("FAILED or not comparable\n");
-            }
-        }
+        mb__suite_comparison_console(&b, cmp);
     }
     if (!ctx.quiet)
-        printf("merged %d document(s), %zu run(s) into %s\n", n,
-               json_array_size(json_object_get(merged, "runs")), shown);
-    if (mb_cli_write_doc(out, merged) != 0)
-        rc = MB_EXIT_RUNTIME;
+        mb__buf_printf(
+            &b, "merged %d document(s), %zu run(s) into %s\n", ctx.n_args,
+            json_array_size(json_object_get(merged, "runs")), a.shown);
+    fwrite(b.data ? b.data : "", 1, b.len, stdout);
+    mb__buf_free(&b);
+    int rc = mb_cli_write_json(a.out, merged, JSON_INDENT(2));
     json_decref(merged);
-done:
-    for (int k = 0; docs && k < n; k++)
-        json_decref(docs[k]);
-    free(docs);
-    free(names);
     return rc;
 }

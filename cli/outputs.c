@@ -202,10 +202,35 @@ int mb_cli_outputs_handle(mb_cli_outputs *o, int c, const char *arg)
     return 0;
 }
 
+int mb_cli_write_buf(const char *path, mb_buf *b)
+{
+    mb_err e = {0};
+    if (b->oom) {
+        mb__buf_free(b);
+        return mb_cli_error(MB_EXIT_RUNTIME, "out of memory writing %s", path);
+    }
+    mb_status s =
+        mb__write_file_atomic(path, b->data ? b->data : "", b->len, &e);
+    mb__buf_free(b);
+    return s ? mb_cli_fail(&e) : 0;
+}
+
 static void print_failure(void *user, const mb_err *e)
 {
     (void)user;
     mb_cli_fail(e);
+}
+
+int mb_cli_write_json(const char *path, const json_t *doc, size_t flags)
+{
+    char *s = doc ? json_dumps(doc, flags) : NULL;
+    mb_buf b = MB_BUF_INIT;
+    if (!s)
+        return mb_cli_error(MB_EXIT_RUNTIME, "out of memory writing %s", path);
+    mb__buf_puts(&b, s);
+    mb__buf_putc(&b, '\n');
+    free(s);
+    return mb_cli_write_buf(path, &b);
 }
 
 /* The files are written by the output manager (src/report/output.h);

@@ -58,4 +58,12 @@ int mb_cli_outputs_set(mb_cli_outputs *o, const struct mb_opt *opt,
 const char *mb_cli_outputs_help_text(void);
 #define mb_cli_outputs_help (mb_cli_outputs_help_text())
 
+/* Writes b (freed here) to path atomically: 0, or MB_EXIT_RUNTIME after
+ * printing one line (out of memory while b was built, or the write). */
+struct mb_buf;
+int mb_cli_write_buf(const char *path, struct mb_buf *b);
+/* Writes json_dumps(doc, flags) and a newline to path the same way (a
+ * NULL doc is out of memory). */
+int mb_cli_write_json(const char *path, const json_t *doc, size_t flags);
+
 #endif

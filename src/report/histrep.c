@@ -1,115 +1,283 @@
-/* histrep.c - history as Markdown (report/histrep.h). */
+/* histrep.c - console, Markdown and HTML writers of `mbench history`
+ * (histrep.h).  Every string from the store is escaped (rutil.h). */
 #include "report/histrep.h"
 
-#include "core/err.h"
-#include "report/output.h"
+#include "regress/changepoint.h"
+#include "regress/history.h"
+#include "report/console.h"
 #include "report/rutil.h"
 
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
 
-/* The change point recorded at point k of series s, or NULL. */
-static const json_t *change_at(const json_t *s, size_t k)
+char *mb__history_fmt(const char *metric, double x, char *out, size_t len)
 {
-    size_t i;
-    const json_t *c;
-    json_array_foreach(json_object_get(s, "change_points"), i, c)
-    {
-        if (json_integer_value(json_object_get(c, "index")) == (json_int_t)k)
-            return c;
-    }
-    return NULL;
+    if (!isfinite(x))
+        snprintf(out, len, "-");
+    else if (strcmp(metric, "throughput") == 0)
+        snprintf(out, len, "%.1f/s", x);
+    else if (strcmp(metric, "memory") == 0)
+        mb__fmt_bytes(x, out, len);
+    else
+        mb__fmt_duration(x, out, len);
+    return out;
 }
 
-static void series_md(mb_buf *b, const json_t *s, const char *metric)
+static const char *sv(const json_t *o, const char *k)
 {
-    char v[32], bef[32], aft[32];
-    const json_t *pts = json_object_get(s, "points");
-    size_t n_cp = json_array_size(json_object_get(s, "change_points"));
-    mb__buf_puts(b, "### ");
-    mb__md_escape(b, mb__jstr(s, "model"));
-    mb__buf_puts(b, " / ");
-    mb__md_escape(b, mb__jstr(s, "variant"));
-    mb__buf_printf(b, " / batch %lld\n\n%zu results, %zu change point%s "
-                      "(%s).\n\n",
-                   (long long)json_integer_value(json_object_get(s, "batch_size")),
-                   json_array_size(pts), n_cp, n_cp == 1 ? "" : "s", metric);
-    mb__buf_puts(b, "| # | date | commit | branch | ");
-    mb__md_escape(b, metric);
-    mb__buf_puts(b, " | change point |\n|--:|---|---|---|--:|---|\n");
-    size_t k;
-    const json_t *p;
-    json_array_foreach(pts, k, p)
+    const char *s = json_string_value(json_object_get(o, k));
+    return s ? s : "";
+}
+
+static double value(const json_t *p)
+{
+    return json_number_value(json_object_get(p, "value"));
+}
+
+static const char *or_dash(const char *s)
+{
+    return *s ? s : "-";
+}
+
+/* The date a point is shown at: the commit's, else when it was stored. */
+static const char *date_of(const json_t *p)
+{
+    return *sv(p, "git_commit_date") ? sv(p, "git_commit_date")
+                                     : sv(p, "created_utc");
+}
+
+static double change_pct(const json_t *c)
+{
+    return json_number_value(json_object_get(c, "change")) * 100;
+}
+
+void mb__history_console(mb_buf *b, const json_t *series, const char *metric)
+{
+    size_t i, k;
+    const json_t *s, *p;
+    if (json_array_size(series) == 0)
+        mb__buf_printf(b, "no stored results match (metric %s)\n", metric);
+    json_array_foreach(series, i, s)
     {
-        const char *date = mb__jstr(p, "git_commit_date");
-        const char *commit = mb__jstr(p, "git_commit");
-        const char *branch = mb__jstr(p, "git_branch");
-        mb__buf_printf(b, "| %zu | ", k + 1);
-        mb__md_escape(b, date && *date ? date : mb__jstr(p, "created_utc"));
-        mb__buf_puts(b, " | ");
-        if (commit && *commit) {
-            char shortc[13];
-            snprintf(shortc, sizeof shortc, "%s", commit);
-            mb__md_code(b, shortc);
+        mb__buf_printf(b,
+                       "%s%s / %s / batch %" JSON_INTEGER_FORMAT
+                       " - %s (%zu results, "
+                       "%zu change points)\n",
+                       i ? "\n" : "", sv(s, "model"), sv(s, "variant"),
+                       json_integer_value(json_object_get(s, "batch_size")),
+                       metric, json_array_size(json_object_get(s, "points")),
+                       json_array_size(json_object_get(s, "change_points")));
+        mb__buf_printf(b, "  %4s  %-20s  %-12s  %-16s  %12s  %s\n", "#", "date",
+                       "commit", "branch", metric, "");
+        json_array_foreach(json_object_get(s, "points"), k, p)
+        {
+            char v[32], mark[80] = "";
+            const json_t *c = mb__history_cp_at(s, k);
+            if (c)
+                snprintf(mark, sizeof mark,
+                         "<- change point %+.1f%% (score %.1f)", change_pct(c),
+                         json_number_value(json_object_get(c, "score")));
+            mb__buf_printf(
+                b, "  %4zu  %-20.20s  %-12.12s%s %-16.16s  %12s  %s\n", k + 1,
+                date_of(p), or_dash(sv(p, "git_commit")),
+                json_is_true(json_object_get(p, "git_dirty")) ? "+" : " ",
+                or_dash(sv(p, "git_branch")),
+                mb__history_fmt(metric, value(p), v, sizeof v), mark);
+        }
+    }
+}
+
+static void method(mb_buf *b, const char *metric, const char *open,
+                   const char *close)
+{
+    mb__buf_printf(b,
+                   "Metric %s%s%s. Change points: binary segmentation on "
+                   "medians, at least %d results per segment, a step of more "
+                   "than %.1f robust standard errors (noise from the median "
+                   "absolute successive difference) and %.0f%%.",
+                   open, metric, close, MB_CP_MIN_SEGMENT, MB_CP_THRESHOLD,
+                   MB_CP_MIN_REL * 100);
+}
+
+void mb__history_md(mb_buf *b, const json_t *series, const char *metric)
+{
+    mb__buf_puts(b, "# mbench history\n\n");
+    method(b, metric, "**", "**");
+    mb__buf_puts(b, "\n");
+    if (json_array_size(series) == 0)
+        mb__buf_puts(b, "\nNo stored results match.\n");
+    size_t i, k;
+    const json_t *s, *p;
+    json_array_foreach(series, i, s)
+    {
+        mb__buf_puts(b, "\n## ");
+        mb__md_escape(b, sv(s, "model"));
+        mb__buf_puts(b, " / ");
+        mb__md_escape(b, sv(s, "variant"));
+        mb__buf_printf(b,
+                       " / batch %" JSON_INTEGER_FORMAT "\n\n%zu results, %zu "
+                       "change points.\n\n| # | date | commit | branch | %s | "
+                       "change point |\n|---:|---|---|---|---:|---|\n",
+                       json_integer_value(json_object_get(s, "batch_size")),
+                       json_array_size(json_object_get(s, "points")),
+                       json_array_size(json_object_get(s, "change_points")),
+                       metric);
+        json_array_foreach(json_object_get(s, "points"), k, p)
+        {
+            char v[32];
+            mb__buf_printf(b, "| %zu | ", k + 1);
+            mb__md_escape(b, date_of(p));
+            mb__buf_puts(b, " | ");
+            mb__md_escape(b, or_dash(sv(p, "git_commit")));
             if (json_is_true(json_object_get(p, "git_dirty")))
                 mb__buf_puts(b, " (dirty)");
-        } else {
-            mb__buf_puts(b, "-");
+            mb__buf_puts(b, " | ");
+            mb__md_escape(b, or_dash(sv(p, "git_branch")));
+            mb__buf_printf(b, " | %s | ",
+                           mb__history_fmt(metric, value(p), v, sizeof v));
+            const json_t *c = mb__history_cp_at(s, k);
+            if (c)
+                mb__buf_printf(b, "**%+.1f%%** (score %.1f)", change_pct(c),
+                               json_number_value(json_object_get(c, "score")));
+            mb__buf_puts(b, " |\n");
         }
-        mb__buf_puts(b, " | ");
-        mb__md_escape(b, branch && *branch ? branch : NULL);
-        mb__buf_printf(b, " | %s | ",
-                       mb__fmt_metric(metric, mb__jnum(p, "value"), v,
-                                      sizeof v));
-        const json_t *c = change_at(s, k);
-        if (c)
-            mb__buf_printf(b, "**%+.1f%%** (%s → %s, score %.1f)",
-                           mb__jnum(c, "change") * 100,
-                           mb__fmt_metric(metric, mb__jnum(c, "before"), bef,
-                                          sizeof bef),
-                           mb__fmt_metric(metric, mb__jnum(c, "after"), aft,
-                                          sizeof aft),
-                           mb__jnum(c, "score"));
-        mb__buf_puts(b, " |\n");
     }
-    mb__buf_puts(b, "\n");
 }
 
-mb_status mb__report_history_md(const json_t *series, const char *metric,
-                                mb_buf *out, mb_err *err)
+typedef struct chart {
+    double lo, hi;
+    size_t n;
+} chart;
+
+static const double W = 760, H = 240, L = 80, R = 20, T = 20, Bm = 30;
+
+static double xp(const chart *c, double k)
 {
-    if (!json_is_array(series))
-        return mb__fail(err, MB_EINVAL, "history: no series to report on");
-    mb__buf_puts(out, "## mbench history: ");
-    mb__md_escape(out, metric);
-    mb__buf_puts(out, "\n\n");
-    if (json_array_size(series) == 0) {
-        mb__buf_puts(out, "No stored results match.\n");
+    return L + (c->n > 1 ? k / (double)(c->n - 1) : 0.5) * (W - L - R);
+}
+
+static double yp(const chart *c, double v)
+{
+    return T + (1 - (v - c->lo) / (c->hi - c->lo)) * (H - T - Bm);
+}
+
+static void svg_chart(mb_buf *b, const json_t *s, const char *metric)
+{
+    const json_t *pts = json_object_get(s, "points");
+    chart c = {INFINITY, -INFINITY, json_array_size(pts)};
+    for (size_t k = 0; k < c.n; k++) {
+        c.lo = fmin(c.lo, value(json_array_get(pts, k)));
+        c.hi = fmax(c.hi, value(json_array_get(pts, k)));
     }
+    if (!(c.hi > c.lo)) {
+        c.hi = c.lo + fabs(c.lo) * 0.05 + 1;
+        c.lo = c.lo - fabs(c.lo) * 0.05;
+    }
+    double pad = (c.hi - c.lo) * 0.1;
+    c.lo -= pad;
+    c.hi += pad;
+    char a[32], z[32];
+    mb__buf_printf(b,
+                   "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%.0f\" "
+                   "height=\"%.0f\" viewBox=\"0 0 %.0f %.0f\" role=\"img\">\n"
+                   "<rect x=\"%.0f\" y=\"%.0f\" width=\"%.0f\" height=\"%.0f\" "
+                   "fill=\"#fafafa\" stroke=\"#ccc\"/>\n<text x=\"%.0f\" "
+                   "y=\"%.0f\" font-size=\"11\" text-anchor=\"end\">%s</text>"
+                   "\n<text x=\"%.0f\" y=\"%.0f\" font-size=\"11\" "
+                   "text-anchor=\"end\">%s</text>\n",
+                   W, H, W, H, L, T, W - L - R, H - T - Bm, L - 4, T + 10,
+                   mb__history_fmt(metric, c.hi, a, sizeof a), L - 4, H - Bm,
+                   mb__history_fmt(metric, c.lo, z, sizeof z));
+    size_t i;
+    const json_t *cp;
+    json_array_foreach(json_object_get(s, "change_points"), i, cp)
+    {
+        double k = (double)json_integer_value(json_object_get(cp, "index"));
+        double x = (xp(&c, k) + xp(&c, k - 1)) / 2;
+        mb__buf_printf(b,
+                       "<line x1=\"%.1f\" y1=\"%.0f\" x2=\"%.1f\" y2=\"%.0f\" "
+                       "stroke=\"#d33\" stroke-dasharray=\"4 3\"/>\n<text "
+                       "x=\"%.1f\" y=\"%.0f\" font-size=\"11\" fill=\"#d33\">"
+                       "%+.1f%%</text>\n",
+                       x, T, x, H - Bm, x + 3, T + 12, change_pct(cp));
+    }
+    mb__buf_puts(b, "<polyline fill=\"none\" stroke=\"#2a6fdb\" "
+                    "stroke-width=\"1.5\" points=\"");
+    for (size_t k = 0; k < c.n; k++)
+        mb__buf_printf(b, "%.1f,%.1f ", xp(&c, (double)k),
+                       yp(&c, value(json_array_get(pts, k))));
+    mb__buf_puts(b, "\"/>\n");
+    for (size_t k = 0; k < c.n; k++) {
+        const json_t *p = json_array_get(pts, k);
+        mb__buf_printf(b,
+                       "<circle cx=\"%.1f\" cy=\"%.1f\" r=\"3\" "
+                       "fill=\"#2a6fdb\"><title>",
+                       xp(&c, (double)k), yp(&c, value(p)));
+        mb__html_escape(b, sv(p, "git_commit"));
+        mb__buf_puts(b, " ");
+        mb__html_escape(b, sv(p, "git_branch"));
+        mb__buf_puts(b, " ");
+        mb__html_escape(b, date_of(p));
+        mb__buf_printf(b, ": %s</title></circle>\n",
+                       mb__history_fmt(metric, value(p), a, sizeof a));
+    }
+    mb__buf_printf(b,
+                   "<text x=\"%.0f\" y=\"%.0f\" font-size=\"11\">oldest</text>"
+                   "<text x=\"%.0f\" y=\"%.0f\" font-size=\"11\" "
+                   "text-anchor=\"end\">newest</text>\n</svg>\n",
+                   L, H - 10, W - R, H - 10);
+}
+
+static void html_series(mb_buf *b, const json_t *s, const char *metric)
+{
+    mb__buf_puts(b, "<h2>");
+    mb__html_escape(b, sv(s, "model"));
+    mb__buf_puts(b, " / ");
+    mb__html_escape(b, sv(s, "variant"));
+    mb__buf_printf(b, " / batch %" JSON_INTEGER_FORMAT "</h2>\n",
+                   json_integer_value(json_object_get(s, "batch_size")));
+    svg_chart(b, s, metric);
+    mb__buf_puts(b, "<table><tr><th>#</th><th>date</th><th>commit</th>"
+                    "<th>branch</th><th>value</th><th></th></tr>\n");
+    size_t k;
+    const json_t *p;
+    json_array_foreach(json_object_get(s, "points"), k, p)
+    {
+        char v[32];
+        mb__buf_printf(b, "<tr><td>%zu</td><td>", k + 1);
+        mb__html_escape(b, date_of(p));
+        mb__buf_puts(b, "</td><td>");
+        mb__html_escape(b, sv(p, "git_commit"));
+        mb__buf_puts(
+            b, json_is_true(json_object_get(p, "git_dirty")) ? " (dirty)" : "");
+        mb__buf_puts(b, "</td><td>");
+        mb__html_escape(b, sv(p, "git_branch"));
+        mb__buf_printf(b, "</td><td>%s</td><td class=\"cp\">",
+                       mb__history_fmt(metric, value(p), v, sizeof v));
+        const json_t *c = mb__history_cp_at(s, k);
+        if (c)
+            mb__buf_printf(b, "change point %+.1f%%", change_pct(c));
+        mb__buf_puts(b, "</td></tr>\n");
+    }
+    mb__buf_puts(b, "</table>\n");
+}
+
+void mb__history_html(mb_buf *b, const json_t *series, const char *metric)
+{
+    mb__buf_puts(
+        b, "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">"
+           "<title>mbench history</title><style>body{font-family:sans-serif;"
+           "margin:2em;max-width:60em}table{border-collapse:collapse;font-size:"
+           "13px}td,th{padding:2px 8px;border-bottom:1px solid #ddd;text-align:"
+           "left}.cp{color:#d33;font-weight:bold}</style></head><body>\n"
+           "<h1>mbench history</h1>\n<p>");
+    method(b, metric, "<b>", "</b>");
+    mb__buf_puts(b, "</p>\n");
+    if (json_array_size(series) == 0)
+        mb__buf_puts(b, "<p>No stored results match.</p>\n");
     size_t i;
     const json_t *s;
-    json_array_foreach(series, i, s)
-        series_md(out, s, metric);
-    if (json_array_size(series) > 0)
-        mb__buf_puts(out,
-                     "Change points: binary segmentation on the medians "
-                     "of the stored results (src/regress/changepoint.h); a "
-                     "step counts when it is large against the robust "
-                     "standard error and in relative size.\n");
-    if (out->oom)
-        return mb__fail(err, MB_ENOMEM, "out of memory rendering history");
-    return MB_OK;
-}
-
-mb_status mb__write_history_md(const char *path, const json_t *series,
-                               const char *metric, mb_err *err)
-{
-    mb_buf b = MB_BUF_INIT;
-    mb_status st = mb__report_history_md(series, metric, &b, err);
-    if (st) {
-        mb__buf_free(&b);
-        return st;
-    }
-    return mb__output_buf(path, &b, err);
+    json_array_foreach(series, i, s) html_series(b, s, metric);
+    mb__buf_puts(b, "</body></html>\n");
 }

@@ -1,26 +1,22 @@
-/* histrep.h - the Markdown writer of `mbench history`: one section per
- * series (model, variant, batch size) with a table of its results over
- * commits and time and the change points marked (the series array built by
- * cmd_history, schema mbench.history/1).  Pure: series -> bytes. */
+/* histrep.h - the writers of `mbench history`: a console table, a
+ * GitHub-flavoured Markdown report and a self-contained HTML page with one
+ * inline SVG chart per series, all over the series of
+ * regress/history.h (borrowed).  Pure: they append to a buffer. */
 #ifndef MB_REPORT_HISTREP_H
 #define MB_REPORT_HISTREP_H
 
 #include "core/buf.h"
-#include "mbench.h"
 
 #include <jansson.h>
+#include <stddef.h>
 
-/* Appends the report of series (an array of {model, variant, batch_size,
- * points: [{created_utc, git_commit, git_branch, git_dirty,
- * git_commit_date, value}], change_points: [{index, change, score,
- * before, after}]}) for metric ("p50", "memory", ...).  MB_EINVAL when
- * series is not an array, MB_ENOMEM when out ran out of memory. */
-mb_status mb__report_history_md(const json_t *series, const char *metric,
-                                mb_buf *out, mb_err *err);
+/* A value of metric in its unit: "1.23 ms", "812 us" (console.h
+ * mb__fmt_duration), "123.4/s" (throughput), "12.3 MiB" (memory); "-" for
+ * NAN. */
+char *mb__history_fmt(const char *metric, double x, char *out, size_t len);
 
-/* The report of series written to path atomically ("-" and /dev/fd/N
- * through): the one call `mbench history --md FILE` needs. */
-mb_status mb__write_history_md(const char *path, const json_t *series,
-                               const char *metric, mb_err *err);
+void mb__history_console(mb_buf *b, const json_t *series, const char *metric);
+void mb__history_md(mb_buf *b, const json_t *series, const char *metric);
+void mb__history_html(mb_buf *b, const json_t *series, const char *metric);
 
 #endif

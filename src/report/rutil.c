@@ -4,6 +4,7 @@
 
 #include "core/alloc.h"
 
+#include <inttypes.h>
 #include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -325,5 +326,20 @@ char *mb__fmt_p_short(double p, char *out, size_t len)
         snprintf(out, len, "<1e-16");
     else
         snprintf(out, len, "%.2g", p);
+    return out;
+}
+
+char *mb__fmt_grouped(uint64_t v, char *out, size_t len)
+{
+    char tmp[32];
+    int n = snprintf(tmp, sizeof tmp, "%" PRIu64, v);
+    size_t k = 0;
+    for (int i = 0; i < n && k + 2 < len; i++) {
+        if (i && (n - i) % 3 == 0)
+            out[k++] = ',';
+        out[k++] = tmp[i];
+    }
+    if (len)
+        out[k < len ? k : len - 1] = '\0';
     return out;
 }

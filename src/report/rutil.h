@@ -68,5 +68,7 @@ char *mb__fmt_change(double ratio, char *out, size_t len);
 char *mb__fmt_change_ci(double lo, double hi, char *out, size_t len);
 /* A p-value in two significant digits, "<1e-16" below that; "-" for NAN. */
 char *mb__fmt_p_short(double p, char *out, size_t len);
+/* An integer with thousands separators: "1,234,567". Returns out. */
+char *mb__fmt_grouped(uint64_t v, char *out, size_t len);
 
 #endif

@@ -136,6 +136,8 @@ if $PY -c 'import json,sys; h=json.load(open("h.json")); s=h["series"][0]; sys.e
     ok "history --json has the points and exactly one change point"
 else notok "history --json has the points and exactly one change point" "$(head -c 300 h.json)"; fi
 contains "history --html is a self-contained page with an inline SVG" "$(cat h.html)" "<svg xmlns"
+expect_exit "history --md - writes Markdown to stdout" 0 "$MBENCH" history --db h.db --md -
+contains "history --md marks the change point in the 7th row" "$(echo "$LAST_OUT" | grep '^| 7 |')" "| 7 | 2026-11-07T00:00:00Z | - | - | 1.28 ms | **+2"
 "$MBENCH" history --db h.db --metric p50 --limit 6 --json flat.json >/dev/null
 if $PY -c 'import json,sys; s=json.load(open("flat.json"))["series"][0]; sys.exit(0 if len(s["points"])==6 and s["change_points"]==[] else 1)'; then
     ok "a flat noisy series has no change point"

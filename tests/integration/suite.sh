@@ -80,6 +80,8 @@ done
 wait
 $MBENCH suite "$T_TMP/train.csv" --command "$CMD" --runs 1 -q -o "$T_TMP/whole.json" >/dev/null 2>&1
 expect_exit "the shards merge" 0 $MBENCH merge "$T_TMP/shard2.json" "$T_TMP/shard0.json" "$T_TMP/shard1.json" --output "$T_TMP/merged.json"
+expect_exit "merge --compare prints the speedup table" 0 $MBENCH merge "$T_TMP/shard0.json" "$T_TMP/shard1.json" "$T_TMP/shard2.json" --output "$T_TMP/merged_cmp.json" --compare
+contains "merge --compare prints the table of suite --compare" "$LAST_OUT" "(speedup > 1: faster than the baseline)"
 key='[(r["task"]["index"], r["task"]["row"], r["variant"], r["command"], r["status"], r["branch"], r["git"]["commit"], sorted(r["exec"]["phases"]), sorted(r["exec"]["metrics"]), r["exec"]["counters"]["samples"]["median"]) for r in d["runs"]], d["suite"]["tasks_total"], d["suite"]["shard"]'
 a=$(J "$T_TMP/merged.json" "$key"); b=$(J "$T_TMP/whole.json" "$key")
 if [ -n "$a" ] && [ "$a" = "$b" ]; then ok "the merged shards equal the unsharded run"; else notok "the merged shards equal the unsharded run" "merged: $a" "whole:  $b"; fi

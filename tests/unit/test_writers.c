@@ -7,7 +7,6 @@
 #include "core/buf.h"
 #include "core/fileio.h"
 #include "report/gaterep.h"
-#include "report/histrep.h"
 #include "report/output.h"
 #include "report/rutil.h"
 
@@ -92,41 +91,6 @@ static void gate_writers_refuse_a_document_that_is_not_a_verdict(void)
     json_decref(d);
 }
 
-static void history_markdown_marks_the_change_point(void)
-{
-    json_error_t je;
-    json_t *s = json_loads(
-        "[{\"model\":\"m|x\",\"variant\":\"v\",\"batch_size\":1,"
-        "\"points\":[{\"git_commit\":\"0123456789abcdef\",\"git_branch\":"
-        "\"main\",\"git_commit_date\":\"2026-01-01\",\"value\":1000000},"
-        "{\"git_commit\":\"fedcba9876543210\",\"git_branch\":\"main\","
-        "\"git_dirty\":true,\"created_utc\":\"2026-01-02\",\"value\":2000000}],"
-        "\"change_points\":[{\"index\":1,\"change\":1.0,\"score\":9.5,"
-        "\"before\":1000000,\"after\":2000000}]}]",
-        0, &je);
-    mb_buf b = MB_BUF_INIT;
-    mb_err err = {0};
-    EXPECT_EQ_INT(mb__report_history_md(s, "p50", &b, &err), MB_OK);
-    EXPECT_CONTAINS(b.data, "### m\\|x / v / batch 1");
-    EXPECT_CONTAINS(b.data, "2 results, 1 change point (p50)");
-    EXPECT_CONTAINS(b.data, "| 1 | 2026-01-01 | `0123456789ab` | main | "
-                            "1.000 ms |  |");
-    EXPECT_CONTAINS(b.data, "`fedcba987654` (dirty) | main | 2.000 ms | "
-                            "**+100.0%** (1.000 ms → 2.000 ms, score 9.5) |");
-    mb__buf_free(&b);
-    char path[] = "/tmp/mbench-test-hist-XXXXXX";
-    int fd = mkstemp(path);
-    if (fd >= 0) {
-        close(fd);
-        EXPECT_EQ_INT(mb__write_history_md(path, s, "p50", &err), MB_OK);
-        EXPECT(mb__file_size(path) > 100);
-        unlink(path);
-    }
-    EXPECT_EQ_INT(mb__report_history_md(NULL, "p50", &b, &err), MB_EINVAL);
-    mb__buf_free(&b);
-    json_decref(s);
-}
-
 static void code_spans_survive_backticks_and_newlines(void)
 {
     mb_buf b = MB_BUF_INIT;
@@ -199,7 +163,6 @@ int main(void)
     RUN(gate_console_prints_each_metric_with_change_ci_and_p);
     RUN(gate_markdown_and_html_escape_a_hostile_variant);
     RUN(gate_writers_refuse_a_document_that_is_not_a_verdict);
-    RUN(history_markdown_marks_the_change_point);
     RUN(code_spans_survive_backticks_and_newlines);
     RUN(html_escape_folds_control_characters);
     RUN(metric_figures_pick_their_unit);

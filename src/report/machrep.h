@@ -1,0 +1,15 @@
+/* machrep.h - the console form of a machine record (profile/machine.h:
+ * sgemm and triad peaks, counters), for `mbench machine`. */
+#ifndef MB_REPORT_MACHREP_H
+#define MB_REPORT_MACHREP_H
+
+#include "core/buf.h"
+
+#include <jansson.h>
+
+/* The peaks, where they came from (from_cache: the cache, else measured
+ * now), a note when the machine was loaded while measuring, and whether
+ * hardware counters can be read. */
+void mb__machine_console(mb_buf *b, const json_t *m, int from_cache);
+
+#endif
