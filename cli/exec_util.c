@@ -239,6 +239,20 @@ void mb_cli_print_comparison(FILE *f, const json_t *cmp)
     }
 }
 
+void mb_cli_print_exec_doc(FILE *f, const json_t *doc)
+{
+    size_t i;
+    json_t *run;
+    json_array_foreach(json_object_get(doc, "runs"), i, run)
+    {
+        if (i)
+            fputc('\n', f);
+        mb_cli_print_exec_run(f, run);
+    }
+    if (json_object_get(doc, "comparison"))
+        mb_cli_print_comparison(f, json_object_get(doc, "comparison"));
+}
+
 int mb_cli_write_doc(const char *path, const json_t *doc)
 {
     mb_err err = {0};

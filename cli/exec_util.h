@@ -24,6 +24,9 @@ void mb_cli_print_exec_run(FILE *f, const json_t *run);
 /* Prints a "comparison" object. */
 void mb_cli_print_comparison(FILE *f, const json_t *cmp);
 
+/* Prints a document of kind exec: every run, then the comparison. */
+void mb_cli_print_exec_doc(FILE *f, const json_t *doc);
+
 /* Writes doc as indented JSON atomically; prints the error and returns
  * MB_EXIT_RUNTIME on failure, 0 on success. */
 int mb_cli_write_doc(const char *path, const json_t *doc);
