@@ -253,6 +253,64 @@ void mb_cli_print_exec_doc(FILE *f, const json_t *doc)
         mb_cli_print_comparison(f, json_object_get(doc, "comparison"));
 }
 
+void mb_cli_print_suite_comparison(const json_t *cmp)
+{
+    char a[32];
+    printf("\nSpeedup of each branch against the first, per experiment (ratio of medians):\n");
+    size_t gi;
+    json_t *g;
+    json_array_foreach(json_object_get(cmp, "groups"), gi, g)
+    {
+        const char *bb = json_string_value(json_object_get(g, "baseline_branch"));
+        printf("  %s  (baseline: %s)\n", json_string_value(json_object_get(g, "group")),
+               bb ? bb : json_string_value(json_object_get(g, "baseline")) ? json_string_value(json_object_get(g, "baseline")) : "none succeeded");
+        size_t ei;
+        json_t *e;
+        json_array_foreach(json_object_get(g, "entries"), ei, e)
+        {
+            const char *br = json_string_value(json_object_get(e, "branch"));
+            printf("    %-32s ", br ? br : json_string_value(json_object_get(e, "variant")));
+            if (!json_is_number(json_object_get(e, "speedup"))) {
+                printf("FAILED or not comparable\n");
+                continue;
+            }
+            double sp = json_number_value(json_object_get(e, "speedup"));
+            printf("total %6.3fx", sp);
+            const json_t *ci = json_object_get(e, "ratio_ci95");
+            if (json_is_object(ci))
+                printf(" [%.3f .. %.3f]", 1 / json_number_value(json_object_get(ci, "hi")), 1 / json_number_value(json_object_get(ci, "lo")));
+            if (json_is_number(json_object_get(e, "p_value")))
+                printf(" p=%.3g", json_number_value(json_object_get(e, "p_value")));
+            const char *k;
+            json_t *v;
+            json_object_foreach(json_object_get(e, "phases"), k, v)
+                printf("  %s %.3fx (%s)", k, json_number_value(json_object_get(v, "speedup")),
+                       mb_cli_fmt_ns(json_number_value(json_object_get(v, "median_ns")), a, sizeof a));
+            printf("\n");
+        }
+    }
+    printf("  (speedup > 1: faster than the baseline)\n");
+}
+
+void mb_cli_print_suite_run(size_t k, size_t selected, const json_t *r)
+{
+    printf("[%zu/%zu] ", k, selected);
+    mb_cli_print_exec_run(stdout, r);
+    const json_t *g = json_object_get(r, "git");
+    const char *c = json_string_value(json_object_get(g, "commit"));
+    const char *br = json_string_value(json_object_get(g, "branch"));
+    const char *ref = json_string_value(json_object_get(g, "ref"));
+    int other = c && br && ref && strcmp(ref, br);
+    if (c)
+        printf("  git     %s %.12s (%s)%s%s\n", br ? br : "?", c,
+               json_string_value(json_object_get(g, "commit_date")),
+               other ? " from " : "", other ? ref : "");
+    const char *st = json_string_value(json_object_get(r, "status"));
+    if (st && strcmp(st, "ok"))
+        printf("  FAILED\n");
+    fflush(stdout);
+}
+
 int mb_cli_write_doc(const char *path, const json_t *doc)
 {
     mb_err err = {0};

@@ -27,6 +27,14 @@ void mb_cli_print_comparison(FILE *f, const json_t *cmp);
 /* Prints a document of kind exec: every run, then the comparison. */
 void mb_cli_print_exec_doc(FILE *f, const json_t *doc);
 
+/* Prints a suite's "comparison" (mb__suite_comparison) on stdout: the
+ * speedup of each branch against the first, per experiment. */
+void mb_cli_print_suite_comparison(const json_t *cmp);
+
+/* Prints "[K/N] " and one finished suite task (its run and git commit)
+ * on stdout. */
+void mb_cli_print_suite_run(size_t k, size_t selected, const json_t *r);
+
 /* Writes doc as indented JSON atomically; prints the error and returns
  * MB_EXIT_RUNTIME on failure, 0 on success. */
 int mb_cli_write_doc(const char *path, const json_t *doc);
