@@ -23,8 +23,18 @@ MBENCH_COMMAND(diff, cmd_diff,
                "compare saved output tensors (.npy, .npz, .pb, directories)")
 MBENCH_OPTIONS(diff, mb_cmd_diff)
 
-enum { O_ATOL, O_RTOL, O_RANGE, O_SSIM3D, O_GATE, O_PREC, O_JSON, O_HEATMAP,
-       O_THREADS, O_PERSAMPLE };
+enum {
+    O_ATOL,
+    O_RTOL,
+    O_RANGE,
+    O_SSIM3D,
+    O_GATE,
+    O_PREC,
+    O_JSON,
+    O_HEATMAP,
+    O_THREADS,
+    O_PERSAMPLE
+};
 
 /* clang-format off */
 #define D(n, t, m, h, e, lo, hi, f, i) {n, 0, t, m, h, e, NULL, lo, hi, f, i}
@@ -40,11 +50,11 @@ static const mb_opt diff_opts[] = {
     D("ssim-3d", MB_OPT_SWITCH, NULL, "SSIM over the last three dims (volumes)",
       NULL, 0, 0, 0, O_SSIM3D),
     D("gate", MB_OPT_STRING, "EXPR",
-      "e.g. 'cosine>=0.999', 'psnr>=40', 'max_abs<=1e-3' (repeatable)", NULL,
-      0, 0, MB_OPT_REPEAT, O_GATE),
+      "e.g. 'cosine>=0.999', 'psnr>=40', 'max_abs<=1e-3' (repeatable)", NULL, 0,
+      0, MB_OPT_REPEAT, O_GATE),
     D("precision", MB_OPT_STRING, "P",
-      "add the default gates of fp32, fp16 or int8", "fp32, fp16 or int8", 0,
-      0, 0, O_PREC),
+      "add the default gates of fp32, fp16 or int8", "fp32, fp16 or int8", 0, 0,
+      0, O_PREC),
     D("json", MB_OPT_OUTFILE, "FILE",
       "write the result document (atomically; '-' is stdout)", NULL, 0, 0,
       MB_OPT_STDOUT, O_JSON),
@@ -93,14 +103,30 @@ static int on_opt(void *user, const mb_opt *o, const mb_optval *v)
     dargs *a = user;
     mb_err err;
     switch (o->id) {
-    case O_ATOL: a->mo.atol = v->d; break;
-    case O_RTOL: a->mo.rtol = v->d; break;
-    case O_RANGE: a->mo.data_range = v->d; break;
-    case O_SSIM3D: a->mo.ssim_3d = 1; break;
-    case O_THREADS: a->mo.threads = (int)v->i; break;
-    case O_PERSAMPLE: a->mo.per_sample_max = (size_t)v->i; break;
-    case O_JSON: a->json_path = v->str; break;
-    case O_HEATMAP: a->heat_path = v->str; break;
+    case O_ATOL:
+        a->mo.atol = v->d;
+        break;
+    case O_RTOL:
+        a->mo.rtol = v->d;
+        break;
+    case O_RANGE:
+        a->mo.data_range = v->d;
+        break;
+    case O_SSIM3D:
+        a->mo.ssim_3d = 1;
+        break;
+    case O_THREADS:
+        a->mo.threads = (int)v->i;
+        break;
+    case O_PERSAMPLE:
+        a->mo.per_sample_max = (size_t)v->i;
+        break;
+    case O_JSON:
+        a->json_path = v->str;
+        break;
+    case O_HEATMAP:
+        a->heat_path = v->str;
+        break;
     case O_GATE:
         if (a->n_gates >= MAX_GATES)
             return mb_cli_error(MB_EXIT_USAGE, "at most %d gates", MAX_GATES);
@@ -113,8 +139,8 @@ static int on_opt(void *user, const mb_opt *o, const mb_optval *v)
         if (mb__precision_parse(v->text, &p))
             return mb_cli_bad_value("--precision", v->text,
                                     "fp32, fp16 or int8");
-        a->n_gates += mb__gate_defaults(p, a->gates + a->n_gates,
-                                        MAX_GATES - a->n_gates);
+        a->n_gates +=
+            mb__gate_defaults(p, a->gates + a->n_gates, MAX_GATES - a->n_gates);
         if (a->n_gates > MAX_GATES)
             a->n_gates = MAX_GATES;
         break;
@@ -155,9 +181,15 @@ int cmd_diff(int argc, char **argv)
     int quiet = ctx.quiet;
     mb_err err;
     mb_buf png = MB_BUF_INIT;
-    mb__diff_req rq = {ctx.args[0], ctx.args[1], a.mo, a.gates, a.n_gates,
-                       mb_cli_command_line(), a.heat_path ? &png : NULL,
-                       note, NULL};
+    mb__diff_req rq = {ctx.args[0],
+                       ctx.args[1],
+                       a.mo,
+                       a.gates,
+                       a.n_gates,
+                       mb_cli_command_line(),
+                       a.heat_path ? &png : NULL,
+                       note,
+                       NULL};
     mb__diff_result res;
     if (mb__diff_run(&rq, &res, &err)) {
         mb__buf_free(&png);
@@ -165,21 +197,21 @@ int cmd_diff(int argc, char **argv)
     }
     size_t i;
     const json_t *m;
-    json_array_foreach(json_object_get(res.doc, "outputs"), i, m)
-        if (!quiet)
-            put(mb__metrics_text, m);
+    json_array_foreach(json_object_get(res.doc, "outputs"), i, m) if (!quiet)
+        put(mb__metrics_text, m);
     if (a.n_gates > 0 && !quiet) {
         printf("gates:\n");
         put(mb__gates_text, json_object_get(res.doc, "gates"));
     }
     printf("%s: %zu tensor%s compared%s\n",
-           a.n_gates == 0 ? "DONE" : res.passed ? "PASS" : "FAIL",
+           a.n_gates == 0 ? "DONE"
+           : res.passed   ? "PASS"
+                          : "FAIL",
            res.n_tensors, res.n_tensors == 1 ? "" : "s",
            a.n_gates == 0 ? ", no gates" : "");
     /* a heatmap that cannot be written does not cost the JSON */
     if (a.heat_path) {
-        if (res.heat_status ||
-            mb__output_buf(a.heat_path, &png, &res.heat_err))
+        if (res.heat_status || mb__output_buf(a.heat_path, &png, &res.heat_err))
             rc = mb_cli_fail(&res.heat_err);
         else if (!quiet)
             printf("heatmap of %s: %s (brightest = |diff| %.6g)\n",

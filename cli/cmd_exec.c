@@ -22,12 +22,32 @@
 #include <string.h>
 #include <unistd.h>
 
-MBENCH_COMMAND(exec, cmd_exec, "benchmark whole programs (commands), compare them")
+MBENCH_COMMAND(exec, cmd_exec,
+               "benchmark whole programs (commands), compare them")
 MBENCH_OPTIONS(exec, mb_cmd_exec)
 
-enum { O_CMD, O_NAME, O_SHELL, O_PARAM, O_WARM, O_RUNS, O_MINRUNS, O_MAXRUNS,
-       O_MINTIME, O_MAXTIME, O_CI, O_TIMEOUT, O_PREP, O_CLEAN, O_CWD, O_IGN,
-       O_OUT, O_GPU, O_SEED, O_REQ };
+enum {
+    O_CMD,
+    O_NAME,
+    O_SHELL,
+    O_PARAM,
+    O_WARM,
+    O_RUNS,
+    O_MINRUNS,
+    O_MAXRUNS,
+    O_MINTIME,
+    O_MAXTIME,
+    O_CI,
+    O_TIMEOUT,
+    O_PREP,
+    O_CLEAN,
+    O_CWD,
+    O_IGN,
+    O_OUT,
+    O_GPU,
+    O_SEED,
+    O_REQ
+};
 
 /* clang-format off */
 #define X(n, s, t, m, h, e, c, lo, hi, f, i) {n, s, t, m, h, e, c, lo, hi, f, i}
@@ -56,7 +76,8 @@ static const mb_opt exec_opts[] = {
 /* clang-format on */
 
 const mb_cmd mb_cmd_exec = {
-    "exec", "-- CMD [ARGS...]",
+    "exec",
+    "-- CMD [ARGS...]",
     "benchmark whole programs (commands), compare them",
     "Runs commands (after '--', or each -c 'CMD ARGS') as benchmarks: warmup "
     "runs, then measured runs until the median's 95% CI is within "
@@ -66,7 +87,11 @@ const mb_cmd mb_cmd_exec = {
     "metrics through MBENCH_EVENTS_FD (docs/EXEC.md).  The document is of "
     "kind \"exec\"; with --db its runs are stored by command name (variant), "
     "so `mbench gate` can judge them later.  -q shows no per-run progress.",
-    exec_opts, sizeof exec_opts / sizeof exec_opts[0], MB_OPTSET_OUTPUT, 0, -1,
+    exec_opts,
+    sizeof exec_opts / sizeof exec_opts[0],
+    MB_OPTSET_OUTPUT,
+    0,
+    -1,
     "Durations: 10, 10s, 500ms, 2m.  Exit codes: 0 ok, 2 usage, 3 a command "
     "failed or was not found, or an output could not be written, 6 a "
     "--require requirement not met, 130 interrupted."};
@@ -86,37 +111,71 @@ static int on_opt(void *user, const mb_opt *opt, const mb_optval *v)
     mb_exec_opts *o = &a->o;
     mb_err err = {0};
     switch (opt->id) {
-    case O_CMD: a->tmpl[a->ntmpl++] = (char *)v->text; break;
-    case O_NAME: a->names[a->nnames++] = (char *)v->text; break;
-    case O_SHELL: o->shell = 1; break;
+    case O_CMD:
+        a->tmpl[a->ntmpl++] = (char *)v->text;
+        break;
+    case O_NAME:
+        a->names[a->nnames++] = (char *)v->text;
+        break;
+    case O_SHELL:
+        o->shell = 1;
+        break;
     case O_PARAM:
         if (mb__exec_params_add(&a->params, v->text, &err) != MB_OK)
             return mb_cli_error(MB_EXIT_USAGE, "%s", err.msg);
         break;
-    case O_REQ: return mb_cli_reqs_add(&a->reqs, v->text);
-    case O_WARM: o->warmup = v->i; break;
-    case O_RUNS: o->fixed_runs = v->i; break;
-    case O_MINRUNS: o->min_runs = v->i; break;
-    case O_MAXRUNS: o->max_runs = v->i; break;
-    case O_MINTIME: o->min_time_ns = v->i; break;
-    case O_MAXTIME: o->max_time_ns = v->i; break;
-    case O_CI: o->target_ci = v->d; break;
+    case O_REQ:
+        return mb_cli_reqs_add(&a->reqs, v->text);
+    case O_WARM:
+        o->warmup = v->i;
+        break;
+    case O_RUNS:
+        o->fixed_runs = v->i;
+        break;
+    case O_MINRUNS:
+        o->min_runs = v->i;
+        break;
+    case O_MAXRUNS:
+        o->max_runs = v->i;
+        break;
+    case O_MINTIME:
+        o->min_time_ns = v->i;
+        break;
+    case O_MAXTIME:
+        o->max_time_ns = v->i;
+        break;
+    case O_CI:
+        o->target_ci = v->d;
+        break;
     case O_TIMEOUT:
         if (v->i <= 0)
-            return mb_cli_bad_value("--timeout", v->text, "a duration like 30s");
+            return mb_cli_bad_value("--timeout", v->text,
+                                    "a duration like 30s");
         o->timeout_ns = v->i;
         break;
-    case O_PREP: o->prepare = v->text; break;
-    case O_CLEAN: o->cleanup = v->text; break;
-    case O_CWD: o->cwd = v->text; break;
-    case O_IGN: o->ignore_failure = 1; break;
+    case O_PREP:
+        o->prepare = v->text;
+        break;
+    case O_CLEAN:
+        o->cleanup = v->text;
+        break;
+    case O_CWD:
+        o->cwd = v->text;
+        break;
+    case O_IGN:
+        o->ignore_failure = 1;
+        break;
     case O_OUT:
         o->out_mode = !strcmp(v->text, "pipe")      ? MB_OUT_PIPE
                       : !strcmp(v->text, "inherit") ? MB_OUT_INHERIT
                                                     : MB_OUT_NULL;
         break;
-    case O_GPU: o->gpu_memory = 1; break;
-    case O_SEED: a->seed = v->i; break;
+    case O_GPU:
+        o->gpu_memory = 1;
+        break;
+    case O_SEED:
+        a->seed = v->i;
+        break;
     }
     return 0;
 }
@@ -126,12 +185,16 @@ static void progress(void *user, const mb_exec_cmd *c, int warmup, size_t run,
 {
     (void)user;
     char t[32];
-    fprintf(stderr, "\r\033[K%s %s #%zu: %s", warmup ? "warmup" : "run", c->name,
-            run + 1, mb_cli_fmt_ns((double)r->wall_ns, t, sizeof t));
+    fprintf(stderr, "\r\033[K%s %s #%zu: %s", warmup ? "warmup" : "run",
+            c->name, run + 1, mb_cli_fmt_ns((double)r->wall_ns, t, sizeof t));
     fflush(stderr);
 }
 
-#define FAIL(code) do { rc = (code); goto cleanup; } while (0)
+#define FAIL(code)                                                             \
+    do {                                                                       \
+        rc = (code);                                                           \
+        goto cleanup;                                                          \
+    } while (0)
 
 int cmd_exec(int argc, char **argv)
 {
@@ -153,12 +216,17 @@ int cmd_exec(int argc, char **argv)
     if (rc)
         FAIL(rc == MB_OPT_HELP ? MB_EXIT_OK : rc);
     if (ctx.n_args > 0)
-        a.tmpl[a.ntmpl++] = joined = mb__exec_join_argv(ctx.n_args, ctx.args, o->shell);
+        a.tmpl[a.ntmpl++] = joined =
+            mb__exec_join_argv(ctx.n_args, ctx.args, o->shell);
     if (a.ntmpl == 0)
-        FAIL(mb_cli_error(MB_EXIT_USAGE, "no command: give one after '--' or with -c 'CMD' (see mbench exec --help)"));
+        FAIL(mb_cli_error(MB_EXIT_USAGE,
+                          "no command: give one after '--' or with -c 'CMD' "
+                          "(see mbench exec --help)"));
     if (mb__exec_expand(a.tmpl, a.ntmpl, a.names, a.nnames, &a.params, o->shell,
                         &cmds, &ncmds, &err) != MB_OK)
-        FAIL(mb_cli_error(err.code == MB_ENOMEM ? MB_EXIT_RUNTIME : MB_EXIT_USAGE, "%s", err.msg));
+        FAIL(mb_cli_error(err.code == MB_ENOMEM ? MB_EXIT_RUNTIME
+                                                : MB_EXIT_USAGE,
+                          "%s", err.msg));
     o->cancel = mb_cli_cancel_flag(0);
     if (!ctx.quiet && isatty(2))
         o->progress = progress;
@@ -167,22 +235,28 @@ int cmd_exec(int argc, char **argv)
         if (mb__nvml_open(&o->nvml, &ge) != MB_OK)
             fprintf(stderr, "%s\n", ge.msg);
         else
-            fprintf(stderr, "GPU memory: sampled through NVML (untested path)\n");
+            fprintf(stderr,
+                    "GPU memory: sampled through NVML (untested path)\n");
     }
     mb_status st = mb__exec_measure(o, cmds, ncmds, &ser, &err);
     if (o->progress)
         fprintf(stderr, "\r\033[K");
-    doc = mb__exec_result(o, ser, ncmds, st, (uint64_t)a.seed, mb_cli_command_line());
-    json_object_set_new(doc, "git", mb__git_info(out.git_dir ? out.git_dir : o->cwd));
+    doc = mb__exec_result(o, ser, ncmds, st, (uint64_t)a.seed,
+                          mb_cli_command_line());
+    json_object_set_new(doc, "git",
+                        mb__git_info(out.git_dir ? out.git_dir : o->cwd));
     mb_cli_print_exec_doc(stdout, doc);
     if (o->gpu_memory && !o->nvml)
         printf("GPU memory: not available (libnvidia-ml.so.1 not found)\n");
-    int req_rc = st == MB_OK ? mb_cli_reqs_judge(&a.reqs, doc, NULL, stdout) : 0;
+    int req_rc =
+        st == MB_OK ? mb_cli_reqs_judge(&a.reqs, doc, NULL, stdout) : 0;
     int written = out.json || out.csv || out.md || out.html || out.db;
     if (written)
         rc = mb_cli_outputs_write(&out, doc);
     if (st == MB_EINTERRUPTED)
-        rc = mb_cli_error(MB_EXIT_INTERRUPTED, "interrupted; %s", written ? "the runs measured so far were written" : "the runs measured so far are shown");
+        rc = mb_cli_error(MB_EXIT_INTERRUPTED, "interrupted; %s",
+                          written ? "the runs measured so far were written"
+                                  : "the runs measured so far are shown");
     else if (st != MB_OK)
         rc = mb_cli_error(MB_EXIT_RUNTIME, "%s", err.msg);
     rc = mb_cli_reqs_exit(rc, req_rc);

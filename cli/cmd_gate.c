@@ -26,15 +26,28 @@ MBENCH_COMMAND(gate, cmd_gate,
                "pass/fail a result against a baseline, with statistics")
 MBENCH_OPTIONS(gate, mb_cmd_gate)
 
-enum { O_BASE, O_CUR, O_DB, O_AGAINST, O_GITDIR, O_NOSTORE, O_MAXREG,
-       O_GATE, O_SEED, O_MD, O_JSON, O_HTML, O_REQ };
+enum {
+    O_BASE,
+    O_CUR,
+    O_DB,
+    O_AGAINST,
+    O_GITDIR,
+    O_NOSTORE,
+    O_MAXREG,
+    O_GATE,
+    O_SEED,
+    O_MD,
+    O_JSON,
+    O_HTML,
+    O_REQ
+};
 
 /* clang-format off */
 #define G(n, t, m, h, e, lo, hi, f, i) {n, 0, t, m, h, e, NULL, lo, hi, f, i}
 /* clang-format on */
 static const mb_opt gate_opts[] = {
-    G("baseline", MB_OPT_FILE, "FILE", "baseline result document (JSON)",
-      NULL, 0, 0, 0, O_BASE),
+    G("baseline", MB_OPT_FILE, "FILE", "baseline result document (JSON)", NULL,
+      0, 0, 0, O_BASE),
     G("current", MB_OPT_FILE, "FILE",
       "current result document (JSON); required", NULL, 0, 0, 0, O_CUR),
     G("db", MB_OPT_STRING, "FILE|URL",
@@ -59,16 +72,15 @@ static const mb_opt gate_opts[] = {
     G("gate", MB_OPT_STRING, "'M OP X'",
       "accuracy gate on the current results (OP: >= <= > < ==; repeatable)",
       NULL, 0, 0, MB_OPT_REPEAT, O_GATE),
-    G("seed", MB_OPT_INT, "N",
-      "accepted for old scripts; nothing resamples", "a non-negative integer",
-      0, 9.2e18, MB_OPT_HIDDEN, O_SEED),
+    G("seed", MB_OPT_INT, "N", "accepted for old scripts; nothing resamples",
+      "a non-negative integer", 0, 9.2e18, MB_OPT_HIDDEN, O_SEED),
     G("require", MB_OPT_STRING, "EXPR",
       "a target on the current results, e.g. 'p50<=12ms' (repeatable; exit "
       "6 when unmet)",
       NULL, 0, 0, MB_OPT_REPEAT, O_REQ),
     G("md", MB_OPT_OUTFILE, "FILE",
-      "write the verdict as Markdown (a PR comment; '-' is stdout)", NULL, 0,
-      0, MB_OPT_STDOUT, O_MD),
+      "write the verdict as Markdown (a PR comment; '-' is stdout)", NULL, 0, 0,
+      MB_OPT_STDOUT, O_MD),
     G("json", MB_OPT_OUTFILE, "FILE",
       "write the verdict as JSON (schema mbench.gate/1; '-' is stdout)", NULL,
       0, 0, MB_OPT_STDOUT, O_JSON),
@@ -115,18 +127,41 @@ static int on_opt(void *user, const mb_opt *o, const mb_optval *v)
     gargs *a = user;
     mb_err err = {0};
     switch (o->id) {
-    case O_BASE: a->rq.baseline = v->text; break;
-    case O_CUR: a->rq.current = v->text; break;
-    case O_DB: a->rq.db = v->text; break;
-    case O_AGAINST: a->rq.against = v->text; break;
-    case O_GITDIR: a->rq.git_dir = v->text; break;
-    case O_NOSTORE: a->rq.no_store = 1; break;
-    case O_SEED: a->rq.opts.seed = (uint64_t)v->i; break;
-    case O_GATE: a->gates[a->n_gates++] = v->text; break;
-    case O_REQ: return mb_cli_reqs_add(&a->reqs, v->text);
-    case O_MD: a->out.md = v->str; break;
-    case O_JSON: a->out.json = v->str; break;
-    case O_HTML: a->out.html = v->str; break;
+    case O_BASE:
+        a->rq.baseline = v->text;
+        break;
+    case O_CUR:
+        a->rq.current = v->text;
+        break;
+    case O_DB:
+        a->rq.db = v->text;
+        break;
+    case O_AGAINST:
+        a->rq.against = v->text;
+        break;
+    case O_GITDIR:
+        a->rq.git_dir = v->text;
+        break;
+    case O_NOSTORE:
+        a->rq.no_store = 1;
+        break;
+    case O_SEED:
+        a->rq.opts.seed = (uint64_t)v->i;
+        break;
+    case O_GATE:
+        a->gates[a->n_gates++] = v->text;
+        break;
+    case O_REQ:
+        return mb_cli_reqs_add(&a->reqs, v->text);
+    case O_MD:
+        a->out.md = v->str;
+        break;
+    case O_JSON:
+        a->out.json = v->str;
+        break;
+    case O_HTML:
+        a->out.html = v->str;
+        break;
     case O_MAXREG:
         if (mb__regress_parse_thresholds(v->text, &a->rq.opts, &err))
             return mb_cli_error(MB_EXIT_USAGE, "%s", err.msg);
@@ -172,7 +207,8 @@ int cmd_gate(int argc, char **argv)
         }
         fwrite(b.data ? b.data : "", 1, b.len, stdout);
     }
-    if (a.reqs.n) { /* targets on the current results, recorded in the verdict */
+    if (a.reqs
+            .n) { /* targets on the current results, recorded in the verdict */
         json_error_t je;
         json_t *cur = json_load_file(a.rq.current, 0, &je);
         if (!cur) {

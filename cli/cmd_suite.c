@@ -21,9 +21,28 @@
 MBENCH_COMMAND(suite, cmd_suite, "run a CSV table of tasks across git branches")
 MBENCH_OPTIONS(suite, mb_cmd_suite)
 
-enum { O_CMD, O_OUT, O_MD, O_HTML, O_CSV, O_SKIP, O_TIMEOUT, O_COMPARE,
-       O_SHARD, O_REPO, O_FETCH, O_DB, O_RUNS, O_WARM, O_SHELL, O_PREP,
-       O_CLEAN, O_GPU, O_SEED, O_REQ };
+enum {
+    O_CMD,
+    O_OUT,
+    O_MD,
+    O_HTML,
+    O_CSV,
+    O_SKIP,
+    O_TIMEOUT,
+    O_COMPARE,
+    O_SHARD,
+    O_REPO,
+    O_FETCH,
+    O_DB,
+    O_RUNS,
+    O_WARM,
+    O_SHELL,
+    O_PREP,
+    O_CLEAN,
+    O_GPU,
+    O_SEED,
+    O_REQ
+};
 
 /* clang-format off */
 #define S(n, s, t, m, h, e, lo, hi, f, i) {n, s, t, m, h, e, NULL, lo, hi, f, i}
@@ -53,7 +72,9 @@ static const mb_opt suite_opts[] = {
 /* clang-format on */
 
 const mb_cmd mb_cmd_suite = {
-    "suite", "TASKS.csv", "run a CSV table of tasks across git branches",
+    "suite",
+    "TASKS.csv",
+    "run a CSV table of tasks across git branches",
     "Runs every task (row) of TASKS.csv and writes one result document.  "
     "Command tasks (columns such as branch, experiment, trainer, max_epochs, "
     "batch_size, overrides) run --command with {column} placeholders (or a "
@@ -62,7 +83,11 @@ const mb_cmd mb_cmd_suite = {
     "{root} in the template or a cell is the repository root (files that "
     "are not committed, such as checkpoints, are not in the worktrees).  -q "
     "prints only the summary.",
-    suite_opts, sizeof suite_opts / sizeof suite_opts[0], 0, 1, 1,
+    suite_opts,
+    sizeof suite_opts / sizeof suite_opts[0],
+    0,
+    1,
+    1,
     "Exit codes: 0 ok (or failures skipped), 2 usage or bad tasks file, 3 a "
     "task failed, 6 a --require requirement not met, 130 interrupted "
     "(finished tasks are written)."};
@@ -81,35 +106,70 @@ static int on_opt(void *user, const mb_opt *o, const mb_optval *v)
     sargs *a = user;
     mb_exec_opts *eo = &a->so.eo;
     switch (o->id) {
-    case O_CMD: a->so.tmpl = v->text; break;
-    case O_OUT: a->out_arg = v->text; a->out_path = v->str; break;
-    case O_MD: a->rep.md = v->text; break;
-    case O_HTML: a->rep.html = v->text; break;
-    case O_CSV: a->rep.csv = v->text; break;
-    case O_SKIP: a->so.skip_failed = 1; break;
+    case O_CMD:
+        a->so.tmpl = v->text;
+        break;
+    case O_OUT:
+        a->out_arg = v->text;
+        a->out_path = v->str;
+        break;
+    case O_MD:
+        a->rep.md = v->text;
+        break;
+    case O_HTML:
+        a->rep.html = v->text;
+        break;
+    case O_CSV:
+        a->rep.csv = v->text;
+        break;
+    case O_SKIP:
+        a->so.skip_failed = 1;
+        break;
     case O_TIMEOUT:
         if (v->i <= 0)
-            return mb_cli_bad_value("--timeout", v->text, "a duration like 30m");
+            return mb_cli_bad_value("--timeout", v->text,
+                                    "a duration like 30m");
         eo->timeout_ns = v->i;
         break;
-    case O_COMPARE: a->compare = 1; break;
+    case O_COMPARE:
+        a->compare = 1;
+        break;
     case O_SHARD:
         if (mb__suite_parse_shard(v->text, &a->so.shard_i, &a->so.shard_n))
             return mb_cli_bad_value("--shard", v->text, o->expect);
         break;
-    case O_REPO: a->so.repo = v->text; break;
-    case O_FETCH: a->so.fetch = 1; break;
+    case O_REPO:
+        a->so.repo = v->text;
+        break;
+    case O_FETCH:
+        a->so.fetch = 1;
+        break;
     case O_DB: /* a store file is checked now, not after the tasks ran */
         a->db = v->text;
         return strstr(a->db, "://") ? 0 : mb_cli_output_check("--db", a->db);
-    case O_RUNS: eo->fixed_runs = v->i; break;
-    case O_WARM: eo->warmup = v->i; break;
-    case O_SHELL: eo->shell = 1; break;
-    case O_PREP: eo->prepare = v->text; break;
-    case O_CLEAN: eo->cleanup = v->text; break;
-    case O_GPU: eo->gpu_memory = 1; break;
-    case O_SEED: a->seed = v->i; break;
-    case O_REQ: return mb_cli_reqs_add(&a->reqs, v->text);
+    case O_RUNS:
+        eo->fixed_runs = v->i;
+        break;
+    case O_WARM:
+        eo->warmup = v->i;
+        break;
+    case O_SHELL:
+        eo->shell = 1;
+        break;
+    case O_PREP:
+        eo->prepare = v->text;
+        break;
+    case O_CLEAN:
+        eo->cleanup = v->text;
+        break;
+    case O_GPU:
+        eo->gpu_memory = 1;
+        break;
+    case O_SEED:
+        a->seed = v->i;
+        break;
+    case O_REQ:
+        return mb_cli_reqs_add(&a->reqs, v->text);
     }
     return 0;
 }
@@ -147,7 +207,11 @@ int cmd_suite(int argc, char **argv)
     int quiet = 0;
     mb_opt_ctx ctx = {NULL, NULL, on_opt, &a, 0, NULL, 0};
     int rc = mb_opt_parse(&mb_cmd_suite, argc, argv, &ctx);
-#define BAD(x) do { rc = (x); goto done; } while (0)
+#define BAD(x)                                                                 \
+    do {                                                                       \
+        rc = (x);                                                              \
+        goto done;                                                             \
+    } while (0)
     if (rc)
         BAD(rc == MB_OPT_HELP ? MB_EXIT_OK : rc);
     quiet = ctx.quiet;
@@ -166,25 +230,32 @@ int cmd_suite(int argc, char **argv)
     mb_suite_result res;
     mb_status st = mb__suite_run(sop, &doc, &res, &err);
     if (!doc)
-        BAD(mb_cli_error(st == MB_EIO ? MB_EXIT_RUNTIME : MB_EXIT_USAGE, "%s", err.msg));
+        BAD(mb_cli_error(st == MB_EIO ? MB_EXIT_RUNTIME : MB_EXIT_USAGE, "%s",
+                         err.msg));
     if (res.stopped)
         mb_cli_error(MB_EXIT_RUNTIME, "%s", err.msg);
     if (a.compare) {
-        json_t *cmp = mb__suite_comparison(json_object_get(doc, "runs"), (uint64_t)a.seed);
+        json_t *cmp = mb__suite_comparison(json_object_get(doc, "runs"),
+                                           (uint64_t)a.seed);
         mb_cli_print_suite_comparison(cmp);
         json_object_set_new(doc, "comparison", cmp);
     }
     printf("\n%zu of %zu task(s) run%s, %zu FAILED%s\n", res.ran, res.selected,
-           sop->shard_n > 1 ? " in this shard" : "", res.failed, res.interrupted ? ", interrupted" : "");
-    int req_rc = res.interrupted ? 0 : mb_cli_reqs_judge(&a.reqs, doc, NULL, stdout);
+           sop->shard_n > 1 ? " in this shard" : "", res.failed,
+           res.interrupted ? ", interrupted" : "");
+    int req_rc =
+        res.interrupted ? 0 : mb_cli_reqs_judge(&a.reqs, doc, NULL, stdout);
     if (a.out_path && mb_cli_write_doc(a.out_path, doc) != 0)
         rc = MB_EXIT_RUNTIME;
     else if (a.out_path && !quiet)
         printf("wrote %s\n", a.out_arg);
-    if ((a.rep.md || a.rep.html || a.rep.csv) && mb_cli_outputs_write(&a.rep, doc))
+    if ((a.rep.md || a.rep.html || a.rep.csv) &&
+        mb_cli_outputs_write(&a.rep, doc))
         rc = MB_EXIT_RUNTIME;
     if (res.interrupted)
-        rc = mb_cli_error(MB_EXIT_INTERRUPTED, "interrupted; the finished tasks were %s", a.out_path ? "written" : "printed");
+        rc = mb_cli_error(MB_EXIT_INTERRUPTED,
+                          "interrupted; the finished tasks were %s",
+                          a.out_path ? "written" : "printed");
     else if (res.failed && !sop->skip_failed)
         rc = MB_EXIT_RUNTIME;
     rc = mb_cli_reqs_exit(rc, req_rc);
