@@ -23,20 +23,10 @@ MBENCH_COMMAND(diff, cmd_diff,
                "compare saved output tensors (.npy, .npz, .pb, directories)")
 MBENCH_OPTIONS(diff, mb_cmd_diff)
 
-enum {
-    O_ATOL,
-    O_RTOL,
-    O_RANGE,
-    O_SSIM3D,
-    O_GATE,
-    O_PREC,
-    O_JSON,
-    O_HEATMAP,
-    O_THREADS,
-    O_PERSAMPLE
-};
-
 /* clang-format off */
+enum { O_ATOL, O_RTOL, O_RANGE, O_SSIM3D, O_GATE, O_PREC, O_JSON, O_HEATMAP,
+       O_THREADS, O_PERSAMPLE };
+
 #define D(n, t, m, h, e, lo, hi, f, i) {n, 0, t, m, h, e, NULL, lo, hi, f, i}
 /* clang-format on */
 static const mb_opt diff_opts[] = {

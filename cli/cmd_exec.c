@@ -26,30 +26,11 @@ MBENCH_COMMAND(exec, cmd_exec,
                "benchmark whole programs (commands), compare them")
 MBENCH_OPTIONS(exec, mb_cmd_exec)
 
-enum {
-    O_CMD,
-    O_NAME,
-    O_SHELL,
-    O_PARAM,
-    O_WARM,
-    O_RUNS,
-    O_MINRUNS,
-    O_MAXRUNS,
-    O_MINTIME,
-    O_MAXTIME,
-    O_CI,
-    O_TIMEOUT,
-    O_PREP,
-    O_CLEAN,
-    O_CWD,
-    O_IGN,
-    O_OUT,
-    O_GPU,
-    O_SEED,
-    O_REQ
-};
-
 /* clang-format off */
+enum { O_CMD, O_NAME, O_SHELL, O_PARAM, O_WARM, O_RUNS, O_MINRUNS, O_MAXRUNS,
+       O_MINTIME, O_MAXTIME, O_CI, O_TIMEOUT, O_PREP, O_CLEAN, O_CWD, O_IGN,
+       O_OUT, O_GPU, O_SEED, O_REQ, O_N };
+
 #define X(n, s, t, m, h, e, c, lo, hi, f, i) {n, s, t, m, h, e, c, lo, hi, f, i}
 static const mb_opt exec_opts[] = {
     X("command", 'c', MB_OPT_STRING, "CMD", "a command (repeatable); split like sh words (quotes, backslashes; no expansion)", NULL, NULL, 0, 0, MB_OPT_REPEAT, O_CMD),
@@ -110,73 +91,44 @@ static int on_opt(void *user, const mb_opt *opt, const mb_optval *v)
     eargs *a = user;
     mb_exec_opts *o = &a->o;
     mb_err err = {0};
-    switch (opt->id) {
-    case O_CMD:
+    /* the options that only store their value */
+    int64_t *const ints[O_N] = {[O_WARM] = &o->warmup,
+                                [O_RUNS] = &o->fixed_runs,
+                                [O_MINRUNS] = &o->min_runs,
+                                [O_MAXRUNS] = &o->max_runs,
+                                [O_MINTIME] = &o->min_time_ns,
+                                [O_MAXTIME] = &o->max_time_ns,
+                                [O_SEED] = &a->seed};
+    const char **const strs[O_N] = {
+        [O_PREP] = &o->prepare, [O_CLEAN] = &o->cleanup, [O_CWD] = &o->cwd};
+    int *const flags[O_N] = {[O_SHELL] = &o->shell,
+                             [O_IGN] = &o->ignore_failure,
+                             [O_GPU] = &o->gpu_memory};
+    if (ints[opt->id])
+        *ints[opt->id] = v->i;
+    else if (strs[opt->id])
+        *strs[opt->id] = v->text;
+    else if (flags[opt->id])
+        *flags[opt->id] = 1;
+    else if (opt->id == O_CMD)
         a->tmpl[a->ntmpl++] = (char *)v->text;
-        break;
-    case O_NAME:
+    else if (opt->id == O_NAME)
         a->names[a->nnames++] = (char *)v->text;
-        break;
-    case O_SHELL:
-        o->shell = 1;
-        break;
-    case O_PARAM:
-        if (mb__exec_params_add(&a->params, v->text, &err) != MB_OK)
-            return mb_cli_error(MB_EXIT_USAGE, "%s", err.msg);
-        break;
-    case O_REQ:
+    else if (opt->id == O_PARAM &&
+             mb__exec_params_add(&a->params, v->text, &err) != MB_OK)
+        return mb_cli_error(MB_EXIT_USAGE, "%s", err.msg);
+    else if (opt->id == O_REQ)
         return mb_cli_reqs_add(&a->reqs, v->text);
-    case O_WARM:
-        o->warmup = v->i;
-        break;
-    case O_RUNS:
-        o->fixed_runs = v->i;
-        break;
-    case O_MINRUNS:
-        o->min_runs = v->i;
-        break;
-    case O_MAXRUNS:
-        o->max_runs = v->i;
-        break;
-    case O_MINTIME:
-        o->min_time_ns = v->i;
-        break;
-    case O_MAXTIME:
-        o->max_time_ns = v->i;
-        break;
-    case O_CI:
+    else if (opt->id == O_CI)
         o->target_ci = v->d;
-        break;
-    case O_TIMEOUT:
-        if (v->i <= 0)
-            return mb_cli_bad_value("--timeout", v->text,
-                                    "a duration like 30s");
+    else if (opt->id == O_TIMEOUT && v->i <= 0)
+        return mb_cli_bad_value("--timeout", v->text, "a duration like 30s");
+    else if (opt->id == O_TIMEOUT)
         o->timeout_ns = v->i;
-        break;
-    case O_PREP:
-        o->prepare = v->text;
-        break;
-    case O_CLEAN:
-        o->cleanup = v->text;
-        break;
-    case O_CWD:
-        o->cwd = v->text;
-        break;
-    case O_IGN:
-        o->ignore_failure = 1;
-        break;
-    case O_OUT:
+    else if (opt->id == O_OUT)
         o->out_mode = !strcmp(v->text, "pipe")      ? MB_OUT_PIPE
                       : !strcmp(v->text, "inherit") ? MB_OUT_INHERIT
                                                     : MB_OUT_NULL;
-        break;
-    case O_GPU:
-        o->gpu_memory = 1;
-        break;
-    case O_SEED:
-        a->seed = v->i;
-        break;
-    }
     return 0;
 }
 

@@ -26,23 +26,10 @@ MBENCH_COMMAND(gate, cmd_gate,
                "pass/fail a result against a baseline, with statistics")
 MBENCH_OPTIONS(gate, mb_cmd_gate)
 
-enum {
-    O_BASE,
-    O_CUR,
-    O_DB,
-    O_AGAINST,
-    O_GITDIR,
-    O_NOSTORE,
-    O_MAXREG,
-    O_GATE,
-    O_SEED,
-    O_MD,
-    O_JSON,
-    O_HTML,
-    O_REQ
-};
-
 /* clang-format off */
+enum { O_BASE, O_CUR, O_DB, O_AGAINST, O_GITDIR, O_NOSTORE, O_MAXREG, O_GATE,
+       O_SEED, O_MD, O_JSON, O_HTML, O_REQ };
+
 #define G(n, t, m, h, e, lo, hi, f, i) {n, 0, t, m, h, e, NULL, lo, hi, f, i}
 /* clang-format on */
 static const mb_opt gate_opts[] = {

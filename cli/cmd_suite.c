@@ -21,30 +21,11 @@
 MBENCH_COMMAND(suite, cmd_suite, "run a CSV table of tasks across git branches")
 MBENCH_OPTIONS(suite, mb_cmd_suite)
 
-enum {
-    O_CMD,
-    O_OUT,
-    O_MD,
-    O_HTML,
-    O_CSV,
-    O_SKIP,
-    O_TIMEOUT,
-    O_COMPARE,
-    O_SHARD,
-    O_REPO,
-    O_FETCH,
-    O_DB,
-    O_RUNS,
-    O_WARM,
-    O_SHELL,
-    O_PREP,
-    O_CLEAN,
-    O_GPU,
-    O_SEED,
-    O_REQ
-};
-
 /* clang-format off */
+enum { O_CMD, O_OUT, O_MD, O_HTML, O_CSV, O_SKIP, O_TIMEOUT, O_COMPARE,
+       O_SHARD, O_REPO, O_FETCH, O_DB, O_RUNS, O_WARM, O_SHELL, O_PREP,
+       O_CLEAN, O_GPU, O_SEED, O_REQ, O_N };
+
 #define S(n, s, t, m, h, e, lo, hi, f, i) {n, s, t, m, h, e, NULL, lo, hi, f, i}
 static const mb_opt suite_opts[] = {
     S("command", 'c', MB_OPT_STRING, "TEMPLATE", "command of every task; {column}, {workdir}, {index}, {root}", NULL, 0, 0, 0, O_CMD),
@@ -105,72 +86,41 @@ static int on_opt(void *user, const mb_opt *o, const mb_optval *v)
 {
     sargs *a = user;
     mb_exec_opts *eo = &a->so.eo;
-    switch (o->id) {
-    case O_CMD:
-        a->so.tmpl = v->text;
-        break;
-    case O_OUT:
+    /* the options that only store their value */
+    int64_t *const ints[O_N] = {[O_RUNS] = &eo->fixed_runs,
+                                [O_WARM] = &eo->warmup,
+                                [O_SEED] = &a->seed};
+    const char **const strs[O_N] = {
+        [O_CMD] = &a->so.tmpl,   [O_MD] = &a->rep.md,
+        [O_HTML] = &a->rep.html, [O_CSV] = &a->rep.csv,
+        [O_REPO] = &a->so.repo,  [O_PREP] = &eo->prepare,
+        [O_CLEAN] = &eo->cleanup};
+    int *const flags[O_N] = {[O_SKIP] = &a->so.skip_failed,
+                             [O_COMPARE] = &a->compare,
+                             [O_FETCH] = &a->so.fetch,
+                             [O_SHELL] = &eo->shell,
+                             [O_GPU] = &eo->gpu_memory};
+    if (ints[o->id])
+        *ints[o->id] = v->i;
+    else if (strs[o->id])
+        *strs[o->id] = v->text;
+    else if (flags[o->id])
+        *flags[o->id] = 1;
+    else if (o->id == O_OUT) {
         a->out_arg = v->text;
         a->out_path = v->str;
-        break;
-    case O_MD:
-        a->rep.md = v->text;
-        break;
-    case O_HTML:
-        a->rep.html = v->text;
-        break;
-    case O_CSV:
-        a->rep.csv = v->text;
-        break;
-    case O_SKIP:
-        a->so.skip_failed = 1;
-        break;
-    case O_TIMEOUT:
-        if (v->i <= 0)
-            return mb_cli_bad_value("--timeout", v->text,
-                                    "a duration like 30m");
+    } else if (o->id == O_TIMEOUT && v->i <= 0)
+        return mb_cli_bad_value("--timeout", v->text, "a duration like 30m");
+    else if (o->id == O_TIMEOUT)
         eo->timeout_ns = v->i;
-        break;
-    case O_COMPARE:
-        a->compare = 1;
-        break;
-    case O_SHARD:
-        if (mb__suite_parse_shard(v->text, &a->so.shard_i, &a->so.shard_n))
-            return mb_cli_bad_value("--shard", v->text, o->expect);
-        break;
-    case O_REPO:
-        a->so.repo = v->text;
-        break;
-    case O_FETCH:
-        a->so.fetch = 1;
-        break;
-    case O_DB: /* a store file is checked now, not after the tasks ran */
+    else if (o->id == O_SHARD &&
+             mb__suite_parse_shard(v->text, &a->so.shard_i, &a->so.shard_n))
+        return mb_cli_bad_value("--shard", v->text, o->expect);
+    else if (o->id == O_DB) { /* a store file is checked now, not later */
         a->db = v->text;
         return strstr(a->db, "://") ? 0 : mb_cli_output_check("--db", a->db);
-    case O_RUNS:
-        eo->fixed_runs = v->i;
-        break;
-    case O_WARM:
-        eo->warmup = v->i;
-        break;
-    case O_SHELL:
-        eo->shell = 1;
-        break;
-    case O_PREP:
-        eo->prepare = v->text;
-        break;
-    case O_CLEAN:
-        eo->cleanup = v->text;
-        break;
-    case O_GPU:
-        eo->gpu_memory = 1;
-        break;
-    case O_SEED:
-        a->seed = v->i;
-        break;
-    case O_REQ:
+    } else if (o->id == O_REQ)
         return mb_cli_reqs_add(&a->reqs, v->text);
-    }
     return 0;
 }
 
