@@ -79,7 +79,7 @@ const mb_cmd mb_cmd_exec = {
 
 typedef struct eargs {
     mb_exec_opts o;
-    char **tmpl, **names; /* borrowed from argv, but for the joined argv */
+    char **tmpl, **names; /* borrowed from argv */
     size_t ntmpl, nnames;
     mb_exec_params params;
     mb_cli_reqs reqs;
@@ -155,7 +155,6 @@ int cmd_exec(int argc, char **argv)
     mb_exec_opts *o = &a.o;
     mb_cli_outputs out = {0};
     mb_err err = {0};
-    char *joined = NULL;
     mb_exec_cmd *cmds = NULL;
     size_t ncmds = 0;
     mb_exec_series *ser = NULL;
@@ -167,15 +166,8 @@ int cmd_exec(int argc, char **argv)
                                : mb_cli_error(MB_EXIT_RUNTIME, "out of memory");
     if (rc)
         FAIL(rc == MB_OPT_HELP ? MB_EXIT_OK : rc);
-    if (ctx.n_args > 0)
-        a.tmpl[a.ntmpl++] = joined =
-            mb__exec_join_argv(ctx.n_args, ctx.args, o->shell);
-    if (a.ntmpl == 0)
-        FAIL(mb_cli_error(MB_EXIT_USAGE,
-                          "no command: give one after '--' or with -c 'CMD' "
-                          "(see mbench exec --help)"));
-    if (mb__exec_expand(a.tmpl, a.ntmpl, a.names, a.nnames, &a.params, o->shell,
-                        &cmds, &ncmds, &err) != MB_OK)
+    if (mb__exec_commands(a.tmpl, a.ntmpl, ctx.n_args, ctx.args, a.names,
+                          a.nnames, &a.params, o->shell, &cmds, &ncmds, &err))
         FAIL(mb_cli_error(err.code == MB_ENOMEM ? MB_EXIT_RUNTIME
                                                 : MB_EXIT_USAGE,
                           "%s", err.msg));
@@ -217,7 +209,6 @@ cleanup:
     mb__exec_series_free(ser, ncmds);
     mb__nvml_close(o->nvml);
     mb__exec_cmds_free(cmds, ncmds);
-    free(joined);
     free(a.tmpl);
     free(a.names);
     mb__exec_params_free(&a.params);
