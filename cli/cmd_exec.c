@@ -162,11 +162,14 @@ int cmd_exec(int argc, char **argv)
     a.tmpl = mb__calloc((size_t)argc + 2, sizeof *a.tmpl);
     a.names = mb__calloc((size_t)argc + 1, sizeof *a.names);
     mb_opt_ctx ctx = {NULL, &out, on_opt, &a, 0, NULL, 0};
-    int rc = a.tmpl && a.names ? mb_opt_parse(&mb_cmd_exec, argc, argv, &ctx)
+    /* options end at the program: `mbench exec ls -l` runs ls -l */
+    int k = mb_cli_first_operand(&mb_cmd_exec, argc, argv);
+    int nc = argc - k - (k < argc && !strcmp(argv[k], "--"));
+    int rc = a.tmpl && a.names ? mb_opt_parse(&mb_cmd_exec, k, argv, &ctx)
                                : mb_cli_error(MB_EXIT_RUNTIME, "out of memory");
     if (rc)
         FAIL(rc == MB_OPT_HELP ? MB_EXIT_OK : rc);
-    if (mb__exec_commands(a.tmpl, a.ntmpl, ctx.n_args, ctx.args, a.names,
+    if (mb__exec_commands(a.tmpl, a.ntmpl, nc, argv + argc - nc, a.names,
                           a.nnames, &a.params, o->shell, &cmds, &ncmds, &err))
         FAIL(mb_cli_error(err.code == MB_ENOMEM ? MB_EXIT_RUNTIME
                                                 : MB_EXIT_USAGE,

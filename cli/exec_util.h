@@ -35,6 +35,12 @@ void mb_cli_print_suite_comparison(const json_t *cmp);
  * on stdout. */
 void mb_cli_print_suite_run(size_t k, size_t selected, const json_t *r);
 
+/* The index in argv of the first word that is neither an option of cmd
+ * (opt.h) nor an option's value: the program of `mbench exec CMD ARGS`,
+ * whose own options are not mbench's ("--" when given; argc when none). */
+struct mb_cmd;
+int mb_cli_first_operand(const struct mb_cmd *cmd, int argc, char **argv);
+
 /* Writes doc as indented JSON atomically; prints the error and returns
  * MB_EXIT_RUNTIME on failure, 0 on success. */
 int mb_cli_write_doc(const char *path, const json_t *doc);

@@ -87,6 +87,8 @@ expect_exit "exec: a bad --output names the choices" 2 "$MBENCH" exec --output f
 contains "it lists them" "$LAST_ERR" "expected null, pipe or inherit"
 expect_exit "exec -q is quiet but for the result" 0 "$MBENCH" exec -q -r 2 -- true
 contains "exec -q still prints the run" "$LAST_OUT" "wall"
+expect_exit "exec: options end at the program (no '--' needed)" 0 "$MBENCH" exec -q -r 2 sh -c 'exit 0' --json x
+contains "the program's --json is the program's" "$LAST_OUT" "sh -c 'exit 0' --json x"
 expect_exit "load: a bad value names the form" 2 "$MBENCH" load m.onnx --concurrency 0
 contains "it is the load engine's form" "$LAST_ERR" "invalid value '0' for --concurrency: expected thread counts from 1 to 4096 (1,2,4)"
 expect_exit "validate: a bad --candidate-opt is a usage error" 2 "$MBENCH" validate a.onnx b.onnx --candidate-opt threads
