@@ -17,7 +17,6 @@
 
 #include <stdio.h>
 #include <stdlib.h>
-#include <string.h>
 
 MBENCH_COMMAND(diff, cmd_diff,
                "compare saved output tensors (.npy, .npz, .pb, directories)")
@@ -25,7 +24,7 @@ MBENCH_OPTIONS(diff, mb_cmd_diff)
 
 /* clang-format off */
 enum { O_ATOL, O_RTOL, O_RANGE, O_SSIM3D, O_GATE, O_PREC, O_JSON, O_HEATMAP,
-       O_THREADS, O_PERSAMPLE };
+       O_THREADS, O_PERSAMPLE, O_N };
 
 #define D(n, t, m, h, e, lo, hi, f, i) {n, 0, t, m, h, e, NULL, lo, hi, f, i}
 /* clang-format on */
@@ -92,49 +91,34 @@ static int on_opt(void *user, const mb_opt *o, const mb_optval *v)
 {
     dargs *a = user;
     mb_err err;
-    switch (o->id) {
-    case O_ATOL:
-        a->mo.atol = v->d;
-        break;
-    case O_RTOL:
-        a->mo.rtol = v->d;
-        break;
-    case O_RANGE:
-        a->mo.data_range = v->d;
-        break;
-    case O_SSIM3D:
+    mb_precision p;
+    double *const dbls[O_N] = {[O_ATOL] = &a->mo.atol,
+                               [O_RTOL] = &a->mo.rtol,
+                               [O_RANGE] = &a->mo.data_range};
+    const char **const paths[O_N] = {
+        [O_JSON] = &a->json_path, [O_HEATMAP] = &a->heat_path};
+    if (dbls[o->id])
+        *dbls[o->id] = v->d;
+    else if (paths[o->id]) /* checked; "-" already made the stdout path */
+        *paths[o->id] = v->str;
+    else if (o->id == O_SSIM3D)
         a->mo.ssim_3d = 1;
-        break;
-    case O_THREADS:
+    else if (o->id == O_THREADS)
         a->mo.threads = (int)v->i;
-        break;
-    case O_PERSAMPLE:
+    else if (o->id == O_PERSAMPLE)
         a->mo.per_sample_max = (size_t)v->i;
-        break;
-    case O_JSON:
-        a->json_path = v->str;
-        break;
-    case O_HEATMAP:
-        a->heat_path = v->str;
-        break;
-    case O_GATE:
-        if (a->n_gates >= MAX_GATES)
-            return mb_cli_error(MB_EXIT_USAGE, "at most %d gates", MAX_GATES);
-        if (mb__gate_parse(v->text, &a->gates[a->n_gates], &err))
-            return mb_cli_error(MB_EXIT_USAGE, "%s", err.msg);
-        a->n_gates++;
-        break;
-    case O_PREC: {
-        mb_precision p;
-        if (mb__precision_parse(v->text, &p))
-            return mb_cli_bad_value("--precision", v->text,
-                                    "fp32, fp16 or int8");
+    else if (o->id == O_GATE && a->n_gates >= MAX_GATES)
+        return mb_cli_error(MB_EXIT_USAGE, "at most %d gates", MAX_GATES);
+    else if (o->id == O_GATE &&
+             mb__gate_parse(v->text, &a->gates[a->n_gates++], &err))
+        return mb_cli_error(MB_EXIT_USAGE, "%s", err.msg);
+    else if (o->id == O_PREC && mb__precision_parse(v->text, &p))
+        return mb_cli_bad_value("--precision", v->text, "fp32, fp16 or int8");
+    else if (o->id == O_PREC) {
         a->n_gates +=
             mb__gate_defaults(p, a->gates + a->n_gates, MAX_GATES - a->n_gates);
         if (a->n_gates > MAX_GATES)
             a->n_gates = MAX_GATES;
-        break;
-    }
     }
     return 0;
 }
