@@ -28,7 +28,7 @@ MBENCH_OPTIONS(gate, mb_cmd_gate)
 
 /* clang-format off */
 enum { O_BASE, O_CUR, O_DB, O_AGAINST, O_GITDIR, O_NOSTORE, O_MAXREG, O_GATE,
-       O_SEED, O_MD, O_JSON, O_HTML, O_REQ };
+       O_SEED, O_MD, O_JSON, O_HTML, O_REQ, O_N };
 
 #define G(n, t, m, h, e, lo, hi, f, i) {n, 0, t, m, h, e, NULL, lo, hi, f, i}
 /* clang-format on */
@@ -113,47 +113,29 @@ static int on_opt(void *user, const mb_opt *o, const mb_optval *v)
 {
     gargs *a = user;
     mb_err err = {0};
-    switch (o->id) {
-    case O_BASE:
-        a->rq.baseline = v->text;
-        break;
-    case O_CUR:
-        a->rq.current = v->text;
-        break;
-    case O_DB:
-        a->rq.db = v->text;
-        break;
-    case O_AGAINST:
-        a->rq.against = v->text;
-        break;
-    case O_GITDIR:
-        a->rq.git_dir = v->text;
-        break;
-    case O_NOSTORE:
+    /* the options that only store their text (outputs: the path to write) */
+    const char **const strs[O_N] = {[O_BASE] = &a->rq.baseline,
+                                    [O_CUR] = &a->rq.current,
+                                    [O_DB] = &a->rq.db,
+                                    [O_AGAINST] = &a->rq.against,
+                                    [O_GITDIR] = &a->rq.git_dir};
+    const char **const paths[O_N] = {
+        [O_MD] = &a->out.md, [O_JSON] = &a->out.json, [O_HTML] = &a->out.html};
+    if (strs[o->id])
+        *strs[o->id] = v->text;
+    else if (paths[o->id])
+        *paths[o->id] = v->str;
+    else if (o->id == O_NOSTORE)
         a->rq.no_store = 1;
-        break;
-    case O_SEED:
+    else if (o->id == O_SEED)
         a->rq.opts.seed = (uint64_t)v->i;
-        break;
-    case O_GATE:
+    else if (o->id == O_GATE)
         a->gates[a->n_gates++] = v->text;
-        break;
-    case O_REQ:
+    else if (o->id == O_REQ)
         return mb_cli_reqs_add(&a->reqs, v->text);
-    case O_MD:
-        a->out.md = v->str;
-        break;
-    case O_JSON:
-        a->out.json = v->str;
-        break;
-    case O_HTML:
-        a->out.html = v->str;
-        break;
-    case O_MAXREG:
-        if (mb__regress_parse_thresholds(v->text, &a->rq.opts, &err))
-            return mb_cli_error(MB_EXIT_USAGE, "%s", err.msg);
-        break;
-    }
+    else if (o->id == O_MAXREG &&
+             mb__regress_parse_thresholds(v->text, &a->rq.opts, &err))
+        return mb_cli_error(MB_EXIT_USAGE, "%s", err.msg);
     return 0;
 }
 
