@@ -150,9 +150,7 @@ int cmd_suite(int argc, char **argv)
     memset(&a, 0, sizeof a);
     a.seed = 42;
     mb_suite_opts *sop = &a.so;
-    mb__exec_opts_defaults(&sop->eo);
-    sop->eo.fixed_runs = 1;
-    sop->shard_n = 1;
+    mb__suite_opts_defaults(sop);
     json_t *doc = NULL;
     int quiet = 0;
     mb_opt_ctx ctx = {NULL, NULL, on_opt, &a, 0, NULL, 0};

@@ -239,6 +239,14 @@ static json_t *suite_json(const mb_suite_opts *o, const mb_tasks *t,
         (json_int_t)o->eo.fixed_runs);
 }
 
+void mb__suite_opts_defaults(mb_suite_opts *o)
+{
+    memset(o, 0, sizeof *o);
+    mb__exec_opts_defaults(&o->eo);
+    o->eo.fixed_runs = 1;
+    o->shard_n = 1;
+}
+
 int mb__suite_parse_shard(const char *s, int64_t *i, int64_t *n)
 {
     const char *slash = strchr(s, '/');
