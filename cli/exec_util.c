@@ -1,4 +1,4 @@
-/* exec_util.c - console helpers shared by exec, suite and merge. */
+/* exec_util.c - console helpers shared by exec and suite (exec_util.h). */
 #include "exec_util.h"
 
 #include "cli.h"

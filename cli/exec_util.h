@@ -1,6 +1,8 @@
-/* exec_util.h - what `mbench exec`, `suite`, `merge` (and `profile`)
- * share on the CLI side: Ctrl-C handling, human-readable durations and sizes, printing a
- * measured command, writing a document. */
+/* exec_util.h - what `mbench exec`, `suite` (and `compare`, `load`,
+ * `profile`) share on the CLI side: Ctrl-C handling, human-readable
+ * durations and sizes, printing measured commands and suite tasks, where
+ * exec's program begins in argv, writing a document.  Nothing here
+ * measures: the engines are in src/exec/. */
 #ifndef MB_CLI_EXEC_UTIL_H
 #define MB_CLI_EXEC_UTIL_H
 
