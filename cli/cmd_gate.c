@@ -78,7 +78,7 @@ static const mb_opt gate_opts[] = {
 
 const mb_cmd mb_cmd_gate = {
     "gate",
-    NULL,
+    "--current CUR.json (--baseline BASE.json | --db DB --against REF)",
     "pass/fail a result against a baseline, with statistics",
     "Compares every run of --current CUR.json with the baseline run of the "
     "same model (sha256), variant and batch size; the baseline is "
