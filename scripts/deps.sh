@@ -23,8 +23,17 @@ case "$kind" in
     bench) pkgs+=("${bench_pkgs[@]}") ;;
     *) echo "deps.sh: unknown kind '$kind' (use build, test or bench)" >&2; exit 2 ;;
 esac
-# npm fetches ONNX Runtime; any npm will do (Debian's or one already there).
-command -v npm >/dev/null 2>&1 || pkgs+=(npm)
+# npm fetches ONNX Runtime (scripts/fetch-ort.sh); any npm will do (Debian's
+# or one already there).  Not needed, so not installed, when the runtime is
+# already fetched (build/ort, or ORT_DIR) or MBENCH_ORT_LIB names one.
+root=$(cd "$(dirname "$0")/.." && pwd)
+need_npm=1
+if [ -n "${MBENCH_ORT_LIB:-}" ] && [ -f "$MBENCH_ORT_LIB" ]; then
+    need_npm=0
+elif "$root/scripts/fetch-ort.sh" --check "${ORT_DIR:-$root/build/ort}" 2>/dev/null; then
+    need_npm=0
+fi
+[ "$need_npm" = 1 ] && ! command -v npm >/dev/null 2>&1 && pkgs+=(npm)
 
 missing=()
 for p in "${pkgs[@]}"; do
