@@ -66,7 +66,9 @@ static void usage(FILE *f)
         "                         the current document is appended to it\n"
         "  --against REF          take the baseline from --db: newest results "
         "of\n"
-        "                         branch REF or commit prefix REF\n"
+        "                         branch REF or commit prefix REF with a run "
+        "of\n"
+        "                         the models being gated\n"
         "  --git-dir DIR          repository of the measured project (default "
         ".)\n"
         "  --no-store             with --db: do not append the current "
@@ -521,7 +523,7 @@ int cmd_gate(int argc, char **argv)
     }
     if (against) {
         const char *commit = json_string_value(json_object_get(git, "commit"));
-        if (mb__store_baseline(store, against, commit, &base, &err)) {
+        if (mb__store_baseline(store, against, commit, cur, &base, &err)) {
             rc = mb_cli_error(MB_EXIT_RUNTIME, "%s", err.msg);
             goto out;
         }
