@@ -36,7 +36,7 @@ echo "fetch-ort: downloading $PKG from $registry" >&2
 # npm's own messages go to the terminal only when it fails.
 if ! npm pack "$PKG" --cache "$tmp/cache" --pack-destination "$tmp" \
         --loglevel=error >"$tmp/npm.out" 2>&1; then
-    grep -vE '^npm (error|ERR!) +at |complete log of this run' "$tmp/npm.out" | sed -e 's/^/  npm: /' | tail -n 25 >&2
+    grep -vE '^npm (error|ERR!) +at |complete log of this run|/_logs/' "$tmp/npm.out" | sed -e 's/^/  npm: /' | tail -n 25 >&2
     proxy=$(npm config get https-proxy 2>/dev/null || true)
     [ "$proxy" = null ] && proxy=
     cat >&2 <<MSG

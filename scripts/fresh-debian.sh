@@ -42,8 +42,10 @@ bind() { # src dst [options...]: mount, remembered for cleanup
 }
 
 : >"$log"
+fresh=1
 if [ "${REUSE:-0}" = 1 ] && [ -x "$root_dir/usr/bin/apt-get" ]; then
-    say "reusing $root_dir"
+    say "reusing $root_dir (not a bare machine any more)"
+    fresh=0
 else
     rm -rf --one-file-system "$root_dir"
     say "debootstrap --variant=minbase bookworm $root_dir $mirror"
@@ -56,12 +58,27 @@ deb $mirror bookworm-updates main
 deb ${MIRROR_SECURITY:-http://deb.debian.org/debian-security} bookworm-security main
 EOF
 cp /etc/resolv.conf "$root_dir/etc/resolv.conf"
-# A bare machine: no toolchain, no git, empty package lists.
+# A bare machine: no toolchain, no git, no npm.
 for t in make git gcc cc npm; do
+    [ "$fresh" = 1 ] || break
     if chroot "$root_dir" /usr/bin/env PATH=/usr/sbin:/usr/bin:/sbin:/bin sh -c "command -v $t" >/dev/null 2>&1; then
         say "unexpected: $t is already in the root filesystem"; exit 2
     fi
 done
+
+# This network's own certificate authorities (a TLS-intercepting proxy):
+# a machine on it has them too, so they are copied in (and become part of
+# /etc/ssl/certs when the README's apt-get installs ca-certificates), and
+# node is told to trust that bundle as the host's npm does.  Without site
+# CAs on the host nothing is copied and nothing is set.
+site_ca=()
+for crt in /usr/local/share/ca-certificates/*.crt; do
+    [ -f "$crt" ] || continue
+    mkdir -p "$root_dir/usr/local/share/ca-certificates"
+    cp "$crt" "$root_dir/usr/local/share/ca-certificates/"
+    site_ca=(NODE_EXTRA_CA_CERTS=/etc/ssl/certs/ca-certificates.crt)
+done
+[ ${#site_ca[@]} -eq 0 ] || say "site CAs copied in: $(cd /usr/local/share/ca-certificates && ls -- *.crt | tr '\n' ' ')(${site_ca[*]})"
 
 bind proc "$root_dir/proc" -t proc
 bind sysfs "$root_dir/sys" -t sysfs
@@ -85,7 +102,7 @@ for c in "${cmds[@]}"; do
     say "\$ $c"
     start=$(date +%s)
     set +e
-    chroot "$root_dir" /usr/bin/env -i HOME=/root TERM=dumb LANG=C.UTF-8 \
+    chroot "$root_dir" /usr/bin/env -i HOME=/root TERM=dumb LANG=C.UTF-8 "${site_ca[@]}" \
         PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin \
         /bin/bash -c "cd /root/mbench && $c" >>"$log" 2>&1
     rc=$?
