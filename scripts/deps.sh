@@ -13,7 +13,8 @@ build_pkgs=(gcc make pkg-config libc6-dev libjansson-dev nettle-dev libzip-dev
             libpng-dev zlib1g-dev libsqlite3-dev libpq-dev libopenblas-dev libgsl-dev
             ca-certificates)
 test_pkgs=(python3 python3-onnx python3-numpy python3-scipy python3-skimage libonnx-testdata
-           postgresql sqlite3 chromium hyperfine git clang libclang-rt-14-dev)
+           postgresql sqlite3 chromium hyperfine git clang libclang-rt-14-dev
+           python3-yaml jq)
 bench_pkgs=(python3 python3-onnx python3-numpy python3-scipy python3-skimage hyperfine git time)
 
 pkgs=("${build_pkgs[@]}")

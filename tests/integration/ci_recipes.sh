@@ -28,6 +28,12 @@ for want in "cache policy 'fetch'" "extends '.mbenc'" "not an earlier step id" "
     contains "it reports: $want" "$LAST_OUT" "$want"
 done
 
+for f in github-workflow.yml github-comment.yml gitlab-ci.yml; do
+    inline=$(awk -v b="<!-- begin docs/ci/$f -->" -v e="<!-- end docs/ci/$f -->" \
+        '$0 == b {p = 1; next} $0 == e {p = 0} p && !/^```/' "$MBENCH_ROOT/docs/GATE.md")
+    [ "$inline" = "$(cat "$CI/$f")" ] && ok "docs/GATE.md shows docs/ci/$f as it is" || notok "docs/GATE.md shows docs/ci/$f as it is" "$(diff <(echo "$inline") "$CI/$f" | head -5)"
+done
+
 # ---- a project with main and a feature branch --------------------------------
 G() { git -C origin -c user.email=t@t -c user.name=t "$@"; }
 mkdir origin && git -C origin init -q -b main
