@@ -48,7 +48,7 @@ if [ "${REUSE:-0}" = 1 ] && [ -x "$root_dir/usr/bin/apt-get" ]; then
     fresh=0
 else
     # Nothing may still be mounted there (an interrupted earlier run).
-    findmnt -R -n -o TARGET "$root_dir" 2>/dev/null | sort -r | xargs -r -n1 umount -l
+    { findmnt -R -n -o TARGET "$root_dir" 2>/dev/null || true; } | sort -r | xargs -r -n1 umount -l
     rm -rf --one-file-system "$root_dir"
     say "debootstrap --variant=minbase bookworm $root_dir $mirror"
     debootstrap --variant=minbase bookworm "$root_dir" "$mirror" >>"$log" 2>&1
