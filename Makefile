@@ -103,7 +103,12 @@ deps:
 test-deps:
 	@scripts/deps.sh test
 
-ort: $(ORT)
+# With MBENCH_ORT_LIB naming a library nothing is fetched (and deps.sh
+# installs no npm): mbench and the tests use that one.
+ort:
+	@if [ -n "$$MBENCH_ORT_LIB" ]; then \
+	  [ -f "$$MBENCH_ORT_LIB" ] || { echo "make ort: MBENCH_ORT_LIB=$$MBENCH_ORT_LIB is not a file; unset it to fetch ONNX Runtime into $(ORT)" >&2; exit 1; }; \
+	else $(MAKE) -s --no-print-directory $(ORT); fi
 $(ORT):
 	scripts/fetch-ort.sh build/ort
 
