@@ -3,7 +3,10 @@
 #   scripts/deps.sh build   compiler and -dev libraries (make, make demo)
 #   scripts/deps.sh test    build + what the tests use (python3-onnx, numpy,
 #                           scikit-image, ONNX's test data, PostgreSQL,
-#                           clang and its libFuzzer runtime, ...)
+#                           clang and its libFuzzer runtime, python3-yaml and
+#                           jq for the CI recipes, libbz2-dev for the static
+#                           link of tests/integration/install.sh: libzip.pc
+#                           names -lbz2 and libzip-dev does not pull it, ...)
 #   scripts/deps.sh bench   build + what the benchmarks compare against
 # Runs apt-get (through sudo when not root).  Prints nothing when all is there.
 set -euo pipefail
@@ -14,7 +17,7 @@ build_pkgs=(gcc make pkg-config libc6-dev libjansson-dev nettle-dev libzip-dev
             ca-certificates)
 test_pkgs=(python3 python3-onnx python3-numpy python3-scipy python3-skimage libonnx-testdata
            postgresql sqlite3 chromium hyperfine git clang libclang-rt-14-dev
-           python3-yaml jq)
+           python3-yaml jq libbz2-dev)
 bench_pkgs=(python3 python3-onnx python3-numpy python3-scipy python3-skimage hyperfine git time)
 
 pkgs=("${build_pkgs[@]}")
