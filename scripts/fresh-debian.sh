@@ -82,6 +82,11 @@ for crt in /usr/local/share/ca-certificates/*.crt; do
 done
 [ ${#site_ca[@]} -eq 0 ] || say "site CAs copied in: $(cd /usr/local/share/ca-certificates && ls -- *.crt | tr '\n' ' ')(${site_ca[*]})"
 
+# The root a mount point of its own, private, as in a container: tests that
+# make a private mount namespace (tests/integration/install.sh) need "/" to
+# be a mount point, and nothing mounted inside may propagate out.
+bind "$root_dir" "$root_dir" --bind
+mount --make-private "$root_dir"
 bind proc "$root_dir/proc" -t proc
 bind sysfs "$root_dir/sys" -t sysfs
 bind /dev "$root_dir/dev" --rbind
