@@ -11,7 +11,7 @@
 # Needs root and debootstrap (apt-get install debootstrap) and the network
 # (a Debian mirror, MIRROR=..., and the npm registry for ONNX Runtime).
 # Takes 20-40 minutes; not part of `make test`.  The full output goes to
-# ROOT_DIR.log; KEEP_ROOT=1 keeps the root filesystem afterwards, REUSE=1
+# ROOT_DIR.log, its essential lines to ROOT_DIR.log.summary; KEEP_ROOT=1 keeps the root filesystem afterwards, REUSE=1
 # reuses a previously bootstrapped one (only the debootstrap step is
 # skipped: the repository is cloned afresh).  Exit status: that of the
 # first failing README command, 0 when all passed.
@@ -123,4 +123,7 @@ if [ "$rc" -eq 0 ]; then
 else
     say "FAILED (exit $rc); the full output is in $log"
 fi
+# The essential lines (docs/logs/fresh-debian12.log is such a summary).
+grep -E '^\[fresh-debian|^deps\.sh:|^fetch-ort:|^  npm:|^(ok|FAIL) +[a-z_0-9]+ +[0-9]+ passed|^    (not ok|#)|^[0-9]+ passed, [0-9]+ failed|^failed:|^make(\[[0-9]\])?: \*\*\*|^Reports:' \
+    "$log" | cut -c1-240 >"$log.summary" || true
 exit "$rc"
