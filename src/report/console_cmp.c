@@ -1,6 +1,6 @@
 /* console_cmp.c - the console table of a compare document: one row per
  * variant (latency with its CI, speedup with its CI and verdict, run-to-run
- * spread, memory, size, accuracy), columns by priority so that a row fits
+ * spread, memory, size, parameter count, accuracy), columns by priority so that a row fits
  * the terminal, then the recommendations and warnings.  Reads the typed
  * view (report/view.h). */
 #include "report/console.h"
@@ -36,7 +36,7 @@ static void speed_cell(const mb_rcmp *c, char *buf, size_t len)
 }
 
 typedef struct layout {
-    int cv, p99, mem, status, nw;
+    int cv, p99, mem, status, params, nw;
 } layout;
 
 static void header(mb_buf *out, const layout *l, const char *bold,
@@ -53,6 +53,8 @@ static void header(mb_buf *out, const layout *l, const char *bold,
         mb__buf_printf(out, " %10s", "peak RSS");
     if (l->p99)
         mb__buf_printf(out, " %9s", "size");
+    if (l->params)
+        mb__buf_printf(out, " %11s", "params");
     mb__buf_printf(out, " %7s %7s%s\n", "top-1", "agree", rst);
 }
 
@@ -60,7 +62,7 @@ static void row(mb_buf *out, const layout *l, const mb_rcmp *c,
                 const mb_rrun *r)
 {
     char p50[64], p99[32], sp[64], cv[16], mem[32], size[32], acc[16],
-        agr[16];
+        agr[16], par[32];
     if (r && isfinite(r->ci_lo))
         snprintf(p50, sizeof p50, "%.4g [%.4g, %.4g]", r->p50 / 1e6,
                  r->ci_lo / 1e6, r->ci_hi / 1e6);
@@ -77,6 +79,10 @@ static void row(mb_buf *out, const layout *l, const mb_rcmp *c,
         snprintf(cv, sizeof cv, "-");
     mb__fmt_bytes(r ? r->rss_peak : NAN, mem, sizeof mem);
     mb__fmt_bytes(r ? r->file_bytes : NAN, size, sizeof size);
+    if (isfinite(c->params))
+        snprintf(par, sizeof par, "%.0f", c->params);
+    else
+        snprintf(par, sizeof par, "-");
     if (isfinite(c->top1))
         snprintf(acc, sizeof acc, "%.4f", c->top1);
     else
@@ -95,6 +101,8 @@ static void row(mb_buf *out, const layout *l, const mb_rcmp *c,
         mb__buf_printf(out, " %10s", mem);
     if (l->p99)
         mb__buf_printf(out, " %9s", size);
+    if (l->params)
+        mb__buf_printf(out, " %11s", par);
     mb__buf_printf(out, " %7s %7s\n", acc, agr);
 }
 
@@ -113,7 +121,7 @@ void mb__report_compare_console(const json_t *doc, const mb_console_opts *o,
         return;
     }
     layout l = {o->width >= 150, o->width >= 125, o->width >= 108,
-                o->width >= 95, o->width >= 95 ? 16 : 12};
+                o->width >= 95, o->width >= 162, o->width >= 95 ? 16 : 12};
     header(out, &l, bold, rst);
     for (size_t i = 0; i < v.n_cmps; i++) {
         const mb_rcmp *c = &v.cmps[i];

@@ -140,7 +140,7 @@ static void speedup_table(mb_buf *b, const mb_rview *v)
                     "<th class=\"n\">p99 speedup [95% CI]</th><th class=\"n\">p-value</th>"
                     "<th>verdict</th><th class=\"n\">memory ratio</th>"
                     "<th class=\"n\">memory Δ</th><th class=\"n\">size ratio</th>"
-                    "<th>notes</th></tr></thead><tbody>\n");
+                    "<th class=\"n\">parameters</th><th>notes</th></tr></thead><tbody>\n");
     for (size_t i = 0; i < v->n_cmps; i++) {
         const mb_rcmp *c = &v->cmps[i];
         mb__buf_printf(b, "<tr%s><td class=\"name\">", c->is_baseline ? " class=\"base\"" : "");
@@ -165,6 +165,11 @@ static void speedup_table(mb_buf *b, const mb_rview *v)
         td_num(b, md, mb__fmt_bytes(md, t, sizeof t));
         double sr = mb__jnum(c->v, "size_ratio");
         td_num(b, sr, mb__fmt_num(sr, 3, t, sizeof t));
+        if (isfinite(c->params))
+            snprintf(t, sizeof t, "%.0f", c->params);
+        else
+            snprintf(t, sizeof t, "-");
+        td_num(b, c->params, t);
         mb__buf_puts(b, "<td class=\"notes\">");
         size_t k;
         const json_t *rec;

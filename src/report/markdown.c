@@ -145,8 +145,8 @@ static void speedup_table(mb_buf *b, const mb_rview *v)
                     "faster), with 95% confidence intervals (Student t over processes,\n"
                     "docs/STATISTICS.md).\n\n"
                     "| variant | baseline | median speedup [95% CI] | p99 speedup "
-                    "[95% CI] | p-value | memory ratio | size ratio | verdict |\n"
-                    "|---|---|--:|--:|--:|--:|--:|---|\n");
+                    "[95% CI] | p-value | memory ratio | size ratio | parameters | verdict |\n"
+                    "|---|---|--:|--:|--:|--:|--:|--:|---|\n");
     for (size_t i = 0; i < v->n_cmps; i++) {
         const mb_rcmp *c = &v->cmps[i];
         mb__buf_puts(b, "| ");
@@ -160,7 +160,11 @@ static void speedup_table(mb_buf *b, const mb_rview *v)
         double p = mb__jnum(c->v, "significance.p");
         mb__buf_printf(b, " | %s", mb__fmt_p(p, t, sizeof t));
         mb__buf_printf(b, " | %s", mb__fmt_num(mb__jnum(c->v, "memory_ratio"), 3, t, sizeof t));
-        mb__buf_printf(b, " | %s | ", mb__fmt_num(mb__jnum(c->v, "size_ratio"), 3, t, sizeof t));
+        mb__buf_printf(b, " | %s", mb__fmt_num(mb__jnum(c->v, "size_ratio"), 3, t, sizeof t));
+        if (isfinite(c->params))
+            mb__buf_printf(b, " | %.0f | ", c->params);
+        else
+            mb__buf_puts(b, " | - | ");
         const char *verdict = mb__cmp_verdict(c);
         if (strcmp(verdict, "FAILED") == 0) {
             mb__buf_puts(b, "**FAILED**");

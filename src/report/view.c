@@ -97,6 +97,7 @@ void mb__rrun_fill(mb_rrun *r, const json_t *doc, size_t di,
     r->status_raw = mb__jstr(run, "status");
     r->sha256 = mb__jstr(run, "model.sha256");
     r->model_file_bytes = mb__jnum(run, "model.file_bytes");
+    r->params = mb__jnum(run, "model.params");
     r->backend = mb__jstr(run, "backend");
     r->device = mb__jstr(run, "device");
     r->device_type = mb__jstr(run, "device_type");
@@ -315,6 +316,11 @@ int mb__rview_build(const json_t *const *docs, size_t n_docs, mb_rview *v)
             c->has_agreement =
                 json_is_object(json_object_get(cv, "agreement"));
             c->recommendations = json_object_get(cv, "recommendations");
+            c->params = NAN;
+            for (size_t j = 0; j < v->n_runs && !isfinite(c->params); j++)
+                if (v->runs[j].doc == docs[d] && v->runs[j].variant_raw &&
+                    strcmp(v->runs[j].variant_raw, c->name) == 0)
+                    c->params = v->runs[j].params;
             if (json_is_object(json_object_get(cv, "accuracy")) ||
                 json_is_object(json_object_get(cv, "agreement")))
                 v->has_accuracy = 1;

@@ -28,6 +28,7 @@ typedef struct mb_rrun {
     double median, std, count;                                    /* ns, n */
     double ips, sps, rss_peak, file_bytes;
     double model_file_bytes; /* model.file_bytes alone (the .onnx file) */
+    double params;           /* model.params: initializer elements */
     double iterations;       /* NAN when missing */
     double load_ns, session_ns, first_ns; /* phases */
     /* As recorded (NULL when missing); variant, model and status above
@@ -67,6 +68,7 @@ typedef struct mb_rcmp {
     double agree_top1;        /* top-1 agreement with the baseline */
     int has_agreement;        /* an agreement object is recorded */
     const json_t *recommendations; /* array, or NULL */
+    double params; /* model.params of its first run in the document */
 } mb_rcmp;
 
 typedef struct mb_rview {

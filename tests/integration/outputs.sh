@@ -171,4 +171,33 @@ expect_exit "a report is built from the old document" 0 "$MBENCH" report old.jso
 if grep -q s3cr3t old.html old.md; then notok "reports of an old document hide its password" "$(grep -o '.\{30\}s3cr3t' old.html old.md | head -2)"
 else ok "reports of an old document hide its password"; fi
 
+# ---- parameter count in the compare outputs ----------------------------------
+# Each variant's count is its ONNX initializers' element count (python3-onnx
+# is the reference); the console table, the Markdown and the HTML show it.
+MD="$MBENCH_ROOT/models"
+expect_exit "a compare of fp32 and int8 runs" 0 "$MBENCH" compare \
+    a="$MD/digits_fp32.onnx" b="$MD/digits_int8.onnx" --backend null \
+    --processes 2 --iterations 20 --warmup 1 --json par.json --md par.md --html par.html
+table=$LAST_OUT
+for v in fp32 int8; do
+    ref=$($PY -c 'import sys, onnx, numpy as np
+g = onnx.load(sys.argv[1]).graph
+print(sum(int(np.prod(i.dims)) for i in g.initializer))' "$MD/digits_$v.onnx")
+    var=$([ $v = fp32 ] && echo a || echo b)
+    got=$($PY -c 'import json, sys
+d = json.load(open("par.json"))
+print([r["model"]["params"] for r in d["runs"] if r["variant"] == sys.argv[1]][0])' $var)
+    if [ -n "$ref" ] && [ "$got" = "$ref" ]; then ok "the $v document's params equal the ONNX initializer count ($ref)"
+    else notok "the $v document's params equal the ONNX initializer count" "document: $got" "onnx: $ref"; fi
+    row=$(echo "$table" | grep "^$var ")
+    if echo "$row" | grep -qw -- "$ref"; then ok "the console row of $var shows $ref parameters"
+    else notok "the console row of $var shows $ref parameters" "row: $row"; fi
+    mrow=$(grep "^| $var | a | " par.md | head -1)  # the speedup table (baseline a)
+    if [[ "$mrow" == *"| $ref |"* ]]; then ok "the Markdown speedup row of $var shows $ref parameters"
+    else notok "the Markdown speedup row of $var shows $ref parameters" "row: $mrow"; fi
+    if grep -q "data-v=\"$ref\">$ref</td>" par.html; then ok "the HTML speedup table shows $var's $ref parameters"
+    else notok "the HTML speedup table shows $var's $ref parameters" "$(grep -o 'parameters</th>.\{0,80\}' par.html)"; fi
+done
+contains "the console header names the column" "$table" " params "
+
 done_testing
