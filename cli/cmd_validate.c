@@ -227,11 +227,28 @@ int cmd_validate(int argc, char **argv)
      * comparison writers have no runs to show here). */
     const char *md = a.out.md, *html = a.out.html;
     a.out.md = a.out.html = NULL;
+    /* --outdir: the same four formats, its Markdown and HTML these
+     * reports too */
+    char *od[4] = {0};
+    if (a.out.outdir &&
+        (rc = mb_cli_outdir_reserve(a.out.outdir, "validate", od)))
+        goto done;
+    a.out.outdir = NULL;
     rc = mb_cli_outputs_write(&a.out, doc);
+    if (od[0]) {
+        mb_cli_outputs dirset = {.json = od[0], .csv = od[1]};
+        rc |= mb_cli_outputs_write(&dirset, doc);
+    }
     if (!rc && md)
         rc = write_report(md, doc, mb__validation_md);
     if (!rc && html)
         rc = write_report(html, doc, mb__validation_html);
+    if (!rc && od[2])
+        rc = write_report(od[2], doc, mb__validation_md);
+    if (!rc && od[3])
+        rc = write_report(od[3], doc, mb__validation_html);
+    for (int i = 0; i < 4; i++)
+        free(od[i]);
     if (rc == MB_EXIT_OK)
         rc = json_is_true(json_object_get(v, "passed")) ? MB_EXIT_OK
                                                         : MB_EXIT_FAIL;
