@@ -8,7 +8,9 @@
 #include "report/rutil.h"
 #include "report/view.h"
 
+#include <inttypes.h>
 #include <math.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -106,8 +108,10 @@ static void row(mb_buf *out, const layout *l, const mb_rcmp *c,
     mb__buf_printf(out, " %7s %7s\n", acc, agr);
 }
 
-void mb__report_compare_console(const json_t *doc, const mb_console_opts *o,
-                                mb_buf *out)
+/* The table and the recommendations of one comparison (doc's
+ * "comparison" against its runs); batch > 0 titles it "batch B". */
+static void one_comparison(const json_t *doc, const mb_console_opts *o,
+                           int64_t batch, mb_buf *out)
 {
     const char *bold = o->color ? "\033[1m" : "",
                *rst = o->color ? "\033[0m" : "",
@@ -120,6 +124,8 @@ void mb__report_compare_console(const json_t *doc, const mb_console_opts *o,
         out->oom = 1;
         return;
     }
+    if (batch > 0)
+        mb__buf_printf(out, "\n%sbatch %" PRId64 "%s", bold, batch, rst);
     layout l = {o->width >= 150, o->width >= 125, o->width >= 108,
                 o->width >= 95, o->width >= 162, o->width >= 95 ? 16 : 12};
     header(out, &l, bold, rst);
@@ -156,6 +162,32 @@ void mb__report_compare_console(const json_t *doc, const mb_console_opts *o,
                            mb__jstr(rec, "text"));
         }
     }
+    mb__rview_free(&v);
+}
+
+void mb__report_compare_console(const json_t *doc, const mb_console_opts *o,
+                                mb_buf *out)
+{
+    const char *rst = o->color ? "\033[0m" : "",
+               *yellow = o->color ? "\033[33m" : "";
+    const json_t *all = mb__rview_batch_cmps(doc);
+    if (all) {
+        /* several batch sizes: a table per size */
+        size_t b;
+        const json_t *c;
+        json_array_foreach(all, b, c)
+        {
+            json_t *d = mb__rview_batch_doc(doc, c);
+            if (!d) {
+                out->oom = 1;
+                return;
+            }
+            one_comparison(d, o, (int64_t)mb__jnum(c, "batch_size"), out);
+            json_decref(d);
+        }
+    } else {
+        one_comparison(doc, o, 0, out);
+    }
     size_t k;
     const json_t *w;
     json_array_foreach(json_object_get(doc, "warnings"), k, w)
@@ -166,5 +198,4 @@ void mb__report_compare_console(const json_t *doc, const mb_console_opts *o,
                    "paired by round; run CV: run-to-run spread of the "
                    "medians; n.s. = no significant difference%s\n",
                    o->color ? "\033[2m" : "", rst);
-    mb__rview_free(&v);
 }

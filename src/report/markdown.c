@@ -9,7 +9,9 @@
 #include "report/proftab.h"
 #include "report/rutil.h"
 
+#include <inttypes.h>
 #include <math.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -137,11 +139,14 @@ static void summary_table(mb_buf *b, const mb_rview *v)
     mb__buf_puts(b, "\n");
 }
 
-static void speedup_table(mb_buf *b, const mb_rview *v)
+static void speedup_table(mb_buf *b, const mb_rview *v, int64_t batch)
 {
     char t[32];
-    mb__buf_puts(b, "### Speedups\n\n"
-                    "Speedup = baseline latency / variant latency (higher is "
+    if (batch > 0)
+        mb__buf_printf(b, "### Speedups at batch %" PRId64 "\n\n", batch);
+    else
+        mb__buf_puts(b, "### Speedups\n\n");
+    mb__buf_puts(b, "Speedup = baseline latency / variant latency (higher is "
                     "faster), with 95% confidence intervals (Student t over processes,\n"
                     "docs/STATISTICS.md).\n\n"
                     "| variant | baseline | median speedup [95% CI] | p99 speedup "
@@ -304,8 +309,26 @@ mb_status mb__report_md(const json_t *const *docs, size_t n_docs, mb_buf *out,
     mb__buf_puts(out, "\n\n");
     verdict_line(out, &v);
     summary_table(out, &v);
-    if (v.n_cmps)
-        speedup_table(out, &v);
+    const json_t *per_batch = n_docs == 1 ? mb__rview_batch_cmps(docs[0]) : NULL;
+    if (per_batch) { /* several batch sizes: a speedup table per size */
+        size_t k;
+        const json_t *c;
+        json_array_foreach(per_batch, k, c) {
+            json_t *d = mb__rview_batch_doc(docs[0], c);
+            mb_rview bv;
+            const json_t *one[1] = {d};
+            if (!d || mb__rview_build(one, 1, &bv)) {
+                json_decref(d);
+                out->oom = 1;
+                break;
+            }
+            speedup_table(out, &bv, (int64_t)mb__jnum(c, "batch_size"));
+            mb__rview_free(&bv);
+            json_decref(d);
+        }
+    } else if (v.n_cmps) {
+        speedup_table(out, &v, 0);
+    }
     if (v.has_accuracy)
         accuracy_tables(out, &v);
     recommendations(out, &v);

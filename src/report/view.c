@@ -446,3 +446,34 @@ int mb__rview_best_sentence(const mb_rview *v, const mb_rmarkup *m,
     }
     return said;
 }
+
+json_t *mb__rview_batch_doc(const json_t *doc, const json_t *c)
+{
+    json_t *d = json_copy((json_t *)doc), *runs = json_array();
+    if (!d || !runs) {
+        json_decref(d);
+        json_decref(runs);
+        return NULL;
+    }
+    double b = mb__jnum(c, "batch_size");
+    size_t i;
+    json_t *r;
+    json_array_foreach(json_object_get(doc, "runs"), i, r)
+        if (mb__jnum(r, "batch_size") == b && json_array_append(runs, r)) {
+            json_decref(runs);
+            json_decref(d);
+            return NULL;
+        }
+    if (json_object_set_new(d, "runs", runs) ||
+        json_object_set(d, "comparison", (json_t *)c)) {
+        json_decref(d);
+        return NULL;
+    }
+    return d;
+}
+
+const json_t *mb__rview_batch_cmps(const json_t *doc)
+{
+    const json_t *all = json_object_get(doc, "comparisons");
+    return json_array_size(all) > 1 ? all : NULL;
+}

@@ -115,6 +115,16 @@ typedef struct mb_rmarkup {
 int mb__rview_best_sentence(const mb_rview *v, const mb_rmarkup *m,
                             mb_buf *out);
 
+/* For a compare document measured at several batch sizes: a copy of doc
+ * (sharing its members) whose "comparison" is c (one entry of its
+ * "comparisons") and whose runs are those at c's batch_size, so that the
+ * writers of one comparison show one batch.  Caller frees with
+ * json_decref; NULL when memory runs out. */
+json_t *mb__rview_batch_doc(const json_t *doc, const json_t *c);
+/* doc's "comparisons" when it holds more than one (several batch sizes),
+ * else NULL.  Borrowed. */
+const json_t *mb__rview_batch_cmps(const json_t *doc);
+
 /* Fills *r from one RUN object of doc (index di); never fails.  For
  * writers that walk runs one at a time (CSV, store). */
 void mb__rrun_fill(mb_rrun *r, const json_t *doc, size_t di,
