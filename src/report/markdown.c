@@ -237,25 +237,60 @@ static void accuracy_tables(mb_buf *b, const mb_rview *v)
     mb__buf_puts(b, "\n");
 }
 
-static void recommendations(mb_buf *b, const mb_rview *v)
+/* batch > 0 names the batch size after the variant; *header counts the
+ * lines written (the heading comes with the first). */
+static void recommendations(mb_buf *b, const mb_rview *v, int64_t batch,
+                            int *header)
 {
-    int header = 0;
     for (size_t i = 0; i < v->n_cmps; i++) {
         const mb_rcmp *c = &v->cmps[i];
         size_t k;
         const json_t *r;
         json_array_foreach(json_object_get(c->v, "recommendations"), k, r) {
-            if (!header++)
+            if (!(*header)++)
                 mb__buf_puts(b, "### Recommendations\n\n");
             mb__buf_puts(b, json_is_true(json_object_get(r, "ok")) ? "- ✅ " : "- ⚠️ ");
             mb__md_escape(b, c->name);
+            if (batch > 0)
+                mb__buf_printf(b, " (batch %" PRId64 ")", batch);
             mb__buf_puts(b, ": ");
             mb__md_escape(b, mb__jstr(r, "text"));
             mb__buf_puts(b, "\n");
         }
     }
-    if (header)
-        mb__buf_puts(b, "\n");
+}
+
+/* Calls fn with the view of each batch size of a compare document
+ * measured at several (mb__rview_batch_doc); 0 when doc has one size,
+ * 1 when done, -1 when memory ran out. */
+static int per_batch(const json_t *doc, mb_buf *b, int *header,
+                     void (*fn)(mb_buf *, const mb_rview *, int64_t, int *))
+{
+    const json_t *all = mb__rview_batch_cmps(doc);
+    if (!all)
+        return 0;
+    size_t k;
+    const json_t *c;
+    json_array_foreach(all, k, c) {
+        json_t *d = mb__rview_batch_doc(doc, c);
+        mb_rview bv;
+        const json_t *one[1] = {d};
+        if (!d || mb__rview_build(one, 1, &bv)) {
+            json_decref(d);
+            b->oom = 1;
+            return -1;
+        }
+        fn(b, &bv, (int64_t)mb__jnum(c, "batch_size"), header);
+        mb__rview_free(&bv);
+        json_decref(d);
+    }
+    return 1;
+}
+
+static void speedup_cb(mb_buf *b, const mb_rview *v, int64_t batch, int *unused)
+{
+    (void)unused;
+    speedup_table(b, v, batch);
 }
 
 static void footer(mb_buf *b, const json_t *const *docs, size_t n_docs)
@@ -309,29 +344,21 @@ mb_status mb__report_md(const json_t *const *docs, size_t n_docs, mb_buf *out,
     mb__buf_puts(out, "\n\n");
     verdict_line(out, &v);
     summary_table(out, &v);
-    const json_t *per_batch = n_docs == 1 ? mb__rview_batch_cmps(docs[0]) : NULL;
-    if (per_batch) { /* several batch sizes: a speedup table per size */
-        size_t k;
-        const json_t *c;
-        json_array_foreach(per_batch, k, c) {
-            json_t *d = mb__rview_batch_doc(docs[0], c);
-            mb_rview bv;
-            const json_t *one[1] = {d};
-            if (!d || mb__rview_build(one, 1, &bv)) {
-                json_decref(d);
-                out->oom = 1;
-                break;
-            }
-            speedup_table(out, &bv, (int64_t)mb__jnum(c, "batch_size"));
-            mb__rview_free(&bv);
-            json_decref(d);
-        }
-    } else if (v.n_cmps) {
+    /* several batch sizes (one compare document): per size */
+    int batches = n_docs == 1 && mb__rview_batch_cmps(docs[0]);
+    if (batches)
+        per_batch(docs[0], out, NULL, speedup_cb);
+    else if (v.n_cmps)
         speedup_table(out, &v, 0);
-    }
     if (v.has_accuracy)
         accuracy_tables(out, &v);
-    recommendations(out, &v);
+    int said = 0;
+    if (batches)
+        per_batch(docs[0], out, &said, recommendations);
+    else
+        recommendations(out, &v, 0, &said);
+    if (said)
+        mb__buf_puts(out, "\n");
     mb__md_exec_sections(out, docs, n_docs);
     if (v.n_warnings) {
         mb__buf_puts(out, "### Warnings\n\n");

@@ -50,6 +50,7 @@ contains "the first is titled batch 1" "$table" $'batch 1\n'
 contains "the second is titled batch 8" "$table" $'batch 8\n'
 contains "the Markdown has a speedup table at batch 1" "$(cat b.md)" "### Speedups at batch 1"
 contains "and at batch 8" "$(cat b.md)" "### Speedups at batch 8"
+contains "the Markdown recommendations name the batch size" "$(cat b.md)" "int8 (batch 8): "
 contains "the HTML has a speedup table at batch 1" "$(cat b.html)" 'id="speedups-b1"'
 contains "and at batch 8" "$(cat b.html)" 'id="speedups-b8"'
 contains "the HTML draws the batch chart" "$(cat b.html)" 'id="chart-batch-thr"'
