@@ -109,9 +109,10 @@ static void row(mb_buf *out, const layout *l, const mb_rcmp *c,
 }
 
 /* The table and the recommendations of one comparison (doc's
- * "comparison" against its runs); batch > 0 titles it "batch B". */
+ * "comparison" against its runs); batch > 0 titles it "batch B"; the
+ * judged output is said under the first table only. */
 static void one_comparison(const json_t *doc, const mb_console_opts *o,
-                           int64_t batch, mb_buf *out)
+                           int64_t batch, int first, mb_buf *out)
 {
     const char *bold = o->color ? "\033[1m" : "",
                *rst = o->color ? "\033[0m" : "",
@@ -143,7 +144,7 @@ static void one_comparison(const json_t *doc, const mb_console_opts *o,
             row(out, &l, c, r);
     }
     const char *why = mb__jstr(doc, "judged_output.reason");
-    if (why && *why)
+    if (first && why && *why)
         mb__buf_printf(out, "\nclass scores: %s\n", why);
     mb__buf_printf(out, "\n%sRecommendations%s (baseline: %s)\n", bold, rst,
                    mb__jstr(doc, "comparison.baseline"));
@@ -182,11 +183,12 @@ void mb__report_compare_console(const json_t *doc, const mb_console_opts *o,
                 out->oom = 1;
                 return;
             }
-            one_comparison(d, o, (int64_t)mb__jnum(c, "batch_size"), out);
+            one_comparison(d, o, (int64_t)mb__jnum(c, "batch_size"), b == 0,
+                           out);
             json_decref(d);
         }
     } else {
-        one_comparison(doc, o, 0, out);
+        one_comparison(doc, o, 0, 1, out);
     }
     size_t k;
     const json_t *w;
