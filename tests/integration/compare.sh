@@ -181,8 +181,11 @@ import json; d=json.load(open('$T_TMP/vars.json'))
 assert [v['name'] for v in d['comparison']['variants']] == ['fast', 'slow']
 assert all(r['status'] == 'ok' for r in d['runs']), d['runs']"
 
+# A baseline that fails in its process (a missing file is refused before
+# measuring, so a file that is not a model stands in).
+echo "not a model" >"$T_TMP/notmodel.onnx"
 expect_exit "a FAILED baseline fails the command" 3 \
-    "$MBENCH" compare base="$T_TMP/missing.onnx" other=none,backend=null --processes 2 --iterations 20 --json "$T_TMP/fb.json"
+    "$MBENCH" compare base="$T_TMP/notmodel.onnx" other=none,backend=null --processes 2 --iterations 20 --json "$T_TMP/fb.json"
 contains "other rows do not pretend to be the baseline" "$LAST_OUT" "n/a (baseline FAILED)"
 contains "the recommendation says the baseline failed" "$LAST_OUT" "the baseline base FAILED"
 check "a FAILED baseline leaves no speedup on the other variants" $PY -c "
