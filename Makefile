@@ -154,7 +154,12 @@ deps:
 test-deps:
 	@scripts/deps.sh test
 
-ort: $(ORT)
+# With MBENCH_ORT_LIB naming a library nothing is fetched (and deps.sh
+# installs no npm): mbench and the tests use that one.
+ort:
+	@if [ -n "$$MBENCH_ORT_LIB" ]; then \
+	  [ -f "$$MBENCH_ORT_LIB" ] || { echo "make ort: MBENCH_ORT_LIB=$$MBENCH_ORT_LIB is not a file; unset it to fetch ONNX Runtime into $(ORT)" >&2; exit 1; }; \
+	else $(MAKE) -s --no-print-directory $(ORT); fi
 $(ORT):
 	scripts/fetch-ort.sh build/ort
 
@@ -229,19 +234,32 @@ format-check:
 	 else clang-format --style=file --dry-run --Werror $(FORMAT_FILES) && \
 	      echo "format-check: $(words $(FORMAT_FILES)) file(s) formatted as .clang-format says"; fi
 
+# make install PREFIX=... [DESTDIR=...]: the binary in <prefix>/bin, the
+# libraries in <prefix>/lib, ONNX Runtime in <prefix>/lib/mbench (where the
+# binary and libmbench look first, from their own location: docs/INSTALL.md)
+# and a pkg-config file whose --cflags is mbench's include directory only:
+# a dependency whose .pc adds include directories (libpng, libpq) goes into
+# Libs.private as its own -l flags (in Requires.private pkg-config would add its
+# include directories to --cflags); the others into Requires.private.
+LIBDIR := $(PREFIX)/lib
 install: $(BIN) $(STATIC) $(SHARED) docs-gen
-	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/lib \
-	  $(DESTDIR)$(PREFIX)/include $(DESTDIR)$(PREFIX)/lib/pkgconfig \
+	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(LIBDIR) \
+	  $(DESTDIR)$(PREFIX)/include $(DESTDIR)$(LIBDIR)/pkgconfig \
 	  $(DESTDIR)$(PREFIX)/share/man/man1
 	install -m 0755 $(BIN) $(DESTDIR)$(PREFIX)/bin/mbench
-	install -m 0644 $(STATIC) $(DESTDIR)$(PREFIX)/lib/libmbench.a
-	install -m 0755 $(SHARED) $(DESTDIR)$(PREFIX)/lib/$(SONAME)
-	ln -sf $(SONAME) $(DESTDIR)$(PREFIX)/lib/libmbench.so
+	install -m 0644 $(STATIC) $(DESTDIR)$(LIBDIR)/libmbench.a
+	install -m 0755 $(SHARED) $(DESTDIR)$(LIBDIR)/$(SONAME)
+	ln -sf $(SONAME) $(DESTDIR)$(LIBDIR)/libmbench.so
 	install -m 0644 include/mbench.h include/mbench_backend.h include/mbench_events.h $(DESTDIR)$(PREFIX)/include/
-	if [ -f $(ORT) ]; then install -d $(DESTDIR)$(PREFIX)/lib/mbench && \
-	  install -m 0644 $(ORT) $(DESTDIR)$(PREFIX)/lib/mbench/libonnxruntime.so.1; fi
-	sed -e 's|@PREFIX@|$(PREFIX)|g' -e 's|@VERSION@|0.1.0|g' -e 's|@PKGS@|$(PKGS)|g' \
-	  mbench.pc.in > $(DESTDIR)$(PREFIX)/lib/pkgconfig/mbench.pc
+	if [ -f $(ORT) ]; then install -d $(DESTDIR)$(LIBDIR)/mbench && \
+	  install -m 0644 $(ORT) $(DESTDIR)$(LIBDIR)/mbench/libonnxruntime.so.1; \
+	else echo "install: no $(ORT) ('make ort' fetches it): the installed mbench needs MBENCH_ORT_LIB or a system libonnxruntime.so.1" >&2; fi
+	@req=; priv=; for p in $(PKGS); do \
+	  if [ -z "$$(pkg-config --cflags-only-I $$p)" ]; then req="$$req $$p"; \
+	  else priv="$$priv $$(pkg-config --libs $$p)"; fi; done; \
+	sed -e 's|@PREFIX@|$(PREFIX)|g' -e 's|@LIBDIR@|$(LIBDIR)|g' -e 's|@VERSION@|0.1.0|g' \
+	  -e "s|@REQUIRES_PRIVATE@|$${req# }|" -e "s|@LIBS_PRIVATE@|$$(echo $$priv) -ldl -lm -lpthread|" \
+	  mbench.pc.in > $(DESTDIR)$(LIBDIR)/pkgconfig/mbench.pc
 	install -m 0644 $(MAN) $(DESTDIR)$(PREFIX)/share/man/man1/mbench.1
 	install -d $(DESTDIR)$(PREFIX)/share/bash-completion/completions \
 	  $(DESTDIR)$(PREFIX)/share/zsh/site-functions
@@ -250,8 +268,8 @@ install: $(BIN) $(STATIC) $(SHARED) docs-gen
 	install -m 0644 $(BUILD)/completion/_mbench \
 	  $(DESTDIR)$(PREFIX)/share/zsh/site-functions/_mbench
 	if [ -n "$(TORCH_PLUGIN)" ] && [ -f "$(TORCH_PLUGIN)" ]; then \
-	  install -d $(DESTDIR)$(PREFIX)/lib/mbench/plugins && \
-	  install -m 0755 $(TORCH_PLUGIN) $(DESTDIR)$(PREFIX)/lib/mbench/plugins/; fi
+	  install -d $(DESTDIR)$(LIBDIR)/mbench/plugins && \
+	  install -m 0755 $(TORCH_PLUGIN) $(DESTDIR)$(LIBDIR)/mbench/plugins/; fi
 
 clean:
 	rm -rf $(BUILD)/obj $(BUILD)/tests $(BUILD)/bench $(BUILD)/gen $(BUILD)/asan $(BUILD)/plugins \

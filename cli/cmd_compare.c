@@ -113,8 +113,18 @@ static void print_table(const json_t *doc)
  * error, an interrupted one 130. */
 static int verdict_code(const json_t *doc)
 {
-    size_t i;
-    const json_t *e;
+    size_t i, b;
+    const json_t *e, *c;
+    const json_t *all = json_object_get(doc, "comparisons");
+    json_array_foreach(json_array_size(all) > 1 ? all : NULL, b, c)
+        json_array_foreach(json_object_get(c, "variants"), i, e)
+            if (!strcmp(mb__jstr(e, "status") ? mb__jstr(e, "status") : "",
+                        "failed"))
+                return mb_cli_error(MB_EXIT_RUNTIME,
+                                    "variant %s FAILED at batch %.0f: %s",
+                                    mb__jstr(e, "name"),
+                                    mb__jnum(c, "batch_size"),
+                                    mb__jstr(e, "error"));
     json_array_foreach(mb__jget(doc, "comparison.variants"), i, e)
         if (!strcmp(mb__jstr(e, "status") ? mb__jstr(e, "status") : "",
                     "failed"))
@@ -243,10 +253,6 @@ int cmd_compare(int argc, char **argv)
                           "(NAME=MODEL ...), got %zu; see 'mbench compare "
                           "--help'",
                           n_specs);
-    else if (plan.n_batches > 1)
-        rc = mb_cli_error(MB_EXIT_USAGE,
-                          "compare measures one batch size at a time; give "
-                          "one --batch (run compare once per size)");
     else if (mb_cli_runopts_finish(&plan))
         rc = MB_EXIT_USAGE;
     plan.save_samples = 1;

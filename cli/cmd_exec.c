@@ -197,7 +197,8 @@ int cmd_exec(int argc, char **argv)
         printf("GPU memory: not available (libnvidia-ml.so.1 not found)\n");
     int req_rc =
         st == MB_OK ? mb_cli_reqs_judge(&a.reqs, doc, NULL, stdout) : 0;
-    int written = out.json || out.csv || out.md || out.html || out.db;
+    int written =
+        out.json || out.csv || out.md || out.html || out.db || out.outdir;
     if (written)
         rc = mb_cli_outputs_write(&out, doc);
     if (st == MB_EINTERRUPTED)

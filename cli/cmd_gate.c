@@ -43,7 +43,7 @@ static const mb_opt gate_opts[] = {
       NULL, 0, 0, 0, O_DB),
     G("against", MB_OPT_STRING, "REF",
       "take the baseline from --db: newest results of branch REF or commit "
-      "prefix REF",
+      "prefix REF with a run of the models being gated",
       NULL, 0, 0, 0, O_AGAINST),
     G("git-dir", MB_OPT_DIR, "DIR",
       "repository of the measured project (default .)", NULL, 0, 0, 0,

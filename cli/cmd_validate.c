@@ -155,9 +155,23 @@ int cmd_validate(int argc, char **argv)
      * comparison writers have no runs to show here). */
     const char *md = out.md, *html = out.html;
     out.md = out.html = NULL;
+    /* --outdir: the same four formats, its Markdown and HTML these
+     * reports too */
+    char *od[4] = {0};
+    if (out.outdir && (rc = mb_cli_outdir_reserve(out.outdir, "validate", od)))
+        goto done;
+    out.outdir = NULL;
     rc = mb_cli_outputs_write(&out, doc);
+    if (od[0]) {
+        mb_cli_outputs dirset = {.json = od[0], .csv = od[1]};
+        rc |= mb_cli_outputs_write(&dirset, doc);
+    }
     if (!rc && mb__val_write_reports(doc, md, html, &err))
         rc = mb_cli_fail(&err);
+    if (!rc && od[2] && mb__val_write_reports(doc, od[2], od[3], &err))
+        rc = mb_cli_fail(&err);
+    for (int i = 0; i < 4; i++)
+        free(od[i]);
     if (rc == MB_EXIT_OK)
         rc = json_is_true(json_object_get(v, "passed")) ? MB_EXIT_OK
                                                         : MB_EXIT_FAIL;

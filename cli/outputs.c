@@ -8,13 +8,15 @@
 #include "report/output.h"
 #include "store/store.h"
 
+#include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
-enum { O_JSON = MB_OUTOPT_BASE, O_CSV, O_MD, O_HTML, O_DB, O_GITDIR };
+enum { O_JSON = MB_OUTOPT_BASE, O_CSV, O_MD, O_HTML, O_DB, O_GITDIR, O_OUTDIR };
 
 /* The output options, declared once: the table parser's entries (opt.h)
  * and the getopt_long table of the commands not yet converted. */
@@ -32,7 +34,10 @@ enum { O_JSON = MB_OUTOPT_BASE, O_CSV, O_MD, O_HTML, O_DB, O_GITDIR };
       "a store file or a postgresql:// URL", O_DB,                             \
       "append the results to a store")                                         \
     X("git-dir", MB_OPT_DIR, "DIR", 0, NULL, O_GITDIR,                         \
-      "project whose commit is stored (default .)")
+      "project whose commit is stored (default .)")                            \
+    X("outdir", MB_OPT_DIR, "DIR", 0, NULL, O_OUTDIR,                          \
+      "also write json, csv, md and html as "                                 \
+      "DIR/mbench-CMD-YYYYmmddTHHMMSSZ.EXT (UTC; -2, -3... never overwrite)")
 
 #define AS_OPT(name, type, meta, flags, expect, id, help)                      \
     {name, 0, type, meta, help, expect, NULL, 0, 0, flags, id},
@@ -49,7 +54,7 @@ const struct option mb_cli_output_options[] = {
 
 const char *mb_cli_outputs_help_text(void)
 {
-    static char text[2048];
+    static char text[3072];
     if (text[0])
         return text;
     FILE *f = fmemopen(text, sizeof text - 1, "w");
@@ -170,6 +175,11 @@ int mb_cli_outputs_set(mb_cli_outputs *o, const mb_opt *opt, const char *arg)
     case O_GITDIR:
         o->git_dir = arg;
         return 0;
+    case O_OUTDIR:
+        if ((rc = mb_cli_output_dir_check("--outdir", arg)))
+            return rc;
+        o->outdir = arg;
+        return 0;
     }
     return mb_cli_error(MB_EXIT_USAGE, "--%s is not an output option",
                         opt->name);
@@ -197,6 +207,11 @@ int mb_cli_outputs_handle(mb_cli_outputs *o, int c, const char *arg)
         return 1;
     case O_GITDIR:
         o->git_dir = arg;
+        return 1;
+    case O_OUTDIR:
+        if (mb_cli_output_dir_check("--outdir", arg))
+            exit(MB_EXIT_RUNTIME);
+        o->outdir = arg;
         return 1;
     }
     return 0;
@@ -233,12 +248,94 @@ int mb_cli_write_json(const char *path, const json_t *doc, size_t flags)
     return mb_cli_write_buf(path, &b);
 }
 
+static const char *const outdir_ext[4] = {"json", "csv", "md", "html"};
+
+/* Creates (empty, exclusively) DIR/BASE.EXT for the four extensions;
+ * 1 when all four were new, 0 when one existed (those made are removed),
+ * -1 on another error (errno kept). */
+static int reserve_set(const char *dir, const char *base, char *paths[4])
+{
+    for (int i = 0; i < 4; i++) {
+        size_t n = strlen(dir) + strlen(base) + 8;
+        paths[i] = malloc(n);
+        if (paths[i])
+            snprintf(paths[i], n, "%s/%s.%s", dir, base, outdir_ext[i]);
+        int fd = paths[i] ? open(paths[i], O_WRONLY | O_CREAT | O_EXCL |
+                                               O_CLOEXEC, 0666)
+                          : -1;
+        if (fd >= 0) {
+            close(fd);
+            continue;
+        }
+        int e = paths[i] ? errno : ENOMEM;
+        free(paths[i]);
+        paths[i] = NULL;
+        for (int j = 0; j < i; j++) {
+            unlink(paths[j]);
+            free(paths[j]);
+            paths[j] = NULL;
+        }
+        errno = e;
+        return e == EEXIST ? 0 : -1;
+    }
+    return 1;
+}
+
+int mb_cli_outdir_reserve(const char *dir, const char *cmd, char *paths[4])
+{
+    char kind[32], stamp[32], base[96];
+    size_t k = 0;
+    for (const char *c = cmd ? cmd : ""; *c && k < sizeof kind - 1; c++)
+        if ((*c >= 'a' && *c <= 'z') || (*c >= '0' && *c <= '9') ||
+            *c == '-' || *c == '_')
+            kind[k++] = *c;
+    kind[k] = '\0';
+    time_t now = time(NULL);
+    struct tm tm;
+    if (!gmtime_r(&now, &tm) ||
+        !strftime(stamp, sizeof stamp, "%Y%m%dT%H%M%SZ", &tm))
+        snprintf(stamp, sizeof stamp, "%lld", (long long)now);
+    for (int n = 1; n < 10000; n++) {
+        if (n == 1)
+            snprintf(base, sizeof base, "mbench-%s-%s", k ? kind : "result",
+                     stamp);
+        else
+            snprintf(base, sizeof base, "mbench-%s-%s-%d",
+                     k ? kind : "result", stamp, n);
+        int r = reserve_set(dir, base, paths);
+        if (r == 1)
+            return 0;
+        if (r < 0)
+            return mb_cli_error(MB_EXIT_RUNTIME,
+                                "--outdir: cannot create %s/%s.*: %s "
+                                "(check that the directory is still there "
+                                "and writable)",
+                                dir, base, strerror(errno));
+    }
+    return mb_cli_error(MB_EXIT_RUNTIME,
+                        "--outdir: %s already holds 9999 result sets "
+                        "for this second; choose another directory",
+                        dir);
+}
+
 /* The files are written by the output manager (src/report/output.h);
  * the store is appended here. */
 int mb_cli_outputs_write(const mb_cli_outputs *o, json_t *doc)
 {
     mb__outset files = {o->json, o->csv, o->md, o->html};
     int rc = mb__output_all(&files, doc, print_failure, NULL) != MB_OK;
+    if (o->outdir) {
+        char *p[4] = {0};
+        const char *kind = json_string_value(json_object_get(doc, "kind"));
+        if (mb_cli_outdir_reserve(o->outdir, kind, p))
+            rc = 1;
+        else {
+            mb__outset dirset = {p[0], p[1], p[2], p[3]};
+            rc |= mb__output_all(&dirset, doc, print_failure, NULL) != MB_OK;
+        }
+        for (int i = 0; i < 4; i++)
+            free(p[i]);
+    }
     mb_err e = {0};
     if (o->db) {
         mb__store *st = NULL;

@@ -1,6 +1,7 @@
 /* outputs.h - the report flags shared by commands that produce a result
- * document (run, compare, validate, profile): --json, --csv, --md, --html,
- * --db and --git-dir.  Files are written atomically. */
+ * document (run, compare, validate, exec, profile, load): --json, --csv,
+ * --md, --html, --db, --git-dir and --outdir.  Files are written
+ * atomically. */
 #ifndef MB_CLI_OUTPUTS_H
 #define MB_CLI_OUTPUTS_H
 
@@ -13,12 +14,13 @@ struct mb_opt;
 
 typedef struct mb_cli_outputs {
     const char *json, *csv, *md, *html, *db, *git_dir;
+    const char *outdir; /* --outdir: every format, timestamped names */
 } mb_cli_outputs;
 
 /* The long options (codes from MB_OUTOPT_BASE), {0}-terminated, to append
  * to a command's table; and their count. */
 extern const struct option mb_cli_output_options[];
-#define MB_CLI_N_OUTPUT_OPTIONS 6
+#define MB_CLI_N_OUTPUT_OPTIONS 7
 /* 1 when c was an output option (recorded in o), 0 otherwise.  Each path
  * is checked here, while parsing, so that nothing is measured for an
  * output that cannot be written: missing directories are created, and a
@@ -26,8 +28,15 @@ extern const struct option mb_cli_output_options[];
  * process at once with one line naming the flag (exit 3).  "-" sends the
  * document to stdout (mb_cli_stdout_document). */
 int mb_cli_outputs_handle(mb_cli_outputs *o, int c, const char *arg);
-/* Writes every requested output of doc: one that fails does not stop the
- * others.  Returns an exit code (0 ok, 3 when any write or the store
+/* The four files --outdir writes for one document of command cmd (doc's
+ * "kind"): DIR/mbench-CMD-YYYYmmddTHHMMSSZ.{json,csv,md,html} in UTC,
+ * with -2, -3... before the extension when any of the four exists.  They
+ * are created empty with O_EXCL (so two processes never share a name)
+ * and then replaced by the writers.  paths[0..3] (json, csv, md, html):
+ * caller frees each.  0, or an exit code after printing. */
+int mb_cli_outdir_reserve(const char *dir, const char *cmd, char *paths[4]);
+/* Writes every requested output of doc (and the --outdir set): one that
+ * fails does not stop the others.  Returns an exit code (0 ok, 3 when any write or the store
  * failed, after printing one line per failure). */
 int mb_cli_outputs_write(const mb_cli_outputs *o, json_t *doc);
 /* The checks of mb_cli_outputs_handle, for commands with output flags of

@@ -5,7 +5,10 @@
 #                           scikit-image, ONNX's test data, PostgreSQL,
 #                           clang and its libFuzzer runtime, libtorch-dev
 #                           and python3-torch for the torch plugin, pytest
-#                           and venv for the Python package, ...)
+#                           and venv for the Python package, python3-yaml and
+#                           jq for the CI recipes, libbz2-dev for the static
+#                           link of tests/integration/install.sh: libzip.pc
+#                           names -lbz2 and libzip-dev does not pull it, ...)
 #   scripts/deps.sh bench   build + what the benchmarks compare against
 # Runs apt-get (through sudo when not root).  Prints nothing when all is there.
 set -euo pipefail
@@ -17,7 +20,7 @@ build_pkgs=(gcc make pkg-config libc6-dev libjansson-dev nettle-dev libzip-dev
 test_pkgs=(python3 python3-onnx python3-numpy python3-scipy python3-skimage libonnx-testdata
            postgresql sqlite3 chromium hyperfine git clang libclang-rt-14-dev
            zsh clang-format libtorch-dev python3-torch python3-pytest python3-venv
-           python3-setuptools python3-pandas g++)
+           python3-setuptools python3-pandas g++ python3-yaml jq libbz2-dev)
 bench_pkgs=(python3 python3-onnx python3-numpy python3-scipy python3-skimage hyperfine git time
             libtorch-dev python3-torch g++)
 
@@ -28,8 +31,17 @@ case "$kind" in
     bench) pkgs+=("${bench_pkgs[@]}") ;;
     *) echo "deps.sh: unknown kind '$kind' (use build, test or bench)" >&2; exit 2 ;;
 esac
-# npm fetches ONNX Runtime; any npm will do (Debian's or one already there).
-command -v npm >/dev/null 2>&1 || pkgs+=(npm)
+# npm fetches ONNX Runtime (scripts/fetch-ort.sh); any npm will do (Debian's
+# or one already there).  Not needed, so not installed, when the runtime is
+# already fetched (build/ort, or ORT_DIR) or MBENCH_ORT_LIB names one.
+root=$(cd "$(dirname "$0")/.." && pwd)
+need_npm=1
+if [ -n "${MBENCH_ORT_LIB:-}" ] && [ -f "$MBENCH_ORT_LIB" ]; then
+    need_npm=0
+elif "$root/scripts/fetch-ort.sh" --check "${ORT_DIR:-$root/build/ort}" 2>/dev/null; then
+    need_npm=0
+fi
+[ "$need_npm" = 1 ] && ! command -v npm >/dev/null 2>&1 && pkgs+=(npm)
 
 missing=()
 for p in "${pkgs[@]}"; do

@@ -9,8 +9,9 @@ root=$(cd "$(dirname "$0")/.." && pwd)
 export MBENCH="$root/$build/mbench"
 export MBENCH_BUILD="$root/$build"
 export MBENCH_ROOT="$root"
-# The runtime fetched by scripts/fetch-ort.sh.
-export MBENCH_ORT_LIB="$root/build/ort/libonnxruntime.so.1"
+# The runtime fetched by scripts/fetch-ort.sh, unless MBENCH_ORT_LIB names
+# another one.
+export MBENCH_ORT_LIB="${MBENCH_ORT_LIB:-$root/build/ort/libonnxruntime.so.1}"
 export MBENCH_TEST_TMP=$(mktemp -d "${TMPDIR:-/tmp}/mbench-test.XXXXXX")
 trap 'rm -rf "$MBENCH_TEST_TMP"' EXIT
 log="$MBENCH_TEST_TMP/all.log"

@@ -2,8 +2,9 @@
  * ort.c - the ONNX Runtime backend, through the C API loaded with dlopen.
  *
  * Library lookup order (docs/BACKENDS.md): the configured path (--ort-lib),
- * $MBENCH_ORT_LIB, the path the build fetched (build/ort), then the
- * system's libonnxruntime.so.1.  The runtime's own log lines go to the
+ * $MBENCH_ORT_LIB, the installed copy beside libmbench (installed_ort), the
+ * path the build fetched (build/ort), then the system's
+ * libonnxruntime.so.1.  The runtime's own log lines go to the
  * configured log sink only when verbose; otherwise they are dropped, and the
  * last error-level line is kept to explain a failure.
  *
@@ -24,6 +25,7 @@
 #include <dirent.h>
 #include <dlfcn.h>
 #include <jansson.h>
+#include <link.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -211,6 +213,42 @@ static void sort_providers(ort_state *st, char **provs, int np)
     }
 }
 
+/* The copy `make install` put in <libdir>/mbench, found from where this
+ * code is loaded from (dladdr on a symbol of libmbench): libmbench.so in
+ * <libdir> -> <libdir>/mbench/libonnxruntime.so.1; libmbench linked into a
+ * program (the mbench binary, or a static link) in <prefix>/bin ->
+ * <prefix>/lib/mbench/libonnxruntime.so.1.  For the main program dladdr
+ * names only argv[0], so its file is read from /proc/self/exe.  1 with
+ * the path in buf when that file exists. */
+static const char ort_anchor = 0;
+static int installed_ort(char *buf, size_t len)
+{
+    Dl_info di;
+    struct link_map *lm = NULL;
+    char self[4096];
+    const char *rel;
+    if (!dladdr1(&ort_anchor, &di, (void **)&lm, RTLD_DL_LINKMAP))
+        return 0;
+    if (lm && lm->l_name && lm->l_name[0]) { /* a shared libmbench */
+        if (!realpath(lm->l_name, self))
+            return 0;
+        rel = "/mbench/libonnxruntime.so.1";
+    } else { /* linked into the program */
+        ssize_t n = readlink("/proc/self/exe", self, sizeof self - 1);
+        if (n <= 0)
+            return 0;
+        self[n] = '\0';
+        rel = "/../lib/mbench/libonnxruntime.so.1";
+    }
+    char *slash = strrchr(self, '/');
+    if (!slash)
+        return 0;
+    *slash = '\0';
+    if (snprintf(buf, len, "%s%s", self, rel) >= (int)len)
+        return 0;
+    return access(buf, F_OK) == 0;
+}
+
 static int ort_load(const mb_backend_config *cfg, void **out, mb_err *err)
 {
     ort_state *st = mb__calloc(1, sizeof *st);
@@ -223,30 +261,15 @@ static int ort_load(const mb_backend_config *cfg, void **out, mb_err *err)
     const char *env = getenv("MBENCH_ORT_LIB");
     const char *cands[5];
     size_t nc = 0;
-    /* An installed mbench finds the copy `make install` put beside it:
-     * <prefix>/bin/mbench -> <prefix>/lib/mbench/libonnxruntime.so.1. */
-    char installed[4096] = "";
-    ssize_t el = readlink("/proc/self/exe", installed, sizeof installed - 64);
-    if (el > 0) {
-        installed[el] = '\0';
-        char *slash = strrchr(installed, '/');
-        if (slash) {
-            *slash = '\0';
-            slash = strrchr(installed, '/');
-            if (slash)
-                strcpy(slash, "/lib/mbench/libonnxruntime.so.1");
-            else
-                installed[0] = '\0';
-        }
-    }
+    char installed[4096];
     if (cfg && cfg->library_path)
         cands[nc++] = cfg->library_path;
     else {
         if (env && *env)
             cands[nc++] = env;
-        cands[nc++] = MB_ORT_DEFAULT_PATH;
-        if (installed[0])
+        if (installed_ort(installed, sizeof installed))
             cands[nc++] = installed;
+        cands[nc++] = MB_ORT_DEFAULT_PATH;
         cands[nc++] = "libonnxruntime.so.1";
     }
     char tried[1536] = "";

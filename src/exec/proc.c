@@ -18,6 +18,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/resource.h>
+#include <sys/stat.h>
 #include <sys/syscall.h>
 #include <sys/time.h>
 #include <sys/types.h>
@@ -35,6 +36,62 @@ static void close_fd(int *fd)
     if (*fd >= 0)
         close(*fd);
     *fd = -1;
+}
+
+/* The program a shell would run for `name` (no '/' in it), searched in
+ * $PATH ("/bin:/usr/bin" when unset; an empty entry is the working
+ * directory, cwd when given) into buf.  Like a shell, and unlike
+ * posix_spawnp (which stops with EACCES at a directory it may not search),
+ * a directory that cannot be read or searched is skipped.  Returns 0 with
+ * the first executable regular file; EACCES with the first file found that
+ * is not executable when there is no executable one (a shell's
+ * "Permission denied"); ENOENT when there is none (its "command not
+ * found"); ENAMETOOLONG. */
+static int search_path(const char *name, const char *cwd, char *buf,
+                       size_t len, size_t *skip)
+{
+    /* A relative entry is looked up under cwd here, but the child runs
+     * it after its chdir: *skip is where the path to exec starts in buf. */
+    size_t pre = cwd ? strlen(cwd) + 1 : 0, denied_skip = 0;
+    const char *path = getenv("PATH");
+    if (!path)
+        path = "/bin:/usr/bin";
+    int found = ENOENT;
+    char first_denied[4096] = "";
+    for (const char *p = path;; p++) {
+        const char *end = strchr(p, ':');
+        size_t dl = end ? (size_t)(end - p) : strlen(p);
+        int n;
+        *skip = 0;
+        if (dl == 0)
+            n = cwd ? snprintf(buf, len, "%s/./%s", cwd, name)
+                    : snprintf(buf, len, "./%s", name);
+        else if (p[0] != '/' && cwd)
+            n = snprintf(buf, len, "%s/%.*s/%s", cwd, (int)dl, p, name);
+        else
+            n = snprintf(buf, len, "%.*s/%s", (int)dl, p, name);
+        if (p[0] != '/' && cwd)
+            *skip = pre;
+        struct stat st;
+        if (n > 0 && (size_t)n < len && stat(buf, &st) == 0 &&
+            S_ISREG(st.st_mode)) {
+            if (access(buf, X_OK) == 0 && (st.st_mode & 0111))
+                return 0;
+            if (!first_denied[0] && (size_t)n < sizeof first_denied) {
+                memcpy(first_denied, buf, (size_t)n + 1);
+                denied_skip = *skip;
+                found = EACCES;
+            }
+        }
+        if (!end)
+            break;
+        p = end;
+    }
+    if (found == EACCES) {
+        snprintf(buf, len, "%s", first_denied);
+        *skip = denied_skip;
+    }
+    return found;
 }
 
 /* A copy of environ with the "NAME=VALUE" strings of add set (replacing
@@ -150,9 +207,20 @@ static int spawn(const mb_proc_spec *s, int devnull, int outw, int errw,
         e = posix_spawn_file_actions_adddup2(&fa, evw, evw);
     if (!e && s->cwd)
         e = posix_spawn_file_actions_addchdir_np(&fa, s->cwd);
+    /* The PATH search is ours (search_path); a name with a '/' is run as
+     * it is. */
+    char prog[4096];
+    const char *run = s->argv[0];
+    if (!e && !strchr(run, '/')) {
+        size_t skip = 0;
+        int se = search_path(run, s->cwd, prog, sizeof prog, &skip);
+        if (se == ENOENT || se == ENAMETOOLONG)
+            e = se;
+        run = prog + skip; /* found, or not executable: exec says EACCES */
+    }
     if (!e) {
         *t0 = mb_now_ns();
-        e = posix_spawnp(pid, s->argv[0], &fa, &at, s->argv, env);
+        e = posix_spawn(pid, run, &fa, &at, s->argv, env);
     }
     posix_spawn_file_actions_destroy(&fa);
     posix_spawnattr_destroy(&at);

@@ -88,7 +88,7 @@ mb_status mb__gate_run(mb__gate_req *rq, json_t **result, int *exit_code,
         goto out;
     if (rq->against) {
         const char *commit = json_string_value(json_object_get(git, "commit"));
-        st = not_usage(mb__store_baseline(store, rq->against, commit, &base,
+        st = not_usage(mb__store_baseline(store, rq->against, commit, cur, &base,
                                           err),
                        err);
         if (st)

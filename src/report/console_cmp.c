@@ -1,6 +1,6 @@
 /* console_cmp.c - the console table of a compare document: one row per
  * variant (latency with its CI, speedup with its CI and verdict, run-to-run
- * spread, memory, size, accuracy), columns by priority so that a row fits
+ * spread, memory, size, parameter count, accuracy), columns by priority so that a row fits
  * the terminal, then the recommendations and warnings.  Reads the typed
  * view (report/view.h). */
 #include "report/console.h"
@@ -8,7 +8,9 @@
 #include "report/rutil.h"
 #include "report/view.h"
 
+#include <inttypes.h>
 #include <math.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -36,7 +38,7 @@ static void speed_cell(const mb_rcmp *c, char *buf, size_t len)
 }
 
 typedef struct layout {
-    int cv, p99, mem, status, nw;
+    int cv, p99, mem, status, params, nw;
 } layout;
 
 static void header(mb_buf *out, const layout *l, const char *bold,
@@ -53,6 +55,8 @@ static void header(mb_buf *out, const layout *l, const char *bold,
         mb__buf_printf(out, " %10s", "peak RSS");
     if (l->p99)
         mb__buf_printf(out, " %9s", "size");
+    if (l->params)
+        mb__buf_printf(out, " %11s", "params");
     mb__buf_printf(out, " %7s %7s%s\n", "top-1", "agree", rst);
 }
 
@@ -60,7 +64,7 @@ static void row(mb_buf *out, const layout *l, const mb_rcmp *c,
                 const mb_rrun *r)
 {
     char p50[64], p99[32], sp[64], cv[16], mem[32], size[32], acc[16],
-        agr[16];
+        agr[16], par[32];
     if (r && isfinite(r->ci_lo))
         snprintf(p50, sizeof p50, "%.4g [%.4g, %.4g]", r->p50 / 1e6,
                  r->ci_lo / 1e6, r->ci_hi / 1e6);
@@ -77,6 +81,10 @@ static void row(mb_buf *out, const layout *l, const mb_rcmp *c,
         snprintf(cv, sizeof cv, "-");
     mb__fmt_bytes(r ? r->rss_peak : NAN, mem, sizeof mem);
     mb__fmt_bytes(r ? r->file_bytes : NAN, size, sizeof size);
+    if (isfinite(c->params))
+        snprintf(par, sizeof par, "%.0f", c->params);
+    else
+        snprintf(par, sizeof par, "-");
     if (isfinite(c->top1))
         snprintf(acc, sizeof acc, "%.4f", c->top1);
     else
@@ -95,11 +103,16 @@ static void row(mb_buf *out, const layout *l, const mb_rcmp *c,
         mb__buf_printf(out, " %10s", mem);
     if (l->p99)
         mb__buf_printf(out, " %9s", size);
+    if (l->params)
+        mb__buf_printf(out, " %11s", par);
     mb__buf_printf(out, " %7s %7s\n", acc, agr);
 }
 
-void mb__report_compare_console(const json_t *doc, const mb_console_opts *o,
-                                mb_buf *out)
+/* The table and the recommendations of one comparison (doc's
+ * "comparison" against its runs); batch > 0 titles it "batch B"; the
+ * judged output is said under the first table only. */
+static void one_comparison(const json_t *doc, const mb_console_opts *o,
+                           int64_t batch, int first, mb_buf *out)
 {
     const char *bold = o->color ? "\033[1m" : "",
                *rst = o->color ? "\033[0m" : "",
@@ -112,8 +125,10 @@ void mb__report_compare_console(const json_t *doc, const mb_console_opts *o,
         out->oom = 1;
         return;
     }
+    if (batch > 0)
+        mb__buf_printf(out, "\n%sbatch %" PRId64 "%s", bold, batch, rst);
     layout l = {o->width >= 150, o->width >= 125, o->width >= 108,
-                o->width >= 95, o->width >= 95 ? 16 : 12};
+                o->width >= 95, o->width >= 162, o->width >= 95 ? 16 : 12};
     header(out, &l, bold, rst);
     for (size_t i = 0; i < v.n_cmps; i++) {
         const mb_rcmp *c = &v.cmps[i];
@@ -129,7 +144,7 @@ void mb__report_compare_console(const json_t *doc, const mb_console_opts *o,
             row(out, &l, c, r);
     }
     const char *why = mb__jstr(doc, "judged_output.reason");
-    if (why && *why)
+    if (first && why && *why)
         mb__buf_printf(out, "\nclass scores: %s\n", why);
     mb__buf_printf(out, "\n%sRecommendations%s (baseline: %s)\n", bold, rst,
                    mb__jstr(doc, "comparison.baseline"));
@@ -148,6 +163,33 @@ void mb__report_compare_console(const json_t *doc, const mb_console_opts *o,
                            mb__jstr(rec, "text"));
         }
     }
+    mb__rview_free(&v);
+}
+
+void mb__report_compare_console(const json_t *doc, const mb_console_opts *o,
+                                mb_buf *out)
+{
+    const char *rst = o->color ? "\033[0m" : "",
+               *yellow = o->color ? "\033[33m" : "";
+    const json_t *all = mb__rview_batch_cmps(doc);
+    if (all) {
+        /* several batch sizes: a table per size */
+        size_t b;
+        const json_t *c;
+        json_array_foreach(all, b, c)
+        {
+            json_t *d = mb__rview_batch_doc(doc, c);
+            if (!d) {
+                out->oom = 1;
+                return;
+            }
+            one_comparison(d, o, (int64_t)mb__jnum(c, "batch_size"), b == 0,
+                           out);
+            json_decref(d);
+        }
+    } else {
+        one_comparison(doc, o, 0, 1, out);
+    }
     size_t k;
     const json_t *w;
     json_array_foreach(json_object_get(doc, "warnings"), k, w)
@@ -158,5 +200,4 @@ void mb__report_compare_console(const json_t *doc, const mb_console_opts *o,
                    "paired by round; run CV: run-to-run spread of the "
                    "medians; n.s. = no significant difference%s\n",
                    o->color ? "\033[2m" : "", rst);
-    mb__rview_free(&v);
 }

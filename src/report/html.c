@@ -12,6 +12,8 @@
 #include "report/rutil.h"
 
 #include <math.h>
+#include <inttypes.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -131,16 +133,22 @@ static void td_speedup(mb_buf *b, const json_t *s)
     mb__buf_puts(b, "</td>");
 }
 
-static void speedup_table(mb_buf *b, const mb_rview *v)
+static void speedup_table(mb_buf *b, const mb_rview *v, int64_t batch)
 {
     char t[64];
-    mb__buf_puts(b, "<h2>Speedups against the baseline</h2><div class=\"tablewrap\"><table id=\"speedups\" "
-                    "class=\"sortable\"><thead><tr><th>variant</th>"
+    if (batch > 0)
+        mb__buf_printf(b, "<h2>Speedups against the baseline at batch %" PRId64 "</h2>"
+                          "<div class=\"tablewrap\"><table id=\"speedups-b%" PRId64 "\" "
+                          "class=\"sortable\">", batch, batch);
+    else
+        mb__buf_puts(b, "<h2>Speedups against the baseline</h2><div class=\"tablewrap\"><table id=\"speedups\" "
+                        "class=\"sortable\">");
+    mb__buf_puts(b, "<thead><tr><th>variant</th>"
                     "<th class=\"n\">median speedup [95% CI]</th>"
                     "<th class=\"n\">p99 speedup [95% CI]</th><th class=\"n\">p-value</th>"
                     "<th>verdict</th><th class=\"n\">memory ratio</th>"
                     "<th class=\"n\">memory Δ</th><th class=\"n\">size ratio</th>"
-                    "<th>notes</th></tr></thead><tbody>\n");
+                    "<th class=\"n\">parameters</th><th>notes</th></tr></thead><tbody>\n");
     for (size_t i = 0; i < v->n_cmps; i++) {
         const mb_rcmp *c = &v->cmps[i];
         mb__buf_printf(b, "<tr%s><td class=\"name\">", c->is_baseline ? " class=\"base\"" : "");
@@ -165,6 +173,11 @@ static void speedup_table(mb_buf *b, const mb_rview *v)
         td_num(b, md, mb__fmt_bytes(md, t, sizeof t));
         double sr = mb__jnum(c->v, "size_ratio");
         td_num(b, sr, mb__fmt_num(sr, 3, t, sizeof t));
+        if (isfinite(c->params))
+            snprintf(t, sizeof t, "%.0f", c->params);
+        else
+            snprintf(t, sizeof t, "-");
+        td_num(b, c->params, t);
         mb__buf_puts(b, "<td class=\"notes\">");
         size_t k;
         const json_t *rec;
@@ -534,8 +547,26 @@ mb_status mb__report_html(const json_t *const *docs, size_t n_docs, mb_buf *out,
         mb__buf_puts(&body, "</ul>\n");
     }
     summary_table(&body, &v);
-    if (v.n_cmps)
-        speedup_table(&body, &v);
+    const json_t *per_batch = n_docs == 1 ? mb__rview_batch_cmps(docs[0]) : NULL;
+    if (per_batch) { /* several batch sizes: a speedup table per size */
+        size_t k;
+        const json_t *c;
+        json_array_foreach(per_batch, k, c) {
+            json_t *d = mb__rview_batch_doc(docs[0], c);
+            mb_rview bv;
+            const json_t *one[1] = {d};
+            if (!d || mb__rview_build(one, 1, &bv)) {
+                json_decref(d);
+                body.oom = 1;
+                break;
+            }
+            speedup_table(&body, &bv, (int64_t)mb__jnum(c, "batch_size"));
+            mb__rview_free(&bv);
+            json_decref(d);
+        }
+    } else if (v.n_cmps) {
+        speedup_table(&body, &v, 0);
+    }
     mb__buf_append(&body, charts.data ? charts.data : "", charts.len);
     if (v.has_accuracy) {
         mb__buf_puts(&body, "<div class=\"grid2\" style=\"margin-top:18px\">\n");

@@ -9,7 +9,9 @@
 #include "report/proftab.h"
 #include "report/rutil.h"
 
+#include <inttypes.h>
 #include <math.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -137,16 +139,19 @@ static void summary_table(mb_buf *b, const mb_rview *v)
     mb__buf_puts(b, "\n");
 }
 
-static void speedup_table(mb_buf *b, const mb_rview *v)
+static void speedup_table(mb_buf *b, const mb_rview *v, int64_t batch)
 {
     char t[32];
-    mb__buf_puts(b, "### Speedups\n\n"
-                    "Speedup = baseline latency / variant latency (higher is "
+    if (batch > 0)
+        mb__buf_printf(b, "### Speedups at batch %" PRId64 "\n\n", batch);
+    else
+        mb__buf_puts(b, "### Speedups\n\n");
+    mb__buf_puts(b, "Speedup = baseline latency / variant latency (higher is "
                     "faster), with 95% confidence intervals (Student t over processes,\n"
                     "docs/STATISTICS.md).\n\n"
                     "| variant | baseline | median speedup [95% CI] | p99 speedup "
-                    "[95% CI] | p-value | memory ratio | size ratio | verdict |\n"
-                    "|---|---|--:|--:|--:|--:|--:|---|\n");
+                    "[95% CI] | p-value | memory ratio | size ratio | parameters | verdict |\n"
+                    "|---|---|--:|--:|--:|--:|--:|--:|---|\n");
     for (size_t i = 0; i < v->n_cmps; i++) {
         const mb_rcmp *c = &v->cmps[i];
         mb__buf_puts(b, "| ");
@@ -160,7 +165,11 @@ static void speedup_table(mb_buf *b, const mb_rview *v)
         double p = mb__jnum(c->v, "significance.p");
         mb__buf_printf(b, " | %s", mb__fmt_p(p, t, sizeof t));
         mb__buf_printf(b, " | %s", mb__fmt_num(mb__jnum(c->v, "memory_ratio"), 3, t, sizeof t));
-        mb__buf_printf(b, " | %s | ", mb__fmt_num(mb__jnum(c->v, "size_ratio"), 3, t, sizeof t));
+        mb__buf_printf(b, " | %s", mb__fmt_num(mb__jnum(c->v, "size_ratio"), 3, t, sizeof t));
+        if (isfinite(c->params))
+            mb__buf_printf(b, " | %.0f | ", c->params);
+        else
+            mb__buf_puts(b, " | - | ");
         const char *verdict = mb__cmp_verdict(c);
         if (strcmp(verdict, "FAILED") == 0) {
             mb__buf_puts(b, "**FAILED**");
@@ -228,25 +237,60 @@ static void accuracy_tables(mb_buf *b, const mb_rview *v)
     mb__buf_puts(b, "\n");
 }
 
-static void recommendations(mb_buf *b, const mb_rview *v)
+/* batch > 0 names the batch size after the variant; *header counts the
+ * lines written (the heading comes with the first). */
+static void recommendations(mb_buf *b, const mb_rview *v, int64_t batch,
+                            int *header)
 {
-    int header = 0;
     for (size_t i = 0; i < v->n_cmps; i++) {
         const mb_rcmp *c = &v->cmps[i];
         size_t k;
         const json_t *r;
         json_array_foreach(json_object_get(c->v, "recommendations"), k, r) {
-            if (!header++)
+            if (!(*header)++)
                 mb__buf_puts(b, "### Recommendations\n\n");
             mb__buf_puts(b, json_is_true(json_object_get(r, "ok")) ? "- ✅ " : "- ⚠️ ");
             mb__md_escape(b, c->name);
+            if (batch > 0)
+                mb__buf_printf(b, " (batch %" PRId64 ")", batch);
             mb__buf_puts(b, ": ");
             mb__md_escape(b, mb__jstr(r, "text"));
             mb__buf_puts(b, "\n");
         }
     }
-    if (header)
-        mb__buf_puts(b, "\n");
+}
+
+/* Calls fn with the view of each batch size of a compare document
+ * measured at several (mb__rview_batch_doc); 0 when doc has one size,
+ * 1 when done, -1 when memory ran out. */
+static int per_batch(const json_t *doc, mb_buf *b, int *header,
+                     void (*fn)(mb_buf *, const mb_rview *, int64_t, int *))
+{
+    const json_t *all = mb__rview_batch_cmps(doc);
+    if (!all)
+        return 0;
+    size_t k;
+    const json_t *c;
+    json_array_foreach(all, k, c) {
+        json_t *d = mb__rview_batch_doc(doc, c);
+        mb_rview bv;
+        const json_t *one[1] = {d};
+        if (!d || mb__rview_build(one, 1, &bv)) {
+            json_decref(d);
+            b->oom = 1;
+            return -1;
+        }
+        fn(b, &bv, (int64_t)mb__jnum(c, "batch_size"), header);
+        mb__rview_free(&bv);
+        json_decref(d);
+    }
+    return 1;
+}
+
+static void speedup_cb(mb_buf *b, const mb_rview *v, int64_t batch, int *unused)
+{
+    (void)unused;
+    speedup_table(b, v, batch);
 }
 
 static void footer(mb_buf *b, const json_t *const *docs, size_t n_docs)
@@ -300,11 +344,21 @@ mb_status mb__report_md(const json_t *const *docs, size_t n_docs, mb_buf *out,
     mb__buf_puts(out, "\n\n");
     verdict_line(out, &v);
     summary_table(out, &v);
-    if (v.n_cmps)
-        speedup_table(out, &v);
+    /* several batch sizes (one compare document): per size */
+    int batches = n_docs == 1 && mb__rview_batch_cmps(docs[0]);
+    if (batches)
+        per_batch(docs[0], out, NULL, speedup_cb);
+    else if (v.n_cmps)
+        speedup_table(out, &v, 0);
     if (v.has_accuracy)
         accuracy_tables(out, &v);
-    recommendations(out, &v);
+    int said = 0;
+    if (batches)
+        per_batch(docs[0], out, &said, recommendations);
+    else
+        recommendations(out, &v, 0, &said);
+    if (said)
+        mb__buf_puts(out, "\n");
     mb__md_exec_sections(out, docs, n_docs);
     if (v.n_warnings) {
         mb__buf_puts(out, "### Warnings\n\n");

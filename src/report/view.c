@@ -97,6 +97,7 @@ void mb__rrun_fill(mb_rrun *r, const json_t *doc, size_t di,
     r->status_raw = mb__jstr(run, "status");
     r->sha256 = mb__jstr(run, "model.sha256");
     r->model_file_bytes = mb__jnum(run, "model.file_bytes");
+    r->params = mb__jnum(run, "model.params");
     r->backend = mb__jstr(run, "backend");
     r->device = mb__jstr(run, "device");
     r->device_type = mb__jstr(run, "device_type");
@@ -315,6 +316,11 @@ int mb__rview_build(const json_t *const *docs, size_t n_docs, mb_rview *v)
             c->has_agreement =
                 json_is_object(json_object_get(cv, "agreement"));
             c->recommendations = json_object_get(cv, "recommendations");
+            c->params = NAN;
+            for (size_t j = 0; j < v->n_runs && !isfinite(c->params); j++)
+                if (v->runs[j].doc == docs[d] && v->runs[j].variant_raw &&
+                    strcmp(v->runs[j].variant_raw, c->name) == 0)
+                    c->params = v->runs[j].params;
             if (json_is_object(json_object_get(cv, "accuracy")) ||
                 json_is_object(json_object_get(cv, "agreement")))
                 v->has_accuracy = 1;
@@ -439,4 +445,35 @@ int mb__rview_best_sentence(const mb_rview *v, const mb_rmarkup *m,
         mb__buf_puts(out, m->none);
     }
     return said;
+}
+
+json_t *mb__rview_batch_doc(const json_t *doc, const json_t *c)
+{
+    json_t *d = json_copy((json_t *)doc), *runs = json_array();
+    if (!d || !runs) {
+        json_decref(d);
+        json_decref(runs);
+        return NULL;
+    }
+    double b = mb__jnum(c, "batch_size");
+    size_t i;
+    json_t *r;
+    json_array_foreach(json_object_get(doc, "runs"), i, r)
+        if (mb__jnum(r, "batch_size") == b && json_array_append(runs, r)) {
+            json_decref(runs);
+            json_decref(d);
+            return NULL;
+        }
+    if (json_object_set_new(d, "runs", runs) ||
+        json_object_set(d, "comparison", (json_t *)c)) {
+        json_decref(d);
+        return NULL;
+    }
+    return d;
+}
+
+const json_t *mb__rview_batch_cmps(const json_t *doc)
+{
+    const json_t *all = json_object_get(doc, "comparisons");
+    return json_array_size(all) > 1 ? all : NULL;
 }

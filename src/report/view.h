@@ -28,6 +28,7 @@ typedef struct mb_rrun {
     double median, std, count;                                    /* ns, n */
     double ips, sps, rss_peak, file_bytes;
     double model_file_bytes; /* model.file_bytes alone (the .onnx file) */
+    double params;           /* model.params: initializer elements */
     double iterations;       /* NAN when missing */
     double load_ns, session_ns, first_ns; /* phases */
     /* As recorded (NULL when missing); variant, model and status above
@@ -67,6 +68,7 @@ typedef struct mb_rcmp {
     double agree_top1;        /* top-1 agreement with the baseline */
     int has_agreement;        /* an agreement object is recorded */
     const json_t *recommendations; /* array, or NULL */
+    double params; /* model.params of its first run in the document */
 } mb_rcmp;
 
 typedef struct mb_rview {
@@ -112,6 +114,16 @@ typedef struct mb_rmarkup {
  * size, then how many runs failed.  Returns 1 when something was said. */
 int mb__rview_best_sentence(const mb_rview *v, const mb_rmarkup *m,
                             mb_buf *out);
+
+/* For a compare document measured at several batch sizes: a copy of doc
+ * (sharing its members) whose "comparison" is c (one entry of its
+ * "comparisons") and whose runs are those at c's batch_size, so that the
+ * writers of one comparison show one batch.  Caller frees with
+ * json_decref; NULL when memory runs out. */
+json_t *mb__rview_batch_doc(const json_t *doc, const json_t *c);
+/* doc's "comparisons" when it holds more than one (several batch sizes),
+ * else NULL.  Borrowed. */
+const json_t *mb__rview_batch_cmps(const json_t *doc);
 
 /* Fills *r from one RUN object of doc (index di); never fails.  For
  * writers that walk runs one at a time (CSV, store). */

@@ -17,7 +17,9 @@
 
 #include <errno.h>
 #include <ftw.h>
+#include <inttypes.h>
 #include <math.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -255,13 +257,14 @@ static void on_round(void *user, size_t round, size_t rounds,
                      elapsed_ns);
 }
 
-/* Collects outputs and RUN objects of the processes kept open. */
-static void collect(mb__arm *arms, vstate *vs, const mb__compare_req *rq,
-                    int64_t batch, int cancelled)
+/* Collects outputs and RUN objects of the processes kept open (n_arms
+ * arms, each at its own batch size). */
+static void collect(mb__arm *arms, vstate *vs, size_t n_arms,
+                    const mb__compare_req *rq, int cancelled)
 {
     char tmpdir[] = "/tmp/mbench-compare.XXXXXX";
     int have_tmp = !cancelled && mkdtemp(tmpdir) != NULL;
-    for (size_t i = 0; i < rq->n; i++) {
+    for (size_t i = 0; i < n_arms; i++) {
         mb__arm *a = &arms[i];
         if (a->error || !a->child)
             continue;
@@ -273,7 +276,7 @@ static void collect(mb__arm *arms, vstate *vs, const mb__compare_req *rq,
             size_t nb = 0, ns = 0;
             if (mb__child_outputs(a->child, dir, rq->timeout_ns, &nb, &ns,
                                   &e) ||
-                load_outputs(&vs[i], dir, nb, ns, batch, &e)) {
+                load_outputs(&vs[i], dir, nb, ns, a->batch, &e)) {
                 mb__arm_fail(a, &e);
                 continue;
             }
@@ -330,16 +333,29 @@ mb_status mb__compare_run(const mb__compare_req *rq, json_t **doc_out,
     if (rq->baseline >= rq->n)
         return mb__fail(err, MB_EINVAL, "the baseline index %zu names no "
                         "variant", rq->baseline);
-    int64_t batch = 1;
-    for (size_t i = 0; i < rq->n; i++) {
+    /* Every variant at every batch size of the first: an arm per
+     * (batch, variant), batch-major, so that arms [b*n, b*n+n) are one
+     * comparison. */
+    static const int64_t one = 1;
+    const mb_plan *p0 = rq->variants[0].plan;
+    const int64_t *batches = p0->n_batches ? p0->batches : &one;
+    size_t nb = p0->n_batches ? p0->n_batches : 1, n = rq->n;
+    for (size_t i = 1; i < n; i++) {
         const mb_plan *p = rq->variants[i].plan;
-        if (p->n_batches > 1)
+        size_t pn = p->n_batches ? p->n_batches : 1;
+        const int64_t *pb = p->n_batches ? p->batches : &one;
+        if (pn != nb || memcmp(pb, batches, nb * sizeof *pb))
             return mb__fail(err, MB_EINVAL,
-                            "compare measures one batch size at a time; give "
-                            "one --batch (run compare once per size)");
-        if (i == 0 && p->n_batches)
-            batch = p->batches[0];
+                            "variant %s has other batch sizes than %s: "
+                            "compare measures every variant at the same "
+                            "sizes; give --batch once for all",
+                            rq->variants[i].name ? rq->variants[i].name : "?",
+                            rq->variants[0].name ? rq->variants[0].name
+                                                 : "the first");
     }
+    if (nb > SIZE_MAX / n)
+        return mb__fail(err, MB_EINVAL, "too many batch sizes");
+    size_t na = nb * n;
     /* A missing model file fails now, not after the other variants have
      * been measured for minutes. */
     for (size_t i = 0; i < rq->n; i++) {
@@ -369,18 +385,18 @@ mb_status mb__compare_run(const mb__compare_req *rq, json_t **doc_out,
         if (f > 0 && f < k)
             k = (int)f;
     }
-    mb__arm *arms = mb__calloc(rq->n, sizeof *arms);
-    vstate *vs = mb__calloc(rq->n, sizeof *vs);
-    mb__cmp_variant *cv = mb__calloc(rq->n, sizeof *cv);
+    mb__arm *arms = mb__calloc(na, sizeof *arms);
+    vstate *vs = mb__calloc(na, sizeof *vs);
+    mb__cmp_variant *cv = mb__calloc(na, sizeof *cv);
     mb_status rc = MB_OK;
     json_t *doc = NULL;
     if (!arms || !vs || !cv) {
         rc = mb__fail(err, MB_ENOMEM, "out of memory");
         goto done;
     }
-    for (size_t i = 0; i < rq->n; i++) {
-        arms[i].plan = rq->variants[i].plan;
-        arms[i].batch = batch;
+    for (size_t j = 0; j < na; j++) {
+        arms[j].plan = rq->variants[j % n].plan;
+        arms[j].batch = batches[j / n];
     }
     if (rq->progress)
         rq->progress(rq->progress_user, "loading", 0, (size_t)k, 0);
@@ -394,26 +410,26 @@ mb_status mb__compare_run(const mb__compare_req *rq, json_t **doc_out,
                        .fail_fast = rq->fail_fast, .keep_last = 1,
                        .cancel = rq->cancel, .progress = on_round,
                        .progress_user = (void *)rq};
-    if ((rc = mb__replicate(arms, rq->n, &o, err)))
+    if ((rc = mb__replicate(arms, na, &o, err)))
         goto done;
     int cancelled = rq->cancel && *rq->cancel;
-    collect(arms, vs, rq, batch, cancelled);
-    for (size_t i = 0; rq->fail_fast && i < rq->n; i++)
-        if (arms[i].error) {
+    collect(arms, vs, na, rq, cancelled);
+    for (size_t j = 0; rq->fail_fast && j < na; j++)
+        if (arms[j].error) {
             rc = mb__fail(err, MB_ECHILD, "variant %s FAILED: %s",
-                          rq->variants[i].name, arms[i].error);
+                          rq->variants[j % n].name, arms[j].error);
             goto done;
         }
     doc = mb__doc_new("compare", rq->command_line);
     json_t *runs = json_object_get(doc, "runs");
-    for (size_t i = 0; i < rq->n; i++) {
+    for (size_t i = 0; i < na; i++) {
         mb__arm *a = &arms[i];
         if (a->error || !a->run) {
             json_array_append_new(
                 runs, json_pack("{s:s,s:s,s:s,s:I}", "status", "failed",
-                                "variant", rq->variants[i].name, "error",
+                                "variant", rq->variants[i % n].name, "error",
                                 a->error ? a->error : "interrupted",
-                                "batch_size", (json_int_t)batch));
+                                "batch_size", (json_int_t)a->batch));
             continue;
         }
         json_t *run = mb__arm_run_json(
@@ -445,7 +461,7 @@ mb_status mb__compare_run(const mb__compare_req *rq, json_t **doc_out,
                                           : json_null(),
                                       "reason", why));
     /* Labels are scored on the output the rule chose for the baseline. */
-    for (size_t i = 0; labels && co >= 0 && i < rq->n; i++) {
+    for (size_t i = 0; labels && co >= 0 && i < na; i++) {
         if (arms[i].error || (size_t)co >= vs[i].n_outputs ||
             !vs[i].outputs[co].data)
             continue;
@@ -465,13 +481,18 @@ mb_status mb__compare_run(const mb__compare_req *rq, json_t **doc_out,
                                        ? vs[i].outputs[co].name
                                        : "");
     }
-    if (!arms[bi].error)
-        for (size_t i = 0; i < rq->n; i++)
-            if (i != bi && !arms[i].error && vs[i].n_outputs)
-                judge_agreement(&vs[i], json_array_get(runs, i), &vs[bi], rq);
-    for (size_t i = 0; i < rq->n; i++) {
+    /* Agreement with the baseline at the same batch size. */
+    for (size_t b = 0; b < nb; b++) {
+        size_t bj = b * n + bi;
+        if (arms[bj].error)
+            continue;
+        for (size_t i = b * n; i < b * n + n; i++)
+            if (i != bj && !arms[i].error && vs[i].n_outputs)
+                judge_agreement(&vs[i], json_array_get(runs, i), &vs[bj], rq);
+    }
+    for (size_t i = 0; i < na; i++) {
         mb__arm *a = &arms[i];
-        cv[i] = (mb__cmp_variant){rq->variants[i].name,
+        cv[i] = (mb__cmp_variant){rq->variants[i % n].name,
                                   a->error,
                                   a->samples,
                                   a->n,
@@ -485,8 +506,15 @@ mb_status mb__compare_run(const mb__compare_req *rq, json_t **doc_out,
     }
     mb__cmp_opts copts = {rq->tolerance, rq->alpha, rq->threshold,
                        arms[0].plan->data_path == NULL};
-    json_object_set_new(doc, "comparison",
-                        mb__compare_analyze(cv, rq->n, bi, &copts));
+    /* One comparison per batch size; "comparison" is the first's. */
+    json_t *cmps = json_array();
+    for (size_t b = 0; b < nb; b++) {
+        json_t *c = mb__compare_analyze(cv + b * n, n, bi, &copts);
+        json_object_set_new(c, "batch_size", json_integer(batches[b]));
+        json_array_append_new(cmps, c);
+    }
+    json_object_set(doc, "comparison", json_array_get(cmps, 0));
+    json_object_set_new(doc, "comparisons", cmps);
     json_t *warn = json_object_get(doc, "warnings");
     if (!arms[0].plan->data_path)
         json_array_append_new(
@@ -495,17 +523,19 @@ mb_status mb__compare_run(const mb__compare_req *rq, json_t **doc_out,
                               "representative, but output agreement on random "
                               "data says little about accuracy; use --data "
                               "and --labels"));
-    for (size_t i = 0; i < rq->n; i++) {
+    for (size_t i = 0; i < na; i++) {
         const json_t *rep = json_object_get(json_array_get(runs, i),
                                             "replication");
         double rcv = json_number_value(json_object_get(rep, "run_to_run_cv"));
         if (json_is_number(json_object_get(rep, "run_to_run_cv")) && rcv > 0.05) {
-            char w[300];
-            snprintf(w, sizeof w, "%s is noisy from process to process "
+            char w[300], at[48] = "";
+            if (nb > 1)
+                snprintf(at, sizeof at, " at batch %" PRId64, arms[i].batch);
+            snprintf(w, sizeof w, "%s%s is noisy from process to process "
                      "(run-to-run CV %.1f%% over %d processes): the CIs are "
                      "wide; pin threads (threads=1), close other programs or "
                      "add --processes",
-                     rq->variants[i].name, rcv * 100, used);
+                     rq->variants[i % n].name, at, rcv * 100, used);
             json_array_append_new(warn, json_string(w));
         }
     }
@@ -524,14 +554,14 @@ mb_status mb__compare_run(const mb__compare_req *rq, json_t **doc_out,
     doc = NULL;
 done:
     json_decref(doc);
-    for (size_t i = 0; vs && i < rq->n; i++) {
+    for (size_t i = 0; vs && i < na; i++) {
         for (size_t k2 = 0; k2 < vs[i].n_outputs; k2++)
             mb_tensor_clear(&vs[i].outputs[k2]);
         free(vs[i].outputs);
         json_decref(vs[i].accuracy);
         json_decref(vs[i].agreement);
     }
-    for (size_t i = 0; arms && i < rq->n; i++)
+    for (size_t i = 0; arms && i < na; i++)
         mb__arm_clear(&arms[i]);
     free(arms);
     free(vs);

@@ -48,8 +48,11 @@ void mb__compare_req_defaults(mb__compare_req *rq);
 /* Runs the comparison into a new result document *doc ("kind":
  * "compare").  A variant that fails is recorded as FAILED in the document
  * (the call still returns MB_OK); with fail_fast the first failure returns
- * MB_ECHILD.  Bad requests (fewer than two variants, several batch sizes,
- * an unreadable --labels file) return MB_EINVAL/MB_EIO. */
+ * MB_ECHILD.  Every variant is measured at every batch size of its plan
+ * (an arm per size and variant) and judged per size: "comparisons" holds
+ * one comparison per size, "comparison" the first.  Bad requests (fewer
+ * than two variants, variants with different batch sizes, an unreadable
+ * --labels file) return MB_EINVAL/MB_EIO. */
 mb_status mb__compare_run(const mb__compare_req *rq, json_t **doc,
                           mb_err *err);
 

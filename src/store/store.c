@@ -746,9 +746,81 @@ static char *run_key(const json_t *run)
     return mb__buf_take(&b, NULL);
 }
 
+/* The model name a run is paired by (as the gate does): model.name, else
+ * the file name of model.path; NULL for a run without a model (exec). */
+static const char *bench_name(const char *name, const char *path)
+{
+    if (name && *name)
+        return name;
+    if (path && *path) {
+        const char *slash = strrchr(path, '/');
+        return slash ? slash + 1 : path;
+    }
+    return NULL;
+}
+
+/* 1 when a stored run (its model name, path, sha256 and variant) is a run
+ * of one of the benchmarks in cur's runs: the same model by sha256 or by
+ * name (the gate's pairing), or, for runs without a model (exec), the
+ * same variant (the command's name). */
+static int same_benchmark(const json_t *cur, const char *name,
+                          const char *path, const char *sha,
+                          const char *variant)
+{
+    const char *sn = bench_name(name, path);
+    size_t i;
+    const json_t *run;
+    json_array_foreach(json_object_get(cur, "runs"), i, run)
+    {
+        const json_t *m = json_object_get(run, "model");
+        const char *csha = json_string_value(json_object_get(m, "sha256"));
+        const char *cn =
+            bench_name(json_string_value(json_object_get(m, "name")),
+                       json_string_value(json_object_get(m, "path")));
+        if (cn) {
+            if ((csha && sha && strcmp(csha, sha) == 0) ||
+                (sn && strcmp(cn, sn) == 0))
+                return 1;
+        } else if (!sn) {
+            const char *cv =
+                json_string_value(json_object_get(run, "variant"));
+            if (cv && variant && strcmp(cv, variant) == 0)
+                return 1;
+        }
+    }
+    return 0;
+}
+
+/* The benchmarks of cur, for messages: "model a.onnx, model b.onnx". */
+static void describe_benchmarks(const json_t *cur, char *buf, size_t len)
+{
+    size_t off = 0, i;
+    const json_t *run;
+    buf[0] = '\0';
+    json_array_foreach(json_object_get(cur, "runs"), i, run)
+    {
+        const json_t *m = json_object_get(run, "model");
+        const char *cn =
+            bench_name(json_string_value(json_object_get(m, "name")),
+                       json_string_value(json_object_get(m, "path")));
+        const char *v = json_string_value(json_object_get(run, "variant"));
+        char one[300];
+        snprintf(one, sizeof one, "%s %s", cn ? "model" : "command",
+                 cn ? cn : v ? v : "?");
+        if (strstr(buf, one))
+            continue;
+        if (off + strlen(one) + 8 >= len) {
+            snprintf(buf + off, len - off, ", ...");
+            return;
+        }
+        off += (size_t)snprintf(buf + off, len - off, "%s%s", off ? ", " : "",
+                                one);
+    }
+}
+
 mb_status mb__store_baseline(mb__store *s, const char *ref,
-                             const char *exclude_commit, json_t **out,
-                             mb_err *err)
+                             const char *exclude_commit, const json_t *current,
+                             json_t **out, mb_err *err)
 {
     *out = NULL;
     if (!ref || !*ref)
@@ -757,11 +829,20 @@ mb_status mb__store_baseline(mb__store *s, const char *ref,
     json_t *rows = NULL;
     /* An empty string never equals a stored commit (NULL or hex). */
     const char *p[2] = {ref, exclude_commit ? exclude_commit : ""};
-    mb_status st = q(s,
-                     "SELECT git_commit, id FROM documents WHERE git_branch "
-                     "= $1 AND (git_commit IS NULL OR git_commit <> $2) "
-                     "ORDER BY id DESC LIMIT 1",
-                     2, p, &rows, err);
+    /* Every ok run stored for the branch (else the commit), newest
+     * document first: the baseline is the newest commit with a run of the
+     * benchmark being gated, not merely the newest commit. */
+    static const char cols[] =
+        "SELECT d.git_commit, d.id, r.model_name, r.model_path, "
+        "r.model_sha256, r.variant FROM documents d JOIN runs r ON "
+        "r.document_id = d.id WHERE ";
+    static const char tail[] =
+        " AND (r.status IS NULL OR r.status = 'ok') ORDER BY d.id DESC, "
+        "r.run_index LIMIT 100000";
+    char sql[512];
+    snprintf(sql, sizeof sql, "%sd.git_branch = $1 AND (d.git_commit IS NULL "
+             "OR d.git_commit <> $2)%s", cols, tail);
+    mb_status st = q(s, sql, 2, p, &rows, err);
     if (st)
         return st;
     char pattern[80];
@@ -775,10 +856,10 @@ mb_status mb__store_baseline(mb__store *s, const char *ref,
         pattern[k] = '\0';
         p[0] = pattern;
         how = "commit";
-        if ((st = q(s,
-                    "SELECT git_commit, id FROM documents WHERE git_commit "
-                    "LIKE $1 AND git_commit <> $2 ORDER BY id DESC LIMIT 1",
-                    2, p, &rows, err)))
+        snprintf(sql, sizeof sql,
+                 "%sd.git_commit LIKE $1 AND d.git_commit <> $2%s", cols,
+                 tail);
+        if ((st = q(s, sql, 2, p, &rows, err)))
             return st;
     }
     if (json_array_size(rows) == 0) {
@@ -790,8 +871,32 @@ mb_status mb__store_baseline(mb__store *s, const char *ref,
                         "branch) or check the name with 'mbench history'",
                         ref, s->where);
     }
-    char *commit = cell(rows, 0, 0) ? mb__strdup(cell(rows, 0, 0)) : NULL;
-    char *newest = mb__strdup(cell(rows, 0, 1));
+    size_t pick = 0;
+    if (current) {
+        size_t n = json_array_size(rows);
+        for (pick = 0; pick < n; pick++)
+            if (same_benchmark(current, cell(rows, pick, 2),
+                               cell(rows, pick, 3), cell(rows, pick, 4),
+                               cell(rows, pick, 5)))
+                break;
+        if (pick == n) {
+            char what[512], newest[16];
+            describe_benchmarks(current, what, sizeof what);
+            snprintf(newest, sizeof newest, "%.12s",
+                     cell(rows, 0, 0) ? cell(rows, 0, 0) : "none");
+            json_decref(rows);
+            return mb__fail(err, MB_EINVAL,
+                            "no stored run of this benchmark (%s) for %s '%s' "
+                            "in %s (its newest commit, %s, has runs of other "
+                            "models only); store a baseline of it first "
+                            "(mbench run --db ... on that %s) or check with "
+                            "'mbench history'",
+                            what, how, ref, s->where, newest, how);
+        }
+    }
+    char *commit =
+        cell(rows, pick, 0) ? mb__strdup(cell(rows, pick, 0)) : NULL;
+    char *newest = mb__strdup(cell(rows, pick, 1));
     json_decref(rows);
     rows = NULL;
     /* Every document of that commit, newest first (or the one document

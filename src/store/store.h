@@ -74,14 +74,17 @@ mb_status mb__store_history(mb__store *s, const mb__store_filter *f,
 /* The baseline for `ref` (a branch name, or a commit prefix of at least 4
  * hex digits): the newest commit stored for it other than
  * `exclude_commit` (may be NULL: the commit being gated, so that a result
- * already stored by `run --db` is not its own baseline), and a result document
+ * already stored by `run --db` is not its own baseline) that has an ok run
+ * of a benchmark of `current` (the document being gated: the same model by
+ * sha256 or name, or for runs without a model the same variant; NULL: any
+ * run), and a result document
  * (new reference) whose "runs" hold, for every (model, variant, batch
  * size), the newest run stored for that commit, raw samples restored.  The
  * document also gets "store": {ref, commit, branch, dirty, document_ids}.
  * MB_EINVAL with a clear message when nothing matches. */
 mb_status mb__store_baseline(mb__store *s, const char *ref,
-                             const char *exclude_commit, json_t **doc,
-                             mb_err *err);
+                             const char *exclude_commit, const json_t *current,
+                             json_t **doc, mb_err *err);
 
 /* Calls fn for every stored document, oldest first, with the document
  * (samples restored; borrowed for the call) and its git object (borrowed).

@@ -181,8 +181,12 @@ import json; d=json.load(open('$T_TMP/vars.json'))
 assert [v['name'] for v in d['comparison']['variants']] == ['fast', 'slow']
 assert all(r['status'] == 'ok' for r in d['runs']), d['runs']"
 
+expect_exit "a missing model is refused before anything is measured" 3 \
+    "$MBENCH" compare base="$T_TMP/missing.onnx" other=none,backend=null --processes 2 --iterations 20
+contains "the error names the variant and the file" "$LAST_ERR" "variant base: model file"
+printf 'not a model' > "$T_TMP/garbage.onnx"
 expect_exit "a FAILED baseline fails the command" 3 \
-    "$MBENCH" compare base="$T_TMP/missing.onnx" other=none,backend=null --processes 2 --iterations 20 --json "$T_TMP/fb.json"
+    "$MBENCH" compare base="$T_TMP/garbage.onnx" other=none,backend=null --processes 2 --iterations 20 --json "$T_TMP/fb.json"
 contains "other rows do not pretend to be the baseline" "$LAST_OUT" "n/a (baseline FAILED)"
 contains "the recommendation says the baseline failed" "$LAST_OUT" "the baseline base FAILED"
 check "a FAILED baseline leaves no speedup on the other variants" $PY -c "

@@ -18,7 +18,10 @@ contains "the CSV has one row per command" "$(cut -d, -f3 "$T_TMP/o.csv" | tr '\
 contains "the Markdown report names both commands" "$(cat "$T_TMP/o.md")" "slow"
 expect_exit "the stored exec runs are in the history" 0 $MBENCH history --db "$T_TMP/o.db" --variant slow
 contains "history lists the stored command" "$LAST_OUT" "slow"
-expect_exit "an exec document gates against another" 4 $MBENCH gate --current "$T_TMP/o.json" --baseline "$T_TMP/o.json"
+# the same document on both sides: a pass, or inconclusive when 3 runs are
+# too few for the 5% threshold; never a regression
+LAST_OUT=$($MBENCH gate --current "$T_TMP/o.json" --baseline "$T_TMP/o.json" 2>&1); rc=$?
+if [ $rc -eq 0 ] || [ $rc -eq 4 ]; then ok "an exec document gates against another"; else notok "an exec document gates against another" "exit $rc" "$LAST_OUT"; fi
 contains "the gate pairs runs by command name" "$LAST_OUT" "slow"
 # (a missing directory would be created: a regular file stands in the way)
 echo file >"$T_TMP/afile"

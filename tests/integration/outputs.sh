@@ -171,4 +171,88 @@ expect_exit "a report is built from the old document" 0 "$MBENCH" report old.jso
 if grep -q s3cr3t old.html old.md; then notok "reports of an old document hide its password" "$(grep -o '.\{30\}s3cr3t' old.html old.md | head -2)"
 else ok "reports of an old document hide its password"; fi
 
+
+# ---- --outdir: every format, timestamped, never overwriting -----------------
+NAME_RE='^mbench-run-[0-9]{8}T[0-9]{6}Z\.(json|csv|md|html)$'
+expect_exit "run --outdir writes into a new directory" 0 "$MBENCH" run none "${QUICK[@]}" --outdir od/new
+files=$(ls od/new 2>/dev/null)
+n=$(echo "$files" | grep -cE "$NAME_RE")
+if [ "$n" = 4 ]; then ok "four files named mbench-run-<UTC time>.EXT"
+else notok "four files named mbench-run-<UTC time>.EXT" "files: $files"; fi
+stamp=$(echo "$files" | head -1 | sed -E 's/^mbench-run-([0-9T]+Z)\..*/\1/')
+now=$(date -u +%s); then_=$(date -u -d "$(echo "$stamp" | sed -E 's/(....)(..)(..)T(..)(..)(..)Z/\1-\2-\3 \4:\5:\6 UTC/')" +%s 2>/dev/null || echo 0)
+if [ $((now - then_)) -ge 0 ] && [ $((now - then_)) -lt 60 ]; then ok "the name is the UTC time of the run ($stamp)"
+else notok "the name is the UTC time of the run" "stamp $stamp, now $(date -u +%Y%m%dT%H%M%SZ)"; fi
+kind=$($PY -c 'import json, sys; print(json.load(open(sys.argv[1]))["kind"])' od/new/mbench-run-$stamp.json 2>&1)
+contains "the .json is the result document" "$kind" "run"
+contains "the .csv has the header and a row" "$(head -1 od/new/mbench-run-$stamp.csv; wc -l <od/new/mbench-run-$stamp.csv)" "variant"
+if [ "$(wc -l <od/new/mbench-run-$stamp.csv)" -ge 2 ]; then ok "the .csv has a data row"; else notok "the .csv has a data row" "$(cat od/new/mbench-run-$stamp.csv)"; fi
+contains "the .md is the Markdown report" "$(head -3 od/new/mbench-run-$stamp.md)" "# "
+contains "the .html is the HTML report" "$(head -c 200 od/new/mbench-run-$stamp.html)" "<!DOCTYPE html>"
+
+# Names taken by anything (here one .md per second for the next 20 s) are
+# never overwritten: the whole set moves to -2.
+mkdir -p od/busy
+t=$(date -u +%s)
+for i in $(seq 0 20); do echo keep > "od/busy/mbench-run-$(date -u -d @$((t + i)) +%Y%m%dT%H%M%SZ).md"; done
+expect_exit "run --outdir into a directory where the names are taken" 0 "$MBENCH" run none "${QUICK[@]}" --outdir od/busy
+two=$(ls od/busy | grep -cE '^mbench-run-[0-9]{8}T[0-9]{6}Z-2\.(json|csv|md|html)$')
+if [ "$two" = 4 ]; then ok "the four files take the suffix -2"; else notok "the four files take the suffix -2" "$(ls od/busy | grep -v '\.md$'; ls od/busy | grep -- -2)"; fi
+kept=$(cat od/busy/*Z.md | sort -u)
+if [ "$kept" = keep ]; then ok "the existing files are untouched"; else notok "the existing files are untouched" "$kept"; fi
+expect_exit "a second run into the same directory" 0 "$MBENCH" run none "${QUICK[@]}" --outdir od/new
+n=$(ls od/new | wc -l)
+if [ "$n" = 8 ]; then ok "a second run adds four files and replaces none"; else notok "a second run adds four files and replaces none" "$(ls od/new)"; fi
+
+# Checked before measuring, like the other output flags.
+t0=$(now_ms)
+expect_exit "an --outdir under a regular file fails at once (exit 3)" 3 "$MBENCH" run none "${LONG[@]}" --outdir plain/od
+t1=$(now_ms)
+if [ $((t1 - t0)) -lt 5000 ]; then ok "the bad --outdir is reported before measuring ($((t1 - t0)) ms of a 30 s run)"
+else notok "the bad --outdir is reported before measuring" "took $((t1 - t0)) ms"; fi
+one_line "the --outdir error is one line" "$LAST_ERR"
+contains "the error names --outdir" "$LAST_ERR" "--outdir: "
+expect_exit "an --outdir of a regular file fails at once" 3 "$MBENCH" run none "${LONG[@]}" --outdir plain
+
+# Every command with the output flags: compare, validate, exec, profile.
+expect_exit "compare --outdir" 0 "$MBENCH" compare a=none b=none --backend null --processes 2 --iterations 20 --warmup 1 --quiet --outdir od/cmp
+n=$(ls od/cmp | grep -cE '^mbench-compare-[0-9]{8}T[0-9]{6}Z\.(json|csv|md|html)$')
+if [ "$n" = 4 ]; then ok "compare writes mbench-compare-* in four formats"; else notok "compare writes mbench-compare-* in four formats" "$(ls od/cmp)"; fi
+expect_exit "validate --outdir" 0 "$MBENCH" validate "$MBENCH_ROOT/models/digits_fp32.onnx" "$MBENCH_ROOT/models/digits_fp32.onnx" --outdir od/val
+contains "validate's .md is the validation report" "$(cat od/val/mbench-validate-*.md 2>&1 | head -1)" "# mbench validate"
+n=$(ls od/val | grep -cE '^mbench-validate-[0-9]{8}T[0-9]{6}Z\.(json|csv|md|html)$')
+if [ "$n" = 4 ]; then ok "validate writes four formats"; else notok "validate writes four formats" "$(ls od/val)"; fi
+expect_exit "exec --outdir" 0 "$MBENCH" exec --runs 2 --warmup 0 --outdir od/exec -- true
+n=$(ls od/exec | grep -cE '^mbench-exec-[0-9]{8}T[0-9]{6}Z\.(json|csv|md|html)$')
+if [ "$n" = 4 ]; then ok "exec writes four formats"; else notok "exec writes four formats" "$(ls od/exec)"; fi
+
+# ---- parameter count in the compare outputs ----------------------------------
+# Each variant's count is its ONNX initializers' element count (python3-onnx
+# is the reference); the console table, the Markdown and the HTML show it.
+MD="$MBENCH_ROOT/models"
+expect_exit "a compare of fp32 and int8 runs" 0 "$MBENCH" compare \
+    a="$MD/digits_fp32.onnx" b="$MD/digits_int8.onnx" --backend null \
+    --processes 2 --iterations 20 --warmup 1 --json par.json --md par.md --html par.html
+table=$LAST_OUT
+for v in fp32 int8; do
+    ref=$($PY -c 'import sys, onnx, numpy as np
+g = onnx.load(sys.argv[1]).graph
+print(sum(int(np.prod(i.dims)) for i in g.initializer))' "$MD/digits_$v.onnx")
+    var=$([ $v = fp32 ] && echo a || echo b)
+    got=$($PY -c 'import json, sys
+d = json.load(open("par.json"))
+print([r["model"]["params"] for r in d["runs"] if r["variant"] == sys.argv[1]][0])' $var)
+    if [ -n "$ref" ] && [ "$got" = "$ref" ]; then ok "the $v document's params equal the ONNX initializer count ($ref)"
+    else notok "the $v document's params equal the ONNX initializer count" "document: $got" "onnx: $ref"; fi
+    row=$(echo "$table" | grep "^$var ")
+    if echo "$row" | grep -qw -- "$ref"; then ok "the console row of $var shows $ref parameters"
+    else notok "the console row of $var shows $ref parameters" "row: $row"; fi
+    mrow=$(grep "^| $var | a | " par.md | head -1)  # the speedup table (baseline a)
+    if [[ "$mrow" == *"| $ref |"* ]]; then ok "the Markdown speedup row of $var shows $ref parameters"
+    else notok "the Markdown speedup row of $var shows $ref parameters" "row: $mrow"; fi
+    if grep -q "data-v=\"$ref\">$ref</td>" par.html; then ok "the HTML speedup table shows $var's $ref parameters"
+    else notok "the HTML speedup table shows $var's $ref parameters" "$(grep -o 'parameters</th>.\{0,80\}' par.html)"; fi
+done
+contains "the console header names the column" "$table" " params "
+
 done_testing

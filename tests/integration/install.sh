@@ -1,0 +1,74 @@
+#!/usr/bin/env bash
+# install.sh - the installed layout (docs/INSTALL.md): `make install` into a
+# temporary prefix; the installed mbench, a program linked against the
+# installed libmbench.so and one linked statically with libmbench.a
+# (pkg-config --static) each run a benchmark with ONNX Runtime from
+# <prefix>/lib/mbench - found from their own location, before the build
+# tree - and still do with the build tree out of reach (hidden under an
+# empty tmpfs in a private mount namespace: root, unshare).
+. "$(dirname "$0")/lib.sh"
+if [ -n "${MBENCH_SANITIZED:-}" ]; then skip "the installed layout" "sanitized build; runs in make test"; done_testing; fi
+ORT_BUILD="$MBENCH_ROOT/build/ort/libonnxruntime.so.1"
+if [ ! -f "$ORT_BUILD" ]; then skip "the installed layout" "no $ORT_BUILD (make ort)"; done_testing; fi
+unset MBENCH_ORT_LIB
+P="$T_TMP/prefix"
+MODEL="$T_TMP/digits.onnx"
+cp "$MBENCH_ROOT/models/digits_fp32.onnx" "$MODEL"
+build_rel=${MBENCH_BUILD#"$MBENCH_ROOT"/}
+
+check "make install PREFIX=... installs" make -s -C "$MBENCH_ROOT" --no-print-directory BUILD="$build_rel" install PREFIX="$P"
+[ -f "$P/lib/mbench/libonnxruntime.so.1" ] && ok "ONNX Runtime is installed in <libdir>/mbench" || notok "ONNX Runtime is installed in <libdir>/mbench" "$(ls -R "$P/lib")"
+
+export PKG_CONFIG_PATH="$P/lib/pkgconfig"
+cf=$(pkg-config --cflags mbench)
+[ "$(echo $cf)" = "-I$P/include" ] && ok "pkg-config --cflags mbench is mbench's include directory only" || notok "pkg-config --cflags mbench is mbench's include directory only" "got: $cf"
+contains "libpng and libpq are private (Libs.private)" "$(grep '^Libs.private:' "$P/lib/pkgconfig/mbench.pc")" "-lpng16 -lpq"
+contains "the other dependencies are in Requires.private" "$(grep '^Requires.private:' "$P/lib/pkgconfig/mbench.pc")" "jansson"
+[ "$(pkg-config --libs mbench | xargs)" = "-L$P/lib -lmbench" ] && ok "pkg-config --libs mbench is libmbench only" || notok "pkg-config --libs mbench is libmbench only" "$(pkg-config --libs mbench)"
+
+SRC="$FIX/install/ort_where.c"
+# The shared-library program lives outside the prefix: only libmbench's own
+# location (not the program's) leads to <libdir>/mbench.
+mkdir -p "$T_TMP/elsewhere"
+# shellcheck disable=SC2046
+check "a program compiles and links against the installed libmbench.so" \
+    cc -std=c11 -Wall -Werror -o "$T_TMP/elsewhere/ort_where_shared" "$SRC" $(pkg-config --cflags --libs mbench) -Wl,-rpath,"$P/lib"
+# shellcheck disable=SC2046
+check "a program links libmbench.a statically with pkg-config --static" \
+    cc -std=c11 -Wall -Werror -o "$P/bin/ort_where_static" "$SRC" $(pkg-config --cflags mbench) \
+    -Wl,-Bstatic -lmbench -Wl,-Bdynamic -Wl,--as-needed $(pkg-config --static --libs mbench)
+if readelf -d "$P/bin/ort_where_static" | grep -q 'libmbench'; then
+    notok "the static program does not need libmbench.so" "$(readelf -d "$P/bin/ort_where_static" | grep NEEDED)"
+else ok "the static program does not need libmbench.so"; fi
+
+# With the build tree in place: the installed copy comes first.
+expect_exit "the installed mbench runs a benchmark" 0 "$P/bin/mbench" run "$MODEL" --processes 1 --min-time 0 --max-time 0.3s --batch 1 --json "$T_TMP/inst.json"
+lib=$($PY -c 'import json,sys; print(json.load(open(sys.argv[1]))["runs"][0]["runtime"]["library_path"])' "$T_TMP/inst.json" 2>&1)
+[ "$lib" = "$P/bin/../lib/mbench/libonnxruntime.so.1" ] && ok "the installed mbench uses <prefix>/lib/mbench before the build tree" || notok "the installed mbench uses <prefix>/lib/mbench before the build tree" "got: $lib"
+expect_exit "the shared-library program runs a benchmark" 0 "$T_TMP/elsewhere/ort_where_shared" "$MODEL"
+contains "libmbench.so uses <libdir>/mbench, found from its own location" "$LAST_OUT" "library $P/lib/mbench/libonnxruntime.so.1"
+expect_exit "the static program runs a benchmark" 0 "$P/bin/ort_where_static" "$MODEL"
+contains "the static program uses <prefix>/lib/mbench" "$LAST_OUT" "library $P/bin/../lib/mbench/libonnxruntime.so.1"
+
+# The build tree out of reach: an empty tmpfs over it, in a private mount
+# namespace (the real tree is untouched for everything else running).
+if [ "$(id -u)" -ne 0 ] || ! unshare -m --propagation private true 2>/dev/null; then
+    skip "the installed layout with the build tree removed" "needs root and unshare -m"
+    done_testing
+fi
+cat >"$T_TMP/hidden.sh" <<HID
+set -e
+mount -t tmpfs none "$MBENCH_ROOT/build"
+if [ -e "$ORT_BUILD" ]; then echo "build tree still visible"; exit 9; fi
+"$P/bin/mbench" run "$MODEL" --processes 1 --min-time 0 --max-time 0.3s --batch 1 --json "$T_TMP/hidden.json" >/dev/null
+echo "mbench ok"
+"$T_TMP/elsewhere/ort_where_shared" "$MODEL"
+"$P/bin/ort_where_static" "$MODEL"
+HID
+expect_exit "with the build tree hidden, all three run a benchmark" 0 unshare -m --propagation private sh "$T_TMP/hidden.sh"
+contains "the installed mbench ran" "$LAST_OUT" "mbench ok"
+contains "the shared-library program used the installed runtime" "$LAST_OUT" "library $P/lib/mbench/libonnxruntime.so.1"
+contains "the static program used the installed runtime" "$LAST_OUT" "library $P/bin/../lib/mbench/libonnxruntime.so.1"
+its=$($PY -c 'import json,sys; print(json.load(open(sys.argv[1]))["runs"][0]["iterations"] > 0)' "$T_TMP/hidden.json" 2>&1)
+[ "$its" = True ] && ok "the hidden-tree run measured iterations" || notok "the hidden-tree run measured iterations" "$its"
+done_testing
