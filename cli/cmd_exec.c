@@ -1,11 +1,7 @@
-/* cmd_exec.c - mbench exec: benchmark whole programs (docs/EXEC.md).
- *
- *   mbench exec [options] -- CMD ARGS...          one command, as argv
- *   mbench exec [options] -c 'CMD1' -c 'CMD2'     several, compared
- *
- * Parses the options (the table below and the output options), expands
- * the commands and measures them with the exec engine (src/exec/), prints
- * the runs and the comparison and writes the outputs. */
+/* cmd_exec.c - mbench exec [options] [--] CMD ARGS... | -c 'CMD' ...:
+ * benchmark whole programs (docs/EXEC.md).  Parses the options (the table
+ * below and the outputs), measures the commands with the exec engine
+ * (src/exec/), prints the runs and the comparison, writes the outputs. */
 #include "cli.h"
 #include "exec_util.h"
 #include "opt.h"
@@ -132,16 +128,6 @@ static int on_opt(void *user, const mb_opt *opt, const mb_optval *v)
     return 0;
 }
 
-static void progress(void *user, const mb_exec_cmd *c, int warmup, size_t run,
-                     const mb_proc_result *r)
-{
-    (void)user;
-    char t[32];
-    fprintf(stderr, "\r\033[K%s %s #%zu: %s", warmup ? "warmup" : "run",
-            c->name, run + 1, mb_cli_fmt_ns((double)r->wall_ns, t, sizeof t));
-    fflush(stderr);
-}
-
 #define FAIL(code)                                                             \
     do {                                                                       \
         rc = (code);                                                           \
@@ -171,20 +157,11 @@ int cmd_exec(int argc, char **argv)
         FAIL(rc == MB_OPT_HELP ? MB_EXIT_OK : rc);
     if (mb__exec_commands(a.tmpl, a.ntmpl, nc, argv + argc - nc, a.names,
                           a.nnames, &a.params, o->shell, &cmds, &ncmds, &err))
-        FAIL(mb_cli_error(err.code == MB_ENOMEM ? MB_EXIT_RUNTIME
-                                                : MB_EXIT_USAGE,
-                          "%s", err.msg));
+        FAIL(mb_cli_fail(&err)); /* 2 for a bad command, 3 out of memory */
     o->cancel = mb_cli_cancel_flag(0);
     if (!ctx.quiet && isatty(2))
-        o->progress = progress;
-    if (o->gpu_memory) {
-        mb_err ge = {0};
-        if (mb__nvml_open(&o->nvml, &ge) != MB_OK)
-            fprintf(stderr, "%s\n", ge.msg);
-        else
-            fprintf(stderr,
-                    "GPU memory: sampled through NVML (untested path)\n");
-    }
+        o->progress = mb_cli_exec_progress;
+    mb_cli_exec_gpu_open(o);
     mb_status st = mb__exec_measure(o, cmds, ncmds, &ser, &err);
     if (o->progress)
         fprintf(stderr, "\r\033[K");

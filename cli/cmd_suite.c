@@ -124,26 +124,6 @@ static int on_opt(void *user, const mb_opt *o, const mb_optval *v)
     return 0;
 }
 
-static void on_start(void *user, size_t k, size_t selected, const char *name)
-{
-    if (*(const int *)user)
-        return;
-    fprintf(stderr, "[%zu/%zu] running %s\n", k, selected, name);
-    fflush(stderr);
-}
-
-static void on_run(void *user, size_t k, size_t selected, const json_t *r)
-{
-    if (!*(const int *)user)
-        mb_cli_print_suite_run(k, selected, r);
-}
-
-static void on_warn(void *user, const char *msg)
-{
-    (void)user;
-    mb_cli_warn("%s", msg);
-}
-
 int cmd_suite(int argc, char **argv)
 {
     sargs a;
@@ -166,10 +146,7 @@ int cmd_suite(int argc, char **argv)
     sop->tasks_path = ctx.args[0];
     sop->command_line = mb_cli_command_line();
     sop->eo.cancel = mb_cli_cancel_flag(0);
-    sop->on_start = on_start;
-    sop->on_run = on_run;
-    sop->on_warn = on_warn;
-    sop->user = &quiet;
+    mb_cli_suite_console(sop, &quiet);
     mb_err err = {0};
     if (sop->eo.gpu_memory && mb__nvml_open(&sop->eo.nvml, &err) != MB_OK)
         mb_cli_warn("%s", err.msg);

@@ -7,6 +7,7 @@
 #define MB_CLI_EXEC_UTIL_H
 
 #include "exec/exec.h"
+#include "exec/suiterun.h"
 
 #include <jansson.h>
 #include <stdio.h>
@@ -42,6 +43,16 @@ void mb_cli_print_suite_run(size_t k, size_t selected, const json_t *r);
  * whose own options are not mbench's ("--" when given; argc when none). */
 struct mb_cmd;
 int mb_cli_first_operand(const struct mb_cmd *cmd, int argc, char **argv);
+
+/* exec's progress line on stderr (mb_exec_opts.progress). */
+void mb_cli_exec_progress(void *user, const mb_exec_cmd *c, int warmup,
+                          size_t run, const mb_proc_result *r);
+/* With o->gpu_memory, opens NVML into o->nvml and says on stderr whether
+ * GPU memory is sampled. */
+void mb_cli_exec_gpu_open(mb_exec_opts *o);
+/* Sets so's callbacks to print each task as it starts and ends (not while
+ * *quiet) and warnings, on the console. */
+void mb_cli_suite_console(mb_suite_opts *so, const int *quiet);
 
 /* Writes doc as indented JSON atomically; prints the error and returns
  * MB_EXIT_RUNTIME on failure, 0 on success. */
