@@ -1,9 +1,10 @@
 /* cmd_diff.c - mbench diff A B: every accuracy metric of saved tensors B
  * (candidate) against A (baseline), optional gates, a JSON document and a
- * PNG heat map of |A - B|: parses the options, calls the diff engine
- * (src/accuracy/diff.c), prints the metrics and writes the outputs.
- * Definitions: docs/ACCURACY.md. */
+ * PNG heat map of |A - B|: parses the options (the table below), calls the
+ * diff engine (src/accuracy/diff.c), prints the metrics and writes the
+ * outputs.  Definitions: docs/ACCURACY.md. */
 #include "cli.h"
+#include "opt.h"
 #include "outputs.h"
 
 #include "accuracy/diff.h"
@@ -14,44 +15,112 @@
 #include "report/output.h"
 #include "report/valprint.h"
 
-#include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
-#include <string.h>
 
 MBENCH_COMMAND(diff, cmd_diff,
                "compare saved output tensors (.npy, .npz, .pb, directories)")
+MBENCH_OPTIONS(diff, mb_cmd_diff)
 
-static void usage(FILE *f)
+/* clang-format off */
+enum { O_ATOL, O_RTOL, O_RANGE, O_SSIM3D, O_GATE, O_PREC, O_JSON, O_HEATMAP,
+       O_THREADS, O_PERSAMPLE, O_N };
+
+#define D(n, t, m, h, e, lo, hi, f, i) {n, 0, t, m, h, e, NULL, lo, hi, f, i}
+/* clang-format on */
+static const mb_opt diff_opts[] = {
+    D("atol", MB_OPT_DOUBLE, "X", "isclose absolute tolerance (default 1e-8)",
+      "a number >= 0", 0, 1e300, 0, O_ATOL),
+    D("rtol", MB_OPT_DOUBLE, "Y", "isclose relative tolerance (default 1e-5)",
+      "a number >= 0", 0, 1e300, 0, O_RTOL),
+    D("data-range", MB_OPT_DOUBLE, "R",
+      "data range for PSNR and SSIM (default: the baseline's max - min)",
+      "a number > 0", 1e-300, 1e300, 0, O_RANGE),
+    D("ssim-3d", MB_OPT_SWITCH, NULL, "SSIM over the last three dims (volumes)",
+      NULL, 0, 0, 0, O_SSIM3D),
+    D("gate", MB_OPT_STRING, "EXPR",
+      "e.g. 'cosine>=0.999', 'psnr>=40', 'max_abs<=1e-3' (repeatable)", NULL, 0,
+      0, MB_OPT_REPEAT, O_GATE),
+    D("precision", MB_OPT_STRING, "P",
+      "add the default gates of fp32, fp16 or int8", "fp32, fp16 or int8", 0, 0,
+      0, O_PREC),
+    D("json", MB_OPT_OUTFILE, "FILE",
+      "write the result document (atomically; '-' is stdout)", NULL, 0, 0,
+      MB_OPT_STDOUT, O_JSON),
+    D("heatmap", MB_OPT_OUTFILE, "FILE",
+      "draw |A - B| of the first image-like tensor as a PNG (last two dims, "
+      "first image)",
+      NULL, 0, 0, MB_OPT_STDOUT, O_HEATMAP),
+    D("threads", MB_OPT_INT, "N",
+      "threads for large tensors (default: all CPUs)", "an integer in 1..256",
+      1, 256, 0, O_THREADS),
+    D("per-sample", MB_OPT_INT, "N",
+      "list per-sample metrics up to N samples in the JSON (default 1024, 0: "
+      "never)",
+      "an integer >= 0", 0, 9.2e18, 0, O_PERSAMPLE),
+};
+
+const mb_cmd mb_cmd_diff = {
+    "diff",
+    "BASELINE CANDIDATE",
+    "compare saved output tensors (.npy, .npz, .pb, directories)",
+    "Compares candidate tensors with baseline tensors and prints every "
+    "accuracy metric (docs/ACCURACY.md).  BASELINE and CANDIDATE are .npy, "
+    ".npz or ONNX TensorProto .pb files, or directories of .npy and .pb files "
+    "matched by file name (a .pb also matches by the tensor name stored in "
+    "it).  In a directory holding ONNX test data (input_N.pb and output_N.pb) "
+    "only the outputs are compared.  -q prints only the verdict line.",
+    diff_opts,
+    sizeof diff_opts / sizeof diff_opts[0],
+    0,
+    2,
+    2,
+    "Exit codes: 0 all gates pass (or no gates), 1 a gate failed, 2 usage "
+    "error, 3 unreadable files or mismatched shapes."};
+
+#define MAX_GATES 64
+
+typedef struct dargs {
+    mb_metric_opts mo;
+    mb_gate gates[MAX_GATES];
+    size_t n_gates;
+    const char *json_path, *heat_path;
+} dargs;
+
+static int on_opt(void *user, const mb_opt *o, const mb_optval *v)
 {
-    fprintf(f,
-        "usage: mbench diff BASELINE CANDIDATE [options]\n"
-        "\n"
-        "Compares candidate tensors with baseline tensors and prints every\n"
-        "accuracy metric (docs/ACCURACY.md).  BASELINE and CANDIDATE are\n"
-        ".npy, .npz or ONNX TensorProto .pb files, or directories of .npy\n"
-        "and .pb files matched by file name (a .pb also matches by the\n"
-        "tensor name stored in it).  In a directory holding ONNX test data\n"
-        "(input_N.pb and output_N.pb) only the outputs are compared.\n"
-        "\n"
-        "  --atol X          isclose absolute tolerance (default 1e-8)\n"
-        "  --rtol Y          isclose relative tolerance (default 1e-5)\n"
-        "  --data-range R    data range for PSNR and SSIM (default: the\n"
-        "                    baseline's max - min)\n"
-        "  --ssim-3d         SSIM over the last three dims (volumes)\n"
-        "  --gate EXPR       e.g. 'cosine>=0.999', 'psnr>=40',\n"
-        "                    'max_abs<=1e-3' (repeatable)\n"
-        "  --precision P     add the default gates of fp32, fp16 or int8\n"
-        "  --json FILE       write the result document (atomically)\n"
-        "  --heatmap FILE    draw |A - B| of the first image-like tensor as\n"
-        "                    a PNG (last two dims, first image)\n"
-        "  --threads N       threads for large tensors (default: all CPUs)\n"
-        "  --per-sample N    list per-sample metrics up to N samples in the\n"
-        "                    JSON (default 1024, 0: never)\n"
-        "  -q, --quiet       print only the verdict line\n"
-        "\n"
-        "Exit codes: 0 all gates pass (or no gates), 1 a gate failed,\n"
-        "2 usage error, 3 unreadable files or mismatched shapes.\n");
+    dargs *a = user;
+    mb_err err;
+    mb_precision p;
+    double *const dbls[O_N] = {[O_ATOL] = &a->mo.atol,
+                               [O_RTOL] = &a->mo.rtol,
+                               [O_RANGE] = &a->mo.data_range};
+    const char **const paths[O_N] = {
+        [O_JSON] = &a->json_path, [O_HEATMAP] = &a->heat_path};
+    if (dbls[o->id])
+        *dbls[o->id] = v->d;
+    else if (paths[o->id]) /* checked; "-" already made the stdout path */
+        *paths[o->id] = v->str;
+    else if (o->id == O_SSIM3D)
+        a->mo.ssim_3d = 1;
+    else if (o->id == O_THREADS)
+        a->mo.threads = (int)v->i;
+    else if (o->id == O_PERSAMPLE)
+        a->mo.per_sample_max = (size_t)v->i;
+    else if (o->id == O_GATE && a->n_gates >= MAX_GATES)
+        return mb_cli_error(MB_EXIT_USAGE, "at most %d gates", MAX_GATES);
+    else if (o->id == O_GATE &&
+             mb__gate_parse(v->text, &a->gates[a->n_gates++], &err))
+        return mb_cli_error(MB_EXIT_USAGE, "%s", err.msg);
+    else if (o->id == O_PREC && mb__precision_parse(v->text, &p))
+        return mb_cli_bad_value("--precision", v->text, "fp32, fp16 or int8");
+    else if (o->id == O_PREC) {
+        a->n_gates +=
+            mb__gate_defaults(p, a->gates + a->n_gates, MAX_GATES - a->n_gates);
+        if (a->n_gates > MAX_GATES)
+            a->n_gates = MAX_GATES;
+    }
+    return 0;
 }
 
 static void note(void *user, const char *msg)
@@ -66,22 +135,6 @@ static void print_failure(void *user, const mb_err *e)
     mb_cli_fail(e);
 }
 
-enum {
-    OPT_ATOL = 1,
-    OPT_RTOL,
-    OPT_RANGE,
-    OPT_SSIM3D,
-    OPT_GATE,
-    OPT_PREC,
-    OPT_JSON,
-    OPT_HEATMAP,
-    OPT_THREADS,
-    OPT_PERSAMPLE,
-    OPT_HELP
-};
-
-#define MAX_GATES 64
-
 /* Prints what a report/valprint.h writer renders. */
 static void put(void (*fn)(const json_t *, mb_buf *), const json_t *x)
 {
@@ -93,110 +146,24 @@ static void put(void (*fn)(const json_t *, mb_buf *), const json_t *x)
 
 int cmd_diff(int argc, char **argv)
 {
-    static const struct option opts[] = {
-        {"atol", required_argument, NULL, OPT_ATOL},
-        {"rtol", required_argument, NULL, OPT_RTOL},
-        {"data-range", required_argument, NULL, OPT_RANGE},
-        {"ssim-3d", no_argument, NULL, OPT_SSIM3D},
-        {"gate", required_argument, NULL, OPT_GATE},
-        {"precision", required_argument, NULL, OPT_PREC},
-        {"json", required_argument, NULL, OPT_JSON},
-        {"heatmap", required_argument, NULL, OPT_HEATMAP},
-        {"threads", required_argument, NULL, OPT_THREADS},
-        {"per-sample", required_argument, NULL, OPT_PERSAMPLE},
-        {"quiet", no_argument, NULL, 'q'},
-        {"help", no_argument, NULL, OPT_HELP},
-        {NULL, 0, NULL, 0}};
-    mb_metric_opts mo;
-    mb__metric_opts_defaults(&mo);
-    mb_gate gates[MAX_GATES];
-    size_t n_gates = 0;
-    const char *json_path = NULL, *heat_path = NULL;
-    int quiet = 0;
+    dargs a = {0};
+    mb__metric_opts_defaults(&a.mo);
+    mb_opt_ctx ctx = {NULL, NULL, on_opt, &a, 0, NULL, 0};
+    int rc = mb_opt_parse(&mb_cmd_diff, argc, argv, &ctx);
+    if (rc)
+        return rc == MB_OPT_HELP ? MB_EXIT_OK : rc;
+    int quiet = ctx.quiet;
     mb_err err;
-    int c;
-    optind = 1;
-    opterr = 0;
-    while ((c = getopt_long(argc, argv, "qh", opts, NULL)) != -1) {
-        int64_t iv;
-        switch (c) {
-        case OPT_ATOL:
-            if (mb_cli_parse_double(optarg, 0, 1e300, &mo.atol))
-                return mb_cli_bad_value("--atol", optarg, "a number >= 0");
-            break;
-        case OPT_RTOL:
-            if (mb_cli_parse_double(optarg, 0, 1e300, &mo.rtol))
-                return mb_cli_bad_value("--rtol", optarg, "a number >= 0");
-            break;
-        case OPT_RANGE:
-            if (mb_cli_parse_double(optarg, 1e-300, 1e300, &mo.data_range))
-                return mb_cli_bad_value("--data-range", optarg,
-                                        "a number > 0");
-            break;
-        case OPT_SSIM3D:
-            mo.ssim_3d = 1;
-            break;
-        case OPT_GATE:
-            if (n_gates >= MAX_GATES)
-                return mb_cli_error(MB_EXIT_USAGE, "at most %d gates",
-                                    MAX_GATES);
-            if (mb__gate_parse(optarg, &gates[n_gates], &err))
-                return mb_cli_error(MB_EXIT_USAGE, "%s", err.msg);
-            n_gates++;
-            break;
-        case OPT_PREC: {
-            mb_precision p;
-            if (mb__precision_parse(optarg, &p))
-                return mb_cli_bad_value("--precision", optarg,
-                                        "fp32, fp16 or int8");
-            n_gates += mb__gate_defaults(p, gates + n_gates,
-                                         MAX_GATES - n_gates);
-            if (n_gates > MAX_GATES)
-                n_gates = MAX_GATES;
-            break;
-        }
-        case OPT_JSON: /* outputs are checked before any work */
-            if ((iv = mb_cli_output_arg("--json", optarg, &json_path)))
-                return (int)iv;
-            break;
-        case OPT_HEATMAP:
-            if ((iv = mb_cli_output_arg("--heatmap", optarg, &heat_path)))
-                return (int)iv;
-            break;
-        case OPT_THREADS:
-            if (mb_cli_parse_i64(optarg, 1, 256, &iv))
-                return mb_cli_bad_value("--threads", optarg,
-                                        "an integer in 1..256");
-            mo.threads = (int)iv;
-            break;
-        case OPT_PERSAMPLE:
-            if (mb_cli_parse_i64(optarg, 0, INT64_MAX, &iv))
-                return mb_cli_bad_value("--per-sample", optarg,
-                                        "an integer >= 0");
-            mo.per_sample_max = (size_t)iv;
-            break;
-        case 'q':
-            quiet = 1;
-            break;
-        case 'h':
-        case OPT_HELP:
-            usage(stdout);
-            return MB_EXIT_OK;
-        default:
-            return mb_cli_error(MB_EXIT_USAGE,
-                                "unknown or incomplete option '%s'; see "
-                                "mbench diff --help",
-                                argv[optind - 1]);
-        }
-    }
-    if (argc - optind != 2)
-        return mb_cli_error(MB_EXIT_USAGE,
-                            "diff needs BASELINE and CANDIDATE paths; see "
-                            "mbench diff --help");
     mb_buf png = MB_BUF_INIT;
-    mb__diff_req rq = {argv[optind], argv[optind + 1], mo, gates, n_gates,
-                       mb_cli_command_line(), heat_path ? &png : NULL,
-                       note, NULL};
+    mb__diff_req rq = {ctx.args[0],
+                       ctx.args[1],
+                       a.mo,
+                       a.gates,
+                       a.n_gates,
+                       mb_cli_command_line(),
+                       a.heat_path ? &png : NULL,
+                       note,
+                       NULL};
     mb__diff_result res;
     if (mb__diff_run(&rq, &res, &err)) {
         mb__buf_free(&png);
@@ -204,29 +171,28 @@ int cmd_diff(int argc, char **argv)
     }
     size_t i;
     const json_t *m;
-    json_array_foreach(json_object_get(res.doc, "outputs"), i, m)
-        if (!quiet)
-            put(mb__metrics_text, m);
-    if (n_gates > 0 && !quiet) {
+    json_array_foreach(json_object_get(res.doc, "outputs"), i, m) if (!quiet)
+        put(mb__metrics_text, m);
+    if (a.n_gates > 0 && !quiet) {
         printf("gates:\n");
         put(mb__gates_text, json_object_get(res.doc, "gates"));
     }
     printf("%s: %zu tensor%s compared%s\n",
-           n_gates == 0 ? "DONE" : res.passed ? "PASS" : "FAIL",
+           a.n_gates == 0 ? "DONE"
+           : res.passed   ? "PASS"
+                          : "FAIL",
            res.n_tensors, res.n_tensors == 1 ? "" : "s",
-           n_gates == 0 ? ", no gates" : "");
-    int rc = 0;
+           a.n_gates == 0 ? ", no gates" : "");
     /* a heatmap that cannot be written does not cost the JSON */
-    if (heat_path) {
-        if (res.heat_status ||
-            mb__output_buf(heat_path, &png, &res.heat_err))
+    if (a.heat_path) {
+        if (res.heat_status || mb__output_buf(a.heat_path, &png, &res.heat_err))
             rc = mb_cli_fail(&res.heat_err);
         else if (!quiet)
             printf("heatmap of %s: %s (brightest = |diff| %.6g)\n",
-                   res.heat_name, heat_path, res.heat_max);
+                   res.heat_name, a.heat_path, res.heat_max);
     }
     mb__buf_free(&png);
-    mb__outset files = {json_path, NULL, NULL, NULL};
+    mb__outset files = {a.json_path, NULL, NULL, NULL};
     if (mb__output_all(&files, res.doc, print_failure, NULL))
         rc = MB_EXIT_RUNTIME;
     json_decref(res.doc);

@@ -1,288 +1,198 @@
-/* cmd_exec.c - mbench exec: benchmark whole programs (docs/EXEC.md).
- *
- *   mbench exec [options] -- CMD ARGS...          one command, as argv
- *   mbench exec [options] -c 'CMD1' -c 'CMD2'     several, compared
- *
- * Commands given with -c are split into words like sh does (quotes,
- * backslashes; no expansion) unless --shell.  Several commands are measured
- * interleaved (one run of each per round) and compared with the first. */
+/* cmd_exec.c - mbench exec [options] [--] CMD ARGS... | -c 'CMD' ...:
+ * benchmark whole programs (docs/EXEC.md).  Parses the options (the table
+ * below and the outputs), measures the commands with the exec engine
+ * (src/exec/), prints the runs and the comparison, writes the outputs. */
 #include "cli.h"
 #include "exec_util.h"
+#include "opt.h"
 #include "outputs.h"
 #include "reqopt.h"
 
 #include "core/alloc.h"
-#include "core/buf.h"
 #include "exec/nvml.h"
 #include "exec/params.h"
 #include "store/store.h"
 
-#include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
-MBENCH_COMMAND(exec, cmd_exec, "benchmark whole programs (commands), compare them")
+MBENCH_COMMAND(exec, cmd_exec,
+               "benchmark whole programs (commands), compare them")
+MBENCH_OPTIONS(exec, mb_cmd_exec)
 
-static void usage(FILE *f)
+/* clang-format off */
+enum { O_CMD, O_NAME, O_SHELL, O_PARAM, O_WARM, O_RUNS, O_MINRUNS, O_MAXRUNS,
+       O_MINTIME, O_MAXTIME, O_CI, O_TIMEOUT, O_PREP, O_CLEAN, O_CWD, O_IGN,
+       O_OUT, O_GPU, O_SEED, O_REQ, O_N };
+
+#define X(n, s, t, m, h, e, c, lo, hi, f, i) {n, s, t, m, h, e, c, lo, hi, f, i}
+static const mb_opt exec_opts[] = {
+    X("command", 'c', MB_OPT_STRING, "CMD", "a command (repeatable); split like sh words (quotes, backslashes; no expansion)", NULL, NULL, 0, 0, MB_OPT_REPEAT, O_CMD),
+    X("name", 'n', MB_OPT_STRING, "NAME", "display name of a command (in the order given; repeatable)", NULL, NULL, 0, 0, MB_OPT_REPEAT, O_NAME),
+    X("shell", 0, MB_OPT_SWITCH, NULL, "run commands through /bin/sh -c", NULL, NULL, 0, 0, 0, O_SHELL),
+    X("param", 0, MB_OPT_KV, "NAME=a,b", "run once per value, replacing {NAME} (repeatable: every combination)", NULL, NULL, 0, 0, MB_OPT_REPEAT, O_PARAM),
+    X("warmup", 'w', MB_OPT_INT, "N", "warmup runs per command (default 0)", "a count >= 0", NULL, 0, 1000000, 0, O_WARM),
+    X("runs", 'r', MB_OPT_INT, "N", "exactly N measured runs per command", "a count >= 1", NULL, 1, 100000000, 0, O_RUNS),
+    X("min-runs", 0, MB_OPT_INT, "N", "at least N measured runs (default 10)", "a count >= 1", NULL, 1, 100000000, 0, O_MINRUNS),
+    X("max-runs", 0, MB_OPT_INT, "N", "at most N measured runs (default 1000)", "a count >= 1", NULL, 1, 100000000, 0, O_MAXRUNS),
+    X("min-time", 0, MB_OPT_DURATION, "D", "measured time per command (default 3s)", "a duration like 3s", NULL, 0, 0, 0, O_MINTIME),
+    X("max-time", 0, MB_OPT_DURATION, "D", "whole measurement (default 120s)", "a duration like 2m", NULL, 0, 0, 0, O_MAXTIME),
+    X("target-ci", 0, MB_OPT_DOUBLE, "X", "median CI half-width / median (default 0.02; 0 off)", "a fraction in [0, 1]", NULL, 0, 1, 0, O_CI),
+    X("timeout", 0, MB_OPT_DURATION, "D", "kill a run's process group after D (SIGTERM, then SIGKILL after 2 s)", "a duration like 30s", NULL, 0, 0, 0, O_TIMEOUT),
+    X("prepare", 0, MB_OPT_STRING, "CMD", "shell command before each run", NULL, NULL, 0, 0, 0, O_PREP),
+    X("cleanup", 0, MB_OPT_STRING, "CMD", "shell command after each run", NULL, NULL, 0, 0, 0, O_CLEAN),
+    X("cwd", 0, MB_OPT_DIR, "DIR", "working directory of the runs", NULL, NULL, 0, 0, 0, O_CWD),
+    X("ignore-failure", 0, MB_OPT_SWITCH, NULL, "record non-zero exits instead of stopping", NULL, NULL, 0, 0, 0, O_IGN),
+    X("output", 0, MB_OPT_ENUM, "WHERE", "the command's stdout: null (default), pipe (drained, last 64 KiB kept), inherit", NULL, "null|pipe|inherit", 0, 0, 0, O_OUT),
+    X("gpu-memory", 0, MB_OPT_SWITCH, NULL, "sample GPU memory through NVML (untested)", NULL, NULL, 0, 0, 0, O_GPU),
+    X("seed", 0, MB_OPT_INT, "N", "bootstrap seed (default 42)", "a non-negative integer", NULL, 0, 9.2e18, 0, O_SEED),
+    X("require", 0, MB_OPT_STRING, "EXPR", "a requirement on the results, e.g. speedup>=1.5, rss_peak<2GiB, metric.hit_rate>=80% (repeatable; docs/EXEC.md); exit 6 when one is not met", NULL, NULL, 0, 0, MB_OPT_REPEAT, O_REQ),
+};
+/* clang-format on */
+
+const mb_cmd mb_cmd_exec = {
+    "exec",
+    "-- CMD [ARGS...]",
+    "benchmark whole programs (commands), compare them",
+    "Runs commands (after '--', or each -c 'CMD ARGS') as benchmarks: warmup "
+    "runs, then measured runs until the median's 95% CI is within "
+    "--target-ci (after --min-runs and --min-time) or a maximum is reached.  "
+    "Several commands run interleaved (one run of each per round) and are "
+    "compared with the first.  Programs may report phases, counters and "
+    "metrics through MBENCH_EVENTS_FD (docs/EXEC.md).  The document is of "
+    "kind \"exec\"; with --db its runs are stored by command name (variant), "
+    "so `mbench gate` can judge them later.  -q shows no per-run progress.",
+    exec_opts,
+    sizeof exec_opts / sizeof exec_opts[0],
+    MB_OPTSET_OUTPUT,
+    0,
+    -1,
+    "Durations: 10, 10s, 500ms, 2m.  Exit codes: 0 ok, 2 usage, 3 a command "
+    "failed or was not found, or an output could not be written, 6 a "
+    "--require requirement not met, 130 interrupted."};
+
+typedef struct eargs {
+    mb_exec_opts o;
+    char **tmpl, **names; /* borrowed from argv */
+    size_t ntmpl, nnames;
+    mb_exec_params params;
+    mb_cli_reqs reqs;
+    int64_t seed;
+} eargs;
+
+static int on_opt(void *user, const mb_opt *opt, const mb_optval *v)
 {
-    fprintf(f,
-        "usage: mbench exec [options] -- CMD [ARGS...]\n"
-        "       mbench exec [options] -c 'CMD1 ARGS' -c 'CMD2 ARGS' ...\n\n"
-        "Runs commands as benchmarks: warmup runs, then measured runs until the\n"
-        "median's 95%% CI is within --target-ci (after --min-runs and --min-time)\n"
-        "or a maximum is reached.  Several commands run interleaved and are\n"
-        "compared with the first.  Programs may report phases, counters and\n"
-        "metrics through MBENCH_EVENTS_FD (docs/EXEC.md).\n\n"
-        "commands:\n"
-        "  -c, --command CMD      a command (repeatable); split like sh words\n"
-        "  -n, --name NAME        display name of a command (in the order given)\n"
-        "      --shell            run commands through /bin/sh -c\n"
-        "      --param NAME=a,b   run once per value, replacing {NAME} (repeatable:\n"
-        "                         every combination)\n"
-        "runs:\n"
-        "  -w, --warmup N         warmup runs per command (default 0)\n"
-        "  -r, --runs N           exactly N measured runs per command\n"
-        "      --min-runs N       (default 10)      --max-runs N   (default 1000)\n"
-        "      --min-time D       measured time per command (default 3s)\n"
-        "      --max-time D       whole measurement (default 120s)\n"
-        "      --target-ci X      median CI half-width / median (default 0.02; 0 off)\n"
-        "      --timeout D        kill a run's process group after D (SIGTERM, then\n"
-        "                         SIGKILL after 2 s)\n"
-        "      --prepare CMD      shell command before each run\n"
-        "      --cleanup CMD      shell command after each run\n"
-        "      --cwd DIR          working directory of the runs\n"
-        "      --ignore-failure   record non-zero exits instead of stopping\n"
-        "      --output WHERE     the command's stdout: null (default), pipe\n"
-        "                         (drained, last 64 KiB kept), inherit\n"
-        "      --gpu-memory       sample GPU memory through NVML (untested)\n"
-        "results:\n"
-        "      --seed N           bootstrap seed (default 42)\n"
-        "      --require EXPR     a requirement on the results, e.g. speedup>=1.5,\n"
-        "                         rss_peak<2GiB, metric.hit_rate>=80%% (repeatable;\n"
-        "                         docs/EXEC.md); exit 6 when one is not met\n"
-        "  -q, --quiet            no per-run progress\n"
-        "  -h, --help\n\n"
-        "%s\n"
-        "The document is of kind \"exec\"; with --db its runs are stored by\n"
-        "command name (variant), so `mbench gate` can judge them later.\n"
-        "Durations: 10, 10s, 500ms, 2m.  Exit: 0 ok, 2 usage, 3 a command failed\n"
-        "or was not found, or an output could not be written, 6 a --require\n"
-        "requirement not met, 130 interrupted.\n",
-        mb_cli_outputs_help);
+    eargs *a = user;
+    mb_exec_opts *o = &a->o;
+    mb_err err = {0};
+    /* the options that only store their value */
+    int64_t *const ints[O_N] = {[O_WARM] = &o->warmup,
+                                [O_RUNS] = &o->fixed_runs,
+                                [O_MINRUNS] = &o->min_runs,
+                                [O_MAXRUNS] = &o->max_runs,
+                                [O_MINTIME] = &o->min_time_ns,
+                                [O_MAXTIME] = &o->max_time_ns,
+                                [O_SEED] = &a->seed};
+    const char **const strs[O_N] = {
+        [O_PREP] = &o->prepare, [O_CLEAN] = &o->cleanup, [O_CWD] = &o->cwd};
+    int *const flags[O_N] = {[O_SHELL] = &o->shell,
+                             [O_IGN] = &o->ignore_failure,
+                             [O_GPU] = &o->gpu_memory};
+    if (ints[opt->id])
+        *ints[opt->id] = v->i;
+    else if (strs[opt->id])
+        *strs[opt->id] = v->text;
+    else if (flags[opt->id])
+        *flags[opt->id] = 1;
+    else if (opt->id == O_CMD)
+        a->tmpl[a->ntmpl++] = (char *)v->text;
+    else if (opt->id == O_NAME)
+        a->names[a->nnames++] = (char *)v->text;
+    else if (opt->id == O_PARAM &&
+             mb__exec_params_add(&a->params, v->text, &err) != MB_OK)
+        return mb_cli_error(MB_EXIT_USAGE, "%s", err.msg);
+    else if (opt->id == O_REQ)
+        return mb_cli_reqs_add(&a->reqs, v->text);
+    else if (opt->id == O_CI)
+        o->target_ci = v->d;
+    else if (opt->id == O_TIMEOUT && v->i <= 0)
+        return mb_cli_bad_value("--timeout", v->text, "a duration like 30s");
+    else if (opt->id == O_TIMEOUT)
+        o->timeout_ns = v->i;
+    else if (opt->id == O_OUT)
+        o->out_mode = !strcmp(v->text, "pipe")      ? MB_OUT_PIPE
+                      : !strcmp(v->text, "inherit") ? MB_OUT_INHERIT
+                                                    : MB_OUT_NULL;
+    return 0;
 }
 
-#define FAIL(code)                                                           \
-    do {                                                                     \
-        rc = (code);                                                         \
-        goto cleanup;                                                        \
+#define FAIL(code)                                                             \
+    do {                                                                       \
+        rc = (code);                                                           \
+        goto cleanup;                                                          \
     } while (0)
-
-static void progress(void *user, const mb_exec_cmd *c, int warmup, size_t run,
-                     const mb_proc_result *r)
-{
-    (void)user;
-    char t[32];
-    fprintf(stderr, "\r\033[K%s %s #%zu: %s", warmup ? "warmup" : "run", c->name,
-            run + 1, mb_cli_fmt_ns((double)r->wall_ns, t, sizeof t));
-    fflush(stderr);
-}
-
-/* Prints the document: every run, then the comparison. */
-static void print_doc(const json_t *doc)
-{
-    size_t i;
-    json_t *run;
-    json_array_foreach(json_object_get(doc, "runs"), i, run)
-    {
-        if (i)
-            fputc('\n', stdout);
-        mb_cli_print_exec_run(stdout, run);
-    }
-    if (json_object_get(doc, "comparison"))
-        mb_cli_print_comparison(stdout, json_object_get(doc, "comparison"));
-}
 
 int cmd_exec(int argc, char **argv)
 {
-    enum { O_SHELL = 256, O_PARAM, O_MINRUNS, O_MAXRUNS, O_MINTIME, O_MAXTIME,
-           O_CI, O_TIMEOUT, O_PREP, O_CLEAN, O_CWD, O_IGN, O_OUT, O_GPU,
-           O_SEED, O_REQ };
-    static const struct option own[] = {
-        {"command", required_argument, 0, 'c'}, {"name", required_argument, 0, 'n'},
-        {"shell", no_argument, 0, O_SHELL}, {"param", required_argument, 0, O_PARAM},
-        {"warmup", required_argument, 0, 'w'}, {"runs", required_argument, 0, 'r'},
-        {"min-runs", required_argument, 0, O_MINRUNS},
-        {"max-runs", required_argument, 0, O_MAXRUNS},
-        {"min-time", required_argument, 0, O_MINTIME},
-        {"max-time", required_argument, 0, O_MAXTIME},
-        {"target-ci", required_argument, 0, O_CI},
-        {"timeout", required_argument, 0, O_TIMEOUT},
-        {"prepare", required_argument, 0, O_PREP},
-        {"cleanup", required_argument, 0, O_CLEAN},
-        {"cwd", required_argument, 0, O_CWD},
-        {"ignore-failure", no_argument, 0, O_IGN},
-        {"output", required_argument, 0, O_OUT},
-        {"gpu-memory", no_argument, 0, O_GPU},
-        {"seed", required_argument, 0, O_SEED},
-        {"require", required_argument, 0, O_REQ},
-        {"quiet", no_argument, 0, 'q'}, {"help", no_argument, 0, 'h'}};
-    enum { N_OWN = sizeof own / sizeof own[0] };
-    /* Ours, then --json --csv --md --html --db --git-dir (outputs.h). */
-    struct option lo[N_OWN + MB_CLI_N_OUTPUT_OPTIONS + 1];
-    memcpy(lo, own, sizeof own);
-    memcpy(lo + N_OWN, mb_cli_output_options,
-           (MB_CLI_N_OUTPUT_OPTIONS + 1) * sizeof *lo);
+    eargs a = {.seed = 42};
+    mb__exec_opts_defaults(&a.o);
+    mb_exec_opts *o = &a.o;
     mb_cli_outputs out = {0};
-    mb_exec_opts o;
-    mb__exec_opts_defaults(&o);
-    char **tmpl = NULL, **names = NULL;
-    size_t ntmpl = 0, nnames = 0;
-    mb_exec_params params = {0};
-    mb_cli_reqs reqs = {0};
     mb_err err = {0};
-    int64_t seed = 42;
-    int quiet = 0, rc = MB_EXIT_OK;
     mb_exec_cmd *cmds = NULL;
     size_t ncmds = 0;
     mb_exec_series *ser = NULL;
     json_t *doc = NULL;
-    opterr = 0;
-    optind = 1;
-    int c;
-    while ((c = getopt_long(argc, argv, "+c:n:w:r:qh", lo, NULL)) != -1) {
-        switch (c) {
-        case 'c':
-            tmpl = mb__realloc_array(tmpl, ntmpl + 1, sizeof *tmpl);
-            tmpl[ntmpl++] = mb__strdup(optarg);
-            break;
-        case 'n':
-            names = mb__realloc_array(names, nnames + 1, sizeof *names);
-            names[nnames++] = optarg;
-            break;
-        case O_SHELL: o.shell = 1; break;
-        case O_PARAM:
-            if (mb__exec_params_add(&params, optarg, &err) != MB_OK)
-                FAIL(mb_cli_error(MB_EXIT_USAGE, "%s", err.msg));
-            break;
-        case O_REQ:
-            if ((rc = mb_cli_reqs_add(&reqs, optarg)))
-                goto cleanup;
-            break;
-        case 'w':
-            if (mb_cli_parse_i64(optarg, 0, 1000000, &o.warmup))
-                FAIL(mb_cli_bad_value("--warmup", optarg, "a count >= 0"));
-            break;
-        case 'r':
-            if (mb_cli_parse_i64(optarg, 1, 100000000, &o.fixed_runs))
-                FAIL(mb_cli_bad_value("--runs", optarg, "a count >= 1"));
-            break;
-        case O_MINRUNS:
-            if (mb_cli_parse_i64(optarg, 1, 100000000, &o.min_runs))
-                FAIL(mb_cli_bad_value("--min-runs", optarg, "a count >= 1"));
-            break;
-        case O_MAXRUNS:
-            if (mb_cli_parse_i64(optarg, 1, 100000000, &o.max_runs))
-                FAIL(mb_cli_bad_value("--max-runs", optarg, "a count >= 1"));
-            break;
-        case O_MINTIME:
-            if (mb_cli_parse_duration_ns(optarg, &o.min_time_ns))
-                FAIL(mb_cli_bad_value("--min-time", optarg, "a duration like 3s"));
-            break;
-        case O_MAXTIME:
-            if (mb_cli_parse_duration_ns(optarg, &o.max_time_ns))
-                FAIL(mb_cli_bad_value("--max-time", optarg, "a duration like 2m"));
-            break;
-        case O_CI:
-            if (mb_cli_parse_double(optarg, 0, 1, &o.target_ci))
-                FAIL(mb_cli_bad_value("--target-ci", optarg, "a fraction in [0, 1]"));
-            break;
-        case O_TIMEOUT:
-            if (mb_cli_parse_duration_ns(optarg, &o.timeout_ns) || o.timeout_ns <= 0)
-                FAIL(mb_cli_bad_value("--timeout", optarg, "a duration like 30s"));
-            break;
-        case O_PREP: o.prepare = optarg; break;
-        case O_CLEAN: o.cleanup = optarg; break;
-        case O_CWD: o.cwd = optarg; break;
-        case O_IGN: o.ignore_failure = 1; break;
-        case O_OUT:
-            if (!strcmp(optarg, "null"))
-                o.out_mode = MB_OUT_NULL;
-            else if (!strcmp(optarg, "pipe"))
-                o.out_mode = MB_OUT_PIPE;
-            else if (!strcmp(optarg, "inherit"))
-                o.out_mode = MB_OUT_INHERIT;
-            else
-                FAIL(mb_cli_bad_value("--output", optarg, "null, pipe or inherit"));
-            break;
-        case O_GPU: o.gpu_memory = 1; break;
-        case O_SEED:
-            if (mb_cli_parse_i64(optarg, 0, INT64_MAX, &seed))
-                FAIL(mb_cli_bad_value("--seed", optarg, "a non-negative integer"));
-            break;
-        case 'q': quiet = 1; break;
-        case 'h': usage(stdout); FAIL(MB_EXIT_OK);
-        default:
-            if (mb_cli_outputs_handle(&out, c, optarg))
-                break;
-            if (optopt && optopt < 256)
-                FAIL(mb_cli_error(MB_EXIT_USAGE, "unknown or incomplete option '-%c' (see mbench exec --help)", optopt));
-            FAIL(mb_cli_error(MB_EXIT_USAGE, "unknown or incomplete option '%s' (see mbench exec --help)", argv[optind - 1]));
-        }
-    }
-    if (optind < argc) {
-        int k = optind;
-        if (!strcmp(argv[k], "--"))
-            k++;
-        if (k < argc) {
-            tmpl = mb__realloc_array(tmpl, ntmpl + 1, sizeof *tmpl);
-            tmpl[ntmpl++] = mb__exec_join_argv(argc - k, argv + k, o.shell);
-        }
-    }
-    if (ntmpl == 0)
-        FAIL(mb_cli_error(MB_EXIT_USAGE, "no command: give one after '--' or with -c 'CMD' (see mbench exec --help)"));
-    if (mb__exec_expand(tmpl, ntmpl, names, nnames, &params, o.shell, &cmds,
-                        &ncmds, &err) != MB_OK)
-        FAIL(mb_cli_error(err.code == MB_ENOMEM ? MB_EXIT_RUNTIME : MB_EXIT_USAGE, "%s", err.msg));
-    o.cancel = mb_cli_cancel_flag(0);
-    if (!quiet && isatty(2)) {
-        o.progress = progress;
-    }
-    if (o.gpu_memory) {
-        mb_err ge = {0};
-        if (mb__nvml_open(&o.nvml, &ge) != MB_OK)
-            fprintf(stderr, "%s\n", ge.msg);
-        else
-            fprintf(stderr, "GPU memory: sampled through NVML (untested path)\n");
-    }
-    mb_status st = mb__exec_measure(&o, cmds, ncmds, &ser, &err);
-    if (o.progress)
+    a.tmpl = mb__calloc((size_t)argc + 2, sizeof *a.tmpl);
+    a.names = mb__calloc((size_t)argc + 1, sizeof *a.names);
+    mb_opt_ctx ctx = {NULL, &out, on_opt, &a, 0, NULL, 0};
+    /* options end at the program: `mbench exec ls -l` runs ls -l */
+    int k = mb_cli_first_operand(&mb_cmd_exec, argc, argv);
+    int nc = argc - k - (k < argc && !strcmp(argv[k], "--"));
+    int rc = a.tmpl && a.names ? mb_opt_parse(&mb_cmd_exec, k, argv, &ctx)
+                               : mb_cli_error(MB_EXIT_RUNTIME, "out of memory");
+    if (rc)
+        FAIL(rc == MB_OPT_HELP ? MB_EXIT_OK : rc);
+    if (mb__exec_commands(a.tmpl, a.ntmpl, nc, argv + argc - nc, a.names,
+                          a.nnames, &a.params, o->shell, &cmds, &ncmds, &err))
+        FAIL(mb_cli_fail(&err)); /* 2 for a bad command, 3 out of memory */
+    o->cancel = mb_cli_cancel_flag(0);
+    if (!ctx.quiet && isatty(2))
+        o->progress = mb_cli_exec_progress;
+    mb_cli_exec_gpu_open(o);
+    mb_status st = mb__exec_measure(o, cmds, ncmds, &ser, &err);
+    if (o->progress)
         fprintf(stderr, "\r\033[K");
-    doc = mb__exec_result(&o, ser, ncmds, st, (uint64_t)seed, mb_cli_command_line());
-    json_object_set_new(doc, "git", mb__git_info(out.git_dir ? out.git_dir : o.cwd));
-    print_doc(doc);
-    if (o.gpu_memory && !o.nvml)
+    doc = mb__exec_result(o, ser, ncmds, st, (uint64_t)a.seed,
+                          mb_cli_command_line());
+    json_object_set_new(doc, "git",
+                        mb__git_info(out.git_dir ? out.git_dir : o->cwd));
+    mb_cli_print_exec_doc(stdout, doc);
+    if (o->gpu_memory && !o->nvml)
         printf("GPU memory: not available (libnvidia-ml.so.1 not found)\n");
-    int req_rc = st == MB_OK ? mb_cli_reqs_judge(&reqs, doc, NULL, stdout) : 0;
-    int written = out.json || out.csv || out.md || out.html || out.db || out.outdir;
+    int req_rc =
+        st == MB_OK ? mb_cli_reqs_judge(&a.reqs, doc, NULL, stdout) : 0;
+    int written =
+        out.json || out.csv || out.md || out.html || out.db || out.outdir;
     if (written)
         rc = mb_cli_outputs_write(&out, doc);
     if (st == MB_EINTERRUPTED)
-        rc = mb_cli_error(MB_EXIT_INTERRUPTED, "interrupted; %s", written ? "the runs measured so far were written" : "the runs measured so far are shown");
+        rc = mb_cli_error(MB_EXIT_INTERRUPTED, "interrupted; %s",
+                          written ? "the runs measured so far were written"
+                                  : "the runs measured so far are shown");
     else if (st != MB_OK)
         rc = mb_cli_error(MB_EXIT_RUNTIME, "%s", err.msg);
     rc = mb_cli_reqs_exit(rc, req_rc);
 cleanup:
     json_decref(doc);
     mb__exec_series_free(ser, ncmds);
-    mb__nvml_close(o.nvml);
+    mb__nvml_close(o->nvml);
     mb__exec_cmds_free(cmds, ncmds);
-    for (size_t k = 0; k < ntmpl; k++)
-        free(tmpl[k]);
-    free(tmpl);
-    free(names);
-    mb__exec_params_free(&params);
-    mb_cli_reqs_free(&reqs);
+    free(a.tmpl);
+    free(a.names);
+    mb__exec_params_free(&a.params);
+    mb_cli_reqs_free(&a.reqs);
     return rc;
 }

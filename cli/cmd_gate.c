@@ -1,21 +1,22 @@
 /* cmd_gate.c - mbench gate: a regression verdict for CI that does not cry
  * wolf.  Judges a current result document against a baseline (a file, or
  * the newest results of a branch or commit in the store): parses the
- * options, calls the gate engine (src/regress/gaterun.c), prints its table
- * and writes the verdict as JSON ("mbench.gate/1"), Markdown for a
- * pull-request comment or HTML (src/report/gaterep.c).  Exit codes: 0 pass, 1 regression, 5 accuracy gate
- * failed, 4 inconclusive, 3 error, 2 usage (docs/GATE.md). */
+ * options (the table below), calls the gate engine (src/regress/gaterun.c),
+ * prints its table and writes the verdict as JSON ("mbench.gate/1"),
+ * Markdown for a pull-request comment or HTML (src/report/gaterep.c).
+ * Statistics and exit codes: docs/GATE.md. */
 #include "cli.h"
+#include "opt.h"
 #include "outputs.h"
 #include "reqopt.h"
 
+#include "core/alloc.h"
 #include "core/buf.h"
 #include "core/err.h"
 #include "regress/gaterun.h"
 #include "report/gaterep.h"
 #include "report/output.h"
 
-#include <getopt.h>
 #include <jansson.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -23,77 +24,118 @@
 
 MBENCH_COMMAND(gate, cmd_gate,
                "pass/fail a result against a baseline, with statistics")
+MBENCH_OPTIONS(gate, mb_cmd_gate)
 
-static void usage(FILE *f)
-{
-    fprintf(
-        f,
-        "usage: mbench gate --current CUR.json (--baseline BASE.json | --db DB "
-        "--against REF)\n"
-        "       mbench gate --current COMPARE.json   (its variants against "
-        "its baseline)\n"
-        "                   [--max-regression "
-        "p50=5%%,memory=10%%,size=1%%,p99=off,throughput=off]\n"
-        "                   [--gate 'METRIC>=X']... [--md FILE] [--json FILE]\n"
-        "                   [--html FILE]\n"
-        "                   [--db DB [--git-dir DIR] [--no-store]]\n\n"
-        "Compares every run of CUR with the baseline run of the same model "
-        "(sha256),\n"
-        "variant and batch size.  The unit of replication is the process: "
-        "each side's\nper-process figures (mbench run --processes, default "
-        "10).  A latency change\nis a regression only when it is larger than "
-        "its threshold AND significant:\nWelch t (alpha 0.01) on the log "
-        "per-process figures, and the lower bound of\nthe 95%% CI of "
-        "current/baseline above 1 + threshold; a pass when the upper\nbound "
-        "is within it.  One process on a side, or a CI that straddles the\n"
-        "threshold, gives 'inconclusive' with what would decide it.  With "
-        "--db, the\nrun-to-run spread of the stored history widens the "
-        "latency thresholds.\n\n"
-        "  --baseline FILE        baseline result document (JSON)\n"
-        "  --current FILE         current result document (JSON); required\n"
-        "  --db FILE|URL          results store (SQLite file or postgresql:// "
-        "URL);\n"
-        "                         the current document is appended to it\n"
-        "  --against REF          take the baseline from --db: newest results "
-        "of\n"
-        "                         branch REF or commit prefix REF with a run "
-        "of\n"
-        "                         the models being gated\n"
-        "  --git-dir DIR          repository of the measured project (default "
-        ".)\n"
-        "  --no-store             with --db: do not append the current "
-        "document\n"
-        "  --max-regression LIST  thresholds per metric: p50 p90 p95 p99 mean\n"
-        "                         throughput memory size, as N%% or 'off' (p99,\n"
-        "                         p90, p95, mean, throughput are off by default)\n"
-        "  --gate 'M OP X'        accuracy gate on the current results (OP: >= "
-        "<= > < ==)\n"
-        "  --require EXPR         a target on the current results, e.g. "
-        "'p50<=12ms'\n"
-        "                         (repeatable; exit 6 when unmet)\n"
-        "  --md FILE              write the verdict as Markdown (a PR "
-        "comment)\n"
-        "  --json FILE            write the verdict as JSON (schema "
-        "mbench.gate/1)\n"
-        "  --html FILE            write the verdict as a self-contained HTML "
-        "page\n"
-        "                         (FILE '-' is stdout for any of the three)\n"
-        "  -q, --quiet            no table on stdout\n\n"
-        "Exit: 0 pass, 1 regression, 5 accuracy gate failed, 4 inconclusive,\n"
-        "3 error, 2 usage.\n");
-}
+/* clang-format off */
+enum { O_BASE, O_CUR, O_DB, O_AGAINST, O_GITDIR, O_NOSTORE, O_MAXREG, O_GATE,
+       O_SEED, O_MD, O_JSON, O_HTML, O_REQ, O_N };
 
-/* Prints the verdict table on stdout. */
-static int print_console(const json_t *result)
+#define G(n, t, m, h, e, lo, hi, f, i) {n, 0, t, m, h, e, NULL, lo, hi, f, i}
+/* clang-format on */
+static const mb_opt gate_opts[] = {
+    G("baseline", MB_OPT_FILE, "FILE", "baseline result document (JSON)", NULL,
+      0, 0, 0, O_BASE),
+    G("current", MB_OPT_FILE, "FILE",
+      "current result document (JSON); required", NULL, 0, 0, 0, O_CUR),
+    G("db", MB_OPT_STRING, "FILE|URL",
+      "results store (SQLite file or postgresql:// URL); the current "
+      "document is appended to it",
+      NULL, 0, 0, 0, O_DB),
+    G("against", MB_OPT_STRING, "REF",
+      "take the baseline from --db: newest results of branch REF or commit "
+      "prefix REF with a run of the models being gated",
+      NULL, 0, 0, 0, O_AGAINST),
+    G("git-dir", MB_OPT_DIR, "DIR",
+      "repository of the measured project (default .)", NULL, 0, 0, 0,
+      O_GITDIR),
+    G("no-store", MB_OPT_SWITCH, NULL,
+      "with --db: do not append the current document", NULL, 0, 0, 0,
+      O_NOSTORE),
+    G("max-regression", MB_OPT_STRING, "LIST",
+      "thresholds per metric (p50 p90 p95 p99 mean throughput memory size) "
+      "as N% or 'off', e.g. p50=5%,memory=10%,p99=off (p99, p90, p95, mean, "
+      "throughput are off by default)",
+      NULL, 0, 0, 0, O_MAXREG),
+    G("gate", MB_OPT_STRING, "'M OP X'",
+      "accuracy gate on the current results (OP: >= <= > < ==; repeatable)",
+      NULL, 0, 0, MB_OPT_REPEAT, O_GATE),
+    G("seed", MB_OPT_INT, "N", "accepted for old scripts; nothing resamples",
+      "a non-negative integer", 0, 9.2e18, MB_OPT_HIDDEN, O_SEED),
+    G("require", MB_OPT_STRING, "EXPR",
+      "a target on the current results, e.g. 'p50<=12ms' (repeatable; exit "
+      "6 when unmet)",
+      NULL, 0, 0, MB_OPT_REPEAT, O_REQ),
+    G("md", MB_OPT_OUTFILE, "FILE",
+      "write the verdict as Markdown (a PR comment; '-' is stdout)", NULL, 0, 0,
+      MB_OPT_STDOUT, O_MD),
+    G("json", MB_OPT_OUTFILE, "FILE",
+      "write the verdict as JSON (schema mbench.gate/1; '-' is stdout)", NULL,
+      0, 0, MB_OPT_STDOUT, O_JSON),
+    G("html", MB_OPT_OUTFILE, "FILE",
+      "write the verdict as a self-contained HTML page ('-' is stdout)", NULL,
+      0, 0, MB_OPT_STDOUT, O_HTML),
+};
+
+const mb_cmd mb_cmd_gate = {
+    "gate",
+    "--current CUR.json (--baseline BASE.json | --db DB --against REF)",
+    "pass/fail a result against a baseline, with statistics",
+    "Compares every run of --current CUR.json with the baseline run of the "
+    "same model (sha256), variant and batch size; the baseline is "
+    "--baseline BASE.json, or --db DB --against REF, or (for a compare "
+    "document as --current) its own baseline variant.  The unit of "
+    "replication is the process: each side's per-process figures (mbench "
+    "run --processes, default 10).  A latency change is a regression only "
+    "when it is larger than its threshold AND significant: Welch t (alpha "
+    "0.01) on the log per-process figures, and the lower bound of the 95% CI "
+    "of current/baseline above 1 + threshold; a pass when the upper bound is "
+    "within it.  One process on a side, or a CI that straddles the "
+    "threshold, gives 'inconclusive' with what would decide it.  With --db, "
+    "the run-to-run spread of the stored history widens the latency "
+    "thresholds.  -q prints no table.",
+    gate_opts,
+    sizeof gate_opts / sizeof gate_opts[0],
+    0,
+    0,
+    0,
+    "Exit codes: 0 pass, 1 regression, 5 accuracy gate failed, 4 "
+    "inconclusive, 6 a --require target not met, 3 error, 2 usage."};
+
+typedef struct gargs {
+    mb__gate_req rq;
+    mb__outset out;
+    const char **gates; /* --gate values, borrowed from argv */
+    size_t n_gates;
+    mb_cli_reqs reqs;
+} gargs;
+
+static int on_opt(void *user, const mb_opt *o, const mb_optval *v)
 {
-    mb_buf b = MB_BUF_INIT;
+    gargs *a = user;
     mb_err err = {0};
-    if (mb__report_gate_console(result, &b, &err)) {
-        mb__buf_free(&b);
-        return mb_cli_fail(&err);
-    }
-    fwrite(b.data ? b.data : "", 1, b.len, stdout);
-    mb__buf_free(&b);
+    /* the options that only store their text (outputs: the path to write) */
+    const char **const strs[O_N] = {[O_BASE] = &a->rq.baseline,
+                                    [O_CUR] = &a->rq.current,
+                                    [O_DB] = &a->rq.db,
+                                    [O_AGAINST] = &a->rq.against,
+                                    [O_GITDIR] = &a->rq.git_dir};
+    const char **const paths[O_N] = {
+        [O_MD] = &a->out.md, [O_JSON] = &a->out.json, [O_HTML] = &a->out.html};
+    if (strs[o->id])
+        *strs[o->id] = v->text;
+    else if (paths[o->id])
+        *paths[o->id] = v->str;
+    else if (o->id == O_NOSTORE)
+        a->rq.no_store = 1;
+    else if (o->id == O_SEED)
+        a->rq.opts.seed = (uint64_t)v->i;
+    else if (o->id == O_GATE)
+        a->gates[a->n_gates++] = v->text;
+    else if (o->id == O_REQ)
+        return mb_cli_reqs_add(&a->reqs, v->text);
+    else if (o->id == O_MAXREG &&
+             mb__regress_parse_thresholds(v->text, &a->rq.opts, &err))
+        return mb_cli_error(MB_EXIT_USAGE, "%s", err.msg);
     return 0;
 }
 
@@ -105,177 +147,54 @@ static void print_failure(void *user, const mb_err *e)
 
 int cmd_gate(int argc, char **argv)
 {
-    static const struct option longopts[] = {
-        {"baseline", required_argument, NULL, 'b'},
-        {"current", required_argument, NULL, 'c'},
-        {"db", required_argument, NULL, 'd'},
-        {"against", required_argument, NULL, 'a'},
-        {"git-dir", required_argument, NULL, 'G'},
-        {"no-store", no_argument, NULL, 'N'},
-        {"max-regression", required_argument, NULL, 'r'},
-        {"gate", required_argument, NULL, 'g'},
-        {"seed", required_argument, NULL, 's'},
-        {"md", required_argument, NULL, 'm'},
-        {"json", required_argument, NULL, 'j'},
-        {"html", required_argument, NULL, 'H'},
-        {"quiet", no_argument, NULL, 'q'},
-        {"help", no_argument, NULL, 'h'},
-        {"require", required_argument, NULL, 'R'},
-        {NULL, 0, NULL, 0}};
-    const char *base_path = NULL, *cur_path = NULL, *db = NULL, *against = NULL,
-               *git_dir = NULL;
-    mb__outset out = {0};
-    int no_store = 0, quiet = 0;
-    mb__regress_opts o;
-    mb__regress_defaults(&o);
-    const char **gates = calloc((size_t)argc + 1, sizeof *gates);
-    size_t n_gates = 0;
-    mb_err err = {0};
-    int rc = MB_EXIT_OK, opt;
-    mb_cli_reqs reqs = {0};
-    if (!gates)
-        return mb_cli_error(MB_EXIT_RUNTIME, "out of memory");
-    optind = 1;
-    opterr = 0;
-    while ((opt = getopt_long(argc, argv, ":hq", longopts, NULL)) != -1) {
-        switch (opt) {
-        case 'b':
-            base_path = optarg;
-            break;
-        case 'c':
-            cur_path = optarg;
-            break;
-        case 'd':
-            db = optarg;
-            break;
-        case 'a':
-            against = optarg;
-            break;
-        case 'G':
-            git_dir = optarg;
-            break;
-        case 'N':
-            no_store = 1;
-            break;
-        case 'm': /* outputs are checked before any work; "-" is stdout */
-        case 'j':
-        case 'H':
-            if ((rc = mb_cli_output_arg(opt == 'm'   ? "--md"
-                                        : opt == 'j' ? "--json"
-                                                     : "--html",
-                                        optarg,
-                                        opt == 'm'   ? &out.md
-                                        : opt == 'j' ? &out.json
-                                                     : &out.html))) {
-                free(gates);
-                return rc;
-            }
-            break;
-        case 'q':
-            quiet = 1;
-            break;
-        case 'g':
-            gates[n_gates++] = optarg;
-            break;
-        case 'R':
-            if ((rc = mb_cli_reqs_add(&reqs, optarg))) {
-                free(gates);
-                mb_cli_reqs_free(&reqs);
-                return rc;
-            }
-            break;
-        case 'r':
-            if (mb__regress_parse_thresholds(optarg, &o, &err)) {
-                free(gates);
-                return mb_cli_error(MB_EXIT_USAGE, "%s", err.msg);
-            }
-            break;
-        case 's': {
-            int64_t v;
-            if (mb_cli_parse_i64(optarg, 0, INT64_MAX, &v)) {
-                free(gates);
-                return mb_cli_bad_value("--seed", optarg,
-                                        "a non-negative integer");
-            }
-            o.seed = (uint64_t)v;
-            break;
-        }
-        case 'h':
-            usage(stdout);
-            free(gates);
-            return MB_EXIT_OK;
-        case ':':
-            free(gates);
-            return mb_cli_error(MB_EXIT_USAGE,
-                                "%s needs a value (see mbench gate --help)",
-                                argv[optind - 1]);
-        default:
-            free(gates);
-            return mb_cli_error(
-                MB_EXIT_USAGE,
-                "unknown option '%s' for gate (see mbench gate --help)",
-                argv[optind - 1]);
-        }
-    }
-    if (optind < argc)
-        rc = mb_cli_error(MB_EXIT_USAGE,
-                          "unexpected argument '%s': gate takes --baseline and "
-                          "--current files",
-                          argv[optind]);
-    else if (!cur_path)
-        rc = mb_cli_error(
-            MB_EXIT_USAGE,
-            "gate needs --current CUR.json (the results to judge)");
-    else if (!base_path && !against && !mb__gate_is_compare_doc(cur_path))
-        rc =
-            mb_cli_error(MB_EXIT_USAGE,
-                         "gate needs a baseline: --baseline BASE.json, or --db "
-                         "DB --against BRANCH_OR_COMMIT (or a compare "
-                         "document as --current: its variants are gated "
-                         "against its baseline)");
-    else if (base_path && against)
-        rc = mb_cli_error(MB_EXIT_USAGE,
-                          "give either --baseline or --against, not both");
-    else if (against && !db)
-        rc = mb_cli_error(MB_EXIT_USAGE,
-                          "--against %s needs --db (the store to take the "
-                          "baseline from)",
-                          against);
-    if (rc) {
-        free(gates);
-        mb_cli_reqs_free(&reqs);
-        return rc;
-    }
-    o.accuracy = gates;
-    o.n_accuracy = n_gates;
-    mb__gate_req rq = {cur_path, base_path, db, against, git_dir, no_store, o};
+    gargs a;
+    memset(&a, 0, sizeof a);
+    mb__regress_defaults(&a.rq.opts);
+    a.gates = mb__calloc((size_t)argc + 1, sizeof *a.gates);
     json_t *result = NULL;
-    int code = 0;
-    if (mb__gate_run(&rq, &result, &code, &err)) {
+    mb_err err = {0};
+    mb_buf b = MB_BUF_INIT;
+    mb_opt_ctx ctx = {NULL, NULL, on_opt, &a, 0, NULL, 0};
+    int rc = a.gates ? mb_opt_parse(&mb_cmd_gate, argc, argv, &ctx)
+                     : mb_cli_error(MB_EXIT_RUNTIME, "out of memory");
+    if (rc) {
+        rc = rc == MB_OPT_HELP ? MB_EXIT_OK : rc;
+        goto out;
+    }
+    a.rq.opts.accuracy = a.gates;
+    a.rq.opts.n_accuracy = a.n_gates;
+    int code = 0, req_rc = 0;
+    if (mb__gate_check_req(&a.rq, &err) ||
+        mb__gate_run(&a.rq, &result, &code, &err)) {
         rc = mb_cli_fail(&err);
         goto out;
     }
-    if (!quiet && (rc = print_console(result)))
-        goto out;
-    int req_rc = 0;
-    if (reqs.n) { /* targets on the current results, recorded in the verdict */
-        json_error_t je;
-        json_t *cur = json_load_file(cur_path, 0, &je);
-        if (!cur) {
-            rc = mb_cli_error(MB_EXIT_RUNTIME, "%s: %s", cur_path, je.text);
+    if (!ctx.quiet) {
+        if (mb__report_gate_console(result, &b, &err)) {
+            rc = mb_cli_fail(&err);
             goto out;
         }
-        req_rc = mb_cli_reqs_judge(&reqs, cur, result, stdout);
+        fwrite(b.data ? b.data : "", 1, b.len, stdout);
+    }
+    if (a.reqs
+            .n) { /* targets on the current results, recorded in the verdict */
+        json_error_t je;
+        json_t *cur = json_load_file(a.rq.current, 0, &je);
+        if (!cur) {
+            rc = mb_cli_error(MB_EXIT_RUNTIME, "%s: %s", a.rq.current, je.text);
+            goto out;
+        }
+        req_rc = mb_cli_reqs_judge(&a.reqs, cur, result, stdout);
         json_decref(cur);
     }
-    if (mb__output_all(&out, result, print_failure, NULL)) {
+    if (mb__output_all(&a.out, result, print_failure, NULL))
         rc = MB_EXIT_RUNTIME;
-        goto out;
-    }
-    rc = mb_cli_reqs_exit(code, req_rc);
+    else
+        rc = mb_cli_reqs_exit(code, req_rc);
 out:
-    mb_cli_reqs_free(&reqs);
+    mb__buf_free(&b);
+    mb_cli_reqs_free(&a.reqs);
     json_decref(result);
-    free(gates);
+    free(a.gates);
     return rc;
 }

@@ -1,7 +1,10 @@
-/* exec_util.c - console helpers shared by exec, suite and merge. */
+/* exec_util.c - console helpers shared by exec and suite (exec_util.h). */
 #include "exec_util.h"
 
 #include "cli.h"
+#include "opt.h"
+
+#include "exec/nvml.h"
 #include "core/buf.h"
 #include "core/fileio.h"
 #include "report/output.h"
@@ -82,9 +85,11 @@ void mb_cli_print_exec_run(FILE *f, const json_t *run)
                     : "");
     if (json_is_object(lat)) {
         const json_t *ci = json_object_get(lat, "median_ci95");
-        fprintf(f, "  wall    median %s", mb_cli_fmt_ns(mb__jnum(lat, "median"), a, sizeof a));
+        fprintf(f, "  wall    median %s",
+                mb_cli_fmt_ns(mb__jnum(lat, "median"), a, sizeof a));
         if (json_is_object(ci))
-            fprintf(f, "  [95%% CI %s .. %s]", mb_cli_fmt_ns(mb__jnum(ci, "lo"), b, sizeof b),
+            fprintf(f, "  [95%% CI %s .. %s]",
+                    mb_cli_fmt_ns(mb__jnum(ci, "lo"), b, sizeof b),
                     mb_cli_fmt_ns(mb__jnum(ci, "hi"), c, sizeof c));
         fprintf(f, "  mean %s ± %s  min %s  max %s  (%d runs, stop: %s)\n",
                 mb_cli_fmt_ns(mb__jnum(lat, "mean"), a, sizeof a),
@@ -123,8 +128,7 @@ void mb_cli_print_exec_run(FILE *f, const json_t *run)
         {
             char name[64];
             snprintf(name, sizeof name, "%s%s",
-                     json_is_string(json_object_get(val, "parent")) ? "  "
-                                                                    : "",
+                     json_is_string(json_object_get(val, "parent")) ? "  " : "",
                      key);
             const json_t *ci = json_object_get(val, "ci95");
             char cis[64] = "-";
@@ -132,10 +136,11 @@ void mb_cli_print_exec_run(FILE *f, const json_t *run)
                 snprintf(cis, sizeof cis, "%s .. %s",
                          mb_cli_fmt_ns(mb__jnum(ci, "lo"), b, sizeof b),
                          mb_cli_fmt_ns(mb__jnum(ci, "hi"), c, sizeof c));
-            fprintf(f, "  %-28s %12s  %-26s %8.0f %12s\n", name,
-                    mb_cli_fmt_ns(mb__jnum(val, "median_ns"), a, sizeof a), cis,
-                    mb__jnum(val, "occurrences_per_run"),
-                    mb_cli_fmt_ns(mb__jnum(val, "first_median_ns"), d, sizeof d));
+            fprintf(
+                f, "  %-28s %12s  %-26s %8.0f %12s\n", name,
+                mb_cli_fmt_ns(mb__jnum(val, "median_ns"), a, sizeof a), cis,
+                mb__jnum(val, "occurrences_per_run"),
+                mb_cli_fmt_ns(mb__jnum(val, "first_median_ns"), d, sizeof d));
         }
     }
     for (int k = 0; k < 2; k++) {
@@ -162,7 +167,8 @@ void mb_cli_print_exec_run(FILE *f, const json_t *run)
                          mb_cli_fmt_ns(mb__jnum(ci, "hi"), c, sizeof c));
             double est = mb__jnum(ci, "estimate");
             fprintf(f, "  %-20s %10s  %-24s %10s %10s %9.0f %12.4g\n", key,
-                    mb_cli_fmt_ns(isfinite(est) ? est : mb__jnum(l, "median"), a, sizeof a),
+                    mb_cli_fmt_ns(isfinite(est) ? est : mb__jnum(l, "median"),
+                                  a, sizeof a),
                     cis, mb_cli_fmt_ns(mb__jnum(l, "p95"), p95, sizeof p95),
                     mb_cli_fmt_ns(mb__jnum(l, "p99"), p99, sizeof p99),
                     mb__jnum(val, "iterations"), mb__jnum(val, "items_per_s"));
@@ -172,11 +178,15 @@ void mb_cli_print_exec_run(FILE *f, const json_t *run)
     if (json_is_object(dv)) {
         fprintf(f, "  derived:");
         if (json_is_number(json_object_get(dv, "samples_per_s")))
-            fprintf(f, " %.4g samples/s (%s per sample)", mb__jnum(dv, "samples_per_s"),
-                    mb_cli_fmt_ns(mb__jnum(dv, "time_per_sample_ns"), a, sizeof a));
+            fprintf(
+                f, " %.4g samples/s (%s per sample)",
+                mb__jnum(dv, "samples_per_s"),
+                mb_cli_fmt_ns(mb__jnum(dv, "time_per_sample_ns"), a, sizeof a));
         if (json_is_number(json_object_get(dv, "batches_per_s")))
-            fprintf(f, " %.4g batches/s (%s per batch)", mb__jnum(dv, "batches_per_s"),
-                    mb_cli_fmt_ns(mb__jnum(dv, "time_per_batch_ns"), b, sizeof b));
+            fprintf(
+                f, " %.4g batches/s (%s per batch)",
+                mb__jnum(dv, "batches_per_s"),
+                mb_cli_fmt_ns(mb__jnum(dv, "time_per_batch_ns"), b, sizeof b));
         fprintf(f, " over the wall time\n");
     }
     const json_t *ev = json_object_get(ex, "events");
@@ -194,8 +204,9 @@ void mb_cli_print_comparison(FILE *f, const json_t *cmp)
     const json_t *entries = json_object_get(cmp, "entries");
     if (!json_array_size(entries))
         return;
-    fprintf(f, "\nSpeedup against '%s' (ratio of medians, 95%% bootstrap CI, "
-               "Mann-Whitney p):\n",
+    fprintf(f,
+            "\nSpeedup against '%s' (ratio of medians, 95%% bootstrap CI, "
+            "Mann-Whitney p):\n",
             json_string_value(json_object_get(cmp, "baseline")));
     size_t i;
     json_t *e;
@@ -203,7 +214,8 @@ void mb_cli_print_comparison(FILE *f, const json_t *cmp)
     {
         double sp = mb__jnum(e, "speedup");
         const json_t *ci = json_object_get(e, "ratio_ci95");
-        fprintf(f, "  %-40s ", json_string_value(json_object_get(e, "variant")));
+        fprintf(f, "  %-40s ",
+                json_string_value(json_object_get(e, "variant")));
         if (!isfinite(sp)) {
             fprintf(f, "-\n");
             continue;
@@ -225,7 +237,8 @@ void mb_cli_print_comparison(FILE *f, const json_t *cmp)
         for (int k = 0; k < 2; k++) {
             const char *name;
             json_t *ph;
-            json_object_foreach(json_object_get(e, k ? "loops" : "phases"), name, ph)
+            json_object_foreach(json_object_get(e, k ? "loops" : "phases"),
+                                name, ph)
             {
                 fprintf(f, "    %s %-30s %6.3fx", k ? "loop " : "phase", name,
                         mb__jnum(ph, "speedup"));
@@ -239,10 +252,186 @@ void mb_cli_print_comparison(FILE *f, const json_t *cmp)
     }
 }
 
+void mb_cli_print_exec_doc(FILE *f, const json_t *doc)
+{
+    size_t i;
+    json_t *run;
+    json_array_foreach(json_object_get(doc, "runs"), i, run)
+    {
+        if (i)
+            fputc('\n', f);
+        mb_cli_print_exec_run(f, run);
+    }
+    if (json_object_get(doc, "comparison"))
+        mb_cli_print_comparison(f, json_object_get(doc, "comparison"));
+}
+
+void mb_cli_print_suite_comparison(const json_t *cmp)
+{
+    char a[32];
+    printf("\nSpeedup of each branch against the first, per experiment (ratio "
+           "of medians):\n");
+    size_t gi;
+    json_t *g;
+    json_array_foreach(json_object_get(cmp, "groups"), gi, g)
+    {
+        const char *bb =
+            json_string_value(json_object_get(g, "baseline_branch"));
+        printf("  %s  (baseline: %s)\n",
+               json_string_value(json_object_get(g, "group")),
+               bb ? bb
+               : json_string_value(json_object_get(g, "baseline"))
+                   ? json_string_value(json_object_get(g, "baseline"))
+                   : "none succeeded");
+        size_t ei;
+        json_t *e;
+        json_array_foreach(json_object_get(g, "entries"), ei, e)
+        {
+            const char *br = json_string_value(json_object_get(e, "branch"));
+            printf("    %-32s ",
+                   br ? br : json_string_value(json_object_get(e, "variant")));
+            if (!json_is_number(json_object_get(e, "speedup"))) {
+                printf("FAILED or not comparable\n");
+                continue;
+            }
+            double sp = json_number_value(json_object_get(e, "speedup"));
+            printf("total %6.3fx", sp);
+            const json_t *ci = json_object_get(e, "ratio_ci95");
+            if (json_is_object(ci))
+                printf(" [%.3f .. %.3f]",
+                       1 / json_number_value(json_object_get(ci, "hi")),
+                       1 / json_number_value(json_object_get(ci, "lo")));
+            if (json_is_number(json_object_get(e, "p_value")))
+                printf(" p=%.3g",
+                       json_number_value(json_object_get(e, "p_value")));
+            const char *k;
+            json_t *v;
+            json_object_foreach(json_object_get(e, "phases"), k, v)
+                printf("  %s %.3fx (%s)", k,
+                       json_number_value(json_object_get(v, "speedup")),
+                       mb_cli_fmt_ns(
+                           json_number_value(json_object_get(v, "median_ns")),
+                           a, sizeof a));
+            printf("\n");
+        }
+    }
+    printf("  (speedup > 1: faster than the baseline)\n");
+}
+
+void mb_cli_print_suite_run(size_t k, size_t selected, const json_t *r)
+{
+    printf("[%zu/%zu] ", k, selected);
+    mb_cli_print_exec_run(stdout, r);
+    const json_t *g = json_object_get(r, "git");
+    const char *c = json_string_value(json_object_get(g, "commit"));
+    const char *br = json_string_value(json_object_get(g, "branch"));
+    const char *ref = json_string_value(json_object_get(g, "ref"));
+    int other = c && br && ref && strcmp(ref, br);
+    if (c)
+        printf("  git     %s %.12s (%s)%s%s\n", br ? br : "?", c,
+               json_string_value(json_object_get(g, "commit_date")),
+               other ? " from " : "", other ? ref : "");
+    const char *st = json_string_value(json_object_get(r, "status"));
+    if (st && strcmp(st, "ok"))
+        printf("  FAILED\n");
+    fflush(stdout);
+}
+
 int mb_cli_write_doc(const char *path, const json_t *doc)
 {
     mb_err err = {0};
     if (mb__output_json(path, doc, &err))
         return mb_cli_error(MB_EXIT_RUNTIME, "%s", err.msg);
     return 0;
+}
+
+/* The option of cmd named name[0..len) (exactly, else by a unique
+ * prefix), or with short name c when len is 0; NULL when none is. */
+static const mb_opt *find_opt(const mb_cmd *cmd, const char *name, size_t len,
+                              char c)
+{
+    const mb_opt *o, *hit = NULL;
+    const char *group;
+    int n = 0;
+    for (size_t i = 0; (o = mb_opt_each(cmd, i, &group)); i++) {
+        if (len == 0 ? o->short_name == c : strncmp(o->name, name, len) == 0) {
+            if (len == 0 || strlen(o->name) == len)
+                return o;
+            hit = o;
+            n++;
+        }
+    }
+    return n == 1 ? hit : NULL;
+}
+
+int mb_cli_first_operand(const mb_cmd *cmd, int argc, char **argv)
+{
+    for (int i = 1; i < argc; i++) {
+        const char *a = argv[i];
+        if (a[0] != '-' || a[1] == '\0' || strcmp(a, "--") == 0)
+            return i;
+        if (a[1] == '-') { /* --name takes the next word when it has a value */
+            const mb_opt *o =
+                strchr(a, '=') ? NULL : find_opt(cmd, a + 2, strlen(a + 2), 0);
+            i += o && o->type != MB_OPT_SWITCH;
+            continue;
+        }
+        for (const char *s = a + 1; *s; s++) { /* -qw 3, -w3 */
+            const mb_opt *o = find_opt(cmd, NULL, 0, *s);
+            if (o && o->type != MB_OPT_SWITCH) {
+                i += s[1] == '\0';
+                break;
+            }
+        }
+    }
+    return argc;
+}
+
+void mb_cli_exec_progress(void *user, const mb_exec_cmd *c, int warmup,
+                          size_t run, const mb_proc_result *r)
+{
+    (void)user;
+    char t[32];
+    fprintf(stderr, "\r\033[K%s %s #%zu: %s", warmup ? "warmup" : "run",
+            c->name, run + 1, mb_cli_fmt_ns((double)r->wall_ns, t, sizeof t));
+    fflush(stderr);
+}
+
+void mb_cli_exec_gpu_open(mb_exec_opts *o)
+{
+    mb_err ge = {0};
+    if (!o->gpu_memory)
+        return;
+    if (mb__nvml_open(&o->nvml, &ge) != MB_OK)
+        fprintf(stderr, "%s\n", ge.msg);
+    else
+        fprintf(stderr, "GPU memory: sampled through NVML (untested path)\n");
+}
+
+static void suite_start(void *user, size_t k, size_t selected, const char *name)
+{
+    if (*(const int *)user)
+        return;
+    fprintf(stderr, "[%zu/%zu] running %s\n", k, selected, name);
+    fflush(stderr);
+}
+
+static void suite_run(void *user, size_t k, size_t selected, const json_t *r)
+{
+    if (!*(const int *)user)
+        mb_cli_print_suite_run(k, selected, r);
+}
+
+static void suite_warn(void *user, const char *msg)
+{
+    (void)user;
+    mb_cli_warn("%s", msg);
+}
+
+void mb_cli_suite_console(mb_suite_opts *so, const int *quiet)
+{
+    so->on_start = suite_start;
+    so->on_run = suite_run;
+    so->on_warn = suite_warn;
+    so->user = (void *)quiet;
 }

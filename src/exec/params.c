@@ -177,3 +177,24 @@ mb_status mb__exec_expand(char *const *tmpl, size_t ntmpl,
     *n = total;
     return MB_OK;
 }
+
+mb_status mb__exec_commands(char **tmpl, size_t ntmpl, int argc, char **argv,
+                            char *const *names, size_t nnames,
+                            const mb_exec_params *ps, int shell,
+                            mb_exec_cmd **out, size_t *n, mb_err *err)
+{
+    char *joined = NULL;
+    *out = NULL;
+    *n = 0;
+    if (argc > 0 && !(tmpl[ntmpl++] = joined =
+                          mb__exec_join_argv(argc, argv, shell)))
+        return mb__fail(err, MB_ENOMEM, "out of memory");
+    if (ntmpl == 0)
+        return mb__fail(err, MB_EINVAL,
+                        "no command: give one after '--' or with -c 'CMD' "
+                        "(see mbench exec --help)");
+    mb_status st = mb__exec_expand(tmpl, ntmpl, names, nnames, ps, shell, out,
+                                   n, err);
+    free(joined);
+    return st;
+}

@@ -40,4 +40,13 @@ mb_status mb__exec_expand(char *const *tmpl, size_t ntmpl,
                           mb_exec_cmd **out, size_t *n, mb_err *err);
 void mb__exec_cmds_free(mb_exec_cmd *c, size_t n);
 
+/* The commands of `mbench exec`: the -c templates tmpl[0..ntmpl) (tmpl
+ * has room for one more), followed by the command argv[0..argc) when
+ * argc > 0 (joined by mb__exec_join_argv), expanded as by
+ * mb__exec_expand.  MB_EINVAL when there is no command at all. */
+mb_status mb__exec_commands(char **tmpl, size_t ntmpl, int argc, char **argv,
+                            char *const *names, size_t nnames,
+                            const mb_exec_params *ps, int shell,
+                            mb_exec_cmd **out, size_t *n, mb_err *err);
+
 #endif

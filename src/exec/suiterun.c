@@ -5,6 +5,7 @@
 #include "core/buf.h"
 #include "core/err.h"
 #include "core/fileio.h"
+#include "core/parse.h"
 #include "runner/runner.h"
 #include "store/store.h"
 
@@ -236,6 +237,31 @@ static json_t *suite_json(const mb_suite_opts *o, const mb_tasks *t,
                        : json_null(),
         "skip_failed", o->skip_failed, "runs_per_task",
         (json_int_t)o->eo.fixed_runs);
+}
+
+void mb__suite_opts_defaults(mb_suite_opts *o)
+{
+    memset(o, 0, sizeof *o);
+    mb__exec_opts_defaults(&o->eo);
+    o->eo.fixed_runs = 1;
+    o->shard_n = 1;
+}
+
+int mb__suite_parse_shard(const char *s, int64_t *i, int64_t *n)
+{
+    const char *slash = strchr(s, '/');
+    if (!slash)
+        return -1;
+    char a[32];
+    size_t la = (size_t)(slash - s);
+    if (la == 0 || la >= sizeof a)
+        return -1;
+    memcpy(a, s, la);
+    a[la] = '\0';
+    if (mb__parse_i64(a, 0, 1000000, i) ||
+        mb__parse_i64(slash + 1, 1, 1000000, n) || *i >= *n)
+        return -1;
+    return 0;
 }
 
 mb_status mb__suite_run(const mb_suite_opts *o, json_t **doc_out,

@@ -41,6 +41,13 @@ typedef struct mb_suite_result {
     mb_status stopped;        /* MB_OK, or why the suite stopped early */
 } mb_suite_result;
 
+/* The defaults of `mbench suite`: every field zero, but one measured run
+ * and no warmup per command task (eo) and no sharding (shard_n 1). */
+void mb__suite_opts_defaults(mb_suite_opts *o);
+
+/* Reads a shard "I/N" (0-based, 0 <= I < N <= 1000000): 0, or -1. */
+int mb__suite_parse_shard(const char *s, int64_t *i, int64_t *n);
+
 /* Loads the tasks (MB_EINVAL / MB_EIO for a bad table: nothing ran, *doc
  * is NULL) and runs them.  *doc (new reference) holds every finished task,
  * also when a task failed without skip_failed (res->stopped and err then

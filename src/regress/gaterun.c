@@ -37,6 +37,29 @@ int mb__gate_is_compare_doc(const char *path)
     return yes;
 }
 
+mb_status mb__gate_check_req(const mb__gate_req *rq, mb_err *err)
+{
+    if (!rq->current)
+        return mb__fail(err, MB_EINVAL,
+                        "gate needs --current CUR.json (the results to "
+                        "judge)");
+    if (!rq->baseline && !rq->against && !mb__gate_is_compare_doc(rq->current))
+        return mb__fail(err, MB_EINVAL,
+                        "gate needs a baseline: --baseline BASE.json, or --db "
+                        "DB --against BRANCH_OR_COMMIT (or a compare "
+                        "document as --current: its variants are gated "
+                        "against its baseline)");
+    if (rq->baseline && rq->against)
+        return mb__fail(err, MB_EINVAL,
+                        "give either --baseline or --against, not both");
+    if (rq->against && !rq->db)
+        return mb__fail(err, MB_EINVAL,
+                        "--against %s needs --db (the store to take the "
+                        "baseline from)",
+                        rq->against);
+    return MB_OK;
+}
+
 /* A judgement that could not be made is a runtime failure, not a bad
  * argument: only a malformed --gate expression stays MB_EINVAL. */
 static mb_status not_usage(mb_status st, mb_err *err)

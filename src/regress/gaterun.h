@@ -26,6 +26,11 @@ typedef struct mb__gate_req {
  * variants can be gated against its own baseline).  Errors say 0. */
 int mb__gate_is_compare_doc(const char *path);
 
+/* Checks that rq names what to judge and against what (--current; a
+ * baseline file, --db with --against, or a compare document; not both
+ * sources): MB_OK, or MB_EINVAL with the message naming the fix. */
+mb_status mb__gate_check_req(const mb__gate_req *rq, mb_err *err);
+
 /* Runs the gate: *result gets the verdict (caller frees with
  * json_decref), *exit_code the documented code (0 pass, 1 regression,
  * 4 inconclusive, 5 accuracy).  On failure err->code is MB_EINVAL only

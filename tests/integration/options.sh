@@ -63,7 +63,7 @@ for c in $cmds; do
     expect_exit "mbench help $c exits 0" 0 "$MBENCH" help "$c"
     contains "mbench help $c prints its usage" "$LAST_OUT" "usage: mbench $c"
 done
-for c in run info tensor-dump machine version merge db report history validate profile load; do
+for c in run info tensor-dump machine version merge db report history validate profile load gate diff exec suite; do
     out=$("$MBENCH" help "$c")
     contains "mbench help $c lists -q" "$out" "-q, --quiet"
 done
@@ -74,6 +74,21 @@ expect_exit "profile: a misspelt option is a usage error" 2 "$MBENCH" profile m.
 contains "profile suggests the nearest option" "$LAST_ERR" "did you mean '--no-peak'? see 'mbench profile --help'"
 expect_exit "load: a misspelt option is a usage error" 2 "$MBENCH" load m.onnx --sesions 2
 contains "load suggests the nearest option" "$LAST_ERR" "did you mean '--sessions'? see 'mbench load --help'"
+# gate, diff, exec and suite parse from their tables too
+expect_exit "gate: a misspelt option is a usage error" 2 "$MBENCH" gate --curent x.json
+contains "gate suggests the nearest option" "$LAST_ERR" "did you mean '--current'? see 'mbench gate --help'"
+expect_exit "diff: a misspelt option is a usage error" 2 "$MBENCH" diff a.npy b.npy --atoll 1
+contains "diff suggests the nearest option" "$LAST_ERR" "did you mean '--atol'? see 'mbench diff --help'"
+expect_exit "exec: a misspelt option is a usage error" 2 "$MBENCH" exec --runz 3 -- true
+contains "exec suggests the nearest option" "$LAST_ERR" "did you mean '--runs'? see 'mbench exec --help'"
+expect_exit "suite: a misspelt option is a usage error" 2 "$MBENCH" suite t.csv --shrd 0/2
+contains "suite suggests the nearest option" "$LAST_ERR" "did you mean '--shard'? see 'mbench suite --help'"
+expect_exit "exec: a bad --output names the choices" 2 "$MBENCH" exec --output file -- true
+contains "it lists them" "$LAST_ERR" "expected null, pipe or inherit"
+expect_exit "exec -q is quiet but for the result" 0 "$MBENCH" exec -q -r 2 -- true
+contains "exec -q still prints the run" "$LAST_OUT" "wall"
+expect_exit "exec: options end at the program (no '--' needed)" 0 "$MBENCH" exec -q -r 2 sh -c 'exit 0' --json x
+contains "the program's --json is the program's" "$LAST_OUT" "sh -c 'exit 0' --json x"
 expect_exit "load: a bad value names the form" 2 "$MBENCH" load m.onnx --concurrency 0
 contains "it is the load engine's form" "$LAST_ERR" "invalid value '0' for --concurrency: expected thread counts from 1 to 4096 (1,2,4)"
 expect_exit "validate: a bad --candidate-opt is a usage error" 2 "$MBENCH" validate a.onnx b.onnx --candidate-opt threads
