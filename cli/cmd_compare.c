@@ -25,25 +25,10 @@
 MBENCH_COMMAND(compare, cmd_compare,
                "compare a baseline and its variants: speed, memory, size, accuracy")
 
-/* A progress line on stderr (terminals only): the round of processes. */
-typedef struct {
-    int64_t start, last;
-    int shown;
-} progress_state;
-
 static void progress(void *user, const char *what, size_t round,
                      size_t rounds, int64_t elapsed_ns)
 {
-    progress_state *ps = user;
-    int64_t now = mb_now_ns();
-    if (now - ps->last < 100000000LL)
-        return;
-    ps->last = now;
-    ps->shown = 1;
-    fprintf(stderr, "\r%s: round %zu of %zu (a fresh process per variant), "
-                    "%.1f s\033[K",
-            what, round + 1, rounds, (double)elapsed_ns / 1e9);
-    fflush(stderr);
+    mb_cli_rounds_progress(user, what, round, rounds, elapsed_ns);
 }
 
 static void usage(FILE *f)
@@ -281,7 +266,7 @@ int cmd_compare(int argc, char **argv)
     rq.n_gates = n_gates;
     rq.command_line = mb_cli_command_line();
     rq.cancel = mb_cli_cancel_flag(1);
-    progress_state ps = {mb_now_ns(), 0, 0};
+    mb_cli_rounds ps = {mb_now_ns(), 0, 0, 0};
     if (isatty(2)) {
         rq.progress = progress;
         rq.progress_user = &ps;

@@ -1,5 +1,6 @@
 /* cmd_run.c - mbench run: benchmark one model on one backend. */
 #include "cli.h"
+#include "exec_util.h"
 #include "opt.h"
 #include "outputs.h"
 #include "runopts.h"
@@ -66,21 +67,15 @@ static void progress(void *user, int64_t batch, int64_t iters,
     fflush(stderr);
 }
 
-/* The same for runs over K processes: which process, of how many. */
+/* The same for runs over K processes: which round, of how many. */
 static void progress_rounds(void *user, size_t round, size_t rounds,
                             int64_t elapsed_ns)
 {
     progress_state *ps = user;
-    int64_t now = mb_now_ns();
-    if (now - ps->start < 500000000LL || now - ps->last < 100000000LL)
-        return;
-    ps->last = now;
-    ps->shown = 1;
-    fprintf(stderr,
-            "\rprocess %zu of %zu (each a fresh runtime and "
-            "session), %.1f s\033[K",
-            round + 1, rounds, (double)elapsed_ns / 1e9);
-    fflush(stderr);
+    mb_cli_rounds r = {ps->start, ps->last, 500000000LL, 0};
+    mb_cli_rounds_progress(&r, "run", round, rounds, elapsed_ns);
+    ps->last = r.last;
+    ps->shown |= r.shown;
 }
 
 enum { O_HIST };

@@ -1,6 +1,8 @@
 /* exec_util.c - console helpers shared by exec and suite (exec_util.h). */
 #include "exec_util.h"
 
+#include "core/clock.h"
+
 #include "cli.h"
 #include "opt.h"
 
@@ -434,4 +436,19 @@ void mb_cli_suite_console(mb_suite_opts *so, const int *quiet)
     so->on_run = suite_run;
     so->on_warn = suite_warn;
     so->user = (void *)quiet;
+}
+
+void mb_cli_rounds_progress(mb_cli_rounds *ps, const char *what, size_t round,
+                            size_t rounds, int64_t elapsed_ns)
+{
+    int64_t now = mb_now_ns();
+    if (now - ps->start < ps->delay_ns || now - ps->last < 100000000LL)
+        return;
+    ps->last = now;
+    ps->shown = 1;
+    fprintf(stderr,
+            "\r%s: round %zu of %zu (a fresh runtime and session per "
+            "arm), %.1f s\033[K",
+            what, round + 1, rounds, (double)elapsed_ns / 1e9);
+    fflush(stderr);
 }

@@ -10,7 +10,19 @@
 #include "exec/suiterun.h"
 
 #include <jansson.h>
+#include <stdint.h>
 #include <stdio.h>
+
+/* The progress line of runs over K fresh processes (run, compare), on
+ * stderr, redrawn at most ten times a second after delay_ns: "WHAT: round
+ * R of K (a fresh process per arm), T s".  Callers show it on terminals
+ * only and clear the line when shown is set. */
+typedef struct mb_cli_rounds {
+    int64_t start, last, delay_ns;
+    int shown;
+} mb_cli_rounds;
+void mb_cli_rounds_progress(mb_cli_rounds *ps, const char *what, size_t round,
+                            size_t rounds, int64_t elapsed_ns);
 
 /* Installs SIGINT/SIGTERM handlers (no SA_RESTART) that set the returned
  * flag; with second_exits, a second signal ends mbench at once (exit 130).
