@@ -234,6 +234,14 @@ r = d['requirements']
 assert [x['passed'] for x in r] == [True, True, False], r
 v = [x for x in d['comparison']['variants'] if x['name'] == 'int8'][0]
 assert abs(r[0]['results'][0]['value'] - v['size_ratio']) < 1e-12"
+# (ASan's allocator grows RSS by itself, so the leak check's verdict is
+# only meaningful in the plain build; make check skips these four)
+if [ -n "${MBENCH_SANITIZED:-}" ]; then
+    for n in "gate: leak=no on a leak-checked run passes" "gate prints the leak verdict" \
+             "gate prints the memory verdict" "gate records the requirements in its document"; do
+        skip "$n" "sanitized build: RSS growth is the allocator's"
+    done
+else
 "$MBENCH" run "$MD/digits_fp32.onnx" --leak-check --min-time 0.2s --max-time 1s --json "$T_TMP/leak.json" >/dev/null 2>&1
 expect_exit "gate: leak=no on a leak-checked run passes (the gate's own verdict, inconclusive, is the exit)" 4 \
     "$MBENCH" gate --baseline "$T_TMP/leak.json" --current "$T_TMP/leak.json" --no-store \
@@ -243,6 +251,7 @@ contains "gate prints the memory verdict" "$LAST_OUT" "FAIL rss_peak<1MiB"
 check "gate records the requirements in its document" $PY -c "
 import json; g = json.load(open('$T_TMP/g.json'))
 assert [x['passed'] for x in g['requirements']] == [True, False], g['requirements']"
+fi
 
 # exec and suite HTML pages are checked in chromium by report_browser.sh,
 # from the documents this script would make (tests/fixtures/report).
