@@ -5,6 +5,8 @@
 #include "outputs.h"
 #include "runopts.h"
 
+#include "core/parse.h"
+
 #include <stdlib.h>
 #include <string.h>
 
@@ -141,38 +143,13 @@ void mb_opt_help(const mb_cmd *cmd, FILE *f)
 
 /* ---- lookup -------------------------------------------------------------*/
 
-static size_t levenshtein(const char *a, const char *b)
-{
-    size_t la = strlen(a), lb = strlen(b);
-    if (la > 63 || lb > 63)
-        return 99;
-    size_t row[64];
-    for (size_t j = 0; j <= lb; j++)
-        row[j] = j;
-    for (size_t i = 1; i <= la; i++) {
-        size_t diag = row[0];
-        row[0] = i;
-        for (size_t j = 1; j <= lb; j++) {
-            size_t up = row[j];
-            size_t best = diag + (a[i - 1] != b[j - 1]);
-            if (up + 1 < best)
-                best = up + 1;
-            if (row[j - 1] + 1 < best)
-                best = row[j - 1] + 1;
-            row[j] = best;
-            diag = up;
-        }
-    }
-    return row[lb];
-}
-
 static int unknown(const mb_cmd *cmd, const char *shown, const char *name)
 {
     const mb_opt *o, *best = NULL;
     const char *g;
     size_t bd = 99;
     for (size_t i = 0; name && (o = mb_opt_each(cmd, i, &g)); i++) {
-        size_t d = levenshtein(name, o->name);
+        size_t d = mb__edit_distance(name, o->name);
         if (d < bd && !(o->flags & MB_OPT_HIDDEN)) {
             bd = d;
             best = o;

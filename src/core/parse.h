@@ -15,5 +15,8 @@ int mb__parse_duration_ns(const char *s, int64_t *out);
 /* "1,2,4,8": integers within [lo, hi]; *out is malloc'ed. */
 int mb__parse_i64_list(const char *s, int64_t lo, int64_t hi, int64_t **out,
                        size_t *n);
+/* Levenshtein distance of two names of up to 63 characters (64 for
+ * longer ones): what "did you mean" suggestions rank by. */
+size_t mb__edit_distance(const char *a, const char *b);
 
 #endif

@@ -2,6 +2,7 @@
 #include "data/synthetic.h"
 
 #include "core/err.h"
+#include "core/parse.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -171,32 +172,6 @@ mb_status mb__resolve_shape(const mb_io_desc *d, int64_t batch,
     return s;
 }
 
-/* Levenshtein distance of two short names (for "did you mean"). */
-static size_t edit_distance(const char *a, const char *b)
-{
-    size_t la = strlen(a), lb = strlen(b);
-    if (la > 63 || lb > 63)
-        return 64;
-    size_t row[64];
-    for (size_t j = 0; j <= lb; j++)
-        row[j] = j;
-    for (size_t i = 1; i <= la; i++) {
-        size_t diag = row[0];
-        row[0] = i;
-        for (size_t j = 1; j <= lb; j++) {
-            size_t up = row[j];
-            size_t best = diag + (a[i - 1] != b[j - 1]);
-            if (up + 1 < best)
-                best = up + 1;
-            if (row[j - 1] + 1 < best)
-                best = row[j - 1] + 1;
-            row[j] = best;
-            diag = up;
-        }
-    }
-    return row[lb];
-}
-
 /* Appends name to a comma list in buf (once). */
 void mb__list_add(char *buf, size_t len, const char *name)
 {
@@ -217,7 +192,7 @@ const char *mb__nearest_name(const char *list, const char *name, char *out,
     snprintf(tmp, sizeof tmp, "%s", list);
     char *save = NULL;
     for (char *t = strtok_r(tmp, ", ", &save); t; t = strtok_r(NULL, ", ", &save)) {
-        size_t d = edit_distance(name, t);
+        size_t d = mb__edit_distance(name, t);
         if (d < best) {
             best = d;
             snprintf(out, len, "%s", t);
