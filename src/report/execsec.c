@@ -232,16 +232,24 @@ static void speedups(fmt *f, const json_t *const *docs, size_t n)
                            "p: Mann-Whitney U.\n\n");
 }
 
-static void phases(fmt *f, const json_t *const *docs, size_t n)
+/* 1 when a run of any document has a non-empty object at path. */
+static int any_run_has(const json_t *const *docs, size_t n, const char *path)
 {
-    int any = 0;
     for (size_t d = 0; d < n; d++) {
         size_t i;
         json_t *r;
         json_array_foreach(json_object_get(docs[d], "runs"), i, r)
-            any |= json_object_size(mb__jget(r, "exec.phases")) > 0;
+            if (json_object_size(mb__jget(r, path)) ||
+                (json_is_object(mb__jget(r, path)) &&
+                 !strcmp(path, "exec.derived")))
+                return 1;
     }
-    if (!any)
+    return 0;
+}
+
+static void phases(fmt *f, const json_t *const *docs, size_t n)
+{
+    if (!any_run_has(docs, n, "exec.phases"))
         return;
     heading(f, "Phases", "exec-phases");
     static const char *const cols[] = {"variant", "phase", "#median", "#95% CI",
@@ -276,16 +284,9 @@ static void phases(fmt *f, const json_t *const *docs, size_t n)
 
 static void values(fmt *f, const json_t *const *docs, size_t n)
 {
-    int any = 0;
-    for (size_t d = 0; d < n; d++) {
-        size_t i;
-        json_t *r;
-        json_array_foreach(json_object_get(docs[d], "runs"), i, r)
-            any |= json_object_size(mb__jget(r, "exec.counters")) ||
-                   json_object_size(mb__jget(r, "exec.metrics")) ||
-                   json_is_object(mb__jget(r, "exec.derived"));
-    }
-    if (!any)
+    if (!any_run_has(docs, n, "exec.counters") &&
+        !any_run_has(docs, n, "exec.metrics") &&
+        !any_run_has(docs, n, "exec.derived"))
         return;
     heading(f, "Counters, metrics and throughput", "exec-values");
     static const char *const cols[] = {"variant", "kind", "name", "#median",
@@ -344,14 +345,7 @@ static void values(fmt *f, const json_t *const *docs, size_t n)
 
 static void loops(fmt *f, const json_t *const *docs, size_t n)
 {
-    int any = 0;
-    for (size_t d = 0; d < n; d++) {
-        size_t i;
-        json_t *r;
-        json_array_foreach(json_object_get(docs[d], "runs"), i, r)
-            any |= json_object_size(mb__jget(r, "exec.loops")) > 0;
-    }
-    if (!any)
+    if (!any_run_has(docs, n, "exec.loops"))
         return;
     heading(f, "Loops (per-iteration timings)", "exec-loops");
     static const char *const cols[] = {"variant", "loop", "#median", "#95% CI (runs)",
