@@ -255,8 +255,11 @@ int main(int argc, char **argv)
     json_t *doc = argc == 3 ? json_load_file(argv[2], 0, &err)
                             : json_loadf(stdin, 0, &err);
     if (!json_is_array(doc)) {
-        fprintf(stderr, "optdoc: %s:%d: %s\n", argc == 3 ? argv[2] : "<stdin>",
-                err.line, doc ? "not an array of commands" : err.text);
+        fprintf(stderr,
+                "optdoc: %s: %s (the output of mbench __dump-options json)\n",
+                argc == 3 ? argv[2] : "<stdin>",
+                doc ? "not an array of commands" : err.text);
+        json_decref(doc);
         return 2;
     }
     ctx c = {fmt, doc, NULL, NULL, 0};
