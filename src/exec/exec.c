@@ -131,26 +131,17 @@ static mb_status run_once(const mb_exec_opts *o, const mb_exec_cmd *c,
     return MB_OK;
 }
 
-static char *dupf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
-static char *dupf(const char *fmt, ...)
-{
-    mb_buf b = MB_BUF_INIT;
-    va_list ap;
-    va_start(ap, fmt);
-    mb__buf_vprintf(&b, fmt, ap);
-    va_end(ap);
-    return mb__buf_take(&b, NULL);
-}
-
 static mb_status fail_run(mb_exec_series *s, const mb_proc_result *r,
                           mb_err *err)
 {
     char how[80], line[400];
     mb__proc_status_str(r, how, sizeof how);
     mb__proc_last_line(r, line, sizeof line);
+    mb_buf msg = MB_BUF_INIT;
+    mb__buf_printf(&msg, "'%s' failed (%s)%s%s", s->cmd->command, how,
+                   line[0] ? ": " : "", line);
     free(s->error);
-    s->error = dupf("'%s' failed (%s)%s%s", s->cmd->command, how,
-                    line[0] ? ": " : "", line);
+    s->error = mb__buf_take(&msg, NULL);
     return mb__fail(err, MB_ECHILD, "%s; pass --ignore-failure to measure "
                     "failing runs anyway", s->error);
 }

@@ -8,6 +8,7 @@
 #include "core/stats.h"
 
 #include <math.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -77,49 +78,65 @@ static json_t *ratio_entry(const json_t *ra, const json_t *rb, double med_a,
     return o;
 }
 
-json_t *mb__phase_speedups(const json_t *base, const json_t *run)
+/* A phase's (loop's) point figure and per-run figures in a run's "exec"
+ * section: phases carry median_ns and runs_ns, loops a latency median and
+ * the per-process medians of their replication. */
+static double section_figures(const json_t *x, bool phases,
+                              const json_t **runs)
 {
+    if (phases) {
+        *runs = json_object_get(x, "runs_ns");
+        return json_number_value(json_object_get(x, "median_ns"));
+    }
+    *runs = json_object_get(
+        json_object_get(json_object_get(x, "replication"), "per_process"),
+        "median");
+    return json_number_value(
+        json_object_get(json_object_get(x, "latency"), "median"));
+}
+
+/* Speedups of every entry of exec.phases (phases) or exec.loops that base
+ * and run both report.  A phase needs a positive median on both sides and
+ * also records both medians; a loop keeps any entry ratio_entry gives. */
+static json_t *section_speedups(const json_t *base, const json_t *run,
+                                bool phases)
+{
+    const char *section = phases ? "phases" : "loops";
     json_t *o = json_object();
-    const json_t *pb = json_object_get(json_object_get(base, "exec"), "phases");
-    const json_t *pr = json_object_get(json_object_get(run, "exec"), "phases");
+    const json_t *sb = json_object_get(json_object_get(base, "exec"), section);
+    const json_t *sr = json_object_get(json_object_get(run, "exec"), section);
     const char *k;
     json_t *v;
-    json_object_foreach((json_t *)pb, k, v)
+    json_object_foreach((json_t *)sb, k, v)
     {
-        const json_t *w = json_object_get(pr, k);
-        double a = json_number_value(json_object_get(v, "median_ns"));
-        double b = json_number_value(json_object_get(w, "median_ns"));
-        if (!w || !json_is_number(json_object_get(w, "median_ns")) || a <= 0 || b <= 0)
+        const json_t *w = json_object_get(sr, k), *ra, *rb;
+        if (!w)
             continue;
-        json_t *e = ratio_entry(json_object_get(v, "runs_ns"), json_object_get(w, "runs_ns"), a, b);
+        double a = section_figures(v, phases, &ra);
+        double b = section_figures(w, phases, &rb);
+        if (phases && (!json_is_number(json_object_get(w, "median_ns")) ||
+                       a <= 0 || b <= 0))
+            continue;
+        json_t *e = ratio_entry(ra, rb, a, b);
         if (!e)
             continue;
-        json_object_set_new(e, "baseline_ns", json_real(a));
-        json_object_set_new(e, "median_ns", json_real(b));
+        if (phases) {
+            json_object_set_new(e, "baseline_ns", json_real(a));
+            json_object_set_new(e, "median_ns", json_real(b));
+        }
         json_object_set_new(o, k, e);
     }
     return o;
 }
 
+json_t *mb__phase_speedups(const json_t *base, const json_t *run)
+{
+    return section_speedups(base, run, true);
+}
+
 json_t *mb__loop_speedups(const json_t *base, const json_t *run)
 {
-    json_t *o = json_object();
-    const json_t *lb = json_object_get(json_object_get(base, "exec"), "loops");
-    const json_t *lr = json_object_get(json_object_get(run, "exec"), "loops");
-    const char *k;
-    json_t *v;
-    json_object_foreach((json_t *)lb, k, v)
-    {
-        const json_t *w = json_object_get(lr, k);
-        const json_t *ma = json_object_get(json_object_get(json_object_get(v, "replication"), "per_process"), "median");
-        const json_t *mb = json_object_get(json_object_get(json_object_get(w, "replication"), "per_process"), "median");
-        double a = json_number_value(json_object_get(json_object_get(v, "latency"), "median"));
-        double b = json_number_value(json_object_get(json_object_get(w, "latency"), "median"));
-        json_t *e = w ? ratio_entry(ma, mb, a, b) : NULL;
-        if (e)
-            json_object_set_new(o, k, e);
-    }
-    return o;
+    return section_speedups(base, run, false);
 }
 
 json_t *mb__suite_comparison(const json_t *runs, uint64_t seed)

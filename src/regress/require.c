@@ -333,32 +333,30 @@ static void put_prefixed(json_t *figs, const char *prefix, const char *name,
     put(figs, key, v, lo, hi, k);
 }
 
-/* Percentiles of a FORMATS.md latency object into prefix + p50 ... */
+/* Percentiles of a FORMATS.md latency object into prefix + p50 ...: each
+ * figure's value from key, or from the estimate of its interval object
+ * (ci, when it has one) together with that interval. */
 static void latency_figs(json_t *figs, const char *prefix,
                          const json_t *lat)
 {
+    static const struct {
+        const char *name, *key, *ci;
+    } rows[] = {
+        {"p50", "median", "median_ci95"}, {"median", "median", "median_ci95"},
+        {"p90", "p90", NULL},             {"p95", "p95", NULL},
+        {"p99", "p99", "p99_ci95"},       {"mean", "mean", NULL},
+        {"min", "min", NULL},             {"max", "max", NULL},
+    };
     if (!json_is_object(lat))
         return;
-    const json_t *mci = json_object_get(lat, "median_ci95");
-    double med = jnum(mci, "estimate");
-    if (!isfinite(med))
-        med = jnum(lat, "median");
-    put_prefixed(figs, prefix, "p50", med, jnum(mci, "lo"), jnum(mci, "hi"),
-                 MB_RK_TIME);
-    put_prefixed(figs, prefix, "median", med, jnum(mci, "lo"),
-                 jnum(mci, "hi"), MB_RK_TIME);
-    put_prefixed(figs, prefix, "p90", jnum(lat, "p90"), NAN, NAN, MB_RK_TIME);
-    put_prefixed(figs, prefix, "p95", jnum(lat, "p95"), NAN, NAN, MB_RK_TIME);
-    const json_t *pci = json_object_get(lat, "p99_ci95");
-    double p99 = jnum(pci, "estimate");
-    if (!isfinite(p99))
-        p99 = jnum(lat, "p99");
-    put_prefixed(figs, prefix, "p99", p99, jnum(pci, "lo"), jnum(pci, "hi"),
-                 MB_RK_TIME);
-    put_prefixed(figs, prefix, "mean", jnum(lat, "mean"), NAN, NAN,
-                 MB_RK_TIME);
-    put_prefixed(figs, prefix, "min", jnum(lat, "min"), NAN, NAN, MB_RK_TIME);
-    put_prefixed(figs, prefix, "max", jnum(lat, "max"), NAN, NAN, MB_RK_TIME);
+    for (size_t i = 0; i < sizeof rows / sizeof rows[0]; i++) {
+        const json_t *ci = rows[i].ci ? json_object_get(lat, rows[i].ci) : NULL;
+        double v = jnum(ci, "estimate");
+        if (!isfinite(v))
+            v = jnum(lat, rows[i].key);
+        put_prefixed(figs, prefix, rows[i].name, v, jnum(ci, "lo"),
+                     jnum(ci, "hi"), MB_RK_TIME);
+    }
 }
 
 static void run_figs(json_t *figs, const json_t *run)

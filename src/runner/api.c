@@ -144,23 +144,36 @@ mb_status mb_runner_set(mb_runner *r, const char *key, const char *value,
     return MB_OK;
 }
 
+/* Sets the model of the runner's plan and finishes the plan (defaults
+ * that depend on other options); what mb__planopt_finish fails with. */
+static mb_status use_model(mb_runner *r, const char *model, mb_err *err)
+{
+    mb_status s = set_str(&r->plan.model_path, model, err);
+    return s ? s : mb__planopt_finish(&r->plan, "", err);
+}
+
+/* The document as the indented JSON text the API hands out in *json
+ * (caller frees); MB_ENOMEM when it cannot be rendered. */
+static mb_status dump_doc(const json_t *doc, char **json, mb_err *err)
+{
+    *json = json_dumps(doc, JSON_INDENT(2) | JSON_REAL_PRECISION(17));
+    return *json ? MB_OK : mb__fail(err, MB_ENOMEM, "out of memory");
+}
+
 mb_status mb_runner_run(mb_runner *r, const char *model, char **json,
                         mb_err *err)
 {
     *json = NULL;
-    mb_status s = set_str(&r->plan.model_path, model, err);
-    if (s)
-        return s;
-    s = mb__planopt_finish(&r->plan, "", err);
+    mb_status s = use_model(r, model, err);
     if (s)
         return s;
     json_t *doc = NULL;
     s = mb__run_plan(&r->plan, &doc, err);
     if (s)
         return s;
-    *json = json_dumps(doc, JSON_INDENT(2) | JSON_REAL_PRECISION(17));
+    s = dump_doc(doc, json, err);
     json_decref(doc);
-    return *json ? MB_OK : mb__fail(err, MB_ENOMEM, "out of memory");
+    return s;
 }
 
 mb_status mb_runner_compare(mb_runner *r, const char *const *variants, size_t n,
@@ -233,11 +246,8 @@ mb_status mb_runner_compare(mb_runner *r, const char *const *variants, size_t n,
         rq.cancel = r->plan.cancel;
         s = mb__compare_run(&rq, &doc, err);
     }
-    if (!s) {
-        *json = json_dumps(doc, JSON_INDENT(2) | JSON_REAL_PRECISION(17));
-        if (!*json)
-            s = mb__fail(err, MB_ENOMEM, "out of memory");
-    }
+    if (!s)
+        s = dump_doc(doc, json, err);
     json_decref(doc);
     for (size_t i = 0; vr && names && i < n; i++) { /* zeroed if unused */
         mb__plan_free(&vr[i].plan);
@@ -253,10 +263,7 @@ mb_status mb_runner_profile(mb_runner *r, const char *model, char **json,
                             mb_err *err)
 {
     *json = NULL;
-    mb_status s = set_str(&r->plan.model_path, model, err);
-    if (s)
-        return s;
-    s = mb__planopt_finish(&r->plan, "", err);
+    mb_status s = use_model(r, model, err);
     if (s)
         return s;
     mb__profile_opts o = {0};
@@ -267,9 +274,9 @@ mb_status mb_runner_profile(mb_runner *r, const char *model, char **json,
     s = mb__profile_model(&r->plan, &o, &res, err);
     if (s)
         return s;
-    *json = json_dumps(res.doc, JSON_INDENT(2) | JSON_REAL_PRECISION(17));
+    s = dump_doc(res.doc, json, err);
     mb__profile_result_free(&res);
-    return *json ? MB_OK : mb__fail(err, MB_ENOMEM, "out of memory");
+    return s;
 }
 
 mb_status mb_runner_validate(mb_runner *r, const char *baseline,
@@ -319,10 +326,8 @@ mb_status mb_runner_validate(mb_runner *r, const char *baseline,
         s = mb__validate_run(&rq, &doc, err);
     }
     if (!s) {
-        *json = json_dumps(doc, JSON_INDENT(2) | JSON_REAL_PRECISION(17));
-        if (!*json)
-            s = mb__fail(err, MB_ENOMEM, "out of memory");
-        else if (passed)
+        s = dump_doc(doc, json, err);
+        if (!s && passed)
             *passed = json_is_true(json_object_get(
                 json_object_get(doc, "validation"), "passed"));
     }
@@ -362,7 +367,7 @@ mb_status mb_runner_load(mb_runner *r, const char *model,
         s = mb__load_run(&r->plan, &rq, &doc, err);
     if (s)
         return s;
-    *json = json_dumps(doc, JSON_INDENT(2) | JSON_REAL_PRECISION(17));
+    s = dump_doc(doc, json, err);
     json_decref(doc);
-    return *json ? MB_OK : mb__fail(err, MB_ENOMEM, "out of memory");
+    return s;
 }
