@@ -134,7 +134,8 @@ static mb_status run_model(const mb_tasks *t, const mb_exec_opts *eo, size_t row
                 st = mb__fail(err, MB_EINVAL, "%s line %zu: option '%s' is not key=value (separate options with ';')", t->path, t->csv.line[row], kv);
             else {
                 *eq = '\0';
-                mb__plan_set_opt(&p, kv, eq + 1);
+                if (!mb__plan_set_opt(&p, kv, eq + 1))
+                    st = mb__fail(err, MB_ENOMEM, "out of memory");
             }
         }
         free(copy);

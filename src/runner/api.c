@@ -139,7 +139,7 @@ mb_status mb_runner_set(mb_runner *r, const char *key, const char *value,
     }
     if (mb__val_is_option(key) || !strcmp(key, "candidate-opt"))
         return add_val_kv(r, key, value, err);
-    if (mb__plan_set_opt(&r->plan, key, value))
+    if (!mb__plan_set_opt(&r->plan, key, value))
         return mb__fail(err, MB_ENOMEM, "out of memory");
     return MB_OK;
 }

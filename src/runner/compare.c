@@ -73,6 +73,16 @@ static size_t replicate_figures(const mb__cmp_variant *x, double q,
 
 /* Digits that tell a ratio from its neighbours: 3, or 4 when the CI is
  * narrower than 1%. */
+/* {value, ci95, unit, replicates} of a speedup (the inverse of the ratio
+ * variant / baseline), or null when r could not be estimated. */
+static json_t *speedup_json(const mb_ratio *r, const char *unit)
+{
+    return r->ok ? json_pack("{s:f,s:[f,f],s:s,s:I}", "value", 1 / r->ratio,
+                             "ci95", 1 / r->hi, 1 / r->lo, "unit", unit,
+                             "replicates", (json_int_t)r->ka)
+                 : json_null();
+}
+
 static int ratio_digits(double lo, double hi)
 {
     return hi - lo < 0.01 ? 4 : 3;
@@ -104,18 +114,8 @@ static void judge_speed(json_t *e, json_t *recs, const mb__cmp_variant *b,
     free(fx);
     const char *unit = by_process ? "process" : "block";
     /* ratio = variant / baseline; speedup = its inverse */
-    json_object_set_new(e, "speedup_median",
-                        r50.ok ? json_pack("{s:f,s:[f,f],s:s,s:I}", "value",
-                                           1 / r50.ratio, "ci95", 1 / r50.hi,
-                                           1 / r50.lo, "unit", unit,
-                                           "replicates", (json_int_t)r50.ka)
-                               : json_null());
-    json_object_set_new(e, "speedup_p99",
-                        r99.ok ? json_pack("{s:f,s:[f,f],s:s,s:I}", "value",
-                                           1 / r99.ratio, "ci95", 1 / r99.hi,
-                                           1 / r99.lo, "unit", unit,
-                                           "replicates", (json_int_t)r99.ka)
-                               : json_null());
+    json_object_set_new(e, "speedup_median", speedup_json(&r50, unit));
+    json_object_set_new(e, "speedup_p99", speedup_json(&r99, unit));
     if (!r50.ok) {
         json_object_set_new(e, "significance", json_null());
         rec(recs, 0, "too few samples or processes to estimate a speedup");

@@ -47,16 +47,16 @@ void mb__plan_free(mb_plan *p)
     memset(p, 0, sizeof *p);
 }
 
-int mb__plan_set_opt(mb_plan *p, const char *key, const char *value)
+bool mb__plan_set_opt(mb_plan *p, const char *key, const char *value)
 {
     char *v = mb__strdup(value);
     if (!v)
-        return -1;
+        return false;
     for (size_t i = 0; i < p->n_opts; i++) {
         if (strcmp(p->opts[i].key, key) == 0) {
             free((char *)p->opts[i].value);
             p->opts[i].value = v;
-            return 0;
+            return true;
         }
     }
     char *k = mb__strdup(key);
@@ -66,11 +66,11 @@ int mb__plan_set_opt(mb_plan *p, const char *key, const char *value)
         free(v);
         if (n)
             p->opts = n;
-        return -1;
+        return false;
     }
     p->opts = n;
     p->opts[p->n_opts++] = (mb_kv){k, v};
-    return 0;
+    return true;
 }
 
 const char *mb__plan_get_opt(const mb_plan *p, const char *key)
@@ -81,7 +81,7 @@ const char *mb__plan_get_opt(const mb_plan *p, const char *key)
     return NULL;
 }
 
-int mb__plan_set_shape(mb_plan *p, const char *name, const int64_t *dims,
+bool mb__plan_set_shape(mb_plan *p, const char *name, const int64_t *dims,
                        int rank)
 {
     mb_shape_override o = {NULL, rank, {0}};
@@ -91,7 +91,7 @@ int mb__plan_set_shape(mb_plan *p, const char *name, const int64_t *dims,
         if (strcmp(p->shapes[i].name, name) == 0) {
             o.name = p->shapes[i].name;
             p->shapes[i] = o;
-            return 0;
+            return true;
         }
     }
     o.name = mb__strdup(name);
@@ -101,11 +101,11 @@ int mb__plan_set_shape(mb_plan *p, const char *name, const int64_t *dims,
         free(o.name);
         if (n)
             p->shapes = n;
-        return -1;
+        return false;
     }
     p->shapes = n;
     p->shapes[p->n_shapes++] = o;
-    return 0;
+    return true;
 }
 
 int mb__plan_backend_opts(const mb_plan *p, uint32_t caps, mb_kv **kv,
@@ -159,7 +159,7 @@ int mb__plan_copy(mb_plan *d, const mb_plan *s)
     d->opts = NULL;
     d->n_opts = 0;
     for (size_t i = 0; i < s->n_opts; i++)
-        fail |= mb__plan_set_opt(d, s->opts[i].key, s->opts[i].value) != 0;
+        fail |= !mb__plan_set_opt(d, s->opts[i].key, s->opts[i].value);
     d->batches = mb__calloc(s->n_batches ? s->n_batches : 1, sizeof(int64_t));
     d->dims = mb__calloc(s->n_dims ? s->n_dims : 1, sizeof *d->dims);
     d->ranges = mb__calloc(s->n_ranges ? s->n_ranges : 1, sizeof *d->ranges);
@@ -168,8 +168,8 @@ int mb__plan_copy(mb_plan *d, const mb_plan *s)
     d->shapes = NULL;
     d->n_shapes = 0;
     for (size_t i = 0; i < s->n_shapes; i++)
-        fail |= mb__plan_set_shape(d, s->shapes[i].name, s->shapes[i].dims,
-                                   s->shapes[i].rank) != 0;
+        fail |= !mb__plan_set_shape(d, s->shapes[i].name, s->shapes[i].dims,
+                                    s->shapes[i].rank);
     if (!d->batches || !d->dims || !d->ranges || !d->percentiles) {
         fail = 1;
     } else {

@@ -5,6 +5,7 @@
 #include "core/err.h"
 #include "core/parse.h"
 
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -41,7 +42,8 @@ enum {
     F_ITER,
     F_PCT,
     F_LEAK,
-    F_SAMPLES
+    F_SAMPLES,
+    F_COUNT
 };
 
 #define RT "Runtime options"
@@ -179,37 +181,38 @@ static mb_status set_str(char **dst, const char *v, mb_err *err)
 
 static mb_status set_opt(mb_plan *p, const char *k, const char *v, mb_err *err)
 {
-    return mb__plan_set_opt(p, k, v) ? oom(err) : MB_OK;
+    return mb__plan_set_opt(p, k, v) ? MB_OK : oom(err);
 }
 
-/* "NAME=REST": *name malloc'ed; 0, or -1 when there is no "NAME=". */
-static int split(const char *v, char **name, const char **rest)
+/* "NAME=REST": *name malloc'ed; false when there is no "NAME=" (or no
+ * memory for the name). */
+static bool split(const char *v, char **name, const char **rest)
 {
     const char *eq = v ? strchr(v, '=') : NULL;
     *name = NULL;
     if (!eq || eq == v)
-        return -1;
+        return false;
     *name = mb__strndup(v, (size_t)(eq - v));
     *rest = eq + 1;
-    return *name ? 0 : -1;
+    return *name != NULL;
 }
 
-/* "1%" -> 0.01, "0.01" -> 0.01; the result must be in (0, hi]. */
-static int parse_fraction(const char *s, double hi, double *out)
+/* "1%" -> 0.01, "0.01" -> 0.01; false unless the result is in (0, hi]. */
+static bool parse_fraction(const char *s, double hi, double *out)
 {
     char buf[64];
     size_t L = strlen(s);
     if (L == 0 || L >= sizeof buf)
-        return -1;
+        return false;
     memcpy(buf, s, L + 1);
     int pct = buf[L - 1] == '%';
     if (pct)
         buf[L - 1] = '\0';
     double d;
     if (mb__parse_double(buf, 0, pct ? hi * 100 : hi, &d) || d <= 0)
-        return -1;
+        return false;
     *out = pct ? d / 100 : d;
-    return 0;
+    return true;
 }
 
 static mb_status set_switch(int *dst, const mb__planopt *o, const char *shown,
@@ -231,7 +234,7 @@ static mb_status set_dim(mb_plan *p, const mb__planopt *o, const char *shown,
     char *name;
     const char *rest;
     int64_t v;
-    if (split(value, &name, &rest) ||
+    if (!split(value, &name, &rest) ||
         mb__parse_i64(rest, (int64_t)o->lo, (int64_t)o->hi, &v)) {
         free(name);
         return bad(err, shown, value, o->expect);
@@ -258,7 +261,7 @@ static mb_status set_range(mb_plan *p, const mb__planopt *o, const char *shown,
     char *name, *lo_s = NULL;
     const char *rest, *colon;
     double lo, hi;
-    if (split(value, &name, &rest) || !(colon = strchr(rest, ':'))) {
+    if (!split(value, &name, &rest) || !(colon = strchr(rest, ':'))) {
         free(name);
         return bad(err, shown, value, o->expect);
     }
@@ -288,7 +291,7 @@ static mb_status set_shape(mb_plan *p, const mb__planopt *o, const char *shown,
     const char *rest;
     int64_t *list = NULL;
     size_t n = 0;
-    if (split(value, &name, &rest) ||
+    if (!split(value, &name, &rest) ||
         (*rest &&
          mb__parse_i64_list(rest, (int64_t)o->lo, (int64_t)o->hi, &list, &n)) ||
         n > MB_MAX_RANK) {
@@ -296,10 +299,10 @@ static mb_status set_shape(mb_plan *p, const mb__planopt *o, const char *shown,
         free(list);
         return bad(err, shown, value, o->expect);
     }
-    int rc = mb__plan_set_shape(p, name, list, (int)n);
+    bool ok = mb__plan_set_shape(p, name, list, (int)n);
     free(name);
     free(list);
-    return rc ? oom(err) : MB_OK;
+    return ok ? MB_OK : oom(err);
 }
 
 /* KEY=VALUE forwarded to the backend as prefix+KEY. */
@@ -309,7 +312,7 @@ static mb_status set_prefixed(mb_plan *p, const mb__planopt *o,
 {
     char *k;
     const char *v;
-    if (split(value, &k, &v))
+    if (!split(value, &k, &v))
         return bad(err, shown, value, o->expect);
     size_t n = strlen(prefix) + strlen(k) + 1;
     char *key = mb__malloc(n);
@@ -322,6 +325,33 @@ static mb_status set_prefixed(mb_plan *p, const mb__planopt *o,
     free(key);
     free(k);
     return s;
+}
+
+/* Where an option whose value is stored as it is goes: the int64_t,
+ * switch or string field of p that option id writes (the others NULL). */
+typedef struct plain {
+    int64_t *i64;
+    int *sw;
+    char **str;
+} plain;
+
+static plain plain_field(mb_plan *p, int id)
+{
+    int64_t *const i64[F_COUNT] = {
+        [F_WARMUP] = &p->warmup_iters, [F_WARMUPTIME] = &p->warmup_time_ns,
+        [F_MINITER] = &p->min_iters,   [F_MINTIME] = &p->min_time_ns,
+        [F_MAXITER] = &p->max_iters,   [F_MAXTIME] = &p->max_time_ns,
+        [F_ITER] = &p->fixed_iters,
+    };
+    int *const sw[F_COUNT] = {[F_VERBOSE] = &p->verbose,
+                              [F_LEAK] = &p->leak_check,
+                              [F_SAMPLES] = &p->save_samples};
+    char **const str[F_COUNT] = {[F_ORTLIB] = &p->ort_lib,
+                                 [F_BACKEND] = &p->backend,
+                                 [F_DATA] = &p->data_path};
+    if (id < 0 || id >= F_COUNT)
+        return (plain){NULL, NULL, NULL};
+    return (plain){i64[id], sw[id], str[id]};
 }
 
 mb_status mb__planopt_set(mb_plan *p, const mb__planopt *o, const char *shown,
@@ -346,7 +376,7 @@ mb_status mb__planopt_set(mb_plan *p, const mb__planopt *o, const char *shown,
             return bad(err, shown, value, o->expect);
         break;
     case MB__PO_FRACTION:
-        if (!value || parse_fraction(value, o->hi, &d))
+        if (!value || !parse_fraction(value, o->hi, &d))
             return bad(err, shown, value, o->expect);
         break;
     case MB__PO_DURATION:
@@ -372,6 +402,15 @@ mb_status mb__planopt_set(mb_plan *p, const mb__planopt *o, const char *shown,
             return bad(err, shown, value, o->expect);
         break;
     }
+    plain f = plain_field(p, o->id);
+    if (f.i64) {
+        *f.i64 = i;
+        return MB_OK;
+    }
+    if (f.sw)
+        return set_switch(f.sw, o, shown, value, err);
+    if (f.str)
+        return set_str(f.str, value, err);
     switch (o->id) {
     case F_THREADS:
     case F_INTER:
@@ -390,18 +429,6 @@ mb_status mb__planopt_set(mb_plan *p, const mb__planopt *o, const char *shown,
         mb_status s = set_switch(&on, o, shown, value, err);
         return s ? s : set_opt(p, "arena", on ? "0" : "1", err);
     }
-    case F_ORTLIB:
-        return set_str(&p->ort_lib, value, err);
-    case F_BACKEND:
-        return set_str(&p->backend, value, err);
-    case F_DATA:
-        return set_str(&p->data_path, value, err);
-    case F_VERBOSE:
-        return set_switch(&p->verbose, o, shown, value, err);
-    case F_LEAK:
-        return set_switch(&p->leak_check, o, shown, value, err);
-    case F_SAMPLES:
-        return set_switch(&p->save_samples, o, shown, value, err);
     case F_BATCH: {
         int64_t *list;
         size_t n;
@@ -421,27 +448,6 @@ mb_status mb__planopt_set(mb_plan *p, const mb__planopt *o, const char *shown,
         return set_shape(p, o, shown, value, err);
     case F_SEED:
         p->seed = (uint64_t)i;
-        return MB_OK;
-    case F_WARMUP:
-        p->warmup_iters = i;
-        return MB_OK;
-    case F_MINITER:
-        p->min_iters = i;
-        return MB_OK;
-    case F_MAXITER:
-        p->max_iters = i;
-        return MB_OK;
-    case F_ITER:
-        p->fixed_iters = i;
-        return MB_OK;
-    case F_WARMUPTIME:
-        p->warmup_time_ns = i;
-        return MB_OK;
-    case F_MINTIME:
-        p->min_time_ns = i;
-        return MB_OK;
-    case F_MAXTIME:
-        p->max_time_ns = i;
         return MB_OK;
     case F_PROCS:
         p->processes = (int)i;
