@@ -14,6 +14,7 @@
 #include <math.h>
 #include <pthread.h>
 #include <stdatomic.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -49,20 +50,36 @@ struct step {
     volatile int *cancel;
 };
 
-static int push(worker *w, int64_t a, int64_t s, int64_t e)
+/* Records a request; false (and w->oom set) when memory runs out. */
+static bool push(worker *w, int64_t a, int64_t s, int64_t e)
 {
     if (w->n == w->cap) {
         size_t nc = w->cap ? w->cap * 2 : 4096;
         mb__load_rec *nr = mb__realloc_array(w->r, nc, sizeof *nr);
         if (!nr) {
             w->oom = 1;
-            return -1;
+            return false;
         }
         w->r = nr;
         w->cap = nc;
     }
     w->r[w->n++] = (mb__load_rec){a, s, e};
-    return 0;
+    return true;
+}
+
+/* Runs one inference that arrived at a and started at start (absolute
+ * times) and records it relative to t0; false (w->failed set) when the
+ * inference failed. */
+static bool serve(worker *w, int64_t t0, int64_t a, int64_t start)
+{
+    int rc = w->s->run(w->h, &w->err);
+    int64_t e = mb_now_ns();
+    if (rc) {
+        w->failed = 1;
+        return false;
+    }
+    push(w, a - t0, start - t0, e - t0);
+    return true;
 }
 
 static void sleep_until(int64_t t)
@@ -108,13 +125,8 @@ static void *work(void *p)
                                          &s->done, memory_order_relaxed) >=
                                          s->n_min))
                 break;
-            int rc = s->run(w->h, &w->err);
-            int64_t e = mb_now_ns();
-            if (rc) {
-                w->failed = 1;
+            if (!serve(w, t0, a, a))
                 break;
-            }
-            push(w, a - t0, a - t0, e - t0);
             atomic_fetch_add_explicit(&s->done, 1, memory_order_relaxed);
             continue;
         }
@@ -132,13 +144,8 @@ static void *work(void *p)
             push(w, a - t0, -1, -1);
             continue;
         }
-        int rc = s->run(w->h, &w->err);
-        int64_t e = mb_now_ns();
-        if (rc) {
-            w->failed = 1;
+        if (!serve(w, t0, a, now))
             break;
-        }
-        push(w, a - t0, now - t0, e - t0);
     }
     return NULL;
 }

@@ -359,15 +359,40 @@ static void latency_figs(json_t *figs, const char *prefix,
     }
 }
 
+/* A figure without an interval: its name, where it stands in an object
+ * (a dotted path) and its kind. */
+typedef struct fig_row {
+    const char *name, *path;
+    mb_req_kind kind;
+} fig_row;
+
+static void put_rows(json_t *figs, const json_t *o, const fig_row *rows,
+                     size_t n)
+{
+    for (size_t i = 0; i < n; i++)
+        put(figs, rows[i].name, jnum(o, rows[i].path), NAN, NAN, rows[i].kind);
+}
+
 static void run_figs(json_t *figs, const json_t *run)
 {
     latency_figs(figs, "", json_object_get(run, "latency"));
-    put(figs, "throughput", jnum(run, "throughput.samples_per_s"), NAN, NAN,
-        MB_RK_PLAIN);
-    put(figs, "ips", jnum(run, "throughput.inferences_per_s"), NAN, NAN,
-        MB_RK_PLAIN);
-    put(figs, "rss_peak", jnum(run, "memory.rss_peak_bytes"), NAN, NAN,
-        MB_RK_BYTES);
+    static const fig_row run_rows[] = {
+        {"throughput", "throughput.samples_per_s", MB_RK_PLAIN},
+        {"ips", "throughput.inferences_per_s", MB_RK_PLAIN},
+        {"rss_peak", "memory.rss_peak_bytes", MB_RK_BYTES},
+    };
+    static const fig_row exec_rows[] = {
+        {"user", "user_ns", MB_RK_TIME},
+        {"sys", "sys_ns", MB_RK_TIME},
+        {"failures", "failures", MB_RK_PLAIN},
+        {"gpu_peak", "gpu_peak_bytes", MB_RK_BYTES},
+    };
+    static const fig_row derived_rows[] = {
+        {"batches_per_s", "batches_per_s", MB_RK_PLAIN},
+        {"time_per_sample", "time_per_sample_ns", MB_RK_TIME},
+        {"time_per_batch", "time_per_batch_ns", MB_RK_TIME},
+    };
+    put_rows(figs, run, run_rows, sizeof run_rows / sizeof run_rows[0]);
     const json_t *leak = jpath(run, "memory.leak.suspected");
     if (json_is_boolean(leak))
         put(figs, "leak", json_is_true(leak), NAN, NAN, MB_RK_BOOL);
@@ -378,10 +403,7 @@ static void run_figs(json_t *figs, const json_t *run)
     const json_t *ex = json_object_get(run, "exec");
     if (!json_is_object(ex))
         return;
-    put(figs, "user", jnum(ex, "user_ns"), NAN, NAN, MB_RK_TIME);
-    put(figs, "sys", jnum(ex, "sys_ns"), NAN, NAN, MB_RK_TIME);
-    put(figs, "failures", jnum(ex, "failures"), NAN, NAN, MB_RK_PLAIN);
-    put(figs, "gpu_peak", jnum(ex, "gpu_peak_bytes"), NAN, NAN, MB_RK_BYTES);
+    put_rows(figs, ex, exec_rows, sizeof exec_rows / sizeof exec_rows[0]);
     /* A peak at or below mbench's own floor is only known as "at most". */
     if (!json_object_get(figs, "rss_peak") &&
         isfinite(jnum(ex, "peak_rss_bytes"))) {
@@ -395,12 +417,8 @@ static void run_figs(json_t *figs, const json_t *run)
         const json_t *ci = json_object_get(d, "samples_per_s_ci95");
         put(figs, "throughput", jnum(d, "samples_per_s"),
             jnum(ci, "lo"), jnum(ci, "hi"), MB_RK_PLAIN);
-        put(figs, "batches_per_s", jnum(d, "batches_per_s"), NAN, NAN,
-            MB_RK_PLAIN);
-        put(figs, "time_per_sample", jnum(d, "time_per_sample_ns"), NAN, NAN,
-            MB_RK_TIME);
-        put(figs, "time_per_batch", jnum(d, "time_per_batch_ns"), NAN, NAN,
-            MB_RK_TIME);
+        put_rows(figs, d, derived_rows,
+                 sizeof derived_rows / sizeof derived_rows[0]);
     }
     const char *k;
     json_t *v;

@@ -12,6 +12,7 @@
 #include <errno.h>
 #include <poll.h>
 #include <signal.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -39,34 +40,31 @@ typedef struct {
     uint64_t len;
 } reply_hdr;
 
-static int write_full(int fd, const void *p, size_t n)
-{
-    const char *c = p;
-    while (n) {
-        ssize_t w = write(fd, c, n);
-        if (w < 0 && errno == EINTR)
-            continue;
-        if (w <= 0)
-            return -1;
-        c += w;
-        n -= (size_t)w;
-    }
-    return 0;
-}
-
-static int read_full(int fd, void *p, size_t n)
+/* Moves all n bytes between p and fd (writing when out, else reading),
+ * retrying after signals; false on an error or end of file first. */
+static bool move_full(int fd, void *p, size_t n, bool out)
 {
     char *c = p;
     while (n) {
-        ssize_t r = read(fd, c, n);
-        if (r < 0 && errno == EINTR)
+        ssize_t k = out ? write(fd, c, n) : read(fd, c, n);
+        if (k < 0 && errno == EINTR)
             continue;
-        if (r <= 0)
-            return -1;
-        c += r;
-        n -= (size_t)r;
+        if (k <= 0)
+            return false;
+        c += k;
+        n -= (size_t)k;
     }
-    return 0;
+    return true;
+}
+
+static bool write_full(int fd, const void *p, size_t n)
+{
+    return move_full(fd, (void *)p, n, true);
+}
+
+static bool read_full(int fd, void *p, size_t n)
+{
+    return move_full(fd, p, n, false);
 }
 
 /* ---- the child side ------------------------------------------------------ */
@@ -77,7 +75,7 @@ static void reply(int fd, int32_t status, const void *data, size_t len)
     memset(&h, 0, sizeof h); /* no uninitialised padding down the pipe */
     h.status = status;
     h.len = len;
-    if (write_full(fd, &h, sizeof h) == 0 && len)
+    if (write_full(fd, &h, sizeof h) && len)
         write_full(fd, data, len);
 }
 
@@ -146,12 +144,12 @@ static void child_main(const mb_plan *plan, int64_t batch, int in, int out)
     size_t cap = 0;
     for (;;) {
         cmd_hdr h;
-        if (read_full(in, &h, sizeof h))
+        if (!read_full(in, &h, sizeof h))
             break;
         char *payload = NULL;
         if (h.len) {
             payload = mb__calloc(h.len + 1, 1);
-            if (!payload || read_full(in, payload, h.len))
+            if (!payload || !read_full(in, payload, h.len))
                 break;
         }
         if (h.cmd == 'M') {
@@ -257,12 +255,12 @@ static mb_status get_reply(mb__child *c, int64_t timeout_ns, const char *doing,
                         (double)timeout_ns / 1e9, doing);
     }
     reply_hdr h;
-    if (read_full(c->from_child, &h, sizeof h)) {
+    if (!read_full(c->from_child, &h, sizeof h)) {
         describe_death(c, err, doing);
         return MB_ECHILD;
     }
     char *buf = mb__calloc(h.len + 1, 1);
-    if (!buf || (h.len && read_full(c->from_child, buf, h.len))) {
+    if (!buf || (h.len && !read_full(c->from_child, buf, h.len))) {
         free(buf);
         describe_death(c, err, doing);
         return MB_ECHILD;
@@ -288,8 +286,8 @@ static mb_status send_cmd(mb__child *c, char cmd, int64_t arg, int64_t warm,
     h.warm = warm;
     h.len = payload ? (uint32_t)strlen(payload) : 0;
     mb__child_resume(c);
-    if (c->dead || write_full(c->to_child, &h, sizeof h) ||
-        (h.len && write_full(c->to_child, payload, h.len))) {
+    if (c->dead || !write_full(c->to_child, &h, sizeof h) ||
+        (h.len && !write_full(c->to_child, payload, h.len))) {
         describe_death(c, err, doing);
         return MB_ECHILD;
     }

@@ -371,6 +371,15 @@ static void p_text(params *p, const json_t *j)
     p_add(p, NULL, 1);
 }
 
+/* The columns git_commit, git_branch, git_dirty, git_commit_date. */
+static void p_git(params *p, const json_t *git)
+{
+    p_text(p, json_object_get(git, "commit"));
+    p_text(p, json_object_get(git, "branch"));
+    p_int(p, json_object_get(git, "dirty"));
+    p_text(p, json_object_get(git, "commit_date"));
+}
+
 /* Any JSON as compact text with sorted keys (objects, arrays), or NULL. */
 static void p_json(params *p, const json_t *j)
 {
@@ -417,10 +426,7 @@ static mb_status insert_run(mb__store *s, const char *doc_id, size_t index,
     p_str(&p, doc_id);
     p_str(&p, idx);
     p_text(&p, json_object_get(doc, "created_utc"));
-    p_text(&p, json_object_get(git, "commit"));
-    p_text(&p, json_object_get(git, "branch"));
-    p_int(&p, json_object_get(git, "dirty"));
-    p_text(&p, json_object_get(git, "commit_date"));
+    p_git(&p, git);
     /* The run's own columns: the fields of report/fields.h that are
      * stored, in list order. */
     mb_buf sql = MB_BUF_INIT;
@@ -537,10 +543,7 @@ mb_status mb__store_put2(mb__store *s, const json_t *doc, const json_t *git,
     p_text(&p, json_object_get(doc, "kind"));
     p_text(&p, json_object_get(doc, "schema"));
     p_text(&p, json_object_get(slim, "command_line"));
-    p_text(&p, json_object_get(git, "commit"));
-    p_text(&p, json_object_get(git, "branch"));
-    p_int(&p, json_object_get(git, "dirty"));
-    p_text(&p, json_object_get(git, "commit_date"));
+    p_git(&p, git);
     p_text(&p, jget(doc, "mbench.version"));
     p_text(&p, jget(doc, "mbench.commit"));
     p_text(&p, json_object_get(env, "cpu_model"));
