@@ -561,39 +561,42 @@ static int append_ep(ort_state *st, OrtSessionOptions *so, const char *ep,
     return 0;
 }
 
+/* Releases the n values of v (NULL entries skipped), then v. */
+static void release_values(ort_state *st, OrtValue **v, size_t n)
+{
+    for (size_t i = 0; v && i < n; i++)
+        if (v[i])
+            st->api.ReleaseValue(v[i]);
+    free(v);
+}
+
+/* Frees the n ORT-allocated names of names (NULL entries skipped), then
+ * names. */
+static void free_names(ort_state *st, char **names, size_t n)
+{
+    for (size_t i = 0; names && i < n; i++)
+        if (names[i])
+            st->api.AllocatorFree(st->alloc, names[i]);
+    free(names);
+}
+
 static void free_session(ort_session *s)
 {
     ort_state *st = s->st;
-    for (size_t i = 0; s->in_vals && i < s->n_in; i++)
-        if (s->in_vals[i])
-            st->api.ReleaseValue(s->in_vals[i]);
-    for (size_t i = 0; s->out_vals && i < s->n_out; i++)
-        if (s->out_vals[i])
-            st->api.ReleaseValue(s->out_vals[i]);
-    if (s->parent) {
-        free(s->in_vals);
-        free(s->out_vals);
-        free(s);
-        return;
+    release_values(st, s->in_vals, s->n_in);
+    release_values(st, s->out_vals, s->n_out);
+    if (!s->parent) { /* a twin borrows everything else */
+        free_names(st, s->in_names, s->n_in);
+        free_names(st, s->out_names, s->n_out);
+        if (s->sess)
+            st->api.ReleaseSession(s->sess);
+        free(s->in);
+        free(s->out);
+        for (size_t i = 0; i < s->n_owned; i++)
+            free(s->owned[i]);
+        free(s->owned);
+        free(s->ep);
     }
-    for (size_t i = 0; s->in_names && i < s->n_in; i++)
-        if (s->in_names[i])
-            st->api.AllocatorFree(st->alloc, s->in_names[i]);
-    for (size_t i = 0; s->out_names && i < s->n_out; i++)
-        if (s->out_names[i])
-            st->api.AllocatorFree(st->alloc, s->out_names[i]);
-    if (s->sess)
-        st->api.ReleaseSession(s->sess);
-    free(s->in);
-    free(s->out);
-    free(s->in_names);
-    free(s->out_names);
-    free(s->in_vals);
-    free(s->out_vals);
-    for (size_t i = 0; i < s->n_owned; i++)
-        free(s->owned[i]);
-    free(s->owned);
-    free(s->ep);
     free(s);
 }
 

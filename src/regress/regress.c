@@ -25,20 +25,18 @@ const char *mb__regress_metric_name(int m)
     return m >= 0 && m < MB_GM_COUNT ? metric_names[m] : "?";
 }
 
+static const char *const verdict_names[] = {
+    [MB_VERDICT_PASS] = "pass",
+    [MB_VERDICT_REGRESSION] = "regression",
+    [MB_VERDICT_IMPROVEMENT] = "improvement",
+    [MB_VERDICT_INCONCLUSIVE] = "inconclusive",
+    [MB_VERDICT_SKIPPED] = "skipped"};
+
 const char *mb__verdict_name(mb__verdict v)
 {
-    switch (v) {
-    case MB_VERDICT_PASS:
-        return "pass";
-    case MB_VERDICT_REGRESSION:
-        return "regression";
-    case MB_VERDICT_IMPROVEMENT:
-        return "improvement";
-    case MB_VERDICT_INCONCLUSIVE:
-        return "inconclusive";
-    default:
-        return "skipped";
-    }
+    return (size_t)v < sizeof verdict_names / sizeof verdict_names[0]
+               ? verdict_names[v]
+               : "skipped";
 }
 
 void mb__regress_defaults(mb__regress_opts *o)

@@ -641,21 +641,41 @@ json_t *mb__require_figures(const json_t *doc)
 
 /* ---- judging ---------------------------------------------------------- */
 
-static void fmt_value(char *b, size_t len, double v, mb_req_kind k)
+/* A unit a figure is shown in: its printf format and what it divides by. */
+typedef struct unit_row {
+    const char *fmt;
+    double div;
+} unit_row;
+
+static const unit_row time_units[] = {
+    {"%.4g ns", 1}, {"%.4g us", 1e3}, {"%.4g ms", 1e6}, {"%.4g s", 1e9}};
+static const unit_row byte_units[] = {{"%.0f B", 1},
+                                      {"%.4g KiB", 1024},
+                                      {"%.4g MiB", 1048576.0},
+                                      {"%.4g GiB", 1073741824.0}};
+
+/* v in the largest of the n units whose divisor |v| reaches (the last one
+ * for a NaN, as the comparisons all fail). */
+static void fmt_scaled(char *b, size_t len, double v, const unit_row *u,
+                       size_t n)
 {
     double a = fabs(v);
+    size_t i = 0;
+    while (i + 1 < n && !(a < u[i + 1].div))
+        i++;
+    snprintf(b, len, u[i].fmt, v / u[i].div);
+}
+
+static void fmt_value(char *b, size_t len, double v, mb_req_kind k)
+{
     switch (k) {
     case MB_RK_TIME:
-        if (a < 1e3) snprintf(b, len, "%.4g ns", v);
-        else if (a < 1e6) snprintf(b, len, "%.4g us", v / 1e3);
-        else if (a < 1e9) snprintf(b, len, "%.4g ms", v / 1e6);
-        else snprintf(b, len, "%.4g s", v / 1e9);
+        fmt_scaled(b, len, v, time_units,
+                   sizeof time_units / sizeof time_units[0]);
         break;
     case MB_RK_BYTES:
-        if (a < 1024) snprintf(b, len, "%.0f B", v);
-        else if (a < 1048576.0) snprintf(b, len, "%.4g KiB", v / 1024);
-        else if (a < 1073741824.0) snprintf(b, len, "%.4g MiB", v / 1048576.0);
-        else snprintf(b, len, "%.4g GiB", v / 1073741824.0);
+        fmt_scaled(b, len, v, byte_units,
+                   sizeof byte_units / sizeof byte_units[0]);
         break;
     case MB_RK_BOOL: snprintf(b, len, "%s", v != 0 ? "yes" : "no"); break;
     default: snprintf(b, len, "%.4g", v);

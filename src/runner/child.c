@@ -294,6 +294,16 @@ static mb_status send_cmd(mb__child *c, char cmd, int64_t arg, int64_t warm,
     return MB_OK;
 }
 
+/* One round trip: sends cmd and waits at most timeout_ns for the reply,
+ * *data (caller frees) of *len bytes (len may be NULL). */
+static mb_status ask(mb__child *c, char cmd, int64_t arg, int64_t warm,
+                     const char *payload, int64_t timeout_ns,
+                     const char *doing, char **data, size_t *len, mb_err *err)
+{
+    mb_status s = send_cmd(c, cmd, arg, warm, payload, doing, err);
+    return s ? s : get_reply(c, timeout_ns, doing, data, len, err);
+}
+
 mb_status mb__child_spawn(const mb_plan *plan, int64_t batch,
                           int64_t timeout_ns, mb__child **out, mb_err *err)
 {
@@ -351,9 +361,8 @@ mb_status mb__child_measure(mb__child *c, int64_t n, int64_t warm,
 {
     char *data;
     size_t len;
-    mb_status s = send_cmd(c, 'M', n, warm, NULL, "measuring", err);
-    if (!s)
-        s = get_reply(c, timeout_ns, "measuring", &data, &len, err);
+    mb_status s = ask(c, 'M', n, warm, NULL, timeout_ns,
+                      "measuring", &data, &len, err);
     if (s)
         return s;
     if (len != (size_t)n * sizeof *samples) {
@@ -371,9 +380,8 @@ mb_status mb__child_outputs(mb__child *c, const char *dir, int64_t timeout_ns,
                             size_t *batches, size_t *samples, mb_err *err)
 {
     char *data;
-    mb_status s = send_cmd(c, 'O', 0, 0, dir, "computing outputs", err);
-    if (!s)
-        s = get_reply(c, timeout_ns, "computing outputs", &data, NULL, err);
+    mb_status s = ask(c, 'O', 0, 0, dir, timeout_ns,
+                      "computing outputs", &data, NULL, err);
     if (s)
         return s;
     if (sscanf(data, "%zu %zu", batches, samples) != 2)
@@ -387,9 +395,8 @@ mb_status mb__child_finish(mb__child *c, int64_t timeout_ns, json_t **run,
 {
     *run = NULL;
     char *data;
-    mb_status s = send_cmd(c, 'F', 0, 0, NULL, "finishing", err);
-    if (!s)
-        s = get_reply(c, timeout_ns, "finishing", &data, NULL, err);
+    mb_status s = ask(c, 'F', 0, 0, NULL, timeout_ns,
+                      "finishing", &data, NULL, err);
     if (s)
         return s;
     json_error_t je;
