@@ -11,6 +11,7 @@
 #include "core/sysinfo.h"
 #include "profile/counters.h"
 
+#include <stdbool.h>
 #include <cblas.h>
 #include <dlfcn.h>
 #include <errno.h>
@@ -333,29 +334,29 @@ mb_status mb__machine_load(const char *path, json_t **out, mb_err *err)
     return MB_OK;
 }
 
-/* mkdir -p of the directory part of path. */
-static int make_parent(const char *path)
+/* mkdir -p of the directory part of path; false (errno set) on failure. */
+static bool make_parent(const char *path)
 {
     char tmp[4096];
     snprintf(tmp, sizeof tmp, "%s", path);
     char *slash = strrchr(tmp, '/');
     if (!slash || slash == tmp)
-        return 0;
+        return true;
     *slash = '\0';
     for (char *p = tmp + 1; *p; p++) {
         if (*p != '/')
             continue;
         *p = '\0';
         if (mkdir(tmp, 0755) != 0 && errno != EEXIST)
-            return -1;
+            return false;
         *p = '/';
     }
-    return mkdir(tmp, 0755) != 0 && errno != EEXIST ? -1 : 0;
+    return mkdir(tmp, 0755) == 0 || errno == EEXIST;
 }
 
 mb_status mb__machine_save(const char *path, const json_t *m, mb_err *err)
 {
-    if (make_parent(path) != 0)
+    if (!make_parent(path))
         return mb__fail(err, MB_EIO, "cannot create the directory of %s: %s",
                         path, strerror(errno));
     char *text = json_dumps(m, JSON_INDENT(2) | JSON_SORT_KEYS);

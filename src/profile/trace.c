@@ -7,6 +7,7 @@
 #include "core/fileio.h"
 #include "profile/flops.h"
 
+#include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -437,8 +438,9 @@ static json_t *shapes_json(const json_t *arr)
     return out;
 }
 
-/* Groups events by key and appends one row per group to rows. */
-static int group_rows(const tev *ev, size_t n, key_fn key, int with_node,
+/* Groups events by key and appends one row per group to rows; false when
+ * memory runs out. */
+static bool group_rows(const tev *ev, size_t n, key_fn key, int with_node,
                       size_t nruns, int64_t run_total_ns, json_t *rows)
 {
     sref *s = mb__calloc(n ? n : 1, sizeof *s);
@@ -446,7 +448,7 @@ static int group_rows(const tev *ev, size_t n, key_fn key, int with_node,
     if (!s || !d) {
         free(s);
         free(d);
-        return -1;
+        return false;
     }
     for (size_t i = 0; i < n; i++)
         s[i] = (sref){&ev[i], key(&ev[i])};
@@ -534,7 +536,7 @@ static int group_rows(const tev *ev, size_t n, key_fn key, int with_node,
     json_t **tmp = mb__calloc(nr ? nr : 1, sizeof *tmp);
     if (!tmp) {
         json_decref(list);
-        return -1;
+        return false;
     }
     for (size_t i = 0; i < nr; i++)
         tmp[i] = json_array_get(list, i);
@@ -543,7 +545,7 @@ static int group_rows(const tev *ev, size_t n, key_fn key, int with_node,
         json_array_append(rows, tmp[i]);
     free(tmp);
     json_decref(list);
-    return 0;
+    return true;
 }
 
 mb_status mb__trace_profile(const mb_trace *t, size_t skip, json_t **out,
@@ -627,8 +629,8 @@ mb_status mb__trace_profile(const mb_trace *t, size_t skip, json_t **out,
     json_object_set_new(p, "reconcile", rec);
 
     json_t *ops = json_array(), *nodes = json_array();
-    int bad = group_rows(ev, n, g_key_op, 0, nruns, run_total, ops) ||
-              group_rows(ev, n, g_key_node, 1, nruns, run_total, nodes);
+    bool bad = !group_rows(ev, n, g_key_op, 0, nruns, run_total, ops) ||
+               !group_rows(ev, n, g_key_node, 1, nruns, run_total, nodes);
     json_object_set_new(p, "op_types", ops);
     json_object_set_new(p, "nodes", nodes);
     json_object_set_new(

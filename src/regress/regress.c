@@ -832,6 +832,26 @@ static void find_metric(const json_t *j, const char *name, mb_buf *path,
     }
 }
 
+/* The figures called metric in the comparison and in each run's accuracy
+ * section of cur: a new array of {path, value, ...} (find_metric). */
+static json_t *accuracy_figures(const json_t *cur, const char *metric)
+{
+    json_t *found = json_array();
+    mb_buf path = MB_BUF_INIT;
+    mb__buf_puts(&path, "comparison");
+    find_metric(json_object_get(cur, "comparison"), metric, &path, found);
+    size_t r;
+    const json_t *run;
+    json_array_foreach(json_object_get(cur, "runs"), r, run)
+    {
+        path.len = 0;
+        mb__buf_printf(&path, "runs[%zu].accuracy", r);
+        find_metric(json_object_get(run, "accuracy"), metric, &path, found);
+    }
+    mb__buf_free(&path);
+    return found;
+}
+
 static mb_status check_accuracy(const json_t *cur, const mb__regress_opts *o,
                                 json_t *out, int *failed, mb_err *err)
 {
@@ -841,29 +861,7 @@ static mb_status check_accuracy(const json_t *cur, const mb__regress_opts *o,
         mb_status st = mb__gate_parse(o->accuracy[i], &g, err);
         if (st)
             return mb__fail_prefix(err, "--gate");
-        json_t *found = json_array();
-        mb_buf path = MB_BUF_INIT;
-        mb__buf_puts(&path, "comparison");
-        find_metric(json_object_get(cur, "comparison"), g.metric, &path, found);
-        size_t r;
-        const json_t *run;
-        json_array_foreach(json_object_get(cur, "runs"), r, run)
-        {
-            path.len = 0;
-            mb__buf_printf(&path, "runs[%zu].accuracy", r);
-            find_metric(json_object_get(run, "accuracy"), g.metric, &path,
-                        found);
-        }
-        mb__buf_free(&path);
-        if (json_array_size(found) == 0) {
-            json_decref(found);
-            return mb__fail(err, MB_EDATA,
-                            "--gate '%s': the current results have no "
-                            "accuracy figure '%s' (looked in \"comparison\" "
-                            "and each run's \"accuracy\"); gate a metric that "
-                            "mbench compare or validate recorded",
-                            o->accuracy[i], g.metric);
-        }
+        json_t *found = accuracy_figures(cur, g.metric);
         size_t k;
         json_t *f;
         json_array_foreach(found, k, f)
@@ -877,7 +875,15 @@ static mb_status check_accuracy(const json_t *cur, const mb__regress_opts *o,
                 (*failed)++;
             json_array_append(out, f);
         }
+        size_t n_found = json_array_size(found);
         json_decref(found);
+        if (!n_found)
+            return mb__fail(err, MB_EDATA,
+                            "--gate '%s': the current results have no "
+                            "accuracy figure '%s' (looked in \"comparison\" "
+                            "and each run's \"accuracy\"); gate a metric that "
+                            "mbench compare or validate recorded",
+                            o->accuracy[i], g.metric);
     }
     return MB_OK;
 }

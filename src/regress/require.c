@@ -5,6 +5,7 @@
 #include "core/buf.h"
 #include "core/err.h"
 
+#include <stdbool.h>
 #include <ctype.h>
 #include <fnmatch.h>
 #include <math.h>
@@ -56,37 +57,42 @@ static int is_relative(const char *f)
            ends_with(f, "_delta") || ends_with(f, ".speedup");
 }
 
-/* The kind of a figure name; -1 when the name cannot be a figure. */
-static int figure_kind(const char *f)
+/* The kind of a figure name into *kind; false when the name cannot be a
+ * figure. */
+static bool figure_kind(const char *f, mb_req_kind *kind)
 {
     char base[MAX_TEXT];
     snprintf(base, sizeof base, "%s", f);
     if (ends_with(base, "_delta"))
         base[strlen(base) - 6] = '\0';
+    *kind = MB_RK_PLAIN;
     for (size_t i = 0; i < sizeof known_figures / sizeof *known_figures; i++)
-        if (!strcmp(base, known_figures[i].name))
-            return known_figures[i].kind == MB_RK_BOOL && strcmp(base, f)
-                       ? -1 /* no delta of a yes/no figure */
-                       : (int)known_figures[i].kind;
-    if (!strncmp(base, "phase.", 6) && base[6])
-        return ends_with(base, ".speedup") ? MB_RK_PLAIN : MB_RK_TIME;
+        if (!strcmp(base, known_figures[i].name)) {
+            *kind = known_figures[i].kind;
+            /* no delta of a yes/no figure */
+            return *kind != MB_RK_BOOL || !strcmp(base, f);
+        }
+    if (!strncmp(base, "phase.", 6) && base[6]) {
+        *kind = ends_with(base, ".speedup") ? MB_RK_PLAIN : MB_RK_TIME;
+        return true;
+    }
     if (!strncmp(base, "loop.", 5) && base[5]) {
         const char *dot = strrchr(base + 5, '.');
         if (!dot || dot == base + 5)
-            return -1;
+            return false;
         for (size_t i = 0; i < sizeof loop_stats / sizeof *loop_stats; i++)
-            if (!strcmp(dot + 1, loop_stats[i]))
-                return MB_RK_TIME;
-        return !strcmp(dot + 1, "throughput") || !strcmp(dot + 1, "speedup")
-                   ? MB_RK_PLAIN
-                   : -1;
+            if (!strcmp(dot + 1, loop_stats[i])) {
+                *kind = MB_RK_TIME;
+                return true;
+            }
+        return !strcmp(dot + 1, "throughput") || !strcmp(dot + 1, "speedup");
     }
     if ((!strncmp(base, "metric.", 7) && base[7]) ||
         (!strncmp(base, "counter.", 8) && base[8]))
-        return MB_RK_PLAIN;
+        return true;
     /* A bare name is a program's metric or counter ("psnr",
      * "cache_hit_rate"), resolved when judging. */
-    return strchr(base, '.') ? -1 : MB_RK_PLAIN;
+    return !strchr(base, '.');
 }
 
 /* ---- parsing ---------------------------------------------------------- */
@@ -103,8 +109,8 @@ static int name_char(int c)
     return isalnum(c) || c == '_' || c == '.' || c == '-' || c == '/';
 }
 
-/* Scales v by unit u for a figure of kind k; -1 when u does not fit. */
-static int apply_unit(const char *u, mb_req_kind k, double *v)
+/* Scales v by unit u for a figure of kind k; false when u does not fit. */
+static bool apply_unit(const char *u, mb_req_kind k, double *v)
 {
     static const struct { const char *u; mb_req_kind k; double f; } units[] = {
         {"ns", MB_RK_TIME, 1},           {"us", MB_RK_TIME, 1e3},
@@ -118,15 +124,15 @@ static int apply_unit(const char *u, mb_req_kind k, double *v)
         {"%", MB_RK_PLAIN, 0.01},        {"x", MB_RK_PLAIN, 1},
     };
     if (!*u)
-        return k == MB_RK_TIME ? -1 : 0;
+        return k != MB_RK_TIME;
     for (size_t i = 0; i < sizeof units / sizeof *units; i++)
         if (!strcmp(u, units[i].u)) {
             if (units[i].k != k)
-                return -1;
+                return false;
             *v *= units[i].f;
-            return 0;
+            return true;
         }
-    return -1;
+    return false;
 }
 
 static const char *kind_units(mb_req_kind k)
@@ -204,8 +210,8 @@ mb_status mb__require_parse(const char *text, mb_require *out, mb_err *err)
     char *figure = mb__strndup(f0, (size_t)(f1 - f0));
     if (!figure)
         return mb__fail(err, MB_ENOMEM, "out of memory");
-    int kind = figure_kind(figure);
-    if (kind < 0) {
+    mb_req_kind kind;
+    if (!figure_kind(figure, &kind)) {
         mb__fail(err, MB_EINVAL, "--require '%s': '%s' is not a figure; "
                  "figures: %s", text, figure, vocabulary);
         free(figure);
@@ -256,7 +262,7 @@ mb_status mb__require_parse(const char *text, mb_require *out, mb_err *err)
         memcpy(unit, p, ul);
         unit[ul] = '\0';
         p += strcspn(p, " ");
-        if (apply_unit(unit, (mb_req_kind)kind, &v) != 0 || !isfinite(v)) {
+        if (!apply_unit(unit, kind, &v) || !isfinite(v)) {
             mb__fail(err, MB_EINVAL, "--require '%s': %s%s%s takes %s", text,
                      unit[0] ? "unit '" : "", unit[0] ? unit : "",
                      unit[0] ? "' does not fit; " : figure,
@@ -282,7 +288,7 @@ mb_status mb__require_parse(const char *text, mb_require *out, mb_err *err)
                            : NULL;
     out->figure = figure;
     out->op = op;
-    out->kind = (mb_req_kind)kind;
+    out->kind = kind;
     out->value = v;
     if (!out->text || (scope_end && !out->scope)) {
         mb__require_free(out);

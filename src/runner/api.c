@@ -176,6 +176,43 @@ mb_status mb_runner_run(mb_runner *r, const char *model, char **json,
     return s;
 }
 
+/* Variant spec NAME=MODEL[,key=value...] into v: a copy of r's plan, then
+ * the model and these options; *name (caller frees) is NAME.  MB_EINVAL
+ * when spec has another form or an option is wrong. */
+static mb_status parse_variant(const mb_runner *r, const char *spec,
+                               mb_runner *v, char **name, mb_err *err)
+{
+    const char *eq = strchr(spec, '=');
+    if (!eq || eq == spec || !eq[1])
+        return mb__fail(err, MB_EINVAL,
+                        "invalid variant '%s': expected "
+                        "NAME=MODEL[,key=value...]",
+                        spec);
+    if (mb__plan_copy(&v->plan, &r->plan))
+        return mb__fail(err, MB_ENOMEM, "out of memory");
+    *name = mb__strndup(spec, (size_t)(eq - spec));
+    char *rest = mb__strdup(eq + 1), *save = NULL;
+    if (!*name || !rest) {
+        free(rest);
+        return mb__fail(err, MB_ENOMEM, "out of memory");
+    }
+    mb_status s = MB_OK;
+    int first = 1;
+    for (char *tok = strtok_r(rest, ",", &save); tok && !s;
+         tok = strtok_r(NULL, ",", &save), first = 0) {
+        char *kv = strchr(tok, '=');
+        if (first)
+            s = set_str(&v->plan.model_path, tok, err);
+        else if (kv) {
+            *kv = '\0';
+            s = mb_runner_set(v, tok, kv + 1, err);
+        } else
+            s = mb_runner_set(v, tok, "1", err);
+    }
+    free(rest);
+    return s ? s : set_str(&v->plan.variant, *name, err);
+}
+
 mb_status mb_runner_compare(mb_runner *r, const char *const *variants, size_t n,
                             char **json, mb_err *err)
 {
@@ -192,41 +229,7 @@ mb_status mb_runner_compare(mb_runner *r, const char *const *variants, size_t n,
         vr && names && cs ? MB_OK : mb__fail(err, MB_ENOMEM, "out of memory");
     size_t bi = 0;
     for (size_t i = 0; !s && i < n; i++) {
-        /* NAME=MODEL[,key=value...]: the runner's options, then these. */
-        const char *spec = variants[i], *eq = strchr(spec, '=');
-        if (!eq || eq == spec || !eq[1]) {
-            s = mb__fail(err, MB_EINVAL,
-                         "invalid variant '%s': expected "
-                         "NAME=MODEL[,key=value...]",
-                         spec);
-            break;
-        }
-        if (mb__plan_copy(&vr[i].plan, &r->plan)) {
-            s = mb__fail(err, MB_ENOMEM, "out of memory");
-            break;
-        }
-        names[i] = mb__strndup(spec, (size_t)(eq - spec));
-        char *rest = mb__strdup(eq + 1), *save = NULL;
-        if (!names[i] || !rest) {
-            free(rest);
-            s = mb__fail(err, MB_ENOMEM, "out of memory");
-            break;
-        }
-        int first = 1;
-        for (char *tok = strtok_r(rest, ",", &save); tok && !s;
-             tok = strtok_r(NULL, ",", &save), first = 0) {
-            char *kv = strchr(tok, '=');
-            if (first)
-                s = set_str(&vr[i].plan.model_path, tok, err);
-            else if (kv) {
-                *kv = '\0';
-                s = mb_runner_set(&vr[i], tok, kv + 1, err);
-            } else
-                s = mb_runner_set(&vr[i], tok, "1", err);
-        }
-        free(rest);
-        if (!s)
-            s = set_str(&vr[i].plan.variant, names[i], err);
+        s = parse_variant(r, variants[i], &vr[i], &names[i], err);
         cs[i] = (mb__cmp_spec){names[i], &vr[i].plan};
         if (!s && r->baseline && !strcmp(names[i], r->baseline))
             bi = i;

@@ -51,6 +51,10 @@ enum {
 #define ME "Measurement"
 #define BE MB__PO_BACKEND
 #define RE MB__PO_REPEAT
+/* Accepted forms that several options share. */
+#define DURATION "a duration such as 2s, 500ms or 1m"
+#define ITERATIONS "a positive iteration count"
+#define SWITCH "no value (a switch)"
 
 static const mb__planopt table[] = {
     {"threads", MB__PO_INT, "N", RT, "intra-op threads (0 = runtime default)",
@@ -73,7 +77,7 @@ static const mb__planopt table[] = {
      "ONNX Runtime session config entry (repeatable)", "KEY=VALUE", NULL, 0, 0,
      BE | RE, F_ORTCONFIG},
     {"no-arena", MB__PO_SWITCH, NULL, RT, "disable the CPU memory arena",
-     "no value (a switch)", NULL, 0, 0, BE, F_NOARENA},
+     SWITCH, NULL, 0, 0, BE, F_NOARENA},
     {"save-optimized", MB__PO_OUTFILE, "PATH", RT, "save the optimized graph",
      "a file path", NULL, 0, 0, BE, F_SAVEOPT},
     {"ort-lib", MB__PO_FILE, "PATH", RT, "libonnxruntime.so.1 to load",
@@ -84,7 +88,7 @@ static const mb__planopt table[] = {
     {"backend-opt", MB__PO_KV, "KEY=VALUE", RT, "a backend option (repeatable)",
      "KEY=VALUE", NULL, 0, 0, RE, F_BACKENDOPT},
     {"verbose", MB__PO_SWITCH, NULL, RT, "show the runtime's own log lines",
-     "no value (a switch)", NULL, 0, 0, 0, F_VERBOSE},
+     SWITCH, NULL, 0, 0, 0, F_VERBOSE},
     {"batch", MB__PO_INTLIST, "LIST", IN,
      "batch sizes, e.g. 1,2,4,8 (default 1)",
      "positive batch sizes, comma-separated (1,2,4,8)", NULL, 1, 1 << 20, 0,
@@ -109,20 +113,20 @@ static const mb__planopt table[] = {
     {"warmup", MB__PO_INT, "N", ME, "warmup iterations (default 10)",
      "a non-negative iteration count", NULL, 0, 1e9, 0, F_WARMUP},
     {"warmup-time", MB__PO_DURATION, "D", ME,
-     "and warm up at least this long (default 0)",
-     "a duration such as 2s, 500ms or 1m", NULL, 0, 0, 0, F_WARMUPTIME},
+     "and warm up at least this long (default 0)", DURATION, NULL, 0, 0, 0,
+     F_WARMUPTIME},
     {"min-iterations", MB__PO_INT, "N", ME,
      "at least N iterations in total, split over the processes (default "
      "100)",
-     "a positive iteration count", NULL, 1, 1e9, 0, F_MINITER},
+     ITERATIONS, NULL, 1, 1e9, 0, F_MINITER},
     {"min-time", MB__PO_DURATION, "D", ME,
-     "and at least this long in total (default 1s)",
-     "a duration such as 2s, 500ms or 1m", NULL, 0, 0, 0, F_MINTIME},
+     "and at least this long in total (default 1s)", DURATION, NULL, 0, 0, 0,
+     F_MINTIME},
     {"max-iterations", MB__PO_INT, "N", ME,
-     "at most N iterations (default 100000)", "a positive iteration count",
-     NULL, 1, 1e9, 0, F_MAXITER},
+     "at most N iterations (default 100000)", ITERATIONS, NULL, 1, 1e9, 0,
+     F_MAXITER},
     {"max-time", MB__PO_DURATION, "D", ME, "at most this long (default 30s)",
-     "a duration such as 2s, 500ms or 1m", NULL, 0, 0, 0, F_MAXTIME},
+     DURATION, NULL, 0, 0, 0, F_MAXTIME},
     {"processes", MB__PO_INT, "K", ME,
      "measure in K fresh processes, the unit of replication of every CI "
      "(default 40; 1 = one process, CI of within-run noise only)",
@@ -132,15 +136,15 @@ static const mb__planopt table[] = {
      "(default 1%)",
      "a relative half-width such as 0.01 or 1%", NULL, 0, 1, 0, F_TARGETCI},
     {"iterations", MB__PO_INT, "N", ME,
-     "exactly N iterations (split over the processes)",
-     "a positive iteration count", NULL, 1, 1e9, 0, F_ITER},
+     "exactly N iterations (split over the processes)", ITERATIONS, NULL, 1,
+     1e9, 0, F_ITER},
     {"percentile", MB__PO_DOUBLE, "Q", ME,
      "also report percentile Q (repeatable)", "a percentile in [0, 100]", NULL,
      0, 100, RE, F_PCT},
     {"leak-check", MB__PO_SWITCH, NULL, ME, "fit the RSS slope and flag growth",
-     "no value (a switch)", NULL, 0, 0, 0, F_LEAK},
+     SWITCH, NULL, 0, 0, 0, F_LEAK},
     {"save-samples", MB__PO_SWITCH, NULL, ME, "keep raw samples in the JSON",
-     "no value (a switch)", NULL, 0, 0, 0, F_SAMPLES},
+     SWITCH, NULL, 0, 0, 0, F_SAMPLES},
 };
 
 const mb__planopt *mb__planopt_table(size_t *n)

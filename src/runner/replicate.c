@@ -8,6 +8,7 @@
 #include "core/stats.h"
 #include "runner/runner.h"
 
+#include <stdbool.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -52,16 +53,17 @@ void mb__arm_fail(mb__arm *a, const mb_err *e)
     a->child = NULL;
 }
 
-static int arm_add(mb__arm *a, const int64_t *s, size_t n)
+/* Appends n samples of the current process; false when memory runs out. */
+static bool arm_add(mb__arm *a, const int64_t *s, size_t n)
 {
     if (!mb__grow((void **)&a->samples, &a->cap, a->n + n, sizeof *s))
-        return -1;
+        return false;
     memcpy(a->samples + a->n, s, n * sizeof *s);
     a->n += n;
     a->proc_n[a->k - 1] += n;
     for (size_t i = 0; i < n; i++)
         a->busy_ns += s[i];
-    return 0;
+    return true;
 }
 
 /* Starts process k of an arm: spawn, warm up, and (first round) time
@@ -268,7 +270,7 @@ mb_status mb__replicate(mb__arm *arms, size_t n, const mb__repl_opts *o,
                  * caches is not the model's latency. */
                 if (mb__child_measure(a->child, k, 2, buf, o->timeout_ns,
                                       &e) ||
-                    arm_add(a, buf, (size_t)k))
+                    !arm_add(a, buf, (size_t)k))
                     mb__arm_fail(a, &e);
                 mb__child_pause(a->child);
                 if (a->error && o->fail_fast) {
