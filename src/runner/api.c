@@ -12,6 +12,7 @@
 #include "runner/planopt.h"
 #include "runner/runner.h"
 
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -28,13 +29,30 @@ struct mb_runner {
     size_t n_val_kv;
 };
 
+/* The runner's own string options (compare and validate), one list for
+ * setting and freeing them. */
+static const struct {
+    const char *key;
+    size_t offset;
+} str_opts[] = {{"baseline", offsetof(mb_runner, baseline)},
+                {"labels", offsetof(mb_runner, labels)},
+                {"output", offsetof(mb_runner, output)}};
+static const size_t n_str_opts = sizeof str_opts / sizeof str_opts[0];
+
+static char **str_opt(mb_runner *r, size_t i)
+{
+    return (char **)((char *)r + str_opts[i].offset);
+}
+
 mb_runner *mb_runner_new(void)
 {
     mb_runner *r = mb__calloc(1, sizeof *r);
     if (r) {
+        mb__compare_req d; /* tolerance and threshold start as compare's */
+        mb__compare_req_defaults(&d);
         mb__plan_defaults(&r->plan);
-        r->tolerance = 0.01;
-        r->threshold = 0.01;
+        r->tolerance = d.tolerance;
+        r->threshold = d.threshold;
     }
     return r;
 }
@@ -44,9 +62,8 @@ void mb_runner_free(mb_runner *r)
     if (!r)
         return;
     mb__plan_free(&r->plan);
-    free(r->baseline);
-    free(r->labels);
-    free(r->output);
+    for (size_t i = 0; i < n_str_opts; i++)
+        free(*str_opt(r, i));
     for (size_t i = 0; i < r->n_val_kv; i++)
         free(r->val_kv[i]);
     free(r->val_kv);
@@ -125,12 +142,9 @@ mb_status mb_runner_set(mb_runner *r, const char *key, const char *value,
                           : &r->no_peak) = (int)v;
         return MB_OK;
     }
-    if (!strcmp(key, "baseline"))
-        return set_str(&r->baseline, value, err);
-    if (!strcmp(key, "labels"))
-        return set_str(&r->labels, value, err);
-    if (!strcmp(key, "output"))
-        return set_str(&r->output, value, err);
+    for (size_t i = 0; i < n_str_opts; i++)
+        if (!strcmp(key, str_opts[i].key))
+            return set_str(str_opt(r, i), value, err);
     if (!strcmp(key, "tolerance") || !strcmp(key, "threshold")) {
         if (mb__parse_double(value, 0, 1, &d))
             return bad(err, key, value, "a fraction such as 0.01");

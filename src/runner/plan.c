@@ -3,30 +3,46 @@
 
 #include "core/alloc.h"
 
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+/* The defaults plan.h documents; every other member is zero or NULL. */
+static const mb_plan plan_defaults = {
+    .seed = 42,
+    .warmup_iters = 10,
+    .min_iters = 100,
+    .min_time_ns = 1000000000LL,
+    .max_iters = 100000,
+    .max_time_ns = 30000000000LL,
+    .target_ci = 0.01,
+};
+
 void mb__plan_defaults(mb_plan *p)
 {
-    memset(p, 0, sizeof *p);
-    p->seed = 42;
-    p->warmup_iters = 10;
-    p->min_iters = 100;
-    p->min_time_ns = 1000000000LL;
-    p->max_iters = 100000;
-    p->max_time_ns = 30000000000LL;
-    p->target_ci = 0.01;
+    *p = plan_defaults;
+}
+
+/* The plan's own strings, one list for copying and freeing them. */
+static const size_t plan_strings[] = {
+    offsetof(mb_plan, backend), offsetof(mb_plan, model_path),
+    offsetof(mb_plan, variant), offsetof(mb_plan, ort_lib),
+    offsetof(mb_plan, data_path)};
+static const size_t n_plan_strings =
+    sizeof plan_strings / sizeof plan_strings[0];
+
+static char **plan_string(mb_plan *p, size_t i)
+{
+    return (char **)((char *)p + plan_strings[i]);
 }
 
 void mb__plan_free(mb_plan *p)
 {
     if (!p)
         return;
-    free(p->backend);
-    free(p->model_path);
-    free(p->variant);
-    free(p->ort_lib);
+    for (size_t i = 0; i < n_plan_strings; i++)
+        free(*plan_string(p, i));
     for (size_t i = 0; i < p->n_opts; i++) {
         free((char *)p->opts[i].key);
         free((char *)p->opts[i].value);
@@ -42,7 +58,6 @@ void mb__plan_free(mb_plan *p)
     for (size_t i = 0; i < p->n_shapes; i++)
         free(p->shapes[i].name);
     free(p->shapes);
-    free(p->data_path);
     free(p->percentiles);
     memset(p, 0, sizeof *p);
 }
@@ -151,11 +166,9 @@ int mb__plan_copy(mb_plan *d, const mb_plan *s)
 {
     int fail = 0;
     *d = *s;
-    d->backend = dup_or_null(s->backend, &fail);
-    d->model_path = dup_or_null(s->model_path, &fail);
-    d->variant = dup_or_null(s->variant, &fail);
-    d->ort_lib = dup_or_null(s->ort_lib, &fail);
-    d->data_path = dup_or_null(s->data_path, &fail);
+    /* *d = *s left s's strings in d: replace each with a copy */
+    for (size_t i = 0; i < n_plan_strings; i++)
+        *plan_string(d, i) = dup_or_null(*plan_string(d, i), &fail);
     d->opts = NULL;
     d->n_opts = 0;
     for (size_t i = 0; i < s->n_opts; i++)
