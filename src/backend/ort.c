@@ -94,8 +94,8 @@ static void clean_message(const char *m, char *out, size_t len)
 }
 
 /* Reads a status: 0 for NULL (success); otherwise fills err, frees it. */
-static mb_status check(ort_state *st, OrtStatus *s, mb_err *err,
-                       mb_status code, const char *what)
+static mb_status check(ort_state *st, OrtStatus *s, mb_err *err, mb_status code,
+                       const char *what)
 {
     if (!s)
         return MB_OK;

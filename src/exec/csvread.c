@@ -57,9 +57,9 @@ static char *trim(char *s)
 /* Reads one record starting at *pos into r: *got is false at the end of
  * the text.  MB_EFORMAT (err names the line) on a malformed field,
  * MB_ENOMEM when memory runs out. */
-static mb_status read_rec(const char *t, size_t len, size_t *pos,
-                          size_t *line, const char *name, rec *r, mb_buf *b,
-                          bool *got, mb_err *err)
+static mb_status read_rec(const char *t, size_t len, size_t *pos, size_t *line,
+                          const char *name, rec *r, mb_buf *b, bool *got,
+                          mb_err *err)
 {
     *got = false;
     rec_clear(r);
@@ -144,8 +144,10 @@ mb_status mb__csv_parse(const char *text, size_t len, const char *name,
     bool got;
     mb_status st = read_rec(text, len, &pos, &line, name, &r, &b, &got, err);
     if (!st && !got)
-        st = mb__fail(err, MB_EFORMAT, "%s is empty: the first line must name "
-                                       "the columns", name);
+        st = mb__fail(err, MB_EFORMAT,
+                      "%s is empty: the first line must name "
+                      "the columns",
+                      name);
     if (st)
         goto fail;
     out->ncols = r.n;
@@ -155,14 +157,17 @@ mb_status mb__csv_parse(const char *text, size_t len, const char *name,
     for (size_t c = 0; c < out->ncols; c++) {
         trim(out->header[c]);
         if (!out->header[c][0]) {
-            st = mb__fail(err, MB_EFORMAT, "%s line %zu: column %zu has no name",
-                     name, start, c + 1);
+            st =
+                mb__fail(err, MB_EFORMAT, "%s line %zu: column %zu has no name",
+                         name, start, c + 1);
             goto fail;
         }
         for (size_t d = 0; d < c; d++)
             if (!strcmp(out->header[d], out->header[c])) {
-                st = mb__fail(err, MB_EFORMAT, "%s line %zu: column '%s' appears "
-                         "twice", name, start, out->header[c]);
+                st = mb__fail(err, MB_EFORMAT,
+                              "%s line %zu: column '%s' appears "
+                              "twice",
+                              name, start, out->header[c]);
                 goto fail;
             }
     }
@@ -178,12 +183,13 @@ mb_status mb__csv_parse(const char *text, size_t len, const char *name,
         if (!got)
             break;
         if (r.n != out->ncols) {
-            st = mb__fail(err, MB_EFORMAT,
-                     "%s line %zu: %zu fields, but the header has %zu "
-                     "columns (%s)",
-                     name, start, r.n, out->ncols,
-                     r.n < out->ncols ? "a column is missing"
-                                      : "quote fields that contain commas");
+            st =
+                mb__fail(err, MB_EFORMAT,
+                         "%s line %zu: %zu fields, but the header has %zu "
+                         "columns (%s)",
+                         name, start, r.n, out->ncols,
+                         r.n < out->ncols ? "a column is missing"
+                                          : "quote fields that contain commas");
             goto fail;
         }
         if (!mb__grow((void **)&out->cells, &cap_cells,

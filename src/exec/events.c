@@ -103,7 +103,8 @@ static mb_loop_rec *loop_get(mb_events *ev, const char *name)
 static void on_iter(mb_events *ev, const json_t *o)
 {
     const char *name = json_string_value(json_object_get(o, "name"));
-    const json_t *nj = json_object_get(o, "ns"), *ij = json_object_get(o, "items");
+    const json_t *nj = json_object_get(o, "ns"),
+                 *ij = json_object_get(o, "items");
     if (!name || !*name || !json_is_integer(nj) ||
         json_integer_value(nj) <= 0) {
         bad(ev, "\"iter\" event needs a \"name\" string and an integer "
@@ -140,8 +141,7 @@ static void on_iter(mb_events *ev, const json_t *o)
     ev->iters++;
 }
 
-static void on_start(mb_events *ev, const char *phase, int64_t t,
-                     int64_t own)
+static void on_start(mb_events *ev, const char *phase, int64_t t, int64_t own)
 {
     const char *parent = ev->depth ? ev->stack[ev->depth - 1].name : NULL;
     if (!phase_get(ev, phase, parent))
@@ -222,15 +222,17 @@ static void parse_line(mb_events *ev, const char *s, size_t n, int64_t t)
         const char *name = json_string_value(json_object_get(o, "name"));
         json_t *vj = json_object_get(o, "value");
         if (!name || !*name || !json_is_number(vj)) {
-            bad(ev, "\"%s\" event needs a \"name\" string and a numeric "
-                    "\"value\"", kind);
+            bad(ev,
+                "\"%s\" event needs a \"name\" string and a numeric "
+                "\"value\"",
+                kind);
         } else {
             int counter = kind[0] == 'c';
-            mb_named_value *v =
-                counter ? value_get(&ev->counters, &ev->n_counters,
-                                    &ev->cap_counters, name)
-                        : value_get(&ev->metrics, &ev->n_metrics,
-                                    &ev->cap_metrics, name);
+            mb_named_value *v = counter
+                                    ? value_get(&ev->counters, &ev->n_counters,
+                                                &ev->cap_counters, name)
+                                    : value_get(&ev->metrics, &ev->n_metrics,
+                                                &ev->cap_metrics, name);
             if (v) {
                 double x = json_number_value(vj);
                 v->value = counter ? v->value + x : x;
@@ -240,8 +242,10 @@ static void parse_line(mb_events *ev, const char *s, size_t n, int64_t t)
     } else if (!strcmp(kind, "iter")) {
         on_iter(ev, o);
     } else {
-        bad(ev, "unknown event \"%.40s\" (expected start, end, counter, "
-                "metric or iter)", kind);
+        bad(ev,
+            "unknown event \"%.40s\" (expected start, end, counter, "
+            "metric or iter)",
+            kind);
     }
     json_decref(o);
 }

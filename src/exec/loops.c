@@ -19,8 +19,10 @@ static json_t *gm_json(const double *x, size_t k, const char *what)
     if (mb__gm_ci(x, k, 0.95, &g) != 0 || !g.ok)
         return json_null();
     char m[200];
-    snprintf(m, sizeof m, "geometric mean of per-run %s; Student-t 95%% CI "
-             "over %zu runs (df %zu)", what, k, k - 1);
+    snprintf(m, sizeof m,
+             "geometric mean of per-run %s; Student-t 95%% CI "
+             "over %zu runs (df %zu)",
+             what, k, k - 1);
     return json_pack("{s:f,s:f,s:f,s:s,s:I,s:s}", "lo", g.lo, "hi", g.hi,
                      "estimate", g.est, "unit", "run", "replicates",
                      (json_int_t)k, "method", m);
@@ -74,15 +76,16 @@ static json_t *loop_json(const mb_exec_series *s, const char *name)
     json_object_set_new(o, "items", json_real(items_sum));
     json_object_set_new(o, "latency", lat);
     json_object_set_new(o, "replication", rep);
-    json_object_set_new(o, "items_per_s", ns_sum > 0 && items_sum > 0
-                                              ? json_real(items_sum / ns_sum * 1e9)
-                                              : json_null());
+    json_object_set_new(o, "items_per_s",
+                        ns_sum > 0 && items_sum > 0
+                            ? json_real(items_sum / ns_sum * 1e9)
+                            : json_null());
     json_object_set_new(o, "items_per_s_ci95",
                         items_sum > 0 ? gm_json(rate, k, "items / loop time")
                                       : json_null());
-    json_object_set_new(o, "time_per_item_ns", items_sum > 0
-                                                   ? json_real(ns_sum / items_sum)
-                                                   : json_null());
+    json_object_set_new(o, "time_per_item_ns",
+                        items_sum > 0 ? json_real(ns_sum / items_sum)
+                                      : json_null());
     if (total <= 100000) { /* raw iterations, run after run, to recompute */
         json_t *raw = json_array();
         for (size_t i = 0; i < total; i++)
@@ -126,10 +129,10 @@ json_t *mb__exec_derived_json(const mb_exec_series *s)
     static const struct {
         const char *counter, *per_s, *time_per, *ci, *how;
     } rates[2] = {
-        {"samples", "samples_per_s", "time_per_sample_ns",
-         "samples_per_s_ci95", "samples / wall time"},
-        {"batches", "batches_per_s", "time_per_batch_ns",
-         "batches_per_s_ci95", "batches / wall time"},
+        {"samples", "samples_per_s", "time_per_sample_ns", "samples_per_s_ci95",
+         "samples / wall time"},
+        {"batches", "batches_per_s", "time_per_batch_ns", "batches_per_s_ci95",
+         "batches / wall time"},
     };
     double *r[2] = {mb__calloc(s->n ? s->n : 1, sizeof *r[0]),
                     mb__calloc(s->n ? s->n : 1, sizeof *r[1])};

@@ -151,7 +151,7 @@ int mb__load_req_set(mb__load_req *r, const char *key, const char *v,
     }
     if (!strcmp(key, "cpus"))
         return !parse_cpus(r, v) ? bad(err, key, v, "CPU numbers such as 0-3,6")
-                                : 0;
+                                 : 0;
     static const char *const ints[] = {"sessions", "requests", "repeat",
                                        "max-steps", "records"};
     for (size_t k = 0; k < 5; k++)

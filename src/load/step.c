@@ -121,9 +121,9 @@ static void *work(void *p)
         if (s->closed) {
             int64_t a = mb_now_ns();
             if (a >= s->hard ||
-                (a >= s->deadline && atomic_load_explicit(
-                                         &s->done, memory_order_relaxed) >=
-                                         s->n_min))
+                (a >= s->deadline &&
+                 atomic_load_explicit(&s->done, memory_order_relaxed) >=
+                     s->n_min))
                 break;
             if (!serve(w, t0, a, a))
                 break;
@@ -149,7 +149,6 @@ static void *work(void *p)
     }
     return NULL;
 }
-
 
 static int cmp_arrival(const void *a, const void *b)
 {
@@ -260,7 +259,10 @@ mb_status mb__load_step_run(const mb__load_step_in *in, mb__load_step_out *o,
 
 /* ---- statistics of a step --------------------------------------------- */
 
-static json_t *num(double v) { return isfinite(v) ? json_real(v) : json_null(); }
+static json_t *num(double v)
+{
+    return isfinite(v) ? json_real(v) : json_null();
+}
 
 static const double tail_q[] = {0.5, 0.9, 0.95, 0.99, 0.999};
 
@@ -322,8 +324,8 @@ json_t *mb__load_step_json(const mb__load_req *rq, const char *role,
     json_object_set_new(j, "role", json_string(role));
     json_object_set_new(j, "scenario", json_string(scen));
     json_object_set_new(j, "concurrency", json_integer((json_int_t)threads));
-    json_object_set_new(j, "target_qps", target > 0 ? json_real(target)
-                                                    : json_null());
+    json_object_set_new(j, "target_qps",
+                        target > 0 ? json_real(target) : json_null());
     double span = n_arr > 1 ? (double)arr[n_arr - 1] : 0;
     json_object_set_new(j, "offered_qps",
                         span > 0 ? json_real((double)n_arr / span * 1e9)
@@ -343,17 +345,17 @@ json_t *mb__load_step_json(const mb__load_req *rq, const char *role,
     json_object_set_new(j, "latency",
                         lat ? mb__latency_json(lat, done, NULL, 0)
                             : json_object());
-    json_object_set_new(
-        j, "wait",
-        json_pack("{s:o,s:o}", "mean_ns", num(done ? wsum / (double)done : NAN),
-                  "max_ns", num(done ? wmax : NAN)));
+    json_object_set_new(j, "wait",
+                        json_pack("{s:o,s:o}", "mean_ns",
+                                  num(done ? wsum / (double)done : NAN),
+                                  "max_ns", num(done ? wmax : NAN)));
     double sm = done ? ssum / (double)done : NAN;
     double sv = done > 1 ? (s2 - ssum * sm) / (double)(done - 1) : NAN;
-    json_object_set_new(
-        j, "service",
-        json_pack("{s:o,s:o,s:o}", "mean_ns", num(sm), "sd_ns",
-                  num(sv >= 0 ? sqrt(sv) : NAN), "warmup_mean_ns",
-                  num(o->warm_n ? o->warm_service_ns : NAN)));
+    json_object_set_new(j, "service",
+                        json_pack("{s:o,s:o,s:o}", "mean_ns", num(sm), "sd_ns",
+                                  num(sv >= 0 ? sqrt(sv) : NAN),
+                                  "warmup_mean_ns",
+                                  num(o->warm_n ? o->warm_service_ns : NAN)));
     if (all)
         qsort(all, n, sizeof *all, mb__cmp_double);
     json_object_set_new(j, "early_stopping",
@@ -363,8 +365,8 @@ json_t *mb__load_step_json(const mb__load_req *rq, const char *role,
         int64_t k = (int64_t)(over + dropped);
         int64_t need = mb__estop_min_n(rq->slo_q, rq->confidence);
         int valid = (int64_t)n >= need && !o->failed;
-        int pass = valid && mb__estop_pass((int64_t)n, k, rq->slo_q,
-                                           rq->confidence);
+        int pass =
+            valid && mb__estop_pass((int64_t)n, k, rq->slo_q, rq->confidence);
         char why[300];
         if (o->failed)
             snprintf(why, sizeof why, "the step failed: %s", o->error);
@@ -372,8 +374,7 @@ json_t *mb__load_step_json(const mb__load_req *rq, const char *role,
             snprintf(why, sizeof why,
                      "%zu requests, fewer than the %lld that can bound p%g "
                      "at %g%% confidence (invalid: raise --max-time)",
-                     n, (long long)need, rq->slo_q * 100,
-                     rq->confidence * 100);
+                     n, (long long)need, rq->slo_q * 100, rq->confidence * 100);
         else
             snprintf(why, sizeof why,
                      "%lld of %zu requests over the bound (%zu dropped); "
@@ -408,12 +409,10 @@ json_t *mb__load_step_json(const mb__load_req *rq, const char *role,
         char m[200];
         snprintf(m, sizeof m,
                  "step %zu: %zu request records not kept (more than %lld)",
-                 step_no, n,
-                 (long long)rq->records_max);
+                 step_no, n, (long long)rq->records_max);
         json_array_append_new(warnings, json_string(m));
     }
     free(lat);
     free(all);
     return j;
 }
-

@@ -230,10 +230,9 @@ static json_t *machine_peaks(const mb__profile_opts *o, json_t *doc)
 /* Completes profile with ctx, the machine's peaks and counters (released
  * here), puts it into the first run of doc and hands doc, and the trace
  * text when o->keep_trace (then *text becomes NULL), to out. */
-static void finish_result(json_t *profile, mb_profile_ctx ctx,
-                          json_t *counters, json_t *doc,
-                          const mb__profile_opts *o, char **text, size_t len,
-                          mb__profile_result *out)
+static void finish_result(json_t *profile, mb_profile_ctx ctx, json_t *counters,
+                          json_t *doc, const mb__profile_opts *o, char **text,
+                          size_t len, mb__profile_result *out)
 {
     json_t *machine = machine_peaks(o, doc);
     ctx.machine = machine;

@@ -70,15 +70,15 @@ mb_status mb__gate_run(mb__gate_req *rq, json_t **result, int *exit_code,
         goto out;
     if (rq->against) {
         const char *commit = json_string_value(json_object_get(git, "commit"));
-        st = not_usage(mb__store_baseline(store, rq->against, commit, cur, &base,
-                                          err),
-                       err);
+        st = not_usage(
+            mb__store_baseline(store, rq->against, commit, cur, &base, err),
+            err);
         if (st)
             goto out;
         const char *bc = json_string_value(json_object_get(
             json_object_get(json_object_get(base, "store"), "git"), "commit"));
-        snprintf(src, sizeof src, "%s@%s (commit %.12s)",
-                 mb__store_kind(store), rq->against, bc ? bc : "none");
+        snprintf(src, sizeof src, "%s@%s (commit %.12s)", mb__store_kind(store),
+                 rq->against, bc ? bc : "none");
     } else if (!rq->baseline) {
         /* A compare document: its variants against its own baseline,
          * paired round by round (the same pointer tells the gate). */
@@ -98,9 +98,8 @@ mb_status mb__gate_run(mb__gate_req *rq, json_t **result, int *exit_code,
             goto out;
         rq->opts.history = history;
     }
-    st = not_usage(mb__regress_run(base, cur, &rq->opts, result, exit_code,
-                                   err),
-                   err);
+    st = not_usage(
+        mb__regress_run(base, cur, &rq->opts, result, exit_code, err), err);
     if (!st && store && !rq->no_store)
         st = mb__store_put(store, cur, git, err);
 out:

@@ -25,24 +25,38 @@ typedef struct known {
 } known;
 
 static const known known_figures[] = {
-    {"speedup", MB_RK_PLAIN},     {"speedup_p99", MB_RK_PLAIN},
-    {"size_ratio", MB_RK_PLAIN},  {"memory_ratio", MB_RK_PLAIN},
-    {"top1", MB_RK_PLAIN},        {"top5", MB_RK_PLAIN},
-    {"agreement_top1", MB_RK_PLAIN}, {"throughput", MB_RK_PLAIN},
-    {"batches_per_s", MB_RK_PLAIN}, {"ips", MB_RK_PLAIN},
-    {"params", MB_RK_PLAIN},      {"failures", MB_RK_PLAIN},
-    {"p50", MB_RK_TIME},          {"median", MB_RK_TIME},
-    {"p90", MB_RK_TIME},          {"p95", MB_RK_TIME},
-    {"p99", MB_RK_TIME},          {"mean", MB_RK_TIME},
-    {"min", MB_RK_TIME},          {"max", MB_RK_TIME},
-    {"user", MB_RK_TIME},         {"sys", MB_RK_TIME},
-    {"time_per_sample", MB_RK_TIME}, {"time_per_batch", MB_RK_TIME},
-    {"rss_peak", MB_RK_BYTES},    {"size", MB_RK_BYTES},
-    {"gpu_peak", MB_RK_BYTES},    {"leak", MB_RK_BOOL},
+    {"speedup", MB_RK_PLAIN},
+    {"speedup_p99", MB_RK_PLAIN},
+    {"size_ratio", MB_RK_PLAIN},
+    {"memory_ratio", MB_RK_PLAIN},
+    {"top1", MB_RK_PLAIN},
+    {"top5", MB_RK_PLAIN},
+    {"agreement_top1", MB_RK_PLAIN},
+    {"throughput", MB_RK_PLAIN},
+    {"batches_per_s", MB_RK_PLAIN},
+    {"ips", MB_RK_PLAIN},
+    {"params", MB_RK_PLAIN},
+    {"failures", MB_RK_PLAIN},
+    {"p50", MB_RK_TIME},
+    {"median", MB_RK_TIME},
+    {"p90", MB_RK_TIME},
+    {"p95", MB_RK_TIME},
+    {"p99", MB_RK_TIME},
+    {"mean", MB_RK_TIME},
+    {"min", MB_RK_TIME},
+    {"max", MB_RK_TIME},
+    {"user", MB_RK_TIME},
+    {"sys", MB_RK_TIME},
+    {"time_per_sample", MB_RK_TIME},
+    {"time_per_batch", MB_RK_TIME},
+    {"rss_peak", MB_RK_BYTES},
+    {"size", MB_RK_BYTES},
+    {"gpu_peak", MB_RK_BYTES},
+    {"leak", MB_RK_BOOL},
 };
 
 static const char *const loop_stats[] = {"p50", "median", "p90", "p95",
-                                         "p99", "mean", "min", "max"};
+                                         "p99", "mean",   "min", "max"};
 
 static int ends_with(const char *s, const char *suf)
 {
@@ -112,16 +126,27 @@ static int name_char(int c)
 /* Scales v by unit u for a figure of kind k; false when u does not fit. */
 static bool apply_unit(const char *u, mb_req_kind k, double *v)
 {
-    static const struct { const char *u; mb_req_kind k; double f; } units[] = {
-        {"ns", MB_RK_TIME, 1},           {"us", MB_RK_TIME, 1e3},
-        {"ms", MB_RK_TIME, 1e6},         {"s", MB_RK_TIME, 1e9},
-        {"min", MB_RK_TIME, 60e9},       {"B", MB_RK_BYTES, 1},
-        {"KB", MB_RK_BYTES, 1e3},        {"MB", MB_RK_BYTES, 1e6},
-        {"GB", MB_RK_BYTES, 1e9},        {"TB", MB_RK_BYTES, 1e12},
-        {"KiB", MB_RK_BYTES, 1024.0},    {"MiB", MB_RK_BYTES, 1048576.0},
+    static const struct {
+        const char *u;
+        mb_req_kind k;
+        double f;
+    } units[] = {
+        {"ns", MB_RK_TIME, 1},
+        {"us", MB_RK_TIME, 1e3},
+        {"ms", MB_RK_TIME, 1e6},
+        {"s", MB_RK_TIME, 1e9},
+        {"min", MB_RK_TIME, 60e9},
+        {"B", MB_RK_BYTES, 1},
+        {"KB", MB_RK_BYTES, 1e3},
+        {"MB", MB_RK_BYTES, 1e6},
+        {"GB", MB_RK_BYTES, 1e9},
+        {"TB", MB_RK_BYTES, 1e12},
+        {"KiB", MB_RK_BYTES, 1024.0},
+        {"MiB", MB_RK_BYTES, 1048576.0},
         {"GiB", MB_RK_BYTES, 1073741824.0},
         {"TiB", MB_RK_BYTES, 1099511627776.0},
-        {"%", MB_RK_PLAIN, 0.01},        {"x", MB_RK_PLAIN, 1},
+        {"%", MB_RK_PLAIN, 0.01},
+        {"x", MB_RK_PLAIN, 1},
     };
     if (!*u)
         return k != MB_RK_TIME;
@@ -138,10 +163,14 @@ static bool apply_unit(const char *u, mb_req_kind k, double *v)
 static const char *kind_units(mb_req_kind k)
 {
     switch (k) {
-    case MB_RK_TIME: return "a unit: ns, us, ms, s or min (e.g. 12ms)";
-    case MB_RK_BYTES: return "no unit (bytes) or B, KB, MB, GB, KiB, MiB, GiB";
-    case MB_RK_BOOL: return "yes or no";
-    default: return "a number, optionally with % or x";
+    case MB_RK_TIME:
+        return "a unit: ns, us, ms, s or min (e.g. 12ms)";
+    case MB_RK_BYTES:
+        return "no unit (bytes) or B, KB, MB, GB, KiB, MiB, GiB";
+    case MB_RK_BOOL:
+        return "yes or no";
+    default:
+        return "a number, optionally with % or x";
     }
 }
 
@@ -159,15 +188,19 @@ mb_status mb__require_parse(const char *text, mb_require *out, mb_err *err)
 {
     memset(out, 0, sizeof *out);
     if (!text || !*text)
-        return mb__fail(err, MB_EINVAL, "--require: empty expression; give "
+        return mb__fail(err, MB_EINVAL,
+                        "--require: empty expression; give "
                         "one like speedup>=3 or rss_peak<2GiB");
     size_t len = strlen(text);
     if (len >= MAX_TEXT)
-        return mb__fail(err, MB_EINVAL, "--require: expression of %zu "
-                        "characters; keep it under %d", len, MAX_TEXT);
+        return mb__fail(err, MB_EINVAL,
+                        "--require: expression of %zu "
+                        "characters; keep it under %d",
+                        len, MAX_TEXT);
     for (size_t i = 0; i < len; i++)
         if ((unsigned char)text[i] < 0x20 || text[i] == 0x7f)
-            return mb__fail(err, MB_EINVAL, "--require: control character in "
+            return mb__fail(err, MB_EINVAL,
+                            "--require: control character in "
                             "the expression; write it like speedup>=3");
     const char *p = text;
     /* An optional variant scope "GLOB:" before the figure. */
@@ -176,9 +209,11 @@ mb_status mb__require_parse(const char *text, mb_require *out, mb_err *err)
     const char *scope_end = NULL;
     if (colon && (!opc || colon < opc)) {
         if (colon == text)
-            return mb__fail(err, MB_EINVAL, "--require '%s': empty variant "
+            return mb__fail(err, MB_EINVAL,
+                            "--require '%s': empty variant "
                             "pattern before ':'; write VARIANT:FIGURE>=VALUE "
-                            "or leave the ':' out", text);
+                            "or leave the ':' out",
+                            text);
         scope_end = colon;
         p = colon + 1;
     }
@@ -191,20 +226,30 @@ mb_status mb__require_parse(const char *text, mb_require *out, mb_err *err)
     while (*p == ' ')
         p++;
     if (f1 == f0)
-        return mb__fail(err, MB_EINVAL, "--require '%s': no figure name before "
-                        "the comparison; figures: %s", text, vocabulary);
+        return mb__fail(err, MB_EINVAL,
+                        "--require '%s': no figure name before "
+                        "the comparison; figures: %s",
+                        text, vocabulary);
     mb_req_op op;
-    if (!strncmp(p, ">=", 2)) op = MB_REQ_GE, p += 2;
-    else if (!strncmp(p, "<=", 2)) op = MB_REQ_LE, p += 2;
-    else if (!strncmp(p, "==", 2)) op = MB_REQ_EQ, p += 2;
-    else if (!strncmp(p, "!=", 2)) op = MB_REQ_NE, p += 2;
-    else if (*p == '>') op = MB_REQ_GT, p++;
-    else if (*p == '<') op = MB_REQ_LT, p++;
-    else if (*p == '=') op = MB_REQ_EQ, p++;
+    if (!strncmp(p, ">=", 2))
+        op = MB_REQ_GE, p += 2;
+    else if (!strncmp(p, "<=", 2))
+        op = MB_REQ_LE, p += 2;
+    else if (!strncmp(p, "==", 2))
+        op = MB_REQ_EQ, p += 2;
+    else if (!strncmp(p, "!=", 2))
+        op = MB_REQ_NE, p += 2;
+    else if (*p == '>')
+        op = MB_REQ_GT, p++;
+    else if (*p == '<')
+        op = MB_REQ_LT, p++;
+    else if (*p == '=')
+        op = MB_REQ_EQ, p++;
     else
-        return mb__fail(err, MB_EINVAL, "--require '%s': expected a comparison "
-                        "(>=, >, <=, <, =, !=) after '%.*s'", text,
-                        (int)(f1 - f0), f0);
+        return mb__fail(err, MB_EINVAL,
+                        "--require '%s': expected a comparison "
+                        "(>=, >, <=, <, =, !=) after '%.*s'",
+                        text, (int)(f1 - f0), f0);
     while (*p == ' ')
         p++;
     char *figure = mb__strndup(f0, (size_t)(f1 - f0));
@@ -212,8 +257,10 @@ mb_status mb__require_parse(const char *text, mb_require *out, mb_err *err)
         return mb__fail(err, MB_ENOMEM, "out of memory");
     mb_req_kind kind;
     if (!figure_kind(figure, &kind)) {
-        mb__fail(err, MB_EINVAL, "--require '%s': '%s' is not a figure; "
-                 "figures: %s", text, figure, vocabulary);
+        mb__fail(err, MB_EINVAL,
+                 "--require '%s': '%s' is not a figure; "
+                 "figures: %s",
+                 text, figure, vocabulary);
         free(figure);
         return MB_EINVAL;
     }
@@ -221,21 +268,28 @@ mb_status mb__require_parse(const char *text, mb_require *out, mb_err *err)
     if (kind == MB_RK_BOOL) {
         const char *w = p;
         size_t wl = strcspn(w, " ");
-        if (wl == 3 && !strncmp(w, "yes", 3)) v = 1;
-        else if (wl == 4 && !strncmp(w, "true", 4)) v = 1;
-        else if (wl == 2 && !strncmp(w, "no", 2)) v = 0;
-        else if (wl == 5 && !strncmp(w, "false", 5)) v = 0;
+        if (wl == 3 && !strncmp(w, "yes", 3))
+            v = 1;
+        else if (wl == 4 && !strncmp(w, "true", 4))
+            v = 1;
+        else if (wl == 2 && !strncmp(w, "no", 2))
+            v = 0;
+        else if (wl == 5 && !strncmp(w, "false", 5))
+            v = 0;
         else {
-            mb__fail(err, MB_EINVAL, "--require '%s': %s is yes or no "
-                     "(e.g. %s=no)", text, figure, figure);
+            mb__fail(err, MB_EINVAL,
+                     "--require '%s': %s is yes or no "
+                     "(e.g. %s=no)",
+                     text, figure, figure);
             free(figure);
             return MB_EINVAL;
         }
         p = w + wl;
         if (op != MB_REQ_EQ && op != MB_REQ_NE) {
-            mb__fail(err, MB_EINVAL, "--require '%s': %s is yes or no: "
-                     "compare it with = or != (e.g. %s=no)", text, figure,
-                     figure);
+            mb__fail(err, MB_EINVAL,
+                     "--require '%s': %s is yes or no: "
+                     "compare it with = or != (e.g. %s=no)",
+                     text, figure, figure);
             free(figure);
             return MB_EINVAL;
         }
@@ -247,8 +301,10 @@ mb_status mb__require_parse(const char *text, mb_require *out, mb_err *err)
         else
             v = strtod(p, &end);
         if (end == p || !isfinite(v)) {
-            mb__fail(err, MB_EINVAL, "--require '%s': expected a number after "
-                     "'%s', with %s", text, op_text[op], kind_units(kind));
+            mb__fail(err, MB_EINVAL,
+                     "--require '%s': expected a number after "
+                     "'%s', with %s",
+                     text, op_text[op], kind_units(kind));
             free(figure);
             return MB_EINVAL;
         }
@@ -265,12 +321,12 @@ mb_status mb__require_parse(const char *text, mb_require *out, mb_err *err)
         if (!apply_unit(unit, kind, &v) || !isfinite(v)) {
             mb__fail(err, MB_EINVAL, "--require '%s': %s%s%s takes %s", text,
                      unit[0] ? "unit '" : "", unit[0] ? unit : "",
-                     unit[0] ? "' does not fit; " : figure,
-                     kind_units(kind));
+                     unit[0] ? "' does not fit; " : figure, kind_units(kind));
             if (unit[0]) /* name the figure when the unit was wrong */
-                snprintf(err->msg, sizeof err->msg, "--require '%s': unit "
-                         "'%s' does not fit %s, which takes %s", text, unit,
-                         figure, kind_units(kind));
+                snprintf(err->msg, sizeof err->msg,
+                         "--require '%s': unit "
+                         "'%s' does not fit %s, which takes %s",
+                         text, unit, figure, kind_units(kind));
             free(figure);
             return MB_EINVAL;
         }
@@ -278,14 +334,16 @@ mb_status mb__require_parse(const char *text, mb_require *out, mb_err *err)
     while (*p == ' ')
         p++;
     if (*p) {
-        mb__fail(err, MB_EINVAL, "--require '%s': unexpected '%s' after the "
-                 "value", text, p);
+        mb__fail(err, MB_EINVAL,
+                 "--require '%s': unexpected '%s' after the "
+                 "value",
+                 text, p);
         free(figure);
         return MB_EINVAL;
     }
     out->text = mb__strdup(text);
-    out->scope = scope_end ? mb__strndup(text, (size_t)(scope_end - text))
-                           : NULL;
+    out->scope =
+        scope_end ? mb__strndup(text, (size_t)(scope_end - text)) : NULL;
     out->figure = figure;
     out->op = op;
     out->kind = kind;
@@ -320,8 +378,8 @@ static double jnum(const json_t *o, const char *path)
     return json_is_number(v) ? json_number_value(v) : NAN;
 }
 
-static void put(json_t *figs, const char *name, double v, double lo,
-                double hi, mb_req_kind k)
+static void put(json_t *figs, const char *name, double v, double lo, double hi,
+                mb_req_kind k)
 {
     if (!isfinite(v) || !figs)
         return;
@@ -342,16 +400,19 @@ static void put_prefixed(json_t *figs, const char *prefix, const char *name,
 /* Percentiles of a FORMATS.md latency object into prefix + p50 ...: each
  * figure's value from key, or from the estimate of its interval object
  * (ci, when it has one) together with that interval. */
-static void latency_figs(json_t *figs, const char *prefix,
-                         const json_t *lat)
+static void latency_figs(json_t *figs, const char *prefix, const json_t *lat)
 {
     static const struct {
         const char *name, *key, *ci;
     } rows[] = {
-        {"p50", "median", "median_ci95"}, {"median", "median", "median_ci95"},
-        {"p90", "p90", NULL},             {"p95", "p95", NULL},
-        {"p99", "p99", "p99_ci95"},       {"mean", "mean", NULL},
-        {"min", "min", NULL},             {"max", "max", NULL},
+        {"p50", "median", "median_ci95"},
+        {"median", "median", "median_ci95"},
+        {"p90", "p90", NULL},
+        {"p95", "p95", NULL},
+        {"p99", "p99", "p99_ci95"},
+        {"mean", "mean", NULL},
+        {"min", "min", NULL},
+        {"max", "max", NULL},
     };
     if (!json_is_object(lat))
         return;
@@ -421,8 +482,8 @@ static void run_figs(json_t *figs, const json_t *run)
     const json_t *d = json_object_get(ex, "derived");
     if (json_is_object(d)) {
         const json_t *ci = json_object_get(d, "samples_per_s_ci95");
-        put(figs, "throughput", jnum(d, "samples_per_s"),
-            jnum(ci, "lo"), jnum(ci, "hi"), MB_RK_PLAIN);
+        put(figs, "throughput", jnum(d, "samples_per_s"), jnum(ci, "lo"),
+            jnum(ci, "hi"), MB_RK_PLAIN);
         put_rows(figs, d, derived_rows,
                  sizeof derived_rows / sizeof derived_rows[0]);
     }
@@ -431,9 +492,8 @@ static void run_figs(json_t *figs, const json_t *run)
     json_object_foreach(json_object_get(ex, "phases"), k, v)
         put_prefixed(figs, "phase.", k, jnum(v, "median_ns"),
                      jnum(v, "ci95.lo"), jnum(v, "ci95.hi"), MB_RK_TIME);
-    json_object_foreach(json_object_get(ex, "counters"), k, v)
-        put_prefixed(figs, "counter.", k, jnum(v, "median"), NAN, NAN,
-                     MB_RK_PLAIN);
+    json_object_foreach(json_object_get(ex, "counters"), k, v) put_prefixed(
+        figs, "counter.", k, jnum(v, "median"), NAN, NAN, MB_RK_PLAIN);
     json_object_foreach(json_object_get(ex, "metrics"), k, v)
         put_prefixed(figs, "metric.", k, jnum(v, "median"), jnum(v, "ci95.lo"),
                      jnum(v, "ci95.hi"), MB_RK_PLAIN);
@@ -453,15 +513,15 @@ static json_t *variant_entry(json_t *all, const char *name)
 {
     json_t *e = json_object_get(all, name);
     if (!e) {
-        e = json_pack("{s:s,s:n,s:b,s:{}}", "status", "ok", "baseline", "is_baseline", 0, "figures");
+        e = json_pack("{s:s,s:n,s:b,s:{}}", "status", "ok", "baseline",
+                      "is_baseline", 0, "figures");
         json_object_set_new(all, name, e);
     }
     return e;
 }
 
 /* A speedup with the CI of a ratio (variant / baseline) turned around. */
-static void speedup_from_ratio(json_t *figs, const char *name,
-                               const json_t *e)
+static void speedup_from_ratio(json_t *figs, const char *name, const json_t *e)
 {
     double lo = jnum(e, "ratio_ci95.hi"), hi = jnum(e, "ratio_ci95.lo");
     put(figs, name, jnum(e, "speedup"), lo > 0 ? 1 / lo : NAN,
@@ -538,8 +598,10 @@ static void comparison_figs(json_t *all, const json_t *doc)
         if (json_array_size(json_object_get(sm, "ci95")) == 2 &&
             isfinite(jnum(sm, "value")))
             put(figs, "speedup", jnum(sm, "value"),
-                json_number_value(json_array_get(json_object_get(sm, "ci95"), 0)),
-                json_number_value(json_array_get(json_object_get(sm, "ci95"), 1)),
+                json_number_value(
+                    json_array_get(json_object_get(sm, "ci95"), 0)),
+                json_number_value(
+                    json_array_get(json_object_get(sm, "ci95"), 1)),
                 MB_RK_PLAIN);
         put(figs, "size_ratio", jnum(e, "size_ratio"), NAN, NAN, MB_RK_PLAIN);
         put(figs, "memory_ratio", jnum(e, "memory_ratio"), NAN, NAN,
@@ -629,7 +691,8 @@ json_t *mb__require_figures(const json_t *doc)
         const char *name = json_string_value(json_object_get(r, "variant"));
         char key[MAX_TEXT];
         snprintf(key, sizeof key, "%s", name ? name : "?");
-        if (json_object_get(all, key) && json_is_integer(json_object_get(r, "batch_size")))
+        if (json_object_get(all, key) &&
+            json_is_integer(json_object_get(r, "batch_size")))
             snprintf(key, sizeof key, "%s batch %" JSON_INTEGER_FORMAT,
                      name ? name : "?",
                      json_integer_value(json_object_get(r, "batch_size")));
@@ -683,20 +746,29 @@ static void fmt_value(char *b, size_t len, double v, mb_req_kind k)
         fmt_scaled(b, len, v, byte_units,
                    sizeof byte_units / sizeof byte_units[0]);
         break;
-    case MB_RK_BOOL: snprintf(b, len, "%s", v != 0 ? "yes" : "no"); break;
-    default: snprintf(b, len, "%.4g", v);
+    case MB_RK_BOOL:
+        snprintf(b, len, "%s", v != 0 ? "yes" : "no");
+        break;
+    default:
+        snprintf(b, len, "%.4g", v);
     }
 }
 
 static int holds(double x, mb_req_op op, double v)
 {
     switch (op) {
-    case MB_REQ_GE: return x >= v;
-    case MB_REQ_GT: return x > v;
-    case MB_REQ_LE: return x <= v;
-    case MB_REQ_LT: return x < v;
-    case MB_REQ_EQ: return x == v;
-    default: return x != v;
+    case MB_REQ_GE:
+        return x >= v;
+    case MB_REQ_GT:
+        return x > v;
+    case MB_REQ_LE:
+        return x <= v;
+    case MB_REQ_LT:
+        return x < v;
+    case MB_REQ_EQ:
+        return x == v;
+    default:
+        return x != v;
     }
 }
 
@@ -740,9 +812,11 @@ static int judge_one(const mb_require *r, const json_t *f, char *why,
             snprintf(why, len, "%s (95%% CI %s .. %s): the whole CI is %s %s",
                      xs, ls, hs, op, vs);
         else if (holds(x, r->op, r->value))
-            snprintf(why, len, "%s (95%% CI %s .. %s): the estimate is %s %s "
+            snprintf(why, len,
+                     "%s (95%% CI %s .. %s): the estimate is %s %s "
                      "but the CI's %s bound %s is not, so the data do not "
-                     "support it", xs, ls, hs, op, vs, lower ? "lower" : "upper",
+                     "support it",
+                     xs, ls, hs, op, vs, lower ? "lower" : "upper",
                      lower ? ls : hs);
         else
             snprintf(why, len, "%s (95%% CI %s .. %s): not %s %s", xs, ls, hs,
@@ -783,7 +857,8 @@ static void list_figures(const json_t *all, mb_buf *b)
                 continue;
             json_object_set_new(seen, k, json_true());
             if (b->len < 1200)
-                mb__buf_printf(b, "%s%s", json_object_size(seen) > 1 ? ", " : "", k);
+                mb__buf_printf(b, "%s%s",
+                               json_object_size(seen) > 1 ? ", " : "", k);
         }
     }
     if (b->len >= 1200)
@@ -820,11 +895,15 @@ mb_status mb__require_judge(const json_t *doc, const mb_require *r, size_t n,
             mb_buf b = MB_BUF_INIT;
             list_figures(all, &b);
             char *list = mb__buf_take(&b, NULL);
-            mb__fail(err, MB_EINVAL, "--require '%s': the result document has "
-                     "no figure '%s'%s; it has: %s", rq->text, rq->figure,
-                     !strcmp(rq->figure, "leak") ? " (measure with --leak-check)"
+            mb__fail(err, MB_EINVAL,
+                     "--require '%s': the result document has "
+                     "no figure '%s'%s; it has: %s",
+                     rq->text, rq->figure,
+                     !strcmp(rq->figure, "leak")
+                         ? " (measure with --leak-check)"
                      : is_relative(rq->figure) ? " (a relative figure needs a "
-                     "comparison with a baseline)" : "",
+                                                 "comparison with a baseline)"
+                                               : "",
                      list ? list : "");
             free(list);
             json_decref(res);
@@ -843,14 +922,17 @@ mb_status mb__require_judge(const json_t *doc, const mb_require *r, size_t n,
             double lo = NAN, hi = NAN;
             json_t *pj;
             if (st && strcmp(st, "ok")) {
-                snprintf(why, sizeof why, "the run is %s: the requirement is "
-                         "not met", st);
+                snprintf(why, sizeof why,
+                         "the run is %s: the requirement is "
+                         "not met",
+                         st);
                 pj = json_false();
                 fail++;
             } else if (!f) {
                 if (baseline && is_relative(rq->figure))
                     continue; /* the baseline is what others are relative to */
-                snprintf(why, sizeof why, "not reported by this variant "
+                snprintf(why, sizeof why,
+                         "not reported by this variant "
                          "(not judged)");
                 pj = json_null();
             } else {
@@ -861,14 +943,16 @@ mb_status mb__require_judge(const json_t *doc, const mb_require *r, size_t n,
             char xs[48] = "-";
             if (f)
                 fmt_value(xs, sizeof xs, jnum(f, "value"),
-                          (mb_req_kind)json_integer_value(json_object_get(f, "kind")));
+                          (mb_req_kind)json_integer_value(
+                              json_object_get(f, "kind")));
             json_array_append_new(
-                res, json_pack("{s:s,s:s,s:o,s:o,s:o,s:s}", "variant", name,
-                               "value_text", xs,
-                               "value", f ? json_real(jnum(f, "value")) : json_null(),
-                               "ci95", isfinite(lo) ? json_pack("[f,f]", lo, hi)
-                                                    : json_null(),
-                               "passed", pj, "verdict", why));
+                res,
+                json_pack("{s:s,s:s,s:o,s:o,s:o,s:s}", "variant", name,
+                          "value_text", xs, "value",
+                          f ? json_real(jnum(f, "value")) : json_null(), "ci95",
+                          isfinite(lo) ? json_pack("[f,f]", lo, hi)
+                                       : json_null(),
+                          "passed", pj, "verdict", why));
         }
         int ok = pass > 0 && fail == 0;
         if (!ok)
@@ -876,12 +960,12 @@ mb_status mb__require_judge(const json_t *doc, const mb_require *r, size_t n,
         char vs[48];
         fmt_value(vs, sizeof vs, rq->value, rq->kind);
         json_array_append_new(
-            arr, json_pack("{s:s,s:s,s:s,s:f,s:s,s:o,s:b,s:o}", "requirement",
-                           rq->text, "figure", rq->figure, "op",
-                           op_text[rq->op], "value", rq->value, "value_text",
-                           vs, "scope",
-                           rq->scope ? json_string(rq->scope) : json_null(),
-                           "passed", ok, "results", res));
+            arr,
+            json_pack("{s:s,s:s,s:s,s:f,s:s,s:o,s:b,s:o}", "requirement",
+                      rq->text, "figure", rq->figure, "op", op_text[rq->op],
+                      "value", rq->value, "value_text", vs, "scope",
+                      rq->scope ? json_string(rq->scope) : json_null(),
+                      "passed", ok, "results", res));
         if (!pass && !fail)
             json_object_set_new(json_array_get(arr, q), "note",
                                 json_string("no variant in scope reports this "

@@ -304,7 +304,8 @@ mb_status mb_runner_validate(mb_runner *r, const char *baseline,
     if (passed)
         *passed = 0;
     if (!baseline || !candidate)
-        return mb__fail(err, MB_EINVAL, "validate needs a baseline and a "
+        return mb__fail(err, MB_EINVAL,
+                        "validate needs a baseline and a "
                         "candidate model");
     mb__val_req rq;
     mb__val_req_defaults(&rq);
@@ -345,8 +346,8 @@ mb_status mb_runner_validate(mb_runner *r, const char *baseline,
     if (!s) {
         s = dump_doc(doc, json, err);
         if (!s && passed)
-            *passed = json_is_true(json_object_get(
-                json_object_get(doc, "validation"), "passed"));
+            *passed = json_is_true(
+                json_object_get(json_object_get(doc, "validation"), "passed"));
     }
     json_decref(doc);
     mb_runner_free(ar);
@@ -364,7 +365,8 @@ mb_status mb_runner_load(mb_runner *r, const char *model,
     for (size_t i = 0; i < n; i++) {
         const char *eq = load_opts[i] ? strchr(load_opts[i], '=') : NULL;
         if (!eq || eq == load_opts[i])
-            return mb__fail(err, MB_EINVAL, "invalid load option '%s': "
+            return mb__fail(err, MB_EINVAL,
+                            "invalid load option '%s': "
                             "expected KEY=VALUE",
                             load_opts[i] ? load_opts[i] : "");
         char *key = mb__strndup(load_opts[i], (size_t)(eq - load_opts[i]));
@@ -372,8 +374,10 @@ mb_status mb_runner_load(mb_runner *r, const char *model,
             return mb__fail(err, MB_ENOMEM, "out of memory");
         int rc = mb__load_req_set(&rq, key, eq + 1, err);
         if (rc == 1)
-            mb__fail(err, MB_EINVAL, "unknown load option '%s' (see "
-                     "docs/LOAD.md)", key);
+            mb__fail(err, MB_EINVAL,
+                     "unknown load option '%s' (see "
+                     "docs/LOAD.md)",
+                     key);
         free(key);
         if (rc)
             return MB_EINVAL;

@@ -186,9 +186,9 @@ static void child_main(const mb_plan *plan, int64_t batch, int in, int out)
             json_t *mem = json_object_get(run, "memory");
             json_object_set_new(mem, "rss_peak_bytes",
                                 json_integer(mb__rss_peak_bytes()));
-            json_object_set_new(mem, "peak_method",
-                                json_string(peak_reset ? "clear_refs"
-                                                       : "process_lifetime"));
+            json_object_set_new(
+                mem, "peak_method",
+                json_string(peak_reset ? "clear_refs" : "process_lifetime"));
             char *text = json_dumps(run, JSON_COMPACT);
             json_decref(run);
             reply(out, 0, text, text ? strlen(text) : 0);
@@ -212,15 +212,20 @@ static void describe_death(mb__child *c, mb_err *err, const char *doing)
             c->dead = 1;
     }
     if (c->dead && WIFSIGNALED(c->status))
-        mb__fail(err, MB_ECHILD, "the variant's process crashed while %s: "
-                 "killed by signal %d (%s)", doing, WTERMSIG(c->status),
-                 strsignal(WTERMSIG(c->status)));
+        mb__fail(err, MB_ECHILD,
+                 "the variant's process crashed while %s: "
+                 "killed by signal %d (%s)",
+                 doing, WTERMSIG(c->status), strsignal(WTERMSIG(c->status)));
     else if (c->dead && WIFEXITED(c->status))
-        mb__fail(err, MB_ECHILD, "the variant's process exited with status "
-                 "%d while %s", WEXITSTATUS(c->status), doing);
+        mb__fail(err, MB_ECHILD,
+                 "the variant's process exited with status "
+                 "%d while %s",
+                 WEXITSTATUS(c->status), doing);
     else
-        mb__fail(err, MB_ECHILD, "lost contact with the variant's process "
-                 "while %s", doing);
+        mb__fail(err, MB_ECHILD,
+                 "lost contact with the variant's process "
+                 "while %s",
+                 doing);
 }
 
 static void kill_child(mb__child *c)
@@ -297,8 +302,8 @@ static mb_status send_cmd(mb__child *c, char cmd, int64_t arg, int64_t warm,
 /* One round trip: sends cmd and waits at most timeout_ns for the reply,
  * *data (caller frees) of *len bytes (len may be NULL). */
 static mb_status ask(mb__child *c, char cmd, int64_t arg, int64_t warm,
-                     const char *payload, int64_t timeout_ns,
-                     const char *doing, char **data, size_t *len, mb_err *err)
+                     const char *payload, int64_t timeout_ns, const char *doing,
+                     char **data, size_t *len, mb_err *err)
 {
     mb_status s = send_cmd(c, cmd, arg, warm, payload, doing, err);
     return s ? s : get_reply(c, timeout_ns, doing, data, len, err);
@@ -345,8 +350,8 @@ mb_status mb__child_spawn(const mb_plan *plan, int64_t batch,
     c->to_child = down[1];
     c->from_child = up[0];
     char *data;
-    mb_status s = get_reply(c, timeout_ns, "loading the model", &data, NULL,
-                            err);
+    mb_status s =
+        get_reply(c, timeout_ns, "loading the model", &data, NULL, err);
     free(data);
     if (s) {
         mb__child_free(c);
@@ -361,15 +366,16 @@ mb_status mb__child_measure(mb__child *c, int64_t n, int64_t warm,
 {
     char *data;
     size_t len;
-    mb_status s = ask(c, 'M', n, warm, NULL, timeout_ns,
-                      "measuring", &data, &len, err);
+    mb_status s =
+        ask(c, 'M', n, warm, NULL, timeout_ns, "measuring", &data, &len, err);
     if (s)
         return s;
     if (len != (size_t)n * sizeof *samples) {
         free(data);
-        return mb__fail(err, MB_ECHILD, "the variant sent %zu bytes of "
-                        "samples, expected %zu", len,
-                        (size_t)n * sizeof *samples);
+        return mb__fail(err, MB_ECHILD,
+                        "the variant sent %zu bytes of "
+                        "samples, expected %zu",
+                        len, (size_t)n * sizeof *samples);
     }
     memcpy(samples, data, len);
     free(data);
@@ -380,8 +386,8 @@ mb_status mb__child_outputs(mb__child *c, const char *dir, int64_t timeout_ns,
                             size_t *batches, size_t *samples, mb_err *err)
 {
     char *data;
-    mb_status s = ask(c, 'O', 0, 0, dir, timeout_ns,
-                      "computing outputs", &data, NULL, err);
+    mb_status s = ask(c, 'O', 0, 0, dir, timeout_ns, "computing outputs", &data,
+                      NULL, err);
     if (s)
         return s;
     if (sscanf(data, "%zu %zu", batches, samples) != 2)
@@ -395,8 +401,8 @@ mb_status mb__child_finish(mb__child *c, int64_t timeout_ns, json_t **run,
 {
     *run = NULL;
     char *data;
-    mb_status s = ask(c, 'F', 0, 0, NULL, timeout_ns,
-                      "finishing", &data, NULL, err);
+    mb_status s =
+        ask(c, 'F', 0, 0, NULL, timeout_ns, "finishing", &data, NULL, err);
     if (s)
         return s;
     json_error_t je;

@@ -97,7 +97,7 @@ const char *mb__plan_get_opt(const mb_plan *p, const char *key)
 }
 
 bool mb__plan_set_shape(mb_plan *p, const char *name, const int64_t *dims,
-                       int rank)
+                        int rank)
 {
     mb_shape_override o = {NULL, rank, {0}};
     for (int i = 0; i < rank && i < MB_MAX_RANK; i++)

@@ -102,7 +102,7 @@ const char *mb__plan_get_opt(const mb_plan *p, const char *key);
 /* Adds (or replaces) a --shape override; copies name.  False when memory
  * runs out. */
 bool mb__plan_set_shape(mb_plan *p, const char *name, const int64_t *dims,
-                       int rank);
+                        int rank);
 /* The options to give backend open(): p->opts, then "dim:NAME"=VALUE for
  * every --dim when caps has MB_BACKEND_CAP_DIM_OVERRIDE (so the order of
  * --dim and --backend never matters).  *kv is one allocation holding the

@@ -79,10 +79,9 @@ mb_status mb__json_file_load(const char *path, const char *what, json_t **out,
     *out = json_loadb(data, len, 0, &je);
     free(data);
     if (!*out)
-        return mb__fail(err, MB_EFORMAT,
-                        "%s%s%s is not valid JSON (line %d: %s)",
-                        what ? what : "", what ? " " : "", path, je.line,
-                        je.text);
+        return mb__fail(
+            err, MB_EFORMAT, "%s%s%s is not valid JSON (line %d: %s)",
+            what ? what : "", what ? " " : "", path, je.line, je.text);
     return MB_OK;
 }
 
