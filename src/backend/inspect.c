@@ -46,30 +46,32 @@ static json_t *io_json(const mb_io_desc *d, size_t n)
             shape = json_array();
             for (int k = 0; k < d[i].rank; k++) {
                 const char *sym = d[i].dim_names[k];
-                json_array_append_new(
-                    shape, d[i].dims[k] >= 0 ? json_integer(d[i].dims[k])
-                           : sym && *sym     ? json_string(sym)
-                                             : json_null());
+                json_array_append_new(shape, d[i].dims[k] >= 0
+                                                 ? json_integer(d[i].dims[k])
+                                             : sym && *sym ? json_string(sym)
+                                                           : json_null());
             }
         }
-        json_array_append_new(
-            a, json_pack("{s:s,s:s,s:o}", "name", d[i].name ? d[i].name : "",
-                         "dtype", d[i].rank < 0 && d[i].dtype == 0
-                                      ? "unknown"
-                                      : mb_dtype_name(d[i].dtype),
-                         "shape", shape));
+        json_array_append_new(a, json_pack("{s:s,s:s,s:o}", "name",
+                                           d[i].name ? d[i].name : "", "dtype",
+                                           d[i].rank < 0 && d[i].dtype == 0
+                                               ? "unknown"
+                                               : mb_dtype_name(d[i].dtype),
+                                           "shape", shape));
     }
     return a;
 }
 
-mb_status mb__backend_inspect(const char *name, const char *path,
-                              json_t **out, mb_err *err)
+mb_status mb__backend_inspect(const char *name, const char *path, json_t **out,
+                              mb_err *err)
 {
     *out = NULL;
     int64_t size = mb__file_size(path);
     if (size < 0)
-        return mb__fail(err, MB_EIO, "model file %s does not exist; check "
-                        "the path", path);
+        return mb__fail(err, MB_EIO,
+                        "model file %s does not exist; check "
+                        "the path",
+                        path);
     const mb_backend *be = mb_backend_find(name, err);
     if (!be)
         return err ? err->code : MB_EBACKEND;

@@ -15,7 +15,7 @@
  * "backend", "runtime" (info() facts) and "facts" (every model_info fact as
  * text).  Caller frees with json_decref.  MB_EIO when the file is
  * missing, the backend's status when it refuses the file. */
-mb_status mb__backend_inspect(const char *name, const char *path,
-                              json_t **out, mb_err *err);
+mb_status mb__backend_inspect(const char *name, const char *path, json_t **out,
+                              mb_err *err);
 
 #endif

@@ -113,11 +113,12 @@ static int null_open(void *state, const char *model, const mb_kv *opts,
                 goto bad;
         } else {
             free(s);
-            return mb__fail(err, MB_EINVAL,
-                            "the null backend has no option '%s' (it takes "
-                            "delay=NS, sleep=NS, jitter=FRACTION, process_sd=F, "
-                            "modes=P:F, ar=PHI, noise=SD, seed=N)",
-                            opts[i].key);
+            return mb__fail(
+                err, MB_EINVAL,
+                "the null backend has no option '%s' (it takes "
+                "delay=NS, sleep=NS, jitter=FRACTION, process_sd=F, "
+                "modes=P:F, ar=PHI, noise=SD, seed=N)",
+                opts[i].key);
         }
         continue;
     bad:

@@ -22,6 +22,7 @@
 #include "core/err.h"
 #include "model/onnx.h"
 
+#include <stdbool.h>
 #include <dirent.h>
 #include <dlfcn.h>
 #include <jansson.h>
@@ -93,16 +94,16 @@ static void clean_message(const char *m, char *out, size_t len)
 }
 
 /* Reads a status: 0 for NULL (success); otherwise fills err, frees it. */
-static int check(ort_state *st, OrtStatus *s, mb_err *err, mb_status code,
-                 const char *what)
+static mb_status check(ort_state *st, OrtStatus *s, mb_err *err, mb_status code,
+                       const char *what)
 {
     if (!s)
-        return 0;
+        return MB_OK;
     char m[768];
     clean_message(st->api.GetErrorMessage(s), m, sizeof m);
     mb__fail(err, code, "%s: %s", what, m);
     st->api.ReleaseStatus(s);
-    return -1;
+    return code;
 }
 
 static void logger(void *param, int severity, const char *category,
@@ -398,14 +399,14 @@ static int provider_compiled(const ort_state *st, const char *name)
     return 0;
 }
 
-static int parse_int(const char *s, long lo, long hi, long *out)
+static bool parse_int(const char *s, long lo, long hi, long *out)
 {
     char *end;
     long v = strtol(s, &end, 10);
     if (!*s || *end || v < lo || v > hi)
-        return -1;
+        return false;
     *out = v;
-    return 0;
+    return true;
 }
 
 /* Applies one option to the session options; fills err on failure. */
@@ -415,7 +416,7 @@ static int apply_opt(ort_state *st, OrtSessionOptions *so, const mb_kv *kv,
     const char *k = kv->key, *v = kv->value;
     long n;
     if (strcmp(k, "threads") == 0 || strcmp(k, "inter-threads") == 0) {
-        if (parse_int(v, 0, 4096, &n))
+        if (!parse_int(v, 0, 4096, &n))
             return mb__fail(err, MB_EINVAL,
                             "invalid %s '%s': expected an integer from 0 "
                             "(runtime default) to 4096",
@@ -467,7 +468,7 @@ static int apply_opt(ort_state *st, OrtSessionOptions *so, const mb_kv *kv,
         return 0;
     }
     if (strcmp(k, "device-id") == 0) {
-        if (parse_int(v, 0, 1024, &n))
+        if (!parse_int(v, 0, 1024, &n))
             return mb__fail(err, MB_EINVAL,
                             "invalid device-id '%s': expected 0..1024", v);
         *device_id = v;
@@ -498,7 +499,7 @@ static int apply_opt(ort_state *st, OrtSessionOptions *so, const mb_kv *kv,
                    ? MB_EINVAL
                    : 0;
     if (strncmp(k, "dim:", 4) == 0) {
-        if (parse_int(v, 1, 1L << 40, &n))
+        if (!parse_int(v, 1, 1L << 40, &n))
             return mb__fail(err, MB_EINVAL,
                             "invalid value '%s' for dimension '%s': expected "
                             "a positive integer",
@@ -561,39 +562,42 @@ static int append_ep(ort_state *st, OrtSessionOptions *so, const char *ep,
     return 0;
 }
 
+/* Releases the n values of v (NULL entries skipped), then v. */
+static void release_values(ort_state *st, OrtValue **v, size_t n)
+{
+    for (size_t i = 0; v && i < n; i++)
+        if (v[i])
+            st->api.ReleaseValue(v[i]);
+    free(v);
+}
+
+/* Frees the n ORT-allocated names of names (NULL entries skipped), then
+ * names. */
+static void free_names(ort_state *st, char **names, size_t n)
+{
+    for (size_t i = 0; names && i < n; i++)
+        if (names[i])
+            st->api.AllocatorFree(st->alloc, names[i]);
+    free(names);
+}
+
 static void free_session(ort_session *s)
 {
     ort_state *st = s->st;
-    for (size_t i = 0; s->in_vals && i < s->n_in; i++)
-        if (s->in_vals[i])
-            st->api.ReleaseValue(s->in_vals[i]);
-    for (size_t i = 0; s->out_vals && i < s->n_out; i++)
-        if (s->out_vals[i])
-            st->api.ReleaseValue(s->out_vals[i]);
-    if (s->parent) {
-        free(s->in_vals);
-        free(s->out_vals);
-        free(s);
-        return;
+    release_values(st, s->in_vals, s->n_in);
+    release_values(st, s->out_vals, s->n_out);
+    if (!s->parent) { /* a twin borrows everything else */
+        free_names(st, s->in_names, s->n_in);
+        free_names(st, s->out_names, s->n_out);
+        if (s->sess)
+            st->api.ReleaseSession(s->sess);
+        free(s->in);
+        free(s->out);
+        for (size_t i = 0; i < s->n_owned; i++)
+            free(s->owned[i]);
+        free(s->owned);
+        free(s->ep);
     }
-    for (size_t i = 0; s->in_names && i < s->n_in; i++)
-        if (s->in_names[i])
-            st->api.AllocatorFree(st->alloc, s->in_names[i]);
-    for (size_t i = 0; s->out_names && i < s->n_out; i++)
-        if (s->out_names[i])
-            st->api.AllocatorFree(st->alloc, s->out_names[i]);
-    if (s->sess)
-        st->api.ReleaseSession(s->sess);
-    free(s->in);
-    free(s->out);
-    free(s->in_names);
-    free(s->out_names);
-    free(s->in_vals);
-    free(s->out_vals);
-    for (size_t i = 0; i < s->n_owned; i++)
-        free(s->owned[i]);
-    free(s->owned);
-    free(s->ep);
     free(s);
 }
 
@@ -610,48 +614,50 @@ static const char *own_str(ort_session *s, const char *str)
 }
 
 /* Fills d from a type info; symbolic dim names are copied. */
-static int describe_one(ort_session *s, OrtTypeInfo *ti, mb_io_desc *d,
-                        mb_err *err)
+static mb_status describe_one(ort_session *s, OrtTypeInfo *ti, mb_io_desc *d,
+                              mb_err *err)
 {
     ort_state *st = s->st;
     int onnx_type = 0;
-    if (check(st, st->api.GetOnnxTypeFromTypeInfo(ti, &onnx_type), err,
-              MB_EMODEL, "type info"))
-        return -1;
+    mb_status c = check(st, st->api.GetOnnxTypeFromTypeInfo(ti, &onnx_type),
+                        err, MB_EMODEL, "type info");
+    if (c)
+        return c;
     d->rank = -1;
     d->dtype = MB_DTYPE_UNDEFINED;
     if (onnx_type != ORT_TYPE_TENSOR)
-        return 0; /* sequences, maps: described as undefined */
+        return MB_OK; /* sequences, maps: described as undefined */
     const OrtTensorTypeAndShapeInfo *tti = NULL;
     size_t rank = 0;
     int et = 0;
-    if (check(st, st->api.CastTypeInfoToTensorInfo(ti, &tti), err, MB_EMODEL,
-              "tensor info") ||
-        !tti ||
-        check(st, st->api.GetTensorElementType(tti, &et), err, MB_EMODEL,
-              "element type") ||
-        check(st, st->api.GetDimensionsCount(tti, &rank), err, MB_EMODEL,
-              "rank"))
-        return -1;
+    if ((c = check(st, st->api.CastTypeInfoToTensorInfo(ti, &tti), err,
+                   MB_EMODEL, "tensor info")))
+        return c;
+    if (!tti)
+        return mb__fail(err, MB_EMODEL, "tensor info: none given");
+    if ((c = check(st, st->api.GetTensorElementType(tti, &et), err, MB_EMODEL,
+                   "element type")) ||
+        (c = check(st, st->api.GetDimensionsCount(tti, &rank), err, MB_EMODEL,
+                   "rank")))
+        return c;
     if (rank > MB_MAX_RANK)
         return mb__fail(err, MB_EUNSUPPORTED,
                         "tensor '%s' has rank %zu; mbench supports up to %d",
-                        d->name, rank, MB_MAX_RANK),
-               -1;
+                        d->name, rank, MB_MAX_RANK);
     const char *sym[MB_MAX_RANK] = {0};
-    if (check(st, st->api.GetDimensions(tti, d->dims, rank), err, MB_EMODEL,
-              "dimensions") ||
-        check(st, st->api.GetSymbolicDimensions(tti, sym, rank), err, MB_EMODEL,
-              "symbolic dimensions"))
-        return -1;
+    if ((c = check(st, st->api.GetDimensions(tti, d->dims, rank), err,
+                   MB_EMODEL, "dimensions")) ||
+        (c = check(st, st->api.GetSymbolicDimensions(tti, sym, rank), err,
+                   MB_EMODEL, "symbolic dimensions")))
+        return c;
     d->dtype = (mb_dtype)et;
     d->rank = (int)rank;
     for (size_t i = 0; i < rank; i++) {
         d->dim_names[i] = own_str(s, sym[i] ? sym[i] : "");
         if (!d->dim_names[i])
-            return mb__fail(err, MB_ENOMEM, "out of memory"), -1;
+            return mb__fail(err, MB_ENOMEM, "out of memory");
     }
-    return 0;
+    return MB_OK;
 }
 
 /* A directory given as the model: says so and names the .onnx files in
@@ -809,16 +815,15 @@ static int ort_open(void *state, const char *model, const mb_kv *opts,
             if (!q)
                 q = o ? st->api.SessionGetOutputTypeInfo(s->sess, i, &ti)
                       : st->api.SessionGetInputTypeInfo(s->sess, i, &ti);
-            if (check(st, q, err, MB_EMODEL, "describing the model")) {
-                free_session(s);
-                return err ? err->code : MB_EMODEL;
+            mb_status c = check(st, q, err, MB_EMODEL, "describing the model");
+            if (!c) {
+                d->name = *name;
+                c = describe_one(s, ti, d, err);
+                st->api.ReleaseTypeInfo(ti);
             }
-            d->name = *name;
-            int r = describe_one(s, ti, d, err);
-            st->api.ReleaseTypeInfo(ti);
-            if (r) {
+            if (c) {
                 free_session(s);
-                return err ? err->code : MB_EMODEL;
+                return c;
             }
         }
     }

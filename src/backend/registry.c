@@ -31,8 +31,8 @@ static int ends_with(const char *s, const char *suffix)
 
 const char *mb_backend_for_model(const char *model_path)
 {
-    if (model_path && (ends_with(model_path, ".pt") ||
-                       ends_with(model_path, ".pth")))
+    if (model_path &&
+        (ends_with(model_path, ".pt") || ends_with(model_path, ".pth")))
         return "torch";
     return "ort";
 }

@@ -5,6 +5,7 @@
 #include "core/buf.h"
 #include "core/err.h"
 
+#include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -20,16 +21,27 @@ static void rec_clear(rec *r)
     r->n = 0;
 }
 
-static int rec_push(rec *r, mb_buf *b)
+/* Moves the field in b to the end of r; false when memory runs out. */
+static bool rec_push(rec *r, mb_buf *b)
 {
     if (!mb__grow((void **)&r->f, &r->cap, r->n + 1, sizeof *r->f))
-        return -1;
+        return false;
     char *s = mb__strndup(b->data ? b->data : "", b->len);
     if (!s)
-        return -1;
+        return false;
     r->f[r->n++] = s;
     b->len = 0;
-    return 0;
+    return true;
+}
+
+/* The error of a quote where RFC 4180 allows none (what: where it stands). */
+static mb_status bad_quote(mb_err *err, const char *name, size_t line,
+                           const char *what, size_t field)
+{
+    return mb__fail(err, MB_EFORMAT,
+                    "%s line %zu: %s %zu; quote the whole field and double "
+                    "inner quotes (\"\")",
+                    name, line, what, field);
 }
 
 static char *trim(char *s)
@@ -42,11 +54,14 @@ static char *trim(char *s)
     return s;
 }
 
-/* Reads one record starting at *pos; returns 1 with a record, 0 at the
- * end, -1 on error (err filled). */
-static int read_rec(const char *t, size_t len, size_t *pos, size_t *line,
-                    const char *name, rec *r, mb_buf *b, mb_err *err)
+/* Reads one record starting at *pos into r: *got is false at the end of
+ * the text.  MB_EFORMAT (err names the line) on a malformed field,
+ * MB_ENOMEM when memory runs out. */
+static mb_status read_rec(const char *t, size_t len, size_t *pos, size_t *line,
+                          const char *name, rec *r, mb_buf *b, bool *got,
+                          mb_err *err)
 {
+    *got = false;
     rec_clear(r);
     b->len = 0;
     size_t i = *pos;
@@ -58,7 +73,7 @@ static int read_rec(const char *t, size_t len, size_t *pos, size_t *line,
     }
     if (i >= len) {
         *pos = i;
-        return 0;
+        return MB_OK;
     }
     for (;;) {
         /* one field */
@@ -66,13 +81,12 @@ static int read_rec(const char *t, size_t len, size_t *pos, size_t *line,
             size_t open_line = *line;
             i++;
             for (;;) {
-                if (i >= len) {
-                    mb__fail(err, MB_EFORMAT,
-                             "%s line %zu: unterminated quoted field (the "
-                             "quote opened on line %zu is never closed)",
-                             name, *line, open_line);
-                    return -1;
-                }
+                if (i >= len)
+                    return mb__fail(err, MB_EFORMAT,
+                                    "%s line %zu: unterminated quoted field "
+                                    "(the quote opened on line %zu is never "
+                                    "closed)",
+                                    name, *line, open_line);
                 if (t[i] == '"') {
                     if (i + 1 < len && t[i + 1] == '"') {
                         mb__buf_putc(b, '"');
@@ -86,31 +100,20 @@ static int read_rec(const char *t, size_t len, size_t *pos, size_t *line,
                     (*line)++;
                 mb__buf_putc(b, t[i++]);
             }
-            if (i < len && t[i] != ',' && t[i] != '\n' && t[i] != '\r') {
-                mb__fail(err, MB_EFORMAT,
-                         "%s line %zu: text after a closing quote in field "
-                         "%zu; quote the whole field and double inner "
-                         "quotes (\"\")",
-                         name, *line, r->n + 1);
-                return -1;
-            }
+            if (i < len && t[i] != ',' && t[i] != '\n' && t[i] != '\r')
+                return bad_quote(err, name, *line,
+                                 "text after a closing quote in field",
+                                 r->n + 1);
         } else {
             while (i < len && t[i] != ',' && t[i] != '\n' && t[i] != '\r') {
-                if (t[i] == '"') {
-                    mb__fail(err, MB_EFORMAT,
-                             "%s line %zu: quote inside unquoted field %zu; "
-                             "quote the whole field and double inner quotes "
-                             "(\"\")",
-                             name, *line, r->n + 1);
-                    return -1;
-                }
+                if (t[i] == '"')
+                    return bad_quote(err, name, *line,
+                                     "quote inside unquoted field", r->n + 1);
                 mb__buf_putc(b, t[i++]);
             }
         }
-        if (b->oom || rec_push(r, b) != 0) {
-            mb__fail(err, MB_ENOMEM, "out of memory reading %s", name);
-            return -1;
-        }
+        if (b->oom || !rec_push(r, b))
+            return mb__fail(err, MB_ENOMEM, "out of memory reading %s", name);
         if (i < len && t[i] == ',') {
             i++;
             continue;
@@ -124,7 +127,8 @@ static int read_rec(const char *t, size_t len, size_t *pos, size_t *line,
         break;
     }
     *pos = i;
-    return 1;
+    *got = true;
+    return MB_OK;
 }
 
 mb_status mb__csv_parse(const char *text, size_t len, const char *name,
@@ -137,13 +141,15 @@ mb_status mb__csv_parse(const char *text, size_t len, const char *name,
     rec r = {0};
     mb_buf b = MB_BUF_INIT;
     size_t start = line;
-    int k = read_rec(text, len, &pos, &line, name, &r, &b, err);
-    if (k <= 0) {
-        if (k == 0)
-            mb__fail(err, MB_EFORMAT, "%s is empty: the first line must name "
-                                      "the columns", name);
+    bool got;
+    mb_status st = read_rec(text, len, &pos, &line, name, &r, &b, &got, err);
+    if (!st && !got)
+        st = mb__fail(err, MB_EFORMAT,
+                      "%s is empty: the first line must name "
+                      "the columns",
+                      name);
+    if (st)
         goto fail;
-    }
     out->ncols = r.n;
     out->header = r.f;
     r.f = NULL;
@@ -151,14 +157,17 @@ mb_status mb__csv_parse(const char *text, size_t len, const char *name,
     for (size_t c = 0; c < out->ncols; c++) {
         trim(out->header[c]);
         if (!out->header[c][0]) {
-            mb__fail(err, MB_EFORMAT, "%s line %zu: column %zu has no name",
-                     name, start, c + 1);
+            st =
+                mb__fail(err, MB_EFORMAT, "%s line %zu: column %zu has no name",
+                         name, start, c + 1);
             goto fail;
         }
         for (size_t d = 0; d < c; d++)
             if (!strcmp(out->header[d], out->header[c])) {
-                mb__fail(err, MB_EFORMAT, "%s line %zu: column '%s' appears "
-                         "twice", name, start, out->header[c]);
+                st = mb__fail(err, MB_EFORMAT,
+                              "%s line %zu: column '%s' appears "
+                              "twice",
+                              name, start, out->header[c]);
                 goto fail;
             }
     }
@@ -169,25 +178,25 @@ mb_status mb__csv_parse(const char *text, size_t len, const char *name,
             pos++;
         }
         start = line;
-        k = read_rec(text, len, &pos, &line, name, &r, &b, err);
-        if (k < 0)
+        if ((st = read_rec(text, len, &pos, &line, name, &r, &b, &got, err)))
             goto fail;
-        if (k == 0)
+        if (!got)
             break;
         if (r.n != out->ncols) {
-            mb__fail(err, MB_EFORMAT,
-                     "%s line %zu: %zu fields, but the header has %zu "
-                     "columns (%s)",
-                     name, start, r.n, out->ncols,
-                     r.n < out->ncols ? "a column is missing"
-                                      : "quote fields that contain commas");
+            st =
+                mb__fail(err, MB_EFORMAT,
+                         "%s line %zu: %zu fields, but the header has %zu "
+                         "columns (%s)",
+                         name, start, r.n, out->ncols,
+                         r.n < out->ncols ? "a column is missing"
+                                          : "quote fields that contain commas");
             goto fail;
         }
         if (!mb__grow((void **)&out->cells, &cap_cells,
                       (out->nrows + 1) * out->ncols, sizeof *out->cells) ||
             !mb__grow((void **)&out->line, &cap_lines, out->nrows + 1,
                       sizeof *out->line)) {
-            mb__fail(err, MB_ENOMEM, "out of memory reading %s", name);
+            st = mb__fail(err, MB_ENOMEM, "out of memory reading %s", name);
             goto fail;
         }
         memcpy(out->cells + out->nrows * out->ncols, r.f, r.n * sizeof *r.f);
@@ -202,7 +211,7 @@ fail:
     free(r.f);
     mb__buf_free(&b);
     mb__csv_free(out);
-    return err ? err->code : MB_EFORMAT;
+    return st;
 }
 
 void mb__csv_free(mb_csv *c)

@@ -13,11 +13,11 @@
 #include <stddef.h>
 
 typedef struct mb_csv {
-    char **header;   /* ncols names */
+    char **header; /* ncols names */
     size_t ncols;
-    char **cells;    /* nrows * ncols, row-major */
+    char **cells; /* nrows * ncols, row-major */
     size_t nrows;
-    size_t *line;    /* the line each row starts on (1-based) */
+    size_t *line; /* the line each row starts on (1-based) */
 } mb_csv;
 
 /* Parses text (len bytes; `name` is used in messages).  On failure *out is

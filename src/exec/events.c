@@ -30,62 +30,81 @@ static void bad(mb_events *ev, const char *fmt, ...)
     }
 }
 
+/* The records below (phases, loops, counters, metrics, open phases) all
+ * begin with their char *name; these helpers serve every such array of
+ * size-byte records. */
+static char **name_of(void *rec)
+{
+    return (char **)rec;
+}
+
+/* The record called name among the n of arr, or NULL. */
+static void *named_find(const void *arr, size_t n, size_t size,
+                        const char *name)
+{
+    for (size_t i = 0; i < n; i++) {
+        void *e = (char *)arr + i * size;
+        if (strcmp(*name_of(e), name) == 0)
+            return e;
+    }
+    return NULL;
+}
+
+/* The record called name, else a new zeroed one with a copy of name
+ * appended; NULL when memory runs out. */
+static void *named_get(void **arr, size_t *n, size_t *cap, size_t size,
+                       const char *name)
+{
+    void *e = named_find(*arr, *n, size, name);
+    if (e)
+        return e;
+    if (!mb__grow(arr, cap, *n + 1, size))
+        return NULL;
+    e = (char *)*arr + *n * size;
+    memset(e, 0, size);
+    if (!(*name_of(e) = mb__strdup(name)))
+        return NULL;
+    (*n)++;
+    return e;
+}
+
+/* Frees the names of the n records of arr, then arr. */
+static void named_free(void *arr, size_t n, size_t size)
+{
+    for (size_t i = 0; i < n; i++)
+        free(*name_of((char *)arr + i * size));
+    free(arr);
+}
+
+/* The phase called name, created with its enclosing phase when new. */
 static mb_phase_rec *phase_get(mb_events *ev, const char *name,
                                const char *parent)
 {
-    for (size_t i = 0; i < ev->n_phases; i++)
-        if (strcmp(ev->phases[i].name, name) == 0)
-            return &ev->phases[i];
-    if (!mb__grow((void **)&ev->phases, &ev->cap_phases, ev->n_phases + 1,
-                  sizeof *ev->phases))
-        return NULL;
-    mb_phase_rec *p = &ev->phases[ev->n_phases];
-    memset(p, 0, sizeof *p);
-    p->name = mb__strdup(name);
-    p->parent = parent ? mb__strdup(parent) : NULL;
-    if (!p->name)
-        return NULL;
-    ev->n_phases++;
+    size_t before = ev->n_phases;
+    mb_phase_rec *p = named_get((void **)&ev->phases, &ev->n_phases,
+                                &ev->cap_phases, sizeof *ev->phases, name);
+    if (p && ev->n_phases > before && parent)
+        p->parent = mb__strdup(parent);
     return p;
 }
 
 static mb_named_value *value_get(mb_named_value **arr, size_t *n, size_t *cap,
                                  const char *name)
 {
-    for (size_t i = 0; i < *n; i++)
-        if (strcmp((*arr)[i].name, name) == 0)
-            return &(*arr)[i];
-    if (!mb__grow((void **)arr, cap, *n + 1, sizeof **arr))
-        return NULL;
-    mb_named_value *v = &(*arr)[*n];
-    memset(v, 0, sizeof *v);
-    v->name = mb__strdup(name);
-    if (!v->name)
-        return NULL;
-    (*n)++;
-    return v;
+    return named_get((void **)arr, n, cap, sizeof **arr, name);
 }
 
 static mb_loop_rec *loop_get(mb_events *ev, const char *name)
 {
-    for (size_t i = 0; i < ev->n_loops; i++)
-        if (strcmp(ev->loops[i].name, name) == 0)
-            return &ev->loops[i];
-    if (!mb__grow((void **)&ev->loops, &ev->cap_loops, ev->n_loops + 1,
-                  sizeof *ev->loops))
-        return NULL;
-    mb_loop_rec *l = &ev->loops[ev->n_loops];
-    memset(l, 0, sizeof *l);
-    if (!(l->name = mb__strdup(name)))
-        return NULL;
-    ev->n_loops++;
-    return l;
+    return named_get((void **)&ev->loops, &ev->n_loops, &ev->cap_loops,
+                     sizeof *ev->loops, name);
 }
 
 static void on_iter(mb_events *ev, const json_t *o)
 {
     const char *name = json_string_value(json_object_get(o, "name"));
-    const json_t *nj = json_object_get(o, "ns"), *ij = json_object_get(o, "items");
+    const json_t *nj = json_object_get(o, "ns"),
+                 *ij = json_object_get(o, "items");
     if (!name || !*name || !json_is_integer(nj) ||
         json_integer_value(nj) <= 0) {
         bad(ev, "\"iter\" event needs a \"name\" string and an integer "
@@ -122,8 +141,7 @@ static void on_iter(mb_events *ev, const json_t *o)
     ev->iters++;
 }
 
-static void on_start(mb_events *ev, const char *phase, int64_t t,
-                     int64_t own)
+static void on_start(mb_events *ev, const char *phase, int64_t t, int64_t own)
 {
     const char *parent = ev->depth ? ev->stack[ev->depth - 1].name : NULL;
     if (!phase_get(ev, phase, parent))
@@ -204,15 +222,17 @@ static void parse_line(mb_events *ev, const char *s, size_t n, int64_t t)
         const char *name = json_string_value(json_object_get(o, "name"));
         json_t *vj = json_object_get(o, "value");
         if (!name || !*name || !json_is_number(vj)) {
-            bad(ev, "\"%s\" event needs a \"name\" string and a numeric "
-                    "\"value\"", kind);
+            bad(ev,
+                "\"%s\" event needs a \"name\" string and a numeric "
+                "\"value\"",
+                kind);
         } else {
             int counter = kind[0] == 'c';
-            mb_named_value *v =
-                counter ? value_get(&ev->counters, &ev->n_counters,
-                                    &ev->cap_counters, name)
-                        : value_get(&ev->metrics, &ev->n_metrics,
-                                    &ev->cap_metrics, name);
+            mb_named_value *v = counter
+                                    ? value_get(&ev->counters, &ev->n_counters,
+                                                &ev->cap_counters, name)
+                                    : value_get(&ev->metrics, &ev->n_metrics,
+                                                &ev->cap_metrics, name);
             if (v) {
                 double x = json_number_value(vj);
                 v->value = counter ? v->value + x : x;
@@ -222,8 +242,10 @@ static void parse_line(mb_events *ev, const char *s, size_t n, int64_t t)
     } else if (!strcmp(kind, "iter")) {
         on_iter(ev, o);
     } else {
-        bad(ev, "unknown event \"%.40s\" (expected start, end, counter, "
-                "metric or iter)", kind);
+        bad(ev,
+            "unknown event \"%.40s\" (expected start, end, counter, "
+            "metric or iter)",
+            kind);
     }
     json_decref(o);
 }
@@ -271,18 +293,12 @@ void mb__events_finish(mb_events *ev, int64_t t_ns)
 
 const mb_phase_rec *mb__events_phase(const mb_events *ev, const char *name)
 {
-    for (size_t i = 0; i < ev->n_phases; i++)
-        if (strcmp(ev->phases[i].name, name) == 0)
-            return &ev->phases[i];
-    return NULL;
+    return named_find(ev->phases, ev->n_phases, sizeof *ev->phases, name);
 }
 
 const mb_loop_rec *mb__events_loop(const mb_events *ev, const char *name)
 {
-    for (size_t i = 0; i < ev->n_loops; i++)
-        if (strcmp(ev->loops[i].name, name) == 0)
-            return &ev->loops[i];
-    return NULL;
+    return named_find(ev->loops, ev->n_loops, sizeof *ev->loops, name);
 }
 
 void mb__events_free(mb_events *ev)
@@ -290,25 +306,16 @@ void mb__events_free(mb_events *ev)
     if (!ev)
         return;
     for (size_t i = 0; i < ev->n_loops; i++) {
-        free(ev->loops[i].name);
         free(ev->loops[i].ns);
         free(ev->loops[i].items);
     }
-    free(ev->loops);
-    for (size_t i = 0; i < ev->n_phases; i++) {
-        free(ev->phases[i].name);
+    for (size_t i = 0; i < ev->n_phases; i++)
         free(ev->phases[i].parent);
-    }
-    for (size_t i = 0; i < ev->n_counters; i++)
-        free(ev->counters[i].name);
-    for (size_t i = 0; i < ev->n_metrics; i++)
-        free(ev->metrics[i].name);
-    for (size_t i = 0; i < ev->depth; i++)
-        free(ev->stack[i].name);
-    free(ev->phases);
-    free(ev->counters);
-    free(ev->metrics);
-    free(ev->stack);
+    named_free(ev->loops, ev->n_loops, sizeof *ev->loops);
+    named_free(ev->phases, ev->n_phases, sizeof *ev->phases);
+    named_free(ev->counters, ev->n_counters, sizeof *ev->counters);
+    named_free(ev->metrics, ev->n_metrics, sizeof *ev->metrics);
+    named_free(ev->stack, ev->depth, sizeof *ev->stack);
     mb__buf_free(&ev->line);
     memset(ev, 0, sizeof *ev);
 }

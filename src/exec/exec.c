@@ -131,28 +131,21 @@ static mb_status run_once(const mb_exec_opts *o, const mb_exec_cmd *c,
     return MB_OK;
 }
 
-static char *dupf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
-static char *dupf(const char *fmt, ...)
-{
-    mb_buf b = MB_BUF_INIT;
-    va_list ap;
-    va_start(ap, fmt);
-    mb__buf_vprintf(&b, fmt, ap);
-    va_end(ap);
-    return mb__buf_take(&b, NULL);
-}
-
 static mb_status fail_run(mb_exec_series *s, const mb_proc_result *r,
                           mb_err *err)
 {
     char how[80], line[400];
     mb__proc_status_str(r, how, sizeof how);
     mb__proc_last_line(r, line, sizeof line);
+    mb_buf msg = MB_BUF_INIT;
+    mb__buf_printf(&msg, "'%s' failed (%s)%s%s", s->cmd->command, how,
+                   line[0] ? ": " : "", line);
     free(s->error);
-    s->error = dupf("'%s' failed (%s)%s%s", s->cmd->command, how,
-                    line[0] ? ": " : "", line);
-    return mb__fail(err, MB_ECHILD, "%s; pass --ignore-failure to measure "
-                    "failing runs anyway", s->error);
+    s->error = mb__buf_take(&msg, NULL);
+    return mb__fail(err, MB_ECHILD,
+                    "%s; pass --ignore-failure to measure "
+                    "failing runs anyway",
+                    s->error);
 }
 
 static mb_status record(mb_exec_series *s, mb_proc_result *r)
@@ -374,7 +367,8 @@ static json_t *phases_json(const mb_exec_series *s)
 {
     json_t *o = json_object();
     size_t m = s->n ? s->n : 1;
-    double *tot = mb__calloc(m, sizeof *tot), *first = mb__calloc(m, sizeof *first);
+    double *tot = mb__calloc(m, sizeof *tot),
+           *first = mb__calloc(m, sizeof *first);
     double *occ = mb__calloc(m, sizeof *occ);
     for (size_t i = 0; tot && first && occ && i < s->n; i++) {
         const mb_events *ev = &s->samples[i].events;
@@ -392,10 +386,15 @@ static json_t *phases_json(const mb_exec_series *s)
             mb_summary sm;
             json_t *ph = json_object();
             if (k && mb__summarize(tot, k, &sm) == 0) {
-                json_object_set_new(ph, "median_ns", json_integer((json_int_t)llround(sm.median)));
-                json_object_set_new(ph, "mean_ns", json_integer((json_int_t)llround(sm.mean)));
-                json_object_set_new(ph, "min_ns", json_integer((json_int_t)llround(sm.min)));
-                json_object_set_new(ph, "max_ns", json_integer((json_int_t)llround(sm.max)));
+                json_object_set_new(
+                    ph, "median_ns",
+                    json_integer((json_int_t)llround(sm.median)));
+                json_object_set_new(ph, "mean_ns",
+                                    json_integer((json_int_t)llround(sm.mean)));
+                json_object_set_new(ph, "min_ns",
+                                    json_integer((json_int_t)llround(sm.min)));
+                json_object_set_new(ph, "max_ns",
+                                    json_integer((json_int_t)llround(sm.max)));
                 json_object_set_new(
                     ph, "ci95",
                     sm.median_ci_ok
@@ -403,8 +402,9 @@ static json_t *phases_json(const mb_exec_series *s)
                                     (json_int_t)llround(sm.median_ci_lo), "hi",
                                     (json_int_t)llround(sm.median_ci_hi))
                         : json_null());
-                json_object_set_new(ph, "first_median_ns",
-                                    json_integer((json_int_t)llround(median_of(first, k))));
+                json_object_set_new(
+                    ph, "first_median_ns",
+                    json_integer((json_int_t)llround(median_of(first, k))));
                 json_object_set_new(ph, "occurrences_per_run",
                                     json_real(median_of(occ, k)));
             } else {
@@ -413,11 +413,14 @@ static json_t *phases_json(const mb_exec_series *s)
             }
             json_t *per_run = json_array(); /* the per-run totals, for ratios */
             for (size_t r = 0; r < k; r++)
-                json_array_append_new(per_run, json_integer((json_int_t)llround(tot[r])));
+                json_array_append_new(
+                    per_run, json_integer((json_int_t)llround(tot[r])));
             json_object_set_new(ph, "runs_ns", per_run);
             json_object_set_new(ph, "count", json_integer((json_int_t)k));
-            json_object_set_new(ph, "unfinished", json_integer((json_int_t)unfinished));
-            json_object_set_new(ph, "parent", p->parent ? json_string(p->parent) : json_null());
+            json_object_set_new(ph, "unfinished",
+                                json_integer((json_int_t)unfinished));
+            json_object_set_new(
+                ph, "parent", p->parent ? json_string(p->parent) : json_null());
             json_object_set_new(o, p->name, ph);
         }
     }
@@ -444,7 +447,8 @@ static json_t *values_json(const mb_exec_series *s, int counters)
             for (size_t r = 0; r < s->n; r++) {
                 const mb_events *e2 = &s->samples[r].events;
                 size_t n2 = counters ? e2->n_counters : e2->n_metrics;
-                const mb_named_value *a2 = counters ? e2->counters : e2->metrics;
+                const mb_named_value *a2 =
+                    counters ? e2->counters : e2->metrics;
                 for (size_t q = 0; q < n2; q++)
                     if (strcmp(a2[q].name, name) == 0) {
                         v[k++] = a2[q].value;
@@ -455,8 +459,8 @@ static json_t *values_json(const mb_exec_series *s, int counters)
             if (mb__summarize(v, k, &sm) != 0)
                 continue;
             json_t *x = json_pack("{s:f,s:f,s:f,s:f,s:I}", "median", sm.median,
-                                  "mean", sm.mean, "min", sm.min, "max",
-                                  sm.max, "runs", (json_int_t)k);
+                                  "mean", sm.mean, "min", sm.min, "max", sm.max,
+                                  "runs", (json_int_t)k);
             if (!counters)
                 json_object_set_new(x, "last", json_real(last));
             json_object_set_new(o, name, x);
@@ -483,10 +487,10 @@ static int64_t median_i64(const mb_exec_series *s, size_t off)
 json_t *mb__exec_run_json(const mb_exec_series *s, const mb_exec_opts *o)
 {
     json_t *run = json_object();
-    const char *status = s->error ? "failed"
-                         : (s->stop_rule && !strcmp(s->stop_rule, "interrupted"))
-                             ? "interrupted"
-                             : "ok";
+    const char *status =
+        s->error                                                 ? "failed"
+        : (s->stop_rule && !strcmp(s->stop_rule, "interrupted")) ? "interrupted"
+                                                                 : "ok";
     json_object_set_new(run, "status", json_string(status));
     if (s->error)
         json_object_set_new(run, "error", json_string(s->error));
@@ -504,8 +508,8 @@ json_t *mb__exec_run_json(const mb_exec_series *s, const mb_exec_opts *o)
                   (json_int_t)o->min_time_ns, "max_time_ns",
                   (json_int_t)o->max_time_ns, "target_ci", o->target_ci,
                   "timeout_ns", (json_int_t)o->timeout_ns, "prepare",
-                  o->prepare ? json_string(o->prepare) : json_null(),
-                  "cleanup", o->cleanup ? json_string(o->cleanup) : json_null(),
+                  o->prepare ? json_string(o->prepare) : json_null(), "cleanup",
+                  o->cleanup ? json_string(o->cleanup) : json_null(),
                   "ignore_failure", o->ignore_failure));
     json_object_set_new(run, "iterations", json_integer((json_int_t)s->n));
     json_object_set_new(run, "stop_rule",
@@ -521,17 +525,16 @@ json_t *mb__exec_run_json(const mb_exec_series *s, const mb_exec_opts *o)
         total += x->wall_ns;
         json_array_append_new(samples, json_integer((json_int_t)x->wall_ns));
         json_array_append_new(
-            runs, json_pack("{s:I,s:I,s:I,s:I,s:o,s:o,s:b}", "wall_ns",
-                            (json_int_t)x->wall_ns, "user_ns",
-                            (json_int_t)x->user_ns, "sys_ns",
-                            (json_int_t)x->sys_ns, "peak_rss_bytes",
-                            (json_int_t)x->peak_rss_bytes, "exit_code",
-                            x->term_signal ? json_null()
-                                           : json_integer(x->exit_code),
-                            "signal",
-                            x->term_signal ? json_integer(x->term_signal)
-                                           : json_null(),
-                            "timed_out", x->timed_out));
+            runs,
+            json_pack("{s:I,s:I,s:I,s:I,s:o,s:o,s:b}", "wall_ns",
+                      (json_int_t)x->wall_ns, "user_ns", (json_int_t)x->user_ns,
+                      "sys_ns", (json_int_t)x->sys_ns, "peak_rss_bytes",
+                      (json_int_t)x->peak_rss_bytes, "exit_code",
+                      x->term_signal ? json_null() : json_integer(x->exit_code),
+                      "signal",
+                      x->term_signal ? json_integer(x->term_signal)
+                                     : json_null(),
+                      "timed_out", x->timed_out));
         if (x->peak_rss_bytes > rss_max)
             rss_max = x->peak_rss_bytes;
         if (x->rss_floor_bytes > floor_max)
@@ -548,10 +551,9 @@ json_t *mb__exec_run_json(const mb_exec_series *s, const mb_exec_opts *o)
         signals += x->term_signal != 0;
         timeouts += x->timed_out != 0;
     }
-    json_object_set_new(run, "latency", wall && s->n
-                                            ? mb__latency_json(wall, s->n,
-                                                               NULL, 0)
-                                            : json_null());
+    json_object_set_new(run, "latency",
+                        wall && s->n ? mb__latency_json(wall, s->n, NULL, 0)
+                                     : json_null());
     json_object_set_new(run, "phases",
                         json_pack("{s:I,s:I,s:I}", "warmup_ns",
                                   (json_int_t)s->warmup_ns, "warmup_iters",
@@ -568,12 +570,24 @@ json_t *mb__exec_run_json(const mb_exec_series *s, const mb_exec_opts *o)
                       "peak_method",
                       "wait4 ru_maxrss of the command (largest run)"));
     json_t *ex = json_object();
-    json_object_set_new(ex, "user_ns", s->n ? json_integer(median_i64(s, offsetof(mb_exec_sample, user_ns))) : json_null());
-    json_object_set_new(ex, "sys_ns", s->n ? json_integer(median_i64(s, offsetof(mb_exec_sample, sys_ns))) : json_null());
-    json_object_set_new(ex, "peak_rss_bytes", rss_max >= 0 ? json_integer(rss_max) : json_null());
-    json_object_set_new(ex, "rss_floor_bytes", floor_max >= 0 ? json_integer(floor_max) : json_null());
-    json_object_set_new(ex, "peak_rss_median_bytes", s->n ? json_integer(median_i64(s, offsetof(mb_exec_sample, peak_rss_bytes))) : json_null());
-    json_object_set_new(ex, "gpu_peak_bytes", gpu_max >= 0 ? json_integer(gpu_max) : json_null());
+    json_object_set_new(
+        ex, "user_ns",
+        s->n ? json_integer(median_i64(s, offsetof(mb_exec_sample, user_ns)))
+             : json_null());
+    json_object_set_new(
+        ex, "sys_ns",
+        s->n ? json_integer(median_i64(s, offsetof(mb_exec_sample, sys_ns)))
+             : json_null());
+    json_object_set_new(ex, "peak_rss_bytes",
+                        rss_max >= 0 ? json_integer(rss_max) : json_null());
+    json_object_set_new(ex, "rss_floor_bytes",
+                        floor_max >= 0 ? json_integer(floor_max) : json_null());
+    json_object_set_new(ex, "peak_rss_median_bytes",
+                        s->n ? json_integer(median_i64(
+                                   s, offsetof(mb_exec_sample, peak_rss_bytes)))
+                             : json_null());
+    json_object_set_new(ex, "gpu_peak_bytes",
+                        gpu_max >= 0 ? json_integer(gpu_max) : json_null());
     json_object_set_new(ex, "gpu_memory",
                         json_string(!o->gpu_memory ? "not requested"
                                     : o->nvml      ? "nvml (untested)"
@@ -593,8 +607,7 @@ json_t *mb__exec_run_json(const mb_exec_series *s, const mb_exec_opts *o)
     json_object_set_new(
         ex, "events",
         json_pack("{s:I,s:I,s:o}", "malformed", (json_int_t)s->malformed_events,
-                  "dropped_iterations", (json_int_t)dropped,
-                  "first_malformed",
+                  "dropped_iterations", (json_int_t)dropped, "first_malformed",
                   s->first_malformed ? json_string(s->first_malformed)
                                      : json_null()));
     json_object_set_new(ex, "runs", runs);
@@ -616,7 +629,9 @@ json_t *mb__exec_comparison_json(const mb_exec_series *s, size_t n,
     json_t *c = json_object();
     json_object_set_new(c, "baseline", json_string(s[0].cmd->name));
     json_object_set_new(c, "statistic", json_string("median"));
-    json_object_set_new(c, "ratio", json_string("median(variant) / median(baseline); speedup = 1 / ratio"));
+    json_object_set_new(
+        c, "ratio",
+        json_string("median(variant) / median(baseline); speedup = 1 / ratio"));
     json_t *entries = json_array();
     double *a = walls(&s[0]);
     mb_rng rng;
@@ -667,8 +682,10 @@ json_t *mb__exec_result(const mb_exec_opts *o, const mb_exec_series *ser,
         json_array_foreach(json_object_get(cmp, "entries"), i, e)
         {
             json_t *r = json_array_get(runs, i + 1);
-            json_object_set_new(e, "phases", mb__phase_speedups(json_array_get(runs, 0), r));
-            json_object_set_new(e, "loops", mb__loop_speedups(json_array_get(runs, 0), r));
+            json_object_set_new(e, "phases",
+                                mb__phase_speedups(json_array_get(runs, 0), r));
+            json_object_set_new(e, "loops",
+                                mb__loop_speedups(json_array_get(runs, 0), r));
         }
         json_object_set_new(doc, "comparison", cmp);
     }

@@ -17,32 +17,32 @@
 #include <stdint.h>
 
 typedef struct mb_exec_cmd {
-    char *name;    /* display name (variant): --name, or the command */
-    char *command; /* the command line after parameter substitution */
+    char *name;     /* display name (variant): --name, or the command */
+    char *command;  /* the command line after parameter substitution */
     json_t *params; /* {"NAME": "value"} of a --param scan, or NULL (owned) */
 } mb_exec_cmd;
 
 typedef struct mb_exec_opts {
-    int shell;               /* run through /bin/sh -c */
-    int64_t warmup;          /* warmup runs per command (default 0) */
-    int64_t min_runs;        /* default 10 */
-    int64_t max_runs;        /* default 1000 */
-    int64_t fixed_runs;      /* --runs: exactly this many, or 0 */
-    int64_t min_time_ns;     /* default 3 s of measured wall time per command */
-    int64_t max_time_ns;     /* default 120 s for the whole measurement */
-    double target_ci;        /* default 0.02: median CI half-width / median */
-    int64_t timeout_ns;      /* per run; 0 = none */
-    const char *prepare;     /* shell command before each run, or NULL */
-    const char *cleanup;     /* shell command after each run, or NULL */
-    const char *cwd;         /* working directory of every run, or NULL */
-    int ignore_failure;      /* a non-zero exit is recorded, not an error */
-    mb_out_mode out_mode;    /* stdout of the command (default discarded) */
-    int gpu_memory;          /* sample GPU memory through NVML */
-    struct mb_nvml *nvml;    /* set by the caller when gpu_memory and found */
-    volatile int *cancel;    /* borrowed; non-zero stops after this run */
+    int shell;            /* run through /bin/sh -c */
+    int64_t warmup;       /* warmup runs per command (default 0) */
+    int64_t min_runs;     /* default 10 */
+    int64_t max_runs;     /* default 1000 */
+    int64_t fixed_runs;   /* --runs: exactly this many, or 0 */
+    int64_t min_time_ns;  /* default 3 s of measured wall time per command */
+    int64_t max_time_ns;  /* default 120 s for the whole measurement */
+    double target_ci;     /* default 0.02: median CI half-width / median */
+    int64_t timeout_ns;   /* per run; 0 = none */
+    const char *prepare;  /* shell command before each run, or NULL */
+    const char *cleanup;  /* shell command after each run, or NULL */
+    const char *cwd;      /* working directory of every run, or NULL */
+    int ignore_failure;   /* a non-zero exit is recorded, not an error */
+    mb_out_mode out_mode; /* stdout of the command (default discarded) */
+    int gpu_memory;       /* sample GPU memory through NVML */
+    struct mb_nvml *nvml; /* set by the caller when gpu_memory and found */
+    volatile int *cancel; /* borrowed; non-zero stops after this run */
     /* Called after every run (warmup too) when non-NULL. */
-    void (*progress)(void *user, const mb_exec_cmd *cmd, int warmup,
-                     size_t run, const mb_proc_result *r);
+    void (*progress)(void *user, const mb_exec_cmd *cmd, int warmup, size_t run,
+                     const mb_proc_result *r);
     void *user;
 } mb_exec_opts;
 
@@ -55,12 +55,12 @@ typedef struct mb_exec_sample {
 } mb_exec_sample;
 
 typedef struct mb_exec_series {
-    const mb_exec_cmd *cmd;  /* borrowed */
+    const mb_exec_cmd *cmd; /* borrowed */
     mb_exec_sample *samples;
     size_t n, cap;
-    size_t failures;         /* runs with non-zero exit, signal or timeout */
-    char *error;             /* why this command failed, or NULL */
-    char *stop_rule;         /* "target_ci", "max_time", ... */
+    size_t failures; /* runs with non-zero exit, signal or timeout */
+    char *error;     /* why this command failed, or NULL */
+    char *stop_rule; /* "target_ci", "max_time", ... */
     int64_t warmup_ns;
     size_t malformed_events;
     char *first_malformed;

@@ -19,8 +19,10 @@ static json_t *gm_json(const double *x, size_t k, const char *what)
     if (mb__gm_ci(x, k, 0.95, &g) != 0 || !g.ok)
         return json_null();
     char m[200];
-    snprintf(m, sizeof m, "geometric mean of per-run %s; Student-t 95%% CI "
-             "over %zu runs (df %zu)", what, k, k - 1);
+    snprintf(m, sizeof m,
+             "geometric mean of per-run %s; Student-t 95%% CI "
+             "over %zu runs (df %zu)",
+             what, k, k - 1);
     return json_pack("{s:f,s:f,s:f,s:s,s:I,s:s}", "lo", g.lo, "hi", g.hi,
                      "estimate", g.est, "unit", "run", "replicates",
                      (json_int_t)k, "method", m);
@@ -74,15 +76,16 @@ static json_t *loop_json(const mb_exec_series *s, const char *name)
     json_object_set_new(o, "items", json_real(items_sum));
     json_object_set_new(o, "latency", lat);
     json_object_set_new(o, "replication", rep);
-    json_object_set_new(o, "items_per_s", ns_sum > 0 && items_sum > 0
-                                              ? json_real(items_sum / ns_sum * 1e9)
-                                              : json_null());
+    json_object_set_new(o, "items_per_s",
+                        ns_sum > 0 && items_sum > 0
+                            ? json_real(items_sum / ns_sum * 1e9)
+                            : json_null());
     json_object_set_new(o, "items_per_s_ci95",
                         items_sum > 0 ? gm_json(rate, k, "items / loop time")
                                       : json_null());
-    json_object_set_new(o, "time_per_item_ns", items_sum > 0
-                                                   ? json_real(ns_sum / items_sum)
-                                                   : json_null());
+    json_object_set_new(o, "time_per_item_ns",
+                        items_sum > 0 ? json_real(ns_sum / items_sum)
+                                      : json_null());
     if (total <= 100000) { /* raw iterations, run after run, to recompute */
         json_t *raw = json_array();
         for (size_t i = 0; i < total; i++)
@@ -123,42 +126,44 @@ static double counter_of(const mb_events *ev, const char *name)
 
 json_t *mb__exec_derived_json(const mb_exec_series *s)
 {
-    double *rs = mb__calloc(s->n ? s->n : 1, sizeof *rs);
-    double *rb = mb__calloc(s->n ? s->n : 1, sizeof *rb);
-    size_t ks = 0, kb = 0;
-    for (size_t i = 0; rs && rb && i < s->n; i++) {
+    static const struct {
+        const char *counter, *per_s, *time_per, *ci, *how;
+    } rates[2] = {
+        {"samples", "samples_per_s", "time_per_sample_ns", "samples_per_s_ci95",
+         "samples / wall time"},
+        {"batches", "batches_per_s", "time_per_batch_ns", "batches_per_s_ci95",
+         "batches / wall time"},
+    };
+    double *r[2] = {mb__calloc(s->n ? s->n : 1, sizeof *r[0]),
+                    mb__calloc(s->n ? s->n : 1, sizeof *r[1])};
+    size_t k[2] = {0, 0};
+    for (size_t i = 0; r[0] && r[1] && i < s->n; i++) {
         double w = (double)s->samples[i].wall_ns;
-        double cs = counter_of(&s->samples[i].events, "samples");
-        double cb = counter_of(&s->samples[i].events, "batches");
-        if (w > 0 && cs > 0)
-            rs[ks++] = cs / w * 1e9;
-        if (w > 0 && cb > 0)
-            rb[kb++] = cb / w * 1e9;
+        for (int j = 0; j < 2; j++) {
+            double c = counter_of(&s->samples[i].events, rates[j].counter);
+            if (w > 0 && c > 0)
+                r[j][k[j]++] = c / w * 1e9;
+        }
     }
     json_t *o = NULL;
-    if (ks || kb) {
+    if (k[0] || k[1]) {
         o = json_object();
-        mb_gm g;
-        if (ks) {
-            mb__gm_ci(rs, ks, 0.95, &g);
-            json_object_set_new(o, "samples_per_s", json_real(g.est));
-            json_object_set_new(o, "time_per_sample_ns", json_real(1e9 / g.est));
-            json_object_set_new(o, "samples_per_s_ci95",
-                                gm_json(rs, ks, "samples / wall time"));
-        }
-        if (kb) {
-            mb__gm_ci(rb, kb, 0.95, &g);
-            json_object_set_new(o, "batches_per_s", json_real(g.est));
-            json_object_set_new(o, "time_per_batch_ns", json_real(1e9 / g.est));
-            json_object_set_new(o, "batches_per_s_ci95",
-                                gm_json(rb, kb, "batches / wall time"));
+        for (int j = 0; j < 2; j++) {
+            if (!k[j])
+                continue;
+            mb_gm g;
+            mb__gm_ci(r[j], k[j], 0.95, &g);
+            json_object_set_new(o, rates[j].per_s, json_real(g.est));
+            json_object_set_new(o, rates[j].time_per, json_real(1e9 / g.est));
+            json_object_set_new(o, rates[j].ci,
+                                gm_json(r[j], k[j], rates[j].how));
         }
         json_object_set_new(o, "method",
                             json_string("counters \"samples\" and \"batches\" "
                                         "of each run / its wall time; "
                                         "geometric mean over runs"));
     }
-    free(rs);
-    free(rb);
+    free(r[0]);
+    free(r[1]);
     return o ? o : json_null();
 }

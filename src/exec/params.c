@@ -5,6 +5,7 @@
 #include "core/buf.h"
 #include "core/err.h"
 
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -46,48 +47,58 @@ static char *subst(const char *tmpl, const char *name, const char *value)
     return mb__buf_take(&b, NULL);
 }
 
+/* Frees what one parameter holds. */
+static void param_clear(mb_exec_param *p)
+{
+    free(p->name);
+    for (size_t k = 0; k < p->n; k++)
+        free(p->values[k]);
+    free(p->values);
+}
+
+/* The parameter is built aside and appended only when whole, so a
+ * malformed one leaves ps as it was. */
 mb_status mb__exec_params_add(mb_exec_params *ps, const char *arg, mb_err *err)
 {
     const char *eq = strchr(arg, '=');
-    if (!eq || eq == arg || !eq[1])
-        return mb__fail(err, MB_EINVAL, "--param '%s': expected "
-                        "NAME=value1,value2,...", arg);
-    mb_exec_param *np = mb__realloc_array(ps->p, ps->n + 1, sizeof *ps->p);
-    if (!np)
-        return mb__fail(err, MB_ENOMEM, "out of memory");
-    ps->p = np;
-    mb_exec_param *p = &ps->p[ps->n++];
-    memset(p, 0, sizeof *p);
-    p->name = mb__strndup(arg, (size_t)(eq - arg));
-    char *copy = mb__strdup(eq + 1), *save = NULL;
-    for (char *t = copy ? strtok_r(copy, ",", &save) : NULL; t;
+    mb_exec_param p = {0};
+    char *copy = eq && eq != arg ? mb__strdup(eq + 1) : NULL, *save = NULL;
+    bool oom = eq && eq != arg && !copy;
+    for (char *t = copy ? strtok_r(copy, ",", &save) : NULL; t && !oom;
          t = strtok_r(NULL, ",", &save)) {
-        char **nv = mb__realloc_array(p->values, p->n + 1, sizeof *p->values);
-        if (!nv)
-            break;
-        p->values = nv;
-        p->values[p->n++] = mb__strdup(t);
+        char **nv = mb__realloc_array(p.values, p.n + 1, sizeof *p.values);
+        if (nv)
+            p.values = nv;
+        if (!nv || !(p.values[p.n++] = mb__strdup(t)))
+            oom = true;
     }
     free(copy);
-    if (!p->n)
-        return mb__fail(err, MB_EINVAL, "--param '%s': expected "
-                        "NAME=value1,value2,...", arg);
-    return MB_OK;
+    if (!oom && !p.n) {
+        param_clear(&p);
+        return mb__fail(err, MB_EINVAL,
+                        "--param '%s': expected NAME=value1,value2,...", arg);
+    }
+    mb_exec_param *np =
+        oom ? NULL : mb__realloc_array(ps->p, ps->n + 1, sizeof *ps->p);
+    if (np)
+        ps->p = np;
+    if (np && (p.name = mb__strndup(arg, (size_t)(eq - arg)))) {
+        ps->p[ps->n++] = p;
+        return MB_OK;
+    }
+    param_clear(&p);
+    return mb__fail(err, MB_ENOMEM, "out of memory");
 }
 
 void mb__exec_params_free(mb_exec_params *ps)
 {
-    for (size_t i = 0; ps && i < ps->n; i++) {
-        free(ps->p[i].name);
-        for (size_t k = 0; k < ps->p[i].n; k++)
-            free(ps->p[i].values[k]);
-        free(ps->p[i].values);
-    }
-    if (ps) {
-        free(ps->p);
-        ps->p = NULL;
-        ps->n = 0;
-    }
+    if (!ps)
+        return;
+    for (size_t i = 0; i < ps->n; i++)
+        param_clear(&ps->p[i]);
+    free(ps->p);
+    ps->p = NULL;
+    ps->n = 0;
 }
 
 void mb__exec_cmds_free(mb_exec_cmd *c, size_t n)
@@ -100,16 +111,17 @@ void mb__exec_cmds_free(mb_exec_cmd *c, size_t n)
     free(c);
 }
 
-mb_status mb__exec_expand(char *const *tmpl, size_t ntmpl,
-                          char *const *names, size_t nnames,
-                          const mb_exec_params *ps, int shell,
+mb_status mb__exec_expand(char *const *tmpl, size_t ntmpl, char *const *names,
+                          size_t nnames, const mb_exec_params *ps, int shell,
                           mb_exec_cmd **out, size_t *n, mb_err *err)
 {
     *out = NULL;
     *n = 0;
     if (nnames > ntmpl)
-        return mb__fail(err, MB_EINVAL, "%zu --name values for %zu commands: "
-                        "give at most one name per command", nnames, ntmpl);
+        return mb__fail(err, MB_EINVAL,
+                        "%zu --name values for %zu commands: "
+                        "give at most one name per command",
+                        nnames, ntmpl);
     size_t combos = 1;
     for (size_t p = 0; p < ps->n; p++) {
         int used = 0;
@@ -118,11 +130,13 @@ mb_status mb__exec_expand(char *const *tmpl, size_t ntmpl,
         for (size_t t = 0; t < ntmpl; t++)
             used |= strstr(tmpl[t], pat) != NULL;
         if (!used)
-            return mb__fail(err, MB_EINVAL, "--param %s: no command contains "
+            return mb__fail(err, MB_EINVAL,
+                            "--param %s: no command contains "
                             "{%s}; put {%s} where the value goes",
                             ps->p[p].name, ps->p[p].name, ps->p[p].name);
         if (!mb__mul_ok(combos, ps->p[p].n, &combos) || combos > 100000)
-            return mb__fail(err, MB_EINVAL, "--param: more than 100000 "
+            return mb__fail(err, MB_EINVAL,
+                            "--param: more than 100000 "
                             "combinations; scan fewer values");
     }
     size_t total = ntmpl * combos;
@@ -186,15 +200,15 @@ mb_status mb__exec_commands(char **tmpl, size_t ntmpl, int argc, char **argv,
     char *joined = NULL;
     *out = NULL;
     *n = 0;
-    if (argc > 0 && !(tmpl[ntmpl++] = joined =
-                          mb__exec_join_argv(argc, argv, shell)))
+    if (argc > 0 &&
+        !(tmpl[ntmpl++] = joined = mb__exec_join_argv(argc, argv, shell)))
         return mb__fail(err, MB_ENOMEM, "out of memory");
     if (ntmpl == 0)
         return mb__fail(err, MB_EINVAL,
                         "no command: give one after '--' or with -c 'CMD' "
                         "(see mbench exec --help)");
-    mb_status st = mb__exec_expand(tmpl, ntmpl, names, nnames, ps, shell, out,
-                                   n, err);
+    mb_status st =
+        mb__exec_expand(tmpl, ntmpl, names, nnames, ps, shell, out, n, err);
     free(joined);
     return st;
 }

@@ -34,9 +34,8 @@ char *mb__exec_join_argv(int argc, char **argv, int shell);
  * free with mb__exec_cmds_free).  MB_EINVAL when a parameter is used by
  * no template, there are more names than commands, or (without shell) a
  * command does not split into words. */
-mb_status mb__exec_expand(char *const *tmpl, size_t ntmpl,
-                          char *const *names, size_t nnames,
-                          const mb_exec_params *ps, int shell,
+mb_status mb__exec_expand(char *const *tmpl, size_t ntmpl, char *const *names,
+                          size_t nnames, const mb_exec_params *ps, int shell,
                           mb_exec_cmd **out, size_t *n, mb_err *err);
 void mb__exec_cmds_free(mb_exec_cmd *c, size_t n);
 

@@ -47,8 +47,8 @@ static void close_fd(int *fd)
  * is not executable when there is no executable one (a shell's
  * "Permission denied"); ENOENT when there is none (its "command not
  * found"); ENAMETOOLONG. */
-static int search_path(const char *name, const char *cwd, char *buf,
-                       size_t len, size_t *skip)
+static int search_path(const char *name, const char *cwd, char *buf, size_t len,
+                       size_t *skip)
 {
     /* A relative entry is looked up under cwd here, but the child runs
      * it after its chdir: *skip is where the path to exec starts in buf. */
@@ -185,8 +185,8 @@ static int spawn(const mb_proc_spec *s, int devnull, int outw, int errw,
     sigemptyset(&none);
     sigemptyset(&def);
     sigaddset(&def, SIGPIPE);
-    short flags = POSIX_SPAWN_SETPGROUP | POSIX_SPAWN_SETSIGMASK |
-                  POSIX_SPAWN_SETSIGDEF;
+    short flags =
+        POSIX_SPAWN_SETPGROUP | POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF;
     if (!e)
         e = posix_spawnattr_setflags(&at, flags);
     if (!e)
@@ -268,8 +268,7 @@ static mb_status spawn_error(const mb_proc_spec *s, int e, mb_err *err)
                     strerror(e));
 }
 
-mb_status mb__proc_run(const mb_proc_spec *s, mb_proc_result *res,
-                       mb_err *err)
+mb_status mb__proc_run(const mb_proc_spec *s, mb_proc_result *res, mb_err *err)
 {
     memset(res, 0, sizeof *res);
     res->gpu_peak_bytes = -1;
@@ -534,8 +533,7 @@ mb_status mb__proc_capture(char *const *argv, const char *cwd,
         char how[80], line[400];
         mb__proc_status_str(&r, how, sizeof how);
         mb__proc_last_line(&r, line, sizeof line);
-        st = mb__fail(err, MB_ECHILD, "%s%s%s", how, line[0] ? ": " : "",
-                      line);
+        st = mb__fail(err, MB_ECHILD, "%s%s%s", how, line[0] ? ": " : "", line);
     }
     if (st == MB_OK && out) {
         size_t n = r.out.len;
@@ -559,8 +557,7 @@ void mb__proc_result_free(mb_proc_result *res)
     mb__events_free(&res->events);
 }
 
-const char *mb__proc_status_str(const mb_proc_result *r, char *buf,
-                                size_t len)
+const char *mb__proc_status_str(const mb_proc_result *r, char *buf, size_t len)
 {
     if (r->timed_out)
         snprintf(buf, len, "timed out (process group killed)");

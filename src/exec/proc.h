@@ -36,27 +36,28 @@ typedef enum mb_out_mode {
 struct mb_nvml;
 
 typedef struct mb_proc_spec {
-    char *const *argv;     /* borrowed, NULL-terminated, argv[0] searched in PATH */
-    const char *cwd;       /* working directory, or NULL */
-    char *const *env_add;  /* "NAME=VALUE" set in the child; NULL-terminated or NULL */
+    char *const *argv; /* borrowed, NULL-terminated, argv[0] searched in PATH */
+    const char *cwd;   /* working directory, or NULL */
+    char *const
+        *env_add; /* "NAME=VALUE" set in the child; NULL-terminated or NULL */
     int64_t timeout_ns;    /* 0: none */
     int64_t kill_grace_ns; /* SIGTERM -> SIGKILL delay (default 2 s when 0) */
     mb_out_mode out_mode, err_mode;
-    size_t capture_limit;  /* bytes kept per captured stream (default 64 KiB) */
-    int events;            /* create the MBENCH_EVENTS_FD pipe */
-    struct mb_nvml *nvml;  /* sample GPU memory while running, or NULL */
-    volatile int *cancel;  /* borrowed; non-zero stops the run */
+    size_t capture_limit; /* bytes kept per captured stream (default 64 KiB) */
+    int events;           /* create the MBENCH_EVENTS_FD pipe */
+    struct mb_nvml *nvml; /* sample GPU memory while running, or NULL */
+    volatile int *cancel; /* borrowed; non-zero stops the run */
 } mb_proc_spec;
 
 typedef struct mb_proc_result {
     int64_t wall_ns, user_ns, sys_ns;
     int64_t peak_rss_bytes;
     int64_t rss_floor_bytes; /* mbench's own peak around the spawn (above) */
-    int64_t gpu_peak_bytes; /* -1 when not sampled */
-    int exit_code;          /* -1 when killed by a signal */
-    int term_signal;        /* 0 unless killed by a signal */
+    int64_t gpu_peak_bytes;  /* -1 when not sampled */
+    int exit_code;           /* -1 when killed by a signal */
+    int term_signal;         /* 0 unless killed by a signal */
     int timed_out, interrupted;
-    mb_buf out, err;        /* captured tails */
+    mb_buf out, err;             /* captured tails */
     size_t out_total, err_total; /* bytes the child wrote */
     mb_events events;
 } mb_proc_result;

@@ -8,6 +8,7 @@
 #include "core/stats.h"
 
 #include <math.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -18,7 +19,8 @@ static double *samples_of(const json_t *run, size_t *n)
     *n = 0;
     if (json_array_size(s) == 0) {
         /* Fall back to the median alone (a model run without raw samples). */
-        const json_t *m = json_object_get(json_object_get(run, "latency"), "median");
+        const json_t *m =
+            json_object_get(json_object_get(run, "latency"), "median");
         if (!json_is_number(m))
             return NULL;
         double *v = mb__calloc(1, sizeof *v);
@@ -31,20 +33,23 @@ static double *samples_of(const json_t *run, size_t *n)
     double *v = mb__calloc(json_array_size(s), sizeof *v);
     size_t i;
     json_t *x;
-    json_array_foreach((json_t *)s, i, x) if (v) v[(*n)++] = json_number_value(x);
+    json_array_foreach((json_t *)s, i, x) if (v) v[(*n)++] =
+        json_number_value(x);
     return v;
 }
 
 static const char *group_of(const json_t *run)
 {
-    return json_string_value(json_object_get(json_object_get(run, "task"), "group"));
+    return json_string_value(
+        json_object_get(json_object_get(run, "task"), "group"));
 }
 
 /* The k positive numbers of array arr into a new array (NULL when none). */
 static double *positives(const json_t *arr, size_t *k)
 {
     *k = 0;
-    double *v = mb__calloc(json_array_size(arr) ? json_array_size(arr) : 1, sizeof *v);
+    double *v =
+        mb__calloc(json_array_size(arr) ? json_array_size(arr) : 1, sizeof *v);
     size_t i;
     json_t *x;
     json_array_foreach((json_t *)arr, i, x) if (v && json_number_value(x) > 0)
@@ -65,68 +70,85 @@ static json_t *ratio_entry(const json_t *ra, const json_t *rb, double med_a,
     if (a && b && ka >= 2 && kb >= 2 &&
         mb__ratio_welch(a, ka, b, kb, 0.95, &r) == 0 && r.ok && r.ratio > 0)
         o = json_pack("{s:f,s:{s:f,s:f},s:f,s:s}", "speedup", 1 / r.ratio,
-                      "speedup_ci95", "lo", 1 / r.hi, "hi", 1 / r.lo,
-                      "p_value", r.p, "method",
+                      "speedup_ci95", "lo", 1 / r.hi, "hi", 1 / r.lo, "p_value",
+                      r.p, "method",
                       "ratio of geometric means of per-run figures, Welch t "
                       "over runs, 95%");
     else if (med_a > 0 && med_b > 0)
-        o = json_pack("{s:f,s:n,s:n}", "speedup", med_a / med_b,
-                      "speedup_ci95", "p_value");
+        o = json_pack("{s:f,s:n,s:n}", "speedup", med_a / med_b, "speedup_ci95",
+                      "p_value");
     free(a);
     free(b);
     return o;
 }
 
-json_t *mb__phase_speedups(const json_t *base, const json_t *run)
+/* A phase's (loop's) point figure and per-run figures in a run's "exec"
+ * section: phases carry median_ns and runs_ns, loops a latency median and
+ * the per-process medians of their replication. */
+static double section_figures(const json_t *x, bool phases, const json_t **runs)
 {
+    if (phases) {
+        *runs = json_object_get(x, "runs_ns");
+        return json_number_value(json_object_get(x, "median_ns"));
+    }
+    *runs = json_object_get(
+        json_object_get(json_object_get(x, "replication"), "per_process"),
+        "median");
+    return json_number_value(
+        json_object_get(json_object_get(x, "latency"), "median"));
+}
+
+/* Speedups of every entry of exec.phases (phases) or exec.loops that base
+ * and run both report.  A phase needs a positive median on both sides and
+ * also records both medians; a loop keeps any entry ratio_entry gives. */
+static json_t *section_speedups(const json_t *base, const json_t *run,
+                                bool phases)
+{
+    const char *section = phases ? "phases" : "loops";
     json_t *o = json_object();
-    const json_t *pb = json_object_get(json_object_get(base, "exec"), "phases");
-    const json_t *pr = json_object_get(json_object_get(run, "exec"), "phases");
+    const json_t *sb = json_object_get(json_object_get(base, "exec"), section);
+    const json_t *sr = json_object_get(json_object_get(run, "exec"), section);
     const char *k;
     json_t *v;
-    json_object_foreach((json_t *)pb, k, v)
+    json_object_foreach((json_t *)sb, k, v)
     {
-        const json_t *w = json_object_get(pr, k);
-        double a = json_number_value(json_object_get(v, "median_ns"));
-        double b = json_number_value(json_object_get(w, "median_ns"));
-        if (!w || !json_is_number(json_object_get(w, "median_ns")) || a <= 0 || b <= 0)
+        const json_t *w = json_object_get(sr, k), *ra, *rb;
+        if (!w)
             continue;
-        json_t *e = ratio_entry(json_object_get(v, "runs_ns"), json_object_get(w, "runs_ns"), a, b);
+        double a = section_figures(v, phases, &ra);
+        double b = section_figures(w, phases, &rb);
+        if (phases && (!json_is_number(json_object_get(w, "median_ns")) ||
+                       a <= 0 || b <= 0))
+            continue;
+        json_t *e = ratio_entry(ra, rb, a, b);
         if (!e)
             continue;
-        json_object_set_new(e, "baseline_ns", json_real(a));
-        json_object_set_new(e, "median_ns", json_real(b));
+        if (phases) {
+            json_object_set_new(e, "baseline_ns", json_real(a));
+            json_object_set_new(e, "median_ns", json_real(b));
+        }
         json_object_set_new(o, k, e);
     }
     return o;
 }
 
+json_t *mb__phase_speedups(const json_t *base, const json_t *run)
+{
+    return section_speedups(base, run, true);
+}
+
 json_t *mb__loop_speedups(const json_t *base, const json_t *run)
 {
-    json_t *o = json_object();
-    const json_t *lb = json_object_get(json_object_get(base, "exec"), "loops");
-    const json_t *lr = json_object_get(json_object_get(run, "exec"), "loops");
-    const char *k;
-    json_t *v;
-    json_object_foreach((json_t *)lb, k, v)
-    {
-        const json_t *w = json_object_get(lr, k);
-        const json_t *ma = json_object_get(json_object_get(json_object_get(v, "replication"), "per_process"), "median");
-        const json_t *mb = json_object_get(json_object_get(json_object_get(w, "replication"), "per_process"), "median");
-        double a = json_number_value(json_object_get(json_object_get(v, "latency"), "median"));
-        double b = json_number_value(json_object_get(json_object_get(w, "latency"), "median"));
-        json_t *e = w ? ratio_entry(ma, mb, a, b) : NULL;
-        if (e)
-            json_object_set_new(o, k, e);
-    }
-    return o;
+    return section_speedups(base, run, false);
 }
 
 json_t *mb__suite_comparison(const json_t *runs, uint64_t seed)
 {
     json_t *out = json_object(), *groups = json_array();
     json_object_set_new(out, "by", json_string("experiment"));
-    json_object_set_new(out, "ratio", json_string("median(task) / median(baseline); speedup = 1 / ratio"));
+    json_object_set_new(
+        out, "ratio",
+        json_string("median(task) / median(baseline); speedup = 1 / ratio"));
     mb_rng rng;
     mb__rng_seed(&rng, seed);
     size_t n = json_array_size(runs);
@@ -142,13 +164,21 @@ json_t *mb__suite_comparison(const json_t *runs, uint64_t seed)
             const json_t *x = json_array_get(runs, j);
             const char *gx = group_of(x);
             if (gx && !strcmp(gx, g) &&
-                !strcmp(json_string_value(json_object_get(x, "status")) ? json_string_value(json_object_get(x, "status")) : "", "ok"))
+                !strcmp(json_string_value(json_object_get(x, "status"))
+                            ? json_string_value(json_object_get(x, "status"))
+                            : "",
+                        "ok"))
                 base = x;
         }
         json_t *grp = json_object(), *entries = json_array();
         json_object_set_new(grp, "group", json_string(g));
-        json_object_set_new(grp, "baseline", base ? json_incref(json_object_get(base, "variant")) : json_null());
-        json_object_set_new(grp, "baseline_branch", base && json_object_get(base, "branch") ? json_incref(json_object_get(base, "branch")) : json_null());
+        json_object_set_new(grp, "baseline",
+                            base ? json_incref(json_object_get(base, "variant"))
+                                 : json_null());
+        json_object_set_new(grp, "baseline_branch",
+                            base && json_object_get(base, "branch")
+                                ? json_incref(json_object_get(base, "branch"))
+                                : json_null());
         size_t na = 0;
         double *a = base ? samples_of(base, &na) : NULL;
         for (size_t j = i; j < n; j++) {
@@ -161,23 +191,37 @@ json_t *mb__suite_comparison(const json_t *runs, uint64_t seed)
                 continue;
             json_t *e = json_object();
             json_object_set(e, "variant", json_object_get(x, "variant"));
-            json_object_set_new(e, "branch", json_object_get(x, "branch") ? json_incref(json_object_get(x, "branch")) : json_null());
+            json_object_set_new(e, "branch",
+                                json_object_get(x, "branch")
+                                    ? json_incref(json_object_get(x, "branch"))
+                                    : json_null());
             json_object_set(e, "status", json_object_get(x, "status"));
             size_t nb = 0;
             double *b = samples_of(x, &nb);
             double est = NAN, lo = NAN, hi = NAN;
             int ok = a && b && na && nb &&
-                     mb__bootstrap_ratio(a, na, b, nb, 50, 2000, &rng, &est, &lo, &hi) == 0 &&
+                     mb__bootstrap_ratio(a, na, b, nb, 50, 2000, &rng, &est,
+                                         &lo, &hi) == 0 &&
                      isfinite(est) && est > 0;
             json_object_set_new(e, "ratio", ok ? json_real(est) : json_null());
-            json_object_set_new(e, "speedup", ok ? json_real(1 / est) : json_null());
-            json_object_set_new(e, "ratio_ci95", ok && na >= 2 && nb >= 2 ? json_pack("{s:f,s:f}", "lo", lo, "hi", hi) : json_null());
+            json_object_set_new(e, "speedup",
+                                ok ? json_real(1 / est) : json_null());
+            json_object_set_new(e, "ratio_ci95",
+                                ok && na >= 2 && nb >= 2
+                                    ? json_pack("{s:f,s:f}", "lo", lo, "hi", hi)
+                                    : json_null());
             mb_mwu u;
-            int mw = ok && na >= 2 && nb >= 2 && mb__mann_whitney(a, na, b, nb, &u) == 0;
-            json_object_set_new(e, "p_value", mw ? json_real(u.p) : json_null());
-            json_object_set_new(e, "significant", mw ? json_boolean(u.p < 0.05) : json_null());
-            json_object_set_new(e, "phases", base ? mb__phase_speedups(base, x) : json_object());
-            json_object_set_new(e, "loops", base ? mb__loop_speedups(base, x) : json_object());
+            int mw = ok && na >= 2 && nb >= 2 &&
+                     mb__mann_whitney(a, na, b, nb, &u) == 0;
+            json_object_set_new(e, "p_value",
+                                mw ? json_real(u.p) : json_null());
+            json_object_set_new(e, "significant",
+                                mw ? json_boolean(u.p < 0.05) : json_null());
+            json_object_set_new(e, "phases",
+                                base ? mb__phase_speedups(base, x)
+                                     : json_object());
+            json_object_set_new(
+                e, "loops", base ? mb__loop_speedups(base, x) : json_object());
             free(b);
             json_array_append_new(entries, e);
         }
@@ -216,10 +260,12 @@ mb_status mb__suite_merge(json_t *const *docs, const char *const *names,
 {
     *out = NULL;
     if (n == 0)
-        return mb__fail(err, MB_EINVAL, "nothing to merge: give shard result files");
+        return mb__fail(err, MB_EINVAL,
+                        "nothing to merge: give shard result files");
     const char *kind = json_string_value(json_object_get(docs[0], "kind"));
     const json_t *suite0 = json_object_get(docs[0], "suite");
-    json_int_t count = json_integer_value(json_object_get(json_object_get(suite0, "shard"), "count"));
+    json_int_t count = json_integer_value(
+        json_object_get(json_object_get(suite0, "shard"), "count"));
     char *seen = NULL;
     if (count > 0 && count < 1000000)
         seen = mb__calloc((size_t)count, 1);
@@ -228,26 +274,40 @@ mb_status mb__suite_merge(json_t *const *docs, const char *const *names,
         const char *k = json_string_value(json_object_get(docs[i], "kind"));
         if (!k || !kind || strcmp(k, kind)) {
             free(seen);
-            return mb__fail(err, MB_EINVAL, "%s is a \"%s\" document, %s is \"%s\": merge shards of one suite", names[i], k ? k : "?", names[0], kind ? kind : "?");
+            return mb__fail(err, MB_EINVAL,
+                            "%s is a \"%s\" document, %s is \"%s\": merge "
+                            "shards of one suite",
+                            names[i], k ? k : "?", names[0], kind ? kind : "?");
         }
         const json_t *su = json_object_get(docs[i], "suite");
-        const char *sha0 = json_string_value(json_object_get(suite0, "tasks_sha256"));
-        const char *sha = json_string_value(json_object_get(su, "tasks_sha256"));
+        const char *sha0 =
+            json_string_value(json_object_get(suite0, "tasks_sha256"));
+        const char *sha =
+            json_string_value(json_object_get(su, "tasks_sha256"));
         if ((sha0 || sha) && (!sha0 || !sha || strcmp(sha0, sha))) {
             free(seen);
-            return mb__fail(err, MB_EINVAL, "%s and %s come from different task files (sha256 differs): merge shards of one suite", names[0], names[i]);
+            return mb__fail(err, MB_EINVAL,
+                            "%s and %s come from different task files (sha256 "
+                            "differs): merge shards of one suite",
+                            names[0], names[i]);
         }
         const json_t *sh = json_object_get(su, "shard");
         json_int_t c = json_integer_value(json_object_get(sh, "count"));
         json_int_t idx = json_integer_value(json_object_get(sh, "index"));
         if (c != count) {
             free(seen);
-            return mb__fail(err, MB_EINVAL, "%s is shard of %lld, %s of %lld: merge shards of one --shard I/N split", names[i], (long long)c, names[0], (long long)count);
+            return mb__fail(err, MB_EINVAL,
+                            "%s is shard of %lld, %s of %lld: merge shards of "
+                            "one --shard I/N split",
+                            names[i], (long long)c, names[0], (long long)count);
         }
         if (seen) {
             if (idx < 0 || idx >= count || seen[idx]) {
                 free(seen);
-                return mb__fail(err, MB_EINVAL, "%s repeats shard %lld/%lld: give each shard once", names[i], (long long)idx, (long long)count);
+                return mb__fail(
+                    err, MB_EINVAL,
+                    "%s repeats shard %lld/%lld: give each shard once",
+                    names[i], (long long)idx, (long long)count);
             }
             seen[idx] = 1;
         }
@@ -280,16 +340,33 @@ mb_status mb__suite_merge(json_t *const *docs, const char *const *names,
     for (size_t i = 0; i < n; i++) {
         json_array_extend(warnings, json_object_get(docs[i], "warnings"));
         interrupted |= json_is_true(json_object_get(docs[i], "interrupted"));
-        json_array_append_new(from, json_pack("{s:s,s:O,s:O,s:O}", "file", names[i],
-            "shard", json_object_get(json_object_get(docs[i], "suite"), "shard") ? json_object_get(json_object_get(docs[i], "suite"), "shard") : json_null(),
-            "created_utc", json_object_get(docs[i], "created_utc") ? json_object_get(docs[i], "created_utc") : json_null(),
-            "hostname", json_object_get(json_object_get(docs[i], "environment"), "hostname") ? json_object_get(json_object_get(docs[i], "environment"), "hostname") : json_null()));
+        json_array_append_new(
+            from,
+            json_pack(
+                "{s:s,s:O,s:O,s:O}", "file", names[i], "shard",
+                json_object_get(json_object_get(docs[i], "suite"), "shard")
+                    ? json_object_get(json_object_get(docs[i], "suite"),
+                                      "shard")
+                    : json_null(),
+                "created_utc",
+                json_object_get(docs[i], "created_utc")
+                    ? json_object_get(docs[i], "created_utc")
+                    : json_null(),
+                "hostname",
+                json_object_get(json_object_get(docs[i], "environment"),
+                                "hostname")
+                    ? json_object_get(json_object_get(docs[i], "environment"),
+                                      "hostname")
+                    : json_null()));
     }
     int incomplete = 0;
     for (json_int_t s = 0; seen && s < count; s++)
         if (!seen[s]) {
             char w[200];
-            snprintf(w, sizeof w, "shard %lld/%lld is missing: the merged result is incomplete", (long long)s, (long long)count);
+            snprintf(
+                w, sizeof w,
+                "shard %lld/%lld is missing: the merged result is incomplete",
+                (long long)s, (long long)count);
             json_array_append_new(warnings, json_string(w));
             incomplete = 1;
         }

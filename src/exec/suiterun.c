@@ -33,7 +33,8 @@ static char *group_key(const mb_tasks *t, size_t row)
         if (!strcmp(t->csv.header[c], "branch") ||
             (t->kind == MB_TASK_MODEL && !strcmp(t->csv.header[c], "backend")))
             continue;
-        mb__buf_printf(&b, "%s%s", b.len ? "," : "", mb__csv_cell(&t->csv, row, c));
+        mb__buf_printf(&b, "%s%s", b.len ? "," : "",
+                       mb__csv_cell(&t->csv, row, c));
     }
     return mb__buf_take(&b, NULL);
 }
@@ -41,10 +42,11 @@ static char *group_key(const mb_tasks *t, size_t row)
 static json_t *task_json(const mb_tasks *t, size_t row)
 {
     char *g = group_key(t, row);
-    json_t *o = json_pack("{s:I,s:s,s:s,s:I,s:s,s:o}", "index", (json_int_t)row,
-                          "kind", t->kind == MB_TASK_MODEL ? "model" : "command",
-                          "format", t->format, "line", (json_int_t)t->csv.line[row],
-                          "group", g ? g : "", "row", mb__tasks_row_json(t, row));
+    json_t *o =
+        json_pack("{s:I,s:s,s:s,s:I,s:s,s:o}", "index", (json_int_t)row, "kind",
+                  t->kind == MB_TASK_MODEL ? "model" : "command", "format",
+                  t->format, "line", (json_int_t)t->csv.line[row], "group",
+                  g ? g : "", "row", mb__tasks_row_json(t, row));
     free(g);
     return o;
 }
@@ -59,7 +61,8 @@ static json_t *failed_run(const mb_tasks *t, const char *variant,
     json_object_set_new(r, "variant", json_string(variant));
     if (command)
         json_object_set_new(r, "command", json_string(command));
-    json_object_set_new(r, "backend", json_string(t->kind == MB_TASK_MODEL ? "model" : "exec"));
+    json_object_set_new(
+        r, "backend", json_string(t->kind == MB_TASK_MODEL ? "model" : "exec"));
     json_object_set_new(r, "iterations", json_integer(0));
     json_object_set_new(r, "latency", json_null());
     return r;
@@ -74,7 +77,8 @@ static char *label(const mb_tasks *t, size_t row, const char *command)
         const char *m = mb__tasks_get(t, row, "model");
         const char *be = mb__tasks_get(t, row, "backend");
         const char *bs = mb__tasks_get(t, row, "batch_size");
-        mb__buf_printf(&s, "%s%s%s", b && *b ? b : "", b && *b ? " " : "", mb__basename(m));
+        mb__buf_printf(&s, "%s%s%s", b && *b ? b : "", b && *b ? " " : "",
+                       mb__basename(m));
         if (be && *be)
             mb__buf_printf(&s, " %s", be);
         if (bs && *bs)
@@ -83,7 +87,8 @@ static char *label(const mb_tasks *t, size_t row, const char *command)
         mb__buf_printf(&s, "%s%s%s", b ? b : "", b && e ? " " : "", e ? e : "");
         for (size_t c = 0; c < t->csv.ncols; c++) {
             const char *h = t->csv.header[c];
-            if (!strcmp(h, "branch") || !strcmp(h, "experiment") || !strcmp(h, "command"))
+            if (!strcmp(h, "branch") || !strcmp(h, "experiment") ||
+                !strcmp(h, "command"))
                 continue;
             const char *v = mb__csv_cell(&t->csv, row, c);
             if (*v)
@@ -96,9 +101,10 @@ static char *label(const mb_tasks *t, size_t row, const char *command)
 }
 
 /* Runs model task row; appends its runs.  Returns the run status. */
-static mb_status run_model(const mb_tasks *t, const mb_exec_opts *eo, size_t row, const char *cwd,
-                           json_t *task, json_t *git, const char *name,
-                           json_t *runs, mb_err *err)
+static mb_status run_model(const mb_tasks *t, const mb_exec_opts *eo,
+                           size_t row, const char *cwd, json_t *task,
+                           json_t *git, const char *name, json_t *runs,
+                           mb_err *err)
 {
     mb_plan p;
     mb__plan_defaults(&p);
@@ -108,7 +114,10 @@ static mb_status run_model(const mb_tasks *t, const mb_exec_opts *eo, size_t row
     const char *bs = mb__tasks_get(t, row, "batch_size");
     const char *op = mb__tasks_get(t, row, "options");
     if (!model || !*model)
-        return mb__fail(err, MB_EINVAL, "%s line %zu: the model column is empty; give a model path", t->path, t->csv.line[row]);
+        return mb__fail(
+            err, MB_EINVAL,
+            "%s line %zu: the model column is empty; give a model path",
+            t->path, t->csv.line[row]);
     mb_buf path = MB_BUF_INIT;
     if (cwd && model[0] != '/')
         mb__buf_printf(&path, "%s/%s", cwd, model);
@@ -123,18 +132,26 @@ static mb_status run_model(const mb_tasks *t, const mb_exec_opts *eo, size_t row
     p.n_batches = 1;
     p.batches[0] = 1;
     char *bend = NULL;
-    if (bs && *bs && ((p.batches[0] = strtoll(bs, &bend, 10)) < 1 ||
-                      p.batches[0] > (1 << 30) || *bend))
-        st = mb__fail(err, MB_EINVAL, "%s line %zu: batch_size '%s' is not a positive integer", t->path, t->csv.line[row], bs);
+    if (bs && *bs &&
+        ((p.batches[0] = strtoll(bs, &bend, 10)) < 1 ||
+         p.batches[0] > (1 << 30) || *bend))
+        st = mb__fail(err, MB_EINVAL,
+                      "%s line %zu: batch_size '%s' is not a positive integer",
+                      t->path, t->csv.line[row], bs);
     if (st == MB_OK && op && *op) {
         char *copy = mb__strdup(op), *save = NULL;
-        for (char *kv = strtok_r(copy, ";", &save); kv && st == MB_OK; kv = strtok_r(NULL, ";", &save)) {
+        for (char *kv = strtok_r(copy, ";", &save); kv && st == MB_OK;
+             kv = strtok_r(NULL, ";", &save)) {
             char *eq = strchr(kv, '=');
             if (!eq || eq == kv)
-                st = mb__fail(err, MB_EINVAL, "%s line %zu: option '%s' is not key=value (separate options with ';')", t->path, t->csv.line[row], kv);
+                st = mb__fail(err, MB_EINVAL,
+                              "%s line %zu: option '%s' is not key=value "
+                              "(separate options with ';')",
+                              t->path, t->csv.line[row], kv);
             else {
                 *eq = '\0';
-                mb__plan_set_opt(&p, kv, eq + 1);
+                if (!mb__plan_set_opt(&p, kv, eq + 1))
+                    st = mb__fail(err, MB_ENOMEM, "out of memory");
             }
         }
         free(copy);
@@ -154,13 +171,16 @@ static mb_status run_model(const mb_tasks *t, const mb_exec_opts *eo, size_t row
         if (json_is_object(git))
             json_object_set(r, "branch", json_object_get(git, "branch"));
         json_array_append(runs, r);
-        if (json_string_value(json_object_get(r, "status")) && strcmp(json_string_value(json_object_get(r, "status")), "ok"))
-            st = mb__fail(err, MB_EBACKEND, "%s", json_string_value(json_object_get(r, "error")) ? json_string_value(json_object_get(r, "error")) : "model task failed");
+        if (json_string_value(json_object_get(r, "status")) &&
+            strcmp(json_string_value(json_object_get(r, "status")), "ok"))
+            st = mb__fail(err, MB_EBACKEND, "%s",
+                          json_string_value(json_object_get(r, "error"))
+                              ? json_string_value(json_object_get(r, "error"))
+                              : "model task failed");
     }
     json_decref(doc);
     return st;
 }
-
 
 static void warn(const mb_suite_opts *o, json_t *doc, const char *msg)
 {
@@ -209,8 +229,8 @@ static mb_status check_paths(const mb_tasks *t, size_t row, const char *cwd,
         int at_root = stat(p, &sb) == 0;
         return mb__fail(err, MB_EINVAL,
                         "%s line %zu: %s '%s' is not in the worktree of branch "
-                        "'%s' (%s)%s", t->path, t->csv.line[row], h, v,
-                        branch, cwd,
+                        "'%s' (%s)%s",
+                        t->path, t->csv.line[row], h, v, branch, cwd,
                         at_root ? "; it exists in the repository root but is "
                                   "not committed: write {root}/ before it to "
                                   "use the root's copy"
@@ -229,11 +249,10 @@ static json_t *suite_json(const mb_suite_opts *o, const mb_tasks *t,
         o->tasks_path, "tasks_sha256", sha, "kind",
         t->kind == MB_TASK_MODEL ? "model" : "command", "format", t->format,
         "template", o->tmpl ? json_string(o->tmpl) : json_null(), "repo",
-        json_null(), "tasks_total", (json_int_t)t->csv.nrows,
-        "tasks_selected", (json_int_t)selected, "shard",
-        o->shard_n > 1 ? json_pack("{s:I,s:I}", "index",
-                                   (json_int_t)o->shard_i, "count",
-                                   (json_int_t)o->shard_n)
+        json_null(), "tasks_total", (json_int_t)t->csv.nrows, "tasks_selected",
+        (json_int_t)selected, "shard",
+        o->shard_n > 1 ? json_pack("{s:I,s:I}", "index", (json_int_t)o->shard_i,
+                                   "count", (json_int_t)o->shard_n)
                        : json_null(),
         "skip_failed", o->skip_failed, "runs_per_task",
         (json_int_t)o->eo.fixed_runs);
@@ -295,9 +314,11 @@ mb_status mb__suite_run(const mb_suite_opts *o, json_t **doc_out,
                             json_string(t->root));
         if (dirty) {
             char w[600];
-            snprintf(w, sizeof w, "repository %s has uncommitted changes; "
+            snprintf(w, sizeof w,
+                     "repository %s has uncommitted changes; "
                      "tasks run the committed branch heads in worktrees, not "
-                     "your working tree", t->root);
+                     "your working tree",
+                     t->root);
             warn(o, doc, w);
         }
     }
@@ -343,19 +364,25 @@ mb_status mb__suite_run(const mb_suite_opts *o, json_t **doc_out,
             if (ser) {
                 json_t *r = mb__exec_run_json(&ser[0], &eo);
                 if (st == MB_EINTERRUPTED)
-                    json_object_set_new(r, "status", json_string("interrupted"));
+                    json_object_set_new(r, "status",
+                                        json_string("interrupted"));
                 json_object_set(r, "task", task);
-                json_object_set_new(r, "branch", branch ? json_string(branch) : json_null());
+                json_object_set_new(r, "branch",
+                                    branch ? json_string(branch) : json_null());
                 json_object_set(r, "git", git);
-                json_object_set_new(r, "workdir", cwd ? json_string(cwd) : json_null());
+                json_object_set_new(r, "workdir",
+                                    cwd ? json_string(cwd) : json_null());
                 json_array_append_new(runs, r);
             }
             mb__exec_series_free(ser, 1);
         }
         if (json_array_size(runs) == before && st != MB_OK) {
-            json_t *r = failed_run(t, name, command, st == MB_EINTERRUPTED ? "interrupted" : "failed", terr.msg);
+            json_t *r = failed_run(
+                t, name, command,
+                st == MB_EINTERRUPTED ? "interrupted" : "failed", terr.msg);
             json_object_set(r, "task", task);
-            json_object_set_new(r, "branch", branch ? json_string(branch) : json_null());
+            json_object_set_new(r, "branch",
+                                branch ? json_string(branch) : json_null());
             json_object_set(r, "git", git);
             json_array_append_new(runs, r);
         }
@@ -374,9 +401,10 @@ mb_status mb__suite_run(const mb_suite_opts *o, json_t **doc_out,
             res->failed++;
             if (!o->skip_failed) {
                 res->stopped = st;
-                mb__fail(err, st, "task %zu (%s line %zu) failed: %s; pass "
-                         "--skip-failed to go on with the other tasks", row,
-                         o->tasks_path, t->csv.line[row], terr.msg);
+                mb__fail(err, st,
+                         "task %zu (%s line %zu) failed: %s; pass "
+                         "--skip-failed to go on with the other tasks",
+                         row, o->tasks_path, t->csv.line[row], terr.msg);
                 stop = 1;
             }
         }

@@ -18,10 +18,10 @@
 struct mb__store;
 
 typedef struct mb_suite_opts {
-    const char *tasks_path;   /* the CSV table */
-    const char *tmpl;         /* --command, or NULL */
-    const char *repo;         /* --repo, or NULL (the current directory's) */
-    int fetch;                /* fetch branches not found (--fetch) */
+    const char *tasks_path; /* the CSV table */
+    const char *tmpl;       /* --command, or NULL */
+    const char *repo;       /* --repo, or NULL (the current directory's) */
+    int fetch;              /* fetch branches not found (--fetch) */
     int skip_failed;
     int64_t shard_i, shard_n; /* 0/1 when not sharded */
     mb_exec_opts eo;          /* how command tasks are measured */
@@ -38,7 +38,7 @@ typedef struct mb_suite_opts {
 typedef struct mb_suite_result {
     size_t selected, ran, failed;
     int interrupted;
-    mb_status stopped;        /* MB_OK, or why the suite stopped early */
+    mb_status stopped; /* MB_OK, or why the suite stopped early */
 } mb_suite_result;
 
 /* The defaults of `mbench suite`: every field zero, but one measured run

@@ -13,7 +13,7 @@
 static const char *const training_cols[] = {
     "branch", "experiment", "trainer", "max_epochs", "batch_size", NULL};
 static const char *const inference_cols[] = {
-    "branch", "experiment", "checkpoint_path", "data_path", "trainer",
+    "branch",     "experiment", "checkpoint_path", "data_path", "trainer",
     "batch_size", NULL};
 
 static mb_status need(const mb_tasks *t, const char *const *cols,
@@ -25,8 +25,9 @@ static mb_status need(const mb_tasks *t, const char *const *cols,
             mb__buf_printf(&miss, "%s%s", miss.len ? ", " : "", cols[i]);
     if (!miss.len)
         return MB_OK;
-    mb__fail(err, MB_EFORMAT, "%s: the %s task format lacks column(s) %s "
-                              "(header line 1)",
+    mb__fail(err, MB_EFORMAT,
+             "%s: the %s task format lacks column(s) %s "
+             "(header line 1)",
              t->path, what, miss.data);
     mb__buf_free(&miss);
     return MB_EFORMAT;

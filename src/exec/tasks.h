@@ -29,8 +29,8 @@ typedef struct mb_tasks {
     char *template_;    /* --command, or NULL (then the `command` column) */
     int col_branch, col_experiment, col_command;
     char *path;
-    const char *root;   /* {root}: the repository root (borrowed; set by the
-                         * caller, NULL means ".") */
+    const char *root; /* {root}: the repository root (borrowed; set by the
+                       * caller, NULL means ".") */
 } mb_tasks;
 
 /* Loads and checks the table at path (the template may be NULL). */

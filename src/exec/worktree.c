@@ -46,8 +46,9 @@ mb_status mb__worktrees_open(const char *dir, mb_worktrees **out, int *dirty,
                         "--repo DIR to name the repository holding the "
                         "branches",
                         d, err ? err->msg : "");
-    char *a2[] = {"git", "-C", top, "status", "--porcelain",
-                  "--untracked-files=no", NULL};
+    char *a2[] = {"git",    "-C",          top,
+                  "status", "--porcelain", "--untracked-files=no",
+                  NULL};
     if (git(a2, &status, NULL) == MB_OK && status[0])
         *dirty = 1;
     free(status);
@@ -59,8 +60,9 @@ mb_status mb__worktrees_open(const char *dir, mb_worktrees **out, int *dirty,
     if (!w || !mkdtemp(tmpl) || !(w->tmp = mb__strdup(tmpl))) {
         free(top);
         free(w);
-        return mb__fail(err, MB_EIO, "cannot create a temporary directory "
-                                     "for worktrees under %s; set TMPDIR",
+        return mb__fail(err, MB_EIO,
+                        "cannot create a temporary directory "
+                        "for worktrees under %s; set TMPDIR",
                         tmpdir && *tmpdir ? tmpdir : "/tmp");
     }
     w->repo = top;
@@ -68,9 +70,15 @@ mb_status mb__worktrees_open(const char *dir, mb_worktrees **out, int *dirty,
     return MB_OK;
 }
 
-const char *mb__worktrees_repo(const mb_worktrees *w) { return w->repo; }
+const char *mb__worktrees_repo(const mb_worktrees *w)
+{
+    return w->repo;
+}
 
-void mb__worktrees_set_fetch(mb_worktrees *w, int fetch) { w->fetch = fetch; }
+void mb__worktrees_set_fetch(mb_worktrees *w, int fetch)
+{
+    w->fetch = fetch;
+}
 
 /* The commit of rev, or NULL. */
 static char *commit_of(const mb_worktrees *w, const char *rev)
@@ -78,8 +86,8 @@ static char *commit_of(const mb_worktrees *w, const char *rev)
     char r[1100];
     snprintf(r, sizeof r, "%s^{commit}", rev);
     char *commit = NULL;
-    char *a[] = {"git", "-C", w->repo, "rev-parse", "--verify", "--quiet", r,
-                 NULL};
+    char *a[] = {"git",      "-C",      w->repo, "rev-parse",
+                 "--verify", "--quiet", r,       NULL};
     if (git(a, &commit, NULL) != MB_OK || !commit[0]) {
         free(commit);
         return NULL;
@@ -133,7 +141,8 @@ static mb_status fetch_branch(const mb_worktrees *w, const char *branch,
     char *rs = remotes(w);
     char remote[256] = "", name[1024], *save = NULL;
     snprintf(name, sizeof name, "%s", branch);
-    for (char *t = rs ? strtok_r(rs, "\n", &save) : NULL; t; t = strtok_r(NULL, "\n", &save)) {
+    for (char *t = rs ? strtok_r(rs, "\n", &save) : NULL; t;
+         t = strtok_r(NULL, "\n", &save)) {
         size_t n = strlen(t);
         if (!strncmp(branch, t, n) && branch[n] == '/' && branch[n + 1]) {
             snprintf(remote, sizeof remote, "%s", t);
@@ -145,9 +154,10 @@ static mb_status fetch_branch(const mb_worktrees *w, const char *branch,
     }
     free(rs);
     if (!remote[0])
-        return mb__fail(err, MB_EINVAL, "--fetch: %s has no remote to fetch "
-                        "'%s' from (git remote add origin URL)", w->repo,
-                        branch);
+        return mb__fail(err, MB_EINVAL,
+                        "--fetch: %s has no remote to fetch "
+                        "'%s' from (git remote add origin URL)",
+                        w->repo, branch);
     char spec[2400];
     snprintf(spec, sizeof spec, "+refs/heads/%s:refs/remotes/%s/%s", name,
              remote, name);
@@ -187,8 +197,8 @@ mb_status mb__worktrees_get(mb_worktrees *w, const char *branch,
                                      : "; pass --fetch to fetch it from the "
                                        "remote (a shallow or single-branch "
                                        "clone has no other branches)");
-        char *a2[] = {"git", "-C", w->repo, "log", "-1", "--format=%ct",
-                      commit, NULL};
+        char *a2[] = {"git", "-C",           w->repo, "log",
+                      "-1",  "--format=%ct", commit,  NULL};
         git(a2, &date, NULL);
         if (date && *date) { /* seconds -> ISO 8601 UTC, as the store has */
             time_t t = (time_t)strtoll(date, NULL, 10);
@@ -202,8 +212,8 @@ mb_status mb__worktrees_get(mb_worktrees *w, const char *branch,
         }
         char path[4096];
         snprintf(path, sizeof path, "%s/wt%zu", w->tmp, w->n);
-        char *a3[] = {"git", "-C", w->repo, "worktree", "add", "--detach",
-                      "--quiet", path, commit, NULL};
+        char *a3[] = {"git",      "-C",      w->repo, "worktree", "add",
+                      "--detach", "--quiet", path,    commit,     NULL};
         /* Shards of one suite may add worktrees to the same repository at
          * once; git then fails on its lock files: try again a few times. */
         mb_status st = git(a3, NULL, err);
@@ -244,8 +254,8 @@ void mb__worktrees_close(mb_worktrees *w)
     if (!w)
         return;
     for (size_t i = 0; i < w->n; i++) {
-        char *a[] = {"git", "-C", w->repo, "worktree", "remove", "--force",
-                     w->e[i].path, NULL};
+        char *a[] = {"git",    "-C",      w->repo,      "worktree",
+                     "remove", "--force", w->e[i].path, NULL};
         git(a, NULL, NULL);
         free(w->e[i].branch);
         free(w->e[i].path);

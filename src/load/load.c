@@ -13,6 +13,7 @@
 #include "core/sysinfo.h"
 #include "runner/runner.h"
 
+#include <stdbool.h>
 #include <errno.h>
 #include <math.h>
 #include <pthread.h>
@@ -62,8 +63,8 @@ static int bad(mb_err *err, const char *key, const char *value,
     return -MB_EINVAL;
 }
 
-/* "0-3,6" into r->cpus. */
-static int parse_cpus(mb__load_req *r, const char *v)
+/* "0-3,6" into r->cpus; false when v has another form. */
+static bool parse_cpus(mb__load_req *r, const char *v)
 {
     r->n_cpus = 0;
     const char *p = v;
@@ -71,24 +72,24 @@ static int parse_cpus(mb__load_req *r, const char *v)
         char *end;
         long a = strtol(p, &end, 10), b = a;
         if (end == p || a < 0)
-            return -1;
+            return false;
         if (*end == '-') {
             p = end + 1;
             b = strtol(p, &end, 10);
             if (end == p || b < a)
-                return -1;
+                return false;
         }
         if (b >= MB_LOAD_MAX_CPUS)
-            return -1;
+            return false;
         for (long c = a; c <= b && r->n_cpus < MB_LOAD_MAX_CPUS; c++)
             r->cpus[r->n_cpus++] = (int)c;
         if (*end == ',')
             end++;
         else if (*end)
-            return -1;
+            return false;
         p = end;
     }
-    return r->n_cpus ? 0 : -1;
+    return r->n_cpus > 0;
 }
 
 int mb__load_req_set(mb__load_req *r, const char *key, const char *v,
@@ -149,8 +150,8 @@ int mb__load_req_set(mb__load_req *r, const char *key, const char *v,
         return 0;
     }
     if (!strcmp(key, "cpus"))
-        return parse_cpus(r, v) ? bad(err, key, v, "CPU numbers such as 0-3,6")
-                                : 0;
+        return !parse_cpus(r, v) ? bad(err, key, v, "CPU numbers such as 0-3,6")
+                                 : 0;
     static const char *const ints[] = {"sessions", "requests", "repeat",
                                        "max-steps", "records"};
     for (size_t k = 0; k < 5; k++)

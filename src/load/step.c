@@ -14,6 +14,7 @@
 #include <math.h>
 #include <pthread.h>
 #include <stdatomic.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -49,20 +50,36 @@ struct step {
     volatile int *cancel;
 };
 
-static int push(worker *w, int64_t a, int64_t s, int64_t e)
+/* Records a request; false (and w->oom set) when memory runs out. */
+static bool push(worker *w, int64_t a, int64_t s, int64_t e)
 {
     if (w->n == w->cap) {
         size_t nc = w->cap ? w->cap * 2 : 4096;
         mb__load_rec *nr = mb__realloc_array(w->r, nc, sizeof *nr);
         if (!nr) {
             w->oom = 1;
-            return -1;
+            return false;
         }
         w->r = nr;
         w->cap = nc;
     }
     w->r[w->n++] = (mb__load_rec){a, s, e};
-    return 0;
+    return true;
+}
+
+/* Runs one inference that arrived at a and started at start (absolute
+ * times) and records it relative to t0; false (w->failed set) when the
+ * inference failed. */
+static bool serve(worker *w, int64_t t0, int64_t a, int64_t start)
+{
+    int rc = w->s->run(w->h, &w->err);
+    int64_t e = mb_now_ns();
+    if (rc) {
+        w->failed = 1;
+        return false;
+    }
+    push(w, a - t0, start - t0, e - t0);
+    return true;
 }
 
 static void sleep_until(int64_t t)
@@ -104,17 +121,12 @@ static void *work(void *p)
         if (s->closed) {
             int64_t a = mb_now_ns();
             if (a >= s->hard ||
-                (a >= s->deadline && atomic_load_explicit(
-                                         &s->done, memory_order_relaxed) >=
-                                         s->n_min))
+                (a >= s->deadline &&
+                 atomic_load_explicit(&s->done, memory_order_relaxed) >=
+                     s->n_min))
                 break;
-            int rc = s->run(w->h, &w->err);
-            int64_t e = mb_now_ns();
-            if (rc) {
-                w->failed = 1;
+            if (!serve(w, t0, a, a))
                 break;
-            }
-            push(w, a - t0, a - t0, e - t0);
             atomic_fetch_add_explicit(&s->done, 1, memory_order_relaxed);
             continue;
         }
@@ -132,17 +144,11 @@ static void *work(void *p)
             push(w, a - t0, -1, -1);
             continue;
         }
-        int rc = s->run(w->h, &w->err);
-        int64_t e = mb_now_ns();
-        if (rc) {
-            w->failed = 1;
+        if (!serve(w, t0, a, now))
             break;
-        }
-        push(w, a - t0, now - t0, e - t0);
     }
     return NULL;
 }
-
 
 static int cmp_arrival(const void *a, const void *b)
 {
@@ -253,7 +259,10 @@ mb_status mb__load_step_run(const mb__load_step_in *in, mb__load_step_out *o,
 
 /* ---- statistics of a step --------------------------------------------- */
 
-static json_t *num(double v) { return isfinite(v) ? json_real(v) : json_null(); }
+static json_t *num(double v)
+{
+    return isfinite(v) ? json_real(v) : json_null();
+}
 
 static const double tail_q[] = {0.5, 0.9, 0.95, 0.99, 0.999};
 
@@ -315,8 +324,8 @@ json_t *mb__load_step_json(const mb__load_req *rq, const char *role,
     json_object_set_new(j, "role", json_string(role));
     json_object_set_new(j, "scenario", json_string(scen));
     json_object_set_new(j, "concurrency", json_integer((json_int_t)threads));
-    json_object_set_new(j, "target_qps", target > 0 ? json_real(target)
-                                                    : json_null());
+    json_object_set_new(j, "target_qps",
+                        target > 0 ? json_real(target) : json_null());
     double span = n_arr > 1 ? (double)arr[n_arr - 1] : 0;
     json_object_set_new(j, "offered_qps",
                         span > 0 ? json_real((double)n_arr / span * 1e9)
@@ -336,17 +345,17 @@ json_t *mb__load_step_json(const mb__load_req *rq, const char *role,
     json_object_set_new(j, "latency",
                         lat ? mb__latency_json(lat, done, NULL, 0)
                             : json_object());
-    json_object_set_new(
-        j, "wait",
-        json_pack("{s:o,s:o}", "mean_ns", num(done ? wsum / (double)done : NAN),
-                  "max_ns", num(done ? wmax : NAN)));
+    json_object_set_new(j, "wait",
+                        json_pack("{s:o,s:o}", "mean_ns",
+                                  num(done ? wsum / (double)done : NAN),
+                                  "max_ns", num(done ? wmax : NAN)));
     double sm = done ? ssum / (double)done : NAN;
     double sv = done > 1 ? (s2 - ssum * sm) / (double)(done - 1) : NAN;
-    json_object_set_new(
-        j, "service",
-        json_pack("{s:o,s:o,s:o}", "mean_ns", num(sm), "sd_ns",
-                  num(sv >= 0 ? sqrt(sv) : NAN), "warmup_mean_ns",
-                  num(o->warm_n ? o->warm_service_ns : NAN)));
+    json_object_set_new(j, "service",
+                        json_pack("{s:o,s:o,s:o}", "mean_ns", num(sm), "sd_ns",
+                                  num(sv >= 0 ? sqrt(sv) : NAN),
+                                  "warmup_mean_ns",
+                                  num(o->warm_n ? o->warm_service_ns : NAN)));
     if (all)
         qsort(all, n, sizeof *all, mb__cmp_double);
     json_object_set_new(j, "early_stopping",
@@ -356,8 +365,8 @@ json_t *mb__load_step_json(const mb__load_req *rq, const char *role,
         int64_t k = (int64_t)(over + dropped);
         int64_t need = mb__estop_min_n(rq->slo_q, rq->confidence);
         int valid = (int64_t)n >= need && !o->failed;
-        int pass = valid && mb__estop_pass((int64_t)n, k, rq->slo_q,
-                                           rq->confidence);
+        int pass =
+            valid && mb__estop_pass((int64_t)n, k, rq->slo_q, rq->confidence);
         char why[300];
         if (o->failed)
             snprintf(why, sizeof why, "the step failed: %s", o->error);
@@ -365,8 +374,7 @@ json_t *mb__load_step_json(const mb__load_req *rq, const char *role,
             snprintf(why, sizeof why,
                      "%zu requests, fewer than the %lld that can bound p%g "
                      "at %g%% confidence (invalid: raise --max-time)",
-                     n, (long long)need, rq->slo_q * 100,
-                     rq->confidence * 100);
+                     n, (long long)need, rq->slo_q * 100, rq->confidence * 100);
         else
             snprintf(why, sizeof why,
                      "%lld of %zu requests over the bound (%zu dropped); "
@@ -401,12 +409,10 @@ json_t *mb__load_step_json(const mb__load_req *rq, const char *role,
         char m[200];
         snprintf(m, sizeof m,
                  "step %zu: %zu request records not kept (more than %lld)",
-                 step_no, n,
-                 (long long)rq->records_max);
+                 step_no, n, (long long)rq->records_max);
         json_array_append_new(warnings, json_string(m));
     }
     free(lat);
     free(all);
     return j;
 }
-

@@ -17,23 +17,23 @@ typedef struct mb__load_rec {
 
 typedef struct mb__load_step_in {
     int (*run)(void *session, mb_err *err); /* the backend's run() */
-    void *const *handles; /* one per thread, borrowed */
+    void *const *handles;                   /* one per thread, borrowed */
     size_t threads;
     int closed;
-    const int64_t *arr;   /* open loop: arrival offsets, ascending */
+    const int64_t *arr; /* open loop: arrival offsets, ascending */
     size_t n_arr;
-    int64_t dur_ns;       /* closed loop: run at least this long ... */
-    int64_t n_min;        /* ... and this many requests */
-    int64_t max_ns;       /* --max-time: cap of a closed loop and the drain */
+    int64_t dur_ns; /* closed loop: run at least this long ... */
+    int64_t n_min;  /* ... and this many requests */
+    int64_t max_ns; /* --max-time: cap of a closed loop and the drain */
     int64_t warm_n, warm_ns, spin_ns;
     volatile int *cancel;
 } mb__load_step_in;
 
 typedef struct mb__load_step_out {
-    mb__load_rec *r;      /* sorted by arrival; caller frees */
+    mb__load_rec *r; /* sorted by arrival; caller frees */
     size_t n;
-    int64_t wall_ns;      /* start to the last end */
-    int64_t warm_n;       /* warmup requests over all threads */
+    int64_t wall_ns; /* start to the last end */
+    int64_t warm_n;  /* warmup requests over all threads */
     double warm_service_ns;
     int failed, interrupted;
     char error[1024];

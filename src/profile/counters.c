@@ -26,7 +26,7 @@ static const struct {
 };
 
 struct mb_counters {
-    int *fd;          /* n_threads * N_EV, -1 when that event is missing */
+    int *fd; /* n_threads * N_EV, -1 when that event is missing */
     size_t n_threads;
 };
 
@@ -65,8 +65,8 @@ static void reason(int e, const char *event, mb_err *err)
         hint = "; the kernel was built without perf events";
     if (paranoid != -99)
         mb__fail(err, MB_EUNSUPPORTED,
-                 "perf_event_open(%s): %s (perf_event_paranoid is %d)%s",
-                 event, strerror(e), paranoid, hint);
+                 "perf_event_open(%s): %s (perf_event_paranoid is %d)%s", event,
+                 strerror(e), paranoid, hint);
     else
         mb__fail(err, MB_EUNSUPPORTED, "perf_event_open(%s): %s%s", event,
                  strerror(e), hint);
@@ -181,9 +181,8 @@ json_t *mb__counters_json(const mb_counters *c, int64_t inferences)
     json_t *o = json_object();
     json_object_set_new(o, "available", json_true());
     json_object_set_new(o, "per_inference", per);
-    json_object_set_new(o, "ipc", v[0] > 0 && v[1] >= 0
-                                      ? json_real(v[1] / v[0])
-                                      : json_null());
+    json_object_set_new(
+        o, "ipc", v[0] > 0 && v[1] >= 0 ? json_real(v[1] / v[0]) : json_null());
     json_object_set_new(o, "threads", json_integer((json_int_t)c->n_threads));
     json_object_set_new(o, "inferences", json_integer(inferences));
     json_object_set_new(o, "scope",

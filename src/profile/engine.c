@@ -127,7 +127,7 @@ static mb_status profile_pass(const mb_plan *plan, int64_t iters,
         rm_tmpdir(dir);
         return mb__fail(err, MB_ENOMEM, "out of memory");
     }
-    if (mb__plan_set_opt(&p, "profile", prefix)) {
+    if (!mb__plan_set_opt(&p, "profile", prefix)) {
         mb__plan_free(&p);
         rm_tmpdir(dir);
         return mb__fail(err, MB_ENOMEM, "out of memory");
@@ -227,6 +227,29 @@ static json_t *machine_peaks(const mb__profile_opts *o, json_t *doc)
     return machine;
 }
 
+/* Completes profile with ctx, the machine's peaks and counters (released
+ * here), puts it into the first run of doc and hands doc, and the trace
+ * text when o->keep_trace (then *text becomes NULL), to out. */
+static void finish_result(json_t *profile, mb_profile_ctx ctx, json_t *counters,
+                          json_t *doc, const mb__profile_opts *o, char **text,
+                          size_t len, mb__profile_result *out)
+{
+    json_t *machine = machine_peaks(o, doc);
+    ctx.machine = machine;
+    ctx.counters = counters;
+    mb__profile_finish(profile, &ctx);
+    json_decref(machine);
+    json_decref(counters);
+    json_object_set_new(json_array_get(json_object_get(doc, "runs"), 0),
+                        "profile", profile);
+    out->doc = doc;
+    if (o->keep_trace) {
+        out->trace = *text;
+        out->trace_len = len;
+        *text = NULL;
+    }
+}
+
 /* The timing pass: a result document whose one run is ok, into *doc. */
 static mb_status timing_pass(const mb_plan *plan, json_t **doc, double *lat,
                              mb_err *err)
@@ -308,22 +331,11 @@ mb_status mb__profile_model(const mb_plan *plan0, const mb__profile_opts *o,
         json_t *counters =
             o->no_counters ? mb__counters_unavailable("skipped (--no-counters)")
                            : counter_pass(&plan, iters);
-        json_t *machine = machine_peaks(o, doc);
         mb_profile_ctx ctx = {
             latency, plan.batches && plan.n_batches ? plan.batches[0] : 1,
-            threads_of(&plan), machine, counters};
-        mb__profile_finish(profile, &ctx);
-        json_decref(machine);
-        json_decref(counters);
+            threads_of(&plan), NULL, NULL};
+        finish_result(profile, ctx, counters, doc, o, &text, len, out);
         json_object_set_new(profile, "iterations", json_integer(iters));
-        json_object_set_new(json_array_get(json_object_get(doc, "runs"), 0),
-                            "profile", profile);
-        out->doc = doc;
-        if (o->keep_trace) {
-            out->trace = text;
-            out->trace_len = len;
-            text = NULL;
-        }
     } else {
         json_decref(doc);
     }
@@ -354,22 +366,12 @@ mb_status mb__profile_trace_file(const char *path, const mb__profile_opts *o,
         free(text);
         return s;
     }
-    json_t *machine = machine_peaks(o, doc);
-    json_t *counters =
-        mb__counters_unavailable("not measured (--from-trace runs nothing)");
-    mb_profile_ctx ctx = {NAN, 1, 0, machine, counters};
-    mb__profile_finish(profile, &ctx);
-    json_decref(machine);
-    json_decref(counters);
-    json_object_set_new(json_array_get(json_object_get(doc, "runs"), 0),
-                        "profile", profile);
-    out->doc = doc;
-    if (o->keep_trace) {
-        out->trace = text;
-        out->trace_len = len;
-    } else {
-        free(text);
-    }
+    mb_profile_ctx ctx = {NAN, 1, 0, NULL, NULL};
+    finish_result(
+        profile, ctx,
+        mb__counters_unavailable("not measured (--from-trace runs nothing)"),
+        doc, o, &text, len, out);
+    free(text);
     return MB_OK;
 }
 

@@ -4,21 +4,23 @@
 
 #include <string.h>
 
+static const char *const basis_names[] = {[MB_FLOPS_NONE] = "none",
+                                          [MB_FLOPS_EXACT] = "exact",
+                                          [MB_FLOPS_ASSUMED] = "assumed",
+                                          [MB_FLOPS_UNKNOWN] = "unknown"};
+
 const char *mb__flops_basis_name(mb_flops_basis b)
 {
-    switch (b) {
-    case MB_FLOPS_EXACT: return "exact";
-    case MB_FLOPS_ASSUMED: return "assumed";
-    case MB_FLOPS_UNKNOWN: return "unknown";
-    default: return "none";
-    }
+    size_t n = sizeof basis_names / sizeof basis_names[0];
+    return (size_t)b < n ? basis_names[b] : "none";
 }
 
-static const char *const CONV_OPS[] = {"Conv", "FusedConv", "QLinearConv",
-                                       "ConvInteger", "NhwcFusedConv", NULL};
+static const char *const CONV_OPS[] = {
+    "Conv", "FusedConv", "QLinearConv", "ConvInteger", "NhwcFusedConv", NULL};
 static const char *const MATMUL_OPS[] = {
-    "MatMul", "FusedMatMul", "QLinearMatMul", "MatMulInteger", "Gemm",
-    "FusedGemm", "MatMulIntegerToFloat", "DynamicQuantizeMatMul", NULL};
+    "MatMul", "FusedMatMul", "QLinearMatMul",        "MatMulInteger",
+    "Gemm",   "FusedGemm",   "MatMulIntegerToFloat", "DynamicQuantizeMatMul",
+    NULL};
 
 static int in_list(const char *s, const char *const *list)
 {
@@ -76,9 +78,8 @@ static int weight_index(const char *op, const mb_tshape *in, size_t n_in)
     return (int)wi;
 }
 
-mb_flops_basis mb__flops_macs(const char *op, const mb_tshape *in,
-                              size_t n_in, const mb_tshape *out, size_t n_out,
-                              int64_t *macs)
+mb_flops_basis mb__flops_macs(const char *op, const mb_tshape *in, size_t n_in,
+                              const mb_tshape *out, size_t n_out, int64_t *macs)
 {
     *macs = 0;
     if (!mb__flops_counted_op(op))

@@ -32,10 +32,10 @@ typedef struct mb_tshape {
 } mb_tshape;
 
 typedef enum mb_flops_basis {
-    MB_FLOPS_NONE = 0,  /* not a counted operator */
-    MB_FLOPS_EXACT,     /* from the full shapes */
-    MB_FLOPS_ASSUMED,   /* a stated assumption filled a missing shape */
-    MB_FLOPS_UNKNOWN    /* a counted operator whose shapes do not suffice */
+    MB_FLOPS_NONE = 0, /* not a counted operator */
+    MB_FLOPS_EXACT,    /* from the full shapes */
+    MB_FLOPS_ASSUMED,  /* a stated assumption filled a missing shape */
+    MB_FLOPS_UNKNOWN   /* a counted operator whose shapes do not suffice */
 } mb_flops_basis;
 
 /* Static name: "none", "exact", "assumed", "unknown". */

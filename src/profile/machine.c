@@ -11,6 +11,7 @@
 #include "core/sysinfo.h"
 #include "profile/counters.h"
 
+#include <stdbool.h>
 #include <cblas.h>
 #include <dlfcn.h>
 #include <errno.h>
@@ -52,8 +53,8 @@ static mb_status blas_load(blas *b, mb_err *err)
         h, "openblas_set_num_threads");
     b->get_threads = (__typeof__(b->get_threads))(uintptr_t)dlsym(
         h, "openblas_get_num_threads");
-    b->get_config = (__typeof__(b->get_config))(uintptr_t)dlsym(
-        h, "openblas_get_config");
+    b->get_config =
+        (__typeof__(b->get_config))(uintptr_t)dlsym(h, "openblas_get_config");
     if (!b->sgemm || !b->set_threads || !b->get_threads || !b->get_config)
         return mb__fail(err, MB_EUNSUPPORTED,
                         "libopenblas.so.0 lacks cblas_sgemm or "
@@ -135,8 +136,12 @@ static double triad_gbps(double *a, double *b, double *c, size_t n, int nt)
     ctl.state = 0;
     int started = 0;
     for (int t = 0; t < nt; t++) {
-        jobs[t] = (triad_job){a, b, c, n * (size_t)t / (size_t)nt,
-                              n * (size_t)(t + 1) / (size_t)nt, &ctl};
+        jobs[t] = (triad_job){a,
+                              b,
+                              c,
+                              n * (size_t)t / (size_t)nt,
+                              n * (size_t)(t + 1) / (size_t)nt,
+                              &ctl};
         if (pthread_create(&th[t], NULL, triad_thread, &jobs[t]) != 0)
             break;
         started++;
@@ -200,9 +205,9 @@ static size_t llc_bytes(void)
 static json_t *machine_key(void)
 {
     json_t *si = mb__sysinfo_json();
-    json_t *key = json_pack("{s:O?, s:O?}", "cpu_model",
-                            json_object_get(si, "cpu_model"), "logical_cores",
-                            json_object_get(si, "logical_cores"));
+    json_t *key =
+        json_pack("{s:O?, s:O?}", "cpu_model", json_object_get(si, "cpu_model"),
+                  "logical_cores", json_object_get(si, "logical_cores"));
     json_decref(si);
     return key;
 }
@@ -279,15 +284,15 @@ mb_status mb__machine_measure(json_t **out, mb_err *err)
         m, "triad",
         json_pack("{s:I, s:I, s:f, s:f, s:i, s:s}", "bytes_per_array",
                   (json_int_t)(ne * sizeof(double)), "llc_bytes",
-                  (json_int_t)llc, "one_core_gbps", t1, "all_cores_gbps",
-                  tall, "threads", ncpu, "method",
+                  (json_int_t)llc, "one_core_gbps", t1, "all_cores_gbps", tall,
+                  "threads", ncpu, "method",
                   "a[i] = b[i] + 3 c[i] over doubles, 24 bytes per element "
                   "(no write-allocate), best of 5 after one warm-up pass"));
     json_object_set_new(m, "counters", mb__counters_probe());
     double load[1];
-    json_object_set_new(m, "loadavg_1min", getloadavg(load, 1) == 1
-                                               ? json_real(load[0])
-                                               : json_null());
+    json_object_set_new(m, "loadavg_1min",
+                        getloadavg(load, 1) == 1 ? json_real(load[0])
+                                                 : json_null());
     *out = m;
     return MB_OK;
 }
@@ -299,8 +304,7 @@ mb_status mb__machine_cache_path(char *buf, size_t len, mb_err *err)
     if (x && *x == '/')
         w = snprintf(buf, len, "%s/mbench/machine.json", x);
     else if (getenv("HOME") && *getenv("HOME"))
-        w = snprintf(buf, len, "%s/.cache/mbench/machine.json",
-                     getenv("HOME"));
+        w = snprintf(buf, len, "%s/.cache/mbench/machine.json", getenv("HOME"));
     else
         return mb__fail(err, MB_EINVAL,
                         "no cache directory for machine peaks: set "
@@ -323,8 +327,8 @@ mb_status mb__machine_load(const char *path, json_t **out, mb_err *err)
     const char *schema = json_string_value(json_object_get(m, "schema"));
     if (!schema || strcmp(schema, SCHEMA) != 0 ||
         !json_equal(key, json_object_get(m, "key")) ||
-        !json_is_number(json_object_get(json_object_get(m, "sgemm"),
-                                        "all_cores_gflops"))) {
+        !json_is_number(
+            json_object_get(json_object_get(m, "sgemm"), "all_cores_gflops"))) {
         json_decref(m);
         m = NULL;
     }
@@ -333,29 +337,29 @@ mb_status mb__machine_load(const char *path, json_t **out, mb_err *err)
     return MB_OK;
 }
 
-/* mkdir -p of the directory part of path. */
-static int make_parent(const char *path)
+/* mkdir -p of the directory part of path; false (errno set) on failure. */
+static bool make_parent(const char *path)
 {
     char tmp[4096];
     snprintf(tmp, sizeof tmp, "%s", path);
     char *slash = strrchr(tmp, '/');
     if (!slash || slash == tmp)
-        return 0;
+        return true;
     *slash = '\0';
     for (char *p = tmp + 1; *p; p++) {
         if (*p != '/')
             continue;
         *p = '\0';
         if (mkdir(tmp, 0755) != 0 && errno != EEXIST)
-            return -1;
+            return false;
         *p = '/';
     }
-    return mkdir(tmp, 0755) != 0 && errno != EEXIST ? -1 : 0;
+    return mkdir(tmp, 0755) == 0 || errno == EEXIST;
 }
 
 mb_status mb__machine_save(const char *path, const json_t *m, mb_err *err)
 {
-    if (make_parent(path) != 0)
+    if (!make_parent(path))
         return mb__fail(err, MB_EIO, "cannot create the directory of %s: %s",
                         path, strerror(errno));
     char *text = json_dumps(m, JSON_INDENT(2) | JSON_SORT_KEYS);

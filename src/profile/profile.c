@@ -15,17 +15,23 @@ static json_t *real_or_null(double x)
 }
 
 /* The peak that fits the thread count: one core for 1 thread, else all. */
-static double pick_peak(const json_t *machine, int threads,
-                        const char **basis)
+static double pick_peak(const json_t *machine, int threads, const char **basis)
 {
     const json_t *g = json_object_get(machine, "sgemm");
-    double one = mb__jnum(g, "one_core_gflops"), all = mb__jnum(g, "all_cores_gflops");
+    double one = mb__jnum(g, "one_core_gflops"),
+           all = mb__jnum(g, "all_cores_gflops");
     if (threads == 1) {
         *basis = "sgemm, one core (mbench machine)";
         return one;
     }
     *basis = "sgemm, all cores (mbench machine)";
     return all;
+}
+
+/* A deep copy of v, or JSON null when v is NULL. */
+static json_t *copy_or_null(const json_t *v)
+{
+    return v ? json_deep_copy(v) : json_null();
 }
 
 void mb__profile_finish(json_t *p, const mb_profile_ctx *ctx)
@@ -46,8 +52,8 @@ void mb__profile_finish(json_t *p, const mb_profile_ctx *ctx)
                         real_or_null(kern / lat));
 
     const char *basis = NULL;
-    double peak = ctx->machine ? pick_peak(ctx->machine, ctx->threads, &basis)
-                               : NAN;
+    double peak =
+        ctx->machine ? pick_peak(ctx->machine, ctx->threads, &basis) : NAN;
     double flops = mb__jnum(work, "flops_per_run");
     /* achieved rate at the unprofiled latency; else at the profiled run */
     double t = isfinite(lat) ? lat : run;
@@ -68,18 +74,16 @@ void mb__profile_finish(json_t *p, const mb_profile_ctx *ctx)
 
     size_t i;
     json_t *row;
-    json_array_foreach(json_object_get(p, "op_types"), i, row) {
-        double f = mb__jnum(row, "flops_per_run"), pr = mb__jnum(row, "per_run_ns");
+    json_array_foreach(json_object_get(p, "op_types"), i, row)
+    {
+        double f = mb__jnum(row, "flops_per_run"),
+               pr = mb__jnum(row, "per_run_ns");
         double g = f > 0 && pr > 0 ? f / pr : NAN;
         json_object_set_new(row, "gflops_per_s", real_or_null(g));
         json_object_set_new(row, "peak_share", real_or_null(g / peak));
     }
-    json_object_set_new(p, "machine", ctx->machine
-                                          ? json_deep_copy(ctx->machine)
-                                          : json_null());
-    json_object_set_new(p, "counters", ctx->counters
-                                           ? json_deep_copy(ctx->counters)
-                                           : json_null());
+    json_object_set_new(p, "machine", copy_or_null(ctx->machine));
+    json_object_set_new(p, "counters", copy_or_null(ctx->counters));
 }
 /* ---- comparison --------------------------------------------------------- */
 
@@ -105,21 +109,30 @@ static int is_qdq(const char *op)
 /* Operator types that replace each other between a float model and its
  * quantized form. */
 static const char *const PAIRS[][2] = {
-    {"Conv", "QLinearConv"},        {"Conv", "ConvInteger"},
-    {"FusedConv", "QLinearConv"},   {"MatMul", "QLinearMatMul"},
-    {"MatMul", "MatMulInteger"},    {"MatMul", "MatMulIntegerToFloat"},
-    {"MatMul", "DynamicQuantizeMatMul"}, {"Gemm", "QGemm"},
-    {"FusedGemm", "QGemm"},         {"Add", "QLinearAdd"},
-    {"Mul", "QLinearMul"},          {"GlobalAveragePool", "QLinearGlobalAveragePool"},
-    {"AveragePool", "QLinearAveragePool"}, {"Concat", "QLinearConcat"},
-    {"Sigmoid", "QLinearSigmoid"},  {"LeakyRelu", "QLinearLeakyRelu"},
+    {"Conv", "QLinearConv"},
+    {"Conv", "ConvInteger"},
+    {"FusedConv", "QLinearConv"},
+    {"MatMul", "QLinearMatMul"},
+    {"MatMul", "MatMulInteger"},
+    {"MatMul", "MatMulIntegerToFloat"},
+    {"MatMul", "DynamicQuantizeMatMul"},
+    {"Gemm", "QGemm"},
+    {"FusedGemm", "QGemm"},
+    {"Add", "QLinearAdd"},
+    {"Mul", "QLinearMul"},
+    {"GlobalAveragePool", "QLinearGlobalAveragePool"},
+    {"AveragePool", "QLinearAveragePool"},
+    {"Concat", "QLinearConcat"},
+    {"Sigmoid", "QLinearSigmoid"},
+    {"LeakyRelu", "QLinearLeakyRelu"},
 };
 
 static const json_t *find_op(const json_t *p, const char *op)
 {
     size_t i;
     json_t *r;
-    json_array_foreach(json_object_get(p, "op_types"), i, r) {
+    json_array_foreach(json_object_get(p, "op_types"), i, r)
+    {
         const char *v = json_string_value(json_object_get(r, "op_type"));
         if (v && strcmp(v, op) == 0)
             return r;
@@ -138,12 +151,12 @@ static json_t *quant_pairs(const json_t *a, const json_t *b)
             const json_t *ax = find_op(a, x), *by = find_op(b, y);
             if (!ax || !by || find_op(b, x) || find_op(a, y))
                 continue;
-            double ta = mb__jnum(ax, "per_run_ns"), tb = mb__jnum(by, "per_run_ns");
+            double ta = mb__jnum(ax, "per_run_ns"),
+                   tb = mb__jnum(by, "per_run_ns");
             json_array_append_new(
-                out, json_pack("{s:s, s:s, s:I, s:I, s:o}", "from", x, "to",
-                               y, "a_ns", (json_int_t)ta, "b_ns",
-                               (json_int_t)tb, "speedup",
-                               real_or_null(ta / tb)));
+                out, json_pack("{s:s, s:s, s:I, s:I, s:o}", "from", x, "to", y,
+                               "a_ns", (json_int_t)ta, "b_ns", (json_int_t)tb,
+                               "speedup", real_or_null(ta / tb)));
         }
     }
     return out;
@@ -161,13 +174,15 @@ json_t *mb__profile_compare(const json_t *a, const char *name_a,
     size_t i, j;
     json_t *r;
     double qa = 0, qb = 0;
-    json_array_foreach(oa, i, r) {
+    json_array_foreach(oa, i, r)
+    {
         rows[n++] = (crow){json_string_value(json_object_get(r, "op_type")),
                            mb__jnum(r, "per_run_ns"), 0};
         if (is_qdq(rows[n - 1].op))
             qa += rows[n - 1].a;
     }
-    json_array_foreach(ob, i, r) {
+    json_array_foreach(ob, i, r)
+    {
         const char *op = json_string_value(json_object_get(r, "op_type"));
         double v = mb__jnum(r, "per_run_ns");
         if (is_qdq(op))
@@ -185,7 +200,8 @@ json_t *mb__profile_compare(const json_t *a, const char *name_a,
                        mb__jnum(ra, "framework_overhead_mean_ns"),
                        mb__jnum(rb, "framework_overhead_mean_ns")};
     qsort(rows, n, sizeof *rows, cmp_contrib);
-    double ta = mb__jnum(ra, "model_run_mean_ns"), tb = mb__jnum(rb, "model_run_mean_ns");
+    double ta = mb__jnum(ra, "model_run_mean_ns"),
+           tb = mb__jnum(rb, "model_run_mean_ns");
     double total = tb - ta;
     json_t *out = json_object();
     json_object_set_new(out, "a", json_string(name_a ? name_a : "A"));
@@ -205,8 +221,7 @@ json_t *mb__profile_compare(const json_t *a, const char *name_a,
                            "a_ns", (json_int_t)rows[i].a, "b_ns",
                            (json_int_t)rows[i].b, "delta_ns", (json_int_t)d,
                            "contribution",
-                           total != 0 ? real_or_null(d / total)
-                                      : json_null()));
+                           total != 0 ? real_or_null(d / total) : json_null()));
     }
     free(rows);
     json_object_set_new(out, "rows", arr);
@@ -214,7 +229,7 @@ json_t *mb__profile_compare(const json_t *a, const char *name_a,
     json_object_set_new(out, "qdq",
                         json_pack("{s:I, s:I, s:o, s:o}", "a_ns",
                                   (json_int_t)qa, "b_ns", (json_int_t)qb,
-                                  "a_share", real_or_null(qa / ta),
-                                  "b_share", real_or_null(qb / tb)));
+                                  "a_share", real_or_null(qa / ta), "b_share",
+                                  real_or_null(qb / tb)));
     return out;
 }

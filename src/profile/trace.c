@@ -7,29 +7,30 @@
 #include "core/fileio.h"
 #include "profile/flops.h"
 
+#include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
 
 typedef struct tev {
-    char *node;         /* name without "_kernel_time" (owned) */
-    const char *op;     /* borrowed from the JSON */
+    char *node;     /* name without "_kernel_time" (owned) */
+    const char *op; /* borrowed from the JSON */
     const char *provider;
-    json_t *args;       /* borrowed */
+    json_t *args; /* borrowed */
     int64_t ts_ns, dur_ns;
     int64_t self_ns;    /* dur_ns minus the nested kernels (exclusive) */
     int64_t child_ns;   /* sum of the directly nested kernels' dur_ns */
     int64_t tid;        /* thread, -1 when the trace does not say */
     const char *parent; /* node of the enclosing If/Loop/Scan, or NULL */
     const char *parent_op;
-    int container;      /* an operator that runs subgraphs */
-    size_t run;         /* index into runs, or SIZE_MAX */
+    int container; /* an operator that runs subgraphs */
+    size_t run;    /* index into runs, or SIZE_MAX */
     int64_t macs;
     mb_flops_basis basis;
 } tev;
 
 typedef struct trun {
     int64_t ts_ns, dur_ns;
-    int64_t kernel_ns;  /* sum of exclusive kernel times inside */
+    int64_t kernel_ns;   /* sum of exclusive kernel times inside */
     int64_t subgraph_ns; /* the part of it inside If/Loop/Scan subgraphs */
 } trun;
 
@@ -85,12 +86,14 @@ static size_t read_shapes(const json_t *arr, mb_tshape *out, size_t max)
     json_t *item;
     if (!json_is_array(arr))
         return 0;
-    json_array_foreach(arr, i, item) {
+    json_array_foreach(arr, i, item)
+    {
         const char *key;
         json_t *dims;
         if (n == max)
             break;
-        json_object_foreach((json_t *)item, key, dims) {
+        json_object_foreach((json_t *)item, key, dims)
+        {
             mb_tshape *s = &out[n];
             memset(s, 0, sizeof *s);
             s->dtype = key;
@@ -99,7 +102,8 @@ static size_t read_shapes(const json_t *arr, mb_tshape *out, size_t max)
             if (!json_is_array(dims) || json_array_size(dims) > MB_MAX_RANK) {
                 s->rank = -1;
             } else {
-                json_array_foreach(dims, j, d) {
+                json_array_foreach(dims, j, d)
+                {
                     if (!json_i64(d, &s->dims[j]))
                         s->dims[j] = -1;
                 }
@@ -117,10 +121,10 @@ static size_t read_shapes(const json_t *arr, mb_tshape *out, size_t max)
 static void estimate(tev *e)
 {
     mb_tshape in[MAX_IO], out[MAX_IO];
-    size_t ni = read_shapes(json_object_get(e->args, "input_type_shape"), in,
-                            MAX_IO);
-    size_t no = read_shapes(json_object_get(e->args, "output_type_shape"),
-                            out, MAX_IO);
+    size_t ni =
+        read_shapes(json_object_get(e->args, "input_type_shape"), in, MAX_IO);
+    size_t no =
+        read_shapes(json_object_get(e->args, "output_type_shape"), out, MAX_IO);
     e->basis = mb__flops_macs(e->op, in, ni, out, no, &e->macs);
 }
 
@@ -129,10 +133,9 @@ static void estimate(tev *e)
  * it in time on the same thread. */
 static int has_subgraphs(const char *op)
 {
-    static const char *const OPS[] = {"If",          "Loop",
-                                      "Scan",        "SequenceMap",
-                                      "BeamSearch",  "GreedySearch",
-                                      "Sampling",    "WhisperBeamSearch"};
+    static const char *const OPS[] = {
+        "If",         "Loop",         "Scan",     "SequenceMap",
+        "BeamSearch", "GreedySearch", "Sampling", "WhisperBeamSearch"};
     for (size_t i = 0; i < sizeof OPS / sizeof *OPS; i++)
         if (strcmp(op, OPS[i]) == 0)
             return 1;
@@ -292,9 +295,8 @@ mb_status mb__trace_parse(const char *text, size_t len, const char *what,
                         "%s: not a JSON trace (line %d: %s); pass the file "
                         "ONNX Runtime's profiler wrote",
                         what, je.line, je.text);
-    json_t *events = json_is_object(root)
-                         ? json_object_get(root, "traceEvents")
-                         : root;
+    json_t *events =
+        json_is_object(root) ? json_object_get(root, "traceEvents") : root;
     if (!json_is_array(events)) {
         json_decref(root);
         return mb__fail(err, MB_EFORMAT,
@@ -310,7 +312,8 @@ mb_status mb__trace_parse(const char *text, size_t len, const char *what,
     t->root = root;
     size_t i;
     json_t *e;
-    json_array_foreach(events, i, e) {
+    json_array_foreach(events, i, e)
+    {
         if (!json_is_object(e))
             continue;
         mb_status s = add_event(t, e, err);
@@ -391,8 +394,14 @@ static double median_i64(int64_t *v, size_t n)
     return n % 2 ? (double)v[n / 2] : ((double)v[n / 2 - 1] + v[n / 2]) / 2.0;
 }
 
-static const char *g_key_op(const tev *e) { return e->op; }
-static const char *g_key_node(const tev *e) { return e->node; }
+static const char *g_key_op(const tev *e)
+{
+    return e->op;
+}
+static const char *g_key_node(const tev *e)
+{
+    return e->node;
+}
 
 typedef const char *(*key_fn)(const tev *);
 
@@ -413,10 +422,10 @@ static int cmp_sref(const void *a, const void *b)
 
 static int cmp_total_desc(const void *a, const void *b)
 {
-    json_int_t x = json_integer_value(
-        json_object_get(*(json_t *const *)a, "total_ns"));
-    json_int_t y = json_integer_value(
-        json_object_get(*(json_t *const *)b, "total_ns"));
+    json_int_t x =
+        json_integer_value(json_object_get(*(json_t *const *)a, "total_ns"));
+    json_int_t y =
+        json_integer_value(json_object_get(*(json_t *const *)b, "total_ns"));
     return (x < y) - (x > y);
 }
 
@@ -425,28 +434,31 @@ static json_t *shapes_json(const json_t *arr)
     json_t *out = json_array();
     size_t i;
     json_t *item;
-    json_array_foreach(arr, i, item) {
+    json_array_foreach(arr, i, item)
+    {
         const char *key;
         json_t *dims;
-        json_object_foreach((json_t *)item, key, dims) {
-            json_array_append_new(out, json_pack("{s:s, s:O}", "dtype", key,
-                                                 "shape", dims));
+        json_object_foreach((json_t *)item, key, dims)
+        {
+            json_array_append_new(
+                out, json_pack("{s:s, s:O}", "dtype", key, "shape", dims));
             break;
         }
     }
     return out;
 }
 
-/* Groups events by key and appends one row per group to rows. */
-static int group_rows(const tev *ev, size_t n, key_fn key, int with_node,
-                      size_t nruns, int64_t run_total_ns, json_t *rows)
+/* Groups events by key and appends one row per group to rows; false when
+ * memory runs out. */
+static bool group_rows(const tev *ev, size_t n, key_fn key, int with_node,
+                       size_t nruns, int64_t run_total_ns, json_t *rows)
 {
     sref *s = mb__calloc(n ? n : 1, sizeof *s);
     int64_t *d = mb__calloc(n ? n : 1, sizeof *d);
     if (!s || !d) {
         free(s);
         free(d);
-        return -1;
+        return false;
     }
     for (size_t i = 0; i < n; i++)
         s[i] = (sref){&ev[i], key(&ev[i])};
@@ -506,18 +518,17 @@ static int group_rows(const tev *ev, size_t n, key_fn key, int with_node,
         json_object_set_new(row, "calls_per_run",
                             json_real((double)cnt / (double)nruns));
         json_object_set_new(row, "total_ns", json_integer(total));
-        json_object_set_new(row, "mean_ns",
-                            json_integer((total + (int64_t)cnt / 2) /
-                                         (int64_t)cnt));
-        json_object_set_new(row, "median_ns",
-                            json_integer((json_int_t)(median_i64(d, cnt) +
-                                                      0.5)));
+        json_object_set_new(
+            row, "mean_ns",
+            json_integer((total + (int64_t)cnt / 2) / (int64_t)cnt));
+        json_object_set_new(
+            row, "median_ns",
+            json_integer((json_int_t)(median_i64(d, cnt) + 0.5)));
         json_object_set_new(row, "per_run_ns",
                             json_integer(total / (int64_t)nruns));
-        json_object_set_new(row, "share",
-                            json_real(run_total_ns > 0
-                                          ? (double)total / run_total_ns
-                                          : 0.0));
+        json_object_set_new(
+            row, "share",
+            json_real(run_total_ns > 0 ? (double)total / run_total_ns : 0.0));
         json_object_set_new(row, "macs_per_run",
                             json_integer(macs / (int64_t)nruns));
         json_object_set_new(row, "flops_per_run",
@@ -534,7 +545,7 @@ static int group_rows(const tev *ev, size_t n, key_fn key, int with_node,
     json_t **tmp = mb__calloc(nr ? nr : 1, sizeof *tmp);
     if (!tmp) {
         json_decref(list);
-        return -1;
+        return false;
     }
     for (size_t i = 0; i < nr; i++)
         tmp[i] = json_array_get(list, i);
@@ -543,7 +554,7 @@ static int group_rows(const tev *ev, size_t n, key_fn key, int with_node,
         json_array_append(rows, tmp[i]);
     free(tmp);
     json_decref(list);
-    return 0;
+    return true;
 }
 
 mb_status mb__trace_profile(const mb_trace *t, size_t skip, json_t **out,
@@ -600,8 +611,7 @@ mb_status mb__trace_profile(const mb_trace *t, size_t skip, json_t **out,
     json_object_set_new(p, "runs",
                         json_pack("{s:I, s:I, s:I}", "total",
                                   (json_int_t)t->n_runs, "skipped",
-                                  (json_int_t)skip, "used",
-                                  (json_int_t)nruns));
+                                  (json_int_t)skip, "used", (json_int_t)nruns));
     json_t *rec = json_object();
     json_object_set_new(rec, "model_run_median_ns",
                         json_integer((json_int_t)median_i64(rd, nruns)));
@@ -613,13 +623,12 @@ mb_status mb__trace_profile(const mb_trace *t, size_t skip, json_t **out,
                         json_integer(kern_total / (int64_t)nruns));
     json_object_set_new(rec, "framework_overhead_median_ns",
                         json_integer((json_int_t)median_i64(ro, nruns)));
-    json_object_set_new(rec, "framework_overhead_mean_ns",
-                        json_integer((run_total - kern_total) /
-                                     (int64_t)nruns));
-    json_object_set_new(rec, "kernel_share_of_model_run",
-                        json_real(run_total > 0
-                                      ? (double)kern_total / run_total
-                                      : 0.0));
+    json_object_set_new(
+        rec, "framework_overhead_mean_ns",
+        json_integer((run_total - kern_total) / (int64_t)nruns));
+    json_object_set_new(
+        rec, "kernel_share_of_model_run",
+        json_real(run_total > 0 ? (double)kern_total / run_total : 0.0));
     json_object_set_new(rec, "subgraph_kernel_median_ns",
                         json_integer((json_int_t)median_i64(rs, nruns)));
     json_object_set_new(rec, "subgraph_kernel_mean_ns",
@@ -627,8 +636,8 @@ mb_status mb__trace_profile(const mb_trace *t, size_t skip, json_t **out,
     json_object_set_new(p, "reconcile", rec);
 
     json_t *ops = json_array(), *nodes = json_array();
-    int bad = group_rows(ev, n, g_key_op, 0, nruns, run_total, ops) ||
-              group_rows(ev, n, g_key_node, 1, nruns, run_total, nodes);
+    bool bad = !group_rows(ev, n, g_key_op, 0, nruns, run_total, ops) ||
+               !group_rows(ev, n, g_key_node, 1, nruns, run_total, nodes);
     json_object_set_new(p, "op_types", ops);
     json_object_set_new(p, "nodes", nodes);
     json_object_set_new(

@@ -4,29 +4,11 @@
 #include "core/err.h"
 #include "core/fileio.h"
 #include "store/store.h"
+#include "store/transfer.h"
 
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-
-static mb_status load_json(const char *path, const char *what, json_t **out,
-                           mb_err *err)
-{
-    char *data;
-    size_t len;
-    *out = NULL;
-    mb_status st = mb__read_file(path, &data, &len, err);
-    if (st)
-        return st;
-    json_error_t je;
-    *out = json_loadb(data, len, 0, &je);
-    free(data);
-    if (!*out)
-        return mb__fail(err, MB_EFORMAT,
-                        "%s %s is not valid JSON (line %d: %s)", what, path,
-                        je.line, je.text);
-    return MB_OK;
-}
 
 int mb__gate_is_compare_doc(const char *path)
 {
@@ -77,7 +59,7 @@ mb_status mb__gate_run(mb__gate_req *rq, json_t **result, int *exit_code,
     char src[1100];
     *result = NULL;
     *exit_code = 0;
-    mb_status st = load_json(rq->current, "current", &cur, err);
+    mb_status st = mb__json_file_load(rq->current, "current", &cur, err);
     if (!st)
         st = mb__regress_check_doc(cur, rq->current, err);
     if (!st && rq->db) {
@@ -88,22 +70,22 @@ mb_status mb__gate_run(mb__gate_req *rq, json_t **result, int *exit_code,
         goto out;
     if (rq->against) {
         const char *commit = json_string_value(json_object_get(git, "commit"));
-        st = not_usage(mb__store_baseline(store, rq->against, commit, cur, &base,
-                                          err),
-                       err);
+        st = not_usage(
+            mb__store_baseline(store, rq->against, commit, cur, &base, err),
+            err);
         if (st)
             goto out;
         const char *bc = json_string_value(json_object_get(
             json_object_get(json_object_get(base, "store"), "git"), "commit"));
-        snprintf(src, sizeof src, "%s@%s (commit %.12s)",
-                 mb__store_kind(store), rq->against, bc ? bc : "none");
+        snprintf(src, sizeof src, "%s@%s (commit %.12s)", mb__store_kind(store),
+                 rq->against, bc ? bc : "none");
     } else if (!rq->baseline) {
         /* A compare document: its variants against its own baseline,
          * paired round by round (the same pointer tells the gate). */
         base = json_incref(cur);
         snprintf(src, sizeof src, "%s (its baseline variant)", rq->current);
     } else {
-        if ((st = load_json(rq->baseline, "baseline", &base, err)))
+        if ((st = mb__json_file_load(rq->baseline, "baseline", &base, err)))
             goto out;
         snprintf(src, sizeof src, "%s", rq->baseline);
     }
@@ -116,9 +98,8 @@ mb_status mb__gate_run(mb__gate_req *rq, json_t **result, int *exit_code,
             goto out;
         rq->opts.history = history;
     }
-    st = not_usage(mb__regress_run(base, cur, &rq->opts, result, exit_code,
-                                   err),
-                   err);
+    st = not_usage(
+        mb__regress_run(base, cur, &rq->opts, result, exit_code, err), err);
     if (!st && store && !rq->no_store)
         st = mb__store_put(store, cur, git, err);
 out:

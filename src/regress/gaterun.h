@@ -12,12 +12,12 @@
 #include <jansson.h>
 
 typedef struct mb__gate_req {
-    const char *current;  /* path of the current document; required */
-    const char *baseline; /* path of the baseline document, or NULL */
-    const char *db;       /* store (path or URL), or NULL */
-    const char *against;  /* with db: branch or commit prefix, or NULL */
-    const char *git_dir;  /* repository of the measured project (NULL: .) */
-    int no_store;         /* with db: do not append the current document */
+    const char *current;   /* path of the current document; required */
+    const char *baseline;  /* path of the baseline document, or NULL */
+    const char *db;        /* store (path or URL), or NULL */
+    const char *against;   /* with db: branch or commit prefix, or NULL */
+    const char *git_dir;   /* repository of the measured project (NULL: .) */
+    int no_store;          /* with db: do not append the current document */
     mb__regress_opts opts; /* thresholds, accuracy gates, seed; the
                               sources and history are filled in here */
 } mb__gate_req;

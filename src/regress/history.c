@@ -5,6 +5,7 @@
 #include "core/buf.h"
 #include "regress/changepoint.h"
 
+#include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -37,14 +38,14 @@ static json_t *series_of(json_t *series, json_t *index, const json_t *r)
     return s;
 }
 
-static int add_change_points(json_t *s)
+static bool add_change_points(json_t *s)
 {
     json_t *pts = json_object_get(s, "points");
     size_t n = json_array_size(pts);
     double *x = mb__calloc(n ? n : 1, sizeof *x);
     mb__changepoint cp[64];
     if (!x)
-        return -1;
+        return false;
     for (size_t k = 0; k < n; k++)
         x[k] =
             json_number_value(json_object_get(json_array_get(pts, k), "value"));
@@ -65,9 +66,9 @@ static int add_change_points(json_t *s)
                           json_object_get(p, "git_commit"), "before",
                           cp[k].before, "after", cp[k].after, "change", change,
                           "score", cp[k].score)))
-            return -1;
+            return false;
     }
-    return 0;
+    return true;
 }
 
 json_t *mb__history_series(const json_t *rows, const char *metric)
@@ -98,7 +99,7 @@ json_t *mb__history_series(const json_t *rows, const char *metric)
     json_t *s;
     json_array_foreach(series, i, s)
     {
-        if (ok && add_change_points(s))
+        if (ok && !add_change_points(s))
             ok = 0;
     }
     if (!ok) {

@@ -25,20 +25,18 @@ const char *mb__regress_metric_name(int m)
     return m >= 0 && m < MB_GM_COUNT ? metric_names[m] : "?";
 }
 
+static const char *const verdict_names[] = {
+    [MB_VERDICT_PASS] = "pass",
+    [MB_VERDICT_REGRESSION] = "regression",
+    [MB_VERDICT_IMPROVEMENT] = "improvement",
+    [MB_VERDICT_INCONCLUSIVE] = "inconclusive",
+    [MB_VERDICT_SKIPPED] = "skipped"};
+
 const char *mb__verdict_name(mb__verdict v)
 {
-    switch (v) {
-    case MB_VERDICT_PASS:
-        return "pass";
-    case MB_VERDICT_REGRESSION:
-        return "regression";
-    case MB_VERDICT_IMPROVEMENT:
-        return "improvement";
-    case MB_VERDICT_INCONCLUSIVE:
-        return "inconclusive";
-    default:
-        return "skipped";
-    }
+    return (size_t)v < sizeof verdict_names / sizeof verdict_names[0]
+               ? verdict_names[v]
+               : "skipped";
 }
 
 void mb__regress_defaults(mb__regress_opts *o)
@@ -159,8 +157,8 @@ mb__verdict mb__regress_replicates(const char *metric, const double *fb,
                                    double threshold, int higher_is_better,
                                    const mb__regress_opts *o, json_t **out)
 {
-    return judge_replicates(metric, fb, kb, fc, kc, threshold,
-                            higher_is_better, 0, o, out);
+    return judge_replicates(metric, fb, kb, fc, kc, threshold, higher_is_better,
+                            0, o, out);
 }
 
 /* paired: replicate i of both sides ran side by side (a compare's round
@@ -181,7 +179,8 @@ static mb__verdict judge_replicates(const char *metric, const double *fb,
     char why[480];
     mb__verdict v = MB_VERDICT_INCONCLUSIVE;
     /* Throughput is 1e9 / mean latency; its ratio is the inverse. */
-    double *b = mb__calloc(kb + 1, sizeof *b), *c = mb__calloc(kc + 1, sizeof *c);
+    double *b = mb__calloc(kb + 1, sizeof *b),
+           *c = mb__calloc(kc + 1, sizeof *c);
     for (size_t i = 0; b && i < kb; i++)
         b[i] = higher_is_better ? 1e9 / fb[i] : fb[i];
     for (size_t i = 0; c && i < kc; i++)
@@ -200,15 +199,17 @@ static mb__verdict judge_replicates(const char *metric, const double *fb,
                  "regression from a process that settled differently: run "
                  "both sides with --processes 40 (the default)",
                  metric, kb, kc);
-        json_object_set_new(j, "ratio", num_or_null(gb.est > 0 ? gc.est / gb.est
-                                                               : NAN));
+        json_object_set_new(j, "ratio",
+                            num_or_null(gb.est > 0 ? gc.est / gb.est : NAN));
         json_object_set_new(j, "ci95", json_null());
         json_object_set_new(j, "p_value", json_null());
         goto done;
     }
     if (paired && kb != kc) {
-        snprintf(why, sizeof why, "%s: %zu and %zu processes cannot be "
-                 "paired round by round", metric, kb, kc);
+        snprintf(why, sizeof why,
+                 "%s: %zu and %zu processes cannot be "
+                 "paired round by round",
+                 metric, kb, kc);
         json_object_set_new(j, "ratio", json_null());
         json_object_set_new(j, "ci95", json_null());
         json_object_set_new(j, "p_value", json_null());
@@ -260,8 +261,8 @@ static mb__verdict judge_replicates(const char *metric, const double *fb,
                  metric, c_est, c_lo, c_hi, kb, kc, c_thr, ps, o->alpha);
     } else if (sig && bad_hi < better) {
         v = MB_VERDICT_IMPROVEMENT;
-        snprintf(why, sizeof why, "%s %s (95%% CI %s..%s), p%s < %g",
-                 metric, c_est, c_lo, c_hi, ps, o->alpha);
+        snprintf(why, sizeof why, "%s %s (95%% CI %s..%s), p%s < %g", metric,
+                 c_est, c_lo, c_hi, ps, o->alpha);
     } else if (bad_hi <= worse) {
         v = MB_VERDICT_PASS;
         snprintf(why, sizeof why, "%s %s (95%% CI %s..%s) within %s", metric,
@@ -269,8 +270,8 @@ static mb__verdict judge_replicates(const char *metric, const double *fb,
     } else {
         double e = log(bad), t = log(worse);
         double half = e < t ? t - e : e - t;
-        double sd = r.se_log * sqrt((double)(kb * kc) / (double)(kb + kc)) *
-                    sqrt(2.0);
+        double sd =
+            r.se_log * sqrt((double)(kb * kc) / (double)(kb + kc)) * sqrt(2.0);
         if (paired)
             sd = r.se_log * sqrt((double)kb);
         need = mb__replicates_needed(sd, half > 1e-4 ? half : 1e-4, paired);
@@ -327,8 +328,10 @@ static double *samples_of(const json_t *run, size_t *n)
 static double *replicate_figures(const json_t *run, double q, size_t *k)
 {
     *k = 0;
-    const char *key = q == 50 ? "median" : q == 99 ? "p99" : q < 0 ? "mean"
-                                                                 : NULL;
+    const char *key = q == 50   ? "median"
+                      : q == 99 ? "p99"
+                      : q < 0   ? "mean"
+                                : NULL;
     const json_t *pp = json_object_get(
         json_object_get(json_object_get(run, "replication"), "per_process"),
         key ? key : "");
@@ -349,14 +352,14 @@ static double *replicate_figures(const json_t *run, double q, size_t *k)
         x = mb__calloc(json_array_size(sa), sizeof *x);
         if (!x)
             return NULL;
-        json_array_foreach(sa, i, v) if (json_is_number(v) &&
-                                         json_number_value(v) > 0)
+        json_array_foreach(sa, i,
+                           v) if (json_is_number(v) && json_number_value(v) > 0)
             x[(*k)++] = json_number_value(v);
         return x;
     }
     if (json_array_size(pp)) {
-        json_array_foreach(pp, i, v) if (json_is_number(v) &&
-                                         json_number_value(v) > 0)
+        json_array_foreach(pp, i,
+                           v) if (json_is_number(v) && json_number_value(v) > 0)
             x[(*k)++] = json_number_value(v);
         return x;
     }
@@ -369,8 +372,8 @@ static double *replicate_figures(const json_t *run, double q, size_t *k)
             for (size_t t = 0; d && t < m; t++)
                 d[t] = json_number_value(json_array_get(sa, off + t));
             off += m;
-            if (!d || m == 0 || (q >= 0 && q != 50 &&
-                                 !mb__percentile_supported(m, q))) {
+            if (!d || m == 0 ||
+                (q >= 0 && q != 50 && !mb__percentile_supported(m, q))) {
                 free(d);
                 continue;
             }
@@ -387,7 +390,7 @@ static double *replicate_figures(const json_t *run, double q, size_t *k)
         *k = 1;
     } else {
         const json_t *lat = json_object_get(run, "latency");
-        const json_t *f = json_object_get(lat, q == 50 ? "median"
+        const json_t *f = json_object_get(lat, q == 50   ? "median"
                                                : q == 99 ? "p99"
                                                : q == 90 ? "p90"
                                                : q == 95 ? "p95"
@@ -514,9 +517,10 @@ static int64_t batch_of(const json_t *run)
 
 static void describe_run(mb_buf *b, const json_t *run)
 {
-    mb__buf_printf(b, "%s %s variant %s", json_object_get(run, "model") ? "model" : "program", model_name(run),
-                   run_str(run, "variant", NULL) ? run_str(run, "variant", NULL)
-                                                 : "?");
+    mb__buf_printf(
+        b, "%s %s variant %s",
+        json_object_get(run, "model") ? "model" : "program", model_name(run),
+        run_str(run, "variant", NULL) ? run_str(run, "variant", NULL) : "?");
     if (json_is_integer(json_object_get(run, "batch_size")))
         mb__buf_printf(b, " batch %" PRId64, batch_of(run));
 }
@@ -551,11 +555,13 @@ static double history_spread(const json_t *hist, const json_t *run,
         return NAN;
     double x[MB_REGRESS_HISTORY_MAX];
     size_t n = 0;
-    for (size_t i = json_array_size(hist); i-- > 0 && n < MB_REGRESS_HISTORY_MAX;) {
+    for (size_t i = json_array_size(hist);
+         i-- > 0 && n < MB_REGRESS_HISTORY_MAX;) {
         const json_t *h = json_array_get(hist, i);
         const json_t *v = json_object_get(h, figure);
         if (!json_is_number(v) || json_number_value(v) <= 0 ||
-            json_integer_value(json_object_get(h, "batch_size")) != batch_of(run) ||
+            json_integer_value(json_object_get(h, "batch_size")) !=
+                batch_of(run) ||
             !str_eq(json_string_value(json_object_get(h, "model_name")),
                     model_name(run)) ||
             !str_eq(json_string_value(json_object_get(h, "variant")),
@@ -611,11 +617,10 @@ static void compare_pair(const json_t *rb, const json_t *rc, const char *how,
             double sd = history_spread(o->history, rc, metric_names[m], &used);
             double wide = isfinite(sd) ? exp(MB_REGRESS_HISTORY_K * sd) - 1 : 0;
             if (isfinite(sd))
-                from_hist = json_pack("{s:I,s:f,s:f,s:f,s:b}", "runs",
-                                      (json_int_t)used, "sd_log", sd,
-                                      "given", thr, "threshold",
-                                      wide > thr ? wide : thr, "widened",
-                                      wide > thr);
+                from_hist =
+                    json_pack("{s:I,s:f,s:f,s:f,s:b}", "runs", (json_int_t)used,
+                              "sd_log", sd, "given", thr, "threshold",
+                              wide > thr ? wide : thr, "widened", wide > thr);
             if (wide > thr)
                 thr = wide;
         }
@@ -628,8 +633,7 @@ static void compare_pair(const json_t *rb, const json_t *rc, const char *how,
                                  m == MB_GM_THROUGHPUT, paired, o, &j);
             free(fb);
             free(fc);
-        }
-        else if (m == MB_GM_MEMORY) {
+        } else if (m == MB_GM_MEMORY) {
             const char *mb_ = run_str(rb, "memory", "peak_method"),
                        *mc = run_str(rc, "memory", "peak_method");
             const json_t *pb = json_object_get(json_object_get(rb, "memory"),
@@ -651,10 +655,11 @@ static void compare_pair(const json_t *rb, const json_t *rc, const char *how,
         } else {
             const json_t *mb0 = json_object_get(rb, "model"),
                          *mc0 = json_object_get(rc, "model");
-            const char *sk = json_is_number(json_object_get(mb0, "total_bytes")) &&
-                                     json_is_number(json_object_get(mc0, "total_bytes"))
-                                 ? "total_bytes"
-                                 : "file_bytes";
+            const char *sk =
+                json_is_number(json_object_get(mb0, "total_bytes")) &&
+                        json_is_number(json_object_get(mc0, "total_bytes"))
+                    ? "total_bytes"
+                    : "file_bytes";
             v = gate_figure("size", json_object_get(mb0, sk),
                             json_object_get(mc0, sk), thr, 0, "bytes", &j);
         }
@@ -703,7 +708,8 @@ static void load_gate(const json_t *base, const json_t *cur,
                  *lc = json_object_get(cur, "load");
     const json_t *sb = json_object_get(lb, "search"),
                  *sc = json_object_get(lc, "search");
-    const json_t *rc = json_object_get(lc, "run"), *rb = json_object_get(lb, "run");
+    const json_t *rc = json_object_get(lc, "run"),
+                 *rb = json_object_get(lb, "run");
     double thr = o->threshold[MB_GM_THROUGHPUT] >= 0
                      ? o->threshold[MB_GM_THROUGHPUT]
                      : 0.05;
@@ -714,8 +720,10 @@ static void load_gate(const json_t *base, const json_t *cur,
     json_object_set_new(c, "matched_by", json_string("load search"));
     const char *shb = run_str(rb, "model", "sha256"),
                *shc = run_str(rc, "model", "sha256");
-    json_object_set_new(c, "baseline_sha256", shb ? json_string(shb) : json_null());
-    json_object_set_new(c, "current_sha256", shc ? json_string(shc) : json_null());
+    json_object_set_new(c, "baseline_sha256",
+                        shb ? json_string(shb) : json_null());
+    json_object_set_new(c, "current_sha256",
+                        shc ? json_string(shc) : json_null());
     mb__verdict v;
     char why[400];
     double pb = json_number_value(json_object_get(sb, "percentile")),
@@ -732,10 +740,13 @@ static void load_gate(const json_t *base, const json_t *cur,
                  !sb ? "baseline" : "current results");
     } else if (pb != pc || bb != bc) {
         v = MB_VERDICT_INCONCLUSIVE;
-        snprintf(why, sizeof why, "different latency bounds (baseline p%g <= "
+        snprintf(why, sizeof why,
+                 "different latency bounds (baseline p%g <= "
                  "%.0f ns, current p%g <= %.0f ns): the rates are not "
-                 "comparable", pb, pc, bb, bc);
-    } else if (kb >= 2 && kc >= 2 && kb == json_array_size(json_object_get(sb, "searches")) &&
+                 "comparable",
+                 pb, pc, bb, bc);
+    } else if (kb >= 2 && kc >= 2 &&
+               kb == json_array_size(json_object_get(sb, "searches")) &&
                kc == json_array_size(json_object_get(sc, "searches"))) {
         v = judge_replicates("slo_qps", fb, kb, fc, kc, thr, 1, 0, o, &j);
         json_object_set_new(j, "unit", json_string("search"));
@@ -743,19 +754,24 @@ static void load_gate(const json_t *base, const json_t *cur,
         double ratio = qb > 0 ? qc / qb : (qc > 0 ? INFINITY : 1.0);
         if (qc < qb / (1 + thr)) {
             v = MB_VERDICT_REGRESSION;
-            snprintf(why, sizeof why, "highest rate meeting p%g fell %.1f%% "
+            snprintf(why, sizeof why,
+                     "highest rate meeting p%g fell %.1f%% "
                      "(%.0f -> %.0f requests/s), more than the %.1f%% "
                      "allowed (one search per side: no interval)",
                      pc, (ratio - 1) * 100, qb, qc, thr * 100);
         } else if (qc > qb * (1 + thr)) {
             v = MB_VERDICT_IMPROVEMENT;
-            snprintf(why, sizeof why, "highest rate meeting p%g rose %+.1f%% "
-                     "(%.0f -> %.0f requests/s)", pc, (ratio - 1) * 100, qb, qc);
+            snprintf(why, sizeof why,
+                     "highest rate meeting p%g rose %+.1f%% "
+                     "(%.0f -> %.0f requests/s)",
+                     pc, (ratio - 1) * 100, qb, qc);
         } else {
             v = MB_VERDICT_PASS;
-            snprintf(why, sizeof why, "highest rate meeting p%g %.0f -> %.0f "
+            snprintf(why, sizeof why,
+                     "highest rate meeting p%g %.0f -> %.0f "
                      "requests/s, within %.1f%% (one search per side: no "
-                     "interval; --repeat gives one)", pc, qb, qc, thr * 100);
+                     "interval; --repeat gives one)",
+                     pc, qb, qc, thr * 100);
         }
     }
     if (!j) {
@@ -764,7 +780,8 @@ static void load_gate(const json_t *base, const json_t *cur,
         json_object_set_new(j, "threshold", json_real(thr));
         json_object_set_new(j, "baseline", sb ? json_real(qb) : json_null());
         json_object_set_new(j, "current", sc ? json_real(qc) : json_null());
-        json_object_set_new(j, "ratio", sb && sc && qb > 0 ? json_real(qc / qb) : json_null());
+        json_object_set_new(
+            j, "ratio", sb && sc && qb > 0 ? json_real(qc / qb) : json_null());
         json_object_set_new(j, "ci95", json_null());
         json_object_set_new(j, "p_value", json_null());
         json_object_set_new(j, "verdict", json_string(mb__verdict_name(v)));
@@ -834,6 +851,26 @@ static void find_metric(const json_t *j, const char *name, mb_buf *path,
     }
 }
 
+/* The figures called metric in the comparison and in each run's accuracy
+ * section of cur: a new array of {path, value, ...} (find_metric). */
+static json_t *accuracy_figures(const json_t *cur, const char *metric)
+{
+    json_t *found = json_array();
+    mb_buf path = MB_BUF_INIT;
+    mb__buf_puts(&path, "comparison");
+    find_metric(json_object_get(cur, "comparison"), metric, &path, found);
+    size_t r;
+    const json_t *run;
+    json_array_foreach(json_object_get(cur, "runs"), r, run)
+    {
+        path.len = 0;
+        mb__buf_printf(&path, "runs[%zu].accuracy", r);
+        find_metric(json_object_get(run, "accuracy"), metric, &path, found);
+    }
+    mb__buf_free(&path);
+    return found;
+}
+
 static mb_status check_accuracy(const json_t *cur, const mb__regress_opts *o,
                                 json_t *out, int *failed, mb_err *err)
 {
@@ -843,29 +880,7 @@ static mb_status check_accuracy(const json_t *cur, const mb__regress_opts *o,
         mb_status st = mb__gate_parse(o->accuracy[i], &g, err);
         if (st)
             return mb__fail_prefix(err, "--gate");
-        json_t *found = json_array();
-        mb_buf path = MB_BUF_INIT;
-        mb__buf_puts(&path, "comparison");
-        find_metric(json_object_get(cur, "comparison"), g.metric, &path, found);
-        size_t r;
-        const json_t *run;
-        json_array_foreach(json_object_get(cur, "runs"), r, run)
-        {
-            path.len = 0;
-            mb__buf_printf(&path, "runs[%zu].accuracy", r);
-            find_metric(json_object_get(run, "accuracy"), g.metric, &path,
-                        found);
-        }
-        mb__buf_free(&path);
-        if (json_array_size(found) == 0) {
-            json_decref(found);
-            return mb__fail(err, MB_EDATA,
-                            "--gate '%s': the current results have no "
-                            "accuracy figure '%s' (looked in \"comparison\" "
-                            "and each run's \"accuracy\"); gate a metric that "
-                            "mbench compare or validate recorded",
-                            o->accuracy[i], g.metric);
-        }
+        json_t *found = accuracy_figures(cur, g.metric);
         size_t k;
         json_t *f;
         json_array_foreach(found, k, f)
@@ -879,7 +894,15 @@ static mb_status check_accuracy(const json_t *cur, const mb__regress_opts *o,
                 (*failed)++;
             json_array_append(out, f);
         }
+        size_t n_found = json_array_size(found);
         json_decref(found);
+        if (!n_found)
+            return mb__fail(err, MB_EDATA,
+                            "--gate '%s': the current results have no "
+                            "accuracy figure '%s' (looked in \"comparison\" "
+                            "and each run's \"accuracy\"); gate a metric that "
+                            "mbench compare or validate recorded",
+                            o->accuracy[i], g.metric);
     }
     return MB_OK;
 }
@@ -916,7 +939,8 @@ static void check_comparable(const json_t *base, const json_t *cur,
                        json_object_get(cur, facts[i][0]), facts[i][1]));
         if (a && b && strcmp(a, b) != 0) {
             char w[400];
-            snprintf(w, sizeof w, "baseline and current come from different "
+            snprintf(w, sizeof w,
+                     "baseline and current come from different "
                      "%ss (%s vs %s): a difference may be the machine's",
                      facts[i][2], a, b);
             json_array_append_new(warnings, json_string(w));
@@ -930,13 +954,14 @@ static void check_comparable(const json_t *base, const json_t *cur,
                json_object_get(base, "environment"), "loadavg_1m")),
            lc = json_number_value(json_object_get(
                json_object_get(cur, "environment"), "loadavg_1m"));
-    json_int_t cores = json_integer_value(json_object_get(
-        json_object_get(cur, "environment"), "logical_cores"));
+    json_int_t cores = json_integer_value(
+        json_object_get(json_object_get(cur, "environment"), "logical_cores"));
     if (json_object_get(json_object_get(base, "environment"), "loadavg_1m") &&
         json_object_get(json_object_get(cur, "environment"), "loadavg_1m") &&
         fabs(lb - lc) > 0.5 * (double)(cores > 0 ? cores : 1)) {
         char w[400];
-        snprintf(w, sizeof w, "the machine's load differed (1-minute load "
+        snprintf(w, sizeof w,
+                 "the machine's load differed (1-minute load "
                  "average %.1f at the baseline, %.1f now, on %lld cores): a "
                  "latency change may be the load's; measure both in one "
                  "`mbench compare` and gate it with --current COMPARE.json",
@@ -946,14 +971,16 @@ static void check_comparable(const json_t *base, const json_t *cur,
     }
     const json_t *rb = json_array_get(json_object_get(base, "runs"), 0),
                  *rc = json_array_get(json_object_get(cur, "runs"), 0);
-    const char *vb = json_string_value(json_object_get(
-                   json_object_get(rb, "runtime"), "version")),
-               *vc = json_string_value(json_object_get(
-                   json_object_get(rc, "runtime"), "version"));
+    const char *vb = json_string_value(
+                   json_object_get(json_object_get(rb, "runtime"), "version")),
+               *vc = json_string_value(
+                   json_object_get(json_object_get(rc, "runtime"), "version"));
     if (vb && vc && strcmp(vb, vc) != 0) {
         char w[300];
-        snprintf(w, sizeof w, "baseline and current ran on different runtime "
-                 "versions (%s vs %s)", vb, vc);
+        snprintf(w, sizeof w,
+                 "baseline and current ran on different runtime "
+                 "versions (%s vs %s)",
+                 vb, vc);
         json_array_append_new(warnings, json_string(w));
         json_array_append_new(diff, json_string("runtime version"));
     }
@@ -965,14 +992,17 @@ static void check_comparable(const json_t *base, const json_t *cur,
         char *a = json_dumps(ob, JSON_COMPACT | JSON_SORT_KEYS),
              *b = json_dumps(oc, JSON_COMPACT | JSON_SORT_KEYS);
         char w[600];
-        snprintf(w, sizeof w, "baseline and current were measured with "
-                 "different options (%s vs %s)", a ? a : "?", b ? b : "?");
+        snprintf(w, sizeof w,
+                 "baseline and current were measured with "
+                 "different options (%s vs %s)",
+                 a ? a : "?", b ? b : "?");
         free(a);
         free(b);
         json_array_append_new(warnings, json_string(w));
         json_array_append_new(diff, json_string("options"));
     }
-    json_object_set_new(res, "comparable", json_boolean(json_array_size(diff) == 0));
+    json_object_set_new(res, "comparable",
+                        json_boolean(json_array_size(diff) == 0));
     json_object_set_new(res, "differences", diff);
 }
 
@@ -1006,12 +1036,12 @@ mb_status mb__regress_run(const json_t *base, const json_t *cur,
     const json_t *rc;
     /* A compare document gated on its own: every variant against the
      * baseline variant it was interleaved with, paired round by round. */
-    int paired = base == cur && str_eq(json_string_value(json_object_get(
-                                           cur, "kind")),
-                                       "compare");
+    int paired =
+        base == cur &&
+        str_eq(json_string_value(json_object_get(cur, "kind")), "compare");
     if (paired) {
-        const char *bname = json_string_value(json_object_get(
-            json_object_get(cur, "comparison"), "baseline"));
+        const char *bname = json_string_value(
+            json_object_get(json_object_get(cur, "comparison"), "baseline"));
         memset(used, 1, nbr ? nbr : 1);
         json_array_foreach(cruns, i, rc)
         {
@@ -1019,101 +1049,109 @@ mb_status mb__regress_run(const json_t *base, const json_t *cur,
                 continue;
             const json_t *rb = NULL, *x;
             size_t k;
-            json_array_foreach(cruns, k, x)
-                if (run_ok(x) && str_eq(run_str(x, "variant", NULL), bname) &&
-                    batch_of(x) == batch_of(rc))
-                    rb = x;
+            json_array_foreach(
+                cruns, k, x) if (run_ok(x) &&
+                                 str_eq(run_str(x, "variant", NULL), bname) &&
+                                 batch_of(x) == batch_of(rc)) rb = x;
             if (rb)
-                compare_pair(rb, rc, "interleaved with the baseline variant",
-                             o, 1, &t, comparisons);
+                compare_pair(rb, rc, "interleaved with the baseline variant", o,
+                             1, &t, comparisons);
         }
         if (!json_array_size(comparisons))
-            mb__buf_printf(&first_miss, "the comparison has no variant "
+            mb__buf_printf(&first_miss,
+                           "the comparison has no variant "
                            "besides its baseline %s that ran",
                            bname ? bname : "(none)");
     } else
-    json_array_foreach(cruns, i, rc)
-    {
-        if (!run_ok(rc))
-            continue;
-        const char *vc = run_str(rc, "variant", NULL);
-        const char *sc = run_str(rc, "model", "sha256");
-        long by_sha = -1, by_name = -1;
-        for (size_t k = 0; k < nbr; k++) {
-            const json_t *rb = json_array_get(bruns, k);
-            if (used[k] || !run_ok(rb) || batch_of(rb) != batch_of(rc) ||
-                !(str_eq(run_str(rb, "variant", NULL), vc) ||
-                  (!vc && !run_str(rb, "variant", NULL))))
+        json_array_foreach(cruns, i, rc)
+        {
+            if (!run_ok(rc))
                 continue;
-            if (sc && str_eq(run_str(rb, "model", "sha256"), sc)) {
-                by_sha = (long)k;
-                break;
-            }
-            if (by_name < 0 && strcmp(model_name(rb), model_name(rc)) == 0)
-                by_name = (long)k;
-        }
-        long k = by_sha >= 0 ? by_sha : by_name;
-        if (k < 0) {
-            mb_buf b = MB_BUF_INIT;
-            mb__buf_puts(&b, "no baseline run for ");
-            describe_run(&b, rc);
-            mb_buf bl = MB_BUF_INIT;
-            list_batches(&bl, bruns, rc);
-            if (bl.data && strcmp(bl.data, "none")) {
-                mb__buf_printf(&b, " (the baseline has batch sizes %s for "
-                               "that variant)", bl.data);
-            } else { /* no such variant: name the ones there are */
-                mb__buf_printf(&b, " (the baseline has no variant '%s'; its "
-                               "variants are: ", vc ? vc : "");
-                size_t q;
-                const json_t *r2;
-                mb_buf seen = MB_BUF_INIT;
-                json_array_foreach(bruns, q, r2)
-                {
-                    const char *v2 = run_str(r2, "variant", NULL);
-                    char key[300];
-                    snprintf(key, sizeof key, "|%s|", v2 ? v2 : "");
-                    if (seen.data && strstr(seen.data, key))
-                        continue;
-                    mb__buf_puts(&seen, key);
-                    mb__buf_printf(&b, "%s'%s'", q ? ", " : "",
-                                   v2 ? v2 : "");
+            const char *vc = run_str(rc, "variant", NULL);
+            const char *sc = run_str(rc, "model", "sha256");
+            long by_sha = -1, by_name = -1;
+            for (size_t k = 0; k < nbr; k++) {
+                const json_t *rb = json_array_get(bruns, k);
+                if (used[k] || !run_ok(rb) || batch_of(rb) != batch_of(rc) ||
+                    !(str_eq(run_str(rb, "variant", NULL), vc) ||
+                      (!vc && !run_str(rb, "variant", NULL))))
+                    continue;
+                if (sc && str_eq(run_str(rb, "model", "sha256"), sc)) {
+                    by_sha = (long)k;
+                    break;
                 }
-                mb__buf_free(&seen);
-                mb__buf_puts(&b, "; runs are matched by variant name (run: the model "
-                             "file's name, compare: NAME=MODEL) and "
-                             "batch size)");
+                if (by_name < 0 && strcmp(model_name(rb), model_name(rc)) == 0)
+                    by_name = (long)k;
             }
-            mb__buf_free(&bl);
-            if (!first_miss.len)
-                mb__buf_puts(&first_miss, b.data ? b.data : "");
-            json_array_append_new(
-                unmatched,
-                json_pack("{s:s,s:s,s:s,s:I,s:s}", "side", "current", "model",
-                          model_name(rc), "variant", vc ? vc : "", "batch_size",
-                          (json_int_t)batch_of(rc), "reason",
-                          b.data ? b.data : ""));
-            mb__buf_free(&b);
-            continue;
+            long k = by_sha >= 0 ? by_sha : by_name;
+            if (k < 0) {
+                mb_buf b = MB_BUF_INIT;
+                mb__buf_puts(&b, "no baseline run for ");
+                describe_run(&b, rc);
+                mb_buf bl = MB_BUF_INIT;
+                list_batches(&bl, bruns, rc);
+                if (bl.data && strcmp(bl.data, "none")) {
+                    mb__buf_printf(&b,
+                                   " (the baseline has batch sizes %s for "
+                                   "that variant)",
+                                   bl.data);
+                } else { /* no such variant: name the ones there are */
+                    mb__buf_printf(&b,
+                                   " (the baseline has no variant '%s'; its "
+                                   "variants are: ",
+                                   vc ? vc : "");
+                    size_t q;
+                    const json_t *r2;
+                    mb_buf seen = MB_BUF_INIT;
+                    json_array_foreach(bruns, q, r2)
+                    {
+                        const char *v2 = run_str(r2, "variant", NULL);
+                        char key[300];
+                        snprintf(key, sizeof key, "|%s|", v2 ? v2 : "");
+                        if (seen.data && strstr(seen.data, key))
+                            continue;
+                        mb__buf_puts(&seen, key);
+                        mb__buf_printf(&b, "%s'%s'", q ? ", " : "",
+                                       v2 ? v2 : "");
+                    }
+                    mb__buf_free(&seen);
+                    mb__buf_puts(
+                        &b,
+                        "; runs are matched by variant name (run: the model "
+                        "file's name, compare: NAME=MODEL) and "
+                        "batch size)");
+                }
+                mb__buf_free(&bl);
+                if (!first_miss.len)
+                    mb__buf_puts(&first_miss, b.data ? b.data : "");
+                json_array_append_new(
+                    unmatched,
+                    json_pack("{s:s,s:s,s:s,s:I,s:s}", "side", "current",
+                              "model", model_name(rc), "variant", vc ? vc : "",
+                              "batch_size", (json_int_t)batch_of(rc), "reason",
+                              b.data ? b.data : ""));
+                mb__buf_free(&b);
+                continue;
+            }
+            used[k] = 1;
+            const json_t *rb = json_array_get(bruns, (size_t)k);
+            const char *sb = run_str(rb, "model", "sha256");
+            if (by_sha < 0 && (sb || sc)) {
+                mb_buf b = MB_BUF_INIT;
+                describe_run(&b, rc);
+                mb__buf_printf(
+                    &b,
+                    ": model sha256 differs (baseline %.12s, current "
+                    "%.12s): matched by model name '%s' - the model "
+                    "files are not the same",
+                    sb ? sb : "none", sc ? sc : "none", model_name(rc));
+                json_array_append_new(t.warnings,
+                                      json_string(b.data ? b.data : ""));
+                mb__buf_free(&b);
+            }
+            compare_pair(rb, rc, by_sha >= 0 ? "sha256" : "name", o, 0, &t,
+                         comparisons);
         }
-        used[k] = 1;
-        const json_t *rb = json_array_get(bruns, (size_t)k);
-        const char *sb = run_str(rb, "model", "sha256");
-        if (by_sha < 0 && (sb || sc)) {
-            mb_buf b = MB_BUF_INIT;
-            describe_run(&b, rc);
-            mb__buf_printf(&b,
-                           ": model sha256 differs (baseline %.12s, current "
-                           "%.12s): matched by model name '%s' - the model "
-                           "files are not the same",
-                           sb ? sb : "none", sc ? sc : "none", model_name(rc));
-            json_array_append_new(t.warnings,
-                                  json_string(b.data ? b.data : ""));
-            mb__buf_free(&b);
-        }
-        compare_pair(rb, rc, by_sha >= 0 ? "sha256" : "name", o, 0, &t,
-                     comparisons);
-    }
     for (size_t k = 0; k < nbr; k++) {
         const json_t *rb = json_array_get(bruns, k);
         if (used[k] || !run_ok(rb))

@@ -63,8 +63,8 @@ const char *mb__regress_metric_name(int m);
 typedef struct mb__regress_opts {
     /* Allowed relative change per metric (0.05 = 5%); < 0: not gated. */
     double threshold[MB_GM_COUNT];
-    double alpha;   /* significance level of the U test */
-    uint64_t seed;  /* accepted (--seed) for old scripts; nothing resamples */
+    double alpha;  /* significance level of the U test */
+    uint64_t seed; /* accepted (--seed) for old scripts; nothing resamples */
     /* Accuracy gates "metric>=x" (borrowed strings), checked against
      * numeric fields of the current document's "comparison" and the runs'
      * "accuracy" objects. */
@@ -89,9 +89,9 @@ mb_status mb__regress_parse_thresholds(const char *spec, mb__regress_opts *o,
                                        mb_err *err);
 
 /* One latency-like comparison over per-replicate figures (one per
- * process: median, p99 or mean): Welch's t on the log figures, ratio current/baseline of the
- * geometric means.  With fewer than 2 processes on either side the verdict
- * is inconclusive and the reason says what to do. */
+ * process: median, p99 or mean): Welch's t on the log figures, ratio
+ * current/baseline of the geometric means.  With fewer than 2 processes on
+ * either side the verdict is inconclusive and the reason says what to do. */
 mb__verdict mb__regress_replicates(const char *metric, const double *fb,
                                    size_t kb, const double *fc, size_t kc,
                                    double threshold, int higher_is_better,

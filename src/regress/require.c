@@ -5,6 +5,7 @@
 #include "core/buf.h"
 #include "core/err.h"
 
+#include <stdbool.h>
 #include <ctype.h>
 #include <fnmatch.h>
 #include <math.h>
@@ -24,24 +25,38 @@ typedef struct known {
 } known;
 
 static const known known_figures[] = {
-    {"speedup", MB_RK_PLAIN},     {"speedup_p99", MB_RK_PLAIN},
-    {"size_ratio", MB_RK_PLAIN},  {"memory_ratio", MB_RK_PLAIN},
-    {"top1", MB_RK_PLAIN},        {"top5", MB_RK_PLAIN},
-    {"agreement_top1", MB_RK_PLAIN}, {"throughput", MB_RK_PLAIN},
-    {"batches_per_s", MB_RK_PLAIN}, {"ips", MB_RK_PLAIN},
-    {"params", MB_RK_PLAIN},      {"failures", MB_RK_PLAIN},
-    {"p50", MB_RK_TIME},          {"median", MB_RK_TIME},
-    {"p90", MB_RK_TIME},          {"p95", MB_RK_TIME},
-    {"p99", MB_RK_TIME},          {"mean", MB_RK_TIME},
-    {"min", MB_RK_TIME},          {"max", MB_RK_TIME},
-    {"user", MB_RK_TIME},         {"sys", MB_RK_TIME},
-    {"time_per_sample", MB_RK_TIME}, {"time_per_batch", MB_RK_TIME},
-    {"rss_peak", MB_RK_BYTES},    {"size", MB_RK_BYTES},
-    {"gpu_peak", MB_RK_BYTES},    {"leak", MB_RK_BOOL},
+    {"speedup", MB_RK_PLAIN},
+    {"speedup_p99", MB_RK_PLAIN},
+    {"size_ratio", MB_RK_PLAIN},
+    {"memory_ratio", MB_RK_PLAIN},
+    {"top1", MB_RK_PLAIN},
+    {"top5", MB_RK_PLAIN},
+    {"agreement_top1", MB_RK_PLAIN},
+    {"throughput", MB_RK_PLAIN},
+    {"batches_per_s", MB_RK_PLAIN},
+    {"ips", MB_RK_PLAIN},
+    {"params", MB_RK_PLAIN},
+    {"failures", MB_RK_PLAIN},
+    {"p50", MB_RK_TIME},
+    {"median", MB_RK_TIME},
+    {"p90", MB_RK_TIME},
+    {"p95", MB_RK_TIME},
+    {"p99", MB_RK_TIME},
+    {"mean", MB_RK_TIME},
+    {"min", MB_RK_TIME},
+    {"max", MB_RK_TIME},
+    {"user", MB_RK_TIME},
+    {"sys", MB_RK_TIME},
+    {"time_per_sample", MB_RK_TIME},
+    {"time_per_batch", MB_RK_TIME},
+    {"rss_peak", MB_RK_BYTES},
+    {"size", MB_RK_BYTES},
+    {"gpu_peak", MB_RK_BYTES},
+    {"leak", MB_RK_BOOL},
 };
 
 static const char *const loop_stats[] = {"p50", "median", "p90", "p95",
-                                         "p99", "mean", "min", "max"};
+                                         "p99", "mean",   "min", "max"};
 
 static int ends_with(const char *s, const char *suf)
 {
@@ -56,37 +71,42 @@ static int is_relative(const char *f)
            ends_with(f, "_delta") || ends_with(f, ".speedup");
 }
 
-/* The kind of a figure name; -1 when the name cannot be a figure. */
-static int figure_kind(const char *f)
+/* The kind of a figure name into *kind; false when the name cannot be a
+ * figure. */
+static bool figure_kind(const char *f, mb_req_kind *kind)
 {
     char base[MAX_TEXT];
     snprintf(base, sizeof base, "%s", f);
     if (ends_with(base, "_delta"))
         base[strlen(base) - 6] = '\0';
+    *kind = MB_RK_PLAIN;
     for (size_t i = 0; i < sizeof known_figures / sizeof *known_figures; i++)
-        if (!strcmp(base, known_figures[i].name))
-            return known_figures[i].kind == MB_RK_BOOL && strcmp(base, f)
-                       ? -1 /* no delta of a yes/no figure */
-                       : (int)known_figures[i].kind;
-    if (!strncmp(base, "phase.", 6) && base[6])
-        return ends_with(base, ".speedup") ? MB_RK_PLAIN : MB_RK_TIME;
+        if (!strcmp(base, known_figures[i].name)) {
+            *kind = known_figures[i].kind;
+            /* no delta of a yes/no figure */
+            return *kind != MB_RK_BOOL || !strcmp(base, f);
+        }
+    if (!strncmp(base, "phase.", 6) && base[6]) {
+        *kind = ends_with(base, ".speedup") ? MB_RK_PLAIN : MB_RK_TIME;
+        return true;
+    }
     if (!strncmp(base, "loop.", 5) && base[5]) {
         const char *dot = strrchr(base + 5, '.');
         if (!dot || dot == base + 5)
-            return -1;
+            return false;
         for (size_t i = 0; i < sizeof loop_stats / sizeof *loop_stats; i++)
-            if (!strcmp(dot + 1, loop_stats[i]))
-                return MB_RK_TIME;
-        return !strcmp(dot + 1, "throughput") || !strcmp(dot + 1, "speedup")
-                   ? MB_RK_PLAIN
-                   : -1;
+            if (!strcmp(dot + 1, loop_stats[i])) {
+                *kind = MB_RK_TIME;
+                return true;
+            }
+        return !strcmp(dot + 1, "throughput") || !strcmp(dot + 1, "speedup");
     }
     if ((!strncmp(base, "metric.", 7) && base[7]) ||
         (!strncmp(base, "counter.", 8) && base[8]))
-        return MB_RK_PLAIN;
+        return true;
     /* A bare name is a program's metric or counter ("psnr",
      * "cache_hit_rate"), resolved when judging. */
-    return strchr(base, '.') ? -1 : MB_RK_PLAIN;
+    return !strchr(base, '.');
 }
 
 /* ---- parsing ---------------------------------------------------------- */
@@ -103,39 +123,54 @@ static int name_char(int c)
     return isalnum(c) || c == '_' || c == '.' || c == '-' || c == '/';
 }
 
-/* Scales v by unit u for a figure of kind k; -1 when u does not fit. */
-static int apply_unit(const char *u, mb_req_kind k, double *v)
+/* Scales v by unit u for a figure of kind k; false when u does not fit. */
+static bool apply_unit(const char *u, mb_req_kind k, double *v)
 {
-    static const struct { const char *u; mb_req_kind k; double f; } units[] = {
-        {"ns", MB_RK_TIME, 1},           {"us", MB_RK_TIME, 1e3},
-        {"ms", MB_RK_TIME, 1e6},         {"s", MB_RK_TIME, 1e9},
-        {"min", MB_RK_TIME, 60e9},       {"B", MB_RK_BYTES, 1},
-        {"KB", MB_RK_BYTES, 1e3},        {"MB", MB_RK_BYTES, 1e6},
-        {"GB", MB_RK_BYTES, 1e9},        {"TB", MB_RK_BYTES, 1e12},
-        {"KiB", MB_RK_BYTES, 1024.0},    {"MiB", MB_RK_BYTES, 1048576.0},
+    static const struct {
+        const char *u;
+        mb_req_kind k;
+        double f;
+    } units[] = {
+        {"ns", MB_RK_TIME, 1},
+        {"us", MB_RK_TIME, 1e3},
+        {"ms", MB_RK_TIME, 1e6},
+        {"s", MB_RK_TIME, 1e9},
+        {"min", MB_RK_TIME, 60e9},
+        {"B", MB_RK_BYTES, 1},
+        {"KB", MB_RK_BYTES, 1e3},
+        {"MB", MB_RK_BYTES, 1e6},
+        {"GB", MB_RK_BYTES, 1e9},
+        {"TB", MB_RK_BYTES, 1e12},
+        {"KiB", MB_RK_BYTES, 1024.0},
+        {"MiB", MB_RK_BYTES, 1048576.0},
         {"GiB", MB_RK_BYTES, 1073741824.0},
         {"TiB", MB_RK_BYTES, 1099511627776.0},
-        {"%", MB_RK_PLAIN, 0.01},        {"x", MB_RK_PLAIN, 1},
+        {"%", MB_RK_PLAIN, 0.01},
+        {"x", MB_RK_PLAIN, 1},
     };
     if (!*u)
-        return k == MB_RK_TIME ? -1 : 0;
+        return k != MB_RK_TIME;
     for (size_t i = 0; i < sizeof units / sizeof *units; i++)
         if (!strcmp(u, units[i].u)) {
             if (units[i].k != k)
-                return -1;
+                return false;
             *v *= units[i].f;
-            return 0;
+            return true;
         }
-    return -1;
+    return false;
 }
 
 static const char *kind_units(mb_req_kind k)
 {
     switch (k) {
-    case MB_RK_TIME: return "a unit: ns, us, ms, s or min (e.g. 12ms)";
-    case MB_RK_BYTES: return "no unit (bytes) or B, KB, MB, GB, KiB, MiB, GiB";
-    case MB_RK_BOOL: return "yes or no";
-    default: return "a number, optionally with % or x";
+    case MB_RK_TIME:
+        return "a unit: ns, us, ms, s or min (e.g. 12ms)";
+    case MB_RK_BYTES:
+        return "no unit (bytes) or B, KB, MB, GB, KiB, MiB, GiB";
+    case MB_RK_BOOL:
+        return "yes or no";
+    default:
+        return "a number, optionally with % or x";
     }
 }
 
@@ -153,15 +188,19 @@ mb_status mb__require_parse(const char *text, mb_require *out, mb_err *err)
 {
     memset(out, 0, sizeof *out);
     if (!text || !*text)
-        return mb__fail(err, MB_EINVAL, "--require: empty expression; give "
+        return mb__fail(err, MB_EINVAL,
+                        "--require: empty expression; give "
                         "one like speedup>=3 or rss_peak<2GiB");
     size_t len = strlen(text);
     if (len >= MAX_TEXT)
-        return mb__fail(err, MB_EINVAL, "--require: expression of %zu "
-                        "characters; keep it under %d", len, MAX_TEXT);
+        return mb__fail(err, MB_EINVAL,
+                        "--require: expression of %zu "
+                        "characters; keep it under %d",
+                        len, MAX_TEXT);
     for (size_t i = 0; i < len; i++)
         if ((unsigned char)text[i] < 0x20 || text[i] == 0x7f)
-            return mb__fail(err, MB_EINVAL, "--require: control character in "
+            return mb__fail(err, MB_EINVAL,
+                            "--require: control character in "
                             "the expression; write it like speedup>=3");
     const char *p = text;
     /* An optional variant scope "GLOB:" before the figure. */
@@ -170,9 +209,11 @@ mb_status mb__require_parse(const char *text, mb_require *out, mb_err *err)
     const char *scope_end = NULL;
     if (colon && (!opc || colon < opc)) {
         if (colon == text)
-            return mb__fail(err, MB_EINVAL, "--require '%s': empty variant "
+            return mb__fail(err, MB_EINVAL,
+                            "--require '%s': empty variant "
                             "pattern before ':'; write VARIANT:FIGURE>=VALUE "
-                            "or leave the ':' out", text);
+                            "or leave the ':' out",
+                            text);
         scope_end = colon;
         p = colon + 1;
     }
@@ -185,29 +226,41 @@ mb_status mb__require_parse(const char *text, mb_require *out, mb_err *err)
     while (*p == ' ')
         p++;
     if (f1 == f0)
-        return mb__fail(err, MB_EINVAL, "--require '%s': no figure name before "
-                        "the comparison; figures: %s", text, vocabulary);
+        return mb__fail(err, MB_EINVAL,
+                        "--require '%s': no figure name before "
+                        "the comparison; figures: %s",
+                        text, vocabulary);
     mb_req_op op;
-    if (!strncmp(p, ">=", 2)) op = MB_REQ_GE, p += 2;
-    else if (!strncmp(p, "<=", 2)) op = MB_REQ_LE, p += 2;
-    else if (!strncmp(p, "==", 2)) op = MB_REQ_EQ, p += 2;
-    else if (!strncmp(p, "!=", 2)) op = MB_REQ_NE, p += 2;
-    else if (*p == '>') op = MB_REQ_GT, p++;
-    else if (*p == '<') op = MB_REQ_LT, p++;
-    else if (*p == '=') op = MB_REQ_EQ, p++;
+    if (!strncmp(p, ">=", 2))
+        op = MB_REQ_GE, p += 2;
+    else if (!strncmp(p, "<=", 2))
+        op = MB_REQ_LE, p += 2;
+    else if (!strncmp(p, "==", 2))
+        op = MB_REQ_EQ, p += 2;
+    else if (!strncmp(p, "!=", 2))
+        op = MB_REQ_NE, p += 2;
+    else if (*p == '>')
+        op = MB_REQ_GT, p++;
+    else if (*p == '<')
+        op = MB_REQ_LT, p++;
+    else if (*p == '=')
+        op = MB_REQ_EQ, p++;
     else
-        return mb__fail(err, MB_EINVAL, "--require '%s': expected a comparison "
-                        "(>=, >, <=, <, =, !=) after '%.*s'", text,
-                        (int)(f1 - f0), f0);
+        return mb__fail(err, MB_EINVAL,
+                        "--require '%s': expected a comparison "
+                        "(>=, >, <=, <, =, !=) after '%.*s'",
+                        text, (int)(f1 - f0), f0);
     while (*p == ' ')
         p++;
     char *figure = mb__strndup(f0, (size_t)(f1 - f0));
     if (!figure)
         return mb__fail(err, MB_ENOMEM, "out of memory");
-    int kind = figure_kind(figure);
-    if (kind < 0) {
-        mb__fail(err, MB_EINVAL, "--require '%s': '%s' is not a figure; "
-                 "figures: %s", text, figure, vocabulary);
+    mb_req_kind kind;
+    if (!figure_kind(figure, &kind)) {
+        mb__fail(err, MB_EINVAL,
+                 "--require '%s': '%s' is not a figure; "
+                 "figures: %s",
+                 text, figure, vocabulary);
         free(figure);
         return MB_EINVAL;
     }
@@ -215,21 +268,28 @@ mb_status mb__require_parse(const char *text, mb_require *out, mb_err *err)
     if (kind == MB_RK_BOOL) {
         const char *w = p;
         size_t wl = strcspn(w, " ");
-        if (wl == 3 && !strncmp(w, "yes", 3)) v = 1;
-        else if (wl == 4 && !strncmp(w, "true", 4)) v = 1;
-        else if (wl == 2 && !strncmp(w, "no", 2)) v = 0;
-        else if (wl == 5 && !strncmp(w, "false", 5)) v = 0;
+        if (wl == 3 && !strncmp(w, "yes", 3))
+            v = 1;
+        else if (wl == 4 && !strncmp(w, "true", 4))
+            v = 1;
+        else if (wl == 2 && !strncmp(w, "no", 2))
+            v = 0;
+        else if (wl == 5 && !strncmp(w, "false", 5))
+            v = 0;
         else {
-            mb__fail(err, MB_EINVAL, "--require '%s': %s is yes or no "
-                     "(e.g. %s=no)", text, figure, figure);
+            mb__fail(err, MB_EINVAL,
+                     "--require '%s': %s is yes or no "
+                     "(e.g. %s=no)",
+                     text, figure, figure);
             free(figure);
             return MB_EINVAL;
         }
         p = w + wl;
         if (op != MB_REQ_EQ && op != MB_REQ_NE) {
-            mb__fail(err, MB_EINVAL, "--require '%s': %s is yes or no: "
-                     "compare it with = or != (e.g. %s=no)", text, figure,
-                     figure);
+            mb__fail(err, MB_EINVAL,
+                     "--require '%s': %s is yes or no: "
+                     "compare it with = or != (e.g. %s=no)",
+                     text, figure, figure);
             free(figure);
             return MB_EINVAL;
         }
@@ -241,8 +301,10 @@ mb_status mb__require_parse(const char *text, mb_require *out, mb_err *err)
         else
             v = strtod(p, &end);
         if (end == p || !isfinite(v)) {
-            mb__fail(err, MB_EINVAL, "--require '%s': expected a number after "
-                     "'%s', with %s", text, op_text[op], kind_units(kind));
+            mb__fail(err, MB_EINVAL,
+                     "--require '%s': expected a number after "
+                     "'%s', with %s",
+                     text, op_text[op], kind_units(kind));
             free(figure);
             return MB_EINVAL;
         }
@@ -256,15 +318,15 @@ mb_status mb__require_parse(const char *text, mb_require *out, mb_err *err)
         memcpy(unit, p, ul);
         unit[ul] = '\0';
         p += strcspn(p, " ");
-        if (apply_unit(unit, (mb_req_kind)kind, &v) != 0 || !isfinite(v)) {
+        if (!apply_unit(unit, kind, &v) || !isfinite(v)) {
             mb__fail(err, MB_EINVAL, "--require '%s': %s%s%s takes %s", text,
                      unit[0] ? "unit '" : "", unit[0] ? unit : "",
-                     unit[0] ? "' does not fit; " : figure,
-                     kind_units(kind));
+                     unit[0] ? "' does not fit; " : figure, kind_units(kind));
             if (unit[0]) /* name the figure when the unit was wrong */
-                snprintf(err->msg, sizeof err->msg, "--require '%s': unit "
-                         "'%s' does not fit %s, which takes %s", text, unit,
-                         figure, kind_units(kind));
+                snprintf(err->msg, sizeof err->msg,
+                         "--require '%s': unit "
+                         "'%s' does not fit %s, which takes %s",
+                         text, unit, figure, kind_units(kind));
             free(figure);
             return MB_EINVAL;
         }
@@ -272,17 +334,19 @@ mb_status mb__require_parse(const char *text, mb_require *out, mb_err *err)
     while (*p == ' ')
         p++;
     if (*p) {
-        mb__fail(err, MB_EINVAL, "--require '%s': unexpected '%s' after the "
-                 "value", text, p);
+        mb__fail(err, MB_EINVAL,
+                 "--require '%s': unexpected '%s' after the "
+                 "value",
+                 text, p);
         free(figure);
         return MB_EINVAL;
     }
     out->text = mb__strdup(text);
-    out->scope = scope_end ? mb__strndup(text, (size_t)(scope_end - text))
-                           : NULL;
+    out->scope =
+        scope_end ? mb__strndup(text, (size_t)(scope_end - text)) : NULL;
     out->figure = figure;
     out->op = op;
-    out->kind = (mb_req_kind)kind;
+    out->kind = kind;
     out->value = v;
     if (!out->text || (scope_end && !out->scope)) {
         mb__require_free(out);
@@ -314,8 +378,8 @@ static double jnum(const json_t *o, const char *path)
     return json_is_number(v) ? json_number_value(v) : NAN;
 }
 
-static void put(json_t *figs, const char *name, double v, double lo,
-                double hi, mb_req_kind k)
+static void put(json_t *figs, const char *name, double v, double lo, double hi,
+                mb_req_kind k)
 {
     if (!isfinite(v) || !figs)
         return;
@@ -333,43 +397,69 @@ static void put_prefixed(json_t *figs, const char *prefix, const char *name,
     put(figs, key, v, lo, hi, k);
 }
 
-/* Percentiles of a FORMATS.md latency object into prefix + p50 ... */
-static void latency_figs(json_t *figs, const char *prefix,
-                         const json_t *lat)
+/* Percentiles of a FORMATS.md latency object into prefix + p50 ...: each
+ * figure's value from key, or from the estimate of its interval object
+ * (ci, when it has one) together with that interval. */
+static void latency_figs(json_t *figs, const char *prefix, const json_t *lat)
 {
+    static const struct {
+        const char *name, *key, *ci;
+    } rows[] = {
+        {"p50", "median", "median_ci95"},
+        {"median", "median", "median_ci95"},
+        {"p90", "p90", NULL},
+        {"p95", "p95", NULL},
+        {"p99", "p99", "p99_ci95"},
+        {"mean", "mean", NULL},
+        {"min", "min", NULL},
+        {"max", "max", NULL},
+    };
     if (!json_is_object(lat))
         return;
-    const json_t *mci = json_object_get(lat, "median_ci95");
-    double med = jnum(mci, "estimate");
-    if (!isfinite(med))
-        med = jnum(lat, "median");
-    put_prefixed(figs, prefix, "p50", med, jnum(mci, "lo"), jnum(mci, "hi"),
-                 MB_RK_TIME);
-    put_prefixed(figs, prefix, "median", med, jnum(mci, "lo"),
-                 jnum(mci, "hi"), MB_RK_TIME);
-    put_prefixed(figs, prefix, "p90", jnum(lat, "p90"), NAN, NAN, MB_RK_TIME);
-    put_prefixed(figs, prefix, "p95", jnum(lat, "p95"), NAN, NAN, MB_RK_TIME);
-    const json_t *pci = json_object_get(lat, "p99_ci95");
-    double p99 = jnum(pci, "estimate");
-    if (!isfinite(p99))
-        p99 = jnum(lat, "p99");
-    put_prefixed(figs, prefix, "p99", p99, jnum(pci, "lo"), jnum(pci, "hi"),
-                 MB_RK_TIME);
-    put_prefixed(figs, prefix, "mean", jnum(lat, "mean"), NAN, NAN,
-                 MB_RK_TIME);
-    put_prefixed(figs, prefix, "min", jnum(lat, "min"), NAN, NAN, MB_RK_TIME);
-    put_prefixed(figs, prefix, "max", jnum(lat, "max"), NAN, NAN, MB_RK_TIME);
+    for (size_t i = 0; i < sizeof rows / sizeof rows[0]; i++) {
+        const json_t *ci = rows[i].ci ? json_object_get(lat, rows[i].ci) : NULL;
+        double v = jnum(ci, "estimate");
+        if (!isfinite(v))
+            v = jnum(lat, rows[i].key);
+        put_prefixed(figs, prefix, rows[i].name, v, jnum(ci, "lo"),
+                     jnum(ci, "hi"), MB_RK_TIME);
+    }
+}
+
+/* A figure without an interval: its name, where it stands in an object
+ * (a dotted path) and its kind. */
+typedef struct fig_row {
+    const char *name, *path;
+    mb_req_kind kind;
+} fig_row;
+
+static void put_rows(json_t *figs, const json_t *o, const fig_row *rows,
+                     size_t n)
+{
+    for (size_t i = 0; i < n; i++)
+        put(figs, rows[i].name, jnum(o, rows[i].path), NAN, NAN, rows[i].kind);
 }
 
 static void run_figs(json_t *figs, const json_t *run)
 {
     latency_figs(figs, "", json_object_get(run, "latency"));
-    put(figs, "throughput", jnum(run, "throughput.samples_per_s"), NAN, NAN,
-        MB_RK_PLAIN);
-    put(figs, "ips", jnum(run, "throughput.inferences_per_s"), NAN, NAN,
-        MB_RK_PLAIN);
-    put(figs, "rss_peak", jnum(run, "memory.rss_peak_bytes"), NAN, NAN,
-        MB_RK_BYTES);
+    static const fig_row run_rows[] = {
+        {"throughput", "throughput.samples_per_s", MB_RK_PLAIN},
+        {"ips", "throughput.inferences_per_s", MB_RK_PLAIN},
+        {"rss_peak", "memory.rss_peak_bytes", MB_RK_BYTES},
+    };
+    static const fig_row exec_rows[] = {
+        {"user", "user_ns", MB_RK_TIME},
+        {"sys", "sys_ns", MB_RK_TIME},
+        {"failures", "failures", MB_RK_PLAIN},
+        {"gpu_peak", "gpu_peak_bytes", MB_RK_BYTES},
+    };
+    static const fig_row derived_rows[] = {
+        {"batches_per_s", "batches_per_s", MB_RK_PLAIN},
+        {"time_per_sample", "time_per_sample_ns", MB_RK_TIME},
+        {"time_per_batch", "time_per_batch_ns", MB_RK_TIME},
+    };
+    put_rows(figs, run, run_rows, sizeof run_rows / sizeof run_rows[0]);
     const json_t *leak = jpath(run, "memory.leak.suspected");
     if (json_is_boolean(leak))
         put(figs, "leak", json_is_true(leak), NAN, NAN, MB_RK_BOOL);
@@ -380,10 +470,7 @@ static void run_figs(json_t *figs, const json_t *run)
     const json_t *ex = json_object_get(run, "exec");
     if (!json_is_object(ex))
         return;
-    put(figs, "user", jnum(ex, "user_ns"), NAN, NAN, MB_RK_TIME);
-    put(figs, "sys", jnum(ex, "sys_ns"), NAN, NAN, MB_RK_TIME);
-    put(figs, "failures", jnum(ex, "failures"), NAN, NAN, MB_RK_PLAIN);
-    put(figs, "gpu_peak", jnum(ex, "gpu_peak_bytes"), NAN, NAN, MB_RK_BYTES);
+    put_rows(figs, ex, exec_rows, sizeof exec_rows / sizeof exec_rows[0]);
     /* A peak at or below mbench's own floor is only known as "at most". */
     if (!json_object_get(figs, "rss_peak") &&
         isfinite(jnum(ex, "peak_rss_bytes"))) {
@@ -395,23 +482,18 @@ static void run_figs(json_t *figs, const json_t *run)
     const json_t *d = json_object_get(ex, "derived");
     if (json_is_object(d)) {
         const json_t *ci = json_object_get(d, "samples_per_s_ci95");
-        put(figs, "throughput", jnum(d, "samples_per_s"),
-            jnum(ci, "lo"), jnum(ci, "hi"), MB_RK_PLAIN);
-        put(figs, "batches_per_s", jnum(d, "batches_per_s"), NAN, NAN,
-            MB_RK_PLAIN);
-        put(figs, "time_per_sample", jnum(d, "time_per_sample_ns"), NAN, NAN,
-            MB_RK_TIME);
-        put(figs, "time_per_batch", jnum(d, "time_per_batch_ns"), NAN, NAN,
-            MB_RK_TIME);
+        put(figs, "throughput", jnum(d, "samples_per_s"), jnum(ci, "lo"),
+            jnum(ci, "hi"), MB_RK_PLAIN);
+        put_rows(figs, d, derived_rows,
+                 sizeof derived_rows / sizeof derived_rows[0]);
     }
     const char *k;
     json_t *v;
     json_object_foreach(json_object_get(ex, "phases"), k, v)
         put_prefixed(figs, "phase.", k, jnum(v, "median_ns"),
                      jnum(v, "ci95.lo"), jnum(v, "ci95.hi"), MB_RK_TIME);
-    json_object_foreach(json_object_get(ex, "counters"), k, v)
-        put_prefixed(figs, "counter.", k, jnum(v, "median"), NAN, NAN,
-                     MB_RK_PLAIN);
+    json_object_foreach(json_object_get(ex, "counters"), k, v) put_prefixed(
+        figs, "counter.", k, jnum(v, "median"), NAN, NAN, MB_RK_PLAIN);
     json_object_foreach(json_object_get(ex, "metrics"), k, v)
         put_prefixed(figs, "metric.", k, jnum(v, "median"), jnum(v, "ci95.lo"),
                      jnum(v, "ci95.hi"), MB_RK_PLAIN);
@@ -431,15 +513,15 @@ static json_t *variant_entry(json_t *all, const char *name)
 {
     json_t *e = json_object_get(all, name);
     if (!e) {
-        e = json_pack("{s:s,s:n,s:b,s:{}}", "status", "ok", "baseline", "is_baseline", 0, "figures");
+        e = json_pack("{s:s,s:n,s:b,s:{}}", "status", "ok", "baseline",
+                      "is_baseline", 0, "figures");
         json_object_set_new(all, name, e);
     }
     return e;
 }
 
 /* A speedup with the CI of a ratio (variant / baseline) turned around. */
-static void speedup_from_ratio(json_t *figs, const char *name,
-                               const json_t *e)
+static void speedup_from_ratio(json_t *figs, const char *name, const json_t *e)
 {
     double lo = jnum(e, "ratio_ci95.hi"), hi = jnum(e, "ratio_ci95.lo");
     put(figs, name, jnum(e, "speedup"), lo > 0 ? 1 / lo : NAN,
@@ -516,8 +598,10 @@ static void comparison_figs(json_t *all, const json_t *doc)
         if (json_array_size(json_object_get(sm, "ci95")) == 2 &&
             isfinite(jnum(sm, "value")))
             put(figs, "speedup", jnum(sm, "value"),
-                json_number_value(json_array_get(json_object_get(sm, "ci95"), 0)),
-                json_number_value(json_array_get(json_object_get(sm, "ci95"), 1)),
+                json_number_value(
+                    json_array_get(json_object_get(sm, "ci95"), 0)),
+                json_number_value(
+                    json_array_get(json_object_get(sm, "ci95"), 1)),
                 MB_RK_PLAIN);
         put(figs, "size_ratio", jnum(e, "size_ratio"), NAN, NAN, MB_RK_PLAIN);
         put(figs, "memory_ratio", jnum(e, "memory_ratio"), NAN, NAN,
@@ -607,7 +691,8 @@ json_t *mb__require_figures(const json_t *doc)
         const char *name = json_string_value(json_object_get(r, "variant"));
         char key[MAX_TEXT];
         snprintf(key, sizeof key, "%s", name ? name : "?");
-        if (json_object_get(all, key) && json_is_integer(json_object_get(r, "batch_size")))
+        if (json_object_get(all, key) &&
+            json_is_integer(json_object_get(r, "batch_size")))
             snprintf(key, sizeof key, "%s batch %" JSON_INTEGER_FORMAT,
                      name ? name : "?",
                      json_integer_value(json_object_get(r, "batch_size")));
@@ -625,36 +710,65 @@ json_t *mb__require_figures(const json_t *doc)
 
 /* ---- judging ---------------------------------------------------------- */
 
-static void fmt_value(char *b, size_t len, double v, mb_req_kind k)
+/* A unit a figure is shown in: its printf format and what it divides by. */
+typedef struct unit_row {
+    const char *fmt;
+    double div;
+} unit_row;
+
+static const unit_row time_units[] = {
+    {"%.4g ns", 1}, {"%.4g us", 1e3}, {"%.4g ms", 1e6}, {"%.4g s", 1e9}};
+static const unit_row byte_units[] = {{"%.0f B", 1},
+                                      {"%.4g KiB", 1024},
+                                      {"%.4g MiB", 1048576.0},
+                                      {"%.4g GiB", 1073741824.0}};
+
+/* v in the largest of the n units whose divisor |v| reaches (the last one
+ * for a NaN, as the comparisons all fail). */
+static void fmt_scaled(char *b, size_t len, double v, const unit_row *u,
+                       size_t n)
 {
     double a = fabs(v);
+    size_t i = 0;
+    while (i + 1 < n && !(a < u[i + 1].div))
+        i++;
+    snprintf(b, len, u[i].fmt, v / u[i].div);
+}
+
+static void fmt_value(char *b, size_t len, double v, mb_req_kind k)
+{
     switch (k) {
     case MB_RK_TIME:
-        if (a < 1e3) snprintf(b, len, "%.4g ns", v);
-        else if (a < 1e6) snprintf(b, len, "%.4g us", v / 1e3);
-        else if (a < 1e9) snprintf(b, len, "%.4g ms", v / 1e6);
-        else snprintf(b, len, "%.4g s", v / 1e9);
+        fmt_scaled(b, len, v, time_units,
+                   sizeof time_units / sizeof time_units[0]);
         break;
     case MB_RK_BYTES:
-        if (a < 1024) snprintf(b, len, "%.0f B", v);
-        else if (a < 1048576.0) snprintf(b, len, "%.4g KiB", v / 1024);
-        else if (a < 1073741824.0) snprintf(b, len, "%.4g MiB", v / 1048576.0);
-        else snprintf(b, len, "%.4g GiB", v / 1073741824.0);
+        fmt_scaled(b, len, v, byte_units,
+                   sizeof byte_units / sizeof byte_units[0]);
         break;
-    case MB_RK_BOOL: snprintf(b, len, "%s", v != 0 ? "yes" : "no"); break;
-    default: snprintf(b, len, "%.4g", v);
+    case MB_RK_BOOL:
+        snprintf(b, len, "%s", v != 0 ? "yes" : "no");
+        break;
+    default:
+        snprintf(b, len, "%.4g", v);
     }
 }
 
 static int holds(double x, mb_req_op op, double v)
 {
     switch (op) {
-    case MB_REQ_GE: return x >= v;
-    case MB_REQ_GT: return x > v;
-    case MB_REQ_LE: return x <= v;
-    case MB_REQ_LT: return x < v;
-    case MB_REQ_EQ: return x == v;
-    default: return x != v;
+    case MB_REQ_GE:
+        return x >= v;
+    case MB_REQ_GT:
+        return x > v;
+    case MB_REQ_LE:
+        return x <= v;
+    case MB_REQ_LT:
+        return x < v;
+    case MB_REQ_EQ:
+        return x == v;
+    default:
+        return x != v;
     }
 }
 
@@ -698,9 +812,11 @@ static int judge_one(const mb_require *r, const json_t *f, char *why,
             snprintf(why, len, "%s (95%% CI %s .. %s): the whole CI is %s %s",
                      xs, ls, hs, op, vs);
         else if (holds(x, r->op, r->value))
-            snprintf(why, len, "%s (95%% CI %s .. %s): the estimate is %s %s "
+            snprintf(why, len,
+                     "%s (95%% CI %s .. %s): the estimate is %s %s "
                      "but the CI's %s bound %s is not, so the data do not "
-                     "support it", xs, ls, hs, op, vs, lower ? "lower" : "upper",
+                     "support it",
+                     xs, ls, hs, op, vs, lower ? "lower" : "upper",
                      lower ? ls : hs);
         else
             snprintf(why, len, "%s (95%% CI %s .. %s): not %s %s", xs, ls, hs,
@@ -741,7 +857,8 @@ static void list_figures(const json_t *all, mb_buf *b)
                 continue;
             json_object_set_new(seen, k, json_true());
             if (b->len < 1200)
-                mb__buf_printf(b, "%s%s", json_object_size(seen) > 1 ? ", " : "", k);
+                mb__buf_printf(b, "%s%s",
+                               json_object_size(seen) > 1 ? ", " : "", k);
         }
     }
     if (b->len >= 1200)
@@ -778,11 +895,15 @@ mb_status mb__require_judge(const json_t *doc, const mb_require *r, size_t n,
             mb_buf b = MB_BUF_INIT;
             list_figures(all, &b);
             char *list = mb__buf_take(&b, NULL);
-            mb__fail(err, MB_EINVAL, "--require '%s': the result document has "
-                     "no figure '%s'%s; it has: %s", rq->text, rq->figure,
-                     !strcmp(rq->figure, "leak") ? " (measure with --leak-check)"
+            mb__fail(err, MB_EINVAL,
+                     "--require '%s': the result document has "
+                     "no figure '%s'%s; it has: %s",
+                     rq->text, rq->figure,
+                     !strcmp(rq->figure, "leak")
+                         ? " (measure with --leak-check)"
                      : is_relative(rq->figure) ? " (a relative figure needs a "
-                     "comparison with a baseline)" : "",
+                                                 "comparison with a baseline)"
+                                               : "",
                      list ? list : "");
             free(list);
             json_decref(res);
@@ -801,14 +922,17 @@ mb_status mb__require_judge(const json_t *doc, const mb_require *r, size_t n,
             double lo = NAN, hi = NAN;
             json_t *pj;
             if (st && strcmp(st, "ok")) {
-                snprintf(why, sizeof why, "the run is %s: the requirement is "
-                         "not met", st);
+                snprintf(why, sizeof why,
+                         "the run is %s: the requirement is "
+                         "not met",
+                         st);
                 pj = json_false();
                 fail++;
             } else if (!f) {
                 if (baseline && is_relative(rq->figure))
                     continue; /* the baseline is what others are relative to */
-                snprintf(why, sizeof why, "not reported by this variant "
+                snprintf(why, sizeof why,
+                         "not reported by this variant "
                          "(not judged)");
                 pj = json_null();
             } else {
@@ -819,14 +943,16 @@ mb_status mb__require_judge(const json_t *doc, const mb_require *r, size_t n,
             char xs[48] = "-";
             if (f)
                 fmt_value(xs, sizeof xs, jnum(f, "value"),
-                          (mb_req_kind)json_integer_value(json_object_get(f, "kind")));
+                          (mb_req_kind)json_integer_value(
+                              json_object_get(f, "kind")));
             json_array_append_new(
-                res, json_pack("{s:s,s:s,s:o,s:o,s:o,s:s}", "variant", name,
-                               "value_text", xs,
-                               "value", f ? json_real(jnum(f, "value")) : json_null(),
-                               "ci95", isfinite(lo) ? json_pack("[f,f]", lo, hi)
-                                                    : json_null(),
-                               "passed", pj, "verdict", why));
+                res,
+                json_pack("{s:s,s:s,s:o,s:o,s:o,s:s}", "variant", name,
+                          "value_text", xs, "value",
+                          f ? json_real(jnum(f, "value")) : json_null(), "ci95",
+                          isfinite(lo) ? json_pack("[f,f]", lo, hi)
+                                       : json_null(),
+                          "passed", pj, "verdict", why));
         }
         int ok = pass > 0 && fail == 0;
         if (!ok)
@@ -834,12 +960,12 @@ mb_status mb__require_judge(const json_t *doc, const mb_require *r, size_t n,
         char vs[48];
         fmt_value(vs, sizeof vs, rq->value, rq->kind);
         json_array_append_new(
-            arr, json_pack("{s:s,s:s,s:s,s:f,s:s,s:o,s:b,s:o}", "requirement",
-                           rq->text, "figure", rq->figure, "op",
-                           op_text[rq->op], "value", rq->value, "value_text",
-                           vs, "scope",
-                           rq->scope ? json_string(rq->scope) : json_null(),
-                           "passed", ok, "results", res));
+            arr,
+            json_pack("{s:s,s:s,s:s,s:f,s:s,s:o,s:b,s:o}", "requirement",
+                      rq->text, "figure", rq->figure, "op", op_text[rq->op],
+                      "value", rq->value, "value_text", vs, "scope",
+                      rq->scope ? json_string(rq->scope) : json_null(),
+                      "passed", ok, "results", res));
         if (!pass && !fail)
             json_object_set_new(json_array_get(arr, q), "note",
                                 json_string("no variant in scope reports this "

@@ -22,19 +22,25 @@
 #include <jansson.h>
 #include <stddef.h>
 
-typedef enum { MB_REQ_GE, MB_REQ_GT, MB_REQ_LE, MB_REQ_LT, MB_REQ_EQ,
-               MB_REQ_NE } mb_req_op;
+typedef enum {
+    MB_REQ_GE,
+    MB_REQ_GT,
+    MB_REQ_LE,
+    MB_REQ_LT,
+    MB_REQ_EQ,
+    MB_REQ_NE
+} mb_req_op;
 
 /* What a figure measures, which decides the units it accepts. */
 typedef enum { MB_RK_PLAIN, MB_RK_TIME, MB_RK_BYTES, MB_RK_BOOL } mb_req_kind;
 
 typedef struct mb_require {
-    char *text;    /* the expression as given (owned) */
-    char *scope;   /* variant glob, or NULL for every variant (owned) */
-    char *figure;  /* "speedup", "metric.cache_hit_rate" (owned) */
+    char *text;   /* the expression as given (owned) */
+    char *scope;  /* variant glob, or NULL for every variant (owned) */
+    char *figure; /* "speedup", "metric.cache_hit_rate" (owned) */
     mb_req_op op;
     mb_req_kind kind;
-    double value;  /* in the figure's unit: ns, bytes, 1; bool: 0 or 1 */
+    double value; /* in the figure's unit: ns, bytes, 1; bool: 0 or 1 */
 } mb_require;
 
 /* Parses text into *out (caller frees with mb__require_free).  MB_EINVAL

@@ -12,6 +12,7 @@
 #include "runner/planopt.h"
 #include "runner/runner.h"
 
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -28,13 +29,30 @@ struct mb_runner {
     size_t n_val_kv;
 };
 
+/* The runner's own string options (compare and validate), one list for
+ * setting and freeing them. */
+static const struct {
+    const char *key;
+    size_t offset;
+} str_opts[] = {{"baseline", offsetof(mb_runner, baseline)},
+                {"labels", offsetof(mb_runner, labels)},
+                {"output", offsetof(mb_runner, output)}};
+static const size_t n_str_opts = sizeof str_opts / sizeof str_opts[0];
+
+static char **str_opt(mb_runner *r, size_t i)
+{
+    return (char **)((char *)r + str_opts[i].offset);
+}
+
 mb_runner *mb_runner_new(void)
 {
     mb_runner *r = mb__calloc(1, sizeof *r);
     if (r) {
+        mb__compare_req d; /* tolerance and threshold start as compare's */
+        mb__compare_req_defaults(&d);
         mb__plan_defaults(&r->plan);
-        r->tolerance = 0.01;
-        r->threshold = 0.01;
+        r->tolerance = d.tolerance;
+        r->threshold = d.threshold;
     }
     return r;
 }
@@ -44,9 +62,8 @@ void mb_runner_free(mb_runner *r)
     if (!r)
         return;
     mb__plan_free(&r->plan);
-    free(r->baseline);
-    free(r->labels);
-    free(r->output);
+    for (size_t i = 0; i < n_str_opts; i++)
+        free(*str_opt(r, i));
     for (size_t i = 0; i < r->n_val_kv; i++)
         free(r->val_kv[i]);
     free(r->val_kv);
@@ -125,12 +142,9 @@ mb_status mb_runner_set(mb_runner *r, const char *key, const char *value,
                           : &r->no_peak) = (int)v;
         return MB_OK;
     }
-    if (!strcmp(key, "baseline"))
-        return set_str(&r->baseline, value, err);
-    if (!strcmp(key, "labels"))
-        return set_str(&r->labels, value, err);
-    if (!strcmp(key, "output"))
-        return set_str(&r->output, value, err);
+    for (size_t i = 0; i < n_str_opts; i++)
+        if (!strcmp(key, str_opts[i].key))
+            return set_str(str_opt(r, i), value, err);
     if (!strcmp(key, "tolerance") || !strcmp(key, "threshold")) {
         if (mb__parse_double(value, 0, 1, &d))
             return bad(err, key, value, "a fraction such as 0.01");
@@ -139,28 +153,78 @@ mb_status mb_runner_set(mb_runner *r, const char *key, const char *value,
     }
     if (mb__val_is_option(key) || !strcmp(key, "candidate-opt"))
         return add_val_kv(r, key, value, err);
-    if (mb__plan_set_opt(&r->plan, key, value))
+    if (!mb__plan_set_opt(&r->plan, key, value))
         return mb__fail(err, MB_ENOMEM, "out of memory");
     return MB_OK;
+}
+
+/* Sets the model of the runner's plan and finishes the plan (defaults
+ * that depend on other options); what mb__planopt_finish fails with. */
+static mb_status use_model(mb_runner *r, const char *model, mb_err *err)
+{
+    mb_status s = set_str(&r->plan.model_path, model, err);
+    return s ? s : mb__planopt_finish(&r->plan, "", err);
+}
+
+/* The document as the indented JSON text the API hands out in *json
+ * (caller frees); MB_ENOMEM when it cannot be rendered. */
+static mb_status dump_doc(const json_t *doc, char **json, mb_err *err)
+{
+    *json = json_dumps(doc, JSON_INDENT(2) | JSON_REAL_PRECISION(17));
+    return *json ? MB_OK : mb__fail(err, MB_ENOMEM, "out of memory");
 }
 
 mb_status mb_runner_run(mb_runner *r, const char *model, char **json,
                         mb_err *err)
 {
     *json = NULL;
-    mb_status s = set_str(&r->plan.model_path, model, err);
-    if (s)
-        return s;
-    s = mb__planopt_finish(&r->plan, "", err);
+    mb_status s = use_model(r, model, err);
     if (s)
         return s;
     json_t *doc = NULL;
     s = mb__run_plan(&r->plan, &doc, err);
     if (s)
         return s;
-    *json = json_dumps(doc, JSON_INDENT(2) | JSON_REAL_PRECISION(17));
+    s = dump_doc(doc, json, err);
     json_decref(doc);
-    return *json ? MB_OK : mb__fail(err, MB_ENOMEM, "out of memory");
+    return s;
+}
+
+/* Variant spec NAME=MODEL[,key=value...] into v: a copy of r's plan, then
+ * the model and these options; *name (caller frees) is NAME.  MB_EINVAL
+ * when spec has another form or an option is wrong. */
+static mb_status parse_variant(const mb_runner *r, const char *spec,
+                               mb_runner *v, char **name, mb_err *err)
+{
+    const char *eq = strchr(spec, '=');
+    if (!eq || eq == spec || !eq[1])
+        return mb__fail(err, MB_EINVAL,
+                        "invalid variant '%s': expected "
+                        "NAME=MODEL[,key=value...]",
+                        spec);
+    if (mb__plan_copy(&v->plan, &r->plan))
+        return mb__fail(err, MB_ENOMEM, "out of memory");
+    *name = mb__strndup(spec, (size_t)(eq - spec));
+    char *rest = mb__strdup(eq + 1), *save = NULL;
+    if (!*name || !rest) {
+        free(rest);
+        return mb__fail(err, MB_ENOMEM, "out of memory");
+    }
+    mb_status s = MB_OK;
+    int first = 1;
+    for (char *tok = strtok_r(rest, ",", &save); tok && !s;
+         tok = strtok_r(NULL, ",", &save), first = 0) {
+        char *kv = strchr(tok, '=');
+        if (first)
+            s = set_str(&v->plan.model_path, tok, err);
+        else if (kv) {
+            *kv = '\0';
+            s = mb_runner_set(v, tok, kv + 1, err);
+        } else
+            s = mb_runner_set(v, tok, "1", err);
+    }
+    free(rest);
+    return s ? s : set_str(&v->plan.variant, *name, err);
 }
 
 mb_status mb_runner_compare(mb_runner *r, const char *const *variants, size_t n,
@@ -179,41 +243,7 @@ mb_status mb_runner_compare(mb_runner *r, const char *const *variants, size_t n,
         vr && names && cs ? MB_OK : mb__fail(err, MB_ENOMEM, "out of memory");
     size_t bi = 0;
     for (size_t i = 0; !s && i < n; i++) {
-        /* NAME=MODEL[,key=value...]: the runner's options, then these. */
-        const char *spec = variants[i], *eq = strchr(spec, '=');
-        if (!eq || eq == spec || !eq[1]) {
-            s = mb__fail(err, MB_EINVAL,
-                         "invalid variant '%s': expected "
-                         "NAME=MODEL[,key=value...]",
-                         spec);
-            break;
-        }
-        if (mb__plan_copy(&vr[i].plan, &r->plan)) {
-            s = mb__fail(err, MB_ENOMEM, "out of memory");
-            break;
-        }
-        names[i] = mb__strndup(spec, (size_t)(eq - spec));
-        char *rest = mb__strdup(eq + 1), *save = NULL;
-        if (!names[i] || !rest) {
-            free(rest);
-            s = mb__fail(err, MB_ENOMEM, "out of memory");
-            break;
-        }
-        int first = 1;
-        for (char *tok = strtok_r(rest, ",", &save); tok && !s;
-             tok = strtok_r(NULL, ",", &save), first = 0) {
-            char *kv = strchr(tok, '=');
-            if (first)
-                s = set_str(&vr[i].plan.model_path, tok, err);
-            else if (kv) {
-                *kv = '\0';
-                s = mb_runner_set(&vr[i], tok, kv + 1, err);
-            } else
-                s = mb_runner_set(&vr[i], tok, "1", err);
-        }
-        free(rest);
-        if (!s)
-            s = set_str(&vr[i].plan.variant, names[i], err);
+        s = parse_variant(r, variants[i], &vr[i], &names[i], err);
         cs[i] = (mb__cmp_spec){names[i], &vr[i].plan};
         if (!s && r->baseline && !strcmp(names[i], r->baseline))
             bi = i;
@@ -233,11 +263,8 @@ mb_status mb_runner_compare(mb_runner *r, const char *const *variants, size_t n,
         rq.cancel = r->plan.cancel;
         s = mb__compare_run(&rq, &doc, err);
     }
-    if (!s) {
-        *json = json_dumps(doc, JSON_INDENT(2) | JSON_REAL_PRECISION(17));
-        if (!*json)
-            s = mb__fail(err, MB_ENOMEM, "out of memory");
-    }
+    if (!s)
+        s = dump_doc(doc, json, err);
     json_decref(doc);
     for (size_t i = 0; vr && names && i < n; i++) { /* zeroed if unused */
         mb__plan_free(&vr[i].plan);
@@ -253,10 +280,7 @@ mb_status mb_runner_profile(mb_runner *r, const char *model, char **json,
                             mb_err *err)
 {
     *json = NULL;
-    mb_status s = set_str(&r->plan.model_path, model, err);
-    if (s)
-        return s;
-    s = mb__planopt_finish(&r->plan, "", err);
+    mb_status s = use_model(r, model, err);
     if (s)
         return s;
     mb__profile_opts o = {0};
@@ -267,9 +291,9 @@ mb_status mb_runner_profile(mb_runner *r, const char *model, char **json,
     s = mb__profile_model(&r->plan, &o, &res, err);
     if (s)
         return s;
-    *json = json_dumps(res.doc, JSON_INDENT(2) | JSON_REAL_PRECISION(17));
+    s = dump_doc(res.doc, json, err);
     mb__profile_result_free(&res);
-    return *json ? MB_OK : mb__fail(err, MB_ENOMEM, "out of memory");
+    return s;
 }
 
 mb_status mb_runner_validate(mb_runner *r, const char *baseline,
@@ -280,7 +304,8 @@ mb_status mb_runner_validate(mb_runner *r, const char *baseline,
     if (passed)
         *passed = 0;
     if (!baseline || !candidate)
-        return mb__fail(err, MB_EINVAL, "validate needs a baseline and a "
+        return mb__fail(err, MB_EINVAL,
+                        "validate needs a baseline and a "
                         "candidate model");
     mb__val_req rq;
     mb__val_req_defaults(&rq);
@@ -319,12 +344,10 @@ mb_status mb_runner_validate(mb_runner *r, const char *baseline,
         s = mb__validate_run(&rq, &doc, err);
     }
     if (!s) {
-        *json = json_dumps(doc, JSON_INDENT(2) | JSON_REAL_PRECISION(17));
-        if (!*json)
-            s = mb__fail(err, MB_ENOMEM, "out of memory");
-        else if (passed)
-            *passed = json_is_true(json_object_get(
-                json_object_get(doc, "validation"), "passed"));
+        s = dump_doc(doc, json, err);
+        if (!s && passed)
+            *passed = json_is_true(
+                json_object_get(json_object_get(doc, "validation"), "passed"));
     }
     json_decref(doc);
     mb_runner_free(ar);
@@ -342,7 +365,8 @@ mb_status mb_runner_load(mb_runner *r, const char *model,
     for (size_t i = 0; i < n; i++) {
         const char *eq = load_opts[i] ? strchr(load_opts[i], '=') : NULL;
         if (!eq || eq == load_opts[i])
-            return mb__fail(err, MB_EINVAL, "invalid load option '%s': "
+            return mb__fail(err, MB_EINVAL,
+                            "invalid load option '%s': "
                             "expected KEY=VALUE",
                             load_opts[i] ? load_opts[i] : "");
         char *key = mb__strndup(load_opts[i], (size_t)(eq - load_opts[i]));
@@ -350,8 +374,10 @@ mb_status mb_runner_load(mb_runner *r, const char *model,
             return mb__fail(err, MB_ENOMEM, "out of memory");
         int rc = mb__load_req_set(&rq, key, eq + 1, err);
         if (rc == 1)
-            mb__fail(err, MB_EINVAL, "unknown load option '%s' (see "
-                     "docs/LOAD.md)", key);
+            mb__fail(err, MB_EINVAL,
+                     "unknown load option '%s' (see "
+                     "docs/LOAD.md)",
+                     key);
         free(key);
         if (rc)
             return MB_EINVAL;
@@ -362,7 +388,7 @@ mb_status mb_runner_load(mb_runner *r, const char *model,
         s = mb__load_run(&r->plan, &rq, &doc, err);
     if (s)
         return s;
-    *json = json_dumps(doc, JSON_INDENT(2) | JSON_REAL_PRECISION(17));
+    s = dump_doc(doc, json, err);
     json_decref(doc);
-    return *json ? MB_OK : mb__fail(err, MB_ENOMEM, "out of memory");
+    return s;
 }

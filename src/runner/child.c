@@ -12,6 +12,7 @@
 #include <errno.h>
 #include <poll.h>
 #include <signal.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -39,34 +40,31 @@ typedef struct {
     uint64_t len;
 } reply_hdr;
 
-static int write_full(int fd, const void *p, size_t n)
-{
-    const char *c = p;
-    while (n) {
-        ssize_t w = write(fd, c, n);
-        if (w < 0 && errno == EINTR)
-            continue;
-        if (w <= 0)
-            return -1;
-        c += w;
-        n -= (size_t)w;
-    }
-    return 0;
-}
-
-static int read_full(int fd, void *p, size_t n)
+/* Moves all n bytes between p and fd (writing when out, else reading),
+ * retrying after signals; false on an error or end of file first. */
+static bool move_full(int fd, void *p, size_t n, bool out)
 {
     char *c = p;
     while (n) {
-        ssize_t r = read(fd, c, n);
-        if (r < 0 && errno == EINTR)
+        ssize_t k = out ? write(fd, c, n) : read(fd, c, n);
+        if (k < 0 && errno == EINTR)
             continue;
-        if (r <= 0)
-            return -1;
-        c += r;
-        n -= (size_t)r;
+        if (k <= 0)
+            return false;
+        c += k;
+        n -= (size_t)k;
     }
-    return 0;
+    return true;
+}
+
+static bool write_full(int fd, const void *p, size_t n)
+{
+    return move_full(fd, (void *)p, n, true);
+}
+
+static bool read_full(int fd, void *p, size_t n)
+{
+    return move_full(fd, p, n, false);
 }
 
 /* ---- the child side ------------------------------------------------------ */
@@ -77,7 +75,7 @@ static void reply(int fd, int32_t status, const void *data, size_t len)
     memset(&h, 0, sizeof h); /* no uninitialised padding down the pipe */
     h.status = status;
     h.len = len;
-    if (write_full(fd, &h, sizeof h) == 0 && len)
+    if (write_full(fd, &h, sizeof h) && len)
         write_full(fd, data, len);
 }
 
@@ -146,12 +144,12 @@ static void child_main(const mb_plan *plan, int64_t batch, int in, int out)
     size_t cap = 0;
     for (;;) {
         cmd_hdr h;
-        if (read_full(in, &h, sizeof h))
+        if (!read_full(in, &h, sizeof h))
             break;
         char *payload = NULL;
         if (h.len) {
             payload = mb__calloc(h.len + 1, 1);
-            if (!payload || read_full(in, payload, h.len))
+            if (!payload || !read_full(in, payload, h.len))
                 break;
         }
         if (h.cmd == 'M') {
@@ -188,9 +186,9 @@ static void child_main(const mb_plan *plan, int64_t batch, int in, int out)
             json_t *mem = json_object_get(run, "memory");
             json_object_set_new(mem, "rss_peak_bytes",
                                 json_integer(mb__rss_peak_bytes()));
-            json_object_set_new(mem, "peak_method",
-                                json_string(peak_reset ? "clear_refs"
-                                                       : "process_lifetime"));
+            json_object_set_new(
+                mem, "peak_method",
+                json_string(peak_reset ? "clear_refs" : "process_lifetime"));
             char *text = json_dumps(run, JSON_COMPACT);
             json_decref(run);
             reply(out, 0, text, text ? strlen(text) : 0);
@@ -214,15 +212,20 @@ static void describe_death(mb__child *c, mb_err *err, const char *doing)
             c->dead = 1;
     }
     if (c->dead && WIFSIGNALED(c->status))
-        mb__fail(err, MB_ECHILD, "the variant's process crashed while %s: "
-                 "killed by signal %d (%s)", doing, WTERMSIG(c->status),
-                 strsignal(WTERMSIG(c->status)));
+        mb__fail(err, MB_ECHILD,
+                 "the variant's process crashed while %s: "
+                 "killed by signal %d (%s)",
+                 doing, WTERMSIG(c->status), strsignal(WTERMSIG(c->status)));
     else if (c->dead && WIFEXITED(c->status))
-        mb__fail(err, MB_ECHILD, "the variant's process exited with status "
-                 "%d while %s", WEXITSTATUS(c->status), doing);
+        mb__fail(err, MB_ECHILD,
+                 "the variant's process exited with status "
+                 "%d while %s",
+                 WEXITSTATUS(c->status), doing);
     else
-        mb__fail(err, MB_ECHILD, "lost contact with the variant's process "
-                 "while %s", doing);
+        mb__fail(err, MB_ECHILD,
+                 "lost contact with the variant's process "
+                 "while %s",
+                 doing);
 }
 
 static void kill_child(mb__child *c)
@@ -257,12 +260,12 @@ static mb_status get_reply(mb__child *c, int64_t timeout_ns, const char *doing,
                         (double)timeout_ns / 1e9, doing);
     }
     reply_hdr h;
-    if (read_full(c->from_child, &h, sizeof h)) {
+    if (!read_full(c->from_child, &h, sizeof h)) {
         describe_death(c, err, doing);
         return MB_ECHILD;
     }
     char *buf = mb__calloc(h.len + 1, 1);
-    if (!buf || (h.len && read_full(c->from_child, buf, h.len))) {
+    if (!buf || (h.len && !read_full(c->from_child, buf, h.len))) {
         free(buf);
         describe_death(c, err, doing);
         return MB_ECHILD;
@@ -288,12 +291,22 @@ static mb_status send_cmd(mb__child *c, char cmd, int64_t arg, int64_t warm,
     h.warm = warm;
     h.len = payload ? (uint32_t)strlen(payload) : 0;
     mb__child_resume(c);
-    if (c->dead || write_full(c->to_child, &h, sizeof h) ||
-        (h.len && write_full(c->to_child, payload, h.len))) {
+    if (c->dead || !write_full(c->to_child, &h, sizeof h) ||
+        (h.len && !write_full(c->to_child, payload, h.len))) {
         describe_death(c, err, doing);
         return MB_ECHILD;
     }
     return MB_OK;
+}
+
+/* One round trip: sends cmd and waits at most timeout_ns for the reply,
+ * *data (caller frees) of *len bytes (len may be NULL). */
+static mb_status ask(mb__child *c, char cmd, int64_t arg, int64_t warm,
+                     const char *payload, int64_t timeout_ns, const char *doing,
+                     char **data, size_t *len, mb_err *err)
+{
+    mb_status s = send_cmd(c, cmd, arg, warm, payload, doing, err);
+    return s ? s : get_reply(c, timeout_ns, doing, data, len, err);
 }
 
 mb_status mb__child_spawn(const mb_plan *plan, int64_t batch,
@@ -337,8 +350,8 @@ mb_status mb__child_spawn(const mb_plan *plan, int64_t batch,
     c->to_child = down[1];
     c->from_child = up[0];
     char *data;
-    mb_status s = get_reply(c, timeout_ns, "loading the model", &data, NULL,
-                            err);
+    mb_status s =
+        get_reply(c, timeout_ns, "loading the model", &data, NULL, err);
     free(data);
     if (s) {
         mb__child_free(c);
@@ -353,16 +366,16 @@ mb_status mb__child_measure(mb__child *c, int64_t n, int64_t warm,
 {
     char *data;
     size_t len;
-    mb_status s = send_cmd(c, 'M', n, warm, NULL, "measuring", err);
-    if (!s)
-        s = get_reply(c, timeout_ns, "measuring", &data, &len, err);
+    mb_status s =
+        ask(c, 'M', n, warm, NULL, timeout_ns, "measuring", &data, &len, err);
     if (s)
         return s;
     if (len != (size_t)n * sizeof *samples) {
         free(data);
-        return mb__fail(err, MB_ECHILD, "the variant sent %zu bytes of "
-                        "samples, expected %zu", len,
-                        (size_t)n * sizeof *samples);
+        return mb__fail(err, MB_ECHILD,
+                        "the variant sent %zu bytes of "
+                        "samples, expected %zu",
+                        len, (size_t)n * sizeof *samples);
     }
     memcpy(samples, data, len);
     free(data);
@@ -373,9 +386,8 @@ mb_status mb__child_outputs(mb__child *c, const char *dir, int64_t timeout_ns,
                             size_t *batches, size_t *samples, mb_err *err)
 {
     char *data;
-    mb_status s = send_cmd(c, 'O', 0, 0, dir, "computing outputs", err);
-    if (!s)
-        s = get_reply(c, timeout_ns, "computing outputs", &data, NULL, err);
+    mb_status s = ask(c, 'O', 0, 0, dir, timeout_ns, "computing outputs", &data,
+                      NULL, err);
     if (s)
         return s;
     if (sscanf(data, "%zu %zu", batches, samples) != 2)
@@ -389,9 +401,8 @@ mb_status mb__child_finish(mb__child *c, int64_t timeout_ns, json_t **run,
 {
     *run = NULL;
     char *data;
-    mb_status s = send_cmd(c, 'F', 0, 0, NULL, "finishing", err);
-    if (!s)
-        s = get_reply(c, timeout_ns, "finishing", &data, NULL, err);
+    mb_status s =
+        ask(c, 'F', 0, 0, NULL, timeout_ns, "finishing", &data, NULL, err);
     if (s)
         return s;
     json_error_t je;

@@ -26,13 +26,18 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+/* The defaults cmprun.h documents; every other member is zero or NULL
+ * (the metric options come from their own module). */
+static const mb__compare_req compare_defaults = {
+    .tolerance = 0.01,
+    .threshold = 0.01,
+    .alpha = 0.05,
+    .timeout_ns = 600000000000LL,
+};
+
 void mb__compare_req_defaults(mb__compare_req *rq)
 {
-    memset(rq, 0, sizeof *rq);
-    rq->tolerance = 0.01;
-    rq->threshold = 0.01;
-    rq->alpha = 0.05;
-    rq->timeout_ns = 600000000000LL;
+    *rq = compare_defaults;
     mb__metric_opts_defaults(&rq->metrics);
 }
 
@@ -142,8 +147,8 @@ static mb_status load_outputs(vstate *v, const char *dir, size_t batches,
 static int classifier_output(const vstate *v, const char *want, char *why,
                              size_t len)
 {
-    mb_out_shape *shp = mb__calloc(v->n_outputs ? v->n_outputs : 1,
-                                   sizeof *shp);
+    mb_out_shape *shp =
+        mb__calloc(v->n_outputs ? v->n_outputs : 1, sizeof *shp);
     if (!shp)
         return -1;
     mb__out_shapes_from_tensors(v->outputs, v->n_outputs, shp);
@@ -161,9 +166,9 @@ static int classifier_output(const vstate *v, const char *want, char *why,
 static mb_precision run_precision(const json_t *run)
 {
     mb_precision p;
-    mb__precision_of_weights(json_object_get(json_object_get(run, "model"),
-                                             "params_by_dtype"),
-                             &p, NULL, 0);
+    mb__precision_of_weights(
+        json_object_get(json_object_get(run, "model"), "params_by_dtype"), &p,
+        NULL, 0);
     return p;
 }
 
@@ -185,9 +190,9 @@ static void judge_agreement(vstate *v, const json_t *run, const vstate *base,
         } else {
             json_object_del(m, "per_sample");
         }
-        json_object_set_new(m, "name", json_string(base->outputs[i].name
-                                                       ? base->outputs[i].name
-                                                       : ""));
+        json_object_set_new(
+            m, "name",
+            json_string(base->outputs[i].name ? base->outputs[i].name : ""));
         if ((int)i == ci)
             json_object_set(v->agreement, "top1",
                             json_object_get(m, "top1_agreement"));
@@ -253,8 +258,7 @@ static void on_round(void *user, size_t round, size_t rounds,
 {
     const mb__compare_req *rq = user;
     if (rq->progress)
-        rq->progress(rq->progress_user, "measuring", round, rounds,
-                     elapsed_ns);
+        rq->progress(rq->progress_user, "measuring", round, rounds, elapsed_ns);
 }
 
 /* Collects outputs and RUN objects of the processes kept open (n_arms
@@ -331,8 +335,10 @@ mb_status mb__compare_run(const mb__compare_req *rq, json_t **doc_out,
                         "...), got %zu",
                         rq->n);
     if (rq->baseline >= rq->n)
-        return mb__fail(err, MB_EINVAL, "the baseline index %zu names no "
-                        "variant", rq->baseline);
+        return mb__fail(err, MB_EINVAL,
+                        "the baseline index %zu names no "
+                        "variant",
+                        rq->baseline);
     /* Every variant at every batch size of the first: an arm per
      * (batch, variant), batch-major, so that arms [b*n, b*n+n) are one
      * comparison. */
@@ -370,8 +376,8 @@ mb_status mb__compare_run(const mb__compare_req *rq, json_t **doc_out,
                             rq->variants[i].name ? rq->variants[i].name : "?",
                             p->model_path);
     }
-    mb_status cs = check_output_name(rq->variants[rq->baseline].plan,
-                                     rq->output, err);
+    mb_status cs =
+        check_output_name(rq->variants[rq->baseline].plan, rq->output, err);
     if (cs)
         return cs;
     int64_t *labels = NULL;
@@ -401,15 +407,12 @@ mb_status mb__compare_run(const mb__compare_req *rq, json_t **doc_out,
     if (rq->progress)
         rq->progress(rq->progress_user, "loading", 0, (size_t)k, 0);
     int used = k;
-    mb__repl_opts o = {.processes = k, .slot_ns = 50000000,
-                       .start_budget_ns = rq->processes > 0
-                                              ? 0
-                                              : MB_START_BUDGET_NS,
-                       .processes_used = &used,
-                       .timeout_ns = rq->timeout_ns,
-                       .fail_fast = rq->fail_fast, .keep_last = 1,
-                       .cancel = rq->cancel, .progress = on_round,
-                       .progress_user = (void *)rq};
+    mb__repl_opts o = mb__repl_opts_for(k, rq->processes, &used, rq->cancel);
+    o.timeout_ns = rq->timeout_ns;
+    o.fail_fast = rq->fail_fast;
+    o.keep_last = 1;
+    o.progress = on_round;
+    o.progress_user = (void *)rq;
     if ((rc = mb__replicate(arms, na, &o, err)))
         goto done;
     int cancelled = rq->cancel && *rq->cancel;
@@ -432,11 +435,12 @@ mb_status mb__compare_run(const mb__compare_req *rq, json_t **doc_out,
                                 "batch_size", (json_int_t)a->batch));
             continue;
         }
-        json_t *run = mb__arm_run_json(
-            a, cancelled ? "interrupted"
-               : arms[i].plan->fixed_iters ? "fixed_iterations"
-                                           : "fixed_budget",
-            1);
+        json_t *run =
+            mb__arm_run_json(a,
+                             cancelled                   ? "interrupted"
+                             : arms[i].plan->fixed_iters ? "fixed_iterations"
+                                                         : "fixed_budget",
+                             1);
         /* Output tensors take the model's output names. */
         for (size_t o2 = 0; o2 < vs[i].n_outputs; o2++) {
             const char *nm = json_string_value(json_object_get(
@@ -451,8 +455,9 @@ mb_status mb__compare_run(const mb__compare_req *rq, json_t **doc_out,
     /* Accuracy against labels, agreement with the baseline. */
     size_t bi = rq->baseline;
     char why[600] = "";
-    int co = arms[bi].error ? -1 : classifier_output(&vs[bi], rq->output,
-                                                     why, sizeof why);
+    int co = arms[bi].error
+                 ? -1
+                 : classifier_output(&vs[bi], rq->output, why, sizeof why);
     if (!arms[bi].error)
         json_object_set_new(doc, "judged_output",
                             json_pack("{s:o,s:s}", "name",
@@ -474,12 +479,10 @@ mb_status mb__compare_run(const mb__compare_req *rq, json_t **doc_out,
                           msg);
             goto done;
         }
-        vs[i].accuracy = json_pack("{s:f,s:f,s:I,s:s}", "top1", t1, "top5",
-                                   t5, "samples", (json_int_t)n_labels,
-                                   "output",
-                                   vs[i].outputs[co].name
-                                       ? vs[i].outputs[co].name
-                                       : "");
+        vs[i].accuracy =
+            json_pack("{s:f,s:f,s:I,s:s}", "top1", t1, "top5", t5, "samples",
+                      (json_int_t)n_labels, "output",
+                      vs[i].outputs[co].name ? vs[i].outputs[co].name : "");
     }
     /* Agreement with the baseline at the same batch size. */
     for (size_t b = 0; b < nb; b++) {
@@ -505,7 +508,7 @@ mb_status mb__compare_run(const mb__compare_req *rq, json_t **doc_out,
                                   vs[i].note};
     }
     mb__cmp_opts copts = {rq->tolerance, rq->alpha, rq->threshold,
-                       arms[0].plan->data_path == NULL};
+                          arms[0].plan->data_path == NULL};
     /* One comparison per batch size; "comparison" is the first's. */
     json_t *cmps = json_array();
     for (size_t b = 0; b < nb; b++) {
@@ -524,14 +527,16 @@ mb_status mb__compare_run(const mb__compare_req *rq, json_t **doc_out,
                               "data says little about accuracy; use --data "
                               "and --labels"));
     for (size_t i = 0; i < na; i++) {
-        const json_t *rep = json_object_get(json_array_get(runs, i),
-                                            "replication");
+        const json_t *rep =
+            json_object_get(json_array_get(runs, i), "replication");
         double rcv = json_number_value(json_object_get(rep, "run_to_run_cv"));
-        if (json_is_number(json_object_get(rep, "run_to_run_cv")) && rcv > 0.05) {
+        if (json_is_number(json_object_get(rep, "run_to_run_cv")) &&
+            rcv > 0.05) {
             char w[300], at[48] = "";
             if (nb > 1)
                 snprintf(at, sizeof at, " at batch %" PRId64, arms[i].batch);
-            snprintf(w, sizeof w, "%s%s is noisy from process to process "
+            snprintf(w, sizeof w,
+                     "%s%s is noisy from process to process "
                      "(run-to-run CV %.1f%% over %d processes): the CIs are "
                      "wide; pin threads (threads=1), close other programs or "
                      "add --processes",

@@ -30,15 +30,15 @@ typedef struct mb__compare_req {
     const mb_gate *gates;    /* agreement gates (none: by precision) */
     size_t n_gates;
     mb_metric_opts metrics;
-    int64_t timeout_ns;      /* per step of a variant's process */
+    int64_t timeout_ns; /* per step of a variant's process */
     int fail_fast;
     const char *save_outputs; /* directory for every variant's outputs */
     const char *command_line;
     volatile int *cancel;
     /* Progress: what is happening ("loading", "measuring"), the round and
      * the number of rounds, the elapsed ns.  May be NULL. */
-    void (*progress)(void *user, const char *what, size_t round,
-                     size_t rounds, int64_t elapsed_ns);
+    void (*progress)(void *user, const char *what, size_t round, size_t rounds,
+                     int64_t elapsed_ns);
     void *progress_user;
 } mb__compare_req;
 
@@ -53,7 +53,6 @@ void mb__compare_req_defaults(mb__compare_req *rq);
  * one comparison per size, "comparison" the first.  Bad requests (fewer
  * than two variants, variants with different batch sizes, an unreadable
  * --labels file) return MB_EINVAL/MB_EIO. */
-mb_status mb__compare_run(const mb__compare_req *rq, json_t **doc,
-                          mb_err *err);
+mb_status mb__compare_run(const mb__compare_req *rq, json_t **doc, mb_err *err);
 
 #endif

@@ -73,6 +73,16 @@ static size_t replicate_figures(const mb__cmp_variant *x, double q,
 
 /* Digits that tell a ratio from its neighbours: 3, or 4 when the CI is
  * narrower than 1%. */
+/* {value, ci95, unit, replicates} of a speedup (the inverse of the ratio
+ * variant / baseline), or null when r could not be estimated. */
+static json_t *speedup_json(const mb_ratio *r, const char *unit)
+{
+    return r->ok ? json_pack("{s:f,s:[f,f],s:s,s:I}", "value", 1 / r->ratio,
+                             "ci95", 1 / r->hi, 1 / r->lo, "unit", unit,
+                             "replicates", (json_int_t)r->ka)
+                 : json_null();
+}
+
 static int ratio_digits(double lo, double hi)
 {
     return hi - lo < 0.01 ? 4 : 3;
@@ -104,18 +114,8 @@ static void judge_speed(json_t *e, json_t *recs, const mb__cmp_variant *b,
     free(fx);
     const char *unit = by_process ? "process" : "block";
     /* ratio = variant / baseline; speedup = its inverse */
-    json_object_set_new(e, "speedup_median",
-                        r50.ok ? json_pack("{s:f,s:[f,f],s:s,s:I}", "value",
-                                           1 / r50.ratio, "ci95", 1 / r50.hi,
-                                           1 / r50.lo, "unit", unit,
-                                           "replicates", (json_int_t)r50.ka)
-                               : json_null());
-    json_object_set_new(e, "speedup_p99",
-                        r99.ok ? json_pack("{s:f,s:[f,f],s:s,s:I}", "value",
-                                           1 / r99.ratio, "ci95", 1 / r99.hi,
-                                           1 / r99.lo, "unit", unit,
-                                           "replicates", (json_int_t)r99.ka)
-                               : json_null());
+    json_object_set_new(e, "speedup_median", speedup_json(&r50, unit));
+    json_object_set_new(e, "speedup_p99", speedup_json(&r99, unit));
     if (!r50.ok) {
         json_object_set_new(e, "significance", json_null());
         rec(recs, 0, "too few samples or processes to estimate a speedup");
@@ -141,8 +141,8 @@ static void judge_speed(json_t *e, json_t *recs, const mb__cmp_variant *b,
         verdict = "no significant difference";
         double eff = fabs(log(s)), thr = log(band);
         double half = eff > 2 * thr ? eff - thr : thr;
-        need = mb__replicates_needed(r50.se_log * sqrt((double)r50.ka), half,
-                                     1);
+        need =
+            mb__replicates_needed(r50.se_log * sqrt((double)r50.ka), half, 1);
     }
     json_object_set_new(
         e, "significance",
@@ -150,34 +150,49 @@ static void judge_speed(json_t *e, json_t *recs, const mb__cmp_variant *b,
                   by_process ? "paired t on log per-process medians"
                              : "paired t on log block medians (within-run "
                                "noise only)",
-                  "p", r50.p, "t", isfinite(r50.t) ? r50.t : 0.0, "df",
-                  r50.df, "significant", claim, "verdict", verdict,
-                  "noise_threshold", o->threshold, "unit", unit,
-                  "replicates", (json_int_t)r50.ka, "processes_needed",
+                  "p", r50.p, "t", isfinite(r50.t) ? r50.t : 0.0, "df", r50.df,
+                  "significant", claim, "verdict", verdict, "noise_threshold",
+                  o->threshold, "unit", unit, "replicates", (json_int_t)r50.ka,
+                  "processes_needed",
                   need ? json_integer((json_int_t)need) : json_null()));
     int d = ratio_digits(lo, hi);
     if (!by_process)
-        rec(recs, 0, "one process per variant: %.*fx (95%% CI %.*f-%.*f) "
+        rec(recs, 0,
+            "one process per variant: %.*fx (95%% CI %.*f-%.*f) "
             "covers within-run noise only; no difference is claimed (use "
-            "--processes 40)", d, s, d, lo, d, hi);
+            "--processes 40)",
+            d, s, d, lo, d, hi);
     else if (!strcmp(verdict, "faster"))
-        rec(recs, 1, "%.*fx faster than baseline (95%% CI %.*f-%.*f, %zu "
-            "processes each)", d, s, d, lo, d, hi, r50.ka);
+        rec(recs, 1,
+            "%.*fx faster than baseline (95%% CI %.*f-%.*f, %zu "
+            "processes each)",
+            d, s, d, lo, d, hi, r50.ka);
     else if (!strcmp(verdict, "slower"))
-        rec(recs, 0, "%.*fx slower than baseline (95%% CI %.*f-%.*f, %zu "
-            "processes each)", d, 1 / s, d, 1 / hi, d, 1 / lo, r50.ka);
+        rec(recs, 0,
+            "%.*fx slower than baseline (95%% CI %.*f-%.*f, %zu "
+            "processes each)",
+            d, 1 / s, d, 1 / hi, d, 1 / lo, r50.ka);
     else if (!strcmp(verdict, "same"))
-        rec(recs, 1, "same speed: %.*fx (95%% CI %.*f-%.*f lies within the "
-            "%.3g%% noise threshold)", d, s, d, lo, d, hi,
-            o->threshold * 100);
+        rec(recs, 1,
+            "same speed: %.*fx (95%% CI %.*f-%.*f lies within the "
+            "%.3g%% noise threshold)",
+            d, s, d, lo, d, hi, o->threshold * 100);
     else
-        rec(recs, 1, "no significant latency difference: %.*fx (95%% CI "
-            "%.*f-%.*f, p = %.2g); %s per variant would decide it", d, s, d,
-            lo, d, hi, r50.p, mb__need_text(need, needbuf, sizeof needbuf));
+        rec(recs, 1,
+            "no significant latency difference: %.*fx (95%% CI "
+            "%.*f-%.*f, p = %.2g); %s per variant would decide it",
+            d, s, d, lo, d, hi, r50.p,
+            mb__need_text(need, needbuf, sizeof needbuf));
 }
 
-json_t *mb__compare_analyze(const mb__cmp_variant *v, size_t n,
-                            size_t baseline, const mb__cmp_opts *o)
+/* A deep copy of v, or JSON null when v is NULL. */
+static json_t *copy_or_null(const json_t *v)
+{
+    return v ? json_deep_copy(v) : json_null();
+}
+
+json_t *mb__compare_analyze(const mb__cmp_variant *v, size_t n, size_t baseline,
+                            const mb__cmp_opts *o)
 {
     json_t *cmp = json_object(), *vars = json_array();
     const mb__cmp_variant *b = &v[baseline];
@@ -198,27 +213,24 @@ json_t *mb__compare_analyze(const mb__cmp_variant *v, size_t n,
                   "baseline median / variant median (> 1 is faster); the "
                   "median of each variant is the geometric mean of its "
                   "per-process medians",
-                  "ci", "Student t, 95%, over rounds of processes (with one "
+                  "ci",
+                  "Student t, 95%, over rounds of processes (with one "
                   "process per variant: over blocks of consecutive samples, "
                   "within-run noise only)",
-                  "alpha", o->alpha, "noise_threshold", o->threshold,
-                  "unit", "process", "significance", sig_text));
+                  "alpha", o->alpha, "noise_threshold", o->threshold, "unit",
+                  "process", "significance", sig_text));
     double base_acc = jnum(b->accuracy, "top1", NULL);
     for (size_t k = 0; k < n; k++) {
         const mb__cmp_variant *x = &v[k];
         json_t *e = json_object(), *recs = json_array();
         json_object_set_new(e, "name", json_string(x->name));
         json_object_set_new(e, "baseline", json_boolean(k == baseline));
-        json_object_set_new(e, "status", json_string(x->error ? "failed"
-                                                              : "ok"));
-        json_object_set_new(e, "error", x->error ? json_string(x->error)
-                                                 : json_null());
-        json_object_set_new(e, "accuracy", x->accuracy
-                                               ? json_deep_copy(x->accuracy)
-                                               : json_null());
-        json_object_set_new(e, "agreement",
-                            x->agreement ? json_deep_copy(x->agreement)
-                                         : json_null());
+        json_object_set_new(e, "status",
+                            json_string(x->error ? "failed" : "ok"));
+        json_object_set_new(e, "error",
+                            x->error ? json_string(x->error) : json_null());
+        json_object_set_new(e, "accuracy", copy_or_null(x->accuracy));
+        json_object_set_new(e, "agreement", copy_or_null(x->agreement));
         if (x->error) {
             rec(recs, 0, "FAILED: %s", x->error);
             json_object_set_new(e, "recommendations", recs);
@@ -236,8 +248,10 @@ json_t *mb__compare_analyze(const mb__cmp_variant *v, size_t n,
             json_object_set_new(e, "speedup_median", json_null());
             json_object_set_new(e, "speedup_p99", json_null());
             json_object_set_new(e, "significance", json_null());
-            rec(recs, 0, "the baseline %s FAILED: no speedup, memory or "
-                "agreement against it", b->name);
+            rec(recs, 0,
+                "the baseline %s FAILED: no speedup, memory or "
+                "agreement against it",
+                b->name);
         }
         /* Memory and size. */
         double mb_ = jnum(b->run, "memory", "rss_peak_bytes"),
@@ -294,7 +308,8 @@ json_t *mb__compare_analyze(const mb__cmp_variant *v, size_t n,
                     x->agreement_note ? x->agreement_note : "");
         }
         if (k != baseline && o->random_inputs)
-            rec(recs, 0, "output agreement rests on random inputs only: "
+            rec(recs, 0,
+                "output agreement rests on random inputs only: "
                 "pass --data (and --labels) for an accuracy verdict");
         json_object_set_new(e, "recommendations", recs);
         json_array_append_new(vars, e);

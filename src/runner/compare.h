@@ -14,10 +14,10 @@
 
 typedef struct mb__cmp_variant {
     const char *name;
-    const char *error;       /* NULL when the variant ran */
-    const int64_t *samples;  /* latencies (ns), in time order */
+    const char *error;      /* NULL when the variant ran */
+    const int64_t *samples; /* latencies (ns), in time order */
     size_t n;
-    const size_t *proc_n;    /* samples of each process (k of them) */
+    const size_t *proc_n; /* samples of each process (k of them) */
     size_t k;
     const json_t *run;       /* its RUN object (memory, model); borrowed */
     const json_t *accuracy;  /* {top1, top5} against labels, or NULL */
@@ -27,14 +27,14 @@ typedef struct mb__cmp_variant {
 } mb__cmp_variant;
 
 typedef struct mb__cmp_opts {
-    double tolerance;    /* accuracy loss allowed (absolute, e.g. 0.01) */
-    double alpha;        /* significance level (0.05) */
-    double threshold;    /* noise threshold: smaller changes are "same" */
-    int random_inputs;   /* the outputs came from synthetic inputs */
+    double tolerance;  /* accuracy loss allowed (absolute, e.g. 0.01) */
+    double alpha;      /* significance level (0.05) */
+    double threshold;  /* noise threshold: smaller changes are "same" */
+    int random_inputs; /* the outputs came from synthetic inputs */
 } mb__cmp_opts;
 
 /* The "comparison" object of docs/FORMATS.md (new reference). */
-json_t *mb__compare_analyze(const mb__cmp_variant *v, size_t n,
-                            size_t baseline, const mb__cmp_opts *o);
+json_t *mb__compare_analyze(const mb__cmp_variant *v, size_t n, size_t baseline,
+                            const mb__cmp_opts *o);
 
 #endif

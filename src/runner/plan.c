@@ -3,30 +3,46 @@
 
 #include "core/alloc.h"
 
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+/* The defaults plan.h documents; every other member is zero or NULL. */
+static const mb_plan plan_defaults = {
+    .seed = 42,
+    .warmup_iters = 10,
+    .min_iters = 100,
+    .min_time_ns = 1000000000LL,
+    .max_iters = 100000,
+    .max_time_ns = 30000000000LL,
+    .target_ci = 0.01,
+};
+
 void mb__plan_defaults(mb_plan *p)
 {
-    memset(p, 0, sizeof *p);
-    p->seed = 42;
-    p->warmup_iters = 10;
-    p->min_iters = 100;
-    p->min_time_ns = 1000000000LL;
-    p->max_iters = 100000;
-    p->max_time_ns = 30000000000LL;
-    p->target_ci = 0.01;
+    *p = plan_defaults;
+}
+
+/* The plan's own strings, one list for copying and freeing them. */
+static const size_t plan_strings[] = {
+    offsetof(mb_plan, backend), offsetof(mb_plan, model_path),
+    offsetof(mb_plan, variant), offsetof(mb_plan, ort_lib),
+    offsetof(mb_plan, data_path)};
+static const size_t n_plan_strings =
+    sizeof plan_strings / sizeof plan_strings[0];
+
+static char **plan_string(mb_plan *p, size_t i)
+{
+    return (char **)((char *)p + plan_strings[i]);
 }
 
 void mb__plan_free(mb_plan *p)
 {
     if (!p)
         return;
-    free(p->backend);
-    free(p->model_path);
-    free(p->variant);
-    free(p->ort_lib);
+    for (size_t i = 0; i < n_plan_strings; i++)
+        free(*plan_string(p, i));
     for (size_t i = 0; i < p->n_opts; i++) {
         free((char *)p->opts[i].key);
         free((char *)p->opts[i].value);
@@ -42,21 +58,20 @@ void mb__plan_free(mb_plan *p)
     for (size_t i = 0; i < p->n_shapes; i++)
         free(p->shapes[i].name);
     free(p->shapes);
-    free(p->data_path);
     free(p->percentiles);
     memset(p, 0, sizeof *p);
 }
 
-int mb__plan_set_opt(mb_plan *p, const char *key, const char *value)
+bool mb__plan_set_opt(mb_plan *p, const char *key, const char *value)
 {
     char *v = mb__strdup(value);
     if (!v)
-        return -1;
+        return false;
     for (size_t i = 0; i < p->n_opts; i++) {
         if (strcmp(p->opts[i].key, key) == 0) {
             free((char *)p->opts[i].value);
             p->opts[i].value = v;
-            return 0;
+            return true;
         }
     }
     char *k = mb__strdup(key);
@@ -66,11 +81,11 @@ int mb__plan_set_opt(mb_plan *p, const char *key, const char *value)
         free(v);
         if (n)
             p->opts = n;
-        return -1;
+        return false;
     }
     p->opts = n;
     p->opts[p->n_opts++] = (mb_kv){k, v};
-    return 0;
+    return true;
 }
 
 const char *mb__plan_get_opt(const mb_plan *p, const char *key)
@@ -81,8 +96,8 @@ const char *mb__plan_get_opt(const mb_plan *p, const char *key)
     return NULL;
 }
 
-int mb__plan_set_shape(mb_plan *p, const char *name, const int64_t *dims,
-                       int rank)
+bool mb__plan_set_shape(mb_plan *p, const char *name, const int64_t *dims,
+                        int rank)
 {
     mb_shape_override o = {NULL, rank, {0}};
     for (int i = 0; i < rank && i < MB_MAX_RANK; i++)
@@ -91,7 +106,7 @@ int mb__plan_set_shape(mb_plan *p, const char *name, const int64_t *dims,
         if (strcmp(p->shapes[i].name, name) == 0) {
             o.name = p->shapes[i].name;
             p->shapes[i] = o;
-            return 0;
+            return true;
         }
     }
     o.name = mb__strdup(name);
@@ -101,11 +116,11 @@ int mb__plan_set_shape(mb_plan *p, const char *name, const int64_t *dims,
         free(o.name);
         if (n)
             p->shapes = n;
-        return -1;
+        return false;
     }
     p->shapes = n;
     p->shapes[p->n_shapes++] = o;
-    return 0;
+    return true;
 }
 
 int mb__plan_backend_opts(const mb_plan *p, uint32_t caps, mb_kv **kv,
@@ -151,15 +166,13 @@ int mb__plan_copy(mb_plan *d, const mb_plan *s)
 {
     int fail = 0;
     *d = *s;
-    d->backend = dup_or_null(s->backend, &fail);
-    d->model_path = dup_or_null(s->model_path, &fail);
-    d->variant = dup_or_null(s->variant, &fail);
-    d->ort_lib = dup_or_null(s->ort_lib, &fail);
-    d->data_path = dup_or_null(s->data_path, &fail);
+    /* *d = *s left s's strings in d: replace each with a copy */
+    for (size_t i = 0; i < n_plan_strings; i++)
+        *plan_string(d, i) = dup_or_null(*plan_string(d, i), &fail);
     d->opts = NULL;
     d->n_opts = 0;
     for (size_t i = 0; i < s->n_opts; i++)
-        fail |= mb__plan_set_opt(d, s->opts[i].key, s->opts[i].value) != 0;
+        fail |= !mb__plan_set_opt(d, s->opts[i].key, s->opts[i].value);
     d->batches = mb__calloc(s->n_batches ? s->n_batches : 1, sizeof(int64_t));
     d->dims = mb__calloc(s->n_dims ? s->n_dims : 1, sizeof *d->dims);
     d->ranges = mb__calloc(s->n_ranges ? s->n_ranges : 1, sizeof *d->ranges);
@@ -168,8 +181,8 @@ int mb__plan_copy(mb_plan *d, const mb_plan *s)
     d->shapes = NULL;
     d->n_shapes = 0;
     for (size_t i = 0; i < s->n_shapes; i++)
-        fail |= mb__plan_set_shape(d, s->shapes[i].name, s->shapes[i].dims,
-                                   s->shapes[i].rank) != 0;
+        fail |= !mb__plan_set_shape(d, s->shapes[i].name, s->shapes[i].dims,
+                                    s->shapes[i].rank);
     if (!d->batches || !d->dims || !d->ranges || !d->percentiles) {
         fail = 1;
     } else {

@@ -5,6 +5,7 @@
 
 #include "mbench_backend.h"
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -93,13 +94,15 @@ typedef struct mb_plan {
 void mb__plan_defaults(mb_plan *p);
 /* Frees every owned member and zeroes *p. */
 void mb__plan_free(mb_plan *p);
-/* Sets (or replaces) backend option key=value; copies both. */
-int mb__plan_set_opt(mb_plan *p, const char *key, const char *value);
+/* Sets (or replaces) backend option key=value; copies both.  False when
+ * memory runs out. */
+bool mb__plan_set_opt(mb_plan *p, const char *key, const char *value);
 /* Value of a backend option, or NULL. */
 const char *mb__plan_get_opt(const mb_plan *p, const char *key);
-/* Adds (or replaces) a --shape override; copies name.  0 or -1 (OOM). */
-int mb__plan_set_shape(mb_plan *p, const char *name, const int64_t *dims,
-                       int rank);
+/* Adds (or replaces) a --shape override; copies name.  False when memory
+ * runs out. */
+bool mb__plan_set_shape(mb_plan *p, const char *name, const int64_t *dims,
+                        int rank);
 /* The options to give backend open(): p->opts, then "dim:NAME"=VALUE for
  * every --dim when caps has MB_BACKEND_CAP_DIM_OVERRIDE (so the order of
  * --dim and --backend never matters).  *kv is one allocation holding the

@@ -5,6 +5,7 @@
 #include "core/err.h"
 #include "core/parse.h"
 
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -41,7 +42,8 @@ enum {
     F_ITER,
     F_PCT,
     F_LEAK,
-    F_SAMPLES
+    F_SAMPLES,
+    F_COUNT
 };
 
 #define RT "Runtime options"
@@ -49,6 +51,10 @@ enum {
 #define ME "Measurement"
 #define BE MB__PO_BACKEND
 #define RE MB__PO_REPEAT
+/* Accepted forms that several options share. */
+#define DURATION "a duration such as 2s, 500ms or 1m"
+#define ITERATIONS "a positive iteration count"
+#define SWITCH "no value (a switch)"
 
 static const mb__planopt table[] = {
     {"threads", MB__PO_INT, "N", RT, "intra-op threads (0 = runtime default)",
@@ -71,7 +77,7 @@ static const mb__planopt table[] = {
      "ONNX Runtime session config entry (repeatable)", "KEY=VALUE", NULL, 0, 0,
      BE | RE, F_ORTCONFIG},
     {"no-arena", MB__PO_SWITCH, NULL, RT, "disable the CPU memory arena",
-     "no value (a switch)", NULL, 0, 0, BE, F_NOARENA},
+     SWITCH, NULL, 0, 0, BE, F_NOARENA},
     {"save-optimized", MB__PO_OUTFILE, "PATH", RT, "save the optimized graph",
      "a file path", NULL, 0, 0, BE, F_SAVEOPT},
     {"ort-lib", MB__PO_FILE, "PATH", RT, "libonnxruntime.so.1 to load",
@@ -82,7 +88,7 @@ static const mb__planopt table[] = {
     {"backend-opt", MB__PO_KV, "KEY=VALUE", RT, "a backend option (repeatable)",
      "KEY=VALUE", NULL, 0, 0, RE, F_BACKENDOPT},
     {"verbose", MB__PO_SWITCH, NULL, RT, "show the runtime's own log lines",
-     "no value (a switch)", NULL, 0, 0, 0, F_VERBOSE},
+     SWITCH, NULL, 0, 0, 0, F_VERBOSE},
     {"batch", MB__PO_INTLIST, "LIST", IN,
      "batch sizes, e.g. 1,2,4,8 (default 1)",
      "positive batch sizes, comma-separated (1,2,4,8)", NULL, 1, 1 << 20, 0,
@@ -107,20 +113,20 @@ static const mb__planopt table[] = {
     {"warmup", MB__PO_INT, "N", ME, "warmup iterations (default 10)",
      "a non-negative iteration count", NULL, 0, 1e9, 0, F_WARMUP},
     {"warmup-time", MB__PO_DURATION, "D", ME,
-     "and warm up at least this long (default 0)",
-     "a duration such as 2s, 500ms or 1m", NULL, 0, 0, 0, F_WARMUPTIME},
+     "and warm up at least this long (default 0)", DURATION, NULL, 0, 0, 0,
+     F_WARMUPTIME},
     {"min-iterations", MB__PO_INT, "N", ME,
      "at least N iterations in total, split over the processes (default "
      "100)",
-     "a positive iteration count", NULL, 1, 1e9, 0, F_MINITER},
+     ITERATIONS, NULL, 1, 1e9, 0, F_MINITER},
     {"min-time", MB__PO_DURATION, "D", ME,
-     "and at least this long in total (default 1s)",
-     "a duration such as 2s, 500ms or 1m", NULL, 0, 0, 0, F_MINTIME},
+     "and at least this long in total (default 1s)", DURATION, NULL, 0, 0, 0,
+     F_MINTIME},
     {"max-iterations", MB__PO_INT, "N", ME,
-     "at most N iterations (default 100000)", "a positive iteration count",
-     NULL, 1, 1e9, 0, F_MAXITER},
+     "at most N iterations (default 100000)", ITERATIONS, NULL, 1, 1e9, 0,
+     F_MAXITER},
     {"max-time", MB__PO_DURATION, "D", ME, "at most this long (default 30s)",
-     "a duration such as 2s, 500ms or 1m", NULL, 0, 0, 0, F_MAXTIME},
+     DURATION, NULL, 0, 0, 0, F_MAXTIME},
     {"processes", MB__PO_INT, "K", ME,
      "measure in K fresh processes, the unit of replication of every CI "
      "(default 40; 1 = one process, CI of within-run noise only)",
@@ -130,15 +136,15 @@ static const mb__planopt table[] = {
      "(default 1%)",
      "a relative half-width such as 0.01 or 1%", NULL, 0, 1, 0, F_TARGETCI},
     {"iterations", MB__PO_INT, "N", ME,
-     "exactly N iterations (split over the processes)",
-     "a positive iteration count", NULL, 1, 1e9, 0, F_ITER},
+     "exactly N iterations (split over the processes)", ITERATIONS, NULL, 1,
+     1e9, 0, F_ITER},
     {"percentile", MB__PO_DOUBLE, "Q", ME,
      "also report percentile Q (repeatable)", "a percentile in [0, 100]", NULL,
      0, 100, RE, F_PCT},
     {"leak-check", MB__PO_SWITCH, NULL, ME, "fit the RSS slope and flag growth",
-     "no value (a switch)", NULL, 0, 0, 0, F_LEAK},
+     SWITCH, NULL, 0, 0, 0, F_LEAK},
     {"save-samples", MB__PO_SWITCH, NULL, ME, "keep raw samples in the JSON",
-     "no value (a switch)", NULL, 0, 0, 0, F_SAMPLES},
+     SWITCH, NULL, 0, 0, 0, F_SAMPLES},
 };
 
 const mb__planopt *mb__planopt_table(size_t *n)
@@ -179,37 +185,38 @@ static mb_status set_str(char **dst, const char *v, mb_err *err)
 
 static mb_status set_opt(mb_plan *p, const char *k, const char *v, mb_err *err)
 {
-    return mb__plan_set_opt(p, k, v) ? oom(err) : MB_OK;
+    return mb__plan_set_opt(p, k, v) ? MB_OK : oom(err);
 }
 
-/* "NAME=REST": *name malloc'ed; 0, or -1 when there is no "NAME=". */
-static int split(const char *v, char **name, const char **rest)
+/* "NAME=REST": *name malloc'ed; false when there is no "NAME=" (or no
+ * memory for the name). */
+static bool split(const char *v, char **name, const char **rest)
 {
     const char *eq = v ? strchr(v, '=') : NULL;
     *name = NULL;
     if (!eq || eq == v)
-        return -1;
+        return false;
     *name = mb__strndup(v, (size_t)(eq - v));
     *rest = eq + 1;
-    return *name ? 0 : -1;
+    return *name != NULL;
 }
 
-/* "1%" -> 0.01, "0.01" -> 0.01; the result must be in (0, hi]. */
-static int parse_fraction(const char *s, double hi, double *out)
+/* "1%" -> 0.01, "0.01" -> 0.01; false unless the result is in (0, hi]. */
+static bool parse_fraction(const char *s, double hi, double *out)
 {
     char buf[64];
     size_t L = strlen(s);
     if (L == 0 || L >= sizeof buf)
-        return -1;
+        return false;
     memcpy(buf, s, L + 1);
     int pct = buf[L - 1] == '%';
     if (pct)
         buf[L - 1] = '\0';
     double d;
     if (mb__parse_double(buf, 0, pct ? hi * 100 : hi, &d) || d <= 0)
-        return -1;
+        return false;
     *out = pct ? d / 100 : d;
-    return 0;
+    return true;
 }
 
 static mb_status set_switch(int *dst, const mb__planopt *o, const char *shown,
@@ -231,7 +238,7 @@ static mb_status set_dim(mb_plan *p, const mb__planopt *o, const char *shown,
     char *name;
     const char *rest;
     int64_t v;
-    if (split(value, &name, &rest) ||
+    if (!split(value, &name, &rest) ||
         mb__parse_i64(rest, (int64_t)o->lo, (int64_t)o->hi, &v)) {
         free(name);
         return bad(err, shown, value, o->expect);
@@ -258,7 +265,7 @@ static mb_status set_range(mb_plan *p, const mb__planopt *o, const char *shown,
     char *name, *lo_s = NULL;
     const char *rest, *colon;
     double lo, hi;
-    if (split(value, &name, &rest) || !(colon = strchr(rest, ':'))) {
+    if (!split(value, &name, &rest) || !(colon = strchr(rest, ':'))) {
         free(name);
         return bad(err, shown, value, o->expect);
     }
@@ -288,7 +295,7 @@ static mb_status set_shape(mb_plan *p, const mb__planopt *o, const char *shown,
     const char *rest;
     int64_t *list = NULL;
     size_t n = 0;
-    if (split(value, &name, &rest) ||
+    if (!split(value, &name, &rest) ||
         (*rest &&
          mb__parse_i64_list(rest, (int64_t)o->lo, (int64_t)o->hi, &list, &n)) ||
         n > MB_MAX_RANK) {
@@ -296,10 +303,10 @@ static mb_status set_shape(mb_plan *p, const mb__planopt *o, const char *shown,
         free(list);
         return bad(err, shown, value, o->expect);
     }
-    int rc = mb__plan_set_shape(p, name, list, (int)n);
+    bool ok = mb__plan_set_shape(p, name, list, (int)n);
     free(name);
     free(list);
-    return rc ? oom(err) : MB_OK;
+    return ok ? MB_OK : oom(err);
 }
 
 /* KEY=VALUE forwarded to the backend as prefix+KEY. */
@@ -309,7 +316,7 @@ static mb_status set_prefixed(mb_plan *p, const mb__planopt *o,
 {
     char *k;
     const char *v;
-    if (split(value, &k, &v))
+    if (!split(value, &k, &v))
         return bad(err, shown, value, o->expect);
     size_t n = strlen(prefix) + strlen(k) + 1;
     char *key = mb__malloc(n);
@@ -322,6 +329,33 @@ static mb_status set_prefixed(mb_plan *p, const mb__planopt *o,
     free(key);
     free(k);
     return s;
+}
+
+/* Where an option whose value is stored as it is goes: the int64_t,
+ * switch or string field of p that option id writes (the others NULL). */
+typedef struct plain {
+    int64_t *i64;
+    int *sw;
+    char **str;
+} plain;
+
+static plain plain_field(mb_plan *p, int id)
+{
+    int64_t *const i64[F_COUNT] = {
+        [F_WARMUP] = &p->warmup_iters, [F_WARMUPTIME] = &p->warmup_time_ns,
+        [F_MINITER] = &p->min_iters,   [F_MINTIME] = &p->min_time_ns,
+        [F_MAXITER] = &p->max_iters,   [F_MAXTIME] = &p->max_time_ns,
+        [F_ITER] = &p->fixed_iters,
+    };
+    int *const sw[F_COUNT] = {[F_VERBOSE] = &p->verbose,
+                              [F_LEAK] = &p->leak_check,
+                              [F_SAMPLES] = &p->save_samples};
+    char **const str[F_COUNT] = {[F_ORTLIB] = &p->ort_lib,
+                                 [F_BACKEND] = &p->backend,
+                                 [F_DATA] = &p->data_path};
+    if (id < 0 || id >= F_COUNT)
+        return (plain){NULL, NULL, NULL};
+    return (plain){i64[id], sw[id], str[id]};
 }
 
 mb_status mb__planopt_set(mb_plan *p, const mb__planopt *o, const char *shown,
@@ -346,7 +380,7 @@ mb_status mb__planopt_set(mb_plan *p, const mb__planopt *o, const char *shown,
             return bad(err, shown, value, o->expect);
         break;
     case MB__PO_FRACTION:
-        if (!value || parse_fraction(value, o->hi, &d))
+        if (!value || !parse_fraction(value, o->hi, &d))
             return bad(err, shown, value, o->expect);
         break;
     case MB__PO_DURATION:
@@ -372,6 +406,15 @@ mb_status mb__planopt_set(mb_plan *p, const mb__planopt *o, const char *shown,
             return bad(err, shown, value, o->expect);
         break;
     }
+    plain f = plain_field(p, o->id);
+    if (f.i64) {
+        *f.i64 = i;
+        return MB_OK;
+    }
+    if (f.sw)
+        return set_switch(f.sw, o, shown, value, err);
+    if (f.str)
+        return set_str(f.str, value, err);
     switch (o->id) {
     case F_THREADS:
     case F_INTER:
@@ -390,18 +433,6 @@ mb_status mb__planopt_set(mb_plan *p, const mb__planopt *o, const char *shown,
         mb_status s = set_switch(&on, o, shown, value, err);
         return s ? s : set_opt(p, "arena", on ? "0" : "1", err);
     }
-    case F_ORTLIB:
-        return set_str(&p->ort_lib, value, err);
-    case F_BACKEND:
-        return set_str(&p->backend, value, err);
-    case F_DATA:
-        return set_str(&p->data_path, value, err);
-    case F_VERBOSE:
-        return set_switch(&p->verbose, o, shown, value, err);
-    case F_LEAK:
-        return set_switch(&p->leak_check, o, shown, value, err);
-    case F_SAMPLES:
-        return set_switch(&p->save_samples, o, shown, value, err);
     case F_BATCH: {
         int64_t *list;
         size_t n;
@@ -421,27 +452,6 @@ mb_status mb__planopt_set(mb_plan *p, const mb__planopt *o, const char *shown,
         return set_shape(p, o, shown, value, err);
     case F_SEED:
         p->seed = (uint64_t)i;
-        return MB_OK;
-    case F_WARMUP:
-        p->warmup_iters = i;
-        return MB_OK;
-    case F_MINITER:
-        p->min_iters = i;
-        return MB_OK;
-    case F_MAXITER:
-        p->max_iters = i;
-        return MB_OK;
-    case F_ITER:
-        p->fixed_iters = i;
-        return MB_OK;
-    case F_WARMUPTIME:
-        p->warmup_time_ns = i;
-        return MB_OK;
-    case F_MINTIME:
-        p->min_time_ns = i;
-        return MB_OK;
-    case F_MAXTIME:
-        p->max_time_ns = i;
         return MB_OK;
     case F_PROCS:
         p->processes = (int)i;

@@ -8,13 +8,13 @@
 #include "core/stats.h"
 #include "runner/runner.h"
 
+#include <stdbool.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
-void mb__proc_budget(const mb_plan *p, int k, int64_t *fixed,
-                     int64_t *min_time, int64_t *min_iters, int64_t *max_time,
-                     int64_t *max_iters)
+void mb__proc_budget(const mb_plan *p, int k, int64_t *fixed, int64_t *min_time,
+                     int64_t *min_iters, int64_t *max_time, int64_t *max_iters)
 {
     if (k < 1)
         k = 1;
@@ -23,6 +23,17 @@ void mb__proc_budget(const mb_plan *p, int k, int64_t *fixed,
     *min_iters = (p->min_iters + k - 1) / k;
     *max_time = p->max_time_ns / k;
     *max_iters = p->max_iters / k > 0 ? p->max_iters / k : 1;
+}
+
+mb__repl_opts mb__repl_opts_for(int k, int asked, int *used,
+                                volatile int *cancel)
+{
+    return (mb__repl_opts){.processes = k,
+                           .slot_ns = 50000000,
+                           .start_budget_ns =
+                               asked > 0 ? 0 : MB_START_BUDGET_NS,
+                           .processes_used = used,
+                           .cancel = cancel};
 }
 
 void mb__arm_clear(mb__arm *a)
@@ -52,16 +63,17 @@ void mb__arm_fail(mb__arm *a, const mb_err *e)
     a->child = NULL;
 }
 
-static int arm_add(mb__arm *a, const int64_t *s, size_t n)
+/* Appends n samples of the current process; false when memory runs out. */
+static bool arm_add(mb__arm *a, const int64_t *s, size_t n)
 {
     if (!mb__grow((void **)&a->samples, &a->cap, a->n + n, sizeof *s))
-        return -1;
+        return false;
     memcpy(a->samples + a->n, s, n * sizeof *s);
     a->n += n;
     a->proc_n[a->k - 1] += n;
     for (size_t i = 0; i < n; i++)
         a->busy_ns += s[i];
-    return 0;
+    return true;
 }
 
 /* Starts process k of an arm: spawn, warm up, and (first round) time
@@ -69,8 +81,8 @@ static int arm_add(mb__arm *a, const int64_t *s, size_t n)
 static mb_status arm_start(mb__arm *a, const mb__repl_opts *o, double *per_ns,
                            mb_err *err)
 {
-    mb_status s = mb__child_spawn(a->plan, a->batch, o->timeout_ns, &a->child,
-                                  err);
+    mb_status s =
+        mb__child_spawn(a->plan, a->batch, o->timeout_ns, &a->child, err);
     if (s)
         return s;
     if (!mb__grow((void **)&a->proc_n, &a->kcap, a->k + 1, sizeof *a->proc_n))
@@ -242,8 +254,8 @@ mb_status mb__replicate(mb__arm *arms, size_t n, const mb__repl_opts *o,
             if (o->start_budget_ns > 0 && start_ns > 0 &&
                 (int64_t)rounds * start_ns > o->start_budget_ns) {
                 size_t fit = (size_t)(o->start_budget_ns / start_ns);
-                rounds = fit > MB_MIN_AUTO_PROCESSES ? fit
-                                                     : MB_MIN_AUTO_PROCESSES;
+                rounds =
+                    fit > MB_MIN_AUTO_PROCESSES ? fit : MB_MIN_AUTO_PROCESSES;
                 if (rounds > (size_t)o->processes)
                     rounds = (size_t)o->processes;
             }
@@ -266,9 +278,8 @@ mb_status mb__replicate(mb__arm *arms, size_t n, const mb__repl_opts *o,
                 /* Two unrecorded iterations first: the process has been
                  * stopped while the others ran, and waking its threads and
                  * caches is not the model's latency. */
-                if (mb__child_measure(a->child, k, 2, buf, o->timeout_ns,
-                                      &e) ||
-                    arm_add(a, buf, (size_t)k))
+                if (mb__child_measure(a->child, k, 2, buf, o->timeout_ns, &e) ||
+                    !arm_add(a, buf, (size_t)k))
                     mb__arm_fail(a, &e);
                 mb__child_pause(a->child);
                 if (a->error && o->fail_fast) {
@@ -279,8 +290,7 @@ mb_status mb__replicate(mb__arm *arms, size_t n, const mb__repl_opts *o,
                     break;
             }
             if (o->progress)
-                o->progress(o->progress_user, r, rounds,
-                            mb_now_ns() - t_start);
+                o->progress(o->progress_user, r, rounds, mb_now_ns() - t_start);
         }
         if (rc)
             break;
@@ -419,8 +429,10 @@ json_t *mb__replication_json(const int64_t *samples, const size_t *proc_n,
         json_array_append_new(per, json_integer((json_int_t)proc_n[i]));
     json_object_set_new(r, "samples_per_process", per);
     json_t *pp = json_object();
-    static const struct { const char *name; double q; } figs[] = {
-        {"median", 50}, {"p99", 99}, {"mean", -1}};
+    static const struct {
+        const char *name;
+        double q;
+    } figs[] = {{"median", 50}, {"p99", 99}, {"mean", -1}};
     for (size_t f = 0; f < 3; f++) {
         /* Per-process figures, null where a process has too few samples. */
         json_t *a = json_array();
@@ -436,8 +448,8 @@ json_t *mb__replication_json(const int64_t *samples, const size_t *proc_n,
     }
     json_object_set_new(r, "per_process", pp);
     size_t nf;
-    json_object_set_new(r, "median", figure_json(samples, proc_n, k, 50, fig,
-                                                 &nf));
+    json_object_set_new(r, "median",
+                        figure_json(samples, proc_n, k, 50, fig, &nf));
     if (k >= 2 && nf >= 2) {
         mb_gm g;
         mb__gm_ci(fig, nf, 0.95, &g);
@@ -445,18 +457,18 @@ json_t *mb__replication_json(const int64_t *samples, const size_t *proc_n,
         double lo, hi;
         size_t nlo, nhi;
         if (mb__replicate_modes(fig, nf, 1.15, &lo, &nlo, &hi, &nhi) == 2)
-            json_object_set_new(
-                r, "modes",
-                json_pack("{s:{s:f,s:I},s:{s:f,s:I}}", "fast", "median", lo,
-                          "processes", (json_int_t)nlo, "slow", "median", hi,
-                          "processes", (json_int_t)nhi));
+            json_object_set_new(r, "modes",
+                                json_pack("{s:{s:f,s:I},s:{s:f,s:I}}", "fast",
+                                          "median", lo, "processes",
+                                          (json_int_t)nlo, "slow", "median", hi,
+                                          "processes", (json_int_t)nhi));
     } else {
         json_object_set_new(r, "run_to_run_cv", json_null());
         if (k < 2)
             json_object_set_new(r, "blocks", json_integer((json_int_t)nf));
     }
-    json_object_set_new(r, "p99", figure_json(samples, proc_n, k, 99, fig,
-                                              &nf));
+    json_object_set_new(r, "p99",
+                        figure_json(samples, proc_n, k, 99, fig, &nf));
     json_object_set_new(r, "samples", json_integer((json_int_t)total));
     free(fig);
     return r;
@@ -468,8 +480,8 @@ json_t *mb__arm_run_json(const mb__arm *a, const char *stop_rule,
     json_t *run = json_deep_copy(a->run);
     const mb_plan *p = a->plan;
     json_t *rep = mb__replication_json(a->samples, a->proc_n, a->k);
-    json_t *lat = mb__latency_json(a->samples, a->n, p->percentiles,
-                                   p->n_percentiles);
+    json_t *lat =
+        mb__latency_json(a->samples, a->n, p->percentiles, p->n_percentiles);
     mb__latency_apply_replication(lat, rep);
     json_object_set_new(run, "latency", lat);
     json_object_set_new(run, "iterations", json_integer((json_int_t)a->n));
@@ -491,9 +503,8 @@ json_t *mb__arm_run_json(const mb__arm *a, const char *stop_rule,
     /* Start-up phases: the median over processes (each loaded the
      * runtime, created a session and ran cold), with their range. */
     size_t np = json_array_size(a->procs);
-    static const char *const startup[] = {"library_load_ns",
-                                          "session_create_ns",
-                                          "first_inference_ns"};
+    static const char *const startup[] = {
+        "library_load_ns", "session_create_ns", "first_inference_ns"};
     json_t *spread = np > 1 ? json_object() : NULL;
     for (size_t f = 0; spread && f < 3; f++) {
         double *m = mb__calloc(np, sizeof *m);
@@ -525,8 +536,8 @@ json_t *mb__arm_run_json(const mb__arm *a, const char *stop_rule,
         double *m = mb__calloc(np, sizeof *m);
         size_t got = 0;
         for (size_t i = 0; m && i < np; i++) {
-            const json_t *v = json_object_get(json_array_get(a->procs, i),
-                                              "rss_peak_bytes");
+            const json_t *v =
+                json_object_get(json_array_get(a->procs, i), "rss_peak_bytes");
             if (json_is_number(v))
                 m[got++] = json_number_value(v);
         }
@@ -536,9 +547,9 @@ json_t *mb__arm_run_json(const mb__arm *a, const char *stop_rule,
                                 "rss_peak_bytes",
                                 json_integer((json_int_t)llround(
                                     mb__percentile_sorted(m, got, 50))));
-            json_object_set_new(json_object_get(run, "memory"),
-                                "rss_peak_of", json_string("median over "
-                                                           "processes"));
+            json_object_set_new(json_object_get(run, "memory"), "rss_peak_of",
+                                json_string("median over "
+                                            "processes"));
         }
         free(m);
     }

@@ -32,25 +32,25 @@ typedef struct mb__arm {
     const mb_plan *plan; /* borrowed */
     int64_t batch;
     /* results */
-    char *error;         /* why the arm failed, or NULL */
+    char *error; /* why the arm failed, or NULL */
     mb_status error_code;
-    int64_t *samples;    /* every recorded latency (ns), in time order */
+    int64_t *samples; /* every recorded latency (ns), in time order */
     size_t n, cap;
-    size_t *proc_n;      /* samples of process i, i < k */
+    size_t *proc_n; /* samples of process i, i < k */
     size_t k, kcap;
-    int64_t busy_ns;     /* sum of the recorded latencies */
-    json_t *run;         /* RUN object of the first process (new ref) */
-    json_t *procs;       /* per process: phases and peak RSS (array) */
-    mb__child *child;    /* the last round's process, with keep_last */
+    int64_t busy_ns;  /* sum of the recorded latencies */
+    json_t *run;      /* RUN object of the first process (new ref) */
+    json_t *procs;    /* per process: phases and peak RSS (array) */
+    mb__child *child; /* the last round's process, with keep_last */
     /* private */
-    int64_t slot;        /* iterations per slot (by time) */
-    int64_t round_n;     /* this round's fixed count, or 0 (by time) */
-    int64_t warmup_ns;   /* warmup of the first process */
+    int64_t slot;      /* iterations per slot (by time) */
+    int64_t round_n;   /* this round's fixed count, or 0 (by time) */
+    int64_t warmup_ns; /* warmup of the first process */
     int64_t warmup_iters;
 } mb__arm;
 
 typedef struct mb__repl_opts {
-    int processes;       /* K >= 1 */
+    int processes; /* K >= 1 */
     /* When the count is the default (not asked for): the most time the
      * start of the processes (runtime load, session, warmup) may take in
      * all; after the first round K is lowered to fit, but not below
@@ -68,6 +68,12 @@ typedef struct mb__repl_opts {
     void *progress_user;
 } mb__repl_opts;
 
+/* The options a replicated measurement starts from: k processes, 50 ms
+ * slots, the start budget MB_START_BUDGET_NS unless the count was asked
+ * for (asked > 0: --processes), *used as processes_used, and cancel;
+ * everything else off. */
+mb__repl_opts mb__repl_opts_for(int k, int asked, int *used,
+                                volatile int *cancel);
 /* Measures arms[0..n) as above.  An arm whose process fails gets its
  * error and is left out of later rounds; with fail_fast the call returns
  * MB_ECHILD at once.  Returns MB_OK when cancelled (the arms hold what was
@@ -108,8 +114,7 @@ json_t *mb__arm_run_json(const mb__arm *a, const char *stop_rule,
 /* Per-process budget of a plan split over k processes: iterations for a
  * fixed count (0 when the plan has none), and the time and count minima
  * and maxima. */
-void mb__proc_budget(const mb_plan *p, int k, int64_t *fixed,
-                     int64_t *min_time, int64_t *min_iters, int64_t *max_time,
-                     int64_t *max_iters);
+void mb__proc_budget(const mb_plan *p, int k, int64_t *fixed, int64_t *min_time,
+                     int64_t *min_iters, int64_t *max_time, int64_t *max_iters);
 
 #endif

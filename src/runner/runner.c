@@ -228,8 +228,9 @@ mb_status mb__bench_open(const mb_plan *plan, int64_t batch, mb_bench **out,
     b->phases.session_create_ns = mb_now_ns() - t0;
     if (s) {
         /* (ONNX files only: not a plugin's format, such as TorchScript) */
-        int is_onnx = plan->model_path &&
-                      strcmp(mb_backend_for_model(plan->model_path), "ort") == 0;
+        int is_onnx =
+            plan->model_path &&
+            strcmp(mb_backend_for_model(plan->model_path), "ort") == 0;
         b->session = NULL;
         mb__bench_close(b);
         /* A file the runtime rejects: say what is wrong with it, if our
@@ -400,8 +401,9 @@ static json_t *io_desc_json(const mb_io_desc *d, const mb_tensor *bound)
     const int64_t *resolved = bound ? bound->dims : NULL;
     int rank = d->rank < 0 && bound ? bound->rank : d->rank;
     json_object_set_new(o, "name", json_string(d->name));
-    json_object_set_new(o, "dtype", json_string(rank < 0 ? "non-tensor"
-                                                 : mb_dtype_name(d->dtype)));
+    json_object_set_new(
+        o, "dtype",
+        json_string(rank < 0 ? "non-tensor" : mb_dtype_name(d->dtype)));
     for (int i = 0; i < rank; i++) {
         json_array_append_new(
             shape, json_integer(resolved ? resolved[i] : d->dims[i]));
@@ -419,9 +421,8 @@ json_t *mb__bench_io_json(const mb_bench *b)
 {
     json_t *o = json_object(), *in = json_array(), *out = json_array();
     for (size_t i = 0; i < b->n_in; i++) {
-        json_t *d = io_desc_json(&b->in[i], b->inputs[i].data
-                                                ? &b->inputs[i]
-                                                : NULL);
+        json_t *d =
+            io_desc_json(&b->in[i], b->inputs[i].data ? &b->inputs[i] : NULL);
         json_object_set_new(d, "source",
                             json_string(b->from_data ? "data" : "synthetic"));
         if (!b->from_data) {
@@ -957,14 +958,10 @@ static mb_status run_replicated(const mb_plan *plan, int k, json_t **doc_out,
         arms[i].batch = batches[i];
     }
     int used = k;
-    mb__repl_opts o = {.processes = k,
-                       .slot_ns = 50000000,
-                       .start_budget_ns =
-                           plan->processes > 0 ? 0 : MB_START_BUDGET_NS,
-                       .processes_used = &used,
-                       .cancel = plan->cancel,
-                       .progress = repl_progress,
-                       .progress_user = (void *)plan};
+    mb__repl_opts o =
+        mb__repl_opts_for(k, plan->processes, &used, plan->cancel);
+    o.progress = repl_progress;
+    o.progress_user = (void *)plan;
     mb_status s = mb__replicate(arms, nb, &o, err);
     size_t failed = 0;
     for (size_t i = 0; i < nb; i++)

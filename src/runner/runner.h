@@ -41,8 +41,7 @@ mb_status mb__bench_set_batch(mb_bench *b, int64_t batch, mb_err *err);
 mb_status mb__bench_set_inputs(mb_bench *b, const mb_tensor *inputs, size_t n,
                                mb_err *err);
 /* The model's input/output descriptions (borrowed until close). */
-const mb_io_desc *mb__bench_describe(const mb_bench *b, int outputs,
-                                     size_t *n);
+const mb_io_desc *mb__bench_describe(const mb_bench *b, int outputs, size_t *n);
 /* Runs once more and copies the outputs (caller frees each with
  * mb_tensor_clear and the array with free()). */
 mb_status mb__bench_outputs(mb_bench *b, mb_tensor **outs, size_t *n,

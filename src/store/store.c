@@ -371,6 +371,15 @@ static void p_text(params *p, const json_t *j)
     p_add(p, NULL, 1);
 }
 
+/* The columns git_commit, git_branch, git_dirty, git_commit_date. */
+static void p_git(params *p, const json_t *git)
+{
+    p_text(p, json_object_get(git, "commit"));
+    p_text(p, json_object_get(git, "branch"));
+    p_int(p, json_object_get(git, "dirty"));
+    p_text(p, json_object_get(git, "commit_date"));
+}
+
 /* Any JSON as compact text with sorted keys (objects, arrays), or NULL. */
 static void p_json(params *p, const json_t *j)
 {
@@ -417,10 +426,7 @@ static mb_status insert_run(mb__store *s, const char *doc_id, size_t index,
     p_str(&p, doc_id);
     p_str(&p, idx);
     p_text(&p, json_object_get(doc, "created_utc"));
-    p_text(&p, json_object_get(git, "commit"));
-    p_text(&p, json_object_get(git, "branch"));
-    p_int(&p, json_object_get(git, "dirty"));
-    p_text(&p, json_object_get(git, "commit_date"));
+    p_git(&p, git);
     /* The run's own columns: the fields of report/fields.h that are
      * stored, in list order. */
     mb_buf sql = MB_BUF_INIT;
@@ -537,10 +543,7 @@ mb_status mb__store_put2(mb__store *s, const json_t *doc, const json_t *git,
     p_text(&p, json_object_get(doc, "kind"));
     p_text(&p, json_object_get(doc, "schema"));
     p_text(&p, json_object_get(slim, "command_line"));
-    p_text(&p, json_object_get(git, "commit"));
-    p_text(&p, json_object_get(git, "branch"));
-    p_int(&p, json_object_get(git, "dirty"));
-    p_text(&p, json_object_get(git, "commit_date"));
+    p_git(&p, git);
     p_text(&p, jget(doc, "mbench.version"));
     p_text(&p, jget(doc, "mbench.commit"));
     p_text(&p, json_object_get(env, "cpu_model"));
@@ -763,9 +766,8 @@ static const char *bench_name(const char *name, const char *path)
  * of one of the benchmarks in cur's runs: the same model by sha256 or by
  * name (the gate's pairing), or, for runs without a model (exec), the
  * same variant (the command's name). */
-static int same_benchmark(const json_t *cur, const char *name,
-                          const char *path, const char *sha,
-                          const char *variant)
+static int same_benchmark(const json_t *cur, const char *name, const char *path,
+                          const char *sha, const char *variant)
 {
     const char *sn = bench_name(name, path);
     size_t i;
@@ -782,8 +784,7 @@ static int same_benchmark(const json_t *cur, const char *name,
                 (sn && strcmp(cn, sn) == 0))
                 return 1;
         } else if (!sn) {
-            const char *cv =
-                json_string_value(json_object_get(run, "variant"));
+            const char *cv = json_string_value(json_object_get(run, "variant"));
             if (cv && variant && strcmp(cv, variant) == 0)
                 return 1;
         }
@@ -806,7 +807,9 @@ static void describe_benchmarks(const json_t *cur, char *buf, size_t len)
         const char *v = json_string_value(json_object_get(run, "variant"));
         char one[300];
         snprintf(one, sizeof one, "%s %s", cn ? "model" : "command",
-                 cn ? cn : v ? v : "?");
+                 cn  ? cn
+                 : v ? v
+                     : "?");
         if (strstr(buf, one))
             continue;
         if (off + strlen(one) + 8 >= len) {
@@ -840,8 +843,10 @@ mb_status mb__store_baseline(mb__store *s, const char *ref,
         " AND (r.status IS NULL OR r.status = 'ok') ORDER BY d.id DESC, "
         "r.run_index LIMIT 100000";
     char sql[512];
-    snprintf(sql, sizeof sql, "%sd.git_branch = $1 AND (d.git_commit IS NULL "
-             "OR d.git_commit <> $2)%s", cols, tail);
+    snprintf(sql, sizeof sql,
+             "%sd.git_branch = $1 AND (d.git_commit IS NULL "
+             "OR d.git_commit <> $2)%s",
+             cols, tail);
     mb_status st = q(s, sql, 2, p, &rows, err);
     if (st)
         return st;
@@ -857,8 +862,7 @@ mb_status mb__store_baseline(mb__store *s, const char *ref,
         p[0] = pattern;
         how = "commit";
         snprintf(sql, sizeof sql,
-                 "%sd.git_commit LIKE $1 AND d.git_commit <> $2%s", cols,
-                 tail);
+                 "%sd.git_commit LIKE $1 AND d.git_commit <> $2%s", cols, tail);
         if ((st = q(s, sql, 2, p, &rows, err)))
             return st;
     }
@@ -894,8 +898,7 @@ mb_status mb__store_baseline(mb__store *s, const char *ref,
                             what, how, ref, s->where, newest, how);
         }
     }
-    char *commit =
-        cell(rows, pick, 0) ? mb__strdup(cell(rows, pick, 0)) : NULL;
+    char *commit = cell(rows, pick, 0) ? mb__strdup(cell(rows, pick, 0)) : NULL;
     char *newest = mb__strdup(cell(rows, pick, 1));
     json_decref(rows);
     rows = NULL;

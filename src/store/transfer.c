@@ -66,21 +66,33 @@ static mb_status put(mb__store *dst, const json_t *doc, const json_t *git,
     return st;
 }
 
-mb_status mb__store_import_file(mb__store *dst, const char *path,
-                                const json_t *git, mb__transfer_count *c,
-                                mb_err *err)
+mb_status mb__json_file_load(const char *path, const char *what, json_t **out,
+                             mb_err *err)
 {
     char *data;
     size_t len;
+    *out = NULL;
     mb_status st = mb__read_file(path, &data, &len, err);
     if (st)
         return st;
     json_error_t je;
-    json_t *j = json_loadb(data, len, 0, &je);
+    *out = json_loadb(data, len, 0, &je);
     free(data);
-    if (!j)
-        return mb__fail(err, MB_EFORMAT, "%s is not valid JSON (line %d: %s)",
-                        path, je.line, je.text);
+    if (!*out)
+        return mb__fail(
+            err, MB_EFORMAT, "%s%s%s is not valid JSON (line %d: %s)",
+            what ? what : "", what ? " " : "", path, je.line, je.text);
+    return MB_OK;
+}
+
+mb_status mb__store_import_file(mb__store *dst, const char *path,
+                                const json_t *git, mb__transfer_count *c,
+                                mb_err *err)
+{
+    json_t *j;
+    mb_status st = mb__json_file_load(path, NULL, &j, err);
+    if (st)
+        return st;
     const char *schema = json_string_value(json_object_get(j, "schema"));
     if (schema && strcmp(schema, MB_STORE_EXPORT_SCHEMA) == 0) {
         size_t i;

@@ -35,6 +35,11 @@ mb_status mb__store_export(mb__store *src, const char *now, json_t **out,
 mb_status mb__store_import_file(mb__store *dst, const char *path,
                                 const json_t *git, mb__transfer_count *c,
                                 mb_err *err);
+/* Reads the JSON file at path into *out (new reference): what
+ * mb__read_file fails with, or MB_EFORMAT "[what ]path is not valid JSON
+ * (line N: why)"; what may be NULL. */
+mb_status mb__json_file_load(const char *path, const char *what, json_t **out,
+                             mb_err *err);
 /* Row counts of the tables documents, runs and run_samples. */
 mb_status mb__store_counts(mb__store *s, int64_t counts[3], mb_err *err);
 
