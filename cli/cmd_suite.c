@@ -11,6 +11,8 @@
 #include "exec/nvml.h"
 #include "exec/suite.h"
 #include "exec/suiterun.h"
+#include "report/execprint.h"
+#include "report/suiterep.h"
 #include "store/store.h"
 
 #include <stdio.h>
@@ -75,119 +77,97 @@ const mb_cmd mb_cmd_suite = {
 
 typedef struct sargs {
     mb_suite_opts so;
-    const char *out_path, *out_arg, *db;
+    const char *out_arg, *db;
     int compare;
-    int64_t seed;
-    mb_cli_outputs rep;
-    mb_cli_reqs reqs;
+    mb_cli_outputs rep; /* -o (json), --md, --html, --csv */
+    mb_cli_execset es;  /* --warmup, --runs, --seed, --require, ... */
 } sargs;
 
 static int on_opt(void *user, const mb_opt *o, const mb_optval *v)
 {
     sargs *a = user;
-    mb_exec_opts *eo = &a->so.eo;
-    /* the options that only store their value */
-    int64_t *const ints[O_N] = {[O_RUNS] = &eo->fixed_runs,
-                                [O_WARM] = &eo->warmup,
-                                [O_SEED] = &a->seed};
     const char **const strs[O_N] = {
         [O_CMD] = &a->so.tmpl,   [O_MD] = &a->rep.md,
         [O_HTML] = &a->rep.html, [O_CSV] = &a->rep.csv,
-        [O_REPO] = &a->so.repo,  [O_PREP] = &eo->prepare,
-        [O_CLEAN] = &eo->cleanup};
+        [O_REPO] = &a->so.repo};
     int *const flags[O_N] = {[O_SKIP] = &a->so.skip_failed,
                              [O_COMPARE] = &a->compare,
-                             [O_FETCH] = &a->so.fetch,
-                             [O_SHELL] = &eo->shell,
-                             [O_GPU] = &eo->gpu_memory};
-    if (ints[o->id])
-        *ints[o->id] = v->i;
-    else if (strs[o->id])
+                             [O_FETCH] = &a->so.fetch};
+    if (strs[o->id])
         *strs[o->id] = v->text;
     else if (flags[o->id])
         *flags[o->id] = 1;
     else if (o->id == O_OUT) {
         a->out_arg = v->text;
-        a->out_path = v->str;
-    } else if (o->id == O_TIMEOUT && v->i <= 0)
-        return mb_cli_bad_value("--timeout", v->text, "a duration like 30m");
-    else if (o->id == O_TIMEOUT)
-        eo->timeout_ns = v->i;
-    else if (o->id == O_SHARD &&
-             mb__suite_parse_shard(v->text, &a->so.shard_i, &a->so.shard_n))
+        a->rep.json = v->str;
+    } else if (o->id == O_SHARD &&
+               mb__suite_parse_shard(v->text, &a->so.shard_i, &a->so.shard_n))
         return mb_cli_bad_value("--shard", v->text, o->expect);
     else if (o->id == O_DB) { /* a store file is checked now, not later */
         a->db = v->text;
         return strstr(a->db, "://") ? 0 : mb_cli_output_check("--db", a->db);
-    } else if (o->id == O_REQ)
-        return mb_cli_reqs_add(&a->reqs, v->text);
+    } else
+        return mb_cli_execset_opt(&a->es, o, v);
     return 0;
 }
 
 int cmd_suite(int argc, char **argv)
 {
-    sargs a;
-    memset(&a, 0, sizeof a);
-    a.seed = 42;
+    sargs a = {.es = {.eo = &a.so.eo, .seed = 42}};
     mb_suite_opts *sop = &a.so;
     mb__suite_opts_defaults(sop);
     json_t *doc = NULL;
-    int quiet = 0;
+    mb_err err = {0};
+    mb_buf b = MB_BUF_INIT;
     mb_opt_ctx ctx = {NULL, NULL, on_opt, &a, 0, NULL, 0};
     int rc = mb_opt_parse(&mb_cmd_suite, argc, argv, &ctx);
-#define BAD(x)                                                                 \
-    do {                                                                       \
-        rc = (x);                                                              \
-        goto done;                                                             \
-    } while (0)
-    if (rc)
-        BAD(rc == MB_OPT_HELP ? MB_EXIT_OK : rc);
-    quiet = ctx.quiet;
+    if (rc) {
+        rc = rc == MB_OPT_HELP ? MB_EXIT_OK : rc;
+        goto done;
+    }
     sop->tasks_path = ctx.args[0];
     sop->command_line = mb_cli_command_line();
     sop->eo.cancel = mb_cli_cancel_flag(0);
-    mb_cli_suite_console(sop, &quiet);
-    mb_err err = {0};
+    mb_cli_suite_console(sop, &ctx.quiet);
     if (sop->eo.gpu_memory && mb__nvml_open(&sop->eo.nvml, &err) != MB_OK)
         mb_cli_warn("%s", err.msg);
-    if (a.db && mb__store_open(a.db, &sop->store, &err) != MB_OK)
-        BAD(mb_cli_error(MB_EXIT_RUNTIME, "--db: %s", err.msg));
+    if (a.db && mb__store_open(a.db, &sop->store, &err) != MB_OK) {
+        rc = mb_cli_error(MB_EXIT_RUNTIME, "--db: %s", err.msg);
+        goto done;
+    }
     mb_suite_result res;
     mb_status st = mb__suite_run(sop, &doc, &res, &err);
-    if (!doc)
-        BAD(mb_cli_error(st == MB_EIO ? MB_EXIT_RUNTIME : MB_EXIT_USAGE, "%s",
-                         err.msg));
+    if (!doc) {
+        rc = mb_cli_error(st == MB_EIO ? MB_EXIT_RUNTIME : MB_EXIT_USAGE, "%s",
+                          err.msg);
+        goto done;
+    }
     if (res.stopped)
         mb_cli_error(MB_EXIT_RUNTIME, "%s", err.msg);
     if (a.compare) {
         json_t *cmp = mb__suite_comparison(json_object_get(doc, "runs"),
-                                           (uint64_t)a.seed);
-        mb_cli_print_suite_comparison(cmp);
+                                           (uint64_t)a.es.seed);
+        mb__suite_comparison_console(&b, cmp);
         json_object_set_new(doc, "comparison", cmp);
     }
-    printf("\n%zu of %zu task(s) run%s, %zu FAILED%s\n", res.ran, res.selected,
-           sop->shard_n > 1 ? " in this shard" : "", res.failed,
-           res.interrupted ? ", interrupted" : "");
+    mb__suite_summary_console(&b, res.ran, res.selected, sop->shard_n > 1,
+                              res.failed, res.interrupted);
+    mb_cli_put(&b);
     int req_rc =
-        res.interrupted ? 0 : mb_cli_reqs_judge(&a.reqs, doc, NULL, stdout);
-    if (a.out_path && mb_cli_write_doc(a.out_path, doc) != 0)
-        rc = MB_EXIT_RUNTIME;
-    else if (a.out_path && !quiet)
+        res.interrupted ? 0 : mb_cli_reqs_judge(&a.es.reqs, doc, NULL, stdout);
+    rc = mb_cli_outputs_write(&a.rep, doc);
+    if (a.rep.json && !rc && !ctx.quiet)
         printf("wrote %s\n", a.out_arg);
-    if ((a.rep.md || a.rep.html || a.rep.csv) &&
-        mb_cli_outputs_write(&a.rep, doc))
-        rc = MB_EXIT_RUNTIME;
     if (res.interrupted)
         rc = mb_cli_error(MB_EXIT_INTERRUPTED,
                           "interrupted; the finished tasks were %s",
-                          a.out_path ? "written" : "printed");
+                          a.rep.json ? "written" : "printed");
     else if (res.failed && !sop->skip_failed)
         rc = MB_EXIT_RUNTIME;
     rc = mb_cli_reqs_exit(rc, req_rc);
 done:
     mb__store_close(sop->store);
-    mb__nvml_close(sop->eo.nvml);
-    mb_cli_reqs_free(&a.reqs);
+    mb_cli_execset_free(&a.es);
     json_decref(doc);
     return rc;
 }
