@@ -20,6 +20,23 @@ int mb__is_load_doc(const json_t *doc)
     return k && !strcmp(k, "load") && json_is_object(json_object_get(doc, "load"));
 }
 
+mb_status mb__load_doc_outcome(const json_t *doc, mb_err *err)
+{
+    size_t i;
+    const json_t *step;
+    json_array_foreach(mb__jget(doc, "load.steps"), i, step)
+    {
+        const char *why = mb__jstr(step, "error");
+        if (json_object_get(step, "error"))
+            return mb__fail(err, MB_EIO, "step %zu failed: %s", i + 1,
+                            why ? why : "(null)");
+    }
+    if (json_is_true(json_object_get(doc, "interrupted")))
+        return mb__fail(err, MB_EINTERRUPTED,
+                        "interrupted; the results above are what finished");
+    return MB_OK;
+}
+
 /* The bound of percentile q (90, 95, 99, 99.9) from early_stopping. */
 static double bound_of(const json_t *st, double q)
 {
