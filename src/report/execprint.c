@@ -9,35 +9,37 @@
 #include <stdio.h>
 #include <string.h>
 
+char *mb__fmt_steps(double x, const mb_unit_step *steps, char *out,
+                    size_t len)
+{
+    for (const mb_unit_step *s = steps; s->fmt && isfinite(x); s++)
+        if (x >= s->at) {
+            snprintf(out, len, s->fmt, x / s->div);
+            return out;
+        }
+    snprintf(out, len, "-");
+    return out;
+}
+
 char *mb__fmt_ns(double ns, char *out, size_t len)
 {
-    if (!isfinite(ns))
-        snprintf(out, len, "-");
-    else if (ns >= 60e9)
-        snprintf(out, len, "%.1f min", ns / 60e9);
-    else if (ns >= 1e9)
-        snprintf(out, len, "%.3f s", ns / 1e9);
-    else if (ns >= 1e6)
-        snprintf(out, len, "%.2f ms", ns / 1e6);
-    else if (ns >= 1e3)
-        snprintf(out, len, "%.1f us", ns / 1e3);
-    else
-        snprintf(out, len, "%.0f ns", ns);
-    return out;
+    static const mb_unit_step steps[] = {{60e9, 60e9, "%.1f min"},
+                                         {1e9, 1e9, "%.3f s"},
+                                         {1e6, 1e6, "%.2f ms"},
+                                         {1e3, 1e3, "%.1f us"},
+                                         {-INFINITY, 1, "%.0f ns"},
+                                         {0, 0, NULL}};
+    return mb__fmt_steps(ns, steps, out, len);
 }
 
 /* "12.4 MiB", "1.50 GiB", "812 KiB"; "-" for NAN or negative. */
 static char *fmt_size(double b, char *out, size_t len)
 {
-    if (!isfinite(b) || b < 0)
-        snprintf(out, len, "-");
-    else if (b >= 1073741824.0)
-        snprintf(out, len, "%.2f GiB", b / 1073741824.0);
-    else if (b >= 1048576.0)
-        snprintf(out, len, "%.1f MiB", b / 1048576.0);
-    else
-        snprintf(out, len, "%.0f KiB", b / 1024.0);
-    return out;
+    static const mb_unit_step steps[] = {{1073741824.0, 1073741824.0, "%.2f GiB"},
+                                         {1048576.0, 1048576.0, "%.1f MiB"},
+                                         {0, 1024.0, "%.0f KiB"},
+                                         {0, 0, NULL}};
+    return mb__fmt_steps(b, steps, out, len);
 }
 
 /* The duration at path of o, formatted into out. */
