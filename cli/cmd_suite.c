@@ -86,10 +86,11 @@ typedef struct sargs {
 static int on_opt(void *user, const mb_opt *o, const mb_optval *v)
 {
     sargs *a = user;
-    const char **const strs[O_N] = {
-        [O_CMD] = &a->so.tmpl,   [O_MD] = &a->rep.md,
-        [O_HTML] = &a->rep.html, [O_CSV] = &a->rep.csv,
-        [O_REPO] = &a->so.repo};
+    const char **const strs[O_N] = {[O_CMD] = &a->so.tmpl,
+                                    [O_MD] = &a->rep.md,
+                                    [O_HTML] = &a->rep.html,
+                                    [O_CSV] = &a->rep.csv,
+                                    [O_REPO] = &a->so.repo};
     int *const flags[O_N] = {[O_SKIP] = &a->so.skip_failed,
                              [O_COMPARE] = &a->compare,
                              [O_FETCH] = &a->so.fetch};

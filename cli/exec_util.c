@@ -45,8 +45,7 @@ void mb_cli_put(mb_buf *b)
     mb__buf_free(b);
 }
 
-int mb_cli_execset_opt(mb_cli_execset *s, const mb_opt *opt,
-                       const mb_optval *v)
+int mb_cli_execset_opt(mb_cli_execset *s, const mb_opt *opt, const mb_optval *v)
 {
     mb_exec_opts *o = s->eo;
     const char *n = opt->name;

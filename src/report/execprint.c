@@ -9,8 +9,7 @@
 #include <stdio.h>
 #include <string.h>
 
-char *mb__fmt_steps(double x, const mb_unit_step *steps, char *out,
-                    size_t len)
+char *mb__fmt_steps(double x, const mb_unit_step *steps, char *out, size_t len)
 {
     for (const mb_unit_step *s = steps; s->fmt && isfinite(x); s++)
         if (x >= s->at) {
@@ -23,22 +22,21 @@ char *mb__fmt_steps(double x, const mb_unit_step *steps, char *out,
 
 char *mb__fmt_ns(double ns, char *out, size_t len)
 {
-    static const mb_unit_step steps[] = {{60e9, 60e9, "%.1f min"},
-                                         {1e9, 1e9, "%.3f s"},
-                                         {1e6, 1e6, "%.2f ms"},
-                                         {1e3, 1e3, "%.1f us"},
-                                         {-INFINITY, 1, "%.0f ns"},
-                                         {0, 0, NULL}};
+    static const mb_unit_step steps[] = {
+        {60e9, 60e9, "%.1f min"},  {1e9, 1e9, "%.3f s"},
+        {1e6, 1e6, "%.2f ms"},     {1e3, 1e3, "%.1f us"},
+        {-INFINITY, 1, "%.0f ns"}, {0, 0, NULL}};
     return mb__fmt_steps(ns, steps, out, len);
 }
 
 /* "12.4 MiB", "1.50 GiB", "812 KiB"; "-" for NAN or negative. */
 static char *fmt_size(double b, char *out, size_t len)
 {
-    static const mb_unit_step steps[] = {{1073741824.0, 1073741824.0, "%.2f GiB"},
-                                         {1048576.0, 1048576.0, "%.1f MiB"},
-                                         {0, 1024.0, "%.0f KiB"},
-                                         {0, 0, NULL}};
+    static const mb_unit_step steps[] = {
+        {1073741824.0, 1073741824.0, "%.2f GiB"},
+        {1048576.0, 1048576.0, "%.1f MiB"},
+        {0, 1024.0, "%.0f KiB"},
+        {0, 0, NULL}};
     return mb__fmt_steps(b, steps, out, len);
 }
 
@@ -96,9 +94,9 @@ static void resources(mb_buf *b, const json_t *ex)
                    peak <= mb__jnum(ex, "rss_floor_bytes") ? "<= " : "",
                    fmt_size(peak, rss, sizeof rss));
     if (json_is_number(json_object_get(ex, "gpu_peak_bytes")))
-        mb__buf_printf(b, "  GPU peak %s (NVML, untested)",
-                       fmt_size(mb__jnum(ex, "gpu_peak_bytes"), gpu,
-                                sizeof gpu));
+        mb__buf_printf(
+            b, "  GPU peak %s (NVML, untested)",
+            fmt_size(mb__jnum(ex, "gpu_peak_bytes"), gpu, sizeof gpu));
     mb__buf_puts(b, "  exit codes:");
     const char *key;
     json_t *val;
@@ -119,8 +117,7 @@ static void phase_table(mb_buf *b, const json_t *ph)
     {
         char name[64], med[32], ci[72], first[32];
         snprintf(name, sizeof name, "%s%s",
-                 json_is_string(json_object_get(v, "parent")) ? "  " : "",
-                 key);
+                 json_is_string(json_object_get(v, "parent")) ? "  " : "", key);
         mb__buf_printf(b, "  %-28s %12s  %-26s %8.0f %12s\n", name,
                        dur(v, "median_ns", med, sizeof med),
                        ci_range(json_object_get(v, "ci95"), ci, sizeof ci),
@@ -132,8 +129,8 @@ static void phase_table(mb_buf *b, const json_t *ph)
 /* The median of every counter, then of every metric, a line each. */
 static void value_lines(mb_buf *b, const json_t *ex)
 {
-    static const char *const kinds[][2] = {
-        {"counters", "counters (median)"}, {"metrics", "metrics (median)"}};
+    static const char *const kinds[][2] = {{"counters", "counters (median)"},
+                                           {"metrics", "metrics (median)"}};
     for (size_t k = 0; k < 2; k++) {
         const json_t *vals = json_object_get(ex, kinds[k][0]);
         if (!json_object_size(vals))
@@ -162,13 +159,13 @@ static void loop_table(mb_buf *b, const json_t *loops)
         const json_t *ci = json_object_get(l, "median_ci95");
         char med[32], cis[72], p95[32], p99[32];
         double est = mb__jnum(ci, "estimate");
-        mb__buf_printf(
-            b, "  %-20s %10s  %-24s %10s %10s %9.0f %12.4g\n", key,
-            mb__fmt_ns(isfinite(est) ? est : mb__jnum(l, "median"), med,
-                       sizeof med),
-            ci_range(ci, cis, sizeof cis), dur(l, "p95", p95, sizeof p95),
-            dur(l, "p99", p99, sizeof p99), mb__jnum(v, "iterations"),
-            mb__jnum(v, "items_per_s"));
+        mb__buf_printf(b, "  %-20s %10s  %-24s %10s %10s %9.0f %12.4g\n", key,
+                       mb__fmt_ns(isfinite(est) ? est : mb__jnum(l, "median"),
+                                  med, sizeof med),
+                       ci_range(ci, cis, sizeof cis),
+                       dur(l, "p95", p95, sizeof p95),
+                       dur(l, "p99", p99, sizeof p99),
+                       mb__jnum(v, "iterations"), mb__jnum(v, "items_per_s"));
     }
 }
 
@@ -229,8 +226,7 @@ static void part_speedups(mb_buf *b, const json_t *e)
             mb__buf_printf(b, "    %s %-30s %6.3fx", parts[k][1], name,
                            mb__jnum(ph, "speedup"));
             if (json_is_object(ci))
-                mb__buf_printf(b,
-                               "  [95%% CI %.3f .. %.3f, Welch t over runs]",
+                mb__buf_printf(b, "  [95%% CI %.3f .. %.3f, Welch t over runs]",
                                mb__jnum(ci, "lo"), mb__jnum(ci, "hi"));
             mb__buf_putc(b, '\n');
         }

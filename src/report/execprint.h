@@ -24,8 +24,7 @@ typedef struct mb_unit_step {
 } mb_unit_step;
 /* x through the ladder into out; "-" for NAN or when no step is reached.
  * Returns out. */
-char *mb__fmt_steps(double x, const mb_unit_step *steps, char *out,
-                    size_t len);
+char *mb__fmt_steps(double x, const mb_unit_step *steps, char *out, size_t len);
 /* A duration in ns as the exec console shows it: "812 ns", "51.2 us",
  * "51.23 ms", "1.530 s", "1.2 min"; "-" for NAN.  Returns out. */
 char *mb__fmt_ns(double ns, char *out, size_t len);
