@@ -9,6 +9,7 @@
 #include "reqopt.h"
 
 #include "core/alloc.h"
+#include "exec/nvml.h"
 #include "exec/params.h"
 #include "report/execprint.h"
 #include "store/store.h"
@@ -114,6 +115,17 @@ static int on_opt(void *user, const mb_opt *opt, const mb_optval *v)
     return 0;
 }
 
+/* The progress line on stderr (mb_exec_opts.progress). */
+static void progress(void *user, const mb_exec_cmd *c, int warmup, size_t run,
+                     const mb_proc_result *r)
+{
+    char t[32];
+    (void)user;
+    fprintf(stderr, "\r\033[K%s %s #%zu: %s", warmup ? "warmup" : "run",
+            c->name, run + 1, mb__fmt_ns((double)r->wall_ns, t, sizeof t));
+    fflush(stderr);
+}
+
 int cmd_exec(int argc, char **argv)
 {
     eargs a = {.es = {.seed = 42}};
@@ -145,8 +157,11 @@ int cmd_exec(int argc, char **argv)
     }
     o->cancel = mb_cli_cancel_flag(0);
     if (!ctx.quiet && isatty(2))
-        o->progress = mb_cli_exec_progress;
-    mb_cli_exec_gpu_open(o);
+        o->progress = progress;
+    if (o->gpu_memory && mb__nvml_open(&o->nvml, &err) != MB_OK)
+        fprintf(stderr, "%s\n", err.msg);
+    else if (o->gpu_memory)
+        fprintf(stderr, "GPU memory: sampled through NVML (untested path)\n");
     mb_status st = mb__exec_measure(o, cmds, ncmds, &ser, &err);
     if (o->progress)
         fprintf(stderr, "\r\033[K");

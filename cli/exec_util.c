@@ -7,7 +7,6 @@
 #include "core/buf.h"
 #include "core/clock.h"
 #include "exec/nvml.h"
-#include "report/execprint.h"
 
 #include <signal.h>
 #include <stdlib.h>
@@ -119,58 +118,6 @@ int mb_cli_first_operand(const mb_cmd *cmd, int argc, char **argv)
         }
     }
     return argc;
-}
-
-void mb_cli_exec_progress(void *user, const mb_exec_cmd *c, int warmup,
-                          size_t run, const mb_proc_result *r)
-{
-    (void)user;
-    char t[32];
-    fprintf(stderr, "\r\033[K%s %s #%zu: %s", warmup ? "warmup" : "run",
-            c->name, run + 1, mb__fmt_ns((double)r->wall_ns, t, sizeof t));
-    fflush(stderr);
-}
-
-void mb_cli_exec_gpu_open(mb_exec_opts *o)
-{
-    mb_err ge = {0};
-    if (!o->gpu_memory)
-        return;
-    if (mb__nvml_open(&o->nvml, &ge) != MB_OK)
-        fprintf(stderr, "%s\n", ge.msg);
-    else
-        fprintf(stderr, "GPU memory: sampled through NVML (untested path)\n");
-}
-
-static void suite_start(void *user, size_t k, size_t selected, const char *name)
-{
-    if (*(const int *)user)
-        return;
-    fprintf(stderr, "[%zu/%zu] running %s\n", k, selected, name);
-    fflush(stderr);
-}
-
-static void suite_run(void *user, size_t k, size_t selected, const json_t *r)
-{
-    mb_buf b = MB_BUF_INIT;
-    if (*(const int *)user)
-        return;
-    mb__suite_run_console(&b, k, selected, r);
-    mb_cli_put(&b);
-}
-
-static void suite_warn(void *user, const char *msg)
-{
-    (void)user;
-    mb_cli_warn("%s", msg);
-}
-
-void mb_cli_suite_console(mb_suite_opts *so, const int *quiet)
-{
-    so->on_start = suite_start;
-    so->on_run = suite_run;
-    so->on_warn = suite_warn;
-    so->user = (void *)quiet;
 }
 
 void mb_cli_rounds_progress(mb_cli_rounds *ps, const char *what, size_t round,

@@ -1,13 +1,12 @@
 /* exec_util.h - what `mbench exec` and `suite` (and `compare`, `load`,
- * `profile`, `run`) share on the CLI side: Ctrl-C handling, progress
- * lines, the options exec and suite have in common, where exec's program
- * begins in argv, printing a rendered buffer.  Nothing here measures (the
- * engines are in src/exec/) or renders a document (src/report/). */
+ * `profile`, `run`) share on the CLI side: Ctrl-C handling, the rounds
+ * progress line, the options exec and suite have in common, where exec's
+ * program begins in argv, printing a rendered report.  Nothing here
+ * measures (src/exec/) or renders a document (src/report/). */
 #ifndef MB_CLI_EXEC_UTIL_H
 #define MB_CLI_EXEC_UTIL_H
 
 #include "exec/exec.h"
-#include "exec/suiterun.h"
 #include "reqopt.h"
 
 #include <stdint.h>
@@ -55,15 +54,5 @@ void mb_cli_execset_free(mb_cli_execset *s);
  * (opt.h) nor an option's value: the program of `mbench exec CMD ARGS`,
  * whose own options are not mbench's ("--" when given; argc when none). */
 int mb_cli_first_operand(const struct mb_cmd *cmd, int argc, char **argv);
-
-/* exec's progress line on stderr (mb_exec_opts.progress). */
-void mb_cli_exec_progress(void *user, const mb_exec_cmd *c, int warmup,
-                          size_t run, const mb_proc_result *r);
-/* With o->gpu_memory, opens NVML into o->nvml and says on stderr whether
- * GPU memory is sampled. */
-void mb_cli_exec_gpu_open(mb_exec_opts *o);
-/* Sets so's callbacks to print each task as it starts and ends (not while
- * *quiet) and warnings, on the console. */
-void mb_cli_suite_console(mb_suite_opts *so, const int *quiet);
 
 #endif
