@@ -6,6 +6,7 @@
 #include "report/svg.h"
 
 #include <math.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -196,59 +197,59 @@ static walk walk_of(const json_t *const *docs, size_t n, const char *path)
     return w;
 }
 
-/* The next run; 0 after the last. */
-static int next_run(walk *w)
+/* The next run; false after the last. */
+static bool next_run(walk *w)
 {
     for (; w->d < w->n; w->d++, w->i = 0) {
         const json_t *runs = json_object_get(w->docs[w->d], "runs");
         if (w->i < json_array_size(runs)) {
             w->run = json_array_get(runs, w->i++);
-            return 1;
+            return true;
         }
     }
-    return 0;
+    return false;
 }
 
-/* The next member (w->run, w->key, w->val); 0 after the last. */
-static int next_member(walk *w)
+/* The next member (w->run, w->key, w->val); false after the last. */
+static bool next_member(walk *w)
 {
     while (!w->it) {
         if (!next_run(w))
-            return 0;
+            return false;
         w->obj = mb__jget(w->run, w->path);
         w->it = json_object_iter((json_t *)w->obj);
     }
     w->key = json_object_iter_key(w->it);
     w->val = json_object_iter_value(w->it);
     w->it = json_object_iter_next((json_t *)w->obj, w->it);
-    return 1;
+    return true;
 }
 
-/* 1 when a run of any document has an object at path (with members,
+/* Whether a run of any document has an object at path (with members,
  * unless empty_counts). */
-static int any_run_has(const json_t *const *docs, size_t n, const char *path,
-                       int empty_counts)
+static bool any_run_has(const json_t *const *docs, size_t n, const char *path,
+                        int empty_counts)
 {
     walk w = walk_of(docs, n, NULL);
     while (next_run(&w)) {
         const json_t *o = mb__jget(w.run, path);
         if (json_object_size(o) || (empty_counts && json_is_object(o)))
-            return 1;
+            return true;
     }
-    return 0;
+    return false;
 }
 
 /* The table of a section with a row per member of the object at w->path
  * of each run (phases, loops): opens it when a run has such a member and
- * returns 1, else writes nothing and returns 0. */
-static int member_table(fmt *f, const walk *w, const char *title,
-                        const char *hid, const char *tid,
-                        const char *const *cols, size_t ncols)
+ * returns true, else writes nothing and returns false. */
+static bool member_table(fmt *f, const walk *w, const char *title,
+                         const char *hid, const char *tid,
+                         const char *const *cols, size_t ncols)
 {
     if (!any_run_has(w->docs, w->n, w->path, 0))
-        return 0;
+        return false;
     table_begin(f, title, hid, tid, cols, ncols);
-    return 1;
+    return true;
 }
 
 static void speedups(fmt *f, const json_t *const *docs, size_t n)
@@ -492,8 +493,9 @@ static double top_median(const json_t *v)
                : mb__jnum(v, "median_ns");
 }
 
-/* A horizontal bar per (phase, variant) with its CI: where the time goes. */
-static int phase_chart(mb_buf *b, const json_t *const *docs, size_t n)
+/* A horizontal bar per (phase, variant) with its CI: where the time goes.
+ * false (nothing drawn) without top-level phases or with over 200. */
+static bool phase_chart(mb_buf *b, const json_t *const *docs, size_t n)
 {
     size_t rows = 0;
     double hi = 0;
@@ -506,7 +508,7 @@ static int phase_chart(mb_buf *b, const json_t *const *docs, size_t n)
         hi = fmax(hi, fmax(m, isfinite(h) ? h : m));
     }
     if (!rows || rows > 200 || hi <= 0)
-        return 0;
+        return false;
     hi = hi / 1e6 * 1.05;
     double lo0 = 0;
     mb__svg_nice_range(&lo0, &hi);
@@ -561,7 +563,7 @@ static int phase_chart(mb_buf *b, const json_t *const *docs, size_t n)
     }
     mb__svg_end(&s, "Whiskers: 95% CI of the median over runs (binomial order "
                     "statistics).");
-    return 1;
+    return true;
 }
 
 /* Every section; with expect (HTML), the phase chart too, its id
@@ -574,7 +576,7 @@ static void sections(fmt *f, const json_t *const *docs, size_t n,
         return;
     speedups(f, docs, n);
     phases(f, docs, n);
-    if (expect && phase_chart(f->b, docs, n) > 0) {
+    if (expect && phase_chart(f->b, docs, n)) {
         mb__buf_puts(expect, expect->len ? " " : "");
         mb__buf_puts(expect, "chart-phases");
     }

@@ -10,6 +10,7 @@
 #include "report/svg.h"
 
 #include <math.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -295,14 +296,16 @@ static int by_x(const void *a, const void *b)
 }
 
 /* The hockey stick: p50 and p99 latency (log scale) against achieved
- * throughput, one point per measured step, with the SLO bound. */
-static int hockey(mb_buf *b, const json_t *doc)
+ * throughput, one point per measured step, with the SLO bound.  *drew:
+ * whether there was a point to draw; MB_ENOMEM when memory runs out. */
+static mb_status hockey(mb_buf *b, const json_t *doc, bool *drew)
 {
     const json_t *steps = mb__jget(doc, "load.steps"), *st;
     size_t n = 0, i;
     double(*pt)[4] = calloc(json_array_size(steps) + 1, sizeof *pt);
+    *drew = false;
     if (!pt)
-        return -1;
+        return MB_ENOMEM;
     double xmax = 0, ylo = INFINITY, yhi = 0,
            bound = mb__jnum(doc, "load.search.bound_ns");
     json_array_foreach(steps, i, st)
@@ -329,7 +332,7 @@ static int hockey(mb_buf *b, const json_t *doc)
     }
     if (n == 0) {
         free(pt);
-        return 0;
+        return MB_OK;
     }
     if (bound > 0) {
         ylo = fmin(ylo, bound / 1e6);
@@ -401,13 +404,14 @@ static int hockey(mb_buf *b, const json_t *doc)
         "measured from the scheduled arrival. Latency stays flat until the "
         "servers saturate, then queueing makes it climb: the hockey stick.");
     free(pt);
-    return 1;
+    *drew = true;
+    return MB_OK;
 }
 
 mb_status mb__report_load_html(const json_t *doc, mb_buf *out, mb_err *err)
 {
     mb_buf body = MB_BUF_INIT;
-    int drew = 0;
+    bool drew = false;
     mb__buf_puts(&body, "<main>\n<header class=\"top\"><div><h1>mbench <span "
                         "class=\"kind\">load"
                         "</span> report</h1><div class=\"sub\">");
@@ -452,10 +456,8 @@ mb_status mb__report_load_html(const json_t *doc, mb_buf *out, mb_err *err)
         mb__buf_puts(&body, "</ul>\n");
     }
     mb__buf_puts(&body, "<h2>Latency against throughput</h2>\n");
-    int r = hockey(&body, doc);
-    if (r < 0)
+    if (hockey(&body, doc, &drew) != MB_OK)
         body.oom = 1;
-    drew = r > 0;
     mb__buf_puts(&body, "<h2>Steps</h2>\n<table class=\"sortable\" "
                         "id=\"load-steps\"><thead><tr>");
     for (size_t c = 0; c < NCOLS; c++) {
