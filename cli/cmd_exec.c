@@ -9,7 +9,6 @@
 #include "reqopt.h"
 
 #include "core/alloc.h"
-#include "exec/nvml.h"
 #include "exec/params.h"
 #include "report/execprint.h"
 #include "store/store.h"
@@ -158,10 +157,7 @@ int cmd_exec(int argc, char **argv)
     o->cancel = mb_cli_cancel_flag(0);
     if (!ctx.quiet && isatty(2))
         o->progress = progress;
-    if (o->gpu_memory && mb__nvml_open(&o->nvml, &err) != MB_OK)
-        fprintf(stderr, "%s\n", err.msg);
-    else if (o->gpu_memory)
-        fprintf(stderr, "GPU memory: sampled through NVML (untested path)\n");
+    mb_cli_execset_gpu(&a.es);
     mb_status st = mb__exec_measure(o, cmds, ncmds, &ser, &err);
     if (o->progress)
         fprintf(stderr, "\r\033[K");

@@ -8,7 +8,6 @@
 #include "outputs.h"
 #include "reqopt.h"
 
-#include "exec/nvml.h"
 #include "exec/suite.h"
 #include "exec/suiterun.h"
 #include "report/execprint.h"
@@ -145,8 +144,7 @@ int cmd_suite(int argc, char **argv)
     sop->on_run = task_done;
     sop->on_warn = task_warn;
     sop->user = &ctx.quiet;
-    if (sop->eo.gpu_memory && mb__nvml_open(&sop->eo.nvml, &err) != MB_OK)
-        mb_cli_warn("%s", err.msg);
+    mb_cli_execset_gpu(&a.es);
     /* each task is stored as it finishes, so not the document again */
     const char *db = a.out.db;
     a.out.db = NULL;

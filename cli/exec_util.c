@@ -71,6 +71,15 @@ int mb_cli_execset_opt(mb_cli_execset *s, const mb_opt *opt, const mb_optval *v)
     return 0;
 }
 
+void mb_cli_execset_gpu(mb_cli_execset *s)
+{
+    mb_err e = {0};
+    if (s->eo->gpu_memory && mb__nvml_open(&s->eo->nvml, &e) != MB_OK)
+        mb_cli_warn("%s", e.msg);
+    else if (s->eo->gpu_memory)
+        fprintf(stderr, "GPU memory: sampled through NVML (untested path)\n");
+}
+
 void mb_cli_execset_free(mb_cli_execset *s)
 {
     mb_cli_reqs_free(&s->reqs);

@@ -47,6 +47,9 @@ typedef struct mb_cli_execset {
  * nothing).  0, or an exit code after printing. */
 int mb_cli_execset_opt(mb_cli_execset *s, const struct mb_opt *opt,
                        const struct mb_optval *v);
+/* With --gpu-memory, opens NVML into eo->nvml and says on stderr whether
+ * GPU memory is sampled (a warning with the reason when it is not). */
+void mb_cli_execset_gpu(mb_cli_execset *s);
 /* Frees the requirements and closes NVML (eo->nvml). */
 void mb_cli_execset_free(mb_cli_execset *s);
 
