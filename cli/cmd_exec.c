@@ -9,8 +9,8 @@
 #include "reqopt.h"
 
 #include "core/alloc.h"
-#include "exec/nvml.h"
 #include "exec/params.h"
+#include "report/execprint.h"
 #include "store/store.h"
 
 #include <stdio.h>
@@ -78,8 +78,7 @@ typedef struct eargs {
     char **tmpl, **names; /* borrowed from argv */
     size_t ntmpl, nnames;
     mb_exec_params params;
-    mb_cli_reqs reqs;
-    int64_t seed;
+    mb_cli_execset es; /* --warmup, --runs, --seed, --require, ... */
 } eargs;
 
 static int on_opt(void *user, const mb_opt *opt, const mb_optval *v)
@@ -87,25 +86,16 @@ static int on_opt(void *user, const mb_opt *opt, const mb_optval *v)
     eargs *a = user;
     mb_exec_opts *o = &a->o;
     mb_err err = {0};
-    /* the options that only store their value */
-    int64_t *const ints[O_N] = {[O_WARM] = &o->warmup,
-                                [O_RUNS] = &o->fixed_runs,
-                                [O_MINRUNS] = &o->min_runs,
+    int64_t *const ints[O_N] = {[O_MINRUNS] = &o->min_runs,
                                 [O_MAXRUNS] = &o->max_runs,
                                 [O_MINTIME] = &o->min_time_ns,
-                                [O_MAXTIME] = &o->max_time_ns,
-                                [O_SEED] = &a->seed};
-    const char **const strs[O_N] = {
-        [O_PREP] = &o->prepare, [O_CLEAN] = &o->cleanup, [O_CWD] = &o->cwd};
-    int *const flags[O_N] = {[O_SHELL] = &o->shell,
-                             [O_IGN] = &o->ignore_failure,
-                             [O_GPU] = &o->gpu_memory};
+                                [O_MAXTIME] = &o->max_time_ns};
     if (ints[opt->id])
         *ints[opt->id] = v->i;
-    else if (strs[opt->id])
-        *strs[opt->id] = v->text;
-    else if (flags[opt->id])
-        *flags[opt->id] = 1;
+    else if (opt->id == O_CWD)
+        o->cwd = v->text;
+    else if (opt->id == O_IGN)
+        o->ignore_failure = 1;
     else if (opt->id == O_CMD)
         a->tmpl[a->ntmpl++] = (char *)v->text;
     else if (opt->id == O_NAME)
@@ -113,32 +103,34 @@ static int on_opt(void *user, const mb_opt *opt, const mb_optval *v)
     else if (opt->id == O_PARAM &&
              mb__exec_params_add(&a->params, v->text, &err) != MB_OK)
         return mb_cli_error(MB_EXIT_USAGE, "%s", err.msg);
-    else if (opt->id == O_REQ)
-        return mb_cli_reqs_add(&a->reqs, v->text);
     else if (opt->id == O_CI)
         o->target_ci = v->d;
-    else if (opt->id == O_TIMEOUT && v->i <= 0)
-        return mb_cli_bad_value("--timeout", v->text, "a duration like 30s");
-    else if (opt->id == O_TIMEOUT)
-        o->timeout_ns = v->i;
     else if (opt->id == O_OUT)
         o->out_mode = !strcmp(v->text, "pipe")      ? MB_OUT_PIPE
                       : !strcmp(v->text, "inherit") ? MB_OUT_INHERIT
                                                     : MB_OUT_NULL;
+    else
+        return mb_cli_execset_opt(&a->es, opt, v);
     return 0;
 }
 
-#define FAIL(code)                                                             \
-    do {                                                                       \
-        rc = (code);                                                           \
-        goto cleanup;                                                          \
-    } while (0)
+/* The progress line on stderr (mb_exec_opts.progress). */
+static void progress(void *user, const mb_exec_cmd *c, int warmup, size_t run,
+                     const mb_proc_result *r)
+{
+    char t[32];
+    (void)user;
+    fprintf(stderr, "\r\033[K%s %s #%zu: %s", warmup ? "warmup" : "run",
+            c->name, run + 1, mb__fmt_ns((double)r->wall_ns, t, sizeof t));
+    fflush(stderr);
+}
 
 int cmd_exec(int argc, char **argv)
 {
-    eargs a = {.seed = 42};
+    eargs a = {.es = {.seed = 42}};
     mb__exec_opts_defaults(&a.o);
     mb_exec_opts *o = &a.o;
+    a.es.eo = o;
     mb_cli_outputs out = {0};
     mb_err err = {0};
     mb_exec_cmd *cmds = NULL;
@@ -153,27 +145,34 @@ int cmd_exec(int argc, char **argv)
     int nc = argc - k - (k < argc && !strcmp(argv[k], "--"));
     int rc = a.tmpl && a.names ? mb_opt_parse(&mb_cmd_exec, k, argv, &ctx)
                                : mb_cli_error(MB_EXIT_RUNTIME, "out of memory");
-    if (rc)
-        FAIL(rc == MB_OPT_HELP ? MB_EXIT_OK : rc);
+    if (rc) {
+        rc = rc == MB_OPT_HELP ? MB_EXIT_OK : rc;
+        goto cleanup;
+    }
     if (mb__exec_commands(a.tmpl, a.ntmpl, nc, argv + argc - nc, a.names,
-                          a.nnames, &a.params, o->shell, &cmds, &ncmds, &err))
-        FAIL(mb_cli_fail(&err)); /* 2 for a bad command, 3 out of memory */
+                          a.nnames, &a.params, o->shell, &cmds, &ncmds, &err)) {
+        rc = mb_cli_fail(&err); /* 2 for a bad command, 3 out of memory */
+        goto cleanup;
+    }
     o->cancel = mb_cli_cancel_flag(0);
     if (!ctx.quiet && isatty(2))
-        o->progress = mb_cli_exec_progress;
-    mb_cli_exec_gpu_open(o);
+        o->progress = progress;
+    mb_cli_execset_gpu(&a.es);
     mb_status st = mb__exec_measure(o, cmds, ncmds, &ser, &err);
     if (o->progress)
         fprintf(stderr, "\r\033[K");
-    doc = mb__exec_result(o, ser, ncmds, st, (uint64_t)a.seed,
+    doc = mb__exec_result(o, ser, ncmds, st, (uint64_t)a.es.seed,
                           mb_cli_command_line());
     json_object_set_new(doc, "git",
                         mb__git_info(out.git_dir ? out.git_dir : o->cwd));
-    mb_cli_print_exec_doc(stdout, doc);
+    mb_buf b = MB_BUF_INIT;
+    mb__exec_doc_console(&b, doc);
     if (o->gpu_memory && !o->nvml)
-        printf("GPU memory: not available (libnvidia-ml.so.1 not found)\n");
+        mb__buf_puts(&b, "GPU memory: not available (libnvidia-ml.so.1 not "
+                         "found)\n");
+    mb_cli_put(&b);
     int req_rc =
-        st == MB_OK ? mb_cli_reqs_judge(&a.reqs, doc, NULL, stdout) : 0;
+        st == MB_OK ? mb_cli_reqs_judge(&a.es.reqs, doc, NULL, stdout) : 0;
     int written =
         out.json || out.csv || out.md || out.html || out.db || out.outdir;
     if (written)
@@ -188,11 +187,10 @@ int cmd_exec(int argc, char **argv)
 cleanup:
     json_decref(doc);
     mb__exec_series_free(ser, ncmds);
-    mb__nvml_close(o->nvml);
     mb__exec_cmds_free(cmds, ncmds);
     free(a.tmpl);
     free(a.names);
     mb__exec_params_free(&a.params);
-    mb_cli_reqs_free(&a.reqs);
+    mb_cli_execset_free(&a.es);
     return rc;
 }

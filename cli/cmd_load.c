@@ -22,73 +22,46 @@ MBENCH_OPTIONS(load, mb_cmd_load)
 
 /* Every option is handed to mb__load_req_set by its name, which checks it
  * again (the API takes the same names). */
-#define OPT(name, type, meta, help, expect, lo, hi)                            \
-    {                                                                          \
-        name, 0, type, meta, help, expect, NULL, lo, hi, 0, 0                  \
-    }
+/* clang-format off */
+#define O(n, t, m, h, e, lo, hi) {n, 0, t, m, h, e, NULL, lo, hi, 0, 0}
 static const mb_opt load_opts[] = {
-    OPT("concurrency", MB_OPT_INTLIST, "N[,N..]",
-        "closed loop: N requests always in flight (default 1); with the "
-        "other scenarios: serving threads (default: CPUs)",
-        "thread counts from 1 to 4096 (1,2,4)", 1, 4096),
-    OPT("qps", MB_OPT_STRING, "R[,R..]",
-        "open loop: Poisson arrivals at R requests/s", NULL, 0, 0),
-    OPT("offline", MB_OPT_SWITCH, NULL,
-        "every request arrives at once (throughput)", NULL, 0, 0),
-    OPT("slo", MB_OPT_STRING, "pQ=DURATION",
-        "highest Poisson rate whose pQ latency stays under the bound "
-        "(p99=20ms): calibrate, bracket, bisect",
-        NULL, 0, 0),
-    OPT("sessions", MB_OPT_INT, "N",
-        "sessions the threads use (default 1: one shared session)",
-        "a positive count", 1, 4096),
-    OPT("cpus", MB_OPT_STRING, "LIST", "run on these CPUs only (0-3,6)", NULL,
-        0, 0),
-    OPT("requests", MB_OPT_INT, "N",
-        "offline: requests (default: --min-time's worth)", "a positive count",
-        1, 1000000000),
-    OPT("repeat", MB_OPT_INT, "K",
-        "--slo: K independent searches (median and spread)", "a positive count",
-        1, 4096),
-    OPT("confidence", MB_OPT_DOUBLE, "C",
-        "early-stopping confidence (default 0.99)",
-        "a fraction between 0 and 1 (0.99)", 0, 1),
-    OPT("tolerance", MB_OPT_DOUBLE, "F",
-        "--slo: stop bisecting at (hi-lo)/hi <= F (default 0.05)",
-        "a fraction between 0 and 1 (0.99)", 0, 1),
-    OPT("max-steps", MB_OPT_INT, "N",
-        "--slo: steps per search after calibration (default 12)",
-        "a positive count", 1, 4096),
-    OPT("queued", MB_OPT_DURATION, "DURATION",
-        "count requests that waited longer (default 1ms)",
-        "a duration from 0 to 1s, such as 1ms", 0, 0),
-    OPT("records", MB_OPT_INT, "N",
-        "keep per-request records up to N per step (default 200000)",
-        "a positive count", 0, 1000000000),
-    OPT("spin", MB_OPT_DURATION, "DURATION",
-        "open loop: wake this early and spin to the arrival (default 0)",
-        "a duration from 0 to 1s, such as 1ms", 0, 0),
+    O("concurrency", MB_OPT_INTLIST, "N[,N..]", "closed loop: N requests always in flight (default 1); with the other scenarios: serving threads (default: CPUs)", "thread counts from 1 to 4096 (1,2,4)", 1, 4096),
+    O("qps", MB_OPT_STRING, "R[,R..]", "open loop: Poisson arrivals at R requests/s", NULL, 0, 0),
+    O("offline", MB_OPT_SWITCH, NULL, "every request arrives at once (throughput)", NULL, 0, 0),
+    O("slo", MB_OPT_STRING, "pQ=DURATION", "highest Poisson rate whose pQ latency stays under the bound (p99=20ms): calibrate, bracket, bisect", NULL, 0, 0),
+    O("sessions", MB_OPT_INT, "N", "sessions the threads use (default 1: one shared session)", "a positive count", 1, 4096),
+    O("cpus", MB_OPT_STRING, "LIST", "run on these CPUs only (0-3,6)", NULL, 0, 0),
+    O("requests", MB_OPT_INT, "N", "offline: requests (default: --min-time's worth)", "a positive count", 1, 1000000000),
+    O("repeat", MB_OPT_INT, "K", "--slo: K independent searches (median and spread)", "a positive count", 1, 4096),
+    O("confidence", MB_OPT_DOUBLE, "C", "early-stopping confidence (default 0.99)", "a fraction between 0 and 1 (0.99)", 0, 1),
+    O("tolerance", MB_OPT_DOUBLE, "F", "--slo: stop bisecting at (hi-lo)/hi <= F (default 0.05)", "a fraction between 0 and 1 (0.99)", 0, 1),
+    O("max-steps", MB_OPT_INT, "N", "--slo: steps per search after calibration (default 12)", "a positive count", 1, 4096),
+    O("queued", MB_OPT_DURATION, "DURATION", "count requests that waited longer (default 1ms)", "a duration from 0 to 1s, such as 1ms", 0, 0),
+    O("records", MB_OPT_INT, "N", "keep per-request records up to N per step (default 200000)", "a positive count", 0, 1000000000),
+    O("spin", MB_OPT_DURATION, "DURATION", "open loop: wake this early and spin to the arrival (default 0)", "a duration from 0 to 1s, such as 1ms", 0, 0),
 };
+/* clang-format on */
 
 const mb_cmd mb_cmd_load = {
-    "load",
-    "MODEL",
-    "serving load: concurrency, Poisson arrivals, highest QPS under a "
-    "latency bound",
-    "Serves MODEL to many requests at once and reports throughput and "
-    "latency measured from each request's scheduled arrival (queueing "
-    "counted); docs/LOAD.md explains it.  One scenario: --concurrency "
-    "(closed loop, the default), --qps, --offline or --slo.  Per step: "
-    "--warmup N per thread before every step, --min-time (default 1s) and "
-    "--min-iterations of requests, --max-time cap; --iterations N fixes "
-    "the count.",
-    load_opts,
-    sizeof load_opts / sizeof load_opts[0],
-    MB_OPTSET_RUN | MB_OPTSET_OUTPUT,
-    1,
-    1,
-    "Exit codes: 0 success, 2 usage error, 3 runtime error, 130 "
-    "interrupted."};
+    .name = "load",
+    .args = "MODEL",
+    .summary = "serving load: concurrency, Poisson arrivals, highest QPS "
+               "under a latency bound",
+    .description =
+        "Serves MODEL to many requests at once and reports throughput and "
+        "latency measured from each request's scheduled arrival (queueing "
+        "counted); docs/LOAD.md explains it.  One scenario: --concurrency "
+        "(closed loop, the default), --qps, --offline or --slo.  Per step: "
+        "--warmup N per thread before every step, --min-time (default 1s) "
+        "and --min-iterations of requests, --max-time cap; --iterations N "
+        "fixes the count.",
+    .opts = load_opts,
+    .n_opts = sizeof load_opts / sizeof load_opts[0],
+    .sets = MB_OPTSET_RUN | MB_OPTSET_OUTPUT,
+    .min_args = 1,
+    .max_args = 1,
+    .footer = "Exit codes: 0 success, 2 usage error, 3 runtime error, 130 "
+              "interrupted."};
 
 static int on_opt(void *user, const mb_opt *o, const mb_optval *v)
 {
@@ -109,38 +82,27 @@ int cmd_load(int argc, char **argv)
     json_t *doc = NULL;
     mb_err err = {0};
     int rc = mb_opt_parse(&mb_cmd_load, argc, argv, &ctx);
-    if (rc) {
-        rc = rc == MB_OPT_HELP ? MB_EXIT_OK : rc;
-        goto done;
+    if (rc == 0) {
+        plan.model_path = strdup(ctx.args[0]);
+        plan.cancel = mb_cli_cancel_flag(1); /* a second Ctrl-C ends at once */
+        rc = mb__load_run(&plan, &rq, &doc, &err) ? mb_cli_fail(&err) : 0;
     }
-    plan.model_path = strdup(ctx.args[0]);
-    plan.cancel = mb_cli_cancel_flag(1); /* a second Ctrl-C ends at once */
-    if (mb__load_run(&plan, &rq, &doc, &err)) {
-        rc = mb_cli_fail(&err);
-        goto done;
-    }
-    json_object_set_new(doc, "command_line",
-                        json_string(mb_cli_command_line()));
-    if (!ctx.quiet) {
+    if (rc == 0 && doc) {
+        json_object_set_new(doc, "command_line",
+                            json_string(mb_cli_command_line()));
         mb_buf b = MB_BUF_INIT;
-        mb__report_load_console(doc, mb_cli_term_width(1), &b);
-        fwrite(b.data ? b.data : "", 1, b.len, stdout);
-        mb__buf_free(&b);
+        if (!ctx.quiet)
+            mb__report_load_console(doc, mb_cli_term_width(1), &b);
+        mb_cli_put(&b);
+        rc = mb_cli_outputs_write(&out, doc);
+        mb_status st = rc ? MB_OK : mb__load_doc_outcome(doc, &err);
+        if (st == MB_EINTERRUPTED) /* not an error: what finished is shown */
+            fprintf(stderr, "mbench: %s\n", err.msg);
+        rc = st == MB_EINTERRUPTED ? MB_EXIT_INTERRUPTED
+             : st                  ? mb_cli_fail(&err)
+                                   : rc;
     }
-    rc = mb_cli_outputs_write(&out, doc);
-    size_t i;
-    json_t *step;
-    json_array_foreach(json_object_get(json_object_get(doc, "load"), "steps"),
-                       i, step) if (json_object_get(step, "error") && !rc) rc =
-        mb_cli_error(MB_EXIT_RUNTIME, "step %zu failed: %s", i + 1,
-                     json_string_value(json_object_get(step, "error")));
-    if (json_is_true(json_object_get(doc, "interrupted")) && !rc) {
-        fprintf(stderr, "mbench: interrupted; the results above are what "
-                        "finished\n");
-        rc = MB_EXIT_INTERRUPTED;
-    }
-done:
     json_decref(doc);
     mb__plan_free(&plan);
-    return rc;
+    return rc == MB_OPT_HELP ? MB_EXIT_OK : rc;
 }

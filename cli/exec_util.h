@@ -1,17 +1,20 @@
-/* exec_util.h - what `mbench exec`, `suite` (and `compare`, `load`,
- * `profile`) share on the CLI side: Ctrl-C handling, human-readable
- * durations and sizes, printing measured commands and suite tasks, where
- * exec's program begins in argv, writing a document.  Nothing here
- * measures: the engines are in src/exec/. */
+/* exec_util.h - what `mbench exec` and `suite` (and `compare`, `load`,
+ * `profile`, `run`) share on the CLI side: Ctrl-C handling, the rounds
+ * progress line, the options exec and suite have in common, where exec's
+ * program begins in argv, printing a rendered report.  Nothing here
+ * measures (src/exec/) or renders a document (src/report/). */
 #ifndef MB_CLI_EXEC_UTIL_H
 #define MB_CLI_EXEC_UTIL_H
 
 #include "exec/exec.h"
-#include "exec/suiterun.h"
+#include "reqopt.h"
 
-#include <jansson.h>
 #include <stdint.h>
-#include <stdio.h>
+
+struct mb_buf;
+struct mb_cmd;
+struct mb_opt;
+struct mb_optval;
 
 /* The progress line of runs over K fresh processes (run, compare), on
  * stderr, redrawn at most ten times a second after delay_ns: "WHAT: round
@@ -29,45 +32,30 @@ void mb_cli_rounds_progress(mb_cli_rounds *ps, const char *what, size_t round,
  * exec and suite pass 0: their children must still be killed. */
 volatile int *mb_cli_cancel_flag(int second_exits);
 
-/* "51.2 ms", "1.53 s", "812 us" (ns in) into buf. */
-const char *mb_cli_fmt_ns(double ns, char *buf, size_t len);
-/* "12.4 MiB" into buf; "-" for negative. */
-const char *mb_cli_fmt_bytes(double b, char *buf, size_t len);
+/* Writes b (a rendered report) to stdout, flushes, and frees b. */
+void mb_cli_put(struct mb_buf *b);
 
-/* Prints one RUN object of kind exec (console form). */
-void mb_cli_print_exec_run(FILE *f, const json_t *run);
-/* Prints a "comparison" object. */
-void mb_cli_print_comparison(FILE *f, const json_t *cmp);
-
-/* Prints a document of kind exec: every run, then the comparison. */
-void mb_cli_print_exec_doc(FILE *f, const json_t *doc);
-
-/* Prints a suite's "comparison" (mb__suite_comparison) on stdout: the
- * speedup of each branch against the first, per experiment. */
-void mb_cli_print_suite_comparison(const json_t *cmp);
-
-/* Prints "[K/N] " and one finished suite task (its run and git commit)
- * on stdout. */
-void mb_cli_print_suite_run(size_t k, size_t selected, const json_t *r);
+/* What exec and suite share among their options: the measurement options
+ * (into *eo), --seed and --require. */
+typedef struct mb_cli_execset {
+    mb_exec_opts *eo; /* borrowed */
+    int64_t seed;     /* 42 unless --seed */
+    mb_cli_reqs reqs;
+} mb_cli_execset;
+/* Stores opt when it is one of --warmup, --runs, --seed, --prepare,
+ * --cleanup, --shell, --gpu-memory, --timeout, --require (else does
+ * nothing).  0, or an exit code after printing. */
+int mb_cli_execset_opt(mb_cli_execset *s, const struct mb_opt *opt,
+                       const struct mb_optval *v);
+/* With --gpu-memory, opens NVML into eo->nvml and says on stderr whether
+ * GPU memory is sampled (a warning with the reason when it is not). */
+void mb_cli_execset_gpu(mb_cli_execset *s);
+/* Frees the requirements and closes NVML (eo->nvml). */
+void mb_cli_execset_free(mb_cli_execset *s);
 
 /* The index in argv of the first word that is neither an option of cmd
  * (opt.h) nor an option's value: the program of `mbench exec CMD ARGS`,
  * whose own options are not mbench's ("--" when given; argc when none). */
-struct mb_cmd;
 int mb_cli_first_operand(const struct mb_cmd *cmd, int argc, char **argv);
-
-/* exec's progress line on stderr (mb_exec_opts.progress). */
-void mb_cli_exec_progress(void *user, const mb_exec_cmd *c, int warmup,
-                          size_t run, const mb_proc_result *r);
-/* With o->gpu_memory, opens NVML into o->nvml and says on stderr whether
- * GPU memory is sampled. */
-void mb_cli_exec_gpu_open(mb_exec_opts *o);
-/* Sets so's callbacks to print each task as it starts and ends (not while
- * *quiet) and warnings, on the console. */
-void mb_cli_suite_console(mb_suite_opts *so, const int *quiet);
-
-/* Writes doc as indented JSON atomically; prints the error and returns
- * MB_EXIT_RUNTIME on failure, 0 on success. */
-int mb_cli_write_doc(const char *path, const json_t *doc);
 
 #endif

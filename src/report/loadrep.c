@@ -10,6 +10,7 @@
 #include "report/svg.h"
 
 #include <math.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -17,7 +18,25 @@
 int mb__is_load_doc(const json_t *doc)
 {
     const char *k = mb__jstr(doc, "kind");
-    return k && !strcmp(k, "load") && json_is_object(json_object_get(doc, "load"));
+    return k && !strcmp(k, "load") &&
+           json_is_object(json_object_get(doc, "load"));
+}
+
+mb_status mb__load_doc_outcome(const json_t *doc, mb_err *err)
+{
+    size_t i;
+    const json_t *step;
+    json_array_foreach(mb__jget(doc, "load.steps"), i, step)
+    {
+        const char *why = mb__jstr(step, "error");
+        if (json_object_get(step, "error"))
+            return mb__fail(err, MB_EIO, "step %zu failed: %s", i + 1,
+                            why ? why : "(null)");
+    }
+    if (json_is_true(json_object_get(doc, "interrupted")))
+        return mb__fail(err, MB_EINTERRUPTED,
+                        "interrupted; the results above are what finished");
+    return MB_OK;
 }
 
 /* The bound of percentile q (90, 95, 99, 99.9) from early_stopping. */
@@ -25,7 +44,8 @@ static double bound_of(const json_t *st, double q)
 {
     const json_t *a = mb__jget(st, "early_stopping.percentiles"), *e;
     size_t i;
-    json_array_foreach(a, i, e) if (fabs(mb__jnum(e, "q") - q) < 1e-9) return mb__jnum(e, "upper_bound_ns");
+    json_array_foreach(a, i, e) if (fabs(mb__jnum(e, "q") - q) <
+                                    1e-9) return mb__jnum(e, "upper_bound_ns");
     return NAN;
 }
 
@@ -66,11 +86,10 @@ static void cell(const json_t *st, size_t i, size_t c, int csv, char *out,
     if (!strcmp(k->csv, "slo")) {
         const json_t *s = json_object_get(st, "slo");
         snprintf(out, len, "%s",
-                 !s ? (csv ? "" : "-")
-                    : json_is_true(json_object_get(s, "pass"))
-                          ? "pass"
-                          : json_is_true(json_object_get(s, "valid")) ? "fail"
-                                                                      : "invalid");
+                 !s                                          ? (csv ? "" : "-")
+                 : json_is_true(json_object_get(s, "pass"))  ? "pass"
+                 : json_is_true(json_object_get(s, "valid")) ? "fail"
+                                                             : "invalid");
         return;
     }
     if (k->kind == C_TEXT) {
@@ -111,7 +130,8 @@ static void answer(const json_t *doc, mb_buf *b, int md)
     snprintf(q, sizeof q, "%g", mb__jnum(s, "percentile"));
     int rep = (int)mb__jnum(s, "repeat");
     if (!json_is_true(json_object_get(s, "met"))) {
-        mb__buf_printf(b, "%sNo rate met p%s <= %s ms%s (at %.0f%% confidence).\n",
+        mb__buf_printf(b,
+                       "%sNo rate met p%s <= %s ms%s (at %.0f%% confidence).\n",
                        md ? "**" : "", q, bound, md ? "**" : "",
                        mb__jnum(s, "confidence") * 100);
         return;
@@ -126,8 +146,9 @@ static void answer(const json_t *doc, mb_buf *b, int md)
     if (rep > 1) {
         double lo = mb__jnum(s, "min_qps"), hi = mb__jnum(s, "max_qps"),
                med = mb__jnum(s, "qps");
-        mb__buf_printf(b, "; median of %d searches, range %.0f-%.0f, %.1f%% of the median",
-                       rep, lo, hi, med > 0 ? (hi - lo) / med * 100 : 0);
+        mb__buf_printf(
+            b, "; median of %d searches, range %.0f-%.0f, %.1f%% of the median",
+            rep, lo, hi, med > 0 ? (hi - lo) / med * 100 : 0);
     }
     mb__buf_puts(b, ").\n");
 }
@@ -135,16 +156,24 @@ static void answer(const json_t *doc, mb_buf *b, int md)
 static void headline(const json_t *doc, mb_buf *b)
 {
     const json_t *l = json_object_get(doc, "load");
-    mb__buf_printf(b, "%s scenario, %lld serving thread%s, %lld session%s%s, backend %s",
-                   mb__jstr(l, "scenario") ? mb__jstr(l, "scenario") : "?",
-                   (long long)mb__jnum(l, "threads"), mb__jnum(l, "threads") == 1 ? "" : "s",
-                   (long long)mb__jnum(l, "sessions"), mb__jnum(l, "sessions") == 1 ? "" : "s",
-                   json_is_true(json_object_get(l, "shared_session")) ? " (shared by the threads)" : "",
-                   mb__jstr(l, "run.runtime.backend") ? mb__jstr(l, "run.runtime.backend") : "?");
+    mb__buf_printf(
+        b, "%s scenario, %lld serving thread%s, %lld session%s%s, backend %s",
+        mb__jstr(l, "scenario") ? mb__jstr(l, "scenario") : "?",
+        (long long)mb__jnum(l, "threads"),
+        mb__jnum(l, "threads") == 1 ? "" : "s",
+        (long long)mb__jnum(l, "sessions"),
+        mb__jnum(l, "sessions") == 1 ? "" : "s",
+        json_is_true(json_object_get(l, "shared_session"))
+            ? " (shared by the threads)"
+            : "",
+        mb__jstr(l, "run.runtime.backend") ? mb__jstr(l, "run.runtime.backend")
+                                           : "?");
     if (mb__jstr(l, "intra_op_threads"))
-        mb__buf_printf(b, ", %s intra-op threads", mb__jstr(l, "intra_op_threads"));
+        mb__buf_printf(b, ", %s intra-op threads",
+                       mb__jstr(l, "intra_op_threads"));
     if (json_array_size(json_object_get(l, "cpus")))
-        mb__buf_printf(b, ", %zu pinned CPUs", json_array_size(json_object_get(l, "cpus")));
+        mb__buf_printf(b, ", %zu pinned CPUs",
+                       json_array_size(json_object_get(l, "cpus")));
 }
 
 static void warnings(const json_t *doc, mb_buf *b, const char *prefix)
@@ -152,7 +181,8 @@ static void warnings(const json_t *doc, mb_buf *b, const char *prefix)
     size_t i;
     const json_t *w;
     json_array_foreach(json_object_get(doc, "warnings"), i, w)
-        mb__buf_printf(b, "%swarning: %s\n", prefix, json_string_value(w) ? json_string_value(w) : "");
+        mb__buf_printf(b, "%swarning: %s\n", prefix,
+                       json_string_value(w) ? json_string_value(w) : "");
 }
 
 void mb__report_load_console(const json_t *doc, int width, mb_buf *out)
@@ -161,7 +191,8 @@ void mb__report_load_console(const json_t *doc, int width, mb_buf *out)
     const json_t *steps = mb__jget(doc, "load.steps");
     mb__buf_printf(out, "%s: ", model_name(doc));
     headline(doc, out);
-    mb__buf_puts(out, "\nlatency from the scheduled arrival (queueing counted)\n\n");
+    mb__buf_puts(out,
+                 "\nlatency from the scheduled arrival (queueing counted)\n\n");
     size_t n = json_array_size(steps), w[NCOLS];
     char buf[64];
     for (size_t c = 0; c < NCOLS; c++) {
@@ -173,7 +204,8 @@ void mb__report_load_console(const json_t *doc, int width, mb_buf *out)
         }
     }
     for (size_t c = 0; c < NCOLS; c++)
-        mb__buf_printf(out, c == 1 ? "%-*s  " : "%*s  ", (int)w[c], cols[c].head);
+        mb__buf_printf(out, c == 1 ? "%-*s  " : "%*s  ", (int)w[c],
+                       cols[c].head);
     mb__buf_putc(out, '\n');
     for (size_t i = 0; i < n; i++) {
         for (size_t c = 0; c < NCOLS; c++) {
@@ -197,8 +229,10 @@ void mb__report_load_md(const json_t *doc, mb_buf *out)
     headline(doc, &h);
     mb__md_escape(out, h.data);
     mb__buf_free(&h);
-    mb__buf_puts(out, ". Latency runs from each request's scheduled arrival, so queueing is "
-                      "counted; bounds are one-sided 99% early-stopping bounds.\n\n");
+    mb__buf_puts(
+        out,
+        ". Latency runs from each request's scheduled arrival, so queueing is "
+        "counted; bounds are one-sided 99% early-stopping bounds.\n\n");
     answer(doc, out, 1);
     mb__buf_puts(out, "\n|");
     for (size_t c = 0; c < NCOLS; c++)
@@ -233,11 +267,15 @@ void mb__report_load_csv(const json_t *doc, int with_header, mb_buf *out)
     const json_t *steps = mb__jget(doc, "load.steps");
     char buf[64];
     for (size_t i = 0; i < json_array_size(steps); i++) {
-        mb__csv_field(out, mb__jstr(doc, "created_utc") ? mb__jstr(doc, "created_utc") : "");
+        mb__csv_field(out, mb__jstr(doc, "created_utc")
+                               ? mb__jstr(doc, "created_utc")
+                               : "");
         mb__buf_putc(out, ',');
         mb__csv_field(out, model_name(doc));
         mb__buf_putc(out, ',');
-        mb__csv_field(out, mb__jstr(doc, "load.scenario") ? mb__jstr(doc, "load.scenario") : "");
+        mb__csv_field(out, mb__jstr(doc, "load.scenario")
+                               ? mb__jstr(doc, "load.scenario")
+                               : "");
         mb__buf_printf(out, ",%.0f", mb__jnum(doc, "load.sessions"));
         for (size_t c = 0; c < NCOLS; c++) {
             cell(json_array_get(steps, i), i, c, 1, buf, sizeof buf);
@@ -248,7 +286,8 @@ void mb__report_load_csv(const json_t *doc, int with_header, mb_buf *out)
     }
 }
 
-/* ---- HTML ----------------------------------------------------------------- */
+/* ---- HTML -----------------------------------------------------------------
+ */
 
 static int by_x(const void *a, const void *b)
 {
@@ -257,22 +296,26 @@ static int by_x(const void *a, const void *b)
 }
 
 /* The hockey stick: p50 and p99 latency (log scale) against achieved
- * throughput, one point per measured step, with the SLO bound. */
-static int hockey(mb_buf *b, const json_t *doc)
+ * throughput, one point per measured step, with the SLO bound.  *drew:
+ * whether there was a point to draw; MB_ENOMEM when memory runs out. */
+static mb_status hockey(mb_buf *b, const json_t *doc, bool *drew)
 {
     const json_t *steps = mb__jget(doc, "load.steps"), *st;
     size_t n = 0, i;
-    double (*pt)[4] = calloc(json_array_size(steps) + 1, sizeof *pt);
+    double(*pt)[4] = calloc(json_array_size(steps) + 1, sizeof *pt);
+    *drew = false;
     if (!pt)
-        return -1;
-    double xmax = 0, ylo = INFINITY, yhi = 0, bound = mb__jnum(doc, "load.search.bound_ns");
+        return MB_ENOMEM;
+    double xmax = 0, ylo = INFINITY, yhi = 0,
+           bound = mb__jnum(doc, "load.search.bound_ns");
     json_array_foreach(steps, i, st)
     {
         const char *role = mb__jstr(st, "role");
         /* The offered rate for open-loop steps (an overloaded step
          * achieves less than it was offered while its queue drains); the
          * achieved rate of a closed loop. */
-        double x = mb__jnum(st, "target_qps"), p50 = mb__jnum(st, "latency.median"),
+        double x = mb__jnum(st, "target_qps"),
+               p50 = mb__jnum(st, "latency.median"),
                p99 = mb__jnum(st, "latency.p99");
         if (!isfinite(x))
             x = mb__jnum(st, "achieved_qps");
@@ -289,7 +332,7 @@ static int hockey(mb_buf *b, const json_t *doc)
     }
     if (n == 0) {
         free(pt);
-        return 0;
+        return MB_OK;
     }
     if (bound > 0) {
         ylo = fmin(ylo, bound / 1e6);
@@ -300,19 +343,22 @@ static int hockey(mb_buf *b, const json_t *doc)
     mb__svg_begin(&s, b, "chart-load", "Latency against throughput", 900, 380);
     double lo = 0, hi = xmax * 1.08;
     mb__svg_nice_range(&lo, &hi);
-    s.x = (mb_svg_axis){0, hi > 0 ? hi : 1, 0, "offered rate (requests/s; closed loop: achieved)"};
-    s.y = (mb_svg_axis){ylo / 1.5, yhi * 1.5, 1, "latency from arrival (ms, log scale)"};
+    s.x = (mb_svg_axis){0, hi > 0 ? hi : 1, 0,
+                        "offered rate (requests/s; closed loop: achieved)"};
+    s.y = (mb_svg_axis){ylo / 1.5, yhi * 1.5, 1,
+                        "latency from arrival (ms, log scale)"};
     mb__svg_axes(&s, 0);
     for (int k = 1; k <= 2; k++) {
         const char *colour = mb__svg_color(k - 1);
-        mb__buf_printf(b, "<path fill=\"none\" stroke=\"%s\" stroke-width=\"2\"%s d=\"", colour,
-                       k == 2 ? " stroke-dasharray=\"6 4\"" : "");
+        mb__buf_printf(
+            b, "<path fill=\"none\" stroke=\"%s\" stroke-width=\"2\"%s d=\"",
+            colour, k == 2 ? " stroke-dasharray=\"6 4\"" : "");
         int first = 1;
         for (size_t j = 0; j < n; j++) {
             if (!(pt[j][k] > 0))
                 continue;
-            mb__buf_printf(b, "%s%.1f %.1f ", first ? "M" : "L", mb__svg_px(&s, pt[j][0]),
-                           mb__svg_py(&s, pt[j][k]));
+            mb__buf_printf(b, "%s%.1f %.1f ", first ? "M" : "L",
+                           mb__svg_px(&s, pt[j][0]), mb__svg_py(&s, pt[j][k]));
             first = 0;
         }
         mb__buf_puts(b, "\"/>");
@@ -320,10 +366,11 @@ static int hockey(mb_buf *b, const json_t *doc)
             if (!(pt[j][k] > 0))
                 continue;
             char tip[160];
-            snprintf(tip, sizeof tip, "step %.0f: %.0f requests/s, %s %.4g ms", pt[j][3] + 1,
-                     pt[j][0], k == 1 ? "p50" : "p99", pt[j][k]);
-            mb__buf_printf(b, "<circle cx=\"%.1f\" cy=\"%.1f\" r=\"4\" fill=\"%s\">",
-                           mb__svg_px(&s, pt[j][0]), mb__svg_py(&s, pt[j][k]), colour);
+            snprintf(tip, sizeof tip, "step %.0f: %.0f requests/s, %s %.4g ms",
+                     pt[j][3] + 1, pt[j][0], k == 1 ? "p50" : "p99", pt[j][k]);
+            mb__buf_printf(
+                b, "<circle cx=\"%.1f\" cy=\"%.1f\" r=\"4\" fill=\"%s\">",
+                mb__svg_px(&s, pt[j][0]), mb__svg_py(&s, pt[j][k]), colour);
             mb__svg_title(b, tip);
             mb__buf_puts(b, "</circle>");
         }
@@ -332,45 +379,59 @@ static int hockey(mb_buf *b, const json_t *doc)
     mb__svg_legend(&s, "p99", mb__svg_color(1), 2);
     if (bound > 0) {
         double y = mb__svg_py(&s, bound / 1e6);
-        mb__buf_printf(b, "<path stroke=\"%s\" stroke-width=\"1.5\" stroke-dasharray=\"2 3\" "
-                          "d=\"M%.1f %.1f H%.1f\"><title>SLO bound %.4g ms</title></path>",
-                       mb__svg_color(5), s.ml, y, s.w - s.mr, bound / 1e6);
+        mb__buf_printf(
+            b,
+            "<path stroke=\"%s\" stroke-width=\"1.5\" stroke-dasharray=\"2 3\" "
+            "d=\"M%.1f %.1f H%.1f\"><title>SLO bound %.4g ms</title></path>",
+            mb__svg_color(5), s.ml, y, s.w - s.mr, bound / 1e6);
         mb__svg_legend(&s, "SLO bound", mb__svg_color(5), 2);
     }
     double ans = mb__jnum(doc, "load.search.qps");
     if (ans > 0) {
         double x = mb__svg_px(&s, ans);
-        mb__buf_printf(b, "<path stroke=\"%s\" stroke-width=\"1.5\" d=\"M%.1f %.1f V%.1f\">"
-                          "<title>highest rate meeting the SLO: %.0f requests/s</title></path>",
-                       mb__svg_color(2), x, s.mt, s.h - s.mb, ans);
+        mb__buf_printf(
+            b,
+            "<path stroke=\"%s\" stroke-width=\"1.5\" d=\"M%.1f %.1f V%.1f\">"
+            "<title>highest rate meeting the SLO: %.0f "
+            "requests/s</title></path>",
+            mb__svg_color(2), x, s.mt, s.h - s.mb, ans);
         mb__svg_legend(&s, "answer of the search", mb__svg_color(2), 1);
     }
-    mb__svg_end(&s, "Each point is one step (Poisson arrivals at the offered rate, or a "
-                    "closed loop at one concurrency) with its p50 and p99 latency "
-                    "measured from the scheduled arrival. Latency stays flat until the "
-                    "servers saturate, then queueing makes it climb: the hockey stick.");
+    mb__svg_end(
+        &s,
+        "Each point is one step (Poisson arrivals at the offered rate, or a "
+        "closed loop at one concurrency) with its p50 and p99 latency "
+        "measured from the scheduled arrival. Latency stays flat until the "
+        "servers saturate, then queueing makes it climb: the hockey stick.");
     free(pt);
-    return 1;
+    *drew = true;
+    return MB_OK;
 }
 
 mb_status mb__report_load_html(const json_t *doc, mb_buf *out, mb_err *err)
 {
     mb_buf body = MB_BUF_INIT;
-    int drew = 0;
-    mb__buf_puts(&body, "<main>\n<header class=\"top\"><div><h1>mbench <span class=\"kind\">load"
+    bool drew = false;
+    mb__buf_puts(&body, "<main>\n<header class=\"top\"><div><h1>mbench <span "
+                        "class=\"kind\">load"
                         "</span> report</h1><div class=\"sub\">");
     mb__html_escape(&body, model_name(doc));
     mb__buf_puts(&body, " · ");
     mb__html_escape(&body, mb__jstr(doc, "created_utc"));
     mb__buf_puts(&body, " · ");
     mb__html_escape(&body, mb__jstr(doc, "environment.cpu_model"));
-    mb__buf_puts(&body, "</div></div><div class=\"actions\"><button id=\"download-json\" "
-                        "type=\"button\" data-file=\"mbench-load.json\">Download JSON</button>"
-                        "<button id=\"print\" type=\"button\">Print</button></div></header>\n<p>");
+    mb__buf_puts(
+        &body,
+        "</div></div><div class=\"actions\"><button id=\"download-json\" "
+        "type=\"button\" data-file=\"mbench-load.json\">Download JSON</button>"
+        "<button id=\"print\" "
+        "type=\"button\">Print</button></div></header>\n<p>");
     mb_buf t = MB_BUF_INIT;
     headline(doc, &t);
-    mb__buf_puts(&t, ". Latency runs from each request's scheduled arrival, so time spent "
-                     "queueing is counted.");
+    mb__buf_puts(
+        &t,
+        ". Latency runs from each request's scheduled arrival, so time spent "
+        "queueing is counted.");
     mb__html_escape(&body, t.data);
     mb__buf_free(&t);
     mb__buf_puts(&body, "</p>\n");
@@ -395,11 +456,10 @@ mb_status mb__report_load_html(const json_t *doc, mb_buf *out, mb_err *err)
         mb__buf_puts(&body, "</ul>\n");
     }
     mb__buf_puts(&body, "<h2>Latency against throughput</h2>\n");
-    int r = hockey(&body, doc);
-    if (r < 0)
+    if (hockey(&body, doc, &drew) != MB_OK)
         body.oom = 1;
-    drew = r > 0;
-    mb__buf_puts(&body, "<h2>Steps</h2>\n<table class=\"sortable\" id=\"load-steps\"><thead><tr>");
+    mb__buf_puts(&body, "<h2>Steps</h2>\n<table class=\"sortable\" "
+                        "id=\"load-steps\"><thead><tr>");
     for (size_t c = 0; c < NCOLS; c++) {
         mb__buf_puts(&body, "<th>");
         mb__html_escape(&body, cols[c].head);
@@ -421,24 +481,39 @@ mb_status mb__report_load_html(const json_t *doc, mb_buf *out, mb_err *err)
         }
         mb__buf_puts(&body, "</tr>\n");
     }
-    mb__buf_printf(&body, "</tbody></table>\n<footer>Generated by mbench %s (schema ", mb_version());
+    mb__buf_printf(&body,
+                   "</tbody></table>\n<footer>Generated by mbench %s (schema ",
+                   mb_version());
     mb__html_escape(&body, mb__jstr(doc, "schema"));
-    mb__buf_puts(&body, "). The full document is embedded in this page: <b>Download JSON</b> "
-                        "saves it. Hover a point for its value.</footer>\n</main>\n");
+    mb__buf_puts(
+        &body,
+        "). The full document is embedded in this page: <b>Download JSON</b> "
+        "saves it. Hover a point for its value.</footer>\n</main>\n");
 
-    mb__buf_puts(out, "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">\n"
-                      "<meta name=\"viewport\" content=\"width=device-width,initial-scale=1\">\n"
-                      "<meta http-equiv=\"Content-Security-Policy\" content=\"default-src 'none'; "
-                      "style-src 'unsafe-inline'; script-src 'unsafe-inline'; img-src data:\">\n"
-                      "<meta name=\"color-scheme\" content=\"light dark\">\n<title>mbench load: ");
+    mb__buf_puts(
+        out,
+        "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">\n"
+        "<meta name=\"viewport\" "
+        "content=\"width=device-width,initial-scale=1\">\n"
+        "<meta http-equiv=\"Content-Security-Policy\" content=\"default-src "
+        "'none'; "
+        "style-src 'unsafe-inline'; script-src 'unsafe-inline'; img-src "
+        "data:\">\n"
+        "<meta name=\"color-scheme\" content=\"light dark\">\n<title>mbench "
+        "load: ");
     mb__html_escape(out, model_name(doc));
-    mb__buf_puts(out, "</title>\n<script>window.__mbErr=[];window.addEventListener('error',"
-                      "function(e){window.__mbErr.push(String(e.message))});</script>\n<style>\n");
+    mb__buf_puts(
+        out,
+        "</title>\n<script>window.__mbErr=[];window.addEventListener('error',"
+        "function(e){window.__mbErr.push(String(e.message))});</"
+        "script>\n<style>\n");
     for (size_t i = 0; mb_html_css[i]; i++)
         mb__buf_puts(out, mb_html_css[i]);
-    mb__buf_printf(out, "</style></head>\n<body data-expect=\"%s\">\n", drew ? "chart-load" : "");
+    mb__buf_printf(out, "</style></head>\n<body data-expect=\"%s\">\n",
+                   drew ? "chart-load" : "");
     mb__buf_append(out, body.data ? body.data : "", body.len);
-    mb__buf_puts(out, "<script type=\"application/json\" id=\"mbench-data\">\n");
+    mb__buf_puts(out,
+                 "<script type=\"application/json\" id=\"mbench-data\">\n");
     mb__json_script_embed(out, doc);
     mb__buf_puts(out, "\n</script>\n<script>\n");
     for (size_t i = 0; mb_html_js[i]; i++)
@@ -447,6 +522,7 @@ mb_status mb__report_load_html(const json_t *doc, mb_buf *out, mb_err *err)
     int bad = body.oom || out->oom;
     mb__buf_free(&body);
     if (bad)
-        return mb__fail(err, MB_ENOMEM, "out of memory rendering the HTML report");
+        return mb__fail(err, MB_ENOMEM,
+                        "out of memory rendering the HTML report");
     return MB_OK;
 }

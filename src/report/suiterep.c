@@ -1,7 +1,7 @@
 /* suiterep.c - the console table of a suite comparison (suiterep.h). */
 #include "report/suiterep.h"
 
-#include "report/console.h"
+#include "report/execprint.h"
 #include "report/rutil.h"
 
 static const char *str(const json_t *o, const char *k)
@@ -28,8 +28,8 @@ static void entry(mb_buf *b, const json_t *e)
     json_t *v;
     json_object_foreach(json_object_get(e, "phases"), k, v)
     {
-        mb__fmt_duration(mb__jnum(v, "median_ns"), a, sizeof a);
-        mb__buf_printf(b, "  %s %.3fx (%s)", k, mb__jnum(v, "speedup"), a);
+        mb__buf_printf(b, "  %s %.3fx (%s)", k, mb__jnum(v, "speedup"),
+                       mb__fmt_ns(mb__jnum(v, "median_ns"), a, sizeof a));
     }
     mb__buf_putc(b, '\n');
 }
