@@ -21,7 +21,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
-struct mb_cli_outputs;
+struct mb__outset;
 
 /* How a value is read; the order matches mb__po_type (runner/planopt.h). */
 typedef enum mb_opt_type {
@@ -94,8 +94,8 @@ typedef struct mb_cmd {
 
 /* What mb_opt_parse fills, and where it puts the shared options. */
 typedef struct mb_opt_ctx {
-    mb_plan *plan;              /* MB_OPTSET_RUN: set here (required) */
-    struct mb_cli_outputs *out; /* MB_OPTSET_OUTPUT: recorded here */
+    mb_plan *plan;          /* MB_OPTSET_RUN: set here (required) */
+    struct mb__outset *out; /* MB_OPTSET_OUTPUT: recorded here */
     /* The command's own options: 0 to go on, or an exit code after
      * printing.  May be NULL when the command has none. */
     int (*on_opt)(void *user, const mb_opt *o, const mb_optval *v);

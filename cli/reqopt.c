@@ -40,7 +40,8 @@ int mb_cli_reqs_judge(const mb_cli_reqs *q, json_t *doc, json_t *record,
     json_t *rq, *res;
     json_array_foreach(arr, i, rq)
     {
-        const char *text = json_string_value(json_object_get(rq, "requirement"));
+        const char *text =
+            json_string_value(json_object_get(rq, "requirement"));
         const char *note = json_string_value(json_object_get(rq, "note"));
         if (note)
             fprintf(f, "  FAIL %s: %s\n", text, note);
@@ -48,7 +49,9 @@ int mb_cli_reqs_judge(const mb_cli_reqs *q, json_t *doc, json_t *record,
         {
             const json_t *p = json_object_get(res, "passed");
             fprintf(f, "  %s %s [%s]: %s\n",
-                    json_is_true(p) ? "PASS" : json_is_false(p) ? "FAIL" : "n/a ",
+                    json_is_true(p)    ? "PASS"
+                    : json_is_false(p) ? "FAIL"
+                                       : "n/a ",
                     text, json_string_value(json_object_get(res, "variant")),
                     json_string_value(json_object_get(res, "verdict")));
         }
