@@ -81,21 +81,13 @@ static void wrap(FILE *f, const char *text, int col, int at)
     }
 }
 
-static void opt_label(const mb_opt *o, char *buf, size_t n)
+/* One option's help: "  -s, --name METAVAR   help", wrapped. */
+static void help_line(const mb_opt *o, FILE *f)
 {
-    if (o->short_name)
-        snprintf(buf, n, "-%c, --%s%s%s", o->short_name, o->name,
-                 o->metavar ? " " : "", o->metavar ? o->metavar : "");
-    else
-        snprintf(buf, n, "--%s%s%s", o->name, o->metavar ? " " : "",
+    int w =
+        o->short_name ? fprintf(f, "  -%c, ", o->short_name) : fprintf(f, "  ");
+    w += fprintf(f, "--%s%s%s", o->name, o->metavar ? " " : "",
                  o->metavar ? o->metavar : "");
-}
-
-void mb_opt_help_line(const mb_opt *o, FILE *f)
-{
-    char label[96];
-    opt_label(o, label, sizeof label);
-    int w = fprintf(f, "  %s", label);
     if (w >= 25) {
         fputc('\n', f);
         w = 0;
@@ -120,7 +112,7 @@ void mb_opt_help(const mb_cmd *cmd, FILE *f)
         if (!last || strcmp(last, group) != 0)
             fprintf(f, "%s:\n", group);
         last = group;
-        mb_opt_help_line(o, f);
+        help_line(o, f);
     }
     if (cmd->footer) {
         fputc('\n', f);
@@ -365,17 +357,10 @@ static int needs_value(const mb_cmd *cmd, const char *shown)
 static void arg_name(const mb_cmd *cmd, int k, char *buf, size_t n)
 {
     const char *a = cmd->args ? cmd->args : "ARGUMENT";
-    for (int i = 0; i < k; i++) {
-        const char *sp = strchr(a, ' ');
-        if (!sp)
-            break;
-        a = sp + 1;
-    }
+    for (int i = 0; i < k && strchr(a, ' '); i++)
+        a = strchr(a, ' ') + 1;
+    a += strspn(a, "[<");
     size_t L = strcspn(a, " ");
-    while (L && (*a == '[' || *a == '<')) {
-        a++;
-        L--;
-    }
     while (L && strchr("].>", a[L - 1]))
         L--;
     snprintf(buf, n, "%.*s", (int)L, a);
@@ -481,19 +466,9 @@ static const mb_cmd *const registered[] = {
     NULL};
 #undef MBENCH_OPTIONS
 
-size_t mb_opt_n_commands(void)
-{
-    return sizeof registered / sizeof registered[0] - 1;
-}
-
-const mb_cmd *mb_opt_command(size_t i)
-{
-    return i < mb_opt_n_commands() ? registered[i] : NULL;
-}
-
 const mb_cmd *mb_opt_find_command(const char *name)
 {
-    for (size_t i = 0; i < mb_opt_n_commands(); i++)
+    for (size_t i = 0; registered[i]; i++)
         if (strcmp(registered[i]->name, name) == 0)
             return registered[i];
     return NULL;

@@ -119,18 +119,14 @@ int mb_opt_parse(const mb_cmd *cmd, int argc, char **argv, mb_opt_ctx *ctx);
 
 /* The help of cmd, generated from its tables. */
 void mb_opt_help(const mb_cmd *cmd, FILE *f);
-/* One option's help line(s): "  --name METAVAR   help", wrapped. */
-void mb_opt_help_line(const mb_opt *o, FILE *f);
 
 /* Every option of cmd (own, then shared sets, then -h/-q), one at a time:
  * *group is its section title.  Returns NULL past the last.  For the man
  * page and completion generators. */
 const mb_opt *mb_opt_each(const mb_cmd *cmd, size_t i, const char **group);
 
-/* The commands that declared a table (main.c collects MBENCH_OPTIONS
- * lines), and lookup by name. */
-size_t mb_opt_n_commands(void);
-const mb_cmd *mb_opt_command(size_t i);
+/* The command called name among those that declared a table (the
+ * Makefile collects the MBENCH_OPTIONS lines), or NULL. */
 const mb_cmd *mb_opt_find_command(const char *name);
 
 /* A command as main.c dispatches it (cli.h MBENCH_COMMAND). */
