@@ -15,6 +15,7 @@
 #include "runner/cmprun.h"
 #include "runner/variant.h"
 
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -181,34 +182,33 @@ static void print_table(const json_t *doc)
 }
 
 /* Whether variant e FAILED. */
-static int failed(const json_t *e)
+static bool failed(const json_t *e)
 {
     const char *s = mb__jstr(e, "status");
     return s && strcmp(s, "failed") == 0;
 }
 
 /* The exit code of a finished comparison: a FAILED variant is a runtime
- * error, an interrupted one 130. */
+ * error (named with its batch size when there are several), an
+ * interrupted one 130. */
 static int verdict_code(const json_t *doc)
 {
+    const json_t *all = json_object_get(doc, "comparisons"), *c, *e;
     size_t i, b;
-    const json_t *e, *c;
-    const json_t *all = json_object_get(doc, "comparisons");
-    json_array_foreach(json_array_size(all) > 1 ? all : NULL, b, c)
-        json_array_foreach(
-            json_object_get(c, "variants"), i,
-            e) if (failed(e)) return mb_cli_error(MB_EXIT_RUNTIME,
-                                                  "variant %s FAILED at batch "
-                                                  "%.0f: %s",
-                                                  mb__jstr(e, "name"),
-                                                  mb__jnum(c, "batch_size"),
-                                                  mb__jstr(e, "error"));
-    json_array_foreach(
-        mb__jget(doc, "comparison.variants"), i,
-        e) if (failed(e)) return mb_cli_error(MB_EXIT_RUNTIME,
-                                              "variant %s FAILED: %s",
-                                              mb__jstr(e, "name"),
-                                              mb__jstr(e, "error"));
+    char at[48] = "";
+    json_array_foreach(all, b, c)
+    {
+        json_array_foreach(json_object_get(c, "variants"), i, e)
+        {
+            if (failed(e) && json_array_size(all) > 1)
+                snprintf(at, sizeof at, " at batch %.0f",
+                         mb__jnum(c, "batch_size"));
+            if (failed(e))
+                return mb_cli_error(MB_EXIT_RUNTIME, "variant %s FAILED%s: %s",
+                                    mb__jstr(e, "name"), at,
+                                    mb__jstr(e, "error"));
+        }
+    }
     return json_is_true(json_object_get(doc, "interrupted"))
                ? MB_EXIT_INTERRUPTED
                : 0;

@@ -11,6 +11,7 @@
 #include "store/store.h"
 
 #include <errno.h>
+#include <stdbool.h>
 #include <fcntl.h>
 #include <stdio.h>
 #include <time.h>
@@ -51,7 +52,7 @@ mb_status mb__output_json(const char *path, const json_t *doc, mb_err *err)
         path, doc, JSON_INDENT(2) | JSON_REAL_PRECISION(digits), err);
 }
 
-static int is_postgres(const char *url)
+static bool is_postgres(const char *url)
 {
     return strncmp(url, "postgresql://", 13) == 0 ||
            strncmp(url, "postgres://", 11) == 0;
@@ -82,10 +83,11 @@ static mb_status store_put(const char *url, const char *git_dir,
 
 static const char *const set_ext[4] = {"json", "csv", "md", "html"};
 
-/* Creates (empty, exclusively) DIR/BASE.EXT for the four extensions;
- * 1 when all four were new, 0 when one existed (those made are removed),
- * -1 on another error (errno kept). */
-static int reserve_set(const char *dir, const char *base, char *paths[4])
+/* Creates (empty, exclusively) DIR/BASE.EXT for the four extensions into
+ * paths[]; when one existed, those made are removed and paths[] are NULL
+ * (MB_OK: try another BASE).  MB_EIO when a file cannot be made. */
+static mb_status reserve_set(const char *dir, const char *base, char *paths[4],
+                             mb_err *err)
 {
     for (int i = 0; i < 4; i++) {
         size_t n = strlen(dir) + strlen(base) + 8;
@@ -106,10 +108,14 @@ static int reserve_set(const char *dir, const char *base, char *paths[4])
             free(paths[j]);
             paths[j] = NULL;
         }
-        errno = e;
-        return e == EEXIST ? 0 : -1;
+        if (e != EEXIST)
+            return mb__fail(err, MB_EIO,
+                            "cannot create %s/%s.*: %s (check that the "
+                            "directory is still there and writable)",
+                            dir, base, strerror(e));
+        break;
     }
-    return 1;
+    return MB_OK;
 }
 
 mb_status mb__output_reserve(const char *dir, const char *cmd, char *paths[4],
@@ -131,14 +137,9 @@ mb_status mb__output_reserve(const char *dir, const char *cmd, char *paths[4],
         int at = snprintf(base, sizeof base, "mbench-%s-%s", kind, stamp);
         if (n > 1)
             snprintf(base + at, sizeof base - (size_t)at, "-%d", n);
-        int r = reserve_set(dir, base, paths);
-        if (r == 1)
-            return MB_OK;
-        if (r < 0)
-            return mb__fail(err, MB_EIO,
-                            "cannot create %s/%s.*: %s (check that the "
-                            "directory is still there and writable)",
-                            dir, base, strerror(errno));
+        mb_status st = reserve_set(dir, base, paths, err);
+        if (st || paths[0])
+            return st;
     }
     return mb__fail(err, MB_EIO,
                     "%s already holds 9999 result sets for this second; "
