@@ -115,9 +115,11 @@ typedef struct cargs {
     mb__compare_req rq;
     const char *baseline;
     char **specs; /* from --variants files, then the arguments */
-    size_t n_specs, n_gates;
+    size_t n_specs, n_gates, nv;
     mb_gate gates[32];
     mb_cli_reqs reqs;
+    mb__variant *vs; /* nv of them parsed */
+    mb__cmp_spec *cs;
 } cargs;
 
 static int on_opt(void *user, const mb_opt *o, const mb_optval *v)
@@ -214,33 +216,40 @@ static int verdict_code(const json_t *doc)
                : 0;
 }
 
-/* The variants (specs in a) into vs and cs, the baseline found: 0 or an
- * exit code after printing. */
-static int plan_variants(cargs *a, const mb_plan *plan, mb__variant *vs,
-                         mb__cmp_spec *cs, size_t *nv)
+/* The specifications (--variants files, then the n arguments) into plans
+ * and the engine's request, the baseline found: 0 or an exit code after
+ * printing. */
+static int plan_variants(cargs *a, char **args, int n, const mb_plan *plan)
 {
-    if (a->n_specs < 2)
+    size_t all = a->n_specs + (size_t)n, *b = &a->rq.baseline;
+    char **grown = mb__realloc_array(a->specs, all ? all : 1, sizeof *grown);
+    a->specs = grown ? grown : a->specs;
+    for (int i = 0; grown && i < n; i++)
+        if (!(a->specs[a->n_specs++] = mb__strdup(args[i])))
+            grown = NULL;
+    a->vs = mb__calloc(all ? all : 1, sizeof *a->vs);
+    a->rq.variants = a->cs = mb__calloc(all ? all : 1, sizeof *a->cs);
+    if (!grown || !a->vs || !a->cs)
+        return mb_cli_error(MB_EXIT_RUNTIME, "out of memory");
+    if (all < 2)
         return mb_cli_error(MB_EXIT_USAGE,
                             "compare needs at least two variants "
                             "(NAME=MODEL ...), got %zu; see 'mbench compare "
                             "--help'",
-                            a->n_specs);
+                            all);
     mb_err err = {0};
-    int rc = mb__variants_parse(a->specs, a->n_specs, plan, vs, nv, &err)
-                 ? mb_cli_fail(&err)
-                 : 0;
-    for (size_t i = 0; !rc && i < *nv; i++)
-        cs[i] = (mb__cmp_spec){vs[i].name, &vs[i].plan};
-    size_t *b = &a->rq.baseline;
-    for (*b = 0; !rc && a->baseline && *b < *nv; ++*b)
-        if (strcmp(vs[*b].name, a->baseline) == 0)
+    if (mb__variants_parse(a->specs, all, plan, a->vs, &a->nv, &err))
+        return mb_cli_fail(&err);
+    for (size_t i = 0; i < all; i++)
+        a->cs[i] = (mb__cmp_spec){a->vs[i].name, &a->vs[i].plan};
+    for (*b = 0; a->baseline && *b < all; ++*b)
+        if (strcmp(a->vs[*b].name, a->baseline) == 0)
             break;
-    if (!rc && *b == *nv)
-        rc = mb_cli_error(MB_EXIT_USAGE, "--baseline %s names no variant",
-                          a->baseline);
-    a->rq.variants = cs;
-    a->rq.n = *nv;
-    return rc;
+    a->rq.n = all;
+    return *b == all
+               ? mb_cli_error(MB_EXIT_USAGE, "--baseline %s names no variant",
+                              a->baseline)
+               : 0;
 }
 
 int cmd_compare(int argc, char **argv)
@@ -252,18 +261,9 @@ int cmd_compare(int argc, char **argv)
     mb__compare_req_defaults(&a.rq);
     mb_opt_ctx ctx = {&plan, &out, on_opt, &a, 0, NULL, 0};
     int rc = mb_opt_parse(&mb_cmd_compare, argc, argv, &ctx);
-    size_t nv = 0, n = a.n_specs + (size_t)ctx.n_args;
-    char **grown =
-        rc ? NULL : mb__realloc_array(a.specs, n ? n : 1, sizeof *grown);
-    for (int i = 0; grown && i < ctx.n_args; i++)
-        (a.specs = grown)[a.n_specs++] = mb__strdup(ctx.args[i]);
     plan.save_samples = 1;
-    mb__variant *vs = calloc(n ? n : 1, sizeof *vs);
-    mb__cmp_spec *cs = calloc(n ? n : 1, sizeof *cs);
-    if (!rc && (!grown || !vs || !cs))
-        rc = mb_cli_error(MB_EXIT_RUNTIME, "out of memory");
     if (!rc)
-        rc = plan_variants(&a, &plan, vs, cs, &nv);
+        rc = plan_variants(&a, ctx.args, ctx.n_args, &plan);
     json_t *doc = NULL;
     mb_err err = {0};
     mb_cli_rounds ps = {mb_now_ns(), 0, 0, 0};
@@ -287,13 +287,13 @@ int cmd_compare(int argc, char **argv)
             rc = mb_cli_reqs_exit(verdict_code(doc), req_rc);
     }
     mb_cli_reqs_free(&a.reqs);
-    for (size_t k = 0; k < nv; k++)
-        mb__variant_free(&vs[k]);
+    for (size_t k = 0; k < a.nv; k++)
+        mb__variant_free(&a.vs[k]);
     for (size_t k = 0; k < a.n_specs; k++)
         free(a.specs[k]);
     free(a.specs);
-    free(vs);
-    free(cs);
+    free(a.vs);
+    free(a.cs);
     json_decref(doc);
     mb__plan_free(&plan);
     return rc == MB_OPT_HELP ? MB_EXIT_OK : rc;
