@@ -79,26 +79,33 @@ $(BUILD)/plugins/mbench_torch.so: plugins/torch/torch_backend.cpp include/mbench
 
 
 # ---- generated from the commands' option tables (cli/opt.h) ------------------
-# The man page is docs/mbench.1 with an OPTIONS section written by the
-# hidden `mbench __dump-options`, inserted before ENVIRONMENT; the bash and
-# zsh completion scripts come from the same tables, so none can drift.
+# The hidden `mbench __dump-options json` prints every command's options;
+# tools/optdoc.c (a build tool, not installed) turns that into the OPTIONS
+# section of the man page (docs/mbench.1 with it inserted before
+# ENVIRONMENT) and the bash and zsh completion, so none can drift.
 MAN        := $(BUILD)/mbench.1
 COMPLETION := $(BUILD)/completion/mbench.bash $(BUILD)/completion/_mbench
+OPTDOC     := $(BUILD)/obj/tools/optdoc
+OPTJSON    := $(BUILD)/gen/options.json
 docs-gen: $(MAN) $(COMPLETION)
 
-$(MAN): $(BIN) docs/mbench.1
+$(OPTDOC): tools/optdoc.c
+	@mkdir -p $(@D)
+	$(Q)$(CC) $(CFLAGS_ALL) -o $@ $< $(LDLIBS_ALL)
+
+$(OPTJSON): $(BIN)
+	@mkdir -p $(@D)
+	$(Q)ASAN_OPTIONS=detect_leaks=0 $(BIN) __dump-options json > $@.tmp && mv -f $@.tmp $@
+
+$(MAN): $(OPTDOC) $(OPTJSON) docs/mbench.1
 	$(Q)sed '/^\.SH ENVIRONMENT/,$$d' docs/mbench.1 > $@.tmp
-	$(Q)ASAN_OPTIONS=detect_leaks=0 $(BIN) __dump-options man >> $@.tmp
+	$(Q)$(OPTDOC) man $(OPTJSON) >> $@.tmp
 	$(Q)sed -n '/^\.SH ENVIRONMENT/,$$p' docs/mbench.1 >> $@.tmp
 	$(Q)mv -f $@.tmp $@
 
-$(BUILD)/completion/mbench.bash: $(BIN)
+$(BUILD)/completion/mbench.bash $(BUILD)/completion/_mbench: $(OPTDOC) $(OPTJSON)
 	@mkdir -p $(@D)
-	$(Q)ASAN_OPTIONS=detect_leaks=0 $(BIN) __dump-options bash > $@.tmp && mv -f $@.tmp $@
-
-$(BUILD)/completion/_mbench: $(BIN)
-	@mkdir -p $(@D)
-	$(Q)ASAN_OPTIONS=detect_leaks=0 $(BIN) __dump-options zsh > $@.tmp && mv -f $@.tmp $@
+	$(Q)$(OPTDOC) $(if $(filter %.bash,$@),bash,zsh) $(OPTJSON) > $@.tmp && mv -f $@.tmp $@
 
 # ---- generated headers -----------------------------------------------------
 GIT_COMMIT := $(shell git rev-parse --short=12 HEAD 2>/dev/null || echo unknown)

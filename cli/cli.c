@@ -51,16 +51,6 @@ int mb_cli_bad_value(const char *flag, const char *value, const char *expect)
                         value ? value : "", flag, expect);
 }
 
-int mb_cli_parse_i64(const char *s, int64_t lo, int64_t hi, int64_t *out)
-{
-    return mb__parse_i64(s, lo, hi, out);
-}
-
-int mb_cli_parse_double(const char *s, double lo, double hi, double *out)
-{
-    return mb__parse_double(s, lo, hi, out);
-}
-
 int mb_cli_parse_fraction(const char *s, double hi, double *out)
 {
     size_t L = strlen(s);
@@ -77,17 +67,6 @@ int mb_cli_parse_fraction(const char *s, double hi, double *out)
         return 0;
     }
     return mb__parse_double(s, 0, hi, out);
-}
-
-int mb_cli_parse_duration_ns(const char *s, int64_t *out)
-{
-    return mb__parse_duration_ns(s, out);
-}
-
-int mb_cli_parse_i64_list(const char *s, int64_t lo, int64_t hi,
-                          int64_t **out, size_t *n)
-{
-    return mb__parse_i64_list(s, lo, hi, out, n);
 }
 
 int mb_cli_use_color(int fd)
@@ -133,4 +112,7 @@ void mb_cli_set_command_line(int argc, char **argv)
         cmdline[sizeof cmdline - 1] = '\0';
 }
 
-const char *mb_cli_command_line(void) { return cmdline; }
+const char *mb_cli_command_line(void)
+{
+    return cmdline;
+}

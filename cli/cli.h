@@ -8,6 +8,7 @@
 #ifndef MB_CLI_H
 #define MB_CLI_H
 
+#include "core/parse.h"
 #include "mbench.h"
 
 #include <stddef.h>
@@ -15,10 +16,10 @@
 
 /* Exit codes, documented in docs/CLI.md. */
 enum {
-    MB_EXIT_OK = 0,           /* success; for verdict commands: pass */
-    MB_EXIT_FAIL = 1,         /* a verdict failed (validate, gate: regression) */
-    MB_EXIT_USAGE = 2,        /* bad command line */
-    MB_EXIT_RUNTIME = 3,      /* a runtime error: file, model, runtime, data */
+    MB_EXIT_OK = 0,      /* success; for verdict commands: pass */
+    MB_EXIT_FAIL = 1,    /* a verdict failed (validate, gate: regression) */
+    MB_EXIT_USAGE = 2,   /* bad command line */
+    MB_EXIT_RUNTIME = 3, /* a runtime error: file, model, runtime, data */
     MB_EXIT_INCONCLUSIVE = 4, /* gate: not enough evidence either way */
     MB_EXIT_ACCURACY = 5,     /* gate: accuracy gate failed */
     MB_EXIT_REQUIRE = 6,      /* a --require requirement was not met */
@@ -37,16 +38,16 @@ int mb_cli_fail(const mb_err *err);
 /* Usage error for a bad flag value: names the flag, the value, the fix. */
 int mb_cli_bad_value(const char *flag, const char *value, const char *expect);
 
-/* Strict parsers: the whole string must be a number within [lo, hi]. */
-int mb_cli_parse_i64(const char *s, int64_t lo, int64_t hi, int64_t *out);
-int mb_cli_parse_double(const char *s, double lo, double hi, double *out);
+/* Strict parsers, the library's (core/parse.h): the whole string must be a
+ * number within [lo, hi]; durations "10", "10s", "500ms", "2m", "1.5h" (bare
+ * numbers are seconds); comma-separated integers "1,2,4,8" (caller frees
+ * *out).  0 or -1. */
+#define mb_cli_parse_i64 mb__parse_i64
+#define mb_cli_parse_double mb__parse_double
+#define mb_cli_parse_duration_ns mb__parse_duration_ns
+#define mb_cli_parse_i64_list mb__parse_i64_list
 /* "0.01" or "1%" as a fraction in [0, hi]; 0 or -1. */
 int mb_cli_parse_fraction(const char *s, double hi, double *out);
-/* Durations: "10", "10s", "500ms", "2m", "1.5h" (bare numbers are seconds). */
-int mb_cli_parse_duration_ns(const char *s, int64_t *out);
-/* Comma-separated positive integers ("1,2,4,8"); caller frees *out. */
-int mb_cli_parse_i64_list(const char *s, int64_t lo, int64_t hi,
-                          int64_t **out, size_t *n);
 
 /* Colour only on a terminal and never with NO_COLOR. */
 int mb_cli_use_color(int fd);

@@ -124,7 +124,8 @@ int cmd_profile(int argc, char **argv)
     int rc = mb_opt_parse(&mb_cmd_profile, argc, argv, &ctx);
     size_t want = a.from ? 0 : a.compare ? 2 : 1;
     if (rc) {
-        rc = rc == MB_OPT_HELP ? MB_EXIT_OK : rc;
+        /* an error was printed, or the help (rc stays MB_OPT_HELP so that
+           nothing below runs) */
     } else if (a.from && (ctx.n_args || a.compare)) {
         rc = mb_cli_error(MB_EXIT_USAGE,
                           "--from-trace takes no MODEL and no --compare");
@@ -170,5 +171,5 @@ int cmd_profile(int argc, char **argv)
     }
     mb__profile_result_free(&res);
     mb__plan_free(&plan);
-    return rc;
+    return rc == MB_OPT_HELP ? MB_EXIT_OK : rc;
 }

@@ -15,13 +15,14 @@ static const mb_cmd_entry commands[] = {
 #include "commands.inc"
 };
 #undef MBENCH_COMMAND
+#define N_COMMANDS (sizeof commands / sizeof commands[0])
 
-static void usage(FILE *f)
+static int usage(FILE *f, int code)
 {
     fprintf(f, "usage: mbench COMMAND [OPTIONS]\n\n"
                "Benchmark and validate machine-learning model inference.\n\n"
                "commands:\n");
-    for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++)
+    for (size_t i = 0; i < N_COMMANDS; i++)
         fprintf(f, "  %-10s %s\n", commands[i].name, commands[i].summary);
     fprintf(f, "\n'mbench COMMAND --help' (or 'mbench help COMMAND') shows "
                "a command's options; "
@@ -29,46 +30,31 @@ static void usage(FILE *f)
                "Exit codes: 0 ok, 1 verdict failed, 2 usage error, "
                "3 runtime error, 4 inconclusive, 5 accuracy gate failed, "
                "130 interrupted.\n");
+    return code;
 }
 
 int main(int argc, char **argv)
 {
     mb_cli_set_command_line(argc, argv);
-    if (argc < 2) {
-        usage(stderr);
-        return MB_EXIT_USAGE;
+    if (argc < 2)
+        return usage(stderr, MB_EXIT_USAGE);
+    if (strcmp(argv[1], "__dump-options") == 0) /* hidden: for the Makefile */
+        return mb_opt_dump(argc >= 3 ? argv[2] : "", commands, N_COMMANDS,
+                           stdout);
+    if (strcmp(argv[1], "help") == 0 && argc >= 3) { /* = CMD --help */
+        argv[1] = argv[2];
+        argv[2] = "--help";
+        argc = 3;
     }
     const char *name = argv[1];
-    if (strcmp(name, "__dump-options") == 0) /* hidden: for the Makefile */
-        return mb_opt_dump(argc >= 3 ? argv[2] : "", commands,
-                           sizeof commands / sizeof commands[0], stdout);
-    if (strcmp(name, "help") == 0 && argc >= 3) {
-        /* mbench help CMD: the command's own --help */
-        const mb_cmd *spec = mb_opt_find_command(argv[2]);
-        if (spec) {
-            mb_opt_help(spec, stdout);
-            return MB_EXIT_OK;
-        }
-        for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++)
-            if (strcmp(commands[i].name, argv[2]) == 0) {
-                char *args[] = {argv[2], "--help", NULL};
-                return commands[i].fn(2, args);
-            }
-        return mb_cli_error(MB_EXIT_USAGE,
-                            "unknown command '%s'; run 'mbench --help' for "
-                            "the list of commands",
-                            argv[2]);
-    }
     if (strcmp(name, "--help") == 0 || strcmp(name, "-h") == 0 ||
-        strcmp(name, "help") == 0) {
-        usage(stdout);
-        return MB_EXIT_OK;
-    }
+        strcmp(name, "help") == 0)
+        return usage(stdout, MB_EXIT_OK);
     if (strcmp(name, "--version") == 0) {
         printf("mbench %s (commit %s)\n", mb_version(), mb_build_commit());
         return MB_EXIT_OK;
     }
-    for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++)
+    for (size_t i = 0; i < N_COMMANDS; i++)
         if (strcmp(commands[i].name, name) == 0)
             return commands[i].fn(argc - 1, argv + 1);
     return mb_cli_error(MB_EXIT_USAGE,
