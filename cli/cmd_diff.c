@@ -192,7 +192,7 @@ int cmd_diff(int argc, char **argv)
                    res.heat_name, a.heat_path, res.heat_max);
     }
     mb__buf_free(&png);
-    mb__outset files = {a.json_path, NULL, NULL, NULL};
+    mb__outset files = {.json = a.json_path};
     if (mb__output_all(&files, res.doc, print_failure, NULL))
         rc = MB_EXIT_RUNTIME;
     json_decref(res.doc);

@@ -21,50 +21,37 @@ static const mb_opt builtin[] = {
 };
 #define N_BUILTIN (sizeof builtin / sizeof builtin[0])
 
-/* Where an option comes from. */
-enum { SRC_OWN, SRC_RUN, SRC_OUT, SRC_BUILTIN };
+/* Where an option comes from: the sections of a command's options, in
+ * order. */
+enum { SRC_OWN, SRC_RUN, SRC_OUT, SRC_BUILTIN, N_SRC };
 
-const mb_opt *mb_opt_each(const mb_cmd *cmd, size_t i, const char **group)
+/* Option i of cmd, its section title in *group and its source in *src. */
+static const mb_opt *entry(const mb_cmd *cmd, size_t i, const char **group,
+                           int *src)
 {
-    static const char *own_title = "Options";
-    if (i < cmd->n_opts) {
-        *group = own_title;
-        return &cmd->opts[i];
-    }
-    i -= cmd->n_opts;
-    if (cmd->sets & MB_OPTSET_RUN) {
-        size_t n = mb_cli_runopts_count();
-        if (i < n)
-            return mb_cli_runopt(i, group);
-        i -= n;
-    }
-    if (cmd->sets & MB_OPTSET_OUTPUT) {
-        if (i < MB_CLI_N_OUTPUT_OPTIONS) {
-            *group = "Outputs";
-            return &mb_cli_output_opt_table[i];
-        }
-        i -= MB_CLI_N_OUTPUT_OPTIONS;
-    }
-    if (i < N_BUILTIN) {
-        *group = "General";
-        return &builtin[i];
+    static const char *const titles[N_SRC] = {"Options", NULL, "Outputs",
+                                              "General"};
+    size_t n[N_SRC] = {
+        cmd->n_opts, (cmd->sets & MB_OPTSET_RUN) ? mb_cli_runopts_count() : 0,
+        (cmd->sets & MB_OPTSET_OUTPUT) ? MB_CLI_N_OUTPUT_OPTIONS : 0,
+        N_BUILTIN};
+    for (int s = 0; s < N_SRC; i -= n[s++]) {
+        if (i >= n[s])
+            continue;
+        *src = s;
+        *group = titles[s];
+        return s == SRC_OWN   ? &cmd->opts[i]
+               : s == SRC_RUN ? mb_cli_runopt(i, group)
+               : s == SRC_OUT ? &mb_cli_output_opt_table[i]
+                              : &builtin[i];
     }
     return NULL;
 }
 
-static int source_of(const mb_cmd *cmd, size_t i)
+const mb_opt *mb_opt_each(const mb_cmd *cmd, size_t i, const char **group)
 {
-    if (i < cmd->n_opts)
-        return SRC_OWN;
-    i -= cmd->n_opts;
-    if (cmd->sets & MB_OPTSET_RUN) {
-        if (i < mb_cli_runopts_count())
-            return SRC_RUN;
-        i -= mb_cli_runopts_count();
-    }
-    if ((cmd->sets & MB_OPTSET_OUTPUT) && i < MB_CLI_N_OUTPUT_OPTIONS)
-        return SRC_OUT;
-    return SRC_BUILTIN;
+    int src;
+    return entry(cmd, i, group, &src);
 }
 
 /* ---- help ---------------------------------------------------------------*/
@@ -94,21 +81,13 @@ static void wrap(FILE *f, const char *text, int col, int at)
     }
 }
 
-static void opt_label(const mb_opt *o, char *buf, size_t n)
+/* One option's help: "  -s, --name METAVAR   help", wrapped. */
+static void help_line(const mb_opt *o, FILE *f)
 {
-    if (o->short_name)
-        snprintf(buf, n, "-%c, --%s%s%s", o->short_name, o->name,
-                 o->metavar ? " " : "", o->metavar ? o->metavar : "");
-    else
-        snprintf(buf, n, "--%s%s%s", o->name, o->metavar ? " " : "",
+    int w =
+        o->short_name ? fprintf(f, "  -%c, ", o->short_name) : fprintf(f, "  ");
+    w += fprintf(f, "--%s%s%s", o->name, o->metavar ? " " : "",
                  o->metavar ? o->metavar : "");
-}
-
-void mb_opt_help_line(const mb_opt *o, FILE *f)
-{
-    char label[96];
-    opt_label(o, label, sizeof label);
-    int w = fprintf(f, "  %s", label);
     if (w >= 25) {
         fputc('\n', f);
         w = 0;
@@ -133,7 +112,7 @@ void mb_opt_help(const mb_cmd *cmd, FILE *f)
         if (!last || strcmp(last, group) != 0)
             fprintf(f, "%s:\n", group);
         last = group;
-        mb_opt_help_line(o, f);
+        help_line(o, f);
     }
     if (cmd->footer) {
         fputc('\n', f);
@@ -173,38 +152,31 @@ static const mb_opt *find_long(const mb_cmd *cmd, const char *name, size_t len,
 {
     const mb_opt *o, *hit = NULL;
     const char *g;
-    size_t n_hits = 0;
-    char shown[128];
+    size_t n_hits = 0, used = 0;
+    char shown[128], list[256] = "";
     snprintf(shown, sizeof shown, "--%.*s", (int)(len < 100 ? len : 100), name);
-    for (size_t i = 0; (o = mb_opt_each(cmd, i, &g)); i++) {
-        if (strlen(o->name) == len && strncmp(o->name, name, len) == 0) {
+    for (size_t i = 0; len && (o = mb_opt_each(cmd, i, &g)); i++) {
+        if (strncmp(o->name, name, len) != 0)
+            continue;
+        if (o->name[len] == '\0') {
             *idx = i;
             return o;
         }
-        if (strncmp(o->name, name, len) == 0 && len > 0) {
-            if (!hit)
-                *idx = i;
-            hit = hit ? hit : o;
-            n_hits++;
+        if (!n_hits++) {
+            *idx = i;
+            hit = o;
         }
+        if (used + 40 < sizeof list)
+            used += (size_t)snprintf(list + used, sizeof list - used, "%s--%s",
+                                     used ? ", " : "", o->name);
     }
     if (n_hits == 1)
         return hit;
-    if (n_hits > 1) {
-        char list[256] = "";
-        size_t used = 0;
-        for (size_t i = 0; (o = mb_opt_each(cmd, i, &g)); i++)
-            if (strncmp(o->name, name, len) == 0 && used + 40 < sizeof list)
-                used += (size_t)snprintf(list + used, sizeof list - used,
-                                         "%s--%s", used ? ", " : "", o->name);
-        *rc = mb_cli_error(MB_EXIT_USAGE,
-                           "ambiguous option '%s': %s; see 'mbench %s --help'",
-                           shown, list, cmd->name);
-        return NULL;
-    }
-    char nm[101];
-    snprintf(nm, sizeof nm, "%.*s", (int)(len < 100 ? len : 100), name);
-    *rc = unknown(cmd, shown, nm);
+    *rc = n_hits ? mb_cli_error(MB_EXIT_USAGE,
+                                "ambiguous option '%s': %s; see 'mbench %s "
+                                "--help'",
+                                shown, list, cmd->name)
+                 : unknown(cmd, shown, shown + 2);
     return NULL;
 }
 
@@ -344,8 +316,11 @@ static int apply(const mb_cmd *cmd, mb_opt_ctx *ctx, const mb_opt *o,
                  size_t idx, const char *arg)
 {
     char flag[80];
+    const char *group;
+    int src = SRC_BUILTIN;
+    entry(cmd, idx, &group, &src);
     snprintf(flag, sizeof flag, "--%s", o->name);
-    switch (source_of(cmd, idx)) {
+    switch (src) {
     case SRC_BUILTIN:
         if (o->id == ID_HELP) {
             mb_opt_help(cmd, stdout);
@@ -382,17 +357,10 @@ static int needs_value(const mb_cmd *cmd, const char *shown)
 static void arg_name(const mb_cmd *cmd, int k, char *buf, size_t n)
 {
     const char *a = cmd->args ? cmd->args : "ARGUMENT";
-    for (int i = 0; i < k; i++) {
-        const char *sp = strchr(a, ' ');
-        if (!sp)
-            break;
-        a = sp + 1;
-    }
+    for (int i = 0; i < k && strchr(a, ' '); i++)
+        a = strchr(a, ' ') + 1;
+    a += strspn(a, "[<");
     size_t L = strcspn(a, " ");
-    while (L && (*a == '[' || *a == '<')) {
-        a++;
-        L--;
-    }
     while (L && strchr("].>", a[L - 1]))
         L--;
     snprintf(buf, n, "%.*s", (int)L, a);
@@ -498,19 +466,9 @@ static const mb_cmd *const registered[] = {
     NULL};
 #undef MBENCH_OPTIONS
 
-size_t mb_opt_n_commands(void)
-{
-    return sizeof registered / sizeof registered[0] - 1;
-}
-
-const mb_cmd *mb_opt_command(size_t i)
-{
-    return i < mb_opt_n_commands() ? registered[i] : NULL;
-}
-
 const mb_cmd *mb_opt_find_command(const char *name)
 {
-    for (size_t i = 0; i < mb_opt_n_commands(); i++)
+    for (size_t i = 0; registered[i]; i++)
         if (strcmp(registered[i]->name, name) == 0)
             return registered[i];
     return NULL;

@@ -21,7 +21,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
-struct mb_cli_outputs;
+struct mb__outset;
 
 /* How a value is read; the order matches mb__po_type (runner/planopt.h). */
 typedef enum mb_opt_type {
@@ -94,8 +94,8 @@ typedef struct mb_cmd {
 
 /* What mb_opt_parse fills, and where it puts the shared options. */
 typedef struct mb_opt_ctx {
-    mb_plan *plan;              /* MB_OPTSET_RUN: set here (required) */
-    struct mb_cli_outputs *out; /* MB_OPTSET_OUTPUT: recorded here */
+    mb_plan *plan;          /* MB_OPTSET_RUN: set here (required) */
+    struct mb__outset *out; /* MB_OPTSET_OUTPUT: recorded here */
     /* The command's own options: 0 to go on, or an exit code after
      * printing.  May be NULL when the command has none. */
     int (*on_opt)(void *user, const mb_opt *o, const mb_optval *v);
@@ -119,18 +119,14 @@ int mb_opt_parse(const mb_cmd *cmd, int argc, char **argv, mb_opt_ctx *ctx);
 
 /* The help of cmd, generated from its tables. */
 void mb_opt_help(const mb_cmd *cmd, FILE *f);
-/* One option's help line(s): "  --name METAVAR   help", wrapped. */
-void mb_opt_help_line(const mb_opt *o, FILE *f);
 
 /* Every option of cmd (own, then shared sets, then -h/-q), one at a time:
  * *group is its section title.  Returns NULL past the last.  For the man
  * page and completion generators. */
 const mb_opt *mb_opt_each(const mb_cmd *cmd, size_t i, const char **group);
 
-/* The commands that declared a table (main.c collects MBENCH_OPTIONS
- * lines), and lookup by name. */
-size_t mb_opt_n_commands(void);
-const mb_cmd *mb_opt_command(size_t i);
+/* The command called name among those that declared a table (the
+ * Makefile collects the MBENCH_OPTIONS lines), or NULL. */
 const mb_cmd *mb_opt_find_command(const char *name);
 
 /* A command as main.c dispatches it (cli.h MBENCH_COMMAND). */

@@ -3,6 +3,7 @@
 
 #include "cli.h"
 #include "core/alloc.h"
+#include "report/reqcon.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -35,24 +36,10 @@ int mb_cli_reqs_judge(const mb_cli_reqs *q, json_t *doc, json_t *record,
         return mb_cli_error(err.code == MB_ENOMEM ? MB_EXIT_RUNTIME
                                                   : MB_EXIT_USAGE,
                             "%s", err.msg);
-    fprintf(f, "\nRequirements (%zu of %zu met):\n", q->n - unmet, q->n);
-    size_t i, j;
-    json_t *rq, *res;
-    json_array_foreach(arr, i, rq)
-    {
-        const char *text = json_string_value(json_object_get(rq, "requirement"));
-        const char *note = json_string_value(json_object_get(rq, "note"));
-        if (note)
-            fprintf(f, "  FAIL %s: %s\n", text, note);
-        json_array_foreach(json_object_get(rq, "results"), j, res)
-        {
-            const json_t *p = json_object_get(res, "passed");
-            fprintf(f, "  %s %s [%s]: %s\n",
-                    json_is_true(p) ? "PASS" : json_is_false(p) ? "FAIL" : "n/a ",
-                    text, json_string_value(json_object_get(res, "variant")),
-                    json_string_value(json_object_get(res, "verdict")));
-        }
-    }
+    mb_buf b = MB_BUF_INIT;
+    mb__report_require_console(arr, unmet, &b);
+    fwrite(b.data ? b.data : "", 1, b.len, f);
+    mb__buf_free(&b);
     if (record && record != doc)
         json_object_set(record, "requirements", arr);
     json_object_set_new(doc, "requirements", arr);

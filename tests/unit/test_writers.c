@@ -135,7 +135,7 @@ static void the_output_manager_writes_every_format_of_a_verdict(void)
     snprintf(html, sizeof html, "%s/g.html", dir);
     snprintf(csv, sizeof csv, "%s/g.csv", dir);
     json_t *g = verdict();
-    mb__outset o = {js, NULL, md, html};
+    mb__outset o = {.json = js, .md = md, .html = html};
     EXPECT_EQ_INT(mb__output_all(&o, g, NULL, NULL), MB_OK);
     json_t *back = json_load_file(js, 0, NULL);
     EXPECT(json_equal(back, g));
@@ -143,7 +143,7 @@ static void the_output_manager_writes_every_format_of_a_verdict(void)
     EXPECT(mb__file_size(html) > 0);
     /* a verdict has no CSV form: that output fails, the others do not */
     unlink(md);
-    mb__outset o2 = {NULL, csv, md, NULL};
+    mb__outset o2 = {.csv = csv, .md = md};
     EXPECT_EQ_INT(mb__output_all(&o2, g, NULL, NULL), MB_EINVAL);
     EXPECT(mb__file_size(md) > 0);
     EXPECT(access(csv, F_OK) != 0);

@@ -1,0 +1,85 @@
+/* variant.c - variant specifications into plans (runner/variant.h). */
+#include "runner/variant.h"
+
+#include "core/alloc.h"
+#include "core/err.h"
+#include "core/fileio.h"
+#include "runner/planopt.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+void mb__variant_free(mb__variant *v)
+{
+    free(v->name);
+    mb__plan_free(&v->plan);
+}
+
+/* Sets option key of a variant to value through the plan option table;
+ * a path the runtime writes later is checked now. */
+static mb_status set(mb_plan *p, const char *key, const char *value,
+                     mb_err *err)
+{
+    const mb__planopt *o = mb__planopt_find(key);
+    mb_err e = {0};
+    if (!o)
+        return mb__fail(err, MB_EINVAL,
+                        "unknown variant option '%s'; variant options are "
+                        "the run options without dashes (threads=2, "
+                        "opt-level=all, ...)",
+                        key);
+    if (o->type == MB__PO_OUTFILE && *value && mb__output_check(value, &e))
+        return mb__fail(err, MB_EIO, "%s: %s", key, e.msg);
+    return mb__planopt_set(p, o, key, value, err);
+}
+
+/* NAME=MODEL[,k=v...] into v, its plan copied from base. */
+static mb_status parse(const char *spec, const mb_plan *base, mb__variant *v,
+                       mb_err *err)
+{
+    const char *eq = strchr(spec, '=');
+    if (!eq || eq == spec || !eq[1 + strspn(eq + 1, ",")])
+        return mb__fail(err, MB_EINVAL,
+                        "invalid variant '%s': expected NAME=MODEL[,"
+                        "option=value...]",
+                        spec);
+    char *rest = mb__strdup(eq + 1), *save = NULL;
+    v->name = mb__strndup(spec, (size_t)(eq - spec));
+    if (mb__plan_copy(&v->plan, base) || !rest || !v->name) {
+        free(rest);
+        return mb__fail(err, MB_ENOMEM, "out of memory");
+    }
+    char *tok = strtok_r(rest, ",", &save);
+    free(v->plan.model_path);
+    free(v->plan.variant);
+    v->plan.model_path = mb__strdup(tok);
+    v->plan.variant = mb__strdup(v->name);
+    mb_status s = v->plan.model_path && v->plan.variant
+                      ? MB_OK
+                      : mb__fail(err, MB_ENOMEM, "out of memory");
+    while (!s && (tok = strtok_r(NULL, ",", &save))) {
+        char *val = strchr(tok, '=');
+        if (val)
+            *val++ = '\0';
+        s = set(&v->plan, tok, val ? val : "1", err);
+    }
+    free(rest);
+    return s;
+}
+
+mb_status mb__variants_parse(char *const *specs, size_t n, const mb_plan *base,
+                             mb__variant *vs, size_t *nv, mb_err *err)
+{
+    for (size_t i = 0; i < n; i++) {
+        mb_status s = parse(specs[i], base, &vs[(*nv)++], err);
+        if (s)
+            return s;
+        for (size_t k = 0; k < i; k++)
+            if (strcmp(vs[k].name, vs[i].name) == 0)
+                return mb__fail(err, MB_EINVAL,
+                                "two variants are named '%s'; give each a "
+                                "distinct NAME",
+                                vs[i].name);
+    }
+    return MB_OK;
+}

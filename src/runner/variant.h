@@ -1,0 +1,27 @@
+/* variant.h - variant specifications NAME=MODEL[,option=value...]: each a
+ * copy of a base plan with the variant's options applied, the options
+ * being the plan options without dashes (runner/planopt.h), so that a
+ * variant accepts and rejects exactly what the flags do:
+ *   fp32=model.onnx  int8=model_int8.onnx  opt=model.onnx,opt-level=all
+ * Used by `mbench compare` (its arguments and --variants files). */
+#ifndef MB_RUNNER_VARIANT_H
+#define MB_RUNNER_VARIANT_H
+
+#include "runner/plan.h"
+
+typedef struct mb__variant {
+    char *name;   /* owned */
+    mb_plan plan; /* owned; its variant is name */
+} mb__variant;
+
+/* Parses specs[0..n) into vs (room for n, zeroed); names must be
+ * distinct; an option without a value is a switch turned on.  *nv counts
+ * the entries to free with mb__variant_free, also after a failure.
+ * MB_EINVAL for a malformed specification, an unknown option, a bad value
+ * or a repeated name; MB_EIO for an output path (save-optimized) that
+ * cannot be written; MB_ENOMEM. */
+mb_status mb__variants_parse(char *const *specs, size_t n, const mb_plan *base,
+                             mb__variant *vs, size_t *nv, mb_err *err);
+void mb__variant_free(mb__variant *v);
+
+#endif
