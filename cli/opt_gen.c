@@ -1,7 +1,7 @@
 /* opt_gen.c - the hidden `mbench __dump-options json|list`: the commands'
  * option tables (opt.h) as JSON, from which tools/optdoc.c writes the man
  * page and the bash and zsh completion (docs/DESIGN.md "Command-line
- * options").  A command still on getopt_long is described by its --help. */
+ * options"). */
 #include "opt.h"
 
 #include "cli.h"
@@ -16,63 +16,23 @@ static const char *const type_names[] = {
     "switch", "int",     "double", "fraction", "duration", "string",
     "file",   "outfile", "enum",   "intlist",  "kv",       "dir"};
 
-/* The options a --help text names, once each: "--name" (and "-x, --name"),
- * taking a value (completed as a file) when an upper-case word follows. */
-static void scrape(json_t *opts, const char *help)
-{
-    json_t *seen = json_object();
-    for (const char *p = help, *end; p && (p = strstr(p, "--")); p = end) {
-        const char *s = p + 2;
-        size_t len = strspn(s, "abcdefghijklmnopqrstuvwxyz0123456789-");
-        char sh[2] = {0};
-        end = s + len;
-        if (len < 2 || len > 59 || s[0] == '-' ||
-            json_object_getn(seen, s, len) ||
-            (p > help && !strchr(" \t\n[|(,'", p[-1])))
-            continue;
-        if (p >= help + 4 && p[-1] == ' ' && p[-2] == ',' && p[-4] == '-')
-            sh[0] = p[-3];
-        bool value =
-            (*end == ' ' || *end == '=') && end[1] >= 'A' && end[1] <= 'Z';
-        json_object_setn_new(seen, s, len, json_true());
-        json_array_append_new(opts,
-                              json_pack("{s:s%, s:s?, s:s}", "name", s, len,
-                                        "short", sh[0] ? sh : NULL, "type",
-                                        value ? "file" : "switch"));
-    }
-    json_decref(seen);
-}
-
-/* One command, from its table or (GNU: stdout may be set) its --help; with
- * list, also "COMMAND --option" a line for each option the man page and
- * completion show (tests/integration/options.sh reads it). */
+/* One command, from its table; with list, also "COMMAND --option" a line
+ * for each option the man page and completion show
+ * (tests/integration/options.sh reads it). */
 static json_t *describe(const mb_cmd_entry *c, FILE *list)
 {
     const mb_cmd *spec = mb_opt_find_command(c->name);
     json_t *opts = json_array(), *o;
     json_t *cmd = json_pack("{s:s, s:s, s:o}", "name", c->name, "summary",
                             c->summary, "options", opts);
-    if (!spec) {
-        char *text = NULL, *args[] = {(char *)c->name, "--help", NULL};
-        size_t len = 0;
-        FILE *saved = stdout;
-        fflush(stdout);
-        if ((stdout = open_memstream(&text, &len))) {
-            c->fn(2, args);
-            fclose(stdout);
-        }
-        stdout = saved;
-        json_object_set_new(cmd, "help_text", json_string(text ? text : ""));
-        scrape(opts, text);
-        free(text);
-    } else
-        json_object_update_new(cmd, json_pack("{s:s?, s:s?, s:s?}", "args",
-                                              spec->args, "description",
-                                              spec->description, "footer",
-                                              spec->footer));
+    if (!spec) /* every command declares a table (help.sh checks) */
+        return cmd;
+    json_object_update_new(
+        cmd, json_pack("{s:s?, s:s?, s:s?}", "args", spec->args, "description",
+                       spec->description, "footer", spec->footer));
     const mb_opt *t;
     const char *group;
-    for (size_t i = 0; spec && (t = mb_opt_each(spec, i, &group)); i++) {
+    for (size_t i = 0; (t = mb_opt_each(spec, i, &group)); i++) {
         char sh[2] = {t->short_name, 0};
         unsigned fl = t->flags;
         json_array_append_new(
@@ -89,9 +49,8 @@ static json_t *describe(const mb_cmd_entry *c, FILE *list)
     for (size_t k = 0; list && (o = json_array_get(opts, k)); k++)
         if (!json_is_true(
                 json_object_get(json_object_get(o, "flags"), "hidden")))
-            fprintf(list, "%s --%s%s\n", c->name,
-                    json_string_value(json_object_get(o, "name")),
-                    spec ? "" : " (from --help)");
+            fprintf(list, "%s --%s\n", c->name,
+                    json_string_value(json_object_get(o, "name")));
     return cmd;
 }
 
