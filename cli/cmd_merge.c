@@ -15,34 +15,23 @@ MBENCH_COMMAND(merge, cmd_merge,
                "combine shard results of a suite into one document")
 MBENCH_OPTIONS(merge, mb_cmd_merge)
 
+/* clang-format off */
 enum { O_OUTPUT, O_COMPARE, O_SEED };
 
 static const mb_opt merge_opts[] = {
-    {"output", 'o', MB_OPT_OUTFILE, "FILE",
-     "the merged document (required; '-' for stdout)", NULL, NULL, 0, 0,
-     MB_OPT_STDOUT, O_OUTPUT},
-    {"compare", 0, MB_OPT_SWITCH, NULL, "print (and store) the speedup table",
-     NULL, NULL, 0, 0, 0, O_COMPARE},
-    {"seed", 0, MB_OPT_INT, "N", "bootstrap seed for --compare (default 42)",
-     "a non-negative integer", NULL, 0, 9.3e18, 0, O_SEED},
+    {"output", 'o', MB_OPT_OUTFILE, "FILE", "the merged document (required; '-' for stdout)", NULL, NULL, 0, 0, MB_OPT_STDOUT, O_OUTPUT},
+    {"compare", 0, MB_OPT_SWITCH, NULL, "print (and store) the speedup table", NULL, NULL, 0, 0, 0, O_COMPARE},
+    {"seed", 0, MB_OPT_INT, "N", "bootstrap seed for --compare (default 42)", "a non-negative integer", NULL, 0, 9.3e18, 0, O_SEED},
 };
 
-const mb_cmd mb_cmd_merge = {
-    "merge",
-    "SHARD.json...",
-    "combine shard results of a suite into one document",
-    "Combines the result documents of 'mbench suite --shard I/N' runs into "
-    "the document of the unsharded run: runs in task order, shard info "
-    "dropped, the sources listed in \"merged_from\".  Refuses documents of "
-    "different task files or shard counts and repeated shards; a missing "
-    "shard gives a warning and \"incomplete\": true.",
-    merge_opts,
-    sizeof merge_opts / sizeof merge_opts[0],
-    0,
-    0,
-    -1,
-    "Exit codes: 0 ok, 2 usage or documents that do not belong together, 3 "
-    "I/O."};
+const mb_cmd mb_cmd_merge = {"merge", "SHARD.json...", "combine shard results of a suite into one document",
+    "Combines the result documents of 'mbench suite --shard I/N' runs into the document of the "
+    "unsharded run: runs in task order, shard info dropped, the sources listed in \"merged_from\".  "
+    "Refuses documents of different task files or shard counts and repeated shards; a missing shard "
+    "gives a warning and \"incomplete\": true.",
+    merge_opts, 3, 0, 0, -1,
+    "Exit codes: 0 ok, 2 usage or documents that do not belong together, 3 I/O."};
+/* clang-format on */
 
 typedef struct {
     const char *out, *shown;
