@@ -46,11 +46,28 @@ const mb_cmd mb_cmd_history = {"history", NULL, "results over commits and time, 
     "change of more than " STR(MB_CP_MIN_REL) "."};
 /* clang-format on */
 
-/* Every option's value by its id (strings point into argv, or at the
- * stdout path for '-'). */
+/* The query, the metric and the files, filled from the options (strings
+ * point into argv, or at the stdout path for '-'). */
+typedef struct {
+    const char *db, *metric;
+    mb__store_filter f;
+    mb__outset out;
+} hargs;
+
 static int on_opt(void *user, const mb_opt *o, const mb_optval *v)
 {
-    ((mb_optval *)user)[o->id] = *v;
+    hargs *a = user;
+    const char **const strs[O_JSON + 1] = {
+        [O_DB] = &a->db,          [O_MODEL] = &a->f.model,
+        [O_VARIANT] = &a->f.variant, [O_BRANCH] = &a->f.ref,
+        [O_METRIC] = &a->metric,  [O_HTML] = &a->out.html,
+        [O_MD] = &a->out.md,      [O_JSON] = &a->out.json};
+    if (o->id == O_BATCH)
+        a->f.batch_size = v->i;
+    else if (o->id == O_LIMIT)
+        a->f.limit = v->i;
+    else
+        *strs[o->id] = v->str;
     return 0;
 }
 
@@ -62,31 +79,24 @@ static void print_failure(void *user, const mb_err *e)
 
 int cmd_history(int argc, char **argv)
 {
-    mb_optval v[O_JSON + 1] = {{0}};
-    mb_opt_ctx ctx = {NULL, NULL, on_opt, v, 0, NULL, 0};
+    hargs a = {NULL, "p50", {0}, {0}};
+    mb_opt_ctx ctx = {NULL, NULL, on_opt, &a, 0, NULL, 0};
+    json_t *series = NULL;
+    mb_err err = {0};
     int rc = mb_opt_parse(&mb_cmd_history, argc, argv, &ctx);
+    if (!rc && !a.db)
+        rc = mb_cli_error(MB_EXIT_USAGE, "history needs --db FILE or --db URL");
+    else if (!rc && mb__history_query(a.db, &a.f, a.metric, &series, &err))
+        rc = mb_cli_fail(&err);
     if (rc)
         return rc == MB_OPT_HELP ? MB_EXIT_OK : rc;
-    if (!v[O_DB].str)
-        return mb_cli_error(MB_EXIT_USAGE,
-                            "history needs --db FILE or --db URL");
-    const char *metric = v[O_METRIC].str ? v[O_METRIC].str : "p50";
-    mb__store_filter f = {v[O_MODEL].str, v[O_VARIANT].str, v[O_BRANCH].str,
-                          v[O_BATCH].i, v[O_LIMIT].i};
-    mb_err err = {0};
-    json_t *series = NULL;
-    if (mb__history_query(v[O_DB].str, &f, metric, &series, &err))
-        return mb_cli_fail(&err);
-    if (!ctx.quiet) {
-        mb_buf b = MB_BUF_INIT;
-        mb__history_console(&b, series, metric);
-        fwrite(b.data ? b.data : "", 1, b.len, stdout);
-        mb__buf_free(&b);
-    }
-    mb__outset files = {v[O_JSON].str, NULL, v[O_MD].str, v[O_HTML].str};
-    rc = mb__history_write(series, metric, &files, print_failure, NULL)
-             ? MB_EXIT_RUNTIME
-             : MB_EXIT_OK;
+    mb_buf b = MB_BUF_INIT;
+    if (!ctx.quiet)
+        mb__history_console(&b, series, a.metric);
+    fwrite(b.data ? b.data : "", 1, b.len, stdout);
+    mb__buf_free(&b);
+    if (mb__history_write(series, a.metric, &a.out, print_failure, NULL))
+        rc = MB_EXIT_RUNTIME;
     json_decref(series);
     return rc;
 }

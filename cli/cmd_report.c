@@ -59,10 +59,6 @@ int cmd_report(int argc, char **argv)
     int rc = mb_opt_parse(&mb_cmd_report, argc, argv, &ctx);
     if (rc)
         return rc == MB_OPT_HELP ? MB_EXIT_OK : rc;
-    if (ctx.n_args == 0)
-        return mb_cli_error(MB_EXIT_USAGE,
-                            "report: give at least one RESULT.json (saved with "
-                            "mbench run --json FILE)");
     mb__outset o = {p[O_JSON], p[O_CSV], p[O_MD], p[O_HTML]};
     mb_buf md = MB_BUF_INIT;
     int to_stdout = !(o.md || o.html || o.csv || o.json || ctx.quiet);

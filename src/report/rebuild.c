@@ -60,10 +60,15 @@ static mb_status write_merged(const char *path, json_t **docs,
 mb_status mb__report_rebuild(char *const *paths, size_t n, const mb__outset *o,
                              mb_buf *md_out, const mb__rebuild_cb *cb)
 {
-    json_t **docs = calloc(n ? n : 1, sizeof *docs);
+    json_t **docs = n ? calloc(n, sizeof *docs) : NULL;
     mb_err err = {0};
     mb_status first = MB_OK;
-    if (!docs)
+    if (n == 0)
+        note(mb__fail(&err, MB_EINVAL,
+                      "report: give at least one RESULT.json (saved with "
+                      "mbench run --json FILE)"),
+             &err, &first, cb);
+    else if (!docs)
         note(mb__fail(&err, MB_ENOMEM, "out of memory"), &err, &first, cb);
     for (size_t i = 0; docs && i < n && !first; i++)
         note(mb__result_load(paths[i], &docs[i], &err), &err, &first, cb);

@@ -19,7 +19,8 @@ typedef struct mb__rebuild_cb {
     void *user;
 } mb__rebuild_cb;
 
-/* Loads paths[0..n) (stopping at the first that fails) and writes every
+/* Loads paths[0..n) (stopping at the first that fails; none is
+ * MB_EINVAL) and writes every
  * report of o; with md_out and no o->md, the Markdown report goes to
  * md_out instead.  One output that fails does not stop the others.
  * Returns MB_OK or the first failure (each reported through cb->fail). */
