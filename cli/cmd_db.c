@@ -85,8 +85,9 @@ int cmd_db(int argc, char **argv)
     const char *bad = misuse(sub, v, ctx.n_args - 1);
     if (bad)
         return mb_cli_error(MB_EXIT_USAGE, bad, ctx.args[1]);
-    mb__db_req rq = {v[O_DB].str, v[O_JSON].str, v[O_JSON].text, v[O_TO].str,
-                     v[O_GITDIR].str, ctx.args + 1, (size_t)ctx.n_args - 1};
+    mb__db_req rq = {v[O_DB].str,           v[O_JSON].str,   v[O_JSON].text,
+                     v[O_TO].str,           v[O_GITDIR].str, ctx.args + 1,
+                     (size_t)ctx.n_args - 1};
     mb_buf msg = MB_BUF_INIT;
     mb_err err = {0};
     mb_status st = !strcmp(sub, "info")     ? mb__db_info(rq.db, &msg, &err)

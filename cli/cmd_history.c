@@ -17,7 +17,18 @@ MBENCH_COMMAND(history, cmd_history,
                "results over commits and time, with change points")
 MBENCH_OPTIONS(history, mb_cmd_history)
 
-enum { O_DB, O_MODEL, O_VARIANT, O_BATCH, O_BRANCH, O_METRIC, O_LIMIT, O_HTML, O_MD, O_JSON };
+enum {
+    O_DB,
+    O_MODEL,
+    O_VARIANT,
+    O_BATCH,
+    O_BRANCH,
+    O_METRIC,
+    O_LIMIT,
+    O_HTML,
+    O_MD,
+    O_JSON
+};
 
 #define STR_(x) #x
 #define STR(x) STR_(x)
@@ -57,11 +68,14 @@ typedef struct {
 static int on_opt(void *user, const mb_opt *o, const mb_optval *v)
 {
     hargs *a = user;
-    const char **const strs[O_JSON + 1] = {
-        [O_DB] = &a->db,          [O_MODEL] = &a->f.model,
-        [O_VARIANT] = &a->f.variant, [O_BRANCH] = &a->f.ref,
-        [O_METRIC] = &a->metric,  [O_HTML] = &a->out.html,
-        [O_MD] = &a->out.md,      [O_JSON] = &a->out.json};
+    const char **const strs[O_JSON + 1] = {[O_DB] = &a->db,
+                                           [O_MODEL] = &a->f.model,
+                                           [O_VARIANT] = &a->f.variant,
+                                           [O_BRANCH] = &a->f.ref,
+                                           [O_METRIC] = &a->metric,
+                                           [O_HTML] = &a->out.html,
+                                           [O_MD] = &a->out.md,
+                                           [O_JSON] = &a->out.json};
     if (o->id == O_BATCH)
         a->f.batch_size = v->i;
     else if (o->id == O_LIMIT)

@@ -63,8 +63,8 @@ int cmd_report(int argc, char **argv)
     mb_buf md = MB_BUF_INIT;
     int to_stdout = !(o.md || o.html || o.csv || o.json || ctx.quiet);
     mb__rebuild_cb cb = {on_fail, on_warn, &rc};
-    mb__report_rebuild(ctx.args, (size_t)ctx.n_args, &o,
-                       to_stdout ? &md : NULL, &cb);
+    mb__report_rebuild(ctx.args, (size_t)ctx.n_args, &o, to_stdout ? &md : NULL,
+                       &cb);
     if (md.len && fwrite(md.data, 1, md.len, stdout) != md.len && !rc)
         rc = mb_cli_error(MB_EXIT_RUNTIME, "cannot write to stdout");
     mb__buf_free(&md);

@@ -102,10 +102,9 @@ int cmd_tensor_dump(int argc, char **argv)
                             "--data; see 'mbench tensor-dump --help'");
     if (v[O_DATA].str)
         rc = put(&b,
-                 mb__dump_data(v[O_DATA].str, a.inputs, a.n_inputs,
-                               (size_t)v[O_FIRST].i,
-                               (a.set >> O_BATCH) & 1 ? v[O_BATCH].i : 1, &o,
-                               &b, &err),
+                 mb__dump_data(
+                     v[O_DATA].str, a.inputs, a.n_inputs, (size_t)v[O_FIRST].i,
+                     (a.set >> O_BATCH) & 1 ? v[O_BATCH].i : 1, &o, &b, &err),
                  &err, 0);
     for (int i = 0; i < ctx.n_args; i++)
         rc = put(&b, mb__dump_file(ctx.args[i], &o, &b, &err), &err, rc);

@@ -44,16 +44,15 @@ mb_status mb__history_write(json_t *series, const char *metric,
     if ((st[0] = write_with(o->html, mb__history_html, series, metric, &e)) &&
         fail)
         fail(user, &e);
-    if ((st[1] = write_with(o->md, mb__history_md, series, metric, &e)) &&
-        fail)
+    if ((st[1] = write_with(o->md, mb__history_md, series, metric, &e)) && fail)
         fail(user, &e);
     if (o->json) {
         char now[32];
         mb__utc_iso8601(now, sizeof now);
         json_t *doc = mb__history_doc(series, metric, now);
-        st[2] = doc ? mb__output_json(o->json, doc, &e)
-                    : mb__fail(&e, MB_ENOMEM, "out of memory writing %s",
-                               o->json);
+        st[2] =
+            doc ? mb__output_json(o->json, doc, &e)
+                : mb__fail(&e, MB_ENOMEM, "out of memory writing %s", o->json);
         if (st[2] && fail)
             fail(user, &e);
         json_decref(doc);

@@ -89,8 +89,7 @@ mb_status mb__report_rebuild(char *const *paths, size_t n, const mb__outset *o,
         note(mb__output_buf(o->csv, &b, &err), &err, &first, cb);
     }
     if (loaded && o->json)
-        note(write_merged(o->json, docs, paths, n, cb, &err), &err, &first,
-             cb);
+        note(write_merged(o->json, docs, paths, n, cb, &err), &err, &first, cb);
     for (size_t i = 0; docs && i < n; i++)
         json_decref(docs[i]);
     free(docs);

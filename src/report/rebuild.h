@@ -14,8 +14,8 @@
 
 /* Where failures and warnings go (either function may be NULL). */
 typedef struct mb__rebuild_cb {
-    mb__out_fail_fn fail;                        /* per failure */
-    void (*warn)(void *user, const char *msg);   /* per merge note */
+    mb__out_fail_fn fail;                      /* per failure */
+    void (*warn)(void *user, const char *msg); /* per merge note */
     void *user;
 } mb__rebuild_cb;
 

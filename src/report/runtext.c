@@ -37,9 +37,8 @@ void mb__report_run_histograms(const json_t *doc, const mb_console_opts *o,
     }
 }
 
-void mb__run_progress_line(char *buf, size_t len, int64_t batch,
-                           int64_t iters, int64_t elapsed_ns, double ci_rel,
-                           double target)
+void mb__run_progress_line(char *buf, size_t len, int64_t batch, int64_t iters,
+                           int64_t elapsed_ns, double ci_rel, double target)
 {
     double frac = isfinite(ci_rel) && ci_rel > 0 ? target / ci_rel : 0;
     int width = 24, fill = (int)((frac > 1 ? 1 : frac) * width);

@@ -23,9 +23,8 @@ void mb__report_run_histograms(const json_t *doc, const mb_console_opts *o,
  * terminated): "\rbatch B [====>   ] N iterations, T s, CI +-X% (target
  * Y%)" with the bar filled by target / ci_rel; ci_rel not finite is
  * "CI pending". */
-void mb__run_progress_line(char *buf, size_t len, int64_t batch,
-                           int64_t iters, int64_t elapsed_ns, double ci_rel,
-                           double target);
+void mb__run_progress_line(char *buf, size_t len, int64_t batch, int64_t iters,
+                           int64_t elapsed_ns, double ci_rel, double target);
 
 /* What a finished run document says beyond its figures. */
 typedef struct mb__run_outcome {

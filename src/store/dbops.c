@@ -16,8 +16,7 @@ static const char *shown(const char *db, char *buf, size_t len)
 }
 
 /* The export document to path: compact JSON and a newline. */
-static mb_status write_compact(const char *path, const json_t *doc,
-                               mb_err *err)
+static mb_status write_compact(const char *path, const json_t *doc, mb_err *err)
 {
     char *s = json_dumps(doc, JSON_COMPACT);
     mb_buf b = MB_BUF_INIT;
