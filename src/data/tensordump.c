@@ -30,12 +30,11 @@ static mb_status show(const mb__dump_opts *o, mb_tensor *ts, size_t n,
 mb_status mb__dump_file(const char *path, const mb__dump_opts *o, mb_buf *out,
                         mb_err *err)
 {
-    mb_tensor *ts;
-    size_t n;
+    mb_tensor *ts = NULL;
+    size_t n = 0;
     mb_status st = mb__tensor_file_read(path, &ts, &n, err);
-    if (st)
-        return st;
-    st = show(o, ts, n, NULL, out, err);
+    if (!st)
+        st = show(o, ts, n, NULL, out, err);
     free(ts);
     return st;
 }

@@ -24,11 +24,10 @@ mb_status mb__output_buf(const char *path, mb_buf *b, mb_err *err)
     return st;
 }
 
-mb_status mb__output_json(const char *path, const json_t *doc, mb_err *err)
+mb_status mb__output_json_flags(const char *path, const json_t *doc,
+                                size_t flags, mb_err *err)
 {
-    /* a gate verdict's figures are summaries: 10 digits are plenty */
-    int digits = mb__gate_doc_is(doc) ? 10 : 17;
-    char *s = json_dumps(doc, JSON_INDENT(2) | JSON_REAL_PRECISION(digits));
+    char *s = doc ? json_dumps(doc, flags) : NULL;
     if (!s)
         return mb__fail(err, MB_ENOMEM, "out of memory writing %s", path);
     mb_buf b = MB_BUF_INIT;
@@ -36,6 +35,14 @@ mb_status mb__output_json(const char *path, const json_t *doc, mb_err *err)
     mb__buf_putc(&b, '\n');
     free(s);
     return mb__output_buf(path, &b, err);
+}
+
+mb_status mb__output_json(const char *path, const json_t *doc, mb_err *err)
+{
+    /* a gate verdict's figures are summaries: 10 digits are plenty */
+    int digits = mb__gate_doc_is(doc) ? 10 : 17;
+    return mb__output_json_flags(
+        path, doc, JSON_INDENT(2) | JSON_REAL_PRECISION(digits), err);
 }
 
 static mb_status write_csv(const char *path, const json_t *doc, mb_err *err)

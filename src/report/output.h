@@ -28,6 +28,10 @@ mb_status mb__output_buf(const char *path, mb_buf *b, mb_err *err);
 /* The JSON text of doc (2-space indent, 17 significant digits, 10 for a
  * gate verdict, a final newline) to path. */
 mb_status mb__output_json(const char *path, const json_t *doc, mb_err *err);
+/* The same with jansson's dump flags as given (a NULL doc is
+ * MB_ENOMEM, as json_dumps failing is). */
+mb_status mb__output_json_flags(const char *path, const json_t *doc,
+                                size_t flags, mb_err *err);
 /* Every format of o for doc.  The CSV is appended, with its header when
  * the file is new or empty.  One output that fails does not stop the
  * others: fail (may be NULL) is called for each; returns MB_OK or the

@@ -45,16 +45,10 @@ static mb_status write_merged(const char *path, json_t **docs,
     json_array_foreach(notes, i, w) if (cb->warn)
         cb->warn(cb->user, json_string_value(w));
     json_decref(notes);
-    char *s = m ? json_dumps(m, JSON_INDENT(1) | JSON_PRESERVE_ORDER) : NULL;
+    mb_status st = mb__output_json_flags(
+        path, m, JSON_INDENT(1) | JSON_PRESERVE_ORDER, err);
     json_decref(m);
-    mb_buf b = MB_BUF_INIT;
-    if (s) {
-        mb__buf_puts(&b, s);
-        mb__buf_putc(&b, '\n');
-    }
-    b.oom |= !s;
-    free(s);
-    return mb__output_buf(path, &b, err);
+    return st;
 }
 
 mb_status mb__report_rebuild(char *const *paths, size_t n, const mb__outset *o,

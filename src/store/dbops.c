@@ -6,27 +6,11 @@
 #include "report/output.h"
 #include "store/transfer.h"
 
-#include <stdlib.h>
-
 /* The store as printed: no password. */
 static const char *shown(const char *db, char *buf, size_t len)
 {
     mb__redact_to(buf, len, db);
     return buf;
-}
-
-/* The export document to path: compact JSON and a newline. */
-static mb_status write_compact(const char *path, const json_t *doc, mb_err *err)
-{
-    char *s = json_dumps(doc, JSON_COMPACT);
-    mb_buf b = MB_BUF_INIT;
-    if (s) {
-        mb__buf_puts(&b, s);
-        mb__buf_putc(&b, '\n');
-    }
-    b.oom |= !s;
-    free(s);
-    return mb__output_buf(path, &b, err);
 }
 
 mb_status mb__db_export(const mb__db_req *rq, mb_buf *msg, mb_err *err)
@@ -48,7 +32,8 @@ mb_status mb__db_export(const mb__db_req *rq, mb_buf *msg, mb_err *err)
                        "already there)\n",
                        c.seen, shown(rq->db, s1, sizeof s1),
                        shown(rq->to, s2, sizeof s2), c.added, c.seen - c.added);
-    else if (!st && !(st = write_compact(rq->json, doc, err)))
+    else if (!st &&
+             !(st = mb__output_json_flags(rq->json, doc, JSON_COMPACT, err)))
         mb__buf_printf(msg, "exported %zu documents from %s to %s\n", c.seen,
                        shown(rq->db, s1, sizeof s1), rq->json_shown);
     json_decref(doc);
