@@ -13,7 +13,7 @@
 #include "core/buf.h"
 #include "core/err.h"
 #include "report/output.h"
-#include "report/valprint.h"
+#include "report/diffprint.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -23,60 +23,31 @@ MBENCH_COMMAND(diff, cmd_diff,
 MBENCH_OPTIONS(diff, mb_cmd_diff)
 
 /* clang-format off */
-enum { O_ATOL, O_RTOL, O_RANGE, O_SSIM3D, O_GATE, O_PREC, O_JSON, O_HEATMAP,
-       O_THREADS, O_PERSAMPLE, O_N };
+enum { O_ATOL, O_RTOL, O_RANGE, O_SSIM3D, O_GATE, O_PREC, O_JSON, O_HEATMAP, O_THREADS, O_PERSAMPLE, O_N };
 
-#define D(n, t, m, h, e, lo, hi, f, i) {n, 0, t, m, h, e, NULL, lo, hi, f, i}
-/* clang-format on */
 static const mb_opt diff_opts[] = {
-    D("atol", MB_OPT_DOUBLE, "X", "isclose absolute tolerance (default 1e-8)",
-      "a number >= 0", 0, 1e300, 0, O_ATOL),
-    D("rtol", MB_OPT_DOUBLE, "Y", "isclose relative tolerance (default 1e-5)",
-      "a number >= 0", 0, 1e300, 0, O_RTOL),
-    D("data-range", MB_OPT_DOUBLE, "R",
-      "data range for PSNR and SSIM (default: the baseline's max - min)",
-      "a number > 0", 1e-300, 1e300, 0, O_RANGE),
-    D("ssim-3d", MB_OPT_SWITCH, NULL, "SSIM over the last three dims (volumes)",
-      NULL, 0, 0, 0, O_SSIM3D),
-    D("gate", MB_OPT_STRING, "EXPR",
-      "e.g. 'cosine>=0.999', 'psnr>=40', 'max_abs<=1e-3' (repeatable)", NULL, 0,
-      0, MB_OPT_REPEAT, O_GATE),
-    D("precision", MB_OPT_STRING, "P",
-      "add the default gates of fp32, fp16 or int8", "fp32, fp16 or int8", 0, 0,
-      0, O_PREC),
-    D("json", MB_OPT_OUTFILE, "FILE",
-      "write the result document (atomically; '-' is stdout)", NULL, 0, 0,
-      MB_OPT_STDOUT, O_JSON),
-    D("heatmap", MB_OPT_OUTFILE, "FILE",
-      "draw |A - B| of the first image-like tensor as a PNG (last two dims, "
-      "first image)",
-      NULL, 0, 0, MB_OPT_STDOUT, O_HEATMAP),
-    D("threads", MB_OPT_INT, "N",
-      "threads for large tensors (default: all CPUs)", "an integer in 1..256",
-      1, 256, 0, O_THREADS),
-    D("per-sample", MB_OPT_INT, "N",
-      "list per-sample metrics up to N samples in the JSON (default 1024, 0: "
-      "never)",
-      "an integer >= 0", 0, 9.2e18, 0, O_PERSAMPLE),
+    {"atol", 0, MB_OPT_DOUBLE, "X", "isclose absolute tolerance (default 1e-8)", "a number >= 0", NULL, 0, 1e300, 0, O_ATOL},
+    {"rtol", 0, MB_OPT_DOUBLE, "Y", "isclose relative tolerance (default 1e-5)", "a number >= 0", NULL, 0, 1e300, 0, O_RTOL},
+    {"data-range", 0, MB_OPT_DOUBLE, "R", "data range for PSNR and SSIM (default: the baseline's max - min)", "a number > 0", NULL, 1e-300, 1e300, 0, O_RANGE},
+    {"ssim-3d", 0, MB_OPT_SWITCH, NULL, "SSIM over the last three dims (volumes)", NULL, NULL, 0, 0, 0, O_SSIM3D},
+    {"gate", 0, MB_OPT_STRING, "EXPR", "e.g. 'cosine>=0.999', 'psnr>=40', 'max_abs<=1e-3' (repeatable)", NULL, NULL, 0, 0, MB_OPT_REPEAT, O_GATE},
+    {"precision", 0, MB_OPT_STRING, "P", "add the default gates of fp32, fp16 or int8", "fp32, fp16 or int8", NULL, 0, 0, 0, O_PREC},
+    {"json", 0, MB_OPT_OUTFILE, "FILE", "write the result document (atomically; '-' is stdout)", NULL, NULL, 0, 0, MB_OPT_STDOUT, O_JSON},
+    {"heatmap", 0, MB_OPT_OUTFILE, "FILE", "draw |A - B| of the first image-like tensor as a PNG (last two dims, first image)", NULL, NULL, 0, 0, MB_OPT_STDOUT, O_HEATMAP},
+    {"threads", 0, MB_OPT_INT, "N", "threads for large tensors (default: all CPUs)", "an integer in 1..256", NULL, 1, 256, 0, O_THREADS},
+    {"per-sample", 0, MB_OPT_INT, "N", "list per-sample metrics up to N samples in the JSON (default 1024, 0: never)", "an integer >= 0", NULL, 0, 9.2e18, 0, O_PERSAMPLE},
 };
 
-const mb_cmd mb_cmd_diff = {
-    "diff",
-    "BASELINE CANDIDATE",
-    "compare saved output tensors (.npy, .npz, .pb, directories)",
-    "Compares candidate tensors with baseline tensors and prints every "
-    "accuracy metric (docs/ACCURACY.md).  BASELINE and CANDIDATE are .npy, "
-    ".npz or ONNX TensorProto .pb files, or directories of .npy and .pb files "
-    "matched by file name (a .pb also matches by the tensor name stored in "
-    "it).  In a directory holding ONNX test data (input_N.pb and output_N.pb) "
-    "only the outputs are compared.  -q prints only the verdict line.",
-    diff_opts,
-    sizeof diff_opts / sizeof diff_opts[0],
-    0,
-    2,
-    2,
-    "Exit codes: 0 all gates pass (or no gates), 1 a gate failed, 2 usage "
-    "error, 3 unreadable files or mismatched shapes."};
+const mb_cmd mb_cmd_diff = {"diff", "BASELINE CANDIDATE", "compare saved output tensors (.npy, .npz, .pb, directories)",
+    "Compares candidate tensors with baseline tensors and prints every accuracy metric "
+    "(docs/ACCURACY.md).  BASELINE and CANDIDATE are .npy, .npz or ONNX TensorProto .pb files, or "
+    "directories of .npy and .pb files matched by file name (a .pb also matches by the tensor name "
+    "stored in it).  In a directory holding ONNX test data (input_N.pb and output_N.pb) only the "
+    "outputs are compared.  -q prints only the verdict line.",
+    diff_opts, O_N, 0, 2, 2,
+    "Exit codes: 0 all gates pass (or no gates), 1 a gate failed, 2 usage error, 3 unreadable files "
+    "or mismatched shapes."};
+/* clang-format on */
 
 #define MAX_GATES 64
 
@@ -135,15 +106,6 @@ static void print_failure(void *user, const mb_err *e)
     mb_cli_fail(e);
 }
 
-/* Prints what a report/valprint.h writer renders. */
-static void put(void (*fn)(const json_t *, mb_buf *), const json_t *x)
-{
-    mb_buf b = MB_BUF_INIT;
-    fn(x, &b);
-    fputs(b.data ? b.data : "", stdout);
-    mb__buf_free(&b);
-}
-
 int cmd_diff(int argc, char **argv)
 {
     dargs a = {0};
@@ -169,20 +131,10 @@ int cmd_diff(int argc, char **argv)
         mb__buf_free(&png);
         return mb_cli_fail(&err);
     }
-    size_t i;
-    const json_t *m;
-    json_array_foreach(json_object_get(res.doc, "outputs"), i, m) if (!quiet)
-        put(mb__metrics_text, m);
-    if (a.n_gates > 0 && !quiet) {
-        printf("gates:\n");
-        put(mb__gates_text, json_object_get(res.doc, "gates"));
-    }
-    printf("%s: %zu tensor%s compared%s\n",
-           a.n_gates == 0 ? "DONE"
-           : res.passed   ? "PASS"
-                          : "FAIL",
-           res.n_tensors, res.n_tensors == 1 ? "" : "s",
-           a.n_gates == 0 ? ", no gates" : "");
+    mb_buf text = MB_BUF_INIT;
+    mb__diff_console(&res, a.n_gates, quiet, &text);
+    fputs(text.data ? text.data : "", stdout);
+    mb__buf_free(&text);
     /* a heatmap that cannot be written does not cost the JSON */
     if (a.heat_path) {
         if (res.heat_status || mb__output_buf(a.heat_path, &png, &res.heat_err))

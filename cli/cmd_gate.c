@@ -27,79 +27,39 @@ MBENCH_COMMAND(gate, cmd_gate,
 MBENCH_OPTIONS(gate, mb_cmd_gate)
 
 /* clang-format off */
-enum { O_BASE, O_CUR, O_DB, O_AGAINST, O_GITDIR, O_NOSTORE, O_MAXREG, O_GATE,
-       O_SEED, O_MD, O_JSON, O_HTML, O_REQ, O_N };
+enum { O_BASE, O_CUR, O_DB, O_AGAINST, O_GITDIR, O_NOSTORE, O_MAXREG, O_GATE, O_SEED, O_MD, O_JSON, O_HTML, O_REQ, O_N };
 
-#define G(n, t, m, h, e, lo, hi, f, i) {n, 0, t, m, h, e, NULL, lo, hi, f, i}
-/* clang-format on */
 static const mb_opt gate_opts[] = {
-    G("baseline", MB_OPT_FILE, "FILE", "baseline result document (JSON)", NULL,
-      0, 0, 0, O_BASE),
-    G("current", MB_OPT_FILE, "FILE",
-      "current result document (JSON); required", NULL, 0, 0, 0, O_CUR),
-    G("db", MB_OPT_STRING, "FILE|URL",
-      "results store (SQLite file or postgresql:// URL); the current "
-      "document is appended to it",
-      NULL, 0, 0, 0, O_DB),
-    G("against", MB_OPT_STRING, "REF",
-      "take the baseline from --db: newest results of branch REF or commit "
-      "prefix REF with a run of the models being gated",
-      NULL, 0, 0, 0, O_AGAINST),
-    G("git-dir", MB_OPT_DIR, "DIR",
-      "repository of the measured project (default .)", NULL, 0, 0, 0,
-      O_GITDIR),
-    G("no-store", MB_OPT_SWITCH, NULL,
-      "with --db: do not append the current document", NULL, 0, 0, 0,
-      O_NOSTORE),
-    G("max-regression", MB_OPT_STRING, "LIST",
-      "thresholds per metric (p50 p90 p95 p99 mean throughput memory size) "
-      "as N% or 'off', e.g. p50=5%,memory=10%,p99=off (p99, p90, p95, mean, "
-      "throughput are off by default)",
-      NULL, 0, 0, 0, O_MAXREG),
-    G("gate", MB_OPT_STRING, "'M OP X'",
-      "accuracy gate on the current results (OP: >= <= > < ==; repeatable)",
-      NULL, 0, 0, MB_OPT_REPEAT, O_GATE),
-    G("seed", MB_OPT_INT, "N", "accepted for old scripts; nothing resamples",
-      "a non-negative integer", 0, 9.2e18, MB_OPT_HIDDEN, O_SEED),
-    G("require", MB_OPT_STRING, "EXPR",
-      "a target on the current results, e.g. 'p50<=12ms' (repeatable; exit "
-      "6 when unmet)",
-      NULL, 0, 0, MB_OPT_REPEAT, O_REQ),
-    G("md", MB_OPT_OUTFILE, "FILE",
-      "write the verdict as Markdown (a PR comment; '-' is stdout)", NULL, 0, 0,
-      MB_OPT_STDOUT, O_MD),
-    G("json", MB_OPT_OUTFILE, "FILE",
-      "write the verdict as JSON (schema mbench.gate/1; '-' is stdout)", NULL,
-      0, 0, MB_OPT_STDOUT, O_JSON),
-    G("html", MB_OPT_OUTFILE, "FILE",
-      "write the verdict as a self-contained HTML page ('-' is stdout)", NULL,
-      0, 0, MB_OPT_STDOUT, O_HTML),
+    {"baseline", 0, MB_OPT_FILE, "FILE", "baseline result document (JSON)", NULL, NULL, 0, 0, 0, O_BASE},
+    {"current", 0, MB_OPT_FILE, "FILE", "current result document (JSON); required", NULL, NULL, 0, 0, 0, O_CUR},
+    {"db", 0, MB_OPT_STRING, "FILE|URL", "results store (SQLite file or postgresql:// URL); the current document is appended to it", NULL, NULL, 0, 0, 0, O_DB},
+    {"against", 0, MB_OPT_STRING, "REF", "take the baseline from --db: newest results of branch REF or commit prefix REF with a run of the models being gated", NULL, NULL, 0, 0, 0, O_AGAINST},
+    {"git-dir", 0, MB_OPT_DIR, "DIR", "repository of the measured project (default .)", NULL, NULL, 0, 0, 0, O_GITDIR},
+    {"no-store", 0, MB_OPT_SWITCH, NULL, "with --db: do not append the current document", NULL, NULL, 0, 0, 0, O_NOSTORE},
+    {"max-regression", 0, MB_OPT_STRING, "LIST", "thresholds per metric (p50 p90 p95 p99 mean throughput memory size) as N% or 'off', e.g. p50=5%,memory=10%,p99=off (p99, p90, p95, mean, throughput are off by default)", NULL, NULL, 0, 0, 0, O_MAXREG},
+    {"gate", 0, MB_OPT_STRING, "'M OP X'", "accuracy gate on the current results (OP: >= <= > < ==; repeatable)", NULL, NULL, 0, 0, MB_OPT_REPEAT, O_GATE},
+    {"seed", 0, MB_OPT_INT, "N", "accepted for old scripts; nothing resamples", "a non-negative integer", NULL, 0, 9.2e18, MB_OPT_HIDDEN, O_SEED},
+    {"require", 0, MB_OPT_STRING, "EXPR", "a target on the current results, e.g. 'p50<=12ms' (repeatable; exit 6 when unmet)", NULL, NULL, 0, 0, MB_OPT_REPEAT, O_REQ},
+    {"md", 0, MB_OPT_OUTFILE, "FILE", "write the verdict as Markdown (a PR comment; '-' is stdout)", NULL, NULL, 0, 0, MB_OPT_STDOUT, O_MD},
+    {"json", 0, MB_OPT_OUTFILE, "FILE", "write the verdict as JSON (schema mbench.gate/1; '-' is stdout)", NULL, NULL, 0, 0, MB_OPT_STDOUT, O_JSON},
+    {"html", 0, MB_OPT_OUTFILE, "FILE", "write the verdict as a self-contained HTML page ('-' is stdout)", NULL, NULL, 0, 0, MB_OPT_STDOUT, O_HTML},
 };
 
-const mb_cmd mb_cmd_gate = {
-    "gate",
-    "--current CUR.json (--baseline BASE.json | --db DB --against REF)",
+const mb_cmd mb_cmd_gate = {"gate", "--current CUR.json (--baseline BASE.json | --db DB --against REF)",
     "pass/fail a result against a baseline, with statistics",
-    "Compares every run of --current CUR.json with the baseline run of the "
-    "same model (sha256), variant and batch size; the baseline is "
-    "--baseline BASE.json, or --db DB --against REF, or (for a compare "
-    "document as --current) its own baseline variant.  The unit of "
-    "replication is the process: each side's per-process figures (mbench "
-    "run --processes, default 10).  A latency change is a regression only "
-    "when it is larger than its threshold AND significant: Welch t (alpha "
-    "0.01) on the log per-process figures, and the lower bound of the 95% CI "
-    "of current/baseline above 1 + threshold; a pass when the upper bound is "
-    "within it.  One process on a side, or a CI that straddles the "
-    "threshold, gives 'inconclusive' with what would decide it.  With --db, "
-    "the run-to-run spread of the stored history widens the latency "
-    "thresholds.  -q prints no table.",
-    gate_opts,
-    sizeof gate_opts / sizeof gate_opts[0],
-    0,
-    0,
-    0,
-    "Exit codes: 0 pass, 1 regression, 5 accuracy gate failed, 4 "
-    "inconclusive, 6 a --require target not met, 3 error, 2 usage."};
+    "Compares every run of --current CUR.json with the baseline run of the same model (sha256), variant "
+    "and batch size; the baseline is --baseline BASE.json, or --db DB --against REF, or (for a compare "
+    "document as --current) its own baseline variant.  The unit of replication is the process: each "
+    "side's per-process figures (mbench run --processes, default 10).  A latency change is a "
+    "regression only when it is larger than its threshold AND significant: Welch t (alpha 0.01) on "
+    "the log per-process figures, and the lower bound of the 95% CI of current/baseline above 1 + "
+    "threshold; a pass when the upper bound is within it.  One process on a side, or a CI that "
+    "straddles the threshold, gives 'inconclusive' with what would decide it.  With --db, the "
+    "run-to-run spread of the stored history widens the latency thresholds.  -q prints no table.",
+    gate_opts, O_N, 0, 0, 0,
+    "Exit codes: 0 pass, 1 regression, 5 accuracy gate failed, 4 inconclusive, 6 a --require target "
+    "not met, 3 error, 2 usage."};
+/* clang-format on */
 
 typedef struct gargs {
     mb__gate_req rq;
@@ -145,6 +105,19 @@ static void print_failure(void *user, const mb_err *e)
     mb_cli_fail(e);
 }
 
+/* Judges the --require targets on the current document (read again:
+ * the engine keeps none) and records them in the verdict. */
+static int judge_reqs(const gargs *a, json_t *verdict)
+{
+    json_error_t je;
+    json_t *cur = json_load_file(a->rq.current, 0, &je);
+    if (!cur)
+        return mb_cli_error(MB_EXIT_RUNTIME, "%s: %s", a->rq.current, je.text);
+    int rc = mb_cli_reqs_judge(&a->reqs, cur, verdict, stdout);
+    json_decref(cur);
+    return rc;
+}
+
 int cmd_gate(int argc, char **argv)
 {
     gargs a;
@@ -155,46 +128,26 @@ int cmd_gate(int argc, char **argv)
     mb_err err = {0};
     mb_buf b = MB_BUF_INIT;
     mb_opt_ctx ctx = {NULL, NULL, on_opt, &a, 0, NULL, 0};
+    int code = 0, req_rc = 0;
     int rc = a.gates ? mb_opt_parse(&mb_cmd_gate, argc, argv, &ctx)
                      : mb_cli_error(MB_EXIT_RUNTIME, "out of memory");
-    if (rc) {
-        rc = rc == MB_OPT_HELP ? MB_EXIT_OK : rc;
-        goto out;
-    }
     a.rq.opts.accuracy = a.gates;
     a.rq.opts.n_accuracy = a.n_gates;
-    int code = 0, req_rc = 0;
-    if (mb__gate_check_req(&a.rq, &err) ||
-        mb__gate_run(&a.rq, &result, &code, &err)) {
+    if (!rc && (mb__gate_check_req(&a.rq, &err) ||
+                mb__gate_run(&a.rq, &result, &code, &err) ||
+                (!ctx.quiet && mb__report_gate_console(result, &b, &err))))
         rc = mb_cli_fail(&err);
-        goto out;
-    }
-    if (!ctx.quiet) {
-        if (mb__report_gate_console(result, &b, &err)) {
-            rc = mb_cli_fail(&err);
-            goto out;
-        }
+    if (!rc)
         fwrite(b.data ? b.data : "", 1, b.len, stdout);
-    }
-    if (a.reqs
-            .n) { /* targets on the current results, recorded in the verdict */
-        json_error_t je;
-        json_t *cur = json_load_file(a.rq.current, 0, &je);
-        if (!cur) {
-            rc = mb_cli_error(MB_EXIT_RUNTIME, "%s: %s", a.rq.current, je.text);
-            goto out;
-        }
-        req_rc = mb_cli_reqs_judge(&a.reqs, cur, result, stdout);
-        json_decref(cur);
-    }
-    if (mb__output_all(&a.out, result, print_failure, NULL))
-        rc = MB_EXIT_RUNTIME;
-    else
-        rc = mb_cli_reqs_exit(code, req_rc);
-out:
+    if (!rc && a.reqs.n && (req_rc = judge_reqs(&a, result)) == MB_EXIT_RUNTIME)
+        rc = req_rc;
+    if (!rc)
+        rc = mb__output_all(&a.out, result, print_failure, NULL)
+                 ? MB_EXIT_RUNTIME
+                 : mb_cli_reqs_exit(code, req_rc);
     mb__buf_free(&b);
     mb_cli_reqs_free(&a.reqs);
     json_decref(result);
     free(a.gates);
-    return rc;
+    return rc == MB_OPT_HELP ? MB_EXIT_OK : rc;
 }

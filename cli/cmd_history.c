@@ -1,18 +1,15 @@
 /* cmd_history.c - mbench history: stored results over commits and time,
- * one series per (model, variant, batch size), with change points
- * (regress/history.h), as a console table, Markdown, JSON
- * ("mbench.history/1") and an HTML page with SVG charts
- * (report/histrep.h). */
+ * one series per (model, variant, batch size), with change points.
+ * Parses the options, calls regress/histrun.h (the series from the store;
+ * the files), prints the console table (report/histrep.h). */
 #include "cli.h"
 #include "opt.h"
 #include "outputs.h"
 
 #include "core/buf.h"
-#include "core/clock.h"
 #include "regress/changepoint.h"
-#include "regress/history.h"
+#include "regress/histrun.h"
 #include "report/histrep.h"
-#include "store/store.h"
 
 #include <stdio.h>
 
@@ -36,120 +33,84 @@ enum {
 #define STR_(x) #x
 #define STR(x) STR_(x)
 
+/* clang-format off */
 static const mb_opt history_opts[] = {
-    {"db", 0, MB_OPT_STRING, "FILE|URL",
-     "the results store (SQLite file or postgresql:// URL)", NULL, NULL, 0, 0,
-     0, O_DB},
-    {"model", 0, MB_OPT_STRING, "M", "model name, path or sha256 prefix", NULL,
-     NULL, 0, 0, 0, O_MODEL},
-    {"variant", 0, MB_OPT_STRING, "V", "variant name", NULL, NULL, 0, 0, 0,
-     O_VARIANT},
-    {"batch", 0, MB_OPT_INT, "N", "batch size", "a positive integer", NULL, 1,
-     9.3e18, 0, O_BATCH},
-    {"branch", 0, MB_OPT_STRING, "REF",
-     "only results of this branch (or commit prefix)", NULL, NULL, 0, 0, 0,
-     O_BRANCH},
-    {"metric", 0, MB_OPT_ENUM, "NAME", "the figure to follow (default p50)",
-     "p50, p90, p95, p99, mean, throughput or memory",
-     "p50|p90|p95|p99|mean|throughput|memory", 0, 0, 0, O_METRIC},
-    {"limit", 0, MB_OPT_INT, "N",
-     "the newest N results of each filter (default all)", "a positive integer",
-     NULL, 1, 9.3e18, 0, O_LIMIT},
-    {"html", 0, MB_OPT_OUTFILE, "FILE",
-     "a self-contained page with one SVG chart per series ('-' for stdout)",
-     NULL, NULL, 0, 0, MB_OPT_STDOUT, O_HTML},
-    {"md", 0, MB_OPT_OUTFILE, "FILE",
-     "GitHub-flavoured Markdown: one table per series ('-' for stdout)", NULL,
-     NULL, 0, 0, MB_OPT_STDOUT, O_MD},
-    {"json", 0, MB_OPT_OUTFILE, "FILE",
-     "series and change points (schema mbench.history/1; '-' for stdout)", NULL,
-     NULL, 0, 0, MB_OPT_STDOUT, O_JSON},
+    {"db", 0, MB_OPT_STRING, "FILE|URL", "the results store (SQLite file or postgresql:// URL)", NULL, NULL, 0, 0, 0, O_DB},
+    {"model", 0, MB_OPT_STRING, "M", "model name, path or sha256 prefix", NULL, NULL, 0, 0, 0, O_MODEL},
+    {"variant", 0, MB_OPT_STRING, "V", "variant name", NULL, NULL, 0, 0, 0, O_VARIANT},
+    {"batch", 0, MB_OPT_INT, "N", "batch size", "a positive integer", NULL, 1, 9.3e18, 0, O_BATCH},
+    {"branch", 0, MB_OPT_STRING, "REF", "only results of this branch (or commit prefix)", NULL, NULL, 0, 0, 0, O_BRANCH},
+    {"metric", 0, MB_OPT_ENUM, "NAME", "the figure to follow (default p50)", "p50, p90, p95, p99, mean, throughput or memory", "p50|p90|p95|p99|mean|throughput|memory", 0, 0, 0, O_METRIC},
+    {"limit", 0, MB_OPT_INT, "N", "the newest N results of each filter (default all)", "a positive integer", NULL, 1, 9.3e18, 0, O_LIMIT},
+    {"html", 0, MB_OPT_OUTFILE, "FILE", "a self-contained page with one SVG chart per series ('-' for stdout)", NULL, NULL, 0, 0, MB_OPT_STDOUT, O_HTML},
+    {"md", 0, MB_OPT_OUTFILE, "FILE", "GitHub-flavoured Markdown: one table per series ('-' for stdout)", NULL, NULL, 0, 0, MB_OPT_STDOUT, O_MD},
+    {"json", 0, MB_OPT_OUTFILE, "FILE", "series and change points (schema mbench.history/1; '-' for stdout)", NULL, NULL, 0, 0, MB_OPT_STDOUT, O_JSON},
 };
 
 /* The constants of regress/changepoint.h, spelled out at compile time. */
-/* clang-format off */
-#define HISTORY_FOOTER                                                        \
-    "Change points: binary segmentation on medians, at least "                \
-    STR(MB_CP_MIN_SEGMENT) " results per segment, a step of more than "       \
-    STR(MB_CP_THRESHOLD) " robust standard errors and a relative change of "  \
-    "more than " STR(MB_CP_MIN_REL) "."
+const mb_cmd mb_cmd_history = {"history", NULL, "results over commits and time, with change points",
+    "Follows stored results over commits and time, one series per (model, variant, batch size), and "
+    "finds change points.",
+    history_opts, 10, 0, 0, 0,
+    "Change points: binary segmentation on medians, at least " STR(MB_CP_MIN_SEGMENT) " results per "
+    "segment, a step of more than " STR(MB_CP_THRESHOLD) " robust standard errors and a relative "
+    "change of more than " STR(MB_CP_MIN_REL) "."};
 /* clang-format on */
 
-const mb_cmd mb_cmd_history = {
-    "history",
-    NULL,
-    "results over commits and time, with change points",
-    "Follows stored results over commits and time, one series per (model, "
-    "variant, batch size), and finds change points.",
-    history_opts,
-    sizeof history_opts / sizeof history_opts[0],
-    0,
-    0,
-    0,
-    HISTORY_FOOTER};
+/* The query, the metric and the files, filled from the options (strings
+ * point into argv, or at the stdout path for '-'). */
+typedef struct {
+    const char *db, *metric;
+    mb__store_filter f;
+    mb__outset out;
+} hargs;
 
-/* Every option's value by its id (strings point into argv, or at the
- * stdout path for '-'). */
 static int on_opt(void *user, const mb_opt *o, const mb_optval *v)
 {
-    ((mb_optval *)user)[o->id] = *v;
+    hargs *a = user;
+    const char **const strs[O_JSON + 1] = {[O_DB] = &a->db,
+                                           [O_MODEL] = &a->f.model,
+                                           [O_VARIANT] = &a->f.variant,
+                                           [O_BRANCH] = &a->f.ref,
+                                           [O_METRIC] = &a->metric,
+                                           [O_HTML] = &a->out.html,
+                                           [O_MD] = &a->out.md,
+                                           [O_JSON] = &a->out.json};
+    if (o->id == O_BATCH)
+        a->f.batch_size = v->i;
+    else if (o->id == O_LIMIT)
+        a->f.limit = v->i;
+    else
+        *strs[o->id] = v->str;
     return 0;
 }
 
-/* Renders series with one writer into path (NULL: nothing). */
-static int write_with(const char *path,
-                      void (*w)(mb_buf *, const json_t *, const char *),
-                      const json_t *series, const char *metric)
+static void print_failure(void *user, const mb_err *e)
 {
-    if (!path)
-        return MB_EXIT_OK;
-    mb_buf b = MB_BUF_INIT;
-    w(&b, series, metric);
-    return mb_cli_write_buf(path, &b);
+    (void)user;
+    mb_cli_fail(e);
 }
 
 int cmd_history(int argc, char **argv)
 {
-    mb_optval v[O_JSON + 1] = {{0}};
-    mb_opt_ctx ctx = {NULL, NULL, on_opt, v, 0, NULL, 0};
+    hargs a = {NULL, "p50", {0}, {0}};
+    mb_opt_ctx ctx = {NULL, NULL, on_opt, &a, 0, NULL, 0};
+    json_t *series = NULL;
+    mb_err err = {0};
     int rc = mb_opt_parse(&mb_cmd_history, argc, argv, &ctx);
+    if (!rc && !a.db)
+        rc = mb_cli_error(MB_EXIT_USAGE, "history needs --db FILE or --db URL");
+    else if (!rc && mb__history_query(a.db, &a.f, a.metric, &series, &err))
+        rc = mb_cli_fail(&err);
     if (rc)
         return rc == MB_OPT_HELP ? MB_EXIT_OK : rc;
-    if (!v[O_DB].str)
-        return mb_cli_error(MB_EXIT_USAGE,
-                            "history needs --db FILE or --db URL");
-    const char *metric = v[O_METRIC].str ? v[O_METRIC].str : "p50";
-    mb__store_filter f = {v[O_MODEL].str, v[O_VARIANT].str, v[O_BRANCH].str,
-                          v[O_BATCH].i, v[O_LIMIT].i};
-    mb_err err = {0};
-    mb__store *s = NULL;
-    json_t *rows = NULL;
-    if (mb__store_open_existing(v[O_DB].str, &s, &err) ||
-        mb__store_history(s, &f, &rows, &err)) {
-        mb__store_close(s);
-        return mb_cli_fail(&err);
-    }
-    mb__store_close(s);
-    json_t *series = mb__history_series(rows, metric);
-    json_decref(rows);
-    if (!series)
-        return mb_cli_error(MB_EXIT_RUNTIME, "out of memory");
-    if (!ctx.quiet) {
-        mb_buf b = MB_BUF_INIT;
-        mb__history_console(&b, series, metric);
-        fwrite(b.data ? b.data : "", 1, b.len, stdout);
-        mb__buf_free(&b);
-    }
-    /* every output is tried: one that fails does not cost the others */
-    rc |= write_with(v[O_HTML].str, mb__history_html, series, metric);
-    rc |= write_with(v[O_MD].str, mb__history_md, series, metric);
-    if (v[O_JSON].str) {
-        char now[32];
-        mb__utc_iso8601(now, sizeof now);
-        json_t *doc = mb__history_doc(series, metric, now);
-        rc |= mb_cli_write_json(v[O_JSON].str, doc, JSON_INDENT(2));
-        json_decref(doc);
-    }
+    mb_buf b = MB_BUF_INIT;
+    if (!ctx.quiet)
+        mb__history_console(&b, series, a.metric);
+    fwrite(b.data ? b.data : "", 1, b.len, stdout);
+    mb__buf_free(&b);
+    if (mb__history_write(series, a.metric, &a.out, print_failure, NULL))
+        rc = MB_EXIT_RUNTIME;
     json_decref(series);
-    return rc ? MB_EXIT_RUNTIME : MB_EXIT_OK;
+    return rc;
 }

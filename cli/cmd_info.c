@@ -17,32 +17,21 @@ MBENCH_COMMAND(info, cmd_info,
                "describe an ONNX model: inputs, outputs, opsets, parameters")
 MBENCH_OPTIONS(info, mb_cmd_info)
 
-const mb_cmd mb_cmd_info = {
-    "info",
-    "MODEL",
-    "describe an ONNX model: inputs, outputs, opsets, parameters",
-    "Describes MODEL (an ONNX file) without running it and without loading "
-    "its weights: inputs and outputs (symbolic dims by name), opsets, "
-    "producer, IR version, file size, parameter count and bytes by element "
-    "type (subgraphs and external data included), node count and the most "
-    "frequent op types.  A TorchScript model (.pt, .pth), or any MODEL with "
-    "--backend NAME, is described through its backend plugin instead: "
-    "inputs, outputs, parameters, operators and the runtime, as the plugin "
-    "reports them (docs/FRAMEWORKS.md).",
-    (const mb_opt[]){{"json", 0, MB_OPT_OUTFILE, "FILE",
-                      "also write the description as JSON (schema "
-                      "mbench.info/1; '-' for stdout instead of the report)",
-                      NULL, NULL, 0, 0, MB_OPT_DASH, 0},
-                     {"backend", 0, MB_OPT_STRING, "NAME",
-                      "describe MODEL through this backend plugin (torch, or "
-                      "a plugin's path)",
-                      NULL, NULL, 0, 0, 0, 1}},
-    2,
-    0,
-    1,
-    1,
-    "Exit codes: 0 success, 2 usage error, 3 missing, unreadable or corrupt "
-    "model."};
+/* clang-format off */
+static const mb_opt info_opts[] = {
+    {"json", 0, MB_OPT_OUTFILE, "FILE", "also write the description as JSON (schema mbench.info/1; '-' for stdout instead of the report)", NULL, NULL, 0, 0, MB_OPT_DASH, 0},
+    {"backend", 0, MB_OPT_STRING, "NAME", "describe MODEL through this backend plugin (torch, or a plugin's path)", NULL, NULL, 0, 0, 0, 1},
+};
+
+const mb_cmd mb_cmd_info = {"info", "MODEL", "describe an ONNX model: inputs, outputs, opsets, parameters",
+    "Describes MODEL (an ONNX file) without running it and without loading its weights: inputs and "
+    "outputs (symbolic dims by name), opsets, producer, IR version, file size, parameter count and "
+    "bytes by element type (subgraphs and external data included), node count and the most frequent "
+    "op types.  A TorchScript model (.pt, .pth), or any MODEL with --backend NAME, is described "
+    "through its backend plugin instead: inputs, outputs, parameters, operators and the runtime, as "
+    "the plugin reports them (docs/FRAMEWORKS.md).",
+    info_opts, 2, 0, 1, 1, "Exit codes: 0 success, 2 usage error, 3 missing, unreadable or corrupt model."};
+/* clang-format on */
 
 struct info_args {
     const char *json_path, *backend;

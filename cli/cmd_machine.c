@@ -16,32 +16,21 @@ MBENCH_COMMAND(
     "measure (once, then cached) this machine's GEMM and memory peaks")
 MBENCH_OPTIONS(machine, mb_cmd_machine)
 
+/* clang-format off */
 enum { O_REFRESH, O_JSON };
 
 static const mb_opt machine_opts[] = {
-    {"refresh", 0, MB_OPT_SWITCH, NULL,
-     "measure again even when a cache exists", NULL, NULL, 0, 0, 0, O_REFRESH},
-    {"json", 0, MB_OPT_OUTFILE, "FILE",
-     "also write the record as JSON to FILE ('-' for stdout)", NULL, NULL, 0, 0,
-     MB_OPT_STDOUT, O_JSON},
+    {"refresh", 0, MB_OPT_SWITCH, NULL, "measure again even when a cache exists", NULL, NULL, 0, 0, 0, O_REFRESH},
+    {"json", 0, MB_OPT_OUTFILE, "FILE", "also write the record as JSON to FILE ('-' for stdout)", NULL, NULL, 0, 0, MB_OPT_STDOUT, O_JSON},
 };
 
-const mb_cmd mb_cmd_machine = {
-    "machine",
-    NULL,
-    "measure (once, then cached) this machine's GEMM and memory peaks",
-    "Measures this machine's practical peaks once and caches them in "
-    "$XDG_CACHE_HOME/mbench/machine.json (else ~/.cache/mbench/): "
-    "single-precision GEMM through OpenBLAS (one core, all cores), memory "
-    "bandwidth with a STREAM-like triad (one core, all cores) and whether "
-    "hardware counters can be read.  `mbench profile' reports share of "
-    "peak against these figures.",
-    machine_opts,
-    sizeof machine_opts / sizeof machine_opts[0],
-    0,
-    0,
-    0,
-    NULL};
+const mb_cmd mb_cmd_machine = {"machine", NULL, "measure (once, then cached) this machine's GEMM and memory peaks",
+    "Measures this machine's practical peaks once and caches them in $XDG_CACHE_HOME/mbench/machine.json "
+    "(else ~/.cache/mbench/): single-precision GEMM through OpenBLAS (one core, all cores), memory "
+    "bandwidth with a STREAM-like triad (one core, all cores) and whether hardware counters can be "
+    "read.  `mbench profile' reports share of peak against these figures.",
+    machine_opts, 2, 0, 0, 0, NULL};
+/* clang-format on */
 
 typedef struct {
     int refresh;

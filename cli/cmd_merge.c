@@ -15,34 +15,24 @@ MBENCH_COMMAND(merge, cmd_merge,
                "combine shard results of a suite into one document")
 MBENCH_OPTIONS(merge, mb_cmd_merge)
 
+/* clang-format off */
 enum { O_OUTPUT, O_COMPARE, O_SEED };
 
 static const mb_opt merge_opts[] = {
-    {"output", 'o', MB_OPT_OUTFILE, "FILE",
-     "the merged document (required; '-' for stdout)", NULL, NULL, 0, 0,
-     MB_OPT_STDOUT, O_OUTPUT},
-    {"compare", 0, MB_OPT_SWITCH, NULL, "print (and store) the speedup table",
-     NULL, NULL, 0, 0, 0, O_COMPARE},
-    {"seed", 0, MB_OPT_INT, "N", "bootstrap seed for --compare (default 42)",
-     "a non-negative integer", NULL, 0, 9.3e18, 0, O_SEED},
+    {"output", 'o', MB_OPT_OUTFILE, "FILE", "the merged document ('-' for stdout; this, --json, --outdir or --db is required)", NULL, NULL, 0, 0, MB_OPT_STDOUT, O_OUTPUT},
+    {"compare", 0, MB_OPT_SWITCH, NULL, "print (and store) the speedup table", NULL, NULL, 0, 0, 0, O_COMPARE},
+    {"seed", 0, MB_OPT_INT, "N", "bootstrap seed for --compare (default 42)", "a non-negative integer", NULL, 0, 9.3e18, 0, O_SEED},
 };
 
-const mb_cmd mb_cmd_merge = {
-    "merge",
-    "SHARD.json...",
-    "combine shard results of a suite into one document",
-    "Combines the result documents of 'mbench suite --shard I/N' runs into "
-    "the document of the unsharded run: runs in task order, shard info "
-    "dropped, the sources listed in \"merged_from\".  Refuses documents of "
-    "different task files or shard counts and repeated shards; a missing "
-    "shard gives a warning and \"incomplete\": true.",
-    merge_opts,
-    sizeof merge_opts / sizeof merge_opts[0],
-    0,
-    0,
-    -1,
-    "Exit codes: 0 ok, 2 usage or documents that do not belong together, 3 "
-    "I/O."};
+const mb_cmd mb_cmd_merge = {"merge", "SHARD.json...", "combine shard results of a suite into one document",
+    "Combines the result documents of 'mbench suite --shard I/N' runs into the document of the "
+    "unsharded run: runs in task order, shard info dropped, the sources listed in \"merged_from\".  "
+    "Refuses documents of different task files or shard counts and repeated shards; a missing shard "
+    "gives a warning and \"incomplete\": true.  The shared outputs write the merged document as "
+    "they do a suite's (--md, --html, --csv reports; --db stores it).",
+    merge_opts, 3, MB_OPTSET_OUTPUT, 0, -1,
+    "Exit codes: 0 ok, 2 usage or documents that do not belong together, 3 I/O."};
+/* clang-format on */
 
 typedef struct {
     const char *out, *shown;
@@ -71,11 +61,12 @@ static int on_opt(void *user, const mb_opt *o, const mb_optval *v)
 int cmd_merge(int argc, char **argv)
 {
     merge_args a = {NULL, NULL, 0, 42};
-    mb_opt_ctx ctx = {NULL, NULL, on_opt, &a, 0, NULL, 0};
-    int crc = mb_opt_parse(&mb_cmd_merge, argc, argv, &ctx);
-    if (crc)
-        return crc == MB_OPT_HELP ? MB_EXIT_OK : crc;
-    if (!a.out)
+    mb_cli_outputs out = {0};
+    mb_opt_ctx ctx = {NULL, &out, on_opt, &a, 0, NULL, 0};
+    int rc = mb_opt_parse(&mb_cmd_merge, argc, argv, &ctx);
+    if (rc)
+        return rc == MB_OPT_HELP ? MB_EXIT_OK : rc;
+    if (!a.out && !out.json && !out.outdir && !out.db)
         return mb_cli_error(MB_EXIT_USAGE,
                             "no --output FILE: name the merged document");
     if (ctx.n_args < 1)
@@ -99,12 +90,14 @@ int cmd_merge(int argc, char **argv)
         mb__suite_comparison_console(&b, cmp);
     }
     if (!ctx.quiet)
-        mb__buf_printf(
-            &b, "merged %d document(s), %zu run(s) into %s\n", ctx.n_args,
-            json_array_size(json_object_get(merged, "runs")), a.shown);
+        mb__buf_printf(&b, "merged %d document(s), %zu run(s)%s%s\n",
+                       ctx.n_args,
+                       json_array_size(json_object_get(merged, "runs")),
+                       a.shown ? " into " : "", a.shown ? a.shown : "");
     fwrite(b.data ? b.data : "", 1, b.len, stdout);
     mb__buf_free(&b);
-    int rc = mb_cli_write_json(a.out, merged, JSON_INDENT(2));
+    rc = a.out ? mb_cli_write_json(a.out, merged, JSON_INDENT(2)) : 0;
+    rc |= mb_cli_outputs_write(&out, merged);
     json_decref(merged);
-    return rc;
+    return rc ? MB_EXIT_RUNTIME : MB_EXIT_OK;
 }

@@ -24,58 +24,31 @@ MBENCH_OPTIONS(profile, mb_cmd_profile)
 enum { O_TOP, O_SKIP, O_COMPARE, O_FROM, O_FILE, O_NO = O_FILE + 3 };
 
 /* clang-format off */
-#define OPT(n, t, m, h, e, lo, hi, f, i) {n, 0, t, m, h, e, NULL, lo, hi, f, i}
-/* clang-format on */
 static const mb_opt profile_opts[] = {
-    OPT("top", MB_OPT_INT, "N",
-        "rows per table (default 10 op types, 15 nodes)", "an integer >= 1", 1,
-        100000, 0, O_TOP),
-    OPT("trace", MB_OPT_OUTFILE, "FILE",
-        "keep ONNX Runtime's Chrome-trace JSON (Perfetto; '-' for stdout)",
-        NULL, 0, 0, MB_OPT_STDOUT, O_FILE),
-    OPT("folded", MB_OPT_OUTFILE, "FILE",
-        "folded stacks: graph;op_type;node weight_us ('-' for stdout)", NULL, 0,
-        0, MB_OPT_STDOUT, O_FILE + 1),
-    OPT("flame", MB_OPT_OUTFILE, "FILE.svg",
-        "icicle chart graph -> op type -> node ('-' for stdout)", NULL, 0, 0,
-        MB_OPT_STDOUT, O_FILE + 2),
-    OPT("compare", MB_OPT_SWITCH, NULL,
-        "compare the op-type profiles of two models A B (or of two saved "
-        "--json documents)",
-        NULL, 0, 0, 0, O_COMPARE),
-    OPT("from-trace", MB_OPT_FILE, "FILE",
-        "analyse an existing ONNX Runtime trace, run nothing", NULL, 0, 0, 0,
-        O_FROM),
-    OPT("skip", MB_OPT_INT, "N", "with --from-trace: runs to skip (default 1)",
-        "an integer >= 0", 0, 1000000, 0, O_SKIP),
-    OPT("no-timing", MB_OPT_SWITCH, NULL, "skip the non-profiled timing pass",
-        NULL, 0, 0, 0, O_NO),
-    OPT("no-counters", MB_OPT_SWITCH, NULL, "skip the hardware-counter pass",
-        NULL, 0, 0, 0, O_NO + 1),
-    OPT("no-peak", MB_OPT_SWITCH, NULL, "do not measure or read machine peaks",
-        NULL, 0, 0, 0, O_NO + 2),
+    {"top", 0, MB_OPT_INT, "N", "rows per table (default 10 op types, 15 nodes)", "an integer >= 1", NULL, 1, 100000, 0, O_TOP},
+    {"trace", 0, MB_OPT_OUTFILE, "FILE", "keep ONNX Runtime's Chrome-trace JSON (Perfetto; '-' for stdout)", NULL, NULL, 0, 0, MB_OPT_STDOUT, O_FILE},
+    {"folded", 0, MB_OPT_OUTFILE, "FILE", "folded stacks: graph;op_type;node weight_us ('-' for stdout)", NULL, NULL, 0, 0, MB_OPT_STDOUT, O_FILE + 1},
+    {"flame", 0, MB_OPT_OUTFILE, "FILE.svg", "icicle chart graph -> op type -> node ('-' for stdout)", NULL, NULL, 0, 0, MB_OPT_STDOUT, O_FILE + 2},
+    {"compare", 0, MB_OPT_SWITCH, NULL, "compare the op-type profiles of two models A B (or of two saved --json documents)", NULL, NULL, 0, 0, 0, O_COMPARE},
+    {"from-trace", 0, MB_OPT_FILE, "FILE", "analyse an existing ONNX Runtime trace, run nothing", NULL, NULL, 0, 0, 0, O_FROM},
+    {"skip", 0, MB_OPT_INT, "N", "with --from-trace: runs to skip (default 1)", "an integer >= 0", NULL, 0, 1000000, 0, O_SKIP},
+    {"no-timing", 0, MB_OPT_SWITCH, NULL, "skip the non-profiled timing pass", NULL, NULL, 0, 0, 0, O_NO},
+    {"no-counters", 0, MB_OPT_SWITCH, NULL, "skip the hardware-counter pass", NULL, NULL, 0, 0, 0, O_NO + 1},
+    {"no-peak", 0, MB_OPT_SWITCH, NULL, "do not measure or read machine peaks", NULL, NULL, 0, 0, 0, O_NO + 2},
 };
 
 #define STR_(x) #x
 #define STR(x) STR_(x)
-#define ITERS STR(MB_PROFILE_DEFAULT_ITERS)
-const mb_cmd mb_cmd_profile = {
-    "profile",
-    "MODEL | --compare A B | --from-trace TRACE.json",
+const mb_cmd mb_cmd_profile = {"profile", "MODEL | --compare A B | --from-trace TRACE.json",
     "per-operator profile, FLOPs and share of peak; --compare A B",
-    "Profiles MODEL under ONNX Runtime's profiler in a pass of its own: "
-    "after the cold run and --warmup, --iterations runs (default " ITERS
-    ") are aggregated per operator type and node, and reconciled with a "
-    "separate, non-profiled timing pass.  FLOPs come from the traced "
-    "shapes, peaks from `mbench machine`.  A profile's --csv has a row per "
-    "op type; --md and --html, its tables.",
-    profile_opts,
-    sizeof profile_opts / sizeof profile_opts[0],
-    MB_OPTSET_RUN | MB_OPTSET_OUTPUT,
-    0,
-    -1,
-    "Exit codes: 0 success, 2 usage error, 3 runtime error, 130 "
-    "interrupted."};
+    "Profiles MODEL under ONNX Runtime's profiler in a pass of its own: after the cold run and "
+    "--warmup, --iterations runs (default " STR(MB_PROFILE_DEFAULT_ITERS) ") are aggregated per "
+    "operator type and node, and reconciled with a separate, non-profiled timing pass.  FLOPs come "
+    "from the traced shapes, peaks from `mbench machine`.  A profile's --csv has a row per op type; "
+    "--md and --html, its tables.",
+    profile_opts, 10, MB_OPTSET_RUN | MB_OPTSET_OUTPUT, 0, -1,
+    "Exit codes: 0 success, 2 usage error, 3 runtime error, 130 interrupted."};
+/* clang-format on */
 
 /* What the command line asks for. */
 typedef struct pargs {
@@ -149,19 +122,16 @@ int cmd_profile(int argc, char **argv)
         const json_t *run = json_array_get(json_object_get(res.doc, "runs"), 0);
         json_object_set_new(res.doc, "command_line",
                             json_string(mb_cli_command_line()));
-        if (!ctx.quiet) {
-            mb_buf b = MB_BUF_INIT;
-            const json_t *cmp = json_object_get(res.doc, "profile_comparison");
-            if (cmp)
-                mb__profile_compare_text(cmp, &b);
-            else
-                mb__profile_text(
-                    json_object_get(run, "profile"),
-                    json_string_value(json_object_get(run, "variant")), a.top,
-                    &b);
-            fwrite(b.data ? b.data : "", 1, b.len, stdout);
-            mb__buf_free(&b);
-        }
+        const json_t *cmp = json_object_get(res.doc, "profile_comparison");
+        mb_buf b = MB_BUF_INIT;
+        if (!ctx.quiet && cmp)
+            mb__profile_compare_text(cmp, &b);
+        else if (!ctx.quiet)
+            mb__profile_text(json_object_get(run, "profile"),
+                             json_string_value(json_object_get(run, "variant")),
+                             a.top, &b);
+        fwrite(b.data ? b.data : "", 1, b.len, stdout);
+        mb__buf_free(&b);
         /* one output that cannot be written does not cost the others */
         if (mb__profile_write_files(&res, a.files[0], a.files[1], a.files[2],
                                     &err))

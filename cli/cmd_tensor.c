@@ -1,15 +1,15 @@
 /* cmd_tensor.c - mbench tensor-dump: what mbench reads from a tensor file
- * (.npy, .npz, .pb: data/tensorfile.h) or a --data path, one line per
- * tensor (report/tensorrep.h), to check against numpy's view of it. */
+ * (.npy, .npz, .pb) or a --data path, one line per tensor, to check
+ * against numpy's view of it.  Parses the options, calls
+ * data/tensordump.h per file (or once for --data or --labels), prints
+ * what it returns and writes --save. */
 #include "cli.h"
 #include "opt.h"
 #include "outputs.h"
 
 #include "core/buf.h"
-#include "data/dataset.h"
-#include "data/labels.h"
+#include "data/tensordump.h"
 #include "data/tensorfile.h"
-#include "report/tensorrep.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -17,62 +17,34 @@
 /* clang-format off */
 MBENCH_COMMAND(tensor-dump, cmd_tensor_dump, "print what mbench reads from tensor files or --data")
 MBENCH_OPTIONS(tensor-dump, mb_cmd_tensor_dump)
-/* clang-format on */
 
 enum { O_VALUES, O_LIMIT, O_DATA, O_INPUT, O_BATCH, O_FIRST, O_LABELS, O_SAVE };
 
 static const mb_opt tensor_opts[] = {
-    {"values", 0, MB_OPT_SWITCH, NULL,
-     "also print the elements on a line 'values: ...'", NULL, NULL, 0, 0, 0,
-     O_VALUES},
-    {"limit", 0, MB_OPT_INT, "N", "print at most N values (default: all)",
-     "a non-negative integer", NULL, 0, 9.3e18, 0, O_LIMIT},
-    {"data", 0, MB_OPT_FILE, "PATH",
-     "load PATH as `mbench run --data` would, for a model whose inputs are "
-     "given with --input, and dump the batch of samples FIRST..FIRST+B-1",
-     NULL, NULL, 0, 0, 0, O_DATA},
-    {"input", 0, MB_OPT_STRING, "SPEC",
-     "NAME:DTYPE:DIMS, DIMS comma-separated, a name or -1 for a symbolic "
-     "dimension: x:float32:N,1,8,8 (repeatable)",
-     NULL, NULL, 0, 0, MB_OPT_REPEAT, O_INPUT},
-    {"batch", 0, MB_OPT_INT, "B", "with --data: samples per batch (default 1)",
-     "a positive integer", NULL, 1, 9.3e18, 0, O_BATCH},
-    {"first", 0, MB_OPT_INT, "I", "with --data: the first sample (default 0)",
-     "a non-negative integer", NULL, 0, 9.3e18, 0, O_FIRST},
-    {"labels", 0, MB_OPT_FILE, "FILE",
-     "print the class ids read from FILE (.npy or text) as 'labels N: ID "
-     "ID ...'",
-     NULL, NULL, 0, 0, 0, O_LABELS},
-    {"save", 0, MB_OPT_OUTFILE, "PATH",
-     "also write what was read to PATH: .npy (one tensor) or .npz (any "
-     "number), little-endian C order",
-     NULL, NULL, 0, 0, 0, O_SAVE},
+    {"values", 0, MB_OPT_SWITCH, NULL, "also print the elements on a line 'values: ...'", NULL, NULL, 0, 0, 0, O_VALUES},
+    {"limit", 0, MB_OPT_INT, "N", "print at most N values (default: all)", "a non-negative integer", NULL, 0, 9.3e18, 0, O_LIMIT},
+    {"data", 0, MB_OPT_FILE, "PATH", "load PATH as `mbench run --data` would, for a model whose inputs are given with --input, and dump the batch of samples FIRST..FIRST+B-1", NULL, NULL, 0, 0, 0, O_DATA},
+    {"input", 0, MB_OPT_STRING, "SPEC", "NAME:DTYPE:DIMS, DIMS comma-separated, a name or -1 for a symbolic dimension: x:float32:N,1,8,8 (repeatable)", NULL, NULL, 0, 0, MB_OPT_REPEAT, O_INPUT},
+    {"batch", 0, MB_OPT_INT, "B", "with --data: samples per batch (default 1)", "a positive integer", NULL, 1, 9.3e18, 0, O_BATCH},
+    {"first", 0, MB_OPT_INT, "I", "with --data: the first sample (default 0)", "a non-negative integer", NULL, 0, 9.3e18, 0, O_FIRST},
+    {"labels", 0, MB_OPT_FILE, "FILE", "print the class ids read from FILE (.npy or text) as 'labels N: ID ID ...'", NULL, NULL, 0, 0, 0, O_LABELS},
+    {"save", 0, MB_OPT_OUTFILE, "PATH", "also write what was read to PATH: .npy (one tensor) or .npz (any number), little-endian C order", NULL, NULL, 0, 0, 0, O_SAVE},
 };
 
-const mb_cmd mb_cmd_tensor_dump = {
-    "tensor-dump",
-    "[FILE...]",
-    "print what mbench reads from tensor files or --data",
-    "Prints one line per tensor read from .npy, .npz or .pb files: NAME "
-    "dtype=DTYPE shape=[D0,D1,...] sha256=HEX, where HEX is the sha256 of "
-    "the tensor's C-order little-endian bytes (numpy: "
-    "np.ascontiguousarray(a).astype(a.dtype.newbyteorder('<')).tobytes()). "
-    "Other forms: mbench tensor-dump --data PATH --input NAME:DTYPE:DIMS "
-    "[--input ...] [--batch B] [--first I] [--values]; mbench tensor-dump "
-    "--labels FILE.",
-    tensor_opts,
-    sizeof tensor_opts / sizeof tensor_opts[0],
-    0,
-    0,
-    -1,
-    "Exit codes: 0 ok, 2 usage error, 3 unreadable or mismatched data."};
+const mb_cmd mb_cmd_tensor_dump = {"tensor-dump", "[FILE...]", "print what mbench reads from tensor files or --data",
+    "Prints one line per tensor read from .npy, .npz or .pb files: NAME dtype=DTYPE shape=[D0,D1,...] "
+    "sha256=HEX, where HEX is the sha256 of the tensor's C-order little-endian bytes (numpy: "
+    "np.ascontiguousarray(a).astype(a.dtype.newbyteorder('<')).tobytes()). Other forms: mbench "
+    "tensor-dump --data PATH --input NAME:DTYPE:DIMS [--input ...] [--batch B] [--first I] [--values]; "
+    "mbench tensor-dump --labels FILE.",
+    tensor_opts, 8, 0, 0, -1, "Exit codes: 0 ok, 2 usage error, 3 unreadable or mismatched data."};
+/* clang-format on */
 
 typedef struct {
     mb_optval v[O_SAVE + 1]; /* every option's value by its id */
     unsigned set;            /* which were given */
     mb_io_desc inputs[64];
     size_t n_inputs;
-    mb__tensor_list keep; /* for --save */
 } tensor_args;
 
 static int on_opt(void *user, const mb_opt *o, const mb_optval *v)
@@ -91,29 +63,14 @@ static int on_opt(void *user, const mb_opt *o, const mb_optval *v)
     return 0;
 }
 
-/* Prints ts[0..n) (named after the inputs when given), then keeps them for
- * --save or frees them. */
-static int show(tensor_args *a, mb_tensor *ts, size_t n,
-                const mb_io_desc *inputs)
+/* Prints what a dump call appended to b (emptied) and, when it failed,
+ * its error; returns rc, or the exit code of this failure when rc is 0. */
+static int put(mb_buf *b, mb_status st, const mb_err *err, int rc)
 {
-    int values = (a->set >> O_VALUES) & 1;
-    int64_t limit = (a->set >> O_LIMIT) & 1 ? a->v[O_LIMIT].i : -1;
-    mb_buf b = MB_BUF_INIT;
-    mb_err err = {0};
-    int rc = MB_EXIT_OK;
-    for (size_t i = 0; i < n; i++)
-        mb__tensor_describe(&b, &ts[i], inputs ? inputs[i].name : "tensor",
-                            values, limit);
-    fwrite(b.data ? b.data : "", 1, b.len, stdout);
-    mb__buf_free(&b);
-    for (size_t i = 0; i < n; i++) {
-        if (a->v[O_SAVE].str && !rc &&
-            mb__tensor_list_take(&a->keep, &ts[i],
-                                 inputs ? inputs[i].name : NULL, &err))
-            rc = mb_cli_fail(&err);
-        mb_tensor_clear(&ts[i]);
-    }
-    return rc;
+    fwrite(b->data ? b->data : "", 1, b->len, stdout);
+    b->len = 0;
+    int r = st ? mb_cli_fail(err) : MB_EXIT_OK;
+    return rc ? rc : r;
 }
 
 int cmd_tensor_dump(int argc, char **argv)
@@ -123,56 +80,38 @@ int cmd_tensor_dump(int argc, char **argv)
     int rc = mb_opt_parse(&mb_cmd_tensor_dump, argc, argv, &ctx);
     if (rc)
         return rc == MB_OPT_HELP ? MB_EXIT_OK : rc;
+    const mb_optval *v = a.v;
     mb_err err = {0};
-    if (a.v[O_LABELS].str) {
-        int64_t *v;
-        size_t n;
-        if (mb__labels_load(a.v[O_LABELS].str, &v, &n, &err))
-            return mb_cli_fail(&err);
-        mb_buf b = MB_BUF_INIT;
-        mb__labels_describe(&b, v, n);
-        fwrite(b.data ? b.data : "", 1, b.len, stdout);
+    mb_buf b = MB_BUF_INIT;
+    mb__tensor_list keep = {0};
+    mb__dump_opts o = {(a.set >> O_VALUES) & 1,
+                       (a.set >> O_LIMIT) & 1 ? v[O_LIMIT].i : -1,
+                       v[O_SAVE].str ? &keep : NULL};
+    if (v[O_LABELS].str) {
+        rc = put(&b, mb__dump_labels(v[O_LABELS].str, &b, &err), &err, 0);
         mb__buf_free(&b);
-        free(v);
-        return MB_EXIT_OK;
+        return rc;
     }
-    if (a.v[O_DATA].str) {
-        if (ctx.n_args > 0 || a.n_inputs == 0)
-            return mb_cli_error(MB_EXIT_USAGE,
-                                "--data needs at least one --input "
-                                "NAME:DTYPE:DIMS and no file arguments");
-        mb_dataset *ds;
-        mb_tensor out[64];
-        if (mb__dataset_load(a.v[O_DATA].str, a.inputs, a.n_inputs, &ds, &err))
-            return mb_cli_fail(&err);
-        printf("# %s\n", mb__dataset_describe(ds));
-        if (mb__dataset_batch(ds, (size_t)a.v[O_FIRST].i,
-                              a.set >> O_BATCH & 1 ? a.v[O_BATCH].i : 1, out,
-                              &err))
-            rc = mb_cli_fail(&err);
-        else
-            rc = show(&a, out, a.n_inputs, a.inputs);
-        mb__dataset_free(ds);
-    } else if (ctx.n_args == 0) {
+    if (v[O_DATA].str && (ctx.n_args > 0 || a.n_inputs == 0))
+        return mb_cli_error(MB_EXIT_USAGE,
+                            "--data needs at least one --input "
+                            "NAME:DTYPE:DIMS and no file arguments");
+    if (!v[O_DATA].str && ctx.n_args == 0)
         return mb_cli_error(MB_EXIT_USAGE,
                             "tensor-dump needs a FILE (.npy, .npz, .pb) or "
                             "--data; see 'mbench tensor-dump --help'");
-    }
-    for (int i = 0; !a.v[O_DATA].str && i < ctx.n_args; i++) {
-        mb_tensor *ts;
-        size_t n;
-        int r;
-        if (mb__tensor_file_read(ctx.args[i], &ts, &n, &err)) {
-            r = mb_cli_fail(&err);
-        } else {
-            r = show(&a, ts, n, NULL);
-            free(ts);
-        }
-        rc = rc ? rc : r;
-    }
-    if (!rc && a.v[O_SAVE].str &&
-        mb__tensor_file_write(a.v[O_SAVE].str, a.keep.t, a.keep.n, &err))
+    if (v[O_DATA].str)
+        rc = put(&b,
+                 mb__dump_data(
+                     v[O_DATA].str, a.inputs, a.n_inputs, (size_t)v[O_FIRST].i,
+                     (a.set >> O_BATCH) & 1 ? v[O_BATCH].i : 1, &o, &b, &err),
+                 &err, 0);
+    for (int i = 0; i < ctx.n_args; i++)
+        rc = put(&b, mb__dump_file(ctx.args[i], &o, &b, &err), &err, rc);
+    if (!rc && v[O_SAVE].str &&
+        mb__tensor_file_write(v[O_SAVE].str, keep.t, keep.n, &err))
         rc = mb_cli_fail(&err);
-    mb__tensor_list_free(&a.keep);
+    mb__tensor_list_free(&keep);
+    mb__buf_free(&b);
     return rc;
 }

@@ -20,73 +20,35 @@ MBENCH_COMMAND(validate, cmd_validate,
                "baseline")
 MBENCH_OPTIONS(validate, mb_cmd_validate)
 
+/* clang-format off */
 enum { O_VAL, O_SAVE, O_CANDOPT };
 
-/* clang-format off */
-#define VAL(n, t, m, h, e, lo, hi, f, i) {n, 0, t, m, h, e, NULL, lo, hi, f, i}
-/* clang-format on */
 static const mb_opt validate_opts[] = {
-    VAL("labels", MB_OPT_FILE, "FILE",
-        "class ids (.npy or text, one per sample): top-1/top-5 accuracy of "
-        "both models (needs --data)",
-        NULL, 0, 0, 0, O_VAL),
-    VAL("masks", MB_OPT_FILE, "FILE",
-        "class ids per pixel (.npy [N, H, W]): Dice and IoU of an "
-        "[N, C, H, W] output's argmax (needs --data)",
-        NULL, 0, 0, 0, O_VAL),
-    VAL("output", MB_OPT_STRING, "NAME",
-        "judge only this output (read as class scores when it is [N, C])", NULL,
-        0, 0, 0, O_VAL),
-    VAL("tolerance", MB_OPT_DOUBLE, "T",
-        "allowed accuracy, IoU and Dice loss (default 0.01)",
-        "a number in [0, 1]", 0, 1, 0, O_VAL),
-    VAL("gate", MB_OPT_STRING, "EXPR",
-        "'cosine>=0.999', 'psnr>=40', ... (repeatable; replaces the default "
-        "gates)",
-        NULL, 0, 0, MB_OPT_REPEAT, O_VAL),
-    VAL("precision", MB_OPT_STRING, "P",
-        "fp32, fp16 or int8: the default gates (else from the candidate's "
-        "dominant weight type)",
-        NULL, 0, 0, 0, O_VAL),
-    VAL("samples", MB_OPT_INT, "N",
-        "synthetic samples without --data (default 8)",
-        "an integer in 1..16777216", 1, 16777216, 0, O_VAL),
-    VAL("save-outputs", MB_OPT_DIR, "DIR",
-        "write DIR/baseline/<output>.npy and DIR/candidate/<output>.npy", NULL,
-        0, 0, 0, O_SAVE),
-    VAL("atol", MB_OPT_DOUBLE, "X", "isclose absolute tolerance (1e-8)",
-        "a number >= 0", 0, 1e300, 0, O_VAL),
-    VAL("rtol", MB_OPT_DOUBLE, "Y", "isclose relative tolerance (1e-5)",
-        "a number >= 0", 0, 1e300, 0, O_VAL),
-    VAL("data-range", MB_OPT_DOUBLE, "R", "data range for PSNR and SSIM",
-        "a number > 0", 1e-300, 1e300, 0, O_VAL),
-    VAL("ssim-3d", MB_OPT_SWITCH, NULL, "SSIM over the last three dims", NULL,
-        0, 0, 0, O_VAL),
-    VAL("candidate-opt", MB_OPT_KV, "K=V",
-        "a run option for the candidate only (threads=2, opt-level=all; "
-        "repeatable)",
-        "KEY=VALUE, e.g. opt-level=all", 0, 0, MB_OPT_REPEAT, O_CANDOPT),
+    {"labels", 0, MB_OPT_FILE, "FILE", "class ids (.npy or text, one per sample): top-1/top-5 accuracy of both models (needs --data)", NULL, NULL, 0, 0, 0, O_VAL},
+    {"masks", 0, MB_OPT_FILE, "FILE", "class ids per pixel (.npy [N, H, W]): Dice and IoU of an [N, C, H, W] output's argmax (needs --data)", NULL, NULL, 0, 0, 0, O_VAL},
+    {"output", 0, MB_OPT_STRING, "NAME", "judge only this output (read as class scores when it is [N, C])", NULL, NULL, 0, 0, 0, O_VAL},
+    {"tolerance", 0, MB_OPT_DOUBLE, "T", "allowed accuracy, IoU and Dice loss (default 0.01)", "a number in [0, 1]", NULL, 0, 1, 0, O_VAL},
+    {"gate", 0, MB_OPT_STRING, "EXPR", "'cosine>=0.999', 'psnr>=40', ... (repeatable; replaces the default gates)", NULL, NULL, 0, 0, MB_OPT_REPEAT, O_VAL},
+    {"precision", 0, MB_OPT_STRING, "P", "fp32, fp16 or int8: the default gates (else from the candidate's dominant weight type)", NULL, NULL, 0, 0, 0, O_VAL},
+    {"samples", 0, MB_OPT_INT, "N", "synthetic samples without --data (default 8)", "an integer in 1..16777216", NULL, 1, 16777216, 0, O_VAL},
+    {"save-outputs", 0, MB_OPT_DIR, "DIR", "write DIR/baseline/<output>.npy and DIR/candidate/<output>.npy", NULL, NULL, 0, 0, 0, O_SAVE},
+    {"atol", 0, MB_OPT_DOUBLE, "X", "isclose absolute tolerance (1e-8)", "a number >= 0", NULL, 0, 1e300, 0, O_VAL},
+    {"rtol", 0, MB_OPT_DOUBLE, "Y", "isclose relative tolerance (1e-5)", "a number >= 0", NULL, 0, 1e300, 0, O_VAL},
+    {"data-range", 0, MB_OPT_DOUBLE, "R", "data range for PSNR and SSIM", "a number > 0", NULL, 1e-300, 1e300, 0, O_VAL},
+    {"ssim-3d", 0, MB_OPT_SWITCH, NULL, "SSIM over the last three dims", NULL, NULL, 0, 0, 0, O_VAL},
+    {"candidate-opt", 0, MB_OPT_KV, "K=V", "a run option for the candidate only (threads=2, opt-level=all; repeatable)", "KEY=VALUE, e.g. opt-level=all", NULL, 0, 0, MB_OPT_REPEAT, O_CANDOPT},
 };
 
-const mb_cmd mb_cmd_validate = {
-    "validate",
-    "BASELINE CANDIDATE",
-    "check a candidate model's outputs and accuracy against a baseline",
-    "Runs both models on the same inputs (--data, else random inputs, "
-    "announced loudly), compares every output with the accuracy metrics "
-    "(docs/ACCURACY.md) and judges every output (or only --output NAME) by "
-    "the gates.  The output read as class scores (a float [N, C] output "
-    "named like logits/probs/scores/output, never one named like an "
-    "embedding or hidden state; printed with the reason) is also judged by "
-    "accuracy against --labels, else by top-1 agreement >= 1 - tolerance.  "
+const mb_cmd mb_cmd_validate = {"validate", "BASELINE CANDIDATE", "check a candidate model's outputs and accuracy against a baseline",
+    "Runs both models on the same inputs (--data, else random inputs, announced loudly), compares every "
+    "output with the accuracy metrics (docs/ACCURACY.md) and judges every output (or only --output "
+    "NAME) by the gates.  The output read as class scores (a float [N, C] output named like "
+    "logits/probs/scores/output, never one named like an embedding or hidden state; printed with the "
+    "reason) is also judged by accuracy against --labels, else by top-1 agreement >= 1 - tolerance.  "
     "-q prints only the verdict.",
-    validate_opts,
-    sizeof validate_opts / sizeof validate_opts[0],
-    MB_OPTSET_RUN | MB_OPTSET_OUTPUT,
-    2,
-    2,
-    "Exit codes: 0 pass, 1 fail, 2 usage error, 3 runtime error (model, "
-    "data, labels)."};
+    validate_opts, 13, MB_OPTSET_RUN | MB_OPTSET_OUTPUT, 2, 2,
+    "Exit codes: 0 pass, 1 fail, 2 usage error, 3 runtime error (model, data, labels)."};
+/* clang-format on */
 
 typedef struct vargs {
     mb__val_req rq;
@@ -151,22 +113,15 @@ int cmd_validate(int argc, char **argv)
     mb__validation_console(doc, ctx.quiet, &text);
     fputs(text.data ? text.data : "", stdout);
     mb__buf_free(&text);
-    /* Markdown and HTML are the validation's own reports (the run and
-     * comparison writers have no runs to show here). */
-    const char *md = out.md, *html = out.html;
-    out.md = out.html = NULL;
-    /* --outdir: the same four formats, its Markdown and HTML these
-     * reports too */
+    /* Markdown and HTML (also those of --outdir) are the validation's own
+     * reports: the run and comparison writers have no runs to show. */
     char *od[4] = {0};
     if (out.outdir && (rc = mb_cli_outdir_reserve(out.outdir, "validate", od)))
         goto done;
-    out.outdir = NULL;
-    rc = mb_cli_outputs_write(&out, doc);
-    if (od[0]) {
-        mb_cli_outputs dirset = {.json = od[0], .csv = od[1]};
-        rc |= mb_cli_outputs_write(&dirset, doc);
-    }
-    if (!rc && mb__val_write_reports(doc, md, html, &err))
+    mb_cli_outputs rest = out, dirset = {.json = od[0], .csv = od[1]};
+    rest.md = rest.html = rest.outdir = NULL;
+    rc = mb_cli_outputs_write(&rest, doc) | mb_cli_outputs_write(&dirset, doc);
+    if (!rc && mb__val_write_reports(doc, out.md, out.html, &err))
         rc = mb_cli_fail(&err);
     if (!rc && od[2] && mb__val_write_reports(doc, od[2], od[3], &err))
         rc = mb_cli_fail(&err);

@@ -7,18 +7,12 @@
 MBENCH_COMMAND(version, cmd_version, "print mbench's version and commit")
 MBENCH_OPTIONS(version, mb_cmd_version)
 
-const mb_cmd mb_cmd_version = {
-    "version",
-    NULL,
-    "print mbench's version and commit",
-    "Prints the version of mbench and the commit it was built from "
-    "(`mbench --version' is the same); with --quiet, the version alone.",
-    NULL,
-    0,
-    0,
-    0,
-    0,
-    NULL};
+/* clang-format off */
+const mb_cmd mb_cmd_version = {"version", NULL, "print mbench's version and commit",
+    "Prints the version of mbench and the commit it was built from (`mbench --version' is the same); "
+    "with --quiet, the version alone.",
+    NULL, 0, 0, 0, 0, NULL};
+/* clang-format on */
 
 int cmd_version(int argc, char **argv)
 {
