@@ -98,11 +98,17 @@ void mb__tensor_load_f64(const mb_tensor *t, size_t off, size_t n,
 
 /* ---- accumulators ------------------------------------------------------ */
 
+/* Mean and centred sums of the finite pairs of a stretch of elements. */
+typedef struct moments {
+    size_t n;                     /* finite pairs */
+    double ma, mb, caa, cbb, cab; /* means and centred sums */
+} moments;
+
 typedef struct acc {
-    size_t count, n; /* elements; finite pairs */
-    size_t nan_a, nan_b, inf_a, inf_b, newnf, fail;
+    mb_metrics c; /* the element counts (count, nan_a, ..., allclose_fail);
+                     the other fields stay 0 until acc_finish */
     mb_ksum sad, ssd, saa, sbb, sab;
-    double ma, mb, caa, cbb, cab; /* means and centred sums (Chan) */
+    moments mo;
     double maxd;                  /* -1 when no finite pair */
     size_t maxi;
     double amin, amax;            /* over every finite baseline value */
@@ -116,38 +122,13 @@ static void acc_init(acc *r)
     r->amax = -INFINITY;
 }
 
-/* r := r followed by o. */
-static void acc_merge(acc *r, const acc *o)
+/* r := r followed by o, by Chan's pairwise update. */
+static void moments_merge(moments *r, const moments *o)
 {
-    r->count += o->count;
-    r->nan_a += o->nan_a;
-    r->nan_b += o->nan_b;
-    r->inf_a += o->inf_a;
-    r->inf_b += o->inf_b;
-    r->newnf += o->newnf;
-    r->fail += o->fail;
-    mb__ksum_merge(&r->sad, &o->sad);
-    mb__ksum_merge(&r->ssd, &o->ssd);
-    mb__ksum_merge(&r->saa, &o->saa);
-    mb__ksum_merge(&r->sbb, &o->sbb);
-    mb__ksum_merge(&r->sab, &o->sab);
-    if (o->maxd > r->maxd) {
-        r->maxd = o->maxd;
-        r->maxi = o->maxi;
-    }
-    if (o->amin < r->amin)
-        r->amin = o->amin;
-    if (o->amax > r->amax)
-        r->amax = o->amax;
     if (o->n == 0)
         return;
     if (r->n == 0) {
-        r->n = o->n;
-        r->ma = o->ma;
-        r->mb = o->mb;
-        r->caa = o->caa;
-        r->cbb = o->cbb;
-        r->cab = o->cab;
+        *r = *o;
         return;
     }
     double n = (double)r->n + (double)o->n;
@@ -161,13 +142,39 @@ static void acc_merge(acc *r, const acc *o)
     r->n += o->n;
 }
 
+/* r := r followed by o. */
+static void acc_merge(acc *r, const acc *o)
+{
+    r->c.count += o->c.count;
+    r->c.nan_a += o->c.nan_a;
+    r->c.nan_b += o->c.nan_b;
+    r->c.inf_a += o->c.inf_a;
+    r->c.inf_b += o->c.inf_b;
+    r->c.nonfinite_new += o->c.nonfinite_new;
+    r->c.allclose_fail += o->c.allclose_fail;
+    mb__ksum_merge(&r->sad, &o->sad);
+    mb__ksum_merge(&r->ssd, &o->ssd);
+    mb__ksum_merge(&r->saa, &o->saa);
+    mb__ksum_merge(&r->sbb, &o->sbb);
+    mb__ksum_merge(&r->sab, &o->sab);
+    if (o->maxd > r->maxd) {
+        r->maxd = o->maxd;
+        r->maxi = o->maxi;
+    }
+    if (o->amin < r->amin)
+        r->amin = o->amin;
+    if (o->amax > r->amax)
+        r->amax = o->amax;
+    moments_merge(&r->mo, &o->mo);
+}
+
 /* Accumulates x (baseline) and y (candidate), n elements whose first one is
  * element `base` of the tensor. */
 static void acc_chunk(acc *r, const double *x, const double *y, size_t n,
                       size_t base, double atol, double rtol)
 {
     acc_init(r);
-    r->count = n;
+    r->c.count = n;
     mb_ksum sa = {0, 0}, sb = {0, 0};
     size_t fin = 0;
     for (size_t i = 0; i < n; i++) {
@@ -178,19 +185,19 @@ static void acc_chunk(acc *r, const double *x, const double *y, size_t n,
                 r->amin = xa;
             if (fa && xa > r->amax)
                 r->amax = xa;
-            r->nan_a += isnan(xa) != 0;
-            r->inf_a += isinf(xa) != 0;
-            r->nan_b += isnan(yb) != 0;
-            r->inf_b += isinf(yb) != 0;
-            r->newnf += fa && !fb;
+            r->c.nan_a += isnan(xa) != 0;
+            r->c.inf_a += isinf(xa) != 0;
+            r->c.nan_b += isnan(yb) != 0;
+            r->c.inf_b += isinf(yb) != 0;
+            r->c.nonfinite_new += fa && !fb;
             /* numpy isclose: infinities are close only to themselves. */
             if (!(isinf(xa) && isinf(yb) && (xa > 0) == (yb > 0)))
-                r->fail++;
+                r->c.allclose_fail++;
             continue;
         }
         fin++;
         double d = yb - xa, ad = fabs(d);
-        r->fail += !(ad <= atol + rtol * fabs(xa));
+        r->c.allclose_fail += !(ad <= atol + rtol * fabs(xa));
         mb__ksum_add(&r->sad, ad);
         mb__ksum_add(&r->ssd, d * d);
         mb__ksum_add(&r->saa, xa * xa);
@@ -207,7 +214,7 @@ static void acc_chunk(acc *r, const double *x, const double *y, size_t n,
         if (xa > r->amax)
             r->amax = xa;
     }
-    r->n = fin;
+    r->mo.n = fin;
     if (fin == 0)
         return;
     double ma = mb__ksum_get(&sa) / (double)fin;
@@ -222,32 +229,22 @@ static void acc_chunk(acc *r, const double *x, const double *y, size_t n,
         mb__ksum_add(&cbb, v * v);
         mb__ksum_add(&cab, u * v);
     }
-    r->ma = ma;
-    r->mb = mb;
-    r->caa = mb__ksum_get(&caa);
-    r->cbb = mb__ksum_get(&cbb);
-    r->cab = mb__ksum_get(&cab);
+    r->mo = (moments){fin, ma, mb, mb__ksum_get(&caa), mb__ksum_get(&cbb),
+                      mb__ksum_get(&cab)};
 }
 
 static void acc_finish(const acc *r, double range, mb_metrics *m)
 {
-    memset(m, 0, sizeof *m);
-    m->count = r->count;
-    m->finite = r->n;
-    m->nan_a = r->nan_a;
-    m->nan_b = r->nan_b;
-    m->inf_a = r->inf_a;
-    m->inf_b = r->inf_b;
-    m->nonfinite_new = r->newnf;
-    m->allclose_fail = r->fail;
+    *m = r->c;
+    m->finite = r->mo.n;
     m->ssim = NAN;
     m->top1_agreement = m->top5_agreement = m->kl_mean = m->kl_max = NAN;
-    if (r->n == 0) {
+    if (r->mo.n == 0) {
         m->mae = m->mse = m->rmse = m->psnr = m->cosine = NAN;
         m->max_abs = m->rel_l2 = m->pearson = NAN;
         return;
     }
-    double n = (double)r->n;
+    double n = (double)r->mo.n;
     double ssd = mb__ksum_get(&r->ssd);
     double saa = mb__ksum_get(&r->saa), sbb = mb__ksum_get(&r->sbb);
     double sab = mb__ksum_get(&r->sab);
@@ -268,8 +265,9 @@ static void acc_finish(const acc *r, double range, mb_metrics *m)
         m->rel_l2 = ssd == 0 ? 0.0 : INFINITY;
     else
         m->rel_l2 = sqrt(ssd) / na;
-    m->pearson = (r->caa > 0 && r->cbb > 0) ? r->cab / sqrt(r->caa * r->cbb)
-                                            : NAN;
+    const moments *mo = &r->mo;
+    m->pearson =
+        (mo->caa > 0 && mo->cbb > 0) ? mo->cab / sqrt(mo->caa * mo->cbb) : NAN;
 }
 
 /* ---- the parallel passes ----------------------------------------------- */

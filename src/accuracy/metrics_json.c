@@ -41,23 +41,55 @@ int mb__json_metric_get(const json_t *v, double *out)
     return 0;
 }
 
-/* Metrics that have a worst sample: `high` when larger is worse. */
+/* Metrics that have a worst sample: `high` when larger is worse.  `top` is
+ * the group the whole-tensor figure is written in at the top level (1:
+ * before max_abs_index, 2: after it, 0: written with the classifier
+ * figures). */
 static const struct {
     const char *key;
     size_t off;
     int high;
     int classifier; /* only for classifier outputs */
+    int top;
 } dfields[] = {
-    {"mae", offsetof(mb_metrics, mae), 1, 0},
-    {"mse", offsetof(mb_metrics, mse), 1, 0},
-    {"rmse", offsetof(mb_metrics, rmse), 1, 0},
-    {"psnr", offsetof(mb_metrics, psnr), 0, 0},
-    {"cosine", offsetof(mb_metrics, cosine), 0, 0},
-    {"max_abs", offsetof(mb_metrics, max_abs), 1, 0},
-    {"rel_l2", offsetof(mb_metrics, rel_l2), 1, 0},
-    {"pearson", offsetof(mb_metrics, pearson), 0, 0},
-    {"ssim", offsetof(mb_metrics, ssim), 0, 0},
-    {"kl", offsetof(mb_metrics, kl_mean), 1, 1},
+    {"mae", offsetof(mb_metrics, mae), 1, 0, 1},
+    {"mse", offsetof(mb_metrics, mse), 1, 0, 1},
+    {"rmse", offsetof(mb_metrics, rmse), 1, 0, 1},
+    {"psnr", offsetof(mb_metrics, psnr), 0, 0, 1},
+    {"cosine", offsetof(mb_metrics, cosine), 0, 0, 1},
+    {"max_abs", offsetof(mb_metrics, max_abs), 1, 0, 1},
+    {"rel_l2", offsetof(mb_metrics, rel_l2), 1, 0, 2},
+    {"pearson", offsetof(mb_metrics, pearson), 0, 0, 2},
+    {"ssim", offsetof(mb_metrics, ssim), 0, 0, 2},
+    {"kl", offsetof(mb_metrics, kl_mean), 1, 1, 0},
+};
+
+/* Top-level figures written as they are: a count (size_t) or a metric
+ * (double, through mb__json_metric). */
+typedef struct jfield {
+    const char *key;
+    size_t off;
+    int metric;
+} jfield;
+
+static const jfield count_fields[] = {
+    {"count", offsetof(mb_metrics, count), 0},
+    {"finite", offsetof(mb_metrics, finite), 0},
+    {"nan_baseline", offsetof(mb_metrics, nan_a), 0},
+    {"nan_candidate", offsetof(mb_metrics, nan_b), 0},
+    {"inf_baseline", offsetof(mb_metrics, inf_a), 0},
+    {"inf_candidate", offsetof(mb_metrics, inf_b), 0},
+    {"nonfinite_new", offsetof(mb_metrics, nonfinite_new), 0},
+};
+
+static const jfield classifier_fields[] = {
+    {"rows", offsetof(mb_metrics, rows), 0},
+    {"classes", offsetof(mb_metrics, classes), 0},
+    {"top1_agreement", offsetof(mb_metrics, top1_agreement), 1},
+    {"top5_agreement", offsetof(mb_metrics, top5_agreement), 1},
+    {"kl_mean", offsetof(mb_metrics, kl_mean), 1},
+    {"kl_max", offsetof(mb_metrics, kl_max), 1},
+    {"kl_rows", offsetof(mb_metrics, kl_rows), 0},
 };
 
 static double dget(const mb_metrics *m, size_t off)
@@ -65,6 +97,40 @@ static double dget(const mb_metrics *m, size_t off)
     double v;
     memcpy(&v, (const char *)m + off, sizeof v);
     return v;
+}
+
+static size_t nget(const mb_metrics *m, size_t off)
+{
+    size_t v;
+    memcpy(&v, (const char *)m + off, sizeof v);
+    return v;
+}
+
+/* Writes the n fields of f from m into o; with m NULL, only the metrics,
+ * as null. */
+static void put_fields(json_t *o, const mb_metrics *m, const jfield *f,
+                       size_t n)
+{
+    for (size_t i = 0; i < n; i++) {
+        json_t *v;
+        if (!m)
+            v = f[i].metric ? json_null() : NULL;
+        else if (f[i].metric)
+            v = mb__json_metric(dget(m, f[i].off));
+        else
+            v = json_integer((json_int_t)nget(m, f[i].off));
+        if (v)
+            json_object_set_new(o, f[i].key, v);
+    }
+}
+
+/* Writes the whole-tensor figures of dfields group `top`. */
+static void put_group(json_t *o, const mb_metrics *m, int top)
+{
+    for (size_t f = 0; f < sizeof dfields / sizeof dfields[0]; f++)
+        if (dfields[f].top == top)
+            json_object_set_new(o, dfields[f].key,
+                                mb__json_metric(dget(m, dfields[f].off)));
 }
 
 static json_t *shape_json(const mb_tensor *t)
@@ -192,13 +258,7 @@ json_t *mb__metrics_to_json(const mb_tensor *a, const mb_tensor *b,
                         json_string(mb_dtype_name(a->dtype)));
     json_object_set_new(o, "dtype_candidate",
                         json_string(mb_dtype_name(b->dtype)));
-    SETN(o, "count", m->count);
-    SETN(o, "finite", m->finite);
-    SETN(o, "nan_baseline", m->nan_a);
-    SETN(o, "nan_candidate", m->nan_b);
-    SETN(o, "inf_baseline", m->inf_a);
-    SETN(o, "inf_candidate", m->inf_b);
-    SETN(o, "nonfinite_new", m->nonfinite_new);
+    put_fields(o, m, count_fields, sizeof count_fields / sizeof *count_fields);
     json_object_set_new(o, "atol", json_real(opts->atol));
     json_object_set_new(o, "rtol", json_real(opts->rtol));
     SETN(o, "allclose_fail", m->allclose_fail);
@@ -207,12 +267,7 @@ json_t *mb__metrics_to_json(const mb_tensor *a, const mb_tensor *b,
     SETM(o, "data_range", res->data_range);
     json_object_set_new(o, "data_range_source",
                         json_string(range_name(res->range_source)));
-    SETM(o, "mae", m->mae);
-    SETM(o, "mse", m->mse);
-    SETM(o, "rmse", m->rmse);
-    SETM(o, "psnr", m->psnr);
-    SETM(o, "cosine", m->cosine);
-    SETM(o, "max_abs", m->max_abs);
+    put_group(o, m, 1);
     if (m->finite > 0) {
         SETN(o, "max_abs_index", m->max_abs_index);
         json_object_set_new(o, "max_abs_at", index_json(a, m->max_abs_index));
@@ -220,26 +275,12 @@ json_t *mb__metrics_to_json(const mb_tensor *a, const mb_tensor *b,
         json_object_set_new(o, "max_abs_index", json_null());
         json_object_set_new(o, "max_abs_at", json_null());
     }
-    SETM(o, "rel_l2", m->rel_l2);
-    SETM(o, "pearson", m->pearson);
-    SETM(o, "ssim", m->ssim);
+    put_group(o, m, 2);
     json_object_set_new(o, "ssim_mode", json_string(opts->ssim_3d ? "3d" : "2d"));
     SETN(o, "ssim_images", m->ssim_images);
     json_object_set_new(o, "classifier", json_boolean(m->classifier));
-    if (m->classifier) {
-        SETN(o, "rows", m->rows);
-        SETN(o, "classes", m->classes);
-        SETM(o, "top1_agreement", m->top1_agreement);
-        SETM(o, "top5_agreement", m->top5_agreement);
-        SETM(o, "kl_mean", m->kl_mean);
-        SETM(o, "kl_max", m->kl_max);
-        SETN(o, "kl_rows", m->kl_rows);
-    } else {
-        json_object_set_new(o, "top1_agreement", json_null());
-        json_object_set_new(o, "top5_agreement", json_null());
-        json_object_set_new(o, "kl_mean", json_null());
-        json_object_set_new(o, "kl_max", json_null());
-    }
+    put_fields(o, m->classifier ? m : NULL, classifier_fields,
+               sizeof classifier_fields / sizeof *classifier_fields);
     SETN(o, "samples", res->n_samples);
     if (res->samples && res->n_samples > 1) {
         json_object_set_new(o, "worst", worst_json(res));

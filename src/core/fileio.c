@@ -525,31 +525,40 @@ mb_status mb__read_file(const char *path, char **data, size_t *len,
     return MB_OK;
 }
 
+mb_status mb__open_regular(const char *path, int *fd, size_t *size,
+                           mb_err *err)
+{
+    *fd = open(path, O_RDONLY | O_CLOEXEC);
+    if (*fd < 0)
+        return mb__fail(err, MB_EIO, "cannot open %s: %s", path,
+                        strerror(errno));
+    struct stat st;
+    if (fstat(*fd, &st) != 0 || !S_ISREG(st.st_mode)) {
+        close(*fd);
+        *fd = -1;
+        return mb__fail(err, MB_EIO, "cannot read %s: not a regular file",
+                        path);
+    }
+    *size = (size_t)st.st_size;
+    return MB_OK;
+}
+
 mb_status mb__map_file(const char *path, mb_map *m, mb_err *err)
 {
     m->data = NULL;
     m->len = 0;
-    int fd = open(path, O_RDONLY | O_CLOEXEC);
-    if (fd < 0)
-        return mb__fail(err, MB_EIO, "cannot open %s: %s", path,
-                        strerror(errno));
-    struct stat st;
-    if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
-        close(fd);
-        return mb__fail(err, MB_EIO, "cannot read %s: not a regular file",
-                        path);
-    }
-    if (st.st_size == 0) {
-        close(fd);
-        return MB_OK;
-    }
-    void *p = mmap(NULL, (size_t)st.st_size, PROT_READ, MAP_PRIVATE, fd, 0);
+    int fd;
+    size_t size;
+    mb_status s = mb__open_regular(path, &fd, &size, err);
+    if (s)
+        return s;
+    void *p = size ? mmap(NULL, size, PROT_READ, MAP_PRIVATE, fd, 0) : NULL;
     close(fd);
     if (p == MAP_FAILED)
         return mb__fail(err, MB_EIO, "cannot map %s: %s", path,
                         strerror(errno));
     m->data = p;
-    m->len = (size_t)st.st_size;
+    m->len = size;
     return MB_OK;
 }
 

@@ -50,6 +50,12 @@ mb_status mb__read_file(const char *path, char **data, size_t *len,
 mb_status mb__read_lines(const char *path, char ***lines, size_t *n,
                          mb_err *err);
 
+/* Opens path for reading, close-on-exec; *fd (the caller closes it) and
+ * *size.  Fails with MB_EIO naming path when it cannot be opened or is not
+ * a regular file (*fd is then -1). */
+mb_status mb__open_regular(const char *path, int *fd, size_t *size,
+                           mb_err *err);
+
 /* A read-only mapping of a whole file (empty files map to len 0). */
 typedef struct mb_map {
     const uint8_t *data;

@@ -494,24 +494,17 @@ static int read_at(int fd, void *dst, size_t n, off_t off)
 mb_status mb__npy_read(const char *path, mb_tensor *out, mb_err *err)
 {
     memset(out, 0, sizeof *out);
-    int fd = open(path, O_RDONLY | O_CLOEXEC);
-    if (fd < 0)
-        return mb__fail(err, MB_EIO, "cannot open %s: %s", path,
-                        strerror(errno));
-    struct stat st;
-    if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
-        close(fd);
-        return mb__fail(err, MB_EIO, "cannot read %s: not a regular file",
-                        path);
-    }
-    size_t total = (size_t)st.st_size, pre, hlen, nbytes;
+    int fd;
+    size_t total, pre, hlen, nbytes;
+    mb_status s = mb__open_regular(path, &fd, &total, err);
+    if (s)
+        return s;
     uint8_t head[4096];
     size_t have = total < sizeof head ? total : sizeof head;
     uint8_t *hbuf = head, *fdata = NULL;
     npy_header h;
     int e = read_at(fd, head, have, 0);
-    mb_status s =
-        e ? mb__fail(err, MB_EIO, "cannot read %s: %s", path, strerror(e))
+    s = e ? mb__fail(err, MB_EIO, "cannot read %s: %s", path, strerror(e))
           : parse_preamble(head, have, total, path, &pre, &hlen, err);
     if (s == MB_OK && pre + hlen > have) {
         hbuf = mb__malloc(pre + hlen);

@@ -2,6 +2,7 @@
 #include "model/onnx_image.h"
 
 #include "core/err.h"
+#include "core/fileio.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -163,21 +164,14 @@ mb_status mb__onnx_image_load(const char *path, mb_onnx_image *img,
                               mb_err *err)
 {
     memset(img, 0, sizeof *img);
-    int fd = open(path, O_RDONLY | O_CLOEXEC);
-    if (fd < 0)
-        return mb__fail(err, MB_EIO, "cannot open %s: %s", path,
-                        strerror(errno));
-    struct stat st;
-    if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
-        close(fd);
-        return mb__fail(err, MB_EIO, "cannot read %s: not a regular file",
-                        path);
+    int fd;
+    size_t size;
+    mb_status s = mb__open_regular(path, &fd, &size, err);
+    if (s || size == 0) {
+        if (!s)
+            close(fd);
+        return s;
     }
-    if (st.st_size == 0) {
-        close(fd);
-        return MB_OK;
-    }
-    size_t size = (size_t)st.st_size;
     void *p = mmap(NULL, size, PROT_READ | PROT_WRITE,
                    MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
     rd *r = p == MAP_FAILED ? NULL : mmap(NULL, sizeof *r,
