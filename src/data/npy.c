@@ -89,6 +89,22 @@ static int take_word(cursor *c, const char *w)
     return 0;
 }
 
+/* The numpy descr of each dtype numpy has, as written (little-endian);
+ * read back with any byte order ('<', '>', '|', '='). */
+static const struct {
+    mb_dtype dtype;
+    const char *descr;
+} descrs[] = {
+    {MB_DTYPE_BOOL, "|b1"},     {MB_DTYPE_INT8, "|i1"},
+    {MB_DTYPE_UINT8, "|u1"},    {MB_DTYPE_INT16, "<i2"},
+    {MB_DTYPE_UINT16, "<u2"},   {MB_DTYPE_INT32, "<i4"},
+    {MB_DTYPE_UINT32, "<u4"},   {MB_DTYPE_INT64, "<i8"},
+    {MB_DTYPE_UINT64, "<u8"},   {MB_DTYPE_FLOAT16, "<f2"},
+    {MB_DTYPE_FLOAT32, "<f4"},  {MB_DTYPE_FLOAT64, "<f8"},
+    {MB_DTYPE_COMPLEX64, "<c8"}, {MB_DTYPE_COMPLEX128, "<c16"},
+};
+#define N_DESCRS (sizeof descrs / sizeof descrs[0])
+
 /* Maps a numpy descr ("<f4", ">i8", "|b1", "=u2") to a dtype and whether
  * it needs byte swapping on this host. */
 static mb_status parse_descr(cursor *c, const char *d, npy_header *h)
@@ -102,44 +118,11 @@ static mb_status parse_descr(cursor *c, const char *d, npy_header *h)
     long size = strtol(s, &end, 10);
     if (*s == '\0' || *end != '\0')
         size = -1;
-    mb_dtype t = MB_DTYPE_UNDEFINED;
-    switch (kind) {
-    case 'b':
-        if (size == 1)
-            t = MB_DTYPE_BOOL;
-        break;
-    case '?':
-        t = MB_DTYPE_BOOL;
-        size = 1;
-        break;
-    case 'i':
-        t = size == 1   ? MB_DTYPE_INT8
-            : size == 2 ? MB_DTYPE_INT16
-            : size == 4 ? MB_DTYPE_INT32
-            : size == 8 ? MB_DTYPE_INT64
-                        : MB_DTYPE_UNDEFINED;
-        break;
-    case 'u':
-        t = size == 1   ? MB_DTYPE_UINT8
-            : size == 2 ? MB_DTYPE_UINT16
-            : size == 4 ? MB_DTYPE_UINT32
-            : size == 8 ? MB_DTYPE_UINT64
-                        : MB_DTYPE_UNDEFINED;
-        break;
-    case 'f':
-        t = size == 2   ? MB_DTYPE_FLOAT16
-            : size == 4 ? MB_DTYPE_FLOAT32
-            : size == 8 ? MB_DTYPE_FLOAT64
-                        : MB_DTYPE_UNDEFINED;
-        break;
-    case 'c':
-        t = size == 8    ? MB_DTYPE_COMPLEX64
-            : size == 16 ? MB_DTYPE_COMPLEX128
-                         : MB_DTYPE_UNDEFINED;
-        break;
-    default:
-        break;
-    }
+    mb_dtype t = kind == '?' ? MB_DTYPE_BOOL : MB_DTYPE_UNDEFINED;
+    for (size_t i = 0; i < N_DESCRS && t == MB_DTYPE_UNDEFINED; i++)
+        if (descrs[i].descr[1] == kind &&
+            strtol(descrs[i].descr + 2, NULL, 10) == size)
+            t = descrs[i].dtype;
     if (t == MB_DTYPE_UNDEFINED)
         return mb__fail(c->err, MB_EUNSUPPORTED,
                         "%s: numpy dtype '%s' is not supported (use a "
@@ -541,38 +524,10 @@ mb_status mb__npy_read(const char *path, mb_tensor *out, mb_err *err)
 
 const char *mb__npy_descr(mb_dtype t)
 {
-    switch (t) {
-    case MB_DTYPE_BOOL:
-        return "|b1";
-    case MB_DTYPE_INT8:
-        return "|i1";
-    case MB_DTYPE_UINT8:
-        return "|u1";
-    case MB_DTYPE_INT16:
-        return "<i2";
-    case MB_DTYPE_UINT16:
-        return "<u2";
-    case MB_DTYPE_INT32:
-        return "<i4";
-    case MB_DTYPE_UINT32:
-        return "<u4";
-    case MB_DTYPE_INT64:
-        return "<i8";
-    case MB_DTYPE_UINT64:
-        return "<u8";
-    case MB_DTYPE_FLOAT16:
-        return "<f2";
-    case MB_DTYPE_FLOAT32:
-        return "<f4";
-    case MB_DTYPE_FLOAT64:
-        return "<f8";
-    case MB_DTYPE_COMPLEX64:
-        return "<c8";
-    case MB_DTYPE_COMPLEX128:
-        return "<c16";
-    default:
-        return NULL;
-    }
+    for (size_t i = 0; i < N_DESCRS; i++)
+        if (descrs[i].dtype == t)
+            return descrs[i].descr;
+    return NULL;
 }
 
 mb_status mb__npy_encode(const mb_tensor *t, mb_buf *out, mb_err *err)
