@@ -203,6 +203,16 @@ float mb_f16_to_f32(uint16_t h)
     return f;
 }
 
+/* x >> shift (1 <= shift <= 31) rounded to nearest, ties to even. */
+static uint32_t shift_rne(uint32_t x, int shift)
+{
+    uint32_t q = x >> shift;
+    uint32_t rem = x & ((1u << shift) - 1), mid = 1u << (shift - 1);
+    if (rem > mid || (rem == mid && (q & 1)))
+        q++;
+    return q;
+}
+
 uint16_t mb_f32_to_f16(float f)
 {
     uint32_t x;
@@ -218,19 +228,12 @@ uint16_t mb_f32_to_f16(float f)
     if (e <= 0) {
         if (e < -10)
             return (uint16_t)sign;
-        man |= 0x800000;
-        int shift = 14 - e;
-        uint32_t half = man >> shift;
-        uint32_t rem = man & ((1u << shift) - 1), mid = 1u << (shift - 1);
-        if (rem > mid || (rem == mid && (half & 1)))
-            half++;
-        return (uint16_t)(sign | half);
+        /* subnormal half: the implicit bit joins the shifted mantissa */
+        return (uint16_t)(sign | shift_rne(man | 0x800000, 14 - e));
     }
-    uint32_t half = ((uint32_t)e << 10) | (man >> 13);
-    uint32_t rem = man & 0x1fff;
-    if (rem > 0x1000 || (rem == 0x1000 && (half & 1)))
-        half++; /* may carry into the exponent: that is correct rounding */
-    return (uint16_t)(sign | half);
+    /* a carry out of the mantissa goes into the exponent: that is correct
+     * rounding (up to infinity, too) */
+    return (uint16_t)(sign | (((uint32_t)e << 10) + shift_rne(man, 13)));
 }
 
 float mb_bf16_to_f32(uint16_t h)
