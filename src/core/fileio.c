@@ -121,21 +121,12 @@ static const char *sep_after(const char *p)
     return n && p[n - 1] == '/' ? "" : "/";
 }
 
-/* The directory part of p ("." when it has none); caller frees. */
-static char *dir_of(const char *p)
+char *mb__dir_of(const char *p)
 {
     const char *slash = strrchr(p, '/');
     if (!slash)
         return mb__strdup(".");
-    if (slash == p)
-        return mb__strdup("/");
-    size_t n = (size_t)(slash - p);
-    char *d = mb__malloc(n + 1);
-    if (d) {
-        memcpy(d, p, n);
-        d[n] = '\0';
-    }
-    return d;
+    return mb__strndup(p, slash == p ? 1 : (size_t)(slash - p));
 }
 
 mb_status mb__mkdirs(const char *dir, mb_err *err)
@@ -217,7 +208,7 @@ static mb_status replace_regular(const char *path, const char *target,
                                  const void *a, size_t alen, const void *b,
                                  size_t blen, mb_err *err)
 {
-    char *dir = dir_of(target), *tmp = NULL;
+    char *dir = mb__dir_of(target), *tmp = NULL;
     if (!dir)
         return mb__fail(err, MB_ENOMEM, "out of memory writing %s", path);
     int fd = open_temp(dir, &tmp);
@@ -361,7 +352,7 @@ static mb_status probe_dir(const char *dir, const char *path, mb_err *err)
 static mb_status check_dir_of(const char *target, const char *path,
                               int create, mb_err *err)
 {
-    char *dir = dir_of(target);
+    char *dir = mb__dir_of(target);
     if (!dir)
         return mb__fail(err, MB_ENOMEM, "out of memory");
     mb_status s = create ? mb__mkdirs(dir, err) : MB_OK;

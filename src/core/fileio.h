@@ -70,6 +70,9 @@ void mb__sha256_hex(const void *data, size_t len, char hex[65]);
 
 /* Size of a file in bytes, or -1 (errno set). */
 int64_t mb__file_size(const char *path);
+/* The directory part of p ("." when it has none, "/" for "/name"), a new
+ * string the caller frees; NULL when memory runs out. */
+char *mb__dir_of(const char *p);
 /* Pointer to the last path component of p (inside p). */
 const char *mb__basename(const char *p);
 

@@ -234,26 +234,17 @@ struct tsum {
 static void ext_entry(ctx *c, const mb_pb *r, const mb_pb_field *e,
                       struct tsum *t)
 {
-    mb_pb sub = mb__pb_sub(r, e);
-    mb_pb_field f, k = {0}, v = {0};
-    while (mb__pb_next(&sub, &f, c->err) == MB_OK && f.num) {
-        if (f.num == 1 && f.wire == MB_PB_LEN)
-            k = f;
-        else if (f.num == 2 && f.wire == MB_PB_LEN)
-            v = f;
-    }
-    if (!k.data)
+    mb_pb_field k, v;
+    uint64_t x;
+    /* a summary, not a load: a damaged entry keeps what could be read */
+    (void)mb__pb_string_entry(r, e, &k, &v, c->err);
+    if (!k.num)
         return;
     if (mb__pb_streq(&k, "location")) {
         t->loc = v;
         t->has_loc = 1;
-    } else if (mb__pb_streq(&k, "offset") || mb__pb_streq(&k, "length")) {
-        char tmp[32];
-        if (v.len == 0 || v.len >= sizeof tmp)
-            return;
-        memcpy(tmp, v.data, v.len);
-        tmp[v.len] = '\0';
-        uint64_t x = strtoull(tmp, NULL, 10);
+    } else if ((mb__pb_streq(&k, "offset") || mb__pb_streq(&k, "length")) &&
+               mb__pb_decimal(&v, &x)) {
         if (mb__pb_streq(&k, "offset"))
             t->ext_offset = x;
         else
@@ -801,9 +792,7 @@ mb_status mb__onnx_inspect(const char *path, json_t **out, mb_err *err)
         return s;
     c.base = map.data;
     c.len = map.len;
-    const char *slash = strrchr(path, '/');
-    c.dir = slash ? mb__strndup(path, slash == path ? 1 : (size_t)(slash - path))
-                  : mb__strdup(".");
+    c.dir = mb__dir_of(path);
     c.op_types = json_object();
     c.sub_op_types = json_object();
     c.ext_files = json_array();

@@ -29,6 +29,7 @@
 #include "mbench.h"
 
 #include <stddef.h>
+#include <stdbool.h>
 #include <stdint.h>
 
 /* Wire types (the low three bits of a tag). */
@@ -121,6 +122,17 @@ char *mb__pb_strdup(const mb_pb_field *f);
 
 /* Nonzero when a MB_PB_LEN payload equals the C string s. */
 int mb__pb_streq(const mb_pb_field *f, const char *s);
+
+/* Reads the StringStringEntryProto payload of field e (key = 1, value = 2,
+ * both MB_PB_LEN) of reader r into *key and *val; one that is absent stays
+ * zeroed (num 0).  Fails as mb__pb_next does, keeping what it had read. */
+mb_status mb__pb_string_entry(const mb_pb *r, const mb_pb_field *e,
+                              mb_pb_field *key, mb_pb_field *val,
+                              mb_err *err);
+
+/* A MB_PB_LEN payload holding a decimal number (digits only, below 2^64)
+ * into *v; false when it holds anything else. */
+bool mb__pb_decimal(const mb_pb_field *f, uint64_t *v);
 
 /* Writers (for mb__onnx_tensor_encode and tests): append a varint, a tag,
  * or a length-delimited field to b.  Errors surface as b->oom. */
