@@ -120,17 +120,15 @@ static const char *metric(const json_t *o, const char *key, char *buf,
 
 static void shape_of(const json_t *m, char *buf, size_t len)
 {
-    size_t off = (size_t)snprintf(buf, len, "[");
+    int64_t dims[MB_MAX_RANK];
+    int rank = 0;
     size_t i;
     const json_t *d;
     json_array_foreach(json_object_get(m, "shape"), i, d) {
-        if (off >= len)
-            return;
-        off += (size_t)snprintf(buf + off, len - off, "%s%lld", i ? "," : "",
-                                (long long)json_integer_value(d));
+        if (rank < MB_MAX_RANK)
+            dims[rank++] = (int64_t)json_integer_value(d);
     }
-    if (off < len)
-        snprintf(buf + off, len - off, "]");
+    mb_shape_str(dims, rank, buf, len);
 }
 
 static void runs_section(vw *w, const json_t *v)
@@ -339,50 +337,52 @@ static void body(vw *w, const json_t *doc, const json_t *v)
     field(w, "Made by", line);
 }
 
-mb_status mb__validation_md(const json_t *doc, mb_buf *out, mb_err *err)
+/* Writes the report of doc in one format: Markdown, or a whole HTML page
+ * (head, body, the document embedded for tools). */
+static mb_status render(const json_t *doc, mb_buf *out, int html, mb_err *err)
 {
     const json_t *v = json_object_get(doc, "validation");
     if (!json_is_object(v))
         return mb__fail(err, MB_EINVAL,
                         "not a validation document (no \"validation\" "
                         "object); write it with mbench validate --json");
-    vw w = {out, 0, 0};
+    vw w = {out, html, 0};
+    if (html) {
+        mb__buf_puts(out,
+                     "<!DOCTYPE html>\n<html lang=\"en\"><head><meta "
+                     "charset=\"utf-8\">\n<meta http-equiv=\"Content-Security-"
+                     "Policy\" content=\"default-src 'none'; style-src "
+                     "'unsafe-inline'\">\n<meta name=\"color-scheme\" "
+                     "content=\"light dark\">\n<title>mbench validate: ");
+        mb__html_escape(out, json_is_true(json_object_get(v, "passed"))
+                                 ? "PASS"
+                                 : "FAIL");
+        mb__buf_puts(out, "</title>\n<style>body{font:14px/1.45 system-ui,"
+                          "sans-serif;margin:2em auto;max-width:70em;padding:0 "
+                          "1em}table{border-collapse:collapse;margin:.5em 0 "
+                          "1.5em}td,th{border:1px solid #8886;padding:.2em "
+                          ".6em;text-align:left}th{background:#8882}</style>"
+                          "</head>\n<body>\n");
+    }
     body(&w, doc, v);
     end_list(&w);
+    if (html) {
+        mb__buf_puts(out, "<script type=\"application/json\" "
+                          "id=\"mbench-data\">\n");
+        mb__json_script_embed(out, doc);
+        mb__buf_puts(out, "\n</script>\n</body></html>\n");
+    }
     if (out->oom)
         return mb__fail(err, MB_ENOMEM, "out of memory writing the report");
     return MB_OK;
 }
 
+mb_status mb__validation_md(const json_t *doc, mb_buf *out, mb_err *err)
+{
+    return render(doc, out, 0, err);
+}
+
 mb_status mb__validation_html(const json_t *doc, mb_buf *out, mb_err *err)
 {
-    const json_t *v = json_object_get(doc, "validation");
-    if (!json_is_object(v))
-        return mb__fail(err, MB_EINVAL,
-                        "not a validation document (no \"validation\" "
-                        "object); write it with mbench validate --json");
-    vw w = {out, 1, 0};
-    mb__buf_puts(out,
-                 "<!DOCTYPE html>\n<html lang=\"en\"><head><meta "
-                 "charset=\"utf-8\">\n<meta http-equiv=\"Content-Security-"
-                 "Policy\" content=\"default-src 'none'; style-src "
-                 "'unsafe-inline'\">\n<meta name=\"color-scheme\" "
-                 "content=\"light dark\">\n<title>mbench validate: ");
-    mb__html_escape(out, json_is_true(json_object_get(v, "passed")) ? "PASS"
-                                                                    : "FAIL");
-    mb__buf_puts(out, "</title>\n<style>body{font:14px/1.45 system-ui,"
-                      "sans-serif;margin:2em auto;max-width:70em;padding:0 "
-                      "1em}table{border-collapse:collapse;margin:.5em 0 "
-                      "1.5em}td,th{border:1px solid #8886;padding:.2em "
-                      ".6em;text-align:left}th{background:#8882}</style>"
-                      "</head>\n<body>\n");
-    body(&w, doc, v);
-    end_list(&w);
-    mb__buf_puts(out, "<script type=\"application/json\" "
-                      "id=\"mbench-data\">\n");
-    mb__json_script_embed(out, doc);
-    mb__buf_puts(out, "\n</script>\n</body></html>\n");
-    if (out->oom)
-        return mb__fail(err, MB_ENOMEM, "out of memory writing the report");
-    return MB_OK;
+    return render(doc, out, 1, err);
 }

@@ -241,27 +241,12 @@ static mb_status parse_header(cursor *c, npy_header *h)
 static void byteswap(void *data, size_t count, size_t esize)
 {
     uint8_t *p = data;
-    if (esize == 2) {
-        for (size_t i = 0; i < count; i++, p += 2) {
-            uint8_t t = p[0];
-            p[0] = p[1];
-            p[1] = t;
+    for (size_t i = 0; i < count; i++, p += esize)
+        for (size_t lo = 0, hi = esize - 1; lo < hi; lo++, hi--) {
+            uint8_t t = p[lo];
+            p[lo] = p[hi];
+            p[hi] = t;
         }
-    } else if (esize == 4) {
-        for (size_t i = 0; i < count; i++, p += 4) {
-            uint32_t v;
-            memcpy(&v, p, 4);
-            v = __builtin_bswap32(v);
-            memcpy(p, &v, 4);
-        }
-    } else if (esize == 8) {
-        for (size_t i = 0; i < count; i++, p += 8) {
-            uint64_t v;
-            memcpy(&v, p, 8);
-            v = __builtin_bswap64(v);
-            memcpy(p, &v, 8);
-        }
-    }
 }
 
 /* Element size that byte swapping works on (complex: each component). */

@@ -790,8 +790,8 @@ mb_status mb__onnx_inspect(const char *path, json_t **out, mb_err *err)
     mb_status s = mb__onnx_image_load(path, &map, err);
     if (s)
         return s;
-    c.base = map.data;
-    c.len = map.len;
+    c.base = map.map.data;
+    c.len = map.map.len;
     c.dir = mb__dir_of(path);
     c.op_types = json_object();
     c.sub_op_types = json_object();
@@ -804,7 +804,7 @@ mb_status mb__onnx_inspect(const char *path, json_t **out, mb_err *err)
         goto done;
     }
     json_object_set_new(o, "path", json_string(path));
-    set_int(o, "file_bytes", (uint64_t)map.len);
+    set_int(o, "file_bytes", (uint64_t)map.map.len);
     json_object_set_new(o, "ir_version", json_null());
     json_object_set_new(o, "producer_name", json_string(""));
     json_object_set_new(o, "producer_version", json_string(""));

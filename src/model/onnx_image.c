@@ -200,15 +200,14 @@ mb_status mb__onnx_image_load(const char *path, mb_onnx_image *img,
                         strerror(eno));
     }
     mprotect(p, size, PROT_READ);
-    img->data = p;
-    img->len = size;
+    img->map = (mb_map){p, size};
     return MB_OK;
 }
 
 void mb__onnx_image_free(mb_onnx_image *img)
 {
-    if (img && img->data && img->len)
-        munmap((void *)img->data, img->len);
-    if (img)
-        memset(img, 0, sizeof *img);
+    if (img) {
+        mb__unmap(&img->map);
+        img->copied = 0;
+    }
 }
