@@ -6,6 +6,7 @@
 #include "core/err.h"
 
 #include <math.h>
+#include <stdbool.h>
 #include <stddef.h>
 #include <string.h>
 
@@ -65,31 +66,28 @@ static const struct {
 };
 
 /* Top-level figures written as they are: a count (size_t) or a metric
- * (double, through mb__json_metric). */
-typedef struct jfield {
+ * (double, through mb__json_metric), in groups written together. */
+enum { G_COUNTS, G_CLASSIFIER };
+static const struct {
     const char *key;
     size_t off;
     int metric;
-} jfield;
-
-static const jfield count_fields[] = {
-    {"count", offsetof(mb_metrics, count), 0},
-    {"finite", offsetof(mb_metrics, finite), 0},
-    {"nan_baseline", offsetof(mb_metrics, nan_a), 0},
-    {"nan_candidate", offsetof(mb_metrics, nan_b), 0},
-    {"inf_baseline", offsetof(mb_metrics, inf_a), 0},
-    {"inf_candidate", offsetof(mb_metrics, inf_b), 0},
-    {"nonfinite_new", offsetof(mb_metrics, nonfinite_new), 0},
-};
-
-static const jfield classifier_fields[] = {
-    {"rows", offsetof(mb_metrics, rows), 0},
-    {"classes", offsetof(mb_metrics, classes), 0},
-    {"top1_agreement", offsetof(mb_metrics, top1_agreement), 1},
-    {"top5_agreement", offsetof(mb_metrics, top5_agreement), 1},
-    {"kl_mean", offsetof(mb_metrics, kl_mean), 1},
-    {"kl_max", offsetof(mb_metrics, kl_max), 1},
-    {"kl_rows", offsetof(mb_metrics, kl_rows), 0},
+    int group;
+} jfields[] = {
+    {"count", offsetof(mb_metrics, count), 0, G_COUNTS},
+    {"finite", offsetof(mb_metrics, finite), 0, G_COUNTS},
+    {"nan_baseline", offsetof(mb_metrics, nan_a), 0, G_COUNTS},
+    {"nan_candidate", offsetof(mb_metrics, nan_b), 0, G_COUNTS},
+    {"inf_baseline", offsetof(mb_metrics, inf_a), 0, G_COUNTS},
+    {"inf_candidate", offsetof(mb_metrics, inf_b), 0, G_COUNTS},
+    {"nonfinite_new", offsetof(mb_metrics, nonfinite_new), 0, G_COUNTS},
+    {"rows", offsetof(mb_metrics, rows), 0, G_CLASSIFIER},
+    {"classes", offsetof(mb_metrics, classes), 0, G_CLASSIFIER},
+    {"top1_agreement", offsetof(mb_metrics, top1_agreement), 1, G_CLASSIFIER},
+    {"top5_agreement", offsetof(mb_metrics, top5_agreement), 1, G_CLASSIFIER},
+    {"kl_mean", offsetof(mb_metrics, kl_mean), 1, G_CLASSIFIER},
+    {"kl_max", offsetof(mb_metrics, kl_max), 1, G_CLASSIFIER},
+    {"kl_rows", offsetof(mb_metrics, kl_rows), 0, G_CLASSIFIER},
 };
 
 static double dget(const mb_metrics *m, size_t off)
@@ -106,21 +104,22 @@ static size_t nget(const mb_metrics *m, size_t off)
     return v;
 }
 
-/* Writes the n fields of f from m into o; with m NULL, only the metrics,
- * as null. */
-static void put_fields(json_t *o, const mb_metrics *m, const jfield *f,
-                       size_t n)
+/* Writes the jfields of `group` from m into o; with m NULL, only the
+ * metrics, as null. */
+static void put_fields(json_t *o, const mb_metrics *m, int group)
 {
-    for (size_t i = 0; i < n; i++) {
+    for (size_t i = 0; i < sizeof jfields / sizeof jfields[0]; i++) {
         json_t *v;
+        if (jfields[i].group != group)
+            continue;
         if (!m)
-            v = f[i].metric ? json_null() : NULL;
-        else if (f[i].metric)
-            v = mb__json_metric(dget(m, f[i].off));
+            v = jfields[i].metric ? json_null() : NULL;
+        else if (jfields[i].metric)
+            v = mb__json_metric(dget(m, jfields[i].off));
         else
-            v = json_integer((json_int_t)nget(m, f[i].off));
+            v = json_integer((json_int_t)nget(m, jfields[i].off));
         if (v)
-            json_object_set_new(o, f[i].key, v);
+            json_object_set_new(o, jfields[i].key, v);
     }
 }
 
@@ -164,17 +163,41 @@ static const char *range_name(mb_range_source s)
     }
 }
 
-static json_t *worst_json(const mb_metrics_result *res)
+/* Whether dfields[f] is reported for this result: the classifier figures
+ * only for classifier outputs, SSIM only where it applied. */
+static bool applies(size_t f, const mb_metrics_result *res)
 {
-    json_t *w = json_object();
+    if (dfields[f].classifier && !res->total.classifier)
+        return false;
+    return dfields[f].off != offsetof(mb_metrics, ssim) ||
+           res->total.ssim_images > 0;
+}
+
+/* w[key] = {"sample": s, "value": value}. */
+static void put_worst(json_t *w, const char *key, size_t s, json_t *value)
+{
+    json_t *o = json_object();
+    json_object_set_new(o, "sample", json_integer((json_int_t)s));
+    json_object_set_new(o, "value", value);
+    json_object_set_new(w, key, o);
+}
+
+/* One walk over the samples for both per-sample sections: w gets the worst
+ * sample of each metric, p (unless NULL) every sample's value of each. */
+static void sample_sections(const mb_metrics_result *res, json_t *w,
+                            json_t *p)
+{
     size_t S = res->n_samples;
     for (size_t f = 0; f < sizeof dfields / sizeof dfields[0]; f++) {
-        if (dfields[f].classifier && !res->total.classifier)
+        if (!applies(f, res))
             continue;
         size_t best = S;
         double bv = NAN;
+        json_t *arr = p ? json_array() : NULL;
         for (size_t s = 0; s < S; s++) {
             double v = dget(&res->samples[s], dfields[f].off);
+            if (arr)
+                json_array_append_new(arr, mb__json_metric(v));
             if (isnan(v))
                 continue;
             if (best == S || (dfields[f].high ? v > bv : v < bv)) {
@@ -182,42 +205,19 @@ static json_t *worst_json(const mb_metrics_result *res)
                 bv = v;
             }
         }
-        if (best == S)
-            continue;
-        json_t *o = json_object();
-        json_object_set_new(o, "sample", json_integer((json_int_t)best));
-        json_object_set_new(o, "value", mb__json_metric(bv));
-        json_object_set_new(w, dfields[f].key, o);
+        if (best < S)
+            put_worst(w, dfields[f].key, best, mb__json_metric(bv));
+        if (arr)
+            json_object_set_new(p, dfields[f].key, arr);
     }
     size_t best = 0;
     for (size_t s = 1; s < S; s++)
         if (res->samples[s].allclose_fail > res->samples[best].allclose_fail)
             best = s;
-    json_t *o = json_object();
-    json_object_set_new(o, "sample", json_integer((json_int_t)best));
-    json_object_set_new(
-        o, "value",
-        json_integer((json_int_t)res->samples[best].allclose_fail));
-    json_object_set_new(w, "allclose_fail", o);
-    return w;
-}
-
-static json_t *per_sample_json(const mb_metrics_result *res)
-{
-    json_t *p = json_object();
-    size_t S = res->n_samples;
-    for (size_t f = 0; f < sizeof dfields / sizeof dfields[0]; f++) {
-        if (dfields[f].classifier && !res->total.classifier)
-            continue;
-        if (dfields[f].off == offsetof(mb_metrics, ssim) &&
-            res->total.ssim_images == 0)
-            continue;
-        json_t *arr = json_array();
-        for (size_t s = 0; s < S; s++)
-            json_array_append_new(
-                arr, mb__json_metric(dget(&res->samples[s], dfields[f].off)));
-        json_object_set_new(p, dfields[f].key, arr);
-    }
+    put_worst(w, "allclose_fail", best,
+              json_integer((json_int_t)res->samples[best].allclose_fail));
+    if (!p)
+        return;
     json_t *fail = json_array(), *nf = json_array(), *t1 = json_array();
     for (size_t s = 0; s < S; s++) {
         const mb_metrics *m = &res->samples[s];
@@ -232,7 +232,6 @@ static json_t *per_sample_json(const mb_metrics_result *res)
         json_object_set_new(p, "top1_agree", t1);
     else
         json_decref(t1);
-    return p;
 }
 
 #define SETN(o, k, v) json_object_set_new((o), (k), json_integer((json_int_t)(v)))
@@ -258,7 +257,7 @@ json_t *mb__metrics_to_json(const mb_tensor *a, const mb_tensor *b,
                         json_string(mb_dtype_name(a->dtype)));
     json_object_set_new(o, "dtype_candidate",
                         json_string(mb_dtype_name(b->dtype)));
-    put_fields(o, m, count_fields, sizeof count_fields / sizeof *count_fields);
+    put_fields(o, m, G_COUNTS);
     json_object_set_new(o, "atol", json_real(opts->atol));
     json_object_set_new(o, "rtol", json_real(opts->rtol));
     SETN(o, "allclose_fail", m->allclose_fail);
@@ -279,13 +278,16 @@ json_t *mb__metrics_to_json(const mb_tensor *a, const mb_tensor *b,
     json_object_set_new(o, "ssim_mode", json_string(opts->ssim_3d ? "3d" : "2d"));
     SETN(o, "ssim_images", m->ssim_images);
     json_object_set_new(o, "classifier", json_boolean(m->classifier));
-    put_fields(o, m->classifier ? m : NULL, classifier_fields,
-               sizeof classifier_fields / sizeof *classifier_fields);
+    put_fields(o, m->classifier ? m : NULL, G_CLASSIFIER);
     SETN(o, "samples", res->n_samples);
     if (res->samples && res->n_samples > 1) {
-        json_object_set_new(o, "worst", worst_json(res));
+        json_t *w = json_object(), *p = NULL;
         if (opts->per_sample_max > 0 && res->n_samples <= opts->per_sample_max)
-            json_object_set_new(o, "per_sample", per_sample_json(res));
+            p = json_object();
+        sample_sections(res, w, p);
+        json_object_set_new(o, "worst", w);
+        if (p)
+            json_object_set_new(o, "per_sample", p);
     }
     return o;
 }
