@@ -7,6 +7,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <nettle/sha2.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -258,30 +259,56 @@ static mb_status replace_regular(const char *path, const char *target,
     return MB_OK;
 }
 
+/* Where an output path's bytes go: one of our descriptors (fd >= 0), or
+ * target (not a symlink; caller frees) with what stat says of it. */
+typedef struct dest {
+    int fd;
+    char *target;
+    bool exists;   /* stat succeeded: st holds */
+    int stat_errno; /* why it did not */
+    struct stat st;
+} dest;
+
+static mb_status locate(const char *path, dest *d, mb_err *err)
+{
+    mb_status s = resolve(path, &d->fd, &d->target, err);
+    if (s == MB_OK && d->target) {
+        d->exists = stat(d->target, &d->st) == 0;
+        d->stat_errno = d->exists ? 0 : errno;
+    } else {
+        d->exists = false;
+    }
+    return s;
+}
+
+/* The error for an output path that is a directory. */
+static mb_status is_a_directory(const char *path, mb_err *err)
+{
+    return mb__fail(err, MB_EIO,
+                    "cannot write %s: it is a directory (name a file, e.g. "
+                    "%s%sresult.json)",
+                    path, path, sep_after(path));
+}
+
 /* Writes a + b to path, the way its kind of path needs (fileio.h). */
 static mb_status write_out(const char *path, const void *a, size_t alen,
                            const void *b, size_t blen, int append,
                            mb_err *err)
 {
-    int fd;
-    char *target;
-    mb_status s = resolve(path, &fd, &target, err);
+    dest d;
+    mb_status s = locate(path, &d, err);
     if (s)
         return s;
-    if (fd >= 0) {
+    if (d.fd >= 0) {
         fflush(stdout);
         fflush(stderr);
-        return write_fd(fd, strcmp(path, "-") ? path : "stdout", a, alen, b,
+        return write_fd(d.fd, strcmp(path, "-") ? path : "stdout", a, alen, b,
                         blen, err);
     }
-    struct stat st;
-    int exists = stat(target, &st) == 0;
-    if (exists && S_ISDIR(st.st_mode)) {
-        s = mb__fail(err, MB_EIO,
-                     "cannot write %s: it is a directory (name a file, e.g. "
-                     "%s%sresult.json)",
-                     path, path, sep_after(path));
-    } else if (exists && !S_ISREG(st.st_mode)) {
+    char *target = d.target;
+    if (d.exists && S_ISDIR(d.st.st_mode)) {
+        s = is_a_directory(path, err);
+    } else if (d.exists && !S_ISREG(d.st.st_mode)) {
         /* a device, FIFO or socket: write through it, never replace it */
         int o = open(target,
                      O_WRONLY | O_CLOEXEC | (append ? O_APPEND : 0));
@@ -308,20 +335,18 @@ mb_status mb__write_file_atomic(const char *path, const void *data, size_t len,
 mb_status mb__append_file_atomic(const char *path, const void *data,
                                  size_t len, mb_err *err)
 {
-    int fd;
-    char *target;
-    mb_status s = resolve(path, &fd, &target, err);
+    dest d;
+    mb_status s = locate(path, &d, err);
     if (s)
         return s;
     char *old = NULL;
     size_t olen = 0;
-    struct stat st;
-    if (target && stat(target, &st) == 0 && S_ISREG(st.st_mode) &&
-        (s = mb__read_file(target, &old, &olen, err))) {
-        free(target);
+    if (d.exists && S_ISREG(d.st.st_mode) &&
+        (s = mb__read_file(d.target, &old, &olen, err))) {
+        free(d.target);
         return s;
     }
-    free(target);
+    free(d.target);
     s = write_out(path, old ? old : "", olen, data, len, 1, err);
     free(old);
     return s;
@@ -368,35 +393,31 @@ mb_status mb__output_check(const char *path, mb_err *err)
         return mb__fail(err, MB_EINVAL,
                         "empty output path (give a file name, or - for "
                         "stdout)");
-    int fd;
-    char *target;
-    mb_status s = resolve(path, &fd, &target, err);
+    dest d;
+    mb_status s = locate(path, &d, err);
     if (s)
         return s;
-    if (fd >= 0) {
-        if (fcntl(fd, F_GETFL) < 0)
+    if (d.fd >= 0) {
+        if (fcntl(d.fd, F_GETFL) < 0)
             return mb__fail(err, MB_EIO,
                             "cannot write %s: descriptor %d is not open", path,
-                            fd);
+                            d.fd);
         return MB_OK;
     }
+    char *target = d.target;
     size_t tl = strlen(target);
-    struct stat st;
-    if (stat(target, &st) == 0) {
-        if (S_ISDIR(st.st_mode))
-            s = mb__fail(err, MB_EIO,
-                         "cannot write %s: it is a directory (name a file, "
-                         "e.g. %s%sresult.json)",
-                         path, path, sep_after(path));
-        else if (!S_ISREG(st.st_mode)) /* device, FIFO: written through */
+    if (d.exists) {
+        if (S_ISDIR(d.st.st_mode))
+            s = is_a_directory(path, err);
+        else if (!S_ISREG(d.st.st_mode)) /* device, FIFO: written through */
             s = access(target, W_OK) == 0
                     ? MB_OK
                     : mb__fail(err, MB_EIO, "cannot write %s: %s", path,
                                strerror(errno));
         else
             s = check_dir_of(target, path, 0, err);
-    } else if (errno != ENOENT) {
-        int e = errno;
+    } else if (d.stat_errno != ENOENT) {
+        int e = d.stat_errno;
         s = mb__fail(err, MB_EIO, "cannot write %s: %s (%s)", path,
                      strerror(e),
                      e == ENOTDIR ? "a file is in the way of its directory; "
