@@ -19,10 +19,10 @@
 /* A set of named tensors read from one path. */
 typedef struct tset {
     mb_tensor *t;
-    char **key;   /* file stem or npz member name */
-    char **alt;   /* name stored inside a .pb, or NULL */
+    char **key; /* file stem or npz member name */
+    char **alt; /* name stored inside a .pb, or NULL */
     size_t n, cap;
-    int single;   /* one file holding one tensor */
+    int single; /* one file holding one tensor */
 } tset;
 
 static void tset_free(tset *s)
@@ -128,7 +128,8 @@ static mb_status load_path(const char *path, tset *s, mb_err *err)
             !ends_with(path, ".npz"))
             return mb__fail(err, MB_EINVAL,
                             "%s: unknown tensor file type; use .npy, .npz, "
-                            ".pb or a directory of them", path);
+                            ".pb or a directory of them",
+                            path);
         mb_status st = load_file(path, s, err);
         s->single = st == MB_OK && s->n == 1 && !ends_with(path, ".npz");
         return st;
@@ -159,8 +160,8 @@ static mb_status load_path(const char *path, tset *s, mb_err *err)
     /* An ONNX test_data_set directory: compare its outputs only. */
     int onnx_layout = 0;
     for (size_t i = 0; i < n; i++)
-        onnx_layout |= strncmp(names[i], "output_", 7) == 0 &&
-                       ends_with(names[i], ".pb");
+        onnx_layout |=
+            strncmp(names[i], "output_", 7) == 0 && ends_with(names[i], ".pb");
     if (onnx_layout) {
         size_t k = 0;
         for (size_t i = 0; i < n; i++) {
@@ -251,8 +252,7 @@ static int all_unnamed_outputs(const tset *s, const size_t *idx, size_t n)
  * other side's remaining tensors in order) when one side's leftovers are
  * all such outputs and both sides have as many.  Says so on stderr. */
 static void pair_by_position(const tset *a, const tset *b, size_t *pair,
-                             char *used_a, char *used_b,
-                             const mb__diff_req *rq)
+                             char *used_a, char *used_b, const mb__diff_req *rq)
 {
     size_t *ia = mb__calloc(a->n ? a->n : 1, sizeof *ia);
     size_t *ib = mb__calloc(b->n ? b->n : 1, sizeof *ib);
@@ -262,7 +262,8 @@ static void pair_by_position(const tset *a, const tset *b, size_t *pair,
         return;
     }
     size_t na = unmatched(a, used_a, ia), nb = unmatched(b, used_b, ib);
-    int ua = all_unnamed_outputs(a, ia, na), ub = all_unnamed_outputs(b, ib, nb);
+    int ua = all_unnamed_outputs(a, ia, na),
+        ub = all_unnamed_outputs(b, ib, nb);
     if (na == nb && (ua || ub)) {
         if (ua)
             sort_by_output_index(a, ia, na);
@@ -318,14 +319,16 @@ static mb_status pair_sets(const tset *a, const tset *b, size_t *pair,
         if (!used_a[i])
             st = mb__fail(err, MB_EDATA,
                           "%s has no tensor named '%s' (as %s has); name the "
-                          "files alike", pb, a->key[i], pa);
+                          "files alike",
+                          pb, a->key[i], pa);
     }
     free(used_a);
     for (size_t j = 0; j < b->n && st == MB_OK; j++)
         if (!used[j])
             st = mb__fail(err, MB_EDATA,
                           "%s has no tensor named '%s' (as %s has); name the "
-                          "files alike", pa, b->key[j], pb);
+                          "files alike",
+                          pa, b->key[j], pb);
     free(used);
     return st;
 }
@@ -338,8 +341,7 @@ static json_t *diff_doc(const mb__diff_req *rq, json_t *outs, json_t *gv,
     json_object_set_new(doc, "schema", json_string("mbench.diff/1"));
     json_object_set_new(doc, "kind", json_string("diff"));
     if (rq->command_line)
-        json_object_set_new(doc, "command_line",
-                            json_string(rq->command_line));
+        json_object_set_new(doc, "command_line", json_string(rq->command_line));
     json_object_set_new(doc, "mbench",
                         json_pack("{s:s, s:s}", "version", mb_version(),
                                   "commit", mb_build_commit()));

@@ -37,10 +37,18 @@ void mb__metric_opts_defaults(mb_metric_opts *o)
 int mb__metrics_dtype_ok(mb_dtype t)
 {
     switch (t) {
-    case MB_DTYPE_FLOAT32: case MB_DTYPE_FLOAT64: case MB_DTYPE_FLOAT16:
-    case MB_DTYPE_BFLOAT16: case MB_DTYPE_UINT8: case MB_DTYPE_INT8:
-    case MB_DTYPE_UINT16: case MB_DTYPE_INT16: case MB_DTYPE_INT32:
-    case MB_DTYPE_INT64: case MB_DTYPE_UINT32: case MB_DTYPE_UINT64:
+    case MB_DTYPE_FLOAT32:
+    case MB_DTYPE_FLOAT64:
+    case MB_DTYPE_FLOAT16:
+    case MB_DTYPE_BFLOAT16:
+    case MB_DTYPE_UINT8:
+    case MB_DTYPE_INT8:
+    case MB_DTYPE_UINT16:
+    case MB_DTYPE_INT16:
+    case MB_DTYPE_INT32:
+    case MB_DTYPE_INT64:
+    case MB_DTYPE_UINT32:
+    case MB_DTYPE_UINT64:
     case MB_DTYPE_BOOL:
         return 1;
     default:
@@ -48,28 +56,47 @@ int mb__metrics_dtype_ok(mb_dtype t)
     }
 }
 
-void mb__tensor_load_f64(const mb_tensor *t, size_t off, size_t n,
-                         double *dst)
+void mb__tensor_load_f64(const mb_tensor *t, size_t off, size_t n, double *dst)
 {
     const unsigned char *p = t->data;
     size_t i;
-#define LOAD_AS(T)                                                          \
-    do {                                                                    \
-        const T *s = (const T *)(const void *)p + off;                      \
-        for (i = 0; i < n; i++)                                             \
-            dst[i] = (double)s[i];                                          \
+#define LOAD_AS(T)                                                             \
+    do {                                                                       \
+        const T *s = (const T *)(const void *)p + off;                         \
+        for (i = 0; i < n; i++)                                                \
+            dst[i] = (double)s[i];                                             \
     } while (0)
     switch (t->dtype) {
-    case MB_DTYPE_FLOAT32: LOAD_AS(float); break;
-    case MB_DTYPE_FLOAT64: LOAD_AS(double); break;
-    case MB_DTYPE_UINT8: LOAD_AS(uint8_t); break;
-    case MB_DTYPE_INT8: LOAD_AS(int8_t); break;
-    case MB_DTYPE_UINT16: LOAD_AS(uint16_t); break;
-    case MB_DTYPE_INT16: LOAD_AS(int16_t); break;
-    case MB_DTYPE_INT32: LOAD_AS(int32_t); break;
-    case MB_DTYPE_INT64: LOAD_AS(int64_t); break;
-    case MB_DTYPE_UINT32: LOAD_AS(uint32_t); break;
-    case MB_DTYPE_UINT64: LOAD_AS(uint64_t); break;
+    case MB_DTYPE_FLOAT32:
+        LOAD_AS(float);
+        break;
+    case MB_DTYPE_FLOAT64:
+        LOAD_AS(double);
+        break;
+    case MB_DTYPE_UINT8:
+        LOAD_AS(uint8_t);
+        break;
+    case MB_DTYPE_INT8:
+        LOAD_AS(int8_t);
+        break;
+    case MB_DTYPE_UINT16:
+        LOAD_AS(uint16_t);
+        break;
+    case MB_DTYPE_INT16:
+        LOAD_AS(int16_t);
+        break;
+    case MB_DTYPE_INT32:
+        LOAD_AS(int32_t);
+        break;
+    case MB_DTYPE_INT64:
+        LOAD_AS(int64_t);
+        break;
+    case MB_DTYPE_UINT32:
+        LOAD_AS(uint32_t);
+        break;
+    case MB_DTYPE_UINT64:
+        LOAD_AS(uint64_t);
+        break;
     case MB_DTYPE_BOOL: {
         const uint8_t *s = p + off;
         for (i = 0; i < n; i++)
@@ -109,9 +136,9 @@ typedef struct acc {
                      the other fields stay 0 until acc_finish */
     mb_ksum sad, ssd, saa, sbb, sab;
     moments mo;
-    double maxd;                  /* -1 when no finite pair */
+    double maxd; /* -1 when no finite pair */
     size_t maxi;
-    double amin, amax;            /* over every finite baseline value */
+    double amin, amax; /* over every finite baseline value */
 } acc;
 
 static void acc_init(acc *r)
@@ -229,7 +256,11 @@ static void acc_chunk(acc *r, const double *x, const double *y, size_t n,
         mb__ksum_add(&cbb, v * v);
         mb__ksum_add(&cab, u * v);
     }
-    r->mo = (moments){fin, ma, mb, mb__ksum_get(&caa), mb__ksum_get(&cbb),
+    r->mo = (moments){fin,
+                      ma,
+                      mb,
+                      mb__ksum_get(&caa),
+                      mb__ksum_get(&cbb),
                       mb__ksum_get(&cab)};
 }
 
@@ -381,9 +412,9 @@ static void row_item(void *user, size_t item, int worker)
              * their softmax, which would shrink it ~100-fold */
             for (size_t i = 0; i < C; i++)
                 if (x[i] > 0)
-                    mb__ksum_add(&kl, x[i] * (log(x[i]) -
-                                              log(y[i] > 1e-30 ? y[i]
-                                                               : 1e-30)));
+                    mb__ksum_add(
+                        &kl,
+                        x[i] * (log(x[i]) - log(y[i] > 1e-30 ? y[i] : 1e-30)));
         } else {
             double la = lse(x, C, x[ta]), lb = lse(y, C, y[tb]);
             for (size_t i = 0; i < C; i++) {
@@ -449,8 +480,7 @@ static mb_status classifier_pass(const mb_tensor *a, const mb_tensor *b,
     if (!j.scratch || !j.res) {
         scratch_free(j.scratch, threads);
         free(j.res);
-        return mb__fail(err, MB_ENOMEM,
-                        "out of memory for classifier metrics");
+        return mb__fail(err, MB_ENOMEM, "out of memory for classifier metrics");
     }
     mb__par_for(n_items, threads, row_item, &j);
     scratch_free(j.scratch, threads);
@@ -572,10 +602,11 @@ mb_status mb__metrics_compute_struct(const mb_tensor *a, const mb_tensor *b,
     if (!mb__metrics_dtype_ok(a->dtype) || !mb__metrics_dtype_ok(b->dtype))
         return mb__fail(err, MB_EUNSUPPORTED,
                         "%s: cannot compare %s with %s tensors; metrics need "
-                        "real numeric dtypes", tname(a),
-                        mb_dtype_name(a->dtype), mb_dtype_name(b->dtype));
-    if (!(opts->atol >= 0) || !(opts->rtol >= 0) ||
-        !(opts->data_range >= 0) || !isfinite(opts->data_range))
+                        "real numeric dtypes",
+                        tname(a), mb_dtype_name(a->dtype),
+                        mb_dtype_name(b->dtype));
+    if (!(opts->atol >= 0) || !(opts->rtol >= 0) || !(opts->data_range >= 0) ||
+        !isfinite(opts->data_range))
         return mb__fail(err, MB_EINVAL,
                         "atol, rtol and data range must be finite and >= 0");
     size_t count = mb_tensor_count(a);
@@ -654,25 +685,26 @@ mb_status mb__metrics_compute_struct(const mb_tensor *a, const mb_tensor *b,
 /* ---- accuracy against labels ------------------------------------------- */
 
 mb_status mb__topk_accuracy(const mb_tensor *logits, const int64_t *labels,
-                            size_t n, double *top1, double *top5,
-                            mb_err *err)
+                            size_t n, double *top1, double *top5, mb_err *err)
 {
     int rank = logits->rank;
     while (rank > 2 && logits->dims[rank - 1] == 1)
         rank--;
     if (rank != 2 || !mb__metrics_dtype_ok(logits->dtype)) {
         char sh[256];
-        return mb__fail(err, MB_EDATA,
-                        "%s: accuracy against labels needs [N, C] scores, got "
-                        "%s %s", tname(logits), mb_dtype_name(logits->dtype),
-                        mb_shape_str(logits->dims, logits->rank, sh,
-                                     sizeof sh));
+        return mb__fail(
+            err, MB_EDATA,
+            "%s: accuracy against labels needs [N, C] scores, got "
+            "%s %s",
+            tname(logits), mb_dtype_name(logits->dtype),
+            mb_shape_str(logits->dims, logits->rank, sh, sizeof sh));
     }
     size_t N = (size_t)logits->dims[0], C = (size_t)logits->dims[1];
     if (n != N)
         return mb__fail(err, MB_EDATA,
                         "%zu labels for %zu rows of %s; give one label per "
-                        "sample", n, N, tname(logits));
+                        "sample",
+                        n, N, tname(logits));
     if (N == 0)
         return mb__fail(err, MB_EDATA, "%s has no rows to score",
                         tname(logits));
@@ -680,8 +712,8 @@ mb_status mb__topk_accuracy(const mb_tensor *logits, const int64_t *labels,
         if (labels[i] < 0 || (uint64_t)labels[i] >= C)
             return mb__fail(err, MB_EDATA,
                             "label %lld of sample %zu is outside [0, %zu) "
-                            "for %s", (long long)labels[i], i, C,
-                            tname(logits));
+                            "for %s",
+                            (long long)labels[i], i, C, tname(logits));
     double *x = mb__calloc(C, sizeof *x);
     if (!x)
         return mb__fail(err, MB_ENOMEM, "out of memory scoring labels");
@@ -741,9 +773,9 @@ int mb__segmentation_fits(const mb_tensor *scores, const mb_tensor *masks)
 
 /* Per-class counts of one sample: argmax over the C planes of S pixels. */
 static mb_status seg_sample(const mb_tensor *t, size_t n, size_t C, size_t S,
-                            const mb_tensor *m, size_t *I, size_t *P,
-                            size_t *G, size_t *correct, double *best,
-                            double *plane, size_t *idx, mb_err *err)
+                            const mb_tensor *m, size_t *I, size_t *P, size_t *G,
+                            size_t *correct, double *best, double *plane,
+                            size_t *idx, mb_err *err)
 {
     for (size_t c = 0; c < C; c++) {
         mb__tensor_load_f64(t, (n * C + c) * S, S, plane);
@@ -769,8 +801,8 @@ static mb_status seg_sample(const mb_tensor *t, size_t n, size_t C, size_t S,
             return mb__fail(err, MB_EDATA,
                             "mask value %.17g of sample %zu (flat pixel "
                             "index %zu) is outside [0, %zu), the classes of "
-                            "%s", g, n, p, C,
-                            tname(t));
+                            "%s",
+                            g, n, p, C, tname(t));
         size_t gc = (size_t)g, pc = idx[p];
         G[gc]++;
         if (pc < C) {
@@ -837,16 +869,16 @@ mb_status mb__segmentation_scores(const mb_tensor *scores,
             }
         }
         double pix = (double)N * (double)S;
-        *out = json_pack(
-            "{s:I, s:I, s:f, s:o, s:o, s:o, s:o}", "classes", (json_int_t)C,
-            "pixels", (json_int_t)(N * S), "pixel_accuracy",
-            (double)correct / pix, "mean_iou",
-            mb__json_metric(defined ? mb__ksum_get(&si) / (double)defined
-                                    : NAN),
-            "mean_dice",
-            mb__json_metric(defined ? mb__ksum_get(&sd) / (double)defined
-                                    : NAN),
-            "iou", iou, "dice", dice);
+        *out =
+            json_pack("{s:I, s:I, s:f, s:o, s:o, s:o, s:o}", "classes",
+                      (json_int_t)C, "pixels", (json_int_t)(N * S),
+                      "pixel_accuracy", (double)correct / pix, "mean_iou",
+                      mb__json_metric(
+                          defined ? mb__ksum_get(&si) / (double)defined : NAN),
+                      "mean_dice",
+                      mb__json_metric(
+                          defined ? mb__ksum_get(&sd) / (double)defined : NAN),
+                      "iou", iou, "dice", dice);
         if (!*out)
             st = mb__fail(err, MB_ENOMEM, "out of memory");
     }

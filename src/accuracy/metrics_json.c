@@ -157,9 +157,12 @@ static json_t *index_json(const mb_tensor *t, size_t flat)
 static const char *range_name(mb_range_source s)
 {
     switch (s) {
-    case MB_RANGE_GIVEN: return "given";
-    case MB_RANGE_FALLBACK: return "fallback";
-    default: return "baseline";
+    case MB_RANGE_GIVEN:
+        return "given";
+    case MB_RANGE_FALLBACK:
+        return "fallback";
+    default:
+        return "baseline";
     }
 }
 
@@ -184,8 +187,7 @@ static void put_worst(json_t *w, const char *key, size_t s, json_t *value)
 
 /* One walk over the samples for both per-sample sections: w gets the worst
  * sample of each metric, p (unless NULL) every sample's value of each. */
-static void sample_sections(const mb_metrics_result *res, json_t *w,
-                            json_t *p)
+static void sample_sections(const mb_metrics_result *res, json_t *w, json_t *p)
 {
     size_t S = res->n_samples;
     for (size_t f = 0; f < sizeof dfields / sizeof dfields[0]; f++) {
@@ -234,7 +236,8 @@ static void sample_sections(const mb_metrics_result *res, json_t *w,
         json_decref(t1);
 }
 
-#define SETN(o, k, v) json_object_set_new((o), (k), json_integer((json_int_t)(v)))
+#define SETN(o, k, v)                                                          \
+    json_object_set_new((o), (k), json_integer((json_int_t)(v)))
 #define SETM(o, k, v) json_object_set_new((o), (k), mb__json_metric(v))
 
 json_t *mb__metrics_to_json(const mb_tensor *a, const mb_tensor *b,
@@ -275,7 +278,8 @@ json_t *mb__metrics_to_json(const mb_tensor *a, const mb_tensor *b,
         json_object_set_new(o, "max_abs_at", json_null());
     }
     put_group(o, m, 2);
-    json_object_set_new(o, "ssim_mode", json_string(opts->ssim_3d ? "3d" : "2d"));
+    json_object_set_new(o, "ssim_mode",
+                        json_string(opts->ssim_3d ? "3d" : "2d"));
     SETN(o, "ssim_images", m->ssim_images);
     json_object_set_new(o, "classifier", json_boolean(m->classifier));
     put_fields(o, m->classifier ? m : NULL, G_CLASSIFIER);

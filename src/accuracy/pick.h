@@ -48,8 +48,7 @@ typedef struct mb_judged {
  * requested names no output ("no output named 'x'; the outputs are: a, b").
  */
 mb_status mb__judged_output(const mb_out_shape *outs, size_t n,
-                            const char *requested, mb_judged *out,
-                            mb_err *err);
+                            const char *requested, mb_judged *out, mb_err *err);
 
 /* Non-zero when the shape is classifier-shaped: a float dtype, [N, C] with
  * C > 1 after dropping trailing dims of size 1. */

@@ -195,8 +195,8 @@ mb_status mb__ssim_images(const mb_tensor *a, const mb_tensor *b, int volume,
                         "SSIM needs %s of at least %d in every dimension",
                         volume ? "3-D volumes" : "2-D images", W_);
     if (n_img != n_images)
-        return mb__fail(err, MB_EINVAL, "SSIM: %zu images, room for %zu",
-                        n_img, n_images);
+        return mb__fail(err, MB_EINVAL, "SSIM: %zu images, room for %zu", n_img,
+                        n_images);
     ssim_job j;
     memset(&j, 0, sizeof j);
     j.a = a;

@@ -29,9 +29,15 @@ void mb__buf_append(mb_buf *b, const void *data, size_t n)
     b->data[b->len] = '\0';
 }
 
-void mb__buf_puts(mb_buf *b, const char *s) { mb__buf_append(b, s, strlen(s)); }
+void mb__buf_puts(mb_buf *b, const char *s)
+{
+    mb__buf_append(b, s, strlen(s));
+}
 
-void mb__buf_putc(mb_buf *b, char c) { mb__buf_append(b, &c, 1); }
+void mb__buf_putc(mb_buf *b, char c)
+{
+    mb__buf_append(b, &c, 1);
+}
 
 void mb__buf_vprintf(mb_buf *b, const char *fmt, va_list ap)
 {

@@ -42,17 +42,28 @@ void mb__err_clear(mb_err *err)
 const char *mb_status_name(mb_status s)
 {
     switch (s) {
-    case MB_OK: return "ok";
-    case MB_EINVAL: return "invalid argument";
-    case MB_ENOMEM: return "out of memory";
-    case MB_EIO: return "input/output error";
-    case MB_EFORMAT: return "bad file format";
-    case MB_EMODEL: return "unusable model";
-    case MB_EBACKEND: return "runtime error";
-    case MB_EDATA: return "data does not match the model";
-    case MB_EUNSUPPORTED: return "unsupported";
-    case MB_ECHILD: return "child process failed";
-    case MB_EINTERRUPTED: return "interrupted";
+    case MB_OK:
+        return "ok";
+    case MB_EINVAL:
+        return "invalid argument";
+    case MB_ENOMEM:
+        return "out of memory";
+    case MB_EIO:
+        return "input/output error";
+    case MB_EFORMAT:
+        return "bad file format";
+    case MB_EMODEL:
+        return "unusable model";
+    case MB_EBACKEND:
+        return "runtime error";
+    case MB_EDATA:
+        return "data does not match the model";
+    case MB_EUNSUPPORTED:
+        return "unsupported";
+    case MB_ECHILD:
+        return "child process failed";
+    case MB_EINTERRUPTED:
+        return "interrupted";
     }
     return "unknown status";
 }

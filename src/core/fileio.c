@@ -66,8 +66,7 @@ static int own_fd(const char *p)
  * missing) to where the bytes belong: *fd >= 0 for one of our own
  * descriptors, else *target (caller frees) is a path that is not a
  * symlink.  A relative link is relative to the directory holding it. */
-static mb_status resolve(const char *path, int *fd, char **target,
-                         mb_err *err)
+static mb_status resolve(const char *path, int *fd, char **target, mb_err *err)
 {
     *fd = -1;
     *target = NULL;
@@ -161,8 +160,10 @@ mb_status mb__mkdirs(const char *dir, mb_err *err)
     struct stat st;
     mb_status s = MB_OK;
     if (stat(d, &st) != 0)
-        s = mb__fail(err, MB_EIO, "cannot create directory %s: %s (choose "
-                     "another path)", d, strerror(errno));
+        s = mb__fail(err, MB_EIO,
+                     "cannot create directory %s: %s (choose "
+                     "another path)",
+                     d, strerror(errno));
     else if (!S_ISDIR(st.st_mode))
         s = mb__fail(err, MB_EIO,
                      "cannot create directory %s: a file of that name is in "
@@ -193,9 +194,8 @@ static int open_temp(const char *dir, char **tmp)
 }
 
 /* Writes a + b through a descriptor (ours, a device, a FIFO). */
-static mb_status write_fd(int fd, const char *path, const void *a,
-                          size_t alen, const void *b, size_t blen,
-                          mb_err *err)
+static mb_status write_fd(int fd, const char *path, const void *a, size_t alen,
+                          const void *b, size_t blen, mb_err *err)
 {
     if (write_all(fd, a, alen) || write_all(fd, b, blen))
         return mb__fail(err, MB_EIO, "cannot write %s: %s", path,
@@ -264,7 +264,7 @@ static mb_status replace_regular(const char *path, const char *target,
 typedef struct dest {
     int fd;
     char *target;
-    bool exists;   /* stat succeeded: st holds */
+    bool exists;    /* stat succeeded: st holds */
     int stat_errno; /* why it did not */
     struct stat st;
 } dest;
@@ -292,8 +292,7 @@ static mb_status is_a_directory(const char *path, mb_err *err)
 
 /* Writes a + b to path, the way its kind of path needs (fileio.h). */
 static mb_status write_out(const char *path, const void *a, size_t alen,
-                           const void *b, size_t blen, int append,
-                           mb_err *err)
+                           const void *b, size_t blen, int append, mb_err *err)
 {
     dest d;
     mb_status s = locate(path, &d, err);
@@ -310,8 +309,7 @@ static mb_status write_out(const char *path, const void *a, size_t alen,
         s = is_a_directory(path, err);
     } else if (d.exists && !S_ISREG(d.st.st_mode)) {
         /* a device, FIFO or socket: write through it, never replace it */
-        int o = open(target,
-                     O_WRONLY | O_CLOEXEC | (append ? O_APPEND : 0));
+        int o = open(target, O_WRONLY | O_CLOEXEC | (append ? O_APPEND : 0));
         if (o < 0) {
             s = mb__fail(err, MB_EIO, "cannot write %s: %s", path,
                          strerror(errno));
@@ -332,8 +330,8 @@ mb_status mb__write_file_atomic(const char *path, const void *data, size_t len,
     return write_out(path, data, len, "", 0, 0, err);
 }
 
-mb_status mb__append_file_atomic(const char *path, const void *data,
-                                 size_t len, mb_err *err)
+mb_status mb__append_file_atomic(const char *path, const void *data, size_t len,
+                                 mb_err *err)
 {
     dest d;
     mb_status s = locate(path, &d, err);
@@ -374,8 +372,8 @@ static mb_status probe_dir(const char *dir, const char *path, mb_err *err)
 
 /* The directory of target exists (created with its parents when create)
  * and takes new files. */
-static mb_status check_dir_of(const char *target, const char *path,
-                              int create, mb_err *err)
+static mb_status check_dir_of(const char *target, const char *path, int create,
+                              mb_err *err)
 {
     char *dir = mb__dir_of(target);
     if (!dir)
@@ -418,8 +416,7 @@ mb_status mb__output_check(const char *path, mb_err *err)
             s = check_dir_of(target, path, 0, err);
     } else if (d.stat_errno != ENOENT) {
         int e = d.stat_errno;
-        s = mb__fail(err, MB_EIO, "cannot write %s: %s (%s)", path,
-                     strerror(e),
+        s = mb__fail(err, MB_EIO, "cannot write %s: %s (%s)", path, strerror(e),
                      e == ENOTDIR ? "a file is in the way of its directory; "
                                     "choose another path"
                                   : "choose another path");
@@ -478,8 +475,7 @@ mb_status mb__read_lines(const char *path, char ***lines, size_t *n,
     return st;
 }
 
-mb_status mb__read_file(const char *path, char **data, size_t *len,
-                        mb_err *err)
+mb_status mb__read_file(const char *path, char **data, size_t *len, mb_err *err)
 {
     *data = NULL;
     if (len)
@@ -491,15 +487,16 @@ mb_status mb__read_file(const char *path, char **data, size_t *len,
     struct stat st;
     if (fstat(fileno(f), &st) != 0 || S_ISDIR(st.st_mode)) {
         fclose(f);
-        return mb__fail(err, MB_EIO, "cannot read %s: it is a directory",
-                        path);
+        return mb__fail(err, MB_EIO, "cannot read %s: it is a directory", path);
     }
     /* A device (/dev/zero, /dev/urandom) never ends: refuse it rather than
      * read until memory runs out.  Pipes and FIFOs are read to their end. */
     if (S_ISCHR(st.st_mode) || S_ISBLK(st.st_mode)) {
         fclose(f);
-        return mb__fail(err, MB_EIO, "cannot read %s: it is a device, not a "
-                        "file; give a file", path);
+        return mb__fail(err, MB_EIO,
+                        "cannot read %s: it is a device, not a "
+                        "file; give a file",
+                        path);
     }
     size_t cap = st.st_size > 0 ? (size_t)st.st_size + 1 : 4096, n = 0;
     char *buf = mb__malloc(cap);
@@ -537,8 +534,7 @@ mb_status mb__read_file(const char *path, char **data, size_t *len,
     return MB_OK;
 }
 
-mb_status mb__open_regular(const char *path, int *fd, size_t *size,
-                           mb_err *err)
+mb_status mb__open_regular(const char *path, int *fd, size_t *size, mb_err *err)
 {
     *fd = open(path, O_RDONLY | O_CLOEXEC);
     if (*fd < 0)

@@ -26,8 +26,8 @@ mb_status mb__write_file_atomic(const char *path, const void *data, size_t len,
 /* Appends to path (creating it): used for CSV row appends.  A regular file
  * is rewritten atomically (old contents + data); descriptors, devices and
  * FIFOs get data written through, as above. */
-mb_status mb__append_file_atomic(const char *path, const void *data,
-                                 size_t len, mb_err *err);
+mb_status mb__append_file_atomic(const char *path, const void *data, size_t len,
+                                 mb_err *err);
 /* Checks before any work that path can be written as above: creates its
  * missing parent directories (mkdir -p), and fails with a one-line reason
  * and fix when it is a directory, a file stands in the way of its

@@ -33,9 +33,9 @@ static int key_char(char c)
 static size_t url_authority(const char *s, size_t i, mb_buf *b)
 {
     size_t start = i;
-    while (start && (isalnum((unsigned char)s[start - 1]) ||
-                     s[start - 1] == '+' || s[start - 1] == '-' ||
-                     s[start - 1] == '.'))
+    while (start &&
+           (isalnum((unsigned char)s[start - 1]) || s[start - 1] == '+' ||
+            s[start - 1] == '-' || s[start - 1] == '.'))
         start--;
     size_t slen = i - start;
     int pg = (slen == 10 && strncasecmp(s + start, "postgresql", 10) == 0) ||

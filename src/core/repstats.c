@@ -87,8 +87,8 @@ static void ratio_from(mb_ratio *r, double d, double se, double df,
     r->ok = 1;
 }
 
-int mb__ratio_paired(const double *a, const double *b, size_t k,
-                     double level, mb_ratio *out)
+int mb__ratio_paired(const double *a, const double *b, size_t k, double level,
+                     mb_ratio *out)
 {
     memset(out, 0, sizeof *out);
     out->ka = out->kb = k;
@@ -190,10 +190,11 @@ size_t mb__replicates_needed(double sd_log, double half, int paired)
 const char *mb__need_text(size_t need, char *buf, size_t len)
 {
     if (need > MB_MAX_PROCESSES)
-        snprintf(buf, len, "about %zu processes, more than --processes "
+        snprintf(buf, len,
+                 "about %zu processes, more than --processes "
                  "allows (%d): the difference is too small to settle; a "
-                 "larger --threshold asks an easier question", need,
-                 MB_MAX_PROCESSES);
+                 "larger --threshold asks an easier question",
+                 need, MB_MAX_PROCESSES);
     else
         snprintf(buf, len, "about %zu processes", need);
     return buf;

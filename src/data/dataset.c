@@ -34,9 +34,9 @@ typedef struct ds_input {
     int fixed_one; /* ... and it is fixed at 1 */
     piece *pieces; /* while loading */
     size_t n_pieces, cap_pieces;
-    mb_tensor stack; /* [N, sample dims...] */
+    mb_tensor stack;         /* [N, sample dims...] */
     mb_dtype converted_from; /* file dtype when converted, else UNDEFINED */
-    int s_rank;      /* sample rank */
+    int s_rank;              /* sample rank */
     int64_t s_dims[MB_MAX_RANK];
     size_t s_bytes;
 } ds_input;
@@ -581,8 +581,7 @@ static mb_status convert_piece(piece *p, mb_dtype to, const char *input,
                                mb_err *err)
 {
     mb_tensor c;
-    mb_status s =
-        mb_tensor_alloc(&c, to, p->t.rank, p->t.dims, p->t.name, err);
+    mb_status s = mb_tensor_alloc(&c, to, p->t.rank, p->t.dims, p->t.name, err);
     if (s) {
         mb__fail_prefix(err, "input '%s': converting %s", input, p->origin);
         return s;

@@ -95,12 +95,12 @@ static const struct {
     mb_dtype dtype;
     const char *descr;
 } descrs[] = {
-    {MB_DTYPE_BOOL, "|b1"},     {MB_DTYPE_INT8, "|i1"},
-    {MB_DTYPE_UINT8, "|u1"},    {MB_DTYPE_INT16, "<i2"},
-    {MB_DTYPE_UINT16, "<u2"},   {MB_DTYPE_INT32, "<i4"},
-    {MB_DTYPE_UINT32, "<u4"},   {MB_DTYPE_INT64, "<i8"},
-    {MB_DTYPE_UINT64, "<u8"},   {MB_DTYPE_FLOAT16, "<f2"},
-    {MB_DTYPE_FLOAT32, "<f4"},  {MB_DTYPE_FLOAT64, "<f8"},
+    {MB_DTYPE_BOOL, "|b1"},      {MB_DTYPE_INT8, "|i1"},
+    {MB_DTYPE_UINT8, "|u1"},     {MB_DTYPE_INT16, "<i2"},
+    {MB_DTYPE_UINT16, "<u2"},    {MB_DTYPE_INT32, "<i4"},
+    {MB_DTYPE_UINT32, "<u4"},    {MB_DTYPE_INT64, "<i8"},
+    {MB_DTYPE_UINT64, "<u8"},    {MB_DTYPE_FLOAT16, "<f2"},
+    {MB_DTYPE_FLOAT32, "<f4"},   {MB_DTYPE_FLOAT64, "<f8"},
     {MB_DTYPE_COMPLEX64, "<c8"}, {MB_DTYPE_COMPLEX128, "<c16"},
 };
 #define N_DESCRS (sizeof descrs / sizeof descrs[0])
@@ -263,10 +263,10 @@ static size_t swap_unit(mb_dtype t)
  * (contiguous in src) and columns iz in [az, bz) of the last axis
  * (contiguous in dst).  ES is the element size, a constant per caller so
  * that the copies compile to plain loads and stores. */
-#define TILE_COPY(ES)                                                        \
-    for (size_t iz = az; iz < bz; iz++)                                      \
-        for (size_t i0 = a0; i0 < b0; i0++)                                  \
-            memcpy(dst + i0 * c0 + iz * (ES), src + i0 * (ES) + iz * fz, (ES))
+#define TILE_COPY(ES)                                                          \
+    for (size_t iz = az; iz < bz; iz++)                                        \
+        for (size_t i0 = a0; i0 < b0; i0++)                                    \
+    memcpy(dst + i0 * c0 + iz * (ES), src + i0 * (ES) + iz * fz, (ES))
 
 /* Copies Fortran-ordered src (column-major) into C-ordered dst (rank > 1).
  * The first and last axes are transposed in 32x32 tiles, so that both the
@@ -301,11 +301,21 @@ static void fortran_to_c(uint8_t *dst_base, const uint8_t *src_base,
             for (size_t az = 0; az < nz; az += B) {
                 size_t bz = az + B < nz ? az + B : nz;
                 switch (esize) {
-                case 1: TILE_COPY(1); break;
-                case 2: TILE_COPY(2); break;
-                case 4: TILE_COPY(4); break;
-                case 8: TILE_COPY(8); break;
-                default: TILE_COPY(esize); break;
+                case 1:
+                    TILE_COPY(1);
+                    break;
+                case 2:
+                    TILE_COPY(2);
+                    break;
+                case 4:
+                    TILE_COPY(4);
+                    break;
+                case 8:
+                    TILE_COPY(8);
+                    break;
+                default:
+                    TILE_COPY(esize);
+                    break;
                 }
             }
         }

@@ -23,19 +23,22 @@ static int child_kind(int kind, uint64_t num)
     case K_MODEL:
         return num == 7 ? K_GRAPH : K_COPY;
     case K_GRAPH:
-        return num == 1 ? K_NODE : num == 5 ? K_TENSOR
-               : num == 15 ? K_SPARSE : K_COPY;
+        return num == 1    ? K_NODE
+               : num == 5  ? K_TENSOR
+               : num == 15 ? K_SPARSE
+                           : K_COPY;
     case K_NODE:
         return num == 5 ? K_ATTR : K_COPY;
     case K_ATTR:
-        return (num == 5 || num == 10) ? K_TENSOR
-               : (num == 6 || num == 11) ? K_GRAPH
-               : (num == 22 || num == 23) ? K_SPARSE : K_COPY;
+        return (num == 5 || num == 10)    ? K_TENSOR
+               : (num == 6 || num == 11)  ? K_GRAPH
+               : (num == 22 || num == 23) ? K_SPARSE
+                                          : K_COPY;
     case K_SPARSE:
         return (num == 1 || num == 2) ? K_TENSOR : K_COPY;
     case K_TENSOR: /* float, int32, string, int64, raw, double, uint64 data */
         return (num >= 4 && num <= 7) || (num >= 9 && num <= 11) ? K_SKIP
-                                                                   : K_COPY;
+                                                                 : K_COPY;
     default:
         return K_COPY;
     }
@@ -160,8 +163,7 @@ verbatim:
     copy_range(r, at, end - at);
 }
 
-mb_status mb__onnx_image_load(const char *path, mb_onnx_image *img,
-                              mb_err *err)
+mb_status mb__onnx_image_load(const char *path, mb_onnx_image *img, mb_err *err)
 {
     memset(img, 0, sizeof *img);
     int fd;
@@ -174,15 +176,17 @@ mb_status mb__onnx_image_load(const char *path, mb_onnx_image *img,
     }
     void *p = mmap(NULL, size, PROT_READ | PROT_WRITE,
                    MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
-    rd *r = p == MAP_FAILED ? NULL : mmap(NULL, sizeof *r,
-                                          PROT_READ | PROT_WRITE,
-                                          MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    rd *r = p == MAP_FAILED ? NULL
+                            : mmap(NULL, sizeof *r, PROT_READ | PROT_WRITE,
+                                   MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
     if (p == MAP_FAILED || r == MAP_FAILED) {
         if (p != MAP_FAILED)
             munmap(p, size);
         close(fd);
-        return mb__fail(err, MB_ENOMEM, "cannot reserve %zu bytes of address "
-                        "space for %s", size, path);
+        return mb__fail(err, MB_ENOMEM,
+                        "cannot reserve %zu bytes of address "
+                        "space for %s",
+                        size, path);
     }
     /* One huge page per touched header would defeat the point. */
     madvise(p, size, MADV_NOHUGEPAGE);
@@ -196,8 +200,7 @@ mb_status mb__onnx_image_load(const char *path, mb_onnx_image *img,
     close(fd);
     if (eno) {
         munmap(p, size);
-        return mb__fail(err, MB_EIO, "cannot read %s: %s", path,
-                        strerror(eno));
+        return mb__fail(err, MB_EIO, "cannot read %s: %s", path, strerror(eno));
     }
     mprotect(p, size, PROT_READ);
     img->map = (mb_map){p, size};

@@ -39,15 +39,15 @@ static const struct {
     const char *name;
     int bits;
 } onnx_types[] = {
-    {"undefined", 0},     {"float32", 32},       {"uint8", 8},
-    {"int8", 8},          {"uint16", 16},        {"int16", 16},
-    {"int32", 32},        {"int64", 64},         {"string", 0},
-    {"bool", 8},          {"float16", 16},       {"float64", 64},
-    {"uint32", 32},       {"uint64", 64},        {"complex64", 64},
-    {"complex128", 128},  {"bfloat16", 16},      {"float8e4m3fn", 8},
-    {"float8e4m3fnuz", 8}, {"float8e5m2", 8},    {"float8e5m2fnuz", 8},
-    {"uint4", 4},         {"int4", 4},           {"float4e2m1", 4},
-    {"float8e8m0", 8},    {"uint2", 2},          {"int2", 2},
+    {"undefined", 0},      {"float32", 32},   {"uint8", 8},
+    {"int8", 8},           {"uint16", 16},    {"int16", 16},
+    {"int32", 32},         {"int64", 64},     {"string", 0},
+    {"bool", 8},           {"float16", 16},   {"float64", 64},
+    {"uint32", 32},        {"uint64", 64},    {"complex64", 64},
+    {"complex128", 128},   {"bfloat16", 16},  {"float8e4m3fn", 8},
+    {"float8e4m3fnuz", 8}, {"float8e5m2", 8}, {"float8e5m2fnuz", 8},
+    {"uint4", 4},          {"int4", 4},       {"float4e2m1", 4},
+    {"float8e8m0", 8},     {"uint2", 2},      {"int2", 2},
 };
 #define N_ONNX_TYPES ((int)(sizeof onnx_types / sizeof onnx_types[0]))
 
@@ -440,11 +440,11 @@ mb_status mb__onnx_tensor_decode(const uint8_t *buf, size_t len,
                         "corrupt");
     mb_dtype dt = (mb_dtype)m.dtype;
     if (m.dtype > MB_DTYPE_BFLOAT16 || mb_dtype_size(dt) == 0)
-        return mb__fail(err, MB_EUNSUPPORTED,
-                        "tensor element type %s (%" PRIu64 ") is not "
-                        "supported here",
-                        mb__onnx_dtype_name((int)(m.dtype < 1000 ? m.dtype : 0)),
-                        m.dtype);
+        return mb__fail(
+            err, MB_EUNSUPPORTED,
+            "tensor element type %s (%" PRIu64 ") is not "
+            "supported here",
+            mb__onnx_dtype_name((int)(m.dtype < 1000 ? m.dtype : 0)), m.dtype);
     /* The dims are checked against the data the TensorProto holds before
      * anything is allocated: a few bytes must not claim gigabytes. */
     int overflow;
@@ -490,12 +490,11 @@ mb_status mb__onnx_tensor_decode(const uint8_t *buf, size_t len,
         s = read_external(&m, xfd, xpath, out, err);
     } else if (m.has_raw) {
         if (m.raw.len != out->nbytes)
-            s = mb__fail(err, MB_EFORMAT,
-                         "raw_data holds %zu bytes but %s%s needs %zu",
-                         m.raw.len, mb_dtype_name(dt),
-                         mb_shape_str(out->dims, out->rank,
-                                      (char[160]){0}, 160),
-                         out->nbytes);
+            s = mb__fail(
+                err, MB_EFORMAT, "raw_data holds %zu bytes but %s%s needs %zu",
+                m.raw.len, mb_dtype_name(dt),
+                mb_shape_str(out->dims, out->rank, (char[160]){0}, 160),
+                out->nbytes);
         else if (m.raw.len)
             memcpy(out->data, m.raw.data, m.raw.len);
     } else {

@@ -45,8 +45,8 @@ mb_status mb__pb_read_varint(mb_pb *r, uint64_t *v, mb_err *err)
             return MB_OK;
         }
     }
-    return mb__fail(err, MB_EFORMAT, "varint at byte %zu is longer than 10 bytes",
-                    r->pos);
+    return mb__fail(err, MB_EFORMAT,
+                    "varint at byte %zu is longer than 10 bytes", r->pos);
 }
 
 static mb_status read_fixed(mb_pb *r, int n, uint64_t *v, mb_err *err)

@@ -62,13 +62,13 @@ typedef struct mb_pb {
  * the payload (group: the bytes between the start and end tags) inside the
  * reader's buffer; nothing is copied. */
 typedef struct mb_pb_field {
-    uint32_t num;       /* field number; 0 means "end of message" */
-    int wire;           /* MB_PB_* */
-    size_t tag_offset;  /* offset of the tag */
-    uint64_t u64;       /* MB_PB_VARINT: value; MB_PB_I64/I32: raw bits */
+    uint32_t num;        /* field number; 0 means "end of message" */
+    int wire;            /* MB_PB_* */
+    size_t tag_offset;   /* offset of the tag */
+    uint64_t u64;        /* MB_PB_VARINT: value; MB_PB_I64/I32: raw bits */
     const uint8_t *data; /* MB_PB_LEN/SGROUP: payload (borrowed) */
-    size_t len;         /* MB_PB_LEN/SGROUP: payload length */
-    size_t data_offset; /* MB_PB_LEN/SGROUP: offset of the payload */
+    size_t len;          /* MB_PB_LEN/SGROUP: payload length */
+    size_t data_offset;  /* MB_PB_LEN/SGROUP: offset of the payload */
 } mb_pb_field;
 
 /* A reader over buf[0, len).  buf may be NULL when len is 0. */
@@ -127,8 +127,7 @@ int mb__pb_streq(const mb_pb_field *f, const char *s);
  * both MB_PB_LEN) of reader r into *key and *val; one that is absent stays
  * zeroed (num 0).  Fails as mb__pb_next does, keeping what it had read. */
 mb_status mb__pb_string_entry(const mb_pb *r, const mb_pb_field *e,
-                              mb_pb_field *key, mb_pb_field *val,
-                              mb_err *err);
+                              mb_pb_field *key, mb_pb_field *val, mb_err *err);
 
 /* A MB_PB_LEN payload holding a decimal number (digits only, below 2^64)
  * into *v; false when it holds anything else. */
