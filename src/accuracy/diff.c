@@ -2,6 +2,7 @@
 #include "accuracy/diff.h"
 
 #include "accuracy/heatmap.h"
+#include "core/parse.h"
 #include "core/alloc.h"
 #include "core/err.h"
 #include "core/fileio.h"
@@ -10,6 +11,7 @@
 #include "model/onnx.h"
 #include "mbench.h"
 
+#include <stdbool.h>
 #include <dirent.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -36,12 +38,6 @@ static void tset_free(tset *s)
     free(s->key);
     free(s->alt);
     memset(s, 0, sizeof *s);
-}
-
-static int ends_with(const char *s, const char *suf)
-{
-    size_t a = strlen(s), b = strlen(suf);
-    return a >= b && strcmp(s + a - b, suf) == 0;
 }
 
 static char *stem(const char *path)
@@ -88,7 +84,7 @@ static mb_status load_file(const char *path, tset *s, mb_err *err)
 {
     mb_tensor t;
     mb_status st;
-    if (ends_with(path, ".npz")) {
+    if (mb__ends_with(path, ".npz")) {
         mb_tensor *ts = NULL;
         size_t n = 0;
         st = mb__npz_read(path, &ts, &n, err);
@@ -103,7 +99,7 @@ static mb_status load_file(const char *path, tset *s, mb_err *err)
         mb__npz_free(ts, n);
         return st;
     }
-    if (ends_with(path, ".pb"))
+    if (mb__ends_with(path, ".pb"))
         st = mb__onnx_tensor_read_file(path, &t, err);
     else
         st = mb__npy_read(path, &t, err);
@@ -124,14 +120,14 @@ static mb_status load_path(const char *path, tset *s, mb_err *err)
     if (stat(path, &sb) != 0)
         return mb__fail(err, MB_EIO, "%s: no such file or directory", path);
     if (!S_ISDIR(sb.st_mode)) {
-        if (!ends_with(path, ".npy") && !ends_with(path, ".pb") &&
-            !ends_with(path, ".npz"))
+        if (!mb__ends_with(path, ".npy") && !mb__ends_with(path, ".pb") &&
+            !mb__ends_with(path, ".npz"))
             return mb__fail(err, MB_EINVAL,
                             "%s: unknown tensor file type; use .npy, .npz, "
                             ".pb or a directory of them",
                             path);
         mb_status st = load_file(path, s, err);
-        s->single = st == MB_OK && s->n == 1 && !ends_with(path, ".npz");
+        s->single = st == MB_OK && s->n == 1 && !mb__ends_with(path, ".npz");
         return st;
     }
     DIR *d = opendir(path);
@@ -142,7 +138,7 @@ static mb_status load_path(const char *path, tset *s, mb_err *err)
     struct dirent *e;
     mb_status st = MB_OK;
     while ((e = readdir(d)) != NULL) {
-        if (!ends_with(e->d_name, ".npy") && !ends_with(e->d_name, ".pb"))
+        if (!mb__ends_with(e->d_name, ".npy") && !mb__ends_with(e->d_name, ".pb"))
             continue;
         if (!mb__grow((void **)&names, &cap, n + 1, sizeof *names) ||
             !(names[n] = mb__strdup(e->d_name))) {
@@ -161,12 +157,12 @@ static mb_status load_path(const char *path, tset *s, mb_err *err)
     int onnx_layout = 0;
     for (size_t i = 0; i < n; i++)
         onnx_layout |=
-            strncmp(names[i], "output_", 7) == 0 && ends_with(names[i], ".pb");
+            strncmp(names[i], "output_", 7) == 0 && mb__ends_with(names[i], ".pb");
     if (onnx_layout) {
         size_t k = 0;
         for (size_t i = 0; i < n; i++) {
             if (strncmp(names[i], "input_", 6) == 0 &&
-                ends_with(names[i], ".pb"))
+                mb__ends_with(names[i], ".pb"))
                 free(names[i]);
             else
                 names[k++] = names[i];
@@ -191,7 +187,7 @@ static mb_status load_path(const char *path, tset *s, mb_err *err)
     return st;
 }
 
-static int names_match(const tset *a, size_t i, const tset *b, size_t j,
+static bool names_match(const tset *a, size_t i, const tset *b, size_t j,
                        int pass)
 {
     const char *ka = a->key[i], *kb = b->key[j];
@@ -238,11 +234,11 @@ static void sort_by_output_index(const tset *s, size_t *idx, size_t n)
 }
 
 /* 1 when every index in idx is an unnamed output_N. */
-static int all_unnamed_outputs(const tset *s, const size_t *idx, size_t n)
+static bool all_unnamed_outputs(const tset *s, const size_t *idx, size_t n)
 {
     for (size_t i = 0; i < n; i++)
         if (unnamed_output_index(s, idx[i]) < 0)
-            return 0;
+            return false;
     return n > 0;
 }
 

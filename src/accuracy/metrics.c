@@ -15,6 +15,7 @@
 #include "core/alloc.h"
 #include "core/err.h"
 
+#include <stdbool.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -34,7 +35,7 @@ void mb__metric_opts_defaults(mb_metric_opts *o)
     o->per_sample_max = 1024;
 }
 
-int mb__metrics_dtype_ok(mb_dtype t)
+bool mb__metrics_dtype_ok(mb_dtype t)
 {
     switch (t) {
     case MB_DTYPE_FLOAT32:
@@ -50,9 +51,9 @@ int mb__metrics_dtype_ok(mb_dtype t)
     case MB_DTYPE_UINT32:
     case MB_DTYPE_UINT64:
     case MB_DTYPE_BOOL:
-        return 1;
+        return true;
     default:
-        return 0;
+        return false;
     }
 }
 
@@ -348,7 +349,7 @@ static size_t argmax_first(const double *x, size_t n)
 }
 
 /* Whether class t is among the k largest of x (ties go to lower index). */
-static int in_topk(const double *x, size_t n, size_t t, size_t k)
+static bool in_topk(const double *x, size_t n, size_t t, size_t k)
 {
     size_t above = 0;
     for (size_t j = 0; j < n; j++)
@@ -357,12 +358,12 @@ static int in_topk(const double *x, size_t n, size_t t, size_t k)
     return above < k;
 }
 
-static int all_finite(const double *x, size_t n)
+static bool all_finite(const double *x, size_t n)
 {
     for (size_t i = 0; i < n; i++)
         if (!isfinite(x[i]))
-            return 0;
-    return 1;
+            return false;
+    return true;
 }
 
 /* log-sum-exp of x after subtracting its max. */
@@ -375,12 +376,12 @@ static double lse(const double *x, size_t n, double mx)
 }
 
 /* A probability vector: no negative value and a sum within 1e-3 of 1. */
-static int is_distribution(const double *x, size_t n)
+static bool is_distribution(const double *x, size_t n)
 {
     double sum = 0;
     for (size_t i = 0; i < n; i++) {
         if (x[i] < 0)
-            return 0;
+            return false;
         sum += x[i];
     }
     return fabs(sum - 1) <= 1e-3;
@@ -456,7 +457,7 @@ static void scratch_free(double **s, int threads)
 /* Class scores by the one rule of pick.h (a float [N, C], C > 1, trailing
  * dims of size 1 ignored), so that every output the verdict may read as
  * class scores gets its top-1 agreement, and no other. */
-static int classifier_shape(const mb_tensor *t)
+static bool classifier_shape(const mb_tensor *t)
 {
     mb_out_shape o;
     mb__out_shapes_from_tensors(t, 1, &o);
@@ -558,14 +559,14 @@ static mb_status ssim_pass(const mb_tensor *a, const mb_tensor *b,
     return MB_OK;
 }
 
-static int same_shape(const mb_tensor *a, const mb_tensor *b)
+static bool same_shape(const mb_tensor *a, const mb_tensor *b)
 {
     if (a->rank != b->rank)
-        return 0;
+        return false;
     for (int i = 0; i < a->rank; i++)
         if (a->dims[i] != b->dims[i])
-            return 0;
-    return 1;
+            return false;
+    return true;
 }
 
 static const char *tname(const mb_tensor *t)
@@ -734,37 +735,37 @@ mb_status mb__topk_accuracy(const mb_tensor *logits, const int64_t *labels,
 
 /* ---- segmentation against masks ---------------------------------------- */
 
-static int is_float(mb_dtype t)
+static bool is_float(mb_dtype t)
 {
     return t == MB_DTYPE_FLOAT32 || t == MB_DTYPE_FLOAT16 ||
            t == MB_DTYPE_FLOAT64 || t == MB_DTYPE_BFLOAT16;
 }
 
-static int is_int(mb_dtype t)
+static bool is_int(mb_dtype t)
 {
     return mb__metrics_dtype_ok(t) && !is_float(t) && t != MB_DTYPE_BOOL;
 }
 
 /* The masks' spatial dims start at *first (after N, and a class axis of
  * size 1); 0 when their shape does not fit scores. */
-static int seg_shape_fits(const mb_tensor *s, const mb_tensor *m, int *first)
+static bool seg_shape_fits(const mb_tensor *s, const mb_tensor *m, int *first)
 {
     if (s->rank < 3 || s->dims[1] < 2 || m->rank < 1 ||
         m->dims[0] != s->dims[0])
-        return 0;
+        return false;
     int f = m->rank == s->rank ? 2 : 1;
     if (f == 2 && m->dims[1] != 1)
-        return 0;
+        return false;
     if (m->rank - f != s->rank - 2)
-        return 0;
+        return false;
     for (int k = 2; k < s->rank; k++)
         if (m->dims[f + k - 2] != s->dims[k])
-            return 0;
+            return false;
     *first = f;
-    return 1;
+    return true;
 }
 
-int mb__segmentation_fits(const mb_tensor *scores, const mb_tensor *masks)
+bool mb__segmentation_fits(const mb_tensor *scores, const mb_tensor *masks)
 {
     int f;
     return scores->data && is_float(scores->dtype) && is_int(masks->dtype) &&

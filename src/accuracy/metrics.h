@@ -24,6 +24,7 @@
 
 #include "mbench.h"
 
+#include <stdbool.h>
 #include <jansson.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -154,13 +155,13 @@ mb_status mb__segmentation_scores(const mb_tensor *scores,
                                   mb_err *err);
 /* Non-zero when scores can be scored against masks by
  * mb__segmentation_scores (shapes and dtypes). */
-int mb__segmentation_fits(const mb_tensor *scores, const mb_tensor *masks);
+bool mb__segmentation_fits(const mb_tensor *scores, const mb_tensor *masks);
 
 /* Element i..i+n of any numeric tensor as doubles into dst (float16 and
  * bfloat16 widened exactly; bool as 0/1). */
 void mb__tensor_load_f64(const mb_tensor *t, size_t off, size_t n, double *dst);
 /* Non-zero when dtype can be read by the metrics (numeric, not complex). */
-int mb__metrics_dtype_ok(mb_dtype t);
+bool mb__metrics_dtype_ok(mb_dtype t);
 
 /*
  * SSIM per image (ssim.c).  The tensors (same shape) are seen as
@@ -175,6 +176,6 @@ mb_status mb__ssim_images(const mb_tensor *a, const mb_tensor *b, int volume,
                           size_t n_images, mb_err *err);
 /* Whether a tensor shape has an SSIM (2-D: rank >= 2, last two dims >= 11;
  * 3-D: rank >= 3 and last three dims >= 11); *n_images is set. */
-int mb__ssim_applicable(const mb_tensor *t, int volume, size_t *n_images);
+bool mb__ssim_applicable(const mb_tensor *t, int volume, size_t *n_images);
 
 #endif

@@ -3,6 +3,7 @@
 
 #include "core/err.h"
 
+#include <stdbool.h>
 #include <ctype.h>
 #include <stdio.h>
 #include <string.h>
@@ -27,13 +28,13 @@ static const char *name_has(const char *name, const char *const *words,
     return NULL;
 }
 
-int mb__classifier_shaped(const mb_out_shape *o)
+bool mb__classifier_shaped(const mb_out_shape *o)
 {
     if (o->rank < 2 || !o->dims)
-        return 0;
+        return false;
     if (o->dtype != MB_DTYPE_FLOAT32 && o->dtype != MB_DTYPE_FLOAT16 &&
         o->dtype != MB_DTYPE_FLOAT64 && o->dtype != MB_DTYPE_BFLOAT16)
-        return 0;
+        return false;
     int rank = o->rank;
     while (rank > 2 && o->dims[rank - 1] == 1)
         rank--;

@@ -32,18 +32,17 @@ static mb_status write_all(int fd, const void *data, size_t len)
     return MB_OK;
 }
 
-/* The descriptor path names when it is one of this process's own
- * descriptors: "-" (stdout), /dev/stdout, /dev/stderr, /dev/fd/N,
- * /proc/self/fd/N, /proc/thread-self/fd/N or /proc/<our pid>/fd/N; -1
- * otherwise.  Such a path must be written through the descriptor: the
+/* Whether path p names one of this process's own descriptors, and which
+ * (*fd): "-" (stdout), /dev/stdout, /dev/stderr, /dev/fd/N,
+ * /proc/self/fd/N, /proc/thread-self/fd/N or /proc/<our pid>/fd/N.  Such a path must be written through the descriptor: the
  * symlinks in /proc are not files to replace, and reopening them would
  * start again at offset 0 of a redirected file. */
-static int own_fd(const char *p)
+static bool own_fd(const char *p, int *fd)
 {
     if (strcmp(p, "-") == 0 || strcmp(p, "/dev/stdout") == 0)
-        return 1;
+        return *fd = 1, true;
     if (strcmp(p, "/dev/stderr") == 0)
-        return 2;
+        return *fd = 2, true;
     const char *n = NULL;
     char mine[64];
     snprintf(mine, sizeof mine, "/proc/%ld/fd/", (long)getpid());
@@ -56,10 +55,13 @@ static int own_fd(const char *p)
     else if (strncmp(p, mine, strlen(mine)) == 0)
         n = p + strlen(mine);
     if (!n || *n < '0' || *n > '9')
-        return -1;
+        return false;
     char *end;
     long v = strtol(n, &end, 10);
-    return *end || v > 1 << 20 ? -1 : (int)v;
+    if (*end || v > 1 << 20)
+        return false;
+    *fd = (int)v;
+    return true;
 }
 
 /* Follows the symlinks of path (not the last target, which may be
@@ -74,7 +76,7 @@ static mb_status resolve(const char *path, int *fd, char **target, mb_err *err)
     if (!cur)
         return mb__fail(err, MB_ENOMEM, "out of memory");
     for (int hops = 0; hops < 40; hops++) {
-        if ((*fd = own_fd(cur)) >= 0) {
+        if (own_fd(cur, fd)) {
             free(cur);
             return MB_OK;
         }

@@ -2,6 +2,7 @@
  * them against the model, and cutting batches (see dataset.h). */
 #include "data/dataset.h"
 
+#include "core/parse.h"
 #include "core/alloc.h"
 #include "core/err.h"
 #include "core/fileio.h"
@@ -9,6 +10,7 @@
 #include "data/npz.h"
 #include "model/onnx.h"
 
+#include <stdbool.h>
 #include <ctype.h>
 #include <dirent.h>
 #include <errno.h>
@@ -50,19 +52,13 @@ struct mb_dataset {
 
 /* ---- small helpers --------------------------------------------------- */
 
-static int ends_with(const char *s, const char *suffix)
-{
-    size_t a = strlen(s), b = strlen(suffix);
-    return a >= b && strcmp(s + a - b, suffix) == 0;
-}
-
-static int is_dir(const char *p)
+static bool is_dir(const char *p)
 {
     struct stat st;
     return stat(p, &st) == 0 && S_ISDIR(st.st_mode);
 }
 
-static int is_file(const char *p)
+static bool is_file(const char *p)
 {
     struct stat st;
     return stat(p, &st) == 0 && S_ISREG(st.st_mode);
@@ -139,7 +135,7 @@ static mb_status list_dir(const char *dir, const char *prefix,
     while ((e = readdir(d)) != NULL) {
         if (e->d_name[0] == '.' ||
             strncmp(e->d_name, prefix, strlen(prefix)) != 0 ||
-            (suffix && !ends_with(e->d_name, suffix)))
+            (suffix && !mb__ends_with(e->d_name, suffix)))
             continue;
         char *full = join(dir, e->d_name);
         if (!full) {
@@ -226,9 +222,9 @@ static mb_status mismatch(const ds_input *in, const piece *p, mb_err *err)
  * extension (.pb). */
 static mb_status read_tensor_file(const char *path, mb_tensor *t, mb_err *err)
 {
-    if (ends_with(path, ".npy"))
+    if (mb__ends_with(path, ".npy"))
         return mb__npy_read(path, t, err);
-    if (ends_with(path, ".pb"))
+    if (mb__ends_with(path, ".pb"))
         return mb__onnx_tensor_read_file(path, t, err);
     FILE *f = fopen(path, "rb");
     if (!f)
@@ -561,7 +557,7 @@ static mb_status load_dir(mb_dataset *d, const char *path, mb_err *err)
 
 /* The 16- and 32-bit float types, which --data converts into each other
  * (float64 and integers must match exactly). */
-static int small_float(mb_dtype t)
+static bool small_float(mb_dtype t)
 {
     return t == MB_DTYPE_FLOAT32 || t == MB_DTYPE_FLOAT16 ||
            t == MB_DTYPE_BFLOAT16;
@@ -823,12 +819,12 @@ mb_status mb__dataset_load(const char *path, const mb_io_desc *inputs,
         int zip = r == 4 && magic[0] == 'P' && magic[1] == 'K' &&
                   ((magic[2] == 3 && magic[3] == 4) ||
                    (magic[2] == 5 && magic[3] == 6));
-        if (zip || ends_with(path, ".npz")) {
+        if (zip || mb__ends_with(path, ".npz")) {
             s = load_npz(d, path, err);
-        } else if (ends_with(path, ".npy") || ends_with(path, ".pb") ||
+        } else if (mb__ends_with(path, ".npy") || mb__ends_with(path, ".pb") ||
                    (r == 4 && memcmp(magic, "\x93NUM", 4) == 0)) {
             s = need_one_input(
-                d, path, ends_with(path, ".pb") ? "TensorProto" : "array", err);
+                d, path, mb__ends_with(path, ".pb") ? "TensorProto" : "array", err);
             if (!s)
                 s = add_file(&d->in[0], path, mb__basename(path), err);
         } else {

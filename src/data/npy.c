@@ -5,6 +5,7 @@
 #include "core/err.h"
 #include "core/fileio.h"
 
+#include <stdbool.h>
 #include <ctype.h>
 #include <errno.h>
 #include <fcntl.h>
@@ -79,14 +80,14 @@ static mb_status parse_str(cursor *c, char *out, size_t cap)
     return MB_OK;
 }
 
-static int take_word(cursor *c, const char *w)
+static bool take_word(cursor *c, const char *w)
 {
     size_t n = strlen(w);
     if ((size_t)(c->end - c->p) >= n && memcmp(c->p, w, n) == 0) {
         c->p += n;
-        return 1;
+        return true;
     }
-    return 0;
+    return false;
 }
 
 /* The numpy descr of each dtype numpy has, as written (little-endian);

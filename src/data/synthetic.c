@@ -4,6 +4,7 @@
 #include "core/err.h"
 #include "core/parse.h"
 
+#include <stdbool.h>
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
@@ -12,7 +13,7 @@ static mb_status fill_input(const mb_io_desc *d, const int64_t *dims,
                             const mb_plan *plan, mb_rng *rng, mb_tensor *out,
                             mb_err *err);
 
-static int is_float(mb_dtype t)
+static bool is_float(mb_dtype t)
 {
     return t == MB_DTYPE_FLOAT32 || t == MB_DTYPE_FLOAT64 ||
            t == MB_DTYPE_FLOAT16 || t == MB_DTYPE_BFLOAT16;
@@ -66,14 +67,14 @@ static int batch_axis(const mb_io_desc *d, int i, const char *bsym)
     return i == 0;
 }
 
-static int dim_given(const mb_plan *plan, const char *sym, int64_t *v)
+static bool dim_given(const mb_plan *plan, const char *sym, int64_t *v)
 {
     for (size_t k = 0; sym && *sym && k < plan->n_dims; k++)
         if (strcmp(plan->dims[k].name, sym) == 0) {
             *v = plan->dims[k].value;
-            return 1;
+            return true;
         }
-    return 0;
+    return false;
 }
 
 mb_status mb__resolve_shape2(const mb_io_desc *d, int64_t batch,

@@ -4,6 +4,7 @@
 #include "core/err.h"
 #include "core/fileio.h"
 
+#include <stdbool.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <string.h>
@@ -56,11 +57,11 @@ typedef struct rd {
 } rd;
 
 /* Byte at off (through the window), also stored into the image. */
-static int byte_at(rd *r, uint64_t off, uint8_t *b)
+static bool byte_at(rd *r, uint64_t off, uint8_t *b)
 {
     if (off < r->woff || off >= r->woff + r->wlen) {
         if (off >= r->size)
-            return 0;
+            return false;
         ssize_t n;
         do
             n = pread(r->fd, r->win, WIN, (off_t)off);
@@ -69,7 +70,7 @@ static int byte_at(rd *r, uint64_t off, uint8_t *b)
             if (n < 0 && !r->eno)
                 r->eno = errno;
             r->wlen = 0;
-            return 0;
+            return false;
         }
         r->woff = off;
         r->wlen = (size_t)n;
@@ -78,7 +79,7 @@ static int byte_at(rd *r, uint64_t off, uint8_t *b)
     if (r->img[off] != *b) /* zero bytes need no write (no page touched) */
         r->img[off] = *b;
     r->copied++;
-    return 1;
+    return true;
 }
 
 /* Copies file bytes [off, off+len) into the image. */
@@ -100,21 +101,21 @@ static void copy_range(rd *r, uint64_t off, uint64_t len)
     }
 }
 
-static int varint(rd *r, uint64_t *pos, uint64_t end, uint64_t *v)
+static bool varint(rd *r, uint64_t *pos, uint64_t end, uint64_t *v)
 {
     uint64_t x = 0;
     for (int i = 0; i < 10; i++) {
         uint8_t b;
         if (*pos >= end || !byte_at(r, *pos, &b))
-            return 0;
+            return false;
         (*pos)++;
         x |= (uint64_t)(b & 0x7f) << (7 * i);
         if (!(b & 0x80)) {
             *v = x;
-            return 1;
+            return true;
         }
     }
-    return 0;
+    return false;
 }
 
 /* Walks the message of this kind at [start, end), copying what is not a

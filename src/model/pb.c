@@ -20,7 +20,7 @@ void mb__pb_init(mb_pb *r, const uint8_t *buf, size_t len)
     r->end = buf ? len : 0;
 }
 
-int mb__pb_more(const mb_pb *r)
+bool mb__pb_more(const mb_pb *r)
 {
     return r->pos < r->end;
 }
@@ -299,7 +299,7 @@ char *mb__pb_strdup(const mb_pb_field *f)
     return s;
 }
 
-int mb__pb_streq(const mb_pb_field *f, const char *s)
+bool mb__pb_streq(const mb_pb_field *f, const char *s)
 {
     size_t n = strlen(s);
     return n == f->len && (n == 0 || memcmp(f->data, s, n) == 0);

@@ -74,8 +74,8 @@ typedef struct mb_pb_field {
 /* A reader over buf[0, len).  buf may be NULL when len is 0. */
 void mb__pb_init(mb_pb *r, const uint8_t *buf, size_t len);
 
-/* Nonzero while bytes remain. */
-int mb__pb_more(const mb_pb *r);
+/* Whether bytes remain. */
+bool mb__pb_more(const mb_pb *r);
 
 /*
  * Reads the next field (tag and value) and advances past it.  At the end of
@@ -120,8 +120,8 @@ double mb__pb_f64(uint64_t bits); /* I64 bits as double */
  * runs out. */
 char *mb__pb_strdup(const mb_pb_field *f);
 
-/* Nonzero when a MB_PB_LEN payload equals the C string s. */
-int mb__pb_streq(const mb_pb_field *f, const char *s);
+/* Whether a MB_PB_LEN payload equals the C string s. */
+bool mb__pb_streq(const mb_pb_field *f, const char *s);
 
 /* Reads the StringStringEntryProto payload of field e (key = 1, value = 2,
  * both MB_PB_LEN) of reader r into *key and *val; one that is absent stays
