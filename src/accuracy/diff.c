@@ -282,6 +282,20 @@ static void pair_by_position(const tset *a, const tset *b, size_t *pair,
     free(ib);
 }
 
+/* MB_EDATA naming the first tensor of s (from `in`) that found no partner
+ * in `other`. */
+static mb_status none_left(const tset *s, const char *used, const char *in,
+                           const char *other, mb_err *err)
+{
+    for (size_t i = 0; i < s->n; i++)
+        if (!used[i])
+            return mb__fail(err, MB_EDATA,
+                            "%s has no tensor named '%s' (as %s has); name "
+                            "the files alike",
+                            other, s->key[i], in);
+    return MB_OK;
+}
+
 /* Pairs every tensor of a with one of b: pair[i] = index in b. */
 static mb_status pair_sets(const tset *a, const tset *b, size_t *pair,
                            const mb__diff_req *rq, mb_err *err)
@@ -311,20 +325,10 @@ static mb_status pair_sets(const tset *a, const tset *b, size_t *pair,
                 }
         }
     pair_by_position(a, b, pair, used_a, used, rq);
-    for (size_t i = 0; i < a->n && st == MB_OK; i++) {
-        if (!used_a[i])
-            st = mb__fail(err, MB_EDATA,
-                          "%s has no tensor named '%s' (as %s has); name the "
-                          "files alike",
-                          pb, a->key[i], pa);
-    }
+    st = none_left(a, used_a, pa, pb, err);
+    if (st == MB_OK)
+        st = none_left(b, used, pb, pa, err);
     free(used_a);
-    for (size_t j = 0; j < b->n && st == MB_OK; j++)
-        if (!used[j])
-            st = mb__fail(err, MB_EDATA,
-                          "%s has no tensor named '%s' (as %s has); name the "
-                          "files alike",
-                          pa, b->key[j], pb);
     free(used);
     return st;
 }

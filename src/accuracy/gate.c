@@ -49,19 +49,24 @@ static const struct {
 
 static const char *op_text[] = {">=", "<=", ">", "<", "==", "!="};
 
+static const char *skip_space(const char *p)
+{
+    while (isspace((unsigned char)*p))
+        p++;
+    return p;
+}
+
 mb_status mb__gate_parse(const char *text, mb_gate *g, mb_err *err)
 {
     memset(g, 0, sizeof *g);
     const char *p = text ? text : "";
-    while (isspace((unsigned char)*p))
-        p++;
+    p = skip_space(p);
     char name[64];
     size_t n = 0;
     while ((isalnum((unsigned char)*p) || *p == '_') && n + 1 < sizeof name)
         name[n++] = (char)tolower((unsigned char)*p++);
     name[n] = '\0';
-    while (isspace((unsigned char)*p))
-        p++;
+    p = skip_space(p);
     const char *key = NULL;
     for (size_t i = 0; i < sizeof metric_names / sizeof metric_names[0]; i++)
         if (strcmp(metric_names[i].alias, name) == 0)
@@ -88,8 +93,7 @@ mb_status mb__gate_parse(const char *text, mb_gate *g, mb_err *err)
                         "gate '%s': expected an operator (>=, <=, >, <, ==, "
                         "!=) after '%s', e.g. 'cosine>=0.999'",
                         text, name);
-    while (isspace((unsigned char)*p))
-        p++;
+    p = skip_space(p);
     char *end = NULL;
     double v;
     errno = 0;
@@ -107,12 +111,11 @@ mb_status mb__gate_parse(const char *text, mb_gate *g, mb_err *err)
                         "gate '%s': '%s' is not a number; write e.g. "
                         "'psnr>=40' or 'max_abs<=1e-3'",
                         text, p);
-    while (isspace((unsigned char)*end))
-        end++;
-    if (*end)
+    const char *rest = skip_space(end);
+    if (*rest)
         return mb__fail(err, MB_EINVAL,
                         "gate '%s': unexpected '%s' after the value", text,
-                        end);
+                        rest);
     snprintf(g->metric, sizeof g->metric, "%s", key);
     g->op = (mb_gate_op)op;
     g->value = v;
