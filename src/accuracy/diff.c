@@ -138,7 +138,8 @@ static mb_status load_path(const char *path, tset *s, mb_err *err)
     struct dirent *e;
     mb_status st = MB_OK;
     while ((e = readdir(d)) != NULL) {
-        if (!mb__ends_with(e->d_name, ".npy") && !mb__ends_with(e->d_name, ".pb"))
+        if (!mb__ends_with(e->d_name, ".npy") &&
+            !mb__ends_with(e->d_name, ".pb"))
             continue;
         if (!mb__grow((void **)&names, &cap, n + 1, sizeof *names) ||
             !(names[n] = mb__strdup(e->d_name))) {
@@ -156,8 +157,8 @@ static mb_status load_path(const char *path, tset *s, mb_err *err)
     /* An ONNX test_data_set directory: compare its outputs only. */
     int onnx_layout = 0;
     for (size_t i = 0; i < n; i++)
-        onnx_layout |=
-            strncmp(names[i], "output_", 7) == 0 && mb__ends_with(names[i], ".pb");
+        onnx_layout |= strncmp(names[i], "output_", 7) == 0 &&
+                       mb__ends_with(names[i], ".pb");
     if (onnx_layout) {
         size_t k = 0;
         for (size_t i = 0; i < n; i++) {
@@ -188,7 +189,7 @@ static mb_status load_path(const char *path, tset *s, mb_err *err)
 }
 
 static bool names_match(const tset *a, size_t i, const tset *b, size_t j,
-                       int pass)
+                        int pass)
 {
     const char *ka = a->key[i], *kb = b->key[j];
     const char *aa = a->alt[i], *ab = b->alt[j];

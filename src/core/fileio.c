@@ -34,9 +34,10 @@ static mb_status write_all(int fd, const void *data, size_t len)
 
 /* Whether path p names one of this process's own descriptors, and which
  * (*fd): "-" (stdout), /dev/stdout, /dev/stderr, /dev/fd/N,
- * /proc/self/fd/N, /proc/thread-self/fd/N or /proc/<our pid>/fd/N.  Such a path must be written through the descriptor: the
- * symlinks in /proc are not files to replace, and reopening them would
- * start again at offset 0 of a redirected file. */
+ * /proc/self/fd/N, /proc/thread-self/fd/N or /proc/<our pid>/fd/N.  Such a path
+ * must be written through the descriptor: the symlinks in /proc are not files
+ * to replace, and reopening them would start again at offset 0 of a redirected
+ * file. */
 static bool own_fd(const char *p, int *fd)
 {
     if (strcmp(p, "-") == 0 || strcmp(p, "/dev/stdout") == 0)

@@ -20,6 +20,9 @@ int mb__parse_i64_list(const char *s, int64_t lo, int64_t hi, int64_t **out,
  * longer ones): what "did you mean" suggestions rank by. */
 size_t mb__edit_distance(const char *a, const char *b);
 
+/* Where the value of "NAME=VALUE" starts (just past the first '='), or
+ * NULL unless both NAME and VALUE are non-empty. */
+const char *mb__assignment_value(const char *s);
 /* Whether s ends with suffix. */
 bool mb__ends_with(const char *s, const char *suffix);
 

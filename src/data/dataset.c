@@ -345,15 +345,15 @@ static mb_status load_list(mb_dataset *d, const char *list, mb_err *err)
     char *save = NULL;
     for (char *tok = strtok_r(copy, ",", &save); tok && !s;
          tok = strtok_r(NULL, ",", &save)) {
-        char *eq = strchr(tok, '=');
-        if (!eq || eq == tok || !eq[1]) {
+        const char *file = mb__assignment_value(tok);
+        if (!file) {
             s = mb__fail(err, MB_EINVAL,
                          "--data list item '%s' is not NAME=FILE (example: "
                          "--data x=x.npy,mask=mask.npy)",
                          tok);
             break;
         }
-        *eq = '\0';
+        tok[file - 1 - tok] = '\0'; /* tok is now the input's name */
         ds_input *in = find_input(d, tok);
         if (!in) {
             char names[400];
@@ -367,7 +367,7 @@ static mb_status load_list(mb_dataset *d, const char *list, mb_err *err)
             s = mb__fail(err, MB_EINVAL, "--data names input '%s' twice", tok);
             break;
         }
-        s = add_file(in, eq + 1, mb__basename(eq + 1), err);
+        s = add_file(in, file, mb__basename(file), err);
     }
     free(copy);
     return s;
@@ -824,7 +824,8 @@ mb_status mb__dataset_load(const char *path, const mb_io_desc *inputs,
         } else if (mb__ends_with(path, ".npy") || mb__ends_with(path, ".pb") ||
                    (r == 4 && memcmp(magic, "\x93NUM", 4) == 0)) {
             s = need_one_input(
-                d, path, mb__ends_with(path, ".pb") ? "TensorProto" : "array", err);
+                d, path, mb__ends_with(path, ".pb") ? "TensorProto" : "array",
+                err);
             if (!s)
                 s = add_file(&d->in[0], path, mb__basename(path), err);
         } else {
