@@ -2,6 +2,7 @@
 #include "accuracy/diff.h"
 
 #include "accuracy/heatmap.h"
+#include "core/parse.h"
 #include "core/alloc.h"
 #include "core/err.h"
 #include "core/fileio.h"
@@ -10,6 +11,7 @@
 #include "model/onnx.h"
 #include "mbench.h"
 
+#include <stdbool.h>
 #include <dirent.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -19,10 +21,10 @@
 /* A set of named tensors read from one path. */
 typedef struct tset {
     mb_tensor *t;
-    char **key;   /* file stem or npz member name */
-    char **alt;   /* name stored inside a .pb, or NULL */
+    char **key; /* file stem or npz member name */
+    char **alt; /* name stored inside a .pb, or NULL */
     size_t n, cap;
-    int single;   /* one file holding one tensor */
+    int single; /* one file holding one tensor */
 } tset;
 
 static void tset_free(tset *s)
@@ -36,12 +38,6 @@ static void tset_free(tset *s)
     free(s->key);
     free(s->alt);
     memset(s, 0, sizeof *s);
-}
-
-static int ends_with(const char *s, const char *suf)
-{
-    size_t a = strlen(s), b = strlen(suf);
-    return a >= b && strcmp(s + a - b, suf) == 0;
 }
 
 static char *stem(const char *path)
@@ -88,7 +84,7 @@ static mb_status load_file(const char *path, tset *s, mb_err *err)
 {
     mb_tensor t;
     mb_status st;
-    if (ends_with(path, ".npz")) {
+    if (mb__ends_with(path, ".npz")) {
         mb_tensor *ts = NULL;
         size_t n = 0;
         st = mb__npz_read(path, &ts, &n, err);
@@ -103,7 +99,7 @@ static mb_status load_file(const char *path, tset *s, mb_err *err)
         mb__npz_free(ts, n);
         return st;
     }
-    if (ends_with(path, ".pb"))
+    if (mb__ends_with(path, ".pb"))
         st = mb__onnx_tensor_read_file(path, &t, err);
     else
         st = mb__npy_read(path, &t, err);
@@ -124,13 +120,14 @@ static mb_status load_path(const char *path, tset *s, mb_err *err)
     if (stat(path, &sb) != 0)
         return mb__fail(err, MB_EIO, "%s: no such file or directory", path);
     if (!S_ISDIR(sb.st_mode)) {
-        if (!ends_with(path, ".npy") && !ends_with(path, ".pb") &&
-            !ends_with(path, ".npz"))
+        if (!mb__ends_with(path, ".npy") && !mb__ends_with(path, ".pb") &&
+            !mb__ends_with(path, ".npz"))
             return mb__fail(err, MB_EINVAL,
                             "%s: unknown tensor file type; use .npy, .npz, "
-                            ".pb or a directory of them", path);
+                            ".pb or a directory of them",
+                            path);
         mb_status st = load_file(path, s, err);
-        s->single = st == MB_OK && s->n == 1 && !ends_with(path, ".npz");
+        s->single = st == MB_OK && s->n == 1 && !mb__ends_with(path, ".npz");
         return st;
     }
     DIR *d = opendir(path);
@@ -141,7 +138,8 @@ static mb_status load_path(const char *path, tset *s, mb_err *err)
     struct dirent *e;
     mb_status st = MB_OK;
     while ((e = readdir(d)) != NULL) {
-        if (!ends_with(e->d_name, ".npy") && !ends_with(e->d_name, ".pb"))
+        if (!mb__ends_with(e->d_name, ".npy") &&
+            !mb__ends_with(e->d_name, ".pb"))
             continue;
         if (!mb__grow((void **)&names, &cap, n + 1, sizeof *names) ||
             !(names[n] = mb__strdup(e->d_name))) {
@@ -160,12 +158,12 @@ static mb_status load_path(const char *path, tset *s, mb_err *err)
     int onnx_layout = 0;
     for (size_t i = 0; i < n; i++)
         onnx_layout |= strncmp(names[i], "output_", 7) == 0 &&
-                       ends_with(names[i], ".pb");
+                       mb__ends_with(names[i], ".pb");
     if (onnx_layout) {
         size_t k = 0;
         for (size_t i = 0; i < n; i++) {
             if (strncmp(names[i], "input_", 6) == 0 &&
-                ends_with(names[i], ".pb"))
+                mb__ends_with(names[i], ".pb"))
                 free(names[i]);
             else
                 names[k++] = names[i];
@@ -190,8 +188,8 @@ static mb_status load_path(const char *path, tset *s, mb_err *err)
     return st;
 }
 
-static int names_match(const tset *a, size_t i, const tset *b, size_t j,
-                       int pass)
+static bool names_match(const tset *a, size_t i, const tset *b, size_t j,
+                        int pass)
 {
     const char *ka = a->key[i], *kb = b->key[j];
     const char *aa = a->alt[i], *ab = b->alt[j];
@@ -237,11 +235,11 @@ static void sort_by_output_index(const tset *s, size_t *idx, size_t n)
 }
 
 /* 1 when every index in idx is an unnamed output_N. */
-static int all_unnamed_outputs(const tset *s, const size_t *idx, size_t n)
+static bool all_unnamed_outputs(const tset *s, const size_t *idx, size_t n)
 {
     for (size_t i = 0; i < n; i++)
         if (unnamed_output_index(s, idx[i]) < 0)
-            return 0;
+            return false;
     return n > 0;
 }
 
@@ -251,8 +249,7 @@ static int all_unnamed_outputs(const tset *s, const size_t *idx, size_t n)
  * other side's remaining tensors in order) when one side's leftovers are
  * all such outputs and both sides have as many.  Says so on stderr. */
 static void pair_by_position(const tset *a, const tset *b, size_t *pair,
-                             char *used_a, char *used_b,
-                             const mb__diff_req *rq)
+                             char *used_a, char *used_b, const mb__diff_req *rq)
 {
     size_t *ia = mb__calloc(a->n ? a->n : 1, sizeof *ia);
     size_t *ib = mb__calloc(b->n ? b->n : 1, sizeof *ib);
@@ -262,7 +259,8 @@ static void pair_by_position(const tset *a, const tset *b, size_t *pair,
         return;
     }
     size_t na = unmatched(a, used_a, ia), nb = unmatched(b, used_b, ib);
-    int ua = all_unnamed_outputs(a, ia, na), ub = all_unnamed_outputs(b, ib, nb);
+    int ua = all_unnamed_outputs(a, ia, na),
+        ub = all_unnamed_outputs(b, ib, nb);
     if (na == nb && (ua || ub)) {
         if (ua)
             sort_by_output_index(a, ia, na);
@@ -283,6 +281,20 @@ static void pair_by_position(const tset *a, const tset *b, size_t *pair,
     }
     free(ia);
     free(ib);
+}
+
+/* MB_EDATA naming the first tensor of s (from `in`) that found no partner
+ * in `other`. */
+static mb_status none_left(const tset *s, const char *used, const char *in,
+                           const char *other, mb_err *err)
+{
+    for (size_t i = 0; i < s->n; i++)
+        if (!used[i])
+            return mb__fail(err, MB_EDATA,
+                            "%s has no tensor named '%s' (as %s has); name "
+                            "the files alike",
+                            other, s->key[i], in);
+    return MB_OK;
 }
 
 /* Pairs every tensor of a with one of b: pair[i] = index in b. */
@@ -314,18 +326,10 @@ static mb_status pair_sets(const tset *a, const tset *b, size_t *pair,
                 }
         }
     pair_by_position(a, b, pair, used_a, used, rq);
-    for (size_t i = 0; i < a->n && st == MB_OK; i++) {
-        if (!used_a[i])
-            st = mb__fail(err, MB_EDATA,
-                          "%s has no tensor named '%s' (as %s has); name the "
-                          "files alike", pb, a->key[i], pa);
-    }
+    st = none_left(a, used_a, pa, pb, err);
+    if (st == MB_OK)
+        st = none_left(b, used, pb, pa, err);
     free(used_a);
-    for (size_t j = 0; j < b->n && st == MB_OK; j++)
-        if (!used[j])
-            st = mb__fail(err, MB_EDATA,
-                          "%s has no tensor named '%s' (as %s has); name the "
-                          "files alike", pa, b->key[j], pb);
     free(used);
     return st;
 }
@@ -338,8 +342,7 @@ static json_t *diff_doc(const mb__diff_req *rq, json_t *outs, json_t *gv,
     json_object_set_new(doc, "schema", json_string("mbench.diff/1"));
     json_object_set_new(doc, "kind", json_string("diff"));
     if (rq->command_line)
-        json_object_set_new(doc, "command_line",
-                            json_string(rq->command_line));
+        json_object_set_new(doc, "command_line", json_string(rq->command_line));
     json_object_set_new(doc, "mbench",
                         json_pack("{s:s, s:s}", "version", mb_version(),
                                   "commit", mb_build_commit()));

@@ -27,11 +27,11 @@ typedef struct mb__diff_req {
 } mb__diff_req;
 
 typedef struct mb__diff_result {
-    json_t *doc;      /* mbench.diff/1; caller frees with json_decref */
-    int passed;       /* every gate holds (1 without gates) */
-    size_t n_tensors; /* pairs compared */
-    char heat_name[256]; /* the pair drawn in the heat map */
-    double heat_max;  /* the brightest |A - B| */
+    json_t *doc;           /* mbench.diff/1; caller frees with json_decref */
+    int passed;            /* every gate holds (1 without gates) */
+    size_t n_tensors;      /* pairs compared */
+    char heat_name[256];   /* the pair drawn in the heat map */
+    double heat_max;       /* the brightest |A - B| */
     mb_status heat_status; /* MB_OK, or why the heat map failed */
     mb_err heat_err;
 } mb__diff_result;

@@ -49,19 +49,24 @@ static const struct {
 
 static const char *op_text[] = {">=", "<=", ">", "<", "==", "!="};
 
+static const char *skip_space(const char *p)
+{
+    while (isspace((unsigned char)*p))
+        p++;
+    return p;
+}
+
 mb_status mb__gate_parse(const char *text, mb_gate *g, mb_err *err)
 {
     memset(g, 0, sizeof *g);
     const char *p = text ? text : "";
-    while (isspace((unsigned char)*p))
-        p++;
+    p = skip_space(p);
     char name[64];
     size_t n = 0;
     while ((isalnum((unsigned char)*p) || *p == '_') && n + 1 < sizeof name)
         name[n++] = (char)tolower((unsigned char)*p++);
     name[n] = '\0';
-    while (isspace((unsigned char)*p))
-        p++;
+    p = skip_space(p);
     const char *key = NULL;
     for (size_t i = 0; i < sizeof metric_names / sizeof metric_names[0]; i++)
         if (strcmp(metric_names[i].alias, name) == 0)
@@ -72,7 +77,8 @@ mb_status mb__gate_parse(const char *text, mb_gate *g, mb_err *err)
                         "rmse, psnr, cosine, ssim, max_abs, rel_l2, pearson, "
                         "allclose_fail, allclose_fail_fraction, top1, top5, "
                         "kl, kl_max, nan_candidate, inf_candidate, "
-                        "nonfinite_new", text ? text : "", name);
+                        "nonfinite_new",
+                        text ? text : "", name);
     int op = -1;
     for (int i = 0; i < 6; i++) {
         size_t l = strlen(op_text[i]);
@@ -85,9 +91,9 @@ mb_status mb__gate_parse(const char *text, mb_gate *g, mb_err *err)
     if (op < 0)
         return mb__fail(err, MB_EINVAL,
                         "gate '%s': expected an operator (>=, <=, >, <, ==, "
-                        "!=) after '%s', e.g. 'cosine>=0.999'", text, name);
-    while (isspace((unsigned char)*p))
-        p++;
+                        "!=) after '%s', e.g. 'cosine>=0.999'",
+                        text, name);
+    p = skip_space(p);
     char *end = NULL;
     double v;
     errno = 0;
@@ -103,13 +109,13 @@ mb_status mb__gate_parse(const char *text, mb_gate *g, mb_err *err)
     if (end == p || errno || isnan(v))
         return mb__fail(err, MB_EINVAL,
                         "gate '%s': '%s' is not a number; write e.g. "
-                        "'psnr>=40' or 'max_abs<=1e-3'", text, p);
-    while (isspace((unsigned char)*end))
-        end++;
-    if (*end)
+                        "'psnr>=40' or 'max_abs<=1e-3'",
+                        text, p);
+    const char *rest = skip_space(end);
+    if (*rest)
         return mb__fail(err, MB_EINVAL,
                         "gate '%s': unexpected '%s' after the value", text,
-                        end);
+                        rest);
     snprintf(g->metric, sizeof g->metric, "%s", key);
     g->op = (mb_gate_op)op;
     g->value = v;
@@ -133,12 +139,24 @@ mb_gate_result mb__gate_eval(const mb_gate *g, const json_t *metrics,
         return MB_GATE_NA;
     int ok = 0;
     switch (g->op) {
-    case MB_GATE_GE: ok = v >= g->value; break;
-    case MB_GATE_LE: ok = v <= g->value; break;
-    case MB_GATE_GT: ok = v > g->value; break;
-    case MB_GATE_LT: ok = v < g->value; break;
-    case MB_GATE_EQ: ok = v == g->value; break;
-    case MB_GATE_NE: ok = v != g->value; break;
+    case MB_GATE_GE:
+        ok = v >= g->value;
+        break;
+    case MB_GATE_LE:
+        ok = v <= g->value;
+        break;
+    case MB_GATE_GT:
+        ok = v > g->value;
+        break;
+    case MB_GATE_LT:
+        ok = v < g->value;
+        break;
+    case MB_GATE_EQ:
+        ok = v == g->value;
+        break;
+    case MB_GATE_NE:
+        ok = v != g->value;
+        break;
     }
     return ok ? MB_GATE_PASS : MB_GATE_FAIL;
 }
@@ -158,7 +176,8 @@ json_t *mb__gates_eval_outputs(const mb_gate *gates, size_t n_gates,
         size_t applied = 0, failed = 0;
         size_t k;
         json_t *m;
-        json_array_foreach(outputs, k, m) {
+        json_array_foreach(outputs, k, m)
+        {
             double v;
             mb_gate_result r = mb__gate_eval(&gates[i], m, &v);
             json_t *o = json_object();
@@ -181,9 +200,9 @@ json_t *mb__gates_eval_outputs(const mb_gate *gates, size_t n_gates,
                                 json_string("the metric is undefined for "
                                             "every output"));
         else if (failed)
-            json_object_set_new(g, "reason",
-                                json_sprintf("failed on %zu of %zu outputs",
-                                             failed, applied));
+            json_object_set_new(
+                g, "reason",
+                json_sprintf("failed on %zu of %zu outputs", failed, applied));
         json_object_set_new(g, "results", res);
         json_array_append_new(arr, g);
         all &= passed;
@@ -231,7 +250,8 @@ int mb__precision_of_weights(const json_t *params_by_dtype, mb_precision *p,
     *p = MB_PREC_FP32;
     if (len)
         what[0] = '\0';
-    json_object_foreach((json_t *)params_by_dtype, key, v) {
+    json_object_foreach((json_t *)params_by_dtype, key, v)
+    {
         json_int_t c = json_integer_value(json_object_get(v, "count"));
         if (c > most) {
             most = c;
@@ -274,7 +294,7 @@ size_t mb__gate_defaults(mb_precision p, mb_gate *out, size_t cap)
                                        "nonfinite_new==0"};
     static const char *const int8[] = {"rel_l2<=0.15", "cosine>=0.99",
                                        "nonfinite_new==0"};
-    const char *const *src = p == MB_PREC_FP16 ? fp16
+    const char *const *src = p == MB_PREC_FP16   ? fp16
                              : p == MB_PREC_INT8 ? int8
                                                  : fp32;
     size_t n = 3;

@@ -18,14 +18,19 @@
 #include <stddef.h>
 
 typedef enum mb_gate_op {
-    MB_GATE_GE, MB_GATE_LE, MB_GATE_GT, MB_GATE_LT, MB_GATE_EQ, MB_GATE_NE
+    MB_GATE_GE,
+    MB_GATE_LE,
+    MB_GATE_GT,
+    MB_GATE_LT,
+    MB_GATE_EQ,
+    MB_GATE_NE
 } mb_gate_op;
 
 typedef struct mb_gate {
     char metric[32]; /* canonical JSON key ("cosine", "rel_l2", ...) */
     mb_gate_op op;
     double value;
-    char text[96];   /* canonical text, e.g. "cosine>=0.999" */
+    char text[96]; /* canonical text, e.g. "cosine>=0.999" */
 } mb_gate;
 
 typedef enum mb_gate_result {
@@ -59,7 +64,8 @@ typedef enum mb_precision {
     MB_PREC_INT8 = 2
 } mb_precision;
 
-/* "fp32"/"float32", "fp16"/"float16"/"bf16", "int8"/"uint8"; -1 when unknown. */
+/* "fp32"/"float32", "fp16"/"float16"/"bf16", "int8"/"uint8"; -1 when unknown.
+ */
 int mb__precision_parse(const char *s, mb_precision *p);
 const char *mb__precision_name(mb_precision p);
 /* The precision a model's dominant weight dtype implies. */

@@ -54,10 +54,13 @@ static void png_write_buf(png_structp p, png_bytep data, png_size_t len)
     mb__buf_append(png_get_io_ptr(p), data, len);
 }
 
-static void png_flush_nop(png_structp p) { (void)p; }
+static void png_flush_nop(png_structp p)
+{
+    (void)p;
+}
 
-mb_status mb__heatmap_png(const mb_tensor *a, const mb_tensor *b,
-                          mb_buf *png, double *max_abs, mb_err *err)
+mb_status mb__heatmap_png(const mb_tensor *a, const mb_tensor *b, mb_buf *png,
+                          double *max_abs, mb_err *err)
 {
     if (a->rank < 1 || a->rank != b->rank ||
         memcmp(a->dims, b->dims, sizeof(int64_t) * (size_t)a->rank) != 0) {
@@ -76,8 +79,8 @@ mb_status mb__heatmap_png(const mb_tensor *a, const mb_tensor *b,
     size_t H = a->rank >= 2 ? (size_t)a->dims[a->rank - 2] : 1;
     if (W == 0 || H == 0 || W > 100000 || H > 100000)
         return mb__fail(err, MB_EDATA,
-                        "heatmap: image of %zux%zu pixels cannot be drawn",
-                        H, W);
+                        "heatmap: image of %zux%zu pixels cannot be drawn", H,
+                        W);
     size_t n = W * H;
     double *x = mb__calloc(n, sizeof *x), *y = mb__calloc(n, sizeof *y);
     if (!x || !y) {
@@ -106,8 +109,8 @@ mb_status mb__heatmap_png(const mb_tensor *a, const mb_tensor *b,
         free(x);
         return mb__fail(err, MB_ENOMEM, "out of memory for the heatmap");
     }
-    png_structp p = png_create_write_struct(PNG_LIBPNG_VER_STRING, NULL, NULL,
-                                            NULL);
+    png_structp p =
+        png_create_write_struct(PNG_LIBPNG_VER_STRING, NULL, NULL, NULL);
     png_infop info = p ? png_create_info_struct(p) : NULL;
     if (!p || !info) {
         png_destroy_write_struct(&p, &info);

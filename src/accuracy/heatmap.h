@@ -17,8 +17,8 @@
 /* Appends the PNG bytes to *png (caller frees with mb__buf_free);
  * *max_abs (may be NULL) receives the value the brightest colour stands
  * for.  MB_EDATA for shapes that differ or rank 0. */
-mb_status mb__heatmap_png(const mb_tensor *a, const mb_tensor *b,
-                          mb_buf *png, double *max_abs, mb_err *err);
+mb_status mb__heatmap_png(const mb_tensor *a, const mb_tensor *b, mb_buf *png,
+                          double *max_abs, mb_err *err);
 
 /* Colour of t in [0, 1] (clamped) as 8-bit sRGB. */
 void mb__heatmap_color(double t, unsigned char rgb[3]);

@@ -19,7 +19,10 @@ static inline void mb__ksum_add(mb_ksum *k, double x)
     k->s = t;
 }
 
-static inline double mb__ksum_get(const mb_ksum *k) { return k->s + k->c; }
+static inline double mb__ksum_get(const mb_ksum *k)
+{
+    return k->s + k->c;
+}
 
 /* Adds another compensated sum (both parts). */
 static inline void mb__ksum_merge(mb_ksum *k, const mb_ksum *o)

@@ -15,6 +15,7 @@
 #include "core/alloc.h"
 #include "core/err.h"
 
+#include <stdbool.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -34,42 +35,69 @@ void mb__metric_opts_defaults(mb_metric_opts *o)
     o->per_sample_max = 1024;
 }
 
-int mb__metrics_dtype_ok(mb_dtype t)
+bool mb__metrics_dtype_ok(mb_dtype t)
 {
     switch (t) {
-    case MB_DTYPE_FLOAT32: case MB_DTYPE_FLOAT64: case MB_DTYPE_FLOAT16:
-    case MB_DTYPE_BFLOAT16: case MB_DTYPE_UINT8: case MB_DTYPE_INT8:
-    case MB_DTYPE_UINT16: case MB_DTYPE_INT16: case MB_DTYPE_INT32:
-    case MB_DTYPE_INT64: case MB_DTYPE_UINT32: case MB_DTYPE_UINT64:
+    case MB_DTYPE_FLOAT32:
+    case MB_DTYPE_FLOAT64:
+    case MB_DTYPE_FLOAT16:
+    case MB_DTYPE_BFLOAT16:
+    case MB_DTYPE_UINT8:
+    case MB_DTYPE_INT8:
+    case MB_DTYPE_UINT16:
+    case MB_DTYPE_INT16:
+    case MB_DTYPE_INT32:
+    case MB_DTYPE_INT64:
+    case MB_DTYPE_UINT32:
+    case MB_DTYPE_UINT64:
     case MB_DTYPE_BOOL:
-        return 1;
+        return true;
     default:
-        return 0;
+        return false;
     }
 }
 
-void mb__tensor_load_f64(const mb_tensor *t, size_t off, size_t n,
-                         double *dst)
+void mb__tensor_load_f64(const mb_tensor *t, size_t off, size_t n, double *dst)
 {
     const unsigned char *p = t->data;
     size_t i;
-#define LOAD_AS(T)                                                          \
-    do {                                                                    \
-        const T *s = (const T *)(const void *)p + off;                      \
-        for (i = 0; i < n; i++)                                             \
-            dst[i] = (double)s[i];                                          \
+#define LOAD_AS(T)                                                             \
+    do {                                                                       \
+        const T *s = (const T *)(const void *)p + off;                         \
+        for (i = 0; i < n; i++)                                                \
+            dst[i] = (double)s[i];                                             \
     } while (0)
     switch (t->dtype) {
-    case MB_DTYPE_FLOAT32: LOAD_AS(float); break;
-    case MB_DTYPE_FLOAT64: LOAD_AS(double); break;
-    case MB_DTYPE_UINT8: LOAD_AS(uint8_t); break;
-    case MB_DTYPE_INT8: LOAD_AS(int8_t); break;
-    case MB_DTYPE_UINT16: LOAD_AS(uint16_t); break;
-    case MB_DTYPE_INT16: LOAD_AS(int16_t); break;
-    case MB_DTYPE_INT32: LOAD_AS(int32_t); break;
-    case MB_DTYPE_INT64: LOAD_AS(int64_t); break;
-    case MB_DTYPE_UINT32: LOAD_AS(uint32_t); break;
-    case MB_DTYPE_UINT64: LOAD_AS(uint64_t); break;
+    case MB_DTYPE_FLOAT32:
+        LOAD_AS(float);
+        break;
+    case MB_DTYPE_FLOAT64:
+        LOAD_AS(double);
+        break;
+    case MB_DTYPE_UINT8:
+        LOAD_AS(uint8_t);
+        break;
+    case MB_DTYPE_INT8:
+        LOAD_AS(int8_t);
+        break;
+    case MB_DTYPE_UINT16:
+        LOAD_AS(uint16_t);
+        break;
+    case MB_DTYPE_INT16:
+        LOAD_AS(int16_t);
+        break;
+    case MB_DTYPE_INT32:
+        LOAD_AS(int32_t);
+        break;
+    case MB_DTYPE_INT64:
+        LOAD_AS(int64_t);
+        break;
+    case MB_DTYPE_UINT32:
+        LOAD_AS(uint32_t);
+        break;
+    case MB_DTYPE_UINT64:
+        LOAD_AS(uint64_t);
+        break;
     case MB_DTYPE_BOOL: {
         const uint8_t *s = p + off;
         for (i = 0; i < n; i++)
@@ -98,14 +126,20 @@ void mb__tensor_load_f64(const mb_tensor *t, size_t off, size_t n,
 
 /* ---- accumulators ------------------------------------------------------ */
 
+/* Mean and centred sums of the finite pairs of a stretch of elements. */
+typedef struct moments {
+    size_t n;                     /* finite pairs */
+    double ma, mb, caa, cbb, cab; /* means and centred sums */
+} moments;
+
 typedef struct acc {
-    size_t count, n; /* elements; finite pairs */
-    size_t nan_a, nan_b, inf_a, inf_b, newnf, fail;
+    mb_metrics c; /* the element counts (count, nan_a, ..., allclose_fail);
+                     the other fields stay 0 until acc_finish */
     mb_ksum sad, ssd, saa, sbb, sab;
-    double ma, mb, caa, cbb, cab; /* means and centred sums (Chan) */
-    double maxd;                  /* -1 when no finite pair */
+    moments mo;
+    double maxd; /* -1 when no finite pair */
     size_t maxi;
-    double amin, amax;            /* over every finite baseline value */
+    double amin, amax; /* over every finite baseline value */
 } acc;
 
 static void acc_init(acc *r)
@@ -116,38 +150,13 @@ static void acc_init(acc *r)
     r->amax = -INFINITY;
 }
 
-/* r := r followed by o. */
-static void acc_merge(acc *r, const acc *o)
+/* r := r followed by o, by Chan's pairwise update. */
+static void moments_merge(moments *r, const moments *o)
 {
-    r->count += o->count;
-    r->nan_a += o->nan_a;
-    r->nan_b += o->nan_b;
-    r->inf_a += o->inf_a;
-    r->inf_b += o->inf_b;
-    r->newnf += o->newnf;
-    r->fail += o->fail;
-    mb__ksum_merge(&r->sad, &o->sad);
-    mb__ksum_merge(&r->ssd, &o->ssd);
-    mb__ksum_merge(&r->saa, &o->saa);
-    mb__ksum_merge(&r->sbb, &o->sbb);
-    mb__ksum_merge(&r->sab, &o->sab);
-    if (o->maxd > r->maxd) {
-        r->maxd = o->maxd;
-        r->maxi = o->maxi;
-    }
-    if (o->amin < r->amin)
-        r->amin = o->amin;
-    if (o->amax > r->amax)
-        r->amax = o->amax;
     if (o->n == 0)
         return;
     if (r->n == 0) {
-        r->n = o->n;
-        r->ma = o->ma;
-        r->mb = o->mb;
-        r->caa = o->caa;
-        r->cbb = o->cbb;
-        r->cab = o->cab;
+        *r = *o;
         return;
     }
     double n = (double)r->n + (double)o->n;
@@ -161,13 +170,39 @@ static void acc_merge(acc *r, const acc *o)
     r->n += o->n;
 }
 
+/* r := r followed by o. */
+static void acc_merge(acc *r, const acc *o)
+{
+    r->c.count += o->c.count;
+    r->c.nan_a += o->c.nan_a;
+    r->c.nan_b += o->c.nan_b;
+    r->c.inf_a += o->c.inf_a;
+    r->c.inf_b += o->c.inf_b;
+    r->c.nonfinite_new += o->c.nonfinite_new;
+    r->c.allclose_fail += o->c.allclose_fail;
+    mb__ksum_merge(&r->sad, &o->sad);
+    mb__ksum_merge(&r->ssd, &o->ssd);
+    mb__ksum_merge(&r->saa, &o->saa);
+    mb__ksum_merge(&r->sbb, &o->sbb);
+    mb__ksum_merge(&r->sab, &o->sab);
+    if (o->maxd > r->maxd) {
+        r->maxd = o->maxd;
+        r->maxi = o->maxi;
+    }
+    if (o->amin < r->amin)
+        r->amin = o->amin;
+    if (o->amax > r->amax)
+        r->amax = o->amax;
+    moments_merge(&r->mo, &o->mo);
+}
+
 /* Accumulates x (baseline) and y (candidate), n elements whose first one is
  * element `base` of the tensor. */
 static void acc_chunk(acc *r, const double *x, const double *y, size_t n,
                       size_t base, double atol, double rtol)
 {
     acc_init(r);
-    r->count = n;
+    r->c.count = n;
     mb_ksum sa = {0, 0}, sb = {0, 0};
     size_t fin = 0;
     for (size_t i = 0; i < n; i++) {
@@ -178,19 +213,19 @@ static void acc_chunk(acc *r, const double *x, const double *y, size_t n,
                 r->amin = xa;
             if (fa && xa > r->amax)
                 r->amax = xa;
-            r->nan_a += isnan(xa) != 0;
-            r->inf_a += isinf(xa) != 0;
-            r->nan_b += isnan(yb) != 0;
-            r->inf_b += isinf(yb) != 0;
-            r->newnf += fa && !fb;
+            r->c.nan_a += isnan(xa) != 0;
+            r->c.inf_a += isinf(xa) != 0;
+            r->c.nan_b += isnan(yb) != 0;
+            r->c.inf_b += isinf(yb) != 0;
+            r->c.nonfinite_new += fa && !fb;
             /* numpy isclose: infinities are close only to themselves. */
             if (!(isinf(xa) && isinf(yb) && (xa > 0) == (yb > 0)))
-                r->fail++;
+                r->c.allclose_fail++;
             continue;
         }
         fin++;
         double d = yb - xa, ad = fabs(d);
-        r->fail += !(ad <= atol + rtol * fabs(xa));
+        r->c.allclose_fail += !(ad <= atol + rtol * fabs(xa));
         mb__ksum_add(&r->sad, ad);
         mb__ksum_add(&r->ssd, d * d);
         mb__ksum_add(&r->saa, xa * xa);
@@ -207,7 +242,7 @@ static void acc_chunk(acc *r, const double *x, const double *y, size_t n,
         if (xa > r->amax)
             r->amax = xa;
     }
-    r->n = fin;
+    r->mo.n = fin;
     if (fin == 0)
         return;
     double ma = mb__ksum_get(&sa) / (double)fin;
@@ -222,32 +257,26 @@ static void acc_chunk(acc *r, const double *x, const double *y, size_t n,
         mb__ksum_add(&cbb, v * v);
         mb__ksum_add(&cab, u * v);
     }
-    r->ma = ma;
-    r->mb = mb;
-    r->caa = mb__ksum_get(&caa);
-    r->cbb = mb__ksum_get(&cbb);
-    r->cab = mb__ksum_get(&cab);
+    r->mo = (moments){fin,
+                      ma,
+                      mb,
+                      mb__ksum_get(&caa),
+                      mb__ksum_get(&cbb),
+                      mb__ksum_get(&cab)};
 }
 
 static void acc_finish(const acc *r, double range, mb_metrics *m)
 {
-    memset(m, 0, sizeof *m);
-    m->count = r->count;
-    m->finite = r->n;
-    m->nan_a = r->nan_a;
-    m->nan_b = r->nan_b;
-    m->inf_a = r->inf_a;
-    m->inf_b = r->inf_b;
-    m->nonfinite_new = r->newnf;
-    m->allclose_fail = r->fail;
+    *m = r->c;
+    m->finite = r->mo.n;
     m->ssim = NAN;
     m->top1_agreement = m->top5_agreement = m->kl_mean = m->kl_max = NAN;
-    if (r->n == 0) {
+    if (r->mo.n == 0) {
         m->mae = m->mse = m->rmse = m->psnr = m->cosine = NAN;
         m->max_abs = m->rel_l2 = m->pearson = NAN;
         return;
     }
-    double n = (double)r->n;
+    double n = (double)r->mo.n;
     double ssd = mb__ksum_get(&r->ssd);
     double saa = mb__ksum_get(&r->saa), sbb = mb__ksum_get(&r->sbb);
     double sab = mb__ksum_get(&r->sab);
@@ -268,8 +297,9 @@ static void acc_finish(const acc *r, double range, mb_metrics *m)
         m->rel_l2 = ssd == 0 ? 0.0 : INFINITY;
     else
         m->rel_l2 = sqrt(ssd) / na;
-    m->pearson = (r->caa > 0 && r->cbb > 0) ? r->cab / sqrt(r->caa * r->cbb)
-                                            : NAN;
+    const moments *mo = &r->mo;
+    m->pearson =
+        (mo->caa > 0 && mo->cbb > 0) ? mo->cab / sqrt(mo->caa * mo->cbb) : NAN;
 }
 
 /* ---- the parallel passes ----------------------------------------------- */
@@ -319,7 +349,7 @@ static size_t argmax_first(const double *x, size_t n)
 }
 
 /* Whether class t is among the k largest of x (ties go to lower index). */
-static int in_topk(const double *x, size_t n, size_t t, size_t k)
+static bool in_topk(const double *x, size_t n, size_t t, size_t k)
 {
     size_t above = 0;
     for (size_t j = 0; j < n; j++)
@@ -328,12 +358,12 @@ static int in_topk(const double *x, size_t n, size_t t, size_t k)
     return above < k;
 }
 
-static int all_finite(const double *x, size_t n)
+static bool all_finite(const double *x, size_t n)
 {
     for (size_t i = 0; i < n; i++)
         if (!isfinite(x[i]))
-            return 0;
-    return 1;
+            return false;
+    return true;
 }
 
 /* log-sum-exp of x after subtracting its max. */
@@ -346,12 +376,12 @@ static double lse(const double *x, size_t n, double mx)
 }
 
 /* A probability vector: no negative value and a sum within 1e-3 of 1. */
-static int is_distribution(const double *x, size_t n)
+static bool is_distribution(const double *x, size_t n)
 {
     double sum = 0;
     for (size_t i = 0; i < n; i++) {
         if (x[i] < 0)
-            return 0;
+            return false;
         sum += x[i];
     }
     return fabs(sum - 1) <= 1e-3;
@@ -383,9 +413,9 @@ static void row_item(void *user, size_t item, int worker)
              * their softmax, which would shrink it ~100-fold */
             for (size_t i = 0; i < C; i++)
                 if (x[i] > 0)
-                    mb__ksum_add(&kl, x[i] * (log(x[i]) -
-                                              log(y[i] > 1e-30 ? y[i]
-                                                               : 1e-30)));
+                    mb__ksum_add(
+                        &kl,
+                        x[i] * (log(x[i]) - log(y[i] > 1e-30 ? y[i] : 1e-30)));
         } else {
             double la = lse(x, C, x[ta]), lb = lse(y, C, y[tb]);
             for (size_t i = 0; i < C; i++) {
@@ -427,7 +457,7 @@ static void scratch_free(double **s, int threads)
 /* Class scores by the one rule of pick.h (a float [N, C], C > 1, trailing
  * dims of size 1 ignored), so that every output the verdict may read as
  * class scores gets its top-1 agreement, and no other. */
-static int classifier_shape(const mb_tensor *t)
+static bool classifier_shape(const mb_tensor *t)
 {
     mb_out_shape o;
     mb__out_shapes_from_tensors(t, 1, &o);
@@ -451,8 +481,7 @@ static mb_status classifier_pass(const mb_tensor *a, const mb_tensor *b,
     if (!j.scratch || !j.res) {
         scratch_free(j.scratch, threads);
         free(j.res);
-        return mb__fail(err, MB_ENOMEM,
-                        "out of memory for classifier metrics");
+        return mb__fail(err, MB_ENOMEM, "out of memory for classifier metrics");
     }
     mb__par_for(n_items, threads, row_item, &j);
     scratch_free(j.scratch, threads);
@@ -530,14 +559,14 @@ static mb_status ssim_pass(const mb_tensor *a, const mb_tensor *b,
     return MB_OK;
 }
 
-static int same_shape(const mb_tensor *a, const mb_tensor *b)
+static bool same_shape(const mb_tensor *a, const mb_tensor *b)
 {
     if (a->rank != b->rank)
-        return 0;
+        return false;
     for (int i = 0; i < a->rank; i++)
         if (a->dims[i] != b->dims[i])
-            return 0;
-    return 1;
+            return false;
+    return true;
 }
 
 static const char *tname(const mb_tensor *t)
@@ -574,10 +603,11 @@ mb_status mb__metrics_compute_struct(const mb_tensor *a, const mb_tensor *b,
     if (!mb__metrics_dtype_ok(a->dtype) || !mb__metrics_dtype_ok(b->dtype))
         return mb__fail(err, MB_EUNSUPPORTED,
                         "%s: cannot compare %s with %s tensors; metrics need "
-                        "real numeric dtypes", tname(a),
-                        mb_dtype_name(a->dtype), mb_dtype_name(b->dtype));
-    if (!(opts->atol >= 0) || !(opts->rtol >= 0) ||
-        !(opts->data_range >= 0) || !isfinite(opts->data_range))
+                        "real numeric dtypes",
+                        tname(a), mb_dtype_name(a->dtype),
+                        mb_dtype_name(b->dtype));
+    if (!(opts->atol >= 0) || !(opts->rtol >= 0) || !(opts->data_range >= 0) ||
+        !isfinite(opts->data_range))
         return mb__fail(err, MB_EINVAL,
                         "atol, rtol and data range must be finite and >= 0");
     size_t count = mb_tensor_count(a);
@@ -656,25 +686,26 @@ mb_status mb__metrics_compute_struct(const mb_tensor *a, const mb_tensor *b,
 /* ---- accuracy against labels ------------------------------------------- */
 
 mb_status mb__topk_accuracy(const mb_tensor *logits, const int64_t *labels,
-                            size_t n, double *top1, double *top5,
-                            mb_err *err)
+                            size_t n, double *top1, double *top5, mb_err *err)
 {
     int rank = logits->rank;
     while (rank > 2 && logits->dims[rank - 1] == 1)
         rank--;
     if (rank != 2 || !mb__metrics_dtype_ok(logits->dtype)) {
         char sh[256];
-        return mb__fail(err, MB_EDATA,
-                        "%s: accuracy against labels needs [N, C] scores, got "
-                        "%s %s", tname(logits), mb_dtype_name(logits->dtype),
-                        mb_shape_str(logits->dims, logits->rank, sh,
-                                     sizeof sh));
+        return mb__fail(
+            err, MB_EDATA,
+            "%s: accuracy against labels needs [N, C] scores, got "
+            "%s %s",
+            tname(logits), mb_dtype_name(logits->dtype),
+            mb_shape_str(logits->dims, logits->rank, sh, sizeof sh));
     }
     size_t N = (size_t)logits->dims[0], C = (size_t)logits->dims[1];
     if (n != N)
         return mb__fail(err, MB_EDATA,
                         "%zu labels for %zu rows of %s; give one label per "
-                        "sample", n, N, tname(logits));
+                        "sample",
+                        n, N, tname(logits));
     if (N == 0)
         return mb__fail(err, MB_EDATA, "%s has no rows to score",
                         tname(logits));
@@ -682,8 +713,8 @@ mb_status mb__topk_accuracy(const mb_tensor *logits, const int64_t *labels,
         if (labels[i] < 0 || (uint64_t)labels[i] >= C)
             return mb__fail(err, MB_EDATA,
                             "label %lld of sample %zu is outside [0, %zu) "
-                            "for %s", (long long)labels[i], i, C,
-                            tname(logits));
+                            "for %s",
+                            (long long)labels[i], i, C, tname(logits));
     double *x = mb__calloc(C, sizeof *x);
     if (!x)
         return mb__fail(err, MB_ENOMEM, "out of memory scoring labels");
@@ -704,37 +735,37 @@ mb_status mb__topk_accuracy(const mb_tensor *logits, const int64_t *labels,
 
 /* ---- segmentation against masks ---------------------------------------- */
 
-static int is_float(mb_dtype t)
+static bool is_float(mb_dtype t)
 {
     return t == MB_DTYPE_FLOAT32 || t == MB_DTYPE_FLOAT16 ||
            t == MB_DTYPE_FLOAT64 || t == MB_DTYPE_BFLOAT16;
 }
 
-static int is_int(mb_dtype t)
+static bool is_int(mb_dtype t)
 {
     return mb__metrics_dtype_ok(t) && !is_float(t) && t != MB_DTYPE_BOOL;
 }
 
 /* The masks' spatial dims start at *first (after N, and a class axis of
  * size 1); 0 when their shape does not fit scores. */
-static int seg_shape_fits(const mb_tensor *s, const mb_tensor *m, int *first)
+static bool seg_shape_fits(const mb_tensor *s, const mb_tensor *m, int *first)
 {
     if (s->rank < 3 || s->dims[1] < 2 || m->rank < 1 ||
         m->dims[0] != s->dims[0])
-        return 0;
+        return false;
     int f = m->rank == s->rank ? 2 : 1;
     if (f == 2 && m->dims[1] != 1)
-        return 0;
+        return false;
     if (m->rank - f != s->rank - 2)
-        return 0;
+        return false;
     for (int k = 2; k < s->rank; k++)
         if (m->dims[f + k - 2] != s->dims[k])
-            return 0;
+            return false;
     *first = f;
-    return 1;
+    return true;
 }
 
-int mb__segmentation_fits(const mb_tensor *scores, const mb_tensor *masks)
+bool mb__segmentation_fits(const mb_tensor *scores, const mb_tensor *masks)
 {
     int f;
     return scores->data && is_float(scores->dtype) && is_int(masks->dtype) &&
@@ -743,9 +774,9 @@ int mb__segmentation_fits(const mb_tensor *scores, const mb_tensor *masks)
 
 /* Per-class counts of one sample: argmax over the C planes of S pixels. */
 static mb_status seg_sample(const mb_tensor *t, size_t n, size_t C, size_t S,
-                            const mb_tensor *m, size_t *I, size_t *P,
-                            size_t *G, size_t *correct, double *best,
-                            double *plane, size_t *idx, mb_err *err)
+                            const mb_tensor *m, size_t *I, size_t *P, size_t *G,
+                            size_t *correct, double *best, double *plane,
+                            size_t *idx, mb_err *err)
 {
     for (size_t c = 0; c < C; c++) {
         mb__tensor_load_f64(t, (n * C + c) * S, S, plane);
@@ -771,8 +802,8 @@ static mb_status seg_sample(const mb_tensor *t, size_t n, size_t C, size_t S,
             return mb__fail(err, MB_EDATA,
                             "mask value %.17g of sample %zu (flat pixel "
                             "index %zu) is outside [0, %zu), the classes of "
-                            "%s", g, n, p, C,
-                            tname(t));
+                            "%s",
+                            g, n, p, C, tname(t));
         size_t gc = (size_t)g, pc = idx[p];
         G[gc]++;
         if (pc < C) {
@@ -839,16 +870,16 @@ mb_status mb__segmentation_scores(const mb_tensor *scores,
             }
         }
         double pix = (double)N * (double)S;
-        *out = json_pack(
-            "{s:I, s:I, s:f, s:o, s:o, s:o, s:o}", "classes", (json_int_t)C,
-            "pixels", (json_int_t)(N * S), "pixel_accuracy",
-            (double)correct / pix, "mean_iou",
-            mb__json_metric(defined ? mb__ksum_get(&si) / (double)defined
-                                    : NAN),
-            "mean_dice",
-            mb__json_metric(defined ? mb__ksum_get(&sd) / (double)defined
-                                    : NAN),
-            "iou", iou, "dice", dice);
+        *out =
+            json_pack("{s:I, s:I, s:f, s:o, s:o, s:o, s:o}", "classes",
+                      (json_int_t)C, "pixels", (json_int_t)(N * S),
+                      "pixel_accuracy", (double)correct / pix, "mean_iou",
+                      mb__json_metric(
+                          defined ? mb__ksum_get(&si) / (double)defined : NAN),
+                      "mean_dice",
+                      mb__json_metric(
+                          defined ? mb__ksum_get(&sd) / (double)defined : NAN),
+                      "iou", iou, "dice", dice);
         if (!*out)
             st = mb__fail(err, MB_ENOMEM, "out of memory");
     }

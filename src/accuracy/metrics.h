@@ -24,24 +24,25 @@
 
 #include "mbench.h"
 
+#include <stdbool.h>
 #include <jansson.h>
 #include <stddef.h>
 #include <stdint.h>
 
 /* SSIM constants (Wang et al. 2004; scikit-image's defaults). */
-#define MB_SSIM_WIN 11    /* 2 * int(3.5 * 1.5 + 0.5) + 1 */
+#define MB_SSIM_WIN 11 /* 2 * int(3.5 * 1.5 + 0.5) + 1 */
 #define MB_SSIM_SIGMA 1.5
 #define MB_SSIM_K1 0.01
 #define MB_SSIM_K2 0.03
 
 typedef struct mb_metric_opts {
-    double atol;         /* isclose absolute tolerance (default 1e-8) */
-    double rtol;         /* isclose relative tolerance (default 1e-5) */
-    double data_range;   /* > 0: use it for PSNR and SSIM; 0: the
-                            baseline's max - min (default 0) */
-    int ssim_3d;         /* SSIM over the last three dims (volumes) */
-    int threads;         /* 0: all online CPUs (sysconf) */
-    size_t parallel_min; /* use threads from this element count (1<<20) */
+    double atol;           /* isclose absolute tolerance (default 1e-8) */
+    double rtol;           /* isclose relative tolerance (default 1e-5) */
+    double data_range;     /* > 0: use it for PSNR and SSIM; 0: the
+                              baseline's max - min (default 0) */
+    int ssim_3d;           /* SSIM over the last three dims (volumes) */
+    int threads;           /* 0: all online CPUs (sysconf) */
+    size_t parallel_min;   /* use threads from this element count (1<<20) */
     size_t per_sample_max; /* JSON "per_sample" arrays up to this many
                               samples (default 1024; 0: never) */
 } mb_metric_opts;
@@ -61,8 +62,8 @@ typedef enum mb_range_source {
  * shape); psnr and rel_l2 may be +INFINITY.
  */
 typedef struct mb_metrics {
-    size_t count;         /* elements compared */
-    size_t finite;        /* pairs where both a and b are finite */
+    size_t count;  /* elements compared */
+    size_t finite; /* pairs where both a and b are finite */
     size_t nan_a, nan_b, inf_a, inf_b;
     size_t nonfinite_new; /* a finite but b NaN or Inf */
     size_t allclose_fail; /* elements with !isclose(b, a, rtol, atol) */
@@ -133,8 +134,7 @@ const char *mb__json_metric_text(const json_t *v, const char *yes,
  * counts differ or a label is outside [0, C).
  */
 mb_status mb__topk_accuracy(const mb_tensor *logits, const int64_t *labels,
-                            size_t n, double *top1, double *top5,
-                            mb_err *err);
+                            size_t n, double *top1, double *top5, mb_err *err);
 
 /*
  * Segmentation against label masks (docs/ACCURACY.md, "Segmentation"):
@@ -155,14 +155,13 @@ mb_status mb__segmentation_scores(const mb_tensor *scores,
                                   mb_err *err);
 /* Non-zero when scores can be scored against masks by
  * mb__segmentation_scores (shapes and dtypes). */
-int mb__segmentation_fits(const mb_tensor *scores, const mb_tensor *masks);
+bool mb__segmentation_fits(const mb_tensor *scores, const mb_tensor *masks);
 
 /* Element i..i+n of any numeric tensor as doubles into dst (float16 and
  * bfloat16 widened exactly; bool as 0/1). */
-void mb__tensor_load_f64(const mb_tensor *t, size_t off, size_t n,
-                         double *dst);
+void mb__tensor_load_f64(const mb_tensor *t, size_t off, size_t n, double *dst);
 /* Non-zero when dtype can be read by the metrics (numeric, not complex). */
-int mb__metrics_dtype_ok(mb_dtype t);
+bool mb__metrics_dtype_ok(mb_dtype t);
 
 /*
  * SSIM per image (ssim.c).  The tensors (same shape) are seen as
@@ -177,6 +176,6 @@ mb_status mb__ssim_images(const mb_tensor *a, const mb_tensor *b, int volume,
                           size_t n_images, mb_err *err);
 /* Whether a tensor shape has an SSIM (2-D: rank >= 2, last two dims >= 11;
  * 3-D: rank >= 3 and last three dims >= 11); *n_images is set. */
-int mb__ssim_applicable(const mb_tensor *t, int volume, size_t *n_images);
+bool mb__ssim_applicable(const mb_tensor *t, int volume, size_t *n_images);
 
 #endif

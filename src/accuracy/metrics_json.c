@@ -6,6 +6,7 @@
 #include "core/err.h"
 
 #include <math.h>
+#include <stdbool.h>
 #include <stddef.h>
 #include <string.h>
 
@@ -41,23 +42,52 @@ int mb__json_metric_get(const json_t *v, double *out)
     return 0;
 }
 
-/* Metrics that have a worst sample: `high` when larger is worse. */
+/* Metrics that have a worst sample: `high` when larger is worse.  `top` is
+ * the group the whole-tensor figure is written in at the top level (1:
+ * before max_abs_index, 2: after it, 0: written with the classifier
+ * figures). */
 static const struct {
     const char *key;
     size_t off;
     int high;
     int classifier; /* only for classifier outputs */
+    int top;
 } dfields[] = {
-    {"mae", offsetof(mb_metrics, mae), 1, 0},
-    {"mse", offsetof(mb_metrics, mse), 1, 0},
-    {"rmse", offsetof(mb_metrics, rmse), 1, 0},
-    {"psnr", offsetof(mb_metrics, psnr), 0, 0},
-    {"cosine", offsetof(mb_metrics, cosine), 0, 0},
-    {"max_abs", offsetof(mb_metrics, max_abs), 1, 0},
-    {"rel_l2", offsetof(mb_metrics, rel_l2), 1, 0},
-    {"pearson", offsetof(mb_metrics, pearson), 0, 0},
-    {"ssim", offsetof(mb_metrics, ssim), 0, 0},
-    {"kl", offsetof(mb_metrics, kl_mean), 1, 1},
+    {"mae", offsetof(mb_metrics, mae), 1, 0, 1},
+    {"mse", offsetof(mb_metrics, mse), 1, 0, 1},
+    {"rmse", offsetof(mb_metrics, rmse), 1, 0, 1},
+    {"psnr", offsetof(mb_metrics, psnr), 0, 0, 1},
+    {"cosine", offsetof(mb_metrics, cosine), 0, 0, 1},
+    {"max_abs", offsetof(mb_metrics, max_abs), 1, 0, 1},
+    {"rel_l2", offsetof(mb_metrics, rel_l2), 1, 0, 2},
+    {"pearson", offsetof(mb_metrics, pearson), 0, 0, 2},
+    {"ssim", offsetof(mb_metrics, ssim), 0, 0, 2},
+    {"kl", offsetof(mb_metrics, kl_mean), 1, 1, 0},
+};
+
+/* Top-level figures written as they are: a count (size_t) or a metric
+ * (double, through mb__json_metric), in groups written together. */
+enum { G_COUNTS, G_CLASSIFIER };
+static const struct {
+    const char *key;
+    size_t off;
+    int metric;
+    int group;
+} jfields[] = {
+    {"count", offsetof(mb_metrics, count), 0, G_COUNTS},
+    {"finite", offsetof(mb_metrics, finite), 0, G_COUNTS},
+    {"nan_baseline", offsetof(mb_metrics, nan_a), 0, G_COUNTS},
+    {"nan_candidate", offsetof(mb_metrics, nan_b), 0, G_COUNTS},
+    {"inf_baseline", offsetof(mb_metrics, inf_a), 0, G_COUNTS},
+    {"inf_candidate", offsetof(mb_metrics, inf_b), 0, G_COUNTS},
+    {"nonfinite_new", offsetof(mb_metrics, nonfinite_new), 0, G_COUNTS},
+    {"rows", offsetof(mb_metrics, rows), 0, G_CLASSIFIER},
+    {"classes", offsetof(mb_metrics, classes), 0, G_CLASSIFIER},
+    {"top1_agreement", offsetof(mb_metrics, top1_agreement), 1, G_CLASSIFIER},
+    {"top5_agreement", offsetof(mb_metrics, top5_agreement), 1, G_CLASSIFIER},
+    {"kl_mean", offsetof(mb_metrics, kl_mean), 1, G_CLASSIFIER},
+    {"kl_max", offsetof(mb_metrics, kl_max), 1, G_CLASSIFIER},
+    {"kl_rows", offsetof(mb_metrics, kl_rows), 0, G_CLASSIFIER},
 };
 
 static double dget(const mb_metrics *m, size_t off)
@@ -65,6 +95,41 @@ static double dget(const mb_metrics *m, size_t off)
     double v;
     memcpy(&v, (const char *)m + off, sizeof v);
     return v;
+}
+
+static size_t nget(const mb_metrics *m, size_t off)
+{
+    size_t v;
+    memcpy(&v, (const char *)m + off, sizeof v);
+    return v;
+}
+
+/* Writes the jfields of `group` from m into o; with m NULL, only the
+ * metrics, as null. */
+static void put_fields(json_t *o, const mb_metrics *m, int group)
+{
+    for (size_t i = 0; i < sizeof jfields / sizeof jfields[0]; i++) {
+        json_t *v;
+        if (jfields[i].group != group)
+            continue;
+        if (!m)
+            v = jfields[i].metric ? json_null() : NULL;
+        else if (jfields[i].metric)
+            v = mb__json_metric(dget(m, jfields[i].off));
+        else
+            v = json_integer((json_int_t)nget(m, jfields[i].off));
+        if (v)
+            json_object_set_new(o, jfields[i].key, v);
+    }
+}
+
+/* Writes the whole-tensor figures of dfields group `top`. */
+static void put_group(json_t *o, const mb_metrics *m, int top)
+{
+    for (size_t f = 0; f < sizeof dfields / sizeof dfields[0]; f++)
+        if (dfields[f].top == top)
+            json_object_set_new(o, dfields[f].key,
+                                mb__json_metric(dget(m, dfields[f].off)));
 }
 
 static json_t *shape_json(const mb_tensor *t)
@@ -92,23 +157,49 @@ static json_t *index_json(const mb_tensor *t, size_t flat)
 static const char *range_name(mb_range_source s)
 {
     switch (s) {
-    case MB_RANGE_GIVEN: return "given";
-    case MB_RANGE_FALLBACK: return "fallback";
-    default: return "baseline";
+    case MB_RANGE_GIVEN:
+        return "given";
+    case MB_RANGE_FALLBACK:
+        return "fallback";
+    default:
+        return "baseline";
     }
 }
 
-static json_t *worst_json(const mb_metrics_result *res)
+/* Whether dfields[f] is reported for this result: the classifier figures
+ * only for classifier outputs, SSIM only where it applied. */
+static bool applies(size_t f, const mb_metrics_result *res)
 {
-    json_t *w = json_object();
+    if (dfields[f].classifier && !res->total.classifier)
+        return false;
+    return dfields[f].off != offsetof(mb_metrics, ssim) ||
+           res->total.ssim_images > 0;
+}
+
+/* w[key] = {"sample": s, "value": value}. */
+static void put_worst(json_t *w, const char *key, size_t s, json_t *value)
+{
+    json_t *o = json_object();
+    json_object_set_new(o, "sample", json_integer((json_int_t)s));
+    json_object_set_new(o, "value", value);
+    json_object_set_new(w, key, o);
+}
+
+/* One walk over the samples for both per-sample sections: w gets the worst
+ * sample of each metric, p (unless NULL) every sample's value of each. */
+static void sample_sections(const mb_metrics_result *res, json_t *w, json_t *p)
+{
     size_t S = res->n_samples;
     for (size_t f = 0; f < sizeof dfields / sizeof dfields[0]; f++) {
-        if (dfields[f].classifier && !res->total.classifier)
+        if (!applies(f, res))
             continue;
         size_t best = S;
         double bv = NAN;
+        json_t *arr = p ? json_array() : NULL;
         for (size_t s = 0; s < S; s++) {
             double v = dget(&res->samples[s], dfields[f].off);
+            if (arr)
+                json_array_append_new(arr, mb__json_metric(v));
             if (isnan(v))
                 continue;
             if (best == S || (dfields[f].high ? v > bv : v < bv)) {
@@ -116,42 +207,19 @@ static json_t *worst_json(const mb_metrics_result *res)
                 bv = v;
             }
         }
-        if (best == S)
-            continue;
-        json_t *o = json_object();
-        json_object_set_new(o, "sample", json_integer((json_int_t)best));
-        json_object_set_new(o, "value", mb__json_metric(bv));
-        json_object_set_new(w, dfields[f].key, o);
+        if (best < S)
+            put_worst(w, dfields[f].key, best, mb__json_metric(bv));
+        if (arr)
+            json_object_set_new(p, dfields[f].key, arr);
     }
     size_t best = 0;
     for (size_t s = 1; s < S; s++)
         if (res->samples[s].allclose_fail > res->samples[best].allclose_fail)
             best = s;
-    json_t *o = json_object();
-    json_object_set_new(o, "sample", json_integer((json_int_t)best));
-    json_object_set_new(
-        o, "value",
-        json_integer((json_int_t)res->samples[best].allclose_fail));
-    json_object_set_new(w, "allclose_fail", o);
-    return w;
-}
-
-static json_t *per_sample_json(const mb_metrics_result *res)
-{
-    json_t *p = json_object();
-    size_t S = res->n_samples;
-    for (size_t f = 0; f < sizeof dfields / sizeof dfields[0]; f++) {
-        if (dfields[f].classifier && !res->total.classifier)
-            continue;
-        if (dfields[f].off == offsetof(mb_metrics, ssim) &&
-            res->total.ssim_images == 0)
-            continue;
-        json_t *arr = json_array();
-        for (size_t s = 0; s < S; s++)
-            json_array_append_new(
-                arr, mb__json_metric(dget(&res->samples[s], dfields[f].off)));
-        json_object_set_new(p, dfields[f].key, arr);
-    }
+    put_worst(w, "allclose_fail", best,
+              json_integer((json_int_t)res->samples[best].allclose_fail));
+    if (!p)
+        return;
     json_t *fail = json_array(), *nf = json_array(), *t1 = json_array();
     for (size_t s = 0; s < S; s++) {
         const mb_metrics *m = &res->samples[s];
@@ -166,10 +234,10 @@ static json_t *per_sample_json(const mb_metrics_result *res)
         json_object_set_new(p, "top1_agree", t1);
     else
         json_decref(t1);
-    return p;
 }
 
-#define SETN(o, k, v) json_object_set_new((o), (k), json_integer((json_int_t)(v)))
+#define SETN(o, k, v)                                                          \
+    json_object_set_new((o), (k), json_integer((json_int_t)(v)))
 #define SETM(o, k, v) json_object_set_new((o), (k), mb__json_metric(v))
 
 json_t *mb__metrics_to_json(const mb_tensor *a, const mb_tensor *b,
@@ -192,13 +260,7 @@ json_t *mb__metrics_to_json(const mb_tensor *a, const mb_tensor *b,
                         json_string(mb_dtype_name(a->dtype)));
     json_object_set_new(o, "dtype_candidate",
                         json_string(mb_dtype_name(b->dtype)));
-    SETN(o, "count", m->count);
-    SETN(o, "finite", m->finite);
-    SETN(o, "nan_baseline", m->nan_a);
-    SETN(o, "nan_candidate", m->nan_b);
-    SETN(o, "inf_baseline", m->inf_a);
-    SETN(o, "inf_candidate", m->inf_b);
-    SETN(o, "nonfinite_new", m->nonfinite_new);
+    put_fields(o, m, G_COUNTS);
     json_object_set_new(o, "atol", json_real(opts->atol));
     json_object_set_new(o, "rtol", json_real(opts->rtol));
     SETN(o, "allclose_fail", m->allclose_fail);
@@ -207,12 +269,7 @@ json_t *mb__metrics_to_json(const mb_tensor *a, const mb_tensor *b,
     SETM(o, "data_range", res->data_range);
     json_object_set_new(o, "data_range_source",
                         json_string(range_name(res->range_source)));
-    SETM(o, "mae", m->mae);
-    SETM(o, "mse", m->mse);
-    SETM(o, "rmse", m->rmse);
-    SETM(o, "psnr", m->psnr);
-    SETM(o, "cosine", m->cosine);
-    SETM(o, "max_abs", m->max_abs);
+    put_group(o, m, 1);
     if (m->finite > 0) {
         SETN(o, "max_abs_index", m->max_abs_index);
         json_object_set_new(o, "max_abs_at", index_json(a, m->max_abs_index));
@@ -220,31 +277,21 @@ json_t *mb__metrics_to_json(const mb_tensor *a, const mb_tensor *b,
         json_object_set_new(o, "max_abs_index", json_null());
         json_object_set_new(o, "max_abs_at", json_null());
     }
-    SETM(o, "rel_l2", m->rel_l2);
-    SETM(o, "pearson", m->pearson);
-    SETM(o, "ssim", m->ssim);
-    json_object_set_new(o, "ssim_mode", json_string(opts->ssim_3d ? "3d" : "2d"));
+    put_group(o, m, 2);
+    json_object_set_new(o, "ssim_mode",
+                        json_string(opts->ssim_3d ? "3d" : "2d"));
     SETN(o, "ssim_images", m->ssim_images);
     json_object_set_new(o, "classifier", json_boolean(m->classifier));
-    if (m->classifier) {
-        SETN(o, "rows", m->rows);
-        SETN(o, "classes", m->classes);
-        SETM(o, "top1_agreement", m->top1_agreement);
-        SETM(o, "top5_agreement", m->top5_agreement);
-        SETM(o, "kl_mean", m->kl_mean);
-        SETM(o, "kl_max", m->kl_max);
-        SETN(o, "kl_rows", m->kl_rows);
-    } else {
-        json_object_set_new(o, "top1_agreement", json_null());
-        json_object_set_new(o, "top5_agreement", json_null());
-        json_object_set_new(o, "kl_mean", json_null());
-        json_object_set_new(o, "kl_max", json_null());
-    }
+    put_fields(o, m->classifier ? m : NULL, G_CLASSIFIER);
     SETN(o, "samples", res->n_samples);
     if (res->samples && res->n_samples > 1) {
-        json_object_set_new(o, "worst", worst_json(res));
+        json_t *w = json_object(), *p = NULL;
         if (opts->per_sample_max > 0 && res->n_samples <= opts->per_sample_max)
-            json_object_set_new(o, "per_sample", per_sample_json(res));
+            p = json_object();
+        sample_sections(res, w, p);
+        json_object_set_new(o, "worst", w);
+        if (p)
+            json_object_set_new(o, "per_sample", p);
     }
     return o;
 }

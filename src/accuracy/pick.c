@@ -3,15 +3,15 @@
 
 #include "core/err.h"
 
+#include <stdbool.h>
 #include <ctype.h>
 #include <stdio.h>
 #include <string.h>
 
-static const char *const score_words[] = {"logit", "prob", "score",
-                                          "softmax", "pred"};
-static const char *const embed_words[] = {"embed",   "hidden", "pool",
-                                          "feature", "encod",  "state",
-                                          "attention"};
+static const char *const score_words[] = {"logit", "prob", "score", "softmax",
+                                          "pred"};
+static const char *const embed_words[] = {
+    "embed", "hidden", "pool", "feature", "encod", "state", "attention"};
 
 /* The first of words[0..n) that name (lower-cased) contains, or NULL. */
 static const char *name_has(const char *name, const char *const *words,
@@ -28,13 +28,13 @@ static const char *name_has(const char *name, const char *const *words,
     return NULL;
 }
 
-int mb__classifier_shaped(const mb_out_shape *o)
+bool mb__classifier_shaped(const mb_out_shape *o)
 {
     if (o->rank < 2 || !o->dims)
-        return 0;
+        return false;
     if (o->dtype != MB_DTYPE_FLOAT32 && o->dtype != MB_DTYPE_FLOAT16 &&
         o->dtype != MB_DTYPE_FLOAT64 && o->dtype != MB_DTYPE_BFLOAT16)
-        return 0;
+        return false;
     int rank = o->rank;
     while (rank > 2 && o->dims[rank - 1] == 1)
         rank--;
@@ -49,9 +49,8 @@ void mb__out_shapes_from_tensors(const mb_tensor *t, size_t n,
         shapes[i].dtype = t[i].dtype;
         /* compare leaves a sequence or map output empty: no data, no
          * dtype */
-        shapes[i].rank = t[i].data || t[i].dtype != MB_DTYPE_UNDEFINED
-                             ? t[i].rank
-                             : -1;
+        shapes[i].rank =
+            t[i].data || t[i].dtype != MB_DTYPE_UNDEFINED ? t[i].rank : -1;
         shapes[i].dims = t[i].dims;
     }
 }
@@ -86,8 +85,7 @@ static void add(char *buf, size_t len, size_t *off, const char *fmt,
 }
 
 mb_status mb__judged_output(const mb_out_shape *outs, size_t n,
-                            const char *requested, mb_judged *out,
-                            mb_err *err)
+                            const char *requested, mb_judged *out, mb_err *err)
 {
     memset(out, 0, sizeof *out);
     out->index = n;
@@ -112,8 +110,7 @@ mb_status mb__judged_output(const mb_out_shape *outs, size_t n,
         size_t off = 0;
         names[0] = '\0';
         for (size_t i = 0; i < n; i++)
-            add(names, sizeof names, &off, "%s%s", i ? ", " : "",
-                nm(&outs[i]));
+            add(names, sizeof names, &off, "%s%s", i ? ", " : "", nm(&outs[i]));
         snprintf(out->reason, sizeof out->reason, "no output named '%s'",
                  requested);
         return mb__fail(err, MB_EINVAL,

@@ -22,6 +22,7 @@
 
 #include "mbench.h"
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -48,12 +49,11 @@ typedef struct mb_judged {
  * requested names no output ("no output named 'x'; the outputs are: a, b").
  */
 mb_status mb__judged_output(const mb_out_shape *outs, size_t n,
-                            const char *requested, mb_judged *out,
-                            mb_err *err);
+                            const char *requested, mb_judged *out, mb_err *err);
 
 /* Non-zero when the shape is classifier-shaped: a float dtype, [N, C] with
  * C > 1 after dropping trailing dims of size 1. */
-int mb__classifier_shaped(const mb_out_shape *o);
+bool mb__classifier_shaped(const mb_out_shape *o);
 
 /* Fills shapes[0..n) from tensors (borrowing names and dims); a tensor
  * without data (not a tensor) gets rank -1. */

@@ -31,23 +31,23 @@
 #define R_ (MB_SSIM_WIN / 2)
 #define BAND ((size_t)32)
 
-int mb__ssim_applicable(const mb_tensor *t, int volume, size_t *n_images)
+bool mb__ssim_applicable(const mb_tensor *t, int volume, size_t *n_images)
 {
     int k = volume ? 3 : 2;
     *n_images = 0;
     if (t->rank < k)
-        return 0;
+        return false;
     size_t img = 1;
     for (int i = t->rank - k; i < t->rank; i++) {
         if (t->dims[i] < W_)
-            return 0;
+            return false;
         img *= (size_t)t->dims[i];
     }
     size_t count = mb_tensor_count(t);
     if (count == 0)
-        return 0;
+        return false;
     *n_images = count / img;
-    return 1;
+    return true;
 }
 
 static void gauss_weights(double g[W_])
@@ -195,8 +195,8 @@ mb_status mb__ssim_images(const mb_tensor *a, const mb_tensor *b, int volume,
                         "SSIM needs %s of at least %d in every dimension",
                         volume ? "3-D volumes" : "2-D images", W_);
     if (n_img != n_images)
-        return mb__fail(err, MB_EINVAL, "SSIM: %zu images, room for %zu",
-                        n_img, n_images);
+        return mb__fail(err, MB_EINVAL, "SSIM: %zu images, room for %zu", n_img,
+                        n_images);
     ssim_job j;
     memset(&j, 0, sizeof j);
     j.a = a;

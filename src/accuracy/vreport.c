@@ -114,23 +114,21 @@ static void table_end(vw *w)
 static const char *metric(const json_t *o, const char *key, char *buf,
                           size_t len)
 {
-    return mb__json_metric_text(json_object_get(o, key), "yes", "no", buf,
-                                len);
+    return mb__json_metric_text(json_object_get(o, key), "yes", "no", buf, len);
 }
 
 static void shape_of(const json_t *m, char *buf, size_t len)
 {
-    size_t off = (size_t)snprintf(buf, len, "[");
+    int64_t dims[MB_MAX_RANK];
+    int rank = 0;
     size_t i;
     const json_t *d;
-    json_array_foreach(json_object_get(m, "shape"), i, d) {
-        if (off >= len)
-            return;
-        off += (size_t)snprintf(buf + off, len - off, "%s%lld", i ? "," : "",
-                                (long long)json_integer_value(d));
+    json_array_foreach(json_object_get(m, "shape"), i, d)
+    {
+        if (rank < MB_MAX_RANK)
+            dims[rank++] = (int64_t)json_integer_value(d);
     }
-    if (off < len)
-        snprintf(buf + off, len - off, "]");
+    mb_shape_str(dims, rank, buf, len);
 }
 
 static void runs_section(vw *w, const json_t *v)
@@ -140,14 +138,15 @@ static void runs_section(vw *w, const json_t *v)
     table_start(w, cols, 3);
     size_t i;
     const json_t *m;
-    json_array_foreach(json_object_get(v, "models"), i, m) {
+    json_array_foreach(json_object_get(v, "models"), i, m)
+    {
         char opts[512];
         size_t off = 0;
         opts[0] = '\0';
         const char *key;
         const json_t *val;
-        json_object_foreach((json_t *)json_object_get(m, "options"), key,
-                            val) {
+        json_object_foreach((json_t *)json_object_get(m, "options"), key, val)
+        {
             if (off < sizeof opts)
                 off += (size_t)snprintf(opts + off, sizeof opts - off,
                                         "%s%s=%s", off ? " " : "", key,
@@ -203,7 +202,8 @@ static void verdict_section(vw *w, const json_t *v)
     const json_t *s;
     json_array_foreach(json_object_get(v, "criteria"), i, s)
         item(w, json_string_value(s));
-    json_array_foreach(json_object_get(v, "gates"), i, s) {
+    json_array_foreach(json_object_get(v, "gates"), i, s)
+    {
         char line[256];
         const char *why = mb__jstr(s, "reason");
         int ok = json_is_true(json_object_get(s, "passed"));
@@ -215,11 +215,12 @@ static void verdict_section(vw *w, const json_t *v)
     end_list(w);
 
     heading(w, 3, "Per output");
-    static const char *const cols[] = {"output", "judged as", "check",
-                                       "value", "result"};
+    static const char *const cols[] = {"output", "judged as", "check", "value",
+                                       "result"};
     table_start(w, cols, 5);
     const json_t *o;
-    json_array_foreach(json_object_get(v, "per_output"), i, o) {
+    json_array_foreach(json_object_get(v, "per_output"), i, o)
+    {
         const char *name = mb__jstr(o, "name");
         const json_t *passed = json_object_get(o, "passed");
         const char *as = json_is_null(passed) ? "not judged (--output)"
@@ -233,7 +234,8 @@ static void verdict_section(vw *w, const json_t *v)
         row(w, cells, 5, 0);
         size_t k;
         const json_t *c;
-        json_array_foreach(json_object_get(o, "checks"), k, c) {
+        json_array_foreach(json_object_get(o, "checks"), k, c)
+        {
             char val[64];
             const char *r = mb__jstr(c, "result");
             const char *cc[5] = {name, as, mb__jstr(c, "check"),
@@ -251,25 +253,27 @@ static void metrics_section(vw *w, const json_t *v)
 {
     heading(w, 2, "Metrics");
     static const char *const cols[] = {
-        "output", "shape", "dtypes", "rel_l2", "cosine", "max_abs",
-        "mae", "psnr dB", "top-1 agreement", "new NaN/Inf"};
+        "output",  "shape", "dtypes",  "rel_l2",          "cosine",
+        "max_abs", "mae",   "psnr dB", "top-1 agreement", "new NaN/Inf"};
     table_start(w, cols, 10);
     size_t i;
     const json_t *m;
-    json_array_foreach(json_object_get(v, "outputs"), i, m) {
+    json_array_foreach(json_object_get(v, "outputs"), i, m)
+    {
         char sh[128], dt[64], b[7][64];
         shape_of(m, sh, sizeof sh);
         snprintf(dt, sizeof dt, "%s / %s", mb__jstr(m, "dtype_baseline"),
                  mb__jstr(m, "dtype_candidate"));
-        const char *cells[10] = {
-            mb__jstr(m, "name"), sh, dt,
-            metric(m, "rel_l2", b[0], sizeof b[0]),
-            metric(m, "cosine", b[1], sizeof b[1]),
-            metric(m, "max_abs", b[2], sizeof b[2]),
-            metric(m, "mae", b[3], sizeof b[3]),
-            metric(m, "psnr", b[4], sizeof b[4]),
-            metric(m, "top1_agreement", b[5], sizeof b[5]),
-            metric(m, "nonfinite_new", b[6], sizeof b[6])};
+        const char *cells[10] = {mb__jstr(m, "name"),
+                                 sh,
+                                 dt,
+                                 metric(m, "rel_l2", b[0], sizeof b[0]),
+                                 metric(m, "cosine", b[1], sizeof b[1]),
+                                 metric(m, "max_abs", b[2], sizeof b[2]),
+                                 metric(m, "mae", b[3], sizeof b[3]),
+                                 metric(m, "psnr", b[4], sizeof b[4]),
+                                 metric(m, "top1_agreement", b[5], sizeof b[5]),
+                                 metric(m, "nonfinite_new", b[6], sizeof b[6])};
         row(w, cells, 10, 0);
     }
     table_end(w);
@@ -282,8 +286,7 @@ static void metrics_section(vw *w, const json_t *v)
                  mb__jstr(acc, "output"), mb__jnum(acc, "baseline.top1"),
                  mb__jnum(acc, "baseline.top5"),
                  mb__jnum(acc, "candidate.top1"),
-                 mb__jnum(acc, "candidate.top5"),
-                 mb__jnum(acc, "top1_delta"));
+                 mb__jnum(acc, "candidate.top5"), mb__jnum(acc, "top1_delta"));
         field(w, "Accuracy against the labels", line);
     }
     const json_t *seg = json_object_get(v, "segmentation");
@@ -330,59 +333,59 @@ static void body(vw *w, const json_t *doc, const json_t *v)
     runs_section(w, v);
     verdict_section(w, v);
     metrics_section(w, v);
-    snprintf(line, sizeof line, "mbench %s, %s: %s",
-             mb__jstr(doc, "mbench.version") ? mb__jstr(doc, "mbench.version")
-                                             : "?",
-             mb__jstr(doc, "created_utc") ? mb__jstr(doc, "created_utc") : "?",
-             mb__jstr(doc, "command_line") ? mb__jstr(doc, "command_line")
-                                           : "");
+    snprintf(
+        line, sizeof line, "mbench %s, %s: %s",
+        mb__jstr(doc, "mbench.version") ? mb__jstr(doc, "mbench.version") : "?",
+        mb__jstr(doc, "created_utc") ? mb__jstr(doc, "created_utc") : "?",
+        mb__jstr(doc, "command_line") ? mb__jstr(doc, "command_line") : "");
     field(w, "Made by", line);
+}
+
+/* Writes the report of doc in one format: Markdown, or a whole HTML page
+ * (head, body, the document embedded for tools). */
+static mb_status render(const json_t *doc, mb_buf *out, int html, mb_err *err)
+{
+    const json_t *v = json_object_get(doc, "validation");
+    if (!json_is_object(v))
+        return mb__fail(err, MB_EINVAL,
+                        "not a validation document (no \"validation\" "
+                        "object); write it with mbench validate --json");
+    vw w = {out, html, 0};
+    if (html) {
+        mb__buf_puts(out,
+                     "<!DOCTYPE html>\n<html lang=\"en\"><head><meta "
+                     "charset=\"utf-8\">\n<meta http-equiv=\"Content-Security-"
+                     "Policy\" content=\"default-src 'none'; style-src "
+                     "'unsafe-inline'\">\n<meta name=\"color-scheme\" "
+                     "content=\"light dark\">\n<title>mbench validate: ");
+        mb__html_escape(
+            out, json_is_true(json_object_get(v, "passed")) ? "PASS" : "FAIL");
+        mb__buf_puts(out, "</title>\n<style>body{font:14px/1.45 system-ui,"
+                          "sans-serif;margin:2em auto;max-width:70em;padding:0 "
+                          "1em}table{border-collapse:collapse;margin:.5em 0 "
+                          "1.5em}td,th{border:1px solid #8886;padding:.2em "
+                          ".6em;text-align:left}th{background:#8882}</style>"
+                          "</head>\n<body>\n");
+    }
+    body(&w, doc, v);
+    end_list(&w);
+    if (html) {
+        mb__buf_puts(out, "<script type=\"application/json\" "
+                          "id=\"mbench-data\">\n");
+        mb__json_script_embed(out, doc);
+        mb__buf_puts(out, "\n</script>\n</body></html>\n");
+    }
+    if (out->oom)
+        return mb__fail(err, MB_ENOMEM, "out of memory writing the report");
+    return MB_OK;
 }
 
 mb_status mb__validation_md(const json_t *doc, mb_buf *out, mb_err *err)
 {
-    const json_t *v = json_object_get(doc, "validation");
-    if (!json_is_object(v))
-        return mb__fail(err, MB_EINVAL,
-                        "not a validation document (no \"validation\" "
-                        "object); write it with mbench validate --json");
-    vw w = {out, 0, 0};
-    body(&w, doc, v);
-    end_list(&w);
-    if (out->oom)
-        return mb__fail(err, MB_ENOMEM, "out of memory writing the report");
-    return MB_OK;
+    return render(doc, out, 0, err);
 }
 
 mb_status mb__validation_html(const json_t *doc, mb_buf *out, mb_err *err)
 {
-    const json_t *v = json_object_get(doc, "validation");
-    if (!json_is_object(v))
-        return mb__fail(err, MB_EINVAL,
-                        "not a validation document (no \"validation\" "
-                        "object); write it with mbench validate --json");
-    vw w = {out, 1, 0};
-    mb__buf_puts(out,
-                 "<!DOCTYPE html>\n<html lang=\"en\"><head><meta "
-                 "charset=\"utf-8\">\n<meta http-equiv=\"Content-Security-"
-                 "Policy\" content=\"default-src 'none'; style-src "
-                 "'unsafe-inline'\">\n<meta name=\"color-scheme\" "
-                 "content=\"light dark\">\n<title>mbench validate: ");
-    mb__html_escape(out, json_is_true(json_object_get(v, "passed")) ? "PASS"
-                                                                    : "FAIL");
-    mb__buf_puts(out, "</title>\n<style>body{font:14px/1.45 system-ui,"
-                      "sans-serif;margin:2em auto;max-width:70em;padding:0 "
-                      "1em}table{border-collapse:collapse;margin:.5em 0 "
-                      "1.5em}td,th{border:1px solid #8886;padding:.2em "
-                      ".6em;text-align:left}th{background:#8882}</style>"
-                      "</head>\n<body>\n");
-    body(&w, doc, v);
-    end_list(&w);
-    mb__buf_puts(out, "<script type=\"application/json\" "
-                      "id=\"mbench-data\">\n");
-    mb__json_script_embed(out, doc);
-    mb__buf_puts(out, "\n</script>\n</body></html>\n");
-    if (out->oom)
-        return mb__fail(err, MB_ENOMEM, "out of memory writing the report");
-    return MB_OK;
+    return render(doc, out, 1, err);
 }

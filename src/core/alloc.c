@@ -13,7 +13,10 @@ int mb__mul_ok(size_t a, size_t b, size_t *out)
     return 1;
 }
 
-void *mb__malloc(size_t n) { return malloc(n ? n : 1); }
+void *mb__malloc(size_t n)
+{
+    return malloc(n ? n : 1);
+}
 
 void *mb__calloc(size_t count, size_t size)
 {

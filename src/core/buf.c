@@ -3,20 +3,21 @@
 
 #include "alloc.h"
 
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-static int reserve(mb_buf *b, size_t extra)
+static bool reserve(mb_buf *b, size_t extra)
 {
     if (b->oom)
-        return 0;
+        return false;
     if (extra > (size_t)-1 - b->len - 1 ||
         !mb__grow((void **)&b->data, &b->cap, b->len + extra + 1, 1)) {
         b->oom = 1;
-        return 0;
+        return false;
     }
-    return 1;
+    return true;
 }
 
 void mb__buf_append(mb_buf *b, const void *data, size_t n)
@@ -29,9 +30,15 @@ void mb__buf_append(mb_buf *b, const void *data, size_t n)
     b->data[b->len] = '\0';
 }
 
-void mb__buf_puts(mb_buf *b, const char *s) { mb__buf_append(b, s, strlen(s)); }
+void mb__buf_puts(mb_buf *b, const char *s)
+{
+    mb__buf_append(b, s, strlen(s));
+}
 
-void mb__buf_putc(mb_buf *b, char c) { mb__buf_append(b, &c, 1); }
+void mb__buf_putc(mb_buf *b, char c)
+{
+    mb__buf_append(b, &c, 1);
+}
 
 void mb__buf_vprintf(mb_buf *b, const char *fmt, va_list ap)
 {

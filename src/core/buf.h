@@ -9,10 +9,13 @@ typedef struct mb_buf {
     char *data; /* always NUL-terminated when non-NULL */
     size_t len;
     size_t cap;
-    int oom;    /* set once an append failed; later appends are no-ops */
+    int oom; /* set once an append failed; later appends are no-ops */
 } mb_buf;
 
-#define MB_BUF_INIT {NULL, 0, 0, 0}
+#define MB_BUF_INIT                                                            \
+    {                                                                          \
+        NULL, 0, 0, 0                                                          \
+    }
 
 void mb__buf_append(mb_buf *b, const void *data, size_t n);
 void mb__buf_puts(mb_buf *b, const char *s);

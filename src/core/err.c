@@ -39,20 +39,24 @@ void mb__err_clear(mb_err *err)
     }
 }
 
+static const char *const status_names[] = {
+    [MB_OK] = "ok",
+    [MB_EINVAL] = "invalid argument",
+    [MB_ENOMEM] = "out of memory",
+    [MB_EIO] = "input/output error",
+    [MB_EFORMAT] = "bad file format",
+    [MB_EMODEL] = "unusable model",
+    [MB_EBACKEND] = "runtime error",
+    [MB_EDATA] = "data does not match the model",
+    [MB_EUNSUPPORTED] = "unsupported",
+    [MB_ECHILD] = "child process failed",
+    [MB_EINTERRUPTED] = "interrupted",
+};
+
 const char *mb_status_name(mb_status s)
 {
-    switch (s) {
-    case MB_OK: return "ok";
-    case MB_EINVAL: return "invalid argument";
-    case MB_ENOMEM: return "out of memory";
-    case MB_EIO: return "input/output error";
-    case MB_EFORMAT: return "bad file format";
-    case MB_EMODEL: return "unusable model";
-    case MB_EBACKEND: return "runtime error";
-    case MB_EDATA: return "data does not match the model";
-    case MB_EUNSUPPORTED: return "unsupported";
-    case MB_ECHILD: return "child process failed";
-    case MB_EINTERRUPTED: return "interrupted";
-    }
-    return "unknown status";
+    size_t i = (size_t)s;
+    return i < sizeof status_names / sizeof status_names[0] && status_names[i]
+               ? status_names[i]
+               : "unknown status";
 }

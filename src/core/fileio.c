@@ -7,6 +7,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <nettle/sha2.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -31,18 +32,18 @@ static mb_status write_all(int fd, const void *data, size_t len)
     return MB_OK;
 }
 
-/* The descriptor path names when it is one of this process's own
- * descriptors: "-" (stdout), /dev/stdout, /dev/stderr, /dev/fd/N,
- * /proc/self/fd/N, /proc/thread-self/fd/N or /proc/<our pid>/fd/N; -1
- * otherwise.  Such a path must be written through the descriptor: the
- * symlinks in /proc are not files to replace, and reopening them would
- * start again at offset 0 of a redirected file. */
-static int own_fd(const char *p)
+/* Whether path p names one of this process's own descriptors, and which
+ * (*fd): "-" (stdout), /dev/stdout, /dev/stderr, /dev/fd/N,
+ * /proc/self/fd/N, /proc/thread-self/fd/N or /proc/<our pid>/fd/N.  Such a path
+ * must be written through the descriptor: the symlinks in /proc are not files
+ * to replace, and reopening them would start again at offset 0 of a redirected
+ * file. */
+static bool own_fd(const char *p, int *fd)
 {
     if (strcmp(p, "-") == 0 || strcmp(p, "/dev/stdout") == 0)
-        return 1;
+        return *fd = 1, true;
     if (strcmp(p, "/dev/stderr") == 0)
-        return 2;
+        return *fd = 2, true;
     const char *n = NULL;
     char mine[64];
     snprintf(mine, sizeof mine, "/proc/%ld/fd/", (long)getpid());
@@ -55,18 +56,20 @@ static int own_fd(const char *p)
     else if (strncmp(p, mine, strlen(mine)) == 0)
         n = p + strlen(mine);
     if (!n || *n < '0' || *n > '9')
-        return -1;
+        return false;
     char *end;
     long v = strtol(n, &end, 10);
-    return *end || v > 1 << 20 ? -1 : (int)v;
+    if (*end || v > 1 << 20)
+        return false;
+    *fd = (int)v;
+    return true;
 }
 
 /* Follows the symlinks of path (not the last target, which may be
  * missing) to where the bytes belong: *fd >= 0 for one of our own
  * descriptors, else *target (caller frees) is a path that is not a
  * symlink.  A relative link is relative to the directory holding it. */
-static mb_status resolve(const char *path, int *fd, char **target,
-                         mb_err *err)
+static mb_status resolve(const char *path, int *fd, char **target, mb_err *err)
 {
     *fd = -1;
     *target = NULL;
@@ -74,7 +77,7 @@ static mb_status resolve(const char *path, int *fd, char **target,
     if (!cur)
         return mb__fail(err, MB_ENOMEM, "out of memory");
     for (int hops = 0; hops < 40; hops++) {
-        if ((*fd = own_fd(cur)) >= 0) {
+        if (own_fd(cur, fd)) {
             free(cur);
             return MB_OK;
         }
@@ -121,21 +124,12 @@ static const char *sep_after(const char *p)
     return n && p[n - 1] == '/' ? "" : "/";
 }
 
-/* The directory part of p ("." when it has none); caller frees. */
-static char *dir_of(const char *p)
+char *mb__dir_of(const char *p)
 {
     const char *slash = strrchr(p, '/');
     if (!slash)
         return mb__strdup(".");
-    if (slash == p)
-        return mb__strdup("/");
-    size_t n = (size_t)(slash - p);
-    char *d = mb__malloc(n + 1);
-    if (d) {
-        memcpy(d, p, n);
-        d[n] = '\0';
-    }
-    return d;
+    return mb__strndup(p, slash == p ? 1 : (size_t)(slash - p));
 }
 
 mb_status mb__mkdirs(const char *dir, mb_err *err)
@@ -169,8 +163,10 @@ mb_status mb__mkdirs(const char *dir, mb_err *err)
     struct stat st;
     mb_status s = MB_OK;
     if (stat(d, &st) != 0)
-        s = mb__fail(err, MB_EIO, "cannot create directory %s: %s (choose "
-                     "another path)", d, strerror(errno));
+        s = mb__fail(err, MB_EIO,
+                     "cannot create directory %s: %s (choose "
+                     "another path)",
+                     d, strerror(errno));
     else if (!S_ISDIR(st.st_mode))
         s = mb__fail(err, MB_EIO,
                      "cannot create directory %s: a file of that name is in "
@@ -201,9 +197,8 @@ static int open_temp(const char *dir, char **tmp)
 }
 
 /* Writes a + b through a descriptor (ours, a device, a FIFO). */
-static mb_status write_fd(int fd, const char *path, const void *a,
-                          size_t alen, const void *b, size_t blen,
-                          mb_err *err)
+static mb_status write_fd(int fd, const char *path, const void *a, size_t alen,
+                          const void *b, size_t blen, mb_err *err)
 {
     if (write_all(fd, a, alen) || write_all(fd, b, blen))
         return mb__fail(err, MB_EIO, "cannot write %s: %s", path,
@@ -217,7 +212,7 @@ static mb_status replace_regular(const char *path, const char *target,
                                  const void *a, size_t alen, const void *b,
                                  size_t blen, mb_err *err)
 {
-    char *dir = dir_of(target), *tmp = NULL;
+    char *dir = mb__dir_of(target), *tmp = NULL;
     if (!dir)
         return mb__fail(err, MB_ENOMEM, "out of memory writing %s", path);
     int fd = open_temp(dir, &tmp);
@@ -267,33 +262,57 @@ static mb_status replace_regular(const char *path, const char *target,
     return MB_OK;
 }
 
-/* Writes a + b to path, the way its kind of path needs (fileio.h). */
-static mb_status write_out(const char *path, const void *a, size_t alen,
-                           const void *b, size_t blen, int append,
-                           mb_err *err)
-{
+/* Where an output path's bytes go: one of our descriptors (fd >= 0), or
+ * target (not a symlink; caller frees) with what stat says of it. */
+typedef struct dest {
     int fd;
     char *target;
-    mb_status s = resolve(path, &fd, &target, err);
+    bool exists;    /* stat succeeded: st holds */
+    int stat_errno; /* why it did not */
+    struct stat st;
+} dest;
+
+static mb_status locate(const char *path, dest *d, mb_err *err)
+{
+    mb_status s = resolve(path, &d->fd, &d->target, err);
+    if (s == MB_OK && d->target) {
+        d->exists = stat(d->target, &d->st) == 0;
+        d->stat_errno = d->exists ? 0 : errno;
+    } else {
+        d->exists = false;
+    }
+    return s;
+}
+
+/* The error for an output path that is a directory. */
+static mb_status is_a_directory(const char *path, mb_err *err)
+{
+    return mb__fail(err, MB_EIO,
+                    "cannot write %s: it is a directory (name a file, e.g. "
+                    "%s%sresult.json)",
+                    path, path, sep_after(path));
+}
+
+/* Writes a + b to path, the way its kind of path needs (fileio.h). */
+static mb_status write_out(const char *path, const void *a, size_t alen,
+                           const void *b, size_t blen, int append, mb_err *err)
+{
+    dest d;
+    mb_status s = locate(path, &d, err);
     if (s)
         return s;
-    if (fd >= 0) {
+    if (d.fd >= 0) {
         fflush(stdout);
         fflush(stderr);
-        return write_fd(fd, strcmp(path, "-") ? path : "stdout", a, alen, b,
+        return write_fd(d.fd, strcmp(path, "-") ? path : "stdout", a, alen, b,
                         blen, err);
     }
-    struct stat st;
-    int exists = stat(target, &st) == 0;
-    if (exists && S_ISDIR(st.st_mode)) {
-        s = mb__fail(err, MB_EIO,
-                     "cannot write %s: it is a directory (name a file, e.g. "
-                     "%s%sresult.json)",
-                     path, path, sep_after(path));
-    } else if (exists && !S_ISREG(st.st_mode)) {
+    char *target = d.target;
+    if (d.exists && S_ISDIR(d.st.st_mode)) {
+        s = is_a_directory(path, err);
+    } else if (d.exists && !S_ISREG(d.st.st_mode)) {
         /* a device, FIFO or socket: write through it, never replace it */
-        int o = open(target,
-                     O_WRONLY | O_CLOEXEC | (append ? O_APPEND : 0));
+        int o = open(target, O_WRONLY | O_CLOEXEC | (append ? O_APPEND : 0));
         if (o < 0) {
             s = mb__fail(err, MB_EIO, "cannot write %s: %s", path,
                          strerror(errno));
@@ -314,23 +333,21 @@ mb_status mb__write_file_atomic(const char *path, const void *data, size_t len,
     return write_out(path, data, len, "", 0, 0, err);
 }
 
-mb_status mb__append_file_atomic(const char *path, const void *data,
-                                 size_t len, mb_err *err)
+mb_status mb__append_file_atomic(const char *path, const void *data, size_t len,
+                                 mb_err *err)
 {
-    int fd;
-    char *target;
-    mb_status s = resolve(path, &fd, &target, err);
+    dest d;
+    mb_status s = locate(path, &d, err);
     if (s)
         return s;
     char *old = NULL;
     size_t olen = 0;
-    struct stat st;
-    if (target && stat(target, &st) == 0 && S_ISREG(st.st_mode) &&
-        (s = mb__read_file(target, &old, &olen, err))) {
-        free(target);
+    if (d.exists && S_ISREG(d.st.st_mode) &&
+        (s = mb__read_file(d.target, &old, &olen, err))) {
+        free(d.target);
         return s;
     }
-    free(target);
+    free(d.target);
     s = write_out(path, old ? old : "", olen, data, len, 1, err);
     free(old);
     return s;
@@ -358,10 +375,10 @@ static mb_status probe_dir(const char *dir, const char *path, mb_err *err)
 
 /* The directory of target exists (created with its parents when create)
  * and takes new files. */
-static mb_status check_dir_of(const char *target, const char *path,
-                              int create, mb_err *err)
+static mb_status check_dir_of(const char *target, const char *path, int create,
+                              mb_err *err)
 {
-    char *dir = dir_of(target);
+    char *dir = mb__dir_of(target);
     if (!dir)
         return mb__fail(err, MB_ENOMEM, "out of memory");
     mb_status s = create ? mb__mkdirs(dir, err) : MB_OK;
@@ -377,37 +394,32 @@ mb_status mb__output_check(const char *path, mb_err *err)
         return mb__fail(err, MB_EINVAL,
                         "empty output path (give a file name, or - for "
                         "stdout)");
-    int fd;
-    char *target;
-    mb_status s = resolve(path, &fd, &target, err);
+    dest d;
+    mb_status s = locate(path, &d, err);
     if (s)
         return s;
-    if (fd >= 0) {
-        if (fcntl(fd, F_GETFL) < 0)
+    if (d.fd >= 0) {
+        if (fcntl(d.fd, F_GETFL) < 0)
             return mb__fail(err, MB_EIO,
                             "cannot write %s: descriptor %d is not open", path,
-                            fd);
+                            d.fd);
         return MB_OK;
     }
+    char *target = d.target;
     size_t tl = strlen(target);
-    struct stat st;
-    if (stat(target, &st) == 0) {
-        if (S_ISDIR(st.st_mode))
-            s = mb__fail(err, MB_EIO,
-                         "cannot write %s: it is a directory (name a file, "
-                         "e.g. %s%sresult.json)",
-                         path, path, sep_after(path));
-        else if (!S_ISREG(st.st_mode)) /* device, FIFO: written through */
+    if (d.exists) {
+        if (S_ISDIR(d.st.st_mode))
+            s = is_a_directory(path, err);
+        else if (!S_ISREG(d.st.st_mode)) /* device, FIFO: written through */
             s = access(target, W_OK) == 0
                     ? MB_OK
                     : mb__fail(err, MB_EIO, "cannot write %s: %s", path,
                                strerror(errno));
         else
             s = check_dir_of(target, path, 0, err);
-    } else if (errno != ENOENT) {
-        int e = errno;
-        s = mb__fail(err, MB_EIO, "cannot write %s: %s (%s)", path,
-                     strerror(e),
+    } else if (d.stat_errno != ENOENT) {
+        int e = d.stat_errno;
+        s = mb__fail(err, MB_EIO, "cannot write %s: %s (%s)", path, strerror(e),
                      e == ENOTDIR ? "a file is in the way of its directory; "
                                     "choose another path"
                                   : "choose another path");
@@ -466,8 +478,7 @@ mb_status mb__read_lines(const char *path, char ***lines, size_t *n,
     return st;
 }
 
-mb_status mb__read_file(const char *path, char **data, size_t *len,
-                        mb_err *err)
+mb_status mb__read_file(const char *path, char **data, size_t *len, mb_err *err)
 {
     *data = NULL;
     if (len)
@@ -479,15 +490,16 @@ mb_status mb__read_file(const char *path, char **data, size_t *len,
     struct stat st;
     if (fstat(fileno(f), &st) != 0 || S_ISDIR(st.st_mode)) {
         fclose(f);
-        return mb__fail(err, MB_EIO, "cannot read %s: it is a directory",
-                        path);
+        return mb__fail(err, MB_EIO, "cannot read %s: it is a directory", path);
     }
     /* A device (/dev/zero, /dev/urandom) never ends: refuse it rather than
      * read until memory runs out.  Pipes and FIFOs are read to their end. */
     if (S_ISCHR(st.st_mode) || S_ISBLK(st.st_mode)) {
         fclose(f);
-        return mb__fail(err, MB_EIO, "cannot read %s: it is a device, not a "
-                        "file; give a file", path);
+        return mb__fail(err, MB_EIO,
+                        "cannot read %s: it is a device, not a "
+                        "file; give a file",
+                        path);
     }
     size_t cap = st.st_size > 0 ? (size_t)st.st_size + 1 : 4096, n = 0;
     char *buf = mb__malloc(cap);
@@ -525,31 +537,39 @@ mb_status mb__read_file(const char *path, char **data, size_t *len,
     return MB_OK;
 }
 
+mb_status mb__open_regular(const char *path, int *fd, size_t *size, mb_err *err)
+{
+    *fd = open(path, O_RDONLY | O_CLOEXEC);
+    if (*fd < 0)
+        return mb__fail(err, MB_EIO, "cannot open %s: %s", path,
+                        strerror(errno));
+    struct stat st;
+    if (fstat(*fd, &st) != 0 || !S_ISREG(st.st_mode)) {
+        close(*fd);
+        *fd = -1;
+        return mb__fail(err, MB_EIO, "cannot read %s: not a regular file",
+                        path);
+    }
+    *size = (size_t)st.st_size;
+    return MB_OK;
+}
+
 mb_status mb__map_file(const char *path, mb_map *m, mb_err *err)
 {
     m->data = NULL;
     m->len = 0;
-    int fd = open(path, O_RDONLY | O_CLOEXEC);
-    if (fd < 0)
-        return mb__fail(err, MB_EIO, "cannot open %s: %s", path,
-                        strerror(errno));
-    struct stat st;
-    if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
-        close(fd);
-        return mb__fail(err, MB_EIO, "cannot read %s: not a regular file",
-                        path);
-    }
-    if (st.st_size == 0) {
-        close(fd);
-        return MB_OK;
-    }
-    void *p = mmap(NULL, (size_t)st.st_size, PROT_READ, MAP_PRIVATE, fd, 0);
+    int fd;
+    size_t size;
+    mb_status s = mb__open_regular(path, &fd, &size, err);
+    if (s)
+        return s;
+    void *p = size ? mmap(NULL, size, PROT_READ, MAP_PRIVATE, fd, 0) : NULL;
     close(fd);
     if (p == MAP_FAILED)
         return mb__fail(err, MB_EIO, "cannot map %s: %s", path,
                         strerror(errno));
     m->data = p;
-    m->len = (size_t)st.st_size;
+    m->len = size;
     return MB_OK;
 }
 

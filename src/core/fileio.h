@@ -26,8 +26,8 @@ mb_status mb__write_file_atomic(const char *path, const void *data, size_t len,
 /* Appends to path (creating it): used for CSV row appends.  A regular file
  * is rewritten atomically (old contents + data); descriptors, devices and
  * FIFOs get data written through, as above. */
-mb_status mb__append_file_atomic(const char *path, const void *data,
-                                 size_t len, mb_err *err);
+mb_status mb__append_file_atomic(const char *path, const void *data, size_t len,
+                                 mb_err *err);
 /* Checks before any work that path can be written as above: creates its
  * missing parent directories (mkdir -p), and fails with a one-line reason
  * and fix when it is a directory, a file stands in the way of its
@@ -50,6 +50,12 @@ mb_status mb__read_file(const char *path, char **data, size_t *len,
 mb_status mb__read_lines(const char *path, char ***lines, size_t *n,
                          mb_err *err);
 
+/* Opens path for reading, close-on-exec; *fd (the caller closes it) and
+ * *size.  Fails with MB_EIO naming path when it cannot be opened or is not
+ * a regular file (*fd is then -1). */
+mb_status mb__open_regular(const char *path, int *fd, size_t *size,
+                           mb_err *err);
+
 /* A read-only mapping of a whole file (empty files map to len 0). */
 typedef struct mb_map {
     const uint8_t *data;
@@ -64,6 +70,9 @@ void mb__sha256_hex(const void *data, size_t len, char hex[65]);
 
 /* Size of a file in bytes, or -1 (errno set). */
 int64_t mb__file_size(const char *path);
+/* The directory part of p ("." when it has none, "/" for "/name"), a new
+ * string the caller frees; NULL when memory runs out. */
+char *mb__dir_of(const char *p);
 /* Pointer to the last path component of p (inside p). */
 const char *mb__basename(const char *p);
 

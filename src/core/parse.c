@@ -123,3 +123,15 @@ size_t mb__edit_distance(const char *a, const char *b)
     }
     return row[lb];
 }
+
+bool mb__ends_with(const char *s, const char *suffix)
+{
+    size_t a = strlen(s), b = strlen(suffix);
+    return a >= b && strcmp(s + a - b, suffix) == 0;
+}
+
+const char *mb__assignment_value(const char *s)
+{
+    const char *eq = strchr(s, '=');
+    return eq && eq != s && eq[1] ? eq + 1 : NULL;
+}

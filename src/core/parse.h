@@ -3,6 +3,7 @@
 #ifndef MB_CORE_PARSE_H
 #define MB_CORE_PARSE_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -18,5 +19,11 @@ int mb__parse_i64_list(const char *s, int64_t lo, int64_t hi, int64_t **out,
 /* Levenshtein distance of two names of up to 63 characters (64 for
  * longer ones): what "did you mean" suggestions rank by. */
 size_t mb__edit_distance(const char *a, const char *b);
+
+/* Where the value of "NAME=VALUE" starts (just past the first '='), or
+ * NULL unless both NAME and VALUE are non-empty. */
+const char *mb__assignment_value(const char *s);
+/* Whether s ends with suffix. */
+bool mb__ends_with(const char *s, const char *suffix);
 
 #endif

@@ -3,13 +3,14 @@
 
 #include "buf.h"
 
+#include <stdbool.h>
 #include <ctype.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
 
-static int secret_key(const char *k, size_t n)
+static bool secret_key(const char *k, size_t n)
 {
     static const char *const keys[] = {"password", "passwd", "pwd",
                                        "sslpassword"};
@@ -19,11 +20,11 @@ static int secret_key(const char *k, size_t n)
     }
     for (size_t i = 0; i < sizeof keys / sizeof keys[0]; i++)
         if (strlen(keys[i]) == n && strncasecmp(k, keys[i], n) == 0)
-            return 1;
-    return 0;
+            return true;
+    return false;
 }
 
-static int key_char(char c)
+static bool key_char(char c)
 {
     return isalnum((unsigned char)c) || c == '_' || c == '-';
 }
@@ -33,9 +34,9 @@ static int key_char(char c)
 static size_t url_authority(const char *s, size_t i, mb_buf *b)
 {
     size_t start = i;
-    while (start && (isalnum((unsigned char)s[start - 1]) ||
-                     s[start - 1] == '+' || s[start - 1] == '-' ||
-                     s[start - 1] == '.'))
+    while (start &&
+           (isalnum((unsigned char)s[start - 1]) || s[start - 1] == '+' ||
+            s[start - 1] == '-' || s[start - 1] == '.'))
         start--;
     size_t slen = i - start;
     int pg = (slen == 10 && strncasecmp(s + start, "postgresql", 10) == 0) ||

@@ -4,6 +4,7 @@
 #include "core/alloc.h"
 #include "core/stats.h"
 
+#include <stdbool.h>
 #include <gsl/gsl_cdf.h>
 #include <math.h>
 #include <stdio.h>
@@ -30,20 +31,21 @@ double mb__z_p_two_sided(double z)
     return erfc(fabs(z) / sqrt(2.0));
 }
 
-/* Mean and sample variance of log x; -1 when some x <= 0. */
-static int log_moments(const double *x, size_t k, double *mean, double *var)
+/* Mean and sample variance of log x; false when some x <= 0 or is not
+ * finite. */
+static bool log_moments(const double *x, size_t k, double *mean, double *var)
 {
     double m = 0, s = 0;
     for (size_t i = 0; i < k; i++) {
         if (!(x[i] > 0) || !isfinite(x[i]))
-            return -1;
+            return false;
         double l = log(x[i]), d = l - m;
         m += d / (double)(i + 1);
         s += d * (l - m);
     }
     *mean = m;
     *var = k > 1 ? s / (double)(k - 1) : 0.0;
-    return 0;
+    return true;
 }
 
 int mb__gm_ci(const double *x, size_t k, double level, mb_gm *out)
@@ -52,7 +54,7 @@ int mb__gm_ci(const double *x, size_t k, double level, mb_gm *out)
     out->k = k;
     out->lo = out->hi = out->est = NAN;
     double m, v;
-    if (k == 0 || log_moments(x, k, &m, &v))
+    if (k == 0 || !log_moments(x, k, &m, &v))
         return -1;
     out->est = exp(m);
     if (k < 2)
@@ -87,8 +89,8 @@ static void ratio_from(mb_ratio *r, double d, double se, double df,
     r->ok = 1;
 }
 
-int mb__ratio_paired(const double *a, const double *b, size_t k,
-                     double level, mb_ratio *out)
+int mb__ratio_paired(const double *a, const double *b, size_t k, double level,
+                     mb_ratio *out)
 {
     memset(out, 0, sizeof *out);
     out->ka = out->kb = k;
@@ -106,9 +108,9 @@ int mb__ratio_paired(const double *a, const double *b, size_t k,
         d[i] = exp(log(b[i]) - log(a[i])); /* log moments of the ratios */
     }
     double m, v;
-    int rc = log_moments(d, k, &m, &v);
+    bool ok = log_moments(d, k, &m, &v);
     free(d);
-    if (rc)
+    if (!ok)
         return -1;
     ratio_from(out, m, sqrt(v / (double)k), (double)(k - 1), level);
     return 0;
@@ -122,8 +124,8 @@ int mb__ratio_welch(const double *a, size_t ka, const double *b, size_t kb,
     out->kb = kb;
     out->ratio = out->lo = out->hi = out->p = NAN;
     double ma, va, mb, vb;
-    if (ka < 2 || kb < 2 || log_moments(a, ka, &ma, &va) ||
-        log_moments(b, kb, &mb, &vb))
+    if (ka < 2 || kb < 2 || !log_moments(a, ka, &ma, &va) ||
+        !log_moments(b, kb, &mb, &vb))
         return -1;
     double sa = va / (double)ka, sb = vb / (double)kb, se2 = sa + sb;
     double df = (double)(ka + kb - 2);
@@ -190,10 +192,11 @@ size_t mb__replicates_needed(double sd_log, double half, int paired)
 const char *mb__need_text(size_t need, char *buf, size_t len)
 {
     if (need > MB_MAX_PROCESSES)
-        snprintf(buf, len, "about %zu processes, more than --processes "
+        snprintf(buf, len,
+                 "about %zu processes, more than --processes "
                  "allows (%d): the difference is too small to settle; a "
-                 "larger --threshold asks an easier question", need,
-                 MB_MAX_PROCESSES);
+                 "larger --threshold asks an easier question",
+                 need, MB_MAX_PROCESSES);
     else
         snprintf(buf, len, "about %zu processes", need);
     return buf;

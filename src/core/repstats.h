@@ -27,23 +27,23 @@
 
 /* A geometric-mean estimate with its interval. */
 typedef struct mb_gm {
-    size_t k;       /* replicates used */
-    double est;     /* exp(mean log x) */
-    double lo, hi;  /* interval at the requested level */
-    double sd_log;  /* sample sd of log x (k - 1): ~ the run-to-run CV */
-    double df;      /* degrees of freedom */
-    int ok;         /* 0 when k < 2 or a figure is not positive */
+    size_t k;      /* replicates used */
+    double est;    /* exp(mean log x) */
+    double lo, hi; /* interval at the requested level */
+    double sd_log; /* sample sd of log x (k - 1): ~ the run-to-run CV */
+    double df;     /* degrees of freedom */
+    int ok;        /* 0 when k < 2 or a figure is not positive */
 } mb_gm;
 
 /* A ratio of geometric means b / a with its interval and test. */
 typedef struct mb_ratio {
     size_t ka, kb;
-    double ratio;   /* exp(mean log b - mean log a) */
-    double lo, hi;  /* interval at the requested level */
-    double se_log;  /* standard error of the log ratio */
-    double t, df;   /* t statistic and degrees of freedom */
-    double p;       /* two-sided p-value of "the log ratio is 0" */
-    int ok;         /* 0 when there are too few replicates */
+    double ratio;  /* exp(mean log b - mean log a) */
+    double lo, hi; /* interval at the requested level */
+    double se_log; /* standard error of the log ratio */
+    double t, df;  /* t statistic and degrees of freedom */
+    double p;      /* two-sided p-value of "the log ratio is 0" */
+    int ok;        /* 0 when there are too few replicates */
 } mb_ratio;
 
 /* Quantile of Student's t with df degrees of freedom (df > 0). */
@@ -61,8 +61,8 @@ int mb__gm_ci(const double *x, size_t k, double level, mb_gm *out);
 
 /* Ratio b/a of paired replicates (a[i] and b[i] measured side by side).
  * Needs k >= 2 positive pairs. */
-int mb__ratio_paired(const double *a, const double *b, size_t k,
-                     double level, mb_ratio *out);
+int mb__ratio_paired(const double *a, const double *b, size_t k, double level,
+                     mb_ratio *out);
 
 /* Ratio b/a of independent replicates.  Needs ka, kb >= 2 and a positive
  * variance on at least one side. */

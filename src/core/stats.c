@@ -59,8 +59,8 @@ int mb__median_ci_ranks(size_t n, size_t *lo, size_t *hi)
     }
     if (k == 0)
         return 0;
-    *lo = k - 1;     /* 0-based rank of x_(k) */
-    *hi = n - k;     /* 0-based rank of x_(n-k+1) */
+    *lo = k - 1; /* 0-based rank of x_(k) */
+    *hi = n - k; /* 0-based rank of x_(n-k+1) */
     return 1;
 }
 
@@ -156,7 +156,10 @@ double mb__median_ci_rel(const double *x, size_t n)
     return (s.median_ci_hi - s.median_ci_lo) / 2.0 / s.median;
 }
 
-double mb__norm_cdf(double z) { return 0.5 * erfc(-z / sqrt(2.0)); }
+double mb__norm_cdf(double z)
+{
+    return 0.5 * erfc(-z / sqrt(2.0));
+}
 
 typedef struct {
     double v;
@@ -189,7 +192,8 @@ int mb__mann_whitney(const double *a, size_t na, const double *b, size_t nb,
         size_t j = i;
         while (j + 1 < n && t[j + 1].v == t[i].v)
             j++;
-        double avg = ((double)i + (double)j) / 2.0 + 1.0, cnt = (double)(j - i + 1);
+        double avg = ((double)i + (double)j) / 2.0 + 1.0,
+               cnt = (double)(j - i + 1);
         for (size_t k = i; k <= j; k++)
             if (t[k].group == 0)
                 rank_sum_a += avg;
@@ -269,9 +273,9 @@ static double pct_unsorted(double *x, size_t n, double q)
     return vlo + (vhi - vlo) * frac;
 }
 
-int mb__bootstrap_ratio(const double *a, size_t na, const double *b,
-                        size_t nb, double q, int iters, mb_rng *rng,
-                        double *est, double *lo, double *hi)
+int mb__bootstrap_ratio(const double *a, size_t na, const double *b, size_t nb,
+                        double q, int iters, mb_rng *rng, double *est,
+                        double *lo, double *hi)
 {
     if (na == 0 || nb == 0 || iters < 10)
         return -1;

@@ -57,9 +57,9 @@ double mb__median_ci_rel(const double *x, size_t n);
 double mb__median_ci_rel_inplace(double *x, size_t n);
 
 typedef struct mb_mwu {
-    double u;     /* U statistic of the first sample */
-    double z;     /* normal deviate (with tie and continuity correction) */
-    double p;     /* two-sided p-value */
+    double u; /* U statistic of the first sample */
+    double z; /* normal deviate (with tie and continuity correction) */
+    double p; /* two-sided p-value */
     double prob_superiority; /* P(a > b) + P(a = b)/2 = U / (na*nb) */
 } mb_mwu;
 int mb__mann_whitney(const double *a, size_t na, const double *b, size_t nb,
@@ -67,9 +67,9 @@ int mb__mann_whitney(const double *a, size_t na, const double *b, size_t nb,
 
 /* Percentile-bootstrap 95% CI (and point estimate) of
  * percentile_q(b) / percentile_q(a) with `iters` resamples. */
-int mb__bootstrap_ratio(const double *a, size_t na, const double *b,
-                        size_t nb, double q, int iters, mb_rng *rng,
-                        double *est, double *lo, double *hi);
+int mb__bootstrap_ratio(const double *a, size_t na, const double *b, size_t nb,
+                        double q, int iters, mb_rng *rng, double *est,
+                        double *lo, double *hi);
 
 /* Least-squares slope of y against x. */
 double mb__slope(const double *x, const double *y, size_t n);

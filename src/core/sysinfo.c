@@ -31,8 +31,14 @@ static int64_t status_kb(const char *key)
     return v;
 }
 
-int64_t mb__rss_bytes(void) { return status_kb("VmRSS"); }
-int64_t mb__rss_peak_bytes(void) { return status_kb("VmHWM"); }
+int64_t mb__rss_bytes(void)
+{
+    return status_kb("VmRSS");
+}
+int64_t mb__rss_peak_bytes(void)
+{
+    return status_kb("VmHWM");
+}
 
 int mb__rss_peak_reset(void)
 {

@@ -16,13 +16,20 @@ static const struct {
     const char *name;
     size_t size;
 } dtypes[] = {
-    {MB_DTYPE_FLOAT32, "float32", 4}, {MB_DTYPE_UINT8, "uint8", 1},
-    {MB_DTYPE_INT8, "int8", 1},       {MB_DTYPE_UINT16, "uint16", 2},
-    {MB_DTYPE_INT16, "int16", 2},     {MB_DTYPE_INT32, "int32", 4},
-    {MB_DTYPE_INT64, "int64", 8},     {MB_DTYPE_STRING, "string", 0},
-    {MB_DTYPE_BOOL, "bool", 1},       {MB_DTYPE_FLOAT16, "float16", 2},
-    {MB_DTYPE_FLOAT64, "float64", 8}, {MB_DTYPE_UINT32, "uint32", 4},
-    {MB_DTYPE_UINT64, "uint64", 8},   {MB_DTYPE_COMPLEX64, "complex64", 8},
+    {MB_DTYPE_FLOAT32, "float32", 4},
+    {MB_DTYPE_UINT8, "uint8", 1},
+    {MB_DTYPE_INT8, "int8", 1},
+    {MB_DTYPE_UINT16, "uint16", 2},
+    {MB_DTYPE_INT16, "int16", 2},
+    {MB_DTYPE_INT32, "int32", 4},
+    {MB_DTYPE_INT64, "int64", 8},
+    {MB_DTYPE_STRING, "string", 0},
+    {MB_DTYPE_BOOL, "bool", 1},
+    {MB_DTYPE_FLOAT16, "float16", 2},
+    {MB_DTYPE_FLOAT64, "float64", 8},
+    {MB_DTYPE_UINT32, "uint32", 4},
+    {MB_DTYPE_UINT64, "uint64", 8},
+    {MB_DTYPE_COMPLEX64, "complex64", 8},
     {MB_DTYPE_COMPLEX128, "complex128", 16},
     {MB_DTYPE_BFLOAT16, "bfloat16", 2},
 };
@@ -89,8 +96,8 @@ mb_status mb_tensor_alloc(mb_tensor *t, mb_dtype dtype, int rank,
 {
     memset(t, 0, sizeof *t);
     if (rank < 0 || rank > MB_MAX_RANK)
-        return mb__fail(err, MB_EINVAL, "tensor rank %d is outside 0..%d",
-                        rank, MB_MAX_RANK);
+        return mb__fail(err, MB_EINVAL, "tensor rank %d is outside 0..%d", rank,
+                        MB_MAX_RANK);
     size_t esize = mb_dtype_size(dtype);
     if (esize == 0)
         return mb__fail(err, MB_EUNSUPPORTED,
@@ -101,8 +108,10 @@ mb_status mb_tensor_alloc(mb_tensor *t, mb_dtype dtype, int rank,
     size_t n = mb_shape_count(dims, rank, &of), bytes;
     if (of || !mb__mul_ok(n, esize, &bytes)) {
         char s[256];
-        return mb__fail(err, MB_EINVAL, "tensor shape %s is negative or too "
-                        "large", mb_shape_str(dims, rank, s, sizeof s));
+        return mb__fail(err, MB_EINVAL,
+                        "tensor shape %s is negative or too "
+                        "large",
+                        mb_shape_str(dims, rank, s, sizeof s));
     }
     t->data = mb__calloc(bytes ? bytes : 1, 1);
     t->name = name ? mb__strdup(name) : NULL;
@@ -132,8 +141,8 @@ void mb_tensor_clear(mb_tensor *t)
 
 mb_status mb_tensor_copy(mb_tensor *dst, const mb_tensor *src, mb_err *err)
 {
-    mb_status s = mb_tensor_alloc(dst, src->dtype, src->rank, src->dims,
-                                  src->name, err);
+    mb_status s =
+        mb_tensor_alloc(dst, src->dtype, src->rank, src->dims, src->name, err);
     if (s)
         return s;
     if (src->nbytes)
@@ -145,20 +154,34 @@ double mb_tensor_get_f64(const mb_tensor *t, size_t i)
 {
     const void *d = t->data;
     switch (t->dtype) {
-    case MB_DTYPE_FLOAT32: return ((const float *)d)[i];
-    case MB_DTYPE_FLOAT64: return ((const double *)d)[i];
-    case MB_DTYPE_FLOAT16: return mb_f16_to_f32(((const uint16_t *)d)[i]);
-    case MB_DTYPE_BFLOAT16: return mb_bf16_to_f32(((const uint16_t *)d)[i]);
-    case MB_DTYPE_UINT8: return ((const uint8_t *)d)[i];
-    case MB_DTYPE_INT8: return ((const int8_t *)d)[i];
-    case MB_DTYPE_UINT16: return ((const uint16_t *)d)[i];
-    case MB_DTYPE_INT16: return ((const int16_t *)d)[i];
-    case MB_DTYPE_INT32: return ((const int32_t *)d)[i];
-    case MB_DTYPE_INT64: return (double)((const int64_t *)d)[i];
-    case MB_DTYPE_UINT32: return ((const uint32_t *)d)[i];
-    case MB_DTYPE_UINT64: return (double)((const uint64_t *)d)[i];
-    case MB_DTYPE_BOOL: return ((const uint8_t *)d)[i] ? 1.0 : 0.0;
-    default: return NAN;
+    case MB_DTYPE_FLOAT32:
+        return ((const float *)d)[i];
+    case MB_DTYPE_FLOAT64:
+        return ((const double *)d)[i];
+    case MB_DTYPE_FLOAT16:
+        return mb_f16_to_f32(((const uint16_t *)d)[i]);
+    case MB_DTYPE_BFLOAT16:
+        return mb_bf16_to_f32(((const uint16_t *)d)[i]);
+    case MB_DTYPE_UINT8:
+        return ((const uint8_t *)d)[i];
+    case MB_DTYPE_INT8:
+        return ((const int8_t *)d)[i];
+    case MB_DTYPE_UINT16:
+        return ((const uint16_t *)d)[i];
+    case MB_DTYPE_INT16:
+        return ((const int16_t *)d)[i];
+    case MB_DTYPE_INT32:
+        return ((const int32_t *)d)[i];
+    case MB_DTYPE_INT64:
+        return (double)((const int64_t *)d)[i];
+    case MB_DTYPE_UINT32:
+        return ((const uint32_t *)d)[i];
+    case MB_DTYPE_UINT64:
+        return (double)((const uint64_t *)d)[i];
+    case MB_DTYPE_BOOL:
+        return ((const uint8_t *)d)[i] ? 1.0 : 0.0;
+    default:
+        return NAN;
     }
 }
 
@@ -190,8 +213,8 @@ float mb_f16_to_f32(uint16_t h)
                 e++;
                 man <<= 1;
             } while (!(man & 0x400));
-            bits = sign | ((uint32_t)(127 - 15 - e) << 23) |
-                   ((man & 0x3ff) << 13);
+            bits =
+                sign | ((uint32_t)(127 - 15 - e) << 23) | ((man & 0x3ff) << 13);
         }
     } else if (exp == 31) {
         bits = sign | 0x7f800000u | (man << 13);
@@ -201,6 +224,16 @@ float mb_f16_to_f32(uint16_t h)
     float f;
     memcpy(&f, &bits, 4);
     return f;
+}
+
+/* x >> shift (1 <= shift <= 31) rounded to nearest, ties to even. */
+static uint32_t shift_rne(uint32_t x, int shift)
+{
+    uint32_t q = x >> shift;
+    uint32_t rem = x & ((1u << shift) - 1), mid = 1u << (shift - 1);
+    if (rem > mid || (rem == mid && (q & 1)))
+        q++;
+    return q;
 }
 
 uint16_t mb_f32_to_f16(float f)
@@ -218,19 +251,12 @@ uint16_t mb_f32_to_f16(float f)
     if (e <= 0) {
         if (e < -10)
             return (uint16_t)sign;
-        man |= 0x800000;
-        int shift = 14 - e;
-        uint32_t half = man >> shift;
-        uint32_t rem = man & ((1u << shift) - 1), mid = 1u << (shift - 1);
-        if (rem > mid || (rem == mid && (half & 1)))
-            half++;
-        return (uint16_t)(sign | half);
+        /* subnormal half: the implicit bit joins the shifted mantissa */
+        return (uint16_t)(sign | shift_rne(man | 0x800000, 14 - e));
     }
-    uint32_t half = ((uint32_t)e << 10) | (man >> 13);
-    uint32_t rem = man & 0x1fff;
-    if (rem > 0x1000 || (rem == 0x1000 && (half & 1)))
-        half++; /* may carry into the exponent: that is correct rounding */
-    return (uint16_t)(sign | half);
+    /* a carry out of the mantissa goes into the exponent: that is correct
+     * rounding (up to infinity, too) */
+    return (uint16_t)(sign | (((uint32_t)e << 10) + shift_rne(man, 13)));
 }
 
 float mb_bf16_to_f32(uint16_t h)

@@ -3,5 +3,11 @@
 
 #include "build_info.h"
 
-const char *mb_version(void) { return MB_VERSION_STRING; }
-const char *mb_build_commit(void) { return MB_BUILD_COMMIT; }
+const char *mb_version(void)
+{
+    return MB_VERSION_STRING;
+}
+const char *mb_build_commit(void)
+{
+    return MB_BUILD_COMMIT;
+}

@@ -2,6 +2,7 @@
  * them against the model, and cutting batches (see dataset.h). */
 #include "data/dataset.h"
 
+#include "core/parse.h"
 #include "core/alloc.h"
 #include "core/err.h"
 #include "core/fileio.h"
@@ -9,6 +10,7 @@
 #include "data/npz.h"
 #include "model/onnx.h"
 
+#include <stdbool.h>
 #include <ctype.h>
 #include <dirent.h>
 #include <errno.h>
@@ -34,9 +36,9 @@ typedef struct ds_input {
     int fixed_one; /* ... and it is fixed at 1 */
     piece *pieces; /* while loading */
     size_t n_pieces, cap_pieces;
-    mb_tensor stack; /* [N, sample dims...] */
+    mb_tensor stack;         /* [N, sample dims...] */
     mb_dtype converted_from; /* file dtype when converted, else UNDEFINED */
-    int s_rank;      /* sample rank */
+    int s_rank;              /* sample rank */
     int64_t s_dims[MB_MAX_RANK];
     size_t s_bytes;
 } ds_input;
@@ -50,19 +52,13 @@ struct mb_dataset {
 
 /* ---- small helpers --------------------------------------------------- */
 
-static int ends_with(const char *s, const char *suffix)
-{
-    size_t a = strlen(s), b = strlen(suffix);
-    return a >= b && strcmp(s + a - b, suffix) == 0;
-}
-
-static int is_dir(const char *p)
+static bool is_dir(const char *p)
 {
     struct stat st;
     return stat(p, &st) == 0 && S_ISDIR(st.st_mode);
 }
 
-static int is_file(const char *p)
+static bool is_file(const char *p)
 {
     struct stat st;
     return stat(p, &st) == 0 && S_ISREG(st.st_mode);
@@ -139,7 +135,7 @@ static mb_status list_dir(const char *dir, const char *prefix,
     while ((e = readdir(d)) != NULL) {
         if (e->d_name[0] == '.' ||
             strncmp(e->d_name, prefix, strlen(prefix)) != 0 ||
-            (suffix && !ends_with(e->d_name, suffix)))
+            (suffix && !mb__ends_with(e->d_name, suffix)))
             continue;
         char *full = join(dir, e->d_name);
         if (!full) {
@@ -226,9 +222,9 @@ static mb_status mismatch(const ds_input *in, const piece *p, mb_err *err)
  * extension (.pb). */
 static mb_status read_tensor_file(const char *path, mb_tensor *t, mb_err *err)
 {
-    if (ends_with(path, ".npy"))
+    if (mb__ends_with(path, ".npy"))
         return mb__npy_read(path, t, err);
-    if (ends_with(path, ".pb"))
+    if (mb__ends_with(path, ".pb"))
         return mb__onnx_tensor_read_file(path, t, err);
     FILE *f = fopen(path, "rb");
     if (!f)
@@ -349,15 +345,15 @@ static mb_status load_list(mb_dataset *d, const char *list, mb_err *err)
     char *save = NULL;
     for (char *tok = strtok_r(copy, ",", &save); tok && !s;
          tok = strtok_r(NULL, ",", &save)) {
-        char *eq = strchr(tok, '=');
-        if (!eq || eq == tok || !eq[1]) {
+        const char *file = mb__assignment_value(tok);
+        if (!file) {
             s = mb__fail(err, MB_EINVAL,
                          "--data list item '%s' is not NAME=FILE (example: "
                          "--data x=x.npy,mask=mask.npy)",
                          tok);
             break;
         }
-        *eq = '\0';
+        tok[file - 1 - tok] = '\0'; /* tok is now the input's name */
         ds_input *in = find_input(d, tok);
         if (!in) {
             char names[400];
@@ -371,7 +367,7 @@ static mb_status load_list(mb_dataset *d, const char *list, mb_err *err)
             s = mb__fail(err, MB_EINVAL, "--data names input '%s' twice", tok);
             break;
         }
-        s = add_file(in, eq + 1, mb__basename(eq + 1), err);
+        s = add_file(in, file, mb__basename(file), err);
     }
     free(copy);
     return s;
@@ -561,7 +557,7 @@ static mb_status load_dir(mb_dataset *d, const char *path, mb_err *err)
 
 /* The 16- and 32-bit float types, which --data converts into each other
  * (float64 and integers must match exactly). */
-static int small_float(mb_dtype t)
+static bool small_float(mb_dtype t)
 {
     return t == MB_DTYPE_FLOAT32 || t == MB_DTYPE_FLOAT16 ||
            t == MB_DTYPE_BFLOAT16;
@@ -581,8 +577,7 @@ static mb_status convert_piece(piece *p, mb_dtype to, const char *input,
                                mb_err *err)
 {
     mb_tensor c;
-    mb_status s =
-        mb_tensor_alloc(&c, to, p->t.rank, p->t.dims, p->t.name, err);
+    mb_status s = mb_tensor_alloc(&c, to, p->t.rank, p->t.dims, p->t.name, err);
     if (s) {
         mb__fail_prefix(err, "input '%s': converting %s", input, p->origin);
         return s;
@@ -824,12 +819,13 @@ mb_status mb__dataset_load(const char *path, const mb_io_desc *inputs,
         int zip = r == 4 && magic[0] == 'P' && magic[1] == 'K' &&
                   ((magic[2] == 3 && magic[3] == 4) ||
                    (magic[2] == 5 && magic[3] == 6));
-        if (zip || ends_with(path, ".npz")) {
+        if (zip || mb__ends_with(path, ".npz")) {
             s = load_npz(d, path, err);
-        } else if (ends_with(path, ".npy") || ends_with(path, ".pb") ||
+        } else if (mb__ends_with(path, ".npy") || mb__ends_with(path, ".pb") ||
                    (r == 4 && memcmp(magic, "\x93NUM", 4) == 0)) {
             s = need_one_input(
-                d, path, ends_with(path, ".pb") ? "TensorProto" : "array", err);
+                d, path, mb__ends_with(path, ".pb") ? "TensorProto" : "array",
+                err);
             if (!s)
                 s = add_file(&d->in[0], path, mb__basename(path), err);
         } else {

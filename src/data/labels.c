@@ -151,33 +151,40 @@ static mb_status parse_owned(const char *path, char *buf, size_t len,
     return from_text(path, buf, len, labels, n, err);
 }
 
-mb_status mb__labels_load(const char *path, int64_t **labels, size_t *n,
-                          mb_err *err)
+/* The labels of the file at path, or (path NULL) of the len bytes at data;
+ * either way read into a NUL-terminated buffer of ours first.  `what` names
+ * them in messages. */
+static mb_status labels_from(const char *path, const void *data, size_t len,
+                             const char *what, int64_t **labels, size_t *n,
+                             mb_err *err)
 {
     *labels = NULL;
     *n = 0;
-    char *buf;
-    size_t len;
-    mb_status s = mb__read_file(path, &buf, &len, err);
-    if (s)
-        return s;
-    s = parse_owned(path, buf, len, labels, n, err);
+    char *buf = NULL;
+    mb_status s = MB_OK;
+    if (path) {
+        s = mb__read_file(path, &buf, &len, err);
+    } else if ((buf = mb__malloc(len + 1))) {
+        if (len)
+            memcpy(buf, data, len);
+        buf[len] = '\0';
+    } else {
+        s = mb__fail(err, MB_ENOMEM, "out of memory reading %s", what);
+    }
+    if (s == MB_OK)
+        s = parse_owned(what, buf, len, labels, n, err);
     free(buf);
     return s;
+}
+
+mb_status mb__labels_load(const char *path, int64_t **labels, size_t *n,
+                          mb_err *err)
+{
+    return labels_from(path, NULL, 0, path, labels, n, err);
 }
 
 mb_status mb__labels_parse(const void *data, size_t len, const char *what,
                            int64_t **labels, size_t *n, mb_err *err)
 {
-    *labels = NULL;
-    *n = 0;
-    char *buf = mb__malloc(len + 1);
-    if (!buf)
-        return mb__fail(err, MB_ENOMEM, "out of memory reading %s", what);
-    if (len)
-        memcpy(buf, data, len);
-    buf[len] = '\0';
-    mb_status s = parse_owned(what, buf, len, labels, n, err);
-    free(buf);
-    return s;
+    return labels_from(NULL, data, len, what, labels, n, err);
 }

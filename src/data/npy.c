@@ -5,6 +5,7 @@
 #include "core/err.h"
 #include "core/fileio.h"
 
+#include <stdbool.h>
 #include <ctype.h>
 #include <errno.h>
 #include <fcntl.h>
@@ -79,15 +80,31 @@ static mb_status parse_str(cursor *c, char *out, size_t cap)
     return MB_OK;
 }
 
-static int take_word(cursor *c, const char *w)
+static bool take_word(cursor *c, const char *w)
 {
     size_t n = strlen(w);
     if ((size_t)(c->end - c->p) >= n && memcmp(c->p, w, n) == 0) {
         c->p += n;
-        return 1;
+        return true;
     }
-    return 0;
+    return false;
 }
+
+/* The numpy descr of each dtype numpy has, as written (little-endian);
+ * read back with any byte order ('<', '>', '|', '='). */
+static const struct {
+    mb_dtype dtype;
+    const char *descr;
+} descrs[] = {
+    {MB_DTYPE_BOOL, "|b1"},      {MB_DTYPE_INT8, "|i1"},
+    {MB_DTYPE_UINT8, "|u1"},     {MB_DTYPE_INT16, "<i2"},
+    {MB_DTYPE_UINT16, "<u2"},    {MB_DTYPE_INT32, "<i4"},
+    {MB_DTYPE_UINT32, "<u4"},    {MB_DTYPE_INT64, "<i8"},
+    {MB_DTYPE_UINT64, "<u8"},    {MB_DTYPE_FLOAT16, "<f2"},
+    {MB_DTYPE_FLOAT32, "<f4"},   {MB_DTYPE_FLOAT64, "<f8"},
+    {MB_DTYPE_COMPLEX64, "<c8"}, {MB_DTYPE_COMPLEX128, "<c16"},
+};
+#define N_DESCRS (sizeof descrs / sizeof descrs[0])
 
 /* Maps a numpy descr ("<f4", ">i8", "|b1", "=u2") to a dtype and whether
  * it needs byte swapping on this host. */
@@ -102,44 +119,11 @@ static mb_status parse_descr(cursor *c, const char *d, npy_header *h)
     long size = strtol(s, &end, 10);
     if (*s == '\0' || *end != '\0')
         size = -1;
-    mb_dtype t = MB_DTYPE_UNDEFINED;
-    switch (kind) {
-    case 'b':
-        if (size == 1)
-            t = MB_DTYPE_BOOL;
-        break;
-    case '?':
-        t = MB_DTYPE_BOOL;
-        size = 1;
-        break;
-    case 'i':
-        t = size == 1   ? MB_DTYPE_INT8
-            : size == 2 ? MB_DTYPE_INT16
-            : size == 4 ? MB_DTYPE_INT32
-            : size == 8 ? MB_DTYPE_INT64
-                        : MB_DTYPE_UNDEFINED;
-        break;
-    case 'u':
-        t = size == 1   ? MB_DTYPE_UINT8
-            : size == 2 ? MB_DTYPE_UINT16
-            : size == 4 ? MB_DTYPE_UINT32
-            : size == 8 ? MB_DTYPE_UINT64
-                        : MB_DTYPE_UNDEFINED;
-        break;
-    case 'f':
-        t = size == 2   ? MB_DTYPE_FLOAT16
-            : size == 4 ? MB_DTYPE_FLOAT32
-            : size == 8 ? MB_DTYPE_FLOAT64
-                        : MB_DTYPE_UNDEFINED;
-        break;
-    case 'c':
-        t = size == 8    ? MB_DTYPE_COMPLEX64
-            : size == 16 ? MB_DTYPE_COMPLEX128
-                         : MB_DTYPE_UNDEFINED;
-        break;
-    default:
-        break;
-    }
+    mb_dtype t = kind == '?' ? MB_DTYPE_BOOL : MB_DTYPE_UNDEFINED;
+    for (size_t i = 0; i < N_DESCRS && t == MB_DTYPE_UNDEFINED; i++)
+        if (descrs[i].descr[1] == kind &&
+            strtol(descrs[i].descr + 2, NULL, 10) == size)
+            t = descrs[i].dtype;
     if (t == MB_DTYPE_UNDEFINED)
         return mb__fail(c->err, MB_EUNSUPPORTED,
                         "%s: numpy dtype '%s' is not supported (use a "
@@ -258,27 +242,12 @@ static mb_status parse_header(cursor *c, npy_header *h)
 static void byteswap(void *data, size_t count, size_t esize)
 {
     uint8_t *p = data;
-    if (esize == 2) {
-        for (size_t i = 0; i < count; i++, p += 2) {
-            uint8_t t = p[0];
-            p[0] = p[1];
-            p[1] = t;
+    for (size_t i = 0; i < count; i++, p += esize)
+        for (size_t lo = 0, hi = esize - 1; lo < hi; lo++, hi--) {
+            uint8_t t = p[lo];
+            p[lo] = p[hi];
+            p[hi] = t;
         }
-    } else if (esize == 4) {
-        for (size_t i = 0; i < count; i++, p += 4) {
-            uint32_t v;
-            memcpy(&v, p, 4);
-            v = __builtin_bswap32(v);
-            memcpy(p, &v, 4);
-        }
-    } else if (esize == 8) {
-        for (size_t i = 0; i < count; i++, p += 8) {
-            uint64_t v;
-            memcpy(&v, p, 8);
-            v = __builtin_bswap64(v);
-            memcpy(p, &v, 8);
-        }
-    }
 }
 
 /* Element size that byte swapping works on (complex: each component). */
@@ -295,10 +264,10 @@ static size_t swap_unit(mb_dtype t)
  * (contiguous in src) and columns iz in [az, bz) of the last axis
  * (contiguous in dst).  ES is the element size, a constant per caller so
  * that the copies compile to plain loads and stores. */
-#define TILE_COPY(ES)                                                        \
-    for (size_t iz = az; iz < bz; iz++)                                      \
-        for (size_t i0 = a0; i0 < b0; i0++)                                  \
-            memcpy(dst + i0 * c0 + iz * (ES), src + i0 * (ES) + iz * fz, (ES))
+#define TILE_COPY(ES)                                                          \
+    for (size_t iz = az; iz < bz; iz++)                                        \
+        for (size_t i0 = a0; i0 < b0; i0++)                                    \
+    memcpy(dst + i0 * c0 + iz * (ES), src + i0 * (ES) + iz * fz, (ES))
 
 /* Copies Fortran-ordered src (column-major) into C-ordered dst (rank > 1).
  * The first and last axes are transposed in 32x32 tiles, so that both the
@@ -333,11 +302,21 @@ static void fortran_to_c(uint8_t *dst_base, const uint8_t *src_base,
             for (size_t az = 0; az < nz; az += B) {
                 size_t bz = az + B < nz ? az + B : nz;
                 switch (esize) {
-                case 1: TILE_COPY(1); break;
-                case 2: TILE_COPY(2); break;
-                case 4: TILE_COPY(4); break;
-                case 8: TILE_COPY(8); break;
-                default: TILE_COPY(esize); break;
+                case 1:
+                    TILE_COPY(1);
+                    break;
+                case 2:
+                    TILE_COPY(2);
+                    break;
+                case 4:
+                    TILE_COPY(4);
+                    break;
+                case 8:
+                    TILE_COPY(8);
+                    break;
+                default:
+                    TILE_COPY(esize);
+                    break;
                 }
             }
         }
@@ -494,24 +473,17 @@ static int read_at(int fd, void *dst, size_t n, off_t off)
 mb_status mb__npy_read(const char *path, mb_tensor *out, mb_err *err)
 {
     memset(out, 0, sizeof *out);
-    int fd = open(path, O_RDONLY | O_CLOEXEC);
-    if (fd < 0)
-        return mb__fail(err, MB_EIO, "cannot open %s: %s", path,
-                        strerror(errno));
-    struct stat st;
-    if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
-        close(fd);
-        return mb__fail(err, MB_EIO, "cannot read %s: not a regular file",
-                        path);
-    }
-    size_t total = (size_t)st.st_size, pre, hlen, nbytes;
+    int fd;
+    size_t total, pre, hlen, nbytes;
+    mb_status s = mb__open_regular(path, &fd, &total, err);
+    if (s)
+        return s;
     uint8_t head[4096];
     size_t have = total < sizeof head ? total : sizeof head;
     uint8_t *hbuf = head, *fdata = NULL;
     npy_header h;
     int e = read_at(fd, head, have, 0);
-    mb_status s =
-        e ? mb__fail(err, MB_EIO, "cannot read %s: %s", path, strerror(e))
+    s = e ? mb__fail(err, MB_EIO, "cannot read %s: %s", path, strerror(e))
           : parse_preamble(head, have, total, path, &pre, &hlen, err);
     if (s == MB_OK && pre + hlen > have) {
         hbuf = mb__malloc(pre + hlen);
@@ -548,38 +520,10 @@ mb_status mb__npy_read(const char *path, mb_tensor *out, mb_err *err)
 
 const char *mb__npy_descr(mb_dtype t)
 {
-    switch (t) {
-    case MB_DTYPE_BOOL:
-        return "|b1";
-    case MB_DTYPE_INT8:
-        return "|i1";
-    case MB_DTYPE_UINT8:
-        return "|u1";
-    case MB_DTYPE_INT16:
-        return "<i2";
-    case MB_DTYPE_UINT16:
-        return "<u2";
-    case MB_DTYPE_INT32:
-        return "<i4";
-    case MB_DTYPE_UINT32:
-        return "<u4";
-    case MB_DTYPE_INT64:
-        return "<i8";
-    case MB_DTYPE_UINT64:
-        return "<u8";
-    case MB_DTYPE_FLOAT16:
-        return "<f2";
-    case MB_DTYPE_FLOAT32:
-        return "<f4";
-    case MB_DTYPE_FLOAT64:
-        return "<f8";
-    case MB_DTYPE_COMPLEX64:
-        return "<c8";
-    case MB_DTYPE_COMPLEX128:
-        return "<c16";
-    default:
-        return NULL;
-    }
+    for (size_t i = 0; i < N_DESCRS; i++)
+        if (descrs[i].dtype == t)
+            return descrs[i].descr;
+    return NULL;
 }
 
 mb_status mb__npy_encode(const mb_tensor *t, mb_buf *out, mb_err *err)

@@ -1,6 +1,7 @@
 /* npz.c - .npz archives read and written with libzip. */
 #include "data/npz.h"
 
+#include "core/parse.h"
 #include "core/alloc.h"
 #include "core/buf.h"
 #include "core/err.h"
@@ -21,12 +22,6 @@ void mb__npz_free(mb_tensor *tensors, size_t n)
     for (size_t i = 0; i < n; i++)
         mb_tensor_clear(&tensors[i]);
     free(tensors);
-}
-
-static int ends_with(const char *s, const char *suffix)
-{
-    size_t a = strlen(s), b = strlen(suffix);
-    return a >= b && strcmp(s + a - b, suffix) == 0;
 }
 
 /* Reads member i (of `size` bytes) whole into a new buffer. */
@@ -168,9 +163,9 @@ static mb_status read_archive(zip_t *za, const char *path, mb_tensor **out,
                          path, (long long)i, zip_strerror(za));
             break;
         }
-        if (ends_with(zs.name, "/"))
+        if (mb__ends_with(zs.name, "/"))
             continue;
-        if (!ends_with(zs.name, ".npy")) {
+        if (!mb__ends_with(zs.name, ".npy")) {
             s = mb__fail(err, MB_EFORMAT,
                          "%s: member '%s' is not a .npy array (an .npz "
                          "archive holds only NAME.npy members)",

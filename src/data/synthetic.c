@@ -4,6 +4,7 @@
 #include "core/err.h"
 #include "core/parse.h"
 
+#include <stdbool.h>
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
@@ -12,7 +13,7 @@ static mb_status fill_input(const mb_io_desc *d, const int64_t *dims,
                             const mb_plan *plan, mb_rng *rng, mb_tensor *out,
                             mb_err *err);
 
-static int is_float(mb_dtype t)
+static bool is_float(mb_dtype t)
 {
     return t == MB_DTYPE_FLOAT32 || t == MB_DTYPE_FLOAT64 ||
            t == MB_DTYPE_FLOAT16 || t == MB_DTYPE_BFLOAT16;
@@ -66,14 +67,14 @@ static int batch_axis(const mb_io_desc *d, int i, const char *bsym)
     return i == 0;
 }
 
-static int dim_given(const mb_plan *plan, const char *sym, int64_t *v)
+static bool dim_given(const mb_plan *plan, const char *sym, int64_t *v)
 {
     for (size_t k = 0; sym && *sym && k < plan->n_dims; k++)
         if (strcmp(plan->dims[k].name, sym) == 0) {
             *v = plan->dims[k].value;
-            return 1;
+            return true;
         }
-    return 0;
+    return false;
 }
 
 mb_status mb__resolve_shape2(const mb_io_desc *d, int64_t batch,
@@ -160,8 +161,7 @@ mb_status mb__resolve_shape(const mb_io_desc *d, int64_t batch,
                             const mb_plan *plan, int64_t *dims, mb_err *err)
 {
     int carries;
-    mb_status s = mb__resolve_shape2(d, batch, NULL, plan, dims, &carries,
-                                     err);
+    mb_status s = mb__resolve_shape2(d, batch, NULL, plan, dims, &carries, err);
     if (!s && !carries && d->rank > 0 && d->dims[0] >= 0 && batch != 1)
         return mb__fail(err, MB_EMODEL,
                         "input '%s' has a fixed first dimension %lld, so "
@@ -191,7 +191,8 @@ const char *mb__nearest_name(const char *list, const char *name, char *out,
     char tmp[1024];
     snprintf(tmp, sizeof tmp, "%s", list);
     char *save = NULL;
-    for (char *t = strtok_r(tmp, ", ", &save); t; t = strtok_r(NULL, ", ", &save)) {
+    for (char *t = strtok_r(tmp, ", ", &save); t;
+         t = strtok_r(NULL, ", ", &save)) {
         size_t d = mb__edit_distance(name, t);
         if (d < best) {
             best = d;
@@ -218,12 +219,14 @@ mb_status mb__check_input_names(const mb_io_desc *in, size_t n,
             for (size_t i = 0; i < n && !ok; i++)
                 ok = !strcmp(in[i].name, nm);
             if (!ok) {
-                const char *near = mb__nearest_name(inputs, nm, hint, sizeof hint);
-                return mb__fail(err, MB_EINVAL,
-                                "%s %s: the model has no input named '%s'%s%s%s "
-                                "(its inputs are: %s)",
-                                flag[f], nm, nm, near ? "; did you mean '" : "",
-                                near ? near : "", near ? "'?" : "", inputs);
+                const char *near =
+                    mb__nearest_name(inputs, nm, hint, sizeof hint);
+                return mb__fail(
+                    err, MB_EINVAL,
+                    "%s %s: the model has no input named '%s'%s%s%s "
+                    "(its inputs are: %s)",
+                    flag[f], nm, nm, near ? "; did you mean '" : "",
+                    near ? near : "", near ? "'?" : "", inputs);
             }
         }
     }
@@ -237,8 +240,8 @@ mb_status mb__check_input_names(const mb_io_desc *in, size_t n,
         for (int a = 0; !shaped && a < in[i].rank; a++) {
             const char *sym = in[i].dim_names[a];
             int64_t v;
-            if (in[i].dims[a] >= 0 || !sym || !*sym || dim_given(plan, sym, &v) ||
-                batch_axis(&in[i], a, bsym))
+            if (in[i].dims[a] >= 0 || !sym || !*sym ||
+                dim_given(plan, sym, &v) || batch_axis(&in[i], a, bsym))
                 continue;
             size_t before = strlen(missing);
             mb__list_add(missing, sizeof missing, sym);
@@ -258,8 +261,8 @@ mb_status mb__check_input_names(const mb_io_desc *in, size_t n,
 }
 
 mb_status mb__synthetic_inputs(const mb_io_desc *in, size_t n, int64_t batch,
-                               const mb_plan *plan, mb_rng *rng,
-                               mb_tensor *out, mb_err *err)
+                               const mb_plan *plan, mb_rng *rng, mb_tensor *out,
+                               mb_err *err)
 {
     mb_status s = mb__check_input_names(in, n, plan, err);
     const char *bsym = mb__batch_symbol(in, n);
@@ -327,20 +330,47 @@ static mb_status fill_input(const mb_io_desc *d, const int64_t *dims,
         /* integers: uniform over the inclusive range [lo, hi] */
         double k = floor(lo) + floor(u * (floor(hi) - floor(lo) + 1));
         switch (d->dtype) {
-        case MB_DTYPE_FLOAT32: ((float *)p)[i] = (float)f; break;
-        case MB_DTYPE_FLOAT64: ((double *)p)[i] = f; break;
-        case MB_DTYPE_FLOAT16: ((uint16_t *)p)[i] = mb_f32_to_f16((float)f); break;
-        case MB_DTYPE_BFLOAT16: ((uint16_t *)p)[i] = mb_f32_to_bf16((float)f); break;
-        case MB_DTYPE_BOOL: ((uint8_t *)p)[i] = k != 0; break;
-        case MB_DTYPE_UINT8: ((uint8_t *)p)[i] = (uint8_t)k; break;
-        case MB_DTYPE_INT8: ((int8_t *)p)[i] = (int8_t)k; break;
-        case MB_DTYPE_UINT16: ((uint16_t *)p)[i] = (uint16_t)k; break;
-        case MB_DTYPE_INT16: ((int16_t *)p)[i] = (int16_t)k; break;
-        case MB_DTYPE_INT32: ((int32_t *)p)[i] = (int32_t)k; break;
-        case MB_DTYPE_INT64: ((int64_t *)p)[i] = (int64_t)k; break;
-        case MB_DTYPE_UINT32: ((uint32_t *)p)[i] = (uint32_t)k; break;
-        case MB_DTYPE_UINT64: ((uint64_t *)p)[i] = (uint64_t)k; break;
-        default: break;
+        case MB_DTYPE_FLOAT32:
+            ((float *)p)[i] = (float)f;
+            break;
+        case MB_DTYPE_FLOAT64:
+            ((double *)p)[i] = f;
+            break;
+        case MB_DTYPE_FLOAT16:
+            ((uint16_t *)p)[i] = mb_f32_to_f16((float)f);
+            break;
+        case MB_DTYPE_BFLOAT16:
+            ((uint16_t *)p)[i] = mb_f32_to_bf16((float)f);
+            break;
+        case MB_DTYPE_BOOL:
+            ((uint8_t *)p)[i] = k != 0;
+            break;
+        case MB_DTYPE_UINT8:
+            ((uint8_t *)p)[i] = (uint8_t)k;
+            break;
+        case MB_DTYPE_INT8:
+            ((int8_t *)p)[i] = (int8_t)k;
+            break;
+        case MB_DTYPE_UINT16:
+            ((uint16_t *)p)[i] = (uint16_t)k;
+            break;
+        case MB_DTYPE_INT16:
+            ((int16_t *)p)[i] = (int16_t)k;
+            break;
+        case MB_DTYPE_INT32:
+            ((int32_t *)p)[i] = (int32_t)k;
+            break;
+        case MB_DTYPE_INT64:
+            ((int64_t *)p)[i] = (int64_t)k;
+            break;
+        case MB_DTYPE_UINT32:
+            ((uint32_t *)p)[i] = (uint32_t)k;
+            break;
+        case MB_DTYPE_UINT64:
+            ((uint64_t *)p)[i] = (uint64_t)k;
+            break;
+        default:
+            break;
         }
     }
     return MB_OK;

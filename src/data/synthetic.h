@@ -47,8 +47,8 @@ mb_status mb__check_input_names(const mb_io_desc *in, size_t n,
  * failure), with the checks above; MB_EMODEL when batch != 1 and no input
  * has a batch axis. */
 mb_status mb__synthetic_inputs(const mb_io_desc *in, size_t n, int64_t batch,
-                               const mb_plan *plan, mb_rng *rng,
-                               mb_tensor *out, mb_err *err);
+                               const mb_plan *plan, mb_rng *rng, mb_tensor *out,
+                               mb_err *err);
 /* The value range used for input `name` ([lo, hi]); 1 if user-given. */
 int mb__input_range(const mb_plan *plan, const char *name, mb_dtype t,
                     double *lo, double *hi);

@@ -15,12 +15,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-static int ends_with(const char *s, const char *suffix)
-{
-    size_t a = strlen(s), b = strlen(suffix);
-    return a >= b && strcmp(s + a - b, suffix) == 0;
-}
-
 /* Names the unnamed tensors after path's base name, less its extension. */
 static mb_status name_after(const char *path, mb_tensor *ts, size_t n,
                             mb_err *err)
@@ -56,13 +50,13 @@ mb_status mb__tensor_file_read(const char *path, mb_tensor **out, size_t *n,
         fclose(f);
     }
     mb_status s;
-    if (ends_with(path, ".npz") || (magic[0] == 'P' && magic[1] == 'K')) {
+    if (mb__ends_with(path, ".npz") || (magic[0] == 'P' && magic[1] == 'K')) {
         s = mb__npz_read(path, out, n, err);
     } else {
         mb_tensor *t = mb__calloc(1, sizeof *t);
         if (!t)
             return mb__fail(err, MB_ENOMEM, "out of memory");
-        s = memcmp(magic, "\x93NUMPY", 6) == 0 || ends_with(path, ".npy")
+        s = memcmp(magic, "\x93NUMPY", 6) == 0 || mb__ends_with(path, ".npy")
                 ? mb__npy_read(path, t, err)
                 : mb__onnx_tensor_read_file(path, t, err);
         if (s) {
@@ -83,7 +77,7 @@ mb_status mb__tensor_file_read(const char *path, mb_tensor **out, size_t *n,
 mb_status mb__tensor_file_write(const char *path, const mb_tensor *ts, size_t n,
                                 mb_err *err)
 {
-    if (ends_with(path, ".npz"))
+    if (mb__ends_with(path, ".npz"))
         return mb__npz_write(path, ts, n, err);
     if (n != 1)
         return mb__fail(err, MB_EINVAL,

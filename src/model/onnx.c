@@ -23,21 +23,58 @@
 #define N_TYPES 64 /* per-dtype accumulators; larger type numbers share 0 */
 
 /* Field numbers of onnx.proto. */
-enum { M_IR = 1, M_PRODUCER = 2, M_PRODUCER_VER = 3, M_DOMAIN = 4,
-       M_MODEL_VER = 5, M_DOC = 6, M_GRAPH = 7, M_OPSET = 8, M_META = 14 };
-enum { G_NODE = 1, G_NAME = 2, G_INIT = 5, G_INPUT = 11, G_OUTPUT = 12,
-       G_SPARSE_INIT = 15 };
+enum {
+    M_IR = 1,
+    M_PRODUCER = 2,
+    M_PRODUCER_VER = 3,
+    M_DOMAIN = 4,
+    M_MODEL_VER = 5,
+    M_DOC = 6,
+    M_GRAPH = 7,
+    M_OPSET = 8,
+    M_META = 14
+};
+enum {
+    G_NODE = 1,
+    G_NAME = 2,
+    G_INIT = 5,
+    G_INPUT = 11,
+    G_OUTPUT = 12,
+    G_SPARSE_INIT = 15
+};
 enum { N_OP_TYPE = 4, N_ATTR = 5 };
-enum { A_T = 5, A_G = 6, A_TENSORS = 10, A_GRAPHS = 11, A_SPARSE = 22,
-       A_SPARSES = 23 };
+enum {
+    A_T = 5,
+    A_G = 6,
+    A_TENSORS = 10,
+    A_GRAPHS = 11,
+    A_SPARSE = 22,
+    A_SPARSES = 23
+};
 enum { VI_NAME = 1, VI_TYPE = 2 };
-enum { TP_TENSOR = 1, TP_SEQUENCE = 4, TP_MAP = 5, TP_SPARSE = 8,
-       TP_OPTIONAL = 9 };
+enum {
+    TP_TENSOR = 1,
+    TP_SEQUENCE = 4,
+    TP_MAP = 5,
+    TP_SPARSE = 8,
+    TP_OPTIONAL = 9
+};
 enum { TT_ELEM = 1, TT_SHAPE = 2 };
 enum { DIM_VALUE = 1, DIM_PARAM = 2 };
-enum { T_DIMS = 1, T_TYPE = 2, T_FLOAT = 4, T_INT32 = 5, T_STRING = 6,
-       T_INT64 = 7, T_NAME = 8, T_RAW = 9, T_DOUBLE = 10, T_UINT64 = 11,
-       T_EXT = 13, T_LOCATION = 14 };
+enum {
+    T_DIMS = 1,
+    T_TYPE = 2,
+    T_FLOAT = 4,
+    T_INT32 = 5,
+    T_STRING = 6,
+    T_INT64 = 7,
+    T_NAME = 8,
+    T_RAW = 9,
+    T_DOUBLE = 10,
+    T_UINT64 = 11,
+    T_EXT = 13,
+    T_LOCATION = 14
+};
 enum { ST_VALUES = 1 };
 
 /* A name borrowed from the mapping. */
@@ -96,8 +133,8 @@ static json_t *jstr(const mb_pb_field *f)
     if (!s)
         return json_string("");
     for (size_t i = 0; i < f->len; i++)
-        s[i] = (f->data[i] >= 0x20 && f->data[i] < 0x7f) ? (char)f->data[i]
-                                                          : '?';
+        s[i] =
+            (f->data[i] >= 0x20 && f->data[i] < 0x7f) ? (char)f->data[i] : '?';
     s[f->len] = '\0';
     j = json_string(s);
     free(s);
@@ -109,7 +146,8 @@ static void add_unique(json_t *a, const char *s)
 {
     size_t i;
     json_t *v;
-    json_array_foreach(a, i, v) if (strcmp(json_string_value(v), s) == 0) return;
+    json_array_foreach(a, i,
+                       v) if (strcmp(json_string_value(v), s) == 0) return;
     json_array_append_new(a, json_string(s));
 }
 
@@ -159,10 +197,9 @@ static mb_status parse_type(ctx *c, const mb_pb *r, const mb_pb_field *tf,
             mb_pb_field g;
             while ((s = mb__pb_next(&t, &g, c->err)) == MB_OK && g.num) {
                 if (g.num == TT_ELEM && g.wire == MB_PB_VARINT) {
-                    json_object_set_new(
-                        vi, "dtype",
-                        json_string(mb__onnx_dtype_name((int)(
-                            g.u64 < 1000 ? g.u64 : 0))));
+                    json_object_set_new(vi, "dtype",
+                                        json_string(mb__onnx_dtype_name(
+                                            (int)(g.u64 < 1000 ? g.u64 : 0))));
                 } else if (g.num == TT_SHAPE && g.wire == MB_PB_LEN) {
                     json_t *shape = NULL;
                     s = parse_shape(c, &t, &g, &shape);
@@ -220,7 +257,7 @@ static mb_status parse_value_info(ctx *c, const mb_pb *r, const mb_pb_field *vf,
 
 struct tsum {
     uint64_t dtype;
-    uint64_t count;   /* product of dims */
+    uint64_t count; /* product of dims */
     int overflow;
     int external;
     mb_pb_field raw, loc;
@@ -234,26 +271,17 @@ struct tsum {
 static void ext_entry(ctx *c, const mb_pb *r, const mb_pb_field *e,
                       struct tsum *t)
 {
-    mb_pb sub = mb__pb_sub(r, e);
-    mb_pb_field f, k = {0}, v = {0};
-    while (mb__pb_next(&sub, &f, c->err) == MB_OK && f.num) {
-        if (f.num == 1 && f.wire == MB_PB_LEN)
-            k = f;
-        else if (f.num == 2 && f.wire == MB_PB_LEN)
-            v = f;
-    }
-    if (!k.data)
+    mb_pb_field k, v;
+    uint64_t x;
+    /* a summary, not a load: a damaged entry keeps what could be read */
+    (void)mb__pb_string_entry(r, e, &k, &v, c->err);
+    if (!k.num)
         return;
     if (mb__pb_streq(&k, "location")) {
         t->loc = v;
         t->has_loc = 1;
-    } else if (mb__pb_streq(&k, "offset") || mb__pb_streq(&k, "length")) {
-        char tmp[32];
-        if (v.len == 0 || v.len >= sizeof tmp)
-            return;
-        memcpy(tmp, v.data, v.len);
-        tmp[v.len] = '\0';
-        uint64_t x = strtoull(tmp, NULL, 10);
+    } else if ((mb__pb_streq(&k, "offset") || mb__pb_streq(&k, "length")) &&
+               mb__pb_decimal(&v, &x)) {
         if (mb__pb_streq(&k, "offset"))
             t->ext_offset = x;
         else
@@ -459,8 +487,8 @@ static mb_status scan_node(ctx *c, const mb_pb *r, const mb_pb_field *nf,
                 return mb__fail(c->err, MB_ENOMEM, "out of memory");
             json_t *ops = depth == 0 ? c->op_types : c->sub_op_types;
             json_t *n = json_object_get(ops, op);
-            json_object_set_new(ops, op,
-                                json_integer(n ? json_integer_value(n) + 1 : 1));
+            json_object_set_new(
+                ops, op, json_integer(n ? json_integer_value(n) + 1 : 1));
             free(op);
         } else if (f.num == N_ATTR && f.wire == MB_PB_LEN) {
             mb_pb a = mb__pb_sub(&sub, &f);
@@ -586,8 +614,10 @@ static json_t *by_dtype(const ctx *c)
         if (!c->type_seen[k])
             continue;
         json_t *e = json_object();
-        json_object_set_new(e, "count", json_integer((json_int_t)c->type_count[k]));
-        json_object_set_new(e, "bytes", json_integer((json_int_t)c->type_bytes[k]));
+        json_object_set_new(e, "count",
+                            json_integer((json_int_t)c->type_count[k]));
+        json_object_set_new(e, "bytes",
+                            json_integer((json_int_t)c->type_bytes[k]));
         json_object_set_new(o, mb__onnx_dtype_name(k), e);
     }
     return o;
@@ -609,9 +639,9 @@ static mb_status scan_model(ctx *c, json_t *o)
         case M_MODEL_VER:
             want_varint = 1;
             if (f.wire == MB_PB_VARINT)
-                json_object_set_new(o, f.num == M_IR ? "ir_version"
-                                                     : "model_version",
-                                    json_integer((json_int_t)f.u64));
+                json_object_set_new(
+                    o, f.num == M_IR ? "ir_version" : "model_version",
+                    json_integer((json_int_t)f.u64));
             break;
         case M_PRODUCER:
         case M_PRODUCER_VER:
@@ -619,13 +649,13 @@ static mb_status scan_model(ctx *c, json_t *o)
         case M_DOC:
             want_len = 1;
             if (f.wire == MB_PB_LEN)
-                json_object_set_new(
-                    o,
-                    f.num == M_PRODUCER       ? "producer_name"
-                    : f.num == M_PRODUCER_VER ? "producer_version"
-                    : f.num == M_DOMAIN       ? "domain"
-                                              : "doc_string",
-                    jstr(&f));
+                json_object_set_new(o,
+                                    f.num == M_PRODUCER ? "producer_name"
+                                    : f.num == M_PRODUCER_VER
+                                        ? "producer_version"
+                                    : f.num == M_DOMAIN ? "domain"
+                                                        : "doc_string",
+                                    jstr(&f));
             break;
         case M_GRAPH:
             want_len = 1;
@@ -698,7 +728,8 @@ static uint64_t ext_disk_bytes(const ctx *c)
     uint64_t total = 0;
     size_t i;
     json_t *v;
-    json_array_foreach(c->ext_files, i, v) {
+    json_array_foreach(c->ext_files, i, v)
+    {
         const char *loc = json_string_value(v);
         char *p = loc[0] == '/' ? mb__strdup(loc)
                                 : mb__malloc(strlen(c->dir) + strlen(loc) + 2);
@@ -753,7 +784,8 @@ static mb_status explain(ctx *c, mb_status s)
     /* A file that starts like a ModelProto (ir_version first, as every
      * exporter writes it) and fails because data ran out was cut short. */
     int starts_like_onnx = c->len > 0 && c->base[0] == 0x08;
-    int ran_out = err && (strstr(why, "truncated") || strstr(why, "not closed"));
+    int ran_out =
+        err && (strstr(why, "truncated") || strstr(why, "not closed"));
     if (s == MB_ENOMEM)
         return mb__fail_prefix(err, "%s", c->path);
     if (starts_like_onnx && ran_out) {
@@ -780,12 +812,13 @@ mb_status mb__onnx_inspect(const char *path, json_t **out, mb_err *err)
         err = &local;
     struct stat st;
     if (stat(path, &st) != 0)
-        return mb__fail(err, MB_EIO, "cannot open model %s: %s (check the path)",
-                        path, strerror(errno));
-    if (S_ISDIR(st.st_mode))
         return mb__fail(err, MB_EIO,
-                        "model %s is a directory: pass the .onnx file inside it",
-                        path);
+                        "cannot open model %s: %s (check the path)", path,
+                        strerror(errno));
+    if (S_ISDIR(st.st_mode))
+        return mb__fail(
+            err, MB_EIO,
+            "model %s is a directory: pass the .onnx file inside it", path);
     if (st.st_size == 0)
         return mb__fail(err, MB_EFORMAT,
                         "model %s is empty (0 bytes): re-download or re-export "
@@ -799,11 +832,9 @@ mb_status mb__onnx_inspect(const char *path, json_t **out, mb_err *err)
     mb_status s = mb__onnx_image_load(path, &map, err);
     if (s)
         return s;
-    c.base = map.data;
-    c.len = map.len;
-    const char *slash = strrchr(path, '/');
-    c.dir = slash ? mb__strndup(path, slash == path ? 1 : (size_t)(slash - path))
-                  : mb__strdup(".");
+    c.base = map.map.data;
+    c.len = map.map.len;
+    c.dir = mb__dir_of(path);
     c.op_types = json_object();
     c.sub_op_types = json_object();
     c.ext_files = json_array();
@@ -815,7 +846,7 @@ mb_status mb__onnx_inspect(const char *path, json_t **out, mb_err *err)
         goto done;
     }
     json_object_set_new(o, "path", json_string(path));
-    set_int(o, "file_bytes", (uint64_t)map.len);
+    set_int(o, "file_bytes", (uint64_t)map.map.len);
     json_object_set_new(o, "ir_version", json_null());
     json_object_set_new(o, "producer_name", json_string(""));
     json_object_set_new(o, "producer_version", json_string(""));

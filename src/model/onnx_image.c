@@ -2,7 +2,9 @@
 #include "model/onnx_image.h"
 
 #include "core/err.h"
+#include "core/fileio.h"
 
+#include <stdbool.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <string.h>
@@ -22,19 +24,22 @@ static int child_kind(int kind, uint64_t num)
     case K_MODEL:
         return num == 7 ? K_GRAPH : K_COPY;
     case K_GRAPH:
-        return num == 1 ? K_NODE : num == 5 ? K_TENSOR
-               : num == 15 ? K_SPARSE : K_COPY;
+        return num == 1    ? K_NODE
+               : num == 5  ? K_TENSOR
+               : num == 15 ? K_SPARSE
+                           : K_COPY;
     case K_NODE:
         return num == 5 ? K_ATTR : K_COPY;
     case K_ATTR:
-        return (num == 5 || num == 10) ? K_TENSOR
-               : (num == 6 || num == 11) ? K_GRAPH
-               : (num == 22 || num == 23) ? K_SPARSE : K_COPY;
+        return (num == 5 || num == 10)    ? K_TENSOR
+               : (num == 6 || num == 11)  ? K_GRAPH
+               : (num == 22 || num == 23) ? K_SPARSE
+                                          : K_COPY;
     case K_SPARSE:
         return (num == 1 || num == 2) ? K_TENSOR : K_COPY;
     case K_TENSOR: /* float, int32, string, int64, raw, double, uint64 data */
         return (num >= 4 && num <= 7) || (num >= 9 && num <= 11) ? K_SKIP
-                                                                   : K_COPY;
+                                                                 : K_COPY;
     default:
         return K_COPY;
     }
@@ -52,11 +57,11 @@ typedef struct rd {
 } rd;
 
 /* Byte at off (through the window), also stored into the image. */
-static int byte_at(rd *r, uint64_t off, uint8_t *b)
+static bool byte_at(rd *r, uint64_t off, uint8_t *b)
 {
     if (off < r->woff || off >= r->woff + r->wlen) {
         if (off >= r->size)
-            return 0;
+            return false;
         ssize_t n;
         do
             n = pread(r->fd, r->win, WIN, (off_t)off);
@@ -65,7 +70,7 @@ static int byte_at(rd *r, uint64_t off, uint8_t *b)
             if (n < 0 && !r->eno)
                 r->eno = errno;
             r->wlen = 0;
-            return 0;
+            return false;
         }
         r->woff = off;
         r->wlen = (size_t)n;
@@ -74,7 +79,7 @@ static int byte_at(rd *r, uint64_t off, uint8_t *b)
     if (r->img[off] != *b) /* zero bytes need no write (no page touched) */
         r->img[off] = *b;
     r->copied++;
-    return 1;
+    return true;
 }
 
 /* Copies file bytes [off, off+len) into the image. */
@@ -96,21 +101,21 @@ static void copy_range(rd *r, uint64_t off, uint64_t len)
     }
 }
 
-static int varint(rd *r, uint64_t *pos, uint64_t end, uint64_t *v)
+static bool varint(rd *r, uint64_t *pos, uint64_t end, uint64_t *v)
 {
     uint64_t x = 0;
     for (int i = 0; i < 10; i++) {
         uint8_t b;
         if (*pos >= end || !byte_at(r, *pos, &b))
-            return 0;
+            return false;
         (*pos)++;
         x |= (uint64_t)(b & 0x7f) << (7 * i);
         if (!(b & 0x80)) {
             *v = x;
-            return 1;
+            return true;
         }
     }
-    return 0;
+    return false;
 }
 
 /* Walks the message of this kind at [start, end), copying what is not a
@@ -159,36 +164,30 @@ verbatim:
     copy_range(r, at, end - at);
 }
 
-mb_status mb__onnx_image_load(const char *path, mb_onnx_image *img,
-                              mb_err *err)
+mb_status mb__onnx_image_load(const char *path, mb_onnx_image *img, mb_err *err)
 {
     memset(img, 0, sizeof *img);
-    int fd = open(path, O_RDONLY | O_CLOEXEC);
-    if (fd < 0)
-        return mb__fail(err, MB_EIO, "cannot open %s: %s", path,
-                        strerror(errno));
-    struct stat st;
-    if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
-        close(fd);
-        return mb__fail(err, MB_EIO, "cannot read %s: not a regular file",
-                        path);
+    int fd;
+    size_t size;
+    mb_status s = mb__open_regular(path, &fd, &size, err);
+    if (s || size == 0) {
+        if (!s)
+            close(fd);
+        return s;
     }
-    if (st.st_size == 0) {
-        close(fd);
-        return MB_OK;
-    }
-    size_t size = (size_t)st.st_size;
     void *p = mmap(NULL, size, PROT_READ | PROT_WRITE,
                    MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
-    rd *r = p == MAP_FAILED ? NULL : mmap(NULL, sizeof *r,
-                                          PROT_READ | PROT_WRITE,
-                                          MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    rd *r = p == MAP_FAILED ? NULL
+                            : mmap(NULL, sizeof *r, PROT_READ | PROT_WRITE,
+                                   MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
     if (p == MAP_FAILED || r == MAP_FAILED) {
         if (p != MAP_FAILED)
             munmap(p, size);
         close(fd);
-        return mb__fail(err, MB_ENOMEM, "cannot reserve %zu bytes of address "
-                        "space for %s", size, path);
+        return mb__fail(err, MB_ENOMEM,
+                        "cannot reserve %zu bytes of address "
+                        "space for %s",
+                        size, path);
     }
     /* One huge page per touched header would defeat the point. */
     madvise(p, size, MADV_NOHUGEPAGE);
@@ -202,19 +201,17 @@ mb_status mb__onnx_image_load(const char *path, mb_onnx_image *img,
     close(fd);
     if (eno) {
         munmap(p, size);
-        return mb__fail(err, MB_EIO, "cannot read %s: %s", path,
-                        strerror(eno));
+        return mb__fail(err, MB_EIO, "cannot read %s: %s", path, strerror(eno));
     }
     mprotect(p, size, PROT_READ);
-    img->data = p;
-    img->len = size;
+    img->map = (mb_map){p, size};
     return MB_OK;
 }
 
 void mb__onnx_image_free(mb_onnx_image *img)
 {
-    if (img && img->data && img->len)
-        munmap((void *)img->data, img->len);
-    if (img)
-        memset(img, 0, sizeof *img);
+    if (img) {
+        mb__unmap(&img->map);
+        img->copied = 0;
+    }
 }

@@ -18,15 +18,15 @@
 #ifndef MB_MODEL_ONNX_IMAGE_H
 #define MB_MODEL_ONNX_IMAGE_H
 
+#include "core/fileio.h"
 #include "mbench.h"
 
 #include <stddef.h>
 #include <stdint.h>
 
 typedef struct mb_onnx_image {
-    const uint8_t *data; /* file-sized; weight payloads read as zeros */
-    size_t len;          /* the file size */
-    size_t copied;       /* bytes actually read from the file */
+    mb_map map;    /* file-sized; weight payloads read as zeros */
+    size_t copied; /* bytes actually read from the file */
 } mb_onnx_image;
 
 /* Builds the image of the file at path.  Fails with MB_EIO (cannot open or

@@ -39,15 +39,15 @@ static const struct {
     const char *name;
     int bits;
 } onnx_types[] = {
-    {"undefined", 0},     {"float32", 32},       {"uint8", 8},
-    {"int8", 8},          {"uint16", 16},        {"int16", 16},
-    {"int32", 32},        {"int64", 64},         {"string", 0},
-    {"bool", 8},          {"float16", 16},       {"float64", 64},
-    {"uint32", 32},       {"uint64", 64},        {"complex64", 64},
-    {"complex128", 128},  {"bfloat16", 16},      {"float8e4m3fn", 8},
-    {"float8e4m3fnuz", 8}, {"float8e5m2", 8},    {"float8e5m2fnuz", 8},
-    {"uint4", 4},         {"int4", 4},           {"float4e2m1", 4},
-    {"float8e8m0", 8},    {"uint2", 2},          {"int2", 2},
+    {"undefined", 0},      {"float32", 32},   {"uint8", 8},
+    {"int8", 8},           {"uint16", 16},    {"int16", 16},
+    {"int32", 32},         {"int64", 64},     {"string", 0},
+    {"bool", 8},           {"float16", 16},   {"float64", 64},
+    {"uint32", 32},        {"uint64", 64},    {"complex64", 64},
+    {"complex128", 128},   {"bfloat16", 16},  {"float8e4m3fn", 8},
+    {"float8e4m3fnuz", 8}, {"float8e5m2", 8}, {"float8e5m2fnuz", 8},
+    {"uint4", 4},          {"int4", 4},       {"float4e2m1", 4},
+    {"float8e8m0", 8},     {"uint2", 2},      {"int2", 2},
 };
 #define N_ONNX_TYPES ((int)(sizeof onnx_types / sizeof onnx_types[0]))
 
@@ -143,39 +143,21 @@ static mb_status wrong_wire(const mb_pb_field *f, mb_err *err)
 static mb_status parse_ext_entry(const mb_pb *r, const mb_pb_field *e,
                                  struct tmeta *m, mb_err *err)
 {
-    mb_pb sub = mb__pb_sub(r, e);
-    mb_pb_field f, key = {0}, val = {0};
-    mb_status s;
-    int have_key = 0, have_val = 0;
-    while ((s = mb__pb_next(&sub, &f, err)) == MB_OK && f.num) {
-        if (f.num == 1 && f.wire == MB_PB_LEN)
-            key = f, have_key = 1;
-        else if (f.num == 2 && f.wire == MB_PB_LEN)
-            val = f, have_val = 1;
-    }
-    if (s)
+    mb_pb_field key, val;
+    mb_status s = mb__pb_string_entry(r, e, &key, &val, err);
+    if (s || !key.num || !val.num)
         return s;
-    if (!have_key || !have_val)
-        return MB_OK;
     if (mb__pb_streq(&key, "location")) {
         m->ext_loc = val;
         m->has_ext_loc = 1;
     } else if (mb__pb_streq(&key, "offset") || mb__pb_streq(&key, "length")) {
-        char tmp[32];
-        if (val.len == 0 || val.len >= sizeof tmp)
+        uint64_t v;
+        if (!mb__pb_decimal(&val, &v))
             return mb__fail(err, MB_EFORMAT,
-                            "external_data value at byte %zu is not a number",
-                            val.data_offset);
-        memcpy(tmp, val.data, val.len);
-        tmp[val.len] = '\0';
-        char *end;
-        errno = 0;
-        unsigned long long v = strtoull(tmp, &end, 10);
-        if (errno || *end || tmp[0] == '-')
-            return mb__fail(err, MB_EFORMAT,
-                            "external_data value '%s' at byte %zu is not a "
+                            "external_data value '%.*s' at byte %zu is not a "
                             "number",
-                            tmp, val.data_offset);
+                            (int)(val.len < 31 ? val.len : 31),
+                            (const char *)val.data, val.data_offset);
         if (mb__pb_streq(&key, "offset")) {
             m->ext_offset = v;
         } else {
@@ -186,17 +168,43 @@ static mb_status parse_ext_entry(const mb_pb *r, const mb_pb_field *e,
     return MB_OK;
 }
 
+/* Whether field f of a TensorProto has a wire type it may have. */
+static bool wire_ok(const mb_pb_field *f)
+{
+    switch (f->num) {
+    case T_DATA_TYPE:
+    case T_DATA_LOCATION:
+        return f->wire == MB_PB_VARINT;
+    case T_NAME:
+    case T_RAW_DATA:
+    case T_EXTERNAL_DATA:
+        return f->wire == MB_PB_LEN;
+    case T_DIMS:
+        return f->wire == MB_PB_VARINT || f->wire == MB_PB_LEN;
+    case T_FLOAT_DATA:
+    case T_INT32_DATA:
+    case T_INT64_DATA:
+    case T_DOUBLE_DATA:
+    case T_UINT64_DATA:
+        return f->wire == MB_PB_LEN || f->wire == elem_wire(f->num);
+    default:
+        return true;
+    }
+}
+
 static mb_status scan_meta(mb_pb *r, struct tmeta *m, mb_err *err)
 {
     mb_pb_field f;
     mb_status s;
     memset(m, 0, sizeof *m);
     while ((s = mb__pb_next(r, &f, err)) == MB_OK && f.num) {
+        if (!wire_ok(&f))
+            return wrong_wire(&f, err);
         switch (f.num) {
         case T_DIMS:
             if (f.wire == MB_PB_VARINT) {
                 s = push_dim(m, f.u64, f.tag_offset, err);
-            } else if (f.wire == MB_PB_LEN) {
+            } else {
                 mb_pb sub = mb__pb_sub(r, &f);
                 while (s == MB_OK && mb__pb_more(&sub)) {
                     uint64_t v;
@@ -205,13 +213,9 @@ static mb_status scan_meta(mb_pb *r, struct tmeta *m, mb_err *err)
                     if (s == MB_OK)
                         s = push_dim(m, v, at, err);
                 }
-            } else {
-                s = wrong_wire(&f, err);
             }
             break;
         case T_DATA_TYPE:
-            if (f.wire != MB_PB_VARINT)
-                return wrong_wire(&f, err);
             m->dtype = f.u64;
             m->has_type = 1;
             break;
@@ -221,14 +225,10 @@ static mb_status scan_meta(mb_pb *r, struct tmeta *m, mb_err *err)
                             "%zu) is not supported",
                             f.tag_offset);
         case T_NAME:
-            if (f.wire != MB_PB_LEN)
-                return wrong_wire(&f, err);
             m->name = f;
             m->has_name = 1;
             break;
         case T_RAW_DATA:
-            if (f.wire != MB_PB_LEN)
-                return wrong_wire(&f, err);
             m->raw = f;
             m->has_raw = 1;
             break;
@@ -237,21 +237,13 @@ static mb_status scan_meta(mb_pb *r, struct tmeta *m, mb_err *err)
         case T_INT64_DATA:
         case T_DOUBLE_DATA:
         case T_UINT64_DATA:
-            if (f.wire != MB_PB_LEN && f.wire != elem_wire(f.num))
-                return wrong_wire(&f, err);
-            m->typed_seen |= 1u << f.num;
-            break;
         case T_STRING_DATA:
             m->typed_seen |= 1u << f.num;
             break;
         case T_EXTERNAL_DATA:
-            if (f.wire != MB_PB_LEN)
-                return wrong_wire(&f, err);
             s = parse_ext_entry(r, &f, m, err);
             break;
         case T_DATA_LOCATION:
-            if (f.wire != MB_PB_VARINT)
-                return wrong_wire(&f, err);
             m->location = f.u64;
             break;
         default:
@@ -448,11 +440,11 @@ mb_status mb__onnx_tensor_decode(const uint8_t *buf, size_t len,
                         "corrupt");
     mb_dtype dt = (mb_dtype)m.dtype;
     if (m.dtype > MB_DTYPE_BFLOAT16 || mb_dtype_size(dt) == 0)
-        return mb__fail(err, MB_EUNSUPPORTED,
-                        "tensor element type %s (%" PRIu64 ") is not "
-                        "supported here",
-                        mb__onnx_dtype_name((int)(m.dtype < 1000 ? m.dtype : 0)),
-                        m.dtype);
+        return mb__fail(
+            err, MB_EUNSUPPORTED,
+            "tensor element type %s (%" PRIu64 ") is not "
+            "supported here",
+            mb__onnx_dtype_name((int)(m.dtype < 1000 ? m.dtype : 0)), m.dtype);
     /* The dims are checked against the data the TensorProto holds before
      * anything is allocated: a few bytes must not claim gigabytes. */
     int overflow;
@@ -498,12 +490,11 @@ mb_status mb__onnx_tensor_decode(const uint8_t *buf, size_t len,
         s = read_external(&m, xfd, xpath, out, err);
     } else if (m.has_raw) {
         if (m.raw.len != out->nbytes)
-            s = mb__fail(err, MB_EFORMAT,
-                         "raw_data holds %zu bytes but %s%s needs %zu",
-                         m.raw.len, mb_dtype_name(dt),
-                         mb_shape_str(out->dims, out->rank,
-                                      (char[160]){0}, 160),
-                         out->nbytes);
+            s = mb__fail(
+                err, MB_EFORMAT, "raw_data holds %zu bytes but %s%s needs %zu",
+                m.raw.len, mb_dtype_name(dt),
+                mb_shape_str(out->dims, out->rank, (char[160]){0}, 160),
+                out->nbytes);
         else if (m.raw.len)
             memcpy(out->data, m.raw.data, m.raw.len);
     } else {
@@ -528,17 +519,6 @@ mb_status mb__onnx_tensor_decode(const uint8_t *buf, size_t len,
     return s;
 }
 
-/* Directory part of path as a new string ("." when there is none). */
-static char *dir_of(const char *path)
-{
-    const char *slash = strrchr(path, '/');
-    if (!slash)
-        return mb__strdup(".");
-    if (slash == path)
-        return mb__strdup("/");
-    return mb__strndup(path, (size_t)(slash - path));
-}
-
 mb_status mb__onnx_tensor_read_file(const char *path, mb_tensor *out,
                                     mb_err *err)
 {
@@ -551,7 +531,7 @@ mb_status mb__onnx_tensor_read_file(const char *path, mb_tensor *out,
         return mb__fail(err, MB_EFORMAT,
                         "%s is empty: expected a serialized ONNX TensorProto",
                         path);
-    char *dir = dir_of(path);
+    char *dir = mb__dir_of(path);
     if (!dir) {
         mb__unmap(&map);
         return mb__fail(err, MB_ENOMEM, "out of memory");

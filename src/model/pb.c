@@ -9,6 +9,7 @@
 #include "core/buf.h"
 #include "core/err.h"
 
+#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -19,7 +20,7 @@ void mb__pb_init(mb_pb *r, const uint8_t *buf, size_t len)
     r->end = buf ? len : 0;
 }
 
-int mb__pb_more(const mb_pb *r)
+bool mb__pb_more(const mb_pb *r)
 {
     return r->pos < r->end;
 }
@@ -44,8 +45,8 @@ mb_status mb__pb_read_varint(mb_pb *r, uint64_t *v, mb_err *err)
             return MB_OK;
         }
     }
-    return mb__fail(err, MB_EFORMAT, "varint at byte %zu is longer than 10 bytes",
-                    r->pos);
+    return mb__fail(err, MB_EFORMAT,
+                    "varint at byte %zu is longer than 10 bytes", r->pos);
 }
 
 static mb_status read_fixed(mb_pb *r, int n, uint64_t *v, mb_err *err)
@@ -298,10 +299,40 @@ char *mb__pb_strdup(const mb_pb_field *f)
     return s;
 }
 
-int mb__pb_streq(const mb_pb_field *f, const char *s)
+bool mb__pb_streq(const mb_pb_field *f, const char *s)
 {
     size_t n = strlen(s);
     return n == f->len && (n == 0 || memcmp(f->data, s, n) == 0);
+}
+
+mb_status mb__pb_string_entry(const mb_pb *r, const mb_pb_field *e,
+                              mb_pb_field *key, mb_pb_field *val, mb_err *err)
+{
+    mb_pb sub = mb__pb_sub(r, e);
+    mb_pb_field f;
+    mb_status s;
+    memset(key, 0, sizeof *key);
+    memset(val, 0, sizeof *val);
+    while ((s = mb__pb_next(&sub, &f, err)) == MB_OK && f.num)
+        if ((f.num == 1 || f.num == 2) && f.wire == MB_PB_LEN)
+            *(f.num == 1 ? key : val) = f;
+    return s;
+}
+
+bool mb__pb_decimal(const mb_pb_field *f, uint64_t *v)
+{
+    char tmp[32];
+    if (f->len == 0 || f->len >= sizeof tmp)
+        return false;
+    memcpy(tmp, f->data, f->len);
+    tmp[f->len] = '\0';
+    char *end;
+    errno = 0;
+    unsigned long long x = strtoull(tmp, &end, 10);
+    if (errno || *end || tmp[0] == '-')
+        return false;
+    *v = x;
+    return true;
 }
 
 void mb__pb_put_varint(mb_buf *b, uint64_t v)

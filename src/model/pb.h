@@ -29,6 +29,7 @@
 #include "mbench.h"
 
 #include <stddef.h>
+#include <stdbool.h>
 #include <stdint.h>
 
 /* Wire types (the low three bits of a tag). */
@@ -61,20 +62,20 @@ typedef struct mb_pb {
  * the payload (group: the bytes between the start and end tags) inside the
  * reader's buffer; nothing is copied. */
 typedef struct mb_pb_field {
-    uint32_t num;       /* field number; 0 means "end of message" */
-    int wire;           /* MB_PB_* */
-    size_t tag_offset;  /* offset of the tag */
-    uint64_t u64;       /* MB_PB_VARINT: value; MB_PB_I64/I32: raw bits */
+    uint32_t num;        /* field number; 0 means "end of message" */
+    int wire;            /* MB_PB_* */
+    size_t tag_offset;   /* offset of the tag */
+    uint64_t u64;        /* MB_PB_VARINT: value; MB_PB_I64/I32: raw bits */
     const uint8_t *data; /* MB_PB_LEN/SGROUP: payload (borrowed) */
-    size_t len;         /* MB_PB_LEN/SGROUP: payload length */
-    size_t data_offset; /* MB_PB_LEN/SGROUP: offset of the payload */
+    size_t len;          /* MB_PB_LEN/SGROUP: payload length */
+    size_t data_offset;  /* MB_PB_LEN/SGROUP: offset of the payload */
 } mb_pb_field;
 
 /* A reader over buf[0, len).  buf may be NULL when len is 0. */
 void mb__pb_init(mb_pb *r, const uint8_t *buf, size_t len);
 
-/* Nonzero while bytes remain. */
-int mb__pb_more(const mb_pb *r);
+/* Whether bytes remain. */
+bool mb__pb_more(const mb_pb *r);
 
 /*
  * Reads the next field (tag and value) and advances past it.  At the end of
@@ -119,8 +120,18 @@ double mb__pb_f64(uint64_t bits); /* I64 bits as double */
  * runs out. */
 char *mb__pb_strdup(const mb_pb_field *f);
 
-/* Nonzero when a MB_PB_LEN payload equals the C string s. */
-int mb__pb_streq(const mb_pb_field *f, const char *s);
+/* Whether a MB_PB_LEN payload equals the C string s. */
+bool mb__pb_streq(const mb_pb_field *f, const char *s);
+
+/* Reads the StringStringEntryProto payload of field e (key = 1, value = 2,
+ * both MB_PB_LEN) of reader r into *key and *val; one that is absent stays
+ * zeroed (num 0).  Fails as mb__pb_next does, keeping what it had read. */
+mb_status mb__pb_string_entry(const mb_pb *r, const mb_pb_field *e,
+                              mb_pb_field *key, mb_pb_field *val, mb_err *err);
+
+/* A MB_PB_LEN payload holding a decimal number (digits only, below 2^64)
+ * into *v; false when it holds anything else. */
+bool mb__pb_decimal(const mb_pb_field *f, uint64_t *v);
 
 /* Writers (for mb__onnx_tensor_encode and tests): append a varint, a tag,
  * or a length-delimited field to b.  Errors surface as b->oom. */
