@@ -51,24 +51,6 @@ int mb_cli_bad_value(const char *flag, const char *value, const char *expect)
                         value ? value : "", flag, expect);
 }
 
-int mb_cli_parse_fraction(const char *s, double hi, double *out)
-{
-    size_t L = strlen(s);
-    if (L && s[L - 1] == '%') {
-        char buf[64];
-        if (L >= sizeof buf)
-            return -1;
-        memcpy(buf, s, L - 1);
-        buf[L - 1] = '\0';
-        double d;
-        if (mb__parse_double(buf, 0, hi * 100, &d))
-            return -1;
-        *out = d / 100;
-        return 0;
-    }
-    return mb__parse_double(s, 0, hi, out);
-}
-
 int mb_cli_use_color(int fd)
 {
     const char *nc = getenv("NO_COLOR");

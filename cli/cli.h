@@ -38,17 +38,6 @@ int mb_cli_fail(const mb_err *err);
 /* Usage error for a bad flag value: names the flag, the value, the fix. */
 int mb_cli_bad_value(const char *flag, const char *value, const char *expect);
 
-/* Strict parsers, the library's (core/parse.h): the whole string must be a
- * number within [lo, hi]; durations "10", "10s", "500ms", "2m", "1.5h" (bare
- * numbers are seconds); comma-separated integers "1,2,4,8" (caller frees
- * *out).  0 or -1. */
-#define mb_cli_parse_i64 mb__parse_i64
-#define mb_cli_parse_double mb__parse_double
-#define mb_cli_parse_duration_ns mb__parse_duration_ns
-#define mb_cli_parse_i64_list mb__parse_i64_list
-/* "0.01" or "1%" as a fraction in [0, hi]; 0 or -1. */
-int mb_cli_parse_fraction(const char *s, double hi, double *out);
-
 /* Colour only on a terminal and never with NO_COLOR. */
 int mb_cli_use_color(int fd);
 /* Terminal width of fd, or 100 when it is not a terminal. */

@@ -83,7 +83,7 @@ static int on_opt(void *user, const mb_opt *o, const mb_optval *v)
     else if (o->id == O_GATE &&
              mb__gate_parse(v->text, &a->gates[a->n_gates++], &err))
         return mb_cli_error(MB_EXIT_USAGE, "%s", err.msg);
-    else if (o->id == O_PREC && mb__precision_parse(v->text, &p))
+    else if (o->id == O_PREC && !mb__precision_parse(v->text, &p))
         return mb_cli_bad_value("--precision", v->text, "fp32, fp16 or int8");
     else if (o->id == O_PREC) {
         a->n_gates +=

@@ -94,7 +94,7 @@ static int on_opt(void *user, const mb_opt *o, const mb_optval *v)
         a->out_arg = v->text;
         a->out.json = v->str;
     } else if (o->id == O_SHARD &&
-               mb__suite_parse_shard(v->text, &a->so.shard_i, &a->so.shard_n))
+               !mb__suite_parse_shard(v->text, &a->so.shard_i, &a->so.shard_n))
         return mb_cli_bad_value("--shard", v->text, o->expect);
     else
         return mb_cli_execset_opt(&a->es, o, v);

@@ -56,7 +56,7 @@ static int on_opt(void *user, const mb_opt *o, const mb_optval *v)
         return 0;
     if (a->n_inputs == sizeof a->inputs / sizeof a->inputs[0])
         return mb_cli_error(MB_EXIT_USAGE, "too many --input flags");
-    if (mb__io_desc_parse((char *)v->str, &a->inputs[a->n_inputs]))
+    if (!mb__io_desc_parse((char *)v->str, &a->inputs[a->n_inputs]))
         return mb_cli_bad_value("--input", v->str,
                                 "NAME:DTYPE:DIMS such as x:float32:N,1,8,8");
     a->n_inputs++;

@@ -7,6 +7,7 @@
 
 #include "core/parse.h"
 
+#include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -250,20 +251,20 @@ static int check_value(const mb_opt *o, const char *flag, const char *arg,
     case MB_OPT_SWITCH:
         return 0;
     case MB_OPT_INT:
-        if (mb_cli_parse_i64(arg, (int64_t)o->lo,
-                             o->hi >= 9e18 ? INT64_MAX : (int64_t)o->hi, &v->i))
+        if (!mb__parse_i64(arg, (int64_t)o->lo,
+                           o->hi >= 9e18 ? INT64_MAX : (int64_t)o->hi, &v->i))
             break;
         return 0;
     case MB_OPT_DOUBLE:
-        if (mb_cli_parse_double(arg, o->lo, o->hi, &v->d))
+        if (!mb__parse_double(arg, o->lo, o->hi, &v->d))
             break;
         return 0;
     case MB_OPT_FRACTION:
-        if (mb_cli_parse_fraction(arg, o->hi, &v->d) || v->d <= o->lo)
+        if (!mb__parse_fraction(arg, o->hi, &v->d) || v->d <= o->lo)
             break;
         return 0;
     case MB_OPT_DURATION:
-        if (mb_cli_parse_duration_ns(arg, &v->i))
+        if (!mb__parse_duration_ns(arg, &v->i))
             break;
         return 0;
     case MB_OPT_ENUM: {
@@ -280,10 +281,10 @@ static int check_value(const mb_opt *o, const char *flag, const char *arg,
     case MB_OPT_INTLIST: {
         int64_t *list = NULL;
         size_t n = 0;
-        int bad = mb_cli_parse_i64_list(arg, (int64_t)o->lo, (int64_t)o->hi,
-                                        &list, &n);
+        bool good =
+            mb__parse_i64_list(arg, (int64_t)o->lo, (int64_t)o->hi, &list, &n);
         free(list);
-        if (bad)
+        if (!good)
             break;
         return 0;
     }

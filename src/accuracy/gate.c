@@ -212,28 +212,28 @@ json_t *mb__gates_eval_outputs(const mb_gate *gates, size_t n_gates,
     return arr;
 }
 
-int mb__precision_parse(const char *s, mb_precision *p)
+bool mb__precision_parse(const char *s, mb_precision *p)
 {
     if (!s)
-        return -1;
+        return false;
     if (!strcasecmp(s, "fp32") || !strcasecmp(s, "float32") ||
         !strcasecmp(s, "float") || !strcasecmp(s, "fp64") ||
         !strcasecmp(s, "float64")) {
         *p = MB_PREC_FP32;
-        return 0;
+        return true;
     }
     if (!strcasecmp(s, "fp16") || !strcasecmp(s, "float16") ||
         !strcasecmp(s, "half") || !strcasecmp(s, "bf16") ||
         !strcasecmp(s, "bfloat16")) {
         *p = MB_PREC_FP16;
-        return 0;
+        return true;
     }
     if (!strcasecmp(s, "int8") || !strcasecmp(s, "uint8") ||
         !strcasecmp(s, "qint8") || !strcasecmp(s, "quint8")) {
         *p = MB_PREC_INT8;
-        return 0;
+        return true;
     }
-    return -1;
+    return false;
 }
 
 const char *mb__precision_name(mb_precision p)
@@ -241,8 +241,8 @@ const char *mb__precision_name(mb_precision p)
     return p == MB_PREC_FP16 ? "fp16" : p == MB_PREC_INT8 ? "int8" : "fp32";
 }
 
-int mb__precision_of_weights(const json_t *params_by_dtype, mb_precision *p,
-                             char *what, size_t len)
+bool mb__precision_of_weights(const json_t *params_by_dtype, mb_precision *p,
+                              char *what, size_t len)
 {
     const char *key, *best = NULL;
     json_int_t most = 0;
@@ -259,11 +259,11 @@ int mb__precision_of_weights(const json_t *params_by_dtype, mb_precision *p,
         }
     }
     if (!best)
-        return -1;
+        return false;
     *p = mb__precision_from_dtype(mb_dtype_parse(best));
     if (len)
         snprintf(what, len, "%lld %s elements", (long long)most, best);
-    return 0;
+    return true;
 }
 
 mb_precision mb__precision_from_dtype(mb_dtype t)

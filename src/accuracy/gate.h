@@ -15,6 +15,7 @@
 #include "mbench.h"
 
 #include <jansson.h>
+#include <stdbool.h>
 #include <stddef.h>
 
 typedef enum mb_gate_op {
@@ -66,7 +67,7 @@ typedef enum mb_precision {
 
 /* "fp32"/"float32", "fp16"/"float16"/"bf16", "int8"/"uint8"; -1 when unknown.
  */
-int mb__precision_parse(const char *s, mb_precision *p);
+bool mb__precision_parse(const char *s, mb_precision *p);
 const char *mb__precision_name(mb_precision p);
 /* The precision a model's dominant weight dtype implies. */
 mb_precision mb__precision_from_dtype(mb_dtype t);
@@ -76,8 +77,8 @@ mb_precision mb__precision_from_dtype(mb_dtype t);
  * ties) decides, through mb__precision_from_dtype.  Returns 0 and writes
  * "5702 float32 elements" into what; -1 (and fp32) when there are no
  * weights to tell. */
-int mb__precision_of_weights(const json_t *params_by_dtype, mb_precision *p,
-                             char *what, size_t len);
+bool mb__precision_of_weights(const json_t *params_by_dtype, mb_precision *p,
+                              char *what, size_t len);
 
 /* Writes the default gates of a precision into out (room for `cap`);
  * returns how many there are (docs/ACCURACY.md explains the values). */

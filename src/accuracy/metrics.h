@@ -118,7 +118,7 @@ json_t *mb__metrics_to_json(const mb_tensor *a, const mb_tensor *b,
 json_t *mb__json_metric(double v);
 /* Reads a metric back: reals and integers, "inf", "-inf", "nan"; returns
  * 0 and NAN for null or anything else. */
-int mb__json_metric_get(const json_t *v, double *out);
+bool mb__json_metric_get(const json_t *v, double *out);
 /* A metric value of a document as text into buf: strings as they are,
  * integers, reals with 6 significant digits, booleans as yes/no (the
  * words given), anything else "n/a".  Returns buf. */

@@ -19,27 +19,27 @@ json_t *mb__json_metric(double v)
     return json_real(v);
 }
 
-int mb__json_metric_get(const json_t *v, double *out)
+bool mb__json_metric_get(const json_t *v, double *out)
 {
     *out = NAN;
     if (json_is_real(v) || json_is_integer(v)) {
         *out = json_number_value(v);
-        return 1;
+        return true;
     }
     if (json_is_string(v)) {
         const char *s = json_string_value(v);
         if (strcmp(s, "inf") == 0 || strcmp(s, "+inf") == 0) {
             *out = INFINITY;
-            return 1;
+            return true;
         }
         if (strcmp(s, "-inf") == 0) {
             *out = -INFINITY;
-            return 1;
+            return true;
         }
         if (strcmp(s, "nan") == 0)
-            return 1;
+            return true;
     }
-    return 0;
+    return false;
 }
 
 /* Metrics that have a worst sample: `high` when larger is worse.  `top` is

@@ -58,7 +58,7 @@ static size_t pick_gates(const mb__val_req *rq, mb_gate *gates,
             snprintf(prec_why, why_len,
                      "fp32 assumed: the candidate's "
                      "weights could not be read; pass --precision");
-        else if (mb__precision_of_weights(
+        else if (!mb__precision_of_weights(
                      json_object_get(info, "params_by_dtype"), prec, what,
                      sizeof what))
             snprintf(prec_why, why_len,

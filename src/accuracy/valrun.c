@@ -362,12 +362,12 @@ static const char *const val_keys[] = {
     "labels",    "masks",   "output", "save-outputs", "tolerance",  "gate",
     "precision", "samples", "atol",   "rtol",         "data-range", "ssim-3d"};
 
-int mb__val_is_option(const char *key)
+bool mb__val_is_option(const char *key)
 {
     for (size_t i = 0; i < sizeof val_keys / sizeof *val_keys; i++)
         if (!strcmp(bare(key), val_keys[i]))
-            return 1;
-    return 0;
+            return true;
+    return false;
 }
 
 static mb_status bad(mb_err *err, const char *key, const char *value,
@@ -392,7 +392,7 @@ mb_status mb__val_set(mb__val_req *rq, const char *key, const char *value,
     else if (!strcmp(k, "save-outputs"))
         rq->save_outputs = value;
     else if (!strcmp(k, "tolerance")) {
-        if (mb__parse_double(value, 0, 1, &rq->tolerance))
+        if (!mb__parse_double(value, 0, 1, &rq->tolerance))
             return bad(err, key, value, "a number in [0, 1]");
     } else if (!strcmp(k, "gate")) {
         if (rq->n_gates >= MB__VAL_MAX_GATES)
@@ -403,23 +403,23 @@ mb_status mb__val_set(mb__val_req *rq, const char *key, const char *value,
             return s;
         rq->n_gates++;
     } else if (!strcmp(k, "precision")) {
-        if (mb__precision_parse(value, &rq->precision))
+        if (!mb__precision_parse(value, &rq->precision))
             return bad(err, key, value, "fp32, fp16 or int8");
         rq->have_precision = 1;
     } else if (!strcmp(k, "samples")) {
-        if (mb__parse_i64(value, 1, 1 << 24, &rq->samples))
+        if (!mb__parse_i64(value, 1, 1 << 24, &rq->samples))
             return bad(err, key, value, "an integer in 1..16777216");
     } else if (!strcmp(k, "atol") || !strcmp(k, "rtol")) {
-        if (mb__parse_double(value, 0, 1e300,
-                             k[0] == 'a' ? &rq->metrics.atol
-                                         : &rq->metrics.rtol))
+        if (!mb__parse_double(value, 0, 1e300,
+                              k[0] == 'a' ? &rq->metrics.atol
+                                          : &rq->metrics.rtol))
             return bad(err, key, value, "a number >= 0");
     } else if (!strcmp(k, "data-range")) {
-        if (mb__parse_double(value, 1e-300, 1e300, &rq->metrics.data_range))
+        if (!mb__parse_double(value, 1e-300, 1e300, &rq->metrics.data_range))
             return bad(err, key, value, "a number > 0");
     } else if (!strcmp(k, "ssim-3d")) {
         int64_t v;
-        if (mb__parse_i64(value, 0, 1, &v))
+        if (!mb__parse_i64(value, 0, 1, &v))
             return bad(err, key, value, "0 or 1");
         rq->metrics.ssim_3d = (int)v;
     } else {
@@ -438,7 +438,7 @@ mb_status mb__val_plans(mb_plan *pa, mb_plan *pb, const char *baseline,
         return mb__fail(err, MB_ENOMEM, "out of memory");
     free(pa->model_path);
     pa->model_path = a;
-    if (mb__plan_copy(pb, pa) != 0)
+    if (!mb__plan_copy(pb, pa))
         return mb__fail(err, MB_ENOMEM, "out of memory");
     mb_status s = MB_OK;
     free(pb->model_path);

@@ -17,6 +17,7 @@
 #include "mbench.h"
 #include "runner/plan.h"
 
+#include <stdbool.h>
 #include <jansson.h>
 
 #define MB__VAL_MAX_GATES 64
@@ -45,7 +46,7 @@ void mb__val_req_defaults(mb__val_req *rq);
  * options mb__val_set takes: labels, masks, output, save-outputs, tolerance,
  * gate (repeatable: appends), precision, samples, atol, rtol, data-range,
  * ssim-3d (value "1" or "0"). */
-int mb__val_is_option(const char *key);
+bool mb__val_is_option(const char *key);
 /* Sets one option from its text.  String values are borrowed (they must
  * outlive rq).  MB_EINVAL names key as given (so "--tolerance" reads as
  * the flag), the value and what is expected. */

@@ -5,12 +5,12 @@
 #include <stdlib.h>
 #include <string.h>
 
-int mb__mul_ok(size_t a, size_t b, size_t *out)
+bool mb__mul_ok(size_t a, size_t b, size_t *out)
 {
     if (a && b > SIZE_MAX / a)
-        return 0;
+        return false;
     *out = a * b;
-    return 1;
+    return true;
 }
 
 void *mb__malloc(size_t n)
@@ -54,20 +54,20 @@ char *mb__strndup(const char *s, size_t n)
     return d;
 }
 
-int mb__grow(void **arr, size_t *cap, size_t need, size_t size)
+bool mb__grow(void **arr, size_t *cap, size_t need, size_t size)
 {
     if (need <= *cap)
-        return 1;
+        return true;
     size_t ncap = *cap ? *cap : 8;
     while (ncap < need) {
         if (ncap > SIZE_MAX / 2)
-            return 0;
+            return false;
         ncap *= 2;
     }
     void *p = mb__realloc_array(*arr, ncap, size);
     if (!p)
-        return 0;
+        return false;
     *arr = p;
     *cap = ncap;
-    return 1;
+    return true;
 }

@@ -3,6 +3,7 @@
 #ifndef MB_CORE_ALLOC_H
 #define MB_CORE_ALLOC_H
 
+#include <stdbool.h>
 #include <stddef.h>
 
 void *mb__malloc(size_t n);
@@ -14,10 +15,10 @@ void *mb__realloc_array(void *p, size_t count, size_t size);
 char *mb__strdup(const char *s);
 char *mb__strndup(const char *s, size_t n);
 /* a*b into *out; returns 0 on overflow. */
-int mb__mul_ok(size_t a, size_t b, size_t *out);
+bool mb__mul_ok(size_t a, size_t b, size_t *out);
 
 /* Grows *arr (of *cap elements of `size` bytes) to hold at least `need`;
  * returns 0 on failure with *arr untouched. */
-int mb__grow(void **arr, size_t *cap, size_t need, size_t size);
+bool mb__grow(void **arr, size_t *cap, size_t need, size_t size);
 
 #endif

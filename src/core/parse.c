@@ -6,41 +6,41 @@
 #include <stdlib.h>
 #include <string.h>
 
-int mb__parse_i64(const char *s, int64_t lo, int64_t hi, int64_t *out)
+bool mb__parse_i64(const char *s, int64_t lo, int64_t hi, int64_t *out)
 {
     if (!s || !*s)
-        return -1;
+        return false;
     char *end;
     errno = 0;
     long long v = strtoll(s, &end, 10);
     if (errno || *end || v < lo || v > hi)
-        return -1;
+        return false;
     *out = v;
-    return 0;
+    return true;
 }
 
-int mb__parse_double(const char *s, double lo, double hi, double *out)
+bool mb__parse_double(const char *s, double lo, double hi, double *out)
 {
     if (!s || !*s)
-        return -1;
+        return false;
     char *end;
     errno = 0;
     double v = strtod(s, &end);
     if (errno || *end || !isfinite(v) || v < lo || v > hi)
-        return -1;
+        return false;
     *out = v;
-    return 0;
+    return true;
 }
 
-int mb__parse_duration_ns(const char *s, int64_t *out)
+bool mb__parse_duration_ns(const char *s, int64_t *out)
 {
     if (!s || !*s)
-        return -1;
+        return false;
     char *end;
     errno = 0;
     double v = strtod(s, &end);
     if (errno || end == s || !isfinite(v) || v < 0)
-        return -1;
+        return false;
     double mult;
     if (!*end || strcmp(end, "s") == 0)
         mult = 1e9;
@@ -53,21 +53,21 @@ int mb__parse_duration_ns(const char *s, int64_t *out)
     else if (strcmp(end, "h") == 0)
         mult = 3600e9;
     else
-        return -1;
+        return false;
     double ns = v * mult;
     if (ns > 9e18)
-        return -1;
+        return false;
     *out = (int64_t)ns;
-    return 0;
+    return true;
 }
 
-int mb__parse_i64_list(const char *s, int64_t lo, int64_t hi, int64_t **out,
-                       size_t *n)
+bool mb__parse_i64_list(const char *s, int64_t lo, int64_t hi, int64_t **out,
+                        size_t *n)
 {
     *out = NULL;
     *n = 0;
     if (!s || !*s || s[0] == ',' || s[strlen(s) - 1] == ',' || strstr(s, ",,"))
-        return -1; /* an empty item ("1,,4") is a typo, not a skip */
+        return false; /* an empty item ("1,,4") is a typo, not a skip */
     size_t cap = 1;
     for (const char *p = s; *p; p++)
         cap += *p == ',';
@@ -76,27 +76,27 @@ int mb__parse_i64_list(const char *s, int64_t lo, int64_t hi, int64_t **out,
     if (!v || !copy) {
         free(v);
         free(copy);
-        return -1;
+        return false;
     }
     size_t k = 0;
     char *save = NULL;
     for (char *tok = strtok_r(copy, ",", &save); tok;
          tok = strtok_r(NULL, ",", &save)) {
-        if (k == cap || mb__parse_i64(tok, lo, hi, &v[k]) != 0) {
+        if (k == cap || !mb__parse_i64(tok, lo, hi, &v[k])) {
             free(v);
             free(copy);
-            return -1;
+            return false;
         }
         k++;
     }
     free(copy);
     if (k == 0) {
         free(v);
-        return -1;
+        return false;
     }
     *out = v;
     *n = k;
-    return 0;
+    return true;
 }
 
 size_t mb__edit_distance(const char *a, const char *b)
@@ -134,4 +134,21 @@ const char *mb__assignment_value(const char *s)
 {
     const char *eq = strchr(s, '=');
     return eq && eq != s && eq[1] ? eq + 1 : NULL;
+}
+
+bool mb__parse_fraction(const char *s, double hi, double *out)
+{
+    char buf[64];
+    size_t L = strlen(s);
+    if (L == 0 || L >= sizeof buf)
+        return false;
+    memcpy(buf, s, L + 1);
+    bool pct = buf[L - 1] == '%';
+    if (pct)
+        buf[L - 1] = '\0';
+    double d;
+    if (!mb__parse_double(buf, 0, pct ? hi * 100 : hi, &d))
+        return false;
+    *out = pct ? d / 100 : d;
+    return true;
 }

@@ -8,14 +8,16 @@
 #include <stdint.h>
 
 /* The whole string must be an integer within [lo, hi]; 0 on success. */
-int mb__parse_i64(const char *s, int64_t lo, int64_t hi, int64_t *out);
+bool mb__parse_i64(const char *s, int64_t lo, int64_t hi, int64_t *out);
 /* A finite number within [lo, hi]; 0 on success. */
-int mb__parse_double(const char *s, double lo, double hi, double *out);
+bool mb__parse_double(const char *s, double lo, double hi, double *out);
 /* "10", "10s", "500ms", "250us", "2m", "1.5h" (bare numbers are seconds). */
-int mb__parse_duration_ns(const char *s, int64_t *out);
+bool mb__parse_duration_ns(const char *s, int64_t *out);
 /* "1,2,4,8": integers within [lo, hi]; *out is malloc'ed. */
-int mb__parse_i64_list(const char *s, int64_t lo, int64_t hi, int64_t **out,
-                       size_t *n);
+bool mb__parse_i64_list(const char *s, int64_t lo, int64_t hi, int64_t **out,
+                        size_t *n);
+/* "0.05" or "5%": a fraction within [0, hi]. */
+bool mb__parse_fraction(const char *s, double hi, double *out);
 /* Levenshtein distance of two names of up to 63 characters (64 for
  * longer ones): what "did you mean" suggestions rank by. */
 size_t mb__edit_distance(const char *a, const char *b);

@@ -48,17 +48,17 @@ static bool log_moments(const double *x, size_t k, double *mean, double *var)
     return true;
 }
 
-int mb__gm_ci(const double *x, size_t k, double level, mb_gm *out)
+bool mb__gm_ci(const double *x, size_t k, double level, mb_gm *out)
 {
     memset(out, 0, sizeof *out);
     out->k = k;
     out->lo = out->hi = out->est = NAN;
     double m, v;
     if (k == 0 || !log_moments(x, k, &m, &v))
-        return -1;
+        return false;
     out->est = exp(m);
     if (k < 2)
-        return -1;
+        return false;
     out->sd_log = sqrt(v);
     out->df = (double)(k - 1);
     double h = mb__t_quantile(0.5 + level / 2, out->df) * out->sd_log /
@@ -66,7 +66,7 @@ int mb__gm_ci(const double *x, size_t k, double level, mb_gm *out)
     out->lo = exp(m - h);
     out->hi = exp(m + h);
     out->ok = 1;
-    return 0;
+    return true;
 }
 
 static void ratio_from(mb_ratio *r, double d, double se, double df,
@@ -89,21 +89,21 @@ static void ratio_from(mb_ratio *r, double d, double se, double df,
     r->ok = 1;
 }
 
-int mb__ratio_paired(const double *a, const double *b, size_t k, double level,
-                     mb_ratio *out)
+bool mb__ratio_paired(const double *a, const double *b, size_t k, double level,
+                      mb_ratio *out)
 {
     memset(out, 0, sizeof *out);
     out->ka = out->kb = k;
     out->ratio = out->lo = out->hi = out->p = NAN;
     if (k < 2)
-        return -1;
+        return false;
     double *d = mb__calloc(k, sizeof *d);
     if (!d)
-        return -1;
+        return false;
     for (size_t i = 0; i < k; i++) {
         if (!(a[i] > 0) || !(b[i] > 0)) {
             free(d);
-            return -1;
+            return false;
         }
         d[i] = exp(log(b[i]) - log(a[i])); /* log moments of the ratios */
     }
@@ -111,13 +111,13 @@ int mb__ratio_paired(const double *a, const double *b, size_t k, double level,
     bool ok = log_moments(d, k, &m, &v);
     free(d);
     if (!ok)
-        return -1;
+        return false;
     ratio_from(out, m, sqrt(v / (double)k), (double)(k - 1), level);
-    return 0;
+    return true;
 }
 
-int mb__ratio_welch(const double *a, size_t ka, const double *b, size_t kb,
-                    double level, mb_ratio *out)
+bool mb__ratio_welch(const double *a, size_t ka, const double *b, size_t kb,
+                     double level, mb_ratio *out)
 {
     memset(out, 0, sizeof *out);
     out->ka = ka;
@@ -126,7 +126,7 @@ int mb__ratio_welch(const double *a, size_t ka, const double *b, size_t kb,
     double ma, va, mb, vb;
     if (ka < 2 || kb < 2 || !log_moments(a, ka, &ma, &va) ||
         !log_moments(b, kb, &mb, &vb))
-        return -1;
+        return false;
     double sa = va / (double)ka, sb = vb / (double)kb, se2 = sa + sb;
     double df = (double)(ka + kb - 2);
     if (se2 > 0) {
@@ -136,7 +136,7 @@ int mb__ratio_welch(const double *a, size_t ka, const double *b, size_t kb,
             df = se2 * se2 / den;
     }
     ratio_from(out, mb - ma, sqrt(se2), df, level);
-    return 0;
+    return true;
 }
 
 size_t mb__block_figures(const double *x, size_t n, size_t blocks, double q,

@@ -23,6 +23,7 @@
 #ifndef MB_CORE_REPSTATS_H
 #define MB_CORE_REPSTATS_H
 
+#include <stdbool.h>
 #include <stddef.h>
 
 /* A geometric-mean estimate with its interval. */
@@ -57,17 +58,17 @@ double mb__z_p_two_sided(double z);
 /* Geometric mean of x[0..k) with a two-sided interval at `level` (0.95).
  * Returns 0, or -1 when k < 2 or some x <= 0 (out->ok is then 0, and
  * out->est is still set when k == 1). */
-int mb__gm_ci(const double *x, size_t k, double level, mb_gm *out);
+bool mb__gm_ci(const double *x, size_t k, double level, mb_gm *out);
 
 /* Ratio b/a of paired replicates (a[i] and b[i] measured side by side).
  * Needs k >= 2 positive pairs. */
-int mb__ratio_paired(const double *a, const double *b, size_t k, double level,
-                     mb_ratio *out);
+bool mb__ratio_paired(const double *a, const double *b, size_t k, double level,
+                      mb_ratio *out);
 
 /* Ratio b/a of independent replicates.  Needs ka, kb >= 2 and a positive
  * variance on at least one side. */
-int mb__ratio_welch(const double *a, size_t ka, const double *b, size_t kb,
-                    double level, mb_ratio *out);
+bool mb__ratio_welch(const double *a, size_t ka, const double *b, size_t kb,
+                     double level, mb_ratio *out);
 
 /* Splits x[0..n) (in time order) into `blocks` consecutive blocks of
  * nearly equal size and writes percentile q of each into out[0..blocks).

@@ -29,7 +29,7 @@ double mb__percentile_sorted(const double *s, size_t n, double q)
     return s[lo] + (s[lo + 1] - s[lo]) * frac;
 }
 
-int mb__percentile_supported(size_t n, double q)
+bool mb__percentile_supported(size_t n, double q)
 {
     double dn = (double)n;
     return dn * q / 100.0 >= 1.0 - 1e-9 && dn * (1.0 - q / 100.0) >= 1.0 - 1e-9;
@@ -64,14 +64,14 @@ int mb__median_ci_ranks(size_t n, size_t *lo, size_t *hi)
     return 1;
 }
 
-int mb__summarize(const double *x, size_t n, mb_summary *o)
+bool mb__summarize(const double *x, size_t n, mb_summary *o)
 {
     memset(o, 0, sizeof *o);
     if (n == 0)
-        return -1;
+        return false;
     double *s = mb__calloc(n, sizeof *s);
     if (!s)
-        return -1;
+        return false;
     memcpy(s, x, n * sizeof *s);
     qsort(s, n, sizeof *s, mb__cmp_double);
     o->n = n;
@@ -133,17 +133,17 @@ int mb__summarize(const double *x, size_t n, mb_summary *o)
         }
     }
     free(s);
-    return 0;
+    return true;
 }
 
-int mb__summarize_ns(const int64_t *x, size_t n, mb_summary *out)
+bool mb__summarize_ns(const int64_t *x, size_t n, mb_summary *out)
 {
     double *d = mb__calloc(n ? n : 1, sizeof *d);
     if (!d)
-        return -1;
+        return false;
     for (size_t i = 0; i < n; i++)
         d[i] = (double)x[i];
-    int r = mb__summarize(d, n, out);
+    bool r = mb__summarize(d, n, out);
     free(d);
     return r;
 }
@@ -151,7 +151,7 @@ int mb__summarize_ns(const int64_t *x, size_t n, mb_summary *out)
 double mb__median_ci_rel(const double *x, size_t n)
 {
     mb_summary s;
-    if (mb__summarize(x, n, &s) != 0 || !s.median_ci_ok || s.median <= 0)
+    if (!mb__summarize(x, n, &s) || !s.median_ci_ok || s.median <= 0)
         return INFINITY;
     return (s.median_ci_hi - s.median_ci_lo) / 2.0 / s.median;
 }
@@ -171,17 +171,17 @@ static int cmp_tagged(const void *a, const void *b)
     return mb__cmp_double(&((const tagged *)a)->v, &((const tagged *)b)->v);
 }
 
-int mb__mann_whitney(const double *a, size_t na, const double *b, size_t nb,
-                     mb_mwu *out)
+bool mb__mann_whitney(const double *a, size_t na, const double *b, size_t nb,
+                      mb_mwu *out)
 {
     memset(out, 0, sizeof *out);
     out->p = 1.0;
     if (na == 0 || nb == 0)
-        return -1;
+        return false;
     size_t n = na + nb;
     tagged *t = mb__calloc(n, sizeof *t);
     if (!t)
-        return -1;
+        return false;
     for (size_t i = 0; i < na; i++)
         t[i] = (tagged){a[i], 0};
     for (size_t i = 0; i < nb; i++)
@@ -210,7 +210,7 @@ int mb__mann_whitney(const double *a, size_t na, const double *b, size_t nb,
     if (var <= 0) {
         out->z = 0;
         out->p = 1.0;
-        return 0;
+        return true;
     }
     double diff = fabs(u - mu) - 0.5;
     if (diff < 0)
@@ -222,7 +222,7 @@ int mb__mann_whitney(const double *a, size_t na, const double *b, size_t nb,
     out->p = erfc(z / sqrt(2.0));
     if (out->p > 1.0)
         out->p = 1.0;
-    return 0;
+    return true;
 }
 
 /* k-th smallest of x[0..n) (destroys order): Hoare's selection. */
@@ -273,19 +273,19 @@ static double pct_unsorted(double *x, size_t n, double q)
     return vlo + (vhi - vlo) * frac;
 }
 
-int mb__bootstrap_ratio(const double *a, size_t na, const double *b, size_t nb,
-                        double q, int iters, mb_rng *rng, double *est,
-                        double *lo, double *hi)
+bool mb__bootstrap_ratio(const double *a, size_t na, const double *b, size_t nb,
+                         double q, int iters, mb_rng *rng, double *est,
+                         double *lo, double *hi)
 {
     if (na == 0 || nb == 0 || iters < 10)
-        return -1;
+        return false;
     double *ra = mb__calloc(na, sizeof *ra), *rb = mb__calloc(nb, sizeof *rb);
     double *ratios = mb__calloc((size_t)iters, sizeof *ratios);
     if (!ra || !rb || !ratios) {
         free(ra);
         free(rb);
         free(ratios);
-        return -1;
+        return false;
     }
     memcpy(ra, a, na * sizeof *ra);
     memcpy(rb, b, nb * sizeof *rb);
@@ -305,7 +305,7 @@ int mb__bootstrap_ratio(const double *a, size_t na, const double *b, size_t nb,
     free(ra);
     free(rb);
     free(ratios);
-    return 0;
+    return true;
 }
 
 double mb__slope(const double *x, const double *y, size_t n)

@@ -19,6 +19,7 @@
 #ifndef MB_CORE_STATS_H
 #define MB_CORE_STATS_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -40,12 +41,12 @@ typedef struct mb_summary {
 
 /* Summarises n samples (any order; not modified).  Returns 0 on success,
  * -1 when n == 0 or memory runs out. */
-int mb__summarize(const double *x, size_t n, mb_summary *out);
-int mb__summarize_ns(const int64_t *x, size_t n, mb_summary *out);
+bool mb__summarize(const double *x, size_t n, mb_summary *out);
+bool mb__summarize_ns(const int64_t *x, size_t n, mb_summary *out);
 
 /* Percentile q in [0,100] of sorted data (numpy linear). */
 double mb__percentile_sorted(const double *sorted, size_t n, double q);
-int mb__percentile_supported(size_t n, double q);
+bool mb__percentile_supported(size_t n, double q);
 /* Ranks (0-based, inclusive) of the order statistics bounding a 95% CI
  * for the median; returns 0 when n is too small. */
 int mb__median_ci_ranks(size_t n, size_t *lo, size_t *hi);
@@ -62,14 +63,14 @@ typedef struct mb_mwu {
     double p; /* two-sided p-value */
     double prob_superiority; /* P(a > b) + P(a = b)/2 = U / (na*nb) */
 } mb_mwu;
-int mb__mann_whitney(const double *a, size_t na, const double *b, size_t nb,
-                     mb_mwu *out);
+bool mb__mann_whitney(const double *a, size_t na, const double *b, size_t nb,
+                      mb_mwu *out);
 
 /* Percentile-bootstrap 95% CI (and point estimate) of
  * percentile_q(b) / percentile_q(a) with `iters` resamples. */
-int mb__bootstrap_ratio(const double *a, size_t na, const double *b, size_t nb,
-                        double q, int iters, mb_rng *rng, double *est,
-                        double *lo, double *hi);
+bool mb__bootstrap_ratio(const double *a, size_t na, const double *b, size_t nb,
+                         double q, int iters, mb_rng *rng, double *est,
+                         double *lo, double *hi);
 
 /* Least-squares slope of y against x. */
 double mb__slope(const double *x, const double *y, size_t n);

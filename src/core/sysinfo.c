@@ -40,11 +40,11 @@ int64_t mb__rss_peak_bytes(void)
     return status_kb("VmHWM");
 }
 
-int mb__rss_peak_reset(void)
+bool mb__rss_peak_reset(void)
 {
     int fd = open("/proc/self/clear_refs", O_WRONLY | O_CLOEXEC);
     if (fd < 0)
-        return 0;
+        return false;
     ssize_t w = write(fd, "5", 1);
     close(fd);
     return w == 1;

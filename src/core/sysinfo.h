@@ -4,6 +4,7 @@
 #ifndef MB_CORE_SYSINFO_H
 #define MB_CORE_SYSINFO_H
 
+#include <stdbool.h>
 #include <jansson.h>
 #include <stdint.h>
 
@@ -16,7 +17,7 @@ int64_t mb__rss_bytes(void);
 int64_t mb__rss_peak_bytes(void);
 /* Resets VmHWM to the current RSS through /proc/self/clear_refs ("5").
  * Returns 1 when the kernel allowed it, 0 otherwise. */
-int mb__rss_peak_reset(void);
+bool mb__rss_peak_reset(void);
 
 /* Logical CPUs online, physical cores (distinct core ids), or -1. */
 int mb__cpu_logical(void);

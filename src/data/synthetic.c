@@ -19,8 +19,8 @@ static bool is_float(mb_dtype t)
            t == MB_DTYPE_FLOAT16 || t == MB_DTYPE_BFLOAT16;
 }
 
-int mb__input_range(const mb_plan *plan, const char *name, mb_dtype t,
-                    double *lo, double *hi)
+bool mb__input_range(const mb_plan *plan, const char *name, mb_dtype t,
+                     double *lo, double *hi)
 {
     for (size_t i = 0; i < plan->n_ranges; i++) {
         if (strcmp(plan->ranges[i].name, name) == 0) {
@@ -30,7 +30,7 @@ int mb__input_range(const mb_plan *plan, const char *name, mb_dtype t,
                 *lo = *lo < 0 ? 0 : *lo > 1 ? 1 : *lo;
                 *hi = *hi < 0 ? 0 : *hi > 1 ? 1 : *hi;
             }
-            return 1;
+            return true;
         }
     }
     if (t == MB_DTYPE_BOOL) {
@@ -43,7 +43,7 @@ int mb__input_range(const mb_plan *plan, const char *name, mb_dtype t,
         *lo = 0;
         *hi = 9;
     }
-    return 0;
+    return false;
 }
 
 const char *mb__batch_symbol(const mb_io_desc *in, size_t n)

@@ -8,6 +8,8 @@
 #ifndef MB_DATA_SYNTHETIC_H
 #define MB_DATA_SYNTHETIC_H
 
+#include <stdbool.h>
+
 #include "core/rng.h"
 #include "runner/plan.h"
 
@@ -50,7 +52,7 @@ mb_status mb__synthetic_inputs(const mb_io_desc *in, size_t n, int64_t batch,
                                const mb_plan *plan, mb_rng *rng, mb_tensor *out,
                                mb_err *err);
 /* The value range used for input `name` ([lo, hi]); 1 if user-given. */
-int mb__input_range(const mb_plan *plan, const char *name, mb_dtype t,
-                    double *lo, double *hi);
+bool mb__input_range(const mb_plan *plan, const char *name, mb_dtype t,
+                     double *lo, double *hi);
 
 #endif

@@ -129,31 +129,31 @@ void mb__tensor_sha256_le(const mb_tensor *t, char hex[65])
 #endif
 }
 
-int mb__io_desc_parse(char *spec, mb_io_desc *d)
+bool mb__io_desc_parse(char *spec, mb_io_desc *d)
 {
     memset(d, 0, sizeof *d);
     char *c1 = strchr(spec, ':'), *c2 = c1 ? strchr(c1 + 1, ':') : NULL;
     if (!c1 || !c2 || c1 == spec)
-        return -1;
+        return false;
     *c1 = *c2 = '\0';
     d->name = spec;
     d->dtype = mb_dtype_parse(c1 + 1);
     if (d->dtype == MB_DTYPE_UNDEFINED)
-        return -1;
+        return false;
     if (strcmp(c2 + 1, "?") == 0) {
         d->rank = -1;
-        return 0;
+        return true;
     }
     char *save = NULL;
     for (char *tok = strtok_r(c2 + 1, ",", &save); tok;
          tok = strtok_r(NULL, ",", &save)) {
         if (d->rank >= MB_MAX_RANK)
-            return -1;
+            return false;
         int64_t v;
-        int symbolic = mb__parse_i64(tok, -1, INT64_MAX, &v) != 0;
+        int symbolic = !mb__parse_i64(tok, -1, INT64_MAX, &v);
         d->dims[d->rank] = symbolic ? -1 : v;
         d->dim_names[d->rank] = symbolic ? tok : "";
         d->rank++;
     }
-    return 0;
+    return true;
 }

@@ -9,6 +9,7 @@
 #include "mbench.h"
 #include "mbench_backend.h"
 
+#include <stdbool.h>
 #include <stddef.h>
 
 /* Reads every tensor of path (.npz: all its arrays; .npy or .pb: one)
@@ -41,6 +42,6 @@ void mb__tensor_sha256_le(const mb_tensor *t, char hex[65]);
  * for a symbolic dimension, or "?" for an unknown rank) into d, in place:
  * the names point into spec, which must outlive d.  0, or -1 when spec is
  * not of that form. */
-int mb__io_desc_parse(char *spec, mb_io_desc *d);
+bool mb__io_desc_parse(char *spec, mb_io_desc *d);
 
 #endif

@@ -385,7 +385,7 @@ static json_t *phases_json(const mb_exec_series *s)
             }
             mb_summary sm;
             json_t *ph = json_object();
-            if (k && mb__summarize(tot, k, &sm) == 0) {
+            if (k && mb__summarize(tot, k, &sm)) {
                 json_object_set_new(
                     ph, "median_ns",
                     json_integer((json_int_t)llround(sm.median)));
@@ -456,7 +456,7 @@ static json_t *values_json(const mb_exec_series *s, int counters)
                     }
             }
             mb_summary sm;
-            if (mb__summarize(v, k, &sm) != 0)
+            if (!mb__summarize(v, k, &sm))
                 continue;
             json_t *x = json_pack("{s:f,s:f,s:f,s:f,s:I}", "median", sm.median,
                                   "mean", sm.mean, "min", sm.min, "max", sm.max,
@@ -644,7 +644,7 @@ json_t *mb__exec_comparison_json(const mb_exec_series *s, size_t n,
         mb_mwu u;
         int have = b && s[0].n && s[i].n &&
                    mb__bootstrap_ratio(a, s[0].n, b, s[i].n, 50, 2000, &rng,
-                                       &est, &lo, &hi) == 0;
+                                       &est, &lo, &hi);
         json_object_set_new(e, "ratio", num_or_null(est, have));
         json_object_set_new(e, "speedup",
                             num_or_null(1.0 / est, have && est > 0));
@@ -653,7 +653,7 @@ json_t *mb__exec_comparison_json(const mb_exec_series *s, size_t n,
                                 ? json_pack("{s:f,s:f}", "lo", lo, "hi", hi)
                                 : json_null());
         int mw = b && s[0].n >= 2 && s[i].n >= 2 &&
-                 mb__mann_whitney(a, s[0].n, b, s[i].n, &u) == 0;
+                 mb__mann_whitney(a, s[0].n, b, s[i].n, &u);
         json_object_set_new(e, "p_value", num_or_null(u.p, mw));
         json_object_set_new(e, "significant",
                             mw ? json_boolean(u.p < 0.05) : json_null());

@@ -16,7 +16,7 @@
 static json_t *gm_json(const double *x, size_t k, const char *what)
 {
     mb_gm g;
-    if (mb__gm_ci(x, k, 0.95, &g) != 0 || !g.ok)
+    if (!mb__gm_ci(x, k, 0.95, &g) || !g.ok)
         return json_null();
     char m[200];
     snprintf(m, sizeof m,

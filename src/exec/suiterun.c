@@ -266,21 +266,21 @@ void mb__suite_opts_defaults(mb_suite_opts *o)
     o->shard_n = 1;
 }
 
-int mb__suite_parse_shard(const char *s, int64_t *i, int64_t *n)
+bool mb__suite_parse_shard(const char *s, int64_t *i, int64_t *n)
 {
     const char *slash = strchr(s, '/');
     if (!slash)
-        return -1;
+        return false;
     char a[32];
     size_t la = (size_t)(slash - s);
     if (la == 0 || la >= sizeof a)
-        return -1;
+        return false;
     memcpy(a, s, la);
     a[la] = '\0';
-    if (mb__parse_i64(a, 0, 1000000, i) ||
-        mb__parse_i64(slash + 1, 1, 1000000, n) || *i >= *n)
-        return -1;
-    return 0;
+    if (!mb__parse_i64(a, 0, 1000000, i) ||
+        !mb__parse_i64(slash + 1, 1, 1000000, n) || *i >= *n)
+        return false;
+    return true;
 }
 
 mb_status mb__suite_run(const mb_suite_opts *o, json_t **doc_out,

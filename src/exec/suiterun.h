@@ -13,6 +13,7 @@
 #include "mbench.h"
 
 #include <jansson.h>
+#include <stdbool.h>
 #include <stdint.h>
 
 struct mb__store;
@@ -46,7 +47,7 @@ typedef struct mb_suite_result {
 void mb__suite_opts_defaults(mb_suite_opts *o);
 
 /* Reads a shard "I/N" (0-based, 0 <= I < N <= 1000000): 0, or -1. */
-int mb__suite_parse_shard(const char *s, int64_t *i, int64_t *n);
+bool mb__suite_parse_shard(const char *s, int64_t *i, int64_t *n);
 
 /* Loads the tasks (MB_EINVAL / MB_EIO for a bad table: nothing ran, *doc
  * is NULL) and runs them.  *doc (new reference) holds every finished task,

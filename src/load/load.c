@@ -45,7 +45,7 @@ mb_status mb__load_parse_slo(const char *spec, mb__load_req *r, mb_err *err)
                    : NAN;
     int64_t ns = 0;
     if (!eq || end != eq || !(q >= 50 && q < 100) ||
-        mb__parse_duration_ns(eq + 1, &ns) || ns <= 0)
+        !mb__parse_duration_ns(eq + 1, &ns) || ns <= 0)
         return mb__fail(err, MB_EINVAL,
                         "invalid --slo '%s': expected a percentile from p50 "
                         "to p99.99 and a duration, such as p99=20ms",
@@ -100,7 +100,7 @@ int mb__load_req_set(mb__load_req *r, const char *key, const char *v,
     if (!strcmp(key, "concurrency")) {
         int64_t *list = NULL;
         size_t n = 0;
-        if (mb__parse_i64_list(v, 1, 4096, &list, &n))
+        if (!mb__parse_i64_list(v, 1, 4096, &list, &n))
             return bad(err, key, v, "thread counts from 1 to 4096 (1,2,4)");
         if (n > MB_LOAD_MAX_LEVELS) {
             free(list);
@@ -117,8 +117,8 @@ int mb__load_req_set(mb__load_req *r, const char *key, const char *v,
         int ok = copy != NULL;
         for (char *t = copy ? strtok_r(copy, ",", &save) : NULL; t && ok;
              t = strtok_r(NULL, ",", &save)) {
-            ok = n < MB_LOAD_MAX_LEVELS &&
-                 !mb__parse_double(t, 1e-3, 1e9, &d) && d > 0;
+            ok = n < MB_LOAD_MAX_LEVELS && mb__parse_double(t, 1e-3, 1e9, &d) &&
+                 d > 0;
             if (ok)
                 r->qps[n++] = d;
         }
@@ -134,7 +134,7 @@ int mb__load_req_set(mb__load_req *r, const char *key, const char *v,
         return 0;
     }
     if (!strcmp(key, "offline")) {
-        if (mb__parse_i64(v, 0, 1, &i))
+        if (!mb__parse_i64(v, 0, 1, &i))
             return bad(err, key, v, "0 or 1");
         if (i) {
             r->scenario = MB_LOAD_OFFLINE;
@@ -156,8 +156,8 @@ int mb__load_req_set(mb__load_req *r, const char *key, const char *v,
                                        "max-steps", "records"};
     for (size_t k = 0; k < 5; k++)
         if (!strcmp(key, ints[k])) {
-            if (mb__parse_i64(v, k == 4 ? 0 : 1,
-                              k == 1 || k == 4 ? 1000000000 : 4096, &i))
+            if (!mb__parse_i64(v, k == 4 ? 0 : 1,
+                               k == 1 || k == 4 ? 1000000000 : 4096, &i))
                 return bad(err, key, v, "a positive count");
             if (k == 0)
                 r->sessions = (int)i;
@@ -172,13 +172,13 @@ int mb__load_req_set(mb__load_req *r, const char *key, const char *v,
             return 0;
         }
     if (!strcmp(key, "confidence") || !strcmp(key, "tolerance")) {
-        if (mb__parse_double(v, 0, 1, &d) || d <= 0 || d >= 1)
+        if (!mb__parse_double(v, 0, 1, &d) || d <= 0 || d >= 1)
             return bad(err, key, v, "a fraction between 0 and 1 (0.99)");
         *(key[0] == 'c' ? &r->confidence : &r->tolerance) = d;
         return 0;
     }
     if (!strcmp(key, "queued") || !strcmp(key, "spin")) {
-        if (mb__parse_duration_ns(v, &i) || i < 0 || i > 1000000000)
+        if (!mb__parse_duration_ns(v, &i) || i < 0 || i > 1000000000)
             return bad(err, key, v, "a duration from 0 to 1s, such as 1ms");
         *(key[0] == 'q' ? &r->queued_ns : &r->spin_ns) = i;
         return 0;

@@ -123,7 +123,7 @@ static mb_status profile_pass(const mb_plan *plan, int64_t iters,
     snprintf(prefix, sizeof prefix, "%s/ort", dir);
     mb_plan p;
     mb_status s = MB_OK;
-    if (mb__plan_copy(&p, plan)) {
+    if (!mb__plan_copy(&p, plan)) {
         rm_tmpdir(dir);
         return mb__fail(err, MB_ENOMEM, "out of memory");
     }
@@ -292,7 +292,7 @@ mb_status mb__profile_model(const mb_plan *plan0, const mb__profile_opts *o,
     if (!plan0->model_path)
         return mb__fail(err, MB_EINVAL, "profile needs a model");
     mb_plan plan;
-    if (mb__plan_copy(&plan, plan0))
+    if (!mb__plan_copy(&plan, plan0))
         return mb__fail(err, MB_ENOMEM, "out of memory");
     int64_t iters = mb__profile_iterations(&plan);
     plan.fixed_iters = iters; /* the timing pass runs as many */
@@ -422,7 +422,7 @@ mb_status mb__profile_compare_models(const mb_plan *plan,
         if (docs[i])
             continue;
         mb_plan p;
-        if (mb__plan_copy(&p, plan))
+        if (!mb__plan_copy(&p, plan))
             return mb__fail(err, MB_ENOMEM, "out of memory");
         free(p.model_path);
         p.model_path = mb__strdup(models[i]);
@@ -477,7 +477,7 @@ mb_status mb__profile_run(const mb_plan *plan, const char *const *models,
                         "profile takes one model, or two to compare; got %zu",
                         n_models);
     mb_plan p;
-    if (mb__plan_copy(&p, plan))
+    if (!mb__plan_copy(&p, plan))
         return mb__fail(err, MB_ENOMEM, "out of memory");
     free(p.model_path);
     p.model_path = mb__strdup(models[0]);

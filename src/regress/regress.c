@@ -216,8 +216,8 @@ static mb__verdict judge_replicates(const char *metric, const double *fb,
         goto done;
     }
     if (!b || !c ||
-        (paired ? mb__ratio_paired(b, c, kb, 0.95, &r)
-                : mb__ratio_welch(b, kb, c, kc, 0.95, &r))) {
+        !(paired ? mb__ratio_paired(b, c, kb, 0.95, &r)
+                 : mb__ratio_welch(b, kb, c, kc, 0.95, &r))) {
         snprintf(why, sizeof why, "%s: a figure is not positive", metric);
         json_object_set_new(j, "ratio", json_null());
         json_object_set_new(j, "ci95", json_null());

@@ -15,7 +15,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-int mb__is_load_doc(const json_t *doc)
+bool mb__is_load_doc(const json_t *doc)
 {
     const char *k = mb__jstr(doc, "kind");
     return k && !strcmp(k, "load") &&

@@ -9,10 +9,11 @@
 #include "core/buf.h"
 #include "mbench.h"
 
+#include <stdbool.h>
 #include <jansson.h>
 
 /* 1 when doc is a load document (kind "load" with a "load" object). */
-int mb__is_load_doc(const json_t *doc);
+bool mb__is_load_doc(const json_t *doc);
 /* The console summary: one row per step, the search's answer, warnings.
  * width is the terminal width (0: 100). */
 void mb__report_load_console(const json_t *doc, int width, mb_buf *out);

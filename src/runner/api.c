@@ -135,7 +135,7 @@ mb_status mb_runner_set(mb_runner *r, const char *key, const char *value,
     if (!strcmp(key, "no-timing") || !strcmp(key, "no-counters") ||
         !strcmp(key, "no-peak")) { /* profile only */
         int64_t v;
-        if (mb__parse_i64(value, 0, 1, &v))
+        if (!mb__parse_i64(value, 0, 1, &v))
             return bad(err, key, value, "0 or 1");
         *(key[3] == 't'   ? &r->no_timing
           : key[3] == 'c' ? &r->no_counters
@@ -146,7 +146,7 @@ mb_status mb_runner_set(mb_runner *r, const char *key, const char *value,
         if (!strcmp(key, str_opts[i].key))
             return set_str(str_opt(r, i), value, err);
     if (!strcmp(key, "tolerance") || !strcmp(key, "threshold")) {
-        if (mb__parse_double(value, 0, 1, &d))
+        if (!mb__parse_double(value, 0, 1, &d))
             return bad(err, key, value, "a fraction such as 0.01");
         *(key[0] == 't' && key[1] == 'o' ? &r->tolerance : &r->threshold) = d;
         return MB_OK;
@@ -202,7 +202,7 @@ static mb_status parse_variant(const mb_runner *r, const char *spec,
                         "invalid variant '%s': expected "
                         "NAME=MODEL[,key=value...]",
                         spec);
-    if (mb__plan_copy(&v->plan, &r->plan))
+    if (!mb__plan_copy(&v->plan, &r->plan))
         return mb__fail(err, MB_ENOMEM, "out of memory");
     *name = mb__strndup(spec, (size_t)(eq - spec));
     char *rest = mb__strdup(eq + 1), *save = NULL;
@@ -319,7 +319,7 @@ mb_status mb_runner_validate(mb_runner *r, const char *baseline,
     for (int k = 0; !s && k < 2; k++) {
         mb_runner *x = k ? cr : ar;
         mb__plan_free(&x->plan);
-        if (mb__plan_copy(&x->plan, &r->plan))
+        if (!mb__plan_copy(&x->plan, &r->plan))
             s = mb__fail(err, MB_ENOMEM, "out of memory");
         else
             s = set_str(&x->plan.model_path, k ? candidate : baseline, err);

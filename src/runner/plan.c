@@ -123,8 +123,8 @@ bool mb__plan_set_shape(mb_plan *p, const char *name, const int64_t *dims,
     return true;
 }
 
-int mb__plan_backend_opts(const mb_plan *p, uint32_t caps, mb_kv **kv,
-                          size_t *n)
+bool mb__plan_backend_opts(const mb_plan *p, uint32_t caps, mb_kv **kv,
+                           size_t *n)
 {
     size_t nd = (caps & MB_BACKEND_CAP_DIM_OVERRIDE) ? p->n_dims : 0;
     size_t bytes = 0;
@@ -135,7 +135,7 @@ int mb__plan_backend_opts(const mb_plan *p, uint32_t caps, mb_kv **kv,
     *kv = NULL;
     *n = 0;
     if (!a)
-        return -1;
+        return false;
     char *str = (char *)a + head;
     for (size_t i = 0; i < p->n_opts; i++)
         a[i] = p->opts[i];
@@ -149,7 +149,7 @@ int mb__plan_backend_opts(const mb_plan *p, uint32_t caps, mb_kv **kv,
     }
     *kv = a;
     *n = p->n_opts + nd;
-    return 0;
+    return true;
 }
 
 static char *dup_or_null(const char *s, int *fail)
@@ -162,7 +162,7 @@ static char *dup_or_null(const char *s, int *fail)
     return d;
 }
 
-int mb__plan_copy(mb_plan *d, const mb_plan *s)
+bool mb__plan_copy(mb_plan *d, const mb_plan *s)
 {
     int fail = 0;
     *d = *s;
@@ -202,7 +202,7 @@ int mb__plan_copy(mb_plan *d, const mb_plan *s)
     }
     if (fail) {
         mb__plan_free(d);
-        return -1;
+        return false;
     }
-    return 0;
+    return true;
 }

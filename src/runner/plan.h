@@ -107,9 +107,9 @@ bool mb__plan_set_shape(mb_plan *p, const char *name, const int64_t *dims,
  * every --dim when caps has MB_BACKEND_CAP_DIM_OVERRIDE (so the order of
  * --dim and --backend never matters).  *kv is one allocation holding the
  * strings it points to; caller frees it with free().  0 or -1 (OOM). */
-int mb__plan_backend_opts(const mb_plan *p, uint32_t caps, mb_kv **kv,
-                          size_t *n);
+bool mb__plan_backend_opts(const mb_plan *p, uint32_t caps, mb_kv **kv,
+                           size_t *n);
 /* Deep copy (for per-variant plans). */
-int mb__plan_copy(mb_plan *dst, const mb_plan *src);
+bool mb__plan_copy(mb_plan *dst, const mb_plan *src);
 
 #endif

@@ -202,23 +202,6 @@ static bool split(const char *v, char **name, const char **rest)
 }
 
 /* "1%" -> 0.01, "0.01" -> 0.01; false unless the result is in (0, hi]. */
-static bool parse_fraction(const char *s, double hi, double *out)
-{
-    char buf[64];
-    size_t L = strlen(s);
-    if (L == 0 || L >= sizeof buf)
-        return false;
-    memcpy(buf, s, L + 1);
-    int pct = buf[L - 1] == '%';
-    if (pct)
-        buf[L - 1] = '\0';
-    double d;
-    if (mb__parse_double(buf, 0, pct ? hi * 100 : hi, &d) || d <= 0)
-        return false;
-    *out = pct ? d / 100 : d;
-    return true;
-}
-
 static mb_status set_switch(int *dst, const mb__planopt *o, const char *shown,
                             const char *v, mb_err *err)
 {
@@ -239,7 +222,7 @@ static mb_status set_dim(mb_plan *p, const mb__planopt *o, const char *shown,
     const char *rest;
     int64_t v;
     if (!split(value, &name, &rest) ||
-        mb__parse_i64(rest, (int64_t)o->lo, (int64_t)o->hi, &v)) {
+        !mb__parse_i64(rest, (int64_t)o->lo, (int64_t)o->hi, &v)) {
         free(name);
         return bad(err, shown, value, o->expect);
     }
@@ -270,8 +253,8 @@ static mb_status set_range(mb_plan *p, const mb__planopt *o, const char *shown,
         return bad(err, shown, value, o->expect);
     }
     lo_s = mb__strndup(rest, (size_t)(colon - rest));
-    int wrong = !lo_s || mb__parse_double(lo_s, o->lo, o->hi, &lo) ||
-                mb__parse_double(colon + 1, o->lo, o->hi, &hi) || hi < lo;
+    int wrong = !lo_s || !mb__parse_double(lo_s, o->lo, o->hi, &lo) ||
+                !mb__parse_double(colon + 1, o->lo, o->hi, &hi) || hi < lo;
     free(lo_s);
     if (wrong) {
         free(name);
@@ -296,8 +279,8 @@ static mb_status set_shape(mb_plan *p, const mb__planopt *o, const char *shown,
     int64_t *list = NULL;
     size_t n = 0;
     if (!split(value, &name, &rest) ||
-        (*rest &&
-         mb__parse_i64_list(rest, (int64_t)o->lo, (int64_t)o->hi, &list, &n)) ||
+        (*rest && !mb__parse_i64_list(rest, (int64_t)o->lo, (int64_t)o->hi,
+                                      &list, &n)) ||
         n > MB_MAX_RANK) {
         free(name);
         free(list);
@@ -371,20 +354,20 @@ mb_status mb__planopt_set(mb_plan *p, const mb__planopt *o, const char *shown,
         break;
     case MB__PO_INT:
         if (!value ||
-            mb__parse_i64(value, (int64_t)o->lo,
-                          o->hi >= 9e18 ? INT64_MAX : (int64_t)o->hi, &i))
+            !mb__parse_i64(value, (int64_t)o->lo,
+                           o->hi >= 9e18 ? INT64_MAX : (int64_t)o->hi, &i))
             return bad(err, shown, value, o->expect);
         break;
     case MB__PO_DOUBLE:
-        if (!value || mb__parse_double(value, o->lo, o->hi, &d))
+        if (!value || !mb__parse_double(value, o->lo, o->hi, &d))
             return bad(err, shown, value, o->expect);
         break;
     case MB__PO_FRACTION:
-        if (!value || !parse_fraction(value, o->hi, &d))
+        if (!value || !mb__parse_fraction(value, o->hi, &d) || d <= 0)
             return bad(err, shown, value, o->expect);
         break;
     case MB__PO_DURATION:
-        if (!value || mb__parse_duration_ns(value, &i))
+        if (!value || !mb__parse_duration_ns(value, &i))
             return bad(err, shown, value, o->expect);
         break;
     case MB__PO_ENUM: {
@@ -436,8 +419,8 @@ mb_status mb__planopt_set(mb_plan *p, const mb__planopt *o, const char *shown,
     case F_BATCH: {
         int64_t *list;
         size_t n;
-        if (mb__parse_i64_list(value, (int64_t)o->lo, (int64_t)o->hi, &list,
-                               &n))
+        if (!mb__parse_i64_list(value, (int64_t)o->lo, (int64_t)o->hi, &list,
+                                &n))
             return bad(err, shown, value, o->expect);
         free(p->batches);
         p->batches = list;

@@ -218,7 +218,7 @@ mb_status mb__bench_open(const mb_plan *plan, int64_t batch, mb_bench **out,
                         "model file %s is empty; re-export or re-download it",
                         plan->model_path);
     }
-    if (mb__plan_backend_opts(plan, caps, &b->opts, &b->n_opts)) {
+    if (!mb__plan_backend_opts(plan, caps, &b->opts, &b->n_opts)) {
         mb__bench_close(b);
         return mb__fail(err, MB_ENOMEM, "out of memory");
     }
@@ -480,7 +480,7 @@ json_t *mb__latency_json(const int64_t *samples, size_t n,
     json_t *o = json_object();
     json_object_set_new(o, "unit", json_string("ns"));
     json_object_set_new(o, "count", json_integer((json_int_t)n));
-    if (mb__summarize_ns(samples, n, &s) != 0)
+    if (!mb__summarize_ns(samples, n, &s))
         return o;
     json_object_set_new(o, "min", json_real(s.min));
     json_object_set_new(o, "max", json_real(s.max));

@@ -45,7 +45,7 @@ static mb_status parse(const char *spec, const mb_plan *base, mb__variant *v,
                         spec);
     char *rest = mb__strdup(eq + 1), *save = NULL;
     v->name = mb__strndup(spec, (size_t)(eq - spec));
-    if (mb__plan_copy(&v->plan, base) || !rest || !v->name) {
+    if (!mb__plan_copy(&v->plan, base) || !rest || !v->name) {
         free(rest);
         return mb__fail(err, MB_ENOMEM, "out of memory");
     }

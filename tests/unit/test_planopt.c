@@ -145,11 +145,10 @@ static void dims_reach_only_backends_that_declare_dim_overrides(void)
         MB_OK);
     mb_kv *kv = NULL;
     size_t n = 0;
-    EXPECT_EQ_INT(mb__plan_backend_opts(&p, 0, &kv, &n), 0);
+    EXPECT(mb__plan_backend_opts(&p, 0, &kv, &n));
     EXPECT_EQ_INT(n, 1);
     free(kv);
-    EXPECT_EQ_INT(
-        mb__plan_backend_opts(&p, MB_BACKEND_CAP_DIM_OVERRIDE, &kv, &n), 0);
+    EXPECT(mb__plan_backend_opts(&p, MB_BACKEND_CAP_DIM_OVERRIDE, &kv, &n));
     EXPECT_EQ_INT(n, 2);
     if (n == 2) {
         EXPECT_STR(kv[1].key, "dim:seq");

@@ -217,16 +217,16 @@ static void input_specs_parse(void)
     char s1[] = "x:float32:N,1,8,8", s2[] = "y:int64:?", s3[] = "x:nope:1",
          s4[] = ":float32:1";
     mb_io_desc d;
-    EXPECT_EQ_INT(mb__io_desc_parse(s1, &d), 0);
+    EXPECT(mb__io_desc_parse(s1, &d));
     EXPECT_STR(d.name, "x");
     EXPECT_EQ_INT(d.rank, 4);
     EXPECT_EQ_INT(d.dims[0], -1);
     EXPECT_STR(d.dim_names[0], "N");
     EXPECT_EQ_INT(d.dims[3], 8);
-    EXPECT_EQ_INT(mb__io_desc_parse(s2, &d), 0);
+    EXPECT(mb__io_desc_parse(s2, &d));
     EXPECT_EQ_INT(d.rank, -1);
-    EXPECT_EQ_INT(mb__io_desc_parse(s3, &d), -1);
-    EXPECT_EQ_INT(mb__io_desc_parse(s4, &d), -1);
+    EXPECT(!mb__io_desc_parse(s3, &d));
+    EXPECT(!mb__io_desc_parse(s4, &d));
 }
 
 static void info_writer_describes_the_document(void)
