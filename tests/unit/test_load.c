@@ -14,6 +14,7 @@
 
 #include <jansson.h>
 #include <stdlib.h>
+#include <time.h>
 
 /* References from scipy.stats.binom (tests/unit comment, not run here):
  * largest k with binom.cdf(k, n, 1-q) <= 1-c, c = 0.99. */
@@ -133,6 +134,32 @@ static json_t *run_load(const char *const *kv, size_t n, int64_t sleep_ns,
     return doc;
 }
 
+/* This machine's own wake-up overshoot for a sleep of ns, now: the mean
+ * over 20 clock_nanosleep calls.  The bounds on the delivered service time
+ * below allow max(25%, 3 x this), so that they test the harness (which
+ * must add nothing beyond the wake-up) and not how busy the machine is. */
+static double machine_overshoot_ns(int64_t ns)
+{
+    double sum = 0;
+    for (int i = 0; i < 20; i++) {
+        struct timespec a, b, d = {ns / 1000000000, ns % 1000000000};
+        clock_gettime(CLOCK_MONOTONIC, &a);
+        clock_nanosleep(CLOCK_MONOTONIC, 0, &d, NULL);
+        clock_gettime(CLOCK_MONOTONIC, &b);
+        sum += (double)(b.tv_sec - a.tv_sec) * 1e9 +
+               (double)(b.tv_nsec - a.tv_nsec) - (double)ns;
+    }
+    printf("# this machine's wake-up overshoot for %.1f ms: %.3f ms\n",
+           (double)ns / 1e6, sum / 20 / 1e6);
+    return sum / 20;
+}
+
+static double allowance(int64_t ns)
+{
+    double ov = 3 * machine_overshoot_ns(ns);
+    return ov > 0.25 * (double)ns ? ov : 0.25 * (double)ns;
+}
+
 static double num(const json_t *o, const char *a, const char *b)
 {
     const json_t *x = json_object_get(o, a);
@@ -145,12 +172,14 @@ static double num(const json_t *o, const char *a, const char *b)
  * (Little's law; the servers sleep, so the core count does not cap it).
  * X is checked against N / S_measured (the mean service time actually
  * delivered, wake-up overshoot included) within 2%, and S_measured is at
- * least the nominal 10 ms and at most 25% over it: the overshoot of a
- * wake-up, measured up to 1.1 ms on this 2-core machine at load average
- * 12 (a quiet machine gives about 0.1 ms). */
+ * least the nominal 10 ms and at most max(25%, 3 x the machine's own
+ * wake-up overshoot) over it: the overshoot of a wake-up was measured up to
+ * 1.1 ms on this 2-core machine at load average 12 (a quiet machine gives
+ * about 0.1 ms). */
 static void closed_loop_throughput_is_n_over_s(void)
 {
     const char *kv[] = {"concurrency", "1,2,4"};
+    double allow = allowance(10000000);
     json_t *doc = run_load(kv, 2, 10000000, 1000000000);
     const json_t *steps =
         json_object_get(json_object_get(doc, "load"), "steps");
@@ -164,7 +193,7 @@ static void closed_loop_throughput_is_n_over_s(void)
                "S_measured %.3f ms\n",
                n, x, n / s * 1e9, n / 1e-2, s / 1e6);
         EXPECT_NEAR(x / (n / s * 1e9), 1.0, 0.02);
-        EXPECT(s >= 1e7 && s <= 1.25e7);
+        EXPECT(s >= 1e7 && s <= 1e7 + allow);
     }
     json_decref(doc);
 }
@@ -175,7 +204,7 @@ static void closed_loop_throughput_is_n_over_s(void)
  *    arrival or before the previous one ended, and latency is counted
  *    from the arrival;
  *  - the harness's dispatch lag (start minus max(arrival, previous end))
- *    averages under 10% of S;
+ *    averages under max(10% of S, 3 x the machine's own wake-up overshoot);
  *  - the mean wait matches the Pollaczek-Khinchine value
  *    lambda E[S^2] / (2 (1 - rho)) (= rho S / (2 (1 - rho)) for a
  *    constant S) with the moments of the service the server actually
@@ -187,6 +216,7 @@ static void closed_loop_throughput_is_n_over_s(void)
 static void poisson_single_server_matches_md1(void)
 {
     const char *kv[] = {"qps", "250", "concurrency", "1"};
+    double allow = 3 * machine_overshoot_ns(2000000);
     json_t *doc = run_load(kv, 4, 2000000, 6000000000);
     const json_t *st = json_array_get(
         json_object_get(json_object_get(doc, "load"), "steps"), 0);
@@ -219,7 +249,7 @@ static void poisson_single_server_matches_md1(void)
         "%.3f ms, theory rho S/(2(1-rho)) with S = 2 ms: %.3f ms\n",
         n, rho, wait / N / 1e6, pk / 1e6, lag / N / 1e6, 0.5 * 2 / (2 * 0.5));
     EXPECT_EQ_INT(bad, 0);
-    EXPECT(lag / N < 0.1 * es);
+    EXPECT(lag / N < (0.1 * es > allow ? 0.1 * es : allow));
     EXPECT_NEAR((wait / N) / (pk + lag / N), 1.0, 0.31);
     EXPECT_NEAR(num(st, "wait", "mean_ns"), wait / N, 1.0);
     json_decref(doc);
@@ -227,17 +257,18 @@ static void poisson_single_server_matches_md1(void)
 
 /* Offline: every request arrives at 0; with 2 sleeping servers of 5 ms,
  * 200 requests take 100 x 5 ms, so throughput is 2 / S_measured within
- * 2%, and 2 / S within 25% (the wake-up overshoot, as above). */
+ * 2%, and S_measured is within the allowance above of S. */
 static void offline_throughput_is_servers_over_s(void)
 {
     const char *kv[] = {"offline", "1", "requests", "200", "concurrency", "2"};
+    double allow = allowance(5000000);
     json_t *doc = run_load(kv, 6, 5000000, 100000000);
     const json_t *st = json_array_get(
         json_object_get(json_object_get(doc, "load"), "steps"), 0);
     double x = num(st, "achieved_qps", NULL), s = num(st, "service", "mean_ns");
     EXPECT_EQ_INT(num(st, "requests", "completed"), 200);
     EXPECT_NEAR(x / (2 / s * 1e9), 1.0, 0.02);
-    EXPECT(x <= 400.0 * 1.001 && x >= 400.0 / 1.25);
+    EXPECT(x <= 400.0 * 1.001 && x >= 2 / (5e6 + allow) * 1e9);
     json_decref(doc);
 }
 
