@@ -2,6 +2,7 @@
 #include "report/profflame.h"
 
 #include "report/profprint.h"
+#include "report/proftable.h"
 #include "report/rutil.h"
 
 #include <math.h>
@@ -140,43 +141,7 @@ static void td_text(mb_buf *b, const char *s)
 
 static void td_num(mb_buf *b, const char *fmt, double v)
 {
-    if (isfinite(v))
-        mb__buf_printf(b, "<td class=n>");
-    else {
-        mb__buf_puts(b, "<td class=n>-</td>");
-        return;
-    }
-    mb__buf_printf(b, fmt, v);
-    mb__buf_puts(b, "</td>");
-}
-
-static void bar(mb_buf *b, double share)
-{
-    if (!isfinite(share)) {
-        mb__buf_puts(b, "<td>-</td>");
-        return;
-    }
-    double w = share < 0 ? 0 : share > 1 ? 100 : 100 * share;
-    mb__buf_printf(b,
-                   "<td><span class=bar style=\"width:%.1fpx\"></span> "
-                   "%.1f%%</td>",
-                   w * 1.5, 100 * share);
-}
-
-static void shape_list(mb_buf *b, const json_t *arr)
-{
-    size_t i, j;
-    json_t *s, *d;
-    json_array_foreach(arr, i, s) {
-        if (i)
-            mb__buf_puts(b, " ");
-        mb__html_escape(b, jstr(s, "dtype"));
-        mb__buf_putc(b, '[');
-        json_array_foreach(json_object_get(s, "shape"), j, d)
-            mb__buf_printf(b, "%s%" JSON_INTEGER_FORMAT, j ? "," : "",
-                           json_integer_value(d));
-        mb__buf_putc(b, ']');
-    }
+    mb__profile_cell_num(b, MB_PF_HTML, fmt, v);
 }
 
 /* The page's head, its style and the <h1>, then the machine line. */
@@ -245,69 +210,19 @@ void mb__profile_html(const json_t *p, const char *title, const json_t *env,
     td_num(b, "%.3f", mb__jnum(rec, "unaccounted_vs_latency_ns") / 1e6);
     mb__buf_puts(b, "<td>latency - kernel sum</td></tr></table>\n");
 
-    mb__buf_puts(b, "<h2>Work and share of peak</h2>\n<table>");
-    mb__buf_puts(b, "<tr><td>FLOPs per inference</td><td class=n>");
-    mb__profile_si_count(b, mb__jnum(work, "flops_per_run"), "FLOP");
-    mb__buf_puts(b, "</td></tr>\n<tr><td>MACs per inference</td><td class=n>");
-    mb__profile_si_count(b, mb__jnum(work, "macs_per_run"), "MAC");
-    mb__buf_puts(b, "</td>");
-    mb__buf_puts(b, "</tr>\n<tr><td>achieved GFLOP/s</td>");
-    td_num(b, "%.1f", mb__jnum(work, "gflops_per_s"));
-    mb__buf_puts(b, "</tr>\n<tr><td>machine peak GFLOP/s (");
-    mb__html_escape(b, jstr(work, "peak_basis"));
-    mb__buf_puts(b, ")</td>");
-    td_num(b, "%.1f", mb__jnum(work, "peak_gflops_per_s"));
-    mb__buf_puts(b, "</tr>\n<tr><td>share of peak</td>");
-    bar(b, mb__jnum(work, "peak_share"));
-    mb__buf_puts(b, "</tr>\n<tr><td>memory bandwidth (triad, GB/s)</td>");
-    td_num(b, "%.1f", mb__jnum(json_object_get(json_object_get(p, "machine"),
-                                           "triad"),
-                           "all_cores_gbps"));
-    mb__buf_puts(b, "</tr></table>\n<p class=note>");
+    mb__buf_puts(b, "<h2>Work and share of peak</h2>\n");
+    mb__profile_work_table(b, MB_PF_HTML, p);
+    mb__buf_puts(b, "<p class=note>");
     mb__html_escape(b, jstr(work, "rule"));
     mb__buf_puts(b, "</p>\n");
 
-    mb__buf_puts(b, "<h2>By operator type</h2>\n<table><tr><th>op type</th>"
-                    "<th>calls/run</th><th>per run ms</th><th>mean us</th>"
-                    "<th>median us</th><th>share of run</th><th>GFLOP/run"
-                    "</th><th>GFLOP/s</th><th>share of peak</th></tr>\n");
-    size_t i;
-    json_t *r;
-    json_array_foreach(json_object_get(p, "op_types"), i, r) {
-        mb__buf_puts(b, "<tr>");
-        td_text(b, jstr(r, "op_type"));
-        td_num(b, "%.1f", mb__jnum(r, "calls_per_run"));
-        td_num(b, "%.3f", mb__jnum(r, "per_run_ns") / 1e6);
-        td_num(b, "%.1f", mb__jnum(r, "mean_ns") / 1e3);
-        td_num(b, "%.1f", mb__jnum(r, "median_ns") / 1e3);
-        bar(b, mb__jnum(r, "share"));
-        double f = mb__jnum(r, "flops_per_run");
-        td_num(b, "%.3f", f > 0 ? f / 1e9 : NAN);
-        td_num(b, "%.1f", mb__jnum(r, "gflops_per_s"));
-        bar(b, mb__jnum(r, "peak_share"));
-        mb__buf_puts(b, "</tr>\n");
-    }
-    mb__buf_puts(b, "</table>\n<h2>By node (top 50)</h2>\n<table><tr><th>"
-                    "node</th><th>op type</th><th>provider</th><th>per run "
-                    "ms</th><th>median us</th><th>share</th><th>inputs</th>"
-                    "<th>outputs</th></tr>\n");
-    json_array_foreach(json_object_get(p, "nodes"), i, r) {
-        if (i >= 50)
-            break;
-        mb__buf_puts(b, "<tr>");
-        td_text(b, jstr(r, "name"));
-        td_text(b, jstr(r, "op_type"));
-        td_text(b, jstr(r, "provider"));
-        td_num(b, "%.3f", mb__jnum(r, "per_run_ns") / 1e6);
-        td_num(b, "%.1f", mb__jnum(r, "median_ns") / 1e3);
-        bar(b, mb__jnum(r, "share"));
-        mb__buf_puts(b, "<td>");
-        shape_list(b, json_object_get(r, "inputs"));
-        mb__buf_puts(b, "</td><td>");
-        shape_list(b, json_object_get(r, "outputs"));
-        mb__buf_puts(b, "</td></tr>\n");
-    }
-    mb__buf_puts(b, "</table>\n<h2>Hardware counters</h2>\n");
+    mb__buf_puts(b, "<h2>By operator type</h2>\n");
+    mb__profile_table(b, MB_PF_HTML, MB_PT_OP_TYPES,
+                      json_object_get(p, "op_types"), 0);
+    mb__buf_puts(b, "<h2>By node (top 50)</h2>\n");
+    mb__profile_table(b, MB_PF_HTML, MB_PT_NODES, json_object_get(p, "nodes"),
+                      50);
+    mb__buf_puts(b, "<h2>Hardware counters</h2>\n");
     const json_t *c = json_object_get(p, "counters");
     if (json_is_true(json_object_get(c, "available"))) {
         const json_t *pi = json_object_get(c, "per_inference");
@@ -347,37 +262,17 @@ void mb__profile_compare_html(const json_t *c, const json_t *env, mb_buf *b)
         mb__buf_printf(b, "; <b>B is %.2fx %s than A</b>", sp >= 1 ? sp : 1 / sp,
                        sp >= 1 ? "faster" : "slower");
     mb__buf_puts(b, " (mean profiled time per run).</p>\n<h2>Where the change "
-                    "comes from</h2>\n<table><tr><th>op type</th><th>A ms</th>"
-                    "<th>B ms</th><th>B - A ms</th><th>contribution</th></tr>\n");
-    size_t i;
-    json_t *r;
-    json_array_foreach(json_object_get(c, "rows"), i, r) {
-        mb__buf_puts(b, "<tr>");
-        td_text(b, jstr(r, "op_type"));
-        td_num(b, "%.3f", mb__jnum(r, "a_ns") / 1e6);
-        td_num(b, "%.3f", mb__jnum(r, "b_ns") / 1e6);
-        td_num(b, "%+.3f", mb__jnum(r, "delta_ns") / 1e6);
-        bar(b, mb__jnum(r, "contribution"));
-        mb__buf_puts(b, "</tr>\n");
-    }
+                    "comes from</h2>\n");
+    mb__profile_table(b, MB_PF_HTML, MB_PT_CMP_ROWS, json_object_get(c, "rows"),
+                      0);
     const json_t *q = json_object_get(c, "qdq");
-    mb__buf_printf(b, "</table>\n<p>Quantize/DequantizeLinear: A %.3f ms, B "
+    mb__buf_printf(b, "<p>Quantize/DequantizeLinear: A %.3f ms, B "
                       "%.3f ms per run.</p>\n",
                    mb__jnum(q, "a_ns") / 1e6, mb__jnum(q, "b_ns") / 1e6);
     if (json_array_size(json_object_get(c, "pairs"))) {
-        mb__buf_puts(b, "<h2>Replaced operators</h2>\n<table><tr><th>in A</th>"
-                        "<th>in B</th><th>A ms</th><th>B ms</th><th>speedup"
-                        "</th></tr>\n");
-        json_array_foreach(json_object_get(c, "pairs"), i, r) {
-            mb__buf_puts(b, "<tr>");
-            td_text(b, jstr(r, "from"));
-            td_text(b, jstr(r, "to"));
-            td_num(b, "%.3f", mb__jnum(r, "a_ns") / 1e6);
-            td_num(b, "%.3f", mb__jnum(r, "b_ns") / 1e6);
-            td_num(b, "%.2fx", mb__jnum(r, "speedup"));
-            mb__buf_puts(b, "</tr>\n");
-        }
-        mb__buf_puts(b, "</table>\n");
+        mb__buf_puts(b, "<h2>Replaced operators</h2>\n");
+        mb__profile_table(b, MB_PF_HTML, MB_PT_CMP_PAIRS,
+                          json_object_get(c, "pairs"), 0);
     }
     mb__buf_puts(b, "<p class=note>Made by mbench profile --compare.</p>\n"
                     "</body></html>\n");
