@@ -22,10 +22,12 @@ typedef struct mb__gate_row {
 /* A line under the table: what ("regression", "accuracy fail",
  * "unmatched", "warning") and the words. */
 typedef struct mb__gate_note {
-    char *kind, *text; /* owned */
+    char *kind; /* owned: one allocation holding kind, then text */
+    char *text; /* points into kind's allocation */
 } mb__gate_note;
 
 typedef struct mb__gate_view {
+    const json_t *doc;         /* the verdict itself, borrowed */
     const char *verdict;       /* "pass", "regression", ... */
     const char *baseline_src, *current_src;
     int paired;                /* a compare document's rounds */
