@@ -251,20 +251,26 @@ void mb__fmt_duration(double ns, char *buf, size_t len)
     snprintf(buf, len, "%.*f %s", prec, v, unit);
 }
 
+bool mb__fmt_scaled(double x, double mag, const mb_scale *steps, size_t n,
+                    char *out, size_t len)
+{
+    for (size_t i = 0; i < n; i++)
+        if (mag >= steps[i].at) {
+            snprintf(out, len, steps[i].fmt, x / steps[i].div);
+            return true;
+        }
+    return false;
+}
+
 void mb__fmt_count(double n, char *buf, size_t len)
 {
-    if (!isfinite(n)) {
+    static const mb_scale steps[] = {
+        {1e9, 1e9, "%.2fG"}, {1e6, 1e6, "%.2fM"},
+        {1e4, 1e3, "%.1fK"}, {-INFINITY, 1, "%.0f"}};
+    if (!isfinite(n))
         snprintf(buf, len, "-");
-        return;
-    }
-    if (n >= 1e9)
-        snprintf(buf, len, "%.2fG", n / 1e9);
-    else if (n >= 1e6)
-        snprintf(buf, len, "%.2fM", n / 1e6);
-    else if (n >= 1e4)
-        snprintf(buf, len, "%.1fK", n / 1e3);
     else
-        snprintf(buf, len, "%.0f", n);
+        mb__fmt_scaled(n, n, steps, sizeof steps / sizeof *steps, buf, len);
 }
 
 void mb__fmt_ms_table(double ns, char *buf, size_t len)
@@ -280,23 +286,20 @@ void mb__fmt_ms_table(double ns, char *buf, size_t len)
 
 char *mb__fmt_metric(const char *metric, double x, char *out, size_t len)
 {
+    static const mb_scale bytes[] = {{1048576.0, 1048576.0, "%.2f MiB"},
+                                     {-INFINITY, 1, "%.0f B"}};
+    static const mb_scale ns[] = {{1e9, 1e9, "%.3f s"},
+                                  {1e6, 1e6, "%.3f ms"},
+                                  {1e3, 1e3, "%.2f us"},
+                                  {-INFINITY, 1, "%.0f ns"}};
     if (!isfinite(x))
         snprintf(out, len, "-");
     else if (strcmp(metric, "throughput") == 0)
         snprintf(out, len, "%.1f/s", x);
-    else if (strcmp(metric, "memory") == 0 || strcmp(metric, "size") == 0) {
-        if (x >= 1024.0 * 1024.0)
-            snprintf(out, len, "%.2f MiB", x / (1024.0 * 1024.0));
-        else
-            snprintf(out, len, "%.0f B", x);
-    } else if (x >= 1e9)
-        snprintf(out, len, "%.3f s", x / 1e9);
-    else if (x >= 1e6)
-        snprintf(out, len, "%.3f ms", x / 1e6);
-    else if (x >= 1e3)
-        snprintf(out, len, "%.2f us", x / 1e3);
+    else if (strcmp(metric, "memory") == 0 || strcmp(metric, "size") == 0)
+        mb__fmt_scaled(x, x, bytes, sizeof bytes / sizeof *bytes, out, len);
     else
-        snprintf(out, len, "%.0f ns", x);
+        mb__fmt_scaled(x, x, ns, sizeof ns / sizeof *ns, out, len);
     return out;
 }
 

@@ -161,14 +161,10 @@ size_t mb__svg_ticks(double lo, double hi, int log, double *ticks, size_t max)
 
 char *mb__svg_tick_label(double v, char *out, size_t len)
 {
-    double a = fabs(v);
-    if (a >= 1e9)
-        snprintf(out, len, "%gG", v / 1e9);
-    else if (a >= 1e6)
-        snprintf(out, len, "%gM", v / 1e6);
-    else if (a >= 1e4)
-        snprintf(out, len, "%gk", v / 1e3);
-    else
+    static const mb_scale steps[] = {
+        {1e9, 1e9, "%gG"}, {1e6, 1e6, "%gM"}, {1e4, 1e3, "%gk"}};
+    if (!mb__fmt_scaled(v, fabs(v), steps, sizeof steps / sizeof *steps, out,
+                        len))
         snprintf(out, len, "%g", (double)(float)v);
     return out;
 }
