@@ -7,6 +7,7 @@
 #include "report/svg.h"
 
 #include <math.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -42,6 +43,14 @@ static char *clip(const char *s, size_t max, char *out, size_t len)
     if (s[i] && i + 4 < len)
         strcpy(out + i, "…");
     return out;
+}
+
+/* Marks b as incomplete (memory ran out, as when an append fails) and
+ * returns false: the chart was not drawn. */
+static bool oom(mb_buf *b)
+{
+    b->oom = 1;
+    return false;
 }
 
 static int run_ok(const mb_rrun *r)
@@ -140,13 +149,13 @@ static void row_label(mb_svg *s, const mb_rview *v, size_t i, double y)
     mb__buf_puts(s->out, "</g>");
 }
 
-int mb__chart_distribution(mb_buf *b, const mb_rview *v)
+bool mb__chart_distribution(mb_buf *b, const mb_rview *v)
 {
     mb_svg s;
     mb_svg_axis ax = {0};
     size_t rows = latency_range(v, &ax);
     if (!rows)
-        return 0;
+        return false;
     mb__svg_begin(&s, b, "chart-dist", "Latency distribution per run", 900,
                   12 + 44 + ROW_H * (double)rows);
     s.ml = 190;
@@ -167,7 +176,7 @@ int mb__chart_distribution(mb_buf *b, const mb_rview *v)
         size_t n;
         double *x = sorted_ms(r, &n);
         if (r->samples && !x)
-            return -1;
+            return oom(b);
         if (x && n) {
             enum { NB = 60 };
             double cnt[NB] = {0}, maxc = 0;
@@ -271,18 +280,18 @@ int mb__chart_distribution(mb_buf *b, const mb_rview *v)
                           "p95, line: min to p99). Axis cut at p99 + (p99 − median)."
                         : "Shape: histogram of the raw samples (mirrored). Axis cut at "
                           "p99 + (p99 − median); samples beyond are counted at the right.");
-    return 1;
+    return true;
 }
 
-int mb__chart_ecdf(mb_buf *b, const mb_rview *v)
+bool mb__chart_ecdf(mb_buf *b, const mb_rview *v)
 {
     mb_svg s;
     mb_svg_axis ax = {0};
     if (!latency_range(v, &ax))
-        return 0;
+        return false;
     char (*labels)[160] = mb__calloc(v->n_runs + 1, sizeof *labels);
     if (!labels)
-        return -1;
+        return oom(b);
     mb__svg_begin(&s, b, "chart-ecdf", "Cumulative distribution of latency (ECDF)", 900, 330);
     s.x = ax;
     s.y = (mb_svg_axis){0, 100, 0, "iterations at or below (%)"};
@@ -299,7 +308,7 @@ int mb__chart_ecdf(mb_buf *b, const mb_rview *v)
         double *x = sorted_ms(r, &n);
         if (r->samples && !x) {
             free(labels);
-            return -1;
+            return oom(b);
         }
         mb__buf_printf(b, "<g class=\"series\"><path class=\"line%s\" stroke=\"%s\" d=\"",
                        x && n ? "" : " dash", col);
@@ -358,7 +367,7 @@ int mb__chart_ecdf(mb_buf *b, const mb_rview *v)
                           "with --save-samples)."
                         : "Step curve of the raw samples; dots mark p50, p95 and p99.");
     free(labels);
-    return 1;
+    return true;
 }
 
 /* Distinct batch sizes of ok runs, sorted; returns the count (<= max). */
@@ -433,12 +442,12 @@ static void batch_series(mb_svg *s, const mb_rview *v, int which, int dashed)
     }
 }
 
-static int batch_chart(mb_buf *b, const mb_rview *v, int latency)
+static bool batch_chart(mb_buf *b, const mb_rview *v, int latency)
 {
     double bs[64];
     size_t nb = batch_values(v, bs, 64);
     if (!v->multi_batch || nb < 2)
-        return 0;
+        return false;
     double hi = 0;
     for (size_t i = 0; i < v->n_runs; i++) {
         if (!run_ok(&v->runs[i]))
@@ -450,7 +459,7 @@ static int batch_chart(mb_buf *b, const mb_rview *v, int latency)
             hi = fmax(hi, m);
     }
     if (!(hi > 0))
-        return 0;
+        return false;
     mb_svg s;
     mb__svg_begin(&s, b, latency ? "chart-batch-lat" : "chart-batch-thr",
                   latency ? "Latency against batch size" : "Throughput against batch size",
@@ -475,11 +484,11 @@ static int batch_chart(mb_buf *b, const mb_rview *v, int latency)
     }
     mb__svg_end(&s, latency ? "Median (solid) and p99 (dashed) latency of one inference call."
                             : "Samples per second = iterations × batch / measured wall time.");
-    return 1;
+    return true;
 }
 
-int mb__chart_batch_throughput(mb_buf *b, const mb_rview *v) { return batch_chart(b, v, 0); }
-int mb__chart_batch_latency(mb_buf *b, const mb_rview *v) { return batch_chart(b, v, 1); }
+bool mb__chart_batch_throughput(mb_buf *b, const mb_rview *v) { return batch_chart(b, v, 0); }
+bool mb__chart_batch_latency(mb_buf *b, const mb_rview *v) { return batch_chart(b, v, 1); }
 
 static int get_ci(const json_t *o, double *val, double *lo, double *hi)
 {
@@ -531,10 +540,10 @@ static int series_of(const mb_rview *v, const char *name)
     return 0;
 }
 
-int mb__chart_speedup(mb_buf *b, const mb_rview *v)
+bool mb__chart_speedup(mb_buf *b, const mb_rview *v)
 {
     if (!v->n_cmps)
-        return 0;
+        return false;
     double hi = 1.2;
     for (size_t i = 0; i < v->n_cmps; i++) {
         double val, lo, h;
@@ -591,93 +600,107 @@ int mb__chart_speedup(mb_buf *b, const mb_rview *v)
     mb__svg_legend(&s, "1× = as fast as the baseline", "currentColor", 2);
     mb__svg_end(&s, "Whiskers: 95% confidence intervals (Student t over processes) of the latency ratio "
                     "baseline / variant.");
-    return 1;
+    return true;
 }
 
+/* One bar of a bytes chart. */
+typedef struct bitem {
+    const char *label, *color;
+    double bytes;
+    char text[256]; /* room for a label made up for the bar */
+} bitem;
+
+/* A bytes chart: what it is called and where its bars come from.
+ * collect fills at most n_runs + n_series items and returns how many. */
+typedef struct bytes_spec {
+    const char *id, *title, *axis, *caption;
+    size_t (*collect)(const mb_rview *v, bitem *items);
+} bytes_spec;
+
 /* Horizontal bars of bytes (in MiB) with one row per item. */
-static int bytes_chart(mb_buf *b, const char *id, const char *title, const char *axis,
-                       size_t n, const char *const *labels, const double *bytes,
-                       const char *const *colors, const char *caption)
+static bool bytes_chart(mb_buf *b, const mb_rview *v, const bytes_spec *sp)
 {
+    bitem *it = mb__calloc(v->n_runs + v->n_series + 1, sizeof *it);
+    if (!it)
+        return oom(b);
+    size_t n = sp->collect(v, it);
     double hi = 0;
     for (size_t i = 0; i < n; i++)
-        hi = fmax(hi, bytes[i] / 1048576.0);
-    if (!n || !(hi > 0))
-        return 0;
+        hi = fmax(hi, it[i].bytes / 1048576.0);
+    if (!n || !(hi > 0)) {
+        free(it);
+        return false;
+    }
     double lo = 0;
     hi *= 1.05;
     mb__svg_nice_range(&lo, &hi);
     mb_svg s;
-    mb__svg_begin(&s, b, id, title, 440, 12 + 44 + 28.0 * (double)n);
+    mb__svg_begin(&s, b, sp->id, sp->title, 440, 12 + 44 + 28.0 * (double)n);
     s.ml = 170;
-    s.x = (mb_svg_axis){0, hi, 0, axis};
+    s.x = (mb_svg_axis){0, hi, 0, sp->axis};
     s.y = (mb_svg_axis){0, (double)n, 0, NULL};
     mb__svg_axes(&s, 1);
     char tip[640], t1[32], cut[64];
     for (size_t i = 0; i < n; i++) {
         double y = s.mt + 28.0 * (double)i;
         mb__buf_puts(b, "<g>");
-        mb__svg_text(&s, s.ml - 8, y + 18, "end", "rowlabel", clip(labels[i], 21, cut, sizeof cut));
-        mb__svg_title(b, labels[i]);
+        mb__svg_text(&s, s.ml - 8, y + 18, "end", "rowlabel", clip(it[i].label, 21, cut, sizeof cut));
+        mb__svg_title(b, it[i].label);
         mb__buf_puts(b, "</g>");
-        snprintf(tip, sizeof tip, "%s: %s", labels[i], mb__fmt_bytes(bytes[i], t1, sizeof t1));
-        hbar(&s, y + 6, 16, 0, bytes[i] / 1048576.0, colors[i], "bar", tip);
+        snprintf(tip, sizeof tip, "%s: %s", it[i].label, mb__fmt_bytes(it[i].bytes, t1, sizeof t1));
+        hbar(&s, y + 6, 16, 0, it[i].bytes / 1048576.0, it[i].color, "bar", tip);
     }
-    mb__svg_end(&s, caption);
-    return 1;
+    mb__svg_end(&s, sp->caption);
+    free(it);
+    return true;
 }
 
-int mb__chart_memory(mb_buf *b, const mb_rview *v)
+/* The peak RSS of every run that finished. */
+static size_t memory_items(const mb_rview *v, bitem *it)
 {
     size_t n = 0;
-    const char **lab = mb__calloc(v->n_runs + 1, sizeof *lab);
-    const char **col = mb__calloc(v->n_runs + 1, sizeof *col);
-    double *val = mb__calloc(v->n_runs + 1, sizeof *val);
-    char (*text)[256] = mb__calloc(v->n_runs + 1, sizeof *text);
-    int rc = -1;
-    if (!lab || !col || !val || !text)
-        goto out;
     for (size_t i = 0; i < v->n_runs; i++) {
         if (!isfinite(v->runs[i].rss_peak) || strcmp(v->runs[i].status, "ok") != 0)
             continue;
-        lab[n] = mb__run_label(v, i, text[n], sizeof text[n]);
-        col[n] = mb__run_color(v, i);
-        val[n++] = v->runs[i].rss_peak;
+        it[n].label = mb__run_label(v, i, it[n].text, sizeof it[n].text);
+        it[n].color = mb__run_color(v, i);
+        it[n++].bytes = v->runs[i].rss_peak;
     }
-    rc = bytes_chart(b, "chart-mem", "Peak memory (RSS) per run", "peak resident memory (MiB)", n,
-                     lab, val, col, "Peak RSS during the run (memory.rss_peak_bytes).");
-out:
-    free(lab);
-    free(col);
-    free(val);
-    free(text);
-    return rc;
+    return n;
 }
 
-int mb__chart_model_size(mb_buf *b, const mb_rview *v)
+/* The model size of each variant (its first run that has one). */
+static size_t model_size_items(const mb_rview *v, bitem *it)
 {
     size_t n = 0;
-    const char **lab = mb__calloc(v->n_series + 1, sizeof *lab);
-    const char **col = mb__calloc(v->n_series + 1, sizeof *col);
-    double *val = mb__calloc(v->n_series + 1, sizeof *val);
-    int rc = -1;
-    if (!lab || !col || !val)
-        goto out;
     for (size_t se = 0; se < v->n_series; se++)
         for (size_t i = 0; i < v->n_runs; i++)
             if (v->runs[i].series == (int)se && isfinite(v->runs[i].file_bytes)) {
-                lab[n] = v->series[se];
-                col[n] = mb__svg_color(se);
-                val[n++] = v->runs[i].file_bytes;
+                it[n].label = v->series[se];
+                it[n].color = mb__svg_color(se);
+                it[n++].bytes = v->runs[i].file_bytes;
                 break;
             }
-    rc = bytes_chart(b, "chart-size", "Model size per variant", "model size with external data (MiB)", n,
-                     lab, val, col, "Size of the model on disk: the .onnx file plus its external data files (model.total_bytes).");
-out:
-    free(lab);
-    free(col);
-    free(val);
-    return rc;
+    return n;
+}
+
+bool mb__chart_memory(mb_buf *b, const mb_rview *v)
+{
+    static const bytes_spec spec = {
+        "chart-mem", "Peak memory (RSS) per run", "peak resident memory (MiB)",
+        "Peak RSS during the run (memory.rss_peak_bytes).", memory_items};
+    return bytes_chart(b, v, &spec);
+}
+
+bool mb__chart_model_size(mb_buf *b, const mb_rview *v)
+{
+    static const bytes_spec spec = {
+        "chart-size", "Model size per variant",
+        "model size with external data (MiB)",
+        "Size of the model on disk: the .onnx file plus its external data "
+        "files (model.total_bytes).",
+        model_size_items};
+    return bytes_chart(b, v, &spec);
 }
 
 /* The median latency (ns) of the first ok run of this variant in the same
@@ -691,7 +714,7 @@ static double variant_p50(const mb_rview *v, const mb_rcmp *c)
     return NAN;
 }
 
-int mb__chart_accuracy(mb_buf *b, const mb_rview *v)
+bool mb__chart_accuracy(mb_buf *b, const mb_rview *v)
 {
     int use_acc = 0, use_agree = 0;
     for (size_t i = 0; i < v->n_cmps; i++) {
@@ -701,7 +724,7 @@ int mb__chart_accuracy(mb_buf *b, const mb_rview *v)
             use_agree = 1;
     }
     if (!use_acc && !use_agree)
-        return 0;
+        return false;
     const char *key = use_acc ? "accuracy.top1" : "agreement.top1";
     double xlo = INFINITY, xhi = 0, ylo = INFINITY, yhi = -INFINITY;
     size_t n = 0;
@@ -719,7 +742,7 @@ int mb__chart_accuracy(mb_buf *b, const mb_rview *v)
         yhi = fmax(yhi, y);
     }
     if (!n)
-        return 0;
+        return false;
     double padx = fmax((xhi - xlo) * 0.15, xhi * 0.05), pady = fmax((yhi - ylo) * 0.2, 0.05);
     xlo = fmax(0, xlo - padx);
     xhi += padx;
@@ -755,10 +778,10 @@ int mb__chart_accuracy(mb_buf *b, const mb_rview *v)
         mb__buf_puts(b, "</g>");
     }
     mb__svg_end(&s, "One point per variant: up and to the left is better.");
-    return 1;
+    return true;
 }
 
-int mb__chart_outputs(mb_buf *b, const mb_rview *v)
+bool mb__chart_outputs(mb_buf *b, const mb_rview *v)
 {
     int psnr = 0;
     size_t n = 0;
@@ -772,7 +795,7 @@ int mb__chart_outputs(mb_buf *b, const mb_rview *v)
         }
     }
     if (!n)
-        return 0;
+        return false;
     const char *key = psnr ? "psnr" : "cosine";
     double hi = psnr ? 0 : 1;
     for (size_t i = 0; i < v->n_cmps; i++) {
@@ -820,5 +843,5 @@ int mb__chart_outputs(mb_buf *b, const mb_rview *v)
         }
     }
     mb__svg_end(&s, "Hover a bar for every metric of that output; the table below lists them all.");
-    return 1;
+    return true;
 }

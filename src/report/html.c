@@ -465,16 +465,15 @@ static void metadata(mb_buf *b, const json_t *const *docs, size_t n_docs, const 
     mb__buf_puts(b, "</tbody></table></div>\n");
 }
 
-/* Runs one chart and records its id in expect when drawn. */
-static int chart(mb_buf *b, int (*fn)(mb_buf *, const mb_rview *), const mb_rview *v,
-                 const char *id, mb_buf *expect)
+/* Runs one chart and records its id in expect when drawn (memory running
+ * out marks b). */
+static void chart(mb_buf *b, bool (*fn)(mb_buf *, const mb_rview *), const mb_rview *v,
+                  const char *id, mb_buf *expect)
 {
-    int r = fn(b, v);
-    if (r > 0) {
+    if (fn(b, v)) {
         mb__buf_puts(expect, expect->len ? " " : "");
         mb__buf_puts(expect, id);
     }
-    return r;
 }
 
 mb_status mb__report_html(const json_t *const *docs, size_t n_docs, mb_buf *out,
@@ -495,7 +494,6 @@ mb_status mb__report_html(const json_t *const *docs, size_t n_docs, mb_buf *out,
     if (mb__rview_build(docs, n_docs, &v))
         return mb__fail(err, MB_ENOMEM, "out of memory building the report");
     mb_buf body = MB_BUF_INIT, expect = MB_BUF_INIT;
-    int bad = 0;
     const char *kind = mb__jstr(docs[0], "kind");
     if (!kind)
         kind = "result";
@@ -503,21 +501,21 @@ mb_status mb__report_html(const json_t *const *docs, size_t n_docs, mb_buf *out,
     /* charts first (into body) so the expected list is known for <body> */
     mb_buf charts = MB_BUF_INIT;
     mb__buf_puts(&charts, "<h2>Latency</h2>\n");
-    bad |= chart(&charts, mb__chart_distribution, &v, "chart-dist", &expect) < 0;
-    bad |= chart(&charts, mb__chart_ecdf, &v, "chart-ecdf", &expect) < 0;
+    chart(&charts, mb__chart_distribution, &v, "chart-dist", &expect);
+    chart(&charts, mb__chart_ecdf, &v, "chart-ecdf", &expect);
     if (v.multi_batch) {
         mb__buf_puts(&charts, "<h2>Batch size</h2><div class=\"grid2\">\n");
-        bad |= chart(&charts, mb__chart_batch_throughput, &v, "chart-batch-thr", &expect) < 0;
-        bad |= chart(&charts, mb__chart_batch_latency, &v, "chart-batch-lat", &expect) < 0;
+        chart(&charts, mb__chart_batch_throughput, &v, "chart-batch-thr", &expect);
+        chart(&charts, mb__chart_batch_latency, &v, "chart-batch-lat", &expect);
         mb__buf_puts(&charts, "</div>\n");
     }
     if (v.n_cmps) {
         mb__buf_puts(&charts, "<h2>Speedup</h2>\n");
-        bad |= chart(&charts, mb__chart_speedup, &v, "chart-speedup", &expect) < 0;
+        chart(&charts, mb__chart_speedup, &v, "chart-speedup", &expect);
     }
     mb__buf_puts(&charts, "<h2>Memory and model size</h2><div class=\"grid2\">\n");
-    bad |= chart(&charts, mb__chart_memory, &v, "chart-mem", &expect) < 0;
-    bad |= chart(&charts, mb__chart_model_size, &v, "chart-size", &expect) < 0;
+    chart(&charts, mb__chart_memory, &v, "chart-mem", &expect);
+    chart(&charts, mb__chart_model_size, &v, "chart-size", &expect);
     mb__buf_puts(&charts, "</div>\n");
 
     mb__buf_puts(&body, "<main>\n<header class=\"top\"><div><h1>mbench <span class=\"kind\">");
@@ -570,9 +568,9 @@ mb_status mb__report_html(const json_t *const *docs, size_t n_docs, mb_buf *out,
     mb__buf_append(&body, charts.data ? charts.data : "", charts.len);
     if (v.has_accuracy) {
         mb__buf_puts(&body, "<div class=\"grid2\" style=\"margin-top:18px\">\n");
-        bad |= chart(&body, mb__chart_accuracy, &v, "chart-acc", &expect) < 0;
+        chart(&body, mb__chart_accuracy, &v, "chart-acc", &expect);
         mb__buf_puts(&body, "</div>\n");
-        bad |= chart(&body, mb__chart_outputs, &v, "chart-outputs", &expect) < 0;
+        chart(&body, mb__chart_outputs, &v, "chart-outputs", &expect);
         accuracy_tables(&body, &v);
     }
     mb__html_exec_sections(&body, docs, n_docs, &expect);
@@ -626,7 +624,7 @@ mb_status mb__report_html(const json_t *const *docs, size_t n_docs, mb_buf *out,
     for (size_t i = 0; mb_html_js[i]; i++)
         mb__buf_puts(out, mb_html_js[i]);
     mb__buf_puts(out, "</script>\n</body></html>\n");
-    bad |= body.oom || expect.oom || charts.oom;
+    bool bad = body.oom || expect.oom || charts.oom;
     mb__buf_free(&body);
     mb__buf_free(&expect);
     mb__buf_free(&charts);
