@@ -38,16 +38,13 @@ void mb__profile_si_count(mb_buf *b, double v, const char *unit)
 
 static void shapes(mb_buf *b, const json_t *arr)
 {
-    size_t i, j;
-    json_t *s, *d;
+    size_t i;
+    json_t *s;
     mb__buf_putc(b, '[');
     json_array_foreach(arr, i, s) {
-        mb__buf_printf(b, "%s%s[", i ? " " : "",
+        mb__buf_printf(b, "%s%s", i ? " " : "",
                        json_string_value(json_object_get(s, "dtype")));
-        json_array_foreach(json_object_get(s, "shape"), j, d)
-            mb__buf_printf(b, "%s%" JSON_INTEGER_FORMAT, j ? "," : "",
-                           json_integer_value(d));
-        mb__buf_putc(b, ']');
+        mb__put_dims(b, json_object_get(s, "shape"), "[", "]");
     }
     mb__buf_putc(b, ']');
 }

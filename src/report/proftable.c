@@ -118,18 +118,16 @@ static void esc(mb_buf *b, mb__pformat f, const char *s)
 /* "float[1,16] float[32]" (Markdown escapes the brackets). */
 static void shapes(mb_buf *b, mb__pformat f, const json_t *arr)
 {
-    size_t i, j;
-    const json_t *s, *d;
+    size_t i;
+    const json_t *s;
     json_array_foreach(arr, i, s)
     {
         if (i)
             mb__buf_puts(b, " ");
         esc(b, f, mb__jstr(s, "dtype"));
-        mb__buf_puts(b, f == MB_PF_MD ? "\\[" : "[");
-        json_array_foreach(json_object_get(s, "shape"), j, d)
-            mb__buf_printf(b, "%s%" JSON_INTEGER_FORMAT, j ? "," : "",
-                           json_integer_value(d));
-        mb__buf_puts(b, f == MB_PF_MD ? "\\]" : "]");
+        bool md = f == MB_PF_MD; /* Markdown escapes the brackets */
+        mb__put_dims(b, json_object_get(s, "shape"), md ? "\\[" : "[",
+                     md ? "\\]" : "]");
     }
 }
 

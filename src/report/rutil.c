@@ -193,6 +193,18 @@ char *mb__fmt_bytes(double b, char *out, size_t len)
     return out;
 }
 
+void mb__put_dims(mb_buf *b, const json_t *dims, const char *open,
+                  const char *close)
+{
+    size_t i;
+    const json_t *d;
+    mb__buf_puts(b, open);
+    json_array_foreach(dims, i, d)
+        mb__buf_printf(b, "%s%" JSON_INTEGER_FORMAT, i ? "," : "",
+                       json_integer_value(d));
+    mb__buf_puts(b, close);
+}
+
 char *mb__fmt_p(double p, char *out, size_t len)
 {
     if (!isfinite(p))

@@ -38,6 +38,11 @@ const json_t *mb__jget(const json_t *o, const char *path);
 double mb__jnum(const json_t *o, const char *path);
 const char *mb__jstr(const json_t *o, const char *path);
 
+/* A shape (an array of integers) between open and close: "[1,3,224,224]"
+ * with "[" and "]"; a missing array gives just open and close. */
+void mb__put_dims(mb_buf *b, const json_t *dims, const char *open,
+                  const char *close);
+
 /* "p < 0.0001" style p-value text ("-" for NAN) into out; returns out. */
 char *mb__fmt_p(double p, char *out, size_t len);
 /* The median speedup of a comparison entry in words, into out:
