@@ -12,6 +12,7 @@
 #include "report/rutil.h"
 
 #include <math.h>
+#include <stdbool.h>
 #include <inttypes.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -135,7 +136,6 @@ static void td_speedup(mb_buf *b, const json_t *s)
 
 static void speedup_table(mb_buf *b, const mb_rview *v, int64_t batch)
 {
-    char t[64];
     if (batch > 0)
         mb__buf_printf(b, "<h2>Speedups against the baseline at batch %" PRId64 "</h2>"
                           "<div class=\"tablewrap\"><table id=\"speedups-b%" PRId64 "\" "
@@ -158,8 +158,9 @@ static void speedup_table(mb_buf *b, const mb_rview *v, int64_t batch)
         mb__buf_puts(b, "</td>");
         td_speedup(b, json_object_get(c->v, "speedup_median"));
         td_speedup(b, json_object_get(c->v, "speedup_p99"));
-        double p = mb__jnum(c->v, "significance.p");
-        td_num(b, p, mb__fmt_p(p, t, sizeof t));
+        mb_rcell f[5];
+        mb__rcmp_figures(c, f);
+        td_num(b, f[MB_RF_P].x, f[MB_RF_P].text);
         const char *verdict = mb__cmp_verdict(c);
         const char *e = mb__jstr(c->v, "error");
         mb__buf_printf(b, "<td class=\"%s\" title=\"", strcmp(verdict, "FAILED") == 0 ? "st-failed" : "");
@@ -167,17 +168,8 @@ static void speedup_table(mb_buf *b, const mb_rview *v, int64_t batch)
         mb__buf_puts(b, "\">");
         esc(b, verdict);
         mb__buf_puts(b, "</td>");
-        double mr = mb__jnum(c->v, "memory_ratio");
-        td_num(b, mr, mb__fmt_num(mr, 3, t, sizeof t));
-        double md = mb__jnum(c->v, "memory_delta_bytes");
-        td_num(b, md, mb__fmt_bytes(md, t, sizeof t));
-        double sr = mb__jnum(c->v, "size_ratio");
-        td_num(b, sr, mb__fmt_num(sr, 3, t, sizeof t));
-        if (isfinite(c->params))
-            snprintf(t, sizeof t, "%.0f", c->params);
-        else
-            snprintf(t, sizeof t, "-");
-        td_num(b, c->params, t);
+        for (size_t k = MB_RF_MEM_RATIO; k <= MB_RF_PARAMS; k++)
+            td_num(b, f[k].x, f[k].text);
         mb__buf_puts(b, "<td class=\"notes\">");
         size_t k;
         const json_t *rec;
@@ -191,119 +183,85 @@ static void speedup_table(mb_buf *b, const mb_rview *v, int64_t batch)
     mb__buf_puts(b, "</tbody></table></div>\n");
 }
 
-static void accuracy_tables(mb_buf *b, const mb_rview *v)
+static void speedup_cb(const mb_rview *v, int64_t batch, void *body)
 {
-    char t[64];
-    mb__buf_puts(b, "<h2>Accuracy</h2><div class=\"tablewrap\"><table id=\"accuracy\" "
+    speedup_table(body, v, batch);
+}
+
+static void html_cell(mb_buf *b, const mb_rcell *c)
+{
+    td_num(b, c->x, c->text);
+}
+
+/* cosine is close to 1: more digits */
+static const char *const html_agreement_keys[] = {
+    "mae", "mse", "rmse", "max_abs", "rel_error", "cosine", "psnr", "ssim"};
+static const int html_agreement_sig[] = {4, 4, 4, 4, 4, 6, 4, 4};
+static const mb_rrows html_rows = {
+    "<h2>Accuracy</h2><div class=\"tablewrap\"><table id=\"accuracy\" "
                     "class=\"sortable\"><thead><tr><th>variant</th><th class=\"n\">top-1</th>"
                     "<th class=\"n\">top-5</th><th class=\"n\">Δ top-1</th>"
-                    "<th class=\"n\">top-1 agreement</th></tr></thead><tbody>\n");
-    int any_out = 0;
-    for (size_t i = 0; i < v->n_cmps; i++) {
-        const mb_rcmp *c = &v->cmps[i];
-        mb__buf_puts(b, "<tr><td class=\"name\">");
-        esc(b, c->name);
-        mb__buf_puts(b, "</td>");
-        const char *keys[] = {"accuracy.top1", "accuracy.top5"};
-        for (size_t k = 0; k < 2; k++) {
-            double x = mb__jnum(c->v, keys[k]);
-            td_num(b, x, mb__fmt_num(x, 4, t, sizeof t));
-        }
-        double d = mb__jnum(c->v, "accuracy.delta_top1");
-        if (isfinite(d))
-            snprintf(t, sizeof t, "%+.4f", d);
-        else
-            snprintf(t, sizeof t, "-");
-        td_num(b, d, t);
-        double a = mb__jnum(c->v, "agreement.top1");
-        td_num(b, a, mb__fmt_num(a, 4, t, sizeof t));
-        mb__buf_puts(b, "</tr>\n");
-        any_out |= json_array_size(mb__jget(c->v, "agreement.outputs")) > 0;
-    }
-    mb__buf_puts(b, "</tbody></table></div>\n");
-    if (!any_out)
-        return;
-    static const char *const mk[] = {"mae", "mse", "rmse", "max_abs", "rel_error", "cosine", "psnr", "ssim"};
-    mb__buf_puts(b, "<h3>Output agreement with the baseline</h3><div class=\"tablewrap\">"
+                    "<th class=\"n\">top-1 agreement</th></tr></thead><tbody>\n",
+    "</tbody></table></div>\n",
+    "<h3>Output agreement with the baseline</h3><div class=\"tablewrap\">"
                     "<table id=\"outputs\" class=\"sortable\"><thead><tr><th>variant</th>"
                     "<th>output</th><th class=\"n\">MAE</th><th class=\"n\">MSE</th>"
                     "<th class=\"n\">RMSE</th><th class=\"n\">max abs</th>"
                     "<th class=\"n\">rel. error</th><th class=\"n\">cosine</th>"
-                    "<th class=\"n\">PSNR dB</th><th class=\"n\">SSIM</th></tr></thead><tbody>\n");
-    for (size_t i = 0; i < v->n_cmps; i++) {
-        size_t k;
-        const json_t *o;
-        json_array_foreach(mb__jget(v->cmps[i].v, "agreement.outputs"), k, o) {
-            mb__buf_puts(b, "<tr><td class=\"name\">");
-            esc(b, v->cmps[i].name);
-            mb__buf_puts(b, "</td><td class=\"mono\">");
-            esc(b, mb__jstr(o, "name"));
-            mb__buf_puts(b, "</td>");
-            for (size_t j = 0; j < sizeof mk / sizeof *mk; j++) {
-                double x = mb__jnum(o, mk[j]);
-                if (!isfinite(x) && strcmp(mk[j], "rel_error") == 0)
-                    x = mb__jnum(o, "rel_l2"); /* the name compare writes */
-                td_num(b, x, mb__fmt_num(x, j == 5 ? 6 : 4, t, sizeof t));
-            }
-            mb__buf_puts(b, "</tr>\n");
+                    "<th class=\"n\">PSNR dB</th><th class=\"n\">SSIM</th></tr></thead><tbody>\n",
+    "</tbody></table></div>\n",
+    mb__html_escape, "<tr><td class=\"name\">", "</td><td class=\"mono\">",
+    "</td>", html_cell, "</tr>\n", html_agreement_keys, html_agreement_sig,
+    sizeof html_agreement_keys / sizeof *html_agreement_keys};
+
+
+static void say_html(mb_buf *b, const mb_rverdict *vd)
+{
+    const mb_rcmp *c = vd->c;
+    char pt[32];
+    mb__buf_puts(b, "<b>");
+    esc(b, c->name);
+    mb__buf_puts(b, "</b> ");
+    if (vd->failed) {
+        mb__buf_puts(b, "<span class=\"failed\">failed</span>");
+        const char *e = mb__jstr(c->v, "error");
+        if (e) {
+            mb__buf_puts(b, ": ");
+            esc(b, e);
         }
+        return;
     }
-    mb__buf_puts(b, "</tbody></table></div>\n");
+    if (vd->significant) {
+        mb__buf_printf(b, "is <span class=\"%s\">", vd->verdict);
+        esc(b, vd->words);
+        mb__buf_puts(b, "</span> than ");
+        esc(b, c->baseline);
+        mb__buf_puts(b, " (median latency");
+    } else {
+        mb__buf_puts(b, "shows <b>");
+        esc(b, vd->verdict);
+        mb__buf_puts(b, "</b> against ");
+        esc(b, c->baseline);
+        mb__buf_puts(b, " (");
+        esc(b, vd->words[0] ? vd->words : "no speedup measured");
+    }
+    double p = vd->p, k = mb__jnum(c->v, "significance.replicates");
+    const char *unit = mb__jstr(c->v, "significance.unit");
+    if (isfinite(p) && isfinite(k) && unit)
+        mb__buf_printf(b, ", p %s%s over %.0f %s%s", p < 0.0001 ? "" : "= ",
+                       mb__fmt_p(p, pt, sizeof pt), k,
+                       strcmp(unit, "process") == 0 ? "processes" : "blocks",
+                       strcmp(unit, "process") == 0 ? "" : " of one process");
+    else if (isfinite(p)) /* documents from before the process unit */
+        mb__buf_printf(b, ", Mann-Whitney p %s%s", p < 0.0001 ? "" : "= ", mb__fmt_p(p, pt, sizeof pt));
+    mb__buf_puts(b, ")");
 }
 
 static void verdict(mb_buf *b, const mb_rview *v)
 {
     mb__buf_puts(b, "<p class=\"verdict\" id=\"verdict\">");
-    int said = 0;
-    for (size_t i = 0; i < v->n_cmps; i++) {
-        const mb_rcmp *c = &v->cmps[i];
-        if (c->is_baseline)
-            continue;
-        if (said++)
-            mb__buf_puts(b, "<br>");
-        mb__buf_puts(b, "<b>");
-        esc(b, c->name);
-        mb__buf_puts(b, "</b> ");
-        const char *vd = mb__cmp_verdict(c);
-        if (strcmp(vd, "FAILED") == 0) {
-            mb__buf_puts(b, "<span class=\"failed\">failed</span>");
-            const char *e = mb__jstr(c->v, "error");
-            if (e) {
-                mb__buf_puts(b, ": ");
-                esc(b, e);
-            }
-            continue;
-        }
-        char words[160], pt[32];
-        mb__speedup_words(json_object_get(c->v, "speedup_median"), words, sizeof words);
-        int sig = strcmp(vd, "faster") == 0 || strcmp(vd, "slower") == 0;
-        if (sig && words[0]) {
-            mb__buf_printf(b, "is <span class=\"%s\">", vd);
-            esc(b, words);
-            mb__buf_puts(b, "</span> than ");
-            esc(b, c->baseline);
-            mb__buf_puts(b, " (median latency");
-        } else {
-            mb__buf_puts(b, "shows <b>");
-            esc(b, vd);
-            mb__buf_puts(b, "</b> against ");
-            esc(b, c->baseline);
-            mb__buf_puts(b, " (");
-            esc(b, words[0] ? words : "no speedup measured");
-        }
-        double p = mb__jnum(c->v, "significance.p");
-        double k = mb__jnum(c->v, "significance.replicates");
-        const char *unit = mb__jstr(c->v, "significance.unit");
-        if (isfinite(p) && isfinite(k) && unit)
-            mb__buf_printf(b, ", p %s%s over %.0f %s%s", p < 0.0001 ? "" : "= ",
-                           mb__fmt_p(p, pt, sizeof pt), k,
-                           strcmp(unit, "process") == 0 ? "processes" : "blocks",
-                           strcmp(unit, "process") == 0 ? "" : " of one process");
-        else if (isfinite(p)) /* documents from before the process unit */
-            mb__buf_printf(b, ", Mann-Whitney p %s%s", p < 0.0001 ? "" : "= ", mb__fmt_p(p, pt, sizeof pt));
-        mb__buf_puts(b, ")");
-    }
-    if (!said) { /* plain runs: fastest median and best throughput */
+    if (!mb__rview_verdicts(v, "<br>", say_html, b)) {
+        /* plain runs: fastest median and best throughput */
         static const mb_rmarkup html = {
             mb__html_escape, "Median latency ", "<b>", "</b>",
             "<span class=\"failed\">%zu run%s failed</span>", NULL};
@@ -479,11 +437,9 @@ static void chart(mb_buf *b, bool (*fn)(mb_buf *, const mb_rview *), const mb_rv
 mb_status mb__report_html(const json_t *const *docs, size_t n_docs, mb_buf *out,
                           mb_err *err)
 {
-    if (n_docs == 0)
-        return mb__fail(err, MB_EINVAL, "no result document to report on");
-    for (size_t i = 0; i < n_docs; i++)
-        if (!json_is_object(docs[i]))
-            return mb__fail(err, MB_EINVAL, "result document %zu is not a JSON object", i + 1);
+    mb_status st = mb__rview_check_docs(docs, n_docs, err);
+    if (st)
+        return st;
     if (n_docs == 1 && mb__profile_doc_is(docs[0])) /* per-operator page */
         return mb__report_profile_html(docs[0], out, err);
     if (n_docs == 1 && mb__is_load_doc(docs[0]))
@@ -545,23 +501,10 @@ mb_status mb__report_html(const json_t *const *docs, size_t n_docs, mb_buf *out,
         mb__buf_puts(&body, "</ul>\n");
     }
     summary_table(&body, &v);
-    const json_t *per_batch = n_docs == 1 ? mb__rview_batch_cmps(docs[0]) : NULL;
-    if (per_batch) { /* several batch sizes: a speedup table per size */
-        size_t k;
-        const json_t *c;
-        json_array_foreach(per_batch, k, c) {
-            json_t *d = mb__rview_batch_doc(docs[0], c);
-            mb_rview bv;
-            const json_t *one[1] = {d};
-            if (!d || mb__rview_build(one, 1, &bv)) {
-                json_decref(d);
-                body.oom = 1;
-                break;
-            }
-            speedup_table(&body, &bv, (int64_t)mb__jnum(c, "batch_size"));
-            mb__rview_free(&bv);
-            json_decref(d);
-        }
+    if (n_docs == 1 && mb__rview_batch_cmps(docs[0])) {
+        /* several batch sizes: a speedup table per size */
+        if (!mb__rview_each_batch(docs[0], speedup_cb, &body))
+            body.oom = 1;
     } else if (v.n_cmps) {
         speedup_table(&body, &v, 0);
     }
@@ -571,7 +514,7 @@ mb_status mb__report_html(const json_t *const *docs, size_t n_docs, mb_buf *out,
         chart(&body, mb__chart_accuracy, &v, "chart-acc", &expect);
         mb__buf_puts(&body, "</div>\n");
         chart(&body, mb__chart_outputs, &v, "chart-outputs", &expect);
-        accuracy_tables(&body, &v);
+        mb__rview_accuracy_tables(&v, &html_rows, &body);
     }
     mb__html_exec_sections(&body, docs, n_docs, &expect);
     metadata(&body, docs, n_docs, &v);

@@ -3,6 +3,7 @@
 
 #include "core/alloc.h"
 #include "core/buf.h"
+#include "core/err.h"
 #include "report/rutil.h"
 
 #include <math.h>
@@ -528,4 +529,155 @@ const json_t *mb__rview_batch_cmps(const json_t *doc)
 {
     const json_t *all = json_object_get(doc, "comparisons");
     return json_array_size(all) > 1 ? all : NULL;
+}
+
+bool mb__rview_each_batch(const json_t *doc,
+                          void (*fn)(const mb_rview *v, int64_t batch,
+                                     void *user),
+                          void *user)
+{
+    size_t k;
+    const json_t *c;
+    json_array_foreach(mb__rview_batch_cmps(doc), k, c) {
+        json_t *d = mb__rview_batch_doc(doc, c);
+        mb_rview bv;
+        const json_t *one[1] = {d};
+        if (!d || mb__rview_build(one, 1, &bv)) {
+            json_decref(d);
+            return false;
+        }
+        fn(&bv, (int64_t)mb__jnum(c, "batch_size"), user);
+        mb__rview_free(&bv);
+        json_decref(d);
+    }
+    return true;
+}
+
+size_t mb__rview_verdicts(const mb_rview *v, const char *sep,
+                          void (*say)(mb_buf *b, const mb_rverdict *vd),
+                          mb_buf *b)
+{
+    size_t said = 0;
+    for (size_t i = 0; i < v->n_cmps; i++) {
+        mb_rverdict vd = {.c = &v->cmps[i]};
+        if (vd.c->is_baseline)
+            continue;
+        if (said++)
+            mb__buf_puts(b, sep);
+        vd.verdict = mb__cmp_verdict(vd.c);
+        vd.failed = strcmp(vd.verdict, "FAILED") == 0;
+        mb__speedup_words(json_object_get(vd.c->v, "speedup_median"),
+                          vd.words, sizeof vd.words);
+        vd.significant = (strcmp(vd.verdict, "faster") == 0 ||
+                          strcmp(vd.verdict, "slower") == 0) &&
+                         vd.words[0];
+        vd.p = mb__jnum(vd.c->v, "significance.p");
+        say(b, &vd);
+    }
+    return said;
+}
+
+/* The accuracy row of a comparison entry: top-1, top-5, Δ top-1 (signed)
+ * and top-1 agreement with the baseline; 4 significant digits, "-" when
+ * absent. */
+static void accuracy_cells(const mb_rcmp *c, mb_rcell cells[4])
+{
+    static const char *const keys[4] = {"accuracy.top1", "accuracy.top5",
+                                        "accuracy.delta_top1",
+                                        "agreement.top1"};
+    for (size_t k = 0; k < 4; k++) {
+        double x = cells[k].x = mb__jnum(c->v, keys[k]);
+        if (k != 2)
+            mb__fmt_num(x, 4, cells[k].text, sizeof cells[k].text);
+        else if (isfinite(x))
+            snprintf(cells[k].text, sizeof cells[k].text, "%+.4f", x);
+        else
+            snprintf(cells[k].text, sizeof cells[k].text, "-");
+    }
+}
+
+/* A row per comparison entry: the variant and its accuracy cells. */
+static void accuracy_rows(const mb_rview *v, const mb_rrows *m, mb_buf *b)
+{
+    for (size_t i = 0; i < v->n_cmps; i++) {
+        mb_rcell cells[4];
+        accuracy_cells(&v->cmps[i], cells);
+        mb__buf_puts(b, m->row);
+        m->esc(b, v->cmps[i].name);
+        mb__buf_puts(b, m->label_end);
+        for (size_t k = 0; k < 4; k++)
+            m->cell(b, &cells[k]);
+        mb__buf_puts(b, m->row_end);
+    }
+}
+
+/* A row per output of each entry's agreement.outputs; returns how many
+ * there are (b NULL: only counts them). */
+static size_t output_rows(const mb_rview *v, const mb_rrows *m, mb_buf *b)
+{
+    size_t n = 0, k;
+    const json_t *o;
+    for (size_t i = 0; i < v->n_cmps; i++)
+        json_array_foreach(mb__jget(v->cmps[i].v, "agreement.outputs"), k, o) {
+            n++;
+            if (!b)
+                continue;
+            mb__buf_puts(b, m->row);
+            m->esc(b, v->cmps[i].name);
+            mb__buf_puts(b, m->label_sep);
+            m->esc(b, mb__jstr(o, "name"));
+            mb__buf_puts(b, m->label_end);
+            for (size_t j = 0; j < m->n_keys; j++) {
+                mb_rcell c;
+                c.x = mb__jnum(o, m->keys[j]);
+                if (!isfinite(c.x) && strcmp(m->keys[j], "rel_error") == 0)
+                    c.x = mb__jnum(o, "rel_l2"); /* the name compare writes */
+                mb__fmt_num(c.x, m->sig[j], c.text, sizeof c.text);
+                m->cell(b, &c);
+            }
+            mb__buf_puts(b, m->row_end);
+        }
+    return n;
+}
+
+void mb__rview_accuracy_tables(const mb_rview *v, const mb_rrows *m,
+                               mb_buf *b)
+{
+    mb__buf_puts(b, m->acc_head);
+    accuracy_rows(v, m, b);
+    mb__buf_puts(b, m->acc_end);
+    if (!output_rows(v, m, NULL))
+        return;
+    mb__buf_puts(b, m->out_head);
+    output_rows(v, m, b);
+    mb__buf_puts(b, m->out_end);
+}
+
+mb_status mb__rview_check_docs(const json_t *const *docs, size_t n_docs,
+                               mb_err *err)
+{
+    if (n_docs == 0)
+        return mb__fail(err, MB_EINVAL, "no result document to report on");
+    for (size_t i = 0; i < n_docs; i++)
+        if (!json_is_object(docs[i]))
+            return mb__fail(err, MB_EINVAL,
+                            "result document %zu is not a JSON object", i + 1);
+    return MB_OK;
+}
+
+void mb__rcmp_figures(const mb_rcmp *c, mb_rcell f[5])
+{
+    f[0].x = mb__jnum(c->v, "significance.p");
+    mb__fmt_p(f[0].x, f[0].text, sizeof f[0].text);
+    f[1].x = mb__jnum(c->v, "memory_ratio");
+    mb__fmt_num(f[1].x, 3, f[1].text, sizeof f[1].text);
+    f[2].x = mb__jnum(c->v, "memory_delta_bytes");
+    mb__fmt_bytes(f[2].x, f[2].text, sizeof f[2].text);
+    f[3].x = mb__jnum(c->v, "size_ratio");
+    mb__fmt_num(f[3].x, 3, f[3].text, sizeof f[3].text);
+    f[4].x = c->params;
+    if (isfinite(c->params))
+        snprintf(f[4].text, sizeof f[4].text, "%.0f", c->params);
+    else
+        snprintf(f[4].text, sizeof f[4].text, "-");
 }

@@ -8,8 +8,10 @@
 #define MB_REPORT_VIEW_H
 
 #include "core/buf.h"
+#include "mbench.h"
 
 #include <jansson.h>
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -85,6 +87,11 @@ typedef struct mb_rview {
     int any_samples;
 } mb_rview;
 
+/* MB_EINVAL when there is no document or one is not a JSON object (the
+ * message names which); the writers check this first. */
+mb_status mb__rview_check_docs(const json_t *const *docs, size_t n_docs,
+                               mb_err *err);
+
 /* Builds the view; returns 0, or -1 when memory runs out (view is then
  * empty).  Free with mb__rview_free. */
 int mb__rview_build(const json_t *const *docs, size_t n_docs, mb_rview *v);
@@ -114,6 +121,67 @@ typedef struct mb_rmarkup {
  * size, then how many runs failed.  Returns 1 when something was said. */
 int mb__rview_best_sentence(const mb_rview *v, const mb_rmarkup *m,
                             mb_buf *out);
+
+/* A figure of a table cell: the number (NAN when absent) and its text. */
+typedef struct mb_rcell {
+    double x;
+    char text[64];
+} mb_rcell;
+
+/* The figures of a comparison entry's speedup row: p-value, memory ratio,
+ * memory change (bytes), size ratio, parameters; "-" when absent. */
+enum { MB_RF_P, MB_RF_MEM_RATIO, MB_RF_MEM_DELTA, MB_RF_SIZE_RATIO,
+       MB_RF_PARAMS };
+void mb__rcmp_figures(const mb_rcmp *c, mb_rcell f[5]);
+
+/* How a writer marks up the accuracy tables. */
+typedef struct mb_rrows {
+    const char *acc_head, *acc_end; /* around the accuracy rows */
+    const char *out_head, *out_end; /* around the output agreement rows */
+    void (*esc)(mb_buf *b, const char *s);      /* escapes the labels */
+    const char *row;                            /* before the variant */
+    const char *label_sep;                      /* between it and the output */
+    const char *label_end;                      /* after the labels */
+    void (*cell)(mb_buf *b, const mb_rcell *c); /* one figure */
+    const char *row_end;
+    /* the columns of the output table: agreement keys ("mae", "cosine",
+     * ...) and the significant digits of each */
+    const char *const *keys;
+    const int *sig;
+    size_t n_keys;
+} mb_rrows;
+
+/* The accuracy tables: a row per comparison entry with the variant, top-1,
+ * top-5, Δ top-1 (signed) and top-1 agreement with the baseline (4
+ * significant digits, "-" when absent); then, when any entry has
+ * agreement.outputs, a row per output with m's columns ("rel_error" falls
+ * back to the "rel_l2" that compare writes). */
+void mb__rview_accuracy_tables(const mb_rview *v, const mb_rrows *m,
+                               mb_buf *b);
+
+/* One comparison entry's verdict, worked out once for every writer. */
+typedef struct mb_rverdict {
+    const mb_rcmp *c;
+    const char *verdict; /* mb__cmp_verdict */
+    bool failed;         /* the variant did not finish */
+    bool significant;    /* faster or slower, with the speedup in words */
+    char words[160];     /* mb__speedup_words of the median speedup */
+    double p;            /* significance.p, NAN when absent */
+} mb_rverdict;
+
+/* Calls say for each comparison entry that is not a baseline, writing sep
+ * between them; returns how many were said. */
+size_t mb__rview_verdicts(const mb_rview *v, const char *sep,
+                          void (*say)(mb_buf *b, const mb_rverdict *vd),
+                          mb_buf *b);
+
+/* For a compare document measured at several batch sizes
+ * (mb__rview_batch_cmps): calls fn with the view of each size and the
+ * size, in the document's order.  False when memory runs out. */
+bool mb__rview_each_batch(const json_t *doc,
+                          void (*fn)(const mb_rview *v, int64_t batch,
+                                     void *user),
+                          void *user);
 
 /* For a compare document measured at several batch sizes: a copy of doc
  * (sharing its members) whose "comparison" is c (one entry of its
