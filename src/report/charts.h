@@ -15,13 +15,15 @@
  * b->oom, as a failed append does). */
 bool mb__chart_distribution(mb_buf *b, const mb_rview *v); /* chart-dist */
 bool mb__chart_ecdf(mb_buf *b, const mb_rview *v);         /* chart-ecdf */
-bool mb__chart_batch_throughput(mb_buf *b, const mb_rview *v); /* chart-batch-thr */
-bool mb__chart_batch_latency(mb_buf *b, const mb_rview *v);    /* chart-batch-lat */
-bool mb__chart_speedup(mb_buf *b, const mb_rview *v);      /* chart-speedup */
-bool mb__chart_memory(mb_buf *b, const mb_rview *v);       /* chart-mem */
-bool mb__chart_model_size(mb_buf *b, const mb_rview *v);   /* chart-size */
-bool mb__chart_accuracy(mb_buf *b, const mb_rview *v);     /* chart-acc */
-bool mb__chart_outputs(mb_buf *b, const mb_rview *v);      /* chart-outputs */
+bool mb__chart_batch_throughput(mb_buf *b,
+                                const mb_rview *v); /* chart-batch-thr */
+bool mb__chart_batch_latency(mb_buf *b,
+                             const mb_rview *v);         /* chart-batch-lat */
+bool mb__chart_speedup(mb_buf *b, const mb_rview *v);    /* chart-speedup */
+bool mb__chart_memory(mb_buf *b, const mb_rview *v);     /* chart-mem */
+bool mb__chart_model_size(mb_buf *b, const mb_rview *v); /* chart-size */
+bool mb__chart_accuracy(mb_buf *b, const mb_rview *v);   /* chart-acc */
+bool mb__chart_outputs(mb_buf *b, const mb_rview *v);    /* chart-outputs */
 
 /* The colour of run i: by variant when there are several variants, else
  * by run. */

@@ -64,12 +64,12 @@ static bool build_notes(mb__gate_view *v)
         if (!add_note(v, &cap, kind, text))
             return false;
     }
-    json_array_foreach(v->unmatched, i, x)
-        if (!add_note(v, &cap, "unmatched", mb__jstr(x, "reason")))
-            return false;
-    json_array_foreach(v->warnings, i, x)
-        if (!add_note(v, &cap, "warning", json_string_value(x)))
-            return false;
+    json_array_foreach(v->unmatched, i,
+                       x) if (!add_note(v, &cap, "unmatched",
+                                        mb__jstr(x, "reason"))) return false;
+    json_array_foreach(v->warnings, i,
+                       x) if (!add_note(v, &cap, "warning",
+                                        json_string_value(x))) return false;
     return true;
 }
 
@@ -85,9 +85,11 @@ mb_status mb__gate_view_build(const json_t *g, mb__gate_view *v, mb_err *err)
     v->current_src = nz(mb__jstr(g, "current.source"));
     v->paired = json_is_true(json_object_get(g, "paired"));
     v->alpha = mb__jnum(g, "method.alpha");
-    static const char *const method[][2] = {
-        {"unit", "Unit of replication"}, {"test", "Test"},
-        {"ci", "Interval"}, {"rule", "Rule"}, {"figures", "Other figures"}};
+    static const char *const method[][2] = {{"unit", "Unit of replication"},
+                                            {"test", "Test"},
+                                            {"ci", "Interval"},
+                                            {"rule", "Rule"},
+                                            {"figures", "Other figures"}};
     const json_t *m = json_object_get(g, "method");
     for (size_t i = 0; i < sizeof method / sizeof method[0]; i++)
         if (mb__jstr(m, method[i][0])) {
@@ -119,8 +121,8 @@ mb_status mb__gate_view_build(const json_t *g, mb__gate_view *v, mb_err *err)
             const json_t *ci = json_object_get(x, "ci95");
             r->model = nz(mb__jstr(c, "model"));
             r->variant = nz(mb__jstr(c, "variant"));
-            r->batch = (long long)json_integer_value(
-                json_object_get(c, "batch_size"));
+            r->batch =
+                (long long)json_integer_value(json_object_get(c, "batch_size"));
             r->metric = nz(mb__jstr(x, "metric"));
             r->verdict = nz(mb__jstr(x, "verdict"));
             r->reason = nz(mb__jstr(x, "reason"));
@@ -174,11 +176,11 @@ static const struct gate_col {
     bool num;
     const char *console;
 } gate_cols[] = {
-    {"model", false, "%-24.24s "},  {"variant", false, "%-16.16s "},
-    {"batch", true, "%5s  "},       {"metric", false, "%-10s "},
-    {"baseline", true, "%12s "},    {"current", true, "%12s "},
-    {"change", true, "%8s "},       {"95% CI", true, "%17s "},
-    {"p", true, "%8s  "},           {"verdict", false, "%s\n"},
+    {"model", false, "%-24.24s "}, {"variant", false, "%-16.16s "},
+    {"batch", true, "%5s  "},      {"metric", false, "%-10s "},
+    {"baseline", true, "%12s "},   {"current", true, "%12s "},
+    {"change", true, "%8s "},      {"95% CI", true, "%17s "},
+    {"p", true, "%8s  "},          {"verdict", false, "%s\n"},
 };
 #define N_GATE_COLS (sizeof gate_cols / sizeof *gate_cols)
 
@@ -196,9 +198,9 @@ static void row_cells(const mb__gate_row *r, cells *c)
     mb__fmt_change(r->ratio, c->change, sizeof c->change);
     mb__fmt_change_ci(r->ci_lo, r->ci_hi, c->ci, sizeof c->ci);
     mb__fmt_p_short(r->p, c->p, sizeof c->p);
-    const char *s[N_GATE_COLS] = {r->model,  r->variant, c->batch, r->metric,
-                                  c->base,   c->cur,     c->change, c->ci,
-                                  c->p,      r->verdict};
+    const char *s[N_GATE_COLS] = {r->model, r->variant, c->batch,  r->metric,
+                                  c->base,  c->cur,     c->change, c->ci,
+                                  c->p,     r->verdict};
     memcpy(c->s, s, sizeof s);
 }
 
@@ -216,13 +218,11 @@ static void html_code(mb_buf *b, const char *s)
     mb__buf_puts(b, "</code>");
 }
 
-static const markup md_markup = {mb__md_escape, mb__md_code, "- ", ": ",
-                                 "\n"};
+static const markup md_markup = {mb__md_escape, mb__md_code, "- ", ": ", "\n"};
 static const markup html_markup = {mb__html_escape, html_code, "<li><b>",
                                    "</b>: ", "</li>"};
 
-static void item(mb_buf *b, const markup *m, const char *key,
-                 const char *val)
+static void item(mb_buf *b, const markup *m, const char *key, const char *val)
 {
     mb__buf_puts(b, m->item);
     m->esc(b, key);
@@ -284,7 +284,7 @@ static void gate_console(mb_buf *out, const mb__gate_view *v)
                    "the 95%% CI of current/baseline beyond the threshold; "
                    "pass = CI within it\n\n",
                    v->paired ? "paired t (round by round)"
-                            : "Welch t on the log per-process figures,",
+                             : "Welch t on the log per-process figures,",
                    v->alpha);
     for (size_t k = 0; k < N_GATE_COLS; k++)
         mb__buf_printf(out, gate_cols[k].console, gate_cols[k].head);
@@ -363,14 +363,13 @@ static void gate_html(mb_buf *out, const mb__gate_view *v)
 {
     const char *title = mb__gate_verdict_title(v->verdict);
     int good = strcmp(title, "PASS") == 0;
-    mb__buf_puts(out,
-                 "<!DOCTYPE html>\n<html lang=\"en\"><head><meta "
-                 "charset=\"utf-8\">\n<meta name=\"viewport\" "
-                 "content=\"width=device-width,initial-scale=1\">\n"
-                 "<meta http-equiv=\"Content-Security-Policy\" "
-                 "content=\"default-src 'none'; style-src "
-                 "'unsafe-inline'\">\n<meta name=\"color-scheme\" "
-                 "content=\"light dark\">\n<title>mbench gate: ");
+    mb__buf_puts(out, "<!DOCTYPE html>\n<html lang=\"en\"><head><meta "
+                      "charset=\"utf-8\">\n<meta name=\"viewport\" "
+                      "content=\"width=device-width,initial-scale=1\">\n"
+                      "<meta http-equiv=\"Content-Security-Policy\" "
+                      "content=\"default-src 'none'; style-src "
+                      "'unsafe-inline'\">\n<meta name=\"color-scheme\" "
+                      "content=\"light dark\">\n<title>mbench gate: ");
     mb__html_escape(out, title);
     mb__buf_puts(out, "</title>\n<style>\n");
     for (size_t i = 0; mb_html_css[i]; i++)
@@ -408,10 +407,11 @@ static void gate_html(mb_buf *out, const mb__gate_view *v)
                       "</summary><ul>");
     method(out, &html_markup, v);
     mb__buf_printf(out, "<li><b>alpha</b>: %g</li></ul></details>\n", v->alpha);
-    mb__buf_printf(out, "<footer>Generated by mbench %s from a gate verdict "
-                        "(schema mbench.gate/1), embedded below as JSON."
-                        "</footer>\n</main>\n<script "
-                        "type=\"application/json\" id=\"mbench-data\">\n",
+    mb__buf_printf(out,
+                   "<footer>Generated by mbench %s from a gate verdict "
+                   "(schema mbench.gate/1), embedded below as JSON."
+                   "</footer>\n</main>\n<script "
+                   "type=\"application/json\" id=\"mbench-data\">\n",
                    mb_version());
     mb__json_script_embed(out, v->doc);
     mb__buf_puts(out, "\n</script>\n</body></html>\n");

@@ -27,8 +27,10 @@ static void put_speedup(mb_buf *b, const json_t *s)
     mb__buf_printf(b, "%.2fx", v);
     const json_t *ci = json_object_get(s, "ci95");
     if (json_is_array(ci) && json_array_size(ci) == 2 &&
-        json_is_number(json_array_get(ci, 0)) && json_is_number(json_array_get(ci, 1)))
-        mb__buf_printf(b, " [%.2f, %.2f]", json_number_value(json_array_get(ci, 0)),
+        json_is_number(json_array_get(ci, 0)) &&
+        json_is_number(json_array_get(ci, 1)))
+        mb__buf_printf(b, " [%.2f, %.2f]",
+                       json_number_value(json_array_get(ci, 0)),
                        json_number_value(json_array_get(ci, 1)));
 }
 
@@ -54,8 +56,11 @@ static void verdict_line(mb_buf *b, const mb_rview *v)
     mb__buf_puts(b, "**Verdict:** ");
     if (!mb__rview_verdicts(v, "; ", say_md, b)) {
         /* plain runs: fastest median and best throughput */
-        static const mb_rmarkup md = {mb__md_escape, "lowest median latency ",
-                                      "", "", "%zu run%s **FAILED**",
+        static const mb_rmarkup md = {mb__md_escape,
+                                      "lowest median latency ",
+                                      "",
+                                      "",
+                                      "%zu run%s **FAILED**",
                                       "no runs"};
         mb__rview_best_sentence(v, &md, b);
     }
@@ -91,7 +96,8 @@ static void summary_table(mb_buf *b, const mb_rview *v)
         mb__buf_puts(b, "| ");
         mb__md_escape(b, r->variant);
         for (size_t c = 0; c < v->n_cmps; c++)
-            if (v->cmps[c].is_baseline && strcmp(v->cmps[c].name, r->variant) == 0) {
+            if (v->cmps[c].is_baseline &&
+                strcmp(v->cmps[c].name, r->variant) == 0) {
                 mb__buf_puts(b, " (baseline)");
                 break;
             }
@@ -107,10 +113,11 @@ static void summary_table(mb_buf *b, const mb_rview *v)
                            mb__fmt_ms(r->ci_hi, t3, sizeof t3));
         for (size_t c = 0; c < sizeof md_cols / sizeof md_cols[0]; c++)
             mb__buf_printf(b, " | %s",
-                           mb__field_cell(mb__field_find(md_cols[c].field), r, 1,
-                                          t1, sizeof t1));
+                           mb__field_cell(mb__field_find(md_cols[c].field), r,
+                                          1, t1, sizeof t1));
         if (isfinite(r->run_cv))
-            mb__buf_printf(b, " | %.1f%% (%d) | ", r->run_cv * 100, r->processes);
+            mb__buf_printf(b, " | %.1f%% (%d) | ", r->run_cv * 100,
+                           r->processes);
         else
             mb__buf_printf(b, " | - (%d) | ", r->processes ? r->processes : 1);
         if (strcmp(r->status, "ok") == 0) {
@@ -135,12 +142,14 @@ static void speedup_table(mb_buf *b, const mb_rview *v, int64_t batch)
         mb__buf_printf(b, "### Speedups at batch %" PRId64 "\n\n", batch);
     else
         mb__buf_puts(b, "### Speedups\n\n");
-    mb__buf_puts(b, "Speedup = baseline latency / variant latency (higher is "
-                    "faster), with 95% confidence intervals (Student t over processes,\n"
-                    "docs/STATISTICS.md).\n\n"
-                    "| variant | baseline | median speedup [95% CI] | p99 speedup "
-                    "[95% CI] | p-value | memory ratio | size ratio | parameters | verdict |\n"
-                    "|---|---|--:|--:|--:|--:|--:|--:|---|\n");
+    mb__buf_puts(
+        b, "Speedup = baseline latency / variant latency (higher is "
+           "faster), with 95% confidence intervals (Student t over processes,\n"
+           "docs/STATISTICS.md).\n\n"
+           "| variant | baseline | median speedup [95% CI] | p99 speedup "
+           "[95% CI] | p-value | memory ratio | size ratio | parameters | "
+           "verdict |\n"
+           "|---|---|--:|--:|--:|--:|--:|--:|---|\n");
     for (size_t i = 0; i < v->n_cmps; i++) {
         const mb_rcmp *c = &v->cmps[i];
         mb__buf_puts(b, "| ");
@@ -182,18 +191,23 @@ static const char *const md_agreement_keys[] = {
 static const int md_agreement_sig[] = {4, 4, 4, 4, 4, 4, 4};
 static const mb_rrows md_rows = {
     "### Accuracy\n\n"
-                    "| variant | top-1 | top-5 | Δ top-1 | top-1 agreement with "
-                    "baseline |\n|---|--:|--:|--:|--:|\n",
+    "| variant | top-1 | top-5 | Δ top-1 | top-1 agreement with "
+    "baseline |\n|---|--:|--:|--:|--:|\n",
     "\n",
     "#### Output agreement with the baseline\n\n"
-                    "| variant | output | MAE | RMSE | max abs | rel. error | "
-                    "cosine | PSNR dB | SSIM |\n"
-                    "|---|---|--:|--:|--:|--:|--:|--:|--:|\n",
+    "| variant | output | MAE | RMSE | max abs | rel. error | "
+    "cosine | PSNR dB | SSIM |\n"
+    "|---|---|--:|--:|--:|--:|--:|--:|--:|\n",
     "\n",
-    mb__md_escape, "| ", " | ", "", md_cell, " |\n",
-    md_agreement_keys, md_agreement_sig,
+    mb__md_escape,
+    "| ",
+    " | ",
+    "",
+    md_cell,
+    " |\n",
+    md_agreement_keys,
+    md_agreement_sig,
     sizeof md_agreement_keys / sizeof *md_agreement_keys};
-
 
 /* batch > 0 names the batch size after the variant; *header counts the
  * lines written (the heading comes with the first). */
@@ -204,10 +218,13 @@ static void recommendations(mb_buf *b, const mb_rview *v, int64_t batch,
         const mb_rcmp *c = &v->cmps[i];
         size_t k;
         const json_t *r;
-        json_array_foreach(json_object_get(c->v, "recommendations"), k, r) {
+        json_array_foreach(json_object_get(c->v, "recommendations"), k, r)
+        {
             if (!(*header)++)
                 mb__buf_puts(b, "### Recommendations\n\n");
-            mb__buf_puts(b, json_is_true(json_object_get(r, "ok")) ? "- ✅ " : "- ⚠️ ");
+            mb__buf_puts(b, json_is_true(json_object_get(r, "ok"))
+                                ? "- ✅ "
+                                : "- ⚠️ ");
             mb__md_escape(b, c->name);
             if (batch > 0)
                 mb__buf_printf(b, " (batch %" PRId64 ")", batch);

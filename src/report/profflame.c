@@ -88,7 +88,8 @@ void mb__profile_svg(const json_t *p, const char *title, mb_buf *b)
                    "width=\"%.0f\" height=\"%.0f\" viewBox=\"0 0 %.0f %.0f\" "
                    "role=\"img\">\n",
                    SVG_W, height, SVG_W, height);
-    mb__buf_puts(b, "<rect width=\"100%\" height=\"100%\" fill=\"#fdfdf8\"/>\n");
+    mb__buf_puts(b,
+                 "<rect width=\"100%\" height=\"100%\" fill=\"#fdfdf8\"/>\n");
     mb__buf_printf(b,
                    "<text x=\"%.0f\" y=\"22\" font-size=\"15\" "
                    "font-family=\"sans-serif\">Kernel time: ",
@@ -101,16 +102,19 @@ void mb__profile_svg(const json_t *p, const char *title, mb_buf *b)
     box(b, PAD, TOP, total > 0 ? width : 0, "rgb(230,160,60)",
         title ? title : "model", tip);
     double x = PAD;
-    json_array_foreach(ops, i, o) {
+    json_array_foreach(ops, i, o)
+    {
         const char *op = jstr(o, "op_type");
         double w = mb__jnum(o, "total_ns") * scale;
-        snprintf(tip, sizeof tip, "%s: %.3f ms per run, %.1f%% of model_run, %.1f calls per run",
-                 op, mb__jnum(o, "per_run_ns") / 1e6, 100 * mb__jnum(o, "share"),
-                 mb__jnum(o, "calls_per_run"));
+        snprintf(tip, sizeof tip,
+                 "%s: %.3f ms per run, %.1f%% of model_run, %.1f calls per run",
+                 op, mb__jnum(o, "per_run_ns") / 1e6,
+                 100 * mb__jnum(o, "share"), mb__jnum(o, "calls_per_run"));
         colour(op, 0, fill);
         box(b, x, TOP + ROW_H, w, fill, op, tip);
         double nx = x;
-        json_array_foreach(nodes, j, n) {
+        json_array_foreach(nodes, j, n)
+        {
             if (strcmp(jstr(n, "op_type"), op) != 0)
                 continue;
             double nw = mb__jnum(n, "total_ns") * scale;
@@ -152,13 +156,12 @@ static void page_head(mb_buf *b, const char *h1, const char *title,
                     "charset=\"utf-8\"><title>mbench profile: ");
     mb__html_escape(b, title);
     mb__buf_puts(
-        b,
-        "</title>\n<style>body{font-family:sans-serif;margin:2em;color:#222}"
-        "table{border-collapse:collapse;margin:1em 0}td,th{border:1px solid "
-        "#ccc;padding:3px 8px;font-size:13px}th{background:#f3f3f3}"
-        "td.n{text-align:right;font-family:monospace}.bar{display:inline-"
-        "block;height:10px;background:#d9822b}.note{color:#555;font-size:"
-        "13px}</style></head><body>\n<h1>");
+        b, "</title>\n<style>body{font-family:sans-serif;margin:2em;color:#222}"
+           "table{border-collapse:collapse;margin:1em 0}td,th{border:1px solid "
+           "#ccc;padding:3px 8px;font-size:13px}th{background:#f3f3f3}"
+           "td.n{text-align:right;font-family:monospace}.bar{display:inline-"
+           "block;height:10px;background:#d9822b}.note{color:#555;font-size:"
+           "13px}</style></head><body>\n<h1>");
     mb__html_escape(b, h1);
     mb__html_escape(b, title);
     mb__buf_puts(b, "</h1>\n");
@@ -196,8 +199,9 @@ void mb__profile_html(const json_t *p, const char *title, const json_t *env,
                    100 * mb__jnum(rec, "kernel_sum_median_ns") / run);
     mb__buf_puts(b, "<tr><td>framework overhead</td>");
     td_num(b, "%.3f", mb__jnum(rec, "framework_overhead_median_ns") / 1e6);
-    mb__buf_printf(b, "<td>%.1f%% of model_run: inside Run, outside "
-                      "kernels</td></tr>\n",
+    mb__buf_printf(b,
+                   "<td>%.1f%% of model_run: inside Run, outside "
+                   "kernels</td></tr>\n",
                    100 * mb__jnum(rec, "framework_overhead_median_ns") / run);
     mb__buf_puts(b, "<tr><td>model_run (profiled)</td>");
     td_num(b, "%.3f", run / 1e6);
@@ -229,7 +233,8 @@ void mb__profile_html(const json_t *p, const char *title, const json_t *env,
         mb__buf_puts(b, "<table><tr><th>per inference</th><th>value</th></tr>");
         const char *key;
         json_t *v;
-        json_object_foreach((json_t *)pi, key, v) {
+        json_object_foreach((json_t *)pi, key, v)
+        {
             mb__buf_puts(b, "<tr>");
             td_text(b, key);
             td_num(b, "%.0f", json_is_number(v) ? json_number_value(v) : NAN);
@@ -243,7 +248,8 @@ void mb__profile_html(const json_t *p, const char *title, const json_t *env,
         mb__html_escape(b, c ? jstr(c, "reason") : "not measured");
         mb__buf_puts(b, "</p>\n");
     }
-    mb__buf_puts(b, "<p class=note>Made by mbench profile.</p>\n</body></html>\n");
+    mb__buf_puts(b,
+                 "<p class=note>Made by mbench profile.</p>\n</body></html>\n");
 }
 
 void mb__profile_compare_html(const json_t *c, const json_t *env, mb_buf *b)
@@ -251,23 +257,16 @@ void mb__profile_compare_html(const json_t *c, const json_t *env, mb_buf *b)
     char title[600];
     snprintf(title, sizeof title, "%s vs %s", jstr(c, "a"), jstr(c, "b"));
     page_head(b, "Profile comparison: ", title, env);
-    double sp = mb__jnum(c, "speedup");
-    mb__buf_puts(b, "<p>A = ");
-    mb__html_escape(b, jstr(c, "a"));
-    mb__buf_printf(b, ": model_run %.3f ms; B = ",
-                   mb__jnum(c, "a_model_run_ns") / 1e6);
-    mb__html_escape(b, jstr(c, "b"));
-    mb__buf_printf(b, ": model_run %.3f ms", mb__jnum(c, "b_model_run_ns") / 1e6);
-    if (isfinite(sp) && sp > 0)
-        mb__buf_printf(b, "; <b>B is %.2fx %s than A</b>", sp >= 1 ? sp : 1 / sp,
-                       sp >= 1 ? "faster" : "slower");
+    mb__buf_puts(b, "<p>");
+    mb__profile_cmp_sentence(b, MB_PF_HTML, c);
     mb__buf_puts(b, " (mean profiled time per run).</p>\n<h2>Where the change "
                     "comes from</h2>\n");
     mb__profile_table(b, MB_PF_HTML, MB_PT_CMP_ROWS, json_object_get(c, "rows"),
                       0);
     const json_t *q = json_object_get(c, "qdq");
-    mb__buf_printf(b, "<p>Quantize/DequantizeLinear: A %.3f ms, B "
-                      "%.3f ms per run.</p>\n",
+    mb__buf_printf(b,
+                   "<p>Quantize/DequantizeLinear: A %.3f ms, B "
+                   "%.3f ms per run.</p>\n",
                    mb__jnum(q, "a_ns") / 1e6, mb__jnum(q, "b_ns") / 1e6);
     if (json_array_size(json_object_get(c, "pairs"))) {
         mb__buf_puts(b, "<h2>Replaced operators</h2>\n");

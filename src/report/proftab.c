@@ -126,17 +126,8 @@ static void md_work(mb_buf *b, const json_t *p)
 
 static void md_comparison(mb_buf *b, const json_t *c)
 {
-    mb__buf_puts(b, "### Comparison (mean profiled time per run)\n\nA = ");
-    mb__md_escape(b, mb__jstr(c, "a"));
-    mb__buf_printf(
-        b, ": model\\_run %.3f ms; B = ", mb__jnum(c, "a_model_run_ns") / 1e6);
-    mb__md_escape(b, mb__jstr(c, "b"));
-    mb__buf_printf(b, ": model\\_run %.3f ms",
-                   mb__jnum(c, "b_model_run_ns") / 1e6);
-    double sp = mb__jnum(c, "speedup");
-    if (isfinite(sp) && sp > 0)
-        mb__buf_printf(b, "; **B is %.2fx %s than A**", sp >= 1 ? sp : 1 / sp,
-                       sp >= 1 ? "faster" : "slower");
+    mb__buf_puts(b, "### Comparison (mean profiled time per run)\n\n");
+    mb__profile_cmp_sentence(b, MB_PF_MD, c);
     mb__buf_puts(b, ".\n\n");
     mb__profile_table(b, MB_PF_MD, MB_PT_CMP_ROWS, json_object_get(c, "rows"),
                       0);

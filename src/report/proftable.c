@@ -73,9 +73,11 @@ static const struct {
     const col *cols;
     size_t n;
 } tables[] = {
-    [MB_PT_OP_TYPES] = {op_type_cols, sizeof op_type_cols / sizeof *op_type_cols},
+    [MB_PT_OP_TYPES] = {op_type_cols,
+                        sizeof op_type_cols / sizeof *op_type_cols},
     [MB_PT_NODES] = {node_cols, sizeof node_cols / sizeof *node_cols},
-    [MB_PT_CMP_ROWS] = {cmp_row_cols, sizeof cmp_row_cols / sizeof *cmp_row_cols},
+    [MB_PT_CMP_ROWS] = {cmp_row_cols,
+                        sizeof cmp_row_cols / sizeof *cmp_row_cols},
     [MB_PT_CMP_PAIRS] = {cmp_pair_cols,
                          sizeof cmp_pair_cols / sizeof *cmp_pair_cols},
 };
@@ -185,9 +187,10 @@ static void header(mb_buf *b, mb__pformat f, const col *cols, size_t n)
     mb__buf_puts(b, " |\n|");
     for (size_t i = 0; i < n; i++)
         if (cols[i].head[f])
-            mb__buf_puts(b, cols[i].kind == COL_TEXT || cols[i].kind == COL_SHAPES
-                                ? "---|"
-                                : "--:|");
+            mb__buf_puts(b,
+                         cols[i].kind == COL_TEXT || cols[i].kind == COL_SHAPES
+                             ? "---|"
+                             : "--:|");
     mb__buf_puts(b, "\n");
 }
 
@@ -232,8 +235,8 @@ static const struct figure {
     {"machine peak GFLOP/s", "work.peak_gflops_per_s", COL_NUM, "%.1f",
      "work.peak_basis", false},
     {"share of peak", "work.peak_share", COL_SHARE, NULL, NULL, false},
-    {"memory bandwidth (triad, GB/s)", "machine.triad.all_cores_gbps",
-     COL_NUM, "%.1f", NULL, false},
+    {"memory bandwidth (triad, GB/s)", "machine.triad.all_cores_gbps", COL_NUM,
+     "%.1f", NULL, false},
 };
 
 void mb__profile_work_table(mb_buf *b, mb__pformat f, const json_t *profile)
@@ -258,4 +261,21 @@ void mb__profile_work_table(mb_buf *b, mb__pformat f, const json_t *profile)
         mb__buf_puts(b, md ? " |\n" : "</tr>");
     }
     mb__buf_puts(b, md ? "\n" : "</table>\n");
+}
+
+void mb__profile_cmp_sentence(mb_buf *b, mb__pformat f, const json_t *c)
+{
+    bool md = f == MB_PF_MD;
+    const char *run = md ? "model\\_run" : "model_run";
+    mb__buf_puts(b, "A = ");
+    esc(b, f, mb__jstr(c, "a"));
+    mb__buf_printf(b, ": %s %.3f ms; B = ", run,
+                   mb__jnum(c, "a_model_run_ns") / 1e6);
+    esc(b, f, mb__jstr(c, "b"));
+    mb__buf_printf(b, ": %s %.3f ms", run, mb__jnum(c, "b_model_run_ns") / 1e6);
+    double sp = mb__jnum(c, "speedup");
+    if (isfinite(sp) && sp > 0)
+        mb__buf_printf(b, "; %sB is %.2fx %s than A%s", md ? "**" : "<b>",
+                       sp >= 1 ? sp : 1 / sp, sp >= 1 ? "faster" : "slower",
+                       md ? "**" : "</b>");
 }

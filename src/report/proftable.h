@@ -32,10 +32,14 @@ void mb__profile_table(mb_buf *b, mb__pformat f, mb__ptable t,
  * also the share of kernel time without an estimate). */
 void mb__profile_work_table(mb_buf *b, mb__pformat f, const json_t *profile);
 
+/* The sentence of a comparison (mb__profile_compare): "A = a: model_run
+ * 1.234 ms; B = b: model_run 0.617 ms; B is 2.00x faster than A" (the
+ * last part in bold, when there is a speedup). */
+void mb__profile_cmp_sentence(mb_buf *b, mb__pformat f, const json_t *cmp);
+
 /* One number cell with printf format fmt ("-" when x is not finite): the
  * bare text in Markdown, a right-aligned <td> in HTML. */
-void mb__profile_cell_num(mb_buf *b, mb__pformat f, const char *fmt,
-                          double x);
+void mb__profile_cell_num(mb_buf *b, mb__pformat f, const char *fmt, double x);
 /* One share cell (0.25 is 25%): "25.0%" in Markdown, a bar and the
  * percentage in HTML; "-" when not finite. */
 void mb__profile_cell_share(mb_buf *b, mb__pformat f, double share);

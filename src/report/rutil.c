@@ -11,24 +11,37 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* The character entities of HTML; Markdown uses those of < > & too. */
+static const char *entity(unsigned char c)
+{
+    switch (c) {
+    case '&':
+        return "&amp;";
+    case '<':
+        return "&lt;";
+    case '>':
+        return "&gt;";
+    case '"':
+        return "&quot;";
+    case '\'':
+        return "&#39;";
+    default:
+        return NULL;
+    }
+}
+
 void mb__html_escape(mb_buf *b, const char *s)
 {
     if (!s)
         return;
     for (; *s; s++) {
         unsigned char c = (unsigned char)*s;
-        switch (c) {
-        case '&': mb__buf_puts(b, "&amp;"); break;
-        case '<': mb__buf_puts(b, "&lt;"); break;
-        case '>': mb__buf_puts(b, "&gt;"); break;
-        case '"': mb__buf_puts(b, "&quot;"); break;
-        case '\'': mb__buf_puts(b, "&#39;"); break;
-        default:
-            if (c < 0x20 && c != '\n' && c != '\t')
-                mb__buf_putc(b, ' ');
-            else
-                mb__buf_putc(b, (char)c);
-        }
+        if (entity(c))
+            mb__buf_puts(b, entity(c));
+        else if (c < 0x20 && c != '\n' && c != '\t')
+            mb__buf_putc(b, ' ');
+        else
+            mb__buf_putc(b, (char)c);
     }
 }
 
@@ -43,12 +56,8 @@ void mb__md_escape(mb_buf *b, const char *s)
         if (strchr("\\`*_|[]#~$", c) && c) {
             mb__buf_putc(b, '\\');
             mb__buf_putc(b, (char)c);
-        } else if (c == '<') {
-            mb__buf_puts(b, "&lt;");
-        } else if (c == '>') {
-            mb__buf_puts(b, "&gt;");
-        } else if (c == '&') {
-            mb__buf_puts(b, "&amp;");
+        } else if (strchr("<>&", c) && c) {
+            mb__buf_puts(b, entity(c));
         } else if (c < 0x20 || c == 0x7f) {
             mb__buf_putc(b, ' ');
         } else {
@@ -102,7 +111,8 @@ void mb__json_script_embed(mb_buf *b, const json_t *doc)
             mb__buf_puts(b, "\\u0026");
         else if (c == 0xe2 && (unsigned char)p[1] == 0x80 &&
                  ((unsigned char)p[2] == 0xa8 || (unsigned char)p[2] == 0xa9)) {
-            mb__buf_puts(b, (unsigned char)p[2] == 0xa8 ? "\\u2028" : "\\u2029");
+            mb__buf_puts(b,
+                         (unsigned char)p[2] == 0xa8 ? "\\u2028" : "\\u2029");
             p += 2;
         } else
             mb__buf_putc(b, (char)c);
@@ -199,9 +209,8 @@ void mb__put_dims(mb_buf *b, const json_t *dims, const char *open,
     size_t i;
     const json_t *d;
     mb__buf_puts(b, open);
-    json_array_foreach(dims, i, d)
-        mb__buf_printf(b, "%s%" JSON_INTEGER_FORMAT, i ? "," : "",
-                       json_integer_value(d));
+    json_array_foreach(dims, i, d) mb__buf_printf(
+        b, "%s%" JSON_INTEGER_FORMAT, i ? "," : "", json_integer_value(d));
     mb__buf_puts(b, close);
 }
 
@@ -222,8 +231,12 @@ char *mb__speedup_words(const json_t *speedup, char *out, size_t len)
     const json_t *ci = json_object_get(speedup, "ci95");
     double lo = NAN, hi = NAN;
     if (json_array_size(ci) == 2) {
-        lo = json_is_number(json_array_get(ci, 0)) ? json_number_value(json_array_get(ci, 0)) : NAN;
-        hi = json_is_number(json_array_get(ci, 1)) ? json_number_value(json_array_get(ci, 1)) : NAN;
+        lo = json_is_number(json_array_get(ci, 0))
+                 ? json_number_value(json_array_get(ci, 0))
+                 : NAN;
+        hi = json_is_number(json_array_get(ci, 1))
+                 ? json_number_value(json_array_get(ci, 1))
+                 : NAN;
     }
     if (!(s > 0)) {
         snprintf(out, len, "%s", "");
@@ -233,7 +246,8 @@ char *mb__speedup_words(const json_t *speedup, char *out, size_t len)
     double v = slower ? 1 / s : s;
     double a = slower ? 1 / hi : lo, b = slower ? 1 / lo : hi;
     if (isfinite(a) && isfinite(b) && a > 0)
-        snprintf(out, len, "%.2f× %s (95%% CI %.2f–%.2f×)", v, slower ? "slower" : "faster", a, b);
+        snprintf(out, len, "%.2f× %s (95%% CI %.2f–%.2f×)", v,
+                 slower ? "slower" : "faster", a, b);
     else
         snprintf(out, len, "%.2f× %s", v, slower ? "slower" : "faster");
     return out;
@@ -276,9 +290,10 @@ bool mb__fmt_scaled(double x, double mag, const mb_scale *steps, size_t n,
 
 void mb__fmt_count(double n, char *buf, size_t len)
 {
-    static const mb_scale steps[] = {
-        {1e9, 1e9, "%.2fG"}, {1e6, 1e6, "%.2fM"},
-        {1e4, 1e3, "%.1fK"}, {-INFINITY, 1, "%.0f"}};
+    static const mb_scale steps[] = {{1e9, 1e9, "%.2fG"},
+                                     {1e6, 1e6, "%.2fM"},
+                                     {1e4, 1e3, "%.1fK"},
+                                     {-INFINITY, 1, "%.0f"}};
     if (!isfinite(n))
         snprintf(buf, len, "-");
     else

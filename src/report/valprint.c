@@ -44,8 +44,7 @@ static const struct metric_line {
      true},
 };
 
-static void metric_line(mb_buf *f, const json_t *m,
-                        const struct metric_line *l)
+static void metric_line(mb_buf *f, const json_t *m, const struct metric_line *l)
 {
     char b[5][64];
     const char *t[5];

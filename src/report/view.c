@@ -42,8 +42,7 @@ static bool add_warning(mb_rview *v, size_t *cap, mb_buf *w, const char *s)
 
 /* The index of the series called name in *index, adding it when new.
  * False when memory runs out. */
-static bool series_index(mb_rview *v, size_t *cap, const char *name,
-                         int *index)
+static bool series_index(mb_rview *v, size_t *cap, const char *name, int *index)
 {
     for (size_t i = 0; i < v->n_series; i++)
         if (strcmp(v->series[i], name) == 0) {
@@ -64,7 +63,6 @@ static bool in_count_range(double x)
 {
     return isfinite(x) && x >= 0 && x <= 9007199254740992.0;
 }
-
 
 /* A field of mb_rrun read from a dotted path of the run as recorded: a
  * string (const char *) or a number (double).  The fallbacks and the
@@ -111,8 +109,7 @@ static const struct run_field {
     {offsetof(mb_rrun, rss_peak), "memory.rss_peak_bytes", true},
 };
 
-void mb__rrun_fill(mb_rrun *r, const json_t *doc, size_t di,
-                   const json_t *run)
+void mb__rrun_fill(mb_rrun *r, const json_t *doc, size_t di, const json_t *run)
 {
     memset(r, 0, sizeof *r);
     for (size_t i = 0; i < sizeof run_fields / sizeof *run_fields; i++) {
@@ -161,13 +158,14 @@ void mb__rrun_fill(mb_rrun *r, const json_t *doc, size_t di,
         r->file_bytes = r->model_file_bytes;
     double lo = mb__jnum(run, "latency.outliers.low");
     double hi = mb__jnum(run, "latency.outliers.high");
-    r->outliers = (size_t)((in_count_range(lo) ? lo : 0) +
-                           (in_count_range(hi) ? hi : 0));
+    r->outliers =
+        (size_t)((in_count_range(lo) ? lo : 0) + (in_count_range(hi) ? hi : 0));
     r->leak = json_is_true(mb__jget(run, "memory.leak.suspected"));
     const json_t *ins = json_object_get(run, "inputs");
     size_t i;
     const json_t *in;
-    json_array_foreach(ins, i, in) {
+    json_array_foreach(ins, i, in)
+    {
         const char *src = mb__jstr(in, "source");
         if (src && strcmp(src, "synthetic") == 0)
             r->synthetic = 1;
@@ -234,8 +232,9 @@ static void leak_warning(const mb_rrun *r, const char *label, mb_buf *w)
 {
     double slope = mb__jnum(r->run, "memory.leak.slope_bytes_per_iter");
     if (r->leak)
-        mb__buf_printf(w, "leak suspected: %s grows by %.0f bytes per "
-                          "iteration",
+        mb__buf_printf(w,
+                       "leak suspected: %s grows by %.0f bytes per "
+                       "iteration",
                        label, isfinite(slope) ? slope : 0.0);
 }
 
@@ -253,7 +252,8 @@ static bool derive_warnings(mb_rview *v, size_t *wcap,
     for (size_t d = 0; d < n_docs; d++) {
         size_t i;
         const json_t *dw;
-        json_array_foreach(json_object_get(docs[d], "warnings"), i, dw) {
+        json_array_foreach(json_object_get(docs[d], "warnings"), i, dw)
+        {
             const char *s = json_string_value(dw);
             if (s && (strstr(s, "random") || strstr(s, "synthetic")))
                 have_random = true;
@@ -323,8 +323,7 @@ static void fill_cmp(void *item, const json_t *cv, const fill_ctx *cx)
     c->speedup = mb__jnum(cv, "speedup_median.value");
     c->speedup_lo = c->speedup_hi = NAN;
     const json_t *sci = mb__jget(cv, "speedup_median.ci95");
-    if (json_array_size(sci) == 2 &&
-        json_is_number(json_array_get(sci, 0)) &&
+    if (json_array_size(sci) == 2 && json_is_number(json_array_get(sci, 0)) &&
         json_is_number(json_array_get(sci, 1))) {
         c->speedup_lo = json_number_value(json_array_get(sci, 0));
         c->speedup_hi = json_number_value(json_array_get(sci, 1));
@@ -335,8 +334,7 @@ static void fill_cmp(void *item, const json_t *cv, const fill_ctx *cx)
     c->top5 = mb__jnum(cv, "accuracy.top5");
     c->delta_top1 = mb__jnum(cv, "accuracy.delta_top1");
     c->agree_top1 = mb__jnum(cv, "agreement.top1");
-    c->has_agreement =
-        json_is_object(json_object_get(cv, "agreement"));
+    c->has_agreement = json_is_object(json_object_get(cv, "agreement"));
     c->recommendations = json_object_get(cv, "recommendations");
     c->params = NAN;
     for (size_t j = 0; j < cx->v->n_runs && !isfinite(c->params); j++)
@@ -357,7 +355,8 @@ static bool push_objects(const json_t *arr, void **items, size_t *n,
 {
     size_t i;
     const json_t *o;
-    json_array_foreach(arr, i, o) {
+    json_array_foreach(arr, i, o)
+    {
         if (!json_is_object(o))
             continue;
         if (!mb__grow(items, cap, *n + 1, size))
@@ -376,8 +375,8 @@ int mb__rview_build(const json_t *const *docs, size_t n_docs, mb_rview *v)
         if (!push_objects(json_object_get(docs[d], "runs"), (void **)&v->runs,
                           &v->n_runs, &rcap, sizeof *v->runs, fill_run, &cx) ||
             !push_objects(mb__jget(docs[d], "comparison.variants"),
-                          (void **)&v->cmps, &v->n_cmps, &ccap,
-                          sizeof *v->cmps, fill_cmp, &cx))
+                          (void **)&v->cmps, &v->n_cmps, &ccap, sizeof *v->cmps,
+                          fill_cmp, &cx))
             goto oom;
     }
     /* Series: comparison order first (baseline first), then run order. */
@@ -448,7 +447,6 @@ const char *mb__cmp_verdict(const mb_rcmp *c)
     return "inconclusive";
 }
 
-
 void mb__rview_best(const mb_rview *v, const mb_rrun **fast,
                     const mb_rrun **thr, size_t *failed)
 {
@@ -467,8 +465,7 @@ void mb__rview_best(const mb_rview *v, const mb_rrun **fast,
     }
 }
 
-int mb__rview_best_sentence(const mb_rview *v, const mb_rmarkup *m,
-                            mb_buf *out)
+int mb__rview_best_sentence(const mb_rview *v, const mb_rmarkup *m, mb_buf *out)
 {
     const mb_rrun *fast = NULL, *thr = NULL;
     size_t failed;
@@ -511,12 +508,14 @@ json_t *mb__rview_batch_doc(const json_t *doc, const json_t *c)
     double b = mb__jnum(c, "batch_size");
     size_t i;
     json_t *r;
-    json_array_foreach(json_object_get(doc, "runs"), i, r)
-        if (mb__jnum(r, "batch_size") == b && json_array_append(runs, r)) {
-            json_decref(runs);
-            json_decref(d);
-            return NULL;
-        }
+    json_array_foreach(json_object_get(doc, "runs"), i,
+                       r) if (mb__jnum(r, "batch_size") == b &&
+                              json_array_append(runs, r))
+    {
+        json_decref(runs);
+        json_decref(d);
+        return NULL;
+    }
     if (json_object_set_new(d, "runs", runs) ||
         json_object_set(d, "comparison", (json_t *)c)) {
         json_decref(d);
@@ -538,7 +537,8 @@ bool mb__rview_each_batch(const json_t *doc,
 {
     size_t k;
     const json_t *c;
-    json_array_foreach(mb__rview_batch_cmps(doc), k, c) {
+    json_array_foreach(mb__rview_batch_cmps(doc), k, c)
+    {
         json_t *d = mb__rview_batch_doc(doc, c);
         mb_rview bv;
         const json_t *one[1] = {d};
@@ -566,8 +566,8 @@ size_t mb__rview_verdicts(const mb_rview *v, const char *sep,
             mb__buf_puts(b, sep);
         vd.verdict = mb__cmp_verdict(vd.c);
         vd.failed = strcmp(vd.verdict, "FAILED") == 0;
-        mb__speedup_words(json_object_get(vd.c->v, "speedup_median"),
-                          vd.words, sizeof vd.words);
+        mb__speedup_words(json_object_get(vd.c->v, "speedup_median"), vd.words,
+                          sizeof vd.words);
         vd.significant = (strcmp(vd.verdict, "faster") == 0 ||
                           strcmp(vd.verdict, "slower") == 0) &&
                          vd.words[0];
@@ -618,7 +618,8 @@ static size_t output_rows(const mb_rview *v, const mb_rrows *m, mb_buf *b)
     size_t n = 0, k;
     const json_t *o;
     for (size_t i = 0; i < v->n_cmps; i++)
-        json_array_foreach(mb__jget(v->cmps[i].v, "agreement.outputs"), k, o) {
+        json_array_foreach(mb__jget(v->cmps[i].v, "agreement.outputs"), k, o)
+        {
             n++;
             if (!b)
                 continue;
@@ -640,8 +641,7 @@ static size_t output_rows(const mb_rview *v, const mb_rrows *m, mb_buf *b)
     return n;
 }
 
-void mb__rview_accuracy_tables(const mb_rview *v, const mb_rrows *m,
-                               mb_buf *b)
+void mb__rview_accuracy_tables(const mb_rview *v, const mb_rrows *m, mb_buf *b)
 {
     mb__buf_puts(b, m->acc_head);
     accuracy_rows(v, m, b);

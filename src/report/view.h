@@ -18,16 +18,16 @@
 /* One measured run, wherever it came from. All pointers borrowed from the
  * documents. Numbers are NAN when the document does not have them. */
 typedef struct mb_rrun {
-    const json_t *doc;  /* the document holding it */
-    const json_t *run;  /* the RUN object */
+    const json_t *doc; /* the document holding it */
+    const json_t *run; /* the RUN object */
     size_t doc_index;
     const char *variant, *model, *status, *error;
-    int64_t batch;      /* -1 when missing */
+    int64_t batch; /* -1 when missing */
     /* p50 is the median its CI is about (with processes: the geometric
      * mean of the per-process medians); median is latency.median as
      * recorded, the figure the CSV and the store keep. */
     double p50, p95, p99, p90, mean, min, max, cv, ci_lo, ci_hi; /* ns */
-    double median, std, count;                                    /* ns, n */
+    double median, std, count;                                   /* ns, n */
     double ips, sps, rss_peak, file_bytes;
     double model_file_bytes; /* model.file_bytes alone (the .onnx file) */
     double params;           /* model.params: initializer elements */
@@ -38,37 +38,37 @@ typedef struct mb_rrun {
     const char *variant_raw, *status_raw, *model_name;
     const char *model_path, *sha256, *backend, *device, *device_type;
     const char *runtime_name, *runtime_version, *stop_rule, *peak_method;
-    const char *dtype;       /* of the first input */
-    const json_t *shape;     /* of the first input (array), or NULL */
-    const json_t *config;    /* the run's config object, or NULL */
-    const char *created_utc; /* of the document */
+    const char *dtype;         /* of the first input */
+    const json_t *shape;       /* of the first input (array), or NULL */
+    const json_t *config;      /* the run's config object, or NULL */
+    const char *created_utc;   /* of the document */
     const char *mbench_commit; /* mbench.commit of the document */
     /* The measured project's commit: the run's git facts (a suite task's
      * branch), else the document's; never mbench's own.  NULL when none. */
     const char *project_commit;
     const char *command; /* a program's command line (exec, suite) */
-    double run_cv;      /* run-to-run CV (sd of log per-process medians) */
-    int processes;      /* processes measured; 0 when not recorded */
+    double run_cv;       /* run-to-run CV (sd of log per-process medians) */
+    int processes;       /* processes measured; 0 when not recorded */
     size_t outliers;
-    int leak;           /* memory.leak.suspected */
-    int synthetic;      /* any input with source "synthetic" */
+    int leak;              /* memory.leak.suspected */
+    int synthetic;         /* any input with source "synthetic" */
     const json_t *samples; /* array of ns, or NULL */
-    int series;         /* index of its variant in the variant list */
+    int series;            /* index of its variant in the variant list */
 } mb_rrun;
 
 /* One comparison entry ("comparison.variants[i]"), with its document. */
 typedef struct mb_rcmp {
     const json_t *doc, *v;
     const char *name, *status, *baseline, *error;
-    int is_baseline;   /* named as comparison.baseline */
-    int flagged;       /* carries "baseline": true (compare engine) */
+    int is_baseline; /* named as comparison.baseline */
+    int flagged;     /* carries "baseline": true (compare engine) */
     /* speedup_median: value and 95% CI (NAN when absent) */
     double speedup, speedup_lo, speedup_hi;
-    const char *sig_verdict;  /* significance.verdict, or NULL */
-    int has_sig;              /* a significance object is recorded */
+    const char *sig_verdict;       /* significance.verdict, or NULL */
+    int has_sig;                   /* a significance object is recorded */
     double top1, top5, delta_top1; /* accuracy against labels */
-    double agree_top1;        /* top-1 agreement with the baseline */
-    int has_agreement;        /* an agreement object is recorded */
+    double agree_top1;             /* top-1 agreement with the baseline */
+    int has_agreement;             /* an agreement object is recorded */
     const json_t *recommendations; /* array, or NULL */
     double params; /* model.params of its first run in the document */
 } mb_rcmp;
@@ -80,10 +80,10 @@ typedef struct mb_rview {
     size_t n_cmps;
     const char **series; /* distinct variant names, in first-seen order */
     size_t n_series;
-    char **warnings;     /* owned; deduplicated, in order */
+    char **warnings; /* owned; deduplicated, in order */
     size_t n_warnings;
-    int multi_batch;     /* some variant ran at several batch sizes */
-    int has_accuracy;    /* some comparison entry has accuracy/agreement */
+    int multi_batch;  /* some variant ran at several batch sizes */
+    int has_accuracy; /* some comparison entry has accuracy/agreement */
     int any_samples;
 } mb_rview;
 
@@ -110,10 +110,10 @@ const char *mb__cmp_verdict(const mb_rcmp *c);
 /* How a writer marks up the sentence of mb__rview_best_sentence. */
 typedef struct mb_rmarkup {
     void (*esc)(mb_buf *b, const char *s); /* escapes text */
-    const char *lead;       /* "lowest median latency ", "Median latency " */
+    const char *lead;        /* "lowest median latency ", "Median latency " */
     const char *em, *em_end; /* around the figures ("<b>", "</b>"), or "" */
-    const char *failed_fmt; /* "%zu run%s **FAILED**": count, plural s */
-    const char *none;       /* said when nothing is, or NULL */
+    const char *failed_fmt;  /* "%zu run%s **FAILED**": count, plural s */
+    const char *none;        /* said when nothing is, or NULL */
 } mb_rmarkup;
 
 /* The verdict of plain runs in one sentence: the lowest median latency
@@ -130,8 +130,13 @@ typedef struct mb_rcell {
 
 /* The figures of a comparison entry's speedup row: p-value, memory ratio,
  * memory change (bytes), size ratio, parameters; "-" when absent. */
-enum { MB_RF_P, MB_RF_MEM_RATIO, MB_RF_MEM_DELTA, MB_RF_SIZE_RATIO,
-       MB_RF_PARAMS };
+enum {
+    MB_RF_P,
+    MB_RF_MEM_RATIO,
+    MB_RF_MEM_DELTA,
+    MB_RF_SIZE_RATIO,
+    MB_RF_PARAMS
+};
 void mb__rcmp_figures(const mb_rcmp *c, mb_rcell f[5]);
 
 /* How a writer marks up the accuracy tables. */
@@ -156,8 +161,7 @@ typedef struct mb_rrows {
  * significant digits, "-" when absent); then, when any entry has
  * agreement.outputs, a row per output with m's columns ("rel_error" falls
  * back to the "rel_l2" that compare writes). */
-void mb__rview_accuracy_tables(const mb_rview *v, const mb_rrows *m,
-                               mb_buf *b);
+void mb__rview_accuracy_tables(const mb_rview *v, const mb_rrows *m, mb_buf *b);
 
 /* One comparison entry's verdict, worked out once for every writer. */
 typedef struct mb_rverdict {
@@ -195,7 +199,6 @@ const json_t *mb__rview_batch_cmps(const json_t *doc);
 
 /* Fills *r from one RUN object of doc (index di); never fails.  For
  * writers that walk runs one at a time (CSV, store). */
-void mb__rrun_fill(mb_rrun *r, const json_t *doc, size_t di,
-                   const json_t *run);
+void mb__rrun_fill(mb_rrun *r, const json_t *doc, size_t di, const json_t *run);
 
 #endif
