@@ -258,16 +258,7 @@ void mb__profile_compare_html(const json_t *c, const json_t *env, mb_buf *b)
     snprintf(title, sizeof title, "%s vs %s", jstr(c, "a"), jstr(c, "b"));
     page_head(b, "Profile comparison: ", title, env);
     mb__buf_puts(b, "<p>");
-    mb__profile_cmp_sentence(b, MB_PF_HTML, c);
-    mb__buf_puts(b, " (mean profiled time per run).</p>\n<h2>Where the change "
-                    "comes from</h2>\n");
-    mb__profile_table(b, MB_PF_HTML, MB_PT_CMP_ROWS, json_object_get(c, "rows"),
-                      0);
-    const json_t *q = json_object_get(c, "qdq");
-    mb__buf_printf(b,
-                   "<p>Quantize/DequantizeLinear: A %.3f ms, B "
-                   "%.3f ms per run.</p>\n",
-                   mb__jnum(q, "a_ns") / 1e6, mb__jnum(q, "b_ns") / 1e6);
+    mb__profile_cmp_body(b, MB_PF_HTML, c);
     if (json_array_size(json_object_get(c, "pairs"))) {
         mb__buf_puts(b, "<h2>Replaced operators</h2>\n");
         mb__profile_table(b, MB_PF_HTML, MB_PT_CMP_PAIRS,

@@ -127,15 +127,7 @@ static void md_work(mb_buf *b, const json_t *p)
 static void md_comparison(mb_buf *b, const json_t *c)
 {
     mb__buf_puts(b, "### Comparison (mean profiled time per run)\n\n");
-    mb__profile_cmp_sentence(b, MB_PF_MD, c);
-    mb__buf_puts(b, ".\n\n");
-    mb__profile_table(b, MB_PF_MD, MB_PT_CMP_ROWS, json_object_get(c, "rows"),
-                      0);
-    const json_t *q = json_object_get(c, "qdq");
-    mb__buf_printf(b,
-                   "Quantize/DequantizeLinear: A %.3f ms, B %.3f ms per "
-                   "run.\n",
-                   mb__jnum(q, "a_ns") / 1e6, mb__jnum(q, "b_ns") / 1e6);
+    mb__profile_cmp_body(b, MB_PF_MD, c);
     size_t i;
     const json_t *r;
     json_array_foreach(json_object_get(c, "pairs"), i, r)

@@ -37,6 +37,10 @@ void mb__profile_work_table(mb_buf *b, mb__pformat f, const json_t *profile);
  * last part in bold, when there is a speedup). */
 void mb__profile_cmp_sentence(mb_buf *b, mb__pformat f, const json_t *cmp);
 
+/* The sentence, the table of rows and the Quantize/DequantizeLinear
+ * line of a comparison (the HTML sentence is a <p> the caller opens). */
+void mb__profile_cmp_body(mb_buf *b, mb__pformat f, const json_t *cmp);
+
 /* One number cell with printf format fmt ("-" when x is not finite): the
  * bare text in Markdown, a right-aligned <td> in HTML. */
 void mb__profile_cell_num(mb_buf *b, mb__pformat f, const char *fmt, double x);

@@ -280,6 +280,10 @@ void mb__fmt_duration(double ns, char *buf, size_t len)
 bool mb__fmt_scaled(double x, double mag, const mb_scale *steps, size_t n,
                     char *out, size_t len)
 {
+    if (!isfinite(x)) {
+        snprintf(out, len, "-");
+        return true;
+    }
     for (size_t i = 0; i < n; i++)
         if (mag >= steps[i].at) {
             snprintf(out, len, steps[i].fmt, x / steps[i].div);
@@ -294,10 +298,7 @@ void mb__fmt_count(double n, char *buf, size_t len)
                                      {1e6, 1e6, "%.2fM"},
                                      {1e4, 1e3, "%.1fK"},
                                      {-INFINITY, 1, "%.0f"}};
-    if (!isfinite(n))
-        snprintf(buf, len, "-");
-    else
-        mb__fmt_scaled(n, n, steps, sizeof steps / sizeof *steps, buf, len);
+    mb__fmt_scaled(n, n, steps, sizeof steps / sizeof *steps, buf, len);
 }
 
 void mb__fmt_ms_table(double ns, char *buf, size_t len)
@@ -319,9 +320,7 @@ char *mb__fmt_metric(const char *metric, double x, char *out, size_t len)
                                   {1e6, 1e6, "%.3f ms"},
                                   {1e3, 1e3, "%.2f us"},
                                   {-INFINITY, 1, "%.0f ns"}};
-    if (!isfinite(x))
-        snprintf(out, len, "-");
-    else if (strcmp(metric, "throughput") == 0)
+    if (strcmp(metric, "throughput") == 0 && isfinite(x))
         snprintf(out, len, "%.1f/s", x);
     else if (strcmp(metric, "memory") == 0 || strcmp(metric, "size") == 0)
         mb__fmt_scaled(x, x, bytes, sizeof bytes / sizeof *bytes, out, len);

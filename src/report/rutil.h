@@ -69,8 +69,8 @@ typedef struct mb_scale {
     const char *fmt;
 } mb_scale;
 /* Formats x with the first of the n steps (largest first) whose `at` is
- * at most mag (x itself or its absolute value); false, and out untouched,
- * when none is. */
+ * at most mag (x itself or its absolute value), "-" when x is not finite;
+ * false, and out untouched, when no step fits. */
 bool mb__fmt_scaled(double x, double mag, const mb_scale *steps, size_t n,
                     char *out, size_t len);
 /* "1.23M", "456K" for counts; "-" for NAN. */

@@ -168,7 +168,8 @@ char *mb__svg_tick_label(double v, char *out, size_t len)
 {
     static const mb_scale steps[] = {
         {1e9, 1e9, "%gG"}, {1e6, 1e6, "%gM"}, {1e4, 1e3, "%gk"}};
-    if (!mb__fmt_scaled(v, fabs(v), steps, sizeof steps / sizeof *steps, out,
+    if (!isfinite(v) || /* as %g prints it */
+        !mb__fmt_scaled(v, fabs(v), steps, sizeof steps / sizeof *steps, out,
                         len))
         snprintf(out, len, "%g", (double)(float)v);
     return out;
