@@ -7,6 +7,7 @@
 #include "report/svg.h"
 
 #include <math.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -42,6 +43,14 @@ static char *clip(const char *s, size_t max, char *out, size_t len)
     if (s[i] && i + 4 < len)
         strcpy(out + i, "…");
     return out;
+}
+
+/* Marks b as incomplete (memory ran out, as when an append fails) and
+ * returns false: the chart was not drawn. */
+static bool oom(mb_buf *b)
+{
+    b->oom = 1;
+    return false;
 }
 
 static int run_ok(const mb_rrun *r)
@@ -88,7 +97,9 @@ static size_t latency_range(const mb_rview *v, mb_svg_axis *ax)
             continue;
         n++;
         double mn = isfinite(r->min) ? r->min : r->p50;
-        double p99 = isfinite(r->p99) ? r->p99 : isfinite(r->p95) ? r->p95 : r->p50;
+        double p99 = isfinite(r->p99)   ? r->p99
+                     : isfinite(r->p95) ? r->p95
+                                        : r->p50;
         double mx = isfinite(r->max) ? r->max : p99;
         lo = fmin(lo, mn);
         hi = fmax(hi, p99 + (p99 - r->p50));
@@ -108,7 +119,8 @@ static size_t latency_range(const mb_rview *v, mb_svg_axis *ax)
         ax->lo = fmax(0, lo - pad);
         ax->hi = hi + pad;
     }
-    ax->label = ax->log ? "latency per inference (ms, log scale)" : "latency per inference (ms)";
+    ax->label = ax->log ? "latency per inference (ms, log scale)"
+                        : "latency per inference (ms)";
     return n;
 }
 
@@ -117,14 +129,17 @@ static double clampx(const mb_svg *s, double x)
     return fmin(fmax(x, s->x.lo), s->x.hi);
 }
 
-static void marker(mb_svg *s, double x_ms, double y0, double y1, const char *cls,
-                   const char *tip)
+static void marker(mb_svg *s, double x_ms, double y0, double y1,
+                   const char *cls, const char *tip)
 {
     if (!(x_ms >= s->x.lo && x_ms <= s->x.hi))
         return;
     double x = mb__svg_px(s, x_ms);
-    mb__buf_printf(s->out, "<g class=\"mark\"><line class=\"%s\" x1=\"%.1f\" x2=\"%.1f\" y1=\"%.1f\" y2=\"%.1f\"/>"
-                           "<rect class=\"hit\" x=\"%.1f\" y=\"%.1f\" width=\"6\" height=\"%.1f\"/>",
+    mb__buf_printf(s->out,
+                   "<g class=\"mark\"><line class=\"%s\" x1=\"%.1f\" "
+                   "x2=\"%.1f\" y1=\"%.1f\" y2=\"%.1f\"/>"
+                   "<rect class=\"hit\" x=\"%.1f\" y=\"%.1f\" width=\"6\" "
+                   "height=\"%.1f\"/>",
                    cls, x, x, y0, y1, x - 3, y0, y1 - y0);
     mb__svg_title(s->out, tip);
     mb__buf_puts(s->out, "</g>");
@@ -135,18 +150,19 @@ static void row_label(mb_svg *s, const mb_rview *v, size_t i, double y)
     char full[512], cut[128];
     mb__run_label(v, i, full, sizeof full);
     mb__buf_puts(s->out, "<g>");
-    mb__svg_text(s, s->ml - 8, y + 4, "end", "rowlabel", clip(full, 24, cut, sizeof cut));
+    mb__svg_text(s, s->ml - 8, y + 4, "end", "rowlabel",
+                 clip(full, 24, cut, sizeof cut));
     mb__svg_title(s->out, full);
     mb__buf_puts(s->out, "</g>");
 }
 
-int mb__chart_distribution(mb_buf *b, const mb_rview *v)
+bool mb__chart_distribution(mb_buf *b, const mb_rview *v)
 {
     mb_svg s;
     mb_svg_axis ax = {0};
     size_t rows = latency_range(v, &ax);
     if (!rows)
-        return 0;
+        return false;
     mb__svg_begin(&s, b, "chart-dist", "Latency distribution per run", 900,
                   12 + 44 + ROW_H * (double)rows);
     s.ml = 190;
@@ -167,12 +183,13 @@ int mb__chart_distribution(mb_buf *b, const mb_rview *v)
         size_t n;
         double *x = sorted_ms(r, &n);
         if (r->samples && !x)
-            return -1;
+            return oom(b);
         if (x && n) {
             enum { NB = 60 };
             double cnt[NB] = {0}, maxc = 0;
             size_t beyond = 0;
-            double l0 = ax.log ? log10(ax.lo) : ax.lo, l1 = ax.log ? log10(ax.hi) : ax.hi;
+            double l0 = ax.log ? log10(ax.lo) : ax.lo,
+                   l1 = ax.log ? log10(ax.hi) : ax.hi;
             for (size_t k = 0; k < n; k++) {
                 double u = ax.log ? log10(fmax(x[k], 1e-12)) : x[k];
                 if (x[k] > ax.hi) {
@@ -188,7 +205,9 @@ int mb__chart_distribution(mb_buf *b, const mb_rview *v)
             /* light smoothing so a few hundred samples still read as a shape */
             double sm[NB];
             for (int k = 0; k < NB; k++) {
-                sm[k] = (2 * cnt[k] + (k ? cnt[k - 1] : 0) + (k + 1 < NB ? cnt[k + 1] : 0)) / 4;
+                sm[k] = (2 * cnt[k] + (k ? cnt[k - 1] : 0) +
+                         (k + 1 < NB ? cnt[k + 1] : 0)) /
+                        4;
                 maxc = fmax(maxc, sm[k]);
             }
             int first = NB, last = -1;
@@ -198,21 +217,27 @@ int mb__chart_distribution(mb_buf *b, const mb_rview *v)
                     last = k;
                 }
             if (last >= first && maxc > 0) {
-                mb__buf_printf(b, "<g class=\"violin\"><path fill=\"%s\" stroke=\"%s\" d=\"", col, col);
+                mb__buf_printf(
+                    b,
+                    "<g class=\"violin\"><path fill=\"%s\" stroke=\"%s\" d=\"",
+                    col, col);
                 for (int k = first; k <= last; k++) {
                     double u = l0 + (l1 - l0) * (k + 0.5) / NB;
                     double px = mb__svg_px(&s, ax.log ? pow(10, u) : u);
-                    mb__buf_printf(b, "%s%.1f %.1f", k == first ? "M" : " L", px,
-                                   yc - half * sm[k] / maxc);
+                    mb__buf_printf(b, "%s%.1f %.1f", k == first ? "M" : " L",
+                                   px, yc - half * sm[k] / maxc);
                 }
                 for (int k = last; k >= first; k--) {
                     double u = l0 + (l1 - l0) * (k + 0.5) / NB;
                     double px = mb__svg_px(&s, ax.log ? pow(10, u) : u);
-                    mb__buf_printf(b, " L%.1f %.1f", px, yc + half * sm[k] / maxc);
+                    mb__buf_printf(b, " L%.1f %.1f", px,
+                                   yc + half * sm[k] / maxc);
                 }
-                snprintf(tip, sizeof tip, "%s: %zu samples, median %s ms, p95 %s ms, p99 %s ms",
+                snprintf(tip, sizeof tip,
+                         "%s: %zu samples, median %s ms, p95 %s ms, p99 %s ms",
                          lab, n, mb__fmt_ms(r->p50, t1, sizeof t1),
-                         mb__fmt_ms(r->p95, t2, sizeof t2), mb__fmt_ms(r->p99, t3, sizeof t3));
+                         mb__fmt_ms(r->p95, t2, sizeof t2),
+                         mb__fmt_ms(r->p99, t3, sizeof t3));
                 mb__buf_puts(b, "Z\">");
                 mb__svg_title(b, tip);
                 mb__buf_puts(b, "</path></g>");
@@ -220,8 +245,10 @@ int mb__chart_distribution(mb_buf *b, const mb_rview *v)
             if (beyond) {
                 snprintf(t1, sizeof t1, "+%zu ›", beyond);
                 mb__buf_puts(b, "<g>");
-                mb__svg_text(&s, s.w - s.mr - 2, yc - half + 9, "end", "note", t1);
-                snprintf(tip, sizeof tip, "%s: %zu samples beyond the axis (max %s ms)", lab,
+                mb__svg_text(&s, s.w - s.mr - 2, yc - half + 9, "end", "note",
+                             t1);
+                snprintf(tip, sizeof tip,
+                         "%s: %zu samples beyond the axis (max %s ms)", lab,
                          beyond, mb__fmt_ms(r->max, t2, sizeof t2));
                 mb__svg_title(b, tip);
                 mb__buf_puts(b, "</g>");
@@ -232,32 +259,48 @@ int mb__chart_distribution(mb_buf *b, const mb_rview *v)
             double p95 = isfinite(r->p95) ? r->p95 : r->p50;
             double p99 = isfinite(r->p99) ? r->p99 : p95;
             double mn = isfinite(r->min) ? r->min : r->p50;
-            double xa = mb__svg_px(&s, clampx(&s, mn / 1e6)), xb = mb__svg_px(&s, clampx(&s, p99 / 1e6));
-            double x50 = mb__svg_px(&s, clampx(&s, r->p50 / 1e6)), x95 = mb__svg_px(&s, clampx(&s, p95 / 1e6));
-            snprintf(tip, sizeof tip, "%s (from percentiles): min %s ms, median %s ms, p99 %s ms",
-                     lab, mb__fmt_ms(mn, t1, sizeof t1), mb__fmt_ms(r->p50, t2, sizeof t2),
-                     mb__fmt_ms(p99, t3, sizeof t3));
-            mb__buf_printf(b, "<g class=\"pctbox\"><line stroke=\"%s\" x1=\"%.1f\" x2=\"%.1f\" y1=\"%.1f\" y2=\"%.1f\"/>"
-                              "<rect fill=\"%s\" stroke=\"%s\" x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" height=\"%.1f\"/>",
-                           col, xa, xb, yc, yc, col, col, x50, yc - half * 0.6, fmax(x95 - x50, 1), half * 1.2);
+            double xa = mb__svg_px(&s, clampx(&s, mn / 1e6)),
+                   xb = mb__svg_px(&s, clampx(&s, p99 / 1e6));
+            double x50 = mb__svg_px(&s, clampx(&s, r->p50 / 1e6)),
+                   x95 = mb__svg_px(&s, clampx(&s, p95 / 1e6));
+            snprintf(
+                tip, sizeof tip,
+                "%s (from percentiles): min %s ms, median %s ms, p99 %s ms",
+                lab, mb__fmt_ms(mn, t1, sizeof t1),
+                mb__fmt_ms(r->p50, t2, sizeof t2),
+                mb__fmt_ms(p99, t3, sizeof t3));
+            mb__buf_printf(b,
+                           "<g class=\"pctbox\"><line stroke=\"%s\" "
+                           "x1=\"%.1f\" x2=\"%.1f\" y1=\"%.1f\" y2=\"%.1f\"/>"
+                           "<rect fill=\"%s\" stroke=\"%s\" x=\"%.1f\" "
+                           "y=\"%.1f\" width=\"%.1f\" height=\"%.1f\"/>",
+                           col, xa, xb, yc, yc, col, col, x50, yc - half * 0.6,
+                           fmax(x95 - x50, 1), half * 1.2);
             mb__svg_title(b, tip);
             mb__buf_puts(b, "</g>");
         }
         free(x);
         if (isfinite(r->ci_lo) && isfinite(r->ci_hi)) {
-            double xa = mb__svg_px(&s, clampx(&s, r->ci_lo / 1e6)), xb = mb__svg_px(&s, clampx(&s, r->ci_hi / 1e6));
-            snprintf(tip, sizeof tip, "%s: 95%% CI of the median %s – %s ms", lab,
-                     mb__fmt_ms(r->ci_lo, t1, sizeof t1), mb__fmt_ms(r->ci_hi, t2, sizeof t2));
-            mb__buf_printf(b, "<g><rect class=\"ci\" x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" height=\"4\"/>",
+            double xa = mb__svg_px(&s, clampx(&s, r->ci_lo / 1e6)),
+                   xb = mb__svg_px(&s, clampx(&s, r->ci_hi / 1e6));
+            snprintf(tip, sizeof tip, "%s: 95%% CI of the median %s – %s ms",
+                     lab, mb__fmt_ms(r->ci_lo, t1, sizeof t1),
+                     mb__fmt_ms(r->ci_hi, t2, sizeof t2));
+            mb__buf_printf(b,
+                           "<g><rect class=\"ci\" x=\"%.1f\" y=\"%.1f\" "
+                           "width=\"%.1f\" height=\"4\"/>",
                            xa, yc + half - 2, fmax(xb - xa, 1.5));
             mb__svg_title(b, tip);
             mb__buf_puts(b, "</g>");
         }
-        snprintf(tip, sizeof tip, "%s: p50 (median) %s ms", lab, mb__fmt_ms(r->p50, t1, sizeof t1));
+        snprintf(tip, sizeof tip, "%s: p50 (median) %s ms", lab,
+                 mb__fmt_ms(r->p50, t1, sizeof t1));
         marker(&s, r->p50 / 1e6, yc - half, yc + half, "m50", tip);
-        snprintf(tip, sizeof tip, "%s: p95 %s ms", lab, mb__fmt_ms(r->p95, t1, sizeof t1));
+        snprintf(tip, sizeof tip, "%s: p95 %s ms", lab,
+                 mb__fmt_ms(r->p95, t1, sizeof t1));
         marker(&s, r->p95 / 1e6, yc - half * 0.8, yc + half * 0.8, "m95", tip);
-        snprintf(tip, sizeof tip, "%s: p99 %s ms", lab, mb__fmt_ms(r->p99, t1, sizeof t1));
+        snprintf(tip, sizeof tip, "%s: p99 %s ms", lab,
+                 mb__fmt_ms(r->p99, t1, sizeof t1));
         marker(&s, r->p99 / 1e6, yc - half * 0.8, yc + half * 0.8, "m99", tip);
         row++;
     }
@@ -265,25 +308,28 @@ int mb__chart_distribution(mb_buf *b, const mb_rview *v)
     mb__svg_legend(&s, "p95", "currentColor", 2);
     mb__svg_legend(&s, "p99", "#D55E00", 2);
     mb__svg_legend(&s, "95% CI of the median", "#999999", 0);
-    mb__svg_end(&s, any_pct_only
-                        ? "Shape: histogram of the samples (mirrored). Runs without "
-                          "samples_ns are drawn from their percentiles (box: median to "
-                          "p95, line: min to p99). Axis cut at p99 + (p99 − median)."
-                        : "Shape: histogram of the raw samples (mirrored). Axis cut at "
-                          "p99 + (p99 − median); samples beyond are counted at the right.");
-    return 1;
+    mb__svg_end(
+        &s,
+        any_pct_only
+            ? "Shape: histogram of the samples (mirrored). Runs without "
+              "samples_ns are drawn from their percentiles (box: median to "
+              "p95, line: min to p99). Axis cut at p99 + (p99 − median)."
+            : "Shape: histogram of the raw samples (mirrored). Axis cut at "
+              "p99 + (p99 − median); samples beyond are counted at the right.");
+    return true;
 }
 
-int mb__chart_ecdf(mb_buf *b, const mb_rview *v)
+bool mb__chart_ecdf(mb_buf *b, const mb_rview *v)
 {
     mb_svg s;
     mb_svg_axis ax = {0};
     if (!latency_range(v, &ax))
-        return 0;
-    char (*labels)[160] = mb__calloc(v->n_runs + 1, sizeof *labels);
+        return false;
+    char(*labels)[160] = mb__calloc(v->n_runs + 1, sizeof *labels);
     if (!labels)
-        return -1;
-    mb__svg_begin(&s, b, "chart-ecdf", "Cumulative distribution of latency (ECDF)", 900, 330);
+        return oom(b);
+    mb__svg_begin(&s, b, "chart-ecdf",
+                  "Cumulative distribution of latency (ECDF)", 900, 330);
     s.x = ax;
     s.y = (mb_svg_axis){0, 100, 0, "iterations at or below (%)"};
     mb__svg_axes(&s, 0);
@@ -299,17 +345,19 @@ int mb__chart_ecdf(mb_buf *b, const mb_rview *v)
         double *x = sorted_ms(r, &n);
         if (r->samples && !x) {
             free(labels);
-            return -1;
+            return oom(b);
         }
-        mb__buf_printf(b, "<g class=\"series\"><path class=\"line%s\" stroke=\"%s\" d=\"",
-                       x && n ? "" : " dash", col);
+        mb__buf_printf(
+            b, "<g class=\"series\"><path class=\"line%s\" stroke=\"%s\" d=\"",
+            x && n ? "" : " dash", col);
         if (x && n) {
             size_t m = n < 400 ? n : 400;
             double prev_y = 0;
             for (size_t k = 0; k < m; k++) {
                 size_t idx = m == 1 ? 0 : k * (n - 1) / (m - 1);
                 double px = mb__svg_px(&s, clampx(&s, x[idx]));
-                double py = mb__svg_py(&s, 100.0 * (double)(idx + 1) / (double)n);
+                double py =
+                    mb__svg_py(&s, 100.0 * (double)(idx + 1) / (double)n);
                 if (k == 0)
                     mb__buf_printf(b, "M%.1f %.1f", px, mb__svg_py(&s, 0));
                 else
@@ -323,17 +371,20 @@ int mb__chart_ecdf(mb_buf *b, const mb_rview *v)
         } else {
             any_pct_only = 1;
             const double q[] = {0, 50, 90, 95, 99, 100};
-            const double val[] = {r->min, r->p50, r->p90, r->p95, r->p99, r->max};
+            const double val[] = {r->min, r->p50, r->p90,
+                                  r->p95, r->p99, r->max};
             int started = 0;
             for (size_t k = 0; k < 6; k++) {
                 if (!isfinite(val[k]))
                     continue;
                 mb__buf_printf(b, "%s%.1f %.1f", started++ ? " L" : "M",
-                               mb__svg_px(&s, clampx(&s, val[k] / 1e6)), mb__svg_py(&s, q[k]));
+                               mb__svg_px(&s, clampx(&s, val[k] / 1e6)),
+                               mb__svg_py(&s, q[k]));
             }
         }
         free(x);
-        snprintf(tip, sizeof tip, "%s%s", lab, r->samples ? "" : " (from percentiles)");
+        snprintf(tip, sizeof tip, "%s%s", lab,
+                 r->samples ? "" : " (from percentiles)");
         mb__buf_puts(b, "\">");
         mb__svg_title(b, tip);
         mb__buf_puts(b, "</path>");
@@ -342,9 +393,13 @@ int mb__chart_ecdf(mb_buf *b, const mb_rview *v)
         for (size_t k = 0; k < 3; k++) {
             if (!isfinite(vs[k]) || vs[k] / 1e6 > s.x.hi)
                 continue;
-            snprintf(tip, sizeof tip, "%s: p%g = %s ms", lab, qs[k], mb__fmt_ms(vs[k], t1, sizeof t1));
-            mb__buf_printf(b, "<circle class=\"pt\" fill=\"%s\" cx=\"%.1f\" cy=\"%.1f\" r=\"4\">", col,
-                           mb__svg_px(&s, vs[k] / 1e6), mb__svg_py(&s, qs[k]));
+            snprintf(tip, sizeof tip, "%s: p%g = %s ms", lab, qs[k],
+                     mb__fmt_ms(vs[k], t1, sizeof t1));
+            mb__buf_printf(b,
+                           "<circle class=\"pt\" fill=\"%s\" cx=\"%.1f\" "
+                           "cy=\"%.1f\" r=\"4\">",
+                           col, mb__svg_px(&s, vs[k] / 1e6),
+                           mb__svg_py(&s, qs[k]));
             mb__svg_title(b, tip);
             mb__buf_puts(b, "</circle>");
         }
@@ -352,13 +407,14 @@ int mb__chart_ecdf(mb_buf *b, const mb_rview *v)
         snprintf(labels[i], sizeof labels[i], "%s", lab);
         mb__svg_legend(&s, labels[i], col, r->samples ? 1 : 2);
     }
-    mb__svg_end(&s, any_pct_only
-                        ? "Dots mark p50, p95 and p99. Dashed lines are drawn from the "
-                          "percentiles only: those runs have no samples_ns (save them "
-                          "with --save-samples)."
-                        : "Step curve of the raw samples; dots mark p50, p95 and p99.");
+    mb__svg_end(
+        &s, any_pct_only
+                ? "Dots mark p50, p95 and p99. Dashed lines are drawn from the "
+                  "percentiles only: those runs have no samples_ns (save them "
+                  "with --save-samples)."
+                : "Step curve of the raw samples; dots mark p50, p95 and p99.");
     free(labels);
-    return 1;
+    return true;
 }
 
 /* Distinct batch sizes of ok runs, sorted; returns the count (<= max). */
@@ -410,22 +466,29 @@ static void batch_series(mb_svg *s, const mb_rview *v, int which, int dashed)
         }
         if (!n)
             continue;
-        mb__buf_printf(s->out, "<g class=\"series\"><path class=\"line%s\" stroke=\"%s\" d=\"",
-                       dashed ? " dash" : "", col);
+        mb__buf_printf(
+            s->out,
+            "<g class=\"series\"><path class=\"line%s\" stroke=\"%s\" d=\"",
+            dashed ? " dash" : "", col);
         for (size_t k = 0; k < n; k++)
-            mb__buf_printf(s->out, "%s%.1f %.1f", k ? " L" : "M", mb__svg_px(s, bx[k]),
-                           mb__svg_py(s, by[k]));
+            mb__buf_printf(s->out, "%s%.1f %.1f", k ? " L" : "M",
+                           mb__svg_px(s, bx[k]), mb__svg_py(s, by[k]));
         mb__buf_puts(s->out, "\"/>");
         for (size_t k = 0; k < n; k++) {
             if (which == 0)
-                snprintf(tip, sizeof tip, "%s, batch %.0f: %s samples/s", v->series[se], bx[k],
+                snprintf(tip, sizeof tip, "%s, batch %.0f: %s samples/s",
+                         v->series[se], bx[k],
                          mb__fmt_num(by[k], 4, t1, sizeof t1));
             else
-                snprintf(tip, sizeof tip, "%s, batch %.0f: %s %s ms", v->series[se], bx[k],
-                         which == 1 ? "p50" : "p99", mb__fmt_num(by[k], 4, t1, sizeof t1));
-            mb__buf_printf(s->out, "<circle class=\"pt%s\" style=\"fill:%s;stroke:%s\" cx=\"%.1f\" cy=\"%.1f\" r=\"4.5\">",
-                           dashed ? " hollow" : "", dashed ? "var(--bg)" : col, dashed ? col : "var(--bg)",
-                           mb__svg_px(s, bx[k]), mb__svg_py(s, by[k]));
+                snprintf(tip, sizeof tip, "%s, batch %.0f: %s %s ms",
+                         v->series[se], bx[k], which == 1 ? "p50" : "p99",
+                         mb__fmt_num(by[k], 4, t1, sizeof t1));
+            mb__buf_printf(s->out,
+                           "<circle class=\"pt%s\" style=\"fill:%s;stroke:%s\" "
+                           "cx=\"%.1f\" cy=\"%.1f\" r=\"4.5\">",
+                           dashed ? " hollow" : "", dashed ? "var(--bg)" : col,
+                           dashed ? col : "var(--bg)", mb__svg_px(s, bx[k]),
+                           mb__svg_py(s, by[k]));
             mb__svg_title(s->out, tip);
             mb__buf_puts(s->out, "</circle>");
         }
@@ -433,12 +496,12 @@ static void batch_series(mb_svg *s, const mb_rview *v, int which, int dashed)
     }
 }
 
-static int batch_chart(mb_buf *b, const mb_rview *v, int latency)
+static bool batch_chart(mb_buf *b, const mb_rview *v, int latency)
 {
     double bs[64];
     size_t nb = batch_values(v, bs, 64);
     if (!v->multi_batch || nb < 2)
-        return 0;
+        return false;
     double hi = 0;
     for (size_t i = 0; i < v->n_runs; i++) {
         if (!run_ok(&v->runs[i]))
@@ -450,16 +513,20 @@ static int batch_chart(mb_buf *b, const mb_rview *v, int latency)
             hi = fmax(hi, m);
     }
     if (!(hi > 0))
-        return 0;
+        return false;
     mb_svg s;
     mb__svg_begin(&s, b, latency ? "chart-batch-lat" : "chart-batch-thr",
-                  latency ? "Latency against batch size" : "Throughput against batch size",
+                  latency ? "Latency against batch size"
+                          : "Throughput against batch size",
                   440, 300);
-    s.x = (mb_svg_axis){bs[0] / 1.25, bs[nb - 1] * 1.25, 1, "batch size (log scale)"};
+    s.x = (mb_svg_axis){bs[0] / 1.25, bs[nb - 1] * 1.25, 1,
+                        "batch size (log scale)"};
     double lo = 0;
     hi *= 1.08;
     mb__svg_nice_range(&lo, &hi);
-    s.y = (mb_svg_axis){0, hi, 0, latency ? "latency per batch (ms)" : "throughput (samples/s)"};
+    s.y = (mb_svg_axis){0, hi, 0,
+                        latency ? "latency per batch (ms)"
+                                : "throughput (samples/s)"};
     mb__svg_axes_xticks(&s, bs, nb);
     if (latency) {
         batch_series(&s, v, 1, 0);
@@ -473,13 +540,22 @@ static int batch_chart(mb_buf *b, const mb_rview *v, int latency)
         mb__svg_legend(&s, "p50", "currentColor", 1);
         mb__svg_legend(&s, "p99", "currentColor", 2);
     }
-    mb__svg_end(&s, latency ? "Median (solid) and p99 (dashed) latency of one inference call."
-                            : "Samples per second = iterations × batch / measured wall time.");
-    return 1;
+    mb__svg_end(
+        &s,
+        latency
+            ? "Median (solid) and p99 (dashed) latency of one inference call."
+            : "Samples per second = iterations × batch / measured wall time.");
+    return true;
 }
 
-int mb__chart_batch_throughput(mb_buf *b, const mb_rview *v) { return batch_chart(b, v, 0); }
-int mb__chart_batch_latency(mb_buf *b, const mb_rview *v) { return batch_chart(b, v, 1); }
+bool mb__chart_batch_throughput(mb_buf *b, const mb_rview *v)
+{
+    return batch_chart(b, v, 0);
+}
+bool mb__chart_batch_latency(mb_buf *b, const mb_rview *v)
+{
+    return batch_chart(b, v, 1);
+}
 
 static int get_ci(const json_t *o, double *val, double *lo, double *hi)
 {
@@ -494,11 +570,13 @@ static int get_ci(const json_t *o, double *val, double *lo, double *hi)
     return isfinite(*val);
 }
 
-static void hbar(mb_svg *s, double y, double h, double x0, double x1, const char *col,
-                 const char *cls, const char *tip)
+static void hbar(mb_svg *s, double y, double h, double x0, double x1,
+                 const char *col, const char *cls, const char *tip)
 {
     double a = mb__svg_px(s, x0), c = mb__svg_px(s, x1);
-    mb__buf_printf(s->out, "<rect class=\"%s\" fill=\"%s\" x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" height=\"%.1f\">",
+    mb__buf_printf(s->out,
+                   "<rect class=\"%s\" fill=\"%s\" x=\"%.1f\" y=\"%.1f\" "
+                   "width=\"%.1f\" height=\"%.1f\">",
                    cls, col, fmin(a, c), y, fmax(fabs(c - a), 1), h);
     mb__svg_title(s->out, tip);
     mb__buf_puts(s->out, "</rect>");
@@ -507,9 +585,13 @@ static void hbar(mb_svg *s, double y, double h, double x0, double x1, const char
 static void whisker(mb_svg *s, double yc, double lo, double hi, const char *tip)
 {
     double a = mb__svg_px(s, lo), c = mb__svg_px(s, hi);
-    mb__buf_printf(s->out, "<g class=\"whisker\"><path d=\"M%.1f %.1f V%.1f M%.1f %.1f H%.1f M%.1f %.1f V%.1f\"/>"
-                           "<rect class=\"hit\" x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" height=\"10\"/>",
-                   a, yc - 5, yc + 5, a, yc, c, c, yc - 5, yc + 5, a, yc - 5, fmax(c - a, 2));
+    mb__buf_printf(s->out,
+                   "<g class=\"whisker\"><path d=\"M%.1f %.1f V%.1f M%.1f %.1f "
+                   "H%.1f M%.1f %.1f V%.1f\"/>"
+                   "<rect class=\"hit\" x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" "
+                   "height=\"10\"/>",
+                   a, yc - 5, yc + 5, a, yc, c, c, yc - 5, yc + 5, a, yc - 5,
+                   fmax(c - a, 2));
     mb__svg_title(s->out, tip);
     mb__buf_puts(s->out, "</g>");
 }
@@ -518,7 +600,8 @@ static void cat_label(mb_svg *s, double y, const char *full)
 {
     char cut[128];
     mb__buf_puts(s->out, "<g>");
-    mb__svg_text(s, s->ml - 8, y + 4, "end", "rowlabel", clip(full, 24, cut, sizeof cut));
+    mb__svg_text(s, s->ml - 8, y + 4, "end", "rowlabel",
+                 clip(full, 24, cut, sizeof cut));
     mb__svg_title(s->out, full);
     mb__buf_puts(s->out, "</g>");
 }
@@ -531,14 +614,15 @@ static int series_of(const mb_rview *v, const char *name)
     return 0;
 }
 
-int mb__chart_speedup(mb_buf *b, const mb_rview *v)
+bool mb__chart_speedup(mb_buf *b, const mb_rview *v)
 {
     if (!v->n_cmps)
-        return 0;
+        return false;
     double hi = 1.2;
     for (size_t i = 0; i < v->n_cmps; i++) {
         double val, lo, h;
-        if (get_ci(json_object_get(v->cmps[i].v, "speedup_median"), &val, &lo, &h))
+        if (get_ci(json_object_get(v->cmps[i].v, "speedup_median"), &val, &lo,
+                   &h))
             hi = fmax(hi, fmax(val, isfinite(h) ? h : val));
         if (get_ci(json_object_get(v->cmps[i].v, "speedup_p99"), &val, &lo, &h))
             hi = fmax(hi, fmax(val, isfinite(h) ? h : val));
@@ -558,7 +642,8 @@ int mb__chart_speedup(mb_buf *b, const mb_rview *v)
         const mb_rcmp *c = &v->cmps[i];
         double y = s.mt + 42.0 * (double)i;
         const char *col = mb__svg_color((size_t)series_of(v, c->name));
-        snprintf(full, sizeof full, "%s%s", c->name, c->is_baseline ? " (baseline)" : "");
+        snprintf(full, sizeof full, "%s%s", c->name,
+                 c->is_baseline ? " (baseline)" : "");
         cat_label(&s, y + 17, full);
         double val, lo, h;
         if (strcmp(c->status, "ok") != 0 ||
@@ -567,117 +652,144 @@ int mb__chart_speedup(mb_buf *b, const mb_rview *v)
             snprintf(tip, sizeof tip, "FAILED%s%s", e ? ": " : "", e ? e : "");
             char cut[160];
             mb__buf_puts(b, "<g>");
-            mb__svg_text(&s, s.ml + 6, y + 21, "start", "failed", clip(tip, 90, cut, sizeof cut));
+            mb__svg_text(&s, s.ml + 6, y + 21, "start", "failed",
+                         clip(tip, 90, cut, sizeof cut));
             mb__svg_title(b, tip);
             mb__buf_puts(b, "</g>");
             continue;
         }
-        snprintf(tip, sizeof tip, "%s: median speedup %.2f× (95%% CI %.2f – %.2f)", c->name, val, lo, h);
+        snprintf(tip, sizeof tip,
+                 "%s: median speedup %.2f× (95%% CI %.2f – %.2f)", c->name, val,
+                 lo, h);
         hbar(&s, y + 6, 15, 0, val, col, "bar", tip);
         if (isfinite(lo) && isfinite(h) && h > lo)
             whisker(&s, y + 13.5, lo, h, tip);
         if (get_ci(json_object_get(c->v, "speedup_p99"), &val, &lo, &h)) {
-            snprintf(tip, sizeof tip, "%s: p99 speedup %.2f× (95%% CI %.2f – %.2f)", c->name, val, lo, h);
+            snprintf(tip, sizeof tip,
+                     "%s: p99 speedup %.2f× (95%% CI %.2f – %.2f)", c->name,
+                     val, lo, h);
             hbar(&s, y + 24, 9, 0, val, col, "bar light", tip);
             if (isfinite(lo) && isfinite(h) && h > lo)
                 whisker(&s, y + 28.5, lo, h, tip);
         }
     }
     double x1 = mb__svg_px(&s, 1);
-    mb__buf_printf(b, "<line class=\"ref\" x1=\"%.1f\" x2=\"%.1f\" y1=\"%.1f\" y2=\"%.1f\"/>", x1, x1,
-                   s.mt, s.h - s.mb);
+    mb__buf_printf(
+        b,
+        "<line class=\"ref\" x1=\"%.1f\" x2=\"%.1f\" y1=\"%.1f\" y2=\"%.1f\"/>",
+        x1, x1, s.mt, s.h - s.mb);
     mb__svg_legend(&s, "median speedup", "#777777", 0);
     mb__svg_legend(&s, "p99 speedup (lighter)", "#bbbbbb", 0);
     mb__svg_legend(&s, "1× = as fast as the baseline", "currentColor", 2);
-    mb__svg_end(&s, "Whiskers: 95% confidence intervals (Student t over processes) of the latency ratio "
+    mb__svg_end(&s, "Whiskers: 95% confidence intervals (Student t over "
+                    "processes) of the latency ratio "
                     "baseline / variant.");
-    return 1;
+    return true;
 }
 
+/* One bar of a bytes chart. */
+typedef struct bitem {
+    const char *label, *color;
+    double bytes;
+    char text[256]; /* room for a label made up for the bar */
+} bitem;
+
+/* A bytes chart: what it is called and where its bars come from.
+ * collect fills at most n_runs + n_series items and returns how many. */
+typedef struct bytes_spec {
+    const char *id, *title, *axis, *caption;
+    size_t (*collect)(const mb_rview *v, bitem *items);
+} bytes_spec;
+
 /* Horizontal bars of bytes (in MiB) with one row per item. */
-static int bytes_chart(mb_buf *b, const char *id, const char *title, const char *axis,
-                       size_t n, const char *const *labels, const double *bytes,
-                       const char *const *colors, const char *caption)
+static bool bytes_chart(mb_buf *b, const mb_rview *v, const bytes_spec *sp)
 {
+    bitem *it = mb__calloc(v->n_runs + v->n_series + 1, sizeof *it);
+    if (!it)
+        return oom(b);
+    size_t n = sp->collect(v, it);
     double hi = 0;
     for (size_t i = 0; i < n; i++)
-        hi = fmax(hi, bytes[i] / 1048576.0);
-    if (!n || !(hi > 0))
-        return 0;
+        hi = fmax(hi, it[i].bytes / 1048576.0);
+    if (!n || !(hi > 0)) {
+        free(it);
+        return false;
+    }
     double lo = 0;
     hi *= 1.05;
     mb__svg_nice_range(&lo, &hi);
     mb_svg s;
-    mb__svg_begin(&s, b, id, title, 440, 12 + 44 + 28.0 * (double)n);
+    mb__svg_begin(&s, b, sp->id, sp->title, 440, 12 + 44 + 28.0 * (double)n);
     s.ml = 170;
-    s.x = (mb_svg_axis){0, hi, 0, axis};
+    s.x = (mb_svg_axis){0, hi, 0, sp->axis};
     s.y = (mb_svg_axis){0, (double)n, 0, NULL};
     mb__svg_axes(&s, 1);
     char tip[640], t1[32], cut[64];
     for (size_t i = 0; i < n; i++) {
         double y = s.mt + 28.0 * (double)i;
         mb__buf_puts(b, "<g>");
-        mb__svg_text(&s, s.ml - 8, y + 18, "end", "rowlabel", clip(labels[i], 21, cut, sizeof cut));
-        mb__svg_title(b, labels[i]);
+        mb__svg_text(&s, s.ml - 8, y + 18, "end", "rowlabel",
+                     clip(it[i].label, 21, cut, sizeof cut));
+        mb__svg_title(b, it[i].label);
         mb__buf_puts(b, "</g>");
-        snprintf(tip, sizeof tip, "%s: %s", labels[i], mb__fmt_bytes(bytes[i], t1, sizeof t1));
-        hbar(&s, y + 6, 16, 0, bytes[i] / 1048576.0, colors[i], "bar", tip);
+        snprintf(tip, sizeof tip, "%s: %s", it[i].label,
+                 mb__fmt_bytes(it[i].bytes, t1, sizeof t1));
+        hbar(&s, y + 6, 16, 0, it[i].bytes / 1048576.0, it[i].color, "bar",
+             tip);
     }
-    mb__svg_end(&s, caption);
-    return 1;
+    mb__svg_end(&s, sp->caption);
+    free(it);
+    return true;
 }
 
-int mb__chart_memory(mb_buf *b, const mb_rview *v)
+/* The peak RSS of every run that finished. */
+static size_t memory_items(const mb_rview *v, bitem *it)
 {
     size_t n = 0;
-    const char **lab = mb__calloc(v->n_runs + 1, sizeof *lab);
-    const char **col = mb__calloc(v->n_runs + 1, sizeof *col);
-    double *val = mb__calloc(v->n_runs + 1, sizeof *val);
-    char (*text)[256] = mb__calloc(v->n_runs + 1, sizeof *text);
-    int rc = -1;
-    if (!lab || !col || !val || !text)
-        goto out;
     for (size_t i = 0; i < v->n_runs; i++) {
-        if (!isfinite(v->runs[i].rss_peak) || strcmp(v->runs[i].status, "ok") != 0)
+        if (!isfinite(v->runs[i].rss_peak) ||
+            strcmp(v->runs[i].status, "ok") != 0)
             continue;
-        lab[n] = mb__run_label(v, i, text[n], sizeof text[n]);
-        col[n] = mb__run_color(v, i);
-        val[n++] = v->runs[i].rss_peak;
+        it[n].label = mb__run_label(v, i, it[n].text, sizeof it[n].text);
+        it[n].color = mb__run_color(v, i);
+        it[n++].bytes = v->runs[i].rss_peak;
     }
-    rc = bytes_chart(b, "chart-mem", "Peak memory (RSS) per run", "peak resident memory (MiB)", n,
-                     lab, val, col, "Peak RSS during the run (memory.rss_peak_bytes).");
-out:
-    free(lab);
-    free(col);
-    free(val);
-    free(text);
-    return rc;
+    return n;
 }
 
-int mb__chart_model_size(mb_buf *b, const mb_rview *v)
+/* The model size of each variant (its first run that has one). */
+static size_t model_size_items(const mb_rview *v, bitem *it)
 {
     size_t n = 0;
-    const char **lab = mb__calloc(v->n_series + 1, sizeof *lab);
-    const char **col = mb__calloc(v->n_series + 1, sizeof *col);
-    double *val = mb__calloc(v->n_series + 1, sizeof *val);
-    int rc = -1;
-    if (!lab || !col || !val)
-        goto out;
     for (size_t se = 0; se < v->n_series; se++)
         for (size_t i = 0; i < v->n_runs; i++)
-            if (v->runs[i].series == (int)se && isfinite(v->runs[i].file_bytes)) {
-                lab[n] = v->series[se];
-                col[n] = mb__svg_color(se);
-                val[n++] = v->runs[i].file_bytes;
+            if (v->runs[i].series == (int)se &&
+                isfinite(v->runs[i].file_bytes)) {
+                it[n].label = v->series[se];
+                it[n].color = mb__svg_color(se);
+                it[n++].bytes = v->runs[i].file_bytes;
                 break;
             }
-    rc = bytes_chart(b, "chart-size", "Model size per variant", "model size with external data (MiB)", n,
-                     lab, val, col, "Size of the model on disk: the .onnx file plus its external data files (model.total_bytes).");
-out:
-    free(lab);
-    free(col);
-    free(val);
-    return rc;
+    return n;
+}
+
+bool mb__chart_memory(mb_buf *b, const mb_rview *v)
+{
+    static const bytes_spec spec = {
+        "chart-mem", "Peak memory (RSS) per run", "peak resident memory (MiB)",
+        "Peak RSS during the run (memory.rss_peak_bytes).", memory_items};
+    return bytes_chart(b, v, &spec);
+}
+
+bool mb__chart_model_size(mb_buf *b, const mb_rview *v)
+{
+    static const bytes_spec spec = {
+        "chart-size", "Model size per variant",
+        "model size with external data (MiB)",
+        "Size of the model on disk: the .onnx file plus its external data "
+        "files (model.total_bytes).",
+        model_size_items};
+    return bytes_chart(b, v, &spec);
 }
 
 /* The median latency (ns) of the first ok run of this variant in the same
@@ -691,7 +803,7 @@ static double variant_p50(const mb_rview *v, const mb_rcmp *c)
     return NAN;
 }
 
-int mb__chart_accuracy(mb_buf *b, const mb_rview *v)
+bool mb__chart_accuracy(mb_buf *b, const mb_rview *v)
 {
     int use_acc = 0, use_agree = 0;
     for (size_t i = 0; i < v->n_cmps; i++) {
@@ -701,7 +813,7 @@ int mb__chart_accuracy(mb_buf *b, const mb_rview *v)
             use_agree = 1;
     }
     if (!use_acc && !use_agree)
-        return 0;
+        return false;
     const char *key = use_acc ? "accuracy.top1" : "agreement.top1";
     double xlo = INFINITY, xhi = 0, ylo = INFINITY, yhi = -INFINITY;
     size_t n = 0;
@@ -719,8 +831,9 @@ int mb__chart_accuracy(mb_buf *b, const mb_rview *v)
         yhi = fmax(yhi, y);
     }
     if (!n)
-        return 0;
-    double padx = fmax((xhi - xlo) * 0.15, xhi * 0.05), pady = fmax((yhi - ylo) * 0.2, 0.05);
+        return false;
+    double padx = fmax((xhi - xlo) * 0.15, xhi * 0.05),
+           pady = fmax((yhi - ylo) * 0.2, 0.05);
     xlo = fmax(0, xlo - padx);
     xhi += padx;
     ylo -= pady;
@@ -731,7 +844,8 @@ int mb__chart_accuracy(mb_buf *b, const mb_rview *v)
     mb__svg_begin(&s, b, "chart-acc", "Accuracy against latency", 440, 300);
     s.ml = 70;
     s.x = (mb_svg_axis){xlo, xhi, 0, "median latency (ms)"};
-    s.y = (mb_svg_axis){ylo, yhi, 0, use_acc ? "top-1 accuracy (%)" : "top-1 agreement (%)"};
+    s.y = (mb_svg_axis){ylo, yhi, 0,
+                        use_acc ? "top-1 accuracy (%)" : "top-1 agreement (%)"};
     mb__svg_axes(&s, 0);
     char tip[640], cut[64], t1[32];
     for (size_t i = 0; i < v->n_cmps; i++) {
@@ -744,41 +858,47 @@ int mb__chart_accuracy(mb_buf *b, const mb_rview *v)
             continue;
         const char *col = mb__svg_color((size_t)series_of(v, c->name));
         snprintf(tip, sizeof tip, "%s: %s %.2f%%, median %s ms", c->name,
-                 use_acc ? "top-1 accuracy" : "top-1 agreement", y, mb__fmt_num(x, 4, t1, sizeof t1));
+                 use_acc ? "top-1 accuracy" : "top-1 agreement", y,
+                 mb__fmt_num(x, 4, t1, sizeof t1));
         double px = mb__svg_px(&s, x), py = mb__svg_py(&s, y);
-        mb__buf_printf(b, "<g class=\"series\"><circle class=\"pt big\" fill=\"%s\" cx=\"%.1f\" cy=\"%.1f\" r=\"6\">",
+        mb__buf_printf(b,
+                       "<g class=\"series\"><circle class=\"pt big\" "
+                       "fill=\"%s\" cx=\"%.1f\" cy=\"%.1f\" r=\"6\">",
                        col, px, py);
         mb__svg_title(b, tip);
         mb__buf_puts(b, "</circle>");
-        mb__svg_text(&s, px + (px > s.w * 0.7 ? -9 : 9), py - 8, px > s.w * 0.7 ? "end" : "start",
-                     "ptlabel", clip(c->name, 16, cut, sizeof cut));
+        mb__svg_text(&s, px + (px > s.w * 0.7 ? -9 : 9), py - 8,
+                     px > s.w * 0.7 ? "end" : "start", "ptlabel",
+                     clip(c->name, 16, cut, sizeof cut));
         mb__buf_puts(b, "</g>");
     }
     mb__svg_end(&s, "One point per variant: up and to the left is better.");
-    return 1;
+    return true;
 }
 
-int mb__chart_outputs(mb_buf *b, const mb_rview *v)
+bool mb__chart_outputs(mb_buf *b, const mb_rview *v)
 {
     int psnr = 0;
     size_t n = 0;
     for (size_t i = 0; i < v->n_cmps; i++) {
         size_t k;
         const json_t *o;
-        json_array_foreach(mb__jget(v->cmps[i].v, "agreement.outputs"), k, o) {
+        json_array_foreach(mb__jget(v->cmps[i].v, "agreement.outputs"), k, o)
+        {
             n++;
             if (isfinite(mb__jnum(o, "psnr")))
                 psnr = 1;
         }
     }
     if (!n)
-        return 0;
+        return false;
     const char *key = psnr ? "psnr" : "cosine";
     double hi = psnr ? 0 : 1;
     for (size_t i = 0; i < v->n_cmps; i++) {
         size_t k;
         const json_t *o;
-        json_array_foreach(mb__jget(v->cmps[i].v, "agreement.outputs"), k, o) {
+        json_array_foreach(mb__jget(v->cmps[i].v, "agreement.outputs"), k, o)
+        {
             double x = mb__jnum(o, key);
             if (isfinite(x) && isfinite(x))
                 hi = fmax(hi, x);
@@ -788,11 +908,14 @@ int mb__chart_outputs(mb_buf *b, const mb_rview *v)
     if (psnr)
         mb__svg_nice_range(&lo, &hi);
     mb_svg s;
-    mb__svg_begin(&s, b, "chart-outputs", "Output agreement with the baseline, per output", 900,
+    mb__svg_begin(&s, b, "chart-outputs",
+                  "Output agreement with the baseline, per output", 900,
                   12 + 44 + 28.0 * (double)n);
     s.ml = 240;
-    s.x = (mb_svg_axis){0, hi, 0, psnr ? "PSNR against the baseline (dB, higher is closer)"
-                                       : "cosine similarity with the baseline"};
+    s.x =
+        (mb_svg_axis){0, hi, 0,
+                      psnr ? "PSNR against the baseline (dB, higher is closer)"
+                           : "cosine similarity with the baseline"};
     s.y = (mb_svg_axis){0, (double)n, 0, NULL};
     mb__svg_axes(&s, 1);
     size_t row = 0;
@@ -801,24 +924,33 @@ int mb__chart_outputs(mb_buf *b, const mb_rview *v)
         const mb_rcmp *c = &v->cmps[i];
         size_t k;
         const json_t *o;
-        json_array_foreach(mb__jget(c->v, "agreement.outputs"), k, o) {
+        json_array_foreach(mb__jget(c->v, "agreement.outputs"), k, o)
+        {
             double y = s.mt + 28.0 * (double)row++;
             const char *oname = mb__jstr(o, "name");
-            snprintf(full, sizeof full, "%s · %s", c->name, oname ? oname : "?");
+            snprintf(full, sizeof full, "%s · %s", c->name,
+                     oname ? oname : "?");
             char cut[128];
             mb__buf_puts(b, "<g>");
-            mb__svg_text(&s, s.ml - 8, y + 18, "end", "rowlabel", clip(full, 30, cut, sizeof cut));
+            mb__svg_text(&s, s.ml - 8, y + 18, "end", "rowlabel",
+                         clip(full, 30, cut, sizeof cut));
             mb__svg_title(b, full);
             mb__buf_puts(b, "</g>");
             double x = mb__jnum(o, key);
-            snprintf(tip, sizeof tip, "%s: PSNR %s dB, cosine %s, MAE %s, max abs %s, rel. error %s", full,
-                     mb__fmt_num(mb__jnum(o, "psnr"), 4, t[0], 32), mb__fmt_num(mb__jnum(o, "cosine"), 6, t[1], 32),
-                     mb__fmt_num(mb__jnum(o, "mae"), 3, t[2], 32), mb__fmt_num(mb__jnum(o, "max_abs"), 3, t[3], 32),
-                     mb__fmt_num(mb__jnum(o, "rel_error"), 3, t[4], 32));
+            snprintf(
+                tip, sizeof tip,
+                "%s: PSNR %s dB, cosine %s, MAE %s, max abs %s, rel. error %s",
+                full, mb__fmt_num(mb__jnum(o, "psnr"), 4, t[0], 32),
+                mb__fmt_num(mb__jnum(o, "cosine"), 6, t[1], 32),
+                mb__fmt_num(mb__jnum(o, "mae"), 3, t[2], 32),
+                mb__fmt_num(mb__jnum(o, "max_abs"), 3, t[3], 32),
+                mb__fmt_num(mb__jnum(o, "rel_error"), 3, t[4], 32));
             if (isfinite(x))
-                hbar(&s, y + 6, 16, 0, x, mb__svg_color((size_t)series_of(v, c->name)), "bar", tip);
+                hbar(&s, y + 6, 16, 0, x,
+                     mb__svg_color((size_t)series_of(v, c->name)), "bar", tip);
         }
     }
-    mb__svg_end(&s, "Hover a bar for every metric of that output; the table below lists them all.");
-    return 1;
+    mb__svg_end(&s, "Hover a bar for every metric of that output; the table "
+                    "below lists them all.");
+    return true;
 }

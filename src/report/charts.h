@@ -8,17 +8,22 @@
 #include "core/buf.h"
 #include "report/rutil.h"
 
-/* Each returns 1 when it drew its chart (id in the comment), 0 when the
- * documents hold nothing for it, -1 when memory ran out. */
-int mb__chart_distribution(mb_buf *b, const mb_rview *v); /* chart-dist */
-int mb__chart_ecdf(mb_buf *b, const mb_rview *v);         /* chart-ecdf */
-int mb__chart_batch_throughput(mb_buf *b, const mb_rview *v); /* chart-batch-thr */
-int mb__chart_batch_latency(mb_buf *b, const mb_rview *v);    /* chart-batch-lat */
-int mb__chart_speedup(mb_buf *b, const mb_rview *v);      /* chart-speedup */
-int mb__chart_memory(mb_buf *b, const mb_rview *v);       /* chart-mem */
-int mb__chart_model_size(mb_buf *b, const mb_rview *v);   /* chart-size */
-int mb__chart_accuracy(mb_buf *b, const mb_rview *v);     /* chart-acc */
-int mb__chart_outputs(mb_buf *b, const mb_rview *v);      /* chart-outputs */
+#include <stdbool.h>
+
+/* Each returns true when it drew its chart (id in the comment), false
+ * when the documents hold nothing for it or memory ran out (which sets
+ * b->oom, as a failed append does). */
+bool mb__chart_distribution(mb_buf *b, const mb_rview *v); /* chart-dist */
+bool mb__chart_ecdf(mb_buf *b, const mb_rview *v);         /* chart-ecdf */
+bool mb__chart_batch_throughput(mb_buf *b,
+                                const mb_rview *v); /* chart-batch-thr */
+bool mb__chart_batch_latency(mb_buf *b,
+                             const mb_rview *v);         /* chart-batch-lat */
+bool mb__chart_speedup(mb_buf *b, const mb_rview *v);    /* chart-speedup */
+bool mb__chart_memory(mb_buf *b, const mb_rview *v);     /* chart-mem */
+bool mb__chart_model_size(mb_buf *b, const mb_rview *v); /* chart-size */
+bool mb__chart_accuracy(mb_buf *b, const mb_rview *v);   /* chart-acc */
+bool mb__chart_outputs(mb_buf *b, const mb_rview *v);    /* chart-outputs */
 
 /* The colour of run i: by variant when there are several variants, else
  * by run. */

@@ -21,14 +21,13 @@ static const char *str(const json_t *o, const char *key)
     return s ? s : "";
 }
 
-
 static void header_block(const json_t *doc, const json_t *run,
                          const mb_console_opts *o, mb_buf *out)
 {
     const json_t *rt = json_object_get(run, "runtime");
     const json_t *model = json_object_get(run, "model");
-    const json_t *cfg = json_object_get(json_object_get(run, "config"),
-                                        "backend_options");
+    const json_t *cfg =
+        json_object_get(json_object_get(run, "config"), "backend_options");
     const char *b = o->color ? "\033[1m" : "", *r = o->color ? "\033[0m" : "";
     mb__buf_printf(out, "%s%s%s  [%s %s, %s]\n", b, str(run, "variant"), r,
                    json_string_value(json_object_get(rt, "name"))
@@ -112,8 +111,8 @@ static void put_cell(mb_buf *out, const col *c, const char *text)
 
 static void table_header(const mb_console_opts *o, mb_buf *out)
 {
-    mb__buf_printf(out, "\n%s%5s  %-24s", o->color ? "\033[2m" : "",
-                   "batch", "p50 ms [95% CI]");
+    mb__buf_printf(out, "\n%s%5s  %-24s", o->color ? "\033[2m" : "", "batch",
+                   "p50 ms [95% CI]");
     for (size_t i = 0; i < sizeof cols / sizeof cols[0]; i++) {
         if (o->width < cols[i].min_term)
             continue;
@@ -129,8 +128,7 @@ static void table_header(const mb_console_opts *o, mb_buf *out)
     mb__buf_printf(out, "%s\n", o->color ? "\033[0m" : "");
 }
 
-static void table_row(const mb_rrun *r, const mb_console_opts *o,
-                      mb_buf *out)
+static void table_row(const mb_rrun *r, const mb_console_opts *o, mb_buf *out)
 {
     char a[32], lo[32], hi[32], cell[96];
     /* With replicates, the median shown is the one its CI is about: the
@@ -143,8 +141,8 @@ static void table_row(const mb_rrun *r, const mb_console_opts *o,
     } else {
         snprintf(cell, sizeof cell, "%s [n too small]", a);
     }
-    mb__buf_printf(out, "%5lld  %-24s", (long long)(r->batch >= 0 ? r->batch : 0),
-                   cell);
+    mb__buf_printf(out, "%5lld  %-24s",
+                   (long long)(r->batch >= 0 ? r->batch : 0), cell);
     for (size_t i = 0; i < sizeof cols / sizeof cols[0]; i++) {
         if (o->width < cols[i].min_term)
             continue;
@@ -168,7 +166,8 @@ void mb__report_console(const json_t *doc, const mb_console_opts *o,
     size_t i;
     const json_t *run;
     const char *prev_variant = NULL;
-    const char *dim = o->color ? "\033[2m" : "", *rst = o->color ? "\033[0m" : "";
+    const char *dim = o->color ? "\033[2m" : "",
+               *rst = o->color ? "\033[0m" : "";
     const char *red = o->color ? "\033[31m" : "";
     json_array_foreach(runs, i, run)
     {
@@ -195,8 +194,8 @@ void mb__report_console(const json_t *doc, const mb_console_opts *o,
         const json_t *lat = json_object_get(run, "latency");
         const json_t *outl = json_object_get(lat, "outliers");
         double hi = num(outl, "high"), lo = num(outl, "low");
-        long long b = (long long)json_integer_value(
-            json_object_get(run, "batch_size"));
+        long long b =
+            (long long)json_integer_value(json_object_get(run, "batch_size"));
         double count = num(lat, "count");
         if (hi + lo > 0 && (hi + lo) > 0.05 * count)
             mb__buf_printf(out,
@@ -213,15 +212,16 @@ void mb__report_console(const json_t *doc, const mb_console_opts *o,
         double kp = num(rep, "processes"), rcv = num(rep, "run_to_run_cv");
         const json_t *modes = json_object_get(rep, "modes");
         if (kp >= 2 && isfinite(rcv)) {
-            mb__buf_printf(out, "  batch %lld: run-to-run CV %.1f%% over %.0f "
+            mb__buf_printf(out,
+                           "  batch %lld: run-to-run CV %.1f%% over %.0f "
                            "processes (the CI's unit of replication)\n",
                            b, rcv * 100, kp);
             if (json_is_object(modes)) {
                 char m1[32], m2[32];
-                mb__fmt_ms_table(num(json_object_get(modes, "fast"), "median"), m1,
-                   sizeof m1);
-                mb__fmt_ms_table(num(json_object_get(modes, "slow"), "median"), m2,
-                   sizeof m2);
+                mb__fmt_ms_table(num(json_object_get(modes, "fast"), "median"),
+                                 m1, sizeof m1);
+                mb__fmt_ms_table(num(json_object_get(modes, "slow"), "median"),
+                                 m2, sizeof m2);
                 mb__buf_printf(
                     out,
                     "  warning: batch %lld: processes settle in two modes: "
@@ -237,7 +237,8 @@ void mb__report_console(const json_t *doc, const mb_console_opts *o,
                                "--processes\n",
                                b, rcv * 100);
         } else {
-            mb__buf_printf(out, "%s  batch %lld: one process: the CI covers "
+            mb__buf_printf(out,
+                           "%s  batch %lld: one process: the CI covers "
                            "within-run noise only (--processes 40 for "
                            "run-to-run variation)%s\n",
                            dim, b, rst);
@@ -270,11 +271,10 @@ void mb__report_console(const json_t *doc, const mb_console_opts *o,
             else
                 snprintf(v, sizeof v, "not supported by %.0f samples",
                          num(lat, "count"));
-            mb__buf_printf(out, "%s  batch %lld: p%g = %s%s%s\n", dim, b, q,
-                           v, json_is_true(json_object_get(pq, "supported"))
-                                  ? " ms"
-                                  : "",
-                           rst);
+            mb__buf_printf(
+                out, "%s  batch %lld: p%g = %s%s%s\n", dim, b, q, v,
+                json_is_true(json_object_get(pq, "supported")) ? " ms" : "",
+                rst);
         }
     }
     const json_t *warn = json_object_get(doc, "warnings");

@@ -1,8 +1,8 @@
 /* console_cmp.c - the console table of a compare document: one row per
  * variant (latency with its CI, speedup with its CI and verdict, run-to-run
- * spread, memory, size, parameter count, accuracy), columns by priority so that a row fits
- * the terminal, then the recommendations and warnings.  Reads the typed
- * view (report/view.h). */
+ * spread, memory, size, parameter count, accuracy), columns by priority so that
+ * a row fits the terminal, then the recommendations and warnings.  Reads the
+ * typed view (report/view.h). */
 #include "report/console.h"
 
 #include "report/rutil.h"
@@ -28,12 +28,12 @@ static void speed_cell(const mb_rcmp *c, char *buf, size_t len)
     double v = c->speedup, lo = c->speedup_lo, hi = c->speedup_hi;
     int d = hi - lo < 0.01 ? 4 : 3;
     const char *s = c->sig_verdict;
-    const char *tag = !s                                          ? "?"
-                      : !strcmp(s, "faster")                      ? "faster"
-                      : !strcmp(s, "slower")                      ? "SLOWER"
-                      : !strcmp(s, "same")                        ? "same"
+    const char *tag = !s                                        ? "?"
+                      : !strcmp(s, "faster")                    ? "faster"
+                      : !strcmp(s, "slower")                    ? "SLOWER"
+                      : !strcmp(s, "same")                      ? "same"
                       : !strcmp(s, "no significant difference") ? "n.s."
-                                                                  : "1 proc";
+                                                                : "1 proc";
     snprintf(buf, len, "%.*fx [%.*f, %.*f] %s", d, v, d, lo, d, hi, tag);
 }
 
@@ -63,8 +63,8 @@ static void header(mb_buf *out, const layout *l, const char *bold,
 static void row(mb_buf *out, const layout *l, const mb_rcmp *c,
                 const mb_rrun *r)
 {
-    char p50[64], p99[32], sp[64], cv[16], mem[32], size[32], acc[16],
-        agr[16], par[32];
+    char p50[64], p99[32], sp[64], cv[16], mem[32], size[32], acc[16], agr[16],
+        par[32];
     if (r && isfinite(r->ci_lo))
         snprintf(p50, sizeof p50, "%.4g [%.4g, %.4g]", r->p50 / 1e6,
                  r->ci_lo / 1e6, r->ci_hi / 1e6);
@@ -128,7 +128,7 @@ static void one_comparison(const json_t *doc, const mb_console_opts *o,
     if (batch > 0)
         mb__buf_printf(out, "\n%sbatch %" PRId64 "%s", bold, batch, rst);
     layout l = {o->width >= 150, o->width >= 125, o->width >= 108,
-                o->width >= 95, o->width >= 162, o->width >= 95 ? 16 : 12};
+                o->width >= 95,  o->width >= 162, o->width >= 95 ? 16 : 12};
     header(out, &l, bold, rst);
     for (size_t i = 0; i < v.n_cmps; i++) {
         const mb_rcmp *c = &v.cmps[i];

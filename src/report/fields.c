@@ -11,17 +11,16 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define GETTER(fn, stmt)                                                     \
-    static void fn(const mb_rrun *r, mb__fval *v, char *tmp, size_t len)    \
-    {                                                                        \
-        (void)tmp;                                                           \
-        (void)len;                                                           \
-        stmt;                                                                \
+#define GETTER(fn, stmt)                                                       \
+    static void fn(const mb_rrun *r, mb__fval *v, char *tmp, size_t len)       \
+    {                                                                          \
+        (void)tmp;                                                             \
+        (void)len;                                                             \
+        stmt;                                                                  \
     }
 
 /* "onnxruntime 1.30.0"; "unknown" when the runtime is not recorded. */
-static void get_framework(const mb_rrun *r, mb__fval *v, char *tmp,
-                          size_t len)
+static void get_framework(const mb_rrun *r, mb__fval *v, char *tmp, size_t len)
 {
     if (r->backend && !strcmp(r->backend, "exec"))
         snprintf(tmp, len, "exec"); /* a whole program, not a runtime */
@@ -133,22 +132,21 @@ static const mb__field fields[] = {
      get_p95},
     {"latency_p99_ms", "ns", MB_FT_REAL, C | S | H, "p99_ns", "p99", "p99",
      get_p99},
-    {"latency_mean_ms", "ns", MB_FT_REAL, C | S | H, "mean_ns", "mean",
-     "mean", get_mean},
+    {"latency_mean_ms", "ns", MB_FT_REAL, C | S | H, "mean_ns", "mean", "mean",
+     get_mean},
     {"latency_std_ms", "ns", MB_FT_REAL, C | S | H, "std_ns", "std", "std",
      get_std},
     {"latency_min_ms", "ns", MB_FT_REAL, C | S | H, "min_ns", "min", "min",
      get_min},
     {"latency_max_ms", "ns", MB_FT_REAL, C | S | H, "max_ns", "max", "max",
      get_max},
-    {"latency_ci_lo_ms", "ns", MB_FT_REAL, C | S, "ci_lo_ns", NULL,
-     "CI low", get_ci_lo},
-    {"latency_ci_hi_ms", "ns", MB_FT_REAL, C | S, "ci_hi_ns", NULL,
-     "CI high", get_ci_hi},
+    {"latency_ci_lo_ms", "ns", MB_FT_REAL, C | S, "ci_lo_ns", NULL, "CI low",
+     get_ci_lo},
+    {"latency_ci_hi_ms", "ns", MB_FT_REAL, C | S, "ci_hi_ns", NULL, "CI high",
+     get_ci_hi},
     {"iterations", "n", MB_FT_INT, C | S | H, "iterations", "iterations",
      "iters", get_iterations},
-    {"stop_rule", "", MB_FT_TEXT, S, "stop_rule", NULL, "stop",
-     get_stop_rule},
+    {"stop_rule", "", MB_FT_TEXT, S, "stop_rule", NULL, "stop", get_stop_rule},
     {"throughput_ips", "1/s", MB_FT_REAL, C | S | H, "throughput_ips",
      "throughput", "inf/s", get_ips},
     {"throughput_sps", "1/s", MB_FT_REAL, C | S | H, "throughput_sps",
@@ -157,15 +155,14 @@ static const mb__field fields[] = {
      "peak RSS", get_rss},
     {"memory_peak_method", "", MB_FT_TEXT, S, "memory_peak_method", NULL,
      "RSS method", get_peak_method},
-    {"compilation_time_ms", "ns", MB_FT_REAL, C, NULL, NULL,
-     "session create", get_session},
-    {"first_inference_ms", "ns", MB_FT_REAL, C, NULL, NULL,
-     "first inference", get_first},
+    {"compilation_time_ms", "ns", MB_FT_REAL, C, NULL, NULL, "session create",
+     get_session},
+    {"first_inference_ms", "ns", MB_FT_REAL, C, NULL, NULL, "first inference",
+     get_first},
     {"timestamp", "", MB_FT_TEXT, C, NULL, NULL, "created", get_created},
-    {"git_commit", "", MB_FT_TEXT, C, NULL, NULL, "project commit",
-     get_commit},
-    {"model_sha256", "", MB_FT_TEXT, C | S | H, "model_sha256",
-     "model_sha256", "sha256", get_sha256},
+    {"git_commit", "", MB_FT_TEXT, C, NULL, NULL, "project commit", get_commit},
+    {"model_sha256", "", MB_FT_TEXT, C | S | H, "model_sha256", "model_sha256",
+     "sha256", get_sha256},
     {"status", "", MB_FT_TEXT, C | S | H, "status", "status", "status",
      get_status},
     {"error", "", MB_FT_TEXT, S, "error", NULL, "error", get_error},
@@ -185,8 +182,8 @@ const mb__field *mb__field_find(const char *name)
     return NULL;
 }
 
-void mb__field_get(const mb__field *f, const mb_rrun *r, mb__fval *v,
-                   char *tmp, size_t tmp_len)
+void mb__field_get(const mb__field *f, const mb_rrun *r, mb__fval *v, char *tmp,
+                   size_t tmp_len)
 {
     v->s = NULL;
     v->x = NAN;
@@ -290,8 +287,7 @@ char *mb__field_sql(const mb__field *f, const mb_rrun *r, int *oom)
     case MB_FT_REAL:
         if (!isfinite(v.x))
             return NULL;
-        snprintf(num, sizeof num, f->type == MB_FT_INT ? "%.0f" : "%.17g",
-                 v.x);
+        snprintf(num, sizeof num, f->type == MB_FT_INT ? "%.0f" : "%.17g", v.x);
         s = mb__strdup(num);
         break;
     }

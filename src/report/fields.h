@@ -36,9 +36,9 @@ typedef struct mb__fval {
 } mb__fval;
 
 typedef struct mb__field {
-    const char *name;   /* CSV column and the field's identity */
-    const char *unit;   /* of the getter's number: "ns", "B", "1/s", "n"
-                           (a count), "" for text and JSON */
+    const char *name; /* CSV column and the field's identity */
+    const char *unit; /* of the getter's number: "ns", "B", "1/s", "n"
+                         (a count), "" for text and JSON */
     mb__ftype type;
     unsigned where;     /* MB_FO_* */
     const char *column; /* store column, or NULL */
@@ -52,8 +52,8 @@ const mb__field *mb__fields(size_t *n);
 /* The field named name, or NULL. */
 const mb__field *mb__field_find(const char *name);
 /* The value of f for r.  tmp (at least 256 bytes) holds built text. */
-void mb__field_get(const mb__field *f, const mb_rrun *r, mb__fval *v,
-                   char *tmp, size_t tmp_len);
+void mb__field_get(const mb__field *f, const mb_rrun *r, mb__fval *v, char *tmp,
+                   size_t tmp_len);
 
 /* Appends the CSV header line (every field with MB_FO_CSV, in list
  * order, then a newline), and one run's row in the same order. */

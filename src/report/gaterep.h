@@ -22,16 +22,18 @@ typedef struct mb__gate_row {
 /* A line under the table: what ("regression", "accuracy fail",
  * "unmatched", "warning") and the words. */
 typedef struct mb__gate_note {
-    char *kind, *text; /* owned */
+    char *kind; /* owned: one allocation holding kind, then text */
+    char *text; /* points into kind's allocation */
 } mb__gate_note;
 
 typedef struct mb__gate_view {
-    const char *verdict;       /* "pass", "regression", ... */
+    const json_t *doc;   /* the verdict itself, borrowed */
+    const char *verdict; /* "pass", "regression", ... */
     const char *baseline_src, *current_src;
-    int paired;                /* a compare document's rounds */
+    int paired; /* a compare document's rounds */
     double alpha;
     long long n_pass, n_regression, n_improvement, n_inconclusive;
-    mb__gate_row *rows;        /* owned */
+    mb__gate_row *rows; /* owned */
     size_t n_rows;
     const json_t *accuracy, *unmatched, *warnings; /* arrays, borrowed */
     mb__gate_note *notes; /* owned: every row that is not a pass, then the

@@ -12,6 +12,7 @@
 #include "report/rutil.h"
 
 #include <math.h>
+#include <stdbool.h>
 #include <inttypes.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -42,25 +43,32 @@ static int is_baseline(const mb_rview *v, const mb_rrun *r)
 static void summary_table(mb_buf *b, const mb_rview *v)
 {
     char t[64], u[64];
-    mb__buf_puts(b, "<h2>Summary</h2><div class=\"tablewrap\"><table id=\"summary\" "
-                    "class=\"sortable\" data-sortcheck=\"3\"><thead><tr>"
-                    "<th>variant</th><th>model</th><th class=\"n\">batch</th>"
-                    "<th class=\"n\" title=\"median, with its 95% confidence interval\">p50 ms [95% CI]</th>"
-                    "<th class=\"n\">p95 ms</th><th class=\"n\">p99 ms</th>"
-                    "<th class=\"n\">mean ms</th><th class=\"n\" title=\"robust coefficient of variation: 1.4826 MAD / median\">robust CV</th>"
-                    "<th class=\"n\" title=\"run-to-run spread: sd of the log per-process medians, over the processes measured (the unit of replication of the CI)\">run-to-run CV</th>"
-                    "<th class=\"n\">iterations</th>");
+    mb__buf_puts(
+        b, "<h2>Summary</h2><div class=\"tablewrap\"><table id=\"summary\" "
+           "class=\"sortable\" data-sortcheck=\"3\"><thead><tr>"
+           "<th>variant</th><th>model</th><th class=\"n\">batch</th>"
+           "<th class=\"n\" title=\"median, with its 95% confidence "
+           "interval\">p50 ms [95% CI]</th>"
+           "<th class=\"n\">p95 ms</th><th class=\"n\">p99 ms</th>"
+           "<th class=\"n\">mean ms</th><th class=\"n\" title=\"robust "
+           "coefficient of variation: 1.4826 MAD / median\">robust CV</th>"
+           "<th class=\"n\" title=\"run-to-run spread: sd of the log "
+           "per-process medians, over the processes measured (the unit of "
+           "replication of the CI)\">run-to-run CV</th>"
+           "<th class=\"n\">iterations</th>");
     int show_ips = 0;
     for (size_t i = 0; i < v->n_runs; i++)
         show_ips |= v->runs[i].batch > 1;
     if (show_ips)
         mb__buf_puts(b, "<th class=\"n\">inferences/s</th>");
-    mb__buf_puts(b, "<th class=\"n\">samples/s</th><th class=\"n\">peak RSS</th>"
-                    "<th>status</th></tr></thead><tbody>\n");
+    mb__buf_puts(b,
+                 "<th class=\"n\">samples/s</th><th class=\"n\">peak RSS</th>"
+                 "<th>status</th></tr></thead><tbody>\n");
     for (size_t i = 0; i < v->n_runs; i++) {
         const mb_rrun *r = &v->runs[i];
         int base = is_baseline(v, r);
-        mb__buf_printf(b, "<tr%s><td class=\"name\">", base ? " class=\"base\"" : "");
+        mb__buf_printf(b, "<tr%s><td class=\"name\">",
+                       base ? " class=\"base\"" : "");
         esc(b, r->variant);
         if (base)
             mb__buf_puts(b, "<span class=\"badge\">baseline</span>");
@@ -72,16 +80,18 @@ static void summary_table(mb_buf *b, const mb_rview *v)
         esc(b, r->model ? r->model : "-");
         mb__buf_puts(b, "</td>");
         snprintf(t, sizeof t, "%lld", (long long)r->batch);
-        td_num(b, r->batch >= 0 ? (double)r->batch : NAN, r->batch >= 0 ? t : "-");
+        td_num(b, r->batch >= 0 ? (double)r->batch : NAN,
+               r->batch >= 0 ? t : "-");
         /* p50 with its confidence interval underneath */
         if (isfinite(r->p50))
-            mb__buf_printf(b, "<td class=\"n\" data-v=\"%.17g\"><b>%s</b>", r->p50 / 1e6,
-                           mb__fmt_ms(r->p50, t, sizeof t));
+            mb__buf_printf(b, "<td class=\"n\" data-v=\"%.17g\"><b>%s</b>",
+                           r->p50 / 1e6, mb__fmt_ms(r->p50, t, sizeof t));
         else
             mb__buf_puts(b, "<td class=\"n\" data-v=\"\">-");
         if (isfinite(r->ci_lo) && isfinite(r->ci_hi))
             mb__buf_printf(b, "<br><span class=\"ci\">[%s, %s]</span>",
-                           mb__fmt_ms(r->ci_lo, t, sizeof t), mb__fmt_ms(r->ci_hi, u, sizeof u));
+                           mb__fmt_ms(r->ci_lo, t, sizeof t),
+                           mb__fmt_ms(r->ci_hi, u, sizeof u));
         mb__buf_puts(b, "</td>");
         td_num(b, r->p95 / 1e6, mb__fmt_ms(r->p95, t, sizeof t));
         td_num(b, r->p99 / 1e6, mb__fmt_ms(r->p99, t, sizeof t));
@@ -135,54 +145,55 @@ static void td_speedup(mb_buf *b, const json_t *s)
 
 static void speedup_table(mb_buf *b, const mb_rview *v, int64_t batch)
 {
-    char t[64];
     if (batch > 0)
-        mb__buf_printf(b, "<h2>Speedups against the baseline at batch %" PRId64 "</h2>"
-                          "<div class=\"tablewrap\"><table id=\"speedups-b%" PRId64 "\" "
-                          "class=\"sortable\">", batch, batch);
+        mb__buf_printf(
+            b,
+            "<h2>Speedups against the baseline at batch %" PRId64 "</h2>"
+            "<div class=\"tablewrap\"><table id=\"speedups-b%" PRId64 "\" "
+            "class=\"sortable\">",
+            batch, batch);
     else
-        mb__buf_puts(b, "<h2>Speedups against the baseline</h2><div class=\"tablewrap\"><table id=\"speedups\" "
+        mb__buf_puts(b, "<h2>Speedups against the baseline</h2><div "
+                        "class=\"tablewrap\"><table id=\"speedups\" "
                         "class=\"sortable\">");
-    mb__buf_puts(b, "<thead><tr><th>variant</th>"
-                    "<th class=\"n\">median speedup [95% CI]</th>"
-                    "<th class=\"n\">p99 speedup [95% CI]</th><th class=\"n\">p-value</th>"
-                    "<th>verdict</th><th class=\"n\">memory ratio</th>"
-                    "<th class=\"n\">memory Δ</th><th class=\"n\">size ratio</th>"
-                    "<th class=\"n\">parameters</th><th>notes</th></tr></thead><tbody>\n");
+    mb__buf_puts(
+        b,
+        "<thead><tr><th>variant</th>"
+        "<th class=\"n\">median speedup [95% CI]</th>"
+        "<th class=\"n\">p99 speedup [95% CI]</th><th class=\"n\">p-value</th>"
+        "<th>verdict</th><th class=\"n\">memory ratio</th>"
+        "<th class=\"n\">memory Δ</th><th class=\"n\">size ratio</th>"
+        "<th class=\"n\">parameters</th><th>notes</th></tr></thead><tbody>\n");
     for (size_t i = 0; i < v->n_cmps; i++) {
         const mb_rcmp *c = &v->cmps[i];
-        mb__buf_printf(b, "<tr%s><td class=\"name\">", c->is_baseline ? " class=\"base\"" : "");
+        mb__buf_printf(b, "<tr%s><td class=\"name\">",
+                       c->is_baseline ? " class=\"base\"" : "");
         esc(b, c->name);
         if (c->is_baseline)
             mb__buf_puts(b, "<span class=\"badge\">baseline</span>");
         mb__buf_puts(b, "</td>");
         td_speedup(b, json_object_get(c->v, "speedup_median"));
         td_speedup(b, json_object_get(c->v, "speedup_p99"));
-        double p = mb__jnum(c->v, "significance.p");
-        td_num(b, p, mb__fmt_p(p, t, sizeof t));
+        mb_rcell f[5];
+        mb__rcmp_figures(c, f);
+        td_num(b, f[MB_RF_P].x, f[MB_RF_P].text);
         const char *verdict = mb__cmp_verdict(c);
         const char *e = mb__jstr(c->v, "error");
-        mb__buf_printf(b, "<td class=\"%s\" title=\"", strcmp(verdict, "FAILED") == 0 ? "st-failed" : "");
+        mb__buf_printf(b, "<td class=\"%s\" title=\"",
+                       strcmp(verdict, "FAILED") == 0 ? "st-failed" : "");
         esc(b, e ? e : "");
         mb__buf_puts(b, "\">");
         esc(b, verdict);
         mb__buf_puts(b, "</td>");
-        double mr = mb__jnum(c->v, "memory_ratio");
-        td_num(b, mr, mb__fmt_num(mr, 3, t, sizeof t));
-        double md = mb__jnum(c->v, "memory_delta_bytes");
-        td_num(b, md, mb__fmt_bytes(md, t, sizeof t));
-        double sr = mb__jnum(c->v, "size_ratio");
-        td_num(b, sr, mb__fmt_num(sr, 3, t, sizeof t));
-        if (isfinite(c->params))
-            snprintf(t, sizeof t, "%.0f", c->params);
-        else
-            snprintf(t, sizeof t, "-");
-        td_num(b, c->params, t);
+        for (size_t k = MB_RF_MEM_RATIO; k <= MB_RF_PARAMS; k++)
+            td_num(b, f[k].x, f[k].text);
         mb__buf_puts(b, "<td class=\"notes\">");
         size_t k;
         const json_t *rec;
-        json_array_foreach(json_object_get(c->v, "recommendations"), k, rec) {
-            mb__buf_puts(b, json_is_true(json_object_get(rec, "ok")) ? "✔ " : "⚠ ");
+        json_array_foreach(json_object_get(c->v, "recommendations"), k, rec)
+        {
+            mb__buf_puts(b, json_is_true(json_object_get(rec, "ok")) ? "✔ "
+                                                                     : "⚠ ");
             esc(b, mb__jstr(rec, "text"));
             mb__buf_puts(b, "<br>");
         }
@@ -191,122 +202,99 @@ static void speedup_table(mb_buf *b, const mb_rview *v, int64_t batch)
     mb__buf_puts(b, "</tbody></table></div>\n");
 }
 
-static void accuracy_tables(mb_buf *b, const mb_rview *v)
+static void speedup_cb(const mb_rview *v, int64_t batch, void *body)
 {
-    char t[64];
-    mb__buf_puts(b, "<h2>Accuracy</h2><div class=\"tablewrap\"><table id=\"accuracy\" "
-                    "class=\"sortable\"><thead><tr><th>variant</th><th class=\"n\">top-1</th>"
-                    "<th class=\"n\">top-5</th><th class=\"n\">Δ top-1</th>"
-                    "<th class=\"n\">top-1 agreement</th></tr></thead><tbody>\n");
-    int any_out = 0;
-    for (size_t i = 0; i < v->n_cmps; i++) {
-        const mb_rcmp *c = &v->cmps[i];
-        mb__buf_puts(b, "<tr><td class=\"name\">");
-        esc(b, c->name);
-        mb__buf_puts(b, "</td>");
-        const char *keys[] = {"accuracy.top1", "accuracy.top5"};
-        for (size_t k = 0; k < 2; k++) {
-            double x = mb__jnum(c->v, keys[k]);
-            td_num(b, x, mb__fmt_num(x, 4, t, sizeof t));
+    speedup_table(body, v, batch);
+}
+
+static void html_cell(mb_buf *b, const mb_rcell *c)
+{
+    td_num(b, c->x, c->text);
+}
+
+/* cosine is close to 1: more digits */
+static const char *const html_agreement_keys[] = {
+    "mae", "mse", "rmse", "max_abs", "rel_error", "cosine", "psnr", "ssim"};
+static const int html_agreement_sig[] = {4, 4, 4, 4, 4, 6, 4, 4};
+static const mb_rrows html_rows = {
+    "<h2>Accuracy</h2><div class=\"tablewrap\"><table id=\"accuracy\" "
+    "class=\"sortable\"><thead><tr><th>variant</th><th class=\"n\">top-1</th>"
+    "<th class=\"n\">top-5</th><th class=\"n\">Δ top-1</th>"
+    "<th class=\"n\">top-1 agreement</th></tr></thead><tbody>\n",
+    "</tbody></table></div>\n",
+    "<h3>Output agreement with the baseline</h3><div class=\"tablewrap\">"
+    "<table id=\"outputs\" class=\"sortable\"><thead><tr><th>variant</th>"
+    "<th>output</th><th class=\"n\">MAE</th><th class=\"n\">MSE</th>"
+    "<th class=\"n\">RMSE</th><th class=\"n\">max abs</th>"
+    "<th class=\"n\">rel. error</th><th class=\"n\">cosine</th>"
+    "<th class=\"n\">PSNR dB</th><th "
+    "class=\"n\">SSIM</th></tr></thead><tbody>\n",
+    "</tbody></table></div>\n",
+    mb__html_escape,
+    "<tr><td class=\"name\">",
+    "</td><td class=\"mono\">",
+    "</td>",
+    html_cell,
+    "</tr>\n",
+    html_agreement_keys,
+    html_agreement_sig,
+    sizeof html_agreement_keys / sizeof *html_agreement_keys};
+
+static void say_html(mb_buf *b, const mb_rverdict *vd)
+{
+    const mb_rcmp *c = vd->c;
+    char pt[32];
+    mb__buf_puts(b, "<b>");
+    esc(b, c->name);
+    mb__buf_puts(b, "</b> ");
+    if (vd->failed) {
+        mb__buf_puts(b, "<span class=\"failed\">failed</span>");
+        const char *e = mb__jstr(c->v, "error");
+        if (e) {
+            mb__buf_puts(b, ": ");
+            esc(b, e);
         }
-        double d = mb__jnum(c->v, "accuracy.delta_top1");
-        if (isfinite(d))
-            snprintf(t, sizeof t, "%+.4f", d);
-        else
-            snprintf(t, sizeof t, "-");
-        td_num(b, d, t);
-        double a = mb__jnum(c->v, "agreement.top1");
-        td_num(b, a, mb__fmt_num(a, 4, t, sizeof t));
-        mb__buf_puts(b, "</tr>\n");
-        any_out |= json_array_size(mb__jget(c->v, "agreement.outputs")) > 0;
-    }
-    mb__buf_puts(b, "</tbody></table></div>\n");
-    if (!any_out)
         return;
-    static const char *const mk[] = {"mae", "mse", "rmse", "max_abs", "rel_error", "cosine", "psnr", "ssim"};
-    mb__buf_puts(b, "<h3>Output agreement with the baseline</h3><div class=\"tablewrap\">"
-                    "<table id=\"outputs\" class=\"sortable\"><thead><tr><th>variant</th>"
-                    "<th>output</th><th class=\"n\">MAE</th><th class=\"n\">MSE</th>"
-                    "<th class=\"n\">RMSE</th><th class=\"n\">max abs</th>"
-                    "<th class=\"n\">rel. error</th><th class=\"n\">cosine</th>"
-                    "<th class=\"n\">PSNR dB</th><th class=\"n\">SSIM</th></tr></thead><tbody>\n");
-    for (size_t i = 0; i < v->n_cmps; i++) {
-        size_t k;
-        const json_t *o;
-        json_array_foreach(mb__jget(v->cmps[i].v, "agreement.outputs"), k, o) {
-            mb__buf_puts(b, "<tr><td class=\"name\">");
-            esc(b, v->cmps[i].name);
-            mb__buf_puts(b, "</td><td class=\"mono\">");
-            esc(b, mb__jstr(o, "name"));
-            mb__buf_puts(b, "</td>");
-            for (size_t j = 0; j < sizeof mk / sizeof *mk; j++) {
-                double x = mb__jnum(o, mk[j]);
-                if (!isfinite(x) && strcmp(mk[j], "rel_error") == 0)
-                    x = mb__jnum(o, "rel_l2"); /* the name compare writes */
-                td_num(b, x, mb__fmt_num(x, j == 5 ? 6 : 4, t, sizeof t));
-            }
-            mb__buf_puts(b, "</tr>\n");
-        }
     }
-    mb__buf_puts(b, "</tbody></table></div>\n");
+    if (vd->significant) {
+        mb__buf_printf(b, "is <span class=\"%s\">", vd->verdict);
+        esc(b, vd->words);
+        mb__buf_puts(b, "</span> than ");
+        esc(b, c->baseline);
+        mb__buf_puts(b, " (median latency");
+    } else {
+        mb__buf_puts(b, "shows <b>");
+        esc(b, vd->verdict);
+        mb__buf_puts(b, "</b> against ");
+        esc(b, c->baseline);
+        mb__buf_puts(b, " (");
+        esc(b, vd->words[0] ? vd->words : "no speedup measured");
+    }
+    double p = vd->p, k = mb__jnum(c->v, "significance.replicates");
+    const char *unit = mb__jstr(c->v, "significance.unit");
+    if (isfinite(p) && isfinite(k) && unit)
+        mb__buf_printf(b, ", p %s%s over %.0f %s%s", p < 0.0001 ? "" : "= ",
+                       mb__fmt_p(p, pt, sizeof pt), k,
+                       strcmp(unit, "process") == 0 ? "processes" : "blocks",
+                       strcmp(unit, "process") == 0 ? "" : " of one process");
+    else if (isfinite(p)) /* documents from before the process unit */
+        mb__buf_printf(b, ", Mann-Whitney p %s%s", p < 0.0001 ? "" : "= ",
+                       mb__fmt_p(p, pt, sizeof pt));
+    mb__buf_puts(b, ")");
 }
 
 static void verdict(mb_buf *b, const mb_rview *v)
 {
     mb__buf_puts(b, "<p class=\"verdict\" id=\"verdict\">");
-    int said = 0;
-    for (size_t i = 0; i < v->n_cmps; i++) {
-        const mb_rcmp *c = &v->cmps[i];
-        if (c->is_baseline)
-            continue;
-        if (said++)
-            mb__buf_puts(b, "<br>");
-        mb__buf_puts(b, "<b>");
-        esc(b, c->name);
-        mb__buf_puts(b, "</b> ");
-        const char *vd = mb__cmp_verdict(c);
-        if (strcmp(vd, "FAILED") == 0) {
-            mb__buf_puts(b, "<span class=\"failed\">failed</span>");
-            const char *e = mb__jstr(c->v, "error");
-            if (e) {
-                mb__buf_puts(b, ": ");
-                esc(b, e);
-            }
-            continue;
-        }
-        char words[160], pt[32];
-        mb__speedup_words(json_object_get(c->v, "speedup_median"), words, sizeof words);
-        int sig = strcmp(vd, "faster") == 0 || strcmp(vd, "slower") == 0;
-        if (sig && words[0]) {
-            mb__buf_printf(b, "is <span class=\"%s\">", vd);
-            esc(b, words);
-            mb__buf_puts(b, "</span> than ");
-            esc(b, c->baseline);
-            mb__buf_puts(b, " (median latency");
-        } else {
-            mb__buf_puts(b, "shows <b>");
-            esc(b, vd);
-            mb__buf_puts(b, "</b> against ");
-            esc(b, c->baseline);
-            mb__buf_puts(b, " (");
-            esc(b, words[0] ? words : "no speedup measured");
-        }
-        double p = mb__jnum(c->v, "significance.p");
-        double k = mb__jnum(c->v, "significance.replicates");
-        const char *unit = mb__jstr(c->v, "significance.unit");
-        if (isfinite(p) && isfinite(k) && unit)
-            mb__buf_printf(b, ", p %s%s over %.0f %s%s", p < 0.0001 ? "" : "= ",
-                           mb__fmt_p(p, pt, sizeof pt), k,
-                           strcmp(unit, "process") == 0 ? "processes" : "blocks",
-                           strcmp(unit, "process") == 0 ? "" : " of one process");
-        else if (isfinite(p)) /* documents from before the process unit */
-            mb__buf_printf(b, ", Mann-Whitney p %s%s", p < 0.0001 ? "" : "= ", mb__fmt_p(p, pt, sizeof pt));
-        mb__buf_puts(b, ")");
-    }
-    if (!said) { /* plain runs: fastest median and best throughput */
+    if (!mb__rview_verdicts(v, "<br>", say_html, b)) {
+        /* plain runs: fastest median and best throughput */
         static const mb_rmarkup html = {
-            mb__html_escape, "Median latency ", "<b>", "</b>",
-            "<span class=\"failed\">%zu run%s failed</span>", NULL};
+            mb__html_escape,
+            "Median latency ",
+            "<b>",
+            "</b>",
+            "<span class=\"failed\">%zu run%s failed</span>",
+            NULL};
         mb__rview_best_sentence(v, &html, b);
     }
     mb__buf_puts(b, "</p>\n");
@@ -335,7 +323,8 @@ static void dl_num(mb_buf *b, const char *key, double x, const char *fmt_unit)
     dl_item(b, key, t);
 }
 
-static void metadata(mb_buf *b, const json_t *const *docs, size_t n_docs, const mb_rview *v)
+static void metadata(mb_buf *b, const json_t *const *docs, size_t n_docs,
+                     const mb_rview *v)
 {
     mb__buf_puts(b, "<h2>Environment and provenance</h2>\n");
     for (size_t d = 0; d < n_docs; d++) {
@@ -343,14 +332,17 @@ static void metadata(mb_buf *b, const json_t *const *docs, size_t n_docs, const 
         const json_t *env = json_object_get(doc, "environment");
         if (n_docs > 1)
             mb__buf_printf(b, "<h3>Document %zu</h3>", d + 1);
-        mb__buf_puts(b, "<div class=\"grid2\"><div class=\"panel\"><dl class=\"meta\">");
+        mb__buf_puts(
+            b, "<div class=\"grid2\"><div class=\"panel\"><dl class=\"meta\">");
         dl_item(b, "machine", mb__jstr(env, "cpu_model"));
         char cores[96];
-        double lc = mb__jnum(env, "logical_cores"), pc = mb__jnum(env, "physical_cores");
+        double lc = mb__jnum(env, "logical_cores"),
+               pc = mb__jnum(env, "physical_cores");
         if (isfinite(lc)) {
             snprintf(cores, sizeof cores, "%.0f logical%s", lc, "");
             if (isfinite(pc))
-                snprintf(cores, sizeof cores, "%.0f logical, %.0f physical", lc, pc);
+                snprintf(cores, sizeof cores, "%.0f logical, %.0f physical", lc,
+                         pc);
             dl_item(b, "cores", cores);
         }
         dl_num(b, "CPU MHz", mb__jnum(env, "cpu_mhz"), NULL);
@@ -364,8 +356,11 @@ static void metadata(mb_buf *b, const json_t *const *docs, size_t n_docs, const 
         mb__buf_puts(b, "</dl></div><div class=\"panel\"><dl class=\"meta\">");
         char ver[256];
         snprintf(ver, sizeof ver, "%s (commit %s)",
-                 mb__jstr(doc, "mbench.version") ? mb__jstr(doc, "mbench.version") : "?",
-                 mb__jstr(doc, "mbench.commit") ? mb__jstr(doc, "mbench.commit") : "?");
+                 mb__jstr(doc, "mbench.version")
+                     ? mb__jstr(doc, "mbench.version")
+                     : "?",
+                 mb__jstr(doc, "mbench.commit") ? mb__jstr(doc, "mbench.commit")
+                                                : "?");
         dl_item(b, "mbench", ver);
         dl_item(b, "command line", mb__jstr(doc, "command_line"));
         dl_item(b, "created (UTC)", mb__jstr(doc, "created_utc"));
@@ -374,18 +369,24 @@ static void metadata(mb_buf *b, const json_t *const *docs, size_t n_docs, const 
         const json_t *r0 = json_array_get(runs, 0);
         if (r0) {
             char rt[512];
-            snprintf(rt, sizeof rt, "%s %s", mb__jstr(r0, "runtime.name") ? mb__jstr(r0, "runtime.name") : "",
-                     mb__jstr(r0, "runtime.version") ? mb__jstr(r0, "runtime.version") : "");
+            snprintf(rt, sizeof rt, "%s %s",
+                     mb__jstr(r0, "runtime.name") ? mb__jstr(r0, "runtime.name")
+                                                  : "",
+                     mb__jstr(r0, "runtime.version")
+                         ? mb__jstr(r0, "runtime.version")
+                         : "");
             dl_item(b, "runtime", rt);
             const json_t *pv = mb__jget(r0, "runtime.providers");
             if (json_array_size(pv)) {
                 mb_buf pl = MB_BUF_INIT;
                 size_t k;
                 const json_t *x;
-                json_array_foreach(pv, k, x) {
+                json_array_foreach(pv, k, x)
+                {
                     if (k)
                         mb__buf_puts(&pl, ", ");
-                    mb__buf_puts(&pl, json_is_string(x) ? json_string_value(x) : "?");
+                    mb__buf_puts(&pl, json_is_string(x) ? json_string_value(x)
+                                                        : "?");
                 }
                 dl_item(b, "providers", pl.data);
                 mb__buf_free(&pl);
@@ -398,26 +399,33 @@ static void metadata(mb_buf *b, const json_t *const *docs, size_t n_docs, const 
         if (tm) {
             char t[160];
             snprintf(t, sizeof t, "%s, resolution %.0f ns, overhead %.0f ns",
-                     mb__jstr(tm, "clock") ? mb__jstr(tm, "clock") : "?", mb__jnum(tm, "resolution_ns"),
+                     mb__jstr(tm, "clock") ? mb__jstr(tm, "clock") : "?",
+                     mb__jnum(tm, "resolution_ns"),
                      mb__jnum(tm, "overhead_ns"));
             dl_item(b, "timer", t);
         }
-        dl_item(b, "percentiles", mb__jstr(doc, "statistics.percentile_method"));
+        dl_item(b, "percentiles",
+                mb__jstr(doc, "statistics.percentile_method"));
         dl_item(b, "median CI", mb__jstr(doc, "statistics.median_ci"));
         dl_item(b, "outliers", mb__jstr(doc, "statistics.outliers"));
         mb__buf_puts(b, "</dl></div></div>\n");
     }
     /* per-run options and inputs */
-    mb__buf_puts(b, "<h3>Runs in detail</h3><div class=\"tablewrap\"><table id=\"runs\">"
-                    "<thead><tr><th>variant</th><th class=\"n\">batch</th><th>runtime</th>"
-                    "<th>options</th><th>inputs</th><th>phases</th><th>stop rule</th>"
-                    "</tr></thead><tbody>\n");
+    mb__buf_puts(
+        b,
+        "<h3>Runs in detail</h3><div class=\"tablewrap\"><table id=\"runs\">"
+        "<thead><tr><th>variant</th><th class=\"n\">batch</th><th>runtime</th>"
+        "<th>options</th><th>inputs</th><th>phases</th><th>stop rule</th>"
+        "</tr></thead><tbody>\n");
     char t[64], u[64], w[64];
     for (size_t i = 0; i < v->n_runs; i++) {
         const mb_rrun *r = &v->runs[i];
         mb__buf_puts(b, "<tr><td class=\"name\">");
         esc(b, r->variant);
-        mb__buf_printf(b, r->batch >= 0 ? "</td><td class=\"n\">%lld</td><td>" : "</td><td class=\"n\">-</td><td>", (long long)r->batch);
+        mb__buf_printf(b,
+                       r->batch >= 0 ? "</td><td class=\"n\">%lld</td><td>"
+                                     : "</td><td class=\"n\">-</td><td>",
+                       (long long)r->batch);
         esc(b, mb__jstr(r->run, "runtime.name"));
         mb__buf_puts(b, " ");
         esc(b, mb__jstr(r->run, "runtime.version"));
@@ -426,8 +434,10 @@ static void metadata(mb_buf *b, const json_t *const *docs, size_t n_docs, const 
         const char *k;
         const json_t *x;
         int first = 1;
-        json_object_foreach((json_t *)cfg, k, x) {
-            if (json_is_null(x) || (json_is_object(x) && json_object_size(x) == 0))
+        json_object_foreach((json_t *)cfg, k, x)
+        {
+            if (json_is_null(x) ||
+                (json_is_object(x) && json_object_size(x) == 0))
                 continue;
             char *s = json_dumps(x, JSON_COMPACT | JSON_ENCODE_ANY);
             if (!first)
@@ -440,8 +450,10 @@ static void metadata(mb_buf *b, const json_t *const *docs, size_t n_docs, const 
         }
         mb__buf_puts(b, "</td><td class=\"mono\">");
         size_t j;
-        json_array_foreach(json_object_get(r->run, "inputs"), j, x) {
-            char *shape = json_dumps(json_object_get(x, "shape"), JSON_COMPACT | JSON_ENCODE_ANY);
+        json_array_foreach(json_object_get(r->run, "inputs"), j, x)
+        {
+            char *shape = json_dumps(json_object_get(x, "shape"),
+                                     JSON_COMPACT | JSON_ENCODE_ANY);
             esc(b, mb__jstr(x, "name"));
             mb__buf_puts(b, " ");
             esc(b, mb__jstr(x, "dtype"));
@@ -452,11 +464,17 @@ static void metadata(mb_buf *b, const json_t *const *docs, size_t n_docs, const 
             free(shape);
         }
         mb__buf_puts(b, "</td><td class=\"mono\">");
-        snprintf(w, sizeof w, "load %s ms, ", mb__fmt_ms(mb__jnum(r->run, "phases.library_load_ns"), t, sizeof t));
+        snprintf(w, sizeof w, "load %s ms, ",
+                 mb__fmt_ms(mb__jnum(r->run, "phases.library_load_ns"), t,
+                            sizeof t));
         esc(b, w);
-        snprintf(w, sizeof w, "session %s ms, ", mb__fmt_ms(mb__jnum(r->run, "phases.session_create_ns"), t, sizeof t));
+        snprintf(w, sizeof w, "session %s ms, ",
+                 mb__fmt_ms(mb__jnum(r->run, "phases.session_create_ns"), t,
+                            sizeof t));
         esc(b, w);
-        snprintf(w, sizeof w, "first run %s ms", mb__fmt_ms(mb__jnum(r->run, "phases.first_inference_ns"), u, sizeof u));
+        snprintf(w, sizeof w, "first run %s ms",
+                 mb__fmt_ms(mb__jnum(r->run, "phases.first_inference_ns"), u,
+                            sizeof u));
         esc(b, w);
         mb__buf_puts(b, "</td><td>");
         esc(b, mb__jstr(r->run, "stop_rule"));
@@ -465,26 +483,23 @@ static void metadata(mb_buf *b, const json_t *const *docs, size_t n_docs, const 
     mb__buf_puts(b, "</tbody></table></div>\n");
 }
 
-/* Runs one chart and records its id in expect when drawn. */
-static int chart(mb_buf *b, int (*fn)(mb_buf *, const mb_rview *), const mb_rview *v,
-                 const char *id, mb_buf *expect)
+/* Runs one chart and records its id in expect when drawn (memory running
+ * out marks b). */
+static void chart(mb_buf *b, bool (*fn)(mb_buf *, const mb_rview *),
+                  const mb_rview *v, const char *id, mb_buf *expect)
 {
-    int r = fn(b, v);
-    if (r > 0) {
+    if (fn(b, v)) {
         mb__buf_puts(expect, expect->len ? " " : "");
         mb__buf_puts(expect, id);
     }
-    return r;
 }
 
 mb_status mb__report_html(const json_t *const *docs, size_t n_docs, mb_buf *out,
                           mb_err *err)
 {
-    if (n_docs == 0)
-        return mb__fail(err, MB_EINVAL, "no result document to report on");
-    for (size_t i = 0; i < n_docs; i++)
-        if (!json_is_object(docs[i]))
-            return mb__fail(err, MB_EINVAL, "result document %zu is not a JSON object", i + 1);
+    mb_status st = mb__rview_check_docs(docs, n_docs, err);
+    if (st)
+        return st;
     if (n_docs == 1 && mb__profile_doc_is(docs[0])) /* per-operator page */
         return mb__report_profile_html(docs[0], out, err);
     if (n_docs == 1 && mb__is_load_doc(docs[0]))
@@ -495,7 +510,6 @@ mb_status mb__report_html(const json_t *const *docs, size_t n_docs, mb_buf *out,
     if (mb__rview_build(docs, n_docs, &v))
         return mb__fail(err, MB_ENOMEM, "out of memory building the report");
     mb_buf body = MB_BUF_INIT, expect = MB_BUF_INIT;
-    int bad = 0;
     const char *kind = mb__jstr(docs[0], "kind");
     if (!kind)
         kind = "result";
@@ -503,24 +517,28 @@ mb_status mb__report_html(const json_t *const *docs, size_t n_docs, mb_buf *out,
     /* charts first (into body) so the expected list is known for <body> */
     mb_buf charts = MB_BUF_INIT;
     mb__buf_puts(&charts, "<h2>Latency</h2>\n");
-    bad |= chart(&charts, mb__chart_distribution, &v, "chart-dist", &expect) < 0;
-    bad |= chart(&charts, mb__chart_ecdf, &v, "chart-ecdf", &expect) < 0;
+    chart(&charts, mb__chart_distribution, &v, "chart-dist", &expect);
+    chart(&charts, mb__chart_ecdf, &v, "chart-ecdf", &expect);
     if (v.multi_batch) {
         mb__buf_puts(&charts, "<h2>Batch size</h2><div class=\"grid2\">\n");
-        bad |= chart(&charts, mb__chart_batch_throughput, &v, "chart-batch-thr", &expect) < 0;
-        bad |= chart(&charts, mb__chart_batch_latency, &v, "chart-batch-lat", &expect) < 0;
+        chart(&charts, mb__chart_batch_throughput, &v, "chart-batch-thr",
+              &expect);
+        chart(&charts, mb__chart_batch_latency, &v, "chart-batch-lat", &expect);
         mb__buf_puts(&charts, "</div>\n");
     }
     if (v.n_cmps) {
         mb__buf_puts(&charts, "<h2>Speedup</h2>\n");
-        bad |= chart(&charts, mb__chart_speedup, &v, "chart-speedup", &expect) < 0;
+        chart(&charts, mb__chart_speedup, &v, "chart-speedup", &expect);
     }
-    mb__buf_puts(&charts, "<h2>Memory and model size</h2><div class=\"grid2\">\n");
-    bad |= chart(&charts, mb__chart_memory, &v, "chart-mem", &expect) < 0;
-    bad |= chart(&charts, mb__chart_model_size, &v, "chart-size", &expect) < 0;
+    mb__buf_puts(&charts,
+                 "<h2>Memory and model size</h2><div class=\"grid2\">\n");
+    chart(&charts, mb__chart_memory, &v, "chart-mem", &expect);
+    chart(&charts, mb__chart_model_size, &v, "chart-size", &expect);
     mb__buf_puts(&charts, "</div>\n");
 
-    mb__buf_puts(&body, "<main>\n<header class=\"top\"><div><h1>mbench <span class=\"kind\">");
+    mb__buf_puts(
+        &body,
+        "<main>\n<header class=\"top\"><div><h1>mbench <span class=\"kind\">");
     esc(&body, kind);
     mb__buf_puts(&body, "</span> report</h1><div class=\"sub\">");
     for (size_t d = 0; d < n_docs; d++) {
@@ -532,10 +550,14 @@ mb_status mb__report_html(const json_t *const *docs, size_t n_docs, mb_buf *out,
         mb__buf_puts(&body, " · ");
         esc(&body, mb__jstr(docs[d], "environment.hostname"));
     }
-    mb__buf_printf(&body, "</div></div><div class=\"actions\"><button id=\"download-json\" "
-                          "type=\"button\" data-file=\"mbench-%s.json\">Download JSON</button>"
-                          "<button id=\"print\" type=\"button\">Print</button></div></header>\n",
-                   strcmp(kind, "compare") == 0 ? "compare" : strcmp(kind, "run") == 0 ? "run" : "result");
+    mb__buf_printf(
+        &body,
+        "</div></div><div class=\"actions\"><button id=\"download-json\" "
+        "type=\"button\" data-file=\"mbench-%s.json\">Download JSON</button>"
+        "<button id=\"print\" type=\"button\">Print</button></div></header>\n",
+        strcmp(kind, "compare") == 0 ? "compare"
+        : strcmp(kind, "run") == 0   ? "run"
+                                     : "result");
     verdict(&body, &v);
     if (v.n_warnings) {
         mb__buf_puts(&body, "<ul class=\"warnings\" id=\"warnings\">");
@@ -547,50 +569,46 @@ mb_status mb__report_html(const json_t *const *docs, size_t n_docs, mb_buf *out,
         mb__buf_puts(&body, "</ul>\n");
     }
     summary_table(&body, &v);
-    const json_t *per_batch = n_docs == 1 ? mb__rview_batch_cmps(docs[0]) : NULL;
-    if (per_batch) { /* several batch sizes: a speedup table per size */
-        size_t k;
-        const json_t *c;
-        json_array_foreach(per_batch, k, c) {
-            json_t *d = mb__rview_batch_doc(docs[0], c);
-            mb_rview bv;
-            const json_t *one[1] = {d};
-            if (!d || mb__rview_build(one, 1, &bv)) {
-                json_decref(d);
-                body.oom = 1;
-                break;
-            }
-            speedup_table(&body, &bv, (int64_t)mb__jnum(c, "batch_size"));
-            mb__rview_free(&bv);
-            json_decref(d);
-        }
+    if (n_docs == 1 && mb__rview_batch_cmps(docs[0])) {
+        /* several batch sizes: a speedup table per size */
+        if (!mb__rview_each_batch(docs[0], speedup_cb, &body))
+            body.oom = 1;
     } else if (v.n_cmps) {
         speedup_table(&body, &v, 0);
     }
     mb__buf_append(&body, charts.data ? charts.data : "", charts.len);
     if (v.has_accuracy) {
-        mb__buf_puts(&body, "<div class=\"grid2\" style=\"margin-top:18px\">\n");
-        bad |= chart(&body, mb__chart_accuracy, &v, "chart-acc", &expect) < 0;
+        mb__buf_puts(&body,
+                     "<div class=\"grid2\" style=\"margin-top:18px\">\n");
+        chart(&body, mb__chart_accuracy, &v, "chart-acc", &expect);
         mb__buf_puts(&body, "</div>\n");
-        bad |= chart(&body, mb__chart_outputs, &v, "chart-outputs", &expect) < 0;
-        accuracy_tables(&body, &v);
+        chart(&body, mb__chart_outputs, &v, "chart-outputs", &expect);
+        mb__rview_accuracy_tables(&v, &html_rows, &body);
     }
     mb__html_exec_sections(&body, docs, n_docs, &expect);
     metadata(&body, docs, n_docs, &v);
-    mb__buf_printf(&body, "<footer>Generated by mbench %s from %zu result document%s "
-                          "(schema ",
+    mb__buf_printf(&body,
+                   "<footer>Generated by mbench %s from %zu result document%s "
+                   "(schema ",
                    mb_version(), n_docs, n_docs == 1 ? "" : "s");
     esc(&body, mb__jstr(docs[0], "schema"));
-    mb__buf_puts(&body, "). The full document is embedded in this page: "
-                        "<b>Download JSON</b> saves it. Hover a chart mark for its value."
-                        "</footer>\n</main>\n");
+    mb__buf_puts(
+        &body,
+        "). The full document is embedded in this page: "
+        "<b>Download JSON</b> saves it. Hover a chart mark for its value."
+        "</footer>\n</main>\n");
 
     /* the page */
-    mb__buf_puts(out, "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">\n"
-                      "<meta name=\"viewport\" content=\"width=device-width,initial-scale=1\">\n"
-                      "<meta http-equiv=\"Content-Security-Policy\" content=\"default-src 'none'; "
-                      "style-src 'unsafe-inline'; script-src 'unsafe-inline'; img-src data:\">\n"
-                      "<meta name=\"color-scheme\" content=\"light dark\">\n<title>mbench ");
+    mb__buf_puts(
+        out,
+        "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">\n"
+        "<meta name=\"viewport\" "
+        "content=\"width=device-width,initial-scale=1\">\n"
+        "<meta http-equiv=\"Content-Security-Policy\" content=\"default-src "
+        "'none'; "
+        "style-src 'unsafe-inline'; script-src 'unsafe-inline'; img-src "
+        "data:\">\n"
+        "<meta name=\"color-scheme\" content=\"light dark\">\n<title>mbench ");
     esc(out, kind);
     if (v.n_series) {
         mb__buf_puts(out, ": ");
@@ -602,15 +620,19 @@ mb_status mb__report_html(const json_t *const *docs, size_t n_docs, mb_buf *out,
         if (v.n_series > 4)
             mb__buf_puts(out, ", …");
     }
-    mb__buf_puts(out, "</title>\n<script>window.__mbErr=[];window.addEventListener('error',"
-                      "function(e){window.__mbErr.push(String(e.message))});</script>\n<style>\n");
+    mb__buf_puts(
+        out,
+        "</title>\n<script>window.__mbErr=[];window.addEventListener('error',"
+        "function(e){window.__mbErr.push(String(e.message))});</"
+        "script>\n<style>\n");
     for (size_t i = 0; mb_html_css[i]; i++)
         mb__buf_puts(out, mb_html_css[i]);
     mb__buf_puts(out, "</style></head>\n<body data-expect=\"");
     esc(out, expect.data ? expect.data : "");
     mb__buf_puts(out, "\">\n");
     mb__buf_append(out, body.data ? body.data : "", body.len);
-    mb__buf_puts(out, "<script type=\"application/json\" id=\"mbench-data\">\n");
+    mb__buf_puts(out,
+                 "<script type=\"application/json\" id=\"mbench-data\">\n");
     if (n_docs == 1) {
         mb__json_script_embed(out, docs[0]);
     } else {
@@ -626,12 +648,13 @@ mb_status mb__report_html(const json_t *const *docs, size_t n_docs, mb_buf *out,
     for (size_t i = 0; mb_html_js[i]; i++)
         mb__buf_puts(out, mb_html_js[i]);
     mb__buf_puts(out, "</script>\n</body></html>\n");
-    bad |= body.oom || expect.oom || charts.oom;
+    bool bad = body.oom || expect.oom || charts.oom;
     mb__buf_free(&body);
     mb__buf_free(&expect);
     mb__buf_free(&charts);
     mb__rview_free(&v);
     if (bad || out->oom)
-        return mb__fail(err, MB_ENOMEM, "out of memory rendering the HTML report");
+        return mb__fail(err, MB_ENOMEM,
+                        "out of memory rendering the HTML report");
     return MB_OK;
 }

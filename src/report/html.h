@@ -16,7 +16,7 @@
  * out.  Every string from a document is HTML-escaped; the embedded JSON
  * has < > & escaped as \u sequences.  Returns MB_EINVAL when n_docs is 0
  * or a document is not an object, MB_ENOMEM when memory runs out. */
-mb_status mb__report_html(const json_t *const *docs, size_t n_docs,
-                          mb_buf *out, mb_err *err);
+mb_status mb__report_html(const json_t *const *docs, size_t n_docs, mb_buf *out,
+                          mb_err *err);
 
 #endif

@@ -20,6 +20,19 @@ static json_int_t jget_int(const json_t *o, const char *k)
     return json_integer_value(json_object_get(o, k));
 }
 
+/* One line per dtype of the parameters: count and bytes. */
+static void params_by_dtype(mb_buf *b, const json_t *o)
+{
+    char x[64], y[64];
+    const char *key;
+    json_t *e;
+    json_object_foreach((json_t *)json_object_get(o, "params_by_dtype"), key, e)
+        mb__buf_printf(
+            b, "  %-10s %16s params %12s\n", key,
+            mb__fmt_grouped((uint64_t)jget_int(e, "count"), x, sizeof x),
+            mb__fmt_bytes((double)jget_int(e, "bytes"), y, sizeof y));
+}
+
 static void print_values(mb_buf *b, const char *title, const json_t *arr)
 {
     size_t i, width = 4;
@@ -180,15 +193,7 @@ void mb__info_console(mb_buf *b, const json_t *o)
                    jget_int(o, "initializers"),
                    mb__fmt_bytes((double)pb, y, sizeof y),
                    mb__fmt_grouped(pb, x + 32, 32));
-    const char *key;
-    json_t *e;
-    json_object_foreach((json_t *)json_object_get(o, "params_by_dtype"), key, e)
-    {
-        mb__buf_printf(
-            b, "  %-10s %16s params %12s\n", key,
-            mb__fmt_grouped((uint64_t)jget_int(e, "count"), x, sizeof x),
-            mb__fmt_bytes((double)(uint64_t)jget_int(e, "bytes"), y, sizeof y));
-    }
+    params_by_dtype(b, o);
     const json_t *k = json_object_get(o, "constants");
     if (jget_int(k, "tensors"))
         mb__buf_printf(
@@ -218,6 +223,7 @@ void mb__info_console(mb_buf *b, const json_t *o)
     if (json_object_size(meta)) {
         mb__buf_puts(b, "metadata ");
         int first = 1;
+        const char *key;
         json_object_foreach((json_t *)meta, key, v)
         {
             mb__buf_printf(b, "%s %s=%s", first ? "" : ",", key,
@@ -249,7 +255,8 @@ void mb__info_backend_console(mb_buf *b, const json_t *o)
                        jget_str(facts, "class"), jget_str(facts, "submodules"),
                        jget_str(facts, "methods"));
     if (json_is_integer(json_object_get(o, "nodes")))
-        mb__buf_printf(b, "graph     forward: %" JSON_INTEGER_FORMAT
+        mb__buf_printf(b,
+                       "graph     forward: %" JSON_INTEGER_FORMAT
                        " operators (submodules inlined)\n",
                        jget_int(o, "nodes"));
     print_ops(b, "op types  ", json_object_get(o, "op_types"));
@@ -257,7 +264,8 @@ void mb__info_backend_console(mb_buf *b, const json_t *o)
     if (*jget_str(facts, "inputs_from"))
         mb__buf_printf(b, "  (from %s)\n", jget_str(facts, "inputs_from"));
     print_values(b, "outputs", json_object_get(o, "outputs"));
-    mb__buf_puts(b, "  (shapes are known after a run: see mbench run --json)\n");
+    mb__buf_puts(b,
+                 "  (shapes are known after a run: see mbench run --json)\n");
     uint64_t p = (uint64_t)jget_int(o, "params");
     uint64_t pb = (uint64_t)jget_int(o, "param_bytes");
     mb__buf_printf(b, "parameters %s", mb__fmt_grouped(p, x, sizeof x));
@@ -266,18 +274,14 @@ void mb__info_backend_console(mb_buf *b, const json_t *o)
     mb__buf_printf(b, ", %s (%s bytes)", mb__fmt_bytes((double)pb, x, sizeof x),
                    mb__fmt_grouped(pb, y, sizeof y));
     if (atoll(jget_str(facts, "buffer_values")) > 0)
-        mb__buf_printf(b, "; buffers %s values (BatchNorm statistics and the "
-                       "like)", jget_str(facts, "buffer_values"));
+        mb__buf_printf(b,
+                       "; buffers %s values (BatchNorm statistics and the "
+                       "like)",
+                       jget_str(facts, "buffer_values"));
     mb__buf_putc(b, '\n');
-    const char *key;
-    json_t *e;
-    json_object_foreach((json_t *)json_object_get(o, "params_by_dtype"), key, e)
-        mb__buf_printf(b, "  %-10s %16s params %12s\n", key,
-                       mb__fmt_grouped((uint64_t)jget_int(e, "count"), x,
-                                       sizeof x),
-                       mb__fmt_bytes((double)jget_int(e, "bytes"), y,
-                                     sizeof y));
-    mb__buf_printf(b, "runtime   %s %s, %s intra-op / %s inter-op threads, "
+    params_by_dtype(b, o);
+    mb__buf_printf(b,
+                   "runtime   %s %s, %s intra-op / %s inter-op threads, "
                    "executor %s\n",
                    jget_str(rt, "name"), jget_str(rt, "version"),
                    jget_str(rt, "threads"), jget_str(rt, "inter_threads"),

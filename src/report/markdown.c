@@ -11,6 +11,7 @@
 
 #include <inttypes.h>
 #include <math.h>
+#include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <string.h>
@@ -26,46 +27,40 @@ static void put_speedup(mb_buf *b, const json_t *s)
     mb__buf_printf(b, "%.2fx", v);
     const json_t *ci = json_object_get(s, "ci95");
     if (json_is_array(ci) && json_array_size(ci) == 2 &&
-        json_is_number(json_array_get(ci, 0)) && json_is_number(json_array_get(ci, 1)))
-        mb__buf_printf(b, " [%.2f, %.2f]", json_number_value(json_array_get(ci, 0)),
+        json_is_number(json_array_get(ci, 0)) &&
+        json_is_number(json_array_get(ci, 1)))
+        mb__buf_printf(b, " [%.2f, %.2f]",
+                       json_number_value(json_array_get(ci, 0)),
                        json_number_value(json_array_get(ci, 1)));
+}
+
+static void say_md(mb_buf *b, const mb_rverdict *vd)
+{
+    char pt[32];
+    mb__md_escape(b, vd->c->name);
+    if (vd->failed) {
+        mb__buf_puts(b, " **FAILED**");
+        return;
+    }
+    mb__buf_puts(b, vd->significant ? " is " : ": ");
+    mb__md_escape(b, vd->significant ? vd->words : vd->verdict);
+    mb__buf_puts(b, vd->significant ? " than " : " against ");
+    mb__md_escape(b, vd->c->baseline);
+    if (isfinite(vd->p))
+        mb__buf_printf(b, " (p %s%s)", vd->p < 0.0001 ? "" : "= ",
+                       mb__fmt_p(vd->p, pt, sizeof pt));
 }
 
 static void verdict_line(mb_buf *b, const mb_rview *v)
 {
     mb__buf_puts(b, "**Verdict:** ");
-    int said = 0;
-    for (size_t i = 0; i < v->n_cmps; i++) {
-        const mb_rcmp *c = &v->cmps[i];
-        if (c->is_baseline)
-            continue;
-        if (said++)
-            mb__buf_puts(b, "; ");
-        mb__md_escape(b, c->name);
-        if (strcmp(c->status, "ok") != 0) {
-            mb__buf_puts(b, " **FAILED**");
-            continue;
-        }
-        char words[160], pt[32];
-        const char *verdict = mb__cmp_verdict(c);
-        mb__speedup_words(json_object_get(c->v, "speedup_median"), words, sizeof words);
-        if ((strcmp(verdict, "faster") == 0 || strcmp(verdict, "slower") == 0) && words[0]) {
-            mb__buf_puts(b, " is ");
-            mb__md_escape(b, words);
-            mb__buf_puts(b, " than ");
-        } else {
-            mb__buf_puts(b, ": ");
-            mb__md_escape(b, verdict);
-            mb__buf_puts(b, " against ");
-        }
-        mb__md_escape(b, c->baseline);
-        double p = mb__jnum(c->v, "significance.p");
-        if (isfinite(p))
-            mb__buf_printf(b, " (p %s%s)", p < 0.0001 ? "" : "= ", mb__fmt_p(p, pt, sizeof pt));
-    }
-    if (!said) { /* plain runs: fastest median and best throughput */
-        static const mb_rmarkup md = {mb__md_escape, "lowest median latency ",
-                                      "", "", "%zu run%s **FAILED**",
+    if (!mb__rview_verdicts(v, "; ", say_md, b)) {
+        /* plain runs: fastest median and best throughput */
+        static const mb_rmarkup md = {mb__md_escape,
+                                      "lowest median latency ",
+                                      "",
+                                      "",
+                                      "%zu run%s **FAILED**",
                                       "no runs"};
         mb__rview_best_sentence(v, &md, b);
     }
@@ -101,7 +96,8 @@ static void summary_table(mb_buf *b, const mb_rview *v)
         mb__buf_puts(b, "| ");
         mb__md_escape(b, r->variant);
         for (size_t c = 0; c < v->n_cmps; c++)
-            if (v->cmps[c].is_baseline && strcmp(v->cmps[c].name, r->variant) == 0) {
+            if (v->cmps[c].is_baseline &&
+                strcmp(v->cmps[c].name, r->variant) == 0) {
                 mb__buf_puts(b, " (baseline)");
                 break;
             }
@@ -117,10 +113,11 @@ static void summary_table(mb_buf *b, const mb_rview *v)
                            mb__fmt_ms(r->ci_hi, t3, sizeof t3));
         for (size_t c = 0; c < sizeof md_cols / sizeof md_cols[0]; c++)
             mb__buf_printf(b, " | %s",
-                           mb__field_cell(mb__field_find(md_cols[c].field), r, 1,
-                                          t1, sizeof t1));
+                           mb__field_cell(mb__field_find(md_cols[c].field), r,
+                                          1, t1, sizeof t1));
         if (isfinite(r->run_cv))
-            mb__buf_printf(b, " | %.1f%% (%d) | ", r->run_cv * 100, r->processes);
+            mb__buf_printf(b, " | %.1f%% (%d) | ", r->run_cv * 100,
+                           r->processes);
         else
             mb__buf_printf(b, " | - (%d) | ", r->processes ? r->processes : 1);
         if (strcmp(r->status, "ok") == 0) {
@@ -141,17 +138,18 @@ static void summary_table(mb_buf *b, const mb_rview *v)
 
 static void speedup_table(mb_buf *b, const mb_rview *v, int64_t batch)
 {
-    char t[32];
     if (batch > 0)
         mb__buf_printf(b, "### Speedups at batch %" PRId64 "\n\n", batch);
     else
         mb__buf_puts(b, "### Speedups\n\n");
-    mb__buf_puts(b, "Speedup = baseline latency / variant latency (higher is "
-                    "faster), with 95% confidence intervals (Student t over processes,\n"
-                    "docs/STATISTICS.md).\n\n"
-                    "| variant | baseline | median speedup [95% CI] | p99 speedup "
-                    "[95% CI] | p-value | memory ratio | size ratio | parameters | verdict |\n"
-                    "|---|---|--:|--:|--:|--:|--:|--:|---|\n");
+    mb__buf_puts(
+        b, "Speedup = baseline latency / variant latency (higher is "
+           "faster), with 95% confidence intervals (Student t over processes,\n"
+           "docs/STATISTICS.md).\n\n"
+           "| variant | baseline | median speedup [95% CI] | p99 speedup "
+           "[95% CI] | p-value | memory ratio | size ratio | parameters | "
+           "verdict |\n"
+           "|---|---|--:|--:|--:|--:|--:|--:|---|\n");
     for (size_t i = 0; i < v->n_cmps; i++) {
         const mb_rcmp *c = &v->cmps[i];
         mb__buf_puts(b, "| ");
@@ -162,14 +160,11 @@ static void speedup_table(mb_buf *b, const mb_rview *v, int64_t batch)
         put_speedup(b, json_object_get(c->v, "speedup_median"));
         mb__buf_puts(b, " | ");
         put_speedup(b, json_object_get(c->v, "speedup_p99"));
-        double p = mb__jnum(c->v, "significance.p");
-        mb__buf_printf(b, " | %s", mb__fmt_p(p, t, sizeof t));
-        mb__buf_printf(b, " | %s", mb__fmt_num(mb__jnum(c->v, "memory_ratio"), 3, t, sizeof t));
-        mb__buf_printf(b, " | %s", mb__fmt_num(mb__jnum(c->v, "size_ratio"), 3, t, sizeof t));
-        if (isfinite(c->params))
-            mb__buf_printf(b, " | %.0f | ", c->params);
-        else
-            mb__buf_puts(b, " | - | ");
+        mb_rcell f[5];
+        mb__rcmp_figures(c, f);
+        mb__buf_printf(b, " | %s | %s | %s | %s | ", f[MB_RF_P].text,
+                       f[MB_RF_MEM_RATIO].text, f[MB_RF_SIZE_RATIO].text,
+                       f[MB_RF_PARAMS].text);
         const char *verdict = mb__cmp_verdict(c);
         if (strcmp(verdict, "FAILED") == 0) {
             mb__buf_puts(b, "**FAILED**");
@@ -186,56 +181,33 @@ static void speedup_table(mb_buf *b, const mb_rview *v, int64_t batch)
     mb__buf_puts(b, "\n");
 }
 
-static void accuracy_tables(mb_buf *b, const mb_rview *v)
+static void md_cell(mb_buf *b, const mb_rcell *c)
 {
-    char t[32];
-    mb__buf_puts(b, "### Accuracy\n\n"
-                    "| variant | top-1 | top-5 | Δ top-1 | top-1 agreement with "
-                    "baseline |\n|---|--:|--:|--:|--:|\n");
-    int any_outputs = 0;
-    for (size_t i = 0; i < v->n_cmps; i++) {
-        const mb_rcmp *c = &v->cmps[i];
-        mb__buf_puts(b, "| ");
-        mb__md_escape(b, c->name);
-        mb__buf_printf(b, " | %s", mb__fmt_num(mb__jnum(c->v, "accuracy.top1"), 4, t, sizeof t));
-        mb__buf_printf(b, " | %s", mb__fmt_num(mb__jnum(c->v, "accuracy.top5"), 4, t, sizeof t));
-        double d = mb__jnum(c->v, "accuracy.delta_top1");
-        if (isfinite(d))
-            mb__buf_printf(b, " | %+.4f", d);
-        else
-            mb__buf_puts(b, " | -");
-        mb__buf_printf(b, " | %s |\n", mb__fmt_num(mb__jnum(c->v, "agreement.top1"), 4, t, sizeof t));
-        if (json_array_size(mb__jget(c->v, "agreement.outputs")))
-            any_outputs = 1;
-    }
-    mb__buf_puts(b, "\n");
-    if (!any_outputs)
-        return;
-    static const char *keys[] = {"mae", "rmse", "max_abs", "rel_error", "cosine", "psnr", "ssim"};
-    mb__buf_puts(b, "#### Output agreement with the baseline\n\n"
-                    "| variant | output | MAE | RMSE | max abs | rel. error | "
-                    "cosine | PSNR dB | SSIM |\n"
-                    "|---|---|--:|--:|--:|--:|--:|--:|--:|\n");
-    for (size_t i = 0; i < v->n_cmps; i++) {
-        const mb_rcmp *c = &v->cmps[i];
-        size_t k;
-        const json_t *o;
-        json_array_foreach(mb__jget(c->v, "agreement.outputs"), k, o) {
-            mb__buf_puts(b, "| ");
-            mb__md_escape(b, c->name);
-            mb__buf_puts(b, " | ");
-            mb__md_escape(b, mb__jstr(o, "name"));
-            for (size_t j = 0; j < sizeof keys / sizeof *keys; j++) {
-                double x = mb__jnum(o, keys[j]);
-                if (!isfinite(x) && strcmp(keys[j], "rel_error") == 0)
-                    x = mb__jnum(o, "rel_l2"); /* the name compare writes */
-                mb__buf_printf(b, " | %s", mb__fmt_num(x, 4, t, sizeof t));
-            }
-            mb__buf_puts(b, " |\n");
-        }
-    }
-    mb__buf_puts(b, "\n");
+    mb__buf_printf(b, " | %s", c->text);
 }
+
+static const char *const md_agreement_keys[] = {
+    "mae", "rmse", "max_abs", "rel_error", "cosine", "psnr", "ssim"};
+static const int md_agreement_sig[] = {4, 4, 4, 4, 4, 4, 4};
+static const mb_rrows md_rows = {
+    "### Accuracy\n\n"
+    "| variant | top-1 | top-5 | Δ top-1 | top-1 agreement with "
+    "baseline |\n|---|--:|--:|--:|--:|\n",
+    "\n",
+    "#### Output agreement with the baseline\n\n"
+    "| variant | output | MAE | RMSE | max abs | rel. error | "
+    "cosine | PSNR dB | SSIM |\n"
+    "|---|---|--:|--:|--:|--:|--:|--:|--:|\n",
+    "\n",
+    mb__md_escape,
+    "| ",
+    " | ",
+    "",
+    md_cell,
+    " |\n",
+    md_agreement_keys,
+    md_agreement_sig,
+    sizeof md_agreement_keys / sizeof *md_agreement_keys};
 
 /* batch > 0 names the batch size after the variant; *header counts the
  * lines written (the heading comes with the first). */
@@ -246,10 +218,13 @@ static void recommendations(mb_buf *b, const mb_rview *v, int64_t batch,
         const mb_rcmp *c = &v->cmps[i];
         size_t k;
         const json_t *r;
-        json_array_foreach(json_object_get(c->v, "recommendations"), k, r) {
+        json_array_foreach(json_object_get(c->v, "recommendations"), k, r)
+        {
             if (!(*header)++)
                 mb__buf_puts(b, "### Recommendations\n\n");
-            mb__buf_puts(b, json_is_true(json_object_get(r, "ok")) ? "- ✅ " : "- ⚠️ ");
+            mb__buf_puts(b, json_is_true(json_object_get(r, "ok"))
+                                ? "- ✅ "
+                                : "- ⚠️ ");
             mb__md_escape(b, c->name);
             if (batch > 0)
                 mb__buf_printf(b, " (batch %" PRId64 ")", batch);
@@ -260,37 +235,21 @@ static void recommendations(mb_buf *b, const mb_rview *v, int64_t batch,
     }
 }
 
-/* Calls fn with the view of each batch size of a compare document
- * measured at several (mb__rview_batch_doc); 0 when doc has one size,
- * 1 when done, -1 when memory ran out. */
-static int per_batch(const json_t *doc, mb_buf *b, int *header,
-                     void (*fn)(mb_buf *, const mb_rview *, int64_t, int *))
+/* What the per-batch callbacks write into. */
+typedef struct md_ctx {
+    mb_buf *b;
+    int said; /* recommendation lines written */
+} md_ctx;
+
+static void speedup_cb(const mb_rview *v, int64_t batch, void *user)
 {
-    const json_t *all = mb__rview_batch_cmps(doc);
-    if (!all)
-        return 0;
-    size_t k;
-    const json_t *c;
-    json_array_foreach(all, k, c) {
-        json_t *d = mb__rview_batch_doc(doc, c);
-        mb_rview bv;
-        const json_t *one[1] = {d};
-        if (!d || mb__rview_build(one, 1, &bv)) {
-            json_decref(d);
-            b->oom = 1;
-            return -1;
-        }
-        fn(b, &bv, (int64_t)mb__jnum(c, "batch_size"), header);
-        mb__rview_free(&bv);
-        json_decref(d);
-    }
-    return 1;
+    speedup_table(((md_ctx *)user)->b, v, batch);
 }
 
-static void speedup_cb(mb_buf *b, const mb_rview *v, int64_t batch, int *unused)
+static void recommendations_cb(const mb_rview *v, int64_t batch, void *user)
 {
-    (void)unused;
-    speedup_table(b, v, batch);
+    md_ctx *x = user;
+    recommendations(x->b, v, batch, &x->said);
 }
 
 static void footer(mb_buf *b, const json_t *const *docs, size_t n_docs)
@@ -316,12 +275,9 @@ static void footer(mb_buf *b, const json_t *const *docs, size_t n_docs)
 mb_status mb__report_md(const json_t *const *docs, size_t n_docs, mb_buf *out,
                         mb_err *err)
 {
-    if (n_docs == 0)
-        return mb__fail(err, MB_EINVAL, "no result document to report on");
-    for (size_t i = 0; i < n_docs; i++)
-        if (!json_is_object(docs[i]))
-            return mb__fail(err, MB_EINVAL,
-                            "result document %zu is not a JSON object", i + 1);
+    mb_status st = mb__rview_check_docs(docs, n_docs, err);
+    if (st)
+        return st;
     size_t n_prof = 0;
     for (size_t i = 0; i < n_docs; i++)
         n_prof += mb__profile_doc_is(docs[i]) != 0;
@@ -345,19 +301,20 @@ mb_status mb__report_md(const json_t *const *docs, size_t n_docs, mb_buf *out,
     verdict_line(out, &v);
     summary_table(out, &v);
     /* several batch sizes (one compare document): per size */
-    int batches = n_docs == 1 && mb__rview_batch_cmps(docs[0]);
-    if (batches)
-        per_batch(docs[0], out, NULL, speedup_cb);
-    else if (v.n_cmps)
+    bool batches = n_docs == 1 && mb__rview_batch_cmps(docs[0]);
+    md_ctx x = {out, 0};
+    if (batches && !mb__rview_each_batch(docs[0], speedup_cb, &x))
+        out->oom = 1;
+    else if (!batches && v.n_cmps)
         speedup_table(out, &v, 0);
     if (v.has_accuracy)
-        accuracy_tables(out, &v);
-    int said = 0;
-    if (batches)
-        per_batch(docs[0], out, &said, recommendations);
-    else
-        recommendations(out, &v, 0, &said);
-    if (said)
+        mb__rview_accuracy_tables(&v, &md_rows, out);
+    if (batches && !out->oom &&
+        !mb__rview_each_batch(docs[0], recommendations_cb, &x))
+        out->oom = 1;
+    else if (!batches)
+        recommendations(out, &v, 0, &x.said);
+    if (x.said)
         mb__buf_puts(out, "\n");
     mb__md_exec_sections(out, docs, n_docs);
     if (v.n_warnings) {

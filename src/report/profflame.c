@@ -2,6 +2,7 @@
 #include "report/profflame.h"
 
 #include "report/profprint.h"
+#include "report/proftable.h"
 #include "report/rutil.h"
 
 #include <math.h>
@@ -87,7 +88,8 @@ void mb__profile_svg(const json_t *p, const char *title, mb_buf *b)
                    "width=\"%.0f\" height=\"%.0f\" viewBox=\"0 0 %.0f %.0f\" "
                    "role=\"img\">\n",
                    SVG_W, height, SVG_W, height);
-    mb__buf_puts(b, "<rect width=\"100%\" height=\"100%\" fill=\"#fdfdf8\"/>\n");
+    mb__buf_puts(b,
+                 "<rect width=\"100%\" height=\"100%\" fill=\"#fdfdf8\"/>\n");
     mb__buf_printf(b,
                    "<text x=\"%.0f\" y=\"22\" font-size=\"15\" "
                    "font-family=\"sans-serif\">Kernel time: ",
@@ -100,16 +102,19 @@ void mb__profile_svg(const json_t *p, const char *title, mb_buf *b)
     box(b, PAD, TOP, total > 0 ? width : 0, "rgb(230,160,60)",
         title ? title : "model", tip);
     double x = PAD;
-    json_array_foreach(ops, i, o) {
+    json_array_foreach(ops, i, o)
+    {
         const char *op = jstr(o, "op_type");
         double w = mb__jnum(o, "total_ns") * scale;
-        snprintf(tip, sizeof tip, "%s: %.3f ms per run, %.1f%% of model_run, %.1f calls per run",
-                 op, mb__jnum(o, "per_run_ns") / 1e6, 100 * mb__jnum(o, "share"),
-                 mb__jnum(o, "calls_per_run"));
+        snprintf(tip, sizeof tip,
+                 "%s: %.3f ms per run, %.1f%% of model_run, %.1f calls per run",
+                 op, mb__jnum(o, "per_run_ns") / 1e6,
+                 100 * mb__jnum(o, "share"), mb__jnum(o, "calls_per_run"));
         colour(op, 0, fill);
         box(b, x, TOP + ROW_H, w, fill, op, tip);
         double nx = x;
-        json_array_foreach(nodes, j, n) {
+        json_array_foreach(nodes, j, n)
+        {
             if (strcmp(jstr(n, "op_type"), op) != 0)
                 continue;
             double nw = mb__jnum(n, "total_ns") * scale;
@@ -140,43 +145,7 @@ static void td_text(mb_buf *b, const char *s)
 
 static void td_num(mb_buf *b, const char *fmt, double v)
 {
-    if (isfinite(v))
-        mb__buf_printf(b, "<td class=n>");
-    else {
-        mb__buf_puts(b, "<td class=n>-</td>");
-        return;
-    }
-    mb__buf_printf(b, fmt, v);
-    mb__buf_puts(b, "</td>");
-}
-
-static void bar(mb_buf *b, double share)
-{
-    if (!isfinite(share)) {
-        mb__buf_puts(b, "<td>-</td>");
-        return;
-    }
-    double w = share < 0 ? 0 : share > 1 ? 100 : 100 * share;
-    mb__buf_printf(b,
-                   "<td><span class=bar style=\"width:%.1fpx\"></span> "
-                   "%.1f%%</td>",
-                   w * 1.5, 100 * share);
-}
-
-static void shape_list(mb_buf *b, const json_t *arr)
-{
-    size_t i, j;
-    json_t *s, *d;
-    json_array_foreach(arr, i, s) {
-        if (i)
-            mb__buf_puts(b, " ");
-        mb__html_escape(b, jstr(s, "dtype"));
-        mb__buf_putc(b, '[');
-        json_array_foreach(json_object_get(s, "shape"), j, d)
-            mb__buf_printf(b, "%s%" JSON_INTEGER_FORMAT, j ? "," : "",
-                           json_integer_value(d));
-        mb__buf_putc(b, ']');
-    }
+    mb__profile_cell_num(b, MB_PF_HTML, fmt, v);
 }
 
 /* The page's head, its style and the <h1>, then the machine line. */
@@ -187,13 +156,12 @@ static void page_head(mb_buf *b, const char *h1, const char *title,
                     "charset=\"utf-8\"><title>mbench profile: ");
     mb__html_escape(b, title);
     mb__buf_puts(
-        b,
-        "</title>\n<style>body{font-family:sans-serif;margin:2em;color:#222}"
-        "table{border-collapse:collapse;margin:1em 0}td,th{border:1px solid "
-        "#ccc;padding:3px 8px;font-size:13px}th{background:#f3f3f3}"
-        "td.n{text-align:right;font-family:monospace}.bar{display:inline-"
-        "block;height:10px;background:#d9822b}.note{color:#555;font-size:"
-        "13px}</style></head><body>\n<h1>");
+        b, "</title>\n<style>body{font-family:sans-serif;margin:2em;color:#222}"
+           "table{border-collapse:collapse;margin:1em 0}td,th{border:1px solid "
+           "#ccc;padding:3px 8px;font-size:13px}th{background:#f3f3f3}"
+           "td.n{text-align:right;font-family:monospace}.bar{display:inline-"
+           "block;height:10px;background:#d9822b}.note{color:#555;font-size:"
+           "13px}</style></head><body>\n<h1>");
     mb__html_escape(b, h1);
     mb__html_escape(b, title);
     mb__buf_puts(b, "</h1>\n");
@@ -231,8 +199,9 @@ void mb__profile_html(const json_t *p, const char *title, const json_t *env,
                    100 * mb__jnum(rec, "kernel_sum_median_ns") / run);
     mb__buf_puts(b, "<tr><td>framework overhead</td>");
     td_num(b, "%.3f", mb__jnum(rec, "framework_overhead_median_ns") / 1e6);
-    mb__buf_printf(b, "<td>%.1f%% of model_run: inside Run, outside "
-                      "kernels</td></tr>\n",
+    mb__buf_printf(b,
+                   "<td>%.1f%% of model_run: inside Run, outside "
+                   "kernels</td></tr>\n",
                    100 * mb__jnum(rec, "framework_overhead_median_ns") / run);
     mb__buf_puts(b, "<tr><td>model_run (profiled)</td>");
     td_num(b, "%.3f", run / 1e6);
@@ -245,76 +214,27 @@ void mb__profile_html(const json_t *p, const char *title, const json_t *env,
     td_num(b, "%.3f", mb__jnum(rec, "unaccounted_vs_latency_ns") / 1e6);
     mb__buf_puts(b, "<td>latency - kernel sum</td></tr></table>\n");
 
-    mb__buf_puts(b, "<h2>Work and share of peak</h2>\n<table>");
-    mb__buf_puts(b, "<tr><td>FLOPs per inference</td><td class=n>");
-    mb__profile_si_count(b, mb__jnum(work, "flops_per_run"), "FLOP");
-    mb__buf_puts(b, "</td></tr>\n<tr><td>MACs per inference</td><td class=n>");
-    mb__profile_si_count(b, mb__jnum(work, "macs_per_run"), "MAC");
-    mb__buf_puts(b, "</td>");
-    mb__buf_puts(b, "</tr>\n<tr><td>achieved GFLOP/s</td>");
-    td_num(b, "%.1f", mb__jnum(work, "gflops_per_s"));
-    mb__buf_puts(b, "</tr>\n<tr><td>machine peak GFLOP/s (");
-    mb__html_escape(b, jstr(work, "peak_basis"));
-    mb__buf_puts(b, ")</td>");
-    td_num(b, "%.1f", mb__jnum(work, "peak_gflops_per_s"));
-    mb__buf_puts(b, "</tr>\n<tr><td>share of peak</td>");
-    bar(b, mb__jnum(work, "peak_share"));
-    mb__buf_puts(b, "</tr>\n<tr><td>memory bandwidth (triad, GB/s)</td>");
-    td_num(b, "%.1f", mb__jnum(json_object_get(json_object_get(p, "machine"),
-                                           "triad"),
-                           "all_cores_gbps"));
-    mb__buf_puts(b, "</tr></table>\n<p class=note>");
+    mb__buf_puts(b, "<h2>Work and share of peak</h2>\n");
+    mb__profile_work_table(b, MB_PF_HTML, p);
+    mb__buf_puts(b, "<p class=note>");
     mb__html_escape(b, jstr(work, "rule"));
     mb__buf_puts(b, "</p>\n");
 
-    mb__buf_puts(b, "<h2>By operator type</h2>\n<table><tr><th>op type</th>"
-                    "<th>calls/run</th><th>per run ms</th><th>mean us</th>"
-                    "<th>median us</th><th>share of run</th><th>GFLOP/run"
-                    "</th><th>GFLOP/s</th><th>share of peak</th></tr>\n");
-    size_t i;
-    json_t *r;
-    json_array_foreach(json_object_get(p, "op_types"), i, r) {
-        mb__buf_puts(b, "<tr>");
-        td_text(b, jstr(r, "op_type"));
-        td_num(b, "%.1f", mb__jnum(r, "calls_per_run"));
-        td_num(b, "%.3f", mb__jnum(r, "per_run_ns") / 1e6);
-        td_num(b, "%.1f", mb__jnum(r, "mean_ns") / 1e3);
-        td_num(b, "%.1f", mb__jnum(r, "median_ns") / 1e3);
-        bar(b, mb__jnum(r, "share"));
-        double f = mb__jnum(r, "flops_per_run");
-        td_num(b, "%.3f", f > 0 ? f / 1e9 : NAN);
-        td_num(b, "%.1f", mb__jnum(r, "gflops_per_s"));
-        bar(b, mb__jnum(r, "peak_share"));
-        mb__buf_puts(b, "</tr>\n");
-    }
-    mb__buf_puts(b, "</table>\n<h2>By node (top 50)</h2>\n<table><tr><th>"
-                    "node</th><th>op type</th><th>provider</th><th>per run "
-                    "ms</th><th>median us</th><th>share</th><th>inputs</th>"
-                    "<th>outputs</th></tr>\n");
-    json_array_foreach(json_object_get(p, "nodes"), i, r) {
-        if (i >= 50)
-            break;
-        mb__buf_puts(b, "<tr>");
-        td_text(b, jstr(r, "name"));
-        td_text(b, jstr(r, "op_type"));
-        td_text(b, jstr(r, "provider"));
-        td_num(b, "%.3f", mb__jnum(r, "per_run_ns") / 1e6);
-        td_num(b, "%.1f", mb__jnum(r, "median_ns") / 1e3);
-        bar(b, mb__jnum(r, "share"));
-        mb__buf_puts(b, "<td>");
-        shape_list(b, json_object_get(r, "inputs"));
-        mb__buf_puts(b, "</td><td>");
-        shape_list(b, json_object_get(r, "outputs"));
-        mb__buf_puts(b, "</td></tr>\n");
-    }
-    mb__buf_puts(b, "</table>\n<h2>Hardware counters</h2>\n");
+    mb__buf_puts(b, "<h2>By operator type</h2>\n");
+    mb__profile_table(b, MB_PF_HTML, MB_PT_OP_TYPES,
+                      json_object_get(p, "op_types"), 0);
+    mb__buf_puts(b, "<h2>By node (top 50)</h2>\n");
+    mb__profile_table(b, MB_PF_HTML, MB_PT_NODES, json_object_get(p, "nodes"),
+                      50);
+    mb__buf_puts(b, "<h2>Hardware counters</h2>\n");
     const json_t *c = json_object_get(p, "counters");
     if (json_is_true(json_object_get(c, "available"))) {
         const json_t *pi = json_object_get(c, "per_inference");
         mb__buf_puts(b, "<table><tr><th>per inference</th><th>value</th></tr>");
         const char *key;
         json_t *v;
-        json_object_foreach((json_t *)pi, key, v) {
+        json_object_foreach((json_t *)pi, key, v)
+        {
             mb__buf_puts(b, "<tr>");
             td_text(b, key);
             td_num(b, "%.0f", json_is_number(v) ? json_number_value(v) : NAN);
@@ -328,7 +248,8 @@ void mb__profile_html(const json_t *p, const char *title, const json_t *env,
         mb__html_escape(b, c ? jstr(c, "reason") : "not measured");
         mb__buf_puts(b, "</p>\n");
     }
-    mb__buf_puts(b, "<p class=note>Made by mbench profile.</p>\n</body></html>\n");
+    mb__buf_puts(b,
+                 "<p class=note>Made by mbench profile.</p>\n</body></html>\n");
 }
 
 void mb__profile_compare_html(const json_t *c, const json_t *env, mb_buf *b)
@@ -336,48 +257,12 @@ void mb__profile_compare_html(const json_t *c, const json_t *env, mb_buf *b)
     char title[600];
     snprintf(title, sizeof title, "%s vs %s", jstr(c, "a"), jstr(c, "b"));
     page_head(b, "Profile comparison: ", title, env);
-    double sp = mb__jnum(c, "speedup");
-    mb__buf_puts(b, "<p>A = ");
-    mb__html_escape(b, jstr(c, "a"));
-    mb__buf_printf(b, ": model_run %.3f ms; B = ",
-                   mb__jnum(c, "a_model_run_ns") / 1e6);
-    mb__html_escape(b, jstr(c, "b"));
-    mb__buf_printf(b, ": model_run %.3f ms", mb__jnum(c, "b_model_run_ns") / 1e6);
-    if (isfinite(sp) && sp > 0)
-        mb__buf_printf(b, "; <b>B is %.2fx %s than A</b>", sp >= 1 ? sp : 1 / sp,
-                       sp >= 1 ? "faster" : "slower");
-    mb__buf_puts(b, " (mean profiled time per run).</p>\n<h2>Where the change "
-                    "comes from</h2>\n<table><tr><th>op type</th><th>A ms</th>"
-                    "<th>B ms</th><th>B - A ms</th><th>contribution</th></tr>\n");
-    size_t i;
-    json_t *r;
-    json_array_foreach(json_object_get(c, "rows"), i, r) {
-        mb__buf_puts(b, "<tr>");
-        td_text(b, jstr(r, "op_type"));
-        td_num(b, "%.3f", mb__jnum(r, "a_ns") / 1e6);
-        td_num(b, "%.3f", mb__jnum(r, "b_ns") / 1e6);
-        td_num(b, "%+.3f", mb__jnum(r, "delta_ns") / 1e6);
-        bar(b, mb__jnum(r, "contribution"));
-        mb__buf_puts(b, "</tr>\n");
-    }
-    const json_t *q = json_object_get(c, "qdq");
-    mb__buf_printf(b, "</table>\n<p>Quantize/DequantizeLinear: A %.3f ms, B "
-                      "%.3f ms per run.</p>\n",
-                   mb__jnum(q, "a_ns") / 1e6, mb__jnum(q, "b_ns") / 1e6);
+    mb__buf_puts(b, "<p>");
+    mb__profile_cmp_body(b, MB_PF_HTML, c);
     if (json_array_size(json_object_get(c, "pairs"))) {
-        mb__buf_puts(b, "<h2>Replaced operators</h2>\n<table><tr><th>in A</th>"
-                        "<th>in B</th><th>A ms</th><th>B ms</th><th>speedup"
-                        "</th></tr>\n");
-        json_array_foreach(json_object_get(c, "pairs"), i, r) {
-            mb__buf_puts(b, "<tr>");
-            td_text(b, jstr(r, "from"));
-            td_text(b, jstr(r, "to"));
-            td_num(b, "%.3f", mb__jnum(r, "a_ns") / 1e6);
-            td_num(b, "%.3f", mb__jnum(r, "b_ns") / 1e6);
-            td_num(b, "%.2fx", mb__jnum(r, "speedup"));
-            mb__buf_puts(b, "</tr>\n");
-        }
-        mb__buf_puts(b, "</table>\n");
+        mb__buf_puts(b, "<h2>Replaced operators</h2>\n");
+        mb__profile_table(b, MB_PF_HTML, MB_PT_CMP_PAIRS,
+                          json_object_get(c, "pairs"), 0);
     }
     mb__buf_puts(b, "<p class=note>Made by mbench profile --compare.</p>\n"
                     "</body></html>\n");

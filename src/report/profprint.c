@@ -38,16 +38,14 @@ void mb__profile_si_count(mb_buf *b, double v, const char *unit)
 
 static void shapes(mb_buf *b, const json_t *arr)
 {
-    size_t i, j;
-    json_t *s, *d;
+    size_t i;
+    json_t *s;
     mb__buf_putc(b, '[');
-    json_array_foreach(arr, i, s) {
-        mb__buf_printf(b, "%s%s[", i ? " " : "",
+    json_array_foreach(arr, i, s)
+    {
+        mb__buf_printf(b, "%s%s", i ? " " : "",
                        json_string_value(json_object_get(s, "dtype")));
-        json_array_foreach(json_object_get(s, "shape"), j, d)
-            mb__buf_printf(b, "%s%" JSON_INTEGER_FORMAT, j ? "," : "",
-                           json_integer_value(d));
-        mb__buf_putc(b, ']');
+        mb__put_dims(b, json_object_get(s, "shape"), "[", "]");
     }
     mb__buf_putc(b, ']');
 }
@@ -65,15 +63,14 @@ static void counters_text(const json_t *c, mb_buf *b)
     mb__buf_puts(b, "\nHardware counters (per inference)\n");
     if (!c || !json_is_true(json_object_get(c, "available"))) {
         const char *why = json_string_value(json_object_get(c, "reason"));
-        mb__buf_printf(b, "  not available: %s\n",
-                       why ? why : "not measured");
+        mb__buf_printf(b, "  not available: %s\n", why ? why : "not measured");
         return;
     }
-    static const char *const keys[] = {"cycles", "instructions",
-                                       "cache_misses", NULL};
+    static const char *const keys[] = {"cycles", "instructions", "cache_misses",
+                                       NULL};
     for (size_t i = 0; keys[i]; i++) {
-        const json_t *v = json_object_get(
-            json_object_get(c, "per_inference"), keys[i]);
+        const json_t *v =
+            json_object_get(json_object_get(c, "per_inference"), keys[i]);
         if (json_is_number(v))
             mb__buf_printf(b, "  %-26s %14.0f\n", keys[i],
                            json_number_value(v));
@@ -88,8 +85,7 @@ static void counters_text(const json_t *c, mb_buf *b)
         mb__buf_printf(b, "  (%s)\n", scope);
 }
 
-void mb__profile_text(const json_t *p, const char *title, int top,
-                      mb_buf *b)
+void mb__profile_text(const json_t *p, const char *title, int top, mb_buf *b)
 {
     const json_t *rec = json_object_get(p, "reconcile");
     const json_t *work = json_object_get(p, "work");
@@ -98,11 +94,12 @@ void mb__profile_text(const json_t *p, const char *title, int top,
     double run = mb__jnum(rec, "model_run_median_ns");
 
     mb__buf_printf(b, "Profile of %s\n", title ? title : "model");
-    mb__buf_printf(b,
-                   "  %.0f profiled runs used (%.0f skipped: cold start and "
-                   "warm-up); each line is a median over runs, so the lines need "
-                   "not add up; 'per run ms' is a mean\n\n",
-                   mb__jnum(runs, "used"), mb__jnum(runs, "skipped"));
+    mb__buf_printf(
+        b,
+        "  %.0f profiled runs used (%.0f skipped: cold start and "
+        "warm-up); each line is a median over runs, so the lines need "
+        "not add up; 'per run ms' is a mean\n\n",
+        mb__jnum(runs, "used"), mb__jnum(runs, "skipped"));
 
     mb__buf_puts(b, "Reconciliation\n");
     mb__buf_puts(b, "  operator kernels (sum)     ");
@@ -118,8 +115,7 @@ void mb__profile_text(const json_t *p, const char *title, int top,
     }
     mb__buf_puts(b, "  framework overhead         ");
     ms(b, mb__jnum(rec, "framework_overhead_median_ns"));
-    mb__buf_printf(b,
-                   "  %5.1f%% of model_run (inside Run, outside kernels)\n",
+    mb__buf_printf(b, "  %5.1f%% of model_run (inside Run, outside kernels)\n",
                    100.0 * mb__jnum(rec, "framework_overhead_median_ns") / run);
     mb__buf_puts(b, "  model_run (profiled)       ");
     ms(b, run);
@@ -128,45 +124,44 @@ void mb__profile_text(const json_t *p, const char *title, int top,
     if (isfinite(lat)) {
         mb__buf_puts(b, "  latency (separate pass)    ");
         ms(b, lat);
-        mb__buf_printf(b,
-                       "  not profiled; profiled model_run is %.2fx of it\n",
+        mb__buf_printf(b, "  not profiled; profiled model_run is %.2fx of it\n",
                        mb__jnum(rec, "profiler_inflation"));
         mb__buf_puts(b, "  unaccounted vs latency     ");
         ms(b, mb__jnum(rec, "unaccounted_vs_latency_ns"));
         mb__buf_printf(b, "  latency - kernel sum (%.1f%% of latency)\n",
-                       100.0 * mb__jnum(rec, "unaccounted_vs_latency_ns") / lat);
+                       100.0 * mb__jnum(rec, "unaccounted_vs_latency_ns") /
+                           lat);
     } else {
         mb__buf_puts(b, "  latency (separate pass)    not measured\n");
     }
 
     mb__buf_printf(b, "\nBy operator type (top %d)\n", top_ops);
     mb__buf_printf(b, "  %-24s %9s %11s %11s %11s %11s %7s %9s %8s %6s\n",
-                   "op type", "calls/run", "per run ms", "total ms",
-                   "mean us", "median us", "share", "GFLOP/run", "GFLOP/s",
-                   "%peak");
+                   "op type", "calls/run", "per run ms", "total ms", "mean us",
+                   "median us", "share", "GFLOP/run", "GFLOP/s", "%peak");
     size_t i;
     json_t *row;
-    json_array_foreach(json_object_get(p, "op_types"), i, row) {
+    json_array_foreach(json_object_get(p, "op_types"), i, row)
+    {
         if ((int)i >= top_ops)
             break;
         double f = mb__jnum(row, "flops_per_run");
-        mb__buf_printf(b, "  %-24.24s %9.1f %11.3f %11.3f %11.1f %11.1f",
-                       json_string_value(json_object_get(row, "op_type")),
-                       mb__jnum(row, "calls_per_run"),
-                       mb__jnum(row, "per_run_ns") / 1e6,
-                       mb__jnum(row, "total_ns") / 1e6,
-                       mb__jnum(row, "mean_ns") / 1e3,
-                       mb__jnum(row, "median_ns") / 1e3);
+        mb__buf_printf(
+            b, "  %-24.24s %9.1f %11.3f %11.3f %11.1f %11.1f",
+            json_string_value(json_object_get(row, "op_type")),
+            mb__jnum(row, "calls_per_run"), mb__jnum(row, "per_run_ns") / 1e6,
+            mb__jnum(row, "total_ns") / 1e6, mb__jnum(row, "mean_ns") / 1e3,
+            mb__jnum(row, "median_ns") / 1e3);
         pct_or_dash(b, mb__jnum(row, "share"), 7);
         if (f > 0)
             mb__buf_printf(b, " %9.3f", f / 1e9);
         else
-            mb__buf_printf(b, " %9s",
-                           strcmp(json_string_value(json_object_get(
-                                      row, "flops_basis")),
-                                  "unknown") == 0
-                               ? "unknown"
-                               : "-");
+            mb__buf_printf(
+                b, " %9s",
+                strcmp(json_string_value(json_object_get(row, "flops_basis")),
+                       "unknown") == 0
+                    ? "unknown"
+                    : "-");
         double g = mb__jnum(row, "gflops_per_s");
         if (isfinite(g))
             mb__buf_printf(b, " %8.1f", g);
@@ -184,7 +179,8 @@ void mb__profile_text(const json_t *p, const char *title, int top,
     mb__buf_printf(b, "  %-32s %-18s %11s %11s %11s %7s  %s\n", "node",
                    "op type", "per run ms", "mean us", "median us", "share",
                    "provider, inputs -> outputs");
-    json_array_foreach(json_object_get(p, "nodes"), i, row) {
+    json_array_foreach(json_object_get(p, "nodes"), i, row)
+    {
         if ((int)i >= top_nodes)
             break;
         mb__buf_printf(b, "  %-32.32s %-18.18s %11.3f %11.1f %11.1f",
@@ -235,10 +231,9 @@ void mb__profile_text(const json_t *p, const char *title, int top,
                    100.0 * mb__jnum(work, "unestimated_share"));
     double g = mb__jnum(work, "gflops_per_s");
     if (isfinite(g))
-        mb__buf_printf(b, "  achieved                   %.1f GFLOP/s (at the %s)\n",
-                       g,
-                       json_string_value(
-                           json_object_get(work, "gflops_time_basis")));
+        mb__buf_printf(
+            b, "  achieved                   %.1f GFLOP/s (at the %s)\n", g,
+            json_string_value(json_object_get(work, "gflops_time_basis")));
     double peak = mb__jnum(work, "peak_gflops_per_s");
     if (isfinite(peak))
         mb__buf_printf(b, "  machine peak               %.1f GFLOP/s (%s)\n",
@@ -265,8 +260,8 @@ void mb__profile_text(const json_t *p, const char *title, int top,
 static void folded_name(mb_buf *b, const char *s)
 {
     for (; s && *s; s++)
-        mb__buf_putc(b, (*s == ';' || *s == ' ' || *s == '\n' ||
-                         *s == '\t' || *s == '\r')
+        mb__buf_putc(b, (*s == ';' || *s == ' ' || *s == '\n' || *s == '\t' ||
+                         *s == '\r')
                             ? '_'
                             : *s);
 }
@@ -276,7 +271,8 @@ static const json_t *node_row(const json_t *nodes, const char *name)
 {
     size_t i;
     json_t *row;
-    json_array_foreach(nodes, i, row) {
+    json_array_foreach(nodes, i, row)
+    {
         const char *n = mb__jstr(row, "name");
         if (n && strcmp(n, name) == 0)
             return row;
@@ -305,7 +301,8 @@ void mb__profile_folded(const json_t *p, const char *graph, mb_buf *b)
     size_t i;
     json_t *row;
     const json_t *nodes = json_object_get(p, "nodes");
-    json_array_foreach(nodes, i, row) {
+    json_array_foreach(nodes, i, row)
+    {
         double us = mb__jnum(row, "total_ns") / 1e3;
         long long w = (long long)(us + 0.5);
         folded_name(b, graph && *graph ? graph : "model");
@@ -323,7 +320,8 @@ void mb__profile_compare_text(const json_t *c, mb_buf *b)
 {
     const char *na = json_string_value(json_object_get(c, "a"));
     const char *nb = json_string_value(json_object_get(c, "b"));
-    double ta = mb__jnum(c, "a_model_run_ns"), tb = mb__jnum(c, "b_model_run_ns");
+    double ta = mb__jnum(c, "a_model_run_ns"),
+           tb = mb__jnum(c, "b_model_run_ns");
     double sp = mb__jnum(c, "speedup");
     mb__buf_printf(b, "Profile comparison (mean profiled time per run)\n");
     mb__buf_printf(b, "  A = %s: model_run %.3f ms\n", na, ta / 1e6);
@@ -336,7 +334,8 @@ void mb__profile_compare_text(const json_t *c, mb_buf *b)
                    "B ms", "B - A ms", "contribution");
     size_t i;
     json_t *r;
-    json_array_foreach(json_object_get(c, "rows"), i, r) {
+    json_array_foreach(json_object_get(c, "rows"), i, r)
+    {
         double a = mb__jnum(r, "a_ns"), bb = mb__jnum(r, "b_ns");
         const char *op = json_string_value(json_object_get(r, "op_type"));
         int always = op && op[0] == '('; /* the overhead row */
@@ -362,8 +361,9 @@ void mb__profile_compare_text(const json_t *c, mb_buf *b)
     size_t k;
     json_t *pr;
     json_array_foreach(json_object_get(c, "pairs"), k, pr)
-        mb__buf_printf(b, "  %s in A -> %s in B: %.3f -> %.3f ms per run "
-                          "(%.2fx)\n",
+        mb__buf_printf(b,
+                       "  %s in A -> %s in B: %.3f -> %.3f ms per run "
+                       "(%.2fx)\n",
                        json_string_value(json_object_get(pr, "from")),
                        json_string_value(json_object_get(pr, "to")),
                        mb__jnum(pr, "a_ns") / 1e6, mb__jnum(pr, "b_ns") / 1e6,
@@ -376,10 +376,10 @@ void mb__profile_compare_text(const json_t *c, mb_buf *b)
                        json_string_value(json_object_get(top, "op_type")),
                        mb__jnum(top, "delta_ns") / 1e6);
         if (second)
-            mb__buf_printf(b, ", then %s (%+.3f ms)",
-                           json_string_value(
-                               json_object_get(second, "op_type")),
-                           mb__jnum(second, "delta_ns") / 1e6);
+            mb__buf_printf(
+                b, ", then %s (%+.3f ms)",
+                json_string_value(json_object_get(second, "op_type")),
+                mb__jnum(second, "delta_ns") / 1e6);
         mb__buf_puts(b, ".\n");
     }
 }

@@ -5,6 +5,7 @@
 #include "report/csv.h"
 #include "report/profflame.h"
 #include "report/profprint.h"
+#include "report/proftable.h"
 #include "report/rutil.h"
 
 #include <math.h>
@@ -39,31 +40,13 @@ static const char *title_of(const json_t *doc)
 static void md_num(mb_buf *b, const char *fmt, double x)
 {
     mb__buf_puts(b, " | ");
-    if (isfinite(x))
-        mb__buf_printf(b, fmt, x);
-    else
-        mb__buf_puts(b, "-");
+    mb__profile_cell_num(b, MB_PF_MD, fmt, x);
 }
 
 static void md_pct(mb_buf *b, double x)
 {
-    md_num(b, "%.1f%%", 100.0 * x);
-}
-
-static void md_shapes(mb_buf *b, const json_t *arr)
-{
-    size_t i, j;
-    const json_t *s, *d;
-    json_array_foreach(arr, i, s)
-    {
-        if (i)
-            mb__buf_puts(b, " ");
-        mb__md_escape(b, mb__jstr(s, "dtype"));
-        mb__buf_puts(b, "\\[");
-        json_array_foreach(json_object_get(s, "shape"), j, d) mb__buf_printf(
-            b, "%s%" JSON_INTEGER_FORMAT, j ? "," : "", json_integer_value(d));
-        mb__buf_puts(b, "\\]");
-    }
+    mb__buf_puts(b, " | ");
+    mb__profile_cell_share(b, MB_PF_MD, x);
 }
 
 static void md_reconcile(mb_buf *b, const json_t *p)
@@ -97,33 +80,9 @@ static void md_reconcile(mb_buf *b, const json_t *p)
 
 static void md_op_types(mb_buf *b, const json_t *p)
 {
-    mb__buf_puts(b, "### By operator type\n\n"
-                    "| op type | calls/run | per run ms | total ms | mean us "
-                    "| median us | share | GFLOP/run | GFLOP/s | share of "
-                    "peak |\n|---|--:|--:|--:|--:|--:|--:|--:|--:|--:|\n");
-    size_t i;
-    const json_t *r;
-    json_array_foreach(json_object_get(p, "op_types"), i, r)
-    {
-        mb__buf_puts(b, "| ");
-        mb__md_escape(b, mb__jstr(r, "op_type"));
-        md_num(b, "%.1f", mb__jnum(r, "calls_per_run"));
-        md_num(b, "%.3f", mb__jnum(r, "per_run_ns") / 1e6);
-        md_num(b, "%.3f", mb__jnum(r, "total_ns") / 1e6);
-        md_num(b, "%.1f", mb__jnum(r, "mean_ns") / 1e3);
-        md_num(b, "%.1f", mb__jnum(r, "median_ns") / 1e3);
-        md_pct(b, mb__jnum(r, "share"));
-        double f = mb__jnum(r, "flops_per_run");
-        const char *basis = mb__jstr(r, "flops_basis");
-        if (!(f > 0) && basis && strcmp(basis, "unknown") == 0)
-            mb__buf_puts(b, " | unknown");
-        else
-            md_num(b, "%.3f", f > 0 ? f / 1e9 : NAN);
-        md_num(b, "%.1f", mb__jnum(r, "gflops_per_s"));
-        md_pct(b, mb__jnum(r, "peak_share"));
-        mb__buf_puts(b, " |\n");
-    }
-    mb__buf_puts(b, "\n");
+    mb__buf_puts(b, "### By operator type\n\n");
+    mb__profile_table(b, MB_PF_MD, MB_PT_OP_TYPES,
+                      json_object_get(p, "op_types"), 0);
 }
 
 static void md_nodes(mb_buf *b, const json_t *p)
@@ -134,57 +93,13 @@ static void md_nodes(mb_buf *b, const json_t *p)
         mb__buf_printf(b, "### By node (top %d of %zu)\n\n", MD_TOP_NODES, n);
     else
         mb__buf_puts(b, "### By node\n\n");
-    mb__buf_puts(b, "| node | op type | provider | per run ms | median us | "
-                    "share | inputs | outputs |\n"
-                    "|---|---|---|--:|--:|--:|---|---|\n");
-    size_t i;
-    const json_t *r;
-    json_array_foreach(nodes, i, r)
-    {
-        if (i >= MD_TOP_NODES)
-            break;
-        mb__buf_puts(b, "| ");
-        mb__md_escape(b, mb__jstr(r, "name"));
-        mb__buf_puts(b, " | ");
-        mb__md_escape(b, mb__jstr(r, "op_type"));
-        mb__buf_puts(b, " | ");
-        mb__md_escape(b, mb__jstr(r, "provider"));
-        md_num(b, "%.3f", mb__jnum(r, "per_run_ns") / 1e6);
-        md_num(b, "%.1f", mb__jnum(r, "median_ns") / 1e3);
-        md_pct(b, mb__jnum(r, "share"));
-        mb__buf_puts(b, " | ");
-        md_shapes(b, json_object_get(r, "inputs"));
-        mb__buf_puts(b, " | ");
-        md_shapes(b, json_object_get(r, "outputs"));
-        mb__buf_puts(b, " |\n");
-    }
-    mb__buf_puts(b, "\n");
+    mb__profile_table(b, MB_PF_MD, MB_PT_NODES, nodes, MD_TOP_NODES);
 }
 
 static void md_work(mb_buf *b, const json_t *p)
 {
-    const json_t *work = json_object_get(p, "work");
-    mb__buf_puts(b, "### Work and share of peak\n\n| figure | value |\n"
-                    "|---|--:|\n| FLOPs per inference | ");
-    mb__profile_si_count(b, mb__jnum(work, "flops_per_run"), "FLOP");
-    mb__buf_puts(b, " |\n| MACs per inference | ");
-    mb__profile_si_count(b, mb__jnum(work, "macs_per_run"), "MAC");
-    mb__buf_puts(b, " |\n| kernel time without an estimate");
-    md_pct(b, mb__jnum(work, "unestimated_share"));
-    mb__buf_puts(b, " |\n| achieved GFLOP/s");
-    md_num(b, "%.1f", mb__jnum(work, "gflops_per_s"));
-    mb__buf_puts(b, " |\n| machine peak GFLOP/s");
-    if (mb__jstr(work, "peak_basis")) {
-        mb__buf_puts(b, " (");
-        mb__md_escape(b, mb__jstr(work, "peak_basis"));
-        mb__buf_puts(b, ")");
-    }
-    md_num(b, "%.1f", mb__jnum(work, "peak_gflops_per_s"));
-    mb__buf_puts(b, " |\n| share of peak");
-    md_pct(b, mb__jnum(work, "peak_share"));
-    mb__buf_puts(b, " |\n| memory bandwidth (triad, GB/s)");
-    md_num(b, "%.1f", mb__jnum(p, "machine.triad.all_cores_gbps"));
-    mb__buf_puts(b, " |\n\n");
+    mb__buf_puts(b, "### Work and share of peak\n\n");
+    mb__profile_work_table(b, MB_PF_MD, p);
 
     const json_t *c = json_object_get(p, "counters");
     mb__buf_puts(b, "### Hardware counters (per inference)\n\n");
@@ -211,36 +126,10 @@ static void md_work(mb_buf *b, const json_t *p)
 
 static void md_comparison(mb_buf *b, const json_t *c)
 {
-    mb__buf_puts(b, "### Comparison (mean profiled time per run)\n\nA = ");
-    mb__md_escape(b, mb__jstr(c, "a"));
-    mb__buf_printf(
-        b, ": model\\_run %.3f ms; B = ", mb__jnum(c, "a_model_run_ns") / 1e6);
-    mb__md_escape(b, mb__jstr(c, "b"));
-    mb__buf_printf(b, ": model\\_run %.3f ms",
-                   mb__jnum(c, "b_model_run_ns") / 1e6);
-    double sp = mb__jnum(c, "speedup");
-    if (isfinite(sp) && sp > 0)
-        mb__buf_printf(b, "; **B is %.2fx %s than A**", sp >= 1 ? sp : 1 / sp,
-                       sp >= 1 ? "faster" : "slower");
-    mb__buf_puts(b, ".\n\n| op type | A ms | B ms | B - A ms | contribution "
-                    "|\n|---|--:|--:|--:|--:|\n");
+    mb__buf_puts(b, "### Comparison (mean profiled time per run)\n\n");
+    mb__profile_cmp_body(b, MB_PF_MD, c);
     size_t i;
     const json_t *r;
-    json_array_foreach(json_object_get(c, "rows"), i, r)
-    {
-        mb__buf_puts(b, "| ");
-        mb__md_escape(b, mb__jstr(r, "op_type"));
-        md_num(b, "%.3f", mb__jnum(r, "a_ns") / 1e6);
-        md_num(b, "%.3f", mb__jnum(r, "b_ns") / 1e6);
-        md_num(b, "%+.3f", mb__jnum(r, "delta_ns") / 1e6);
-        md_pct(b, mb__jnum(r, "contribution"));
-        mb__buf_puts(b, " |\n");
-    }
-    const json_t *q = json_object_get(c, "qdq");
-    mb__buf_printf(b,
-                   "\nQuantize/DequantizeLinear: A %.3f ms, B %.3f ms per "
-                   "run.\n",
-                   mb__jnum(q, "a_ns") / 1e6, mb__jnum(q, "b_ns") / 1e6);
     json_array_foreach(json_object_get(c, "pairs"), i, r)
     {
         mb__buf_puts(b, "- ");

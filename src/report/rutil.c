@@ -11,24 +11,37 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* The character entities of HTML; Markdown uses those of < > & too. */
+static const char *entity(unsigned char c)
+{
+    switch (c) {
+    case '&':
+        return "&amp;";
+    case '<':
+        return "&lt;";
+    case '>':
+        return "&gt;";
+    case '"':
+        return "&quot;";
+    case '\'':
+        return "&#39;";
+    default:
+        return NULL;
+    }
+}
+
 void mb__html_escape(mb_buf *b, const char *s)
 {
     if (!s)
         return;
     for (; *s; s++) {
         unsigned char c = (unsigned char)*s;
-        switch (c) {
-        case '&': mb__buf_puts(b, "&amp;"); break;
-        case '<': mb__buf_puts(b, "&lt;"); break;
-        case '>': mb__buf_puts(b, "&gt;"); break;
-        case '"': mb__buf_puts(b, "&quot;"); break;
-        case '\'': mb__buf_puts(b, "&#39;"); break;
-        default:
-            if (c < 0x20 && c != '\n' && c != '\t')
-                mb__buf_putc(b, ' ');
-            else
-                mb__buf_putc(b, (char)c);
-        }
+        if (entity(c))
+            mb__buf_puts(b, entity(c));
+        else if (c < 0x20 && c != '\n' && c != '\t')
+            mb__buf_putc(b, ' ');
+        else
+            mb__buf_putc(b, (char)c);
     }
 }
 
@@ -43,12 +56,8 @@ void mb__md_escape(mb_buf *b, const char *s)
         if (strchr("\\`*_|[]#~$", c) && c) {
             mb__buf_putc(b, '\\');
             mb__buf_putc(b, (char)c);
-        } else if (c == '<') {
-            mb__buf_puts(b, "&lt;");
-        } else if (c == '>') {
-            mb__buf_puts(b, "&gt;");
-        } else if (c == '&') {
-            mb__buf_puts(b, "&amp;");
+        } else if (strchr("<>&", c) && c) {
+            mb__buf_puts(b, entity(c));
         } else if (c < 0x20 || c == 0x7f) {
             mb__buf_putc(b, ' ');
         } else {
@@ -102,7 +111,8 @@ void mb__json_script_embed(mb_buf *b, const json_t *doc)
             mb__buf_puts(b, "\\u0026");
         else if (c == 0xe2 && (unsigned char)p[1] == 0x80 &&
                  ((unsigned char)p[2] == 0xa8 || (unsigned char)p[2] == 0xa9)) {
-            mb__buf_puts(b, (unsigned char)p[2] == 0xa8 ? "\\u2028" : "\\u2029");
+            mb__buf_puts(b,
+                         (unsigned char)p[2] == 0xa8 ? "\\u2028" : "\\u2029");
             p += 2;
         } else
             mb__buf_putc(b, (char)c);
@@ -193,6 +203,17 @@ char *mb__fmt_bytes(double b, char *out, size_t len)
     return out;
 }
 
+void mb__put_dims(mb_buf *b, const json_t *dims, const char *open,
+                  const char *close)
+{
+    size_t i;
+    const json_t *d;
+    mb__buf_puts(b, open);
+    json_array_foreach(dims, i, d) mb__buf_printf(
+        b, "%s%" JSON_INTEGER_FORMAT, i ? "," : "", json_integer_value(d));
+    mb__buf_puts(b, close);
+}
+
 char *mb__fmt_p(double p, char *out, size_t len)
 {
     if (!isfinite(p))
@@ -210,8 +231,12 @@ char *mb__speedup_words(const json_t *speedup, char *out, size_t len)
     const json_t *ci = json_object_get(speedup, "ci95");
     double lo = NAN, hi = NAN;
     if (json_array_size(ci) == 2) {
-        lo = json_is_number(json_array_get(ci, 0)) ? json_number_value(json_array_get(ci, 0)) : NAN;
-        hi = json_is_number(json_array_get(ci, 1)) ? json_number_value(json_array_get(ci, 1)) : NAN;
+        lo = json_is_number(json_array_get(ci, 0))
+                 ? json_number_value(json_array_get(ci, 0))
+                 : NAN;
+        hi = json_is_number(json_array_get(ci, 1))
+                 ? json_number_value(json_array_get(ci, 1))
+                 : NAN;
     }
     if (!(s > 0)) {
         snprintf(out, len, "%s", "");
@@ -221,7 +246,8 @@ char *mb__speedup_words(const json_t *speedup, char *out, size_t len)
     double v = slower ? 1 / s : s;
     double a = slower ? 1 / hi : lo, b = slower ? 1 / lo : hi;
     if (isfinite(a) && isfinite(b) && a > 0)
-        snprintf(out, len, "%.2f× %s (95%% CI %.2f–%.2f×)", v, slower ? "slower" : "faster", a, b);
+        snprintf(out, len, "%.2f× %s (95%% CI %.2f–%.2f×)", v,
+                 slower ? "slower" : "faster", a, b);
     else
         snprintf(out, len, "%.2f× %s", v, slower ? "slower" : "faster");
     return out;
@@ -251,20 +277,28 @@ void mb__fmt_duration(double ns, char *buf, size_t len)
     snprintf(buf, len, "%.*f %s", prec, v, unit);
 }
 
+bool mb__fmt_scaled(double x, double mag, const mb_scale *steps, size_t n,
+                    char *out, size_t len)
+{
+    if (!isfinite(x)) {
+        snprintf(out, len, "-");
+        return true;
+    }
+    for (size_t i = 0; i < n; i++)
+        if (mag >= steps[i].at) {
+            snprintf(out, len, steps[i].fmt, x / steps[i].div);
+            return true;
+        }
+    return false;
+}
+
 void mb__fmt_count(double n, char *buf, size_t len)
 {
-    if (!isfinite(n)) {
-        snprintf(buf, len, "-");
-        return;
-    }
-    if (n >= 1e9)
-        snprintf(buf, len, "%.2fG", n / 1e9);
-    else if (n >= 1e6)
-        snprintf(buf, len, "%.2fM", n / 1e6);
-    else if (n >= 1e4)
-        snprintf(buf, len, "%.1fK", n / 1e3);
-    else
-        snprintf(buf, len, "%.0f", n);
+    static const mb_scale steps[] = {{1e9, 1e9, "%.2fG"},
+                                     {1e6, 1e6, "%.2fM"},
+                                     {1e4, 1e3, "%.1fK"},
+                                     {-INFINITY, 1, "%.0f"}};
+    mb__fmt_scaled(n, n, steps, sizeof steps / sizeof *steps, buf, len);
 }
 
 void mb__fmt_ms_table(double ns, char *buf, size_t len)
@@ -280,23 +314,18 @@ void mb__fmt_ms_table(double ns, char *buf, size_t len)
 
 char *mb__fmt_metric(const char *metric, double x, char *out, size_t len)
 {
-    if (!isfinite(x))
-        snprintf(out, len, "-");
-    else if (strcmp(metric, "throughput") == 0)
+    static const mb_scale bytes[] = {{1048576.0, 1048576.0, "%.2f MiB"},
+                                     {-INFINITY, 1, "%.0f B"}};
+    static const mb_scale ns[] = {{1e9, 1e9, "%.3f s"},
+                                  {1e6, 1e6, "%.3f ms"},
+                                  {1e3, 1e3, "%.2f us"},
+                                  {-INFINITY, 1, "%.0f ns"}};
+    if (strcmp(metric, "throughput") == 0 && isfinite(x))
         snprintf(out, len, "%.1f/s", x);
-    else if (strcmp(metric, "memory") == 0 || strcmp(metric, "size") == 0) {
-        if (x >= 1024.0 * 1024.0)
-            snprintf(out, len, "%.2f MiB", x / (1024.0 * 1024.0));
-        else
-            snprintf(out, len, "%.0f B", x);
-    } else if (x >= 1e9)
-        snprintf(out, len, "%.3f s", x / 1e9);
-    else if (x >= 1e6)
-        snprintf(out, len, "%.3f ms", x / 1e6);
-    else if (x >= 1e3)
-        snprintf(out, len, "%.2f us", x / 1e3);
+    else if (strcmp(metric, "memory") == 0 || strcmp(metric, "size") == 0)
+        mb__fmt_scaled(x, x, bytes, sizeof bytes / sizeof *bytes, out, len);
     else
-        snprintf(out, len, "%.0f ns", x);
+        mb__fmt_scaled(x, x, ns, sizeof ns / sizeof *ns, out, len);
     return out;
 }
 

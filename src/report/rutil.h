@@ -10,6 +10,7 @@
 #include "core/buf.h"
 
 #include <jansson.h>
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -37,6 +38,11 @@ const json_t *mb__jget(const json_t *o, const char *path);
 double mb__jnum(const json_t *o, const char *path);
 const char *mb__jstr(const json_t *o, const char *path);
 
+/* A shape (an array of integers) between open and close: "[1,3,224,224]"
+ * with "[" and "]"; a missing array gives just open and close. */
+void mb__put_dims(mb_buf *b, const json_t *dims, const char *open,
+                  const char *close);
+
 /* "p < 0.0001" style p-value text ("-" for NAN) into out; returns out. */
 char *mb__fmt_p(double p, char *out, size_t len);
 /* The median speedup of a comparison entry in words, into out:
@@ -56,6 +62,17 @@ char *mb__fmt_num(double x, int sig, char *out, size_t len);
 void mb__fmt_ms_table(double ns, char *buf, size_t len);
 /* "12.3 ms", "850 us", "42 ns" with 3 significant digits; "-" for NAN. */
 void mb__fmt_duration(double ns, char *buf, size_t len);
+/* One step of a scale: numbers with magnitude >= at are printed as
+ * x / div with fmt (one double argument), e.g. {1e6, 1e6, "%.2fM"}. */
+typedef struct mb_scale {
+    double at, div;
+    const char *fmt;
+} mb_scale;
+/* Formats x with the first of the n steps (largest first) whose `at` is
+ * at most mag (x itself or its absolute value), "-" when x is not finite;
+ * false, and out untouched, when no step fits. */
+bool mb__fmt_scaled(double x, double mag, const mb_scale *steps, size_t n,
+                    char *out, size_t len);
 /* "1.23M", "456K" for counts; "-" for NAN. */
 void mb__fmt_count(double n, char *buf, size_t len);
 /* A figure of a named metric as the gate and history print it:

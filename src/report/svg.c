@@ -69,8 +69,11 @@ void mb__svg_end(mb_svg *s, const char *caption)
         mb__buf_puts(s->out, "<div class=\"legend\">");
         for (size_t i = 0; i < s->n_leg; i++) {
             static const char *const cls[] = {"sw", "ln", "ln dash"};
-            int st = s->leg_style[i] >= 0 && s->leg_style[i] <= 2 ? s->leg_style[i] : 0;
-            mb__buf_printf(s->out, "<span><i class=\"%s\" style=\"--c:%s\"></i>",
+            int st = s->leg_style[i] >= 0 && s->leg_style[i] <= 2
+                         ? s->leg_style[i]
+                         : 0;
+            mb__buf_printf(s->out,
+                           "<span><i class=\"%s\" style=\"--c:%s\"></i>",
                            cls[st], s->leg_color[i]);
             mb__html_escape(s->out, s->leg_label[i]);
             mb__buf_puts(s->out, "</span>");
@@ -139,7 +142,8 @@ size_t mb__svg_ticks(double lo, double hi, int log, double *ticks, size_t max)
         static const double mult[3][3] = {{1, 0, 0}, {1, 3, 0}, {1, 2, 5}};
         for (int m = 2; m >= 0; m--) {
             n = 0;
-            for (double dec = pow(10, floor(log10(lo))); dec <= hi * 1.0001 && n < max; dec *= 10)
+            for (double dec = pow(10, floor(log10(lo)));
+                 dec <= hi * 1.0001 && n < max; dec *= 10)
                 for (int k = 0; k < 3 && mult[m][k] > 0; k++) {
                     double t = dec * mult[m][k];
                     if (t >= lo * 0.9999 && t <= hi * 1.0001 && n < max)
@@ -154,21 +158,19 @@ size_t mb__svg_ticks(double lo, double hi, int log, double *ticks, size_t max)
         return n;
     }
     double step = nice_step(hi - lo, 5);
-    for (double t = ceil(lo / step - 1e-9) * step; t <= hi + step * 1e-6 && n < max; t += step)
+    for (double t = ceil(lo / step - 1e-9) * step;
+         t <= hi + step * 1e-6 && n < max; t += step)
         ticks[n++] = fabs(t) < step * 1e-9 ? 0 : t;
     return n;
 }
 
 char *mb__svg_tick_label(double v, char *out, size_t len)
 {
-    double a = fabs(v);
-    if (a >= 1e9)
-        snprintf(out, len, "%gG", v / 1e9);
-    else if (a >= 1e6)
-        snprintf(out, len, "%gM", v / 1e6);
-    else if (a >= 1e4)
-        snprintf(out, len, "%gk", v / 1e3);
-    else
+    static const mb_scale steps[] = {
+        {1e9, 1e9, "%gG"}, {1e6, 1e6, "%gM"}, {1e4, 1e3, "%gk"}};
+    if (!isfinite(v) || /* as %g prints it */
+        !mb__fmt_scaled(v, fabs(v), steps, sizeof steps / sizeof *steps, out,
+                        len))
         snprintf(out, len, "%g", (double)(float)v);
     return out;
 }
@@ -176,8 +178,8 @@ char *mb__svg_tick_label(double v, char *out, size_t len)
 void mb__svg_text(mb_svg *s, double x, double y, const char *anchor,
                   const char *cls, const char *text)
 {
-    mb__buf_printf(s->out, "<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"%s\"", x, y,
-                   anchor);
+    mb__buf_printf(s->out, "<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"%s\"", x,
+                   y, anchor);
     if (cls)
         mb__buf_printf(s->out, " class=\"%s\"", cls);
     mb__buf_putc(s->out, '>');
@@ -191,15 +193,20 @@ static void x_axis(mb_svg *s, const double *t, size_t nt)
     double y0 = s->h - s->mb;
     for (size_t i = 0; i < nt; i++) {
         double x = mb__svg_px(s, t[i]);
-        mb__buf_printf(s->out, "<line class=\"grid\" x1=\"%.1f\" x2=\"%.1f\" y1=\"%.1f\" y2=\"%.1f\"/>",
+        mb__buf_printf(s->out,
+                       "<line class=\"grid\" x1=\"%.1f\" x2=\"%.1f\" "
+                       "y1=\"%.1f\" y2=\"%.1f\"/>",
                        x, x, s->mt, y0);
-        mb__svg_text(s, x, y0 + 14, "middle", "tick", mb__svg_tick_label(t[i], lab, sizeof lab));
+        mb__svg_text(s, x, y0 + 14, "middle", "tick",
+                     mb__svg_tick_label(t[i], lab, sizeof lab));
     }
-    mb__buf_printf(s->out, "<line class=\"axis\" x1=\"%.1f\" x2=\"%.1f\" y1=\"%.1f\" y2=\"%.1f\"/>",
+    mb__buf_printf(s->out,
+                   "<line class=\"axis\" x1=\"%.1f\" x2=\"%.1f\" y1=\"%.1f\" "
+                   "y2=\"%.1f\"/>",
                    s->ml, s->w - s->mr, y0, y0);
     if (s->x.label)
-        mb__svg_text(s, (s->ml + s->w - s->mr) / 2, s->h - 8, "middle", "axlabel",
-                     s->x.label);
+        mb__svg_text(s, (s->ml + s->w - s->mr) / 2, s->h - 8, "middle",
+                     "axlabel", s->x.label);
 }
 
 static void y_axis(mb_svg *s, int no_ticks)
@@ -210,18 +217,23 @@ static void y_axis(mb_svg *s, int no_ticks)
         size_t nt = mb__svg_ticks(s->y.lo, s->y.hi, s->y.log, t, 16);
         for (size_t i = 0; i < nt; i++) {
             double y = mb__svg_py(s, t[i]);
-            mb__buf_printf(s->out, "<line class=\"grid\" x1=\"%.1f\" x2=\"%.1f\" y1=\"%.1f\" y2=\"%.1f\"/>",
+            mb__buf_printf(s->out,
+                           "<line class=\"grid\" x1=\"%.1f\" x2=\"%.1f\" "
+                           "y1=\"%.1f\" y2=\"%.1f\"/>",
                            s->ml, s->w - s->mr, y, y);
             mb__svg_text(s, s->ml - 6, y + 4, "end", "tick",
                          mb__svg_tick_label(t[i], lab, sizeof lab));
         }
     }
-    mb__buf_printf(s->out, "<line class=\"axis\" x1=\"%.1f\" x2=\"%.1f\" y1=\"%.1f\" y2=\"%.1f\"/>",
+    mb__buf_printf(s->out,
+                   "<line class=\"axis\" x1=\"%.1f\" x2=\"%.1f\" y1=\"%.1f\" "
+                   "y2=\"%.1f\"/>",
                    s->ml, s->ml, s->mt, s->h - s->mb);
     if (s->y.label && !no_ticks) {
         double cy = (s->mt + s->h - s->mb) / 2;
-        mb__buf_printf(s->out, "<text class=\"axlabel\" text-anchor=\"middle\" "
-                               "transform=\"translate(14 %.1f) rotate(-90)\">",
+        mb__buf_printf(s->out,
+                       "<text class=\"axlabel\" text-anchor=\"middle\" "
+                       "transform=\"translate(14 %.1f) rotate(-90)\">",
                        cy);
         mb__html_escape(s->out, s->y.label);
         mb__buf_puts(s->out, "</text>");

@@ -20,8 +20,8 @@ typedef struct mb_svg_axis {
 
 typedef struct mb_svg {
     mb_buf *out;
-    double w, h;              /* viewBox size */
-    double ml, mr, mt, mb;    /* margins around the plot area */
+    double w, h;           /* viewBox size */
+    double ml, mr, mt, mb; /* margins around the plot area */
     mb_svg_axis x, y;
     /* legend entries, drawn as HTML under the chart by mb__svg_end */
     const char *leg_label[24];

@@ -58,7 +58,8 @@ void mb__report_term_histogram(const int64_t *samples_ns, size_t n, int width,
         x[i] = (double)samples_ns[i] / 1e6;
     qsort(x, n, sizeof *x, cmp_d);
     double lo = x[0], p50 = mb__percentile_sorted(x, n, 50),
-           p95 = mb__percentile_sorted(x, n, 95), p99 = mb__percentile_sorted(x, n, 99);
+           p95 = mb__percentile_sorted(x, n, 95),
+           p99 = mb__percentile_sorted(x, n, 99);
     double hi = p99 > lo ? p99 : x[n - 1];
     int nb = NBINS;
     if (!(hi > lo)) {
@@ -88,8 +89,9 @@ void mb__report_term_histogram(const int64_t *samples_ns, size_t n, int width,
     double cols = (double)(width - fixed);
     if (cols < 10)
         cols = 10;
-    const char *cbar = color ? "\033[36m" : "", *cmark = color ? "\033[33m" : "",
-               *cdim = color ? "\033[2m" : "", *crst = color ? "\033[0m" : "";
+    const char *cbar = color ? "\033[36m" : "",
+               *cmark = color ? "\033[33m" : "", *cdim = color ? "\033[2m" : "",
+               *crst = color ? "\033[0m" : "";
     mb__buf_printf(out, "  %slatency (ms), %zu samples%s\n", cdim, n, crst);
     for (int b = 0; b <= nb; b++) {
         int tail = b == nb;
@@ -106,7 +108,8 @@ void mb__report_term_histogram(const int64_t *samples_ns, size_t n, int width,
         bar(out, cells);
         mb__buf_puts(out, crst);
         int used = (int)ceil(cells);
-        mb__buf_printf(out, "%*s %zu", (int)cols - used > 0 ? (int)cols - used : 0, "", c);
+        mb__buf_printf(out, "%*s %zu",
+                       (int)cols - used > 0 ? (int)cols - used : 0, "", c);
         /* markers */
         const char *marks[3] = {NULL, NULL, NULL};
         int m = 0;
@@ -114,7 +117,8 @@ void mb__report_term_histogram(const int64_t *samples_ns, size_t n, int width,
         const char *qn[3] = {"p50", "p95", "p99"};
         for (int q = 0; q < 3; q++) {
             int in = tail ? qv[q] > hi
-                          : (qv[q] >= a && (qv[q] < z || (b == nb - 1 && qv[q] <= z)));
+                          : (qv[q] >= a &&
+                             (qv[q] < z || (b == nb - 1 && qv[q] <= z)));
             if (in)
                 marks[m++] = qn[q];
         }

@@ -5,6 +5,7 @@
 #include "accuracy/metrics.h"
 #include "report/rutil.h"
 
+#include <stdbool.h>
 #include <string.h>
 
 static const char *g(const json_t *m, const char *key, char *buf, size_t len)
@@ -13,70 +14,70 @@ static const char *g(const json_t *m, const char *key, char *buf, size_t len)
                                 len);
 }
 
-static void shape_str(const json_t *shape, char *buf, size_t len)
+/* The lines of mb__metrics_text after the first: a format taking up to
+ * five strings and the metric keys that fill them.  A NULL format stands
+ * for the max_abs line (it has a position); classifier lines are written
+ * only for class scores. */
+static const struct metric_line {
+    const char *fmt;
+    const char *keys[5];
+    bool classifier;
+} metric_lines[] = {
+    {"  mae %s  mse %s  rmse %s\n", {"mae", "mse", "rmse"}, false},
+    {"  psnr %s dB (data range %s, %s)\n",
+     {"psnr", "data_range", "data_range_source"},
+     false},
+    {"  cosine %s  pearson %s  ssim %s (%s, %s images)\n",
+     {"cosine", "pearson", "ssim", "ssim_mode", "ssim_images"},
+     false},
+    {NULL, {NULL}, false},
+    {"  allclose(rtol %s, atol %s): %s of %s elements fail\n",
+     {"rtol", "atol", "allclose_fail", "count"},
+     false},
+    {"  NaN %s / %s  Inf %s / %s (baseline / candidate), new non-finite "
+     "%s\n",
+     {"nan_baseline", "nan_candidate", "inf_baseline", "inf_candidate",
+      "nonfinite_new"},
+     false},
+    {"  top1 agreement %s  top5 agreement %s  KL mean %s max %s\n",
+     {"top1_agreement", "top5_agreement", "kl_mean", "kl_max"},
+     true},
+};
+
+static void metric_line(mb_buf *f, const json_t *m, const struct metric_line *l)
 {
-    size_t off = 0, i;
-    json_t *d;
-    off += (size_t)snprintf(buf + off, len - off, "[");
-    json_array_foreach(shape, i, d)
-    {
-        if (off >= len)
-            break;
-        off += (size_t)snprintf(buf + off, len - off, "%s%lld", i ? "," : "",
-                                (long long)json_integer_value(d));
-    }
-    if (off < len)
-        snprintf(buf + off, len - off, "]");
+    char b[5][64];
+    const char *t[5];
+    for (size_t i = 0; i < 5; i++)
+        t[i] = l->keys[i] ? g(m, l->keys[i], b[i], sizeof b[i]) : "";
+    mb__buf_printf(f, l->fmt, t[0], t[1], t[2], t[3], t[4]);
 }
 
 void mb__metrics_text(const json_t *m, mb_buf *f)
 {
-    char b1[64], b2[64], b3[64], b4[64], sh[256];
+    char b1[64], b2[64];
     const json_t *name = json_object_get(m, "name");
-    shape_str(json_object_get(m, "shape"), sh, sizeof sh);
-    mb__buf_printf(f, "%s %s %s vs %s, %s elements\n",
-                   name ? json_string_value(name) : "tensor", sh,
+    mb__buf_printf(f, "%s ", name ? json_string_value(name) : "tensor");
+    mb__put_dims(f, json_object_get(m, "shape"), "[", "]");
+    mb__buf_printf(f, " %s vs %s, %s elements\n",
                    json_string_value(json_object_get(m, "dtype_baseline")),
                    json_string_value(json_object_get(m, "dtype_candidate")),
                    g(m, "count", b1, sizeof b1));
-    mb__buf_printf(f, "  mae %s  mse %s  rmse %s\n", g(m, "mae", b1, sizeof b1),
-                   g(m, "mse", b2, sizeof b2), g(m, "rmse", b3, sizeof b3));
-    mb__buf_printf(f, "  psnr %s dB (data range %s, %s)\n",
-                   g(m, "psnr", b1, sizeof b1),
-                   g(m, "data_range", b2, sizeof b2),
-                   g(m, "data_range_source", b3, sizeof b3));
-    mb__buf_printf(f, "  cosine %s  pearson %s  ssim %s (%s, %s images)\n",
-                   g(m, "cosine", b1, sizeof b1),
-                   g(m, "pearson", b2, sizeof b2), g(m, "ssim", b3, sizeof b3),
-                   g(m, "ssim_mode", b4, sizeof b4),
-                   g(m, "ssim_images", sh, sizeof sh));
-    char at[256] = "";
-    const json_t *mat = json_object_get(m, "max_abs_at");
-    if (json_is_array(mat))
-        shape_str(mat, at, sizeof at);
-    mb__buf_printf(f, "  max_abs %s%s%s  rel_l2 %s\n",
-                   g(m, "max_abs", b1, sizeof b1), at[0] ? " at " : "", at,
-                   g(m, "rel_l2", b2, sizeof b2));
-    mb__buf_printf(f, "  allclose(rtol %s, atol %s): %s of %s elements fail\n",
-                   g(m, "rtol", b1, sizeof b1), g(m, "atol", b2, sizeof b2),
-                   g(m, "allclose_fail", b3, sizeof b3),
-                   g(m, "count", b4, sizeof b4));
-    mb__buf_printf(f,
-                   "  NaN %s / %s  Inf %s / %s (baseline / candidate), "
-                   "new non-finite %s\n",
-                   g(m, "nan_baseline", b1, sizeof b1),
-                   g(m, "nan_candidate", b2, sizeof b2),
-                   g(m, "inf_baseline", b3, sizeof b3),
-                   g(m, "inf_candidate", b4, sizeof b4),
-                   g(m, "nonfinite_new", sh, sizeof sh));
-    if (json_is_true(json_object_get(m, "classifier")))
-        mb__buf_printf(f,
-                       "  top1 agreement %s  top5 agreement %s  KL mean %s "
-                       "max %s\n",
-                       g(m, "top1_agreement", b1, sizeof b1),
-                       g(m, "top5_agreement", b2, sizeof b2),
-                       g(m, "kl_mean", b3, sizeof b3),
-                       g(m, "kl_max", b4, sizeof b4));
+    bool classifier = json_is_true(json_object_get(m, "classifier"));
+    for (size_t i = 0; i < sizeof metric_lines / sizeof *metric_lines; i++) {
+        const struct metric_line *l = &metric_lines[i];
+        if (l->fmt && (!l->classifier || classifier)) {
+            metric_line(f, m, l);
+        } else if (!l->fmt) {
+            mb__buf_printf(f, "  max_abs %s", g(m, "max_abs", b1, sizeof b1));
+            const json_t *at = json_object_get(m, "max_abs_at");
+            if (json_is_array(at)) {
+                mb__buf_puts(f, " at ");
+                mb__put_dims(f, at, "[", "]");
+            }
+            mb__buf_printf(f, "  rel_l2 %s\n", g(m, "rel_l2", b2, sizeof b2));
+        }
+    }
     const json_t *w = json_object_get(m, "worst");
     if (json_object_size(w) > 0) {
         mb__buf_puts(f, "  worst sample:");

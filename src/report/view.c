@@ -3,108 +3,132 @@
 
 #include "core/alloc.h"
 #include "core/buf.h"
+#include "core/err.h"
 #include "report/rutil.h"
 
 #include <math.h>
-#include <stdarg.h>
+#include <stdbool.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 /* ---- the view ------------------------------------------------------------ */
 
-static int add_warning(mb_rview *v, size_t *cap, char *w)
+/* Adds the text of w followed by s (w is left empty) to the warnings
+ * unless an equal one is there.  False when memory runs out (here or
+ * while w was written). */
+static bool add_warning(mb_rview *v, size_t *cap, mb_buf *w, const char *s)
 {
-    if (!w)
-        return -1;
+    mb__buf_puts(w, s);
+    char *text = w->oom ? NULL : mb__buf_take(w, NULL);
+    mb__buf_free(w);
+    w->oom = 0;
+    if (!text)
+        return false;
     for (size_t i = 0; i < v->n_warnings; i++)
-        if (strcmp(v->warnings[i], w) == 0) {
-            free(w);
-            return 0;
+        if (strcmp(v->warnings[i], text) == 0) {
+            free(text);
+            return true;
         }
     if (!mb__grow((void **)&v->warnings, cap, v->n_warnings + 1,
                   sizeof *v->warnings)) {
-        free(w);
-        return -1;
+        free(text);
+        return false;
     }
-    v->warnings[v->n_warnings++] = w;
-    return 0;
+    v->warnings[v->n_warnings++] = text;
+    return true;
 }
 
-static char *fmt_alloc(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
-static char *fmt_alloc(const char *fmt, ...)
-{
-    mb_buf b = MB_BUF_INIT;
-    va_list ap;
-    va_start(ap, fmt);
-    mb__buf_vprintf(&b, fmt, ap);
-    va_end(ap);
-    if (b.oom) {
-        mb__buf_free(&b);
-        return NULL;
-    }
-    return mb__buf_take(&b, NULL);
-}
-
-static int series_index(mb_rview *v, size_t *cap, const char *name)
+/* The index of the series called name in *index, adding it when new.
+ * False when memory runs out. */
+static bool series_index(mb_rview *v, size_t *cap, const char *name, int *index)
 {
     for (size_t i = 0; i < v->n_series; i++)
-        if (strcmp(v->series[i], name) == 0)
-            return (int)i;
+        if (strcmp(v->series[i], name) == 0) {
+            *index = (int)i;
+            return true;
+        }
     if (!mb__grow((void **)&v->series, cap, v->n_series + 1, sizeof *v->series))
-        return -1;
+        return false;
     v->series[v->n_series] = name;
-    return (int)v->n_series++;
+    *index = (int)v->n_series++;
+    return true;
 }
 
-/* Nonzero when x can be a count or a batch size: finite, not negative, at
+/* True when x can be a count or a batch size: finite, not negative, at
  * most 2^53.  A document (hand-edited, corrupt) may hold anything, and
  * converting a negative or huge double to an integer is undefined. */
-static int in_count_range(double x)
+static bool in_count_range(double x)
 {
     return isfinite(x) && x >= 0 && x <= 9007199254740992.0;
 }
 
-void mb__rrun_fill(mb_rrun *r, const json_t *doc, size_t di,
-                   const json_t *run)
+/* A field of mb_rrun read from a dotted path of the run as recorded: a
+ * string (const char *) or a number (double).  The fallbacks and the
+ * derived figures are set after. */
+static const struct run_field {
+    size_t off;
+    const char *path;
+    bool is_num;
+} run_fields[] = {
+    {offsetof(mb_rrun, variant_raw), "variant", false},
+    {offsetof(mb_rrun, model_name), "model.name", false},
+    {offsetof(mb_rrun, model_path), "model.path", false},
+    {offsetof(mb_rrun, status_raw), "status", false},
+    {offsetof(mb_rrun, error), "error", false},
+    {offsetof(mb_rrun, sha256), "model.sha256", false},
+    {offsetof(mb_rrun, backend), "backend", false},
+    {offsetof(mb_rrun, device), "device", false},
+    {offsetof(mb_rrun, device_type), "device_type", false},
+    {offsetof(mb_rrun, runtime_name), "runtime.name", false},
+    {offsetof(mb_rrun, runtime_version), "runtime.version", false},
+    {offsetof(mb_rrun, stop_rule), "stop_rule", false},
+    {offsetof(mb_rrun, peak_method), "memory.peak_method", false},
+    {offsetof(mb_rrun, command), "command", false},
+    {offsetof(mb_rrun, median), "latency.median", true},
+    {offsetof(mb_rrun, std), "latency.std", true},
+    {offsetof(mb_rrun, count), "latency.count", true},
+    {offsetof(mb_rrun, iterations), "iterations", true},
+    {offsetof(mb_rrun, load_ns), "phases.library_load_ns", true},
+    {offsetof(mb_rrun, session_ns), "phases.session_create_ns", true},
+    {offsetof(mb_rrun, first_ns), "phases.first_inference_ns", true},
+    {offsetof(mb_rrun, model_file_bytes), "model.file_bytes", true},
+    {offsetof(mb_rrun, params), "model.params", true},
+    {offsetof(mb_rrun, p90), "latency.p90", true},
+    {offsetof(mb_rrun, p95), "latency.p95", true},
+    {offsetof(mb_rrun, p99), "latency.p99", true},
+    {offsetof(mb_rrun, mean), "latency.mean", true},
+    {offsetof(mb_rrun, min), "latency.min", true},
+    {offsetof(mb_rrun, max), "latency.max", true},
+    {offsetof(mb_rrun, ci_lo), "latency.median_ci95.lo", true},
+    {offsetof(mb_rrun, ci_hi), "latency.median_ci95.hi", true},
+    {offsetof(mb_rrun, run_cv), "replication.run_to_run_cv", true},
+    {offsetof(mb_rrun, ips), "throughput.inferences_per_s", true},
+    {offsetof(mb_rrun, sps), "throughput.samples_per_s", true},
+    {offsetof(mb_rrun, rss_peak), "memory.rss_peak_bytes", true},
+};
+
+void mb__rrun_fill(mb_rrun *r, const json_t *doc, size_t di, const json_t *run)
 {
     memset(r, 0, sizeof *r);
+    for (size_t i = 0; i < sizeof run_fields / sizeof *run_fields; i++) {
+        const struct run_field *f = &run_fields[i];
+        if (f->is_num)
+            *(double *)((char *)r + f->off) = mb__jnum(run, f->path);
+        else
+            *(const char **)((char *)r + f->off) = mb__jstr(run, f->path);
+    }
     r->doc = doc;
     r->run = run;
     r->doc_index = di;
-    r->variant = mb__jstr(run, "variant");
-    r->model = mb__jstr(run, "model.name");
-    if (!r->model)
-        r->model = mb__jstr(run, "model.path");
-    if (!r->variant)
-        r->variant = r->model ? r->model : "(unnamed)";
-    r->status = mb__jstr(run, "status");
-    if (!r->status)
-        r->status = "ok";
-    r->error = mb__jstr(run, "error");
+    r->model = r->model_name ? r->model_name : r->model_path;
+    r->variant = r->variant_raw ? r->variant_raw
+                 : r->model     ? r->model
+                                : "(unnamed)";
+    r->status = r->status_raw ? r->status_raw : "ok";
     double b = mb__jnum(run, "batch_size");
     r->batch = in_count_range(b) ? (int64_t)b : -1;
-    r->p50 = r->median = mb__jnum(run, "latency.median");
-    r->std = mb__jnum(run, "latency.std");
-    r->count = mb__jnum(run, "latency.count");
-    r->iterations = mb__jnum(run, "iterations");
-    r->load_ns = mb__jnum(run, "phases.library_load_ns");
-    r->session_ns = mb__jnum(run, "phases.session_create_ns");
-    r->first_ns = mb__jnum(run, "phases.first_inference_ns");
-    r->model_path = mb__jstr(run, "model.path");
-    r->model_name = mb__jstr(run, "model.name");
-    r->variant_raw = mb__jstr(run, "variant");
-    r->status_raw = mb__jstr(run, "status");
-    r->sha256 = mb__jstr(run, "model.sha256");
-    r->model_file_bytes = mb__jnum(run, "model.file_bytes");
-    r->params = mb__jnum(run, "model.params");
-    r->backend = mb__jstr(run, "backend");
-    r->device = mb__jstr(run, "device");
-    r->device_type = mb__jstr(run, "device_type");
-    r->runtime_name = mb__jstr(run, "runtime.name");
-    r->runtime_version = mb__jstr(run, "runtime.version");
-    r->stop_rule = mb__jstr(run, "stop_rule");
-    r->peak_method = mb__jstr(run, "memory.peak_method");
     const json_t *in0 = json_array_get(json_object_get(run, "inputs"), 0);
     r->dtype = mb__jstr(in0, "dtype");
     r->shape = json_is_array(json_object_get(in0, "shape"))
@@ -116,45 +140,32 @@ void mb__rrun_fill(mb_rrun *r, const json_t *doc, size_t di,
     r->project_commit = mb__jstr(run, "git.commit");
     if (!r->project_commit)
         r->project_commit = mb__jstr(doc, "git.commit");
-    r->command = mb__jstr(run, "command");
-    r->p90 = mb__jnum(run, "latency.p90");
-    r->p95 = mb__jnum(run, "latency.p95");
-    r->p99 = mb__jnum(run, "latency.p99");
-    r->mean = mb__jnum(run, "latency.mean");
-    r->min = mb__jnum(run, "latency.min");
-    r->max = mb__jnum(run, "latency.max");
     /* Noise is judged by the robust CV (1.4826 MAD / median) when the
      * document has it: tail outliers are reported on their own. */
     r->cv = mb__jnum(run, "latency.robust_cv");
     if (!isfinite(r->cv))
         r->cv = mb__jnum(run, "latency.cv");
-    r->ci_lo = mb__jnum(run, "latency.median_ci95.lo");
-    r->ci_hi = mb__jnum(run, "latency.median_ci95.hi");
     /* With replicates, the median shown is the one the CI is about: the
      * geometric mean of the per-process medians. */
     double est = mb__jnum(run, "latency.median_ci95.estimate");
-    if (isfinite(est))
-        r->p50 = est;
-    r->run_cv = mb__jnum(run, "replication.run_to_run_cv");
+    r->p50 = isfinite(est) ? est : r->median;
     double k = mb__jnum(run, "replication.processes");
     r->processes = isfinite(k) ? (int)k : 0;
-    r->ips = mb__jnum(run, "throughput.inferences_per_s");
-    r->sps = mb__jnum(run, "throughput.samples_per_s");
-    r->rss_peak = mb__jnum(run, "memory.rss_peak_bytes");
     /* the model's size with its external data; older documents have
      * only the .onnx file's size */
     r->file_bytes = mb__jnum(run, "model.total_bytes");
     if (!isfinite(r->file_bytes))
-        r->file_bytes = mb__jnum(run, "model.file_bytes");
+        r->file_bytes = r->model_file_bytes;
     double lo = mb__jnum(run, "latency.outliers.low");
     double hi = mb__jnum(run, "latency.outliers.high");
-    r->outliers = (size_t)((in_count_range(lo) ? lo : 0) +
-                           (in_count_range(hi) ? hi : 0));
+    r->outliers =
+        (size_t)((in_count_range(lo) ? lo : 0) + (in_count_range(hi) ? hi : 0));
     r->leak = json_is_true(mb__jget(run, "memory.leak.suspected"));
     const json_t *ins = json_object_get(run, "inputs");
     size_t i;
     const json_t *in;
-    json_array_foreach(ins, i, in) {
+    json_array_foreach(ins, i, in)
+    {
         const char *src = mb__jstr(in, "source");
         if (src && strcmp(src, "synthetic") == 0)
             r->synthetic = 1;
@@ -172,90 +183,187 @@ static const char *run_label(const mb_rrun *r, char *out, size_t len)
     return out;
 }
 
-static int derive_warnings(mb_rview *v, size_t *wcap, const json_t *const *docs,
-                           size_t n_docs)
+/* The checks of one run: each writes its warning into w when the run
+ * calls for it, and nothing otherwise.  label names the run. */
+static void failed_warning(const mb_rrun *r, const char *label, mb_buf *w)
 {
-    int have_random = 0, any_synthetic = 0;
+    if (strcmp(r->status, "ok") != 0)
+        mb__buf_printf(w, "%s %s: %s", label, r->status,
+                       r->error ? r->error : "no reason recorded");
+}
+
+/* Noise is judged by the run-to-run spread when there are processes to
+ * judge it by (a compare document says it already), else by the robust
+ * CV of the samples. */
+static void noise_warning(const mb_rrun *r, const char *label, mb_buf *w)
+{
+    bool is_cmp = r->doc && mb__jstr(r->doc, "kind") &&
+                  strcmp(mb__jstr(r->doc, "kind"), "compare") == 0;
+    if (r->processes >= 2 && isfinite(r->run_cv)) {
+        if (r->run_cv > 0.05 && !is_cmp)
+            mb__buf_printf(w,
+                           "noisy from process to process: %s has a "
+                           "run-to-run CV of %.1f%% over %d processes "
+                           "(> 5%%); pin threads, close other programs "
+                           "or add --processes",
+                           label, r->run_cv * 100, r->processes);
+    } else if (isfinite(r->cv) && r->cv > 0.10) {
+        mb__buf_printf(w,
+                       "noisy run: %s has a robust coefficient of "
+                       "variation (1.4826 MAD / median) of %.1f%% (> "
+                       "10%%); close other programs or pin threads",
+                       label, r->cv * 100);
+    }
+}
+
+static void outlier_warning(const mb_rrun *r, const char *label, mb_buf *w)
+{
+    double count = mb__jnum(r->run, "latency.count");
+    if (r->outliers > 0 && isfinite(count) && count > 0 &&
+        (double)r->outliers / count > 0.01)
+        mb__buf_printf(w,
+                       "outliers: %s has %zu of %.0f samples beyond "
+                       "max(3.5 MAD, 5%%) of the median (counted, not "
+                       "dropped)",
+                       label, r->outliers, count);
+}
+
+static void leak_warning(const mb_rrun *r, const char *label, mb_buf *w)
+{
+    double slope = mb__jnum(r->run, "memory.leak.slope_bytes_per_iter");
+    if (r->leak)
+        mb__buf_printf(w,
+                       "leak suspected: %s grows by %.0f bytes per "
+                       "iteration",
+                       label, isfinite(slope) ? slope : 0.0);
+}
+
+static void (*const run_checks[])(const mb_rrun *, const char *, mb_buf *) = {
+    failed_warning, noise_warning, outlier_warning, leak_warning};
+
+/* The documents' warnings, then those the view sees: interrupted
+ * measurements, random inputs, then each run's checks.  False when memory
+ * runs out. */
+static bool derive_warnings(mb_rview *v, size_t *wcap,
+                            const json_t *const *docs, size_t n_docs)
+{
+    bool have_random = false, any_synthetic = false;
+    mb_buf w = MB_BUF_INIT;
     for (size_t d = 0; d < n_docs; d++) {
-        const json_t *ws = json_object_get(docs[d], "warnings");
         size_t i;
-        const json_t *w;
-        json_array_foreach(ws, i, w) {
-            const char *s = json_string_value(w);
-            if (!s)
-                continue;
-            if (strstr(s, "random") || strstr(s, "synthetic"))
-                have_random = 1;
-            if (add_warning(v, wcap, mb__strdup(s)))
-                return -1;
+        const json_t *dw;
+        json_array_foreach(json_object_get(docs[d], "warnings"), i, dw)
+        {
+            const char *s = json_string_value(dw);
+            if (s && (strstr(s, "random") || strstr(s, "synthetic")))
+                have_random = true;
+            if (s && !add_warning(v, wcap, &w, s))
+                return false;
         }
         if (json_is_true(json_object_get(docs[d], "interrupted")) &&
-            add_warning(v, wcap, mb__strdup("the measurement was interrupted: "
-                                            "figures cover only what ran")))
-            return -1;
+            !add_warning(v, wcap, &w,
+                         "the measurement was interrupted: figures cover "
+                         "only what ran"))
+            return false;
         if (json_is_true(mb__jget(docs[d], "comparison.random_inputs_only")))
-            any_synthetic = 1;
+            any_synthetic = true;
     }
     for (size_t i = 0; i < v->n_runs; i++)
         any_synthetic |= v->runs[i].synthetic;
     if (any_synthetic && !have_random &&
-        add_warning(v, wcap, mb__strdup("inputs are random (synthetic): "
-                                        "latency is representative, accuracy "
-                                        "is not; pass --data for real inputs")))
-        return -1;
+        !add_warning(v, wcap, &w,
+                     "inputs are random (synthetic): latency is "
+                     "representative, accuracy is not; pass --data for "
+                     "real inputs"))
+        return false;
     char label[512];
     for (size_t i = 0; i < v->n_runs; i++) {
-        const mb_rrun *r = &v->runs[i];
-        run_label(r, label, sizeof label);
-        char *w = NULL;
-        if (strcmp(r->status, "ok") != 0) {
-            w = fmt_alloc("%s %s: %s", label, r->status,
-                          r->error ? r->error : "no reason recorded");
-            if (add_warning(v, wcap, w))
-                return -1;
-        }
-        /* Noise is judged by the run-to-run spread when there are
-         * processes to judge it by (a compare document says it already). */
-        int is_cmp = r->doc && mb__jstr(r->doc, "kind") &&
-                     strcmp(mb__jstr(r->doc, "kind"), "compare") == 0;
-        if (r->processes >= 2 && isfinite(r->run_cv)) {
-            if (r->run_cv > 0.05 && !is_cmp) {
-                w = fmt_alloc("noisy from process to process: %s has a "
-                              "run-to-run CV of %.1f%% over %d processes "
-                              "(> 5%%); pin threads, close other programs or "
-                              "add --processes",
-                              label, r->run_cv * 100, r->processes);
-                if (add_warning(v, wcap, w))
-                    return -1;
-            }
-        } else if (isfinite(r->cv) && r->cv > 0.10) {
-            w = fmt_alloc("noisy run: %s has a robust coefficient of "
-                          "variation (1.4826 MAD / median) of %.1f%% (> 10%%); "
-                          "close other programs or pin threads",
-                          label, r->cv * 100);
-            if (add_warning(v, wcap, w))
-                return -1;
-        }
-        double count = mb__jnum(r->run, "latency.count");
-        if (r->outliers > 0 && isfinite(count) && count > 0 &&
-            (double)r->outliers / count > 0.01) {
-            w = fmt_alloc("outliers: %s has %zu of %.0f samples beyond "
-                          "max(3.5 MAD, 5%%) of the median (counted, not "
-                          "dropped)",
-                          label, r->outliers, count);
-            if (add_warning(v, wcap, w))
-                return -1;
-        }
-        if (r->leak) {
-            double slope = mb__jnum(r->run, "memory.leak.slope_bytes_per_iter");
-            w = fmt_alloc("leak suspected: %s grows by %.0f bytes per "
-                          "iteration",
-                          label, isfinite(slope) ? slope : 0.0);
-            if (add_warning(v, wcap, w))
-                return -1;
+        run_label(&v->runs[i], label, sizeof label);
+        for (size_t k = 0; k < sizeof run_checks / sizeof *run_checks; k++) {
+            run_checks[k](&v->runs[i], label, &w);
+            if ((w.len || w.oom) && !add_warning(v, wcap, &w, ""))
+                return false;
         }
     }
-    return 0;
+    return true;
+}
+
+/* What the fill functions of push_objects need besides the object. */
+typedef struct fill_ctx {
+    mb_rview *v;
+    const json_t *doc;
+    size_t d; /* the document's index */
+} fill_ctx;
+
+static void fill_run(void *item, const json_t *run, const fill_ctx *cx)
+{
+    mb_rrun *r = item;
+    mb__rrun_fill(r, cx->doc, cx->d, run);
+    if (r->samples)
+        cx->v->any_samples = 1;
+}
+
+/* A comparison entry; the runs of its document are in the view already. */
+static void fill_cmp(void *item, const json_t *cv, const fill_ctx *cx)
+{
+    mb_rcmp *c = item;
+    memset(c, 0, sizeof *c);
+    c->doc = cx->doc;
+    c->v = cv;
+    c->name = mb__jstr(cv, "name");
+    if (!c->name)
+        c->name = "(unnamed)";
+    c->status = mb__jstr(cv, "status");
+    if (!c->status)
+        c->status = "ok";
+    c->baseline = mb__jstr(cx->doc, "comparison.baseline");
+    c->is_baseline = c->baseline && strcmp(c->baseline, c->name) == 0;
+    c->flagged = json_is_true(json_object_get(cv, "baseline"));
+    c->error = mb__jstr(cv, "error");
+    c->speedup = mb__jnum(cv, "speedup_median.value");
+    c->speedup_lo = c->speedup_hi = NAN;
+    const json_t *sci = mb__jget(cv, "speedup_median.ci95");
+    if (json_array_size(sci) == 2 && json_is_number(json_array_get(sci, 0)) &&
+        json_is_number(json_array_get(sci, 1))) {
+        c->speedup_lo = json_number_value(json_array_get(sci, 0));
+        c->speedup_hi = json_number_value(json_array_get(sci, 1));
+    }
+    c->has_sig = json_is_object(json_object_get(cv, "significance"));
+    c->sig_verdict = mb__jstr(cv, "significance.verdict");
+    c->top1 = mb__jnum(cv, "accuracy.top1");
+    c->top5 = mb__jnum(cv, "accuracy.top5");
+    c->delta_top1 = mb__jnum(cv, "accuracy.delta_top1");
+    c->agree_top1 = mb__jnum(cv, "agreement.top1");
+    c->has_agreement = json_is_object(json_object_get(cv, "agreement"));
+    c->recommendations = json_object_get(cv, "recommendations");
+    c->params = NAN;
+    for (size_t j = 0; j < cx->v->n_runs && !isfinite(c->params); j++)
+        if (cx->v->runs[j].doc == cx->doc && cx->v->runs[j].variant_raw &&
+            strcmp(cx->v->runs[j].variant_raw, c->name) == 0)
+            c->params = cx->v->runs[j].params;
+    if (json_is_object(json_object_get(cv, "accuracy")) ||
+        json_is_object(json_object_get(cv, "agreement")))
+        cx->v->has_accuracy = 1;
+}
+
+/* Appends an element of size bytes to *items for each object of arr and
+ * fills it with fill.  False when memory runs out. */
+static bool push_objects(const json_t *arr, void **items, size_t *n,
+                         size_t *cap, size_t size,
+                         void (*fill)(void *, const json_t *, const fill_ctx *),
+                         const fill_ctx *cx)
+{
+    size_t i;
+    const json_t *o;
+    json_array_foreach(arr, i, o)
+    {
+        if (!json_is_object(o))
+            continue;
+        if (!mb__grow(items, cap, *n + 1, size))
+            return false;
+        fill((char *)*items + size * (*n)++, o, cx);
+    }
+    return true;
 }
 
 int mb__rview_build(const json_t *const *docs, size_t n_docs, mb_rview *v)
@@ -263,82 +371,26 @@ int mb__rview_build(const json_t *const *docs, size_t n_docs, mb_rview *v)
     memset(v, 0, sizeof *v);
     size_t rcap = 0, ccap = 0, scap = 0, wcap = 0;
     for (size_t d = 0; d < n_docs; d++) {
-        const json_t *runs = json_object_get(docs[d], "runs");
-        size_t i;
-        const json_t *run;
-        json_array_foreach(runs, i, run) {
-            if (!json_is_object(run))
-                continue;
-            if (!mb__grow((void **)&v->runs, &rcap, v->n_runs + 1, sizeof *v->runs))
-                goto oom;
-            mb_rrun *r = &v->runs[v->n_runs++];
-            mb__rrun_fill(r, docs[d], d, run);
-            if (r->samples)
-                v->any_samples = 1;
-        }
-        const json_t *cmp = json_object_get(docs[d], "comparison");
-        const json_t *vars = json_object_get(cmp, "variants");
-        const char *base = mb__jstr(cmp, "baseline");
-        const json_t *cv;
-        json_array_foreach(vars, i, cv) {
-            if (!json_is_object(cv))
-                continue;
-            if (!mb__grow((void **)&v->cmps, &ccap, v->n_cmps + 1, sizeof *v->cmps))
-                goto oom;
-            mb_rcmp *c = &v->cmps[v->n_cmps++];
-            c->doc = docs[d];
-            c->v = cv;
-            c->name = mb__jstr(cv, "name");
-            if (!c->name)
-                c->name = "(unnamed)";
-            c->status = mb__jstr(cv, "status");
-            if (!c->status)
-                c->status = "ok";
-            c->baseline = base;
-            c->is_baseline = base && strcmp(base, c->name) == 0;
-            c->flagged = json_is_true(json_object_get(cv, "baseline"));
-            c->error = mb__jstr(cv, "error");
-            c->speedup = mb__jnum(cv, "speedup_median.value");
-            c->speedup_lo = c->speedup_hi = NAN;
-            const json_t *sci = mb__jget(cv, "speedup_median.ci95");
-            if (json_array_size(sci) == 2 &&
-                json_is_number(json_array_get(sci, 0)) &&
-                json_is_number(json_array_get(sci, 1))) {
-                c->speedup_lo = json_number_value(json_array_get(sci, 0));
-                c->speedup_hi = json_number_value(json_array_get(sci, 1));
-            }
-            c->has_sig = json_is_object(json_object_get(cv, "significance"));
-            c->sig_verdict = mb__jstr(cv, "significance.verdict");
-            c->top1 = mb__jnum(cv, "accuracy.top1");
-            c->top5 = mb__jnum(cv, "accuracy.top5");
-            c->delta_top1 = mb__jnum(cv, "accuracy.delta_top1");
-            c->agree_top1 = mb__jnum(cv, "agreement.top1");
-            c->has_agreement =
-                json_is_object(json_object_get(cv, "agreement"));
-            c->recommendations = json_object_get(cv, "recommendations");
-            c->params = NAN;
-            for (size_t j = 0; j < v->n_runs && !isfinite(c->params); j++)
-                if (v->runs[j].doc == docs[d] && v->runs[j].variant_raw &&
-                    strcmp(v->runs[j].variant_raw, c->name) == 0)
-                    c->params = v->runs[j].params;
-            if (json_is_object(json_object_get(cv, "accuracy")) ||
-                json_is_object(json_object_get(cv, "agreement")))
-                v->has_accuracy = 1;
-        }
+        const fill_ctx cx = {v, docs[d], d};
+        if (!push_objects(json_object_get(docs[d], "runs"), (void **)&v->runs,
+                          &v->n_runs, &rcap, sizeof *v->runs, fill_run, &cx) ||
+            !push_objects(mb__jget(docs[d], "comparison.variants"),
+                          (void **)&v->cmps, &v->n_cmps, &ccap, sizeof *v->cmps,
+                          fill_cmp, &cx))
+            goto oom;
     }
     /* Series: comparison order first (baseline first), then run order. */
+    int idx;
     for (size_t i = 0; i < v->n_cmps; i++)
-        if (v->cmps[i].is_baseline && series_index(v, &scap, v->cmps[i].name) < 0)
+        if (v->cmps[i].is_baseline &&
+            !series_index(v, &scap, v->cmps[i].name, &idx))
             goto oom;
     for (size_t i = 0; i < v->n_cmps; i++)
-        if (series_index(v, &scap, v->cmps[i].name) < 0)
+        if (!series_index(v, &scap, v->cmps[i].name, &idx))
             goto oom;
-    for (size_t i = 0; i < v->n_runs; i++) {
-        int s = series_index(v, &scap, v->runs[i].variant);
-        if (s < 0)
+    for (size_t i = 0; i < v->n_runs; i++)
+        if (!series_index(v, &scap, v->runs[i].variant, &v->runs[i].series))
             goto oom;
-        v->runs[i].series = s;
-    }
     for (size_t s = 0; s < v->n_series && !v->multi_batch; s++) {
         int64_t first = -2;
         for (size_t i = 0; i < v->n_runs; i++) {
@@ -350,7 +402,7 @@ int mb__rview_build(const json_t *const *docs, size_t n_docs, mb_rview *v)
                 v->multi_batch = 1;
         }
     }
-    if (derive_warnings(v, &wcap, docs, n_docs))
+    if (!derive_warnings(v, &wcap, docs, n_docs))
         goto oom;
     return 0;
 oom:
@@ -395,7 +447,6 @@ const char *mb__cmp_verdict(const mb_rcmp *c)
     return "inconclusive";
 }
 
-
 void mb__rview_best(const mb_rview *v, const mb_rrun **fast,
                     const mb_rrun **thr, size_t *failed)
 {
@@ -414,8 +465,7 @@ void mb__rview_best(const mb_rview *v, const mb_rrun **fast,
     }
 }
 
-int mb__rview_best_sentence(const mb_rview *v, const mb_rmarkup *m,
-                            mb_buf *out)
+int mb__rview_best_sentence(const mb_rview *v, const mb_rmarkup *m, mb_buf *out)
 {
     const mb_rrun *fast = NULL, *thr = NULL;
     size_t failed;
@@ -458,12 +508,14 @@ json_t *mb__rview_batch_doc(const json_t *doc, const json_t *c)
     double b = mb__jnum(c, "batch_size");
     size_t i;
     json_t *r;
-    json_array_foreach(json_object_get(doc, "runs"), i, r)
-        if (mb__jnum(r, "batch_size") == b && json_array_append(runs, r)) {
-            json_decref(runs);
-            json_decref(d);
-            return NULL;
-        }
+    json_array_foreach(json_object_get(doc, "runs"), i,
+                       r) if (mb__jnum(r, "batch_size") == b &&
+                              json_array_append(runs, r))
+    {
+        json_decref(runs);
+        json_decref(d);
+        return NULL;
+    }
     if (json_object_set_new(d, "runs", runs) ||
         json_object_set(d, "comparison", (json_t *)c)) {
         json_decref(d);
@@ -476,4 +528,156 @@ const json_t *mb__rview_batch_cmps(const json_t *doc)
 {
     const json_t *all = json_object_get(doc, "comparisons");
     return json_array_size(all) > 1 ? all : NULL;
+}
+
+bool mb__rview_each_batch(const json_t *doc,
+                          void (*fn)(const mb_rview *v, int64_t batch,
+                                     void *user),
+                          void *user)
+{
+    size_t k;
+    const json_t *c;
+    json_array_foreach(mb__rview_batch_cmps(doc), k, c)
+    {
+        json_t *d = mb__rview_batch_doc(doc, c);
+        mb_rview bv;
+        const json_t *one[1] = {d};
+        if (!d || mb__rview_build(one, 1, &bv)) {
+            json_decref(d);
+            return false;
+        }
+        fn(&bv, (int64_t)mb__jnum(c, "batch_size"), user);
+        mb__rview_free(&bv);
+        json_decref(d);
+    }
+    return true;
+}
+
+size_t mb__rview_verdicts(const mb_rview *v, const char *sep,
+                          void (*say)(mb_buf *b, const mb_rverdict *vd),
+                          mb_buf *b)
+{
+    size_t said = 0;
+    for (size_t i = 0; i < v->n_cmps; i++) {
+        mb_rverdict vd = {.c = &v->cmps[i]};
+        if (vd.c->is_baseline)
+            continue;
+        if (said++)
+            mb__buf_puts(b, sep);
+        vd.verdict = mb__cmp_verdict(vd.c);
+        vd.failed = strcmp(vd.verdict, "FAILED") == 0;
+        mb__speedup_words(json_object_get(vd.c->v, "speedup_median"), vd.words,
+                          sizeof vd.words);
+        vd.significant = (strcmp(vd.verdict, "faster") == 0 ||
+                          strcmp(vd.verdict, "slower") == 0) &&
+                         vd.words[0];
+        vd.p = mb__jnum(vd.c->v, "significance.p");
+        say(b, &vd);
+    }
+    return said;
+}
+
+/* The accuracy row of a comparison entry: top-1, top-5, Δ top-1 (signed)
+ * and top-1 agreement with the baseline; 4 significant digits, "-" when
+ * absent. */
+static void accuracy_cells(const mb_rcmp *c, mb_rcell cells[4])
+{
+    static const char *const keys[4] = {"accuracy.top1", "accuracy.top5",
+                                        "accuracy.delta_top1",
+                                        "agreement.top1"};
+    for (size_t k = 0; k < 4; k++) {
+        double x = cells[k].x = mb__jnum(c->v, keys[k]);
+        if (k != 2)
+            mb__fmt_num(x, 4, cells[k].text, sizeof cells[k].text);
+        else if (isfinite(x))
+            snprintf(cells[k].text, sizeof cells[k].text, "%+.4f", x);
+        else
+            snprintf(cells[k].text, sizeof cells[k].text, "-");
+    }
+}
+
+/* A row per comparison entry: the variant and its accuracy cells. */
+static void accuracy_rows(const mb_rview *v, const mb_rrows *m, mb_buf *b)
+{
+    for (size_t i = 0; i < v->n_cmps; i++) {
+        mb_rcell cells[4];
+        accuracy_cells(&v->cmps[i], cells);
+        mb__buf_puts(b, m->row);
+        m->esc(b, v->cmps[i].name);
+        mb__buf_puts(b, m->label_end);
+        for (size_t k = 0; k < 4; k++)
+            m->cell(b, &cells[k]);
+        mb__buf_puts(b, m->row_end);
+    }
+}
+
+/* A row per output of each entry's agreement.outputs; returns how many
+ * there are (b NULL: only counts them). */
+static size_t output_rows(const mb_rview *v, const mb_rrows *m, mb_buf *b)
+{
+    size_t n = 0, k;
+    const json_t *o;
+    for (size_t i = 0; i < v->n_cmps; i++)
+        json_array_foreach(mb__jget(v->cmps[i].v, "agreement.outputs"), k, o)
+        {
+            n++;
+            if (!b)
+                continue;
+            mb__buf_puts(b, m->row);
+            m->esc(b, v->cmps[i].name);
+            mb__buf_puts(b, m->label_sep);
+            m->esc(b, mb__jstr(o, "name"));
+            mb__buf_puts(b, m->label_end);
+            for (size_t j = 0; j < m->n_keys; j++) {
+                mb_rcell c;
+                c.x = mb__jnum(o, m->keys[j]);
+                if (!isfinite(c.x) && strcmp(m->keys[j], "rel_error") == 0)
+                    c.x = mb__jnum(o, "rel_l2"); /* the name compare writes */
+                mb__fmt_num(c.x, m->sig[j], c.text, sizeof c.text);
+                m->cell(b, &c);
+            }
+            mb__buf_puts(b, m->row_end);
+        }
+    return n;
+}
+
+void mb__rview_accuracy_tables(const mb_rview *v, const mb_rrows *m, mb_buf *b)
+{
+    mb__buf_puts(b, m->acc_head);
+    accuracy_rows(v, m, b);
+    mb__buf_puts(b, m->acc_end);
+    if (!output_rows(v, m, NULL))
+        return;
+    mb__buf_puts(b, m->out_head);
+    output_rows(v, m, b);
+    mb__buf_puts(b, m->out_end);
+}
+
+mb_status mb__rview_check_docs(const json_t *const *docs, size_t n_docs,
+                               mb_err *err)
+{
+    if (n_docs == 0)
+        return mb__fail(err, MB_EINVAL, "no result document to report on");
+    for (size_t i = 0; i < n_docs; i++)
+        if (!json_is_object(docs[i]))
+            return mb__fail(err, MB_EINVAL,
+                            "result document %zu is not a JSON object", i + 1);
+    return MB_OK;
+}
+
+void mb__rcmp_figures(const mb_rcmp *c, mb_rcell f[5])
+{
+    f[0].x = mb__jnum(c->v, "significance.p");
+    mb__fmt_p(f[0].x, f[0].text, sizeof f[0].text);
+    f[1].x = mb__jnum(c->v, "memory_ratio");
+    mb__fmt_num(f[1].x, 3, f[1].text, sizeof f[1].text);
+    f[2].x = mb__jnum(c->v, "memory_delta_bytes");
+    mb__fmt_bytes(f[2].x, f[2].text, sizeof f[2].text);
+    f[3].x = mb__jnum(c->v, "size_ratio");
+    mb__fmt_num(f[3].x, 3, f[3].text, sizeof f[3].text);
+    f[4].x = c->params;
+    if (isfinite(c->params))
+        snprintf(f[4].text, sizeof f[4].text, "%.0f", c->params);
+    else
+        snprintf(f[4].text, sizeof f[4].text, "-");
 }
