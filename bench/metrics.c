@@ -23,8 +23,8 @@ static int load(const char *p, mb_tensor *t)
 }
 
 /* Best-of-reps time of the metrics of (a, b); fills *value with `what`. */
-static double run(const mb_tensor *a, const mb_tensor *b, int ssim_3d,
-                  int reps, mb_metrics_result *keep)
+static double run(const mb_tensor *a, const mb_tensor *b, int ssim_3d, int reps,
+                  mb_metrics_result *keep)
 {
     mb_metric_opts o;
     mb__metric_opts_defaults(&o);

@@ -15,17 +15,17 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define DIE(...)                                                             \
-    do {                                                                     \
-        fprintf(stderr, "ort_bare: " __VA_ARGS__);                           \
-        fputc('\n', stderr);                                                 \
-        exit(1);                                                             \
+#define DIE(...)                                                               \
+    do {                                                                       \
+        fprintf(stderr, "ort_bare: " __VA_ARGS__);                             \
+        fputc('\n', stderr);                                                   \
+        exit(1);                                                               \
     } while (0)
-#define OK(call)                                                             \
-    do {                                                                     \
-        OrtStatus *st_ = (call);                                             \
-        if (st_)                                                             \
-            DIE("%s: %s", #call, api.GetErrorMessage(st_));                  \
+#define OK(call)                                                               \
+    do {                                                                       \
+        OrtStatus *st_ = (call);                                               \
+        if (st_)                                                               \
+            DIE("%s: %s", #call, api.GetErrorMessage(st_));                    \
     } while (0)
 
 int main(int argc, char **argv)
@@ -63,7 +63,8 @@ int main(int argc, char **argv)
     memcpy(&gb, &sym, sizeof sym);
     const void *const *tbl = gb()->GetApi(MB_ORT_MAX_API);
     ort_api api;
-#define R(slot, name, ret, params) memcpy(&api.name, &tbl[slot], sizeof api.name);
+#define R(slot, name, ret, params)                                             \
+    memcpy(&api.name, &tbl[slot], sizeof api.name);
     MB_ORT_SLOTS(R)
 #undef R
     OrtEnv *env;

@@ -30,7 +30,8 @@ extern "C" {
 #include <string>
 #include <vector>
 
-namespace {
+namespace
+{
 
 [[noreturn]] void die(const std::string &m)
 {
@@ -49,11 +50,11 @@ double median(std::vector<double> v)
  * for small df, the normal limit with a first-order term beyond). */
 double t975(int df)
 {
-    static const double t[] = {0, 12.706, 4.303, 3.182, 2.776, 2.571, 2.447,
-                               2.365, 2.306, 2.262, 2.228, 2.201, 2.179,
-                               2.160, 2.145, 2.131, 2.120, 2.110, 2.101,
-                               2.093, 2.086, 2.080, 2.074, 2.069, 2.064,
-                               2.060, 2.056, 2.052, 2.048, 2.045, 2.042};
+    static const double t[] = {0,     12.706, 4.303, 3.182, 2.776, 2.571, 2.447,
+                               2.365, 2.306,  2.262, 2.228, 2.201, 2.179, 2.160,
+                               2.145, 2.131,  2.120, 2.110, 2.101, 2.093, 2.086,
+                               2.080, 2.074,  2.069, 2.064, 2.060, 2.056, 2.052,
+                               2.048, 2.045,  2.042};
     if (df <= 30)
         return t[df];
     return 1.95996 + 2.37 / df;

@@ -37,15 +37,15 @@ extern "C" {
 /* Status codes.  Stable: the CLI maps them to exit codes. */
 typedef enum mb_status {
     MB_OK = 0,
-    MB_EINVAL = 1,    /* a bad argument or option value */
-    MB_ENOMEM = 2,    /* allocation failed or a size overflowed */
-    MB_EIO = 3,       /* a file could not be read or written */
-    MB_EFORMAT = 4,   /* a file is corrupt, truncated or of the wrong kind */
-    MB_EMODEL = 5,    /* the model is unusable (rejected, unresolved dims) */
-    MB_EBACKEND = 6,  /* the runtime failed or is unavailable */
-    MB_EDATA = 7,     /* input data does not match the model */
+    MB_EINVAL = 1,       /* a bad argument or option value */
+    MB_ENOMEM = 2,       /* allocation failed or a size overflowed */
+    MB_EIO = 3,          /* a file could not be read or written */
+    MB_EFORMAT = 4,      /* a file is corrupt, truncated or of the wrong kind */
+    MB_EMODEL = 5,       /* the model is unusable (rejected, unresolved dims) */
+    MB_EBACKEND = 6,     /* the runtime failed or is unavailable */
+    MB_EDATA = 7,        /* input data does not match the model */
     MB_EUNSUPPORTED = 8, /* a valid request this build cannot serve */
-    MB_ECHILD = 9,    /* a child process crashed, hung or was killed */
+    MB_ECHILD = 9,       /* a child process crashed, hung or was killed */
     MB_EINTERRUPTED = 10 /* stopped by a signal (Ctrl-C) */
 } mb_status;
 
@@ -110,13 +110,15 @@ MB_API size_t mb_shape_count(const int64_t *dims, int rank, int *overflow);
 /* Allocates zeroed storage for a tensor of this dtype and shape into *t
  * (which is overwritten).  Caller frees with mb_tensor_clear. */
 MB_API mb_status mb_tensor_alloc(mb_tensor *t, mb_dtype dtype, int rank,
-                          const int64_t *dims, const char *name, mb_err *err);
+                                 const int64_t *dims, const char *name,
+                                 mb_err *err);
 /* Frees what mb_tensor_alloc allocated and zeroes *t.  NULL is a no-op. */
 MB_API void mb_tensor_clear(mb_tensor *t);
 /* Number of elements of t. */
 MB_API size_t mb_tensor_count(const mb_tensor *t);
 /* Deep copy of src into *dst.  Caller frees with mb_tensor_clear. */
-MB_API mb_status mb_tensor_copy(mb_tensor *dst, const mb_tensor *src, mb_err *err);
+MB_API mb_status mb_tensor_copy(mb_tensor *dst, const mb_tensor *src,
+                                mb_err *err);
 /* Reads element i of any numeric dtype as a double (float16/bfloat16
  * widened exactly). */
 MB_API double mb_tensor_get_f64(const mb_tensor *t, size_t i);
@@ -136,8 +138,8 @@ MB_API uint16_t mb_f32_to_bf16(float f);
  *   mb_runner_set(r, "threads", "1", &err);
  *   mb_runner_set(r, "batch", "1,8", &err);
  *   char *json;
- *   if (mb_runner_run(r, "model.onnx", &json, &err) == MB_OK) { ...; free(json); }
- *   mb_runner_free(r);
+ *   if (mb_runner_run(r, "model.onnx", &json, &err) == MB_OK) { ...;
+ * free(json); } mb_runner_free(r);
  *
  * Options are named like the run flags without dashes (docs/CLI.md):
  * backend, ort-lib, batch, seed, data, dim (NAME=VALUE, repeatable),
@@ -157,12 +159,12 @@ MB_API mb_runner *mb_runner_new(void);
 MB_API void mb_runner_free(mb_runner *r);
 /* Sets one option (strings are copied).  MB_EINVAL names a bad value. */
 MB_API mb_status mb_runner_set(mb_runner *r, const char *key, const char *value,
-                        mb_err *err);
+                               mb_err *err);
 /* Benchmarks model and hands the result document (JSON text, schema
  * "mbench.result/1", docs/FORMATS.md) to *json; caller frees it with
  * free().  Thread-compatible: one runner per thread. */
 MB_API mb_status mb_runner_run(mb_runner *r, const char *model, char **json,
-                        mb_err *err);
+                               mb_err *err);
 
 /* Compares variants, each "NAME=MODEL[,key=value...]" (keys as for
  * mb_runner_set, applied after the runner's own options), like `mbench
@@ -173,7 +175,7 @@ MB_API mb_status mb_runner_run(mb_runner *r, const char *model, char **json,
  * ("kind": "compare"); caller frees it with free().  A variant that fails
  * is FAILED in the document, not an error of the call. */
 MB_API mb_status mb_runner_compare(mb_runner *r, const char *const *variants,
-                            size_t n, char **json, mb_err *err);
+                                   size_t n, char **json, mb_err *err);
 
 /* Profiles model like `mbench profile MODEL`: a timing pass that is not
  * profiled, --iterations runs (default 50) under ONNX Runtime's profiler
@@ -184,8 +186,8 @@ MB_API mb_status mb_runner_compare(mb_runner *r, const char *const *variants,
  * 1) skip those passes.  Only the ort backend profiles.  *json receives
  * the result document ("kind": "profile", docs/PROFILE.md); caller frees
  * it with free(). */
-MB_API mb_status mb_runner_profile(mb_runner *r, const char *model,
-                                   char **json, mb_err *err);
+MB_API mb_status mb_runner_profile(mb_runner *r, const char *model, char **json,
+                                   mb_err *err);
 /* Validates candidate against baseline (model paths), like `mbench
  * validate` (docs/ACCURACY.md): both run on the same inputs (the runner's
  * data, every sample in batches of its one batch size, else `samples`
@@ -206,8 +208,8 @@ MB_API mb_status mb_runner_profile(mb_runner *r, const char *model,
  * output name the baseline lacks); MB_EMODEL/MB_EBACKEND/MB_EDATA/MB_EIO:
  * a model, data or labels that cannot be used, naming which. */
 MB_API mb_status mb_runner_validate(mb_runner *r, const char *baseline,
-                             const char *candidate, int *passed, char **json,
-                             mb_err *err);
+                                    const char *candidate, int *passed,
+                                    char **json, mb_err *err);
 /* Serving load, like `mbench load` (docs/LOAD.md): requests in flight
  * from several threads against model, with the runner's options (backend,
  * threads, batch, warmup, min-time, max-time, min-iterations, ...) and

@@ -130,14 +130,14 @@ typedef struct mb_backend {
 
 /* 1 when backend b offers share() (checks struct_size for plugins built
  * against an older header). */
-#define MB_BACKEND_HAS_SHARE(b)                                               \
-    ((b)->struct_size >= offsetof(mb_backend, share) + sizeof(void *) &&     \
+#define MB_BACKEND_HAS_SHARE(b)                                                \
+    ((b)->struct_size >= offsetof(mb_backend, share) + sizeof(void *) &&       \
      (b)->share != NULL)
 
 /* Does backend b provide the slot `field` (a plugin built against an
  * older header has a smaller struct_size)? */
-#define MB_BACKEND_HAS(b, field)                                             \
-    ((b)->struct_size >= offsetof(mb_backend, field) + sizeof((b)->field) && \
+#define MB_BACKEND_HAS(b, field)                                               \
+    ((b)->struct_size >= offsetof(mb_backend, field) + sizeof((b)->field) &&   \
      (b)->field != NULL)
 
 /* The built-in backends, and lookup by name ("ort", "null") or by the path

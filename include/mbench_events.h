@@ -61,7 +61,10 @@ static inline void mbe_write_(const char *line, int n)
     }
 }
 
-static inline int mbe_enabled(void) { return mbe_fd_() >= 0; }
+static inline int mbe_enabled(void)
+{
+    return mbe_fd_() >= 0;
+}
 
 static inline void mbe_start(const char *phase)
 {
@@ -90,9 +93,10 @@ static inline void mbe_counter(const char *name, double value)
     char b[512];
     if (mbe_fd_() < 0)
         return;
-    int n = snprintf(b, sizeof b,
-                     "{\"event\":\"counter\",\"name\":\"%s\",\"value\":%.17g}\n",
-                     name, value);
+    int n =
+        snprintf(b, sizeof b,
+                 "{\"event\":\"counter\",\"name\":\"%s\",\"value\":%.17g}\n",
+                 name, value);
     mbe_write_(b, n < (int)sizeof b ? n : -1);
 }
 
@@ -123,7 +127,10 @@ static inline void mbench_iter(const char *name, int64_t ns, int64_t items)
 }
 
 /* The start of an iteration (CLOCK_MONOTONIC ns) for mbench_iter_end. */
-static inline int64_t mbench_iter_begin(void) { return (int64_t)mbe_now_ns_(); }
+static inline int64_t mbench_iter_begin(void)
+{
+    return (int64_t)mbe_now_ns_();
+}
 
 /* Reports the iteration of loop `name` that began at t0. */
 static inline void mbench_iter_end(const char *name, int64_t t0, int64_t items)

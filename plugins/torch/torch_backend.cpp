@@ -17,11 +17,11 @@
  * Options: threads=N (intra-op, 0 = LibTorch's default), inter-threads=N,
  * dtype=float32|float16|bfloat16 (the module's parameters and the floating
  * inputs are converted before timing; float16/bfloat16 outputs are widened
- * to float32 when fetched, exactly), profiling=0|1 (TorchScript's profiling executor, on by
- * default: it profiles the first calls and optimises afterwards, so warm up
- * with at least 2 iterations), optimize=0|1 (torch.jit.optimize_for_inference:
- * freezing and operator fusion), dim:NAME=V (accepted and ignored: a hint
- * meant for ONNX Runtime).
+ * to float32 when fetched, exactly), profiling=0|1 (TorchScript's profiling
+ * executor, on by default: it profiles the first calls and optimises
+ * afterwards, so warm up with at least 2 iterations), optimize=0|1
+ * (torch.jit.optimize_for_inference: freezing and operator fusion), dim:NAME=V
+ * (accepted and ignored: a hint meant for ONNX Runtime).
  *
  * Every LibTorch call is inside try/catch: a c10::Error becomes an mb_status
  * with the first line of LibTorch's message (the rest is a C++ backtrace).
@@ -47,7 +47,8 @@
 #include <string>
 #include <vector>
 
-namespace {
+namespace
+{
 
 int fail(mb_err *err, mb_status code, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
@@ -90,11 +91,11 @@ struct DtypeMap {
     at::ScalarType st;
 };
 const DtypeMap kDtypes[] = {
-    {MB_DTYPE_FLOAT32, at::kFloat}, {MB_DTYPE_FLOAT16, at::kHalf},
+    {MB_DTYPE_FLOAT32, at::kFloat},     {MB_DTYPE_FLOAT16, at::kHalf},
     {MB_DTYPE_BFLOAT16, at::kBFloat16}, {MB_DTYPE_FLOAT64, at::kDouble},
-    {MB_DTYPE_INT64, at::kLong},    {MB_DTYPE_INT32, at::kInt},
-    {MB_DTYPE_INT16, at::kShort},   {MB_DTYPE_INT8, at::kChar},
-    {MB_DTYPE_UINT8, at::kByte},    {MB_DTYPE_BOOL, at::kBool},
+    {MB_DTYPE_INT64, at::kLong},        {MB_DTYPE_INT32, at::kInt},
+    {MB_DTYPE_INT16, at::kShort},       {MB_DTYPE_INT8, at::kChar},
+    {MB_DTYPE_UINT8, at::kByte},        {MB_DTYPE_BOOL, at::kBool},
 };
 
 bool to_torch(mb_dtype t, at::ScalarType *st)
@@ -120,13 +121,13 @@ mb_dtype from_torch(at::ScalarType st)
 const struct {
     mb_dtype t;
     const char *name;
-} kNames[] = {{MB_DTYPE_FLOAT32, "float32"}, {MB_DTYPE_FLOAT16, "float16"},
+} kNames[] = {{MB_DTYPE_FLOAT32, "float32"},   {MB_DTYPE_FLOAT16, "float16"},
               {MB_DTYPE_BFLOAT16, "bfloat16"}, {MB_DTYPE_FLOAT64, "float64"},
-              {MB_DTYPE_INT64, "int64"},     {MB_DTYPE_INT32, "int32"},
-              {MB_DTYPE_INT16, "int16"},     {MB_DTYPE_INT8, "int8"},
-              {MB_DTYPE_UINT8, "uint8"},     {MB_DTYPE_BOOL, "bool"},
-              {MB_DTYPE_FLOAT32, "float"},   {MB_DTYPE_FLOAT16, "fp16"},
-              {MB_DTYPE_FLOAT16, "half"},    {MB_DTYPE_BFLOAT16, "bf16"},
+              {MB_DTYPE_INT64, "int64"},       {MB_DTYPE_INT32, "int32"},
+              {MB_DTYPE_INT16, "int16"},       {MB_DTYPE_INT8, "int8"},
+              {MB_DTYPE_UINT8, "uint8"},       {MB_DTYPE_BOOL, "bool"},
+              {MB_DTYPE_FLOAT32, "float"},     {MB_DTYPE_FLOAT16, "fp16"},
+              {MB_DTYPE_FLOAT16, "half"},      {MB_DTYPE_BFLOAT16, "bf16"},
               {MB_DTYPE_FLOAT32, "fp32"}};
 
 const char *dtype_name(mb_dtype t)
@@ -347,8 +348,9 @@ bool parse_meta(const std::string &text, std::vector<Io> *in,
         std::string key;
         if (!sc.str(&key) || !sc.lit(':'))
             return *why = "expected a key", false;
-        std::vector<Io> *dst =
-            key == "inputs" ? in : key == "outputs" ? out : nullptr;
+        std::vector<Io> *dst = key == "inputs"    ? in
+                               : key == "outputs" ? out
+                                                  : nullptr;
         if (!dst) {
             if (!sc.skip())
                 return *why = "bad value of key " + key, false;
@@ -456,10 +458,11 @@ void t_info(void *state, mb_info_fn emit, void *user)
         emit(user, "threads", std::to_string(at::get_num_threads()).c_str());
         emit(user, "inter_threads",
              std::to_string(at::get_num_interop_threads()).c_str());
-        emit(user, "executor", torch::jit::getProfilingMode()
-                                   ? "profiling (the first calls profile, "
-                                     "later ones run the optimised graph)"
-                                   : "simple (no profiling)");
+        emit(user, "executor",
+             torch::jit::getProfilingMode()
+                 ? "profiling (the first calls profile, "
+                   "later ones run the optimised graph)"
+                 : "simple (no profiling)");
         emit(user, "profiled_runs",
              std::to_string(torch::jit::getNumProfiledRuns().load()).c_str());
     } catch (const std::exception &e) {
@@ -502,8 +505,8 @@ int apply_options(Session *s, const mb_kv *opts, size_t n, bool *optimize,
             s->convert = t != MB_DTYPE_FLOAT32;
         } else if (!strcmp(k, "profiling") || !strcmp(k, "optimize")) {
             if (strcmp(v, "0") && strcmp(v, "1"))
-                return fail(err, MB_EINVAL,
-                            "invalid %s '%s': expected 0 or 1", k, v);
+                return fail(err, MB_EINVAL, "invalid %s '%s': expected 0 or 1",
+                            k, v);
             if (k[0] == 'p')
                 torch::jit::getProfilingMode() = v[0] == '1';
             else
@@ -559,7 +562,8 @@ int t_open(void *state, const char *path, const mb_kv *opts, size_t n,
                         "%s has no forward method; mbench runs forward()",
                         path);
         }
-        s->forward.reset(new torch::jit::Method(s->module.get_method("forward")));
+        s->forward.reset(
+            new torch::jit::Method(s->module.get_method("forward")));
     } catch (const std::exception &e) {
         delete s;
         return fail(err, MB_EMODEL, "%s: %s", path, first_line(e).c_str());
@@ -622,8 +626,7 @@ int t_prepare(void *session, const mb_tensor *inputs, size_t n, mb_err *err)
             if (!to_torch(inputs[i].dtype, &st))
                 return fail(err, MB_EDATA,
                             "input '%s': dtype %s has no LibTorch equivalent",
-                            s->in[i].name.c_str(),
-                            dtype_name(inputs[i].dtype));
+                            s->in[i].name.c_str(), dtype_name(inputs[i].dtype));
             std::vector<int64_t> dims(inputs[i].dims,
                                       inputs[i].dims + inputs[i].rank);
             /* Borrowed until the next prepare: no copy for float32. */
@@ -671,8 +674,8 @@ int t_run(void *session, mb_err *err)
             const at::Tensor &t = s->results[i];
             Io &io = s->out[i];
             io.desc.dtype = from_torch(t.scalar_type());
-            io.desc.rank = (int)t.dim() > MB_MAX_RANK ? MB_MAX_RANK
-                                                      : (int)t.dim();
+            io.desc.rank =
+                (int)t.dim() > MB_MAX_RANK ? MB_MAX_RANK : (int)t.dim();
             io.dim_names.assign((size_t)io.desc.rank, "");
             for (int a = 0; a < io.desc.rank; a++)
                 io.desc.dims[a] = t.size(a);
@@ -689,8 +692,8 @@ int t_fetch(void *session, size_t index, mb_tensor *out, mb_err *err)
     Session *s = static_cast<Session *>(session);
     memset(out, 0, sizeof *out);
     if (index >= s->results.size())
-        return fail(err, MB_EINVAL, "no output %zu (the model gave %zu)",
-                    index, s->results.size());
+        return fail(err, MB_EINVAL, "no output %zu (the model gave %zu)", index,
+                    s->results.size());
     try {
         at::Tensor t = s->results[index].contiguous();
         /* Reduced-precision outputs are widened (exactly) to float32:
@@ -705,8 +708,8 @@ int t_fetch(void *session, size_t index, mb_tensor *out, mb_err *err)
                         index, c10::toString(t.scalar_type()), (int)t.dim());
         size_t bytes = t.numel() * t.element_size();
         out->data = malloc(bytes ? bytes : 1);
-        const std::string &nm = index < s->out.size() ? s->out[index].name
-                                                      : std::string("output");
+        const std::string &nm =
+            index < s->out.size() ? s->out[index].name : std::string("output");
         out->name = strdup(nm.c_str());
         if (!out->data || !out->name) {
             free(out->data);
@@ -767,8 +770,9 @@ void t_model_info(void *session, mb_info_fn emit, void *user)
         }
         emit(user, "submodules", std::to_string(mods - 1).c_str());
         emit(user, "class",
-             s->module.type()->name() ? s->module.type()->name()->qualifiedName().c_str()
-                                       : "");
+             s->module.type()->name()
+                 ? s->module.type()->name()->qualifiedName().c_str()
+                 : "");
         std::shared_ptr<torch::jit::Graph> g = s->forward->graph()->copy();
         torch::jit::Inline(*g);
         std::map<std::string, long> ops;
@@ -790,12 +794,18 @@ void t_model_info(void *session, mb_info_fn emit, void *user)
     }
 }
 
-void t_close(void *session) { delete static_cast<Session *>(session); }
+void t_close(void *session)
+{
+    delete static_cast<Session *>(session);
+}
 
-void t_unload(void *state) { delete static_cast<State *>(state); }
+void t_unload(void *state)
+{
+    delete static_cast<State *>(state);
+}
 
-const char *const kOptions[] = {"threads", "inter-threads", "dtype",
-                                "profiling", "optimize", nullptr};
+const char *const kOptions[] = {"threads",   "inter-threads", "dtype",
+                                "profiling", "optimize",      nullptr};
 
 mb_backend make_backend()
 {

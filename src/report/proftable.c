@@ -289,8 +289,9 @@ void mb__profile_cmp_body(mb_buf *b, mb__pformat f, const json_t *c)
                          "change comes from</h2>\n");
     mb__profile_table(b, f, MB_PT_CMP_ROWS, json_object_get(c, "rows"), 0);
     const json_t *q = json_object_get(c, "qdq");
-    mb__buf_printf(b, "%sQuantize/DequantizeLinear: A %.3f ms, B %.3f ms per "
-                      "run.%s\n",
+    mb__buf_printf(b,
+                   "%sQuantize/DequantizeLinear: A %.3f ms, B %.3f ms per "
+                   "run.%s\n",
                    md ? "" : "<p>", mb__jnum(q, "a_ns") / 1e6,
                    mb__jnum(q, "b_ns") / 1e6, md ? "" : "</p>");
 }

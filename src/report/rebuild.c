@@ -45,8 +45,8 @@ static mb_status write_merged(const char *path, json_t **docs,
     json_array_foreach(notes, i, w) if (cb->warn)
         cb->warn(cb->user, json_string_value(w));
     json_decref(notes);
-    mb_status st = mb__output_json_as(
-        path, m, JSON_INDENT(1) | JSON_PRESERVE_ORDER, err);
+    mb_status st =
+        mb__output_json_as(path, m, JSON_INDENT(1) | JSON_PRESERVE_ORDER, err);
     json_decref(m);
     return st;
 }

@@ -52,12 +52,12 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
     mb_tensor t, f;
     mb_err err, ferr;
-    mb_status s = mb__npy_read_mem(size ? data : NULL, size, "fuzz.npy", &t,
-                                   &err);
+    mb_status s =
+        mb__npy_read_mem(size ? data : NULL, size, "fuzz.npy", &t, &err);
     mb_status fs = read_as_file(data, size, &f, &ferr);
     if ((s == MB_OK) != (fs == MB_OK) || (s == MB_OK && !same(&t, &f))) {
-        fprintf(stderr, "memory: %d %s\nfile:   %d %s\n", s,
-                s ? err.msg : "ok", fs, fs ? ferr.msg : "ok");
+        fprintf(stderr, "memory: %d %s\nfile:   %d %s\n", s, s ? err.msg : "ok",
+                fs, fs ? ferr.msg : "ok");
         abort(); /* the two readers disagree */
     }
     mb_tensor_clear(&f);

@@ -57,7 +57,8 @@ static int pack(const uint8_t *p, size_t n, uint8_t **out, size_t *len)
             break;
         }
         zip_set_file_compression(za, (zip_uint64_t)idx,
-                                 members % 2 ? ZIP_CM_DEFLATE : ZIP_CM_STORE, 0);
+                                 members % 2 ? ZIP_CM_DEFLATE : ZIP_CM_STORE,
+                                 0);
         members++;
         size_t skip = cl + 2 <= n ? cl + 2 : n;
         p += skip;

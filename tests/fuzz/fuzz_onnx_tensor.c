@@ -37,8 +37,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     mb_buf b = MB_BUF_INIT;
     if (mb__onnx_tensor_encode(&t, &b, &err) == MB_OK) {
         mb_tensor u;
-        if (mb__onnx_tensor_decode((const uint8_t *)b.data, b.len, "/nonexistent", &u, &err) !=
-            MB_OK)
+        if (mb__onnx_tensor_decode((const uint8_t *)b.data, b.len,
+                                   "/nonexistent", &u, &err) != MB_OK)
             abort(); /* what we wrote must read back */
         if (u.dtype != t.dtype || u.rank != t.rank ||
             memcmp(u.dims, t.dims, sizeof t.dims) != 0 ||

@@ -28,14 +28,14 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         if (nul)
             doc = json_loadb((const char *)nul + 1, size - n - 1, 0, NULL);
         if (!doc)
-            doc = json_pack("{s:[{s:s,s:s,s:{s:f,s:{s:f,s:f,s:f}},s:{s:I},"
-                            "s:{s:{s:{s:f}},s:{s:{s:f}}}}]}",
-                            "runs", "variant", "a", "status", "ok", "latency",
-                            "median", 1e6, "median_ci95", "lo", 9e5, "hi",
-                            1.1e6, "estimate", 1e6, "memory", "rss_peak_bytes",
-                            (json_int_t)1 << 20, "exec", "metrics", "psnr",
-                            "median", 31.0, "phases", "epoch", "median_ns",
-                            2e6);
+            doc =
+                json_pack("{s:[{s:s,s:s,s:{s:f,s:{s:f,s:f,s:f}},s:{s:I},"
+                          "s:{s:{s:{s:f}},s:{s:{s:f}}}}]}",
+                          "runs", "variant", "a", "status", "ok", "latency",
+                          "median", 1e6, "median_ci95", "lo", 9e5, "hi", 1.1e6,
+                          "estimate", 1e6, "memory", "rss_peak_bytes",
+                          (json_int_t)1 << 20, "exec", "metrics", "psnr",
+                          "median", 31.0, "phases", "epoch", "median_ns", 2e6);
         json_t *out = NULL;
         size_t unmet = 0;
         if (mb__require_judge(doc, &r, 1, &out, &unmet, &err) == MB_OK)

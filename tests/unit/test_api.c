@@ -67,16 +67,14 @@ static void a_compare_through_the_api_judges_a_slower_variant(void)
     EXPECT_EQ_INT(mb_runner_set(r, "backend", "null", &e), MB_OK);
     EXPECT_EQ_INT(mb_runner_set(r, "processes", "4", &e), MB_OK);
     EXPECT_EQ_INT(mb_runner_set(r, "iterations", "200", &e), MB_OK);
-    const char *v[] = {"fast=none,delay=20000",
-                       "slow=none,delay=40000"};
+    const char *v[] = {"fast=none,delay=20000", "slow=none,delay=40000"};
     char *json = NULL;
     EXPECT_EQ_INT(mb_runner_compare(r, v, 2, &json, &e), MB_OK);
     json_t *doc = json ? json_loads(json, 0, NULL) : NULL;
     EXPECT(doc != NULL);
     json_t *s = json_object_get(
-        json_array_get(json_object_get(json_object_get(doc, "comparison"),
-                                       "variants"),
-                       1),
+        json_array_get(
+            json_object_get(json_object_get(doc, "comparison"), "variants"), 1),
         "speedup_median");
     double sp = json_number_value(json_object_get(s, "value"));
     EXPECT(sp > 0.4 && sp < 0.6);

@@ -75,7 +75,10 @@ static void a_utf8_bom_is_skipped(void)
 {
     mb_csv c;
     mb_err e;
-    EXPECT_EQ_INT(parse("\xEF\xBB\xBF" "branch,x\nmain,1\n", &c, &e), MB_OK);
+    EXPECT_EQ_INT(parse("\xEF\xBB\xBF"
+                        "branch,x\nmain,1\n",
+                        &c, &e),
+                  MB_OK);
     EXPECT_STR(c.header[0], "branch");
     EXPECT_EQ_INT(mb__csv_col(&c, "branch"), 0);
     mb__csv_free(&c);
@@ -108,8 +111,7 @@ static void an_unbalanced_quote_names_the_line_that_opened_it(void)
 {
     mb_csv c;
     mb_err e;
-    EXPECT_EQ_INT(parse("a,b\n1,2\n3,\"open\n4,5\n6,7\n", &c, &e),
-                  MB_EFORMAT);
+    EXPECT_EQ_INT(parse("a,b\n1,2\n3,\"open\n4,5\n6,7\n", &c, &e), MB_EFORMAT);
     EXPECT_CONTAINS(e.msg, "tasks.csv");
     EXPECT_CONTAINS(e.msg, "unterminated quoted field");
     EXPECT_CONTAINS(e.msg, "opened on line 3");

@@ -113,7 +113,8 @@ static void the_programs_own_t_ns_times_a_phase_when_both_ends_have_it(void)
     mb__events_init(&ev);
     line(&ev, "{\"event\":\"start\",\"phase\":\"fwd\",\"t_ns\":1000}", 5 * MS);
     line(&ev, "{\"event\":\"end\",\"phase\":\"fwd\",\"t_ns\":8000}", 9 * MS);
-    line(&ev, "{\"event\":\"start\",\"phase\":\"mixed\",\"t_ns\":1000}", 10 * MS);
+    line(&ev, "{\"event\":\"start\",\"phase\":\"mixed\",\"t_ns\":1000}",
+         10 * MS);
     line(&ev, "{\"event\":\"end\",\"phase\":\"mixed\"}", 12 * MS);
     mb__events_finish(&ev, 12 * MS);
     const mb_phase_rec *p = mb__events_phase(&ev, "fwd");
@@ -170,14 +171,14 @@ static void malformed_lines_are_counted_with_the_first_reason(void)
     mb_events ev;
     mb__events_init(&ev);
     line(&ev, "{\"event\":\"start\",\"phase\":\"ok\"}", 0);
-    line(&ev, "{bad json", 0);                                      /* 2 */
-    line(&ev, "[1,2]", 0);                                          /* 3 */
-    line(&ev, "{\"phase\":\"x\"}", 0);                              /* 4 */
-    line(&ev, "{\"event\":\"launch\"}", 0);                         /* 5 */
-    line(&ev, "{\"event\":\"end\",\"phase\":\"never\"}", 0);        /* 6 */
-    line(&ev, "{\"event\":\"start\"}", 0);                          /* 7 */
-    line(&ev, "{\"event\":\"counter\",\"name\":\"n\"}", 0);         /* 8 */
-    line(&ev, "{\"event\":\"metric\",\"value\":1}", 0);             /* 9 */
+    line(&ev, "{bad json", 0);                               /* 2 */
+    line(&ev, "[1,2]", 0);                                   /* 3 */
+    line(&ev, "{\"phase\":\"x\"}", 0);                       /* 4 */
+    line(&ev, "{\"event\":\"launch\"}", 0);                  /* 5 */
+    line(&ev, "{\"event\":\"end\",\"phase\":\"never\"}", 0); /* 6 */
+    line(&ev, "{\"event\":\"start\"}", 0);                   /* 7 */
+    line(&ev, "{\"event\":\"counter\",\"name\":\"n\"}", 0);  /* 8 */
+    line(&ev, "{\"event\":\"metric\",\"value\":1}", 0);      /* 9 */
     line(&ev, "{\"event\":\"counter\",\"name\":\"n\",\"value\":\"1\"}", 0);
     line(&ev, "{\"event\":\"end\",\"phase\":\"ok\"}", 2 * MS);
     mb__events_finish(&ev, 3 * MS);
@@ -201,10 +202,14 @@ static void each_kind_of_malformed_line_says_why(void)
         {"[1,2]", "not a JSON object (other JSON value)"},
         {"{\"phase\":\"x\"}", "no \"event\" string"},
         {"{\"event\":\"launch\"}", "unknown event \"launch\""},
-        {"{\"event\":\"end\",\"phase\":\"x\"}", "end of phase 'x' that was not started"},
-        {"{\"event\":\"start\",\"phase\":\"\"}", "\"start\" event without a \"phase\" string"},
-        {"{\"event\":\"metric\",\"name\":\"m\"}", "needs a \"name\" string and a numeric \"value\""},
-        {"{\"event\":\"start\",\"phase\":\"p\",\"t_ns\":1.5}", "\"t_ns\" is not an integer"},
+        {"{\"event\":\"end\",\"phase\":\"x\"}",
+         "end of phase 'x' that was not started"},
+        {"{\"event\":\"start\",\"phase\":\"\"}",
+         "\"start\" event without a \"phase\" string"},
+        {"{\"event\":\"metric\",\"name\":\"m\"}",
+         "needs a \"name\" string and a numeric \"value\""},
+        {"{\"event\":\"start\",\"phase\":\"p\",\"t_ns\":1.5}",
+         "\"t_ns\" is not an integer"},
     };
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
         mb_events ev;
@@ -250,7 +255,8 @@ static void iterations_of_a_loop_are_kept_in_order_with_their_items(void)
 {
     mb_events ev;
     mb__events_init(&ev);
-    line(&ev, "{\"event\":\"iter\",\"name\":\"infer\",\"ns\":1200,\"items\":8}", MS);
+    line(&ev, "{\"event\":\"iter\",\"name\":\"infer\",\"ns\":1200,\"items\":8}",
+         MS);
     line(&ev, "{\"event\":\"iter\",\"name\":\"decode\",\"ns\":50}", MS);
     line(&ev, "{\"event\":\"iter\",\"name\":\"infer\",\"ns\":900}", MS);
     mb__events_finish(&ev, 2 * MS);

@@ -118,8 +118,8 @@ static void every_csv_cell_is_its_field_rendered_from_the_view(void)
         static char one[1][512];
         csv_split(cell.data ? cell.data : "", one, 1);
         if (strcmp(one[0], row[c]) != 0)
-            T_FAIL_("column %s: row has '%s', the field gives '%s'",
-                    head[c], row[c], one[0]);
+            T_FAIL_("column %s: row has '%s', the field gives '%s'", head[c],
+                    row[c], one[0]);
         mb__buf_free(&cell);
     }
     /* and the numbers are the document's, in the CSV's units */
@@ -211,8 +211,7 @@ static void every_stored_field_is_a_column_of_a_new_store(void)
     EXPECT_EQ_INT(json_array_size(hist),
                   json_array_size(json_object_get(d, "runs")));
     for (size_t i = 0; i < nf; i++)
-        if ((f[i].where & MB_FO_HISTORY) &&
-            !json_object_get(row, f[i].key))
+        if ((f[i].where & MB_FO_HISTORY) && !json_object_get(row, f[i].key))
             T_FAIL_("history row has no key %s", f[i].key);
     double median = json_number_value(json_object_get(
         json_object_get(json_array_get(json_object_get(d, "runs"), 0),
@@ -235,14 +234,16 @@ static void the_view_reads_the_figures_of_a_run(void)
     mb_rrun r;
     mb__rrun_fill(&r, d, 0, run);
     const json_t *lat = json_object_get(run, "latency");
-    EXPECT_NEAR(r.median, json_number_value(json_object_get(lat, "median")),
-                0);
+    EXPECT_NEAR(r.median, json_number_value(json_object_get(lat, "median")), 0);
     EXPECT_NEAR(r.p99, json_number_value(json_object_get(lat, "p99")), 0);
     EXPECT_NEAR(r.iterations,
                 (double)json_integer_value(json_object_get(run, "iterations")),
                 0);
-    EXPECT_EQ_INT(r.batch, json_integer_value(json_object_get(run, "batch_size")));
-    EXPECT(r.created_utc && strcmp(r.created_utc, json_string_value(json_object_get(d, "created_utc"))) == 0);
+    EXPECT_EQ_INT(r.batch,
+                  json_integer_value(json_object_get(run, "batch_size")));
+    EXPECT(r.created_utc &&
+           strcmp(r.created_utc,
+                  json_string_value(json_object_get(d, "created_utc"))) == 0);
     json_decref(d);
 }
 

@@ -63,8 +63,7 @@ static void put_msg(mb_buf *b, uint32_t num, mb_buf *m)
  * empty location then named the model's directory as its data file. */
 static void an_external_location_without_value_is_no_location(void)
 {
-    mb_buf m = MB_BUF_INIT, g = MB_BUF_INIT, t = MB_BUF_INIT,
-           kv = MB_BUF_INIT;
+    mb_buf m = MB_BUF_INIT, g = MB_BUF_INIT, t = MB_BUF_INIT, kv = MB_BUF_INIT;
     put_str(&kv, 1, "location"); /* key, no value */
     put_int(&t, 1, 4);           /* dims [4] */
     put_int(&t, 2, 1);           /* float */
@@ -88,9 +87,9 @@ static void an_external_location_without_value_is_no_location(void)
         printf("# %s\n", err.msg);
     json_t *ext = json_object_get(o, "external_data");
     EXPECT_EQ_INT(json_array_size(json_object_get(ext, "files")), 0);
-    EXPECT_STR(json_string_value(
-                   json_array_get(json_object_get(ext, "missing"), 0)),
-               "(no location)");
+    EXPECT_STR(
+        json_string_value(json_array_get(json_object_get(ext, "missing"), 0)),
+        "(no location)");
     EXPECT_EQ_INT(json_integer_value(json_object_get(ext, "bytes")), 0);
     json_decref(o);
 }
@@ -117,18 +116,18 @@ static void huge_dims_over_little_data_fail_before_allocating(void)
     put_int(&b, 1, 1000);
     put_int(&b, 2, 1);
     mb__pb_put_bytes(&b, 9, "abcd", 4);
-    EXPECT_EQ_INT(mb__onnx_tensor_decode((const uint8_t *)b.data, b.len, NULL,
-                                         &t, &err),
-                  MB_EFORMAT);
+    EXPECT_EQ_INT(
+        mb__onnx_tensor_decode((const uint8_t *)b.data, b.len, NULL, &t, &err),
+        MB_EFORMAT);
     EXPECT_CONTAINS(err.msg, "raw_data holds 4 bytes");
     mb__buf_free(&b);
     /* dims whose byte count overflows */
     put_int(&b, 1, (uint64_t)1 << 62);
     put_int(&b, 1, 8);
     put_int(&b, 2, 1);
-    EXPECT_EQ_INT(mb__onnx_tensor_decode((const uint8_t *)b.data, b.len, NULL,
-                                         &t, &err),
-                  MB_EFORMAT);
+    EXPECT_EQ_INT(
+        mb__onnx_tensor_decode((const uint8_t *)b.data, b.len, NULL, &t, &err),
+        MB_EFORMAT);
     EXPECT_CONTAINS(err.msg, "too large");
     mb__buf_free(&b);
 }
@@ -150,8 +149,8 @@ static void huge_dims_over_a_small_external_file_fail_before_allocating(void)
     put_int(&b, 14, 1);
     mb_tensor t;
     mb_err err = {0};
-    EXPECT_EQ_INT(mb__onnx_tensor_decode((const uint8_t *)b.data, b.len,
-                                         tmpdir, &t, &err),
+    EXPECT_EQ_INT(mb__onnx_tensor_decode((const uint8_t *)b.data, b.len, tmpdir,
+                                         &t, &err),
                   MB_EFORMAT);
     EXPECT_CONTAINS(err.msg, "holds 12 bytes");
     EXPECT(t.data == NULL);
@@ -229,8 +228,8 @@ static void replay(const char *target, const uint8_t *d, size_t n)
             mb__csv_free(&c);
     } else if (!strcmp(target, "tasks")) {
         mb_tasks t;
-        if (mb__tasks_parse((const char *)d, n, "replay.csv", NULL, &t,
-                            &err) == MB_OK)
+        if (mb__tasks_parse((const char *)d, n, "replay.csv", NULL, &t, &err) ==
+            MB_OK)
             mb__tasks_free(&t);
     } else if (!strcmp(target, "events")) {
         mb_events ev;

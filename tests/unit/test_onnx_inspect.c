@@ -138,8 +138,8 @@ static void a_hand_built_model_is_described(void)
     EXPECT_EQ_INT(json_integer_value(json_array_get(shape, 1)), 4);
     json_t *op = json_object_get(json_object_get(o, "op_types"), "Gemm");
     EXPECT_EQ_INT(json_integer_value(op), 1);
-    json_t *f32 = json_object_get(json_object_get(o, "params_by_dtype"),
-                                  "float32");
+    json_t *f32 =
+        json_object_get(json_object_get(o, "params_by_dtype"), "float32");
     EXPECT_EQ_INT(json_integer_value(json_object_get(f32, "count")), 24);
     json_decref(o);
     mb__buf_free(&m);

@@ -34,15 +34,15 @@ static void put_packed(mb_buf *b, uint32_t num, const int64_t *v, size_t n)
 static void float16_values_packed_in_int32_data_decode_to_their_bits(void)
 {
     mb_buf b = MB_BUF_INIT;
-    put_varint_field(&b, 1, 3);  /* dims [3] */
-    put_varint_field(&b, 2, 10); /* float16 */
+    put_varint_field(&b, 1, 3);                 /* dims [3] */
+    put_varint_field(&b, 2, 10);                /* float16 */
     int64_t bits[3] = {0x3c00, 0xc000, 0x7bff}; /* 1, -2, 65504 */
     put_packed(&b, 5, bits, 3);
     mb_tensor t;
     mb_err err = {0};
-    EXPECT_EQ_INT(mb__onnx_tensor_decode((uint8_t *)b.data, b.len, NULL, &t,
-                                         &err),
-                  MB_OK);
+    EXPECT_EQ_INT(
+        mb__onnx_tensor_decode((uint8_t *)b.data, b.len, NULL, &t, &err),
+        MB_OK);
     EXPECT_EQ_INT(t.dtype, MB_DTYPE_FLOAT16);
     EXPECT_EQ_INT(t.nbytes, 6);
     EXPECT_NEAR(mb_tensor_get_f64(&t, 0), 1.0, 0);
@@ -56,15 +56,15 @@ static void negative_int8_values_in_int32_data_keep_their_sign(void)
 {
     mb_buf b = MB_BUF_INIT;
     put_varint_field(&b, 1, 2);
-    put_varint_field(&b, 1, 2); /* dims [2,2], unpacked */
-    put_varint_field(&b, 2, 3); /* int8 */
+    put_varint_field(&b, 1, 2);        /* dims [2,2], unpacked */
+    put_varint_field(&b, 2, 3);        /* int8 */
     int64_t v[4] = {-128, -1, 0, 127}; /* negative: 10-byte varints */
     put_packed(&b, 5, v, 4);
     mb_tensor t;
     mb_err err = {0};
-    EXPECT_EQ_INT(mb__onnx_tensor_decode((uint8_t *)b.data, b.len, NULL, &t,
-                                         &err),
-                  MB_OK);
+    EXPECT_EQ_INT(
+        mb__onnx_tensor_decode((uint8_t *)b.data, b.len, NULL, &t, &err),
+        MB_OK);
     EXPECT_EQ_INT(t.rank, 2);
     EXPECT_EQ_INT(t.nbytes, 4);
     const int8_t *d = t.data;
@@ -88,9 +88,9 @@ static void unpacked_float_data_elements_are_accepted(void)
     }
     mb_tensor t;
     mb_err err = {0};
-    EXPECT_EQ_INT(mb__onnx_tensor_decode((uint8_t *)b.data, b.len, NULL, &t,
-                                         &err),
-                  MB_OK);
+    EXPECT_EQ_INT(
+        mb__onnx_tensor_decode((uint8_t *)b.data, b.len, NULL, &t, &err),
+        MB_OK);
     EXPECT_NEAR(mb_tensor_get_f64(&t, 0), 1.5, 0);
     EXPECT_NEAR(mb_tensor_get_f64(&t, 1), -0.25, 0);
     mb_tensor_clear(&t);
@@ -105,9 +105,9 @@ static void a_scalar_with_no_dims_has_one_element(void)
     put_packed(&b, 7, &v, 1);
     mb_tensor t;
     mb_err err = {0};
-    EXPECT_EQ_INT(mb__onnx_tensor_decode((uint8_t *)b.data, b.len, NULL, &t,
-                                         &err),
-                  MB_OK);
+    EXPECT_EQ_INT(
+        mb__onnx_tensor_decode((uint8_t *)b.data, b.len, NULL, &t, &err),
+        MB_OK);
     EXPECT_EQ_INT(t.rank, 0);
     EXPECT_EQ_INT(t.nbytes, 8);
     EXPECT_EQ_INT(*(int64_t *)t.data, -5);
@@ -126,9 +126,9 @@ static void encode_then_decode_gives_the_same_tensor(void)
         ((float *)a.data)[i] = (float)i * 0.5f - 1.0f;
     mb_buf b = MB_BUF_INIT;
     EXPECT_EQ_INT(mb__onnx_tensor_encode(&a, &b, &err), MB_OK);
-    EXPECT_EQ_INT(mb__onnx_tensor_decode((uint8_t *)b.data, b.len, NULL, &c,
-                                         &err),
-                  MB_OK);
+    EXPECT_EQ_INT(
+        mb__onnx_tensor_decode((uint8_t *)b.data, b.len, NULL, &c, &err),
+        MB_OK);
     EXPECT_EQ_INT(c.dtype, MB_DTYPE_FLOAT32);
     EXPECT_EQ_INT(c.rank, 3);
     EXPECT_EQ_INT(c.dims[2], 3);
@@ -148,9 +148,9 @@ static void raw_data_of_the_wrong_size_is_a_format_error(void)
     mb__pb_put_bytes(&b, 9, "12345678", 8); /* 2 floats, dims say 4 */
     mb_tensor t;
     mb_err err = {0};
-    EXPECT_EQ_INT(mb__onnx_tensor_decode((uint8_t *)b.data, b.len, NULL, &t,
-                                         &err),
-                  MB_EFORMAT);
+    EXPECT_EQ_INT(
+        mb__onnx_tensor_decode((uint8_t *)b.data, b.len, NULL, &t, &err),
+        MB_EFORMAT);
     EXPECT_CONTAINS(err.msg, "raw_data holds 8 bytes");
     EXPECT(t.data == NULL);
     mb__buf_free(&b);
@@ -165,9 +165,9 @@ static void too_few_typed_values_is_a_format_error(void)
     put_packed(&b, 5, v, 2);
     mb_tensor t;
     mb_err err = {0};
-    EXPECT_EQ_INT(mb__onnx_tensor_decode((uint8_t *)b.data, b.len, NULL, &t,
-                                         &err),
-                  MB_EFORMAT);
+    EXPECT_EQ_INT(
+        mb__onnx_tensor_decode((uint8_t *)b.data, b.len, NULL, &t, &err),
+        MB_EFORMAT);
     EXPECT_CONTAINS(err.msg, "has 2 values");
     mb__buf_free(&b);
 }
@@ -180,9 +180,9 @@ static void a_truncated_tensor_is_a_format_error_naming_the_offset(void)
     mb_tensor_alloc(&a, MB_DTYPE_FLOAT32, 1, dims, NULL, &err);
     mb_buf b = MB_BUF_INIT;
     mb__onnx_tensor_encode(&a, &b, &err);
-    EXPECT_EQ_INT(mb__onnx_tensor_decode((uint8_t *)b.data, b.len - 10, NULL,
-                                         &t, &err),
-                  MB_EFORMAT);
+    EXPECT_EQ_INT(
+        mb__onnx_tensor_decode((uint8_t *)b.data, b.len - 10, NULL, &t, &err),
+        MB_EFORMAT);
     EXPECT_CONTAINS(err.msg, "at byte");
     mb_tensor_clear(&a);
     mb__buf_free(&b);
@@ -196,9 +196,9 @@ static void a_string_tensor_is_unsupported(void)
     mb__pb_put_bytes(&b, 6, "abc", 3);
     mb_tensor t;
     mb_err err = {0};
-    EXPECT_EQ_INT(mb__onnx_tensor_decode((uint8_t *)b.data, b.len, NULL, &t,
-                                         &err),
-                  MB_EUNSUPPORTED);
+    EXPECT_EQ_INT(
+        mb__onnx_tensor_decode((uint8_t *)b.data, b.len, NULL, &t, &err),
+        MB_EUNSUPPORTED);
     EXPECT_CONTAINS(err.msg, "string");
     mb__buf_free(&b);
 }
@@ -229,9 +229,8 @@ static void external_data_is_read_relative_to_the_base_dir(void)
     put_entry(&b, "length", "12");
     put_varint_field(&b, 14, 1);
     mb_tensor t;
-    EXPECT_EQ_INT(mb__onnx_tensor_decode((uint8_t *)b.data, b.len, dir, &t,
-                                         &err),
-                  MB_OK);
+    EXPECT_EQ_INT(
+        mb__onnx_tensor_decode((uint8_t *)b.data, b.len, dir, &t, &err), MB_OK);
     EXPECT_EQ_INT(t.nbytes, 12);
     if (t.data) {
         EXPECT_EQ_INT(((int32_t *)t.data)[0], 7);
@@ -239,9 +238,9 @@ static void external_data_is_read_relative_to_the_base_dir(void)
     }
     mb_tensor_clear(&t);
     unlink(path);
-    EXPECT_EQ_INT(mb__onnx_tensor_decode((uint8_t *)b.data, b.len, dir, &t,
-                                         &err),
-                  MB_EIO);
+    EXPECT_EQ_INT(
+        mb__onnx_tensor_decode((uint8_t *)b.data, b.len, dir, &t, &err),
+        MB_EIO);
     EXPECT_CONTAINS(err.msg, "w.bin");
     rmdir(dir);
     mb__buf_free(&b);
@@ -264,8 +263,7 @@ static void every_tensor_of_onnx_test_data_decodes_as_numpy_reads_it(void)
     const char *root = getenv("MBENCH_ROOT");
     const char *tmp = getenv("MBENCH_TEST_TMP");
     struct stat st;
-    if (!root || !tmp ||
-        stat("/usr/share/libonnx-testdata/data", &st) != 0) {
+    if (!root || !tmp || stat("/usr/share/libonnx-testdata/data", &st) != 0) {
         printf("# libonnx-testdata or MBENCH_ROOT missing: nothing compared\n");
         T_FAIL_("this test needs tests/run.sh and libonnx-testdata "
                 "(scripts/deps.sh test)");
@@ -311,8 +309,8 @@ static void every_tensor_of_onnx_test_data_decodes_as_numpy_reads_it(void)
         char *want = NULL;
         size_t want_len = 0;
         mb__read_file(bpath, &want, &want_len, NULL);
-        int same = s == MB_OK && (int)t.dtype == atoi(type) &&
-                   t.rank == rank && want && t.nbytes == want_len &&
+        int same = s == MB_OK && (int)t.dtype == atoi(type) && t.rank == rank &&
+                   want && t.nbytes == want_len &&
                    (want_len == 0 || memcmp(t.data, want, want_len) == 0);
         for (int i = 0; same && i < rank; i++)
             same = t.dims[i] == dims[i];

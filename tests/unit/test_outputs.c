@@ -86,8 +86,7 @@ static void a_symlink_stays_a_link_and_its_target_is_written(void)
     EXPECT_EQ_INT(mb__write_file_atomic(at("target.json"), "old", 3, &e),
                   MB_OK);
     EXPECT_EQ_INT(symlink("target.json", at("link.json")), 0);
-    EXPECT_EQ_INT(mb__write_file_atomic(at("link.json"), "new", 3, &e),
-                  MB_OK);
+    EXPECT_EQ_INT(mb__write_file_atomic(at("link.json"), "new", 3, &e), MB_OK);
     struct stat st;
     EXPECT(lstat(at("link.json"), &st) == 0 && S_ISLNK(st.st_mode));
     char *d = slurp(at("target.json"));
@@ -127,11 +126,9 @@ static void a_device_or_fifo_is_written_through(void)
 static void a_replaced_file_keeps_its_mode(void)
 {
     mb_err e = {0};
-    EXPECT_EQ_INT(mb__write_file_atomic(at("private.json"), "1", 1, &e),
-                  MB_OK);
+    EXPECT_EQ_INT(mb__write_file_atomic(at("private.json"), "1", 1, &e), MB_OK);
     EXPECT_EQ_INT(chmod(at("private.json"), 0600), 0);
-    EXPECT_EQ_INT(mb__write_file_atomic(at("private.json"), "2", 1, &e),
-                  MB_OK);
+    EXPECT_EQ_INT(mb__write_file_atomic(at("private.json"), "2", 1, &e), MB_OK);
     struct stat st;
     EXPECT(stat(at("private.json"), &st) == 0);
     EXPECT_EQ_INT(st.st_mode & 07777, 0600);

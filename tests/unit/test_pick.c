@@ -85,9 +85,9 @@ static void score_names_beat_output_names_beat_others(void)
 static void shapes_and_dtypes_that_are_not_scores_are_skipped(void)
 {
     const mb_out_shape outs[] = {
-        {"labels", MB_DTYPE_INT64, 2, logit_dims},   /* integer */
-        {"logits1", MB_DTYPE_FLOAT32, 2, one_dims},  /* C == 1 */
-        {"seq", MB_DTYPE_FLOAT32, -1, NULL},         /* not a tensor */
+        {"labels", MB_DTYPE_INT64, 2, logit_dims},    /* integer */
+        {"logits1", MB_DTYPE_FLOAT32, 2, one_dims},   /* C == 1 */
+        {"seq", MB_DTYPE_FLOAT32, -1, NULL},          /* not a tensor */
         {"scores", MB_DTYPE_FLOAT32, 4, trail_dims}}; /* [N,10,1,1] */
     mb_judged j;
     mb_err e = {0};

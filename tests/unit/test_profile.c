@@ -33,7 +33,8 @@ static const json_t *row(const json_t *p, const char *list, const char *key,
 {
     size_t i;
     json_t *r;
-    json_array_foreach(json_object_get(p, list), i, r) {
+    json_array_foreach(json_object_get(p, list), i, r)
+    {
         const char *v = json_string_value(json_object_get(r, key));
         if (v && strcmp(v, value) == 0)
             return r;
@@ -90,9 +91,9 @@ static void kernel_sums_reconcile_with_model_run(void)
     EXPECT_EQ_INT(geti(rec, "model_run_mean_ns", NULL), 110000);
     EXPECT_EQ_INT(geti(rec, "kernel_sum_mean_ns", NULL), 80000);
     EXPECT_EQ_INT(geti(rec, "framework_overhead_mean_ns", NULL), 30000);
-    EXPECT_NEAR(json_real_value(json_object_get(rec,
-                                                "kernel_share_of_model_run")),
-                160.0 / 220.0, 1e-12);
+    EXPECT_NEAR(
+        json_real_value(json_object_get(rec, "kernel_share_of_model_run")),
+        160.0 / 220.0, 1e-12);
     json_decref(p);
 }
 
@@ -151,7 +152,8 @@ static void conv_macs_use_the_weight_and_the_output_shape(void)
 {
     int64_t m;
     /* ResNet stem: 7x7 stride 2, 3 -> 64 channels, 224 -> 112 */
-    mb_tshape in[3] = {S(4, 1, 3, 224, 224), S(4, 64, 3, 7, 7), S(1, 64, 0, 0, 0)};
+    mb_tshape in[3] = {S(4, 1, 3, 224, 224), S(4, 64, 3, 7, 7),
+                       S(1, 64, 0, 0, 0)};
     mb_tshape out[1] = {S(4, 1, 64, 112, 112)};
     EXPECT_EQ_INT(mb__flops_macs("Conv", in, 3, out, 1, &m), MB_FLOPS_EXACT);
     EXPECT_EQ_INT(m, 64LL * 112 * 112 * 3 * 7 * 7);
@@ -171,7 +173,7 @@ static void grouped_convs_count_only_their_group(void)
 static void a_prepacked_qlinearconv_weight_makes_the_estimate_unknown(void)
 {
     int64_t m = 7;
-    mb_tshape in[7] = {S(4, 1, 56, 56, 64), S(0, 0, 0, 0, 0), S(0, 0, 0, 0, 0),
+    mb_tshape in[7] = {S(4, 1, 56, 56, 64), S(0, 0, 0, 0, 0),  S(0, 0, 0, 0, 0),
                        S(1, 64, 0, 0, 0),   S(1, 64, 0, 0, 0), S(0, 0, 0, 0, 0),
                        S(0, 0, 0, 0, 0)};
     mb_tshape out[1] = {S(4, 1, 56, 56, 64)};
@@ -179,8 +181,8 @@ static void a_prepacked_qlinearconv_weight_makes_the_estimate_unknown(void)
                   MB_FLOPS_UNKNOWN);
     EXPECT_EQ_INT(m, 0);
     /* with the weight present (NHWC data), the rule is layout-free */
-    mb_tshape in2[4] = {S(4, 1, 56, 56, 64), S(0, 0, 0, 0, 0),
-                        S(0, 0, 0, 0, 0), S(4, 64, 64, 3, 3)};
+    mb_tshape in2[4] = {S(4, 1, 56, 56, 64), S(0, 0, 0, 0, 0), S(0, 0, 0, 0, 0),
+                        S(4, 64, 64, 3, 3)};
     EXPECT_EQ_INT(mb__flops_macs("QLinearConv", in2, 4, out, 1, &m),
                   MB_FLOPS_EXACT);
     EXPECT_EQ_INT(m, 56LL * 56 * 64 * 64 * 9);
@@ -267,8 +269,8 @@ static void compare_rows_add_up_to_the_change_of_the_run(void)
     double sum = 0;
     size_t i;
     json_t *r;
-    json_array_foreach(json_object_get(c, "rows"), i, r)
-        sum += (double)json_integer_value(json_object_get(r, "delta_ns"));
+    json_array_foreach(json_object_get(c, "rows"), i, r) sum +=
+        (double)json_integer_value(json_object_get(r, "delta_ns"));
     EXPECT_NEAR(sum, -30000, 1);
     const json_t *top = json_array_get(json_object_get(c, "rows"), 0);
     EXPECT_STR(json_string_value(json_object_get(top, "op_type")), "Conv");
@@ -284,21 +286,28 @@ static void compare_rows_add_up_to_the_change_of_the_run(void)
  * every kernel counts once and only its own time. */
 static void nested_subgraph_kernels_count_once(void)
 {
-#define NODE(name, op, ts, dur, tid)                                         \
-    "{\"cat\":\"Node\",\"ph\":\"X\",\"name\":\"" name "_kernel_time\","     \
-    "\"ts\":" #ts ",\"dur\":" #dur ",\"tid\":" #tid ",\"args\":{"           \
+#define NODE(name, op, ts, dur, tid)                                           \
+    "{\"cat\":\"Node\",\"ph\":\"X\",\"name\":\"" name "_kernel_time\","        \
+    "\"ts\":" #ts ",\"dur\":" #dur ",\"tid\":" #tid ",\"args\":{"              \
     "\"op_name\":\"" op "\",\"provider\":\"CPUExecutionProvider\"}}"
     const char *text =
         "[{\"cat\":\"Session\",\"name\":\"model_run\",\"ph\":\"X\","
-        "\"ts\":0,\"dur\":200,\"tid\":1},"
-        NODE("conv_a", "Conv", 12, 30, 1) ","
-        NODE("conv_a", "Conv", 52, 29, 1) ","
-        NODE("inner_if", "If", 10, 35, 1) ","
-        NODE("inner_if", "If", 50, 35, 1) ","
-        NODE("add_b", "Add", 90, 5, 1) ","
-        NODE("loop", "Loop", 5, 100, 1) ","
-        NODE("mm", "MatMul", 20, 40, 2) ","
-        NODE("relu", "Relu", 106, 4, 1) "]";
+        "\"ts\":0,\"dur\":200,\"tid\":1}," NODE("conv_a", "Conv", 12, 30, 1) "," NODE(
+            "conv_a", "Conv", 52, 29,
+            1) "," NODE("inner_if", "If", 10, 35,
+                        1) "," NODE("inner_if", "If", 50, 35,
+                                    1) "," NODE("add_b", "Add", 90, 5,
+                                                1) "," NODE("loop", "Loop", 5,
+                                                            100,
+                                                            1) "," NODE("mm",
+                                                                        "MatMu"
+                                                                        "l",
+                                                                        20, 40,
+                                                                        2) "," NODE("relu",
+                                                                                    "Relu",
+                                                                                    106,
+                                                                                    4,
+                                                                                    1) "]";
 #undef NODE
     mb_trace *t = NULL;
     mb_err err = {0};

@@ -18,8 +18,7 @@ static void procs(double *x, size_t k, double median, double sd, uint64_t seed)
         x[i] = median * exp(sd * mb__rng_normal(&r));
 }
 
-static mb__verdict judge(double *a, size_t ka, double *b, size_t kb,
-                         json_t **j)
+static mb__verdict judge(double *a, size_t ka, double *b, size_t kb, json_t **j)
 {
     mb__regress_opts o;
     mb__regress_defaults(&o);
@@ -89,7 +88,8 @@ static void thresholds_parse_and_keep_defaults(void)
                   MB_OK);
     EXPECT_NEAR(o.threshold[MB_GM_P50], 0.025, 1e-12);
     EXPECT(o.threshold[MB_GM_MEMORY] < 0);
-    EXPECT(o.threshold[MB_GM_P99] < 0); /* opt-in: the tail follows the machine */
+    EXPECT(o.threshold[MB_GM_P99] <
+           0); /* opt-in: the tail follows the machine */
     EXPECT_NEAR(o.threshold[MB_GM_SIZE], 0.01, 1e-12);
     EXPECT_EQ_INT(mb__regress_parse_thresholds("p50=5", &o, &err), MB_EINVAL);
     EXPECT_CONTAINS(err.msg, "p50=5%");

@@ -18,7 +18,8 @@ static json_t *fixture(const char *name)
 {
     char path[4096];
     const char *root = getenv("MBENCH_ROOT");
-    snprintf(path, sizeof path, "%s/tests/fixtures/report/%s", root ? root : ".", name);
+    snprintf(path, sizeof path, "%s/tests/fixtures/report/%s",
+             root ? root : ".", name);
     json_error_t je;
     json_t *d = json_load_file(path, 0, &je);
     if (!d)
@@ -34,7 +35,8 @@ static char *render(int html, const char *name)
     const json_t *docs[1] = {d};
     mb_buf b = MB_BUF_INIT;
     mb_err err = {0};
-    mb_status st = html ? mb__report_html(docs, 1, &b, &err) : mb__report_md(docs, 1, &b, &err);
+    mb_status st = html ? mb__report_html(docs, 1, &b, &err)
+                        : mb__report_md(docs, 1, &b, &err);
     json_decref(d);
     if (st != MB_OK) {
         printf("#   render failed: %s\n", err.msg);
@@ -62,10 +64,12 @@ static void markdown_escape_neutralises_pipes_and_emphasis(void)
 
 static void embedded_json_has_no_angle_brackets_and_parses_back(void)
 {
-    json_t *d = json_pack("{s:s, s:s}", "name", EVIL "</script ", "amp", "a&b\xe2\x80\xa8");
+    json_t *d = json_pack("{s:s, s:s}", "name", EVIL "</script ", "amp",
+                          "a&b\xe2\x80\xa8");
     mb_buf b = MB_BUF_INIT;
     mb__json_script_embed(&b, d);
-    EXPECT(b.data && !strchr(b.data, '<') && !strchr(b.data, '>') && !strchr(b.data, '&'));
+    EXPECT(b.data && !strchr(b.data, '<') && !strchr(b.data, '>') &&
+           !strchr(b.data, '&'));
     json_t *back = json_loads(b.data ? b.data : "", 0, NULL);
     EXPECT(back && json_equal(back, d));
     json_decref(back);
@@ -96,7 +100,8 @@ static void markdown_of_a_compare_shows_speedups_and_escapes_names(void)
     free(md);
 }
 
-static void markdown_of_a_run_lists_each_batch_and_warns_about_noise_and_leaks(void)
+static void
+markdown_of_a_run_lists_each_batch_and_warns_about_noise_and_leaks(void)
 {
     char *md = render(0, "run_batches.json");
     EXPECT_CONTAINS(md, "| mobilenet | mobilenet.onnx | 1 |");
@@ -122,18 +127,21 @@ static void html_of_a_compare_never_contains_the_raw_hostile_name(void)
 static void html_of_a_compare_draws_every_chart(void)
 {
     char *h = render(1, "compare.json");
-    const char *ids[] = {"chart-dist", "chart-ecdf", "chart-speedup", "chart-mem",
-                         "chart-size", "chart-acc", "chart-outputs"};
+    const char *ids[] = {"chart-dist",   "chart-ecdf", "chart-speedup",
+                         "chart-mem",    "chart-size", "chart-acc",
+                         "chart-outputs"};
     for (size_t i = 0; i < sizeof ids / sizeof *ids; i++) {
         char want[64];
         snprintf(want, sizeof want, "<svg id=\"%s\"", ids[i]);
         EXPECT_CONTAINS(h, want);
     }
-    EXPECT_CONTAINS(h, "data-expect=\"chart-dist chart-ecdf chart-speedup chart-mem chart-size chart-acc chart-outputs\"");
+    EXPECT_CONTAINS(h, "data-expect=\"chart-dist chart-ecdf chart-speedup "
+                       "chart-mem chart-size chart-acc chart-outputs\"");
     free(h);
 }
 
-static void html_of_a_batch_sweep_draws_throughput_and_latency_against_batch(void)
+static void
+html_of_a_batch_sweep_draws_throughput_and_latency_against_batch(void)
 {
     char *h = render(1, "run_batches.json");
     EXPECT_CONTAINS(h, "<svg id=\"chart-batch-thr\"");
@@ -153,7 +161,8 @@ static void html_without_samples_says_it_draws_from_percentiles(void)
 static void html_makes_no_network_reference(void)
 {
     char *h = render(1, "compare.json");
-    EXPECT(h && !strstr(h, "http://") && !strstr(h, "https://") && !strstr(h, "//cdn"));
+    EXPECT(h && !strstr(h, "http://") && !strstr(h, "https://") &&
+           !strstr(h, "//cdn"));
     EXPECT_CONTAINS(h, "default-src 'none'");
     free(h);
 }

@@ -57,7 +57,8 @@ static void bad_expressions_are_one_line_errors_naming_the_fix(void)
     EXPECT_CONTAINS(e.msg, "expected a number");
     EXPECT_EQ_INT(parse("speedup>=3 extra", &r, &e), MB_EINVAL);
     EXPECT_CONTAINS(e.msg, "unit 'extra' does not fit speedup");
-    EXPECT_EQ_INT(parse("phase..x>=3ms", &r, &e), MB_OK); /* a phase named ".x" */
+    EXPECT_EQ_INT(parse("phase..x>=3ms", &r, &e),
+                  MB_OK); /* a phase named ".x" */
     mb__require_free(&r);
     EXPECT_EQ_INT(parse("loop.infer.p42<3ms", &r, &e), MB_EINVAL);
     EXPECT_CONTAINS(e.msg, "is not a figure");
@@ -76,8 +77,8 @@ static json_t *doc_with_speedup(double v, double lo, double hi)
         (json_int_t)1000, "variant", "b", "status", "ok", "memory",
         "rss_peak_bytes", (json_int_t)3000, "comparison", "baseline", "a",
         "variants", "name", "a", "baseline", 1, "status", "ok", "name", "b",
-        "baseline", 0, "status", "ok", "speedup_median", "value", v, "ci95",
-        lo, hi, "size_ratio", 0.25);
+        "baseline", 0, "status", "ok", "speedup_median", "value", v, "ci95", lo,
+        hi, "size_ratio", 0.25);
 }
 
 static json_t *judge(const json_t *doc, const char *text, size_t *unmet,
@@ -102,7 +103,8 @@ static void a_speedup_passes_only_when_the_whole_ci_supports_it(void)
     json_t *out = judge(d, "speedup>=3", &unmet, &st, &e);
     EXPECT_EQ_INT(st, MB_OK);
     EXPECT_EQ_INT(unmet, 1);
-    const json_t *res = json_array_get(json_object_get(json_array_get(out, 0), "results"), 0);
+    const json_t *res =
+        json_array_get(json_object_get(json_array_get(out, 0), "results"), 0);
     EXPECT_STR(json_string_value(json_object_get(res, "variant")), "b");
     EXPECT(json_is_false(json_object_get(res, "passed")));
     EXPECT_CONTAINS(json_string_value(json_object_get(res, "verdict")),
@@ -111,9 +113,11 @@ static void a_speedup_passes_only_when_the_whole_ci_supports_it(void)
     out = judge(d, "speedup>=2.5", &unmet, &st, &e);
     EXPECT_EQ_INT(unmet, 0);
     res = json_array_get(json_object_get(json_array_get(out, 0), "results"), 0);
-    EXPECT_CONTAINS(json_string_value(json_object_get(res, "verdict")), "the whole CI is >= 2.5");
+    EXPECT_CONTAINS(json_string_value(json_object_get(res, "verdict")),
+                    "the whole CI is >= 2.5");
     /* the baseline has no speedup of its own and is not listed */
-    EXPECT_EQ_INT(json_array_size(json_object_get(json_array_get(out, 0), "results")), 1);
+    EXPECT_EQ_INT(
+        json_array_size(json_object_get(json_array_get(out, 0), "results")), 1);
     json_decref(out);
     out = judge(d, "speedup<=4.5", &unmet, &st, &e);
     EXPECT_EQ_INT(unmet, 0);
@@ -136,11 +140,17 @@ static void figures_without_ci_deltas_and_every_variant_are_judged(void)
     EXPECT_EQ_INT(json_array_size(rs), 2);
     EXPECT(json_is_true(json_object_get(json_array_get(rs, 0), "passed")));
     EXPECT(json_is_false(json_object_get(json_array_get(rs, 1), "passed")));
-    EXPECT_CONTAINS(json_string_value(json_object_get(json_array_get(rs, 1), "verdict")), "no CI");
+    EXPECT_CONTAINS(
+        json_string_value(json_object_get(json_array_get(rs, 1), "verdict")),
+        "no CI");
     json_decref(out);
     out = judge(d, "rss_peak_delta<=2000", &unmet, &st, &e);
     EXPECT_EQ_INT(unmet, 0);
-    EXPECT_NEAR(json_number_value(json_object_get(json_array_get(json_object_get(json_array_get(out, 0), "results"), 0), "value")), 2000, 0);
+    EXPECT_NEAR(json_number_value(json_object_get(
+                    json_array_get(
+                        json_object_get(json_array_get(out, 0), "results"), 0),
+                    "value")),
+                2000, 0);
     json_decref(out);
     out = judge(d, "a:rss_peak<2KiB", &unmet, &st, &e);
     EXPECT_EQ_INT(unmet, 0);
@@ -169,7 +179,8 @@ static void a_figure_missing_from_the_document_names_those_it_has(void)
 static void a_failed_variant_does_not_meet_a_requirement(void)
 {
     json_t *d = doc_with_speedup(3.4, 2.8, 4.0);
-    json_object_set_new(json_array_get(json_object_get(d, "runs"), 1), "status", json_string("failed"));
+    json_object_set_new(json_array_get(json_object_get(d, "runs"), 1), "status",
+                        json_string("failed"));
     json_object_del(json_array_get(json_object_get(d, "runs"), 1), "memory");
     size_t unmet = 0;
     mb_status st;
@@ -177,7 +188,9 @@ static void a_failed_variant_does_not_meet_a_requirement(void)
     json_t *out = judge(d, "rss_peak<2GiB", &unmet, &st, &e);
     EXPECT_EQ_INT(unmet, 1);
     const json_t *rs = json_object_get(json_array_get(out, 0), "results");
-    EXPECT_CONTAINS(json_string_value(json_object_get(json_array_get(rs, 1), "verdict")), "the run is failed");
+    EXPECT_CONTAINS(
+        json_string_value(json_object_get(json_array_get(rs, 1), "verdict")),
+        "the run is failed");
     json_decref(out);
     json_decref(d);
 }

@@ -71,10 +71,9 @@ static void a_shape_override_must_fit_the_model(void)
 static void values_stay_in_range_for_every_type(void)
 {
     static const mb_dtype types[] = {
-        MB_DTYPE_FLOAT32, MB_DTYPE_FLOAT64, MB_DTYPE_FLOAT16,
-        MB_DTYPE_BFLOAT16, MB_DTYPE_INT8,    MB_DTYPE_UINT8,
-        MB_DTYPE_INT16,   MB_DTYPE_UINT16,  MB_DTYPE_INT32,
-        MB_DTYPE_UINT32,  MB_DTYPE_INT64,   MB_DTYPE_UINT64,
+        MB_DTYPE_FLOAT32, MB_DTYPE_FLOAT64, MB_DTYPE_FLOAT16, MB_DTYPE_BFLOAT16,
+        MB_DTYPE_INT8,    MB_DTYPE_UINT8,   MB_DTYPE_INT16,   MB_DTYPE_UINT16,
+        MB_DTYPE_INT32,   MB_DTYPE_UINT32,  MB_DTYPE_INT64,   MB_DTYPE_UINT64,
         MB_DTYPE_BOOL};
     mb_plan p;
     mb__plan_defaults(&p);
@@ -143,8 +142,7 @@ static void strings_cannot_be_synthesised(void)
     mb__rng_seed(&g, 1);
     mb_tensor t;
     mb_err e = {0};
-    EXPECT_EQ_INT(mb__synthetic_input(&d, 1, &p, &g, &t, &e),
-                  MB_EUNSUPPORTED);
+    EXPECT_EQ_INT(mb__synthetic_input(&d, 1, &p, &g, &t, &e), MB_EUNSUPPORTED);
     EXPECT_CONTAINS(e.msg, "--data");
     mb__plan_free(&p);
 }
