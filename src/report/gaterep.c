@@ -4,7 +4,7 @@
 
 #include "core/alloc.h"
 #include "core/err.h"
-#include "report/html_assets.h"
+#include "report/htmlpage.h"
 #include "report/rutil.h"
 
 #include <math.h>
@@ -363,19 +363,12 @@ static void gate_html(mb_buf *out, const mb__gate_view *v)
 {
     const char *title = mb__gate_verdict_title(v->verdict);
     int good = strcmp(title, "PASS") == 0;
-    mb__buf_puts(out, "<!DOCTYPE html>\n<html lang=\"en\"><head><meta "
-                      "charset=\"utf-8\">\n<meta name=\"viewport\" "
-                      "content=\"width=device-width,initial-scale=1\">\n"
-                      "<meta http-equiv=\"Content-Security-Policy\" "
-                      "content=\"default-src 'none'; style-src "
-                      "'unsafe-inline'\">\n<meta name=\"color-scheme\" "
-                      "content=\"light dark\">\n<title>mbench gate: ");
+    mb__html_page_begin(out, false);
+    mb__buf_puts(out, "gate: ");
     mb__html_escape(out, title);
-    mb__buf_puts(out, "</title>\n<style>\n");
-    for (size_t i = 0; mb_html_css[i]; i++)
-        mb__buf_puts(out, mb_html_css[i]);
+    mb__html_page_body(out, false, NULL, NULL);
     mb__buf_printf(out,
-                   "</style></head>\n<body>\n<main>\n<header "
+                   "<main>\n<header "
                    "class=\"top\"><div><h1>mbench <span "
                    "class=\"kind\">gate</span>: <span id=\"verdict\" "
                    "style=\"color:var(--%s)\">",

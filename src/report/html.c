@@ -7,7 +7,7 @@
 #include "accuracy/vreport.h"
 #include "core/err.h"
 #include "report/charts.h"
-#include "report/html_assets.h"
+#include "report/htmlpage.h"
 #include "report/proftab.h"
 #include "report/rutil.h"
 
@@ -599,16 +599,7 @@ mb_status mb__report_html(const json_t *const *docs, size_t n_docs, mb_buf *out,
         "</footer>\n</main>\n");
 
     /* the page */
-    mb__buf_puts(
-        out,
-        "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">\n"
-        "<meta name=\"viewport\" "
-        "content=\"width=device-width,initial-scale=1\">\n"
-        "<meta http-equiv=\"Content-Security-Policy\" content=\"default-src "
-        "'none'; "
-        "style-src 'unsafe-inline'; script-src 'unsafe-inline'; img-src "
-        "data:\">\n"
-        "<meta name=\"color-scheme\" content=\"light dark\">\n<title>mbench ");
+    mb__html_page_begin(out, true);
     esc(out, kind);
     if (v.n_series) {
         mb__buf_puts(out, ": ");
@@ -620,19 +611,8 @@ mb_status mb__report_html(const json_t *const *docs, size_t n_docs, mb_buf *out,
         if (v.n_series > 4)
             mb__buf_puts(out, ", …");
     }
-    mb__buf_puts(
-        out,
-        "</title>\n<script>window.__mbErr=[];window.addEventListener('error',"
-        "function(e){window.__mbErr.push(String(e.message))});</"
-        "script>\n<style>\n");
-    for (size_t i = 0; mb_html_css[i]; i++)
-        mb__buf_puts(out, mb_html_css[i]);
-    mb__buf_puts(out, "</style></head>\n<body data-expect=\"");
-    esc(out, expect.data ? expect.data : "");
-    mb__buf_puts(out, "\">\n");
-    mb__buf_append(out, body.data ? body.data : "", body.len);
-    mb__buf_puts(out,
-                 "<script type=\"application/json\" id=\"mbench-data\">\n");
+    mb__html_page_body(out, true, expect.data ? expect.data : "", &body);
+    mb__html_page_data(out);
     if (n_docs == 1) {
         mb__json_script_embed(out, docs[0]);
     } else {
@@ -644,10 +624,7 @@ mb_status mb__report_html(const json_t *const *docs, size_t n_docs, mb_buf *out,
         }
         mb__buf_putc(out, ']');
     }
-    mb__buf_puts(out, "\n</script>\n<script>\n");
-    for (size_t i = 0; mb_html_js[i]; i++)
-        mb__buf_puts(out, mb_html_js[i]);
-    mb__buf_puts(out, "</script>\n</body></html>\n");
+    mb__html_page_end(out);
     bool bad = body.oom || expect.oom || charts.oom;
     mb__buf_free(&body);
     mb__buf_free(&expect);

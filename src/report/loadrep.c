@@ -5,7 +5,7 @@
 
 #include "core/err.h"
 #include "report/csv.h"
-#include "report/html_assets.h"
+#include "report/htmlpage.h"
 #include "report/rutil.h"
 #include "report/svg.h"
 
@@ -490,35 +490,13 @@ mb_status mb__report_load_html(const json_t *doc, mb_buf *out, mb_err *err)
         "). The full document is embedded in this page: <b>Download JSON</b> "
         "saves it. Hover a point for its value.</footer>\n</main>\n");
 
-    mb__buf_puts(
-        out,
-        "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">\n"
-        "<meta name=\"viewport\" "
-        "content=\"width=device-width,initial-scale=1\">\n"
-        "<meta http-equiv=\"Content-Security-Policy\" content=\"default-src "
-        "'none'; "
-        "style-src 'unsafe-inline'; script-src 'unsafe-inline'; img-src "
-        "data:\">\n"
-        "<meta name=\"color-scheme\" content=\"light dark\">\n<title>mbench "
-        "load: ");
+    mb__html_page_begin(out, true);
+    mb__buf_puts(out, "load: ");
     mb__html_escape(out, model_name(doc));
-    mb__buf_puts(
-        out,
-        "</title>\n<script>window.__mbErr=[];window.addEventListener('error',"
-        "function(e){window.__mbErr.push(String(e.message))});</"
-        "script>\n<style>\n");
-    for (size_t i = 0; mb_html_css[i]; i++)
-        mb__buf_puts(out, mb_html_css[i]);
-    mb__buf_printf(out, "</style></head>\n<body data-expect=\"%s\">\n",
-                   drew ? "chart-load" : "");
-    mb__buf_append(out, body.data ? body.data : "", body.len);
-    mb__buf_puts(out,
-                 "<script type=\"application/json\" id=\"mbench-data\">\n");
+    mb__html_page_body(out, true, drew ? "chart-load" : "", &body);
+    mb__html_page_data(out);
     mb__json_script_embed(out, doc);
-    mb__buf_puts(out, "\n</script>\n<script>\n");
-    for (size_t i = 0; mb_html_js[i]; i++)
-        mb__buf_puts(out, mb_html_js[i]);
-    mb__buf_puts(out, "</script>\n</body></html>\n");
+    mb__html_page_end(out);
     int bad = body.oom || out->oom;
     mb__buf_free(&body);
     if (bad)
