@@ -156,14 +156,10 @@ static json_t *index_json(const mb_tensor *t, size_t flat)
 
 static const char *range_name(mb_range_source s)
 {
-    switch (s) {
-    case MB_RANGE_GIVEN:
-        return "given";
-    case MB_RANGE_FALLBACK:
-        return "fallback";
-    default:
-        return "baseline";
-    }
+    static const char *const names[] = {[MB_RANGE_BASELINE] = "baseline",
+                                        [MB_RANGE_GIVEN] = "given",
+                                        [MB_RANGE_FALLBACK] = "fallback"};
+    return (unsigned)s < sizeof names / sizeof *names ? names[s] : names[0];
 }
 
 /* Whether dfields[f] is reported for this result: the classifier figures

@@ -162,16 +162,12 @@ static bool apply_unit(const char *u, mb_req_kind k, double *v)
 
 static const char *kind_units(mb_req_kind k)
 {
-    switch (k) {
-    case MB_RK_TIME:
-        return "a unit: ns, us, ms, s or min (e.g. 12ms)";
-    case MB_RK_BYTES:
-        return "no unit (bytes) or B, KB, MB, GB, KiB, MiB, GiB";
-    case MB_RK_BOOL:
-        return "yes or no";
-    default:
-        return "a number, optionally with % or x";
-    }
+    static const char *const units[] = {
+        [MB_RK_PLAIN] = "a number, optionally with % or x",
+        [MB_RK_TIME] = "a unit: ns, us, ms, s or min (e.g. 12ms)",
+        [MB_RK_BYTES] = "no unit (bytes) or B, KB, MB, GB, KiB, MiB, GiB",
+        [MB_RK_BOOL] = "yes or no"};
+    return (unsigned)k < sizeof units / sizeof *units ? units[k] : units[0];
 }
 
 void mb__require_free(mb_require *r)

@@ -145,17 +145,13 @@ static void td_speedup(mb_buf *b, const json_t *s)
 
 static void speedup_table(mb_buf *b, const mb_rview *v, int64_t batch)
 {
-    if (batch > 0)
-        mb__buf_printf(
-            b,
-            "<h2>Speedups against the baseline at batch %" PRId64 "</h2>"
-            "<div class=\"tablewrap\"><table id=\"speedups-b%" PRId64 "\" "
-            "class=\"sortable\">",
-            batch, batch);
-    else
-        mb__buf_puts(b, "<h2>Speedups against the baseline</h2><div "
-                        "class=\"tablewrap\"><table id=\"speedups\" "
-                        "class=\"sortable\">");
+    char at[48], id[32];
+    mb__batch_suffix(batch, at, sizeof at, id, sizeof id);
+    mb__buf_printf(b,
+                   "<h2>Speedups against the baseline%s</h2><div "
+                   "class=\"tablewrap\"><table id=\"speedups%s\" "
+                   "class=\"sortable\">",
+                   at, id);
     mb__buf_puts(
         b,
         "<thead><tr><th>variant</th>"

@@ -138,10 +138,9 @@ static void summary_table(mb_buf *b, const mb_rview *v)
 
 static void speedup_table(mb_buf *b, const mb_rview *v, int64_t batch)
 {
-    if (batch > 0)
-        mb__buf_printf(b, "### Speedups at batch %" PRId64 "\n\n", batch);
-    else
-        mb__buf_puts(b, "### Speedups\n\n");
+    char at[48];
+    mb__batch_suffix(batch, at, sizeof at, NULL, 0);
+    mb__buf_printf(b, "### Speedups%s\n\n", at);
     mb__buf_puts(
         b, "Speedup = baseline latency / variant latency (higher is "
            "faster), with 95% confidence intervals (Student t over processes,\n"

@@ -372,3 +372,12 @@ char *mb__fmt_grouped(uint64_t v, char *out, size_t len)
         out[k < len ? k : len - 1] = '\0';
     return out;
 }
+
+void mb__batch_suffix(int64_t batch, char *at, size_t at_len, char *id,
+                      size_t id_len)
+{
+    if (at_len)
+        snprintf(at, at_len, batch > 0 ? " at batch %" PRId64 : "", batch);
+    if (id_len)
+        snprintf(id, id_len, batch > 0 ? "-b%" PRId64 : "", batch);
+}

@@ -88,4 +88,10 @@ char *mb__fmt_p_short(double p, char *out, size_t len);
 /* An integer with thousands separators: "1,234,567". Returns out. */
 char *mb__fmt_grouped(uint64_t v, char *out, size_t len);
 
+/* A table's title suffix for one batch size of several: " at batch 8" into
+ * at and "-b8" (an element id suffix) into id; empty strings when batch
+ * is 0 (one batch size).  Either buffer may be absent (length 0). */
+void mb__batch_suffix(int64_t batch, char *at, size_t at_len, char *id,
+                      size_t id_len);
+
 #endif
