@@ -11,6 +11,7 @@
 #include "core/err.h"
 #include "core/fileio.h"
 #include "model/onnx_image.h"
+#include "model/onnx_fields.h"
 #include "model/pb.h"
 
 #include <errno.h>
@@ -61,20 +62,6 @@ enum {
 };
 enum { TT_ELEM = 1, TT_SHAPE = 2 };
 enum { DIM_VALUE = 1, DIM_PARAM = 2 };
-enum {
-    T_DIMS = 1,
-    T_TYPE = 2,
-    T_FLOAT = 4,
-    T_INT32 = 5,
-    T_STRING = 6,
-    T_INT64 = 7,
-    T_NAME = 8,
-    T_RAW = 9,
-    T_DOUBLE = 10,
-    T_UINT64 = 11,
-    T_EXT = 13,
-    T_LOCATION = 14
-};
 enum { ST_VALUES = 1 };
 
 /* A name borrowed from the mapping. */
@@ -299,6 +286,13 @@ static mb_status scan_tensor(ctx *c, const mb_pb *r, const mb_pb_field *tf,
     memset(t, 0, sizeof *t);
     t->count = 1;
     while ((s = mb__pb_next(&sub, &f, c->err)) == MB_OK && f.num) {
+        if (mb__tp_typed_field(f.num)) {
+            if (f.wire == MB_PB_LEN)
+                t->typed_len[f.num] += f.len;
+            else
+                t->typed_n[f.num]++;
+            continue;
+        }
         switch (f.num) {
         case T_DIMS:
             if (f.wire == MB_PB_VARINT) {
@@ -323,33 +317,22 @@ static mb_status scan_tensor(ctx *c, const mb_pb *r, const mb_pb_field *tf,
                 return bad_field(c, "TensorProto", &f);
             }
             break;
-        case T_TYPE:
+        case T_DATA_TYPE:
             if (f.wire != MB_PB_VARINT)
                 return bad_field(c, "TensorProto", &f);
             t->dtype = f.u64;
             break;
-        case T_RAW:
+        case T_RAW_DATA:
             if (f.wire != MB_PB_LEN)
                 return bad_field(c, "TensorProto", &f);
             t->raw = f;
             t->has_raw = 1;
             break;
-        case T_FLOAT:
-        case T_INT32:
-        case T_STRING:
-        case T_INT64:
-        case T_DOUBLE:
-        case T_UINT64:
-            if (f.wire == MB_PB_LEN)
-                t->typed_len[f.num] += f.len;
-            else
-                t->typed_n[f.num]++;
-            break;
-        case T_EXT:
+        case T_EXTERNAL_DATA:
             if (f.wire == MB_PB_LEN)
                 ext_entry(c, &sub, &f, t);
             break;
-        case T_LOCATION:
+        case T_DATA_LOCATION:
             if (f.wire == MB_PB_VARINT && f.u64 == 1)
                 t->external = 1;
             break;
@@ -415,14 +398,15 @@ static uint64_t tensor_bytes(ctx *c, const struct tsum *t)
      * length; varint payloads by the dims (counting them would read the
      * data). */
     uint64_t b = 0;
-    if (t->typed_len[T_FLOAT] || t->typed_n[T_FLOAT])
-        b += t->typed_len[T_FLOAT] + 4 * t->typed_n[T_FLOAT];
-    if (t->typed_len[T_DOUBLE] || t->typed_n[T_DOUBLE])
-        b += t->typed_len[T_DOUBLE] + 8 * t->typed_n[T_DOUBLE];
-    if (t->typed_len[T_STRING])
-        b += t->typed_len[T_STRING];
-    if (t->typed_len[T_INT32] || t->typed_n[T_INT32] || t->typed_len[T_INT64] ||
-        t->typed_n[T_INT64] || t->typed_len[T_UINT64] || t->typed_n[T_UINT64])
+    if (t->typed_len[T_FLOAT_DATA] || t->typed_n[T_FLOAT_DATA])
+        b += t->typed_len[T_FLOAT_DATA] + 4 * t->typed_n[T_FLOAT_DATA];
+    if (t->typed_len[T_DOUBLE_DATA] || t->typed_n[T_DOUBLE_DATA])
+        b += t->typed_len[T_DOUBLE_DATA] + 8 * t->typed_n[T_DOUBLE_DATA];
+    if (t->typed_len[T_STRING_DATA])
+        b += t->typed_len[T_STRING_DATA];
+    if (t->typed_len[T_INT32_DATA] || t->typed_n[T_INT32_DATA] ||
+        t->typed_len[T_INT64_DATA] || t->typed_n[T_INT64_DATA] ||
+        t->typed_len[T_UINT64_DATA] || t->typed_n[T_UINT64_DATA])
         b += logical_bytes(t->dtype, t->count);
     return b;
 }

@@ -7,6 +7,7 @@
 #include "core/alloc.h"
 #include "core/err.h"
 #include "core/fileio.h"
+#include "model/onnx_fields.h"
 #include "model/pb.h"
 
 #include <errno.h>
@@ -17,23 +18,6 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
-
-/* TensorProto field numbers (onnx.proto). */
-enum {
-    T_DIMS = 1,
-    T_DATA_TYPE = 2,
-    T_SEGMENT = 3,
-    T_FLOAT_DATA = 4,
-    T_INT32_DATA = 5,
-    T_STRING_DATA = 6,
-    T_INT64_DATA = 7,
-    T_NAME = 8,
-    T_RAW_DATA = 9,
-    T_DOUBLE_DATA = 10,
-    T_UINT64_DATA = 11,
-    T_EXTERNAL_DATA = 13,
-    T_DATA_LOCATION = 14
-};
 
 static const struct {
     const char *name;
@@ -200,6 +184,8 @@ static mb_status scan_meta(mb_pb *r, struct tmeta *m, mb_err *err)
     while ((s = mb__pb_next(r, &f, err)) == MB_OK && f.num) {
         if (!wire_ok(&f))
             return wrong_wire(&f, err);
+        if (mb__tp_typed_field(f.num))
+            m->typed_seen |= 1u << f.num;
         switch (f.num) {
         case T_DIMS:
             if (f.wire == MB_PB_VARINT) {
@@ -231,14 +217,6 @@ static mb_status scan_meta(mb_pb *r, struct tmeta *m, mb_err *err)
         case T_RAW_DATA:
             m->raw = f;
             m->has_raw = 1;
-            break;
-        case T_FLOAT_DATA:
-        case T_INT32_DATA:
-        case T_INT64_DATA:
-        case T_DOUBLE_DATA:
-        case T_UINT64_DATA:
-        case T_STRING_DATA:
-            m->typed_seen |= 1u << f.num;
             break;
         case T_EXTERNAL_DATA:
             s = parse_ext_entry(r, &f, m, err);
