@@ -304,10 +304,11 @@ bool mb__chart_distribution(mb_buf *b, const mb_rview *v)
         marker(&s, r->p99 / 1e6, yc - half * 0.8, yc + half * 0.8, "m99", tip);
         row++;
     }
-    mb__svg_legend(&s, "p50 (median)", "currentColor", 1);
-    mb__svg_legend(&s, "p95", "currentColor", 2);
-    mb__svg_legend(&s, "p99", "#D55E00", 2);
-    mb__svg_legend(&s, "95% CI of the median", "#999999", 0);
+    static const mb_svg_key keys[] = {{"p50 (median)", "currentColor", 1},
+                                      {"p95", "currentColor", 2},
+                                      {"p99", "#D55E00", 2},
+                                      {"95% CI of the median", "#999999", 0}};
+    mb__svg_legends(&s, keys, sizeof keys / sizeof *keys);
     mb__svg_end(
         &s,
         any_pct_only
@@ -536,10 +537,9 @@ static bool batch_chart(mb_buf *b, const mb_rview *v, int latency)
     }
     for (size_t se = 0; se < v->n_series && v->n_series > 1; se++)
         mb__svg_legend(&s, v->series[se], mb__svg_color(se), 0);
-    if (latency) {
-        mb__svg_legend(&s, "p50", "currentColor", 1);
-        mb__svg_legend(&s, "p99", "currentColor", 2);
-    }
+    static const mb_svg_key lat_keys[] = {{"p50", "currentColor", 1},
+                                          {"p99", "currentColor", 2}};
+    mb__svg_legends(&s, lat_keys, latency ? 2 : 0);
     mb__svg_end(
         &s,
         latency
@@ -678,9 +678,11 @@ bool mb__chart_speedup(mb_buf *b, const mb_rview *v)
         b,
         "<line class=\"ref\" x1=\"%.1f\" x2=\"%.1f\" y1=\"%.1f\" y2=\"%.1f\"/>",
         x1, x1, s.mt, s.h - s.mb);
-    mb__svg_legend(&s, "median speedup", "#777777", 0);
-    mb__svg_legend(&s, "p99 speedup (lighter)", "#bbbbbb", 0);
-    mb__svg_legend(&s, "1× = as fast as the baseline", "currentColor", 2);
+    static const mb_svg_key keys[] = {
+        {"median speedup", "#777777", 0},
+        {"p99 speedup (lighter)", "#bbbbbb", 0},
+        {"1× = as fast as the baseline", "currentColor", 2}};
+    mb__svg_legends(&s, keys, sizeof keys / sizeof *keys);
     mb__svg_end(&s, "Whiskers: 95% confidence intervals (Student t over "
                     "processes) of the latency ratio "
                     "baseline / variant.");

@@ -62,6 +62,12 @@ void mb__svg_legend(mb_svg *s, const char *label, const char *color, int style)
     s->n_leg++;
 }
 
+void mb__svg_legends(mb_svg *s, const mb_svg_key *keys, size_t n)
+{
+    for (size_t i = 0; i < n; i++)
+        mb__svg_legend(s, keys[i].label, keys[i].color, keys[i].style);
+}
+
 void mb__svg_end(mb_svg *s, const char *caption)
 {
     mb__buf_puts(s->out, "</svg>");

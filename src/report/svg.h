@@ -40,6 +40,12 @@ void mb__svg_begin(mb_svg *s, mb_buf *out, const char *id, const char *title,
 /* Adds a legend entry (label borrowed until mb__svg_end; escaped there).
  * Entries beyond 24 are dropped. */
 void mb__svg_legend(mb_svg *s, const char *label, const char *color, int style);
+/* A chart's fixed legend entries, as a table. */
+typedef struct mb_svg_key {
+    const char *label, *color;
+    int style;
+} mb_svg_key;
+void mb__svg_legends(mb_svg *s, const mb_svg_key *keys, size_t n);
 /* Closes the svg; the legend and `caption` (escaped; may be NULL) go
  * under it. */
 void mb__svg_end(mb_svg *s, const char *caption);
