@@ -10,8 +10,9 @@
  * -h/--help and -q/--quiet are part of every command.  A command may also
  * take the shared run options (runopts.h, from the library's plan option
  * table) and the shared output options (outputs.h).  The same tables
- * produce the man page and the bash/zsh completion (`mbench
- * __dump-options`, see docs/DESIGN.md "Command-line options"). */
+ * produce the man page and the bash/zsh completion: `mbench
+ * __dump-options json` prints them and the build tool tools/optdoc.c writes
+ * both (docs/DESIGN.md "Command-line options"). */
 #ifndef MB_CLI_OPT_H
 #define MB_CLI_OPT_H
 
@@ -135,10 +136,9 @@ typedef struct mb_cmd_entry {
     int (*fn)(int argc, char **argv);
     const char *summary;
 } mb_cmd_entry;
-/* Writes what = "man" (an OPTIONS section in roff), "bash", "zsh" (the
- * completion scripts) or "list" ("COMMAND --option" lines) for cmds to f.
- * Commands without a table are described from their --help.  Returns an
- * exit code. */
+/* Writes what = "json" (every command's table: tools/optdoc.c turns it
+ * into the man page and the completion scripts) or "list" ("COMMAND
+ * --option" lines) for cmds to f.  Returns an exit code. */
 int mb_opt_dump(const char *what, const mb_cmd_entry *cmds, size_t n, FILE *f);
 
 /* Registers a command's table: one line at file scope beside
