@@ -377,7 +377,13 @@ void mb__batch_suffix(int64_t batch, char *at, size_t at_len, char *id,
                       size_t id_len)
 {
     if (at_len)
-        snprintf(at, at_len, batch > 0 ? " at batch %" PRId64 : "", batch);
+        at[0] = '\0';
     if (id_len)
-        snprintf(id, id_len, batch > 0 ? "-b%" PRId64 : "", batch);
+        id[0] = '\0';
+    if (batch <= 0)
+        return;
+    if (at_len)
+        snprintf(at, at_len, " at batch %" PRId64, batch);
+    if (id_len)
+        snprintf(id, id_len, "-b%" PRId64, batch);
 }
