@@ -19,6 +19,14 @@ build_rel=${MBENCH_BUILD#"$MBENCH_ROOT"/}
 check "make install PREFIX=... installs" make -s -C "$MBENCH_ROOT" --no-print-directory BUILD="$build_rel" install PREFIX="$P"
 [ -f "$P/lib/mbench/libonnxruntime.so.1" ] && ok "ONNX Runtime is installed in <libdir>/mbench" || notok "ONNX Runtime is installed in <libdir>/mbench" "$(ls -R "$P/lib")"
 
+# The man page and completion generated from the option tables are installed
+# where man, bash-completion and zsh look, and they describe the options.
+contains "the installed man page lists compare's options" "$(cat "$P/share/man/man1/mbench.1" 2>&1)" 'fail\-fast'
+check "the installed bash completion registers mbench" bash -c "source '$P/share/bash-completion/completions/mbench'; complete -p mbench"
+got=$(bash -c "source '$P/share/bash-completion/completions/mbench'; COMP_WORDS=(mbench compare --fail-f); COMP_CWORD=2; COMP_LINE='mbench compare --fail-f'; COMP_POINT=\${#COMP_LINE}; _mbench mbench --fail-f compare; printf '%s\n' \"\${COMPREPLY[@]}\"" 2>&1)
+contains "the installed bash completion completes compare --fail-f" "$got" "--fail-fast"
+[ -f "$P/share/zsh/site-functions/_mbench" ] && ok "the zsh completion is installed in site-functions" || notok "the zsh completion is installed in site-functions" "$(ls -R "$P/share")"
+
 export PKG_CONFIG_PATH="$P/lib/pkgconfig"
 cf=$(pkg-config --cflags mbench)
 [ "$(echo $cf)" = "-I$P/include" ] && ok "pkg-config --cflags mbench is mbench's include directory only" || notok "pkg-config --cflags mbench is mbench's include directory only" "got: $cf"
