@@ -20,6 +20,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -36,6 +37,7 @@ typedef struct blas {
     __typeof__(&openblas_set_num_threads) set_threads;
     __typeof__(&openblas_get_num_threads) get_threads;
     __typeof__(&openblas_get_config) get_config;
+    __typeof__(&openblas_get_corename) get_corename; /* may be NULL */
 } blas;
 
 /* Loads libopenblas.so.0 (kept loaded: unloading a library whose worker
@@ -55,6 +57,8 @@ static mb_status blas_load(blas *b, mb_err *err)
         h, "openblas_get_num_threads");
     b->get_config =
         (__typeof__(b->get_config))(uintptr_t)dlsym(h, "openblas_get_config");
+    b->get_corename = (__typeof__(b->get_corename))(uintptr_t)dlsym(
+        h, "openblas_get_corename");
     if (!b->sgemm || !b->set_threads || !b->get_threads || !b->get_config)
         return mb__fail(err, MB_EUNSUPPORTED,
                         "libopenblas.so.0 lacks cblas_sgemm or "
@@ -78,6 +82,46 @@ static double sgemm_gflops(const blas *bl, const float *a, const float *b,
             best = g;
     }
     return best;
+}
+
+/* The vector width of the kernels OpenBLAS picked for this CPU (its core
+ * name, openblas_get_corename), 0 for a name not listed.  An OpenBLAS older
+ * than the CPU falls back to an older core's kernels: Debian 12's 0.3.21
+ * runs its Haswell (256-bit) kernels on AMD Zen 5, whose FMA units are
+ * 512 bits wide, and its sgemm figure is then about half of what kernels
+ * using the whole vector reach (ONNX Runtime's do). */
+static int blas_core_bits(const char *core)
+{
+    static const struct {
+        const char *name;
+        int bits;
+    } cores[] = {
+        {"skylakex", 512},    {"cooperlake", 512},  {"sapphirerapids", 512},
+        {"haswell", 256},     {"zen", 256},         {"sandybridge", 256},
+        {"excavator", 256},   {"steamroller", 256}, {"piledriver", 256},
+        {"bulldozer", 256},   {"nehalem", 128},     {"core2", 128},
+        {"penryn", 128},      {"dunnington", 128},  {"atom", 128},
+        {"prescott", 128},    {"barcelona", 128},   {"opteron", 128},
+        {"opteron_sse3", 128}};
+    for (size_t i = 0; core && i < sizeof cores / sizeof cores[0]; i++)
+        if (strcasecmp(core, cores[i].name) == 0)
+            return cores[i].bits;
+    return 0;
+}
+
+/* The widest single-precision vector unit of this CPU, 0 off x86. */
+static int cpu_vector_bits(void)
+{
+#if defined(__x86_64__) || defined(__i386__)
+    __builtin_cpu_init();
+    if (__builtin_cpu_supports("avx512f"))
+        return 512;
+    if (__builtin_cpu_supports("avx"))
+        return 256;
+    return 128;
+#else
+    return 0;
+#endif
 }
 
 /* ---- triad ------------------------------------------------------------ */
@@ -291,12 +335,20 @@ mb_status mb__machine_measure(json_t **out, mb_err *err)
     json_object_set_new(m, "key", machine_key());
     json_object_set_new(m, "measured_utc", json_string(when));
     json_object_set_new(m, "blas", json_string(bl.get_config()));
-    json_object_set_new(
-        m, "sgemm",
+    const char *core = bl.get_corename ? bl.get_corename() : NULL;
+    int kbits = blas_core_bits(core), cbits = cpu_vector_bits();
+    json_t *sg =
         json_pack("{s:i, s:f, s:f, s:i, s:s}", "n", n, "one_core_gflops", g1,
                   "all_cores_gflops", gall, "threads", ncpu, "method",
                   "cblas_sgemm n x n x n, 2n^3 FLOPs per call, best of 4 "
-                  "after one warm-up call"));
+                  "after one warm-up call");
+    json_object_set_new(sg, "blas_core",
+                        core ? json_string(core) : json_null());
+    json_object_set_new(sg, "blas_vector_bits",
+                        kbits ? json_integer(kbits) : json_null());
+    json_object_set_new(sg, "cpu_vector_bits",
+                        cbits ? json_integer(cbits) : json_null());
+    json_object_set_new(m, "sgemm", sg);
     json_object_set_new(
         m, "triad",
         json_pack("{s:I, s:I, s:f, s:f, s:i, s:s}", "bytes_per_array",

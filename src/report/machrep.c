@@ -3,6 +3,9 @@
 
 #include "report/rutil.h"
 
+#include <math.h>
+#include <stdio.h>
+
 void mb__machine_console(mb_buf *b, const json_t *m, int from_cache)
 {
     const char *when = json_string_value(json_object_get(m, "measured_utc"));
@@ -31,6 +34,9 @@ void mb__machine_console(mb_buf *b, const json_t *m, int from_cache)
     mb__buf_printf(b, "  %-18s %8.1f GB/s      (%.0f threads)\n",
                    "triad all cores", mb__jnum(m, "triad.all_cores_gbps"),
                    mb__jnum(m, "triad.threads"));
+    char why[256];
+    if (mb__machine_narrow_blas(m, why, sizeof why))
+        mb__buf_printf(b, "  %-18s %s\n", "note", why);
     const json_t *load = json_object_get(m, "loadavg_1min");
     if (json_is_number(load) &&
         json_number_value(load) > 0.5 * mb__jnum(m, "key.logical_cores"))
@@ -49,4 +55,21 @@ void mb__machine_console(mb_buf *b, const json_t *m, int from_cache)
                        json_string_value(json_object_get(c, "reason"))
                            ? json_string_value(json_object_get(c, "reason"))
                            : "unknown");
+}
+
+bool mb__machine_narrow_blas(const json_t *m, char *why, size_t len)
+{
+    const json_t *sg = json_object_get(m, "sgemm");
+    double kb = mb__jnum(sg, "blas_vector_bits"),
+           cb = mb__jnum(sg, "cpu_vector_bits");
+    if (!(isfinite(kb) && isfinite(cb) && kb < cb))
+        return false;
+    const char *core = json_string_value(json_object_get(sg, "blas_core"));
+    snprintf(
+        why, len,
+        "OpenBLAS runs its %s kernels (%.0f-bit vectors) on this CPU, "
+        "whose vectors are %.0f bits wide: the sgemm peak can be below what "
+        "kernels using the whole vector reach (ONNX Runtime's do)",
+        core ? core : "older", kb, cb);
+    return true;
 }

@@ -2,6 +2,7 @@
  * per-operator profiles (profprint.h). */
 #include "report/profprint.h"
 
+#include "report/machrep.h"
 #include "report/rutil.h"
 
 #include <math.h>
@@ -243,13 +244,19 @@ void mb__profile_text(const json_t *p, const char *title, int top, mb_buf *b)
         mb__buf_puts(b, "  machine peak               not measured (mbench "
                         "machine)\n");
     double ps = mb__jnum(work, "peak_share");
-    if (isfinite(ps))
+    const json_t *m = json_object_get(p, "machine");
+    char narrow[256];
+    if (isfinite(ps) && ps > 1 &&
+        mb__machine_narrow_blas(m, narrow, sizeof narrow))
+        mb__buf_printf(
+            b, "  share of peak              %.1f%%  (above 100%%: %s)\n",
+            100.0 * ps, narrow);
+    else if (isfinite(ps))
         mb__buf_printf(b, "  share of peak              %.1f%%%s\n", 100.0 * ps,
                        ps > 1 ? "  (above 100%: the cached peak is too low, "
                                 "probably measured on a busy machine; "
                                 "`mbench machine --refresh` on a quiet one)"
                               : "");
-    const json_t *m = json_object_get(p, "machine");
     double bw = mb__jnum(json_object_get(m, "triad"), "all_cores_gbps");
     if (isfinite(bw))
         mb__buf_printf(b, "  memory bandwidth (triad)   %.1f GB/s\n", bw);

@@ -4,6 +4,7 @@
 #include "t.h"
 
 #include "core/buf.h"
+#include "report/machrep.h"
 #include "report/profflame.h"
 #include "report/profprint.h"
 #include "profile/flops.h"
@@ -239,6 +240,30 @@ static void folded_stacks_name_graph_op_type_and_node(void)
     json_decref(p);
 }
 
+/* An OpenBLAS older than the CPU runs narrower kernels (Debian 12's 0.3.21
+ * runs Haswell's on AMD Zen 5): a model above "100% of peak" is then
+ * explained by that, not by a busy machine. */
+static void a_narrow_blas_explains_a_share_above_peak(void)
+{
+    json_t *m =
+        json_pack("{s:{s:s, s:i, s:i}}", "sgemm", "blas_core", "Haswell",
+                  "blas_vector_bits", 256, "cpu_vector_bits", 512);
+    char why[256];
+    EXPECT(mb__machine_narrow_blas(m, why, sizeof why));
+    EXPECT_CONTAINS(why, "Haswell kernels (256-bit vectors)");
+    EXPECT_CONTAINS(why, "512 bits wide");
+    json_object_set_new(json_object_get(m, "sgemm"), "blas_vector_bits",
+                        json_integer(512));
+    EXPECT(!mb__machine_narrow_blas(m, why, sizeof why));
+    json_object_set_new(json_object_get(m, "sgemm"), "blas_vector_bits",
+                        json_null()); /* a core name mbench does not know */
+    EXPECT(!mb__machine_narrow_blas(m, why, sizeof why));
+    json_t *old = json_pack("{s:{s:f}}", "sgemm", "all_cores_gflops", 100.0);
+    EXPECT(!mb__machine_narrow_blas(old, why, sizeof why)); /* older cache */
+    json_decref(old);
+    json_decref(m);
+}
+
 static void svg_and_html_escape_names(void)
 {
     json_t *p = small_profile(1);
@@ -386,6 +411,7 @@ int main(void)
     RUN(other_operators_do_no_counted_work);
     RUN(folded_stacks_name_graph_op_type_and_node);
     RUN(svg_and_html_escape_names);
+    RUN(a_narrow_blas_explains_a_share_above_peak);
     RUN(compare_rows_add_up_to_the_change_of_the_run);
     return T_DONE();
 }
