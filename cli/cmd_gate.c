@@ -3,7 +3,7 @@
  * the newest results of a branch or commit in the store): parses the
  * options (the table below), calls the gate engine (src/regress/gaterun.c),
  * prints its table and writes the verdict as JSON ("mbench.gate/1"),
- * Markdown for a pull-request comment or HTML (src/report/gaterep.c).
+ * Markdown for a pull-request comment, HTML or CSV (src/report/gaterep.c).
  * Statistics and exit codes: docs/GATE.md. */
 #include "cli.h"
 #include "opt.h"
@@ -27,7 +27,7 @@ MBENCH_COMMAND(gate, cmd_gate,
 MBENCH_OPTIONS(gate, mb_cmd_gate)
 
 /* clang-format off */
-enum { O_BASE, O_CUR, O_DB, O_AGAINST, O_GITDIR, O_NOSTORE, O_MAXREG, O_GATE, O_SEED, O_MD, O_JSON, O_HTML, O_REQ, O_N };
+enum { O_BASE, O_CUR, O_DB, O_AGAINST, O_GITDIR, O_NOSTORE, O_MAXREG, O_GATE, O_SEED, O_MD, O_JSON, O_HTML, O_CSV, O_REQ, O_N };
 
 static const mb_opt gate_opts[] = {
     {"baseline", 0, MB_OPT_FILE, "FILE", "baseline result document (JSON)", NULL, NULL, 0, 0, 0, O_BASE},
@@ -43,6 +43,7 @@ static const mb_opt gate_opts[] = {
     {"md", 0, MB_OPT_OUTFILE, "FILE", "write the verdict as Markdown (a PR comment; '-' is stdout)", NULL, NULL, 0, 0, MB_OPT_STDOUT, O_MD},
     {"json", 0, MB_OPT_OUTFILE, "FILE", "write the verdict as JSON (schema mbench.gate/1; '-' is stdout)", NULL, NULL, 0, 0, MB_OPT_STDOUT, O_JSON},
     {"html", 0, MB_OPT_OUTFILE, "FILE", "write the verdict as a self-contained HTML page ('-' is stdout)", NULL, NULL, 0, 0, MB_OPT_STDOUT, O_HTML},
+    {"csv", 0, MB_OPT_OUTFILE, "FILE", "write the verdict table as CSV, one line per model, variant, batch and metric, figures unformatted ('-' is stdout)", NULL, NULL, 0, 0, MB_OPT_STDOUT, O_CSV},
 };
 
 const mb_cmd mb_cmd_gate = {"gate", "--current CUR.json (--baseline BASE.json | --db DB --against REF)",
@@ -79,8 +80,10 @@ static int on_opt(void *user, const mb_opt *o, const mb_optval *v)
                                     [O_DB] = &a->rq.db,
                                     [O_AGAINST] = &a->rq.against,
                                     [O_GITDIR] = &a->rq.git_dir};
-    const char **const paths[O_N] = {
-        [O_MD] = &a->out.md, [O_JSON] = &a->out.json, [O_HTML] = &a->out.html};
+    const char **const paths[O_N] = {[O_MD] = &a->out.md,
+                                     [O_JSON] = &a->out.json,
+                                     [O_HTML] = &a->out.html,
+                                     [O_CSV] = &a->out.csv};
     if (strs[o->id])
         *strs[o->id] = v->text;
     else if (paths[o->id])

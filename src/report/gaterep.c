@@ -4,6 +4,7 @@
 
 #include "core/alloc.h"
 #include "core/err.h"
+#include "report/csv.h"
 #include "report/htmlpage.h"
 #include "report/rutil.h"
 
@@ -408,6 +409,51 @@ static void gate_html(mb_buf *out, const mb__gate_view *v)
                    mb_version());
     mb__json_script_embed(out, v->doc);
     mb__buf_puts(out, "\n</script>\n</body></html>\n");
+}
+
+/* ---- CSV ------------------------------------------------------------ */
+
+static void csv_num(mb_buf *b, double x)
+{
+    mb__buf_putc(b, ',');
+    if (isfinite(x))
+        mb__buf_printf(b, "%.9g", x);
+}
+
+static void gate_csv(mb_buf *out, const mb__gate_view *v)
+{
+    mb__buf_puts(out, "model,variant,batch,metric,unit,baseline,current,"
+                      "ratio,ratio_ci95_lo,ratio_ci95_hi,p,verdict,reason\n");
+    for (size_t i = 0; i < v->n_rows; i++) {
+        const mb__gate_row *r = &v->rows[i];
+        const char *unit =
+            !strcmp(r->metric, "throughput") ? "inferences/s"
+            : !strcmp(r->metric, "memory") || !strcmp(r->metric, "size")
+                ? "bytes"
+                : "ns";
+        mb__csv_field(out, r->model);
+        mb__buf_putc(out, ',');
+        mb__csv_field(out, r->variant);
+        mb__buf_printf(out, ",%lld,", r->batch);
+        mb__csv_field(out, r->metric);
+        mb__buf_printf(out, ",%s", unit);
+        csv_num(out, r->baseline);
+        csv_num(out, r->current);
+        csv_num(out, r->ratio);
+        csv_num(out, r->ci_lo);
+        csv_num(out, r->ci_hi);
+        csv_num(out, r->p);
+        mb__buf_putc(out, ',');
+        mb__csv_field(out, r->verdict);
+        mb__buf_putc(out, ',');
+        mb__csv_field(out, r->reason);
+        mb__buf_putc(out, '\n');
+    }
+}
+
+mb_status mb__report_gate_csv(const json_t *g, mb_buf *out, mb_err *err)
+{
+    return render(g, out, err, gate_csv);
 }
 
 mb_status mb__report_gate_console(const json_t *g, mb_buf *out, mb_err *err)

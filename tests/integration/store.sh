@@ -33,6 +33,14 @@ if printf '%s' "$LAST_OUT" | $PY -c 'import json,sys; sys.exit(0 if json.load(sy
     ok "with --json - stdout holds the verdict document alone"
 else notok "with --json - stdout holds the verdict document alone" "$(printf '%s' "$LAST_OUT" | head -3)"; fi
 contains "with --json - the table goes to stderr" "$LAST_ERR" "mbench gate: REGRESSION"
+expect_exit "gate --csv - sends the verdict table to stdout as CSV" 1 "$MBENCH" gate --baseline base.json --current slow.json --csv - -q
+check "the CSV has the p50 row with the raw ratio and its CI, read back by Python's csv" $PY -c '
+import csv, io, sys
+rows = {r["metric"]: r for r in csv.DictReader(io.StringIO(sys.argv[1]))}
+p = rows["p50"]
+assert p["verdict"] == "regression" and p["unit"] == "ns", p
+assert float(p["ratio_ci95_lo"]) > 1 and float(p["current"]) > float(p["baseline"]), p
+' "$LAST_OUT"
 expect_exit "too few samples per process for p99 are inconclusive (exit 4)" 4 "$MBENCH" gate --baseline base.json --current few.json --max-regression p99=10%
 contains "inconclusive says why it cannot decide and what to do" "$LAST_OUT" "run both sides with --processes 40"
 $MK one.json --seed 11 --processes 1
