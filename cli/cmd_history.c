@@ -27,6 +27,7 @@ enum {
     O_LIMIT,
     O_HTML,
     O_MD,
+    O_CSV,
     O_JSON
 };
 
@@ -44,6 +45,7 @@ static const mb_opt history_opts[] = {
     {"limit", 0, MB_OPT_INT, "N", "the newest N results of each filter (default all)", "a positive integer", NULL, 1, 9.3e18, 0, O_LIMIT},
     {"html", 0, MB_OPT_OUTFILE, "FILE", "a self-contained page with one SVG chart per series ('-' for stdout)", NULL, NULL, 0, 0, MB_OPT_STDOUT, O_HTML},
     {"md", 0, MB_OPT_OUTFILE, "FILE", "GitHub-flavoured Markdown: one table per series ('-' for stdout)", NULL, NULL, 0, 0, MB_OPT_STDOUT, O_MD},
+    {"csv", 0, MB_OPT_OUTFILE, "FILE", "one line per stored result, values unformatted ('-' for stdout)", NULL, NULL, 0, 0, MB_OPT_STDOUT, O_CSV},
     {"json", 0, MB_OPT_OUTFILE, "FILE", "series and change points (schema mbench.history/1; '-' for stdout)", NULL, NULL, 0, 0, MB_OPT_STDOUT, O_JSON},
 };
 
@@ -51,7 +53,7 @@ static const mb_opt history_opts[] = {
 const mb_cmd mb_cmd_history = {"history", NULL, "results over commits and time, with change points",
     "Follows stored results over commits and time, one series per (model, variant, batch size), and "
     "finds change points.",
-    history_opts, 10, 0, 0, 0,
+    history_opts, 11, 0, 0, 0,
     "Change points: binary segmentation on medians, at least " STR(MB_CP_MIN_SEGMENT) " results per "
     "segment, a step of more than " STR(MB_CP_THRESHOLD) " robust standard errors and a relative "
     "change of more than " STR(MB_CP_MIN_REL) "."};
@@ -75,6 +77,7 @@ static int on_opt(void *user, const mb_opt *o, const mb_optval *v)
                                            [O_METRIC] = &a->metric,
                                            [O_HTML] = &a->out.html,
                                            [O_MD] = &a->out.md,
+                                           [O_CSV] = &a->out.csv,
                                            [O_JSON] = &a->out.json};
     if (o->id == O_BATCH)
         a->f.batch_size = v->i;

@@ -40,11 +40,14 @@ mb_status mb__history_write(json_t *series, const char *metric,
                             void *user)
 {
     mb_err e = {0};
-    mb_status st[3] = {MB_OK, MB_OK, MB_OK};
+    mb_status st[4] = {MB_OK, MB_OK, MB_OK, MB_OK};
     if ((st[0] = write_with(o->html, mb__history_html, series, metric, &e)) &&
         fail)
         fail(user, &e);
     if ((st[1] = write_with(o->md, mb__history_md, series, metric, &e)) && fail)
+        fail(user, &e);
+    if ((st[3] = write_with(o->csv, mb__history_csv, series, metric, &e)) &&
+        fail)
         fail(user, &e);
     if (o->json) {
         char now[32];
@@ -57,5 +60,8 @@ mb_status mb__history_write(json_t *series, const char *metric,
             fail(user, &e);
         json_decref(doc);
     }
-    return st[0] ? st[0] : st[1] ? st[1] : st[2];
+    for (int i = 0; i < 4; i++)
+        if (st[i])
+            return st[i];
+    return MB_OK;
 }

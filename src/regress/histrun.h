@@ -1,7 +1,7 @@
 /* histrun.h - `mbench history` as two library calls: the series of one
  * metric read from a store (history.h over store.h's rows), and the
  * history's files (report/histrep.h: an HTML page with SVG charts,
- * Markdown; the "mbench.history/1" JSON document) written by the output
+ * Markdown, CSV; the "mbench.history/1" JSON document) written by the output
  * manager's atomic writer (report/output.h). */
 #ifndef MB_REGRESS_HISTRUN_H
 #define MB_REGRESS_HISTRUN_H
@@ -17,8 +17,9 @@
 mb_status mb__history_query(const char *db, const mb__store_filter *f,
                             const char *metric, json_t **series, mb_err *err);
 
-/* Writes o->html, o->md and o->json (the document stamped with the time
- * now; NULL paths are skipped, o->csv is not used).  Every output is
+/* Writes o->html, o->md, o->csv and o->json (the document stamped with
+ * the time now; NULL paths are skipped; the CSV file is replaced, not
+ * appended to).  Every output is
  * tried: fail (may be NULL) is called for each that fails; returns MB_OK
  * or the first failure. */
 mb_status mb__history_write(json_t *series, const char *metric,

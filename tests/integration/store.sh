@@ -146,6 +146,18 @@ else notok "history --json has the points and exactly one change point" "$(head 
 contains "history --html is a self-contained page with an inline SVG" "$(cat h.html)" "<svg xmlns"
 expect_exit "history --md - writes Markdown to stdout" 0 "$MBENCH" history --db h.db --md -
 contains "history --md marks the change point in the 7th row" "$(echo "$LAST_OUT" | grep '^| 7 |')" "| 7 | 2026-11-07T00:00:00Z | - | - | 1.28 ms | **+2"
+expect_exit "history --csv - writes CSV to stdout" 0 "$MBENCH" history --db h.db --csv - -q
+check "history --csv has every point, values in ns, and the change point on the 7th row (Python's csv)" $PY -c '
+import csv, io, json, sys
+rows = list(csv.DictReader(io.StringIO(sys.argv[1])))
+doc = json.load(open("h.json"))
+pts = [p for s in doc["series"] for p in s["points"]]
+assert len(rows) == len(pts), (len(rows), len(pts))
+assert all(r["unit"] == "ns" and r["metric"] == "p50" for r in rows)
+assert [abs(float(r["value"]) - p["value"]) <= 1e-6 * p["value"] for r, p in zip(rows, pts)] == [True] * len(pts)
+marked = [r["index"] for r in rows if r["change_point_change"]]
+assert marked == ["7"] and float(rows[6]["change_point_change"]) > 0.2, (marked, rows[6])
+' "$LAST_OUT"
 "$MBENCH" history --db h.db --metric p50 --limit 6 --json flat.json >/dev/null
 if $PY -c 'import json,sys; s=json.load(open("flat.json"))["series"][0]; sys.exit(0 if len(s["points"])==6 and s["change_points"]==[] else 1)'; then
     ok "a flat noisy series has no change point"
