@@ -2,7 +2,8 @@
  * (candidate) against A (baseline), optional gates, a JSON document and a
  * PNG heat map of |A - B|: parses the options (the table below), calls the
  * diff engine (src/accuracy/diff.c), prints the metrics and writes the
- * outputs.  Definitions: docs/ACCURACY.md. */
+ * outputs (JSON, Markdown, HTML, CSV: src/accuracy/vreport.c).  Definitions:
+ * docs/ACCURACY.md. */
 #include "cli.h"
 #include "opt.h"
 #include "outputs.h"
@@ -23,7 +24,7 @@ MBENCH_COMMAND(diff, cmd_diff,
 MBENCH_OPTIONS(diff, mb_cmd_diff)
 
 /* clang-format off */
-enum { O_ATOL, O_RTOL, O_RANGE, O_SSIM3D, O_GATE, O_PREC, O_JSON, O_HEATMAP, O_THREADS, O_PERSAMPLE, O_N };
+enum { O_ATOL, O_RTOL, O_RANGE, O_SSIM3D, O_GATE, O_PREC, O_JSON, O_MD, O_HTML, O_CSV, O_HEATMAP, O_THREADS, O_PERSAMPLE, O_N };
 
 static const mb_opt diff_opts[] = {
     {"atol", 0, MB_OPT_DOUBLE, "X", "isclose absolute tolerance (default 1e-8)", "a number >= 0", NULL, 0, 1e300, 0, O_ATOL},
@@ -33,6 +34,9 @@ static const mb_opt diff_opts[] = {
     {"gate", 0, MB_OPT_STRING, "EXPR", "e.g. 'cosine>=0.999', 'psnr>=40', 'max_abs<=1e-3' (repeatable)", NULL, NULL, 0, 0, MB_OPT_REPEAT, O_GATE},
     {"precision", 0, MB_OPT_STRING, "P", "add the default gates of fp32, fp16 or int8", "fp32, fp16 or int8", NULL, 0, 0, 0, O_PREC},
     {"json", 0, MB_OPT_OUTFILE, "FILE", "write the result document (atomically; '-' is stdout)", NULL, NULL, 0, 0, MB_OPT_STDOUT, O_JSON},
+    {"md", 0, MB_OPT_OUTFILE, "FILE", "write the verdict, gates and metrics as Markdown ('-' is stdout)", NULL, NULL, 0, 0, MB_OPT_STDOUT, O_MD},
+    {"html", 0, MB_OPT_OUTFILE, "FILE", "write them as a self-contained HTML page ('-' is stdout)", NULL, NULL, 0, 0, MB_OPT_STDOUT, O_HTML},
+    {"csv", 0, MB_OPT_OUTFILE, "FILE", "write one line per tensor with every metric unformatted ('-' is stdout)", NULL, NULL, 0, 0, MB_OPT_STDOUT, O_CSV},
     {"heatmap", 0, MB_OPT_OUTFILE, "FILE", "draw |A - B| of the first image-like tensor as a PNG (last two dims, first image)", NULL, NULL, 0, 0, MB_OPT_STDOUT, O_HEATMAP},
     {"threads", 0, MB_OPT_INT, "N", "threads for large tensors (default: all CPUs)", "an integer in 1..256", NULL, 1, 256, 0, O_THREADS},
     {"per-sample", 0, MB_OPT_INT, "N", "list per-sample metrics up to N samples in the JSON (default 1024, 0: never)", "an integer >= 0", NULL, 0, 9.2e18, 0, O_PERSAMPLE},
@@ -55,7 +59,8 @@ typedef struct dargs {
     mb_metric_opts mo;
     mb_gate gates[MAX_GATES];
     size_t n_gates;
-    const char *json_path, *heat_path;
+    mb__outset out;
+    const char *heat_path;
 } dargs;
 
 static int on_opt(void *user, const mb_opt *o, const mb_optval *v)
@@ -66,8 +71,11 @@ static int on_opt(void *user, const mb_opt *o, const mb_optval *v)
     double *const dbls[O_N] = {[O_ATOL] = &a->mo.atol,
                                [O_RTOL] = &a->mo.rtol,
                                [O_RANGE] = &a->mo.data_range};
-    const char **const paths[O_N] = {
-        [O_JSON] = &a->json_path, [O_HEATMAP] = &a->heat_path};
+    const char **const paths[O_N] = {[O_JSON] = &a->out.json,
+                                     [O_MD] = &a->out.md,
+                                     [O_HTML] = &a->out.html,
+                                     [O_CSV] = &a->out.csv,
+                                     [O_HEATMAP] = &a->heat_path};
     if (dbls[o->id])
         *dbls[o->id] = v->d;
     else if (paths[o->id]) /* checked; "-" already made the stdout path */
@@ -144,8 +152,7 @@ int cmd_diff(int argc, char **argv)
                    res.heat_name, a.heat_path, res.heat_max);
     }
     mb__buf_free(&png);
-    mb__outset files = {.json = a.json_path};
-    if (mb__output_all(&files, res.doc, print_failure, NULL))
+    if (mb__output_all(&a.out, res.doc, print_failure, NULL))
         rc = MB_EXIT_RUNTIME;
     json_decref(res.doc);
     return rc ? rc : res.passed ? MB_EXIT_OK : MB_EXIT_FAIL;

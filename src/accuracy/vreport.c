@@ -6,6 +6,7 @@
 
 #include "accuracy/metrics.h"
 #include "core/err.h"
+#include "report/csv.h"
 #include "report/rutil.h"
 
 #include <math.h>
@@ -341,15 +342,63 @@ static void body(vw *w, const json_t *doc, const json_t *v)
     field(w, "Made by", line);
 }
 
-/* Writes the report of doc in one format: Markdown, or a whole HTML page
- * (head, body, the document embedded for tools). */
-static mb_status render(const json_t *doc, mb_buf *out, int html, mb_err *err)
+/* ---- diff ------------------------------------------------------------- */
+
+/* The verdict word of a diff: PASS or FAIL under gates, DONE without. */
+static const char *diff_word(const json_t *doc)
 {
-    const json_t *v = json_object_get(doc, "validation");
-    if (!json_is_object(v))
-        return mb__fail(err, MB_EINVAL,
-                        "not a validation document (no \"validation\" "
-                        "object); write it with mbench validate --json");
+    if (json_array_size(json_object_get(doc, "gates")) == 0)
+        return "DONE";
+    return json_is_true(json_object_get(doc, "passed")) ? "PASS" : "FAIL";
+}
+
+static void diff_body(vw *w, const json_t *doc)
+{
+    char line[1024];
+    snprintf(line, sizeof line, "mbench diff: %s", diff_word(doc));
+    heading(w, 1, line);
+    snprintf(line, sizeof line, "%s: %zu tensor%s of %s against baseline %s%s",
+             diff_word(doc), json_array_size(json_object_get(doc, "outputs")),
+             json_array_size(json_object_get(doc, "outputs")) == 1 ? "" : "s",
+             mb__jstr(doc, "candidate") ? mb__jstr(doc, "candidate") : "?",
+             mb__jstr(doc, "baseline") ? mb__jstr(doc, "baseline") : "?",
+             json_array_size(json_object_get(doc, "gates")) ? ""
+                                                            : ", no gates");
+    field(w, "Verdict", line);
+    size_t i, k;
+    const json_t *g, *r;
+    if (json_array_size(json_object_get(doc, "gates"))) {
+        heading(w, 2, "Gates");
+        json_array_foreach(json_object_get(doc, "gates"), i, g)
+        {
+            json_array_foreach(json_object_get(g, "results"), k, r)
+            {
+                char val[64];
+                const char *res = mb__jstr(r, "result");
+                snprintf(line, sizeof line, "%s %s on %s: %s",
+                         res && !strcmp(res, "pass")   ? "PASS"
+                         : res && !strcmp(res, "fail") ? "FAIL"
+                                                       : "n/a",
+                         mb__jstr(g, "gate"), mb__jstr(r, "output"),
+                         metric(r, "value", val, sizeof val));
+                item(w, line);
+            }
+        }
+        end_list(w);
+    }
+    metrics_section(w, doc);
+    snprintf(
+        line, sizeof line, "mbench %s: %s",
+        mb__jstr(doc, "mbench.version") ? mb__jstr(doc, "mbench.version") : "?",
+        mb__jstr(doc, "command_line") ? mb__jstr(doc, "command_line") : "");
+    field(w, "Made by", line);
+}
+
+/* Writes a report in one format: Markdown, or a whole HTML page titled
+ * title (head, body, the document embedded for tools). */
+static mb_status page(const json_t *doc, const json_t *v, const char *title,
+                      mb_buf *out, int html, mb_err *err)
+{
     vw w = {out, html, 0};
     if (html) {
         mb__buf_puts(out,
@@ -357,9 +406,8 @@ static mb_status render(const json_t *doc, mb_buf *out, int html, mb_err *err)
                      "charset=\"utf-8\">\n<meta http-equiv=\"Content-Security-"
                      "Policy\" content=\"default-src 'none'; style-src "
                      "'unsafe-inline'\">\n<meta name=\"color-scheme\" "
-                     "content=\"light dark\">\n<title>mbench validate: ");
-        mb__html_escape(
-            out, json_is_true(json_object_get(v, "passed")) ? "PASS" : "FAIL");
+                     "content=\"light dark\">\n<title>");
+        mb__html_escape(out, title);
         mb__buf_puts(out, "</title>\n<style>body{font:14px/1.45 system-ui,"
                           "sans-serif;margin:2em auto;max-width:70em;padding:0 "
                           "1em}table{border-collapse:collapse;margin:.5em 0 "
@@ -367,7 +415,10 @@ static mb_status render(const json_t *doc, mb_buf *out, int html, mb_err *err)
                           ".6em;text-align:left}th{background:#8882}</style>"
                           "</head>\n<body>\n");
     }
-    body(&w, doc, v);
+    if (v)
+        body(&w, doc, v);
+    else
+        diff_body(&w, doc);
     end_list(&w);
     if (html) {
         mb__buf_puts(out, "<script type=\"application/json\" "
@@ -380,6 +431,21 @@ static mb_status render(const json_t *doc, mb_buf *out, int html, mb_err *err)
     return MB_OK;
 }
 
+/* A validation's report (doc's "validation" object) in one format. */
+static mb_status render(const json_t *doc, mb_buf *out, int html, mb_err *err)
+{
+    const json_t *v = json_object_get(doc, "validation");
+    if (!json_is_object(v))
+        return mb__fail(err, MB_EINVAL,
+                        "not a validation document (no \"validation\" "
+                        "object); write it with mbench validate --json");
+    return page(doc, v,
+                json_is_true(json_object_get(v, "passed"))
+                    ? "mbench validate: PASS"
+                    : "mbench validate: FAIL",
+                out, html, err);
+}
+
 mb_status mb__validation_md(const json_t *doc, mb_buf *out, mb_err *err)
 {
     return render(doc, out, 0, err);
@@ -388,4 +454,87 @@ mb_status mb__validation_md(const json_t *doc, mb_buf *out, mb_err *err)
 mb_status mb__validation_html(const json_t *doc, mb_buf *out, mb_err *err)
 {
     return render(doc, out, 1, err);
+}
+
+int mb__diff_doc_is(const json_t *doc)
+{
+    const char *s = mb__jstr(doc, "schema");
+    return s && !strcmp(s, "mbench.diff/1");
+}
+
+static mb_status diff_render(const json_t *doc, mb_buf *out, int html,
+                             mb_err *err)
+{
+    if (!mb__diff_doc_is(doc))
+        return mb__fail(err, MB_EINVAL,
+                        "not a diff document (schema mbench.diff/1); write "
+                        "it with mbench diff --json");
+    char title[64];
+    snprintf(title, sizeof title, "mbench diff: %s", diff_word(doc));
+    return page(doc, NULL, title, out, html, err);
+}
+
+mb_status mb__diff_md(const json_t *doc, mb_buf *out, mb_err *err)
+{
+    return diff_render(doc, out, 0, err);
+}
+
+mb_status mb__diff_html(const json_t *doc, mb_buf *out, mb_err *err)
+{
+    return diff_render(doc, out, 1, err);
+}
+
+/* The scalar metrics of a tensor, in the CSV's order. */
+static const char *const diff_csv_cols[] = {"count",
+                                            "mae",
+                                            "mse",
+                                            "rmse",
+                                            "psnr",
+                                            "data_range",
+                                            "cosine",
+                                            "pearson",
+                                            "ssim",
+                                            "max_abs",
+                                            "rel_l2",
+                                            "allclose_fail",
+                                            "nonfinite_new",
+                                            "top1_agreement",
+                                            "top5_agreement",
+                                            "kl_mean",
+                                            "kl_max"};
+
+void mb__diff_csv(const json_t *doc, mb_buf *out)
+{
+    size_t nc = sizeof diff_csv_cols / sizeof *diff_csv_cols;
+    mb__buf_puts(out, "tensor,shape,dtype_baseline,dtype_candidate");
+    for (size_t c = 0; c < nc; c++)
+        mb__buf_printf(out, ",%s", diff_csv_cols[c]);
+    mb__buf_putc(out, '\n');
+    size_t i;
+    const json_t *m;
+    json_array_foreach(json_object_get(doc, "outputs"), i, m)
+    {
+        char sh[128];
+        shape_of(m, sh, sizeof sh);
+        mb__csv_field(out, mb__jstr(m, "name"));
+        mb__buf_putc(out, ',');
+        mb__csv_field(out, sh);
+        mb__buf_putc(out, ',');
+        mb__csv_field(out, mb__jstr(m, "dtype_baseline"));
+        mb__buf_putc(out, ',');
+        mb__csv_field(out, mb__jstr(m, "dtype_candidate"));
+        for (size_t c = 0; c < nc; c++) {
+            const json_t *x = json_object_get(m, diff_csv_cols[c]);
+            mb__buf_putc(out, ',');
+            if (json_is_number(x) && isfinite(json_number_value(x)))
+                mb__buf_printf(out, "%.9g", json_number_value(x));
+            else if (json_is_number(x))
+                mb__buf_puts(out, json_number_value(x) > 0   ? "inf"
+                                  : json_number_value(x) < 0 ? "-inf"
+                                                             : "nan");
+            else if (json_is_string(x)) /* "inf" and "nan" are stored so */
+                mb__csv_field(out, json_string_value(x));
+        }
+        mb__buf_putc(out, '\n');
+    }
 }

@@ -502,6 +502,8 @@ mb_status mb__report_html(const json_t *const *docs, size_t n_docs, mb_buf *out,
         return mb__report_load_html(docs[0], out, err);
     if (n_docs == 1 && json_is_object(json_object_get(docs[0], "validation")))
         return mb__validation_html(docs[0], out, err); /* a validate verdict */
+    if (n_docs == 1 && mb__diff_doc_is(docs[0]))
+        return mb__diff_html(docs[0], out, err); /* a tensor-set diff */
     mb_rview v;
     if (mb__rview_build(docs, n_docs, &v))
         return mb__fail(err, MB_ENOMEM, "out of memory building the report");

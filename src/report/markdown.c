@@ -284,6 +284,8 @@ mb_status mb__report_md(const json_t *const *docs, size_t n_docs, mb_buf *out,
         return mb__report_profile_md(docs, n_docs, out, err);
     if (n_docs == 1 && json_is_object(json_object_get(docs[0], "validation")))
         return mb__validation_md(docs[0], out, err); /* a validate verdict */
+    if (n_docs == 1 && mb__diff_doc_is(docs[0]))
+        return mb__diff_md(docs[0], out, err); /* a tensor-set diff */
     if (n_docs == 1 && mb__is_load_doc(docs[0])) {
         mb__report_load_md(docs[0], out);
         return out->oom ? mb__fail(err, MB_ENOMEM, "out of memory") : MB_OK;

@@ -4,6 +4,7 @@
 
 #include "core/err.h"
 #include "core/fileio.h"
+#include "accuracy/vreport.h"
 #include "report/csv.h"
 #include "report/gaterep.h"
 #include "report/html.h"
@@ -156,6 +157,10 @@ static mb_status write_csv(const char *path, const json_t *doc, mb_err *err)
             mb__buf_free(&b);
             return gs;
         }
+        return mb__output_buf(path, &b, err);
+    }
+    if (mb__diff_doc_is(doc)) { /* so is a diff: one line per tensor */
+        mb__diff_csv(doc, &b);
         return mb__output_buf(path, &b, err);
     }
     int fresh = access(path, F_OK) != 0 || mb__file_size(path) == 0;

@@ -51,6 +51,21 @@ expect_exit "npz archives are matched by member name" 0 \
 expect_exit "directories are matched by file name" 1 \
     "$MBENCH" diff "$D/da" "$D/db" --gate 'max_abs==0' --json "$D/dir.json"
 contains "the JSON document lists both tensors" "$(cat "$D/dir.json")" '"name": "y"'
+expect_exit "diff writes Markdown, HTML and CSV beside the JSON" 1 \
+    "$MBENCH" diff "$D/da" "$D/db" --gate 'max_abs==0' --md "$D/dir.md" --html "$D/dir.html" --csv "$D/dir.csv" -q
+contains "the Markdown names the verdict" "$(cat "$D/dir.md")" "# mbench diff: FAIL"
+contains "the Markdown lists the gate on each tensor" "$(cat "$D/dir.md")" "max\\_abs==0 on y:"
+contains "the HTML page is titled with the verdict" "$(cat "$D/dir.html")" "<title>mbench diff: FAIL</title>"
+check "the CSV has one line per tensor whose figures are the JSON document's (Python's csv)" $PY -c '
+import csv, json, math, sys
+rows = {r["tensor"]: r for r in csv.DictReader(open(sys.argv[1]))}
+doc = {o["name"]: o for o in json.load(open(sys.argv[2]))["outputs"]}
+assert sorted(rows) == sorted(doc), (sorted(rows), sorted(doc))
+for n, o in doc.items():
+    for k in ("mae", "max_abs", "cosine", "rel_l2", "count"):
+        a, b = float(rows[n][k]), o[k]
+        assert a == b or abs(a - b) <= 1e-8 * abs(b), (n, k, a, b)
+' "$D/dir.csv" "$D/dir.json"
 expect_exit "--heatmap writes a PNG" 0 "$MBENCH" diff "$D/a.npy" "$D/b.npy" --heatmap "$D/h.png"
 if [ "$(head -c 8 "$D/h.png" | od -An -tx1 | tr -d ' \n')" = "89504e470d0a1a0a" ]; then
     ok "the heatmap file starts with the PNG signature"
