@@ -13,6 +13,7 @@
 
 #include <stdbool.h>
 #include <cblas.h>
+#include <ctype.h>
 #include <dlfcn.h>
 #include <errno.h>
 #include <pthread.h>
@@ -20,7 +21,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <strings.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -92,20 +92,26 @@ static double sgemm_gflops(const blas *bl, const float *a, const float *b,
  * using the whole vector reach (ONNX Runtime's do). */
 static int blas_core_bits(const char *core)
 {
-    static const struct {
-        const char *name;
-        int bits;
-    } cores[] = {
-        {"skylakex", 512},    {"cooperlake", 512},  {"sapphirerapids", 512},
-        {"haswell", 256},     {"zen", 256},         {"sandybridge", 256},
-        {"excavator", 256},   {"steamroller", 256}, {"piledriver", 256},
-        {"bulldozer", 256},   {"nehalem", 128},     {"core2", 128},
-        {"penryn", 128},      {"dunnington", 128},  {"atom", 128},
-        {"prescott", 128},    {"barcelona", 128},   {"opteron", 128},
-        {"opteron_sse3", 128}};
-    for (size_t i = 0; core && i < sizeof cores / sizeof cores[0]; i++)
-        if (strcasecmp(core, cores[i].name) == 0)
-            return cores[i].bits;
+    /* OpenBLAS's core names by the width of their kernels, space-separated
+     * and lower case, with a space at each end for a whole-word search */
+    static const char *const by_width[][2] = {
+        {"512", " skylakex cooperlake sapphirerapids "},
+        {"256", " haswell zen sandybridge excavator steamroller piledriver "
+                "bulldozer "},
+        {"128", " nehalem core2 penryn dunnington atom prescott barcelona "
+                "opteron opteron_sse3 "}};
+    char word[40];
+    size_t n = core ? strlen(core) : 0;
+    if (n == 0 || n + 3 > sizeof word)
+        return 0;
+    word[0] = ' ';
+    for (size_t i = 0; i < n; i++)
+        word[i + 1] = (char)tolower((unsigned char)core[i]);
+    word[n + 1] = ' ';
+    word[n + 2] = '\0';
+    for (size_t w = 0; w < sizeof by_width / sizeof by_width[0]; w++)
+        if (strstr(by_width[w][1], word))
+            return atoi(by_width[w][0]);
     return 0;
 }
 
@@ -337,18 +343,16 @@ mb_status mb__machine_measure(json_t **out, mb_err *err)
     json_object_set_new(m, "blas", json_string(bl.get_config()));
     const char *core = bl.get_corename ? bl.get_corename() : NULL;
     int kbits = blas_core_bits(core), cbits = cpu_vector_bits();
-    json_t *sg =
-        json_pack("{s:i, s:f, s:f, s:i, s:s}", "n", n, "one_core_gflops", g1,
-                  "all_cores_gflops", gall, "threads", ncpu, "method",
+    json_object_set_new(
+        m, "sgemm",
+        json_pack("{s:i, s:f, s:f, s:i, s:s, s:s?, s:o?, s:o?}", "n", n,
+                  "one_core_gflops", g1, "all_cores_gflops", gall, "threads",
+                  ncpu, "method",
                   "cblas_sgemm n x n x n, 2n^3 FLOPs per call, best of 4 "
-                  "after one warm-up call");
-    json_object_set_new(sg, "blas_core",
-                        core ? json_string(core) : json_null());
-    json_object_set_new(sg, "blas_vector_bits",
-                        kbits ? json_integer(kbits) : json_null());
-    json_object_set_new(sg, "cpu_vector_bits",
-                        cbits ? json_integer(cbits) : json_null());
-    json_object_set_new(m, "sgemm", sg);
+                  "after one warm-up call",
+                  "blas_core", core, "blas_vector_bits",
+                  kbits ? json_integer(kbits) : NULL, "cpu_vector_bits",
+                  cbits ? json_integer(cbits) : NULL));
     json_object_set_new(
         m, "triad",
         json_pack("{s:I, s:I, s:f, s:f, s:i, s:s}", "bytes_per_array",
