@@ -8,8 +8,11 @@ M="$T_TMP/models"
 $PY "$FIX/run/make_models.py" "$M" >/dev/null || { notok "fixture models generated"; done_testing; }
 FAST=(--min-time 0.3 --max-time 5 --warmup 3 --threads 1)
 
+# A fixed request count: by time, a fast machine serves the tiny MLP more
+# often than --records keeps (200000 a step: 226371 in 0.3 s here), and the
+# records are what the numpy check below reads.
 expect_exit "a closed-loop sweep on ONNX Runtime exits 0" 0 \
-    "$MBENCH" load "$M/mlp.onnx" --concurrency 1,2 "${FAST[@]}" --json "$T_TMP/closed.json"
+    "$MBENCH" load "$M/mlp.onnx" --concurrency 1,2 "${FAST[@]}" --iterations 20000 --json "$T_TMP/closed.json"
 contains "the console shows a row per step" "$LAST_OUT" "achieved/s"
 expect_exit "Poisson arrivals served by 2 threads sharing one session" 0 \
     "$MBENCH" load "$M/mlp.onnx" --qps 300 --concurrency 2 "${FAST[@]}" --json "$T_TMP/poisson.json"
@@ -17,6 +20,14 @@ expect_exit "two sessions, one per thread" 0 \
     "$MBENCH" load "$M/mlp.onnx" --qps 300 --concurrency 2 --sessions 2 "${FAST[@]}" --json "$T_TMP/sessions.json"
 expect_exit "offline: every request at once" 0 \
     "$MBENCH" load "$M/mlp.onnx" --offline --requests 500 --concurrency 2 "${FAST[@]}" --json "$T_TMP/offline.json"
+expect_exit "more requests than --records keeps: the step still reports" 0 \
+    "$MBENCH" load "$M/mlp.onnx" --offline --requests 500 --concurrency 2 "${FAST[@]}" --records 100 --json "$T_TMP/capped.json"
+contains "the records not kept are a warning" "$LAST_OUT$LAST_ERR" "500 request records not kept (more than 100)"
+check "the capped step has figures but no records" $PY -c '
+import json, sys
+st = json.load(open(sys.argv[1]))["load"]["steps"][0]
+assert "records" not in st and st["requests"]["completed"] == 500 and st["latency"]["median"] > 0, st.keys()
+' "$T_TMP/capped.json"
 
 check "the documents agree with numpy on their own per-request records" \
 $PY - "$T_TMP/closed.json" "$T_TMP/poisson.json" "$T_TMP/sessions.json" "$T_TMP/offline.json" <<'PYEOF'
