@@ -2,13 +2,17 @@
  * gate` do with a result document once jansson has parsed it: the schema
  * check (mb__regress_check_doc), the gate's judgement of the document
  * against itself (mb__regress_run, few bootstrap resamples), and every
- * report writer (Markdown, HTML, CSV, console).  jansson itself is not
+ * report writer (Markdown, HTML, CSV, console); and the writers of the
+ * other documents mbench renders, whatever the document: a diff's
+ * Markdown, HTML and CSV, a gate verdict's CSV.  jansson itself is not
  * fuzzed here: inputs that are not JSON stop at json_loadb.  Built by
  * `make fuzz`. */
+#include "accuracy/vreport.h"
 #include "core/buf.h"
 #include "regress/regress.h"
 #include "report/console.h"
 #include "report/csv.h"
+#include "report/gaterep.h"
 #include "report/html.h"
 #include "report/markdown.h"
 
@@ -25,6 +29,15 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     if (!doc)
         return 0;
     mb_err err;
+    mb_buf w = MB_BUF_INIT;
+    (void)mb__diff_md(doc, &w, &err);
+    mb__buf_free(&w);
+    (void)mb__diff_html(doc, &w, &err);
+    mb__buf_free(&w);
+    mb__diff_csv(doc, &w);
+    mb__buf_free(&w);
+    (void)mb__report_gate_csv(doc, &w, &err);
+    mb__buf_free(&w);
     if (mb__regress_check_doc(doc, "fuzz.json", &err) == MB_OK) {
         const json_t *docs[2] = {doc, doc};
         mb_buf b = MB_BUF_INIT;

@@ -245,6 +245,34 @@ def seeds_result():
                 break
         put("result", name, text)
     put("result", "minimal.json", '{"schema":"mbench.result/1","runs":[]}')
+    # the other documents the writers take: a tensor-set diff, a gate verdict
+    put("result", "diff.json", json.dumps({
+        "schema": "mbench.diff/1", "kind": "diff", "baseline": "a.npy",
+        "candidate": "b.npy", "command_line": "mbench diff a.npy b.npy",
+        "mbench": {"version": "0.1.0"}, "passed": False,
+        "outputs": [{"name": "y", "shape": [2, 3], "dtype_baseline": "float32",
+                     "dtype_candidate": "float16", "count": 6, "mae": 0.1,
+                     "psnr": "inf", "cosine": 0.99, "max_abs": 0.3,
+                     "rel_l2": 0.01, "top1_agreement": None,
+                     "nonfinite_new": 0}],
+        "gates": [{"gate": "max_abs<=0.1", "passed": False,
+                   "results": [{"output": "y", "value": 0.3,
+                                "result": "fail"}]}]},
+        separators=(",", ":")))
+    put("result", "gate.json", json.dumps({
+        "schema": "mbench.gate/1", "verdict": "regression", "exit_code": 1,
+        "baseline": {"source": "b.json"}, "current": {"source": "c.json"},
+        "method": {"unit": "process", "alpha": 0.01},
+        "counts": {"pass": 0, "regression": 1, "improvement": 0,
+                   "inconclusive": 0},
+        "comparisons": [{"model": "m", "variant": "v,\"x\"", "batch_size": 1,
+                         "metrics": [{"metric": "p50", "baseline": 1e6,
+                                      "current": 2e6, "ratio": 2,
+                                      "ci95": [1.8, 2.2], "p_value": 1e-9,
+                                      "verdict": "regression",
+                                      "reason": "p50 +100%"}]}],
+        "accuracy": [], "unmatched": [], "warnings": []},
+        separators=(",", ":")))
 
 
 if __name__ == "__main__":
