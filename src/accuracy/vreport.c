@@ -525,15 +525,12 @@ void mb__diff_csv(const json_t *doc, mb_buf *out)
         mb__csv_field(out, mb__jstr(m, "dtype_candidate"));
         for (size_t c = 0; c < nc; c++) {
             const json_t *x = json_object_get(m, diff_csv_cols[c]);
-            mb__buf_putc(out, ',');
-            if (json_is_number(x) && isfinite(json_number_value(x)))
-                mb__buf_printf(out, "%.9g", json_number_value(x));
-            else if (json_is_number(x))
-                mb__buf_puts(out, json_number_value(x) > 0   ? "inf"
-                                  : json_number_value(x) < 0 ? "-inf"
-                                                             : "nan");
-            else if (json_is_string(x)) /* "inf" and "nan" are stored so */
+            if (json_is_string(x)) { /* "inf" and "nan" are stored so */
+                mb__buf_putc(out, ',');
                 mb__csv_field(out, json_string_value(x));
+            } else
+                mb__csv_num(out, "%.9g",
+                            json_is_number(x) ? json_number_value(x) : NAN);
         }
         mb__buf_putc(out, '\n');
     }

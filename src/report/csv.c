@@ -7,7 +7,15 @@
 #include "report/proftab.h"
 #include "report/view.h"
 
+#include <math.h>
 #include <string.h>
+
+void mb__csv_num(mb_buf *out, const char *fmt, double x)
+{
+    mb__buf_putc(out, ',');
+    if (isfinite(x))
+        mb__buf_printf(out, fmt, x);
+}
 
 void mb__csv_field(mb_buf *out, const char *s)
 {

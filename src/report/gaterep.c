@@ -413,36 +413,22 @@ static void gate_html(mb_buf *out, const mb__gate_view *v)
 
 /* ---- CSV ------------------------------------------------------------ */
 
-static void csv_num(mb_buf *b, double x)
-{
-    mb__buf_putc(b, ',');
-    if (isfinite(x))
-        mb__buf_printf(b, "%.9g", x);
-}
-
 static void gate_csv(mb_buf *out, const mb__gate_view *v)
 {
     mb__buf_puts(out, "model,variant,batch,metric,unit,baseline,current,"
                       "ratio,ratio_ci95_lo,ratio_ci95_hi,p,verdict,reason\n");
     for (size_t i = 0; i < v->n_rows; i++) {
         const mb__gate_row *r = &v->rows[i];
-        const char *unit =
-            !strcmp(r->metric, "throughput") ? "inferences/s"
-            : !strcmp(r->metric, "memory") || !strcmp(r->metric, "size")
-                ? "bytes"
-                : "ns";
         mb__csv_field(out, r->model);
         mb__buf_putc(out, ',');
         mb__csv_field(out, r->variant);
         mb__buf_printf(out, ",%lld,", r->batch);
         mb__csv_field(out, r->metric);
-        mb__buf_printf(out, ",%s", unit);
-        csv_num(out, r->baseline);
-        csv_num(out, r->current);
-        csv_num(out, r->ratio);
-        csv_num(out, r->ci_lo);
-        csv_num(out, r->ci_hi);
-        csv_num(out, r->p);
+        mb__buf_printf(out, ",%s", mb__metric_unit(r->metric));
+        const double figs[] = {r->baseline, r->current, r->ratio,
+                               r->ci_lo,    r->ci_hi,   r->p};
+        for (size_t k = 0; k < sizeof figs / sizeof figs[0]; k++)
+            mb__csv_num(out, "%.9g", figs[k]);
         mb__buf_putc(out, ',');
         mb__csv_field(out, r->verdict);
         mb__buf_putc(out, ',');

@@ -91,9 +91,6 @@ void mb__history_console(mb_buf *b, const json_t *series, const char *metric)
 
 void mb__history_csv(mb_buf *b, const json_t *series, const char *metric)
 {
-    const char *unit = !strcmp(metric, "throughput") ? "inferences/s"
-                       : !strcmp(metric, "memory")   ? "bytes"
-                                                     : "ns";
     mb__buf_puts(b, "model,variant,batch,metric,unit,index,date,commit,dirty,"
                     "branch,value,change_point_change,change_point_score\n");
     size_t i, k;
@@ -107,7 +104,7 @@ void mb__history_csv(mb_buf *b, const json_t *series, const char *metric)
             mb__csv_field(b, sv(s, "variant"));
             mb__buf_printf(b, ",%" JSON_INTEGER_FORMAT ",%s,%s,%zu,",
                            json_integer_value(json_object_get(s, "batch_size")),
-                           metric, unit, k + 1);
+                           metric, mb__metric_unit(metric), k + 1);
             mb__csv_field(b, date_of(p));
             mb__buf_putc(b, ',');
             mb__csv_field(b, sv(p, "git_commit"));
@@ -115,9 +112,7 @@ void mb__history_csv(mb_buf *b, const json_t *series, const char *metric)
                            json_is_true(json_object_get(p, "git_dirty")) ? "yes"
                                                                          : "");
             mb__csv_field(b, sv(p, "git_branch"));
-            mb__buf_putc(b, ',');
-            if (isfinite(value(p)))
-                mb__buf_printf(b, "%.9g", value(p));
+            mb__csv_num(b, "%.9g", value(p));
             const json_t *c = mb__history_cp_at(s, k);
             if (c)
                 mb__buf_printf(b, ",%.9g,%.9g\n",

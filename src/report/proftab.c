@@ -195,13 +195,6 @@ mb_status mb__report_profile_md(const json_t *const *docs, size_t n_docs,
 
 /* ---- CSV ---------------------------------------------------------------- */
 
-static void csv_num(mb_buf *b, const char *fmt, double x)
-{
-    mb__buf_putc(b, ',');
-    if (isfinite(x))
-        mb__buf_printf(b, fmt, x);
-}
-
 static void csv_str(mb_buf *b, const char *s)
 {
     mb__buf_putc(b, ',');
@@ -224,10 +217,10 @@ void mb__report_profile_csv(const json_t *doc, int with_header, mb_buf *out)
             mb__csv_field(out, mb__jstr(c, "a"));
             csv_str(out, mb__jstr(c, "b"));
             csv_str(out, mb__jstr(r, "op_type"));
-            csv_num(out, "%.6f", mb__jnum(r, "a_ns") / 1e6);
-            csv_num(out, "%.6f", mb__jnum(r, "b_ns") / 1e6);
-            csv_num(out, "%.6f", mb__jnum(r, "delta_ns") / 1e6);
-            csv_num(out, "%.6f", mb__jnum(r, "contribution"));
+            mb__csv_num(out, "%.6f", mb__jnum(r, "a_ns") / 1e6);
+            mb__csv_num(out, "%.6f", mb__jnum(r, "b_ns") / 1e6);
+            mb__csv_num(out, "%.6f", mb__jnum(r, "delta_ns") / 1e6);
+            mb__csv_num(out, "%.6f", mb__jnum(r, "contribution"));
             csv_str(out, ts);
             csv_str(out, commit);
             mb__buf_putc(out, '\n');
@@ -247,20 +240,21 @@ void mb__report_profile_csv(const json_t *doc, int with_header, mb_buf *out)
     {
         mb__csv_field(out, model ? model : title_of(doc));
         csv_str(out, title_of(doc));
-        csv_num(out, "%.0f", batch);
+        mb__csv_num(out, "%.0f", batch);
         csv_str(out, mb__jstr(r, "op_type"));
-        csv_num(out, "%.3f", mb__jnum(r, "calls_per_run"));
-        csv_num(out, "%.6f", mb__jnum(r, "per_run_ns") / 1e6);
-        csv_num(out, "%.6f", mb__jnum(r, "total_ns") / 1e6);
-        csv_num(out, "%.6f", mb__jnum(r, "mean_ns") / 1e6);
-        csv_num(out, "%.6f", mb__jnum(r, "median_ns") / 1e6);
-        csv_num(out, "%.6f", mb__jnum(r, "share"));
-        csv_num(out, "%.0f", mb__jnum(r, "flops_per_run"));
-        csv_num(out, "%.3f", mb__jnum(r, "gflops_per_s"));
-        csv_num(out, "%.6f", mb__jnum(r, "peak_share"));
-        csv_num(out, "%.6f",
-                mb__jnum(p, "reconcile.model_run_median_ns") / 1e6);
-        csv_num(out, "%.6f", mb__jnum(p, "reconcile.latency_median_ns") / 1e6);
+        mb__csv_num(out, "%.3f", mb__jnum(r, "calls_per_run"));
+        mb__csv_num(out, "%.6f", mb__jnum(r, "per_run_ns") / 1e6);
+        mb__csv_num(out, "%.6f", mb__jnum(r, "total_ns") / 1e6);
+        mb__csv_num(out, "%.6f", mb__jnum(r, "mean_ns") / 1e6);
+        mb__csv_num(out, "%.6f", mb__jnum(r, "median_ns") / 1e6);
+        mb__csv_num(out, "%.6f", mb__jnum(r, "share"));
+        mb__csv_num(out, "%.0f", mb__jnum(r, "flops_per_run"));
+        mb__csv_num(out, "%.3f", mb__jnum(r, "gflops_per_s"));
+        mb__csv_num(out, "%.6f", mb__jnum(r, "peak_share"));
+        mb__csv_num(out, "%.6f",
+                    mb__jnum(p, "reconcile.model_run_median_ns") / 1e6);
+        mb__csv_num(out, "%.6f",
+                    mb__jnum(p, "reconcile.latency_median_ns") / 1e6);
         csv_str(out, ts);
         csv_str(out, commit);
         mb__buf_putc(out, '\n');

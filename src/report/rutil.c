@@ -312,6 +312,15 @@ void mb__fmt_ms_table(double ns, char *buf, size_t len)
     snprintf(buf, len, "%.*f", prec, v);
 }
 
+const char *mb__metric_unit(const char *metric)
+{
+    if (strcmp(metric, "throughput") == 0)
+        return "inferences/s";
+    if (strcmp(metric, "memory") == 0 || strcmp(metric, "size") == 0)
+        return "bytes";
+    return "ns";
+}
+
 char *mb__fmt_metric(const char *metric, double x, char *out, size_t len)
 {
     static const mb_scale bytes[] = {{1048576.0, 1048576.0, "%.2f MiB"},
@@ -320,9 +329,10 @@ char *mb__fmt_metric(const char *metric, double x, char *out, size_t len)
                                   {1e6, 1e6, "%.3f ms"},
                                   {1e3, 1e3, "%.2f us"},
                                   {-INFINITY, 1, "%.0f ns"}};
-    if (strcmp(metric, "throughput") == 0 && isfinite(x))
+    const char *unit = mb__metric_unit(metric);
+    if (strcmp(unit, "inferences/s") == 0 && isfinite(x))
         snprintf(out, len, "%.1f/s", x);
-    else if (strcmp(metric, "memory") == 0 || strcmp(metric, "size") == 0)
+    else if (strcmp(unit, "bytes") == 0)
         mb__fmt_scaled(x, x, bytes, sizeof bytes / sizeof *bytes, out, len);
     else
         mb__fmt_scaled(x, x, ns, sizeof ns / sizeof *ns, out, len);

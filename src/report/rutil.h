@@ -78,6 +78,9 @@ void mb__fmt_count(double n, char *buf, size_t len);
 /* A figure of a named metric as the gate and history print it:
  * throughput "123.4/s"; memory and size "12.34 MiB" (under 1 MiB "512 B");
  * latencies "1.234 s", "1.234 ms", "12.34 us", "42 ns"; "-" for NAN. */
+/* The unit a gate or history metric is recorded in: "inferences/s"
+ * (throughput), "bytes" (memory, size), else "ns" (latencies). */
+const char *mb__metric_unit(const char *metric);
 char *mb__fmt_metric(const char *metric, double x, char *out, size_t len);
 /* A ratio as a change: 1.05 -> "+5.0%"; "-" for NAN. */
 char *mb__fmt_change(double ratio, char *out, size_t len);
