@@ -94,12 +94,15 @@ static int blas_core_bits(const char *core)
 {
     /* OpenBLAS's core names by the width of their kernels, space-separated
      * and lower case, with a space at each end for a whole-word search */
-    static const char *const by_width[][2] = {
-        {"512", " skylakex cooperlake sapphirerapids "},
-        {"256", " haswell zen sandybridge excavator steamroller piledriver "
-                "bulldozer "},
-        {"128", " nehalem core2 penryn dunnington atom prescott barcelona "
-                "opteron opteron_sse3 "}};
+    static const struct {
+        int bits;
+        const char *names;
+    } by_width[] = {
+        {512, " skylakex cooperlake sapphirerapids "},
+        {256, " haswell zen sandybridge excavator steamroller piledriver "
+              "bulldozer "},
+        {128, " nehalem core2 penryn dunnington atom prescott barcelona "
+              "opteron opteron_sse3 "}};
     char word[40];
     size_t n = core ? strlen(core) : 0;
     if (n == 0 || n + 3 > sizeof word)
@@ -110,8 +113,8 @@ static int blas_core_bits(const char *core)
     word[n + 1] = ' ';
     word[n + 2] = '\0';
     for (size_t w = 0; w < sizeof by_width / sizeof by_width[0]; w++)
-        if (strstr(by_width[w][1], word))
-            return atoi(by_width[w][0]);
+        if (strstr(by_width[w].names, word))
+            return by_width[w].bits;
     return 0;
 }
 
