@@ -135,6 +135,10 @@ mb_gate_result mb__gate_eval(const mb_gate *g, const json_t *metrics,
     mb__json_metric_get(j, &v);
     if (actual)
         *actual = v;
+    /* two empty tensors of one shape are equal: nothing can differ */
+    const json_t *count = json_object_get(metrics, "count");
+    if (isnan(v) && json_is_integer(count) && json_integer_value(count) == 0)
+        return MB_GATE_PASS;
     if (isnan(v))
         return MB_GATE_NA;
     int ok = 0;

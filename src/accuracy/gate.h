@@ -45,7 +45,9 @@ typedef enum mb_gate_result {
 mb_status mb__gate_parse(const char *text, mb_gate *g, mb_err *err);
 
 /* Evaluates g against one output's metrics object; *actual (may be NULL)
- * receives the metric's value (NAN when null). */
+ * receives the metric's value (NAN when null).  An undefined metric of an
+ * output with no elements (two empty tensors of the same shape, which are
+ * equal) passes; of any other output it is MB_GATE_NA. */
 mb_gate_result mb__gate_eval(const mb_gate *g, const json_t *metrics,
                              double *actual);
 

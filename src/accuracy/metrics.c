@@ -366,6 +366,15 @@ static bool all_finite(const double *x, size_t n)
     return true;
 }
 
+/* Whether x and y hold the same values, NaN where the other has NaN. */
+static bool same_row(const double *x, const double *y, size_t n)
+{
+    for (size_t i = 0; i < n; i++)
+        if (!(x[i] == y[i] || (isnan(x[i]) && isnan(y[i]))))
+            return false;
+    return true;
+}
+
 /* log-sum-exp of x after subtracting its max. */
 static double lse(const double *x, size_t n, double mx)
 {
@@ -400,7 +409,9 @@ static void row_item(void *user, size_t item, int worker)
         mb__tensor_load_f64(j->a, r * C, C, x);
         mb__tensor_load_f64(j->b, r * C, C, y);
         if (!all_finite(x, C) || !all_finite(y, C)) {
-            o->top1 = o->top5 = 0;
+            /* a row with NaN or Inf agrees only when the candidate
+             * reproduces it exactly (the same model on the same input) */
+            o->top1 = o->top5 = same_row(x, y, C);
             o->kl = NAN;
             continue;
         }

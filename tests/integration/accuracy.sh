@@ -24,6 +24,8 @@ os.makedirs(d + "/da"); os.makedirs(d + "/db")
 np.save(d + "/da/x.npy", a); np.save(d + "/db/x.npy", a)
 np.save(d + "/da/y.npy", a[0]); np.save(d + "/db/y.npy", a[0] * 2)
 open(d + "/bad.npy", "wb").write(b"\x93NUMPY\x01\x00garbage")
+np.save(d + "/empty.npy", np.zeros((3, 0, 5), np.float32))
+np.save(d + "/empty2.npy", np.zeros((3, 0, 5), np.float32))
 PY
 ORT=(--ort-lib "$MBENCH_ORT_LIB")
 
@@ -46,6 +48,9 @@ expect_exit "diff with a nonsense flag is a usage error" 2 "$MBENCH" diff "$D/a.
 one_line "the usage error is one line" "$LAST_ERR"
 expect_exit "a malformed gate is a usage error" 2 "$MBENCH" diff "$D/a.npy" "$D/a.npy" --gate 'psnr=>40'
 expect_exit "diff --help exits 0" 0 "$MBENCH" diff --help
+expect_exit "two empty tensors of one shape pass every gate (nothing can differ)" 0 \
+    "$MBENCH" diff "$D/empty.npy" "$D/empty2.npy" --gate 'cosine>=0.999' --gate 'rel_l2<=1e-4'
+contains "the metrics of empty tensors are n/a" "$LAST_OUT" "cosine n/a"
 expect_exit "npz archives are matched by member name" 0 \
     "$MBENCH" diff "$D/a.npz" "$D/b.npz" --gate 'max_abs==0'
 expect_exit "directories are matched by file name" 1 \
