@@ -7,6 +7,8 @@
 #   make fuzz       libFuzzer targets of tests/fuzz, FUZZ_TIME s each
 #   make bench      benchmarks of mbench itself (bench/)
 #   make demo       benchmark and compare the bundled default model
+#   make frameworks Python environments for framework variants and peers
+#                   (scripts/frameworks.sh: build/frameworks/{torch,jax,...})
 #   make install    PREFIX=/usr/local DESTDIR=
 #
 # Sources are discovered: every src/**/*.c goes into libmbench, every
@@ -53,7 +55,7 @@ SHARED := $(BUILD)/$(SONAME)
 BIN    := $(BUILD)/mbench
 ORT    := build/ort/libonnxruntime.so.1
 
-.PHONY: all deps test-deps test check fuzz fuzz-bin valgrind bench demo install clean ort format format-check lint docs-gen plugins
+.PHONY: frameworks all deps test-deps test check fuzz fuzz-bin valgrind bench demo install clean ort format format-check lint docs-gen plugins
 all: $(BIN) $(STATIC) $(SHARED) docs-gen plugins
 
 # ---- optional backend plugins (C++, built only when their SDK is there) ----
@@ -169,6 +171,12 @@ ort:
 	else $(MAKE) -s --no-print-directory $(ORT); fi
 $(ORT):
 	scripts/fetch-ort.sh build/ort
+
+# Python environments (one venv per framework: Debian's torch with numpy 1,
+# PyPI's jax/flax and openvino with numpy 2); FRAMEWORKS=jax limits them.
+FRAMEWORKS ?=
+frameworks:
+	@scripts/frameworks.sh $(FRAMEWORKS)
 
 # ---- the promised commands ---------------------------------------------------
 test: test-deps

@@ -10,17 +10,24 @@
 #                           link of tests/integration/install.sh: libzip.pc
 #                           names -lbz2 and libzip-dev does not pull it, ...)
 #   scripts/deps.sh bench   build + what the benchmarks compare against
+#   scripts/deps.sh frameworks  what scripts/frameworks.sh needs for the
+#                           Python environments of framework variants
+#                           (venv, Debian's torch/torchvision, libpython)
 # Runs apt-get (through sudo when not root).  Prints nothing when all is there.
 set -euo pipefail
 kind=${1:-build}
 
 build_pkgs=(gcc make pkg-config libc6-dev libjansson-dev nettle-dev libzip-dev
             libpng-dev zlib1g-dev libsqlite3-dev libpq-dev libopenblas-dev libgsl-dev
-            ca-certificates)
+            libjpeg-dev ca-certificates)
 test_pkgs=(python3 python3-onnx python3-numpy python3-scipy python3-skimage libonnx-testdata
            postgresql sqlite3 chromium hyperfine git clang libclang-rt-14-dev
            zsh clang-format libtorch-dev python3-torch python3-pytest python3-venv
-           python3-setuptools python3-pandas g++ python3-yaml jq libbz2-dev)
+           python3-setuptools python3-pandas g++ python3-yaml jq libbz2-dev
+           python3-wheel groff python3-torchvision python3-dev libpython3.11
+           python3-sklearn slurm-wlm munge)
+framework_pkgs=(python3 python3-venv python3-dev libpython3.11 python3-torch
+                python3-torchvision ca-certificates)
 bench_pkgs=(python3 python3-onnx python3-numpy python3-scipy python3-skimage hyperfine git time
             libtorch-dev python3-torch g++)
 
@@ -29,7 +36,8 @@ case "$kind" in
     build) ;;
     test) pkgs+=("${test_pkgs[@]}") ;;
     bench) pkgs+=("${bench_pkgs[@]}") ;;
-    *) echo "deps.sh: unknown kind '$kind' (use build, test or bench)" >&2; exit 2 ;;
+    frameworks) pkgs=("${framework_pkgs[@]}") ;;
+    *) echo "deps.sh: unknown kind '$kind' (use build, test, bench or frameworks)" >&2; exit 2 ;;
 esac
 # npm fetches ONNX Runtime (scripts/fetch-ort.sh); any npm will do (Debian's
 # or one already there).  Not needed, so not installed, when the runtime is
