@@ -553,6 +553,7 @@ mb_status mb__compare_run(const mb__compare_req *rq, json_t **doc_out,
     if (cancelled)
         json_object_set_new(doc, "interrupted", json_true());
     mb__warn_processes_lowered(doc, k, used);
+    mb__warn_load_changed(doc, arms[0].rounds, arms[0].n_rounds);
     if (rq->save_outputs && (rc = save_outputs(rq->save_outputs, rq, vs, err)))
         goto done;
     *doc_out = doc;

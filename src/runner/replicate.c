@@ -6,6 +6,7 @@
 #include "core/err.h"
 #include "core/repstats.h"
 #include "core/stats.h"
+#include "core/sysinfo.h"
 #include "runner/runner.h"
 
 #include <stdbool.h>
@@ -44,6 +45,7 @@ void mb__arm_clear(mb__arm *a)
     free(a->error);
     free(a->samples);
     free(a->proc_n);
+    free(a->rounds);
     json_decref(a->run);
     json_decref(a->procs);
     const mb_plan *p = a->plan;
@@ -217,9 +219,94 @@ static size_t order_at(size_t r, size_t j, size_t n)
     return (pos + rot) % n;
 }
 
+/* Records the machine's state over round r into recs (grown as needed):
+ * busy0/total0 are the CPU times at the round's start. */
+static void record_round(mb__round_rec **recs, size_t *cap, size_t r,
+                         int64_t t_start, bool have0, uint64_t busy0,
+                         uint64_t total0)
+{
+    if (!mb__grow((void **)recs, cap, r + 1, sizeof **recs))
+        return;
+    mb__round_rec *x = &(*recs)[r];
+    uint64_t busy, total;
+    double la[1];
+    x->t_s = (double)(mb_now_ns() - t_start) / 1e9;
+    x->loadavg = getloadavg(la, 1) == 1 ? la[0] : NAN;
+    x->cpu_busy = have0 && mb__cpu_times(&busy, &total) && total > total0
+                      ? (double)(busy - busy0) / (double)(total - total0)
+                      : NAN;
+}
+
+/* Gives every arm a copy of the rounds' records. */
+static void share_rounds(mb__arm *arms, size_t n, const mb__round_rec *recs,
+                         size_t nr)
+{
+    for (size_t i = 0; recs && nr && i < n; i++) {
+        free(arms[i].rounds);
+        arms[i].rounds = mb__calloc(nr, sizeof *recs);
+        if (arms[i].rounds)
+            memcpy(arms[i].rounds, recs, nr * sizeof *recs);
+        arms[i].n_rounds = arms[i].rounds ? nr : 0;
+    }
+}
+
+void mb__warn_load_changed(json_t *doc, const mb__round_rec *r, size_t n)
+{
+    if (n < 4)
+        return;
+    double busy[4], load[4];
+    for (size_t q = 0; q < 4; q++) {
+        size_t from = n * q / 4, to = n * (q + 1) / 4, got = 0;
+        busy[q] = load[q] = 0;
+        for (size_t i = from; i < to; i++)
+            if (isfinite(r[i].cpu_busy) && isfinite(r[i].loadavg)) {
+                busy[q] += r[i].cpu_busy;
+                load[q] += r[i].loadavg;
+                got++;
+            }
+        if (!got)
+            return;
+        busy[q] /= (double)got;
+        load[q] /= (double)got;
+    }
+    size_t lo = 0, hi = 0;
+    for (size_t q = 1; q < 4; q++) {
+        lo = busy[q] < busy[lo] ? q : lo;
+        hi = busy[q] > busy[hi] ? q : hi;
+    }
+    if (busy[hi] - busy[lo] < MB_LOAD_CHANGE)
+        return;
+    char w[600];
+    snprintf(w, sizeof w,
+             "the machine's load changed during the measurement: CPU busy "
+             "%.0f%% in the quietest quarter of the rounds, %.0f%% in the "
+             "busiest (load average %.1f and %.1f); the intervals are over "
+             "blocks of consecutive rounds and include what the change did, "
+             "but the figures describe this mix of loads "
+             "(replication.rounds has every round)",
+             busy[lo] * 100, busy[hi] * 100, load[lo], load[hi]);
+    json_array_append_new(json_object_get(doc, "warnings"), json_string(w));
+}
+
+json_t *mb__rounds_json(const mb__round_rec *r, size_t n)
+{
+    json_t *a = json_array();
+    for (size_t i = 0; i < n; i++)
+        json_array_append_new(
+            a, json_pack("{s:f,s:o,s:o}", "t_s", r[i].t_s, "loadavg",
+                         isfinite(r[i].loadavg) ? json_real(r[i].loadavg)
+                                                : json_null(),
+                         "cpu_busy",
+                         isfinite(r[i].cpu_busy) ? json_real(r[i].cpu_busy)
+                                                 : json_null()));
+    return a;
+}
+
 mb_status mb__replicate(mb__arm *arms, size_t n, const mb__repl_opts *o,
                         mb_err *err)
 {
+    mb__round_rec *recs = NULL;
+    size_t rcap = 0, n_rec = 0;
     size_t rounds = o->processes > 0 ? (size_t)o->processes : 1, slots = 0;
     double *per = mb__calloc(n, sizeof *per);
     int64_t *buf = NULL;
@@ -230,6 +317,8 @@ mb_status mb__replicate(mb__arm *arms, size_t n, const mb__repl_opts *o,
     mb_status rc = MB_OK;
     for (size_t r = 0; r < rounds && !rc && !cancelled(o); r++) {
         int64_t t_round = mb_now_ns();
+        uint64_t busy0 = 0, total0 = 0;
+        bool have0 = mb__cpu_times(&busy0, &total0);
         /* A fresh process per arm, started in this round's order. */
         for (size_t j = 0; j < n && !cancelled(o); j++) {
             mb__arm *a = &arms[order_at(r, j, n)];
@@ -294,6 +383,8 @@ mb_status mb__replicate(mb__arm *arms, size_t n, const mb__repl_opts *o,
         }
         if (rc)
             break;
+        record_round(&recs, &rcap, r, t_start, have0, busy0, total0);
+        n_rec = recs && rcap > r ? r + 1 : n_rec;
         if (o->keep_last && r + 1 == rounds)
             break;
         for (size_t j = 0; j < n; j++) {
@@ -311,6 +402,8 @@ mb_status mb__replicate(mb__arm *arms, size_t n, const mb__repl_opts *o,
     }
     if (o->processes_used)
         *o->processes_used = (int)rounds;
+    share_rounds(arms, n, recs, n_rec);
+    free(recs);
     free(per);
     free(buf);
     return rc;
@@ -499,6 +592,9 @@ json_t *mb__arm_run_json(const mb__arm *a, const char *stop_rule,
     json_object_set_new(ph, "warmup_iters", json_integer(a->warmup_iters));
     json_object_set_new(rep, "process_facts",
                         a->procs ? json_incref(a->procs) : json_array());
+    if (a->n_rounds)
+        json_object_set_new(rep, "rounds",
+                            mb__rounds_json(a->rounds, a->n_rounds));
     json_object_set_new(run, "replication", rep);
     /* Start-up phases: the median over processes (each loaded the
      * runtime, created a session and ran cold), with their range. */

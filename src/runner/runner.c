@@ -1001,6 +1001,7 @@ static mb_status run_replicated(const mb_plan *plan, int k, json_t **doc_out,
              * its own cold run: first_inference_ns is theirs */
         }
         json_array_append_new(runs, run);
+        mb__warn_load_changed(doc, a[0].rounds, a[0].n_rounds);
         mb__arm_clear(&a[0]);
     }
     free(arms);
