@@ -212,7 +212,7 @@ static int verdict_code(const json_t *doc)
         }
     }
     return json_is_true(json_object_get(doc, "interrupted"))
-               ? MB_EXIT_INTERRUPTED
+               ? mb_cli_interrupted_exit()
                : 0;
 }
 
@@ -281,6 +281,8 @@ int cmd_compare(int argc, char **argv)
     if (doc && !rc) {
         if (!ctx.quiet)
             print_table(doc);
+        else
+            mb_cli_doc_warnings(doc);
         int req_rc = mb_cli_reqs_judge(&a.reqs, doc, NULL, stdout);
         rc = mb_cli_outputs_write(&out, doc);
         if (!rc)

@@ -83,6 +83,8 @@ static int report(json_t *doc, const mb_cli_outputs *out, int hist, int quiet)
     mb_console_opts co = {mb_cli_term_width(1), mb_cli_use_color(1)};
     if (!quiet)
         mb__report_console(doc, &co, &b);
+    else
+        mb_cli_doc_warnings(doc);
     if (!quiet && hist)
         mb__report_run_histograms(doc, &co, &b);
     fwrite(b.data ? b.data : "", 1, b.len, stdout);
@@ -98,7 +100,7 @@ static int report(json_t *doc, const mb_cli_outputs *out, int hist, int quiet)
     if (oc.interrupted && !rc) {
         fprintf(stderr, "mbench: interrupted; the results above are what "
                         "finished\n");
-        rc = MB_EXIT_INTERRUPTED;
+        rc = mb_cli_interrupted_exit();
     }
     mb__buf_free(&b);
     mb__buf_free(&notes);

@@ -536,6 +536,13 @@ mb_status mb__regress_check_doc(const json_t *doc, const char *what,
                         what, schema, MB_VERSION_STRING);
     if (!json_is_array(json_object_get(doc, "runs")))
         return mb__fail(err, MB_EFORMAT, "%s has no \"runs\" array", what);
+    if (json_is_true(json_object_get(doc, "interrupted")))
+        return mb__fail(err, MB_EFORMAT,
+                        "%s was interrupted (\"interrupted\": true): its "
+                        "figures cover only the rounds that finished, and a "
+                        "verdict on them would not be the documented one; "
+                        "measure it again to the end",
+                        what);
     return MB_OK;
 }
 

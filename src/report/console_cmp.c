@@ -93,7 +93,10 @@ static void row(mb_buf *out, const layout *l, const mb_rcmp *c,
         snprintf(agr, sizeof agr, "%.2f%%", 100 * c->agree_top1);
     else
         snprintf(agr, sizeof agr, c->has_agreement ? "see below" : "-");
-    mb__buf_printf(out, "%s %-26s", l->status ? " ok     " : "", p50);
+    if (l->status) /* "interrupted" is spelled out in the warnings */
+        mb__buf_printf(out, " %-7s",
+                       !strcmp(c->status, "interrupted") ? "interr." : "ok");
+    mb__buf_printf(out, " %-26s", p50);
     if (l->p99)
         mb__buf_printf(out, " %9s", p99);
     mb__buf_printf(out, " %-31s", sp);

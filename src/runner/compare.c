@@ -148,6 +148,51 @@ static void need_sentence(const mb_ratio *r, double threshold, size_t *need,
                  mb__need_text(*need, nb, sizeof nb));
 }
 
+/* Two modes among the speedups of the rounds (baseline median / variant
+ * median of round i), when mb__replicate_modes finds them. */
+typedef struct rmodes {
+    int found;
+    double lo, hi;
+    size_t n_lo, n_hi;
+} rmodes;
+
+static void round_modes(const double *fb, const double *fx, size_t k, rmodes *m)
+{
+    double *s = mb__calloc(k, sizeof *s);
+    if (!s)
+        return;
+    for (size_t i = 0; i < k; i++)
+        s[i] = fx[i] > 0 ? fb[i] / fx[i] : 0;
+    m->found = mb__replicate_modes(s, k, 1.15, &m->lo, &m->n_lo, &m->hi,
+                                   &m->n_hi) == 2;
+    free(s);
+}
+
+/* The sentences and JSON of what a speedup is made of: two modes of the
+ * rounds, and a drift between blocks of rounds. */
+static void speed_structure(json_t *sig, json_t *recs, const mb_ratio *r,
+                            const rmodes *m)
+{
+    if (m->found) {
+        json_object_set_new(sig, "round_modes",
+                            json_pack("{s:{s:f,s:I},s:{s:f,s:I}}", "low",
+                                      "speedup", m->lo, "rounds",
+                                      (json_int_t)m->n_lo, "high", "speedup",
+                                      m->hi, "rounds", (json_int_t)m->n_hi));
+        rec(recs, 0,
+            "the speedup is not uniform: %zu of %zu rounds at about "
+            "%.3fx, %zu at about %.3fx (the estimate is the geometric mean "
+            "over all rounds)",
+            m->n_lo, m->n_lo + m->n_hi, m->lo, m->n_hi, m->hi);
+    }
+    if (r->drift_p < 0.05)
+        rec(recs, 0,
+            "the ratio drifted during the run: its blocks of rounds differ "
+            "by more than their noise (drift sd %.1f%%, F test p = %.2g); "
+            "the CI is over blocks and includes the drift",
+            r->sd_drift * 100, r->drift_p);
+}
+
 /* Speedup of x against b, its CI, the test and the verdict. */
 static void judge_speed(json_t *e, json_t *recs, const mb__cmp_variant *b,
                         const mb__cmp_variant *x, const mb__cmp_opts *o)
@@ -158,12 +203,15 @@ static void judge_speed(json_t *e, json_t *recs, const mb__cmp_variant *b,
     size_t cap = (b->k > x->k ? b->k : x->k) + 20;
     double *fb = mb__calloc(cap, sizeof *fb), *fx = mb__calloc(cap, sizeof *fx);
     mb_ratio r50 = {0}, r99 = {0};
+    rmodes modes = {0};
     size_t nb = 0, nx = 0;
     if (fb && fx) {
         nb = replicate_figures(b, 50, blocks, fb);
         nx = replicate_figures(x, 50, blocks, fx);
         if (nb >= 2 && nb == nx)
             pair_ratio(fb, fx, nb, by_process, &r50);
+        if (by_process && nb >= 2 && nb == nx)
+            round_modes(fb, fx, nb, &modes);
         size_t b99 = by_process ? 0 : n_min / 200 > 20 ? 20 : n_min / 200;
         nb = replicate_figures(b, 99, b99 >= 5 ? b99 : 0, fb);
         nx = replicate_figures(x, 99, b99 >= 5 ? b99 : 0, fx);
@@ -231,6 +279,8 @@ static void judge_speed(json_t *e, json_t *recs, const mb__cmp_variant *b,
             "no significant latency difference: %.*fx (95%% CI "
             "%.*f-%.*f, p = %.2g, %zu processes each); %s",
             d, s, d, lo, d, hi, r50.p, r50.ka, needbuf);
+    if (by_process)
+        speed_structure(sig, recs, &r50, &modes);
 }
 
 /* A deep copy of v, or JSON null when v is NULL. */
@@ -278,7 +328,9 @@ json_t *mb__compare_analyze(const mb__cmp_variant *v, size_t n, size_t baseline,
         json_object_set_new(e, "name", json_string(x->name));
         json_object_set_new(e, "baseline", json_boolean(k == baseline));
         json_object_set_new(e, "status",
-                            json_string(x->error ? "failed" : "ok"));
+                            json_string(x->error         ? "failed"
+                                        : o->interrupted ? "interrupted"
+                                                         : "ok"));
         json_object_set_new(e, "error",
                             x->error ? json_string(x->error) : json_null());
         json_object_set_new(e, "accuracy", copy_or_null(x->accuracy));
