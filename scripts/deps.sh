@@ -94,7 +94,7 @@ apt_install() { # PKG...: apt-get update (once) and install, with progress
 # held it is run again every LOCK_POLL s (5), saying who holds it, up to
 # LOCK_WAIT s.
 apt_quiet() {
-    local log rc waited=0 holder
+    local log rc waited=0 holder t0=$SECONDS
     log=$(mktemp "${TMPDIR:-/tmp}/mbench-deps.XXXXXX")
     while :; do
         set +e
@@ -107,7 +107,7 @@ apt_quiet() {
         holder=$(grep -o 'held by process [0-9]* ([^)]*)' "$log" | head -n1)
         echo "deps.sh:   waiting for another apt or dpkg (${holder:-a lock is held}), ${waited}s of ${lock_wait}s" >&2
         sleep "$lock_poll"
-        waited=$((waited + ${lock_poll%.*} + 1))
+        waited=$((SECONDS - t0))
     done
     if [ "$rc" -ne 0 ]; then
         echo "deps.sh: error: 'apt-get $*' failed (exit $rc); its output:" >&2

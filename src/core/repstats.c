@@ -144,6 +144,37 @@ size_t mb__round_blocks(size_t k)
     return k < 2 * MB_ROUND_BLOCKS ? k : MB_ROUND_BLOCKS;
 }
 
+/* The one-way ANOVA of the rounds' log ratios d by block (block means bm,
+ * within sum of squares ss_w on df_w df, var the variance of bm): the
+ * within-block sd of a round, the drift sd between blocks (the variance
+ * component (MSB - MSW) / n0, n0 = (k - sum n_j^2 / k) / (blocks - 1), at
+ * least 0) and the F test of "no drift" (scipy's f_oneway). */
+static void drift_anova(const double *d, size_t k, size_t blocks,
+                        const double *bm, double ss_w, size_t df_w, double var,
+                        mb_ratio *out)
+{
+    if (!df_w) { /* every round its own block: not separable */
+        out->sd_within = sqrt(var);
+        return;
+    }
+    double grand = 0, ss_b = 0, sum_n2 = 0;
+    for (size_t i = 0; i < k; i++)
+        grand += d[i];
+    grand /= (double)k;
+    for (size_t j = 0; j < blocks; j++) {
+        double n = (double)(k * (j + 1) / blocks - k * j / blocks);
+        ss_b += n * (bm[j] - grand) * (bm[j] - grand);
+        sum_n2 += n * n;
+    }
+    double msw = ss_w / (double)df_w, msb = ss_b / (double)(blocks - 1);
+    double n0 = ((double)k - sum_n2 / (double)k) / (double)(blocks - 1);
+    out->sd_within = sqrt(msw);
+    out->sd_drift = msb > msw ? sqrt((msb - msw) / n0) : 0;
+    out->drift_p =
+        msw > 0 ? gsl_cdf_fdist_Q(msb / msw, (double)(blocks - 1), (double)df_w)
+                : NAN;
+}
+
 bool mb__ratio_paired_blocks(const double *a, const double *b, size_t k,
                              size_t blocks, double level, mb_ratio *out)
 {
@@ -186,21 +217,19 @@ bool mb__ratio_paired_blocks(const double *a, const double *b, size_t k,
         out->blocks = blocks;
         /* Within-block variance of one round, and what the block means
          * vary beyond it: var(block mean) = sw2 / m + drift2. */
-        double sw2 = df_w ? ss_w / (double)df_w : var;
-        double drift2 = df_w ? var - sw2 * (double)blocks / (double)k : 0;
-        out->sd_within = sqrt(sw2);
-        out->sd_drift = drift2 > 0 ? sqrt(drift2) : 0;
-        /* F = (mean rounds per block) var(block means) / sw2 on
-         * (blocks - 1, df_w) df. */
-        out->drift_p =
-            df_w && sw2 > 0
-                ? gsl_cdf_fdist_Q((double)k / (double)blocks * var / sw2,
-                                  (double)(blocks - 1), (double)df_w)
-                : NAN;
+        drift_anova(d, k, blocks, bm, ss_w, df_w, var, out);
     }
     free(d);
     free(bm);
     return ok;
+}
+
+json_t *mb__ratio_blocks_json(const mb_ratio *r)
+{
+    return json_pack(
+        "{s:I,s:f,s:f,s:o}", "count", (json_int_t)r->blocks, "sd_within",
+        r->sd_within, "sd_drift", r->sd_drift, "drift_p",
+        isfinite(r->drift_p) ? json_real(r->drift_p) : json_null());
 }
 
 /* Half-width of a blocked paired interval over K rounds with within-block

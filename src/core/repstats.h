@@ -23,6 +23,7 @@
 #ifndef MB_CORE_REPSTATS_H
 #define MB_CORE_REPSTATS_H
 
+#include <jansson.h>
 #include <stdbool.h>
 #include <stddef.h>
 
@@ -93,6 +94,10 @@ size_t mb__round_blocks(size_t k);
  * is mb__ratio_paired.  Needs blocks >= 2 and k >= blocks. */
 bool mb__ratio_paired_blocks(const double *a, const double *b, size_t k,
                              size_t blocks, double level, mb_ratio *out);
+
+/* {count, sd_within, sd_drift, drift_p} of a blocked ratio (drift_p null
+ * when there was no test), the JSON of compare and gate. */
+json_t *mb__ratio_blocks_json(const mb_ratio *r);
 
 /* Rounds that would bring the half-width of a blocked paired interval
  * like r down to `dist` (log scale), blocked by mb__round_blocks, when the

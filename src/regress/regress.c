@@ -294,10 +294,7 @@ static mb__verdict judge_replicates(const char *metric, const double *fb,
                            : "Welch t on log per-process figures"));
     json_object_set_new(j, "df", json_real(r.df));
     if (paired)
-        json_object_set_new(j, "blocks",
-                            json_pack("{s:I,s:f,s:f}", "count",
-                                      (json_int_t)r.blocks, "sd_within",
-                                      r.sd_within, "sd_drift", r.sd_drift));
+        json_object_set_new(j, "blocks", mb__ratio_blocks_json(&r));
     else if (dr)
         json_object_set_new(j, "between_run",
                             json_pack("{s:f,s:I,s:s}", "sd_log", dr->tau,

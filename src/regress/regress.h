@@ -33,7 +33,7 @@
  * one run's log level measured on this project's shared machine. */
 #define MB_REGRESS_HISTORY_MIN 5
 #define MB_REGRESS_HISTORY_MAX 20
-#define MB_REGRESS_DRIFT_DEFAULT 0.02
+#define MB_REGRESS_DRIFT_DEFAULT 0.05
 
 typedef enum mb__verdict {
     MB_VERDICT_PASS = 0,

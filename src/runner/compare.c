@@ -247,10 +247,7 @@ static void judge_speed(json_t *e, json_t *recs, const mb__cmp_variant *b,
         "processes_needed",
         need ? json_integer((json_int_t)need) : json_null());
     if (by_process)
-        json_object_set_new(sig, "blocks",
-                            json_pack("{s:I,s:f,s:f}", "count",
-                                      (json_int_t)r50.blocks, "sd_within",
-                                      r50.sd_within, "sd_drift", r50.sd_drift));
+        json_object_set_new(sig, "blocks", mb__ratio_blocks_json(&r50));
     json_object_set_new(e, "significance", sig);
     int d = ratio_digits(lo, hi);
     if (!by_process)

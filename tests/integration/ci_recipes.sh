@@ -174,7 +174,7 @@ contains "it was a PUT of the first note" "$(cat "$LS/curl.log")" "--request PUT
 $PY "$REPLAY" gitlab "$CI/gitlab-ci.yml" "$(mr_ctx 205 same glpat-test)" >same-gl.out 2>&1
 gated "GitLab: a merge request whose head is main's commit is gated, not an error" same-gl.out $? "$LS/artifacts/205-mbench-gate/artifacts"
 
-expect_exit "GitLab: a merge request whose benchmark fails fails its job" 1 $PY "$REPLAY" gitlab "$CI/gitlab-ci.yml" "$(mr_ctx 206 broken glpat-test)"
+expect_exit "GitLab: a merge request whose benchmark fails fails its job (exit 3, the compare's)" 3 $PY "$REPLAY" gitlab "$CI/gitlab-ci.yml" "$(mr_ctx 206 broken glpat-test)"
 contains "after_script still runs" "$LAST_OUT" "after_script (job status failed)"
 [ "$(notes)" = 1 ] && ok "still one note after the failure" || notok "still one note after the failure" "$(cat "$LS/gitlab.json")"
 contains "the old verdict is replaced by the failure" "$(note)" "the benchmark did not finish"
