@@ -199,8 +199,8 @@ void mb__report_compare_console(const json_t *doc, const mb_console_opts *o,
         mb__buf_printf(out, "%s! %s%s\n", yellow, json_string_value(w), rst);
     mb__buf_printf(out,
                    "%sspeedup = baseline / variant, geometric means of "
-                   "per-process medians; CI: Student t over processes "
-                   "paired by round; run CV: run-to-run spread of the "
+                   "per-process medians; CI: Student t over blocks of "
+                   "rounds, paired by round; run CV: run-to-run spread of the "
                    "medians; n.s. = no significant difference%s\n",
                    o->color ? "\033[2m" : "", rst);
 }
