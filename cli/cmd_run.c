@@ -83,8 +83,6 @@ static int report(json_t *doc, const mb_cli_outputs *out, int hist, int quiet)
     mb_console_opts co = {mb_cli_term_width(1), mb_cli_use_color(1)};
     if (!quiet)
         mb__report_console(doc, &co, &b);
-    else
-        mb_cli_doc_warnings(doc);
     if (!quiet && hist)
         mb__report_run_histograms(doc, &co, &b);
     fwrite(b.data ? b.data : "", 1, b.len, stdout);
@@ -92,6 +90,8 @@ static int report(json_t *doc, const mb_cli_outputs *out, int hist, int quiet)
     mb__run_outcome oc;
     mb_err failure = {0};
     mb__run_outcome_of(doc, &oc, &failure, &notes);
+    if (quiet && !oc.failed) /* the table is not there to list them */
+        mb_cli_doc_warnings(doc);
     if (oc.failed && !rc)
         rc = mb_cli_error(MB_EXIT_RUNTIME, "%s", failure.msg);
     fwrite(notes.data ? notes.data : "", 1, notes.len, stderr);

@@ -215,6 +215,93 @@ static void need_text(const mb_ratio *r, int paired, double dist,
                                 : "the default for two runs");
 }
 
+/* The ratio, its CI and test, and what the interval is made of. */
+static void describe_test(json_t *j, const mb_ratio *r, int paired,
+                          const drift *dr)
+{
+    json_object_set_new(j, "ratio", json_real(r->ratio));
+    json_object_set_new(j, "ci95", json_pack("[f,f]", r->lo, r->hi));
+    json_object_set_new(j, "p_value", json_real(r->p));
+    json_object_set_new(
+        j, "test",
+        json_string(paired ? "paired t on log per-process figures (round by "
+                             "round), over blocks of consecutive rounds"
+                    : dr   ? "Welch t on log per-process figures, with a "
+                             "between-run term"
+                           : "Welch t on log per-process figures"));
+    json_object_set_new(j, "df", json_real(r->df));
+    if (paired)
+        json_object_set_new(j, "blocks", mb__ratio_blocks_json(r));
+    else if (dr)
+        json_object_set_new(j, "between_run",
+                            json_pack("{s:f,s:I,s:s}", "sd_log", dr->tau,
+                                      "runs", (json_int_t)dr->runs, "source",
+                                      dr->source));
+}
+
+/* The verdict rule of GATE.md on a ratio current/baseline (throughput:
+ * judged on its inverse, shown as its own), the reason into why and the
+ * processes that would decide an inconclusive case into *need. */
+static mb__verdict rule(const char *metric, const mb_ratio *r, double threshold,
+                        int higher_is_better, int paired, const drift *dr,
+                        const mb__regress_opts *o, size_t *need, char *why,
+                        size_t len)
+{
+    /* Judged as badness (> 1 is worse). */
+    double bad = higher_is_better ? 1 / r->ratio : r->ratio;
+    double bad_lo = higher_is_better ? 1 / r->hi : r->lo;
+    double bad_hi = higher_is_better ? 1 / r->lo : r->hi;
+    double worse = 1.0 + threshold, better = 1.0 / (1.0 + threshold);
+    char c_est[24], c_lo[24], c_hi[24], c_thr[24], needbuf[400];
+    pct_str(c_est, sizeof c_est, r->ratio);
+    pct_str(c_lo, sizeof c_lo, r->lo);
+    pct_str(c_hi, sizeof c_hi, r->hi);
+    snprintf(c_thr, sizeof c_thr, "%s%.1f%%", higher_is_better ? "-" : "+",
+             threshold * 100.0);
+    int sig = r->p < o->alpha;
+    char ps[32]; /* "=1.2e-05", or "<1e-300" where the tail underflows */
+    if (r->p < 1e-300)
+        snprintf(ps, sizeof ps, "<1e-300");
+    else
+        snprintf(ps, sizeof ps, "=%.2g", r->p);
+    *need = 0;
+    if (sig && bad_lo > worse) {
+        snprintf(why, len,
+                 "%s %s (95%% CI %s..%s over %zu+%zu processes) beyond %s, "
+                 "p%s < %g",
+                 metric, c_est, c_lo, c_hi, r->ka, r->kb, c_thr, ps, o->alpha);
+        return MB_VERDICT_REGRESSION;
+    }
+    if (sig && bad_hi < better) {
+        snprintf(why, len, "%s %s (95%% CI %s..%s), p%s < %g", metric, c_est,
+                 c_lo, c_hi, ps, o->alpha);
+        return MB_VERDICT_IMPROVEMENT;
+    }
+    if (bad_hi <= worse) {
+        snprintf(why, len, "%s %s (95%% CI %s..%s) within %s", metric, c_est,
+                 c_lo, c_hi, c_thr);
+        return MB_VERDICT_PASS;
+    }
+    if (bad_lo > worse) {
+        /* Beyond the threshold but p >= alpha: the interval at 1 - alpha
+         * has to clear 1; its half-width scales by the z ratio. */
+        double dist =
+            fabs(log(bad)) * 1.959964 / mb__t_quantile(1 - o->alpha / 2, 1e6);
+        need_text(r, paired, dist, dr, need, needbuf, sizeof needbuf);
+        snprintf(why, len,
+                 "%s %s (95%% CI %s..%s) beyond %s but not significant "
+                 "(p%s >= %g); %s",
+                 metric, c_est, c_lo, c_hi, c_thr, ps, o->alpha, needbuf);
+    } else {
+        need_text(r, paired, fabs(log(bad) - log(worse)), dr, need, needbuf,
+                  sizeof needbuf);
+        snprintf(why, len,
+                 "%s %s: 95%% CI %s..%s straddles the %s threshold; %s", metric,
+                 c_est, c_lo, c_hi, c_thr, needbuf);
+    }
+    return MB_VERDICT_INCONCLUSIVE;
+}
+
 /* paired: replicate i of both sides ran side by side (a compare's round
  * i): a paired t on the log ratios over blocks of rounds instead of
  * Welch.  Otherwise dr (may be NULL) is the between-run term. */
@@ -277,75 +364,10 @@ static mb__verdict judge_replicates(const char *metric, const double *fb,
         json_object_set_new(j, "p_value", json_null());
         goto done;
     }
-    /* Shown as the metric's own ratio (throughput: current/baseline);
-     * judged as badness (> 1 is worse). */
-    double bad = higher_is_better ? 1 / r.ratio : r.ratio;
-    double bad_lo = higher_is_better ? 1 / r.hi : r.lo;
-    double bad_hi = higher_is_better ? 1 / r.lo : r.hi;
-    json_object_set_new(j, "ratio", json_real(r.ratio));
-    json_object_set_new(j, "ci95", json_pack("[f,f]", r.lo, r.hi));
-    json_object_set_new(j, "p_value", json_real(r.p));
-    json_object_set_new(
-        j, "test",
-        json_string(paired ? "paired t on log per-process figures (round by "
-                             "round), over blocks of consecutive rounds"
-                    : dr   ? "Welch t on log per-process figures, with a "
-                             "between-run term"
-                           : "Welch t on log per-process figures"));
-    json_object_set_new(j, "df", json_real(r.df));
-    if (paired)
-        json_object_set_new(j, "blocks", mb__ratio_blocks_json(&r));
-    else if (dr)
-        json_object_set_new(j, "between_run",
-                            json_pack("{s:f,s:I,s:s}", "sd_log", dr->tau,
-                                      "runs", (json_int_t)dr->runs, "source",
-                                      dr->source));
-    double worse = 1.0 + threshold, better = 1.0 / (1.0 + threshold);
-    char c_est[24], c_lo[24], c_hi[24], c_thr[24];
-    pct_str(c_est, sizeof c_est, r.ratio);
-    pct_str(c_lo, sizeof c_lo, r.lo);
-    pct_str(c_hi, sizeof c_hi, r.hi);
-    snprintf(c_thr, sizeof c_thr, "%s%.1f%%", higher_is_better ? "-" : "+",
-             threshold * 100.0);
-    int sig = r.p < o->alpha;
+    describe_test(j, &r, paired, dr);
     size_t need = 0;
-    char needbuf[400];
-    char ps[32]; /* "=1.2e-05", or "<1e-300" where the tail underflows */
-    if (r.p < 1e-300)
-        snprintf(ps, sizeof ps, "<1e-300");
-    else
-        snprintf(ps, sizeof ps, "=%.2g", r.p);
-    if (sig && bad_lo > worse) {
-        v = MB_VERDICT_REGRESSION;
-        snprintf(why, sizeof why,
-                 "%s %s (95%% CI %s..%s over %zu+%zu processes) beyond %s, "
-                 "p%s < %g",
-                 metric, c_est, c_lo, c_hi, kb, kc, c_thr, ps, o->alpha);
-    } else if (sig && bad_hi < better) {
-        v = MB_VERDICT_IMPROVEMENT;
-        snprintf(why, sizeof why, "%s %s (95%% CI %s..%s), p%s < %g", metric,
-                 c_est, c_lo, c_hi, ps, o->alpha);
-    } else if (bad_hi <= worse) {
-        v = MB_VERDICT_PASS;
-        snprintf(why, sizeof why, "%s %s (95%% CI %s..%s) within %s", metric,
-                 c_est, c_lo, c_hi, c_thr);
-    } else if (bad_lo > worse) {
-        /* Beyond the threshold but p >= alpha: the interval at 1 - alpha
-         * has to clear 1; its half-width scales by the z ratio. */
-        double dist =
-            fabs(log(bad)) * 1.959964 / mb__t_quantile(1 - o->alpha / 2, 1e6);
-        need_text(&r, paired, dist, dr, &need, needbuf, sizeof needbuf);
-        snprintf(why, sizeof why,
-                 "%s %s (95%% CI %s..%s) beyond %s but not significant "
-                 "(p%s >= %g); %s",
-                 metric, c_est, c_lo, c_hi, c_thr, ps, o->alpha, needbuf);
-    } else {
-        need_text(&r, paired, fabs(log(bad) - log(worse)), dr, &need, needbuf,
-                  sizeof needbuf);
-        snprintf(why, sizeof why,
-                 "%s %s: 95%% CI %s..%s straddles the %s threshold; %s", metric,
-                 c_est, c_lo, c_hi, c_thr, needbuf);
-    }
+    v = rule(metric, &r, threshold, higher_is_better, paired, dr, o, &need, why,
+             sizeof why);
     json_object_set_new(j, "processes_needed",
                         need ? json_integer((json_int_t)need) : json_null());
 done:

@@ -141,11 +141,14 @@ static void need_sentence(const mb_ratio *r, double threshold, size_t *need,
                  "processes decides it; a different --threshold asks a "
                  "question that can be answered",
                  threshold * 100);
-    else
+    else if (*need > MB_MAX_PROCESSES)
+        snprintf(buf, len, "at this estimate and spread, %s per variant",
+                 mb__need_text(*need, nb, sizeof nb));
+    else /* an explicit count is never cut for slow starts */
         snprintf(buf, len,
                  "at this estimate and spread, %s per variant "
-                 "would decide it",
-                 mb__need_text(*need, nb, sizeof nb));
+                 "(--processes %zu) would decide it",
+                 mb__need_text(*need, nb, sizeof nb), *need);
 }
 
 /* Two modes among the speedups of the rounds (baseline median / variant
