@@ -21,6 +21,12 @@ def load(path):
         return None
 
 
+def t_quantile(df):
+    """t(0.975, df) from scipy when it is there (bench machines have it)."""
+    from scipy import stats
+    return stats.t.ppf(0.975, df)
+
+
 def main():
     out, n_cmp, n_pairs = sys.argv[1], int(sys.argv[2]), int(sys.argv[3])
     docs = os.path.join(out, "docs")
@@ -70,7 +76,16 @@ def main():
             r, lo, hi, v = ratio(d)
             sig = v["significance"]
             gm = [m for m in g["comparisons"][0]["metrics"] if m["metric"] == "p50"][0] if g else {}
+            # The plain paired t over rounds (before blocks), for contrast.
+            la = [math.log(x) for x in d["runs"][0]["replication"]["per_process"]["median"]]
+            lb = [math.log(x) for x in d["runs"][1]["replication"]["per_process"]["median"]]
+            dl = [y - x for x, y in zip(la, lb)]
+            k = len(dl)
+            mean = sum(dl) / k
+            se = (sum((x - mean) ** 2 for x in dl) / (k - 1) / k) ** 0.5
+            h = t_quantile(k - 1) * se
             rows.append(dict(kind=kind, i=i, r=r, lo=lo, hi=hi, verdict=sig["verdict"],
+                             plo=math.exp(mean - h), phi=math.exp(mean + h),
                              claim=sig["significant"], k=sig["replicates"],
                              drift=(sig.get("blocks") or {}).get("drift_p"),
                              gate=g["exit_code"] if g else None,
@@ -98,6 +113,11 @@ def main():
         print(f"planted twin, {len(pl)} interleaved compares ({loads(pl)}):")
         print(f"  95% CI of the ratio holds the reference {truth:.4f}: {pct(cov, len(pl))}; "
               f"median half-width {100 * half[len(half) // 2]:.1f}%")
+        print(f"    the plain paired t over rounds (no blocks) on the same compares: holds "
+              f"{pct(sum(x['plo'] <= truth <= x['phi'] for x in pl), len(pl))}")
+        for j, ref in enumerate(refs):
+            print(f"    against reference {j + 1} alone ({ref:.4f}): holds "
+                  f"{pct(sum(x['lo'] <= ref <= x['hi'] for x in pl), len(pl))}")
         for lab, sel in (("fully loaded (>90%)", lambda x: x["loaded"] > 0.9),
                          ("fully quiet (<10%)", lambda x: x["loaded"] < 0.1),
                          ("mixed", lambda x: 0.1 <= x["loaded"] <= 0.9)):
@@ -105,7 +125,8 @@ def main():
             if xs:
                 print(f"    compares {lab}: holds {pct(sum(x['lo'] <= truth <= x['hi'] for x in xs), len(xs))}")
         print(f"  slowdown caught: compare says 'slower' in {pct(caught, len(pl))}; "
-              f"gate --current exits 1 (p50 +5%) in {pct(gcaught, len(pl))}; "
+              f"gate --current exits 1 (p50 +5%) in {pct(gcaught, len(pl))}, "
+              f"passes in {sum(x['gate'] == 0 for x in pl)}; "
               f"ratios {min(x['r'] for x in pl):.3f}..{max(x['r'] for x in pl):.3f}")
         print(f"  drift between blocks established (F test p < 0.05) in "
               f"{sum(1 for x in pl if x['drift'] is not None and x['drift'] < 0.05)}; "

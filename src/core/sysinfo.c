@@ -179,3 +179,17 @@ bool mb__cpu_times(uint64_t *busy, uint64_t *total)
     *total = all;
     return true;
 }
+
+int mb__procs_running(void)
+{
+    FILE *f = fopen("/proc/stat", "r");
+    if (!f)
+        return -1;
+    char line[256];
+    int n = -1;
+    while (n < 0 && fgets(line, sizeof line, f))
+        if (sscanf(line, "procs_running %d", &n) != 1)
+            n = -1;
+    fclose(f);
+    return n;
+}

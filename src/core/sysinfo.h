@@ -25,6 +25,10 @@ bool mb__rss_peak_reset(void);
  * read.  Two readings give the share of the machine busy in between. */
 bool mb__cpu_times(uint64_t *busy, uint64_t *total);
 
+/* Processes runnable right now (procs_running of /proc/stat, this one
+ * included), or -1. */
+int mb__procs_running(void);
+
 /* Logical CPUs online, physical cores (distinct core ids), or -1. */
 int mb__cpu_logical(void);
 int mb__cpu_physical(void);

@@ -10,9 +10,11 @@
 #include "runner/runner.h"
 
 #include <stdbool.h>
+#include <stddef.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 void mb__proc_budget(const mb_plan *p, int k, int64_t *fixed, int64_t *min_time,
                      int64_t *min_iters, int64_t *max_time, int64_t *max_iters)
@@ -235,6 +237,13 @@ static void record_round(mb__round_rec **recs, size_t *cap, size_t r,
     x->cpu_busy = have0 && mb__cpu_times(&busy, &total) && total > total0
                       ? (double)(busy - busy0) / (double)(total - total0)
                       : NAN;
+    int run = mb__procs_running();
+    x->runnable = run >= 0 ? run : NAN;
+}
+
+static json_t *num_or_null(double x)
+{
+    return isfinite(x) ? json_real(x) : json_null();
 }
 
 /* Gives every arm a copy of the rounds' records. */
@@ -250,41 +259,63 @@ static void share_rounds(mb__arm *arms, size_t n, const mb__round_rec *recs,
     }
 }
 
+/* The mean of member `off` (a double of mb__round_rec) over the rounds of
+ * quarter q of n; NAN when none is known. */
+static double quarter_mean(const mb__round_rec *r, size_t n, size_t q,
+                           size_t off)
+{
+    double sum = 0;
+    size_t got = 0;
+    for (size_t i = n * q / 4; i < n * (q + 1) / 4; i++) {
+        double x = *(const double *)((const char *)&r[i] + off);
+        if (isfinite(x)) {
+            sum += x;
+            got++;
+        }
+    }
+    return got ? sum / (double)got : NAN;
+}
+
+/* The quarters with the least and the most of member off; false when a
+ * quarter has none. */
+static bool quarter_range(const mb__round_rec *r, size_t n, size_t off,
+                          double *lo, double *hi)
+{
+    *lo = INFINITY;
+    *hi = -INFINITY;
+    for (size_t q = 0; q < 4; q++) {
+        double m = quarter_mean(r, n, q, off);
+        if (!isfinite(m))
+            return false;
+        *lo = m < *lo ? m : *lo;
+        *hi = m > *hi ? m : *hi;
+    }
+    return true;
+}
+
 void mb__warn_load_changed(json_t *doc, const mb__round_rec *r, size_t n)
 {
-    if (n < 4)
+    double b0, b1, q0, q1, l0, l1;
+    if (n < 4 ||
+        !quarter_range(r, n, offsetof(mb__round_rec, cpu_busy), &b0, &b1))
         return;
-    double busy[4], load[4];
-    for (size_t q = 0; q < 4; q++) {
-        size_t from = n * q / 4, to = n * (q + 1) / 4, got = 0;
-        busy[q] = load[q] = 0;
-        for (size_t i = from; i < to; i++)
-            if (isfinite(r[i].cpu_busy) && isfinite(r[i].loadavg)) {
-                busy[q] += r[i].cpu_busy;
-                load[q] += r[i].loadavg;
-                got++;
-            }
-        if (!got)
-            return;
-        busy[q] /= (double)got;
-        load[q] /= (double)got;
-    }
-    size_t lo = 0, hi = 0;
-    for (size_t q = 1; q < 4; q++) {
-        lo = busy[q] < busy[lo] ? q : lo;
-        hi = busy[q] > busy[hi] ? q : hi;
-    }
-    if (busy[hi] - busy[lo] < MB_LOAD_CHANGE)
+    bool queue =
+        quarter_range(r, n, offsetof(mb__round_rec, runnable), &q0, &q1);
+    int cpus = (int)sysconf(_SC_NPROCESSORS_ONLN);
+    if (b1 - b0 < MB_LOAD_CHANGE &&
+        !(queue && q1 - q0 >= (cpus > 0 ? cpus : 1)))
         return;
-    char w[600];
+    if (!quarter_range(r, n, offsetof(mb__round_rec, loadavg), &l0, &l1))
+        l0 = l1 = NAN;
+    char w[700];
     snprintf(w, sizeof w,
-             "the machine's load changed during the measurement: CPU busy "
-             "%.0f%% in the quietest quarter of the rounds, %.0f%% in the "
-             "busiest (load average %.1f and %.1f); the intervals are over "
-             "blocks of consecutive rounds and include what the change did, "
-             "but the figures describe this mix of loads "
-             "(replication.rounds has every round)",
-             busy[lo] * 100, busy[hi] * 100, load[lo], load[hi]);
+             "the machine's load changed during the measurement: between "
+             "quarters of the rounds, CPU busy %.0f%% to %.0f%%, %.1f to "
+             "%.1f processes runnable, load average %.1f to %.1f; the "
+             "intervals are over blocks of consecutive rounds and include "
+             "what the change did, but the figures describe this mix of "
+             "loads (replication.rounds has every round)",
+             b0 * 100, b1 * 100, q0, q1, l0, l1);
     json_array_append_new(json_object_get(doc, "warnings"), json_string(w));
 }
 
@@ -293,12 +324,10 @@ json_t *mb__rounds_json(const mb__round_rec *r, size_t n)
     json_t *a = json_array();
     for (size_t i = 0; i < n; i++)
         json_array_append_new(
-            a, json_pack("{s:f,s:o,s:o}", "t_s", r[i].t_s, "loadavg",
-                         isfinite(r[i].loadavg) ? json_real(r[i].loadavg)
-                                                : json_null(),
-                         "cpu_busy",
-                         isfinite(r[i].cpu_busy) ? json_real(r[i].cpu_busy)
-                                                 : json_null()));
+            a, json_pack("{s:f,s:o,s:o,s:o}", "t_s", r[i].t_s, "loadavg",
+                         num_or_null(r[i].loadavg), "cpu_busy",
+                         num_or_null(r[i].cpu_busy), "runnable",
+                         num_or_null(r[i].runnable)));
     return a;
 }
 

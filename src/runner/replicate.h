@@ -35,6 +35,7 @@ typedef struct mb__round_rec {
     double t_s;      /* seconds from the start of the first round */
     double loadavg;  /* 1-minute load average at the round's end */
     double cpu_busy; /* 0..1 over the round */
+    double runnable; /* processes runnable at its end (procs_running) */
 } mb__round_rec;
 
 typedef struct mb__arm {
@@ -109,11 +110,15 @@ size_t mb__arm_proc_figures(const int64_t *samples, const size_t *proc_n,
 
 /* Warns in doc's "warnings" when the machine's load changed during the
  * rounds: the mean CPU-busy share of the busiest quarter of the rounds
- * (consecutive) exceeds the quietest's by MB_LOAD_CHANGE or more. */
+ * (consecutive) exceeds the quietest's by MB_LOAD_CHANGE or more, or (a
+ * machine busy throughout) the mean runnable processes of the most
+ * crowded quarter exceed the least crowded's by the number of CPUs or
+ * more. */
 #define MB_LOAD_CHANGE 0.25
 void mb__warn_load_changed(json_t *doc, const mb__round_rec *r, size_t n);
 
-/* The rounds as JSON: [{t_s, loadavg, cpu_busy}] (null where unknown). */
+/* The rounds as JSON: [{t_s, loadavg, cpu_busy, runnable}] (null where
+ * unknown). */
 json_t *mb__rounds_json(const mb__round_rec *r, size_t n);
 
 /* The "replication" object of a RUN (docs/FORMATS.md): unit, processes,
