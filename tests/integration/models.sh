@@ -43,6 +43,39 @@ check "importing mbench.models imports neither torch nor jax" \
 bad = [k for k in ("torch", "jax", "flax", "torchvision") if k in sys.modules]
 assert not bad, bad'
 
+check "torch_to_flax's rules on a synthetic state_dict (numpy only)" $PY - <<'PYEOF'
+import numpy as np
+from mbench.models import torch_to_flax, WeightsError
+r = lambda s: np.random.default_rng(0).standard_normal(s).astype(np.float32)
+sd = {"conv_proj.weight": r((8, 3, 2, 2)), "conv_proj.bias": r(8), "class_token": r((1, 1, 8)),
+      "encoder.pos_embedding": r((1, 5, 8)),
+      "encoder.layers.encoder_layer_0.self_attention.in_proj_weight": r((24, 8)),
+      "encoder.layers.encoder_layer_0.self_attention.in_proj_bias": r(24),
+      "encoder.layers.encoder_layer_0.self_attention.out_proj.weight": r((8, 8)),
+      "encoder.layers.encoder_layer_0.self_attention.out_proj.bias": r(8),
+      "encoder.layers.encoder_layer_0.mlp.3.weight": r((8, 16)),
+      "encoder.ln.weight": r(8), "heads.head.weight": r((10, 8))}
+v = torch_to_flax("vit_b_16", sd, num_heads="2")
+w = sd["encoder.layers.encoder_layer_0.self_attention.in_proj_weight"]
+att = v["layers"][0]["self_attention"]
+assert np.array_equal(att["key"]["kernel"], w[8:16].T.reshape(8, 2, 4))
+assert np.array_equal(att["value"]["bias"],
+    sd["encoder.layers.encoder_layer_0.self_attention.in_proj_bias"][16:].reshape(2, 4))
+o = sd["encoder.layers.encoder_layer_0.self_attention.out_proj.weight"]
+assert np.array_equal(att["out"]["kernel"].reshape(8, 8), o.T)
+assert np.array_equal(v["conv_proj"]["kernel"], sd["conv_proj.weight"].transpose(2, 3, 1, 0))
+assert np.array_equal(v["layers"][0]["fc2"]["kernel"], sd["encoder.layers.encoder_layer_0.mlp.3.weight"].T)
+assert v["ln"]["scale"].shape == (8,) and v["head"]["kernel"].shape == (8, 10)
+assert v["pos_embedding"].shape == (1, 5, 8) and v["class_token"].dtype == np.float32
+rn = torch_to_flax("torchvision:resnet50", {"layer1.0.downsample.1.running_var": r(4),
+                                            "layer1.0.bn1.num_batches_tracked": np.array(3)})
+assert list(rn["layer1"][0]["downsample"][1]) == ["var"] and "bn1" not in rn["layer1"][0], rn
+try:
+    torch_to_flax("vit_b_16", {"features.0.weight": r((4, 3, 3, 3))}); raise SystemExit("accepted")
+except WeightsError as e:
+    assert "features.0.weight" in str(e), e
+PYEOF
+
 if [ ! -x "$TPY" ] || ! "$TPY" -c 'import torch, torchvision' 2>/dev/null; then
     skip "mbench.models with torch and Flax" "no torch venv: make frameworks (build/frameworks/torch)"
     done_testing
