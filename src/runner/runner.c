@@ -186,19 +186,8 @@ static mb_status effective_inputs(mb_bench *b, const mb_io_desc *in, size_t n,
     if (!b->in_eff || !b->in_model)
         return mb__fail(err, MB_ENOMEM, "out of memory");
     for (size_t i = 0; i < n; i++) {
-        mb_io_desc *d = &b->in_eff[i];
-        *d = in[i];
+        b->in_eff[i] = in[i];
         b->in_model[i] = in[i].name;
-        for (size_t k = 0; k < p->n_shapes && d->rank < 0; k++) {
-            const mb_shape_override *o = &p->shapes[k];
-            if (strcmp(o->name, d->name) != 0 || o->rank < 1)
-                continue;
-            d->rank = o->rank;
-            for (int a = 0; a < o->rank; a++) {
-                d->dims[a] = a == 0 ? -1 : o->dims[a];
-                d->dim_names[a] = a == 0 ? "batch" : "";
-            }
-        }
     }
     for (size_t k = 0; k < p->n_renames; k++) {
         size_t i = 0;
@@ -215,6 +204,19 @@ static mb_status effective_inputs(mb_bench *b, const mb_io_desc *in, size_t n,
                             p->renames[k].value, names);
         }
         b->in_eff[i].name = p->renames[k].key;
+    }
+    for (size_t i = 0; i < n; i++) {
+        mb_io_desc *d = &b->in_eff[i];
+        for (size_t k = 0; k < p->n_shapes && d->rank < 0; k++) {
+            const mb_shape_override *o = &p->shapes[k];
+            if (strcmp(o->name, d->name) != 0 || o->rank < 1)
+                continue;
+            d->rank = o->rank;
+            for (int a = 0; a < o->rank; a++) {
+                d->dims[a] = a == 0 ? -1 : o->dims[a];
+                d->dim_names[a] = a == 0 ? "batch" : "";
+            }
+        }
     }
     b->in = b->in_eff;
     return MB_OK;
@@ -316,6 +318,8 @@ mb_status mb__bench_open(const mb_plan *plan, int64_t batch, mb_bench **out,
                         err);
     if (!s)
         s = effective_inputs(b, model_in, b->n_in, err);
+    if (!s) /* also with --data, where no input is synthesised */
+        s = mb__check_option_names(b->in, b->n_in, plan, err);
     if (!s)
         s = check_dim_names(b, plan, err);
     if (!s) {
