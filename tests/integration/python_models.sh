@@ -158,6 +158,7 @@ for r in d["runs"]:
     assert r["status"] == "ok" and rt["name"] == "jax", (r["variant"], rt)
     assert rt["sync"] == "jax.block_until_ready()", rt
     assert rt["threads"].startswith("limited to --threads"), rt
+    assert rt["jit"].startswith("jax.jit, compiled ahead of time"), rt
     assert r["phases"]["compile_ns"] > 0, r["phases"]
     assert r["outputs"][0]["shape"] == [4, 10], r["outputs"]
 flax, partial, plain = d["runs"]

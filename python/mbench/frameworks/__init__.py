@@ -50,4 +50,11 @@ def open_model(spec, options, seed=0):
         _threads.restore()
         raise
     session.spec = spec
+    global last_session
+    last_session = session
     return session
+
+
+# The session open_model made last (bench/python_overhead.c times its
+# model with a bare Python loop beside mbench's).
+last_session = None
