@@ -92,12 +92,23 @@ static mb_status arm_start(mb__arm *a, const mb__repl_opts *o, double *per_ns,
     int64_t nw = p->warmup_iters > 0 ? p->warmup_iters : 0;
     int64_t t0 = mb_now_ns(), warm = 0;
     int64_t buf[64];
-    /* Warm up by count, then by time, in chunks of at most 64. */
+    /* Warm up by count, then by time, in chunks of at most 64 (the first
+     * two alone, so that a default warmup of a slow model can stop). */
     while (!s && (nw > 0 || mb_now_ns() - t0 < p->warmup_time_ns)) {
         int64_t c = nw > 64 ? 64 : nw > 0 ? nw : 16;
+        if (warm < 2 && c > 2 && p->warmup_default)
+            c = 2;
+        else if (warm >= 2 && p->warmup_default) { /* what fits the budget */
+            int64_t el = mb_now_ns() - t0;
+            int64_t fit = (MB_WARMUP_BUDGET_NS - el) / (el / warm + 1) + 1;
+            c = fit < 1 ? 1 : fit < c ? fit : c;
+        }
         s = mb__child_measure(a->child, c, 0, buf, o->timeout_ns, err);
         nw -= c;
         warm += c;
+        if (MB_WARMUP_DONE(p, warm, mb_now_ns() - t0) &&
+            mb_now_ns() - t0 >= p->warmup_time_ns)
+            break;
     }
     if (a->k == 1) {
         a->warmup_ns = mb_now_ns() - t0;
@@ -160,6 +171,10 @@ static size_t plan_slots(mb__arm *arms, size_t n, const double *per_ns,
         mb__proc_budget(a->plan, o->processes, &fixed, &tmin, &imin, &tmax,
                         &imax);
         double per = per_ns[i] > 1 ? per_ns[i] : 1;
+        /* Unrecorded iterations before each slot (a stopped process wakes
+         * its threads and caches): none for an inference of a second or
+         * more, whose wake-up is a small share of it. */
+        a->pre = per >= 1e9 ? 0 : 2;
         int64_t k = (int64_t)((double)o->slot_ns / per);
         k = k < 1 ? 1 : k > 5000 ? 5000 : k;
         a->slot = k;
@@ -293,10 +308,11 @@ mb_status mb__replicate(mb__arm *arms, size_t n, const mb__repl_opts *o,
                     rc = mb__fail(err, MB_ENOMEM, "out of memory");
                     break;
                 }
-                /* Two unrecorded iterations first: the process has been
-                 * stopped while the others ran, and waking its threads and
-                 * caches is not the model's latency. */
-                if (mb__child_measure(a->child, k, 2, buf, o->timeout_ns, &e) ||
+                /* Unrecorded iterations first (a->pre, 2): the process has
+                 * been stopped while the others ran, and waking its threads
+                 * and caches is not the model's latency. */
+                if (mb__child_measure(a->child, k, a->pre, buf, o->timeout_ns,
+                                      &e) ||
                     !arm_add(a, buf, (size_t)k))
                     mb__arm_fail(a, &e);
                 mb__child_pause(a->child);
