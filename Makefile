@@ -308,6 +308,12 @@ install: $(BIN) $(STATIC) $(SHARED) docs-gen
 	if [ -n "$(TORCH_PLUGIN)" ] && [ -f "$(TORCH_PLUGIN)" ]; then \
 	  install -d $(DESTDIR)$(LIBDIR)/mbench/plugins && \
 	  install -m 0755 $(TORCH_PLUGIN) $(DESTDIR)$(LIBDIR)/mbench/plugins/; fi
+	if [ -n "$(PYTHON_PLUGIN)" ] && [ -f "$(PYTHON_PLUGIN)" ]; then \
+	  install -d $(DESTDIR)$(LIBDIR)/mbench/plugins && \
+	  install -m 0755 $(PYTHON_PLUGIN) $(DESTDIR)$(LIBDIR)/mbench/plugins/ && \
+	  for d in mbench mbench/frameworks mbench/models; do \
+	    install -d $(DESTDIR)$(LIBDIR)/mbench/python/$$d && \
+	    install -m 0644 python/$$d/*.py $(DESTDIR)$(LIBDIR)/mbench/python/$$d/; done; fi
 
 clean:
 	rm -rf $(BUILD)/obj $(BUILD)/tests $(BUILD)/bench $(BUILD)/gen $(BUILD)/asan $(BUILD)/plugins \
