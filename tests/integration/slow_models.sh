@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Models at a large fraction of a second per inference (a Python framework
 # on ResNet-50 here) must not make the defaults take minutes: the default
-# warmup stops after 2 s (a count given is run in full), and --max-time
+# warmup stops after 2 s, at least one iteration (a count given is run in full), and --max-time
 # bounds a variant whose iterations outlast the 50 ms slots even when
 # --min-iterations asks for more.  The null backend busy-waits delay=NS
 # per inference, so the timings are known.
