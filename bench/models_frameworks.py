@@ -10,8 +10,11 @@ batch size ITERS times in an order that rotates by round, so that slow
 phases of a loaded machine fall on every size alike.  Each iteration is a
 perf_counter_ns pair around the call, ending when the result is ready
 (block_until_ready for JAX).  Prints one JSON line: per batch size the
-median over all iterations, the quartiles, and CPU seconds per wall second
-during the timed calls (the threads actually used).
+median over all iterations, the quartiles, CPU seconds per wall second
+during the timed calls (the threads actually used) and the median CPU time
+of an iteration (process CPU time, all threads: on a loaded machine the
+wall time of a 1-thread call stretches by the time others hold the CPU,
+its CPU time much less, so it is the steadier figure of the work done).
 """
 import json
 import os
@@ -80,7 +83,8 @@ def main(fw, model, threads, batches, rounds, iters):
         q = statistics.quantiles(ns, n=4)
         cpu = sum(s[1] for s in samples[b]) / (sum(ns) / 1e9)
         res["batches"][b].update(median_ms=statistics.median(ns) / 1e6, q1_ms=q[0] / 1e6,
-                                 q3_ms=q[2] / 1e6, n=len(ns), cpu_per_wall=cpu)
+                                 q3_ms=q[2] / 1e6, n=len(ns), cpu_per_wall=cpu,
+                                 cpu_ms=statistics.median(s[1] for s in samples[b]) * 1e3)
     res["loadavg"] = os.getloadavg()
     print(json.dumps(res), flush=True)
 

@@ -10,6 +10,7 @@
 # pool is told the same; the cpu/wall column shows what each really used.
 # Needs the venvs of `make frameworks`; skipped without them.
 # Usage: bench/models_frameworks.sh [BUILD_DIR] [ROUNDS] [ITERS]
+#        (MODELS_THREADS="1 2" and MODELS="resnet50 vit_b_16" by default)
 set -u
 root=$(cd "$(dirname "$0")/.." && pwd)
 rounds=${2:-4}
@@ -22,9 +23,9 @@ for v in torch jax; do
     fi
 done
 export PYTHONPATH="$root/python"
-printf '%-6s %-9s %3s %5s %8s %9s %9s %10s %21s %8s %s\n' framework model thr batch build_s compile_s first_s median_ms "IQR_ms" cpu/wall "load avg"
-for model in resnet50 vit_b_16; do
-    for threads in 1 2; do
+printf '%-6s %-9s %3s %5s %8s %9s %9s %10s %21s %8s %8s %s\n' framework model thr batch build_s compile_s first_s median_ms "IQR_ms" cpu/wall cpu_ms "load avg"
+for model in ${MODELS:-resnet50 vit_b_16}; do
+    for threads in ${MODELS_THREADS:-1 2}; do
         for fw in torch jax; do
             cpus=$((threads - 1))
             if [ "$fw" = torch ]; then
@@ -40,7 +41,7 @@ r = json.loads(sys.argv[1])
 for b, s in r["batches"].items():
     print(f'{r["framework"]:<6} {r["model"]:<9} {r["threads"]:>3} {b:>5} {r["build_s"]:8.1f} '
           f'{s["compile_s"]:9.2f} {s["first_s"]:9.2f} {s["median_ms"]:10.1f} '
-          f'{s["q1_ms"]:10.1f}-{s["q3_ms"]:<10.1f} {s["cpu_per_wall"]:8.2f} '
+          f'{s["q1_ms"]:10.1f}-{s["q3_ms"]:<10.1f} {s["cpu_per_wall"]:8.2f} {s["cpu_ms"]:8.1f} '
           f'{" ".join(f"{l:.1f}" for l in r["loadavg"])}')
 PYEOF
         done
