@@ -71,7 +71,21 @@ TORCH_PLUGIN := $(if $(and $(TORCH_CMAKE),$(if $(SAN),,yes)),$(BUILD)/plugins/mb
 TORCH_CXXFLAGS := -std=c++17 -O2 -g -fPIC -fvisibility=hidden -Wall -Wextra -Werror \
                   -Wno-unused-parameter -Iinclude -isystem /usr/include/torch/csrc/api/include $(SAN)
 TORCH_LIBS := -Wl,--no-as-needed -ltorch -ltorch_cpu -lc10 -Wl,--as-needed
-plugins: $(TORCH_PLUGIN)
+# The python backend (plugins/python) embeds CPython: Debian's libpython3
+# through pkg-config python3-embed (python3-dev).  Its venvs come from
+# `make frameworks`; MB_FRAMEWORKS_DIR is where the plugin looks for them
+# unless MBENCH_FRAMEWORKS_DIR says otherwise.  Not in sanitizer builds.
+PY_EMBED_CFLAGS := $(shell pkg-config --cflags python3-embed 2>/dev/null)
+PY_EMBED_LIBS   := $(shell pkg-config --libs python3-embed 2>/dev/null)
+PY_EXE          := $(shell pkg-config --variable=exec_prefix python3-embed 2>/dev/null)/bin/python$(shell pkg-config --modversion python3-embed 2>/dev/null)
+PYTHON_PLUGIN := $(if $(and $(PY_EMBED_LIBS),$(if $(SAN),,yes)),$(BUILD)/plugins/mbench_python.so)
+FRAMEWORKS_DIR ?= $(abspath build/frameworks)
+$(BUILD)/plugins/mbench_python.so: plugins/python/python_backend.c include/mbench_backend.h include/mbench.h
+	@mkdir -p $(@D)
+	$(CC) $(WARN) -Wno-missing-field-initializers $(OPT) -fPIC -fvisibility=hidden -Iinclude \
+	  $(subst -I,-isystem ,$(PY_EMBED_CFLAGS)) -DMB_FRAMEWORKS_DIR='"$(FRAMEWORKS_DIR)"' \
+	  -DMB_PYTHON_EXE='"$(PY_EXE)"' -shared -o $@ $< $(PY_EMBED_LIBS) -ldl
+plugins: $(TORCH_PLUGIN) $(PYTHON_PLUGIN)
 # bench/torch_overhead.cpp: a bare LibTorch loop against mbench's (make bench)
 TORCH_BENCH := $(if $(TORCH_PLUGIN),$(BUILD)/bench/torch_overhead)
 $(BUILD)/bench/torch_overhead: bench/torch_overhead.cpp $(STATIC) $(TORCH_PLUGIN)

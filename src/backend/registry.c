@@ -29,8 +29,23 @@ static int ends_with(const char *s, const char *suffix)
     return n > k && strcmp(s + n - k, suffix) == 0;
 }
 
+/* A Python model spec (docs/FRAMEWORKS.md): a prefix, or PATH.py:NAME. */
+static int python_spec(const char *m)
+{
+    static const char *const prefixes[] = {
+        "torchvision:", "flax:", "py:", "pickle:"};
+    for (size_t i = 0; i < sizeof prefixes / sizeof prefixes[0]; i++)
+        if (strncmp(m, prefixes[i], strlen(prefixes[i])) == 0)
+            return 1;
+    const char *colon = strrchr(m, ':');
+    return ends_with(m, ".py") ||
+           (colon && colon - m > 3 && strncmp(colon - 3, ".py", 3) == 0);
+}
+
 const char *mb_backend_for_model(const char *model_path)
 {
+    if (model_path && python_spec(model_path))
+        return "python";
     if (model_path &&
         (ends_with(model_path, ".pt") || ends_with(model_path, ".pth")))
         return "torch";
@@ -124,14 +139,21 @@ const mb_backend *mb_backend_find(const char *name, mb_err *err)
     const char *bad = strpbrk(name, " .\\:");
     if (!*name || bad || strlen(name) > 64) {
         mb__fail(err, MB_EINVAL,
-                 "unknown backend '%s': use 'ort', 'null', 'torch', or the "
-                 "path of a plugin .so (with a '/')",
+                 "unknown backend '%s': use 'ort', 'null', 'torch', 'python', "
+                 "or the path of a plugin .so (with a '/')",
                  name);
         return NULL;
     }
     char path[PATH_MAX + 80], tried[2048] = "";
     if (!find_plugin(name, path, sizeof path, tried, sizeof tried)) {
-        if (strcmp(name, "torch") == 0)
+        if (strcmp(name, "python") == 0)
+            mb__fail(err, MB_EUNSUPPORTED,
+                     "backend 'python' (Python models) is not installed: no "
+                     "mbench_python.so in %s; install python3-dev "
+                     "(scripts/deps.sh test) and rebuild with make, or set "
+                     "MBENCH_PLUGIN_PATH",
+                     tried);
+        else if (strcmp(name, "torch") == 0)
             mb__fail(err, MB_EUNSUPPORTED,
                      "backend 'torch' is not installed: no mbench_torch.so "
                      "in %s; install libtorch-dev (scripts/deps.sh test) and "
@@ -140,8 +162,8 @@ const mb_backend *mb_backend_find(const char *name, mb_err *err)
         else
             mb__fail(err, MB_EINVAL,
                      "unknown backend '%s': no built-in backend and no "
-                     "plugin mbench_%s.so in %s; use 'ort', 'null', 'torch' "
-                     "or the path of a plugin .so",
+                     "plugin mbench_%s.so in %s; use 'ort', 'null', 'torch', "
+                     "'python' or the path of a plugin .so",
                      name, name, tried);
         return NULL;
     }

@@ -367,7 +367,7 @@ mb_status mb__compare_run(const mb__compare_req *rq, json_t **doc_out,
     for (size_t i = 0; i < rq->n; i++) {
         const mb_plan *p = rq->variants[i].plan;
         mb_err e = {0};
-        const mb_backend *be = mb_backend_find(p->backend, &e);
+        const mb_backend *be = mb_backend_find(mb__plan_backend(p), &e);
         if (be && (mb__backend_caps(be) & MB_BACKEND_CAP_MODEL_FILE) &&
             p->model_path && mb__file_size(p->model_path) < 0)
             return mb__fail(err, MB_EIO,

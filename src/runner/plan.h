@@ -50,6 +50,12 @@ typedef struct mb_plan {
     size_t n_ranges;
     mb_shape_override *shapes;
     size_t n_shapes;
+    /* --input-name NAME=MODELNAME: the input that --data, --shape and
+     * --input-range call NAME is the model's input MODELNAME (key NAME,
+     * value MODELNAME), so that models whose inputs are named differently
+     * (an ONNX export and its PyTorch source) take the same inputs. */
+    mb_kv *renames;
+    size_t n_renames;
     uint64_t seed;
     char *data_path; /* --data: real inputs instead of synthetic */
     /* warmup and stopping */
@@ -103,6 +109,9 @@ const char *mb__plan_get_opt(const mb_plan *p, const char *key);
  * runs out. */
 bool mb__plan_set_shape(mb_plan *p, const char *name, const int64_t *dims,
                         int rank);
+/* Adds an --input-name NAME=MODELNAME rename (copies both).  False when
+ * memory runs out. */
+bool mb__plan_set_rename(mb_plan *p, const char *name, const char *model_name);
 /* The options to give backend open(): p->opts, then "dim:NAME"=VALUE for
  * every --dim when caps has MB_BACKEND_CAP_DIM_OVERRIDE (so the order of
  * --dim and --backend never matters).  *kv is one allocation holding the

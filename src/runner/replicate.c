@@ -127,11 +127,12 @@ mb_status mb__arm_finish(mb__arm *a, int64_t timeout_ns, mb_err *err)
            *mem = json_object_get(run, "memory");
     json_array_append_new(
         a->procs,
-        json_pack("{s:O?,s:O?,s:O?,s:O?,s:I}", "library_load_ns",
+        json_pack("{s:O?,s:O?,s:O?,s:O?,s:O?,s:I}", "library_load_ns",
                   json_object_get(ph, "library_load_ns"), "session_create_ns",
                   json_object_get(ph, "session_create_ns"),
                   "first_inference_ns",
-                  json_object_get(ph, "first_inference_ns"), "rss_peak_bytes",
+                  json_object_get(ph, "first_inference_ns"), "compile_ns",
+                  json_object_get(ph, "compile_ns"), "rss_peak_bytes",
                   json_object_get(mem, "rss_peak_bytes"), "samples",
                   (json_int_t)a->proc_n[a->k - 1]));
     if (!a->run)
@@ -503,10 +504,11 @@ json_t *mb__arm_run_json(const mb__arm *a, const char *stop_rule,
     /* Start-up phases: the median over processes (each loaded the
      * runtime, created a session and ran cold), with their range. */
     size_t np = json_array_size(a->procs);
-    static const char *const startup[] = {
-        "library_load_ns", "session_create_ns", "first_inference_ns"};
+    static const char *const startup[] = {"library_load_ns",
+                                          "session_create_ns",
+                                          "first_inference_ns", "compile_ns"};
     json_t *spread = np > 1 ? json_object() : NULL;
-    for (size_t f = 0; spread && f < 3; f++) {
+    for (size_t f = 0; spread && f < 4; f++) {
         double *m = mb__calloc(np, sizeof *m);
         size_t got = 0;
         for (size_t i = 0; m && i < np; i++) {

@@ -24,6 +24,9 @@ typedef struct mb_phases {
     int64_t library_load_ns;
     int64_t session_create_ns;
     int64_t first_inference_ns;
+    /* JIT/XLA/TorchScript compilation for the bound input shapes, as the
+     * backend reports it (session_info "compile_ns"); -1: none */
+    int64_t compile_ns;
 } mb_phases;
 
 /* Loads the backend, opens the model, builds the inputs for `batch`
