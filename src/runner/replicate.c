@@ -164,6 +164,7 @@ static size_t plan_slots(mb__arm *arms, size_t n, const double *per_ns,
         k = k < 1 ? 1 : k > 5000 ? 5000 : k;
         a->slot = k;
         size_t need;
+        a->slot_cap = 0;
         if (fixed > 0) {
             need = (size_t)((fixed + k - 1) / k);
             if (need > (size_t)fixed)
@@ -173,10 +174,16 @@ static size_t plan_slots(mb__arm *arms, size_t n, const double *per_ns,
             size_t by_count = (size_t)((imin + k - 1) / k);
             need = by_time > by_count ? by_time : by_count;
             /* The maxima cap the budget: never more than max_time or
-             * max_iterations per process. */
-            size_t cap_t = (size_t)(tmax / o->slot_ns);
+             * max_iterations per process.  A slot lasts slot_ns, or one
+             * iteration when that takes longer (a large model at seconds
+             * per inference: min-iterations must not outlast max-time). */
+            double slot_len = (double)k * per > (double)o->slot_ns
+                                  ? (double)k * per
+                                  : (double)o->slot_ns;
+            size_t cap_t = (size_t)((double)tmax / slot_len);
             size_t cap_i = (size_t)(imax / k);
             size_t cap = cap_t < cap_i ? cap_t : cap_i;
+            a->slot_cap = cap > 0 ? cap : 1;
             if (need > cap)
                 need = cap > 0 ? cap : 1;
         }
@@ -188,6 +195,19 @@ static size_t plan_slots(mb__arm *arms, size_t n, const double *per_ns,
     /* Every arm takes the same number of slots, so that the last ones are
      * interleaved too; a fixed count is spread over them (round_sizes). */
     return slots;
+}
+
+/* The rounds a default count is lowered to when one round takes start_ns
+ * to start (replicate.h: the start budgets and their floors). */
+static size_t lowered_rounds(int64_t start_ns, const mb__repl_opts *o)
+{
+    size_t fit = (size_t)(o->start_budget_ns / start_ns), rounds;
+    rounds = fit > MB_MIN_AUTO_PROCESSES ? fit : MB_MIN_AUTO_PROCESSES;
+    if ((int64_t)rounds * start_ns > MB_SLOW_START_BUDGET_NS) {
+        fit = (size_t)(MB_SLOW_START_BUDGET_NS / start_ns);
+        rounds = fit > MB_MIN_SLOW_PROCESSES ? fit : MB_MIN_SLOW_PROCESSES;
+    }
+    return rounds > (size_t)o->processes ? (size_t)o->processes : rounds;
 }
 
 /* A fixed total N is split over the K processes exactly: process r gets
@@ -204,8 +224,8 @@ static void round_sizes(mb__arm *arms, size_t n, size_t r, size_t rounds)
 /* Iterations of slot s (of `slots`) for an arm in this round. */
 static int64_t slot_count(const mb__arm *a, size_t s, size_t slots)
 {
-    if (a->round_n <= 0)
-        return a->slot;
+    if (a->round_n <= 0) /* by time: every slot, up to the arm's maxima */
+        return a->slot_cap && s >= a->slot_cap ? 0 : a->slot;
     return a->round_n * (int64_t)(s + 1) / (int64_t)slots -
            a->round_n * (int64_t)s / (int64_t)slots;
 }
@@ -252,14 +272,11 @@ mb_status mb__replicate(mb__arm *arms, size_t n, const mb__repl_opts *o,
             /* A slow-loading model: fewer processes, so that starting
              * them stays within the budget (default counts only). */
             int64_t start_ns = mb_now_ns() - t_round;
+            if (o->round_start_ns)
+                *o->round_start_ns = start_ns;
             if (o->start_budget_ns > 0 && start_ns > 0 &&
-                (int64_t)rounds * start_ns > o->start_budget_ns) {
-                size_t fit = (size_t)(o->start_budget_ns / start_ns);
-                rounds =
-                    fit > MB_MIN_AUTO_PROCESSES ? fit : MB_MIN_AUTO_PROCESSES;
-                if (rounds > (size_t)o->processes)
-                    rounds = (size_t)o->processes;
-            }
+                (int64_t)rounds * start_ns > o->start_budget_ns)
+                rounds = lowered_rounds(start_ns, o);
         }
         round_sizes(arms, n, r, rounds);
         /* Interleaved slots: each arm once per pass, the start rotating. */

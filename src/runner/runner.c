@@ -1054,6 +1054,8 @@ static mb_status run_replicated(const mb_plan *plan, int k, json_t **doc_out,
         mb__repl_opts_for(k, plan->processes, &used, plan->cancel);
     o.progress = repl_progress;
     o.progress_user = (void *)plan;
+    int64_t start_ns = 0;
+    o.round_start_ns = &start_ns;
     mb_status s = mb__replicate(arms, nb, &o, err);
     size_t failed = 0;
     for (size_t i = 0; i < nb; i++)
@@ -1099,22 +1101,29 @@ static mb_status run_replicated(const mb_plan *plan, int k, json_t **doc_out,
     if (cancelled)
         json_object_set_new(doc, "interrupted", json_true());
     add_input_warning(plan, doc);
-    mb__warn_processes_lowered(doc, k, used);
+    mb__warn_processes_lowered(doc, k, used, start_ns);
     *doc_out = doc;
     return MB_OK;
 }
 
-void mb__warn_processes_lowered(json_t *doc, int asked, int used)
+void mb__warn_processes_lowered(json_t *doc, int asked, int used,
+                                int64_t start_ns)
 {
     if (used >= asked)
         return;
-    char w[300];
+    char w[400];
+    double budget = used < MB_MIN_AUTO_PROCESSES
+                        ? (double)MB_SLOW_START_BUDGET_NS / 1e9
+                        : (double)MB_START_BUDGET_NS / 1e9;
     snprintf(w, sizeof w,
-             "measured in %d processes, not the default %d: "
-             "starting a process (runtime load, session, warmup) takes so "
-             "long that %d would spend over %.0f s on it; set --processes "
-             "to choose",
-             used, asked, asked, (double)MB_START_BUDGET_NS / 1e9);
+             "measured in %d processes, not the default %d: starting one "
+             "round of processes (runtime load or Python import, session "
+             "or model build, compile, warmup) took %.1f s, so %d would "
+             "spend over %.0f s on it; the CIs are wider for it; set "
+             "--processes to choose",
+             used, asked, (double)start_ns / 1e9,
+             used < MB_MIN_AUTO_PROCESSES ? MB_MIN_AUTO_PROCESSES : asked,
+             budget);
     json_array_append_new(json_object_get(doc, "warnings"), json_string(w));
 }
 

@@ -458,8 +458,17 @@ class JaxSession(Session):
             f.update(_params_facts(
                 (str(x.dtype), int(x.size), int(x.size * x.dtype.itemsize))
                 for x in leaves))
-        if hasattr(self.obj, "param_count"):
-            f["param_count"] = self.obj.param_count
+            f["variable_values"] = f["params"]
+        n = getattr(self.obj, "param_count", None)
+        if n is not None and leaves:
+            # Trainable parameters only (BatchNorm statistics are variables
+            # but not parameters, as torch counts them), in the dtype of
+            # the first floating leaf.
+            dt = next((x.dtype for x in leaves if x.dtype.kind == "f"),
+                      leaves[0].dtype)
+            f = {k: v for k, v in f.items()
+                 if not k.startswith("params_by_dtype:")}
+            f.update(_params_facts([(str(dt), int(n), int(n) * dt.itemsize)]))
         return f
 
 

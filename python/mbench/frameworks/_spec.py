@@ -122,9 +122,22 @@ def _unpickle(path, kwargs):
         return loader.load(f)
 
 
+def _int_seed(spec, kwargs):
+    """The built-in builders take seed=N as an int."""
+    if "seed" in kwargs:
+        try:
+            kwargs = dict(kwargs, seed=int(kwargs["seed"]))
+        except ValueError:
+            raise SpecError(f"{spec}: invalid seed '{kwargs['seed']}': "
+                            f"expected an integer") from None
+    return kwargs
+
+
 def resolve(spec, kwargs):
     """(object, meta) for spec; raises SpecError for a malformed spec."""
     meta = {}
+    if spec.startswith(("torchvision:", "flax:")):
+        kwargs = _int_seed(spec, kwargs)
     if spec.startswith("torchvision:"):
         return _torchvision(spec[len("torchvision:"):], kwargs)
     if spec.startswith("flax:"):
