@@ -318,6 +318,11 @@ install: $(BIN) $(STATIC) $(SHARED) docs-gen
 	for p in $(BUILD)/plugins/mbench_*.so; do [ -f "$$p" ] || continue; \
 	  install -d $(DESTDIR)$(LIBDIR)/mbench/plugins && \
 	  install -m 0755 "$$p" $(DESTDIR)$(LIBDIR)/mbench/plugins/ || exit 1; done
+	# The python backend imports the package beside it (<libdir>/mbench/python).
+	if [ -f $(BUILD)/plugins/mbench_python.so ]; then \
+	  rm -rf $(DESTDIR)$(LIBDIR)/mbench/python/mbench && \
+	  (cd python && find mbench -name '*.py' -o -name py.typed) | while read -r f; do \
+	    install -D -m 0644 "python/$$f" "$(DESTDIR)$(LIBDIR)/mbench/python/$$f" || exit 1; done; fi
 
 # make wheel: the Python package with the CLI, libmbench, ONNX Runtime and
 # the built plugins bundled (python/setup.py), built offline by Debian's

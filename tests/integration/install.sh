@@ -53,6 +53,23 @@ if readelf -d "$P/bin/ort_where_static" | grep -q 'libmbench'; then
     notok "the static program does not need libmbench.so" "$(readelf -d "$P/bin/ort_where_static" | grep NEEDED)"
 else ok "the static program does not need libmbench.so"; fi
 
+# The python backend and the package it imports (Python models).
+PYPLUG=0
+if [ -f "$MBENCH_BUILD/plugins/mbench_python.so" ]; then
+    PYPLUG=1
+    [ -f "$P/lib/mbench/plugins/mbench_python.so" ] && [ -f "$P/lib/mbench/python/mbench/frameworks/__init__.py" ] \
+        && ok "the python backend is installed with the package it imports" \
+        || notok "the python backend is installed with the package it imports" "$(ls -R "$P/lib/mbench" | head -20)"
+fi
+
+if [ $PYPLUG = 1 ]; then
+    # Run through PATH (argv[0] "mbench"), from elsewhere: the plugins are
+    # found beside the binary's own file, not beside argv[0].
+    expect_exit "the installed mbench found through PATH finds its plugins" 0 \
+        env -C "$T_TMP/elsewhere" -u MBENCH_PYTHON -u VIRTUAL_ENV PATH="$P/bin:$PATH" \
+        mbench run "$FIX/python/models.py:numpy_mlp" --shape x=1,64 --processes 1 --min-time 0 --max-time 0.2s -q
+fi
+
 # With the build tree in place: the installed copy comes first.
 expect_exit "the installed mbench runs a benchmark" 0 "$P/bin/mbench" run "$MODEL" --processes 1 --min-time 0 --max-time 0.3s --batch 1 --json "$T_TMP/inst.json"
 lib=$($PY -c 'import json,sys; print(json.load(open(sys.argv[1]))["runs"][0]["runtime"]["library_path"])' "$T_TMP/inst.json" 2>&1)
@@ -102,11 +119,16 @@ if [ -e "$ORT_BUILD" ]; then echo "build tree still visible"; exit 9; fi
 echo "mbench ok"
 "$T_TMP/elsewhere/ort_where_shared" "$MODEL"
 "$P/bin/ort_where_static" "$MODEL"
+if [ $PYPLUG = 1 ]; then
+    env -u MBENCH_PYTHON -u VIRTUAL_ENV "$P/bin/mbench" run "$FIX/python/models.py:numpy_mlp" --shape x=1,64 --processes 1 --min-time 0 --max-time 0.2s -q --json "$T_TMP/hidden-py.json"
+    echo "python model ok"
+fi
 HID
 expect_exit "with the build tree hidden, all three run a benchmark" 0 unshare -m --propagation private sh "$T_TMP/hidden.sh"
 contains "the installed mbench ran" "$LAST_OUT" "mbench ok"
 contains "the shared-library program used the installed runtime" "$LAST_OUT" "library $P/lib/mbench/libonnxruntime.so.1"
 contains "the static program used the installed runtime" "$LAST_OUT" "library $P/bin/../lib/mbench/libonnxruntime.so.1"
+[ $PYPLUG = 1 ] && contains "and the installed mbench ran a Python model on the installed python backend" "$LAST_OUT" "python model ok"
 its=$($PY -c 'import json,sys; print(json.load(open(sys.argv[1]))["runs"][0]["iterations"] > 0)' "$T_TMP/hidden.json" 2>&1)
 [ "$its" = True ] && ok "the hidden-tree run measured iterations" || notok "the hidden-tree run measured iterations" "$its"
 done_testing
