@@ -128,7 +128,7 @@ def run(model, batch_sizes=None, inputs=None, **options):
             options.pop("verbose", None)
             with _lib.Runner(_options(options)) as r:
                 return Result(json.loads(r.run(spec)))
-        if "python" not in options:
+        if "python" not in options and _objects.is_python_spec(spec):
             options["python"] = _objects.host_python(spec, _is_object(model))
         return _python_run("run", [spec], options, roots)
 

@@ -209,9 +209,10 @@ def host_python(spec, is_object=False):
     (docs/FRAMEWORKS.md): a pickled object runs in this interpreter's venv
     (it came from here), and so does a spec whose framework this venv has
     (torchvision for torchvision:, flax for flax:) or a PATH.py/py: spec.
-    Outside a venv, or with MBENCH_PYTHON set, the backend chooses."""
+    Outside a venv, or with MBENCH_PYTHON set (even empty), the backend
+    chooses."""
     venv = _venv_of_this_python()
-    if venv is None or os.environ.get("MBENCH_PYTHON"):
+    if venv is None or "MBENCH_PYTHON" in os.environ:
         return None
     if not is_object:
         need = {"torchvision:": "torchvision", "flax:": "flax"}
