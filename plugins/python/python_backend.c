@@ -443,6 +443,12 @@ static void p_close(void *sp)
     session *s = sp;
     if (!s)
         return;
+    if (Py_IsInitialized() && s->py) { /* ends profiling: writes the trace */
+        PyObject *r = PyObject_CallMethod(s->py, "close", NULL);
+        if (!r)
+            PyErr_Clear();
+        Py_XDECREF(r);
+    }
     if (Py_IsInitialized()) {
         Py_XDECREF(s->pairs);
         Py_XDECREF(s->result);

@@ -12,6 +12,7 @@
 static const mb_plan plan_defaults = {
     .seed = 42,
     .warmup_iters = 10,
+    .warmup_default = 1,
     .min_iters = 100,
     .min_time_ns = 1000000000LL,
     .max_iters = 100000,

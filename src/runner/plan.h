@@ -30,6 +30,13 @@ typedef struct mb_shape_override {
 /* Default process count of run and compare (docs/STATISTICS.md says how
  * it was chosen). */
 #define MB_DEFAULT_PROCESSES 40
+/* The time a default warmup may take (past its first iteration). */
+#define MB_WARMUP_BUDGET_NS 2000000000LL
+
+/* Should a default warmup stop now, after `warm` iterations in
+ * elapsed_ns? */
+#define MB_WARMUP_DONE(p, warm, elapsed_ns)                                    \
+    ((p)->warmup_default && (warm) >= 1 && (elapsed_ns) >= MB_WARMUP_BUDGET_NS)
 
 typedef struct mb_plan {
     /* what */
@@ -59,7 +66,11 @@ typedef struct mb_plan {
     uint64_t seed;
     char *data_path; /* --data: real inputs instead of synthetic */
     /* warmup and stopping */
-    int64_t warmup_iters;   /* default 10 */
+    int64_t warmup_iters; /* default 10 */
+    /* The warmup count is the default (not --warmup): warming also stops
+     * once it has taken MB_WARMUP_BUDGET_NS (at least one iteration), so
+     * that a model at seconds per inference is not warmed for a minute. */
+    int warmup_default;
     int64_t warmup_time_ns; /* default 0: warm up by count only */
     int64_t min_iters;      /* default 100 */
     int64_t min_time_ns;    /* default 1 s */

@@ -396,6 +396,8 @@ mb_status mb__planopt_set(mb_plan *p, const mb__planopt *o, const char *shown,
         break;
     }
     plain f = plain_field(p, o->id);
+    if (o->id == F_WARMUP)
+        p->warmup_default = 0; /* a count asked for is run in full */
     if (f.i64) {
         *f.i64 = i;
         return MB_OK;

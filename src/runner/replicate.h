@@ -50,6 +50,7 @@ typedef struct mb__arm {
     mb__child *child; /* the last round's process, with keep_last */
     /* private */
     int64_t slot;      /* iterations per slot (by time) */
+    int64_t pre;       /* unrecorded iterations before each slot */
     size_t slot_cap;   /* the most slots its max-time/max-iterations allow
                           (0: no cap) */
     int64_t round_n;   /* this round's fixed count, or 0 (by time) */

@@ -783,7 +783,9 @@ static mb_status measure(mb_bench *b, const mb_plan *p, json_t *run,
            (warm < p->warmup_iters || mb_now_ns() - t_w < p->warmup_time_ns)) {
         s = mb__bench_iterate(b, 1, &dummy, err);
         warm++;
-        if (p->cancel && *p->cancel)
+        if ((p->cancel && *p->cancel) ||
+            (MB_WARMUP_DONE(p, warm, mb_now_ns() - t_w) &&
+             mb_now_ns() - t_w >= p->warmup_time_ns))
             break;
     }
     int64_t warmup_ns = mb_now_ns() - t_w;

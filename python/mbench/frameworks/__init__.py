@@ -11,6 +11,7 @@ measures latency.
     compile_ns = session.prepare(arrays)   # -1 when nothing was compiled
     result = session.fn(*session.args)     # the timed call (synchronised)
     session.outputs(result) # [(name, numpy array)], C-contiguous
+    session.close()         # ends profiling (profile=PREFIX) and writes it
     session.facts()         # the model: format, params, ... (str -> str)
     session.runtime()       # framework, version, sync, threads (str -> str)
 
@@ -27,7 +28,7 @@ __all__ = ["open_model", "SpecError", "error_line", "ADAPTER_OPTIONS"]
 # argument of the factory (weights=..., seed=...).  "python" is the C
 # side's (which venv hosts the model) and never reaches the factory.
 ADAPTER_OPTIONS = ("threads", "inter-threads", "sync", "jit", "device",
-                   "framework")
+                   "framework", "profile")
 
 
 def open_model(spec, options, seed=0):
@@ -50,4 +51,11 @@ def open_model(spec, options, seed=0):
         _threads.restore()
         raise
     session.spec = spec
+    global last_session
+    last_session = session
     return session
+
+
+# The session open_model made last (bench/python_overhead.c times its
+# model with a bare Python loop beside mbench's).
+last_session = None

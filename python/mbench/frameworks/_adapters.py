@@ -192,6 +192,15 @@ class Session:
     def _facts(self):
         return {}
 
+    def close(self):
+        """Ends the session: writes the profile (profile=PREFIX)."""
+
+    def _no_profiler(self):
+        if self.adapter.get("profile"):
+            raise SpecError(f"profile=: mbench profiles torch models "
+                            f"(torch.profiler); this is a {self.framework} "
+                            f"model")
+
 
 class NumpySession(Session):
     """Any callable on numpy arrays."""
@@ -202,6 +211,7 @@ class NumpySession(Session):
         import numpy as np
         self.version = np.__version__
         self.obj = obj
+        self._no_profiler()
 
     def _prepare(self, arrays, new_shape):
         if self.shape_key is None and "framework" not in self.adapter and \
@@ -278,6 +288,7 @@ class TorchSession(Session):
         # Inference mode for every later call on this thread.
         self._guard = torch.inference_mode()
         self._guard.__enter__()
+        self.prof = None
 
     @staticmethod
     def _script_names(m):
@@ -320,7 +331,9 @@ class TorchSession(Session):
         ns = _NS() - t0 if compiled else None
         self.profiled_calls = calls
         fn = m
-        if self.device != "cpu" and self.adapter.get("sync", "1") != "0":
+        if self.adapter.get("profile"):
+            fn = self._profiled(m)
+        elif self.device != "cpu" and self.adapter.get("sync", "1") != "0":
             sync = torch.cuda.synchronize
 
             def fn(*a, _m=m, _s=sync):
@@ -329,6 +342,31 @@ class TorchSession(Session):
                 return r
         self.fn, self.args = fn, args
         return ns
+
+    def _profiled(self, m):
+        """The timed call under torch's profiler, each call one model_run
+        (the profile pass of `mbench profile`; never the timing pass)."""
+        torch = self.torch
+        if self.prof is None:
+            self.prof = torch.autograd.profiler.profile(record_shapes=True)
+            self.prof.__enter__()
+        rf = torch.autograd.profiler.record_function
+        sync = torch.cuda.synchronize if self.device != "cpu" else None
+
+        def fn(*a, _m=m, _rf=rf, _s=sync):
+            with _rf("model_run"):
+                r = _m(*a)
+                if _s:
+                    _s()
+            return r
+        return fn
+
+    def close(self):
+        if self.prof is None:
+            return
+        prof, self.prof = self.prof, None
+        prof.__exit__(None, None, None)
+        write_trace(prof.function_events, self.adapter["profile"])
 
     def outputs(self, result):
         def to_numpy(t):
@@ -371,6 +409,37 @@ class TorchSession(Session):
         return f
 
 
+def write_trace(events, prefix):
+    """torch.profiler events as the Chrome trace `mbench profile` reads
+    (src/profile/trace.h): one Session model_run event per call, one Node
+    event per operator called directly inside it (op_name "aten::conv2d",
+    provider "torch-cpu"; the node is "007 aten::conv2d", the operator's
+    place in its run), times in microseconds."""
+    import json
+    import os
+    out, seen = [], {}
+    for e in sorted(events, key=lambda e: e.time_range.start):
+        ts, dur = e.time_range.start, e.time_range.elapsed_us()
+        if e.name == "model_run":
+            out.append({"cat": "Session", "name": "model_run", "ph": "X",
+                        "ts": ts, "dur": dur, "tid": e.thread, "pid": 0})
+            continue
+        parent = e.cpu_parent
+        if parent is None or parent.name != "model_run":
+            continue
+        # a node: the k-th operator of its run, the same in every run
+        k = seen[id(parent)] = seen.get(id(parent), -1) + 1
+        shapes = [{"float": list(s)} for s in (e.input_shapes or []) if s]
+        out.append({"cat": "Node", "name": f"{k:03d} {e.name}_kernel_time",
+                    "ph": "X", "ts": ts, "dur": dur, "tid": e.thread,
+                    "pid": 0, "args": {"op_name": e.name,
+                                       "provider": "torch-cpu",
+                                       "input_type_shape": shapes}})
+    path = f"{prefix}_torch_{os.getpid()}.json"
+    with open(path, "w") as f:
+        json.dump(out, f)
+
+
 def _is_flax_like(obj):
     return callable(getattr(obj, "apply", None)) and hasattr(obj, "variables")
 
@@ -405,7 +474,9 @@ class JaxSession(Session):
             raise SpecError(f"device={dev}: jax has no such device ({e})")
         self.params = jax.device_put(params, self.device)
         self.jit = adapter.get("jit", "1") not in ("0", "none")
+        self.jitted = None
         self.block = adapter.get("sync", "1") != "0"
+        self._no_profiler()
         self.sync = ("jax.block_until_ready()" if self.block else
                      "NONE (sync=0: the time is the dispatch only)")
 
@@ -417,15 +488,18 @@ class JaxSession(Session):
         ns = None
         if not self.jit:
             call = self.raw
-        elif new_shape or self.fn is None:
-            t0 = _NS()
-            jitted = self.raw if hasattr(self.raw, "lower") else \
-                jax.jit(self.raw)
-            call = jitted.lower(*args).compile()
-            ns = _NS() - t0
-            self.compiled = call
         else:
-            call = self.compiled
+            # Compiled ahead of time (the compile phase, timed alone); the
+            # timed call is then the jitted function, as users call it,
+            # which finds that executable in jit's cache.
+            if self.jitted is None:
+                self.jitted = self.raw if hasattr(self.raw, "lower") else \
+                    jax.jit(self.raw)
+            call = self.jitted
+            if new_shape:
+                t0 = _NS()
+                self.jitted.lower(*args).compile()
+                ns = _NS() - t0
         if self.block:
             def fn(*a, _c=call, _b=jax.block_until_ready):
                 return _b(_c(*a))
@@ -441,8 +515,9 @@ class JaxSession(Session):
     def _runtime(self):
         jax = self.jax
         r = {"device": str(self.device), "platform": self.device.platform,
-             "jit": "ahead of time: jax.jit(f).lower(*args).compile() per "
-             "input shape" if self.jit else "off (jit=0: op by op)",
+             "jit": "jax.jit, compiled ahead of time per input shape "
+             "(lower(*args).compile(): the compile phase)" if self.jit else
+             "off (jit=0: op by op)",
              "jaxlib": getattr(sys.modules.get("jaxlib"), "__version__", "")}
         r["threads"] = ("limited to --threads by the CPU affinity while the "
                         "XLA client was created" if self._limited else

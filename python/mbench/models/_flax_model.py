@@ -81,18 +81,61 @@ class FlaxModel:
         return f"<FlaxModel flax:{self.name} {self.param_count} params, input {self.input_shape}>"
 
 
+def random_variables(shapes, seed):
+    """Random values for the leaves `shapes` ({path: (shape, Variable type)}),
+    drawn in path order from numpy's Generator(seed), with torchvision's
+    kinds of initialisation: convolutions He normal on fan-out (ResNet) or
+    N(0, 1/fan_in) (ViT's patch projection), attention and MLP kernels
+    Xavier uniform, positional embedding N(0, 0.02), the classifier head
+    N(0, 1/fan_in) (torchvision's ViT head is zeros: every logit 0), biases
+    and the class token 0, norm scales 1, BatchNorm statistics mean 0, var 1.
+    """
+    rng = np.random.default_rng(seed)
+    normal = lambda shape, std: (std * rng.standard_normal(shape, dtype=np.float32))
+    out = {}
+    for path in sorted(shapes, key=lambda p: tuple(map(str, p))):
+        shape, _ = shapes[path]
+        leaf, owner = path[-1], path[-2] if len(path) > 1 else ""
+        if leaf == "kernel" and len(shape) == 4:
+            kh, kw, cin, cout = shape
+            std = (1 / (kh * kw * cin)) ** 0.5 if owner == "conv_proj" else (2 / (kh * kw * cout)) ** 0.5
+            a = normal(shape, std)
+        elif leaf == "kernel" and owner in ("fc", "head"):
+            a = normal(shape, shape[0] ** -0.5)
+        elif leaf == "kernel":
+            # Linear [in, out]; attention [D, heads, hd] or [heads, hd, D]
+            fan_in = shape[0] if owner != "out" else shape[0] * shape[1]
+            fan_out = int(np.prod(shape)) // fan_in
+            bound = (6 / (fan_in + fan_out)) ** 0.5
+            a = rng.uniform(-bound, bound, shape).astype(np.float32)
+        elif leaf == "pos_embedding":
+            a = normal(shape, 0.02)
+        elif leaf in ("scale", "var"):
+            a = np.ones(shape, np.float32)
+        else:  # bias, mean, class_token
+            a = np.zeros(shape, np.float32)
+        out[path] = a
+    return traverse_util.unflatten_dict(out)
+
+
 def flax_model(name, weights=None, seed=0, **config):
     """flax:NAME (resnet50, vit_b_16) with random weights from `seed`, or the
     weights of a torchvision state_dict: a .npz path or a dict name -> array.
     config overrides the architecture (reduced sizes for tests)."""
+    name = name.split(":", 1)[1] if name.startswith("flax:") else name
     cls, cfg = _config(name, config)
-    build = lambda: cls(**cfg, rngs=nnx.Rngs(seed))
-    graphdef, abstract = nnx.split(nnx.eval_shape(build))
-    if weights is None:
-        return FlaxModel(name, cfg, graphdef, abstract, nnx.to_pure_dict(nnx.state(build())))
-    sd = _convert.load_npz(weights) if not isinstance(weights, dict) else weights
-    variables = _convert.torch_to_flax(name, sd, **cfg)
+    # Abstract: shapes only, no values computed (the modules create zeros).
+    graphdef, abstract = nnx.split(nnx.eval_shape(lambda: cls(**cfg, rngs=nnx.Rngs(0))))
     m = FlaxModel(name, cfg, graphdef, abstract, None)
-    m.check(variables)
+    if weights is None:
+        variables = random_variables(m._shapes, seed)
+    else:
+        sd = weights if isinstance(weights, dict) else _convert.load_npz(weights)
+        try:
+            variables = _convert.torch_to_flax(name, sd, **cfg)
+        except _convert.WeightsError as e:
+            where = "" if isinstance(weights, dict) else f" ({weights})"
+            raise _convert.WeightsError(f"flax:{name}: the weights{where} do not fit: {e}") from None
+        m.check(variables)
     m.variables = jax.tree.map(jax.numpy.asarray, variables)
     return m

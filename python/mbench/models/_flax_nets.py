@@ -19,8 +19,6 @@ function, see convert.py):
   attention, MLP with exact erf GELU), a final LayerNorm, the linear head
   on the class token.
 """
-import math
-
 import jax
 import jax.numpy as jnp
 from flax import nnx
@@ -29,18 +27,18 @@ RESNET50 = dict(layers=(3, 4, 6, 3), num_classes=1000, image_size=224)
 VIT_B_16 = dict(image_size=224, patch_size=16, num_layers=12, num_heads=12,
                 hidden_dim=768, mlp_dim=3072, num_classes=1000)
 
-# Initialisers for a random model.  Convolutions: He normal on fan-out (what
-# torchvision's ResNet uses); the head: N(0, 1/fan_in), so that features of
-# unit scale give logits of unit scale (torchvision's ViT head is all zeros,
-# which would make every output 0).
-_he_out = nnx.initializers.variance_scaling(2.0, "fan_out", "normal")
-_head_init = nnx.initializers.variance_scaling(1.0, "fan_in", "normal")
-_xavier = nnx.initializers.xavier_uniform()
+# Every variable is created zero (or one, for norm scales and variances):
+# the modules only describe the architecture and are only ever built
+# abstractly (nnx.eval_shape, cheap); the values come from a torchvision
+# state_dict or from _flax_model.random_variables (numpy, one pass, no
+# per-shape XLA compiles - Flax's own initialisers took ~40 s to build a
+# random vit_b_16 on the loaded 2-CPU machine).
+_zeros = nnx.initializers.zeros_init()
 
 
-def _conv(cin, cout, k, stride, pad, rngs, init=_he_out, bias=False):
+def _conv(cin, cout, k, stride, pad, rngs, bias=False):
     return nnx.Conv(cin, cout, (k, k), (stride, stride), padding=((pad, pad), (pad, pad)),
-                    use_bias=bias, kernel_init=init, rngs=rngs)
+                    use_bias=bias, kernel_init=_zeros, rngs=rngs)
 
 
 def _bn(c, rngs):
@@ -85,7 +83,7 @@ class ResNet(nnx.Module):
                 blocks.append(Bottleneck(cin, planes, 2 if (j == 0 and i > 0) else 1, rngs))
                 cin = planes * 4
             setattr(self, f"layer{i + 1}", nnx.List(blocks))
-        self.fc = nnx.Linear(cin, num_classes, kernel_init=_head_init, rngs=rngs)
+        self.fc = nnx.Linear(cin, num_classes, kernel_init=_zeros, rngs=rngs)
 
     def __call__(self, x):
         x = jnp.transpose(x, (0, 2, 3, 1))  # NCHW (torchvision) -> NHWC (XLA's conv)
@@ -103,13 +101,11 @@ class EncoderBlock(nnx.Module):
     def __init__(self, hidden_dim, num_heads, mlp_dim, rngs):
         self.ln_1 = nnx.LayerNorm(hidden_dim, epsilon=1e-6, rngs=rngs)
         self.self_attention = nnx.MultiHeadAttention(
-            num_heads, hidden_dim, kernel_init=_xavier, decode=False, deterministic=True,
+            num_heads, hidden_dim, kernel_init=_zeros, decode=False, deterministic=True,
             dropout_rate=0.0, keep_rngs=False, rngs=rngs)
         self.ln_2 = nnx.LayerNorm(hidden_dim, epsilon=1e-6, rngs=rngs)
-        self.fc1 = nnx.Linear(hidden_dim, mlp_dim, kernel_init=_xavier,
-                              bias_init=nnx.initializers.normal(1e-6), rngs=rngs)
-        self.fc2 = nnx.Linear(mlp_dim, hidden_dim, kernel_init=_xavier,
-                              bias_init=nnx.initializers.normal(1e-6), rngs=rngs)
+        self.fc1 = nnx.Linear(hidden_dim, mlp_dim, kernel_init=_zeros, rngs=rngs)
+        self.fc2 = nnx.Linear(mlp_dim, hidden_dim, kernel_init=_zeros, rngs=rngs)
 
     def __call__(self, x):
         y = self.ln_1(x)
@@ -127,18 +123,15 @@ class VisionTransformer(nnx.Module):
         if image_size % patch_size:
             raise ValueError(f"image_size {image_size} is not a multiple of patch_size {patch_size}")
         self.patch_size = patch_size
-        fan_in = 3 * patch_size * patch_size
-        self.conv_proj = nnx.Conv(
-            3, hidden_dim, (patch_size, patch_size), (patch_size, patch_size), padding="VALID",
-            kernel_init=nnx.initializers.truncated_normal(math.sqrt(1 / fan_in)), rngs=rngs)
+        self.conv_proj = nnx.Conv(3, hidden_dim, (patch_size, patch_size), (patch_size, patch_size),
+                                  padding="VALID", kernel_init=_zeros, rngs=rngs)
         seq = (image_size // patch_size) ** 2 + 1
         self.class_token = nnx.Param(jnp.zeros((1, 1, hidden_dim), jnp.float32))
-        self.pos_embedding = nnx.Param(
-            0.02 * jax.random.normal(rngs.params(), (1, seq, hidden_dim), jnp.float32))
+        self.pos_embedding = nnx.Param(jnp.zeros((1, seq, hidden_dim), jnp.float32))
         self.layers = nnx.List([EncoderBlock(hidden_dim, num_heads, mlp_dim, rngs)
                                 for _ in range(num_layers)])
         self.ln = nnx.LayerNorm(hidden_dim, epsilon=1e-6, rngs=rngs)
-        self.head = nnx.Linear(hidden_dim, num_classes, kernel_init=_head_init, rngs=rngs)
+        self.head = nnx.Linear(hidden_dim, num_classes, kernel_init=_zeros, rngs=rngs)
 
     def __call__(self, x):
         x = jnp.transpose(x, (0, 2, 3, 1))
