@@ -159,3 +159,49 @@ def test_pytorch_resnet_family_runs_with_device_fallback(tmp_path, capsys):
     assert r["device_type"] in ("cpu", None) and r["spec"] == "torchvision:mobilenet_v3_small"
     assert "device_prefer='cuda' is not available here" in capsys.readouterr().err
     assert any("measured on the CPU" in n for n in rows.document["warnings"])
+
+
+def _doc(backend, phases):
+    run = {"status": "ok", "backend": backend, "batch_size": 4, "device": "cpu",
+           "device_type": "cpu", "runtime": {"name": "jax", "version": "0.10.2"},
+           "model": {"path": "flax:resnet50", "name": "flax:resnet50"},
+           "inputs": [{"name": "x", "dtype": "float32", "shape": [4, 3, 224, 224]}],
+           "phases": phases, "replication": {"processes": 3}, "iterations": 30,
+           "latency": {"median": 2e6, "p95": 3e6, "p99": 4e6, "mean": 2.2e6, "std": 1e5,
+                       "min": 1.5e6, "max": 5e6,
+                       "median_ci95": {"estimate": 2.1e6, "lo": 1.9e6, "hi": 2.3e6}},
+           "throughput": {"inferences_per_s": 500.0, "samples_per_s": 2000.0},
+           "memory": {"rss_peak_bytes": 3 * 1048576}}
+    return {"kind": "run", "created_utc": "2026-11-27T10:00:00Z",
+            "git": {"commit": "abc"}, "runs": [run]}
+
+
+def test_compile_time_is_the_compile_phase_and_nothing_for_eager_models():
+    jax = _seed.seed_rows(_doc("python", {"compile_ns": 7.5e9, "session_create_ns": 9e9}),
+                          "jax", "resnet50")[0]
+    assert jax["compilation_time_ms"] == 7500.0
+    eager = _seed.seed_rows(_doc("python", {"compile_ns": None, "session_create_ns": 9e9}),
+                            "pytorch", "resnet50")[0]
+    assert eager["compilation_time_ms"] is None  # building the model is not compiling
+    ort = _seed.seed_rows(_doc("ort", {"session_create_ns": 4e6}), "onnxruntime", "m")[0]
+    assert ort["compilation_time_ms"] == 4.0
+    assert jax["latency_p50_ms"] == 2.1 and jax["throughput_ips"] == 2000.0
+    assert jax["input_shape"] == "(4, 3, 224, 224)" and jax["memory_mb"] == 3.0
+    assert jax["git_commit"] == "abc" and jax["timestamp"] == "2026-11-27T10:00:00Z"
+
+
+def test_a_jax_model_reports_its_compile_time(tmp_path):
+    env = os.path.join(os.environ.get("MBENCH_FRAMEWORKS_DIR") or
+                       os.path.join(ROOT, "build", "frameworks"), "jax")
+    if not os.path.exists(os.path.join(env, "bin", "python")) or not have_plugin("python"):
+        pytest.skip(f"no jax environment ({env}: make frameworks) or python backend")
+    model = os.path.join(ROOT, "tests", "fixtures", "python", "models.py") + ":jax_mlp"
+    cfg = mbench.BenchmarkConfig("jax", "mlp", model=model, python=env, input_shape=(64,),
+                                 batch_sizes=[2], csv_output_dir=str(tmp_path), verbose=False,
+                                 processes=2, threads=1, warmup_iterations=2,
+                                 measurement_iterations=10, options=FAST_OPTS)
+    rows = mbench.run_inference_benchmark(cfg)
+    row = rows[0]
+    assert row["status"] == "ok" and row["runtime"].startswith("jax ")
+    compile_ns = rows.document["runs"][0]["phases"]["compile_ns"]
+    assert compile_ns > 0 and row["compilation_time_ms"] == pytest.approx(compile_ns / 1e6)
