@@ -148,8 +148,7 @@ int main(int argc, char **argv)
         c += *c == ',';
     }
     char name[64];
-    snprintf(name, sizeof name, "%.*s", eq ? (int)(eq - argv[3]) : 0,
-             argv[3]);
+    snprintf(name, sizeof name, "%.*s", eq ? (int)(eq - argv[3]) : 0, argv[3]);
     mb__plan_set_shape(&p, name, dims, rank);
     mb_bench *b;
     mb_err e = {0};
