@@ -10,6 +10,8 @@
 #   make frameworks Python environments for framework variants and peers
 #                   (scripts/frameworks.sh: build/frameworks/{torch,jax,...})
 #   make install    PREFIX=/usr/local DESTDIR=
+#   make wheel      a self-contained wheel of the Python package, with the
+#                   CLI, libmbench, ONNX Runtime and the plugins: build/dist/
 #
 # Sources are discovered: every src/**/*.c goes into libmbench, every
 # cli/*.c into the CLI, every tests/unit/test_*.c is one test program and
@@ -55,7 +57,7 @@ SHARED := $(BUILD)/$(SONAME)
 BIN    := $(BUILD)/mbench
 ORT    := build/ort/libonnxruntime.so.1
 
-.PHONY: frameworks all deps test-deps test check fuzz fuzz-bin valgrind bench demo install clean ort format format-check lint docs-gen plugins
+.PHONY: wheel frameworks all deps test-deps test check fuzz fuzz-bin valgrind bench demo install clean ort format format-check lint docs-gen plugins
 all: $(BIN) $(STATIC) $(SHARED) docs-gen plugins
 
 # ---- optional backend plugins (C++, built only when their SDK is there) ----
@@ -279,8 +281,21 @@ format-check:
 # a dependency whose .pc adds include directories (libpng, libpq) goes into
 # Libs.private as its own -l flags (in Requires.private pkg-config would add its
 # include directories to --cflags); the others into Requires.private.
+#
+# A program linked against the installed libmbench.so must start without
+# LD_LIBRARY_PATH.  RPATH=auto (the default) puts -Wl,-rpath,<libdir> into
+# mbench.pc's Libs when <libdir> is not a directory the dynamic loader
+# searches by itself (scripts/loader-path.sh), and none for /usr/lib,
+# /usr/local/lib and the like, as distributions want; RPATH=yes|no forces
+# it.  Installed into an ld.so.conf directory (/usr/local/lib) without
+# DESTDIR, the loader's cache is refreshed with $(LDCONFIG) (root only;
+# otherwise it says to); staged with DESTDIR, the package's own trigger
+# does that (docs/INSTALL.md).
 LIBDIR := $(PREFIX)/lib
+RPATH ?= auto
+LDCONFIG ?= ldconfig
 install: $(BIN) $(STATIC) $(SHARED) docs-gen
+	@case "$(RPATH)" in auto|yes|no) ;; *) echo "install: RPATH=$(RPATH): use auto, yes or no" >&2; exit 2 ;; esac
 	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(LIBDIR) \
 	  $(DESTDIR)$(PREFIX)/include $(DESTDIR)$(LIBDIR)/pkgconfig \
 	  $(DESTDIR)$(PREFIX)/share/man/man1
@@ -295,9 +310,15 @@ install: $(BIN) $(STATIC) $(SHARED) docs-gen
 	@req=; priv=; for p in $(PKGS); do \
 	  if [ -z "$$(pkg-config --cflags-only-I $$p)" ]; then req="$$req $$p"; \
 	  else priv="$$priv $$(pkg-config --libs $$p)"; fi; done; \
+	rp=' -Wl,-rpath,$${libdir}'; case "$(RPATH)" in yes) ;; no) rp= ;; auto) \
+	  if LDCONFIG=$(LDCONFIG) scripts/loader-path.sh $(LIBDIR) >/dev/null; then rp=; fi ;; esac; \
 	sed -e 's|@PREFIX@|$(PREFIX)|g' -e 's|@LIBDIR@|$(LIBDIR)|g' -e 's|@VERSION@|0.1.0|g' \
+	  -e "s|@RPATH@|$$rp|" \
 	  -e "s|@REQUIRES_PRIVATE@|$${req# }|" -e "s|@LIBS_PRIVATE@|$$(echo $$priv) -ldl -lm -lpthread|" \
 	  mbench.pc.in > $(DESTDIR)$(LIBDIR)/pkgconfig/mbench.pc
+	@if [ -z "$(DESTDIR)" ] && [ "$$(LDCONFIG=$(LDCONFIG) scripts/loader-path.sh $(LIBDIR))" = ldconfig ]; then \
+	  if [ "$$(id -u)" = 0 ]; then echo "$(LDCONFIG)"; $(LDCONFIG); \
+	  else echo "install: run ldconfig as root, so that programs find $(LIBDIR)/$(SONAME)" >&2; fi; fi
 	install -m 0644 $(MAN) $(DESTDIR)$(PREFIX)/share/man/man1/mbench.1
 	install -d $(DESTDIR)$(PREFIX)/share/bash-completion/completions \
 	  $(DESTDIR)$(PREFIX)/share/zsh/site-functions
@@ -305,16 +326,33 @@ install: $(BIN) $(STATIC) $(SHARED) docs-gen
 	  $(DESTDIR)$(PREFIX)/share/bash-completion/completions/mbench
 	install -m 0644 $(BUILD)/completion/_mbench \
 	  $(DESTDIR)$(PREFIX)/share/zsh/site-functions/_mbench
-	if [ -n "$(TORCH_PLUGIN)" ] && [ -f "$(TORCH_PLUGIN)" ]; then \
+	for p in $(BUILD)/plugins/mbench_*.so; do [ -f "$$p" ] || continue; \
 	  install -d $(DESTDIR)$(LIBDIR)/mbench/plugins && \
-	  install -m 0755 $(TORCH_PLUGIN) $(DESTDIR)$(LIBDIR)/mbench/plugins/; fi
-	if [ -n "$(PYTHON_PLUGIN)" ] && [ -f "$(PYTHON_PLUGIN)" ]; then \
-	  install -d $(DESTDIR)$(LIBDIR)/mbench/plugins && \
-	  install -m 0755 $(PYTHON_PLUGIN) $(DESTDIR)$(LIBDIR)/mbench/plugins/ && \
-	  for d in mbench mbench/frameworks mbench/models; do \
-	    install -d $(DESTDIR)$(LIBDIR)/mbench/python/$$d && \
-	    install -m 0644 python/$$d/*.py $(DESTDIR)$(LIBDIR)/mbench/python/$$d/; done; fi
+	  install -m 0755 "$$p" $(DESTDIR)$(LIBDIR)/mbench/plugins/ || exit 1; done
+	# The python backend imports the package beside it (<libdir>/mbench/python).
+	if [ -f $(BUILD)/plugins/mbench_python.so ]; then \
+	  rm -rf $(DESTDIR)$(LIBDIR)/mbench/python/mbench && \
+	  (cd python && find mbench -name '*.py' -o -name py.typed) | while read -r f; do \
+	    install -D -m 0644 "python/$$f" "$(DESTDIR)$(LIBDIR)/mbench/python/$$f" || exit 1; done; fi
+
+# make wheel: the Python package with the CLI, libmbench, ONNX Runtime and
+# the built plugins bundled (python/setup.py), built offline by Debian's
+# python3 (pip, setuptools, wheel: scripts/deps.sh wheel) from a copy of
+# python/, so the source tree stays clean.  Installs with pip into a venv
+# (python/README.md; PEP 668).
+WHEEL_PY ?= /usr/bin/python3
+wheel: all ort
+	@scripts/deps.sh wheel
+	rm -rf $(BUILD)/wheel-src && mkdir -p $(BUILD)/dist
+	cp -r python $(BUILD)/wheel-src
+	rm -rf $(BUILD)/wheel-src/build $(BUILD)/wheel-src/*.egg-info $(BUILD)/wheel-src/tests
+	rm -f $(BUILD)/dist/mbench-0.1.0-*.whl
+	MBENCH_BUILD_DIR=$(abspath $(BUILD)) MBENCH_ORT=$(abspath $(if $(MBENCH_ORT_LIB),$(MBENCH_ORT_LIB),$(ORT))) \
+	  PIP_NO_INDEX=1 PIP_DISABLE_PIP_VERSION_CHECK=1 $(WHEEL_PY) -m pip wheel -q \
+	  --no-build-isolation --no-deps --no-index -w $(BUILD)/dist $(BUILD)/wheel-src
+	rm -rf $(BUILD)/wheel-src
+	@echo "wheel: $$(ls $(BUILD)/dist/mbench-0.1.0-*.whl)"
 
 clean:
 	rm -rf $(BUILD)/obj $(BUILD)/tests $(BUILD)/bench $(BUILD)/gen $(BUILD)/asan $(BUILD)/plugins \
-	  $(STATIC) $(SHARED) $(BIN) $(MAN) $(BUILD)/completion
+	  $(STATIC) $(SHARED) $(BIN) $(MAN) $(BUILD)/completion $(BUILD)/dist $(BUILD)/wheel-src

@@ -280,8 +280,8 @@ static int choose_env(const char *spec, const char *python_opt, char *exe,
 /* The directory holding the mbench package this plugin belongs to: the
  * source tree's python/ (build/plugins/ -> ../../python), an installed
  * tree's lib/mbench/python (lib/mbench/plugins -> ../python) or a wheel's
- * site-packages (mbench/lib/plugins -> ../../..); "" when none is found
- * (the venv may have the package installed). */
+ * site-packages (mbench/lib/mbench/plugins -> ../../../..); "" when none
+ * is found (the venv may have the package installed). */
 static void package_dir(char *out, size_t len)
 {
     const char *env = getenv("MBENCH_PYTHON_PACKAGE");
@@ -296,7 +296,7 @@ static void package_dir(char *out, size_t len)
     if (!dladdr(&anchor, &di) || !di.dli_fname || !realpath(di.dli_fname, self))
         return;
     char *d = dirname(self);
-    const char *rel[] = {"../../python", "../python", "../../.."};
+    const char *rel[] = {"../../python", "../python", "../../../.."};
     for (size_t i = 0; i < sizeof rel / sizeof rel[0]; i++) {
         char probe[PATH_MAX + 64], dir[PATH_MAX];
         snprintf(probe, sizeof probe, "%s/%s", d, rel[i]);
@@ -321,12 +321,18 @@ static int run_code(const char *code, PyObject *globals)
     return r ? 0 : -1;
 }
 
-/* What every embedded interpreter does first: the package on sys.path,
- * the model's prints on stderr (stdout may carry mbench's JSON), quiet
- * warnings unless --verbose. */
+/* What every embedded interpreter does first: the package on sys.path
+ * (first for the source tree's python/; last for a wheel's site-packages,
+ * whose other packages must not shadow the venv's own), the model's
+ * prints on stderr (stdout may carry mbench's JSON), quiet warnings
+ * unless --verbose. */
 static const char kBoot[] = "import sys\n"
                             "if pkgdir and pkgdir not in sys.path:\n"
-                            "    sys.path.insert(0, pkgdir)\n"
+                            "    if pkgdir.endswith(('site-packages',\n"
+                            "                        'dist-packages')):\n"
+                            "        sys.path.append(pkgdir)\n"
+                            "    else:\n"
+                            "        sys.path.insert(0, pkgdir)\n"
                             "sys.stdout = sys.stderr\n"
                             "if not verbose:\n"
                             "    import warnings\n"

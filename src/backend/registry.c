@@ -10,6 +10,7 @@
 #include <dlfcn.h>
 #include <libgen.h>
 #include <limits.h>
+#include <link.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <stddef.h>
@@ -91,6 +92,27 @@ static int probe(const char *dir, const char *name, char *out, size_t len,
     return access(out, R_OK) == 0;
 }
 
+/* The real path of the file that holds this code into self (PATH_MAX):
+ * libmbench.so, or the program it is linked into.  For the main program
+ * dladdr names only argv[0] (`mbench` when found through PATH), so its
+ * file is read from /proc/self/exe, as for ONNX Runtime (ort.c). */
+static int own_file(char *self)
+{
+    static const char anchor; /* an address inside this program or .so */
+    Dl_info di;
+    struct link_map *lm = NULL;
+    if (!dladdr1(&anchor, &di, (void **)&lm, RTLD_DL_LINKMAP))
+        return 0;
+    if (lm && lm->l_name && lm->l_name[0])
+        return realpath(lm->l_name, self) != NULL;
+    char exe[PATH_MAX];
+    ssize_t n = readlink("/proc/self/exe", exe, sizeof exe - 1);
+    if (n <= 0)
+        return 0;
+    exe[n] = '\0';
+    return realpath(exe, self) != NULL;
+}
+
 /* Finds mbench_NAME.so; returns its path in out, or 0 with the
  * directories tried in `tried`. */
 static int find_plugin(const char *name, char *out, size_t len, char *tried,
@@ -108,21 +130,17 @@ static int find_plugin(const char *name, char *out, size_t len, char *tried,
         free(copy);
     }
     /* Beside the program or libmbench.so that holds this code. */
-    static const char anchor; /* an address inside this program or .so */
-    Dl_info di;
-    if (dladdr(&anchor, &di) && di.dli_fname) {
-        char self[PATH_MAX], dir[PATH_MAX];
-        if (realpath(di.dli_fname, self)) {
-            char *d = dirname(self);
-            const char *rel[] = {"plugins", "../plugins", "mbench/plugins",
-                                 "../lib/mbench/plugins"};
-            for (size_t i = 0; i < sizeof rel / sizeof rel[0]; i++) {
-                char joined[PATH_MAX + 32];
-                snprintf(joined, sizeof joined, "%s/%s", d, rel[i]);
-                if (realpath(joined, dir) && /* exists; named plainly */
-                    probe(dir, name, out, len, tried, tlen))
-                    return 1;
-            }
+    char self[PATH_MAX], dir[PATH_MAX];
+    if (own_file(self)) {
+        char *d = dirname(self);
+        const char *rel[] = {"plugins", "../plugins", "mbench/plugins",
+                             "../lib/mbench/plugins"};
+        for (size_t i = 0; i < sizeof rel / sizeof rel[0]; i++) {
+            char joined[PATH_MAX + 32];
+            snprintf(joined, sizeof joined, "%s/%s", d, rel[i]);
+            if (realpath(joined, dir) && /* exists; named plainly */
+                probe(dir, name, out, len, tried, tlen))
+                return 1;
         }
     }
     return probe(MB_PLUGIN_DIR, name, out, len, tried, tlen);

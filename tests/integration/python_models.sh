@@ -60,10 +60,10 @@ expect_exit "python= naming no venv is refused" 2 \
 contains "the error says how to make one" "$LAST_ERR" "is not a Python venv"
 one_line "that error is one line" "$LAST_ERR"
 expect_exit "an input without a shape asks for --shape" 3 "$MBENCH" run "$M:numpy_mlp" "${ONE[@]}"
+contains "the error names --shape" "$LAST_ERR" "--shape x="
 expect_exit "a numpy model has no profile" 3 "$MBENCH" profile "$M:numpy_mlp" --shape x=1,64 \
     --iterations 5 --no-timing --no-counters --no-peak
 contains "the error says which models profile" "$LAST_ERR" "mbench profiles torch models"
-contains "the error names --shape" "$LAST_ERR" "--shape x="
 
 # ---- py:MODULE:FACTORY and pickle:PATH ---------------------------------------------
 expect_exit "py:MODULE:FACTORY imports from PYTHONPATH" 0 \
