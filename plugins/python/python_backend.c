@@ -29,6 +29,7 @@
 #include "mbench_backend.h"
 
 #include <dlfcn.h>
+#include <pthread.h>
 #include <libgen.h>
 #include <limits.h>
 #include <stdarg.h>
@@ -49,6 +50,7 @@
 typedef struct state {
     uint64_t seed;
     int verbose;
+    char from[PATH_MAX + 32]; /* where the venv choice came from */
 } state;
 
 typedef struct io {
@@ -69,7 +71,9 @@ typedef struct session {
     io out[MAX_OUTPUTS];
     mb_io_desc out_desc[MAX_OUTPUTS];
     size_t n_out;
-    int described; /* outputs known from a result */
+    int described;         /* outputs known from a result */
+    pthread_t threads[64]; /* threads set up for this session */
+    size_t n_threads;
     int64_t compile_ns;
     char spec[512];
 } session;
@@ -78,6 +82,14 @@ typedef struct session {
  * host program), with the executable of the venv it was started for. */
 static int g_started;
 static char g_exe[PATH_MAX];
+static PyThreadState *g_main; /* the starting thread's, while it waits */
+
+/* Every entry point holds the GIL only while it runs Python, so that
+ * `mbench load` can call run() from several threads; a thread new to a
+ * session gets the session's per-thread set-up first (torch: inference
+ * mode is thread-local). */
+#define GIL_IN PyGILState_STATE gil_ = PyGILState_Ensure()
+#define GIL_OUT PyGILState_Release(gil_)
 
 static int fail(mb_err *err, mb_status code, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
@@ -381,8 +393,9 @@ static int start_python(const char *exe, int verbose, mb_err *err)
     Py_XDECREF(p);
     Py_XDECREF(g);
     if (rc)
-        return py_fail(err, MB_EBACKEND, "starting Python");
-    return MB_OK;
+        rc = py_fail(err, MB_EBACKEND, "starting Python");
+    g_main = PyEval_SaveThread(); /* every call takes the GIL (GIL_IN) */
+    return rc;
 }
 
 /* Starts the interpreter for exe, or checks that the running one is it. */
@@ -438,7 +451,7 @@ static void io_clear(io *x)
     memset(x, 0, sizeof *x);
 }
 
-static void p_close(void *sp)
+static void x_close(void *sp)
 {
     session *s = sp;
     if (!s)
@@ -558,11 +571,13 @@ static PyObject *options_dict(const mb_kv *opts, size_t n)
     return d;
 }
 
-static int p_open(void *stp, const char *spec, const mb_kv *opts, size_t n,
-                  void **out, mb_err *err)
+static void x_close(void *sp);
+
+/* Chooses the environment and starts Python for it (or checks the
+ * running one); the GIL is free again afterwards. */
+static int prepare_python(state *st, const char *spec, const mb_kv *opts,
+                          size_t n, mb_err *err)
 {
-    state *st = stp;
-    *out = NULL;
     const char *python_opt = NULL;
     for (size_t i = 0; i < n; i++)
         if (!strcmp(opts[i].key, "python"))
@@ -576,8 +591,18 @@ static int p_open(void *stp, const char *spec, const mb_kv *opts, size_t n,
         choose_env(spec, python_opt, exe, sizeof exe, from, sizeof from, err);
     if (!rc)
         rc = ensure_python(exe, from, st->verbose, err);
-    if (rc)
-        return rc;
+    if (!rc)
+        snprintf(st->from, sizeof st->from, "%s", from);
+    return rc;
+}
+
+/* Opens the model (the GIL held). */
+static int x_open(void *stp, const char *spec, const mb_kv *opts, size_t n,
+                  void **out, mb_err *err)
+{
+    state *st = stp;
+    const char *from = st->from;
+    int rc;
     session *s = calloc(1, sizeof *s);
     if (!s)
         return fail(err, MB_ENOMEM, "out of memory");
@@ -594,11 +619,11 @@ static int p_open(void *stp, const char *spec, const mb_kv *opts, size_t n,
         char doing[700];
         snprintf(doing, sizeof doing, "%s (Python of %s)", spec, from);
         rc = py_fail(err, MB_EMODEL, doing);
-        p_close(s);
+        x_close(s);
         return rc;
     }
     if ((rc = describe_inputs(s, err))) {
-        p_close(s);
+        x_close(s);
         return rc;
     }
     *out = s;
@@ -657,7 +682,7 @@ static int describe_outputs(session *s, mb_err *err)
     return MB_OK;
 }
 
-static int p_describe(void *sp, const mb_io_desc **in, size_t *n_in,
+static int x_describe(void *sp, const mb_io_desc **in, size_t *n_in,
                       const mb_io_desc **out, size_t *n_out, mb_err *err)
 {
     session *s = sp;
@@ -706,7 +731,7 @@ static PyObject *input_items(session *s, const mb_tensor *t, size_t n,
     return l;
 }
 
-static int p_prepare(void *sp, const mb_tensor *inputs, size_t n, mb_err *err)
+static int x_prepare(void *sp, const mb_tensor *inputs, size_t n, mb_err *err)
 {
     session *s = sp;
     if (n != s->n_in)
@@ -730,7 +755,7 @@ static int p_prepare(void *sp, const mb_tensor *inputs, size_t n, mb_err *err)
     return MB_OK;
 }
 
-static int p_run(void *sp, mb_err *err)
+static int x_run(void *sp, mb_err *err)
 {
     session *s = sp;
     PyObject *r = PyObject_Call(s->fn, s->args, NULL);
@@ -741,7 +766,7 @@ static int p_run(void *sp, mb_err *err)
     return MB_OK;
 }
 
-static int p_fetch(void *sp, size_t index, mb_tensor *out, mb_err *err)
+static int x_fetch(void *sp, size_t index, mb_tensor *out, mb_err *err)
 {
     session *s = sp;
     memset(out, 0, sizeof *out);
@@ -816,12 +841,12 @@ static void emit_dict(session *s, const char *method, mb_info_fn emit,
     Py_XDECREF(d);
 }
 
-static void p_model_info(void *sp, mb_info_fn emit, void *user)
+static void x_model_info(void *sp, mb_info_fn emit, void *user)
 {
     emit_dict(sp, "facts", emit, user);
 }
 
-static void p_session_info(void *sp, mb_info_fn emit, void *user)
+static void x_session_info(void *sp, mb_info_fn emit, void *user)
 {
     session *s = sp;
     if (s->compile_ns >= 0) {
@@ -830,6 +855,104 @@ static void p_session_info(void *sp, mb_info_fn emit, void *user)
         emit(user, "compile_ns", v);
     }
     emit_dict(s, "runtime", emit, user);
+}
+
+/* A thread's first call on session s: its per-thread set-up. */
+static int enter_thread(session *s, mb_err *err)
+{
+    pthread_t me = pthread_self();
+    for (size_t i = 0; i < s->n_threads; i++)
+        if (pthread_equal(s->threads[i], me))
+            return MB_OK;
+    if (s->n_threads == sizeof s->threads / sizeof s->threads[0])
+        return fail(err, MB_EUNSUPPORTED,
+                    "a Python model serves at most %zu threads", s->n_threads);
+    PyObject *r = PyObject_CallMethod(s->py, "enter_thread", NULL);
+    if (!r)
+        return py_fail(err, MB_EBACKEND, s->spec);
+    Py_DECREF(r);
+    s->threads[s->n_threads++] = me;
+    return MB_OK;
+}
+
+static int p_open(void *stp, const char *spec, const mb_kv *opts, size_t n,
+                  void **out, mb_err *err)
+{
+    *out = NULL;
+    int rc = prepare_python((state *)stp, spec, opts, n, err);
+    if (rc)
+        return rc;
+    GIL_IN;
+    rc = x_open(stp, spec, opts, n, out, err);
+    if (!rc) {
+        session *s = *out;
+        s->threads[s->n_threads++] = pthread_self(); /* set up by open */
+    }
+    GIL_OUT;
+    return rc;
+}
+
+static int p_describe(void *sp, const mb_io_desc **in, size_t *n_in,
+                      const mb_io_desc **out, size_t *n_out, mb_err *err)
+{
+    GIL_IN;
+    int rc = x_describe(sp, in, n_in, out, n_out, err);
+    GIL_OUT;
+    return rc;
+}
+
+static int p_prepare(void *sp, const mb_tensor *inputs, size_t n, mb_err *err)
+{
+    GIL_IN;
+    int rc = enter_thread(sp, err);
+    if (!rc)
+        rc = x_prepare(sp, inputs, n, err);
+    GIL_OUT;
+    return rc;
+}
+
+static int p_run(void *sp, mb_err *err)
+{
+    GIL_IN;
+    session *s = sp;
+    int rc = pthread_equal(s->threads[s->n_threads - 1], pthread_self())
+                 ? MB_OK
+                 : enter_thread(s, err);
+    if (!rc)
+        rc = x_run(sp, err);
+    GIL_OUT;
+    return rc;
+}
+
+static int p_fetch(void *sp, size_t index, mb_tensor *out, mb_err *err)
+{
+    GIL_IN;
+    int rc = x_fetch(sp, index, out, err);
+    GIL_OUT;
+    return rc;
+}
+
+static void p_model_info(void *sp, mb_info_fn emit, void *user)
+{
+    GIL_IN;
+    x_model_info(sp, emit, user);
+    GIL_OUT;
+}
+
+static void p_session_info(void *sp, mb_info_fn emit, void *user)
+{
+    GIL_IN;
+    x_session_info(sp, emit, user);
+    GIL_OUT;
+}
+
+static void p_close(void *sp)
+{
+    if (!sp)
+        return;
+    GIL_IN;
+    x_close(sp);
+    GIL_OUT;
 }
 
 static void p_unload(void *st)

@@ -61,6 +61,9 @@ contains "the error says how to make one" "$LAST_ERR" "is not a Python venv"
 one_line "that error is one line" "$LAST_ERR"
 expect_exit "an input without a shape asks for --shape" 3 "$MBENCH" run "$M:numpy_mlp" "${ONE[@]}"
 contains "the error names --shape" "$LAST_ERR" "--shape x="
+expect_exit "a numpy model has no profile" 3 "$MBENCH" profile "$M:numpy_mlp" --shape x=1,64 \
+    --iterations 5 --no-timing --no-counters --no-peak
+contains "the error says which models profile" "$LAST_ERR" "mbench profiles torch models"
 
 # ---- py:MODULE:FACTORY and pickle:PATH ---------------------------------------------
 expect_exit "py:MODULE:FACTORY imports from PYTHONPATH" 0 \
@@ -111,6 +114,15 @@ PYEOF
         "$MBENCH" run "$M:torch_mlp" --backend-opt python="$TE" --backend-opt jit=compile "${ONE[@]}"
     contains "saying torch.compile needs PyTorch 2" "$LAST_ERR" "torch.compile needs PyTorch 2.0 or later"
     one_line "in one line" "$LAST_ERR"
+
+    expect_exit "profile of a torch model goes through torch.profiler" 0 \
+        "$MBENCH" profile "$M:torch_mlp" --backend-opt python="$TE" --threads 1 --iterations 20 \
+        --warmup 3 --no-timing --no-counters --no-peak --json "$T_TMP/prof.json"
+    check "its operators are torch's, each run a model_run" \
+        $PY -c 'import json,sys; p=json.load(open(sys.argv[1]))["runs"][0]["profile"]; ops=[r["op_type"] for r in p["op_types"]]; assert "aten::linear" in ops and "aten::relu" in ops, ops' "$T_TMP/prof.json"
+    expect_exit "mbench load serves a torch model from two threads" 0 \
+        "$MBENCH" load "$M:torch_mlp" --backend-opt python="$TE" --concurrency 2 --sessions 2 \
+        --min-time 0.2s --max-time 0.4s --warmup 2 --json "$T_TMP/load.json"
 
     # plain TorchScript (no mbench.json) with --data: axis 0 is the batch axis
     "$PYT" - "$T_TMP" <<'PYEOF'

@@ -12,6 +12,7 @@ measures latency.
     result = session.fn(*session.args)     # the timed call (synchronised)
     session.outputs(result) # [(name, numpy array)], C-contiguous
     session.close()         # ends profiling (profile=PREFIX) and writes it
+    session.enter_thread()  # a new thread's first call (mbench load)
     session.facts()         # the model: format, params, ... (str -> str)
     session.runtime()       # framework, version, sync, threads (str -> str)
 

@@ -195,6 +195,10 @@ class Session:
     def close(self):
         """Ends the session: writes the profile (profile=PREFIX)."""
 
+    def enter_thread(self):
+        """Per-thread set-up before a new thread calls the model (mbench
+        load serves a model from several threads)."""
+
     def _no_profiler(self):
         if self.adapter.get("profile"):
             raise SpecError(f"profile=: mbench profiles torch models "
@@ -342,6 +346,11 @@ class TorchSession(Session):
                 return r
         self.fn, self.args = fn, args
         return ns
+
+    def enter_thread(self):
+        g = self.torch.inference_mode()  # thread-local, like the first one
+        g.__enter__()
+        self._thread_guards = getattr(self, "_thread_guards", []) + [g]
 
     def _profiled(self, m):
         """The timed call under torch's profiler, each call one model_run

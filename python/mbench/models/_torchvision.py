@@ -31,7 +31,7 @@ torch.manual_seed(seed):
    the logits have unit scale on the data mbench feeds, neither ~0 nor
    exploding, whatever the depth or the normalisation of the network.
 
-Both steps use only seeded generators, so a seed names one model (up to
+Every step uses only seeded generators, so a seed names one model (up to
 floating-point reduction order across thread counts).
 """
 import difflib
