@@ -74,11 +74,17 @@ class Result(dict):
         return v.get("passed") if isinstance(v, dict) else None
 
 
-def _python_run(command, positionals, options, roots=(), ok_codes=(0,)):
+def _python_run(command, positionals, options, roots=(), ok_codes=(0,),
+                python=None):
+    """The document of `mbench COMMAND` (roots: PYTHONPATH directories of
+    pickled objects; python: the venv for every Python model, as
+    MBENCH_PYTHON, where an option cannot name it)."""
     verbose = bool(options.pop("verbose", False))
+    env = _objects.env_with_roots(list(roots))
+    if python:
+        env = dict(env or os.environ, MBENCH_PYTHON=python)
     return Result(_sub.document(command, positionals, options,
-                                verbose=verbose, ok_codes=ok_codes,
-                                env=_objects.env_with_roots(list(roots))))
+                                verbose=verbose, ok_codes=ok_codes, env=env))
 
 
 def _is_object(model):
@@ -202,15 +208,19 @@ def validate(baseline, candidate, **options):
             opts = _options(options) + [("gate", g) for g in gates or []]
             with _lib.Runner(opts) as r:
                 return Result(json.loads(r.validate(*models)))
+        host = None
         if python and "python" not in options:
+            # validate has one set of backend options, which an ONNX
+            # baseline or candidate would refuse: the venv goes by
+            # MBENCH_PYTHON, which only the python backend reads
             hosts = {_objects.host_python(m, _is_object(x))
                      for m, x in zip(models, (baseline, candidate))
                      if _objects.is_python_spec(m)}
-            if len(hosts) == 1:  # validate has one set of backend options
-                options["python"] = hosts.pop()
+            host = hosts.pop() if len(hosts) == 1 else None
         if gates:
             options["gate"] = gates
-        return _python_run("validate", models, options, roots, ok_codes=(0, 1))
+        return _python_run("validate", models, options, roots,
+                           ok_codes=(0, 1), python=host)
 
 
 def _ms(v):

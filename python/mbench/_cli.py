@@ -34,9 +34,12 @@ def main(argv=None):
         return 3
     args = sys.argv[1:] if argv is None else list(argv)
     env = os.environ.copy()
-    # The Python models of this installation (the python backend) are run
-    # by the interpreter the package is installed for, unless told otherwise.
-    env.setdefault("MBENCH_PYTHON", sys.executable)
+    # Python models (the python backend) run in the venv the package is
+    # installed in, unless MBENCH_PYTHON says otherwise (empty: the
+    # backend's own choice, docs/FRAMEWORKS.md).  Outside a venv there is
+    # none to name.
+    if sys.prefix != sys.base_prefix:
+        env.setdefault("MBENCH_PYTHON", sys.prefix)
     sys.stdout.flush()
     sys.stderr.flush()
     os.execve(exe, ["mbench"] + args, env)

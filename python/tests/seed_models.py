@@ -18,3 +18,23 @@ class Mlp:
 
 def two_inputs(a, b):
     return a * b + a
+
+
+def write_onnx(path, seed=0):
+    """The same Mlp as an ONNX graph (MatMul, Relu, MatMul), input x
+    [N, 64] -> output y [N, 10]."""
+    import onnx
+    from onnx import TensorProto, helper, numpy_helper
+    m = Mlp(seed)
+    graph = helper.make_graph(
+        [helper.make_node("MatMul", ["x", "w1"], ["h"]),
+         helper.make_node("Relu", ["h"], ["r"]),
+         helper.make_node("MatMul", ["r", "w2"], ["y"])],
+        "mlp",
+        [helper.make_tensor_value_info("x", TensorProto.FLOAT, ["N", 64])],
+        [helper.make_tensor_value_info("y", TensorProto.FLOAT, ["N", 10])],
+        [numpy_helper.from_array(m.w1, "w1"), numpy_helper.from_array(m.w2, "w2")])
+    model = helper.make_model(graph, opset_imports=[helper.make_opsetid("", 13)])
+    model.ir_version = 7
+    onnx.save(model, str(path))
+    return str(path)

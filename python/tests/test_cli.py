@@ -10,10 +10,9 @@ from mbench import _cli
 
 
 def run_module(*args, **kw):
-    env = dict(os.environ,
+    env = dict(kw.pop("env", os.environ),
                PYTHONPATH=os.path.dirname(os.path.dirname(mbench.__file__)))
     env.pop("MBENCH", None)
-    env.update(kw.pop("env", {}))
     return subprocess.run([sys.executable, "-m", "mbench", *args], env=env,
                           stdout=subprocess.PIPE, stderr=subprocess.PIPE,
                           text=True, **kw)
@@ -39,3 +38,21 @@ def test_without_a_binary_it_says_how_to_get_one(tmp_path, monkeypatch, capsys):
     assert _cli.main(["--version"]) == 3
     err = capsys.readouterr().err
     assert err.count("\n") == 1 and "make wheel" in err
+
+
+def test_python_models_run_in_the_venv_of_the_package(tmp_path):
+    """The console script names its own venv in MBENCH_PYTHON (the python
+    backend's choice of interpreter), unless the caller set it."""
+    import json
+    script = tmp_path / "show.py"
+    script.write_text("import os, json, sys\n"
+                      "json.dump(os.environ.get('MBENCH_PYTHON'), open(sys.argv[1], 'w'))\n")
+    out = tmp_path / "seen.json"
+    env = {k: v for k, v in os.environ.items() if k != "MBENCH_PYTHON"}
+    p = run_module("exec", "-r", "1", "-q", "--", sys.executable, str(script), str(out), env=env)
+    assert p.returncode == 0, p.stderr
+    in_venv = sys.prefix != sys.base_prefix
+    assert json.loads(out.read_text()) == (sys.prefix if in_venv else None)
+    p = run_module("exec", "-r", "1", "-q", "--", sys.executable, str(script), str(out),
+                   env=dict(env, MBENCH_PYTHON=""))
+    assert p.returncode == 0 and json.loads(out.read_text()) == ""

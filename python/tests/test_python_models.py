@@ -138,3 +138,13 @@ def test_a_failing_python_model_raises_mbenchs_one_line_error(tmp_path):
     with pytest.raises(mbench.MbenchError) as e:
         mbench.run(f"{src}:make", inputs=(4,), processes=1)
     assert e.value.code == 3 and "ValueError: no" in str(e.value) and "\n" not in str(e.value)
+
+
+def test_validate_an_onnx_file_against_the_same_function_as_an_object(tmp_path):
+    pytest.importorskip("onnx")
+    onnx_path = seed_models.write_onnx(tmp_path / "mlp.onnx", seed=3)
+    shape = {"x": [1, 64]}  # the object declares no input shape
+    res = mbench.validate(onnx_path, seed_models.Mlp(seed=3), shape=shape)
+    assert res["kind"] == "validate" and res.passed is True, res.get("validation")
+    res = mbench.validate(seed_models.Mlp(seed=3), onnx_path, shape=shape)  # the other way round
+    assert res.passed is True, res.get("validation")
