@@ -25,7 +25,9 @@
 # OUT (default BUILD/bench/replication), the summary to stdout.
 # Usage: bench/replication.sh BUILD_DIR [COMPARES] [PAIRS]
 #        env: MODEL (models/digits_fp32.onnx), BATCH (8), OPTS ("--threads
-#        1"), TWIN_N (11), LOAD_MEAN (6), REF_PROCESSES (200), OUT
+#        1"), TWIN_N (11), LOAD_MEAN (6), REF_PROCESSES (200), OUT,
+#        PHASES ("compares pairs": "pairs" alone measures only the two-run
+#        pairs)
 set -u
 build=${1:-build}
 n_cmp=${2:-40}
@@ -39,6 +41,9 @@ twin_n=${TWIN_N:-11}
 load_mean=${LOAD_MEAN:-6}
 ref_k=${REF_PROCESSES:-200}
 out=${OUT:-$root/$build/bench/replication}
+phases=" ${PHASES:-compares pairs} "
+case "$phases" in *" compares "*) ;; *) n_cmp=0 ;; esac
+case "$phases" in *" pairs "*) ;; *) n_pairs=0 ;; esac
 py=/usr/bin/python3
 [ -x "$src_mbench" ] || { echo "bench/replication.sh: $src_mbench not built" >&2; exit 2; }
 export MBENCH_ORT_LIB=${MBENCH_ORT_LIB:-$root/build/ort/libonnxruntime.so.1}
@@ -66,14 +71,13 @@ measure() { # NAME COMMAND...
     echo "$name $a $b $rc" >>"$out/times.txt"
 }
 : >"$out/times.txt"
-$py "$root/bench/loadgen.py" "$out/load.log" 100000 "$load_mean" 2 24 &
-lg=$!
+[ "$n_cmp" -gt 0 ] && { $py "$root/bench/loadgen.py" "$out/load.log" 100000 "$load_mean" 2 24 & lg=$!; }
 
 reference() { # NAME
     measure "$1" "$mbench" compare base="$model" twin="$twin" "${common[@]}" \
         --processes "$ref_k" --min-time "$((ref_k / 40))s" --quiet --json "$out/docs/$1.json"
 }
-reference ref1
+[ "$n_cmp" -gt 0 ] && reference ref1
 for i in $(seq 1 "$n_cmp"); do
     for what in $([ $((i % 2)) = 1 ] && echo "pl aa" || echo "aa pl"); do
         if [ "$what" = pl ]; then v=(base="$model" twin="$twin"); else v=(a="$model" b="$model"); fi
@@ -82,7 +86,7 @@ for i in $(seq 1 "$n_cmp"); do
             --max-regression size=off,memory=off --json "$out/docs/$what$i-gate.json"
     done
 done
-reference ref2
+[ "$n_cmp" -gt 0 ] && reference ref2
 cleanup
 lg=
 

@@ -60,11 +60,12 @@ def main():
                   f"{d['runs'][0]['replication']['processes']} processes a side, "
                   f"load average {times[name][2]:.1f}..{times[name][3]:.1f}, "
                   f"loaded {100 * loaded_share(name):.0f}% of its time)")
-    if not refs:
-        print("no reference: nothing to summarise")
+    if refs:
+        truth = math.exp(sum(math.log(r) for r in refs) / len(refs))
+        print(f"reference ratio (geometric mean of the two): {truth:.4f}")
+    elif n_cmp:
+        print("no reference: the compares cannot be summarised")
         return 1
-    truth = math.exp(sum(math.log(r) for r in refs) / len(refs))
-    print(f"reference ratio (geometric mean of the two): {truth:.4f}")
 
     rows = []
     for kind in ("pl", "aa"):
