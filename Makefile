@@ -153,7 +153,11 @@ $(BUILD)/gen/options.inc: FORCE
 FORCE:
 
 # ---- objects ---------------------------------------------------------------
-$(BUILD)/obj/%.o: %.c $(BUILD)/gen/build_info.h $(BUILD)/gen/commands.inc $(BUILD)/gen/options.inc
+# The generated headers are order-only: they exist before any object is
+# compiled, and -MMD's dependency files make only the objects that include
+# one (version.c, sysinfo.c, ...) recompile when it changes - a new commit
+# no longer rebuilds every object.
+$(BUILD)/obj/%.o: %.c | $(BUILD)/gen/build_info.h $(BUILD)/gen/commands.inc $(BUILD)/gen/options.inc
 	@mkdir -p $(@D)
 	$(Q)$(CC) $(CFLAGS_ALL) -MMD -MP -c $< -o $@
 
