@@ -69,7 +69,18 @@ TORCH_PLUGIN := $(if $(and $(TORCH_CMAKE),$(if $(SAN),,yes)),$(BUILD)/plugins/mb
 TORCH_CXXFLAGS := -std=c++17 -O2 -g -fPIC -fvisibility=hidden -Wall -Wextra -Werror \
                   -Wno-unused-parameter -Iinclude -isystem /usr/include/torch/csrc/api/include $(SAN)
 TORCH_LIBS := -Wl,--no-as-needed -ltorch -ltorch_cpu -lc10 -Wl,--as-needed
-plugins: $(TORCH_PLUGIN)
+# The OpenVINO backend (plugins/openvino) is C over OpenVINO's C API, loaded
+# with dlopen through the project's own declarations (ov_abi.h); it is built
+# where `make frameworks` made the openvino venv (or OPENVINO_LIB names a
+# libopenvino_c.so), and that library is its default.
+OPENVINO_VENV ?= $(or $(MBENCH_FRAMEWORKS_DIR),build/frameworks)/openvino
+OPENVINO_LIB  ?= $(abspath $(firstword $(wildcard $(OPENVINO_VENV)/lib/python3*/site-packages/openvino/libs/libopenvino_c.so*)))
+OPENVINO_PLUGIN := $(if $(and $(strip $(OPENVINO_LIB)),$(if $(SAN),,yes)),$(BUILD)/plugins/mbench_openvino.so)
+plugins: $(TORCH_PLUGIN) $(OPENVINO_PLUGIN)
+$(BUILD)/plugins/mbench_openvino.so: plugins/openvino/openvino_backend.c plugins/openvino/ov_abi.h include/mbench_backend.h include/mbench.h
+	@mkdir -p $(@D)
+	$(CC) $(WARN) $(OPT) -D_GNU_SOURCE -fPIC -fvisibility=hidden -Iinclude \
+	  -DMB_OV_DEFAULT_LIB='"$(OPENVINO_LIB)"' -shared -o $@ $< -ldl
 # bench/torch_overhead.cpp: a bare LibTorch loop against mbench's (make bench)
 TORCH_BENCH := $(if $(TORCH_PLUGIN),$(BUILD)/bench/torch_overhead)
 $(BUILD)/bench/torch_overhead: bench/torch_overhead.cpp $(STATIC) $(TORCH_PLUGIN)
@@ -283,6 +294,9 @@ install: $(BIN) $(STATIC) $(SHARED) docs-gen
 	if [ -n "$(TORCH_PLUGIN)" ] && [ -f "$(TORCH_PLUGIN)" ]; then \
 	  install -d $(DESTDIR)$(LIBDIR)/mbench/plugins && \
 	  install -m 0755 $(TORCH_PLUGIN) $(DESTDIR)$(LIBDIR)/mbench/plugins/; fi
+	if [ -n "$(OPENVINO_PLUGIN)" ] && [ -f "$(OPENVINO_PLUGIN)" ]; then \
+	  install -d $(DESTDIR)$(LIBDIR)/mbench/plugins && \
+	  install -m 0755 $(OPENVINO_PLUGIN) $(DESTDIR)$(LIBDIR)/mbench/plugins/; fi
 
 clean:
 	rm -rf $(BUILD)/obj $(BUILD)/tests $(BUILD)/bench $(BUILD)/gen $(BUILD)/asan $(BUILD)/plugins \

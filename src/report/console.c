@@ -52,15 +52,22 @@ static void header_block(const json_t *doc, const json_t *run,
         mb__fmt_count(cv, c, sizeof c);
         snprintf(extra, sizeof extra, " + %s in Constant nodes", c);
     }
+    /* a backend that compiles apart from session creation (OpenVINO
+     * compiles a dynamic model for the batch's shapes) */
+    char t4[32], compile[48] = "";
+    if (isfinite(num(ph, "compile_ns"))) {
+        mb__fmt_duration(num(ph, "compile_ns"), t4, sizeof t4);
+        snprintf(compile, sizeof compile, "  compile %s", t4);
+    }
     mb__buf_printf(out,
                    "  model %s  %s %s  params %s (%s)%s\n"
-                   "  runtime load %s  session create %s  first inference "
+                   "  runtime load %s  session create %s%s  first inference "
                    "%s\n",
                    str(model, "path"),
                    num(model, "external_data_bytes") > 0
                        ? "size (with external data)"
                        : "file",
-                   fb, p, pb, extra, t1, t2, t3);
+                   fb, p, pb, extra, t1, t2, compile, t3);
     const char *key;
     json_t *v;
     int any = 0;
