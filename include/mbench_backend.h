@@ -151,7 +151,8 @@ typedef struct mb_backend {
 MB_API const mb_backend *mb_backend_find(const char *name_or_path, mb_err *err);
 
 /* The backend a model file calls for when none is named: "torch" for a
- * TorchScript file (.pt, .pth), else "ort".  Static strings. */
+ * TorchScript file (.pt, .pth), "openvino" for an OpenVINO IR (.xml), else
+ * "ort".  Static strings. */
 MB_API const char *mb_backend_for_model(const char *model_path);
 
 /* Symbol a plugin exports. */

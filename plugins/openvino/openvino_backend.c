@@ -66,12 +66,20 @@ typedef struct ovx_io {
     mb_io_desc d;
 } ovx_io;
 
-/* The per-node counters of the profiled inferences, as trace text. */
+/* Trace text being written. */
 typedef struct tbuf {
     char *s;
     size_t n, cap;
     int oom;
 } tbuf;
+
+/* What profiling keeps until close (see record_run). */
+typedef struct prof {
+    int64_t *at; /* per inference: start (from t_origin) and duration, ns */
+    size_t n, cap;
+    int oom;
+    ov_profiling_info_list_t first; /* the counters after inference 1 */
+} prof;
 
 typedef struct ovx_session {
     ovx_state *st;
@@ -93,8 +101,7 @@ typedef struct ovx_session {
     int64_t read_ns, compile_ns;
     size_t compiles;
     char *profile; /* trace prefix, or NULL */
-    tbuf trace;
-    size_t runs;
+    prof prof;
     int64_t t_origin;
     char *path;
 } ovx_session;
@@ -661,11 +668,14 @@ static void drop_compiled(ovx_session *s)
     s->compiled = NULL;
 }
 
+static void prof_clear(ovx_session *s);
+
 /* Compiles the model as it is now (shapes included) and creates the
  * infer request; times it into compile_ns. */
 static int compile(ovx_session *s, mb_err *err)
 {
     ovx_state *st = s->st;
+    prof_clear(s); /* a new compiled model counts from zero */
     drop_compiled(s);
     const char *a[2 * (MAX_PROPS + 1)] = {0};
     size_t na = 0;
@@ -695,6 +705,31 @@ static int compile(ovx_session *s, mb_err *err)
                     s->path, s->device, reason(st, e, why, sizeof why));
     }
     return MB_OK;
+}
+
+/* The output shapes after a reshape (static now), rewritten in place:
+ * the runner holds the descriptions describe() gave it. */
+static void refresh_outputs(ovx_session *s)
+{
+    ovx_state *st = s->st;
+    for (size_t k = 0; k < s->n_out; k++) {
+        ov_output_const_port_t *p = NULL;
+        ov_partial_shape_t ps = {{0, 0}, NULL};
+        if (st->f.ov_model_const_output_by_index(s->model, k, &p))
+            continue;
+        if (!st->f.ov_port_get_partial_shape(p, &ps)) {
+            if (ps.rank.min == ps.rank.max && ps.rank.min >= 0 &&
+                ps.rank.min <= MB_MAX_RANK) {
+                s->out[k].d.rank = (int)ps.rank.min;
+                for (int i = 0; i < s->out[k].d.rank; i++)
+                    s->out[k].d.dims[i] =
+                        ps.dims[i].min == ps.dims[i].max ? ps.dims[i].min : -1;
+                s->out_desc[k] = s->out[k].d;
+            }
+            st->f.ov_partial_shape_free(&ps);
+        }
+        st->f.ov_output_const_port_free(p);
+    }
 }
 
 /* Reshapes the model to the inputs' shapes when they differ from what was
@@ -733,6 +768,7 @@ static int fit_shapes(ovx_session *s, const mb_tensor *inputs, mb_err *err)
                         "%s: OpenVINO cannot reshape the model to the "
                         "inputs' shapes: %s",
                         s->path, reason(st, e, why, sizeof why));
+        refresh_outputs(s);
     }
     int rc = compile(s, err);
     if (rc)
@@ -923,66 +959,125 @@ static void tb_str(tbuf *b, const char *s)
     tb_printf(b, "\"");
 }
 
-/* Appends the last inference as a model_run event and one Node event per
- * executed node.  OpenVINO gives each node's time, not its start: the
- * nodes are laid end to end from the start of the inference in the order
- * OpenVINO lists them (docs/FRAMEWORKS.md). */
+/* Profiling.  OpenVINO's CPU counters are not each inference's times but
+ * each node's running mean since compilation, in whole microseconds.  The
+ * plugin keeps every inference's start and duration, the counters after
+ * the first (cold) inference, and reads them again on close: a node's time
+ * in inferences 2..N is then (N * mean_N - mean_1) / (N - 1), exact to
+ * about a microsecond over the whole window, where differencing two
+ * consecutive running means would carry an error of N microseconds.  The
+ * trace gives every inference after the first that mean, laid end to end
+ * from the inference's start in OpenVINO's order (the counters say how
+ * long, not when): docs/FRAMEWORKS.md. */
 static void record_run(ovx_session *s, int64_t t0, int64_t t1)
 {
-    ovx_state *st = s->st;
-    ov_profiling_info_list_t pl = {0};
-    if (st->f.ov_infer_request_get_profiling_info(s->req, &pl))
-        return;
-    double ts = (double)(t0 - s->t_origin) / 1e3, dur = (double)(t1 - t0) / 1e3;
-    tb_printf(&s->trace,
-              "%s{\"cat\":\"Session\",\"name\":\"model_run\",\"ph\":\"X\","
-              "\"pid\":%d,\"tid\":0,\"ts\":%.3f,\"dur\":%.3f}",
-              s->trace.n ? ",\n" : "[\n", (int)getpid(), ts, dur);
-    double at = ts;
-    for (size_t i = 0; i < pl.size; i++) {
-        const ov_profiling_info_t *p = &pl.infos[i];
-        if (p->status != OVX_NODE_EXECUTED)
-            continue;
-        double d = (double)p->real_time;
-        double start = at < ts + dur ? at : ts + dur;
-        tb_printf(&s->trace, ",\n{\"cat\":\"Node\",\"name\":");
-        char nm[1024];
-        snprintf(nm, sizeof nm, "%s_kernel_time",
-                 p->node_name ? p->node_name : "node");
-        tb_str(&s->trace, nm);
-        tb_printf(&s->trace,
-                  ",\"ph\":\"X\",\"pid\":%d,\"tid\":0,\"ts\":%.3f,\"dur\":%.3f,"
-                  "\"args\":{\"op_name\":",
-                  (int)getpid(), start, d);
-        tb_str(&s->trace, p->node_type ? p->node_type : "unknown");
-        tb_printf(&s->trace, ",\"provider\":");
-        tb_str(&s->trace, s->device);
-        tb_printf(&s->trace, ",\"exec_type\":");
-        tb_str(&s->trace, p->exec_type ? p->exec_type : "");
-        tb_printf(&s->trace, ",\"cpu_time_us\":\"%lld\"}}",
-                  (long long)p->cpu_time);
-        at += d;
+    prof *p = &s->prof;
+    if (p->n == p->cap) {
+        size_t cap = p->cap ? 2 * p->cap : 1024;
+        int64_t *a = realloc(p->at, 2 * cap * sizeof *a);
+        if (!a) {
+            p->oom = 1;
+            return;
+        }
+        p->at = a;
+        p->cap = cap;
     }
-    st->f.ov_profiling_info_list_free(&pl);
-    s->runs++;
+    p->at[2 * p->n] = t0 - s->t_origin;
+    p->at[2 * p->n + 1] = t1 - t0;
+    p->n++;
+    if (p->n == 1 &&
+        s->st->f.ov_infer_request_get_profiling_info(s->req, &p->first))
+        p->first.size = 0, p->first.infos = NULL;
 }
 
-/* Writes the trace as PREFIX_<pid>.json (ONNX Runtime's naming). */
+/* The node's running mean after the first inference, in us (0 when the
+ * node was not listed then). */
+static double first_mean(const prof *p, const char *name)
+{
+    for (size_t i = 0; i < p->first.size; i++)
+        if (p->first.infos[i].node_name && name &&
+            !strcmp(p->first.infos[i].node_name, name))
+            return (double)p->first.infos[i].real_time;
+    return 0;
+}
+
+/* One model_run event and its node events; `mean` selects the mean over
+ * inferences 2..N (else the first inference's own counters). */
+static void trace_run(ovx_session *s, tbuf *t, size_t k,
+                      const ov_profiling_info_list_t *last)
+{
+    const prof *p = &s->prof;
+    double ts = (double)p->at[2 * k] / 1e3,
+           dur = (double)p->at[2 * k + 1] / 1e3;
+    double N = (double)p->n;
+    tb_printf(t,
+              "%s{\"cat\":\"Session\",\"name\":\"model_run\",\"ph\":\"X\","
+              "\"pid\":%d,\"tid\":0,\"ts\":%.3f,\"dur\":%.3f}",
+              k ? ",\n" : "[\n", (int)getpid(), ts, dur);
+    const ov_profiling_info_list_t *l = k == 0 ? &p->first : last;
+    double at = ts;
+    for (size_t i = 0; i < l->size; i++) {
+        const ov_profiling_info_t *q = &l->infos[i];
+        if (q->status != OVX_NODE_EXECUTED)
+            continue;
+        double d = (double)q->real_time;
+        if (k > 0) {
+            d = (N * d - first_mean(p, q->node_name)) / (N - 1);
+            d = d > 0 ? d : 0;
+        }
+        double start = at < ts + dur ? at : ts + dur;
+        char nm[1024];
+        snprintf(nm, sizeof nm, "%s_kernel_time",
+                 q->node_name ? q->node_name : "node");
+        tb_printf(t, ",\n{\"cat\":\"Node\",\"name\":");
+        tb_str(t, nm);
+        tb_printf(t,
+                  ",\"ph\":\"X\",\"pid\":%d,\"tid\":0,\"ts\":%.3f,"
+                  "\"dur\":%.3f,\"args\":{\"op_name\":",
+                  (int)getpid(), start, d);
+        tb_str(t, q->node_type ? q->node_type : "unknown");
+        tb_printf(t, ",\"provider\":");
+        tb_str(t, s->device);
+        tb_printf(t, ",\"exec_type\":");
+        tb_str(t, q->exec_type ? q->exec_type : "");
+        tb_printf(t, "}}");
+        at += d;
+    }
+}
+
+static void prof_clear(ovx_session *s)
+{
+    if (s->prof.first.infos)
+        s->st->f.ov_profiling_info_list_free(&s->prof.first);
+    free(s->prof.at);
+    memset(&s->prof, 0, sizeof s->prof);
+}
+
+/* Writes the trace as PREFIX_<pid>.json (ONNX Runtime's naming), from
+ * the counters as they are now (before the request is freed). */
 static void write_trace(ovx_session *s)
 {
-    if (!s->profile || !s->trace.n || s->trace.oom)
+    prof *p = &s->prof;
+    ov_profiling_info_list_t last = {0};
+    if (!s->profile || !p->n || p->oom || !s->req ||
+        s->st->f.ov_infer_request_get_profiling_info(s->req, &last))
         return;
-    tb_printf(&s->trace, "\n]\n");
+    tbuf t = {0};
+    for (size_t k = 0; k < p->n; k++)
+        trace_run(s, &t, k, &last);
+    tb_printf(&t, "\n]\n");
+    s->st->f.ov_profiling_info_list_free(&last);
     char path[4200], tmp[4300];
     snprintf(path, sizeof path, "%s_%d.json", s->profile, (int)getpid());
     snprintf(tmp, sizeof tmp, "%s.tmp", path);
-    FILE *f = fopen(tmp, "w");
-    if (!f)
-        return;
-    int ok = fwrite(s->trace.s, 1, s->trace.n, f) == s->trace.n;
-    ok &= fclose(f) == 0;
-    if (!ok || rename(tmp, path) != 0)
-        unlink(tmp);
+    FILE *f = t.oom ? NULL : fopen(tmp, "w");
+    if (f) {
+        int ok = fwrite(t.s, 1, t.n, f) == t.n;
+        ok &= fclose(f) == 0;
+        if (!ok || rename(tmp, path) != 0)
+            unlink(tmp);
+    }
+    free(t.s);
 }
 
 /* ---- running ----------------------------------------------------------------
@@ -1063,6 +1158,140 @@ static int ov_fetch(void *session, size_t index, mb_tensor *out, mb_err *err)
     return rc;
 }
 
+/* ---- parameters of an IR ----------------------------------------------------
+ */
+
+/* An IR's weights are its Const layers: <layer ... type="Const" ...> with
+ * <data element_type="f32" shape="10, 64" ... size="2560"/>.  Counts per
+ * element type from the .xml text (capped in size, read once; no XML
+ * library: only these two attributes of these layers are read). */
+#define IR_XML_MAX ((size_t)256 << 20)
+
+typedef struct ir_count {
+    char type[16];
+    unsigned long long count, bytes;
+} ir_count;
+
+/* The value of attribute `name` inside [p, end) into out; 0 when absent. */
+static int attr(const char *p, const char *end, const char *name, char *out,
+                size_t len)
+{
+    size_t nl = strlen(name);
+    for (const char *q = p; q + nl + 2 < end; q++) {
+        if (strncmp(q, name, nl) || q[nl] != '=' || q[nl + 1] != '"' ||
+            (q > p && q[-1] != ' ' && q[-1] != '\t' && q[-1] != '\n'))
+            continue;
+        const char *v = q + nl + 2, *e = memchr(v, '"', (size_t)(end - v));
+        if (!e || (size_t)(e - v) >= len)
+            return 0;
+        memcpy(out, v, (size_t)(e - v));
+        out[e - v] = 0;
+        return 1;
+    }
+    return 0;
+}
+
+/* The element count of shape text "10, 64" ("" is a scalar); 0 when it
+ * does not parse or overflows. */
+static unsigned long long shape_count(const char *s)
+{
+    unsigned long long n = 1;
+    while (*s) {
+        while (*s == ' ' || *s == ',')
+            s++;
+        if (!*s)
+            break;
+        char *end;
+        unsigned long long d = strtoull(s, &end, 10);
+        if (end == s || (d && n > ~0ULL / d))
+            return 0;
+        n *= d;
+        s = end;
+    }
+    return n;
+}
+
+/* Scans the IR text for Const layers into counts (at most max types);
+ * returns how many types were found. */
+static size_t ir_consts(const char *x, size_t len, ir_count *c, size_t max)
+{
+    size_t nc = 0;
+    const char *end = x + len, *p = x;
+    while ((p = memmem(p, (size_t)(end - p), "type=\"Const\"", 12)) != NULL) {
+        const char *d = memmem(p, (size_t)(end - p), "<data", 5);
+        const char *close = d ? memchr(d, '>', (size_t)(end - d)) : NULL;
+        p += 12;
+        if (!close)
+            break;
+        char et[16], shape[512], size[32];
+        if (!attr(d, close, "element_type", et, sizeof et) ||
+            !attr(d, close, "shape", shape, sizeof shape))
+            continue;
+        unsigned long long n = shape_count(shape);
+        unsigned long long b = attr(d, close, "size", size, sizeof size)
+                                   ? strtoull(size, NULL, 10)
+                                   : 0;
+        size_t k = 0;
+        while (k < nc && strcmp(c[k].type, et))
+            k++;
+        if (k == nc && nc < max) {
+            snprintf(c[nc].type, sizeof c[nc].type, "%s", et);
+            c[nc].count = c[nc].bytes = 0;
+            nc++;
+        }
+        if (k < nc) {
+            c[k].count += n;
+            c[k].bytes += b;
+        }
+    }
+    return nc;
+}
+
+/* OpenVINO's element type names as mbench's dtype names. */
+static const char *ir_dtype(const char *t)
+{
+    static const char *const map[][2] = {
+        {"f32", "float32"}, {"f16", "float16"}, {"bf16", "bfloat16"},
+        {"f64", "float64"}, {"i64", "int64"},   {"i32", "int32"},
+        {"i16", "int16"},   {"i8", "int8"},     {"u8", "uint8"},
+        {"u16", "uint16"},  {"u32", "uint32"},  {"u64", "uint64"},
+        {"boolean", "bool"}};
+    for (size_t i = 0; i < sizeof map / sizeof map[0]; i++)
+        if (!strcmp(t, map[i][0]))
+            return map[i][1];
+    return t;
+}
+
+static void emit_ir_params(const char *path, mb_info_fn emit, void *user)
+{
+    FILE *f = fopen(path, "rb");
+    if (!f)
+        return;
+    long size = fseek(f, 0, SEEK_END) == 0 ? ftell(f) : -1;
+    rewind(f);
+    size_t want =
+        size > 0 && (size_t)size < IR_XML_MAX ? (size_t)size : IR_XML_MAX;
+    char *x = size > 0 ? malloc(want) : NULL;
+    size_t len = x ? fread(x, 1, want, f) : 0;
+    fclose(f);
+    ir_count c[16];
+    size_t nc = x ? ir_consts(x, len, c, 16) : 0;
+    free(x);
+    unsigned long long n = 0, b = 0;
+    char k[64], v[64];
+    for (size_t i = 0; i < nc; i++) {
+        n += c[i].count;
+        b += c[i].bytes;
+        snprintf(k, sizeof k, "params_by_dtype:%s", ir_dtype(c[i].type));
+        snprintf(v, sizeof v, "%llu %llu", c[i].count, c[i].bytes);
+        emit(user, k, v);
+    }
+    snprintf(v, sizeof v, "%llu", n);
+    emit(user, "params", v);
+    snprintf(v, sizeof v, "%llu", b);
+    emit(user, "param_bytes", v);
+}
+
 /* A compiled-model property as a fact (what OpenVINO chose: threads,
  * streams, precision). */
 static void emit_prop(ovx_session *s, mb_info_fn emit, void *user,
@@ -1080,8 +1309,10 @@ static void ov_model_info(void *session, mb_info_fn emit, void *user)
 {
     ovx_session *s = session;
     size_t L = strlen(s->path);
-    emit(user, "format",
-         L > 4 && !strcmp(s->path + L - 4, ".xml") ? "OpenVINO IR" : "ONNX");
+    int ir = L > 4 && !strcmp(s->path + L - 4, ".xml");
+    emit(user, "format", ir ? "OpenVINO IR" : "ONNX");
+    if (ir)
+        emit_ir_params(s->path, emit, user);
     emit(user, "device", s->device);
     emit(user, "shapes",
          s->dynamic_model ? (s->dynamic_mode ? "dynamic"
@@ -1115,6 +1346,7 @@ static void ov_close(void *session)
     if (!s)
         return;
     write_trace(s);
+    prof_clear(s);
     unbind(s);
     drop_compiled(s);
     if (s->model)
@@ -1131,7 +1363,6 @@ static void ov_close(void *session)
     free(s->shape);
     free(s->rank);
     free(s->profile);
-    free(s->trace.s);
     free(s->path);
     free(s);
 }
