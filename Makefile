@@ -6,6 +6,9 @@
 #                   run of every fuzz target
 #   make fuzz       libFuzzer targets of tests/fuzz, FUZZ_TIME s each
 #   make bench      benchmarks of mbench itself (bench/)
+#   make bench-peers mbench beside the tools users would otherwise run
+#                   (benchmark_app, onnxruntime, numpy, scikit-image,
+#                   hyperfine; docs/PERFORMANCE.md)
 #   make demo       benchmark and compare the bundled default model
 #   make frameworks Python environments for framework variants and peers
 #                   (scripts/frameworks.sh: build/frameworks/{torch,jax,...})
@@ -55,7 +58,7 @@ SHARED := $(BUILD)/$(SONAME)
 BIN    := $(BUILD)/mbench
 ORT    := build/ort/libonnxruntime.so.1
 
-.PHONY: frameworks all deps test-deps test check fuzz fuzz-bin valgrind bench demo install clean ort format format-check lint docs-gen plugins
+.PHONY: bench-peers frameworks all deps test-deps test check fuzz fuzz-bin valgrind bench demo install clean ort format format-check lint docs-gen plugins
 all: $(BIN) $(STATIC) $(SHARED) docs-gen plugins
 
 # ---- optional backend plugins (C++, built only when their SDK is there) ----
@@ -186,6 +189,7 @@ $(ORT):
 # Python environments (one venv per framework: Debian's torch with numpy 1,
 # PyPI's jax/flax and openvino with numpy 2); FRAMEWORKS=jax limits them.
 FRAMEWORKS ?=
+PAIRS ?= 8
 frameworks:
 	@scripts/frameworks.sh $(FRAMEWORKS)
 
@@ -239,6 +243,12 @@ valgrind: all tests-bin
 bench: deps
 	@$(MAKE) --no-print-directory all ort $(BENCH_BIN) $(TORCH_BENCH)
 	@bench/run.sh $(BUILD)
+
+# mbench beside benchmark_app, onnxruntime's Python loop, numpy,
+# scikit-image and hyperfine (bench/peers/run.sh; needs make frameworks).
+bench-peers: deps
+	@$(MAKE) --no-print-directory all ort
+	@bench/peers/run.sh $(BUILD) $(PAIRS)
 
 demo: deps
 	@$(MAKE) --no-print-directory all ort

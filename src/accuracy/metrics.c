@@ -283,12 +283,12 @@ static void acc_stretch(acc *r, const mb_tensor *a, const mb_tensor *b,
         mb__tensor_load_f64(a, off + k, len, x);
         mb__tensor_load_f64(b, off + k, len, y);
         r->c.count += len;
-        if (mb__mk_finite(x, y, len)) {
-            mb_mk_block blk;
-            mb__mk_block(x, y, len, atol, rtol, &blk);
+        mb_mk_block blk;
+        mb__mk_block(x, y, len, atol, rtol, &blk);
+        if (!blk.nonfinite) {
             acc_block(r, &blk, len, off + k + blk.maxd_i);
             if (classifier)
-                mb__mk_row_block(&r->row, x, y, len, col + k);
+                mb__mk_row_block(&r->row, x, y, len, col + k, &blk);
         } else {
             acc_nonfinite(r, x, y, len, off + k, atol, rtol, fx, fy, at);
             if (classifier) {

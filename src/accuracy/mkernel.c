@@ -52,29 +52,11 @@ static inline v4d sel(v4l m, v4d a, v4d b)
     return (v4d)((m & (v4l)a) | (~m & (v4l)b));
 }
 
-static inline double hsum(v4d a, v4d b)
-{
-    /* fixed order: lanes 0..3 of a, then of b */
-    return ((a[0] + a[1]) + (a[2] + a[3])) + ((b[0] + b[1]) + (b[2] + b[3]));
-}
-
-MK_CLONES
-bool mb__mk_finite(const double *x, const double *y, size_t n)
-{
-    /* x - x is 0 for a finite x and NaN for NaN or Inf */
-    v4d acc = {0}, acc2 = {0};
-    size_t full = n / L * L;
-    for (size_t i = 0; i < full; i += L) {
-        v4d a = ld(x + i), b = ld(y + i), a2 = ld(x + i + 4),
-            b2 = ld(y + i + 4);
-        acc += (a - a) + (b - b);
-        acc2 += (a2 - a2) + (b2 - b2);
-    }
-    double r = hsum(acc, acc2);
-    for (size_t i = full; i < n; i++)
-        r += (x[i] - x[i]) + (y[i] - y[i]);
-    return r == 0;
-}
+/* (a macro: 32-byte vectors are not passed to functions, whose ABI for
+ * them differs between the baseline and AVX) */
+#define HSUM(a, b)                                                             \
+    (((a)[0] + (a)[1]) + ((a)[2] + (a)[3])) +                                  \
+        (((b)[0] + (b)[1]) + ((b)[2] + (b)[3]))
 
 typedef float v4f __attribute__((vector_size(16)));
 
@@ -103,15 +85,15 @@ static size_t first_maxd(const double *x, const double *y, size_t n, double m)
 
 /* Sums of one 4-lane vector of pairs into the accumulators. */
 typedef struct bacc {
-    v4d sx, sy, sad, ssd, sxx, syy, sxy, md, mn, mx, fl;
+    v4d sx, sy, sad, ssd, sxx, syy, sxy, md, mn, mx, mny, mxy, fl, nf;
 } bacc;
 
 static inline void bacc_init(bacc *a)
 {
     memset(a, 0, sizeof *a);
     a->md = splat(-1);
-    a->mn = splat(INFINITY);
-    a->mx = splat(-INFINITY);
+    a->mn = a->mny = splat(INFINITY);
+    a->mx = a->mxy = splat(-INFINITY);
 }
 
 static inline void bacc_add(bacc *s, v4d a, v4d b, v4d atol, v4d rtol)
@@ -128,7 +110,10 @@ static inline void bacc_add(bacc *s, v4d a, v4d b, v4d atol, v4d rtol)
     s->md = sel(ad > s->md, ad, s->md);
     s->mn = sel(a < s->mn, a, s->mn);
     s->mx = sel(a > s->mx, a, s->mx);
+    s->mny = sel(b < s->mny, b, s->mny);
+    s->mxy = sel(b > s->mxy, b, s->mxy);
     s->fl += sel(ad <= atol + rtol * aa, splat(0), splat(1));
+    s->nf += (a - a) + (b - b); /* 0 while finite, NaN after a NaN or Inf */
 }
 
 MK_CLONES
@@ -145,24 +130,28 @@ void mb__mk_block(const double *x, const double *y, size_t n, double atol,
         bacc_add(&B, ld(x + i + 4), ld(y + i + 4), vat, vrt);
     }
     memset(o, 0, sizeof *o);
-    o->sx = hsum(A.sx, B.sx);
-    o->sy = hsum(A.sy, B.sy);
-    o->sad = hsum(A.sad, B.sad);
-    o->ssd = hsum(A.ssd, B.ssd);
-    o->sxx = hsum(A.sxx, B.sxx);
-    o->syy = hsum(A.syy, B.syy);
-    o->sxy = hsum(A.sxy, B.sxy);
-    double fails = hsum(A.fl, B.fl);
+    o->sx = HSUM(A.sx, B.sx);
+    o->sy = HSUM(A.sy, B.sy);
+    o->sad = HSUM(A.sad, B.sad);
+    o->ssd = HSUM(A.ssd, B.ssd);
+    o->sxx = HSUM(A.sxx, B.sxx);
+    o->syy = HSUM(A.syy, B.syy);
+    o->sxy = HSUM(A.sxy, B.sxy);
+    double fails = HSUM(A.fl, B.fl), nf = HSUM(A.nf, B.nf);
     o->maxd = -1;
-    o->minx = INFINITY;
-    o->maxx = -INFINITY;
+    o->minx = o->miny = INFINITY;
+    o->maxx = o->maxy = -INFINITY;
     for (int k = 0; k < 4; k++) {
         double md = A.md[k] > B.md[k] ? A.md[k] : B.md[k];
         double mn = A.mn[k] < B.mn[k] ? A.mn[k] : B.mn[k];
         double mx = A.mx[k] > B.mx[k] ? A.mx[k] : B.mx[k];
+        double mny = A.mny[k] < B.mny[k] ? A.mny[k] : B.mny[k];
+        double mxy = A.mxy[k] > B.mxy[k] ? A.mxy[k] : B.mxy[k];
         o->maxd = md > o->maxd ? md : o->maxd;
         o->minx = mn < o->minx ? mn : o->minx;
         o->maxx = mx > o->maxx ? mx : o->maxx;
+        o->miny = mny < o->miny ? mny : o->miny;
+        o->maxy = mxy > o->maxy ? mxy : o->maxy;
     }
     for (size_t i = full; i < n; i++) {
         double a = x[i], b = y[i], d = b - a, ad = fabs(d);
@@ -176,8 +165,14 @@ void mb__mk_block(const double *x, const double *y, size_t n, double atol,
         o->maxd = ad > o->maxd ? ad : o->maxd;
         o->minx = a < o->minx ? a : o->minx;
         o->maxx = a > o->maxx ? a : o->maxx;
+        o->miny = b < o->miny ? b : o->miny;
+        o->maxy = b > o->maxy ? b : o->maxy;
         fails += ad <= atol + rtol * fabs(a) ? 0.0 : 1.0;
+        nf += (a - a) + (b - b);
     }
+    o->nonfinite = nf != 0;
+    if (o->nonfinite)
+        return; /* the caller redoes the block element by element */
     o->fail = (size_t)fails;
     o->maxd_i = first_maxd(x, y, n, o->maxd);
     /* centred sums: a second pass over the block, still in L1 */
@@ -194,9 +189,9 @@ void mb__mk_block(const double *x, const double *y, size_t n, double atol,
         d2 += v2 * v2;
         d3 += u2 * v2;
     }
-    o->cxx = hsum(c1, d1);
-    o->cyy = hsum(c2, d2);
-    o->cxy = hsum(c3, d3);
+    o->cxx = HSUM(c1, d1);
+    o->cyy = HSUM(c2, d2);
+    o->cxy = HSUM(c3, d3);
     for (size_t i = full; i < n; i++) {
         double u = x[i] - ma, v = y[i] - mb;
         o->cxx += u * u;
@@ -287,49 +282,6 @@ static void top_insert(mb_mk_row *r, double v, size_t i)
     r->topi[k] = i;
 }
 
-/* Block maxima, plain sums and minima of x and y. */
-MK_CLONES
-static void row_scan(const double *x, const double *y, size_t n, double *o)
-{
-    v4d mxa = splat(-INFINITY), mxb = mxa, mna = splat(INFINITY), mnb = mna;
-    v4d sa = {0}, sb = {0}, sa2 = {0}, sb2 = {0};
-    size_t full = n / L * L;
-    for (size_t i = 0; i < full; i += L) {
-        v4d a = ld(x + i), b = ld(y + i), a2 = ld(x + i + 4),
-            b2 = ld(y + i + 4);
-        mxa = sel(a > mxa, a, mxa);
-        mxa = sel(a2 > mxa, a2, mxa);
-        mxb = sel(b > mxb, b, mxb);
-        mxb = sel(b2 > mxb, b2, mxb);
-        mna = sel(a < mna, a, mna);
-        mna = sel(a2 < mna, a2, mna);
-        mnb = sel(b < mnb, b, mnb);
-        mnb = sel(b2 < mnb, b2, mnb);
-        sa += a;
-        sb += b;
-        sa2 += a2;
-        sb2 += b2;
-    }
-    o[0] = o[1] = -INFINITY;
-    o[4] = o[5] = INFINITY;
-    for (int k = 0; k < 4; k++) {
-        o[0] = mxa[k] > o[0] ? mxa[k] : o[0];
-        o[1] = mxb[k] > o[1] ? mxb[k] : o[1];
-        o[4] = mna[k] < o[4] ? mna[k] : o[4];
-        o[5] = mnb[k] < o[5] ? mnb[k] : o[5];
-    }
-    o[2] = hsum(sa, sa2);
-    o[3] = hsum(sb, sb2);
-    for (size_t i = full; i < n; i++) {
-        o[0] = x[i] > o[0] ? x[i] : o[0];
-        o[1] = y[i] > o[1] ? y[i] : o[1];
-        o[4] = x[i] < o[4] ? x[i] : o[4];
-        o[5] = y[i] < o[5] ? y[i] : o[5];
-        o[2] += x[i];
-        o[3] += y[i];
-    }
-}
-
 /* sum exp(x - ma), sum exp(y - mb), sum exp(x - ma) (x - y). */
 MK_CLONES
 static void row_exps(const double *x, const double *y, size_t n, double ma,
@@ -349,9 +301,9 @@ static void row_exps(const double *x, const double *y, size_t n, double ma,
         t += ea * (a - b);
         t2 += ea2 * (a2 - b2);
     }
-    o[0] = hsum(za, za2);
-    o[1] = hsum(zb, zb2);
-    o[2] = hsum(t, t2);
+    o[0] = HSUM(za, za2);
+    o[1] = HSUM(zb, zb2);
+    o[2] = HSUM(t, t2);
     for (size_t i = full; i < n; i++) {
         double ea = exp_le0(x[i] - ma);
         o[0] += ea;
@@ -369,10 +321,11 @@ static size_t first_eq(const double *v, size_t n, double m)
 }
 
 void mb__mk_row_block(mb_mk_row *r, const double *x, const double *y, size_t n,
-                      size_t base)
+                      size_t base, const mb_mk_block *b)
 {
-    double s[6], e[3];
-    row_scan(x, y, n, s);
+    double e[3];
+    /* the block's maxima, sums and minima of x and y */
+    const double s[6] = {b->maxx, b->maxy, b->sx, b->sy, b->minx, b->miny};
     /* new maxima: rescale what was summed against the old ones */
     if (s[0] > r->ma) {
         double f = r->n ? exp_le0(r->ma - s[0]) : 0;

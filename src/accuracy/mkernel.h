@@ -28,17 +28,17 @@ typedef struct mb_mk_block {
     double sxx, syy, sxy;    /* sum x^2, y^2, xy */
     double cxx, cyy, cxy;    /* centred on the block's means */
     double maxd, minx, maxx; /* max |d|, min x, max x */
+    double miny, maxy;       /* min y, max y */
     size_t maxd_i;           /* first index of max |d| in the block */
     size_t fail;             /* pairs with |d| > atol + rtol |x| */
+    int nonfinite;           /* a NaN or Inf: the other fields are void */
 } mb_mk_block;
 
 /* dst[i] = src[i] widened (exactly) to double, i < n. */
 void mb__mk_widen_f32(const float *src, size_t n, double *dst);
 
-/* Whether every x[i] and y[i] (i < n) is finite. */
-bool mb__mk_finite(const double *x, const double *y, size_t n);
-
-/* The sums of an all-finite block of n >= 1 pairs into *o. */
+/* The sums of a block of n >= 1 pairs into *o; when the block holds a NaN
+ * or Inf, o->nonfinite is set and the rest is not meaningful. */
 void mb__mk_block(const double *x, const double *y, size_t n, double atol,
                   double rtol, mb_mk_block *o);
 
@@ -62,9 +62,9 @@ typedef struct mb_mk_row {
 
 void mb__mk_row_init(mb_mk_row *r);
 /* Adds an all-finite block of n pairs whose first element is element
- * `base` of the row. */
+ * `base` of the row; b is the block's mb__mk_block. */
 void mb__mk_row_block(mb_mk_row *r, const double *x, const double *y, size_t n,
-                      size_t base);
+                      size_t base, const mb_mk_block *b);
 /* r := r followed by o (o's elements come after r's). */
 void mb__mk_row_merge(mb_mk_row *r, const mb_mk_row *o);
 /* Whether class t is among the min(k, n) largest of y (ties to the lower
