@@ -80,10 +80,11 @@ OPENVINO_VENV ?= $(or $(MBENCH_FRAMEWORKS_DIR),build/frameworks)/openvino
 OPENVINO_LIB  ?= $(abspath $(firstword $(wildcard $(OPENVINO_VENV)/lib/python3*/site-packages/openvino/libs/libopenvino_c.so*)))
 OPENVINO_PLUGIN := $(if $(and $(strip $(OPENVINO_LIB)),$(if $(SAN),,yes)),$(BUILD)/plugins/mbench_openvino.so)
 plugins: $(TORCH_PLUGIN) $(OPENVINO_PLUGIN)
-$(BUILD)/plugins/mbench_openvino.so: plugins/openvino/openvino_backend.c plugins/openvino/ov_abi.h include/mbench_backend.h include/mbench.h
+$(BUILD)/plugins/mbench_openvino.so: plugins/openvino/openvino_backend.c plugins/openvino/ir_consts.c \
+  plugins/openvino/ov_abi.h plugins/openvino/ir_consts.h include/mbench_backend.h include/mbench.h
 	@mkdir -p $(@D)
 	$(CC) $(WARN) $(OPT) -D_GNU_SOURCE -fPIC -fvisibility=hidden -Iinclude \
-	  -DMB_OV_DEFAULT_LIB='"$(OPENVINO_LIB)"' -shared -o $@ $< -ldl
+	  -DMB_OV_DEFAULT_LIB='"$(OPENVINO_LIB)"' -shared -o $@ $(filter %.c,$^) -ldl
 # bench/torch_overhead.cpp: a bare LibTorch loop against mbench's (make bench)
 TORCH_BENCH := $(if $(TORCH_PLUGIN),$(BUILD)/bench/torch_overhead)
 $(BUILD)/bench/torch_overhead: bench/torch_overhead.cpp $(STATIC) $(TORCH_PLUGIN)

@@ -29,6 +29,7 @@
  * Chrome trace that `mbench profile` reads).  Docs: docs/FRAMEWORKS.md.
  */
 #include "mbench_backend.h"
+#include "ir_consts.h"
 #include "ov_abi.h"
 
 #include <dlfcn.h>
@@ -1161,107 +1162,6 @@ static int ov_fetch(void *session, size_t index, mb_tensor *out, mb_err *err)
 /* ---- parameters of an IR ----------------------------------------------------
  */
 
-/* An IR's weights are its Const layers: <layer ... type="Const" ...> with
- * <data element_type="f32" shape="10, 64" ... size="2560"/>.  Counts per
- * element type from the .xml text (capped in size, read once; no XML
- * library: only these two attributes of these layers are read). */
-#define IR_XML_MAX ((size_t)256 << 20)
-
-typedef struct ir_count {
-    char type[16];
-    unsigned long long count, bytes;
-} ir_count;
-
-/* The value of attribute `name` inside [p, end) into out; 0 when absent. */
-static int attr(const char *p, const char *end, const char *name, char *out,
-                size_t len)
-{
-    size_t nl = strlen(name);
-    for (const char *q = p; q + nl + 2 < end; q++) {
-        if (strncmp(q, name, nl) || q[nl] != '=' || q[nl + 1] != '"' ||
-            (q > p && q[-1] != ' ' && q[-1] != '\t' && q[-1] != '\n'))
-            continue;
-        const char *v = q + nl + 2, *e = memchr(v, '"', (size_t)(end - v));
-        if (!e || (size_t)(e - v) >= len)
-            return 0;
-        memcpy(out, v, (size_t)(e - v));
-        out[e - v] = 0;
-        return 1;
-    }
-    return 0;
-}
-
-/* The element count of shape text "10, 64" ("" is a scalar); 0 when it
- * does not parse or overflows. */
-static unsigned long long shape_count(const char *s)
-{
-    unsigned long long n = 1;
-    while (*s) {
-        while (*s == ' ' || *s == ',')
-            s++;
-        if (!*s)
-            break;
-        char *end;
-        unsigned long long d = strtoull(s, &end, 10);
-        if (end == s || (d && n > ~0ULL / d))
-            return 0;
-        n *= d;
-        s = end;
-    }
-    return n;
-}
-
-/* Scans the IR text for Const layers into counts (at most max types);
- * returns how many types were found. */
-static size_t ir_consts(const char *x, size_t len, ir_count *c, size_t max)
-{
-    size_t nc = 0;
-    const char *end = x + len, *p = x;
-    while ((p = memmem(p, (size_t)(end - p), "type=\"Const\"", 12)) != NULL) {
-        const char *d = memmem(p, (size_t)(end - p), "<data", 5);
-        const char *close = d ? memchr(d, '>', (size_t)(end - d)) : NULL;
-        p += 12;
-        if (!close)
-            break;
-        char et[16], shape[512], size[32];
-        if (!attr(d, close, "element_type", et, sizeof et) ||
-            !attr(d, close, "shape", shape, sizeof shape))
-            continue;
-        unsigned long long n = shape_count(shape);
-        unsigned long long b = attr(d, close, "size", size, sizeof size)
-                                   ? strtoull(size, NULL, 10)
-                                   : 0;
-        size_t k = 0;
-        while (k < nc && strcmp(c[k].type, et))
-            k++;
-        if (k == nc && nc < max) {
-            snprintf(c[nc].type, sizeof c[nc].type, "%s", et);
-            c[nc].count = c[nc].bytes = 0;
-            nc++;
-        }
-        if (k < nc) {
-            c[k].count += n;
-            c[k].bytes += b;
-        }
-    }
-    return nc;
-}
-
-/* OpenVINO's element type names as mbench's dtype names. */
-static const char *ir_dtype(const char *t)
-{
-    static const char *const map[][2] = {
-        {"f32", "float32"}, {"f16", "float16"}, {"bf16", "bfloat16"},
-        {"f64", "float64"}, {"i64", "int64"},   {"i32", "int32"},
-        {"i16", "int16"},   {"i8", "int8"},     {"u8", "uint8"},
-        {"u16", "uint16"},  {"u32", "uint32"},  {"u64", "uint64"},
-        {"boolean", "bool"}};
-    for (size_t i = 0; i < sizeof map / sizeof map[0]; i++)
-        if (!strcmp(t, map[i][0]))
-            return map[i][1];
-    return t;
-}
-
 static void emit_ir_params(const char *path, mb_info_fn emit, void *user)
 {
     FILE *f = fopen(path, "rb");
@@ -1274,15 +1174,15 @@ static void emit_ir_params(const char *path, mb_info_fn emit, void *user)
     char *x = size > 0 ? malloc(want) : NULL;
     size_t len = x ? fread(x, 1, want, f) : 0;
     fclose(f);
-    ir_count c[16];
-    size_t nc = x ? ir_consts(x, len, c, 16) : 0;
+    mb_ov_ir_count c[16];
+    size_t nc = x ? mb_ov_ir_consts(x, len, c, 16) : 0;
     free(x);
     unsigned long long n = 0, b = 0;
     char k[64], v[64];
     for (size_t i = 0; i < nc; i++) {
         n += c[i].count;
         b += c[i].bytes;
-        snprintf(k, sizeof k, "params_by_dtype:%s", ir_dtype(c[i].type));
+        snprintf(k, sizeof k, "params_by_dtype:%s", mb_ov_ir_dtype(c[i].type));
         snprintf(v, sizeof v, "%llu %llu", c[i].count, c[i].bytes);
         emit(user, k, v);
     }
