@@ -308,7 +308,7 @@ def metrics(tmp, pairs):
         loads.append(loadavg())
     summary("`mbench diff` 2048x2048 (all metrics, SSIM included) vs scikit-image SSIM alone",
             "s", d, p, "", "", loads,
-            " SSIM mbench %.15f, scikit-image %.15f (|diff| %.1e)" % (mv, vals[0], abs(mv - vals[0])))
+            " SSIM mbench %.15f, scikit-image %.15f (difference %.1e)" % (mv, vals[0], abs(mv - vals[0])))
     print("\npeak RSS of `mbench diff` (inputs 800 MB, 763 MiB): %s" %
           ", ".join("%s %.0f MiB (%.2fx the inputs)" % (k, v / 1024, v * 1024 / 8e8)
                     for k, v in rss.items()))
