@@ -62,14 +62,32 @@ def timed_rss(cmd):
     return wall, ru.ru_maxrss
 
 
+HEADER = ("| pair | mbench | peer | median ratio mbench/peer (range) | geometric mean "
+          "[95% CI] | pairs | load |\n|---|---:|---:|---:|---:|---:|---:|")
+
 CPU = []  # CPU seconds (user + system) of every timed_rss child, in order
+
+
+def geo_ci(r):
+    """Geometric mean of the ratios and its 95% CI (Student t over the
+    pairs' log ratios: each pair is one replicate, its two sides run back
+    to back under the same load)."""
+    import math
+    from scipy.stats import t as student
+    lg = [math.log(x) for x in r]
+    m = statistics.fmean(lg)
+    if len(lg) < 2:
+        return math.exp(m), float("nan"), float("nan")
+    h = student.ppf(0.975, len(lg) - 1) * statistics.stdev(lg) / math.sqrt(len(lg))
+    return math.exp(m), math.exp(m - h), math.exp(m + h)
 
 
 def summary(name, unit, a, b, a_name, b_name, loads, note=""):
     r = [x / y for x, y in zip(a, b)]
-    print("| %s | %s %.4g %s | %s %.4g %s | **%.3f** (%.3f-%.3f) | %d | %.1f-%.1f |%s" % (
+    g, lo, hi = geo_ci(r)
+    print("| %s | %s %.4g %s | %s %.4g %s | **%.3f** (%.3f-%.3f) | %.3f [%.3f, %.3f] | %d | %.1f-%.1f |%s" % (
         name, a_name, statistics.median(a), unit, b_name, statistics.median(b), unit,
-        statistics.median(r), min(r), max(r), len(r), min(loads), max(loads), note))
+        statistics.median(r), min(r), max(r), g, lo, hi, len(r), min(loads), max(loads), note))
     return statistics.median(r)
 
 
@@ -92,19 +110,17 @@ def openvino(tmp, pairs, secs=6):
     bcmd = [bapp, "-m", model, "-d", "CPU", "-api", "sync", "-t", str(secs),
             "-load_config", cfg, "-shape", "[1,3,224,224]", "-json_stats",
             "-report_type", "no_counters", "-report_folder", rep]
-    a, b, amin, bmin, loads = [], [], [], [], []
+    a, b, loads = [], [], []
 
     def side_m():
         run(mcmd)
         d = json.load(open(os.path.join(tmp, "ov.json")))
         a.append(d["runs"][0]["latency"]["median"] / 1e6)
-        amin.append(d["runs"][0]["latency"]["min"] / 1e6)
 
     def side_b():
         run(bcmd)
         d = json.load(open(os.path.join(rep, "benchmark_report.json")))
         b.append(float(d["execution_results"]["latency (ms)"]))
-        bmin.append(float(d["execution_results"]["min latency"]))
 
     for i in range(pairs):
         loads.append(loadavg())
@@ -114,12 +130,9 @@ def openvino(tmp, pairs, secs=6):
     print("OpenVINO %s, MobileNetV2 1x3x224x224 (ONNX, random weights), latency hint, "
           "1 stream, 1 thread, no pinning, sync API, %d s per side per pair\n" %
           (json.load(open(os.path.join(tmp, "ov.json")))["runs"][0]["runtime"]["version"], secs))
-    print("| pair | mbench | peer | median ratio mbench/peer (range) | pairs | load |")
-    print("|---|---:|---:|---:|---:|---:|")
+    print(HEADER)
     summary("mbench run --backend openvino vs benchmark_app (median latency)", "ms",
             a, b, "", "", loads)
-    summary("the same runs, minimum latency (what load cannot inflate)", "ms",
-            amin, bmin, "", "", loads)
     print("\nper pair (ms): mbench %s; benchmark_app %s" %
           (" ".join("%.2f" % x for x in a), " ".join("%.2f" % x for x in b)))
 
@@ -156,18 +169,16 @@ def ort_pair(tmp, pairs, secs=5):
             "--warmup", "10", "--min-time", "%ds" % secs, "--max-time", "%ds" % (secs + 1),
             "--max-iterations", "100000", "--json", os.path.join(tmp, "ort.json"), "-q"]
     pcmd = [sys.executable, "-c", ORT_LOOP, model, str(secs)]
-    a, b, amin, bmin, loads = [], [], [], [], []
+    a, b, loads = [], [], []
 
     def side_m():
         run(mcmd)
         lat = json.load(open(os.path.join(tmp, "ort.json")))["runs"][0]["latency"]
         a.append(lat["median"] / 1e6)
-        amin.append(lat["min"] / 1e6)
 
     def side_p():
         o = run(pcmd)[1].split()
         b.append(float(o[0]))
-        bmin.append(float(o[2]))
 
     for i in range(pairs):
         loads.append(loadavg())
@@ -177,11 +188,8 @@ def ort_pair(tmp, pairs, secs=5):
     import onnxruntime
     print("ONNX Runtime %s (the wheel's libonnxruntime for both), MobileNetV2 batch 1, "
           "1 intra-op thread, sequential, %d s per side per pair\n" % (onnxruntime.__version__, secs))
-    print("| pair | mbench | peer | median ratio mbench/peer (range) | pairs | load |")
-    print("|---|---:|---:|---:|---:|---:|")
+    print(HEADER)
     summary("mbench run vs InferenceSession.run loop (median latency)", "ms", a, b, "", "", loads)
-    summary("the same runs, minimum latency (what load cannot inflate)", "ms",
-            amin, bmin, "", "", loads)
     print("\nper pair (ms): mbench %s; Python loop %s" %
           (" ".join("%.2f" % x for x in a), " ".join("%.2f" % x for x in b)))
 
@@ -246,8 +254,7 @@ def metrics(tmp, pairs):
           "mbench figures are whole `mbench diff` processes (wall time, peak RSS); the "
           "Python figures are timed inside the interpreter (its start-up and imports "
           "excluded). The page cache holds the files.\n")
-    print("| pair | mbench | peer | median ratio mbench/peer (range) | pairs | load |")
-    print("|---|---:|---:|---:|---:|---:|")
+    print(HEADER)
     rss = {}
     for name, fa, fb in (("[10^8]", "a", "b"), ("[100, 10^6]", "a2", "b2")):
         A, B = tmp + "/%s.npy" % fa, tmp + "/%s.npy" % fb

@@ -101,7 +101,10 @@ typedef struct ovx_session {
     int dynamic_model, dynamic_mode;
     int64_t read_ns, compile_ns;
     size_t compiles;
-    char *profile; /* trace prefix, or NULL */
+    struct ovx_session *owner; /* a twin (share): the session whose model,
+                                  compiled model and descriptions it
+                                  borrows; NULL for a session of its own */
+    char *profile;             /* trace prefix, or NULL */
     prof prof;
     int64_t t_origin;
     char *path;
@@ -745,6 +748,11 @@ static int fit_shapes(ovx_session *s, const mb_tensor *inputs, mb_err *err)
     }
     if (same || (s->compiled && s->dynamic_mode))
         return MB_OK;
+    if (s->owner)
+        return fail(err, MB_EINVAL,
+                    "a shared openvino session runs the shapes its session "
+                    "was compiled for; give every thread the same batch, or "
+                    "use --sessions (one per thread)");
     ovx_state *st = s->st;
     char why[1024];
     if (s->dynamic_model && !s->dynamic_mode) {
@@ -1240,11 +1248,80 @@ static void ov_model_info(void *session, mb_info_fn emit, void *user)
               st->k.hint_enable_cpu_pinning);
 }
 
+/* A second infer request on the same compiled model, for another thread
+ * (mbench load): OpenVINO runs requests of one compiled model at the same
+ * time, on its streams.  The twin borrows the model, the compiled model and
+ * the descriptions; it has its own request and bound inputs, and runs the
+ * shapes the session was compiled for. */
+static int ov_share(void *session, void **out, mb_err *err)
+{
+    ovx_session *o = session, *t = NULL;
+    *out = NULL;
+    if (!o->compiled)
+        return fail(err, MB_EINVAL,
+                    "share an openvino session after its first prepare "
+                    "(it is compiled for the batch's shapes then)");
+    t = calloc(1, sizeof *t);
+    if (t) {
+        *t = (ovx_session){0};
+        t->st = o->st;
+        t->owner = o;
+        t->compiled = o->compiled;
+        t->in = o->in;
+        t->out = o->out;
+        t->n_in = o->n_in;
+        t->n_out = o->n_out;
+        t->in_desc = o->in_desc;
+        t->out_desc = o->out_desc;
+        t->path = o->path;
+        t->dynamic_model = o->dynamic_model;
+        t->dynamic_mode = o->dynamic_mode;
+        memcpy(t->device, o->device, sizeof t->device);
+        size_t n = o->n_in ? o->n_in : 1;
+        t->bound = calloc(n, sizeof *t->bound);
+        t->shape = calloc(n, sizeof *t->shape);
+        t->rank = calloc(n, sizeof *t->rank);
+    }
+    if (!t || !t->bound || !t->shape || !t->rank) {
+        if (t) {
+            free(t->bound);
+            free(t->shape);
+            free(t->rank);
+        }
+        free(t);
+        return fail(err, MB_ENOMEM, "out of memory");
+    }
+    memcpy(t->shape, o->shape, o->n_in * sizeof *t->shape);
+    memcpy(t->rank, o->rank, o->n_in * sizeof *t->rank);
+    char why[1024];
+    ov_status_e e =
+        o->st->f.ov_compiled_model_create_infer_request(o->compiled, &t->req);
+    if (e) {
+        free(t->bound);
+        free(t->shape);
+        free(t->rank);
+        free(t);
+        return fail(err, MB_EBACKEND, "%s: a second infer request: %s", o->path,
+                    reason(o->st, e, why, sizeof why));
+    }
+    *out = t;
+    return MB_OK;
+}
+
 static void ov_close(void *session)
 {
     ovx_session *s = session;
     if (!s)
         return;
+    if (s->owner) { /* a twin: only its own request and inputs */
+        unbind(s);
+        s->st->f.ov_infer_request_free(s->req);
+        free(s->bound);
+        free(s->shape);
+        free(s->rank);
+        free(s);
+        return;
+    }
     write_trace(s);
     prof_clear(s);
     unbind(s);
@@ -1280,7 +1357,7 @@ static const mb_backend kBackend = {
     .fetch = ov_fetch,
     .close = ov_close,
     .unload = ov_unload,
-    .share = NULL,
+    .share = ov_share,
     .caps = MB_BACKEND_CAP_MODEL_FILE,
     .options = kOptions,
     .model_info = ov_model_info,

@@ -108,6 +108,21 @@ o = ag["outputs"][0]
 assert o["max_abs"] < 1e-4 and o["cosine"] > 0.999999, o
 PYEOF
 
+# ---- load: one compiled model, a request per thread ------------------------
+expect_exit "load shares one compiled model between 2 threads (share)" 0 \
+    "$MBENCH" load "$M" --backend openvino --concurrency 2 --min-time 0.3s \
+    --backend-opt streams=2 --backend-opt hint=throughput --json "$T_TMP/load.json"
+contains "... as one session shared by the threads" "$LAST_OUT" "1 session (shared by the threads), backend openvino"
+check "every request of both threads completed" \
+$PY - "$T_TMP/load.json" <<'PYEOF'
+import json, sys
+l = json.load(open(sys.argv[1]))["load"]
+assert l["shared_session"] is True and l["threads"] == 2, l
+st = [s for s in l["steps"] if s["role"] == "measure"]
+r = st[0]["requests"]
+assert r["completed"] > 0 and r["completed"] == r["issued"] and r["dropped"] == 0, r
+PYEOF
+
 # ---- profile ----------------------------------------------------------------
 expect_exit "profile reads OpenVINO's per-node counters" 0 \
     "$MBENCH" profile "$M" --backend openvino --iterations 10 --warmup 2 --json "$T_TMP/prof.json"
