@@ -245,6 +245,30 @@ def make_data(tmp):
     np.save(tmp + "/ib.npy", img + rng.standard_normal(img.shape, dtype=np.float32) * np.float32(0.05))
 
 
+def thread_split(tmp):
+    """CPU time of each thread of `mbench diff` with 1 and 2 threads, from
+    perf's cpu-clock samples per thread (4 kHz): what the slowest thread
+    needs is the wall time on free cores, which a loaded machine with
+    autogroup scheduling cannot show directly."""
+    import shutil
+    if not shutil.which("perf"):
+        print("\n(perf is not installed: no per-thread CPU times)")
+        return
+    data = os.path.join(tmp, "perf.data")
+    rows = []
+    for name, fa, fb in (("[10^8]", "a", "b"), ("[100, 10^6]", "a2", "b2")):
+        per = {}
+        for t in (1, 2):
+            run(["perf", "record", "-q", "-e", "cpu-clock", "-F", "4000", "-o", data, "--",
+                 MBENCH, "diff", tmp + "/%s.npy" % fa, tmp + "/%s.npy" % fb, "-q",
+                 "--threads", str(t)])
+            tids = run(["perf", "script", "-i", data, "-F", "tid"])[1].split()
+            per[t] = sorted((tids.count(x) / 4000.0 for x in set(tids)), reverse=True)
+        rows.append("%s: 1 thread %.3f s; 2 threads %s s, the slowest %.3f s: **%.2fx** on free cores" % (
+            name, per[1][0], " + ".join("%.3f" % x for x in per[2]), per[2][0], per[1][0] / per[2][0]))
+    print("\nCPU time per thread (perf cpu-clock samples): " + "; ".join(rows))
+
+
 def metrics(tmp, pairs):
     make_data(tmp)
     py = sys.executable
@@ -285,6 +309,7 @@ def metrics(tmp, pairs):
         summary("`mbench diff` %s, 2 threads vs 1 thread (wall)" % name, "s", n, t1, "", "",
                 loads, " CPU s (user+sys) 1 thread %.3f, 2 threads %.3f" %
                 (statistics.median(c1), statistics.median(c2)))
+    thread_split(tmp)
     # numpy computing the elementwise set, and scikit-image's SSIM
     A, B = tmp + "/a.npy", tmp + "/b.npy"
     d, p, loads = [], [], []
