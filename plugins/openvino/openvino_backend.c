@@ -459,10 +459,67 @@ static int parse_count(const char *v, long lo, long hi, long *out)
     return 1;
 }
 
+/* The options that are not compile properties; -1 when k is none of
+ * them, else MB_OK or an error naming the bad value. */
+static int session_option(ovx_session *s, const char *k, const char *v,
+                          mb_err *err)
+{
+    ovx_state *st = s->st;
+    if (!strcmp(k, "cache-dir")) {
+        if (!st->k.cache_dir)
+            return fail(err, MB_EUNSUPPORTED,
+                        "this OpenVINO (%s) has no property for %s",
+                        st->version, k);
+        if (!*v || strlen(v) >= sizeof s->cache_dir)
+            return fail(err, MB_EINVAL,
+                        "invalid cache-dir '%s': expected a directory path", v);
+        snprintf(s->cache_dir, sizeof s->cache_dir, "%s", v);
+    } else if (!strcmp(k, "device")) {
+        if (!*v || strlen(v) >= sizeof s->device)
+            return fail(err, MB_EINVAL,
+                        "invalid device '%s': expected a device name such "
+                        "as CPU (available: %s)",
+                        v, st->devices);
+        snprintf(s->device, sizeof s->device, "%s", v);
+    } else if (!strcmp(k, "shapes")) {
+        if (strcmp(v, "static") && strcmp(v, "dynamic"))
+            return fail(err, MB_EINVAL,
+                        "invalid shapes '%s': expected static (compile "
+                        "for each batch's shapes) or dynamic",
+                        v);
+        s->dynamic_mode = v[0] == 'd';
+    } else if (!strcmp(k, "profile")) {
+        if (!st->k.enable_profiling)
+            return fail(err, MB_EUNSUPPORTED,
+                        "this OpenVINO (%s) has no property for profiling",
+                        st->version);
+        free(s->profile);
+        s->profile = strdup(v);
+        if (!s->profile || !add_prop(s, st->k.enable_profiling, "YES"))
+            return fail(err, MB_ENOMEM, "out of memory");
+    } else {
+        return -1;
+    }
+    return MB_OK;
+}
+
+/* Drops property `key` from the compile properties (hint=none). */
+static void drop_prop(ovx_session *s, const char *key)
+{
+    for (size_t i = 0; i < s->np; i++)
+        if (s->pk[i] == key) {
+            s->pk[i] = s->pk[--s->np];
+            memcpy(s->pv[i], s->pv[s->np], sizeof s->pv[i]);
+        }
+}
+
 /* One option into s; MB_EINVAL naming a bad key or value. */
 static int apply_option(ovx_session *s, const char *k, const char *v,
                         mb_err *err)
 {
+    int rc = session_option(s, k, v, err);
+    if (rc >= 0)
+        return rc;
     ovx_state *st = s->st;
     char buf[64];
     long n;
@@ -470,34 +527,26 @@ static int apply_option(ovx_session *s, const char *k, const char *v,
     if (!strcmp(k, "threads")) {
         key = st->k.inference_num_threads;
         expect = "an integer from 0 (OpenVINO's default) to 4096";
-        if (parse_count(v, 0, 4096, &n)) {
-            if (n == 0)
-                return MB_OK;
-            snprintf(buf, sizeof buf, "%ld", n);
-            pv = buf;
-        }
+        if (parse_count(v, 0, 4096, &n) && n == 0)
+            return MB_OK;
+        if (parse_count(v, 1, 4096, &n))
+            pv = (snprintf(buf, sizeof buf, "%ld", n), buf);
     } else if (!strcmp(k, "streams")) {
         key = st->k.num_streams;
         expect = "a stream count from 1 to 4096, or AUTO";
         if (!strcmp(v, "AUTO") || !strcmp(v, "auto"))
             pv = "AUTO";
-        else if (parse_count(v, 1, 4096, &n)) {
-            snprintf(buf, sizeof buf, "%ld", n);
-            pv = buf;
-        }
+        else if (parse_count(v, 1, 4096, &n))
+            pv = (snprintf(buf, sizeof buf, "%ld", n), buf);
     } else if (!strcmp(k, "hint")) {
         key = st->k.hint_performance_mode;
         expect = "latency, throughput, cumulative_throughput or none";
-        pv = pick(v, "latency|throughput|cumulative_throughput",
-                  "LATENCY|THROUGHPUT|CUMULATIVE_THROUGHPUT", buf, sizeof buf);
         if (!strcmp(v, "none")) {
-            for (size_t i = 0; i < s->np; i++)
-                if (s->pk[i] == key) {
-                    s->pk[i] = s->pk[--s->np];
-                    memcpy(s->pv[i], s->pv[s->np], sizeof s->pv[i]);
-                }
+            drop_prop(s, key);
             return MB_OK;
         }
+        pv = pick(v, "latency|throughput|cumulative_throughput",
+                  "LATENCY|THROUGHPUT|CUMULATIVE_THROUGHPUT", buf, sizeof buf);
     } else if (!strcmp(k, "precision")) {
         key = st->k.hint_inference_precision;
         expect = "f32, bf16 or f16 (float32, bfloat16, float16)";
@@ -512,38 +561,6 @@ static int apply_option(ovx_session *s, const char *k, const char *v,
         expect = "performance or accuracy";
         pv = pick(v, "performance|accuracy", "PERFORMANCE|ACCURACY", buf,
                   sizeof buf);
-    } else if (!strcmp(k, "cache-dir")) {
-        if (!st->k.cache_dir)
-            return fail(err, MB_EUNSUPPORTED,
-                        "this OpenVINO (%s) has no property for %s",
-                        st->version, k);
-        if (!*v || strlen(v) >= sizeof s->cache_dir)
-            return fail(err, MB_EINVAL,
-                        "invalid cache-dir '%s': expected a directory path", v);
-        snprintf(s->cache_dir, sizeof s->cache_dir, "%s", v);
-        return MB_OK;
-    } else if (!strcmp(k, "device")) {
-        if (!*v || strlen(v) >= sizeof s->device)
-            return fail(err, MB_EINVAL,
-                        "invalid device '%s': expected a device name such "
-                        "as CPU (available: %s)",
-                        v, st->devices);
-        snprintf(s->device, sizeof s->device, "%s", v);
-        return MB_OK;
-    } else if (!strcmp(k, "shapes")) {
-        if (strcmp(v, "static") && strcmp(v, "dynamic"))
-            return fail(err, MB_EINVAL,
-                        "invalid shapes '%s': expected static (compile "
-                        "for each batch's shapes) or dynamic",
-                        v);
-        s->dynamic_mode = v[0] == 'd';
-        return MB_OK;
-    } else if (!strcmp(k, "profile")) {
-        free(s->profile);
-        s->profile = strdup(v);
-        if (!s->profile || !add_prop(s, st->k.enable_profiling, "YES"))
-            return fail(err, MB_ENOMEM, "out of memory");
-        return MB_OK;
     } else {
         return fail(err, MB_EINVAL,
                     "unknown openvino backend option '%s'; the options are "
