@@ -60,8 +60,10 @@ static inline v4d sel(v4l m, v4d a, v4d b)
 
 typedef float v4f __attribute__((vector_size(16)));
 
+/* (clones are static: GCC gives a cloned function's dispatcher default
+ * visibility, which would export an internal name from libmbench.so) */
 MK_CLONES
-void mb__mk_widen_f32(const float *src, size_t n, double *dst)
+static void widen_f32(const float *src, size_t n, double *dst)
 {
     size_t full = n / 4 * 4;
     for (size_t i = 0; i < full; i += 4) {
@@ -116,9 +118,14 @@ static inline void bacc_add(bacc *s, v4d a, v4d b, v4d atol, v4d rtol)
     s->nf += (a - a) + (b - b); /* 0 while finite, NaN after a NaN or Inf */
 }
 
+void mb__mk_widen_f32(const float *src, size_t n, double *dst)
+{
+    widen_f32(src, n, dst);
+}
+
 MK_CLONES
-void mb__mk_block(const double *x, const double *y, size_t n, double atol,
-                  double rtol, mb_mk_block *o)
+static void mk_block(const double *x, const double *y, size_t n, double atol,
+                     double rtol, mb_mk_block *o)
 {
     bacc A, B;
     bacc_init(&A);
@@ -198,6 +205,12 @@ void mb__mk_block(const double *x, const double *y, size_t n, double atol,
         o->cyy += v * v;
         o->cxy += u * v;
     }
+}
+
+void mb__mk_block(const double *x, const double *y, size_t n, double atol,
+                  double rtol, mb_mk_block *o)
+{
+    mk_block(x, y, n, atol, rtol, o);
 }
 
 /* ---- exp ------------------------------------------------------------------
