@@ -252,7 +252,7 @@ bench: deps
 # mbench beside benchmark_app, onnxruntime's Python loop, numpy,
 # scikit-image and hyperfine (bench/peers/run.sh; needs make frameworks).
 bench-peers: deps
-	@$(MAKE) --no-print-directory all ort
+	@$(MAKE) --no-print-directory all ort $(BUILD)/bench/ssim_time
 	@bench/peers/run.sh $(BUILD) $(PAIRS)
 
 demo: deps

@@ -1,7 +1,7 @@
 """bench/peers/peers.py - mbench against the tools users would otherwise run,
 each pair interleaved in one run (make bench-peers; docs/PERFORMANCE.md).
 
-  peers.py WHAT TMPDIR [PAIRS]     WHAT: openvino | ort | metrics
+  peers.py WHAT TMPDIR [PAIRS]     WHAT: openvino | ort | metrics | ssim
 
 Run with the peers venv's python (make frameworks).  The environment names
 the tools: MBENCH (the binary), MBENCH_ROOT, OV_VENV (the openvino venv:
@@ -269,6 +269,39 @@ def thread_split(tmp):
     print("\nCPU time per thread (perf cpu-clock samples): " + "; ".join(rows))
 
 
+def ssim_pairs(tmp, pairs):
+    """SSIM of 2048x2048: mbench's SSIM call alone (bench/ssim_time.c, the
+    files read first) and a whole `mbench diff` process (every metric),
+    each against scikit-image's structural_similarity call alone."""
+    py = sys.executable
+    A, B = tmp + "/ia.npy", tmp + "/ib.npy"
+    ssim_bin = os.path.join(os.path.dirname(MBENCH), "bench", "ssim_time")
+    d, c, p, loads, vals = [], [], [], [], []
+    mv = cv = float("nan")
+    for i in range(pairs):
+        loads.append(loadavg())
+        for o in ([0, 1, 2] if i % 2 == 0 else [2, 1, 0]):
+            if o == 0:
+                t0 = time.perf_counter()
+                out = run([MBENCH, "diff", A, B, "--json", "-"])[1]
+                d.append(time.perf_counter() - t0)
+                mv = json.loads(out)["outputs"][0]["ssim"]
+            elif o == 1:
+                kv = dict(x.split("=") for x in run([ssim_bin, A, B])[1].split())
+                c.append(float(kv["seconds"]))
+                cv = float(kv["value"])
+            else:
+                o2 = run([py, "-c", SKIMAGE, A, B])[1].split()
+                p.append(float(o2[0]))
+                vals.append(float(o2[1]))
+        loads.append(loadavg())
+    summary("SSIM 2048x2048: mbench's SSIM call alone vs scikit-image's", "s", c, p, "", "",
+            loads, " SSIM mbench %.15f, scikit-image %.15f (difference %.1e)" %
+            (cv, vals[0], abs(cv - vals[0])))
+    summary("SSIM 2048x2048: a whole `mbench diff` process (every metric) vs scikit-image's call",
+            "s", d, p, "", "", loads, " diff's SSIM %.15f" % mv)
+
+
 def metrics(tmp, pairs):
     make_data(tmp)
     py = sys.executable
@@ -323,33 +356,28 @@ def metrics(tmp, pairs):
         loads.append(loadavg())
     summary("`mbench diff` [10^8] vs numpy computing the elementwise set (float64)", "s",
             d, p, "", "", loads)
-    A, B = tmp + "/ia.npy", tmp + "/ib.npy"
-    d, p, loads, vals = [], [], [], []
-    for i in range(pairs):
-        loads.append(loadavg())
-        for o in ([0, 1] if i % 2 == 0 else [1, 0]):
-            if o == 0:
-                t0 = time.perf_counter()
-                out = run([MBENCH, "diff", A, B, "--json", "-"])[1]
-                d.append(time.perf_counter() - t0)
-                mv = json.loads(out)["outputs"][0]["ssim"]
-            else:
-                o2 = run([py, "-c", SKIMAGE, A, B])[1].split()
-                p.append(float(o2[0]))
-                vals.append(float(o2[1]))
-        loads.append(loadavg())
-    summary("`mbench diff` 2048x2048 (all metrics, SSIM included) vs scikit-image SSIM alone",
-            "s", d, p, "", "", loads,
-            " SSIM mbench %.15f, scikit-image %.15f (difference %.1e)" % (mv, vals[0], abs(mv - vals[0])))
+    ssim_pairs(tmp, pairs)
     print("\npeak RSS of `mbench diff` (inputs 800 MB, 763 MiB): %s" %
           ", ".join("%s %.0f MiB (%.2fx the inputs)" % (k, v / 1024, v * 1024 / 8e8)
                     for k, v in rss.items()))
 
 
+def ssim_only(tmp, pairs):
+    """The SSIM pairs alone (peers.py ssim TMPDIR PAIRS)."""
+    import numpy as np
+    rng = np.random.default_rng(1)
+    img = rng.random((2048, 2048), dtype=np.float32)
+    np.save(tmp + "/ia.npy", img)
+    np.save(tmp + "/ib.npy", img + rng.standard_normal(img.shape, dtype=np.float32) * np.float32(0.05))
+    print(HEADER)
+    ssim_pairs(tmp, pairs)
+
+
 def main():
     what, tmp = sys.argv[1], sys.argv[2]
     pairs = int(sys.argv[3]) if len(sys.argv) > 3 else 8
-    {"openvino": openvino, "ort": ort_pair, "metrics": metrics}[what](tmp, pairs)
+    {"openvino": openvino, "ort": ort_pair, "metrics": metrics,
+     "ssim": ssim_only}[what](tmp, pairs)
 
 
 if __name__ == "__main__":
