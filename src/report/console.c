@@ -45,19 +45,18 @@ static void header_block(const json_t *doc, const json_t *run,
     mb__fmt_duration(num(ph, "library_load_ns"), t1, sizeof t1);
     mb__fmt_duration(num(ph, "session_create_ns"), t2, sizeof t2);
     mb__fmt_duration(num(ph, "first_inference_ns"), t3, sizeof t3);
+    char comp[48] = "";
+    if (isfinite(num(ph, "compile_ns"))) {
+        char c[32];
+        mb__fmt_duration(num(ph, "compile_ns"), c, sizeof c);
+        snprintf(comp, sizeof comp, "  compile %s", c);
+    }
     char extra[64] = "";
     double cv = num(json_object_get(model, "constants"), "values");
     if (cv > 0) {
         char c[32];
         mb__fmt_count(cv, c, sizeof c);
         snprintf(extra, sizeof extra, " + %s in Constant nodes", c);
-    }
-    /* a backend that compiles apart from session creation (OpenVINO
-     * compiles a dynamic model for the batch's shapes) */
-    char t4[32], compile[48] = "";
-    if (isfinite(num(ph, "compile_ns"))) {
-        mb__fmt_duration(num(ph, "compile_ns"), t4, sizeof t4);
-        snprintf(compile, sizeof compile, "  compile %s", t4);
     }
     mb__buf_printf(out,
                    "  model %s  %s %s  params %s (%s)%s\n"
@@ -67,7 +66,7 @@ static void header_block(const json_t *doc, const json_t *run,
                    num(model, "external_data_bytes") > 0
                        ? "size (with external data)"
                        : "file",
-                   fb, p, pb, extra, t1, t2, compile, t3);
+                   fb, p, pb, extra, t1, t2, comp, t3);
     const char *key;
     json_t *v;
     int any = 0;
