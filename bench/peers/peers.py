@@ -1,7 +1,7 @@
 """bench/peers/peers.py - mbench against the tools users would otherwise run,
 each pair interleaved in one run (make bench-peers; docs/PERFORMANCE.md).
 
-  peers.py WHAT TMPDIR [PAIRS]     WHAT: openvino | ort | metrics | ssim
+  peers.py WHAT TMPDIR [PAIRS]     WHAT: openvino | ort | metrics | ssim | python
 
 Run with the peers venv's python (make frameworks).  The environment names
 the tools: MBENCH (the binary), MBENCH_ROOT, OV_VENV (the openvino venv:
@@ -194,6 +194,107 @@ def ort_pair(tmp, pairs, secs=5):
           (" ".join("%.2f" % x for x in a), " ".join("%.2f" % x for x in b)))
 
 
+# ---- Python callables: mbench's python backend vs pyperf and pytest-benchmark -
+
+CALLABLE = r"""
+import numpy as np
+
+_W = np.random.default_rng(0).standard_normal((256, 256)).astype(np.float32)
+
+
+def f(x):
+    return np.tanh(x @ _W)
+
+
+def make():
+    return f
+"""
+
+PYPERF = r"""
+import numpy as np, pyperf
+import fn  # beside this script: its directory is sys.path[0]
+x = np.random.default_rng(1).random((1, 256), dtype=np.float32)
+pyperf.Runner().bench_func("f", fn.f, x)
+"""
+
+PYTEST = r"""
+import numpy as np
+import fn
+x = np.random.default_rng(1).random((1, 256), dtype=np.float32)
+
+
+def test_f(benchmark):
+    benchmark(fn.f, x)
+"""
+
+
+def python_pair(tmp, pairs, secs=2):
+    """One numpy function, f(x) = tanh(x @ W) on [1, 256] float32, timed by
+    mbench's python backend (in the peers venv), pyperf's bench_func and
+    pytest-benchmark's fixture; the figure is each tool's median per call."""
+    d = os.path.join(tmp, "pyfn")
+    os.makedirs(d, exist_ok=True)
+    for name, text in (("fn.py", CALLABLE), ("pyperf_f.py", PYPERF), ("test_fn.py", PYTEST)):
+        with open(os.path.join(d, name), "w") as f:
+            f.write(text)
+    venv = os.path.dirname(os.path.dirname(sys.executable))
+    mj, pj, tj = (os.path.join(d, n) for n in ("m.json", "pyperf.json", "pytest.json"))
+    mcmd = [MBENCH, "run", os.path.join(d, "fn.py") + ":make", "--backend-opt", "python=" + venv,
+            "--shape", "x=1,256", "--processes", "1", "--min-time", "%ds" % secs,
+            "--max-time", "%ds" % (secs + 1), "--json", mj, "-q"]
+    # pyperf: 3 worker processes of 3 values each (each value the mean per
+    # call over a loop calibrated to 100 ms); its median is the median of
+    # those means, so it is set beside mbench's mean as well as its median.
+    pcmd = [sys.executable, os.path.join(d, "pyperf_f.py"), "--processes", "3",
+            "--values", "3", "--quiet", "-o", pj]
+    tcmd = [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "--rootdir", d,
+            os.path.join(d, "test_fn.py"), "--benchmark-max-time=%d" % secs,
+            "--benchmark-json=" + tj]
+    m, mm, pp, pt, loads = [], [], [], [], []
+
+    def side_m():
+        run(mcmd)
+        lat = json.load(open(mj))["runs"][0]["latency"]
+        m.append(lat["median"] / 1e3)
+        mm.append(lat["mean"] / 1e3)
+
+    def side_pyperf():
+        if os.path.exists(pj):
+            os.unlink(pj)
+        run(pcmd)
+        import pyperf
+        pp.append(pyperf.Benchmark.load(pj).median() * 1e6)
+
+    def side_pytest():
+        run(tcmd)
+        pt.append(json.load(open(tj))["benchmarks"][0]["stats"]["median"] * 1e6)
+
+    for i in range(pairs):
+        loads.append(loadavg())
+        order = (side_m, side_pyperf, side_pytest)
+        for side in (order if i % 2 == 0 else order[::-1]):
+            side()
+        loads.append(loadavg())
+    import numpy
+    import pyperf
+    import pytest_benchmark
+    print("f(x) = tanh(x @ W), x [1, 256] float32, numpy %s, one thread of the caller; "
+          "mbench %d s per pair (--processes 1), pyperf %s (3 processes x 3 values), "
+          "pytest-benchmark %s (--benchmark-max-time=%d)\n" %
+          (numpy.__version__, secs, pyperf.__version__, pytest_benchmark.__version__, secs))
+    print(HEADER)
+    summary("mbench run FILE.py:make (python backend) vs pyperf bench_func (median per call)",
+            "us", m, pp, "", "", loads)
+    summary("mbench's mean per call vs pyperf's median of loop means", "us", mm, pp, "", "",
+            loads)
+    summary("mbench run FILE.py:make (python backend) vs pytest-benchmark (median per call)",
+            "us", m, pt, "", "", loads)
+    print("\nper pair (us): mbench median %s; mbench mean %s; pyperf %s; pytest-benchmark %s" %
+          (" ".join("%.2f" % x for x in m), " ".join("%.2f" % x for x in mm),
+           " ".join("%.2f" % x for x in pp),
+           " ".join("%.2f" % x for x in pt)))
+
+
 # ---- metrics: mbench diff vs reading the files, numpy and scikit-image --------
 
 READ = r"""
@@ -377,7 +478,7 @@ def main():
     what, tmp = sys.argv[1], sys.argv[2]
     pairs = int(sys.argv[3]) if len(sys.argv) > 3 else 8
     {"openvino": openvino, "ort": ort_pair, "metrics": metrics,
-     "ssim": ssim_only}[what](tmp, pairs)
+     "ssim": ssim_only, "python": python_pair}[what](tmp, pairs)
 
 
 if __name__ == "__main__":

@@ -7,8 +7,8 @@
 #      libonnxruntime: the wheel's);
 #   3. mbench diff vs reading the two files, numpy and scikit-image;
 #   4. mbench exec vs hyperfine (bench/exec.sh);
-#   5. TODO: mbench's Python callable runs vs pyperf and pytest-benchmark
-#      on the same function, once the python backend (issue 22) lands.
+#   5. mbench's Python callable runs (the python backend) vs pyperf and
+#      pytest-benchmark on the same function.
 # Needs the venvs of `make frameworks` (openvino, peers).  Prints Markdown
 # with the load average beside every figure; keeps a copy in
 # BUILD/bench/peers.txt.
@@ -53,8 +53,10 @@ mkdir -p "$(dirname "$out")"
     echo
     echo "## 5. Python callables: mbench vs pyperf and pytest-benchmark"
     echo
-    echo "TODO (issue 22): needs mbench's python backend (wip/py-core, not merged);"
-    echo "the pair will time one function through 'mbench run FILE.py:make --backend python',"
-    echo "pyperf's bench_func and pytest-benchmark's benchmark fixture, interleaved."
+    if [ -f "$root/$build/plugins/mbench_python.so" ]; then
+        "$PY" "$root/bench/peers/peers.py" python "$tmp" "$pairs"
+    else
+        echo "skipped: the python backend is not built (it needs python3-dev: scripts/deps.sh)"
+    fi
 } 2>&1 | tee "$out"
 echo "results kept in $out"
