@@ -20,19 +20,19 @@
  * largest k with binom.cdf(k, n, 1-q) <= 1-c, c = 0.99. */
 static void estop_matches_scipy_binomial(void)
 {
-    EXPECT_EQ_INT(mb__estop_min_n(0.99, 0.99), 459);
-    EXPECT_EQ_INT(mb__estop_min_n(0.90, 0.99), 44);
-    EXPECT_EQ_INT(mb__estop_min_n(0.999, 0.99), 4603);
-    EXPECT_EQ_INT(mb__estop_max_over(458, 0.99, 0.99), -1);
-    EXPECT_EQ_INT(mb__estop_max_over(459, 0.99, 0.99), 0);
-    EXPECT_EQ_INT(mb__estop_max_over(918, 0.99, 0.99), 2);
-    EXPECT_EQ_INT(mb__estop_max_over(1000, 0.99, 0.99), 2);
-    EXPECT_EQ_INT(mb__estop_max_over(5000, 0.99, 0.99), 33);
-    EXPECT_EQ_INT(mb__estop_max_over(10000, 0.999, 0.99), 2);
-    EXPECT_EQ_INT(mb__estop_rank(458, 0.99, 0.99), 0);
-    EXPECT_EQ_INT(mb__estop_rank(5000, 0.99, 0.99), 5000 - 33);
-    EXPECT(mb__estop_pass(5000, 33, 0.99, 0.99));
-    EXPECT(!mb__estop_pass(5000, 34, 0.99, 0.99));
+    EXPECT_EQ_INT(mb__estop_min_n(0.99, 0.99, MB_ESTOP_EXACT), 459);
+    EXPECT_EQ_INT(mb__estop_min_n(0.90, 0.99, MB_ESTOP_EXACT), 44);
+    EXPECT_EQ_INT(mb__estop_min_n(0.999, 0.99, MB_ESTOP_EXACT), 4603);
+    EXPECT_EQ_INT(mb__estop_max_over(458, 0.99, 0.99, MB_ESTOP_EXACT), -1);
+    EXPECT_EQ_INT(mb__estop_max_over(459, 0.99, 0.99, MB_ESTOP_EXACT), 0);
+    EXPECT_EQ_INT(mb__estop_max_over(918, 0.99, 0.99, MB_ESTOP_EXACT), 2);
+    EXPECT_EQ_INT(mb__estop_max_over(1000, 0.99, 0.99, MB_ESTOP_EXACT), 2);
+    EXPECT_EQ_INT(mb__estop_max_over(5000, 0.99, 0.99, MB_ESTOP_EXACT), 33);
+    EXPECT_EQ_INT(mb__estop_max_over(10000, 0.999, 0.99, MB_ESTOP_EXACT), 2);
+    EXPECT_EQ_INT(mb__estop_rank(458, 0.99, 0.99, MB_ESTOP_EXACT), 0);
+    EXPECT_EQ_INT(mb__estop_rank(5000, 0.99, 0.99, MB_ESTOP_EXACT), 5000 - 33);
+    EXPECT(mb__estop_pass(5000, 33, 0.99, 0.99, MB_ESTOP_EXACT));
+    EXPECT(!mb__estop_pass(5000, 34, 0.99, 0.99, MB_ESTOP_EXACT));
 }
 
 /* Coverage of the upper bound by simulation: 2000 samples of n = 918
@@ -44,7 +44,7 @@ static void estop_bound_covers_the_true_p99(void)
     mb_rng rng;
     mb__rng_seed(&rng, 11);
     const int64_t n = 918;
-    int64_t j = mb__estop_rank(n, 0.99, 0.99);
+    int64_t j = mb__estop_rank(n, 0.99, 0.99, MB_ESTOP_EXACT);
     double *x = malloc((size_t)n * sizeof *x), truth = log(100.0);
     int covered = 0, trials = 2000;
     for (int t = 0; x && t < trials; t++) {
