@@ -220,10 +220,11 @@ static int null_run(void *session, mb_err *err)
 {
     (void)err;
     null_session *s = session;
+    int64_t t0 = mb_now_ns(); /* the service time counts from here */
     int64_t ns = s->sleep_ns > 0 || s->stall_ns > 0 ? wait_of(s) : 0;
     if (ns > 0) {
         mb__waiter_thread_setup();
-        mb__waiter_until(&s->wait, mb_now_ns() + ns);
+        mb__waiter_until(&s->wait, t0 + ns);
     }
     if (s->delay_ns > 0) {
         int64_t d = s->delay_ns;

@@ -82,7 +82,7 @@ int64_t mb__waiter_margin(const mb_waiter *w)
 {
     if (w->fixed_ns >= 0)
         return w->fixed_ns;
-    int64_t m = 2 * w->late_ns + 5000;
+    int64_t m = 3 * w->late_ns + 10000;
     return m < w->cap_ns ? m : w->cap_ns;
 }
 

@@ -28,6 +28,7 @@ typedef struct mb__load_engine {
     mb_rng rng;
     int interrupted;
     double floor_p99_ns; /* the harness floor's p99 latency, NAN if none */
+    int realtime;        /* MB_LOAD_RT_* resolved (never AUTO) */
     /* The search's grid of rates (search.c). */
     double grid_base, grid_ratio;
     mb__load_probe *probes;

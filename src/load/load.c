@@ -37,7 +37,7 @@ void mb__load_req_defaults(mb__load_req *r)
     r->repeat = 5;
     r->estop_rule = MB_ESTOP_EXACT;
     r->spin_ns = MB_LOAD_SPIN_AUTO;
-    r->realtime = MB_LOAD_RT_WAIT;
+    r->realtime = MB_LOAD_RT_AUTO;
     r->queued_ns = 1000000;
     r->records_max = 200000;
 }
@@ -201,16 +201,16 @@ int mb__load_req_set(mb__load_req *r, const char *key, const char *v,
         return 0;
     }
     if (!strcmp(key, "realtime")) {
-        static const char *const modes[] = {"none", "wait", "serve"};
-        for (int k = 0; k < 3; k++)
+        static const char *const modes[] = {"none", "wait", "serve", "auto"};
+        for (int k = 0; k < 4; k++)
             if (v && !strcmp(v, modes[k])) {
                 r->realtime = k;
                 return 0;
             }
         return bad(err, key, v,
-                   "none, wait (idle threads wait for arrivals at real-time "
-                   "priority where permitted) or serve (the serving threads "
-                   "run at it throughout)");
+                   "auto, none, wait (idle threads wait for arrivals at "
+                   "real-time priority where permitted) or serve (the "
+                   "serving threads run at it throughout)");
     }
     if (!strcmp(key, "spin") && v && !strcmp(v, "auto")) {
         r->spin_ns = MB_LOAD_SPIN_AUTO;
@@ -281,7 +281,7 @@ static mb_status step(engine *g, const char *role, const char *scen,
                            .warm_n = p->warmup_iters,
                            .warm_ns = p->warmup_time_ns,
                            .spin_ns = g->req->spin_ns,
-                           .realtime = g->req->realtime,
+                           .realtime = g->realtime,
                            .cancel = p->cancel};
     mb__load_step_out o;
     mb_status s = mb__load_step_run(&in, &o, err);
@@ -366,7 +366,7 @@ static mb_status harness_floor(engine *g, size_t threads, double qps,
                                .max_ns = g->plan->max_time_ns,
                                .warm_n = 10,
                                .spin_ns = g->req->spin_ns,
-                               .realtime = g->req->realtime,
+                               .realtime = g->realtime,
                                .cancel = g->plan->cancel};
         s = mb__load_step_run(&in, &o, err);
     }
@@ -498,6 +498,23 @@ static mb_status set_cpus(const mb__load_req *rq, cpu_set_t *saved, mb_err *err)
 }
 
 /* ---- the whole run ----------------------------------------------------- */
+
+/* --realtime auto: serve (the requests too) when the model runs on one
+ * intra-op thread and a CPU stays free of serving threads, so that a
+ * serving thread never waits on a runtime thread of lower priority and
+ * the machine keeps a core for everything else; else wait. */
+static const char *const rt_names[] = {"none", "wait", "serve", "auto"};
+
+static int resolve_realtime(const mb_plan *plan, const mb__load_req *rq,
+                            size_t threads)
+{
+    if (rq->realtime != MB_LOAD_RT_AUTO)
+        return rq->realtime;
+    const char *t = mb__plan_get_opt(plan, "threads");
+    size_t cpus = rq->n_cpus ? rq->n_cpus : (size_t)mb__cpu_logical();
+    return t && !strcmp(t, "1") && threads < cpus ? MB_LOAD_RT_SERVE
+                                                  : MB_LOAD_RT_WAIT;
+}
 
 static const char *scen_name(mb__load_scenario s)
 {
@@ -667,6 +684,7 @@ mb_status mb__load_run(const mb_plan *plan, const mb__load_req *rq,
     g.steps = json_array();
     g.warnings = json_array();
     g.floor_p99_ns = NAN;
+    g.realtime = resolve_realtime(plan, rq, threads);
     mb__rng_seed(&g.rng, plan->seed ^ 0x6c6f6164ULL);
     json_t *doc = mb__doc_new("load", NULL), *load = json_object();
     mb_status s = engine_open(&g, threads, err);
@@ -706,7 +724,7 @@ mb_status mb__load_run(const mb_plan *plan, const mb__load_req *rq,
     json_object_set_new(load, "cpus", cpus);
     json_object_set_new(
         load, "rules",
-        json_pack("{s:s,s:s,s:s,s:I,s:I,s:s,s:I,s:I,s:s}", "latency",
+        json_pack("{s:s,s:s,s:s,s:I,s:I,s:s,s:I,s:I,s:s,s:s,s:s}", "latency",
                   "from the scheduled arrival to the end of the request "
                   "(queueing counted); closed loop: arrival = start",
                   "open_loop",
@@ -725,7 +743,9 @@ mb_status mb__load_run(const mb_plan *plan, const mb__load_req *rq,
                       : "fixed margin (--spin), then spin",
                   "min_time_ns", (json_int_t)plan->min_time_ns, "max_time_ns",
                   (json_int_t)plan->max_time_ns, "early_stopping",
-                  rq->estop_rule == MB_ESTOP_LOADGEN ? "loadgen" : "exact"));
+                  rq->estop_rule == MB_ESTOP_LOADGEN ? "loadgen" : "exact",
+                  "realtime", rt_names[g.realtime], "slo_basis",
+                  rq->slo_basis == MB_LOAD_BASIS_MODEL ? "model" : "measured"));
     json_object_set_new(load, "steps", g.steps);
     json_t *stats = json_object_get(doc, "statistics");
     json_object_set_new(stats, "latency",

@@ -27,9 +27,16 @@ typedef enum mb__load_scenario {
 } mb__load_scenario;
 
 #define MB_LOAD_MAX_LEVELS 32
-/* realtime: never; while an idle thread waits for an arrival (default;
- * core/waiter.h); or throughout a step, the requests included. */
-enum { MB_LOAD_RT_NONE = 0, MB_LOAD_RT_WAIT = 1, MB_LOAD_RT_SERVE = 2 };
+/* realtime: never; while an idle thread waits for an arrival
+ * (core/waiter.h); throughout a step, the requests included; or auto (the
+ * default): serve with one intra-op thread and fewer serving threads than
+ * CPUs, else wait. */
+enum {
+    MB_LOAD_RT_NONE = 0,
+    MB_LOAD_RT_WAIT = 1,
+    MB_LOAD_RT_SERVE = 2,
+    MB_LOAD_RT_AUTO = 3
+};
 /* slo_basis: the latency an SLO step is judged on. */
 enum {
     MB_LOAD_BASIS_MODEL = 0,   /* the replay without dispatch delays */

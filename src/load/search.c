@@ -193,8 +193,9 @@ static double median_of(double *x, size_t n)
 }
 
 /* Flags searches whose log answer lies more than max(3.5 x 1.4826 x MAD,
- * two grid steps) from the median log answer (a search that met no rate,
- * among others that did, is one too), with a warning for each. */
+ * ln 1.5) from the median log answer (a factor 1.5 away at least: the
+ * answers sit on a grid, so the MAD is often 0 or one step), and a search
+ * that met no rate among others that did, with a warning for each. */
 static void flag_outliers(mb__load_engine *g, json_t *searches, const double *q,
                           size_t k)
 {
@@ -209,7 +210,7 @@ static void flag_outliers(mb__load_engine *g, json_t *searches, const double *q,
     for (size_t i = 0; i < m; i++)
         dev[i] = fabs(lg[i] - med);
     double mad = median_of(dev, m);
-    double thr = fmax(3.5 * 1.4826 * mad, 2 * log(g->grid_ratio));
+    double thr = fmax(3.5 * 1.4826 * mad, log(1.5));
     for (size_t i = 0; i < k; i++) {
         if (q[i] > 0 && !(fabs(log(q[i]) - med) > thr))
             continue;

@@ -105,7 +105,10 @@ static bool gather(const mb__load_step_ctx *c, const mb__load_step_out *o,
         arr[i] = r->arrival;
         sv[i] = r->start < 0 ? -1 : r->end - r->start;
     }
-    ok = ok && mb__load_replay(arr, sv, n, c->threads, end);
+    if (c->arr) /* open loop: the replay; a closed loop has no queue */
+        ok = ok && mb__load_replay(arr, sv, n, c->threads, end);
+    for (size_t i = 0; ok && !c->arr && i < n; i++)
+        end[i] = o->r[i].end;
     for (size_t i = 0; ok && i < n; i++) {
         const mb__load_rec *r = &o->r[i];
         if (r->start < 0) {
@@ -198,18 +201,11 @@ static json_t *slow_json(const gathered *g, double thr, const char *basis)
                      "'dispatch' (only the harness's delays put it there)");
 }
 
-/* Percentile q of the latency of the completed requests (sorted copy). */
+/* Percentile q of the latency of the completed requests: the first
+ * `done` entries of the sorted `all` (dropped ones, INFINITY, sort last). */
 static double lat_pct(const gathered *g, double q)
 {
-    double *x = mb__calloc(g->done ? g->done : 1, sizeof *x);
-    if (!x)
-        return NAN;
-    for (size_t i = 0; i < g->done; i++)
-        x[i] = (double)g->lat[i];
-    qsort(x, g->done, sizeof *x, mb__cmp_double);
-    double v = pct(x, g->done, q);
-    free(x);
-    return v;
+    return pct(g->all, g->done, q);
 }
 
 static json_t *estop_json(const double *sorted, int64_t n_all,
@@ -378,26 +374,28 @@ static json_t *stability_json(const mb__load_step_ctx *c,
  * percentile: the measured percentile is over 10% (and 20 us) above the
  * replay's. */
 static bool harness_tail_warning(const mb__load_step_ctx *c, double lat_q,
-                                 double model_q, double disp_p99, json_t *sw)
+                                 double model_q, double disp_p99,
+                                 double disp_max, json_t *sw)
 {
     double q = tail_q(c->rq);
     if (!(lat_q - model_q > fmax(0.1 * lat_q, 20000)))
         return false;
-    char m[600], a[32], b[32], d[32], f[32];
+    char m[700], a[32], b[32], d[32], x[32], f[32];
     int len = snprintf(
         m, sizeof m,
         "step %zu: the harness, not the model, sets p%g: %s, but %s had "
         "every request started when a server was free (dispatch delay p99 "
-        "%s",
+        "%s, max %s",
         c->step_no, q, ms(lat_q, a, sizeof a), ms(model_q, b, sizeof b),
-        ms(disp_p99, d, sizeof d));
+        ms(disp_p99, d, sizeof d), ms(disp_max, x, sizeof x));
     if (isfinite(c->floor_p99_ns))
         len += snprintf(m + len, sizeof m - (size_t)len,
-                        "; this machine's harness floor is p99 %s",
+                        "; the harness floor, serving nothing, was p99 %s",
                         ms(c->floor_p99_ns, f, sizeof f));
     snprintf(m + len, sizeof m - (size_t)len,
-             "): the serving threads started requests late, which a busy "
-             "machine does; see the dispatch figures");
+             "): the serving threads started some requests late, which a "
+             "busy machine does, and the requests behind them waited; see "
+             "the dispatch figures");
     json_array_append_new(sw, json_string(m));
     return true;
 }
@@ -448,7 +446,7 @@ static void rates_json(json_t *j, const mb__load_step_ctx *c,
 /* latency, wait, and the three parts with the replay ("model_latency"). */
 static void parts_json(json_t *j, const mb__load_step_ctx *c,
                        const mb__load_step_out *o, gathered *g, double *model_q,
-                       double *disp_p99)
+                       double *disp_p99, double *disp_max)
 {
     size_t d = g->done;
     json_object_set_new(j, "latency", mb__latency_json(g->lat, d, NULL, 0));
@@ -463,8 +461,11 @@ static void parts_json(json_t *j, const mb__load_step_ctx *c,
     json_object_set_new(svc, "warmup_mean_ns",
                         num(o->warm_n ? o->warm_service_ns : NAN));
     json_object_set_new(j, "service", svc);
+    if (!c->arr) /* closed loop: arrival = start, nothing to split */
+        return;
     json_t *disp = dist_json(g->disp, d);
     *disp_p99 = pct(g->disp, d, 99);
+    *disp_max = d ? g->disp[d - 1] : NAN;
     json_object_set_new(
         disp, "issue",
         json_pack("{s:s,s:s,s:I,s:I,s:I,s:I,s:I}", "priority",
@@ -491,14 +492,15 @@ static void parts_json(json_t *j, const mb__load_step_ctx *c,
                   (json_int_t)o->spin_total_ns));
     json_object_set_new(j, "dispatch", disp);
     json_object_set_new(j, "queueing", dist_json(g->queue, d));
-    qsort(g->model, d, sizeof *g->model, mb__cmp_double);
-    *model_q = pct(g->model, d, tail_q(c->rq));
+    /* the replayed latencies of the completed requests: the first d of
+     * the sorted mall */
+    *model_q = pct(g->mall, d, tail_q(c->rq));
     json_object_set_new(
         j, "model_latency",
-        json_pack("{s:o,s:o,s:o,s:o,s:s}", "p50_ns", num(pct(g->model, d, 50)),
-                  "p90_ns", num(pct(g->model, d, 90)), "p99_ns",
-                  num(pct(g->model, d, 99)), "p99_9_ns",
-                  num(pct(g->model, d, 99.9)), "method",
+        json_pack("{s:o,s:o,s:o,s:o,s:s}", "p50_ns", num(pct(g->mall, d, 50)),
+                  "p90_ns", num(pct(g->mall, d, 90)), "p99_ns",
+                  num(pct(g->mall, d, 99)), "p99_9_ns",
+                  num(pct(g->mall, d, 99.9)), "method",
                   "the same arrivals and service times replayed on a FIFO "
                   "queue whose servers start a request the moment it has "
                   "arrived and one is free: the latency without the "
@@ -515,27 +517,32 @@ json_t *mb__load_step_json(const mb__load_step_ctx *c,
         return NULL;
     }
     json_t *j = json_object(), *sw = json_array();
-    double offered, achieved, model_q = NAN, disp_p99 = NAN;
+    double offered, achieved, model_q = NAN, disp_p99 = NAN, disp_max = NAN;
     rates_json(j, c, o, &g, &offered, &achieved);
     /* g.all sorted for the ranks; the other arrays stay in arrival order
      * (aligned with each other) until parts_json sorts them. */
     qsort(g.all, g.n, sizeof *g.all, mb__cmp_double);
-    qsort(g.mall, g.n, sizeof *g.mall, mb__cmp_double);
+    if (c->arr)
+        qsort(g.mall, g.n, sizeof *g.mall, mb__cmp_double);
+    else
+        memcpy(g.mall, g.all, g.n * sizeof *g.mall);
     double q = tail_q(rq), lat_q = lat_pct(&g, q);
     double thr = rq->slo_ns > 0 ? (double)rq->slo_ns : lat_q;
-    json_object_set_new(
-        j, "slow",
-        slow_json(&g, thr, rq->slo_ns > 0 ? "the SLO bound" : "the p99"));
+    if (c->arr)
+        json_object_set_new(
+            j, "slow",
+            slow_json(&g, thr, rq->slo_ns > 0 ? "the SLO bound" : "the p99"));
     if (rq->slo_ns > 0 && strcmp(c->role, "calibrate") != 0)
         json_object_set_new(j, "slo", slo_json(c, o, &g));
-    parts_json(j, c, o, &g, &model_q, &disp_p99);
+    parts_json(j, c, o, &g, &model_q, &disp_p99, &disp_max);
     json_object_set_new(j, "early_stopping",
                         estop_json(g.all, (int64_t)g.n, rq));
     if (c->arr && strcmp(c->scen, "offline") != 0 && isfinite(offered))
         json_object_set_new(j, "stability",
                             stability_json(c, o, &g, offered, achieved, sw));
-    bool harness = c->arr && strcmp(c->scen, "offline") != 0 &&
-                   harness_tail_warning(c, lat_q, model_q, disp_p99, sw);
+    bool harness =
+        c->arr && strcmp(c->scen, "offline") != 0 &&
+        harness_tail_warning(c, lat_q, model_q, disp_p99, disp_max, sw);
     json_object_set_new(j, "harness_sets_tail", json_boolean(harness));
     if (o->failed)
         json_object_set_new(j, "error", json_string(o->error));
