@@ -739,7 +739,7 @@ mb_status mb__load_run(const mb_plan *plan, const mb__load_req *rq,
                   "spin_ns", (json_int_t)rq->spin_ns, "spin",
                   rq->spin_ns == MB_LOAD_SPIN_AUTO
                       ? "auto: sleep to a margin that follows the wake-up "
-                        "lateness (at most 50 us), then spin"
+                        "lateness (at most 200 us), then spin"
                       : "fixed margin (--spin), then spin",
                   "min_time_ns", (json_int_t)plan->min_time_ns, "max_time_ns",
                   (json_int_t)plan->max_time_ns, "early_stopping",

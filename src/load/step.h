@@ -25,7 +25,7 @@ typedef struct mb__load_rec {
 } mb__load_rec;
 
 /* The largest margin the adaptive rule spins (per idle wait). */
-#define MB_LOAD_SPIN_AUTO_MAX_NS 50000
+#define MB_LOAD_SPIN_AUTO_MAX_NS 200000
 
 typedef struct mb__load_step_in {
     int (*run)(void *session, mb_err *err); /* the backend's run() */

@@ -337,7 +337,13 @@ static json_t *stability_json(const mb__load_step_ctx *c,
     int stable = !g->dropped && !low && !trend && !full;
     if (!stable) {
         char m[600], a[32], b[32];
-        int len = snprintf(m, sizeof m,
+        int len =
+            c->target > 0
+                ? snprintf(m, sizeof m,
+                           "step %zu: overloaded at %.0f requests/s (offered "
+                           "%.0f/s):",
+                           c->step_no, c->target, offered)
+                : snprintf(m, sizeof m,
                            "step %zu: overloaded at %.0f requests/s offered:",
                            c->step_no, offered);
         if (low)
