@@ -21,7 +21,7 @@ set -u
 build=${1:-build}
 rounds=${2:-2}
 rate=${3:-1000}
-model_rate=${4:-2000}
+model_rate=${4:-1000}
 root=$(cd "$(dirname "$0")/.." && pwd)
 mbench="$root/$build/mbench"
 [ -x "$mbench" ] || { echo "bench/loadgen.sh: $mbench not built" >&2; exit 2; }
@@ -60,7 +60,8 @@ lat = st["latency"]
 print(json.dumps({"workload": sys.argv[2], "scenario": sys.argv[3], "tool": "mbench",
                   "target": float(sys.argv[4]), "achieved": st["achieved_qps"],
                   "p50": lat.get("median"), "p90": lat.get("p90"), "p99": lat.get("p99"),
-                  "cmd": sys.argv[5], "realtime": d["load"]["rules"].get("realtime")}))
+                  "cmd": sys.argv[5], "realtime": d["load"]["rules"].get("realtime"),
+                  "dropped": st["requests"]["dropped"]}))
 PYEOF
 }
 # lg NAME SCENARIO TARGET ARGS...: one LoadGen run.
@@ -85,12 +86,13 @@ for r in $(seq 1 "$rounds"); do
     echo "round $r of $rounds: load average $(cut -d' ' -f1-3 /proc/loadavg)"
     mb null Server "$rate" x --backend null --qps "$rate" --concurrency 1 --min-time 2s
     lg null Server "$rate" --sut null --scenario server --qps "$rate" --duration-ms 2000
-    mb null Offline 0 x --backend null --offline --requests "$n_off" --concurrency 1
+    mb null Offline 0 x --backend null --offline --requests "$n_off" --concurrency 1 --realtime none
     lg null Offline 0 --sut null --scenario offline --qps "$n_off" --duration-ms 1000 --min-queries "$n_off"
     mb fashion Server "$model_rate" "$model" --qps "$model_rate" --concurrency 1 --threads 1 --min-time 2s
     mb fashion Server "$model_rate" "$model" --qps "$model_rate" --concurrency 1 --threads 1 --min-time 2s --realtime none
     lg fashion Server "$model_rate" --sut onnx --model "$model" --scenario server --qps "$model_rate" --duration-ms 2000
     mb fashion Offline 0 "$model" --offline --requests 20000 --concurrency 1 --threads 1
+    mb fashion Offline 0 "$model" --offline --requests 20000 --concurrency 1 --threads 1 --realtime none
     lg fashion Offline 0 --sut onnx --model "$model" --scenario offline --qps 20000 --duration-ms 1000 --min-queries 20000
     mb issue-rate Server 200000 x --backend null --qps 200000 --concurrency 1 --min-time 1s
     lg issue-rate Server 200000 --sut null --scenario server --qps 200000 --duration-ms 1000 --min-queries 100000
@@ -109,7 +111,7 @@ for r in rows:
     tgt = "all at once" if r["target"] == 0 else "%.0f" % r["target"]
     note = ""
     if r["tool"] == "mbench" and r.get("realtime"):
-        note = " (realtime %s)" % r["realtime"]
+        note = " (realtime %s%s)" % (r["realtime"], ", %d dropped" % r["dropped"] if r.get("dropped") else "")
     if r["tool"] == "LoadGen" and r.get("valid"):
         note = " (%s)" % r["valid"]
     print("| %s | %s | %s%s | %s | %.0f | %s | %s | %s | `%s` |" % (

@@ -730,7 +730,7 @@ mb_status mb__load_run(const mb_plan *plan, const mb__load_req *rq,
                   "open_loop",
                   "arrivals fixed in advance; a request not started within "
                   "max(arrival span, 1 s) after the last arrival (and "
-                  "--max-time) is dropped",
+                  "--max-time; offline: --max-time) is dropped",
                   "slo_step",
                   "at least max(--min-iterations, 2 x the early-stopping "
                   "minimum) requests and --min-time of arrivals, within "

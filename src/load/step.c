@@ -188,9 +188,12 @@ static void set_clock(step *s, const mb__load_step_in *in)
     s->deadline = s->t0 + in->dur_ns;
     s->hard = s->t0 + (in->dur_ns > max_ns ? in->dur_ns : max_ns);
     /* Open loop: arrivals end at the last offset; the queue may drain for
-     * as long again (at least 1 s), within --max-time. */
+     * as long again (at least 1 s), within --max-time.  Offline (every
+     * arrival at 0): the whole --max-time. */
     int64_t span = in->n_arr ? in->arr[in->n_arr - 1] : 0;
     int64_t drain = span > 1000000000 ? span : 1000000000;
+    if (in->n_arr && span == 0)
+        drain = max_ns;
     s->drain = s->t0 + span + (drain < max_ns ? drain : max_ns);
 }
 
