@@ -499,21 +499,23 @@ static mb_status set_cpus(const mb__load_req *rq, cpu_set_t *saved, mb_err *err)
 
 /* ---- the whole run ----------------------------------------------------- */
 
-/* --realtime auto: serve (the requests too) when the model runs on one
- * intra-op thread and a CPU stays free of serving threads, so that a
- * serving thread never waits on a runtime thread of lower priority and
- * the machine keeps a core for everything else; else wait. */
 static const char *const rt_names[] = {"none", "wait", "serve", "auto"};
 
+/* --realtime auto: serve (the requests too) when fewer serving threads
+ * than CPUs (the machine keeps a core for everything else) and either the
+ * model runs on one intra-op thread (no runtime thread of lower priority
+ * for a serving thread to wait on) or the backend only simulates a model
+ * (the null backend); else wait. */
 static int resolve_realtime(const mb_plan *plan, const mb__load_req *rq,
-                            size_t threads)
+                            const mb_backend *be, size_t threads)
 {
     if (rq->realtime != MB_LOAD_RT_AUTO)
         return rq->realtime;
     const char *t = mb__plan_get_opt(plan, "threads");
     size_t cpus = rq->n_cpus ? rq->n_cpus : (size_t)mb__cpu_logical();
-    return t && !strcmp(t, "1") && threads < cpus ? MB_LOAD_RT_SERVE
-                                                  : MB_LOAD_RT_WAIT;
+    bool one = (t && !strcmp(t, "1")) ||
+               (be && (mb__backend_caps(be) & MB_BACKEND_CAP_SIMULATED));
+    return one && threads < cpus ? MB_LOAD_RT_SERVE : MB_LOAD_RT_WAIT;
 }
 
 static const char *scen_name(mb__load_scenario s)
@@ -684,10 +686,10 @@ mb_status mb__load_run(const mb_plan *plan, const mb__load_req *rq,
     g.steps = json_array();
     g.warnings = json_array();
     g.floor_p99_ns = NAN;
-    g.realtime = resolve_realtime(plan, rq, threads);
     mb__rng_seed(&g.rng, plan->seed ^ 0x6c6f6164ULL);
     json_t *doc = mb__doc_new("load", NULL), *load = json_object();
     mb_status s = engine_open(&g, threads, err);
+    g.realtime = resolve_realtime(plan, rq, g.be, threads);
     if (!s) {
         int64_t batch = plan->n_batches ? plan->batches[0] : 1;
         json_t *model = mb__model_json(plan);

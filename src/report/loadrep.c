@@ -194,11 +194,11 @@ static void floor_line(const json_t *doc, mb_buf *b)
     if (!f)
         return;
     char p50[32], p99[32];
-    mb__fmt_ms(mb__jnum(f, "p50_ns"), p50, sizeof p50);
-    mb__fmt_ms(mb__jnum(f, "p99_ns"), p99, sizeof p99);
+    mb__fmt_duration(mb__jnum(f, "p50_ns"), p50, sizeof p50);
+    mb__fmt_duration(mb__jnum(f, "p99_ns"), p99, sizeof p99);
     mb__buf_printf(b,
                    "harness floor (null backend, nothing to serve, %.0f/s on "
-                   "%.0f thread%s): latency p50 %s ms, p99 %s ms\n",
+                   "%.0f thread%s): latency p50 %s, p99 %s\n",
                    mb__jnum(f, "qps"), mb__jnum(f, "threads"),
                    mb__jnum(f, "threads") == 1 ? "" : "s", p50, p99);
 }
