@@ -3,8 +3,10 @@
 # quote them):
 #  1. harness rate: requests per second the load engine issues and records
 #     on the null backend with zero service time (run() returns at once):
-#     closed loop with 1 and 2 threads in alternating pairs (the ratio of
-#     each pair: does the loop scale with threads?), Poisson arrivals at
+#     closed loop with 1 and 2 threads in alternating pairs, both at
+#     normal priority (--realtime none; auto would serve 1 thread at
+#     real-time priority and 2 at normal on 2 CPUs), the ratio of each
+#     pair: does the loop scale with threads?  Poisson arrivals at
 #     200k and 1M requests/s served by 2 threads (achieved rate, latency
 #     from the scheduled arrival, dropped), and offline (1M requests).
 #  2. the null backend with 1 ms of service under Poisson arrivals at
@@ -30,6 +32,8 @@ tmp=$(mktemp -d "${TMPDIR:-/tmp}/mbench-load-bench.XXXXXX")
 trap 'rm -rf "$tmp"' EXIT
 py=/usr/bin/python3
 load() { cut -d' ' -f1-3 /proc/loadavg; }
+steal() { head -1 /proc/stat | awk '{print $9, $2+$3+$4+$5+$6+$7+$8+$9}'; }
+steal0=$(steal)
 
 echo "load average at start: $(load) on $(nproc) CPUs"
 echo
@@ -41,21 +45,28 @@ st = json.load(open(sys.argv[1]))["load"]["steps"][-1]
 lat = st["latency"]
 p = lambda v: "-" if v is None else ("%.0f ns" % v if v < 1e4 else "%.3f ms" % (v / 1e6))
 tgt = st["target_qps"]
-print("%-34s %10.0f requests/s achieved%s; %d requests, %d dropped; latency p50 %s, p99 %s"
+print("%-34s %10.0f requests/s achieved%s (%.2f M per CPU-second of the serving threads); "
+      "%d requests, %d dropped; latency p50 %s, p99 %s"
       % (sys.argv[2], st["achieved_qps"], "" if tgt is None else " (target %.0f)" % tgt,
+         (st.get("requests_per_cpu_s") or 0) / 1e6,
          st["requests"]["completed"], st["requests"]["dropped"], p(lat.get("median")), p(lat.get("p99"))))
 PYEOF
 }
-rate() { $py -c 'import json,sys; print(json.load(open(sys.argv[1]))["load"]["steps"][-1]["achieved_qps"])' "$1"; }
-ratios=()
+rate() { $py -c 'import json,sys; print(json.load(open(sys.argv[1]))["load"]["steps"][-1][sys.argv[2]])' "$1" "$2"; }
+ratios=() cratios=()
 for k in $(seq 1 "$pairs"); do
     for c in 1 2; do
         "$mbench" load harness --backend null --concurrency $c --min-time 1s --records 0 \
-            --quiet --json "$tmp/closed$c.json" && show "$tmp/closed$c.json" "closed loop, $c thread(s), pair $k"
+            --realtime none --quiet --json "$tmp/closed$c.json" &&
+            show "$tmp/closed$c.json" "closed loop, $c thread(s), pair $k"
     done
-    ratios+=("$($py -c 'import sys; print(float(sys.argv[2]) / float(sys.argv[1]))' "$(rate "$tmp/closed1.json")" "$(rate "$tmp/closed2.json")")")
+    ratios+=("$($py -c 'import sys; print("%.2f" % (float(sys.argv[2]) / float(sys.argv[1])))' \
+        "$(rate "$tmp/closed1.json" achieved_qps)" "$(rate "$tmp/closed2.json" achieved_qps)")")
+    cratios+=("$($py -c 'import sys; print("%.2f" % (float(sys.argv[2]) / float(sys.argv[1])))' \
+        "$(rate "$tmp/closed1.json" requests_per_cpu_s)" "$(rate "$tmp/closed2.json" requests_per_cpu_s)")")
 done
-echo "closed loop, 2 threads / 1 thread per pair: ${ratios[*]}"
+echo "closed loop, 2 threads / 1 thread per pair: requests/s ${ratios[*]}; requests per CPU-second ${cratios[*]}"
+echo "(the process's share of the CPUs bounds requests/s: with autogroup scheduling its threads share one group's weight)"
 for q in 200000 1000000; do
     "$mbench" load harness --backend null --concurrency 2 --qps $q --min-time 2s --records 0 \
         --quiet --json "$tmp/p$q.json" && show "$tmp/p$q.json" "Poisson $q/s, 2 threads"
@@ -124,5 +135,5 @@ if len(rows) >= 2 and all(r[1] for r in rows):
           "on the log scale %.3f on average, i.e. an implied sd of one run's answer of %.3f (t, 4 df)"
           % (len(a), a.min(), a.max(), np.log(a).std(ddof=1), hw.mean(), hw.mean() / 2.776))
 PYEOF
-echo "load average at end: $(load)"
+echo "load average at end: $(load); CPU time stolen by the host during the run: $(echo "$steal0 $(steal)" | awk '{printf "%.2f%%", ($3-$1)/($4-$2)*100}')"
 echo "HTML report with the chart: $build/bench/load.html"

@@ -8,7 +8,9 @@
 #  2. the Fashion-MNIST CNN (bench/models/make_fashion.py; onnxruntime's
 #     Python API for LoadGen, mbench's ONNX Runtime backend, one intra-op
 #     thread and one serving thread each) in Server at MODEL_RATE/s and
-#     Offline;
+#     Offline; mbench also with the other --realtime mode than its default
+#     (Server: none; Offline: serve), as LoadGen's threads run at normal
+#     priority;
 #  3. each harness's issue rate: the null SUT at a rate neither can keep
 #     (Server) and all at once (Offline).
 # mbench and LoadGen alternate, ROUNDS times; every row is one run, with
@@ -43,6 +45,8 @@ if ! [ -f "$models/fashion_cnn.onnx" ]; then
     [ $rc -ne 0 ] && { echo "bench/loadgen.sh: the Fashion-MNIST CNN could not be built" >&2; exit 1; }
 fi
 model="$models/fashion_cnn.onnx"
+steal() { head -1 /proc/stat | awk '{print $9, $2+$3+$4+$5+$6+$7+$8+$9}'; }
+steal0=$(steal)
 lgv=$("$peers" -c 'from importlib.metadata import version; print(version("mlcommons-loadgen"))')
 echo "load average at start: $(cut -d' ' -f1-3 /proc/loadavg) on $(nproc) CPUs; mlcommons-loadgen $lgv"
 
@@ -86,18 +90,18 @@ for r in $(seq 1 "$rounds"); do
     echo "round $r of $rounds: load average $(cut -d' ' -f1-3 /proc/loadavg)"
     mb null Server "$rate" x --backend null --qps "$rate" --concurrency 1 --min-time 2s
     lg null Server "$rate" --sut null --scenario server --qps "$rate" --duration-ms 2000
-    mb null Offline 0 x --backend null --offline --requests "$n_off" --concurrency 1 --realtime none
+    mb null Offline 0 x --backend null --offline --requests "$n_off" --concurrency 1
     lg null Offline 0 --sut null --scenario offline --qps "$n_off" --duration-ms 1000 --min-queries "$n_off"
     mb fashion Server "$model_rate" "$model" --qps "$model_rate" --concurrency 1 --threads 1 --min-time 2s
     mb fashion Server "$model_rate" "$model" --qps "$model_rate" --concurrency 1 --threads 1 --min-time 2s --realtime none
     lg fashion Server "$model_rate" --sut onnx --model "$model" --scenario server --qps "$model_rate" --duration-ms 2000
     mb fashion Offline 0 "$model" --offline --requests 20000 --concurrency 1 --threads 1
-    mb fashion Offline 0 "$model" --offline --requests 20000 --concurrency 1 --threads 1 --realtime none
+    mb fashion Offline 0 "$model" --offline --requests 20000 --concurrency 1 --threads 1 --realtime serve
     lg fashion Offline 0 --sut onnx --model "$model" --scenario offline --qps 20000 --duration-ms 1000 --min-queries 20000
     mb issue-rate Server 200000 x --backend null --qps 200000 --concurrency 1 --min-time 1s
     lg issue-rate Server 200000 --sut null --scenario server --qps 200000 --duration-ms 1000 --min-queries 100000
 done
-echo "load average at end: $(cut -d' ' -f1-3 /proc/loadavg)"
+echo "load average at end: $(cut -d' ' -f1-3 /proc/loadavg); CPU time stolen by the host during the run: $(echo "$steal0 $(steal)" | awk '{printf "%.2f%%", ($3-$1)/($4-$2)*100}')"
 echo
 $py - "$rows" "$root/" <<'PYEOF'
 import json, sys

@@ -281,7 +281,10 @@ static mb_status step(engine *g, const char *role, const char *scen,
                            .warm_n = p->warmup_iters,
                            .warm_ns = p->warmup_time_ns,
                            .spin_ns = g->req->spin_ns,
-                           .realtime = g->realtime,
+                           .realtime = arr == NULL && g->req->realtime ==
+                                                          MB_LOAD_RT_AUTO
+                                           ? MB_LOAD_RT_WAIT
+                                           : g->realtime,
                            .cancel = p->cancel};
     mb__load_step_out o;
     mb_status s = mb__load_step_run(&in, &o, err);
@@ -501,16 +504,21 @@ static mb_status set_cpus(const mb__load_req *rq, cpu_set_t *saved, mb_err *err)
 
 static const char *const rt_names[] = {"none", "wait", "serve", "auto"};
 
-/* --realtime auto: serve (the requests too) when fewer serving threads
- * than CPUs (the machine keeps a core for everything else) and either the
- * model runs on one intra-op thread (no runtime thread of lower priority
- * for a serving thread to wait on) or the backend only simulates a model
- * (the null backend); else wait. */
+/* --realtime auto: for arrivals (Poisson, the search) serve (the
+ * requests too) when fewer serving threads than CPUs (the machine keeps a
+ * core for everything else) and either the model runs on one intra-op
+ * thread (no runtime thread of lower priority for a serving thread to
+ * wait on) or the backend only simulates a model (the null backend); else
+ * wait.  A closed loop or offline step is saturated throughout: it would
+ * hold a core at real-time priority for the whole step, so it runs at the
+ * thread's own priority (a search's calibration too). */
 static int resolve_realtime(const mb_plan *plan, const mb__load_req *rq,
                             const mb_backend *be, size_t threads)
 {
     if (rq->realtime != MB_LOAD_RT_AUTO)
         return rq->realtime;
+    if (rq->scenario == MB_LOAD_CLOSED || rq->scenario == MB_LOAD_OFFLINE)
+        return MB_LOAD_RT_WAIT; /* saturated throughout: a core held */
     const char *t = mb__plan_get_opt(plan, "threads");
     size_t cpus = rq->n_cpus ? rq->n_cpus : (size_t)mb__cpu_logical();
     bool one = (t && !strcmp(t, "1")) ||

@@ -15,6 +15,7 @@
 #include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 typedef struct step step;
 
@@ -27,6 +28,7 @@ typedef struct {
     int64_t warm_n, warm_ns;
     int64_t prev_end;    /* absolute end of this thread's last request */
     mb_waiter wait;      /* the idle wait before an arrival */
+    int64_t cpu_ns;      /* its CPU time from the start line on */
     int rt_serve;        /* runs at SCHED_FIFO throughout (--realtime serve) */
     atomic_llong served; /* closed loop: read by the others at the end */
     int failed, oom;
@@ -90,6 +92,14 @@ static bool serve(worker *w, int64_t t0, int64_t a, int64_t start)
     return true;
 }
 
+/* The calling thread's CPU time, ns. */
+static int64_t thread_cpu_ns(void)
+{
+    struct timespec t;
+    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &t);
+    return (int64_t)t.tv_sec * 1000000000 + t.tv_nsec;
+}
+
 static void warm_up(worker *w)
 {
     step *s = w->s;
@@ -143,6 +153,7 @@ static void *work(void *p)
     const int64_t t0 = s->t0;
     w->prev_end = t0;
     mb__waiter_until(&w->wait, t0);
+    int64_t cpu0 = thread_cpu_ns();
     while (!w->failed && !w->oom) {
         if (s->cancel && *s->cancel)
             break;
@@ -168,6 +179,7 @@ static void *work(void *p)
         if (!serve(w, t0, a, now))
             break;
     }
+    w->cpu_ns = thread_cpu_ns() - cpu0;
     return NULL;
 }
 
@@ -217,6 +229,7 @@ static mb_status collect(worker *w, size_t threads, mb__load_step_out *o)
         o->spin_total_ns += w[k].wait.spin_ns;
         o->sleeps += w[k].wait.sleeps;
         o->rt_waits += w[k].wait.rt_waits;
+        o->cpu_ns += w[k].cpu_ns;
         o->rt_serve_threads += w[k].rt_serve;
         if (mb__waiter_margin(&w[k].wait) > o->margin_ns)
             o->margin_ns = mb__waiter_margin(&w[k].wait);

@@ -55,6 +55,7 @@ typedef struct mb__load_step_out {
     int64_t margin_ns;        /* the spin margin at the end (largest thread) */
     int64_t rt_waits;         /* sleeps raised to real-time priority */
     int64_t rt_serve_threads; /* threads at SCHED_FIFO throughout */
+    int64_t cpu_ns; /* the serving threads' CPU time from the start line */
     int failed, interrupted;
     char error[1024];
 } mb__load_step_out;

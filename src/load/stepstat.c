@@ -439,6 +439,11 @@ static void rates_json(json_t *j, const mb__load_step_ctx *c,
     json_object_set_new(j, "offered_qps", num(*offered));
     json_object_set_new(j, "achieved_qps", num(*achieved));
     json_object_set_new(j, "wall_ns", json_integer(o->wall_ns));
+    json_object_set_new(j, "cpu_ns", json_integer(o->cpu_ns));
+    json_object_set_new(
+        j, "requests_per_cpu_s",
+        o->cpu_ns > 0 ? json_real((double)g->done / (double)o->cpu_ns * 1e9)
+                      : json_null());
     json_object_set_new(j, "requests",
                         json_pack("{s:I,s:I,s:I,s:I,s:I,s:I}", "issued",
                                   (json_int_t)(c->n_arr ? c->n_arr : g->n),
