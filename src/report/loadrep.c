@@ -148,7 +148,8 @@ static void answer(const json_t *doc, mb_buf *b, int md)
     char bound[32], q[32];
     mb__fmt_ms(mb__jnum(s, "bound_ns"), bound, sizeof bound);
     snprintf(q, sizeof q, "%g", mb__jnum(s, "percentile"));
-    int rep = (int)mb__jnum(s, "repeat");
+    double nrep = mb__jnum(s, "repeat");
+    int rep = nrep >= 0 && nrep < 1e6 ? (int)nrep : 0;
     const char *basis = mb__jstr(s, "basis");
     bool model = !basis || !strcmp(basis, "model");
     const char *on = model ? " (latency without the harness's dispatch "
@@ -203,15 +204,26 @@ static void floor_line(const json_t *doc, mb_buf *b)
                    mb__jnum(f, "threads") == 1 ? "" : "s", p50, p99);
 }
 
+/* A count of the document as text: "?" when absent or not finite. */
+static const char *count_text(double v, char *buf, size_t len)
+{
+    if (isfinite(v))
+        snprintf(buf, len, "%.0f", v);
+    else
+        snprintf(buf, len, "?");
+    return buf;
+}
+
 static void headline(const json_t *doc, mb_buf *b)
 {
     const json_t *l = json_object_get(doc, "load");
+    char th[32], se[32];
     mb__buf_printf(
-        b, "%s scenario, %lld serving thread%s, %lld session%s%s, backend %s",
+        b, "%s scenario, %s serving thread%s, %s session%s%s, backend %s",
         mb__jstr(l, "scenario") ? mb__jstr(l, "scenario") : "?",
-        (long long)mb__jnum(l, "threads"),
+        count_text(mb__jnum(l, "threads"), th, sizeof th),
         mb__jnum(l, "threads") == 1 ? "" : "s",
-        (long long)mb__jnum(l, "sessions"),
+        count_text(mb__jnum(l, "sessions"), se, sizeof se),
         mb__jnum(l, "sessions") == 1 ? "" : "s",
         json_is_true(json_object_get(l, "shared_session"))
             ? " (shared by the threads)"
