@@ -297,6 +297,7 @@ void mb__report_load_md(const json_t *doc, mb_buf *out)
         ". Latency runs from each request's scheduled arrival, so queueing is "
         "counted; bounds are one-sided 99% early-stopping bounds.\n\n");
     answer(doc, out, 1);
+    floor_line(doc, out);
     mb__buf_puts(out, "\n|");
     for (size_t c = 0; c < NCOLS; c++)
         mb__buf_printf(out, " %s |", cols[c].head);
@@ -500,6 +501,7 @@ mb_status mb__report_load_html(const json_t *doc, mb_buf *out, mb_err *err)
     mb__buf_puts(&body, "</p>\n");
     mb_buf a = MB_BUF_INIT;
     answer(doc, &a, 0);
+    floor_line(doc, &a);
     if (a.len) {
         mb__buf_puts(&body, "<p class=\"verdict\" id=\"load-answer\">");
         mb__html_escape(&body, a.data);
