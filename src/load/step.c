@@ -9,10 +9,12 @@
 #include "core/waiter.h"
 #include "runner/runner.h"
 
+#include <math.h>
 #include <pthread.h>
 #include <sched.h>
 #include <stdatomic.h>
 #include <stdbool.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -191,6 +193,25 @@ static int cmp_arrival(const void *a, const void *b)
     return (x->start > y->start) - (x->start < y->start);
 }
 
+/* The machine's CPU time stolen by the hypervisor and its total CPU
+ * time, in clock ticks since boot (the first line of /proc/stat); false
+ * where there is none. */
+static bool cpu_ticks(long long *steal, long long *total)
+{
+    FILE *f = fopen("/proc/stat", "r");
+    long long v[8] = {0};
+    int n = f ? fscanf(f, "cpu %lld %lld %lld %lld %lld %lld %lld %lld", &v[0],
+                       &v[1], &v[2], &v[3], &v[4], &v[5], &v[6], &v[7])
+              : 0;
+    if (f)
+        fclose(f);
+    if (n != 8)
+        return false;
+    *steal = v[7];
+    *total = v[0] + v[1] + v[2] + v[3] + v[4] + v[5] + v[6] + v[7];
+    return true;
+}
+
 /* Sets the clock and the deadlines once every thread is warm. */
 static void set_clock(step *s, const mb__load_step_in *in)
 {
@@ -293,6 +314,8 @@ mb_status mb__load_step_run(const mb__load_step_in *in, mb__load_step_out *o,
     pthread_mutex_lock(&s.mu);
     while (started == threads && s.ready < threads)
         pthread_cond_wait(&s.cv, &s.mu);
+    long long st0 = 0, tt0 = 0, st1 = 0, tt1 = 0;
+    bool ticks = cpu_ticks(&st0, &tt0);
     set_clock(&s, in);
     s.abort = started < threads;
     s.go = 1;
@@ -311,6 +334,9 @@ mb_status mb__load_step_run(const mb__load_step_in *in, mb__load_step_out *o,
     } else if (collect(w, threads, o) != MB_OK) {
         st = mb__fail(err, MB_ENOMEM, "out of memory");
     }
+    o->steal_fraction = ticks && cpu_ticks(&st1, &tt1) && tt1 > tt0
+                            ? (double)(st1 - st0) / (double)(tt1 - tt0)
+                            : NAN;
     pthread_cond_destroy(&s.cv);
     pthread_mutex_destroy(&s.mu);
     free(w);

@@ -56,6 +56,8 @@ typedef struct mb__load_step_out {
     int64_t rt_waits;         /* sleeps raised to real-time priority */
     int64_t rt_serve_threads; /* threads at SCHED_FIFO throughout */
     int64_t cpu_ns; /* the serving threads' CPU time from the start line */
+    double steal_fraction; /* of the machine's CPU time during the step,
+                              taken by the hypervisor; NAN if unknown */
     int failed, interrupted;
     char error[1024];
 } mb__load_step_out;

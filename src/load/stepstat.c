@@ -381,7 +381,7 @@ static json_t *stability_json(const mb__load_step_ctx *c,
  * replay's. */
 static bool harness_tail_warning(const mb__load_step_ctx *c, double lat_q,
                                  double model_q, double disp_p99,
-                                 double disp_max, json_t *sw)
+                                 double disp_max, double steal, json_t *sw)
 {
     double q = tail_q(c->rq);
     if (!(lat_q - model_q > fmax(0.1 * lat_q, 20000)))
@@ -398,6 +398,11 @@ static bool harness_tail_warning(const mb__load_step_ctx *c, double lat_q,
         len += snprintf(m + len, sizeof m - (size_t)len,
                         "; the harness floor, serving nothing, was p99 %s",
                         ms(c->floor_p99_ns, f, sizeof f));
+    if (steal > 0.001)
+        len += snprintf(m + len, sizeof m - (size_t)len,
+                        "; the host took %.1f%% of this machine's CPU time "
+                        "during the step (steal)",
+                        steal * 100);
     snprintf(m + len, sizeof m - (size_t)len,
              "): the serving threads started some requests late, which a "
              "busy machine does, and the requests behind them waited; see "
@@ -440,6 +445,7 @@ static void rates_json(json_t *j, const mb__load_step_ctx *c,
     json_object_set_new(j, "achieved_qps", num(*achieved));
     json_object_set_new(j, "wall_ns", json_integer(o->wall_ns));
     json_object_set_new(j, "cpu_ns", json_integer(o->cpu_ns));
+    json_object_set_new(j, "host_steal_fraction", num(o->steal_fraction));
     json_object_set_new(
         j, "requests_per_cpu_s",
         o->cpu_ns > 0 ? json_real((double)g->done / (double)o->cpu_ns * 1e9)
@@ -551,9 +557,9 @@ json_t *mb__load_step_json(const mb__load_step_ctx *c,
     if (c->arr && strcmp(c->scen, "offline") != 0 && isfinite(offered))
         json_object_set_new(j, "stability",
                             stability_json(c, o, &g, offered, achieved, sw));
-    bool harness =
-        c->arr && strcmp(c->scen, "offline") != 0 &&
-        harness_tail_warning(c, lat_q, model_q, disp_p99, disp_max, sw);
+    bool harness = c->arr && strcmp(c->scen, "offline") != 0 &&
+                   harness_tail_warning(c, lat_q, model_q, disp_p99, disp_max,
+                                        o->steal_fraction, sw);
     json_object_set_new(j, "harness_sets_tail", json_boolean(harness));
     if (o->failed)
         json_object_set_new(j, "error", json_string(o->error));

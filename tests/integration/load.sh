@@ -180,6 +180,8 @@ cause = np.where(svc > thr, 0, np.where(model > thr, 1, 2))
 assert st["slow"]["count"] == slow.sum()
 assert [st["slow"][k] for k in ("service", "queueing", "dispatch")] == [int(((cause == c) & slow).sum()) for c in range(3)]
 assert st["stability"]["stable"] is True, st["stability"]
+assert st["host_steal_fraction"] is None or 0 <= st["host_steal_fraction"] <= 1
+assert st["cpu_ns"] > 0 and st["requests_per_cpu_s"] > 0
 assert st["dispatch"]["issue"]["priority"]
 PYEOF
 
