@@ -332,6 +332,25 @@ def seeds_result():
         separators=(",", ":")))
 
 
+def seeds_load():
+    # lines KEY=VALUE as mb_runner_load takes them; keys that are not load
+    # options go to the null backend
+    put("load", "closed_sweep.txt", "concurrency=1,2,4\nsessions=2\n"
+        "cpus=0-3,6\nrecords=0\nrealtime=none\n")
+    put("load", "poisson.txt", "qps=100,200.5,1e3\nconcurrency=2\n"
+        "spin=auto\nqueued=1ms\nsleep=1000000\nstall=30000000\n"
+        "stall_every=10\n")
+    put("load", "slo.txt", "slo=p99.9=20ms\nrepeat=5\nconfidence=0.99\n"
+        "tolerance=0.05\nmax-steps=12\nearly-stopping=loadgen\n"
+        "slo-basis=measured\nrealtime=serve\nstall=1000\n"
+        "stall_prob=0.01\nseed=7\n")
+    put("load", "offline.txt", "offline=1\nrequests=10000\nspin=200us\n"
+        "delay=5000\njitter=0.1\nprocess_sd=0.2\nmodes=0.5:2\nar=0.3\n"
+        "noise=0.1\n")
+    put("load", "conflict.txt", "qps=500\noffline=1\nconcurrency=1,2\n"
+        "slo=p50=1s\n")
+
+
 if __name__ == "__main__":
     seeds_npy()
     seeds_npz()
@@ -342,3 +361,4 @@ if __name__ == "__main__":
     seeds_tasks()
     seeds_events()
     seeds_result()
+    seeds_load()
