@@ -3,21 +3,27 @@
 # quote them):
 #  1. harness rate: requests per second the load engine issues and records
 #     on the null backend with zero service time (run() returns at once):
-#     closed loop with 1 and 2 threads (each request = two clock reads, a
-#     call, a record and an atomic count), Poisson arrivals at 200k and
-#     1M requests/s served by 2 threads (achieved rate, latency from the
-#     scheduled arrival, dropped), and offline (1M requests at once).
-#  2. the SLO search on a real ONNX model (models/digits_fp32.onnx, one
-#     intra-op thread, 2 serving threads sharing one session, p99 <= 20 ms)
-#     repeated SEARCHES times: the median answer and its spread; the HTML
-#     report with the hockey-stick chart is kept in BUILD/bench/load.html.
-# The machine's load average is printed first: on a shared machine every
-# figure here is a figure of that machine at that moment.
-# Usage: bench/load.sh BUILD_DIR [SEARCHES] [MIN_TIME]
+#     closed loop with 1 and 2 threads in alternating pairs, both at
+#     normal priority (--realtime none; auto would serve 1 thread at
+#     real-time priority and 2 at normal on 2 CPUs), the ratio of each
+#     pair: does the loop scale with threads?  Poisson arrivals at
+#     200k and 1M requests/s served by 2 threads (achieved rate, latency
+#     from the scheduled arrival, dropped), and offline (1M requests).
+#  2. the null backend with 1 ms of service under Poisson arrivals at
+#     500/s on one thread (--realtime serve): p50/p90/p99 against an M/D/1
+#     replay of the same arrivals with exactly 1 ms of service.
+#  3. the SLO search on the Fashion-MNIST CNN (bench/models/make_fashion.py;
+#     p99 <= 1 ms, one serving thread, one intra-op thread, the default 5
+#     searches) repeated RUNS times: each run's answer and 95% interval,
+#     and the spread of the answers over the runs against the intervals.
+#     The HTML report of the last run is kept in BUILD/bench/load.html.
+# The machine's load average is printed with every part: on a shared
+# machine every figure here is a figure of that machine at that moment.
+# Usage: bench/load.sh BUILD_DIR [RUNS] [PAIRS]
 set -u
 build=${1:-build}
-searches=${2:-5}
-min_time=${3:-1s}
+runs=${2:-3}
+pairs=${3:-3}
 root=$(cd "$(dirname "$0")/.." && pwd)
 mbench="$root/$build/mbench"
 [ -x "$mbench" ] || { echo "bench/load.sh: $mbench not built" >&2; exit 2; }
@@ -25,10 +31,13 @@ export MBENCH_ORT_LIB=${MBENCH_ORT_LIB:-$root/build/ort/libonnxruntime.so.1}
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/mbench-load-bench.XXXXXX")
 trap 'rm -rf "$tmp"' EXIT
 py=/usr/bin/python3
+load() { cut -d' ' -f1-3 /proc/loadavg; }
+steal() { head -1 /proc/stat | awk '{print $9, $2+$3+$4+$5+$6+$7+$8+$9}'; }
+steal0=$(steal)
 
-echo "load average at start: $(cut -d' ' -f1-3 /proc/loadavg) on $(nproc) CPUs"
+echo "load average at start: $(load) on $(nproc) CPUs"
 echo
-echo "### harness rate, null backend, zero service time"
+echo "### harness rate, null backend, zero service time (load $(load))"
 show() { # JSON LABEL
     $py - "$1" "$2" <<'PYEOF'
 import json, sys
@@ -36,15 +45,28 @@ st = json.load(open(sys.argv[1]))["load"]["steps"][-1]
 lat = st["latency"]
 p = lambda v: "-" if v is None else ("%.0f ns" % v if v < 1e4 else "%.3f ms" % (v / 1e6))
 tgt = st["target_qps"]
-print("%-34s %10.0f requests/s achieved%s; %d requests, %d dropped; latency p50 %s, p99 %s"
+print("%-34s %10.0f requests/s achieved%s (%.2f M per CPU-second of the serving threads); "
+      "%d requests, %d dropped; latency p50 %s, p99 %s"
       % (sys.argv[2], st["achieved_qps"], "" if tgt is None else " (target %.0f)" % tgt,
+         (st.get("requests_per_cpu_s") or 0) / 1e6,
          st["requests"]["completed"], st["requests"]["dropped"], p(lat.get("median")), p(lat.get("p99"))))
 PYEOF
 }
-for c in 1 2; do
-    "$mbench" load harness --backend null --concurrency $c --min-time 2s --records 0 \
-        --quiet --json "$tmp/closed$c.json" && show "$tmp/closed$c.json" "closed loop, $c thread(s)"
+rate() { $py -c 'import json,sys; print(json.load(open(sys.argv[1]))["load"]["steps"][-1][sys.argv[2]])' "$1" "$2"; }
+ratios=() cratios=()
+for k in $(seq 1 "$pairs"); do
+    for c in 1 2; do
+        "$mbench" load harness --backend null --concurrency $c --min-time 1s --records 0 \
+            --realtime none --quiet --json "$tmp/closed$c.json" &&
+            show "$tmp/closed$c.json" "closed loop, $c thread(s), pair $k"
+    done
+    ratios+=("$($py -c 'import sys; print("%.2f" % (float(sys.argv[2]) / float(sys.argv[1])))' \
+        "$(rate "$tmp/closed1.json" achieved_qps)" "$(rate "$tmp/closed2.json" achieved_qps)")")
+    cratios+=("$($py -c 'import sys; print("%.2f" % (float(sys.argv[2]) / float(sys.argv[1])))' \
+        "$(rate "$tmp/closed1.json" requests_per_cpu_s)" "$(rate "$tmp/closed2.json" requests_per_cpu_s)")")
 done
+echo "closed loop, 2 threads / 1 thread per pair: requests/s ${ratios[*]}; requests per CPU-second ${cratios[*]}"
+echo "(the process's share of the CPUs bounds requests/s: with autogroup scheduling its threads share one group's weight)"
 for q in 200000 1000000; do
     "$mbench" load harness --backend null --concurrency 2 --qps $q --min-time 2s --records 0 \
         --quiet --json "$tmp/p$q.json" && show "$tmp/p$q.json" "Poisson $q/s, 2 threads"
@@ -53,23 +75,65 @@ done
     --quiet --json "$tmp/off.json" && show "$tmp/off.json" "offline 1M requests, 2 threads"
 
 echo
-echo "### SLO search, models/digits_fp32.onnx, p99 <= 20 ms, $searches searches"
-"$mbench" load "$root/models/digits_fp32.onnx" --slo p99=20ms --concurrency 2 --threads 1 \
-    --repeat "$searches" --min-time "$min_time" --records 0 --quiet \
-    --json "$tmp/slo.json" --html "$root/$build/bench/load.html" || {
-    echo "(the SLO search failed)"; exit 1; }
-$py - "$tmp/slo.json" <<'PYEOF'
+echo "### null backend sleep=1ms, Poisson 500/s, 1 thread, --realtime serve, against M/D/1 (load $(load))"
+for k in 1 2 3; do
+    "$mbench" load harness --backend null --backend-opt sleep=1000000 --qps 500 --concurrency 1 \
+        --min-time 3s --realtime serve --quiet --json "$tmp/md1.json" || continue
+    $py - "$tmp/md1.json" <<'PYEOF'
 import json, sys
 import numpy as np
-s = json.load(open(sys.argv[1]))["load"]["search"]
-q = np.array([x["qps"] for x in s["searches"]])
-a = np.array([x["achieved_qps"] for x in s["searches"]])
-steps = [x["steps"] for x in s["searches"]]
-print("answers (requests/s):", " ".join("%.0f" % v for v in q))
-print("median %.0f requests/s (achieved %.0f/s), range %.0f-%.0f = %.1f%% of the median, "
-      "sd/mean %.1f%%; %s steps per search"
-      % (np.median(q), np.median(a), q.min(), q.max(), (q.max() - q.min()) / np.median(q) * 100,
-         q.std(ddof=1) / q.mean() * 100 if len(q) > 1 else 0, "/".join(map(str, steps))))
+d = json.load(open(sys.argv[1])); st = d["load"]["steps"][0]; r = st["records"]
+a, e = np.array(r["arrival_ns"], dtype=np.int64), np.array(r["end_ns"], dtype=np.int64)
+free, ref = -1e18, []
+for x in a:
+    free = max(x, free) + 1e6
+    ref.append(free - x)
+m = e - a
+print("  " + ", ".join("p%d %.3f ms vs %.3f ms (%+.1f%%)" % (q, np.percentile(m, q) / 1e6, np.percentile(ref, q) / 1e6,
+                                                           (np.percentile(m, q) / np.percentile(ref, q) - 1) * 100)
+                       for q in (50, 90, 99))
+      + "; real-time threads %d" % st["dispatch"]["issue"]["realtime_threads"])
 PYEOF
-echo "load average at end: $(cut -d' ' -f1-3 /proc/loadavg)"
+done
+
+echo
+models="$root/$build/bench/models"
+if ! [ -f "$models/fashion_cnn.onnx" ]; then
+    mkdir -p "$models"
+    $py "$root/bench/models/make_fashion.py" "$models" >/dev/null
+fi
+if ! [ -f "$models/fashion_cnn.onnx" ]; then
+    echo "(SLO search skipped: no Fashion-MNIST CNN; apt-get install dataset-fashion-mnist)"
+    exit 0
+fi
+echo "### SLO search, Fashion-MNIST CNN, p99 <= 1 ms, 1 thread, $runs runs of 5 searches"
+for k in $(seq 1 "$runs"); do
+    echo "run $k: load $(load)"
+    "$mbench" load "$models/fashion_cnn.onnx" --slo p99=1ms --concurrency 1 --threads 1 \
+        --records 0 --quiet --json "$tmp/slo$k.json" --html "$root/$build/bench/load.html" ||
+        echo "(the SLO search failed)"
+done
+$py - "$tmp" "$runs" <<'PYEOF'
+import json, sys, os
+import numpy as np
+rows = []
+for k in range(1, int(sys.argv[2]) + 1):
+    f = os.path.join(sys.argv[1], "slo%d.json" % k)
+    if not os.path.exists(f):
+        continue
+    s = json.load(open(f))["load"]["search"]
+    ci = s["qps_ci95"]
+    rows.append((s["qps"], ci))
+    print("run %d: %.0f requests/s, 95%% CI %s; searches %s; realtime %s"
+          % (k, s["qps"], "%.0f-%.0f" % tuple(ci) if ci else "-",
+             " ".join("%.0f" % x["qps"] for x in s["searches"]),
+             json.load(open(f))["load"]["rules"]["realtime"]))
+if len(rows) >= 2 and all(r[1] for r in rows):
+    a = np.array([r[0] for r in rows])
+    hw = np.array([np.log(r[1][1] / r[1][0]) / 2 for r in rows])
+    print("over %d runs: answers %.0f-%.0f, sd of the log answers %.3f; the intervals' half-width "
+          "on the log scale %.3f on average, i.e. an implied sd of one run's answer of %.3f (t, 4 df)"
+          % (len(a), a.min(), a.max(), np.log(a).std(ddof=1), hw.mean(), hw.mean() / 2.776))
+PYEOF
+echo "load average at end: $(load); CPU time stolen by the host during the run: $(echo "$steal0 $(steal)" | awk '{printf "%.2f%%", ($3-$1)/($4-$2)*100}')"
 echo "HTML report with the chart: $build/bench/load.html"

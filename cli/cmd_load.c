@@ -32,13 +32,16 @@ static const mb_opt load_opts[] = {
     O("sessions", MB_OPT_INT, "N", "sessions the threads use (default 1: one shared session)", "a positive count", 1, 4096),
     O("cpus", MB_OPT_STRING, "LIST", "run on these CPUs only (0-3,6)", NULL, 0, 0),
     O("requests", MB_OPT_INT, "N", "offline: requests (default: --min-time's worth)", "a positive count", 1, 1000000000),
-    O("repeat", MB_OPT_INT, "K", "--slo: K independent searches (median and spread)", "a positive count", 1, 4096),
+    O("repeat", MB_OPT_INT, "K", "--slo: K independent searches, the answer's replicates (default 5; 1 gives no interval)", "a positive count", 1, 4096),
     O("confidence", MB_OPT_DOUBLE, "C", "early-stopping confidence (default 0.99)", "a fraction between 0 and 1 (0.99)", 0, 1),
     O("tolerance", MB_OPT_DOUBLE, "F", "--slo: stop bisecting at (hi-lo)/hi <= F (default 0.05)", "a fraction between 0 and 1 (0.99)", 0, 1),
     O("max-steps", MB_OPT_INT, "N", "--slo: steps per search after calibration (default 12)", "a positive count", 1, 4096),
     O("queued", MB_OPT_DURATION, "DURATION", "count requests that waited longer (default 1ms)", "a duration from 0 to 1s, such as 1ms", 0, 0),
     O("records", MB_OPT_INT, "N", "keep per-request records up to N per step (default 200000)", "a positive count", 0, 1000000000),
-    O("spin", MB_OPT_DURATION, "DURATION", "open loop: wake this early and spin to the arrival (default 0)", "a duration from 0 to 1s, such as 1ms", 0, 0),
+    O("spin", MB_OPT_STRING, "DURATION|auto", "open loop: wake this early and spin to the arrival (default auto: follows the wake-up lateness, at most 200us)", NULL, 0, 0),
+    {"realtime", 0, MB_OPT_ENUM, "MODE", "serving threads at real-time priority where permitted: while waiting for an arrival (wait), throughout, requests included (serve), never (none), or auto (the default: with --qps or --slo, serve when fewer serving threads than CPUs and --threads 1 or the null backend, else wait)", NULL, "auto|none|wait|serve", 0, 0, 0, 0},
+    {"slo-basis", 0, MB_OPT_ENUM, "BASIS", "--slo: judge the latency without the harness's dispatch delays (model, the default: the requests replayed as if started on time) or as measured (measured)", NULL, "model|measured", 0, 0, 0, 0},
+    {"early-stopping", 0, MB_OPT_ENUM, "RULE", "tail bounds and the SLO test: the exact binomial rule (exact, the default) or MLPerf LoadGen's (loadgen)", NULL, "exact|loadgen", 0, 0, 0, 0},
 };
 /* clang-format on */
 

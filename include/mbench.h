@@ -215,9 +215,10 @@ MB_API mb_status mb_runner_validate(mb_runner *r, const char *baseline,
  * threads, batch, warmup, min-time, max-time, min-iterations, ...) and
  * load options as "KEY=VALUE" strings: concurrency=N[,N...],
  * qps=R[,R...], offline=1, slo=p99=20ms, sessions=N, cpus=0-3, requests=N,
- * repeat=K, confidence=0.99, tolerance=0.05, max-steps=N, queued=1ms,
- * records=N.  *json receives the result document ("kind": "load"); caller
- * frees it with free(). */
+ * repeat=K (default 5), confidence=0.99, tolerance=0.05, max-steps=N,
+ * queued=1ms, records=N, spin=auto|DURATION, realtime=auto|none|wait|serve,
+ * slo-basis=model|measured, early-stopping=exact|loadgen.  *json receives the
+ * result document ("kind": "load"); caller frees it with free(). */
 MB_API mb_status mb_runner_load(mb_runner *r, const char *model,
                                 const char *const *load_opts, size_t n,
                                 char **json, mb_err *err);

@@ -30,7 +30,7 @@ all=(torch jax openvino peers)
 reqs_jax=(jax==0.10.2 jaxlib==0.10.2 flax==0.12.8 numpy==2.4.6)
 reqs_openvino=(openvino==2026.4.1 numpy==2.4.6)
 reqs_peers=(onnxruntime==1.32.0 pyperf==2.11.0 pytest==9.2.0 pytest-benchmark==5.3.1
-            mlcommons-loadgen scikit-image==0.26.0 numpy==2.4.6)
+            mlcommons-loadgen==6.0.17 scikit-image==0.26.0 numpy==2.4.6)
 
 "$root/scripts/deps.sh" frameworks
 

@@ -7,10 +7,18 @@
  * The "model" path is ignored.  It describes one float32 input "x" of shape
  * [batch, 4] and one output "y" of the same shape (y = x).
  * Options: delay=DURATION_NS (busy-wait per run, default 0),
- *          sleep=DURATION_NS (a fixed service time spent asleep: run()
- *            sleeps until its start + sleep on CLOCK_MONOTONIC, so it
- *            uses no CPU and many threads can serve at once; for the
+ *          sleep=DURATION_NS (a fixed service time spent waiting: run()
+ *            waits until its start + sleep on CLOCK_MONOTONIC, asleep but
+ *            for a last margin that it spins (core/waiter.h: the margin
+ *            follows how late this session's wake-ups come, at most
+ *            min(200 us, sleep/4)), so the service time's mean is the
+ *            nominal one rather than that plus the wake-up overshoot, it
+ *            uses little CPU and many threads can serve at once; for the
  *            queueing checks of `mbench load`; default 0),
+ *          stall=DURATION_NS with stall_every=N (every Nth run of a
+ *            session, counting from its first) or stall_prob=P (each run
+ *            with probability P): that run waits stall ns more, the same
+ *            way as sleep (no CPU), on top of sleep and delay,
  *          jitter=FRACTION (uniform extra delay in [0, delay*jitter)),
  *          process_sd=F (each process runs at delay * exp(F * Z), Z
  *            standard normal, drawn once per process),
@@ -28,11 +36,10 @@
 #include "core/alloc.h"
 #include "core/err.h"
 #include "core/rng.h"
+#include "core/waiter.h"
 
-#include <errno.h>
 #include <math.h>
 #include <stdlib.h>
-#include <time.h>
 #include <unistd.h>
 #include <string.h>
 
@@ -43,6 +50,9 @@ typedef struct {
 typedef struct {
     int64_t delay_ns;
     int64_t sleep_ns;
+    int64_t stall_ns, stall_every, runs;
+    double stall_prob;
+    mb_waiter wait;
     double jitter;
     double process_sd, mode_p, mode_f, ar, noise, level, e;
     mb_rng rng;
@@ -86,6 +96,16 @@ static int null_open(void *state, const char *model, const mb_kv *opts,
             s->sleep_ns = strtoll(opts[i].value, &end, 10);
             if (*end || s->sleep_ns < 0 || s->sleep_ns > 3600000000000LL)
                 goto bad;
+        } else if (strcmp(opts[i].key, "stall") == 0 ||
+                   strcmp(opts[i].key, "stall_every") == 0) {
+            int64_t v = strtoll(opts[i].value, &end, 10);
+            if (*end || v < 0 || v > 3600000000000LL)
+                goto bad;
+            *(opts[i].key[5] ? &s->stall_every : &s->stall_ns) = v;
+        } else if (strcmp(opts[i].key, "stall_prob") == 0) {
+            s->stall_prob = strtod(opts[i].value, &end);
+            if (*end || !(s->stall_prob >= 0 && s->stall_prob <= 1))
+                goto bad;
         } else if (strcmp(opts[i].key, "jitter") == 0) {
             s->jitter = strtod(opts[i].value, &end);
             if (*end || s->jitter < 0)
@@ -116,7 +136,8 @@ static int null_open(void *state, const char *model, const mb_kv *opts,
             return mb__fail(
                 err, MB_EINVAL,
                 "the null backend has no option '%s' (it takes "
-                "delay=NS, sleep=NS, jitter=FRACTION, process_sd=F, "
+                "delay=NS, sleep=NS, stall=NS with stall_every=N or "
+                "stall_prob=P, jitter=FRACTION, process_sd=F, "
                 "modes=P:F, ar=PHI, noise=SD, seed=N)",
                 opts[i].key);
         }
@@ -126,6 +147,19 @@ static int null_open(void *state, const char *model, const mb_kv *opts,
         return mb__fail(err, MB_EINVAL,
                         "bad value '%s' for null backend option '%s'",
                         opts[i].value, opts[i].key);
+    }
+    if (s->stall_ns > 0 && !s->stall_every && !(s->stall_prob > 0)) {
+        long long stall = (long long)s->stall_ns;
+        free(s);
+        return mb__fail(err, MB_EINVAL,
+                        "the null backend's stall=%lld needs stall_every=N "
+                        "(every Nth run) or stall_prob=P (each run with "
+                        "probability P)",
+                        stall);
+    }
+    {
+        int64_t cap = s->sleep_ns / 4 < 200000 ? s->sleep_ns / 4 : 200000;
+        mb__waiter_init(&s->wait, -1, cap > 0 ? cap : 0, 1);
     }
     /* The process's own level, from a stream that differs per process. */
     mb_rng proc;
@@ -169,17 +203,28 @@ static int null_prepare(void *session, const mb_tensor *inputs, size_t n,
     return MB_OK;
 }
 
+/* The time this run waits (asleep but for a spun margin): sleep, plus a
+ * stall when this run is one. */
+static int64_t wait_of(null_session *s)
+{
+    int64_t ns = s->sleep_ns;
+    s->runs++;
+    if (s->stall_ns > 0 &&
+        ((s->stall_every > 0 && s->runs % s->stall_every == 0) ||
+         (s->stall_prob > 0 && mb__rng_uniform(&s->rng) < s->stall_prob)))
+        ns += s->stall_ns;
+    return ns;
+}
+
 static int null_run(void *session, mb_err *err)
 {
     (void)err;
     null_session *s = session;
-    if (s->sleep_ns > 0) {
-        int64_t end = mb_now_ns() + s->sleep_ns;
-        struct timespec ts = {(time_t)(end / 1000000000),
-                              (long)(end % 1000000000)};
-        while (clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &ts, NULL) ==
-               EINTR)
-            ;
+    int64_t t0 = mb_now_ns(); /* the service time counts from here */
+    int64_t ns = s->sleep_ns > 0 || s->stall_ns > 0 ? wait_of(s) : 0;
+    if (ns > 0) {
+        mb__waiter_thread_setup();
+        mb__waiter_until(&s->wait, t0 + ns);
     }
     if (s->delay_ns > 0) {
         int64_t d = s->delay_ns;
@@ -220,6 +265,8 @@ static int null_share(void *session, void **twin, mb_err *err)
     *t = *s;
     t->x = NULL;
     t->e = 0;
+    t->runs = 0;
+    mb__waiter_init(&t->wait, s->wait.fixed_ns, s->wait.cap_ns, 1);
     mb__rng_seed(&t->rng, mb__rng_u64(&s->rng));
     *twin = t;
     return MB_OK;
@@ -235,7 +282,8 @@ static void null_unload(void *state)
 }
 
 static const char *const null_options[] = {
-    "delay", "jitter", "seed", "process_sd", "noise", "ar", "modes", NULL};
+    "delay", "sleep",      "stall", "stall_every", "stall_prob", "jitter",
+    "seed",  "process_sd", "noise", "ar",          "modes",      NULL};
 
 static const mb_backend null_backend = {
     .abi_version = MB_BACKEND_ABI_VERSION,

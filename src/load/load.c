@@ -2,8 +2,11 @@
  * step (warmup, then a closed or open loop), its statistics, and the
  * search for the highest rate under a latency bound. */
 #include "load/load.h"
+#include "load/engine.h"
 #include "load/estop.h"
+#include "load/search.h"
 #include "load/step.h"
+#include "load/stepstat.h"
 
 #include "core/alloc.h"
 #include "core/err.h"
@@ -11,7 +14,7 @@
 #include "core/rng.h"
 #include "core/stats.h"
 #include "core/sysinfo.h"
-#include "runner/runner.h"
+#include "backend/registry.h"
 
 #include <stdbool.h>
 #include <errno.h>
@@ -31,7 +34,10 @@ void mb__load_req_defaults(mb__load_req *r)
     r->confidence = 0.99;
     r->tolerance = 0.05;
     r->max_steps = 12;
-    r->repeat = 1;
+    r->repeat = 5;
+    r->estop_rule = MB_ESTOP_EXACT;
+    r->spin_ns = MB_LOAD_SPIN_AUTO;
+    r->realtime = MB_LOAD_RT_AUTO;
     r->queued_ns = 1000000;
     r->records_max = 200000;
 }
@@ -177,6 +183,39 @@ int mb__load_req_set(mb__load_req *r, const char *key, const char *v,
         *(key[0] == 'c' ? &r->confidence : &r->tolerance) = d;
         return 0;
     }
+    if (!strcmp(key, "early-stopping")) {
+        if (strcmp(v ? v : "", "exact") && strcmp(v ? v : "", "loadgen"))
+            return bad(err, key, v,
+                       "exact (the binomial bound) or loadgen (MLPerf "
+                       "LoadGen's rules)");
+        r->estop_rule = v[0] == 'l' ? MB_ESTOP_LOADGEN : MB_ESTOP_EXACT;
+        return 0;
+    }
+    if (!strcmp(key, "slo-basis")) {
+        if (strcmp(v ? v : "", "model") && strcmp(v ? v : "", "measured"))
+            return bad(err, key, v,
+                       "model (latency without the harness's dispatch "
+                       "delays, by replay) or measured");
+        r->slo_basis =
+            v[1] == 'o' ? MB_LOAD_BASIS_MODEL : MB_LOAD_BASIS_MEASURED;
+        return 0;
+    }
+    if (!strcmp(key, "realtime")) {
+        static const char *const modes[] = {"none", "wait", "serve", "auto"};
+        for (int k = 0; k < 4; k++)
+            if (v && !strcmp(v, modes[k])) {
+                r->realtime = k;
+                return 0;
+            }
+        return bad(err, key, v,
+                   "auto, none, wait (idle threads wait for arrivals at "
+                   "real-time priority where permitted) or serve (the "
+                   "serving threads run at it throughout)");
+    }
+    if (!strcmp(key, "spin") && v && !strcmp(v, "auto")) {
+        r->spin_ns = MB_LOAD_SPIN_AUTO;
+        return 0;
+    }
     if (!strcmp(key, "queued") || !strcmp(key, "spin")) {
         if (!mb__parse_duration_ns(v, &i) || i < 0 || i > 1000000000)
             return bad(err, key, v, "a duration from 0 to 1s, such as 1ms");
@@ -186,31 +225,22 @@ int mb__load_req_set(mb__load_req *r, const char *key, const char *v,
     return 1;
 }
 
-/* The engine's state across steps. */
-typedef struct {
-    const mb_plan *plan;
-    const mb__load_req *req;
-    const mb_backend *be;
-    mb_bench **benches;
-    size_t n_benches;
-    void **handles; /* one per thread */
-    void **twins;   /* handles made by share() (closed before benches) */
-    size_t n_handles, n_twins;
-    json_t *steps;
-    json_t *warnings;
-    mb_rng rng;
-    int interrupted;
-} engine;
+typedef mb__load_engine engine;
 
 static json_t *num(double v)
 {
     return isfinite(v) ? json_real(v) : json_null();
 }
 
-static double jd(const json_t *o, const char *k)
+double mb__load_jd(const json_t *o, const char *k)
 {
     const json_t *v = json_object_get(o, k);
     return json_is_number(v) ? json_number_value(v) : NAN;
+}
+
+const json_t *mb__load_jget(const json_t *o, const char *a, const char *b)
+{
+    return json_object_get(json_object_get(o, a), b);
 }
 
 /* ---- scenarios --------------------------------------------------------- */
@@ -239,35 +269,43 @@ static mb_status step(engine *g, const char *role, const char *scen,
                       mb_err *err)
 {
     const mb_plan *p = g->plan;
-    mb__load_step_in in = {g->be->run,
-                           g->handles,
-                           threads,
-                           arr == NULL,
-                           arr,
-                           n_arr,
-                           dur_ns,
-                           n_min,
-                           p->max_time_ns,
-                           p->warmup_iters,
-                           p->warmup_time_ns,
-                           g->req->spin_ns,
-                           p->cancel};
+    mb__load_step_in in = {.run = g->be->run,
+                           .handles = g->handles,
+                           .threads = threads,
+                           .closed = arr == NULL,
+                           .arr = arr,
+                           .n_arr = n_arr,
+                           .dur_ns = dur_ns,
+                           .n_min = n_min,
+                           .max_ns = p->max_time_ns,
+                           .warm_n = p->warmup_iters,
+                           .warm_ns = p->warmup_time_ns,
+                           .spin_ns = g->req->spin_ns,
+                           .realtime = arr == NULL && g->req->realtime ==
+                                                          MB_LOAD_RT_AUTO
+                                           ? MB_LOAD_RT_WAIT
+                                           : g->realtime,
+                           .cancel = p->cancel};
     mb__load_step_out o;
     mb_status s = mb__load_step_run(&in, &o, err);
     if (s)
         return s;
     g->interrupted |= o.interrupted;
-    json_t *j =
-        mb__load_step_json(g->req, role, scen, threads, target, arr, n_arr, &o,
-                           json_array_size(g->steps) + 1, g->warnings);
+    mb__load_step_ctx c = {
+        g->req,         role, scen,  threads,
+        target,         arr,  n_arr, json_array_size(g->steps) + 1,
+        g->floor_p99_ns};
+    json_t *j = mb__load_step_json(&c, &o, g->warnings);
     free(o.r);
+    if (!j)
+        return mb__fail(err, MB_ENOMEM, "out of memory");
     json_array_append_new(g->steps, j);
     *out = j;
     return MB_OK;
 }
 
-static mb_status closed_step(engine *g, const char *role, size_t threads,
-                             int64_t dur_ns, json_t **out, mb_err *err)
+mb_status mb__load_closed_step(engine *g, const char *role, size_t threads,
+                               int64_t dur_ns, json_t **out, mb_err *err)
 {
     int64_t n_min =
         g->plan->fixed_iters > 0 ? g->plan->fixed_iters : g->plan->min_iters;
@@ -277,9 +315,9 @@ static mb_status closed_step(engine *g, const char *role, size_t threads,
                 err);
 }
 
-static mb_status open_step(engine *g, const char *role, size_t threads,
-                           double qps, int64_t n_req, int offline, json_t **out,
-                           mb_err *err)
+mb_status mb__load_open_step(engine *g, const char *role, size_t threads,
+                             double qps, int64_t n_req, int offline,
+                             json_t **out, mb_err *err)
 {
     size_t n = (size_t)n_req;
     int64_t *arr = offline ? mb__calloc(n ? n : 1, sizeof *arr)
@@ -292,137 +330,88 @@ static mb_status open_step(engine *g, const char *role, size_t threads,
     return s;
 }
 
-/* Requests an SLO step at rate qps issues: at least --min-iterations and
- * twice the early-stopping minimum, and at least --min-time of arrivals,
- * within --max-time. */
-static int64_t slo_requests(const engine *g, double qps)
-{
-    const mb_plan *p = g->plan;
-    int64_t need = max_i64(
-        p->min_iters, 2 * mb__estop_min_n(g->req->slo_q, g->req->confidence));
-    int64_t by_time = (int64_t)ceil(qps * (double)p->min_time_ns / 1e9);
-    int64_t n = max_i64(need, by_time);
-    int64_t cap = (int64_t)(qps * (double)p->max_time_ns / 1e9);
-    if (p->max_time_ns > 0 && n > cap)
-        n = max_i64(cap, 1);
-    return n;
-}
+/* ---- the harness floor ------------------------------------------------- */
 
-static int step_pass(const json_t *st)
+/* Runs a short Poisson step of the null backend (run() returns at once)
+ * on `threads` threads at qps through the same issue path, and records
+ * its latency (all of it the harness's) as load.harness_floor. */
+static mb_status harness_floor(engine *g, size_t threads, double qps,
+                               json_t *load, mb_err *err)
 {
-    return json_is_true(json_object_get(json_object_get(st, "slo"), "pass"));
-}
-
-/* One search: calibrate with a closed loop at full concurrency, bracket
- * from 0.8 of that capacity (x1.5 up, /2 down), then bisect until the
- * bracket is within the tolerance.  Appends a "searches" entry. */
-static mb_status search(engine *g, size_t threads, size_t index,
-                        json_t *searches, mb_err *err)
-{
-    const mb__load_req *rq = g->req;
-    json_t *cal = NULL, *st = NULL;
-    size_t first = json_array_size(g->steps);
-    int64_t cal_ns =
-        g->plan->min_time_ns < 500000000 ? g->plan->min_time_ns : 500000000;
-    mb_status s = closed_step(g, "calibrate", threads, cal_ns, &cal, err);
-    if (s)
-        return s;
-    double cap = jd(cal, "achieved_qps");
-    if (!(cap > 0))
-        return mb__fail(err, MB_EBACKEND,
-                        "calibration measured no "
-                        "throughput: %s",
-                        json_string_value(json_object_get(cal, "error"))
-                            ? json_string_value(json_object_get(cal, "error"))
-                            : "no request completed");
-    double lo = 0, hi = INFINITY, r = 0.8 * cap;
-    json_t *best = NULL;
-    int steps = 0;
-    const char *end = "step limit (--max-steps)";
-    while (steps < rq->max_steps && !g->interrupted) {
-        int bisect = lo > 0 && isfinite(hi);
-        s = open_step(g, bisect ? "bisect" : "bracket", threads, r,
-                      slo_requests(g, r), 0, &st, err);
+    const mb_backend *nb = mb__backend_builtin(1);
+    mb_backend_config cfg = {0};
+    cfg.seed = g->plan->seed;
+    void *state = NULL, **h = mb__calloc(threads, sizeof *h);
+    mb_tensor x;
+    memset(&x, 0, sizeof x);
+    mb_status s = !h ? mb__fail(err, MB_ENOMEM, "out of memory")
+                     : (mb_status)nb->load(&cfg, &state, err);
+    size_t opened = 0;
+    while (!s && opened < threads) {
+        s = (mb_status)nb->open(state, "null", NULL, 0, &h[opened], err);
         if (s)
-            return s;
-        steps++;
-        if (step_pass(st)) {
-            lo = r;
-            best = st;
+            break;
+        s = (mb_status)nb->prepare(h[opened++], &x, 1, err);
+    }
+    int64_t n = max_i64(1000, (int64_t)(qps * 0.25));
+    int64_t *arr =
+        s ? NULL : mb__load_poisson_schedule(&g->rng, qps, (size_t)n);
+    if (!s && !arr)
+        s = mb__fail(err, MB_ENOMEM, "out of memory");
+    mb__load_step_out o;
+    memset(&o, 0, sizeof o);
+    if (!s) {
+        mb__load_step_in in = {.run = nb->run,
+                               .handles = h,
+                               .threads = threads,
+                               .arr = arr,
+                               .n_arr = (size_t)n,
+                               .max_ns = g->plan->max_time_ns,
+                               .warm_n = 10,
+                               .spin_ns = g->req->spin_ns,
+                               .realtime = g->realtime,
+                               .cancel = g->plan->cancel};
+        s = mb__load_step_run(&in, &o, err);
+    }
+    if (!s) {
+        mb__load_req rq = *g->req;
+        rq.slo_ns = 0;
+        rq.records_max = 0;
+        mb__load_step_ctx c = {&rq, "floor",   "poisson", threads, qps,
+                               arr, (size_t)n, 0,         NAN};
+        json_t *st = mb__load_step_json(&c, &o, g->warnings);
+        if (!st) {
+            s = mb__fail(err, MB_ENOMEM, "out of memory");
         } else {
-            hi = r;
-        }
-        if (!isfinite(hi)) {
-            if (r * 1.5 > 4 * cap) {
-                end = "passes at 4x the calibrated capacity";
-                break;
-            }
-            r *= 1.5;
-        } else if (lo <= 0) {
-            if (r / 2 < cap / 64) {
-                end = "no rate down to capacity/64 meets the bound";
-                break;
-            }
-            r /= 2;
-        } else {
-            if ((hi - lo) / hi <= rq->tolerance) {
-                end = "bracket within the tolerance";
-                break;
-            }
-            r = (lo + hi) / 2;
+            const json_t *lat = json_object_get(st, "latency");
+            g->floor_p99_ns = mb__load_jd(lat, "p99");
+            json_object_set_new(
+                load, "harness_floor",
+                json_pack("{s:s,s:f,s:I,s:I,s:o,s:o,s:o,s:o,s:O,s:s}",
+                          "backend", "null (run() returns at once)", "qps", qps,
+                          "threads", (json_int_t)threads, "requests",
+                          (json_int_t)n, "p50_ns",
+                          num(mb__load_jd(lat, "median")), "p90_ns",
+                          num(mb__load_jd(lat, "p90")), "p99_ns",
+                          num(g->floor_p99_ns), "max_ns",
+                          num(mb__load_jd(lat, "max")), "dispatch",
+                          json_object_get(st, "dispatch"), "method",
+                          "latency from the scheduled arrival of a request "
+                          "that takes no time, through the same threads "
+                          "and issue path: what the harness alone adds on "
+                          "this machine now, the least p99 any model can "
+                          "show here"));
+            json_decref(st);
         }
     }
-    if (g->interrupted)
-        end = "interrupted";
-    json_t *idx = json_array();
-    for (size_t k = first; k < json_array_size(g->steps); k++)
-        json_array_append_new(idx, json_integer((json_int_t)k));
-    json_array_append_new(
-        searches,
-        json_pack("{s:I,s:f,s:o,s:o,s:o,s:o,s:o,s:i,s:s,s:o}", "search",
-                  (json_int_t)index, "capacity_qps", cap, "qps",
-                  lo > 0 ? json_real(lo) : json_real(0), "achieved_qps",
-                  best ? num(jd(best, "achieved_qps")) : json_real(0),
-                  "bracket",
-                  json_pack("[o,o]", json_real(lo),
-                            isfinite(hi) ? json_real(hi) : json_null()),
-                  "p_at_qps",
-                  best ? json_deep_copy(json_object_get(
-                             json_object_get(best, "latency"), "p99"))
-                       : json_null(),
-                  "met", json_boolean(lo > 0), "steps", steps, "ended_by", end,
-                  "step_indexes", idx));
-    return MB_OK;
-}
-
-static int cmp_d(const void *a, const void *b)
-{
-    double x = *(const double *)a, y = *(const double *)b;
-    return (x > y) - (x < y);
-}
-
-/* The summary over searches: median answer and its spread. */
-static json_t *search_summary(const mb__load_req *rq, json_t *searches)
-{
-    size_t k = json_array_size(searches);
-    double q[64], a[64];
-    size_t n = 0;
-    for (size_t i = 0; i < k && n < 64; i++, n++) {
-        q[n] = jd(json_array_get(searches, i), "qps");
-        a[n] = jd(json_array_get(searches, i), "achieved_qps");
-    }
-    qsort(q, n, sizeof *q, cmp_d);
-    qsort(a, n, sizeof *a, cmp_d);
-    double med = n ? (n % 2 ? q[n / 2] : (q[n / 2 - 1] + q[n / 2]) / 2) : 0;
-    double amed = n ? (n % 2 ? a[n / 2] : (a[n / 2 - 1] + a[n / 2]) / 2) : 0;
-    return json_pack("{s:f,s:I,s:f,s:f,s:i,s:o,s:o,s:o,s:o,s:b,s:o}",
-                     "percentile", rq->slo_q * 100, "bound_ns",
-                     (json_int_t)rq->slo_ns, "confidence", rq->confidence,
-                     "tolerance", rq->tolerance, "repeat", (int)n, "qps",
-                     json_real(med), "achieved_qps", json_real(amed), "min_qps",
-                     n ? json_real(q[0]) : json_null(), "max_qps",
-                     n ? json_real(q[n - 1]) : json_null(), "met", med > 0,
-                     "searches", searches);
+    free(o.r);
+    free(arr);
+    for (size_t i = 0; h && i < opened; i++)
+        nb->close(h[i]);
+    if (state)
+        nb->unload(state);
+    free(h);
+    return s;
 }
 
 /* ---- sessions ---------------------------------------------------------- */
@@ -436,6 +425,7 @@ static void engine_close(engine *g)
     free(g->twins);
     free(g->benches);
     free(g->handles);
+    free(g->probes);
 }
 
 /* Opens the sessions and one handle per thread: thread i uses session
@@ -512,10 +502,72 @@ static mb_status set_cpus(const mb__load_req *rq, cpu_set_t *saved, mb_err *err)
 
 /* ---- the whole run ----------------------------------------------------- */
 
+static const char *const rt_names[] = {"none", "wait", "serve", "auto"};
+
+/* --realtime auto: for arrivals (Poisson, the search) serve (the
+ * requests too) when fewer serving threads than CPUs (the machine keeps a
+ * core for everything else) and either the model runs on one intra-op
+ * thread (no runtime thread of lower priority for a serving thread to
+ * wait on) or the backend only simulates a model (the null backend); else
+ * wait.  A closed loop or offline step is saturated throughout: it would
+ * hold a core at real-time priority for the whole step, so it runs at the
+ * thread's own priority (a search's calibration too). */
+static int resolve_realtime(const mb_plan *plan, const mb__load_req *rq,
+                            const mb_backend *be, size_t threads)
+{
+    if (rq->realtime != MB_LOAD_RT_AUTO)
+        return rq->realtime;
+    if (rq->scenario == MB_LOAD_CLOSED || rq->scenario == MB_LOAD_OFFLINE)
+        return MB_LOAD_RT_WAIT; /* saturated throughout: a core held */
+    const char *t = mb__plan_get_opt(plan, "threads");
+    size_t cpus = rq->n_cpus ? rq->n_cpus : (size_t)mb__cpu_logical();
+    bool one = (t && !strcmp(t, "1")) ||
+               (be && (mb__backend_caps(be) & MB_BACKEND_CAP_SIMULATED));
+    return one && threads < cpus ? MB_LOAD_RT_SERVE : MB_LOAD_RT_WAIT;
+}
+
 static const char *scen_name(mb__load_scenario s)
 {
     static const char *const n[] = {"closed", "poisson", "offline", "slo"};
     return n[s];
+}
+
+/* The rate of the harness-floor step: the first --qps rate (at most
+ * 20000/s), else 2000/s per thread. */
+static double floor_rate(const mb__load_req *rq, size_t threads)
+{
+    if (rq->scenario == MB_LOAD_POISSON && rq->n_qps)
+        return rq->qps[0] < 20000 ? rq->qps[0] : 20000;
+    return 2000.0 * (double)threads;
+}
+
+/* Copies into the document's warnings those of the steps a reader acts
+ * on: every measured step, and the steps that gave a search's answer. */
+static void promote_warnings(engine *g, const json_t *load)
+{
+    size_t i, j;
+    const json_t *st, *w;
+    json_array_foreach(g->steps, i, st)
+    {
+        const char *role = json_string_value(json_object_get(st, "role"));
+        int answer = 0;
+        const json_t *srch;
+        json_array_foreach(
+            json_object_get(json_object_get(load, "search"), "searches"), j,
+            srch)
+        {
+            const json_t *idx = json_object_get(srch, "step_indexes");
+            double q = mb__load_jd(srch, "qps");
+            for (size_t k = 0; k < json_array_size(idx); k++)
+                answer |=
+                    (size_t)json_integer_value(json_array_get(idx, k)) == i &&
+                    q > 0 && fabs(mb__load_jd(st, "target_qps") / q - 1) < 1e-9;
+        }
+        if (!(role && !strcmp(role, "measure")) && !answer)
+            continue;
+        json_array_foreach(json_object_get(st, "warnings"), j, w)
+            json_array_append(g->warnings, (json_t *)w);
+    }
 }
 
 static mb_status run_scenario(engine *g, size_t threads, json_t *load,
@@ -525,13 +577,16 @@ static mb_status run_scenario(engine *g, size_t threads, json_t *load,
     const mb_plan *p = g->plan;
     json_t *st = NULL;
     mb_status s = MB_OK;
-    switch (rq->scenario) {
+    if (rq->scenario == MB_LOAD_POISSON || rq->scenario == MB_LOAD_SLO)
+        s = harness_floor(g, threads, floor_rate(rq, threads), load, err);
+    switch (s ? MB_LOAD_CLOSED + 100 : (int)rq->scenario) {
     case MB_LOAD_CLOSED:
         for (size_t i = 0; !s && i < rq->n_concurrency && !g->interrupted; i++)
-            s = closed_step(g, "measure", (size_t)rq->concurrency[i],
-                            p->min_time_ns, &st, err);
+            s = mb__load_closed_step(g, "measure", (size_t)rq->concurrency[i],
+                                     p->min_time_ns, &st, err);
         if (!rq->n_concurrency)
-            s = closed_step(g, "measure", threads, p->min_time_ns, &st, err);
+            s = mb__load_closed_step(g, "measure", threads, p->min_time_ns, &st,
+                                     err);
         break;
     case MB_LOAD_POISSON:
         for (size_t i = 0; !s && i < rq->n_qps && !g->interrupted; i++) {
@@ -540,7 +595,8 @@ static mb_status run_scenario(engine *g, size_t threads, json_t *load,
                 (int64_t)ceil(rq->qps[i] * (double)p->min_time_ns / 1e9));
             if (p->fixed_iters > 0)
                 n = p->fixed_iters;
-            s = open_step(g, "measure", threads, rq->qps[i], n, 0, &st, err);
+            s = mb__load_open_step(g, "measure", threads, rq->qps[i], n, 0, &st,
+                                   err);
         }
         break;
     case MB_LOAD_OFFLINE: {
@@ -548,25 +604,39 @@ static mb_status run_scenario(engine *g, size_t threads, json_t *load,
         if (n <= 0) {
             /* As many as the threads serve in --min-time, from a short
              * closed-loop estimate (the calibration step). */
-            s = closed_step(g, "calibrate", threads,
-                            p->min_time_ns < 300000000 ? p->min_time_ns
-                                                       : 300000000,
-                            &st, err);
-            double cap = s ? 0 : jd(st, "achieved_qps");
+            s = mb__load_closed_step(g, "calibrate", threads,
+                                     p->min_time_ns < 300000000 ? p->min_time_ns
+                                                                : 300000000,
+                                     &st, err);
+            double cap = s ? 0 : mb__load_jd(st, "achieved_qps");
             n = max_i64(p->min_iters,
                         (int64_t)(cap * (double)p->min_time_ns / 1e9));
         }
         if (!s)
-            s = open_step(g, "measure", threads, 0, n, 1, &st, err);
+            s = mb__load_open_step(g, "measure", threads, 0, n, 1, &st, err);
         break;
     }
     case MB_LOAD_SLO: {
         json_t *searches = json_array();
         for (int k = 0; !s && k < rq->repeat && !g->interrupted; k++)
-            s = search(g, threads, (size_t)k, searches, err);
-        json_object_set_new(load, "search", search_summary(rq, searches));
+            s = mb__load_search(g, threads, (size_t)k, searches, err);
+        json_object_set_new(load, "search",
+                            mb__load_search_summary(g, searches));
         break;
     }
+    default:
+        break;
+    }
+    if (!s)
+        promote_warnings(g, load);
+    if (!s && rq->slo_ns > 0 && g->floor_p99_ns > (double)rq->slo_ns) {
+        char w[300];
+        snprintf(w, sizeof w,
+                 "the bound %.3g ms is below this machine's harness floor "
+                 "(p99 %.3g ms with a model that takes no time): no model "
+                 "can meet it here now",
+                 (double)rq->slo_ns / 1e6, g->floor_p99_ns / 1e6);
+        json_array_append_new(g->warnings, json_string(w));
     }
     return s;
 }
@@ -623,9 +693,11 @@ mb_status mb__load_run(const mb_plan *plan, const mb__load_req *rq,
     g.req = rq;
     g.steps = json_array();
     g.warnings = json_array();
+    g.floor_p99_ns = NAN;
     mb__rng_seed(&g.rng, plan->seed ^ 0x6c6f6164ULL);
     json_t *doc = mb__doc_new("load", NULL), *load = json_object();
     mb_status s = engine_open(&g, threads, err);
+    g.realtime = resolve_realtime(plan, rq, g.be, threads);
     if (!s) {
         int64_t batch = plan->n_batches ? plan->batches[0] : 1;
         json_t *model = mb__model_json(plan);
@@ -662,21 +734,28 @@ mb_status mb__load_run(const mb_plan *plan, const mb__load_req *rq,
     json_object_set_new(load, "cpus", cpus);
     json_object_set_new(
         load, "rules",
-        json_pack("{s:s,s:s,s:s,s:I,s:I,s:I,s:I}", "latency",
+        json_pack("{s:s,s:s,s:s,s:I,s:I,s:s,s:I,s:I,s:s,s:s,s:s}", "latency",
                   "from the scheduled arrival to the end of the request "
                   "(queueing counted); closed loop: arrival = start",
                   "open_loop",
                   "arrivals fixed in advance; a request not started within "
                   "max(arrival span, 1 s) after the last arrival (and "
-                  "--max-time) is dropped",
+                  "--max-time; offline: --max-time) is dropped",
                   "slo_step",
                   "at least max(--min-iterations, 2 x the early-stopping "
                   "minimum) requests and --min-time of arrivals, within "
                   "--max-time; passes when the early-stopping test holds",
                   "warmup_per_thread", (json_int_t)plan->warmup_iters,
-                  "spin_ns", (json_int_t)rq->spin_ns, "min_time_ns",
-                  (json_int_t)plan->min_time_ns, "max_time_ns",
-                  (json_int_t)plan->max_time_ns));
+                  "spin_ns", (json_int_t)rq->spin_ns, "spin",
+                  rq->spin_ns == MB_LOAD_SPIN_AUTO
+                      ? "auto: sleep to a margin that follows the wake-up "
+                        "lateness (at most 200 us), then spin"
+                      : "fixed margin (--spin), then spin",
+                  "min_time_ns", (json_int_t)plan->min_time_ns, "max_time_ns",
+                  (json_int_t)plan->max_time_ns, "early_stopping",
+                  rq->estop_rule == MB_ESTOP_LOADGEN ? "loadgen" : "exact",
+                  "realtime", rt_names[g.realtime], "slo_basis",
+                  rq->slo_basis == MB_LOAD_BASIS_MODEL ? "model" : "measured"));
     json_object_set_new(load, "steps", g.steps);
     json_t *stats = json_object_get(doc, "statistics");
     json_object_set_new(stats, "latency",
@@ -684,12 +763,29 @@ mb_status mb__load_run(const mb_plan *plan, const mb__load_req *rq,
                                     "arrival (queueing counted)"));
     json_object_set_new(
         stats, "early_stopping",
-        json_string("one-sided binomial bound on a percentile q at "
-                    "confidence c: the order statistic x_(j), j smallest "
-                    "with P(Binomial(n,q) <= j-1) >= c; a bound L holds "
-                    "when P(Binomial(n,1-q) <= k) <= 1-c for k requests "
-                    "over L (MLPerf LoadGen early stopping); requests "
-                    "assumed independent"));
+        json_string(
+            rq->estop_rule == MB_ESTOP_LOADGEN
+                ? "MLPerf LoadGen's rules: a bound L holds when the t "
+                  "requests over L satisfy P(Binomial(n,1-q) <= t) < 1-c "
+                  "(its Server test); the upper bound on the q-quantile is "
+                  "x_(n-t+1), t the largest count passing that test, t >= 1 "
+                  "(its single-stream estimate); requests assumed "
+                  "independent"
+                : "one-sided binomial bound on a percentile q at "
+                  "confidence c: the order statistic x_(j), j smallest "
+                  "with P(Binomial(n,q) <= j-1) >= c; a bound L holds "
+                  "when P(Binomial(n,1-q) <= k) <= 1-c for k requests "
+                  "over L (the count test of MLPerf LoadGen's Server "
+                  "scenario; its percentile estimate is the next order "
+                  "statistic, --early-stopping loadgen); requests assumed "
+                  "independent"));
+    json_object_set_new(
+        stats, "dispatch",
+        json_string("latency = queueing + dispatch + service per request: "
+                    "queueing = ready - arrival, ready the later of the "
+                    "arrival and the end of the serving thread's previous "
+                    "request; dispatch = start - ready (the harness); "
+                    "service = end - start (the model)"));
     json_object_set_new(doc, "load", load);
     json_t *w = json_object_get(doc, "warnings");
     json_array_extend(w, g.warnings);

@@ -15,6 +15,7 @@
 #include "runner/plan.h"
 
 #include "core/rng.h"
+#include "load/estop.h"
 
 #include <jansson.h>
 
@@ -26,6 +27,23 @@ typedef enum mb__load_scenario {
 } mb__load_scenario;
 
 #define MB_LOAD_MAX_LEVELS 32
+/* realtime: never; while an idle thread waits for an arrival
+ * (core/waiter.h); throughout a step, the requests included; or auto (the
+ * default): serve with one intra-op thread and fewer serving threads than
+ * CPUs, else wait. */
+enum {
+    MB_LOAD_RT_NONE = 0,
+    MB_LOAD_RT_WAIT = 1,
+    MB_LOAD_RT_SERVE = 2,
+    MB_LOAD_RT_AUTO = 3
+};
+/* slo_basis: the latency an SLO step is judged on. */
+enum {
+    MB_LOAD_BASIS_MODEL = 0,   /* the replay without dispatch delays */
+    MB_LOAD_BASIS_MEASURED = 1 /* end - arrival as measured */
+};
+/* spin_ns: adapt the spin margin to the observed wake-up lateness. */
+#define MB_LOAD_SPIN_AUTO (-1)
 #define MB_LOAD_MAX_CPUS 1024
 
 typedef struct mb__load_req {
@@ -40,17 +58,23 @@ typedef struct mb__load_req {
     int sessions;               /* sessions the threads use; 1 = one shared */
     int cpus[MB_LOAD_MAX_CPUS]; /* CPU affinity of the whole process */
     size_t n_cpus;
-    double slo_q;        /* the bounded percentile as a fraction (0.99) */
-    int64_t slo_ns;      /* the bound; 0 = none */
-    double confidence;   /* of the early-stopping bounds; default 0.99 */
-    double tolerance;    /* search ends when (hi - lo) / hi <= this (0.05) */
-    int max_steps;       /* search steps after calibration (default 12) */
-    int repeat;          /* independent searches (default 1) */
+    double slo_q;      /* the bounded percentile as a fraction (0.99) */
+    int64_t slo_ns;    /* the bound; 0 = none */
+    double confidence; /* of the early-stopping bounds; default 0.99 */
+    double tolerance;  /* search ends when (hi - lo) / hi <= this (0.05) */
+    int max_steps;     /* search steps after calibration (default 12) */
+    int repeat;        /* independent searches (default 5) */
+    mb__estop_rule estop_rule; /* early-stopping rule (default exact) */
     int64_t requests;    /* offline: requests (0: enough for --min-time) */
     int64_t queued_ns;   /* a request that waited longer is "queued" (1ms) */
     int64_t spin_ns;     /* open loop: an idle thread sleeps until this
                             long before the next arrival, then spins
-                            (0 = sleep to the arrival; default 0) */
+                            (0 = sleep to the arrival; default
+                            MB_LOAD_SPIN_AUTO: a margin that follows how
+                            late this machine's wake-ups are) */
+    int slo_basis;       /* MB_LOAD_BASIS_* (default model) */
+    int realtime;        /* MB_LOAD_RT_*: when serving threads run at
+                            real-time priority (where permitted) */
     int64_t records_max; /* per-request records kept up to this many per
                             step (default 200000; 0 = never) */
     unsigned given;      /* scenarios set by mb__load_req_set: bit
@@ -67,9 +91,11 @@ mb_status mb__load_parse_slo(const char *spec, mb__load_req *r, mb_err *err);
 /* Sets one load option by the name of its `mbench load` flag without
  * dashes: concurrency (N or a list N,N,...), qps (R or a list), offline
  * (0/1), slo (p99=20ms), sessions, cpus (0-3,6), requests, repeat,
- * confidence, tolerance, max-steps, queued and spin (durations),
- * records (a count).  Returns 1 when key is not a load option, 0 when set,
- * MB_EINVAL (as a negative number) after filling err for a bad value. */
+ * confidence, tolerance, max-steps, queued and spin (durations; spin
+ * also "auto"), records (a count), early-stopping (exact or loadgen),
+ * realtime (none, wait or serve), slo-basis (model or measured).  Returns 1
+ * when key is not a load option, 0 when set, MB_EINVAL (as a negative number)
+ * after filling err for a bad value. */
 int mb__load_req_set(mb__load_req *r, const char *key, const char *value,
                      mb_err *err);
 

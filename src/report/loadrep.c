@@ -69,7 +69,10 @@ static const col cols[] = {
     {"p99 ms", "p99_ns", "latency.p99", C_MS, 0},
     {"p99.9 ms", "p99_9_ns", "latency.p99_9", C_MS, 0},
     {"p99 bound ms", "p99_bound_ns", NULL, C_MS, 99},
+    {"dispatch p99 ms", "dispatch_p99_ns", "dispatch.p99_ns", C_MS, 0},
+    {"model p99 ms", "model_p99_ns", "model_latency.p99_ns", C_MS, 0},
     {"SLO", "slo", NULL, C_TEXT, 0},
+    {"note", "note", NULL, C_TEXT, 0},
 };
 #define NCOLS (sizeof cols / sizeof cols[0])
 
@@ -90,6 +93,13 @@ static void cell(const json_t *st, size_t i, size_t c, int csv, char *out,
                  : json_is_true(json_object_get(s, "pass"))  ? "pass"
                  : json_is_true(json_object_get(s, "valid")) ? "fail"
                                                              : "invalid");
+        return;
+    }
+    if (!strcmp(k->csv, "note")) {
+        bool over = json_is_false(mb__jget(st, "stability.stable"));
+        bool harness = json_is_true(json_object_get(st, "harness_sets_tail"));
+        snprintf(out, len, "%s%s%s", over ? "overloaded" : "",
+                 over && harness ? ", " : "", harness ? "harness tail" : "");
         return;
     }
     if (k->kind == C_TEXT) {
@@ -119,7 +129,17 @@ static const char *model_name(const json_t *doc)
     return m ? m : "model";
 }
 
-/* "highest rate with p99 <= 20 ms at 99% confidence: ..." */
+/* The pass rate at each probed rate: "7760/s 5/5, 8150/s 3/4, ...". */
+static void probes_line(const json_t *s, mb_buf *b)
+{
+    size_t i;
+    const json_t *p;
+    json_array_foreach(json_object_get(s, "probes"), i, p) mb__buf_printf(
+        b, "%s%.0f/s %.0f/%.0f", i ? ", " : "", mb__jnum(p, "qps"),
+        mb__jnum(p, "passes"), mb__jnum(p, "steps"));
+}
+
+/* "Highest rate with p99 <= 20 ms: ..." and what it rests on. */
 static void answer(const json_t *doc, mb_buf *b, int md)
 {
     const json_t *s = mb__jget(doc, "load.search");
@@ -128,40 +148,82 @@ static void answer(const json_t *doc, mb_buf *b, int md)
     char bound[32], q[32];
     mb__fmt_ms(mb__jnum(s, "bound_ns"), bound, sizeof bound);
     snprintf(q, sizeof q, "%g", mb__jnum(s, "percentile"));
-    int rep = (int)mb__jnum(s, "repeat");
+    double nrep = mb__jnum(s, "repeat");
+    int rep = nrep >= 0 && nrep < 1e6 ? (int)nrep : 0;
+    const char *basis = mb__jstr(s, "basis");
+    bool model = !basis || !strcmp(basis, "model");
+    const char *on = model ? " (latency without the harness's dispatch "
+                             "delays)"
+                           : " (latency as measured)";
     if (!json_is_true(json_object_get(s, "met"))) {
-        mb__buf_printf(b,
-                       "%sNo rate met p%s <= %s ms%s (at %.0f%% confidence).\n",
-                       md ? "**" : "", q, bound, md ? "**" : "",
-                       mb__jnum(s, "confidence") * 100);
+        mb__buf_printf(
+            b, "%sNo rate met p%s <= %s ms%s%s (at %.0f%% confidence).\n",
+            md ? "**" : "", q, bound, md ? "**" : "", on,
+            mb__jnum(s, "confidence") * 100);
         return;
     }
-    mb__buf_printf(b,
-                   "%sHighest rate with p%s <= %s ms: %.0f requests/s%s "
-                   "(achieved %.0f/s; early-stopping test at %.0f%% "
-                   "confidence, bracket tolerance %.0f%%",
+    mb__buf_printf(b, "%sHighest rate with p%s <= %s ms: %.0f requests/s%s%s",
                    md ? "**" : "", q, bound, mb__jnum(s, "qps"), md ? "**" : "",
-                   mb__jnum(s, "achieved_qps"), mb__jnum(s, "confidence") * 100,
-                   mb__jnum(s, "tolerance") * 100);
-    if (rep > 1) {
-        double lo = mb__jnum(s, "min_qps"), hi = mb__jnum(s, "max_qps"),
-               med = mb__jnum(s, "qps");
-        mb__buf_printf(
-            b, "; median of %d searches, range %.0f-%.0f, %.1f%% of the median",
-            rep, lo, hi, med > 0 ? (hi - lo) / med * 100 : 0);
+                   on);
+    const json_t *ci = json_object_get(s, "qps_ci95");
+    if (json_is_array(ci))
+        mb__buf_printf(b, ", 95%% CI %.0f-%.0f",
+                       json_number_value(json_array_get(ci, 0)),
+                       json_number_value(json_array_get(ci, 1)));
+    mb__buf_printf(b,
+                   " (%s of %d search%s, range %.0f-%.0f; achieved %.0f/s; "
+                   "early-stopping test at %.0f%% confidence, grid step "
+                   "%.0f%%).\n",
+                   rep > 1 ? "geometric mean" : "answer", rep,
+                   rep == 1 ? "" : "es", mb__jnum(s, "min_qps"),
+                   mb__jnum(s, "max_qps"), mb__jnum(s, "achieved_qps"),
+                   mb__jnum(s, "confidence") * 100,
+                   (mb__jnum(s, "grid.ratio") - 1) * 100);
+    if (json_object_get(s, "probes")) {
+        mb__buf_puts(b, md ? "Pass rate by rate: " : "pass rate by rate: ");
+        probes_line(s, b);
+        mb__buf_puts(b, md ? ".\n\n" : "\n");
     }
-    mb__buf_puts(b, ").\n");
+    if (mb__jstr(s, "bias"))
+        mb__buf_printf(b, "bias: %s.\n%s", mb__jstr(s, "bias"), md ? "\n" : "");
+}
+
+/* "harness floor (null backend, ...): p50 ..., p99 ..." */
+static void floor_line(const json_t *doc, mb_buf *b)
+{
+    const json_t *f = mb__jget(doc, "load.harness_floor");
+    if (!f)
+        return;
+    char p50[32], p99[32];
+    mb__fmt_duration(mb__jnum(f, "p50_ns"), p50, sizeof p50);
+    mb__fmt_duration(mb__jnum(f, "p99_ns"), p99, sizeof p99);
+    mb__buf_printf(b,
+                   "harness floor (null backend, nothing to serve, %.0f/s on "
+                   "%.0f thread%s): latency p50 %s, p99 %s\n",
+                   mb__jnum(f, "qps"), mb__jnum(f, "threads"),
+                   mb__jnum(f, "threads") == 1 ? "" : "s", p50, p99);
+}
+
+/* A count of the document as text: "?" when absent or not finite. */
+static const char *count_text(double v, char *buf, size_t len)
+{
+    if (isfinite(v))
+        snprintf(buf, len, "%.0f", v);
+    else
+        snprintf(buf, len, "?");
+    return buf;
 }
 
 static void headline(const json_t *doc, mb_buf *b)
 {
     const json_t *l = json_object_get(doc, "load");
+    char th[32], se[32];
     mb__buf_printf(
-        b, "%s scenario, %lld serving thread%s, %lld session%s%s, backend %s",
+        b, "%s scenario, %s serving thread%s, %s session%s%s, backend %s",
         mb__jstr(l, "scenario") ? mb__jstr(l, "scenario") : "?",
-        (long long)mb__jnum(l, "threads"),
+        count_text(mb__jnum(l, "threads"), th, sizeof th),
         mb__jnum(l, "threads") == 1 ? "" : "s",
-        (long long)mb__jnum(l, "sessions"),
+        count_text(mb__jnum(l, "sessions"), se, sizeof se),
         mb__jnum(l, "sessions") == 1 ? "" : "s",
         json_is_true(json_object_get(l, "shared_session"))
             ? " (shared by the threads)"
@@ -215,6 +277,7 @@ void mb__report_load_console(const json_t *doc, int width, mb_buf *out)
         mb__buf_putc(out, '\n');
     }
     mb__buf_putc(out, '\n');
+    floor_line(doc, out);
     answer(doc, out, 0);
     warnings(doc, out, "");
 }
@@ -234,6 +297,7 @@ void mb__report_load_md(const json_t *doc, mb_buf *out)
         ". Latency runs from each request's scheduled arrival, so queueing is "
         "counted; bounds are one-sided 99% early-stopping bounds.\n\n");
     answer(doc, out, 1);
+    floor_line(doc, out);
     mb__buf_puts(out, "\n|");
     for (size_t c = 0; c < NCOLS; c++)
         mb__buf_printf(out, " %s |", cols[c].head);
@@ -437,6 +501,7 @@ mb_status mb__report_load_html(const json_t *doc, mb_buf *out, mb_err *err)
     mb__buf_puts(&body, "</p>\n");
     mb_buf a = MB_BUF_INIT;
     answer(doc, &a, 0);
+    floor_line(doc, &a);
     if (a.len) {
         mb__buf_puts(&body, "<p class=\"verdict\" id=\"load-answer\">");
         mb__html_escape(&body, a.data);

@@ -4,7 +4,8 @@
  * against itself (mb__regress_run, few bootstrap resamples), and every
  * report writer (Markdown, HTML, CSV, console); and the writers of the
  * other documents mbench renders, whatever the document: a diff's
- * Markdown, HTML and CSV, a gate verdict's CSV.  jansson itself is not
+ * Markdown, HTML and CSV, a gate verdict's CSV, and a load document's
+ * console, Markdown, CSV and HTML.  jansson itself is not
  * fuzzed here: inputs that are not JSON stop at json_loadb.  Built by
  * `make fuzz`. */
 #include "accuracy/vreport.h"
@@ -14,6 +15,7 @@
 #include "report/csv.h"
 #include "report/gaterep.h"
 #include "report/html.h"
+#include "report/loadrep.h"
 #include "report/markdown.h"
 
 #include <jansson.h>
@@ -38,6 +40,17 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     mb__buf_free(&w);
     (void)mb__report_gate_csv(doc, &w, &err);
     mb__buf_free(&w);
+    if (mb__is_load_doc(doc)) {
+        mb__report_load_console(doc, 80, &w);
+        mb__buf_free(&w);
+        mb__report_load_md(doc, &w);
+        mb__buf_free(&w);
+        mb__report_load_csv(doc, 1, &w);
+        mb__buf_free(&w);
+        (void)mb__report_load_html(doc, &w, &err);
+        mb__buf_free(&w);
+        (void)mb__load_doc_outcome(doc, &err);
+    }
     if (mb__regress_check_doc(doc, "fuzz.json", &err) == MB_OK) {
         const json_t *docs[2] = {doc, doc};
         mb_buf b = MB_BUF_INIT;

@@ -273,6 +273,82 @@ def seeds_result():
                                       "reason": "p50 +100%"}]}],
         "accuracy": [], "unmatched": [], "warnings": []},
         separators=(",", ":")))
+    # a load document: an SLO search's steps with the parts of their
+    # latency, the replay, stability, the harness floor and the answer
+    step = {"role": "bisect", "scenario": "poisson", "concurrency": 1,
+            "target_qps": 950.5, "offered_qps": 948.2, "achieved_qps": 940.1,
+            "wall_ns": 1000000000, "cpu_ns": 50000000,
+            "requests_per_cpu_s": 18000.0,
+            "requests": {"issued": 950, "completed": 949, "dropped": 1,
+                         "queued": 3, "queued_threshold_ns": 1000000,
+                         "warmup": 10},
+            "latency": {"unit": "ns", "count": 949, "median": 1.2e6,
+                        "p90": 2.5e6, "p99": 5e6, "p99_9": None},
+            "dispatch": {"mean_ns": 10, "p50_ns": 1, "p90_ns": 2,
+                         "p99_ns": 30, "max_ns": 900,
+                         "issue": {"priority": "real-time", "sleeps": 5}},
+            "queueing": {"mean_ns": 5e5, "p50_ns": 0, "p90_ns": 1e6,
+                         "p99_ns": 4e6, "max_ns": 6e6},
+            "model_latency": {"p50_ns": 1.1e6, "p90_ns": 2.4e6,
+                              "p99_ns": 4.9e6, "p99_9_ns": None},
+            "stability": {"stable": False, "utilization": 1.2},
+            "harness_sets_tail": True,
+            "early_stopping": {"confidence": 0.99, "rule": "exact",
+                               "percentiles": [{"q": 99, "min_requests": 459,
+                                                "rank": 947,
+                                                "upper_bound_ns": 5.1e6,
+                                                "supported": True}]},
+            "slo": {"percentile": 99, "bound_ns": 4000000, "basis": "model",
+                    "over_bound": 9, "pass": False, "valid": True,
+                    "measured": {"pass": False}, "model": {"pass": True}},
+            "warnings": ["step 2: overloaded <b>"], "search": 0,
+            "grid_index": -3}
+    put("result", "load.json", json.dumps({
+        "schema": "mbench.result/1", "kind": "load", "runs": [],
+        "created_utc": "2026-11-27T00:00:00Z",
+        "warnings": ["search 1 answered 0 requests/s"],
+        "load": {"scenario": "slo", "threads": 1, "sessions": 1,
+                 "shared_session": False, "intra_op_threads": "1",
+                 "cpus": None, "run": {"variant": "m<x>"},
+                 "rules": {"realtime": "serve"},
+                 "harness_floor": {"qps": 2000, "threads": 1, "p50_ns": 300,
+                                   "p99_ns": 16000},
+                 "steps": [dict(step, role="calibrate", target_qps=None),
+                           step],
+                 "search": {"percentile": 99, "bound_ns": 4000000,
+                            "confidence": 0.99, "tolerance": 0.05,
+                            "repeat": 2, "qps": 900.0,
+                            "qps_ci95": [700.0, 1100.0], "median_qps": 900,
+                            "achieved_qps": 890, "min_qps": 850,
+                            "max_qps": 950, "met": True, "basis": "model",
+                            "grid": {"base_qps": 1100, "ratio": 1.05},
+                            "probes": [{"qps": 950.5, "grid_index": -3,
+                                        "steps": 2, "passes": 1,
+                                        "pass_rate": 0.5}],
+                            "bias": "low",
+                            "searches": [{"search": 0, "qps": 850,
+                                          "step_indexes": [0, 1],
+                                          "bracket": [850, None]}]}}},
+        separators=(",", ":")))
+
+
+def seeds_load():
+    # lines KEY=VALUE as mb_runner_load takes them; keys that are not load
+    # options go to the null backend
+    put("load", "closed_sweep.txt", "concurrency=1,2,4\nsessions=2\n"
+        "cpus=0-3,6\nrecords=0\nrealtime=none\n")
+    put("load", "poisson.txt", "qps=100,200.5,1e3\nconcurrency=2\n"
+        "spin=auto\nqueued=1ms\nsleep=1000000\nstall=30000000\n"
+        "stall_every=10\n")
+    put("load", "slo.txt", "slo=p99.9=20ms\nrepeat=5\nconfidence=0.99\n"
+        "tolerance=0.05\nmax-steps=12\nearly-stopping=loadgen\n"
+        "slo-basis=measured\nrealtime=serve\nstall=1000\n"
+        "stall_prob=0.01\nseed=7\n")
+    put("load", "offline.txt", "offline=1\nrequests=10000\nspin=200us\n"
+        "delay=5000\njitter=0.1\nprocess_sd=0.2\nmodes=0.5:2\nar=0.3\n"
+        "noise=0.1\n")
+    put("load", "conflict.txt", "qps=500\noffline=1\nconcurrency=1,2\n"
+        "slo=p50=1s\n")
 
 
 def seeds_ov_ir():
@@ -304,3 +380,4 @@ if __name__ == "__main__":
     seeds_tasks()
     seeds_events()
     seeds_result()
+    seeds_load()

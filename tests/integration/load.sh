@@ -68,7 +68,7 @@ print("ok")
 PYEOF
 
 expect_exit "an SLO search on ONNX Runtime finds a rate and writes every format" 0 \
-    "$MBENCH" load "$M/mlp.onnx" --slo p99=100ms --concurrency 2 "${FAST[@]}" --max-steps 4 \
+    "$MBENCH" load "$M/mlp.onnx" --slo p99=100ms --concurrency 2 "${FAST[@]}" --max-steps 4 --repeat 1 \
     --json "$T_TMP/slo.json" --html "$T_TMP/slo.html" --md "$T_TMP/slo.md" --csv "$T_TMP/slo.csv" \
     --db "$T_TMP/store.db"
 contains "the console states the answer" "$LAST_OUT" "Highest rate with p99 <= 100"
@@ -80,8 +80,10 @@ s = d["load"]["search"]
 assert s["met"] and s["qps"] > 0, s
 assert d["load"]["steps"][0]["role"] == "calibrate"
 assert len(s["searches"]) == 1 and s["searches"][0]["bracket"][0] == s["qps"]
+assert s["qps_ci95"] is None and "one search" in s["qps_ci95_method"]
 for st in d["load"]["steps"][1:]:
     assert st["slo"]["bound_ns"] == 100000000 and "pass" in st["slo"]
+    assert st["slo"]["basis"] == "model" and st["slo"]["pass"] == st["slo"]["model"]["pass"]
 PYEOF
 html=$(cat "$T_TMP/slo.html" 2>/dev/null)
 contains "the HTML has the latency-against-throughput chart" "$html" 'id="chart-load"'
@@ -121,6 +123,148 @@ PYEOF
 expect_exit "gate exits 1 on the halved rate" 1 \
     "$MBENCH" gate --baseline "$T_TMP/slo.json" --current "$T_TMP/slow.json"
 contains "it says the rate fell" "$LAST_OUT" "fell"
+
+# The parts of every request's latency, the replay without dispatch
+# delays and the attribution of slow requests, against numpy from the
+# records (a null backend that stalls 1 request in 20 for 3 ms, Poisson at
+# 400/s on 2 threads).
+expect_exit "Poisson arrivals on a null backend with stalls" 0 \
+    "$MBENCH" load x --backend null --backend-opt sleep=200000 --backend-opt stall=3000000 --backend-opt stall_prob=0.05 \
+    --qps 400 --concurrency 2 --min-time 1.5 --json "$T_TMP/parts.json"
+check "queueing + dispatch + service, the replay and the slow requests agree with numpy" \
+$PY - "$T_TMP/parts.json" <<'PYEOF'
+import json, sys, heapq
+import numpy as np
+d = json.load(open(sys.argv[1]))
+L = d["load"]
+assert L["harness_floor"]["p99_ns"] >= 0 and L["harness_floor"]["backend"].startswith("null")
+st = L["steps"][0]
+r = st["records"]
+a, s, e, v = (np.array(r[k], dtype=np.int64) for k in ("arrival_ns", "start_ns", "end_ns", "server"))
+ok = s >= 0
+assert ok.all() and set(v) <= {0, 1}
+ready = np.empty_like(a)
+for srv in set(v.tolist()):
+    idx = np.where(v == srv)[0]
+    idx = idx[np.argsort(s[idx], kind="stable")]
+    prev = -10**18
+    for i in idx:
+        ready[i] = max(a[i], prev)
+        prev = e[i]
+q, dsp, svc = ready - a, s - ready, e - s
+assert (q >= 0).all() and (dsp >= 0).all() and ((q + dsp + svc) == e - a).all()
+def close(x, y, tol=1.0):
+    assert abs(x - y) <= tol + 1e-9 * abs(y), (x, y)
+for name, x in (("queueing", q), ("dispatch", dsp), ("service", svc)):
+    o = st[name]
+    close(o["mean_ns"], x.mean(), 1e-3 * abs(x.mean()) + 1)
+    close(o["p50_ns"], np.percentile(x, 50))
+    close(o["p99_ns"], np.percentile(x, 99))
+    close(o["max_ns"], x.max())
+# the replay: FIFO by arrival, 2 servers, each request at max(arrival, free)
+order = np.lexsort((s, a))
+free = [-10**18, -10**18]
+model = np.empty_like(a)
+for i in order:
+    f = heapq.heappop(free)
+    end = max(a[i], f) + svc[i]
+    model[i] = end - a[i]
+    heapq.heappush(free, end)
+close(st["model_latency"]["p50_ns"], np.percentile(model, 50))
+close(st["model_latency"]["p99_ns"], np.percentile(model, 99))
+thr = st["slow"]["threshold_ns"]
+lat = e - a
+close(thr, np.percentile(lat, 99))
+slow = lat > thr
+cause = np.where(svc > thr, 0, np.where(model > thr, 1, 2))
+assert st["slow"]["count"] == slow.sum()
+assert [st["slow"][k] for k in ("service", "queueing", "dispatch")] == [int(((cause == c) & slow).sum()) for c in range(3)]
+assert st["stability"]["stable"] is True, st["stability"]
+assert st["host_steal_fraction"] is None or 0 <= st["host_steal_fraction"] <= 1
+assert st["cpu_ns"] > 0 and st["requests_per_cpu_s"] > 0
+assert st["dispatch"]["issue"]["priority"]
+PYEOF
+
+# p_at_qps follows the SLO's percentile (p90 here), on the model basis.
+expect_exit "an SLO search for p90 on the null backend" 0 \
+    "$MBENCH" load x --backend null --backend-opt sleep=1000000 --slo p90=3ms --concurrency 1 \
+    --min-time 0.3 --max-steps 4 --repeat 3 --json "$T_TMP/p90.json"
+check "p_at_qps is the p90 of the answer's step" \
+$PY - "$T_TMP/p90.json" <<'PYEOF'
+import json, sys
+import numpy as np
+d = json.load(open(sys.argv[1]))
+steps = d["load"]["steps"]
+for x in d["load"]["search"]["searches"]:
+    if not x["met"]:
+        continue
+    best = [steps[i] for i in x["step_indexes"] if steps[i]["role"] != "calibrate"
+            and steps[i]["slo"]["pass"] and abs(steps[i]["target_qps"] / x["qps"] - 1) < 1e-9][-1]
+    r = best["records"]
+    a, s, e = (np.array(r[k], dtype=np.int64) for k in ("arrival_ns", "start_ns", "end_ns"))
+    free, model = -10**18, []
+    for ai, si, ei in zip(a, s, e):
+        end = max(ai, free) + (ei - si)
+        model.append(end - ai)
+        free = end
+    p90 = np.percentile(model, 90)
+    assert abs(x["p_at_qps"] - p90) <= 1 + 1e-9 * p90, (x["p_at_qps"], p90)
+    assert best["slo"]["percentile"] == 90 and best["slo"]["observed_ns"] == x["p_at_qps"]
+PYEOF
+check "the answer is the geometric mean of 3 searches, with its interval and pass rates" \
+$PY - "$T_TMP/p90.json" <<'PYEOF'
+import json, sys, math
+import numpy as np
+d = json.load(open(sys.argv[1]))
+s = d["load"]["search"]
+q = np.array([x["qps"] for x in s["searches"]])
+assert len(q) == 3 and (q > 0).all(), q
+gm = math.exp(np.log(q).mean())
+assert abs(s["qps"] / gm - 1) < 1e-9, (s["qps"], gm)
+# Student t with 2 degrees of freedom on the logs, at least half a grid step
+h = max(4.302652729911275 * np.log(q).std(ddof=1) / math.sqrt(3), 0.5 * math.log(s["grid"]["ratio"]))
+lo, hi = s["qps_ci95"]
+assert abs(lo / (gm * math.exp(-h)) - 1) < 1e-6 and abs(hi / (gm * math.exp(h)) - 1) < 1e-6, (lo, hi, gm, h)
+steps = [st for st in d["load"]["steps"] if st["role"] != "calibrate"]
+r = s["grid"]["ratio"]
+for p in s["probes"]:
+    at = [st for st in steps if st["grid_index"] == p["grid_index"]]
+    assert len(at) == p["steps"] and sum(st["slo"]["pass"] for st in at) == p["passes"], p
+    assert abs(p["qps"] / (s["grid"]["base_qps"] * r ** p["grid_index"]) - 1) < 1e-9
+    assert abs(p["pass_rate"] - p["passes"] / p["steps"]) < 1e-12
+assert sum(p["steps"] for p in s["probes"]) == len(steps)
+assert "low" in s["bias"] and all(x["outlier"] in (True, False) for x in s["searches"])
+PYEOF
+
+# An overloaded step is flagged on the console and in the document.
+expect_exit "Poisson arrivals far over capacity" 0 \
+    "$MBENCH" load x --backend null --backend-opt sleep=1000000 --qps 1500 --concurrency 1 \
+    --min-time 0.3 --json "$T_TMP/over.json"
+contains "the console flags the overloaded step" "$LAST_OUT" "overloaded at 1500 requests/s"
+contains "and says to lower the rate" "$LAST_OUT" "lower the rate"
+contains "the step's note says overloaded" "$LAST_OUT" "overloaded  "
+check "the document flags it" $PY -c '
+import json, sys
+d = json.load(open(sys.argv[1])); st = d["load"]["steps"][0]
+assert st["stability"]["stable"] is False and st["stability"]["utilization"] > 1.2, st["stability"]
+assert any("overloaded" in w for w in st["warnings"]) and any("overloaded" in w for w in d["warnings"])
+' "$T_TMP/over.json"
+
+# MLPerf LoadGen's early-stopping rule on request.
+expect_exit "--early-stopping loadgen" 0 \
+    "$MBENCH" load x --backend null --qps 2000 --concurrency 1 --min-time 0.4 --early-stopping loadgen --json "$T_TMP/lg.json"
+check "the bounds follow LoadGen's rule" $PY -c '
+import json, sys
+d = json.load(open(sys.argv[1])); es = d["load"]["steps"][0]["early_stopping"]
+p = {x["q"]: x for x in es["percentiles"]}
+assert es["rule"] == "loadgen" and p[99]["min_requests"] == 662 and p[90]["min_requests"] == 64, es
+n = d["load"]["steps"][0]["requests"]["completed"]
+assert p[99]["rank"] > 0
+' "$T_TMP/lg.json"
+expect_exit "an unknown --realtime mode is a usage error" 2 "$MBENCH" load x --backend null --realtime fast
+one_line "it is one line" "$LAST_ERR"
+expect_exit "stall without a period is refused" 2 "$MBENCH" load x --backend null --backend-opt stall=1000
+contains "it says what stall needs" "$LAST_ERR" "stall_every=N"
 
 # --cpus pins the process; the document says where it ran.
 expect_exit "--cpus 0 runs on CPU 0" 0 \

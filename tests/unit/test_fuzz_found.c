@@ -19,6 +19,7 @@
 #include "report/console.h"
 #include "report/csv.h"
 #include "report/html.h"
+#include "report/loadrep.h"
 #include "report/markdown.h"
 #include "report/rutil.h"
 
@@ -188,6 +189,23 @@ static void negative_or_huge_counts_in_a_result_are_ignored(void)
     json_decref(doc);
 }
 
+/* Finding 5 (fuzz_result, UBSan float-cast-overflow, at once): a load
+ * document without load.threads, load.sessions or search.repeat had them
+ * converted from NaN to integers for the console line. */
+static void a_load_document_without_counts_renders(void)
+{
+    const char *text = "{\"schema\":\"mbench.result/1\",\"kind\":\"load\","
+                       "\"load\":{\"steps\":[],\"search\":{\"met\":true}}}";
+    json_error_t je;
+    json_t *doc = json_loads(text, 0, &je);
+    EXPECT(doc != NULL && mb__is_load_doc(doc));
+    mb_buf b = MB_BUF_INIT;
+    mb__report_load_console(doc, 80, &b);
+    EXPECT_CONTAINS(b.data, "? serving threads, ? sessions");
+    mb__buf_free(&b);
+    json_decref(doc);
+}
+
 /* ---- replay of the kept crash inputs --------------------------------- */
 
 static void replay(const char *target, const uint8_t *d, size_t n)
@@ -263,6 +281,17 @@ static void replay(const char *target, const uint8_t *d, size_t n)
             mb__report_console(doc, &co, &b);
             mb__buf_free(&b);
         }
+        if (doc && mb__is_load_doc(doc)) { /* and its load writers */
+            mb_buf b = MB_BUF_INIT;
+            mb__report_load_console(doc, 80, &b);
+            mb__buf_free(&b);
+            mb__report_load_md(doc, &b);
+            mb__buf_free(&b);
+            mb__report_load_csv(doc, 1, &b);
+            mb__buf_free(&b);
+            (void)mb__report_load_html(doc, &b, &err);
+            mb__buf_free(&b);
+        }
         json_decref(doc);
     } else {
         T_FAIL_("no replay for fuzz target %s", target);
@@ -326,6 +355,7 @@ int main(void)
     RUN(huge_dims_over_little_data_fail_before_allocating);
     RUN(huge_dims_over_a_small_external_file_fail_before_allocating);
     RUN(negative_or_huge_counts_in_a_result_are_ignored);
+    RUN(a_load_document_without_counts_renders);
     RUN(kept_crash_inputs_no_longer_crash);
     char cmd[400];
     snprintf(cmd, sizeof cmd, "rm -rf '%s'", tmpdir);
