@@ -476,8 +476,10 @@ static int submit_new(mb_cli_slurm *s, const mb_cmd *cmd, int argc, char **argv,
         return mb_cli_error(MB_EXIT_USAGE,
                             "--shard and --slurm: --slurm makes one array "
                             "task per task itself; drop --shard");
-    if (mb__tasks_load(so->tasks_path, so->tmpl, &t, &err))
-        return mb_cli_fail(&err);
+    mb_status st = mb__tasks_load(so->tasks_path, so->tmpl, &t, &err);
+    if (st)
+        return mb_cli_error(st == MB_EINVAL ? MB_EXIT_USAGE : MB_EXIT_RUNTIME,
+                            "%s", err.msg);
     size_t n = t.csv.nrows;
     mb__tasks_free(&t);
     char exe[4096], cwd[4096];
@@ -489,7 +491,7 @@ static int submit_new(mb_cli_slurm *s, const mb_cmd *cmd, int argc, char **argv,
     char *dir = s->dir ? strdup(s->dir) : default_dir();
     json_t *av = task_argv(cmd, argc, argv);
     mb_slurm_spec spec = {dir, av, n, s->sbatch, exe, cwd};
-    mb_status st = mb__slurm_create(&spec, job, &err);
+    st = mb__slurm_create(&spec, job, &err);
     json_decref(av);
     free(dir);
     if (st)

@@ -68,6 +68,7 @@ JobCompType=jobcomp/none
 MpiDefault=none
 ReturnToService=2
 MessageTimeout=5
+KillWait=2
 SlurmctldTimeout=30
 SlurmdTimeout=30
 MinJobAge=600

@@ -319,7 +319,7 @@ static mb_status run_cmd(const json_t *av, char **out, mb_err *err)
         return mb__fail(err, MB_ENOMEM, "out of memory");
     mb_status st = mb__proc_capture(v, NULL, CMD_TIMEOUT_NS, out, err);
     if (st == MB_EINVAL)
-        mb__fail_prefix(err, "is Slurm installed (slurm-wlm)? ");
+        mb__fail_prefix(err, "is Slurm installed (slurm-wlm)?");
     free(v);
     return st;
 }
@@ -332,7 +332,7 @@ mb_status mb__slurm_submit(mb_slurm_job *j, const size_t *idx, size_t k,
     mb_status st = run_cmd(av, &out, err);
     json_decref(av);
     if (st) {
-        mb__fail_prefix(err, "sbatch: ");
+        mb__fail_prefix(err, "sbatch");
         return st;
     }
     snprintf(jobid, 64, "%s", out ? out : "");
@@ -390,6 +390,32 @@ static void apply_squeue_line(mb_slurm_job *j, char *line)
     }
 }
 
+/* A line that Slurm writes into the log when it ends a task (the log's
+ * last 64 KiB are read). */
+static const char *log_reason(const mb_slurm_job *j, size_t k)
+{
+    char *p = mb__slurm_log_path(j, k);
+    FILE *f = fopen(p, "r");
+    free(p);
+    if (!f)
+        return NULL;
+    char *tail = malloc(65537);
+    if (!tail) {
+        fclose(f);
+        return NULL;
+    }
+    if (fseek(f, -65536, SEEK_END) != 0)
+        rewind(f);
+    size_t n = fread(tail, 1, 65536, f);
+    fclose(f);
+    tail[n] = '\0';
+    const char *why = strstr(tail, "DUE TO TIME LIMIT") ? "TIMEOUT"
+                      : strstr(tail, "CANCELLED")       ? "CANCELLED"
+                                                        : NULL;
+    free(tail);
+    return why;
+}
+
 /* Returns 1 when task k has a record (then its state is set). */
 static int read_record(mb_slurm_job *j, size_t k)
 {
@@ -408,7 +434,17 @@ static int read_record(mb_slurm_job *j, size_t k)
              str_or(json_object_get(r, "node"), ""));
     t->state = t->exit_code == 0 ? MB_SLURM_DONE : MB_SLURM_FAILED;
     t->reason[0] = '\0';
-    if (t->exit_code) {
+    /* Slurm ends a task with SIGTERM (its suite then records itself as
+     * interrupted) and says why in the log first */
+    const char *why = t->exit_code ? log_reason(j, k) : NULL;
+    if (why && !strcmp(why, "TIMEOUT")) {
+        t->state = MB_SLURM_TIMEOUT;
+        snprintf(t->reason, sizeof t->reason,
+                 "exceeded its Slurm time limit (DUE TO TIME LIMIT)");
+    } else if (why) {
+        t->state = MB_SLURM_CANCELLED;
+        snprintf(t->reason, sizeof t->reason, "cancelled (scancel or Slurm)");
+    } else if (t->exit_code) {
         /* the suite's own error of the task, from its document */
         char *dp = mb__slurm_doc_path(j, k);
         json_t *d = json_load_file(dp, 0, NULL);
@@ -421,32 +457,6 @@ static int read_record(mb_slurm_job *j, size_t k)
     }
     json_decref(r);
     return 1;
-}
-
-/* A line that Slurm writes into the log when it ends a task (the log's
- * last 64 KiB are read). */
-static const char *log_reason(const mb_slurm_job *j, size_t k)
-{
-    char *p = mb__slurm_log_path(j, k);
-    FILE *f = fopen(p, "r");
-    free(p);
-    if (!f)
-        return NULL;
-    char *tail = malloc(65537);
-    if (!tail) {
-        fclose(f);
-        return NULL;
-    }
-    if (fseek(f, -65536, SEEK_END) != 0)
-        rewind(f);
-    size_t n = fread(tail, 1, sizeof tail - 1, f);
-    fclose(f);
-    tail[n] = '\0';
-    const char *why = strstr(tail, "DUE TO TIME LIMIT") ? "TIMEOUT"
-                      : strstr(tail, "CANCELLED")       ? "CANCELLED"
-                                                        : NULL;
-    free(tail);
-    return why;
 }
 
 /* A task that left the queue without a record: what Slurm says of it. */
@@ -503,7 +513,7 @@ mb_status mb__slurm_poll(mb_slurm_job *j, mb_err *err)
     json_decref(av);
     if (st) {
         free(out);
-        mb__fail_prefix(err, "squeue: ");
+        mb__fail_prefix(err, "squeue");
         return st == MB_ECHILD ? MB_EIO : st;
     }
     unsigned char *listed = mb__calloc(j->n ? j->n : 1, 1);
@@ -545,6 +555,17 @@ const char *mb__slurm_state_name(mb_slurm_state s)
     return (unsigned)s < sizeof names / sizeof names[0] ? names[s] : "?";
 }
 
+/* How many arrays of the job held task k. */
+static size_t attempts(const mb_slurm_job *j, size_t k)
+{
+    size_t n = 0, i, t;
+    json_t *job, *v;
+    json_array_foreach(json_object_get(j->manifest, "jobs"), i, job)
+        json_array_foreach(json_object_get(job, "tasks"), t, v)
+            n += json_integer_value(v) == (json_int_t)k;
+    return n;
+}
+
 json_t *mb__slurm_task_doc(const mb_slurm_job *j, size_t k, mb_err *err)
 {
     char *p = mb__slurm_doc_path(j, k), *rp = record_path(j, k);
@@ -573,7 +594,7 @@ json_t *mb__slurm_task_doc(const mb_slurm_job *j, size_t k, mb_err *err)
             json_object_get(r, "node"), "cpu_model",
             json_object_get(env, "cpu_model"), "partition",
             json_object_get(r, "partition"), "attempt",
-            (json_int_t)json_array_size(json_object_get(j->manifest, "jobs")));
+            (json_int_t)attempts(j, k));
         json_object_set_new(run, "slurm", s ? s : json_null());
     }
     json_decref(r);
@@ -589,7 +610,7 @@ mb_status mb__slurm_cancel(const mb_slurm_job *j, mb_err *err)
         json_array_append(av, json_object_get(job, "job_id"));
     mb_status st = json_array_size(av) > 1 ? run_cmd(av, NULL, err) : MB_OK;
     if (st)
-        mb__fail_prefix(err, "scancel: ");
+        mb__fail_prefix(err, "scancel");
     json_decref(av);
     return st;
 }
