@@ -318,6 +318,8 @@ static int follow(mb_slurm_job *j, mb__store *store, int quiet)
     volatile int *cancel = mb_cli_cancel_flag(0);
     unsigned char *seen = calloc(j->n, 1);
     size_t finished = 0;
+    if (!seen)
+        return mb_cli_error(MB_EXIT_RUNTIME, "out of memory");
     for (size_t k = 0; k < j->n; k++)
         if (!j->tasks[k].job[0])
             seen[k] = 1; /* never submitted */
@@ -370,6 +372,12 @@ static json_t *merge_tasks(const mb_slurm_job *j, mb_suite_result *res)
     size_t m = 0;
     memset(res, 0, sizeof *res);
     res->selected = j->n;
+    if (!docs || !names) {
+        free(docs);
+        free(names);
+        mb_cli_error(MB_EXIT_RUNTIME, "out of memory");
+        return NULL;
+    }
     for (size_t k = 0; k < j->n; k++) {
         mb_err e = {0};
         char *p = mb__slurm_doc_path(j, k);
@@ -427,6 +435,8 @@ static int resubmit(mb_slurm_job *j, int quiet)
     if (mb__slurm_poll(j, &err))
         return mb_cli_error(MB_EXIT_RUNTIME, "%s", err.msg);
     size_t *idx = calloc(j->n, sizeof *idx), k2 = 0;
+    if (!idx)
+        return mb_cli_error(MB_EXIT_RUNTIME, "out of memory");
     for (size_t k = 0; k < j->n; k++) {
         const mb_slurm_task *t = &j->tasks[k];
         if (t->job[0] && !mb__slurm_ended(t)) {
@@ -498,6 +508,8 @@ static int submit_new(mb_cli_slurm *s, const mb_cmd *cmd, int argc, char **argv,
         return mb_cli_error(st == MB_EINVAL ? MB_EXIT_USAGE : MB_EXIT_RUNTIME,
                             "--slurm-dir: %s", err.msg);
     size_t *idx = calloc(n, sizeof *idx);
+    if (!idx)
+        return mb_cli_error(MB_EXIT_RUNTIME, "out of memory");
     for (size_t k = 0; k < n; k++)
         idx[k] = k;
     char jobid[64];
@@ -589,6 +601,11 @@ static int task_main(const char *dir)
     free(doc);
     size_t n = json_array_size(av);
     char **v = calloc(n + 1, sizeof *v);
+    if (!v) {
+        json_decref(av);
+        mb__slurm_free(j);
+        return mb_cli_error(MB_EXIT_RUNTIME, "out of memory");
+    }
     for (size_t i = 0; i < n; i++)
         v[i] = (char *)json_string_value(json_array_get(av, i));
     mb_cli_set_command_line((int)n, v);

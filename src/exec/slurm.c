@@ -116,6 +116,11 @@ mb_status mb__slurm_create(const mb_slurm_spec *spec, mb_slurm_job **out,
     *out = NULL;
     if (spec->n_tasks == 0)
         return mb__fail(err, MB_EINVAL, "the task table has no tasks");
+    if (spec->n_tasks > MB_SLURM_MAX_TASKS)
+        return mb__fail(err, MB_EINVAL,
+                        "%zu tasks: one Slurm job array holds at most %d "
+                        "here; split the table",
+                        spec->n_tasks, MB_SLURM_MAX_TASKS);
     mb_status st = mb__mkdirs(spec->dir, err);
     char *abs = st ? NULL : realpath(spec->dir, NULL);
     if (!st && !abs)
@@ -187,7 +192,7 @@ mb_status mb__slurm_open(const char *dir, mb_slurm_job **out, mb_err *err)
                       je.text);
     else if (strcmp(str_or(json_object_get(m, "kind"), ""),
                     "mbench-slurm-job") != 0 ||
-             n <= 0 || n > 10000000 ||
+             n <= 0 || n > MB_SLURM_MAX_TASKS ||
              json_array_size(json_object_get(m, "task_jobs")) != (size_t)n ||
              !json_is_array(json_object_get(m, "argv")))
         st = mb__fail(err, MB_EINVAL,
@@ -561,8 +566,8 @@ static size_t attempts(const mb_slurm_job *j, size_t k)
     size_t n = 0, i, t;
     json_t *job, *v;
     json_array_foreach(json_object_get(j->manifest, "jobs"), i, job)
-        json_array_foreach(json_object_get(job, "tasks"), t, v)
-            n += json_integer_value(v) == (json_int_t)k;
+        json_array_foreach(json_object_get(job, "tasks"), t, v) n +=
+        json_integer_value(v) == (json_int_t)k;
     return n;
 }
 
@@ -586,15 +591,15 @@ json_t *mb__slurm_task_doc(const mb_slurm_job *j, size_t k, mb_err *err)
     json_t *run;
     json_array_foreach(json_object_get(d, "runs"), i, run)
     {
-        json_t *s = json_pack(
-            "{s:O?, s:O?, s:O?, s:O?, s:O?, s:O?, s:I}", "job_id",
-            json_object_get(r, "job_id"), "array_job_id",
-            json_object_get(r, "array_job_id"), "array_task_id",
-            json_object_get(r, "array_task_id"), "node",
-            json_object_get(r, "node"), "cpu_model",
-            json_object_get(env, "cpu_model"), "partition",
-            json_object_get(r, "partition"), "attempt",
-            (json_int_t)attempts(j, k));
+        json_t *s =
+            json_pack("{s:O?, s:O?, s:O?, s:O?, s:O?, s:O?, s:I}", "job_id",
+                      json_object_get(r, "job_id"), "array_job_id",
+                      json_object_get(r, "array_job_id"), "array_task_id",
+                      json_object_get(r, "array_task_id"), "node",
+                      json_object_get(r, "node"), "cpu_model",
+                      json_object_get(env, "cpu_model"), "partition",
+                      json_object_get(r, "partition"), "attempt",
+                      (json_int_t)attempts(j, k));
         json_object_set_new(run, "slurm", s ? s : json_null());
     }
     json_decref(r);

@@ -20,6 +20,10 @@
 #include <jansson.h>
 #include <stddef.h>
 
+/* Tasks of one job at most (Slurm's own MaxArraySize is 1001 by
+ * default). */
+#define MB_SLURM_MAX_TASKS 100000
+
 typedef enum mb_slurm_state {
     MB_SLURM_UNSUBMITTED,
     MB_SLURM_PENDING,
