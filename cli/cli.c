@@ -34,13 +34,24 @@ void mb_cli_warn(const char *fmt, ...)
     fputc('\n', stderr);
 }
 
+void mb_cli_doc_warnings(const json_t *doc)
+{
+    size_t i;
+    const json_t *w;
+    json_array_foreach(json_object_get(doc, "warnings"), i, w)
+    {
+        if (json_is_string(w))
+            mb_cli_warn("%s", json_string_value(w));
+    }
+}
+
 int mb_cli_fail(const mb_err *err)
 {
     int code = MB_EXIT_RUNTIME;
     if (err->code == MB_EINVAL)
         code = MB_EXIT_USAGE;
     else if (err->code == MB_EINTERRUPTED)
-        code = MB_EXIT_INTERRUPTED;
+        code = mb_cli_interrupted_exit();
     return mb_cli_error(code, "%s",
                         err->msg[0] ? err->msg : mb_status_name(err->code));
 }
@@ -51,11 +62,22 @@ int mb_cli_bad_value(const char *flag, const char *value, const char *expect)
                         value ? value : "", flag, expect);
 }
 
+static int color_mode; /* 0 auto, 1 always, 2 never */
+
+void mb_cli_set_color(const char *when)
+{
+    color_mode = !strcmp(when, "always") ? 1 : !strcmp(when, "never") ? 2 : 0;
+}
+
 int mb_cli_use_color(int fd)
 {
-    const char *nc = getenv("NO_COLOR");
+    if (color_mode)
+        return color_mode == 1;
+    const char *nc = getenv("NO_COLOR"), *fc = getenv("FORCE_COLOR");
     if (nc && *nc)
         return 0;
+    if (fc && *fc && strcmp(fc, "0") != 0)
+        return 1;
     return isatty(fd);
 }
 

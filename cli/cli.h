@@ -11,6 +11,7 @@
 #include "core/parse.h"
 #include "mbench.h"
 
+#include <jansson.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -33,13 +34,23 @@ int mb_cli_error(int code, const char *fmt, ...)
     __attribute__((format(printf, 2, 3)));
 /* Prints "mbench: warning: <msg>". */
 void mb_cli_warn(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+/* Every string of doc's "warnings" as "mbench: warning: ..." on stderr:
+ * what -q still says when the table (which lists them) is not printed. */
+void mb_cli_doc_warnings(const json_t *doc);
 /* Maps a library status to an exit code and prints err->msg. */
 int mb_cli_fail(const mb_err *err);
 /* Usage error for a bad flag value: names the flag, the value, the fix. */
 int mb_cli_bad_value(const char *flag, const char *value, const char *expect);
 
-/* Colour only on a terminal and never with NO_COLOR. */
+/* Colour on fd: --color always/never when given; else never with NO_COLOR
+ * (non-empty), always with FORCE_COLOR (non-empty, not "0"), otherwise
+ * when fd is a terminal. */
 int mb_cli_use_color(int fd);
+/* --color WHEN: "auto", "always" or "never". */
+void mb_cli_set_color(const char *when);
+/* The exit code of an interrupted command: 128 + the signal that stopped
+ * it (130 for Ctrl-C, SIGINT; 143 for SIGTERM); 130 when none arrived. */
+int mb_cli_interrupted_exit(void);
 /* Terminal width of fd, or 100 when it is not a terminal. */
 int mb_cli_term_width(int fd);
 

@@ -190,6 +190,22 @@ static bool failed(const json_t *e)
     return s && strcmp(s, "failed") == 0;
 }
 
+/* Whether some variant of some batch size FAILED. */
+static bool any_failed(const json_t *doc)
+{
+    const json_t *c, *e;
+    size_t b, i;
+    json_array_foreach(json_object_get(doc, "comparisons"), b, c)
+    {
+        json_array_foreach(json_object_get(c, "variants"), i, e)
+        {
+            if (failed(e))
+                return true;
+        }
+    }
+    return false;
+}
+
 /* The exit code of a finished comparison: a FAILED variant is a runtime
  * error (named with its batch size when there are several), an
  * interrupted one 130. */
@@ -212,7 +228,7 @@ static int verdict_code(const json_t *doc)
         }
     }
     return json_is_true(json_object_get(doc, "interrupted"))
-               ? MB_EXIT_INTERRUPTED
+               ? mb_cli_interrupted_exit()
                : 0;
 }
 
@@ -281,6 +297,8 @@ int cmd_compare(int argc, char **argv)
     if (doc && !rc) {
         if (!ctx.quiet)
             print_table(doc);
+        else if (!any_failed(doc)) /* a failure is one line of error */
+            mb_cli_doc_warnings(doc);
         int req_rc = mb_cli_reqs_judge(&a.reqs, doc, NULL, stdout);
         rc = mb_cli_outputs_write(&out, doc);
         if (!rc)

@@ -178,7 +178,7 @@ int cmd_exec(int argc, char **argv)
     if (written)
         rc = mb_cli_outputs_write(&out, doc);
     if (st == MB_EINTERRUPTED)
-        rc = mb_cli_error(MB_EXIT_INTERRUPTED, "interrupted; %s",
+        rc = mb_cli_error(mb_cli_interrupted_exit(), "interrupted; %s",
                           written ? "the runs measured so far were written"
                                   : "the runs measured so far are shown");
     else if (st != MB_OK)

@@ -145,6 +145,8 @@ int cmd_gate(int argc, char **argv)
         rc = mb_cli_fail(&err);
     if (!rc)
         fwrite(b.data ? b.data : "", 1, b.len, stdout);
+    if (!rc && ctx.quiet)
+        mb_cli_doc_warnings(result);
     if (!rc && a.reqs.n && (req_rc = judge_reqs(&a, result)) == MB_EXIT_RUNTIME)
         rc = req_rc;
     if (!rc)

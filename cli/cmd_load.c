@@ -98,7 +98,7 @@ int cmd_load(int argc, char **argv)
         mb_status st = rc ? MB_OK : mb__load_doc_outcome(doc, &err);
         if (st == MB_EINTERRUPTED) /* not an error: what finished is shown */
             fprintf(stderr, "mbench: %s\n", err.msg);
-        rc = st == MB_EINTERRUPTED ? MB_EXIT_INTERRUPTED
+        rc = st == MB_EINTERRUPTED ? mb_cli_interrupted_exit()
              : st                  ? mb_cli_fail(&err)
                                    : rc;
     }

@@ -27,7 +27,8 @@ static const mb_opt report_opts[] = {
 
 const mb_cmd mb_cmd_report = {"report", "RESULT.json...", "rebuild Markdown/HTML/CSV/JSON reports from saved results",
     "Rebuilds reports from result documents saved by mbench run/compare (--json).  Several documents "
-    "are merged: their runs side by side.  With no output flag the Markdown report is printed to stdout.",
+    "are merged: their runs side by side.  With no output flag the Markdown report is printed to stdout.  "
+    "RESULT.json '-' reads a document from standard input.",
     report_opts, 4, 0, 0, -1, "Exit codes: 0 ok, 2 usage, 3 unreadable, corrupt or foreign document."};
 /* clang-format on */
 

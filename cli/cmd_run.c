@@ -90,6 +90,8 @@ static int report(json_t *doc, const mb_cli_outputs *out, int hist, int quiet)
     mb__run_outcome oc;
     mb_err failure = {0};
     mb__run_outcome_of(doc, &oc, &failure, &notes);
+    if (quiet && !oc.failed) /* the table is not there to list them */
+        mb_cli_doc_warnings(doc);
     if (oc.failed && !rc)
         rc = mb_cli_error(MB_EXIT_RUNTIME, "%s", failure.msg);
     fwrite(notes.data ? notes.data : "", 1, notes.len, stderr);
@@ -98,7 +100,7 @@ static int report(json_t *doc, const mb_cli_outputs *out, int hist, int quiet)
     if (oc.interrupted && !rc) {
         fprintf(stderr, "mbench: interrupted; the results above are what "
                         "finished\n");
-        rc = MB_EXIT_INTERRUPTED;
+        rc = mb_cli_interrupted_exit();
     }
     mb__buf_free(&b);
     mb__buf_free(&notes);

@@ -194,7 +194,7 @@ int cmd_suite(int argc, char **argv)
     if (a.out.json && !rc && !ctx.quiet)
         printf("wrote %s\n", a.out_arg ? a.out_arg : a.out.json);
     if (res.interrupted)
-        rc = mb_cli_error(MB_EXIT_INTERRUPTED,
+        rc = mb_cli_error(mb_cli_interrupted_exit(),
                           "interrupted; the finished tasks were %s",
                           a.out.json ? "written" : "printed");
     else if (res.failed && !sop->skip_failed)

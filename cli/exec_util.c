@@ -15,13 +15,19 @@
 
 static volatile int cancel_flag;
 static volatile int hard_second;
+static volatile sig_atomic_t last_signal;
 
 static void on_signal(int sig)
 {
-    (void)sig;
+    last_signal = sig;
     if (cancel_flag && hard_second)
-        _exit(MB_EXIT_INTERRUPTED);
+        _exit(128 + sig);
     cancel_flag = 1;
+}
+
+int mb_cli_interrupted_exit(void)
+{
+    return last_signal ? 128 + last_signal : MB_EXIT_INTERRUPTED;
 }
 
 volatile int *mb_cli_cancel_flag(int second_exits)

@@ -29,7 +29,10 @@ static int usage(FILE *f, int code)
                "docs/CLI.md and 'man mbench' document them all.\n"
                "Exit codes: 0 ok, 1 verdict failed, 2 usage error, "
                "3 runtime error, 4 inconclusive, 5 accuracy gate failed, "
-               "130 interrupted.\n");
+               "6 a --require requirement not met, 130 interrupted "
+               "(Ctrl-C), 143 terminated (SIGTERM).\n"
+               "-V, --version prints the version.  Environment: 'man "
+               "mbench' (ENVIRONMENT) and docs/CLI.md.\n");
     return code;
 }
 
@@ -50,7 +53,7 @@ int main(int argc, char **argv)
     if (strcmp(name, "--help") == 0 || strcmp(name, "-h") == 0 ||
         strcmp(name, "help") == 0)
         return usage(stdout, MB_EXIT_OK);
-    if (strcmp(name, "--version") == 0) {
+    if (strcmp(name, "--version") == 0 || strcmp(name, "-V") == 0) {
         printf("mbench %s (commit %s)\n", mb_version(), mb_build_commit());
         return MB_EXIT_OK;
     }

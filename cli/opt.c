@@ -11,14 +11,18 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* -h and -q: part of every command. */
-enum { ID_HELP = -100, ID_QUIET = -101 };
+/* -h, -q and --color: part of every command. */
+enum { ID_HELP = -100, ID_QUIET = -101, ID_COLOR = -102 };
 static const mb_opt builtin[] = {
     {"help", 'h', MB_OPT_SWITCH, NULL, "this help", NULL, NULL, 0, 0, 0,
      ID_HELP},
     {"quiet", 'q', MB_OPT_SWITCH, NULL,
      "no report on the console: errors, warnings and files only", NULL, NULL, 0,
      0, 0, ID_QUIET},
+    {"color", 0, MB_OPT_ENUM, "WHEN",
+     "colour on the console: auto (a terminal, unless NO_COLOR is set; "
+     "FORCE_COLOR forces it), always or never",
+     NULL, "auto|always|never", 0, 0, 0, ID_COLOR},
 };
 #define N_BUILTIN (sizeof builtin / sizeof builtin[0])
 
@@ -326,6 +330,13 @@ static int apply(const mb_cmd *cmd, mb_opt_ctx *ctx, const mb_opt *o,
         if (o->id == ID_HELP) {
             mb_opt_help(cmd, stdout);
             return MB_OPT_HELP;
+        }
+        if (o->id == ID_COLOR) {
+            mb_optval v = {0};
+            int rc = check_value(o, flag, arg, &v);
+            if (!rc)
+                mb_cli_set_color(v.str);
+            return rc;
         }
         ctx->quiet = 1;
         return 0;

@@ -15,7 +15,11 @@
 #                           (venv, Debian's torch/torchvision, libpython)
 #   scripts/deps.sh wheel   build + what `make wheel` builds the wheel with,
 #                           offline (Debian's pip, setuptools and wheel)
-# Runs apt-get (through sudo when not root).  Prints nothing when all is there.
+# Runs apt-get (through sudo when not root), waiting for another apt or
+# dpkg that holds the lock (LOCK_WAIT seconds, default 1200), one line of
+# progress per step.  ONNX Runtime (scripts/fetch-ort.sh) is fetched first,
+# for build, test and bench, when it is not there yet.  Prints nothing
+# when all is there.
 set -euo pipefail
 kind=${1:-build}
 
@@ -47,26 +51,88 @@ esac
 # or one already there).  Not needed, so not installed, when the runtime is
 # already fetched (build/ort, or ORT_DIR) or MBENCH_ORT_LIB names one.
 root=$(cd "$(dirname "$0")/.." && pwd)
-need_npm=1
+need_ort=1
 if [ -n "${MBENCH_ORT_LIB:-}" ] && [ -f "$MBENCH_ORT_LIB" ]; then
-    need_npm=0
+    need_ort=0
 elif "$root/scripts/fetch-ort.sh" --check "${ORT_DIR:-$root/build/ort}" 2>/dev/null; then
-    need_npm=0
+    need_ort=0
 fi
-[ "$need_npm" = 1 ] && ! command -v npm >/dev/null 2>&1 && pkgs+=(npm)
+[ "$kind" = frameworks ] && need_ort=0
 
-missing=()
-for p in "${pkgs[@]}"; do
-    dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'install ok installed' || missing+=("$p")
-done
-[ ${#missing[@]} -eq 0 ] && exit 0
+missing_of() { # PKG...: those not installed
+    local p
+    for p in "$@"; do
+        dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'install ok installed' || echo "$p"
+    done
+}
 
 SUDO=
 if [ "$(id -u)" -ne 0 ]; then
-    command -v sudo >/dev/null || { echo "deps.sh: need root (or sudo) to install: ${missing[*]}" >&2; exit 1; }
     SUDO=sudo
 fi
-echo "deps.sh: installing ${missing[*]}" >&2
 export DEBIAN_FRONTEND=noninteractive
-$SUDO apt-get update -qq >/dev/null
-$SUDO apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
+# Another apt or dpkg (a fresh cloud VM's unattended-upgrades, another
+# terminal) may hold the locks: wait for it, up to LOCK_WAIT seconds
+# (default 20 minutes), saying so, instead of failing at once.
+lock_wait=${LOCK_WAIT:-1200}
+lock_poll=${LOCK_POLL:-5}
+apt_opts=(-o "DPkg::Lock::Timeout=$lock_wait" -o APT::Color=0)
+updated=0
+apt_install() { # PKG...: apt-get update (once) and install, with progress
+    [ $# -gt 0 ] || return 0
+    if [ -n "$SUDO" ] && ! command -v sudo >/dev/null; then
+        echo "deps.sh: need root (or sudo) to install: $*" >&2
+        exit 1
+    fi
+    echo "deps.sh: installing $* (apt-get; it waits up to ${lock_wait}s for another apt or dpkg to finish)" >&2
+    if [ "$updated" = 0 ]; then
+        apt_quiet update
+        updated=1
+    fi
+    apt_quiet install -y --no-install-recommends "$@"
+}
+# apt-get with its progress shown as one line per step ("Get:", "Unpacking",
+# "Setting up"), and its whole output when it fails.  apt-get waits for the
+# dpkg lock by itself (DPkg::Lock::Timeout) but not for the package lists'
+# or the archives' lock (apt-get update, downloads): while one of those is
+# held it is run again every LOCK_POLL s (5), saying who holds it, up to
+# LOCK_WAIT s.
+apt_quiet() {
+    local log rc waited=0 holder t0=$SECONDS
+    log=$(mktemp "${TMPDIR:-/tmp}/mbench-deps.XXXXXX")
+    while :; do
+        set +e
+        $SUDO apt-get "${apt_opts[@]}" "$@" 2>&1 | tee "$log" |
+            grep --line-buffered -E '^(Get:[0-9]+|Unpacking|Setting up|Waiting for cache lock)' |
+            sed -u -e 's/^/deps.sh:   /' -e 's/ \[[0-9.]* [kMG]B\]$//' | cut -c1-120 >&2
+        rc=${PIPESTATUS[0]}
+        set -e
+        [ "$rc" -ne 0 ] && grep -q 'Could not get lock' "$log" && [ "$waited" -lt "$lock_wait" ] || break
+        holder=$(grep -o 'held by process [0-9]* ([^)]*)' "$log" | head -n1)
+        echo "deps.sh:   waiting for another apt or dpkg (${holder:-a lock is held}), ${waited}s of ${lock_wait}s" >&2
+        sleep "$lock_poll"
+        waited=$((SECONDS - t0))
+    done
+    if [ "$rc" -ne 0 ]; then
+        echo "deps.sh: error: 'apt-get $*' failed (exit $rc); its output:" >&2
+        tail -n 30 "$log" | sed -e 's/^/  apt: /' >&2
+        if grep -q 'Could not get lock' "$log"; then
+            echo "deps.sh: another apt or dpkg held the lock for over ${lock_wait}s; wait for it (ps -C apt-get,apt,dpkg,unattended-upgr) or set LOCK_WAIT" >&2
+        fi
+        rm -f "$log"
+        exit 1
+    fi
+    rm -f "$log"
+}
+
+# ONNX Runtime first: fetching it is what most often fails (a proxy, TLS),
+# so that it fails before minutes of other installs and a build.
+if [ "$need_ort" = 1 ]; then
+    if ! command -v npm >/dev/null 2>&1; then
+        apt_install $(missing_of npm ca-certificates)
+    fi
+    "$root/scripts/fetch-ort.sh" "${ORT_DIR:-$root/build/ort}"
+fi
+
+mapfile -t missing < <(missing_of "${pkgs[@]}")
+apt_install "${missing[@]}"

@@ -37,6 +37,21 @@ echo "fetch-ort: downloading $PKG from $registry" >&2
 if ! npm pack "$PKG" --cache "$tmp/cache" --pack-destination "$tmp" \
         --loglevel=error >"$tmp/npm.out" 2>&1; then
     grep -vE '^npm (error|ERR!) +at |complete log of this run|/_logs/' "$tmp/npm.out" | sed -e 's/^/  npm: /' | tail -n 25 >&2
+    if grep -qE 'UNABLE_TO_GET_ISSUER_CERT|SELF_SIGNED_CERT|UNABLE_TO_VERIFY_LEAF_SIGNATURE|CERT_[A-Z_]+|certificate' "$tmp/npm.out"; then
+        site=$(cd /usr/local/share/ca-certificates 2>/dev/null && ls -- *.crt 2>/dev/null | tr '\n' ' ' || true)
+        cat >&2 <<MSG
+fetch-ort: error: npm does not trust the TLS certificate it was shown: this
+  network intercepts TLS (a proxy with a certificate authority of its own).
+  What works, for every node and npm version:
+    cp THE-PROXY-CA.crt /usr/local/share/ca-certificates/ && update-ca-certificates
+    export NODE_EXTRA_CA_CERTS=/etc/ssl/certs/ca-certificates.crt
+  and the same command again (node reads NODE_EXTRA_CA_CERTS when it starts).
+  NODE_EXTRA_CA_CERTS is ${NODE_EXTRA_CA_CERTS:-not set}; site CAs here: ${site:-none}.
+  Or skip npm: put a libonnxruntime.so.1 ($VERSION, sha256 $SHA256)
+  in $DEST_DIR/ by hand, or point MBENCH_ORT_LIB / --ort-lib at one.
+MSG
+        exit 1
+    fi
     proxy=$(npm config get https-proxy 2>/dev/null || true)
     [ "$proxy" = null ] && proxy=
     cat >&2 <<MSG
@@ -45,7 +60,9 @@ fetch-ort: error: 'npm pack $PKG' failed (its output is above).  Check:
     'npm config set registry URL'); 'npm view $PKG version' must print $VERSION;
   - the proxy: npm uses https-proxy=${proxy:-none} (environment:
     HTTPS_PROXY=${HTTPS_PROXY:-${https_proxy:-unset}}); set it with 'npm config set https-proxy URL';
-  - TLS: a proxy that intercepts TLS needs its CA in 'npm config set cafile FILE';
+  - TLS: a proxy that intercepts TLS needs its CA trusted: put it in
+    /usr/local/share/ca-certificates/, run update-ca-certificates and
+    export NODE_EXTRA_CA_CERTS=/etc/ssl/certs/ca-certificates.crt;
   - or skip npm: put a libonnxruntime.so.1 ($VERSION, sha256 $SHA256)
     in $DEST_DIR/ by hand, or point MBENCH_ORT_LIB / --ort-lib at one.
 MSG

@@ -11,10 +11,15 @@
 # Needs root and debootstrap (apt-get install debootstrap) and the network
 # (a Debian mirror, MIRROR=..., and the npm registry for ONNX Runtime).
 # Takes 20-40 minutes; not part of `make test`.  The full output goes to
-# ROOT_DIR.log, its essential lines to ROOT_DIR.log.summary; KEEP_ROOT=1 keeps the root filesystem afterwards, REUSE=1
-# reuses a previously bootstrapped one (only the debootstrap step is
-# skipped: the repository is cloned afresh).  Exit status: that of the
-# first failing README command, 0 when all passed.
+# ROOT_DIR.log, its essential lines to ROOT_DIR.log.summary; KEEP_ROOT=1
+# keeps the root filesystem afterwards, REUSE=1 reuses a previously
+# bootstrapped one (only the debootstrap step is skipped: the repository is
+# cloned afresh).  LOCK_HOLD=SECONDS makes another process hold the dpkg
+# and apt locks of the root (as a fresh VM's unattended-upgrades does) for
+# that long from the start of the first `make` command; STOP_AFTER=CMD
+# stops after the README command CMD (scripts/lock-demo.sh uses both).
+# The log names the commit.  Exit status: that of the first failing README
+# command, 0 when all passed.
 set -euo pipefail
 root_dir=${1:-/var/tmp/mbench-debian12}
 mirror=${MIRROR:-http://deb.debian.org/debian}
@@ -96,7 +101,8 @@ bind tmpfs "$root_dir/tmp" -t tmpfs -o mode=1777
 # The repository as a user gets it: a clone (only committed files).
 rm -rf "$root_dir/root/mbench"
 git clone -q --no-local "$repo" "$root_dir/root/mbench"
-say "cloned $(git -C "$repo" rev-parse --short=12 HEAD) into /root/mbench"
+dirty=$(git -C "$repo" status --porcelain --untracked-files=no | head -c1)
+say "cloned commit $(git -C "$repo" rev-parse HEAD) ($(git -C "$repo" log -1 --format='%cd, %s' --date=short | cut -c1-80)) into /root/mbench${dirty:+; the repository has uncommitted changes, which are not in the clone}"
 
 # The README's first code block, one command per line, comments stripped.
 mapfile -t cmds < <(awk '/^```sh$/ && !seen { inblk = 1; seen = 1; next }
@@ -104,8 +110,36 @@ mapfile -t cmds < <(awk '/^```sh$/ && !seen { inblk = 1; seen = 1; next }
                          inblk { sub(/[ \t]+#.*$/, ""); if ($0 != "") print }' "$repo/README.md")
 [ ${#cmds[@]} -gt 0 ] || { say "no sh code block at the top of README.md"; exit 2; }
 
+# Another process holding the locks of the root's dpkg and apt: POSIX
+# locks (as apt and dpkg take them) on the root's lock files, from the
+# host.  Returns once they are held; the holder lets go after $1 seconds.
+hold_locks() {
+    exec {lockfd}< <(/usr/bin/python3 - "$root_dir" "$1" <<'PY'
+import fcntl, os, sys, time
+root, secs = sys.argv[1], float(sys.argv[2])
+fds = []
+for p in ("var/lib/dpkg/lock-frontend", "var/lib/dpkg/lock",
+          "var/lib/apt/lists/lock", "var/cache/apt/archives/lock"):
+    path = os.path.join(root, p)
+    os.makedirs(os.path.dirname(path), exist_ok=True)
+    fd = os.open(path, os.O_RDWR | os.O_CREAT, 0o640)
+    fcntl.lockf(fd, fcntl.LOCK_EX)
+    fds.append(fd)
+print(os.getpid(), flush=True)
+time.sleep(secs)
+PY
+)
+    read -r lock_pid <&"$lockfd"
+    say "process $lock_pid (python3) holds the dpkg and apt locks of the root for $1 s"
+}
+
 rc=0
+held=0
 for c in "${cmds[@]}"; do
+    if [ -n "${LOCK_HOLD:-}" ] && [ "$held" = 0 ] && [[ "$c" == make* ]]; then
+        hold_locks "$LOCK_HOLD"
+        held=1
+    fi
     say "\$ $c"
     start=$(date +%s)
     set +e
@@ -116,14 +150,20 @@ for c in "${cmds[@]}"; do
     set -e
     say "  exit $rc after $(( $(date +%s) - start )) s"
     [ "$rc" -eq 0 ] || break
+    if [ -n "${STOP_AFTER:-}" ] && [ "$c" = "$STOP_AFTER" ]; then
+        stopped=$c
+        break
+    fi
 done
-if [ "$rc" -eq 0 ]; then
+if [ "$rc" -eq 0 ] && [ -n "${stopped:-}" ]; then
+    say "the README commands up to '$stopped' passed (STOP_AFTER: the rest not run)"
+elif [ "$rc" -eq 0 ]; then
     summary=$(grep -E '^[0-9]+ passed, [0-9]+ failed' "$log" | tail -n1)
     say "all README commands passed; make test: ${summary:-no summary line}"
 else
     say "FAILED (exit $rc); the full output is in $log"
 fi
 # The essential lines (docs/logs/fresh-debian12.log is such a summary).
-grep -E '^\[fresh-debian|^deps\.sh:|^fetch-ort:|^  npm:|^(ok|FAIL) +[a-z_0-9]+ +[0-9]+ passed|^    (not ok|#)|^[0-9]+ passed, [0-9]+ failed|^failed:|^make(\[[0-9]\])?: \*\*\*|^Reports:' \
+grep -E '^\[fresh-debian|^deps\.sh:( installing|   waiting| error)|^fetch-ort:|^  npm:|^(ok|FAIL) +[a-z_0-9]+ +[0-9]+ passed|^    (not ok|#)|^[0-9]+ passed, [0-9]+ failed|^failed:|^make(\[[0-9]\])?: \*\*\*|^Reports:' \
     "$log" | cut -c1-240 >"$log.summary" || true
 exit "$rc"

@@ -94,7 +94,7 @@ bool mb__ratio_paired(const double *a, const double *b, size_t k, double level,
 {
     memset(out, 0, sizeof *out);
     out->ka = out->kb = k;
-    out->ratio = out->lo = out->hi = out->p = NAN;
+    out->ratio = out->lo = out->hi = out->p = out->drift_p = NAN;
     if (k < 2)
         return false;
     double *d = mb__calloc(k, sizeof *d);
@@ -122,7 +122,7 @@ bool mb__ratio_welch(const double *a, size_t ka, const double *b, size_t kb,
     memset(out, 0, sizeof *out);
     out->ka = ka;
     out->kb = kb;
-    out->ratio = out->lo = out->hi = out->p = NAN;
+    out->ratio = out->lo = out->hi = out->p = out->drift_p = NAN;
     double ma, va, mb, vb;
     if (ka < 2 || kb < 2 || !log_moments(a, ka, &ma, &va) ||
         !log_moments(b, kb, &mb, &vb))
@@ -137,6 +137,204 @@ bool mb__ratio_welch(const double *a, size_t ka, const double *b, size_t kb,
     }
     ratio_from(out, mb - ma, sqrt(se2), df, level);
     return true;
+}
+
+size_t mb__round_blocks(size_t k)
+{
+    return k < 2 * MB_ROUND_BLOCKS ? k : MB_ROUND_BLOCKS;
+}
+
+/* The one-way ANOVA of the rounds' log ratios d by block (block means bm,
+ * within sum of squares ss_w on df_w df, var the variance of bm): the
+ * within-block sd of a round, the drift sd between blocks (the variance
+ * component (MSB - MSW) / n0, n0 = (k - sum n_j^2 / k) / (blocks - 1), at
+ * least 0) and the F test of "no drift" (scipy's f_oneway). */
+static void drift_anova(const double *d, size_t k, size_t blocks,
+                        const double *bm, double ss_w, size_t df_w, double var,
+                        mb_ratio *out)
+{
+    if (!df_w) { /* every round its own block: not separable */
+        out->sd_within = sqrt(var);
+        return;
+    }
+    double grand = 0, ss_b = 0, sum_n2 = 0;
+    for (size_t i = 0; i < k; i++)
+        grand += d[i];
+    grand /= (double)k;
+    for (size_t j = 0; j < blocks; j++) {
+        double n = (double)(k * (j + 1) / blocks - k * j / blocks);
+        ss_b += n * (bm[j] - grand) * (bm[j] - grand);
+        sum_n2 += n * n;
+    }
+    double msw = ss_w / (double)df_w, msb = ss_b / (double)(blocks - 1);
+    double n0 = ((double)k - sum_n2 / (double)k) / (double)(blocks - 1);
+    out->sd_within = sqrt(msw);
+    out->sd_drift = msb > msw ? sqrt((msb - msw) / n0) : 0;
+    out->drift_p =
+        msw > 0 ? gsl_cdf_fdist_Q(msb / msw, (double)(blocks - 1), (double)df_w)
+                : NAN;
+}
+
+bool mb__ratio_paired_blocks(const double *a, const double *b, size_t k,
+                             size_t blocks, double level, mb_ratio *out)
+{
+    memset(out, 0, sizeof *out);
+    out->ka = out->kb = k;
+    out->ratio = out->lo = out->hi = out->p = out->drift_p = NAN;
+    if (blocks < 2 || k < blocks)
+        return false;
+    double *d = mb__calloc(k, sizeof *d), *bm = mb__calloc(blocks, sizeof *bm);
+    bool ok = d && bm;
+    for (size_t i = 0; ok && i < k; i++) {
+        ok = a[i] > 0 && b[i] > 0 && isfinite(a[i]) && isfinite(b[i]);
+        if (ok)
+            d[i] = log(b[i]) - log(a[i]);
+    }
+    /* Block means, and the squares within blocks for the ANOVA split. */
+    double ss_w = 0;
+    size_t df_w = 0;
+    for (size_t j = 0; ok && j < blocks; j++) {
+        size_t from = k * j / blocks, to = k * (j + 1) / blocks;
+        double m = 0;
+        for (size_t i = from; i < to; i++)
+            m += d[i];
+        m /= (double)(to - from);
+        bm[j] = m;
+        for (size_t i = from; i < to; i++)
+            ss_w += (d[i] - m) * (d[i] - m);
+        df_w += to - from - 1;
+    }
+    double mean = 0, var = 0;
+    if (ok) {
+        for (size_t j = 0; j < blocks; j++) { /* Welford, as log_moments */
+            double x = bm[j], dd = x - mean;
+            mean += dd / (double)(j + 1);
+            var += dd * (x - mean);
+        }
+        var /= (double)(blocks - 1);
+        ratio_from(out, mean, sqrt(var / (double)blocks), (double)(blocks - 1),
+                   level);
+        out->blocks = blocks;
+        /* Within-block variance of one round, and what the block means
+         * vary beyond it: var(block mean) = sw2 / m + drift2. */
+        drift_anova(d, k, blocks, bm, ss_w, df_w, var, out);
+    }
+    free(d);
+    free(bm);
+    return ok;
+}
+
+json_t *mb__ratio_blocks_json(const mb_ratio *r)
+{
+    return json_pack(
+        "{s:I,s:f,s:f,s:o}", "count", (json_int_t)r->blocks, "sd_within",
+        r->sd_within, "sd_drift", r->sd_drift, "drift_p",
+        isfinite(r->drift_p) ? json_real(r->drift_p) : json_null());
+}
+
+/* Half-width of a blocked paired interval over K rounds with within-block
+ * variance sw2 and drift variance drift2 (log scale, 95%). */
+static double blocked_half(size_t K, double sw2, double drift2)
+{
+    size_t B = mb__round_blocks(K);
+    if (B < 2)
+        return INFINITY;
+    double m = (double)K / (double)B;
+    return mb__t_quantile(0.975, (double)(B - 1)) *
+           sqrt((sw2 / m + (B == K ? 0 : drift2)) / (double)B);
+}
+
+/* The smallest K in (from, 1e6] with half(K) <= dist, for a half-width
+ * that falls with K; 1e6 when none. */
+static size_t search_k(size_t from, double dist, double (*half)(size_t, void *),
+                       void *ctx)
+{
+    size_t lo = from, hi = 1000000;
+    if (half(hi, ctx) > dist)
+        return hi;
+    while (hi - lo > 1) { /* half(lo) > dist >= half(hi), lo excluded */
+        size_t mid = lo + (hi - lo) / 2;
+        if (half(mid, ctx) <= dist)
+            hi = mid;
+        else
+            lo = mid;
+    }
+    return hi;
+}
+
+typedef struct spread {
+    double sw2, drift2;
+} spread;
+
+static double blocked_half_of(size_t K, void *ctx)
+{
+    const spread *s = ctx;
+    return blocked_half(K, s->sw2, s->drift2);
+}
+
+size_t mb__rounds_needed(const mb_ratio *r, double dist)
+{
+    if (!r->ok || !(dist > 0))
+        return 0;
+    spread s = {r->se_log * r->se_log * (double)r->ka, 0};
+    if (r->drift_p < 0.05) {
+        /* An established drift between blocks does not shrink with more
+         * rounds. */
+        s = (spread){r->sd_within * r->sd_within, r->sd_drift * r->sd_drift};
+        double floor_half = mb__t_quantile(0.975, MB_ROUND_BLOCKS - 1) *
+                            r->sd_drift / sqrt((double)MB_ROUND_BLOCKS);
+        if (floor_half >= dist)
+            return 0;
+    }
+    return search_k(r->ka, dist, blocked_half_of, &s);
+}
+
+bool mb__ratio_welch_drift(const double *a, size_t ka, const double *b,
+                           size_t kb, double tau, size_t tau_runs, double level,
+                           mb_ratio *out)
+{
+    memset(out, 0, sizeof *out);
+    out->ka = ka;
+    out->kb = kb;
+    out->ratio = out->lo = out->hi = out->p = out->drift_p = NAN;
+    double ma, va, mb, vb;
+    if (ka < 2 || kb < 2 || !(tau >= 0) || !log_moments(a, ka, &ma, &va) ||
+        !log_moments(b, kb, &mb, &vb))
+        return false;
+    double sa = va / (double)ka, sb = vb / (double)kb, st = 2 * tau * tau;
+    double se2 = sa + sb + st, df = (double)(ka + kb - 2);
+    if (se2 > 0) {
+        double den = sa * sa / (double)(ka - 1) + sb * sb / (double)(kb - 1) +
+                     (tau_runs > 1 ? st * st / (double)(tau_runs - 1) : 0);
+        if (den > 0)
+            df = se2 * se2 / den;
+    }
+    ratio_from(out, mb - ma, sqrt(se2), df, level);
+    out->sd_within = sqrt((va + vb) / 2);
+    out->tau = tau;
+    out->tau_runs = tau_runs;
+    return true;
+}
+
+static double runs_half_of(size_t K, void *ctx)
+{
+    const mb_ratio *r = ctx;
+    double k = (double)K, sw2 = r->sd_within * r->sd_within;
+    double se2 = 2 * sw2 / k, st = 2 * r->tau * r->tau;
+    double den = 2 * (sw2 / k) * (sw2 / k) / (k - 1) +
+                 (r->tau_runs > 1 ? st * st / (double)(r->tau_runs - 1) : 0);
+    double df = den > 0 ? (se2 + st) * (se2 + st) / den : 2 * k - 2;
+    return mb__t_quantile(0.975, df) * sqrt(se2 + st);
+}
+
+size_t mb__runs_processes_needed(const mb_ratio *r, double dist)
+{
+    if (!r->ok || !(dist > 0))
+        return 0;
+    if (1.959964 * sqrt(2.0) * r->tau >= dist)
+        return 0;
+    size_t from = r->ka > r->kb ? r->ka : r->kb;
+    return search_k(from < 2 ? 2 : from, dist, runs_half_of, (void *)r);
 }
 
 size_t mb__block_figures(const double *x, size_t n, size_t blocks, double q,

@@ -23,6 +23,7 @@
 #ifndef MB_CORE_REPSTATS_H
 #define MB_CORE_REPSTATS_H
 
+#include <jansson.h>
 #include <stdbool.h>
 #include <stddef.h>
 
@@ -45,6 +46,17 @@ typedef struct mb_ratio {
     double t, df;  /* t statistic and degrees of freedom */
     double p;      /* two-sided p-value of "the log ratio is 0" */
     int ok;        /* 0 when there are too few replicates */
+    /* Blocked paired ratios (mb__ratio_paired_blocks): the blocks, the sd
+     * of one round's log ratio within its block (pooled) and the sd of the
+     * drift between blocks beyond that noise (one-way ANOVA, >= 0).  Two
+     * runs with a between-run term (mb__ratio_welch_drift): sd_within is
+     * the per-process sd pooled over both sides, tau the sd of one run's
+     * level, tau_runs how many runs estimated it (0: a default). */
+    size_t blocks;
+    double sd_within, sd_drift;
+    double drift_p; /* F test of "no drift between blocks" (NAN: none) */
+    double tau;
+    size_t tau_runs;
 } mb_ratio;
 
 /* Quantile of Student's t with df degrees of freedom (df > 0). */
@@ -65,10 +77,57 @@ bool mb__gm_ci(const double *x, size_t k, double level, mb_gm *out);
 bool mb__ratio_paired(const double *a, const double *b, size_t k, double level,
                       mb_ratio *out);
 
+/* The blocks a paired ratio over k rounds uses: every round its own block
+ * below 2 * MB_ROUND_BLOCKS rounds, else MB_ROUND_BLOCKS blocks of
+ * consecutive rounds (at least two rounds each, sizes differing by at most
+ * one). */
+#define MB_ROUND_BLOCKS 8
+size_t mb__round_blocks(size_t k);
+
+/* Ratio b/a of paired replicates in time order, with the rounds grouped
+ * into `blocks` blocks of consecutive rounds (block j: rounds
+ * [k*j/blocks, k*(j+1)/blocks)): the block is the unit of replication.
+ * The log ratio is the mean of the blocks' mean log ratios; the interval
+ * and test are Student t on those block means (blocks - 1 df), so that a
+ * drift of the ratio during the run (the machine's load changing) widens
+ * the interval instead of passing for precision.  With blocks == k this
+ * is mb__ratio_paired.  Needs blocks >= 2 and k >= blocks. */
+bool mb__ratio_paired_blocks(const double *a, const double *b, size_t k,
+                             size_t blocks, double level, mb_ratio *out);
+
+/* {count, sd_within, sd_drift, drift_p} of a blocked ratio (drift_p null
+ * when there was no test), the JSON of compare and gate. */
+json_t *mb__ratio_blocks_json(const mb_ratio *r);
+
+/* Rounds that would bring the half-width of a blocked paired interval
+ * like r down to `dist` (log scale), blocked by mb__round_blocks, when the
+ * spread stays as measured: at least r->ka + 1.  When the drift between
+ * blocks is established (r->drift_p < 0.05) it does not shrink with more
+ * rounds, and 0 says that it alone keeps the half-width above dist; else
+ * the whole spread per round (se_log * sqrt(k)) is taken to shrink. */
+size_t mb__rounds_needed(const mb_ratio *r, double dist);
+
 /* Ratio b/a of independent replicates.  Needs ka, kb >= 2 and a positive
  * variance on at least one side. */
 bool mb__ratio_welch(const double *a, size_t ka, const double *b, size_t kb,
                      double level, mb_ratio *out);
+
+/* Two separate runs: mb__ratio_welch with a between-run term.  Each run
+ * sits at a level of its own (the machine's state that minute), with sd
+ * tau on the log scale; the log ratio's variance is va/ka + vb/kb +
+ * 2 tau^2, and its degrees of freedom come from Welch-Satterthwaite with
+ * tau^2 estimated from tau_runs runs (tau_runs - 1 df; 0 = a documented
+ * default, taken as known).  tau = 0 is mb__ratio_welch. */
+bool mb__ratio_welch_drift(const double *a, size_t ka, const double *b,
+                           size_t kb, double tau, size_t tau_runs, double level,
+                           mb_ratio *out);
+
+/* Processes per side that would bring a two-run interval like r (from
+ * mb__ratio_welch_drift, whose sd_within is the per-process sd of the log
+ * figure, pooled over both sides) down to `dist` (log scale): at least
+ * max(ka, kb) + 1; 0 when the between-run term alone is wider (no count
+ * can). */
+size_t mb__runs_processes_needed(const mb_ratio *r, double dist);
 
 /* Splits x[0..n) (in time order) into `blocks` consecutive blocks of
  * nearly equal size and writes percentile q of each into out[0..blocks).

@@ -160,3 +160,36 @@ json_t *mb__sysinfo_json(void)
     json_object_set_new(o, "timestamp_utc", json_string(buf));
     return o;
 }
+
+bool mb__cpu_times(uint64_t *busy, uint64_t *total)
+{
+    FILE *f = fopen("/proc/stat", "r");
+    if (!f)
+        return false;
+    unsigned long long v[8] = {0};
+    int got = fscanf(f, "cpu %llu %llu %llu %llu %llu %llu %llu %llu", &v[0],
+                     &v[1], &v[2], &v[3], &v[4], &v[5], &v[6], &v[7]);
+    fclose(f);
+    if (got < 5)
+        return false;
+    uint64_t idle = v[3] + v[4], all = 0;
+    for (int i = 0; i < 8; i++)
+        all += v[i];
+    *busy = all - idle;
+    *total = all;
+    return true;
+}
+
+int mb__procs_running(void)
+{
+    FILE *f = fopen("/proc/stat", "r");
+    if (!f)
+        return -1;
+    char line[256];
+    int n = -1;
+    while (n < 0 && fgets(line, sizeof line, f))
+        if (sscanf(line, "procs_running %d", &n) != 1)
+            n = -1;
+    fclose(f);
+    return n;
+}

@@ -146,11 +146,20 @@ static void pct_str(char *b, size_t len, double ratio)
     snprintf(b, len, "%+.1f%%", (ratio - 1.0) * 100.0);
 }
 
+/* The between-run term of a two-run gate: the sd of one run's level on
+ * the log scale, how many stored runs estimated it (0: the default) and
+ * where it came from. */
+typedef struct drift {
+    double tau;
+    size_t runs;
+    const char *source; /* "history" or "default" */
+} drift;
+
 static mb__verdict judge_replicates(const char *metric, const double *fb,
                                     size_t kb, const double *fc, size_t kc,
                                     double threshold, int higher_is_better,
-                                    int paired, const mb__regress_opts *o,
-                                    json_t **out);
+                                    int paired, const drift *dr,
+                                    const mb__regress_opts *o, json_t **out);
 
 mb__verdict mb__regress_replicates(const char *metric, const double *fb,
                                    size_t kb, const double *fc, size_t kc,
@@ -158,16 +167,149 @@ mb__verdict mb__regress_replicates(const char *metric, const double *fb,
                                    const mb__regress_opts *o, json_t **out)
 {
     return judge_replicates(metric, fb, kb, fc, kc, threshold, higher_is_better,
-                            0, o, out);
+                            0, NULL, o, out);
+}
+
+/* The ratio of the two sides: paired over blocks of rounds, or two runs
+ * with the between-run term dr (none when NULL). */
+static bool side_ratio(const double *b, size_t kb, const double *c, size_t kc,
+                       int paired, const drift *dr, mb_ratio *r)
+{
+    if (paired)
+        return mb__ratio_paired_blocks(b, c, kb, mb__round_blocks(kb), 0.95, r);
+    return mb__ratio_welch_drift(b, kb, c, kc, dr ? dr->tau : 0,
+                                 dr ? dr->runs : 0, 0.95, r);
+}
+
+/* "N per side would decide it", from the distance between the estimate
+ * and the limit it has to clear; or why no count would. */
+static void need_text(const mb_ratio *r, int paired, double dist,
+                      const drift *dr, size_t *need, char *buf, size_t len)
+{
+    char nb[200];
+    *need = paired ? mb__rounds_needed(r, dist)
+                   : mb__runs_processes_needed(r, dist);
+    if (*need)
+        snprintf(buf, len,
+                 "at this estimate and spread, %s per side would "
+                 "decide it",
+                 mb__need_text(*need, nb, sizeof nb));
+    else if (!(dist > 0))
+        snprintf(buf, len,
+                 "the estimate lies on the threshold: no number of "
+                 "processes decides it");
+    else if (paired)
+        snprintf(buf, len,
+                 "the drift of the ratio between blocks of rounds (sd "
+                 "%.1f%%) alone keeps the CI this wide: more processes "
+                 "would not decide it; measure on a quieter machine",
+                 r->sd_drift * 100);
+    else
+        snprintf(buf, len,
+                 "the drift between two runs (sd %.1f%% of a run's level, "
+                 "%s) alone keeps the CI this wide: no number of processes "
+                 "decides it; measure both sides in one compare and gate "
+                 "it with --current",
+                 r->tau * 100,
+                 dr && dr->runs ? "from the stored history"
+                                : "the default for two runs");
+}
+
+/* The ratio, its CI and test, and what the interval is made of. */
+static void describe_test(json_t *j, const mb_ratio *r, int paired,
+                          const drift *dr)
+{
+    json_object_set_new(j, "ratio", json_real(r->ratio));
+    json_object_set_new(j, "ci95", json_pack("[f,f]", r->lo, r->hi));
+    json_object_set_new(j, "p_value", json_real(r->p));
+    json_object_set_new(
+        j, "test",
+        json_string(paired ? "paired t on log per-process figures (round by "
+                             "round), over blocks of consecutive rounds"
+                    : dr   ? "Welch t on log per-process figures, with a "
+                             "between-run term"
+                           : "Welch t on log per-process figures"));
+    json_object_set_new(j, "df", json_real(r->df));
+    if (paired)
+        json_object_set_new(j, "blocks", mb__ratio_blocks_json(r));
+    else if (dr)
+        json_object_set_new(j, "between_run",
+                            json_pack("{s:f,s:I,s:s}", "sd_log", dr->tau,
+                                      "runs", (json_int_t)dr->runs, "source",
+                                      dr->source));
+}
+
+/* The verdict rule of GATE.md on a ratio current/baseline (throughput:
+ * judged on its inverse, shown as its own), the reason into why and the
+ * processes that would decide an inconclusive case into *need. */
+static mb__verdict rule(const char *metric, const mb_ratio *r, double threshold,
+                        int higher_is_better, int paired, const drift *dr,
+                        const mb__regress_opts *o, size_t *need, char *why,
+                        size_t len)
+{
+    /* Judged as badness (> 1 is worse). */
+    double bad = higher_is_better ? 1 / r->ratio : r->ratio;
+    double bad_lo = higher_is_better ? 1 / r->hi : r->lo;
+    double bad_hi = higher_is_better ? 1 / r->lo : r->hi;
+    double worse = 1.0 + threshold, better = 1.0 / (1.0 + threshold);
+    char c_est[24], c_lo[24], c_hi[24], c_thr[24], needbuf[400];
+    pct_str(c_est, sizeof c_est, r->ratio);
+    pct_str(c_lo, sizeof c_lo, r->lo);
+    pct_str(c_hi, sizeof c_hi, r->hi);
+    snprintf(c_thr, sizeof c_thr, "%s%.1f%%", higher_is_better ? "-" : "+",
+             threshold * 100.0);
+    int sig = r->p < o->alpha;
+    char ps[32]; /* "=1.2e-05", or "<1e-300" where the tail underflows */
+    if (r->p < 1e-300)
+        snprintf(ps, sizeof ps, "<1e-300");
+    else
+        snprintf(ps, sizeof ps, "=%.2g", r->p);
+    *need = 0;
+    if (sig && bad_lo > worse) {
+        snprintf(why, len,
+                 "%s %s (95%% CI %s..%s over %zu+%zu processes) beyond %s, "
+                 "p%s < %g",
+                 metric, c_est, c_lo, c_hi, r->ka, r->kb, c_thr, ps, o->alpha);
+        return MB_VERDICT_REGRESSION;
+    }
+    if (sig && bad_hi < better) {
+        snprintf(why, len, "%s %s (95%% CI %s..%s), p%s < %g", metric, c_est,
+                 c_lo, c_hi, ps, o->alpha);
+        return MB_VERDICT_IMPROVEMENT;
+    }
+    if (bad_hi <= worse) {
+        snprintf(why, len, "%s %s (95%% CI %s..%s) within %s", metric, c_est,
+                 c_lo, c_hi, c_thr);
+        return MB_VERDICT_PASS;
+    }
+    if (bad_lo > worse) {
+        /* Beyond the threshold but p >= alpha: the interval at 1 - alpha
+         * has to clear 1; its half-width scales by the z ratio. */
+        double dist =
+            fabs(log(bad)) * 1.959964 / mb__t_quantile(1 - o->alpha / 2, 1e6);
+        need_text(r, paired, dist, dr, need, needbuf, sizeof needbuf);
+        snprintf(why, len,
+                 "%s %s (95%% CI %s..%s) beyond %s but not significant "
+                 "(p%s >= %g); %s",
+                 metric, c_est, c_lo, c_hi, c_thr, ps, o->alpha, needbuf);
+    } else {
+        need_text(r, paired, fabs(log(bad) - log(worse)), dr, need, needbuf,
+                  sizeof needbuf);
+        snprintf(why, len,
+                 "%s %s: 95%% CI %s..%s straddles the %s threshold; %s", metric,
+                 c_est, c_lo, c_hi, c_thr, needbuf);
+    }
+    return MB_VERDICT_INCONCLUSIVE;
 }
 
 /* paired: replicate i of both sides ran side by side (a compare's round
- * i): a paired t on the log ratios instead of Welch. */
+ * i): a paired t on the log ratios over blocks of rounds instead of
+ * Welch.  Otherwise dr (may be NULL) is the between-run term. */
 static mb__verdict judge_replicates(const char *metric, const double *fb,
                                     size_t kb, const double *fc, size_t kc,
                                     double threshold, int higher_is_better,
-                                    int paired, const mb__regress_opts *o,
-                                    json_t **out)
+                                    int paired, const drift *dr,
+                                    const mb__regress_opts *o, json_t **out)
 {
     json_t *j = json_object();
     *out = j;
@@ -176,7 +318,7 @@ static mb__verdict judge_replicates(const char *metric, const double *fb,
     json_object_set_new(j, "unit", json_string("process"));
     json_object_set_new(j, "processes_baseline", json_integer((json_int_t)kb));
     json_object_set_new(j, "processes_current", json_integer((json_int_t)kc));
-    char why[480];
+    char why[640];
     mb__verdict v = MB_VERDICT_INCONCLUSIVE;
     /* Throughput is 1e9 / mean latency; its ratio is the inverse. */
     double *b = mb__calloc(kb + 1, sizeof *b),
@@ -215,79 +357,17 @@ static mb__verdict judge_replicates(const char *metric, const double *fb,
         json_object_set_new(j, "p_value", json_null());
         goto done;
     }
-    if (!b || !c ||
-        !(paired ? mb__ratio_paired(b, c, kb, 0.95, &r)
-                 : mb__ratio_welch(b, kb, c, kc, 0.95, &r))) {
+    if (!b || !c || !side_ratio(b, kb, c, kc, paired, dr, &r)) {
         snprintf(why, sizeof why, "%s: a figure is not positive", metric);
         json_object_set_new(j, "ratio", json_null());
         json_object_set_new(j, "ci95", json_null());
         json_object_set_new(j, "p_value", json_null());
         goto done;
     }
-    /* Shown as the metric's own ratio (throughput: current/baseline);
-     * judged as badness (> 1 is worse). */
-    double bad = higher_is_better ? 1 / r.ratio : r.ratio;
-    double bad_lo = higher_is_better ? 1 / r.hi : r.lo;
-    double bad_hi = higher_is_better ? 1 / r.lo : r.hi;
-    json_object_set_new(j, "ratio", json_real(r.ratio));
-    json_object_set_new(j, "ci95", json_pack("[f,f]", r.lo, r.hi));
-    json_object_set_new(j, "p_value", json_real(r.p));
-    json_object_set_new(j, "test",
-                        json_string(paired ? "paired t on log per-process "
-                                             "figures (round by round)"
-                                           : "Welch t on log per-process "
-                                             "figures"));
-    json_object_set_new(j, "df", json_real(r.df));
-    double worse = 1.0 + threshold, better = 1.0 / (1.0 + threshold);
-    char c_est[24], c_lo[24], c_hi[24], c_thr[24];
-    pct_str(c_est, sizeof c_est, r.ratio);
-    pct_str(c_lo, sizeof c_lo, r.lo);
-    pct_str(c_hi, sizeof c_hi, r.hi);
-    snprintf(c_thr, sizeof c_thr, "%s%.1f%%", higher_is_better ? "-" : "+",
-             threshold * 100.0);
-    int sig = r.p < o->alpha;
+    describe_test(j, &r, paired, dr);
     size_t need = 0;
-    char needbuf[200];
-    char ps[32]; /* "=1.2e-05", or "<1e-300" where the tail underflows */
-    if (r.p < 1e-300)
-        snprintf(ps, sizeof ps, "<1e-300");
-    else
-        snprintf(ps, sizeof ps, "=%.2g", r.p);
-    if (sig && bad_lo > worse) {
-        v = MB_VERDICT_REGRESSION;
-        snprintf(why, sizeof why,
-                 "%s %s (95%% CI %s..%s over %zu+%zu processes) beyond %s, "
-                 "p%s < %g",
-                 metric, c_est, c_lo, c_hi, kb, kc, c_thr, ps, o->alpha);
-    } else if (sig && bad_hi < better) {
-        v = MB_VERDICT_IMPROVEMENT;
-        snprintf(why, sizeof why, "%s %s (95%% CI %s..%s), p%s < %g", metric,
-                 c_est, c_lo, c_hi, ps, o->alpha);
-    } else if (bad_hi <= worse) {
-        v = MB_VERDICT_PASS;
-        snprintf(why, sizeof why, "%s %s (95%% CI %s..%s) within %s", metric,
-                 c_est, c_lo, c_hi, c_thr);
-    } else {
-        double e = log(bad), t = log(worse);
-        double half = e < t ? t - e : e - t;
-        double sd =
-            r.se_log * sqrt((double)(kb * kc) / (double)(kb + kc)) * sqrt(2.0);
-        if (paired)
-            sd = r.se_log * sqrt((double)kb);
-        need = mb__replicates_needed(sd, half > 1e-4 ? half : 1e-4, paired);
-        if (bad_lo > worse)
-            snprintf(why, sizeof why,
-                     "%s %s (95%% CI %s..%s) beyond %s but not significant "
-                     "(p%s >= %g); %s per side would decide it",
-                     metric, c_est, c_lo, c_hi, c_thr, ps, o->alpha,
-                     mb__need_text(need, needbuf, sizeof needbuf));
-        else
-            snprintf(why, sizeof why,
-                     "%s %s: 95%% CI %s..%s straddles the %s threshold; "
-                     "%s per side would decide it",
-                     metric, c_est, c_lo, c_hi, c_thr,
-                     mb__need_text(need, needbuf, sizeof needbuf));
-    }
+    v = rule(metric, &r, threshold, higher_is_better, paired, dr, o, &need, why,
+             sizeof why);
     json_object_set_new(j, "processes_needed",
                         need ? json_integer((json_int_t)need) : json_null());
 done:
@@ -475,6 +555,13 @@ mb_status mb__regress_check_doc(const json_t *doc, const char *what,
                         what, schema, MB_VERSION_STRING);
     if (!json_is_array(json_object_get(doc, "runs")))
         return mb__fail(err, MB_EFORMAT, "%s has no \"runs\" array", what);
+    if (json_is_true(json_object_get(doc, "interrupted")))
+        return mb__fail(err, MB_EFORMAT,
+                        "%s was interrupted (\"interrupted\": true): its "
+                        "figures cover only the rounds that finished, and a "
+                        "verdict on them would not be the documented one; "
+                        "measure it again to the end",
+                        what);
     return MB_OK;
 }
 
@@ -543,17 +630,20 @@ static void list_batches(mb_buf *b, const json_t *runs, const json_t *like)
         mb__buf_puts(b, "none");
 }
 
-/* The run-to-run spread of a figure ("p50", "p99") in the stored history
- * of the run's benchmark (same model name, variant and batch size): the sd
- * of the log figure over the newest MB_REGRESS_HISTORY_MAX runs; NAN with
- * fewer than MB_REGRESS_HISTORY_MIN. */
-static double history_spread(const json_t *hist, const json_t *run,
-                             const char *figure, size_t *used)
+/* The between-run term of a figure ("p50", "p99", ...) from the stored
+ * history of the run's benchmark (same model name, variant and batch
+ * size), the newest MB_REGRESS_HISTORY_MAX runs: random effects by the
+ * method of moments, tau^2 = var(log figure over the runs) - the mean
+ * squared standard error of one run's own log figure (from its stored 95%
+ * CI, p50 only; elsewhere 0, which errs wide), at least 0.  NAN with fewer
+ * than MB_REGRESS_HISTORY_MIN runs. */
+static double history_drift(const json_t *hist, const json_t *run,
+                            const char *figure, size_t *used)
 {
     *used = 0;
     if (!hist)
         return NAN;
-    double x[MB_REGRESS_HISTORY_MAX];
+    double x[MB_REGRESS_HISTORY_MAX], se2 = 0;
     size_t n = 0;
     for (size_t i = json_array_size(hist);
          i-- > 0 && n < MB_REGRESS_HISTORY_MAX;) {
@@ -568,19 +658,61 @@ static double history_spread(const json_t *hist, const json_t *run,
                     run_str(run, "variant", NULL)))
             continue;
         x[n++] = json_number_value(v);
+        double lo = json_number_value(json_object_get(h, "p50_ci_lo")),
+               hi = json_number_value(json_object_get(h, "p50_ci_hi"));
+        if (!strcmp(figure, "p50") && lo > 0 && hi > lo) {
+            double se = (log(hi) - log(lo)) / (2 * 1.959964);
+            se2 += se * se;
+        }
     }
     if (n < MB_REGRESS_HISTORY_MIN)
         return NAN;
     mb_gm g;
     mb__gm_ci(x, n, 0.95, &g);
     *used = n;
-    return g.sd_log;
+    double tau2 = g.sd_log * g.sd_log - se2 / (double)n;
+    return tau2 > 0 ? sqrt(tau2) : 0;
+}
+
+/* The drift between two runs that a two-run gate of metric m adds: from
+ * the history when it holds enough runs, else the documented default. */
+static drift run_drift(const mb__regress_opts *o, const json_t *rc, int m)
+{
+    size_t used;
+    double tau = history_drift(o->history, rc, metric_names[m], &used);
+    if (isfinite(tau))
+        return (drift){tau, used, "history"};
+    return (drift){MB_REGRESS_DRIFT_DEFAULT, 0, "default"};
 }
 
 typedef struct {
     int counts[5];
     json_t *warnings;
+    unsigned drift_warned; /* metrics whose threshold-below-drift is said */
 } tally;
+
+/* A two-run gate whose threshold is below the drift between runs: says
+ * so once per metric. */
+static void warn_drift(tally *t, int m, double thr, const drift *dr)
+{
+    double reach = exp(1.959964 * sqrt(2.0) * dr->tau) - 1;
+    if (thr >= reach || (t->drift_warned & (1u << m)))
+        return;
+    t->drift_warned |= 1u << m;
+    char w[600];
+    snprintf(w, sizeof w,
+             "%s: the threshold %.1f%% is below the drift between two "
+             "separate runs (sd %.1f%% of a run's level, %s): two runs "
+             "alone cannot tell a change smaller than about %.1f%% from "
+             "that drift, so the CI includes it and the verdict will often "
+             "be inconclusive; measure both sides in one compare and gate "
+             "it with --current (docs/GATE.md)",
+             metric_names[m], thr * 100, dr->tau * 100,
+             dr->runs ? "estimated from the stored history"
+                      : "the default for a gate without stored history",
+             reach * 100);
+    json_array_append_new(t->warnings, json_string(w));
+}
 
 static void compare_pair(const json_t *rb, const json_t *rc, const char *how,
                          const mb__regress_opts *o, int paired, tally *t,
@@ -611,26 +743,17 @@ static void compare_pair(const json_t *rb, const json_t *rc, const char *how,
             continue;
         json_t *j = NULL;
         mb__verdict v;
-        json_t *from_hist = NULL;
-        if (m <= MB_GM_THROUGHPUT) {
-            size_t used;
-            double sd = history_spread(o->history, rc, metric_names[m], &used);
-            double wide = isfinite(sd) ? exp(MB_REGRESS_HISTORY_K * sd) - 1 : 0;
-            if (isfinite(sd))
-                from_hist =
-                    json_pack("{s:I,s:f,s:f,s:f,s:b}", "runs", (json_int_t)used,
-                              "sd_log", sd, "given", thr, "threshold",
-                              wide > thr ? wide : thr, "widened", wide > thr);
-            if (wide > thr)
-                thr = wide;
-        }
         if (m <= MB_GM_THROUGHPUT) {
             double q = m == MB_GM_THROUGHPUT ? -1 : qs[m];
+            drift dr = run_drift(o, rc, m);
+            if (!paired)
+                warn_drift(t, m, thr, &dr);
             size_t kb, kc;
             double *fb = replicate_figures(rb, q, &kb),
                    *fc = replicate_figures(rc, q, &kc);
             v = judge_replicates(metric_names[m], fb, kb, fc, kc, thr,
-                                 m == MB_GM_THROUGHPUT, paired, o, &j);
+                                 m == MB_GM_THROUGHPUT, paired,
+                                 paired ? NULL : &dr, o, &j);
             free(fb);
             free(fc);
         } else if (m == MB_GM_MEMORY) {
@@ -663,8 +786,6 @@ static void compare_pair(const json_t *rb, const json_t *rc, const char *how,
             v = gate_figure("size", json_object_get(mb0, sk),
                             json_object_get(mc0, sk), thr, 0, "bytes", &j);
         }
-        if (from_hist)
-            json_object_set_new(j, "threshold_from_history", from_hist);
         t->counts[v]++;
         json_array_append_new(metrics, j);
     }
@@ -748,7 +869,7 @@ static void load_gate(const json_t *base, const json_t *cur,
     } else if (kb >= 2 && kc >= 2 &&
                kb == json_array_size(json_object_get(sb, "searches")) &&
                kc == json_array_size(json_object_get(sc, "searches"))) {
-        v = judge_replicates("slo_qps", fb, kb, fc, kc, thr, 1, 0, o, &j);
+        v = judge_replicates("slo_qps", fb, kb, fc, kc, thr, 1, 0, NULL, o, &j);
         json_object_set_new(j, "unit", json_string("search"));
     } else {
         double ratio = qb > 0 ? qc / qb : (qc > 0 ? INFINITY : 1.0);
@@ -1024,7 +1145,7 @@ mb_status mb__regress_run(const json_t *base, const json_t *cur,
         return st;
 
     json_t *res = json_object();
-    tally t = {{0}, json_array()};
+    tally t = {{0}, json_array(), 0};
     json_t *comparisons = json_array(), *unmatched = json_array(),
            *accuracy = json_array();
     const json_t *bruns = json_object_get(base, "runs"),

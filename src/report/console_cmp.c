@@ -93,7 +93,10 @@ static void row(mb_buf *out, const layout *l, const mb_rcmp *c,
         snprintf(agr, sizeof agr, "%.2f%%", 100 * c->agree_top1);
     else
         snprintf(agr, sizeof agr, c->has_agreement ? "see below" : "-");
-    mb__buf_printf(out, "%s %-26s", l->status ? " ok     " : "", p50);
+    if (l->status) /* "interrupted" is spelled out in the warnings */
+        mb__buf_printf(out, " %-7s",
+                       !strcmp(c->status, "interrupted") ? "interr." : "ok");
+    mb__buf_printf(out, " %-26s", p50);
     if (l->p99)
         mb__buf_printf(out, " %9s", p99);
     mb__buf_printf(out, " %-31s", sp);
@@ -229,8 +232,8 @@ void mb__report_compare_console(const json_t *doc, const mb_console_opts *o,
         mb__buf_printf(out, "%s! %s%s\n", yellow, json_string_value(w), rst);
     mb__buf_printf(out,
                    "%sspeedup = baseline / variant, geometric means of "
-                   "per-process medians; CI: Student t over processes "
-                   "paired by round; run CV: run-to-run spread of the "
+                   "per-process medians; CI: Student t over blocks of "
+                   "rounds, paired by round; run CV: run-to-run spread of the "
                    "medians; n.s. = no significant difference%s\n",
                    o->color ? "\033[2m" : "", rst);
 }

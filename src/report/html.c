@@ -252,6 +252,12 @@ static void say_html(mb_buf *b, const mb_rverdict *vd)
         }
         return;
     }
+    if (strcmp(vd->verdict, "interrupted") == 0) {
+        mb__buf_puts(b, "<span class=\"failed\">interrupted</span>: no "
+                        "verdict (the figures cover the rounds that "
+                        "finished)");
+        return;
+    }
     if (vd->significant) {
         mb__buf_printf(b, "is <span class=\"%s\">", vd->verdict);
         esc(b, vd->words);

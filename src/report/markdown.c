@@ -42,6 +42,11 @@ static void say_md(mb_buf *b, const mb_rverdict *vd)
         mb__buf_puts(b, " **FAILED**");
         return;
     }
+    if (strcmp(vd->verdict, "interrupted") == 0) {
+        mb__buf_puts(b, " **interrupted**: no verdict (the figures cover the "
+                        "rounds that finished)");
+        return;
+    }
     mb__buf_puts(b, vd->significant ? " is " : ": ");
     mb__md_escape(b, vd->significant ? vd->words : vd->verdict);
     mb__buf_puts(b, vd->significant ? " than " : " against ");

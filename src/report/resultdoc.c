@@ -30,7 +30,12 @@ static mb_status check(const char *path, const json_t *doc, mb_err *err)
 mb_status mb__result_load(const char *path, json_t **out, mb_err *err)
 {
     json_error_t je;
-    json_t *doc = json_load_file(path, 0, &je);
+    /* "-" is standard input (read once: a second "-" finds it empty) */
+    int is_stdin = strcmp(path, "-") == 0;
+    json_t *doc =
+        is_stdin ? json_loadf(stdin, 0, &je) : json_load_file(path, 0, &je);
+    if (is_stdin)
+        path = "standard input";
     *out = NULL;
     if (!doc && je.line > 0)
         return mb__fail(err, MB_EFORMAT,

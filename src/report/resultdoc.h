@@ -11,8 +11,9 @@
 
 #define MB_RESULT_SCHEMA "mbench.result/1"
 
-/* Loads path into *out (new): MB_EIO when it cannot be read, MB_EFORMAT
- * when it is not JSON, has no schema, another schema or no "runs" array.
+/* Loads path ("-": standard input) into *out (new): MB_EIO when it cannot
+ * be read, MB_EFORMAT when it is not JSON, has no schema, another schema
+ * or no "runs" array.
  * A password left in "command_line" by an older mbench is redacted. */
 mb_status mb__result_load(const char *path, json_t **out, mb_err *err);
 

@@ -425,11 +425,14 @@ void mb__rview_free(mb_rview *v)
 }
 
 /* The verdict of one comparison entry in words: "faster", "slower",
- * "no significant difference", "failed", "baseline". */
+ * "no significant difference", "FAILED", "interrupted" (the measurement
+ * was cancelled: no verdict), "baseline". */
 const char *mb__cmp_verdict(const mb_rcmp *c)
 {
     if (c->is_baseline)
         return "baseline";
+    if (strcmp(c->status, "interrupted") == 0)
+        return "interrupted";
     if (strcmp(c->status, "ok") != 0)
         return "FAILED";
     const char *v = mb__jstr(c->v, "significance.verdict");

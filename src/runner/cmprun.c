@@ -443,6 +443,8 @@ mb_status mb__compare_run(const mb__compare_req *rq, json_t **doc_out,
                              : arms[i].plan->fixed_iters ? "fixed_iterations"
                                                          : "fixed_budget",
                              1);
+        if (cancelled)
+            json_object_set_new(run, "status", json_string("interrupted"));
         /* Output tensors take the model's output names. */
         for (size_t o2 = 0; o2 < vs[i].n_outputs; o2++) {
             const char *nm = json_string_value(json_object_get(
@@ -510,7 +512,7 @@ mb_status mb__compare_run(const mb__compare_req *rq, json_t **doc_out,
                                   vs[i].note};
     }
     mb__cmp_opts copts = {rq->tolerance, rq->alpha, rq->threshold,
-                          arms[0].plan->data_path == NULL};
+                          arms[0].plan->data_path == NULL, cancelled};
     /* One comparison per batch size; "comparison" is the first's. */
     json_t *cmps = json_array();
     for (size_t b = 0; b < nb; b++) {
@@ -537,12 +539,32 @@ mb_status mb__compare_run(const mb__compare_req *rq, json_t **doc_out,
             char w[300], at[48] = "";
             if (nb > 1)
                 snprintf(at, sizeof at, " at batch %" PRId64, arms[i].batch);
-            snprintf(w, sizeof w,
-                     "%s%s is noisy from process to process "
-                     "(run-to-run CV %.1f%% over %d processes): the CIs are "
-                     "wide; pin threads (threads=1), close other programs or "
-                     "add --processes",
-                     rq->variants[i % n].name, at, rcv * 100, used);
+            snprintf(
+                w, sizeof w,
+                "%s%s is noisy from process to process "
+                "(run-to-run CV %.1f%% over %d processes): the CIs are "
+                "wide; pin threads (threads=1), close other programs or "
+                "add --processes",
+                rq->variants[i % n].name, at, rcv * 100,
+                (int)json_integer_value(json_object_get(rep, "processes")));
+            json_array_append_new(warn, json_string(w));
+        }
+        const json_t *md = json_object_get(rep, "modes");
+        if (json_is_object(md)) {
+            char w[300], at[48] = "";
+            if (nb > 1)
+                snprintf(at, sizeof at, " at batch %" PRId64, arms[i].batch);
+            const json_t *f = json_object_get(md, "fast"),
+                         *sl = json_object_get(md, "slow");
+            snprintf(
+                w, sizeof w,
+                "%s%s: processes settle in two modes: %" JSON_INTEGER_FORMAT
+                " at about %.4g ms, %" JSON_INTEGER_FORMAT " at about %.4g ms",
+                rq->variants[i % n].name, at,
+                json_integer_value(json_object_get(f, "processes")),
+                json_number_value(json_object_get(f, "median")) / 1e6,
+                json_integer_value(json_object_get(sl, "processes")),
+                json_number_value(json_object_get(sl, "median")) / 1e6);
             json_array_append_new(warn, json_string(w));
         }
     }
@@ -552,9 +574,18 @@ mb_status mb__compare_run(const mb__compare_req *rq, json_t **doc_out,
                               "within-run noise only, and no speed "
                               "difference is claimed; use --processes 40 or "
                               "more"));
-    if (cancelled)
+    if (cancelled) {
+        char w[400];
+        snprintf(w, sizeof w,
+                 "INTERRUPTED after %zu of %d rounds: the figures, intervals "
+                 "and verdicts are of the rounds that finished, not of the "
+                 "planned measurement; mbench gate refuses this document",
+                 arms[0].n_rounds, used);
+        json_array_append_new(warn, json_string(w));
         json_object_set_new(doc, "interrupted", json_true());
+    }
     mb__warn_processes_lowered(doc, k, used, start_ns);
+    mb__warn_load_changed(doc, arms[0].rounds, arms[0].n_rounds);
     if (rq->save_outputs && (rc = save_outputs(rq->save_outputs, rq, vs, err)))
         goto done;
     *doc_out = doc;

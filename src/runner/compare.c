@@ -71,8 +71,6 @@ static size_t replicate_figures(const mb__cmp_variant *x, double q,
     return got;
 }
 
-/* Digits that tell a ratio from its neighbours: 3, or 4 when the CI is
- * narrower than 1%. */
 /* {value, ci95, unit, replicates} of a speedup (the inverse of the ratio
  * variant / baseline), or null when r could not be estimated. */
 static json_t *speedup_json(const mb_ratio *r, const char *unit)
@@ -83,9 +81,119 @@ static json_t *speedup_json(const mb_ratio *r, const char *unit)
                  : json_null();
 }
 
+/* Digits that tell a ratio from its neighbours: 3, or 4 when the CI is
+ * narrower than 1%. */
 static int ratio_digits(double lo, double hi)
 {
     return hi - lo < 0.01 ? 4 : 3;
+}
+
+/* The paired ratio of two sets of per-replicate figures: over blocks of
+ * consecutive rounds by process, else (one process each) over blocks of
+ * samples, each block its own pair. */
+static void pair_ratio(const double *fb, const double *fx, size_t n,
+                       int by_process, mb_ratio *r)
+{
+    if (by_process)
+        mb__ratio_paired_blocks(fb, fx, n, mb__round_blocks(n), 0.95, r);
+    else
+        mb__ratio_paired(fb, fx, n, 0.95, r);
+}
+
+/* The speed verdict of a ratio variant/baseline with its CI and test. */
+static const char *speed_verdict(const mb_ratio *r, int by_process,
+                                 const mb__cmp_opts *o, int *claim)
+{
+    double lo = 1 / r->hi, hi = 1 / r->lo;
+    double band = 1 + o->threshold;
+    *claim = 0;
+    if (!by_process)
+        return "not decided (one process per variant)";
+    if (r->p < o->alpha && lo > band)
+        return *claim = 1, "faster";
+    if (r->p < o->alpha && hi < 1 / band)
+        return *claim = 1, "slower";
+    if (lo >= 1 / band && hi <= band)
+        return "same";
+    return "no significant difference";
+}
+
+/* "about N processes per variant would decide it" from the distance
+ * between the estimate and the threshold it has to clear (beyond it for a
+ * difference, within it for "same"), never fewer than were run; or why no
+ * number of processes would. */
+static void need_sentence(const mb_ratio *r, double threshold, size_t *need,
+                          char *buf, size_t len)
+{
+    double dist = fabs(fabs(log(r->ratio)) - log(1 + threshold));
+    char nb[200];
+    *need = mb__rounds_needed(r, dist);
+    if (*need == 0 && dist > 0)
+        snprintf(buf, len,
+                 "the drift of the ratio between blocks of rounds alone "
+                 "(sd %.1f%%) keeps the CI wider than its distance to the "
+                 "%.3g%% threshold: more processes would not decide it; "
+                 "measure on a quieter machine",
+                 r->sd_drift * 100, threshold * 100);
+    else if (*need == 0)
+        snprintf(buf, len,
+                 "the estimate lies on the %.3g%% threshold: no number of "
+                 "processes decides it; a different --threshold asks a "
+                 "question that can be answered",
+                 threshold * 100);
+    else if (*need > MB_MAX_PROCESSES)
+        snprintf(buf, len, "at this estimate and spread, %s per variant",
+                 mb__need_text(*need, nb, sizeof nb));
+    else /* an explicit count is never cut for slow starts */
+        snprintf(buf, len,
+                 "at this estimate and spread, %s per variant "
+                 "(--processes %zu) would decide it",
+                 mb__need_text(*need, nb, sizeof nb), *need);
+}
+
+/* Two modes among the speedups of the rounds (baseline median / variant
+ * median of round i), when mb__replicate_modes finds them. */
+typedef struct rmodes {
+    int found;
+    double lo, hi;
+    size_t n_lo, n_hi;
+} rmodes;
+
+static void round_modes(const double *fb, const double *fx, size_t k, rmodes *m)
+{
+    double *s = mb__calloc(k, sizeof *s);
+    if (!s)
+        return;
+    for (size_t i = 0; i < k; i++)
+        s[i] = fx[i] > 0 ? fb[i] / fx[i] : 0;
+    m->found = mb__replicate_modes(s, k, 1.15, &m->lo, &m->n_lo, &m->hi,
+                                   &m->n_hi) == 2;
+    free(s);
+}
+
+/* The sentences and JSON of what a speedup is made of: two modes of the
+ * rounds, and a drift between blocks of rounds. */
+static void speed_structure(json_t *sig, json_t *recs, const mb_ratio *r,
+                            const rmodes *m)
+{
+    if (m->found) {
+        json_object_set_new(sig, "round_modes",
+                            json_pack("{s:{s:f,s:I},s:{s:f,s:I}}", "low",
+                                      "speedup", m->lo, "rounds",
+                                      (json_int_t)m->n_lo, "high", "speedup",
+                                      m->hi, "rounds", (json_int_t)m->n_hi));
+        rec(recs, 0,
+            "the speedup is not uniform: %zu of %zu rounds at about "
+            "%.3fx, %zu at about %.3fx (the estimate is the geometric mean "
+            "over all rounds)",
+            m->n_lo, m->n_lo + m->n_hi, m->lo, m->n_hi, m->hi);
+    }
+    if (r->drift_p < 0.05)
+        rec(recs, 0,
+            "the ratio drifted during the run: its blocks of rounds differ "
+            "by more than their noise (drift sd %.1f%%, F test p = %.2g); "
+            "the CI is over blocks and includes the drift",
+            r->sd_drift * 100, r->drift_p);
 }
 
 /* Speedup of x against b, its CI, the test and the verdict. */
@@ -98,17 +206,20 @@ static void judge_speed(json_t *e, json_t *recs, const mb__cmp_variant *b,
     size_t cap = (b->k > x->k ? b->k : x->k) + 20;
     double *fb = mb__calloc(cap, sizeof *fb), *fx = mb__calloc(cap, sizeof *fx);
     mb_ratio r50 = {0}, r99 = {0};
+    rmodes modes = {0};
     size_t nb = 0, nx = 0;
     if (fb && fx) {
         nb = replicate_figures(b, 50, blocks, fb);
         nx = replicate_figures(x, 50, blocks, fx);
         if (nb >= 2 && nb == nx)
-            mb__ratio_paired(fb, fx, nb, 0.95, &r50);
+            pair_ratio(fb, fx, nb, by_process, &r50);
+        if (by_process && nb >= 2 && nb == nx)
+            round_modes(fb, fx, nb, &modes);
         size_t b99 = by_process ? 0 : n_min / 200 > 20 ? 20 : n_min / 200;
         nb = replicate_figures(b, 99, b99 >= 5 ? b99 : 0, fb);
         nx = replicate_figures(x, 99, b99 >= 5 ? b99 : 0, fx);
         if (nb >= 2 && nb == nx)
-            mb__ratio_paired(fb, fx, nb, 0.95, &r99);
+            pair_ratio(fb, fx, nb, by_process, &r99);
     }
     free(fb);
     free(fx);
@@ -122,39 +233,25 @@ static void judge_speed(json_t *e, json_t *recs, const mb__cmp_variant *b,
         return;
     }
     double s = 1 / r50.ratio, lo = 1 / r50.hi, hi = 1 / r50.lo;
-    double band = 1 + o->threshold;
-    const char *verdict;
-    int claim = 0;
+    int claim;
+    const char *verdict = speed_verdict(&r50, by_process, o, &claim);
     size_t need = 0;
-    char needbuf[200];
-    if (!by_process) {
-        verdict = "not decided (one process per variant)";
-    } else if (r50.p < o->alpha && lo > band) {
-        verdict = "faster";
-        claim = 1;
-    } else if (r50.p < o->alpha && hi < 1 / band) {
-        verdict = "slower";
-        claim = 1;
-    } else if (lo >= 1 / band && hi <= band) {
-        verdict = "same";
-    } else {
-        verdict = "no significant difference";
-        double eff = fabs(log(s)), thr = log(band);
-        double half = eff > 2 * thr ? eff - thr : thr;
-        need =
-            mb__replicates_needed(r50.se_log * sqrt((double)r50.ka), half, 1);
-    }
-    json_object_set_new(
-        e, "significance",
-        json_pack("{s:s,s:f,s:f,s:f,s:b,s:s,s:f,s:s,s:I,s:o}", "test",
-                  by_process ? "paired t on log per-process medians"
-                             : "paired t on log block medians (within-run "
-                               "noise only)",
-                  "p", r50.p, "t", isfinite(r50.t) ? r50.t : 0.0, "df", r50.df,
-                  "significant", claim, "verdict", verdict, "noise_threshold",
-                  o->threshold, "unit", unit, "replicates", (json_int_t)r50.ka,
-                  "processes_needed",
-                  need ? json_integer((json_int_t)need) : json_null()));
+    char needbuf[400] = "";
+    if (!strcmp(verdict, "no significant difference"))
+        need_sentence(&r50, o->threshold, &need, needbuf, sizeof needbuf);
+    json_t *sig = json_pack(
+        "{s:s,s:f,s:f,s:f,s:b,s:s,s:f,s:s,s:I,s:o}", "test",
+        by_process ? "paired t on log per-process medians, over blocks of "
+                     "consecutive rounds"
+                   : "paired t on log block medians (within-run noise only)",
+        "p", r50.p, "t", isfinite(r50.t) ? r50.t : 0.0, "df", r50.df,
+        "significant", claim, "verdict", verdict, "noise_threshold",
+        o->threshold, "unit", unit, "replicates", (json_int_t)r50.ka,
+        "processes_needed",
+        need ? json_integer((json_int_t)need) : json_null());
+    if (by_process)
+        json_object_set_new(sig, "blocks", mb__ratio_blocks_json(&r50));
+    json_object_set_new(e, "significance", sig);
     int d = ratio_digits(lo, hi);
     if (!by_process)
         rec(recs, 0,
@@ -180,9 +277,10 @@ static void judge_speed(json_t *e, json_t *recs, const mb__cmp_variant *b,
     else
         rec(recs, 1,
             "no significant latency difference: %.*fx (95%% CI "
-            "%.*f-%.*f, p = %.2g); %s per variant would decide it",
-            d, s, d, lo, d, hi, r50.p,
-            mb__need_text(need, needbuf, sizeof needbuf));
+            "%.*f-%.*f, p = %.2g, %zu processes each); %s",
+            d, s, d, lo, d, hi, r50.p, r50.ka, needbuf);
+    if (by_process)
+        speed_structure(sig, recs, &r50, &modes);
 }
 
 /* A deep copy of v, or JSON null when v is NULL. */
@@ -199,10 +297,11 @@ json_t *mb__compare_analyze(const mb__cmp_variant *v, size_t n, size_t baseline,
     json_object_set_new(cmp, "baseline", json_string(b->name));
     json_object_set_new(cmp, "random_inputs_only",
                         json_boolean(o->random_inputs));
-    char sig_text[320];
+    char sig_text[400];
     snprintf(sig_text, sizeof sig_text,
              "paired Student t test on the log ratio of per-process medians "
-             "(process i of each variant ran in the same round); a "
+             "(process i of each variant ran in the same round), over "
+             "blocks of consecutive rounds; a "
              "difference is claimed when p < %g AND the 95%% CI lies beyond "
              "the noise threshold (%.3g%%); 'same' when the CI lies within "
              "it",
@@ -214,7 +313,10 @@ json_t *mb__compare_analyze(const mb__cmp_variant *v, size_t n, size_t baseline,
                   "median of each variant is the geometric mean of its "
                   "per-process medians",
                   "ci",
-                  "Student t, 95%, over rounds of processes (with one "
+                  "Student t, 95%, over blocks of consecutive rounds of "
+                  "processes (the mean log ratio of each block; every round "
+                  "its own block up to 8 rounds, else 8 blocks), so that a "
+                  "drift of the machine during the run widens it (with one "
                   "process per variant: over blocks of consecutive samples, "
                   "within-run noise only)",
                   "alpha", o->alpha, "noise_threshold", o->threshold, "unit",
@@ -226,7 +328,9 @@ json_t *mb__compare_analyze(const mb__cmp_variant *v, size_t n, size_t baseline,
         json_object_set_new(e, "name", json_string(x->name));
         json_object_set_new(e, "baseline", json_boolean(k == baseline));
         json_object_set_new(e, "status",
-                            json_string(x->error ? "failed" : "ok"));
+                            json_string(x->error         ? "failed"
+                                        : o->interrupted ? "interrupted"
+                                                         : "ok"));
         json_object_set_new(e, "error",
                             x->error ? json_string(x->error) : json_null());
         json_object_set_new(e, "accuracy", copy_or_null(x->accuracy));

@@ -31,6 +31,7 @@ typedef struct mb__cmp_opts {
     double alpha;      /* significance level (0.05) */
     double threshold;  /* noise threshold: smaller changes are "same" */
     int random_inputs; /* the outputs came from synthetic inputs */
+    int interrupted;   /* the measurement was cancelled: status says so */
 } mb__cmp_opts;
 
 /* The "comparison" object of docs/FORMATS.md (new reference). */

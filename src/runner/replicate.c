@@ -6,12 +6,15 @@
 #include "core/err.h"
 #include "core/repstats.h"
 #include "core/stats.h"
+#include "core/sysinfo.h"
 #include "runner/runner.h"
 
 #include <stdbool.h>
+#include <stddef.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 void mb__proc_budget(const mb_plan *p, int k, int64_t *fixed, int64_t *min_time,
                      int64_t *min_iters, int64_t *max_time, int64_t *max_iters)
@@ -44,6 +47,7 @@ void mb__arm_clear(mb__arm *a)
     free(a->error);
     free(a->samples);
     free(a->proc_n);
+    free(a->rounds);
     json_decref(a->run);
     json_decref(a->procs);
     const mb_plan *p = a->plan;
@@ -269,9 +273,121 @@ static size_t order_at(size_t r, size_t j, size_t n)
     return (pos + rot) % n;
 }
 
+/* Records the machine's state over round r into recs (grown as needed):
+ * busy0/total0 are the CPU times at the round's start. */
+static void record_round(mb__round_rec **recs, size_t *cap, size_t r,
+                         int64_t t_start, bool have0, uint64_t busy0,
+                         uint64_t total0)
+{
+    if (!mb__grow((void **)recs, cap, r + 1, sizeof **recs))
+        return;
+    mb__round_rec *x = &(*recs)[r];
+    uint64_t busy, total;
+    double la[1];
+    x->t_s = (double)(mb_now_ns() - t_start) / 1e9;
+    x->loadavg = getloadavg(la, 1) == 1 ? la[0] : NAN;
+    x->cpu_busy = have0 && mb__cpu_times(&busy, &total) && total > total0
+                      ? (double)(busy - busy0) / (double)(total - total0)
+                      : NAN;
+    int run = mb__procs_running();
+    x->runnable = run >= 0 ? run : NAN;
+}
+
+static json_t *num_or_null(double x)
+{
+    return isfinite(x) ? json_real(x) : json_null();
+}
+
+/* Gives every arm a copy of the rounds' records. */
+static void share_rounds(mb__arm *arms, size_t n, const mb__round_rec *recs,
+                         size_t nr)
+{
+    for (size_t i = 0; recs && nr && i < n; i++) {
+        free(arms[i].rounds);
+        arms[i].rounds = mb__calloc(nr, sizeof *recs);
+        if (arms[i].rounds)
+            memcpy(arms[i].rounds, recs, nr * sizeof *recs);
+        arms[i].n_rounds = arms[i].rounds ? nr : 0;
+    }
+}
+
+/* The mean of member `off` (a double of mb__round_rec) over the rounds of
+ * quarter q of n; NAN when none is known. */
+static double quarter_mean(const mb__round_rec *r, size_t n, size_t q,
+                           size_t off)
+{
+    double sum = 0;
+    size_t got = 0;
+    for (size_t i = n * q / 4; i < n * (q + 1) / 4; i++) {
+        double x = *(const double *)((const char *)&r[i] + off);
+        if (isfinite(x)) {
+            sum += x;
+            got++;
+        }
+    }
+    return got ? sum / (double)got : NAN;
+}
+
+/* The quarters with the least and the most of member off; false when a
+ * quarter has none. */
+static bool quarter_range(const mb__round_rec *r, size_t n, size_t off,
+                          double *lo, double *hi)
+{
+    *lo = INFINITY;
+    *hi = -INFINITY;
+    for (size_t q = 0; q < 4; q++) {
+        double m = quarter_mean(r, n, q, off);
+        if (!isfinite(m))
+            return false;
+        *lo = m < *lo ? m : *lo;
+        *hi = m > *hi ? m : *hi;
+    }
+    return true;
+}
+
+void mb__warn_load_changed(json_t *doc, const mb__round_rec *r, size_t n)
+{
+    double b0, b1, q0, q1, l0, l1;
+    if (n < 4 ||
+        !quarter_range(r, n, offsetof(mb__round_rec, cpu_busy), &b0, &b1))
+        return;
+    bool queue =
+        quarter_range(r, n, offsetof(mb__round_rec, runnable), &q0, &q1);
+    int cpus = (int)sysconf(_SC_NPROCESSORS_ONLN);
+    if (b1 - b0 < MB_LOAD_CHANGE &&
+        !(queue && q1 - q0 >= (cpus > 0 ? cpus : 1)))
+        return;
+    if (!quarter_range(r, n, offsetof(mb__round_rec, loadavg), &l0, &l1))
+        l0 = l1 = NAN;
+    char w[700];
+    snprintf(w, sizeof w,
+             "the machine's load changed during the measurement: between "
+             "quarters of the rounds, CPU busy %.0f%% to %.0f%%, %.1f to "
+             "%.1f processes runnable, load average %.1f to %.1f; the "
+             "intervals are over blocks of consecutive rounds and include "
+             "what the change did, but the figures describe this mix of "
+             "loads (replication.rounds has every round)",
+             b0 * 100, b1 * 100, q0, q1, l0, l1);
+    json_array_append_new(json_object_get(doc, "warnings"), json_string(w));
+}
+
+json_t *mb__rounds_json(const mb__round_rec *r, size_t n)
+{
+    json_t *a = json_array();
+    for (size_t i = 0; i < n; i++)
+        json_array_append_new(
+            a, json_pack("{s:f,s:o,s:o,s:o}", "t_s", r[i].t_s, "loadavg",
+                         num_or_null(r[i].loadavg), "cpu_busy",
+                         num_or_null(r[i].cpu_busy), "runnable",
+                         num_or_null(r[i].runnable)));
+    return a;
+}
+
 mb_status mb__replicate(mb__arm *arms, size_t n, const mb__repl_opts *o,
                         mb_err *err)
 {
+    mb__round_rec *recs = NULL;
+    size_t rcap = 0, n_rec = 0;
     size_t rounds = o->processes > 0 ? (size_t)o->processes : 1, slots = 0;
     double *per = mb__calloc(n, sizeof *per);
     int64_t *buf = NULL;
@@ -282,6 +398,8 @@ mb_status mb__replicate(mb__arm *arms, size_t n, const mb__repl_opts *o,
     mb_status rc = MB_OK;
     for (size_t r = 0; r < rounds && !rc && !cancelled(o); r++) {
         int64_t t_round = mb_now_ns();
+        uint64_t busy0 = 0, total0 = 0;
+        bool have0 = mb__cpu_times(&busy0, &total0);
         /* A fresh process per arm, started in this round's order. */
         for (size_t j = 0; j < n && !cancelled(o); j++) {
             mb__arm *a = &arms[order_at(r, j, n)];
@@ -345,6 +463,8 @@ mb_status mb__replicate(mb__arm *arms, size_t n, const mb__repl_opts *o,
         }
         if (rc)
             break;
+        record_round(&recs, &rcap, r, t_start, have0, busy0, total0);
+        n_rec = recs && rcap > r ? r + 1 : n_rec;
         if (o->keep_last && r + 1 == rounds)
             break;
         for (size_t j = 0; j < n; j++) {
@@ -362,6 +482,8 @@ mb_status mb__replicate(mb__arm *arms, size_t n, const mb__repl_opts *o,
     }
     if (o->processes_used)
         *o->processes_used = (int)rounds;
+    share_rounds(arms, n, recs, n_rec);
+    free(recs);
     free(per);
     free(buf);
     return rc;
@@ -550,6 +672,9 @@ json_t *mb__arm_run_json(const mb__arm *a, const char *stop_rule,
     json_object_set_new(ph, "warmup_iters", json_integer(a->warmup_iters));
     json_object_set_new(rep, "process_facts",
                         a->procs ? json_incref(a->procs) : json_array());
+    if (a->n_rounds)
+        json_object_set_new(rep, "rounds",
+                            mb__rounds_json(a->rounds, a->n_rounds));
     json_object_set_new(run, "replication", rep);
     /* Start-up phases: the median over processes (each loaded the
      * runtime, created a session and ran cold), with their range. */

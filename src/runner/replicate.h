@@ -34,6 +34,16 @@
 #define MB_MIN_SLOW_PROCESSES 3
 #define MB_SLOW_START_BUDGET_NS 240000000000LL
 
+/* The machine during one round: when it ended, the load average and the
+ * share of the machine's CPU time that was busy (every process, this
+ * measurement's included) while it ran; NAN where /proc says nothing. */
+typedef struct mb__round_rec {
+    double t_s;      /* seconds from the start of the first round */
+    double loadavg;  /* 1-minute load average at the round's end */
+    double cpu_busy; /* 0..1 over the round */
+    double runnable; /* processes runnable at its end (procs_running) */
+} mb__round_rec;
+
 typedef struct mb__arm {
     const mb_plan *plan; /* borrowed */
     int64_t batch;
@@ -44,10 +54,12 @@ typedef struct mb__arm {
     size_t n, cap;
     size_t *proc_n; /* samples of process i, i < k */
     size_t k, kcap;
-    int64_t busy_ns;  /* sum of the recorded latencies */
-    json_t *run;      /* RUN object of the first process (new ref) */
-    json_t *procs;    /* per process: phases and peak RSS (array) */
-    mb__child *child; /* the last round's process, with keep_last */
+    int64_t busy_ns;       /* sum of the recorded latencies */
+    json_t *run;           /* RUN object of the first process (new ref) */
+    json_t *procs;         /* per process: phases and peak RSS (array) */
+    mb__child *child;      /* the last round's process, with keep_last */
+    mb__round_rec *rounds; /* the machine in every round (a copy) */
+    size_t n_rounds;
     /* private */
     int64_t slot;      /* iterations per slot (by time) */
     int64_t pre;       /* unrecorded iterations before each slot */
@@ -106,6 +118,19 @@ void mb__arm_clear(mb__arm *a);
  * skipped). */
 size_t mb__arm_proc_figures(const int64_t *samples, const size_t *proc_n,
                             size_t k, double q, double *out);
+
+/* Warns in doc's "warnings" when the machine's load changed during the
+ * rounds: the mean CPU-busy share of the busiest quarter of the rounds
+ * (consecutive) exceeds the quietest's by MB_LOAD_CHANGE or more, or (a
+ * machine busy throughout) the mean runnable processes of the most
+ * crowded quarter exceed the least crowded's by the number of CPUs or
+ * more. */
+#define MB_LOAD_CHANGE 0.25
+void mb__warn_load_changed(json_t *doc, const mb__round_rec *r, size_t n);
+
+/* The rounds as JSON: [{t_s, loadavg, cpu_busy, runnable}] (null where
+ * unknown). */
+json_t *mb__rounds_json(const mb__round_rec *r, size_t n);
 
 /* The "replication" object of a RUN (docs/FORMATS.md): unit, processes,
  * samples per process, per-process median/p99/mean, the process-level

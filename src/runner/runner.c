@@ -679,12 +679,19 @@ json_t *mb__doc_new(const char *kind, const char *command_line)
                                   (json_int_t)ci.min_step_ns));
     json_object_set_new(
         d, "statistics",
-        json_pack("{s:s,s:s,s:s,s:s}", "percentile_method",
+        json_pack("{s:s,s:s,s:s,s:s,s:s}", "percentile_method",
                   "linear interpolation between order statistics (numpy "
                   "default)",
                   "median_ci",
-                  "distribution-free binomial order statistics, "
-                  "95%",
+                  "95%, over processes: Student t on the log per-process "
+                  "medians (replication.median); with one process, over "
+                  "blocks of consecutive samples (within-run noise only), "
+                  "or below 250 samples binomial order statistics; each "
+                  "run's latency.median_ci95.method says which",
+                  "speedup_ci",
+                  "compare: 95%, paired Student t on the log ratios of "
+                  "per-process medians over blocks of consecutive rounds "
+                  "(docs/STATISTICS.md)",
                   "outliers",
                   "|x - median| / (1.4826 MAD) > 3.5; counted, "
                   "never dropped",
@@ -1122,6 +1129,7 @@ static mb_status run_replicated(const mb_plan *plan, int k, json_t **doc_out,
              * its own cold run: first_inference_ns is theirs */
         }
         json_array_append_new(runs, run);
+        mb__warn_load_changed(doc, a[0].rounds, a[0].n_rounds);
         mb__arm_clear(&a[0]);
     }
     free(arms);

@@ -23,7 +23,10 @@ environment variables, ${{ }} expressions and step `if:` conditions
 evaluated, GITHUB_OUTPUT read back into steps.ID.outputs.  The actions
 are emulated on local directories under CTX["state"]: checkout (a git
 clone), cache/restore and cache/save (newest key by prefix; GitLab's
-separate protected/unprotected caches unless `unprotect: true`),
+separate protected/unprotected caches unless `unprotect: true`, and
+one set of caches per project: a fork's pipeline runs in the fork's
+project, CTX["project_id"], and sees its caches only), after_script run
+whatever the script did,
 upload-artifact and download-artifact.  The step (GitHub) or
 before_script (GitLab) that installs mbench from its repository is
 replaced by the mbench already first in PATH: installing is tested by
@@ -498,10 +501,19 @@ def gl_rule(expr, env):
     return eval("".join(py), {"__builtins__": {}})  # noqa: S307 (True/False and/or only)
 
 
+def gl_script(lines_, state, ws, env):
+    with tempfile.NamedTemporaryFile("w", suffix=".sh", delete=False, dir=state) as f:
+        f.write("\n".join(lines_))
+    rc = run(["bash", "-eo", "pipefail", f.name], cwd=ws, env=env).returncode
+    os.unlink(f.name)
+    return rc
+
+
 def cmd_gitlab(path, ctx_path):
     d = yaml.safe_load(open(path))
     c = json.load(open(ctx_path))
     state = c["state"]
+    project = str(c.get("project_id", "1"))
     env0 = {k: str(v) for k, v in (d.get("variables") or {}).items()}
     env0.update(c["variables"])   # project CI/CD variables win
     failed = 0
@@ -520,22 +532,28 @@ def cmd_gitlab(path, ctx_path):
         checkout(c, ws)
         cache = job.get("cache")
         key = None
+        # Caches belong to the project the pipeline runs in: a fork's
+        # merge request pipeline runs in the fork, with the fork's caches.
+        caches = os.path.join(state, "projects", project)
         if cache:
             key = cache["key"]
             if not cache.get("unprotect"):
                 key += "-protected" if c.get("protected") else "-non_protected"
             if cache.get("policy", "pull-push") in ("pull", "pull-push"):
-                cache_restore(state, key, [], cache["paths"], ws)
+                cache_restore(caches, key, [], cache["paths"], ws)
         print(f"[replay] job {name}: before_script replaced by the mbench first in PATH")
-        script = "\n".join(job["script"])
         full = dict(os.environ)
         full.update(env)
-        with tempfile.NamedTemporaryFile("w", suffix=".sh", delete=False, dir=state) as f:
-            f.write(script)
-        rc = run(["bash", "-eo", "pipefail", f.name], cwd=ws, env=full).returncode
-        os.unlink(f.name)
+        full["CI_PROJECT_ID"] = project
+        rc = gl_script(job["script"], state, ws, full)
         if rc == 0 and cache and cache.get("policy", "pull-push") in ("push", "pull-push"):
-            cache_save(state, key, cache["paths"], ws, name)
+            cache_save(caches, key, cache["paths"], ws, name)
+        if job.get("after_script"):
+            # GitLab runs it whatever the script did, in a new shell; its
+            # failure does not fail the job.
+            full["CI_JOB_STATUS"] = "success" if rc == 0 else "failed"
+            print(f"[replay] job {name}: after_script (job status {full['CI_JOB_STATUS']})")
+            gl_script(job["after_script"], state, ws, full)
         a = job.get("artifacts")
         if a and (a.get("when") == "always" or rc == 0):
             artifact_upload(state, f"{c['pipeline_id']}-{name}", "artifacts", a["paths"], ws)

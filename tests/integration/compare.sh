@@ -44,20 +44,24 @@ for v in cmp["variants"]:
     assert abs(v["accuracy"]["top5"] - top5) < 1e-12, (name, v["accuracy"]["top5"], top5)
     if name != "fp32":
         # Speedup: ratio of geometric means of per-process medians, paired
-        # by round; Student t over the processes (scipy).
+        # by round; Student t over blocks of consecutive rounds (every
+        # round its own block below 16 rounds; scipy).
         mb, mx = proc_medians(runs["fp32"]), proc_medians(runs[name])
         assert len(mb) == len(mx) == runs["fp32"]["replication"]["processes"] >= 2
         dl = np.log(mx) - np.log(mb)
         k = len(dl)
-        se = dl.std(ddof=1) / np.sqrt(k)
-        h = stats.t.ppf(0.975, k - 1) * se
-        sp = np.exp(-dl.mean())
+        B = k if k < 16 else 8
+        bm = np.array([dl[k * j // B:k * (j + 1) // B].mean() for j in range(B)])
+        se = bm.std(ddof=1) / np.sqrt(B)
+        h = stats.t.ppf(0.975, B - 1) * se
+        sp = np.exp(-bm.mean())
         assert abs(v["speedup_median"]["value"] - sp) < 1e-9 * sp, (v["speedup_median"], sp)
         lo, hi = v["speedup_median"]["ci95"]
-        assert abs(lo - np.exp(-dl.mean() - h)) < 1e-9 and abs(hi - np.exp(-dl.mean() + h)) < 1e-9, (lo, hi)
-        p = 2 * stats.t.sf(abs(dl.mean() / se), k - 1)
+        assert abs(lo - np.exp(-bm.mean() - h)) < 1e-9 and abs(hi - np.exp(-bm.mean() + h)) < 1e-9, (lo, hi)
+        p = stats.ttest_1samp(bm, 0).pvalue
         assert abs(v["significance"]["p"] - p) < 1e-9, (v["significance"], p)
-        assert v["significance"]["test"] == "paired t on log per-process medians"
+        assert v["significance"]["test"] == "paired t on log per-process medians, over blocks of consecutive rounds"
+        assert v["significance"]["blocks"]["count"] == B, v["significance"]
         agree = (lg.argmax(1) == logits["fp32"].argmax(1)).mean()
         assert abs(v["agreement"]["top1"] - agree) < 1e-12, (v["agreement"]["top1"], agree)
         out0 = v["agreement"]["outputs"][0]
@@ -158,6 +162,34 @@ check "the speedup is about 0.5 (busy-waits of 20 and 40 us) and inside its CI" 
 import json; v=json.load(open('$T_TMP/ab.json'))['comparison']['variants'][1]
 lo, hi = v['speedup_median']['ci95']; x = v['speedup_median']['value']
 assert v['significance']['verdict'] == 'slower' and lo <= x <= hi and 0.48 < x < 0.53, v"
+expect_exit "with 20 rounds the speedup is judged over 8 blocks of rounds" 0 \
+    "$MBENCH" compare a=none,backend=null,backend-opt=delay=20000,backend-opt=process_sd=0.03 \
+    b=none,backend=null,backend-opt=delay=22000,backend-opt=process_sd=0.03 --processes 20 --min-time 0.2s --warmup 2 --json "$T_TMP/b20.json"
+check "the blocked interval and test agree with numpy and scipy" $PY - "$T_TMP/b20.json" <<'PYEOF'
+import json, sys
+import numpy as np
+from scipy import stats
+d = json.load(open(sys.argv[1]))
+runs = {r["variant"]: r for r in d["runs"]}
+a = np.log(runs["a"]["replication"]["per_process"]["median"])
+b = np.log(runs["b"]["replication"]["per_process"]["median"])
+dl = b - a
+bm = np.array([dl[20 * j // 8:20 * (j + 1) // 8].mean() for j in range(8)])
+v = d["comparison"]["variants"][1]
+s = v["significance"]
+h = stats.t.ppf(0.975, 7) * bm.std(ddof=1) / np.sqrt(8)
+assert s["df"] == 7 and s["blocks"]["count"] == 8, s
+assert abs(v["speedup_median"]["value"] - np.exp(-bm.mean())) < 1e-9, v
+lo, hi = v["speedup_median"]["ci95"]
+assert abs(lo - np.exp(-bm.mean() - h)) < 1e-9 and abs(hi - np.exp(-bm.mean() + h)) < 1e-9, (lo, hi)
+assert abs(s["p"] - stats.ttest_1samp(bm, 0).pvalue) < 1e-9, s
+groups = [dl[20 * j // 8:20 * (j + 1) // 8] for j in range(8)]
+f = stats.f_oneway(*groups)
+assert abs(s["blocks"]["drift_p"] - f.pvalue) < 1e-9, (s["blocks"], f.pvalue)
+rounds = runs["a"]["replication"]["rounds"]
+assert len(rounds) == 20 and all(0 <= r["cpu_busy"] <= 1 for r in rounds), rounds
+assert all(x["t_s"] < y["t_s"] for x, y in zip(rounds, rounds[1:])), rounds
+PYEOF
 expect_exit "one process per variant still compares" 0 \
     "$MBENCH" compare a=none,backend=null,backend-opt=delay=20000 \
     b=none,backend=null,backend-opt=delay=40000 --processes 1 --min-time 0.3s --json "$T_TMP/one.json"

@@ -32,7 +32,7 @@ printf '#!/bin/sh\necho "apt-get $*" >>"%s/apt.log"\n' "$T_TMP" >"$T_TMP/fake/ap
 chmod +x "$T_TMP/fake/dpkg-query" "$T_TMP/fake/apt-get"
 # A PATH without npm: the tools deps.sh itself uses, linked one by one.
 mkdir -p "$T_TMP/nonpm"
-for t in bash sh env dirname cut sha256sum grep id cat; do ln -sf "$(command -v $t)" "$T_TMP/nonpm/$t"; done
+for t in bash sh env dirname cut sha256sum grep id cat mktemp tee sed sleep head tail rm; do ln -sf "$(command -v $t)" "$T_TMP/nonpm/$t"; done
 D() { env -i PATH="$T_TMP/fake:$T_TMP/nonpm" HOME="$T_TMP" "$@" bash "$MBENCH_ROOT/scripts/deps.sh" build; }
 if [ "$(id -u)" -eq 0 ]; then
     echo "x" >"$T_TMP/ort.so"
@@ -42,7 +42,25 @@ if [ "$(id -u)" -eq 0 ]; then
         expect_exit "deps.sh with ONNX Runtime fetched installs nothing" 0 D
         [ ! -s "$T_TMP/apt.log" ] && ok "npm is not installed when build/ort is in place" || notok "npm is not installed when build/ort is in place" "$(cat "$T_TMP/apt.log")"
     fi
-    expect_exit "deps.sh without ONNX Runtime asks for npm" 0 D ORT_DIR="$T_TMP/empty"
-    contains "npm is installed when ONNX Runtime must be fetched" "$(cat "$T_TMP/apt.log" 2>/dev/null)" " npm"
+    # ONNX Runtime first: npm is installed and the runtime fetched before
+    # anything else; when that fails (here: the stand-in apt-get installs
+    # no npm), nothing else is installed.
+    printf '#!/bin/sh\ncase "$3" in npm|gcc) exit 1 ;; esac\nprintf "install ok installed"\n' >"$T_TMP/fake/dpkg-query"
+    : >"$T_TMP/apt.log"
+    expect_exit "deps.sh without ONNX Runtime fetches it first and fails fast" 1 D ORT_DIR="$T_TMP/empty"
+    contains "npm is installed when ONNX Runtime must be fetched" "$(cat "$T_TMP/apt.log" 2>/dev/null)" "install -y --no-install-recommends npm"
+    if grep -q gcc "$T_TMP/apt.log"; then notok "nothing else is installed before ONNX Runtime is there" "$(cat "$T_TMP/apt.log")"; else ok "nothing else is installed before ONNX Runtime is there"; fi
+    contains "the failure is fetch-ort's" "$LAST_ERR" "fetch-ort: npm not found"
+    # Another apt holds the lists lock twice, then lets go: deps.sh waits
+    # and says who holds it.
+    printf '#!/bin/sh\necho "apt-get $*" >>"%s/apt.log"\nn=$(cat "%s/locked" 2>/dev/null || echo 0)\nif [ "$n" -lt 2 ]; then echo $((n + 1)) >"%s/locked"; echo "E: Could not get lock /var/lib/apt/lists/lock. It is held by process 42 (unattended-upgr)"; exit 100; fi\n' "$T_TMP" "$T_TMP" "$T_TMP" >"$T_TMP/fake/apt-get"
+    : >"$T_TMP/apt.log"
+    expect_exit "deps.sh waits while another apt holds the lock" 0 D MBENCH_ORT_LIB="$T_TMP/ort.so" LOCK_POLL=0.1
+    contains "it says who holds it" "$LAST_ERR" "waiting for another apt or dpkg (held by process 42 (unattended-upgr))"
+    [ "$(grep -c update "$T_TMP/apt.log")" = 3 ] && ok "and tries again until the lock is free" || notok "and tries again until the lock is free" "$(cat "$T_TMP/apt.log")"
+    contains "apt-get waits for the dpkg lock itself" "$(cat "$T_TMP/apt.log")" "DPkg::Lock::Timeout=1200"
+    echo -1000 >"$T_TMP/locked" # held for the next thousand tries
+    expect_exit "a lock held longer than LOCK_WAIT is an error" 1 D MBENCH_ORT_LIB="$T_TMP/ort.so" LOCK_POLL=0.1 LOCK_WAIT=1
+    contains "that names the fix" "$LAST_ERR" "held the lock for over 1s"
 else skip "deps.sh decides about npm" "apt-get needs root here"; fi
 done_testing

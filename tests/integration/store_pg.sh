@@ -60,7 +60,7 @@ c1=$(git -C repo rev-parse HEAD)
 git -C repo checkout -q -b feature && git -C repo -c user.email=t@t -c user.name=t commit -q --allow-empty -m two
 expect_exit "gate --against main takes its baseline from PostgreSQL" 1 "$MBENCH" gate --db "$URL" --against main --current slow.json --git-dir repo
 contains "the PostgreSQL baseline names the branch and commit" "$LAST_OUT" "postgresql@main (commit ${c1:0:12})"
-expect_exit "gate --against a commit prefix works on PostgreSQL" 0 "$MBENCH" gate --db "$URL" --against "${c1:0:10}" --current same.json --git-dir repo --no-store
+expect_exit "gate --against a commit prefix works on PostgreSQL" 0 "$MBENCH" gate --db "$URL" --against "${c1:0:10}" --current same.json --git-dir repo --no-store --max-regression p50=20%
 
 expect_exit "PostgreSQL exports to a SQLite store" 0 "$MBENCH" db export --db "$URL" --to copy.db
 docs_pg=$("$MBENCH" db info --db "$URL" | sed -n 's/^documents: //p')

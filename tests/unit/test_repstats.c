@@ -25,6 +25,29 @@ static const double TP[] = {0.03386182768298571, 3.851229580772037e-14};
 static const double ZP[] = {0.0026997960632601866, 9.813427854295816e-198,
                             1.1451142445047853e-299};
 static const double BLOCKS5[] = {99.5, 299.5, 499.5, 699.5, 899.5};
+static const double PA[] = {
+    106.98702358004128, 101.73025131588116, 94.35088747542922,
+    99.06893240650994,  98.31700039564844,  98.8680734286831,
+    103.02925675029645, 93.80508156414929,  104.95198422393055,
+    94.51628536673017,  99.06213303083847,  104.53475830336221,
+    103.37405700393998, 96.60392496981973,  109.24723140182526,
+    101.84434966778039, 95.33986981567072,  100.21289854793687,
+    95.92988564923407,  102.19464249987172};
+static const double PB[] = {
+    113.57381963698194, 114.06017129371324, 98.87978702247992,
+    113.15011329498742, 109.54797583211106, 113.8044955435298,
+    111.4637126593036,  97.35701798547296,  111.32070257398777,
+    103.69918355897497, 125.79611339285078, 127.31627603010743,
+    128.72910561603308, 112.65013994807204, 128.72327865241172,
+    120.7180044039377,  118.21791672008273, 117.9609409991507,
+    113.85095002608021, 128.44591508096173};
+static const double BLOCKED_AB[] = {1.1521358814875338,   1.096848720489928,
+                                    1.2102098171005213,   0.0002510006085870142,
+                                    0.036331127286570015, 0.05409074823328106,
+                                    0.002504769133676891};
+static const double WELCH_DRIFT_AC[] = {
+    2.0519984760761467, 1.8432021237274006, 2.284447099759075,
+    5.766922219028656e-10, 14.525393572234327};
 
 #define REL(x) (1e-10 * fabs(x))
 
@@ -78,6 +101,74 @@ static void identical_replicates_have_a_zero_width_interval(void)
     EXPECT_NEAR(r.ratio, 1, 0);
     EXPECT_NEAR(r.lo, 1, 0);
     EXPECT_NEAR(r.p, 1, 0);
+}
+
+static void blocked_paired_ratio_matches_numpy_and_scipy(void)
+{
+    mb_ratio r;
+    EXPECT_EQ_INT(mb__round_blocks(20), 8);
+    EXPECT_EQ_INT(mb__round_blocks(15), 15);
+    EXPECT(mb__ratio_paired_blocks(PA, PB, 20, 8, 0.95, &r));
+    EXPECT_NEAR(r.ratio, BLOCKED_AB[0], REL(BLOCKED_AB[0]));
+    EXPECT_NEAR(r.lo, BLOCKED_AB[1], REL(BLOCKED_AB[1]));
+    EXPECT_NEAR(r.hi, BLOCKED_AB[2], REL(BLOCKED_AB[2]));
+    EXPECT_NEAR(r.p, BLOCKED_AB[3], 1e-8 * BLOCKED_AB[3]);
+    EXPECT_NEAR(r.df, 7, 0);
+    EXPECT_NEAR(r.sd_within, BLOCKED_AB[4], REL(BLOCKED_AB[4]));
+    EXPECT_NEAR(r.sd_drift, BLOCKED_AB[5], REL(BLOCKED_AB[5]));
+    EXPECT_NEAR(r.drift_p, BLOCKED_AB[6], 1e-8 * BLOCKED_AB[6]);
+    EXPECT_EQ_INT(r.blocks, 8);
+    /* every round its own block is the plain paired t */
+    mb_ratio p1, p2;
+    EXPECT(mb__ratio_paired_blocks(A, B, 8, 8, 0.95, &p1));
+    EXPECT(mb__ratio_paired(A, B, 8, 0.95, &p2));
+    EXPECT_NEAR(p1.lo, p2.lo, 1e-12);
+    EXPECT_NEAR(p1.p, p2.p, 1e-12);
+    EXPECT(!mb__ratio_paired_blocks(A, B, 8, 1, 0.95, &p1));
+}
+
+static void rounds_needed_from_the_distance_never_below_the_run(void)
+{
+    mb_ratio r;
+    EXPECT(mb__ratio_paired_blocks(PA, PB, 20, 8, 0.95, &r));
+    /* the drift is established (F test p < 0.05): its floor
+     * t(7) sd_drift / sqrt(8) cannot be beaten by more rounds */
+    double floor_half = mb__t_quantile(0.975, 7) * r.sd_drift / sqrt(8.0);
+    EXPECT_EQ_INT(mb__rounds_needed(&r, floor_half * 0.9), 0);
+    size_t k = mb__rounds_needed(&r, floor_half * 1.5);
+    EXPECT(k > 20);
+    double m = (double)k / 8, m1 = (double)(k - 1) / 8;
+    double sw2 = r.sd_within * r.sd_within, d2 = r.sd_drift * r.sd_drift;
+    EXPECT(mb__t_quantile(0.975, 7) * sqrt((sw2 / m + d2) / 8) <=
+           floor_half * 1.5);
+    EXPECT(k == 21 || mb__t_quantile(0.975, 7) * sqrt((sw2 / m1 + d2) / 8) >
+                          floor_half * 1.5);
+    /* a distance the run already reached still asks for more than it ran */
+    EXPECT(mb__rounds_needed(&r, 10.0) >= 21);
+    /* without an established drift the whole spread shrinks */
+    mb_ratio q;
+    EXPECT(mb__ratio_paired(A, B, 8, 0.95, &q));
+    EXPECT(mb__rounds_needed(&q, 0.001) > 8);
+}
+
+static void welch_with_a_between_run_term_matches_numpy(void)
+{
+    mb_ratio r, w;
+    EXPECT(mb__ratio_welch_drift(A, 8, C, 5, 0.02, 12, 0.95, &r));
+    EXPECT_NEAR(r.ratio, WELCH_DRIFT_AC[0], REL(WELCH_DRIFT_AC[0]));
+    EXPECT_NEAR(r.lo, WELCH_DRIFT_AC[1], REL(WELCH_DRIFT_AC[1]));
+    EXPECT_NEAR(r.hi, WELCH_DRIFT_AC[2], REL(WELCH_DRIFT_AC[2]));
+    EXPECT_NEAR(r.p, WELCH_DRIFT_AC[3], 1e-8 * WELCH_DRIFT_AC[3]);
+    EXPECT_NEAR(r.df, WELCH_DRIFT_AC[4], 1e-9 * WELCH_DRIFT_AC[4]);
+    /* tau = 0 is Welch */
+    EXPECT(mb__ratio_welch_drift(A, 8, C, 5, 0, 0, 0.95, &r));
+    EXPECT(mb__ratio_welch(A, 8, C, 5, 0.95, &w));
+    EXPECT_NEAR(r.lo, w.lo, 1e-12);
+    EXPECT_NEAR(r.df, w.df, 1e-9);
+    /* the drift alone wider than the distance: no count decides it */
+    EXPECT(mb__ratio_welch_drift(A, 8, A, 8, 0.02, 0, 0.95, &r));
+    EXPECT_EQ_INT(mb__runs_processes_needed(&r, 0.05), 0);
+    EXPECT(mb__runs_processes_needed(&r, 0.07) > 8);
 }
 
 static void t_quantiles_and_p_values_match_scipy(void)
@@ -150,6 +241,9 @@ int main(void)
     RUN(paired_ratio_matches_scipy_ttest_rel);
     RUN(welch_ratio_matches_scipy_ttest_ind);
     RUN(identical_replicates_have_a_zero_width_interval);
+    RUN(blocked_paired_ratio_matches_numpy_and_scipy);
+    RUN(rounds_needed_from_the_distance_never_below_the_run);
+    RUN(welch_with_a_between_run_term_matches_numpy);
     RUN(t_quantiles_and_p_values_match_scipy);
     RUN(normal_p_values_do_not_underflow);
     RUN(block_medians_match_numpy);
