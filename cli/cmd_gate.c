@@ -27,7 +27,7 @@ MBENCH_COMMAND(gate, cmd_gate,
 MBENCH_OPTIONS(gate, mb_cmd_gate)
 
 /* clang-format off */
-enum { O_BASE, O_CUR, O_DB, O_AGAINST, O_GITDIR, O_NOSTORE, O_MAXREG, O_GATE, O_SEED, O_MD, O_JSON, O_HTML, O_CSV, O_REQ, O_N };
+enum { O_BASE, O_CUR, O_DB, O_AGAINST, O_GITDIR, O_NOSTORE, O_MAXREG, O_GATE, O_SEED, O_MD, O_JSON, O_HTML, O_CSV, O_REQ, O_MIXCPU, O_N };
 
 static const mb_opt gate_opts[] = {
     {"baseline", 0, MB_OPT_FILE, "FILE", "baseline result document (JSON)", NULL, NULL, 0, 0, 0, O_BASE},
@@ -43,6 +43,7 @@ static const mb_opt gate_opts[] = {
     {"md", 0, MB_OPT_OUTFILE, "FILE", "write the verdict as Markdown (a PR comment; '-' is stdout)", NULL, NULL, 0, 0, MB_OPT_STDOUT, O_MD},
     {"json", 0, MB_OPT_OUTFILE, "FILE", "write the verdict as JSON (schema mbench.gate/1; '-' is stdout)", NULL, NULL, 0, 0, MB_OPT_STDOUT, O_JSON},
     {"html", 0, MB_OPT_OUTFILE, "FILE", "write the verdict as a self-contained HTML page ('-' is stdout)", NULL, NULL, 0, 0, MB_OPT_STDOUT, O_HTML},
+    {"allow-mixed-cpus", 0, MB_OPT_SWITCH, NULL, "judge runs measured on different CPU models (refused by default: exit 3)", NULL, NULL, 0, 0, 0, O_MIXCPU},
     {"csv", 0, MB_OPT_OUTFILE, "FILE", "write the verdict table as CSV, one line per model, variant, batch and metric, figures unformatted ('-' is stdout)", NULL, NULL, 0, 0, MB_OPT_STDOUT, O_CSV},
 };
 
@@ -90,6 +91,8 @@ static int on_opt(void *user, const mb_opt *o, const mb_optval *v)
         *paths[o->id] = v->str;
     else if (o->id == O_NOSTORE)
         a->rq.no_store = 1;
+    else if (o->id == O_MIXCPU)
+        a->rq.allow_mixed_cpus = 1;
     else if (o->id == O_SEED)
         a->rq.opts.seed = (uint64_t)v->i;
     else if (o->id == O_GATE)

@@ -28,7 +28,8 @@ enum {
     O_HTML,
     O_MD,
     O_CSV,
-    O_JSON
+    O_JSON,
+    O_MIXCPU
 };
 
 #define STR_(x) #x
@@ -47,13 +48,14 @@ static const mb_opt history_opts[] = {
     {"md", 0, MB_OPT_OUTFILE, "FILE", "GitHub-flavoured Markdown: one table per series ('-' for stdout)", NULL, NULL, 0, 0, MB_OPT_STDOUT, O_MD},
     {"csv", 0, MB_OPT_OUTFILE, "FILE", "one line per stored result, values unformatted ('-' for stdout)", NULL, NULL, 0, 0, MB_OPT_STDOUT, O_CSV},
     {"json", 0, MB_OPT_OUTFILE, "FILE", "series and change points (schema mbench.history/1; '-' for stdout)", NULL, NULL, 0, 0, MB_OPT_STDOUT, O_JSON},
+    {"allow-mixed-cpus", 0, MB_OPT_SWITCH, NULL, "show series that hold results of different CPU models (refused by default: exit 3)", NULL, NULL, 0, 0, 0, O_MIXCPU},
 };
 
 /* The constants of regress/changepoint.h, spelled out at compile time. */
 const mb_cmd mb_cmd_history = {"history", NULL, "results over commits and time, with change points",
     "Follows stored results over commits and time, one series per (model, variant, batch size), and "
     "finds change points.",
-    history_opts, 11, 0, 0, 0,
+    history_opts, 12, 0, 0, 0,
     "Change points: binary segmentation on medians, at least " STR(MB_CP_MIN_SEGMENT) " results per "
     "segment, a step of more than " STR(MB_CP_THRESHOLD) " robust standard errors and a relative "
     "change of more than " STR(MB_CP_MIN_REL) "."};
@@ -63,6 +65,7 @@ const mb_cmd mb_cmd_history = {"history", NULL, "results over commits and time, 
  * point into argv, or at the stdout path for '-'). */
 typedef struct {
     const char *db, *metric;
+    int allow_mixed_cpus;
     mb__store_filter f;
     mb__outset out;
 } hargs;
@@ -79,7 +82,9 @@ static int on_opt(void *user, const mb_opt *o, const mb_optval *v)
                                            [O_MD] = &a->out.md,
                                            [O_CSV] = &a->out.csv,
                                            [O_JSON] = &a->out.json};
-    if (o->id == O_BATCH)
+    if (o->id == O_MIXCPU)
+        a->allow_mixed_cpus = 1;
+    else if (o->id == O_BATCH)
         a->f.batch_size = v->i;
     else if (o->id == O_LIMIT)
         a->f.limit = v->i;
@@ -96,14 +101,15 @@ static void print_failure(void *user, const mb_err *e)
 
 int cmd_history(int argc, char **argv)
 {
-    hargs a = {NULL, "p50", {0}, {0}};
+    hargs a = {NULL, "p50", 0, {0}, {0}};
     mb_opt_ctx ctx = {NULL, NULL, on_opt, &a, 0, NULL, 0};
     json_t *series = NULL;
     mb_err err = {0};
     int rc = mb_opt_parse(&mb_cmd_history, argc, argv, &ctx);
     if (!rc && !a.db)
         rc = mb_cli_error(MB_EXIT_USAGE, "history needs --db FILE or --db URL");
-    else if (!rc && mb__history_query(a.db, &a.f, a.metric, &series, &err))
+    else if (!rc && mb__history_query(a.db, &a.f, a.metric, a.allow_mixed_cpus,
+                                      &series, &err))
         rc = mb_cli_fail(&err);
     if (rc)
         return rc == MB_OPT_HELP ? MB_EXIT_OK : rc;

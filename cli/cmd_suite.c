@@ -7,6 +7,7 @@
 #include "opt.h"
 #include "outputs.h"
 #include "reqopt.h"
+#include "slurmopt.h"
 
 #include "exec/suite.h"
 #include "exec/suiterun.h"
@@ -44,6 +45,7 @@ static const mb_opt suite_opts[] = {
     S("gpu-memory", 0, MB_OPT_SWITCH, NULL, "sample GPU memory through NVML (untested)", NULL, 0, 0, 0, O_GPU),
     S("seed", 0, MB_OPT_INT, "N", "bootstrap seed (default 42)", "a non-negative integer", 0, 9.2e18, 0, O_SEED),
     S("require", 0, MB_OPT_STRING, "EXPR", "a requirement on every task's results, e.g. speedup>=1.2, metric.hit_rate>=0.8 (repeatable)", NULL, 0, 0, MB_OPT_REPEAT, O_REQ),
+    MB_SLURM_OPTS,
 };
 /* clang-format on */
 
@@ -75,11 +77,14 @@ typedef struct sargs {
     const char *out_arg; /* -o as given ("-" for stdout) */
     int compare;
     mb_cli_execset es; /* --warmup, --runs, --seed, --require, ... */
+    mb_cli_slurm sl;   /* --slurm and its options (cmd_slurm.c) */
 } sargs;
 
 static int on_opt(void *user, const mb_opt *o, const mb_optval *v)
 {
     sargs *a = user;
+    if (!mb_cli_slurm_opt(&a->sl, o, v))
+        return 0;
     if (o->id == O_CMD)
         a->so.tmpl = v->text;
     else if (o->id == O_REPO)
@@ -132,6 +137,10 @@ int cmd_suite(int argc, char **argv)
     mb_err err = {0};
     mb_buf b = MB_BUF_INIT;
     mb_opt_ctx ctx = {NULL, &a.out, on_opt, &a, 0, NULL, 0};
+    /* argv as given, for --slurm (mb_opt_parse reorders argv) */
+    char **given = calloc((size_t)argc + 1, sizeof *given);
+    if (given)
+        memcpy(given, argv, (size_t)argc * sizeof *argv);
     int rc = mb_opt_parse(&mb_cmd_suite, argc, argv, &ctx);
     if (rc) {
         rc = rc == MB_OPT_HELP ? MB_EXIT_OK : rc;
@@ -153,7 +162,16 @@ int cmd_suite(int argc, char **argv)
         goto done;
     }
     mb_suite_result res;
-    mb_status st = mb__suite_run(sop, &doc, &res, &err);
+    mb_status st = MB_OK;
+    if (a.sl.on) {
+        rc = given ? mb_cli_suite_slurm(&a.sl, &mb_cmd_suite, argc, given, sop,
+                                        ctx.quiet, &doc, &res)
+                   : MB_EXIT_RUNTIME;
+        if (rc >= 0)
+            goto done;
+        res.stopped = MB_OK;
+    } else
+        st = mb__suite_run(sop, &doc, &res, &err);
     if (!doc) {
         rc = mb_cli_error(st == MB_EIO ? MB_EXIT_RUNTIME : MB_EXIT_USAGE, "%s",
                           err.msg);
@@ -183,6 +201,8 @@ int cmd_suite(int argc, char **argv)
         rc = MB_EXIT_RUNTIME;
     rc = mb_cli_reqs_exit(rc, req_rc);
 done:
+    free(given);
+    mb_cli_slurm_free(&a.sl);
     mb__store_close(sop->store);
     mb_cli_execset_free(&a.es);
     json_decref(doc);

@@ -1,6 +1,8 @@
 /* gaterun.c - the gate engine (regress/gaterun.h). */
 #include "regress/gaterun.h"
 
+#include "regress/cpumix.h"
+
 #include "core/err.h"
 #include "core/fileio.h"
 #include "store/store.h"
@@ -98,6 +100,11 @@ mb_status mb__gate_run(mb__gate_req *rq, json_t **result, int *exit_code,
             goto out;
         rq->opts.history = history;
     }
+    const json_t *both[2] = {base, cur};
+    const char *names[2] = {src, rq->current};
+    if (!rq->allow_mixed_cpus &&
+        (st = mb__cpu_models_check(both, names, base == cur ? 1 : 2, err)))
+        goto out;
     st = not_usage(
         mb__regress_run(base, cur, &rq->opts, result, exit_code, err), err);
     if (!st && store && !rq->no_store)

@@ -18,6 +18,7 @@ typedef struct mb__gate_req {
     const char *against;   /* with db: branch or commit prefix, or NULL */
     const char *git_dir;   /* repository of the measured project (NULL: .) */
     int no_store;          /* with db: do not append the current document */
+    int allow_mixed_cpus;  /* judge runs of different CPU models anyway */
     mb__regress_opts opts; /* thresholds, accuracy gates, seed; the
                               sources and history are filled in here */
 } mb__gate_req;

@@ -3,11 +3,13 @@
 
 #include "core/clock.h"
 #include "core/err.h"
+#include "regress/cpumix.h"
 #include "regress/history.h"
 #include "report/histrep.h"
 
 mb_status mb__history_query(const char *db, const mb__store_filter *f,
-                            const char *metric, json_t **series, mb_err *err)
+                            const char *metric, int allow_mixed_cpus,
+                            json_t **series, mb_err *err)
 {
     mb__store *s = NULL;
     json_t *rows = NULL;
@@ -16,6 +18,8 @@ mb_status mb__history_query(const char *db, const mb__store_filter *f,
     if (!st)
         st = mb__store_history(s, f, &rows, err);
     mb__store_close(s);
+    if (!st && !allow_mixed_cpus)
+        st = mb__history_cpu_check(rows, err);
     if (!st && !(*series = mb__history_series(rows, metric)))
         st = mb__fail(err, MB_ENOMEM, "out of memory");
     json_decref(rows);

@@ -13,9 +13,12 @@
 #include <jansson.h>
 
 /* The series of metric (history.h) over the results of the existing store
- * db that pass f: *series is new (caller json_decref). */
+ * db that pass f: *series is new (caller json_decref).  Unless
+ * allow_mixed_cpus, a series that holds results of different CPU models
+ * is MB_EDATA (cpumix.h). */
 mb_status mb__history_query(const char *db, const mb__store_filter *f,
-                            const char *metric, json_t **series, mb_err *err);
+                            const char *metric, int allow_mixed_cpus,
+                            json_t **series, mb_err *err);
 
 /* Writes o->html, o->md, o->csv and o->json (the document stamped with
  * the time now; NULL paths are skipped; the CSV file is replaced, not

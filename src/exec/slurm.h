@@ -1,0 +1,112 @@
+/* slurm.h - a suite as a Slurm job array (docs/SCALE.md).
+ *
+ * A job directory holds everything about one submission: job.json (the
+ * manifest: the suite's argv, the task count, the sbatch options, every
+ * submitted array and each task's current job id), task.sh (the batch
+ * script: `mbench slurm task DIR`), logs/K-JOB.out (each attempt's log),
+ * shard-K.json (task K's result document) and done/K.json (task K's
+ * completion record, written by the task itself when its suite ends).
+ *
+ * Accounting is off on the clusters this was checked on (sacct has
+ * nothing), so a task is followed by squeue while Slurm lists it, by its
+ * completion record once it ended normally, and by `scontrol show job`
+ * (kept MinJobAge seconds) or its log when it ended without one (time
+ * limit, scancel, node failure, a crash). */
+#ifndef MB_EXEC_SLURM_H
+#define MB_EXEC_SLURM_H
+
+#include "mbench.h"
+
+#include <jansson.h>
+#include <stddef.h>
+
+/* Tasks of one job at most (Slurm's own MaxArraySize is 1001 by
+ * default). */
+#define MB_SLURM_MAX_TASKS 100000
+
+typedef enum mb_slurm_state {
+    MB_SLURM_UNSUBMITTED,
+    MB_SLURM_PENDING,
+    MB_SLURM_RUNNING,
+    MB_SLURM_DONE,      /* completion record, exit 0 */
+    MB_SLURM_FAILED,    /* completion record, exit != 0 */
+    MB_SLURM_TIMEOUT,   /* Slurm's time limit */
+    MB_SLURM_CANCELLED, /* scancel, or Slurm cancelled it */
+    MB_SLURM_LOST       /* ended without a record, for another reason */
+} mb_slurm_state;
+
+typedef struct mb_slurm_task {
+    mb_slurm_state state;
+    char job[64];     /* "123_4": the current attempt's job id */
+    char node[128];   /* where it ran (record or squeue) */
+    char reason[512]; /* why it failed / what squeue says */
+    int exit_code;    /* from the record */
+    double start_s;   /* record: the task's start, end (Unix seconds) */
+    double end_s;
+} mb_slurm_task;
+
+typedef struct mb_slurm_job {
+    char *dir;        /* absolute path of the job directory */
+    json_t *manifest; /* job.json */
+    size_t n;         /* tasks */
+    mb_slurm_task *tasks;
+} mb_slurm_job;
+
+/* What a submission needs: the suite's argv (without the driver's
+ * options), its task count, the sbatch options, the mbench binary the
+ * tasks run and the directory they start in. */
+typedef struct mb_slurm_spec {
+    const char *dir;
+    const json_t *argv; /* strings: "suite", TASKS.csv, options... */
+    size_t n_tasks;
+    const json_t *sbatch; /* strings: "--partition=x", ... */
+    const char *mbench;   /* absolute path */
+    const char *cwd;      /* --chdir of the tasks */
+} mb_slurm_spec;
+
+/* Creates the job directory (refuses one that holds a job.json) with
+ * its manifest and batch script; nothing is submitted yet. */
+mb_status mb__slurm_create(const mb_slurm_spec *spec, mb_slurm_job **out,
+                           mb_err *err);
+/* Opens the job directory dir (its job.json). */
+mb_status mb__slurm_open(const char *dir, mb_slurm_job **out, mb_err *err);
+void mb__slurm_free(mb_slurm_job *j);
+
+/* Submits the tasks idx[0..k-1] as one array (sbatch --array=LIST),
+ * moving their old records and documents aside; *jobid (64 bytes) gets
+ * the array's job id.  MB_ECHILD when sbatch fails (err has its last
+ * line). */
+mb_status mb__slurm_submit(mb_slurm_job *j, const size_t *idx, size_t k,
+                           char *jobid, mb_err *err);
+
+/* One look at the cluster: squeue, then the completion records, then
+ * `scontrol show job` for tasks that left the queue without one.
+ * MB_EIO when squeue fails (slurmctld down or unreachable). */
+mb_status mb__slurm_poll(mb_slurm_job *j, mb_err *err);
+
+/* 1 when the task has ended (done or failed in any way). */
+int mb__slurm_ended(const mb_slurm_task *t);
+const char *mb__slurm_state_name(mb_slurm_state s);
+
+/* Task k's path: its result document, its current log. (caller frees) */
+char *mb__slurm_doc_path(const mb_slurm_job *j, size_t k);
+char *mb__slurm_log_path(const mb_slurm_job *j, size_t k);
+
+/* Task k's result document with "slurm": {job_id, array_job_id,
+ * array_task_id, node, cpu_model, partition, attempt} in each run, or
+ * NULL when it has none (a task killed before writing it). */
+json_t *mb__slurm_task_doc(const mb_slurm_job *j, size_t k, mb_err *err);
+
+/* scancel of every array of the job.  MB_ECHILD when scancel fails. */
+mb_status mb__slurm_cancel(const mb_slurm_job *j, mb_err *err);
+
+/* Inside a task: writes done/K.json (exit code, node, job ids, start and
+ * end) atomically. */
+mb_status mb__slurm_write_record(const char *dir, size_t k, int exit_code,
+                                 double start_s, mb_err *err);
+
+/* Marks task k stored in a results store (DIR/stored/K), and asks. */
+void mb__slurm_mark_stored(const mb_slurm_job *j, size_t k);
+int mb__slurm_is_stored(const mb_slurm_job *j, size_t k);
+
+#endif

@@ -1,0 +1,100 @@
+#!/usr/bin/env bash
+# slurm.sh - suite --slurm on a real one-node Slurm cluster
+# (scripts/slurm-local.sh): a 20-task matrix through Slurm equals the same
+# matrix run locally; a failing task, one that exceeds its time limit and a
+# cancelled one are reported with their reason and log and only those are
+# resubmitted; a killed slurmctld is reported, not waited on.  SKIPs when
+# the cluster cannot start (not root, Slurm or munge not installed).
+# Takes about 70 s: Slurm's shortest time limit is one minute (the 20-task
+# matrix runs meanwhile).
+. "$(dirname "$0")/lib.sh"
+J() { $PY -c "import json,sys; d=json.load(open(sys.argv[1])); print(eval(sys.argv[2]))" "$@"; }
+
+# The cluster's files live in a directory the munge user can enter.
+SD=$(mktemp -d /tmp/mbench-slurm-test.XXXXXX); chmod 755 "$SD"
+export MBENCH_SLURM_PORT=16927 MBENCH_SLURM_DIR="$SD/cluster"
+trap '"$MBENCH_ROOT/scripts/slurm-local.sh" stop "$MBENCH_SLURM_DIR"; rm -rf "$SD"' EXIT
+if ! out=$("$MBENCH_ROOT/scripts/slurm-local.sh" start 2>&1); then
+    skip "a one-node Slurm cluster" "it cannot start here: $(echo "$out" | tail -1)"
+    done_testing
+fi
+ok "scripts/slurm-local.sh start brings up a one-node cluster"
+export SLURM_CONF="$MBENCH_SLURM_DIR/slurm.conf"
+W="$SD/work"; mkdir -p "$W"; cd "$W"
+
+# --- failures first (no-wait): its time-limited task runs during the matrix
+cat > fail.csv <<CSV
+name,command
+ok,true
+bad,"sh -c 'test -f $W/fixed || { echo broken input >&2; exit 4; }'"
+slow,"sh -c 'test -f $W/fixed || sleep 600'"
+CSV
+expect_exit "suite --slurm --no-wait returns once submitted" 0 $MBENCH suite fail.csv --slurm --no-wait --slurm-dir F --time-limit 1m
+contains "it names the job and how to go on" "$LAST_ERR$LAST_OUT" "mbench slurm status"
+contains "the time limit is passed to sbatch" "$(J F/job.json 'd["sbatch"]')" "--time=1"
+
+# --- the 20-task matrix, through Slurm and locally
+{ echo "net,size"; for i in $(seq 0 19); do echo "m$((i % 5)),$((i / 5))"; done; } > m20.csv
+expect_exit "a 20-task suite through Slurm: submitted, followed, collected" 0 \
+    $MBENCH suite m20.csv --command 'true {net} {size}' --slurm --slurm-dir S20 -o slurm.json --db s.sqlite
+contains "each task is reported as it finishes" "$LAST_ERR" "[20/20] task"
+expect_exit "the same suite locally" 0 $MBENCH suite m20.csv --command 'true {net} {size}' -o local.json -q
+KEY='[(r["task"]["index"], r["task"]["row"], r["status"], r["command"]) for r in d["runs"]]'
+if [ "$(J slurm.json "$KEY")" = "$(J local.json "$KEY")" ] && [ "$(J slurm.json 'len(d["runs"])')" = 20 ]; then
+    ok "the merged Slurm document has the local run's 20 tasks, in order"
+else notok "the merged Slurm document has the local run's 20 tasks, in order" "slurm: $(J slurm.json "$KEY")" "local: $(J local.json "$KEY")"; fi
+contains "the merged document is whole (not sharded, not incomplete)" "$(J slurm.json '(d["suite"]["shard"], d.get("incomplete", False), len(d["merged_from"]))')" "(None, False, 20)"
+contains "each run records its node, CPU model and job id" "$(J slurm.json 'all(r["slurm"]["node"] and r["slurm"]["cpu_model"] and r["slurm"]["job_id"] and r["slurm"]["array_job_id"] for r in d["runs"])')" "True"
+contains "the array task ids are the task indices" "$(J slurm.json '[int(r["slurm"]["array_task_id"]) for r in d["runs"]] == list(range(20))')" "True"
+contains "--db holds all 20 tasks, one document each" "$(sqlite3 s.sqlite 'select count(*), count(distinct document_id) from runs' 2>&1)" "20|20"
+expect_exit "merge of the job's shard files gives the same tasks" 0 $MBENCH merge S20/shard-*.json -o merged.json
+contains "... equal to the local run" "$([ "$(J merged.json "$KEY")" = "$(J local.json "$KEY")" ] && echo same)" "same"
+
+# --- the failing, timed-out task
+expect_exit "slurm status answers while the job runs" 0 $MBENCH slurm status F
+contains "status shows the failed task's reason" "$LAST_OUT" "exit 4"
+expect_exit "collect waits for the time limit and reports the failures (exit 3)" 3 $MBENCH slurm collect F --json f.json
+contains "the failed task is reported with its error" "$LAST_ERR" "task 1 FAILED"
+contains "... and the program's stderr" "$LAST_ERR" "broken input"
+contains "the timed-out task is reported as such" "$LAST_ERR" "task 2 timeout"
+contains "... with Slurm's reason" "$LAST_ERR" "exceeded its Slurm time limit"
+contains "each with its log" "$LAST_ERR" "log: $W/F/logs/2-"
+contains "the tail of the log is shown" "$LAST_ERR" "DUE TO TIME LIMIT"
+contains "and how to resubmit them" "$LAST_ERR" "mbench slurm resume"
+contains "the partial document is written with the finished task" "$(J f.json '[r["status"] for r in d["runs"]]')" "['ok', 'failed', 'failed']"
+first_job=$(J F/job.json 'd["task_jobs"][0]')
+touch fixed
+expect_exit "resume resubmits and collects" 0 $MBENCH slurm resume F --json r.json
+contains "only the two unfinished tasks are resubmitted" "$LAST_ERR" "resubmitted 2 task(s)"
+contains "all three tasks are ok now" "$(J r.json '[r["status"] for r in d["runs"]]')" "['ok', 'ok', 'ok']"
+contains "the finished task kept its first job; the others ran again" "$(J r.json '[(r["slurm"]["attempt"]) for r in d["runs"]]')" "[1, 2, 2]"
+contains "... its job id unchanged" "$(J F/job.json 'd["task_jobs"][0]')" "$first_job"
+expect_exit "resume with nothing left to do" 0 $MBENCH slurm resume F --no-wait
+contains "... says so" "$LAST_ERR" "nothing to resubmit"
+
+# --- cancel
+printf 'name,command\nlong,sleep 600\n' > long.csv
+expect_exit "a long task submitted" 0 $MBENCH suite long.csv --slurm --no-wait --slurm-dir C -q
+expect_exit "slurm cancel cancels it" 0 $MBENCH slurm cancel C
+expect_exit "collect reports the cancelled task (exit 3)" 3 $MBENCH slurm collect C
+contains "... as cancelled" "$LAST_ERR" "task 0 cancelled"
+
+# --- bad input
+expect_exit "--shard with --slurm is a usage error" 2 $MBENCH suite m20.csv --command true --slurm --shard 0/2
+one_line "... in one line" "$LAST_ERR"
+expect_exit "reusing a job directory is refused" 2 $MBENCH suite m20.csv --command true --slurm --slurm-dir S20
+contains "... pointing at collect and resume" "$LAST_ERR" "mbench slurm collect"
+expect_exit "slurm status of a directory without a job" 2 $MBENCH slurm status "$W"
+expect_exit "slurm task outside Slurm" 2 env -u SLURM_ARRAY_TASK_ID $MBENCH slurm task S20
+expect_exit "an unknown subcommand" 2 $MBENCH slurm stat S20
+
+# --- a killed slurmctld: reported, not waited on
+printf 'name,command\nwait,sleep 30\n' > wait.csv
+expect_exit "a task submitted" 0 $MBENCH suite wait.csv --slurm --no-wait --slurm-dir K -q
+kill -9 "$(cat "$MBENCH_SLURM_DIR/slurmctld.pid")"
+start=$(date +%s)
+expect_exit "collect with slurmctld killed fails (exit 3)" 3 timeout 120 $MBENCH slurm collect K
+contains "... saying the controller does not answer" "$LAST_ERR" "slurmctld does not answer"
+one_line "... in one line" "$LAST_ERR"
+[ $(( $(date +%s) - start )) -lt 60 ] && ok "... within a minute" || notok "... within a minute" "took $(( $(date +%s) - start )) s"
+done_testing
