@@ -405,6 +405,14 @@ mb_status mb__onnx_tensor_decode(const uint8_t *buf, size_t len,
                                  const char *base_dir, mb_tensor *out,
                                  mb_err *err)
 {
+    return mb__onnx_tensor_decode_lim(buf, len, base_dir, NULL, out, err);
+}
+
+mb_status mb__onnx_tensor_decode_lim(const uint8_t *buf, size_t len,
+                                     const char *base_dir,
+                                     const mb__tlimit *lim, mb_tensor *out,
+                                     mb_err *err)
+{
     memset(out, 0, sizeof *out);
     mb_pb r;
     struct tmeta m;
@@ -433,6 +441,8 @@ mb_status mb__onnx_tensor_decode(const uint8_t *buf, size_t len,
     if (overflow)
         return mb__fail(err, MB_EFORMAT, "tensor dims %s are too large",
                         mb_shape_str(m.dims, m.rank, shp, sizeof shp));
+    if ((s = mb__tlimit_check(lim, need, "TensorProto", err)))
+        return s;
     if (m.location != 1 && m.has_raw && m.raw.len != need)
         return mb__fail(err, MB_EFORMAT,
                         "raw_data holds %zu bytes but %s%s needs %zu",
@@ -500,6 +510,12 @@ mb_status mb__onnx_tensor_decode(const uint8_t *buf, size_t len,
 mb_status mb__onnx_tensor_read_file(const char *path, mb_tensor *out,
                                     mb_err *err)
 {
+    return mb__onnx_tensor_read_file_lim(path, NULL, out, err);
+}
+
+mb_status mb__onnx_tensor_read_file_lim(const char *path, const mb__tlimit *lim,
+                                        mb_tensor *out, mb_err *err)
+{
     memset(out, 0, sizeof *out);
     mb_map map;
     mb_status s = mb__map_file(path, &map, err);
@@ -514,7 +530,7 @@ mb_status mb__onnx_tensor_read_file(const char *path, mb_tensor *out,
         mb__unmap(&map);
         return mb__fail(err, MB_ENOMEM, "out of memory");
     }
-    s = mb__onnx_tensor_decode(map.data, map.len, dir, out, err);
+    s = mb__onnx_tensor_decode_lim(map.data, map.len, dir, lim, out, err);
     free(dir);
     mb__unmap(&map);
     if (s)

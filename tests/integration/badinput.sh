@@ -41,6 +41,8 @@ open(f"{d}/trunc.npz", "wb").write(raw[: len(raw) // 2])
 open(f"{d}/garbage.npz", "wb").write(b"PK\x03\x04" + os.urandom(300))
 # TensorProto .pb: garbage, huge dims
 open(f"{d}/garbage.pb", "wb").write(os.urandom(200))
+# a valid TensorProto: dims [64], FLOAT, 256 bytes of raw_data
+open(f"{d}/good.pb", "wb").write(bytes([0x08, 0x40, 0x10, 0x01, 0x4a, 0x80, 0x02]) + bytes(256))
 open(f"{d}/hugedims.pb", "wb").write(bytes([0x08]) + bytes([0xff] * 9 + [0x01]) + bytes([0x10, 0x01]))
 # labels
 open(f"{d}/labels_text.txt", "w").write("1\n2\nthree\n")
@@ -121,6 +123,30 @@ case_ "report of /dev/zero" 3 "$MBENCH" report /dev/zero --md "$D/r2.md"
 case_ "gate on a directory" 3 "$MBENCH" gate --baseline "$D/adir" --current "$D/doc_trunc.json"
 # tasks
 case_ "a CSV task file with an unterminated quote" 2 "$MBENCH" suite "$D/tasks.csv" --command "true"
+# ---- resource limits: a decompression bomb, a tensor above the cap -------
+# bomb.npz: 2 MB deflated, 2 GiB of float32 zeros (the case); the
+# old reader took > 120 s and 6.3 GB to diff it with itself.
+$PY "$FIX/data/make_bomb.py" "$D/bomb.npz" 2
+timed() { # NAME CODE MAXSECONDS MAXMB CMD...: case_, and the time and peak RSS
+    local n=$1 code=$2 secs=$3 mb=$4; shift 4
+    local t0=$(date +%s%N)
+    case_ "$n" "$code" /usr/bin/time -f "%M" -o "$D/rss" "$@"
+    local ms=$(( ($(date +%s%N) - t0) / 1000000 )) kb=$(tail -n 1 "$D/rss")
+    [ "$ms" -le $((secs * 1000)) ] && [ "$kb" -le $((mb * 1024)) ] && ok "$n: ${ms} ms, $((kb / 1024)) MB peak" \
+        || notok "$n: within $secs s and $mb MB" "took $ms ms, $((kb / 1024)) MB peak"
+}
+if [ -x /usr/bin/time ]; then
+    timed "diff of a 2 GiB decompression bomb with itself" 3 5 500 "$MBENCH" diff "$D/bomb.npz" "$D/bomb.npz"
+    contains "the bomb is refused for its compression ratio" "$LAST_ERR" "unpack to 2 GiB (1011:1, above the 200:1 that --max-compression-ratio allows)"
+    timed "tensor-dump of the bomb" 3 5 500 "$MBENCH" tensor-dump "$D/bomb.npz"
+    timed "run --data of the bomb" 3 5 500 "$MBENCH" run "$M" --data "$D/bomb.npz" "${FAST[@]}"
+    timed "diff of the bomb without a ratio cap stops at the size cap" 3 5 500 "$MBENCH" diff "$D/bomb.npz" "$D/bomb.npz" --max-compression-ratio 0 --max-tensor-bytes 1G
+    contains "the size cap names the member and the flag" "$LAST_ERR" "bomb.npz member x.npy: a tensor of 2 GiB is larger than the 1 GiB that --max-tensor-bytes allows"
+fi
+case_ "an .npy above --max-tensor-bytes" 3 "$MBENCH" tensor-dump "$D/good.npy" --max-tensor-bytes 1000
+contains "the cap is named with the size that would pass" "$LAST_ERR" "--max-tensor-bytes 1024) if the file is trusted"
+expect_exit "the same .npy under a larger cap is read" 0 "$MBENCH" tensor-dump "$D/good.npy" --max-tensor-bytes 1M
+case_ "a .pb above --max-tensor-bytes" 3 "$MBENCH" diff "$D/good.pb" "$D/good.pb" --max-tensor-bytes 100
 # outputs
 case_ "--json into a path under a regular file" 3 "$MBENCH" run "$M" "${FAST[@]}" --json "$D/afile/x.json"
 case_ "--json that is a directory" 3 "$MBENCH" run "$M" "${FAST[@]}" --json "$D/adir"
