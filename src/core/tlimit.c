@@ -57,8 +57,8 @@ uint64_t mb__tlimit_bytes(const mb__tlimit *l)
 /* "1.5 GiB" */
 static const char *human(uint64_t b, char *buf, size_t len)
 {
-    static const char *const u[] = {"bytes", "KiB", "MiB", "GiB", "TiB",
-                                    "PiB", "EiB"};
+    static const char *const u[] = {"bytes", "KiB", "MiB", "GiB",
+                                    "TiB",   "PiB", "EiB"};
     double v = (double)b;
     int i = 0;
     while (v >= 1024 && i < 6) {
@@ -89,8 +89,7 @@ mb_status mb__tlimit_check(const mb__tlimit *l, uint64_t nbytes,
 }
 
 mb_status mb__tlimit_check_ratio(const mb__tlimit *l, uint64_t unpacked,
-                                 uint64_t packed, const char *what,
-                                 mb_err *err)
+                                 uint64_t packed, const char *what, mb_err *err)
 {
     double cap = l && l->max_ratio ? l->max_ratio : MB__TLIMIT_RATIO_DEFAULT;
     if (cap < 0 || unpacked < MB__TLIMIT_RATIO_FLOOR ||

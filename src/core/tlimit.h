@@ -29,11 +29,11 @@ typedef struct mb__tlimit {
 
 /* The options that set a limit, as every command shows them. */
 #define MB__TLIMIT_BYTES_HELP                                                  \
-    "refuse tensors in files larger than SIZE, before reading them (default " \
+    "refuse tensors in files larger than SIZE, before reading them (default "  \
     "a quarter of memory)"
 #define MB__TLIMIT_BYTES_EXPECT "a size such as 512M, 4G or 1073741824"
 #define MB__TLIMIT_RATIO_HELP                                                  \
-    "refuse archives that unpack to more than R times their size (default "  \
+    "refuse archives that unpack to more than R times their size (default "    \
     "200; 0: no cap; archives under 64 MiB unpacked always pass)"
 #define MB__TLIMIT_RATIO_EXPECT "a ratio such as 200, or 0 for no cap"
 

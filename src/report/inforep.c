@@ -219,6 +219,17 @@ void mb__info_console(mb_buf *b, const json_t *o)
             mb__buf_puts(b, " (put them beside the model)\n");
         }
     }
+    const json_t *refused = json_object_get(ext, "refused");
+    if (json_array_size(refused)) {
+        mb__buf_puts(b, "external  REFUSED (not read, not counted; ONNX "
+                        "Runtime will not load this model):");
+        size_t j;
+        const json_t *r;
+        json_array_foreach(refused, j, r)
+            mb__buf_printf(b, "%s %s: %s", j ? ";" : "",
+                           jget_str(r, "location"), jget_str(r, "reason"));
+        mb__buf_putc(b, '\n');
+    }
     const json_t *meta = json_object_get(o, "metadata_props");
     if (json_object_size(meta)) {
         mb__buf_puts(b, "metadata ");
