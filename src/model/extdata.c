@@ -55,8 +55,7 @@ static mb__ext_verdict refuse(mb__ext_result *res, const char *why)
 }
 
 /* The bounds: length against the dims, offset + size against the file. */
-static mb__ext_verdict check_bounds(const mb__ext_req *rq,
-                                    mb__ext_result *res)
+static mb__ext_verdict check_bounds(const mb__ext_req *rq, mb__ext_result *res)
 {
     uint64_t size = res->file_size;
     if (rq->has_length && rq->has_need && rq->length != rq->need) {
@@ -66,9 +65,7 @@ static mb__ext_verdict check_bounds(const mb__ext_req *rq,
                  rq->length, rq->need);
         return refuse(res, NULL);
     }
-    uint64_t want = rq->has_length ? rq->length
-                    : rq->has_need ? rq->need
-                                   : 0;
+    uint64_t want = rq->has_length ? rq->length : rq->has_need ? rq->need : 0;
     if (rq->offset > size || want > size - rq->offset) {
         snprintf(res->reason, sizeof res->reason,
                  "the file holds %" PRIu64 " bytes: offset %" PRIu64
@@ -99,8 +96,7 @@ mb__ext_verdict mb__ext_check(const mb__ext_req *rq, mb__ext_result *res)
         snprintf(res->reason, sizeof res->reason, "%s", strerror(e));
         free(res->path);
         res->path = NULL;
-        return e == ENOENT || e == ENOTDIR ? MB__EXT_MISSING
-                                           : MB__EXT_REFUSED;
+        return e == ENOENT || e == ENOTDIR ? MB__EXT_MISSING : MB__EXT_REFUSED;
     }
     int ok = inside(real, dir) || inside(real, rq->real_dir);
     struct stat st;

@@ -26,9 +26,9 @@ typedef struct mb__ext_req {
     const char *location; /* as written in the model, NUL-terminated */
     uint64_t offset;      /* the `offset` key (0 when absent) */
     int has_length;
-    uint64_t length;   /* the `length` key */
-    int has_need;      /* the byte size of the dims is known */
-    uint64_t need;     /* that size */
+    uint64_t length; /* the `length` key */
+    int has_need;    /* the byte size of the dims is known */
+    uint64_t need;   /* that size */
 } mb__ext_req;
 
 typedef struct mb__ext_result {

@@ -284,6 +284,9 @@ void mb__exec_doc_console(mb_buf *b, const json_t *doc)
         mb__exec_run_console(b, run);
     }
     comparison(b, json_object_get(doc, "comparison"));
+    json_t *w;
+    json_array_foreach(json_object_get(doc, "warnings"), i, w)
+        mb__buf_printf(b, "warning: %s\n", json_string_value(w));
 }
 
 void mb__suite_run_console(mb_buf *b, size_t k, size_t selected,

@@ -121,12 +121,16 @@ static mb_status write_outputs(mb_bench *b, const char *dir, size_t *nb,
     return MB_OK;
 }
 
-static void child_main(const mb_plan *plan, int64_t batch, int in, int out)
+static void child_main(const mb_plan *plan, int64_t batch, int in, int out,
+                       pid_t parent)
 {
     /* A child may sit stopped (SIGSTOP) between its slots; if the parent
-     * dies then, nobody would continue it: die with the parent. */
+     * dies then, nobody would continue it: die with the parent.  A parent
+     * that died between fork and prctl is seen as a new parent (init, or
+     * a subreaper such as a container's init or systemd --user, so not
+     * necessarily pid 1). */
     prctl(PR_SET_PDEATHSIG, SIGKILL);
-    if (getppid() == 1)
+    if (getppid() != parent)
         _exit(0);
     signal(SIGINT, SIG_IGN); /* the parent decides what Ctrl-C means */
     signal(SIGPIPE, SIG_IGN);
@@ -323,6 +327,7 @@ mb_status mb__child_spawn(const mb_plan *plan, int64_t batch,
     }
     fflush(stdout);
     fflush(stderr);
+    pid_t parent = getpid();
     pid_t pid = fork();
     if (pid < 0) {
         close(down[0]);
@@ -334,7 +339,7 @@ mb_status mb__child_spawn(const mb_plan *plan, int64_t batch,
     if (pid == 0) {
         close(down[1]);
         close(up[0]);
-        child_main(plan, batch, down[0], up[1]);
+        child_main(plan, batch, down[0], up[1], parent);
     }
     close(down[0]);
     close(up[1]);
