@@ -537,6 +537,47 @@ mb_status mb__read_file(const char *path, char **data, size_t *len, mb_err *err)
     return MB_OK;
 }
 
+/* "a FIFO", "a character device", ... for a file that is not regular. */
+static const char *file_kind(mode_t m)
+{
+    return S_ISDIR(m)    ? "a directory"
+           : S_ISFIFO(m) ? "a FIFO (named pipe)"
+           : S_ISCHR(m)  ? "a character device"
+           : S_ISBLK(m)  ? "a block device"
+           : S_ISSOCK(m) ? "a socket"
+                         : "not a regular file";
+}
+
+mb_status mb__model_file_check(const char *path, const char *what, mb_err *err)
+{
+    struct stat st;
+    if (stat(path, &st) != 0)
+        return mb__fail(err, MB_EIO, "%s %s %s", what, path,
+                        errno == ENOENT ? "does not exist; check the path"
+                                        : strerror(errno));
+    if (S_ISDIR(st.st_mode))
+        return mb__fail(err, MB_EIO,
+                        "%s %s is a directory: pass the model file inside it",
+                        what, path);
+    if (!S_ISREG(st.st_mode))
+        return mb__fail(err, MB_EIO,
+                        "%s %s is %s, not a regular file: models are read "
+                        "from files; save it to one first",
+                        what, path, file_kind(st.st_mode));
+    int fd = open(path, O_RDONLY | O_CLOEXEC);
+    if (fd < 0)
+        return mb__fail(err, MB_EIO, "%s %s cannot be read: %s%s", what, path,
+                        strerror(errno),
+                        errno == EACCES ? " (check its permissions)" : "");
+    close(fd);
+    if (st.st_size == 0)
+        return mb__fail(err, MB_EFORMAT,
+                        "%s %s is empty (0 bytes); re-export or re-download "
+                        "it",
+                        what, path);
+    return MB_OK;
+}
+
 mb_status mb__open_regular(const char *path, int *fd, size_t *size, mb_err *err)
 {
     *fd = open(path, O_RDONLY | O_CLOEXEC);

@@ -830,20 +830,9 @@ mb_status mb__onnx_inspect(const char *path, json_t **out, mb_err *err)
     mb_err local;
     if (!err)
         err = &local;
-    struct stat st;
-    if (stat(path, &st) != 0)
-        return mb__fail(err, MB_EIO,
-                        "cannot open model %s: %s (check the path)", path,
-                        strerror(errno));
-    if (S_ISDIR(st.st_mode))
-        return mb__fail(
-            err, MB_EIO,
-            "model %s is a directory: pass the .onnx file inside it", path);
-    if (st.st_size == 0)
-        return mb__fail(err, MB_EFORMAT,
-                        "model %s is empty (0 bytes): re-download or re-export "
-                        "it",
-                        path);
+    mb_status ms = mb__model_file_check(path, "model", err);
+    if (ms)
+        return ms;
     ctx c;
     memset(&c, 0, sizeof c);
     c.path = path;

@@ -83,11 +83,17 @@ case_ "an empty ONNX file" 3 "$MBENCH" run "$D/empty.onnx" "${FAST[@]}"
 case_ "a text file as the model" 3 "$MBENCH" run "$D/text.onnx" "${FAST[@]}"
 case_ "a directory as the model" 3 "$MBENCH" run "$D/adir" "${FAST[@]}"
 case_ "/dev/zero as the model" 3 "$MBENCH" run /dev/zero "${FAST[@]}"
+contains "/dev/zero is named a device, not an empty model" "$LAST_ERR" "is a character device, not a regular file"
 case_ "a dangling symlink as the model" 3 "$MBENCH" run "$D/dangling.onnx" "${FAST[@]}"
 case_ "a symlink loop as the model" 3 "$MBENCH" run "$D/loop1.onnx" "${FAST[@]}"
 case_ "a symlink to a good model runs" 0 "$MBENCH" run "$D/link.onnx" "${FAST[@]}"
 case_ "info on a truncated model" 3 "$MBENCH" info "$D/trunc.onnx"
 case_ "info on garbage" 3 "$MBENCH" info "$D/garbage.onnx"
+mkfifo "$D/fifo.onnx"
+case_ "a FIFO as the model" 3 timeout 20 "$MBENCH" run "$D/fifo.onnx" "${FAST[@]}"
+contains "the FIFO is named a FIFO, not an empty model" "$LAST_ERR" "fifo.onnx is a FIFO (named pipe), not a regular file"
+case_ "info on a FIFO" 3 timeout 20 "$MBENCH" info "$D/fifo.onnx"
+contains "info names the FIFO too" "$LAST_ERR" "is a FIFO (named pipe)"
 case_ "info on /dev/zero" 3 "$MBENCH" info /dev/zero
 case_ "info on a directory" 3 "$MBENCH" info "$D/adir"
 case_ "profile of a truncated model" 3 "$MBENCH" profile "$D/trunc.onnx"
@@ -160,11 +166,23 @@ if command -v setpriv >/dev/null && [ "$(id -u)" -eq 0 ]; then
     mkdir -p "$D/ro"; chmod 555 "$D/ro"
     chmod o+rx "$D" "$(dirname "$D")" 2>/dev/null
     case_ "--json into an unwritable directory (as nobody)" 3 setpriv --reuid=nobody --regid=nogroup --clear-groups "$MBENCH" run none --backend null "${FAST[@]}" --json "$D/ro/x.json"
+    cp "$M" "$D/unreadable.onnx"; chmod 000 "$D/unreadable.onnx"
+    case_ "run of an unreadable model (as nobody)" 3 setpriv --reuid=nobody --regid=nogroup --clear-groups "$MBENCH" run "$D/unreadable.onnx" "${FAST[@]}"
+    contains "run says Permission denied, not an invalid ONNX file" "$LAST_ERR" "unreadable.onnx cannot be read: Permission denied (check its permissions)"
+    case_ "compare of an unreadable model (as nobody)" 3 setpriv --reuid=nobody --regid=nogroup --clear-groups "$MBENCH" compare a="$D/unreadable.onnx" b="$M" "${FAST[@]}"
+    contains "compare names the variant and the reason" "$LAST_ERR" "variant a: model file $D/unreadable.onnx cannot be read: Permission denied"
 fi
 # hostile names: escaped in the HTML report
 cp "$M" "$D/hostile.onnx"
 case_ "a hostile variant name runs" 0 "$MBENCH" compare '<script>alert(1)</script>'="$M" 'b"onmouseover&x'="$D/hostile.onnx" "${FAST[@]}" --html "$D/h.html" --md "$D/h.md"
 if grep -q '<script>alert(1)</script>' "$D/h.html"; then notok "the hostile name is escaped in the HTML" "raw script tag found"; else ok "the hostile name is escaped in the HTML"; fi
+nl=$'two\nlines\e[31m'
+case_ "a variant name with a newline and an escape runs" 0 "$MBENCH" compare "$nl=$M" b="$M" --processes 2 --iterations 20 --warmup 1
+row=$(printf '%s\n' "$LAST_OUT" | grep -F 'two\nlines\e[31m *')
+[[ "$row" == *" ok "* ]] && ! printf '%s' "$LAST_OUT" | grep -q $'\e' && ok "the console shows the name escaped on its table row, with no raw escape" \
+    || notok "the console shows the name escaped on its table row, with no raw escape" "$(printf '%s' "$LAST_OUT" | head -5 | cat -A)"
+case_ "an unknown backend option holding a newline" 2 "$MBENCH" run "$M" "${FAST[@]}" --backend-opt $'x\ny=1'
+contains "the error shows the newline escaped" "$LAST_ERR" "no option 'x\\ny'"
 # credentials
 case_ "a --db URL with a password to a dead server" 3 "$MBENCH" run "$M" "${FAST[@]}" --db "postgresql://u:hunter2@127.0.0.1:1/db"
 if [[ "$LAST_ERR" == *hunter2* ]]; then notok "the password is not echoed" "$LAST_ERR"; else ok "the password is not echoed"; fi

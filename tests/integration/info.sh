@@ -104,7 +104,7 @@ bad() { # name, code, needle, args...
     one_line "$n gives one line" "$LAST_ERR"
     contains "$n says '$needle'" "$LAST_ERR" "$needle"
 }
-bad "a missing model" 3 "$T_TMP/nope.onnx: No such file" "$T_TMP/nope.onnx"
+bad "a missing model" 3 "model $T_TMP/nope.onnx does not exist; check the path" "$T_TMP/nope.onnx"
 : >"$T_TMP/empty.onnx"
 bad "an empty model" 3 "empty" "$T_TMP/empty.onnx"
 bad "a directory" 3 "is a directory" "$M"
