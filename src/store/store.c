@@ -296,6 +296,10 @@ mb_status mb__store_open_mode(const char *addr_text, int read_only,
         s->ops = &mb__pg_ops;
         s->where = mb__store_addr_shown(addr.target);
         st = mb__pg_open(addr.target, &s->h, err);
+        /* a reading command cannot write, whatever it runs */
+        if (!st && read_only)
+            st = q(s, "SET default_transaction_read_only = on", 0, NULL, NULL,
+                   err);
     } else {
         s->ops = &mb__sqlite_ops;
         s->where = mb__strdup(addr.target);
