@@ -4,6 +4,7 @@
 #include "alloc.h"
 #include "err.h"
 
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <nettle/sha2.h>
@@ -548,6 +549,36 @@ static const char *file_kind(mode_t m)
                          : "not a regular file";
 }
 
+/* A directory given as the model: says so and names the .onnx files in
+ * it. */
+static mb_status directory_model(const char *path, const char *what,
+                                 mb_err *err)
+{
+    char found[512] = "";
+    size_t n = 0, used = 0;
+    DIR *d = opendir(path);
+    struct dirent *e;
+    while (d && (e = readdir(d))) {
+        size_t l = strlen(e->d_name);
+        if (l <= 5 || strcmp(e->d_name + l - 5, ".onnx") != 0)
+            continue;
+        if (n < 3 && used + l + 3 < sizeof found)
+            used += (size_t)snprintf(found + used, sizeof found - used, "%s%s",
+                                     n ? ", " : "", e->d_name);
+        n++;
+    }
+    if (d)
+        closedir(d);
+    if (n == 0)
+        return mb__fail(err, MB_EIO,
+                        "%s %s is a directory; give the .onnx file (there is "
+                        "none in it)",
+                        what, path);
+    return mb__fail(err, MB_EIO,
+                    "%s %s is a directory; give the .onnx file (it has %s%s)",
+                    what, path, found, n > 3 ? ", ..." : "");
+}
+
 mb_status mb__model_file_check(const char *path, const char *what, mb_err *err)
 {
     struct stat st;
@@ -556,9 +587,7 @@ mb_status mb__model_file_check(const char *path, const char *what, mb_err *err)
                         errno == ENOENT ? "does not exist; check the path"
                                         : strerror(errno));
     if (S_ISDIR(st.st_mode))
-        return mb__fail(err, MB_EIO,
-                        "%s %s is a directory: pass the model file inside it",
-                        what, path);
+        return directory_model(path, what, err);
     if (!S_ISREG(st.st_mode))
         return mb__fail(err, MB_EIO,
                         "%s %s is %s, not a regular file: models are read "
