@@ -138,14 +138,18 @@ contains "the interrupted document is written" "$(J "$T_TMP/int.json" 'd["interr
 # run on into the next runs), kept with --keep-leftovers.
 expect_exit "a command that leaves a background child runs" 0 $MBENCH exec --shell --runs 2 --json "$T_TMP/left.json" \
     -c "sleep 600 & echo \$! >> $T_TMP/left.pids"
-contains "the leftover is reported with its name" "$LAST_OUT" "left processes running in its process group after it exited, in 2 runs (up to 1; first: sleep (pid"
+# The name is the kernel's at that moment: the background child may not
+# have exec'd sleep yet when the shell exits (seen under load), so it is
+# still called sh.
+[[ "$LAST_OUT" =~ "left processes running in its process group after it exited, in 2 runs (up to 1; first: "(sleep|sh)" (pid" ]] \
+    && ok "the leftover is reported with its name" || notok "the leftover is reported with its name" "$LAST_OUT"
 alive=""; for p in $(cat "$T_TMP/left.pids"); do [ -d /proc/$p ] && [ "$(awk '{print $3}' /proc/$p/stat 2>/dev/null)" != Z ] && alive+="$p "; done
 [ -s "$T_TMP/left.pids" ] && [ -z "$alive" ] && ok "the leftover background children were ended" || notok "the leftover background children were ended" "alive: $alive"
 check "the document records the leftovers and that they were ended" $PY -c '
 import json, sys
 d = json.load(open(sys.argv[1]))
 lp = d["runs"][0]["exec"]["leftover_processes"]
-assert lp["runs"] == 2 and lp["max"] == 1 and lp["ended"] is True and lp["first"].startswith("sleep (pid"), lp
+assert lp["runs"] == 2 and lp["max"] == 1 and lp["ended"] is True and lp["first"].startswith(("sleep (pid", "sh (pid")), lp
 assert any("left processes running" in w for w in d["warnings"]), d["warnings"]' "$T_TMP/left.json"
 expect_exit "--keep-leftovers leaves them running" 0 $MBENCH exec --shell --runs 1 --keep-leftovers \
     -c "sleep 600 & echo \$! > $T_TMP/kept.pid"
