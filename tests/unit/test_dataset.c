@@ -105,7 +105,8 @@ static void an_input_of_unknown_rank_takes_axis_0_as_the_batch_axis(void)
     mb_io_desc in = desc("x", MB_DTYPE_FLOAT32, -1, fd);
     mb_dataset *d = NULL;
     mb_err err = {0};
-    EXPECT_EQ_INT(mb__dataset_load(tpath("rows.npy"), &in, 1, &d, &err), 0);
+    EXPECT_EQ_INT(mb__dataset_load(tpath("rows.npy"), &in, 1, NULL, &d, &err),
+                  0);
     EXPECT_EQ_INT(mb__dataset_count(d), 1000);
     mb_tensor out;
     EXPECT_EQ_INT(mb__dataset_batch(d, 2, 8, &out, &err), 0);
