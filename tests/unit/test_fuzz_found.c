@@ -15,7 +15,9 @@
 #include "exec/tasks.h"
 #include "model/onnx.h"
 #include "model/pb.h"
+#include "profile/flops.h"
 #include "profile/profile.h"
+#include "profile/trace.h"
 #include "regress/regress.h"
 #include "report/console.h"
 #include "report/csv.h"
@@ -277,6 +279,19 @@ static void replay(const char *target, const uint8_t *d, size_t n)
         mb__profile_finish(prof, &ctx);
         json_decref(prof);
         json_decref(m);
+    } else if (!strcmp(target, "trace")) {
+        /* what fuzz_trace.c analyses (not its views) */
+        mb_trace *t = NULL;
+        if (mb__trace_parse((const char *)d, n, "replay", &t, &err) == MB_OK) {
+            json_t *prof = NULL;
+            if (mb__trace_profile(t, mb__trace_runs(t) > 1 ? 1 : 0, &prof,
+                                  &err) == MB_OK) {
+                mb_profile_ctx ctx = {1e6, 1, 0, NULL, NULL};
+                mb__profile_finish(prof, &ctx);
+                json_decref(prof);
+            }
+            mb__trace_free(t);
+        }
     } else {
         T_FAIL_("no replay for fuzz target %s", target);
     }
@@ -369,8 +384,30 @@ static void a_profile_without_kernel_times_finishes_with_nulls(void)
     json_decref(prof);
 }
 
+/* fuzz_trace (issue 26): a Gemm whose first input's shape the trace
+ * gave as no array (rank -1, unknown) read dims[-3] (UBSan
+ * index out of bounds in mb__flops_macs). */
+static void an_input_of_unknown_rank_has_unknown_macs(void)
+{
+    mb_tshape in[2] = {{"float", -1, {0}}, {"float", 1, {10}}};
+    mb_tshape out[1] = {{"float", 2, {1, 10}}};
+    int64_t macs = 7;
+    EXPECT_EQ_INT(mb__flops_macs("Gemm", in, 2, out, 1, &macs),
+                  MB_FLOPS_UNKNOWN);
+    EXPECT_EQ_INT(macs, 0);
+    in[0] = (mb_tshape){"float", 2, {1, 5}};
+    out[0].rank = -1;
+    EXPECT_EQ_INT(mb__flops_macs("MatMul", in, 2, out, 1, &macs),
+                  MB_FLOPS_UNKNOWN);
+    in[0] = (mb_tshape){"float", 2, {1, 5}};
+    out[0] = (mb_tshape){"float", 2, {1, 10}};
+    EXPECT_EQ_INT(mb__flops_macs("Gemm", in, 2, out, 1, &macs), MB_FLOPS_EXACT);
+    EXPECT_EQ_INT(macs, 50);
+}
+
 int main(void)
 {
+    RUN(an_input_of_unknown_rank_has_unknown_macs);
     RUN(a_worker_reply_claiming_huge_lengths_is_refused);
     RUN(a_profile_without_kernel_times_finishes_with_nulls);
     const char *base = getenv("MBENCH_TEST_TMP");
