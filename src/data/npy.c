@@ -555,8 +555,8 @@ mb_status mb__npy_map(const char *path, mb_tensor *out, void **map,
           : parse_preamble(head, have, total, path, &pre, &hlen, err);
     int in_place = s == MB_OK && pre + hlen <= have;
     if (in_place)
-        s = parse_body(head + pre, hlen, total - pre - hlen, path, &h, &nbytes,
-                       err);
+        s = parse_body(head + pre, hlen, total - pre - hlen, path, NULL, &h,
+                       &nbytes, err);
     in_place = in_place && s == MB_OK && nbytes > 0 && !h.swap &&
                !(h.fortran && h.rank > 1) &&
                (pre + hlen) % mb_dtype_size(h.dtype) == 0;
