@@ -3,6 +3,7 @@
 
 #include "core/parse.h"
 #include "core/redact.h"
+#include "report/rutil.h"
 
 #include <errno.h>
 #include <math.h>
@@ -13,25 +14,35 @@
 #include <sys/ioctl.h>
 #include <unistd.h>
 
+/* One line on stderr: the message with its control characters escaped
+ * (a name holding a newline or a terminal escape stays on the line). */
+static void put_line(const char *prefix, const char *fmt, va_list ap)
+{
+    char msg[4096];
+    vsnprintf(msg, sizeof msg, fmt, ap);
+    mb_buf b = MB_BUF_INIT;
+    mb__buf_puts(&b, prefix);
+    mb__console_put(&b, msg);
+    mb__buf_putc(&b, '\n');
+    fwrite(b.data ? b.data : "", 1, b.len, stderr);
+    mb__buf_free(&b);
+}
+
 int mb_cli_error(int code, const char *fmt, ...)
 {
     va_list ap;
-    fputs("mbench: error: ", stderr);
     va_start(ap, fmt);
-    vfprintf(stderr, fmt, ap);
+    put_line("mbench: error: ", fmt, ap);
     va_end(ap);
-    fputc('\n', stderr);
     return code;
 }
 
 void mb_cli_warn(const char *fmt, ...)
 {
     va_list ap;
-    fputs("mbench: warning: ", stderr);
     va_start(ap, fmt);
-    vfprintf(stderr, fmt, ap);
+    put_line("mbench: warning: ", fmt, ap);
     va_end(ap);
-    fputc('\n', stderr);
 }
 
 void mb_cli_doc_warnings(const json_t *doc)

@@ -24,7 +24,7 @@ enum { O_DB, O_JSON, O_TO, O_GITDIR };
 
 /* clang-format off */
 static const mb_opt db_opts[] = {
-    {"db", 0, MB_OPT_STRING, "FILE|URL", "the store: a SQLite file or a postgresql:// URL", NULL, NULL, 0, 0, 0, O_DB},
+    {"db", 0, MB_OPT_STRING, "FILE|URL", "the store: a SQLite file, a postgresql:// URL or a libpq 'host=... dbname=...' string", NULL, NULL, 0, 0, 0, O_DB},
     {"json", 0, MB_OPT_OUTFILE, "FILE", "export: write every document (schema " MB_STORE_EXPORT_SCHEMA "; '-' for stdout)", NULL, NULL, 0, 0, MB_OPT_STDOUT, O_JSON},
     {"to", 0, MB_OPT_STRING, "FILE|URL", "export: copy every document into another store", NULL, NULL, 0, 0, 0, O_TO},
     {"git-dir", 0, MB_OPT_DIR, "DIR", "import: git facts for plain result documents that carry none (default: none recorded)", NULL, NULL, 0, 0, 0, O_GITDIR},

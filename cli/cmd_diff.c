@@ -13,6 +13,7 @@
 #include "accuracy/metrics.h"
 #include "core/buf.h"
 #include "core/err.h"
+#include "core/tlimit.h"
 #include "report/output.h"
 #include "report/diffprint.h"
 
@@ -24,7 +25,7 @@ MBENCH_COMMAND(diff, cmd_diff,
 MBENCH_OPTIONS(diff, mb_cmd_diff)
 
 /* clang-format off */
-enum { O_ATOL, O_RTOL, O_RANGE, O_SSIM3D, O_GATE, O_PREC, O_JSON, O_MD, O_HTML, O_CSV, O_HEATMAP, O_THREADS, O_PERSAMPLE, O_N };
+enum { O_ATOL, O_RTOL, O_RANGE, O_SSIM3D, O_GATE, O_PREC, O_JSON, O_MD, O_HTML, O_CSV, O_HEATMAP, O_THREADS, O_PERSAMPLE, O_MAXTB, O_MAXRATIO, O_N };
 
 static const mb_opt diff_opts[] = {
     {"atol", 0, MB_OPT_DOUBLE, "X", "isclose absolute tolerance (default 1e-8)", "a number >= 0", NULL, 0, 1e300, 0, O_ATOL},
@@ -40,6 +41,8 @@ static const mb_opt diff_opts[] = {
     {"heatmap", 0, MB_OPT_OUTFILE, "FILE", "draw |A - B| of the first image-like tensor as a PNG (last two dims, first image)", NULL, NULL, 0, 0, MB_OPT_STDOUT, O_HEATMAP},
     {"threads", 0, MB_OPT_INT, "N", "threads for large tensors (default: all CPUs)", "an integer in 1..256", NULL, 1, 256, 0, O_THREADS},
     {"per-sample", 0, MB_OPT_INT, "N", "list per-sample metrics up to N samples in the JSON (default 1024, 0: never)", "an integer >= 0", NULL, 0, 9.2e18, 0, O_PERSAMPLE},
+    {"max-tensor-bytes", 0, MB_OPT_STRING, "SIZE", MB__TLIMIT_BYTES_HELP, MB__TLIMIT_BYTES_EXPECT, NULL, 0, 0, 0, O_MAXTB},
+    {"max-compression-ratio", 0, MB_OPT_DOUBLE, "R", MB__TLIMIT_RATIO_HELP, MB__TLIMIT_RATIO_EXPECT, NULL, 0, 1e12, 0, O_MAXRATIO},
 };
 
 const mb_cmd mb_cmd_diff = {"diff", "BASELINE CANDIDATE", "compare saved output tensors (.npy, .npz, .pb, directories)",
@@ -49,8 +52,8 @@ const mb_cmd mb_cmd_diff = {"diff", "BASELINE CANDIDATE", "compare saved output 
     "stored in it).  In a directory holding ONNX test data (input_N.pb and output_N.pb) only the "
     "outputs are compared.  -q prints only the verdict line.",
     diff_opts, O_N, 0, 2, 2,
-    "Exit codes: 0 all gates pass (or no gates), 1 a gate failed, 2 usage error, 3 unreadable files "
-    "or mismatched shapes."};
+    "Exit codes: 0 all gates pass (or no gates), 1 a gate failed, 2 usage error, 3 unreadable files, "
+    "mismatched shapes or a tensor or archive above --max-tensor-bytes / --max-compression-ratio."};
 /* clang-format on */
 
 #define MAX_GATES 64
@@ -61,6 +64,7 @@ typedef struct dargs {
     size_t n_gates;
     mb__outset out;
     const char *heat_path;
+    mb__tlimit tlimit;
 } dargs;
 
 static int on_opt(void *user, const mb_opt *o, const mb_optval *v)
@@ -86,6 +90,11 @@ static int on_opt(void *user, const mb_opt *o, const mb_optval *v)
         a->mo.threads = (int)v->i;
     else if (o->id == O_PERSAMPLE)
         a->mo.per_sample_max = (size_t)v->i;
+    else if (o->id == O_MAXTB && !mb__tlimit_set_bytes(&a->tlimit, v->text))
+        return mb_cli_bad_value("--max-tensor-bytes", v->text,
+                                MB__TLIMIT_BYTES_EXPECT);
+    else if (o->id == O_MAXRATIO)
+        mb__tlimit_set_ratio(&a->tlimit, v->d);
     else if (o->id == O_GATE && a->n_gates >= MAX_GATES)
         return mb_cli_error(MB_EXIT_USAGE, "at most %d gates", MAX_GATES);
     else if (o->id == O_GATE &&
@@ -133,7 +142,8 @@ int cmd_diff(int argc, char **argv)
                        mb_cli_command_line(),
                        a.heat_path ? &png : NULL,
                        note,
-                       NULL};
+                       NULL,
+                       a.tlimit};
     mb__diff_result res;
     if (mb__diff_run(&rq, &res, &err)) {
         mb__buf_free(&png);

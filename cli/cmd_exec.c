@@ -25,7 +25,7 @@ MBENCH_OPTIONS(exec, mb_cmd_exec)
 /* clang-format off */
 enum { O_CMD, O_NAME, O_SHELL, O_PARAM, O_WARM, O_RUNS, O_MINRUNS, O_MAXRUNS,
        O_MINTIME, O_MAXTIME, O_CI, O_TIMEOUT, O_PREP, O_CLEAN, O_CWD, O_IGN,
-       O_OUT, O_GPU, O_SEED, O_REQ, O_N };
+       O_OUT, O_GPU, O_SEED, O_REQ, O_KEEP, O_N };
 
 #define X(n, s, t, m, h, e, c, lo, hi, f, i) {n, s, t, m, h, e, c, lo, hi, f, i}
 static const mb_opt exec_opts[] = {
@@ -48,6 +48,7 @@ static const mb_opt exec_opts[] = {
     X("output", 0, MB_OPT_ENUM, "WHERE", "the command's stdout: null (default), pipe (drained, last 64 KiB kept), inherit", NULL, "null|pipe|inherit", 0, 0, 0, O_OUT),
     X("gpu-memory", 0, MB_OPT_SWITCH, NULL, "sample GPU memory through NVML (untested)", NULL, NULL, 0, 0, 0, O_GPU),
     X("seed", 0, MB_OPT_INT, "N", "bootstrap seed (default 42)", "a non-negative integer", NULL, 0, 9.2e18, 0, O_SEED),
+    X("keep-leftovers", 0, MB_OPT_SWITCH, NULL, "leave processes a run leaves in its process group running (default: report and end them)", NULL, NULL, 0, 0, 0, O_KEEP),
     X("require", 0, MB_OPT_STRING, "EXPR", "a requirement on the results, e.g. speedup>=1.5, rss_peak<2GiB, metric.hit_rate>=80% (repeatable; docs/EXEC.md); exit 6 when one is not met", NULL, NULL, 0, 0, MB_OPT_REPEAT, O_REQ),
 };
 /* clang-format on */
@@ -96,6 +97,8 @@ static int on_opt(void *user, const mb_opt *opt, const mb_optval *v)
         o->cwd = v->text;
     else if (opt->id == O_IGN)
         o->ignore_failure = 1;
+    else if (opt->id == O_KEEP)
+        o->keep_leftovers = 1;
     else if (opt->id == O_CMD)
         a->tmpl[a->ntmpl++] = (char *)v->text;
     else if (opt->id == O_NAME)

@@ -32,7 +32,7 @@ enum { O_BASE, O_CUR, O_DB, O_AGAINST, O_GITDIR, O_NOSTORE, O_MAXREG, O_GATE, O_
 static const mb_opt gate_opts[] = {
     {"baseline", 0, MB_OPT_FILE, "FILE", "baseline result document (JSON)", NULL, NULL, 0, 0, 0, O_BASE},
     {"current", 0, MB_OPT_FILE, "FILE", "current result document (JSON); required", NULL, NULL, 0, 0, 0, O_CUR},
-    {"db", 0, MB_OPT_STRING, "FILE|URL", "results store (SQLite file or postgresql:// URL); the current document is appended to it", NULL, NULL, 0, 0, 0, O_DB},
+    {"db", 0, MB_OPT_STRING, "FILE|URL", "results store (SQLite file, postgresql:// URL or libpq 'host=... dbname=...'); the current document is appended to it", NULL, NULL, 0, 0, 0, O_DB},
     {"against", 0, MB_OPT_STRING, "REF", "take the baseline from --db: newest results of branch REF or commit prefix REF with a run of the models being gated", NULL, NULL, 0, 0, 0, O_AGAINST},
     {"git-dir", 0, MB_OPT_DIR, "DIR", "repository of the measured project (default .)", NULL, NULL, 0, 0, 0, O_GITDIR},
     {"no-store", 0, MB_OPT_SWITCH, NULL, "with --db: do not append the current document", NULL, NULL, 0, 0, 0, O_NOSTORE},

@@ -37,7 +37,7 @@ enum {
 
 /* clang-format off */
 static const mb_opt history_opts[] = {
-    {"db", 0, MB_OPT_STRING, "FILE|URL", "the results store (SQLite file or postgresql:// URL)", NULL, NULL, 0, 0, 0, O_DB},
+    {"db", 0, MB_OPT_STRING, "FILE|URL", "the results store (SQLite file, postgresql:// URL or libpq 'host=... dbname=...')", NULL, NULL, 0, 0, 0, O_DB},
     {"model", 0, MB_OPT_STRING, "M", "model name, path or sha256 prefix", NULL, NULL, 0, 0, 0, O_MODEL},
     {"variant", 0, MB_OPT_STRING, "V", "variant name", NULL, NULL, 0, 0, 0, O_VARIANT},
     {"batch", 0, MB_OPT_INT, "N", "batch size", "a positive integer", NULL, 1, 9.3e18, 0, O_BATCH},

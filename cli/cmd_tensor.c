@@ -8,6 +8,7 @@
 #include "outputs.h"
 
 #include "core/buf.h"
+#include "core/tlimit.h"
 #include "data/tensordump.h"
 #include "data/tensorfile.h"
 
@@ -18,7 +19,7 @@
 MBENCH_COMMAND(tensor-dump, cmd_tensor_dump, "print what mbench reads from tensor files or --data")
 MBENCH_OPTIONS(tensor-dump, mb_cmd_tensor_dump)
 
-enum { O_VALUES, O_LIMIT, O_DATA, O_INPUT, O_BATCH, O_FIRST, O_LABELS, O_SAVE };
+enum { O_VALUES, O_LIMIT, O_DATA, O_INPUT, O_BATCH, O_FIRST, O_LABELS, O_SAVE, O_MAXTB, O_MAXRATIO };
 
 static const mb_opt tensor_opts[] = {
     {"values", 0, MB_OPT_SWITCH, NULL, "also print the elements on a line 'values: ...'", NULL, NULL, 0, 0, 0, O_VALUES},
@@ -29,6 +30,8 @@ static const mb_opt tensor_opts[] = {
     {"first", 0, MB_OPT_INT, "I", "with --data: the first sample (default 0)", "a non-negative integer", NULL, 0, 9.3e18, 0, O_FIRST},
     {"labels", 0, MB_OPT_FILE, "FILE", "print the class ids read from FILE (.npy or text) as 'labels N: ID ID ...'", NULL, NULL, 0, 0, 0, O_LABELS},
     {"save", 0, MB_OPT_OUTFILE, "PATH", "also write what was read to PATH: .npy (one tensor) or .npz (any number), little-endian C order", NULL, NULL, 0, 0, 0, O_SAVE},
+    {"max-tensor-bytes", 0, MB_OPT_STRING, "SIZE", MB__TLIMIT_BYTES_HELP, MB__TLIMIT_BYTES_EXPECT, NULL, 0, 0, 0, O_MAXTB},
+    {"max-compression-ratio", 0, MB_OPT_DOUBLE, "R", MB__TLIMIT_RATIO_HELP, MB__TLIMIT_RATIO_EXPECT, NULL, 0, 1e12, 0, O_MAXRATIO},
 };
 
 const mb_cmd mb_cmd_tensor_dump = {"tensor-dump", "[FILE...]", "print what mbench reads from tensor files or --data",
@@ -37,14 +40,16 @@ const mb_cmd mb_cmd_tensor_dump = {"tensor-dump", "[FILE...]", "print what mbenc
     "np.ascontiguousarray(a).astype(a.dtype.newbyteorder('<')).tobytes()). Other forms: mbench "
     "tensor-dump --data PATH --input NAME:DTYPE:DIMS [--input ...] [--batch B] [--first I] [--values]; "
     "mbench tensor-dump --labels FILE.",
-    tensor_opts, 8, 0, 0, -1, "Exit codes: 0 ok, 2 usage error, 3 unreadable or mismatched data."};
+    tensor_opts, 10, 0, 0, -1, "Exit codes: 0 ok, 2 usage error, 3 unreadable or mismatched data, or a "
+    "tensor or archive above --max-tensor-bytes / --max-compression-ratio."};
 /* clang-format on */
 
 typedef struct {
-    mb_optval v[O_SAVE + 1]; /* every option's value by its id */
-    unsigned set;            /* which were given */
+    mb_optval v[O_MAXRATIO + 1]; /* every option's value by its id */
+    unsigned set;                /* which were given */
     mb_io_desc inputs[64];
     size_t n_inputs;
+    mb__tlimit tlimit;
 } tensor_args;
 
 static int on_opt(void *user, const mb_opt *o, const mb_optval *v)
@@ -52,6 +57,11 @@ static int on_opt(void *user, const mb_opt *o, const mb_optval *v)
     tensor_args *a = user;
     a->v[o->id] = *v;
     a->set |= 1u << o->id;
+    if (o->id == O_MAXTB && !mb__tlimit_set_bytes(&a->tlimit, v->text))
+        return mb_cli_bad_value("--max-tensor-bytes", v->text,
+                                MB__TLIMIT_BYTES_EXPECT);
+    if (o->id == O_MAXRATIO)
+        mb__tlimit_set_ratio(&a->tlimit, v->d);
     if (o->id != O_INPUT)
         return 0;
     if (a->n_inputs == sizeof a->inputs / sizeof a->inputs[0])
@@ -86,7 +96,7 @@ int cmd_tensor_dump(int argc, char **argv)
     mb__tensor_list keep = {0};
     mb__dump_opts o = {(a.set >> O_VALUES) & 1,
                        (a.set >> O_LIMIT) & 1 ? v[O_LIMIT].i : -1,
-                       v[O_SAVE].str ? &keep : NULL};
+                       v[O_SAVE].str ? &keep : NULL, a.tlimit};
     if (v[O_LABELS].str) {
         rc = put(&b, mb__dump_labels(v[O_LABELS].str, &b, &err), &err, 0);
         mb__buf_free(&b);

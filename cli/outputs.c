@@ -27,8 +27,10 @@ static const mb_opt output_opts[MB_CLI_N_OUTPUT_OPTIONS] = {
     OUTFILE("md", O_MD, "Markdown report (tables, verdict, warnings)"),
     OUTFILE("html", O_HTML, "self-contained HTML report with charts"),
     {"db", 0, MB_OPT_STRING, "FILE|postgresql://...",
-     "append the results to a store", "a store file or a postgresql:// URL",
-     NULL, 0, 0, 0, O_DB},
+     "append the results to a store (SQLite file or sqlite:FILE, postgresql:// "
+     "URL, libpq 'host=... dbname=...')",
+     "a store file, a postgresql:// URL or a libpq keyword string", NULL, 0, 0,
+     0, O_DB},
     {"git-dir", 0, MB_OPT_DIR, "DIR",
      "project whose commit is stored (default .)", NULL, NULL, 0, 0, 0,
      O_GITDIR},

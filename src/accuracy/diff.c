@@ -96,14 +96,15 @@ static mb_status tset_add(tset *s, mb_tensor *t, tmap m, char *key, mb_err *err)
     return MB_OK;
 }
 
-static mb_status load_file(const char *path, tset *s, mb_err *err)
+static mb_status load_file(const char *path, const mb__tlimit *lim, tset *s,
+                           mb_err *err)
 {
     mb_tensor t;
     mb_status st;
     if (mb__ends_with(path, ".npz")) {
         mb_tensor *ts = NULL;
         size_t n = 0;
-        st = mb__npz_read(path, &ts, &n, err);
+        st = mb__npz_read_lim(path, lim, &ts, &n, err);
         if (st)
             return st;
         for (size_t i = 0; i < n && st == MB_OK; i++) {
@@ -119,9 +120,17 @@ static mb_status load_file(const char *path, tset *s, mb_err *err)
      * cache, no copy: memory does not grow with the tensors) */
     tmap m = {NULL, 0};
     if (mb__ends_with(path, ".pb"))
-        st = mb__onnx_tensor_read_file(path, &t, err);
+        st = mb__onnx_tensor_read_file_lim(path, lim, &t, err);
     else
         st = mb__npy_map(path, &t, &m.p, &m.len, err);
+    /* a .npy holds no more than its file (no decompression): the cap is
+     * checked on what was mapped or read, and nothing else is allocated */
+    if (!st && (st = mb__tlimit_check(lim, t.nbytes, path, err))) {
+        if (m.p)
+            mb__npy_unmap(&t, m.p, m.len);
+        else
+            mb_tensor_clear(&t);
+    }
     if (st)
         return st;
     return tset_add(s, &t, m, stem(path), err);
@@ -132,7 +141,8 @@ static int cmp_str(const void *a, const void *b)
     return strcmp(*(char *const *)a, *(char *const *)b);
 }
 
-static mb_status load_path(const char *path, tset *s, mb_err *err)
+static mb_status load_path(const char *path, const mb__tlimit *lim, tset *s,
+                           mb_err *err)
 {
     struct stat sb;
     memset(s, 0, sizeof *s);
@@ -145,7 +155,7 @@ static mb_status load_path(const char *path, tset *s, mb_err *err)
                             "%s: unknown tensor file type; use .npy, .npz, "
                             ".pb or a directory of them",
                             path);
-        mb_status st = load_file(path, s, err);
+        mb_status st = load_file(path, lim, s, err);
         s->single = st == MB_OK && s->n == 1 && !mb__ends_with(path, ".npz");
         return st;
     }
@@ -196,7 +206,7 @@ static mb_status load_path(const char *path, tset *s, mb_err *err)
             if (p.oom)
                 st = mb__fail(err, MB_ENOMEM, "out of memory");
             else
-                st = load_file(p.data, s, err);
+                st = load_file(p.data, lim, s, err);
             mb__buf_free(&p);
         }
         free(names[i]);
@@ -394,10 +404,10 @@ mb_status mb__diff_run(const mb__diff_req *rq, mb__diff_result *res,
 {
     memset(res, 0, sizeof *res);
     tset A, B;
-    mb_status st = load_path(rq->baseline, &A, err);
+    mb_status st = load_path(rq->baseline, &rq->tlimit, &A, err);
     if (st)
         return st;
-    if ((st = load_path(rq->candidate, &B, err))) {
+    if ((st = load_path(rq->candidate, &rq->tlimit, &B, err))) {
         tset_free(&A);
         return st;
     }

@@ -11,6 +11,7 @@
 #include "accuracy/gate.h"
 #include "accuracy/metrics.h"
 #include "core/buf.h"
+#include "core/tlimit.h"
 
 #include <jansson.h>
 
@@ -24,6 +25,7 @@ typedef struct mb__diff_req {
     /* A note for the user (a pairing by position); may be NULL. */
     void (*note)(void *user, const char *msg);
     void *user;
+    mb__tlimit tlimit; /* applied to every file read (core/tlimit.h) */
 } mb__diff_req;
 
 typedef struct mb__diff_result {

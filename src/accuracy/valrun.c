@@ -257,12 +257,13 @@ static mb_status run_both(const mb__val_req *rq, outset *oa, outset *ob,
         goto done;
     size_t total;
     if (pa->data_path) {
-        st = mb__dataset_load(pa->data_path, din, n_in, &ds, err);
+        st = mb__dataset_load(pa->data_path, din, n_in, &pa->tlimit, &ds, err);
         if (st) {
             mb__fail_prefix(err, "baseline %s", pa->model_path);
             goto done;
         }
-        st = mb__dataset_load(pa->data_path, dinb, n_in_b, &dsb, err);
+        st = mb__dataset_load(pa->data_path, dinb, n_in_b, &pa->tlimit, &dsb,
+                              err);
         if (st) {
             mb__fail_prefix(err, "candidate %s", pb->model_path);
             goto done;

@@ -4,6 +4,7 @@
 #include "alloc.h"
 #include "err.h"
 
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <nettle/sha2.h>
@@ -534,6 +535,75 @@ mb_status mb__read_file(const char *path, char **data, size_t *len, mb_err *err)
     *data = buf;
     if (len)
         *len = n;
+    return MB_OK;
+}
+
+/* "a FIFO", "a character device", ... for a file that is not regular. */
+static const char *file_kind(mode_t m)
+{
+    return S_ISDIR(m)    ? "a directory"
+           : S_ISFIFO(m) ? "a FIFO (named pipe)"
+           : S_ISCHR(m)  ? "a character device"
+           : S_ISBLK(m)  ? "a block device"
+           : S_ISSOCK(m) ? "a socket"
+                         : "not a regular file";
+}
+
+/* A directory given as the model: says so and names the .onnx files in
+ * it. */
+static mb_status directory_model(const char *path, const char *what,
+                                 mb_err *err)
+{
+    char found[512] = "";
+    size_t n = 0, used = 0;
+    DIR *d = opendir(path);
+    struct dirent *e;
+    while (d && (e = readdir(d))) {
+        size_t l = strlen(e->d_name);
+        if (l <= 5 || strcmp(e->d_name + l - 5, ".onnx") != 0)
+            continue;
+        if (n < 3 && used + l + 3 < sizeof found)
+            used += (size_t)snprintf(found + used, sizeof found - used, "%s%s",
+                                     n ? ", " : "", e->d_name);
+        n++;
+    }
+    if (d)
+        closedir(d);
+    if (n == 0)
+        return mb__fail(err, MB_EIO,
+                        "%s %s is a directory; give the .onnx file (there is "
+                        "none in it)",
+                        what, path);
+    return mb__fail(err, MB_EIO,
+                    "%s %s is a directory; give the .onnx file (it has %s%s)",
+                    what, path, found, n > 3 ? ", ..." : "");
+}
+
+mb_status mb__model_file_check(const char *path, const char *what, mb_err *err)
+{
+    struct stat st;
+    if (stat(path, &st) != 0)
+        return mb__fail(err, MB_EIO, "%s %s %s", what, path,
+                        errno == ENOENT ? "does not exist; check the path"
+                                        : strerror(errno));
+    if (S_ISDIR(st.st_mode))
+        return directory_model(path, what, err);
+    if (!S_ISREG(st.st_mode))
+        return mb__fail(err, MB_EIO,
+                        "%s %s is %s, not a regular file: models are read "
+                        "from files; save it to one first",
+                        what, path, file_kind(st.st_mode));
+    int fd = open(path, O_RDONLY | O_CLOEXEC);
+    if (fd < 0)
+        return mb__fail(err, MB_EIO, "%s %s cannot be read: %s%s", what, path,
+                        strerror(errno),
+                        errno == EACCES ? " (check its permissions)" : "");
+    close(fd);
+    if (st.st_size == 0)
+        return mb__fail(err, MB_EFORMAT,
+                        "%s %s is empty (0 bytes); re-export or re-download "
+                        "it",
+                        what, path);
     return MB_OK;
 }
 

@@ -70,6 +70,14 @@ void mb__sha256_hex(const void *data, size_t len, char hex[65]);
 
 /* Size of a file in bytes, or -1 (errno set). */
 int64_t mb__file_size(const char *path);
+
+/* Checks that path can be read as a model file, naming what is wrong:
+ * missing (MB_EIO, "does not exist; check the path"), a directory, a FIFO,
+ * a device or a socket (MB_EIO: models are read from regular files),
+ * unreadable (MB_EIO with the system's reason, e.g. Permission denied),
+ * empty (MB_EFORMAT).  `what` starts the message ("model file",
+ * "variant b: model file"). */
+mb_status mb__model_file_check(const char *path, const char *what, mb_err *err);
 /* The directory part of p ("." when it has none, "/" for "/name"), a new
  * string the caller frees; NULL when memory runs out. */
 char *mb__dir_of(const char *p);

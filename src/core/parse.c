@@ -1,6 +1,7 @@
 /* parse.c - strict number, duration and list parsing. */
 #include "core/parse.h"
 
+#include <ctype.h>
 #include <errno.h>
 #include <math.h>
 #include <stdlib.h>
@@ -58,6 +59,34 @@ bool mb__parse_duration_ns(const char *s, int64_t *out)
     if (ns > 9e18)
         return false;
     *out = (int64_t)ns;
+    return true;
+}
+
+bool mb__parse_bytes(const char *s, uint64_t *out)
+{
+    if (!s || !isdigit((unsigned char)*s) || strpbrk(s, "xXpP"))
+        return false;
+    char *end;
+    errno = 0;
+    double v = strtod(s, &end);
+    if (errno || end == s || !isfinite(v) || v < 0)
+        return false;
+    static const char units[] = "KMGT";
+    double mult = 1;
+    const char *u = *end ? strchr(units, toupper((unsigned char)*end)) : NULL;
+    if (u) {
+        mult = ldexp(1, 10 * (int)(u - units + 1));
+        end++;
+        if ((end[0] == 'i' || end[0] == 'I') &&
+            (end[1] == 'B' || end[1] == 'b'))
+            end += 2;
+    } else if (*end == 'B' || *end == 'b') {
+        end++;
+    }
+    double b = v * mult;
+    if (*end || b > ldexp(1, 62) || (!u && b != floor(b)))
+        return false;
+    *out = (uint64_t)b;
     return true;
 }
 

@@ -16,6 +16,10 @@ bool mb__parse_duration_ns(const char *s, int64_t *out);
 /* "1,2,4,8": integers within [lo, hi]; *out is malloc'ed. */
 bool mb__parse_i64_list(const char *s, int64_t lo, int64_t hi, int64_t **out,
                         size_t *n);
+/* A byte count: "1048576", "512K", "64M", "4G", "1.5GiB", "2T" (K, M, G,
+ * T are powers of 1024, optionally followed by "iB"; "B" alone is bytes),
+ * at most 2^62; false for anything else. */
+bool mb__parse_bytes(const char *s, uint64_t *out);
 /* "0.05" or "5%": a fraction within [0, hi]. */
 bool mb__parse_fraction(const char *s, double hi, double *out);
 /* Levenshtein distance of two names of up to 63 characters (64 for

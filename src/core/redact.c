@@ -71,14 +71,19 @@ static void redact_buf(const char *s, mb_buf *b)
         }
         /* a key=value whose key starts here */
         if (key_char(s[i]) && (i == 0 || !key_char(s[i - 1]))) {
-            size_t k = i;
+            size_t k = i, eq = i;
             while (key_char(s[k]))
                 k++;
-            if (s[k] == '=' && (i == 0 || strchr("?&; \t\n,", s[i - 1])) &&
+            /* libpq also takes "password = value" */
+            for (eq = k; s[eq] == ' ' || s[eq] == '\t';)
+                eq++;
+            if (s[eq] == '=' && (i == 0 || strchr("?&; \t\n,", s[i - 1])) &&
                 secret_key(s + i, k - i)) {
-                mb__buf_append(b, s + i, k - i + 1);
+                size_t v = eq + 1;
+                while (s[v] == ' ' || s[v] == '\t')
+                    v++;
+                mb__buf_append(b, s + i, v - i);
                 mb__buf_puts(b, "***");
-                size_t v = k + 1;
                 if (s[v] == '\'' || s[v] == '"') {
                     char q = s[v++];
                     while (s[v] && s[v] != q)
@@ -86,9 +91,13 @@ static void redact_buf(const char *s, mb_buf *b)
                     if (s[v])
                         v++;
                 } else {
-                    while (s[v] && !strchr("&#;,", s[v]) &&
-                           !isspace((unsigned char)s[v]))
-                        v++;
+                    /* a URL query value ends at & or #; a libpq keyword
+                     * value only at white space (it may hold ; , & #,
+                     * and a backslash escapes the next character) */
+                    int query = i > 0 && strchr("?&", s[i - 1]);
+                    while (s[v] && !isspace((unsigned char)s[v]) &&
+                           !(query && strchr("&#", s[v])))
+                        v += s[v] == '\\' && s[v + 1] ? 2 : 1;
                 }
                 i = v;
                 continue;

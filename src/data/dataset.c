@@ -46,6 +46,7 @@ typedef struct ds_input {
 struct mb_dataset {
     ds_input *in;
     size_t n_in;
+    mb__tlimit lim; /* applied to every file read */
     size_t count;
     char desc[512];
 };
@@ -220,12 +221,13 @@ static mb_status mismatch(const ds_input *in, const piece *p, mb_err *err)
 
 /* Reads one tensor file, choosing the reader by content (npy magic) or
  * extension (.pb). */
-static mb_status read_tensor_file(const char *path, mb_tensor *t, mb_err *err)
+static mb_status read_tensor_file(const char *path, const mb__tlimit *lim,
+                                  mb_tensor *t, mb_err *err)
 {
     if (mb__ends_with(path, ".npy"))
-        return mb__npy_read(path, t, err);
+        return mb__npy_read_lim(path, lim, t, err);
     if (mb__ends_with(path, ".pb"))
-        return mb__onnx_tensor_read_file(path, t, err);
+        return mb__onnx_tensor_read_file_lim(path, lim, t, err);
     FILE *f = fopen(path, "rb");
     if (!f)
         return mb__fail(err, MB_EIO, "cannot open %s: %s", path,
@@ -234,8 +236,8 @@ static mb_status read_tensor_file(const char *path, mb_tensor *t, mb_err *err)
     size_t r = fread(magic, 1, sizeof magic, f);
     fclose(f);
     if (r == 6 && memcmp(magic, "\x93NUMPY", 6) == 0)
-        return mb__npy_read(path, t, err);
-    return mb__onnx_tensor_read_file(path, t, err);
+        return mb__npy_read_lim(path, lim, t, err);
+    return mb__onnx_tensor_read_file_lim(path, lim, t, err);
 }
 
 /* Takes ownership of *t (zeroed afterwards). */
@@ -256,10 +258,10 @@ static mb_status add_piece(ds_input *in, mb_tensor *t, const char *origin,
 }
 
 static mb_status add_file(ds_input *in, const char *path, const char *origin,
-                          mb_err *err)
+                          const mb__tlimit *lim, mb_err *err)
 {
     mb_tensor t;
-    mb_status s = read_tensor_file(path, &t, err);
+    mb_status s = read_tensor_file(path, lim, &t, err);
     if (s)
         return s;
     s = add_piece(in, &t, origin, err);
@@ -288,7 +290,7 @@ static mb_status load_npz(mb_dataset *d, const char *path, mb_err *err)
 {
     mb_tensor *ts;
     size_t n;
-    mb_status s = mb__npz_read(path, &ts, &n, err);
+    mb_status s = mb__npz_read_lim(path, &d->lim, &ts, &n, err);
     if (s)
         return s;
     const char *base = mb__basename(path);
@@ -367,7 +369,7 @@ static mb_status load_list(mb_dataset *d, const char *list, mb_err *err)
             s = mb__fail(err, MB_EINVAL, "--data names input '%s' twice", tok);
             break;
         }
-        s = add_file(in, file, mb__basename(file), err);
+        s = add_file(in, file, mb__basename(file), &d->lim, err);
     }
     free(copy);
     return s;
@@ -390,7 +392,7 @@ static mb_status load_sample_dir(mb_dataset *d, const char *dir,
             char *full = join(dir, fname), *origin = join(rel, fname);
             if (full && origin && is_file(full)) {
                 found = 1;
-                s = add_file(&d->in[i], full, origin, err);
+                s = add_file(&d->in[i], full, origin, &d->lim, err);
             } else if (!full || !origin) {
                 s = mb__fail(err, MB_ENOMEM, "out of memory");
             }
@@ -440,7 +442,7 @@ static mb_status load_onnx_set(mb_dataset *d, const char *dir, const char *rel,
             s = mb__fail(err, MB_ENOMEM, "out of memory");
             break;
         }
-        s = read_tensor_file(full, &ts[k], err);
+        s = read_tensor_file(full, &d->lim, &ts[k], err);
         free(full);
         target[k] = (size_t)-1;
         for (size_t i = 0; !s && ts[k].name && i < d->n_in; i++)
@@ -788,7 +790,8 @@ static void describe_path(const char *path, char *buf, size_t len)
 }
 
 mb_status mb__dataset_load(const char *path, const mb_io_desc *inputs,
-                           size_t n_inputs, mb_dataset **out, mb_err *err)
+                           size_t n_inputs, const mb__tlimit *lim,
+                           mb_dataset **out, mb_err *err)
 {
     *out = NULL;
     if (!path || !*path)
@@ -801,6 +804,8 @@ mb_status mb__dataset_load(const char *path, const mb_io_desc *inputs,
     mb_dataset *d = mb__calloc(1, sizeof *d);
     if (!d)
         return mb__fail(err, MB_ENOMEM, "out of memory");
+    if (lim)
+        d->lim = *lim;
     mb_status s = init_inputs(d, inputs, n_inputs, err);
     struct stat st;
     int exists = stat(path, &st) == 0;
@@ -830,7 +835,7 @@ mb_status mb__dataset_load(const char *path, const mb_io_desc *inputs,
                 d, path, mb__ends_with(path, ".pb") ? "TensorProto" : "array",
                 err);
             if (!s)
-                s = add_file(&d->in[0], path, mb__basename(path), err);
+                s = add_file(&d->in[0], path, mb__basename(path), &d->lim, err);
         } else {
             s = mb__fail(err, MB_EINVAL,
                          "--data %s: unrecognised file (expected .npy, "

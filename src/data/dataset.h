@@ -27,6 +27,7 @@
 #ifndef MB_DATA_DATASET_H
 #define MB_DATA_DATASET_H
 
+#include "core/tlimit.h"
 #include "mbench_backend.h"
 
 #include <stddef.h>
@@ -35,11 +36,13 @@
 typedef struct mb_dataset mb_dataset;
 
 /* Loads and checks every sample for the model inputs[0..n_inputs) (borrowed
- * for the call only; dims < 0 are symbolic).  Caller frees *out with
+ * for the call only; dims < 0 are symbolic), every file read under lim
+ * (core/tlimit.h; NULL: the defaults).  Caller frees *out with
  * mb__dataset_free.  Errors: MB_EIO (missing file), MB_EFORMAT (corrupt
  * file), MB_EDATA (does not match the model), MB_EUNSUPPORTED, MB_ENOMEM. */
 mb_status mb__dataset_load(const char *path, const mb_io_desc *inputs,
-                           size_t n_inputs, mb_dataset **out, mb_err *err);
+                           size_t n_inputs, const mb__tlimit *lim,
+                           mb_dataset **out, mb_err *err);
 
 /* Number of samples (the same for every input; at least 1). */
 size_t mb__dataset_count(const mb_dataset *d);

@@ -382,8 +382,8 @@ static mb_status parse_preamble(const uint8_t *b, size_t avail, size_t total,
 /* Parses the header text and checks that exactly `avail` data bytes
  * follow it; sets *nbytes. */
 static mb_status parse_body(const uint8_t *hdr, size_t hlen, size_t avail,
-                            const char *what, npy_header *h, size_t *nbytes,
-                            mb_err *err)
+                            const char *what, const mb__tlimit *lim,
+                            npy_header *h, size_t *nbytes, mb_err *err)
 {
     cursor c = {(const char *)hdr, (const char *)hdr + hlen, what, err};
     mb_status s = parse_header(&c, h);
@@ -412,7 +412,7 @@ static mb_status parse_body(const uint8_t *hdr, size_t hlen, size_t avail,
                         "%zu bytes of %s %s data",
                         what, avail - *nbytes, *nbytes, mb_dtype_name(h->dtype),
                         mb_shape_str(h->dims, h->rank, shp, sizeof shp));
-    return MB_OK;
+    return mb__tlimit_check(lim, *nbytes, what, err);
 }
 
 /* Puts the file-order data src into out (allocated): C order, host byte
@@ -434,6 +434,13 @@ static void finish_data(mb_tensor *out, const npy_header *h, const uint8_t *src)
 mb_status mb__npy_read_mem(const void *buf, size_t len, const char *what,
                            mb_tensor *out, mb_err *err)
 {
+    return mb__npy_read_mem_lim(buf, len, what, NULL, out, err);
+}
+
+mb_status mb__npy_read_mem_lim(const void *buf, size_t len, const char *what,
+                               const mb__tlimit *lim, mb_tensor *out,
+                               mb_err *err)
+{
     const uint8_t *b = buf;
     memset(out, 0, sizeof *out);
     if (!what)
@@ -442,7 +449,8 @@ mb_status mb__npy_read_mem(const void *buf, size_t len, const char *what,
     npy_header h;
     mb_status s = parse_preamble(b, len, len, what, &pre, &hlen, err);
     if (s == MB_OK)
-        s = parse_body(b + pre, hlen, len - pre - hlen, what, &h, &nbytes, err);
+        s = parse_body(b + pre, hlen, len - pre - hlen, what, lim, &h, &nbytes,
+                       err);
     if (s == MB_OK)
         s = mb_tensor_alloc(out, h.dtype, h.rank, h.dims, NULL, err);
     if (s)
@@ -473,6 +481,12 @@ static int read_at(int fd, void *dst, size_t n, off_t off)
  * tensor (no mapping, no intermediate copy for C-order files). */
 mb_status mb__npy_read(const char *path, mb_tensor *out, mb_err *err)
 {
+    return mb__npy_read_lim(path, NULL, out, err);
+}
+
+mb_status mb__npy_read_lim(const char *path, const mb__tlimit *lim,
+                           mb_tensor *out, mb_err *err)
+{
     memset(out, 0, sizeof *out);
     int fd;
     size_t total, pre, hlen, nbytes;
@@ -494,8 +508,8 @@ mb_status mb__npy_read(const char *path, mb_tensor *out, mb_err *err)
             s = mb__fail(err, MB_EIO, "cannot read %s: %s", path, strerror(e));
     }
     if (s == MB_OK)
-        s = parse_body(hbuf + pre, hlen, total - pre - hlen, path, &h, &nbytes,
-                       err);
+        s = parse_body(hbuf + pre, hlen, total - pre - hlen, path, lim, &h,
+                       &nbytes, err);
     if (hbuf != head)
         free(hbuf);
     if (s == MB_OK)
@@ -541,8 +555,8 @@ mb_status mb__npy_map(const char *path, mb_tensor *out, void **map,
           : parse_preamble(head, have, total, path, &pre, &hlen, err);
     int in_place = s == MB_OK && pre + hlen <= have;
     if (in_place)
-        s = parse_body(head + pre, hlen, total - pre - hlen, path, &h, &nbytes,
-                       err);
+        s = parse_body(head + pre, hlen, total - pre - hlen, path, NULL, &h,
+                       &nbytes, err);
     in_place = in_place && s == MB_OK && nbytes > 0 && !h.swap &&
                !(h.fortran && h.rank > 1) &&
                (pre + hlen) % mb_dtype_size(h.dtype) == 0;

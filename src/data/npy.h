@@ -18,6 +18,7 @@
 #define MB_DATA_NPY_H
 
 #include "core/buf.h"
+#include "core/tlimit.h"
 #include "mbench.h"
 
 #include <stddef.h>
@@ -42,6 +43,16 @@ void mb__npy_unmap(mb_tensor *t, void *map, size_t map_len);
  * (a path, or "archive.npz member x.npy"). */
 mb_status mb__npy_read_mem(const void *buf, size_t len, const char *what,
                            mb_tensor *out, mb_err *err);
+
+/* The two readers above with a size cap (core/tlimit.h; NULL: the
+ * default, which the readers above apply too): a tensor whose header
+ * declares more bytes than the cap is MB_EDATA before anything is
+ * allocated. */
+mb_status mb__npy_read_lim(const char *path, const mb__tlimit *lim,
+                           mb_tensor *out, mb_err *err);
+mb_status mb__npy_read_mem_lim(const void *buf, size_t len, const char *what,
+                               const mb__tlimit *lim, mb_tensor *out,
+                               mb_err *err);
 
 /* Appends the .npy encoding of t to *out (the caller owns the buffer and
  * frees it with mb__buf_free).  bfloat16, string and undefined tensors are

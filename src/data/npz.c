@@ -89,11 +89,18 @@ static mb_status read_member(zip_t *za, zip_uint64_t i, const char *path,
     return MB_OK;
 }
 
-static mb_status read_archive(zip_t *za, const char *path, mb_tensor **out,
-                              size_t *n, mb_err *err);
+static mb_status read_archive(zip_t *za, const char *path, uint64_t packed,
+                              const mb__tlimit *lim, mb_tensor **out, size_t *n,
+                              mb_err *err);
 
 mb_status mb__npz_read(const char *path, mb_tensor **out, size_t *n,
                        mb_err *err)
+{
+    return mb__npz_read_lim(path, NULL, out, n, err);
+}
+
+mb_status mb__npz_read_lim(const char *path, const mb__tlimit *lim,
+                           mb_tensor **out, size_t *n, mb_err *err)
 {
     *out = NULL;
     *n = 0;
@@ -114,11 +121,18 @@ mb_status mb__npz_read(const char *path, mb_tensor **out, size_t *n,
         zip_error_fini(&ze);
         return s;
     }
-    return read_archive(za, path, out, n, err);
+    return read_archive(za, path, (uint64_t)st.st_size, lim, out, n, err);
 }
 
 mb_status mb__npz_read_mem(const void *buf, size_t len, const char *what,
                            mb_tensor **out, size_t *n, mb_err *err)
+{
+    return mb__npz_read_mem_lim(buf, len, what, NULL, out, n, err);
+}
+
+mb_status mb__npz_read_mem_lim(const void *buf, size_t len, const char *what,
+                               const mb__tlimit *lim, mb_tensor **out,
+                               size_t *n, mb_err *err)
 {
     *out = NULL;
     *n = 0;
@@ -139,14 +153,46 @@ mb_status mb__npz_read_mem(const void *buf, size_t len, const char *what,
         return s;
     }
     zip_error_fini(&ze);
-    return read_archive(za, what, out, n, err);
+    return read_archive(za, what, len, lim, out, n, err);
+}
+
+/* Checks what the directory of za declares against the limits before
+ * any member is decompressed: the ratio of the whole archive (packed
+ * bytes on disk) and the size of each .npy member. */
+static mb_status check_declared(zip_t *za, zip_int64_t entries,
+                                const char *path, uint64_t packed,
+                                const mb__tlimit *lim, mb_err *err)
+{
+    uint64_t unpacked = 0;
+    for (zip_int64_t i = 0; i < entries; i++) {
+        zip_stat_t zs;
+        if (zip_stat_index(za, (zip_uint64_t)i, 0, &zs) != 0 ||
+            !(zs.valid & ZIP_STAT_SIZE))
+            continue; /* reported when the member is read */
+        unpacked =
+            zs.size > UINT64_MAX - unpacked ? UINT64_MAX : unpacked + zs.size;
+        if (!(zs.valid & ZIP_STAT_NAME) || !mb__ends_with(zs.name, ".npy"))
+            continue;
+        char what[512];
+        snprintf(what, sizeof what, "%s member %s", path, zs.name);
+        mb_status s = mb__tlimit_check(lim, zs.size, what, err);
+        if (s)
+            return s;
+    }
+    return mb__tlimit_check_ratio(lim, unpacked, packed, path, err);
 }
 
 /* Reads every member of the open archive za and discards it. */
-static mb_status read_archive(zip_t *za, const char *path, mb_tensor **out,
-                              size_t *n, mb_err *err)
+static mb_status read_archive(zip_t *za, const char *path, uint64_t packed,
+                              const mb__tlimit *lim, mb_tensor **out, size_t *n,
+                              mb_err *err)
 {
     zip_int64_t entries = zip_get_num_entries(za, 0);
+    mb_status cs = check_declared(za, entries, path, packed, lim, err);
+    if (cs) {
+        zip_discard(za);
+        return cs;
+    }
     mb_tensor *ts =
         entries > 0 ? mb__calloc((size_t)entries, sizeof *ts) : NULL;
     if (entries > 0 && !ts) {
@@ -185,7 +231,7 @@ static mb_status read_archive(zip_t *za, const char *path, mb_tensor **out,
             break;
         }
         snprintf(what, wlen, "%s member %s", path, zs.name);
-        s = mb__npy_read_mem(data, (size_t)zs.size, what, &ts[k], err);
+        s = mb__npy_read_mem_lim(data, (size_t)zs.size, what, lim, &ts[k], err);
         free(what);
         free(data);
         if (s)

@@ -8,6 +8,7 @@
 #ifndef MB_DATA_NPZ_H
 #define MB_DATA_NPZ_H
 
+#include "core/tlimit.h"
 #include "mbench.h"
 
 #include <stddef.h>
@@ -22,6 +23,18 @@ mb_status mb__npz_read(const char *path, mb_tensor **out, size_t *n,
  * names it in messages). */
 mb_status mb__npz_read_mem(const void *buf, size_t len, const char *what,
                            mb_tensor **out, size_t *n, mb_err *err);
+
+/* The two readers above with limits (core/tlimit.h; NULL: the defaults,
+ * which the readers above apply too).  Before any member is decompressed,
+ * the sizes its directory declares are checked: each .npy member against
+ * the size cap, the whole archive against the compression-ratio cap
+ * (MB_EDATA naming the archive).  libzip stops a member that unpacks to
+ * more than its declared size (MB_EFORMAT), so the check holds. */
+mb_status mb__npz_read_lim(const char *path, const mb__tlimit *lim,
+                           mb_tensor **out, size_t *n, mb_err *err);
+mb_status mb__npz_read_mem_lim(const void *buf, size_t len, const char *what,
+                               const mb__tlimit *lim, mb_tensor **out,
+                               size_t *n, mb_err *err);
 
 /* Writes n tensors as an .npz archive (stored members, like numpy.savez),
  * atomically.  Each tensor needs a distinct, non-empty name; member i is

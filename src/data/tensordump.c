@@ -32,7 +32,7 @@ mb_status mb__dump_file(const char *path, const mb__dump_opts *o, mb_buf *out,
 {
     mb_tensor *ts = NULL;
     size_t n = 0;
-    mb_status st = mb__tensor_file_read(path, &ts, &n, err);
+    mb_status st = mb__tensor_file_read_lim(path, &o->tlimit, &ts, &n, err);
     if (!st)
         st = show(o, ts, n, NULL, out, err);
     free(ts);
@@ -45,7 +45,7 @@ mb_status mb__dump_data(const char *path, const mb_io_desc *inputs, size_t n,
 {
     mb_dataset *ds;
     mb_tensor *ts = calloc(n ? n : 1, sizeof *ts);
-    mb_status st = ts ? mb__dataset_load(path, inputs, n, &ds, err)
+    mb_status st = ts ? mb__dataset_load(path, inputs, n, &o->tlimit, &ds, err)
                       : mb__fail(err, MB_ENOMEM, "out of memory");
     if (st) {
         free(ts);

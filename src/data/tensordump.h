@@ -18,6 +18,7 @@ typedef struct mb__dump_opts {
     int values;            /* also the elements */
     int64_t limit;         /* at most this many elements (< 0: all) */
     mb__tensor_list *keep; /* tensors moved here for --save, or NULL */
+    mb__tlimit tlimit;     /* --max-tensor-bytes, --max-compression-ratio */
 } mb__dump_opts;
 
 /* Every tensor of the file at path (.npy, .npz, .pb). */

@@ -40,6 +40,12 @@ static mb_status name_after(const char *path, mb_tensor *ts, size_t n,
 mb_status mb__tensor_file_read(const char *path, mb_tensor **out, size_t *n,
                                mb_err *err)
 {
+    return mb__tensor_file_read_lim(path, NULL, out, n, err);
+}
+
+mb_status mb__tensor_file_read_lim(const char *path, const mb__tlimit *lim,
+                                   mb_tensor **out, size_t *n, mb_err *err)
+{
     char magic[6] = {0};
     *out = NULL;
     *n = 0;
@@ -51,14 +57,14 @@ mb_status mb__tensor_file_read(const char *path, mb_tensor **out, size_t *n,
     }
     mb_status s;
     if (mb__ends_with(path, ".npz") || (magic[0] == 'P' && magic[1] == 'K')) {
-        s = mb__npz_read(path, out, n, err);
+        s = mb__npz_read_lim(path, lim, out, n, err);
     } else {
         mb_tensor *t = mb__calloc(1, sizeof *t);
         if (!t)
             return mb__fail(err, MB_ENOMEM, "out of memory");
         s = memcmp(magic, "\x93NUMPY", 6) == 0 || mb__ends_with(path, ".npy")
-                ? mb__npy_read(path, t, err)
-                : mb__onnx_tensor_read_file(path, t, err);
+                ? mb__npy_read_lim(path, lim, t, err)
+                : mb__onnx_tensor_read_file_lim(path, lim, t, err);
         if (s) {
             free(t);
             return s;

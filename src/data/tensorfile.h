@@ -6,6 +6,7 @@
 #ifndef MB_DATA_TENSORFILE_H
 #define MB_DATA_TENSORFILE_H
 
+#include "core/tlimit.h"
 #include "mbench.h"
 #include "mbench_backend.h"
 
@@ -17,6 +18,9 @@
  * name is given the file's base name less its extension. */
 mb_status mb__tensor_file_read(const char *path, mb_tensor **out, size_t *n,
                                mb_err *err);
+/* The same under limits (core/tlimit.h; NULL: the defaults). */
+mb_status mb__tensor_file_read_lim(const char *path, const mb__tlimit *lim,
+                                   mb_tensor **out, size_t *n, mb_err *err);
 
 /* Writes ts to path: any number to a .npz path, exactly one to any other
  * (as .npy); MB_EINVAL for several tensors and a path not ending .npz. */

@@ -103,9 +103,23 @@ static int failed(const mb_proc_result *r)
     return r->timed_out || r->term_signal || r->exit_code != 0;
 }
 
-static mb_status run_once(const mb_exec_opts *o, const mb_exec_cmd *c,
+/* Counts the processes a run left in its group (ended by proc.c unless
+ * kept). */
+static void note_leftovers(mb_exec_series *s, const mb_proc_result *r)
+{
+    if (!r->leftovers)
+        return;
+    s->leftover_runs++;
+    if (r->leftovers > s->leftover_max)
+        s->leftover_max = r->leftovers;
+    if (!s->first_leftover)
+        s->first_leftover = mb__strdup(r->leftover_desc);
+}
+
+static mb_status run_once(const mb_exec_opts *o, mb_exec_series *ser,
                           char **argv, mb_proc_result *r, mb_err *err)
 {
+    const mb_exec_cmd *c = ser->cmd;
     memset(r, 0, sizeof *r);
     mb__events_init(&r->events);
     mb_status st;
@@ -122,9 +136,11 @@ static mb_status run_once(const mb_exec_opts *o, const mb_exec_cmd *c,
     s.events = 1;
     s.nvml = o->nvml;
     s.cancel = o->cancel;
+    s.keep_leftovers = o->keep_leftovers;
     st = mb__proc_run(&s, r, err);
     if (st != MB_OK)
         return st;
+    note_leftovers(ser, r);
     if (o->cleanup &&
         (st = mb__exec_shell(o->cleanup, o->cwd, o->timeout_ns, err)) != MB_OK)
         return mb__fail_prefix(err, "--cleanup after '%s'", c->name);
@@ -227,7 +243,7 @@ mb_status mb__exec_measure(const mb_exec_opts *o, const mb_exec_cmd *cmds,
         int64_t t0 = mb_now_ns();
         for (int64_t w = 0; w < o->warmup; w++) {
             mb_proc_result r;
-            st = run_once(o, &cmds[i], argvs[i], &r, err);
+            st = run_once(o, &ser[i], argvs[i], &r, err);
             if (st == MB_OK && o->progress)
                 o->progress(o->user, &cmds[i], 1, (size_t)w, &r);
             if (st == MB_OK && failed(&r) && !o->ignore_failure)
@@ -247,7 +263,7 @@ mb_status mb__exec_measure(const mb_exec_opts *o, const mb_exec_cmd *cmds,
     while (!rule) {
         for (size_t i = 0; i < n; i++) {
             mb_proc_result r;
-            st = run_once(o, &cmds[i], argvs[i], &r, err);
+            st = run_once(o, &ser[i], argvs[i], &r, err);
             if (st == MB_OK) {
                 if (o->progress)
                     o->progress(o->user, &cmds[i], 0, ser[i].n, &r);
@@ -308,6 +324,7 @@ void mb__exec_series_free(mb_exec_series *s, size_t n)
         free(s[i].error);
         free(s[i].stop_rule);
         free(s[i].first_malformed);
+        free(s[i].first_leftover);
     }
     free(s);
 }
@@ -610,6 +627,13 @@ json_t *mb__exec_run_json(const mb_exec_series *s, const mb_exec_opts *o)
                   "dropped_iterations", (json_int_t)dropped, "first_malformed",
                   s->first_malformed ? json_string(s->first_malformed)
                                      : json_null()));
+    json_object_set_new(
+        ex, "leftover_processes",
+        json_pack("{s:I,s:i,s:o,s:b}", "runs", (json_int_t)s->leftover_runs,
+                  "max", s->leftover_max, "first",
+                  s->first_leftover ? json_string(s->first_leftover)
+                                    : json_null(),
+                  "ended", !o->keep_leftovers));
     json_object_set_new(ex, "runs", runs);
     json_object_set_new(run, "exec", ex);
     return run;
@@ -665,6 +689,32 @@ json_t *mb__exec_comparison_json(const mb_exec_series *s, size_t n,
     return c;
 }
 
+/* A warning in doc for a command that left processes behind. */
+static void warn_leftovers(json_t *doc, const mb_exec_series *s,
+                           const mb_exec_opts *o)
+{
+    if (!s->leftover_runs)
+        return;
+    mb_buf b = MB_BUF_INIT;
+    mb__buf_printf(&b,
+                   "'%s' left processes running in its process group after "
+                   "it exited, in %zu run%s (up to %d; first: %s): ",
+                   s->cmd->name, s->leftover_runs,
+                   s->leftover_runs == 1 ? "" : "s", s->leftover_max,
+                   s->first_leftover ? s->first_leftover : "?");
+    mb__buf_puts(&b, o->keep_leftovers
+                         ? "kept running (--keep-leftovers); they may "
+                           "overlap and slow later runs"
+                         : "mbench ended them (SIGTERM, then SIGKILL) so "
+                           "they do not overlap later runs; wait for them "
+                           "in the command, or pass --keep-leftovers");
+    mb__buf_putc(&b, '\0');
+    if (!b.oom)
+        json_array_append_new(json_object_get(doc, "warnings"),
+                              json_string(b.data));
+    mb__buf_free(&b);
+}
+
 json_t *mb__exec_result(const mb_exec_opts *o, const mb_exec_series *ser,
                         size_t n, mb_status st, uint64_t seed,
                         const char *command_line)
@@ -675,6 +725,8 @@ json_t *mb__exec_result(const mb_exec_opts *o, const mb_exec_series *ser,
         json_array_append_new(runs, mb__exec_run_json(&ser[i], o));
     if (st == MB_EINTERRUPTED)
         json_object_set_new(doc, "interrupted", json_true());
+    for (size_t i = 0; ser && i < n; i++)
+        warn_leftovers(doc, &ser[i], o);
     if (n > 1 && ser && st == MB_OK) {
         json_t *cmp = mb__exec_comparison_json(ser, n, seed);
         size_t i;

@@ -40,6 +40,7 @@ typedef struct mb_exec_opts {
     int gpu_memory;       /* sample GPU memory through NVML */
     struct mb_nvml *nvml; /* set by the caller when gpu_memory and found */
     volatile int *cancel; /* borrowed; non-zero stops after this run */
+    int keep_leftovers;   /* leave processes a run left in its group */
     /* Called after every run (warmup too) when non-NULL. */
     void (*progress)(void *user, const mb_exec_cmd *cmd, int warmup, size_t run,
                      const mb_proc_result *r);
@@ -64,6 +65,11 @@ typedef struct mb_exec_series {
     int64_t warmup_ns;
     size_t malformed_events;
     char *first_malformed;
+    /* runs (warmup included) that left processes in their group
+     * (exec/pgroup.h), the most one left, the first described */
+    size_t leftover_runs;
+    int leftover_max;
+    char *first_leftover;
 } mb_exec_series;
 
 void mb__exec_opts_defaults(mb_exec_opts *o);

@@ -14,5 +14,9 @@
  * are not shards of one suite; err names the file. */
 mb_status mb__merge_files(const char *const *paths, size_t n, json_t **out,
                           mb_err *err);
+/* The same for n documents already parsed (borrowed), names[i] naming
+ * each in messages. */
+mb_status mb__merge_docs(json_t *const *docs, const char *const *names,
+                         size_t n, json_t **out, mb_err *err);
 
 #endif

@@ -7,6 +7,7 @@
 #include "core/err.h"
 #include "core/sysinfo.h"
 #include "exec/nvml.h"
+#include "exec/pgroup.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -462,6 +463,16 @@ mb_status mb__proc_run(const mb_proc_spec *s, mb_proc_result *res, mb_err *err)
         res->term_signal = WTERMSIG(status);
     if (s->nvml && gpu_base >= 0 && gpu_max >= gpu_base)
         res->gpu_peak_bytes = gpu_max - gpu_base;
+    /* What the command left running in its group would run on into the
+     * next run: counted, and ended unless the caller keeps it. */
+    if (!res->timed_out && !res->interrupted) {
+        res->leftovers = mb__pgroup_members(pid, res->leftover_desc,
+                                            sizeof res->leftover_desc);
+        if (res->leftovers && !s->keep_leftovers) {
+            mb__pgroup_end(pid, grace);
+            res->leftovers_ended = 1;
+        }
+    }
     /* Descendants may still hold the pipes: read until EOF, or until
      * they stay quiet for a moment. */
     while (outp[0] >= 0 || errp[0] >= 0 || evp[0] >= 0) {

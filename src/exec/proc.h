@@ -16,7 +16,9 @@
  * blocks nor fills memory.  With `events`, a pipe's write end is passed in
  * MBENCH_EVENTS_FD and the stream is parsed (events.h).  A timeout, or the
  * caller's cancel flag, sends SIGTERM to the whole process group, then
- * SIGKILL after the grace period. */
+ * SIGKILL after the grace period.  Processes still in the group once the
+ * command has exited (`cmd &`) are counted and, unless keep_leftovers,
+ * ended the same way before the pipes are drained. */
 #ifndef MB_EXEC_PROC_H
 #define MB_EXEC_PROC_H
 
@@ -47,6 +49,7 @@ typedef struct mb_proc_spec {
     int events;           /* create the MBENCH_EVENTS_FD pipe */
     struct mb_nvml *nvml; /* sample GPU memory while running, or NULL */
     volatile int *cancel; /* borrowed; non-zero stops the run */
+    int keep_leftovers;   /* leave processes the command left in its group */
 } mb_proc_spec;
 
 typedef struct mb_proc_result {
@@ -57,6 +60,10 @@ typedef struct mb_proc_result {
     int exit_code;           /* -1 when killed by a signal */
     int term_signal;         /* 0 unless killed by a signal */
     int timed_out, interrupted;
+    int leftovers;               /* live processes left in the command's group
+                                    after it exited (exec/pgroup.h) */
+    int leftovers_ended;         /* and mbench ended them */
+    char leftover_desc[160];     /* "sleep (pid 123), ..." */
     mb_buf out, err;             /* captured tails */
     size_t out_total, err_total; /* bytes the child wrote */
     mb_events events;

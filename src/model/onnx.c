@@ -11,6 +11,7 @@
 #include "core/err.h"
 #include "core/fileio.h"
 #include "model/onnx_image.h"
+#include "model/extdata.h"
 #include "model/onnx_fields.h"
 #include "model/pb.h"
 
@@ -85,7 +86,8 @@ typedef struct ctx {
     uint64_t params, param_bytes;
     uint64_t type_count[N_TYPES], type_bytes[N_TYPES];
     int type_seen[N_TYPES];
-    json_t *ext_files, *ext_missing;
+    json_t *ext_files, *ext_missing, *ext_refused;
+    char *real_dir; /* the directory of the model's real path, or NULL */
     uint64_t ext_bytes;
     /* tensors held in node attributes (Constant values and the like) */
     uint64_t const_tensors, const_values, const_bytes;
@@ -357,41 +359,74 @@ static uint64_t logical_bytes(uint64_t dtype, uint64_t count)
     return (count * (uint64_t)bits + 7) / 8;
 }
 
-/* Bytes of the tensor's data as stored (see docs/MODEL.md). */
-static uint64_t tensor_bytes(ctx *c, const struct tsum *t)
+/* Records a refused external data entry once per location and reason. */
+static void add_refused(json_t *a, const char *loc, const char *why)
 {
-    if (t->external) {
-        char *p = NULL;
-        /* An empty location (or a "location" entry with no value) names
-         * no file: it is reported as "(no location)", like a missing one. */
-        if (t->has_loc && t->loc.len &&
-            !memchr(t->loc.data, '\0', t->loc.len)) {
-            char *loc = mb__pb_strdup(&t->loc);
-            if (loc) {
-                add_unique(c->ext_files, loc);
-                size_t dn = strlen(c->dir);
-                p = loc[0] == '/' ? mb__strdup(loc)
-                                  : mb__malloc(dn + 1 + t->loc.len + 1);
-                if (p && loc[0] != '/')
-                    snprintf(p, dn + 1 + t->loc.len + 1, "%s/%s", c->dir, loc);
-                struct stat st;
-                uint64_t b = 0;
-                int present = p && stat(p, &st) == 0;
-                if (!present)
-                    add_unique(c->ext_missing, loc);
-                if (t->has_ext_length)
-                    b = t->ext_length;
-                else if (present && (uint64_t)st.st_size > t->ext_offset)
-                    b = (uint64_t)st.st_size - t->ext_offset;
-                free(loc);
-                free(p);
-                c->ext_bytes += b;
-                return b;
-            }
-        }
+    size_t i;
+    json_t *v;
+    json_array_foreach(a, i, v)
+    {
+        if (strcmp(json_string_value(json_object_get(v, "location")), loc) ==
+                0 &&
+            strcmp(json_string_value(json_object_get(v, "reason")), why) == 0)
+            return;
+    }
+    json_array_append_new(
+        a, json_pack("{s:s, s:s}", "location", loc, "reason", why));
+}
+
+/* Bytes of an external tensor's data, by ONNX Runtime's rules
+ * (model/extdata.h): a location outside the model's directory, a length
+ * other than the dims' size or a range past the end of the file is
+ * refused and counts nothing; a missing file counts its length. */
+static uint64_t external_bytes(ctx *c, const struct tsum *t)
+{
+    /* An empty location (or a "location" entry with no value) names no
+     * file: it is reported as "(no location)", like a missing one. */
+    char *loc =
+        t->has_loc && t->loc.len && !memchr(t->loc.data, '\0', t->loc.len)
+            ? mb__pb_strdup(&t->loc)
+            : NULL;
+    if (!loc) {
         add_unique(c->ext_missing, "(no location)");
         return 0;
     }
+    int bits = mb__onnx_dtype_bits((int)(t->dtype < 1000 ? t->dtype : 0));
+    mb__ext_req rq = {c->dir,
+                      c->real_dir,
+                      loc,
+                      t->ext_offset,
+                      t->has_ext_length,
+                      t->ext_length,
+                      bits > 0 && !t->overflow,
+                      logical_bytes(t->dtype, t->count)};
+    mb__ext_result res;
+    uint64_t b = 0;
+    switch (mb__ext_check(&rq, &res)) {
+    case MB__EXT_OK:
+        add_unique(c->ext_files, loc);
+        b = res.bytes;
+        break;
+    case MB__EXT_MISSING:
+        add_unique(c->ext_files, loc);
+        add_unique(c->ext_missing, loc);
+        b = t->has_ext_length ? t->ext_length : 0;
+        break;
+    case MB__EXT_REFUSED:
+        add_refused(c->ext_refused, loc, res.reason);
+        break;
+    }
+    free(res.path);
+    free(loc);
+    c->ext_bytes += b;
+    return b;
+}
+
+/* Bytes of the tensor's data as stored (see docs/MODEL.md). */
+static uint64_t tensor_bytes(ctx *c, const struct tsum *t)
+{
+    if (t->external)
+        return external_bytes(c, t);
     if (t->has_raw)
         return t->raw.len;
     /* Typed fields: fixed-width payloads give their element count by
@@ -750,6 +785,7 @@ static mb_status inspect_mapped(ctx *c, json_t *o)
     uint64_t disk = ext_disk_bytes(c);
     set_int(ext, "file_bytes", disk);
     json_object_set(ext, "missing", c->ext_missing);
+    json_object_set(ext, "refused", c->ext_refused);
     json_object_set_new(o, "external_data", ext);
     set_int(o, "total_bytes", (uint64_t)c->len + disk);
     json_t *k = json_object();
@@ -794,20 +830,9 @@ mb_status mb__onnx_inspect(const char *path, json_t **out, mb_err *err)
     mb_err local;
     if (!err)
         err = &local;
-    struct stat st;
-    if (stat(path, &st) != 0)
-        return mb__fail(err, MB_EIO,
-                        "cannot open model %s: %s (check the path)", path,
-                        strerror(errno));
-    if (S_ISDIR(st.st_mode))
-        return mb__fail(
-            err, MB_EIO,
-            "model %s is a directory: pass the .onnx file inside it", path);
-    if (st.st_size == 0)
-        return mb__fail(err, MB_EFORMAT,
-                        "model %s is empty (0 bytes): re-download or re-export "
-                        "it",
-                        path);
+    mb_status ms = mb__model_file_check(path, "model", err);
+    if (ms)
+        return ms;
     ctx c;
     memset(&c, 0, sizeof c);
     c.path = path;
@@ -823,9 +848,13 @@ mb_status mb__onnx_inspect(const char *path, json_t **out, mb_err *err)
     c.sub_op_types = json_object();
     c.ext_files = json_array();
     c.ext_missing = json_array();
+    c.ext_refused = json_array();
+    char *real = realpath(path, NULL);
+    c.real_dir = real ? mb__dir_of(real) : NULL;
+    free(real);
     json_t *o = json_object();
     if (!c.dir || !c.op_types || !c.sub_op_types || !c.ext_files ||
-        !c.ext_missing || !o) {
+        !c.ext_missing || !c.ext_refused || !o) {
         s = mb__fail(err, MB_ENOMEM, "out of memory inspecting %s", path);
         goto done;
     }
@@ -853,6 +882,8 @@ done:
     json_decref(c.sub_op_types);
     json_decref(c.ext_files);
     json_decref(c.ext_missing);
+    json_decref(c.ext_refused);
+    free(c.real_dir);
     if (s) {
         json_decref(o);
         return s;

@@ -15,6 +15,7 @@
 #include "mbench.h"
 
 #include "core/buf.h"
+#include "core/tlimit.h"
 
 #include <jansson.h>
 #include <stddef.h>
@@ -59,6 +60,15 @@ mb_status mb__onnx_tensor_decode(const uint8_t *buf, size_t len,
  * mb__onnx_tensor_decode, prefixed with path. */
 mb_status mb__onnx_tensor_read_file(const char *path, mb_tensor *out,
                                     mb_err *err);
+
+/* The two above with a size cap (core/tlimit.h; NULL: the default, which
+ * they apply too), checked on the dims before anything is allocated. */
+mb_status mb__onnx_tensor_decode_lim(const uint8_t *buf, size_t len,
+                                     const char *base_dir,
+                                     const mb__tlimit *lim, mb_tensor *out,
+                                     mb_err *err);
+mb_status mb__onnx_tensor_read_file_lim(const char *path, const mb__tlimit *lim,
+                                        mb_tensor *out, mb_err *err);
 
 /* Serializes t as a TensorProto (dims, data_type, name when set, raw_data
  * little-endian) appended to *out (an mb_buf the caller owns and frees

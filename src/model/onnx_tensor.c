@@ -7,6 +7,7 @@
 #include "core/alloc.h"
 #include "core/err.h"
 #include "core/fileio.h"
+#include "model/extdata.h"
 #include "model/onnx_fields.h"
 #include "model/pb.h"
 
@@ -296,29 +297,6 @@ too_many:
                     field, total);
 }
 
-/* Joins base_dir and a relative location into a new string (free()). */
-static char *join_path(const char *base_dir, const uint8_t *loc, size_t n)
-{
-    if (memchr(loc, '\0', n))
-        return NULL;
-    int absolute = n > 0 && loc[0] == '/';
-    const char *dir = (base_dir && *base_dir && !absolute) ? base_dir : NULL;
-    size_t dn = dir ? strlen(dir) : 0;
-    char *p = mb__malloc(dn + 1 + n + 1);
-    if (!p)
-        return NULL;
-    size_t k = 0;
-    if (dir) {
-        memcpy(p, dir, dn);
-        k = dn;
-        if (k && p[k - 1] != '/')
-            p[k++] = '/';
-    }
-    memcpy(p + k, loc, n);
-    p[k + n] = '\0';
-    return p;
-}
-
 /* Opens the external data file of m and checks that it holds the `need`
  * bytes the dims call for, before the tensor is allocated.  On success
  * *fd and *path (free()) are set for read_external. */
@@ -331,42 +309,35 @@ static mb_status open_external(const struct tmeta *m, const char *base_dir,
         return mb__fail(err, MB_EFORMAT,
                         "tensor says its data is external but gives no "
                         "'location'");
-    char *p = join_path(base_dir, m->ext_loc.data, m->ext_loc.len);
-    if (!p)
+    char *loc = mb__strndup((const char *)m->ext_loc.data, m->ext_loc.len);
+    if (!loc || memchr(m->ext_loc.data, '\0', m->ext_loc.len)) {
+        free(loc);
         return mb__fail(err, MB_EFORMAT,
                         "external data location is not a valid path");
+    }
+    /* ONNX Runtime's rules: inside the directory, a regular file, the
+     * length the dims need, within the file (model/extdata.h) */
+    mb__ext_req rq = {base_dir,          NULL,          loc, m->ext_offset,
+                      m->has_ext_length, m->ext_length, 1,   need};
+    mb__ext_result res;
+    mb__ext_verdict v = mb__ext_check(&rq, &res);
     mb_status s = MB_OK;
-    int f = open(p, O_RDONLY | O_CLOEXEC);
-    struct stat st;
-    if (f < 0) {
+    int f = -1;
+    char *p = res.path;
+    if (v == MB__EXT_MISSING)
         s = mb__fail(err, MB_EIO,
                      "cannot open external data file %s: %s (keep it beside "
                      "the model)",
-                     p, strerror(errno));
-        goto out;
-    }
-    if (fstat(f, &st) != 0 || (uint64_t)st.st_size < m->ext_offset) {
+                     loc, res.reason);
+    else if (v == MB__EXT_REFUSED)
         s = mb__fail(err, MB_EFORMAT,
-                     "external data offset %" PRIu64 " is past the end of %s",
-                     m->ext_offset, p);
-        goto out;
-    }
-    uint64_t avail = (uint64_t)st.st_size - m->ext_offset;
-    if (m->has_ext_length && m->ext_length != need) {
-        s = mb__fail(err, MB_EFORMAT,
-                     "external data length %" PRIu64 " in %s does not match "
-                     "the %zu bytes its dims need",
-                     m->ext_length, p, need);
-        goto out;
-    }
-    if (avail < need) {
-        s = mb__fail(err, MB_EFORMAT,
-                     "external data file %s holds %" PRIu64 " bytes after "
-                     "offset %" PRIu64 ", the tensor needs %zu: truncated",
-                     p, avail, m->ext_offset, need);
-        goto out;
-    }
-out:
+                     "external data '%s' refused: %s (ONNX Runtime refuses "
+                     "it too)",
+                     loc, res.reason);
+    else if ((f = open(p, O_RDONLY | O_CLOEXEC)) < 0)
+        s = mb__fail(err, MB_EIO, "cannot open external data file %s: %s", p,
+                     strerror(errno));
+    free(loc);
     if (s) {
         if (f >= 0)
             close(f);
@@ -404,6 +375,14 @@ static mb_status read_external(const struct tmeta *m, int fd, char *path,
 mb_status mb__onnx_tensor_decode(const uint8_t *buf, size_t len,
                                  const char *base_dir, mb_tensor *out,
                                  mb_err *err)
+{
+    return mb__onnx_tensor_decode_lim(buf, len, base_dir, NULL, out, err);
+}
+
+mb_status mb__onnx_tensor_decode_lim(const uint8_t *buf, size_t len,
+                                     const char *base_dir,
+                                     const mb__tlimit *lim, mb_tensor *out,
+                                     mb_err *err)
 {
     memset(out, 0, sizeof *out);
     mb_pb r;
@@ -451,6 +430,13 @@ mb_status mb__onnx_tensor_decode(const uint8_t *buf, size_t len,
     if (m.location == 1 &&
         (s = open_external(&m, base_dir, need, &xfd, &xpath, err)))
         return s;
+    /* the data is there: now the cap on what may be allocated */
+    if ((s = mb__tlimit_check(lim, need, "TensorProto", err))) {
+        if (xfd >= 0)
+            close(xfd);
+        free(xpath);
+        return s;
+    }
     char *name = m.has_name ? mb__pb_strdup(&m.name) : NULL;
     if (m.has_name && !name)
         s = mb__fail(err, MB_ENOMEM, "out of memory for a tensor name");
@@ -500,6 +486,12 @@ mb_status mb__onnx_tensor_decode(const uint8_t *buf, size_t len,
 mb_status mb__onnx_tensor_read_file(const char *path, mb_tensor *out,
                                     mb_err *err)
 {
+    return mb__onnx_tensor_read_file_lim(path, NULL, out, err);
+}
+
+mb_status mb__onnx_tensor_read_file_lim(const char *path, const mb__tlimit *lim,
+                                        mb_tensor *out, mb_err *err)
+{
     memset(out, 0, sizeof *out);
     mb_map map;
     mb_status s = mb__map_file(path, &map, err);
@@ -514,7 +506,7 @@ mb_status mb__onnx_tensor_read_file(const char *path, mb_tensor *out,
         mb__unmap(&map);
         return mb__fail(err, MB_ENOMEM, "out of memory");
     }
-    s = mb__onnx_tensor_decode(map.data, map.len, dir, out, err);
+    s = mb__onnx_tensor_decode_lim(map.data, map.len, dir, lim, out, err);
     free(dir);
     mb__unmap(&map);
     if (s)

@@ -36,9 +36,12 @@ int mb__flops_counted_op(const char *op)
                   strcmp(op, "ConvTranspose") == 0);
 }
 
-/* numel of a shape, or -1 when a dim is negative or it overflows. */
+/* numel of a shape, or -1 when its rank is unknown (a shape the trace
+ * gave as no array: rank -1), a dim is negative or it overflows. */
 static int64_t numel(const mb_tshape *s)
 {
+    if (s->rank < 0)
+        return -1;
     int64_t n = 1;
     for (int i = 0; i < s->rank; i++) {
         if (s->dims[i] < 0 || (s->dims[i] && n > INT64_MAX / s->dims[i]))

@@ -11,6 +11,7 @@
 #include "core/sysinfo.h"
 #include "profile/counters.h"
 
+#include <math.h>
 #include <stdbool.h>
 #include <cblas.h>
 #include <ctype.h>
@@ -400,17 +401,44 @@ mb_status mb__machine_load(const char *path, json_t **out, mb_err *err)
     if (!m)
         return MB_OK;
     json_t *key = machine_key();
-    const char *schema = json_string_value(json_object_get(m, "schema"));
-    if (!schema || strcmp(schema, SCHEMA) != 0 ||
-        !json_equal(key, json_object_get(m, "key")) ||
-        !json_is_number(
-            json_object_get(json_object_get(m, "sgemm"), "all_cores_gflops"))) {
+    if (!mb__machine_accept(m, key)) {
         json_decref(m);
         m = NULL;
     }
     json_decref(key);
     *out = m;
     return MB_OK;
+}
+
+/* A number that is finite and >= 0, or absent/null. */
+static bool fine_or_absent(const json_t *o, const char *k)
+{
+    const json_t *v = json_object_get(o, k);
+    if (!v || json_is_null(v))
+        return true;
+    double d = json_number_value(v);
+    return json_is_number(v) && isfinite(d) && d >= 0;
+}
+
+bool mb__machine_accept(const json_t *m, const json_t *key)
+{
+    const char *schema = json_string_value(json_object_get(m, "schema"));
+    const json_t *sg = json_object_get(m, "sgemm");
+    const json_t *tr = json_object_get(m, "triad");
+    static const char *const sgk[] = {"one_core_gflops", "all_cores_gflops",
+                                      "n", "threads"};
+    static const char *const trk[] = {"one_core_gbps", "all_cores_gbps",
+                                      "bytes_per_array", "threads"};
+    if (!schema || strcmp(schema, SCHEMA) != 0 ||
+        !json_equal(key, json_object_get(m, "key")) ||
+        !json_is_number(json_object_get(sg, "all_cores_gflops")))
+        return false;
+    /* a hand-edited cache must not put negative or infinite peaks into
+     * the profile's shares */
+    for (size_t i = 0; i < 4; i++)
+        if (!fine_or_absent(sg, sgk[i]) || !fine_or_absent(tr, trk[i]))
+            return false;
+    return true;
 }
 
 /* mkdir -p of the directory part of path; false (errno set) on failure. */

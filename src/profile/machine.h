@@ -17,6 +17,7 @@
 #include "mbench.h"
 
 #include <jansson.h>
+#include <stdbool.h>
 #include <stddef.h>
 
 /* Measures now (about two seconds).  *out is a new object: schema, key
@@ -34,6 +35,11 @@ mb_status mb__machine_cache_path(char *buf, size_t len, mb_err *err);
  * file is missing, unreadable as a machine record, or was measured on
  * another CPU (key mismatch).  Caller json_decrefs *out. */
 mb_status mb__machine_load(const char *path, json_t **out, mb_err *err);
+
+/* Whether the parsed cache record m (borrowed) is a machine record of
+ * this schema for `key` ({cpu_model, logical_cores} of this machine) whose
+ * peaks are finite and not negative.  What mb__machine_load applies. */
+bool mb__machine_accept(const json_t *m, const json_t *key);
 
 /* Writes m to path atomically, creating the directory. */
 mb_status mb__machine_save(const char *path, const json_t *m, mb_err *err);

@@ -14,6 +14,14 @@ static json_t *real_or_null(double x)
     return isfinite(x) ? json_real(x) : json_null();
 }
 
+/* A figure in whole units, or null when it is not a finite number within
+ * the range of an integer (a profile missing it, a hand-made one). */
+static json_t *int_or_null(double x)
+{
+    return isfinite(x) && fabs(x) < 9e18 ? json_integer((json_int_t)x)
+                                         : json_null();
+}
+
 /* The peak that fits the thread count: one core for 1 thread, else all. */
 static double pick_peak(const json_t *machine, int threads, const char **basis)
 {
@@ -41,13 +49,10 @@ void mb__profile_finish(json_t *p, const mb_profile_ctx *ctx)
     double lat = ctx->latency_median_ns > 0 ? ctx->latency_median_ns : NAN;
     double run = mb__jnum(rec, "model_run_median_ns");
     double kern = mb__jnum(rec, "kernel_sum_median_ns");
-    json_object_set_new(rec, "latency_median_ns",
-                        isfinite(lat) ? json_integer((json_int_t)lat)
-                                      : json_null());
+    json_object_set_new(rec, "latency_median_ns", int_or_null(lat));
     json_object_set_new(rec, "profiler_inflation", real_or_null(run / lat));
     json_object_set_new(rec, "unaccounted_vs_latency_ns",
-                        isfinite(lat) ? json_integer((json_int_t)(lat - kern))
-                                      : json_null());
+                        int_or_null(lat - kern));
     json_object_set_new(rec, "kernel_share_of_latency",
                         real_or_null(kern / lat));
 
@@ -61,7 +66,7 @@ void mb__profile_finish(json_t *p, const mb_profile_ctx *ctx)
     int64_t batch = ctx->batch > 0 ? ctx->batch : 1;
     json_object_set_new(work, "batch", json_integer(batch));
     json_object_set_new(work, "flops_per_sample",
-                        json_integer((json_int_t)(flops / (double)batch)));
+                        int_or_null(flops / (double)batch));
     json_object_set_new(work, "gflops_per_s", real_or_null(gf));
     json_object_set_new(work, "gflops_time_basis",
                         json_string(isfinite(lat)
@@ -154,8 +159,8 @@ static json_t *quant_pairs(const json_t *a, const json_t *b)
             double ta = mb__jnum(ax, "per_run_ns"),
                    tb = mb__jnum(by, "per_run_ns");
             json_array_append_new(
-                out, json_pack("{s:s, s:s, s:I, s:I, s:o}", "from", x, "to", y,
-                               "a_ns", (json_int_t)ta, "b_ns", (json_int_t)tb,
+                out, json_pack("{s:s, s:s, s:o, s:o, s:o}", "from", x, "to", y,
+                               "a_ns", int_or_null(ta), "b_ns", int_or_null(tb),
                                "speedup", real_or_null(ta / tb)));
         }
     }
@@ -209,17 +214,17 @@ json_t *mb__profile_compare(const json_t *a, const char *name_a,
     json_object_set_new(out, "basis",
                         json_string("mean profiled time per run (kernel "
                                     "time per op type, model_run)"));
-    json_object_set_new(out, "a_model_run_ns", json_integer((json_int_t)ta));
-    json_object_set_new(out, "b_model_run_ns", json_integer((json_int_t)tb));
-    json_object_set_new(out, "delta_ns", json_integer((json_int_t)total));
+    json_object_set_new(out, "a_model_run_ns", int_or_null(ta));
+    json_object_set_new(out, "b_model_run_ns", int_or_null(tb));
+    json_object_set_new(out, "delta_ns", int_or_null(total));
     json_object_set_new(out, "speedup", real_or_null(ta / tb));
     json_t *arr = json_array();
     for (i = 0; i < n; i++) {
         double d = rows[i].b - rows[i].a;
         json_array_append_new(
-            arr, json_pack("{s:s, s:I, s:I, s:I, s:o}", "op_type", rows[i].op,
-                           "a_ns", (json_int_t)rows[i].a, "b_ns",
-                           (json_int_t)rows[i].b, "delta_ns", (json_int_t)d,
+            arr, json_pack("{s:s, s:o, s:o, s:o, s:o}", "op_type", rows[i].op,
+                           "a_ns", int_or_null(rows[i].a), "b_ns",
+                           int_or_null(rows[i].b), "delta_ns", int_or_null(d),
                            "contribution",
                            total != 0 ? real_or_null(d / total) : json_null()));
     }
@@ -227,8 +232,8 @@ json_t *mb__profile_compare(const json_t *a, const char *name_a,
     json_object_set_new(out, "rows", arr);
     json_object_set_new(out, "pairs", quant_pairs(a, b));
     json_object_set_new(out, "qdq",
-                        json_pack("{s:I, s:I, s:o, s:o}", "a_ns",
-                                  (json_int_t)qa, "b_ns", (json_int_t)qb,
+                        json_pack("{s:o, s:o, s:o, s:o}", "a_ns",
+                                  int_or_null(qa), "b_ns", int_or_null(qb),
                                   "a_share", real_or_null(qa / ta), "b_share",
                                   real_or_null(qb / tb)));
     return out;

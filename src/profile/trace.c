@@ -69,7 +69,11 @@ static int json_i64(const json_t *v, int64_t *out)
 static int json_us_to_ns(const json_t *v, int64_t *out)
 {
     if (json_is_real(v)) {
-        *out = (int64_t)(json_real_value(v) * 1000.0 + 0.5);
+        /* as the integers below: negative, too large (or NaN) is no time */
+        double us = json_real_value(v);
+        if (!(us >= 0 && us < 9.2e15))
+            return 0;
+        *out = (int64_t)(us * 1000.0 + 0.5);
         return 1;
     }
     int64_t us;

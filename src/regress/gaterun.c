@@ -66,7 +66,8 @@ mb_status mb__gate_run(mb__gate_req *rq, json_t **result, int *exit_code,
         st = mb__regress_check_doc(cur, rq->current, err);
     if (!st && rq->db) {
         git = mb__git_info(rq->git_dir);
-        st = mb__store_open_existing(rq->db, &store, err);
+        st = rq->no_store ? mb__store_open_ro(rq->db, &store, err)
+                          : mb__store_open_existing(rq->db, &store, err);
     }
     if (st)
         goto out;

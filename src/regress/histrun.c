@@ -14,7 +14,7 @@ mb_status mb__history_query(const char *db, const mb__store_filter *f,
     mb__store *s = NULL;
     json_t *rows = NULL;
     *series = NULL;
-    mb_status st = mb__store_open_existing(db, &s, err);
+    mb_status st = mb__store_open_ro(db, &s, err);
     if (!st)
         st = mb__store_history(s, f, &rows, err);
     mb__store_close(s);

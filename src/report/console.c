@@ -29,12 +29,17 @@ static void header_block(const json_t *doc, const json_t *run,
     const json_t *cfg =
         json_object_get(json_object_get(run, "config"), "backend_options");
     const char *b = o->color ? "\033[1m" : "", *r = o->color ? "\033[0m" : "";
-    mb__buf_printf(out, "%s%s%s  [%s %s, %s]\n", b, str(run, "variant"), r,
-                   json_string_value(json_object_get(rt, "name"))
-                       ? str(rt, "name")
-                       : str(run, "backend"),
-                   str(rt, "version"), str(run, "device"));
-    char t1[32], t2[32], t3[32], p[32], fb[32], pb[32];
+    char vn[128], n[64], ver[64], dev[64];
+    mb__buf_printf(
+        out, "%s%s%s  [%s %s, %s]\n", b,
+        mb__console_safe(str(run, "variant"), vn, sizeof vn), r,
+        mb__console_safe(json_string_value(json_object_get(rt, "name"))
+                             ? str(rt, "name")
+                             : str(run, "backend"),
+                         n, sizeof n),
+        mb__console_safe(str(rt, "version"), ver, sizeof ver),
+        mb__console_safe(str(run, "device"), dev, sizeof dev));
+    char t1[32], t2[32], t3[32], p[32], fb[32], pb[32], mp[1024];
     mb__fmt_count(num(model, "params"), p, sizeof p);
     /* with external data (model.total_bytes); older documents: the file */
     double size = num(model, "total_bytes");
@@ -62,7 +67,7 @@ static void header_block(const json_t *doc, const json_t *run,
                    "  model %s  %s %s  params %s (%s)%s\n"
                    "  runtime load %s  session create %s%s  first inference "
                    "%s\n",
-                   str(model, "path"),
+                   mb__console_safe(str(model, "path"), mp, sizeof mp),
                    num(model, "external_data_bytes") > 0
                        ? "size (with external data)"
                        : "file",
@@ -72,8 +77,10 @@ static void header_block(const json_t *doc, const json_t *run,
     int any = 0;
     json_object_foreach((json_t *)cfg, key, v)
     {
-        mb__buf_printf(out, "%s%s=%s", any ? " " : "  options ", key,
-                       json_string_value(v) ? json_string_value(v) : "?");
+        mb__buf_puts(out, any ? " " : "  options ");
+        mb__console_put(out, key);
+        mb__buf_putc(out, '=');
+        mb__console_put(out, json_string_value(v) ? json_string_value(v) : "?");
         any = 1;
     }
     if (any)

@@ -169,12 +169,15 @@ static void one_comparison(const json_t *doc, const mb_console_opts *o,
         const mb_rcmp *c = &v.cmps[i];
         /* the document's runs are in variant order */
         const mb_rrun *r = i < v.n_runs ? &v.runs[i] : NULL;
-        char nm[64];
-        snprintf(nm, sizeof nm, "%s%s", c->name, c->flagged ? " *" : "");
+        char nm[64], safe[64], err_safe[512];
+        snprintf(nm, sizeof nm, "%s%s",
+                 mb__console_safe(c->name, safe, sizeof safe),
+                 c->flagged ? " *" : "");
         mb__buf_printf(out, "%-*s", l.nw, nm);
         if (strcmp(c->status, "failed") == 0)
             mb__buf_printf(out, " %sFAILED%s  %s\n", red, rst,
-                           c->error ? c->error : "(null)");
+                           mb__console_safe(c->error ? c->error : "(null)",
+                                            err_safe, sizeof err_safe));
         else
             row(out, &l, c, r);
     }
@@ -182,21 +185,25 @@ static void one_comparison(const json_t *doc, const mb_console_opts *o,
     const char *why = mb__jstr(doc, "judged_output.reason");
     if (first && why && *why)
         mb__buf_printf(out, "\nclass scores: %s\n", why);
-    mb__buf_printf(out, "\n%sRecommendations%s (baseline: %s)\n", bold, rst,
-                   mb__jstr(doc, "comparison.baseline"));
+    mb__buf_printf(out, "\n%sRecommendations%s (baseline: ", bold, rst);
+    mb__console_put(out, mb__jstr(doc, "comparison.baseline"));
+    mb__buf_puts(out, ")\n");
     for (size_t i = 0; i < v.n_cmps; i++) {
         const mb_rcmp *c = &v.cmps[i];
         if (c->flagged)
             continue;
-        mb__buf_printf(out, "%s%s%s:\n", bold, c->name, rst);
+        mb__buf_puts(out, bold);
+        mb__console_put(out, c->name);
+        mb__buf_printf(out, "%s:\n", rst);
         size_t k;
         const json_t *rec;
         json_array_foreach(c->recommendations, k, rec)
         {
             int ok = json_is_true(json_object_get(rec, "ok"));
-            mb__buf_printf(out, "  %s%s%s %s\n", ok ? green : yellow,
-                           ok ? "\u2713" : "\u26a0", rst,
-                           mb__jstr(rec, "text"));
+            mb__buf_printf(out, "  %s%s%s ", ok ? green : yellow,
+                           ok ? "\u2713" : "\u26a0", rst);
+            mb__console_put(out, mb__jstr(rec, "text"));
+            mb__buf_putc(out, '\n');
         }
     }
     mb__rview_free(&v);
@@ -229,7 +236,11 @@ void mb__report_compare_console(const json_t *doc, const mb_console_opts *o,
     size_t k;
     const json_t *w;
     json_array_foreach(json_object_get(doc, "warnings"), k, w)
-        mb__buf_printf(out, "%s! %s%s\n", yellow, json_string_value(w), rst);
+    {
+        mb__buf_printf(out, "%s! ", yellow);
+        mb__console_put(out, json_string_value(w));
+        mb__buf_printf(out, "%s\n", rst);
+    }
     mb__buf_printf(out,
                    "%sspeedup = baseline / variant, geometric means of "
                    "per-process medians; CI: Student t over blocks of "

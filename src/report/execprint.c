@@ -201,7 +201,8 @@ static void derived_and_events(mb_buf *b, const json_t *ex)
 void mb__exec_run_console(mb_buf *b, const json_t *run)
 {
     const json_t *ex = json_object_get(run, "exec");
-    mb__buf_printf(b, "%s\n", mb__jstr(run, "variant"));
+    mb__console_put(b, mb__jstr(run, "variant"));
+    mb__buf_putc(b, '\n');
     wall(b, run);
     if (!json_is_object(ex) || mb__jnum(run, "iterations") < 1)
         return;
@@ -250,7 +251,12 @@ static void comparison(mb_buf *b, const json_t *cmp)
     {
         double sp = mb__jnum(e, "speedup");
         const json_t *ci = json_object_get(e, "ratio_ci95");
-        mb__buf_printf(b, "  %-40s ", mb__jstr(e, "variant"));
+        {
+            char v[256];
+            mb__buf_printf(
+                b, "  %-40s ",
+                mb__console_safe(mb__jstr(e, "variant"), v, sizeof v));
+        }
         if (!isfinite(sp)) {
             mb__buf_puts(b, "-\n");
             continue;
@@ -284,6 +290,13 @@ void mb__exec_doc_console(mb_buf *b, const json_t *doc)
         mb__exec_run_console(b, run);
     }
     comparison(b, json_object_get(doc, "comparison"));
+    json_t *w;
+    json_array_foreach(json_object_get(doc, "warnings"), i, w)
+    {
+        mb__buf_puts(b, "warning: ");
+        mb__console_put(b, json_string_value(w));
+        mb__buf_putc(b, '\n');
+    }
 }
 
 void mb__suite_run_console(mb_buf *b, size_t k, size_t selected,

@@ -61,14 +61,16 @@ void mb__history_console(mb_buf *b, const json_t *series, const char *metric)
         mb__buf_printf(b, "no stored results match (metric %s)\n", metric);
     json_array_foreach(series, i, s)
     {
-        mb__buf_printf(b,
-                       "%s%s / %s / batch %" JSON_INTEGER_FORMAT
-                       " - %s (%zu results, "
-                       "%zu change points)\n",
-                       i ? "\n" : "", sv(s, "model"), sv(s, "variant"),
-                       json_integer_value(json_object_get(s, "batch_size")),
-                       metric, json_array_size(json_object_get(s, "points")),
-                       json_array_size(json_object_get(s, "change_points")));
+        char mo[256], va[256];
+        mb__buf_printf(
+            b,
+            "%s%s / %s / batch %" JSON_INTEGER_FORMAT " - %s (%zu results, "
+            "%zu change points)\n",
+            i ? "\n" : "", mb__console_safe(sv(s, "model"), mo, sizeof mo),
+            mb__console_safe(sv(s, "variant"), va, sizeof va),
+            json_integer_value(json_object_get(s, "batch_size")), metric,
+            json_array_size(json_object_get(s, "points")),
+            json_array_size(json_object_get(s, "change_points")));
         mb__buf_printf(b, "  %4s  %-20s  %-12s  %-16s  %12s  %s\n", "#", "date",
                        "commit", "branch", metric, "");
         json_array_foreach(json_object_get(s, "points"), k, p)
@@ -79,11 +81,12 @@ void mb__history_console(mb_buf *b, const json_t *series, const char *metric)
                 snprintf(mark, sizeof mark,
                          "<- change point %+.1f%% (score %.1f)", change_pct(c),
                          json_number_value(json_object_get(c, "score")));
+            char br[64];
             mb__buf_printf(
                 b, "  %4zu  %-20.20s  %-12.12s%s %-16.16s  %12s  %s\n", k + 1,
                 date_of(p), or_dash(sv(p, "git_commit")),
                 json_is_true(json_object_get(p, "git_dirty")) ? "+" : " ",
-                or_dash(sv(p, "git_branch")),
+                mb__console_safe(or_dash(sv(p, "git_branch")), br, sizeof br),
                 mb__history_fmt(metric, value(p), v, sizeof v), mark);
         }
     }

@@ -48,7 +48,9 @@ static void print_values(mb_buf *b, const char *title, const json_t *arr)
         width = 40;
     json_array_foreach(arr, i, v)
     {
-        mb__buf_printf(b, "  %-*s  %-9s ", (int)width, jget_str(v, "name"),
+        char nm[256];
+        mb__buf_printf(b, "  %-*s  %-9s ", (int)width,
+                       mb__console_safe(jget_str(v, "name"), nm, sizeof nm),
                        jget_str(v, "dtype"));
         const json_t *shape = json_object_get(v, "shape");
         if (!json_is_array(shape)) {
@@ -104,9 +106,11 @@ static void print_ops(mb_buf *b, const char *title, const json_t *ops)
     }
     qsort(v, k, sizeof *v, by_count);
     mb__buf_puts(b, title);
-    for (size_t i = 0; i < k && i < 12; i++)
-        mb__buf_printf(b, "%s%s %" JSON_INTEGER_FORMAT, i ? ", " : "", v[i].op,
-                       v[i].n);
+    for (size_t i = 0; i < k && i < 12; i++) {
+        mb__buf_puts(b, i ? ", " : "");
+        mb__console_put(b, v[i].op);
+        mb__buf_printf(b, " %" JSON_INTEGER_FORMAT, v[i].n);
+    }
     if (k > 12)
         mb__buf_printf(b, ", ... (%zu kinds)", k);
     mb__buf_putc(b, '\n');
@@ -119,14 +123,19 @@ static void names(mb_buf *b, const json_t *arr)
     size_t i;
     const json_t *v;
     json_array_foreach(arr, i, v)
-        mb__buf_printf(b, "%s %s", i ? "," : "", json_string_value(v));
+    {
+        mb__buf_puts(b, i ? ", " : " ");
+        mb__console_put(b, json_string_value(v));
+    }
 }
 
 void mb__info_console(mb_buf *b, const json_t *o)
 {
     char x[64], y[64], z[64];
     uint64_t fb = (uint64_t)jget_int(o, "file_bytes");
-    mb__buf_printf(b, "model     %s\n", jget_str(o, "path"));
+    mb__buf_puts(b, "model     ");
+    mb__console_put(b, jget_str(o, "path"));
+    mb__buf_putc(b, '\n');
     mb__buf_printf(b, "file      %s (%s bytes)",
                    mb__fmt_bytes((double)fb, x, sizeof x),
                    mb__fmt_grouped(fb, y, sizeof y));
@@ -158,14 +167,18 @@ void mb__info_console(mb_buf *b, const json_t *o)
     json_array_foreach(opsets, i, v)
     {
         const char *d = jget_str(v, "domain");
-        mb__buf_printf(b, "%s%s %" JSON_INTEGER_FORMAT, i ? ", " : "",
-                       *d ? d : "ai.onnx", jget_int(v, "version"));
+        mb__buf_puts(b, i ? ", " : "");
+        mb__console_put(b, *d ? d : "ai.onnx");
+        mb__buf_printf(b, " %" JSON_INTEGER_FORMAT, jget_int(v, "version"));
     }
     mb__buf_puts(b, json_array_size(opsets) ? "\n" : "none\n");
-    mb__buf_printf(b, "graph     %s: %" JSON_INTEGER_FORMAT " nodes",
-                   *jget_str(o, "graph_name") ? jget_str(o, "graph_name")
-                                              : "(unnamed)",
-                   jget_int(o, "nodes"));
+    char gn[256];
+    mb__buf_printf(
+        b, "graph     %s: %" JSON_INTEGER_FORMAT " nodes",
+        *jget_str(o, "graph_name")
+            ? mb__console_safe(jget_str(o, "graph_name"), gn, sizeof gn)
+            : "(unnamed)",
+        jget_int(o, "nodes"));
     if (jget_int(o, "subgraphs"))
         mb__buf_printf(b,
                        ", %" JSON_INTEGER_FORMAT
@@ -219,6 +232,20 @@ void mb__info_console(mb_buf *b, const json_t *o)
             mb__buf_puts(b, " (put them beside the model)\n");
         }
     }
+    const json_t *refused = json_object_get(ext, "refused");
+    if (json_array_size(refused)) {
+        mb__buf_puts(b, "external  REFUSED (not read, not counted; ONNX "
+                        "Runtime will not load this model):");
+        size_t j;
+        const json_t *r;
+        json_array_foreach(refused, j, r)
+        {
+            mb__buf_puts(b, j ? "; " : " ");
+            mb__console_put(b, jget_str(r, "location"));
+            mb__buf_printf(b, ": %s", jget_str(r, "reason"));
+        }
+        mb__buf_putc(b, '\n');
+    }
     const json_t *meta = json_object_get(o, "metadata_props");
     if (json_object_size(meta)) {
         mb__buf_puts(b, "metadata ");
@@ -226,8 +253,10 @@ void mb__info_console(mb_buf *b, const json_t *o)
         const char *key;
         json_object_foreach((json_t *)meta, key, v)
         {
-            mb__buf_printf(b, "%s %s=%s", first ? "" : ",", key,
-                           json_string_value(v));
+            mb__buf_puts(b, first ? " " : ", ");
+            mb__console_put(b, key);
+            mb__buf_putc(b, '=');
+            mb__console_put(b, json_string_value(v));
             first = 0;
         }
         mb__buf_putc(b, '\n');

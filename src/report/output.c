@@ -9,6 +9,7 @@
 #include "report/gaterep.h"
 #include "report/html.h"
 #include "report/markdown.h"
+#include "store/addr.h"
 #include "store/store.h"
 
 #include <errno.h>
@@ -53,16 +54,13 @@ mb_status mb__output_json(const char *path, const json_t *doc, mb_err *err)
         path, doc, JSON_INDENT(2) | JSON_REAL_PRECISION(digits), err);
 }
 
-static bool is_postgres(const char *url)
-{
-    return strncmp(url, "postgresql://", 13) == 0 ||
-           strncmp(url, "postgres://", 11) == 0;
-}
-
 mb_status mb__output_store_check(const char *url, mb_err *err)
 {
     mb__store *st = NULL;
-    mb_status s = is_postgres(url) ? MB_OK : mb__output_check(url, err);
+    mb__store_addr a;
+    mb_status s = mb__store_addr_parse(url, &a, err);
+    if (!s && a.engine == MB__STORE_SQLITE)
+        s = mb__output_check(a.target, err);
     if (!s)
         s = mb__store_open(url, &st, err);
     mb__store_close(st);

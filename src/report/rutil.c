@@ -45,6 +45,43 @@ void mb__html_escape(mb_buf *b, const char *s)
     }
 }
 
+void mb__console_put(mb_buf *b, const char *s)
+{
+    if (!s)
+        return;
+    for (const unsigned char *p = (const unsigned char *)s; *p; p++) {
+        unsigned c = *p;
+        if (c == 0xC2 && p[1] >= 0x80 && p[1] <= 0x9F) {
+            mb__buf_printf(b, "\\u00%02X", p[1]);
+            p++;
+        } else if (c >= 0x20 && c != 0x7F) {
+            mb__buf_putc(b, (char)c);
+        } else {
+            const char *e = c == '\n'   ? "\\n"
+                            : c == '\t' ? "\\t"
+                            : c == '\r' ? "\\r"
+                            : c == 0x1B ? "\\e"
+                                        : NULL;
+            if (e)
+                mb__buf_puts(b, e);
+            else
+                mb__buf_printf(b, "\\x%02X", c);
+        }
+    }
+}
+
+const char *mb__console_safe(const char *s, char *buf, size_t len)
+{
+    if (!len)
+        return buf;
+    mb_buf b = MB_BUF_INIT;
+    mb__console_put(&b, s);
+    snprintf(buf, len, "%.*s", (int)(b.len < len ? b.len : len - 1),
+             b.data ? b.data : "");
+    mb__buf_free(&b);
+    return buf;
+}
+
 void mb__md_escape(mb_buf *b, const char *s)
 {
     if (!s) {

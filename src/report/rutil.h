@@ -27,6 +27,14 @@ void mb__md_escape(mb_buf *b, const char *s);
  * longest run of backticks in s, control characters folded into spaces.
  * NULL appends "-". */
 void mb__md_code(mb_buf *b, const char *s);
+/* s for a terminal: every control character (C0, DEL, and the C1 range
+ * U+0080..U+009F, which some terminals obey) shown as an escape -- newline
+ * as \n, tab \t, carriage return \r, ESC \e, others \xNN or \u00NN --
+ * so a name from a model, a file or the command line can neither break a
+ * console table nor send terminal escapes.  NULL appends nothing. */
+void mb__console_put(mb_buf *b, const char *s);
+/* The same into buf (always NUL-terminated, cut at len); returns buf. */
+const char *mb__console_safe(const char *s, char *buf, size_t len);
 /* Appends the JSON text of doc for a <script type="application/json">
  * block: < > & and U+2028/U+2029 become \u escapes, so "</script>" can
  * never appear, and JSON.parse gives back the same document. */

@@ -1,6 +1,8 @@
 /* tensorrep.c - tensor-dump's lines (tensorrep.h). */
 #include "report/tensorrep.h"
 
+#include "report/rutil.h"
+
 #include "data/tensorfile.h"
 
 #include <inttypes.h>
@@ -41,9 +43,8 @@ void mb__tensor_describe(mb_buf *b, const mb_tensor *t, const char *fallback,
 {
     char shp[512], hex[65];
     mb__tensor_sha256_le(t, hex);
-    mb__buf_printf(b, "%s dtype=%s shape=%s sha256=%s\n",
-                   t->name && t->name[0] ? t->name : fallback,
-                   mb_dtype_name(t->dtype),
+    mb__console_put(b, t->name && t->name[0] ? t->name : fallback);
+    mb__buf_printf(b, " dtype=%s shape=%s sha256=%s\n", mb_dtype_name(t->dtype),
                    mb_shape_str(t->dims, t->rank, shp, sizeof shp), hex);
     if (!values)
         return;

@@ -121,12 +121,16 @@ static mb_status write_outputs(mb_bench *b, const char *dir, size_t *nb,
     return MB_OK;
 }
 
-static void child_main(const mb_plan *plan, int64_t batch, int in, int out)
+static void child_main(const mb_plan *plan, int64_t batch, int in, int out,
+                       pid_t parent)
 {
     /* A child may sit stopped (SIGSTOP) between its slots; if the parent
-     * dies then, nobody would continue it: die with the parent. */
+     * dies then, nobody would continue it: die with the parent.  A parent
+     * that died between fork and prctl is seen as a new parent (init, or
+     * a subreaper such as a container's init or systemd --user, so not
+     * necessarily pid 1). */
     prctl(PR_SET_PDEATHSIG, SIGKILL);
-    if (getppid() == 1)
+    if (getppid() != parent)
         _exit(0);
     signal(SIGINT, SIG_IGN); /* the parent decides what Ctrl-C means */
     signal(SIGPIPE, SIG_IGN);
@@ -259,26 +263,65 @@ static mb_status get_reply(mb__child *c, int64_t timeout_ns, const char *doing,
                         "killed (raise --timeout if it is just slow)",
                         (double)timeout_ns / 1e9, doing);
     }
-    reply_hdr h;
-    if (!read_full(c->from_child, &h, sizeof h)) {
+    int32_t status;
+    char *buf;
+    size_t n;
+    int r2 = mb__child_read_reply(c->from_child, &status, &buf, &n);
+    if (r2 == MB__REPLY_TOO_LONG || r2 == MB__REPLY_BAD_STATUS) {
+        kill_child(c);
+        return mb__fail(err, MB_ECHILD,
+                        "bad reply from the variant's process while %s (%s); "
+                        "it was killed",
+                        doing,
+                        r2 == MB__REPLY_TOO_LONG ? "a reply longer than 1 GiB"
+                                                 : "an unknown status");
+    }
+    if (r2) {
         describe_death(c, err, doing);
         return MB_ECHILD;
     }
-    char *buf = mb__calloc(h.len + 1, 1);
-    if (!buf || (h.len && !read_full(c->from_child, buf, h.len))) {
+    if (status) {
+        mb__fail(err, (mb_status)status, "%s", buf);
         free(buf);
-        describe_death(c, err, doing);
-        return MB_ECHILD;
-    }
-    if (h.status) {
-        mb__fail(err, (mb_status)h.status, "%s", buf);
-        free(buf);
-        return (mb_status)h.status;
+        return (mb_status)status;
     }
     *data = buf;
     if (len)
-        *len = h.len;
+        *len = n;
     return MB_OK;
+}
+
+int mb__child_read_reply(int fd, int32_t *status, char **data, size_t *len)
+{
+    *data = NULL;
+    *len = 0;
+    reply_hdr h;
+    if (!read_full(fd, &h, sizeof h))
+        return MB__REPLY_EOF;
+    /* The length comes from another process: bounded, and memory grows
+     * with the bytes that arrive, not with what the header claims. */
+    if (h.len > MB__CHILD_REPLY_MAX)
+        return MB__REPLY_TOO_LONG;
+    if (h.status < 0 || h.status > MB__STATUS_MAX)
+        return MB__REPLY_BAD_STATUS;
+    mb_buf b = MB_BUF_INIT;
+    char chunk[65536];
+    while (b.len < h.len && !b.oom) {
+        size_t want = h.len - b.len < sizeof chunk ? (size_t)(h.len - b.len)
+                                                   : sizeof chunk;
+        if (!read_full(fd, chunk, want))
+            break;
+        mb__buf_append(&b, chunk, want);
+    }
+    mb__buf_putc(&b, '\0');
+    if (b.oom || b.len != h.len + 1) {
+        mb__buf_free(&b);
+        return MB__REPLY_EOF;
+    }
+    *status = h.status;
+    *data = mb__buf_take(&b, NULL);
+    *len = (size_t)h.len;
+    return *data ? 0 : MB__REPLY_EOF;
 }
 
 static mb_status send_cmd(mb__child *c, char cmd, int64_t arg, int64_t warm,
@@ -323,6 +366,7 @@ mb_status mb__child_spawn(const mb_plan *plan, int64_t batch,
     }
     fflush(stdout);
     fflush(stderr);
+    pid_t parent = getpid();
     pid_t pid = fork();
     if (pid < 0) {
         close(down[0]);
@@ -334,7 +378,7 @@ mb_status mb__child_spawn(const mb_plan *plan, int64_t batch,
     if (pid == 0) {
         close(down[1]);
         close(up[0]);
-        child_main(plan, batch, down[0], up[1]);
+        child_main(plan, batch, down[0], up[1], parent);
     }
     close(down[0]);
     close(up[1]);

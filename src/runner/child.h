@@ -16,6 +16,18 @@
 
 typedef struct mb__child mb__child;
 
+/* The parent's reading of one reply of the worker protocol (a header
+ * {int32 status, uint64 len} then len bytes) from fd: 0 with *status and
+ * *data (NUL-terminated, caller frees) of *len bytes, memory growing with
+ * the bytes that arrive, not with the length claimed; MB__REPLY_EOF when
+ * the stream ends early, MB__REPLY_TOO_LONG for a length above
+ * MB__CHILD_REPLY_MAX (nothing allocated), MB__REPLY_BAD_STATUS for a
+ * status that is no mb_status.  Exposed for tests/fuzz/fuzz_child.c. */
+#define MB__CHILD_REPLY_MAX ((uint64_t)1 << 30)
+#define MB__STATUS_MAX MB_EINTERRUPTED
+enum { MB__REPLY_EOF = 1, MB__REPLY_TOO_LONG = 2, MB__REPLY_BAD_STATUS = 3 };
+int mb__child_read_reply(int fd, int32_t *status, char **data, size_t *len);
+
 /* Forks a child that opens plan's model for `batch` and waits until it is
  * ready (or failed).  timeout_ns <= 0 means no timeout. */
 mb_status mb__child_spawn(const mb_plan *plan, int64_t batch,

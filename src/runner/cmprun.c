@@ -368,13 +368,14 @@ mb_status mb__compare_run(const mb__compare_req *rq, json_t **doc_out,
         const mb_plan *p = rq->variants[i].plan;
         mb_err e = {0};
         const mb_backend *be = mb_backend_find(mb__plan_backend(p), &e);
+        char what[300];
+        snprintf(what, sizeof what, "variant %s: model file",
+                 rq->variants[i].name ? rq->variants[i].name : "?");
+        mb_status ms;
         if (be && (mb__backend_caps(be) & MB_BACKEND_CAP_MODEL_FILE) &&
-            p->model_path && mb__file_size(p->model_path) < 0)
-            return mb__fail(err, MB_EIO,
-                            "variant %s: model file %s does not exist; "
-                            "check the path",
-                            rq->variants[i].name ? rq->variants[i].name : "?",
-                            p->model_path);
+            p->model_path &&
+            (ms = mb__model_file_check(p->model_path, what, err)))
+            return ms;
     }
     mb_status cs =
         check_output_name(rq->variants[rq->baseline].plan, rq->output, err);

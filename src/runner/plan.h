@@ -3,6 +3,7 @@
 #ifndef MB_RUNNER_PLAN_H
 #define MB_RUNNER_PLAN_H
 
+#include "core/tlimit.h"
 #include "mbench_backend.h"
 
 #include <stdbool.h>
@@ -64,7 +65,8 @@ typedef struct mb_plan {
     mb_kv *renames;
     size_t n_renames;
     uint64_t seed;
-    char *data_path; /* --data: real inputs instead of synthetic */
+    char *data_path;   /* --data: real inputs instead of synthetic */
+    mb__tlimit tlimit; /* --max-tensor-bytes, --max-compression-ratio */
     /* warmup and stopping */
     int64_t warmup_iters; /* default 10 */
     /* The warmup count is the default (not --warmup): warming also stops

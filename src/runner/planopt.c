@@ -4,6 +4,7 @@
 #include "core/alloc.h"
 #include "core/err.h"
 #include "core/parse.h"
+#include "core/tlimit.h"
 
 #include <stdbool.h>
 #include <stdio.h>
@@ -32,6 +33,8 @@ enum {
     F_RENAME,
     F_SEED,
     F_DATA,
+    F_MAXTB,
+    F_MAXRATIO,
     F_WARMUP,
     F_WARMUPTIME,
     F_MINITER,
@@ -116,6 +119,10 @@ static const mb__planopt table[] = {
     {"data", MB__PO_FILE, "PATH", IN,
      "real inputs (.npy, .npz, .pb, directory)", "a file or directory", NULL, 0,
      0, 0, F_DATA},
+    {"max-tensor-bytes", MB__PO_STRING, "SIZE", IN, MB__TLIMIT_BYTES_HELP,
+     MB__TLIMIT_BYTES_EXPECT, NULL, 0, 0, 0, F_MAXTB},
+    {"max-compression-ratio", MB__PO_DOUBLE, "R", IN, MB__TLIMIT_RATIO_HELP,
+     MB__TLIMIT_RATIO_EXPECT, NULL, 0, 1e12, 0, F_MAXRATIO},
     {"warmup", MB__PO_INT, "N", ME, "warmup iterations (default 10)",
      "a non-negative iteration count", NULL, 0, 1e9, 0, F_WARMUP},
     {"warmup-time", MB__PO_DURATION, "D", ME,
@@ -454,6 +461,13 @@ mb_status mb__planopt_set(mb_plan *p, const mb__planopt *o, const char *shown,
     }
     case F_SEED:
         p->seed = (uint64_t)i;
+        return MB_OK;
+    case F_MAXTB:
+        return mb__tlimit_set_bytes(&p->tlimit, value)
+                   ? MB_OK
+                   : bad(err, shown, value, o->expect);
+    case F_MAXRATIO:
+        mb__tlimit_set_ratio(&p->tlimit, d);
         return MB_OK;
     case F_PROCS:
         p->processes = (int)i;

@@ -275,18 +275,10 @@ mb_status mb__bench_open(const mb_plan *plan, int64_t batch, mb_bench **out,
      * plugins may take any "model" string). */
     uint32_t caps = mb__backend_caps(b->be);
     int file_model = (caps & MB_BACKEND_CAP_MODEL_FILE) != 0;
-    if (plan->model_path && file_model && mb__file_size(plan->model_path) < 0) {
-        mb__bench_close(b);
-        return mb__fail(err, MB_EIO,
-                        "model file %s does not exist; check the path",
-                        plan->model_path);
-    }
     if (plan->model_path && file_model &&
-        mb__file_size(plan->model_path) == 0) {
+        (s = mb__model_file_check(plan->model_path, "model file", err))) {
         mb__bench_close(b);
-        return mb__fail(err, MB_EFORMAT,
-                        "model file %s is empty; re-export or re-download it",
-                        plan->model_path);
+        return s;
     }
     if (!mb__plan_backend_opts(plan, caps, &b->opts, &b->n_opts)) {
         mb__bench_close(b);
@@ -328,7 +320,8 @@ mb_status mb__bench_open(const mb_plan *plan, int64_t batch, mb_bench **out,
             s = mb__fail(err, MB_ENOMEM, "out of memory");
     }
     if (!s && plan->data_path) {
-        s = mb__dataset_load(plan->data_path, b->in, b->n_in, &b->data, err);
+        s = mb__dataset_load(plan->data_path, b->in, b->n_in, &plan->tlimit,
+                             &b->data, err);
         b->from_data = !s;
     }
     if (!s)

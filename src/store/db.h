@@ -30,8 +30,10 @@ typedef struct mb__db_ops {
     void (*close)(void *h);
 } mb__db_ops;
 
-/* Open a connection; *h is freed by ops->close. */
-mb_status mb__sqlite_open(const char *path, void **h, mb_err *err);
+/* Open a connection; *h is freed by ops->close.  read_only: a SQLite file
+ * opened for reading only (nothing created, no WAL switch). */
+mb_status mb__sqlite_open(const char *path, int read_only, void **h,
+                          mb_err *err);
 mb_status mb__pg_open(const char *url, void **h, mb_err *err);
 extern const mb__db_ops mb__sqlite_ops;
 extern const mb__db_ops mb__pg_ops;

@@ -20,7 +20,7 @@ mb_status mb__db_export(const mb__db_req *rq, mb_buf *msg, mb_err *err)
     json_t *doc = NULL;
     char now[32], s1[512], s2[512];
     mb__utc_iso8601(now, sizeof now);
-    mb_status st = mb__store_open_existing(rq->db, &src, err);
+    mb_status st = mb__store_open_ro(rq->db, &src, err);
     if (!st && rq->to)
         st = mb__store_open(rq->to, &dst, err);
     if (!st)
@@ -71,7 +71,7 @@ mb_status mb__db_info(const char *db, mb_buf *msg, mb_err *err)
     mb__store *s = NULL;
     int64_t n[3];
     char sdb[512];
-    mb_status st = mb__store_open_existing(db, &s, err);
+    mb_status st = mb__store_open_ro(db, &s, err);
     if (!st)
         st = mb__store_counts(s, n, err);
     if (!st)

@@ -106,12 +106,30 @@ static void pg_close(void *h)
 mb_status mb__pg_open(const char *url, void **h, mb_err *err)
 {
     *h = NULL;
+    char shown[512]; /* postgresql://u:***@host/db, ?password=*** */
+    mb__redact_to(shown, sizeof shown, url);
+    /* libpq's syntax errors quote the text around the defect, which may
+     * be the password: only its verdict is reported. */
+    char *perr = NULL;
+    PQconninfoOption *opts = PQconninfoParse(url, &perr);
+    if (!opts) {
+        int oom = !perr;
+        PQfreemem(perr);
+        if (oom)
+            return mb__fail(err, MB_ENOMEM, "out of memory");
+        return mb__fail(err, MB_EINVAL,
+                        "--db %s is not a valid PostgreSQL connection "
+                        "string: write postgresql://USER@HOST:PORT/DB or "
+                        "'host=H port=P dbname=D user=U' (quote values "
+                        "holding spaces as 'a b'), or sqlite:PATH for a "
+                        "SQLite file",
+                        shown);
+    }
+    PQconninfoFree(opts);
     /* No environment fallbacks hiding a typo: the URL says everything. */
     PGconn *c = PQconnectdb(url);
     if (!c)
         return mb__fail(err, MB_ENOMEM, "out of memory");
-    char shown[512]; /* postgresql://u:***@host/db, ?password=*** */
-    mb__redact_to(shown, sizeof shown, url);
     if (PQstatus(c) != CONNECTION_OK) {
         char msg[600];
         one_line(msg, sizeof msg, PQerrorMessage(c));

@@ -21,11 +21,20 @@
 typedef struct {
     sqlite3 *db;
     char *path;
+    int last_rc; /* SQLite's code of the last failure */
 } lite;
+
+/* The operating system's reason for the last failure, or SQLite's. */
+static const char *os_reason(lite *l, int rc)
+{
+    int e = l->db ? sqlite3_system_errno(l->db) : 0;
+    return e ? strerror(e) : sqlite3_errstr(rc);
+}
 
 static mb_status lite_fail(lite *l, int rc, const char *what, mb_err *err)
 {
     int prim = rc & 0xff;
+    l->last_rc = rc;
     if (prim == SQLITE_NOTADB || prim == SQLITE_CORRUPT)
         return mb__fail(err, MB_EFORMAT,
                         "%s is not a usable SQLite database (%s); it was "
@@ -37,6 +46,28 @@ static mb_status lite_fail(lite *l, int rc, const char *what, mb_err *err)
                         "%s stayed locked by another process for %d s while "
                         "%s; retry when the other writer is done",
                         l->path, BUSY_TIMEOUT_MS / 1000, what);
+    int os = l->db ? sqlite3_system_errno(l->db) : 0;
+    if (prim == SQLITE_FULL ||
+        (prim == SQLITE_IOERR && (os == ENOSPC || os == EDQUOT)))
+        return mb__fail(err, MB_EIO,
+                        "disk full: SQLite could not write %s while %s; free "
+                        "space on its file system and retry (the store keeps "
+                        "what it held before)",
+                        l->path, what);
+    if (prim == SQLITE_IOERR)
+        return mb__fail(err, MB_EIO,
+                        "I/O error on %s while %s: %s (%s); check the disk "
+                        "and its file system, then retry",
+                        l->path, what, os_reason(l, rc), sqlite3_errstr(rc));
+    if (prim == SQLITE_READONLY)
+        return mb__fail(err, MB_EIO,
+                        "%s is read-only for this user (file mode, directory "
+                        "or mount) and could not be written while %s; store "
+                        "into a writable copy or ask its owner",
+                        l->path, what);
+    if (prim == SQLITE_CANTOPEN)
+        return mb__fail(err, MB_EIO, "cannot open SQLite database %s: %s",
+                        l->path, os_reason(l, rc));
     return mb__fail(err, MB_EIO, "SQLite %s while %s: %s", l->path, what,
                     sqlite3_errmsg(l->db));
 }
@@ -147,7 +178,81 @@ static mb_status lite_ready(void *h, mb_err *err)
     }
 }
 
-mb_status mb__sqlite_open(const char *path, void **h, mb_err *err)
+/* A "file:" URI naming path read-only and immutable (no locks, no -shm):
+ * the last resort for a WAL store in a directory this user cannot write.
+ * Caller frees. */
+static char *immutable_uri(const char *path)
+{
+    mb_buf b = MB_BUF_INIT;
+    mb__buf_puts(&b, "file:");
+    for (const unsigned char *p = (const unsigned char *)path; *p; p++) {
+        if (isalnum(*p) || strchr("/-._~", *p))
+            mb__buf_putc(&b, (char)*p);
+        else
+            mb__buf_printf(&b, "%%%02X", *p);
+    }
+    mb__buf_puts(&b, "?mode=ro&immutable=1");
+    mb__buf_putc(&b, '\0');
+    if (b.oom) {
+        mb__buf_free(&b);
+        return NULL;
+    }
+    return mb__buf_take(&b, NULL);
+}
+
+/* Opens l->db with flags (uri: path given as a URI); MB_EIO naming the
+ * reason, else checks that the schema is readable. */
+static mb_status lite_connect(lite *l, const char *name, int flags, mb_err *err)
+{
+    int rc = sqlite3_open_v2(name, &l->db, flags | SQLITE_OPEN_NOMUTEX, NULL);
+    if (rc != SQLITE_OK) {
+        l->last_rc = rc;
+        if (!l->db)
+            return mb__fail(err, MB_ENOMEM, "out of memory");
+        return mb__fail(err, MB_EIO, "cannot open SQLite database %s: %s%s",
+                        l->path, os_reason(l, rc),
+                        flags & SQLITE_OPEN_CREATE
+                            ? " (does its directory exist and is it "
+                              "writable?)"
+                            : "");
+    }
+    sqlite3_extended_result_codes(l->db, 1);
+    sqlite3_busy_timeout(l->db, BUSY_TIMEOUT_MS);
+    /* Reading the schema first tells a foreign or corrupt file apart
+     * before anything is written to it. */
+    mb_status st =
+        lite_query(l, "SELECT count(*) FROM sqlite_master", 0, NULL, NULL, err);
+    if (!st)
+        st = lite_query(l, "PRAGMA foreign_keys=ON", 0, NULL, NULL, err);
+    return st;
+}
+
+/* Read-only: a WAL store needs its -shm file; where this user cannot make
+ * one (a read-only directory), the file is read as immutable. */
+static mb_status lite_connect_ro(lite *l, mb_err *err)
+{
+    mb_err first;
+    mb_status st = lite_connect(l, l->path, SQLITE_OPEN_READONLY, &first);
+    int prim = l->last_rc & 0xff;
+    if (st != MB_EIO || (prim != SQLITE_CANTOPEN && prim != SQLITE_READONLY)) {
+        if (st && err)
+            *err = first;
+        return st;
+    }
+    char *uri = immutable_uri(l->path);
+    if (!uri)
+        return mb__fail(err, MB_ENOMEM, "out of memory");
+    sqlite3_close_v2(l->db);
+    l->db = NULL;
+    st = lite_connect(l, uri, SQLITE_OPEN_READONLY | SQLITE_OPEN_URI, err);
+    free(uri);
+    if (st && err)
+        *err = first; /* the first reason is the one that explains */
+    return st;
+}
+
+mb_status mb__sqlite_open(const char *path, int read_only, void **h,
+                          mb_err *err)
 {
     *h = NULL;
     if (!path || !*path)
@@ -165,30 +270,11 @@ mb_status mb__sqlite_open(const char *path, void **h, mb_err *err)
         free(l);
         return mb__fail(err, MB_ENOMEM, "out of memory");
     }
-    int rc = sqlite3_open_v2(
-        path, &l->db,
-        SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_NOMUTEX, NULL);
-    if (rc != SQLITE_OK) {
-        if (!l->db) {
-            free(l->path);
-            free(l);
-            return mb__fail(err, MB_ENOMEM, "out of memory");
-        }
-        mb__fail(err, MB_EIO,
-                 "cannot open SQLite database %s: %s (does its directory "
-                 "exist and is it writable?)",
-                 path, sqlite3_errmsg(l->db));
-        lite_close(l);
-        return MB_EIO;
-    }
-    sqlite3_extended_result_codes(l->db, 1);
-    sqlite3_busy_timeout(l->db, BUSY_TIMEOUT_MS);
-    /* Reading the schema first tells a foreign or corrupt file apart
-     * before anything is written to it. */
     mb_status st =
-        lite_query(l, "SELECT count(*) FROM sqlite_master", 0, NULL, NULL, err);
-    if (!st)
-        st = lite_query(l, "PRAGMA foreign_keys=ON", 0, NULL, NULL, err);
+        read_only
+            ? lite_connect_ro(l, err)
+            : lite_connect(l, path, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE,
+                           err);
     if (st) {
         lite_close(l);
         return st;

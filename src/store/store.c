@@ -10,6 +10,7 @@
 #include "core/fileio.h"
 #include "core/redact.h"
 #include "report/fields.h"
+#include "store/addr.h"
 #include "store/db.h"
 
 #include <ctype.h>
@@ -22,7 +23,8 @@
 struct mb__store {
     const mb__db_ops *ops;
     void *h;
-    char *where; /* path or redacted URL, for messages */
+    char *where;   /* path or redacted URL, for messages */
+    int read_only; /* opened by mb__store_open_ro: never written */
 };
 
 /* ---- schema ----------------------------------------------------------- */
@@ -248,44 +250,71 @@ fail:
     return st;
 }
 
-static int is_pg_url(const char *u)
+/* For a store opened read-only: the schema must be there and current.
+ * *older is set when it is an older version (the caller migrates it
+ * through a writable open, as reading always did). */
+static mb_status check_schema_ro(mb__store *s, int *older, mb_err *err)
 {
-    return strncmp(u, "postgresql://", 13) == 0 ||
-           strncmp(u, "postgres://", 11) == 0;
+    int v;
+    *older = 0;
+    mb_status st = read_version(s, &v, err);
+    if (st)
+        return st;
+    if (v > MB_STORE_SCHEMA_VERSION)
+        return refuse_newer(s, v, err);
+    if (v == 0) {
+        if ((st = refuse_foreign(s, err)))
+            return st;
+        return mb__fail(err, MB_EIO,
+                        "%s holds no mbench results yet (no schema_version "
+                        "table); store results there first (run or compare "
+                        "with --db)",
+                        s->where);
+    }
+    *older = v < MB_STORE_SCHEMA_VERSION;
+    return MB_OK;
 }
 
 mb_status mb__store_open(const char *url_or_path, mb__store **out, mb_err *err)
 {
+    return mb__store_open_mode(url_or_path, 0, out, err);
+}
+
+mb_status mb__store_open_mode(const char *addr_text, int read_only,
+                              mb__store **out, mb_err *err)
+{
     *out = NULL;
-    if (!url_or_path || !*url_or_path)
-        return mb__fail(err, MB_EINVAL,
-                        "no database given: pass --db FILE or --db "
-                        "postgresql://...");
+    mb__store_addr addr;
+    mb_status st = mb__store_addr_parse(addr_text, &addr, err);
+    if (st)
+        return st;
     mb__store *s = mb__calloc(1, sizeof *s);
     if (!s)
         return mb__fail(err, MB_ENOMEM, "out of memory");
-    mb_status st;
-    if (is_pg_url(url_or_path)) {
+    s->read_only = read_only;
+    if (addr.engine == MB__STORE_POSTGRES) {
         s->ops = &mb__pg_ops;
-        /* Messages never show a user or password: scheme://host/db. */
-        char shown[512];
-        const char *rest = strstr(url_or_path, "://") + 3;
-        const char *at = strchr(rest, '@');
-        snprintf(shown, sizeof shown, "%.*s%s", (int)(rest - url_or_path),
-                 url_or_path, at ? at + 1 : rest);
-        s->where = mb__redact(shown); /* and ?password=... */
-        st = mb__pg_open(url_or_path, &s->h, err);
+        s->where = mb__store_addr_shown(addr.target);
+        st = mb__pg_open(addr.target, &s->h, err);
+        /* a reading command cannot write, whatever it runs */
+        if (!st && read_only)
+            st = q(s, "SET default_transaction_read_only = on", 0, NULL, NULL,
+                   err);
     } else {
         s->ops = &mb__sqlite_ops;
-        s->where = mb__strdup(url_or_path);
-        st = mb__sqlite_open(url_or_path, &s->h, err);
+        s->where = mb__strdup(addr.target);
+        st = mb__sqlite_open(addr.target, read_only, &s->h, err);
     }
     if (!st && !s->where)
         st = mb__fail(err, MB_ENOMEM, "out of memory");
+    int older = 0;
     if (!st)
-        st = ensure_schema(s, err);
-    if (st) {
+        st =
+            read_only ? check_schema_ro(s, &older, err) : ensure_schema(s, err);
+    if (st || older) {
         mb__store_close(s);
+        if (older) /* migrated by a writable open, as before */
+            return mb__store_open_mode(addr_text, 0, out, err);
         return st;
     }
     *out = s;
@@ -507,6 +536,10 @@ mb_status mb__store_put2(mb__store *s, const json_t *doc, const json_t *git,
 {
     if (added)
         *added = 0;
+    if (s->read_only)
+        return mb__fail(err, MB_EINVAL,
+                        "%s was opened for reading only; nothing stored",
+                        s->where);
     mb_status st = check_doc(doc, err);
     if (st)
         return st;
@@ -1099,15 +1132,33 @@ mb_status mb__store_history(mb__store *s, const mb__store_filter *f,
     return MB_OK;
 }
 
+static mb_status must_exist(const char *addr_text, mb_err *err)
+{
+    mb__store_addr a;
+    mb_status st = mb__store_addr_parse(addr_text, &a, err);
+    if (st || a.engine != MB__STORE_SQLITE || access(a.target, F_OK) == 0)
+        return st;
+    char *shown = mb__store_addr_shown(addr_text);
+    st = mb__fail(err, MB_EIO,
+                  "results store %s does not exist; store results there "
+                  "first (run or compare with --db %s)",
+                  shown ? shown : "(hidden)", shown ? shown : "(hidden)");
+    free(shown);
+    return st;
+}
+
 mb_status mb__store_open_existing(const char *url_or_path, mb__store **out,
                                   mb_err *err)
 {
     *out = NULL;
-    if (url_or_path && !is_pg_url(url_or_path) &&
-        access(url_or_path, F_OK) != 0)
-        return mb__fail(err, MB_EIO,
-                        "results store %s does not exist; store results "
-                        "there first (run or compare with --db %s)",
-                        url_or_path, url_or_path);
-    return mb__store_open(url_or_path, out, err);
+    mb_status st = must_exist(url_or_path, err);
+    return st ? st : mb__store_open(url_or_path, out, err);
+}
+
+mb_status mb__store_open_ro(const char *url_or_path, mb__store **out,
+                            mb_err *err)
+{
+    *out = NULL;
+    mb_status st = must_exist(url_or_path, err);
+    return st ? st : mb__store_open_mode(url_or_path, 1, out, err);
 }

@@ -27,17 +27,29 @@
 
 typedef struct mb__store mb__store;
 
-/* Opens (creating or migrating as needed) the store at url_or_path: a
- * "postgresql://" or "postgres://" URL opens PostgreSQL, anything else is
- * a SQLite file path.  A corrupt file, a database of a newer schema, a
- * database that is not mbench's, or an unreachable server fail with a one-
- * line message; nothing is overwritten.  Caller frees with
- * mb__store_close. */
+/* Opens (creating or migrating as needed) the store at url_or_path, a
+ * store address (store/addr.h: a SQLite path or sqlite:PATH, a
+ * postgresql:// URL or a libpq keyword/value string).  A corrupt file, a
+ * database of a newer schema, a database that is not mbench's, or an
+ * unreachable server fail with a one- line message; nothing is overwritten.
+ * Caller frees with mb__store_close. */
 mb_status mb__store_open(const char *url_or_path, mb__store **out, mb_err *err);
 /* The same for reading only what is there: a SQLite path that does not
  * exist is an error (MB_EIO naming it) instead of a new, empty store. */
 mb_status mb__store_open_existing(const char *url_or_path, mb__store **out,
                                   mb_err *err);
+/* Opens an existing store for reading only (history, db info, db export):
+ * a SQLite file is opened read-only, so a store the user may only read
+ * (mode 444, a read-only directory or mount) works; nothing is created or
+ * switched to WAL.  A store of an older schema is migrated through a
+ * writable open as mb__store_open does (and fails, saying so, when it is
+ * read-only); a database without a store is an error. */
+mb_status mb__store_open_ro(const char *url_or_path, mb__store **out,
+                            mb_err *err);
+/* mb__store_open (read_only 0) or mb__store_open_ro without the check
+ * that a SQLite file exists (read_only 1). */
+mb_status mb__store_open_mode(const char *url_or_path, int read_only,
+                              mb__store **out, mb_err *err);
 /* Closes the store; NULL is a no-op. */
 void mb__store_close(mb__store *s);
 /* "sqlite" or "postgresql" (static). */

@@ -93,6 +93,16 @@ mb_status mb__store_import_file(mb__store *dst, const char *path,
     mb_status st = mb__json_file_load(path, NULL, &j, err);
     if (st)
         return st;
+    st = mb__store_import_json(dst, j, path, git, c, err);
+    json_decref(j);
+    return st;
+}
+
+mb_status mb__store_import_json(mb__store *dst, const json_t *j,
+                                const char *path, const json_t *git,
+                                mb__transfer_count *c, mb_err *err)
+{
+    mb_status st = MB_OK;
     const char *schema = json_string_value(json_object_get(j, "schema"));
     if (schema && strcmp(schema, MB_STORE_EXPORT_SCHEMA) == 0) {
         size_t i;
@@ -115,7 +125,6 @@ mb_status mb__store_import_file(mb__store *dst, const char *path,
         if ((st = put(dst, j, g ? g : git, c, err)))
             mb__fail_prefix(err, "%s", path);
     }
-    json_decref(j);
     return st;
 }
 

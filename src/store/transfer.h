@@ -35,6 +35,11 @@ mb_status mb__store_export(mb__store *src, const char *now, json_t **out,
 mb_status mb__store_import_file(mb__store *dst, const char *path,
                                 const json_t *git, mb__transfer_count *c,
                                 mb_err *err);
+/* The same for a document already parsed (borrowed); path names it in
+ * messages. */
+mb_status mb__store_import_json(mb__store *dst, const json_t *j,
+                                const char *path, const json_t *git,
+                                mb__transfer_count *c, mb_err *err);
 /* Reads the JSON file at path into *out (new reference): what
  * mb__read_file fails with, or MB_EFORMAT "[what ]path is not valid JSON
  * (line N: why)"; what may be NULL. */

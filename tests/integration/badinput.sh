@@ -41,6 +41,8 @@ open(f"{d}/trunc.npz", "wb").write(raw[: len(raw) // 2])
 open(f"{d}/garbage.npz", "wb").write(b"PK\x03\x04" + os.urandom(300))
 # TensorProto .pb: garbage, huge dims
 open(f"{d}/garbage.pb", "wb").write(os.urandom(200))
+# a valid TensorProto: dims [64], FLOAT, 256 bytes of raw_data
+open(f"{d}/good.pb", "wb").write(bytes([0x08, 0x40, 0x10, 0x01, 0x4a, 0x80, 0x02]) + bytes(256))
 open(f"{d}/hugedims.pb", "wb").write(bytes([0x08]) + bytes([0xff] * 9 + [0x01]) + bytes([0x10, 0x01]))
 # labels
 open(f"{d}/labels_text.txt", "w").write("1\n2\nthree\n")
@@ -81,11 +83,17 @@ case_ "an empty ONNX file" 3 "$MBENCH" run "$D/empty.onnx" "${FAST[@]}"
 case_ "a text file as the model" 3 "$MBENCH" run "$D/text.onnx" "${FAST[@]}"
 case_ "a directory as the model" 3 "$MBENCH" run "$D/adir" "${FAST[@]}"
 case_ "/dev/zero as the model" 3 "$MBENCH" run /dev/zero "${FAST[@]}"
+contains "/dev/zero is named a device, not an empty model" "$LAST_ERR" "is a character device, not a regular file"
 case_ "a dangling symlink as the model" 3 "$MBENCH" run "$D/dangling.onnx" "${FAST[@]}"
 case_ "a symlink loop as the model" 3 "$MBENCH" run "$D/loop1.onnx" "${FAST[@]}"
 case_ "a symlink to a good model runs" 0 "$MBENCH" run "$D/link.onnx" "${FAST[@]}"
 case_ "info on a truncated model" 3 "$MBENCH" info "$D/trunc.onnx"
 case_ "info on garbage" 3 "$MBENCH" info "$D/garbage.onnx"
+mkfifo "$D/fifo.onnx"
+case_ "a FIFO as the model" 3 timeout 20 "$MBENCH" run "$D/fifo.onnx" "${FAST[@]}"
+contains "the FIFO is named a FIFO, not an empty model" "$LAST_ERR" "fifo.onnx is a FIFO (named pipe), not a regular file"
+case_ "info on a FIFO" 3 timeout 20 "$MBENCH" info "$D/fifo.onnx"
+contains "info names the FIFO too" "$LAST_ERR" "is a FIFO (named pipe)"
 case_ "info on /dev/zero" 3 "$MBENCH" info /dev/zero
 case_ "info on a directory" 3 "$MBENCH" info "$D/adir"
 case_ "profile of a truncated model" 3 "$MBENCH" profile "$D/trunc.onnx"
@@ -121,6 +129,30 @@ case_ "report of /dev/zero" 3 "$MBENCH" report /dev/zero --md "$D/r2.md"
 case_ "gate on a directory" 3 "$MBENCH" gate --baseline "$D/adir" --current "$D/doc_trunc.json"
 # tasks
 case_ "a CSV task file with an unterminated quote" 2 "$MBENCH" suite "$D/tasks.csv" --command "true"
+# ---- resource limits: a decompression bomb, a tensor above the cap -------
+# bomb.npz: 2 MB deflated, 2 GiB of float32 zeros (the issue's case); the
+# old reader took > 120 s and 6.3 GB to diff it with itself.
+$PY "$FIX/data/make_bomb.py" "$D/bomb.npz" 2
+timed() { # NAME CODE MAXSECONDS MAXMB CMD...: case_, and the time and peak RSS
+    local n=$1 code=$2 secs=$3 mb=$4; shift 4
+    local t0=$(date +%s%N)
+    case_ "$n" "$code" /usr/bin/time -f "%M" -o "$D/rss" "$@"
+    local ms=$(( ($(date +%s%N) - t0) / 1000000 )) kb=$(tail -n 1 "$D/rss")
+    [ "$ms" -le $((secs * 1000)) ] && [ "$kb" -le $((mb * 1024)) ] && ok "$n: ${ms} ms, $((kb / 1024)) MB peak" \
+        || notok "$n: within $secs s and $mb MB" "took $ms ms, $((kb / 1024)) MB peak"
+}
+if [ -x /usr/bin/time ]; then
+    timed "diff of a 2 GiB decompression bomb with itself" 3 5 500 "$MBENCH" diff "$D/bomb.npz" "$D/bomb.npz"
+    contains "the bomb is refused for its compression ratio" "$LAST_ERR" "unpack to 2 GiB (1011:1, above the 200:1 that --max-compression-ratio allows)"
+    timed "tensor-dump of the bomb" 3 5 500 "$MBENCH" tensor-dump "$D/bomb.npz"
+    timed "run --data of the bomb" 3 5 500 "$MBENCH" run "$M" --data "$D/bomb.npz" "${FAST[@]}"
+    timed "diff of the bomb without a ratio cap stops at the size cap" 3 5 500 "$MBENCH" diff "$D/bomb.npz" "$D/bomb.npz" --max-compression-ratio 0 --max-tensor-bytes 1G
+    contains "the size cap names the member and the flag" "$LAST_ERR" "bomb.npz member x.npy: a tensor of 2 GiB is larger than the 1 GiB that --max-tensor-bytes allows"
+fi
+case_ "an .npy above --max-tensor-bytes" 3 "$MBENCH" tensor-dump "$D/good.npy" --max-tensor-bytes 1000
+contains "the cap is named with the size that would pass" "$LAST_ERR" "--max-tensor-bytes 1024) if the file is trusted"
+expect_exit "the same .npy under a larger cap is read" 0 "$MBENCH" tensor-dump "$D/good.npy" --max-tensor-bytes 1M
+case_ "a .pb above --max-tensor-bytes" 3 "$MBENCH" diff "$D/good.pb" "$D/good.pb" --max-tensor-bytes 100
 # outputs
 case_ "--json into a path under a regular file" 3 "$MBENCH" run "$M" "${FAST[@]}" --json "$D/afile/x.json"
 case_ "--json that is a directory" 3 "$MBENCH" run "$M" "${FAST[@]}" --json "$D/adir"
@@ -134,11 +166,23 @@ if command -v setpriv >/dev/null && [ "$(id -u)" -eq 0 ]; then
     mkdir -p "$D/ro"; chmod 555 "$D/ro"
     chmod o+rx "$D" "$(dirname "$D")" 2>/dev/null
     case_ "--json into an unwritable directory (as nobody)" 3 setpriv --reuid=nobody --regid=nogroup --clear-groups "$MBENCH" run none --backend null "${FAST[@]}" --json "$D/ro/x.json"
+    cp "$M" "$D/unreadable.onnx"; chmod 000 "$D/unreadable.onnx"
+    case_ "run of an unreadable model (as nobody)" 3 setpriv --reuid=nobody --regid=nogroup --clear-groups "$MBENCH" run "$D/unreadable.onnx" "${FAST[@]}"
+    contains "run says Permission denied, not an invalid ONNX file" "$LAST_ERR" "unreadable.onnx cannot be read: Permission denied (check its permissions)"
+    case_ "compare of an unreadable model (as nobody)" 3 setpriv --reuid=nobody --regid=nogroup --clear-groups "$MBENCH" compare a="$D/unreadable.onnx" b="$M" "${FAST[@]}"
+    contains "compare names the variant and the reason" "$LAST_ERR" "variant a: model file $D/unreadable.onnx cannot be read: Permission denied"
 fi
 # hostile names: escaped in the HTML report
 cp "$M" "$D/hostile.onnx"
 case_ "a hostile variant name runs" 0 "$MBENCH" compare '<script>alert(1)</script>'="$M" 'b"onmouseover&x'="$D/hostile.onnx" "${FAST[@]}" --html "$D/h.html" --md "$D/h.md"
 if grep -q '<script>alert(1)</script>' "$D/h.html"; then notok "the hostile name is escaped in the HTML" "raw script tag found"; else ok "the hostile name is escaped in the HTML"; fi
+nl=$'two\nlines\e[31m'
+case_ "a variant name with a newline and an escape runs" 0 "$MBENCH" compare "$nl=$M" b="$M" --processes 2 --iterations 20 --warmup 1
+row=$(printf '%s\n' "$LAST_OUT" | grep -F 'two\nlines\e[31m *')
+[[ "$row" == *" ok "* ]] && ! printf '%s' "$LAST_OUT" | grep -q $'\e' && ok "the console shows the name escaped on its table row, with no raw escape" \
+    || notok "the console shows the name escaped on its table row, with no raw escape" "$(printf '%s' "$LAST_OUT" | head -5 | cat -A)"
+case_ "an unknown backend option holding a newline" 2 "$MBENCH" run "$M" "${FAST[@]}" --backend-opt $'x\ny=1'
+contains "the error shows the newline escaped" "$LAST_ERR" "no option 'x\\ny'"
 # credentials
 case_ "a --db URL with a password to a dead server" 3 "$MBENCH" run "$M" "${FAST[@]}" --db "postgresql://u:hunter2@127.0.0.1:1/db"
 if [[ "$LAST_ERR" == *hunter2* ]]; then notok "the password is not echoed" "$LAST_ERR"; else ok "the password is not echoed"; fi

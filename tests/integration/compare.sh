@@ -246,4 +246,25 @@ PYEOF
 rc=$?
 [ "$rc" -ne 1 ] && ok "gate on an A/A compare document finds no regression" || notok "gate on an A/A compare document finds no regression" "exit $rc"
 
+# ---- workers die with their parent -----------------------------------------
+# kill -9 of compare (no handler runs) while its workers measure: each worker
+# holds PR_SET_PDEATHSIG, so none is alive 0.5 s later (issue 26's bound).
+"$MBENCH" compare a=none,backend=null,backend-opt=delay=1000000 b=none,backend=null,backend-opt=delay=1000000 \
+    --processes 3 --iterations 100000 --max-time 120s \
+    --quiet >/dev/null 2>&1 &
+cp=$!
+workers=""
+for _ in $(seq 1 200); do   # until both workers of the first round exist (at most ~10 s)
+    workers=$(ps -o pid= --ppid "$cp" | tr -d ' ' | tr '\n' ' ')
+    [ "$(echo $workers | wc -w)" -ge 2 ] && break
+    read -r -t 0.05 <> <(:) || true
+done
+kill -9 "$cp"; wait "$cp" 2>/dev/null
+read -r -t 0.5 <> <(:) || true   # the bound under test, not a synchronisation
+alive=""
+for w in $workers; do [ -d "/proc/$w" ] && [ "$(awk '{print $3}' "/proc/$w/stat" 2>/dev/null)" != Z ] && alive+="$w "; done
+[ -n "$workers" ] && [ -z "$alive" ] && ok "after kill -9 of compare, none of its workers ($workers) is alive 0.5 s later" \
+    || notok "after kill -9 of compare, none of its workers is alive 0.5 s later" "workers: ${workers:-none seen}" "alive: $alive"
+for w in $alive; do kill -9 "$w" 2>/dev/null; done
+
 done_testing

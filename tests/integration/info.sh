@@ -104,7 +104,7 @@ bad() { # name, code, needle, args...
     one_line "$n gives one line" "$LAST_ERR"
     contains "$n says '$needle'" "$LAST_ERR" "$needle"
 }
-bad "a missing model" 3 "$T_TMP/nope.onnx: No such file" "$T_TMP/nope.onnx"
+bad "a missing model" 3 "model $T_TMP/nope.onnx does not exist; check the path" "$T_TMP/nope.onnx"
 : >"$T_TMP/empty.onnx"
 bad "an empty model" 3 "empty" "$T_TMP/empty.onnx"
 bad "a directory" 3 "is a directory" "$M"
@@ -130,6 +130,37 @@ bad "random bytes" 3 "is not an ONNX model" "$T_TMP/random.bin"
 # A valid protobuf that is not a model: a TensorProto.
 "$PY" -c "import sys,numpy as np; from onnx import numpy_helper; open(sys.argv[1],'wb').write(numpy_helper.from_array(np.ones((2,2),np.float32),'t').SerializeToString())" "$T_TMP/tensor.pb"
 bad "a TensorProto instead of a model" 3 "is not an ONNX model" "$T_TMP/tensor.pb"
+
+# --- external data: ONNX Runtime's containment and bounds ---------------------
+# One model per rule (tests/fixtures/model/make_external_rules.py).  The
+# reference is ONNX Runtime itself: info refuses an entry exactly when ORT
+# refuses to load the model, and a refused entry is neither read nor counted.
+R="$T_TMP/rules"
+if "$PY" "$FIX/model/make_external_rules.py" "$R" 2>"$T_TMP/rules.err"; then
+    agree=1; detail=()
+    for f in "$R"/*.onnx; do
+        n=$(basename "$f" .onnx)
+        "$MBENCH" run "$f" --processes 1 --iterations 2 --warmup 0 --quiet >/dev/null 2>"$T_TMP/ort.err" && ort=loads || ort=refused
+        grep -qi "external data\|External initializer\|file size" "$T_TMP/ort.err" || [ $ort = loads ] || { ort="refused for another reason: $(head -c 200 "$T_TMP/ort.err")"; }
+        "$MBENCH" info --json "$T_TMP/$n.info.json" "$f" >/dev/null 2>&1
+        mine=$($PY -c 'import json,sys; d=json.load(open(sys.argv[1])); e=d["external_data"]; print("refused" if e["refused"] else "loads", d["total_bytes"] == d["file_bytes"] if e["refused"] else "")' "$T_TMP/$n.info.json")
+        want=$([[ $n == bad_* ]] && echo refused || echo loads)
+        if [ "$ort" != "$want" ] || [ "${mine%% *}" != "$want" ] || { [ "$want" = refused ] && [ "${mine#* }" != True ]; }; then
+            agree=0; detail+=("$n: ONNX Runtime $ort, info $mine, expected $want")
+        fi
+    done
+    [ $agree = 1 ] && ok "info refuses exactly the external data ONNX Runtime refuses (11 models), counting none of it" \
+        || notok "info refuses exactly the external data ONNX Runtime refuses (11 models), counting none of it" "${detail[@]}"
+    expect_exit "info on a model whose data points outside its directory succeeds" 0 "$MBENCH" info "$R/bad_parent.onnx"
+    contains "info says which entry it refused and why" "$LAST_OUT" "REFUSED (not read, not counted; ONNX Runtime will not load this model): ../../../../etc/passwd: outside the model's directory"
+    expect_exit "info on a symlink to a file outside" 0 "$MBENCH" info "$R/bad_symlink_out.onnx"
+    contains "the symlink is refused once resolved" "$LAST_OUT" "passwd.bin: outside the model's directory once symlinks are resolved"
+    expect_exit "info on length=1e15 over 4 floats" 0 "$MBENCH" info "$R/bad_huge_length.onnx"
+    contains "the length is refused against the dims" "$LAST_OUT" "its length 1000000000000000 is not the 16 bytes its dims need"
+    contains "no 10^15 parameter bytes are reported" "$LAST_OUT" "parameters 4 in 1 initializers, 0 B (0 bytes)"
+else
+    skip "external data rules" "cannot make the models: $(tail -n 1 "$T_TMP/rules.err")"
+fi
 
 # --- model size includes external data ----------------------------------------
 # inline.onnx holds its 256 KiB of weights; inline_ext.onnx is the same model

@@ -249,6 +249,47 @@ runs=$(sqlite3 conc.db 'SELECT count(*) FROM runs')
 [ "$docs" = 160 ] && [ "$runs" = 160 ] && [ ! -s conc.err ] && ok "8 concurrent writers x 20 inserts leave exactly 160 rows" \
     || notok "8 concurrent writers x 20 inserts leave exactly 160 rows" "documents $docs, runs $runs" "$(cat conc.err 2>/dev/null | head -3)"
 
+# ---- a store this user may only read; a full disk ----------------------
+# As root, an unprivileged user (nobody) reads a mode-444 store in a
+# directory it cannot write (no -shm file can be made there) and in one it
+# owns; a full file system is a real tmpfs of 320 KiB.
+if [ "$(id -u)" -eq 0 ] && id nobody >/dev/null 2>&1 && command -v runuser >/dev/null; then
+    RO="$T_TMP/ro"; mkdir -p "$RO/own"
+    "$MBENCH" db import --db "$RO/s.db" h{1..12}.json >/dev/null
+    cp "$RO/s.db" "$RO/own/s.db"
+    chmod 444 "$RO/s.db" "$RO/own/s.db"; chown -R nobody "$RO/own"; chmod 755 "$RO"
+    chmod o+rx "$T_TMP" "$(dirname "$T_TMP")" 2>/dev/null
+    sum=$(md5sum < "$RO/s.db")
+    for db in "$RO/s.db" "$RO/own/s.db"; do
+        where=$([ "$db" = "$RO/s.db" ] && echo "in a read-only directory" || echo "in its own directory")
+        expect_exit "db info on a mode-444 store $where works as nobody" 0 runuser -u nobody -- "$MBENCH" db info --db "$db"
+        contains "db info counts the read-only store's documents" "$LAST_OUT" "documents: 12"
+        expect_exit "history on a mode-444 store $where works as nobody" 0 runuser -u nobody -- "$MBENCH" history --db "$db" --model h.onnx
+        expect_exit "db export of a mode-444 store $where works as nobody" 0 runuser -u nobody -- "$MBENCH" db export --db "$db" --json -
+    done
+    runuser -u nobody -- "$MBENCH" gate --db "$RO/s.db" --against nosuch --current base.json --no-store >/dev/null 2>"$T_TMP/gate.err"
+    contains "gate --against --no-store reads a mode-444 store as nobody (and finds no such ref)" "$(cat "$T_TMP/gate.err")" "no stored results for branch or commit 'nosuch'"
+    expect_exit "storing into a mode-444 store as nobody fails" 3 runuser -u nobody -- "$MBENCH" db import --db "$RO/s.db" base.json
+    contains "the failure says the store is read-only" "$LAST_ERR" "is read-only for this user"
+    [ "$(md5sum < "$RO/s.db")" = "$sum" ] && [ -z "$(ls "$RO" | grep -v '^s.db$\|^own$')" ] && ok "the read-only store is unchanged and nothing was created beside it" \
+        || notok "the read-only store is unchanged and nothing was created beside it" "$(ls -la "$RO")"
+    FULL="$T_TMP/full"; mkdir -p "$FULL"
+    if mount -t tmpfs -o size=320k tmpfs "$FULL" 2>/dev/null; then
+        "$MBENCH" db import --db "$FULL/s.db" base.json >/dev/null
+        dd if=/dev/zero of="$FULL/filler" bs=4k 2>/dev/null
+        expect_exit "storing on a full disk fails" 3 "$MBENCH" db import --db "$FULL/s.db" h{1..12}.json
+        contains "the full disk is called a full disk" "$LAST_ERR" "disk full: SQLite could not write $FULL/s.db"
+        one_line "the full-disk error is one line" "$LAST_ERR"
+        rm -f "$FULL/filler"
+        contains "the store on the full disk keeps what it held" "$("$MBENCH" db info --db "$FULL/s.db")" "documents: 1"
+        umount "$FULL"
+    else
+        skip "storing on a full disk" "cannot mount a tmpfs here"
+    fi
+else
+    skip "read-only stores and full disks" "needs root (to act as nobody and mount a tmpfs)"
+fi
+
 # Reading commands never create a store from a mistyped path.
 for cmd in "db export --db $T_TMP/typo.db --json $T_TMP/typo.json" "history --db $T_TMP/typo.db" "db info --db $T_TMP/typo.db"; do
     expect_exit "'mbench $(echo $cmd | cut -d' ' -f1-2)' on a missing store is an error" 3 "$MBENCH" $cmd

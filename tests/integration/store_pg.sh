@@ -84,6 +84,51 @@ after=$("$MBENCH" db info --db "$URL" | sed -n 's/^runs: //p')
 [ $((after - before)) -eq 40 ] && [ ! -s conc.err ] && ok "4 concurrent writers x 10 inserts add exactly 40 runs" \
     || notok "4 concurrent writers x 10 inserts add exactly 40 runs" "before $before after $after" "$(head -3 conc.err 2>/dev/null)"
 
+# ---- a libpq keyword/value string with a password: PostgreSQL, never a file
+# A role that must give its password (SCRAM) over TCP; the rest stays trust.
+SECRET="pw$($PY -c 'import secrets; print(secrets.token_hex(12))')"
+psql_=("$bindir/psql" -X -q -v ON_ERROR_STOP=1 -d "$URL")
+"${psql_[@]}" -c "CREATE ROLE mbsecret LOGIN SUPERUSER PASSWORD '$SECRET'" >/dev/null
+{ echo "host all mbsecret 127.0.0.1/32 scram-sha-256"; cat "$PGROOT/data/pg_hba.conf"; } > "$T_TMP/hba"
+cat "$T_TMP/hba" > "$PGROOT/data/pg_hba.conf"
+"${as_pg[@]}" "$bindir/pg_ctl" -D "$PGROOT/data" reload >/dev/null 2>&1
+"${psql_[@]}" -c "SELECT pg_reload_conf()" >/dev/null
+KW="host=127.0.0.1 port=$port dbname=postgres user=mbsecret password=$SECRET"
+# Everything the runs may write is under $W: working directory, TMPDIR,
+# HOME and the --outdir.
+W=$(mktemp -d "$T_TMP/secret.XXXXXX"); mkdir -p "$W/cwd" "$W/tmp" "$W/home" "$W/out"
+touch "$T_TMP/marker"
+docs0=$("$MBENCH" db info --db "$URL" | sed -n 's/^documents: //p')
+secret_run() { ( cd "$W/cwd" && TMPDIR="$W/tmp" HOME="$W/home" "$@" ); }
+LAST_OUT=$(secret_run "$MBENCH" run none --backend null --processes 2 --iterations 20 --warmup 1 --quiet \
+    --db "$KW" --outdir "$W/out" --json "$W/out/r.json" 2>"$T_TMP/stderr"); rc=$?; LAST_ERR=$(cat "$T_TMP/stderr")
+[ $rc -eq 0 ] && ok "run --db 'host=... password=...' succeeds" || notok "run --db 'host=... password=...' succeeds" "exit $rc" "$LAST_ERR"
+docs1=$("$MBENCH" db info --db "$URL" | sed -n 's/^documents: //p')
+[ -n "$docs0" ] && [ "$docs1" = $((docs0 + 1)) ] && ok "the keyword connection string stored the result in PostgreSQL" \
+    || notok "the keyword connection string stored the result in PostgreSQL" "documents before $docs0, after $docs1"
+expect_exit "history reads through the keyword connection string" 0 secret_run "$MBENCH" history --db "$KW"
+expect_exit "db info reads through the keyword connection string" 0 secret_run "$MBENCH" db info --db "$KW"
+contains "db info names PostgreSQL with the password hidden" "$LAST_OUT" "password=*** (postgresql)"
+expect_exit "a wrong password in a keyword string fails" 3 secret_run "$MBENCH" run none --backend null --processes 2 --iterations 20 --warmup 1 --quiet \
+    --db "host=127.0.0.1 port=$port dbname=postgres user=mbsecret password=wrong${SECRET}x"
+contains "the wrong password is reported by the server" "$LAST_ERR" "password authentication failed"
+expect_exit "a keyword string to a dead server fails clearly" 3 secret_run "$MBENCH" db info --db "host=127.0.0.1 port=1 dbname=x user=u password=$SECRET"
+contains "the dead server is named" "$LAST_ERR" "cannot connect to PostgreSQL at host=127.0.0.1 port=1 dbname=x user=u password=***"
+if [[ "$LAST_ERR$LAST_OUT" == *"$SECRET"* ]]; then notok "no message shows the password" "$LAST_ERR"; else ok "no message shows the password"; fi
+# The secret in no file name and no file content anywhere the runs could
+# write, nor in any file changed since they started in the shared temp dirs
+# (but the test runner's own TAP log, which holds this script's output).
+names=$(find "$W" /tmp /var/tmp /dev/shm -xdev -name "*$SECRET*" 2>/dev/null | head -5)
+[ -z "$names" ] && ok "no file anywhere is named with the password" || notok "no file anywhere is named with the password" "$names"
+hits=$(grep -rlF -- "$SECRET" "$W" 2>/dev/null | head -5)
+hits+=$(find /tmp /var/tmp /dev/shm -xdev -type f -newer "$T_TMP/marker" -size -64M 2>/dev/null | grep -Ev "^${MBENCH_TEST_TMP:-/nonexistent}/(out\.[0-9]+|all\.log)$" | xargs -r grep -lF -- "$SECRET" 2>/dev/null | head -5)
+[ -z "$hits" ] && ok "no file holds the password (cwd, TMPDIR, HOME, outdir, /tmp)" || notok "no file holds the password (cwd, TMPDIR, HOME, outdir, /tmp)" "$hits"
+[ -n "$(ls "$W/out")" ] && [ -z "$(ls -A "$W/cwd")" ] && ok "the run wrote its --outdir set and nothing into its working directory" \
+    || notok "the run wrote its --outdir set and nothing into its working directory" "out: $(ls "$W/out" | tr '\n' ' ')" "cwd: $(ls -A "$W/cwd" | tr '\n' ' ')"
+n=$("${psql_[@]}" -At -c "SELECT count(*) FROM documents WHERE doc LIKE '%$SECRET%' OR command_line LIKE '%$SECRET%'")
+[ "$n" = 0 ] && ok "no stored document holds the password" || notok "no stored document holds the password" "$n documents"
+contains "the stored command line shows the password as ***" "$("${psql_[@]}" -At -c "SELECT command_line FROM documents ORDER BY id DESC LIMIT 1")" "password=***"
+
 "${as_pg[@]}" "$bindir/pg_ctl" -D "$PGROOT/data" -m fast stop >/dev/null 2>&1
 expect_exit "an unreachable PostgreSQL server is a runtime error" 3 "$MBENCH" db info --db "$URL"
 contains "the unreachable server is named with a hint" "$LAST_ERR" "cannot connect to PostgreSQL at postgresql://mbench@127.0.0.1:$port/postgres: connection to server"

@@ -61,7 +61,8 @@ static void a_stack_in_one_npy_is_split_into_samples_and_wraps(void)
     mb_io_desc in = desc("x", MB_DTYPE_FLOAT32, 4, md);
     mb_dataset *d = NULL;
     mb_err err = {0};
-    EXPECT_EQ_INT(mb__dataset_load(tpath("ten.npy"), &in, 1, &d, &err), 0);
+    EXPECT_EQ_INT(mb__dataset_load(tpath("ten.npy"), &in, 1, NULL, &d, &err),
+                  0);
     EXPECT_EQ_INT(mb__dataset_count(d), 10);
     EXPECT_STR(mb__dataset_describe(d), "ten.npy: 10 samples");
     mb_tensor out;
@@ -84,7 +85,8 @@ static void a_single_sample_without_batch_axis_is_one_sample(void)
     mb_io_desc in = desc("x", MB_DTYPE_FLOAT32, 4, md);
     mb_dataset *d = NULL;
     mb_err err = {0};
-    EXPECT_EQ_INT(mb__dataset_load(tpath("one.npy"), &in, 1, &d, &err), 0);
+    EXPECT_EQ_INT(mb__dataset_load(tpath("one.npy"), &in, 1, NULL, &d, &err),
+                  0);
     EXPECT_EQ_INT(mb__dataset_count(d), 1);
     mb_tensor out;
     EXPECT_EQ_INT(mb__dataset_batch(d, 0, 2, &out, &err), 0);
@@ -103,7 +105,8 @@ static void an_input_of_unknown_rank_takes_axis_0_as_the_batch_axis(void)
     mb_io_desc in = desc("x", MB_DTYPE_FLOAT32, -1, fd);
     mb_dataset *d = NULL;
     mb_err err = {0};
-    EXPECT_EQ_INT(mb__dataset_load(tpath("rows.npy"), &in, 1, &d, &err), 0);
+    EXPECT_EQ_INT(mb__dataset_load(tpath("rows.npy"), &in, 1, NULL, &d, &err),
+                  0);
     EXPECT_EQ_INT(mb__dataset_count(d), 1000);
     mb_tensor out;
     EXPECT_EQ_INT(mb__dataset_batch(d, 2, 8, &out, &err), 0);
@@ -126,7 +129,7 @@ static void wrong_dtype_names_input_expected_and_found(void)
     mb_io_desc in = desc("x", MB_DTYPE_FLOAT32, 4, md);
     in.dim_names[0] = "N";
     mb_dataset *d = NULL;
-    EXPECT_EQ_INT(mb__dataset_load(tpath("digits.npy"), &in, 1, &d, &err),
+    EXPECT_EQ_INT(mb__dataset_load(tpath("digits.npy"), &in, 1, NULL, &d, &err),
                   MB_EDATA);
     EXPECT_STR(err.msg, "input 'x': expected float32 [N,1,8,8], found "
                         "float64 [10,64] in digits.npy");
@@ -140,7 +143,8 @@ static void float32_data_feeds_a_float16_input_converted(void)
     mb_io_desc in = desc("x", MB_DTYPE_FLOAT16, 2, md);
     mb_dataset *d = NULL;
     mb_err err = {0};
-    EXPECT_EQ_INT(mb__dataset_load(tpath("f32.npy"), &in, 1, &d, &err), 0);
+    EXPECT_EQ_INT(mb__dataset_load(tpath("f32.npy"), &in, 1, NULL, &d, &err),
+                  0);
     if (!d)
         return;
     EXPECT_STR(mb__dataset_describe(d), "f32.npy: 3 samples (input 'x': "
@@ -162,7 +166,8 @@ static void float32_data_feeds_a_float16_input_converted(void)
     mb__npy_write(tpath("f16.npy"), &t, &err);
     mb_tensor_clear(&t);
     in.dtype = MB_DTYPE_FLOAT32;
-    EXPECT_EQ_INT(mb__dataset_load(tpath("f16.npy"), &in, 1, &d, &err), 0);
+    EXPECT_EQ_INT(mb__dataset_load(tpath("f16.npy"), &in, 1, NULL, &d, &err),
+                  0);
     if (!d)
         return;
     EXPECT_EQ_INT(mb__dataset_batch(d, 2, 1, &out, &err), 0);
@@ -172,7 +177,8 @@ static void float32_data_feeds_a_float16_input_converted(void)
     mb__dataset_free(d);
     /* bfloat16 inputs take float32 data too */
     in.dtype = MB_DTYPE_BFLOAT16;
-    EXPECT_EQ_INT(mb__dataset_load(tpath("f32.npy"), &in, 1, &d, &err), 0);
+    EXPECT_EQ_INT(mb__dataset_load(tpath("f32.npy"), &in, 1, NULL, &d, &err),
+                  0);
     if (!d)
         return;
     EXPECT_EQ_INT(mb__dataset_batch(d, 0, 1, &out, &err), 0);
@@ -191,7 +197,7 @@ static void integer_data_is_never_converted_to_float(void)
     mb_tensor_clear(&t);
     mb_io_desc in = desc("x", MB_DTYPE_FLOAT16, 2, md);
     mb_dataset *d = NULL;
-    EXPECT_EQ_INT(mb__dataset_load(tpath("i32.npy"), &in, 1, &d, &err),
+    EXPECT_EQ_INT(mb__dataset_load(tpath("i32.npy"), &in, 1, NULL, &d, &err),
                   MB_EDATA);
     EXPECT_CONTAINS(err.msg, "expected float16");
     EXPECT(d == NULL);
@@ -204,8 +210,9 @@ static void wrong_fixed_dim_is_a_data_error(void)
     mb_io_desc in = desc("x", MB_DTYPE_FLOAT32, 4, md);
     mb_dataset *d = NULL;
     mb_err err = {0};
-    EXPECT_EQ_INT(mb__dataset_load(tpath("bad_shape.npy"), &in, 1, &d, &err),
-                  MB_EDATA);
+    EXPECT_EQ_INT(
+        mb__dataset_load(tpath("bad_shape.npy"), &in, 1, NULL, &d, &err),
+        MB_EDATA);
     EXPECT_CONTAINS(err.msg, "expected float32 [N,1,2,2], found float32 "
                              "[2,1,3,2]");
 }
@@ -227,7 +234,8 @@ static void npz_members_feed_inputs_by_name(void)
     mb_io_desc ins[2] = {desc("a", MB_DTYPE_FLOAT32, 2, ma),
                          desc("b", MB_DTYPE_INT64, 1, mb_)};
     mb_dataset *d = NULL;
-    EXPECT_EQ_INT(mb__dataset_load(tpath("two.npz"), ins, 2, &d, &err), 0);
+    EXPECT_EQ_INT(mb__dataset_load(tpath("two.npz"), ins, 2, NULL, &d, &err),
+                  0);
     EXPECT_STR(mb__dataset_describe(d),
                "two.npz: 4 samples (ignored members: extra)");
     mb_tensor out[2];
@@ -248,7 +256,7 @@ static void a_npy_for_a_two_input_model_is_refused(void)
                          desc("b", MB_DTYPE_FLOAT32, 2, ma)};
     mb_dataset *d = NULL;
     mb_err err = {0};
-    EXPECT_EQ_INT(mb__dataset_load(tpath("ten.npy"), ins, 2, &d, &err),
+    EXPECT_EQ_INT(mb__dataset_load(tpath("ten.npy"), ins, 2, NULL, &d, &err),
                   MB_EDATA);
     EXPECT_CONTAINS(err.msg, "the model has 2 inputs (a, b)");
 }
@@ -267,7 +275,8 @@ static void sample_directories_are_read_in_natural_order(void)
     mb_io_desc in = desc("v", MB_DTYPE_FLOAT32, 2, md);
     mb_dataset *d = NULL;
     mb_err err = {0};
-    EXPECT_EQ_INT(mb__dataset_load(tpath("samples"), &in, 1, &d, &err), 0);
+    EXPECT_EQ_INT(mb__dataset_load(tpath("samples"), &in, 1, NULL, &d, &err),
+                  0);
     EXPECT_EQ_INT(mb__dataset_count(d), 12);
     mb_tensor out;
     EXPECT_EQ_INT(mb__dataset_batch(d, 9, 3, &out, &err), 0);
@@ -285,7 +294,7 @@ static void a_sample_directory_missing_an_input_is_named(void)
                          desc("w", MB_DTYPE_FLOAT32, 2, md)};
     mb_dataset *d = NULL;
     mb_err err = {0};
-    EXPECT_EQ_INT(mb__dataset_load(tpath("samples"), ins, 2, &d, &err),
+    EXPECT_EQ_INT(mb__dataset_load(tpath("samples"), ins, 2, NULL, &d, &err),
                   MB_EDATA);
     EXPECT_CONTAINS(err.msg, "sample_0 has no w.npy or w.pb for input 'w'");
 }
@@ -301,7 +310,7 @@ static void a_name_list_with_unequal_sample_counts_is_refused(void)
     snprintf(list, sizeof list, "q=%s,p=%s", tpath("q.npy"), tpath("p.npy"));
     mb_dataset *d = NULL;
     mb_err err = {0};
-    EXPECT_EQ_INT(mb__dataset_load(list, ins, 2, &d, &err), MB_EDATA);
+    EXPECT_EQ_INT(mb__dataset_load(list, ins, 2, NULL, &d, &err), MB_EDATA);
     EXPECT_CONTAINS(err.msg, "input 'q' has 4 samples but input 'p' has 5");
 }
 
@@ -313,7 +322,7 @@ static void a_name_list_is_described_by_its_items(void)
     snprintf(list, sizeof list, "p=%s", tpath("p.npy"));
     mb_dataset *d = NULL;
     mb_err err = {0};
-    EXPECT_EQ_INT(mb__dataset_load(list, &in, 1, &d, &err), 0);
+    EXPECT_EQ_INT(mb__dataset_load(list, &in, 1, NULL, &d, &err), 0);
     EXPECT_STR(mb__dataset_describe(d), "p=p.npy: 5 samples");
     mb__dataset_free(d);
 }
@@ -326,7 +335,7 @@ static void a_name_list_naming_an_unknown_input_is_refused(void)
     snprintf(list, sizeof list, "nope=%s", tpath("p.npy"));
     mb_dataset *d = NULL;
     mb_err err = {0};
-    EXPECT_EQ_INT(mb__dataset_load(list, &in, 1, &d, &err), MB_EDATA);
+    EXPECT_EQ_INT(mb__dataset_load(list, &in, 1, NULL, &d, &err), MB_EDATA);
     EXPECT_CONTAINS(err.msg, "names input 'nope' but the model's inputs are: "
                              "p");
 }
@@ -337,7 +346,8 @@ static void a_fixed_batch_of_one_refuses_larger_batches(void)
     mb_io_desc in = desc("x", MB_DTYPE_FLOAT32, 4, md);
     mb_dataset *d = NULL;
     mb_err err = {0};
-    EXPECT_EQ_INT(mb__dataset_load(tpath("ten.npy"), &in, 1, &d, &err), 0);
+    EXPECT_EQ_INT(mb__dataset_load(tpath("ten.npy"), &in, 1, NULL, &d, &err),
+                  0);
     EXPECT_EQ_INT(mb__dataset_count(d), 10);
     mb_tensor out;
     EXPECT_EQ_INT(mb__dataset_batch(d, 0, 4, &out, &err), MB_EDATA);
@@ -354,7 +364,7 @@ static void a_missing_data_path_is_an_io_error(void)
     mb_io_desc in = desc("x", MB_DTYPE_FLOAT32, 1, md);
     mb_dataset *d = NULL;
     mb_err err = {0};
-    EXPECT_EQ_INT(mb__dataset_load(tpath("nope.npy"), &in, 1, &d, &err),
+    EXPECT_EQ_INT(mb__dataset_load(tpath("nope.npy"), &in, 1, NULL, &d, &err),
                   MB_EIO);
     EXPECT_CONTAINS(err.msg, "nope.npy");
 }

@@ -15,6 +15,9 @@
 #include "exec/tasks.h"
 #include "model/onnx.h"
 #include "model/pb.h"
+#include "profile/flops.h"
+#include "profile/profile.h"
+#include "profile/trace.h"
 #include "regress/regress.h"
 #include "report/console.h"
 #include "report/csv.h"
@@ -22,9 +25,11 @@
 #include "report/loadrep.h"
 #include "report/markdown.h"
 #include "report/rutil.h"
+#include "runner/child.h"
 
 #include <dirent.h>
 #include <jansson.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <unistd.h>
 
@@ -293,6 +298,29 @@ static void replay(const char *target, const uint8_t *d, size_t n)
             mb__buf_free(&b);
         }
         json_decref(doc);
+    } else if (!strcmp(target, "machine") && n > 0) {
+        /* what fuzz_machine.c feeds a machine record to */
+        json_t *m = json_loadb((const char *)d + 1, n - 1, 0, NULL);
+        json_t *prof =
+            json_pack("{s:{s:f},s:{s:f,s:f}}", "runs", "used", 10.0, "work",
+                      "flops_per_run", 2e9, "macs_per_run", 1e9);
+        mb_profile_ctx ctx = {1e6, 1, 0, m, NULL};
+        mb__profile_finish(prof, &ctx);
+        json_decref(prof);
+        json_decref(m);
+    } else if (!strcmp(target, "trace")) {
+        /* what fuzz_trace.c analyses (not its views) */
+        mb_trace *t = NULL;
+        if (mb__trace_parse((const char *)d, n, "replay", &t, &err) == MB_OK) {
+            json_t *prof = NULL;
+            if (mb__trace_profile(t, mb__trace_runs(t) > 1 ? 1 : 0, &prof,
+                                  &err) == MB_OK) {
+                mb_profile_ctx ctx = {1e6, 1, 0, NULL, NULL};
+                mb__profile_finish(prof, &ctx);
+                json_decref(prof);
+            }
+            mb__trace_free(t);
+        }
     } else {
         T_FAIL_("no replay for fuzz target %s", target);
     }
@@ -342,8 +370,75 @@ static void kept_crash_inputs_no_longer_crash(void)
     EXPECT(replayed >= 2);
 }
 
+/* fuzz_child (issue 26): the parent allocated the length a worker's reply
+ * header claimed (h.len + 1: 2^64 - 1 wrapped to a 1-byte buffer that the
+ * read then overran; 1 GiB for a stream of a few bytes).  The length is
+ * now bounded and memory grows with the bytes that arrive. */
+static void a_worker_reply_claiming_huge_lengths_is_refused(void)
+{
+    int fd[2];
+    EXPECT(pipe(fd) == 0);
+    struct {
+        int32_t status;
+        uint32_t pad;
+        uint64_t len;
+    } h = {0, 0, UINT64_MAX};
+    EXPECT(write(fd[1], &h, sizeof h) == (ssize_t)sizeof h);
+    h.len = (uint64_t)1 << 29; /* within the bound, but only 5 bytes come */
+    EXPECT(write(fd[1], &h, sizeof h) == (ssize_t)sizeof h);
+    EXPECT(write(fd[1], "12345", 5) == 5);
+    close(fd[1]);
+    int32_t st;
+    char *data = NULL;
+    size_t len;
+    EXPECT_EQ_INT(mb__child_read_reply(fd[0], &st, &data, &len),
+                  MB__REPLY_TOO_LONG);
+    EXPECT(data == NULL);
+    EXPECT_EQ_INT(mb__child_read_reply(fd[0], &st, &data, &len), MB__REPLY_EOF);
+    EXPECT(data == NULL);
+    close(fd[0]);
+}
+
+/* fuzz_machine (issue 26): a profile without kernel times (a hand-made
+ * one, or a machine record whose peaks the harness fed in) made
+ * lat - kern NaN, converted to an integer: undefined behaviour. */
+static void a_profile_without_kernel_times_finishes_with_nulls(void)
+{
+    json_t *prof = json_pack("{s:{s:f},s:{s:f},s:{}}", "runs", "used", 1.0,
+                             "work", "flops_per_run", 1e9, "reconcile");
+    mb_profile_ctx ctx = {1e6, 1, 0, NULL, NULL};
+    mb__profile_finish(prof, &ctx);
+    EXPECT(json_is_null(json_object_get(json_object_get(prof, "reconcile"),
+                                        "unaccounted_vs_latency_ns")));
+    json_decref(prof);
+}
+
+/* fuzz_trace (issue 26): a Gemm whose first input's shape the trace
+ * gave as no array (rank -1, unknown) read dims[-3] (UBSan
+ * index out of bounds in mb__flops_macs). */
+static void an_input_of_unknown_rank_has_unknown_macs(void)
+{
+    mb_tshape in[2] = {{"float", -1, {0}}, {"float", 1, {10}}};
+    mb_tshape out[1] = {{"float", 2, {1, 10}}};
+    int64_t macs = 7;
+    EXPECT_EQ_INT(mb__flops_macs("Gemm", in, 2, out, 1, &macs),
+                  MB_FLOPS_UNKNOWN);
+    EXPECT_EQ_INT(macs, 0);
+    in[0] = (mb_tshape){"float", 2, {1, 5}};
+    out[0].rank = -1;
+    EXPECT_EQ_INT(mb__flops_macs("MatMul", in, 2, out, 1, &macs),
+                  MB_FLOPS_UNKNOWN);
+    in[0] = (mb_tshape){"float", 2, {1, 5}};
+    out[0] = (mb_tshape){"float", 2, {1, 10}};
+    EXPECT_EQ_INT(mb__flops_macs("Gemm", in, 2, out, 1, &macs), MB_FLOPS_EXACT);
+    EXPECT_EQ_INT(macs, 50);
+}
+
 int main(void)
 {
+    RUN(an_input_of_unknown_rank_has_unknown_macs);
+    RUN(a_worker_reply_claiming_huge_lengths_is_refused);
+    RUN(a_profile_without_kernel_times_finishes_with_nulls);
     const char *base = getenv("MBENCH_TEST_TMP");
     snprintf(tmpdir, sizeof tmpdir, "%s/fuzz-found.XXXXXX",
              base ? base : "/tmp");

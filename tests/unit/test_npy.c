@@ -5,6 +5,7 @@
 
 #include "core/buf.h"
 #include "core/fileio.h"
+#include "core/parse.h"
 #include "data/npy.h"
 #include "data/npz.h"
 
@@ -323,6 +324,84 @@ static void npz_tensors_without_names_are_refused(void)
     mb_tensor_clear(&t);
 }
 
+static void a_tensor_above_the_cap_is_refused_before_allocating(void)
+{
+    int64_t dims[1] = {1024};
+    mb_tensor t, back;
+    mb_err err = {0};
+    mb_buf b = MB_BUF_INIT;
+    EXPECT_EQ_INT(mb_tensor_alloc(&t, MB_DTYPE_FLOAT32, 1, dims, NULL, &err),
+                  MB_OK);
+    EXPECT_EQ_INT(mb__npy_encode(&t, &b, &err), MB_OK);
+    mb__tlimit lim = {4095, 0};
+    EXPECT_EQ_INT(
+        mb__npy_read_mem_lim(b.data, b.len, "t.npy", &lim, &back, &err),
+        MB_EDATA);
+    EXPECT_CONTAINS(err.msg, "t.npy: a tensor of 4 KiB is larger than the");
+    EXPECT_CONTAINS(err.msg, "--max-tensor-bytes 4096");
+    EXPECT(back.data == NULL);
+    lim.max_bytes = 4096;
+    EXPECT_EQ_INT(
+        mb__npy_read_mem_lim(b.data, b.len, "t.npy", &lim, &back, &err), MB_OK);
+    mb_tensor_clear(&back);
+    mb_tensor_clear(&t);
+    mb__buf_free(&b);
+}
+
+static void an_npz_member_above_the_cap_is_refused_before_decompressing(void)
+{
+    int64_t dims[1] = {1024};
+    mb_tensor t[1];
+    mb_err err = {0};
+    EXPECT_EQ_INT(
+        mb_tensor_alloc(&t[0], MB_DTYPE_FLOAT32, 1, dims, "big", &err), MB_OK);
+    char path[600];
+    snprintf(path, sizeof path, "%s/cap.npz", tmpdir);
+    EXPECT_EQ_INT(mb__npz_write(path, t, 1, &err), MB_OK);
+    mb__tlimit lim = {1000, 0};
+    mb_tensor *ts = NULL;
+    size_t n = 0;
+    EXPECT_EQ_INT(mb__npz_read_lim(path, &lim, &ts, &n, &err), MB_EDATA);
+    EXPECT_CONTAINS(err.msg, "cap.npz member big.npy: a tensor of");
+    EXPECT(ts == NULL && n == 0);
+    mb_tensor_clear(&t[0]);
+}
+
+static void the_ratio_cap_spares_small_archives_and_can_be_lifted(void)
+{
+    mb_err err = {0};
+    mb__tlimit def = {0, 0}, off = {0, 0};
+    mb__tlimit_set_ratio(&off, 0);
+    uint64_t big = (uint64_t)2 << 30, packed = 2 << 20;
+    EXPECT_EQ_INT(mb__tlimit_check_ratio(&def, big, packed, "b.npz", &err),
+                  MB_EDATA);
+    EXPECT_CONTAINS(err.msg, "(1024:1, above the 200:1");
+    EXPECT_EQ_INT(mb__tlimit_check_ratio(&off, big, packed, "b.npz", &err),
+                  MB_OK);
+    /* 63 MiB from 1 KiB: small enough to pass at any ratio */
+    EXPECT_EQ_INT(mb__tlimit_check_ratio(NULL, 63 << 20, 1024, "s", &err),
+                  MB_OK);
+    EXPECT(mb__tlimit_default_bytes() > 0);
+    EXPECT_EQ_INT(mb__tlimit_bytes(NULL), mb__tlimit_default_bytes());
+}
+
+static void byte_sizes_parse_with_binary_suffixes(void)
+{
+    uint64_t v = 0;
+    EXPECT(mb__parse_bytes("4G", &v) && v == (uint64_t)4 << 30);
+    EXPECT(mb__parse_bytes("1.5GiB", &v) && v == (uint64_t)3 << 29);
+    EXPECT(mb__parse_bytes("512k", &v) && v == 512 << 10);
+    EXPECT(mb__parse_bytes("100B", &v) && v == 100);
+    EXPECT(mb__parse_bytes("1048576", &v) && v == 1048576);
+    EXPECT(!mb__parse_bytes("", &v));
+    EXPECT(!mb__parse_bytes("-1", &v));
+    EXPECT(!mb__parse_bytes("1.5", &v));
+    EXPECT(!mb__parse_bytes("4GB", &v));
+    EXPECT(!mb__parse_bytes("0x10", &v));
+    EXPECT(!mb__parse_bytes("9E", &v));
+    EXPECT(!mb__parse_bytes("5T5", &v));
+}
+
 static void a_c_order_file_is_mapped_in_place(void)
 {
     char path[600];
@@ -421,6 +500,10 @@ int main(void)
     RUN(npz_write_and_read_keep_names_and_order);
     RUN(npz_of_a_non_zip_file_is_a_format_error);
     RUN(npz_tensors_without_names_are_refused);
+    RUN(a_tensor_above_the_cap_is_refused_before_allocating);
+    RUN(an_npz_member_above_the_cap_is_refused_before_decompressing);
+    RUN(the_ratio_cap_spares_small_archives_and_can_be_lifted);
+    RUN(byte_sizes_parse_with_binary_suffixes);
     RUN(a_c_order_file_is_mapped_in_place);
     RUN(a_fortran_or_big_endian_file_is_read_not_mapped);
     RUN(a_truncated_file_is_refused_before_mapping);

@@ -246,6 +246,43 @@ static void external_data_is_read_relative_to_the_base_dir(void)
     mb__buf_free(&b);
 }
 
+/* ONNX Runtime's rules (model/extdata.h): the .pb reader opens nothing
+ * outside the directory, however the location gets there. */
+static void external_data_outside_the_base_dir_is_refused(void)
+{
+    char dir[] = "/tmp/mbench-ext.XXXXXX";
+    EXPECT(mkdtemp(dir) != NULL);
+    char sub[300], link[300];
+    snprintf(sub, sizeof sub, "%s/sub", dir);
+    snprintf(link, sizeof link, "%s/sub/passwd.bin", dir);
+    EXPECT(mkdir(sub, 0700) == 0);
+    EXPECT(symlink("/etc/passwd", link) == 0);
+    static const char *const locs[] = {"../w.bin", "/etc/passwd", "passwd.bin",
+                                       "a/../../w.bin"};
+    static const char *const why[] = {
+        "outside the model's directory", "an absolute path",
+        "outside the model's directory once symlinks are resolved",
+        "outside the model's directory"};
+    for (int i = 0; i < 4; i++) {
+        mb_buf b = MB_BUF_INIT;
+        put_varint_field(&b, 1, 3);
+        put_varint_field(&b, 2, 6);
+        put_entry(&b, "location", locs[i]);
+        put_varint_field(&b, 14, 1);
+        mb_tensor t;
+        mb_err err = {0};
+        EXPECT_EQ_INT(
+            mb__onnx_tensor_decode((uint8_t *)b.data, b.len, sub, &t, &err),
+            MB_EFORMAT);
+        EXPECT_CONTAINS(err.msg, why[i]);
+        EXPECT(t.data == NULL);
+        mb__buf_free(&b);
+    }
+    unlink(link);
+    rmdir(sub);
+    rmdir(dir);
+}
+
 /* Parses "2,3,4" or "-" into dims; returns the rank. */
 static int parse_dims(char *s, int64_t *dims)
 {
@@ -344,6 +381,7 @@ int main(void)
     RUN(a_truncated_tensor_is_a_format_error_naming_the_offset);
     RUN(a_string_tensor_is_unsupported);
     RUN(external_data_is_read_relative_to_the_base_dir);
+    RUN(external_data_outside_the_base_dir_is_refused);
     RUN(every_tensor_of_onnx_test_data_decodes_as_numpy_reads_it);
     return T_DONE();
 }

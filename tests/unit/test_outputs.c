@@ -62,6 +62,16 @@ static void keyword_passwords_are_hidden(void)
                     "host=h password=*** dbname=x");
     expect_redacted("PASSWORD=secret", "PASSWORD=***");
     expect_redacted("--password=secret", "--password=***");
+    /* libpq's forms: blanks around '=', ; , & # inside a value, an
+     * escaped blank */
+    expect_redacted("host=h password = secret dbname=x",
+                    "host=h password = *** dbname=x");
+    expect_redacted("host=h password=se;cr,e&t#x dbname=x",
+                    "host=h password=*** dbname=x");
+    expect_redacted("host=h password=se\\ cret dbname=x",
+                    "host=h password=*** dbname=x");
+    expect_redacted("postgresql://h/db?password=se;cret&sslmode=off",
+                    "postgresql://h/db?password=***&sslmode=off");
 }
 
 static void ordinary_text_is_kept(void)

@@ -172,12 +172,25 @@ static void the_output_manager_writes_every_format_of_a_verdict(void)
     rmdir(dir);
 }
 
+static void console_fields_escape_control_characters(void)
+{
+    mb_buf b = MB_BUF_INIT;
+    mb__console_put(&b, "a\nb\tc\r\033[31mred\x7f\x01 \xc2\x9b x \xc3\xa9");
+    mb__buf_putc(&b, '\0');
+    EXPECT_STR(b.data, "a\\nb\\tc\\r\\e[31mred\\x7F\\x01 \\u009B x \xc3\xa9");
+    mb__buf_free(&b);
+    char small[8];
+    EXPECT_STR(mb__console_safe("ab\ncdefgh", small, sizeof small), "ab\\ncde");
+    EXPECT_STR(mb__console_safe(NULL, small, sizeof small), "");
+}
+
 int main(void)
 {
     RUN(gate_console_prints_each_metric_with_change_ci_and_p);
     RUN(gate_markdown_and_html_escape_a_hostile_variant);
     RUN(gate_writers_refuse_a_document_that_is_not_a_verdict);
     RUN(code_spans_survive_backticks_and_newlines);
+    RUN(console_fields_escape_control_characters);
     RUN(html_escape_folds_control_characters);
     RUN(metric_figures_pick_their_unit);
     RUN(the_output_manager_writes_every_format_of_a_verdict);
