@@ -50,7 +50,7 @@ static void header_block(const json_t *doc, const json_t *run,
     if (cv > 0) {
         char c[32];
         mb__fmt_count(cv, c, sizeof c);
-        snprintf(extra, sizeof extra, " + %s in Constant nodes", c);
+        snprintf(extra, sizeof extra, ", %s of them in Constant nodes", c);
     }
     mb__buf_printf(out,
                    "  model %s  %s %s  params %s (%s)%s\n"
