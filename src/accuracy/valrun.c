@@ -19,6 +19,7 @@
 #include "runner/planopt.h"
 #include "runner/runner.h"
 
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -359,8 +360,9 @@ static const char *bare(const char *key)
 }
 
 static const char *const val_keys[] = {
-    "labels",    "masks",   "output", "save-outputs", "tolerance",  "gate",
-    "precision", "samples", "atol",   "rtol",         "data-range", "ssim-3d"};
+    "labels",     "masks",     "output",      "save-outputs", "tolerance",
+    "gate",       "precision", "samples",     "atol",         "rtol",
+    "data-range", "ssim-3d",   "ignore-index"};
 
 bool mb__val_is_option(const char *key)
 {
@@ -422,6 +424,10 @@ mb_status mb__val_set(mb__val_req *rq, const char *key, const char *value,
         if (!mb__parse_i64(value, 0, 1, &v))
             return bad(err, key, value, "0 or 1");
         rq->metrics.ssim_3d = (int)v;
+    } else if (!strcmp(k, "ignore-index")) {
+        if (!mb__parse_i64(value, INT64_MIN, INT64_MAX, &rq->ignore_index))
+            return bad(err, key, value, "an integer mask value such as 255");
+        rq->have_ignore = 1;
     } else {
         return mb__fail(err, MB_EINVAL, "%s is not a validate option", key);
     }
@@ -532,6 +538,10 @@ mb_status mb__validate_run(const mb__val_req *rq, json_t **doc, mb_err *err)
         return mb__fail(err, MB_EINVAL,
                         "--labels needs --data: labels describe real "
                         "samples, not random inputs");
+    if (rq->have_ignore && !rq->masks)
+        return mb__fail(err, MB_EINVAL,
+                        "--ignore-index needs --masks: it names a mask "
+                        "value to leave out of Dice and IoU");
     if (rq->masks && !pa->data_path)
         return mb__fail(err, MB_EINVAL,
                         "--masks needs --data: masks describe real "
