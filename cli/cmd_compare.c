@@ -175,8 +175,7 @@ static void progress(void *user, const char *what, size_t round, size_t rounds,
  * a log (not a terminal) gets every column. */
 static void print_table(const json_t *doc)
 {
-    mb_console_opts co = {isatty(1) ? mb_cli_term_width(1) : 200,
-                          mb_cli_use_color(1)};
+    mb_console_opts co = {mb_cli_term_width(1), mb_cli_use_color(1)};
     mb_buf b = MB_BUF_INIT;
     mb__report_compare_console(doc, &co, &b);
     fwrite(b.data ? b.data : "", 1, b.len, stdout);
