@@ -24,7 +24,7 @@ SAN     ?=
 V       ?= 0
 Q       := $(if $(filter 1,$(V)),,@)
 
-PKGS := jansson nettle libzip libpng zlib sqlite3 libpq gsl
+PKGS := jansson nettle libzip libpng libjpeg zlib sqlite3 libpq gsl
 PKG_CFLAGS := $(shell pkg-config --cflags $(PKGS) 2>/dev/null)
 PKG_LIBS   := $(shell pkg-config --libs $(PKGS) 2>/dev/null)
 

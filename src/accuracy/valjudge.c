@@ -280,6 +280,8 @@ mb_status mb__val_judge(const mb__val_req *rq, const mb_tensor *a,
     int cls_ok = 1;
     double cls_value = NAN;
     char cls_check[96] = "";
+    if (labels && ci == n && rq->labels_optional)
+        labels = NULL; /* class folders, but no class scores to score */
     if (labels) {
         if (ci == n) {
             json_decref(judged);

@@ -13,6 +13,7 @@
 #include "core/parse.h"
 #include "core/rng.h"
 #include "data/dataset.h"
+#include "data/imagedir.h"
 #include "data/labels.h"
 #include "data/npy.h"
 #include "data/synthetic.h"
@@ -258,12 +259,14 @@ static mb_status run_both(const mb__val_req *rq, outset *oa, outset *ob,
         goto done;
     size_t total;
     if (pa->data_path) {
-        st = mb__dataset_load(pa->data_path, din, n_in, &ds, err);
+        st = mb__dataset_load_prep(pa->data_path, din, n_in, &pa->image, &ds,
+                                   err);
         if (st) {
             mb__fail_prefix(err, "baseline %s", pa->model_path);
             goto done;
         }
-        st = mb__dataset_load(pa->data_path, dinb, n_in_b, &dsb, err);
+        st = mb__dataset_load_prep(pa->data_path, dinb, n_in_b, &pb->image,
+                                   &dsb, err);
         if (st) {
             mb__fail_prefix(err, "candidate %s", pb->model_path);
             goto done;
@@ -557,6 +560,23 @@ mb_status mb__validate_run(const mb__val_req *rq, json_t **doc, mb_err *err)
     if (rq->labels &&
         (st = mb__labels_load(rq->labels, &labels, &n_labels, err)))
         return st;
+    /* An image folder's class folders are its labels (ImageFolder). */
+    mb__val_req with_folders;
+    char folder_labels[600];
+    size_t n_classes = 0;
+    if (!rq->labels && pa->data_path &&
+        (st = mb__image_dir_labels(pa->data_path, &labels, &n_labels,
+                                   &n_classes, err)))
+        return st;
+    if (labels && !rq->labels) {
+        snprintf(folder_labels, sizeof folder_labels,
+                 "%s (the %zu class folders, in sorted order)", pa->data_path,
+                 n_classes);
+        with_folders = *rq;
+        with_folders.labels = folder_labels;
+        with_folders.labels_optional = 1;
+        rq = &with_folders;
+    }
     mb_tensor masks = {0};
     if (rq->masks && (st = mb__npy_read(rq->masks, &masks, err))) {
         mb__fail_prefix(err, "--masks %s", rq->masks);

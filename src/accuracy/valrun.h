@@ -43,6 +43,9 @@ typedef struct mb__val_req {
      * document keeps it), which decides its precision; NULL: inspected
      * from candidate->model_path.  Borrowed. */
     const json_t *weights;
+    /* The labels came from an image folder's class folders, not --labels:
+     * a model with no class-score output is judged without them. */
+    int labels_optional;
 } mb__val_req;
 
 /* Fills the defaults above (no models). */

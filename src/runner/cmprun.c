@@ -8,6 +8,7 @@
 #include "core/fileio.h"
 #include "accuracy/pick.h"
 #include "accuracy/valjudge.h"
+#include "data/imagedir.h"
 #include "data/labels.h"
 #include "data/npy.h"
 #include "model/onnx.h"
@@ -196,7 +197,8 @@ static json_t *output_metrics(const vstate *v, const vstate *base,
 static mb_status judge_variant(vstate *v, const json_t *run, const vstate *base,
                                const mb__compare_req *rq, const mb_plan *bp,
                                const mb_plan *vp, const int64_t *labels,
-                               size_t n_labels, mb_err *err)
+                               size_t n_labels, const char *labels_what,
+                               mb_err *err)
 {
     size_t n = v->n_outputs < base->n_outputs ? v->n_outputs : base->n_outputs;
     json_t *outs = output_metrics(v, base, rq, n);
@@ -204,7 +206,7 @@ static mb_status judge_variant(vstate *v, const json_t *run, const vstate *base,
     mb__val_req_defaults(&vr);
     vr.baseline = bp;
     vr.candidate = vp;
-    vr.labels = labels ? rq->labels_path : NULL;
+    vr.labels = labels ? labels_what : NULL;
     vr.output = rq->output;
     vr.tolerance = rq->tolerance;
     vr.metrics = rq->metrics;
@@ -405,6 +407,20 @@ mb_status mb__compare_run(const mb__compare_req *rq, json_t **doc_out,
     if (rq->labels_path &&
         mb__labels_load(rq->labels_path, &labels, &n_labels, err))
         return err->code ? err->code : MB_EIO;
+    /* An image folder's class folders are its labels (ImageFolder). */
+    size_t n_classes = 0;
+    const char *data0 = rq->variants[rq->baseline].plan->data_path;
+    mb_status ls = !labels ? mb__image_dir_labels(data0, &labels, &n_labels,
+                                                  &n_classes, err)
+                           : MB_OK;
+    if (ls)
+        return ls;
+    char folder_labels[600] = "";
+    if (labels && !rq->labels_path)
+        snprintf(folder_labels, sizeof folder_labels,
+                 "%s (the %zu class folders, in sorted order)", data0,
+                 n_classes);
+    const char *labels_what = rq->labels_path ? rq->labels_path : folder_labels;
     int k = rq->processes > 0 ? rq->processes : MB_DEFAULT_PROCESSES;
     for (size_t i = 0; i < rq->n; i++) { /* a process measures >= 1 */
         int64_t f = rq->variants[i].plan->fixed_iters;
@@ -495,8 +511,7 @@ mb_status mb__compare_run(const mb__compare_req *rq, json_t **doc_out,
                               err)) {
             char msg[sizeof err->msg];
             snprintf(msg, sizeof msg, "%s", err->msg);
-            rc = mb__fail(err, MB_EDATA, "--labels %s: %s", rq->labels_path,
-                          msg);
+            rc = mb__fail(err, MB_EDATA, "--labels %s: %s", labels_what, msg);
             goto done;
         }
         vs[i].accuracy =
@@ -515,7 +530,8 @@ mb_status mb__compare_run(const mb__compare_req *rq, json_t **doc_out,
                 continue;
             if ((rc = judge_variant(&vs[i], json_array_get(runs, i), &vs[bj],
                                     rq, arms[bj].plan, arms[i].plan,
-                                    co >= 0 ? labels : NULL, n_labels, err))) {
+                                    co >= 0 ? labels : NULL, n_labels,
+                                    labels_what, err))) {
                 mb__fail_prefix(err, "variant %s", rq->variants[i % n].name);
                 goto done;
             }

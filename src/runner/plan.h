@@ -3,6 +3,7 @@
 #ifndef MB_RUNNER_PLAN_H
 #define MB_RUNNER_PLAN_H
 
+#include "data/image.h"
 #include "mbench_backend.h"
 
 #include <stdbool.h>
@@ -51,7 +52,8 @@ typedef struct mb_plan {
     mb_shape_override *shapes;
     size_t n_shapes;
     uint64_t seed;
-    char *data_path; /* --data: real inputs instead of synthetic */
+    char *data_path;     /* --data: real inputs instead of synthetic */
+    mb_image_prep image; /* preprocessing of image data (all plain) */
     /* warmup and stopping */
     int64_t warmup_iters;   /* default 10 */
     int64_t warmup_time_ns; /* default 0: warm up by count only */

@@ -252,7 +252,8 @@ mb_status mb__bench_open(const mb_plan *plan, int64_t batch, mb_bench **out,
             s = mb__fail(err, MB_ENOMEM, "out of memory");
     }
     if (!s && plan->data_path) {
-        s = mb__dataset_load(plan->data_path, b->in, b->n_in, &b->data, err);
+        s = mb__dataset_load_prep(plan->data_path, b->in, b->n_in, &plan->image,
+                                  &b->data, err);
         b->from_data = !s;
     }
     if (!s)
