@@ -49,17 +49,17 @@ bool mb__image_other_name(const char *name)
 
 /* The size a header announces, refused before anything is allocated
  * when a side or the pixel count is beyond the limits. */
-static mb_status check_size(const char *what, size_t w, size_t h, mb_err *err)
+static mb_status check_size(const char *what, size_t w, size_t h, size_t max_px,
+                            mb_err *err)
 {
     if (w == 0 || h == 0)
         return mb__fail(err, MB_EFORMAT, "image %s is empty (%zux%zu)", what, w,
                         h);
-    if (w > MB_IMAGE_MAX_SIDE || h > MB_IMAGE_MAX_SIDE ||
-        w * h > MB_IMAGE_MAX_PIXELS)
+    if (w > MB_IMAGE_MAX_SIDE || h > MB_IMAGE_MAX_SIDE || w * h > max_px)
         return mb__fail(err, MB_EUNSUPPORTED,
                         "image %s is %zux%zu pixels, beyond mbench's limit "
                         "(%d per side, %zu in all); resize it first",
-                        what, w, h, MB_IMAGE_MAX_SIDE, MB_IMAGE_MAX_PIXELS);
+                        what, w, h, MB_IMAGE_MAX_SIDE, max_px);
     return MB_OK;
 }
 
@@ -111,7 +111,7 @@ static int png_transforms(png_structp png, png_infop info)
 }
 
 static mb_status png_decode(const uint8_t *buf, size_t len, const char *what,
-                            mb_image *out, mb_err *err)
+                            size_t max_px, mb_image *out, mb_err *err)
 {
     png_src src = {buf, len, 0, ""};
     png_structp png = png_create_read_struct(PNG_LIBPNG_VER_STRING, &src,
@@ -139,7 +139,7 @@ static mb_status png_decode(const uint8_t *buf, size_t len, const char *what,
     png_read_info(png, info);
     size_t w = png_get_image_width(png, info),
            h = png_get_image_height(png, info);
-    if ((st = check_size(what, w, h, err)))
+    if ((st = check_size(what, w, h, max_px, err)))
         png_longjmp(png, 1);
     int c = png_transforms(png, info);
     png_read_update_info(png, info);
@@ -200,7 +200,7 @@ static void jpeg_scans(j_common_ptr ci)
 }
 
 static mb_status jpeg_decode(const uint8_t *buf, size_t len, const char *what,
-                             mb_image *out, mb_err *err)
+                             size_t max_px, mb_image *out, mb_err *err)
 {
     struct jpeg_decompress_struct ci;
     jpeg_fail f;
@@ -224,7 +224,7 @@ static mb_status jpeg_decode(const uint8_t *buf, size_t len, const char *what,
     ci.mem->max_memory_to_use = 256L << 20;
     jpeg_mem_src(&ci, buf, (unsigned long)len);
     jpeg_read_header(&ci, TRUE);
-    if ((st = check_size(what, ci.image_width, ci.image_height, err)))
+    if ((st = check_size(what, ci.image_width, ci.image_height, max_px, err)))
         longjmp(f.jb, 1);
     if (ci.jpeg_color_space == JCS_CMYK || ci.jpeg_color_space == JCS_YCCK) {
         st = mb__fail(err, MB_EUNSUPPORTED,
@@ -253,11 +253,19 @@ static mb_status jpeg_decode(const uint8_t *buf, size_t len, const char *what,
 mb_status mb__image_decode(const uint8_t *buf, size_t len, const char *what,
                            mb_image *out, mb_err *err)
 {
+    return mb__image_decode_max(buf, len, what, MB_IMAGE_MAX_PIXELS, out, err);
+}
+
+mb_status mb__image_decode_max(const uint8_t *buf, size_t len, const char *what,
+                               size_t max_pixels, mb_image *out, mb_err *err)
+{
     memset(out, 0, sizeof *out);
+    if (max_pixels > MB_IMAGE_MAX_PIXELS)
+        max_pixels = MB_IMAGE_MAX_PIXELS;
     if (len >= 8 && !png_sig_cmp(buf, 0, 8))
-        return png_decode(buf, len, what, out, err);
+        return png_decode(buf, len, what, max_pixels, out, err);
     if (len >= 3 && buf[0] == 0xFF && buf[1] == 0xD8 && buf[2] == 0xFF)
-        return jpeg_decode(buf, len, what, out, err);
+        return jpeg_decode(buf, len, what, max_pixels, out, err);
     return mb__fail(err, MB_EFORMAT,
                     "image %s is neither PNG nor JPEG (by its first bytes); "
                     "convert it to PNG",

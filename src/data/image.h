@@ -15,7 +15,7 @@
 
 /* Limits on what an image file may ask for: per side and in pixels. */
 #define MB_IMAGE_MAX_SIDE 32768
-#define MB_IMAGE_MAX_PIXELS ((size_t)1 << 28)
+#define MB_IMAGE_MAX_PIXELS ((size_t)1 << 26)
 
 /* A decoded image: h rows of w pixels of c 8-bit channels (1 gray, 3
  * RGB), row-major, interleaved. */
@@ -36,6 +36,10 @@ typedef struct mb_image {
  * MB_ENOMEM.  On failure *out is zeroed. */
 mb_status mb__image_decode(const uint8_t *buf, size_t len, const char *what,
                            mb_image *out, mb_err *err);
+/* The same with a lower pixel limit (the fuzz harness keeps decodes
+ * fast with it); max_pixels above MB_IMAGE_MAX_PIXELS is lowered to it. */
+mb_status mb__image_decode_max(const uint8_t *buf, size_t len, const char *what,
+                               size_t max_pixels, mb_image *out, mb_err *err);
 
 /* Reads and decodes the file at path (at most 1 GiB).  Errors as
  * mb__image_decode, MB_EIO when unreadable. */
