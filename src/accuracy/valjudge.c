@@ -254,7 +254,7 @@ mb_status mb__val_judge(const mb__val_req *rq, const mb_tensor *a,
     /* The judged outputs: all, or the one --output names. */
     json_t *judged = json_array();
     for (size_t i = 0; i < n; i++)
-        if (!pick.requested || i == pick.index)
+        if (!pick.requested || i == pick.index || rq->judge_all)
             json_array_append(judged, json_array_get(outs, i));
 
     json_t *criteria = json_array();
@@ -262,7 +262,7 @@ mb_status mb__val_judge(const mb__val_req *rq, const mb_tensor *a,
     int passed = 1;
     size_t nf_bad = 0;
     for (size_t i = 0; i < n; i++)
-        if (!pick.requested || i == pick.index)
+        if (!pick.requested || i == pick.index || rq->judge_all)
             nf_bad += (size_t)json_integer_value(
                 json_object_get(json_array_get(outs, i), "nonfinite_new"));
     if (nf_bad) {
@@ -360,7 +360,7 @@ mb_status mb__val_judge(const mb__val_req *rq, const mb_tensor *a,
     json_t *per = json_array();
     for (size_t i = 0; i < n; i++) {
         const json_t *m = json_array_get(outs, i);
-        int is_judged = !pick.requested || i == pick.index;
+        int is_judged = !pick.requested || i == pick.index || rq->judge_all;
         json_t *checks = json_array();
         int ok = 1;
         if (is_judged && i == ci) {

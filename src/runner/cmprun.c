@@ -208,6 +208,7 @@ static mb_status judge_variant(vstate *v, const json_t *run, const vstate *base,
     vr.candidate = vp;
     vr.labels = labels ? labels_what : NULL;
     vr.output = rq->output;
+    vr.judge_all = 1; /* compare's --output names the class scores only */
     vr.tolerance = rq->tolerance;
     vr.metrics = rq->metrics;
     vr.n_gates =

@@ -82,6 +82,10 @@ contains "... saying pass or fail" "$LAST_ERR" "gates is pass or fail"
 expect_exit "an output figure without a comparison is an error naming why" 2 \
     "$MBENCH" run "$D/bert.onnx" --processes 1 --max-time 0.2s --min-time 0.1s --require 'rel_l2<=0.1'
 
+expect_exit "compare --output logits names the class scores but still judges every output" 6 \
+    "${C[@]}" --output logits --require gates=pass
+contains "... so the pooler still fails" "$LAST_OUT" "verdict FAIL: pooler_output: rel_l2 0.5"
+
 # ---- diff --heatmap draws the tensor that differs ----
 mkdir -p "$D/a" "$D/c"
 $PY - "$D" <<'PY'
