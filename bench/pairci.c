@@ -46,8 +46,7 @@ static void sim(size_t reps)
                 width += hi - lo;
             }
             printf("%6zu %8.3f %8.3f %+8.3f %9.4f %10.4f\n", ns[i], pb, pa,
-                   truth, (double)covered / (double)reps,
-                   width / (double)reps);
+                   truth, (double)covered / (double)reps, width / (double)reps);
         }
 }
 
