@@ -95,12 +95,16 @@ static void verdict_rec(json_t *recs, const json_t *v)
     snprintf(gates, sizeof gates, "%s%s gates", prec ? "the " : "the given",
              prec ? prec : "");
     if (json_is_true(json_object_get(v, "passed"))) {
+        const char *rule = json_string_value(json_object_get(v, "rule"));
+        const char *more =
+            !rule                           ? ""
+            : !strncmp(rule, "labels", 6)   ? ", top-1 accuracy within the "
+                                              "tolerance"
+            : !strncmp(rule, "top1_agr", 8) ? ", top-1 agreement at least 1 - "
+                                              "tolerance"
+                                            : "";
         rec(recs, 1, "verdict PASS: %zu output%s within %s%s", n_out,
-            n_out == 1 ? "" : "s", gates,
-            json_object_get(v, "accuracy") &&
-                    !json_is_null(json_object_get(v, "accuracy"))
-                ? ", top-1 accuracy within the tolerance"
-                : "");
+            n_out == 1 ? "" : "s", gates, more);
         return;
     }
     char why[640];
