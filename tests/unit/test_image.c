@@ -22,7 +22,8 @@ static size_t chunk(uint8_t *out, const char *type, const uint8_t *d, size_t n)
 {
     size_t k = put32(out, (uint32_t)n);
     memcpy(out + k, type, 4);
-    memcpy(out + k + 4, d, n);
+    if (n)
+        memcpy(out + k + 4, d, n);
     uLong crc = crc32(0, out + k, (uInt)(n + 4));
     return k + 4 + n + put32(out + k + 4 + n, (uint32_t)crc);
 }
