@@ -103,8 +103,31 @@ static mb_status read_dir(const char *dir, names *dirs, names *files,
  * as Python's sorted(os.walk(dir)) visits them: a folder's files (sorted)
  * before those of folders whose path sorts after its own.  Image types
  * mbench cannot read are an error naming the file. */
-static mb_status walk(const char *dir, int depth, names *out, mb_err *err)
+/* The folders from the top down to the one being walked, by device and
+ * inode: a symbolic link back to one of them is a cycle. */
+typedef struct path_ids {
+    dev_t dev[32];
+    ino_t ino[32];
+    int n;
+} path_ids;
+
+static mb_status walk(const char *dir, int depth, names *out, path_ids *up,
+                      mb_err *err)
 {
+    struct stat sb;
+    if (stat(dir, &sb) == 0) {
+        for (int i = 0; i < up->n; i++)
+            if (up->dev[i] == sb.st_dev && up->ino[i] == sb.st_ino)
+                return mb__fail(err, MB_EDATA,
+                                "image folder %s links back to a folder "
+                                "above it (a cycle); remove the link",
+                                dir);
+    }
+    int pushed = up->n < 32;
+    if (pushed) {
+        up->dev[up->n] = sb.st_dev;
+        up->ino[up->n++] = sb.st_ino;
+    }
     names dirs = {0}, files = {0};
     mb_status st = read_dir(dir, depth < 32 ? &dirs : NULL, &files, err);
     for (size_t i = 0; !st && i < files.n; i++) {
@@ -122,12 +145,13 @@ static mb_status walk(const char *dir, int depth, names *out, mb_err *err)
     }
     for (size_t i = 0; !st && i < dirs.n; i++) {
         char *full = join(dir, dirs.v[i]);
-        st = full ? walk(full, depth + 1, out, err)
+        st = full ? walk(full, depth + 1, out, up, err)
                   : mb__fail(err, MB_ENOMEM, "out of memory listing images");
         free(full);
     }
     names_free(&dirs);
     names_free(&files);
+    up->n -= pushed;
     return st;
 }
 
@@ -200,7 +224,14 @@ mb_status mb__image_dir_list(const char *dir, mb_image_list *out, mb_err *err)
     for (size_t i = 0; !st && i < dirs.n; i++) {
         names imgs = {0};
         char *full = join(dir, dirs.v[i]);
-        st = full ? walk(full, 1, &imgs, err)
+        path_ids up = {.n = 0};
+        struct stat top_sb;
+        if (stat(dir, &top_sb) == 0) {
+            up.dev[0] = top_sb.st_dev;
+            up.ino[0] = top_sb.st_ino;
+            up.n = 1;
+        }
+        st = full ? walk(full, 1, &imgs, &up, err)
                   : mb__fail(err, MB_ENOMEM, "out of memory listing images");
         if (!st && !imgs.n && !empty)
             empty = i + 1;

@@ -76,6 +76,10 @@ expect_exit "an empty class folder is refused (its id would shift the others)" 3
 contains "... naming it" "$LAST_ERR" "class folder $T_TMP/empty/b holds no PNG or JPEG image"
 expect_exit "images beside class folders are refused" 3 \
     "$MBENCH" validate "$D/ident_rgb.onnx" "$D/ident_rgb.onnx" --data "$T_TMP/mixed" --resize 64x64
+mkdir -p "$T_TMP/loop/a"; cp "$D/rgb/cat/a.png" "$T_TMP/loop/a/"; ln -s .. "$T_TMP/loop/a/up"
+expect_exit "a symbolic link back up the folder tree is refused, not followed forever" 3 \
+    "$MBENCH" validate "$D/ident_rgb.onnx" "$D/ident_rgb.onnx" --data "$T_TMP/loop" --resize 64x64
+contains "... naming the cycle" "$LAST_ERR" "links back to a folder above it"
 # a PNG header that announces 100000 x 100000 pixels: refused before allocating
 $PY -c "
 import struct, zlib
