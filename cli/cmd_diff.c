@@ -72,12 +72,10 @@ static int on_opt(void *user, const mb_opt *o, const mb_optval *v)
     double *const dbls[O_N] = {[O_ATOL] = &a->mo.atol,
                                [O_RTOL] = &a->mo.rtol,
                                [O_RANGE] = &a->mo.data_range};
-    const char **const paths[O_N] = {[O_JSON] = &a->out.json,
-                                     [O_MD] = &a->out.md,
-                                     [O_HTML] = &a->out.html,
-                                     [O_CSV] = &a->out.csv,
-                                     [O_HEATMAP] = &a->heat_path,
-                                     [O_OUTPUT] = &a->heat_output};
+    const char **const paths[O_N] = {
+        [O_JSON] = &a->out.json,     [O_MD] = &a->out.md,
+        [O_HTML] = &a->out.html,     [O_CSV] = &a->out.csv,
+        [O_HEATMAP] = &a->heat_path, [O_OUTPUT] = &a->heat_output};
     if (dbls[o->id])
         *dbls[o->id] = v->d;
     else if (paths[o->id]) /* checked; "-" already made the stdout path */
