@@ -377,19 +377,19 @@ static void heatmap(const mb__diff_req *rq, const tset *A, const tset *B,
         mb__json_metric_get(json_object_get(m, "max_abs"), &mx);
         rel = isnan(rel) ? -1 : rel; /* "inf" is the most */
         mx = isnan(mx) ? -1 : mx;
-        if (A->t[i].rank >= 2 &&
-            (k == A->n || rel > best_rel || (rel == best_rel && mx > best_abs))) {
+        if (A->t[i].rank >= 2 && (k == A->n || rel > best_rel ||
+                                  (rel == best_rel && mx > best_abs))) {
             k = i;
             best_rel = rel;
             best_abs = mx;
         }
     }
     if (k == A->n && rq->heat_output) {
-        res->heat_status = mb__fail(&res->heat_err, MB_EINVAL,
-                                    "--output %s: no tensor of that name to "
-                                    "draw; the tensors are %s%s",
-                                    rq->heat_output, A->key[0],
-                                    A->n > 1 ? ", ..." : "");
+        res->heat_status =
+            mb__fail(&res->heat_err, MB_EINVAL,
+                     "--output %s: no tensor of that name to "
+                     "draw; the tensors are %s%s",
+                     rq->heat_output, A->key[0], A->n > 1 ? ", ..." : "");
         return;
     }
     if (k == A->n)
