@@ -4,7 +4,8 @@
  * unnamed outputs) by position, computes every accuracy metric of each
  * pair (accuracy/metrics.h), evaluates the gates and builds the result
  * document ("mbench.diff/1").  Optionally draws |A - B| of the
- * image-like pair that differs most (or a named one) as a PNG.  No printing: notes go to a callback. */
+ * image-like pair that differs most (or a named one) as a PNG.  No printing:
+ * notes go to a callback. */
 #ifndef MB_ACCURACY_DIFF_H
 #define MB_ACCURACY_DIFF_H
 
