@@ -10,6 +10,8 @@
 #   make frameworks Python environments for framework variants and peers
 #                   (scripts/frameworks.sh: build/frameworks/{torch,jax,...})
 #   make install    PREFIX=/usr/local DESTDIR=
+#   make wheel      a self-contained wheel of the Python package, with the
+#                   CLI, libmbench, ONNX Runtime and the plugins: build/dist/
 #
 # Sources are discovered: every src/**/*.c goes into libmbench, every
 # cli/*.c into the CLI, every tests/unit/test_*.c is one test program and
@@ -41,7 +43,7 @@ LIB_SRC   := $(filter-out $(EXCLUDE),$(shell find src -name '*.c' | sort))
 CLI_SRC   := $(filter-out $(EXCLUDE),$(sort $(wildcard cli/*.c)))
 TEST_SRC  := $(sort $(wildcard tests/unit/test_*.c))
 TEST_HELP := $(filter-out $(TEST_SRC),$(wildcard tests/unit/*.c))
-BENCH_SRC := $(sort $(wildcard bench/*.c))
+BENCH_SRC := $(filter-out bench/python_overhead.c,$(sort $(wildcard bench/*.c)))
 
 LIB_OBJ   := $(LIB_SRC:%.c=$(BUILD)/obj/%.o)
 CLI_OBJ   := $(CLI_SRC:%.c=$(BUILD)/obj/%.o)
@@ -55,7 +57,7 @@ SHARED := $(BUILD)/$(SONAME)
 BIN    := $(BUILD)/mbench
 ORT    := build/ort/libonnxruntime.so.1
 
-.PHONY: frameworks all deps test-deps test check fuzz fuzz-bin valgrind bench demo install clean ort format format-check lint docs-gen plugins
+.PHONY: wheel frameworks all deps test-deps test check fuzz fuzz-bin valgrind bench demo install clean ort format format-check lint docs-gen plugins
 all: $(BIN) $(STATIC) $(SHARED) docs-gen plugins
 
 # ---- optional backend plugins (C++, built only when their SDK is there) ----
@@ -69,7 +71,26 @@ TORCH_PLUGIN := $(if $(and $(TORCH_CMAKE),$(if $(SAN),,yes)),$(BUILD)/plugins/mb
 TORCH_CXXFLAGS := -std=c++17 -O2 -g -fPIC -fvisibility=hidden -Wall -Wextra -Werror \
                   -Wno-unused-parameter -Iinclude -isystem /usr/include/torch/csrc/api/include $(SAN)
 TORCH_LIBS := -Wl,--no-as-needed -ltorch -ltorch_cpu -lc10 -Wl,--as-needed
-plugins: $(TORCH_PLUGIN)
+# The python backend (plugins/python) embeds CPython: Debian's libpython3
+# through pkg-config python3-embed (python3-dev).  Its venvs come from
+# `make frameworks`; MB_FRAMEWORKS_DIR is where the plugin looks for them
+# unless MBENCH_FRAMEWORKS_DIR says otherwise.  Not in sanitizer builds.
+PY_EMBED_CFLAGS := $(shell pkg-config --cflags python3-embed 2>/dev/null)
+PY_EMBED_LIBS   := $(shell pkg-config --libs python3-embed 2>/dev/null)
+PY_EXE          := $(shell pkg-config --variable=exec_prefix python3-embed 2>/dev/null)/bin/python$(shell pkg-config --modversion python3-embed 2>/dev/null)
+PYTHON_PLUGIN := $(if $(and $(PY_EMBED_LIBS),$(if $(SAN),,yes)),$(BUILD)/plugins/mbench_python.so)
+FRAMEWORKS_DIR ?= $(abspath build/frameworks)
+$(BUILD)/plugins/mbench_python.so: plugins/python/python_backend.c include/mbench_backend.h include/mbench.h
+	@mkdir -p $(@D)
+	$(CC) $(WARN) -Wno-missing-field-initializers $(OPT) -fPIC -fvisibility=hidden -Iinclude \
+	  $(subst -I,-isystem ,$(PY_EMBED_CFLAGS)) -DMB_FRAMEWORKS_DIR='"$(FRAMEWORKS_DIR)"' \
+	  -DMB_PYTHON_EXE='"$(PY_EXE)"' -shared -o $@ $< $(PY_EMBED_LIBS) -ldl
+plugins: $(TORCH_PLUGIN) $(PYTHON_PLUGIN)
+# bench/python_overhead.c: a bare Python loop against mbench's (make bench)
+PYTHON_BENCH := $(if $(PYTHON_PLUGIN),$(BUILD)/bench/python_overhead)
+$(BUILD)/bench/python_overhead: bench/python_overhead.c $(STATIC) $(PYTHON_PLUGIN)
+	@mkdir -p $(@D)
+	$(CC) $(CFLAGS_ALL) $(subst -I,-isystem ,$(PY_EMBED_CFLAGS)) -o $@ $< $(STATIC) $(PY_EMBED_LIBS) $(LDLIBS_ALL)
 # bench/torch_overhead.cpp: a bare LibTorch loop against mbench's (make bench)
 TORCH_BENCH := $(if $(TORCH_PLUGIN),$(BUILD)/bench/torch_overhead)
 $(BUILD)/bench/torch_overhead: bench/torch_overhead.cpp $(STATIC) $(TORCH_PLUGIN)
@@ -179,9 +200,15 @@ frameworks:
 	@scripts/frameworks.sh $(FRAMEWORKS)
 
 # ---- the promised commands ---------------------------------------------------
+# The python backend's tests run in the torch and jax venvs of `make
+# frameworks` (PyPI for jax; offline once made).  When they cannot be made
+# (no network), make test goes on and those tests skip, saying why.
+TEST_FRAMEWORKS ?= torch jax
 test: test-deps
 	@$(MAKE) --no-print-directory all tests-bin
 	@$(MAKE) --no-print-directory ort
+	@scripts/frameworks.sh $(TEST_FRAMEWORKS) || \
+	  echo "make test: could not make the $(TEST_FRAMEWORKS) environments; the Python model tests will be skipped" >&2
 	@tests/run.sh $(BUILD)
 
 tests-bin: $(TEST_BIN)
@@ -226,7 +253,7 @@ valgrind: all tests-bin
 	done; exit $$fail
 
 bench: deps
-	@$(MAKE) --no-print-directory all ort $(BENCH_BIN) $(TORCH_BENCH)
+	@$(MAKE) --no-print-directory all ort $(BENCH_BIN) $(TORCH_BENCH) $(PYTHON_BENCH)
 	@bench/run.sh $(BUILD)
 
 demo: deps
@@ -254,8 +281,21 @@ format-check:
 # a dependency whose .pc adds include directories (libpng, libpq) goes into
 # Libs.private as its own -l flags (in Requires.private pkg-config would add its
 # include directories to --cflags); the others into Requires.private.
+#
+# A program linked against the installed libmbench.so must start without
+# LD_LIBRARY_PATH.  RPATH=auto (the default) puts -Wl,-rpath,<libdir> into
+# mbench.pc's Libs when <libdir> is not a directory the dynamic loader
+# searches by itself (scripts/loader-path.sh), and none for /usr/lib,
+# /usr/local/lib and the like, as distributions want; RPATH=yes|no forces
+# it.  Installed into an ld.so.conf directory (/usr/local/lib) without
+# DESTDIR, the loader's cache is refreshed with $(LDCONFIG) (root only;
+# otherwise it says to); staged with DESTDIR, the package's own trigger
+# does that (docs/INSTALL.md).
 LIBDIR := $(PREFIX)/lib
+RPATH ?= auto
+LDCONFIG ?= ldconfig
 install: $(BIN) $(STATIC) $(SHARED) docs-gen
+	@case "$(RPATH)" in auto|yes|no) ;; *) echo "install: RPATH=$(RPATH): use auto, yes or no" >&2; exit 2 ;; esac
 	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(LIBDIR) \
 	  $(DESTDIR)$(PREFIX)/include $(DESTDIR)$(LIBDIR)/pkgconfig \
 	  $(DESTDIR)$(PREFIX)/share/man/man1
@@ -270,9 +310,15 @@ install: $(BIN) $(STATIC) $(SHARED) docs-gen
 	@req=; priv=; for p in $(PKGS); do \
 	  if [ -z "$$(pkg-config --cflags-only-I $$p)" ]; then req="$$req $$p"; \
 	  else priv="$$priv $$(pkg-config --libs $$p)"; fi; done; \
+	rp=' -Wl,-rpath,$${libdir}'; case "$(RPATH)" in yes) ;; no) rp= ;; auto) \
+	  if LDCONFIG=$(LDCONFIG) scripts/loader-path.sh $(LIBDIR) >/dev/null; then rp=; fi ;; esac; \
 	sed -e 's|@PREFIX@|$(PREFIX)|g' -e 's|@LIBDIR@|$(LIBDIR)|g' -e 's|@VERSION@|0.1.0|g' \
+	  -e "s|@RPATH@|$$rp|" \
 	  -e "s|@REQUIRES_PRIVATE@|$${req# }|" -e "s|@LIBS_PRIVATE@|$$(echo $$priv) -ldl -lm -lpthread|" \
 	  mbench.pc.in > $(DESTDIR)$(LIBDIR)/pkgconfig/mbench.pc
+	@if [ -z "$(DESTDIR)" ] && [ "$$(LDCONFIG=$(LDCONFIG) scripts/loader-path.sh $(LIBDIR))" = ldconfig ]; then \
+	  if [ "$$(id -u)" = 0 ]; then echo "$(LDCONFIG)"; $(LDCONFIG); \
+	  else echo "install: run ldconfig as root, so that programs find $(LIBDIR)/$(SONAME)" >&2; fi; fi
 	install -m 0644 $(MAN) $(DESTDIR)$(PREFIX)/share/man/man1/mbench.1
 	install -d $(DESTDIR)$(PREFIX)/share/bash-completion/completions \
 	  $(DESTDIR)$(PREFIX)/share/zsh/site-functions
@@ -280,10 +326,33 @@ install: $(BIN) $(STATIC) $(SHARED) docs-gen
 	  $(DESTDIR)$(PREFIX)/share/bash-completion/completions/mbench
 	install -m 0644 $(BUILD)/completion/_mbench \
 	  $(DESTDIR)$(PREFIX)/share/zsh/site-functions/_mbench
-	if [ -n "$(TORCH_PLUGIN)" ] && [ -f "$(TORCH_PLUGIN)" ]; then \
+	for p in $(BUILD)/plugins/mbench_*.so; do [ -f "$$p" ] || continue; \
 	  install -d $(DESTDIR)$(LIBDIR)/mbench/plugins && \
-	  install -m 0755 $(TORCH_PLUGIN) $(DESTDIR)$(LIBDIR)/mbench/plugins/; fi
+	  install -m 0755 "$$p" $(DESTDIR)$(LIBDIR)/mbench/plugins/ || exit 1; done
+	# The python backend imports the package beside it (<libdir>/mbench/python).
+	if [ -f $(BUILD)/plugins/mbench_python.so ]; then \
+	  rm -rf $(DESTDIR)$(LIBDIR)/mbench/python/mbench && \
+	  (cd python && find mbench -name '*.py' -o -name py.typed) | while read -r f; do \
+	    install -D -m 0644 "python/$$f" "$(DESTDIR)$(LIBDIR)/mbench/python/$$f" || exit 1; done; fi
+
+# make wheel: the Python package with the CLI, libmbench, ONNX Runtime and
+# the built plugins bundled (python/setup.py), built offline by Debian's
+# python3 (pip, setuptools, wheel: scripts/deps.sh wheel) from a copy of
+# python/, so the source tree stays clean.  Installs with pip into a venv
+# (python/README.md; PEP 668).
+WHEEL_PY ?= /usr/bin/python3
+wheel: all ort
+	@scripts/deps.sh wheel
+	rm -rf $(BUILD)/wheel-src && mkdir -p $(BUILD)/dist
+	cp -r python $(BUILD)/wheel-src
+	rm -rf $(BUILD)/wheel-src/build $(BUILD)/wheel-src/*.egg-info $(BUILD)/wheel-src/tests
+	rm -f $(BUILD)/dist/mbench-0.1.0-*.whl
+	MBENCH_BUILD_DIR=$(abspath $(BUILD)) MBENCH_ORT=$(abspath $(if $(MBENCH_ORT_LIB),$(MBENCH_ORT_LIB),$(ORT))) \
+	  PIP_NO_INDEX=1 PIP_DISABLE_PIP_VERSION_CHECK=1 $(WHEEL_PY) -m pip wheel -q \
+	  --no-build-isolation --no-deps --no-index -w $(BUILD)/dist $(BUILD)/wheel-src
+	rm -rf $(BUILD)/wheel-src
+	@echo "wheel: $$(ls $(BUILD)/dist/mbench-0.1.0-*.whl)"
 
 clean:
 	rm -rf $(BUILD)/obj $(BUILD)/tests $(BUILD)/bench $(BUILD)/gen $(BUILD)/asan $(BUILD)/plugins \
-	  $(STATIC) $(SHARED) $(BIN) $(MAN) $(BUILD)/completion
+	  $(STATIC) $(SHARED) $(BIN) $(MAN) $(BUILD)/completion $(BUILD)/dist $(BUILD)/wheel-src

@@ -126,6 +126,15 @@ typedef struct mb_backend {
      * "nodes", "op:NAME" (a count) and any others (mbench info prints
      * them; the run's "model" section takes the parameter counts). */
     void (*model_info)(void *session, mb_info_fn emit, void *user);
+    /* Added after model_info: read only when struct_size covers it
+     * (MB_BACKEND_HAS).  May be NULL.  Facts about the session as the last
+     * prepare() left it: "compile_ns" (the nanoseconds prepare() spent
+     * compiling for these input shapes - JIT, XLA, TorchScript's profiling
+     * runs - an integer; absent when nothing was compiled) and runtime facts
+     * known only once a model is open ("name" and "version" of the
+     * framework, "sync": how run() waits for the result, "threads", ...),
+     * which the run's "runtime" section takes over those of info(). */
+    void (*session_info)(void *session, mb_info_fn emit, void *user);
 } mb_backend;
 
 /* 1 when backend b offers share() (checks struct_size for plugins built
@@ -150,8 +159,10 @@ typedef struct mb_backend {
  * fills err when nothing fits. */
 MB_API const mb_backend *mb_backend_find(const char *name_or_path, mb_err *err);
 
-/* The backend a model file calls for when none is named: "torch" for a
- * TorchScript file (.pt, .pth), else "ort".  Static strings. */
+/* The backend a model calls for when none is named: "python" for a Python
+ * model spec (PATH.py:FACTORY, py:MODULE:FACTORY, torchvision:NAME,
+ * flax:NAME, pickle:PATH), "torch" for a TorchScript file (.pt, .pth),
+ * else "ort".  Static strings. */
 MB_API const char *mb_backend_for_model(const char *model_path);
 
 /* Symbol a plugin exports. */

@@ -13,6 +13,8 @@
 #   scripts/deps.sh frameworks  what scripts/frameworks.sh needs for the
 #                           Python environments of framework variants
 #                           (venv, Debian's torch/torchvision, libpython)
+#   scripts/deps.sh wheel   build + what `make wheel` builds the wheel with,
+#                           offline (Debian's pip, setuptools and wheel)
 # Runs apt-get (through sudo when not root).  Prints nothing when all is there.
 set -euo pipefail
 kind=${1:-build}
@@ -24,10 +26,11 @@ test_pkgs=(python3 python3-onnx python3-numpy python3-scipy python3-skimage libo
            postgresql sqlite3 chromium hyperfine git clang libclang-rt-14-dev
            zsh clang-format libtorch-dev python3-torch python3-pytest python3-venv
            python3-setuptools python3-pandas g++ python3-yaml jq libbz2-dev
-           python3-wheel groff python3-torchvision python3-dev libpython3.11
+           python3-wheel python3-pip groff python3-torchvision python3-dev libpython3.11
            python3-sklearn slurm-wlm munge)
 framework_pkgs=(python3 python3-venv python3-dev libpython3.11 python3-torch
                 python3-torchvision ca-certificates)
+wheel_pkgs=(python3 python3-pip python3-setuptools python3-wheel python3-venv)
 bench_pkgs=(python3 python3-onnx python3-numpy python3-scipy python3-skimage hyperfine git time
             libtorch-dev python3-torch g++)
 
@@ -37,7 +40,8 @@ case "$kind" in
     test) pkgs+=("${test_pkgs[@]}") ;;
     bench) pkgs+=("${bench_pkgs[@]}") ;;
     frameworks) pkgs=("${framework_pkgs[@]}") ;;
-    *) echo "deps.sh: unknown kind '$kind' (use build, test, bench or frameworks)" >&2; exit 2 ;;
+    wheel) pkgs+=("${wheel_pkgs[@]}") ;;
+    *) echo "deps.sh: unknown kind '$kind' (use build, test, bench, frameworks or wheel)" >&2; exit 2 ;;
 esac
 # npm fetches ONNX Runtime (scripts/fetch-ort.sh); any npm will do (Debian's
 # or one already there).  Not needed, so not installed, when the runtime is

@@ -10,7 +10,7 @@ import subprocess
 import pytest
 
 import mbench
-from conftest import BUILD, FAST
+from conftest import FAST, cli
 
 
 def test_the_package_imported_is_the_one_under_test():
@@ -34,7 +34,7 @@ def test_run_gives_one_run_per_batch_size_as_plain_dicts(models):
 def test_rows_have_the_csv_columns_and_values_of_mbench_report(models, tmp_path):
     res = mbench.run(models / "cnn.onnx", batch_sizes=[1, 2], **FAST)
     (tmp_path / "r.json").write_text(json.dumps(res))
-    subprocess.run([os.path.join(BUILD, "mbench"), "report", str(tmp_path / "r.json"),
+    subprocess.run([cli(), "report", str(tmp_path / "r.json"),
                     "--csv", str(tmp_path / "r.csv")], check=True)
     with open(tmp_path / "r.csv") as f:
         want = list(csv.DictReader(f))

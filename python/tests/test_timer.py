@@ -129,7 +129,7 @@ def test_mbench_exec_turns_the_samples_into_loop_statistics(tmp_path):
     """End to end with the receiving side (`mbench exec`): the durations the
     program measured arrive as exec.loops.infer's samples, exactly; skipped
     when this build's exec does not know "iter" events."""
-    from conftest import BUILD
+    from conftest import cli
     own = tmp_path / "own.txt"
     script = tmp_path / "loop.py"
     script.write_text("import mbench, sys\n"
@@ -140,7 +140,7 @@ def test_mbench_exec_turns_the_samples_into_loop_statistics(tmp_path):
                       "open(sys.argv[1], 'a').write(''.join(f'{n}\\n' for n in t.samples_ns))\n")
     env = dict(os.environ, PYTHONPATH=os.path.dirname(os.path.dirname(mbench.__file__)))
     out = tmp_path / "exec.json"
-    p = subprocess.run([os.path.join(BUILD, "mbench"), "exec", "-r", "2", "--json", str(out),
+    p = subprocess.run([cli(), "exec", "-r", "2", "--json", str(out),
                         "--", sys.executable, str(script), str(own)], env=env,
                        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     assert p.returncode == 0, p.stderr

@@ -272,6 +272,17 @@ static mb_status run_both(const mb__val_req *rq, outset *oa, outset *ob,
             goto done;
         }
         total = mb__dataset_count(ds);
+        if (mb__dataset_count(dsb) != total) {
+            /* (a model of unknown input rank once took the whole array as
+             * one sample: every batch then ran all of it again) */
+            st = mb__fail(err, MB_EDATA,
+                          "--data %s holds %zu samples for the baseline's "
+                          "inputs but %zu for the candidate's; give the "
+                          "candidate its input shapes (--shape) so that both "
+                          "read the same samples",
+                          pa->data_path, total, mb__dataset_count(dsb));
+            goto done;
+        }
         if (strcmp(mb__dataset_describe(ds), mb__dataset_describe(dsb)) == 0)
             snprintf(source, slen, "%s", mb__dataset_describe(ds));
         else

@@ -1,5 +1,6 @@
 /* inspect.c - a model described by its backend (see inspect.h). */
 #include "backend/inspect.h"
+#include "backend/registry.h"
 
 #include "core/err.h"
 #include "core/fileio.h"
@@ -66,15 +67,16 @@ mb_status mb__backend_inspect(const char *name, const char *path, json_t **out,
                               mb_err *err)
 {
     *out = NULL;
+    const mb_backend *be = mb_backend_find(name, err);
+    if (!be)
+        return err ? err->code : MB_EBACKEND;
+    /* a file for file backends; a Python model spec is not one */
     int64_t size = mb__file_size(path);
-    if (size < 0)
+    if (size < 0 && (mb__backend_caps(be) & MB_BACKEND_CAP_MODEL_FILE))
         return mb__fail(err, MB_EIO,
                         "model file %s does not exist; check "
                         "the path",
                         path);
-    const mb_backend *be = mb_backend_find(name, err);
-    if (!be)
-        return err ? err->code : MB_EBACKEND;
     mb_backend_config cfg = {NULL, 0, NULL, NULL, 1};
     void *state = NULL, *sess = NULL;
     mb_status s = (mb_status)be->load(&cfg, &state, err);
@@ -88,8 +90,10 @@ mb_status mb__backend_inspect(const char *name, const char *path, json_t **out,
     if (!s) {
         json_t *o = json_object(), *rt = json_object();
         json_object_set_new(o, "path", json_string(path));
-        json_object_set_new(o, "file_bytes", json_integer(size));
-        json_object_set_new(o, "total_bytes", json_integer(size));
+        json_object_set_new(o, "file_bytes",
+                            size >= 0 ? json_integer(size) : json_null());
+        json_object_set_new(o, "total_bytes",
+                            size >= 0 ? json_integer(size) : json_null());
         json_object_set_new(o, "backend", json_string(be->name));
         json_object_set_new(o, "inputs", io_json(in, n_in));
         json_object_set_new(o, "outputs", io_json(outs, n_out));
@@ -99,6 +103,8 @@ mb_status mb__backend_inspect(const char *name, const char *path, json_t **out,
         if (MB_BACKEND_HAS(be, model_info))
             be->model_info(sess, model_fact, o);
         be->info(state, runtime_fact, rt);
+        if (MB_BACKEND_HAS(be, session_info)) /* a Python model's framework */
+            be->session_info(sess, runtime_fact, rt);
         json_object_set_new(o, "runtime", rt);
         *out = o;
     }

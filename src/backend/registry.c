@@ -10,6 +10,7 @@
 #include <dlfcn.h>
 #include <libgen.h>
 #include <limits.h>
+#include <link.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <stddef.h>
@@ -29,8 +30,23 @@ static int ends_with(const char *s, const char *suffix)
     return n > k && strcmp(s + n - k, suffix) == 0;
 }
 
+/* A Python model spec (docs/FRAMEWORKS.md): a prefix, or PATH.py:NAME. */
+static int python_spec(const char *m)
+{
+    static const char *const prefixes[] = {
+        "torchvision:", "flax:", "py:", "pickle:"};
+    for (size_t i = 0; i < sizeof prefixes / sizeof prefixes[0]; i++)
+        if (strncmp(m, prefixes[i], strlen(prefixes[i])) == 0)
+            return 1;
+    const char *colon = strrchr(m, ':');
+    return ends_with(m, ".py") ||
+           (colon && colon - m > 3 && strncmp(colon - 3, ".py", 3) == 0);
+}
+
 const char *mb_backend_for_model(const char *model_path)
 {
+    if (model_path && python_spec(model_path))
+        return "python";
     if (model_path &&
         (ends_with(model_path, ".pt") || ends_with(model_path, ".pth")))
         return "torch";
@@ -76,6 +92,27 @@ static int probe(const char *dir, const char *name, char *out, size_t len,
     return access(out, R_OK) == 0;
 }
 
+/* The real path of the file that holds this code into self (PATH_MAX):
+ * libmbench.so, or the program it is linked into.  For the main program
+ * dladdr names only argv[0] (`mbench` when found through PATH), so its
+ * file is read from /proc/self/exe, as for ONNX Runtime (ort.c). */
+static int own_file(char *self)
+{
+    static const char anchor; /* an address inside this program or .so */
+    Dl_info di;
+    struct link_map *lm = NULL;
+    if (!dladdr1(&anchor, &di, (void **)&lm, RTLD_DL_LINKMAP))
+        return 0;
+    if (lm && lm->l_name && lm->l_name[0])
+        return realpath(lm->l_name, self) != NULL;
+    char exe[PATH_MAX];
+    ssize_t n = readlink("/proc/self/exe", exe, sizeof exe - 1);
+    if (n <= 0)
+        return 0;
+    exe[n] = '\0';
+    return realpath(exe, self) != NULL;
+}
+
 /* Finds mbench_NAME.so; returns its path in out, or 0 with the
  * directories tried in `tried`. */
 static int find_plugin(const char *name, char *out, size_t len, char *tried,
@@ -93,21 +130,17 @@ static int find_plugin(const char *name, char *out, size_t len, char *tried,
         free(copy);
     }
     /* Beside the program or libmbench.so that holds this code. */
-    static const char anchor; /* an address inside this program or .so */
-    Dl_info di;
-    if (dladdr(&anchor, &di) && di.dli_fname) {
-        char self[PATH_MAX], dir[PATH_MAX];
-        if (realpath(di.dli_fname, self)) {
-            char *d = dirname(self);
-            const char *rel[] = {"plugins", "../plugins", "mbench/plugins",
-                                 "../lib/mbench/plugins"};
-            for (size_t i = 0; i < sizeof rel / sizeof rel[0]; i++) {
-                char joined[PATH_MAX + 32];
-                snprintf(joined, sizeof joined, "%s/%s", d, rel[i]);
-                if (realpath(joined, dir) && /* exists; named plainly */
-                    probe(dir, name, out, len, tried, tlen))
-                    return 1;
-            }
+    char self[PATH_MAX], dir[PATH_MAX];
+    if (own_file(self)) {
+        char *d = dirname(self);
+        const char *rel[] = {"plugins", "../plugins", "mbench/plugins",
+                             "../lib/mbench/plugins"};
+        for (size_t i = 0; i < sizeof rel / sizeof rel[0]; i++) {
+            char joined[PATH_MAX + 32];
+            snprintf(joined, sizeof joined, "%s/%s", d, rel[i]);
+            if (realpath(joined, dir) && /* exists; named plainly */
+                probe(dir, name, out, len, tried, tlen))
+                return 1;
         }
     }
     return probe(MB_PLUGIN_DIR, name, out, len, tried, tlen);
@@ -124,14 +157,21 @@ const mb_backend *mb_backend_find(const char *name, mb_err *err)
     const char *bad = strpbrk(name, " .\\:");
     if (!*name || bad || strlen(name) > 64) {
         mb__fail(err, MB_EINVAL,
-                 "unknown backend '%s': use 'ort', 'null', 'torch', or the "
-                 "path of a plugin .so (with a '/')",
+                 "unknown backend '%s': use 'ort', 'null', 'torch', 'python', "
+                 "or the path of a plugin .so (with a '/')",
                  name);
         return NULL;
     }
     char path[PATH_MAX + 80], tried[2048] = "";
     if (!find_plugin(name, path, sizeof path, tried, sizeof tried)) {
-        if (strcmp(name, "torch") == 0)
+        if (strcmp(name, "python") == 0)
+            mb__fail(err, MB_EUNSUPPORTED,
+                     "backend 'python' (Python models) is not installed: no "
+                     "mbench_python.so in %s; install python3-dev "
+                     "(scripts/deps.sh test) and rebuild with make, or set "
+                     "MBENCH_PLUGIN_PATH",
+                     tried);
+        else if (strcmp(name, "torch") == 0)
             mb__fail(err, MB_EUNSUPPORTED,
                      "backend 'torch' is not installed: no mbench_torch.so "
                      "in %s; install libtorch-dev (scripts/deps.sh test) and "
@@ -140,8 +180,8 @@ const mb_backend *mb_backend_find(const char *name, mb_err *err)
         else
             mb__fail(err, MB_EINVAL,
                      "unknown backend '%s': no built-in backend and no "
-                     "plugin mbench_%s.so in %s; use 'ort', 'null', 'torch' "
-                     "or the path of a plugin .so",
+                     "plugin mbench_%s.so in %s; use 'ort', 'null', 'torch', "
+                     "'python' or the path of a plugin .so",
                      name, name, tried);
         return NULL;
     }

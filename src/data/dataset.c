@@ -654,7 +654,9 @@ static mb_status finish_input(ds_input *in, size_t *count, mb_err *err)
         if (p->t.dtype != in->dtype &&
             !(small_float(p->t.dtype) && small_float(in->dtype)))
             return mismatch(in, p, err);
-        int r = s_rank >= 0 ? s_rank : p->t.rank;
+        /* unknown rank (a TorchScript or Python argument without --shape):
+         * axis 0 of the file is the batch axis */
+        int r = s_rank >= 0 ? s_rank : p->t.rank > 0 ? p->t.rank - 1 : 0;
         int stacked;
         if (p->t.rank == r)
             stacked = 0;
@@ -790,7 +792,8 @@ static mb_status init_inputs(mb_dataset *d, const mb_io_desc *inputs, size_t n,
                 !(in->dim_names[k] = mb__strdup(m->dim_names[k])))
                 return mb__fail(err, MB_ENOMEM, "out of memory");
         }
-        in->batched = in->rank >= 1 && (in->dims[0] < 0 || in->dims[0] == 1);
+        in->batched = in->rank < 0 ||
+                      (in->rank >= 1 && (in->dims[0] < 0 || in->dims[0] == 1));
         in->fixed_one = in->batched && in->dims[0] == 1;
     }
     return MB_OK;

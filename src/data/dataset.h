@@ -19,12 +19,14 @@
  *
  * Sample axis: when the model input's first dimension is symbolic or a
  * fixed 1, it is the batch axis and a sample is the input without it;
- * otherwise (and for rank 0 or unknown-rank inputs) a sample is the whole
- * input.  A file tensor with the sample's rank holds one sample; one with
- * one more dimension holds dims[0] samples.  Every sample must have the
- * input's dtype exactly and match its fixed dimensions, else MB_EDATA
- * naming the input, the expected and the found type and shape, and the
- * file.  Every input must hold the same number of samples.
+ * otherwise (and for rank 0 inputs) a sample is the whole input.  An input
+ * of unknown rank (a TorchScript or Python argument) takes axis 0 of the
+ * file as its batch axis: a [N, ...] array is N samples.  A file tensor with
+ * the sample's rank holds one sample; one with one more dimension holds dims[0]
+ * samples.  Every sample must have the input's dtype exactly and match its
+ * fixed dimensions, else MB_EDATA naming the input, the expected and the found
+ * type and shape, and the file.  Every input must hold the same number of
+ * samples.
  */
 #ifndef MB_DATA_DATASET_H
 #define MB_DATA_DATASET_H

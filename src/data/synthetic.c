@@ -203,8 +203,8 @@ const char *mb__nearest_name(const char *list, const char *name, char *out,
     return found;
 }
 
-mb_status mb__check_input_names(const mb_io_desc *in, size_t n,
-                                const mb_plan *plan, mb_err *err)
+mb_status mb__check_option_names(const mb_io_desc *in, size_t n,
+                                 const mb_plan *plan, mb_err *err)
 {
     char inputs[1024] = "", hint[128];
     for (size_t i = 0; i < n; i++) {
@@ -230,6 +230,15 @@ mb_status mb__check_input_names(const mb_io_desc *in, size_t n,
             }
         }
     }
+    return MB_OK;
+}
+
+mb_status mb__check_input_names(const mb_io_desc *in, size_t n,
+                                const mb_plan *plan, mb_err *err)
+{
+    mb_status s = mb__check_option_names(in, n, plan, err);
+    if (s)
+        return s;
     /* Every unresolved symbolic dimension at once, ready to paste. */
     const char *bsym = mb__batch_symbol(in, n);
     char missing[1024] = "", paste[1024] = "";

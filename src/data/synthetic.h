@@ -38,6 +38,10 @@ void mb__list_add(char *buf, size_t len, const char *name);
  * out), or NULL: for "did you mean". */
 const char *mb__nearest_name(const char *list, const char *name, char *out,
                              size_t len);
+/* Every input --shape and --input-range name is an input in[0..n) of
+ * the model, else MB_EINVAL naming it, the nearest name and the inputs. */
+mb_status mb__check_option_names(const mb_io_desc *in, size_t n,
+                                 const mb_plan *plan, mb_err *err);
 /* Checks the names the plan uses against the model's inputs: --shape and
  * --input-range must name an input (MB_EINVAL, with the nearest name as a
  * suggestion), and lists every unresolved

@@ -45,6 +45,12 @@ static void header_block(const json_t *doc, const json_t *run,
     mb__fmt_duration(num(ph, "library_load_ns"), t1, sizeof t1);
     mb__fmt_duration(num(ph, "session_create_ns"), t2, sizeof t2);
     mb__fmt_duration(num(ph, "first_inference_ns"), t3, sizeof t3);
+    char comp[48] = "";
+    if (isfinite(num(ph, "compile_ns"))) {
+        char c[32];
+        mb__fmt_duration(num(ph, "compile_ns"), c, sizeof c);
+        snprintf(comp, sizeof comp, "  compile %s", c);
+    }
     char extra[64] = "";
     double cv = num(json_object_get(model, "constants"), "values");
     if (cv > 0) {
@@ -54,13 +60,13 @@ static void header_block(const json_t *doc, const json_t *run,
     }
     mb__buf_printf(out,
                    "  model %s  %s %s  params %s (%s)%s\n"
-                   "  runtime load %s  session create %s  first inference "
+                   "  runtime load %s  session create %s%s  first inference "
                    "%s\n",
                    str(model, "path"),
                    num(model, "external_data_bytes") > 0
                        ? "size (with external data)"
                        : "file",
-                   fb, p, pb, extra, t1, t2, t3);
+                   fb, p, pb, extra, t1, t2, comp, t3);
     const char *key;
     json_t *v;
     int any = 0;

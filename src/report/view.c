@@ -94,6 +94,7 @@ static const struct run_field {
     {offsetof(mb_rrun, load_ns), "phases.library_load_ns", true},
     {offsetof(mb_rrun, session_ns), "phases.session_create_ns", true},
     {offsetof(mb_rrun, first_ns), "phases.first_inference_ns", true},
+    {offsetof(mb_rrun, compile_ns), "phases.compile_ns", true},
     {offsetof(mb_rrun, model_file_bytes), "model.file_bytes", true},
     {offsetof(mb_rrun, params), "model.params", true},
     {offsetof(mb_rrun, p90), "latency.p90", true},

@@ -33,6 +33,7 @@ typedef struct mb_rrun {
     double params;           /* model.params: initializer elements */
     double iterations;       /* NAN when missing */
     double load_ns, session_ns, first_ns; /* phases */
+    double compile_ns; /* phases.compile_ns: JIT/XLA compile; NAN: none */
     /* As recorded (NULL when missing); variant, model and status above
      * have fallbacks for display. */
     const char *variant_raw, *status_raw, *model_name;

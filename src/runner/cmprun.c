@@ -390,7 +390,7 @@ mb_status mb__compare_run(const mb__compare_req *rq, json_t **doc_out,
     for (size_t i = 0; i < rq->n; i++) {
         const mb_plan *p = rq->variants[i].plan;
         mb_err e = {0};
-        const mb_backend *be = mb_backend_find(p->backend, &e);
+        const mb_backend *be = mb_backend_find(mb__plan_backend(p), &e);
         if (be && (mb__backend_caps(be) & MB_BACKEND_CAP_MODEL_FILE) &&
             p->model_path && mb__file_size(p->model_path) < 0)
             return mb__fail(err, MB_EIO,
@@ -448,6 +448,8 @@ mb_status mb__compare_run(const mb__compare_req *rq, json_t **doc_out,
     o.timeout_ns = rq->timeout_ns;
     o.fail_fast = rq->fail_fast;
     o.keep_last = 1;
+    int64_t start_ns = 0;
+    o.round_start_ns = &start_ns;
     o.progress = on_round;
     o.progress_user = (void *)rq;
     if ((rc = mb__replicate(arms, na, &o, err)))
@@ -605,7 +607,7 @@ mb_status mb__compare_run(const mb__compare_req *rq, json_t **doc_out,
                               "more"));
     if (cancelled)
         json_object_set_new(doc, "interrupted", json_true());
-    mb__warn_processes_lowered(doc, k, used);
+    mb__warn_processes_lowered(doc, k, used, start_ns);
     if (rq->save_outputs && (rc = save_outputs(rq->save_outputs, rq, vs, err)))
         goto done;
     *doc_out = doc;

@@ -12,6 +12,7 @@
 static const mb_plan plan_defaults = {
     .seed = 42,
     .warmup_iters = 10,
+    .warmup_default = 1,
     .min_iters = 100,
     .min_time_ns = 1000000000LL,
     .max_iters = 100000,
@@ -37,17 +38,22 @@ static char **plan_string(mb_plan *p, size_t i)
     return (char **)((char *)p + plan_strings[i]);
 }
 
+static void free_kvs(mb_kv *kv, size_t n)
+{
+    for (size_t i = 0; i < n; i++) {
+        free((char *)kv[i].key);
+        free((char *)kv[i].value);
+    }
+    free(kv);
+}
+
 void mb__plan_free(mb_plan *p)
 {
     if (!p)
         return;
     for (size_t i = 0; i < n_plan_strings; i++)
         free(*plan_string(p, i));
-    for (size_t i = 0; i < p->n_opts; i++) {
-        free((char *)p->opts[i].key);
-        free((char *)p->opts[i].value);
-    }
-    free(p->opts);
+    free_kvs(p->opts, p->n_opts);
     free(p->batches);
     for (size_t i = 0; i < p->n_dims; i++)
         free(p->dims[i].name);
@@ -58,6 +64,7 @@ void mb__plan_free(mb_plan *p)
     for (size_t i = 0; i < p->n_shapes; i++)
         free(p->shapes[i].name);
     free(p->shapes);
+    free_kvs(p->renames, p->n_renames);
     free(p->percentiles);
     memset(p, 0, sizeof *p);
 }
@@ -94,6 +101,22 @@ const char *mb__plan_get_opt(const mb_plan *p, const char *key)
         if (strcmp(p->opts[i].key, key) == 0)
             return p->opts[i].value;
     return NULL;
+}
+
+bool mb__plan_set_rename(mb_plan *p, const char *name, const char *model_name)
+{
+    char *k = mb__strdup(name), *v = mb__strdup(model_name);
+    mb_kv *n = k && v
+                   ? mb__realloc_array(p->renames, p->n_renames + 1, sizeof *n)
+                   : NULL;
+    if (!n) {
+        free(k);
+        free(v);
+        return false;
+    }
+    p->renames = n;
+    p->renames[p->n_renames++] = (mb_kv){k, v};
+    return true;
 }
 
 bool mb__plan_set_shape(mb_plan *p, const char *name, const int64_t *dims,
@@ -180,6 +203,10 @@ bool mb__plan_copy(mb_plan *d, const mb_plan *s)
         mb__calloc(s->n_percentiles ? s->n_percentiles : 1, sizeof(double));
     d->shapes = NULL;
     d->n_shapes = 0;
+    d->renames = NULL;
+    d->n_renames = 0;
+    for (size_t i = 0; i < s->n_renames; i++)
+        fail |= !mb__plan_set_rename(d, s->renames[i].key, s->renames[i].value);
     for (size_t i = 0; i < s->n_shapes; i++)
         fail |= !mb__plan_set_shape(d, s->shapes[i].name, s->shapes[i].dims,
                                     s->shapes[i].rank);

@@ -31,6 +31,13 @@ typedef struct mb_shape_override {
 /* Default process count of run and compare (docs/STATISTICS.md says how
  * it was chosen). */
 #define MB_DEFAULT_PROCESSES 40
+/* The time a default warmup may take (past its first iteration). */
+#define MB_WARMUP_BUDGET_NS 2000000000LL
+
+/* Should a default warmup stop now, after `warm` iterations in
+ * elapsed_ns? */
+#define MB_WARMUP_DONE(p, warm, elapsed_ns)                                    \
+    ((p)->warmup_default && (warm) >= 1 && (elapsed_ns) >= MB_WARMUP_BUDGET_NS)
 
 typedef struct mb_plan {
     /* what */
@@ -51,11 +58,21 @@ typedef struct mb_plan {
     size_t n_ranges;
     mb_shape_override *shapes;
     size_t n_shapes;
+    /* --input-name NAME=MODELNAME: the input that --data, --shape and
+     * --input-range call NAME is the model's input MODELNAME (key NAME,
+     * value MODELNAME), so that models whose inputs are named differently
+     * (an ONNX export and its PyTorch source) take the same inputs. */
+    mb_kv *renames;
+    size_t n_renames;
     uint64_t seed;
     char *data_path;     /* --data: real inputs instead of synthetic */
     mb_image_prep image; /* preprocessing of image data (all plain) */
     /* warmup and stopping */
-    int64_t warmup_iters;   /* default 10 */
+    int64_t warmup_iters; /* default 10 */
+    /* The warmup count is the default (not --warmup): warming also stops
+     * once it has taken MB_WARMUP_BUDGET_NS (at least one iteration), so
+     * that a model at seconds per inference is not warmed for a minute. */
+    int warmup_default;
     int64_t warmup_time_ns; /* default 0: warm up by count only */
     int64_t min_iters;      /* default 100 */
     int64_t min_time_ns;    /* default 1 s */
@@ -105,6 +122,9 @@ const char *mb__plan_get_opt(const mb_plan *p, const char *key);
  * runs out. */
 bool mb__plan_set_shape(mb_plan *p, const char *name, const int64_t *dims,
                         int rank);
+/* Adds an --input-name NAME=MODELNAME rename (copies both).  False when
+ * memory runs out. */
+bool mb__plan_set_rename(mb_plan *p, const char *name, const char *model_name);
 /* The options to give backend open(): p->opts, then "dim:NAME"=VALUE for
  * every --dim when caps has MB_BACKEND_CAP_DIM_OVERRIDE (so the order of
  * --dim and --backend never matters).  *kv is one allocation holding the

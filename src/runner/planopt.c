@@ -29,6 +29,7 @@ enum {
     F_DIM,
     F_RANGE,
     F_SHAPE,
+    F_RENAME,
     F_SEED,
     F_DATA,
     F_WARMUP,
@@ -112,6 +113,11 @@ static const mb__planopt table[] = {
      "whole shape of input NAME (NAME= for a scalar; repeatable)",
      "NAME=D0,D1,... (NAME= for a scalar)", NULL, 0, (double)(1LL << 40), RE,
      F_SHAPE},
+    {"input-name", MB__PO_KV, "NAME=MODELNAME", IN,
+     "the input --data, --shape and --input-range call NAME is the model's "
+     "MODELNAME (repeatable; for variants whose inputs are named "
+     "differently)",
+     "NAME=MODELNAME", NULL, 0, 0, RE, F_RENAME},
     {"seed", MB__PO_INT, "N", IN, "seed of synthetic inputs (default 42)",
      "a non-negative integer", NULL, 0, 9.2e18, 0, F_SEED},
     {"data", MB__PO_FILE, "PATH", IN,
@@ -421,6 +427,8 @@ mb_status mb__planopt_set(mb_plan *p, const mb__planopt *o, const char *shown,
         break;
     }
     plain f = plain_field(p, o->id);
+    if (o->id == F_WARMUP)
+        p->warmup_default = 0; /* a count asked for is run in full */
     if (f.i64) {
         *f.i64 = i;
         return MB_OK;
@@ -464,6 +472,17 @@ mb_status mb__planopt_set(mb_plan *p, const mb__planopt *o, const char *shown,
         return set_range(p, o, shown, value, err);
     case F_SHAPE:
         return set_shape(p, o, shown, value, err);
+    case F_RENAME: {
+        char *name;
+        const char *rest;
+        if (!split(value, &name, &rest) || !*rest) {
+            free(name);
+            return bad(err, shown, value, o->expect);
+        }
+        bool ok = mb__plan_set_rename(p, name, rest);
+        free(name);
+        return ok ? MB_OK : oom(err);
+    }
     case F_SEED:
         p->seed = (uint64_t)i;
         return MB_OK;

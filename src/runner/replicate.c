@@ -92,20 +92,38 @@ static mb_status arm_start(mb__arm *a, const mb__repl_opts *o, double *per_ns,
     int64_t nw = p->warmup_iters > 0 ? p->warmup_iters : 0;
     int64_t t0 = mb_now_ns(), warm = 0;
     int64_t buf[64];
-    /* Warm up by count, then by time, in chunks of at most 64. */
+    /* Warm up by count, then by time, in chunks of at most 64 (the first
+     * alone, so that a default warmup of a slow model can stop). */
+    int64_t c = 0;
     while (!s && (nw > 0 || mb_now_ns() - t0 < p->warmup_time_ns)) {
-        int64_t c = nw > 64 ? 64 : nw > 0 ? nw : 16;
+        c = nw > 64 ? 64 : nw > 0 ? nw : 16;
+        if (warm < 1 && c > 1 && p->warmup_default)
+            c = 1;
+        else if (warm >= 1 && p->warmup_default) { /* what fits the budget */
+            int64_t el = mb_now_ns() - t0;
+            int64_t per = el / warm + 1;
+            int64_t fit = (MB_WARMUP_BUDGET_NS - el + per - 1) / per;
+            c = fit < 1 ? 1 : fit < c ? fit : c;
+        }
         s = mb__child_measure(a->child, c, 0, buf, o->timeout_ns, err);
         nw -= c;
         warm += c;
+        if (MB_WARMUP_DONE(p, warm, mb_now_ns() - t0) &&
+            mb_now_ns() - t0 >= p->warmup_time_ns)
+            break;
     }
     if (a->k == 1) {
         a->warmup_ns = mb_now_ns() - t0;
         a->warmup_iters = warm;
     }
     if (!s && per_ns) {
-        s = mb__child_measure(a->child, 3, 0, buf, o->timeout_ns, err);
-        if (!s)
+        /* An iteration longer than a slot is sized from the last warmup
+         * iteration (three more would cost seconds); others are timed
+         * three times. */
+        if (c >= 1 && buf[c - 1] >= o->slot_ns)
+            *per_ns = (double)buf[c - 1];
+        else if (!(s = mb__child_measure(a->child, 3, 0, buf, o->timeout_ns,
+                                         err)))
             *per_ns = (double)(buf[0] + buf[1] + buf[2]) / 3.0;
     }
     return s;
@@ -127,11 +145,12 @@ mb_status mb__arm_finish(mb__arm *a, int64_t timeout_ns, mb_err *err)
            *mem = json_object_get(run, "memory");
     json_array_append_new(
         a->procs,
-        json_pack("{s:O?,s:O?,s:O?,s:O?,s:I}", "library_load_ns",
+        json_pack("{s:O?,s:O?,s:O?,s:O?,s:O?,s:I}", "library_load_ns",
                   json_object_get(ph, "library_load_ns"), "session_create_ns",
                   json_object_get(ph, "session_create_ns"),
                   "first_inference_ns",
-                  json_object_get(ph, "first_inference_ns"), "rss_peak_bytes",
+                  json_object_get(ph, "first_inference_ns"), "compile_ns",
+                  json_object_get(ph, "compile_ns"), "rss_peak_bytes",
                   json_object_get(mem, "rss_peak_bytes"), "samples",
                   (json_int_t)a->proc_n[a->k - 1]));
     if (!a->run)
@@ -148,7 +167,7 @@ static int cancelled(const mb__repl_opts *o)
 
 /* Slot sizes and slot count from the first round's calibration. */
 static size_t plan_slots(mb__arm *arms, size_t n, const double *per_ns,
-                         const mb__repl_opts *o)
+                         const mb__repl_opts *o, size_t rounds)
 {
     size_t slots = 1;
     for (size_t i = 0; i < n; i++) {
@@ -156,13 +175,18 @@ static size_t plan_slots(mb__arm *arms, size_t n, const double *per_ns,
         if (a->error)
             continue;
         int64_t fixed, tmin, imin, tmax, imax;
-        mb__proc_budget(a->plan, o->processes, &fixed, &tmin, &imin, &tmax,
+        mb__proc_budget(a->plan, (int)rounds, &fixed, &tmin, &imin, &tmax,
                         &imax);
         double per = per_ns[i] > 1 ? per_ns[i] : 1;
+        /* Unrecorded iterations before each slot (a stopped process wakes
+         * its threads and caches): none for an inference of a second or
+         * more, whose wake-up is a small share of it. */
+        a->pre = per >= 1e9 ? 0 : 2;
         int64_t k = (int64_t)((double)o->slot_ns / per);
         k = k < 1 ? 1 : k > 5000 ? 5000 : k;
         a->slot = k;
         size_t need;
+        a->slot_cap = 0;
         if (fixed > 0) {
             need = (size_t)((fixed + k - 1) / k);
             if (need > (size_t)fixed)
@@ -172,10 +196,16 @@ static size_t plan_slots(mb__arm *arms, size_t n, const double *per_ns,
             size_t by_count = (size_t)((imin + k - 1) / k);
             need = by_time > by_count ? by_time : by_count;
             /* The maxima cap the budget: never more than max_time or
-             * max_iterations per process. */
-            size_t cap_t = (size_t)(tmax / o->slot_ns);
+             * max_iterations per process.  A slot lasts slot_ns, or one
+             * iteration when that takes longer (a large model at seconds
+             * per inference: min-iterations must not outlast max-time). */
+            double slot_len = (double)k * per > (double)o->slot_ns
+                                  ? (double)k * per
+                                  : (double)o->slot_ns;
+            size_t cap_t = (size_t)((double)tmax / slot_len);
             size_t cap_i = (size_t)(imax / k);
             size_t cap = cap_t < cap_i ? cap_t : cap_i;
+            a->slot_cap = cap > 0 ? cap : 1;
             if (need > cap)
                 need = cap > 0 ? cap : 1;
         }
@@ -187,6 +217,19 @@ static size_t plan_slots(mb__arm *arms, size_t n, const double *per_ns,
     /* Every arm takes the same number of slots, so that the last ones are
      * interleaved too; a fixed count is spread over them (round_sizes). */
     return slots;
+}
+
+/* The rounds a default count is lowered to when one round takes start_ns
+ * to start (replicate.h: the start budgets and their floors). */
+static size_t lowered_rounds(int64_t start_ns, const mb__repl_opts *o)
+{
+    size_t fit = (size_t)(o->start_budget_ns / start_ns), rounds;
+    rounds = fit > MB_MIN_AUTO_PROCESSES ? fit : MB_MIN_AUTO_PROCESSES;
+    if ((int64_t)rounds * start_ns > MB_SLOW_START_BUDGET_NS) {
+        fit = (size_t)(MB_SLOW_START_BUDGET_NS / start_ns);
+        rounds = fit > MB_MIN_SLOW_PROCESSES ? fit : MB_MIN_SLOW_PROCESSES;
+    }
+    return rounds > (size_t)o->processes ? (size_t)o->processes : rounds;
 }
 
 /* A fixed total N is split over the K processes exactly: process r gets
@@ -203,8 +246,8 @@ static void round_sizes(mb__arm *arms, size_t n, size_t r, size_t rounds)
 /* Iterations of slot s (of `slots`) for an arm in this round. */
 static int64_t slot_count(const mb__arm *a, size_t s, size_t slots)
 {
-    if (a->round_n <= 0)
-        return a->slot;
+    if (a->round_n <= 0) /* by time: every slot, up to the arm's maxima */
+        return a->slot_cap && s >= a->slot_cap ? 0 : a->slot;
     return a->round_n * (int64_t)(s + 1) / (int64_t)slots -
            a->round_n * (int64_t)s / (int64_t)slots;
 }
@@ -247,18 +290,16 @@ mb_status mb__replicate(mb__arm *arms, size_t n, const mb__repl_opts *o,
         if (rc || cancelled(o))
             break;
         if (r == 0) {
-            slots = plan_slots(arms, n, per, o);
             /* A slow-loading model: fewer processes, so that starting
-             * them stays within the budget (default counts only). */
+             * them stays within the budget (default counts only); the
+             * budget per process follows from the count that runs. */
             int64_t start_ns = mb_now_ns() - t_round;
+            if (o->round_start_ns)
+                *o->round_start_ns = start_ns;
             if (o->start_budget_ns > 0 && start_ns > 0 &&
-                (int64_t)rounds * start_ns > o->start_budget_ns) {
-                size_t fit = (size_t)(o->start_budget_ns / start_ns);
-                rounds =
-                    fit > MB_MIN_AUTO_PROCESSES ? fit : MB_MIN_AUTO_PROCESSES;
-                if (rounds > (size_t)o->processes)
-                    rounds = (size_t)o->processes;
-            }
+                (int64_t)rounds * start_ns > o->start_budget_ns)
+                rounds = lowered_rounds(start_ns, o);
+            slots = plan_slots(arms, n, per, o, rounds);
         }
         round_sizes(arms, n, r, rounds);
         /* Interleaved slots: each arm once per pass, the start rotating. */
@@ -275,10 +316,11 @@ mb_status mb__replicate(mb__arm *arms, size_t n, const mb__repl_opts *o,
                     rc = mb__fail(err, MB_ENOMEM, "out of memory");
                     break;
                 }
-                /* Two unrecorded iterations first: the process has been
-                 * stopped while the others ran, and waking its threads and
-                 * caches is not the model's latency. */
-                if (mb__child_measure(a->child, k, 2, buf, o->timeout_ns, &e) ||
+                /* Unrecorded iterations first (a->pre, 2): the process has
+                 * been stopped while the others ran, and waking its threads
+                 * and caches is not the model's latency. */
+                if (mb__child_measure(a->child, k, a->pre, buf, o->timeout_ns,
+                                      &e) ||
                     !arm_add(a, buf, (size_t)k))
                     mb__arm_fail(a, &e);
                 mb__child_pause(a->child);
@@ -503,10 +545,11 @@ json_t *mb__arm_run_json(const mb__arm *a, const char *stop_rule,
     /* Start-up phases: the median over processes (each loaded the
      * runtime, created a session and ran cold), with their range. */
     size_t np = json_array_size(a->procs);
-    static const char *const startup[] = {
-        "library_load_ns", "session_create_ns", "first_inference_ns"};
+    static const char *const startup[] = {"library_load_ns",
+                                          "session_create_ns",
+                                          "first_inference_ns", "compile_ns"};
     json_t *spread = np > 1 ? json_object() : NULL;
-    for (size_t f = 0; spread && f < 3; f++) {
+    for (size_t f = 0; spread && f < 4; f++) {
         double *m = mb__calloc(np, sizeof *m);
         size_t got = 0;
         for (size_t i = 0; m && i < np; i++) {

@@ -24,9 +24,15 @@
 #include <jansson.h>
 
 /* The fewest processes a default count is lowered to for slow-loading
- * models, and the start-up budget that lowers it (20 s). */
+ * models, and the start-up budget that lowers it (20 s).  A model so slow
+ * to start that even MB_MIN_AUTO_PROCESSES would spend over
+ * MB_SLOW_START_BUDGET_NS (4 min) starting (a Python framework's import
+ * and XLA compile of a large network: tens of seconds per process) gets
+ * as many as fit in that, but not fewer than MB_MIN_SLOW_PROCESSES. */
 #define MB_MIN_AUTO_PROCESSES 10
 #define MB_START_BUDGET_NS 20000000000LL
+#define MB_MIN_SLOW_PROCESSES 3
+#define MB_SLOW_START_BUDGET_NS 240000000000LL
 
 typedef struct mb__arm {
     const mb_plan *plan; /* borrowed */
@@ -44,6 +50,9 @@ typedef struct mb__arm {
     mb__child *child; /* the last round's process, with keep_last */
     /* private */
     int64_t slot;      /* iterations per slot (by time) */
+    int64_t pre;       /* unrecorded iterations before each slot */
+    size_t slot_cap;   /* the most slots its max-time/max-iterations allow
+                          (0: no cap) */
     int64_t round_n;   /* this round's fixed count, or 0 (by time) */
     int64_t warmup_ns; /* warmup of the first process */
     int64_t warmup_iters;
@@ -56,12 +65,14 @@ typedef struct mb__repl_opts {
      * all; after the first round K is lowered to fit, but not below
      * MB_MIN_AUTO_PROCESSES.  0: never lowered. */
     int64_t start_budget_ns;
-    int *processes_used; /* out (may be NULL): the K that was run */
-    size_t slots;        /* slots per process; 0: from the plans' budget */
-    int64_t slot_ns;     /* aimed length of one slot (50 ms) */
-    int64_t timeout_ns;  /* per step; <= 0: none */
-    int fail_fast;       /* return at the first failed arm */
-    int keep_last;       /* leave the last round's processes open, paused */
+    int *processes_used;     /* out (may be NULL): the K that was run */
+    int64_t *round_start_ns; /* out (may be NULL): the time the first
+                                round took to start its processes */
+    size_t slots;            /* slots per process; 0: from the plans' budget */
+    int64_t slot_ns;         /* aimed length of one slot (50 ms) */
+    int64_t timeout_ns;      /* per step; <= 0: none */
+    int fail_fast;           /* return at the first failed arm */
+    int keep_last;           /* leave the last round's processes open, paused */
     volatile int *cancel;
     void (*progress)(void *user, size_t round, size_t rounds,
                      int64_t elapsed_ns);

@@ -24,8 +24,10 @@ struct mb_bench {
     const mb_backend *be;
     void *state;
     void *session;
-    const mb_io_desc *in, *out;
+    const mb_io_desc *in, *out; /* in: the runner's view (effective_inputs) */
     size_t n_in, n_out;
+    mb_io_desc *in_eff;    /* owned; names borrowed from the backend or plan */
+    const char **in_model; /* the model's own name of input i */
     mb_tensor *inputs;
     int64_t batch;
     int from_data;
@@ -152,6 +154,74 @@ static mb_status check_dim_names(const mb_bench *b, const mb_plan *plan,
     return MB_OK;
 }
 
+/* Phase and runtime facts the backend knows once inputs are prepared
+ * (session_info): compile time, and the framework of a Python model. */
+static void take_fact(void *user, const char *key, const char *value)
+{
+    mb_bench *b = user;
+    if (strcmp(key, "compile_ns") == 0)
+        b->phases.compile_ns = strtoll(value, NULL, 10);
+    else
+        add_fact(b->runtime, key, value);
+}
+
+static void take_session_facts(mb_bench *b)
+{
+    b->phases.compile_ns = -1;
+    if (MB_BACKEND_HAS(b->be, session_info))
+        b->be->session_info(b->session, take_fact, b);
+}
+
+/* The inputs as the runner sees them (b->in): an input of unknown rank
+ * (a TorchScript or Python argument) given by --shape takes that rank,
+ * axis 0 a batch axis named "batch" and the other sizes fixed, so that
+ * --data and --batch treat it like any model's batched input; and
+ * --input-name NAME=MODELNAME shows the model's MODELNAME as NAME. */
+static mb_status effective_inputs(mb_bench *b, const mb_io_desc *in, size_t n,
+                                  mb_err *err)
+{
+    const mb_plan *p = b->plan;
+    b->in_eff = mb__calloc(n + 1, sizeof *b->in_eff);
+    b->in_model = mb__calloc(n + 1, sizeof *b->in_model);
+    if (!b->in_eff || !b->in_model)
+        return mb__fail(err, MB_ENOMEM, "out of memory");
+    for (size_t i = 0; i < n; i++) {
+        b->in_eff[i] = in[i];
+        b->in_model[i] = in[i].name;
+    }
+    for (size_t k = 0; k < p->n_renames; k++) {
+        size_t i = 0;
+        while (i < n && strcmp(in[i].name, p->renames[k].value) != 0)
+            i++;
+        if (i == n) {
+            char names[1024] = "";
+            for (size_t j = 0; j < n; j++)
+                mb__list_add(names, sizeof names, in[j].name);
+            return mb__fail(err, MB_EINVAL,
+                            "--input-name %s=%s: the model has no input "
+                            "named '%s' (its inputs are: %s)",
+                            p->renames[k].key, p->renames[k].value,
+                            p->renames[k].value, names);
+        }
+        b->in_eff[i].name = p->renames[k].key;
+    }
+    for (size_t i = 0; i < n; i++) {
+        mb_io_desc *d = &b->in_eff[i];
+        for (size_t k = 0; k < p->n_shapes && d->rank < 0; k++) {
+            const mb_shape_override *o = &p->shapes[k];
+            if (strcmp(o->name, d->name) != 0 || o->rank < 1)
+                continue;
+            d->rank = o->rank;
+            for (int a = 0; a < o->rank; a++) {
+                d->dims[a] = a == 0 ? -1 : o->dims[a];
+                d->dim_names[a] = a == 0 ? "batch" : "";
+            }
+        }
+    }
+    b->in = b->in_eff;
+    return MB_OK;
+}
+
 /* Builds inputs for batch (synthetic or from data), and prepares them. */
 static mb_status make_inputs(mb_bench *b, int64_t batch, mb_err *err)
 {
@@ -180,7 +250,7 @@ mb_status mb__bench_open(const mb_plan *plan, int64_t batch, mb_bench **out,
     if (!b)
         return mb__fail(err, MB_ENOMEM, "out of memory");
     b->plan = plan;
-    b->phases = (mb_phases){-1, -1, -1};
+    b->phases = (mb_phases){-1, -1, -1, -1};
     /* A plugin's runtime is loaded with the plugin (dlopen): the library
      * load phase counts from before finding it. */
     int64_t t0 = mb_now_ns();
@@ -243,7 +313,13 @@ mb_status mb__bench_open(const mb_plan *plan, int64_t batch, mb_bench **out,
         json_decref(info);
         return s;
     }
-    s = b->be->describe(b->session, &b->in, &b->n_in, &b->out, &b->n_out, err);
+    const mb_io_desc *model_in = NULL;
+    s = b->be->describe(b->session, &model_in, &b->n_in, &b->out, &b->n_out,
+                        err);
+    if (!s)
+        s = effective_inputs(b, model_in, b->n_in, err);
+    if (!s) /* also with --data, where no input is synthesised */
+        s = mb__check_option_names(b->in, b->n_in, plan, err);
     if (!s)
         s = check_dim_names(b, plan, err);
     if (!s) {
@@ -259,11 +335,18 @@ mb_status mb__bench_open(const mb_plan *plan, int64_t batch, mb_bench **out,
     if (!s)
         s = make_inputs(b, batch, err);
     if (!s) {
+        take_session_facts(b);
         t0 = mb_now_ns();
         s = b->be->run(b->session, err);
         b->phases.first_inference_ns = mb_now_ns() - t0;
         if (s && !b->from_data && err)
             hint_integer_inputs(b, err);
+    }
+    if (!s) { /* outputs some backends know only from a result (Python) */
+        const mb_io_desc *again;
+        size_t n_again;
+        s = b->be->describe(b->session, &again, &n_again, &b->out, &b->n_out,
+                            err);
     }
     if (s) {
         mb__bench_close(b);
@@ -291,7 +374,10 @@ mb_status mb__bench_iterate(mb_bench *b, int64_t n, int64_t *samples,
 
 mb_status mb__bench_set_batch(mb_bench *b, int64_t batch, mb_err *err)
 {
-    return make_inputs(b, batch, err);
+    mb_status s = make_inputs(b, batch, err);
+    if (!s)
+        take_session_facts(b);
+    return s;
 }
 
 mb_status mb__bench_set_inputs(mb_bench *b, const mb_tensor *inputs, size_t n,
@@ -426,6 +512,8 @@ json_t *mb__bench_io_json(const mb_bench *b)
             io_desc_json(&b->in[i], b->inputs[i].data ? &b->inputs[i] : NULL);
         json_object_set_new(d, "source",
                             json_string(b->from_data ? "data" : "synthetic"));
+        if (b->in_model && strcmp(b->in_model[i], b->in[i].name) != 0)
+            json_object_set_new(d, "model_name", json_string(b->in_model[i]));
         if (!b->from_data) {
             double lo, hi;
             mb__input_range(b->plan, b->in[i].name, b->in[i].dtype, &lo, &hi);
@@ -459,6 +547,8 @@ void mb__bench_close(mb_bench *b)
         b->be->close(b->session);
     free_inputs(b);
     free(b->inputs);
+    free(b->in_eff);
+    free(b->in_model);
     free(b->opts);
     mb__dataset_free(b->data);
     if (b->state || b->be)
@@ -717,7 +807,9 @@ static mb_status measure(mb_bench *b, const mb_plan *p, json_t *run,
            (warm < p->warmup_iters || mb_now_ns() - t_w < p->warmup_time_ns)) {
         s = mb__bench_iterate(b, 1, &dummy, err);
         warm++;
-        if (p->cancel && *p->cancel)
+        if ((p->cancel && *p->cancel) ||
+            (MB_WARMUP_DONE(p, warm, mb_now_ns() - t_w) &&
+             mb_now_ns() - t_w >= p->warmup_time_ns))
             break;
     }
     int64_t warmup_ns = mb_now_ns() - t_w;
@@ -935,10 +1027,12 @@ json_t *mb__bench_run_skeleton(const mb_plan *p, mb_bench *b, int64_t batch,
     const mb_phases *ph = mb__bench_phases(b);
     json_object_set_new(
         run, "phases",
-        json_pack("{s:I,s:I,s:I}", "library_load_ns",
+        json_pack("{s:I,s:I,s:I,s:o}", "library_load_ns",
                   (json_int_t)ph->library_load_ns, "session_create_ns",
                   (json_int_t)ph->session_create_ns, "first_inference_ns",
-                  (json_int_t)ph->first_inference_ns));
+                  (json_int_t)ph->first_inference_ns, "compile_ns",
+                  ph->compile_ns >= 0 ? json_integer(ph->compile_ns)
+                                      : json_null()));
     json_object_set_new(
         run, "memory",
         json_pack("{s:I,s:I}", "rss_before_load_bytes", (json_int_t)rss_before,
@@ -986,6 +1080,8 @@ static mb_status run_replicated(const mb_plan *plan, int k, json_t **doc_out,
         mb__repl_opts_for(k, plan->processes, &used, plan->cancel);
     o.progress = repl_progress;
     o.progress_user = (void *)plan;
+    int64_t start_ns = 0;
+    o.round_start_ns = &start_ns;
     mb_status s = mb__replicate(arms, nb, &o, err);
     size_t failed = 0;
     for (size_t i = 0; i < nb; i++)
@@ -1031,22 +1127,29 @@ static mb_status run_replicated(const mb_plan *plan, int k, json_t **doc_out,
     if (cancelled)
         json_object_set_new(doc, "interrupted", json_true());
     add_input_warning(plan, doc);
-    mb__warn_processes_lowered(doc, k, used);
+    mb__warn_processes_lowered(doc, k, used, start_ns);
     *doc_out = doc;
     return MB_OK;
 }
 
-void mb__warn_processes_lowered(json_t *doc, int asked, int used)
+void mb__warn_processes_lowered(json_t *doc, int asked, int used,
+                                int64_t start_ns)
 {
     if (used >= asked)
         return;
-    char w[300];
+    char w[400];
+    double budget = used < MB_MIN_AUTO_PROCESSES
+                        ? (double)MB_SLOW_START_BUDGET_NS / 1e9
+                        : (double)MB_START_BUDGET_NS / 1e9;
     snprintf(w, sizeof w,
-             "measured in %d processes, not the default %d: "
-             "starting a process (runtime load, session, warmup) takes so "
-             "long that %d would spend over %.0f s on it; set --processes "
-             "to choose",
-             used, asked, asked, (double)MB_START_BUDGET_NS / 1e9);
+             "measured in %d processes, not the default %d: starting one "
+             "round of processes (runtime load or Python import, session "
+             "or model build, compile, warmup) took %.1f s, so %d would "
+             "spend over %.0f s on it; the CIs are wider for it; set "
+             "--processes to choose",
+             used, asked, (double)start_ns / 1e9,
+             used < MB_MIN_AUTO_PROCESSES ? MB_MIN_AUTO_PROCESSES : asked,
+             budget);
     json_array_append_new(json_object_get(doc, "warnings"), json_string(w));
 }
 

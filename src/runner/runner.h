@@ -24,6 +24,9 @@ typedef struct mb_phases {
     int64_t library_load_ns;
     int64_t session_create_ns;
     int64_t first_inference_ns;
+    /* JIT/XLA/TorchScript compilation for the bound input shapes, as the
+     * backend reports it (session_info "compile_ns"); -1: none */
+    int64_t compile_ns;
 } mb_phases;
 
 /* Loads the backend, opens the model, builds the inputs for `batch`
@@ -95,8 +98,10 @@ mb_status mb__run_plan(const mb_plan *plan, json_t **doc, mb_err *err);
  * 1 with --leak-check (a leak shows in one long process). */
 int mb__plan_processes(const mb_plan *plan);
 /* Adds a warning to doc when a default process count was lowered from
- * asked to used (a slow-loading model). */
-void mb__warn_processes_lowered(json_t *doc, int asked, int used);
+ * asked to used (a slow-loading model whose first round of processes took
+ * start_ns to start). */
+void mb__warn_processes_lowered(json_t *doc, int asked, int used,
+                                int64_t start_ns);
 
 /* A new, empty result document of the given kind with schema, mbench,
  * environment, timer, created_utc and command_line filled in.  The caller

@@ -4,7 +4,9 @@
 #include "core/alloc.h"
 #include "core/err.h"
 #include "core/fileio.h"
+#include "backend/registry.h"
 #include "runner/planopt.h"
+#include "runner/runner.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -22,6 +24,15 @@ static mb_status set(mb_plan *p, const char *key, const char *value,
 {
     const mb__planopt *o = mb__planopt_find(key);
     mb_err e = {0};
+    if (!o) {
+        /* A key the variant's backend declares (a Python model's factory
+         * options: weights=, seed=, ...) goes to the backend. */
+        const mb_backend *be = mb_backend_find(mb__plan_backend(p), &e);
+        if (be && mb__backend_accepts(be, key))
+            return mb__plan_set_opt(p, key, value)
+                       ? MB_OK
+                       : mb__fail(err, MB_ENOMEM, "out of memory");
+    }
     if (!o)
         return mb__fail(err, MB_EINVAL,
                         "unknown variant option '%s'; variant options are "
@@ -31,6 +42,38 @@ static mb_status set(mb_plan *p, const char *key, const char *value,
     if (o->type == MB__PO_OUTFILE && *value && mb__output_check(value, &e))
         return mb__fail(err, MB_EIO, "%s: %s", key, e.msg);
     return mb__planopt_set(p, o, key, value, err);
+}
+
+/* Does tok continue the list value of the option before it?  A token of
+ * digits alone ("3" in shape=x=1,3,224,224) is never an option name. */
+static int continues_list_at(const char *tok)
+{
+    size_t n = strcspn(tok, ",");
+    return n > 0 && strspn(tok, "0123456789") == n;
+}
+
+/* Sets the options of "k=v,k=v,..." (rest, modified) on p.  A list value
+ * may hold commas: the digit-only items after an option belong to its
+ * value (shape=x=1,3,224,224). */
+static mb_status set_all(mb_plan *p, char *rest, mb_err *err)
+{
+    mb_status s = MB_OK;
+    char *tok = rest;
+    while (!s && tok && *tok) {
+        char *end = tok + strcspn(tok, ",");
+        while (*end == ',' && strchr(tok, '=') && continues_list_at(end + 1))
+            end += 1 + strcspn(end + 1, ",");
+        char *next = *end ? end + 1 : NULL;
+        *end = '\0';
+        if (*tok) {
+            char *val = strchr(tok, '=');
+            if (val)
+                *val++ = '\0';
+            s = set(p, tok, val ? val : "1", err);
+        }
+        tok = next;
+    }
+    return s;
 }
 
 /* NAME=MODEL[,k=v...] into v, its plan copied from base. */
@@ -43,26 +86,22 @@ static mb_status parse(const char *spec, const mb_plan *base, mb__variant *v,
                         "invalid variant '%s': expected NAME=MODEL[,"
                         "option=value...]",
                         spec);
-    char *rest = mb__strdup(eq + 1), *save = NULL;
+    char *rest = mb__strdup(eq + 1 + strspn(eq + 1, ","));
     v->name = mb__strndup(spec, (size_t)(eq - spec));
     if (!mb__plan_copy(&v->plan, base) || !rest || !v->name) {
         free(rest);
         return mb__fail(err, MB_ENOMEM, "out of memory");
     }
-    char *tok = strtok_r(rest, ",", &save);
+    size_t mlen = strcspn(rest, ",");
     free(v->plan.model_path);
     free(v->plan.variant);
-    v->plan.model_path = mb__strdup(tok);
+    v->plan.model_path = mb__strndup(rest, mlen);
     v->plan.variant = mb__strdup(v->name);
     mb_status s = v->plan.model_path && v->plan.variant
                       ? MB_OK
                       : mb__fail(err, MB_ENOMEM, "out of memory");
-    while (!s && (tok = strtok_r(NULL, ",", &save))) {
-        char *val = strchr(tok, '=');
-        if (val)
-            *val++ = '\0';
-        s = set(&v->plan, tok, val ? val : "1", err);
-    }
+    if (!s && rest[mlen])
+        s = set_all(&v->plan, rest + mlen + 1, err);
     free(rest);
     return s;
 }

@@ -3,6 +3,10 @@
  * being the plan options without dashes (runner/planopt.h), so that a
  * variant accepts and rejects exactly what the flags do:
  *   fp32=model.onnx  int8=model_int8.onnx  opt=model.onnx,opt-level=all
+ * A list value keeps its commas: the digit-only items after an option
+ * with a value belong to it (t=net.pt,shape=x=1,3,224,224).  An option
+ * that is no plan option goes to the variant's backend when the backend
+ * declares it (a Python model's factory options: weights=w.npz).
  * Used by `mbench compare` (its arguments and --variants files). */
 #ifndef MB_RUNNER_VARIANT_H
 #define MB_RUNNER_VARIANT_H

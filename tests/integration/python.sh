@@ -1,50 +1,105 @@
 #!/usr/bin/env bash
-# The Python package: `pip install ./python` offline into a fresh venv
-# (--system-site-packages for Debian's pytest, numpy, torch, pandas;
-# --no-build-isolation --no-index: setuptools from Debian, no downloads),
-# then its pytest suite (python/tests) against the installed copy, which
-# carries its own libmbench.so.0 and plugins.  Skipped without python3-venv
-# or python3-pytest.
+# The Python package as a user installs it: `make wheel` builds the wheel
+# (the CLI, libmbench, ONNX Runtime and the plugins bundled); a copy of it is
+# installed with pip (no index: nothing downloaded) into a fresh venv of
+# Debian's python3 (--system-site-packages for Debian's pytest, numpy,
+# torch, pandas) and, when the machine has another python3 on PATH (pyenv),
+# into a fresh venv of that one too.  Then, from another directory and with
+# the build tree out of reach (an empty tmpfs over build/ in a private mount
+# namespace: root, unshare), the `mbench` console script runs a model,
+# `import mbench` runs one with the bundled ONNX Runtime, and the pytest
+# suite (python/tests, gate fixture included) passes against the installed
+# copy, one TAP line per pytest test.  Last, `pip install ./python` from the
+# source (offline, no build isolation) still works in a venv.
 . "$(dirname "$0")/lib.sh"
 if [ -n "${MBENCH_SANITIZED:-}" ]; then
     skip "the Python package" "a sanitizer build's libmbench cannot be loaded into python3"
     done_testing
 fi
-if ! $PY -c 'import venv, ensurepip, pytest, setuptools' 2>/dev/null; then
-    skip "the Python package" "python3-venv, python3-pytest or python3-setuptools missing (scripts/deps.sh test)"
+if ! $PY -c 'import venv, ensurepip, pytest, setuptools, wheel, pip' 2>/dev/null; then
+    skip "the Python package" "python3-venv, -pytest, -setuptools, -wheel or -pip missing (scripts/deps.sh test)"
     done_testing
 fi
-V="$T_TMP/venv"
-check "a venv with the system site packages is created" $PY -m venv --system-site-packages "$V"
-# A copy of python/, so that the build leaves nothing in the source tree.
-cp -r "$MBENCH_ROOT/python" "$T_TMP/src"
-rm -rf "$T_TMP/src/build" "$T_TMP/src"/*.egg-info
-check "pip install . works offline (no index, no build isolation)" \
-    env MBENCH_BUILD_DIR="$MBENCH_BUILD" PIP_NO_INDEX=1 PIP_DISABLE_PIP_VERSION_CHECK=1 \
-    "$V/bin/python" -m pip install --no-build-isolation --no-deps --no-index -q "$T_TMP/src"
-SITE=$("$V/bin/python" -c 'import sysconfig; print(sysconfig.get_paths()["purelib"])')
-check "the installed package carries libmbench" test -f "$SITE/mbench/lib/libmbench.so.0"
-if [ -f "$MBENCH_BUILD/plugins/mbench_torch.so" ]; then
-    check "and the torch plugin" test -f "$SITE/mbench/lib/plugins/mbench_torch.so"
+# Nothing may lead the installed package back to the build tree.
+unset MBENCH MBENCH_ORT_LIB MBENCH_LIB MBENCH_PLUGIN_PATH MBENCH_BUILD_DIR
+export PIP_NO_INDEX=1 PIP_DISABLE_PIP_VERSION_CHECK=1
+build_rel=${MBENCH_BUILD#"$MBENCH_ROOT"/}
+MODEL="$T_TMP/work/digits.onnx"
+mkdir -p "$T_TMP/work"
+cp "$MBENCH_ROOT/models/digits_fp32.onnx" "$MODEL"
+
+# ---- make wheel ----------------------------------------------------------
+check "make wheel builds a wheel into build/dist" make -s -C "$MBENCH_ROOT" --no-print-directory BUILD="$build_rel" wheel
+WHL_BUILT=$(ls "$MBENCH_BUILD"/dist/mbench-0.1.0-*.whl 2>/dev/null | head -1)
+contains "it is a platform wheel for any Python 3 (ctypes, no extension)" "$WHL_BUILT" "mbench-0.1.0-py3-none-linux_x86_64.whl"
+mkdir -p "$T_TMP/dist" && cp "$WHL_BUILT" "$T_TMP/dist/" 2>/dev/null
+WHL="$T_TMP/dist/$(basename "$WHL_BUILT")"
+listing=$($PY -m zipfile -l "$WHL" 2>&1)
+for f in mbench/bin/mbench mbench/lib/libmbench.so.0 mbench/lib/mbench/libonnxruntime.so.1; do
+    contains "the wheel holds $f" "$listing" "$f "
+done
+for p in "$MBENCH_BUILD"/plugins/mbench_*.so; do
+    [ -f "$p" ] || continue
+    contains "the wheel holds the built plugin $(basename "$p")" "$listing" "mbench/lib/mbench/plugins/$(basename "$p") "
+done
+contains "the wheel declares the mbench console script" "$(unzip -p "$WHL" 'mbench-0.1.0.dist-info/entry_points.txt' 2>&1)" "mbench = mbench._cli:main"
+
+# ---- fresh venvs -----------------------------------------------------------
+DEB="$T_TMP/venv-debian"
+check "a venv of Debian's python3 is created" $PY -m venv --system-site-packages "$DEB"
+check "pip installs the wheel into it, offline" "$DEB/bin/python" -m pip install -q "$WHL"
+SITE=$("$DEB/bin/python" -c 'import sysconfig; print(sysconfig.get_paths()["platlib"])')
+[ -x "$DEB/bin/mbench" ] && ok "the venv has the mbench console script" || notok "the venv has the mbench console script" "$(ls "$DEB/bin")"
+OTHER=$(command -v python3 || true)
+if [ -n "$OTHER" ] && [ "$(cd / && "$OTHER" -c 'import sys; print(sys.base_prefix)' 2>/dev/null)" != /usr ]; then
+    ALT="$T_TMP/venv-other"
+    check "a venv of $OTHER (not Debian's) is created" "$OTHER" -m venv --system-site-packages "$ALT"
+    check "pip installs the same wheel into it" "$ALT/bin/python" -m pip install -q "$WHL"
+else
+    ALT=
+    skip "a venv of another python3" "python3 on PATH is Debian's"
 fi
-check "import mbench works outside the source tree" \
-    env -C "$T_TMP" "$V/bin/python" -c 'import mbench, sys; assert mbench.__file__.startswith(sys.argv[1]), mbench.__file__; print(mbench.version())' "$SITE"
-# The suite; its results are TAP lines here, one per pytest test.
-( cd "$T_TMP" && env MBENCH_EXPECT_PACKAGE_UNDER="$SITE" MBENCH_ROOT="$MBENCH_ROOT" MBENCH_BUILD="$MBENCH_BUILD" \
-    "$V/bin/python" -m pytest -p no:cacheprovider -rs -q --junitxml="$T_TMP/junit.xml" \
-    "$MBENCH_ROOT/python/tests" >"$T_TMP/pytest.log" 2>&1 )
-rc=$?
-if [ -f "$T_TMP/junit.xml" ]; then
+
+# ---- the build tree out of reach -------------------------------------------
+# hidden CMD...: CMD with an empty tmpfs over build/ (a private mount
+# namespace: the real tree stays there for everything else), from
+# $T_TMP/work.
+if [ "$(id -u)" -eq 0 ] && unshare -m --propagation private true 2>/dev/null; then
+    hidden() { unshare -m --propagation private sh -c 'mount -t tmpfs none "$0" && cd "$1" && shift && exec "$@"' \
+                   "$MBENCH_ROOT/build" "$T_TMP/work" "$@"; }
+    expect_exit "with build/ hidden, the build tree's ONNX Runtime is out of reach" 1 hidden test -e "$MBENCH_ROOT/build/ort/libonnxruntime.so.1"
+else
+    hidden() { (cd "$T_TMP/work" && "$@"); }
+    skip "the build tree hidden" "needs root and unshare -m; the checks below run with it in place"
+fi
+for V in "$DEB" $ALT; do
+    n=$(basename "$V")
+    expect_exit "$n: the mbench console script runs a model from another directory" 0 \
+        hidden "$V/bin/mbench" run "$MODEL" --processes 2 --min-time 0 --max-time 0.3s --batch 1 --json "$T_TMP/$n.json" -q
+    lib=$($PY -c 'import json,sys; r=json.load(open(sys.argv[1]))["runs"][0]; print(r["status"], r["iterations"] > 0, r["runtime"]["library_path"])' "$T_TMP/$n.json" 2>&1)
+    contains "$n: with the bundled ONNX Runtime" "$lib" "ok True $V/lib/python3"
+    contains "$n: found beside the bundled binary" "$lib" "/site-packages/mbench/bin/../lib/mbench/libonnxruntime.so.1"
+    expect_exit "$n: import mbench runs a model with the bundled library and runtime" 0 \
+        hidden "$V/bin/python" -c 'import mbench, os
+r = mbench.run("digits.onnx", processes=1, min_time=0, max_time=0.2)["runs"][0]
+print(r["status"], mbench._lib.library_path(), r["runtime"]["library_path"], mbench._lib.cli())'
+    site=$("$V/bin/python" -c 'import sysconfig; print(sysconfig.get_paths()["platlib"])')
+    contains "$n: the package's own library, runtime and CLI" "$LAST_OUT" "ok $site/mbench/lib/libmbench.so.0 $site/mbench/lib/mbench/libonnxruntime.so.1 $site/mbench/bin/mbench"
+done
+
+# The suite against the installed copy, build tree hidden; its results are
+# TAP lines here, one per pytest test.
+report_junit() { # junit.xml, prefix
     while IFS=$'\t' read -r st name msg; do
         case $st in
             ok) ok "$name" ;;
             skip) skip "$name" "$msg" ;;
             *) notok "$name" "$msg" ;;
         esac
-    done < <($PY - "$T_TMP/junit.xml" <<'PYEOF'
+    done < <($PY - "$1" "$2" <<'PYEOF'
 import sys, xml.etree.ElementTree as ET
 for case in ET.parse(sys.argv[1]).getroot().iter("testcase"):
-    name = f"pytest {case.get('classname').split('.')[-1]}::{case.get('name')}"
+    name = f"{sys.argv[2]}{case.get('classname').split('.')[-1]}::{case.get('name')}"
     bad = case.find("failure")
     if bad is None:
         bad = case.find("error")
@@ -58,6 +113,36 @@ for case in ET.parse(sys.argv[1]).getroot().iter("testcase"):
         print(f"ok\t{name}\t")
 PYEOF
 )
-fi
+}
+hidden env MBENCH_EXPECT_PACKAGE_UNDER="$SITE" MBENCH_ROOT="$MBENCH_ROOT" \
+    "$DEB/bin/python" -m pytest -p no:cacheprovider -rs -q --junitxml="$T_TMP/junit.xml" \
+    "$MBENCH_ROOT/python/tests" >"$T_TMP/pytest.log" 2>&1
+rc=$?
+[ -f "$T_TMP/junit.xml" ] && report_junit "$T_TMP/junit.xml" "pytest "
 if [ $rc -ne 0 ]; then notok "pytest exits 0" "$(tail -20 "$T_TMP/pytest.log")"; else ok "pytest exits 0"; fi
+if [ -n "$ALT" ]; then
+    if "$ALT/bin/python" -c 'import pytest' 2>/dev/null; then
+        # The gate fixture, registered by the entry point, in the other
+        # interpreter (no torch there: the gate tests use the null backend).
+        hidden env MBENCH_EXPECT_PACKAGE_UNDER="$ALT" MBENCH_ROOT="$MBENCH_ROOT" \
+            "$ALT/bin/python" -m pytest -p no:cacheprovider -rs -q --junitxml="$T_TMP/junit-alt.xml" \
+            "$MBENCH_ROOT/python/tests/test_pytest_plugin.py" >"$T_TMP/pytest-alt.log" 2>&1
+        rc=$?
+        [ -f "$T_TMP/junit-alt.xml" ] && report_junit "$T_TMP/junit-alt.xml" "pytest (venv-other) "
+        if [ $rc -ne 0 ]; then notok "pytest (venv-other) exits 0" "$(tail -20 "$T_TMP/pytest-alt.log")"; else ok "pytest (venv-other) exits 0"; fi
+    else
+        skip "the gate fixture in the other python3" "no pytest in $OTHER"
+    fi
+fi
+
+# ---- from the source ---------------------------------------------------------
+# `pip install ./python` (PEP 517, Debian's setuptools and wheel, no build
+# isolation, no index) in a venv, over the wheel's copy: the package gets
+# the build's files too.
+cp -r "$MBENCH_ROOT/python" "$T_TMP/src"
+rm -rf "$T_TMP/src/build" "$T_TMP/src"/*.egg-info
+check "pip install --no-build-isolation ./python works in a venv, offline" \
+    env MBENCH_BUILD_DIR="$MBENCH_BUILD" "$DEB/bin/python" -m pip install --force-reinstall --no-build-isolation --no-deps -q "$T_TMP/src"
+expect_exit "the source install's console script runs its bundled mbench" 0 "$DEB/bin/mbench" --version
+contains "which is this build's" "$LAST_OUT" "$("$MBENCH_BUILD/mbench" --version)"
 done_testing

@@ -94,6 +94,27 @@ static void a_single_sample_without_batch_axis_is_one_sample(void)
     mb__dataset_free(d);
 }
 
+/* A TorchScript or Python argument declares no rank: axis 0 of the file
+ * is the batch axis (1000 samples, never one sample of 1000 rows). */
+static void an_input_of_unknown_rank_takes_axis_0_as_the_batch_axis(void)
+{
+    int64_t fd[2] = {1000, 3};
+    write_f32("rows.npy", 2, fd, 0);
+    mb_io_desc in = desc("x", MB_DTYPE_FLOAT32, -1, fd);
+    mb_dataset *d = NULL;
+    mb_err err = {0};
+    EXPECT_EQ_INT(mb__dataset_load(tpath("rows.npy"), &in, 1, &d, &err), 0);
+    EXPECT_EQ_INT(mb__dataset_count(d), 1000);
+    mb_tensor out;
+    EXPECT_EQ_INT(mb__dataset_batch(d, 2, 8, &out, &err), 0);
+    EXPECT_EQ_INT(out.rank, 2);
+    EXPECT_EQ_INT(out.dims[0], 8);
+    EXPECT_EQ_INT(out.dims[1], 3);
+    EXPECT_NEAR(((float *)out.data)[0], 6, 0); /* sample 2 starts at 6 */
+    mb_tensor_clear(&out);
+    mb__dataset_free(d);
+}
+
 static void wrong_dtype_names_input_expected_and_found(void)
 {
     int64_t fd[2] = {10, 64}, md[4] = {-1, 1, 8, 8};
@@ -404,6 +425,7 @@ int main(void)
         return 1;
     RUN(a_stack_in_one_npy_is_split_into_samples_and_wraps);
     RUN(a_single_sample_without_batch_axis_is_one_sample);
+    RUN(an_input_of_unknown_rank_takes_axis_0_as_the_batch_axis);
     RUN(wrong_dtype_names_input_expected_and_found);
     RUN(float32_data_feeds_a_float16_input_converted);
     RUN(integer_data_is_never_converted_to_float);

@@ -1,0 +1,215 @@
+#!/usr/bin/env bash
+# The python backend (plugins/python) on the small models of
+# tests/fixtures/python/models.py, one per adapter: a numpy callable, a
+# torch nn.Module (eager, TorchScript from the spec, jit=trace), a Flax-like
+# object, a functools.partial of a jax function, a plain jax.numpy
+# function, py:MODULE:FACTORY and pickle:PATH; outputs agree across
+# frameworks and with ONNX Runtime; the timed call waits for JAX's result
+# (sync=0 shows what forgetting it does); plain TorchScript with --data;
+# one-line errors.  The torch and jax parts need `make frameworks`
+# (build/frameworks/{torch,jax}; make test makes them) and are skipped,
+# saying so, without them.
+. "$(dirname "$0")/lib.sh"
+PLUGIN="$MBENCH_BUILD/plugins/mbench_python.so"
+if [ ! -f "$PLUGIN" ]; then
+    skip "the python backend" "plugin not built (python3-dev missing: scripts/deps.sh test)"
+    done_testing
+fi
+FW=${MBENCH_FRAMEWORKS_DIR:-$MBENCH_ROOT/build/frameworks}
+TE="$FW/torch" JE="$FW/jax"
+M="$FIX/python/models.py"
+ONE=(--processes 1 --min-time 0.1s --max-time 0.3s --min-iterations 10 --warmup 3 --threads 1)
+TWO=(--processes 2 --min-time 0.2s --max-time 0.6s --min-iterations 10 --warmup 3 --threads 1)
+have_torch=0 have_jax=0
+[ -x "$TE/bin/python" ] && "$TE/bin/python" -c 'import torch' 2>/dev/null && have_torch=1
+[ -x "$JE/bin/python" ] && "$JE/bin/python" -c 'import jax' 2>/dev/null && have_jax=1
+
+# ---- a numpy callable, the system interpreter, two processes ----------------
+expect_exit "a numpy callable runs as PATH.py:FACTORY" 0 \
+    "$MBENCH" run "$M:numpy_mlp" --shape x=1,64 --batch 1,4 "${TWO[@]}" --json "$T_TMP/np.json"
+check "its document: backend python, framework numpy, shapes from --shape, outputs" \
+$PY - "$T_TMP/np.json" <<'PYEOF'
+import json, sys
+d = json.load(open(sys.argv[1]))
+r1, r4 = d["runs"]
+for r in (r1, r4):
+    assert r["status"] == "ok", r
+    assert r["backend"] == "python" and r["runtime"]["name"] == "numpy", r["runtime"]
+    assert r["runtime"]["sync"].startswith("none needed"), r["runtime"]
+    assert r["replication"]["processes"] == 2, r["replication"]
+    assert r["phases"]["compile_ns"] is None, r["phases"]  # nothing compiles
+assert r4["inputs"][0]["shape"] == [4, 64] and r4["inputs"][0]["name"] == "x", r4["inputs"]
+assert r4["outputs"][0]["shape"] == [4, 10], r4["outputs"]
+assert r1["model"]["path"].endswith("models.py:numpy_mlp")
+PYEOF
+expect_exit "a model of two inputs and a dict of outputs" 0 \
+    "$MBENCH" run "$M:numpy_two_outputs" --shape a=1,3 --shape b=1,3 "${ONE[@]}" --json "$T_TMP/two.json"
+check "the outputs are named after the dict's keys" \
+    $PY -c 'import json,sys; r=json.load(open(sys.argv[1]))["runs"][0]; assert [o["name"] for o in r["outputs"]]==["sum","prod"], r["outputs"]' "$T_TMP/two.json"
+
+# ---- errors: one line each, naming the fix --------------------------------------
+expect_exit "a model that raises fails the run" 3 "$MBENCH" run "$M:numpy_raises" --shape x=1,4 "${ONE[@]}"
+one_line "its error is one line" "$LAST_ERR"
+contains "it names the exception and the model's file and line" "$LAST_ERR" "ValueError: the model refuses this input ($M:"
+expect_exit "a missing factory is refused" 3 "$MBENCH" run "$M:no_such_factory" --shape x=1,4 "${ONE[@]}"
+contains "the error lists what the file has" "$LAST_ERR" "has no 'no_such_factory' (it has:"
+expect_exit "a missing model file is refused" 3 "$MBENCH" run "$T_TMP/nope.py:make" "${ONE[@]}"
+contains "the error says the file does not exist" "$LAST_ERR" "nope.py does not exist"
+expect_exit "python= naming no venv is refused" 2 \
+    "$MBENCH" run "$M:numpy_mlp" --shape x=1,64 --backend-opt python="$T_TMP/novenv" "${ONE[@]}"
+contains "the error says how to make one" "$LAST_ERR" "is not a Python venv"
+one_line "that error is one line" "$LAST_ERR"
+expect_exit "an input without a shape asks for --shape" 3 "$MBENCH" run "$M:numpy_mlp" "${ONE[@]}"
+contains "the error names --shape" "$LAST_ERR" "--shape x="
+expect_exit "a numpy model has no profile" 3 "$MBENCH" profile "$M:numpy_mlp" --shape x=1,64 \
+    --iterations 5 --no-timing --no-counters --no-peak
+contains "the error says which models profile" "$LAST_ERR" "mbench profiles torch models"
+
+# ---- py:MODULE:FACTORY and pickle:PATH ---------------------------------------------
+expect_exit "py:MODULE:FACTORY imports from PYTHONPATH" 0 \
+    env PYTHONPATH="$FIX/python" "$MBENCH" run py:models:numpy_mlp --shape x=1,64 "${ONE[@]}"
+PYTHONPATH="$FIX/python" $PY -c 'import pickle, sys, models; pickle.dump(models.NumpyAffine(), open(sys.argv[1], "wb"))' "$T_TMP/m.pkl"
+expect_exit "pickle:PATH runs a pickled callable" 0 \
+    env PYTHONPATH="$FIX/python" "$MBENCH" run "pickle:$T_TMP/m.pkl" --shape x=1,64 "${ONE[@]}" --json "$T_TMP/pkl.json"
+check "the pickled model's outputs have its shape" \
+    $PY -c 'import json,sys; r=json.load(open(sys.argv[1]))["runs"][0]; assert r["outputs"][0]["shape"]==[1,10], r' "$T_TMP/pkl.json"
+
+# ---- torch ---------------------------------------------------------------------
+if [ "$have_torch" = 0 ]; then
+    skip "the torch adapter" "no torch environment in $TE: run make frameworks"
+else
+    PYT="$TE/bin/python"
+    expect_exit "a torch nn.Module (eager) and a numpy callable compute the same function" 0 \
+        "$MBENCH" compare "np=$M:numpy_mlp,shape=x=1,64,python=$TE" "torch=$M:torch_mlp,input-name=x=input,python=$TE" \
+        --batch 4 "${ONE[@]}" --json "$T_TMP/cmp.json"
+    check "eager torch: inference mode, threads, no compile, agreement within 1e-5" \
+    $PY - "$T_TMP/cmp.json" <<'PYEOF'
+import json, sys
+d = json.load(open(sys.argv[1]))
+np_run, t = d["runs"]
+rt = t["runtime"]
+assert rt["name"] == "torch" and rt["mode"] == "eager" and rt["inference_mode"] == "on", rt
+assert rt["threads"] == "1", rt               # --threads 1 -> torch.set_num_threads
+assert t["phases"]["compile_ns"] is None, t["phases"]
+assert t["inputs"][0]["name"] == "x" and t["inputs"][0]["model_name"] == "input", t["inputs"]
+assert t["model"]["params"] == 64 * 128 + 128 * 10, t["model"]
+ag = d["comparison"]["variants"][1]["agreement"]["outputs"][0]
+assert ag["max_abs"] < 1e-5, ag
+PYEOF
+    expect_exit "a TorchScript module from a factory" 0 \
+        "$MBENCH" run "$M:torch_script" --shape input=1,64 --backend-opt python="$TE" "${ONE[@]}" --json "$T_TMP/ts.json"
+    expect_exit "jit=trace turns an eager module into TorchScript" 0 \
+        "$MBENCH" run "$M:torch_mlp" --backend-opt python="$TE" --backend-opt jit=trace "${ONE[@]}" --json "$T_TMP/tr.json"
+    check "TorchScript: its profiling runs are the compile phase, apart from the first inference" \
+    $PY - "$T_TMP/ts.json" "$T_TMP/tr.json" <<'PYEOF'
+import json, sys
+for path, mode in zip(sys.argv[1:], ("TorchScript", "TorchScript (trace)")):
+    r = json.load(open(path))["runs"][0]
+    assert r["runtime"]["mode"] == mode, r["runtime"]
+    assert r["runtime"]["executor"] == "profiling", r["runtime"]
+    ph = r["phases"]
+    assert ph["compile_ns"] > 0 and ph["first_inference_ns"] > 0, ph
+PYEOF
+    expect_exit "jit=compile on Debian's torch 1.13 is refused" 3 \
+        "$MBENCH" run "$M:torch_mlp" --backend-opt python="$TE" --backend-opt jit=compile "${ONE[@]}"
+    contains "saying torch.compile needs PyTorch 2" "$LAST_ERR" "torch.compile needs PyTorch 2.0 or later"
+    one_line "in one line" "$LAST_ERR"
+
+    expect_exit "profile of a torch model goes through torch.profiler" 0 \
+        "$MBENCH" profile "$M:torch_mlp" --backend-opt python="$TE" --threads 1 --iterations 20 \
+        --warmup 3 --no-timing --no-counters --no-peak --json "$T_TMP/prof.json"
+    check "its operators are torch's, each run a model_run" \
+        $PY -c 'import json,sys; p=json.load(open(sys.argv[1]))["runs"][0]["profile"]; ops=[r["op_type"] for r in p["op_types"]]; assert "aten::linear" in ops and "aten::relu" in ops, ops' "$T_TMP/prof.json"
+    expect_exit "mbench load serves a torch model from two threads" 0 \
+        "$MBENCH" load "$M:torch_mlp" --backend-opt python="$TE" --concurrency 2 --sessions 2 \
+        --min-time 0.2s --max-time 0.4s --warmup 2 --json "$T_TMP/load.json"
+
+    # plain TorchScript (no mbench.json) with --data: axis 0 is the batch axis
+    "$PYT" - "$T_TMP" <<'PYEOF'
+import json, sys, numpy as np, torch
+sys.path.insert(0, sys.argv[1] + "/..")
+torch.manual_seed(0)
+m = torch.nn.Sequential(torch.nn.Linear(64, 32), torch.nn.ReLU(), torch.nn.Linear(32, 10)).eval()
+ts = torch.jit.trace(m, torch.zeros(1, 64))
+torch.jit.save(ts, sys.argv[1] + "/plain.pt")
+meta = {"inputs": [{"name": "x", "dtype": "float32", "shape": ["batch", 64]}]}
+torch.jit.save(ts, sys.argv[1] + "/meta.pt", _extra_files={"mbench.json": json.dumps(meta)})
+torch.onnx.export(m, torch.zeros(1, 64), sys.argv[1] + "/net.onnx", input_names=["x"],
+                  output_names=["y"], dynamic_axes={"x": {0: "N"}, "y": {0: "N"}})
+np.save(sys.argv[1] + "/x1000.npy", np.random.default_rng(0).standard_normal((1000, 64)).astype(np.float32))
+PYEOF
+    expect_exit "a plain traced .pt runs with --data" 0 \
+        "$MBENCH" run "$T_TMP/plain.pt" --data "$T_TMP/x1000.npy" --batch 8 "${ONE[@]}" --json "$T_TMP/plain.json"
+    check "it takes batches of 8 samples of [64] (not the whole array as one sample)" \
+        $PY -c 'import json,sys; r=json.load(open(sys.argv[1]))["runs"][0]; assert r["inputs"][0]["shape"]==[8,64] and r["inputs"][0]["source"]=="data", r["inputs"]' "$T_TMP/plain.json"
+    expect_exit "--shape that does not fit the data is refused with --data" 3 \
+        "$MBENCH" run "$T_TMP/plain.pt" --data "$T_TMP/x1000.npy" --shape input=1,32 "${ONE[@]}"
+    contains "naming both shapes" "$LAST_ERR" "expected float32 [batch,32], found float32 [1000,64]"
+    expect_exit "--shape naming no input is refused with --data" 2 \
+        "$MBENCH" run "$T_TMP/plain.pt" --data "$T_TMP/x1000.npy" --shape x=1,64 "${ONE[@]}"
+    contains "naming the model's inputs" "$LAST_ERR" "the model has no input named 'x' (its inputs are: input)"
+    expect_exit "validate net.onnx plain.pt --data runs each sample once" 0 \
+        "$MBENCH" validate "$T_TMP/net.onnx" "$T_TMP/plain.pt" --data "$T_TMP/x1000.npy" --batch 100 --json "$T_TMP/val.json"
+    check "and the two frameworks agree on all 1000 samples" \
+        $PY -c 'import json,sys; v=json.load(open(sys.argv[1]))["validation"]; assert v["samples"]==1000 and v["passed"], v' "$T_TMP/val.json"
+fi
+
+# ---- jax -----------------------------------------------------------------------
+if [ "$have_jax" = 0 ]; then
+    skip "the jax adapter" "no jax environment in $JE: run make frameworks"
+else
+    expect_exit "three forms of a JAX model, compared in one run" 0 \
+        "$MBENCH" compare "flax=$M:jax_flaxlike" "partial=$M:jax_mlp,shape=x=1,64" "plain=$M:jax_plain,shape=x=1,64" \
+        --backend-opt python="$JE" --batch 4 "${ONE[@]}" --json "$T_TMP/jax.json"
+    check "each is JAX, compiled ahead of time per shape, synchronised, and they agree" \
+    $PY - "$T_TMP/jax.json" <<'PYEOF'
+import json, sys
+d = json.load(open(sys.argv[1]))
+for r in d["runs"]:
+    rt = r["runtime"]
+    assert r["status"] == "ok" and rt["name"] == "jax", (r["variant"], rt)
+    assert rt["sync"] == "jax.block_until_ready()", rt
+    assert rt["threads"].startswith("limited to --threads"), rt
+    assert rt["jit"].startswith("jax.jit, compiled ahead of time"), rt
+    assert r["phases"]["compile_ns"] > 0, r["phases"]
+    assert r["outputs"][0]["shape"] == [4, 10], r["outputs"]
+flax, partial, plain = d["runs"]
+assert flax["model"]["params"] == 64 * 128 + 128 * 10, flax["model"]
+for v in d["comparison"]["variants"][1:]:
+    ag = v["agreement"]["outputs"][0]
+    assert ag["max_abs"] < 1e-5, (v["name"], ag)
+PYEOF
+    # The timed call must wait for the result: with sync=0 it times JAX's
+    # dispatch only.  A bare loop (block_until_ready) is the reference.
+    ref_ms=$("$JE/bin/python" - "$FIX/python" <<'PYEOF'
+import sys, time
+sys.path.insert(0, sys.argv[1])
+import jax, jax.numpy as jnp, models
+f = jax.jit(models.jax_heavy("256", "20"))
+x = jnp.full((1, 256, 256), 0.01, jnp.float32)
+jax.block_until_ready(f(x))
+ts = []
+for _ in range(7):
+    t = time.perf_counter_ns(); jax.block_until_ready(f(x)); ts.append(time.perf_counter_ns() - t)
+print(sorted(ts)[3] / 1e6)
+PYEOF
+)
+    expect_exit "a heavy JAX computation with and without the sync" 0 \
+        "$MBENCH" compare "sync=$M:jax_heavy,n=256,steps=20" "nosync=$M:jax_heavy,n=256,steps=20,sync=0" \
+        --backend-opt python="$JE" --processes 1 --iterations 12 --warmup 2 --threads 1 --json "$T_TMP/sync.json"
+    check "synchronised it takes the computation's time; without the sync, a tiny fraction of it" \
+    $PY - "$T_TMP/sync.json" "$ref_ms" <<'PYEOF'
+import json, sys
+d = json.load(open(sys.argv[1]))
+ref = float(sys.argv[2])
+s, n = (r["latency"]["median"] / 1e6 for r in d["runs"])
+assert d["runs"][1]["runtime"]["sync"].startswith("NONE"), d["runs"][1]["runtime"]
+assert s > 0.5 * ref, (s, ref)   # waits for the result (load makes it slower, not faster)
+assert n < 0.2 * s, (n, s)       # the dispatch alone: far too small
+print(f"# sync {s:.2f} ms, no sync {n:.3f} ms, bare loop {ref:.2f} ms")
+PYEOF
+    expect_exit "a jax model in the torch environment says how to get jax" 3 \
+        "$MBENCH" run "$M:jax_mlp" --shape x=1,64 --backend-opt python="$TE" "${ONE[@]}"
+    contains "the error names make frameworks" "$LAST_ERR" "run \`make frameworks\`"
+fi
+done_testing
