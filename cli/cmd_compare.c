@@ -68,7 +68,8 @@ static const mb_opt compare_opts[] = {
         "noise threshold: smaller speed changes are 'same' (default 1%)",
         "a fraction such as 0.01 or 1%", -1, 0.5, 0, O_THRESH),
     OPT("require", MB_OPT_STRING, "EXPR",
-        "a target per variant, e.g. 'speedup>=2', 'size_ratio<=0.5' (exit 6 "
+        "a target per variant, e.g. 'speedup>=2', 'size_ratio<=0.5', "
+        "'gates=pass', 'OUTPUT:rel_l2<=0.01', 'top1_delta>=-0.01' (exit 6 "
         "when unmet; docs/CLI.md)",
         NULL, 0, 0, MB_OPT_REPEAT, O_REQUIRE),
     OPT("gate", MB_OPT_STRING, "'METRIC OP X'",
