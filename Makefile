@@ -29,7 +29,7 @@ SAN     ?=
 V       ?= 0
 Q       := $(if $(filter 1,$(V)),,@)
 
-PKGS := jansson nettle libzip libpng zlib sqlite3 libpq gsl
+PKGS := jansson nettle libzip libpng libjpeg zlib sqlite3 libpq gsl
 PKG_CFLAGS := $(shell pkg-config --cflags $(PKGS) 2>/dev/null)
 PKG_LIBS   := $(shell pkg-config --libs $(PKGS) 2>/dev/null)
 
@@ -267,7 +267,7 @@ $(BUILD)/fuzz_%: tests/fuzz/fuzz_%.c $(STATIC)
 # The core unit tests under valgrind (memcheck, definite and indirect
 # leaks are errors).
 VALGRIND_TESTS := test_stats test_repstats test_synthetic test_api test_npy test_pb \
-                  test_dataset test_report test_accuracy test_onnx_inspect test_loadwarn
+                  test_dataset test_report test_accuracy test_onnx_inspect test_loadwarn test_image test_pairci
 valgrind: all tests-bin
 	@command -v valgrind >/dev/null || { echo "valgrind: apt-get install valgrind" >&2; exit 2; }
 	@fail=0; for t in $(VALGRIND_TESTS); do \

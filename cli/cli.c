@@ -94,12 +94,14 @@ int mb_cli_use_color(int fd)
 
 int mb_cli_term_width(int fd)
 {
+    /* COLUMNS given to the command wins, so that the tables' note on
+     * hidden columns ("COLUMNS=200 mbench ...") works on a terminal. */
     struct winsize ws;
-    if (isatty(fd) && ioctl(fd, TIOCGWINSZ, &ws) == 0 && ws.ws_col > 20)
-        return ws.ws_col;
     const char *c = getenv("COLUMNS");
     if (c && atoi(c) > 20)
         return atoi(c);
+    if (isatty(fd) && ioctl(fd, TIOCGWINSZ, &ws) == 0 && ws.ws_col > 20)
+        return ws.ws_col;
     /* Not a terminal (a CI log, a file): every column, since nothing
      * wraps there and the dropped ones (samples/s, memory, size) are the
      * ones a log is read for. */

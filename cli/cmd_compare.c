@@ -68,7 +68,8 @@ static const mb_opt compare_opts[] = {
         "noise threshold: smaller speed changes are 'same' (default 1%)",
         "a fraction such as 0.01 or 1%", -1, 0.5, 0, O_THRESH),
     OPT("require", MB_OPT_STRING, "EXPR",
-        "a target per variant, e.g. 'speedup>=2', 'size_ratio<=0.5' (exit 6 "
+        "a target per variant, e.g. 'speedup>=2', 'size_ratio<=0.5', "
+        "'gates=pass', 'OUTPUT:rel_l2<=0.01', 'top1_delta>=-0.01' (exit 6 "
         "when unmet; docs/CLI.md)",
         NULL, 0, 0, MB_OPT_REPEAT, O_REQUIRE),
     OPT("gate", MB_OPT_STRING, "'METRIC OP X'",
@@ -175,8 +176,7 @@ static void progress(void *user, const char *what, size_t round, size_t rounds,
  * a log (not a terminal) gets every column. */
 static void print_table(const json_t *doc)
 {
-    mb_console_opts co = {isatty(1) ? mb_cli_term_width(1) : 200,
-                          mb_cli_use_color(1)};
+    mb_console_opts co = {mb_cli_term_width(1), mb_cli_use_color(1)};
     mb_buf b = MB_BUF_INIT;
     mb__report_compare_console(doc, &co, &b);
     fwrite(b.data ? b.data : "", 1, b.len, stdout);

@@ -25,7 +25,7 @@ MBENCH_COMMAND(diff, cmd_diff,
 MBENCH_OPTIONS(diff, mb_cmd_diff)
 
 /* clang-format off */
-enum { O_ATOL, O_RTOL, O_RANGE, O_SSIM3D, O_GATE, O_PREC, O_JSON, O_MD, O_HTML, O_CSV, O_HEATMAP, O_THREADS, O_PERSAMPLE, O_MAXTB, O_MAXRATIO, O_N };
+enum { O_ATOL, O_RTOL, O_RANGE, O_SSIM3D, O_GATE, O_PREC, O_JSON, O_MD, O_HTML, O_CSV, O_HEATMAP, O_OUTPUT, O_THREADS, O_PERSAMPLE, O_MAXTB, O_MAXRATIO, O_N };
 
 static const mb_opt diff_opts[] = {
     {"atol", 0, MB_OPT_DOUBLE, "X", "isclose absolute tolerance (default 1e-8)", "a number >= 0", NULL, 0, 1e300, 0, O_ATOL},
@@ -38,7 +38,8 @@ static const mb_opt diff_opts[] = {
     {"md", 0, MB_OPT_OUTFILE, "FILE", "write the verdict, gates and metrics as Markdown ('-' is stdout)", NULL, NULL, 0, 0, MB_OPT_STDOUT, O_MD},
     {"html", 0, MB_OPT_OUTFILE, "FILE", "write them as a self-contained HTML page ('-' is stdout)", NULL, NULL, 0, 0, MB_OPT_STDOUT, O_HTML},
     {"csv", 0, MB_OPT_OUTFILE, "FILE", "write one line per tensor with every metric unformatted ('-' is stdout)", NULL, NULL, 0, 0, MB_OPT_STDOUT, O_CSV},
-    {"heatmap", 0, MB_OPT_OUTFILE, "FILE", "draw |A - B| of the first image-like tensor as a PNG (last two dims, first image)", NULL, NULL, 0, 0, MB_OPT_STDOUT, O_HEATMAP},
+    {"heatmap", 0, MB_OPT_OUTFILE, "FILE", "draw |A - B| as a PNG (last two dims, first image) of the tensor with two or more dims that differs most (largest rel_l2), or of --output", NULL, NULL, 0, 0, MB_OPT_STDOUT, O_HEATMAP},
+    {"output", 0, MB_OPT_STRING, "NAME", "the tensor --heatmap draws", NULL, NULL, 0, 0, 0, O_OUTPUT},
     {"threads", 0, MB_OPT_INT, "N", "threads for large tensors (default: all CPUs)", "an integer in 1..256", NULL, 1, 256, 0, O_THREADS},
     {"per-sample", 0, MB_OPT_INT, "N", "list per-sample metrics up to N samples in the JSON (default 1024, 0: never)", "an integer >= 0", NULL, 0, 9.2e18, 0, O_PERSAMPLE},
     {"max-tensor-bytes", 0, MB_OPT_STRING, "SIZE", MB__TLIMIT_BYTES_HELP, MB__TLIMIT_BYTES_EXPECT, NULL, 0, 0, 0, O_MAXTB},
@@ -63,7 +64,7 @@ typedef struct dargs {
     mb_gate gates[MAX_GATES];
     size_t n_gates;
     mb__outset out;
-    const char *heat_path;
+    const char *heat_path, *heat_output;
     mb__tlimit tlimit;
 } dargs;
 
@@ -75,11 +76,10 @@ static int on_opt(void *user, const mb_opt *o, const mb_optval *v)
     double *const dbls[O_N] = {[O_ATOL] = &a->mo.atol,
                                [O_RTOL] = &a->mo.rtol,
                                [O_RANGE] = &a->mo.data_range};
-    const char **const paths[O_N] = {[O_JSON] = &a->out.json,
-                                     [O_MD] = &a->out.md,
-                                     [O_HTML] = &a->out.html,
-                                     [O_CSV] = &a->out.csv,
-                                     [O_HEATMAP] = &a->heat_path};
+    const char **const paths[O_N] = {
+        [O_JSON] = &a->out.json,     [O_MD] = &a->out.md,
+        [O_HTML] = &a->out.html,     [O_CSV] = &a->out.csv,
+        [O_HEATMAP] = &a->heat_path, [O_OUTPUT] = &a->heat_output};
     if (dbls[o->id])
         *dbls[o->id] = v->d;
     else if (paths[o->id]) /* checked; "-" already made the stdout path */
@@ -141,6 +141,7 @@ int cmd_diff(int argc, char **argv)
                        a.n_gates,
                        mb_cli_command_line(),
                        a.heat_path ? &png : NULL,
+                       a.heat_output,
                        note,
                        NULL,
                        a.tlimit};

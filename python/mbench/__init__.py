@@ -51,6 +51,8 @@ CSV_COLUMNS = [
     "latency_max_ms", "latency_ci_lo_ms", "latency_ci_hi_ms", "iterations",
     "throughput_ips", "throughput_sps", "memory_mb", "compilation_time_ms",
     "first_inference_ms", "timestamp", "git_commit", "model_sha256", "status",
+    "top1", "top1_delta", "top1_delta_ci_lo", "top1_delta_ci_hi", "verdict",
+    "verdict_failures",
 ]
 
 def version():
@@ -228,6 +230,38 @@ def _ms(v):
         v, bool) else None
 
 
+def _cmp_entry(doc, run):
+    """A compare variant's comparison entry at the run's batch size."""
+    cmps = doc.get("comparisons") or []
+    c = next((x for x in cmps if x.get("batch_size") == run.get("batch_size")),
+             doc.get("comparison") or {})
+    return next((v for v in c.get("variants") or []
+                 if v.get("name") == run.get("variant")), {})
+
+
+def _failures(verdict):
+    """The failing outputs and figures of a verdict, as the CSV has them
+    (src/runner/cmpverdict.c)."""
+    parts = []
+    for o in verdict.get("per_output") or []:
+        if o.get("passed") is not False:
+            continue
+        checks = []
+        for c in o.get("checks") or []:
+            if c.get("result") != "fail":
+                continue
+            name = c["check"]
+            metric = name[:len(name) - len(name.lstrip("abcdefghijklmnopqrstuvwxyz0123456789_"))]
+            v = c.get("value")
+            checks.append("%s %s (needs %s)" % (metric, "%.4g" % v if isinstance(v, (int, float))
+                                                else "undefined", name))
+        parts.append("%s: %s" % (o.get("name"), ", ".join(checks)))
+    for t in verdict.get("criteria") or []:
+        if t.startswith("FAIL the candidate produced"):
+            parts.append(t[5:])
+    return "; ".join(parts)
+
+
 def rows(doc):
     """One dict per run with the columns of `mbench run --csv` (times in
     ms, memory in MiB, None where the CSV has an empty field)."""
@@ -282,6 +316,19 @@ def rows(doc):
             "git_commit": commit,
             "model_sha256": model.get("sha256"),
             "status": run.get("status"),
+        })
+        e = _cmp_entry(doc, run)
+        acc = e.get("accuracy") or {}
+        ci = acc.get("delta_top1_ci95") or [None, None]
+        vd = e.get("verdict")
+        out[-1].update({
+            "top1": acc.get("top1"),
+            "top1_delta": acc.get("delta_top1"),
+            "top1_delta_ci_lo": ci[0],
+            "top1_delta_ci_hi": ci[1],
+            "verdict": None if not isinstance(vd, dict) else
+                       "pass" if vd.get("passed") else "fail",
+            "verdict_failures": _failures(vd) if isinstance(vd, dict) else None,
         })
     return out
 

@@ -13,6 +13,7 @@
 
 #include <stdbool.h>
 #include <dirent.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -383,17 +384,45 @@ static json_t *diff_doc(const mb__diff_req *rq, json_t *outs, json_t *gv,
     return doc;
 }
 
-/* |A - B| of the first pair with at least two dimensions (else the
- * first) into rq->heatmap. */
+/* |A - B| into rq->heatmap of the pair rq->heat_output names, else of
+ * the pair with at least two dimensions that differs most (the largest
+ * rel_l2, then max_abs; the first on ties; with none, the first pair).
+ * MB_EINVAL in res->heat_status for a name no pair has. */
 static void heatmap(const mb__diff_req *rq, const tset *A, const tset *B,
-                    const size_t *pair, mb__diff_result *res)
+                    const size_t *pair, const json_t *outs,
+                    mb__diff_result *res)
 {
-    size_t k = 0;
-    for (size_t i = 0; i < A->n; i++)
-        if (A->t[i].rank >= 2) {
-            k = i;
-            break;
+    size_t k = A->n;
+    double best_rel = -1, best_abs = -1;
+    for (size_t i = 0; i < A->n; i++) {
+        if (rq->heat_output) {
+            if (!strcmp(A->key[i], rq->heat_output))
+                k = i;
+            continue;
         }
+        double rel = NAN, mx = NAN;
+        const json_t *m = json_array_get(outs, i);
+        mb__json_metric_get(json_object_get(m, "rel_l2"), &rel);
+        mb__json_metric_get(json_object_get(m, "max_abs"), &mx);
+        rel = isnan(rel) ? -1 : rel; /* "inf" is the most */
+        mx = isnan(mx) ? -1 : mx;
+        if (A->t[i].rank >= 2 && (k == A->n || rel > best_rel ||
+                                  (rel == best_rel && mx > best_abs))) {
+            k = i;
+            best_rel = rel;
+            best_abs = mx;
+        }
+    }
+    if (k == A->n && rq->heat_output) {
+        res->heat_status =
+            mb__fail(&res->heat_err, MB_EINVAL,
+                     "--output %s: no tensor of that name to "
+                     "draw; the tensors are %s%s",
+                     rq->heat_output, A->key[0], A->n > 1 ? ", ..." : "");
+        return;
+    }
+    if (k == A->n)
+        k = 0;
     snprintf(res->heat_name, sizeof res->heat_name, "%s", A->key[k]);
     res->heat_status = mb__heatmap_png(&A->t[k], &B->t[pair[k]], rq->heatmap,
                                        &res->heat_max, &res->heat_err);
@@ -432,7 +461,7 @@ mb_status mb__diff_run(const mb__diff_req *rq, mb__diff_result *res,
                                         &res->passed);
         res->n_tensors = A.n;
         if (rq->heatmap)
-            heatmap(rq, &A, &B, pair, res);
+            heatmap(rq, &A, &B, pair, outs, res);
         res->doc = diff_doc(rq, outs, gv, res->passed);
         if (!res->doc)
             st = mb__fail(err, MB_ENOMEM, "out of memory");

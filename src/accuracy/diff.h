@@ -3,8 +3,9 @@
  * by file name, by the name stored in a .pb, or (old ONNX test data with
  * unnamed outputs) by position, computes every accuracy metric of each
  * pair (accuracy/metrics.h), evaluates the gates and builds the result
- * document ("mbench.diff/1").  Optionally draws |A - B| of the first
- * image-like pair as a PNG.  No printing: notes go to a callback. */
+ * document ("mbench.diff/1").  Optionally draws |A - B| of the
+ * image-like pair that differs most (or a named one) as a PNG.  No printing:
+ * notes go to a callback. */
 #ifndef MB_ACCURACY_DIFF_H
 #define MB_ACCURACY_DIFF_H
 
@@ -22,6 +23,8 @@ typedef struct mb__diff_req {
     size_t n_gates;
     const char *command_line; /* recorded in the document, or NULL */
     mb_buf *heatmap;          /* when not NULL: the PNG of |A - B| */
+    const char *heat_output;  /* the pair to draw, or NULL: the one with
+                                 two or more dims that differs most */
     /* A note for the user (a pairing by position); may be NULL. */
     void (*note)(void *user, const char *msg);
     void *user;

@@ -840,6 +840,13 @@ static bool all_finite(const double *x, size_t n)
 mb_status mb__topk_accuracy(const mb_tensor *logits, const int64_t *labels,
                             size_t n, double *top1, double *top5, mb_err *err)
 {
+    return mb__topk_hits(logits, labels, n, top1, top5, NULL, err);
+}
+
+mb_status mb__topk_hits(const mb_tensor *logits, const int64_t *labels,
+                        size_t n, double *top1, double *top5, uint8_t *hit1,
+                        mb_err *err)
+{
     int rank = logits->rank;
     while (rank > 2 && logits->dims[rank - 1] == 1)
         rank--;
@@ -873,10 +880,15 @@ mb_status mb__topk_accuracy(const mb_tensor *logits, const int64_t *labels,
     size_t h1 = 0, h5 = 0;
     for (size_t r = 0; r < N; r++) {
         mb__tensor_load_f64(logits, r * C, C, x);
+        if (hit1)
+            hit1[r] = 0;
         if (!all_finite(x, C))
             continue;
         size_t t = (size_t)labels[r];
-        h1 += argmax_first(x, C) == t;
+        int right = argmax_first(x, C) == t;
+        if (hit1)
+            hit1[r] = (uint8_t)right;
+        h1 += (size_t)right;
         h5 += (size_t)in_topk(x, C, t, C < 5 ? C : 5);
     }
     free(x);
@@ -926,8 +938,9 @@ bool mb__segmentation_fits(const mb_tensor *scores, const mb_tensor *masks)
 
 /* Per-class counts of one sample: argmax over the C planes of S pixels. */
 static mb_status seg_sample(const mb_tensor *t, size_t n, size_t C, size_t S,
-                            const mb_tensor *m, size_t *I, size_t *P, size_t *G,
-                            size_t *correct, double *best, double *plane,
+                            const mb_tensor *m, const int64_t *ignore,
+                            size_t *I, size_t *P, size_t *G, size_t *correct,
+                            size_t *ignored, double *best, double *plane,
                             size_t *idx, mb_err *err)
 {
     for (size_t c = 0; c < C; c++) {
@@ -950,11 +963,16 @@ static mb_status seg_sample(const mb_tensor *t, size_t n, size_t C, size_t S,
     }
     for (size_t p = 0; p < S; p++) {
         double g = mb_tensor_get_f64(m, n * S + p);
+        if (ignore && g == (double)*ignore) { /* left out of every count */
+            (*ignored)++;
+            continue;
+        }
         if (!(g >= 0) || g >= (double)C || g != floor(g))
             return mb__fail(err, MB_EDATA,
                             "mask value %.17g of sample %zu (flat pixel "
                             "index %zu) is outside [0, %zu), the classes of "
-                            "%s",
+                            "%s; an ignore label (such as 255) needs "
+                            "--ignore-index",
                             g, n, p, C, tname(t));
         size_t gc = (size_t)g, pc = idx[p];
         G[gc]++;
@@ -970,8 +988,8 @@ static mb_status seg_sample(const mb_tensor *t, size_t n, size_t C, size_t S,
 }
 
 mb_status mb__segmentation_scores(const mb_tensor *scores,
-                                  const mb_tensor *masks, json_t **out,
-                                  mb_err *err)
+                                  const mb_tensor *masks, const int64_t *ignore,
+                                  json_t **out, mb_err *err)
 {
     *out = NULL;
     char sa[256], sb[256];
@@ -1000,17 +1018,21 @@ mb_status mb__segmentation_scores(const mb_tensor *scores,
         return mb__fail(err, MB_ENOMEM, "out of memory scoring masks");
     }
     size_t *I = cnt, *P = cnt + C, *G = cnt + 2 * C, *idx = cnt + 3 * C;
-    size_t correct = 0;
+    size_t correct = 0, ignored = 0;
     mb_status st = MB_OK;
     for (size_t n = 0; n < N && !st; n++)
-        st = seg_sample(scores, n, C, S, masks, I, P, G, &correct, best,
-                        best + S, idx, err);
+        st = seg_sample(scores, n, C, S, masks, ignore, I, P, G, &correct,
+                        &ignored, best, best + S, idx, err);
+    /* An ignore index that is a class leaves that class out too
+     * (torchmetrics' ignore_index). */
+    size_t skip_class =
+        ignore && *ignore >= 0 && (uint64_t)*ignore < C ? (size_t)*ignore : C;
     if (!st) {
         json_t *iou = json_array(), *dice = json_array();
         mb_ksum si = {0, 0}, sd = {0, 0};
         size_t defined = 0;
         for (size_t c = 0; c < C; c++) {
-            size_t pg = P[c] + G[c];
+            size_t pg = c == skip_class ? 0 : P[c] + G[c];
             double vi = pg ? (double)I[c] / (double)(pg - I[c]) : NAN;
             double vd = pg ? 2.0 * (double)I[c] / (double)pg : NAN;
             json_array_append_new(iou, mb__json_metric(vi));
@@ -1021,17 +1043,19 @@ mb_status mb__segmentation_scores(const mb_tensor *scores,
                 defined++;
             }
         }
-        double pix = (double)N * (double)S;
-        *out =
-            json_pack("{s:I, s:I, s:f, s:o, s:o, s:o, s:o}", "classes",
-                      (json_int_t)C, "pixels", (json_int_t)(N * S),
-                      "pixel_accuracy", (double)correct / pix, "mean_iou",
-                      mb__json_metric(
-                          defined ? mb__ksum_get(&si) / (double)defined : NAN),
-                      "mean_dice",
-                      mb__json_metric(
-                          defined ? mb__ksum_get(&sd) / (double)defined : NAN),
-                      "iou", iou, "dice", dice);
+        size_t counted = N * S - ignored;
+        *out = json_pack(
+            "{s:I, s:I, s:I, s:o, s:o, s:o, s:o, s:o}", "classes",
+            (json_int_t)C, "pixels", (json_int_t)counted, "ignored",
+            (json_int_t)ignored, "pixel_accuracy",
+            mb__json_metric(counted ? (double)correct / (double)counted : NAN),
+            "mean_iou",
+            mb__json_metric(defined ? mb__ksum_get(&si) / (double)defined
+                                    : NAN),
+            "mean_dice",
+            mb__json_metric(defined ? mb__ksum_get(&sd) / (double)defined
+                                    : NAN),
+            "iou", iou, "dice", dice);
         if (!*out)
             st = mb__fail(err, MB_ENOMEM, "out of memory");
     }

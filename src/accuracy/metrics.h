@@ -160,6 +160,12 @@ const char *mb__json_metric_text(const json_t *v, const char *yes,
  */
 mb_status mb__topk_accuracy(const mb_tensor *logits, const int64_t *labels,
                             size_t n, double *top1, double *top5, mb_err *err);
+/* The same, and hit1 (NULL, or room for n) gets 1 for each row whose
+ * top-1 is right, 0 otherwise: the per-sample outcomes a paired interval
+ * of two models' accuracy difference needs (core/pairci.h). */
+mb_status mb__topk_hits(const mb_tensor *logits, const int64_t *labels,
+                        size_t n, double *top1, double *top5, uint8_t *hit1,
+                        mb_err *err);
 
 /*
  * Segmentation against label masks (docs/ACCURACY.md, "Segmentation"):
@@ -171,13 +177,18 @@ mb_status mb__topk_accuracy(const mb_tensor *logits, const int64_t *labels,
  * c), P (predicted c), G (mask c); IoU_c = I / (P + G - I), Dice_c = 2I /
  * (P + G), undefined (null) when P + G = 0; mean_iou and mean_dice are the
  * means over the classes where they are defined.  *out is a new object
- * {classes, pixels, pixel_accuracy, mean_iou, mean_dice, iou: [C], dice:
- * [C]}.  MB_EDATA when the shapes do not fit (naming both), the masks are
- * not integers or a mask value is outside [0, C).
+ * {classes, pixels, ignored, pixel_accuracy, mean_iou, mean_dice, iou:
+ * [C], dice: [C]}.  ignore (NULL: none) is an ignore index (torchmetrics'
+ * and mmseg's ignore_index, e.g. 255): pixels whose mask holds it are
+ * left out of every count ("ignored" says how many; "pixels" counts the
+ * others), and when it is a class in [0, C) that class's IoU and Dice are
+ * null and left out of the means.  MB_EDATA when the shapes do not fit
+ * (naming both), the masks are not integers or another mask value is
+ * outside [0, C).
  */
 mb_status mb__segmentation_scores(const mb_tensor *scores,
-                                  const mb_tensor *masks, json_t **out,
-                                  mb_err *err);
+                                  const mb_tensor *masks, const int64_t *ignore,
+                                  json_t **out, mb_err *err);
 /* Non-zero when scores can be scored against masks by
  * mb__segmentation_scores (shapes and dtypes). */
 bool mb__segmentation_fits(const mb_tensor *scores, const mb_tensor *masks);

@@ -4,6 +4,7 @@
 #include "accuracy/pick.h"
 #include "core/alloc.h"
 #include "core/err.h"
+#include "core/pairci.h"
 #include "model/onnx.h"
 
 #include <math.h>
@@ -54,13 +55,14 @@ static size_t pick_gates(const mb__val_req *rq, mb_gate *gates,
         json_t *info = NULL;
         mb_err e;
         char what[128];
-        if (mb__onnx_inspect(rq->candidate->model_path, &info, &e))
+        const json_t *w = rq->weights;
+        if (!w && !mb__onnx_inspect(rq->candidate->model_path, &info, &e))
+            w = json_object_get(info, "params_by_dtype");
+        if (!json_is_object(w))
             snprintf(prec_why, why_len,
                      "fp32 assumed: the candidate's "
                      "weights could not be read; pass --precision");
-        else if (!mb__precision_of_weights(
-                     json_object_get(info, "params_by_dtype"), prec, what,
-                     sizeof what))
+        else if (!mb__precision_of_weights(w, prec, what, sizeof what))
             snprintf(prec_why, why_len,
                      "fp32 assumed: the candidate has no "
                      "weights to tell its precision; pass --precision");
@@ -70,6 +72,58 @@ static size_t pick_gates(const mb__val_req *rq, mb_gate *gates,
         json_decref(info);
     }
     return mb__gate_defaults(*prec, gates, MB__VAL_MAX_GATES);
+}
+
+/* A number at a dotted path of o, NAN when absent. */
+static double jnum_path(const json_t *o, const char *path)
+{
+    char key[64];
+    while (o && *path) {
+        size_t n = strcspn(path, ".");
+        if (n >= sizeof key)
+            return NAN;
+        memcpy(key, path, n);
+        key[n] = '\0';
+        o = json_object_get(o, key);
+        path += n + (path[n] == '.');
+    }
+    return json_is_number(o) ? json_number_value(o) : NAN;
+}
+
+mb_status mb__val_accuracy(const mb_tensor *a, const mb_tensor *b,
+                           const int64_t *labels, size_t n, json_t **out,
+                           mb_err *err)
+{
+    *out = NULL;
+    uint8_t *ha = mb__calloc(n ? 2 * n : 1, 1);
+    if (!ha)
+        return mb__fail(err, MB_ENOMEM, "out of memory scoring labels");
+    uint8_t *hb = ha + n;
+    double a1, a5, b1, b5, lo, hi;
+    mb_status st = mb__topk_hits(a, labels, n, &a1, &a5, ha, err);
+    if (!st)
+        st = mb__topk_hits(b, labels, n, &b1, &b5, hb, err);
+    if (st) {
+        free(ha);
+        return st;
+    }
+    mb_pair_counts pc;
+    mb__pair_count(ha, hb, n, &pc);
+    free(ha);
+    bool ok = mb__tango_ci(&pc, 0.95, &lo, &hi);
+    *out = json_pack(
+        "{s:s, s:I, s:{s:f, s:f}, s:{s:f, s:f}, s:f, s:o, s:{s:I, s:I, s:I, "
+        "s:I}, s:s}",
+        "output", a->name ? a->name : "?", "samples", (json_int_t)n, "baseline",
+        "top1", a1, "top5", a5, "candidate", "top1", b1, "top5", b5,
+        "top1_delta", b1 - a1, "top1_delta_ci95",
+        ok ? json_pack("[f, f]", lo, hi) : json_null(), "paired", "both_right",
+        (json_int_t)pc.both, "baseline_only", (json_int_t)pc.a_only,
+        "candidate_only", (json_int_t)pc.b_only, "both_wrong",
+        (json_int_t)pc.neither, "ci_method",
+        "Tango's score interval for a paired difference of proportions, "
+        "95%, over samples");
+    return *out ? MB_OK : mb__fail(err, MB_ENOMEM, "out of memory");
 }
 
 /* The segmentation verdict against label masks. */
@@ -130,9 +184,10 @@ static mb_status judge_masks(const mb__val_req *rq, const mb_judged *pick,
     json_t *sa = NULL, *sb = NULL;
     const mb_tensor *o = &a[sv->index];
     const char *name = o->name ? o->name : "?";
-    st = mb__segmentation_scores(o, masks, &sa, err);
+    const int64_t *ign = rq->have_ignore ? &rq->ignore_index : NULL;
+    st = mb__segmentation_scores(o, masks, ign, &sa, err);
     if (!st)
-        st = mb__segmentation_scores(&b[sv->index], masks, &sb, err);
+        st = mb__segmentation_scores(&b[sv->index], masks, ign, &sb, err);
     if (st) {
         json_decref(sa);
         mb__fail_prefix(err, "--masks %s (output %s)", rq->masks, name);
@@ -160,11 +215,12 @@ static mb_status judge_masks(const mb__val_req *rq, const mb_judged *pick,
                          "(delta %+.4f, tolerance %g)",
                          okv[k] ? "PASS" : "FAIL", what[k], name, cv[k], bv[k],
                          cv[k] - bv[k], tol));
-    sv->obj = json_pack("{s:s, s:s, s:I, s:o, s:o, s:o, s:o}", "output", name,
-                        "masks", rq->masks, "samples",
-                        (json_int_t)masks->dims[0], "baseline", sa, "candidate",
-                        sb, "mean_iou_delta", mb__json_metric(sv->iou - ia),
-                        "mean_dice_delta", mb__json_metric(sv->dice - da));
+    sv->obj = json_pack(
+        "{s:s, s:s, s:I, s:o, s:o, s:o, s:o, s:o}", "output", name, "masks",
+        rq->masks, "samples", (json_int_t)masks->dims[0], "ignore_index",
+        ign ? json_integer((json_int_t)*ign) : json_null(), "baseline", sa,
+        "candidate", sb, "mean_iou_delta", mb__json_metric(sv->iou - ia),
+        "mean_dice_delta", mb__json_metric(sv->dice - da));
     return MB_OK;
 }
 
@@ -198,7 +254,7 @@ mb_status mb__val_judge(const mb__val_req *rq, const mb_tensor *a,
     /* The judged outputs: all, or the one --output names. */
     json_t *judged = json_array();
     for (size_t i = 0; i < n; i++)
-        if (!pick.requested || i == pick.index)
+        if (!pick.requested || i == pick.index || rq->judge_all)
             json_array_append(judged, json_array_get(outs, i));
 
     json_t *criteria = json_array();
@@ -206,7 +262,7 @@ mb_status mb__val_judge(const mb__val_req *rq, const mb_tensor *a,
     int passed = 1;
     size_t nf_bad = 0;
     for (size_t i = 0; i < n; i++)
-        if (!pick.requested || i == pick.index)
+        if (!pick.requested || i == pick.index || rq->judge_all)
             nf_bad += (size_t)json_integer_value(
                 json_object_get(json_array_get(outs, i), "nonfinite_new"));
     if (nf_bad) {
@@ -224,6 +280,8 @@ mb_status mb__val_judge(const mb__val_req *rq, const mb_tensor *a,
     int cls_ok = 1;
     double cls_value = NAN;
     char cls_check[96] = "";
+    if (labels && ci == n && rq->labels_optional)
+        labels = NULL; /* class folders, but no class scores to score */
     if (labels) {
         if (ci == n) {
             json_decref(judged);
@@ -233,11 +291,8 @@ mb_status mb__val_judge(const mb__val_req *rq, const mb_tensor *a,
                             "%s",
                             rq->labels, pick.reason);
         }
-        double a1, a5, b1, b5;
         mb_status ts =
-            mb__topk_accuracy(&a[ci], labels, n_labels, &a1, &a5, err);
-        if (!ts)
-            ts = mb__topk_accuracy(&b[ci], labels, n_labels, &b1, &b5, err);
+            mb__val_accuracy(&a[ci], &b[ci], labels, n_labels, &acc, err);
         if (ts) {
             mb__fail_prefix(err, "--labels %s (output %s)", rq->labels,
                             ci_name);
@@ -246,19 +301,21 @@ mb_status mb__val_judge(const mb__val_req *rq, const mb_tensor *a,
             return ts;
         }
         rule = "labels";
-        acc = json_pack("{s:s, s:I, s:{s:f, s:f}, s:{s:f, s:f}, s:f}", "output",
-                        ci_name, "samples", (json_int_t)n_labels, "baseline",
-                        "top1", a1, "top5", a5, "candidate", "top1", b1, "top5",
-                        b5, "top1_delta", b1 - a1);
+        double a1 = jnum_path(acc, "baseline.top1"),
+               b1 = jnum_path(acc, "candidate.top1");
         cls_ok = b1 >= a1 - rq->tolerance - 1e-12;
         cls_value = b1;
         snprintf(cls_check, sizeof cls_check, "top1_accuracy>=%.4f",
                  a1 - rq->tolerance);
+        const json_t *dci = json_object_get(acc, "top1_delta_ci95");
+        double lo = json_number_value(json_array_get(dci, 0)),
+               hi = json_number_value(json_array_get(dci, 1));
         snprintf(line, sizeof line,
                  "%s top-1 accuracy on %s %.4f vs baseline %.4f (delta "
-                 "%+.4f, tolerance %g)",
-                 cls_ok ? "PASS" : "FAIL", ci_name, b1, a1, b1 - a1,
-                 rq->tolerance);
+                 "%+.4f, paired 95%% CI %+.4f to %+.4f over %zu samples, "
+                 "tolerance %g)",
+                 cls_ok ? "PASS" : "FAIL", ci_name, b1, a1, b1 - a1, lo, hi,
+                 n_labels, rq->tolerance);
         json_array_append_new(criteria, json_string(line));
     } else if (ci < n) {
         rule = "top1_agreement";
@@ -303,7 +360,7 @@ mb_status mb__val_judge(const mb__val_req *rq, const mb_tensor *a,
     json_t *per = json_array();
     for (size_t i = 0; i < n; i++) {
         const json_t *m = json_array_get(outs, i);
-        int is_judged = !pick.requested || i == pick.index;
+        int is_judged = !pick.requested || i == pick.index || rq->judge_all;
         json_t *checks = json_array();
         int ok = 1;
         if (is_judged && i == ci) {

@@ -13,6 +13,17 @@
  * New reference. */
 json_t *mb__val_models_json(const mb_plan *pa, const mb_plan *pb);
 
+/* Top-1/top-5 accuracy of class scores a (baseline) and b (candidate)
+ * against the same labels, their difference and its paired 95% CI
+ * (core/pairci.h: Tango's score interval over samples): a new object
+ * {output, samples, baseline: {top1, top5}, candidate: {top1, top5},
+ * top1_delta, top1_delta_ci95: [lo, hi], paired: {both_right,
+ * baseline_only, candidate_only, both_wrong}, ci_method}.  Errors as
+ * mb__topk_accuracy's. */
+mb_status mb__val_accuracy(const mb_tensor *a, const mb_tensor *b,
+                           const int64_t *labels, size_t n, json_t **out,
+                           mb_err *err);
+
 /*
  * Judges outputs a[0..n) (baseline) against b[0..n) (candidate), whose
  * metrics objects are outs (borrowed).  labels (n_labels of them) and

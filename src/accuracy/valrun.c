@@ -13,12 +13,14 @@
 #include "core/parse.h"
 #include "core/rng.h"
 #include "data/dataset.h"
+#include "data/imagedir.h"
 #include "data/labels.h"
 #include "data/npy.h"
 #include "data/synthetic.h"
 #include "runner/planopt.h"
 #include "runner/runner.h"
 
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -257,13 +259,14 @@ static mb_status run_both(const mb__val_req *rq, outset *oa, outset *ob,
         goto done;
     size_t total;
     if (pa->data_path) {
-        st = mb__dataset_load(pa->data_path, din, n_in, &pa->tlimit, &ds, err);
+        st = mb__dataset_load_prep(pa->data_path, din, n_in, &pa->tlimit,
+                                   &pa->image, &ds, err);
         if (st) {
             mb__fail_prefix(err, "baseline %s", pa->model_path);
             goto done;
         }
-        st = mb__dataset_load(pa->data_path, dinb, n_in_b, &pa->tlimit, &dsb,
-                              err);
+        st = mb__dataset_load_prep(pa->data_path, dinb, n_in_b, &pa->tlimit,
+                                   &pb->image, &dsb, err);
         if (st) {
             mb__fail_prefix(err, "candidate %s", pb->model_path);
             goto done;
@@ -371,8 +374,9 @@ static const char *bare(const char *key)
 }
 
 static const char *const val_keys[] = {
-    "labels",    "masks",   "output", "save-outputs", "tolerance",  "gate",
-    "precision", "samples", "atol",   "rtol",         "data-range", "ssim-3d"};
+    "labels",     "masks",     "output",      "save-outputs", "tolerance",
+    "gate",       "precision", "samples",     "atol",         "rtol",
+    "data-range", "ssim-3d",   "ignore-index"};
 
 bool mb__val_is_option(const char *key)
 {
@@ -434,6 +438,10 @@ mb_status mb__val_set(mb__val_req *rq, const char *key, const char *value,
         if (!mb__parse_i64(value, 0, 1, &v))
             return bad(err, key, value, "0 or 1");
         rq->metrics.ssim_3d = (int)v;
+    } else if (!strcmp(k, "ignore-index")) {
+        if (!mb__parse_i64(value, INT64_MIN, INT64_MAX, &rq->ignore_index))
+            return bad(err, key, value, "an integer mask value such as 255");
+        rq->have_ignore = 1;
     } else {
         return mb__fail(err, MB_EINVAL, "%s is not a validate option", key);
     }
@@ -544,6 +552,10 @@ mb_status mb__validate_run(const mb__val_req *rq, json_t **doc, mb_err *err)
         return mb__fail(err, MB_EINVAL,
                         "--labels needs --data: labels describe real "
                         "samples, not random inputs");
+    if (rq->have_ignore && !rq->masks)
+        return mb__fail(err, MB_EINVAL,
+                        "--ignore-index needs --masks: it names a mask "
+                        "value to leave out of Dice and IoU");
     if (rq->masks && !pa->data_path)
         return mb__fail(err, MB_EINVAL,
                         "--masks needs --data: masks describe real "
@@ -559,6 +571,23 @@ mb_status mb__validate_run(const mb__val_req *rq, json_t **doc, mb_err *err)
     if (rq->labels &&
         (st = mb__labels_load(rq->labels, &labels, &n_labels, err)))
         return st;
+    /* An image folder's class folders are its labels (ImageFolder). */
+    mb__val_req with_folders;
+    char folder_labels[600];
+    size_t n_classes = 0;
+    if (!rq->labels && pa->data_path &&
+        (st = mb__image_dir_labels(pa->data_path, &labels, &n_labels,
+                                   &n_classes, err)))
+        return st;
+    if (labels && !rq->labels) {
+        snprintf(folder_labels, sizeof folder_labels,
+                 "%s (the %zu class folders, in sorted order)", pa->data_path,
+                 n_classes);
+        with_folders = *rq;
+        with_folders.labels = folder_labels;
+        with_folders.labels_optional = 1;
+        rq = &with_folders;
+    }
     mb_tensor masks = {0};
     if (rq->masks && (st = mb__npy_read(rq->masks, &masks, err))) {
         mb__fail_prefix(err, "--masks %s", rq->masks);

@@ -37,6 +37,19 @@ typedef struct mb__val_req {
     mb_precision precision;
     int64_t samples;        /* synthetic samples without data (8) */
     mb_metric_opts metrics; /* per_sample_max 0 by default */
+    int have_ignore;        /* --ignore-index given */
+    int64_t ignore_index;   /* mask value left out of Dice and IoU */
+    /* The candidate's params_by_dtype (mb__onnx_inspect's object, as a run
+     * document keeps it), which decides its precision; NULL: inspected
+     * from candidate->model_path.  Borrowed. */
+    const json_t *weights;
+    /* The labels came from an image folder's class folders, not --labels:
+     * a model with no class-score output is judged without them. */
+    int labels_optional;
+    /* --output only chooses the class-score output; every output is
+     * still judged (compare's meaning; validate's --output judges that
+     * output alone). */
+    int judge_all;
 } mb__val_req;
 
 /* Fills the defaults above (no models). */
@@ -45,7 +58,7 @@ void mb__val_req_defaults(mb__val_req *rq);
 /* Non-zero when key (leading dashes ignored) is one of the validate
  * options mb__val_set takes: labels, masks, output, save-outputs, tolerance,
  * gate (repeatable: appends), precision, samples, atol, rtol, data-range,
- * ssim-3d (value "1" or "0"). */
+ * ssim-3d (value "1" or "0"), ignore-index (an integer mask value). */
 bool mb__val_is_option(const char *key);
 /* Sets one option from its text.  String values are borrowed (they must
  * outlive rq).  MB_EINVAL names key as given (so "--tolerance" reads as

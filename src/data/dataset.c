@@ -1,6 +1,7 @@
 /* dataset.c - loading --data paths into per-input sample stacks, checking
  * them against the model, and cutting batches (see dataset.h). */
 #include "data/dataset.h"
+#include "data/imagedir.h"
 
 #include "core/parse.h"
 #include "core/alloc.h"
@@ -49,6 +50,7 @@ struct mb_dataset {
     mb__tlimit lim; /* applied to every file read */
     size_t count;
     char desc[512];
+    const mb_image_prep *prep; /* borrowed for the load */
 };
 
 /* ---- small helpers --------------------------------------------------- */
@@ -498,6 +500,35 @@ static mb_status load_onnx_set(mb_dataset *d, const char *dir, const char *rel,
     return s;
 }
 
+/* Images (imagedir.h) decoded and preprocessed for the one input. */
+static mb_status load_images(mb_dataset *d, const char *path,
+                             const mb_image_list *l, mb_err *err)
+{
+    mb_status s = need_one_input(d, path, "image set", err);
+    if (s)
+        return s;
+    ds_input *in = &d->in[0];
+    int64_t dims[MB_MAX_RANK];
+    for (int k = 0; k < in->rank && k < MB_MAX_RANK; k++)
+        dims[k] = in->dims[k];
+    mb_tensor t;
+    if ((s = mb__image_list_tensor(l, in->name, in->rank, dims, in->dtype,
+                                   d->prep, &t, err)))
+        return s;
+    if (in->rank == 3) /* [C, H, W], no batch axis: one image a sample */
+        in->batched = in->fixed_one = 0;
+    s = add_piece(in, &t, mb__basename(path), err);
+    mb_tensor_clear(&t);
+    if (!s && l->labels)
+        snprintf(d->desc, sizeof d->desc,
+                 " (images in %zu class folders, labels by sorted folder "
+                 "name)",
+                 l->n_classes);
+    else if (!s)
+        snprintf(d->desc, sizeof d->desc, " (images)");
+    return s;
+}
+
 static mb_status load_dir(mb_dataset *d, const char *path, mb_err *err)
 {
     char **subs;
@@ -546,12 +577,20 @@ static mb_status load_dir(mb_dataset *d, const char *path, mb_err *err)
     }
     if (all)
         return load_sample_dir(d, path, ".", err);
+    mb_image_list il;
+    if ((s = mb__image_dir_list(path, &il, err)))
+        return s;
+    if (il.n) {
+        s = load_images(d, path, &il, err);
+        mb__image_list_free(&il);
+        return s;
+    }
     char names[400];
     return mb__fail(err, MB_EDATA,
                     "data directory %s holds no sample_*/ or "
-                    "test_data_set_*/ directories and no input_*.pb or "
-                    "<input>.npy files for the model's inputs (%s); see "
-                    "docs/DATA.md",
+                    "test_data_set_*/ directories, no input_*.pb or "
+                    "<input>.npy files for the model's inputs (%s) and no "
+                    "PNG or JPEG images; see docs/DATA.md",
                     path, input_names(d->in, d->n_in, names, sizeof names));
 }
 
@@ -793,6 +832,14 @@ mb_status mb__dataset_load(const char *path, const mb_io_desc *inputs,
                            size_t n_inputs, const mb__tlimit *lim,
                            mb_dataset **out, mb_err *err)
 {
+    return mb__dataset_load_prep(path, inputs, n_inputs, lim, NULL, out, err);
+}
+
+mb_status mb__dataset_load_prep(const char *path, const mb_io_desc *inputs,
+                                size_t n_inputs, const mb__tlimit *lim,
+                                const mb_image_prep *prep, mb_dataset **out,
+                                mb_err *err)
+{
     *out = NULL;
     if (!path || !*path)
         return mb__fail(err, MB_EINVAL, "--data needs a path");
@@ -806,6 +853,7 @@ mb_status mb__dataset_load(const char *path, const mb_io_desc *inputs,
         return mb__fail(err, MB_ENOMEM, "out of memory");
     if (lim)
         d->lim = *lim;
+    d->prep = prep;
     mb_status s = init_inputs(d, inputs, n_inputs, err);
     struct stat st;
     int exists = stat(path, &st) == 0;
@@ -827,7 +875,13 @@ mb_status mb__dataset_load(const char *path, const mb_io_desc *inputs,
         int zip = r == 4 && magic[0] == 'P' && magic[1] == 'K' &&
                   ((magic[2] == 3 && magic[3] == 4) ||
                    (magic[2] == 5 && magic[3] == 6));
-        if (zip || mb__ends_with(path, ".npz")) {
+        if (mb__image_name(path)) { /* one image, one sample */
+            char *one = mb__strdup(path);
+            mb_image_list il = {&one, NULL, 1, NULL, 0};
+            s = one ? load_images(d, path, &il, err)
+                    : mb__fail(err, MB_ENOMEM, "out of memory");
+            free(one);
+        } else if (zip || mb__ends_with(path, ".npz")) {
             s = load_npz(d, path, err);
         } else if (mb__ends_with(path, ".npy") || mb__ends_with(path, ".pb") ||
                    (r == 4 && memcmp(magic, "\x93NUM", 4) == 0)) {

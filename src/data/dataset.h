@@ -11,7 +11,11 @@
  *  - a directory of sample_<k> directories each holding <input>.npy (or
  *    .pb), of ONNX test_data_set_<k> directories each holding
  *    input_<i>.pb (inputs matched by the TensorProto's name, else by
- *    position), or itself holding the files of one such set.
+ *    position), or itself holding the files of one such set;
+ *  - a PNG/JPEG image, or a directory of them in class folders (the
+ *    ImageFolder convention) or not, for a one-input image model
+ *    (imagedir.h: decoded and preprocessed as the plan's image options
+ *    say).
  *
  * Sample axis: when the model input's first dimension is symbolic or a
  * fixed 1, it is the batch axis and a sample is the input without it;
@@ -28,6 +32,7 @@
 #define MB_DATA_DATASET_H
 
 #include "core/tlimit.h"
+#include "data/image.h"
 #include "mbench_backend.h"
 
 #include <stddef.h>
@@ -43,6 +48,12 @@ typedef struct mb_dataset mb_dataset;
 mb_status mb__dataset_load(const char *path, const mb_io_desc *inputs,
                            size_t n_inputs, const mb__tlimit *lim,
                            mb_dataset **out, mb_err *err);
+/* The same with the preprocessing of image data (image.h; NULL: the
+ * defaults), borrowed for the call. */
+mb_status mb__dataset_load_prep(const char *path, const mb_io_desc *inputs,
+                                size_t n_inputs, const mb__tlimit *lim,
+                                const mb_image_prep *prep, mb_dataset **out,
+                                mb_err *err);
 
 /* Number of samples (the same for every input; at least 1). */
 size_t mb__dataset_count(const mb_dataset *d);

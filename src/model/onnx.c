@@ -83,7 +83,8 @@ typedef struct ctx {
     json_t *op_types;     /* main graph */
     json_t *sub_op_types; /* nodes of subgraphs (If/Loop/Scan bodies) */
     uint64_t nodes, subgraph_nodes, subgraphs, initializers;
-    uint64_t params, param_bytes;
+    uint64_t params, param_bytes; /* initializers and constants */
+    uint64_t init_params, init_bytes;
     uint64_t type_count[N_TYPES], type_bytes[N_TYPES];
     int type_seen[N_TYPES];
     json_t *ext_files, *ext_missing, *ext_refused;
@@ -450,14 +451,20 @@ static void account(ctx *c, const struct tsum *t)
 {
     uint64_t count = t->overflow ? 0 : t->count;
     uint64_t bytes = tensor_bytes(c, t);
+    /* Weights are weights wherever the exporter put them: a tensor in a
+     * node attribute (a Constant's value, as PyTorch's QDQ export keeps
+     * its int8 weights) counts as a parameter of its dtype too, and the
+     * constants are kept apart for the split. */
     if (c->in_attr) {
         c->const_tensors++;
         c->const_values += count;
         c->const_bytes += bytes;
-        return;
+    } else {
+        c->initializers++;
+        c->init_params += count;
+        c->init_bytes += bytes;
     }
     unsigned k = t->dtype < N_TYPES ? (unsigned)t->dtype : 0;
-    c->initializers++;
     c->params += count;
     c->param_bytes += bytes;
     c->type_count[k] += count;
@@ -778,6 +785,8 @@ static mb_status inspect_mapped(ctx *c, json_t *o)
     set_int(o, "initializers", c->initializers);
     set_int(o, "params", c->params);
     set_int(o, "param_bytes", c->param_bytes);
+    set_int(o, "initializer_params", c->init_params);
+    set_int(o, "initializer_param_bytes", c->init_bytes);
     json_object_set_new(o, "params_by_dtype", by_dtype(c));
     json_t *ext = json_object();
     json_object_set(ext, "files", c->ext_files);

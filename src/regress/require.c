@@ -53,7 +53,38 @@ static const known known_figures[] = {
     {"size", MB_RK_BYTES},
     {"gpu_peak", MB_RK_BYTES},
     {"leak", MB_RK_BOOL},
+    {"gates", MB_RK_PASS},
+    {"verdict", MB_RK_PASS},
+    {"top1_delta", MB_RK_PLAIN},
 };
+
+/* Figures of each output's agreement with the baseline (a compare
+ * variant's agreement.outputs and gates): judged per output. */
+static const char *const output_figures[] = {"rel_l2",
+                                             "cosine",
+                                             "max_abs",
+                                             "mae",
+                                             "mse",
+                                             "rmse",
+                                             "psnr",
+                                             "ssim",
+                                             "pearson",
+                                             "allclose_fail",
+                                             "allclose_fail_fraction",
+                                             "top1_agreement",
+                                             "top5_agreement",
+                                             "kl_mean",
+                                             "kl_max",
+                                             "nonfinite_new",
+                                             "gates"};
+
+static int is_output_figure(const char *f)
+{
+    for (size_t i = 0; i < sizeof output_figures / sizeof *output_figures; i++)
+        if (!strcmp(f, output_figures[i]))
+            return 1;
+    return 0;
+}
 
 static const char *const loop_stats[] = {"p50", "median", "p90", "p95",
                                          "p99", "mean",   "min", "max"};
@@ -67,7 +98,8 @@ static int ends_with(const char *s, const char *suf)
 /* Relative figures exist for the variants compared with a baseline only. */
 static int is_relative(const char *f)
 {
-    return !strncmp(f, "speedup", 7) || ends_with(f, "_ratio") ||
+    return !strncmp(f, "speedup", 7) || is_output_figure(f) ||
+           !strcmp(f, "verdict") || ends_with(f, "_ratio") ||
            ends_with(f, "_delta") || ends_with(f, ".speedup");
 }
 
@@ -84,7 +116,8 @@ static bool figure_kind(const char *f, mb_req_kind *kind)
         if (!strcmp(base, known_figures[i].name)) {
             *kind = known_figures[i].kind;
             /* no delta of a yes/no figure */
-            return *kind != MB_RK_BOOL || !strcmp(base, f);
+            return (*kind != MB_RK_BOOL && *kind != MB_RK_PASS) ||
+                   !strcmp(base, f);
         }
     if (!strncmp(base, "phase.", 6) && base[6]) {
         *kind = ends_with(base, ".speedup") ? MB_RK_PLAIN : MB_RK_TIME;
@@ -115,7 +148,10 @@ static const char vocabulary[] =
     "speedup, speedup_p99, size_ratio, memory_ratio, top1, top5, "
     "agreement_top1, p50, p90, p95, p99, mean, min, max, throughput, "
     "time_per_sample, time_per_batch, user, sys, rss_peak, size, params, "
-    "failures, leak, phase.NAME, phase.NAME.speedup, loop.NAME.p50 (p90, "
+    "failures, leak, gates (pass/fail), verdict (pass/fail), top1_delta, "
+    "rel_l2, cosine, max_abs, mae, rmse, psnr, ... per output "
+    "(OUTPUT:rel_l2<=0.01), phase.NAME, phase.NAME.speedup, loop.NAME.p50 "
+    "(p90, "
     "p95, p99, mean, throughput), metric.NAME, counter.NAME, and FIGURE_delta";
 
 static int name_char(int c)
@@ -166,7 +202,8 @@ static const char *kind_units(mb_req_kind k)
         [MB_RK_PLAIN] = "a number, optionally with % or x",
         [MB_RK_TIME] = "a unit: ns, us, ms, s or min (e.g. 12ms)",
         [MB_RK_BYTES] = "no unit (bytes) or B, KB, MB, GB, KiB, MiB, GiB",
-        [MB_RK_BOOL] = "yes or no"};
+        [MB_RK_BOOL] = "yes or no",
+        [MB_RK_PASS] = "pass or fail"};
     return (unsigned)k < sizeof units / sizeof *units ? units[k] : units[0];
 }
 
@@ -200,8 +237,14 @@ mb_status mb__require_parse(const char *text, mb_require *out, mb_err *err)
                             "the expression; write it like speedup>=3");
     const char *p = text;
     /* An optional variant scope "GLOB:" before the figure. */
-    const char *colon = strchr(text, ':');
+    /* The last ':' before the comparison ends the scope: an output
+     * prefix may follow a variant one (VARIANT:OUTPUT:FIGURE), and output
+     * names may hold ':' (TensorFlow's "logits:0"). */
     const char *opc = strpbrk(text, "<>=!");
+    const char *colon = NULL;
+    for (const char *q = text; *q && (!opc || q < opc); q++)
+        if (*q == ':')
+            colon = q;
     const char *scope_end = NULL;
     if (colon && (!opc || colon < opc)) {
         if (colon == text)
@@ -261,31 +304,31 @@ mb_status mb__require_parse(const char *text, mb_require *out, mb_err *err)
         return MB_EINVAL;
     }
     double v = 0;
-    if (kind == MB_RK_BOOL) {
+    if (kind == MB_RK_BOOL || kind == MB_RK_PASS) {
         const char *w = p;
         size_t wl = strcspn(w, " ");
-        if (wl == 3 && !strncmp(w, "yes", 3))
-            v = 1;
-        else if (wl == 4 && !strncmp(w, "true", 4))
-            v = 1;
-        else if (wl == 2 && !strncmp(w, "no", 2))
-            v = 0;
-        else if (wl == 5 && !strncmp(w, "false", 5))
-            v = 0;
-        else {
+        static const char *const words[] = {"yes", "true",  "pass",
+                                            "no",  "false", "fail"};
+        int found = -1;
+        for (int i = 0; i < 6 && found < 0; i++)
+            if (wl == strlen(words[i]) && !strncmp(w, words[i], wl))
+                found = i;
+        const char *ex = kind == MB_RK_PASS ? "pass" : "no";
+        if (found < 0) {
             mb__fail(err, MB_EINVAL,
-                     "--require '%s': %s is yes or no "
-                     "(e.g. %s=no)",
-                     text, figure, figure);
+                     "--require '%s': %s is %s "
+                     "(e.g. %s=%s)",
+                     text, figure, kind_units(kind), figure, ex);
             free(figure);
             return MB_EINVAL;
         }
+        v = found < 3;
         p = w + wl;
         if (op != MB_REQ_EQ && op != MB_REQ_NE) {
             mb__fail(err, MB_EINVAL,
-                     "--require '%s': %s is yes or no: "
-                     "compare it with = or != (e.g. %s=no)",
-                     text, figure, figure);
+                     "--require '%s': %s is %s: "
+                     "compare it with = or != (e.g. %s=%s)",
+                     text, figure, kind_units(kind), figure, ex);
             free(figure);
             return MB_EINVAL;
         }
@@ -556,6 +599,54 @@ static void mark_baseline(json_t *all, const char *variant,
                             json_true());
 }
 
+/* The agreement figures of each output of a compare entry into the
+ * variant's "outputs" ({OUTPUT: {figure: ...}}), each output's gates
+ * (pass unless a gate failed there), and the variant's "gates" (every
+ * gate passed) and "verdict". */
+static void output_figs(json_t *v, const json_t *e)
+{
+    const json_t *ag = json_object_get(e, "agreement");
+    if (!json_is_object(ag))
+        return;
+    json_t *outs = json_object(), *figs = json_object_get(v, "figures");
+    size_t i, k;
+    const json_t *m, *g, *r;
+    json_array_foreach(json_object_get(ag, "outputs"), i, m)
+    {
+        const char *nm = json_string_value(json_object_get(m, "name"));
+        if (!nm)
+            continue;
+        json_t *f = json_object();
+        for (size_t j = 0;
+             j + 1 < sizeof output_figures / sizeof *output_figures; j++)
+            put(f, output_figures[j], jnum(m, output_figures[j]), NAN, NAN,
+                MB_RK_PLAIN);
+        put(f, "gates", 1, NAN, NAN, MB_RK_PASS);
+        json_object_set_new(outs, nm, f);
+    }
+    int all_pass = json_array_size(json_object_get(ag, "gates")) > 0;
+    json_array_foreach(json_object_get(ag, "gates"), i, g)
+    {
+        all_pass &= json_is_true(json_object_get(g, "passed"));
+        json_array_foreach(json_object_get(g, "results"), k, r)
+        {
+            const char *res = json_string_value(json_object_get(r, "result"));
+            json_t *f = json_object_get(
+                outs, json_string_value(json_object_get(r, "output"))
+                          ? json_string_value(json_object_get(r, "output"))
+                          : "");
+            if (f && res && !strcmp(res, "fail"))
+                put(f, "gates", 0, NAN, NAN, MB_RK_PASS);
+        }
+    }
+    json_object_set_new(v, "outputs", outs);
+    if (json_array_size(json_object_get(ag, "gates")))
+        put(figs, "gates", all_pass, NAN, NAN, MB_RK_PASS);
+    const json_t *vp = jpath(e, "verdict.passed");
+    if (json_is_boolean(vp))
+        put(figs, "verdict", json_is_true(vp), NAN, NAN, MB_RK_PASS);
+}
+
 static void comparison_figs(json_t *all, const json_t *doc)
 {
     const json_t *cmp = json_object_get(doc, "comparison");
@@ -602,8 +693,16 @@ static void comparison_figs(json_t *all, const json_t *doc)
         put(figs, "size_ratio", jnum(e, "size_ratio"), NAN, NAN, MB_RK_PLAIN);
         put(figs, "memory_ratio", jnum(e, "memory_ratio"), NAN, NAN,
             MB_RK_PLAIN);
-        put(figs, "top1_delta", jnum(e, "accuracy.delta_top1"), NAN, NAN,
+        const json_t *dci = jpath(e, "accuracy.delta_top1_ci95");
+        put(figs, "top1_delta", jnum(e, "accuracy.delta_top1"),
+            json_array_size(dci) == 2
+                ? json_number_value(json_array_get(dci, 0))
+                : NAN,
+            json_array_size(dci) == 2
+                ? json_number_value(json_array_get(dci, 1))
+                : NAN,
             MB_RK_PLAIN);
+        output_figs(v, e);
         mark_baseline(all, name, base);
     }
     /* exec: comparison.entries against comparison.baseline */
@@ -660,7 +759,8 @@ static void delta_figs(json_t *all)
         {
             const json_t *g = json_object_get(bf, k);
             int kind = (int)json_integer_value(json_object_get(f, "kind"));
-            if (!g || is_relative(k) || kind == MB_RK_BOOL)
+            if (!g || is_relative(k) || kind == MB_RK_BOOL ||
+                kind == MB_RK_PASS)
                 continue;
             char key[MAX_TEXT];
             snprintf(key, sizeof key, "%s_delta", k);
@@ -744,6 +844,9 @@ static void fmt_value(char *b, size_t len, double v, mb_req_kind k)
         break;
     case MB_RK_BOOL:
         snprintf(b, len, "%s", v != 0 ? "yes" : "no");
+        break;
+    case MB_RK_PASS:
+        snprintf(b, len, "%s", v != 0 ? "pass" : "fail");
         break;
     default:
         snprintf(b, len, "%.4g", v);
@@ -829,7 +932,7 @@ static int judge_one(const mb_require *r, const json_t *f, char *why,
         return pass;
     }
     int pass = holds(x, r->op, r->value);
-    if (k == MB_RK_BOOL)
+    if (k == MB_RK_BOOL || k == MB_RK_PASS)
         snprintf(why, len, "%s is %s, required %s%s", r->figure, xs,
                  r->op == MB_REQ_NE ? "not " : "", vs);
     else
@@ -864,6 +967,81 @@ static void list_figures(const json_t *all, mb_buf *b)
     json_decref(seen);
 }
 
+/* Whether some variant of all has an output whose name matches glob. */
+static int names_an_output(const json_t *all, const char *glob)
+{
+    const char *vn, *on;
+    json_t *v, *o;
+    json_object_foreach((json_t *)all, vn, v)
+        json_object_foreach(json_object_get(v, "outputs"), on, o)
+    {
+        if (!fnmatch(glob, on, 0))
+            return 1;
+    }
+    return 0;
+}
+
+/* Where an output figure's requirement looks: *vscope the variants,
+ * *oscope the outputs (NULL: all).  A scope that names an output is an
+ * output scope; else one with ':' is VARIANT:OUTPUT; else a variant
+ * scope.  buf holds the split. */
+static void split_scope(const json_t *all, const mb_require *r,
+                        const char **vscope, const char **oscope, char *buf,
+                        size_t len)
+{
+    *vscope = r->scope;
+    *oscope = NULL;
+    if (!r->scope || !is_output_figure(r->figure))
+        return;
+    const char *colon = strchr(r->scope, ':');
+    if (names_an_output(all, r->scope)) {
+        *vscope = NULL;
+        *oscope = r->scope;
+    } else if (colon) {
+        snprintf(buf, len, "%s", r->scope);
+        buf[colon - r->scope] = '\0';
+        *vscope = buf;
+        *oscope = buf + (colon - r->scope) + 1;
+    }
+}
+
+/* The figure r judges in variant v (a new reference, NULL when it has
+ * none): the variant's own, or for an output figure the output (matching
+ * oscope) that decides: the first that fails r, else the one closest to
+ * failing; its name goes to oname. */
+static json_t *resolve(const mb_require *r, const json_t *v, const char *oscope,
+                       char *oname, size_t olen)
+{
+    oname[0] = '\0';
+    const json_t *f = lookup(json_object_get(v, "figures"), r->figure);
+    if (!is_output_figure(r->figure) || (f && !oscope))
+        return f ? json_incref((json_t *)f) : NULL;
+    const char *on;
+    json_t *o;
+    const json_t *pick = NULL;
+    int picked_fails = 0;
+    json_object_foreach(json_object_get(v, "outputs"), on, o)
+    {
+        const json_t *g = json_object_get(o, r->figure);
+        if (!g || (oscope && fnmatch(oscope, on, 0)))
+            continue;
+        char why[600];
+        double lo, hi, x = jnum(g, "value"), best = jnum(pick, "value");
+        int fails = !judge_one(r, g, why, sizeof why, &lo, &hi);
+        int worse =
+            !pick || (fails && !picked_fails) ||
+            (!picked_fails && !fails &&
+             (((r->op == MB_REQ_GE || r->op == MB_REQ_GT) && x < best) ||
+              ((r->op == MB_REQ_LE || r->op == MB_REQ_LT) && x > best)));
+        if (worse) {
+            pick = g;
+            picked_fails = fails;
+            snprintf(oname, olen, "%s", on);
+        }
+    }
+    return pick ? json_incref((json_t *)pick) : NULL;
+}
+
 mb_status mb__require_judge(const json_t *doc, const mb_require *r, size_t n,
                             json_t **out, size_t *unmet, mb_err *err)
 {
@@ -880,12 +1058,15 @@ mb_status mb__require_judge(const json_t *doc, const mb_require *r, size_t n,
         const mb_require *rq = &r[q];
         json_t *res = json_array();
         size_t pass = 0, fail = 0, have = 0;
-        const char *name;
+        const char *name, *vscope, *oscope;
+        char split[MAX_TEXT], oname[256];
+        split_scope(all, rq, &vscope, &oscope, split, sizeof split);
         json_t *v;
         json_object_foreach(all, name, v)
         {
-            if (lookup(json_object_get(v, "figures"), rq->figure))
-                have++;
+            json_t *f = resolve(rq, v, oscope, oname, sizeof oname);
+            have += f != NULL;
+            json_decref(f);
         }
         if (!have) {
             mb_buf b = MB_BUF_INIT;
@@ -909,9 +1090,9 @@ mb_status mb__require_judge(const json_t *doc, const mb_require *r, size_t n,
         }
         json_object_foreach(all, name, v)
         {
-            if (rq->scope && fnmatch(rq->scope, name, 0) != 0)
+            if (vscope && fnmatch(vscope, name, 0) != 0)
                 continue;
-            const json_t *f = lookup(json_object_get(v, "figures"), rq->figure);
+            json_t *f = resolve(rq, v, oscope, oname, sizeof oname);
             const char *st = json_string_value(json_object_get(v, "status"));
             int baseline = json_is_true(json_object_get(v, "is_baseline"));
             char why[600];
@@ -933,6 +1114,12 @@ mb_status mb__require_judge(const json_t *doc, const mb_require *r, size_t n,
                 pj = json_null();
             } else {
                 int ok = judge_one(rq, f, why, sizeof why, &lo, &hi);
+                if (oname[0]) { /* the output that decided */
+                    char tmp[sizeof why];
+                    snprintf(tmp, sizeof tmp, "%s", why);
+                    snprintf(why, sizeof why, "output %s: %s%s", oname, tmp,
+                             ok ? " (the closest of its outputs)" : "");
+                }
                 pj = json_boolean(ok);
                 ok ? pass++ : fail++;
             }
@@ -949,6 +1136,7 @@ mb_status mb__require_judge(const json_t *doc, const mb_require *r, size_t n,
                           isfinite(lo) ? json_pack("[f,f]", lo, hi)
                                        : json_null(),
                           "passed", pj, "verdict", why));
+            json_decref(f);
         }
         int ok = pass > 0 && fail == 0;
         if (!ok)

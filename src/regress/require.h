@@ -4,7 +4,11 @@
  * unit: `speedup>=3`, `size_ratio<=0.5`, `top1_delta>=-0.01`,
  * `metric.cache_hit_rate>=80%`, `psnr_delta>-1`, `rss_peak<2GiB`,
  * `p99<=12ms`, `leak=no`, optionally scoped to the variants matching a
- * glob: `int8*:speedup>=2`.  mb__require_parse checks the text alone (the
+ * glob: `int8*:speedup>=2`.  Output agreement figures of a compare
+ * (`rel_l2`, `cosine`, `max_abs`, ... and `gates=pass`) are judged on
+ * every output, or on the outputs an `OUTPUT:` prefix names
+ * (`pooler_output:rel_l2<=0.01`, `int8:logits:cosine>=0.999`); `gates`
+ * and `verdict` are pass/fail.  mb__require_parse checks the text alone (the
  * figure's name against the vocabulary, the unit against the figure's
  * kind), so a typo stops a command before it measures anything.
  *
@@ -32,7 +36,13 @@ typedef enum {
 } mb_req_op;
 
 /* What a figure measures, which decides the units it accepts. */
-typedef enum { MB_RK_PLAIN, MB_RK_TIME, MB_RK_BYTES, MB_RK_BOOL } mb_req_kind;
+typedef enum {
+    MB_RK_PLAIN,
+    MB_RK_TIME,
+    MB_RK_BYTES,
+    MB_RK_BOOL,
+    MB_RK_PASS /* a verdict: pass or fail (stored as 1 or 0) */
+} mb_req_kind;
 
 typedef struct mb_require {
     char *text;   /* the expression as given (owned) */

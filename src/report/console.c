@@ -61,7 +61,7 @@ static void header_block(const json_t *doc, const json_t *run,
     if (cv > 0) {
         char c[32];
         mb__fmt_count(cv, c, sizeof c);
-        snprintf(extra, sizeof extra, " + %s in Constant nodes", c);
+        snprintf(extra, sizeof extra, ", %s of them in Constant nodes", c);
     }
     mb__buf_printf(out,
                    "  model %s  %s %s  params %s (%s)%s\n"
@@ -141,6 +141,27 @@ static void table_header(const mb_console_opts *o, mb_buf *out)
     mb__buf_printf(out, "%s\n", o->color ? "\033[0m" : "");
 }
 
+/* The columns a narrow terminal left out, and how to see them. */
+static void hidden_note(const mb_console_opts *o, mb_buf *out)
+{
+    char list[300] = "";
+    size_t off = 0;
+    for (size_t i = 0; i < sizeof cols / sizeof cols[0]; i++) {
+        if (o->width >= cols[i].min_term || off >= sizeof list)
+            continue;
+        const mb__field *f = mb__field_find(cols[i].field);
+        off += (size_t)snprintf(
+            list + off, sizeof list - off, "%s%s%s%s", off ? ", " : "",
+            f->title, cols[i].field2 ? " ± " : "",
+            cols[i].field2 ? mb__field_find(cols[i].field2)->title : "");
+    }
+    if (off)
+        mb__buf_printf(out,
+                       "  (%d columns: not shown: %s; COLUMNS=200 mbench ... "
+                       "or --md/--csv/--json show every column)\n",
+                       o->width, list);
+}
+
 static void table_row(const mb_rrun *r, const mb_console_opts *o, mb_buf *out)
 {
     char a[32], lo[32], hi[32], cell[96];
@@ -201,6 +222,8 @@ void mb__report_console(const json_t *doc, const mb_console_opts *o,
         else
             table_row(&r, o, out);
     }
+    if (json_array_size(runs))
+        hidden_note(o, out);
     /* Notes that belong under the table. */
     json_array_foreach(runs, i, run)
     {

@@ -57,7 +57,29 @@ static void header(mb_buf *out, const layout *l, const char *bold,
         mb__buf_printf(out, " %9s", "size");
     if (l->params)
         mb__buf_printf(out, " %11s", "params");
-    mb__buf_printf(out, " %7s %7s%s\n", "top-1", "agree", rst);
+    mb__buf_printf(out, " %7s %7s %-7s%s\n", "top-1", "agree", "verdict", rst);
+}
+
+/* The columns a narrow terminal left out, and how to see them. */
+static void hidden_note(mb_buf *out, const layout *l, int width)
+{
+    const struct {
+        int shown;
+        const char *names;
+    } cols[] = {{l->status, "status"},    {l->p99, "p99"},
+                {l->cv, "run CV, inf/s"}, {l->mem, "peak RSS"},
+                {l->p99, "size"},         {l->params, "params"}};
+    char list[200] = "";
+    size_t off = 0;
+    for (size_t i = 0; i < sizeof cols / sizeof cols[0]; i++)
+        if (!cols[i].shown && off < sizeof list)
+            off += (size_t)snprintf(list + off, sizeof list - off, "%s%s",
+                                    off ? ", " : "", cols[i].names);
+    if (off)
+        mb__buf_printf(out,
+                       "(%d columns: not shown: %s; COLUMNS=200 mbench ... "
+                       "or --md/--csv/--json show every column)\n",
+                       width, list);
 }
 
 static void row(mb_buf *out, const layout *l, const mb_rcmp *c,
@@ -108,7 +130,10 @@ static void row(mb_buf *out, const layout *l, const mb_rcmp *c,
         mb__buf_printf(out, " %9s", size);
     if (l->params)
         mb__buf_printf(out, " %11s", par);
-    mb__buf_printf(out, " %7s %7s\n", acc, agr);
+    mb__buf_printf(out, " %7s %7s %-7s\n", acc, agr,
+                   c->verdict < 0 ? "-"
+                   : c->verdict   ? "PASS"
+                                  : "FAIL");
 }
 
 /* When a variant compiles (JAX, TorchScript, torch.compile: phases.
@@ -181,6 +206,7 @@ static void one_comparison(const json_t *doc, const mb_console_opts *o,
         else
             row(out, &l, c, r);
     }
+    hidden_note(out, &l, o->width);
     startup(out, doc, &v, (size_t)l.nw);
     const char *why = mb__jstr(doc, "judged_output.reason");
     if (first && why && *why)

@@ -5,6 +5,7 @@
 #include "core/alloc.h"
 #include "report/csv.h"
 #include "report/rutil.h"
+#include "runner/cmpverdict.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -101,6 +102,57 @@ GETTER(get_sha256, v->s = r->sha256)
 GETTER(get_status, v->s = r->status_raw)
 GETTER(get_error, v->s = r->error)
 
+/* The comparison entry of r's variant at r's batch size in a compare
+ * document, or NULL. */
+static const json_t *cmp_entry(const mb_rrun *r)
+{
+    const json_t *all = json_object_get(r->doc, "comparisons"), *c = NULL, *x;
+    size_t i;
+    json_array_foreach(all, i, x)
+    {
+        if (mb__jnum(x, "batch_size") == (double)r->batch)
+            c = x;
+    }
+    if (!c)
+        c = json_object_get(r->doc, "comparison");
+    json_array_foreach(json_object_get(c, "variants"), i, x)
+    {
+        const char *n = mb__jstr(x, "name");
+        if (n && r->variant_raw && !strcmp(n, r->variant_raw))
+            return x;
+    }
+    return NULL;
+}
+
+GETTER(get_top1, v->x = mb__jnum(cmp_entry(r), "accuracy.top1"))
+GETTER(get_top1_delta, v->x = mb__jnum(cmp_entry(r), "accuracy.delta_top1"))
+/* The paired 95% CI of top1_delta: its lower (tmp "0") or upper bound. */
+static void get_delta_ci(const mb_rrun *r, mb__fval *v, int k)
+{
+    const json_t *ci = mb__jget(cmp_entry(r), "accuracy.delta_top1_ci95");
+    if (json_array_size(ci) == 2)
+        v->x = json_number_value(json_array_get(ci, (size_t)k));
+}
+GETTER(get_top1_delta_lo, get_delta_ci(r, v, 0))
+GETTER(get_top1_delta_hi, get_delta_ci(r, v, 1))
+/* "pass" or "fail" of the variant's verdict; "" when it has none. */
+static void get_verdict(const mb_rrun *r, mb__fval *v, char *tmp, size_t len)
+{
+    (void)tmp;
+    (void)len;
+    const json_t *p = mb__jget(cmp_entry(r), "verdict.passed");
+    v->s = json_is_boolean(p) ? (json_is_true(p) ? "pass" : "fail") : NULL;
+}
+/* The failing outputs and figures of the verdict. */
+static void get_failures(const mb_rrun *r, mb__fval *v, char *tmp, size_t len)
+{
+    const json_t *vd = json_object_get(cmp_entry(r), "verdict");
+    if (!json_is_object(vd))
+        return;
+    mb__verdict_failures(vd, tmp, len);
+    v->s = tmp;
+}
+
 enum { C = MB_FO_CSV, S = MB_FO_STORE, H = MB_FO_HISTORY };
 
 /* In CSV column order (docs/FORMATS.md); fields that are not CSV columns
@@ -169,6 +221,17 @@ static const mb__field fields[] = {
     {"status", "", MB_FT_TEXT, C | S | H, "status", "status", "status",
      get_status},
     {"error", "", MB_FT_TEXT, S, "error", NULL, "error", get_error},
+    /* a compare variant's accuracy and verdict (empty elsewhere) */
+    {"top1", "frac", MB_FT_REAL, C, NULL, NULL, "top-1", get_top1},
+    {"top1_delta", "frac", MB_FT_REAL, C, NULL, NULL, "Δ top-1",
+     get_top1_delta},
+    {"top1_delta_ci_lo", "frac", MB_FT_REAL, C, NULL, NULL, "Δ top-1 CI low",
+     get_top1_delta_lo},
+    {"top1_delta_ci_hi", "frac", MB_FT_REAL, C, NULL, NULL, "Δ top-1 CI high",
+     get_top1_delta_hi},
+    {"verdict", "", MB_FT_TEXT, C, NULL, NULL, "verdict", get_verdict},
+    {"verdict_failures", "", MB_FT_TEXT, C, NULL, NULL, "failing",
+     get_failures},
 };
 
 const mb__field *mb__fields(size_t *n)
@@ -209,6 +272,8 @@ void mb__field_csv(const mb__field *f, const mb__fval *v, mb_buf *out)
         mb__buf_printf(out, "%.3f", v->x / 1048576.0);
     else if (strcmp(f->unit, "1/s") == 0)
         mb__buf_printf(out, "%.3f", v->x);
+    else if (strcmp(f->unit, "frac") == 0)
+        mb__buf_printf(out, "%.6f", v->x);
     else
         mb__buf_printf(out, "%.0f", v->x);
 }

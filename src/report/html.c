@@ -216,7 +216,9 @@ static const mb_rrows html_rows = {
     "<h2>Accuracy</h2><div class=\"tablewrap\"><table id=\"accuracy\" "
     "class=\"sortable\"><thead><tr><th>variant</th><th class=\"n\">top-1</th>"
     "<th class=\"n\">top-5</th><th class=\"n\">Δ top-1</th>"
-    "<th class=\"n\">top-1 agreement</th></tr></thead><tbody>\n",
+    "<th class=\"n\">Δ top-1 paired 95% CI</th>"
+    "<th class=\"n\">top-1 agreement</th><th>verdict</th></tr></thead>"
+    "<tbody>\n",
     "</tbody></table></div>\n",
     "<h3>Output agreement with the baseline</h3><div class=\"tablewrap\">"
     "<table id=\"outputs\" class=\"sortable\"><thead><tr><th>variant</th>"
@@ -224,13 +226,15 @@ static const mb_rrows html_rows = {
     "<th class=\"n\">RMSE</th><th class=\"n\">max abs</th>"
     "<th class=\"n\">rel. error</th><th class=\"n\">cosine</th>"
     "<th class=\"n\">PSNR dB</th><th "
-    "class=\"n\">SSIM</th></tr></thead><tbody>\n",
+    "class=\"n\">SSIM</th><th>gates</th></tr></thead><tbody>\n",
     "</tbody></table></div>\n",
     mb__html_escape,
     "<tr><td class=\"name\">",
     "</td><td class=\"mono\">",
     "</td>",
     html_cell,
+    "<td class=\"mono\">",
+    "</td>",
     "</tr>\n",
     html_agreement_keys,
     html_agreement_sig,

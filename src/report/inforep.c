@@ -199,24 +199,30 @@ void mb__info_console(mb_buf *b, const json_t *o)
         mb__fmt_count((double)p, z, sizeof z);
         snprintf(hc, sizeof hc, " (%s)", z);
     }
-    mb__buf_printf(b,
-                   "parameters %s%s in %" JSON_INTEGER_FORMAT
-                   " initializers, %s (%s bytes)\n",
-                   mb__fmt_grouped(p, x, sizeof x), hc,
-                   jget_int(o, "initializers"),
-                   mb__fmt_bytes((double)pb, y, sizeof y),
-                   mb__fmt_grouped(pb, x + 32, 32));
-    params_by_dtype(b, o);
     const json_t *k = json_object_get(o, "constants");
-    if (jget_int(k, "tensors"))
+    uint64_t cv = (uint64_t)jget_int(k, "values");
+    if (!jget_int(k, "tensors"))
+        mb__buf_printf(b,
+                       "parameters %s%s in %" JSON_INTEGER_FORMAT
+                       " initializers, %s (%s bytes)\n",
+                       mb__fmt_grouped(p, x, sizeof x), hc,
+                       jget_int(o, "initializers"),
+                       mb__fmt_bytes((double)pb, y, sizeof y),
+                       mb__fmt_grouped(pb, x + 32, 32));
+    else /* weights in Constant nodes count, and the split is shown */
         mb__buf_printf(
             b,
-            "constants %" JSON_INTEGER_FORMAT " tensors in node "
-            "attributes (Constant values), %s values, %s (not counted "
-            "as parameters)\n",
-            jget_int(k, "tensors"),
-            mb__fmt_grouped((uint64_t)jget_int(k, "values"), x, sizeof x),
-            mb__fmt_bytes((double)(uint64_t)jget_int(k, "bytes"), y, sizeof y));
+            "parameters %s%s, %s (%s bytes): %s in %" JSON_INTEGER_FORMAT
+            " initializers, %s in %" JSON_INTEGER_FORMAT
+            " constants (tensors in node attributes: Constant "
+            "values)\n",
+            mb__fmt_grouped(p, x, sizeof x), hc,
+            mb__fmt_bytes((double)pb, y, sizeof y),
+            mb__fmt_grouped(pb, x + 32, 32),
+            mb__fmt_grouped(p >= cv ? p - cv : 0, z, sizeof z),
+            jget_int(o, "initializers"), mb__fmt_grouped(cv, y + 32, 32),
+            jget_int(k, "tensors"));
+    params_by_dtype(b, o);
     const json_t *ext = json_object_get(o, "external_data");
     const json_t *files = json_object_get(ext, "files");
     if (json_array_size(files)) {

@@ -195,19 +195,21 @@ static const char *const md_agreement_keys[] = {
 static const int md_agreement_sig[] = {4, 4, 4, 4, 4, 4, 4};
 static const mb_rrows md_rows = {
     "### Accuracy\n\n"
-    "| variant | top-1 | top-5 | Δ top-1 | top-1 agreement with "
-    "baseline |\n|---|--:|--:|--:|--:|\n",
+    "| variant | top-1 | top-5 | Δ top-1 | Δ top-1 paired 95% CI | top-1 "
+    "agreement with baseline | verdict |\n|---|--:|--:|--:|--:|--:|---|\n",
     "\n",
     "#### Output agreement with the baseline\n\n"
     "| variant | output | MAE | RMSE | max abs | rel. error | "
-    "cosine | PSNR dB | SSIM |\n"
-    "|---|---|--:|--:|--:|--:|--:|--:|--:|\n",
+    "cosine | PSNR dB | SSIM | gates |\n"
+    "|---|---|--:|--:|--:|--:|--:|--:|--:|---|\n",
     "\n",
     mb__md_escape,
     "| ",
     " | ",
     "",
     md_cell,
+    " | ",
+    "",
     " |\n",
     md_agreement_keys,
     md_agreement_sig,

@@ -2,6 +2,7 @@
  * each atomically, the --outdir set and the store (report/output.h). */
 #include "report/output.h"
 
+#include "core/alloc.h"
 #include "core/err.h"
 #include "core/fileio.h"
 #include "accuracy/vreport.h"
@@ -146,6 +147,32 @@ mb_status mb__output_reserve(const char *dir, const char *cmd, char *paths[4],
                     dir);
 }
 
+/* Checks that the CSV file at path starts with the header line that b
+ * starts with, then drops that line from b (the rows are appended under
+ * the file's header).  MB_EINVAL, naming the file, when the columns
+ * differ (a CSV of an older mbench, or of another kind of document). */
+static mb_status same_header(const char *path, mb_buf *b, mb_err *err)
+{
+    const char *nl = b->data ? memchr(b->data, '\n', b->len) : NULL;
+    size_t hl = nl ? (size_t)(nl - b->data) + 1 : b->len;
+    char *have = mb__malloc(hl + 1);
+    FILE *f = have ? fopen(path, "rb") : NULL;
+    size_t got = f ? fread(have, 1, hl, f) : 0;
+    if (f)
+        fclose(f);
+    int same = have && got == hl && !memcmp(have, b->data, hl);
+    free(have);
+    if (!same)
+        return mb__fail(err, MB_EINVAL,
+                        "%s holds CSV with other columns (an older mbench's, "
+                        "or another kind of result): rows would not line up; "
+                        "write --csv to a new file",
+                        path);
+    memmove(b->data, b->data + hl, b->len - hl + 1);
+    b->len -= hl;
+    return MB_OK;
+}
+
 static mb_status write_csv(const char *path, const json_t *doc, mb_err *err)
 {
     mb_buf b = MB_BUF_INIT;
@@ -162,7 +189,14 @@ static mb_status write_csv(const char *path, const json_t *doc, mb_err *err)
         return mb__output_buf(path, &b, err);
     }
     int fresh = access(path, F_OK) != 0 || mb__file_size(path) == 0;
-    mb__report_csv(doc, fresh, &b);
+    mb__report_csv(doc, 1, &b);
+    if (!fresh) { /* rows go under the file's header: it must be ours */
+        mb_status hs = same_header(path, &b, err);
+        if (hs) {
+            mb__buf_free(&b);
+            return hs;
+        }
+    }
     mb_status st;
     if (b.oom)
         st = mb__fail(err, MB_ENOMEM, "out of memory writing %s", path);

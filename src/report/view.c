@@ -1,5 +1,6 @@
 /* view.c - the typed view of result documents (report/view.h). */
 #include "report/view.h"
+#include "runner/cmpverdict.h"
 
 #include "core/alloc.h"
 #include "core/buf.h"
@@ -337,6 +338,8 @@ static void fill_cmp(void *item, const json_t *cv, const fill_ctx *cx)
     c->agree_top1 = mb__jnum(cv, "agreement.top1");
     c->has_agreement = json_is_object(json_object_get(cv, "agreement"));
     c->recommendations = json_object_get(cv, "recommendations");
+    const json_t *vp = mb__jget(cv, "verdict.passed");
+    c->verdict = json_is_boolean(vp) ? json_is_true(vp) : -1;
     c->params = NAN;
     for (size_t j = 0; j < cx->v->n_runs && !isfinite(c->params); j++)
         if (cx->v->runs[j].doc == cx->doc && cx->v->runs[j].variant_raw &&
@@ -584,35 +587,98 @@ size_t mb__rview_verdicts(const mb_rview *v, const char *sep,
 /* The accuracy row of a comparison entry: top-1, top-5, Δ top-1 (signed)
  * and top-1 agreement with the baseline; 4 significant digits, "-" when
  * absent. */
-static void accuracy_cells(const mb_rcmp *c, mb_rcell cells[4])
+enum { ACC_CELLS = 5 };
+
+/* The verdict of an entry: "PASS", "FAIL: <failing outputs and figures>"
+ * or "-". */
+static void verdict_text(const mb_rcmp *c, char *buf, size_t len)
+{
+    if (c->verdict < 0) {
+        snprintf(buf, len, "-");
+    } else if (c->verdict) {
+        snprintf(buf, len, "PASS");
+    } else {
+        char why[400];
+        mb__verdict_failures(json_object_get(c->v, "verdict"), why, sizeof why);
+        snprintf(buf, len, "FAIL%s%s", why[0] ? ": " : "", why);
+    }
+}
+
+/* The accuracy row of a comparison entry: top-1, top-5, Δ top-1 (signed),
+ * its paired CI, top-1 agreement with the baseline (4 significant
+ * digits, "-" when absent) and the verdict. */
+static void accuracy_cells(const mb_rcmp *c, mb_rcell cells[ACC_CELLS],
+                           char *verdict, size_t len)
 {
     static const char *const keys[4] = {"accuracy.top1", "accuracy.top5",
                                         "accuracy.delta_top1",
                                         "agreement.top1"};
     for (size_t k = 0; k < 4; k++) {
-        double x = cells[k].x = mb__jnum(c->v, keys[k]);
+        mb_rcell *cl = &cells[k < 3 ? k : 4];
+        double x = cl->x = mb__jnum(c->v, keys[k]);
         if (k != 2)
-            mb__fmt_num(x, 4, cells[k].text, sizeof cells[k].text);
+            mb__fmt_num(x, 4, cl->text, sizeof cl->text);
         else if (isfinite(x))
-            snprintf(cells[k].text, sizeof cells[k].text, "%+.4f", x);
+            snprintf(cl->text, sizeof cl->text, "%+.4f", x);
         else
-            snprintf(cells[k].text, sizeof cells[k].text, "-");
+            snprintf(cl->text, sizeof cl->text, "-");
     }
+    const json_t *ci = mb__jget(c->v, "accuracy.delta_top1_ci95");
+    cells[3].x = NAN;
+    if (json_array_size(ci) == 2)
+        snprintf(cells[3].text, sizeof cells[3].text, "%+.4f to %+.4f",
+                 json_number_value(json_array_get(ci, 0)),
+                 json_number_value(json_array_get(ci, 1)));
+    else
+        snprintf(cells[3].text, sizeof cells[3].text, "-");
+    verdict_text(c, verdict, len);
 }
 
-/* A row per comparison entry: the variant and its accuracy cells. */
+/* A row per comparison entry: the variant, its accuracy cells and its
+ * verdict (the whole text, escaped: it names outputs). */
 static void accuracy_rows(const mb_rview *v, const mb_rrows *m, mb_buf *b)
 {
     for (size_t i = 0; i < v->n_cmps; i++) {
-        mb_rcell cells[4];
-        accuracy_cells(&v->cmps[i], cells);
+        mb_rcell cells[ACC_CELLS];
+        char verdict[512];
+        accuracy_cells(&v->cmps[i], cells, verdict, sizeof verdict);
         mb__buf_puts(b, m->row);
         m->esc(b, v->cmps[i].name);
         mb__buf_puts(b, m->label_end);
-        for (size_t k = 0; k < 4; k++)
+        for (size_t k = 0; k < ACC_CELLS; k++)
             m->cell(b, &cells[k]);
+        mb__buf_puts(b, m->text_open);
+        m->esc(b, verdict);
+        mb__buf_puts(b, m->text_end);
         mb__buf_puts(b, m->row_end);
     }
+}
+
+/* "pass", "n/a" or "FAIL rel_l2<=0.0001, ..." for output `name` of one
+ * entry's agreement.gates. */
+static void output_gates(const json_t *gates, const char *name, char *buf,
+                         size_t len)
+{
+    size_t g, k, off = 0;
+    const json_t *gt, *r;
+    int applied = 0;
+    buf[0] = '\0';
+    json_array_foreach(gates, g, gt)
+        json_array_foreach(json_object_get(gt, "results"), k, r)
+    {
+        const char *o = mb__jstr(r, "output"), *res = mb__jstr(r, "result");
+        if (!o || !res || strcmp(o, name))
+            continue;
+        applied |= strcmp(res, "n/a") != 0;
+        if (!strcmp(res, "fail") && off < len)
+            off += (size_t)snprintf(buf + off, len - off, "%s%s",
+                                    off ? ", " : "FAIL ", mb__jstr(gt, "gate"));
+    }
+    if (!off)
+        snprintf(buf, len, "%s",
+                 !json_array_size(gates) ? "-"
+                 : applied               ? "pass"
+                                         : "n/a");
 }
 
 /* A row per output of each entry's agreement.outputs; returns how many
@@ -640,6 +706,13 @@ static size_t output_rows(const mb_rview *v, const mb_rrows *m, mb_buf *b)
                 mb__fmt_num(c.x, m->sig[j], c.text, sizeof c.text);
                 m->cell(b, &c);
             }
+            char gates[300];
+            output_gates(mb__jget(v->cmps[i].v, "agreement.gates"),
+                         mb__jstr(o, "name") ? mb__jstr(o, "name") : "", gates,
+                         sizeof gates);
+            mb__buf_puts(b, m->text_open);
+            m->esc(b, gates);
+            mb__buf_puts(b, m->text_end);
             mb__buf_puts(b, m->row_end);
         }
     return n;

@@ -72,6 +72,7 @@ typedef struct mb_rcmp {
     int has_agreement;             /* an agreement object is recorded */
     const json_t *recommendations; /* array, or NULL */
     double params; /* model.params of its first run in the document */
+    int verdict;   /* verdict.passed: 1 pass, 0 fail, -1 none */
 } mb_rcmp;
 
 typedef struct mb_rview {
@@ -149,6 +150,7 @@ typedef struct mb_rrows {
     const char *label_sep;                      /* between it and the output */
     const char *label_end;                      /* after the labels */
     void (*cell)(mb_buf *b, const mb_rcell *c); /* one figure */
+    const char *text_open, *text_end;           /* around a text cell */
     const char *row_end;
     /* the columns of the output table: agreement keys ("mae", "cosine",
      * ...) and the significant digits of each */
@@ -158,10 +160,12 @@ typedef struct mb_rrows {
 } mb_rrows;
 
 /* The accuracy tables: a row per comparison entry with the variant, top-1,
- * top-5, Δ top-1 (signed) and top-1 agreement with the baseline (4
- * significant digits, "-" when absent); then, when any entry has
- * agreement.outputs, a row per output with m's columns ("rel_error" falls
- * back to the "rel_l2" that compare writes). */
+ * top-5, Δ top-1 (signed), its paired 95% CI ("lo to hi"), top-1
+ * agreement with the baseline (4 significant digits, "-" when absent) and
+ * the verdict (PASS, or FAIL with the failing outputs and figures); then,
+ * when any entry has agreement.outputs, a row per output with m's columns
+ * ("rel_error" falls back to the "rel_l2" that compare writes) and the
+ * output's gates ("pass", or "FAIL" with the failing gates). */
 void mb__rview_accuracy_tables(const mb_rview *v, const mb_rrows *m, mb_buf *b);
 
 /* One comparison entry's verdict, worked out once for every writer. */

@@ -7,6 +7,8 @@
 #include "core/err.h"
 #include "core/fileio.h"
 #include "accuracy/pick.h"
+#include "accuracy/valjudge.h"
+#include "data/imagedir.h"
 #include "data/labels.h"
 #include "data/npy.h"
 #include "model/onnx.h"
@@ -45,9 +47,8 @@ void mb__compare_req_defaults(mb__compare_req *rq)
 typedef struct vstate {
     mb_tensor *outputs; /* concatenated over batches, one per model output */
     size_t n_outputs;
-    json_t *accuracy, *agreement;
+    json_t *accuracy, *agreement, *verdict;
     int agreement_pass;
-    char note[256];
 } vstate;
 
 static int rm_entry(const char *path, const struct stat *st, int flag,
@@ -161,24 +162,13 @@ static int classifier_output(const vstate *v, const char *want, char *why,
     return !s && j.classifier && j.index < v->n_outputs ? (int)j.index : -1;
 }
 
-/* The variant's precision by the one rule of validate and compare
- * (mb__precision_of_weights: the dtype with most weight elements). */
-static mb_precision run_precision(const json_t *run)
-{
-    mb_precision p;
-    mb__precision_of_weights(
-        json_object_get(json_object_get(run, "model"), "params_by_dtype"), &p,
-        NULL, 0);
-    return p;
-}
-
-static void judge_agreement(vstate *v, const json_t *run, const vstate *base,
-                            const mb__compare_req *rq)
+/* The metrics of every output of v against base (per_sample dropped);
+ * outputs that are not tensors are marked skipped. */
+static json_t *output_metrics(const vstate *v, const vstate *base,
+                              const mb__compare_req *rq, size_t n)
 {
     json_t *outs = json_array();
-    v->agreement = json_object();
-    int ci = classifier_output(base, rq->output, NULL, 0);
-    for (size_t i = 0; i < v->n_outputs && i < base->n_outputs; i++) {
+    for (size_t i = 0; i < n; i++) {
         json_t *m = NULL;
         mb_err e = {0};
         if (!base->outputs[i].data || !v->outputs[i].data) {
@@ -193,37 +183,70 @@ static void judge_agreement(vstate *v, const json_t *run, const vstate *base,
         json_object_set_new(
             m, "name",
             json_string(base->outputs[i].name ? base->outputs[i].name : ""));
-        if ((int)i == ci)
-            json_object_set(v->agreement, "top1",
-                            json_object_get(m, "top1_agreement"));
         json_array_append_new(outs, m);
     }
+    return outs;
+}
+
+/* The verdict of variant v against base: validate's judge (valjudge.h)
+ * on every output, with the labels when given, the gates of rq or the
+ * defaults of the variant's weight precision (its run's params_by_dtype,
+ * the one rule of validate and compare).  Fills v->agreement (the metrics
+ * of every output, top-1 agreement of the class scores, the gates) and
+ * v->verdict; MB_EDATA when labels have no output to score. */
+static mb_status judge_variant(vstate *v, const json_t *run, const vstate *base,
+                               const mb__compare_req *rq, const mb_plan *bp,
+                               const mb_plan *vp, const int64_t *labels,
+                               size_t n_labels, const char *labels_what,
+                               mb_err *err)
+{
+    size_t n = v->n_outputs < base->n_outputs ? v->n_outputs : base->n_outputs;
+    json_t *outs = output_metrics(v, base, rq, n);
+    mb__val_req vr;
+    mb__val_req_defaults(&vr);
+    vr.baseline = bp;
+    vr.candidate = vp;
+    vr.labels = labels ? labels_what : NULL;
+    vr.output = rq->output;
+    vr.judge_all = 1; /* compare's --output names the class scores only */
+    vr.tolerance = rq->tolerance;
+    vr.metrics = rq->metrics;
+    vr.n_gates =
+        rq->n_gates < MB__VAL_MAX_GATES ? rq->n_gates : MB__VAL_MAX_GATES;
+    if (vr.n_gates)
+        memcpy(vr.gates, rq->gates, vr.n_gates * sizeof *vr.gates);
+    vr.weights =
+        json_object_get(json_object_get(run, "model"), "params_by_dtype");
+    json_t *vj = json_object();
+    mb_status st = mb__val_judge(&vr, base->outputs, v->outputs, n, outs,
+                                 labels, n_labels, NULL, vj, err);
+    if (st) {
+        json_decref(vj);
+        json_decref(outs);
+        return st;
+    }
+    v->agreement = json_object();
+    const json_t *oc = json_object_get(vj, "output_choice");
+    if (json_is_true(json_object_get(oc, "classifier")))
+        json_object_set(
+            v->agreement, "top1",
+            json_object_get(
+                json_array_get(outs, (size_t)json_integer_value(
+                                         json_object_get(oc, "index"))),
+                "top1_agreement"));
     json_object_set_new(v->agreement, "outputs", outs);
-    mb_gate gates[32];
-    size_t ng = rq->n_gates > 32 ? 32 : rq->n_gates;
-    mb_precision prec = run_precision(run);
-    if (ng)
-        memcpy(gates, rq->gates, ng * sizeof *gates);
-    else
-        ng = mb__gate_defaults(prec, gates, 32);
-    int all = 0;
-    json_t *res = mb__gates_eval_outputs(gates, ng, outs, &all);
-    json_object_set_new(v->agreement, "gates", res);
-    json_object_set_new(v->agreement, "precision",
-                        json_string(mb__precision_name(prec)));
-    v->agreement_pass = all;
-    json_t *o0 = json_array_get(outs, ci >= 0 ? (size_t)ci : 0);
-    double cos = NAN, mx = NAN, t1 = NAN;
-    mb__json_metric_get(json_object_get(o0, "cosine"), &cos);
-    mb__json_metric_get(json_object_get(o0, "max_abs"), &mx);
-    mb__json_metric_get(json_object_get(o0, "top1_agreement"), &t1);
-    if (isfinite(t1))
-        snprintf(v->note, sizeof v->note,
-                 "top-1 agreement %.2f%%, cosine %.6f, max |diff| %.3g",
-                 t1 * 100, cos, mx);
-    else
-        snprintf(v->note, sizeof v->note, "cosine %.6f, max |diff| %.3g", cos,
-                 mx);
+    json_object_set(v->agreement, "gates", json_object_get(vj, "gates"));
+    json_object_set(v->agreement, "precision",
+                    json_object_get(vj, "precision"));
+    v->agreement_pass = json_is_true(json_object_get(vj, "passed"));
+    static const char *const keep[] = {
+        "passed",   "rule",     "precision", "precision_reason",
+        "accuracy", "criteria", "per_output"};
+    v->verdict = json_object();
+    for (size_t k = 0; k < sizeof keep / sizeof *keep; k++)
+        json_object_set(v->verdict, keep[k], json_object_get(vj, keep[k]));
+    json_decref(vj);
+    return MB_OK;
 }
 
 static mb_status save_outputs(const char *root, const mb__compare_req *rq,
@@ -386,6 +409,20 @@ mb_status mb__compare_run(const mb__compare_req *rq, json_t **doc_out,
     if (rq->labels_path &&
         mb__labels_load(rq->labels_path, &labels, &n_labels, err))
         return err->code ? err->code : MB_EIO;
+    /* An image folder's class folders are its labels (ImageFolder). */
+    size_t n_classes = 0;
+    const char *data0 = rq->variants[rq->baseline].plan->data_path;
+    mb_status ls = !labels ? mb__image_dir_labels(data0, &labels, &n_labels,
+                                                  &n_classes, err)
+                           : MB_OK;
+    if (ls)
+        return ls;
+    char folder_labels[600] = "";
+    if (labels && !rq->labels_path)
+        snprintf(folder_labels, sizeof folder_labels,
+                 "%s (the %zu class folders, in sorted order)", data0,
+                 n_classes);
+    const char *labels_what = rq->labels_path ? rq->labels_path : folder_labels;
     int k = rq->processes > 0 ? rq->processes : MB_DEFAULT_PROCESSES;
     for (size_t i = 0; i < rq->n; i++) { /* a process measures >= 1 */
         int64_t f = rq->variants[i].plan->fixed_iters;
@@ -480,8 +517,7 @@ mb_status mb__compare_run(const mb__compare_req *rq, json_t **doc_out,
                               err)) {
             char msg[sizeof err->msg];
             snprintf(msg, sizeof msg, "%s", err->msg);
-            rc = mb__fail(err, MB_EDATA, "--labels %s: %s", rq->labels_path,
-                          msg);
+            rc = mb__fail(err, MB_EDATA, "--labels %s: %s", labels_what, msg);
             goto done;
         }
         vs[i].accuracy =
@@ -489,14 +525,31 @@ mb_status mb__compare_run(const mb__compare_req *rq, json_t **doc_out,
                       (json_int_t)n_labels, "output",
                       vs[i].outputs[co].name ? vs[i].outputs[co].name : "");
     }
-    /* Agreement with the baseline at the same batch size. */
+    /* The verdict of each variant against the baseline at the same batch
+     * size: every output and the labels, as validate judges them. */
     for (size_t b = 0; b < nb; b++) {
         size_t bj = b * n + bi;
         if (arms[bj].error)
             continue;
-        for (size_t i = b * n; i < b * n + n; i++)
-            if (i != bj && !arms[i].error && vs[i].n_outputs)
-                judge_agreement(&vs[i], json_array_get(runs, i), &vs[bj], rq);
+        for (size_t i = b * n; i < b * n + n; i++) {
+            if (i == bj || arms[i].error || !vs[i].n_outputs)
+                continue;
+            if ((rc = judge_variant(&vs[i], json_array_get(runs, i), &vs[bj],
+                                    rq, arms[bj].plan, arms[i].plan,
+                                    co >= 0 ? labels : NULL, n_labels,
+                                    labels_what, err))) {
+                mb__fail_prefix(err, "variant %s", rq->variants[i % n].name);
+                goto done;
+            }
+            /* the paired interval of the accuracy difference */
+            const json_t *va = json_object_get(vs[i].verdict, "accuracy");
+            if (vs[i].accuracy && json_is_object(va)) {
+                json_object_set(vs[i].accuracy, "delta_top1_ci95",
+                                json_object_get(va, "top1_delta_ci95"));
+                json_object_set(vs[i].accuracy, "paired",
+                                json_object_get(va, "paired"));
+            }
+        }
     }
     for (size_t i = 0; i < na; i++) {
         mb__arm *a = &arms[i];
@@ -510,7 +563,7 @@ mb_status mb__compare_run(const mb__compare_req *rq, json_t **doc_out,
                                   vs[i].accuracy,
                                   vs[i].agreement,
                                   vs[i].agreement ? vs[i].agreement_pass : -1,
-                                  vs[i].note};
+                                  vs[i].verdict};
     }
     mb__cmp_opts copts = {rq->tolerance, rq->alpha, rq->threshold,
                           arms[0].plan->data_path == NULL, cancelled};
@@ -599,6 +652,7 @@ done:
         free(vs[i].outputs);
         json_decref(vs[i].accuracy);
         json_decref(vs[i].agreement);
+        json_decref(vs[i].verdict);
     }
     for (size_t i = 0; arms && i < na; i++)
         mb__arm_clear(&arms[i]);

@@ -5,6 +5,7 @@
 #include "core/rng.h"
 #include "core/repstats.h"
 #include "core/stats.h"
+#include "runner/cmpverdict.h"
 #include "runner/replicate.h"
 
 #include <math.h>
@@ -392,25 +393,9 @@ json_t *mb__compare_analyze(const mb__cmp_variant *v, size_t n, size_t baseline,
             else if (sx / sb >= 1.1)
                 rec(recs, 0, "%.1fx larger model", sx / sb);
         }
-        /* Accuracy against labels, else agreement with the baseline. */
-        double acc = jnum(x->accuracy, "top1", NULL);
-        if (k != baseline && isfinite(acc) && isfinite(base_acc)) {
-            double d = acc - base_acc;
-            json_object_set_new(json_object_get(e, "accuracy"), "delta_top1",
-                                json_real(d));
-            if (d >= -o->tolerance)
-                rec(recs, 1, "accuracy maintained (%+.4f)", d);
-            else
-                rec(recs, 0, "accuracy loss: %+.4f (tolerance %.4f)", d,
-                    o->tolerance);
-        } else if (k != baseline && x->agreement_pass >= 0) {
-            if (x->agreement_pass)
-                rec(recs, 1, "outputs agree with the baseline (%s)",
-                    x->agreement_note ? x->agreement_note : "");
-            else
-                rec(recs, 0, "outputs differ from the baseline (%s)",
-                    x->agreement_note ? x->agreement_note : "");
-        }
+        /* The verdict on every output and the labels. */
+        if (k != baseline)
+            mb__cmp_judge_outputs(e, recs, x, base_acc, o);
         if (k != baseline && o->random_inputs)
             rec(recs, 0,
                 "output agreement rests on random inputs only: "

@@ -23,7 +23,10 @@ typedef struct mb__cmp_variant {
     const json_t *accuracy;  /* {top1, top5} against labels, or NULL */
     const json_t *agreement; /* {top1, outputs: [...]}, or NULL */
     int agreement_pass;      /* -1 not judged, 0 failed the gates, 1 passed */
-    const char *agreement_note; /* e.g. "cosine 0.99999, max_abs 2e-05" */
+    /* The verdict of validate's judge on every output and the labels
+     * ({passed, rule, precision, precision_reason, accuracy, criteria,
+     * per_output}), or NULL (the baseline, a failed variant); borrowed. */
+    const json_t *verdict;
 } mb__cmp_variant;
 
 typedef struct mb__cmp_opts {

@@ -4,6 +4,7 @@
 #define MB_RUNNER_PLAN_H
 
 #include "core/tlimit.h"
+#include "data/image.h"
 #include "mbench_backend.h"
 
 #include <stdbool.h>
@@ -65,8 +66,9 @@ typedef struct mb_plan {
     mb_kv *renames;
     size_t n_renames;
     uint64_t seed;
-    char *data_path;   /* --data: real inputs instead of synthetic */
-    mb__tlimit tlimit; /* --max-tensor-bytes, --max-compression-ratio */
+    char *data_path;     /* --data: real inputs instead of synthetic */
+    mb__tlimit tlimit;   /* --max-tensor-bytes, --max-compression-ratio */
+    mb_image_prep image; /* preprocessing of image data (all plain) */
     /* warmup and stopping */
     int64_t warmup_iters; /* default 10 */
     /* The warmup count is the default (not --warmup): warming also stops

@@ -47,6 +47,13 @@ enum {
     F_PCT,
     F_LEAK,
     F_SAMPLES,
+    F_RESIZE,
+    F_CROP,
+    F_SCALE,
+    F_MEAN,
+    F_STD,
+    F_CHORDER,
+    F_LAYOUT,
     F_COUNT
 };
 
@@ -123,6 +130,30 @@ static const mb__planopt table[] = {
      MB__TLIMIT_BYTES_EXPECT, NULL, 0, 0, 0, F_MAXTB},
     {"max-compression-ratio", MB__PO_DOUBLE, "R", IN, MB__TLIMIT_RATIO_HELP,
      MB__TLIMIT_RATIO_EXPECT, NULL, 0, 1e12, 0, F_MAXRATIO},
+    {"resize", MB__PO_STRING, "N|HxW", IN,
+     "image data: resize the shorter side to N, or to HxW (Pillow's "
+     "bilinear; default: none)",
+     "a size such as 256 or 224x224", NULL, 0, 0, 0, F_RESIZE},
+    {"center-crop", MB__PO_STRING, "N|HxW", IN,
+     "image data: crop the center N x N or H x W after --resize",
+     "a size such as 224 or 224x224", NULL, 0, 0, 0, F_CROP},
+    {"scale", MB__PO_DOUBLE, "F", IN,
+     "image data: pixel value x F (default 1/255: [0, 1])",
+     "a number such as 0.00392156862745098", NULL, -1e30, 1e30, 0, F_SCALE},
+    {"mean", MB__PO_STRING, "M[,M,M]", IN,
+     "image data: subtract per channel after scaling (default none)",
+     "one number or one per channel, e.g. 0.485,0.456,0.406", NULL, 0, 0, 0,
+     F_MEAN},
+    {"std", MB__PO_STRING, "S[,S,S]", IN,
+     "image data: divide per channel after --mean (default none)",
+     "one number or one per channel, e.g. 0.229,0.224,0.225", NULL, 0, 0, 0,
+     F_STD},
+    {"channel-order", MB__PO_ENUM, "ORDER", IN,
+     "image data: rgb (default) or bgr", "rgb or bgr", "rgb|bgr", 0, 0, 0,
+     F_CHORDER},
+    {"layout", MB__PO_ENUM, "LAYOUT", IN,
+     "image data: nchw or nhwc (default: from the input's shape)",
+     "nchw or nhwc", "nchw|nhwc", 0, 0, 0, F_LAYOUT},
     {"warmup", MB__PO_INT, "N", ME, "warmup iterations (default 10)",
      "a non-negative iteration count", NULL, 0, 1e9, 0, F_WARMUP},
     {"warmup-time", MB__PO_DURATION, "D", ME,
@@ -474,6 +505,37 @@ mb_status mb__planopt_set(mb_plan *p, const mb__planopt *o, const char *shown,
         return MB_OK;
     case F_TARGETCI:
         p->target_ci = d;
+        return MB_OK;
+    case F_RESIZE:
+        return mb__image_size_parse(shown, value, &p->image.resize_h,
+                                    &p->image.resize_w, err);
+    case F_CROP: {
+        mb_status cs = mb__image_size_parse(shown, value, &p->image.crop_h,
+                                            &p->image.crop_w, err);
+        if (!cs && !p->image.crop_w)
+            p->image.crop_w = p->image.crop_h;
+        return cs;
+    }
+    case F_SCALE:
+        p->image.scale = d;
+        p->image.have_scale = 1;
+        return MB_OK;
+    case F_MEAN:
+        return mb__image_triple_parse(shown, value, p->image.mean,
+                                      &p->image.n_mean, err);
+    case F_STD: {
+        mb_status ss = mb__image_triple_parse(shown, value, p->image.std,
+                                              &p->image.n_std, err);
+        for (int k = 0; !ss && k < p->image.n_std; k++)
+            if (p->image.std[k] == 0)
+                ss = bad(err, shown, value, "numbers other than 0");
+        return ss;
+    }
+    case F_CHORDER:
+        p->image.bgr = !strcmp(value, "bgr");
+        return MB_OK;
+    case F_LAYOUT:
+        p->image.layout = !strcmp(value, "nchw") ? 1 : 2;
         return MB_OK;
     case F_PCT: {
         double *n =

@@ -320,8 +320,8 @@ mb_status mb__bench_open(const mb_plan *plan, int64_t batch, mb_bench **out,
             s = mb__fail(err, MB_ENOMEM, "out of memory");
     }
     if (!s && plan->data_path) {
-        s = mb__dataset_load(plan->data_path, b->in, b->n_in, &plan->tlimit,
-                             &b->data, err);
+        s = mb__dataset_load_prep(plan->data_path, b->in, b->n_in,
+                                  &plan->tlimit, &plan->image, &b->data, err);
         b->from_data = !s;
     }
     if (!s)
@@ -743,6 +743,28 @@ json_t *mb__model_json(const mb_plan *plan)
     return m;
 }
 
+/* The preprocessing of image data as given (null: every default). */
+static json_t *image_json(const mb_image_prep *m)
+{
+    static const mb_image_prep none = {0};
+    if (!memcmp(m, &none, sizeof none))
+        return json_null();
+    json_t *mean = json_array(), *std = json_array();
+    for (int k = 0; k < m->n_mean; k++)
+        json_array_append_new(mean, json_real(m->mean[k]));
+    for (int k = 0; k < m->n_std; k++)
+        json_array_append_new(std, json_real(m->std[k]));
+    return json_pack(
+        "{s:[I,I], s:[I,I], s:o, s:o, s:o, s:s, s:s}", "resize",
+        (json_int_t)m->resize_h, (json_int_t)m->resize_w, "center_crop",
+        (json_int_t)m->crop_h, (json_int_t)m->crop_w, "scale",
+        m->have_scale ? json_real(m->scale) : json_null(), "mean", mean, "std",
+        std, "channel_order", m->bgr ? "bgr" : "rgb", "layout",
+        m->layout == 1   ? "nchw"
+        : m->layout == 2 ? "nhwc"
+                         : "from the input's shape");
+}
+
 static json_t *config_json(const mb_plan *p, const mb_bench *b)
 {
     json_t *c = json_object(), *be = json_object();
@@ -755,6 +777,7 @@ static json_t *config_json(const mb_plan *p, const mb_bench *b)
     json_object_set_new(c, "seed", json_integer((json_int_t)p->seed));
     json_object_set_new(c, "data",
                         p->data_path ? json_string(p->data_path) : json_null());
+    json_object_set_new(c, "image", image_json(&p->image));
     json_object_set_new(c, "warmup_iters", json_integer(p->warmup_iters));
     json_object_set_new(c, "warmup_time_ns", json_integer(p->warmup_time_ns));
     json_object_set_new(c, "min_iters", json_integer(p->min_iters));

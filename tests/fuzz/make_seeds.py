@@ -351,6 +351,40 @@ def seeds_load():
         "slo=p50=1s\n")
 
 
+# ---- PNG and JPEG images ----------------------------------------------------
+def seeds_image():
+    """Small images of every PNG color type and depth, interlaced, with a
+    palette and transparency, and baseline, progressive and grayscale
+    JPEGs (Pillow writes them; no timestamps in either format)."""
+    from PIL import Image
+    rng = np.random.default_rng(5)
+    rgb = rng.integers(0, 256, (9, 7, 3), dtype=np.uint8)
+    gray = rng.integers(0, 256, (5, 6), dtype=np.uint8)
+
+    def png(im, **kw):
+        b = io.BytesIO()
+        im.save(b, "PNG", **kw)
+        return b.getvalue()
+
+    def jpg(im, **kw):
+        b = io.BytesIO()
+        im.save(b, "JPEG", **kw)
+        return b.getvalue()
+    put("image", "rgb.png", png(Image.fromarray(rgb, "RGB")))
+    put("image", "gray.png", png(Image.fromarray(gray, "L")))
+    put("image", "rgba.png", png(Image.fromarray(np.dstack([rgb, rgb[..., :1]]), "RGBA")))
+    put("image", "la.png", png(Image.fromarray(gray, "L").convert("LA")))
+    put("image", "palette.png", png(Image.fromarray(rgb, "RGB").convert("P"), transparency=0))
+    put("image", "bilevel.png", png(Image.fromarray(gray > 128)))
+    put("image", "gray16.png", png(Image.fromarray((gray.astype(np.uint16) * 257), "I;16")))
+    put("image", "interlaced.png", png(Image.fromarray(rgb, "RGB"), interlace=1))
+    put("image", "rgb.jpg", jpg(Image.fromarray(rgb, "RGB"), quality=90))
+    put("image", "gray.jpg", jpg(Image.fromarray(gray, "L")))
+    put("image", "progressive.jpg", jpg(Image.fromarray(rgb, "RGB"), progressive=True))
+    put("image", "subsampled.jpg", jpg(Image.fromarray(rgb, "RGB"), subsampling=2))
+
+
+
 def seeds_ov_ir():
     """OpenVINO IR .xml text as openvino.save_model writes it (the layers
     the parameter count reads: Const with element_type, shape, size)."""
@@ -370,6 +404,7 @@ def seeds_ov_ir():
 
 
 if __name__ == "__main__":
+    seeds_image()
     seeds_ov_ir()
     seeds_npy()
     seeds_npz()

@@ -25,8 +25,12 @@ import json; r = json.load(open('$T_TMP/vad.json'))['runs'][0]
 ins = {i['name']: i for i in r['inputs']}
 assert ins['input']['shape'] == [1, 512] and ins['state']['shape'] == [2, 1, 128], ins
 assert ins['sr']['shape'] == [] and ins['sr']['dtype'] == 'int64' and ins['sr']['range'] == [16000, 16000], ins['sr']
-assert r['model']['constants']['values'] > 500000, r['model']
+assert r['model']['constants']['values'] == 545601, r['model']
+assert r['model']['params'] == 545601, r['model']  # weights kept in Constant nodes count (issue 23)
 assert r['status'] == 'ok' and r['latency']['median'] > 0"
+expect_exit "info reads Silero VAD" 0 "$MBENCH" info "$vad"
+contains "... and counts its 545,601 weights in Constant nodes as parameters" "$LAST_OUT" \
+    "parameters 545,601 (545.6K), 2.1 MiB (2,183,656 bytes): 0 in 0 initializers, 545,601 in 345 constants"
 expect_exit "a --shape of the wrong rank is a usage error" 2 \
     "$MBENCH" run "$vad" --shape input=512 --shape state=2,1,128 --iterations 5
 contains "the rank error names both shapes" "$LAST_ERR" "rank"

@@ -77,7 +77,7 @@ for net in cnn block; do
         "$MBENCH" compare ort="$M/$net.onnx" torch="$M/$net.pt" --data "$M/${net}_x.npy" \
         --batch 2 --processes 2 "${FAST[@]}" --json "$T_TMP/$net.json" --save-outputs "$T_TMP/$net.out"
     contains "the $net comparison shows a speedup column" "$LAST_OUT" "speedup"
-    contains "the $net comparison says the outputs agree" "$LAST_OUT" "outputs agree with the baseline"
+    contains "the $net comparison says the outputs agree (verdict PASS)" "$LAST_OUT" "verdict PASS: "
     check "$net: both frameworks' outputs match PyTorch's and each other within 1e-4" \
     $PY - "$T_TMP/$net.json" "$T_TMP/$net.out" "$M/check.json" "$net" <<'PYEOF'
 import json, sys

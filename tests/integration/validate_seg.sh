@@ -48,6 +48,29 @@ expect_exit "a mask value outside the classes is a runtime error" 3 \
     "${V[@]}" "$D/seg.onnx" "$D/seg.onnx" --masks "$D/masks_range.npy"
 contains "it names the value, the sample and the classes" "$LAST_ERR" "mask value 9 of sample 3"
 one_line "the error is one line" "$LAST_ERR"
+# ---- --ignore-index (torchmetrics/mmseg ignore_index) ----
+expect_exit "an ignore label (255) without --ignore-index is a runtime error" 3 \
+    "${V[@]}" "$D/seg.onnx" "$D/seg_close.onnx" --masks "$D/masks_ignore.npy"
+contains "... that says which flag reads it" "$LAST_ERR" "an ignore label (such as 255) needs --ignore-index"
+expect_exit "--ignore-index 255 leaves those pixels out" 0 \
+    "${V[@]}" "$D/seg.onnx" "$D/seg_close.onnx" --masks "$D/masks_ignore.npy" --ignore-index 255 \
+    --tolerance 0.05 --gate 'cosine>=0.999' --save-outputs "$D/outi" --json "$D/ign.json"
+check "Dice and IoU without the ignored pixels match numpy" \
+    $PY "$FIX/accuracy/ref_seg.py" "$D/ign.json" "$D/outi" "$D/masks_ignore.npy" 255
+check "the document records the ignore index and the pixels left out" $PY -c '
+import json, sys
+s = json.load(open(sys.argv[1]))["validation"]["segmentation"]
+assert s["ignore_index"] == 255 and s["baseline"]["ignored"] > 0, s
+assert s["baseline"]["pixels"] + s["baseline"]["ignored"] == 2048, s["baseline"]' "$D/ign.json"
+expect_exit "--ignore-index of a class leaves that class out" 0 \
+    "${V[@]}" "$D/seg.onnx" "$D/seg.onnx" --masks "$D/masks.npy" --ignore-index 2 \
+    --save-outputs "$D/outc" --json "$D/ignc.json"
+check "... its IoU is null, as torchmetrics has it" \
+    $PY "$FIX/accuracy/ref_seg.py" "$D/ignc.json" "$D/outc" "$D/masks.npy" 2
+expect_exit "--ignore-index without --masks is a usage error" 2 \
+    "${V[@]}" "$D/seg.onnx" "$D/seg.onnx" --ignore-index 255
+expect_exit "--ignore-index takes an integer" 2 \
+    "${V[@]}" "$D/seg.onnx" "$D/seg.onnx" --masks "$D/masks.npy" --ignore-index border
 expect_exit "masks for another sample count are a runtime error" 3 \
     "${V[@]}" "$D/seg.onnx" "$D/seg.onnx" --masks "$D/masks_short.npy"
 contains "it names both shapes" "$LAST_ERR" "uint8 [7,16,16]): no output is float [N, C, H, W] class scores with the masks' N, H and W; the outputs are: scores [8,4,16,16] float32"

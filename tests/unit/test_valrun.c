@@ -143,7 +143,7 @@ static void dice_and_iou_count_every_pixel_per_class(void)
     memcpy(m.data, (uint8_t[]){0, 1, 2, 2}, 4);
     json_t *o = NULL;
     mb_err e = {0};
-    EXPECT_EQ_INT(mb__segmentation_scores(&s, &m, &o, &e), MB_OK);
+    EXPECT_EQ_INT(mb__segmentation_scores(&s, &m, NULL, &o, &e), MB_OK);
     EXPECT_EQ_INT(json_integer_value(json_object_get(o, "classes")), 4);
     EXPECT_EQ_INT(json_integer_value(json_object_get(o, "pixels")), 4);
     EXPECT_NEAR(jd(o, "pixel_accuracy"), 0.75, 0);
@@ -159,14 +159,14 @@ static void dice_and_iou_count_every_pixel_per_class(void)
     /* A NaN score predicts no class: pixel 3 (mask 2) is then a miss. */
     mb_tensor_clear(&s);
     seg_tensor(&s, 4, pred, 3);
-    EXPECT_EQ_INT(mb__segmentation_scores(&s, &m, &o, &e), MB_OK);
+    EXPECT_EQ_INT(mb__segmentation_scores(&s, &m, NULL, &o, &e), MB_OK);
     EXPECT_NEAR(jd(o, "pixel_accuracy"), 0.5, 0);
     EXPECT_NEAR(json_number_value(json_array_get(json_object_get(o, "iou"), 2)),
                 0, 0);
     json_decref(o);
     /* Class 9 does not exist. */
     ((uint8_t *)m.data)[1] = 9;
-    EXPECT_EQ_INT(mb__segmentation_scores(&s, &m, &o, &e), MB_EDATA);
+    EXPECT_EQ_INT(mb__segmentation_scores(&s, &m, NULL, &o, &e), MB_EDATA);
     EXPECT_CONTAINS(e.msg, "mask value 9 of sample 0");
     EXPECT(o == NULL);
     mb_tensor_clear(&m);
@@ -174,7 +174,7 @@ static void dice_and_iou_count_every_pixel_per_class(void)
     int64_t fd[] = {1, 1, 4}, wd[] = {1, 5};
     mb_tensor_alloc(&m, MB_DTYPE_FLOAT32, 3, fd, "masks", NULL);
     EXPECT(!mb__segmentation_fits(&s, &m));
-    EXPECT_EQ_INT(mb__segmentation_scores(&s, &m, &o, &e), MB_EDATA);
+    EXPECT_EQ_INT(mb__segmentation_scores(&s, &m, NULL, &o, &e), MB_EDATA);
     EXPECT_CONTAINS(e.msg, "integer masks [N, H, W] or [N, 1, H, W]");
     mb_tensor_clear(&m);
     mb_tensor_alloc(&m, MB_DTYPE_INT64, 2, wd, "masks", NULL);

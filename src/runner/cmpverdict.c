@@ -1,0 +1,173 @@
+/* cmpverdict.c - a variant's verdict and accuracy sentences
+ * (cmpverdict.h). */
+#include "runner/cmpverdict.h"
+
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+
+static void rec(json_t *list, int ok, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+static void rec(json_t *list, int ok, const char *fmt, ...)
+{
+    char text[768];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(text, sizeof text, fmt, ap);
+    va_end(ap);
+    json_array_append_new(list, json_pack("{s:b,s:s}", "ok", ok, "text", text));
+}
+
+/* Appends printf text to buf at *off, never past len. */
+static void put(char *buf, size_t len, size_t *off, const char *fmt, ...)
+    __attribute__((format(printf, 4, 5)));
+static void put(char *buf, size_t len, size_t *off, const char *fmt, ...)
+{
+    if (*off >= len)
+        return;
+    va_list ap;
+    va_start(ap, fmt);
+    int n = vsnprintf(buf + *off, len - *off, fmt, ap);
+    va_end(ap);
+    if (n > 0)
+        *off += (size_t)n;
+}
+
+/* "rel_l2 0.5 (needs rel_l2<=0.0001)" of one failed check. */
+static void failed_check(const json_t *c, char *buf, size_t len, size_t *off)
+{
+    const char *check = json_string_value(json_object_get(c, "check"));
+    const json_t *v = json_object_get(c, "value");
+    if (!check)
+        return;
+    size_t name = strcspn(check, "<>=!");
+    if (json_is_number(v))
+        put(buf, len, off, "%.*s %.4g (needs %s)", (int)name, check,
+            json_number_value(v), check);
+    else
+        put(buf, len, off, "%.*s undefined (needs %s)", (int)name, check,
+            check);
+}
+
+void mb__verdict_failures(const json_t *verdict, char *buf, size_t len)
+{
+    size_t off = 0, i, k;
+    const json_t *o, *c;
+    buf[0] = '\0';
+    json_array_foreach(json_object_get(verdict, "per_output"), i, o)
+    {
+        if (!json_is_false(json_object_get(o, "passed")))
+            continue;
+        put(buf, len, &off, "%s%s: ", off ? "; " : "",
+            json_string_value(json_object_get(o, "name")));
+        int first = 1;
+        json_array_foreach(json_object_get(o, "checks"), k, c)
+        {
+            const char *r = json_string_value(json_object_get(c, "result"));
+            if (!r || strcmp(r, "fail"))
+                continue;
+            if (!first)
+                put(buf, len, &off, ", ");
+            failed_check(c, buf, len, &off);
+            first = 0;
+        }
+    }
+    /* NaN/Inf the candidate made, when given gates do not check it */
+    json_array_foreach(json_object_get(verdict, "criteria"), i, o)
+    {
+        const char *t = json_string_value(o);
+        if (t && !strncmp(t, "FAIL the candidate produced", 27))
+            put(buf, len, &off, "%s%s", off ? "; " : "", t + 5);
+    }
+}
+
+/* The verdict line: PASS with what it covered, or FAIL naming each failing
+ * output and its failing figures. */
+static void verdict_rec(json_t *recs, const json_t *v)
+{
+    size_t n_out = 0, i;
+    const json_t *o;
+    json_array_foreach(json_object_get(v, "per_output"), i, o) n_out +=
+        json_is_boolean(json_object_get(o, "passed"));
+    const char *prec = json_string_value(json_object_get(v, "precision"));
+    char gates[64];
+    snprintf(gates, sizeof gates, "%s%s gates", prec ? "the " : "the given",
+             prec ? prec : "");
+    if (json_is_true(json_object_get(v, "passed"))) {
+        const char *rule = json_string_value(json_object_get(v, "rule"));
+        const char *more =
+            !rule                           ? ""
+            : !strncmp(rule, "labels", 6)   ? ", top-1 accuracy within the "
+                                              "tolerance"
+            : !strncmp(rule, "top1_agr", 8) ? ", top-1 agreement at least 1 - "
+                                              "tolerance"
+                                            : "";
+        rec(recs, 1, "verdict PASS: %zu output%s within %s%s", n_out,
+            n_out == 1 ? "" : "s", gates, more);
+        return;
+    }
+    char why[640];
+    mb__verdict_failures(v, why, sizeof why);
+    rec(recs, 0, "verdict FAIL: %s", why[0] ? why : "see the criteria");
+}
+
+/* The accuracy difference against labels with its paired CI: maintained
+ * only when the whole CI lies above -tolerance. */
+static void accuracy_rec(json_t *recs, const json_t *acc, double d, double tol)
+{
+    const json_t *ci = json_object_get(acc, "delta_top1_ci95");
+    double lo = json_number_value(json_array_get(ci, 0)),
+           hi = json_number_value(json_array_get(ci, 1));
+    double n = json_number_value(json_object_get(acc, "samples"));
+    const char *out = json_string_value(json_object_get(acc, "output"));
+    char on[160] = "";
+    if (out && *out)
+        snprintf(on, sizeof on, " on %s", out);
+    if (json_array_size(ci) != 2) {
+        if (d >= -tol - 1e-12)
+            rec(recs, 1, "top-1 accuracy%s within the tolerance (%+.4f)", on,
+                d);
+        else
+            rec(recs, 0, "accuracy loss%s: %+.4f (tolerance %.4f)", on, d, tol);
+        return;
+    }
+    if (d >= -tol - 1e-12 && lo >= -tol - 1e-12)
+        rec(recs, 1,
+            "top-1 accuracy%s maintained: %+.4f (paired 95%% CI %+.4f to "
+            "%+.4f lies above -%g)",
+            on, d, lo, hi, tol);
+    else if (d >= -tol - 1e-12)
+        rec(recs, 0,
+            "top-1 accuracy%s within the tolerance on these %.0f samples "
+            "(%+.4f), but the paired 95%% CI %+.4f to %+.4f reaches below "
+            "-%g: the data cannot show it is maintained; score more samples",
+            on, n, d, lo, hi, tol);
+    else if (hi < -tol)
+        rec(recs, 0,
+            "accuracy loss%s: %+.4f (paired 95%% CI %+.4f to %+.4f lies "
+            "beyond the tolerance %g)",
+            on, d, lo, hi, tol);
+    else
+        rec(recs, 0,
+            "accuracy loss%s: %+.4f is beyond the tolerance %g, though the "
+            "paired 95%% CI %+.4f to %+.4f reaches back within it",
+            on, d, tol, lo, hi);
+}
+
+void mb__cmp_judge_outputs(json_t *e, json_t *recs, const mb__cmp_variant *x,
+                           double base_top1, const mb__cmp_opts *o)
+{
+    json_object_set_new(e, "verdict",
+                        x->verdict ? json_deep_copy(x->verdict) : json_null());
+    if (x->verdict)
+        verdict_rec(recs, x->verdict);
+    const json_t *t1 = json_object_get(x->accuracy, "top1");
+    double acc = json_is_number(t1) ? json_number_value(t1) : NAN;
+    if (isfinite(acc) && isfinite(base_top1)) {
+        double d = acc - base_top1;
+        json_t *a = json_object_get(e, "accuracy");
+        json_object_set_new(a, "delta_top1", json_real(d));
+        accuracy_rec(recs, a, d, o->tolerance);
+    }
+}

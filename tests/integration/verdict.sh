@@ -1,0 +1,114 @@
+#!/usr/bin/env bash
+# verdict.sh - compare gives one verdict per variant, validate's, over every
+# output and the labels (issue 23): a BERT-like model whose pooler_output
+# is 1.5x the baseline's (rel_l2 0.5) while logits are exact FAILS with and
+# without labels, naming pooler_output and its rel_l2, in the console, the
+# JSON, CSV, Markdown and HTML; --require reaches per-output figures and
+# gates=pass; top1_delta has a paired CI; diff --heatmap draws the tensor
+# that differs; a narrow terminal says which columns it hid.
+. "$(dirname "$0")/lib.sh"
+D="$T_TMP/b"
+mkdir -p "$D"
+if [ ! -f "$MBENCH_ORT_LIB" ]; then
+    skip "compare runs models" "no ONNX Runtime at $MBENCH_ORT_LIB"
+    done_testing
+fi
+if ! $PY "$FIX/accuracy/make_bert.py" "$D" 2>"$T_TMP/py.err"; then
+    skip "the BERT-like fixtures are generated" "python3-onnx or numpy missing: $(tail -1 "$T_TMP/py.err")"
+    done_testing
+fi
+FAST=(--processes 2 --min-time 0.1s --max-time 0.3s --min-iterations 5 --warmup 1)
+C=("$MBENCH" compare base="$D/bert.onnx" pool="$D/bert_broken.onnx" --data "$D/data.npz" "${FAST[@]}")
+
+# ---- with labels: the labels pass, the pooler fails ----
+expect_exit "the broken pooler with labels: compare runs (no --require: exit 0)" 0 \
+    "${C[@]}" --labels "$D/labels.npy" --json "$D/l.json" --csv "$D/l.csv" --md "$D/l.md" --html "$D/l.html"
+contains "the verdict fails and names pooler_output and its rel_l2" "$LAST_OUT" \
+    "verdict FAIL: pooler_output: rel_l2 0.5 (needs rel_l2<=0.0001)"
+if [[ "$LAST_OUT" == *"accuracy maintained"* ]]; then
+    notok "no 'accuracy maintained' for 64 samples whose CI is +-5.7%" "$LAST_OUT"
+else ok "no 'accuracy maintained' for 64 samples whose CI is +-5.7%"; fi
+contains "the top-1 sentence gives the paired CI" "$LAST_OUT" "paired 95% CI -0.0566 to +0.0566"
+contains "the table has a verdict column" "$LAST_OUT" "verdict"
+check "the JSON verdict: failed, pooler_output failing rel_l2, logits passing labels" $PY - "$D/l.json" <<'PY'
+import json, sys
+d = json.load(open(sys.argv[1]))
+v = [x for x in d["comparison"]["variants"] if x["name"] == "pool"][0]
+vd = v["verdict"]
+assert vd["passed"] is False and vd["rule"] == "labels", vd
+per = {p["name"]: p for p in vd["per_output"]}
+assert per["pooler_output"]["passed"] is False, per
+bad = [c for c in per["pooler_output"]["checks"] if c["result"] == "fail"]
+assert [c["check"] for c in bad] == ["rel_l2<=0.0001"] and abs(bad[0]["value"] - 0.5) < 1e-6, bad
+assert per["logits"]["passed"] is True and per["last_hidden_state"]["passed"] is True, per
+a = v["accuracy"]
+assert a["delta_top1"] == 0 and a["paired"]["baseline_only"] == a["paired"]["candidate_only"] == 0, a
+z2 = 1.959963984540054 ** 2
+assert abs(a["delta_top1_ci95"][1] - z2 / (64 + z2)) < 1e-9, a
+# agreement figures are per output: the pooler's rel_l2 is its own
+out = {o["name"]: o for o in v["agreement"]["outputs"]}
+assert abs(out["pooler_output"]["rel_l2"] - 0.5) < 1e-6 and out["logits"]["rel_l2"] == 0, out
+PY
+csv=$(cat "$D/l.csv")
+contains "the CSV carries the verdict and the failing figure" "$csv" ",fail,pooler_output: rel_l2 0.5 (needs rel_l2<=0.0001)"
+md=$(cat "$D/l.md")
+contains "the Markdown accuracy table has the CI and the verdict" "$md" \
+    "| pool | 1.000 | 1.000 | +0.0000 | -0.0566 to +0.0566 | 1.000 | FAIL: pooler\\_output: rel\\_l2 0.5"
+contains "the Markdown output table has a gates column" "$md" "| FAIL rel\\_l2&lt;=0.0001 |"
+html=$(cat "$D/l.html")
+contains "the HTML output table has a gates column" "$html" "<th>gates</th>"
+contains "the HTML names the failing gate" "$html" "FAIL rel_l2&lt;=0.0001"
+
+# ---- without labels: the output that differs, not the one that agrees ----
+expect_exit "the broken pooler without labels: compare runs" 0 "${C[@]}" --json "$D/n.json"
+contains "the verdict names pooler_output" "$LAST_OUT" "verdict FAIL: pooler_output: rel_l2 0.5"
+if [[ "$LAST_OUT" == *"max |diff| 0"* ]]; then
+    notok "the agreeing output's figures are not quoted as the difference" "$LAST_OUT"
+else ok "the agreeing output's figures are not quoted as the difference"; fi
+
+# ---- --require ----
+expect_exit "--require gates=pass exits 6" 6 "${C[@]}" --require gates=pass
+contains "... naming the failed requirement" "$LAST_OUT" "FAIL gates=pass [pool]: gates is fail, required pass"
+expect_exit "--require OUTPUT:rel_l2 judges that output" 6 "${C[@]}" --require 'pooler_output:rel_l2<=0.01' \
+    --require 'logits:rel_l2<=1e-6' --require 'pool:logits:cosine>=0.999' -q
+contains "... pooler_output fails" "$LAST_OUT" "FAIL pooler_output:rel_l2<=0.01 [pool]: output pooler_output: 0.5"
+contains "... logits passes" "$LAST_OUT" "PASS logits:rel_l2<=1e-6 [pool]: output logits: 0"
+contains "... VARIANT:OUTPUT:figure works" "$LAST_OUT" "PASS pool:logits:cosine>=0.999 [pool]"
+expect_exit "rel_l2 without an output is judged on every output" 6 "${C[@]}" --require 'rel_l2<=0.01' -q
+contains "... and names the one that fails" "$LAST_OUT" "output pooler_output: 0.5: not <= 0.01"
+expect_exit "a passing per-output requirement exits 0" 0 "${C[@]}" --require 'max_abs<=0.6' --require 'verdict=fail' -q
+expect_exit "gates=maybe is a usage error" 2 "${C[@]}" --require gates=maybe
+contains "... saying pass or fail" "$LAST_ERR" "gates is pass or fail"
+expect_exit "an output figure without a comparison is an error naming why" 2 \
+    "$MBENCH" run "$D/bert.onnx" --processes 1 --max-time 0.2s --min-time 0.1s --require 'rel_l2<=0.1'
+
+expect_exit "compare --output logits names the class scores but still judges every output" 6 \
+    "${C[@]}" --output logits --require gates=pass
+contains "... so the pooler still fails" "$LAST_OUT" "verdict FAIL: pooler_output: rel_l2 0.5"
+
+# ---- diff --heatmap draws the tensor that differs ----
+mkdir -p "$D/a" "$D/c"
+$PY - "$D" <<'PY'
+import sys, numpy as np
+d = sys.argv[1]
+z = np.zeros((8, 8), np.float32)
+np.save(f"{d}/a/first.npy", z); np.save(f"{d}/c/first.npy", z)
+x = np.arange(64, dtype=np.float32).reshape(8, 8)
+np.save(f"{d}/a/second.npy", x); np.save(f"{d}/c/second.npy", x * 1.5)
+np.save(f"{d}/a/third.npy", x); np.save(f"{d}/c/third.npy", x + 0.01)
+PY
+expect_exit "diff --heatmap runs" 0 "$MBENCH" diff "$D/a" "$D/c" --heatmap "$D/h.png"
+contains "it draws the tensor that differs most, not the first" "$LAST_OUT" "heatmap of second:"
+expect_exit "diff --heatmap --output draws the one named" 0 "$MBENCH" diff "$D/a" "$D/c" --heatmap "$D/h.png" --output third
+contains "... third" "$LAST_OUT" "heatmap of third:"
+expect_exit "an unknown --output is a usage error" 2 "$MBENCH" diff "$D/a" "$D/c" --heatmap "$D/h.png" --output nosuch
+contains "... naming it" "$LAST_ERR" "--output nosuch: no tensor of that name"
+
+# ---- a narrow terminal says what it hid ----
+out=$(COLUMNS=80 "$MBENCH" run "$D/bert.onnx" --processes 1 --min-time 0.1s --max-time 0.2s 2>/dev/null)
+contains "run at 80 columns names the hidden columns" "$out" "(80 columns: not shown: p90, p95, mean ± std, min, max, stop, samples/s; COLUMNS=200"
+out=$(COLUMNS=80 "${C[@]}" 2>/dev/null)
+contains "compare at 80 columns names the hidden columns" "$out" "(80 columns: not shown: status, p99, run CV, inf/s, peak RSS, size, params"
+out=$(COLUMNS=200 "$MBENCH" run "$D/bert.onnx" --processes 1 --min-time 0.1s --max-time 0.2s 2>/dev/null)
+if [[ "$out" == *"not shown"* ]]; then notok "at 200 columns nothing is hidden" "$out"; else ok "at 200 columns nothing is hidden"; fi
+done_testing
