@@ -42,7 +42,7 @@ for p in "$MBENCH_BUILD"/plugins/mbench_*.so; do
     [ -f "$p" ] || continue
     contains "the wheel holds the built plugin $(basename "$p")" "$listing" "mbench/lib/mbench/plugins/$(basename "$p") "
 done
-contains "the wheel declares the mbench console script" "$(unzip -p "$WHL" 'mbench-0.1.0.dist-info/entry_points.txt' 2>&1)" "mbench = mbench._cli:main"
+contains "the wheel declares the mbench console script" "$($PY -c 'import sys, zipfile; print(zipfile.ZipFile(sys.argv[1]).read(sys.argv[2]).decode())' "$WHL" 'mbench-0.1.0.dist-info/entry_points.txt' 2>&1)" "mbench = mbench._cli:main"
 
 # ---- fresh venvs -----------------------------------------------------------
 DEB="$T_TMP/venv-debian"
