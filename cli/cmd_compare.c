@@ -12,8 +12,8 @@
 #include "core/fileio.h"
 #include "report/console.h"
 #include "report/rutil.h"
-#include "runner/cmprun.h"
-#include "runner/variant.h"
+#include "compare/cmprun.h"
+#include "compare/variant.h"
 
 #include <stdbool.h>
 #include <stdio.h>

@@ -8,7 +8,7 @@
 #include "outputs.h"
 
 #include "core/buf.h"
-#include "data/tensordump.h"
+#include "report/tensordump.h"
 #include "data/tensorfile.h"
 
 #include <stdio.h>

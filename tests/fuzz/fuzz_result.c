@@ -7,7 +7,7 @@
  * Markdown, HTML and CSV, a gate verdict's CSV.  jansson itself is not
  * fuzzed here: inputs that are not JSON stop at json_loadb.  Built by
  * `make fuzz`. */
-#include "accuracy/vreport.h"
+#include "report/vreport.h"
 #include "core/buf.h"
 #include "regress/regress.h"
 #include "report/console.h"

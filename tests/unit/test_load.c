@@ -10,7 +10,7 @@
 
 #include "load/estop.h"
 #include "load/load.h"
-#include "runner/plan.h"
+#include "plan/plan.h"
 
 #include <jansson.h>
 #include <stdlib.h>

@@ -1,5 +1,5 @@
 /* compare.c - speedups, significance, ratios and recommendations. */
-#include "runner/compare.h"
+#include "compare/compare.h"
 
 #include "core/alloc.h"
 #include "core/rng.h"

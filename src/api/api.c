@@ -1,4 +1,5 @@
-/* api.c - the public runner API (include/mbench.h) over mb_plan and
+/* api.c - the public runner API (include/mbench.h): the front end alone on
+ * top of the engines (runner, accuracy, profile, load), over mb_plan and
  * mb__run_plan. */
 #include "mbench.h"
 
@@ -8,10 +9,10 @@
 #include "core/parse.h"
 #include "profile/engine.h"
 #include "load/load.h"
-#include "runner/cmprun.h"
-#include "runner/planopt.h"
+#include "compare/cmprun.h"
+#include "plan/planopt.h"
 #include "runner/runner.h"
-#include "runner/variant.h"
+#include "compare/variant.h"
 
 #include <stddef.h>
 #include <stdio.h>

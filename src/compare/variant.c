@@ -1,11 +1,11 @@
 /* variant.c - variant specifications into plans (runner/variant.h). */
-#include "runner/variant.h"
+#include "compare/variant.h"
 
 #include "core/alloc.h"
 #include "core/err.h"
 #include "core/fileio.h"
 #include "backend/registry.h"
-#include "runner/planopt.h"
+#include "plan/planopt.h"
 #include "runner/runner.h"
 
 #include <stdlib.h>

@@ -11,7 +11,7 @@
 #ifndef MB_RUNNER_VARIANT_H
 #define MB_RUNNER_VARIANT_H
 
-#include "runner/plan.h"
+#include "plan/plan.h"
 
 typedef struct mb__variant {
     char *name;   /* owned */
