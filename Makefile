@@ -6,6 +6,9 @@
 #                   run of every fuzz target
 #   make fuzz       libFuzzer targets of tests/fuzz, FUZZ_TIME s each
 #   make bench      benchmarks of mbench itself (bench/)
+#   make bench-peers mbench beside the tools users would otherwise run
+#                   (benchmark_app, onnxruntime, numpy, scikit-image,
+#                   hyperfine; docs/PERFORMANCE.md)
 #   make demo       benchmark and compare the bundled default model
 #   make frameworks Python environments for framework variants and peers
 #                   (scripts/frameworks.sh: build/frameworks/{torch,jax,...})
@@ -57,7 +60,7 @@ SHARED := $(BUILD)/$(SONAME)
 BIN    := $(BUILD)/mbench
 ORT    := build/ort/libonnxruntime.so.1
 
-.PHONY: wheel frameworks all deps test-deps test check fuzz fuzz-bin valgrind bench demo install clean ort format format-check lint docs-gen plugins
+.PHONY: wheel bench-peers frameworks all deps test-deps test check fuzz fuzz-bin valgrind bench demo install clean ort format format-check lint docs-gen plugins
 all: $(BIN) $(STATIC) $(SHARED) docs-gen plugins
 
 # ---- optional backend plugins (C++, built only when their SDK is there) ----
@@ -71,6 +74,18 @@ TORCH_PLUGIN := $(if $(and $(TORCH_CMAKE),$(if $(SAN),,yes)),$(BUILD)/plugins/mb
 TORCH_CXXFLAGS := -std=c++17 -O2 -g -fPIC -fvisibility=hidden -Wall -Wextra -Werror \
                   -Wno-unused-parameter -Iinclude -isystem /usr/include/torch/csrc/api/include $(SAN)
 TORCH_LIBS := -Wl,--no-as-needed -ltorch -ltorch_cpu -lc10 -Wl,--as-needed
+# The OpenVINO backend (plugins/openvino) is C over OpenVINO's C API, loaded
+# with dlopen through the project's own declarations (ov_abi.h); it is built
+# where `make frameworks` made the openvino venv (or OPENVINO_LIB names a
+# libopenvino_c.so), and that library is its default.
+OPENVINO_VENV ?= $(or $(MBENCH_FRAMEWORKS_DIR),build/frameworks)/openvino
+OPENVINO_LIB  ?= $(abspath $(firstword $(wildcard $(OPENVINO_VENV)/lib/python3*/site-packages/openvino/libs/libopenvino_c.so*)))
+OPENVINO_PLUGIN := $(if $(and $(strip $(OPENVINO_LIB)),$(if $(SAN),,yes)),$(BUILD)/plugins/mbench_openvino.so)
+$(BUILD)/plugins/mbench_openvino.so: plugins/openvino/openvino_backend.c plugins/openvino/ir_consts.c \
+  plugins/openvino/ov_abi.h plugins/openvino/ir_consts.h include/mbench_backend.h include/mbench.h
+	@mkdir -p $(@D)
+	$(CC) $(WARN) $(OPT) -D_GNU_SOURCE -fPIC -fvisibility=hidden -Iinclude \
+	  -DMB_OV_DEFAULT_LIB='"$(OPENVINO_LIB)"' -shared -o $@ $(filter %.c,$^) -ldl
 # The python backend (plugins/python) embeds CPython: Debian's libpython3
 # through pkg-config python3-embed (python3-dev).  Its venvs come from
 # `make frameworks`; MB_FRAMEWORKS_DIR is where the plugin looks for them
@@ -85,7 +100,7 @@ $(BUILD)/plugins/mbench_python.so: plugins/python/python_backend.c include/mbenc
 	$(CC) $(WARN) -Wno-missing-field-initializers $(OPT) -fPIC -fvisibility=hidden -Iinclude \
 	  $(subst -I,-isystem ,$(PY_EMBED_CFLAGS)) -DMB_FRAMEWORKS_DIR='"$(FRAMEWORKS_DIR)"' \
 	  -DMB_PYTHON_EXE='"$(PY_EXE)"' -shared -o $@ $< $(PY_EMBED_LIBS) -ldl
-plugins: $(TORCH_PLUGIN) $(PYTHON_PLUGIN)
+plugins: $(TORCH_PLUGIN) $(PYTHON_PLUGIN) $(OPENVINO_PLUGIN)
 # bench/python_overhead.c: a bare Python loop against mbench's (make bench)
 PYTHON_BENCH := $(if $(PYTHON_PLUGIN),$(BUILD)/bench/python_overhead)
 $(BUILD)/bench/python_overhead: bench/python_overhead.c $(STATIC) $(PYTHON_PLUGIN)
@@ -153,9 +168,17 @@ $(BUILD)/gen/options.inc: FORCE
 FORCE:
 
 # ---- objects ---------------------------------------------------------------
-$(BUILD)/obj/%.o: %.c $(BUILD)/gen/build_info.h $(BUILD)/gen/commands.inc $(BUILD)/gen/options.inc
+# The generated headers are order-only: they exist before any object is
+# compiled, and -MMD's dependency files make only the objects that include
+# one (version.c, sysinfo.c, ...) recompile when it changes - a new commit
+# no longer rebuilds every object.
+$(BUILD)/obj/%.o: %.c | $(BUILD)/gen/build_info.h $(BUILD)/gen/commands.inc $(BUILD)/gen/options.inc
 	@mkdir -p $(@D)
-	$(Q)$(CC) $(CFLAGS_ALL) -MMD -MP -c $< -o $@
+	$(Q)$(CC) $(CFLAGS_ALL) $(OBJ_CFLAGS) -MMD -MP -c $< -o $@
+
+# The metric kernels pass 32-byte vectors between static inline helpers
+# (no ABI boundary); GCC would note the AVX calling convention at each.
+$(BUILD)/obj/src/accuracy/mkernel.o: OBJ_CFLAGS := -Wno-psabi
 
 -include $(LIB_OBJ:.o=.d) $(CLI_OBJ:.o=.d) $(HELP_OBJ:.o=.d)
 
@@ -196,6 +219,7 @@ $(ORT):
 # Python environments (one venv per framework: Debian's torch with numpy 1,
 # PyPI's jax/flax and openvino with numpy 2); FRAMEWORKS=jax limits them.
 FRAMEWORKS ?=
+PAIRS ?= 8
 frameworks:
 	@scripts/frameworks.sh $(FRAMEWORKS)
 
@@ -255,6 +279,12 @@ valgrind: all tests-bin
 bench: deps
 	@$(MAKE) --no-print-directory all ort $(BENCH_BIN) $(TORCH_BENCH) $(PYTHON_BENCH)
 	@bench/run.sh $(BUILD)
+
+# mbench beside benchmark_app, onnxruntime's Python loop, numpy,
+# scikit-image and hyperfine (bench/peers/run.sh; needs make frameworks).
+bench-peers: deps
+	@$(MAKE) --no-print-directory all ort $(BUILD)/bench/ssim_time
+	@bench/peers/run.sh $(BUILD) $(PAIRS)
 
 demo: deps
 	@$(MAKE) --no-print-directory all ort

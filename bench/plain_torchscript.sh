@@ -41,11 +41,19 @@ meta, plain = d["runs"]
 sm, sp = meta["throughput"]["samples_per_s"], plain["throughput"]["samples_per_s"]
 v = d["comparison"]["variants"][1]
 print(f"plain_torchscript: batch 8 of --data (1000 samples of {plain['inputs'][0]['shape'][1:]}), 10 processes each")
-print(f"  with mbench.json: {sm:.0f} samples/s; plain trace: {sp:.0f} samples/s; ratio {sp / sm:.3f}")
+for run in (meta, plain):
+    assert run["batch_size"] == 8 and run["inputs"][0]["shape"][0] == 8, run["inputs"]
+print(f"  samples/s as reported (iterations / sum of latencies, so the load's stalls are in it):")
+print(f"    with mbench.json: {sm:.0f}; plain trace: {sp:.0f}; ratio {sp / sm:.3f}")
+# samples/s at the median latency the CI is about (8 samples per call)
+mm = meta["latency"]["median_ci95"]["estimate"]
+mp = plain["latency"]["median_ci95"]["estimate"]
+print(f"  samples/s at the median latency: with mbench.json {8e9 / mm:.0f}; plain {8e9 / mp:.0f}; "
+      f"ratio {mm / mp:.3f}")
 sc = v["speedup_median"]
 lo, hi = sc["ci95"]
 print(f"  compare: plain vs meta speedup {sc['value']:.3f} [95% CI {lo:.3f}, {hi:.3f}] "
       f"({v['significance']['verdict']})")
-print(f"  goal (within 5%): {'met' if abs(sp / sm - 1) <= 0.05 else 'NOT met'}")
+print(f"  goal (within 5%, at the median): {'met' if abs(mm / mp - 1) <= 0.05 else 'NOT met'}")
 PYEOF
 echo "load average after: $(cut -d' ' -f1-3 /proc/loadavg)"

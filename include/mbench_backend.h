@@ -162,7 +162,7 @@ MB_API const mb_backend *mb_backend_find(const char *name_or_path, mb_err *err);
 /* The backend a model calls for when none is named: "python" for a Python
  * model spec (PATH.py:FACTORY, py:MODULE:FACTORY, torchvision:NAME,
  * flax:NAME, pickle:PATH), "torch" for a TorchScript file (.pt, .pth),
- * else "ort".  Static strings. */
+ * "openvino" for an OpenVINO IR (.xml), else "ort".  Static strings. */
 MB_API const char *mb_backend_for_model(const char *model_path);
 
 /* Symbol a plugin exports. */

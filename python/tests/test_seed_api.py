@@ -205,3 +205,38 @@ def test_a_jax_model_reports_its_compile_time(tmp_path):
     assert row["status"] == "ok" and row["runtime"].startswith("jax ")
     compile_ns = rows.document["runs"][0]["phases"]["compile_ns"]
     assert compile_ns > 0 and row["compilation_time_ms"] == pytest.approx(compile_ns / 1e6)
+
+
+def test_the_runner_command_takes_the_seeds_flags(tmp_path):
+    """python -m mbench.runner: the old runner's flags, its exit codes and
+    its CSV (one row per batch size), on an ONNX model (fast)."""
+    import sys
+    import mbench.runner as runner
+    assert runner.BenchmarkConfig is mbench.BenchmarkConfig
+    out = tmp_path / "raw"
+    argv = ["--framework", "onnxruntime", "--model", _digits(tmp_path), "--batch-sizes", "1",
+            "3", "--iterations", "10", "--warmup", "2", "--output-dir", str(out),
+            "--processes", "2", "--threads", "1"]
+    p = subprocess.run([sys.executable, "-m", "mbench.runner"] + argv, cwd=str(tmp_path),
+                       stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                       env=dict(os.environ, PYTHONPATH=os.path.dirname(
+                           os.path.dirname(mbench.__file__))))
+    assert p.returncode == 0, p.stderr
+    assert "Total configurations: 2" in p.stdout
+    csvs = [n for n in os.listdir(out) if n.endswith(".csv")]
+    assert len(csvs) == 1 and ("Results saved to: " + str(out / csvs[0])) in p.stdout
+    with open(out / csvs[0]) as f:
+        table = list(csv.DictReader(f))
+    assert [r["batch_size"] for r in table] == ["1", "3"]
+    assert all(int(r["iterations"]) >= 10 and r["processes"] == "2" for r in table)
+    # a configuration mbench cannot honour: one line, exit 2, nothing written
+    for bad in (["--framework", "tensorflow"], ["--batch-sizes", "0"],
+                ["--warmup", "-1"]):
+        p = subprocess.run([sys.executable, "-m", "mbench.runner", "--output-dir",
+                            str(tmp_path / "none")] + bad,
+                           stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                           env=dict(os.environ, PYTHONPATH=os.path.dirname(
+                               os.path.dirname(mbench.__file__))))
+        assert p.returncode == 2 and p.stderr.count("\n") == 1, (bad, p.stderr)
+        assert p.stderr.startswith("mbench.runner: error: ")
+    assert not (tmp_path / "none").exists()

@@ -18,11 +18,18 @@
 #include <string.h>
 #include <sys/stat.h>
 
+/* The mapping behind a tensor read in place. */
+typedef struct tmap {
+    void *p;
+    size_t len;
+} tmap;
+
 /* A set of named tensors read from one path. */
 typedef struct tset {
     mb_tensor *t;
     char **key; /* file stem or npz member name */
     char **alt; /* name stored inside a .pb, or NULL */
+    tmap *map;  /* a .npy used in place (mb__npy_map), or {NULL, 0} */
     size_t n, cap;
     int single; /* one file holding one tensor */
 } tset;
@@ -30,6 +37,11 @@ typedef struct tset {
 static void tset_free(tset *s)
 {
     for (size_t i = 0; i < s->n; i++) {
+        if (s->map[i].p) {
+            free(s->t[i].name);
+            s->t[i].name = NULL;
+            mb__npy_unmap(&s->t[i], s->map[i].p, s->map[i].len);
+        }
         mb_tensor_clear(&s->t[i]);
         free(s->key[i]);
         free(s->alt[i]);
@@ -37,6 +49,7 @@ static void tset_free(tset *s)
     free(s->t);
     free(s->key);
     free(s->alt);
+    free(s->map);
     memset(s, 0, sizeof *s);
 }
 
@@ -47,8 +60,8 @@ static char *stem(const char *path)
     return mb__strndup(b, dot && dot != b ? (size_t)(dot - b) : strlen(b));
 }
 
-/* Takes ownership of *t. */
-static mb_status tset_add(tset *s, mb_tensor *t, char *key, mb_err *err)
+/* Takes ownership of *t and of its mapping m (when m.p). */
+static mb_status tset_add(tset *s, mb_tensor *t, tmap m, char *key, mb_err *err)
 {
     if (s->n == s->cap) {
         size_t c = s->cap ? s->cap * 2 : 8;
@@ -61,20 +74,23 @@ static mb_status tset_add(tset *s, mb_tensor *t, char *key, mb_err *err)
         char **na = mb__realloc_array(s->alt, c, sizeof *na);
         if (na)
             s->alt = na;
-        if (!nt || !nk || !na) {
-            mb_tensor_clear(t);
-            free(key);
-            return mb__fail(err, MB_ENOMEM, "out of memory reading tensors");
-        }
-        s->cap = c;
+        tmap *nm = mb__realloc_array(s->map, c, sizeof *nm);
+        if (nm)
+            s->map = nm;
+        if (!nt || !nk || !na || !nm)
+            key = (free(key), NULL);
+        else
+            s->cap = c;
     }
     if (!key) {
+        mb__npy_unmap(t, m.p, m.len);
         mb_tensor_clear(t);
         return mb__fail(err, MB_ENOMEM, "out of memory reading tensors");
     }
     s->t[s->n] = *t;
     s->key[s->n] = key;
     s->alt[s->n] = t->name && *t->name ? mb__strdup(t->name) : NULL;
+    s->map[s->n] = m;
     s->n++;
     memset(t, 0, sizeof *t);
     return MB_OK;
@@ -94,18 +110,21 @@ static mb_status load_file(const char *path, tset *s, mb_err *err)
             char *k = mb__strdup(ts[i].name ? ts[i].name : "");
             free(ts[i].name);
             ts[i].name = NULL;
-            st = tset_add(s, &ts[i], k, err);
+            st = tset_add(s, &ts[i], (tmap){NULL, 0}, k, err);
         }
         mb__npz_free(ts, n);
         return st;
     }
+    /* a .npy is used in place where it can be (one pass over the page
+     * cache, no copy: memory does not grow with the tensors) */
+    tmap m = {NULL, 0};
     if (mb__ends_with(path, ".pb"))
         st = mb__onnx_tensor_read_file(path, &t, err);
     else
-        st = mb__npy_read(path, &t, err);
+        st = mb__npy_map(path, &t, &m.p, &m.len, err);
     if (st)
         return st;
-    return tset_add(s, &t, stem(path), err);
+    return tset_add(s, &t, m, stem(path), err);
 }
 
 static int cmp_str(const void *a, const void *b)

@@ -1,15 +1,21 @@
 /* metrics.c - elementwise, per-sample and classifier metrics of a candidate
  * tensor against a baseline (definitions in docs/ACCURACY.md).
  *
- * Work is cut into items of at most CHUNK elements that never straddle a
- * sample; each item converts its elements to double once and keeps
- * compensated sums plus its own mean and centred sums (two passes over
- * data that is still in cache).  Items merge per sample, in order, with
- * Chan's pairwise update, and samples merge into the tensor the same way,
- * so the result is independent of how many threads ran the items. */
+ * One streaming pass: work items are chunks of at most CHUNK elements of
+ * one sample (long samples) or groups of whole samples (short ones); an
+ * item reads its elements block by block (mkernel.h: MB_MK_BLOCK pairs
+ * widened to double, reduced to sums, a classifier row's softmax state
+ * streamed alongside), so memory is a few blocks per thread whatever the
+ * tensor's shape.  Items merge per sample, in order, with Chan's pairwise
+ * update for the centred sums and compensated sums for the rest, and
+ * samples merge into the tensor the same way, so the result does not depend
+ * on how many threads ran the items.  The worst sample of each metric is
+ * tracked as samples complete; every sample's figures are kept only when
+ * the per-sample arrays will be written. */
 #include "accuracy/metrics.h"
 
 #include "accuracy/ksum.h"
+#include "accuracy/mkernel.h"
 #include "accuracy/par.h"
 #include "accuracy/pick.h"
 #include "core/alloc.h"
@@ -19,9 +25,6 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
-
-#define CHUNK ((size_t)65536)
-#define ROWS_PER_ITEM ((size_t)64)
 
 void mb__metric_opts_defaults(mb_metric_opts *o)
 {
@@ -61,6 +64,10 @@ void mb__tensor_load_f64(const mb_tensor *t, size_t off, size_t n, double *dst)
 {
     const unsigned char *p = t->data;
     size_t i;
+    if (t->dtype == MB_DTYPE_FLOAT32) { /* the common case, vectorised */
+        mb__mk_widen_f32((const float *)(const void *)p + off, n, dst);
+        return;
+    }
 #define LOAD_AS(T)                                                             \
     do {                                                                       \
         const T *s = (const T *)(const void *)p + off;                         \
@@ -140,6 +147,7 @@ typedef struct acc {
     double maxd; /* -1 when no finite pair */
     size_t maxi;
     double amin, amax; /* over every finite baseline value */
+    mb_mk_row row;     /* a classifier row's streamed softmax state */
 } acc;
 
 static void acc_init(acc *r)
@@ -148,6 +156,7 @@ static void acc_init(acc *r)
     r->maxd = -1;
     r->amin = INFINITY;
     r->amax = -INFINITY;
+    mb__mk_row_init(&r->row);
 }
 
 /* r := r followed by o, by Chan's pairwise update. */
@@ -194,75 +203,100 @@ static void acc_merge(acc *r, const acc *o)
     if (o->amax > r->amax)
         r->amax = o->amax;
     moments_merge(&r->mo, &o->mo);
+    mb__mk_row_merge(&r->row, &o->row);
 }
 
-/* Accumulates x (baseline) and y (candidate), n elements whose first one is
- * element `base` of the tensor. */
-static void acc_chunk(acc *r, const double *x, const double *y, size_t n,
-                      size_t base, double atol, double rtol)
+/* Adds the sums of a block of n finite pairs whose element `maxd_at` (a
+ * tensor index) holds its largest |d|. */
+static void acc_block(acc *r, const mb_mk_block *b, size_t n, size_t maxd_at)
 {
-    acc_init(r);
-    r->c.count = n;
-    mb_ksum sa = {0, 0}, sb = {0, 0};
+    mb__ksum_add(&r->sad, b->sad);
+    mb__ksum_add(&r->ssd, b->ssd);
+    mb__ksum_add(&r->saa, b->sxx);
+    mb__ksum_add(&r->sbb, b->syy);
+    mb__ksum_add(&r->sab, b->sxy);
+    r->c.allclose_fail += b->fail;
+    if (b->maxd > r->maxd) {
+        r->maxd = b->maxd;
+        r->maxi = maxd_at;
+    }
+    if (b->minx < r->amin)
+        r->amin = b->minx;
+    if (b->maxx > r->amax)
+        r->amax = b->maxx;
+    moments m = {n,     b->sx / (double)n, b->sy / (double)n, b->cxx, b->cyy,
+                 b->cxy};
+    moments_merge(&r->mo, &m);
+}
+
+/* A block holding a NaN or Inf, element by element as the definitions
+ * say; its finite pairs go through the block kernel (compacted into fx,
+ * fy, with their positions in at). */
+static void acc_nonfinite(acc *r, const double *x, const double *y, size_t n,
+                          size_t base, double atol, double rtol, double *fx,
+                          double *fy, size_t *at)
+{
     size_t fin = 0;
     for (size_t i = 0; i < n; i++) {
         double xa = x[i], yb = y[i];
         int fa = isfinite(xa), fb = isfinite(yb);
-        if (!(fa && fb)) {
-            if (fa && xa < r->amin)
-                r->amin = xa;
-            if (fa && xa > r->amax)
-                r->amax = xa;
-            r->c.nan_a += isnan(xa) != 0;
-            r->c.inf_a += isinf(xa) != 0;
-            r->c.nan_b += isnan(yb) != 0;
-            r->c.inf_b += isinf(yb) != 0;
-            r->c.nonfinite_new += fa && !fb;
-            /* numpy isclose: infinities are close only to themselves. */
-            if (!(isinf(xa) && isinf(yb) && (xa > 0) == (yb > 0)))
-                r->c.allclose_fail++;
+        if (fa && fb) {
+            fx[fin] = xa;
+            fy[fin] = yb;
+            at[fin++] = i;
             continue;
         }
-        fin++;
-        double d = yb - xa, ad = fabs(d);
-        r->c.allclose_fail += !(ad <= atol + rtol * fabs(xa));
-        mb__ksum_add(&r->sad, ad);
-        mb__ksum_add(&r->ssd, d * d);
-        mb__ksum_add(&r->saa, xa * xa);
-        mb__ksum_add(&r->sbb, yb * yb);
-        mb__ksum_add(&r->sab, xa * yb);
-        mb__ksum_add(&sa, xa);
-        mb__ksum_add(&sb, yb);
-        if (ad > r->maxd) {
-            r->maxd = ad;
-            r->maxi = base + i;
-        }
-        if (xa < r->amin)
+        if (fa && xa < r->amin)
             r->amin = xa;
-        if (xa > r->amax)
+        if (fa && xa > r->amax)
             r->amax = xa;
+        r->c.nan_a += isnan(xa) != 0;
+        r->c.inf_a += isinf(xa) != 0;
+        r->c.nan_b += isnan(yb) != 0;
+        r->c.inf_b += isinf(yb) != 0;
+        r->c.nonfinite_new += fa && !fb;
+        /* numpy isclose: infinities are close only to themselves. */
+        if (!(isinf(xa) && isinf(yb) && (xa > 0) == (yb > 0)))
+            r->c.allclose_fail++;
     }
-    r->mo.n = fin;
     if (fin == 0)
         return;
-    double ma = mb__ksum_get(&sa) / (double)fin;
-    double mb = mb__ksum_get(&sb) / (double)fin;
-    mb_ksum caa = {0, 0}, cbb = {0, 0}, cab = {0, 0};
-    for (size_t i = 0; i < n; i++) {
-        double xa = x[i], yb = y[i];
-        if (!(isfinite(xa) && isfinite(yb)))
-            continue;
-        double u = xa - ma, v = yb - mb;
-        mb__ksum_add(&caa, u * u);
-        mb__ksum_add(&cbb, v * v);
-        mb__ksum_add(&cab, u * v);
+    mb_mk_block b;
+    mb__mk_block(fx, fy, fin, atol, rtol, &b);
+    acc_block(r, &b, fin, base + at[b.maxd_i]);
+}
+
+/* Per-worker scratch: x, y and the compacted finite pairs of one block. */
+#define SCRATCH_DOUBLES (4 * MB_MK_BLOCK + MB_MK_BLOCK)
+
+/* Accumulates elements [off, off + n) of the tensors into r, in blocks;
+ * `col` is off's position within its classifier row. */
+static void acc_stretch(acc *r, const mb_tensor *a, const mb_tensor *b,
+                        size_t off, size_t n, size_t col, int classifier,
+                        double atol, double rtol, double *scratch)
+{
+    double *x = scratch, *y = x + MB_MK_BLOCK;
+    double *fx = y + MB_MK_BLOCK, *fy = fx + MB_MK_BLOCK;
+    size_t *at = (size_t *)(void *)(fy + MB_MK_BLOCK);
+    for (size_t k = 0; k < n; k += MB_MK_BLOCK) {
+        size_t len = n - k < MB_MK_BLOCK ? n - k : MB_MK_BLOCK;
+        mb__tensor_load_f64(a, off + k, len, x);
+        mb__tensor_load_f64(b, off + k, len, y);
+        r->c.count += len;
+        mb_mk_block blk;
+        mb__mk_block(x, y, len, atol, rtol, &blk);
+        if (!blk.nonfinite) {
+            acc_block(r, &blk, len, off + k + blk.maxd_i);
+            if (classifier)
+                mb__mk_row_block(&r->row, x, y, len, col + k, &blk);
+        } else {
+            acc_nonfinite(r, x, y, len, off + k, atol, rtol, fx, fy, at);
+            if (classifier) {
+                r->row.nonfinite = 1;
+                r->row.n += len;
+            }
+        }
     }
-    r->mo = (moments){fin,
-                      ma,
-                      mb,
-                      mb__ksum_get(&caa),
-                      mb__ksum_get(&cbb),
-                      mb__ksum_get(&cab)};
 }
 
 static void acc_finish(const acc *r, double range, mb_metrics *m)
@@ -302,69 +336,7 @@ static void acc_finish(const acc *r, double range, mb_metrics *m)
         (mo->caa > 0 && mo->cbb > 0) ? mo->cab / sqrt(mo->caa * mo->cbb) : NAN;
 }
 
-/* ---- the parallel passes ----------------------------------------------- */
-
-typedef struct elem_job {
-    const mb_tensor *a, *b;
-    size_t sample_len, chunks_per_sample;
-    double atol, rtol;
-    double **scratch; /* per worker: 2 * CHUNK doubles */
-    acc *items;
-} elem_job;
-
-static void elem_item(void *user, size_t item, int worker)
-{
-    elem_job *j = user;
-    size_t s = item / j->chunks_per_sample, c = item % j->chunks_per_sample;
-    size_t off = s * j->sample_len + c * CHUNK;
-    size_t len = j->sample_len - c * CHUNK;
-    if (len > CHUNK)
-        len = CHUNK;
-    double *x = j->scratch[worker], *y = x + CHUNK;
-    mb__tensor_load_f64(j->a, off, len, x);
-    mb__tensor_load_f64(j->b, off, len, y);
-    acc_chunk(&j->items[item], x, y, len, off, j->atol, j->rtol);
-}
-
-/* Per-row classifier figures. */
-typedef struct row_res {
-    int top1, top5;
-    double kl; /* NAN when a value of the row is not finite */
-} row_res;
-
-typedef struct row_job {
-    const mb_tensor *a, *b;
-    size_t rows, classes;
-    double **scratch; /* per worker: 2 * classes doubles */
-    row_res *res;
-} row_job;
-
-static size_t argmax_first(const double *x, size_t n)
-{
-    size_t k = 0;
-    for (size_t i = 1; i < n; i++)
-        if (x[i] > x[k])
-            k = i;
-    return k;
-}
-
-/* Whether class t is among the k largest of x (ties go to lower index). */
-static bool in_topk(const double *x, size_t n, size_t t, size_t k)
-{
-    size_t above = 0;
-    for (size_t j = 0; j < n; j++)
-        if (x[j] > x[t] || (x[j] == x[t] && j < t))
-            above++;
-    return above < k;
-}
-
-static bool all_finite(const double *x, size_t n)
-{
-    for (size_t i = 0; i < n; i++)
-        if (!isfinite(x[i]))
-            return false;
-    return true;
-}
+/* ---- classifier rows ----------------------------------------------------- */
 
 /* Whether x and y hold the same values, NaN where the other has NaN. */
 static bool same_row(const double *x, const double *y, size_t n)
@@ -375,66 +347,110 @@ static bool same_row(const double *x, const double *y, size_t n)
     return true;
 }
 
-/* log-sum-exp of x after subtracting its max. */
-static double lse(const double *x, size_t n, double mx)
-{
-    mb_ksum s = {0, 0};
-    for (size_t i = 0; i < n; i++)
-        mb__ksum_add(&s, exp(x[i] - mx));
-    return mx + log(mb__ksum_get(&s));
-}
-
 /* A probability vector: no negative value and a sum within 1e-3 of 1. */
-static bool is_distribution(const double *x, size_t n)
+static bool is_distribution(double sum, double min)
 {
-    double sum = 0;
-    for (size_t i = 0; i < n; i++) {
-        if (x[i] < 0)
-            return false;
-        sum += x[i];
-    }
-    return fabs(sum - 1) <= 1e-3;
+    return min >= 0 && fabs(sum - 1) <= 1e-3;
 }
 
-static void row_item(void *user, size_t item, int worker)
+/* Row r (C classes) judged from its streamed state: top-1 and top-5
+ * agreement and KL.  A row with NaN or Inf agrees only when the candidate
+ * reproduces it exactly (the same model on the same input) and has no KL;
+ * rows that are probabilities already (a softmax output) get the KL of
+ * those probabilities, not of their softmax.  Those two cases read the
+ * row again, in blocks. */
+static void row_finish(const mb_tensor *a, const mb_tensor *b, size_t r,
+                       size_t C, const mb_mk_row *st, double *scratch,
+                       mb_metrics *m)
 {
-    row_job *j = user;
-    size_t C = j->classes;
-    double *x = j->scratch[worker], *y = x + C;
-    size_t r0 = item * ROWS_PER_ITEM, r1 = r0 + ROWS_PER_ITEM;
-    if (r1 > j->rows)
-        r1 = j->rows;
-    for (size_t r = r0; r < r1; r++) {
-        row_res *o = &j->res[r];
-        mb__tensor_load_f64(j->a, r * C, C, x);
-        mb__tensor_load_f64(j->b, r * C, C, y);
-        if (!all_finite(x, C) || !all_finite(y, C)) {
-            /* a row with NaN or Inf agrees only when the candidate
-             * reproduces it exactly (the same model on the same input) */
-            o->top1 = o->top5 = same_row(x, y, C);
-            o->kl = NAN;
-            continue;
+    double *x = scratch, *y = x + MB_MK_BLOCK;
+    m->classifier = 1;
+    m->rows = 1;
+    m->classes = C;
+    if (st->nonfinite) {
+        bool same = true;
+        for (size_t k = 0; same && k < C; k += MB_MK_BLOCK) {
+            size_t len = C - k < MB_MK_BLOCK ? C - k : MB_MK_BLOCK;
+            mb__tensor_load_f64(a, r * C + k, len, x);
+            mb__tensor_load_f64(b, r * C + k, len, y);
+            same = same_row(x, y, len);
         }
-        size_t ta = argmax_first(x, C), tb = argmax_first(y, C);
-        o->top1 = ta == tb;
-        o->top5 = in_topk(y, C, ta, C < 5 ? C : 5);
-        mb_ksum kl = {0, 0};
-        if (is_distribution(x, C) && is_distribution(y, C)) {
-            /* already probabilities (a softmax output): KL of them, not of
-             * their softmax, which would shrink it ~100-fold */
-            for (size_t i = 0; i < C; i++)
+        m->top1_agreement = m->top5_agreement = same;
+        m->kl_mean = m->kl_max = NAN;
+        m->kl_rows = 0;
+        return;
+    }
+    m->top1_agreement = st->ia == st->ib;
+    m->top5_agreement = mb__mk_row_in_topk(st, st->ia, C < 5 ? C : 5);
+    double kl;
+    if (is_distribution(st->sx, st->minx) &&
+        is_distribution(st->sy, st->miny)) {
+        mb_ksum s = {0, 0};
+        for (size_t k = 0; k < C; k += MB_MK_BLOCK) {
+            size_t len = C - k < MB_MK_BLOCK ? C - k : MB_MK_BLOCK;
+            mb__tensor_load_f64(a, r * C + k, len, x);
+            mb__tensor_load_f64(b, r * C + k, len, y);
+            for (size_t i = 0; i < len; i++)
                 if (x[i] > 0)
-                    mb__ksum_add(
-                        &kl,
-                        x[i] * (log(x[i]) - log(y[i] > 1e-30 ? y[i] : 1e-30)));
-        } else {
-            double la = lse(x, C, x[ta]), lb = lse(y, C, y[tb]);
-            for (size_t i = 0; i < C; i++) {
-                double lpa = x[i] - la, lpb = y[i] - lb;
-                mb__ksum_add(&kl, exp(lpa) * (lpa - lpb));
-            }
+                    mb__ksum_add(&s, x[i] * (log(x[i]) -
+                                             log(y[i] > 1e-30 ? y[i] : 1e-30)));
         }
-        o->kl = mb__ksum_get(&kl);
+        kl = mb__ksum_get(&s);
+    } else {
+        kl = mb__mk_row_kl(st);
+    }
+    m->kl_mean = m->kl_max = kl;
+    m->kl_rows = 1;
+}
+
+/* ---- the parallel pass ----------------------------------------------------
+ */
+
+/* Samples longer than this are cut into chunks (one work item each, merged
+ * in order); shorter ones are grouped, up to GROUP_MAX samples an item. */
+#define CHUNK ((size_t)65536)
+#define GROUP_MAX ((size_t)1024)
+/* Work items per window of group items: the per-sample accumulators of one
+ * window are all the memory the samples take (the figures of every sample
+ * are kept only for the per-sample arrays). */
+#define WINDOW_ITEMS ((size_t)64)
+
+typedef struct elem_job {
+    const mb_tensor *a, *b;
+    size_t m;       /* elements per sample */
+    size_t cps;     /* chunk items: chunks per sample (0: group items) */
+    size_t gps;     /* group items: samples per item */
+    size_t s_first; /* group items: first sample of the window */
+    size_t s_end;   /* and one past its last */
+    int classifier;
+    double atol, rtol;
+    double **scratch; /* per worker: SCRATCH_DOUBLES */
+    acc *accs;        /* chunk items: one per item; groups: one per sample
+                         of the window */
+} elem_job;
+
+static void elem_item(void *user, size_t item, int worker)
+{
+    elem_job *j = user;
+    double *sc = j->scratch[worker];
+    if (j->cps) {
+        size_t s = item / j->cps, c = item % j->cps;
+        size_t col = c * CHUNK, len = j->m - col;
+        if (len > CHUNK)
+            len = CHUNK;
+        acc_init(&j->accs[item]);
+        acc_stretch(&j->accs[item], j->a, j->b, s * j->m + col, len, col,
+                    j->classifier, j->atol, j->rtol, sc);
+        return;
+    }
+    size_t s0 = j->s_first + item * j->gps, s1 = s0 + j->gps;
+    if (s1 > j->s_end)
+        s1 = j->s_end;
+    for (size_t s = s0; s < s1; s++) {
+        acc *r = &j->accs[s - j->s_first];
+        acc_init(r);
+        acc_stretch(r, j->a, j->b, s * j->m, j->m, 0, j->classifier, j->atol,
+                    j->rtol, sc);
     }
 }
 
@@ -475,62 +491,115 @@ static bool classifier_shape(const mb_tensor *t)
     return mb__classifier_shaped(&o) && t->dims[0] >= 1;
 }
 
-static mb_status classifier_pass(const mb_tensor *a, const mb_tensor *b,
-                                 int threads, mb_metrics_result *res,
-                                 mb_err *err)
+/* The worst sample of each metric, tracked as the samples stream by. */
+static void worst_see(mb_metrics_result *res, size_t s, const mb_metrics *m)
 {
-    size_t rows = (size_t)a->dims[0], C = (size_t)a->dims[1];
-    size_t n_items = (rows + ROWS_PER_ITEM - 1) / ROWS_PER_ITEM;
-    if ((size_t)threads > n_items)
-        threads = (int)n_items;
-    row_job j = {a, b, rows, C, NULL, NULL};
-    size_t each;
-    if (!mb__mul_ok(C, 2, &each))
-        return mb__fail(err, MB_ENOMEM, "classifier rows are too wide");
-    j.scratch = scratch_new(threads, each);
-    j.res = mb__calloc(rows, sizeof *j.res);
-    if (!j.scratch || !j.res) {
-        scratch_free(j.scratch, threads);
-        free(j.res);
-        return mb__fail(err, MB_ENOMEM, "out of memory for classifier metrics");
+    static const struct {
+        size_t off;
+        int high;
+    } f[MB_WORST_N] = {
+        [MB_WORST_MAE] = {offsetof(mb_metrics, mae), 1},
+        [MB_WORST_MSE] = {offsetof(mb_metrics, mse), 1},
+        [MB_WORST_RMSE] = {offsetof(mb_metrics, rmse), 1},
+        /* the lowest PSNR is the largest MSE (the range comes later) */
+        [MB_WORST_PSNR] = {offsetof(mb_metrics, mse), 1},
+        [MB_WORST_COSINE] = {offsetof(mb_metrics, cosine), 0},
+        [MB_WORST_MAX_ABS] = {offsetof(mb_metrics, max_abs), 1},
+        [MB_WORST_REL_L2] = {offsetof(mb_metrics, rel_l2), 1},
+        [MB_WORST_PEARSON] = {offsetof(mb_metrics, pearson), 0},
+        [MB_WORST_SSIM] = {offsetof(mb_metrics, ssim), 0},
+        [MB_WORST_KL] = {offsetof(mb_metrics, kl_mean), 1},
+    };
+    for (int k = 0; k < MB_WORST_N; k++) {
+        if (k == MB_WORST_ALLCLOSE) {
+            double v = (double)m->allclose_fail;
+            if (res->worst_index[k] == SIZE_MAX || v > res->worst_value[k]) {
+                res->worst_index[k] = s;
+                res->worst_value[k] = v;
+            }
+            continue;
+        }
+        if (k == MB_WORST_SSIM)
+            continue; /* ssim_pass */
+        double v;
+        memcpy(&v, (const char *)m + f[k].off, sizeof v);
+        if (isnan(v))
+            continue;
+        double w = res->worst_value[k];
+        if (res->worst_index[k] == SIZE_MAX || (f[k].high ? v > w : v < w)) {
+            res->worst_index[k] = s;
+            res->worst_value[k] = v;
+        }
     }
-    mb__par_for(n_items, threads, row_item, &j);
-    scratch_free(j.scratch, threads);
+}
 
-    mb_metrics *t = &res->total;
-    mb_ksum kl = {0, 0};
-    size_t top1 = 0, top5 = 0, kl_rows = 0;
-    double kl_max = NAN;
-    for (size_t r = 0; r < rows; r++) {
-        const row_res *o = &j.res[r];
-        top1 += (size_t)o->top1;
-        top5 += (size_t)o->top5;
-        if (!isnan(o->kl)) {
-            mb__ksum_add(&kl, o->kl);
-            kl_rows++;
-            if (isnan(kl_max) || o->kl > kl_max)
-                kl_max = o->kl;
-        }
-        if (res->samples && res->n_samples == rows) {
-            mb_metrics *s = &res->samples[r];
-            s->classifier = 1;
-            s->rows = 1;
-            s->classes = C;
-            s->kl_rows = !isnan(o->kl);
-            s->top1_agreement = o->top1;
-            s->top5_agreement = o->top5;
-            s->kl_mean = s->kl_max = o->kl;
+/* The running classifier totals of a result. */
+typedef struct cls_tot {
+    size_t top1, top5, kl_rows;
+    mb_ksum kl;
+    double kl_max;
+} cls_tot;
+
+/* Sample s is done: its figures (PSNR with a provisional range; fixed in
+ * finish_samples), the worst trackers, the classifier totals. */
+static void sample_done(mb_metrics_result *res, const elem_job *j, size_t s,
+                        const acc *r, cls_tot *ct, double *scratch)
+{
+    mb_metrics m;
+    acc_finish(r, 1.0, &m);
+    if (j->classifier) {
+        row_finish(j->a, j->b, s, j->m, &r->row, scratch, &m);
+        ct->top1 += m.top1_agreement == 1.0;
+        ct->top5 += m.top5_agreement == 1.0;
+        if (m.kl_rows) {
+            mb__ksum_add(&ct->kl, m.kl_mean);
+            ct->kl_rows++;
+            if (isnan(ct->kl_max) || m.kl_mean > ct->kl_max)
+                ct->kl_max = m.kl_mean;
         }
     }
-    free(j.res);
-    t->classifier = 1;
-    t->rows = rows;
-    t->classes = C;
-    t->kl_rows = kl_rows;
-    t->top1_agreement = (double)top1 / (double)rows;
-    t->top5_agreement = (double)top5 / (double)rows;
-    t->kl_mean = kl_rows ? mb__ksum_get(&kl) / (double)kl_rows : NAN;
-    t->kl_max = kl_max;
+    if (res->n_samples > 1)
+        worst_see(res, s, &m);
+    if (res->samples)
+        res->samples[s] = m;
+}
+
+/* Runs the items of the element pass (all chunk items at once; group
+ * items a window at a time) and folds the samples into total in order. */
+static mb_status element_pass(elem_job *j, size_t S, int threads,
+                              mb_metrics_result *res, acc *total, cls_tot *ct,
+                              mb_err *err)
+{
+    size_t n_acc = j->cps ? S * j->cps : WINDOW_ITEMS * j->gps;
+    if (!j->cps && n_acc > S)
+        n_acc = S;
+    j->accs = mb__calloc(n_acc, sizeof *j->accs);
+    if (!j->accs)
+        return mb__fail(err, MB_ENOMEM, "out of memory computing metrics");
+    if (j->cps) {
+        mb__par_for(S * j->cps, threads, elem_item, j);
+        for (size_t s = 0; s < S; s++) {
+            acc *first = &j->accs[s * j->cps];
+            for (size_t c = 1; c < j->cps; c++)
+                acc_merge(first, &j->accs[s * j->cps + c]);
+            sample_done(res, j, s, first, ct, j->scratch[0]);
+            acc_merge(total, first);
+        }
+    } else {
+        for (size_t s0 = 0; s0 < S; s0 += WINDOW_ITEMS * j->gps) {
+            j->s_first = s0;
+            j->s_end =
+                s0 + WINDOW_ITEMS * j->gps < S ? s0 + WINDOW_ITEMS * j->gps : S;
+            size_t items = (j->s_end - s0 + j->gps - 1) / j->gps;
+            mb__par_for(items, threads, elem_item, j);
+            for (size_t s = s0; s < j->s_end; s++) {
+                sample_done(res, j, s, &j->accs[s - s0], ct, j->scratch[0]);
+                acc_merge(total, &j->accs[s - s0]);
+            }
+        }
+    }
+    free(j->accs);
+    j->accs = NULL;
     return MB_OK;
 }
 
@@ -541,32 +610,49 @@ static mb_status ssim_pass(const mb_tensor *a, const mb_tensor *b,
     size_t n_img = 0;
     if (!mb__ssim_applicable(a, o->ssim_3d, &n_img))
         return MB_OK;
-    double *per = mb__calloc(n_img, sizeof *per);
+    size_t S = res->n_samples;
+    /* per-sample SSIM when the samples hold whole images */
+    size_t k = S > 1 && n_img >= S && n_img % S == 0 ? n_img / S : 0;
+    mb_ksum all = {0, 0};
+    /* images in slices of at most 4096, so memory does not grow with them */
+    double *per = mb__calloc(n_img < 4096 ? n_img : 4096, sizeof *per);
     if (!per)
         return mb__fail(err, MB_ENOMEM, "out of memory for SSIM");
-    mb_status st = mb__ssim_images(a, b, o->ssim_3d, res->data_range, threads,
-                                   per, n_img, err);
-    if (st != MB_OK) {
-        free(per);
-        return st;
-    }
-    mb_ksum s = {0, 0};
-    for (size_t i = 0; i < n_img; i++)
-        mb__ksum_add(&s, per[i]);
-    res->total.ssim = mb__ksum_get(&s) / (double)n_img;
-    res->total.ssim_images = n_img;
-    size_t S = res->n_samples;
-    if (res->samples && S > 0 && n_img >= S && n_img % S == 0) {
-        size_t k = n_img / S;
-        for (size_t i = 0; i < S; i++) {
-            mb_ksum q = {0, 0};
-            for (size_t u = 0; u < k; u++)
-                mb__ksum_add(&q, per[i * k + u]);
-            res->samples[i].ssim = mb__ksum_get(&q) / (double)k;
-            res->samples[i].ssim_images = k;
+    mb_ksum q = {0, 0};
+    for (size_t i0 = 0; i0 < n_img; i0 += 4096) {
+        size_t cnt = n_img - i0 < 4096 ? n_img - i0 : 4096;
+        mb_status st = mb__ssim_images(a, b, o->ssim_3d, res->data_range,
+                                       threads, i0, per, cnt, err);
+        if (st != MB_OK) {
+            free(per);
+            return st;
+        }
+        for (size_t i = 0; i < cnt; i++) {
+            mb__ksum_add(&all, per[i]);
+            if (!k)
+                continue;
+            mb__ksum_add(&q, per[i]);
+            size_t img = i0 + i;
+            if ((img + 1) % k)
+                continue;
+            size_t s = img / k;
+            double v = mb__ksum_get(&q) / (double)k;
+            q = (mb_ksum){0, 0};
+            if (res->samples) {
+                res->samples[s].ssim = v;
+                res->samples[s].ssim_images = k;
+            }
+            size_t w = res->worst_index[MB_WORST_SSIM];
+            if (!isnan(v) &&
+                (w == SIZE_MAX || v < res->worst_value[MB_WORST_SSIM])) {
+                res->worst_index[MB_WORST_SSIM] = s;
+                res->worst_value[MB_WORST_SSIM] = v;
+            }
         }
     }
     free(per);
+    res->total.ssim = mb__ksum_get(&all) / (double)n_img;
+    res->total.ssim_images = n_img;
     return MB_OK;
 }
 
@@ -593,16 +679,10 @@ void mb__metrics_result_free(mb_metrics_result *res)
     memset(res, 0, sizeof *res);
 }
 
-mb_status mb__metrics_compute_struct(const mb_tensor *a, const mb_tensor *b,
-                                     const mb_metric_opts *opts,
-                                     mb_metrics_result *res, mb_err *err)
+/* Checks shapes, dtypes and options; MB_OK when the pair can be compared. */
+static mb_status check_pair(const mb_tensor *a, const mb_tensor *b,
+                            const mb_metric_opts *opts, mb_err *err)
 {
-    mb_metric_opts defs;
-    if (!opts) {
-        mb__metric_opts_defaults(&defs);
-        opts = &defs;
-    }
-    memset(res, 0, sizeof *res);
     if (!same_shape(a, b)) {
         char sa[256], sb[256];
         return mb__fail(err, MB_EDATA,
@@ -621,6 +701,49 @@ mb_status mb__metrics_compute_struct(const mb_tensor *a, const mb_tensor *b,
         !isfinite(opts->data_range))
         return mb__fail(err, MB_EINVAL,
                         "atol, rtol and data range must be finite and >= 0");
+    return MB_OK;
+}
+
+/* The data range, then PSNR (which needs it) of the total and the kept
+ * samples, and the worst PSNR. */
+static void apply_range(const mb_metric_opts *opts, const acc *total,
+                        mb_metrics_result *res)
+{
+    if (opts->data_range > 0) {
+        res->data_range = opts->data_range;
+        res->range_source = MB_RANGE_GIVEN;
+    } else if (total->amax > total->amin) {
+        res->data_range = total->amax - total->amin;
+        res->range_source = MB_RANGE_BASELINE;
+    } else {
+        res->data_range = 1.0;
+        res->range_source = MB_RANGE_FALLBACK;
+    }
+    double R2 = res->data_range * res->data_range;
+#define PSNR(mse) ((mse) == 0 ? INFINITY : 10.0 * log10(R2 / (mse)))
+    for (size_t s = 0; res->samples && s < res->n_samples; s++)
+        if (!isnan(res->samples[s].mse))
+            res->samples[s].psnr = PSNR(res->samples[s].mse);
+    if (res->worst_index[MB_WORST_PSNR] != SIZE_MAX)
+        res->worst_value[MB_WORST_PSNR] = PSNR(res->worst_value[MB_WORST_PSNR]);
+#undef PSNR
+}
+
+mb_status mb__metrics_compute_struct(const mb_tensor *a, const mb_tensor *b,
+                                     const mb_metric_opts *opts,
+                                     mb_metrics_result *res, mb_err *err)
+{
+    mb_metric_opts defs;
+    if (!opts) {
+        mb__metric_opts_defaults(&defs);
+        opts = &defs;
+    }
+    memset(res, 0, sizeof *res);
+    for (int k = 0; k < MB_WORST_N; k++)
+        res->worst_index[k] = SIZE_MAX;
+    mb_status st = check_pair(a, b, opts, err);
+    if (st)
+        return st;
     size_t count = mb_tensor_count(a);
     size_t S = a->rank >= 2 ? (size_t)a->dims[0] : 1;
     if (count == 0 || S == 0) {
@@ -632,62 +755,53 @@ mb_status mb__metrics_compute_struct(const mb_tensor *a, const mb_tensor *b,
             opts->data_range > 0 ? MB_RANGE_GIVEN : MB_RANGE_FALLBACK;
         return MB_OK;
     }
-    size_t m = count / S;
-    size_t cps = (m + CHUNK - 1) / CHUNK;
-    size_t n_items = S * cps;
+    elem_job j = {a,          b,          count / S, 0,
+                  0,          0,          0,         classifier_shape(a),
+                  opts->atol, opts->rtol, NULL,      NULL};
+    if (j.m > CHUNK / 16) {
+        j.cps = (j.m + CHUNK - 1) / CHUNK;
+    } else {
+        j.gps = CHUNK / j.m;
+        j.gps = j.gps > GROUP_MAX ? GROUP_MAX : j.gps;
+    }
     int threads = count >= opts->parallel_min ? opts->threads : 1;
     if (threads <= 0)
         threads = mb__par_cpus();
-    if ((size_t)threads > n_items)
-        threads = (int)n_items;
-
-    elem_job j = {a, b, m, cps, opts->atol, opts->rtol, NULL, NULL};
-    j.scratch = scratch_new(threads, 2 * CHUNK);
-    j.items = mb__calloc(n_items, sizeof *j.items);
-    res->samples = S > 1 ? mb__calloc(S, sizeof *res->samples) : NULL;
-    if (!j.scratch || !j.items || (S > 1 && !res->samples)) {
+    res->n_samples = S;
+    /* every sample's figures for the per-sample arrays, when they are
+     * written (the worst samples are tracked either way) */
+    bool keep = S > 1 && (S <= opts->per_sample_max || S <= 64);
+    res->samples = keep ? mb__calloc(S, sizeof *res->samples) : NULL;
+    j.scratch = scratch_new(threads, SCRATCH_DOUBLES);
+    if (!j.scratch || (keep && !res->samples)) {
         scratch_free(j.scratch, threads);
-        free(j.items);
         mb__metrics_result_free(res);
         return mb__fail(err, MB_ENOMEM,
                         "out of memory computing metrics of %s (%zu samples)",
                         tname(a), S);
     }
-    mb__par_for(n_items, threads, elem_item, &j);
-    scratch_free(j.scratch, threads);
-
-    /* Merge items into samples, samples into the tensor, in order. */
-    acc *sacc = j.items; /* sample s's merged acc ends up in items[s*cps] */
     acc total;
     acc_init(&total);
-    for (size_t s = 0; s < S; s++) {
-        acc *first = &sacc[s * cps];
-        for (size_t c = 1; c < cps; c++)
-            acc_merge(first, &sacc[s * cps + c]);
-        acc_merge(&total, first);
+    cls_tot ct = {0, 0, 0, {0, 0}, NAN};
+    st = element_pass(&j, S, threads, res, &total, &ct, err);
+    scratch_free(j.scratch, threads);
+    if (!st) {
+        apply_range(opts, &total, res);
+        acc_finish(&total, res->data_range, &res->total);
     }
-    if (opts->data_range > 0) {
-        res->data_range = opts->data_range;
-        res->range_source = MB_RANGE_GIVEN;
-    } else if (total.amax > total.amin) {
-        res->data_range = total.amax - total.amin;
-        res->range_source = MB_RANGE_BASELINE;
-    } else {
-        res->data_range = 1.0;
-        res->range_source = MB_RANGE_FALLBACK;
+    if (!st && j.classifier) {
+        mb_metrics *t = &res->total;
+        t->classifier = 1;
+        t->rows = S;
+        t->classes = j.m;
+        t->kl_rows = ct.kl_rows;
+        t->top1_agreement = (double)ct.top1 / (double)S;
+        t->top5_agreement = (double)ct.top5 / (double)S;
+        t->kl_mean =
+            ct.kl_rows ? mb__ksum_get(&ct.kl) / (double)ct.kl_rows : NAN;
+        t->kl_max = ct.kl_max;
     }
-    acc_finish(&total, res->data_range, &res->total);
-    res->n_samples = S;
-    if (res->samples)
-        for (size_t s = 0; s < S; s++)
-            acc_finish(&sacc[s * cps], res->data_range, &res->samples[s]);
-    free(j.items);
-
-    mb_status st = MB_OK;
-    if (classifier_shape(a))
-        st = classifier_pass(a, b, count >= opts->parallel_min ? threads : 1,
-                             res, err);
-    if (st == MB_OK)
+    if (!st)
         st = ssim_pass(a, b, opts, threads, res, err);
     if (st != MB_OK)
         mb__metrics_result_free(res);
@@ -695,6 +809,33 @@ mb_status mb__metrics_compute_struct(const mb_tensor *a, const mb_tensor *b,
 }
 
 /* ---- accuracy against labels ------------------------------------------- */
+
+static size_t argmax_first(const double *x, size_t n)
+{
+    size_t k = 0;
+    for (size_t i = 1; i < n; i++)
+        if (x[i] > x[k])
+            k = i;
+    return k;
+}
+
+/* Whether class t is among the k largest of x (ties go to lower index). */
+static bool in_topk(const double *x, size_t n, size_t t, size_t k)
+{
+    size_t above = 0;
+    for (size_t j = 0; j < n; j++)
+        if (x[j] > x[t] || (x[j] == x[t] && j < t))
+            above++;
+    return above < k;
+}
+
+static bool all_finite(const double *x, size_t n)
+{
+    for (size_t i = 0; i < n; i++)
+        if (!isfinite(x[i]))
+            return false;
+    return true;
+}
 
 mb_status mb__topk_accuracy(const mb_tensor *logits, const int64_t *labels,
                             size_t n, double *top1, double *top5, mb_err *err)

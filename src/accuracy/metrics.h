@@ -13,11 +13,12 @@
  * divergence of the softmaxes.  Every definition, the aggregation and the
  * JSON fields are in docs/ACCURACY.md.
  *
- * Per sample (the leading axis) and for the whole tensor.  Sums are in
- * double with Neumaier compensation; chunk statistics are merged with
- * Chan's pairwise formulas in a fixed order, so the figures do not depend
- * on the thread count.  Tensors of at least opts->parallel_min elements
- * use all online CPUs.  Never prints, never exits.
+ * Per sample (the leading axis) and for the whole tensor, in one streaming
+ * pass whose memory does not grow with the tensor.  Sums are in double:
+ * plain within blocks of 1024 pairs, compensated (Neumaier) across them;
+ * block statistics are merged with Chan's pairwise formulas in a fixed
+ * order, so the figures do not depend on the thread count.  Tensors of at least
+ * opts->parallel_min elements use all online CPUs.  Never prints, never exits.
  */
 #ifndef MB_ACCURACY_METRICS_H
 #define MB_ACCURACY_METRICS_H
@@ -77,13 +78,37 @@ typedef struct mb_metrics {
     double top1_agreement, top5_agreement, kl_mean, kl_max;
 } mb_metrics;
 
+/* The metrics that name a worst sample (docs/ACCURACY.md), in the order
+ * the JSON writes them. */
+enum {
+    MB_WORST_MAE,
+    MB_WORST_MSE,
+    MB_WORST_RMSE,
+    MB_WORST_PSNR,
+    MB_WORST_COSINE,
+    MB_WORST_MAX_ABS,
+    MB_WORST_REL_L2,
+    MB_WORST_PEARSON,
+    MB_WORST_SSIM,
+    MB_WORST_KL,
+    MB_WORST_ALLCLOSE,
+    MB_WORST_N
+};
+
 /* Per-sample results (the leading axis; one sample for rank <= 1). */
 typedef struct mb_metrics_result {
     mb_metrics total;
     double data_range;
     mb_range_source range_source;
     size_t n_samples;
-    mb_metrics *samples; /* n_samples entries, or NULL */
+    /* every sample's figures, kept only when the per-sample arrays are
+     * written (n_samples <= opts->per_sample_max, or <= 64); else NULL */
+    mb_metrics *samples;
+    /* with n_samples > 1: the worst sample of each MB_WORST_* metric and
+     * its value (first index on ties; SIZE_MAX when every sample's value
+     * is undefined) */
+    size_t worst_index[MB_WORST_N];
+    double worst_value[MB_WORST_N];
 } mb_metrics_result;
 
 /*
@@ -165,15 +190,15 @@ bool mb__metrics_dtype_ok(mb_dtype t);
 
 /*
  * SSIM per image (ssim.c).  The tensors (same shape) are seen as
- * n_images = count / image_size images of the last two dims, or volumes of
- * the last three when `volume`.  Each dim of the image must be >= 11
- * (MB_EUNSUPPORTED otherwise).  per_image[n_images] receives the mean
- * SSIM of each image over its valid interior (scikit-image's crop of
- * (11 - 1) / 2 on every side).  Uses `threads` threads (0: all CPUs).
+ * count / image_size images of the last two dims, or volumes of the last
+ * three when `volume`; images [first, first + n_images) are computed.  Each dim
+ * of the image must be >= 11 (MB_EUNSUPPORTED otherwise).  per_image[n_images]
+ * receives the mean SSIM of each image over its valid interior (scikit-image's
+ * crop of (11 - 1) / 2 on every side).  Uses `threads` threads (0: all CPUs).
  */
 mb_status mb__ssim_images(const mb_tensor *a, const mb_tensor *b, int volume,
-                          double data_range, int threads, double *per_image,
-                          size_t n_images, mb_err *err);
+                          double data_range, int threads, size_t first,
+                          double *per_image, size_t n_images, mb_err *err);
 /* Whether a tensor shape has an SSIM (2-D: rank >= 2, last two dims >= 11;
  * 3-D: rank >= 3 and last three dims >= 11); *n_images is set. */
 bool mb__ssim_applicable(const mb_tensor *t, int volume, size_t *n_images);

@@ -42,7 +42,8 @@ bool mb__json_metric_get(const json_t *v, double *out)
     return false;
 }
 
-/* Metrics that have a worst sample: `high` when larger is worse.  `top` is
+/* Metrics that have a worst sample (in the order of MB_WORST_*): `high`
+ * when larger is worse.  `top` is
  * the group the whole-tensor figure is written in at the top level (1:
  * before max_abs_index, 2: after it, 0: written with the classifier
  * figures). */
@@ -181,40 +182,32 @@ static void put_worst(json_t *w, const char *key, size_t s, json_t *value)
     json_object_set_new(w, key, o);
 }
 
-/* One walk over the samples for both per-sample sections: w gets the worst
- * sample of each metric, p (unless NULL) every sample's value of each. */
+/* The per-sample sections: w gets the worst sample of each metric (tracked
+ * by the computation, res->worst_*), p (unless NULL) every sample's value
+ * of each from res->samples. */
 static void sample_sections(const mb_metrics_result *res, json_t *w, json_t *p)
 {
     size_t S = res->n_samples;
     for (size_t f = 0; f < sizeof dfields / sizeof dfields[0]; f++) {
         if (!applies(f, res))
             continue;
-        size_t best = S;
-        double bv = NAN;
-        json_t *arr = p ? json_array() : NULL;
-        for (size_t s = 0; s < S; s++) {
-            double v = dget(&res->samples[s], dfields[f].off);
-            if (arr)
-                json_array_append_new(arr, mb__json_metric(v));
-            if (isnan(v))
-                continue;
-            if (best == S || (dfields[f].high ? v > bv : v < bv)) {
-                best = s;
-                bv = v;
-            }
-        }
-        if (best < S)
-            put_worst(w, dfields[f].key, best, mb__json_metric(bv));
-        if (arr)
-            json_object_set_new(p, dfields[f].key, arr);
+        /* dfields and MB_WORST_* are in the same order */
+        if (res->worst_index[f] < S)
+            put_worst(w, dfields[f].key, res->worst_index[f],
+                      mb__json_metric(res->worst_value[f]));
+        if (!p || !res->samples)
+            continue;
+        json_t *arr = json_array();
+        for (size_t s = 0; s < S; s++)
+            json_array_append_new(
+                arr, mb__json_metric(dget(&res->samples[s], dfields[f].off)));
+        json_object_set_new(p, dfields[f].key, arr);
     }
-    size_t best = 0;
-    for (size_t s = 1; s < S; s++)
-        if (res->samples[s].allclose_fail > res->samples[best].allclose_fail)
-            best = s;
-    put_worst(w, "allclose_fail", best,
-              json_integer((json_int_t)res->samples[best].allclose_fail));
-    if (!p)
+    if (res->worst_index[MB_WORST_ALLCLOSE] < S)
+        put_worst(
+            w, "allclose_fail", res->worst_index[MB_WORST_ALLCLOSE],
+            json_integer((json_int_t)res->worst_value[MB_WORST_ALLCLOSE]));
+    if (!p || !res->samples)
         return;
     json_t *fail = json_array(), *nf = json_array(), *t1 = json_array();
     for (size_t s = 0; s < S; s++) {
@@ -280,9 +273,10 @@ json_t *mb__metrics_to_json(const mb_tensor *a, const mb_tensor *b,
     json_object_set_new(o, "classifier", json_boolean(m->classifier));
     put_fields(o, m->classifier ? m : NULL, G_CLASSIFIER);
     SETN(o, "samples", res->n_samples);
-    if (res->samples && res->n_samples > 1) {
+    if (res->n_samples > 1) {
         json_t *w = json_object(), *p = NULL;
-        if (opts->per_sample_max > 0 && res->n_samples <= opts->per_sample_max)
+        if (opts->per_sample_max > 0 &&
+            res->n_samples <= opts->per_sample_max && res->samples)
             p = json_object();
         sample_sections(res, w, p);
         json_object_set_new(o, "worst", w);

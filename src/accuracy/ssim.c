@@ -14,8 +14,16 @@
  * the filter (scikit-image reflects) never reaches the mean: only the
  * valid interior is computed here.
  *
- * Work items are (image, band of output rows) for 2-D and (volume, output
- * slice) for 3-D; their compensated sums merge in order per image. */
+ * 2-D work items are tiles of (image, band of BAND output rows, TILE_W
+ * output columns).  A tile streams its input rows once: each row is
+ * filtered horizontally into a ring of the last 11 rows of the five
+ * planes, and every new row completes one output row, filtered vertically
+ * from the ring.  The filter folds the symmetric taps (6 multiplies for
+ * 11), and the inner loops keep fixed lanes so that they vectorise without
+ * reassociation.  Memory per thread is the ring (11 x 5 x TILE_W doubles)
+ * whatever the image size.  3-D items are (volume, output slice): the
+ * depth filter first, then the same plane filter.  Each item's sum is
+ * compensated; items merge in order per image. */
 #include "accuracy/metrics.h"
 
 #include "accuracy/ksum.h"
@@ -29,7 +37,25 @@
 
 #define W_ MB_SSIM_WIN
 #define R_ (MB_SSIM_WIN / 2)
-#define BAND ((size_t)32)
+#define BAND ((size_t)128)   /* output rows per tile */
+#define TILE_W ((size_t)512) /* output columns per tile */
+#define LANES 8
+
+#if defined(__GNUC__) && !defined(__clang__)
+#pragma GCC optimize("O3")
+#endif
+/* A 4-wide copy of the filters for AVX2 machines (as mkernel.c). */
+#if defined(__x86_64__) && defined(__GNUC__) &&                                \
+    (!defined(__clang__) || __clang_major__ >= 14) &&                          \
+    !defined(__SANITIZE_ADDRESS__)
+#define SSIM_CLONES __attribute__((target_clones("avx2", "default")))
+#else
+#define SSIM_CLONES
+#endif
+
+/* A 2-D tensor much wider than tall (or taller than wide) is rows of
+ * scores, such as large-vocabulary logits, not a picture. */
+#define MAX_ASPECT 64
 
 bool mb__ssim_applicable(const mb_tensor *t, int volume, size_t *n_images)
 {
@@ -43,6 +69,10 @@ bool mb__ssim_applicable(const mb_tensor *t, int volume, size_t *n_images)
             return false;
         img *= (size_t)t->dims[i];
     }
+    if (t->rank == 2 && !volume &&
+        (t->dims[1] > MAX_ASPECT * t->dims[0] ||
+         t->dims[0] > MAX_ASPECT * t->dims[1]))
+        return false;
     size_t count = mb_tensor_count(t);
     if (count == 0)
         return false;
@@ -65,67 +95,106 @@ static void gauss_weights(double g[W_])
 typedef struct ssim_job {
     const mb_tensor *a, *b;
     int volume;
-    size_t D, H, W;       /* image dims (D = 1 for 2-D) */
-    size_t items_per_img; /* bands (2-D) or output slices (3-D) */
+    size_t D, H, W;    /* image dims (D = 1 for 2-D) */
+    size_t Do, Ho, Wo; /* valid output dims (Do = 1 for 2-D) */
+    size_t bands, tiles, items_per_img;
+    size_t first; /* first image of this call */
     double g[W_], c1, c2;
     double **scratch;
     mb_ksum *sums; /* one per item */
 } ssim_job;
 
-/* Scratch layout per worker (doubles): xa, xb (rows_in * W each), five
- * planes (rows_in * W each), five horizontally filtered planes
- * (rows_in * Wo each), five output rows (Wo each). */
-static size_t scratch_len(size_t rows_in, size_t W)
+/* Scratch per worker (doubles): x, y rows and five plane rows (TILE_W +
+ * 10 each), the ring of 11 filtered rows of five planes and five output
+ * rows (TILE_W each). */
+#define SCRATCH ((7 + 5) * (TILE_W + W_) + (W_ * 5 + 5) * TILE_W)
+
+/* out[c] = sum_k g[k] p[c + k], the symmetric taps folded. */
+SSIM_CLONES
+static void hfilter(const double *g, const double *restrict p, size_t n,
+                    double *restrict out)
 {
-    size_t wo = W - (W_ - 1);
-    return 7 * rows_in * W + 5 * rows_in * wo + 5 * wo;
+    for (size_t c = 0; c < n; c++)
+        out[c] = g[5] * p[c + 5] + g[0] * (p[c] + p[c + 10]) +
+                 g[1] * (p[c + 1] + p[c + 9]) + g[2] * (p[c + 2] + p[c + 8]) +
+                 g[3] * (p[c + 3] + p[c + 7]) + g[4] * (p[c + 4] + p[c + 6]);
 }
 
-/* Filters five planes of rows_in x W (x, y, xx, yy, xy) along rows and
- * then columns and adds S of every valid output pixel to *sum. */
-static void plane_ssim(const ssim_job *j, double *const pl[5], size_t rows_in,
-                       double *hbuf, double *obuf, mb_ksum *sum)
+/* out[c] = sum_k g[k] r[k][c] over 11 rows. */
+SSIM_CLONES
+static void vfilter(const double *g, const double *const r[W_], size_t n,
+                    double *restrict out)
 {
-    size_t W = j->W, wo = W - (W_ - 1), ro = rows_in - (W_ - 1);
-    const double *g = j->g;
-    for (int q = 0; q < 5; q++) {
-        double *h = hbuf + (size_t)q * rows_in * wo;
-        for (size_t r = 0; r < rows_in; r++) {
-            const double *src = pl[q] + r * W;
-            double *dst = h + r * wo;
-            for (size_t c = 0; c < wo; c++)
-                dst[c] = 0;
-            for (int k = 0; k < W_; k++) {
-                double gk = g[k];
-                const double *s = src + k;
-                for (size_t c = 0; c < wo; c++)
-                    dst[c] += gk * s[c];
-            }
+    for (size_t c = 0; c < n; c++)
+        out[c] = g[5] * r[5][c] + g[0] * (r[0][c] + r[10][c]) +
+                 g[1] * (r[1][c] + r[9][c]) + g[2] * (r[2][c] + r[8][c]) +
+                 g[3] * (r[3][c] + r[7][c]) + g[4] * (r[4][c] + r[6][c]);
+}
+
+/* Sum of S over n output pixels from the five filtered planes. */
+SSIM_CLONES
+static double ssim_row(const double *restrict u, size_t n, size_t stride,
+                       double c1, double c2)
+{
+    const double *ux = u, *uy = u + stride, *uxx = u + 2 * stride;
+    const double *uyy = u + 3 * stride, *uxy = u + 4 * stride;
+    double acc[LANES] = {0};
+    size_t full = n / LANES * LANES;
+    for (size_t c = 0; c < full; c += LANES)
+        for (int k = 0; k < LANES; k++) {
+            size_t i = c + (size_t)k;
+            double mx = ux[i], my = uy[i];
+            double vx = uxx[i] - mx * mx, vy = uyy[i] - my * my;
+            double vxy = uxy[i] - mx * my;
+            acc[k] += ((2 * mx * my + c1) * (2 * vxy + c2)) /
+                      ((mx * mx + my * my + c1) * (vx + vy + c2));
         }
+    for (size_t i = full; i < n; i++) {
+        double mx = ux[i], my = uy[i];
+        double vx = uxx[i] - mx * mx, vy = uyy[i] - my * my;
+        double vxy = uxy[i] - mx * my;
+        acc[i - full] += ((2 * mx * my + c1) * (2 * vxy + c2)) /
+                         ((mx * mx + my * my + c1) * (vx + vy + c2));
     }
-    for (size_t r = 0; r < ro; r++) {
-        for (int q = 0; q < 5; q++) {
-            const double *h = hbuf + (size_t)q * rows_in * wo;
-            double *o = obuf + (size_t)q * wo;
-            for (size_t c = 0; c < wo; c++)
-                o[c] = 0;
-            for (int k = 0; k < W_; k++) {
-                double gk = g[k];
-                const double *s = h + (r + (size_t)k) * wo;
-                for (size_t c = 0; c < wo; c++)
-                    o[c] += gk * s[c];
-            }
+    double s = 0;
+    for (int k = 0; k < LANES; k++)
+        s += acc[k];
+    return s;
+}
+
+/* The five planes of input row `row` (of slice z0 for 3-D: the depth
+ * filter over slices z0..z0+10) over columns [c0, c0 + n) into p (five
+ * rows of stride TILE_W + 10); x and y are scratch. */
+static void plane_rows(const ssim_job *j, size_t img, size_t z0, size_t row,
+                       size_t c0, size_t n, double *x, double *y, double *p)
+{
+    size_t st = TILE_W + W_, plane = j->H * j->W;
+    size_t base = (j->first + img) * j->D * plane;
+    double *p0 = p, *p1 = p + st, *p2 = p + 2 * st, *p3 = p + 3 * st,
+           *p4 = p + 4 * st;
+    if (!j->volume) {
+        size_t off = base + row * j->W + c0;
+        mb__tensor_load_f64(j->a, off, n, p0);
+        mb__tensor_load_f64(j->b, off, n, p1);
+        for (size_t c = 0; c < n; c++) {
+            p2[c] = p0[c] * p0[c];
+            p3[c] = p1[c] * p1[c];
+            p4[c] = p0[c] * p1[c];
         }
-        const double *ux = obuf, *uy = obuf + wo, *uxx = obuf + 2 * wo;
-        const double *uyy = obuf + 3 * wo, *uxy = obuf + 4 * wo;
-        for (size_t c = 0; c < wo; c++) {
-            double vx = uxx[c] - ux[c] * ux[c];
-            double vy = uyy[c] - uy[c] * uy[c];
-            double vxy = uxy[c] - ux[c] * uy[c];
-            double a1 = 2 * ux[c] * uy[c] + j->c1, a2 = 2 * vxy + j->c2;
-            double b1 = ux[c] * ux[c] + uy[c] * uy[c] + j->c1;
-            double b2 = vx + vy + j->c2;
-            mb__ksum_add(sum, (a1 * a2) / (b1 * b2));
+        return;
+    }
+    memset(p, 0, 5 * st * sizeof *p);
+    for (int k = 0; k < W_; k++) {
+        size_t off = base + (z0 + (size_t)k) * plane + row * j->W + c0;
+        mb__tensor_load_f64(j->a, off, n, x);
+        mb__tensor_load_f64(j->b, off, n, y);
+        double gk = j->g[k];
+        for (size_t c = 0; c < n; c++) {
+            p0[c] += gk * x[c];
+            p1[c] += gk * y[c];
+            p2[c] += gk * (x[c] * x[c]);
+            p3[c] += gk * (y[c] * y[c]);
+            p4[c] += gk * (x[c] * y[c]);
         }
     }
 }
@@ -133,60 +202,41 @@ static void plane_ssim(const ssim_job *j, double *const pl[5], size_t rows_in,
 static void ssim_item(void *user, size_t item, int worker)
 {
     ssim_job *j = user;
-    size_t img = item / j->items_per_img, part = item % j->items_per_img;
-    size_t W = j->W, plane = j->H * W, imsz = j->D * plane;
-    size_t base = img * imsz;
-    double *s = j->scratch[worker];
-    size_t rows_in;
-    if (!j->volume) {
-        size_t ro = j->H - (W_ - 1);
-        size_t r0 = part * BAND, r1 = r0 + BAND;
-        if (r1 > ro)
-            r1 = ro;
-        rows_in = r1 - r0 + (W_ - 1);
-        size_t n = rows_in * W;
-        double *xa = s, *xb = s + n, *p = s + 2 * n;
-        mb__tensor_load_f64(j->a, base + r0 * W, n, xa);
-        mb__tensor_load_f64(j->b, base + r0 * W, n, xb);
-        double *pl[5] = {xa, xb, p, p + n, p + 2 * n};
-        for (size_t i = 0; i < n; i++) {
-            pl[2][i] = xa[i] * xa[i];
-            pl[3][i] = xb[i] * xb[i];
-            pl[4][i] = xa[i] * xb[i];
+    size_t img = item / j->items_per_img, rest = item % j->items_per_img;
+    size_t z = rest / (j->bands * j->tiles);
+    rest %= j->bands * j->tiles;
+    size_t band = rest / j->tiles, tile = rest % j->tiles;
+    size_t r0 = band * BAND, r1 = r0 + BAND < j->Ho ? r0 + BAND : j->Ho;
+    size_t c0 = tile * TILE_W, wo = j->Wo - c0 < TILE_W ? j->Wo - c0 : TILE_W;
+    size_t st = TILE_W + W_;
+    double *x = j->scratch[worker], *y = x + st, *p = y + st;
+    double *ring = p + 5 * st, *u = ring + (size_t)W_ * 5 * TILE_W;
+    mb_ksum sum = {0, 0};
+    for (size_t r = r0; r < r1 + (W_ - 1); r++) {
+        plane_rows(j, img, z, r, c0, wo + (W_ - 1), x, y, p);
+        size_t slot = (r - r0) % W_;
+        for (int q = 0; q < 5; q++)
+            hfilter(j->g, p + (size_t)q * st, wo,
+                    ring + (slot * 5 + (size_t)q) * TILE_W);
+        if (r - r0 < (size_t)(W_ - 1))
+            continue;
+        /* output row r - 10: ring rows in input order */
+        for (int q = 0; q < 5; q++) {
+            const double *rows[W_];
+            for (int k = 0; k < W_; k++) {
+                size_t sl = (r - r0 + 1 + (size_t)k) % W_;
+                rows[k] = ring + (sl * 5 + (size_t)q) * TILE_W;
+            }
+            vfilter(j->g, rows, wo, u + (size_t)q * TILE_W);
         }
-        double *hbuf = p + 5 * n;
-        double *obuf = hbuf + 5 * rows_in * (W - (W_ - 1));
-        plane_ssim(j, pl, rows_in, hbuf, obuf, &j->sums[item]);
-        return;
+        mb__ksum_add(&sum, ssim_row(u, wo, TILE_W, j->c1, j->c2));
     }
-    /* 3-D: filter along depth first, output slice `part`. */
-    rows_in = j->H;
-    size_t n = plane;
-    double *xa = s, *xb = s + n, *p = s + 2 * n;
-    double *pl[5] = {p, p + n, p + 2 * n, p + 3 * n, p + 4 * n};
-    memset(p, 0, 5 * n * sizeof *p);
-    for (int k = 0; k < W_; k++) {
-        size_t off = base + (part + (size_t)k) * plane;
-        mb__tensor_load_f64(j->a, off, n, xa);
-        mb__tensor_load_f64(j->b, off, n, xb);
-        double gk = j->g[k];
-        for (size_t i = 0; i < n; i++) {
-            double x = xa[i], y = xb[i];
-            pl[0][i] += gk * x;
-            pl[1][i] += gk * y;
-            pl[2][i] += gk * (x * x);
-            pl[3][i] += gk * (y * y);
-            pl[4][i] += gk * (x * y);
-        }
-    }
-    double *hbuf = p + 5 * n;
-    double *obuf = hbuf + 5 * rows_in * (W - (W_ - 1));
-    plane_ssim(j, pl, rows_in, hbuf, obuf, &j->sums[item]);
+    j->sums[item] = sum;
 }
 
 mb_status mb__ssim_images(const mb_tensor *a, const mb_tensor *b, int volume,
-                          double data_range, int threads, double *per_image,
-                          size_t n_images, mb_err *err)
+                          double data_range, int threads, size_t first,
+                          double *per_image, size_t n_images, mb_err *err)
 {
     size_t n_img = 0;
     if (!mb__ssim_applicable(a, volume, &n_img) ||
@@ -194,35 +244,40 @@ mb_status mb__ssim_images(const mb_tensor *a, const mb_tensor *b, int volume,
         return mb__fail(err, MB_EUNSUPPORTED,
                         "SSIM needs %s of at least %d in every dimension",
                         volume ? "3-D volumes" : "2-D images", W_);
-    if (n_img != n_images)
-        return mb__fail(err, MB_EINVAL, "SSIM: %zu images, room for %zu", n_img,
-                        n_images);
+    if (first > n_img || n_images > n_img - first)
+        return mb__fail(err, MB_EINVAL, "SSIM: images %zu..%zu of %zu", first,
+                        first + n_images, n_img);
+    if (n_images == 0)
+        return MB_OK;
     ssim_job j;
     memset(&j, 0, sizeof j);
     j.a = a;
     j.b = b;
     j.volume = volume;
+    j.first = first;
     int r = a->rank;
     j.W = (size_t)a->dims[r - 1];
     j.H = (size_t)a->dims[r - 2];
     j.D = volume ? (size_t)a->dims[r - 3] : 1;
+    j.Wo = j.W - (W_ - 1);
+    j.Ho = j.H - (W_ - 1);
+    j.Do = volume ? j.D - (W_ - 1) : 1;
+    j.bands = (j.Ho + BAND - 1) / BAND;
+    j.tiles = (j.Wo + TILE_W - 1) / TILE_W;
+    j.items_per_img = j.Do * j.bands * j.tiles;
     gauss_weights(j.g);
     j.c1 = (MB_SSIM_K1 * data_range) * (MB_SSIM_K1 * data_range);
     j.c2 = (MB_SSIM_K2 * data_range) * (MB_SSIM_K2 * data_range);
-    size_t ro = j.H - (W_ - 1);
-    j.items_per_img = volume ? j.D - (W_ - 1) : (ro + BAND - 1) / BAND;
-    size_t n_items = n_img * j.items_per_img;
+    size_t n_items = n_images * j.items_per_img;
     if (threads <= 0)
         threads = mb__par_cpus();
     if ((size_t)threads > n_items)
         threads = (int)n_items;
-    size_t rows_in = volume ? j.H : (BAND < ro ? BAND : ro) + (W_ - 1);
-    size_t each = scratch_len(rows_in, j.W);
     j.scratch = mb__calloc((size_t)threads, sizeof *j.scratch);
     j.sums = mb__calloc(n_items, sizeof *j.sums);
     int ok = j.scratch && j.sums;
     for (int t = 0; ok && t < threads; t++)
-        ok = (j.scratch[t] = mb__calloc(each, sizeof(double))) != NULL;
+        ok = (j.scratch[t] = mb__calloc(SCRATCH, sizeof(double))) != NULL;
     if (ok)
         mb__par_for(n_items, threads, ssim_item, &j);
     if (j.scratch)
@@ -233,9 +288,8 @@ mb_status mb__ssim_images(const mb_tensor *a, const mb_tensor *b, int volume,
         free(j.sums);
         return mb__fail(err, MB_ENOMEM, "out of memory for SSIM scratch");
     }
-    double pixels = (double)(volume ? (j.D - (W_ - 1)) : 1) * (double)ro *
-                    (double)(j.W - (W_ - 1));
-    for (size_t i = 0; i < n_img; i++) {
+    double pixels = (double)j.Do * (double)j.Ho * (double)j.Wo;
+    for (size_t i = 0; i < n_images; i++) {
         mb_ksum s = {0, 0};
         for (size_t k = 0; k < j.items_per_img; k++)
             mb__ksum_merge(&s, &j.sums[i * j.items_per_img + k]);

@@ -50,6 +50,8 @@ const char *mb_backend_for_model(const char *model_path)
     if (model_path &&
         (ends_with(model_path, ".pt") || ends_with(model_path, ".pth")))
         return "torch";
+    if (model_path && ends_with(model_path, ".xml"))
+        return "openvino"; /* an OpenVINO IR (.xml + .bin) */
     return "ort";
 }
 
@@ -157,8 +159,9 @@ const mb_backend *mb_backend_find(const char *name, mb_err *err)
     const char *bad = strpbrk(name, " .\\:");
     if (!*name || bad || strlen(name) > 64) {
         mb__fail(err, MB_EINVAL,
-                 "unknown backend '%s': use 'ort', 'null', 'torch', 'python', "
-                 "or the path of a plugin .so (with a '/')",
+                 "unknown backend '%s': use 'ort', 'null', 'torch', "
+                 "'python', 'openvino', or the path of a plugin .so "
+                 "(with a '/')",
                  name);
         return NULL;
     }
@@ -177,11 +180,18 @@ const mb_backend *mb_backend_find(const char *name, mb_err *err)
                      "in %s; install libtorch-dev (scripts/deps.sh test) and "
                      "rebuild with make, or set MBENCH_PLUGIN_PATH",
                      tried);
+        else if (strcmp(name, "openvino") == 0)
+            mb__fail(err, MB_EUNSUPPORTED,
+                     "backend 'openvino' is not installed: no "
+                     "mbench_openvino.so in %s; run 'make frameworks "
+                     "FRAMEWORKS=openvino' and rebuild with make, or set "
+                     "MBENCH_PLUGIN_PATH",
+                     tried);
         else
             mb__fail(err, MB_EINVAL,
                      "unknown backend '%s': no built-in backend and no "
                      "plugin mbench_%s.so in %s; use 'ort', 'null', 'torch', "
-                     "'python' or the path of a plugin .so",
+                     "'python', 'openvino' or the path of a plugin .so",
                      name, name, tried);
         return NULL;
     }

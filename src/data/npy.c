@@ -14,6 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/mman.h>
 #include <unistd.h>
 
 #define NPY_MAGIC "\x93NUMPY"
@@ -516,6 +517,60 @@ mb_status mb__npy_read(const char *path, mb_tensor *out, mb_err *err)
     }
     close(fd);
     return s;
+}
+
+/* Maps the file read-only and points out->data at its elements when they
+ * can be used in place (C order, host byte order, aligned to their size);
+ * otherwise reads it as mb__npy_read does and *map stays NULL. */
+mb_status mb__npy_map(const char *path, mb_tensor *out, void **map,
+                      size_t *map_len, mb_err *err)
+{
+    memset(out, 0, sizeof *out);
+    *map = NULL;
+    *map_len = 0;
+    int fd;
+    size_t total, pre, hlen, nbytes;
+    mb_status s = mb__open_regular(path, &fd, &total, err);
+    if (s)
+        return s;
+    uint8_t head[4096];
+    size_t have = total < sizeof head ? total : sizeof head;
+    npy_header h;
+    int e = read_at(fd, head, have, 0);
+    s = e ? mb__fail(err, MB_EIO, "cannot read %s: %s", path, strerror(e))
+          : parse_preamble(head, have, total, path, &pre, &hlen, err);
+    int in_place = s == MB_OK && pre + hlen <= have;
+    if (in_place)
+        s = parse_body(head + pre, hlen, total - pre - hlen, path, &h, &nbytes,
+                       err);
+    in_place = in_place && s == MB_OK && nbytes > 0 && !h.swap &&
+               !(h.fortran && h.rank > 1) &&
+               (pre + hlen) % mb_dtype_size(h.dtype) == 0;
+    void *m =
+        in_place ? mmap(NULL, total, PROT_READ, MAP_SHARED, fd, 0) : MAP_FAILED;
+    close(fd);
+    if (s)
+        return s;
+    if (m == MAP_FAILED) /* a header of another shape, or no mmap here */
+        return mb__npy_read(path, out, err);
+    madvise(m, total, MADV_SEQUENTIAL);
+    out->dtype = h.dtype;
+    out->rank = h.rank;
+    memcpy(out->dims, h.dims, sizeof out->dims);
+    out->data = (uint8_t *)m + pre + hlen;
+    out->nbytes = nbytes;
+    *map = m;
+    *map_len = total;
+    return MB_OK;
+}
+
+void mb__npy_unmap(mb_tensor *t, void *map, size_t map_len)
+{
+    if (map) {
+        munmap(map, map_len);
+        t->data = NULL;
+        t->nbytes = 0;
+    }
 }
 
 const char *mb__npy_descr(mb_dtype t)

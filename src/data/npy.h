@@ -26,6 +26,18 @@
  * Caller frees with mb_tensor_clear.  On failure *out is zeroed. */
 mb_status mb__npy_read(const char *path, mb_tensor *out, mb_err *err);
 
+/* Like mb__npy_read, but a C-order file in the host's byte order is not
+ * read: it is mapped read-only and out->data points into the mapping (*map,
+ * *map_len), so the pages are the page cache's and cost no copy.  Others
+ * are read into memory (*map NULL).  Release a mapped tensor with
+ * mb__npy_unmap (never mb_tensor_clear, which would free its data); its
+ * name is the caller's.  A mapped tensor is read-only. */
+mb_status mb__npy_map(const char *path, mb_tensor *out, void **map,
+                      size_t *map_len, mb_err *err);
+/* Unmaps what mb__npy_map mapped and clears t's data (nothing when map is
+ * NULL: then free t with mb_tensor_clear). */
+void mb__npy_unmap(mb_tensor *t, void *map, size_t map_len);
+
 /* Same, from the len bytes at buf; `what` names the source in messages
  * (a path, or "archive.npz member x.npy"). */
 mb_status mb__npy_read_mem(const void *buf, size_t len, const char *what,

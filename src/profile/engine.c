@@ -140,7 +140,7 @@ static mb_status profile_pass(const mb_plan *plan, int64_t iters,
     if (!s && (s = mb__bench_open(&p, p.n_batches ? p.batches[0] : 1, &b,
                                   err)) == MB_EINVAL)
         mb__fail_prefix(err, "profiling needs a backend that takes "
-                             "profile=PREFIX (ort)");
+                             "profile=PREFIX (ort, openvino)");
     if (!s && p.warmup_iters > 0)
         s = mb__bench_iterate(b, p.warmup_iters, samples, err);
     if (!s && cancelled(plan))
@@ -152,8 +152,8 @@ static mb_status profile_pass(const mb_plan *plan, int64_t iters,
     mb__plan_free(&p);
     if (!s && !find_trace(dir, path, sizeof path))
         s = mb__fail(err, MB_EBACKEND,
-                     "the backend wrote no profiling trace into %s; only "
-                     "the ort backend supports profiling",
+                     "the backend wrote no profiling trace into %s; the "
+                     "ort and openvino backends support profiling",
                      dir);
     if (!s)
         s = mb__read_file(path, text, len, err);

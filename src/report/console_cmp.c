@@ -108,6 +108,38 @@ static void row(mb_buf *out, const layout *l, const mb_rcmp *c,
     mb__buf_printf(out, " %7s %7s\n", acc, agr);
 }
 
+/* When a variant compiles (JAX, TorchScript, torch.compile: phases.
+ * compile_ns), its start-up apart from the timed samples, one line per
+ * variant: building the model, compiling, the first inference (medians
+ * over the processes, as in the document). */
+static void startup(mb_buf *out, const json_t *doc, const mb_rview *v,
+                    size_t nw)
+{
+    const json_t *runs = json_object_get(doc, "runs");
+    int any = 0;
+    for (size_t i = 0; i < json_array_size(runs); i++)
+        any |= isfinite(mb__jnum(json_array_get(runs, i), "phases.compile_ns"));
+    if (!any)
+        return;
+    mb__buf_printf(out, "\nstart-up (median over processes, not in the "
+                        "latency):\n");
+    for (size_t i = 0; i < v->n_cmps && i < json_array_size(runs); i++) {
+        const json_t *r = json_array_get(runs, i);
+        char sc[32], cc[32] = "-", fi[32];
+        mb__fmt_duration(mb__jnum(r, "phases.session_create_ns"), sc,
+                         sizeof sc);
+        double c = mb__jnum(r, "phases.compile_ns");
+        if (isfinite(c))
+            mb__fmt_duration(c, cc, sizeof cc);
+        mb__fmt_duration(mb__jnum(r, "phases.first_inference_ns"), fi,
+                         sizeof fi);
+        mb__buf_printf(out,
+                       "  %-*s session create %s  compile %s  first "
+                       "inference %s\n",
+                       (int)nw, v->cmps[i].name, sc, cc, fi);
+    }
+}
+
 /* The table and the recommendations of one comparison (doc's
  * "comparison" against its runs); batch > 0 titles it "batch B"; the
  * judged output is said under the first table only. */
@@ -143,6 +175,7 @@ static void one_comparison(const json_t *doc, const mb_console_opts *o,
         else
             row(out, &l, c, r);
     }
+    startup(out, doc, &v, (size_t)l.nw);
     const char *why = mb__jstr(doc, "judged_output.reason");
     if (first && why && *why)
         mb__buf_printf(out, "\nclass scores: %s\n", why);

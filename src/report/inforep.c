@@ -280,12 +280,17 @@ void mb__info_backend_console(mb_buf *b, const json_t *o)
                        jget_str(facts, "buffer_values"));
     mb__buf_putc(b, '\n');
     params_by_dtype(b, o);
-    mb__buf_printf(b,
-                   "runtime   %s %s, %s intra-op / %s inter-op threads, "
-                   "executor %s\n",
-                   jget_str(rt, "name"), jget_str(rt, "version"),
-                   jget_str(rt, "threads"), jget_str(rt, "inter_threads"),
-                   jget_str(rt, "executor"));
+    mb__buf_printf(b, "runtime   %s %s", jget_str(rt, "name"),
+                   jget_str(rt, "version"));
+    /* the facts this runtime gives (LibTorch: threads and executor) */
+    if (*jget_str(rt, "threads"))
+        mb__buf_printf(b, ", %s intra-op / %s inter-op threads",
+                       jget_str(rt, "threads"), jget_str(rt, "inter_threads"));
+    if (*jget_str(rt, "executor"))
+        mb__buf_printf(b, ", executor %s", jget_str(rt, "executor"));
+    if (*jget_str(facts, "device"))
+        mb__buf_printf(b, ", device %s", jget_str(facts, "device"));
+    mb__buf_putc(b, '\n');
 }
 
 void mb__info_json(mb_buf *b, const json_t *info)

@@ -143,16 +143,25 @@ mb_status mb__arm_finish(mb__arm *a, int64_t timeout_ns, mb_err *err)
         a->procs = json_array();
     json_t *ph = json_object_get(run, "phases"),
            *mem = json_object_get(run, "memory");
-    json_array_append_new(
-        a->procs,
-        json_pack("{s:O?,s:O?,s:O?,s:O?,s:O?,s:I}", "library_load_ns",
-                  json_object_get(ph, "library_load_ns"), "session_create_ns",
-                  json_object_get(ph, "session_create_ns"),
-                  "first_inference_ns",
-                  json_object_get(ph, "first_inference_ns"), "compile_ns",
-                  json_object_get(ph, "compile_ns"), "rss_peak_bytes",
-                  json_object_get(mem, "rss_peak_bytes"), "samples",
-                  (json_int_t)a->proc_n[a->k - 1]));
+    json_t *fact = json_pack(
+        "{s:O?,s:O?,s:O?,s:O?,s:I}", "library_load_ns",
+        json_object_get(ph, "library_load_ns"), "session_create_ns",
+        json_object_get(ph, "session_create_ns"), "first_inference_ns",
+        json_object_get(ph, "first_inference_ns"), "rss_peak_bytes",
+        json_object_get(mem, "rss_peak_bytes"), "samples",
+        (json_int_t)a->proc_n[a->k - 1]);
+    /* A backend's own start-up phases (model_info "phase:NAME"), such as
+     * OpenVINO's read_model_ns and compile_ns, are per process too. */
+    const char *key;
+    json_t *v;
+    json_object_foreach(ph, key, v)
+    {
+        if (json_is_integer(v) && !json_object_get(fact, key) &&
+            strcmp(key, "measure_ns") && strcmp(key, "warmup_ns") &&
+            strcmp(key, "warmup_iters"))
+            json_object_set(fact, key, v);
+    }
+    json_array_append_new(a->procs, fact);
     if (!a->run)
         a->run = run;
     else
@@ -545,11 +554,22 @@ json_t *mb__arm_run_json(const mb__arm *a, const char *stop_rule,
     /* Start-up phases: the median over processes (each loaded the
      * runtime, created a session and ran cold), with their range. */
     size_t np = json_array_size(a->procs);
-    static const char *const startup[] = {"library_load_ns",
-                                          "session_create_ns",
-                                          "first_inference_ns", "compile_ns"};
+    /* the runner's three, then any a backend added (first process's) */
+    const char *startup[16] = {"library_load_ns", "session_create_ns",
+                               "first_inference_ns"};
+    size_t n_startup = 3;
+    const char *key;
+    json_t *pv;
+    json_object_foreach(json_array_get(a->procs, 0), key, pv)
+    {
+        if (n_startup < 16 && strcmp(key, "rss_peak_bytes") &&
+            strcmp(key, "samples") && strcmp(key, "library_load_ns") &&
+            strcmp(key, "session_create_ns") &&
+            strcmp(key, "first_inference_ns"))
+            startup[n_startup++] = key;
+    }
     json_t *spread = np > 1 ? json_object() : NULL;
-    for (size_t f = 0; spread && f < 4; f++) {
+    for (size_t f = 0; spread && f < n_startup; f++) {
         double *m = mb__calloc(np, sizeof *m);
         size_t got = 0;
         for (size_t i = 0; m && i < np; i++) {

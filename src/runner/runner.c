@@ -977,6 +977,29 @@ static void add_model_facts(mb_bench *b, json_t *model)
     b->be->model_info(b->session, add_model_fact, model);
 }
 
+/* A backend's facts about its session that belong to the run, not the
+ * model: "phase:NAME" (integer ns) joins the run's phases, "session:NAME"
+ * the runtime's "session" object (settings the runtime chose). */
+static void add_session_fact(void *user, const char *key, const char *value)
+{
+    json_t *run = user;
+    if (!strncmp(key, "phase:", 6) && key[6]) {
+        char *end;
+        long long v = strtoll(value, &end, 10);
+        if (*value && !*end)
+            json_object_set_new(json_object_get(run, "phases"), key + 6,
+                                json_integer(v));
+    } else if (!strncmp(key, "session:", 8) && key[8]) {
+        json_t *rt = json_object_get(run, "runtime");
+        json_t *ss = json_object_get(rt, "session");
+        if (!ss && json_is_object(rt)) {
+            ss = json_object();
+            json_object_set_new(rt, "session", ss);
+        }
+        json_object_set_new(ss, key + 8, json_string(value));
+    }
+}
+
 json_t *mb__bench_run_skeleton(const mb_plan *p, mb_bench *b, int64_t batch,
                                json_t *model, int64_t rss_before,
                                int64_t rss_after)
@@ -1014,6 +1037,8 @@ json_t *mb__bench_run_skeleton(const mb_plan *p, mb_bench *b, int64_t batch,
         run, "memory",
         json_pack("{s:I,s:I}", "rss_before_load_bytes", (json_int_t)rss_before,
                   "rss_after_session_bytes", (json_int_t)rss_after));
+    if (MB_BACKEND_HAS(b->be, model_info) && b->session)
+        b->be->model_info(b->session, add_session_fact, run);
     return run;
 }
 

@@ -2,7 +2,8 @@
  * twice: from memory (mb__npy_read_mem, what .npz members and labels use)
  * and as a file (mb__npy_read, which reads the header and the data with
  * pread: its own code path), through one memfd named /proc/self/fd/N, so
- * nothing is written to disk.  Both must agree on success and on the
+ * nothing is written to disk, and mapped from that file (mb__npy_map, what
+ * `mbench diff` uses).  All three must agree on success and on the
  * tensor.  A decoded tensor is encoded again (mb__npy_encode) and must
  * read back identical.  Built by `make fuzz`. */
 #include "core/buf.h"
@@ -60,6 +61,13 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
                 fs, fs ? ferr.msg : "ok");
         abort(); /* the two readers disagree */
     }
+    mb_tensor_clear(&f);
+    void *map = NULL;
+    size_t map_len = 0;
+    mb_status ms = mb__npy_map(g_path, &f, &map, &map_len, &ferr);
+    if ((s == MB_OK) != (ms == MB_OK) || (s == MB_OK && !same(&t, &f)))
+        abort(); /* mapping disagrees with reading */
+    mb__npy_unmap(&f, map, map_len);
     mb_tensor_clear(&f);
     if (s != MB_OK)
         return 0;

@@ -275,7 +275,26 @@ def seeds_result():
         separators=(",", ":")))
 
 
+def seeds_ov_ir():
+    """OpenVINO IR .xml text as openvino.save_model writes it (the layers
+    the parameter count reads: Const with element_type, shape, size)."""
+    layer = ('\t\t<layer id="%d" name="c%d" type="Const" version="opset1">\n'
+             '\t\t\t<data element_type="%s" shape="%s" offset="0" size="%d" />\n'
+             '\t\t\t<output><port id="0" precision="FP32"><dim>10</dim></port></output>\n'
+             '\t\t</layer>\n')
+    body = "".join(layer % (i, i, t, sh, n) for i, (t, sh, n) in enumerate(
+        [("f32", "10, 64", 2560), ("i64", "2", 16), ("f16", "", 2), ("u8", "3, 3, 3", 27)]))
+    xml = ('<?xml version="1.0"?>\n<net name="m" version="11">\n\t<layers>\n'
+           '\t\t<layer id="9" name="x" type="Parameter" version="opset1">\n'
+           '\t\t\t<data shape="?,1,8,8" element_type="f32" />\n\t\t</layer>\n'
+           + body + '\t</layers>\n</net>\n')
+    put("ov_ir", "consts.xml", xml)
+    put("ov_ir", "overflow.xml", '<layer type="Const"><data element_type="f32" '
+        'shape="4294967296, 4294967296, 16" size="1" /></layer>')
+
+
 if __name__ == "__main__":
+    seeds_ov_ir()
     seeds_npy()
     seeds_npz()
     seeds_labels()

@@ -82,6 +82,8 @@ else
     expect_exit "a torch nn.Module (eager) and a numpy callable compute the same function" 0 \
         "$MBENCH" compare "np=$M:numpy_mlp,shape=x=1,64,python=$TE" "torch=$M:torch_mlp,input-name=x=input,python=$TE" \
         --batch 4 "${ONE[@]}" --json "$T_TMP/cmp.json"
+    cmp_out=$LAST_OUT
+    if [[ "$cmp_out" != *"start-up ("* ]]; then ok "nothing compiles: compare shows no start-up block"; else notok "nothing compiles: compare shows no start-up block" "$cmp_out"; fi
     check "eager torch: inference mode, threads, no compile, agreement within 1e-5" \
     $PY - "$T_TMP/cmp.json" <<'PYEOF'
 import json, sys
@@ -161,6 +163,9 @@ else
     expect_exit "three forms of a JAX model, compared in one run" 0 \
         "$MBENCH" compare "flax=$M:jax_flaxlike" "partial=$M:jax_mlp,shape=x=1,64" "plain=$M:jax_plain,shape=x=1,64" \
         --backend-opt python="$JE" --batch 4 "${ONE[@]}" --json "$T_TMP/jax.json"
+    contains "compare shows the compile time apart from the latency" "$LAST_OUT" "start-up (median over processes, not in the latency):"
+    line=$(printf '%s\n' "$LAST_OUT" | grep -E '^  partial +session create .* compile [0-9.]+ (ns|us|ms|s)  first inference ')
+    [ -n "$line" ] && ok "with each variant's session, compile and first inference" || notok "with each variant's session, compile and first inference" "$LAST_OUT"
     check "each is JAX, compiled ahead of time per shape, synchronised, and they agree" \
     $PY - "$T_TMP/jax.json" <<'PYEOF'
 import json, sys

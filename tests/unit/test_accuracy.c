@@ -4,6 +4,7 @@
 #include "accuracy/gate.h"
 #include "accuracy/heatmap.h"
 #include "accuracy/metrics.h"
+#include "accuracy/mkernel.h"
 #include "core/rng.h"
 #include "t.h"
 
@@ -332,6 +333,59 @@ static void kl_of_probability_outputs_is_taken_as_they_are(void)
     mb_tensor_clear(&b);
 }
 
+static void the_vectorised_exp_is_within_an_ulp_of_libm(void)
+{
+    double worst = 0;
+    for (int i = 0; i <= 70700; i++) {
+        double x = -i * 0.01 - (i % 7) * 1e-5;
+        double e = mb__mk_exp(x), r = exp(x), rel = fabs(e - r) / r;
+        worst = rel > worst ? rel : worst;
+    }
+    EXPECT(worst <= 2.3e-16);
+    EXPECT_NEAR(mb__mk_exp(0), 1.0, 0);
+    EXPECT(mb__mk_exp(-1000) < 1e-300);
+}
+
+static void a_long_classifier_row_streams_like_a_short_one(void)
+{
+    /* one row of 200000 classes (four work items of 65536) against the
+     * same values computed directly */
+    int64_t d[2] = {1, 200000};
+    mb_tensor a, b;
+    make_f32(&a, 2, d, NULL);
+    make_f32(&b, 2, d, NULL);
+    mb_rng rng;
+    mb__rng_seed(&rng, 11);
+    float *pa = a.data, *pb = b.data;
+    for (size_t i = 0; i < 200000; i++) {
+        pa[i] = (float)(3 * mb__rng_normal(&rng));
+        pb[i] = pa[i] + (float)(0.2 * mb__rng_normal(&rng));
+    }
+    pa[150001] = 20; /* the maximum in the third item */
+    pb[150001] = 19;
+    mb_metrics_result r;
+    EXPECT_EQ_INT(mb__metrics_compute_struct(&a, &b, NULL, &r, NULL), MB_OK);
+    /* the definition, in long double */
+    long double ma = -INFINITY, mb = -INFINITY, za = 0, zb = 0, kl = 0;
+    for (size_t i = 0; i < 200000; i++) {
+        ma = pa[i] > ma ? pa[i] : ma;
+        mb = pb[i] > mb ? pb[i] : mb;
+    }
+    for (size_t i = 0; i < 200000; i++) {
+        za += expl(pa[i] - ma);
+        zb += expl(pb[i] - mb);
+    }
+    long double la = ma + logl(za), lb = mb + logl(zb);
+    for (size_t i = 0; i < 200000; i++)
+        kl += expl(pa[i] - la) * ((pa[i] - la) - (pb[i] - lb));
+    EXPECT_NEAR(r.total.top1_agreement, 1.0, 0);
+    EXPECT(kl > 0.01);
+    EXPECT_NEAR(r.total.kl_mean, (double)kl, 1e-12 + 1e-10 * (double)kl);
+    mb__metrics_result_free(&r);
+    mb_tensor_clear(&a);
+    mb_tensor_clear(&b);
+}
+
 int main(void)
 {
     RUN(metrics_of_a_small_vector_match_hand_computation);
@@ -343,6 +397,8 @@ int main(void)
     RUN(kl_of_probability_outputs_is_taken_as_they_are);
     RUN(accuracy_against_labels_counts_top1_and_top5);
     RUN(results_do_not_depend_on_the_thread_count);
+    RUN(the_vectorised_exp_is_within_an_ulp_of_libm);
+    RUN(a_long_classifier_row_streams_like_a_short_one);
     RUN(float16_candidates_are_widened_exactly);
     RUN(gates_parse_and_evaluate);
     RUN(bad_gates_are_refused_with_the_fix);

@@ -10,6 +10,7 @@
 
 #include <stdint.h>
 #include <stdlib.h>
+#include <string.h>
 #include <unistd.h>
 
 static char tmpdir[512];
@@ -322,6 +323,81 @@ static void npz_tensors_without_names_are_refused(void)
     mb_tensor_clear(&t);
 }
 
+static void a_c_order_file_is_mapped_in_place(void)
+{
+    char path[600];
+    snprintf(path, sizeof path, "%s/m.npy", tmpdir);
+    mb_tensor t, r;
+    int64_t dims[2] = {3, 5};
+    mb_err err = {0};
+    mb_tensor_alloc(&t, MB_DTYPE_FLOAT32, 2, dims, NULL, &err);
+    for (int i = 0; i < 15; i++)
+        ((float *)t.data)[i] = (float)i * 0.5f - 3;
+    EXPECT_EQ_INT(mb__npy_write(path, &t, &err), 0);
+    void *map = NULL;
+    size_t len = 0;
+    EXPECT_EQ_INT(mb__npy_map(path, &r, &map, &len, &err), 0);
+    EXPECT(map != NULL);
+    EXPECT_EQ_INT(r.dtype, MB_DTYPE_FLOAT32);
+    EXPECT_EQ_INT(r.rank, 2);
+    EXPECT_EQ_INT(r.dims[1], 5);
+    EXPECT_EQ_INT(r.nbytes, 60);
+    EXPECT(memcmp(r.data, t.data, 60) == 0);
+    mb__npy_unmap(&r, map, len);
+    EXPECT(r.data == NULL);
+    mb_tensor_clear(&t);
+}
+
+static void a_fortran_or_big_endian_file_is_read_not_mapped(void)
+{
+    const int16_t f[] = {1, 4, 2, 5, 3, 6};
+    const char *hdr[2] = {"{'descr': '<i2', 'fortran_order': True, "
+                          "'shape': (2, 3), }\n",
+                          "{'descr': '>i2', 'fortran_order': False, "
+                          "'shape': (6,), }\n"};
+    for (int k = 0; k < 2; k++) {
+        char path[600];
+        snprintf(path, sizeof path, "%s/f%d.npy", tmpdir, k);
+        mb_buf b = MB_BUF_INIT;
+        make_npy(&b, 1, hdr[k], f, sizeof f);
+        mb_err err = {0};
+        mb__write_file_atomic(path, b.data, b.len, &err);
+        mb__buf_free(&b);
+        mb_tensor t;
+        void *map = (void *)1;
+        size_t len = 1;
+        EXPECT_EQ_INT(mb__npy_map(path, &t, &map, &len, &err), 0);
+        EXPECT(map == NULL);
+        /* C order, host order: 1..6 for the transposed file; the
+         * big-endian bytes of 1 4 2 5 3 6 read back swapped */
+        int16_t v0 = ((int16_t *)t.data)[0];
+        EXPECT_EQ_INT(v0, k == 0 ? 1 : 256);
+        mb__npy_unmap(&t, map, len);
+        mb_tensor_clear(&t);
+    }
+}
+
+static void a_truncated_file_is_refused_before_mapping(void)
+{
+    char path[600];
+    snprintf(path, sizeof path, "%s/tm.npy", tmpdir);
+    const float d[2] = {1, 2};
+    mb_buf b = MB_BUF_INIT;
+    make_npy(&b, 1,
+             "{'descr': '<f4', 'fortran_order': False, "
+             "'shape': (1000000,), }\n",
+             d, sizeof d);
+    mb_err err = {0};
+    mb__write_file_atomic(path, b.data, b.len, &err);
+    mb__buf_free(&b);
+    mb_tensor t;
+    void *map = NULL;
+    size_t len = 0;
+    EXPECT_EQ_INT(mb__npy_map(path, &t, &map, &len, &err), MB_EFORMAT);
+    EXPECT(map == NULL);
+    EXPECT_CONTAINS(err.msg, "truncated");
+}
+
 int main(void)
 {
     const char *base = getenv("MBENCH_TEST_TMP");
@@ -345,6 +421,9 @@ int main(void)
     RUN(npz_write_and_read_keep_names_and_order);
     RUN(npz_of_a_non_zip_file_is_a_format_error);
     RUN(npz_tensors_without_names_are_refused);
+    RUN(a_c_order_file_is_mapped_in_place);
+    RUN(a_fortran_or_big_endian_file_is_read_not_mapped);
+    RUN(a_truncated_file_is_refused_before_mapping);
     char cmd[600];
     snprintf(cmd, sizeof cmd, "rm -rf '%s'", tmpdir);
     if (system(cmd) != 0)

@@ -200,8 +200,8 @@ static void the_engine_names_a_request_it_cannot_serve(void)
     EXPECT_EQ_INT(mb__profile_run(&plan, models, 1, NULL, &o, &r, &err),
                   MB_EINVAL);
     EXPECT_CONTAINS(err.msg, "profiling needs a backend that takes "
-                             "profile=PREFIX (ort): the null backend has no "
-                             "option 'profile'");
+                             "profile=PREFIX (ort, openvino): the null "
+                             "backend has no option 'profile'");
     EXPECT(r.doc == NULL);
     mb__plan_free(&plan);
 }
