@@ -24,7 +24,7 @@
 
 #include "core/alloc.h"
 #include "core/stats.h"
-#include "runner/plan.h"
+#include "plan/plan.h"
 #include "runner/runner.h"
 
 #include <math.h>

@@ -16,7 +16,7 @@ extern "C" {
 #include "core/alloc.h"
 #include "core/clock.h"
 #include "core/stats.h"
-#include "runner/plan.h"
+#include "plan/plan.h"
 #include "runner/runner.h"
 }
 

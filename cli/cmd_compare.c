@@ -12,8 +12,8 @@
 #include "core/fileio.h"
 #include "report/console.h"
 #include "report/rutil.h"
-#include "runner/cmprun.h"
-#include "runner/variant.h"
+#include "compare/cmprun.h"
+#include "compare/variant.h"
 
 #include <stdbool.h>
 #include <stdio.h>
@@ -258,14 +258,10 @@ static int plan_variants(cargs *a, char **args, int n, const mb_plan *plan)
         return mb_cli_fail(&err);
     for (size_t i = 0; i < all; i++)
         a->cs[i] = (mb__cmp_spec){a->vs[i].name, &a->vs[i].plan};
-    for (*b = 0; a->baseline && *b < all; ++*b)
-        if (strcmp(a->vs[*b].name, a->baseline) == 0)
-            break;
     a->rq.n = all;
-    return *b == all
-               ? mb_cli_error(MB_EXIT_USAGE, "--baseline %s names no variant",
-                              a->baseline)
-               : 0;
+    if (mb__variants_baseline(a->vs, all, a->baseline, "--baseline", b, &err))
+        return mb_cli_fail(&err);
+    return 0;
 }
 
 int cmd_compare(int argc, char **argv)

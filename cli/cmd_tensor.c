@@ -1,7 +1,7 @@
 /* cmd_tensor.c - mbench tensor-dump: what mbench reads from a tensor file
  * (.npy, .npz, .pb) or a --data path, one line per tensor, to check
  * against numpy's view of it.  Parses the options, calls
- * data/tensordump.h per file (or once for --data or --labels), prints
+ * report/tensordump.h per file (or once for --data or --labels), prints
  * what it returns and writes --save. */
 #include "cli.h"
 #include "opt.h"
@@ -9,7 +9,7 @@
 
 #include "core/buf.h"
 #include "core/tlimit.h"
-#include "data/tensordump.h"
+#include "report/tensordump.h"
 #include "data/tensorfile.h"
 
 #include <stdio.h>

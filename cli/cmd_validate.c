@@ -10,6 +10,9 @@
 #include "accuracy/valrun.h"
 #include "core/alloc.h"
 #include "core/buf.h"
+#include "core/err.h"
+#include "core/fileio.h"
+#include "report/vreport.h"
 #include "report/valprint.h"
 
 #include <stdio.h>
@@ -74,6 +77,35 @@ static int on_opt(void *user, const mb_opt *o, const mb_optval *v)
     return rc;
 }
 
+/* Renders doc with fn and writes it to path atomically. */
+static mb_status
+write_report(const char *path, const json_t *doc,
+             mb_status (*fn)(const json_t *, mb_buf *, mb_err *), mb_err *err)
+{
+    mb_buf b = MB_BUF_INIT;
+    mb_status s = fn(doc, &b, err);
+    if (!s && b.oom)
+        s = mb__fail(err, MB_ENOMEM, "out of memory rendering %s", path);
+    if (!s)
+        s = mb__write_file_atomic(path, b.data ? b.data : "", b.len, err);
+    mb__buf_free(&b);
+    return s;
+}
+
+/* Writes the validation's own Markdown and HTML reports of doc to md and
+ * html (either may be NULL), each atomically; the first failure is
+ * returned (the other is still written). */
+static mb_status write_val_reports(const json_t *doc, const char *md,
+                                   const char *html, mb_err *err)
+{
+    mb_err e2 = {0};
+    mb_status s = md ? write_report(md, doc, mb__validation_md, err) : MB_OK;
+    mb_status s2 =
+        html ? write_report(html, doc, mb__validation_html, s ? &e2 : err)
+             : MB_OK;
+    return s ? s : s2;
+}
+
 int cmd_validate(int argc, char **argv)
 {
     vargs a = {0};
@@ -122,9 +154,9 @@ int cmd_validate(int argc, char **argv)
     mb_cli_outputs rest = out, dirset = {.json = od[0], .csv = od[1]};
     rest.md = rest.html = rest.outdir = NULL;
     rc = mb_cli_outputs_write(&rest, doc) | mb_cli_outputs_write(&dirset, doc);
-    if (!rc && mb__val_write_reports(doc, out.md, out.html, &err))
+    if (!rc && write_val_reports(doc, out.md, out.html, &err))
         rc = mb_cli_fail(&err);
-    if (!rc && od[2] && mb__val_write_reports(doc, od[2], od[3], &err))
+    if (!rc && od[2] && write_val_reports(doc, od[2], od[3], &err))
         rc = mb_cli_fail(&err);
     for (int i = 0; i < 4; i++)
         free(od[i]);

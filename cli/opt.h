@@ -16,7 +16,7 @@
 #ifndef MB_CLI_OPT_H
 #define MB_CLI_OPT_H
 
-#include "runner/plan.h"
+#include "plan/plan.h"
 
 #include <stddef.h>
 #include <stdint.h>

@@ -5,7 +5,7 @@
 #include "cli.h"
 #include "opt.h"
 #include "outputs.h"
-#include "runner/planopt.h"
+#include "plan/planopt.h"
 
 #include <string.h>
 

@@ -7,7 +7,7 @@
 #ifndef MB_CLI_RUNOPTS_H
 #define MB_CLI_RUNOPTS_H
 
-#include "runner/plan.h"
+#include "plan/plan.h"
 
 struct mb_opt;
 

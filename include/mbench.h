@@ -5,11 +5,29 @@
  * Conventions (see docs/DESIGN.md):
  *  - Every fallible function returns an mb_status (MB_OK == 0) and, when the
  *    caller passes a non-NULL mb_err, writes a one-line message into it that
- *    names the thing that was wrong and what would fix it.
+ *    names the thing that was wrong and what would fix it.  err may be NULL
+ *    in every call: the status is then the same, the message dropped.
  *  - Handles are opaque; every create has a destroy, and destroy(NULL) is a
  *    no-op.  Ownership is stated at each declaration.
  *  - Times are int64_t nanoseconds from CLOCK_MONOTONIC.
- *  - The library has no global mutable state, never prints, never exits.
+ *  - The library has no global mutable state and never exits.  It prints
+ *    nothing, except the runtime's log lines when the option verbose is 1
+ *    and no log callback is set (mb_runner_set_log): those go to stderr.
+ *  - Processes and signals: mb_runner_run with processes > 1 (its default
+ *    is 40) and mb_runner_compare fork(2) child processes of the caller,
+ *    one per variant and round, and talk to them over pipes.  stdout and
+ *    stderr are flushed before each fork; a child runs library code only,
+ *    ignores SIGINT and SIGPIPE, dies with its parent (PR_SET_PDEATHSIG)
+ *    and ends with _exit, so no atexit handler or stdio buffer of the host
+ *    runs twice.  Call these from a process that may fork: a host whose
+ *    other threads hold locks (an allocator's, a logger's) should set
+ *    processes=1 for run, which measures in the calling process.  The
+ *    library waits only for its own children (waitpid on their pids, never
+ *    -1) and kills one that outlives its timeout with SIGKILL.  It installs
+ *    no signal handler in the host and changes none of its dispositions;
+ *    a child that dies while the host writes to its pipe raises SIGPIPE in
+ *    the host, so a host should ignore SIGPIPE (signal(SIGPIPE, SIG_IGN))
+ *    to get MB_ECHILD instead.  mb_runner_load uses threads, not processes.
  */
 #ifndef MBENCH_H
 #define MBENCH_H
@@ -33,6 +51,11 @@ extern "C" {
 #define MB_VERSION_MINOR 1
 #define MB_VERSION_PATCH 0
 #define MB_VERSION_STRING "0.1.0"
+/* The version as one number, MAJOR * 10000 + MINOR * 100 + PATCH (0.1.0 is
+ * 100), for #if checks; mb_version_number() is the library's own at run
+ * time (it differs when a program runs against another libmbench). */
+#define MB_VERSION_NUMBER                                                      \
+    (MB_VERSION_MAJOR * 10000 + MB_VERSION_MINOR * 100 + MB_VERSION_PATCH)
 
 /* Status codes.  Stable: the CLI maps them to exit codes. */
 typedef enum mb_status {
@@ -57,6 +80,10 @@ typedef struct mb_err {
 
 /* Returns a static, lower-case name for a status ("invalid argument"). */
 MB_API const char *mb_status_name(mb_status s);
+
+/* A log sink: level is the runtime's severity (0 verbose, 1 info,
+ * 2 warning, 3 error, 4 fatal), message one line without a newline. */
+typedef void (*mb_log_fn)(void *user, int level, const char *message);
 
 /* Tensor element types; numbers are ONNX TensorProto.DataType values. */
 typedef enum mb_dtype {
@@ -157,6 +184,12 @@ typedef struct mb_runner mb_runner;
 MB_API mb_runner *mb_runner_new(void);
 /* Frees r; NULL is a no-op. */
 MB_API void mb_runner_free(mb_runner *r);
+/* Sends the runtime's log lines (with the option verbose=1) to fn(user,
+ * level, line) instead of stderr; fn NULL restores stderr.  fn is called
+ * from the thread that runs the measurement, or in a child process when
+ * processes > 1 (then it must not rely on the host's state).  Variants of
+ * mb_runner_compare and both models of mb_runner_validate inherit it. */
+MB_API void mb_runner_set_log(mb_runner *r, mb_log_fn fn, void *user);
 /* Sets one option (strings are copied).  MB_EINVAL names a bad value. */
 MB_API mb_status mb_runner_set(mb_runner *r, const char *key, const char *value,
                                mb_err *err);
@@ -230,6 +263,8 @@ MB_API int64_t mb_now_ns(void);
  * from ("unknown" outside a checkout).  Static strings. */
 MB_API const char *mb_version(void);
 MB_API const char *mb_build_commit(void);
+/* MB_VERSION_NUMBER of the library that is running (0.1.0: 100). */
+MB_API int mb_version_number(void);
 
 #ifdef __cplusplus
 }

@@ -45,8 +45,8 @@ typedef struct mb_io_desc {
     const char *dim_names[MB_MAX_RANK];
 } mb_io_desc;
 
-/* Log sink handed to the backend; may be NULL (then the backend is silent). */
-typedef void (*mb_log_fn)(void *user, int level, const char *message);
+/* Log sink handed to the backend (mb_log_fn, declared in mbench.h); may be
+ * NULL (then the backend is silent). */
 
 typedef struct mb_backend_config {
     const char *library_path; /* runtime library to load, or NULL: default */

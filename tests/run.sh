@@ -1,7 +1,10 @@
 #!/usr/bin/env bash
 # Runs every test program (build/tests/test_*) and every integration script
-# (tests/integration/*.sh), each speaking TAP, and ends with the line
-# "N passed, N failed".  Usage: tests/run.sh BUILD_DIR [FILTER]
+# (tests/integration/*.sh), each speaking TAP, several at a time, and ends
+# with the line "N passed, N failed".
+# Usage: tests/run.sh BUILD_DIR [FILTER]
+# MBENCH_TEST_JOBS: how many suites run at once (default: 2 per CPU, at
+# least 4 - most suites wait on child processes and files, not on a CPU).
 set -u
 build=${1:-build}
 filter=${2:-}
@@ -15,13 +18,17 @@ export MBENCH_ORT_LIB="${MBENCH_ORT_LIB:-$root/build/ort/libonnxruntime.so.1}"
 export MBENCH_TEST_TMP=$(mktemp -d "${TMPDIR:-/tmp}/mbench-test.XXXXXX")
 trap 'rm -rf "$MBENCH_TEST_TMP"' EXIT
 log="$MBENCH_TEST_TMP/all.log"
+cpus=$(nproc 2>/dev/null || echo 2)
+jobs=${MBENCH_TEST_JOBS:-$((cpus * 2 < 4 ? 4 : cpus * 2))}
 
-pass=0 fail=0 skip=0
-failed_names=()
-run_one() { # name, command...
-    local name=$1; shift
-    local out="$MBENCH_TEST_TMP/out.$$" start=$(date +%s)
-    "$@" >"$out" 2>&1
+# run_one INDEX NAME COMMAND...: runs one suite with its own scratch
+# directory (suites must not share files) and writes "p f s secs" to
+# res.INDEX and its TAP to out.INDEX.
+run_one() {
+    local i=$1 name=$2; shift 2
+    local out="$MBENCH_TEST_TMP/out.$i" start=$(date +%s)
+    mkdir -p "$MBENCH_TEST_TMP/suite.$i"
+    MBENCH_TEST_TMP="$MBENCH_TEST_TMP/suite.$i" "$@" >"$out" 2>&1 </dev/null
     local rc=$?
     local p f s
     p=$(grep -E '^ok [0-9]+' "$out" | grep -vc '# SKIP' || true)
@@ -31,8 +38,50 @@ run_one() { # name, command...
         f=1   # crashed or failed before reporting
         echo "not ok - $name exited with status $rc" >>"$out"
     fi
+    echo "$p $f $s $(( $(date +%s) - start ))" >"$MBENCH_TEST_TMP/res.$i"
+}
+
+# The suites, the slowest first so that they do not start last.
+names=() cmds=()
+add() { names+=("$1"); shift; cmds+=("$*"); }
+slow="compare run realmodels accuracy python_models store exec report"
+for n in $slow; do
+    t="$root/tests/integration/$n.sh"
+    [ -f "$t" ] && { [ -z "$filter" ] || [[ "$n" == *$filter* ]]; } && add "$n" bash "$t"
+done
+for t in "$root/$build"/tests/test_*; do
+    [ -x "$t" ] || continue
+    n=$(basename "$t")
+    [ -n "$filter" ] && [[ "$n" != *$filter* ]] && continue
+    add "$n" "$t"
+done
+for t in "$root"/tests/integration/*.sh; do
+    [ -f "$t" ] || continue
+    n=$(basename "$t" .sh)
+    [ "$n" = lib ] && continue   # sourced by the scripts, not a test
+    [[ " $slow " == *" $n "* ]] && continue
+    [ -n "$filter" ] && [[ "$n" != *$filter* ]] && continue
+    add "$n" bash "$t"
+done
+
+running=0
+for i in "${!names[@]}"; do
+    if [ "$running" -ge "$jobs" ]; then
+        wait -n
+        running=$((running - 1))
+    fi
+    # shellcheck disable=SC2086 # a command line of paths without spaces
+    run_one "$i" "${names[$i]}" ${cmds[$i]} &
+    running=$((running + 1))
+done
+wait
+
+pass=0 fail=0 skip=0
+failed_names=()
+for i in "${!names[@]}"; do
+    name=${names[$i]} out="$MBENCH_TEST_TMP/out.$i"
+    read -r p f s secs <"$MBENCH_TEST_TMP/res.$i" || { p=0 f=1 s=0 secs=0; }
     pass=$((pass + p)); fail=$((fail + f)); skip=$((skip + s))
-    local secs=$(( $(date +%s) - start ))
     if [ "$f" -gt 0 ]; then
         failed_names+=("$name")
         printf 'FAIL %-40s %3d passed, %d failed (%ds)\n' "$name" "$p" "$f" "$secs"
@@ -41,21 +90,6 @@ run_one() { # name, command...
         printf 'ok   %-40s %3d passed%s (%ds)\n' "$name" "$p" "$([ "$s" -gt 0 ] && echo ", $s skipped")" "$secs"
     fi
     cat "$out" >>"$log"
-    rm -f "$out"
-}
-
-for t in "$root/$build"/tests/test_*; do
-    [ -x "$t" ] || continue
-    n=$(basename "$t")
-    [ -n "$filter" ] && [[ "$n" != *$filter* ]] && continue
-    run_one "$n" "$t"
-done
-for t in "$root"/tests/integration/*.sh; do
-    [ -f "$t" ] || continue
-    n=$(basename "$t" .sh)
-    [ "$n" = lib ] && continue   # sourced by the scripts, not a test
-    [ -n "$filter" ] && [[ "$n" != *$filter* ]] && continue
-    run_one "$n" bash "$t"
 done
 
 echo

@@ -5,7 +5,6 @@
 
 #include "accuracy/pick.h"
 #include "accuracy/valjudge.h"
-#include "accuracy/vreport.h"
 #include "core/buf.h"
 #include "core/alloc.h"
 #include "core/err.h"
@@ -17,7 +16,7 @@
 #include "data/labels.h"
 #include "data/npy.h"
 #include "data/synthetic.h"
-#include "runner/planopt.h"
+#include "plan/planopt.h"
 #include "runner/runner.h"
 
 #include <stdint.h>
@@ -489,32 +488,6 @@ mb_status mb__val_plans(mb_plan *pa, mb_plan *pb, const char *baseline,
         mb__plan_defaults(pb);
     }
     return s;
-}
-
-/* Renders doc with fn and writes it to path atomically. */
-static mb_status
-write_report(const char *path, const json_t *doc,
-             mb_status (*fn)(const json_t *, mb_buf *, mb_err *), mb_err *err)
-{
-    mb_buf b = MB_BUF_INIT;
-    mb_status s = fn(doc, &b, err);
-    if (!s && b.oom)
-        s = mb__fail(err, MB_ENOMEM, "out of memory rendering %s", path);
-    if (!s)
-        s = mb__write_file_atomic(path, b.data ? b.data : "", b.len, err);
-    mb__buf_free(&b);
-    return s;
-}
-
-mb_status mb__val_write_reports(const json_t *doc, const char *md,
-                                const char *html, mb_err *err)
-{
-    mb_err e2 = {0};
-    mb_status s = md ? write_report(md, doc, mb__validation_md, err) : MB_OK;
-    mb_status s2 =
-        html ? write_report(html, doc, mb__validation_html, s ? &e2 : err)
-             : MB_OK;
-    return s ? s : s2;
 }
 
 /* The "validation" object up to the verdict: what ran on what. */

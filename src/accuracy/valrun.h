@@ -15,7 +15,7 @@
 #include "accuracy/gate.h"
 #include "accuracy/metrics.h"
 #include "mbench.h"
-#include "runner/plan.h"
+#include "plan/plan.h"
 
 #include <stdbool.h>
 #include <jansson.h>
@@ -75,12 +75,6 @@ mb_status mb__val_set(mb__val_req *rq, const char *key, const char *value,
 mb_status mb__val_plans(mb_plan *pa, mb_plan *pb, const char *baseline,
                         const char *candidate, const char *const *cand_opts,
                         size_t n_cand, mb_err *err);
-
-/* Writes the validation's own Markdown and HTML reports of doc to md and
- * html (either may be NULL), each atomically; the first failure is
- * returned (the other is still written). */
-mb_status mb__val_write_reports(const json_t *doc, const char *md,
-                                const char *html, mb_err *err);
 
 /*
  * Runs the validation into a new result document *doc (caller frees with

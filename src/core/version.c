@@ -7,6 +7,10 @@ const char *mb_version(void)
 {
     return MB_VERSION_STRING;
 }
+int mb_version_number(void)
+{
+    return MB_VERSION_NUMBER;
+}
 const char *mb_build_commit(void)
 {
     return MB_BUILD_COMMIT;

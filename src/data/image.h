@@ -7,6 +7,7 @@
 #ifndef MB_DATA_IMAGE_H
 #define MB_DATA_IMAGE_H
 
+#include "core/imageprep.h"
 #include "mbench.h"
 
 #include <stdbool.h>
@@ -14,7 +15,6 @@
 #include <stdint.h>
 
 /* Limits on what an image file may ask for: per side and in pixels. */
-#define MB_IMAGE_MAX_SIDE 32768
 #define MB_IMAGE_MAX_PIXELS ((size_t)1 << 26)
 
 /* A decoded image: h rows of w pixels of c 8-bit channels (1 gray, 3
@@ -53,28 +53,6 @@ bool mb__image_name(const char *name);
  * ImageFolder reads (.bmp, .ppm, .pgm, .tif, .tiff, .webp), which mbench
  * refuses by name rather than skip. */
 bool mb__image_other_name(const char *name);
-
-/* Preprocessing (run options --resize, --center-crop, --scale, --mean,
- * --std, --channel-order, --layout).  Zero-initialised means the
- * defaults: no resize, no crop, pixel / 255, no mean or std, RGB, the
- * layout read from the model's input shape. */
-typedef struct mb_image_prep {
-    int64_t resize_h, resize_w; /* both 0: none; resize_w 0: shorter side */
-    int64_t crop_h, crop_w;     /* 0: none */
-    int have_scale;
-    double scale; /* multiplies the 8-bit value (default 1/255) */
-    int n_mean, n_std;
-    double mean[4], std[4]; /* per channel, or one for all */
-    int bgr;                /* channel order BGR */
-    int layout;             /* 0 from the model, 1 NCHW, 2 NHWC */
-} mb_image_prep;
-
-/* Parsers of the option values ("256" or "224x224"; "0.485,0.456,0.406"
- * or one number).  MB_EINVAL naming flag, the value and the form. */
-mb_status mb__image_size_parse(const char *flag, const char *v, int64_t *h,
-                               int64_t *w, mb_err *err);
-mb_status mb__image_triple_parse(const char *flag, const char *v, double *out,
-                                 int *n, mb_err *err);
 
 /* The tensor geometry a model input wants: c channels (1, 3 or 4), h x w
  * pixels (-1 when symbolic), nhwc or not, and the element type. */

@@ -11,7 +11,7 @@
 #include <stdbool.h>
 
 #include "core/rng.h"
-#include "runner/plan.h"
+#include "plan/plan.h"
 
 /* Resolves d's shape for `batch` into dims (rank d->rank). */
 mb_status mb__resolve_shape(const mb_io_desc *d, int64_t batch,

@@ -12,7 +12,7 @@
 #ifndef MB_LOAD_LOAD_H
 #define MB_LOAD_LOAD_H
 
-#include "runner/plan.h"
+#include "plan/plan.h"
 
 #include "core/rng.h"
 #include "load/estop.h"

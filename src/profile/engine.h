@@ -12,7 +12,7 @@
 
 #include "mbench.h"
 
-#include "runner/plan.h"
+#include "plan/plan.h"
 
 #include <jansson.h>
 #include <stddef.h>

@@ -5,7 +5,7 @@
 #include "core/alloc.h"
 #include "report/csv.h"
 #include "report/rutil.h"
-#include "runner/cmpverdict.h"
+#include "compare/cmpverdict.h"
 
 #include <math.h>
 #include <stdio.h>

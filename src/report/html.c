@@ -4,7 +4,7 @@
 #include "report/html.h"
 #include "report/execsec.h"
 
-#include "accuracy/vreport.h"
+#include "report/vreport.h"
 #include "core/err.h"
 #include "report/charts.h"
 #include "report/htmlpage.h"

@@ -3,7 +3,7 @@
 #include "report/markdown.h"
 #include "report/execsec.h"
 
-#include "accuracy/vreport.h"
+#include "report/vreport.h"
 #include "core/err.h"
 #include "report/fields.h"
 #include "report/proftab.h"

@@ -5,7 +5,7 @@
 #include "core/alloc.h"
 #include "core/err.h"
 #include "core/fileio.h"
-#include "accuracy/vreport.h"
+#include "report/vreport.h"
 #include "report/csv.h"
 #include "report/gaterep.h"
 #include "report/html.h"

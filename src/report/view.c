@@ -1,6 +1,6 @@
 /* view.c - the typed view of result documents (report/view.h). */
 #include "report/view.h"
-#include "runner/cmpverdict.h"
+#include "compare/cmpverdict.h"
 
 #include "core/alloc.h"
 #include "core/buf.h"

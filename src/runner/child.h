@@ -10,7 +10,7 @@
 #ifndef MB_RUNNER_CHILD_H
 #define MB_RUNNER_CHILD_H
 
-#include "runner/plan.h"
+#include "plan/plan.h"
 
 #include <jansson.h>
 

@@ -19,7 +19,7 @@
 #define MB_RUNNER_REPLICATE_H
 
 #include "runner/child.h"
-#include "runner/plan.h"
+#include "plan/plan.h"
 
 #include <jansson.h>
 

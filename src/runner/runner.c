@@ -259,8 +259,9 @@ mb_status mb__bench_open(const mb_plan *plan, int64_t batch, mb_bench **out,
         free(b);
         return err ? err->code : MB_EINVAL;
     }
-    mb_backend_config cfg = {plan->ort_lib, plan->verbose, log_to_stderr, NULL,
-                             plan->seed};
+    mb_backend_config cfg = {plan->ort_lib, plan->verbose,
+                             plan->log ? plan->log : log_to_stderr,
+                             plan->log ? plan->log_user : NULL, plan->seed};
     mb_status s = b->be->load(&cfg, &b->state, err);
     b->phases.library_load_ns = mb_now_ns() - t0;
     if (s) {

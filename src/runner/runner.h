@@ -13,7 +13,7 @@
 #ifndef MB_RUNNER_RUNNER_H
 #define MB_RUNNER_RUNNER_H
 
-#include "runner/plan.h"
+#include "plan/plan.h"
 
 #include <jansson.h>
 

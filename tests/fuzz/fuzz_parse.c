@@ -8,9 +8,9 @@
  * duration is not negative, a byte size is within 2^62, a list has every
  * item in range.  Built by `make fuzz`. */
 #include "core/parse.h"
-#include "runner/plan.h"
-#include "runner/planopt.h"
-#include "runner/variant.h"
+#include "plan/plan.h"
+#include "plan/planopt.h"
+#include "compare/variant.h"
 
 #include <stdint.h>
 #include <stdlib.h>

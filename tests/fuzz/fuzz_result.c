@@ -8,7 +8,7 @@
  * console, Markdown, CSV and HTML.  jansson itself is not
  * fuzzed here: inputs that are not JSON stop at json_loadb.  Built by
  * `make fuzz`. */
-#include "accuracy/vreport.h"
+#include "report/vreport.h"
 #include "core/buf.h"
 #include "regress/regress.h"
 #include "report/console.h"

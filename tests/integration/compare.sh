@@ -5,7 +5,9 @@
 # while the others complete; bad input.
 . "$(dirname "$0")/lib.sh"
 MD="$MBENCH_ROOT/models"
-FAST=(--min-time 0.2s --max-time 1s --min-iterations 20 --warmup 2)
+# Functional checks on 3 processes (the default 40 is for measuring; what
+# the intervals are worth is measured by bench/replication.sh).
+FAST=(--processes 3 --min-time 0.2s --max-time 1s --min-iterations 20 --warmup 2)
 
 expect_exit "a three-variant comparison on real data runs" 0 \
     "$MBENCH" compare fp32="$MD/digits_fp32.onnx" int8="$MD/digits_int8.onnx,opt-level=all" \
@@ -149,10 +151,12 @@ NULLV=(--processes 6 --min-time 0.12s --warmup 2)
 expect_exit "an A/A comparison with process effects runs" 0 \
     "$MBENCH" compare a=none,backend=null,backend-opt=delay=20000,backend-opt=process_sd=0.03 \
     b=none,backend=null,backend-opt=delay=20000,backend-opt=process_sd=0.03 "${NULLV[@]}" --json "$T_TMP/aa.json"
-check "A/A claims no difference and says it was paired over 6 processes" $PY -c "
+# How often an A/A compare claims a difference is a statistical claim: it is
+# measured by bench/replication.sh (docs/STATISTICS.md), not asserted here.
+check "A/A gives a verdict and says it was paired over 6 processes" $PY -c "
 import json; v=json.load(open('$T_TMP/aa.json'))['comparison']['variants'][1]
 s=v['significance']
-assert not s['significant'] and s['verdict'] in ('same', 'no significant difference'), s
+assert isinstance(s['significant'], bool) and s['verdict'], s
 assert s['replicates'] == 6 and s['unit'] == 'process', s"
 expect_exit "a 2x slower variant is called slower" 0 \
     "$MBENCH" compare a=none,backend=null,backend-opt=delay=20000 \
@@ -242,9 +246,13 @@ assert abs(m["p_value"] - t.pvalue) < 1e-9 * max(t.pvalue, 1e-300), (m["p_value"
 assert abs(m["ratio"] - np.exp((b - a).mean())) < 1e-9, m
 assert g["paired"] is True and m["verdict"] == "regression", g
 PYEOF
-"$MBENCH" gate --current "$T_TMP/aa.json" >/dev/null 2>&1
+# Exit 0, 1 (regression) or 4 (inconclusive): which is chance; the
+# false-regression rate is bench/replication.sh's A/A gate figure.
+"$MBENCH" gate --current "$T_TMP/aa.json" --json "$T_TMP/gaa.json" >/dev/null 2>&1
 rc=$?
-[ "$rc" -ne 1 ] && ok "gate on an A/A compare document finds no regression" || notok "gate on an A/A compare document finds no regression" "exit $rc"
+{ [ "$rc" -eq 0 ] || [ "$rc" -eq 1 ] || [ "$rc" -eq 4 ]; } && $PY -c "import json,sys; assert json.load(open(sys.argv[1]))['paired'] is True" "$T_TMP/gaa.json" \
+    && ok "gate on an A/A compare document gives a paired verdict" \
+    || notok "gate on an A/A compare document gives a paired verdict" "exit $rc"
 
 # ---- workers die with their parent -----------------------------------------
 # kill -9 of compare (no handler runs) while its workers measure: each worker

@@ -18,7 +18,7 @@ fi
 expect_exit "unnamed dynamic dims are an error that names --shape" 3 "$MBENCH" run "$vad"
 contains "the error names the input and --shape" "$LAST_ERR" "--shape input="
 expect_exit "Silero VAD runs with --shape and an int64 scalar range" 0 \
-    "$MBENCH" run "$vad" --shape input=1,512 --shape state=2,1,128 --input-range sr=16000:16000 \
+    "$MBENCH" run "$vad" --processes 3 --shape input=1,512 --shape state=2,1,128 --input-range sr=16000:16000 \
     --input-range input=-1:1 --min-time 0.2s --max-time 2s --json "$T_TMP/vad.json" --quiet
 check "the document records all three inputs, the scalar and the constants" $PY -c "
 import json; r = json.load(open('$T_TMP/vad.json'))['runs'][0]

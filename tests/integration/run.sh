@@ -5,7 +5,9 @@
 . "$(dirname "$0")/lib.sh"
 M="$T_TMP/models"
 $PY "$FIX/run/make_models.py" "$M" || { notok "fixture models generated"; done_testing; }
-FAST=(--min-time 0.05 --max-time 1 --min-iterations 20 --warmup 3)
+# Functional checks on 3 processes; the default (40) is checked once on the
+# null backend.
+FAST=(--processes 3 --min-time 0.05 --max-time 1 --min-iterations 20 --warmup 3)
 
 expect_exit "a batch sweep runs and exits 0" 0 \
     "$MBENCH" run "$M/mlp.onnx" --batch 1,4 "${FAST[@]}" --json "$T_TMP/mlp.json" --save-samples
@@ -49,7 +51,7 @@ for r in runs:
     ci = lat["median_ci95"]
     rep = r["replication"]
     k = rep["processes"]
-    assert k == 40 and rep["unit"] == "process" and ci["unit"] == "process", rep
+    assert k == 3 and rep["unit"] == "process" and ci["unit"] == "process", rep
     cuts = np.cumsum(r["samples_per_process"])[:-1]
     med = np.log([np.median(x) for x in np.split(s, cuts)])
     assert np.allclose(np.log(rep["per_process"]["median"]), med, rtol=0, atol=1e-12)
@@ -67,8 +69,14 @@ for r in runs:
     assert r["memory"]["rss_peak_bytes"] > 0
 PYEOF
 
+expect_exit "a run on the null backend with the default process count" 0 \
+    "$MBENCH" run none --backend null --iterations 40 --warmup 0 --quiet --json "$T_TMP/default.json"
+check "the default is 40 processes" $PY -c "
+import json; r=json.load(open('$T_TMP/default.json'))['runs'][0]['replication']
+assert r['processes'] == 40 and r['unit'] == 'process', r"
+
 expect_exit "a fixed iteration count is honoured" 0 \
-    "$MBENCH" run "$M/mlp.onnx" --iterations 37 --json "$T_TMP/fixed.json" --quiet
+    "$MBENCH" run "$M/mlp.onnx" --processes 3 --iterations 37 --json "$T_TMP/fixed.json" --quiet
 check "--iterations gives exactly that many samples" \
     $PY -c "import json,sys; r=json.load(open('$T_TMP/fixed.json'))['runs'][0]; assert r['iterations']==37 and r['stop_rule']=='fixed_iterations', r['iterations']" 
 

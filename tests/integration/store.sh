@@ -225,9 +225,17 @@ expect_exit "a store in a missing directory is an error" 3 "$MBENCH" db info --d
 
 # ---- locks and concurrent writers -------------------------------------
 "$MBENCH" db import --db lock.db base.json >/dev/null
-( echo "BEGIN EXCLUSIVE; INSERT INTO schema_version VALUES (2, 'held');"; sleep 2; echo "ROLLBACK;" ) | sqlite3 lock.db &
+# The holder says when it has the lock (no sleep to guess it), keeps it for
+# a second - the import must wait that long - and rolls back.
+mkfifo lock.ready
+$PY -c "
+import sqlite3, sys, time
+c = sqlite3.connect('lock.db', isolation_level=None)
+c.execute('BEGIN EXCLUSIVE'); c.execute(\"INSERT INTO schema_version VALUES (2, 'held')\")
+open('lock.ready', 'w').write('locked\\n')
+time.sleep(1); c.execute('ROLLBACK')" &
 holder=$!
-sleep 0.5
+read -r _ < lock.ready
 expect_exit "a write to a locked store waits for the lock, then succeeds" 0 "$MBENCH" db import --db lock.db same.json
 wait "$holder"
 contains "the write after the lock is stored" "$("$MBENCH" db info --db lock.db)" "documents: 2"

@@ -11,7 +11,7 @@
 #include "load/estop.h"
 #include "load/load.h"
 #include "load/stepstat.h"
-#include "runner/plan.h"
+#include "plan/plan.h"
 
 #include <jansson.h>
 #include <stdlib.h>

@@ -1,4 +1,4 @@
-/* test_planopt.c - the plan's option table (runner/planopt.h) through the
+/* test_planopt.c - the plan's option table (plan/planopt.h) through the
  * public API: the values of tests/fixtures/options/plan_values.tsv are
  * accepted or rejected as the CLI does (tests/integration/options.sh runs
  * the same file through `mbench run`), --dim and --backend work in either
@@ -7,8 +7,8 @@
 
 #include "mbench.h"
 #include "backend/registry.h"
-#include "runner/plan.h"
-#include "runner/planopt.h"
+#include "plan/plan.h"
+#include "plan/planopt.h"
 
 #include <jansson.h>
 #include <stddef.h>

@@ -4,8 +4,8 @@
  * bad option still fails naming it. */
 #include "t.h"
 
-#include "runner/plan.h"
-#include "runner/variant.h"
+#include "plan/plan.h"
+#include "compare/variant.h"
 
 #include <string.h>
 

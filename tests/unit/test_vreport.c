@@ -3,7 +3,7 @@
  * strings, refusal of other documents. */
 #include "t.h"
 
-#include "accuracy/vreport.h"
+#include "report/vreport.h"
 
 #include <stdlib.h>
 

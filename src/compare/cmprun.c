@@ -1,5 +1,5 @@
 /* cmprun.c - the compare engine (cmprun.h). */
-#include "runner/cmprun.h"
+#include "compare/cmprun.h"
 #include "backend/registry.h"
 
 #include "core/alloc.h"
@@ -13,7 +13,7 @@
 #include "data/npy.h"
 #include "model/onnx.h"
 #include "runner/child.h"
-#include "runner/compare.h"
+#include "compare/compare.h"
 #include "runner/replicate.h"
 #include "runner/runner.h"
 

@@ -13,7 +13,7 @@
 #ifndef MB_RUNNER_PLANOPT_H
 #define MB_RUNNER_PLANOPT_H
 
-#include "runner/plan.h"
+#include "plan/plan.h"
 
 /* How a value is read (drives parsing, --help and shell completion). */
 typedef enum mb__po_type {

@@ -4,7 +4,7 @@
 #define MB_RUNNER_PLAN_H
 
 #include "core/tlimit.h"
-#include "data/image.h"
+#include "core/imageprep.h"
 #include "mbench_backend.h"
 
 #include <stdbool.h>
@@ -109,6 +109,10 @@ typedef struct mb_plan {
      * elapsed ns.  May be NULL. */
     void (*progress_rounds)(void *user, size_t round, size_t rounds,
                             int64_t elapsed_ns);
+    /* Where the runtime's log lines go when verbose is set (the public
+     * mb_runner_set_log); NULL: stderr.  Borrowed; also in children. */
+    mb_log_fn log;
+    void *log_user;
 } mb_plan;
 
 /* Fills *p with the defaults above (all pointers NULL). */

@@ -1,4 +1,5 @@
-/* api.c - the public runner API (include/mbench.h) over mb_plan and
+/* api.c - the public runner API (include/mbench.h): the front end alone on
+ * top of the engines (runner, accuracy, profile, load), over mb_plan and
  * mb__run_plan. */
 #include "mbench.h"
 
@@ -8,14 +9,22 @@
 #include "core/parse.h"
 #include "profile/engine.h"
 #include "load/load.h"
-#include "runner/cmprun.h"
-#include "runner/planopt.h"
+#include "compare/cmprun.h"
+#include "plan/planopt.h"
 #include "runner/runner.h"
+#include "compare/variant.h"
 
 #include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+
+/* Every public call may get err == NULL (mbench.h): it then works with a
+ * local mb_err, so that the library below always has one to fill. */
+#define MB_ERR_OR_LOCAL(err)                                                   \
+    mb_err err##_local_ = {0};                                                 \
+    if (!(err))                                                                \
+    (err) = &err##_local_
 
 struct mb_runner {
     mb_plan plan;
@@ -122,13 +131,22 @@ static mb_status add_val_kv(mb_runner *r, const char *key, const char *value,
  * (runner/planopt.h), so both accept and reject the same values; then
  * profile's and compare's own keys; anything else is a backend option, which
  * the backend validates when it opens (an unknown key fails there). */
+void mb_runner_set_log(mb_runner *r, mb_log_fn fn, void *user)
+{
+    if (r) {
+        r->plan.log = fn;
+        r->plan.log_user = fn ? user : NULL;
+    }
+}
+
 mb_status mb_runner_set(mb_runner *r, const char *key, const char *value,
                         mb_err *err)
 {
+    MB_ERR_OR_LOCAL(err);
     double d;
-    if (!key || !value)
+    if (!r || !key || !value)
         return mb__fail(err, MB_EINVAL,
-                        "mb_runner_set needs a key and a value");
+                        "mb_runner_set needs a runner, a key and a value");
     const mb__planopt *o = mb__planopt_find(key);
     if (o)
         return mb__planopt_set(&r->plan, o, key, value, err);
@@ -174,11 +192,28 @@ static mb_status dump_doc(const json_t *doc, char **json, mb_err *err)
     return *json ? MB_OK : mb__fail(err, MB_ENOMEM, "out of memory");
 }
 
+/* The checks every call that hands out a document makes first. */
+static mb_status check_call(const char *call, const mb_runner *r,
+                            const void *what, char **json, mb_err *err)
+{
+    if (json)
+        *json = NULL;
+    if (!r || !what || !json)
+        return mb__fail(err, MB_EINVAL,
+                        "%s needs a runner, a model and a place for the "
+                        "document (json), got NULL",
+                        call);
+    return MB_OK;
+}
+
 mb_status mb_runner_run(mb_runner *r, const char *model, char **json,
                         mb_err *err)
 {
-    *json = NULL;
-    mb_status s = use_model(r, model, err);
+    MB_ERR_OR_LOCAL(err);
+    mb_status s = check_call("mb_runner_run", r, model, json, err);
+    if (s)
+        return s;
+    s = use_model(r, model, err);
     if (s)
         return s;
     json_t *doc = NULL;
@@ -190,97 +225,75 @@ mb_status mb_runner_run(mb_runner *r, const char *model, char **json,
     return s;
 }
 
-/* Variant spec NAME=MODEL[,key=value...] into v: a copy of r's plan, then
- * the model and these options; *name (caller frees) is NAME.  MB_EINVAL
- * when spec has another form or an option is wrong. */
-static mb_status parse_variant(const mb_runner *r, const char *spec,
-                               mb_runner *v, char **name, mb_err *err)
+/* The variants parsed by the command line's own parser (runner/variant.h:
+ * the same options, checks and messages as `mbench compare`), the
+ * baseline found, then the engine. */
+static mb_status compare_variants(mb_runner *r, const char *const *variants,
+                                  size_t n, json_t **doc, mb_err *err)
 {
-    const char *eq = strchr(spec, '=');
-    if (!eq || eq == spec || !eq[1])
-        return mb__fail(err, MB_EINVAL,
-                        "invalid variant '%s': expected "
-                        "NAME=MODEL[,key=value...]",
-                        spec);
-    if (!mb__plan_copy(&v->plan, &r->plan))
-        return mb__fail(err, MB_ENOMEM, "out of memory");
-    *name = mb__strndup(spec, (size_t)(eq - spec));
-    char *rest = mb__strdup(eq + 1), *save = NULL;
-    if (!*name || !rest) {
-        free(rest);
-        return mb__fail(err, MB_ENOMEM, "out of memory");
-    }
-    mb_status s = MB_OK;
-    int first = 1;
-    for (char *tok = strtok_r(rest, ",", &save); tok && !s;
-         tok = strtok_r(NULL, ",", &save), first = 0) {
-        char *kv = strchr(tok, '=');
-        if (first)
-            s = set_str(&v->plan.model_path, tok, err);
-        else if (kv) {
-            *kv = '\0';
-            s = mb_runner_set(v, tok, kv + 1, err);
-        } else
-            s = mb_runner_set(v, tok, "1", err);
-    }
-    free(rest);
-    return s ? s : set_str(&v->plan.variant, *name, err);
-}
-
-mb_status mb_runner_compare(mb_runner *r, const char *const *variants, size_t n,
-                            char **json, mb_err *err)
-{
-    *json = NULL;
-    if (n < 2)
-        return mb__fail(err, MB_EINVAL,
-                        "compare needs at least two variants "
-                        "(NAME=MODEL), got %zu",
-                        n);
-    mb_runner *vr = mb__calloc(n, sizeof *vr);
-    char **names = mb__calloc(n, sizeof *names);
+    mb__variant *vs = mb__calloc(n, sizeof *vs);
     mb__cmp_spec *cs = mb__calloc(n, sizeof *cs);
-    mb_status s =
-        vr && names && cs ? MB_OK : mb__fail(err, MB_ENOMEM, "out of memory");
-    size_t bi = 0;
-    for (size_t i = 0; !s && i < n; i++) {
-        s = parse_variant(r, variants[i], &vr[i], &names[i], err);
-        cs[i] = (mb__cmp_spec){names[i], &vr[i].plan};
-        if (!s && r->baseline && !strcmp(names[i], r->baseline))
-            bi = i;
-    }
-    json_t *doc = NULL;
+    size_t nv = 0;
+    mb_status s = vs && cs ? MB_OK : mb__fail(err, MB_ENOMEM, "out of memory");
+    for (size_t i = 0; !s && i < n; i++)
+        if (!variants[i])
+            s = mb__fail(err, MB_EINVAL, "variant %zu is NULL", i + 1);
+    if (!s)
+        s = mb__variants_parse((char *const *)variants, n, &r->plan, vs, &nv,
+                               err);
+    mb__compare_req rq;
+    mb__compare_req_defaults(&rq);
+    if (!s)
+        s = mb__variants_baseline(vs, n, r->baseline, "baseline", &rq.baseline,
+                                  err);
+    for (size_t i = 0; !s && i < n; i++)
+        cs[i] = (mb__cmp_spec){vs[i].name, &vs[i].plan};
     if (!s) {
-        mb__compare_req rq;
-        mb__compare_req_defaults(&rq);
         rq.variants = cs;
         rq.n = n;
-        rq.baseline = bi;
         rq.processes = r->plan.processes;
         rq.labels_path = r->labels;
         rq.output = r->output;
         rq.tolerance = r->tolerance;
         rq.threshold = r->threshold;
         rq.cancel = r->plan.cancel;
-        s = mb__compare_run(&rq, &doc, err);
+        s = mb__compare_run(&rq, doc, err);
     }
+    for (size_t i = 0; i < nv; i++)
+        mb__variant_free(&vs[i]);
+    free(vs);
+    free(cs);
+    return s;
+}
+
+mb_status mb_runner_compare(mb_runner *r, const char *const *variants, size_t n,
+                            char **json, mb_err *err)
+{
+    MB_ERR_OR_LOCAL(err);
+    mb_status s = check_call("mb_runner_compare", r, variants, json, err);
+    if (s)
+        return s;
+    if (n < 2)
+        return mb__fail(err, MB_EINVAL,
+                        "compare needs at least two variants "
+                        "(NAME=MODEL), got %zu",
+                        n);
+    json_t *doc = NULL;
+    s = compare_variants(r, variants, n, &doc, err);
     if (!s)
         s = dump_doc(doc, json, err);
     json_decref(doc);
-    for (size_t i = 0; vr && names && i < n; i++) { /* zeroed if unused */
-        mb__plan_free(&vr[i].plan);
-        free(names[i]);
-    }
-    free(vr);
-    free(names);
-    free(cs);
     return s;
 }
 
 mb_status mb_runner_profile(mb_runner *r, const char *model, char **json,
                             mb_err *err)
 {
-    *json = NULL;
-    mb_status s = use_model(r, model, err);
+    MB_ERR_OR_LOCAL(err);
+    mb_status s = check_call("mb_runner_profile", r, model, json, err);
+    if (s)
+        return s;
+    s = use_model(r, model, err);
     if (s)
         return s;
     mb__profile_opts o = {0};
@@ -300,10 +313,13 @@ mb_status mb_runner_validate(mb_runner *r, const char *baseline,
                              const char *candidate, int *passed, char **json,
                              mb_err *err)
 {
-    *json = NULL;
+    MB_ERR_OR_LOCAL(err);
     if (passed)
         *passed = 0;
-    if (!baseline || !candidate)
+    mb_status s0 = check_call("mb_runner_validate", r, baseline, json, err);
+    if (s0)
+        return s0;
+    if (!candidate)
         return mb__fail(err, MB_EINVAL,
                         "validate needs a baseline and a "
                         "candidate model");
@@ -359,7 +375,12 @@ mb_status mb_runner_load(mb_runner *r, const char *model,
                          const char *const *load_opts, size_t n, char **json,
                          mb_err *err)
 {
-    *json = NULL;
+    MB_ERR_OR_LOCAL(err);
+    mb_status s0 = check_call("mb_runner_load", r, model, json, err);
+    if (s0)
+        return s0;
+    if (n && !load_opts)
+        return mb__fail(err, MB_EINVAL, "mb_runner_load: load_opts is NULL");
     mb__load_req rq;
     mb__load_req_defaults(&rq);
     for (size_t i = 0; i < n; i++) {

@@ -2,7 +2,7 @@
  * One walk over the document drives both formats through a few block
  * primitives (heading, paragraph, list item, table), each escaping the
  * document's strings for its format. */
-#include "accuracy/vreport.h"
+#include "report/vreport.h"
 
 #include "accuracy/metrics.h"
 #include "core/err.h"

@@ -6,8 +6,8 @@
  * read as class scores and why, every check of every output with its
  * value, and the metrics of every output.  Every string from the document
  * is escaped.  No I/O: the caller writes the bytes atomically. */
-#ifndef MB_ACCURACY_VREPORT_H
-#define MB_ACCURACY_VREPORT_H
+#ifndef MB_REPORT_VREPORT_H
+#define MB_REPORT_VREPORT_H
 
 #include "core/buf.h"
 #include "mbench.h"

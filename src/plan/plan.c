@@ -1,5 +1,5 @@
 /* plan.c - defaults, copies and option lists of mb_plan. */
-#include "runner/plan.h"
+#include "plan/plan.h"
 
 #include "core/alloc.h"
 

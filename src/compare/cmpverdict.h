@@ -6,7 +6,7 @@
 #ifndef MB_RUNNER_CMPVERDICT_H
 #define MB_RUNNER_CMPVERDICT_H
 
-#include "runner/compare.h"
+#include "compare/compare.h"
 
 #include <jansson.h>
 

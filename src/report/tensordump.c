@@ -1,6 +1,6 @@
 /* tensordump.c - the tensors and labels `mbench tensor-dump` shows
  * (tensordump.h). */
-#include "data/tensordump.h"
+#include "report/tensordump.h"
 
 #include "core/err.h"
 #include "data/dataset.h"

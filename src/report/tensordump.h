@@ -3,8 +3,8 @@
  * it), one line each (report/tensorrep.h), and the class ids of a labels
  * file.  Each call appends its lines to a buffer; the tensors can be kept
  * for writing back (--save). */
-#ifndef MB_DATA_TENSORDUMP_H
-#define MB_DATA_TENSORDUMP_H
+#ifndef MB_REPORT_TENSORDUMP_H
+#define MB_REPORT_TENSORDUMP_H
 
 #include "core/buf.h"
 #include "data/tensorfile.h"

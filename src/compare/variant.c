@@ -1,11 +1,11 @@
 /* variant.c - variant specifications into plans (runner/variant.h). */
-#include "runner/variant.h"
+#include "compare/variant.h"
 
 #include "core/alloc.h"
 #include "core/err.h"
 #include "core/fileio.h"
 #include "backend/registry.h"
-#include "runner/planopt.h"
+#include "plan/planopt.h"
 #include "runner/runner.h"
 
 #include <stdlib.h>
@@ -103,6 +103,10 @@ static mb_status parse(const char *spec, const mb_plan *base, mb__variant *v,
     if (!s && rest[mlen])
         s = set_all(&v->plan, rest + mlen + 1, err);
     free(rest);
+    /* The cross-option checks of the command line (min-time <= max-time),
+     * on the variant's own plan, named by the variant. */
+    if (!s && mb__planopt_finish(&v->plan, "", err))
+        s = mb__fail_prefix(err, "variant '%s'", v->name);
     return s;
 }
 
@@ -121,4 +125,24 @@ mb_status mb__variants_parse(char *const *specs, size_t n, const mb_plan *base,
                                 vs[i].name);
     }
     return MB_OK;
+}
+
+mb_status mb__variants_baseline(const mb__variant *vs, size_t n,
+                                const char *name, const char *shown,
+                                size_t *index, mb_err *err)
+{
+    *index = 0;
+    if (!name)
+        return MB_OK;
+    for (size_t i = 0; i < n; i++)
+        if (strcmp(vs[i].name, name) == 0) {
+            *index = i;
+            return MB_OK;
+        }
+    char names[512] = "";
+    for (size_t i = 0, len = 0; i < n && len < sizeof names; i++)
+        len += (size_t)snprintf(names + len, sizeof names - len, "%s%s",
+                                i ? ", " : "", vs[i].name);
+    return mb__fail(err, MB_EINVAL, "%s %s names no variant; name one of: %s",
+                    shown, name, names);
 }

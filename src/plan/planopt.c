@@ -1,5 +1,7 @@
 /* planopt.c - the plan's option table and its one setter (planopt.h). */
-#include "runner/planopt.h"
+#include "plan/planopt.h"
+
+#include "core/imageprep.h"
 
 #include "core/alloc.h"
 #include "core/err.h"

@@ -8,7 +8,7 @@
 
 #include "accuracy/gate.h"
 #include "accuracy/metrics.h"
-#include "runner/plan.h"
+#include "plan/plan.h"
 
 #include <jansson.h>
 

@@ -1,6 +1,6 @@
 /* cmpverdict.c - a variant's verdict and accuracy sentences
  * (cmpverdict.h). */
-#include "runner/cmpverdict.h"
+#include "compare/cmpverdict.h"
 
 #include <math.h>
 #include <stdarg.h>

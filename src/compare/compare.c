@@ -1,11 +1,11 @@
 /* compare.c - speedups, significance, ratios and recommendations. */
-#include "runner/compare.h"
+#include "compare/compare.h"
 
 #include "core/alloc.h"
 #include "core/rng.h"
 #include "core/repstats.h"
 #include "core/stats.h"
-#include "runner/cmpverdict.h"
+#include "compare/cmpverdict.h"
 #include "runner/replicate.h"
 
 #include <math.h>

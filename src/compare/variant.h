@@ -11,7 +11,7 @@
 #ifndef MB_RUNNER_VARIANT_H
 #define MB_RUNNER_VARIANT_H
 
-#include "runner/plan.h"
+#include "plan/plan.h"
 
 typedef struct mb__variant {
     char *name;   /* owned */
@@ -22,10 +22,17 @@ typedef struct mb__variant {
  * distinct; an option without a value is a switch turned on.  *nv counts
  * the entries to free with mb__variant_free, also after a failure.
  * MB_EINVAL for a malformed specification, an unknown option, a bad value
- * or a repeated name; MB_EIO for an output path (save-optimized) that
- * cannot be written; MB_ENOMEM. */
+ * a repeated name or a variant whose options contradict each other
+ * (min-time above max-time, mb__planopt_finish); MB_EIO for an output path
+ * (save-optimized) that cannot be written; MB_ENOMEM. */
 mb_status mb__variants_parse(char *const *specs, size_t n, const mb_plan *base,
                              mb__variant *vs, size_t *nv, mb_err *err);
 void mb__variant_free(mb__variant *v);
+/* The index of the baseline among vs[0..n): the variant called name, the
+ * first when name is NULL.  MB_EINVAL "SHOWN NAME names no variant; name
+ * one of: a, b" when none is (shown: "--baseline" or "baseline"). */
+mb_status mb__variants_baseline(const mb__variant *vs, size_t n,
+                                const char *name, const char *shown,
+                                size_t *index, mb_err *err);
 
 #endif
