@@ -6,6 +6,7 @@
 #include "opt.h"
 #include "outputs.h"
 #include "reqopt.h"
+#include "slurmopt.h"
 
 #include "core/alloc.h"
 #include "core/clock.h"
@@ -88,6 +89,7 @@ static const mb_opt compare_opts[] = {
         NULL, 0, 0, 0, O_FAILFAST),
     OPT("save-outputs", MB_OPT_DIR, "DIR",
         "write every variant's outputs as .npy", NULL, 0, 0, 0, O_SAVEOUT),
+    MB_SLURM_OPTS,
 };
 
 const mb_cmd mb_cmd_compare = {
@@ -121,6 +123,7 @@ typedef struct cargs {
     mb_cli_reqs reqs;
     mb__variant *vs; /* nv of them parsed */
     mb__cmp_spec *cs;
+    mb_cli_slurm sl; /* --slurm and its options (cmd_slurm.c) */
 } cargs;
 
 static int on_opt(void *user, const mb_opt *o, const mb_optval *v)
@@ -128,6 +131,8 @@ static int on_opt(void *user, const mb_opt *o, const mb_optval *v)
     cargs *a = user;
     mb__compare_req *rq = &a->rq;
     mb_err err = {0};
+    if (!mb_cli_slurm_opt(&a->sl, o, v))
+        return 0;
     const char **str[N_OPTS] = {[O_BASE] = &a->baseline,
                                 [O_LABELS] = &rq->labels_path,
                                 [O_OUTPUT] = &rq->output,
@@ -272,6 +277,10 @@ int cmd_compare(int argc, char **argv)
     cargs a = {0};
     mb__compare_req_defaults(&a.rq);
     mb_opt_ctx ctx = {&plan, &out, on_opt, &a, 0, NULL, 0};
+    /* argv as given, for --slurm (mb_opt_parse reorders argv) */
+    char **given = calloc((size_t)argc + 1, sizeof *given);
+    if (given)
+        memcpy(given, argv, (size_t)argc * sizeof *argv);
     int rc = mb_opt_parse(&mb_cmd_compare, argc, argv, &ctx);
     plan.save_samples = 1;
     if (!rc)
@@ -286,7 +295,16 @@ int cmd_compare(int argc, char **argv)
     a.rq.cancel = mb_cli_cancel_flag(1);
     a.rq.progress = isatty(2) ? progress : NULL;
     a.rq.progress_user = &ps;
-    if (!rc && mb__compare_run(&a.rq, &doc, &err))
+    if (!rc && a.sl.on) {
+        /* the variants are checked here, then run in the tasks */
+        rc = given ? mb_cli_batch_slurm(&a.sl, &mb_cmd_compare, argc, given,
+                                        &plan, ctx.quiet, &doc)
+                   : MB_EXIT_RUNTIME;
+        rc = rc < 0 ? 0 : rc;
+        if (doc)
+            json_object_set_new(doc, "command_line",
+                                json_string(mb_cli_command_line()));
+    } else if (!rc && mb__compare_run(&a.rq, &doc, &err))
         rc = mb_cli_fail(&err);
     if (ps.shown)
         fprintf(stderr, "\r\033[K");
@@ -301,6 +319,8 @@ int cmd_compare(int argc, char **argv)
             rc = mb_cli_reqs_exit(verdict_code(doc), req_rc);
     }
     mb_cli_reqs_free(&a.reqs);
+    mb_cli_slurm_free(&a.sl);
+    free(given);
     for (size_t k = 0; k < a.nv; k++)
         mb__variant_free(&a.vs[k]);
     for (size_t k = 0; k < a.n_specs; k++)

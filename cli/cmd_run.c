@@ -7,6 +7,7 @@
 #include "exec_util.h"
 #include "opt.h"
 #include "outputs.h"
+#include "slurmopt.h"
 
 #include "core/buf.h"
 #include "core/clock.h"
@@ -56,20 +57,27 @@ static void progress_rounds(void *user, size_t round, size_t rounds,
 /* clang-format off */
 static const mb_opt run_opts[] = {
     {"histogram", 0, MB_OPT_SWITCH, NULL, "terminal histogram of each latency distribution", NULL, NULL, 0, 0, 0, 0},
+    MB_SLURM_OPTS,
 };
 
 const mb_cmd mb_cmd_run = {"run", "MODEL", "benchmark one model: latency, throughput, memory",
     "Benchmarks MODEL (an ONNX file) and prints latency percentiles with a 95% CI of the median, "
     "throughput, memory and phase times, one row per batch size.",
-    run_opts, 1, MB_OPTSET_RUN | MB_OPTSET_OUTPUT, 1, 1,
+    run_opts, sizeof run_opts / sizeof run_opts[0], MB_OPTSET_RUN | MB_OPTSET_OUTPUT, 1, 1,
     "Exit codes: 0 success, 1 leak suspected (--leak-check), 2 usage error, 3 runtime error, "
     "130 interrupted."};
 /* clang-format on */
 
+typedef struct {
+    int hist;
+    mb_cli_slurm sl; /* --slurm and its options (cmd_slurm.c) */
+} run_args;
+
 static int on_opt(void *user, const mb_opt *o, const mb_optval *v)
 {
-    (void)o, (void)v;
-    *(int *)user = 1; /* --histogram */
+    run_args *a = user;
+    if (mb_cli_slurm_opt(&a->sl, o, v))
+        a->hist = 1; /* --histogram */
     return 0;
 }
 
@@ -112,12 +120,23 @@ int cmd_run(int argc, char **argv)
     mb_plan plan;
     mb__plan_defaults(&plan);
     mb_cli_outputs out = {0};
-    int hist = 0;
+    run_args a = {0};
     json_t *doc = NULL;
     mb_err err = {0};
-    mb_opt_ctx ctx = {&plan, &out, on_opt, &hist, 0, NULL, 0};
+    mb_opt_ctx ctx = {&plan, &out, on_opt, &a, 0, NULL, 0};
+    /* argv as given, for --slurm (mb_opt_parse reorders argv) */
+    char **given = calloc((size_t)argc + 1, sizeof *given);
+    if (given)
+        memcpy(given, argv, (size_t)argc * sizeof *argv);
     int rc = mb_opt_parse(&mb_cmd_run, argc, argv, &ctx);
-    if (rc == 0) {
+    int hist = a.hist;
+    if (rc == 0 && a.sl.on) {
+        rc = given ? mb_cli_batch_slurm(&a.sl, &mb_cmd_run, argc, given, &plan,
+                                        ctx.quiet, &doc)
+                   : MB_EXIT_RUNTIME;
+        if (rc < 0)
+            rc = report(doc, &out, hist, ctx.quiet);
+    } else if (rc == 0) {
         plan.model_path = strdup(ctx.args[0]);
         plan.cancel = mb_cli_cancel_flag(1);
         if (hist)
@@ -134,6 +153,8 @@ int cmd_run(int argc, char **argv)
         rc = st ? mb_cli_fail(&err) : report(doc, &out, hist, ctx.quiet);
     }
     json_decref(doc);
+    mb_cli_slurm_free(&a.sl);
+    free(given);
     mb__plan_free(&plan);
     return rc == MB_OPT_HELP ? MB_EXIT_OK : rc;
 }

@@ -12,7 +12,9 @@
 #include "exec/slurm.h"
 #include "exec/suite.h"
 #include "exec/tasks.h"
+#include "report/console.h"
 #include "report/execprint.h"
+#include "report/rutil.h"
 #include "report/suiterep.h"
 #include "store/store.h"
 
@@ -28,6 +30,8 @@ MBENCH_COMMAND(slurm, cmd_slurm,
 MBENCH_OPTIONS(slurm, mb_cmd_slurm)
 
 int cmd_suite(int argc, char **argv);
+int cmd_compare(int argc, char **argv);
+int cmd_run(int argc, char **argv);
 
 #define POLL_NS 500000000L /* between two looks at the queue */
 
@@ -108,14 +112,21 @@ void mb_cli_slurm_free(mb_cli_slurm *s)
 
 /* ---- the argv of the tasks ---- */
 
-/* The options the driver handles itself: the tasks do not get them. */
-static int driver_only(const mb_opt *o)
+/* The options the driver handles itself: the tasks do not get them
+ * (nor drop, the option the driver splits the tasks by). */
+static int driver_only(const mb_cmd *cmd, const mb_opt *o, const char *drop)
 {
     static const char *const names[] = {
         "json",   "output",  "db",      "md",    "html",  "csv",
         "outdir", "compare", "require", "quiet", "shard", NULL};
-    if (o->id >= MB_SLURM_OPT_BASE)
+    if (o >= cmd->opts && o < cmd->opts + cmd->n_opts &&
+        o->id >= MB_SLURM_OPT_BASE)
         return 1;
+    if (drop && !strcmp(o->name, drop))
+        return 1;
+    /* compare's --output is a tensor name, for the tasks */
+    if (!strcmp(o->name, "output") && strcmp(cmd->name, "suite"))
+        return 0;
     for (int i = 0; names[i]; i++)
         if (!strcmp(o->name, names[i]))
             return 1;
@@ -148,7 +159,7 @@ static const mb_opt *find_short(const mb_cmd *cmd, char c)
 
 /* One short-option word ("-r", "-r3", "-qr 3"); returns the words used. */
 static int keep_short(const mb_cmd *cmd, json_t *av, char **argv, int i,
-                      int argc)
+                      int argc, const char *drop)
 {
     for (const char *p = argv[i] + 1; *p; p++) {
         const mb_opt *o = find_short(cmd, *p);
@@ -156,12 +167,12 @@ static int keep_short(const mb_cmd *cmd, json_t *av, char **argv, int i,
             return 1; /* mb_opt_parse accepted it: cannot happen */
         char w[3] = {'-', *p, 0};
         if (o->type == MB_OPT_SWITCH) {
-            if (!driver_only(o))
+            if (!driver_only(cmd, o, drop))
                 json_array_append_new(av, json_string(w));
             continue;
         }
         const char *val = p[1] ? p + 1 : (i + 1 < argc ? argv[i + 1] : "");
-        if (!driver_only(o))
+        if (!driver_only(cmd, o, drop))
             json_array_append_new(av, json_pack("[s,s]", w, val));
         return p[1] ? 1 : 2;
     }
@@ -170,7 +181,8 @@ static int keep_short(const mb_cmd *cmd, json_t *av, char **argv, int i,
 
 /* The suite's argv without the driver's options (nested arrays hold an
  * option with its value), flattened. */
-static json_t *task_argv(const mb_cmd *cmd, int argc, char **argv)
+static json_t *task_argv(const mb_cmd *cmd, int argc, char **argv,
+                         const char *drop)
 {
     json_t *av = json_array(), *flat = json_array();
     json_array_append_new(av, json_string(argv[0]));
@@ -185,12 +197,12 @@ static json_t *task_argv(const mb_cmd *cmd, int argc, char **argv)
             json_array_append_new(av, json_string(a));
             i++;
         } else if (a[1] != '-') {
-            i += keep_short(cmd, av, argv, i, argc);
+            i += keep_short(cmd, av, argv, i, argc, drop);
         } else {
             size_t len = strcspn(a + 2, "=");
             const mb_opt *o = find_long(cmd, a + 2, len);
             int takes = o && o->type != MB_OPT_SWITCH && !a[2 + len];
-            if (!o || !driver_only(o)) {
+            if (!o || !driver_only(cmd, o, drop)) {
                 json_array_append_new(av, json_string(a));
                 if (takes && i + 1 < argc)
                     json_array_append_new(av, json_string(argv[i + 1]));
@@ -477,21 +489,12 @@ static char *default_dir(void)
     return strdup(b);
 }
 
-static int submit_new(mb_cli_slurm *s, const mb_cmd *cmd, int argc, char **argv,
-                      const mb_suite_opts *so, int quiet, mb_slurm_job **job)
+/* Creates the job directory for the task argv av (n tasks, task_args as
+ * in mb_slurm_spec) and submits every task as one array. */
+static int submit_job(mb_cli_slurm *s, json_t *av, size_t n,
+                      const json_t *task_args, int quiet, mb_slurm_job **job)
 {
-    mb_tasks t;
     mb_err err = {0};
-    if (so->shard_n > 1)
-        return mb_cli_error(MB_EXIT_USAGE,
-                            "--shard and --slurm: --slurm makes one array "
-                            "task per task itself; drop --shard");
-    mb_status st = mb__tasks_load(so->tasks_path, so->tmpl, &t, &err);
-    if (st)
-        return mb_cli_error(st == MB_EINVAL ? MB_EXIT_USAGE : MB_EXIT_RUNTIME,
-                            "%s", err.msg);
-    size_t n = t.csv.nrows;
-    mb__tasks_free(&t);
     char exe[4096], cwd[4096];
     ssize_t el = readlink("/proc/self/exe", exe, sizeof exe - 1);
     if (el <= 0 || !getcwd(cwd, sizeof cwd))
@@ -499,10 +502,14 @@ static int submit_new(mb_cli_slurm *s, const mb_cmd *cmd, int argc, char **argv,
                                              "path or the current directory");
     exe[el] = '\0';
     char *dir = s->dir ? strdup(s->dir) : default_dir();
-    json_t *av = task_argv(cmd, argc, argv);
-    mb_slurm_spec spec = {dir, av, n, s->sbatch, exe, cwd};
-    st = mb__slurm_create(&spec, job, &err);
-    json_decref(av);
+    mb_slurm_spec spec = {.dir = dir,
+                          .argv = av,
+                          .n_tasks = n,
+                          .sbatch = s->sbatch,
+                          .mbench = exe,
+                          .cwd = cwd,
+                          .task_args = task_args};
+    mb_status st = mb__slurm_create(&spec, job, &err);
     free(dir);
     if (st)
         return mb_cli_error(st == MB_EINVAL ? MB_EXIT_USAGE : MB_EXIT_RUNTIME,
@@ -525,38 +532,191 @@ static int submit_new(mb_cli_slurm *s, const mb_cmd *cmd, int argc, char **argv,
     return 0;
 }
 
+static int submit_new(mb_cli_slurm *s, const mb_cmd *cmd, int argc, char **argv,
+                      const mb_suite_opts *so, int quiet, mb_slurm_job **job)
+{
+    mb_tasks t;
+    mb_err err = {0};
+    if (so->shard_n > 1)
+        return mb_cli_error(MB_EXIT_USAGE,
+                            "--shard and --slurm: --slurm makes one array "
+                            "task per task itself; drop --shard");
+    mb_status st = mb__tasks_load(so->tasks_path, so->tmpl, &t, &err);
+    if (st)
+        return mb_cli_error(st == MB_EINVAL ? MB_EXIT_USAGE : MB_EXIT_RUNTIME,
+                            "%s", err.msg);
+    size_t n = t.csv.nrows;
+    mb__tasks_free(&t);
+    json_t *av = task_argv(cmd, argc, argv, NULL);
+    int rc = submit_job(s, av, n, NULL, quiet, job);
+    json_decref(av);
+    return rc;
+}
+
+/* --resume: the job directory of --slurm-dir, its unfinished tasks
+ * resubmitted. */
+static int resume_dir(mb_cli_slurm *s, int quiet, mb_slurm_job **j)
+{
+    mb_err err = {0};
+    if (!s->dir)
+        return mb_cli_error(MB_EXIT_USAGE,
+                            "--resume needs --slurm-dir DIR: the job "
+                            "directory of the run to resume");
+    if (mb__slurm_open(s->dir, j, &err))
+        return mb_cli_error(MB_EXIT_USAGE, "--slurm-dir: %s", err.msg);
+    return resubmit(*j, quiet);
+}
+
+/* After submitting: --no-wait returns 1 (printed), else follows. */
+static int wait_or_not(mb_cli_slurm *s, mb_slurm_job *j, mb__store *store,
+                       int quiet, int *rc)
+{
+    if (!*rc && s->no_wait) {
+        if (!quiet)
+            printf("not waiting: 'mbench slurm status %s' follows the job, "
+                   "'mbench slurm collect %s --json FILE' collects it\n",
+                   j->dir, j->dir);
+        return 1;
+    }
+    if (!*rc)
+        *rc = follow(j, store, quiet);
+    return 0;
+}
+
 int mb_cli_suite_slurm(mb_cli_slurm *s, const mb_cmd *cmd, int argc,
                        char **argv, const mb_suite_opts *so, int quiet,
                        json_t **doc, mb_suite_result *res)
 {
     mb_slurm_job *j = NULL;
-    mb_err err = {0};
-    int rc;
     *doc = NULL;
     if (!s->sbatch)
         s->sbatch = json_array();
-    if (s->resume) {
-        if (!s->dir)
-            return mb_cli_error(MB_EXIT_USAGE,
-                                "--resume needs --slurm-dir DIR: the job "
-                                "directory of the run to resume");
-        if (mb__slurm_open(s->dir, &j, &err))
-            return mb_cli_error(MB_EXIT_USAGE, "--slurm-dir: %s", err.msg);
-        rc = resubmit(j, quiet);
-    } else
-        rc = submit_new(s, cmd, argc, argv, so, quiet, &j);
-    if (!rc && s->no_wait) {
-        if (!quiet)
-            printf("not waiting: 'mbench slurm status %s' follows the job, "
-                   "'mbench slurm collect %s --json FILE' collects it\n",
-                   j->dir, j->dir);
-        mb__slurm_free(j);
-        return 0;
-    }
-    if (!rc)
-        rc = follow(j, so->store, quiet);
-    if (!rc) {
+    int rc = s->resume ? resume_dir(s, quiet, &j)
+                       : submit_new(s, cmd, argc, argv, so, quiet, &j);
+    if (j && !wait_or_not(s, j, so->store, quiet, &rc) && !rc) {
         *doc = merge_tasks(j, res);
+        report_unfinished(j);
+        rc = *doc ? -1 : MB_EXIT_RUNTIME;
+    }
+    mb__slurm_free(j);
+    return rc;
+}
+
+/* ---- compare --slurm, run --slurm: one array task per batch size ---- */
+
+/* Whether the string w is in the array a. */
+static int has_string(const json_t *a, const char *w)
+{
+    size_t i;
+    const json_t *v;
+    json_array_foreach(a, i, v) if (!strcmp(json_string_value(v), w)) return 1;
+    return 0;
+}
+
+/* Task k's warnings into merged's, once each; with several tasks a
+ * warning of some batch sizes only says which. */
+static void merge_warnings(const mb_slurm_job *j, size_t k, json_t *merged,
+                           const json_t *d, json_t *all_docs)
+{
+    json_t *to = json_object_get(merged, "warnings");
+    const json_t *ta =
+        json_array_get(json_object_get(j->manifest, "task_args"), k);
+    const char *b = json_string_value(json_array_get(ta, 1));
+    size_t i, m;
+    const json_t *w, *o;
+    json_array_foreach(json_object_get(d, "warnings"), i, w)
+    {
+        const char *s = json_string_value(w);
+        int everywhere = 1;
+        json_array_foreach(all_docs, m, o) everywhere &=
+            has_string(json_object_get(o, "warnings"), s ? s : "");
+        if (!s || !json_is_array(to))
+            continue;
+        if (b && !everywhere) {
+            json_t *t = json_sprintf("%s (batch %s)", s, b);
+            if (t && !has_string(to, json_string_value(t)))
+                json_array_append(to, t);
+            json_decref(t);
+        } else if (!has_string(to, s))
+            json_array_append_new(to, json_string(s));
+    }
+}
+
+/* The tasks' documents of a compare or run job as one document of the
+ * command's kind: runs (and comparisons) in batch-size order, each run
+ * with its "slurm"; NULL after printing when no task wrote one. */
+static json_t *merge_batches(const mb_slurm_job *j)
+{
+    static const char *const lists[] = {"runs", "comparisons", NULL};
+    json_t *docs = json_array(), *merged = NULL;
+    size_t *of = calloc(j->n ? j->n : 1, sizeof *of);
+    for (size_t k = 0; of && k < j->n; k++) {
+        mb_err e = {0};
+        char *p = mb__slurm_doc_path(j, k);
+        json_t *d = access(p, F_OK) == 0 ? mb__slurm_task_doc(j, k, &e) : NULL;
+        free(p);
+        if (d)
+            of[json_array_size(docs)] = k;
+        if (d)
+            json_array_append_new(docs, d);
+    }
+    size_t i;
+    json_t *d;
+    json_array_foreach(docs, i, d)
+    {
+        if (!merged) {
+            merged = json_deep_copy(d);
+            json_object_set_new(merged, "warnings", json_array());
+        } else
+            for (int l = 0; lists[l]; l++) {
+                json_t *to = json_object_get(merged, lists[l]);
+                json_t *from = json_object_get(d, lists[l]);
+                if (json_is_array(to) && json_is_array(from))
+                    json_array_extend(to, from);
+            }
+        merge_warnings(j, of[i], merged, d, docs);
+        if (json_is_true(json_object_get(d, "interrupted")))
+            json_object_set_new(merged, "interrupted", json_true());
+    }
+    json_decref(docs);
+    free(of);
+    if (!merged) {
+        mb_cli_error(MB_EXIT_RUNTIME, "%s: no task wrote a result document",
+                     j->dir);
+        return NULL;
+    }
+    json_object_set_new(merged, "slurm",
+                        json_pack("{s:s, s:O}", "dir", j->dir, "jobs",
+                                  json_object_get(j->manifest, "jobs")));
+    return merged;
+}
+
+int mb_cli_batch_slurm(mb_cli_slurm *s, const mb_cmd *cmd, int argc,
+                       char **argv, const mb_plan *plan, int quiet,
+                       json_t **doc)
+{
+    mb_slurm_job *j = NULL;
+    *doc = NULL;
+    if (!s->sbatch)
+        s->sbatch = json_array();
+    int rc;
+    if (s->resume)
+        rc = resume_dir(s, quiet, &j);
+    else {
+        size_t n = plan->n_batches > 1 ? plan->n_batches : 1;
+        json_t *ta = n > 1 ? json_array() : NULL;
+        for (size_t k = 0; ta && k < n; k++) {
+            char w[32];
+            snprintf(w, sizeof w, "%lld", (long long)plan->batches[k]);
+            json_array_append_new(ta, json_pack("[s,s]", "--batch", w));
+        }
+        json_t *av = task_argv(cmd, argc, argv, ta ? "batch" : NULL);
+        rc = submit_job(s, av, n, ta, quiet, &j);
+        json_decref(av);
+        json_decref(ta);
+    }
+    if (j && !wait_or_not(s, j, NULL, quiet, &rc) && !rc) {
+        *doc = merge_batches(j);
         report_unfinished(j);
         rc = *doc ? -1 : MB_EXIT_RUNTIME;
     }
@@ -591,14 +751,33 @@ static int task_main(const char *dir)
                             k, j->n);
     }
     json_t *av = json_deep_copy(json_object_get(j->manifest, "argv"));
+    const char *kind = json_string_value(json_array_get(av, 0));
+    int (*fn)(int, char **) = !kind                      ? NULL
+                              : !strcmp(kind, "suite")   ? cmd_suite
+                              : !strcmp(kind, "compare") ? cmd_compare
+                              : !strcmp(kind, "run")     ? cmd_run
+                                                         : NULL;
     char shard[64];
     snprintf(shard, sizeof shard, "%lld/%zu", k, j->n);
     char *doc = mb__slurm_doc_path(j, (size_t)k);
-    json_t *more =
-        json_pack("[s,s,s,s,s]", "--shard", shard, "--output", doc, "-q");
-    json_array_extend(av, more);
+    /* right after the command's name, before any "--" */
+    json_t *more = fn == cmd_suite ? json_pack("[s,s,s,s,s]", "--shard", shard,
+                                               "--output", doc, "-q")
+                                   : json_pack("[s,s,s]", "--json", doc, "-q");
+    json_t *ta =
+        json_array_get(json_object_get(j->manifest, "task_args"), (size_t)k);
+    if (json_is_array(ta))
+        json_array_extend(more, ta);
+    for (size_t i = json_array_size(more); fn && i-- > 0;)
+        json_array_insert(av, 1, json_array_get(more, i));
     json_decref(more);
     free(doc);
+    if (!fn) {
+        json_decref(av);
+        mb__slurm_free(j);
+        return mb_cli_error(MB_EXIT_USAGE,
+                            "%s: not a job of suite, compare or run", dir);
+    }
     size_t n = json_array_size(av);
     char **v = calloc(n + 1, sizeof *v);
     if (!v) {
@@ -609,7 +788,7 @@ static int task_main(const char *dir)
     for (size_t i = 0; i < n; i++)
         v[i] = (char *)json_string_value(json_array_get(av, i));
     mb_cli_set_command_line((int)n, v);
-    int rc = cmd_suite((int)n, v);
+    int rc = fn((int)n, v);
     fflush(stdout);
     if (mb__slurm_write_record(j->dir, (size_t)k, rc, start, &err))
         rc = mb_cli_fail(&err);
@@ -703,6 +882,36 @@ static int collect_main(mb_slurm_job *j, const slurm_args *a,
     return rc;
 }
 
+/* collect (and resume) of a compare or run job: follow, merge, print the
+ * command's table, write the outputs (--db too: one document). */
+static int collect_batches(mb_slurm_job *j, const slurm_args *a,
+                           mb_cli_outputs *out, int quiet)
+{
+    mb_err err = {0};
+    int rc = 0;
+    if (a->no_wait)
+        mb__slurm_poll(j, &err);
+    else
+        rc = follow(j, NULL, quiet);
+    json_t *doc = rc ? NULL : merge_batches(j);
+    if (doc) {
+        mb_console_opts co = {mb_cli_term_width(1), mb_cli_use_color(1)};
+        mb_buf b = MB_BUF_INIT;
+        const char *kind = mb__jstr(doc, "kind");
+        if (!quiet && kind && !strcmp(kind, "compare"))
+            mb__report_compare_console(doc, &co, &b);
+        else if (!quiet)
+            mb__report_console(doc, &co, &b);
+        mb_cli_put(&b);
+        rc = mb_cli_outputs_write(out, doc);
+        if (!rc && report_unfinished(j))
+            rc = MB_EXIT_RUNTIME;
+    } else if (!rc)
+        rc = MB_EXIT_RUNTIME;
+    json_decref(doc);
+    return rc;
+}
+
 int cmd_slurm(int argc, char **argv)
 {
     slurm_args a = {0, 0, 42};
@@ -724,6 +933,10 @@ int cmd_slurm(int argc, char **argv)
     mb_err err = {0};
     if (mb__slurm_open(dir, &j, &err))
         return mb_cli_error(MB_EXIT_USAGE, "%s", err.msg);
+    const char *kind = json_string_value(
+        json_array_get(json_object_get(j->manifest, "argv"), 0));
+    int (*collect)(mb_slurm_job *, const slurm_args *, mb_cli_outputs *, int) =
+        kind && strcmp(kind, "suite") ? collect_batches : collect_main;
     if (!strcmp(sub, "status"))
         rc = status_main(j);
     else if (!strcmp(sub, "cancel")) {
@@ -733,9 +946,9 @@ int cmd_slurm(int argc, char **argv)
     } else if (!strcmp(sub, "resume")) {
         rc = resubmit(j, ctx.quiet);
         if (!rc && !a.no_wait)
-            rc = collect_main(j, &a, &out, ctx.quiet);
+            rc = collect(j, &a, &out, ctx.quiet);
     } else
-        rc = collect_main(j, &a, &out, ctx.quiet);
+        rc = collect(j, &a, &out, ctx.quiet);
     mb__slurm_free(j);
     return rc;
 }

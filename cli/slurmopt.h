@@ -7,6 +7,7 @@
 #include "opt.h"
 
 #include "exec/suiterun.h"
+#include "plan/plan.h"
 
 #include <jansson.h>
 
@@ -48,5 +49,16 @@ void mb_cli_slurm_free(mb_cli_slurm *s);
 int mb_cli_suite_slurm(mb_cli_slurm *s, const mb_cmd *cmd, int argc,
                        char **argv, const mb_suite_opts *so, int quiet,
                        json_t **doc, mb_suite_result *res);
+
+/* `compare --slurm`, `run --slurm`: one array task per batch size of
+ * plan (one task when there is one), each running the command with
+ * --json into the job directory; the interleaving of a compare stays in
+ * its task.  Returns -1 when *doc is set (the tasks' documents as one of
+ * the command's kind, each run with its "slurm"; the caller prints,
+ * judges and writes it as its own), else an exit code after printing (0
+ * after --no-wait). */
+int mb_cli_batch_slurm(mb_cli_slurm *s, const mb_cmd *cmd, int argc,
+                       char **argv, const mb_plan *plan, int quiet,
+                       json_t **doc);
 
 #endif

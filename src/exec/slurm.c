@@ -151,6 +151,8 @@ mb_status mb__slurm_create(const mb_slurm_spec *spec, mb_slurm_job **out,
         "mbench-slurm-job", "version", 1, "created_unix", now_s(), "argv",
         spec->argv, "n_tasks", (json_int_t)j->n, "sbatch", spec->sbatch,
         "mbench", spec->mbench, "cwd", spec->cwd, "jobs", "task_jobs", tj);
+    if (j->manifest && spec->task_args)
+        json_object_set(j->manifest, "task_args", (json_t *)spec->task_args);
     char *logs = path_join(abs, "logs"), *done = path_join(abs, "done");
     st = j->manifest ? MB_OK : mb__fail(err, MB_ENOMEM, "out of memory");
     if (!st)

@@ -52,7 +52,7 @@ typedef struct mb_slurm_job {
     mb_slurm_task *tasks;
 } mb_slurm_job;
 
-/* What a submission needs: the suite's argv (without the driver's
+/* What a submission needs: the command's argv (without the driver's
  * options), its task count, the sbatch options, the mbench binary the
  * tasks run and the directory they start in. */
 typedef struct mb_slurm_spec {
@@ -62,6 +62,9 @@ typedef struct mb_slurm_spec {
     const json_t *sbatch; /* strings: "--partition=x", ... */
     const char *mbench;   /* absolute path */
     const char *cwd;      /* --chdir of the tasks */
+    /* NULL, or per task an array of more options (compare and run: one
+     * task per batch size, ["--batch", "B"]) */
+    const json_t *task_args;
 } mb_slurm_spec;
 
 /* Creates the job directory (refuses one that holds a job.json) with
