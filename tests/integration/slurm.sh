@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # slurm.sh - suite --slurm on a real one-node Slurm cluster
 # (scripts/slurm-local.sh): a 20-task matrix through Slurm equals the same
-# matrix run locally; a failing task, one that exceeds its time limit and a
+# matrix run locally; compare --slurm and run --slurm give documents of
+# their kind shaped like the local ones; a failing task, one that exceeds its time limit and a
 # cancelled one are reported with their reason and log and only those are
 # resubmitted; a killed slurmctld is reported, not waited on.  SKIPs when
 # the cluster cannot start (not root, Slurm or munge not installed).
@@ -49,6 +50,36 @@ contains "the array task ids are the task indices" "$(J slurm.json '[int(r["slur
 contains "--db holds all 20 tasks, one document each" "$(sqlite3 s.sqlite 'select count(*), count(distinct document_id) from runs' 2>&1)" "20|20"
 expect_exit "merge of the job's shard files gives the same tasks" 0 $MBENCH merge S20/shard-*.json -o merged.json
 contains "... equal to the local run" "$([ "$(J merged.json "$KEY")" = "$(J local.json "$KEY")" ] && echo same)" "same"
+
+# --- compare and run through Slurm: one array task per batch size, the
+# documents of their kind shaped like the local ones (the real digits model)
+MOD="$MBENCH_ROOT/models"
+FAST=(--processes 3 --iterations 40 --warmup 2)
+V=(a="$MOD/digits_fp32.onnx" b="$MOD/digits_int8.onnx")
+expect_exit "compare --slurm over two batch sizes (--require judged on the whole: exit 6)" 6 \
+    $MBENCH compare "${V[@]}" "${FAST[@]}" --batch 1,4 --require 'speedup>=100' --slurm --slurm-dir CMP --json cs.json --md cs.md --db c.sqlite
+contains "... as two array tasks" "$LAST_ERR" "2 task(s) as array 0-1"
+contains "... the table is printed" "$LAST_OUT" "batch 4"
+expect_exit "the same compare locally" 6 $MBENCH compare "${V[@]}" "${FAST[@]}" --batch 1,4 --require 'speedup>=100' -q --json cl.json
+SHAPE='(d["kind"], sorted(k for k in d if k != "slurm"), [(r["variant"], r["batch_size"]) for r in d["runs"]], [c["batch_size"] for c in d["comparisons"]], [sorted(c) for c in d["comparisons"]], len(d["requirements"]))'
+if [ "$(J cs.json "$SHAPE")" = "$(J cl.json "$SHAPE")" ]; then ok "the Slurm compare document has the local one's shape, runs and comparisons"
+else notok "the Slurm compare document has the local one's shape, runs and comparisons" "slurm: $(J cs.json "$SHAPE")" "local: $(J cl.json "$SHAPE")"; fi
+contains "... each run with its node, CPU model and job id, A/B pairs in one task" "$(J cs.json '[(r["slurm"]["array_task_id"], bool(r["slurm"]["node"] and r["slurm"]["cpu_model"] and r["slurm"]["job_id"])) for r in d["runs"]]')" "[('0', True), ('0', True), ('1', True), ('1', True)]"
+contains "... its command line is the one typed" "$(J cs.json 'd["command_line"]')" "--slurm"
+contains "--md is written" "$(cat cs.md 2>&1)" "compare"
+contains "--db holds the compare document" "$(sqlite3 c.sqlite 'select count(distinct document_id), count(*) from runs' 2>&1)" "1|4"
+expect_exit "compare --slurm --no-wait with one batch size" 0 $MBENCH compare "${V[@]}" "${FAST[@]}" --slurm --no-wait --slurm-dir CMP1 -q
+contains "... is one array task (the whole compare)" "$(J CMP1/job.json '(d["n_tasks"], "task_args" in d)')" "(1, False)"
+expect_exit "slurm collect of a compare job" 0 $MBENCH slurm collect CMP1 -q --json c1.json
+contains "... gives a compare document" "$(J c1.json '(d["kind"], len(d["comparisons"]), len(d["runs"]))')" "('compare', 1, 2)"
+expect_exit "run --slurm over two batch sizes" 0 $MBENCH run "$MOD/digits_fp32.onnx" "${FAST[@]}" --batch 1,4 --slurm --slurm-dir RUN -q --json rs.json
+expect_exit "the same run locally" 0 $MBENCH run "$MOD/digits_fp32.onnx" "${FAST[@]}" --batch 1,4 -q --json rl.json
+RSHAPE='(d["kind"], sorted(k for k in d if k != "slurm"), [r["batch_size"] for r in d["runs"]], [sorted(k for k in r if k != "slurm") for r in d["runs"]])'
+if [ "$(J rs.json "$RSHAPE")" = "$(J rl.json "$RSHAPE")" ]; then ok "the Slurm run document has the local one's shape and batch sizes"
+else notok "the Slurm run document has the local one's shape and batch sizes" "slurm: $(J rs.json "$RSHAPE")" "local: $(J rl.json "$RSHAPE")"; fi
+contains "... one array task per batch size" "$(J rs.json '[r["slurm"]["array_task_id"] for r in d["runs"]]')" "['0', '1']"
+expect_exit "run --slurm --resume with nothing left" 0 $MBENCH run "$MOD/digits_fp32.onnx" --slurm --resume --slurm-dir RUN -q --json rr.json
+contains "... collects the same two runs" "$(J rr.json '[r["batch_size"] for r in d["runs"]]')" "[1, 4]"
 
 # --- the failing, timed-out task
 expect_exit "slurm status answers while the job runs" 0 $MBENCH slurm status F
