@@ -1,7 +1,8 @@
-/* cmd_slurm.c - a suite on Slurm: `suite --slurm` (submit, follow,
- * collect) and `mbench slurm status|collect|resume|cancel DIR` to go on
- * later (docs/SCALE.md).  The job directory and the talk with Slurm are
- * src/exec/slurm.c; this file parses, calls and prints. */
+/* cmd_slurm.c - a suite, compare or run on Slurm: `suite|compare|run
+ * --slurm` (submit, follow, collect) and `mbench slurm
+ * status|collect|resume|cancel DIR` to go on later (docs/SCALE.md).  The job
+ * directory and the talk with Slurm are src/exec/slurm.c; this file parses,
+ * calls and prints. */
 #include "cli.h"
 #include "exec_util.h"
 #include "opt.h"
@@ -26,7 +27,7 @@
 #include <unistd.h>
 
 MBENCH_COMMAND(slurm, cmd_slurm,
-               "follow, collect, resume or cancel a suite sent to Slurm")
+               "follow, collect, resume or cancel a job sent to Slurm")
 MBENCH_OPTIONS(slurm, mb_cmd_slurm)
 
 int cmd_suite(int argc, char **argv);
@@ -47,9 +48,9 @@ static const mb_opt slurm_opts[] = {
 const mb_cmd mb_cmd_slurm = {
     "slurm",
     "status|collect|resume|cancel DIR",
-    "follow, collect, resume or cancel a suite sent to Slurm",
-    "Works on the job directory DIR of 'mbench suite --slurm' (its "
-    "--slurm-dir).  status: one look at the tasks (state, node, job id, "
+    "follow, collect, resume or cancel a job sent to Slurm",
+    "Works on the job directory DIR of 'mbench suite|compare|run --slurm' "
+    "(its --slurm-dir).  status: one look at the tasks (state, node, job id, "
     "why a task failed).  collect: waits for the tasks, stores each in "
     "--db as it finishes, merges their documents and writes the outputs.  "
     "resume: resubmits only the tasks that failed, timed out, were "

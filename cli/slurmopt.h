@@ -1,6 +1,6 @@
-/* slurmopt.h - `suite --slurm`: the options a command adds to its table to
- * submit its work to Slurm, and the driver that submits, follows and
- * collects it (cli/cmd_slurm.c, docs/SCALE.md). */
+/* slurmopt.h - `suite|compare|run --slurm`: the options a command adds to
+ * its table to submit its work to Slurm, and the driver that submits, follows
+ * and collects it (cli/cmd_slurm.c, docs/SCALE.md). */
 #ifndef MB_CLI_SLURMOPT_H
 #define MB_CLI_SLURMOPT_H
 
@@ -17,7 +17,7 @@
 /* The rows of a command's option table (mb_opt initialisers). */
 /* clang-format off */
 #define MB_SLURM_OPTS \
-    {"slurm", 0, MB_OPT_SWITCH, NULL, "submit the tasks to Slurm as a job array (one array task per task), follow and collect them (docs/SCALE.md)", NULL, NULL, 0, 0, 0, MB_SLURM_OPT_BASE + 0}, \
+    {"slurm", 0, MB_OPT_SWITCH, NULL, "submit to Slurm as a job array (suite: one array task per task; compare, run: per batch size), follow and collect (docs/SCALE.md)", NULL, NULL, 0, 0, 0, MB_SLURM_OPT_BASE + 0}, \
     {"no-wait", 0, MB_OPT_SWITCH, NULL, "--slurm: return once submitted; 'mbench slurm status|collect|resume|cancel DIR' go on", NULL, NULL, 0, 0, 0, MB_SLURM_OPT_BASE + 1}, \
     {"slurm-dir", 0, MB_OPT_STRING, "DIR", "--slurm: the job directory on a file system the nodes share (default ./mbench-slurm-UTCTIME)", NULL, NULL, 0, 0, 0, MB_SLURM_OPT_BASE + 2}, \
     {"resume", 0, MB_OPT_SWITCH, NULL, "--slurm: resubmit only the tasks of --slurm-dir that did not finish, and follow them", NULL, NULL, 0, 0, 0, MB_SLURM_OPT_BASE + 3}, \
