@@ -295,12 +295,14 @@ int cmd_compare(int argc, char **argv)
     a.rq.cancel = mb_cli_cancel_flag(1);
     a.rq.progress = isatty(2) ? progress : NULL;
     a.rq.progress_user = &ps;
+    int slurm_rc = 0; /* 3 when a Slurm task did not finish */
     if (!rc && a.sl.on) {
         /* the variants are checked here, then run in the tasks */
         rc = given ? mb_cli_batch_slurm(&a.sl, &mb_cmd_compare, argc, given,
                                         &plan, ctx.quiet, &doc)
                    : MB_EXIT_RUNTIME;
-        rc = rc < 0 ? 0 : rc;
+        slurm_rc = rc < 0 ? 0 : rc;
+        rc = doc ? 0 : slurm_rc;
         if (doc)
             json_object_set_new(doc, "command_line",
                                 json_string(mb_cli_command_line()));
@@ -317,6 +319,8 @@ int cmd_compare(int argc, char **argv)
         rc = mb_cli_outputs_write(&out, doc);
         if (!rc)
             rc = mb_cli_reqs_exit(verdict_code(doc), req_rc);
+        if (!rc)
+            rc = slurm_rc;
     }
     mb_cli_reqs_free(&a.reqs);
     mb_cli_slurm_free(&a.sl);

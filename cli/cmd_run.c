@@ -134,8 +134,10 @@ int cmd_run(int argc, char **argv)
         rc = given ? mb_cli_batch_slurm(&a.sl, &mb_cmd_run, argc, given, &plan,
                                         ctx.quiet, &doc)
                    : MB_EXIT_RUNTIME;
-        if (rc < 0)
-            rc = report(doc, &out, hist, ctx.quiet);
+        if (doc) {
+            int r2 = report(doc, &out, hist, ctx.quiet);
+            rc = rc < 0 || r2 ? r2 : rc;
+        }
     } else if (rc == 0) {
         plan.model_path = strdup(ctx.args[0]);
         plan.cancel = mb_cli_cancel_flag(1);

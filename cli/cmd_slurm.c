@@ -718,8 +718,7 @@ int mb_cli_batch_slurm(mb_cli_slurm *s, const mb_cmd *cmd, int argc,
     }
     if (j && !wait_or_not(s, j, NULL, quiet, &rc) && !rc) {
         *doc = merge_batches(j);
-        report_unfinished(j);
-        rc = *doc ? -1 : MB_EXIT_RUNTIME;
+        rc = *doc && !report_unfinished(j) ? -1 : MB_EXIT_RUNTIME;
     }
     mb__slurm_free(j);
     return rc;

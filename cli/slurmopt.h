@@ -53,10 +53,11 @@ int mb_cli_suite_slurm(mb_cli_slurm *s, const mb_cmd *cmd, int argc,
 /* `compare --slurm`, `run --slurm`: one array task per batch size of
  * plan (one task when there is one), each running the command with
  * --json into the job directory; the interleaving of a compare stays in
- * its task.  Returns -1 when *doc is set (the tasks' documents as one of
- * the command's kind, each run with its "slurm"; the caller prints,
- * judges and writes it as its own), else an exit code after printing (0
- * after --no-wait). */
+ * its task.  *doc is the tasks' documents as one of the command's kind,
+ * each run with its "slurm" (the caller prints, judges and writes it as
+ * its own).  Returns -1 when every task finished, else an exit code
+ * after printing (3 when a task did not finish: *doc may still hold the
+ * others; 0 after --no-wait). */
 int mb_cli_batch_slurm(mb_cli_slurm *s, const mb_cmd *cmd, int argc,
                        char **argv, const mb_plan *plan, int quiet,
                        json_t **doc);
