@@ -42,7 +42,9 @@ if [ -s "$XDG_CACHE_HOME/mbench/machine.json" ]; then ok "the peaks are cached u
 # All cores cannot move more than (threads x one core) by much: the all-core
 # triad was once timed by a thread that could be off the CPU for most of a
 # pass, and reported 500+ GB/s beside 40 GB/s on one core (2 cores).
-tr=$($PY -c 'import json,sys; t=json.load(open(sys.argv[1]))["triad"]; r=t["all_cores_gbps"]/(t["threads"]*t["one_core_gbps"]); print("ok" if r < 3 else "ratio %.1f: %s" % (r, t))' "$XDG_CACHE_HOME/mbench/machine.json" 2>&1)
+# Below 6, not 1-2: the suites run in parallel, so the one-core pass may
+# share its core (seen: 3.4); a unit slip (bits for bytes: 8x) still fails.
+tr=$($PY -c 'import json,sys; t=json.load(open(sys.argv[1]))["triad"]; r=t["all_cores_gbps"]/(t["threads"]*t["one_core_gbps"]); print("ok" if r < 6 else "ratio %.1f: %s" % (r, t))' "$XDG_CACHE_HOME/mbench/machine.json" 2>&1)
 [ "$tr" = ok ] && ok "the all-core triad is at most a few times threads x one core" || notok "the all-core triad is at most a few times threads x one core" "$tr"
 expect_exit "a second mbench machine uses the cache" 0 "$MBENCH" machine
 contains "the second run says it is cached" "$LAST_OUT" "cached"
