@@ -16,6 +16,9 @@ export MBENCH_ROOT="$root"
 # another one.
 export MBENCH_ORT_LIB="${MBENCH_ORT_LIB:-$root/build/ort/libonnxruntime.so.1}"
 export MBENCH_TEST_TMP=$(mktemp -d "${TMPDIR:-/tmp}/mbench-test.XXXXXX")
+# Traversable by others: some suites run mbench as nobody on files in
+# their scratch directory (store.sh, badinput.sh).
+chmod 755 "$MBENCH_TEST_TMP"
 trap 'rm -rf "$MBENCH_TEST_TMP"' EXIT
 log="$MBENCH_TEST_TMP/all.log"
 cpus=$(nproc 2>/dev/null || echo 2)

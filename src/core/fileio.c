@@ -582,10 +582,15 @@ static mb_status directory_model(const char *path, const char *what,
 mb_status mb__model_file_check(const char *path, const char *what, mb_err *err)
 {
     struct stat st;
-    if (stat(path, &st) != 0)
-        return mb__fail(err, MB_EIO, "%s %s %s", what, path,
-                        errno == ENOENT ? "does not exist; check the path"
-                                        : strerror(errno));
+    if (stat(path, &st) != 0) {
+        int e = errno;
+        if (e == ENOENT)
+            return mb__fail(err, MB_EIO, "%s %s does not exist; check the path",
+                            what, path);
+        return mb__fail(err, MB_EIO, "%s %s cannot be read: %s%s", what, path,
+                        strerror(e),
+                        e == EACCES ? " (check its permissions)" : "");
+    }
     if (S_ISDIR(st.st_mode))
         return directory_model(path, what, err);
     if (!S_ISREG(st.st_mode))
