@@ -5,6 +5,12 @@ T_FAILED=0
 ok()   { T_N=$((T_N + 1)); echo "ok $T_N - $1"; }
 notok() { T_N=$((T_N + 1)); T_FAILED=1; echo "not ok $T_N - $1"; shift; for l in "$@"; do echo "#   $l"; done; }
 skip() { T_N=$((T_N + 1)); echo "ok $T_N - $1 # SKIP $2"; }
+# nobody_can_run: as root, whether the unprivileged user nobody can run
+# $MBENCH and load ONNX Runtime (not when the checkout is in a private
+# directory such as root's mode-700 home).
+nobody_can_run() {
+    runuser -u nobody -- test -x "$MBENCH" -a -r "${MBENCH_ORT_LIB:-/nonexistent}" 2>/dev/null
+}
 # check NAME CMD...: passes when CMD exits 0.
 check() { local n=$1; shift; local o; if o=$("$@" 2>&1); then ok "$n"; else notok "$n" "command: $*" "$(echo "$o" | tail -5)"; fi; }
 # expect_exit NAME CODE CMD...: passes when CMD exits with CODE; keeps its

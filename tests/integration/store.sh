@@ -261,7 +261,7 @@ runs=$(sqlite3 conc.db 'SELECT count(*) FROM runs')
 # As root, an unprivileged user (nobody) reads a mode-444 store in a
 # directory it cannot write (no -shm file can be made there) and in one it
 # owns; a full file system is a real tmpfs of 320 KiB.
-if [ "$(id -u)" -eq 0 ] && id nobody >/dev/null 2>&1 && command -v runuser >/dev/null; then
+if [ "$(id -u)" -eq 0 ] && id nobody >/dev/null 2>&1 && command -v runuser >/dev/null && nobody_can_run; then
     RO="$T_TMP/ro"; mkdir -p "$RO/own"
     "$MBENCH" db import --db "$RO/s.db" h{1..12}.json >/dev/null
     cp "$RO/s.db" "$RO/own/s.db"
@@ -295,7 +295,7 @@ if [ "$(id -u)" -eq 0 ] && id nobody >/dev/null 2>&1 && command -v runuser >/dev
         skip "storing on a full disk" "cannot mount a tmpfs here"
     fi
 else
-    skip "read-only stores and full disks" "needs root (to act as nobody and mount a tmpfs)"
+    skip "read-only stores and full disks" "needs root (to act as nobody and mount a tmpfs) and a build nobody can run (not under a mode-700 home)"
 fi
 
 # Reading commands never create a store from a mistyped path.
