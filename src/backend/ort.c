@@ -20,10 +20,10 @@
 #include "build_info.h"
 #include "core/alloc.h"
 #include "core/err.h"
+#include "core/fileio.h"
 #include "model/onnx.h"
 
 #include <stdbool.h>
-#include <dirent.h>
 #include <dlfcn.h>
 #include <jansson.h>
 #include <link.h>
@@ -660,36 +660,6 @@ static mb_status describe_one(ort_session *s, OrtTypeInfo *ti, mb_io_desc *d,
     return MB_OK;
 }
 
-/* A directory given as the model: says so and names the .onnx files in
- * it (ONNX Runtime's own message talks about its model-package API). */
-static int model_is_directory(const char *model, mb_err *err)
-{
-    char found[512] = "";
-    size_t n = 0, used = 0;
-    DIR *d = opendir(model);
-    struct dirent *e;
-    while (d && (e = readdir(d))) {
-        size_t l = strlen(e->d_name);
-        if (l <= 5 || strcmp(e->d_name + l - 5, ".onnx") != 0)
-            continue;
-        if (n < 3 && used + l + 3 < sizeof found)
-            used += (size_t)snprintf(found + used, sizeof found - used, "%s%s",
-                                     n ? ", " : "", e->d_name);
-        n++;
-    }
-    if (d)
-        closedir(d);
-    if (n == 0)
-        return mb__fail(err, MB_EIO,
-                        "model %s is a directory; give the .onnx file (there "
-                        "is none in it)",
-                        model);
-    return mb__fail(err, MB_EIO,
-                    "model %s is a directory; give the .onnx file (it has "
-                    "%s%s)",
-                    model, found, n > 3 ? ", ..." : "");
-}
-
 /* After ONNX Runtime rejected model: when the cause is an external data
  * file that is not where the model says, fails with a message naming it
  * and returns 1; else 0 (err untouched). */
@@ -763,7 +733,8 @@ static int ort_open(void *state, const char *model, const mb_kv *opts,
         st->api.ReleaseSessionOptions(so);
         free(s->ep);
         free(s);
-        return model_is_directory(model, err);
+        /* the shared check names the .onnx files in the directory */
+        return mb__model_file_check(model, "model", err);
     }
     OrtStatus *cs = st->api.CreateSession(st->env, model, so, &s->sess);
     st->api.ReleaseSessionOptions(so);
