@@ -164,6 +164,17 @@ static mb_status fail_run(mb_exec_series *s, const mb_proc_result *r,
                     s->error);
 }
 
+/* A failed run: fail_run's error, or MB_EINTERRUPTED when mbench itself
+ * is being stopped (SIGINT, SIGTERM: they reach the command as well, as
+ * Slurm's time limit does, and the run was stopped, not failed). */
+static mb_status run_failed(const mb_exec_opts *o, mb_exec_series *s,
+                            const mb_proc_result *r, mb_err *err)
+{
+    if (o->cancel && *o->cancel)
+        return mb__fail(err, MB_EINTERRUPTED, "interrupted");
+    return fail_run(s, r, err);
+}
+
 static mb_status record(mb_exec_series *s, mb_proc_result *r)
 {
     if (!mb__grow((void **)&s->samples, &s->cap, s->n + 1, sizeof *s->samples))
@@ -247,7 +258,7 @@ mb_status mb__exec_measure(const mb_exec_opts *o, const mb_exec_cmd *cmds,
             if (st == MB_OK && o->progress)
                 o->progress(o->user, &cmds[i], 1, (size_t)w, &r);
             if (st == MB_OK && failed(&r) && !o->ignore_failure)
-                st = fail_run(&ser[i], &r, err);
+                st = run_failed(o, &ser[i], &r, err);
             mb__proc_result_free(&r);
             if (st != MB_OK) {
                 if (!ser[i].error && st != MB_EINTERRUPTED)
@@ -268,7 +279,7 @@ mb_status mb__exec_measure(const mb_exec_opts *o, const mb_exec_cmd *cmds,
                 if (o->progress)
                     o->progress(o->user, &cmds[i], 0, ser[i].n, &r);
                 if (failed(&r) && !o->ignore_failure)
-                    st = fail_run(&ser[i], &r, err);
+                    st = run_failed(o, &ser[i], &r, err);
                 else if (record(&ser[i], &r) != MB_OK)
                     st = mb__fail(err, MB_ENOMEM, "out of memory");
             }
