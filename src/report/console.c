@@ -1,9 +1,9 @@
 /* console.c - console tables for result documents. */
 #include "report/console.h"
 
-#include "report/fields.h"
+#include "doc/fields.h"
 #include "report/rutil.h"
-#include "report/view.h"
+#include "doc/view.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -94,7 +94,7 @@ static void header_block(const json_t *doc, const json_t *run,
 }
 
 /* The columns after "batch" and "p50 ms [95% CI]": fields of
- * report/fields.h (heading, getter and unit come from there; a second
+ * doc/fields.h (heading, getter and unit come from there; a second
  * field is shown as "a ± b"), a width (negative: left-aligned) and the
  * narrowest terminal that shows the column. */
 typedef struct col {

@@ -5,7 +5,7 @@
 
 #include "report/vreport.h"
 #include "core/err.h"
-#include "report/fields.h"
+#include "doc/fields.h"
 #include "report/proftab.h"
 #include "report/rutil.h"
 
@@ -72,7 +72,7 @@ static void verdict_line(mb_buf *b, const mb_rview *v)
     mb__buf_puts(b, "\n\n");
 }
 
-/* The summary's figure columns: fields of report/fields.h with the
+/* The summary's figure columns: fields of doc/fields.h with the
  * heading this table gives them. */
 static const struct {
     const char *field, *head;

@@ -9,7 +9,7 @@
 #include "core/err.h"
 #include "core/fileio.h"
 #include "core/redact.h"
-#include "report/fields.h"
+#include "doc/fields.h"
 #include "store/addr.h"
 #include "store/db.h"
 
@@ -456,7 +456,7 @@ static mb_status insert_run(mb__store *s, const char *doc_id, size_t index,
     p_str(&p, idx);
     p_text(&p, json_object_get(doc, "created_utc"));
     p_git(&p, git);
-    /* The run's own columns: the fields of report/fields.h that are
+    /* The run's own columns: the fields of doc/fields.h that are
      * stored, in list order. */
     mb_buf sql = MB_BUF_INIT;
     mb__buf_puts(&sql, "INSERT INTO runs (document_id, run_index, "
@@ -1006,7 +1006,7 @@ mb_status mb__store_baseline(mb__store *s, const char *ref,
 }
 
 /* The columns of a history row: the run's place (ids, git facts), the
- * stored fields of report/fields.h that have a history key, and the
+ * stored fields of doc/fields.h that have a history key, and the
  * machine.  Types as in mb__ftype. */
 typedef struct hist_col {
     const char *sql, *key;
