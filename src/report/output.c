@@ -37,14 +37,7 @@ mb_status mb__output_buf(const char *path, mb_buf *b, mb_err *err)
 mb_status mb__output_json_as(const char *path, const json_t *doc, size_t flags,
                              mb_err *err)
 {
-    char *s = doc ? json_dumps(doc, flags) : NULL;
-    if (!s)
-        return mb__fail(err, MB_ENOMEM, "out of memory writing %s", path);
-    mb_buf b = MB_BUF_INIT;
-    mb__buf_puts(&b, s);
-    mb__buf_putc(&b, '\n');
-    free(s);
-    return mb__output_buf(path, &b, err);
+    return mb__write_json_atomic(path, doc, flags, err);
 }
 
 mb_status mb__output_json(const char *path, const json_t *doc, mb_err *err)
