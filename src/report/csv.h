@@ -1,5 +1,6 @@
-/* csv.h - the CSV rows of a result document: one row per run (model,
- * variant, batch size), columns as docs/FORMATS.md lists.  Pure. */
+/* csv.h - the CSV of a document, by the writer its kind has (writers.h):
+ * for a result document one row per run (model, variant, batch size),
+ * columns as docs/FORMATS.md lists.  Pure. */
 #ifndef MB_REPORT_CSV_H
 #define MB_REPORT_CSV_H
 
@@ -8,7 +9,8 @@
 
 #include <jansson.h>
 
-/* Appends the rows of doc (after a header line when with_header). */
+/* Appends the rows of doc (after a header line when with_header; a gate
+ * verdict's or a diff's CSV, a whole file, always has its header). */
 void mb__report_csv(const json_t *doc, int with_header, mb_buf *out);
 
 #endif

@@ -1,15 +1,13 @@
 /* html.c - the self-contained HTML report: page layout, tables, metadata
  * and the embedded documents.  Charts come from charts.c. */
-#include "report/loadrep.h"
 #include "report/html.h"
 #include "report/execsec.h"
 
-#include "report/vreport.h"
 #include "core/err.h"
 #include "report/charts.h"
 #include "report/htmlpage.h"
-#include "report/proftab.h"
 #include "report/rutil.h"
+#include "report/writers.h"
 
 #include <math.h>
 #include <stdbool.h>
@@ -506,14 +504,13 @@ mb_status mb__report_html(const json_t *const *docs, size_t n_docs, mb_buf *out,
     mb_status st = mb__rview_check_docs(docs, n_docs, err);
     if (st)
         return st;
-    if (n_docs == 1 && mb__profile_doc_is(docs[0])) /* per-operator page */
-        return mb__report_profile_html(docs[0], out, err);
-    if (n_docs == 1 && mb__is_load_doc(docs[0]))
-        return mb__report_load_html(docs[0], out, err);
-    if (n_docs == 1 && json_is_object(json_object_get(docs[0], "validation")))
-        return mb__validation_html(docs[0], out, err); /* a validate verdict */
-    if (n_docs == 1 && mb__diff_doc_is(docs[0]))
-        return mb__diff_html(docs[0], out, err); /* a tensor-set diff */
+    return mb__writers_for(docs, n_docs, MB__W_HTML)
+        ->html(docs, n_docs, out, err);
+}
+
+mb_status mb__result_html(const json_t *const *docs, size_t n_docs, mb_buf *out,
+                          mb_err *err)
+{
     mb_rview v;
     if (mb__rview_build(docs, n_docs, &v))
         return mb__fail(err, MB_ENOMEM, "out of memory building the report");
