@@ -6,11 +6,27 @@ Every `#include "DIR/FILE.h"` in src/DIR0/*.{c,h} is an edge DIR0 -> DIR
 edges with how many includes make each, then every cycle between folders
 (a strongly connected component of more than one folder) with the includes
 that close it.  Exit 0 when there is no cycle, 1 when there is one.
-With --allow FILE (lines "a -> b", # comments) the cycles that exist today
-are tolerated while they are being broken: only a cycle that needs an edge
-not in FILE fails, and an allowed edge that is gone is reported so that the
-list only shrinks.
-Usage: scripts/layers.py [ROOT] [--edges] [--allow FILE]"""
+
+With --order the edges are also checked against the layer order below
+(docs/DESIGN.md, Layers): a folder includes only folders of a lower line,
+and every folder must be on a line.  Bottom to top:
+
+  include    (the public headers)
+  core
+  model plan
+  backend data
+  runner
+  accuracy load
+  compare
+  doc        (the typed view, the field table, lookups and number formats)
+  store
+  exec regress
+  report     (the writers and the output manager)
+  profile    (its engine prints through report/prof*.c)
+  api
+  cli
+
+Usage: scripts/layers.py [ROOT] [--edges] [--order]"""
 import os
 import re
 import sys
@@ -83,24 +99,30 @@ def sccs(nodes, succ):
     return out
 
 
-def read_allowed(path):
-    allowed = set()
-    with open(path) as fh:
-        for line in fh:
-            line = line.split("#")[0].strip()
-            if line:
-                a, b = [x.strip() for x in line.split("->")]
-                allowed.add((a, b))
-    return allowed
+def layer_order():
+    """The lines of the order in this file's docstring: folder -> rank."""
+    rank, lines = {}, __doc__.split("Bottom to top:")[1].split("Usage:")[0]
+    for i, line in enumerate(l for l in lines.splitlines() if l.strip()):
+        for name in line.split("(")[0].split():
+            rank[name] = i
+    return rank
+
+
+def order_errors(edges, nodes):
+    """Edges that do not go down the layer order, and unplaced folders."""
+    rank, bad = layer_order(), []
+    for v in sorted(nodes - set(rank)):
+        bad.append("folder %s is not in the layer order: add it to "
+                   "scripts/layers.py and docs/DESIGN.md" % v)
+    for (a, b), why in sorted(edges.items()):
+        if a in rank and b in rank and rank[a] <= rank[b]:
+            bad.append("%s -> %s does not go down the layer order: %s" %
+                       (a, b, "; ".join(why[:3])))
+    return bad
 
 
 def main():
     argv = sys.argv[1:]
-    allow = None
-    if "--allow" in argv:
-        i = argv.index("--allow")
-        allow = read_allowed(argv[i + 1])
-        del argv[i:i + 2]
     args = [a for a in argv if not a.startswith("--")]
     root = args[0] if args else os.path.join(os.path.dirname(__file__), "..")
     edges = graph(root)
@@ -112,30 +134,24 @@ def main():
         for (a, b), why in sorted(edges.items()):
             print("%s -> %s (%d)" % (a, b, len(why)))
     cycles = [c for c in sccs(nodes, succ) if len(c) > 1]
-    bad = 0
     for c in cycles:
         print("cycle between folders: %s" % " ".join(c))
         for (a, b), why in sorted(edges.items()):
             if a in c and b in c:
-                new = allow is not None and (a, b) not in allow
-                bad += new
-                print("  %s%s -> %s: %s" % (
-                    "NEW " if new else "", a, b, "; ".join(why[:3]) +
-                    (" ..." if len(why) > 3 else "")))
-    if allow is not None:
-        for a, b in sorted(allow - set(edges)):
-            print("note: the allowed edge %s -> %s is gone: remove it from "
-                  "the list" % (a, b))
-    if not cycles:
+                print("  %s -> %s: %s" % (a, b, "; ".join(why[:3]) +
+                                          (" ..." if len(why) > 3 else "")))
+    if cycles:
+        print("%d include cycle(s) between folders: include downwards "
+              "(docs/DESIGN.md, Layers) or move the file" % len(cycles))
+    else:
         print("no include cycle between folders (%d folders, %d edges)" %
               (len(nodes), len(edges)))
-    if allow is not None:
-        if bad:
-            print("%d include edge(s) make a new cycle between folders: "
-                  "include downwards (docs/DESIGN.md, Layers) or move the "
-                  "file" % bad)
-        return 1 if bad else 0
-    return 1 if cycles else 0
+    bad = order_errors(edges, nodes) if "--order" in argv else []
+    for line in bad:
+        print(line)
+    if "--order" in argv and not bad:
+        print("every edge goes down the layer order")
+    return 1 if cycles or bad else 0
 
 
 if __name__ == "__main__":

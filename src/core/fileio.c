@@ -334,6 +334,17 @@ mb_status mb__write_file_atomic(const char *path, const void *data, size_t len,
     return write_out(path, data, len, "", 0, 0, err);
 }
 
+mb_status mb__write_json_atomic(const char *path, const json_t *doc,
+                                size_t flags, mb_err *err)
+{
+    char *text = doc ? json_dumps(doc, flags) : NULL;
+    if (!text)
+        return mb__fail(err, MB_ENOMEM, "out of memory writing %s", path);
+    mb_status s = write_out(path, text, strlen(text), "\n", 1, 0, err);
+    free(text);
+    return s;
+}
+
 mb_status mb__append_file_atomic(const char *path, const void *data, size_t len,
                                  mb_err *err)
 {

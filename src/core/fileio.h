@@ -7,6 +7,7 @@
 
 #include "mbench.h"
 
+#include <jansson.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -23,6 +24,11 @@
  * names the path and the reason. */
 mb_status mb__write_file_atomic(const char *path, const void *data, size_t len,
                                 mb_err *err);
+/* json_dumps(doc, flags) and a final newline to path, written as above (a
+ * NULL doc, or one that cannot be dumped, is out of memory: MB_ENOMEM
+ * naming path). */
+mb_status mb__write_json_atomic(const char *path, const json_t *doc,
+                                size_t flags, mb_err *err);
 /* Appends to path (creating it): used for CSV row appends.  A regular file
  * is rewritten atomically (old contents + data); descriptors, devices and
  * FIFOs get data written through, as above. */

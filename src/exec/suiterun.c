@@ -283,6 +283,142 @@ bool mb__suite_parse_shard(const char *s, int64_t *i, int64_t *n)
     return true;
 }
 
+/* Opens the worktrees of a suite whose tasks name branches (or that
+ * names a repository) into *wt, and notes the repository in doc. */
+static mb_status open_worktrees(const mb_suite_opts *o, mb_tasks *t,
+                                json_t *doc, mb_worktrees **wt, mb_err *err)
+{
+    int dirty = 0;
+    mb_status st = mb__worktrees_open(o->repo, wt, &dirty, err);
+    if (st != MB_OK)
+        return st;
+    mb__worktrees_set_fetch(*wt, o->fetch);
+    t->root = mb__worktrees_repo(*wt);
+    json_object_set_new(json_object_get(doc, "suite"), "repo",
+                        json_string(t->root));
+    if (dirty) {
+        char w[600];
+        snprintf(w, sizeof w,
+                 "repository %s has uncommitted changes; "
+                 "tasks run the committed branch heads in worktrees, not "
+                 "your working tree",
+                 t->root);
+        warn(o, doc, w);
+    }
+    return MB_OK;
+}
+
+/* One task of the suite as it runs: where, what, and how it went. */
+typedef struct suite_task {
+    size_t row;
+    const char *branch, *cwd;
+    char *command, *name;
+    json_t *task, *git;
+    mb_status st;
+    mb_err err;
+} suite_task;
+
+/* The task of row: its worktree (checked paths), command and name. */
+static void prepare_task(const mb_tasks *t, mb_worktrees *wt, size_t row,
+                         suite_task *x)
+{
+    mb_worktree_info wi;
+    memset(&wi, 0, sizeof wi);
+    memset(x, 0, sizeof *x);
+    x->row = row;
+    x->branch = mb__tasks_get(t, row, "branch");
+    x->task = task_json(t, row);
+    x->git = json_null();
+    if (x->branch && *x->branch) {
+        x->st = mb__worktrees_get(wt, x->branch, &wi, &x->err);
+        if (x->st == MB_OK) {
+            x->cwd = wi.path;
+            json_decref(x->git);
+            x->git = git_json(&wi);
+            x->st = check_paths(t, row, x->cwd, t->root, x->branch, &x->err);
+        }
+    } else if (wt) {
+        x->cwd = mb__worktrees_repo(wt);
+    }
+    if (x->st == MB_OK && t->kind == MB_TASK_COMMAND)
+        x->st = mb__tasks_command(t, row, x->cwd, &x->command, &x->err);
+    x->name = label(t, row, x->command);
+}
+
+/* A command task measured as one series, its run appended to runs. */
+static void run_command(mb_exec_opts *eo, suite_task *x, json_t *runs)
+{
+    mb_exec_cmd cmd = {x->name, x->command, NULL};
+    eo->cwd = x->cwd;
+    mb_exec_series *ser = NULL;
+    x->st = mb__exec_measure(eo, &cmd, 1, &ser, &x->err);
+    if (ser) {
+        json_t *r = mb__exec_run_json(&ser[0], eo);
+        if (x->st == MB_EINTERRUPTED)
+            json_object_set_new(r, "status", json_string("interrupted"));
+        json_object_set(r, "task", x->task);
+        json_object_set_new(r, "branch",
+                            x->branch ? json_string(x->branch) : json_null());
+        json_object_set(r, "git", x->git);
+        json_object_set_new(r, "workdir",
+                            x->cwd ? json_string(x->cwd) : json_null());
+        json_array_append_new(runs, r);
+    }
+    mb__exec_series_free(ser, 1);
+}
+
+/* The runs a task added from index before (a failed one when it added
+ * none and failed): told to on_run and stored; a failed run's error
+ * becomes the task's. */
+static void record_runs(const mb_suite_opts *o, const mb_tasks *t, json_t *doc,
+                        json_t *runs, size_t before, size_t k, int64_t selected,
+                        suite_task *x)
+{
+    if (json_array_size(runs) == before && x->st != MB_OK) {
+        json_t *r = failed_run(
+            t, x->name, x->command,
+            x->st == MB_EINTERRUPTED ? "interrupted" : "failed", x->err.msg);
+        json_object_set(r, "task", x->task);
+        json_object_set_new(r, "branch",
+                            x->branch ? json_string(x->branch) : json_null());
+        json_object_set(r, "git", x->git);
+        json_array_append_new(runs, r);
+    }
+    for (size_t i = before; i < json_array_size(runs); i++) {
+        json_t *r = json_array_get(runs, i);
+        if (o->on_run)
+            o->on_run(o->user, k, selected, r);
+        store_task(o, doc, r, x->git);
+        const char *why = json_string_value(json_object_get(r, "error"));
+        if (x->st != MB_OK && x->st != MB_EINTERRUPTED && why)
+            snprintf(x->err.msg, sizeof x->err.msg, "%s", why);
+    }
+}
+
+/* Counts the task's outcome in res; true when the suite stops here
+ * (interrupted, or a failure without --skip-failed, said in err). */
+static int task_outcome(const mb_suite_opts *o, const mb_tasks *t,
+                        const mb_exec_opts *eo, const suite_task *x,
+                        mb_suite_result *res, mb_err *err)
+{
+    int stop = 0;
+    if (x->st == MB_EINTERRUPTED || (eo->cancel && *eo->cancel)) {
+        res->interrupted = stop = 1;
+    } else if (x->st != MB_OK) {
+        res->failed++;
+        if (!o->skip_failed) {
+            res->stopped = x->st;
+            mb__fail(err, x->st,
+                     "task %zu (%s line %zu) failed: %s; pass "
+                     "--skip-failed to go on with the other tasks",
+                     x->row, o->tasks_path, t->csv.line[x->row], x->err.msg);
+            stop = 1;
+        }
+    }
+    res->ran++;
+    return stop;
+}
+
 mb_status mb__suite_run(const mb_suite_opts *o, json_t **doc_out,
                         mb_suite_result *res, mb_err *err)
 {
@@ -301,118 +437,34 @@ mb_status mb__suite_run(const mb_suite_opts *o, json_t **doc_out,
     for (size_t i = 0; i < t->csv.nrows; i++)
         res->selected += (int64_t)(i % n_shard) == o->shard_i;
     json_object_set_new(doc, "suite", suite_json(o, t, res->selected));
-    if (t->col_branch >= 0 || o->repo) {
-        int dirty = 0;
-        if ((st = mb__worktrees_open(o->repo, &wt, &dirty, err)) != MB_OK) {
-            json_decref(doc);
-            mb__tasks_free(t);
-            return st;
-        }
-        mb__worktrees_set_fetch(wt, o->fetch);
-        t->root = mb__worktrees_repo(wt);
-        json_object_set_new(json_object_get(doc, "suite"), "repo",
-                            json_string(t->root));
-        if (dirty) {
-            char w[600];
-            snprintf(w, sizeof w,
-                     "repository %s has uncommitted changes; "
-                     "tasks run the committed branch heads in worktrees, not "
-                     "your working tree",
-                     t->root);
-            warn(o, doc, w);
-        }
+    if ((t->col_branch >= 0 || o->repo) &&
+        (st = open_worktrees(o, t, doc, &wt, err)) != MB_OK) {
+        json_decref(doc);
+        mb__tasks_free(t);
+        return st;
     }
     int stop = 0;
     size_t k = 0;
-    mb_err terr = {0};
     for (size_t row = 0; row < t->csv.nrows && !stop; row++) {
         if ((int64_t)(row % n_shard) != o->shard_i)
             continue;
         k++;
-        mb_worktree_info wi;
-        memset(&wi, 0, sizeof wi);
-        const char *branch = mb__tasks_get(t, row, "branch");
-        const char *cwd = NULL;
-        char *command = NULL, *name = NULL;
-        json_t *task = task_json(t, row), *git = json_null();
-        mb__err_clear(&terr);
-        st = MB_OK;
-        if (branch && *branch) {
-            st = mb__worktrees_get(wt, branch, &wi, &terr);
-            if (st == MB_OK) {
-                cwd = wi.path;
-                json_decref(git);
-                git = git_json(&wi);
-                st = check_paths(t, row, cwd, t->root, branch, &terr);
-            }
-        } else if (wt) {
-            cwd = mb__worktrees_repo(wt);
-        }
-        if (st == MB_OK && t->kind == MB_TASK_COMMAND)
-            st = mb__tasks_command(t, row, cwd, &command, &terr);
-        name = label(t, row, command);
+        suite_task x;
+        prepare_task(t, wt, row, &x);
         if (o->on_start)
-            o->on_start(o->user, k, res->selected, name);
+            o->on_start(o->user, k, res->selected, x.name);
         size_t before = json_array_size(runs);
-        if (st == MB_OK && t->kind == MB_TASK_MODEL) {
-            st = run_model(t, &eo, row, cwd, task, git, name, runs, &terr);
-        } else if (st == MB_OK) {
-            mb_exec_cmd cmd = {name, command, NULL};
-            eo.cwd = cwd;
-            mb_exec_series *ser = NULL;
-            st = mb__exec_measure(&eo, &cmd, 1, &ser, &terr);
-            if (ser) {
-                json_t *r = mb__exec_run_json(&ser[0], &eo);
-                if (st == MB_EINTERRUPTED)
-                    json_object_set_new(r, "status",
-                                        json_string("interrupted"));
-                json_object_set(r, "task", task);
-                json_object_set_new(r, "branch",
-                                    branch ? json_string(branch) : json_null());
-                json_object_set(r, "git", git);
-                json_object_set_new(r, "workdir",
-                                    cwd ? json_string(cwd) : json_null());
-                json_array_append_new(runs, r);
-            }
-            mb__exec_series_free(ser, 1);
-        }
-        if (json_array_size(runs) == before && st != MB_OK) {
-            json_t *r = failed_run(
-                t, name, command,
-                st == MB_EINTERRUPTED ? "interrupted" : "failed", terr.msg);
-            json_object_set(r, "task", task);
-            json_object_set_new(r, "branch",
-                                branch ? json_string(branch) : json_null());
-            json_object_set(r, "git", git);
-            json_array_append_new(runs, r);
-        }
-        for (size_t i = before; i < json_array_size(runs); i++) {
-            json_t *r = json_array_get(runs, i);
-            if (o->on_run)
-                o->on_run(o->user, k, res->selected, r);
-            store_task(o, doc, r, git);
-            const char *why = json_string_value(json_object_get(r, "error"));
-            if (st != MB_OK && st != MB_EINTERRUPTED && why)
-                snprintf(terr.msg, sizeof terr.msg, "%s", why);
-        }
-        if (st == MB_EINTERRUPTED || (eo.cancel && *eo.cancel)) {
-            res->interrupted = stop = 1;
-        } else if (st != MB_OK) {
-            res->failed++;
-            if (!o->skip_failed) {
-                res->stopped = st;
-                mb__fail(err, st,
-                         "task %zu (%s line %zu) failed: %s; pass "
-                         "--skip-failed to go on with the other tasks",
-                         row, o->tasks_path, t->csv.line[row], terr.msg);
-                stop = 1;
-            }
-        }
-        res->ran++;
-        free(command);
-        free(name);
-        json_decref(task);
-        json_decref(git);
+        if (x.st == MB_OK && t->kind == MB_TASK_MODEL)
+            x.st = run_model(t, &eo, row, x.cwd, x.task, x.git, x.name, runs,
+                             &x.err);
+        else if (x.st == MB_OK)
+            run_command(&eo, &x, runs);
+        record_runs(o, t, doc, runs, before, k, res->selected, &x);
+        stop = task_outcome(o, t, &eo, &x, res, err);
+        free(x.command);
+        free(x.name);
+        json_decref(x.task);
+        json_decref(x.git);
     }
     json_object_set_new(doc, "interrupted", json_boolean(res->interrupted));
     mb__worktrees_close(wt);

@@ -1127,6 +1127,285 @@ static void check_comparable(const json_t *base, const json_t *cur,
     json_object_set_new(res, "differences", diff);
 }
 
+/* What matching the runs of the two sides gives: the verdict counts and
+ * warnings, the comparisons, the runs left without a counterpart and the
+ * reason the first of them was left. */
+typedef struct {
+    tally t;
+    json_t *comparisons, *unmatched;
+    mb_buf first_miss;
+} gate_match;
+
+/* Notes the first reason a run was left unmatched. */
+static void first_miss(gate_match *g, const char *reason)
+{
+    if (!g->first_miss.len)
+        mb__buf_puts(&g->first_miss, reason ? reason : "");
+}
+
+/* A compare document gated on its own: every variant against the
+ * baseline variant it was interleaved with, paired round by round. */
+static void match_paired(const json_t *cur, const mb__regress_opts *o,
+                         gate_match *g)
+{
+    const json_t *cruns = json_object_get(cur, "runs"), *rc;
+    const char *bname = json_string_value(
+        json_object_get(json_object_get(cur, "comparison"), "baseline"));
+    size_t i;
+    json_array_foreach(cruns, i, rc)
+    {
+        if (!run_ok(rc) || str_eq(run_str(rc, "variant", NULL), bname))
+            continue;
+        const json_t *rb = NULL, *x;
+        size_t k;
+        json_array_foreach(cruns, k,
+                           x) if (run_ok(x) &&
+                                  str_eq(run_str(x, "variant", NULL), bname) &&
+                                  batch_of(x) == batch_of(rc)) rb = x;
+        if (rb)
+            compare_pair(rb, rc, "interleaved with the baseline variant", o, 1,
+                         &g->t, g->comparisons);
+    }
+    if (!json_array_size(g->comparisons))
+        mb__buf_printf(&g->first_miss,
+                       "the comparison has no variant "
+                       "besides its baseline %s that ran",
+                       bname ? bname : "(none)");
+}
+
+/* The unused baseline run for rc: same variant and batch size, the same
+ * model by sha256 (*by_sha set) or else by name; -1 when there is none. */
+static long find_baseline(const json_t *bruns, const char *used,
+                          const json_t *rc, long *by_sha)
+{
+    const char *vc = run_str(rc, "variant", NULL);
+    const char *sc = run_str(rc, "model", "sha256");
+    long by_name = -1;
+    *by_sha = -1;
+    for (size_t k = 0; k < json_array_size(bruns); k++) {
+        const json_t *rb = json_array_get(bruns, k);
+        if (used[k] || !run_ok(rb) || batch_of(rb) != batch_of(rc) ||
+            !(str_eq(run_str(rb, "variant", NULL), vc) ||
+              (!vc && !run_str(rb, "variant", NULL))))
+            continue;
+        if (sc && str_eq(run_str(rb, "model", "sha256"), sc)) {
+            *by_sha = (long)k;
+            break;
+        }
+        if (by_name < 0 && strcmp(model_name(rb), model_name(rc)) == 0)
+            by_name = (long)k;
+    }
+    return *by_sha >= 0 ? *by_sha : by_name;
+}
+
+/* Appends the variants of the baseline's runs, each once: "'a', 'b'". */
+static void list_variants(mb_buf *b, const json_t *bruns)
+{
+    size_t q;
+    const json_t *r2;
+    mb_buf seen = MB_BUF_INIT;
+    json_array_foreach(bruns, q, r2)
+    {
+        const char *v2 = run_str(r2, "variant", NULL);
+        char key[300];
+        snprintf(key, sizeof key, "|%s|", v2 ? v2 : "");
+        if (seen.data && strstr(seen.data, key))
+            continue;
+        mb__buf_puts(&seen, key);
+        mb__buf_printf(b, "%s'%s'", q ? ", " : "", v2 ? v2 : "");
+    }
+    mb__buf_free(&seen);
+}
+
+/* A current run rc with no baseline run: why, into g->unmatched. */
+static void no_baseline(gate_match *g, const json_t *bruns, const json_t *rc)
+{
+    const char *vc = run_str(rc, "variant", NULL);
+    mb_buf b = MB_BUF_INIT;
+    mb__buf_puts(&b, "no baseline run for ");
+    describe_run(&b, rc);
+    mb_buf bl = MB_BUF_INIT;
+    list_batches(&bl, bruns, rc);
+    if (bl.data && strcmp(bl.data, "none")) {
+        mb__buf_printf(&b,
+                       " (the baseline has batch sizes %s for "
+                       "that variant)",
+                       bl.data);
+    } else { /* no such variant: name the ones there are */
+        mb__buf_printf(&b,
+                       " (the baseline has no variant '%s'; its "
+                       "variants are: ",
+                       vc ? vc : "");
+        list_variants(&b, bruns);
+        mb__buf_puts(&b, "; runs are matched by variant name (run: the model "
+                         "file's name, compare: NAME=MODEL) and "
+                         "batch size)");
+    }
+    mb__buf_free(&bl);
+    first_miss(g, b.data);
+    json_array_append_new(
+        g->unmatched,
+        json_pack("{s:s,s:s,s:s,s:I,s:s}", "side", "current", "model",
+                  model_name(rc), "variant", vc ? vc : "", "batch_size",
+                  (json_int_t)batch_of(rc), "reason", b.data ? b.data : ""));
+    mb__buf_free(&b);
+}
+
+/* Matched by model name while the files differ: a warning. */
+static void warn_other_model(gate_match *g, const json_t *rb, const json_t *rc)
+{
+    const char *sb = run_str(rb, "model", "sha256"),
+               *sc = run_str(rc, "model", "sha256");
+    mb_buf b = MB_BUF_INIT;
+    describe_run(&b, rc);
+    mb__buf_printf(&b,
+                   ": model sha256 differs (baseline %.12s, current "
+                   "%.12s): matched by model name '%s' - the model "
+                   "files are not the same",
+                   sb ? sb : "none", sc ? sc : "none", model_name(rc));
+    json_array_append_new(g->t.warnings, json_string(b.data ? b.data : ""));
+    mb__buf_free(&b);
+}
+
+/* A baseline run rb that no current run matched: why, into g->unmatched. */
+static void no_current(gate_match *g, const json_t *cruns, const json_t *rb)
+{
+    mb_buf b = MB_BUF_INIT;
+    mb__buf_puts(&b, "baseline run ");
+    describe_run(&b, rb);
+    mb__buf_puts(&b, " has no counterpart in the current results (they "
+                     "have batch sizes ");
+    list_batches(&b, cruns, rb);
+    mb__buf_puts(&b, " for that variant)");
+    first_miss(g, b.data);
+    const char *vb = run_str(rb, "variant", NULL);
+    json_array_append_new(
+        g->unmatched,
+        json_pack("{s:s,s:s,s:s,s:I,s:s}", "side", "baseline", "model",
+                  model_name(rb), "variant", vb ? vb : "", "batch_size",
+                  (json_int_t)batch_of(rb), "reason", b.data ? b.data : ""));
+    mb__buf_free(&b);
+}
+
+/* Two documents: every current run against its baseline run, then the
+ * baseline runs left over. */
+static void match_runs(const json_t *base, const json_t *cur,
+                       const mb__regress_opts *o, gate_match *g)
+{
+    const json_t *bruns = json_object_get(base, "runs"),
+                 *cruns = json_object_get(cur, "runs"), *rc;
+    size_t nbr = json_array_size(bruns), i;
+    char *used = mb__calloc(nbr ? nbr : 1, 1);
+    json_array_foreach(cruns, i, rc)
+    {
+        if (!run_ok(rc))
+            continue;
+        long by_sha, k = find_baseline(bruns, used, rc, &by_sha);
+        if (k < 0) {
+            no_baseline(g, bruns, rc);
+            continue;
+        }
+        used[k] = 1;
+        const json_t *rb = json_array_get(bruns, (size_t)k);
+        if (by_sha < 0 &&
+            (run_str(rb, "model", "sha256") || run_str(rc, "model", "sha256")))
+            warn_other_model(g, rb, rc);
+        compare_pair(rb, rc, by_sha >= 0 ? "sha256" : "name", o, 0, &g->t,
+                     g->comparisons);
+    }
+    for (size_t k = 0; k < nbr; k++)
+        if (!used[k] && run_ok(json_array_get(bruns, k)))
+            no_current(g, cruns, json_array_get(bruns, k));
+    free(used);
+}
+
+/* The verdict word and exit code of the counts. */
+static const char *verdict_of(const tally *t, int acc_failed, int *code)
+{
+    *code = 0;
+    if (t->counts[MB_VERDICT_REGRESSION]) {
+        *code = 1;
+        return "regression";
+    }
+    if (acc_failed) {
+        *code = 5;
+        return "accuracy_failure";
+    }
+    if (t->counts[MB_VERDICT_INCONCLUSIVE]) {
+        *code = 4;
+        return "inconclusive";
+    }
+    return "pass";
+}
+
+/* The "method" of a verdict: the test, interval and rule it applied. */
+static json_t *method_of(const mb__regress_opts *o, int paired)
+{
+    json_t *m = json_pack(
+        "{s:s,s:s,s:f,s:s,s:s,s:s}", "unit", "process", "test",
+        "Welch t test on the log per-process figures (median, p99, "
+        "mean; throughput = 1e9 / mean), two-sided",
+        "alpha", o->alpha, "ci",
+        "Student t 95% CI of the ratio of geometric means "
+        "current/baseline (Welch-Satterthwaite df)",
+        "rule",
+        "regression: p < alpha and CI lower bound > 1+threshold; "
+        "improvement: p < alpha and CI upper bound < 1/(1+threshold); "
+        "pass: CI upper bound <= 1+threshold; otherwise inconclusive "
+        "(throughput: limits on 1/ratio); fewer than 2 processes on a "
+        "side: inconclusive",
+        "figures",
+        "memory and size: plain thresholds on single figures "
+        "(memory ignores changes under 1 MiB)");
+    if (paired)
+        json_object_set_new(m, "test",
+                            json_string("paired t test on the log "
+                                        "per-process figures, round by round "
+                                        "(a compare document: its variants "
+                                        "against its baseline), two-sided"));
+    return m;
+}
+
+/* The verdict document (mbench.gate/1) of a finished match; takes g's
+ * arrays and accuracy.  *code: its exit code. */
+static json_t *verdict_doc(const json_t *base, const json_t *cur,
+                           const char *bs, const char *cs,
+                           const mb__regress_opts *o, int paired, gate_match *g,
+                           json_t *accuracy, int acc_failed, int *code)
+{
+    const char *verdict = verdict_of(&g->t, acc_failed, code);
+    char now[32];
+    mb__utc_iso8601(now, sizeof now);
+    json_t *thr = json_object();
+    for (int m = 0; m < MB_GM_COUNT; m++)
+        json_object_set_new(thr, metric_names[m],
+                            o->threshold[m] >= 0 ? json_real(o->threshold[m])
+                                                 : json_null());
+    json_t *res = json_object();
+    json_object_set_new(res, "schema", json_string("mbench.gate/1"));
+    json_object_set_new(res, "created_utc", json_string(now));
+    json_object_set_new(res, "verdict", json_string(verdict));
+    json_object_set_new(res, "exit_code", json_integer(*code));
+    json_object_set_new(res, "baseline", doc_ref(base, bs));
+    json_object_set_new(res, "current", doc_ref(cur, cs));
+    json_object_set_new(res, "method", method_of(o, paired));
+    if (paired)
+        json_object_set_new(res, "paired", json_true());
+    else
+        check_comparable(base, cur, g->t.warnings, res);
+    const int *n = g->t.counts;
+    json_object_set_new(res, "thresholds", thr);
+    json_object_set_new(res, "counts",
+                        json_pack("{s:i,s:i,s:i,s:i,s:i}", "pass", n[0],
+                                  "regression", n[1], "improvement", n[2],
+                                  "inconclusive", n[3], "skipped", n[4]));
+    json_object_set_new(res, "warnings", g->t.warnings);
+    json_object_set_new(res, "comparisons", g->comparisons);
+    json_object_set_new(res, "unmatched", g->unmatched);
+    json_object_set_new(res, "accuracy", accuracy);
+    return res;
+}
+
 mb_status mb__regress_run(const json_t *base, const json_t *cur,
                           const mb__regress_opts *o, json_t **out,
                           int *exit_code, mb_err *err)
@@ -1138,248 +1417,38 @@ mb_status mb__regress_run(const json_t *base, const json_t *cur,
     char what[600];
     snprintf(what, sizeof what, "baseline %s", bs);
     mb_status st = mb__regress_check_doc(base, what, err);
-    if (st)
-        return st;
     snprintf(what, sizeof what, "current %s", cs);
-    if ((st = mb__regress_check_doc(cur, what, err)))
+    if (st || (st = mb__regress_check_doc(cur, what, err)))
         return st;
 
-    json_t *res = json_object();
-    tally t = {{0}, json_array(), 0};
-    json_t *comparisons = json_array(), *unmatched = json_array(),
-           *accuracy = json_array();
-    const json_t *bruns = json_object_get(base, "runs"),
-                 *cruns = json_object_get(cur, "runs");
-    size_t nbr = json_array_size(bruns);
-    char *used = mb__calloc(nbr ? nbr : 1, 1);
-    mb_buf first_miss = MB_BUF_INIT;
-    size_t i;
-    const json_t *rc;
-    /* A compare document gated on its own: every variant against the
-     * baseline variant it was interleaved with, paired round by round. */
+    gate_match g = {
+        {{0}, json_array(), 0}, json_array(), json_array(), MB_BUF_INIT};
     int paired =
         base == cur &&
         str_eq(json_string_value(json_object_get(cur, "kind")), "compare");
-    if (paired) {
-        const char *bname = json_string_value(
-            json_object_get(json_object_get(cur, "comparison"), "baseline"));
-        memset(used, 1, nbr ? nbr : 1);
-        json_array_foreach(cruns, i, rc)
-        {
-            if (!run_ok(rc) || str_eq(run_str(rc, "variant", NULL), bname))
-                continue;
-            const json_t *rb = NULL, *x;
-            size_t k;
-            json_array_foreach(
-                cruns, k, x) if (run_ok(x) &&
-                                 str_eq(run_str(x, "variant", NULL), bname) &&
-                                 batch_of(x) == batch_of(rc)) rb = x;
-            if (rb)
-                compare_pair(rb, rc, "interleaved with the baseline variant", o,
-                             1, &t, comparisons);
-        }
-        if (!json_array_size(comparisons))
-            mb__buf_printf(&first_miss,
-                           "the comparison has no variant "
-                           "besides its baseline %s that ran",
-                           bname ? bname : "(none)");
-    } else
-        json_array_foreach(cruns, i, rc)
-        {
-            if (!run_ok(rc))
-                continue;
-            const char *vc = run_str(rc, "variant", NULL);
-            const char *sc = run_str(rc, "model", "sha256");
-            long by_sha = -1, by_name = -1;
-            for (size_t k = 0; k < nbr; k++) {
-                const json_t *rb = json_array_get(bruns, k);
-                if (used[k] || !run_ok(rb) || batch_of(rb) != batch_of(rc) ||
-                    !(str_eq(run_str(rb, "variant", NULL), vc) ||
-                      (!vc && !run_str(rb, "variant", NULL))))
-                    continue;
-                if (sc && str_eq(run_str(rb, "model", "sha256"), sc)) {
-                    by_sha = (long)k;
-                    break;
-                }
-                if (by_name < 0 && strcmp(model_name(rb), model_name(rc)) == 0)
-                    by_name = (long)k;
-            }
-            long k = by_sha >= 0 ? by_sha : by_name;
-            if (k < 0) {
-                mb_buf b = MB_BUF_INIT;
-                mb__buf_puts(&b, "no baseline run for ");
-                describe_run(&b, rc);
-                mb_buf bl = MB_BUF_INIT;
-                list_batches(&bl, bruns, rc);
-                if (bl.data && strcmp(bl.data, "none")) {
-                    mb__buf_printf(&b,
-                                   " (the baseline has batch sizes %s for "
-                                   "that variant)",
-                                   bl.data);
-                } else { /* no such variant: name the ones there are */
-                    mb__buf_printf(&b,
-                                   " (the baseline has no variant '%s'; its "
-                                   "variants are: ",
-                                   vc ? vc : "");
-                    size_t q;
-                    const json_t *r2;
-                    mb_buf seen = MB_BUF_INIT;
-                    json_array_foreach(bruns, q, r2)
-                    {
-                        const char *v2 = run_str(r2, "variant", NULL);
-                        char key[300];
-                        snprintf(key, sizeof key, "|%s|", v2 ? v2 : "");
-                        if (seen.data && strstr(seen.data, key))
-                            continue;
-                        mb__buf_puts(&seen, key);
-                        mb__buf_printf(&b, "%s'%s'", q ? ", " : "",
-                                       v2 ? v2 : "");
-                    }
-                    mb__buf_free(&seen);
-                    mb__buf_puts(
-                        &b,
-                        "; runs are matched by variant name (run: the model "
-                        "file's name, compare: NAME=MODEL) and "
-                        "batch size)");
-                }
-                mb__buf_free(&bl);
-                if (!first_miss.len)
-                    mb__buf_puts(&first_miss, b.data ? b.data : "");
-                json_array_append_new(
-                    unmatched,
-                    json_pack("{s:s,s:s,s:s,s:I,s:s}", "side", "current",
-                              "model", model_name(rc), "variant", vc ? vc : "",
-                              "batch_size", (json_int_t)batch_of(rc), "reason",
-                              b.data ? b.data : ""));
-                mb__buf_free(&b);
-                continue;
-            }
-            used[k] = 1;
-            const json_t *rb = json_array_get(bruns, (size_t)k);
-            const char *sb = run_str(rb, "model", "sha256");
-            if (by_sha < 0 && (sb || sc)) {
-                mb_buf b = MB_BUF_INIT;
-                describe_run(&b, rc);
-                mb__buf_printf(
-                    &b,
-                    ": model sha256 differs (baseline %.12s, current "
-                    "%.12s): matched by model name '%s' - the model "
-                    "files are not the same",
-                    sb ? sb : "none", sc ? sc : "none", model_name(rc));
-                json_array_append_new(t.warnings,
-                                      json_string(b.data ? b.data : ""));
-                mb__buf_free(&b);
-            }
-            compare_pair(rb, rc, by_sha >= 0 ? "sha256" : "name", o, 0, &t,
-                         comparisons);
-        }
-    for (size_t k = 0; k < nbr; k++) {
-        const json_t *rb = json_array_get(bruns, k);
-        if (used[k] || !run_ok(rb))
-            continue;
-        mb_buf b = MB_BUF_INIT;
-        mb__buf_puts(&b, "baseline run ");
-        describe_run(&b, rb);
-        mb__buf_puts(&b, " has no counterpart in the current results (they "
-                         "have batch sizes ");
-        list_batches(&b, cruns, rb);
-        mb__buf_puts(&b, " for that variant)");
-        if (!first_miss.len)
-            mb__buf_puts(&first_miss, b.data ? b.data : "");
-        json_array_append_new(
-            unmatched, json_pack("{s:s,s:s,s:s,s:I,s:s}", "side", "baseline",
-                                 "model", model_name(rb), "variant",
-                                 run_str(rb, "variant", NULL)
-                                     ? run_str(rb, "variant", NULL)
-                                     : "",
-                                 "batch_size", (json_int_t)batch_of(rb),
-                                 "reason", b.data ? b.data : ""));
-        mb__buf_free(&b);
-    }
-    free(used);
+    if (paired)
+        match_paired(cur, o, &g);
+    else
+        match_runs(base, cur, o, &g);
     if (is_load_doc(base) && is_load_doc(cur))
-        load_gate(base, cur, o, &t, comparisons);
+        load_gate(base, cur, o, &g.t, g.comparisons);
+    json_t *accuracy = json_array();
     int acc_failed = 0;
-    if (json_array_size(comparisons) == 0 && o->n_accuracy == 0) {
+    if (json_array_size(g.comparisons) == 0 && o->n_accuracy == 0)
         st = mb__fail(err, MB_EINVAL, "no run of %s matches %s: %s", cs, bs,
-                      first_miss.len ? first_miss.data
-                                     : "one side has no successful runs");
-    }
-    mb__buf_free(&first_miss);
+                      g.first_miss.len ? g.first_miss.data
+                                       : "one side has no successful runs");
+    mb__buf_free(&g.first_miss);
     if (!st)
         st = check_accuracy(cur, o, accuracy, &acc_failed, err);
     if (st) {
-        json_decref(res);
-        json_decref(comparisons);
-        json_decref(unmatched);
+        json_decref(g.comparisons);
+        json_decref(g.unmatched);
         json_decref(accuracy);
-        json_decref(t.warnings);
+        json_decref(g.t.warnings);
         return st;
     }
-    const char *verdict = "pass";
-    int code = 0;
-    if (t.counts[MB_VERDICT_REGRESSION]) {
-        verdict = "regression";
-        code = 1;
-    } else if (acc_failed) {
-        verdict = "accuracy_failure";
-        code = 5;
-    } else if (t.counts[MB_VERDICT_INCONCLUSIVE]) {
-        verdict = "inconclusive";
-        code = 4;
-    }
-    char now[32];
-    mb__utc_iso8601(now, sizeof now);
-    json_t *thr = json_object();
-    for (int m = 0; m < MB_GM_COUNT; m++)
-        json_object_set_new(thr, metric_names[m],
-                            o->threshold[m] >= 0 ? json_real(o->threshold[m])
-                                                 : json_null());
-    json_object_set_new(res, "schema", json_string("mbench.gate/1"));
-    json_object_set_new(res, "created_utc", json_string(now));
-    json_object_set_new(res, "verdict", json_string(verdict));
-    json_object_set_new(res, "exit_code", json_integer(code));
-    json_object_set_new(res, "baseline", doc_ref(base, bs));
-    json_object_set_new(res, "current", doc_ref(cur, cs));
-    json_object_set_new(
-        res, "method",
-        json_pack(
-            "{s:s,s:s,s:f,s:s,s:s,s:s}", "unit", "process", "test",
-            "Welch t test on the log per-process figures (median, p99, "
-            "mean; throughput = 1e9 / mean), two-sided",
-            "alpha", o->alpha, "ci",
-            "Student t 95% CI of the ratio of geometric means "
-            "current/baseline (Welch-Satterthwaite df)",
-            "rule",
-            "regression: p < alpha and CI lower bound > 1+threshold; "
-            "improvement: p < alpha and CI upper bound < 1/(1+threshold); "
-            "pass: CI upper bound <= 1+threshold; otherwise inconclusive "
-            "(throughput: limits on 1/ratio); fewer than 2 processes on a "
-            "side: inconclusive",
-            "figures",
-            "memory and size: plain thresholds on single figures "
-            "(memory ignores changes under 1 MiB)"));
-    if (paired) {
-        json_object_set_new(json_object_get(res, "method"), "test",
-                            json_string("paired t test on the log "
-                                        "per-process figures, round by round "
-                                        "(a compare document: its variants "
-                                        "against its baseline), two-sided"));
-        json_object_set_new(res, "paired", json_true());
-    } else {
-        check_comparable(base, cur, t.warnings, res);
-    }
-    json_object_set_new(res, "thresholds", thr);
-    json_object_set_new(res, "counts",
-                        json_pack("{s:i,s:i,s:i,s:i,s:i}", "pass", t.counts[0],
-                                  "regression", t.counts[1], "improvement",
-                                  t.counts[2], "inconclusive", t.counts[3],
-                                  "skipped", t.counts[4]));
-    json_object_set_new(res, "warnings", t.warnings);
-    json_object_set_new(res, "comparisons", comparisons);
-    json_object_set_new(res, "unmatched", unmatched);
-    json_object_set_new(res, "accuracy", accuracy);
-    *out = res;
-    *exit_code = code;
+    *out = verdict_doc(base, cur, bs, cs, o, paired, &g, accuracy, acc_failed,
+                       exit_code);
     return MB_OK;
 }

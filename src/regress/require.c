@@ -217,9 +217,9 @@ void mb__require_free(mb_require *r)
     memset(r, 0, sizeof *r);
 }
 
-mb_status mb__require_parse(const char *text, mb_require *out, mb_err *err)
+/* The whole expression: not empty, not too long, no control character. */
+static mb_status check_text(const char *text, mb_err *err)
 {
-    memset(out, 0, sizeof *out);
     if (!text || !*text)
         return mb__fail(err, MB_EINVAL,
                         "--require: empty expression; give "
@@ -235,17 +235,24 @@ mb_status mb__require_parse(const char *text, mb_require *out, mb_err *err)
             return mb__fail(err, MB_EINVAL,
                             "--require: control character in "
                             "the expression; write it like speedup>=3");
-    const char *p = text;
-    /* An optional variant scope "GLOB:" before the figure. */
-    /* The last ':' before the comparison ends the scope: an output
-     * prefix may follow a variant one (VARIANT:OUTPUT:FIGURE), and output
-     * names may hold ':' (TensorFlow's "logits:0"). */
+    return MB_OK;
+}
+
+/* An optional variant scope "GLOB:" before the figure: *scope_end is its
+ * ':' (NULL without a scope) and *figure where the figure starts.  The
+ * last ':' before the comparison ends the scope: an output prefix may
+ * follow a variant one (VARIANT:OUTPUT:FIGURE), and output names may hold
+ * ':' (TensorFlow's "logits:0"). */
+static mb_status parse_scope(const char *text, const char **scope_end,
+                             const char **figure, mb_err *err)
+{
     const char *opc = strpbrk(text, "<>=!");
     const char *colon = NULL;
     for (const char *q = text; *q && (!opc || q < opc); q++)
         if (*q == ':')
             colon = q;
-    const char *scope_end = NULL;
+    *scope_end = NULL;
+    *figure = text;
     if (colon && (!opc || colon < opc)) {
         if (colon == text)
             return mb__fail(err, MB_EINVAL,
@@ -253,9 +260,107 @@ mb_status mb__require_parse(const char *text, mb_require *out, mb_err *err)
                             "pattern before ':'; write VARIANT:FIGURE>=VALUE "
                             "or leave the ':' out",
                             text);
-        scope_end = colon;
-        p = colon + 1;
+        *scope_end = colon;
+        *figure = colon + 1;
     }
+    return MB_OK;
+}
+
+/* The comparison at *p (advanced past it); false when there is none. */
+static bool parse_op(const char **p, mb_req_op *op)
+{
+    static const struct {
+        const char *text;
+        mb_req_op op;
+    } ops[] = {{">=", MB_REQ_GE}, {"<=", MB_REQ_LE}, {"==", MB_REQ_EQ},
+               {"!=", MB_REQ_NE}, {">", MB_REQ_GT},  {"<", MB_REQ_LT},
+               {"=", MB_REQ_EQ}};
+    for (size_t i = 0; i < sizeof ops / sizeof ops[0]; i++) {
+        size_t n = strlen(ops[i].text);
+        if (!strncmp(*p, ops[i].text, n)) {
+            *op = ops[i].op;
+            *p += n;
+            return true;
+        }
+    }
+    return false;
+}
+
+/* The value of a yes/no or pass/fail figure at *p (advanced past it):
+ * yes, true, pass are 1; no, false, fail 0; compared with = or != only. */
+static mb_status parse_word(const char *text, const char *figure,
+                            mb_req_kind kind, mb_req_op op, const char **p,
+                            double *v, mb_err *err)
+{
+    static const char *const words[] = {"yes", "true",  "pass",
+                                        "no",  "false", "fail"};
+    const char *w = *p;
+    size_t wl = strcspn(w, " ");
+    int found = -1;
+    for (int i = 0; i < 6 && found < 0; i++)
+        if (wl == strlen(words[i]) && !strncmp(w, words[i], wl))
+            found = i;
+    const char *ex = kind == MB_RK_PASS ? "pass" : "no";
+    if (found < 0)
+        return mb__fail(err, MB_EINVAL,
+                        "--require '%s': %s is %s "
+                        "(e.g. %s=%s)",
+                        text, figure, kind_units(kind), figure, ex);
+    *v = found < 3;
+    *p = w + wl;
+    if (op != MB_REQ_EQ && op != MB_REQ_NE)
+        return mb__fail(err, MB_EINVAL,
+                        "--require '%s': %s is %s: "
+                        "compare it with = or != (e.g. %s=%s)",
+                        text, figure, kind_units(kind), figure, ex);
+    return MB_OK;
+}
+
+/* A number and its optional unit at *p (advanced past them), in the
+ * figure's own unit. */
+static mb_status parse_number(const char *text, const char *figure,
+                              mb_req_kind kind, mb_req_op op, const char **p,
+                              double *v, mb_err *err)
+{
+    char *end = NULL;
+    if (!**p || !(isdigit((unsigned char)**p) || **p == '-' || **p == '+' ||
+                  **p == '.'))
+        end = (char *)*p;
+    else
+        *v = strtod(*p, &end);
+    if (end == *p || !isfinite(*v))
+        return mb__fail(err, MB_EINVAL,
+                        "--require '%s': expected a number after "
+                        "'%s', with %s",
+                        text, op_text[op], kind_units(kind));
+    const char *q = end;
+    while (*q == ' ')
+        q++;
+    char unit[16];
+    size_t ul = strcspn(q, " ");
+    if (ul >= sizeof unit)
+        ul = sizeof unit - 1;
+    memcpy(unit, q, ul);
+    unit[ul] = '\0';
+    *p = q + strcspn(q, " ");
+    if (apply_unit(unit, kind, v) && isfinite(*v))
+        return MB_OK;
+    if (unit[0]) /* name the figure when the unit was wrong */
+        return mb__fail(err, MB_EINVAL,
+                        "--require '%s': unit "
+                        "'%s' does not fit %s, which takes %s",
+                        text, unit, figure, kind_units(kind));
+    return mb__fail(err, MB_EINVAL, "--require '%s': %s takes %s", text, figure,
+                    kind_units(kind));
+}
+
+mb_status mb__require_parse(const char *text, mb_require *out, mb_err *err)
+{
+    memset(out, 0, sizeof *out);
+    const char *scope_end, *p;
+    mb_status st = check_text(text, err);
+    if (st || (st = parse_scope(text, &scope_end, &p, err)))
+        return st;
     while (*p == ' ')
         p++;
     const char *f0 = p;
@@ -270,21 +375,7 @@ mb_status mb__require_parse(const char *text, mb_require *out, mb_err *err)
                         "the comparison; figures: %s",
                         text, vocabulary);
     mb_req_op op;
-    if (!strncmp(p, ">=", 2))
-        op = MB_REQ_GE, p += 2;
-    else if (!strncmp(p, "<=", 2))
-        op = MB_REQ_LE, p += 2;
-    else if (!strncmp(p, "==", 2))
-        op = MB_REQ_EQ, p += 2;
-    else if (!strncmp(p, "!=", 2))
-        op = MB_REQ_NE, p += 2;
-    else if (*p == '>')
-        op = MB_REQ_GT, p++;
-    else if (*p == '<')
-        op = MB_REQ_LT, p++;
-    else if (*p == '=')
-        op = MB_REQ_EQ, p++;
-    else
+    if (!parse_op(&p, &op))
         return mb__fail(err, MB_EINVAL,
                         "--require '%s': expected a comparison "
                         "(>=, >, <=, <, =, !=) after '%.*s'",
@@ -295,90 +386,26 @@ mb_status mb__require_parse(const char *text, mb_require *out, mb_err *err)
     if (!figure)
         return mb__fail(err, MB_ENOMEM, "out of memory");
     mb_req_kind kind;
-    if (!figure_kind(figure, &kind)) {
-        mb__fail(err, MB_EINVAL,
-                 "--require '%s': '%s' is not a figure; "
-                 "figures: %s",
-                 text, figure, vocabulary);
-        free(figure);
-        return MB_EINVAL;
-    }
     double v = 0;
-    if (kind == MB_RK_BOOL || kind == MB_RK_PASS) {
-        const char *w = p;
-        size_t wl = strcspn(w, " ");
-        static const char *const words[] = {"yes", "true",  "pass",
-                                            "no",  "false", "fail"};
-        int found = -1;
-        for (int i = 0; i < 6 && found < 0; i++)
-            if (wl == strlen(words[i]) && !strncmp(w, words[i], wl))
-                found = i;
-        const char *ex = kind == MB_RK_PASS ? "pass" : "no";
-        if (found < 0) {
-            mb__fail(err, MB_EINVAL,
-                     "--require '%s': %s is %s "
-                     "(e.g. %s=%s)",
-                     text, figure, kind_units(kind), figure, ex);
-            free(figure);
-            return MB_EINVAL;
-        }
-        v = found < 3;
-        p = w + wl;
-        if (op != MB_REQ_EQ && op != MB_REQ_NE) {
-            mb__fail(err, MB_EINVAL,
-                     "--require '%s': %s is %s: "
-                     "compare it with = or != (e.g. %s=%s)",
-                     text, figure, kind_units(kind), figure, ex);
-            free(figure);
-            return MB_EINVAL;
-        }
-    } else {
-        char *end = NULL;
-        if (!*p || !(isdigit((unsigned char)*p) || *p == '-' || *p == '+' ||
-                     *p == '.'))
-            end = (char *)p;
-        else
-            v = strtod(p, &end);
-        if (end == p || !isfinite(v)) {
-            mb__fail(err, MB_EINVAL,
-                     "--require '%s': expected a number after "
-                     "'%s', with %s",
-                     text, op_text[op], kind_units(kind));
-            free(figure);
-            return MB_EINVAL;
-        }
-        p = end;
-        while (*p == ' ')
-            p++;
-        char unit[16];
-        size_t ul = strcspn(p, " ");
-        if (ul >= sizeof unit)
-            ul = sizeof unit - 1;
-        memcpy(unit, p, ul);
-        unit[ul] = '\0';
-        p += strcspn(p, " ");
-        if (!apply_unit(unit, kind, &v) || !isfinite(v)) {
-            mb__fail(err, MB_EINVAL, "--require '%s': %s%s%s takes %s", text,
-                     unit[0] ? "unit '" : "", unit[0] ? unit : "",
-                     unit[0] ? "' does not fit; " : figure, kind_units(kind));
-            if (unit[0]) /* name the figure when the unit was wrong */
-                snprintf(err->msg, sizeof err->msg,
-                         "--require '%s': unit "
-                         "'%s' does not fit %s, which takes %s",
-                         text, unit, figure, kind_units(kind));
-            free(figure);
-            return MB_EINVAL;
-        }
-    }
-    while (*p == ' ')
+    if (!figure_kind(figure, &kind))
+        st = mb__fail(err, MB_EINVAL,
+                      "--require '%s': '%s' is not a figure; "
+                      "figures: %s",
+                      text, figure, vocabulary);
+    else if (kind == MB_RK_BOOL || kind == MB_RK_PASS)
+        st = parse_word(text, figure, kind, op, &p, &v, err);
+    else
+        st = parse_number(text, figure, kind, op, &p, &v, err);
+    while (!st && *p == ' ')
         p++;
-    if (*p) {
-        mb__fail(err, MB_EINVAL,
-                 "--require '%s': unexpected '%s' after the "
-                 "value",
-                 text, p);
+    if (!st && *p)
+        st = mb__fail(err, MB_EINVAL,
+                      "--require '%s': unexpected '%s' after the "
+                      "value",
+                      text, p);
+    if (st) {
         free(figure);
-        return MB_EINVAL;
+        return st;
     }
     out->text = mb__strdup(text);
     out->scope =
@@ -1042,6 +1069,131 @@ static json_t *resolve(const mb_require *r, const json_t *v, const char *oscope,
     return pick ? json_incref((json_t *)pick) : NULL;
 }
 
+/* Whether any variant of all reports rq's figure (in oscope's outputs). */
+static int reported(const json_t *all, const mb_require *rq, const char *oscope)
+{
+    const char *name;
+    json_t *v;
+    char oname[256];
+    int have = 0;
+    json_object_foreach((json_t *)all, name, v)
+    {
+        json_t *f = resolve(rq, v, oscope, oname, sizeof oname);
+        have += f != NULL;
+        json_decref(f);
+    }
+    return have;
+}
+
+/* MB_EINVAL: no variant reports rq's figure; names those there are. */
+static mb_status no_such_figure(const json_t *all, const mb_require *rq,
+                                mb_err *err)
+{
+    mb_buf b = MB_BUF_INIT;
+    list_figures(all, &b);
+    char *list = mb__buf_take(&b, NULL);
+    mb__fail(err, MB_EINVAL,
+             "--require '%s': the result document has "
+             "no figure '%s'%s; it has: %s",
+             rq->text, rq->figure,
+             !strcmp(rq->figure, "leak") ? " (measure with --leak-check)"
+             : is_relative(rq->figure)   ? " (a relative figure needs a "
+                                           "comparison with a baseline)"
+                                         : "",
+             list ? list : "");
+    free(list);
+    return MB_EINVAL;
+}
+
+/* rq judged on variant v (called name): its result entry, counted in
+ * *pass or *fail; NULL for a baseline that a relative figure skips. */
+static json_t *judge_variant(const mb_require *rq, const char *name,
+                             const json_t *v, const char *oscope, size_t *pass,
+                             size_t *fail)
+{
+    char oname[256], why[600];
+    json_t *f = resolve(rq, v, oscope, oname, sizeof oname);
+    const char *st = json_string_value(json_object_get(v, "status"));
+    int baseline = json_is_true(json_object_get(v, "is_baseline"));
+    double lo = NAN, hi = NAN;
+    json_t *pj;
+    if (st && strcmp(st, "ok")) {
+        snprintf(why, sizeof why,
+                 "the run is %s: the requirement is "
+                 "not met",
+                 st);
+        pj = json_false();
+        (*fail)++;
+    } else if (!f) {
+        if (baseline && is_relative(rq->figure))
+            return NULL; /* the baseline is what others are relative to */
+        snprintf(why, sizeof why,
+                 "not reported by this variant "
+                 "(not judged)");
+        pj = json_null();
+    } else {
+        int ok = judge_one(rq, f, why, sizeof why, &lo, &hi);
+        if (oname[0]) { /* the output that decided */
+            char tmp[sizeof why];
+            snprintf(tmp, sizeof tmp, "%s", why);
+            snprintf(why, sizeof why, "output %s: %s%s", oname, tmp,
+                     ok ? " (the closest of its outputs)" : "");
+        }
+        pj = json_boolean(ok);
+        ok ? (*pass)++ : (*fail)++;
+    }
+    char xs[48] = "-";
+    if (f)
+        fmt_value(xs, sizeof xs, jnum(f, "value"),
+                  (mb_req_kind)json_integer_value(json_object_get(f, "kind")));
+    json_t *e = json_pack(
+        "{s:s,s:s,s:o,s:o,s:o,s:s}", "variant", name, "value_text", xs, "value",
+        f ? json_real(jnum(f, "value")) : json_null(), "ci95",
+        isfinite(lo) ? json_pack("[f,f]", lo, hi) : json_null(), "passed", pj,
+        "verdict", why);
+    json_decref(f);
+    return e;
+}
+
+/* One requirement over every variant in its scope: its entry of the
+ * verdict into *entry; MB_EINVAL when no variant reports its figure. */
+static mb_status judge_requirement(const json_t *all, const mb_require *rq,
+                                   json_t **entry, size_t *unmet, mb_err *err)
+{
+    const char *name, *vscope, *oscope;
+    char split[MAX_TEXT];
+    split_scope(all, rq, &vscope, &oscope, split, sizeof split);
+    if (!reported(all, rq, oscope))
+        return no_such_figure(all, rq, err);
+    json_t *res = json_array(), *v;
+    size_t pass = 0, fail = 0;
+    json_object_foreach((json_t *)all, name, v)
+    {
+        if (vscope && fnmatch(vscope, name, 0) != 0)
+            continue;
+        json_t *e = judge_variant(rq, name, v, oscope, &pass, &fail);
+        if (e)
+            json_array_append_new(res, e);
+    }
+    int ok = pass > 0 && fail == 0;
+    if (!ok)
+        (*unmet)++;
+    char vs[48];
+    fmt_value(vs, sizeof vs, rq->value, rq->kind);
+    *entry = json_pack("{s:s,s:s,s:s,s:f,s:s,s:o,s:b,s:o}", "requirement",
+                       rq->text, "figure", rq->figure, "op", op_text[rq->op],
+                       "value", rq->value, "value_text", vs, "scope",
+                       rq->scope ? json_string(rq->scope) : json_null(),
+                       "passed", ok, "results", res);
+    if (!*entry)
+        return mb__fail(err, MB_ENOMEM, "out of memory judging requirements");
+    if (!pass && !fail)
+        json_object_set_new(*entry, "note",
+                            json_string("no variant in scope reports this "
+                                        "figure"));
+    return MB_OK;
+}
+
 mb_status mb__require_judge(const json_t *doc, const mb_require *r, size_t n,
                             json_t **out, size_t *unmet, mb_err *err)
 {
@@ -1055,105 +1207,14 @@ mb_status mb__require_judge(const json_t *doc, const mb_require *r, size_t n,
         return mb__fail(err, MB_ENOMEM, "out of memory judging requirements");
     }
     for (size_t q = 0; q < n; q++) {
-        const mb_require *rq = &r[q];
-        json_t *res = json_array();
-        size_t pass = 0, fail = 0, have = 0;
-        const char *name, *vscope, *oscope;
-        char split[MAX_TEXT], oname[256];
-        split_scope(all, rq, &vscope, &oscope, split, sizeof split);
-        json_t *v;
-        json_object_foreach(all, name, v)
-        {
-            json_t *f = resolve(rq, v, oscope, oname, sizeof oname);
-            have += f != NULL;
-            json_decref(f);
-        }
-        if (!have) {
-            mb_buf b = MB_BUF_INIT;
-            list_figures(all, &b);
-            char *list = mb__buf_take(&b, NULL);
-            mb__fail(err, MB_EINVAL,
-                     "--require '%s': the result document has "
-                     "no figure '%s'%s; it has: %s",
-                     rq->text, rq->figure,
-                     !strcmp(rq->figure, "leak")
-                         ? " (measure with --leak-check)"
-                     : is_relative(rq->figure) ? " (a relative figure needs a "
-                                                 "comparison with a baseline)"
-                                               : "",
-                     list ? list : "");
-            free(list);
-            json_decref(res);
+        json_t *entry = NULL;
+        mb_status st = judge_requirement(all, &r[q], &entry, unmet, err);
+        if (st) {
             json_decref(all);
             json_decref(arr);
-            return MB_EINVAL;
+            return st;
         }
-        json_object_foreach(all, name, v)
-        {
-            if (vscope && fnmatch(vscope, name, 0) != 0)
-                continue;
-            json_t *f = resolve(rq, v, oscope, oname, sizeof oname);
-            const char *st = json_string_value(json_object_get(v, "status"));
-            int baseline = json_is_true(json_object_get(v, "is_baseline"));
-            char why[600];
-            double lo = NAN, hi = NAN;
-            json_t *pj;
-            if (st && strcmp(st, "ok")) {
-                snprintf(why, sizeof why,
-                         "the run is %s: the requirement is "
-                         "not met",
-                         st);
-                pj = json_false();
-                fail++;
-            } else if (!f) {
-                if (baseline && is_relative(rq->figure))
-                    continue; /* the baseline is what others are relative to */
-                snprintf(why, sizeof why,
-                         "not reported by this variant "
-                         "(not judged)");
-                pj = json_null();
-            } else {
-                int ok = judge_one(rq, f, why, sizeof why, &lo, &hi);
-                if (oname[0]) { /* the output that decided */
-                    char tmp[sizeof why];
-                    snprintf(tmp, sizeof tmp, "%s", why);
-                    snprintf(why, sizeof why, "output %s: %s%s", oname, tmp,
-                             ok ? " (the closest of its outputs)" : "");
-                }
-                pj = json_boolean(ok);
-                ok ? pass++ : fail++;
-            }
-            char xs[48] = "-";
-            if (f)
-                fmt_value(xs, sizeof xs, jnum(f, "value"),
-                          (mb_req_kind)json_integer_value(
-                              json_object_get(f, "kind")));
-            json_array_append_new(
-                res,
-                json_pack("{s:s,s:s,s:o,s:o,s:o,s:s}", "variant", name,
-                          "value_text", xs, "value",
-                          f ? json_real(jnum(f, "value")) : json_null(), "ci95",
-                          isfinite(lo) ? json_pack("[f,f]", lo, hi)
-                                       : json_null(),
-                          "passed", pj, "verdict", why));
-            json_decref(f);
-        }
-        int ok = pass > 0 && fail == 0;
-        if (!ok)
-            (*unmet)++;
-        char vs[48];
-        fmt_value(vs, sizeof vs, rq->value, rq->kind);
-        json_array_append_new(
-            arr,
-            json_pack("{s:s,s:s,s:s,s:f,s:s,s:o,s:b,s:o}", "requirement",
-                      rq->text, "figure", rq->figure, "op", op_text[rq->op],
-                      "value", rq->value, "value_text", vs, "scope",
-                      rq->scope ? json_string(rq->scope) : json_null(),
-                      "passed", ok, "results", res));
-        if (!pass && !fail)
-            json_object_set_new(json_array_get(arr, q), "note",
-                                json_string("no variant in scope reports this "
-                                            "figure"));
+        json_array_append_new(arr, entry);
     }
     json_decref(all);
     *out = arr;

@@ -156,6 +156,157 @@ static void row_label(mb_svg *s, const mb_rview *v, size_t i, double y)
     mb__buf_puts(s->out, "</g>");
 }
 
+/* One run's row of the distribution chart: its centre, half height,
+ * colour and label. */
+typedef struct dist_row {
+    double yc, half;
+    const char *col, *lab;
+} dist_row;
+
+enum { NB = 60 }; /* histogram bins of a violin */
+
+/* The samples x (ms, n) binned on the axis ax and lightly smoothed into
+ * sm[NB], so a few hundred samples still read as a shape; *beyond counts
+ * those past the axis.  Returns the largest smoothed count. */
+static double violin_bins(const mb_svg_axis *ax, const double *x, size_t n,
+                          double sm[NB], size_t *beyond)
+{
+    double cnt[NB] = {0}, maxc = 0;
+    double l0 = ax->log ? log10(ax->lo) : ax->lo,
+           l1 = ax->log ? log10(ax->hi) : ax->hi;
+    *beyond = 0;
+    for (size_t k = 0; k < n; k++) {
+        double u = ax->log ? log10(fmax(x[k], 1e-12)) : x[k];
+        if (x[k] > ax->hi) {
+            (*beyond)++;
+            continue;
+        }
+        /* clamped as a double: a sample far below the axis (a
+         * corrupt document) must not overflow the int */
+        double fb = (u - l0) / (l1 - l0) * NB;
+        int bin = !(fb > 0) ? 0 : fb >= NB ? NB - 1 : (int)fb;
+        cnt[bin]++;
+    }
+    for (int k = 0; k < NB; k++) {
+        sm[k] = (2 * cnt[k] + (k ? cnt[k - 1] : 0) +
+                 (k + 1 < NB ? cnt[k + 1] : 0)) /
+                4;
+        maxc = fmax(maxc, sm[k]);
+    }
+    return maxc;
+}
+
+/* The mirrored histogram of run r's samples x (ms, n), and a note for
+ * the samples beyond the axis. */
+static void violin(mb_svg *s, const mb_svg_axis *ax, const mb_rrun *r,
+                   const double *x, size_t n, const dist_row *d)
+{
+    mb_buf *b = s->out;
+    char tip[640], t1[32], t2[32], t3[32];
+    double sm[NB];
+    size_t beyond;
+    double maxc = violin_bins(ax, x, n, sm, &beyond);
+    double l0 = ax->log ? log10(ax->lo) : ax->lo,
+           l1 = ax->log ? log10(ax->hi) : ax->hi;
+    int first = NB, last = -1;
+    for (int k = 0; k < NB; k++)
+        if (sm[k] > 0) {
+            first = k < first ? k : first;
+            last = k;
+        }
+    if (last >= first && maxc > 0) {
+        mb__buf_printf(b,
+                       "<g class=\"violin\"><path fill=\"%s\" stroke=\"%s\" "
+                       "d=\"",
+                       d->col, d->col);
+        for (int k = first; k <= last; k++) {
+            double u = l0 + (l1 - l0) * (k + 0.5) / NB;
+            double px = mb__svg_px(s, ax->log ? pow(10, u) : u);
+            mb__buf_printf(b, "%s%.1f %.1f", k == first ? "M" : " L", px,
+                           d->yc - d->half * sm[k] / maxc);
+        }
+        for (int k = last; k >= first; k--) {
+            double u = l0 + (l1 - l0) * (k + 0.5) / NB;
+            double px = mb__svg_px(s, ax->log ? pow(10, u) : u);
+            mb__buf_printf(b, " L%.1f %.1f", px,
+                           d->yc + d->half * sm[k] / maxc);
+        }
+        snprintf(tip, sizeof tip,
+                 "%s: %zu samples, median %s ms, p95 %s ms, p99 %s ms", d->lab,
+                 n, mb__fmt_ms(r->p50, t1, sizeof t1),
+                 mb__fmt_ms(r->p95, t2, sizeof t2),
+                 mb__fmt_ms(r->p99, t3, sizeof t3));
+        mb__buf_puts(b, "Z\">");
+        mb__svg_title(b, tip);
+        mb__buf_puts(b, "</path></g>");
+    }
+    if (beyond) {
+        snprintf(t1, sizeof t1, "+%zu ›", beyond);
+        mb__buf_puts(b, "<g>");
+        mb__svg_text(s, s->w - s->mr - 2, d->yc - d->half + 9, "end", "note",
+                     t1);
+        snprintf(tip, sizeof tip, "%s: %zu samples beyond the axis (max %s ms)",
+                 d->lab, beyond, mb__fmt_ms(r->max, t2, sizeof t2));
+        mb__svg_title(b, tip);
+        mb__buf_puts(b, "</g>");
+    }
+}
+
+/* A run without samples: a box from the median to p95, whisker to p99. */
+static void pct_box(mb_svg *s, const mb_rrun *r, const dist_row *d)
+{
+    char tip[640], t1[32], t2[32], t3[32];
+    double p95 = isfinite(r->p95) ? r->p95 : r->p50;
+    double p99 = isfinite(r->p99) ? r->p99 : p95;
+    double mn = isfinite(r->min) ? r->min : r->p50;
+    double xa = mb__svg_px(s, clampx(s, mn / 1e6)),
+           xb = mb__svg_px(s, clampx(s, p99 / 1e6));
+    double x50 = mb__svg_px(s, clampx(s, r->p50 / 1e6)),
+           x95 = mb__svg_px(s, clampx(s, p95 / 1e6));
+    snprintf(tip, sizeof tip,
+             "%s (from percentiles): min %s ms, median %s ms, p99 %s ms",
+             d->lab, mb__fmt_ms(mn, t1, sizeof t1),
+             mb__fmt_ms(r->p50, t2, sizeof t2), mb__fmt_ms(p99, t3, sizeof t3));
+    mb__buf_printf(s->out,
+                   "<g class=\"pctbox\"><line stroke=\"%s\" "
+                   "x1=\"%.1f\" x2=\"%.1f\" y1=\"%.1f\" y2=\"%.1f\"/>"
+                   "<rect fill=\"%s\" stroke=\"%s\" x=\"%.1f\" "
+                   "y=\"%.1f\" width=\"%.1f\" height=\"%.1f\"/>",
+                   d->col, xa, xb, d->yc, d->yc, d->col, d->col, x50,
+                   d->yc - d->half * 0.6, fmax(x95 - x50, 1), d->half * 1.2);
+    mb__svg_title(s->out, tip);
+    mb__buf_puts(s->out, "</g>");
+}
+
+/* The CI of the median under the row, and the p50, p95, p99 marks. */
+static void ci_and_marks(mb_svg *s, const mb_rrun *r, const dist_row *d)
+{
+    char tip[640], t1[32], t2[32];
+    if (isfinite(r->ci_lo) && isfinite(r->ci_hi)) {
+        double xa = mb__svg_px(s, clampx(s, r->ci_lo / 1e6)),
+               xb = mb__svg_px(s, clampx(s, r->ci_hi / 1e6));
+        snprintf(tip, sizeof tip, "%s: 95%% CI of the median %s – %s ms",
+                 d->lab, mb__fmt_ms(r->ci_lo, t1, sizeof t1),
+                 mb__fmt_ms(r->ci_hi, t2, sizeof t2));
+        mb__buf_printf(s->out,
+                       "<g><rect class=\"ci\" x=\"%.1f\" y=\"%.1f\" "
+                       "width=\"%.1f\" height=\"4\"/>",
+                       xa, d->yc + d->half - 2, fmax(xb - xa, 1.5));
+        mb__svg_title(s->out, tip);
+        mb__buf_puts(s->out, "</g>");
+    }
+    double yc = d->yc, half = d->half;
+    snprintf(tip, sizeof tip, "%s: p50 (median) %s ms", d->lab,
+             mb__fmt_ms(r->p50, t1, sizeof t1));
+    marker(s, r->p50 / 1e6, yc - half, yc + half, "m50", tip);
+    snprintf(tip, sizeof tip, "%s: p95 %s ms", d->lab,
+             mb__fmt_ms(r->p95, t1, sizeof t1));
+    marker(s, r->p95 / 1e6, yc - half * 0.8, yc + half * 0.8, "m95", tip);
+    snprintf(tip, sizeof tip, "%s: p99 %s ms", d->lab,
+             mb__fmt_ms(r->p99, t1, sizeof t1));
+    marker(s, r->p99 / 1e6, yc - half * 0.8, yc + half * 0.8, "m99", tip);
+}
+
 bool mb__chart_distribution(mb_buf *b, const mb_rview *v)
 {
     mb_svg s;
@@ -171,137 +322,27 @@ bool mb__chart_distribution(mb_buf *b, const mb_rview *v)
     mb__svg_axes(&s, 1);
     size_t row = 0;
     int any_pct_only = 0;
-    char tip[640], lab[512], t1[32], t2[32], t3[32];
+    char lab[512];
     for (size_t i = 0; i < v->n_runs; i++) {
         const mb_rrun *r = &v->runs[i];
         if (!run_ok(r))
             continue;
-        double yc = s.mt + ROW_H * ((double)row + 0.5), half = ROW_H / 2 - 3;
-        const char *col = mb__run_color(v, i);
+        dist_row d = {s.mt + ROW_H * ((double)row + 0.5), ROW_H / 2 - 3,
+                      mb__run_color(v, i), lab};
         mb__run_label(v, i, lab, sizeof lab);
-        row_label(&s, v, i, yc);
+        row_label(&s, v, i, d.yc);
         size_t n;
         double *x = sorted_ms(r, &n);
         if (r->samples && !x)
             return oom(b);
         if (x && n) {
-            enum { NB = 60 };
-            double cnt[NB] = {0}, maxc = 0;
-            size_t beyond = 0;
-            double l0 = ax.log ? log10(ax.lo) : ax.lo,
-                   l1 = ax.log ? log10(ax.hi) : ax.hi;
-            for (size_t k = 0; k < n; k++) {
-                double u = ax.log ? log10(fmax(x[k], 1e-12)) : x[k];
-                if (x[k] > ax.hi) {
-                    beyond++;
-                    continue;
-                }
-                /* clamped as a double: a sample far below the axis (a
-                 * corrupt document) must not overflow the int */
-                double fb = (u - l0) / (l1 - l0) * NB;
-                int bin = !(fb > 0) ? 0 : fb >= NB ? NB - 1 : (int)fb;
-                cnt[bin]++;
-            }
-            /* light smoothing so a few hundred samples still read as a shape */
-            double sm[NB];
-            for (int k = 0; k < NB; k++) {
-                sm[k] = (2 * cnt[k] + (k ? cnt[k - 1] : 0) +
-                         (k + 1 < NB ? cnt[k + 1] : 0)) /
-                        4;
-                maxc = fmax(maxc, sm[k]);
-            }
-            int first = NB, last = -1;
-            for (int k = 0; k < NB; k++)
-                if (sm[k] > 0) {
-                    first = k < first ? k : first;
-                    last = k;
-                }
-            if (last >= first && maxc > 0) {
-                mb__buf_printf(
-                    b,
-                    "<g class=\"violin\"><path fill=\"%s\" stroke=\"%s\" d=\"",
-                    col, col);
-                for (int k = first; k <= last; k++) {
-                    double u = l0 + (l1 - l0) * (k + 0.5) / NB;
-                    double px = mb__svg_px(&s, ax.log ? pow(10, u) : u);
-                    mb__buf_printf(b, "%s%.1f %.1f", k == first ? "M" : " L",
-                                   px, yc - half * sm[k] / maxc);
-                }
-                for (int k = last; k >= first; k--) {
-                    double u = l0 + (l1 - l0) * (k + 0.5) / NB;
-                    double px = mb__svg_px(&s, ax.log ? pow(10, u) : u);
-                    mb__buf_printf(b, " L%.1f %.1f", px,
-                                   yc + half * sm[k] / maxc);
-                }
-                snprintf(tip, sizeof tip,
-                         "%s: %zu samples, median %s ms, p95 %s ms, p99 %s ms",
-                         lab, n, mb__fmt_ms(r->p50, t1, sizeof t1),
-                         mb__fmt_ms(r->p95, t2, sizeof t2),
-                         mb__fmt_ms(r->p99, t3, sizeof t3));
-                mb__buf_puts(b, "Z\">");
-                mb__svg_title(b, tip);
-                mb__buf_puts(b, "</path></g>");
-            }
-            if (beyond) {
-                snprintf(t1, sizeof t1, "+%zu ›", beyond);
-                mb__buf_puts(b, "<g>");
-                mb__svg_text(&s, s.w - s.mr - 2, yc - half + 9, "end", "note",
-                             t1);
-                snprintf(tip, sizeof tip,
-                         "%s: %zu samples beyond the axis (max %s ms)", lab,
-                         beyond, mb__fmt_ms(r->max, t2, sizeof t2));
-                mb__svg_title(b, tip);
-                mb__buf_puts(b, "</g>");
-            }
+            violin(&s, &ax, r, x, n, &d);
         } else {
-            /* no samples: a box from the median to p95, whisker to p99 */
             any_pct_only = 1;
-            double p95 = isfinite(r->p95) ? r->p95 : r->p50;
-            double p99 = isfinite(r->p99) ? r->p99 : p95;
-            double mn = isfinite(r->min) ? r->min : r->p50;
-            double xa = mb__svg_px(&s, clampx(&s, mn / 1e6)),
-                   xb = mb__svg_px(&s, clampx(&s, p99 / 1e6));
-            double x50 = mb__svg_px(&s, clampx(&s, r->p50 / 1e6)),
-                   x95 = mb__svg_px(&s, clampx(&s, p95 / 1e6));
-            snprintf(
-                tip, sizeof tip,
-                "%s (from percentiles): min %s ms, median %s ms, p99 %s ms",
-                lab, mb__fmt_ms(mn, t1, sizeof t1),
-                mb__fmt_ms(r->p50, t2, sizeof t2),
-                mb__fmt_ms(p99, t3, sizeof t3));
-            mb__buf_printf(b,
-                           "<g class=\"pctbox\"><line stroke=\"%s\" "
-                           "x1=\"%.1f\" x2=\"%.1f\" y1=\"%.1f\" y2=\"%.1f\"/>"
-                           "<rect fill=\"%s\" stroke=\"%s\" x=\"%.1f\" "
-                           "y=\"%.1f\" width=\"%.1f\" height=\"%.1f\"/>",
-                           col, xa, xb, yc, yc, col, col, x50, yc - half * 0.6,
-                           fmax(x95 - x50, 1), half * 1.2);
-            mb__svg_title(b, tip);
-            mb__buf_puts(b, "</g>");
+            pct_box(&s, r, &d);
         }
         free(x);
-        if (isfinite(r->ci_lo) && isfinite(r->ci_hi)) {
-            double xa = mb__svg_px(&s, clampx(&s, r->ci_lo / 1e6)),
-                   xb = mb__svg_px(&s, clampx(&s, r->ci_hi / 1e6));
-            snprintf(tip, sizeof tip, "%s: 95%% CI of the median %s – %s ms",
-                     lab, mb__fmt_ms(r->ci_lo, t1, sizeof t1),
-                     mb__fmt_ms(r->ci_hi, t2, sizeof t2));
-            mb__buf_printf(b,
-                           "<g><rect class=\"ci\" x=\"%.1f\" y=\"%.1f\" "
-                           "width=\"%.1f\" height=\"4\"/>",
-                           xa, yc + half - 2, fmax(xb - xa, 1.5));
-            mb__svg_title(b, tip);
-            mb__buf_puts(b, "</g>");
-        }
-        snprintf(tip, sizeof tip, "%s: p50 (median) %s ms", lab,
-                 mb__fmt_ms(r->p50, t1, sizeof t1));
-        marker(&s, r->p50 / 1e6, yc - half, yc + half, "m50", tip);
-        snprintf(tip, sizeof tip, "%s: p95 %s ms", lab,
-                 mb__fmt_ms(r->p95, t1, sizeof t1));
-        marker(&s, r->p95 / 1e6, yc - half * 0.8, yc + half * 0.8, "m95", tip);
-        snprintf(tip, sizeof tip, "%s: p99 %s ms", lab,
-                 mb__fmt_ms(r->p99, t1, sizeof t1));
-        marker(&s, r->p99 / 1e6, yc - half * 0.8, yc + half * 0.8, "m99", tip);
+        ci_and_marks(&s, r, &d);
         row++;
     }
     static const mb_svg_key keys[] = {{"p50 (median)", "currentColor", 1},

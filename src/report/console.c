@@ -1,9 +1,9 @@
 /* console.c - console tables for result documents. */
 #include "report/console.h"
 
-#include "report/fields.h"
+#include "doc/fields.h"
 #include "report/rutil.h"
-#include "report/view.h"
+#include "doc/view.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -94,7 +94,7 @@ static void header_block(const json_t *doc, const json_t *run,
 }
 
 /* The columns after "batch" and "p50 ms [95% CI]": fields of
- * report/fields.h (heading, getter and unit come from there; a second
+ * doc/fields.h (heading, getter and unit come from there; a second
  * field is shown as "a ± b"), a width (negative: left-aligned) and the
  * narrowest terminal that shows the column. */
 typedef struct col {
@@ -193,16 +193,15 @@ static void table_row(const mb_rrun *r, const mb_console_opts *o, mb_buf *out)
     mb__buf_putc(out, '\n');
 }
 
-void mb__report_console(const json_t *doc, const mb_console_opts *o,
-                        mb_buf *out)
+/* The table of runs, a header block for each variant. */
+static void runs_table(const json_t *doc, const mb_console_opts *o, mb_buf *out)
 {
     const json_t *runs = json_object_get(doc, "runs");
     size_t i;
     const json_t *run;
     const char *prev_variant = NULL;
-    const char *dim = o->color ? "\033[2m" : "",
+    const char *red = o->color ? "\033[31m" : "",
                *rst = o->color ? "\033[0m" : "";
-    const char *red = o->color ? "\033[31m" : "";
     json_array_foreach(runs, i, run)
     {
         mb_rrun r;
@@ -224,95 +223,140 @@ void mb__report_console(const json_t *doc, const mb_console_opts *o,
     }
     if (json_array_size(runs))
         hidden_note(o, out);
-    /* Notes that belong under the table. */
-    json_array_foreach(runs, i, run)
-    {
-        const json_t *lat = json_object_get(run, "latency");
-        const json_t *outl = json_object_get(lat, "outliers");
-        double hi = num(outl, "high"), lo = num(outl, "low");
-        long long b =
-            (long long)json_integer_value(json_object_get(run, "batch_size"));
-        double count = num(lat, "count");
-        if (hi + lo > 0 && (hi + lo) > 0.05 * count)
-            mb__buf_printf(out,
-                           "%s  note: batch %lld: %.1f%% of the samples lie "
-                           "far from the median (a heavy tail or a second "
-                           "mode), kept in the statistics%s\n",
-                           dim, b, 100 * (hi + lo) / count, rst);
-        else if (hi + lo > 0)
-            mb__buf_printf(out,
-                           "%s  note: batch %lld: %.0f outliers (%.0f high, "
-                           "%.0f low; MAD rule), kept in the statistics%s\n",
-                           dim, b, hi + lo, hi, lo, rst);
-        const json_t *rep = json_object_get(run, "replication");
-        double kp = num(rep, "processes"), rcv = num(rep, "run_to_run_cv");
-        const json_t *modes = json_object_get(rep, "modes");
-        if (kp >= 2 && isfinite(rcv)) {
-            mb__buf_printf(out,
-                           "  batch %lld: run-to-run CV %.1f%% over %.0f "
-                           "processes (the CI's unit of replication)\n",
-                           b, rcv * 100, kp);
-            if (json_is_object(modes)) {
-                char m1[32], m2[32];
-                mb__fmt_ms_table(num(json_object_get(modes, "fast"), "median"),
-                                 m1, sizeof m1);
-                mb__fmt_ms_table(num(json_object_get(modes, "slow"), "median"),
-                                 m2, sizeof m2);
-                mb__buf_printf(
-                    out,
-                    "  warning: batch %lld: processes settle in two modes: "
-                    "%.0f at about %s ms, %.0f at about %s ms\n",
-                    b, num(json_object_get(modes, "fast"), "processes"), m1,
-                    num(json_object_get(modes, "slow"), "processes"), m2);
-            }
-            if (rcv > 0.05)
-                mb__buf_printf(out,
-                               "  warning: batch %lld is noisy from process to "
-                               "process (run-to-run CV %.0f%%); close other "
-                               "programs, pin threads (--threads 1) or add "
-                               "--processes\n",
-                               b, rcv * 100);
-        } else {
-            mb__buf_printf(out,
-                           "%s  batch %lld: one process: the CI covers "
-                           "within-run noise only (--processes 40 for "
-                           "run-to-run variation)%s\n",
-                           dim, b, rst);
-            double rcv1 = num(lat, "robust_cv");
-            if (rcv1 > 0.10)
-                mb__buf_printf(out,
-                               "  warning: batch %lld is noisy (robust cv "
-                               "%.0f%%: 1.4826 MAD / median); close other "
-                               "programs or pin threads\n",
-                               b, rcv1 * 100);
-        }
-        const json_t *leak =
-            json_object_get(json_object_get(run, "memory"), "leak");
-        if (json_is_true(json_object_get(leak, "suspected")))
-            mb__buf_printf(out,
-                           "%s  warning: batch %lld: memory grows by %.0f "
-                           "bytes per iteration: leak suspected%s\n",
-                           red, b, num(leak, "slope_bytes_per_iter"), rst);
-        const json_t *pcts = json_object_get(lat, "percentiles");
-        size_t k;
-        const json_t *pq;
-        json_array_foreach(pcts, k, pq)
-        {
-            double q = num(pq, "q");
-            if (q == 50 || q == 90 || q == 95 || q == 99)
-                continue;
-            char v[32];
-            if (json_is_true(json_object_get(pq, "supported")))
-                mb__fmt_ms_table(num(pq, "value"), v, sizeof v);
-            else
-                snprintf(v, sizeof v, "not supported by %.0f samples",
-                         num(lat, "count"));
+}
+
+/* Outliers: many (a heavy tail or a second mode) or a count. */
+static void outlier_note(const json_t *run, const char *dim, const char *rst,
+                         mb_buf *out)
+{
+    const json_t *lat = json_object_get(run, "latency");
+    const json_t *outl = json_object_get(lat, "outliers");
+    double hi = num(outl, "high"), lo = num(outl, "low");
+    long long b =
+        (long long)json_integer_value(json_object_get(run, "batch_size"));
+    double count = num(lat, "count");
+    if (hi + lo > 0 && (hi + lo) > 0.05 * count)
+        mb__buf_printf(out,
+                       "%s  note: batch %lld: %.1f%% of the samples lie "
+                       "far from the median (a heavy tail or a second "
+                       "mode), kept in the statistics%s\n",
+                       dim, b, 100 * (hi + lo) / count, rst);
+    else if (hi + lo > 0)
+        mb__buf_printf(out,
+                       "%s  note: batch %lld: %.0f outliers (%.0f high, "
+                       "%.0f low; MAD rule), kept in the statistics%s\n",
+                       dim, b, hi + lo, hi, lo, rst);
+}
+
+/* The run-to-run spread over processes and the warnings it calls for,
+ * or what one process can and cannot say. */
+static void replication_notes(const json_t *run, const char *dim,
+                              const char *rst, mb_buf *out)
+{
+    const json_t *lat = json_object_get(run, "latency");
+    long long b =
+        (long long)json_integer_value(json_object_get(run, "batch_size"));
+    const json_t *rep = json_object_get(run, "replication");
+    double kp = num(rep, "processes"), rcv = num(rep, "run_to_run_cv");
+    const json_t *modes = json_object_get(rep, "modes");
+    if (kp >= 2 && isfinite(rcv)) {
+        mb__buf_printf(out,
+                       "  batch %lld: run-to-run CV %.1f%% over %.0f "
+                       "processes (the CI's unit of replication)\n",
+                       b, rcv * 100, kp);
+        if (json_is_object(modes)) {
+            char m1[32], m2[32];
+            mb__fmt_ms_table(num(json_object_get(modes, "fast"), "median"), m1,
+                             sizeof m1);
+            mb__fmt_ms_table(num(json_object_get(modes, "slow"), "median"), m2,
+                             sizeof m2);
             mb__buf_printf(
-                out, "%s  batch %lld: p%g = %s%s%s\n", dim, b, q, v,
-                json_is_true(json_object_get(pq, "supported")) ? " ms" : "",
-                rst);
+                out,
+                "  warning: batch %lld: processes settle in two modes: "
+                "%.0f at about %s ms, %.0f at about %s ms\n",
+                b, num(json_object_get(modes, "fast"), "processes"), m1,
+                num(json_object_get(modes, "slow"), "processes"), m2);
         }
+        if (rcv > 0.05)
+            mb__buf_printf(out,
+                           "  warning: batch %lld is noisy from process to "
+                           "process (run-to-run CV %.0f%%); close other "
+                           "programs, pin threads (--threads 1) or add "
+                           "--processes\n",
+                           b, rcv * 100);
+    } else {
+        mb__buf_printf(out,
+                       "%s  batch %lld: one process: the CI covers "
+                       "within-run noise only (--processes 40 for "
+                       "run-to-run variation)%s\n",
+                       dim, b, rst);
+        double rcv1 = num(lat, "robust_cv");
+        if (rcv1 > 0.10)
+            mb__buf_printf(out,
+                           "  warning: batch %lld is noisy (robust cv "
+                           "%.0f%%: 1.4826 MAD / median); close other "
+                           "programs or pin threads\n",
+                           b, rcv1 * 100);
     }
+}
+
+/* Percentiles asked for beyond p50, p90, p95 and p99. */
+static void extra_percentiles(const json_t *run, const char *dim,
+                              const char *rst, mb_buf *out)
+{
+    const json_t *lat = json_object_get(run, "latency");
+    long long b =
+        (long long)json_integer_value(json_object_get(run, "batch_size"));
+    const json_t *pcts = json_object_get(lat, "percentiles");
+    size_t k;
+    const json_t *pq;
+    json_array_foreach(pcts, k, pq)
+    {
+        double q = num(pq, "q");
+        if (q == 50 || q == 90 || q == 95 || q == 99)
+            continue;
+        char v[32];
+        if (json_is_true(json_object_get(pq, "supported")))
+            mb__fmt_ms_table(num(pq, "value"), v, sizeof v);
+        else
+            snprintf(v, sizeof v, "not supported by %.0f samples",
+                     num(lat, "count"));
+        mb__buf_printf(
+            out, "%s  batch %lld: p%g = %s%s%s\n", dim, b, q, v,
+            json_is_true(json_object_get(pq, "supported")) ? " ms" : "", rst);
+    }
+}
+
+/* The notes under the table about one run. */
+static void run_notes(const json_t *run, const mb_console_opts *o, mb_buf *out)
+{
+    const char *dim = o->color ? "\033[2m" : "",
+               *rst = o->color ? "\033[0m" : "";
+    const char *red = o->color ? "\033[31m" : "";
+    long long b =
+        (long long)json_integer_value(json_object_get(run, "batch_size"));
+    outlier_note(run, dim, rst, out);
+    replication_notes(run, dim, rst, out);
+    const json_t *leak =
+        json_object_get(json_object_get(run, "memory"), "leak");
+    if (json_is_true(json_object_get(leak, "suspected")))
+        mb__buf_printf(out,
+                       "%s  warning: batch %lld: memory grows by %.0f "
+                       "bytes per iteration: leak suspected%s\n",
+                       red, b, num(leak, "slope_bytes_per_iter"), rst);
+    extra_percentiles(run, dim, rst, out);
+}
+
+void mb__report_console(const json_t *doc, const mb_console_opts *o,
+                        mb_buf *out)
+{
+    size_t i;
+    const json_t *run;
+    runs_table(doc, o, out);
+    /* Notes that belong under the table. */
+    json_array_foreach(json_object_get(doc, "runs"), i, run)
+        run_notes(run, o, out);
+    const char *rst = o->color ? "\033[0m" : "";
     const json_t *warn = json_object_get(doc, "warnings");
     const json_t *w;
     json_array_foreach(warn, i, w)

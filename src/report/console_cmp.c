@@ -2,11 +2,11 @@
  * variant (latency with its CI, speedup with its CI and verdict, run-to-run
  * spread, memory, size, parameter count, accuracy), columns by priority so that
  * a row fits the terminal, then the recommendations and warnings.  Reads the
- * typed view (report/view.h). */
+ * typed view (doc/view.h). */
 #include "report/console.h"
 
 #include "report/rutil.h"
-#include "report/view.h"
+#include "doc/view.h"
 
 #include <inttypes.h>
 #include <math.h>

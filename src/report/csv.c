@@ -1,49 +1,24 @@
 /* csv.c - CSV rows for result documents (RFC 4180 quoting): the columns
- * are the fields of report/fields.h marked MB_FO_CSV. */
-#include "report/loadrep.h"
+ * are the fields of doc/fields.h marked MB_FO_CSV. */
 #include "report/csv.h"
 
-#include "report/fields.h"
-#include "report/proftab.h"
-#include "report/view.h"
+#include "doc/fields.h"
+#include "doc/view.h"
+#include "report/writers.h"
 
 #include <math.h>
 #include <string.h>
 
-void mb__csv_num(mb_buf *out, const char *fmt, double x)
-{
-    mb__buf_putc(out, ',');
-    if (isfinite(x))
-        mb__buf_printf(out, fmt, x);
-}
-
-void mb__csv_field(mb_buf *out, const char *s)
-{
-    if (!s)
-        s = "";
-    if (!strpbrk(s, ",\"\r\n")) {
-        mb__buf_puts(out, s);
-        return;
-    }
-    mb__buf_putc(out, '"');
-    for (; *s; s++) {
-        if (*s == '"')
-            mb__buf_putc(out, '"');
-        mb__buf_putc(out, *s);
-    }
-    mb__buf_putc(out, '"');
-}
-
 void mb__report_csv(const json_t *doc, int with_header, mb_buf *out)
 {
-    if (mb__profile_doc_is(doc)) { /* one row per operator type */
-        mb__report_profile_csv(doc, with_header, out);
-        return;
-    }
-    if (mb__is_load_doc(doc)) { /* one row per load step */
-        mb__report_load_csv(doc, with_header, out);
-        return;
-    }
+    mb_err err = {0}; /* a writer that fails has appended nothing useful */
+    (void)mb__writers_for(&doc, 1, 0)->csv(doc, with_header, out, &err);
+}
+
+mb_status mb__result_csv(const json_t *doc, int with_header, mb_buf *out,
+                         mb_err *err)
+{
+    (void)err;
     if (with_header)
         mb__fields_csv_header(out);
     size_t i;
@@ -54,4 +29,5 @@ void mb__report_csv(const json_t *doc, int with_header, mb_buf *out)
         mb__rrun_fill(&r, doc, 0, run);
         mb__fields_csv_row(&r, out);
     }
+    return MB_OK;
 }

@@ -1,15 +1,13 @@
 /* html.c - the self-contained HTML report: page layout, tables, metadata
  * and the embedded documents.  Charts come from charts.c. */
-#include "report/loadrep.h"
 #include "report/html.h"
 #include "report/execsec.h"
 
-#include "report/vreport.h"
 #include "core/err.h"
 #include "report/charts.h"
 #include "report/htmlpage.h"
-#include "report/proftab.h"
 #include "report/rutil.h"
+#include "report/writers.h"
 
 #include <math.h>
 #include <stdbool.h>
@@ -329,92 +327,162 @@ static void dl_num(mb_buf *b, const char *key, double x, const char *fmt_unit)
     dl_item(b, key, t);
 }
 
+/* A document's machine: CPU, cores, memory, OS, compiler (opens the
+ * panels that provenance_panel closes). */
+static void machine_panel(mb_buf *b, const json_t *env)
+{
+    mb__buf_puts(
+        b, "<div class=\"grid2\"><div class=\"panel\"><dl class=\"meta\">");
+    dl_item(b, "machine", mb__jstr(env, "cpu_model"));
+    char cores[96];
+    double lc = mb__jnum(env, "logical_cores"),
+           pc = mb__jnum(env, "physical_cores");
+    if (isfinite(lc)) {
+        snprintf(cores, sizeof cores, "%.0f logical%s", lc, "");
+        if (isfinite(pc))
+            snprintf(cores, sizeof cores, "%.0f logical, %.0f physical", lc,
+                     pc);
+        dl_item(b, "cores", cores);
+    }
+    dl_num(b, "CPU MHz", mb__jnum(env, "cpu_mhz"), NULL);
+    dl_num(b, "memory", mb__jnum(env, "memory_bytes"), "bytes");
+    dl_item(b, "governor", mb__jstr(env, "governor"));
+    dl_item(b, "kernel", mb__jstr(env, "kernel"));
+    dl_item(b, "arch", mb__jstr(env, "arch"));
+    dl_item(b, "hostname", mb__jstr(env, "hostname"));
+    dl_item(b, "libc", mb__jstr(env, "libc"));
+    dl_item(b, "compiler", mb__jstr(env, "compiler"));
+}
+
+/* The runtime of a document's first run: name and version, providers,
+ * library, backend, device. */
+static void runtime_items(mb_buf *b, const json_t *r0)
+{
+    char rt[512];
+    snprintf(rt, sizeof rt, "%s %s",
+             mb__jstr(r0, "runtime.name") ? mb__jstr(r0, "runtime.name") : "",
+             mb__jstr(r0, "runtime.version") ? mb__jstr(r0, "runtime.version")
+                                             : "");
+    dl_item(b, "runtime", rt);
+    const json_t *pv = mb__jget(r0, "runtime.providers");
+    if (json_array_size(pv)) {
+        mb_buf pl = MB_BUF_INIT;
+        size_t k;
+        const json_t *x;
+        json_array_foreach(pv, k, x)
+        {
+            if (k)
+                mb__buf_puts(&pl, ", ");
+            mb__buf_puts(&pl, json_is_string(x) ? json_string_value(x) : "?");
+        }
+        dl_item(b, "providers", pl.data);
+        mb__buf_free(&pl);
+    }
+    dl_item(b, "runtime library", mb__jstr(r0, "runtime.library_path"));
+    dl_item(b, "backend", mb__jstr(r0, "backend"));
+    dl_item(b, "device", mb__jstr(r0, "device"));
+}
+
+/* A document's provenance: mbench, command, times, runtime, timer and
+ * the statistics it used. */
+static void provenance_panel(mb_buf *b, const json_t *doc, const json_t *env)
+{
+    const json_t *runs = json_object_get(doc, "runs");
+    const json_t *r0 = json_array_get(runs, 0);
+    mb__buf_puts(b, "</dl></div><div class=\"panel\"><dl class=\"meta\">");
+    char ver[256];
+    snprintf(
+        ver, sizeof ver, "%s (commit %s)",
+        mb__jstr(doc, "mbench.version") ? mb__jstr(doc, "mbench.version") : "?",
+        mb__jstr(doc, "mbench.commit") ? mb__jstr(doc, "mbench.commit") : "?");
+    dl_item(b, "mbench", ver);
+    dl_item(b, "command line", mb__jstr(doc, "command_line"));
+    dl_item(b, "created (UTC)", mb__jstr(doc, "created_utc"));
+    dl_item(b, "environment read (UTC)", mb__jstr(env, "timestamp_utc"));
+    if (r0)
+        runtime_items(b, r0);
+    const json_t *tm = json_object_get(doc, "timer");
+    if (tm) {
+        char t[160];
+        snprintf(t, sizeof t, "%s, resolution %.0f ns, overhead %.0f ns",
+                 mb__jstr(tm, "clock") ? mb__jstr(tm, "clock") : "?",
+                 mb__jnum(tm, "resolution_ns"), mb__jnum(tm, "overhead_ns"));
+        dl_item(b, "timer", t);
+    }
+    dl_item(b, "percentiles", mb__jstr(doc, "statistics.percentile_method"));
+    dl_item(b, "median CI", mb__jstr(doc, "statistics.median_ci"));
+    dl_item(b, "outliers", mb__jstr(doc, "statistics.outliers"));
+    mb__buf_puts(b, "</dl></div></div>\n");
+}
+
+/* A run's options (its config, unset ones left out), name=value. */
+static void run_options(mb_buf *b, const json_t *cfg)
+{
+    const char *k;
+    const json_t *x;
+    int first = 1;
+    json_object_foreach((json_t *)cfg, k, x)
+    {
+        if (json_is_null(x) || (json_is_object(x) && json_object_size(x) == 0))
+            continue;
+        char *s = json_dumps(x, JSON_COMPACT | JSON_ENCODE_ANY);
+        if (!first)
+            mb__buf_puts(b, " ");
+        first = 0;
+        esc(b, k);
+        mb__buf_puts(b, "=");
+        esc(b, s);
+        free(s);
+    }
+}
+
+/* A run's inputs: name, dtype, shape and source. */
+static void run_inputs(mb_buf *b, const json_t *run)
+{
+    const json_t *x;
+    size_t j;
+    json_array_foreach(json_object_get(run, "inputs"), j, x)
+    {
+        char *shape = json_dumps(json_object_get(x, "shape"),
+                                 JSON_COMPACT | JSON_ENCODE_ANY);
+        esc(b, mb__jstr(x, "name"));
+        mb__buf_puts(b, " ");
+        esc(b, mb__jstr(x, "dtype"));
+        esc(b, shape);
+        mb__buf_puts(b, " (");
+        esc(b, mb__jstr(x, "source"));
+        mb__buf_puts(b, ")<br>");
+        free(shape);
+    }
+}
+
+/* A run's phases: library load, session creation, first run. */
+static void run_phases(mb_buf *b, const json_t *run)
+{
+    char t[64], u[64], w[64];
+    snprintf(w, sizeof w, "load %s ms, ",
+             mb__fmt_ms(mb__jnum(run, "phases.library_load_ns"), t, sizeof t));
+    esc(b, w);
+    snprintf(
+        w, sizeof w, "session %s ms, ",
+        mb__fmt_ms(mb__jnum(run, "phases.session_create_ns"), t, sizeof t));
+    esc(b, w);
+    snprintf(
+        w, sizeof w, "first run %s ms",
+        mb__fmt_ms(mb__jnum(run, "phases.first_inference_ns"), u, sizeof u));
+    esc(b, w);
+}
+
 static void metadata(mb_buf *b, const json_t *const *docs, size_t n_docs,
                      const mb_rview *v)
 {
     mb__buf_puts(b, "<h2>Environment and provenance</h2>\n");
     for (size_t d = 0; d < n_docs; d++) {
-        const json_t *doc = docs[d];
-        const json_t *env = json_object_get(doc, "environment");
+        const json_t *env = json_object_get(docs[d], "environment");
         if (n_docs > 1)
             mb__buf_printf(b, "<h3>Document %zu</h3>", d + 1);
-        mb__buf_puts(
-            b, "<div class=\"grid2\"><div class=\"panel\"><dl class=\"meta\">");
-        dl_item(b, "machine", mb__jstr(env, "cpu_model"));
-        char cores[96];
-        double lc = mb__jnum(env, "logical_cores"),
-               pc = mb__jnum(env, "physical_cores");
-        if (isfinite(lc)) {
-            snprintf(cores, sizeof cores, "%.0f logical%s", lc, "");
-            if (isfinite(pc))
-                snprintf(cores, sizeof cores, "%.0f logical, %.0f physical", lc,
-                         pc);
-            dl_item(b, "cores", cores);
-        }
-        dl_num(b, "CPU MHz", mb__jnum(env, "cpu_mhz"), NULL);
-        dl_num(b, "memory", mb__jnum(env, "memory_bytes"), "bytes");
-        dl_item(b, "governor", mb__jstr(env, "governor"));
-        dl_item(b, "kernel", mb__jstr(env, "kernel"));
-        dl_item(b, "arch", mb__jstr(env, "arch"));
-        dl_item(b, "hostname", mb__jstr(env, "hostname"));
-        dl_item(b, "libc", mb__jstr(env, "libc"));
-        dl_item(b, "compiler", mb__jstr(env, "compiler"));
-        mb__buf_puts(b, "</dl></div><div class=\"panel\"><dl class=\"meta\">");
-        char ver[256];
-        snprintf(ver, sizeof ver, "%s (commit %s)",
-                 mb__jstr(doc, "mbench.version")
-                     ? mb__jstr(doc, "mbench.version")
-                     : "?",
-                 mb__jstr(doc, "mbench.commit") ? mb__jstr(doc, "mbench.commit")
-                                                : "?");
-        dl_item(b, "mbench", ver);
-        dl_item(b, "command line", mb__jstr(doc, "command_line"));
-        dl_item(b, "created (UTC)", mb__jstr(doc, "created_utc"));
-        dl_item(b, "environment read (UTC)", mb__jstr(env, "timestamp_utc"));
-        const json_t *runs = json_object_get(doc, "runs");
-        const json_t *r0 = json_array_get(runs, 0);
-        if (r0) {
-            char rt[512];
-            snprintf(rt, sizeof rt, "%s %s",
-                     mb__jstr(r0, "runtime.name") ? mb__jstr(r0, "runtime.name")
-                                                  : "",
-                     mb__jstr(r0, "runtime.version")
-                         ? mb__jstr(r0, "runtime.version")
-                         : "");
-            dl_item(b, "runtime", rt);
-            const json_t *pv = mb__jget(r0, "runtime.providers");
-            if (json_array_size(pv)) {
-                mb_buf pl = MB_BUF_INIT;
-                size_t k;
-                const json_t *x;
-                json_array_foreach(pv, k, x)
-                {
-                    if (k)
-                        mb__buf_puts(&pl, ", ");
-                    mb__buf_puts(&pl, json_is_string(x) ? json_string_value(x)
-                                                        : "?");
-                }
-                dl_item(b, "providers", pl.data);
-                mb__buf_free(&pl);
-            }
-            dl_item(b, "runtime library", mb__jstr(r0, "runtime.library_path"));
-            dl_item(b, "backend", mb__jstr(r0, "backend"));
-            dl_item(b, "device", mb__jstr(r0, "device"));
-        }
-        const json_t *tm = json_object_get(doc, "timer");
-        if (tm) {
-            char t[160];
-            snprintf(t, sizeof t, "%s, resolution %.0f ns, overhead %.0f ns",
-                     mb__jstr(tm, "clock") ? mb__jstr(tm, "clock") : "?",
-                     mb__jnum(tm, "resolution_ns"),
-                     mb__jnum(tm, "overhead_ns"));
-            dl_item(b, "timer", t);
-        }
-        dl_item(b, "percentiles",
-                mb__jstr(doc, "statistics.percentile_method"));
-        dl_item(b, "median CI", mb__jstr(doc, "statistics.median_ci"));
-        dl_item(b, "outliers", mb__jstr(doc, "statistics.outliers"));
-        mb__buf_puts(b, "</dl></div></div>\n");
+        machine_panel(b, env);
+        provenance_panel(b, docs[d], env);
     }
     /* per-run options and inputs */
     mb__buf_puts(
@@ -423,7 +491,6 @@ static void metadata(mb_buf *b, const json_t *const *docs, size_t n_docs,
         "<thead><tr><th>variant</th><th class=\"n\">batch</th><th>runtime</th>"
         "<th>options</th><th>inputs</th><th>phases</th><th>stop rule</th>"
         "</tr></thead><tbody>\n");
-    char t[64], u[64], w[64];
     for (size_t i = 0; i < v->n_runs; i++) {
         const mb_rrun *r = &v->runs[i];
         mb__buf_puts(b, "<tr><td class=\"name\">");
@@ -436,52 +503,11 @@ static void metadata(mb_buf *b, const json_t *const *docs, size_t n_docs,
         mb__buf_puts(b, " ");
         esc(b, mb__jstr(r->run, "runtime.version"));
         mb__buf_puts(b, "</td><td class=\"mono\">");
-        const json_t *cfg = json_object_get(r->run, "config");
-        const char *k;
-        const json_t *x;
-        int first = 1;
-        json_object_foreach((json_t *)cfg, k, x)
-        {
-            if (json_is_null(x) ||
-                (json_is_object(x) && json_object_size(x) == 0))
-                continue;
-            char *s = json_dumps(x, JSON_COMPACT | JSON_ENCODE_ANY);
-            if (!first)
-                mb__buf_puts(b, " ");
-            first = 0;
-            esc(b, k);
-            mb__buf_puts(b, "=");
-            esc(b, s);
-            free(s);
-        }
+        run_options(b, json_object_get(r->run, "config"));
         mb__buf_puts(b, "</td><td class=\"mono\">");
-        size_t j;
-        json_array_foreach(json_object_get(r->run, "inputs"), j, x)
-        {
-            char *shape = json_dumps(json_object_get(x, "shape"),
-                                     JSON_COMPACT | JSON_ENCODE_ANY);
-            esc(b, mb__jstr(x, "name"));
-            mb__buf_puts(b, " ");
-            esc(b, mb__jstr(x, "dtype"));
-            esc(b, shape);
-            mb__buf_puts(b, " (");
-            esc(b, mb__jstr(x, "source"));
-            mb__buf_puts(b, ")<br>");
-            free(shape);
-        }
+        run_inputs(b, r->run);
         mb__buf_puts(b, "</td><td class=\"mono\">");
-        snprintf(w, sizeof w, "load %s ms, ",
-                 mb__fmt_ms(mb__jnum(r->run, "phases.library_load_ns"), t,
-                            sizeof t));
-        esc(b, w);
-        snprintf(w, sizeof w, "session %s ms, ",
-                 mb__fmt_ms(mb__jnum(r->run, "phases.session_create_ns"), t,
-                            sizeof t));
-        esc(b, w);
-        snprintf(w, sizeof w, "first run %s ms",
-                 mb__fmt_ms(mb__jnum(r->run, "phases.first_inference_ns"), u,
-                            sizeof u));
-        esc(b, w);
+        run_phases(b, r->run);
         mb__buf_puts(b, "</td><td>");
         esc(b, mb__jstr(r->run, "stop_rule"));
         mb__buf_puts(b, "</td></tr>\n");
@@ -506,14 +532,124 @@ mb_status mb__report_html(const json_t *const *docs, size_t n_docs, mb_buf *out,
     mb_status st = mb__rview_check_docs(docs, n_docs, err);
     if (st)
         return st;
-    if (n_docs == 1 && mb__profile_doc_is(docs[0])) /* per-operator page */
-        return mb__report_profile_html(docs[0], out, err);
-    if (n_docs == 1 && mb__is_load_doc(docs[0]))
-        return mb__report_load_html(docs[0], out, err);
-    if (n_docs == 1 && json_is_object(json_object_get(docs[0], "validation")))
-        return mb__validation_html(docs[0], out, err); /* a validate verdict */
-    if (n_docs == 1 && mb__diff_doc_is(docs[0]))
-        return mb__diff_html(docs[0], out, err); /* a tensor-set diff */
+    return mb__writers_for(docs, n_docs, MB__W_HTML)
+        ->html(docs, n_docs, out, err);
+}
+
+/* The latency, batch, speedup and memory charts; the ids of those drawn
+ * go to expect. */
+static void charts_block(mb_buf *charts, const mb_rview *v, mb_buf *expect)
+{
+    mb__buf_puts(charts, "<h2>Latency</h2>\n");
+    chart(charts, mb__chart_distribution, v, "chart-dist", expect);
+    chart(charts, mb__chart_ecdf, v, "chart-ecdf", expect);
+    if (v->multi_batch) {
+        mb__buf_puts(charts, "<h2>Batch size</h2><div class=\"grid2\">\n");
+        chart(charts, mb__chart_batch_throughput, v, "chart-batch-thr", expect);
+        chart(charts, mb__chart_batch_latency, v, "chart-batch-lat", expect);
+        mb__buf_puts(charts, "</div>\n");
+    }
+    if (v->n_cmps) {
+        mb__buf_puts(charts, "<h2>Speedup</h2>\n");
+        chart(charts, mb__chart_speedup, v, "chart-speedup", expect);
+    }
+    mb__buf_puts(charts,
+                 "<h2>Memory and model size</h2><div class=\"grid2\">\n");
+    chart(charts, mb__chart_memory, v, "chart-mem", expect);
+    chart(charts, mb__chart_model_size, v, "chart-size", expect);
+    mb__buf_puts(charts, "</div>\n");
+}
+
+/* The page's header: kind, each document's time and machine, the
+ * download and print buttons. */
+static void page_header(mb_buf *body, const json_t *const *docs, size_t n_docs,
+                        const char *kind)
+{
+    mb__buf_puts(
+        body,
+        "<main>\n<header class=\"top\"><div><h1>mbench <span class=\"kind\">");
+    esc(body, kind);
+    mb__buf_puts(body, "</span> report</h1><div class=\"sub\">");
+    for (size_t d = 0; d < n_docs; d++) {
+        if (d)
+            mb__buf_puts(body, "<br>");
+        esc(body, mb__jstr(docs[d], "created_utc"));
+        mb__buf_puts(body, " · ");
+        esc(body, mb__jstr(docs[d], "environment.cpu_model"));
+        mb__buf_puts(body, " · ");
+        esc(body, mb__jstr(docs[d], "environment.hostname"));
+    }
+    mb__buf_printf(
+        body,
+        "</div></div><div class=\"actions\"><button id=\"download-json\" "
+        "type=\"button\" data-file=\"mbench-%s.json\">Download JSON</button>"
+        "<button id=\"print\" type=\"button\">Print</button></div></header>\n",
+        strcmp(kind, "compare") == 0 ? "compare"
+        : strcmp(kind, "run") == 0   ? "run"
+                                     : "result");
+}
+
+static void warnings_list(mb_buf *body, const mb_rview *v)
+{
+    mb__buf_puts(body, "<ul class=\"warnings\" id=\"warnings\">");
+    for (size_t i = 0; i < v->n_warnings; i++) {
+        mb__buf_puts(body, "<li>");
+        esc(body, v->warnings[i]);
+        mb__buf_puts(body, "</li>");
+    }
+    mb__buf_puts(body, "</ul>\n");
+}
+
+static void page_footer(mb_buf *body, const json_t *const *docs, size_t n_docs)
+{
+    mb__buf_printf(body,
+                   "<footer>Generated by mbench %s from %zu result document%s "
+                   "(schema ",
+                   mb_version(), n_docs, n_docs == 1 ? "" : "s");
+    esc(body, mb__jstr(docs[0], "schema"));
+    mb__buf_puts(
+        body, "). The full document is embedded in this page: "
+              "<b>Download JSON</b> saves it. Hover a chart mark for its value."
+              "</footer>\n</main>\n");
+}
+
+/* The whole page around body: title, the chart ids to expect, and the
+ * documents embedded as JSON. */
+static void page(mb_buf *out, const char *kind, const mb_rview *v,
+                 const mb_buf *expect, mb_buf *body, const json_t *const *docs,
+                 size_t n_docs)
+{
+    mb__html_page_begin(out, true);
+    esc(out, kind);
+    if (v->n_series) {
+        mb__buf_puts(out, ": ");
+        for (size_t i = 0; i < v->n_series && i < 4; i++) {
+            if (i)
+                mb__buf_puts(out, ", ");
+            esc(out, v->series[i]);
+        }
+        if (v->n_series > 4)
+            mb__buf_puts(out, ", …");
+    }
+    mb__html_page_body(out, true, expect->data ? expect->data : "", body);
+    mb__html_page_data(out);
+    if (n_docs == 1) {
+        mb__json_script_embed(out, docs[0]);
+    } else {
+        mb__buf_putc(out, '[');
+        for (size_t d = 0; d < n_docs; d++) {
+            if (d)
+                mb__buf_putc(out, ',');
+            mb__json_script_embed(out, docs[d]);
+        }
+        mb__buf_putc(out, ']');
+    }
+    mb__html_page_end(out);
+}
+
+mb_status mb__result_html(const json_t *const *docs, size_t n_docs, mb_buf *out,
+                          mb_err *err)
+{
     mb_rview v;
     if (mb__rview_build(docs, n_docs, &v))
         return mb__fail(err, MB_ENOMEM, "out of memory building the report");
@@ -524,58 +660,11 @@ mb_status mb__report_html(const json_t *const *docs, size_t n_docs, mb_buf *out,
 
     /* charts first (into body) so the expected list is known for <body> */
     mb_buf charts = MB_BUF_INIT;
-    mb__buf_puts(&charts, "<h2>Latency</h2>\n");
-    chart(&charts, mb__chart_distribution, &v, "chart-dist", &expect);
-    chart(&charts, mb__chart_ecdf, &v, "chart-ecdf", &expect);
-    if (v.multi_batch) {
-        mb__buf_puts(&charts, "<h2>Batch size</h2><div class=\"grid2\">\n");
-        chart(&charts, mb__chart_batch_throughput, &v, "chart-batch-thr",
-              &expect);
-        chart(&charts, mb__chart_batch_latency, &v, "chart-batch-lat", &expect);
-        mb__buf_puts(&charts, "</div>\n");
-    }
-    if (v.n_cmps) {
-        mb__buf_puts(&charts, "<h2>Speedup</h2>\n");
-        chart(&charts, mb__chart_speedup, &v, "chart-speedup", &expect);
-    }
-    mb__buf_puts(&charts,
-                 "<h2>Memory and model size</h2><div class=\"grid2\">\n");
-    chart(&charts, mb__chart_memory, &v, "chart-mem", &expect);
-    chart(&charts, mb__chart_model_size, &v, "chart-size", &expect);
-    mb__buf_puts(&charts, "</div>\n");
-
-    mb__buf_puts(
-        &body,
-        "<main>\n<header class=\"top\"><div><h1>mbench <span class=\"kind\">");
-    esc(&body, kind);
-    mb__buf_puts(&body, "</span> report</h1><div class=\"sub\">");
-    for (size_t d = 0; d < n_docs; d++) {
-        if (d)
-            mb__buf_puts(&body, "<br>");
-        esc(&body, mb__jstr(docs[d], "created_utc"));
-        mb__buf_puts(&body, " · ");
-        esc(&body, mb__jstr(docs[d], "environment.cpu_model"));
-        mb__buf_puts(&body, " · ");
-        esc(&body, mb__jstr(docs[d], "environment.hostname"));
-    }
-    mb__buf_printf(
-        &body,
-        "</div></div><div class=\"actions\"><button id=\"download-json\" "
-        "type=\"button\" data-file=\"mbench-%s.json\">Download JSON</button>"
-        "<button id=\"print\" type=\"button\">Print</button></div></header>\n",
-        strcmp(kind, "compare") == 0 ? "compare"
-        : strcmp(kind, "run") == 0   ? "run"
-                                     : "result");
+    charts_block(&charts, &v, &expect);
+    page_header(&body, docs, n_docs, kind);
     verdict(&body, &v);
-    if (v.n_warnings) {
-        mb__buf_puts(&body, "<ul class=\"warnings\" id=\"warnings\">");
-        for (size_t i = 0; i < v.n_warnings; i++) {
-            mb__buf_puts(&body, "<li>");
-            esc(&body, v.warnings[i]);
-            mb__buf_puts(&body, "</li>");
-        }
-        mb__buf_puts(&body, "</ul>\n");
-    }
+    if (v.n_warnings)
+        warnings_list(&body, &v);
     summary_table(&body, &v);
     if (n_docs == 1 && mb__rview_batch_cmps(docs[0])) {
         /* several batch sizes: a speedup table per size */
@@ -595,44 +684,8 @@ mb_status mb__report_html(const json_t *const *docs, size_t n_docs, mb_buf *out,
     }
     mb__html_exec_sections(&body, docs, n_docs, &expect);
     metadata(&body, docs, n_docs, &v);
-    mb__buf_printf(&body,
-                   "<footer>Generated by mbench %s from %zu result document%s "
-                   "(schema ",
-                   mb_version(), n_docs, n_docs == 1 ? "" : "s");
-    esc(&body, mb__jstr(docs[0], "schema"));
-    mb__buf_puts(
-        &body,
-        "). The full document is embedded in this page: "
-        "<b>Download JSON</b> saves it. Hover a chart mark for its value."
-        "</footer>\n</main>\n");
-
-    /* the page */
-    mb__html_page_begin(out, true);
-    esc(out, kind);
-    if (v.n_series) {
-        mb__buf_puts(out, ": ");
-        for (size_t i = 0; i < v.n_series && i < 4; i++) {
-            if (i)
-                mb__buf_puts(out, ", ");
-            esc(out, v.series[i]);
-        }
-        if (v.n_series > 4)
-            mb__buf_puts(out, ", …");
-    }
-    mb__html_page_body(out, true, expect.data ? expect.data : "", &body);
-    mb__html_page_data(out);
-    if (n_docs == 1) {
-        mb__json_script_embed(out, docs[0]);
-    } else {
-        mb__buf_putc(out, '[');
-        for (size_t d = 0; d < n_docs; d++) {
-            if (d)
-                mb__buf_putc(out, ',');
-            mb__json_script_embed(out, docs[d]);
-        }
-        mb__buf_putc(out, ']');
-    }
-    mb__html_page_end(out);
+    page_footer(&body, docs, n_docs);
+    page(out, kind, &v, &expect, &body, docs, n_docs);
     bool bad = body.oom || expect.oom || charts.oom;
     mb__buf_free(&body);
     mb__buf_free(&expect);

@@ -129,9 +129,10 @@ static void names(mb_buf *b, const json_t *arr)
     }
 }
 
-void mb__info_console(mb_buf *b, const json_t *o)
+/* The model path and its file size (with external data). */
+static void file_line(mb_buf *b, const json_t *o)
 {
-    char x[64], y[64], z[64];
+    char x[64], y[64];
     uint64_t fb = (uint64_t)jget_int(o, "file_bytes");
     mb__buf_puts(b, "model     ");
     mb__console_put(b, jget_str(o, "path"));
@@ -145,6 +146,11 @@ void mb__info_console(mb_buf *b, const json_t *o)
                        mb__fmt_bytes((double)tb, x, sizeof x),
                        mb__fmt_grouped(tb, y, sizeof y));
     mb__buf_putc(b, '\n');
+}
+
+/* The format: IR version, producer, domain, model version. */
+static void format_line(mb_buf *b, const json_t *o)
+{
     const json_t *ir = json_object_get(o, "ir_version");
     mb__buf_printf(b, "format    ONNX, IR version ");
     if (json_is_integer(ir))
@@ -160,9 +166,14 @@ void mb__info_console(mb_buf *b, const json_t *o)
         mb__buf_printf(b, ", model version %" JSON_INTEGER_FORMAT,
                        jget_int(o, "model_version"));
     mb__buf_putc(b, '\n');
-    mb__buf_puts(b, "opsets    ");
+}
+
+/* The opsets, one per domain. */
+static void opsets_line(mb_buf *b, const json_t *o)
+{
     size_t i;
     json_t *v;
+    mb__buf_puts(b, "opsets    ");
     const json_t *opsets = json_object_get(o, "opsets");
     json_array_foreach(opsets, i, v)
     {
@@ -172,6 +183,11 @@ void mb__info_console(mb_buf *b, const json_t *o)
         mb__buf_printf(b, " %" JSON_INTEGER_FORMAT, jget_int(v, "version"));
     }
     mb__buf_puts(b, json_array_size(opsets) ? "\n" : "none\n");
+}
+
+/* The graph: name, nodes and subgraphs. */
+static void graph_line(mb_buf *b, const json_t *o)
+{
     char gn[256];
     mb__buf_printf(
         b, "graph     %s: %" JSON_INTEGER_FORMAT " nodes",
@@ -185,13 +201,12 @@ void mb__info_console(mb_buf *b, const json_t *o)
                        " subgraphs with %" JSON_INTEGER_FORMAT " more nodes",
                        jget_int(o, "subgraphs"), jget_int(o, "subgraph_nodes"));
     mb__buf_putc(b, '\n');
-    print_ops(b, "op types  ", json_object_get(o, "op_types"));
-    print_ops(b,
-              "  in subgraphs (If/Loop/Scan bodies, not in the counts "
-              "above): ",
-              json_object_get(o, "subgraph_op_types"));
-    print_values(b, "inputs", json_object_get(o, "inputs"));
-    print_values(b, "outputs", json_object_get(o, "outputs"));
+}
+
+/* The parameters: count, bytes, initializers and constants. */
+static void params_line(mb_buf *b, const json_t *o)
+{
+    char x[64], y[64], z[64];
     uint64_t p = (uint64_t)jget_int(o, "params");
     uint64_t pb = (uint64_t)jget_int(o, "param_bytes");
     char hc[80] = "";
@@ -222,7 +237,12 @@ void mb__info_console(mb_buf *b, const json_t *o)
             mb__fmt_grouped(p >= cv ? p - cv : 0, z, sizeof z),
             jget_int(o, "initializers"), mb__fmt_grouped(cv, y + 32, 32),
             jget_int(k, "tensors"));
-    params_by_dtype(b, o);
+}
+
+/* External data: the files, the missing and the refused ones. */
+static void external_lines(mb_buf *b, const json_t *o)
+{
+    char x[64];
     const json_t *ext = json_object_get(o, "external_data");
     const json_t *files = json_object_get(ext, "files");
     if (json_array_size(files)) {
@@ -252,6 +272,12 @@ void mb__info_console(mb_buf *b, const json_t *o)
         }
         mb__buf_putc(b, '\n');
     }
+}
+
+/* The metadata properties, key=value. */
+static void metadata_line(mb_buf *b, const json_t *o)
+{
+    json_t *v;
     const json_t *meta = json_object_get(o, "metadata_props");
     if (json_object_size(meta)) {
         mb__buf_puts(b, "metadata ");
@@ -267,6 +293,25 @@ void mb__info_console(mb_buf *b, const json_t *o)
         }
         mb__buf_putc(b, '\n');
     }
+}
+
+void mb__info_console(mb_buf *b, const json_t *o)
+{
+    file_line(b, o);
+    format_line(b, o);
+    opsets_line(b, o);
+    graph_line(b, o);
+    print_ops(b, "op types  ", json_object_get(o, "op_types"));
+    print_ops(b,
+              "  in subgraphs (If/Loop/Scan bodies, not in the counts "
+              "above): ",
+              json_object_get(o, "subgraph_op_types"));
+    print_values(b, "inputs", json_object_get(o, "inputs"));
+    print_values(b, "outputs", json_object_get(o, "outputs"));
+    params_line(b, o);
+    params_by_dtype(b, o);
+    external_lines(b, o);
+    metadata_line(b, o);
 }
 
 /* A model described by its backend plugin (TorchScript): what the plugin

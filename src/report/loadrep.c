@@ -362,16 +362,23 @@ static int by_x(const void *a, const void *b)
 /* The hockey stick: p50 and p99 latency (log scale) against achieved
  * throughput, one point per measured step, with the SLO bound.  *drew:
  * whether there was a point to draw; MB_ENOMEM when memory runs out. */
-static mb_status hockey(mb_buf *b, const json_t *doc, bool *drew)
+/* The steps of doc to draw, sorted by rate: offered (or achieved) rate,
+ * p50 and p99 in ms, step index; *n of them (the caller frees *pt), and
+ * the extent of the axes, the SLO bound included. */
+typedef struct hockey_pts {
+    double (*pt)[4];
+    size_t n;
+    double xmax, ylo, yhi;
+} hockey_pts;
+
+static mb_status hockey_points(const json_t *doc, double bound, hockey_pts *h)
 {
     const json_t *steps = mb__jget(doc, "load.steps"), *st;
-    size_t n = 0, i;
+    size_t i;
     double(*pt)[4] = calloc(json_array_size(steps) + 1, sizeof *pt);
-    *drew = false;
+    *h = (hockey_pts){pt, 0, 0, INFINITY, 0};
     if (!pt)
         return MB_ENOMEM;
-    double xmax = 0, ylo = INFINITY, yhi = 0,
-           bound = mb__jnum(doc, "load.search.bound_ns");
     json_array_foreach(steps, i, st)
     {
         const char *role = mb__jstr(st, "role");
@@ -385,89 +392,115 @@ static mb_status hockey(mb_buf *b, const json_t *doc, bool *drew)
             x = mb__jnum(st, "achieved_qps");
         if ((role && !strcmp(role, "calibrate")) || !isfinite(x) || !(p50 > 0))
             continue;
-        pt[n][0] = x;
-        pt[n][1] = p50 / 1e6;
-        pt[n][2] = p99 > 0 ? p99 / 1e6 : NAN;
-        pt[n][3] = (double)i;
-        xmax = fmax(xmax, x);
-        ylo = fmin(ylo, pt[n][1]);
-        yhi = fmax(yhi, isfinite(pt[n][2]) ? pt[n][2] : pt[n][1]);
-        n++;
+        double *q = pt[h->n++];
+        q[0] = x;
+        q[1] = p50 / 1e6;
+        q[2] = p99 > 0 ? p99 / 1e6 : NAN;
+        q[3] = (double)i;
+        h->xmax = fmax(h->xmax, x);
+        h->ylo = fmin(h->ylo, q[1]);
+        h->yhi = fmax(h->yhi, isfinite(q[2]) ? q[2] : q[1]);
     }
-    if (n == 0) {
-        free(pt);
-        return MB_OK;
+    if (h->n && bound > 0) {
+        h->ylo = fmin(h->ylo, bound / 1e6);
+        h->yhi = fmax(h->yhi, bound / 1e6);
     }
-    if (bound > 0) {
-        ylo = fmin(ylo, bound / 1e6);
-        yhi = fmax(yhi, bound / 1e6);
+    if (h->n)
+        qsort(pt, h->n, sizeof *pt, by_x);
+    return MB_OK;
+}
+
+/* The line and points of column k of the steps (1: p50, 2: p99). */
+static void hockey_series(mb_svg *s, const hockey_pts *h, int k)
+{
+    mb_buf *b = s->out;
+    double(*pt)[4] = h->pt;
+    size_t n = h->n;
+    const char *colour = mb__svg_color(k - 1);
+    mb__buf_printf(
+        b, "<path fill=\"none\" stroke=\"%s\" stroke-width=\"2\"%s d=\"",
+        colour, k == 2 ? " stroke-dasharray=\"6 4\"" : "");
+    int first = 1;
+    for (size_t j = 0; j < n; j++) {
+        if (!(pt[j][k] > 0))
+            continue;
+        mb__buf_printf(b, "%s%.1f %.1f ", first ? "M" : "L",
+                       mb__svg_px(s, pt[j][0]), mb__svg_py(s, pt[j][k]));
+        first = 0;
     }
-    qsort(pt, n, sizeof *pt, by_x);
-    mb_svg s;
-    mb__svg_begin(&s, b, "chart-load", "Latency against throughput", 900, 380);
-    double lo = 0, hi = xmax * 1.08;
-    mb__svg_nice_range(&lo, &hi);
-    s.x = (mb_svg_axis){0, hi > 0 ? hi : 1, 0,
-                        "offered rate (requests/s; closed loop: achieved)"};
-    s.y = (mb_svg_axis){ylo / 1.5, yhi * 1.5, 1,
-                        "latency from arrival (ms, log scale)"};
-    mb__svg_axes(&s, 0);
-    for (int k = 1; k <= 2; k++) {
-        const char *colour = mb__svg_color(k - 1);
+    mb__buf_puts(b, "\"/>");
+    for (size_t j = 0; j < n; j++) {
+        if (!(pt[j][k] > 0))
+            continue;
+        char tip[160];
+        snprintf(tip, sizeof tip, "step %.0f: %.0f requests/s, %s %.4g ms",
+                 pt[j][3] + 1, pt[j][0], k == 1 ? "p50" : "p99", pt[j][k]);
         mb__buf_printf(
-            b, "<path fill=\"none\" stroke=\"%s\" stroke-width=\"2\"%s d=\"",
-            colour, k == 2 ? " stroke-dasharray=\"6 4\"" : "");
-        int first = 1;
-        for (size_t j = 0; j < n; j++) {
-            if (!(pt[j][k] > 0))
-                continue;
-            mb__buf_printf(b, "%s%.1f %.1f ", first ? "M" : "L",
-                           mb__svg_px(&s, pt[j][0]), mb__svg_py(&s, pt[j][k]));
-            first = 0;
-        }
-        mb__buf_puts(b, "\"/>");
-        for (size_t j = 0; j < n; j++) {
-            if (!(pt[j][k] > 0))
-                continue;
-            char tip[160];
-            snprintf(tip, sizeof tip, "step %.0f: %.0f requests/s, %s %.4g ms",
-                     pt[j][3] + 1, pt[j][0], k == 1 ? "p50" : "p99", pt[j][k]);
-            mb__buf_printf(
-                b, "<circle cx=\"%.1f\" cy=\"%.1f\" r=\"4\" fill=\"%s\">",
-                mb__svg_px(&s, pt[j][0]), mb__svg_py(&s, pt[j][k]), colour);
-            mb__svg_title(b, tip);
-            mb__buf_puts(b, "</circle>");
-        }
+            b, "<circle cx=\"%.1f\" cy=\"%.1f\" r=\"4\" fill=\"%s\">",
+            mb__svg_px(s, pt[j][0]), mb__svg_py(s, pt[j][k]), colour);
+        mb__svg_title(b, tip);
+        mb__buf_puts(b, "</circle>");
     }
-    mb__svg_legend(&s, "p50", mb__svg_color(0), 1);
-    mb__svg_legend(&s, "p99", mb__svg_color(1), 2);
+}
+
+/* The SLO bound and the search's answer, when the document has them. */
+static void hockey_slo(mb_svg *s, const json_t *doc, double bound)
+{
+    mb_buf *b = s->out;
     if (bound > 0) {
-        double y = mb__svg_py(&s, bound / 1e6);
+        double y = mb__svg_py(s, bound / 1e6);
         mb__buf_printf(
             b,
             "<path stroke=\"%s\" stroke-width=\"1.5\" stroke-dasharray=\"2 3\" "
             "d=\"M%.1f %.1f H%.1f\"><title>SLO bound %.4g ms</title></path>",
-            mb__svg_color(5), s.ml, y, s.w - s.mr, bound / 1e6);
-        mb__svg_legend(&s, "SLO bound", mb__svg_color(5), 2);
+            mb__svg_color(5), s->ml, y, s->w - s->mr, bound / 1e6);
+        mb__svg_legend(s, "SLO bound", mb__svg_color(5), 2);
     }
     double ans = mb__jnum(doc, "load.search.qps");
     if (ans > 0) {
-        double x = mb__svg_px(&s, ans);
+        double x = mb__svg_px(s, ans);
         mb__buf_printf(
             b,
             "<path stroke=\"%s\" stroke-width=\"1.5\" d=\"M%.1f %.1f V%.1f\">"
             "<title>highest rate meeting the SLO: %.0f "
             "requests/s</title></path>",
-            mb__svg_color(2), x, s.mt, s.h - s.mb, ans);
-        mb__svg_legend(&s, "answer of the search", mb__svg_color(2), 1);
+            mb__svg_color(2), x, s->mt, s->h - s->mb, ans);
+        mb__svg_legend(s, "answer of the search", mb__svg_color(2), 1);
     }
+}
+
+static mb_status hockey(mb_buf *b, const json_t *doc, bool *drew)
+{
+    double bound = mb__jnum(doc, "load.search.bound_ns");
+    hockey_pts h;
+    *drew = false;
+    if (hockey_points(doc, bound, &h))
+        return MB_ENOMEM;
+    if (h.n == 0) {
+        free(h.pt);
+        return MB_OK;
+    }
+    mb_svg s;
+    mb__svg_begin(&s, b, "chart-load", "Latency against throughput", 900, 380);
+    double lo = 0, hi = h.xmax * 1.08;
+    mb__svg_nice_range(&lo, &hi);
+    s.x = (mb_svg_axis){0, hi > 0 ? hi : 1, 0,
+                        "offered rate (requests/s; closed loop: achieved)"};
+    s.y = (mb_svg_axis){h.ylo / 1.5, h.yhi * 1.5, 1,
+                        "latency from arrival (ms, log scale)"};
+    mb__svg_axes(&s, 0);
+    for (int k = 1; k <= 2; k++)
+        hockey_series(&s, &h, k);
+    mb__svg_legend(&s, "p50", mb__svg_color(0), 1);
+    mb__svg_legend(&s, "p99", mb__svg_color(1), 2);
+    hockey_slo(&s, doc, bound);
     mb__svg_end(
         &s,
         "Each point is one step (Poisson arrivals at the offered rate, or a "
         "closed loop at one concurrency) with its p50 and p99 latency "
         "measured from the scheduled arrival. Latency stays flat until the "
         "servers saturate, then queueing makes it climb: the hockey stick.");
-    free(pt);
+    free(h.pt);
     *drew = true;
     return MB_OK;
 }

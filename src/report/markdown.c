@@ -1,13 +1,11 @@
 /* markdown.c - result documents as GitHub-flavoured Markdown. */
-#include "report/loadrep.h"
 #include "report/markdown.h"
 #include "report/execsec.h"
 
-#include "report/vreport.h"
 #include "core/err.h"
-#include "report/fields.h"
-#include "report/proftab.h"
+#include "doc/fields.h"
 #include "report/rutil.h"
+#include "report/writers.h"
 
 #include <inttypes.h>
 #include <math.h>
@@ -72,7 +70,7 @@ static void verdict_line(mb_buf *b, const mb_rview *v)
     mb__buf_puts(b, "\n\n");
 }
 
-/* The summary's figure columns: fields of report/fields.h with the
+/* The summary's figure columns: fields of doc/fields.h with the
  * heading this table gives them. */
 static const struct {
     const char *field, *head;
@@ -284,19 +282,12 @@ mb_status mb__report_md(const json_t *const *docs, size_t n_docs, mb_buf *out,
     mb_status st = mb__rview_check_docs(docs, n_docs, err);
     if (st)
         return st;
-    size_t n_prof = 0;
-    for (size_t i = 0; i < n_docs; i++)
-        n_prof += mb__profile_doc_is(docs[i]) != 0;
-    if (n_prof == n_docs) /* per-operator tables */
-        return mb__report_profile_md(docs, n_docs, out, err);
-    if (n_docs == 1 && json_is_object(json_object_get(docs[0], "validation")))
-        return mb__validation_md(docs[0], out, err); /* a validate verdict */
-    if (n_docs == 1 && mb__diff_doc_is(docs[0]))
-        return mb__diff_md(docs[0], out, err); /* a tensor-set diff */
-    if (n_docs == 1 && mb__is_load_doc(docs[0])) {
-        mb__report_load_md(docs[0], out);
-        return out->oom ? mb__fail(err, MB_ENOMEM, "out of memory") : MB_OK;
-    }
+    return mb__writers_for(docs, n_docs, MB__W_MD)->md(docs, n_docs, out, err);
+}
+
+mb_status mb__result_md(const json_t *const *docs, size_t n_docs, mb_buf *out,
+                        mb_err *err)
+{
     mb_rview v;
     if (mb__rview_build(docs, n_docs, &v))
         return mb__fail(err, MB_ENOMEM, "out of memory building the report");

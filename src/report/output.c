@@ -5,11 +5,9 @@
 #include "core/alloc.h"
 #include "core/err.h"
 #include "core/fileio.h"
-#include "report/vreport.h"
-#include "report/csv.h"
-#include "report/gaterep.h"
 #include "report/html.h"
 #include "report/markdown.h"
+#include "report/writers.h"
 #include "store/addr.h"
 #include "store/store.h"
 
@@ -37,20 +35,13 @@ mb_status mb__output_buf(const char *path, mb_buf *b, mb_err *err)
 mb_status mb__output_json_as(const char *path, const json_t *doc, size_t flags,
                              mb_err *err)
 {
-    char *s = doc ? json_dumps(doc, flags) : NULL;
-    if (!s)
-        return mb__fail(err, MB_ENOMEM, "out of memory writing %s", path);
-    mb_buf b = MB_BUF_INIT;
-    mb__buf_puts(&b, s);
-    mb__buf_putc(&b, '\n');
-    free(s);
-    return mb__output_buf(path, &b, err);
+    return mb__write_json_atomic(path, doc, flags, err);
 }
 
 mb_status mb__output_json(const char *path, const json_t *doc, mb_err *err)
 {
     /* a gate verdict's figures are summaries: 10 digits are plenty */
-    int digits = mb__gate_doc_is(doc) ? 10 : 17;
+    int digits = mb__writers_for(&doc, 1, 0)->json_digits;
     return mb__output_json_as(
         path, doc, JSON_INDENT(2) | JSON_REAL_PRECISION(digits), err);
 }
@@ -175,29 +166,24 @@ static mb_status same_header(const char *path, mb_buf *b, mb_err *err)
 
 static mb_status write_csv(const char *path, const json_t *doc, mb_err *err)
 {
+    const mb__writers *w = mb__writers_for(&doc, 1, 0);
     mb_buf b = MB_BUF_INIT;
-    if (mb__gate_doc_is(doc)) { /* a verdict is written whole, not appended */
-        mb_status gs = mb__report_gate_csv(doc, &b, err);
-        if (gs) {
+    if (!w->csv_appends) { /* a verdict or a diff is written whole */
+        mb_status ws = w->csv(doc, 1, &b, err);
+        if (ws) {
             mb__buf_free(&b);
-            return gs;
+            return ws;
         }
-        return mb__output_buf(path, &b, err);
-    }
-    if (mb__diff_doc_is(doc)) { /* so is a diff: one line per tensor */
-        mb__diff_csv(doc, &b);
         return mb__output_buf(path, &b, err);
     }
     int fresh = access(path, F_OK) != 0 || mb__file_size(path) == 0;
-    mb__report_csv(doc, 1, &b);
-    if (!fresh) { /* rows go under the file's header: it must be ours */
-        mb_status hs = same_header(path, &b, err);
-        if (hs) {
-            mb__buf_free(&b);
-            return hs;
-        }
+    mb_status st = w->csv(doc, 1, &b, err);
+    if (!st && !fresh) /* rows go under the file's header: it must be ours */
+        st = same_header(path, &b, err);
+    if (st) {
+        mb__buf_free(&b);
+        return st;
     }
-    mb_status st;
     if (b.oom)
         st = mb__fail(err, MB_ENOMEM, "out of memory writing %s", path);
     else
@@ -211,13 +197,8 @@ static mb_status write_report(const char *path, const json_t *doc, int html,
 {
     mb_buf b = MB_BUF_INIT;
     const json_t *docs[1] = {doc};
-    mb_status st;
-    if (mb__gate_doc_is(doc))
-        st = html ? mb__report_gate_html(doc, &b, err)
-                  : mb__report_gate_md(doc, &b, err);
-    else
-        st = html ? mb__report_html(docs, 1, &b, err)
-                  : mb__report_md(docs, 1, &b, err);
+    mb_status st = html ? mb__report_html(docs, 1, &b, err)
+                        : mb__report_md(docs, 1, &b, err);
     if (st) {
         mb__buf_free(&b);
         return st;

@@ -86,22 +86,11 @@ static void counters_text(const json_t *c, mb_buf *b)
         mb__buf_printf(b, "  (%s)\n", scope);
 }
 
-void mb__profile_text(const json_t *p, const char *title, int top, mb_buf *b)
+/* The reconciliation: kernels, framework overhead, model_run, latency. */
+static void reconcile_text(const json_t *p, mb_buf *b)
 {
     const json_t *rec = json_object_get(p, "reconcile");
-    const json_t *work = json_object_get(p, "work");
-    const json_t *runs = json_object_get(p, "runs");
-    int top_ops = top > 0 ? top : 10, top_nodes = top > 0 ? top : 15;
     double run = mb__jnum(rec, "model_run_median_ns");
-
-    mb__buf_printf(b, "Profile of %s\n", title ? title : "model");
-    mb__buf_printf(
-        b,
-        "  %.0f profiled runs used (%.0f skipped: cold start and "
-        "warm-up); each line is a median over runs, so the lines need "
-        "not add up; 'per run ms' is a mean\n\n",
-        mb__jnum(runs, "used"), mb__jnum(runs, "skipped"));
-
     mb__buf_puts(b, "Reconciliation\n");
     mb__buf_puts(b, "  operator kernels (sum)     ");
     ms(b, mb__jnum(rec, "kernel_sum_median_ns"));
@@ -135,7 +124,11 @@ void mb__profile_text(const json_t *p, const char *title, int top, mb_buf *b)
     } else {
         mb__buf_puts(b, "  latency (separate pass)    not measured\n");
     }
+}
 
+/* The top_ops costliest operator types, one line each. */
+static void op_types_text(const json_t *p, int top_ops, mb_buf *b)
+{
     mb__buf_printf(b, "\nBy operator type (top %d)\n", top_ops);
     mb__buf_printf(b, "  %-24s %9s %11s %11s %11s %11s %7s %9s %8s %6s\n",
                    "op type", "calls/run", "per run ms", "total ms", "mean us",
@@ -175,7 +168,14 @@ void mb__profile_text(const json_t *p, const char *title, int top, mb_buf *b)
     if (nops > (size_t)top_ops)
         mb__buf_printf(b, "  ... %zu more op types (--top N)\n",
                        nops - (size_t)top_ops);
+}
 
+/* The top_nodes costliest nodes, with provider and shapes. */
+static void nodes_text(const json_t *p, int top_nodes, mb_buf *b)
+{
+    const json_t *runs = json_object_get(p, "runs");
+    size_t i;
+    json_t *row;
     mb__buf_printf(b, "\nBy node (top %d)\n", top_nodes);
     mb__buf_printf(b, "  %-32s %-18s %11s %11s %11s %7s  %s\n", "node",
                    "op type", "per run ms", "mean us", "median us", "share",
@@ -210,7 +210,12 @@ void mb__profile_text(const json_t *p, const char *title, int top, mb_buf *b)
     if (nn > (size_t)top_nodes)
         mb__buf_printf(b, "  ... %zu more nodes (--top N)\n",
                        nn - (size_t)top_nodes);
+}
 
+/* Work and efficiency: FLOPs, achieved and peak GFLOP/s, bandwidth. */
+static void work_text(const json_t *p, mb_buf *b)
+{
+    const json_t *work = json_object_get(p, "work");
     mb__buf_puts(b, "\nWork and efficiency\n");
     double flops = mb__jnum(work, "flops_per_run");
     mb__buf_puts(b, "  FLOPs per inference        ");
@@ -260,6 +265,25 @@ void mb__profile_text(const json_t *p, const char *title, int top, mb_buf *b)
     double bw = mb__jnum(json_object_get(m, "triad"), "all_cores_gbps");
     if (isfinite(bw))
         mb__buf_printf(b, "  memory bandwidth (triad)   %.1f GB/s\n", bw);
+}
+
+void mb__profile_text(const json_t *p, const char *title, int top, mb_buf *b)
+{
+    const json_t *runs = json_object_get(p, "runs");
+    int top_ops = top > 0 ? top : 10, top_nodes = top > 0 ? top : 15;
+
+    mb__buf_printf(b, "Profile of %s\n", title ? title : "model");
+    mb__buf_printf(
+        b,
+        "  %.0f profiled runs used (%.0f skipped: cold start and "
+        "warm-up); each line is a median over runs, so the lines need "
+        "not add up; 'per run ms' is a mean\n\n",
+        mb__jnum(runs, "used"), mb__jnum(runs, "skipped"));
+
+    reconcile_text(p, b);
+    op_types_text(p, top_ops, b);
+    nodes_text(p, top_nodes, b);
+    work_text(p, b);
     counters_text(json_object_get(p, "counters"), b);
 }
 /* ---- folded stacks ------------------------------------------------------ */

@@ -2,8 +2,8 @@
 #include "store/dbops.h"
 
 #include "core/clock.h"
+#include "core/fileio.h"
 #include "core/redact.h"
-#include "report/output.h"
 #include "store/transfer.h"
 
 /* The store as printed: no password. */
@@ -33,7 +33,7 @@ mb_status mb__db_export(const mb__db_req *rq, mb_buf *msg, mb_err *err)
                        c.seen, shown(rq->db, s1, sizeof s1),
                        shown(rq->to, s2, sizeof s2), c.added, c.seen - c.added);
     else if (!st &&
-             !(st = mb__output_json_as(rq->json, doc, JSON_COMPACT, err)))
+             !(st = mb__write_json_atomic(rq->json, doc, JSON_COMPACT, err)))
         mb__buf_printf(msg, "exported %zu documents from %s to %s\n", c.seen,
                        shown(rq->db, s1, sizeof s1), rq->json_shown);
     json_decref(doc);

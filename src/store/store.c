@@ -9,7 +9,7 @@
 #include "core/err.h"
 #include "core/fileio.h"
 #include "core/redact.h"
-#include "report/fields.h"
+#include "doc/fields.h"
 #include "store/addr.h"
 #include "store/db.h"
 
@@ -456,7 +456,7 @@ static mb_status insert_run(mb__store *s, const char *doc_id, size_t index,
     p_str(&p, idx);
     p_text(&p, json_object_get(doc, "created_utc"));
     p_git(&p, git);
-    /* The run's own columns: the fields of report/fields.h that are
+    /* The run's own columns: the fields of doc/fields.h that are
      * stored, in list order. */
     mb_buf sql = MB_BUF_INIT;
     mb__buf_puts(&sql, "INSERT INTO runs (document_id, run_index, "
@@ -531,6 +531,70 @@ static mb_status check_doc(const json_t *doc, mb_err *err)
     return MB_OK;
 }
 
+/* The document as stored: a copy with the command line redacted (a
+ * document saved by an older mbench may carry a password; the sha is of
+ * what is stored, so its redacted export imports as the same) and
+ * without samples_ns (they go to run_samples).  *slim is new; sha is
+ * its sha256 before the samples are dropped. */
+static mb_status slim_doc(const json_t *doc, json_t **slim, char sha[65],
+                          mb_err *err)
+{
+    *slim = json_deep_copy(doc);
+    const char *cl = json_string_value(json_object_get(*slim, "command_line"));
+    if (cl) {
+        char *r = mb__redact(cl);
+        json_object_set_new(*slim, "command_line", json_string(r ? r : ""));
+        free(r);
+    }
+    char *full =
+        *slim ? json_dumps(*slim, JSON_COMPACT | JSON_SORT_KEYS) : NULL;
+    if (!full || !*slim) {
+        free(full);
+        json_decref(*slim);
+        *slim = NULL;
+        return mb__fail(err, MB_ENOMEM, "out of memory");
+    }
+    mb__sha256_hex(full, strlen(full), sha);
+    free(full);
+    size_t i;
+    json_t *run;
+    json_array_foreach(json_object_get(*slim, "runs"), i, run)
+        json_object_del(run, "samples_ns");
+    return MB_OK;
+}
+
+/* The values of a documents row, $1..$26 in the order of the INSERT. */
+static void document_params(params *p, const json_t *doc, const json_t *slim,
+                            const char *sha, const json_t *git)
+{
+    char now[32];
+    mb__utc_iso8601(now, sizeof now);
+    const json_t *env = json_object_get(doc, "environment");
+    p_str(p, sha);
+    p_str(p, now);
+    p_text(p, json_object_get(doc, "created_utc"));
+    p_text(p, json_object_get(doc, "kind"));
+    p_text(p, json_object_get(doc, "schema"));
+    p_text(p, json_object_get(slim, "command_line"));
+    p_git(p, git);
+    p_text(p, jget(doc, "mbench.version"));
+    p_text(p, jget(doc, "mbench.commit"));
+    p_text(p, json_object_get(env, "cpu_model"));
+    p_real(p, json_object_get(env, "cpu_mhz"));
+    p_int(p, json_object_get(env, "logical_cores"));
+    p_int(p, json_object_get(env, "physical_cores"));
+    p_text(p, json_object_get(env, "governor"));
+    p_int(p, json_object_get(env, "memory_bytes"));
+    p_text(p, json_object_get(env, "kernel"));
+    p_text(p, json_object_get(env, "arch"));
+    p_text(p, json_object_get(env, "hostname"));
+    p_text(p, json_object_get(env, "libc"));
+    p_text(p, json_object_get(env, "compiler"));
+    p_text(p, json_object_get(env, "timestamp_utc"));
+    p_json(p, env);
+    p_json(p, slim);
+}
+
 mb_status mb__store_put2(mb__store *s, const json_t *doc, const json_t *git,
                          int *added, mb_err *err)
 {
@@ -543,56 +607,12 @@ mb_status mb__store_put2(mb__store *s, const json_t *doc, const json_t *git,
     mb_status st = check_doc(doc, err);
     if (st)
         return st;
-    json_t *slim = json_deep_copy(doc);
-    /* a document saved by an older mbench may carry a password; the sha
-     * is of what is stored, so its redacted export imports as the same */
-    const char *cl = json_string_value(json_object_get(slim, "command_line"));
-    if (cl) {
-        char *r = mb__redact(cl);
-        json_object_set_new(slim, "command_line", json_string(r ? r : ""));
-        free(r);
-    }
-    char *full = slim ? json_dumps(slim, JSON_COMPACT | JSON_SORT_KEYS) : NULL;
-    if (!full || !slim) {
-        free(full);
-        json_decref(slim);
-        return mb__fail(err, MB_ENOMEM, "out of memory");
-    }
+    json_t *slim = NULL;
     char sha[65];
-    mb__sha256_hex(full, strlen(full), sha);
-    free(full);
-    size_t i;
-    json_t *run;
-    json_array_foreach(json_object_get(slim, "runs"), i, run)
-        json_object_del(run, "samples_ns");
-
-    char now[32];
-    mb__utc_iso8601(now, sizeof now);
-    const json_t *env = json_object_get(doc, "environment");
+    if ((st = slim_doc(doc, &slim, sha, err)))
+        return st;
     params p = {0};
-    p_str(&p, sha);
-    p_str(&p, now);
-    p_text(&p, json_object_get(doc, "created_utc"));
-    p_text(&p, json_object_get(doc, "kind"));
-    p_text(&p, json_object_get(doc, "schema"));
-    p_text(&p, json_object_get(slim, "command_line"));
-    p_git(&p, git);
-    p_text(&p, jget(doc, "mbench.version"));
-    p_text(&p, jget(doc, "mbench.commit"));
-    p_text(&p, json_object_get(env, "cpu_model"));
-    p_real(&p, json_object_get(env, "cpu_mhz"));
-    p_int(&p, json_object_get(env, "logical_cores"));
-    p_int(&p, json_object_get(env, "physical_cores"));
-    p_text(&p, json_object_get(env, "governor"));
-    p_int(&p, json_object_get(env, "memory_bytes"));
-    p_text(&p, json_object_get(env, "kernel"));
-    p_text(&p, json_object_get(env, "arch"));
-    p_text(&p, json_object_get(env, "hostname"));
-    p_text(&p, json_object_get(env, "libc"));
-    p_text(&p, json_object_get(env, "compiler"));
-    p_text(&p, json_object_get(env, "timestamp_utc"));
-    p_json(&p, env);
-    p_json(&p, slim);
+    document_params(&p, doc, slim, sha, git);
     json_decref(slim);
     if (p.oom) {
         p_free(&p);
@@ -618,6 +638,8 @@ mb_status mb__store_put2(mb__store *s, const json_t *doc, const json_t *git,
     if (st)
         goto fail;
     const char *doc_id = cell(rows, 0, 0);
+    size_t i;
+    json_t *run;
     if (doc_id) {
         json_array_foreach(json_object_get(doc, "runs"), i, run)
         {
@@ -854,20 +876,17 @@ static void describe_benchmarks(const json_t *cur, char *buf, size_t len)
     }
 }
 
-mb_status mb__store_baseline(mb__store *s, const char *ref,
-                             const char *exclude_commit, const json_t *current,
-                             json_t **out, mb_err *err)
+/* Every ok run stored for the branch ref (else the commit ref names),
+ * newest document first, leaving out exclude_commit: the baseline is the
+ * newest commit with a run of the benchmark being gated, not merely the
+ * newest commit.  *how: "branch" or "commit".  MB_EINVAL when there is
+ * none. */
+static mb_status candidate_runs(mb__store *s, const char *ref,
+                                const char *exclude_commit, json_t **rows,
+                                const char **how, mb_err *err)
 {
-    *out = NULL;
-    if (!ref || !*ref)
-        return mb__fail(err, MB_EINVAL,
-                        "--against needs a branch name or a commit");
-    json_t *rows = NULL;
     /* An empty string never equals a stored commit (NULL or hex). */
     const char *p[2] = {ref, exclude_commit ? exclude_commit : ""};
-    /* Every ok run stored for the branch (else the commit), newest
-     * document first: the baseline is the newest commit with a run of the
-     * benchmark being gated, not merely the newest commit. */
     static const char cols[] =
         "SELECT d.git_commit, d.id, r.model_name, r.model_path, "
         "r.model_sha256, r.variant FROM documents d JOIN runs r ON "
@@ -880,27 +899,29 @@ mb_status mb__store_baseline(mb__store *s, const char *ref,
              "%sd.git_branch = $1 AND (d.git_commit IS NULL "
              "OR d.git_commit <> $2)%s",
              cols, tail);
-    mb_status st = q(s, sql, 2, p, &rows, err);
+    mb_status st = q(s, sql, 2, p, rows, err);
     if (st)
         return st;
     char pattern[80];
-    const char *how = "branch";
-    if (json_array_size(rows) == 0 && is_hex_ref(ref)) {
-        json_decref(rows);
+    *how = "branch";
+    if (json_array_size(*rows) == 0 && is_hex_ref(ref)) {
+        json_decref(*rows);
+        *rows = NULL;
         size_t k = 0;
         for (; ref[k] && k < 64; k++)
             pattern[k] = (char)tolower((unsigned char)ref[k]);
         pattern[k++] = '%';
         pattern[k] = '\0';
         p[0] = pattern;
-        how = "commit";
+        *how = "commit";
         snprintf(sql, sizeof sql,
                  "%sd.git_commit LIKE $1 AND d.git_commit <> $2%s", cols, tail);
-        if ((st = q(s, sql, 2, p, &rows, err)))
+        if ((st = q(s, sql, 2, p, rows, err)))
             return st;
     }
-    if (json_array_size(rows) == 0) {
-        json_decref(rows);
+    if (json_array_size(*rows) == 0) {
+        json_decref(*rows);
+        *rows = NULL;
         return mb__fail(err, MB_EINVAL,
                         "no stored results for branch or commit '%s' in %s "
                         "(other than the commit being gated); "
@@ -908,54 +929,82 @@ mb_status mb__store_baseline(mb__store *s, const char *ref,
                         "branch) or check the name with 'mbench history'",
                         ref, s->where);
     }
-    size_t pick = 0;
-    if (current) {
-        size_t n = json_array_size(rows);
-        for (pick = 0; pick < n; pick++)
-            if (same_benchmark(current, cell(rows, pick, 2),
-                               cell(rows, pick, 3), cell(rows, pick, 4),
-                               cell(rows, pick, 5)))
-                break;
-        if (pick == n) {
-            char what[512], newest[16];
-            describe_benchmarks(current, what, sizeof what);
-            snprintf(newest, sizeof newest, "%.12s",
-                     cell(rows, 0, 0) ? cell(rows, 0, 0) : "none");
-            json_decref(rows);
-            return mb__fail(err, MB_EINVAL,
-                            "no stored run of this benchmark (%s) for %s '%s' "
-                            "in %s (its newest commit, %s, has runs of other "
-                            "models only); store a baseline of it first "
-                            "(mbench run --db ... on that %s) or check with "
-                            "'mbench history'",
-                            what, how, ref, s->where, newest, how);
+    return MB_OK;
+}
+
+/* The first candidate row that runs the benchmark of current (row 0
+ * without current) into *pick; MB_EINVAL naming it when none does. */
+static mb_status pick_benchmark(const mb__store *s, const json_t *rows,
+                                const json_t *current, const char *ref,
+                                const char *how, size_t *pick, mb_err *err)
+{
+    *pick = 0;
+    if (!current)
+        return MB_OK;
+    size_t n = json_array_size(rows);
+    for (*pick = 0; *pick < n; (*pick)++)
+        if (same_benchmark(current, cell(rows, *pick, 2), cell(rows, *pick, 3),
+                           cell(rows, *pick, 4), cell(rows, *pick, 5)))
+            return MB_OK;
+    char what[512], newest[16];
+    describe_benchmarks(current, what, sizeof what);
+    snprintf(newest, sizeof newest, "%.12s",
+             cell(rows, 0, 0) ? cell(rows, 0, 0) : "none");
+    return mb__fail(err, MB_EINVAL,
+                    "no stored run of this benchmark (%s) for %s '%s' "
+                    "in %s (its newest commit, %s, has runs of other "
+                    "models only); store a baseline of it first "
+                    "(mbench run --db ... on that %s) or check with "
+                    "'mbench history'",
+                    what, how, ref, s->where, newest, how);
+}
+
+/* Every document of commit, newest first, or the one document id when
+ * results were stored outside a repository (commit NULL). */
+static mb_status commit_documents(mb__store *s, const char *commit,
+                                  const char *id, json_t **rows, mb_err *err)
+{
+    const char *p[1] = {commit ? commit : id};
+    if (commit)
+        return q(s,
+                 "SELECT id, doc, git_commit, git_branch, git_dirty, "
+                 "git_commit_date FROM documents WHERE git_commit = $1 ORDER "
+                 "BY id DESC",
+                 1, p, rows, err);
+    return q(s,
+             "SELECT id, doc, git_commit, git_branch, git_dirty, "
+             "git_commit_date FROM documents WHERE id = $1",
+             1, p, rows, err);
+}
+
+/* Appends the ok runs of doc not yet seen (by run_key) to runs. */
+static void add_new_runs(const json_t *doc, json_t *seen, json_t *runs)
+{
+    size_t k;
+    json_t *run;
+    json_array_foreach(json_object_get(doc, "runs"), k, run)
+    {
+        const char *status = json_string_value(json_object_get(run, "status"));
+        if (status && strcmp(status, "ok") != 0)
+            continue;
+        char *key = run_key(run);
+        if (key && !json_object_get(seen, key)) {
+            json_object_set_new(seen, key, json_true());
+            json_array_append(runs, run);
         }
+        free(key);
     }
-    char *commit = cell(rows, pick, 0) ? mb__strdup(cell(rows, pick, 0)) : NULL;
-    char *newest = mb__strdup(cell(rows, pick, 1));
-    json_decref(rows);
-    rows = NULL;
-    /* Every document of that commit, newest first (or the one document
-     * when results were stored outside a repository). */
-    if (commit) {
-        p[0] = commit;
-        st = q(s,
-               "SELECT id, doc, git_commit, git_branch, git_dirty, "
-               "git_commit_date FROM documents WHERE git_commit = $1 ORDER BY "
-               "id DESC",
-               1, p, &rows, err);
-    } else {
-        p[0] = newest;
-        st = q(s,
-               "SELECT id, doc, git_commit, git_branch, git_dirty, "
-               "git_commit_date FROM documents WHERE id = $1",
-               1, p, &rows, err);
-    }
-    free(newest);
-    if (st) {
-        free(commit);
-        return st;
-    }
+}
+
+/* The documents of rows as one baseline: the newest, stamped with where
+ * it came from (store.ref, matched_by, git, document_ids), holding the
+ * ok runs of all of them, each (model, variant, batch) once, newest
+ * first. */
+static mb_status merge_documents(mb__store *s, const json_t *rows,
+                                 const char *ref, const char *how, json_t **out,
+                                 mb_err *err)
+{
+    mb_status st = MB_OK;
     json_t *result = NULL, *runs = json_array(), *seen = json_object(),
            *ids = json_array();
     for (size_t i = 0; !st && i < json_array_size(rows); i++) {
@@ -966,21 +1015,7 @@ mb_status mb__store_baseline(mb__store *s, const char *ref,
             break;
         }
         json_array_append_new(ids, json_integer(atoll(cell(rows, i, 0))));
-        size_t k;
-        json_t *run;
-        json_array_foreach(json_object_get(doc, "runs"), k, run)
-        {
-            const char *status =
-                json_string_value(json_object_get(run, "status"));
-            if (status && strcmp(status, "ok") != 0)
-                continue;
-            char *key = run_key(run);
-            if (key && !json_object_get(seen, key)) {
-                json_object_set_new(seen, key, json_true());
-                json_array_append(runs, run);
-            }
-            free(key);
-        }
+        add_new_runs(doc, seen, runs);
         if (!result) {
             result = doc;
             json_t *store = json_pack("{s:s,s:s,s:o}", "ref", ref, "matched_by",
@@ -990,9 +1025,7 @@ mb_status mb__store_baseline(mb__store *s, const char *ref,
             json_decref(doc);
         }
     }
-    json_decref(rows);
     json_decref(seen);
-    free(commit);
     if (st || !result) {
         json_decref(result);
         json_decref(runs);
@@ -1005,8 +1038,39 @@ mb_status mb__store_baseline(mb__store *s, const char *ref,
     return MB_OK;
 }
 
+mb_status mb__store_baseline(mb__store *s, const char *ref,
+                             const char *exclude_commit, const json_t *current,
+                             json_t **out, mb_err *err)
+{
+    *out = NULL;
+    if (!ref || !*ref)
+        return mb__fail(err, MB_EINVAL,
+                        "--against needs a branch name or a commit");
+    json_t *rows = NULL;
+    const char *how;
+    size_t pick;
+    mb_status st = candidate_runs(s, ref, exclude_commit, &rows, &how, err);
+    if (st)
+        return st;
+    if ((st = pick_benchmark(s, rows, current, ref, how, &pick, err))) {
+        json_decref(rows);
+        return st;
+    }
+    char *commit = cell(rows, pick, 0) ? mb__strdup(cell(rows, pick, 0)) : NULL;
+    char *newest = mb__strdup(cell(rows, pick, 1));
+    json_decref(rows);
+    rows = NULL;
+    st = commit_documents(s, commit, newest, &rows, err);
+    free(newest);
+    if (!st)
+        st = merge_documents(s, rows, ref, how, out, err);
+    json_decref(rows);
+    free(commit);
+    return st;
+}
+
 /* The columns of a history row: the run's place (ids, git facts), the
- * stored fields of report/fields.h that have a history key, and the
+ * stored fields of doc/fields.h that have a history key, and the
  * machine.  Types as in mb__ftype. */
 typedef struct hist_col {
     const char *sql, *key;

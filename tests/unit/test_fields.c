@@ -7,8 +7,8 @@
 
 #include "core/buf.h"
 #include "report/csv.h"
-#include "report/fields.h"
-#include "report/view.h"
+#include "doc/fields.h"
+#include "doc/view.h"
 #include "store/store.h"
 
 #include <jansson.h>

@@ -1,14 +1,23 @@
 /* test_writers.c - the gate and history writers (report/gaterep.h,
- * report/histrep.h), the shared formatters and escapers, and the output
- * manager (report/output.h): hostile names are escaped in every format,
- * the figures are the verdict's, and every requested file is written. */
+ * report/histrep.h), the shared formatters and escapers, the table of
+ * writers by document kind (report/writers.h) and the output manager
+ * (report/output.h): hostile names are escaped in every format, the
+ * figures are the verdict's, every requested file is written, and a
+ * document is recognised as the same kind in every format. */
 #include "t.h"
 
 #include "core/buf.h"
 #include "core/fileio.h"
+#include "report/csv.h"
 #include "report/gaterep.h"
+#include "report/html.h"
+#include "report/loadrep.h"
+#include "report/markdown.h"
 #include "report/output.h"
 #include "report/rutil.h"
+#include "report/writers.h"
+
+#include <string.h>
 
 #include <jansson.h>
 #include <stdlib.h>
@@ -184,6 +193,72 @@ static void console_fields_escape_control_characters(void)
     EXPECT_STR(mb__console_safe(NULL, small, sizeof small), "");
 }
 
+static const char *kind_of(const char *text, unsigned fmt)
+{
+    json_t *d = json_loads(text, 0, NULL);
+    const json_t *docs[1] = {d};
+    const char *k = d ? mb__writers_for(docs, 1, fmt)->kind : "(bad JSON)";
+    json_decref(d);
+    return k;
+}
+
+static void the_writer_table_names_each_kind_of_document(void)
+{
+    json_t *g = verdict();
+    const json_t *gd[1] = {g};
+    EXPECT_STR(mb__writers_for(gd, 1, MB__W_MD)->kind, "gate verdict");
+    EXPECT_EQ_INT(mb__writers_for(gd, 1, 0)->json_digits, 10);
+    EXPECT(!mb__writers_for(gd, 1, 0)->csv_appends);
+    json_decref(g);
+    EXPECT_STR(kind_of("{\"schema\":\"mbench.diff/1\"}", MB__W_HTML),
+               "tensor-set diff");
+    EXPECT_STR(kind_of("{\"kind\":\"load\",\"load\":{}}", 0), "load");
+    EXPECT_STR(kind_of("{\"kind\":\"validate\",\"validation\":{}}", 0),
+               "validation");
+    EXPECT_STR(kind_of("{\"kind\":\"run\",\"runs\":[]}", MB__W_MD), "result");
+}
+
+/* A load document that also holds a "validation" member (hand-edited):
+ * Markdown used to take it for a validation and HTML for a load run. */
+static void a_document_is_the_same_kind_in_every_format(void)
+{
+    json_t *d = json_loads("{\"schema\":\"mbench.result/1\",\"kind\":"
+                           "\"load\",\"load\":{\"steps\":[]},"
+                           "\"validation\":{\"passed\":true}}",
+                           0, NULL);
+    const json_t *docs[1] = {d};
+    mb_buf md = MB_BUF_INIT, html = MB_BUF_INIT, want = MB_BUF_INIT;
+    mb_err err = {0};
+    EXPECT_STR(mb__writers_for(docs, 1, MB__W_MD)->kind, "load");
+    mb__report_md(docs, 1, &md, &err);
+    mb__report_load_md(d, &want);
+    EXPECT_STR(md.data ? md.data : "", want.data ? want.data : "");
+    mb__buf_free(&want);
+    mb__report_html(docs, 1, &html, &err);
+    mb__report_load_html(d, &want, &err);
+    EXPECT_STR(html.data ? html.data : "", want.data ? want.data : "");
+    mb__buf_free(&md);
+    mb__buf_free(&html);
+    mb__buf_free(&want);
+    json_decref(d);
+}
+
+/* mb__report_csv of a gate verdict is the verdict's CSV, as the output
+ * manager writes it, not the empty rows of a result. */
+static void the_csv_of_a_verdict_is_the_verdicts_everywhere(void)
+{
+    json_t *g = verdict();
+    mb_buf a = MB_BUF_INIT, b = MB_BUF_INIT;
+    mb_err err = {0};
+    mb__report_csv(g, 1, &a);
+    EXPECT_EQ_INT(mb__report_gate_csv(g, &b, &err), MB_OK);
+    EXPECT(b.len > 0);
+    EXPECT_STR(a.data ? a.data : "", b.data ? b.data : "");
+    mb__buf_free(&a);
+    mb__buf_free(&b);
+    json_decref(g);
+}
+
 int main(void)
 {
     RUN(gate_console_prints_each_metric_with_change_ci_and_p);
@@ -194,5 +269,8 @@ int main(void)
     RUN(html_escape_folds_control_characters);
     RUN(metric_figures_pick_their_unit);
     RUN(the_output_manager_writes_every_format_of_a_verdict);
+    RUN(the_writer_table_names_each_kind_of_document);
+    RUN(a_document_is_the_same_kind_in_every_format);
+    RUN(the_csv_of_a_verdict_is_the_verdicts_everywhere);
     return T_DONE();
 }

@@ -4,8 +4,8 @@
  * see.  Writers (console, CSV, Markdown, HTML, the store) read these
  * fields instead of looking keys up themselves.  Pure: no I/O, no global
  * state; every pointer is borrowed from the documents. */
-#ifndef MB_REPORT_VIEW_H
-#define MB_REPORT_VIEW_H
+#ifndef MB_DOC_VIEW_H
+#define MB_DOC_VIEW_H
 
 #include "core/buf.h"
 #include "mbench.h"

@@ -1,10 +1,9 @@
-/* fields.c - the per-run field list (report/fields.h) and the CSV and
+/* fields.c - the per-run field list (doc/fields.h) and the CSV and
  * store renderings of its values. */
-#include "report/fields.h"
+#include "doc/fields.h"
 
 #include "core/alloc.h"
-#include "report/csv.h"
-#include "report/rutil.h"
+#include "doc/docfmt.h"
 #include "compare/cmpverdict.h"
 
 #include <math.h>

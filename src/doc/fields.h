@@ -1,14 +1,14 @@
 /* fields.h - the one list of per-run fields: name, unit, type and a getter
- * on the typed view (report/view.h), and where each field goes: the CSV
+ * on the typed view (doc/view.h), and where each field goes: the CSV
  * columns (header and rows), the store's `runs` columns and the keys of
  * the history rows read back from it, the console and Markdown tables.
  * Adding a field here adds it to every output that lists it; a new store
  * column also needs a schema migration (src/store/store.c).  Pure. */
-#ifndef MB_REPORT_FIELDS_H
-#define MB_REPORT_FIELDS_H
+#ifndef MB_DOC_FIELDS_H
+#define MB_DOC_FIELDS_H
 
 #include "core/buf.h"
-#include "report/view.h"
+#include "doc/view.h"
 
 #include <jansson.h>
 #include <stddef.h>

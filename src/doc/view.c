@@ -1,11 +1,11 @@
-/* view.c - the typed view of result documents (report/view.h). */
-#include "report/view.h"
+/* view.c - the typed view of result documents (doc/view.h). */
+#include "doc/view.h"
 #include "compare/cmpverdict.h"
 
 #include "core/alloc.h"
 #include "core/buf.h"
 #include "core/err.h"
-#include "report/rutil.h"
+#include "doc/docfmt.h"
 
 #include <math.h>
 #include <stdbool.h>
