@@ -1,7 +1,8 @@
 /* cmd_history.c - mbench history: stored results over commits and time,
  * one series per (model, variant, batch size), with change points.
- * Parses the options, calls regress/histrun.h (the series from the store;
- * the files), prints the console table (report/histrep.h). */
+ * Parses the options, calls regress/histrun.h (the series from the
+ * store), writes the files and prints the console table
+ * (report/histrep.h). */
 #include "cli.h"
 #include "opt.h"
 #include "outputs.h"
