@@ -98,11 +98,13 @@ static bool parse_cpus(mb__load_req *r, const char *v)
     return r->n_cpus > 0;
 }
 
-int mb__load_req_set(mb__load_req *r, const char *key, const char *v,
-                     mb_err *err)
+/* The setters of mb__load_req_set, by kind of option; each returns as it
+ * does (1: not one of its keys). */
+
+/* --concurrency and --qps: the levels stepped through. */
+static int set_levels(mb__load_req *r, const char *key, const char *v,
+                      mb_err *err)
 {
-    int64_t i;
-    double d;
     if (!strcmp(key, "concurrency")) {
         int64_t *list = NULL;
         size_t n = 0;
@@ -117,28 +119,36 @@ int mb__load_req_set(mb__load_req *r, const char *key, const char *v,
         free(list);
         return 0;
     }
-    if (!strcmp(key, "qps")) {
-        char *copy = mb__strdup(v), *save = NULL;
-        size_t n = 0;
-        int ok = copy != NULL;
-        for (char *t = copy ? strtok_r(copy, ",", &save) : NULL; t && ok;
-             t = strtok_r(NULL, ",", &save)) {
-            ok = n < MB_LOAD_MAX_LEVELS && mb__parse_double(t, 1e-3, 1e9, &d) &&
-                 d > 0;
-            if (ok)
-                r->qps[n++] = d;
-        }
-        free(copy);
-        if (!ok || !n)
-            return bad(err, key, v,
-                       "rates in requests per second (500 or "
-                       "100,200,400; at most 32)");
-        r->n_qps = n;
-        r->given |= 1u << MB_LOAD_POISSON;
-        if (r->scenario != MB_LOAD_SLO)
-            r->scenario = MB_LOAD_POISSON;
-        return 0;
+    if (strcmp(key, "qps"))
+        return 1;
+    char *copy = mb__strdup(v), *save = NULL;
+    size_t n = 0;
+    int ok = copy != NULL;
+    double d;
+    for (char *t = copy ? strtok_r(copy, ",", &save) : NULL; t && ok;
+         t = strtok_r(NULL, ",", &save)) {
+        ok = n < MB_LOAD_MAX_LEVELS && mb__parse_double(t, 1e-3, 1e9, &d) &&
+             d > 0;
+        if (ok)
+            r->qps[n++] = d;
     }
+    free(copy);
+    if (!ok || !n)
+        return bad(err, key, v,
+                   "rates in requests per second (500 or "
+                   "100,200,400; at most 32)");
+    r->n_qps = n;
+    r->given |= 1u << MB_LOAD_POISSON;
+    if (r->scenario != MB_LOAD_SLO)
+        r->scenario = MB_LOAD_POISSON;
+    return 0;
+}
+
+/* --offline, --slo and --cpus. */
+static int set_mode(mb__load_req *r, const char *key, const char *v,
+                    mb_err *err)
+{
+    int64_t i;
     if (!strcmp(key, "offline")) {
         if (!mb__parse_i64(v, 0, 1, &i))
             return bad(err, key, v, "0 or 1");
@@ -158,6 +168,15 @@ int mb__load_req_set(mb__load_req *r, const char *key, const char *v,
     if (!strcmp(key, "cpus"))
         return !parse_cpus(r, v) ? bad(err, key, v, "CPU numbers such as 0-3,6")
                                  : 0;
+    return 1;
+}
+
+/* The counts and the fractions (--confidence, --tolerance). */
+static int set_number(mb__load_req *r, const char *key, const char *v,
+                      mb_err *err)
+{
+    int64_t i;
+    double d;
     static const char *const ints[] = {"sessions", "requests", "repeat",
                                        "max-steps", "records"};
     for (size_t k = 0; k < 5; k++)
@@ -183,6 +202,13 @@ int mb__load_req_set(mb__load_req *r, const char *key, const char *v,
         *(key[0] == 'c' ? &r->confidence : &r->tolerance) = d;
         return 0;
     }
+    return 1;
+}
+
+/* The rules chosen by name: --early-stopping, --slo-basis, --realtime. */
+static int set_rule(mb__load_req *r, const char *key, const char *v,
+                    mb_err *err)
+{
     if (!strcmp(key, "early-stopping")) {
         if (strcmp(v ? v : "", "exact") && strcmp(v ? v : "", "loadgen"))
             return bad(err, key, v,
@@ -200,18 +226,25 @@ int mb__load_req_set(mb__load_req *r, const char *key, const char *v,
             v[1] == 'o' ? MB_LOAD_BASIS_MODEL : MB_LOAD_BASIS_MEASURED;
         return 0;
     }
-    if (!strcmp(key, "realtime")) {
-        static const char *const modes[] = {"none", "wait", "serve", "auto"};
-        for (int k = 0; k < 4; k++)
-            if (v && !strcmp(v, modes[k])) {
-                r->realtime = k;
-                return 0;
-            }
-        return bad(err, key, v,
-                   "auto, none, wait (idle threads wait for arrivals at "
-                   "real-time priority where permitted) or serve (the "
-                   "serving threads run at it throughout)");
-    }
+    if (strcmp(key, "realtime"))
+        return 1;
+    static const char *const modes[] = {"none", "wait", "serve", "auto"};
+    for (int k = 0; k < 4; k++)
+        if (v && !strcmp(v, modes[k])) {
+            r->realtime = k;
+            return 0;
+        }
+    return bad(err, key, v,
+               "auto, none, wait (idle threads wait for arrivals at "
+               "real-time priority where permitted) or serve (the "
+               "serving threads run at it throughout)");
+}
+
+/* The durations: --queued and --spin (or --spin auto). */
+static int set_pacing(mb__load_req *r, const char *key, const char *v,
+                      mb_err *err)
+{
+    int64_t i;
     if (!strcmp(key, "spin") && v && !strcmp(v, "auto")) {
         r->spin_ns = MB_LOAD_SPIN_AUTO;
         return 0;
@@ -221,6 +254,20 @@ int mb__load_req_set(mb__load_req *r, const char *key, const char *v,
             return bad(err, key, v, "a duration from 0 to 1s, such as 1ms");
         *(key[0] == 'q' ? &r->queued_ns : &r->spin_ns) = i;
         return 0;
+    }
+    return 1;
+}
+
+int mb__load_req_set(mb__load_req *r, const char *key, const char *v,
+                     mb_err *err)
+{
+    static int (*const setters[])(mb__load_req *, const char *, const char *,
+                                  mb_err *) = {set_levels, set_mode, set_number,
+                                               set_rule, set_pacing};
+    for (size_t k = 0; k < sizeof setters / sizeof *setters; k++) {
+        int rc = setters[k](r, key, v, err);
+        if (rc != 1)
+            return rc;
     }
     return 1;
 }
