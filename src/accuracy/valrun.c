@@ -552,9 +552,9 @@ static json_t *validation_head(const mb__val_req *rq, const char *source,
     return v;
 }
 
-mb_status mb__validate_run(const mb__val_req *rq, json_t **doc, mb_err *err)
+/* The request's options that need one another. */
+static mb_status check_val_req(const mb__val_req *rq, mb_err *err)
 {
-    *doc = NULL;
     const mb_plan *pa = rq->baseline, *pb = rq->candidate;
     if (!pa || !pb || !pa->model_path || !pb->model_path)
         return mb__fail(err, MB_EINVAL,
@@ -574,8 +574,36 @@ mb_status mb__validate_run(const mb__val_req *rq, json_t **doc, mb_err *err)
         return mb__fail(err, MB_EINVAL,
                         "--masks needs --data: masks describe real "
                         "samples, not random inputs");
+    return MB_OK;
+}
+
+/* The metrics of every output pair, into a new array *outs. */
+static mb_status output_metrics(const mb__val_req *rq, const outset *oa,
+                                const outset *ob, json_t **outs, mb_err *err)
+{
+    mb_status st = MB_OK;
+    *outs = json_array();
+    for (size_t i = 0; i < oa->n && !st; i++) {
+        json_t *m = NULL;
+        st = mb__metrics_compute(&oa->t[i], &ob->t[i], &rq->metrics, &m, err);
+        if (st)
+            mb__fail_prefix(err, "output %s",
+                            oa->t[i].name ? oa->t[i].name : "?");
+        else
+            json_array_append_new(*outs, m);
+    }
+    return st;
+}
+
+mb_status mb__validate_run(const mb__val_req *rq, json_t **doc, mb_err *err)
+{
+    *doc = NULL;
+    mb_status st = check_val_req(rq, err);
+    if (st)
+        return st;
+    const mb_plan *pa = rq->baseline;
     /* Made and tried now, not after the run. */
-    mb_status st = rq->save_outputs ? mb__mkdirs(rq->save_outputs, err) : MB_OK;
+    st = rq->save_outputs ? mb__mkdirs(rq->save_outputs, err) : MB_OK;
     if (st) {
         mb__fail_prefix(err, "--save-outputs %s", rq->save_outputs);
         return st;
@@ -613,19 +641,8 @@ mb_status mb__validate_run(const mb__val_req *rq, json_t **doc, mb_err *err)
     json_t *outs = NULL, *v = NULL;
     char source[1100] = "";
     size_t n_samples = 0;
-    if ((st = run_both(rq, &oa, &ob, &n_samples, source, sizeof source, err)))
-        goto done;
-    outs = json_array();
-    for (size_t i = 0; i < oa.n && !st; i++) {
-        json_t *m = NULL;
-        st = mb__metrics_compute(&oa.t[i], &ob.t[i], &rq->metrics, &m, err);
-        if (st)
-            mb__fail_prefix(err, "output %s",
-                            oa.t[i].name ? oa.t[i].name : "?");
-        else
-            json_array_append_new(outs, m);
-    }
-    if (st)
+    if ((st = run_both(rq, &oa, &ob, &n_samples, source, sizeof source, err)) ||
+        (st = output_metrics(rq, &oa, &ob, &outs, err)))
         goto done;
     v = validation_head(rq, source, n_samples);
     if ((st = mb__val_judge(rq, oa.t, ob.t, oa.n, outs, labels, n_labels,
