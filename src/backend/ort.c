@@ -250,15 +250,13 @@ static int installed_ort(char *buf, size_t len)
     return access(buf, F_OK) == 0;
 }
 
-static int ort_load(const mb_backend_config *cfg, void **out, mb_err *err)
+/* dlopens the first library that loads of: the configured one, else
+ * MBENCH_ORT_LIB, the one installed beside mbench, the build's default
+ * and the loader's search; first gets the first candidate's name.
+ * MB_EBACKEND saying what was tried. */
+static mb_status open_library(ort_state *st, const mb_backend_config *cfg,
+                              char *first, size_t flen, mb_err *err)
 {
-    ort_state *st = mb__calloc(1, sizeof *st);
-    if (!st)
-        return mb__fail(err, MB_ENOMEM, "out of memory");
-    st->log = cfg ? cfg->log : NULL;
-    st->log_user = cfg ? cfg->log_user : NULL;
-    st->verbose = cfg ? cfg->verbose : 0;
-
     const char *env = getenv("MBENCH_ORT_LIB");
     const char *cands[5];
     size_t nc = 0;
@@ -273,6 +271,7 @@ static int ort_load(const mb_backend_config *cfg, void **out, mb_err *err)
         cands[nc++] = MB_ORT_DEFAULT_PATH;
         cands[nc++] = "libonnxruntime.so.1";
     }
+    snprintf(first, flen, "%s", cands[0]);
     char tried[1536] = "";
     size_t off = 0;
     for (size_t i = 0; i < nc && !st->dl; i++) {
@@ -284,27 +283,27 @@ static int ort_load(const mb_backend_config *cfg, void **out, mb_err *err)
                                     off ? "; " : "", why);
         }
     }
-    if (!st->dl) {
-        free(st);
+    if (!st->dl)
         return mb__fail(err, MB_EBACKEND,
                         "cannot load ONNX Runtime (%s); fetch it with "
                         "'make ort' (scripts/fetch-ort.sh) or pass --ort-lib "
                         "PATH / set MBENCH_ORT_LIB",
                         tried);
-    }
+    return MB_OK;
+}
+
+/* The API table of the loaded library: the version of its minor version,
+ * capped at the version mbench knows (asking for more prints to stderr).
+ * MB_EBACKEND when it is no ONNX Runtime (`lib` names it) or too old. */
+static mb_status resolve_api(ort_state *st, const char *lib, mb_err *err)
+{
     ort_get_api_base_fn get_base;
     void *sym = dlsym(st->dl, "OrtGetApiBase");
     memcpy(&get_base, &sym, sizeof sym);
-    if (!sym || !(st->base = get_base())) {
-        dlclose(st->dl);
-        free(st->path);
-        free(st);
+    if (!sym || !(st->base = get_base()))
         return mb__fail(err, MB_EBACKEND,
                         "%s is not an ONNX Runtime library (no OrtGetApiBase)",
-                        cands[0]);
-    }
-    /* Ask for the API version of this library's minor version, capped at
-     * the version mbench knows: asking for more prints to stderr. */
+                        lib);
     const char *ver = st->base->GetVersionString();
     unsigned major = 0, minor = 0;
     if (!ver || sscanf(ver, "%u.%u", &major, &minor) != 2 || major != 1)
@@ -316,9 +315,6 @@ static int ort_load(const mb_backend_config *cfg, void **out, mb_err *err)
     if (!tbl) {
         char v[64];
         snprintf(v, sizeof v, "%s", ver ? ver : "unknown");
-        dlclose(st->dl);
-        free(st->path);
-        free(st);
         return mb__fail(err, MB_EBACKEND,
                         "ONNX Runtime %s is too old: mbench needs API version "
                         "%u (ONNX Runtime 1.%u) or newer",
@@ -329,7 +325,13 @@ static int ort_load(const mb_backend_config *cfg, void **out, mb_err *err)
     memcpy(&st->api.name, &tbl[slot], sizeof st->api.name);
     MB_ORT_SLOTS(MB_ORT_RESOLVE)
 #undef MB_ORT_RESOLVE
+    return MB_OK;
+}
 
+/* The environment (logging through ours), CPU memory info and default
+ * allocator. */
+static mb_status create_env(ort_state *st, mb_err *err)
+{
     int sev = st->verbose ? ORT_LOG_WARNING : ORT_LOG_ERROR;
     if (check(st,
               st->api.CreateEnvWithCustomLogger(logger, st, sev, "mbench",
@@ -340,29 +342,56 @@ static int ort_load(const mb_backend_config *cfg, void **out, mb_err *err)
                                           &st->cpu_mem),
               err, MB_EBACKEND, "cannot create CPU memory info") ||
         check(st, st->api.GetAllocatorWithDefaultOptions(&st->alloc), err,
-              MB_EBACKEND, "cannot get the default allocator")) {
-        if (st->env)
-            st->api.ReleaseEnv(st->env);
-        dlclose(st->dl);
-        free(st->path);
-        free(st);
+              MB_EBACKEND, "cannot get the default allocator"))
         return err ? err->code : MB_EBACKEND;
-    }
+    return MB_OK;
+}
+
+/* The execution providers the library lists, as a comma list and sorted
+ * into usable and unusable ones. */
+static void list_providers(ort_state *st)
+{
     char **provs = NULL;
     int np = 0;
-    if (!st->api.GetAvailableProviders(&provs, &np)) {
-        size_t len = 1;
-        for (int i = 0; i < np; i++)
-            len += strlen(provs[i]) + 1;
-        st->providers = mb__calloc(len, 1);
-        for (int i = 0; st->providers && i < np; i++) {
-            if (i)
-                strcat(st->providers, ",");
-            strcat(st->providers, provs[i]);
-        }
-        sort_providers(st, provs, np);
-        st->api.ReleaseAvailableProviders(provs, np);
+    if (st->api.GetAvailableProviders(&provs, &np))
+        return;
+    size_t len = 1;
+    for (int i = 0; i < np; i++)
+        len += strlen(provs[i]) + 1;
+    st->providers = mb__calloc(len, 1);
+    for (int i = 0; st->providers && i < np; i++) {
+        if (i)
+            strcat(st->providers, ",");
+        strcat(st->providers, provs[i]);
     }
+    sort_providers(st, provs, np);
+    st->api.ReleaseAvailableProviders(provs, np);
+}
+
+static int ort_load(const mb_backend_config *cfg, void **out, mb_err *err)
+{
+    ort_state *st = mb__calloc(1, sizeof *st);
+    if (!st)
+        return mb__fail(err, MB_ENOMEM, "out of memory");
+    st->log = cfg ? cfg->log : NULL;
+    st->log_user = cfg ? cfg->log_user : NULL;
+    st->verbose = cfg ? cfg->verbose : 0;
+    char first[4096];
+    mb_status s = open_library(st, cfg, first, sizeof first, err);
+    if (!s)
+        s = resolve_api(st, first, err);
+    if (!s)
+        s = create_env(st, err);
+    if (s) {
+        if (st->env)
+            st->api.ReleaseEnv(st->env);
+        if (st->dl)
+            dlclose(st->dl);
+        free(st->path);
+        free(st);
+        return s;
+    }
+    list_providers(st);
     *out = st;
     return MB_OK;
 }
