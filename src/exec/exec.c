@@ -208,97 +208,137 @@ static double ci_rel(const mb_exec_series *s)
     return r;
 }
 
-mb_status mb__exec_measure(const mb_exec_opts *o, const mb_exec_cmd *cmds,
-                           size_t n, mb_exec_series **out, mb_err *err)
+/* The argv of every command (sh -c with --shell); the series of a command
+ * that cannot be split carries the error. */
+static mb_status make_argvs(const mb_exec_opts *o, mb_exec_series *ser,
+                            size_t n, char ***argvs, mb_err *err)
 {
-    *out = NULL;
-    mb_exec_series *ser = mb__calloc(n ? n : 1, sizeof *ser);
-    char ***argvs = mb__calloc(n ? n : 1, sizeof *argvs);
     mb_status st = MB_OK;
-    if (!ser || !argvs) {
-        free(ser);
-        free(argvs);
-        return mb__fail(err, MB_ENOMEM, "out of memory");
-    }
-    *out = ser;
     for (size_t i = 0; i < n; i++) {
-        ser[i].cmd = &cmds[i];
+        const char *cmd = ser[i].cmd->command;
         if (o->shell) {
-            char *a[] = {"/bin/sh", "-c", cmds[i].command, NULL};
+            const char *a[] = {"/bin/sh", "-c", cmd, NULL};
             argvs[i] = mb__calloc(4, sizeof(char *));
             for (int k = 0; argvs[i] && k < 3; k++)
                 argvs[i][k] = mb__strdup(a[k]);
             if (!argvs[i])
                 st = mb__fail(err, MB_ENOMEM, "out of memory");
         } else {
-            st = mb__exec_split(cmds[i].command, &argvs[i], err);
+            st = mb__exec_split(cmd, &argvs[i], err);
         }
         if (st != MB_OK) {
             ser[i].error = mb__strdup(err ? err->msg : "bad command");
-            goto done;
+            return st;
         }
     }
-    /* Warmup, command by command. */
+    return MB_OK;
+}
+
+/* A failure of a run of series s (st) is kept as its error, unless it
+ * already has one or it was an interruption; returns st. */
+static mb_status series_failed(mb_exec_series *s, mb_status st,
+                               const mb_err *err)
+{
+    if (!s->error && st != MB_EINTERRUPTED)
+        s->error = mb__strdup(err ? err->msg : "failed");
+    return st;
+}
+
+/* Warmup, command by command. */
+static mb_status warm_up(const mb_exec_opts *o, mb_exec_series *ser, size_t n,
+                         char ***argvs, mb_err *err)
+{
     for (size_t i = 0; i < n; i++) {
         int64_t t0 = mb_now_ns();
         for (int64_t w = 0; w < o->warmup; w++) {
             mb_proc_result r;
-            st = run_once(o, &ser[i], argvs[i], &r, err);
+            mb_status st = run_once(o, &ser[i], argvs[i], &r, err);
             if (st == MB_OK && o->progress)
-                o->progress(o->user, &cmds[i], 1, (size_t)w, &r);
+                o->progress(o->user, ser[i].cmd, 1, (size_t)w, &r);
             if (st == MB_OK && failed(&r) && !o->ignore_failure)
                 st = fail_run(&ser[i], &r, err);
             mb__proc_result_free(&r);
-            if (st != MB_OK) {
-                if (!ser[i].error && st != MB_EINTERRUPTED)
-                    ser[i].error = mb__strdup(err ? err->msg : "failed");
-                goto done;
-            }
+            if (st != MB_OK)
+                return series_failed(&ser[i], st, err);
         }
         ser[i].warmup_ns = mb_now_ns() - t0;
     }
+    return MB_OK;
+}
+
+/* One measured round: every command once, in order. */
+static mb_status run_round(const mb_exec_opts *o, mb_exec_series *ser, size_t n,
+                           char ***argvs, mb_err *err)
+{
+    for (size_t i = 0; i < n; i++) {
+        mb_proc_result r;
+        mb_status st = run_once(o, &ser[i], argvs[i], &r, err);
+        if (st == MB_OK) {
+            if (o->progress)
+                o->progress(o->user, ser[i].cmd, 0, ser[i].n, &r);
+            if (failed(&r) && !o->ignore_failure)
+                st = fail_run(&ser[i], &r, err);
+            else if (record(&ser[i], &r) != MB_OK)
+                st = mb__fail(err, MB_ENOMEM, "out of memory");
+        }
+        mb__proc_result_free(&r);
+        if (st != MB_OK)
+            return series_failed(&ser[i], st, err);
+    }
+    return MB_OK;
+}
+
+/* Why the rounds stop now (NULL: go on); "interrupted" sets *st. */
+static const char *stop_rule(const mb_exec_opts *o, const mb_exec_series *ser,
+                             size_t n, int64_t start, mb_status *st,
+                             mb_err *err)
+{
+    size_t runs = ser[0].n;
+    if (o->cancel && *o->cancel) {
+        *st = mb__fail(err, MB_EINTERRUPTED, "interrupted");
+        return "interrupted";
+    }
+    if (o->fixed_runs > 0)
+        return (int64_t)runs >= o->fixed_runs ? "fixed_iterations" : NULL;
+    if ((int64_t)runs >= o->max_runs)
+        return "max_iterations";
+    if (mb_now_ns() - start >= o->max_time_ns)
+        return "max_time";
+    int all = 1;
+    for (size_t i = 0; i < n && all; i++)
+        all = (int64_t)ser[i].n >= o->min_runs &&
+              measured_ns(&ser[i]) >= (double)o->min_time_ns &&
+              (o->target_ci <= 0 || ci_rel(&ser[i]) <= o->target_ci);
+    if (!all)
+        return NULL;
+    return o->target_ci > 0 ? "target_ci" : "min_time";
+}
+
+mb_status mb__exec_measure(const mb_exec_opts *o, const mb_exec_cmd *cmds,
+                           size_t n, mb_exec_series **out, mb_err *err)
+{
+    *out = NULL;
+    mb_exec_series *ser = mb__calloc(n ? n : 1, sizeof *ser);
+    char ***argvs = mb__calloc(n ? n : 1, sizeof *argvs);
+    if (!ser || !argvs) {
+        free(ser);
+        free(argvs);
+        return mb__fail(err, MB_ENOMEM, "out of memory");
+    }
+    *out = ser;
+    for (size_t i = 0; i < n; i++)
+        ser[i].cmd = &cmds[i];
+    mb_status st;
+    if ((st = make_argvs(o, ser, n, argvs, err)) ||
+        (st = warm_up(o, ser, n, argvs, err)))
+        goto done;
     /* Measured rounds: every command once per round, in order. */
     int64_t start = mb_now_ns();
     const char *rule = NULL;
     while (!rule) {
-        for (size_t i = 0; i < n; i++) {
-            mb_proc_result r;
-            st = run_once(o, &ser[i], argvs[i], &r, err);
-            if (st == MB_OK) {
-                if (o->progress)
-                    o->progress(o->user, &cmds[i], 0, ser[i].n, &r);
-                if (failed(&r) && !o->ignore_failure)
-                    st = fail_run(&ser[i], &r, err);
-                else if (record(&ser[i], &r) != MB_OK)
-                    st = mb__fail(err, MB_ENOMEM, "out of memory");
-            }
-            mb__proc_result_free(&r);
-            if (st != MB_OK) {
-                if (!ser[i].error && st != MB_EINTERRUPTED)
-                    ser[i].error = mb__strdup(err ? err->msg : "failed");
-                goto done;
-            }
-        }
-        size_t runs = ser[0].n;
-        if (o->cancel && *o->cancel) {
-            st = mb__fail(err, MB_EINTERRUPTED, "interrupted");
-            rule = "interrupted";
-        } else if (o->fixed_runs > 0) {
-            if ((int64_t)runs >= o->fixed_runs)
-                rule = "fixed_iterations";
-        } else if ((int64_t)runs >= o->max_runs) {
-            rule = "max_iterations";
-        } else if (mb_now_ns() - start >= o->max_time_ns) {
-            rule = "max_time";
-        } else {
-            int all = 1;
-            for (size_t i = 0; i < n && all; i++)
-                all = (int64_t)ser[i].n >= o->min_runs &&
-                      measured_ns(&ser[i]) >= (double)o->min_time_ns &&
-                      (o->target_ci <= 0 || ci_rel(&ser[i]) <= o->target_ci);
-            if (all)
-                rule = o->target_ci > 0 ? "target_ci" : "min_time";
-        }
+        if ((st = run_round(o, ser, n, argvs, err)))
+            goto done;
+        rule = stop_rule(o, ser, n, start, &st, err);
     }
     for (size_t i = 0; i < n; i++)
         ser[i].stop_rule = mb__strdup(rule);
