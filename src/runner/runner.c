@@ -242,73 +242,73 @@ static mb_status make_inputs(mb_bench *b, int64_t batch, mb_err *err)
     return s;
 }
 
-mb_status mb__bench_open(const mb_plan *plan, int64_t batch, mb_bench **out,
-                         mb_err *err)
+/* Finds and loads the plan's backend (timed as the library load) and
+ * records its runtime facts. */
+static mb_status load_backend(mb_bench *b, mb_err *err)
 {
-    *out = NULL;
-    mb_bench *b = mb__calloc(1, sizeof *b);
-    if (!b)
-        return mb__fail(err, MB_ENOMEM, "out of memory");
-    b->plan = plan;
-    b->phases = (mb_phases){-1, -1, -1, -1};
+    const mb_plan *plan = b->plan;
     /* A plugin's runtime is loaded with the plugin (dlopen): the library
      * load phase counts from before finding it. */
     int64_t t0 = mb_now_ns();
     b->be = mb_backend_find(mb__plan_backend(plan), err);
-    if (!b->be) {
-        free(b);
+    if (!b->be)
         return err ? err->code : MB_EINVAL;
-    }
     mb_backend_config cfg = {plan->ort_lib, plan->verbose,
                              plan->log ? plan->log : log_to_stderr,
                              plan->log ? plan->log_user : NULL, plan->seed};
     mb_status s = b->be->load(&cfg, &b->state, err);
     b->phases.library_load_ns = mb_now_ns() - t0;
-    if (s) {
-        free(b);
+    if (s)
         return s;
-    }
     b->runtime = json_object();
     json_object_set_new(b->runtime, "backend", json_string(b->be->name));
     b->be->info(b->state, add_fact, b->runtime);
+    return MB_OK;
+}
 
+/* Opens the model (timed as the session creation), after the file checks
+ * of file-based backends.  A file the runtime rejects is MB_EFORMAT when
+ * our own reader can tell what is wrong with it. */
+static mb_status open_session(mb_bench *b, mb_err *err)
+{
+    const mb_plan *plan = b->plan;
     /* Only file-based backends get the file checks (the null backend and
      * plugins may take any "model" string). */
     uint32_t caps = mb__backend_caps(b->be);
     int file_model = (caps & MB_BACKEND_CAP_MODEL_FILE) != 0;
+    mb_status s;
     if (plan->model_path && file_model &&
-        (s = mb__model_file_check(plan->model_path, "model file", err))) {
-        mb__bench_close(b);
+        (s = mb__model_file_check(plan->model_path, "model file", err)))
         return s;
-    }
-    if (!mb__plan_backend_opts(plan, caps, &b->opts, &b->n_opts)) {
-        mb__bench_close(b);
+    if (!mb__plan_backend_opts(plan, caps, &b->opts, &b->n_opts))
         return mb__fail(err, MB_ENOMEM, "out of memory");
-    }
-    t0 = mb_now_ns();
+    int64_t t0 = mb_now_ns();
     s = b->be->open(b->state, plan->model_path ? plan->model_path : "", b->opts,
                     b->n_opts, &b->session, err);
     b->phases.session_create_ns = mb_now_ns() - t0;
-    if (s) {
-        /* (ONNX files only: not a plugin's format, such as TorchScript) */
-        int is_onnx =
-            plan->model_path &&
-            strcmp(mb_backend_for_model(plan->model_path), "ort") == 0;
-        b->session = NULL;
-        mb__bench_close(b);
-        /* A file the runtime rejects: say what is wrong with it, if our
-         * own reader can tell (truncated, not ONNX at all). */
-        json_t *info = NULL;
-        mb_err e2 = {0};
-        if (s == MB_EMODEL && is_onnx &&
-            mb__onnx_inspect(plan->model_path, &info, &e2) == MB_EFORMAT)
-            return mb__fail(err, MB_EFORMAT, "%s", e2.msg);
-        json_decref(info);
-        return s;
-    }
+    if (!s)
+        return MB_OK;
+    b->session = NULL;
+    /* (ONNX files only: not a plugin's format, such as TorchScript) */
+    int is_onnx = plan->model_path &&
+                  strcmp(mb_backend_for_model(plan->model_path), "ort") == 0;
+    json_t *info = NULL;
+    mb_err e2 = {0};
+    if (s == MB_EMODEL && is_onnx &&
+        mb__onnx_inspect(plan->model_path, &info, &e2) == MB_EFORMAT)
+        return mb__fail(err, MB_EFORMAT, "%s", e2.msg);
+    json_decref(info);
+    return s;
+}
+
+/* The inputs as the runner sees them, checked against the plan's
+ * options, and the first batch bound (from --data or synthetic). */
+static mb_status prepare_inputs(mb_bench *b, int64_t batch, mb_err *err)
+{
+    const mb_plan *plan = b->plan;
     const mb_io_desc *model_in = NULL;
-    s = b->be->describe(b->session, &model_in, &b->n_in, &b->out, &b->n_out,
-                        err);
+    mb_status s = b->be->describe(b->session, &model_in, &b->n_in, &b->out,
+                                  &b->n_out, err);
     if (!s)
         s = effective_inputs(b, model_in, b->n_in, err);
     if (!s) /* also with --data, where no input is synthesised */
@@ -327,21 +327,43 @@ mb_status mb__bench_open(const mb_plan *plan, int64_t batch, mb_bench **out,
     }
     if (!s)
         s = make_inputs(b, batch, err);
-    if (!s) {
-        take_session_facts(b);
-        t0 = mb_now_ns();
-        s = b->be->run(b->session, err);
-        b->phases.first_inference_ns = mb_now_ns() - t0;
-        if (s && !b->from_data && err)
-            hint_integer_inputs(b, err);
-    }
-    if (!s) { /* outputs some backends know only from a result (Python) */
-        const mb_io_desc *again;
-        size_t n_again;
-        s = b->be->describe(b->session, &again, &n_again, &b->out, &b->n_out,
-                            err);
-    }
+    return s;
+}
+
+/* The first inference (timed on its own), then the outputs again: some
+ * backends know them only from a result (Python). */
+static mb_status first_inference(mb_bench *b, mb_err *err)
+{
+    take_session_facts(b);
+    int64_t t0 = mb_now_ns();
+    mb_status s = b->be->run(b->session, err);
+    b->phases.first_inference_ns = mb_now_ns() - t0;
+    if (s && !b->from_data && err)
+        hint_integer_inputs(b, err);
+    if (s)
+        return s;
+    const mb_io_desc *again;
+    size_t n_again;
+    return b->be->describe(b->session, &again, &n_again, &b->out, &b->n_out,
+                           err);
+}
+
+mb_status mb__bench_open(const mb_plan *plan, int64_t batch, mb_bench **out,
+                         mb_err *err)
+{
+    *out = NULL;
+    mb_bench *b = mb__calloc(1, sizeof *b);
+    if (!b)
+        return mb__fail(err, MB_ENOMEM, "out of memory");
+    b->plan = plan;
+    b->phases = (mb_phases){-1, -1, -1, -1};
+    mb_status s = load_backend(b, err);
     if (s) {
+        free(b);
+        return s;
+    }
+    if ((s = open_session(b, err)) || (s = prepare_inputs(b, batch, err)) ||
+        (s = first_inference(b, err))) {
         mb__bench_close(b);
         return s;
     }
