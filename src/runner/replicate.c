@@ -693,6 +693,79 @@ json_t *mb__replication_json(const int64_t *samples, const size_t *proc_n,
     return r;
 }
 
+/* The median and range of figure `key` over the processes' facts; 0
+ * when no process has it. */
+static size_t over_processes(const json_t *procs, const char *key,
+                             double *median, double *lo, double *hi)
+{
+    size_t np = json_array_size(procs);
+    double *m = mb__calloc(np, sizeof *m);
+    size_t got = 0;
+    for (size_t i = 0; m && i < np; i++) {
+        const json_t *v = json_object_get(json_array_get(procs, i), key);
+        if (json_is_number(v))
+            m[got++] = json_number_value(v);
+    }
+    if (got) {
+        qsort(m, got, sizeof *m, mb__cmp_double);
+        *median = mb__percentile_sorted(m, got, 50);
+        *lo = m[0];
+        *hi = m[got - 1];
+    }
+    free(m);
+    return got;
+}
+
+/* Start-up phases: the median over processes (each loaded the runtime,
+ * created a session and ran cold), with their range. */
+static void add_startup(json_t *ph, const json_t *procs)
+{
+    if (json_array_size(procs) <= 1)
+        return;
+    /* the runner's three, then any a backend added (first process's) */
+    const char *startup[16] = {"library_load_ns", "session_create_ns",
+                               "first_inference_ns"};
+    size_t n_startup = 3;
+    const char *key;
+    json_t *pv;
+    json_object_foreach(json_array_get(procs, 0), key, pv)
+    {
+        if (n_startup < 16 && strcmp(key, "rss_peak_bytes") &&
+            strcmp(key, "samples") && strcmp(key, "library_load_ns") &&
+            strcmp(key, "session_create_ns") &&
+            strcmp(key, "first_inference_ns"))
+            startup[n_startup++] = key;
+    }
+    json_t *spread = json_object();
+    for (size_t f = 0; f < n_startup; f++) {
+        double med, lo, hi;
+        if (!over_processes(procs, startup[f], &med, &lo, &hi))
+            continue;
+        json_object_set_new(ph, startup[f],
+                            json_integer((json_int_t)llround(med)));
+        json_object_set_new(spread, startup[f],
+                            json_pack("[I,I]", (json_int_t)llround(lo),
+                                      (json_int_t)llround(hi)));
+    }
+    json_object_set_new(ph, "startup_of", json_string("median over processes"));
+    json_object_set_new(ph, "startup_range", spread);
+}
+
+/* Peak memory: the median over processes (each its own). */
+static void add_peak(json_t *run, const json_t *procs)
+{
+    double med, lo, hi;
+    if (json_array_size(procs) <= 1 ||
+        !over_processes(procs, "rss_peak_bytes", &med, &lo, &hi))
+        return;
+    json_t *mem = json_object_get(run, "memory");
+    json_object_set_new(mem, "rss_peak_bytes",
+                        json_integer((json_int_t)llround(med)));
+    json_object_set_new(mem, "rss_peak_of",
+                        json_string("median over "
+                                    "processes"));
+}
+
 json_t *mb__arm_run_json(const mb__arm *a, const char *stop_rule,
                          int save_samples)
 {
@@ -722,71 +795,8 @@ json_t *mb__arm_run_json(const mb__arm *a, const char *stop_rule,
         json_object_set_new(rep, "rounds",
                             mb__rounds_json(a->rounds, a->n_rounds));
     json_object_set_new(run, "replication", rep);
-    /* Start-up phases: the median over processes (each loaded the
-     * runtime, created a session and ran cold), with their range. */
-    size_t np = json_array_size(a->procs);
-    /* the runner's three, then any a backend added (first process's) */
-    const char *startup[16] = {"library_load_ns", "session_create_ns",
-                               "first_inference_ns"};
-    size_t n_startup = 3;
-    const char *key;
-    json_t *pv;
-    json_object_foreach(json_array_get(a->procs, 0), key, pv)
-    {
-        if (n_startup < 16 && strcmp(key, "rss_peak_bytes") &&
-            strcmp(key, "samples") && strcmp(key, "library_load_ns") &&
-            strcmp(key, "session_create_ns") &&
-            strcmp(key, "first_inference_ns"))
-            startup[n_startup++] = key;
-    }
-    json_t *spread = np > 1 ? json_object() : NULL;
-    for (size_t f = 0; spread && f < n_startup; f++) {
-        double *m = mb__calloc(np, sizeof *m);
-        size_t got = 0;
-        for (size_t i = 0; m && i < np; i++) {
-            const json_t *v =
-                json_object_get(json_array_get(a->procs, i), startup[f]);
-            if (json_is_number(v))
-                m[got++] = json_number_value(v);
-        }
-        if (got) {
-            qsort(m, got, sizeof *m, mb__cmp_double);
-            json_object_set_new(ph, startup[f],
-                                json_integer((json_int_t)llround(
-                                    mb__percentile_sorted(m, got, 50))));
-            json_object_set_new(spread, startup[f],
-                                json_pack("[I,I]", (json_int_t)llround(m[0]),
-                                          (json_int_t)llround(m[got - 1])));
-        }
-        free(m);
-    }
-    if (spread) {
-        json_object_set_new(ph, "startup_of",
-                            json_string("median over processes"));
-        json_object_set_new(ph, "startup_range", spread);
-    }
-    /* Peak memory: the median over processes (each its own). */
-    if (np > 1) {
-        double *m = mb__calloc(np, sizeof *m);
-        size_t got = 0;
-        for (size_t i = 0; m && i < np; i++) {
-            const json_t *v =
-                json_object_get(json_array_get(a->procs, i), "rss_peak_bytes");
-            if (json_is_number(v))
-                m[got++] = json_number_value(v);
-        }
-        if (got) {
-            qsort(m, got, sizeof *m, mb__cmp_double);
-            json_object_set_new(json_object_get(run, "memory"),
-                                "rss_peak_bytes",
-                                json_integer((json_int_t)llround(
-                                    mb__percentile_sorted(m, got, 50))));
-            json_object_set_new(json_object_get(run, "memory"), "rss_peak_of",
-                                json_string("median over "
-                                            "processes"));
-        }
-        free(m);
-    }
+    add_startup(ph, a->procs);
+    add_peak(run, a->procs);
     if (save_samples) {
         json_t *s = json_array(), *pn = json_array();
         for (size_t i = 0; i < a->n; i++)
