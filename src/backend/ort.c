@@ -439,21 +439,41 @@ static bool parse_int(const char *s, long lo, long hi, long *out)
 }
 
 /* Applies one option to the session options; fills err on failure. */
-static int apply_opt(ort_state *st, OrtSessionOptions *so, const mb_kv *kv,
-                     const char **ep, const char **device_id, mb_err *err)
+/* 0 when the runtime took a setting, else MB_EINVAL with its message
+ * (what names the setting). */
+static int applied(ort_state *st, OrtStatus *s, const char *what, mb_err *err)
 {
-    const char *k = kv->key, *v = kv->value;
-    long n;
-    if (strcmp(k, "threads") == 0 || strcmp(k, "inter-threads") == 0) {
-        if (!parse_int(v, 0, 4096, &n))
-            return mb__fail(err, MB_EINVAL,
-                            "invalid %s '%s': expected an integer from 0 "
-                            "(runtime default) to 4096",
-                            k, v);
-        OrtStatus *s = k[0] == 't' ? st->api.SetIntraOpNumThreads(so, (int)n)
-                                   : st->api.SetInterOpNumThreads(so, (int)n);
-        return check(st, s, err, MB_EINVAL, k) ? MB_EINVAL : 0;
-    }
+    return check(st, s, err, MB_EINVAL, what) ? MB_EINVAL : 0;
+}
+
+/* opt-level NAME: the graph optimisation level. */
+static int apply_opt_level(ort_state *st, OrtSessionOptions *so, const char *k,
+                           const char *v, mb_err *err)
+{
+    static const struct {
+        const char *name;
+        int level;
+    } levels[] = {{"disable", ORT_OPT_DISABLE_ALL},
+                  {"basic", ORT_OPT_BASIC},
+                  {"extended", ORT_OPT_EXTENDED},
+                  {"layout", ORT_OPT_LAYOUT},
+                  {"all", ORT_OPT_ALL}};
+    for (size_t i = 0; i < sizeof levels / sizeof levels[0]; i++)
+        if (strcmp(v, levels[i].name) == 0)
+            return applied(
+                st,
+                st->api.SetSessionGraphOptimizationLevel(so, levels[i].level),
+                k, err);
+    return mb__fail(err, MB_EINVAL,
+                    "invalid opt-level '%s': expected disable, basic, "
+                    "extended, layout or all",
+                    v);
+}
+
+/* threads, inter-threads and execution-mode. */
+static int apply_threading(ort_state *st, OrtSessionOptions *so, const char *k,
+                           const char *v, mb_err *err)
+{
     if (strcmp(k, "execution-mode") == 0) {
         int m;
         if (strcmp(v, "sequential") == 0)
@@ -465,33 +485,29 @@ static int apply_opt(ort_state *st, OrtSessionOptions *so, const mb_kv *kv,
                             "invalid execution-mode '%s': expected "
                             "sequential or parallel",
                             v);
-        return check(st, st->api.SetSessionExecutionMode(so, m), err, MB_EINVAL,
-                     k)
-                   ? MB_EINVAL
-                   : 0;
+        return applied(st, st->api.SetSessionExecutionMode(so, m), k, err);
     }
-    if (strcmp(k, "opt-level") == 0) {
-        static const struct {
-            const char *name;
-            int level;
-        } levels[] = {{"disable", ORT_OPT_DISABLE_ALL},
-                      {"basic", ORT_OPT_BASIC},
-                      {"extended", ORT_OPT_EXTENDED},
-                      {"layout", ORT_OPT_LAYOUT},
-                      {"all", ORT_OPT_ALL}};
-        for (size_t i = 0; i < sizeof levels / sizeof levels[0]; i++)
-            if (strcmp(v, levels[i].name) == 0)
-                return check(st,
-                             st->api.SetSessionGraphOptimizationLevel(
-                                 so, levels[i].level),
-                             err, MB_EINVAL, k)
-                           ? MB_EINVAL
-                           : 0;
+    long n;
+    if (!parse_int(v, 0, 4096, &n))
         return mb__fail(err, MB_EINVAL,
-                        "invalid opt-level '%s': expected disable, basic, "
-                        "extended, layout or all",
-                        v);
-    }
+                        "invalid %s '%s': expected an integer from 0 "
+                        "(runtime default) to 4096",
+                        k, v);
+    OrtStatus *s = k[0] == 't' ? st->api.SetIntraOpNumThreads(so, (int)n)
+                               : st->api.SetInterOpNumThreads(so, (int)n);
+    return applied(st, s, k, err);
+}
+
+static int apply_opt(ort_state *st, OrtSessionOptions *so, const mb_kv *kv,
+                     const char **ep, const char **device_id, mb_err *err)
+{
+    const char *k = kv->key, *v = kv->value;
+    long n;
+    if (strcmp(k, "threads") == 0 || strcmp(k, "inter-threads") == 0 ||
+        strcmp(k, "execution-mode") == 0)
+        return apply_threading(st, so, k, v, err);
+    if (strcmp(k, "opt-level") == 0)
+        return apply_opt_level(st, so, k, v, err);
     if (strcmp(k, "ep") == 0) {
         *ep = v;
         return 0;
@@ -505,38 +521,27 @@ static int apply_opt(ort_state *st, OrtSessionOptions *so, const mb_kv *kv,
     }
     if (strcmp(k, "arena") == 0) {
         if (strcmp(v, "0") == 0)
-            return check(st, st->api.DisableCpuMemArena(so), err, MB_EINVAL, k)
-                       ? MB_EINVAL
-                       : 0;
+            return applied(st, st->api.DisableCpuMemArena(so), k, err);
         if (strcmp(v, "1") == 0)
             return 0;
         return mb__fail(err, MB_EINVAL, "invalid arena '%s': expected 0 or 1",
                         v);
     }
     if (strcmp(k, "save-optimized") == 0)
-        return check(st, st->api.SetOptimizedModelFilePath(so, v), err,
-                     MB_EINVAL, k)
-                   ? MB_EINVAL
-                   : 0;
+        return applied(st, st->api.SetOptimizedModelFilePath(so, v), k, err);
     if (strcmp(k, "profile") == 0)
-        return check(st, st->api.EnableProfiling(so, v), err, MB_EINVAL, k)
-                   ? MB_EINVAL
-                   : 0;
+        return applied(st, st->api.EnableProfiling(so, v), k, err);
     if (strncmp(k, "config:", 7) == 0)
-        return check(st, st->api.AddSessionConfigEntry(so, k + 7, v), err,
-                     MB_EINVAL, "session config entry")
-                   ? MB_EINVAL
-                   : 0;
+        return applied(st, st->api.AddSessionConfigEntry(so, k + 7, v),
+                       "session config entry", err);
     if (strncmp(k, "dim:", 4) == 0) {
         if (!parse_int(v, 1, 1L << 40, &n))
             return mb__fail(err, MB_EINVAL,
                             "invalid value '%s' for dimension '%s': expected "
                             "a positive integer",
                             v, k + 4);
-        return check(st, st->api.AddFreeDimensionOverrideByName(so, k + 4, n),
-                     err, MB_EINVAL, "dimension override")
-                   ? MB_EINVAL
-                   : 0;
+        return applied(st, st->api.AddFreeDimensionOverrideByName(so, k + 4, n),
+                       "dimension override", err);
     }
     return mb__fail(err, MB_EINVAL,
                     "the ort backend has no option '%s' (see docs/BACKENDS.md)",
