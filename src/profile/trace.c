@@ -452,6 +452,107 @@ static json_t *shapes_json(const json_t *arr)
     return out;
 }
 
+/* What the events of one group add up to. */
+typedef struct gsum {
+    int64_t total, macs, unest_ns, inner;
+    int exact, assumed, unknown, container;
+} gsum;
+
+/* The row of the cnt events s[0..cnt) of one group (d: scratch for cnt
+ * durations). */
+static json_t *group_row(const sref *s, size_t cnt, int64_t *d, int with_node,
+                         size_t nruns, int64_t run_total_ns)
+{
+    gsum g = {0};
+    for (size_t j = 0; j < cnt; j++) {
+        const tev *e = s[j].e;
+        d[j] = e->self_ns;
+        g.total += e->self_ns;
+        g.inner += e->child_ns;
+        g.container |= e->container;
+        g.macs += e->macs;
+        g.exact += e->basis == MB_FLOPS_EXACT;
+        g.assumed += e->basis == MB_FLOPS_ASSUMED;
+        if (e->basis == MB_FLOPS_UNKNOWN) {
+            g.unknown++;
+            g.unest_ns += e->self_ns;
+        }
+    }
+    const char *basis = g.unknown
+                            ? (g.exact + g.assumed ? "partial" : "unknown")
+                        : g.assumed ? "assumed"
+                        : g.exact   ? "exact"
+                                    : "none";
+    json_t *row = json_object();
+    json_object_set_new(row, with_node ? "name" : "op_type",
+                        json_string(s[0].key));
+    if (with_node) {
+        const tev *e = s[0].e;
+        json_object_set_new(row, "op_type", json_string(e->op));
+        json_object_set_new(row, "provider", json_string(e->provider));
+        json_object_set_new(
+            row, "inputs",
+            shapes_json(json_object_get(e->args, "input_type_shape")));
+        json_object_set_new(
+            row, "outputs",
+            shapes_json(json_object_get(e->args, "output_type_shape")));
+        if (e->parent) {
+            json_object_set_new(row, "parent", json_string(e->parent));
+            json_object_set_new(row, "parent_op_type",
+                                json_string(e->parent_op));
+        }
+    }
+    if (g.container) {
+        /* total_ns is the operator's own time; its subgraphs' kernels are
+         * rows of their own */
+        json_object_set_new(row, "subgraph_ns", json_integer(g.inner));
+        json_object_set_new(row, "inclusive_ns",
+                            json_integer(g.total + g.inner));
+    }
+    int64_t total = g.total, macs = g.macs;
+    json_object_set_new(row, "count", json_integer((json_int_t)cnt));
+    json_object_set_new(row, "calls_per_run",
+                        json_real((double)cnt / (double)nruns));
+    json_object_set_new(row, "total_ns", json_integer(total));
+    json_object_set_new(
+        row, "mean_ns",
+        json_integer((total + (int64_t)cnt / 2) / (int64_t)cnt));
+    json_object_set_new(row, "median_ns",
+                        json_integer((json_int_t)(median_i64(d, cnt) + 0.5)));
+    json_object_set_new(row, "per_run_ns",
+                        json_integer(total / (int64_t)nruns));
+    json_object_set_new(
+        row, "share",
+        json_real(run_total_ns > 0 ? (double)total / run_total_ns : 0.0));
+    json_object_set_new(row, "macs_per_run",
+                        json_integer(macs / (int64_t)nruns));
+    json_object_set_new(row, "flops_per_run",
+                        json_integer(2 * (macs / (int64_t)nruns)));
+    json_object_set_new(row, "flops_basis", json_string(basis));
+    json_object_set_new(row, "unestimated_ns", json_integer(g.unest_ns));
+    return row;
+}
+
+/* Appends the rows of list to rows by total time, largest first; false
+ * when memory runs out.  Takes list. */
+static bool append_by_total(json_t *list, json_t *rows)
+{
+    size_t nr = json_array_size(list);
+    json_t **tmp = mb__calloc(nr ? nr : 1, sizeof *tmp);
+    if (!tmp) {
+        json_decref(list);
+        return false;
+    }
+    for (size_t i = 0; i < nr; i++)
+        tmp[i] = json_array_get(list, i);
+    qsort(tmp, nr, sizeof *tmp, cmp_total_desc);
+    for (size_t i = 0; i < nr; i++)
+        json_array_append(rows, tmp[i]);
+    free(tmp);
+    json_decref(list);
+    return true;
+}
+
 /* Groups events by key and appends one row per group to rows; false when
  * memory runs out. */
 static bool group_rows(const tev *ev, size_t n, key_fn key, int with_node,
@@ -470,95 +571,15 @@ static bool group_rows(const tev *ev, size_t n, key_fn key, int with_node,
     json_t *list = json_array();
     for (size_t i = 0; i < n;) {
         size_t j = i;
-        int64_t total = 0, macs = 0, unest_ns = 0, inner = 0;
-        int exact = 0, assumed = 0, unknown = 0, container = 0;
-        while (j < n && strcmp(s[j].key, s[i].key) == 0) {
-            const tev *e = s[j].e;
-            d[j - i] = e->self_ns;
-            total += e->self_ns;
-            inner += e->child_ns;
-            container |= e->container;
-            macs += e->macs;
-            exact += e->basis == MB_FLOPS_EXACT;
-            assumed += e->basis == MB_FLOPS_ASSUMED;
-            if (e->basis == MB_FLOPS_UNKNOWN) {
-                unknown++;
-                unest_ns += e->self_ns;
-            }
+        while (j < n && strcmp(s[j].key, s[i].key) == 0)
             j++;
-        }
-        size_t cnt = j - i;
-        const char *basis = unknown ? (exact + assumed ? "partial" : "unknown")
-                            : assumed ? "assumed"
-                            : exact   ? "exact"
-                                      : "none";
-        json_t *row = json_object();
-        json_object_set_new(row, with_node ? "name" : "op_type",
-                            json_string(s[i].key));
-        if (with_node) {
-            const tev *e = s[i].e;
-            json_object_set_new(row, "op_type", json_string(e->op));
-            json_object_set_new(row, "provider", json_string(e->provider));
-            json_object_set_new(
-                row, "inputs",
-                shapes_json(json_object_get(e->args, "input_type_shape")));
-            json_object_set_new(
-                row, "outputs",
-                shapes_json(json_object_get(e->args, "output_type_shape")));
-            if (e->parent) {
-                json_object_set_new(row, "parent", json_string(e->parent));
-                json_object_set_new(row, "parent_op_type",
-                                    json_string(e->parent_op));
-            }
-        }
-        if (container) {
-            /* total_ns is the operator's own time; its subgraphs' kernels
-             * are rows of their own */
-            json_object_set_new(row, "subgraph_ns", json_integer(inner));
-            json_object_set_new(row, "inclusive_ns",
-                                json_integer(total + inner));
-        }
-        json_object_set_new(row, "count", json_integer((json_int_t)cnt));
-        json_object_set_new(row, "calls_per_run",
-                            json_real((double)cnt / (double)nruns));
-        json_object_set_new(row, "total_ns", json_integer(total));
-        json_object_set_new(
-            row, "mean_ns",
-            json_integer((total + (int64_t)cnt / 2) / (int64_t)cnt));
-        json_object_set_new(
-            row, "median_ns",
-            json_integer((json_int_t)(median_i64(d, cnt) + 0.5)));
-        json_object_set_new(row, "per_run_ns",
-                            json_integer(total / (int64_t)nruns));
-        json_object_set_new(
-            row, "share",
-            json_real(run_total_ns > 0 ? (double)total / run_total_ns : 0.0));
-        json_object_set_new(row, "macs_per_run",
-                            json_integer(macs / (int64_t)nruns));
-        json_object_set_new(row, "flops_per_run",
-                            json_integer(2 * (macs / (int64_t)nruns)));
-        json_object_set_new(row, "flops_basis", json_string(basis));
-        json_object_set_new(row, "unestimated_ns", json_integer(unest_ns));
-        json_array_append_new(list, row);
+        json_array_append_new(
+            list, group_row(s + i, j - i, d, with_node, nruns, run_total_ns));
         i = j;
     }
     free(s);
     free(d);
-    /* sort rows by total time, largest first */
-    size_t nr = json_array_size(list);
-    json_t **tmp = mb__calloc(nr ? nr : 1, sizeof *tmp);
-    if (!tmp) {
-        json_decref(list);
-        return false;
-    }
-    for (size_t i = 0; i < nr; i++)
-        tmp[i] = json_array_get(list, i);
-    qsort(tmp, nr, sizeof *tmp, cmp_total_desc);
-    for (size_t i = 0; i < nr; i++)
-        json_array_append(rows, tmp[i]);
-    free(tmp);
-    json_decref(list);
-    return true;
+    return append_by_total(list, rows);
 }
 
 mb_status mb__trace_profile(const mb_trace *t, size_t skip, json_t **out,
