@@ -582,6 +582,79 @@ static bool group_rows(const tev *ev, size_t n, key_fn key, int with_node,
     return append_by_total(list, rows);
 }
 
+/* What the used events add up to. */
+typedef struct ev_sums {
+    int64_t macs, unest;
+    int nchwc; /* the NCHWc layout's reorders or nodes were seen */
+} ev_sums;
+
+/* Copies the events of the runs after skip into ev; returns how many. */
+static size_t used_events(const mb_trace *t, size_t skip, tev *ev, ev_sums *es)
+{
+    size_t n = 0;
+    for (size_t i = 0; i < t->n_ev; i++) {
+        const tev *e = &t->ev[i];
+        if (e->run == SIZE_MAX || e->run < skip)
+            continue;
+        ev[n++] = *e;
+        es->macs += e->macs;
+        size_t nl = strlen(e->node);
+        if (strcmp(e->op, "ReorderInput") == 0 ||
+            strcmp(e->op, "ReorderOutput") == 0 ||
+            (nl > 6 && strcmp(e->node + nl - 6, "_nchwc") == 0))
+            es->nchwc = 1;
+        if (e->basis == MB_FLOPS_UNKNOWN)
+            es->unest += e->self_ns;
+    }
+    return n;
+}
+
+/* The "reconcile" object: model_run times against the sum of kernels,
+ * medians and means over the used runs; the totals into *run_total and
+ * *kern_total.  NULL when memory runs out. */
+static json_t *reconcile_json(const mb_trace *t, size_t skip,
+                              int64_t *run_total, int64_t *kern_total)
+{
+    size_t nruns = t->n_runs - skip;
+    int64_t *rd = mb__calloc(nruns, sizeof *rd);
+    int64_t *rk = mb__calloc(nruns, sizeof *rk);
+    int64_t *ro = mb__calloc(nruns, sizeof *ro);
+    int64_t *rs = mb__calloc(nruns, sizeof *rs);
+    json_t *rec = NULL;
+    int64_t sub = 0, rt = 0, kt = 0, nr = (int64_t)nruns;
+    if (!rd || !rk || !ro || !rs)
+        goto done;
+    for (size_t r = 0; r < nruns; r++) {
+        const trun *x = &t->runs[skip + r];
+        rd[r] = x->dur_ns;
+        rk[r] = x->kernel_ns;
+        ro[r] = x->dur_ns - x->kernel_ns;
+        rt += x->dur_ns;
+        kt += x->kernel_ns;
+        sub += x->subgraph_ns;
+        rs[r] = x->subgraph_ns;
+    }
+    rec = json_pack(
+        "{s:I, s:I, s:I, s:I, s:I, s:I, s:f, s:I, s:I}", "model_run_median_ns",
+        (json_int_t)median_i64(rd, nruns), "model_run_mean_ns",
+        (json_int_t)(rt / nr), "kernel_sum_median_ns",
+        (json_int_t)median_i64(rk, nruns), "kernel_sum_mean_ns",
+        (json_int_t)(kt / nr), "framework_overhead_median_ns",
+        (json_int_t)median_i64(ro, nruns), "framework_overhead_mean_ns",
+        (json_int_t)((rt - kt) / nr), "kernel_share_of_model_run",
+        rt > 0 ? (double)kt / rt : 0.0, "subgraph_kernel_median_ns",
+        (json_int_t)median_i64(rs, nruns), "subgraph_kernel_mean_ns",
+        (json_int_t)(sub / nr));
+    *run_total = rt;
+    *kern_total = kt;
+done:
+    free(rd);
+    free(rk);
+    free(ro);
+    free(rs);
+    return rec;
+}
+
 mb_status mb__trace_profile(const mb_trace *t, size_t skip, json_t **out,
                             mb_err *err)
 {
@@ -592,94 +665,39 @@ mb_status mb__trace_profile(const mb_trace *t, size_t skip, json_t **out,
                         "after skipping %zu warm-up run(s); profile more "
                         "iterations",
                         t->n_runs, skip);
-    size_t nruns = t->n_runs - skip, n = 0;
+    size_t nruns = t->n_runs - skip;
+    int64_t run_total = 0, kern_total = 0;
     tev *ev = mb__calloc(t->n_ev ? t->n_ev : 1, sizeof *ev);
-    int64_t *rd = mb__calloc(nruns, sizeof *rd);
-    int64_t *rk = mb__calloc(nruns, sizeof *rk);
-    int64_t *ro = mb__calloc(nruns, sizeof *ro);
-    int64_t *rs = mb__calloc(nruns, sizeof *rs);
-    if (!ev || !rd || !rk || !ro || !rs) {
-        free(rs);
+    json_t *rec = ev ? reconcile_json(t, skip, &run_total, &kern_total) : NULL;
+    if (!ev || !rec) {
         free(ev);
-        free(rd);
-        free(rk);
-        free(ro);
         return mb__fail(err, MB_ENOMEM, "out of memory aggregating a trace");
     }
-    int64_t run_total = 0, kern_total = 0, macs = 0, unest = 0, sub = 0;
-    int nchwc = 0;
-    for (size_t i = 0; i < t->n_ev; i++) {
-        if (t->ev[i].run == SIZE_MAX || t->ev[i].run < skip)
-            continue;
-        ev[n++] = t->ev[i];
-        macs += t->ev[i].macs;
-        size_t nl = strlen(t->ev[i].node);
-        if (strcmp(t->ev[i].op, "ReorderInput") == 0 ||
-            strcmp(t->ev[i].op, "ReorderOutput") == 0 ||
-            (nl > 6 && strcmp(t->ev[i].node + nl - 6, "_nchwc") == 0))
-            nchwc = 1;
-        if (t->ev[i].basis == MB_FLOPS_UNKNOWN)
-            unest += t->ev[i].self_ns;
-    }
-    for (size_t r = 0; r < nruns; r++) {
-        const trun *x = &t->runs[skip + r];
-        rd[r] = x->dur_ns;
-        rk[r] = x->kernel_ns;
-        ro[r] = x->dur_ns - x->kernel_ns;
-        run_total += x->dur_ns;
-        kern_total += x->kernel_ns;
-        sub += x->subgraph_ns;
-        rs[r] = x->subgraph_ns;
-    }
+    ev_sums es = {0};
+    size_t n = used_events(t, skip, ev, &es);
     json_t *p = json_object();
     json_object_set_new(p, "source", json_string("onnxruntime profiler"));
     json_object_set_new(p, "runs",
                         json_pack("{s:I, s:I, s:I}", "total",
                                   (json_int_t)t->n_runs, "skipped",
                                   (json_int_t)skip, "used", (json_int_t)nruns));
-    json_t *rec = json_object();
-    json_object_set_new(rec, "model_run_median_ns",
-                        json_integer((json_int_t)median_i64(rd, nruns)));
-    json_object_set_new(rec, "model_run_mean_ns",
-                        json_integer(run_total / (int64_t)nruns));
-    json_object_set_new(rec, "kernel_sum_median_ns",
-                        json_integer((json_int_t)median_i64(rk, nruns)));
-    json_object_set_new(rec, "kernel_sum_mean_ns",
-                        json_integer(kern_total / (int64_t)nruns));
-    json_object_set_new(rec, "framework_overhead_median_ns",
-                        json_integer((json_int_t)median_i64(ro, nruns)));
-    json_object_set_new(
-        rec, "framework_overhead_mean_ns",
-        json_integer((run_total - kern_total) / (int64_t)nruns));
-    json_object_set_new(
-        rec, "kernel_share_of_model_run",
-        json_real(run_total > 0 ? (double)kern_total / run_total : 0.0));
-    json_object_set_new(rec, "subgraph_kernel_median_ns",
-                        json_integer((json_int_t)median_i64(rs, nruns)));
-    json_object_set_new(rec, "subgraph_kernel_mean_ns",
-                        json_integer(sub / (int64_t)nruns));
     json_object_set_new(p, "reconcile", rec);
-
     json_t *ops = json_array(), *nodes = json_array();
     bool bad = !group_rows(ev, n, g_key_op, 0, nruns, run_total, ops) ||
                !group_rows(ev, n, g_key_node, 1, nruns, run_total, nodes);
+    free(ev);
     json_object_set_new(p, "op_types", ops);
     json_object_set_new(p, "nodes", nodes);
     json_object_set_new(
         p, "work",
         json_pack("{s:I, s:I, s:f, s:b, s:s}", "macs_per_run",
-                  (json_int_t)(macs / (int64_t)nruns), "flops_per_run",
-                  (json_int_t)(2 * (macs / (int64_t)nruns)),
+                  (json_int_t)(es.macs / (int64_t)nruns), "flops_per_run",
+                  (json_int_t)(2 * (es.macs / (int64_t)nruns)),
                   "unestimated_share",
-                  kern_total > 0 ? (double)unest / kern_total : 0.0,
-                  "nchwc_layout", nchwc, "rule",
+                  kern_total > 0 ? (double)es.unest / kern_total : 0.0,
+                  "nchwc_layout", es.nchwc, "rule",
                   "FLOPs = 2 x MACs of Conv/ConvTranspose/MatMul/Gemm and "
                   "their fused and quantized forms; see docs/PROFILE.md"));
-    free(ev);
-    free(rd);
-    free(rk);
-    free(ro);
-    free(rs);
     if (bad) {
         json_decref(p);
         return mb__fail(err, MB_ENOMEM, "out of memory aggregating a trace");
