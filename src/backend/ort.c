@@ -733,70 +733,71 @@ static int missing_external_data(const char *model, mb_err *err)
     return 1;
 }
 
-static int ort_open(void *state, const char *model, const mb_kv *opts,
-                    size_t n_opts, void **out, mb_err *err)
+/* The session options of opts, with the execution provider appended
+ * (*ep: its name). */
+static int session_options(ort_state *st, const mb_kv *opts, size_t n_opts,
+                           OrtSessionOptions **so, const char **ep, mb_err *err)
 {
-    ort_state *st = state;
-    ort_session *s = mb__calloc(1, sizeof *s);
-    if (!s)
-        return mb__fail(err, MB_ENOMEM, "out of memory");
-    s->st = st;
-    OrtSessionOptions *so = NULL;
-    const char *ep = "cpu", *device_id = NULL;
-    if (check(st, st->api.CreateSessionOptions(&so), err, MB_EBACKEND,
-              "cannot create session options")) {
-        free(s);
+    const char *device_id = NULL;
+    *ep = "cpu";
+    if (check(st, st->api.CreateSessionOptions(so), err, MB_EBACKEND,
+              "cannot create session options"))
         return err ? err->code : MB_EBACKEND;
-    }
-    st->api.SetSessionLogSeverityLevel(so, st->verbose ? ORT_LOG_WARNING
-                                                       : ORT_LOG_ERROR);
+    st->api.SetSessionLogSeverityLevel(*so, st->verbose ? ORT_LOG_WARNING
+                                                        : ORT_LOG_ERROR);
     int rc = 0;
     for (size_t i = 0; i < n_opts && !rc; i++)
-        rc = apply_opt(st, so, &opts[i], &ep, &device_id, err);
+        rc = apply_opt(st, *so, &opts[i], ep, &device_id, err);
     if (!rc)
-        rc = append_ep(st, so, ep, device_id, err);
+        rc = append_ep(st, *so, *ep, device_id, err);
     if (rc) {
-        st->api.ReleaseSessionOptions(so);
-        free(s);
-        return rc;
+        st->api.ReleaseSessionOptions(*so);
+        *so = NULL;
     }
-    s->ep = mb__strdup(ep);
+    return rc;
+}
+
+/* Creates s->sess from the model file (so is released).  A directory is
+ * refused as the shared check does; MB_EIO when the file cannot be read
+ * or its external data is missing, else MB_EMODEL. */
+static int create_session(ort_session *s, const char *model,
+                          OrtSessionOptions *so, mb_err *err)
+{
+    ort_state *st = s->st;
     st->last_error[0] = '\0';
     struct stat ms;
     if (stat(model, &ms) == 0 && S_ISDIR(ms.st_mode)) {
         st->api.ReleaseSessionOptions(so);
-        free(s->ep);
-        free(s);
         /* the shared check names the .onnx files in the directory */
         return mb__model_file_check(model, "model", err);
     }
     OrtStatus *cs = st->api.CreateSession(st->env, model, so, &s->sess);
     st->api.ReleaseSessionOptions(so);
-    if (cs) {
-        int code = st->api.GetErrorCode(cs);
-        char msg[700];
-        clean_message(st->api.GetErrorMessage(cs), msg, sizeof msg);
-        st->api.ReleaseStatus(cs);
-        free(s->ep);
-        free(s);
-        if (code == 3)
-            return mb__fail(err, MB_EIO, "cannot open model %s: %s", model,
-                            msg);
-        if (missing_external_data(model, err))
-            return MB_EIO;
-        return mb__fail(err, MB_EMODEL,
-                        "ONNX Runtime rejected model %s: %s (check that it "
-                        "is a valid, complete ONNX file)",
-                        model, msg);
-    }
-    /* Inputs and outputs. */
+    if (!cs)
+        return 0;
+    int code = st->api.GetErrorCode(cs);
+    char msg[700];
+    clean_message(st->api.GetErrorMessage(cs), msg, sizeof msg);
+    st->api.ReleaseStatus(cs);
+    if (code == 3)
+        return mb__fail(err, MB_EIO, "cannot open model %s: %s", model, msg);
+    if (missing_external_data(model, err))
+        return MB_EIO;
+    return mb__fail(err, MB_EMODEL,
+                    "ONNX Runtime rejected model %s: %s (check that it "
+                    "is a valid, complete ONNX file)",
+                    model, msg);
+}
+
+/* The names and descriptions of the session's inputs and outputs. */
+static int describe_io(ort_session *s, mb_err *err)
+{
+    ort_state *st = s->st;
     if (check(st, st->api.SessionGetInputCount(s->sess, &s->n_in), err,
               MB_EMODEL, "input count") ||
         check(st, st->api.SessionGetOutputCount(s->sess, &s->n_out), err,
-              MB_EMODEL, "output count")) {
-        free_session(s);
+              MB_EMODEL, "output count"))
         return err ? err->code : MB_EMODEL;
-    }
     s->in = mb__calloc(s->n_in + 1, sizeof *s->in);
     s->out = mb__calloc(s->n_out + 1, sizeof *s->out);
     s->in_names = mb__calloc(s->n_in + 1, sizeof *s->in_names);
@@ -804,10 +805,8 @@ static int ort_open(void *state, const char *model, const mb_kv *opts,
     s->in_vals = mb__calloc(s->n_in + 1, sizeof *s->in_vals);
     s->out_vals = mb__calloc(s->n_out + 1, sizeof *s->out_vals);
     if (!s->in || !s->out || !s->in_names || !s->out_names || !s->in_vals ||
-        !s->out_vals) {
-        free_session(s);
+        !s->out_vals)
         return mb__fail(err, MB_ENOMEM, "out of memory");
-    }
     for (int o = 0; o < 2; o++) {
         size_t n = o ? s->n_out : s->n_in;
         for (size_t i = 0; i < n; i++) {
@@ -826,11 +825,37 @@ static int ort_open(void *state, const char *model, const mb_kv *opts,
                 c = describe_one(s, ti, d, err);
                 st->api.ReleaseTypeInfo(ti);
             }
-            if (c) {
-                free_session(s);
+            if (c)
                 return c;
-            }
         }
+    }
+    return 0;
+}
+
+static int ort_open(void *state, const char *model, const mb_kv *opts,
+                    size_t n_opts, void **out, mb_err *err)
+{
+    ort_state *st = state;
+    ort_session *s = mb__calloc(1, sizeof *s);
+    if (!s)
+        return mb__fail(err, MB_ENOMEM, "out of memory");
+    s->st = st;
+    OrtSessionOptions *so = NULL;
+    const char *ep;
+    int rc = session_options(st, opts, n_opts, &so, &ep, err);
+    if (rc) {
+        free(s);
+        return rc;
+    }
+    s->ep = mb__strdup(ep);
+    if ((rc = create_session(s, model, so, err))) {
+        free(s->ep);
+        free(s);
+        return rc;
+    }
+    if ((rc = describe_io(s, err))) {
+        free_session(s);
+        return rc;
     }
     *out = s;
     return MB_OK;
