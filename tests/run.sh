@@ -44,14 +44,20 @@ run_one() {
     echo "$p $f $s $(( $(date +%s) - start ))" >"$MBENCH_TEST_TMP/res.$i"
 }
 
-# The suites, the slowest first so that they do not start last.  Those
-# that run `make` on the build directory (install: `make install
-# PREFIX=...` relinks build/mbench; python: `make wheel`) run alone, after
-# the others, so no suite runs a binary while it is being relinked.
+# The suites, the longest first so that none of them starts last (slurm
+# waits a minute for Slurm's shortest time limit; the others are busy).
+# Two run `make` on the build directory (install: `make install
+# PREFIX=...`; python: `make wheel`).  When the build is up to date they
+# only read it and run with the others; otherwise they would relink
+# build/mbench while other suites run it, so they run alone, after them.
 names=() cmds=()
 add() { names+=("$1"); shift; cmds+=("$*"); }
 alone=" install python "
-slow="compare run realmodels accuracy python_models store exec report"
+if ! make -n -s -C "$root" --no-print-directory BUILD="$build" all 2>/dev/null |
+    grep -qE '(^| )(cc|c\+\+|g\+\+|ar) '; then
+    alone=" "
+fi
+slow="slurm models python python_models load torch require compare run profile onnx_testdata realmodels accuracy store exec report"
 for n in $slow; do
     t="$root/tests/integration/$n.sh"
     [ -f "$t" ] && { [ -z "$filter" ] || [[ "$n" == *$filter* ]]; } && add "$n" bash "$t"
