@@ -224,158 +224,164 @@ static mb_status judge_masks(const mb__val_req *rq, const mb_judged *pick,
     return MB_OK;
 }
 
-mb_status mb__val_judge(const mb__val_req *rq, const mb_tensor *a,
-                        const mb_tensor *b, size_t n, const json_t *outs,
-                        const int64_t *labels, size_t n_labels,
-                        const mb_tensor *masks, json_t *v, mb_err *err)
+/* Whether output i is judged: all are, unless --output names one (and
+ * judge_all is not set). */
+static int is_judged(const mb__val_req *rq, const mb_judged *pick, size_t i)
+{
+    return !pick->requested || i == pick->index || rq->judge_all;
+}
+
+/* The output the rule judges (pick.h), recorded as v's "output_choice". */
+static mb_status choose_output(const mb__val_req *rq, const mb_tensor *a,
+                               size_t n, mb_judged *pick, json_t *v,
+                               mb_err *err)
 {
     mb_out_shape *shp = mb__calloc(n ? n : 1, sizeof *shp);
     if (!shp)
         return mb__fail(err, MB_ENOMEM, "out of memory");
     mb__out_shapes_from_tensors(a, n, shp);
-    mb_judged pick;
-    mb_status ps = mb__judged_output(shp, n, rq->output, &pick, err);
+    mb_status ps = mb__judged_output(shp, n, rq->output, pick, err);
     free(shp);
     if (ps)
         return ps;
-    size_t ci = pick.classifier ? pick.index : n;
-    const char *ci_name = ci < n && a[ci].name ? a[ci].name : "?";
     json_object_set_new(
         v, "output_choice",
         json_pack(
             "{s:o, s:o, s:b, s:b, s:s}", "output",
-            pick.index < n
-                ? json_string(a[pick.index].name ? a[pick.index].name : "")
+            pick->index < n
+                ? json_string(a[pick->index].name ? a[pick->index].name : "")
                 : json_null(),
             "index",
-            pick.index < n ? json_integer((json_int_t)pick.index) : json_null(),
-            "classifier", pick.classifier, "requested", pick.requested,
-            "reason", pick.reason));
-    /* The judged outputs: all, or the one --output names. */
-    json_t *judged = json_array();
-    for (size_t i = 0; i < n; i++)
-        if (!pick.requested || i == pick.index || rq->judge_all)
-            json_array_append(judged, json_array_get(outs, i));
+            pick->index < n ? json_integer((json_int_t)pick->index)
+                            : json_null(),
+            "classifier", pick->classifier, "requested", pick->requested,
+            "reason", pick->reason));
+    return MB_OK;
+}
 
-    json_t *criteria = json_array();
-    char line[640];
-    int passed = 1;
+/* The candidate fails when it produced NaN/Inf where the baseline was
+ * finite, on any judged output; returns 0 then (with a criterion). */
+static int judge_nonfinite(const mb__val_req *rq, const mb_judged *pick,
+                           const json_t *outs, size_t n, json_t *criteria)
+{
     size_t nf_bad = 0;
     for (size_t i = 0; i < n; i++)
-        if (!pick.requested || i == pick.index || rq->judge_all)
+        if (is_judged(rq, pick, i))
             nf_bad += (size_t)json_integer_value(
                 json_object_get(json_array_get(outs, i), "nonfinite_new"));
-    if (nf_bad) {
-        passed = 0;
-        snprintf(line, sizeof line,
-                 "FAIL the candidate produced %zu NaN/Inf values where the "
-                 "baseline was finite",
-                 nf_bad);
-        json_array_append_new(criteria, json_string(line));
-    }
+    if (!nf_bad)
+        return 1;
+    char line[640];
+    snprintf(line, sizeof line,
+             "FAIL the candidate produced %zu NaN/Inf values where the "
+             "baseline was finite",
+             nf_bad);
+    json_array_append_new(criteria, json_string(line));
+    return 0;
+}
 
-    /* The classifier output: accuracy against labels, else agreement. */
-    const char *rule = "gates";
-    json_t *acc = json_null();
-    int cls_ok = 1;
-    double cls_value = NAN;
-    char cls_check[96] = "";
+typedef struct cls_verdict {
+    size_t index;     /* the class scores, n when there are none */
+    const char *rule; /* "labels", "top1_agreement" or "gates" */
+    int ok;
+    double value; /* top-1 accuracy or agreement of the candidate */
+    char check[96];
+    json_t *acc; /* the "accuracy" object (null without labels) */
+} cls_verdict;
+
+/* The class scores: top-1 accuracy against the labels (within the
+ * tolerance of the baseline's), else top-1 agreement with the baseline
+ * (at least 1 - tolerance); MB_EDATA when labels have no output. */
+static mb_status judge_classifier(const mb__val_req *rq, const mb_judged *pick,
+                                  const mb_tensor *a, const mb_tensor *b,
+                                  size_t n, const json_t *outs,
+                                  const int64_t *labels, size_t n_labels,
+                                  json_t *criteria, cls_verdict *cv,
+                                  mb_err *err)
+{
+    *cv = (cls_verdict){.index = pick->classifier ? pick->index : n,
+                        .rule = "gates",
+                        .ok = 1,
+                        .value = NAN,
+                        .acc = json_null()};
+    size_t ci = cv->index;
+    const char *ci_name = ci < n && a[ci].name ? a[ci].name : "?";
+    char line[640];
     if (labels && ci == n && rq->labels_optional)
         labels = NULL; /* class folders, but no class scores to score */
     if (labels) {
-        if (ci == n) {
-            json_decref(judged);
-            json_decref(criteria);
+        if (ci == n)
             return mb__fail(err, MB_EDATA,
                             "--labels %s: no output to score them against: "
                             "%s",
-                            rq->labels, pick.reason);
-        }
+                            rq->labels, pick->reason);
         mb_status ts =
-            mb__val_accuracy(&a[ci], &b[ci], labels, n_labels, &acc, err);
+            mb__val_accuracy(&a[ci], &b[ci], labels, n_labels, &cv->acc, err);
         if (ts) {
             mb__fail_prefix(err, "--labels %s (output %s)", rq->labels,
                             ci_name);
-            json_decref(judged);
-            json_decref(criteria);
             return ts;
         }
-        rule = "labels";
-        double a1 = jnum_path(acc, "baseline.top1"),
-               b1 = jnum_path(acc, "candidate.top1");
-        cls_ok = b1 >= a1 - rq->tolerance - 1e-12;
-        cls_value = b1;
-        snprintf(cls_check, sizeof cls_check, "top1_accuracy>=%.4f",
+        cv->rule = "labels";
+        double a1 = jnum_path(cv->acc, "baseline.top1"),
+               b1 = jnum_path(cv->acc, "candidate.top1");
+        cv->ok = b1 >= a1 - rq->tolerance - 1e-12;
+        cv->value = b1;
+        snprintf(cv->check, sizeof cv->check, "top1_accuracy>=%.4f",
                  a1 - rq->tolerance);
-        const json_t *dci = json_object_get(acc, "top1_delta_ci95");
+        const json_t *dci = json_object_get(cv->acc, "top1_delta_ci95");
         double lo = json_number_value(json_array_get(dci, 0)),
                hi = json_number_value(json_array_get(dci, 1));
         snprintf(line, sizeof line,
                  "%s top-1 accuracy on %s %.4f vs baseline %.4f (delta "
                  "%+.4f, paired 95%% CI %+.4f to %+.4f over %zu samples, "
                  "tolerance %g)",
-                 cls_ok ? "PASS" : "FAIL", ci_name, b1, a1, b1 - a1, lo, hi,
+                 cv->ok ? "PASS" : "FAIL", ci_name, b1, a1, b1 - a1, lo, hi,
                  n_labels, rq->tolerance);
         json_array_append_new(criteria, json_string(line));
     } else if (ci < n) {
-        rule = "top1_agreement";
+        cv->rule = "top1_agreement";
         mb__json_metric_get(
             json_object_get(json_array_get(outs, ci), "top1_agreement"),
-            &cls_value);
-        cls_ok = cls_value >= 1 - rq->tolerance - 1e-12;
-        snprintf(cls_check, sizeof cls_check, "top1_agreement>=%.4f",
+            &cv->value);
+        cv->ok = cv->value >= 1 - rq->tolerance - 1e-12;
+        snprintf(cv->check, sizeof cv->check, "top1_agreement>=%.4f",
                  1 - rq->tolerance);
         snprintf(line, sizeof line,
                  "%s top-1 agreement on %s %.4f (needs >= %.4f = 1 - "
                  "tolerance)",
-                 cls_ok ? "PASS" : "FAIL", ci_name, cls_value,
+                 cv->ok ? "PASS" : "FAIL", ci_name, cv->value,
                  1 - rq->tolerance);
         json_array_append_new(criteria, json_string(line));
     }
-    passed &= cls_ok;
-    seg_verdict sv;
-    mb_status ss = judge_masks(rq, &pick, a, b, n, masks, criteria, &sv, err);
-    if (ss) {
-        json_decref(acc);
-        json_decref(judged);
-        json_decref(criteria);
-        return ss;
-    }
-    passed &= sv.ok;
-    if (masks)
-        rule = !strcmp(rule, "labels")           ? "labels+masks"
-               : !strcmp(rule, "top1_agreement") ? "top1_agreement+masks"
-                                                 : "masks";
+    return MB_OK;
+}
 
-    /* The gates, on every judged output. */
-    mb_gate gates[MB__VAL_MAX_GATES];
-    mb_precision prec = MB_PREC_FP32;
-    char prec_why[200];
-    size_t n_gates = pick_gates(rq, gates, &prec, prec_why, sizeof prec_why);
-    int gp = 1;
-    json_t *gv = mb__gates_eval_outputs(gates, n_gates, judged, &gp);
-    passed &= gp;
-
-    /* The verdict of each output, check by check. */
+/* The verdict of each output, check by check ("per_output"). */
+static json_t *per_output(const mb__val_req *rq, const mb_judged *pick,
+                          const mb_tensor *a, size_t n, const json_t *outs,
+                          const cls_verdict *cv, const seg_verdict *sv,
+                          const mb_gate *gates, size_t n_gates)
+{
     json_t *per = json_array();
     for (size_t i = 0; i < n; i++) {
         const json_t *m = json_array_get(outs, i);
-        int is_judged = !pick.requested || i == pick.index || rq->judge_all;
+        int judged = is_judged(rq, pick, i);
         json_t *checks = json_array();
         int ok = 1;
-        if (is_judged && i == ci) {
+        if (judged && i == cv->index) {
             json_array_append_new(
-                checks, check_json(cls_check, cls_value, cls_ok ? 0 : 1));
-            ok &= cls_ok;
+                checks, check_json(cv->check, cv->value, cv->ok ? 0 : 1));
+            ok &= cv->ok;
         }
-        if (is_judged && i == sv.index) {
-            json_array_append_new(checks,
-                                  check_json(sv.iou_check, sv.iou, !sv.iou_ok));
+        if (judged && i == sv->index) {
             json_array_append_new(
-                checks, check_json(sv.dice_check, sv.dice, !sv.dice_ok));
-            ok &= sv.ok;
+                checks, check_json(sv->iou_check, sv->iou, !sv->iou_ok));
+            json_array_append_new(
+                checks, check_json(sv->dice_check, sv->dice, !sv->dice_ok));
+            ok &= sv->ok;
         }
-        for (size_t g = 0; is_judged && g < n_gates; g++) {
+        for (size_t g = 0; judged && g < n_gates; g++) {
             double val = NAN;
             mb_gate_result r = mb__gate_eval(&gates[g], m, &val);
             json_array_append_new(checks,
@@ -384,23 +390,70 @@ mb_status mb__val_judge(const mb__val_req *rq, const mb_tensor *a,
         }
         json_array_append_new(
             per, json_pack("{s:s, s:b, s:b, s:b, s:o, s:o}", "name",
-                           a[i].name ? a[i].name : "", "judged", is_judged,
-                           "classifier", i == ci, "segmentation", i == sv.index,
-                           "passed", is_judged ? json_boolean(ok) : json_null(),
-                           "checks", checks));
+                           a[i].name ? a[i].name : "", "judged", judged,
+                           "classifier", i == cv->index, "segmentation",
+                           i == sv->index, "passed",
+                           judged ? json_boolean(ok) : json_null(), "checks",
+                           checks));
     }
+    return per;
+}
+
+mb_status mb__val_judge(const mb__val_req *rq, const mb_tensor *a,
+                        const mb_tensor *b, size_t n, const json_t *outs,
+                        const int64_t *labels, size_t n_labels,
+                        const mb_tensor *masks, json_t *v, mb_err *err)
+{
+    mb_judged pick;
+    mb_status st = choose_output(rq, a, n, &pick, v, err);
+    if (st)
+        return st;
+    json_t *criteria = json_array();
+    int passed = judge_nonfinite(rq, &pick, outs, n, criteria);
+    /* The classifier output: accuracy against labels, else agreement. */
+    cls_verdict cv;
+    seg_verdict sv;
+    st = judge_classifier(rq, &pick, a, b, n, outs, labels, n_labels, criteria,
+                          &cv, err);
+    if (!st)
+        st = judge_masks(rq, &pick, a, b, n, masks, criteria, &sv, err);
+    if (st) {
+        json_decref(cv.acc);
+        json_decref(criteria);
+        return st;
+    }
+    passed &= cv.ok & sv.ok;
+    const char *rule = cv.rule;
+    if (masks)
+        rule = !strcmp(rule, "labels")           ? "labels+masks"
+               : !strcmp(rule, "top1_agreement") ? "top1_agreement+masks"
+                                                 : "masks";
+    /* The gates, on every judged output. */
+    mb_gate gates[MB__VAL_MAX_GATES];
+    mb_precision prec = MB_PREC_FP32;
+    char prec_why[200];
+    size_t n_gates = pick_gates(rq, gates, &prec, prec_why, sizeof prec_why);
+    json_t *judged = json_array();
+    for (size_t i = 0; i < n; i++)
+        if (is_judged(rq, &pick, i))
+            json_array_append(judged, json_array_get(outs, i));
+    int gp = 1;
+    json_t *gv = mb__gates_eval_outputs(gates, n_gates, judged, &gp);
     json_decref(judged);
+    passed &= gp;
     json_object_set_new(v, "rule", json_string(rule));
     json_object_set_new(v, "precision",
                         prec_why[0] ? json_string(mb__precision_name(prec))
                                     : json_null());
     json_object_set_new(v, "precision_reason",
                         prec_why[0] ? json_string(prec_why) : json_null());
-    json_object_set_new(v, "accuracy", acc);
+    json_object_set_new(v, "accuracy", cv.acc);
     json_object_set_new(v, "segmentation", sv.obj);
     json_object_set_new(v, "gates", gv);
     json_object_set_new(v, "criteria", criteria);
-    json_object_set_new(v, "per_output", per);
+    json_object_set_new(
+        v, "per_output",
+        per_output(rq, &pick, a, n, outs, &cv, &sv, gates, n_gates));
     json_object_set_new(v, "passed", json_boolean(passed));
     return MB_OK;
 }

@@ -222,137 +222,178 @@ static mb_status check_output_name(const char *name, const mb_io_desc *d,
  * samples in its own input dtypes (a float32 file feeds a float16 input,
  * converted by the data set); synthetic inputs are made for the baseline
  * and converted for the candidate. */
-static mb_status run_both(const mb__val_req *rq, outset *oa, outset *ob,
-                          size_t *n_samples, char *source, size_t slen,
-                          mb_err *err)
+/* What run_both's phases share: both models' sessions, their inputs
+ * and the data they read. */
+typedef struct both {
+    const mb__val_req *rq;
+    int64_t batch;
+    mb_bench *ba, *bb;
+    mb_dataset *ds, *dsb; /* NULL on synthetic inputs */
+    const mb_io_desc *din, *dinb, *douta;
+    size_t n_in, n_in_b;
+    mb_tensor *in, *inb; /* one batch of inputs of each model */
+    size_t total;        /* samples */
+} both;
+
+/* Opens both models; they must have as many outputs, and --output must
+ * name one of them. */
+static mb_status open_both(both *c, mb_err *err)
 {
-    const mb_plan *pa = rq->baseline, *pb = rq->candidate;
-    int64_t batch = pa->n_batches ? pa->batches[0] : 1;
-    mb_bench *ba = NULL, *bb = NULL;
-    mb_dataset *ds = NULL, *dsb = NULL;
-    mb_tensor *in = NULL, *inb = NULL;
-    size_t n_in = 0, n_in_b = 0;
-    mb_status st = mb__bench_open(pa, batch, &ba, err);
+    const mb_plan *pa = c->rq->baseline, *pb = c->rq->candidate;
+    mb_status st = mb__bench_open(pa, c->batch, &c->ba, err);
     if (st) {
         mb__fail_prefix(err, "baseline %s", pa->model_path);
         return st;
     }
-    st = mb__bench_open(pb, batch, &bb, err);
+    st = mb__bench_open(pb, c->batch, &c->bb, err);
     if (st) {
         mb__fail_prefix(err, "candidate %s", pb->model_path);
-        goto done;
+        return st;
     }
-    const mb_io_desc *din = mb__bench_describe(ba, 0, &n_in);
-    const mb_io_desc *dinb = mb__bench_describe(bb, 0, &n_in_b);
+    c->din = mb__bench_describe(c->ba, 0, &c->n_in);
+    c->dinb = mb__bench_describe(c->bb, 0, &c->n_in_b);
     size_t n_out_a, n_out_b;
-    const mb_io_desc *douta = mb__bench_describe(ba, 1, &n_out_a);
-    mb__bench_describe(bb, 1, &n_out_b);
-    if (n_out_a != n_out_b) {
-        st = mb__fail(err, MB_EDATA,
-                      "the baseline has %zu outputs, the candidate %zu; "
-                      "validate models with the same outputs",
-                      n_out_a, n_out_b);
-        goto done;
-    }
-    if ((st = check_output_name(rq->output, douta, n_out_a, err)))
-        goto done;
-    size_t total;
-    if (pa->data_path) {
-        st = mb__dataset_load_prep(pa->data_path, din, n_in, &pa->tlimit,
-                                   &pa->image, &ds, err);
-        if (st) {
-            mb__fail_prefix(err, "baseline %s", pa->model_path);
-            goto done;
-        }
-        st = mb__dataset_load_prep(pa->data_path, dinb, n_in_b, &pa->tlimit,
-                                   &pb->image, &dsb, err);
-        if (st) {
-            mb__fail_prefix(err, "candidate %s", pb->model_path);
-            goto done;
-        }
-        total = mb__dataset_count(ds);
-        if (mb__dataset_count(dsb) != total) {
-            /* (a model of unknown input rank once took the whole array as
-             * one sample: every batch then ran all of it again) */
-            st = mb__fail(err, MB_EDATA,
-                          "--data %s holds %zu samples for the baseline's "
-                          "inputs but %zu for the candidate's; give the "
-                          "candidate its input shapes (--shape) so that both "
-                          "read the same samples",
-                          pa->data_path, total, mb__dataset_count(dsb));
-            goto done;
-        }
-        if (strcmp(mb__dataset_describe(ds), mb__dataset_describe(dsb)) == 0)
-            snprintf(source, slen, "%s", mb__dataset_describe(ds));
-        else
-            snprintf(source, slen, "%s; candidate: %s",
-                     mb__dataset_describe(ds), mb__dataset_describe(dsb));
-    } else {
-        total = (size_t)rq->samples;
+    c->douta = mb__bench_describe(c->ba, 1, &n_out_a);
+    mb__bench_describe(c->bb, 1, &n_out_b);
+    if (n_out_a != n_out_b)
+        return mb__fail(err, MB_EDATA,
+                        "the baseline has %zu outputs, the candidate %zu; "
+                        "validate models with the same outputs",
+                        n_out_a, n_out_b);
+    return check_output_name(c->rq->output, c->douta, n_out_a, err);
+}
+
+/* The samples: --data read for each model's inputs (both must read as
+ * many), else rq->samples synthetic ones; source says which. */
+static mb_status load_data(both *c, char *source, size_t slen, mb_err *err)
+{
+    const mb_plan *pa = c->rq->baseline, *pb = c->rq->candidate;
+    if (!pa->data_path) {
+        c->total = (size_t)c->rq->samples;
         snprintf(source, slen,
-                 "%zu synthetic samples (seed %llu): RANDOM INPUTS", total,
+                 "%zu synthetic samples (seed %llu): RANDOM INPUTS", c->total,
                  (unsigned long long)pa->seed);
+        return MB_OK;
     }
-    in = mb__calloc(n_in ? n_in : 1, sizeof *in);
-    inb = mb__calloc(n_in_b ? n_in_b : 1, sizeof *inb);
-    if (!in || !inb) {
+    mb_status st = mb__dataset_load_prep(pa->data_path, c->din, c->n_in,
+                                         &pa->tlimit, &pa->image, &c->ds, err);
+    if (st) {
+        mb__fail_prefix(err, "baseline %s", pa->model_path);
+        return st;
+    }
+    st = mb__dataset_load_prep(pa->data_path, c->dinb, c->n_in_b, &pa->tlimit,
+                               &pb->image, &c->dsb, err);
+    if (st) {
+        mb__fail_prefix(err, "candidate %s", pb->model_path);
+        return st;
+    }
+    c->total = mb__dataset_count(c->ds);
+    if (mb__dataset_count(c->dsb) != c->total)
+        /* (a model of unknown input rank once took the whole array as
+         * one sample: every batch then ran all of it again) */
+        return mb__fail(err, MB_EDATA,
+                        "--data %s holds %zu samples for the baseline's "
+                        "inputs but %zu for the candidate's; give the "
+                        "candidate its input shapes (--shape) so that both "
+                        "read the same samples",
+                        pa->data_path, c->total, mb__dataset_count(c->dsb));
+    const char *da = mb__dataset_describe(c->ds),
+               *db = mb__dataset_describe(c->dsb);
+    if (strcmp(da, db) == 0)
+        snprintf(source, slen, "%s", da);
+    else
+        snprintf(source, slen, "%s; candidate: %s", da, db);
+    return MB_OK;
+}
+
+/* Binds the bs samples from `first` to both models: the data's, or
+ * synthetic inputs of the baseline's converted for the candidate. */
+static mb_status bind_batch(both *c, size_t first, int64_t bs, mb_rng *rng,
+                            mb_err *err)
+{
+    const mb_plan *pa = c->rq->baseline;
+    mb_status st = MB_OK;
+    if (c->ds) {
+        st = mb__dataset_batch(c->ds, first, bs, c->in, err);
+        if (!st)
+            st = mb__dataset_batch(c->dsb, first, bs, c->inb, err);
+    } else {
+        for (size_t i = 0; i < c->n_in && !st; i++)
+            st = mb__synthetic_input(&c->din[i], bs, pa, rng, &c->in[i], err);
+    }
+    if (!st)
+        st = mb__bench_set_inputs(c->ba, c->in, c->n_in, err);
+    if (!st)
+        st = c->ds ? mb__bench_set_inputs(c->bb, c->inb, c->n_in_b, err)
+                   : bind_candidate(c->bb, c->in, c->n_in, err);
+    for (size_t i = 0; i < c->n_in; i++)
+        mb_tensor_clear(&c->in[i]);
+    for (size_t i = 0; i < c->n_in_b; i++)
+        mb_tensor_clear(&c->inb[i]);
+    return st;
+}
+
+/* Runs both models on the bound batch and appends their outputs. */
+static mb_status run_batch(both *c, outset *oa, outset *ob, size_t first,
+                           mb_err *err)
+{
+    const mb_plan *pa = c->rq->baseline, *pb = c->rq->candidate;
+    mb_tensor *ta = NULL, *tb = NULL;
+    size_t na = 0, nb = 0;
+    mb_status st = mb__bench_outputs(c->ba, &ta, &na, err);
+    if (st)
+        mb__fail_prefix(err, "baseline %s", pa->model_path);
+    if (!st) {
+        st = mb__bench_outputs(c->bb, &tb, &nb, err);
+        if (st)
+            mb__fail_prefix(err, "candidate %s", pb->model_path);
+    }
+    if (!st)
+        st = outset_append(oa, ta, na, c->douta, first == 0, err);
+    else
+        free_batch(ta, na);
+    if (!st)
+        st = outset_append(ob, tb, nb, c->douta, first == 0, err);
+    else
+        free_batch(tb, nb);
+    return st;
+}
+
+/* Runs both models over every sample in batches, their outputs into oa
+ * and ob; source describes the inputs. */
+static mb_status run_both(const mb__val_req *rq, outset *oa, outset *ob,
+                          size_t *n_samples, char *source, size_t slen,
+                          mb_err *err)
+{
+    const mb_plan *pa = rq->baseline;
+    both c = {.rq = rq, .batch = pa->n_batches ? pa->batches[0] : 1};
+    mb_status st;
+    if ((st = open_both(&c, err)) || (st = load_data(&c, source, slen, err)))
+        goto done;
+    c.in = mb__calloc(c.n_in ? c.n_in : 1, sizeof *c.in);
+    c.inb = mb__calloc(c.n_in_b ? c.n_in_b : 1, sizeof *c.inb);
+    if (!c.in || !c.inb) {
         st = mb__fail(err, MB_ENOMEM, "out of memory");
         goto done;
     }
     mb_rng rng;
     mb__rng_seed(&rng, pa->seed);
-    for (size_t first = 0; first < total; first += (size_t)batch) {
-        int64_t bs = batch;
-        if ((size_t)bs > total - first)
-            bs = (int64_t)(total - first);
-        if (ds) {
-            st = mb__dataset_batch(ds, first, bs, in, err);
-            if (!st)
-                st = mb__dataset_batch(dsb, first, bs, inb, err);
-        } else {
-            for (size_t i = 0; i < n_in && !st; i++)
-                st = mb__synthetic_input(&din[i], bs, pa, &rng, &in[i], err);
-        }
-        if (!st)
-            st = mb__bench_set_inputs(ba, in, n_in, err);
-        if (!st)
-            st = ds ? mb__bench_set_inputs(bb, inb, n_in_b, err)
-                    : bind_candidate(bb, in, n_in, err);
-        for (size_t i = 0; i < n_in; i++)
-            mb_tensor_clear(&in[i]);
-        for (size_t i = 0; i < n_in_b; i++)
-            mb_tensor_clear(&inb[i]);
-        mb_tensor *ta = NULL, *tb = NULL;
-        size_t na = 0, nb = 0;
-        if (!st) {
-            st = mb__bench_outputs(ba, &ta, &na, err);
-            if (st)
-                mb__fail_prefix(err, "baseline %s", pa->model_path);
-        }
-        if (!st) {
-            st = mb__bench_outputs(bb, &tb, &nb, err);
-            if (st)
-                mb__fail_prefix(err, "candidate %s", pb->model_path);
-        }
-        if (!st)
-            st = outset_append(oa, ta, na, douta, first == 0, err);
-        else
-            free_batch(ta, na);
-        if (!st)
-            st = outset_append(ob, tb, nb, douta, first == 0, err);
-        else
-            free_batch(tb, nb);
-        if (st)
+    for (size_t first = 0; first < c.total; first += (size_t)c.batch) {
+        int64_t bs = c.batch;
+        if ((size_t)bs > c.total - first)
+            bs = (int64_t)(c.total - first);
+        if ((st = bind_batch(&c, first, bs, &rng, err)) ||
+            (st = run_batch(&c, oa, ob, first, err)))
             goto done;
     }
-    *n_samples = total;
+    *n_samples = c.total;
 done:
-    free(in);
-    free(inb);
-    mb__dataset_free(ds);
-    mb__dataset_free(dsb);
-    mb__bench_close(ba);
-    mb__bench_close(bb);
+    free(c.in);
+    free(c.inb);
+    mb__dataset_free(c.ds);
+    mb__dataset_free(c.dsb);
+    mb__bench_close(c.ba);
+    mb__bench_close(c.bb);
     return st;
 }
 
@@ -511,9 +552,9 @@ static json_t *validation_head(const mb__val_req *rq, const char *source,
     return v;
 }
 
-mb_status mb__validate_run(const mb__val_req *rq, json_t **doc, mb_err *err)
+/* The request's options that need one another. */
+static mb_status check_val_req(const mb__val_req *rq, mb_err *err)
 {
-    *doc = NULL;
     const mb_plan *pa = rq->baseline, *pb = rq->candidate;
     if (!pa || !pb || !pa->model_path || !pb->model_path)
         return mb__fail(err, MB_EINVAL,
@@ -533,8 +574,36 @@ mb_status mb__validate_run(const mb__val_req *rq, json_t **doc, mb_err *err)
         return mb__fail(err, MB_EINVAL,
                         "--masks needs --data: masks describe real "
                         "samples, not random inputs");
+    return MB_OK;
+}
+
+/* The metrics of every output pair, into a new array *outs. */
+static mb_status output_metrics(const mb__val_req *rq, const outset *oa,
+                                const outset *ob, json_t **outs, mb_err *err)
+{
+    mb_status st = MB_OK;
+    *outs = json_array();
+    for (size_t i = 0; i < oa->n && !st; i++) {
+        json_t *m = NULL;
+        st = mb__metrics_compute(&oa->t[i], &ob->t[i], &rq->metrics, &m, err);
+        if (st)
+            mb__fail_prefix(err, "output %s",
+                            oa->t[i].name ? oa->t[i].name : "?");
+        else
+            json_array_append_new(*outs, m);
+    }
+    return st;
+}
+
+mb_status mb__validate_run(const mb__val_req *rq, json_t **doc, mb_err *err)
+{
+    *doc = NULL;
+    mb_status st = check_val_req(rq, err);
+    if (st)
+        return st;
+    const mb_plan *pa = rq->baseline;
     /* Made and tried now, not after the run. */
-    mb_status st = rq->save_outputs ? mb__mkdirs(rq->save_outputs, err) : MB_OK;
+    st = rq->save_outputs ? mb__mkdirs(rq->save_outputs, err) : MB_OK;
     if (st) {
         mb__fail_prefix(err, "--save-outputs %s", rq->save_outputs);
         return st;
@@ -572,19 +641,8 @@ mb_status mb__validate_run(const mb__val_req *rq, json_t **doc, mb_err *err)
     json_t *outs = NULL, *v = NULL;
     char source[1100] = "";
     size_t n_samples = 0;
-    if ((st = run_both(rq, &oa, &ob, &n_samples, source, sizeof source, err)))
-        goto done;
-    outs = json_array();
-    for (size_t i = 0; i < oa.n && !st; i++) {
-        json_t *m = NULL;
-        st = mb__metrics_compute(&oa.t[i], &ob.t[i], &rq->metrics, &m, err);
-        if (st)
-            mb__fail_prefix(err, "output %s",
-                            oa.t[i].name ? oa.t[i].name : "?");
-        else
-            json_array_append_new(outs, m);
-    }
-    if (st)
+    if ((st = run_both(rq, &oa, &ob, &n_samples, source, sizeof source, err)) ||
+        (st = output_metrics(rq, &oa, &ob, &outs, err)))
         goto done;
     v = validation_head(rq, source, n_samples);
     if ((st = mb__val_judge(rq, oa.t, ob.t, oa.n, outs, labels, n_labels,

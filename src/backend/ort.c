@@ -250,15 +250,13 @@ static int installed_ort(char *buf, size_t len)
     return access(buf, F_OK) == 0;
 }
 
-static int ort_load(const mb_backend_config *cfg, void **out, mb_err *err)
+/* dlopens the first library that loads of: the configured one, else
+ * MBENCH_ORT_LIB, the one installed beside mbench, the build's default
+ * and the loader's search; first gets the first candidate's name.
+ * MB_EBACKEND saying what was tried. */
+static mb_status open_library(ort_state *st, const mb_backend_config *cfg,
+                              char *first, size_t flen, mb_err *err)
 {
-    ort_state *st = mb__calloc(1, sizeof *st);
-    if (!st)
-        return mb__fail(err, MB_ENOMEM, "out of memory");
-    st->log = cfg ? cfg->log : NULL;
-    st->log_user = cfg ? cfg->log_user : NULL;
-    st->verbose = cfg ? cfg->verbose : 0;
-
     const char *env = getenv("MBENCH_ORT_LIB");
     const char *cands[5];
     size_t nc = 0;
@@ -273,6 +271,7 @@ static int ort_load(const mb_backend_config *cfg, void **out, mb_err *err)
         cands[nc++] = MB_ORT_DEFAULT_PATH;
         cands[nc++] = "libonnxruntime.so.1";
     }
+    snprintf(first, flen, "%s", cands[0]);
     char tried[1536] = "";
     size_t off = 0;
     for (size_t i = 0; i < nc && !st->dl; i++) {
@@ -284,27 +283,27 @@ static int ort_load(const mb_backend_config *cfg, void **out, mb_err *err)
                                     off ? "; " : "", why);
         }
     }
-    if (!st->dl) {
-        free(st);
+    if (!st->dl)
         return mb__fail(err, MB_EBACKEND,
                         "cannot load ONNX Runtime (%s); fetch it with "
                         "'make ort' (scripts/fetch-ort.sh) or pass --ort-lib "
                         "PATH / set MBENCH_ORT_LIB",
                         tried);
-    }
+    return MB_OK;
+}
+
+/* The API table of the loaded library: the version of its minor version,
+ * capped at the version mbench knows (asking for more prints to stderr).
+ * MB_EBACKEND when it is no ONNX Runtime (`lib` names it) or too old. */
+static mb_status resolve_api(ort_state *st, const char *lib, mb_err *err)
+{
     ort_get_api_base_fn get_base;
     void *sym = dlsym(st->dl, "OrtGetApiBase");
     memcpy(&get_base, &sym, sizeof sym);
-    if (!sym || !(st->base = get_base())) {
-        dlclose(st->dl);
-        free(st->path);
-        free(st);
+    if (!sym || !(st->base = get_base()))
         return mb__fail(err, MB_EBACKEND,
                         "%s is not an ONNX Runtime library (no OrtGetApiBase)",
-                        cands[0]);
-    }
-    /* Ask for the API version of this library's minor version, capped at
-     * the version mbench knows: asking for more prints to stderr. */
+                        lib);
     const char *ver = st->base->GetVersionString();
     unsigned major = 0, minor = 0;
     if (!ver || sscanf(ver, "%u.%u", &major, &minor) != 2 || major != 1)
@@ -316,9 +315,6 @@ static int ort_load(const mb_backend_config *cfg, void **out, mb_err *err)
     if (!tbl) {
         char v[64];
         snprintf(v, sizeof v, "%s", ver ? ver : "unknown");
-        dlclose(st->dl);
-        free(st->path);
-        free(st);
         return mb__fail(err, MB_EBACKEND,
                         "ONNX Runtime %s is too old: mbench needs API version "
                         "%u (ONNX Runtime 1.%u) or newer",
@@ -329,7 +325,13 @@ static int ort_load(const mb_backend_config *cfg, void **out, mb_err *err)
     memcpy(&st->api.name, &tbl[slot], sizeof st->api.name);
     MB_ORT_SLOTS(MB_ORT_RESOLVE)
 #undef MB_ORT_RESOLVE
+    return MB_OK;
+}
 
+/* The environment (logging through ours), CPU memory info and default
+ * allocator. */
+static mb_status create_env(ort_state *st, mb_err *err)
+{
     int sev = st->verbose ? ORT_LOG_WARNING : ORT_LOG_ERROR;
     if (check(st,
               st->api.CreateEnvWithCustomLogger(logger, st, sev, "mbench",
@@ -340,29 +342,56 @@ static int ort_load(const mb_backend_config *cfg, void **out, mb_err *err)
                                           &st->cpu_mem),
               err, MB_EBACKEND, "cannot create CPU memory info") ||
         check(st, st->api.GetAllocatorWithDefaultOptions(&st->alloc), err,
-              MB_EBACKEND, "cannot get the default allocator")) {
-        if (st->env)
-            st->api.ReleaseEnv(st->env);
-        dlclose(st->dl);
-        free(st->path);
-        free(st);
+              MB_EBACKEND, "cannot get the default allocator"))
         return err ? err->code : MB_EBACKEND;
-    }
+    return MB_OK;
+}
+
+/* The execution providers the library lists, as a comma list and sorted
+ * into usable and unusable ones. */
+static void list_providers(ort_state *st)
+{
     char **provs = NULL;
     int np = 0;
-    if (!st->api.GetAvailableProviders(&provs, &np)) {
-        size_t len = 1;
-        for (int i = 0; i < np; i++)
-            len += strlen(provs[i]) + 1;
-        st->providers = mb__calloc(len, 1);
-        for (int i = 0; st->providers && i < np; i++) {
-            if (i)
-                strcat(st->providers, ",");
-            strcat(st->providers, provs[i]);
-        }
-        sort_providers(st, provs, np);
-        st->api.ReleaseAvailableProviders(provs, np);
+    if (st->api.GetAvailableProviders(&provs, &np))
+        return;
+    size_t len = 1;
+    for (int i = 0; i < np; i++)
+        len += strlen(provs[i]) + 1;
+    st->providers = mb__calloc(len, 1);
+    for (int i = 0; st->providers && i < np; i++) {
+        if (i)
+            strcat(st->providers, ",");
+        strcat(st->providers, provs[i]);
     }
+    sort_providers(st, provs, np);
+    st->api.ReleaseAvailableProviders(provs, np);
+}
+
+static int ort_load(const mb_backend_config *cfg, void **out, mb_err *err)
+{
+    ort_state *st = mb__calloc(1, sizeof *st);
+    if (!st)
+        return mb__fail(err, MB_ENOMEM, "out of memory");
+    st->log = cfg ? cfg->log : NULL;
+    st->log_user = cfg ? cfg->log_user : NULL;
+    st->verbose = cfg ? cfg->verbose : 0;
+    char first[4096];
+    mb_status s = open_library(st, cfg, first, sizeof first, err);
+    if (!s)
+        s = resolve_api(st, first, err);
+    if (!s)
+        s = create_env(st, err);
+    if (s) {
+        if (st->env)
+            st->api.ReleaseEnv(st->env);
+        if (st->dl)
+            dlclose(st->dl);
+        free(st->path);
+        free(st);
+        return s;
+    }
+    list_providers(st);
     *out = st;
     return MB_OK;
 }
@@ -410,21 +439,41 @@ static bool parse_int(const char *s, long lo, long hi, long *out)
 }
 
 /* Applies one option to the session options; fills err on failure. */
-static int apply_opt(ort_state *st, OrtSessionOptions *so, const mb_kv *kv,
-                     const char **ep, const char **device_id, mb_err *err)
+/* 0 when the runtime took a setting, else MB_EINVAL with its message
+ * (what names the setting). */
+static int applied(ort_state *st, OrtStatus *s, const char *what, mb_err *err)
 {
-    const char *k = kv->key, *v = kv->value;
-    long n;
-    if (strcmp(k, "threads") == 0 || strcmp(k, "inter-threads") == 0) {
-        if (!parse_int(v, 0, 4096, &n))
-            return mb__fail(err, MB_EINVAL,
-                            "invalid %s '%s': expected an integer from 0 "
-                            "(runtime default) to 4096",
-                            k, v);
-        OrtStatus *s = k[0] == 't' ? st->api.SetIntraOpNumThreads(so, (int)n)
-                                   : st->api.SetInterOpNumThreads(so, (int)n);
-        return check(st, s, err, MB_EINVAL, k) ? MB_EINVAL : 0;
-    }
+    return check(st, s, err, MB_EINVAL, what) ? MB_EINVAL : 0;
+}
+
+/* opt-level NAME: the graph optimisation level. */
+static int apply_opt_level(ort_state *st, OrtSessionOptions *so, const char *k,
+                           const char *v, mb_err *err)
+{
+    static const struct {
+        const char *name;
+        int level;
+    } levels[] = {{"disable", ORT_OPT_DISABLE_ALL},
+                  {"basic", ORT_OPT_BASIC},
+                  {"extended", ORT_OPT_EXTENDED},
+                  {"layout", ORT_OPT_LAYOUT},
+                  {"all", ORT_OPT_ALL}};
+    for (size_t i = 0; i < sizeof levels / sizeof levels[0]; i++)
+        if (strcmp(v, levels[i].name) == 0)
+            return applied(
+                st,
+                st->api.SetSessionGraphOptimizationLevel(so, levels[i].level),
+                k, err);
+    return mb__fail(err, MB_EINVAL,
+                    "invalid opt-level '%s': expected disable, basic, "
+                    "extended, layout or all",
+                    v);
+}
+
+/* threads, inter-threads and execution-mode. */
+static int apply_threading(ort_state *st, OrtSessionOptions *so, const char *k,
+                           const char *v, mb_err *err)
+{
     if (strcmp(k, "execution-mode") == 0) {
         int m;
         if (strcmp(v, "sequential") == 0)
@@ -436,33 +485,29 @@ static int apply_opt(ort_state *st, OrtSessionOptions *so, const mb_kv *kv,
                             "invalid execution-mode '%s': expected "
                             "sequential or parallel",
                             v);
-        return check(st, st->api.SetSessionExecutionMode(so, m), err, MB_EINVAL,
-                     k)
-                   ? MB_EINVAL
-                   : 0;
+        return applied(st, st->api.SetSessionExecutionMode(so, m), k, err);
     }
-    if (strcmp(k, "opt-level") == 0) {
-        static const struct {
-            const char *name;
-            int level;
-        } levels[] = {{"disable", ORT_OPT_DISABLE_ALL},
-                      {"basic", ORT_OPT_BASIC},
-                      {"extended", ORT_OPT_EXTENDED},
-                      {"layout", ORT_OPT_LAYOUT},
-                      {"all", ORT_OPT_ALL}};
-        for (size_t i = 0; i < sizeof levels / sizeof levels[0]; i++)
-            if (strcmp(v, levels[i].name) == 0)
-                return check(st,
-                             st->api.SetSessionGraphOptimizationLevel(
-                                 so, levels[i].level),
-                             err, MB_EINVAL, k)
-                           ? MB_EINVAL
-                           : 0;
+    long n;
+    if (!parse_int(v, 0, 4096, &n))
         return mb__fail(err, MB_EINVAL,
-                        "invalid opt-level '%s': expected disable, basic, "
-                        "extended, layout or all",
-                        v);
-    }
+                        "invalid %s '%s': expected an integer from 0 "
+                        "(runtime default) to 4096",
+                        k, v);
+    OrtStatus *s = k[0] == 't' ? st->api.SetIntraOpNumThreads(so, (int)n)
+                               : st->api.SetInterOpNumThreads(so, (int)n);
+    return applied(st, s, k, err);
+}
+
+static int apply_opt(ort_state *st, OrtSessionOptions *so, const mb_kv *kv,
+                     const char **ep, const char **device_id, mb_err *err)
+{
+    const char *k = kv->key, *v = kv->value;
+    long n;
+    if (strcmp(k, "threads") == 0 || strcmp(k, "inter-threads") == 0 ||
+        strcmp(k, "execution-mode") == 0)
+        return apply_threading(st, so, k, v, err);
+    if (strcmp(k, "opt-level") == 0)
+        return apply_opt_level(st, so, k, v, err);
     if (strcmp(k, "ep") == 0) {
         *ep = v;
         return 0;
@@ -476,38 +521,27 @@ static int apply_opt(ort_state *st, OrtSessionOptions *so, const mb_kv *kv,
     }
     if (strcmp(k, "arena") == 0) {
         if (strcmp(v, "0") == 0)
-            return check(st, st->api.DisableCpuMemArena(so), err, MB_EINVAL, k)
-                       ? MB_EINVAL
-                       : 0;
+            return applied(st, st->api.DisableCpuMemArena(so), k, err);
         if (strcmp(v, "1") == 0)
             return 0;
         return mb__fail(err, MB_EINVAL, "invalid arena '%s': expected 0 or 1",
                         v);
     }
     if (strcmp(k, "save-optimized") == 0)
-        return check(st, st->api.SetOptimizedModelFilePath(so, v), err,
-                     MB_EINVAL, k)
-                   ? MB_EINVAL
-                   : 0;
+        return applied(st, st->api.SetOptimizedModelFilePath(so, v), k, err);
     if (strcmp(k, "profile") == 0)
-        return check(st, st->api.EnableProfiling(so, v), err, MB_EINVAL, k)
-                   ? MB_EINVAL
-                   : 0;
+        return applied(st, st->api.EnableProfiling(so, v), k, err);
     if (strncmp(k, "config:", 7) == 0)
-        return check(st, st->api.AddSessionConfigEntry(so, k + 7, v), err,
-                     MB_EINVAL, "session config entry")
-                   ? MB_EINVAL
-                   : 0;
+        return applied(st, st->api.AddSessionConfigEntry(so, k + 7, v),
+                       "session config entry", err);
     if (strncmp(k, "dim:", 4) == 0) {
         if (!parse_int(v, 1, 1L << 40, &n))
             return mb__fail(err, MB_EINVAL,
                             "invalid value '%s' for dimension '%s': expected "
                             "a positive integer",
                             v, k + 4);
-        return check(st, st->api.AddFreeDimensionOverrideByName(so, k + 4, n),
-                     err, MB_EINVAL, "dimension override")
-                   ? MB_EINVAL
-                   : 0;
+        return applied(st, st->api.AddFreeDimensionOverrideByName(so, k + 4, n),
+                       "dimension override", err);
     }
     return mb__fail(err, MB_EINVAL,
                     "the ort backend has no option '%s' (see docs/BACKENDS.md)",
@@ -699,70 +733,71 @@ static int missing_external_data(const char *model, mb_err *err)
     return 1;
 }
 
-static int ort_open(void *state, const char *model, const mb_kv *opts,
-                    size_t n_opts, void **out, mb_err *err)
+/* The session options of opts, with the execution provider appended
+ * (*ep: its name). */
+static int session_options(ort_state *st, const mb_kv *opts, size_t n_opts,
+                           OrtSessionOptions **so, const char **ep, mb_err *err)
 {
-    ort_state *st = state;
-    ort_session *s = mb__calloc(1, sizeof *s);
-    if (!s)
-        return mb__fail(err, MB_ENOMEM, "out of memory");
-    s->st = st;
-    OrtSessionOptions *so = NULL;
-    const char *ep = "cpu", *device_id = NULL;
-    if (check(st, st->api.CreateSessionOptions(&so), err, MB_EBACKEND,
-              "cannot create session options")) {
-        free(s);
+    const char *device_id = NULL;
+    *ep = "cpu";
+    if (check(st, st->api.CreateSessionOptions(so), err, MB_EBACKEND,
+              "cannot create session options"))
         return err ? err->code : MB_EBACKEND;
-    }
-    st->api.SetSessionLogSeverityLevel(so, st->verbose ? ORT_LOG_WARNING
-                                                       : ORT_LOG_ERROR);
+    st->api.SetSessionLogSeverityLevel(*so, st->verbose ? ORT_LOG_WARNING
+                                                        : ORT_LOG_ERROR);
     int rc = 0;
     for (size_t i = 0; i < n_opts && !rc; i++)
-        rc = apply_opt(st, so, &opts[i], &ep, &device_id, err);
+        rc = apply_opt(st, *so, &opts[i], ep, &device_id, err);
     if (!rc)
-        rc = append_ep(st, so, ep, device_id, err);
+        rc = append_ep(st, *so, *ep, device_id, err);
     if (rc) {
-        st->api.ReleaseSessionOptions(so);
-        free(s);
-        return rc;
+        st->api.ReleaseSessionOptions(*so);
+        *so = NULL;
     }
-    s->ep = mb__strdup(ep);
+    return rc;
+}
+
+/* Creates s->sess from the model file (so is released).  A directory is
+ * refused as the shared check does; MB_EIO when the file cannot be read
+ * or its external data is missing, else MB_EMODEL. */
+static int create_session(ort_session *s, const char *model,
+                          OrtSessionOptions *so, mb_err *err)
+{
+    ort_state *st = s->st;
     st->last_error[0] = '\0';
     struct stat ms;
     if (stat(model, &ms) == 0 && S_ISDIR(ms.st_mode)) {
         st->api.ReleaseSessionOptions(so);
-        free(s->ep);
-        free(s);
         /* the shared check names the .onnx files in the directory */
         return mb__model_file_check(model, "model", err);
     }
     OrtStatus *cs = st->api.CreateSession(st->env, model, so, &s->sess);
     st->api.ReleaseSessionOptions(so);
-    if (cs) {
-        int code = st->api.GetErrorCode(cs);
-        char msg[700];
-        clean_message(st->api.GetErrorMessage(cs), msg, sizeof msg);
-        st->api.ReleaseStatus(cs);
-        free(s->ep);
-        free(s);
-        if (code == 3)
-            return mb__fail(err, MB_EIO, "cannot open model %s: %s", model,
-                            msg);
-        if (missing_external_data(model, err))
-            return MB_EIO;
-        return mb__fail(err, MB_EMODEL,
-                        "ONNX Runtime rejected model %s: %s (check that it "
-                        "is a valid, complete ONNX file)",
-                        model, msg);
-    }
-    /* Inputs and outputs. */
+    if (!cs)
+        return 0;
+    int code = st->api.GetErrorCode(cs);
+    char msg[700];
+    clean_message(st->api.GetErrorMessage(cs), msg, sizeof msg);
+    st->api.ReleaseStatus(cs);
+    if (code == 3)
+        return mb__fail(err, MB_EIO, "cannot open model %s: %s", model, msg);
+    if (missing_external_data(model, err))
+        return MB_EIO;
+    return mb__fail(err, MB_EMODEL,
+                    "ONNX Runtime rejected model %s: %s (check that it "
+                    "is a valid, complete ONNX file)",
+                    model, msg);
+}
+
+/* The names and descriptions of the session's inputs and outputs. */
+static int describe_io(ort_session *s, mb_err *err)
+{
+    ort_state *st = s->st;
     if (check(st, st->api.SessionGetInputCount(s->sess, &s->n_in), err,
               MB_EMODEL, "input count") ||
         check(st, st->api.SessionGetOutputCount(s->sess, &s->n_out), err,
-              MB_EMODEL, "output count")) {
-        free_session(s);
+              MB_EMODEL, "output count"))
         return err ? err->code : MB_EMODEL;
-    }
     s->in = mb__calloc(s->n_in + 1, sizeof *s->in);
     s->out = mb__calloc(s->n_out + 1, sizeof *s->out);
     s->in_names = mb__calloc(s->n_in + 1, sizeof *s->in_names);
@@ -770,10 +805,8 @@ static int ort_open(void *state, const char *model, const mb_kv *opts,
     s->in_vals = mb__calloc(s->n_in + 1, sizeof *s->in_vals);
     s->out_vals = mb__calloc(s->n_out + 1, sizeof *s->out_vals);
     if (!s->in || !s->out || !s->in_names || !s->out_names || !s->in_vals ||
-        !s->out_vals) {
-        free_session(s);
+        !s->out_vals)
         return mb__fail(err, MB_ENOMEM, "out of memory");
-    }
     for (int o = 0; o < 2; o++) {
         size_t n = o ? s->n_out : s->n_in;
         for (size_t i = 0; i < n; i++) {
@@ -792,11 +825,37 @@ static int ort_open(void *state, const char *model, const mb_kv *opts,
                 c = describe_one(s, ti, d, err);
                 st->api.ReleaseTypeInfo(ti);
             }
-            if (c) {
-                free_session(s);
+            if (c)
                 return c;
-            }
         }
+    }
+    return 0;
+}
+
+static int ort_open(void *state, const char *model, const mb_kv *opts,
+                    size_t n_opts, void **out, mb_err *err)
+{
+    ort_state *st = state;
+    ort_session *s = mb__calloc(1, sizeof *s);
+    if (!s)
+        return mb__fail(err, MB_ENOMEM, "out of memory");
+    s->st = st;
+    OrtSessionOptions *so = NULL;
+    const char *ep;
+    int rc = session_options(st, opts, n_opts, &so, &ep, err);
+    if (rc) {
+        free(s);
+        return rc;
+    }
+    s->ep = mb__strdup(ep);
+    if ((rc = create_session(s, model, so, err))) {
+        free(s->ep);
+        free(s);
+        return rc;
+    }
+    if ((rc = describe_io(s, err))) {
+        free_session(s);
+        return rc;
     }
     *out = s;
     return MB_OK;

@@ -348,6 +348,379 @@ static mb_status check_output_name(const mb_plan *p, const char *want,
     return s;
 }
 
+/* What mb__compare_run's phases share: the request, the arms (one per
+ * (batch, variant), batch-major, so that arms [b*n, b*n+n) are one
+ * comparison), their outputs and the document being built. */
+typedef struct cmp_ctx {
+    const mb__compare_req *rq;
+    const int64_t *batches; /* the batch sizes of the first variant */
+    size_t nb, n, na;       /* batch sizes, variants, arms (nb * n) */
+    int64_t *labels;        /* --labels or the image folder's; owned */
+    size_t n_labels;
+    char folder_labels[600];
+    const char *labels_what; /* how the labels are named in messages */
+    int k, used;             /* processes asked for, processes used */
+    int64_t start_ns;
+    int cancelled;
+    int co; /* the judged output of the baseline, or -1 */
+    mb__arm *arms;
+    vstate *vs;
+    mb__cmp_variant *cv;
+    json_t *doc, *runs; /* runs borrowed from doc */
+} cmp_ctx;
+
+/* Every variant at every batch size of the first: fills c->batches, nb
+ * and na; MB_EINVAL when the sizes differ or there are too many. */
+static mb_status plan_arms(cmp_ctx *c, mb_err *err)
+{
+    static const int64_t one = 1;
+    const mb__compare_req *rq = c->rq;
+    const mb_plan *p0 = rq->variants[0].plan;
+    c->batches = p0->n_batches ? p0->batches : &one;
+    c->nb = p0->n_batches ? p0->n_batches : 1;
+    c->n = rq->n;
+    for (size_t i = 1; i < c->n; i++) {
+        const mb_plan *p = rq->variants[i].plan;
+        size_t pn = p->n_batches ? p->n_batches : 1;
+        const int64_t *pb = p->n_batches ? p->batches : &one;
+        if (pn != c->nb || memcmp(pb, c->batches, c->nb * sizeof *pb))
+            return mb__fail(err, MB_EINVAL,
+                            "variant %s has other batch sizes than %s: "
+                            "compare measures every variant at the same "
+                            "sizes; give --batch once for all",
+                            rq->variants[i].name ? rq->variants[i].name : "?",
+                            rq->variants[0].name ? rq->variants[0].name
+                                                 : "the first");
+    }
+    if (c->nb > SIZE_MAX / c->n)
+        return mb__fail(err, MB_EINVAL, "too many batch sizes");
+    c->na = c->nb * c->n;
+    return MB_OK;
+}
+
+/* A missing model file fails now, not after the other variants have been
+ * measured for minutes; so does --output naming no output. */
+static mb_status check_models(const mb__compare_req *rq, mb_err *err)
+{
+    for (size_t i = 0; i < rq->n; i++) {
+        const mb_plan *p = rq->variants[i].plan;
+        mb_err e = {0};
+        const mb_backend *be = mb_backend_find(mb__plan_backend(p), &e);
+        char what[300];
+        snprintf(what, sizeof what, "variant %s: model file",
+                 rq->variants[i].name ? rq->variants[i].name : "?");
+        mb_status ms;
+        if (be && (mb__backend_caps(be) & MB_BACKEND_CAP_MODEL_FILE) &&
+            p->model_path &&
+            (ms = mb__model_file_check(p->model_path, what, err)))
+            return ms;
+    }
+    return check_output_name(rq->variants[rq->baseline].plan, rq->output, err);
+}
+
+/* The labels of --labels or, without it, an image folder's class folders
+ * (ImageFolder); none is not an error. */
+static mb_status load_labels(cmp_ctx *c, mb_err *err)
+{
+    const mb__compare_req *rq = c->rq;
+    if (rq->labels_path &&
+        mb__labels_load(rq->labels_path, &c->labels, &c->n_labels, err))
+        return err->code ? err->code : MB_EIO;
+    size_t n_classes = 0;
+    const char *data0 = rq->variants[rq->baseline].plan->data_path;
+    mb_status ls = !c->labels
+                       ? mb__image_dir_labels(data0, &c->labels, &c->n_labels,
+                                              &n_classes, err)
+                       : MB_OK;
+    if (ls)
+        return ls;
+    if (c->labels && !rq->labels_path)
+        snprintf(c->folder_labels, sizeof c->folder_labels,
+                 "%s (the %zu class folders, in sorted order)", data0,
+                 n_classes);
+    c->labels_what = rq->labels_path ? rq->labels_path : c->folder_labels;
+    return MB_OK;
+}
+
+/* Runs every arm in interleaved rounds and collects its outputs; with
+ * fail_fast the first failed arm is MB_ECHILD. */
+static mb_status measure(cmp_ctx *c, mb_err *err)
+{
+    const mb__compare_req *rq = c->rq;
+    c->k = rq->processes > 0 ? rq->processes : MB_DEFAULT_PROCESSES;
+    for (size_t i = 0; i < rq->n; i++) { /* a process measures >= 1 */
+        int64_t f = rq->variants[i].plan->fixed_iters;
+        if (f > 0 && f < c->k)
+            c->k = (int)f;
+    }
+    c->arms = mb__calloc(c->na, sizeof *c->arms);
+    c->vs = mb__calloc(c->na, sizeof *c->vs);
+    c->cv = mb__calloc(c->na, sizeof *c->cv);
+    if (!c->arms || !c->vs || !c->cv)
+        return mb__fail(err, MB_ENOMEM, "out of memory");
+    for (size_t j = 0; j < c->na; j++) {
+        c->arms[j].plan = rq->variants[j % c->n].plan;
+        c->arms[j].batch = c->batches[j / c->n];
+    }
+    if (rq->progress)
+        rq->progress(rq->progress_user, "loading", 0, (size_t)c->k, 0);
+    c->used = c->k;
+    mb__repl_opts o =
+        mb__repl_opts_for(c->k, rq->processes, &c->used, rq->cancel);
+    o.timeout_ns = rq->timeout_ns;
+    o.fail_fast = rq->fail_fast;
+    o.keep_last = 1;
+    o.round_start_ns = &c->start_ns;
+    o.progress = on_round;
+    o.progress_user = (void *)rq;
+    mb_status rc = mb__replicate(c->arms, c->na, &o, err);
+    if (rc)
+        return rc;
+    c->cancelled = rq->cancel && *rq->cancel;
+    collect(c->arms, c->vs, c->na, rq, c->cancelled);
+    for (size_t j = 0; rq->fail_fast && j < c->na; j++)
+        if (c->arms[j].error)
+            return mb__fail(err, MB_ECHILD, "variant %s FAILED: %s",
+                            rq->variants[j % c->n].name, c->arms[j].error);
+    return MB_OK;
+}
+
+/* The document with a RUN object per arm (a failed one says why); the
+ * output tensors take the model's output names. */
+static void add_runs(cmp_ctx *c)
+{
+    const mb__compare_req *rq = c->rq;
+    c->doc = mb__doc_new("compare", rq->command_line);
+    c->runs = json_object_get(c->doc, "runs");
+    for (size_t i = 0; i < c->na; i++) {
+        mb__arm *a = &c->arms[i];
+        vstate *v = &c->vs[i];
+        if (a->error || !a->run) {
+            json_array_append_new(
+                c->runs, json_pack("{s:s,s:s,s:s,s:I}", "status", "failed",
+                                   "variant", rq->variants[i % c->n].name,
+                                   "error", a->error ? a->error : "interrupted",
+                                   "batch_size", (json_int_t)a->batch));
+            continue;
+        }
+        json_t *run =
+            mb__arm_run_json(a,
+                             c->cancelled           ? "interrupted"
+                             : a->plan->fixed_iters ? "fixed_iterations"
+                                                    : "fixed_budget",
+                             1);
+        if (c->cancelled)
+            json_object_set_new(run, "status", json_string("interrupted"));
+        for (size_t o2 = 0; o2 < v->n_outputs; o2++) {
+            const char *nm = json_string_value(json_object_get(
+                json_array_get(json_object_get(run, "outputs"), o2), "name"));
+            if (nm) {
+                free(v->outputs[o2].name);
+                v->outputs[o2].name = mb__strdup(nm);
+            }
+        }
+        json_array_append_new(c->runs, run);
+    }
+}
+
+/* The judged output (the rule chosen on the baseline) and the accuracy of
+ * every arm against the labels on it; MB_EDATA when they do not fit. */
+static mb_status score_labels(cmp_ctx *c, mb_err *err)
+{
+    const mb__compare_req *rq = c->rq;
+    size_t bi = rq->baseline;
+    const vstate *b = &c->vs[bi];
+    char why[600] = "";
+    c->co = c->arms[bi].error
+                ? -1
+                : classifier_output(b, rq->output, why, sizeof why);
+    if (!c->arms[bi].error)
+        json_object_set_new(c->doc, "judged_output",
+                            json_pack("{s:o,s:s}", "name",
+                                      c->co >= 0 && b->outputs[c->co].name
+                                          ? json_string(b->outputs[c->co].name)
+                                          : json_null(),
+                                      "reason", why));
+    for (size_t i = 0; c->labels && c->co >= 0 && i < c->na; i++) {
+        vstate *v = &c->vs[i];
+        if (c->arms[i].error || (size_t)c->co >= v->n_outputs ||
+            !v->outputs[c->co].data)
+            continue;
+        const mb_tensor *t = &v->outputs[c->co];
+        double t1, t5;
+        if (mb__topk_accuracy(t, c->labels, c->n_labels, &t1, &t5, err)) {
+            char msg[sizeof err->msg];
+            snprintf(msg, sizeof msg, "%s", err->msg);
+            return mb__fail(err, MB_EDATA, "--labels %s: %s", c->labels_what,
+                            msg);
+        }
+        v->accuracy = json_pack("{s:f,s:f,s:I,s:s}", "top1", t1, "top5", t5,
+                                "samples", (json_int_t)c->n_labels, "output",
+                                t->name ? t->name : "");
+    }
+    return MB_OK;
+}
+
+/* The verdict of each variant against the baseline at the same batch
+ * size: every output and the labels, as validate judges them; a failure
+ * names the variant. */
+static mb_status judge_variants(cmp_ctx *c, mb_err *err)
+{
+    const mb__compare_req *rq = c->rq;
+    size_t n = c->n;
+    for (size_t b = 0; b < c->nb; b++) {
+        size_t bj = b * n + rq->baseline;
+        if (c->arms[bj].error)
+            continue;
+        for (size_t i = b * n; i < b * n + n; i++) {
+            vstate *v = &c->vs[i];
+            if (i == bj || c->arms[i].error || !v->n_outputs)
+                continue;
+            mb_status rc = judge_variant(
+                v, json_array_get(c->runs, i), &c->vs[bj], rq, c->arms[bj].plan,
+                c->arms[i].plan, c->co >= 0 ? c->labels : NULL, c->n_labels,
+                c->labels_what, err);
+            if (rc) {
+                mb__fail_prefix(err, "variant %s", rq->variants[i % n].name);
+                return rc;
+            }
+            /* the paired interval of the accuracy difference */
+            const json_t *va = json_object_get(v->verdict, "accuracy");
+            if (v->accuracy && json_is_object(va)) {
+                json_object_set(v->accuracy, "delta_top1_ci95",
+                                json_object_get(va, "top1_delta_ci95"));
+                json_object_set(v->accuracy, "paired",
+                                json_object_get(va, "paired"));
+            }
+        }
+    }
+    return MB_OK;
+}
+
+/* One comparison per batch size; "comparison" is the first's. */
+static void add_comparisons(cmp_ctx *c)
+{
+    const mb__compare_req *rq = c->rq;
+    for (size_t i = 0; i < c->na; i++) {
+        mb__arm *a = &c->arms[i];
+        vstate *v = &c->vs[i];
+        c->cv[i] =
+            (mb__cmp_variant){rq->variants[i % c->n].name,
+                              a->error,
+                              a->samples,
+                              a->n,
+                              a->proc_n,
+                              a->k,
+                              a->error ? NULL : json_array_get(c->runs, i),
+                              v->accuracy,
+                              v->agreement,
+                              v->agreement ? v->agreement_pass : -1,
+                              v->verdict};
+    }
+    mb__cmp_opts copts = {rq->tolerance, rq->alpha, rq->threshold,
+                          c->arms[0].plan->data_path == NULL, c->cancelled};
+    json_t *cmps = json_array();
+    for (size_t b = 0; b < c->nb; b++) {
+        json_t *cmp =
+            mb__compare_analyze(c->cv + b * c->n, c->n, rq->baseline, &copts);
+        json_object_set_new(cmp, "batch_size", json_integer(c->batches[b]));
+        json_array_append_new(cmps, cmp);
+    }
+    json_object_set(c->doc, "comparison", json_array_get(cmps, 0));
+    json_object_set_new(c->doc, "comparisons", cmps);
+}
+
+/* The warnings of one arm's replication: noisy from process to process,
+ * or settled in two modes. */
+static void warn_replication(const cmp_ctx *c, size_t i, json_t *warn)
+{
+    const char *name = c->rq->variants[i % c->n].name;
+    const json_t *rep =
+        json_object_get(json_array_get(c->runs, i), "replication");
+    char at[48] = "";
+    if (c->nb > 1)
+        snprintf(at, sizeof at, " at batch %" PRId64, c->arms[i].batch);
+    double rcv = json_number_value(json_object_get(rep, "run_to_run_cv"));
+    if (json_is_number(json_object_get(rep, "run_to_run_cv")) && rcv > 0.05) {
+        char w[300];
+        snprintf(w, sizeof w,
+                 "%s%s is noisy from process to process "
+                 "(run-to-run CV %.1f%% over %d processes): the CIs are "
+                 "wide; pin threads (threads=1), close other programs or "
+                 "add --processes",
+                 name, at, rcv * 100,
+                 (int)json_integer_value(json_object_get(rep, "processes")));
+        json_array_append_new(warn, json_string(w));
+    }
+    const json_t *md = json_object_get(rep, "modes");
+    if (json_is_object(md)) {
+        char w[300];
+        const json_t *f = json_object_get(md, "fast"),
+                     *sl = json_object_get(md, "slow");
+        snprintf(w, sizeof w,
+                 "%s%s: processes settle in two modes: %" JSON_INTEGER_FORMAT
+                 " at about %.4g ms, %" JSON_INTEGER_FORMAT " at about %.4g ms",
+                 name, at, json_integer_value(json_object_get(f, "processes")),
+                 json_number_value(json_object_get(f, "median")) / 1e6,
+                 json_integer_value(json_object_get(sl, "processes")),
+                 json_number_value(json_object_get(sl, "median")) / 1e6);
+        json_array_append_new(warn, json_string(w));
+    }
+}
+
+/* The document's warnings: random inputs, noisy or bimodal arms, one
+ * process, an interruption, fewer processes or a changed load. */
+static void add_warnings(cmp_ctx *c)
+{
+    json_t *warn = json_object_get(c->doc, "warnings");
+    if (!c->arms[0].plan->data_path)
+        json_array_append_new(
+            warn, json_string("RANDOM INPUTS ONLY: every variant saw the same "
+                              "seeded synthetic inputs; latency is "
+                              "representative, but output agreement on random "
+                              "data says little about accuracy; use --data "
+                              "and --labels"));
+    for (size_t i = 0; i < c->na; i++)
+        warn_replication(c, i, warn);
+    if (c->used < 2)
+        json_array_append_new(
+            warn, json_string("ONE PROCESS PER VARIANT: the intervals cover "
+                              "within-run noise only, and no speed "
+                              "difference is claimed; use --processes 40 or "
+                              "more"));
+    if (c->cancelled) {
+        char w[400];
+        snprintf(w, sizeof w,
+                 "INTERRUPTED after %zu of %d rounds: the figures, intervals "
+                 "and verdicts are of the rounds that finished, not of the "
+                 "planned measurement; mbench gate refuses this document",
+                 c->arms[0].n_rounds, c->used);
+        json_array_append_new(warn, json_string(w));
+        json_object_set_new(c->doc, "interrupted", json_true());
+    }
+    mb__warn_processes_lowered(c->doc, c->k, c->used, c->start_ns);
+    mb__warn_load_changed(c->doc, c->arms[0].rounds, c->arms[0].n_rounds);
+}
+
+static void cmp_ctx_clear(cmp_ctx *c)
+{
+    json_decref(c->doc);
+    for (size_t i = 0; c->vs && i < c->na; i++) {
+        for (size_t k2 = 0; k2 < c->vs[i].n_outputs; k2++)
+            mb_tensor_clear(&c->vs[i].outputs[k2]);
+        free(c->vs[i].outputs);
+        json_decref(c->vs[i].accuracy);
+        json_decref(c->vs[i].agreement);
+        json_decref(c->vs[i].verdict);
+    }
+    for (size_t i = 0; c->arms && i < c->na; i++)
+        mb__arm_clear(&c->arms[i]);
+    free(c->arms);
+    free(c->vs);
+    free(c->cv);
+    free(c->labels);
+}
+
 mb_status mb__compare_run(const mb__compare_req *rq, json_t **doc_out,
                           mb_err *err)
 {
@@ -362,303 +735,23 @@ mb_status mb__compare_run(const mb__compare_req *rq, json_t **doc_out,
                         "the baseline index %zu names no "
                         "variant",
                         rq->baseline);
-    /* Every variant at every batch size of the first: an arm per
-     * (batch, variant), batch-major, so that arms [b*n, b*n+n) are one
-     * comparison. */
-    static const int64_t one = 1;
-    const mb_plan *p0 = rq->variants[0].plan;
-    const int64_t *batches = p0->n_batches ? p0->batches : &one;
-    size_t nb = p0->n_batches ? p0->n_batches : 1, n = rq->n;
-    for (size_t i = 1; i < n; i++) {
-        const mb_plan *p = rq->variants[i].plan;
-        size_t pn = p->n_batches ? p->n_batches : 1;
-        const int64_t *pb = p->n_batches ? p->batches : &one;
-        if (pn != nb || memcmp(pb, batches, nb * sizeof *pb))
-            return mb__fail(err, MB_EINVAL,
-                            "variant %s has other batch sizes than %s: "
-                            "compare measures every variant at the same "
-                            "sizes; give --batch once for all",
-                            rq->variants[i].name ? rq->variants[i].name : "?",
-                            rq->variants[0].name ? rq->variants[0].name
-                                                 : "the first");
-    }
-    if (nb > SIZE_MAX / n)
-        return mb__fail(err, MB_EINVAL, "too many batch sizes");
-    size_t na = nb * n;
-    /* A missing model file fails now, not after the other variants have
-     * been measured for minutes. */
-    for (size_t i = 0; i < rq->n; i++) {
-        const mb_plan *p = rq->variants[i].plan;
-        mb_err e = {0};
-        const mb_backend *be = mb_backend_find(mb__plan_backend(p), &e);
-        char what[300];
-        snprintf(what, sizeof what, "variant %s: model file",
-                 rq->variants[i].name ? rq->variants[i].name : "?");
-        mb_status ms;
-        if (be && (mb__backend_caps(be) & MB_BACKEND_CAP_MODEL_FILE) &&
-            p->model_path &&
-            (ms = mb__model_file_check(p->model_path, what, err)))
-            return ms;
-    }
-    mb_status cs =
-        check_output_name(rq->variants[rq->baseline].plan, rq->output, err);
-    if (cs)
-        return cs;
-    int64_t *labels = NULL;
-    size_t n_labels = 0;
-    if (rq->labels_path &&
-        mb__labels_load(rq->labels_path, &labels, &n_labels, err))
-        return err->code ? err->code : MB_EIO;
-    /* An image folder's class folders are its labels (ImageFolder). */
-    size_t n_classes = 0;
-    const char *data0 = rq->variants[rq->baseline].plan->data_path;
-    mb_status ls = !labels ? mb__image_dir_labels(data0, &labels, &n_labels,
-                                                  &n_classes, err)
-                           : MB_OK;
-    if (ls)
-        return ls;
-    char folder_labels[600] = "";
-    if (labels && !rq->labels_path)
-        snprintf(folder_labels, sizeof folder_labels,
-                 "%s (the %zu class folders, in sorted order)", data0,
-                 n_classes);
-    const char *labels_what = rq->labels_path ? rq->labels_path : folder_labels;
-    int k = rq->processes > 0 ? rq->processes : MB_DEFAULT_PROCESSES;
-    for (size_t i = 0; i < rq->n; i++) { /* a process measures >= 1 */
-        int64_t f = rq->variants[i].plan->fixed_iters;
-        if (f > 0 && f < k)
-            k = (int)f;
-    }
-    mb__arm *arms = mb__calloc(na, sizeof *arms);
-    vstate *vs = mb__calloc(na, sizeof *vs);
-    mb__cmp_variant *cv = mb__calloc(na, sizeof *cv);
-    mb_status rc = MB_OK;
-    json_t *doc = NULL;
-    if (!arms || !vs || !cv) {
-        rc = mb__fail(err, MB_ENOMEM, "out of memory");
+    cmp_ctx c = {.rq = rq, .co = -1};
+    mb_status rc;
+    if ((rc = plan_arms(&c, err)) || (rc = check_models(rq, err)) ||
+        (rc = load_labels(&c, err)) || (rc = measure(&c, err)))
         goto done;
-    }
-    for (size_t j = 0; j < na; j++) {
-        arms[j].plan = rq->variants[j % n].plan;
-        arms[j].batch = batches[j / n];
-    }
-    if (rq->progress)
-        rq->progress(rq->progress_user, "loading", 0, (size_t)k, 0);
-    int used = k;
-    mb__repl_opts o = mb__repl_opts_for(k, rq->processes, &used, rq->cancel);
-    o.timeout_ns = rq->timeout_ns;
-    o.fail_fast = rq->fail_fast;
-    o.keep_last = 1;
-    int64_t start_ns = 0;
-    o.round_start_ns = &start_ns;
-    o.progress = on_round;
-    o.progress_user = (void *)rq;
-    if ((rc = mb__replicate(arms, na, &o, err)))
-        goto done;
-    int cancelled = rq->cancel && *rq->cancel;
-    collect(arms, vs, na, rq, cancelled);
-    for (size_t j = 0; rq->fail_fast && j < na; j++)
-        if (arms[j].error) {
-            rc = mb__fail(err, MB_ECHILD, "variant %s FAILED: %s",
-                          rq->variants[j % n].name, arms[j].error);
-            goto done;
-        }
-    doc = mb__doc_new("compare", rq->command_line);
-    json_t *runs = json_object_get(doc, "runs");
-    for (size_t i = 0; i < na; i++) {
-        mb__arm *a = &arms[i];
-        if (a->error || !a->run) {
-            json_array_append_new(
-                runs, json_pack("{s:s,s:s,s:s,s:I}", "status", "failed",
-                                "variant", rq->variants[i % n].name, "error",
-                                a->error ? a->error : "interrupted",
-                                "batch_size", (json_int_t)a->batch));
-            continue;
-        }
-        json_t *run =
-            mb__arm_run_json(a,
-                             cancelled                   ? "interrupted"
-                             : arms[i].plan->fixed_iters ? "fixed_iterations"
-                                                         : "fixed_budget",
-                             1);
-        if (cancelled)
-            json_object_set_new(run, "status", json_string("interrupted"));
-        /* Output tensors take the model's output names. */
-        for (size_t o2 = 0; o2 < vs[i].n_outputs; o2++) {
-            const char *nm = json_string_value(json_object_get(
-                json_array_get(json_object_get(run, "outputs"), o2), "name"));
-            if (nm) {
-                free(vs[i].outputs[o2].name);
-                vs[i].outputs[o2].name = mb__strdup(nm);
-            }
-        }
-        json_array_append_new(runs, run);
-    }
+    add_runs(&c);
     /* Accuracy against labels, agreement with the baseline. */
-    size_t bi = rq->baseline;
-    char why[600] = "";
-    int co = arms[bi].error
-                 ? -1
-                 : classifier_output(&vs[bi], rq->output, why, sizeof why);
-    if (!arms[bi].error)
-        json_object_set_new(doc, "judged_output",
-                            json_pack("{s:o,s:s}", "name",
-                                      co >= 0 && vs[bi].outputs[co].name
-                                          ? json_string(vs[bi].outputs[co].name)
-                                          : json_null(),
-                                      "reason", why));
-    /* Labels are scored on the output the rule chose for the baseline. */
-    for (size_t i = 0; labels && co >= 0 && i < na; i++) {
-        if (arms[i].error || (size_t)co >= vs[i].n_outputs ||
-            !vs[i].outputs[co].data)
-            continue;
-        double t1, t5;
-        if (mb__topk_accuracy(&vs[i].outputs[co], labels, n_labels, &t1, &t5,
-                              err)) {
-            char msg[sizeof err->msg];
-            snprintf(msg, sizeof msg, "%s", err->msg);
-            rc = mb__fail(err, MB_EDATA, "--labels %s: %s", labels_what, msg);
-            goto done;
-        }
-        vs[i].accuracy =
-            json_pack("{s:f,s:f,s:I,s:s}", "top1", t1, "top5", t5, "samples",
-                      (json_int_t)n_labels, "output",
-                      vs[i].outputs[co].name ? vs[i].outputs[co].name : "");
-    }
-    /* The verdict of each variant against the baseline at the same batch
-     * size: every output and the labels, as validate judges them. */
-    for (size_t b = 0; b < nb; b++) {
-        size_t bj = b * n + bi;
-        if (arms[bj].error)
-            continue;
-        for (size_t i = b * n; i < b * n + n; i++) {
-            if (i == bj || arms[i].error || !vs[i].n_outputs)
-                continue;
-            if ((rc = judge_variant(&vs[i], json_array_get(runs, i), &vs[bj],
-                                    rq, arms[bj].plan, arms[i].plan,
-                                    co >= 0 ? labels : NULL, n_labels,
-                                    labels_what, err))) {
-                mb__fail_prefix(err, "variant %s", rq->variants[i % n].name);
-                goto done;
-            }
-            /* the paired interval of the accuracy difference */
-            const json_t *va = json_object_get(vs[i].verdict, "accuracy");
-            if (vs[i].accuracy && json_is_object(va)) {
-                json_object_set(vs[i].accuracy, "delta_top1_ci95",
-                                json_object_get(va, "top1_delta_ci95"));
-                json_object_set(vs[i].accuracy, "paired",
-                                json_object_get(va, "paired"));
-            }
-        }
-    }
-    for (size_t i = 0; i < na; i++) {
-        mb__arm *a = &arms[i];
-        cv[i] = (mb__cmp_variant){rq->variants[i % n].name,
-                                  a->error,
-                                  a->samples,
-                                  a->n,
-                                  a->proc_n,
-                                  a->k,
-                                  a->error ? NULL : json_array_get(runs, i),
-                                  vs[i].accuracy,
-                                  vs[i].agreement,
-                                  vs[i].agreement ? vs[i].agreement_pass : -1,
-                                  vs[i].verdict};
-    }
-    mb__cmp_opts copts = {rq->tolerance, rq->alpha, rq->threshold,
-                          arms[0].plan->data_path == NULL, cancelled};
-    /* One comparison per batch size; "comparison" is the first's. */
-    json_t *cmps = json_array();
-    for (size_t b = 0; b < nb; b++) {
-        json_t *c = mb__compare_analyze(cv + b * n, n, bi, &copts);
-        json_object_set_new(c, "batch_size", json_integer(batches[b]));
-        json_array_append_new(cmps, c);
-    }
-    json_object_set(doc, "comparison", json_array_get(cmps, 0));
-    json_object_set_new(doc, "comparisons", cmps);
-    json_t *warn = json_object_get(doc, "warnings");
-    if (!arms[0].plan->data_path)
-        json_array_append_new(
-            warn, json_string("RANDOM INPUTS ONLY: every variant saw the same "
-                              "seeded synthetic inputs; latency is "
-                              "representative, but output agreement on random "
-                              "data says little about accuracy; use --data "
-                              "and --labels"));
-    for (size_t i = 0; i < na; i++) {
-        const json_t *rep =
-            json_object_get(json_array_get(runs, i), "replication");
-        double rcv = json_number_value(json_object_get(rep, "run_to_run_cv"));
-        if (json_is_number(json_object_get(rep, "run_to_run_cv")) &&
-            rcv > 0.05) {
-            char w[300], at[48] = "";
-            if (nb > 1)
-                snprintf(at, sizeof at, " at batch %" PRId64, arms[i].batch);
-            snprintf(
-                w, sizeof w,
-                "%s%s is noisy from process to process "
-                "(run-to-run CV %.1f%% over %d processes): the CIs are "
-                "wide; pin threads (threads=1), close other programs or "
-                "add --processes",
-                rq->variants[i % n].name, at, rcv * 100,
-                (int)json_integer_value(json_object_get(rep, "processes")));
-            json_array_append_new(warn, json_string(w));
-        }
-        const json_t *md = json_object_get(rep, "modes");
-        if (json_is_object(md)) {
-            char w[300], at[48] = "";
-            if (nb > 1)
-                snprintf(at, sizeof at, " at batch %" PRId64, arms[i].batch);
-            const json_t *f = json_object_get(md, "fast"),
-                         *sl = json_object_get(md, "slow");
-            snprintf(
-                w, sizeof w,
-                "%s%s: processes settle in two modes: %" JSON_INTEGER_FORMAT
-                " at about %.4g ms, %" JSON_INTEGER_FORMAT " at about %.4g ms",
-                rq->variants[i % n].name, at,
-                json_integer_value(json_object_get(f, "processes")),
-                json_number_value(json_object_get(f, "median")) / 1e6,
-                json_integer_value(json_object_get(sl, "processes")),
-                json_number_value(json_object_get(sl, "median")) / 1e6);
-            json_array_append_new(warn, json_string(w));
-        }
-    }
-    if (used < 2)
-        json_array_append_new(
-            warn, json_string("ONE PROCESS PER VARIANT: the intervals cover "
-                              "within-run noise only, and no speed "
-                              "difference is claimed; use --processes 40 or "
-                              "more"));
-    if (cancelled) {
-        char w[400];
-        snprintf(w, sizeof w,
-                 "INTERRUPTED after %zu of %d rounds: the figures, intervals "
-                 "and verdicts are of the rounds that finished, not of the "
-                 "planned measurement; mbench gate refuses this document",
-                 arms[0].n_rounds, used);
-        json_array_append_new(warn, json_string(w));
-        json_object_set_new(doc, "interrupted", json_true());
-    }
-    mb__warn_processes_lowered(doc, k, used, start_ns);
-    mb__warn_load_changed(doc, arms[0].rounds, arms[0].n_rounds);
-    if (rq->save_outputs && (rc = save_outputs(rq->save_outputs, rq, vs, err)))
+    if ((rc = score_labels(&c, err)) || (rc = judge_variants(&c, err)))
         goto done;
-    *doc_out = doc;
-    doc = NULL;
+    add_comparisons(&c);
+    add_warnings(&c);
+    if (rq->save_outputs &&
+        (rc = save_outputs(rq->save_outputs, rq, c.vs, err)))
+        goto done;
+    *doc_out = c.doc;
+    c.doc = NULL;
 done:
-    json_decref(doc);
-    for (size_t i = 0; vs && i < na; i++) {
-        for (size_t k2 = 0; k2 < vs[i].n_outputs; k2++)
-            mb_tensor_clear(&vs[i].outputs[k2]);
-        free(vs[i].outputs);
-        json_decref(vs[i].accuracy);
-        json_decref(vs[i].agreement);
-        json_decref(vs[i].verdict);
-    }
-    for (size_t i = 0; arms && i < na; i++)
-        mb__arm_clear(&arms[i]);
-    free(arms);
-    free(vs);
-    free(cv);
-    free(labels);
+    cmp_ctx_clear(&c);
     return rc;
 }

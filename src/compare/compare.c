@@ -290,14 +290,10 @@ static json_t *copy_or_null(const json_t *v)
     return v ? json_deep_copy(v) : json_null();
 }
 
-json_t *mb__compare_analyze(const mb__cmp_variant *v, size_t n, size_t baseline,
-                            const mb__cmp_opts *o)
+/* The "method" object: how speedups, intervals and significance are
+ * computed. */
+static json_t *method_json(const mb__cmp_opts *o)
 {
-    json_t *cmp = json_object(), *vars = json_array();
-    const mb__cmp_variant *b = &v[baseline];
-    json_object_set_new(cmp, "baseline", json_string(b->name));
-    json_object_set_new(cmp, "random_inputs_only",
-                        json_boolean(o->random_inputs));
     char sig_text[400];
     snprintf(sig_text, sizeof sig_text,
              "paired Student t test on the log ratio of per-process medians "
@@ -307,102 +303,130 @@ json_t *mb__compare_analyze(const mb__cmp_variant *v, size_t n, size_t baseline,
              "the noise threshold (%.3g%%); 'same' when the CI lies within "
              "it",
              o->alpha, o->threshold * 100);
-    json_object_set_new(
-        cmp, "method",
-        json_pack("{s:s,s:s,s:f,s:f,s:s,s:s}", "speedup",
-                  "baseline median / variant median (> 1 is faster); the "
-                  "median of each variant is the geometric mean of its "
-                  "per-process medians",
-                  "ci",
-                  "Student t, 95%, over blocks of consecutive rounds of "
-                  "processes (the mean log ratio of each block; every round "
-                  "its own block up to 8 rounds, else 8 blocks), so that a "
-                  "drift of the machine during the run widens it (with one "
-                  "process per variant: over blocks of consecutive samples, "
-                  "within-run noise only)",
-                  "alpha", o->alpha, "noise_threshold", o->threshold, "unit",
-                  "process", "significance", sig_text));
-    double base_acc = jnum(b->accuracy, "top1", NULL);
-    for (size_t k = 0; k < n; k++) {
-        const mb__cmp_variant *x = &v[k];
-        json_t *e = json_object(), *recs = json_array();
-        json_object_set_new(e, "name", json_string(x->name));
-        json_object_set_new(e, "baseline", json_boolean(k == baseline));
-        json_object_set_new(e, "status",
-                            json_string(x->error         ? "failed"
-                                        : o->interrupted ? "interrupted"
-                                                         : "ok"));
-        json_object_set_new(e, "error",
-                            x->error ? json_string(x->error) : json_null());
-        json_object_set_new(e, "accuracy", copy_or_null(x->accuracy));
-        json_object_set_new(e, "agreement", copy_or_null(x->agreement));
-        if (x->error) {
-            rec(recs, 0, "FAILED: %s", x->error);
-            json_object_set_new(e, "recommendations", recs);
-            json_array_append_new(vars, e);
-            continue;
-        }
-        /* Latency. */
-        if (k != baseline && !b->error)
-            judge_speed(e, recs, b, x, o);
-        else if (k == baseline) {
-            json_object_set_new(e, "speedup_median", ratio_json(1, 1, 1));
-            json_object_set_new(e, "speedup_p99", ratio_json(1, 1, 1));
-            json_object_set_new(e, "significance", json_null());
-        } else {
-            json_object_set_new(e, "speedup_median", json_null());
-            json_object_set_new(e, "speedup_p99", json_null());
-            json_object_set_new(e, "significance", json_null());
-            rec(recs, 0,
-                "the baseline %s FAILED: no speedup, memory or "
-                "agreement against it",
-                b->name);
-        }
-        /* Memory and size. */
-        double mb_ = jnum(b->run, "memory", "rss_peak_bytes"),
-               mx = jnum(x->run, "memory", "rss_peak_bytes");
-        /* Size with external data (total_bytes; older documents only
-         * have file_bytes). */
-        double sb = jnum(json_object_get(b->run, "model"), "total_bytes", NULL),
-               sx = jnum(json_object_get(x->run, "model"), "total_bytes", NULL);
-        if (!isfinite(sb) || !isfinite(sx)) {
-            sb = jnum(json_object_get(b->run, "model"), "file_bytes", NULL);
-            sx = jnum(json_object_get(x->run, "model"), "file_bytes", NULL);
-        }
-        json_object_set_new(e, "memory_ratio",
-                            isfinite(mb_ / mx) && mb_ > 0 ? json_real(mx / mb_)
-                                                          : json_null());
-        json_object_set_new(e, "memory_delta_bytes",
-                            isfinite(mx - mb_) ? json_real(mx - mb_)
-                                               : json_null());
-        json_object_set_new(e, "size_ratio",
-                            sb > 0 && isfinite(sx) ? json_real(sx / sb)
-                                                   : json_null());
-        char hb[32];
-        if (k != baseline && isfinite(mx - mb_)) {
-            double d = mx - mb_, thr = fmax(1048576.0, 0.05 * mb_);
-            human_bytes(d, hb, sizeof hb);
-            if (d < -thr)
-                rec(recs, 1, "%s less memory", hb);
-            else if (d > thr)
-                rec(recs, 0, "%s more memory", hb);
-        }
-        if (k != baseline && sb > 0 && sx > 0) {
-            if (sb / sx >= 1.1)
-                rec(recs, 1, "%.1fx smaller model", sb / sx);
-            else if (sx / sb >= 1.1)
-                rec(recs, 0, "%.1fx larger model", sx / sb);
-        }
-        /* The verdict on every output and the labels. */
-        if (k != baseline)
-            mb__cmp_judge_outputs(e, recs, x, base_acc, o);
-        if (k != baseline && o->random_inputs)
-            rec(recs, 0,
-                "output agreement rests on random inputs only: "
-                "pass --data (and --labels) for an accuracy verdict");
-        json_object_set_new(e, "recommendations", recs);
-        json_array_append_new(vars, e);
+    return json_pack("{s:s,s:s,s:f,s:f,s:s,s:s}", "speedup",
+                     "baseline median / variant median (> 1 is faster); the "
+                     "median of each variant is the geometric mean of its "
+                     "per-process medians",
+                     "ci",
+                     "Student t, 95%, over blocks of consecutive rounds of "
+                     "processes (the mean log ratio of each block; every round "
+                     "its own block up to 8 rounds, else 8 blocks), so that a "
+                     "drift of the machine during the run widens it (with one "
+                     "process per variant: over blocks of consecutive samples, "
+                     "within-run noise only)",
+                     "alpha", o->alpha, "noise_threshold", o->threshold, "unit",
+                     "process", "significance", sig_text);
+}
+
+/* The speedups of x against the baseline b (1 for the baseline itself,
+ * null when the baseline failed). */
+static void add_speed(json_t *e, json_t *recs, const mb__cmp_variant *b,
+                      const mb__cmp_variant *x, int is_base,
+                      const mb__cmp_opts *o)
+{
+    if (!is_base && !b->error) {
+        judge_speed(e, recs, b, x, o);
+        return;
     }
+    json_object_set_new(e, "speedup_median",
+                        is_base ? ratio_json(1, 1, 1) : json_null());
+    json_object_set_new(e, "speedup_p99",
+                        is_base ? ratio_json(1, 1, 1) : json_null());
+    json_object_set_new(e, "significance", json_null());
+    if (!is_base)
+        rec(recs, 0,
+            "the baseline %s FAILED: no speedup, memory or "
+            "agreement against it",
+            b->name);
+}
+
+/* The memory and model size of x against the baseline b, with a
+ * recommendation when they differ by more than the noise. */
+static void add_memory(json_t *e, json_t *recs, const mb__cmp_variant *b,
+                       const mb__cmp_variant *x, int is_base)
+{
+    double mb_ = jnum(b->run, "memory", "rss_peak_bytes"),
+           mx = jnum(x->run, "memory", "rss_peak_bytes");
+    /* Size with external data (total_bytes; older documents only have
+     * file_bytes). */
+    double sb = jnum(json_object_get(b->run, "model"), "total_bytes", NULL),
+           sx = jnum(json_object_get(x->run, "model"), "total_bytes", NULL);
+    if (!isfinite(sb) || !isfinite(sx)) {
+        sb = jnum(json_object_get(b->run, "model"), "file_bytes", NULL);
+        sx = jnum(json_object_get(x->run, "model"), "file_bytes", NULL);
+    }
+    json_object_set_new(e, "memory_ratio",
+                        isfinite(mb_ / mx) && mb_ > 0 ? json_real(mx / mb_)
+                                                      : json_null());
+    json_object_set_new(e, "memory_delta_bytes",
+                        isfinite(mx - mb_) ? json_real(mx - mb_) : json_null());
+    json_object_set_new(e, "size_ratio",
+                        sb > 0 && isfinite(sx) ? json_real(sx / sb)
+                                               : json_null());
+    char hb[32];
+    if (!is_base && isfinite(mx - mb_)) {
+        double d = mx - mb_, thr = fmax(1048576.0, 0.05 * mb_);
+        human_bytes(d, hb, sizeof hb);
+        if (d < -thr)
+            rec(recs, 1, "%s less memory", hb);
+        else if (d > thr)
+            rec(recs, 0, "%s more memory", hb);
+    }
+    if (!is_base && sb > 0 && sx > 0) {
+        if (sb / sx >= 1.1)
+            rec(recs, 1, "%.1fx smaller model", sb / sx);
+        else if (sx / sb >= 1.1)
+            rec(recs, 0, "%.1fx larger model", sx / sb);
+    }
+}
+
+/* The entry of variant k of "variants". */
+static json_t *variant_json(const mb__cmp_variant *v, size_t k, size_t baseline,
+                            double base_acc, const mb__cmp_opts *o)
+{
+    const mb__cmp_variant *x = &v[k], *b = &v[baseline];
+    int is_base = k == baseline;
+    json_t *e = json_object(), *recs = json_array();
+    json_object_set_new(e, "name", json_string(x->name));
+    json_object_set_new(e, "baseline", json_boolean(is_base));
+    json_object_set_new(e, "status",
+                        json_string(x->error         ? "failed"
+                                    : o->interrupted ? "interrupted"
+                                                     : "ok"));
+    json_object_set_new(e, "error",
+                        x->error ? json_string(x->error) : json_null());
+    json_object_set_new(e, "accuracy", copy_or_null(x->accuracy));
+    json_object_set_new(e, "agreement", copy_or_null(x->agreement));
+    if (x->error) {
+        rec(recs, 0, "FAILED: %s", x->error);
+        json_object_set_new(e, "recommendations", recs);
+        return e;
+    }
+    add_speed(e, recs, b, x, is_base, o);
+    add_memory(e, recs, b, x, is_base);
+    /* The verdict on every output and the labels. */
+    if (!is_base)
+        mb__cmp_judge_outputs(e, recs, x, base_acc, o);
+    if (!is_base && o->random_inputs)
+        rec(recs, 0,
+            "output agreement rests on random inputs only: "
+            "pass --data (and --labels) for an accuracy verdict");
+    json_object_set_new(e, "recommendations", recs);
+    return e;
+}
+
+json_t *mb__compare_analyze(const mb__cmp_variant *v, size_t n, size_t baseline,
+                            const mb__cmp_opts *o)
+{
+    json_t *cmp = json_object(), *vars = json_array();
+    const mb__cmp_variant *b = &v[baseline];
+    json_object_set_new(cmp, "baseline", json_string(b->name));
+    json_object_set_new(cmp, "random_inputs_only",
+                        json_boolean(o->random_inputs));
+    json_object_set_new(cmp, "method", method_json(o));
+    double base_acc = jnum(b->accuracy, "top1", NULL);
+    for (size_t k = 0; k < n; k++)
+        json_array_append_new(vars, variant_json(v, k, baseline, base_acc, o));
     json_object_set_new(cmp, "variants", vars);
     return cmp;
 }

@@ -640,67 +640,65 @@ static mb_status convert_piece(piece *p, mb_dtype to, const char *input,
 
 /* Splits every piece of `in` into samples, checks them against the model
  * and copies them into in->stack.  *count receives the sample count. */
-static mb_status finish_input(ds_input *in, size_t *count, mb_err *err)
+/* Checks piece p against the model's sample shape (s_rank dims s_model;
+ * s_rank -1: unknown) and the pieces before it (the first sets
+ * in->s_rank and s_dims), converts it to the input's type and counts its
+ * samples into *n.  MB_EDATA saying what does not fit. */
+static mb_status check_piece(ds_input *in, piece *p, int s_rank,
+                             const int64_t *s_model, int first, size_t *n,
+                             mb_err *err)
 {
-    /* sample shape template from the model */
-    int s_rank = -1; /* -1: taken from the first piece (unknown rank) */
-    const int64_t *s_model = NULL;
-    if (in->rank >= 0) {
-        s_rank = in->batched ? in->rank - 1 : in->rank;
-        s_model = in->batched ? in->dims + 1 : in->dims;
-    }
-    size_t total = 0;
-    int have_shape = 0;
-    for (size_t k = 0; k < in->n_pieces; k++) {
-        piece *p = &in->pieces[k];
-        if (p->t.dtype != in->dtype &&
-            !(small_float(p->t.dtype) && small_float(in->dtype)))
+    if (p->t.dtype != in->dtype &&
+        !(small_float(p->t.dtype) && small_float(in->dtype)))
+        return mismatch(in, p, err);
+    /* unknown rank (a TorchScript or Python argument without --shape):
+     * axis 0 of the file is the batch axis */
+    int r = s_rank >= 0 ? s_rank : p->t.rank > 0 ? p->t.rank - 1 : 0;
+    int stacked;
+    if (p->t.rank == r)
+        stacked = 0;
+    else if (p->t.rank == r + 1 && r + 1 <= MB_MAX_RANK)
+        stacked = 1;
+    else
+        return mismatch(in, p, err);
+    const int64_t *sd = p->t.dims + stacked;
+    for (int i = 0; s_model && i < r; i++)
+        if (s_model[i] >= 0 && sd[i] != s_model[i])
             return mismatch(in, p, err);
-        /* unknown rank (a TorchScript or Python argument without --shape):
-         * axis 0 of the file is the batch axis */
-        int r = s_rank >= 0 ? s_rank : p->t.rank > 0 ? p->t.rank - 1 : 0;
-        int stacked;
-        if (p->t.rank == r)
-            stacked = 0;
-        else if (p->t.rank == r + 1 && r + 1 <= MB_MAX_RANK)
-            stacked = 1;
-        else
-            return mismatch(in, p, err);
-        const int64_t *sd = p->t.dims + stacked;
-        for (int i = 0; s_model && i < r; i++)
-            if (s_model[i] >= 0 && sd[i] != s_model[i])
-                return mismatch(in, p, err);
-        if (!have_shape) {
-            in->s_rank = r;
-            memcpy(in->s_dims, sd, (size_t)r * sizeof *sd);
-            have_shape = 1;
-        } else if (r != in->s_rank ||
-                   memcmp(in->s_dims, sd, (size_t)r * sizeof *sd) != 0) {
-            char a[320], b[320];
-            return mb__fail(err, MB_EDATA,
-                            "input '%s': samples in %s have shape %s but "
-                            "earlier ones have %s; samples of one input "
-                            "must share a shape to be batched",
-                            in->name, p->origin,
-                            mb_shape_str(sd, r, a, sizeof a),
-                            mb_shape_str(in->s_dims, in->s_rank, b, sizeof b));
-        }
-        if (p->t.dtype != in->dtype) {
-            in->converted_from = p->t.dtype;
-            mb_status cs = convert_piece(p, in->dtype, in->name, err);
-            if (cs)
-                return cs;
-        }
-        size_t n = stacked ? (size_t)p->t.dims[0] : 1;
-        if (n == 0) {
-            char a[320];
-            return mb__fail(err, MB_EDATA,
-                            "input '%s': %s holds no samples (shape %s)",
-                            in->name, p->origin,
-                            mb_shape_str(p->t.dims, p->t.rank, a, sizeof a));
-        }
-        total += n;
+    if (first) {
+        in->s_rank = r;
+        memcpy(in->s_dims, sd, (size_t)r * sizeof *sd);
+    } else if (r != in->s_rank ||
+               memcmp(in->s_dims, sd, (size_t)r * sizeof *sd) != 0) {
+        char a[320], b[320];
+        return mb__fail(err, MB_EDATA,
+                        "input '%s': samples in %s have shape %s but "
+                        "earlier ones have %s; samples of one input "
+                        "must share a shape to be batched",
+                        in->name, p->origin, mb_shape_str(sd, r, a, sizeof a),
+                        mb_shape_str(in->s_dims, in->s_rank, b, sizeof b));
     }
+    if (p->t.dtype != in->dtype) {
+        in->converted_from = p->t.dtype;
+        mb_status cs = convert_piece(p, in->dtype, in->name, err);
+        if (cs)
+            return cs;
+    }
+    *n = stacked ? (size_t)p->t.dims[0] : 1;
+    if (*n == 0) {
+        char a[320];
+        return mb__fail(err, MB_EDATA,
+                        "input '%s': %s holds no samples (shape %s)", in->name,
+                        p->origin,
+                        mb_shape_str(p->t.dims, p->t.rank, a, sizeof a));
+    }
+    return MB_OK;
+}
+
+/* The total samples stacked into in->stack (one file keeps its buffer);
+ * the pieces are freed. */
+static mb_status stack_pieces(ds_input *in, size_t total, mb_err *err)
+{
     int64_t dims[MB_MAX_RANK + 1];
     dims[0] = (int64_t)total;
     memcpy(dims + 1, in->s_dims, (size_t)in->s_rank * sizeof *dims);
@@ -743,6 +741,30 @@ static mb_status finish_input(ds_input *in, size_t *count, mb_err *err)
     free(in->pieces);
     in->pieces = NULL;
     in->n_pieces = in->cap_pieces = 0;
+    return MB_OK;
+}
+
+static mb_status finish_input(ds_input *in, size_t *count, mb_err *err)
+{
+    /* sample shape template from the model */
+    int s_rank = -1; /* -1: taken from the first piece (unknown rank) */
+    const int64_t *s_model = NULL;
+    if (in->rank >= 0) {
+        s_rank = in->batched ? in->rank - 1 : in->rank;
+        s_model = in->batched ? in->dims + 1 : in->dims;
+    }
+    size_t total = 0;
+    for (size_t k = 0; k < in->n_pieces; k++) {
+        size_t n = 0;
+        mb_status s =
+            check_piece(in, &in->pieces[k], s_rank, s_model, k == 0, &n, err);
+        if (s)
+            return s;
+        total += n;
+    }
+    mb_status s = stack_pieces(in, total, err);
+    if (s)
+        return s;
     *count = total;
     return MB_OK;
 }

@@ -219,97 +219,137 @@ static double ci_rel(const mb_exec_series *s)
     return r;
 }
 
-mb_status mb__exec_measure(const mb_exec_opts *o, const mb_exec_cmd *cmds,
-                           size_t n, mb_exec_series **out, mb_err *err)
+/* The argv of every command (sh -c with --shell); the series of a command
+ * that cannot be split carries the error. */
+static mb_status make_argvs(const mb_exec_opts *o, mb_exec_series *ser,
+                            size_t n, char ***argvs, mb_err *err)
 {
-    *out = NULL;
-    mb_exec_series *ser = mb__calloc(n ? n : 1, sizeof *ser);
-    char ***argvs = mb__calloc(n ? n : 1, sizeof *argvs);
     mb_status st = MB_OK;
-    if (!ser || !argvs) {
-        free(ser);
-        free(argvs);
-        return mb__fail(err, MB_ENOMEM, "out of memory");
-    }
-    *out = ser;
     for (size_t i = 0; i < n; i++) {
-        ser[i].cmd = &cmds[i];
+        const char *cmd = ser[i].cmd->command;
         if (o->shell) {
-            char *a[] = {"/bin/sh", "-c", cmds[i].command, NULL};
+            const char *a[] = {"/bin/sh", "-c", cmd, NULL};
             argvs[i] = mb__calloc(4, sizeof(char *));
             for (int k = 0; argvs[i] && k < 3; k++)
                 argvs[i][k] = mb__strdup(a[k]);
             if (!argvs[i])
                 st = mb__fail(err, MB_ENOMEM, "out of memory");
         } else {
-            st = mb__exec_split(cmds[i].command, &argvs[i], err);
+            st = mb__exec_split(cmd, &argvs[i], err);
         }
         if (st != MB_OK) {
             ser[i].error = mb__strdup(err ? err->msg : "bad command");
-            goto done;
+            return st;
         }
     }
-    /* Warmup, command by command. */
+    return MB_OK;
+}
+
+/* A failure of a run of series s (st) is kept as its error, unless it
+ * already has one or it was an interruption; returns st. */
+static mb_status series_failed(mb_exec_series *s, mb_status st,
+                               const mb_err *err)
+{
+    if (!s->error && st != MB_EINTERRUPTED)
+        s->error = mb__strdup(err ? err->msg : "failed");
+    return st;
+}
+
+/* Warmup, command by command. */
+static mb_status warm_up(const mb_exec_opts *o, mb_exec_series *ser, size_t n,
+                         char ***argvs, mb_err *err)
+{
     for (size_t i = 0; i < n; i++) {
         int64_t t0 = mb_now_ns();
         for (int64_t w = 0; w < o->warmup; w++) {
             mb_proc_result r;
-            st = run_once(o, &ser[i], argvs[i], &r, err);
+            mb_status st = run_once(o, &ser[i], argvs[i], &r, err);
             if (st == MB_OK && o->progress)
-                o->progress(o->user, &cmds[i], 1, (size_t)w, &r);
+                o->progress(o->user, ser[i].cmd, 1, (size_t)w, &r);
             if (st == MB_OK && failed(&r) && !o->ignore_failure)
                 st = run_failed(o, &ser[i], &r, err);
             mb__proc_result_free(&r);
-            if (st != MB_OK) {
-                if (!ser[i].error && st != MB_EINTERRUPTED)
-                    ser[i].error = mb__strdup(err ? err->msg : "failed");
-                goto done;
-            }
+            if (st != MB_OK)
+                return series_failed(&ser[i], st, err);
         }
         ser[i].warmup_ns = mb_now_ns() - t0;
     }
+    return MB_OK;
+}
+
+/* One measured round: every command once, in order. */
+static mb_status run_round(const mb_exec_opts *o, mb_exec_series *ser, size_t n,
+                           char ***argvs, mb_err *err)
+{
+    for (size_t i = 0; i < n; i++) {
+        mb_proc_result r;
+        mb_status st = run_once(o, &ser[i], argvs[i], &r, err);
+        if (st == MB_OK) {
+            if (o->progress)
+                o->progress(o->user, ser[i].cmd, 0, ser[i].n, &r);
+            if (failed(&r) && !o->ignore_failure)
+                st = run_failed(o, &ser[i], &r, err);
+            else if (record(&ser[i], &r) != MB_OK)
+                st = mb__fail(err, MB_ENOMEM, "out of memory");
+        }
+        mb__proc_result_free(&r);
+        if (st != MB_OK)
+            return series_failed(&ser[i], st, err);
+    }
+    return MB_OK;
+}
+
+/* Why the rounds stop now (NULL: go on); "interrupted" sets *st. */
+static const char *stop_rule(const mb_exec_opts *o, const mb_exec_series *ser,
+                             size_t n, int64_t start, mb_status *st,
+                             mb_err *err)
+{
+    size_t runs = ser[0].n;
+    if (o->cancel && *o->cancel) {
+        *st = mb__fail(err, MB_EINTERRUPTED, "interrupted");
+        return "interrupted";
+    }
+    if (o->fixed_runs > 0)
+        return (int64_t)runs >= o->fixed_runs ? "fixed_iterations" : NULL;
+    if ((int64_t)runs >= o->max_runs)
+        return "max_iterations";
+    if (mb_now_ns() - start >= o->max_time_ns)
+        return "max_time";
+    int all = 1;
+    for (size_t i = 0; i < n && all; i++)
+        all = (int64_t)ser[i].n >= o->min_runs &&
+              measured_ns(&ser[i]) >= (double)o->min_time_ns &&
+              (o->target_ci <= 0 || ci_rel(&ser[i]) <= o->target_ci);
+    if (!all)
+        return NULL;
+    return o->target_ci > 0 ? "target_ci" : "min_time";
+}
+
+mb_status mb__exec_measure(const mb_exec_opts *o, const mb_exec_cmd *cmds,
+                           size_t n, mb_exec_series **out, mb_err *err)
+{
+    *out = NULL;
+    mb_exec_series *ser = mb__calloc(n ? n : 1, sizeof *ser);
+    char ***argvs = mb__calloc(n ? n : 1, sizeof *argvs);
+    if (!ser || !argvs) {
+        free(ser);
+        free(argvs);
+        return mb__fail(err, MB_ENOMEM, "out of memory");
+    }
+    *out = ser;
+    for (size_t i = 0; i < n; i++)
+        ser[i].cmd = &cmds[i];
+    mb_status st;
+    if ((st = make_argvs(o, ser, n, argvs, err)) ||
+        (st = warm_up(o, ser, n, argvs, err)))
+        goto done;
     /* Measured rounds: every command once per round, in order. */
     int64_t start = mb_now_ns();
     const char *rule = NULL;
     while (!rule) {
-        for (size_t i = 0; i < n; i++) {
-            mb_proc_result r;
-            st = run_once(o, &ser[i], argvs[i], &r, err);
-            if (st == MB_OK) {
-                if (o->progress)
-                    o->progress(o->user, &cmds[i], 0, ser[i].n, &r);
-                if (failed(&r) && !o->ignore_failure)
-                    st = run_failed(o, &ser[i], &r, err);
-                else if (record(&ser[i], &r) != MB_OK)
-                    st = mb__fail(err, MB_ENOMEM, "out of memory");
-            }
-            mb__proc_result_free(&r);
-            if (st != MB_OK) {
-                if (!ser[i].error && st != MB_EINTERRUPTED)
-                    ser[i].error = mb__strdup(err ? err->msg : "failed");
-                goto done;
-            }
-        }
-        size_t runs = ser[0].n;
-        if (o->cancel && *o->cancel) {
-            st = mb__fail(err, MB_EINTERRUPTED, "interrupted");
-            rule = "interrupted";
-        } else if (o->fixed_runs > 0) {
-            if ((int64_t)runs >= o->fixed_runs)
-                rule = "fixed_iterations";
-        } else if ((int64_t)runs >= o->max_runs) {
-            rule = "max_iterations";
-        } else if (mb_now_ns() - start >= o->max_time_ns) {
-            rule = "max_time";
-        } else {
-            int all = 1;
-            for (size_t i = 0; i < n && all; i++)
-                all = (int64_t)ser[i].n >= o->min_runs &&
-                      measured_ns(&ser[i]) >= (double)o->min_time_ns &&
-                      (o->target_ci <= 0 || ci_rel(&ser[i]) <= o->target_ci);
-            if (all)
-                rule = o->target_ci > 0 ? "target_ci" : "min_time";
-        }
+        if ((st = run_round(o, ser, n, argvs, err)))
+            goto done;
+        rule = stop_rule(o, ser, n, start, &st, err);
     }
     for (size_t i = 0; i < n; i++)
         ser[i].stop_rule = mb__strdup(rule);
@@ -512,7 +552,8 @@ static int64_t median_i64(const mb_exec_series *s, size_t off)
     return (int64_t)llround(m);
 }
 
-json_t *mb__exec_run_json(const mb_exec_series *s, const mb_exec_opts *o)
+/* The RUN object's status, names and configuration. */
+static json_t *run_head(const mb_exec_series *s, const mb_exec_opts *o)
 {
     json_t *run = json_object();
     const char *status =
@@ -542,18 +583,34 @@ json_t *mb__exec_run_json(const mb_exec_series *s, const mb_exec_opts *o)
     json_object_set_new(run, "iterations", json_integer((json_int_t)s->n));
     json_object_set_new(run, "stop_rule",
                         s->stop_rule ? json_string(s->stop_rule) : json_null());
-    int64_t *wall = mb__calloc(s->n ? s->n : 1, sizeof *wall);
-    json_t *samples = json_array(), *runs = json_array();
-    int64_t rss_max = -1, gpu_max = -1, total = 0, floor_max = -1;
-    json_t *codes = json_object();
-    size_t signals = 0, timeouts = 0;
-    for (size_t i = 0; wall && i < s->n; i++) {
+    return run;
+}
+
+/* What the runs of a series add up to: their wall times, one object per
+ * run, the largest memory readings and the exit codes. */
+typedef struct run_tally {
+    int64_t *wall; /* NULL when out of memory */
+    json_t *samples, *runs, *codes;
+    int64_t rss_max, gpu_max, total, floor_max;
+    size_t signals, timeouts, dropped;
+} run_tally;
+
+static void tally_runs(const mb_exec_series *s, run_tally *t)
+{
+    *t = (run_tally){.wall = mb__calloc(s->n ? s->n : 1, sizeof *t->wall),
+                     .samples = json_array(),
+                     .runs = json_array(),
+                     .codes = json_object(),
+                     .rss_max = -1,
+                     .gpu_max = -1,
+                     .floor_max = -1};
+    for (size_t i = 0; t->wall && i < s->n; i++) {
         const mb_exec_sample *x = &s->samples[i];
-        wall[i] = x->wall_ns;
-        total += x->wall_ns;
-        json_array_append_new(samples, json_integer((json_int_t)x->wall_ns));
+        t->wall[i] = x->wall_ns;
+        t->total += x->wall_ns;
+        json_array_append_new(t->samples, json_integer((json_int_t)x->wall_ns));
         json_array_append_new(
-            runs,
+            t->runs,
             json_pack("{s:I,s:I,s:I,s:I,s:o,s:o,s:b}", "wall_ns",
                       (json_int_t)x->wall_ns, "user_ns", (json_int_t)x->user_ns,
                       "sys_ns", (json_int_t)x->sys_ns, "peak_rss_bytes",
@@ -563,70 +620,93 @@ json_t *mb__exec_run_json(const mb_exec_series *s, const mb_exec_opts *o)
                       x->term_signal ? json_integer(x->term_signal)
                                      : json_null(),
                       "timed_out", x->timed_out));
-        if (x->peak_rss_bytes > rss_max)
-            rss_max = x->peak_rss_bytes;
-        if (x->rss_floor_bytes > floor_max)
-            floor_max = x->rss_floor_bytes;
-        if (x->gpu_peak_bytes > gpu_max)
-            gpu_max = x->gpu_peak_bytes;
+        if (x->peak_rss_bytes > t->rss_max)
+            t->rss_max = x->peak_rss_bytes;
+        if (x->rss_floor_bytes > t->floor_max)
+            t->floor_max = x->rss_floor_bytes;
+        if (x->gpu_peak_bytes > t->gpu_max)
+            t->gpu_max = x->gpu_peak_bytes;
         char key[32];
         if (x->term_signal)
             snprintf(key, sizeof key, "signal %d", x->term_signal);
         else
             snprintf(key, sizeof key, "%d", x->exit_code);
-        json_int_t c = json_integer_value(json_object_get(codes, key));
-        json_object_set_new(codes, key, json_integer(c + 1));
-        signals += x->term_signal != 0;
-        timeouts += x->timed_out != 0;
+        json_int_t c = json_integer_value(json_object_get(t->codes, key));
+        json_object_set_new(t->codes, key, json_integer(c + 1));
+        t->signals += x->term_signal != 0;
+        t->timeouts += x->timed_out != 0;
     }
+    for (size_t i = 0; i < s->n; i++)
+        t->dropped += s->samples[i].events.dropped_iters;
+}
+
+/* The RUN object's latency, phases, samples and (when it is the
+ * command's own) memory. */
+static void add_walls(json_t *run, const mb_exec_series *s,
+                      const mb_exec_opts *o, const run_tally *t)
+{
     json_object_set_new(run, "latency",
-                        wall && s->n ? mb__latency_json(wall, s->n, NULL, 0)
-                                     : json_null());
+                        t->wall && s->n
+                            ? mb__latency_json(t->wall, s->n, NULL, 0)
+                            : json_null());
     json_object_set_new(run, "phases",
                         json_pack("{s:I,s:I,s:I}", "warmup_ns",
                                   (json_int_t)s->warmup_ns, "warmup_iters",
                                   (json_int_t)o->warmup, "measure_ns",
-                                  (json_int_t)total));
-    json_object_set_new(run, "samples_ns", samples);
-    free(wall);
+                                  (json_int_t)t->total));
+    json_object_set_new(run, "samples_ns", t->samples);
     /* The command's own peak, where the store and the gate look for it;
      * not when it is only a bound (mbench's own size, proc.h). */
-    if (rss_max >= 0 && rss_max > floor_max)
+    if (t->rss_max >= 0 && t->rss_max > t->floor_max)
         json_object_set_new(
             run, "memory",
-            json_pack("{s:I,s:s}", "rss_peak_bytes", (json_int_t)rss_max,
+            json_pack("{s:I,s:s}", "rss_peak_bytes", (json_int_t)t->rss_max,
                       "peak_method",
                       "wait4 ru_maxrss of the command (largest run)"));
-    json_t *ex = json_object();
+}
+
+static json_t *int_or_null(int64_t v, int ok)
+{
+    return ok ? json_integer(v) : json_null();
+}
+
+/* The "exec" object's CPU times and memory (medians over the runs). */
+static void add_usage(json_t *ex, const mb_exec_series *s,
+                      const mb_exec_opts *o, const run_tally *t)
+{
+    int n = s->n > 0;
     json_object_set_new(
         ex, "user_ns",
-        s->n ? json_integer(median_i64(s, offsetof(mb_exec_sample, user_ns)))
-             : json_null());
+        int_or_null(median_i64(s, offsetof(mb_exec_sample, user_ns)), n));
     json_object_set_new(
         ex, "sys_ns",
-        s->n ? json_integer(median_i64(s, offsetof(mb_exec_sample, sys_ns)))
-             : json_null());
+        int_or_null(median_i64(s, offsetof(mb_exec_sample, sys_ns)), n));
     json_object_set_new(ex, "peak_rss_bytes",
-                        rss_max >= 0 ? json_integer(rss_max) : json_null());
+                        int_or_null(t->rss_max, t->rss_max >= 0));
     json_object_set_new(ex, "rss_floor_bytes",
-                        floor_max >= 0 ? json_integer(floor_max) : json_null());
-    json_object_set_new(ex, "peak_rss_median_bytes",
-                        s->n ? json_integer(median_i64(
-                                   s, offsetof(mb_exec_sample, peak_rss_bytes)))
-                             : json_null());
+                        int_or_null(t->floor_max, t->floor_max >= 0));
+    json_object_set_new(
+        ex, "peak_rss_median_bytes",
+        int_or_null(median_i64(s, offsetof(mb_exec_sample, peak_rss_bytes)),
+                    n));
     json_object_set_new(ex, "gpu_peak_bytes",
-                        gpu_max >= 0 ? json_integer(gpu_max) : json_null());
+                        int_or_null(t->gpu_max, t->gpu_max >= 0));
     json_object_set_new(ex, "gpu_memory",
                         json_string(!o->gpu_memory ? "not requested"
                                     : o->nvml      ? "nvml (untested)"
                                                    : "not available"));
-    json_object_set_new(ex, "exit_codes", codes);
-    size_t dropped = 0;
-    for (size_t i = 0; i < s->n; i++)
-        dropped += s->samples[i].events.dropped_iters;
+}
+
+/* The "exec" object of docs/EXEC.md. */
+static json_t *exec_json(const mb_exec_series *s, const mb_exec_opts *o,
+                         const run_tally *t)
+{
+    json_t *ex = json_object();
+    add_usage(ex, s, o, t);
+    json_object_set_new(ex, "exit_codes", t->codes);
     json_object_set_new(ex, "failures", json_integer((json_int_t)s->failures));
-    json_object_set_new(ex, "timeouts", json_integer((json_int_t)timeouts));
-    json_object_set_new(ex, "signals", json_integer((json_int_t)signals));
+    json_object_set_new(ex, "timeouts", json_integer((json_int_t)t->timeouts));
+    json_object_set_new(ex, "signals", json_integer((json_int_t)t->signals));
     json_object_set_new(ex, "phases", phases_json(s));
     json_object_set_new(ex, "counters", values_json(s, 1));
     json_object_set_new(ex, "metrics", values_json(s, 0));
@@ -635,7 +715,8 @@ json_t *mb__exec_run_json(const mb_exec_series *s, const mb_exec_opts *o)
     json_object_set_new(
         ex, "events",
         json_pack("{s:I,s:I,s:o}", "malformed", (json_int_t)s->malformed_events,
-                  "dropped_iterations", (json_int_t)dropped, "first_malformed",
+                  "dropped_iterations", (json_int_t)t->dropped,
+                  "first_malformed",
                   s->first_malformed ? json_string(s->first_malformed)
                                      : json_null()));
     json_object_set_new(
@@ -645,8 +726,18 @@ json_t *mb__exec_run_json(const mb_exec_series *s, const mb_exec_opts *o)
                   s->first_leftover ? json_string(s->first_leftover)
                                     : json_null(),
                   "ended", !o->keep_leftovers));
-    json_object_set_new(ex, "runs", runs);
-    json_object_set_new(run, "exec", ex);
+    json_object_set_new(ex, "runs", t->runs);
+    return ex;
+}
+
+json_t *mb__exec_run_json(const mb_exec_series *s, const mb_exec_opts *o)
+{
+    json_t *run = run_head(s, o);
+    run_tally t;
+    tally_runs(s, &t);
+    add_walls(run, s, o, &t);
+    free(t.wall);
+    json_object_set_new(run, "exec", exec_json(s, o, &t));
     return run;
 }
 

@@ -269,133 +269,209 @@ static mb_status spawn_error(const mb_proc_spec *s, int e, mb_err *err)
                     strerror(e));
 }
 
-mb_status mb__proc_run(const mb_proc_spec *s, mb_proc_result *res, mb_err *err)
-{
-    memset(res, 0, sizeof *res);
-    res->gpu_peak_bytes = -1;
-    res->exit_code = -1;
-    mb__events_init(&res->events);
-    if (!s->argv || !s->argv[0] || !s->argv[0][0])
-        return mb__fail(err, MB_EINVAL, "empty command: give a program to run");
-    size_t limit = s->capture_limit ? s->capture_limit : DEFAULT_CAPTURE;
-    int64_t grace = s->kill_grace_ns > 0 ? s->kill_grace_ns : DEFAULT_GRACE_NS;
-    int outp[2] = {-1, -1}, errp[2] = {-1, -1}, evp[2] = {-1, -1};
-    int devnull = open("/dev/null", O_RDWR | O_CLOEXEC);
-    mb_status st = MB_OK;
-    char **env = NULL;
-    char evvar[64];
-    char *add[64];
-    size_t nadd = 0;
-    int pidfd = -1, chld_hooked = 0, masked = 0;
-    sigset_t oldmask, chld;
+/* What mb__proc_run's phases share: the request, the result being
+ * filled, the pipes (read ends nonblocking), the child and its clocks. */
+typedef struct proc_ctx {
+    const mb_proc_spec *s;
+    mb_proc_result *res;
+    size_t limit;  /* bytes of stdout and stderr kept */
+    int64_t grace; /* SIGTERM to SIGKILL */
+    int devnull;
+    int outp[2], errp[2], evp[2]; /* stdout, stderr, events; -1 unused */
+    char evvar[64];               /* MBENCH_EVENTS_FD=N, in env */
+    char **env;
+    int pidfd, chld_hooked, masked;
+    sigset_t oldmask;
     struct sigaction oldact;
-    sigemptyset(&chld);
-    sigaddset(&chld, SIGCHLD);
-    if (devnull < 0 ||
-        (s->out_mode == MB_OUT_PIPE && pipe2(outp, O_CLOEXEC) != 0) ||
-        (s->err_mode == MB_OUT_PIPE && pipe2(errp, O_CLOEXEC) != 0) ||
-        (s->events && pipe2(evp, O_CLOEXEC) != 0)) {
-        st = mb__fail(err, MB_EIO, "cannot create pipes for '%s': %s",
-                      s->argv[0], strerror(errno));
-        goto out;
-    }
+    pid_t pid;
+    int64_t t0, t1;            /* started, reaped */
+    int64_t gpu_base, gpu_max; /* device memory in use (-1 unknown) */
+    int64_t deadline, kill_at; /* 0: none */
+    int status;
+    struct rusage ru;
+} proc_ctx;
+
+/* /dev/null and the pipes the spawn asks for; MB_EIO when they cannot be
+ * had. */
+static mb_status open_pipes(proc_ctx *c, mb_err *err)
+{
+    const mb_proc_spec *s = c->s;
+    c->devnull = open("/dev/null", O_RDWR | O_CLOEXEC);
+    if (c->devnull < 0 ||
+        (s->out_mode == MB_OUT_PIPE && pipe2(c->outp, O_CLOEXEC) != 0) ||
+        (s->err_mode == MB_OUT_PIPE && pipe2(c->errp, O_CLOEXEC) != 0) ||
+        (s->events && pipe2(c->evp, O_CLOEXEC) != 0))
+        return mb__fail(err, MB_EIO, "cannot create pipes for '%s': %s",
+                        s->argv[0], strerror(errno));
     for (int i = 0; i < 3; i++) {
-        int fd = i == 0 ? outp[0] : i == 1 ? errp[0] : evp[0];
+        int fd = i == 0 ? c->outp[0] : i == 1 ? c->errp[0] : c->evp[0];
         if (fd >= 0)
             fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK);
     }
+    return MB_OK;
+}
+
+/* Our environment with the spec's additions and, with events, the fd of
+ * the events pipe. */
+static mb_status build_env(proc_ctx *c, mb_err *err)
+{
+    const mb_proc_spec *s = c->s;
+    char *add[64];
+    size_t nadd = 0;
     for (size_t i = 0; s->env_add && s->env_add[i] && nadd < 62; i++)
         add[nadd++] = s->env_add[i];
     if (s->events) {
-        snprintf(evvar, sizeof evvar, "MBENCH_EVENTS_FD=%d", evp[1]);
-        add[nadd++] = evvar;
+        snprintf(c->evvar, sizeof c->evvar, "MBENCH_EVENTS_FD=%d", c->evp[1]);
+        add[nadd++] = c->evvar;
     }
     add[nadd] = NULL;
-    env = make_env(add);
-    if (!env) {
-        st = mb__fail(err, MB_ENOMEM, "out of memory");
-        goto out;
-    }
-    int64_t gpu_base = s->nvml ? mb__nvml_used_bytes(s->nvml) : -1;
-    int64_t gpu_max = gpu_base;
+    c->env = make_env(add);
+    if (!c->env)
+        return mb__fail(err, MB_ENOMEM, "out of memory");
+    return MB_OK;
+}
 
+/* Spawns the child and arranges to see its end: a pidfd, or else SIGCHLD
+ * (blocked outside ppoll); our write ends of the pipes are closed. */
+static mb_status start_child(proc_ctx *c, mb_err *err)
+{
+    const mb_proc_spec *s = c->s;
+    sigset_t chld;
+    sigemptyset(&chld);
+    sigaddset(&chld, SIGCHLD);
+    c->gpu_base = s->nvml ? mb__nvml_used_bytes(s->nvml) : -1;
+    c->gpu_max = c->gpu_base;
     /* posix_spawn's child starts in our address space, and exec charges
      * that space's peak RSS to it: bring our peak down to our current
      * size first (the peak since then is read as the floor, below). */
     mb__rss_peak_reset();
     /* SIGCHLD stays blocked until we know whether a pidfd will do. */
-    masked = pthread_sigmask(SIG_BLOCK, &chld, &oldmask) == 0;
-    int64_t t0 = 0;
-    pid_t pid = -1;
-    int e = spawn(s, devnull, outp[1], errp[1], evp[1], env, &pid, &t0);
+    c->masked = pthread_sigmask(SIG_BLOCK, &chld, &c->oldmask) == 0;
+    int e = spawn(s, c->devnull, c->outp[1], c->errp[1], c->evp[1], c->env,
+                  &c->pid, &c->t0);
     if (e == 0)
-        pidfd = (int)syscall(SYS_pidfd_open, pid, 0);
-    if (e == 0 && pidfd < 0) {
+        c->pidfd = (int)syscall(SYS_pidfd_open, c->pid, 0);
+    if (e == 0 && c->pidfd < 0) {
         struct sigaction sa;
         memset(&sa, 0, sizeof sa);
         sa.sa_handler = on_sigchld;
         sigemptyset(&sa.sa_mask);
         sa.sa_flags = SA_NOCLDSTOP;
-        chld_hooked = sigaction(SIGCHLD, &sa, &oldact) == 0;
-    } else if (masked) {
-        pthread_sigmask(SIG_SETMASK, &oldmask, NULL);
-        masked = 0;
+        c->chld_hooked = sigaction(SIGCHLD, &sa, &c->oldact) == 0;
+    } else if (c->masked) {
+        pthread_sigmask(SIG_SETMASK, &c->oldmask, NULL);
+        c->masked = 0;
     }
-    if (e) {
-        st = spawn_error(s, e, err);
-        goto out;
+    if (e)
+        return spawn_error(s, e, err);
+    close_fd(&c->outp[1]);
+    close_fd(&c->errp[1]);
+    close_fd(&c->evp[1]);
+    c->deadline = s->timeout_ns > 0 ? c->t0 + s->timeout_ns : 0;
+    return MB_OK;
+}
+
+/* The read end of stream i (0 stdout, 1 stderr, 2 events). */
+static int *stream_fd(proc_ctx *c, int i)
+{
+    return i == 0 ? &c->outp[0] : i == 1 ? &c->errp[0] : &c->evp[0];
+}
+
+/* Reads what stream i has into the result. */
+static void drain_stream(proc_ctx *c, int i)
+{
+    mb_proc_result *res = c->res;
+    if (i == 0)
+        drain(&c->outp[0], &res->out, &res->out_total, c->limit, NULL, c->t0);
+    else if (i == 1)
+        drain(&c->errp[0], &res->err, &res->err_total, c->limit, NULL, c->t0);
+    else
+        drain(&c->evp[0], NULL, NULL, c->limit, &res->events, c->t0);
+}
+
+/* Adds a pollfd for every open stream, which[] saying which stream it
+ * is; returns how many. */
+static int stream_pollfds(proc_ctx *c, struct pollfd *pf, int *which)
+{
+    int nf = 0;
+    for (int i = 0; i < 3; i++)
+        if (*stream_fd(c, i) >= 0) {
+            which[nf] = i;
+            pf[nf++] = (struct pollfd){*stream_fd(c, i), POLLIN, 0};
+        }
+    return nf;
+}
+
+/* How long the next poll may block (-1: until something happens): to the
+ * deadline or the kill, and briefly when the GPU is sampled, a cancel is
+ * watched or no pidfd tells of the child's end. */
+static int64_t poll_ms(const proc_ctx *c, int64_t now)
+{
+    const mb_proc_spec *s = c->s;
+    int64_t wait_ms = -1;
+    if (c->deadline && !c->kill_at)
+        wait_ms = ms_until(c->deadline, now);
+    if (c->kill_at) {
+        int64_t k = ms_until(c->kill_at, now);
+        wait_ms = wait_ms < 0 || k < wait_ms ? k : wait_ms;
     }
-    close_fd(&outp[1]);
-    close_fd(&errp[1]);
-    close_fd(&evp[1]);
+    if (s->nvml)
+        wait_ms = wait_ms < 0 || wait_ms > 100 ? 100 : wait_ms;
+    if (s->cancel && !*s->cancel && (wait_ms < 0 || wait_ms > 200))
+        wait_ms = 200;
+    if (c->pidfd < 0 && (wait_ms < 0 || wait_ms > 1000))
+        wait_ms = 1000; /* a SIGCHLD taken by another thread */
+    return wait_ms;
+}
+
+/* After each wake-up: samples the GPU, and sends SIGTERM on a cancel or
+ * the deadline, SIGKILL once the grace is over. */
+static void watch_child(proc_ctx *c, int64_t now)
+{
+    const mb_proc_spec *s = c->s;
+    if (s->nvml) {
+        int64_t g = mb__nvml_used_bytes(s->nvml);
+        if (g > c->gpu_max)
+            c->gpu_max = g;
+    }
+    if (!c->kill_at && s->cancel && *s->cancel) {
+        c->res->interrupted = 1;
+        kill(-c->pid, SIGTERM);
+        c->kill_at = now + c->grace;
+    }
+    if (!c->kill_at && c->deadline && now >= c->deadline) {
+        c->res->timed_out = 1;
+        kill(-c->pid, SIGTERM);
+        c->kill_at = now + c->grace;
+    }
+    if (c->kill_at && now >= c->kill_at) {
+        kill(-c->pid, SIGKILL);
+        c->kill_at = now + 3600000000000LL; /* once */
+    }
+}
+
+/* Drains the pipes until the child is reaped (c->t1, status, ru); MB_EIO
+ * when poll fails (the child is killed then). */
+static mb_status wait_child(proc_ctx *c, mb_err *err)
+{
+    mb_status st = MB_OK;
     /* The mask ppoll waits with when there is no pidfd: SIGCHLD open. */
-    sigset_t waitmask = oldmask;
+    sigset_t waitmask = c->oldmask;
     sigdelset(&waitmask, SIGCHLD);
-    int64_t deadline = s->timeout_ns > 0 ? t0 + s->timeout_ns : 0;
-    int64_t kill_at = 0;
-    int status = 0, reaped = 0;
-    struct rusage ru;
-    memset(&ru, 0, sizeof ru);
-    int64_t t1 = 0;
-    while (!reaped) {
+    for (;;) {
         struct pollfd pf[4];
-        int nf = 0, ipid = -1, iout = -1, ierr = -1, iev = -1;
-        if (pidfd >= 0) {
+        int which[4], nf = 0, ipid = -1;
+        if (c->pidfd >= 0) {
             ipid = nf;
-            pf[nf++] = (struct pollfd){pidfd, POLLIN, 0};
-        } else if (wait4(pid, &status, WNOHANG, &ru) == pid) {
-            t1 = mb_now_ns();
-            reaped = 1;
-            break;
+            pf[nf++] = (struct pollfd){c->pidfd, POLLIN, 0};
+        } else if (wait4(c->pid, &c->status, WNOHANG, &c->ru) == c->pid) {
+            c->t1 = mb_now_ns();
+            return st;
         }
-        if (outp[0] >= 0) {
-            iout = nf;
-            pf[nf++] = (struct pollfd){outp[0], POLLIN, 0};
-        }
-        if (errp[0] >= 0) {
-            ierr = nf;
-            pf[nf++] = (struct pollfd){errp[0], POLLIN, 0};
-        }
-        if (evp[0] >= 0) {
-            iev = nf;
-            pf[nf++] = (struct pollfd){evp[0], POLLIN, 0};
-        }
-        int64_t now = mb_now_ns();
-        int64_t wait_ms = -1; /* block until something happens */
-        if (deadline && !kill_at)
-            wait_ms = ms_until(deadline, now);
-        if (kill_at) {
-            int64_t k = ms_until(kill_at, now);
-            wait_ms = wait_ms < 0 || k < wait_ms ? k : wait_ms;
-        }
-        if (s->nvml)
-            wait_ms = wait_ms < 0 || wait_ms > 100 ? 100 : wait_ms;
-        if (s->cancel && !*s->cancel && (wait_ms < 0 || wait_ms > 200))
-            wait_ms = 200;
-        if (pidfd < 0 && (wait_ms < 0 || wait_ms > 1000))
-            wait_ms = 1000; /* a SIGCHLD taken by another thread */
+        nf += stream_pollfds(c, pf + nf, which + nf);
+        int64_t wait_ms = poll_ms(c, mb_now_ns());
         int r;
-        if (pidfd >= 0) {
+        if (c->pidfd >= 0) {
             r = poll(pf, (nfds_t)nf, (int)wait_ms);
         } else {
             struct timespec ts = {(time_t)(wait_ms / 1000),
@@ -404,124 +480,134 @@ mb_status mb__proc_run(const mb_proc_spec *s, mb_proc_result *res, mb_err *err)
         }
         if (r < 0 && errno != EINTR) {
             st = mb__fail(err, MB_EIO, "poll failed: %s", strerror(errno));
-            kill(-pid, SIGKILL);
-            kill_at = mb_now_ns();
+            kill(-c->pid, SIGKILL);
+            c->kill_at = mb_now_ns();
         }
         /* The child's end first, so that the clock stops right there. */
-        if (ipid >= 0 && r > 0 && pf[ipid].revents) {
-            pid_t w = wait4(pid, &status, 0, &ru);
-            if (w == pid) {
-                t1 = mb_now_ns();
-                reaped = 1;
-                break;
-            }
+        if (ipid >= 0 && r > 0 && pf[ipid].revents &&
+            wait4(c->pid, &c->status, 0, &c->ru) == c->pid) {
+            c->t1 = mb_now_ns();
+            return st;
         }
-        if (r > 0) {
-            if (iout >= 0 && pf[iout].revents)
-                drain(&outp[0], &res->out, &res->out_total, limit, NULL, t0);
-            if (ierr >= 0 && pf[ierr].revents)
-                drain(&errp[0], &res->err, &res->err_total, limit, NULL, t0);
-            if (iev >= 0 && pf[iev].revents)
-                drain(&evp[0], NULL, NULL, limit, &res->events, t0);
-        }
-        now = mb_now_ns();
-        if (s->nvml) {
-            int64_t g = mb__nvml_used_bytes(s->nvml);
-            if (g > gpu_max)
-                gpu_max = g;
-        }
-        if (!kill_at && s->cancel && *s->cancel) {
-            res->interrupted = 1;
-            kill(-pid, SIGTERM);
-            kill_at = now + grace;
-        }
-        if (!kill_at && deadline && now >= deadline) {
-            res->timed_out = 1;
-            kill(-pid, SIGTERM);
-            kill_at = now + grace;
-        }
-        if (kill_at && now >= kill_at) {
-            kill(-pid, SIGKILL);
-            kill_at = now + 3600000000000LL; /* once */
-        }
+        for (int j = 0; r > 0 && j < nf; j++)
+            if (j != ipid && pf[j].revents)
+                drain_stream(c, which[j]);
+        watch_child(c, mb_now_ns());
     }
-    /* Whatever the group left behind after a timeout or Ctrl-C goes too. */
-    if (res->timed_out || res->interrupted)
-        kill(-pid, SIGKILL);
-    res->wall_ns = t1 - t0;
+}
+
+/* The child's clocks, memory, exit status and GPU peak into the result. */
+static void record_usage(proc_ctx *c)
+{
+    mb_proc_result *res = c->res;
+    res->wall_ns = c->t1 - c->t0;
     /* Our peak since the reset covers what exec charged to the child
      * (spawning itself touches a few pages), so it bounds the reading. */
     res->rss_floor_bytes = mb__rss_peak_bytes();
-    res->user_ns = (int64_t)ru.ru_utime.tv_sec * 1000000000LL +
-                   (int64_t)ru.ru_utime.tv_usec * 1000;
-    res->sys_ns = (int64_t)ru.ru_stime.tv_sec * 1000000000LL +
-                  (int64_t)ru.ru_stime.tv_usec * 1000;
-    res->peak_rss_bytes = (int64_t)ru.ru_maxrss * 1024;
-    if (WIFEXITED(status))
-        res->exit_code = WEXITSTATUS(status);
-    else if (WIFSIGNALED(status))
-        res->term_signal = WTERMSIG(status);
-    if (s->nvml && gpu_base >= 0 && gpu_max >= gpu_base)
-        res->gpu_peak_bytes = gpu_max - gpu_base;
-    /* What the command left running in its group would run on into the
-     * next run: counted, and ended unless the caller keeps it. */
-    if (!res->timed_out && !res->interrupted) {
-        res->leftovers = mb__pgroup_members(pid, res->leftover_desc,
-                                            sizeof res->leftover_desc);
-        if (res->leftovers && !s->keep_leftovers) {
-            mb__pgroup_end(pid, grace);
-            res->leftovers_ended = 1;
-        }
+    res->user_ns = (int64_t)c->ru.ru_utime.tv_sec * 1000000000LL +
+                   (int64_t)c->ru.ru_utime.tv_usec * 1000;
+    res->sys_ns = (int64_t)c->ru.ru_stime.tv_sec * 1000000000LL +
+                  (int64_t)c->ru.ru_stime.tv_usec * 1000;
+    res->peak_rss_bytes = (int64_t)c->ru.ru_maxrss * 1024;
+    if (WIFEXITED(c->status))
+        res->exit_code = WEXITSTATUS(c->status);
+    else if (WIFSIGNALED(c->status))
+        res->term_signal = WTERMSIG(c->status);
+    if (c->s->nvml && c->gpu_base >= 0 && c->gpu_max >= c->gpu_base)
+        res->gpu_peak_bytes = c->gpu_max - c->gpu_base;
+}
+
+/* What the command left running in its group would run on into the next
+ * run: counted, and ended unless the caller keeps it.  After a timeout or
+ * Ctrl-C the whole group is killed instead. */
+static void settle_group(proc_ctx *c)
+{
+    mb_proc_result *res = c->res;
+    if (res->timed_out || res->interrupted)
+        return;
+    res->leftovers = mb__pgroup_members(c->pid, res->leftover_desc,
+                                        sizeof res->leftover_desc);
+    if (res->leftovers && !c->s->keep_leftovers) {
+        mb__pgroup_end(c->pid, c->grace);
+        res->leftovers_ended = 1;
     }
-    /* Descendants may still hold the pipes: read until EOF, or until
-     * they stay quiet for a moment. */
-    while (outp[0] >= 0 || errp[0] >= 0 || evp[0] >= 0) {
+}
+
+/* Descendants may still hold the pipes: read until EOF, or until they
+ * stay quiet for a moment. */
+static void drain_rest(proc_ctx *c)
+{
+    while (c->outp[0] >= 0 || c->errp[0] >= 0 || c->evp[0] >= 0) {
         struct pollfd pf[3];
-        int nf = 0;
-        int *fds[3] = {&outp[0], &errp[0], &evp[0]};
-        int idx[3];
-        for (int i = 0; i < 3; i++)
-            if (*fds[i] >= 0) {
-                idx[nf] = i;
-                pf[nf++] = (struct pollfd){*fds[i], POLLIN, 0};
-            }
+        int which[3];
+        int nf = stream_pollfds(c, pf, which);
         int r = poll(pf, (nfds_t)nf, DRAIN_IDLE_MS);
         if (r < 0 && errno == EINTR)
             continue;
         if (r <= 0)
             break;
-        for (int j = 0; j < nf; j++) {
-            if (!pf[j].revents)
-                continue;
-            int i = idx[j];
-            if (i == 0)
-                drain(&outp[0], &res->out, &res->out_total, limit, NULL, t0);
-            else if (i == 1)
-                drain(&errp[0], &res->err, &res->err_total, limit, NULL, t0);
-            else
-                drain(&evp[0], NULL, NULL, limit, &res->events, t0);
-        }
+        for (int j = 0; j < nf; j++)
+            if (pf[j].revents)
+                drain_stream(c, which[j]);
     }
-    mb__events_finish(&res->events, mb_now_ns() - t0);
-    keep_tail(&res->out, limit);
-    keep_tail(&res->err, limit);
+}
+
+static void proc_ctx_close(proc_ctx *c)
+{
+    close_fd(&c->pidfd);
+    if (c->chld_hooked)
+        sigaction(SIGCHLD, &c->oldact, NULL);
+    if (c->masked)
+        pthread_sigmask(SIG_SETMASK, &c->oldmask, NULL);
+    close_fd(&c->outp[0]);
+    close_fd(&c->outp[1]);
+    close_fd(&c->errp[0]);
+    close_fd(&c->errp[1]);
+    close_fd(&c->evp[0]);
+    close_fd(&c->evp[1]);
+    close_fd(&c->devnull);
+    free(c->env);
+}
+
+mb_status mb__proc_run(const mb_proc_spec *s, mb_proc_result *res, mb_err *err)
+{
+    memset(res, 0, sizeof *res);
+    res->gpu_peak_bytes = -1;
+    res->exit_code = -1;
+    mb__events_init(&res->events);
+    if (!s->argv || !s->argv[0] || !s->argv[0][0])
+        return mb__fail(err, MB_EINVAL, "empty command: give a program to run");
+    proc_ctx c = {
+        .s = s,
+        .res = res,
+        .limit = s->capture_limit ? s->capture_limit : DEFAULT_CAPTURE,
+        .grace = s->kill_grace_ns > 0 ? s->kill_grace_ns : DEFAULT_GRACE_NS,
+        .devnull = -1,
+        .outp = {-1, -1},
+        .errp = {-1, -1},
+        .evp = {-1, -1},
+        .pidfd = -1,
+        .pid = -1,
+    };
+    mb_status st;
+    if ((st = open_pipes(&c, err)) || (st = build_env(&c, err)) ||
+        (st = start_child(&c, err)))
+        goto out;
+    st = wait_child(&c, err);
+    /* Whatever the group left behind after a timeout or Ctrl-C goes too. */
+    if (res->timed_out || res->interrupted)
+        kill(-c.pid, SIGKILL);
+    record_usage(&c);
+    settle_group(&c);
+    drain_rest(&c);
+    mb__events_finish(&res->events, mb_now_ns() - c.t0);
+    keep_tail(&res->out, c.limit);
+    keep_tail(&res->err, c.limit);
     if (st == MB_OK && res->interrupted)
         st = mb__fail(err, MB_EINTERRUPTED, "interrupted while running '%s'",
                       s->argv[0]);
 out:
-    close_fd(&pidfd);
-    if (chld_hooked)
-        sigaction(SIGCHLD, &oldact, NULL);
-    if (masked)
-        pthread_sigmask(SIG_SETMASK, &oldmask, NULL);
-    close_fd(&outp[0]);
-    close_fd(&outp[1]);
-    close_fd(&errp[0]);
-    close_fd(&errp[1]);
-    close_fd(&evp[0]);
-    close_fd(&evp[1]);
-    close_fd(&devnull);
-    free(env);
+    proc_ctx_close(&c);
     return st;
 }
 

@@ -255,69 +255,58 @@ static int cmp_runs(const void *a, const void *b)
     return (x->pos > y->pos) - (x->pos < y->pos);
 }
 
-mb_status mb__suite_merge(json_t *const *docs, const char *const *names,
-                          size_t n, json_t **out, mb_err *err)
+/* Document i must be a shard of the suite of document 0 (same kind, task
+ * file and shard count), not seen before (seen: one flag per shard, or
+ * NULL when the count is unknown). */
+static mb_status check_shard(json_t *const *docs, const char *const *names,
+                             size_t i, json_int_t count, char *seen,
+                             mb_err *err)
 {
-    *out = NULL;
-    if (n == 0)
-        return mb__fail(err, MB_EINVAL,
-                        "nothing to merge: give shard result files");
     const char *kind = json_string_value(json_object_get(docs[0], "kind"));
     const json_t *suite0 = json_object_get(docs[0], "suite");
-    json_int_t count = json_integer_value(
-        json_object_get(json_object_get(suite0, "shard"), "count"));
-    char *seen = NULL;
-    if (count > 0 && count < 1000000)
-        seen = mb__calloc((size_t)count, 1);
+    const char *k = json_string_value(json_object_get(docs[i], "kind"));
+    if (!k || !kind || strcmp(k, kind))
+        return mb__fail(err, MB_EINVAL,
+                        "%s is a \"%s\" document, %s is \"%s\": merge "
+                        "shards of one suite",
+                        names[i], k ? k : "?", names[0], kind ? kind : "?");
+    const json_t *su = json_object_get(docs[i], "suite");
+    const char *sha0 =
+        json_string_value(json_object_get(suite0, "tasks_sha256"));
+    const char *sha = json_string_value(json_object_get(su, "tasks_sha256"));
+    if ((sha0 || sha) && (!sha0 || !sha || strcmp(sha0, sha)))
+        return mb__fail(err, MB_EINVAL,
+                        "%s and %s come from different task files (sha256 "
+                        "differs): merge shards of one suite",
+                        names[0], names[i]);
+    const json_t *sh = json_object_get(su, "shard");
+    json_int_t c = json_integer_value(json_object_get(sh, "count"));
+    json_int_t idx = json_integer_value(json_object_get(sh, "index"));
+    if (c != count)
+        return mb__fail(err, MB_EINVAL,
+                        "%s is shard of %lld, %s of %lld: merge shards of "
+                        "one --shard I/N split",
+                        names[i], (long long)c, names[0], (long long)count);
+    if (!seen)
+        return MB_OK;
+    if (idx < 0 || idx >= count || seen[idx])
+        return mb__fail(err, MB_EINVAL,
+                        "%s repeats shard %lld/%lld: give each shard once",
+                        names[i], (long long)idx, (long long)count);
+    seen[idx] = 1;
+    return MB_OK;
+}
+
+/* The runs of every document in task order (stable), into a new array;
+ * NULL when out of memory. */
+static json_t *sorted_runs(json_t *const *docs, size_t n)
+{
     size_t total = 0;
-    for (size_t i = 0; i < n; i++) {
-        const char *k = json_string_value(json_object_get(docs[i], "kind"));
-        if (!k || !kind || strcmp(k, kind)) {
-            free(seen);
-            return mb__fail(err, MB_EINVAL,
-                            "%s is a \"%s\" document, %s is \"%s\": merge "
-                            "shards of one suite",
-                            names[i], k ? k : "?", names[0], kind ? kind : "?");
-        }
-        const json_t *su = json_object_get(docs[i], "suite");
-        const char *sha0 =
-            json_string_value(json_object_get(suite0, "tasks_sha256"));
-        const char *sha =
-            json_string_value(json_object_get(su, "tasks_sha256"));
-        if ((sha0 || sha) && (!sha0 || !sha || strcmp(sha0, sha))) {
-            free(seen);
-            return mb__fail(err, MB_EINVAL,
-                            "%s and %s come from different task files (sha256 "
-                            "differs): merge shards of one suite",
-                            names[0], names[i]);
-        }
-        const json_t *sh = json_object_get(su, "shard");
-        json_int_t c = json_integer_value(json_object_get(sh, "count"));
-        json_int_t idx = json_integer_value(json_object_get(sh, "index"));
-        if (c != count) {
-            free(seen);
-            return mb__fail(err, MB_EINVAL,
-                            "%s is shard of %lld, %s of %lld: merge shards of "
-                            "one --shard I/N split",
-                            names[i], (long long)c, names[0], (long long)count);
-        }
-        if (seen) {
-            if (idx < 0 || idx >= count || seen[idx]) {
-                free(seen);
-                return mb__fail(
-                    err, MB_EINVAL,
-                    "%s repeats shard %lld/%lld: give each shard once",
-                    names[i], (long long)idx, (long long)count);
-            }
-            seen[idx] = 1;
-        }
+    for (size_t i = 0; i < n; i++)
         total += json_array_size(json_object_get(docs[i], "runs"));
-    }
     tagged *all = mb__calloc(total ? total : 1, sizeof *all);
-    if (!all) {
-        free(seen);
-        return mb__fail(err, MB_ENOMEM, "out of memory");
-    }
+    if (!all)
+        return NULL;
     size_t k = 0;
     for (size_t i = 0; i < n; i++) {
         size_t j;
@@ -329,36 +318,32 @@ mb_status mb__suite_merge(json_t *const *docs, const char *const *names,
         }
     }
     qsort(all, total, sizeof *all, cmp_runs);
-    json_t *d = json_deep_copy(docs[0]);
-    json_t *runs = json_array(), *from = json_array();
+    json_t *runs = json_array();
     for (size_t i = 0; i < total; i++)
         json_array_append(runs, all[i].run);
     free(all);
-    json_object_set_new(d, "runs", runs);
-    json_t *warnings = json_array();
-    int interrupted = 0;
-    for (size_t i = 0; i < n; i++) {
-        json_array_extend(warnings, json_object_get(docs[i], "warnings"));
-        interrupted |= json_is_true(json_object_get(docs[i], "interrupted"));
-        json_array_append_new(
-            from,
-            json_pack(
-                "{s:s,s:O,s:O,s:O}", "file", names[i], "shard",
-                json_object_get(json_object_get(docs[i], "suite"), "shard")
-                    ? json_object_get(json_object_get(docs[i], "suite"),
-                                      "shard")
-                    : json_null(),
-                "created_utc",
-                json_object_get(docs[i], "created_utc")
-                    ? json_object_get(docs[i], "created_utc")
-                    : json_null(),
-                "hostname",
-                json_object_get(json_object_get(docs[i], "environment"),
-                                "hostname")
-                    ? json_object_get(json_object_get(docs[i], "environment"),
-                                      "hostname")
-                    : json_null()));
-    }
+    return runs;
+}
+
+static json_t *or_null(json_t *x)
+{
+    return x ? x : json_null();
+}
+
+/* One entry of "merged_from": the file, its shard, when and where. */
+static json_t *shard_source(const json_t *doc, const char *name)
+{
+    return json_pack(
+        "{s:s,s:O,s:O,s:O}", "file", name, "shard",
+        or_null(json_object_get(json_object_get(doc, "suite"), "shard")),
+        "created_utc", or_null(json_object_get(doc, "created_utc")), "hostname",
+        or_null(
+            json_object_get(json_object_get(doc, "environment"), "hostname")));
+}
+
+/* A warning for every shard not seen; 1 when there is one. */
+static int warn_missing(json_t *warnings, const char *seen, json_int_t count)
+{
     int incomplete = 0;
     for (json_int_t s = 0; seen && s < count; s++)
         if (!seen[s]) {
@@ -370,6 +355,42 @@ mb_status mb__suite_merge(json_t *const *docs, const char *const *names,
             json_array_append_new(warnings, json_string(w));
             incomplete = 1;
         }
+    return incomplete;
+}
+
+mb_status mb__suite_merge(json_t *const *docs, const char *const *names,
+                          size_t n, json_t **out, mb_err *err)
+{
+    *out = NULL;
+    if (n == 0)
+        return mb__fail(err, MB_EINVAL,
+                        "nothing to merge: give shard result files");
+    const json_t *suite0 = json_object_get(docs[0], "suite");
+    json_int_t count = json_integer_value(
+        json_object_get(json_object_get(suite0, "shard"), "count"));
+    char *seen = NULL;
+    if (count > 0 && count < 1000000)
+        seen = mb__calloc((size_t)count, 1);
+    mb_status st = MB_OK;
+    for (size_t i = 0; i < n && !st; i++)
+        st = check_shard(docs, names, i, count, seen, err);
+    json_t *runs = st ? NULL : sorted_runs(docs, n);
+    if (!st && !runs)
+        st = mb__fail(err, MB_ENOMEM, "out of memory");
+    if (st) {
+        free(seen);
+        return st;
+    }
+    json_t *d = json_deep_copy(docs[0]);
+    json_object_set_new(d, "runs", runs);
+    json_t *warnings = json_array(), *from = json_array();
+    int interrupted = 0;
+    for (size_t i = 0; i < n; i++) {
+        json_array_extend(warnings, json_object_get(docs[i], "warnings"));
+        interrupted |= json_is_true(json_object_get(docs[i], "interrupted"));
+        json_array_append_new(from, shard_source(docs[i], names[i]));
+    }
+    int incomplete = warn_missing(warnings, seen, count);
     free(seen);
     json_object_set_new(d, "warnings", warnings);
     json_object_set_new(d, "interrupted", json_boolean(interrupted));

@@ -98,11 +98,13 @@ static bool parse_cpus(mb__load_req *r, const char *v)
     return r->n_cpus > 0;
 }
 
-int mb__load_req_set(mb__load_req *r, const char *key, const char *v,
-                     mb_err *err)
+/* The setters of mb__load_req_set, by kind of option; each returns as it
+ * does (1: not one of its keys). */
+
+/* --concurrency and --qps: the levels stepped through. */
+static int set_levels(mb__load_req *r, const char *key, const char *v,
+                      mb_err *err)
 {
-    int64_t i;
-    double d;
     if (!strcmp(key, "concurrency")) {
         int64_t *list = NULL;
         size_t n = 0;
@@ -117,28 +119,36 @@ int mb__load_req_set(mb__load_req *r, const char *key, const char *v,
         free(list);
         return 0;
     }
-    if (!strcmp(key, "qps")) {
-        char *copy = mb__strdup(v), *save = NULL;
-        size_t n = 0;
-        int ok = copy != NULL;
-        for (char *t = copy ? strtok_r(copy, ",", &save) : NULL; t && ok;
-             t = strtok_r(NULL, ",", &save)) {
-            ok = n < MB_LOAD_MAX_LEVELS && mb__parse_double(t, 1e-3, 1e9, &d) &&
-                 d > 0;
-            if (ok)
-                r->qps[n++] = d;
-        }
-        free(copy);
-        if (!ok || !n)
-            return bad(err, key, v,
-                       "rates in requests per second (500 or "
-                       "100,200,400; at most 32)");
-        r->n_qps = n;
-        r->given |= 1u << MB_LOAD_POISSON;
-        if (r->scenario != MB_LOAD_SLO)
-            r->scenario = MB_LOAD_POISSON;
-        return 0;
+    if (strcmp(key, "qps"))
+        return 1;
+    char *copy = mb__strdup(v), *save = NULL;
+    size_t n = 0;
+    int ok = copy != NULL;
+    double d;
+    for (char *t = copy ? strtok_r(copy, ",", &save) : NULL; t && ok;
+         t = strtok_r(NULL, ",", &save)) {
+        ok = n < MB_LOAD_MAX_LEVELS && mb__parse_double(t, 1e-3, 1e9, &d) &&
+             d > 0;
+        if (ok)
+            r->qps[n++] = d;
     }
+    free(copy);
+    if (!ok || !n)
+        return bad(err, key, v,
+                   "rates in requests per second (500 or "
+                   "100,200,400; at most 32)");
+    r->n_qps = n;
+    r->given |= 1u << MB_LOAD_POISSON;
+    if (r->scenario != MB_LOAD_SLO)
+        r->scenario = MB_LOAD_POISSON;
+    return 0;
+}
+
+/* --offline, --slo and --cpus. */
+static int set_mode(mb__load_req *r, const char *key, const char *v,
+                    mb_err *err)
+{
+    int64_t i;
     if (!strcmp(key, "offline")) {
         if (!mb__parse_i64(v, 0, 1, &i))
             return bad(err, key, v, "0 or 1");
@@ -158,6 +168,15 @@ int mb__load_req_set(mb__load_req *r, const char *key, const char *v,
     if (!strcmp(key, "cpus"))
         return !parse_cpus(r, v) ? bad(err, key, v, "CPU numbers such as 0-3,6")
                                  : 0;
+    return 1;
+}
+
+/* The counts and the fractions (--confidence, --tolerance). */
+static int set_number(mb__load_req *r, const char *key, const char *v,
+                      mb_err *err)
+{
+    int64_t i;
+    double d;
     static const char *const ints[] = {"sessions", "requests", "repeat",
                                        "max-steps", "records"};
     for (size_t k = 0; k < 5; k++)
@@ -183,6 +202,13 @@ int mb__load_req_set(mb__load_req *r, const char *key, const char *v,
         *(key[0] == 'c' ? &r->confidence : &r->tolerance) = d;
         return 0;
     }
+    return 1;
+}
+
+/* The rules chosen by name: --early-stopping, --slo-basis, --realtime. */
+static int set_rule(mb__load_req *r, const char *key, const char *v,
+                    mb_err *err)
+{
     if (!strcmp(key, "early-stopping")) {
         if (strcmp(v ? v : "", "exact") && strcmp(v ? v : "", "loadgen"))
             return bad(err, key, v,
@@ -200,18 +226,25 @@ int mb__load_req_set(mb__load_req *r, const char *key, const char *v,
             v[1] == 'o' ? MB_LOAD_BASIS_MODEL : MB_LOAD_BASIS_MEASURED;
         return 0;
     }
-    if (!strcmp(key, "realtime")) {
-        static const char *const modes[] = {"none", "wait", "serve", "auto"};
-        for (int k = 0; k < 4; k++)
-            if (v && !strcmp(v, modes[k])) {
-                r->realtime = k;
-                return 0;
-            }
-        return bad(err, key, v,
-                   "auto, none, wait (idle threads wait for arrivals at "
-                   "real-time priority where permitted) or serve (the "
-                   "serving threads run at it throughout)");
-    }
+    if (strcmp(key, "realtime"))
+        return 1;
+    static const char *const modes[] = {"none", "wait", "serve", "auto"};
+    for (int k = 0; k < 4; k++)
+        if (v && !strcmp(v, modes[k])) {
+            r->realtime = k;
+            return 0;
+        }
+    return bad(err, key, v,
+               "auto, none, wait (idle threads wait for arrivals at "
+               "real-time priority where permitted) or serve (the "
+               "serving threads run at it throughout)");
+}
+
+/* The durations: --queued and --spin (or --spin auto). */
+static int set_pacing(mb__load_req *r, const char *key, const char *v,
+                      mb_err *err)
+{
+    int64_t i;
     if (!strcmp(key, "spin") && v && !strcmp(v, "auto")) {
         r->spin_ns = MB_LOAD_SPIN_AUTO;
         return 0;
@@ -221,6 +254,20 @@ int mb__load_req_set(mb__load_req *r, const char *key, const char *v,
             return bad(err, key, v, "a duration from 0 to 1s, such as 1ms");
         *(key[0] == 'q' ? &r->queued_ns : &r->spin_ns) = i;
         return 0;
+    }
+    return 1;
+}
+
+int mb__load_req_set(mb__load_req *r, const char *key, const char *v,
+                     mb_err *err)
+{
+    static int (*const setters[])(mb__load_req *, const char *, const char *,
+                                  mb_err *) = {set_levels, set_mode, set_number,
+                                               set_rule, set_pacing};
+    for (size_t k = 0; k < sizeof setters / sizeof *setters; k++) {
+        int rc = setters[k](r, key, v, err);
+        if (rc != 1)
+            return rc;
     }
     return 1;
 }
@@ -656,14 +703,11 @@ mb_status mb__load_req_check(const mb__load_req *rq, mb_err *err)
     return MB_OK;
 }
 
-mb_status mb__load_run(const mb_plan *plan, const mb__load_req *rq,
-                       json_t **doc_out, mb_err *err)
+/* What load needs of the request beyond mb__load_req_check, with
+ * threads the serving threads. */
+static mb_status check_run(const mb_plan *plan, const mb__load_req *rq,
+                           size_t threads, mb_err *err)
 {
-    *doc_out = NULL;
-    mb_status cs = mb__load_req_check(rq, err);
-    if (cs)
-        return cs;
-    size_t threads = max_threads(rq);
     if (rq->sessions < 1 || (size_t)rq->sessions > threads)
         return mb__fail(err, MB_EINVAL,
                         "--sessions %d: expected 1 (one shared session) up "
@@ -681,42 +725,63 @@ mb_status mb__load_run(const mb_plan *plan, const mb__load_req *rq,
         return mb__fail(err, MB_EINVAL,
                         "mbench load serves one batch size "
                         "per request; give one --batch value");
-    cpu_set_t saved;
-    if (rq->n_cpus) {
-        mb_status s = set_cpus(rq, &saved, err);
-        if (s)
-            return s;
-    }
-    engine g;
-    memset(&g, 0, sizeof g);
-    g.plan = plan;
-    g.req = rq;
-    g.steps = json_array();
-    g.warnings = json_array();
-    g.floor_p99_ns = NAN;
-    mb__rng_seed(&g.rng, plan->seed ^ 0x6c6f6164ULL);
-    json_t *doc = mb__doc_new("load", NULL), *load = json_object();
-    mb_status s = engine_open(&g, threads, err);
-    g.realtime = resolve_realtime(plan, rq, g.be, threads);
-    if (!s) {
-        int64_t batch = plan->n_batches ? plan->batches[0] : 1;
-        json_t *model = mb__model_json(plan);
-        json_t *run =
-            mb__bench_run_skeleton(plan, g.benches[0], batch, model, -1, -1);
-        json_decref(model);
-        json_object_set_new(load, "run", run);
-        s = run_scenario(&g, threads, load, err);
-    }
-    if (rq->n_cpus)
-        sched_setaffinity(0, sizeof saved, &saved);
-    engine_close(&g);
-    if (s) {
-        json_decref(load);
-        json_decref(doc);
-        json_decref(g.steps);
-        json_decref(g.warnings);
+    return MB_OK;
+}
+
+/* Opens the engine and runs the scenario into load (its "run" skeleton
+ * first); the caller closes the engine. */
+static mb_status serve(engine *g, size_t threads, json_t *load, mb_err *err)
+{
+    const mb_plan *plan = g->plan;
+    mb_status s = engine_open(g, threads, err);
+    g->realtime = resolve_realtime(plan, g->req, g->be, threads);
+    if (s)
         return s;
-    }
+    int64_t batch = plan->n_batches ? plan->batches[0] : 1;
+    json_t *model = mb__model_json(plan);
+    json_t *run =
+        mb__bench_run_skeleton(plan, g->benches[0], batch, model, -1, -1);
+    json_decref(model);
+    json_object_set_new(load, "run", run);
+    return run_scenario(g, threads, load, err);
+}
+
+/* The "rules" object: how latency, the open loop, the SLO steps and the
+ * pacing were done. */
+static json_t *rules_json(const mb_plan *plan, const mb__load_req *rq,
+                          int realtime)
+{
+    return json_pack(
+        "{s:s,s:s,s:s,s:I,s:I,s:s,s:I,s:I,s:s,s:s,s:s}", "latency",
+        "from the scheduled arrival to the end of the request "
+        "(queueing counted); closed loop: arrival = start",
+        "open_loop",
+        "arrivals fixed in advance; a request not started within "
+        "max(arrival span, 1 s) after the last arrival (and "
+        "--max-time; offline: --max-time) is dropped",
+        "slo_step",
+        "at least max(--min-iterations, 2 x the early-stopping "
+        "minimum) requests and --min-time of arrivals, within "
+        "--max-time; passes when the early-stopping test holds",
+        "warmup_per_thread", (json_int_t)plan->warmup_iters, "spin_ns",
+        (json_int_t)rq->spin_ns, "spin",
+        rq->spin_ns == MB_LOAD_SPIN_AUTO
+            ? "auto: sleep to a margin that follows the wake-up "
+              "lateness (at most 200 us), then spin"
+            : "fixed margin (--spin), then spin",
+        "min_time_ns", (json_int_t)plan->min_time_ns, "max_time_ns",
+        (json_int_t)plan->max_time_ns, "early_stopping",
+        rq->estop_rule == MB_ESTOP_LOADGEN ? "loadgen" : "exact", "realtime",
+        rt_names[realtime], "slo_basis",
+        rq->slo_basis == MB_LOAD_BASIS_MODEL ? "model" : "measured");
+}
+
+/* The settings of the load object: scenario, threads, sessions, CPUs and
+ * rules. */
+static void add_settings(json_t *load, const engine *g, size_t threads)
+{
+    const mb_plan *plan = g->plan;
+    const mb__load_req *rq = g->req;
     json_t *cpus = json_null();
     if (rq->n_cpus) {
         cpus = json_array();
@@ -732,31 +797,13 @@ mb_status mb__load_run(const mb_plan *plan, const mb__load_req *rq,
     json_object_set_new(load, "intra_op_threads",
                         thr ? json_string(thr) : json_null());
     json_object_set_new(load, "cpus", cpus);
-    json_object_set_new(
-        load, "rules",
-        json_pack("{s:s,s:s,s:s,s:I,s:I,s:s,s:I,s:I,s:s,s:s,s:s}", "latency",
-                  "from the scheduled arrival to the end of the request "
-                  "(queueing counted); closed loop: arrival = start",
-                  "open_loop",
-                  "arrivals fixed in advance; a request not started within "
-                  "max(arrival span, 1 s) after the last arrival (and "
-                  "--max-time; offline: --max-time) is dropped",
-                  "slo_step",
-                  "at least max(--min-iterations, 2 x the early-stopping "
-                  "minimum) requests and --min-time of arrivals, within "
-                  "--max-time; passes when the early-stopping test holds",
-                  "warmup_per_thread", (json_int_t)plan->warmup_iters,
-                  "spin_ns", (json_int_t)rq->spin_ns, "spin",
-                  rq->spin_ns == MB_LOAD_SPIN_AUTO
-                      ? "auto: sleep to a margin that follows the wake-up "
-                        "lateness (at most 200 us), then spin"
-                      : "fixed margin (--spin), then spin",
-                  "min_time_ns", (json_int_t)plan->min_time_ns, "max_time_ns",
-                  (json_int_t)plan->max_time_ns, "early_stopping",
-                  rq->estop_rule == MB_ESTOP_LOADGEN ? "loadgen" : "exact",
-                  "realtime", rt_names[g.realtime], "slo_basis",
-                  rq->slo_basis == MB_LOAD_BASIS_MODEL ? "model" : "measured"));
-    json_object_set_new(load, "steps", g.steps);
+    json_object_set_new(load, "rules", rules_json(plan, rq, g->realtime));
+}
+
+/* What the document's statistics mean: latency, early stopping and the
+ * split of a request's time. */
+static void add_statistics(json_t *doc, const mb__load_req *rq)
+{
     json_t *stats = json_object_get(doc, "statistics");
     json_object_set_new(stats, "latency",
                         json_string("end of the request minus its scheduled "
@@ -786,6 +833,44 @@ mb_status mb__load_run(const mb_plan *plan, const mb__load_req *rq,
                     "arrival and the end of the serving thread's previous "
                     "request; dispatch = start - ready (the harness); "
                     "service = end - start (the model)"));
+}
+
+mb_status mb__load_run(const mb_plan *plan, const mb__load_req *rq,
+                       json_t **doc_out, mb_err *err)
+{
+    *doc_out = NULL;
+    mb_status cs = mb__load_req_check(rq, err);
+    if (cs)
+        return cs;
+    size_t threads = max_threads(rq);
+    if ((cs = check_run(plan, rq, threads, err)))
+        return cs;
+    cpu_set_t saved;
+    if (rq->n_cpus && (cs = set_cpus(rq, &saved, err)))
+        return cs;
+    engine g;
+    memset(&g, 0, sizeof g);
+    g.plan = plan;
+    g.req = rq;
+    g.steps = json_array();
+    g.warnings = json_array();
+    g.floor_p99_ns = NAN;
+    mb__rng_seed(&g.rng, plan->seed ^ 0x6c6f6164ULL);
+    json_t *doc = mb__doc_new("load", NULL), *load = json_object();
+    mb_status s = serve(&g, threads, load, err);
+    if (rq->n_cpus)
+        sched_setaffinity(0, sizeof saved, &saved);
+    engine_close(&g);
+    if (s) {
+        json_decref(load);
+        json_decref(doc);
+        json_decref(g.steps);
+        json_decref(g.warnings);
+        return s;
+    }
+    add_settings(load, &g, threads);
+    json_object_set_new(load, "steps", g.steps);
+    add_statistics(doc, rq);
     json_object_set_new(doc, "load", load);
     json_t *w = json_object_get(doc, "warnings");
     json_array_extend(w, g.warnings);

@@ -387,33 +387,31 @@ static plain plain_field(mb_plan *p, int id)
     return (plain){i64[id], sw[id], str[id]};
 }
 
-mb_status mb__planopt_set(mb_plan *p, const mb__planopt *o, const char *shown,
-                          const char *value, mb_err *err)
+/* The value's form, by the option's type: an integer or duration into
+ * *i, a number or fraction into *d; MB_EINVAL saying what is expected. */
+static mb_status parse_form(const mb__planopt *o, const char *shown,
+                            const char *value, int64_t *i, double *d,
+                            mb_err *err)
 {
-    int64_t i = 0;
-    double d = 0;
-    if (!shown)
-        shown = o->name;
-    /* the value's form, by type */
     switch (o->type) {
     case MB__PO_SWITCH:
         break;
     case MB__PO_INT:
         if (!value ||
             !mb__parse_i64(value, (int64_t)o->lo,
-                           o->hi >= 9e18 ? INT64_MAX : (int64_t)o->hi, &i))
+                           o->hi >= 9e18 ? INT64_MAX : (int64_t)o->hi, i))
             return bad(err, shown, value, o->expect);
         break;
     case MB__PO_DOUBLE:
-        if (!value || !mb__parse_double(value, o->lo, o->hi, &d))
+        if (!value || !mb__parse_double(value, o->lo, o->hi, d))
             return bad(err, shown, value, o->expect);
         break;
     case MB__PO_FRACTION:
-        if (!value || !mb__parse_fraction(value, o->hi, &d) || d <= 0)
+        if (!value || !mb__parse_fraction(value, o->hi, d) || *d <= 0)
             return bad(err, shown, value, o->expect);
         break;
     case MB__PO_DURATION:
-        if (!value || !mb__parse_duration_ns(value, &i))
+        if (!value || !mb__parse_duration_ns(value, i))
             return bad(err, shown, value, o->expect);
         break;
     case MB__PO_ENUM: {
@@ -435,79 +433,14 @@ mb_status mb__planopt_set(mb_plan *p, const mb__planopt *o, const char *shown,
             return bad(err, shown, value, o->expect);
         break;
     }
-    plain f = plain_field(p, o->id);
-    if (o->id == F_WARMUP)
-        p->warmup_default = 0; /* a count asked for is run in full */
-    if (f.i64) {
-        *f.i64 = i;
-        return MB_OK;
-    }
-    if (f.sw)
-        return set_switch(f.sw, o, shown, value, err);
-    if (f.str)
-        return set_str(f.str, value, err);
+    return MB_OK;
+}
+
+/* The options of image preprocessing (p->image). */
+static mb_status set_image(mb_plan *p, const mb__planopt *o, const char *shown,
+                           const char *value, double d, mb_err *err)
+{
     switch (o->id) {
-    case F_THREADS:
-    case F_INTER:
-    case F_EXECMODE:
-    case F_OPTLEVEL:
-    case F_EP:
-    case F_DEVICE:
-    case F_SAVEOPT:
-        return set_opt(p, o->name, value, err);
-    case F_ORTCONFIG:
-        return set_prefixed(p, o, shown, "config:", value, err);
-    case F_BACKENDOPT:
-        return set_prefixed(p, o, shown, "", value, err);
-    case F_NOARENA: {
-        int on = 1;
-        mb_status s = set_switch(&on, o, shown, value, err);
-        return s ? s : set_opt(p, "arena", on ? "0" : "1", err);
-    }
-    case F_BATCH: {
-        int64_t *list;
-        size_t n;
-        if (!mb__parse_i64_list(value, (int64_t)o->lo, (int64_t)o->hi, &list,
-                                &n))
-            return bad(err, shown, value, o->expect);
-        free(p->batches);
-        p->batches = list;
-        p->n_batches = n;
-        return MB_OK;
-    }
-    case F_DIM:
-        return set_dim(p, o, shown, value, err);
-    case F_RANGE:
-        return set_range(p, o, shown, value, err);
-    case F_SHAPE:
-        return set_shape(p, o, shown, value, err);
-    case F_RENAME: {
-        char *name;
-        const char *rest;
-        if (!split(value, &name, &rest) || !*rest) {
-            free(name);
-            return bad(err, shown, value, o->expect);
-        }
-        bool ok = mb__plan_set_rename(p, name, rest);
-        free(name);
-        return ok ? MB_OK : oom(err);
-    }
-    case F_SEED:
-        p->seed = (uint64_t)i;
-        return MB_OK;
-    case F_MAXTB:
-        return mb__tlimit_set_bytes(&p->tlimit, value)
-                   ? MB_OK
-                   : bad(err, shown, value, o->expect);
-    case F_MAXRATIO:
-        mb__tlimit_set_ratio(&p->tlimit, d);
-        return MB_OK;
-    case F_PROCS:
-        p->processes = (int)i;
-        return MB_OK;
-    case F_TARGETCI:
-        p->target_ci = d;
-        return MB_OK;
     case F_RESIZE:
         return mb__image_size_parse(shown, value, &p->image.resize_h,
                                     &p->image.resize_w, err);
@@ -539,17 +472,119 @@ mb_status mb__planopt_set(mb_plan *p, const mb__planopt *o, const char *shown,
     case F_LAYOUT:
         p->image.layout = !strcmp(value, "nchw") ? 1 : 2;
         return MB_OK;
-    case F_PCT: {
-        double *n =
-            mb__realloc_array(p->percentiles, p->n_percentiles + 1, sizeof *n);
-        if (!n)
-            return oom(err);
-        p->percentiles = n;
-        p->percentiles[p->n_percentiles++] = d;
-        return MB_OK;
-    }
     }
     return mb__fail(err, MB_EINVAL, "option %s has no setter", shown);
+}
+
+/* --batch: a list of sizes, replacing the plan's. */
+static mb_status set_batches(mb_plan *p, const mb__planopt *o,
+                             const char *shown, const char *value, mb_err *err)
+{
+    int64_t *list;
+    size_t n;
+    if (!mb__parse_i64_list(value, (int64_t)o->lo, (int64_t)o->hi, &list, &n))
+        return bad(err, shown, value, o->expect);
+    free(p->batches);
+    p->batches = list;
+    p->n_batches = n;
+    return MB_OK;
+}
+
+/* OLD=NEW: an input renamed. */
+static mb_status set_rename(mb_plan *p, const mb__planopt *o, const char *shown,
+                            const char *value, mb_err *err)
+{
+    char *name;
+    const char *rest;
+    if (!split(value, &name, &rest) || !*rest) {
+        free(name);
+        return bad(err, shown, value, o->expect);
+    }
+    bool ok = mb__plan_set_rename(p, name, rest);
+    free(name);
+    return ok ? MB_OK : oom(err);
+}
+
+static mb_status add_percentile(mb_plan *p, double d, mb_err *err)
+{
+    double *n =
+        mb__realloc_array(p->percentiles, p->n_percentiles + 1, sizeof *n);
+    if (!n)
+        return oom(err);
+    p->percentiles = n;
+    p->percentiles[p->n_percentiles++] = d;
+    return MB_OK;
+}
+
+mb_status mb__planopt_set(mb_plan *p, const mb__planopt *o, const char *shown,
+                          const char *value, mb_err *err)
+{
+    int64_t i = 0;
+    double d = 0;
+    if (!shown)
+        shown = o->name;
+    mb_status fs = parse_form(o, shown, value, &i, &d, err);
+    if (fs)
+        return fs;
+    plain f = plain_field(p, o->id);
+    if (o->id == F_WARMUP)
+        p->warmup_default = 0; /* a count asked for is run in full */
+    if (f.i64) {
+        *f.i64 = i;
+        return MB_OK;
+    }
+    if (f.sw)
+        return set_switch(f.sw, o, shown, value, err);
+    if (f.str)
+        return set_str(f.str, value, err);
+    switch (o->id) {
+    case F_THREADS:
+    case F_INTER:
+    case F_EXECMODE:
+    case F_OPTLEVEL:
+    case F_EP:
+    case F_DEVICE:
+    case F_SAVEOPT:
+        return set_opt(p, o->name, value, err);
+    case F_ORTCONFIG:
+        return set_prefixed(p, o, shown, "config:", value, err);
+    case F_BACKENDOPT:
+        return set_prefixed(p, o, shown, "", value, err);
+    case F_NOARENA: {
+        int on = 1;
+        mb_status s = set_switch(&on, o, shown, value, err);
+        return s ? s : set_opt(p, "arena", on ? "0" : "1", err);
+    }
+    case F_BATCH:
+        return set_batches(p, o, shown, value, err);
+    case F_DIM:
+        return set_dim(p, o, shown, value, err);
+    case F_RANGE:
+        return set_range(p, o, shown, value, err);
+    case F_SHAPE:
+        return set_shape(p, o, shown, value, err);
+    case F_RENAME:
+        return set_rename(p, o, shown, value, err);
+    case F_SEED:
+        p->seed = (uint64_t)i;
+        return MB_OK;
+    case F_MAXTB:
+        return mb__tlimit_set_bytes(&p->tlimit, value)
+                   ? MB_OK
+                   : bad(err, shown, value, o->expect);
+    case F_MAXRATIO:
+        mb__tlimit_set_ratio(&p->tlimit, d);
+        return MB_OK;
+    case F_PROCS:
+        p->processes = (int)i;
+        return MB_OK;
+    case F_TARGETCI:
+        p->target_ci = d;
+        return MB_OK;
+    case F_PCT:
+        return add_percentile(p, d, err);
+    }
+    return set_image(p, o, shown, value, d, err);
 }
 
 mb_status mb__planopt_finish(const mb_plan *p, const char *dashes, mb_err *err)

@@ -452,6 +452,107 @@ static json_t *shapes_json(const json_t *arr)
     return out;
 }
 
+/* What the events of one group add up to. */
+typedef struct gsum {
+    int64_t total, macs, unest_ns, inner;
+    int exact, assumed, unknown, container;
+} gsum;
+
+/* The row of the cnt events s[0..cnt) of one group (d: scratch for cnt
+ * durations). */
+static json_t *group_row(const sref *s, size_t cnt, int64_t *d, int with_node,
+                         size_t nruns, int64_t run_total_ns)
+{
+    gsum g = {0};
+    for (size_t j = 0; j < cnt; j++) {
+        const tev *e = s[j].e;
+        d[j] = e->self_ns;
+        g.total += e->self_ns;
+        g.inner += e->child_ns;
+        g.container |= e->container;
+        g.macs += e->macs;
+        g.exact += e->basis == MB_FLOPS_EXACT;
+        g.assumed += e->basis == MB_FLOPS_ASSUMED;
+        if (e->basis == MB_FLOPS_UNKNOWN) {
+            g.unknown++;
+            g.unest_ns += e->self_ns;
+        }
+    }
+    const char *basis = g.unknown
+                            ? (g.exact + g.assumed ? "partial" : "unknown")
+                        : g.assumed ? "assumed"
+                        : g.exact   ? "exact"
+                                    : "none";
+    json_t *row = json_object();
+    json_object_set_new(row, with_node ? "name" : "op_type",
+                        json_string(s[0].key));
+    if (with_node) {
+        const tev *e = s[0].e;
+        json_object_set_new(row, "op_type", json_string(e->op));
+        json_object_set_new(row, "provider", json_string(e->provider));
+        json_object_set_new(
+            row, "inputs",
+            shapes_json(json_object_get(e->args, "input_type_shape")));
+        json_object_set_new(
+            row, "outputs",
+            shapes_json(json_object_get(e->args, "output_type_shape")));
+        if (e->parent) {
+            json_object_set_new(row, "parent", json_string(e->parent));
+            json_object_set_new(row, "parent_op_type",
+                                json_string(e->parent_op));
+        }
+    }
+    if (g.container) {
+        /* total_ns is the operator's own time; its subgraphs' kernels are
+         * rows of their own */
+        json_object_set_new(row, "subgraph_ns", json_integer(g.inner));
+        json_object_set_new(row, "inclusive_ns",
+                            json_integer(g.total + g.inner));
+    }
+    int64_t total = g.total, macs = g.macs;
+    json_object_set_new(row, "count", json_integer((json_int_t)cnt));
+    json_object_set_new(row, "calls_per_run",
+                        json_real((double)cnt / (double)nruns));
+    json_object_set_new(row, "total_ns", json_integer(total));
+    json_object_set_new(
+        row, "mean_ns",
+        json_integer((total + (int64_t)cnt / 2) / (int64_t)cnt));
+    json_object_set_new(row, "median_ns",
+                        json_integer((json_int_t)(median_i64(d, cnt) + 0.5)));
+    json_object_set_new(row, "per_run_ns",
+                        json_integer(total / (int64_t)nruns));
+    json_object_set_new(
+        row, "share",
+        json_real(run_total_ns > 0 ? (double)total / run_total_ns : 0.0));
+    json_object_set_new(row, "macs_per_run",
+                        json_integer(macs / (int64_t)nruns));
+    json_object_set_new(row, "flops_per_run",
+                        json_integer(2 * (macs / (int64_t)nruns)));
+    json_object_set_new(row, "flops_basis", json_string(basis));
+    json_object_set_new(row, "unestimated_ns", json_integer(g.unest_ns));
+    return row;
+}
+
+/* Appends the rows of list to rows by total time, largest first; false
+ * when memory runs out.  Takes list. */
+static bool append_by_total(json_t *list, json_t *rows)
+{
+    size_t nr = json_array_size(list);
+    json_t **tmp = mb__calloc(nr ? nr : 1, sizeof *tmp);
+    if (!tmp) {
+        json_decref(list);
+        return false;
+    }
+    for (size_t i = 0; i < nr; i++)
+        tmp[i] = json_array_get(list, i);
+    qsort(tmp, nr, sizeof *tmp, cmp_total_desc);
+    for (size_t i = 0; i < nr; i++)
+        json_array_append(rows, tmp[i]);
+    free(tmp);
+    json_decref(list);
+    return true;
+}
+
 /* Groups events by key and appends one row per group to rows; false when
  * memory runs out. */
 static bool group_rows(const tev *ev, size_t n, key_fn key, int with_node,
@@ -470,95 +571,88 @@ static bool group_rows(const tev *ev, size_t n, key_fn key, int with_node,
     json_t *list = json_array();
     for (size_t i = 0; i < n;) {
         size_t j = i;
-        int64_t total = 0, macs = 0, unest_ns = 0, inner = 0;
-        int exact = 0, assumed = 0, unknown = 0, container = 0;
-        while (j < n && strcmp(s[j].key, s[i].key) == 0) {
-            const tev *e = s[j].e;
-            d[j - i] = e->self_ns;
-            total += e->self_ns;
-            inner += e->child_ns;
-            container |= e->container;
-            macs += e->macs;
-            exact += e->basis == MB_FLOPS_EXACT;
-            assumed += e->basis == MB_FLOPS_ASSUMED;
-            if (e->basis == MB_FLOPS_UNKNOWN) {
-                unknown++;
-                unest_ns += e->self_ns;
-            }
+        while (j < n && strcmp(s[j].key, s[i].key) == 0)
             j++;
-        }
-        size_t cnt = j - i;
-        const char *basis = unknown ? (exact + assumed ? "partial" : "unknown")
-                            : assumed ? "assumed"
-                            : exact   ? "exact"
-                                      : "none";
-        json_t *row = json_object();
-        json_object_set_new(row, with_node ? "name" : "op_type",
-                            json_string(s[i].key));
-        if (with_node) {
-            const tev *e = s[i].e;
-            json_object_set_new(row, "op_type", json_string(e->op));
-            json_object_set_new(row, "provider", json_string(e->provider));
-            json_object_set_new(
-                row, "inputs",
-                shapes_json(json_object_get(e->args, "input_type_shape")));
-            json_object_set_new(
-                row, "outputs",
-                shapes_json(json_object_get(e->args, "output_type_shape")));
-            if (e->parent) {
-                json_object_set_new(row, "parent", json_string(e->parent));
-                json_object_set_new(row, "parent_op_type",
-                                    json_string(e->parent_op));
-            }
-        }
-        if (container) {
-            /* total_ns is the operator's own time; its subgraphs' kernels
-             * are rows of their own */
-            json_object_set_new(row, "subgraph_ns", json_integer(inner));
-            json_object_set_new(row, "inclusive_ns",
-                                json_integer(total + inner));
-        }
-        json_object_set_new(row, "count", json_integer((json_int_t)cnt));
-        json_object_set_new(row, "calls_per_run",
-                            json_real((double)cnt / (double)nruns));
-        json_object_set_new(row, "total_ns", json_integer(total));
-        json_object_set_new(
-            row, "mean_ns",
-            json_integer((total + (int64_t)cnt / 2) / (int64_t)cnt));
-        json_object_set_new(
-            row, "median_ns",
-            json_integer((json_int_t)(median_i64(d, cnt) + 0.5)));
-        json_object_set_new(row, "per_run_ns",
-                            json_integer(total / (int64_t)nruns));
-        json_object_set_new(
-            row, "share",
-            json_real(run_total_ns > 0 ? (double)total / run_total_ns : 0.0));
-        json_object_set_new(row, "macs_per_run",
-                            json_integer(macs / (int64_t)nruns));
-        json_object_set_new(row, "flops_per_run",
-                            json_integer(2 * (macs / (int64_t)nruns)));
-        json_object_set_new(row, "flops_basis", json_string(basis));
-        json_object_set_new(row, "unestimated_ns", json_integer(unest_ns));
-        json_array_append_new(list, row);
+        json_array_append_new(
+            list, group_row(s + i, j - i, d, with_node, nruns, run_total_ns));
         i = j;
     }
     free(s);
     free(d);
-    /* sort rows by total time, largest first */
-    size_t nr = json_array_size(list);
-    json_t **tmp = mb__calloc(nr ? nr : 1, sizeof *tmp);
-    if (!tmp) {
-        json_decref(list);
-        return false;
+    return append_by_total(list, rows);
+}
+
+/* What the used events add up to. */
+typedef struct ev_sums {
+    int64_t macs, unest;
+    int nchwc; /* the NCHWc layout's reorders or nodes were seen */
+} ev_sums;
+
+/* Copies the events of the runs after skip into ev; returns how many. */
+static size_t used_events(const mb_trace *t, size_t skip, tev *ev, ev_sums *es)
+{
+    size_t n = 0;
+    for (size_t i = 0; i < t->n_ev; i++) {
+        const tev *e = &t->ev[i];
+        if (e->run == SIZE_MAX || e->run < skip)
+            continue;
+        ev[n++] = *e;
+        es->macs += e->macs;
+        size_t nl = strlen(e->node);
+        if (strcmp(e->op, "ReorderInput") == 0 ||
+            strcmp(e->op, "ReorderOutput") == 0 ||
+            (nl > 6 && strcmp(e->node + nl - 6, "_nchwc") == 0))
+            es->nchwc = 1;
+        if (e->basis == MB_FLOPS_UNKNOWN)
+            es->unest += e->self_ns;
     }
-    for (size_t i = 0; i < nr; i++)
-        tmp[i] = json_array_get(list, i);
-    qsort(tmp, nr, sizeof *tmp, cmp_total_desc);
-    for (size_t i = 0; i < nr; i++)
-        json_array_append(rows, tmp[i]);
-    free(tmp);
-    json_decref(list);
-    return true;
+    return n;
+}
+
+/* The "reconcile" object: model_run times against the sum of kernels,
+ * medians and means over the used runs; the totals into *run_total and
+ * *kern_total.  NULL when memory runs out. */
+static json_t *reconcile_json(const mb_trace *t, size_t skip,
+                              int64_t *run_total, int64_t *kern_total)
+{
+    size_t nruns = t->n_runs - skip;
+    int64_t *rd = mb__calloc(nruns, sizeof *rd);
+    int64_t *rk = mb__calloc(nruns, sizeof *rk);
+    int64_t *ro = mb__calloc(nruns, sizeof *ro);
+    int64_t *rs = mb__calloc(nruns, sizeof *rs);
+    json_t *rec = NULL;
+    int64_t sub = 0, rt = 0, kt = 0, nr = (int64_t)nruns;
+    if (!rd || !rk || !ro || !rs)
+        goto done;
+    for (size_t r = 0; r < nruns; r++) {
+        const trun *x = &t->runs[skip + r];
+        rd[r] = x->dur_ns;
+        rk[r] = x->kernel_ns;
+        ro[r] = x->dur_ns - x->kernel_ns;
+        rt += x->dur_ns;
+        kt += x->kernel_ns;
+        sub += x->subgraph_ns;
+        rs[r] = x->subgraph_ns;
+    }
+    rec = json_pack(
+        "{s:I, s:I, s:I, s:I, s:I, s:I, s:f, s:I, s:I}", "model_run_median_ns",
+        (json_int_t)median_i64(rd, nruns), "model_run_mean_ns",
+        (json_int_t)(rt / nr), "kernel_sum_median_ns",
+        (json_int_t)median_i64(rk, nruns), "kernel_sum_mean_ns",
+        (json_int_t)(kt / nr), "framework_overhead_median_ns",
+        (json_int_t)median_i64(ro, nruns), "framework_overhead_mean_ns",
+        (json_int_t)((rt - kt) / nr), "kernel_share_of_model_run",
+        rt > 0 ? (double)kt / rt : 0.0, "subgraph_kernel_median_ns",
+        (json_int_t)median_i64(rs, nruns), "subgraph_kernel_mean_ns",
+        (json_int_t)(sub / nr));
+    *run_total = rt;
+    *kern_total = kt;
+done:
+    free(rd);
+    free(rk);
+    free(ro);
+    free(rs);
+    return rec;
 }
 
 mb_status mb__trace_profile(const mb_trace *t, size_t skip, json_t **out,
@@ -571,94 +665,39 @@ mb_status mb__trace_profile(const mb_trace *t, size_t skip, json_t **out,
                         "after skipping %zu warm-up run(s); profile more "
                         "iterations",
                         t->n_runs, skip);
-    size_t nruns = t->n_runs - skip, n = 0;
+    size_t nruns = t->n_runs - skip;
+    int64_t run_total = 0, kern_total = 0;
     tev *ev = mb__calloc(t->n_ev ? t->n_ev : 1, sizeof *ev);
-    int64_t *rd = mb__calloc(nruns, sizeof *rd);
-    int64_t *rk = mb__calloc(nruns, sizeof *rk);
-    int64_t *ro = mb__calloc(nruns, sizeof *ro);
-    int64_t *rs = mb__calloc(nruns, sizeof *rs);
-    if (!ev || !rd || !rk || !ro || !rs) {
-        free(rs);
+    json_t *rec = ev ? reconcile_json(t, skip, &run_total, &kern_total) : NULL;
+    if (!ev || !rec) {
         free(ev);
-        free(rd);
-        free(rk);
-        free(ro);
         return mb__fail(err, MB_ENOMEM, "out of memory aggregating a trace");
     }
-    int64_t run_total = 0, kern_total = 0, macs = 0, unest = 0, sub = 0;
-    int nchwc = 0;
-    for (size_t i = 0; i < t->n_ev; i++) {
-        if (t->ev[i].run == SIZE_MAX || t->ev[i].run < skip)
-            continue;
-        ev[n++] = t->ev[i];
-        macs += t->ev[i].macs;
-        size_t nl = strlen(t->ev[i].node);
-        if (strcmp(t->ev[i].op, "ReorderInput") == 0 ||
-            strcmp(t->ev[i].op, "ReorderOutput") == 0 ||
-            (nl > 6 && strcmp(t->ev[i].node + nl - 6, "_nchwc") == 0))
-            nchwc = 1;
-        if (t->ev[i].basis == MB_FLOPS_UNKNOWN)
-            unest += t->ev[i].self_ns;
-    }
-    for (size_t r = 0; r < nruns; r++) {
-        const trun *x = &t->runs[skip + r];
-        rd[r] = x->dur_ns;
-        rk[r] = x->kernel_ns;
-        ro[r] = x->dur_ns - x->kernel_ns;
-        run_total += x->dur_ns;
-        kern_total += x->kernel_ns;
-        sub += x->subgraph_ns;
-        rs[r] = x->subgraph_ns;
-    }
+    ev_sums es = {0};
+    size_t n = used_events(t, skip, ev, &es);
     json_t *p = json_object();
     json_object_set_new(p, "source", json_string("onnxruntime profiler"));
     json_object_set_new(p, "runs",
                         json_pack("{s:I, s:I, s:I}", "total",
                                   (json_int_t)t->n_runs, "skipped",
                                   (json_int_t)skip, "used", (json_int_t)nruns));
-    json_t *rec = json_object();
-    json_object_set_new(rec, "model_run_median_ns",
-                        json_integer((json_int_t)median_i64(rd, nruns)));
-    json_object_set_new(rec, "model_run_mean_ns",
-                        json_integer(run_total / (int64_t)nruns));
-    json_object_set_new(rec, "kernel_sum_median_ns",
-                        json_integer((json_int_t)median_i64(rk, nruns)));
-    json_object_set_new(rec, "kernel_sum_mean_ns",
-                        json_integer(kern_total / (int64_t)nruns));
-    json_object_set_new(rec, "framework_overhead_median_ns",
-                        json_integer((json_int_t)median_i64(ro, nruns)));
-    json_object_set_new(
-        rec, "framework_overhead_mean_ns",
-        json_integer((run_total - kern_total) / (int64_t)nruns));
-    json_object_set_new(
-        rec, "kernel_share_of_model_run",
-        json_real(run_total > 0 ? (double)kern_total / run_total : 0.0));
-    json_object_set_new(rec, "subgraph_kernel_median_ns",
-                        json_integer((json_int_t)median_i64(rs, nruns)));
-    json_object_set_new(rec, "subgraph_kernel_mean_ns",
-                        json_integer(sub / (int64_t)nruns));
     json_object_set_new(p, "reconcile", rec);
-
     json_t *ops = json_array(), *nodes = json_array();
     bool bad = !group_rows(ev, n, g_key_op, 0, nruns, run_total, ops) ||
                !group_rows(ev, n, g_key_node, 1, nruns, run_total, nodes);
+    free(ev);
     json_object_set_new(p, "op_types", ops);
     json_object_set_new(p, "nodes", nodes);
     json_object_set_new(
         p, "work",
         json_pack("{s:I, s:I, s:f, s:b, s:s}", "macs_per_run",
-                  (json_int_t)(macs / (int64_t)nruns), "flops_per_run",
-                  (json_int_t)(2 * (macs / (int64_t)nruns)),
+                  (json_int_t)(es.macs / (int64_t)nruns), "flops_per_run",
+                  (json_int_t)(2 * (es.macs / (int64_t)nruns)),
                   "unestimated_share",
-                  kern_total > 0 ? (double)unest / kern_total : 0.0,
-                  "nchwc_layout", nchwc, "rule",
+                  kern_total > 0 ? (double)es.unest / kern_total : 0.0,
+                  "nchwc_layout", es.nchwc, "rule",
                   "FLOPs = 2 x MACs of Conv/ConvTranspose/MatMul/Gemm and "
                   "their fused and quantized forms; see docs/PROFILE.md"));
-    free(ev);
-    free(rd);
-    free(rk);
-    free(ro);
-    free(rs);
     if (bad) {
         json_decref(p);
         return mb__fail(err, MB_ENOMEM, "out of memory aggregating a trace");

@@ -383,109 +383,155 @@ json_t *mb__rounds_json(const mb__round_rec *r, size_t n)
     return a;
 }
 
+/* What mb__replicate's phases share: the arms, the options, the plan of
+ * rounds and slots, the sample buffer and the round records. */
+typedef struct repl {
+    mb__arm *arms;
+    size_t n;
+    const mb__repl_opts *o;
+    size_t rounds, slots;
+    double *per; /* time per iteration of each arm, from round 0 */
+    int64_t *buf;
+    size_t bcap;
+    int64_t t_start;
+    mb__round_rec *recs;
+    size_t rcap, n_rec;
+} repl;
+
+/* With fail_fast, a failed arm fails the whole measurement (MB_ECHILD). */
+static mb_status fail_fast(const repl *c, const mb__arm *a, mb_err *err)
+{
+    if (a->error && c->o->fail_fast)
+        return mb__fail(err, MB_ECHILD, "%s", a->error);
+    return MB_OK;
+}
+
+/* A fresh process per arm, started in this round's order and paused. */
+static mb_status start_round(repl *c, size_t r, mb_err *err)
+{
+    for (size_t j = 0; j < c->n && !cancelled(c->o); j++) {
+        mb__arm *a = &c->arms[order_at(r, j, c->n)];
+        if (a->error)
+            continue;
+        mb_err e = {0};
+        if (arm_start(a, c->o, r == 0 ? &c->per[a - c->arms] : NULL, &e))
+            mb__arm_fail(a, &e);
+        mb__child_pause(a->child);
+        mb_status rc = fail_fast(c, a, err);
+        if (rc)
+            return rc;
+    }
+    return MB_OK;
+}
+
+/* After the first round's start: a slow-loading model gets fewer
+ * processes, so that starting them stays within the budget (default
+ * counts only); the budget per process follows from the count that
+ * runs. */
+static void plan_rounds(repl *c, int64_t t_round)
+{
+    const mb__repl_opts *o = c->o;
+    int64_t start_ns = mb_now_ns() - t_round;
+    if (o->round_start_ns)
+        *o->round_start_ns = start_ns;
+    if (o->start_budget_ns > 0 && start_ns > 0 &&
+        (int64_t)c->rounds * start_ns > o->start_budget_ns)
+        c->rounds = lowered_rounds(start_ns, o);
+    c->slots = plan_slots(c->arms, c->n, c->per, o, c->rounds);
+}
+
+/* k iterations of arm a (one slot), measured; the process is paused
+ * again. */
+static mb_status measure_slot(repl *c, mb__arm *a, int64_t k, mb_err *err)
+{
+    mb_err e = {0};
+    if (!mb__grow((void **)&c->buf, &c->bcap, (size_t)k, sizeof *c->buf))
+        return mb__fail(err, MB_ENOMEM, "out of memory");
+    /* Unrecorded iterations first (a->pre, 2): the process has been
+     * stopped while the others ran, and waking its threads and caches is
+     * not the model's latency. */
+    if (mb__child_measure(a->child, k, a->pre, c->buf, c->o->timeout_ns, &e) ||
+        !arm_add(a, c->buf, (size_t)k))
+        mb__arm_fail(a, &e);
+    mb__child_pause(a->child);
+    return fail_fast(c, a, err);
+}
+
+/* Interleaved slots: each arm once per pass, the start rotating. */
+static mb_status measure_round(repl *c, size_t r, mb_err *err)
+{
+    const mb__repl_opts *o = c->o;
+    mb_status rc = MB_OK;
+    for (size_t s = 0; s < c->slots && !rc && !cancelled(o); s++) {
+        for (size_t j = 0; j < c->n; j++) {
+            mb__arm *a = &c->arms[order_at(r, (j + s) % c->n, c->n)];
+            if (a->error || !a->child)
+                continue;
+            int64_t k = slot_count(a, s, c->slots);
+            if (k <= 0)
+                continue;
+            if ((rc = measure_slot(c, a, k, err)) || cancelled(o))
+                break;
+        }
+        if (o->progress)
+            o->progress(o->progress_user, r, c->rounds,
+                        mb_now_ns() - c->t_start);
+    }
+    return rc;
+}
+
+/* Ends this round's processes, in its order. */
+static mb_status finish_round(repl *c, size_t r, mb_err *err)
+{
+    for (size_t j = 0; j < c->n; j++) {
+        mb__arm *a = &c->arms[order_at(r, j, c->n)];
+        if (a->error || !a->child)
+            continue;
+        mb_err e = {0};
+        if (mb__arm_finish(a, c->o->timeout_ns, &e))
+            mb__arm_fail(a, &e);
+        mb_status rc = fail_fast(c, a, err);
+        if (rc)
+            return rc;
+    }
+    return MB_OK;
+}
+
 mb_status mb__replicate(mb__arm *arms, size_t n, const mb__repl_opts *o,
                         mb_err *err)
 {
-    mb__round_rec *recs = NULL;
-    size_t rcap = 0, n_rec = 0;
-    size_t rounds = o->processes > 0 ? (size_t)o->processes : 1, slots = 0;
-    double *per = mb__calloc(n, sizeof *per);
-    int64_t *buf = NULL;
-    size_t bcap = 0;
-    if (!per)
+    repl c = {.arms = arms,
+              .n = n,
+              .o = o,
+              .rounds = o->processes > 0 ? (size_t)o->processes : 1,
+              .per = mb__calloc(n, sizeof *c.per)};
+    if (!c.per)
         return mb__fail(err, MB_ENOMEM, "out of memory");
-    int64_t t_start = mb_now_ns();
+    c.t_start = mb_now_ns();
     mb_status rc = MB_OK;
-    for (size_t r = 0; r < rounds && !rc && !cancelled(o); r++) {
+    for (size_t r = 0; r < c.rounds && !rc && !cancelled(o); r++) {
         int64_t t_round = mb_now_ns();
         uint64_t busy0 = 0, total0 = 0;
         bool have0 = mb__cpu_times(&busy0, &total0);
-        /* A fresh process per arm, started in this round's order. */
-        for (size_t j = 0; j < n && !cancelled(o); j++) {
-            mb__arm *a = &arms[order_at(r, j, n)];
-            if (a->error)
-                continue;
-            mb_err e = {0};
-            if (arm_start(a, o, r == 0 ? &per[a - arms] : NULL, &e))
-                mb__arm_fail(a, &e);
-            mb__child_pause(a->child);
-            if (a->error && o->fail_fast) {
-                rc = mb__fail(err, MB_ECHILD, "%s", a->error);
-                break;
-            }
-        }
-        if (rc || cancelled(o))
+        if ((rc = start_round(&c, r, err)) || cancelled(o))
             break;
-        if (r == 0) {
-            /* A slow-loading model: fewer processes, so that starting
-             * them stays within the budget (default counts only); the
-             * budget per process follows from the count that runs. */
-            int64_t start_ns = mb_now_ns() - t_round;
-            if (o->round_start_ns)
-                *o->round_start_ns = start_ns;
-            if (o->start_budget_ns > 0 && start_ns > 0 &&
-                (int64_t)rounds * start_ns > o->start_budget_ns)
-                rounds = lowered_rounds(start_ns, o);
-            slots = plan_slots(arms, n, per, o, rounds);
-        }
-        round_sizes(arms, n, r, rounds);
-        /* Interleaved slots: each arm once per pass, the start rotating. */
-        for (size_t s = 0; s < slots && !rc && !cancelled(o); s++) {
-            for (size_t j = 0; j < n; j++) {
-                mb__arm *a = &arms[order_at(r, (j + s) % n, n)];
-                if (a->error || !a->child)
-                    continue;
-                int64_t k = slot_count(a, s, slots);
-                mb_err e = {0};
-                if (k <= 0)
-                    continue;
-                if (!mb__grow((void **)&buf, &bcap, (size_t)k, sizeof *buf)) {
-                    rc = mb__fail(err, MB_ENOMEM, "out of memory");
-                    break;
-                }
-                /* Unrecorded iterations first (a->pre, 2): the process has
-                 * been stopped while the others ran, and waking its threads
-                 * and caches is not the model's latency. */
-                if (mb__child_measure(a->child, k, a->pre, buf, o->timeout_ns,
-                                      &e) ||
-                    !arm_add(a, buf, (size_t)k))
-                    mb__arm_fail(a, &e);
-                mb__child_pause(a->child);
-                if (a->error && o->fail_fast) {
-                    rc = mb__fail(err, MB_ECHILD, "%s", a->error);
-                    break;
-                }
-                if (cancelled(o))
-                    break;
-            }
-            if (o->progress)
-                o->progress(o->progress_user, r, rounds, mb_now_ns() - t_start);
-        }
-        if (rc)
+        if (r == 0)
+            plan_rounds(&c, t_round);
+        round_sizes(arms, n, r, c.rounds);
+        if ((rc = measure_round(&c, r, err)))
             break;
-        record_round(&recs, &rcap, r, t_start, have0, busy0, total0);
-        n_rec = recs && rcap > r ? r + 1 : n_rec;
-        if (o->keep_last && r + 1 == rounds)
+        record_round(&c.recs, &c.rcap, r, c.t_start, have0, busy0, total0);
+        c.n_rec = c.recs && c.rcap > r ? r + 1 : c.n_rec;
+        if (o->keep_last && r + 1 == c.rounds)
             break;
-        for (size_t j = 0; j < n; j++) {
-            mb__arm *a = &arms[order_at(r, j, n)];
-            if (a->error || !a->child)
-                continue;
-            mb_err e = {0};
-            if (mb__arm_finish(a, o->timeout_ns, &e))
-                mb__arm_fail(a, &e);
-            if (a->error && o->fail_fast) {
-                rc = mb__fail(err, MB_ECHILD, "%s", a->error);
-                break;
-            }
-        }
+        rc = finish_round(&c, r, err);
     }
     if (o->processes_used)
-        *o->processes_used = (int)rounds;
-    share_rounds(arms, n, recs, n_rec);
-    free(recs);
-    free(per);
-    free(buf);
+        *o->processes_used = (int)c.rounds;
+    share_rounds(arms, n, c.recs, c.n_rec);
+    free(c.recs);
+    free(c.per);
+    free(c.buf);
     return rc;
 }
 
@@ -647,6 +693,79 @@ json_t *mb__replication_json(const int64_t *samples, const size_t *proc_n,
     return r;
 }
 
+/* The median and range of figure `key` over the processes' facts; 0
+ * when no process has it. */
+static size_t over_processes(const json_t *procs, const char *key,
+                             double *median, double *lo, double *hi)
+{
+    size_t np = json_array_size(procs);
+    double *m = mb__calloc(np, sizeof *m);
+    size_t got = 0;
+    for (size_t i = 0; m && i < np; i++) {
+        const json_t *v = json_object_get(json_array_get(procs, i), key);
+        if (json_is_number(v))
+            m[got++] = json_number_value(v);
+    }
+    if (got) {
+        qsort(m, got, sizeof *m, mb__cmp_double);
+        *median = mb__percentile_sorted(m, got, 50);
+        *lo = m[0];
+        *hi = m[got - 1];
+    }
+    free(m);
+    return got;
+}
+
+/* Start-up phases: the median over processes (each loaded the runtime,
+ * created a session and ran cold), with their range. */
+static void add_startup(json_t *ph, const json_t *procs)
+{
+    if (json_array_size(procs) <= 1)
+        return;
+    /* the runner's three, then any a backend added (first process's) */
+    const char *startup[16] = {"library_load_ns", "session_create_ns",
+                               "first_inference_ns"};
+    size_t n_startup = 3;
+    const char *key;
+    json_t *pv;
+    json_object_foreach(json_array_get(procs, 0), key, pv)
+    {
+        if (n_startup < 16 && strcmp(key, "rss_peak_bytes") &&
+            strcmp(key, "samples") && strcmp(key, "library_load_ns") &&
+            strcmp(key, "session_create_ns") &&
+            strcmp(key, "first_inference_ns"))
+            startup[n_startup++] = key;
+    }
+    json_t *spread = json_object();
+    for (size_t f = 0; f < n_startup; f++) {
+        double med, lo, hi;
+        if (!over_processes(procs, startup[f], &med, &lo, &hi))
+            continue;
+        json_object_set_new(ph, startup[f],
+                            json_integer((json_int_t)llround(med)));
+        json_object_set_new(spread, startup[f],
+                            json_pack("[I,I]", (json_int_t)llround(lo),
+                                      (json_int_t)llround(hi)));
+    }
+    json_object_set_new(ph, "startup_of", json_string("median over processes"));
+    json_object_set_new(ph, "startup_range", spread);
+}
+
+/* Peak memory: the median over processes (each its own). */
+static void add_peak(json_t *run, const json_t *procs)
+{
+    double med, lo, hi;
+    if (json_array_size(procs) <= 1 ||
+        !over_processes(procs, "rss_peak_bytes", &med, &lo, &hi))
+        return;
+    json_t *mem = json_object_get(run, "memory");
+    json_object_set_new(mem, "rss_peak_bytes",
+                        json_integer((json_int_t)llround(med)));
+    json_object_set_new(mem, "rss_peak_of",
+                        json_string("median over "
+                                    "processes"));
+}
+
 json_t *mb__arm_run_json(const mb__arm *a, const char *stop_rule,
                          int save_samples)
 {
@@ -676,71 +795,8 @@ json_t *mb__arm_run_json(const mb__arm *a, const char *stop_rule,
         json_object_set_new(rep, "rounds",
                             mb__rounds_json(a->rounds, a->n_rounds));
     json_object_set_new(run, "replication", rep);
-    /* Start-up phases: the median over processes (each loaded the
-     * runtime, created a session and ran cold), with their range. */
-    size_t np = json_array_size(a->procs);
-    /* the runner's three, then any a backend added (first process's) */
-    const char *startup[16] = {"library_load_ns", "session_create_ns",
-                               "first_inference_ns"};
-    size_t n_startup = 3;
-    const char *key;
-    json_t *pv;
-    json_object_foreach(json_array_get(a->procs, 0), key, pv)
-    {
-        if (n_startup < 16 && strcmp(key, "rss_peak_bytes") &&
-            strcmp(key, "samples") && strcmp(key, "library_load_ns") &&
-            strcmp(key, "session_create_ns") &&
-            strcmp(key, "first_inference_ns"))
-            startup[n_startup++] = key;
-    }
-    json_t *spread = np > 1 ? json_object() : NULL;
-    for (size_t f = 0; spread && f < n_startup; f++) {
-        double *m = mb__calloc(np, sizeof *m);
-        size_t got = 0;
-        for (size_t i = 0; m && i < np; i++) {
-            const json_t *v =
-                json_object_get(json_array_get(a->procs, i), startup[f]);
-            if (json_is_number(v))
-                m[got++] = json_number_value(v);
-        }
-        if (got) {
-            qsort(m, got, sizeof *m, mb__cmp_double);
-            json_object_set_new(ph, startup[f],
-                                json_integer((json_int_t)llround(
-                                    mb__percentile_sorted(m, got, 50))));
-            json_object_set_new(spread, startup[f],
-                                json_pack("[I,I]", (json_int_t)llround(m[0]),
-                                          (json_int_t)llround(m[got - 1])));
-        }
-        free(m);
-    }
-    if (spread) {
-        json_object_set_new(ph, "startup_of",
-                            json_string("median over processes"));
-        json_object_set_new(ph, "startup_range", spread);
-    }
-    /* Peak memory: the median over processes (each its own). */
-    if (np > 1) {
-        double *m = mb__calloc(np, sizeof *m);
-        size_t got = 0;
-        for (size_t i = 0; m && i < np; i++) {
-            const json_t *v =
-                json_object_get(json_array_get(a->procs, i), "rss_peak_bytes");
-            if (json_is_number(v))
-                m[got++] = json_number_value(v);
-        }
-        if (got) {
-            qsort(m, got, sizeof *m, mb__cmp_double);
-            json_object_set_new(json_object_get(run, "memory"),
-                                "rss_peak_bytes",
-                                json_integer((json_int_t)llround(
-                                    mb__percentile_sorted(m, got, 50))));
-            json_object_set_new(json_object_get(run, "memory"), "rss_peak_of",
-                                json_string("median over "
-                                            "processes"));
-        }
-        free(m);
-    }
+    add_startup(ph, a->procs);
+    add_peak(run, a->procs);
     if (save_samples) {
         json_t *s = json_array(), *pn = json_array();
         for (size_t i = 0; i < a->n; i++)

@@ -242,73 +242,73 @@ static mb_status make_inputs(mb_bench *b, int64_t batch, mb_err *err)
     return s;
 }
 
-mb_status mb__bench_open(const mb_plan *plan, int64_t batch, mb_bench **out,
-                         mb_err *err)
+/* Finds and loads the plan's backend (timed as the library load) and
+ * records its runtime facts. */
+static mb_status load_backend(mb_bench *b, mb_err *err)
 {
-    *out = NULL;
-    mb_bench *b = mb__calloc(1, sizeof *b);
-    if (!b)
-        return mb__fail(err, MB_ENOMEM, "out of memory");
-    b->plan = plan;
-    b->phases = (mb_phases){-1, -1, -1, -1};
+    const mb_plan *plan = b->plan;
     /* A plugin's runtime is loaded with the plugin (dlopen): the library
      * load phase counts from before finding it. */
     int64_t t0 = mb_now_ns();
     b->be = mb_backend_find(mb__plan_backend(plan), err);
-    if (!b->be) {
-        free(b);
+    if (!b->be)
         return err ? err->code : MB_EINVAL;
-    }
     mb_backend_config cfg = {plan->ort_lib, plan->verbose,
                              plan->log ? plan->log : log_to_stderr,
                              plan->log ? plan->log_user : NULL, plan->seed};
     mb_status s = b->be->load(&cfg, &b->state, err);
     b->phases.library_load_ns = mb_now_ns() - t0;
-    if (s) {
-        free(b);
+    if (s)
         return s;
-    }
     b->runtime = json_object();
     json_object_set_new(b->runtime, "backend", json_string(b->be->name));
     b->be->info(b->state, add_fact, b->runtime);
+    return MB_OK;
+}
 
+/* Opens the model (timed as the session creation), after the file checks
+ * of file-based backends.  A file the runtime rejects is MB_EFORMAT when
+ * our own reader can tell what is wrong with it. */
+static mb_status open_session(mb_bench *b, mb_err *err)
+{
+    const mb_plan *plan = b->plan;
     /* Only file-based backends get the file checks (the null backend and
      * plugins may take any "model" string). */
     uint32_t caps = mb__backend_caps(b->be);
     int file_model = (caps & MB_BACKEND_CAP_MODEL_FILE) != 0;
+    mb_status s;
     if (plan->model_path && file_model &&
-        (s = mb__model_file_check(plan->model_path, "model file", err))) {
-        mb__bench_close(b);
+        (s = mb__model_file_check(plan->model_path, "model file", err)))
         return s;
-    }
-    if (!mb__plan_backend_opts(plan, caps, &b->opts, &b->n_opts)) {
-        mb__bench_close(b);
+    if (!mb__plan_backend_opts(plan, caps, &b->opts, &b->n_opts))
         return mb__fail(err, MB_ENOMEM, "out of memory");
-    }
-    t0 = mb_now_ns();
+    int64_t t0 = mb_now_ns();
     s = b->be->open(b->state, plan->model_path ? plan->model_path : "", b->opts,
                     b->n_opts, &b->session, err);
     b->phases.session_create_ns = mb_now_ns() - t0;
-    if (s) {
-        /* (ONNX files only: not a plugin's format, such as TorchScript) */
-        int is_onnx =
-            plan->model_path &&
-            strcmp(mb_backend_for_model(plan->model_path), "ort") == 0;
-        b->session = NULL;
-        mb__bench_close(b);
-        /* A file the runtime rejects: say what is wrong with it, if our
-         * own reader can tell (truncated, not ONNX at all). */
-        json_t *info = NULL;
-        mb_err e2 = {0};
-        if (s == MB_EMODEL && is_onnx &&
-            mb__onnx_inspect(plan->model_path, &info, &e2) == MB_EFORMAT)
-            return mb__fail(err, MB_EFORMAT, "%s", e2.msg);
-        json_decref(info);
-        return s;
-    }
+    if (!s)
+        return MB_OK;
+    b->session = NULL;
+    /* (ONNX files only: not a plugin's format, such as TorchScript) */
+    int is_onnx = plan->model_path &&
+                  strcmp(mb_backend_for_model(plan->model_path), "ort") == 0;
+    json_t *info = NULL;
+    mb_err e2 = {0};
+    if (s == MB_EMODEL && is_onnx &&
+        mb__onnx_inspect(plan->model_path, &info, &e2) == MB_EFORMAT)
+        return mb__fail(err, MB_EFORMAT, "%s", e2.msg);
+    json_decref(info);
+    return s;
+}
+
+/* The inputs as the runner sees them, checked against the plan's
+ * options, and the first batch bound (from --data or synthetic). */
+static mb_status prepare_inputs(mb_bench *b, int64_t batch, mb_err *err)
+{
+    const mb_plan *plan = b->plan;
     const mb_io_desc *model_in = NULL;
-    s = b->be->describe(b->session, &model_in, &b->n_in, &b->out, &b->n_out,
-                        err);
+    mb_status s = b->be->describe(b->session, &model_in, &b->n_in, &b->out,
+                                  &b->n_out, err);
     if (!s)
         s = effective_inputs(b, model_in, b->n_in, err);
     if (!s) /* also with --data, where no input is synthesised */
@@ -327,21 +327,43 @@ mb_status mb__bench_open(const mb_plan *plan, int64_t batch, mb_bench **out,
     }
     if (!s)
         s = make_inputs(b, batch, err);
-    if (!s) {
-        take_session_facts(b);
-        t0 = mb_now_ns();
-        s = b->be->run(b->session, err);
-        b->phases.first_inference_ns = mb_now_ns() - t0;
-        if (s && !b->from_data && err)
-            hint_integer_inputs(b, err);
-    }
-    if (!s) { /* outputs some backends know only from a result (Python) */
-        const mb_io_desc *again;
-        size_t n_again;
-        s = b->be->describe(b->session, &again, &n_again, &b->out, &b->n_out,
-                            err);
-    }
+    return s;
+}
+
+/* The first inference (timed on its own), then the outputs again: some
+ * backends know them only from a result (Python). */
+static mb_status first_inference(mb_bench *b, mb_err *err)
+{
+    take_session_facts(b);
+    int64_t t0 = mb_now_ns();
+    mb_status s = b->be->run(b->session, err);
+    b->phases.first_inference_ns = mb_now_ns() - t0;
+    if (s && !b->from_data && err)
+        hint_integer_inputs(b, err);
+    if (s)
+        return s;
+    const mb_io_desc *again;
+    size_t n_again;
+    return b->be->describe(b->session, &again, &n_again, &b->out, &b->n_out,
+                           err);
+}
+
+mb_status mb__bench_open(const mb_plan *plan, int64_t batch, mb_bench **out,
+                         mb_err *err)
+{
+    *out = NULL;
+    mb_bench *b = mb__calloc(1, sizeof *b);
+    if (!b)
+        return mb__fail(err, MB_ENOMEM, "out of memory");
+    b->plan = plan;
+    b->phases = (mb_phases){-1, -1, -1, -1};
+    mb_status s = load_backend(b, err);
     if (s) {
+        free(b);
+        return s;
+    }
+    if ((s = open_session(b, err)) || (s = prepare_inputs(b, batch, err)) ||
+        (s = first_inference(b, err))) {
         mb__bench_close(b);
         return s;
     }
@@ -797,170 +819,240 @@ static const char *device_of(const mb_plan *p)
 }
 
 /* Measures one batch size on an open bench; adds fields to run. */
-static mb_status measure(mb_bench *b, const mb_plan *p, json_t *run,
-                         mb_err *err)
+/* What measure's phases share: the samples, the scratch of the CI
+ * checks, the RSS points of --leak-check and the phase clocks. */
+typedef struct meas {
+    mb_bench *b;
+    const mb_plan *p;
+    int64_t *samples;
+    size_t n, cap;
+    double *scratch; /* for the CI checks, kept for the whole loop */
+    size_t scap;
+    double *rss_x, *rss_y; /* --leak-check: iterations, RSS */
+    size_t rss_n, rss_cap;
+    int64_t last_rss_t;
+    size_t next_check; /* sample count of the next CI check */
+    double ci_rel;
+    int64_t warm, warmup_ns, measure_ns, rss_start;
+    int peak_reset;
+    const char *rule; /* why the loop stopped */
+} meas;
+
+/* Warmup: by count, then by time if asked. */
+static mb_status warm_up(meas *m, mb_err *err)
 {
-    /* Warmup: by count, then by time if asked. */
-    int64_t t_w = mb_now_ns(), warm = 0, dummy;
+    const mb_plan *p = m->p;
+    int64_t t_w = mb_now_ns(), dummy;
     mb_status s = MB_OK;
-    while (!s &&
-           (warm < p->warmup_iters || mb_now_ns() - t_w < p->warmup_time_ns)) {
-        s = mb__bench_iterate(b, 1, &dummy, err);
-        warm++;
+    while (!s && (m->warm < p->warmup_iters ||
+                  mb_now_ns() - t_w < p->warmup_time_ns)) {
+        s = mb__bench_iterate(m->b, 1, &dummy, err);
+        m->warm++;
         if ((p->cancel && *p->cancel) ||
-            (MB_WARMUP_DONE(p, warm, mb_now_ns() - t_w) &&
+            (MB_WARMUP_DONE(p, m->warm, mb_now_ns() - t_w) &&
              mb_now_ns() - t_w >= p->warmup_time_ns))
             break;
     }
-    int64_t warmup_ns = mb_now_ns() - t_w;
-    if (s)
-        return s;
+    m->warmup_ns = mb_now_ns() - t_w;
+    return s;
+}
 
-    int peak_reset = mb__rss_peak_reset();
-    int64_t rss_start = mb__rss_bytes();
-    /* With --leak-check the sample buffer is sized and touched up front
-     * (up to 2^21 samples, 16 MiB), so that its own growth does not show
-     * up as a leak in the RSS slope. */
-    size_t cap = 1024, n = 0;
+/* The sample and scratch buffers.  With --leak-check they are sized and
+ * touched up front (up to 2^21 samples, 16 MiB), so that their own growth
+ * does not show up as a leak in the RSS slope. */
+static mb_status alloc_samples(meas *m, mb_err *err)
+{
+    const mb_plan *p = m->p;
+    m->cap = 1024;
     if (p->leak_check) {
         int64_t want = p->fixed_iters > 0 ? p->fixed_iters : p->max_iters;
-        cap = want > (1 << 21) ? (size_t)1 << 21 : (size_t)want + 16;
+        m->cap = want > (1 << 21) ? (size_t)1 << 21 : (size_t)want + 16;
     }
-    int64_t *samples = mb__calloc(cap, sizeof *samples);
-    /* Scratch for the CI checks, kept for the whole loop: allocating and
-     * freeing n doubles per check would grow the heap with n. */
-    size_t scap = cap;
-    double *scratch = mb__calloc(scap, sizeof *scratch);
-    if (samples && scratch && p->leak_check) {
-        memset(samples, 1, cap * sizeof *samples);
-        memset(scratch, 1, scap * sizeof *scratch);
+    m->samples = mb__calloc(m->cap, sizeof *m->samples);
+    /* Allocating and freeing n doubles per check would grow the heap with
+     * n. */
+    m->scap = m->cap;
+    m->scratch = mb__calloc(m->scap, sizeof *m->scratch);
+    if (m->samples && m->scratch && p->leak_check) {
+        memset(m->samples, 1, m->cap * sizeof *m->samples);
+        memset(m->scratch, 1, m->scap * sizeof *m->scratch);
     }
-    double *rss_x = NULL, *rss_y = NULL;
-    size_t rss_n = 0, rss_cap = 0;
-    if (!samples || !scratch) {
-        free(samples);
-        free(scratch);
+    if (!m->samples || !m->scratch)
         return mb__fail(err, MB_ENOMEM, "out of memory");
+    return MB_OK;
+}
+
+/* --leak-check: an RSS point every 10 ms. */
+static void sample_rss(meas *m, int64_t now)
+{
+    if (!m->p->leak_check || now - m->last_rss_t <= 10000000)
+        return;
+    m->last_rss_t = now;
+    size_t cap_y = m->rss_cap;
+    if (mb__grow((void **)&m->rss_x, &m->rss_cap, m->rss_n + 1,
+                 sizeof *m->rss_x) &&
+        mb__grow((void **)&m->rss_y, &cap_y, m->rss_cap, sizeof *m->rss_y)) {
+        m->rss_x[m->rss_n] = (double)m->n;
+        m->rss_y[m->rss_n++] = (double)mb__rss_bytes();
     }
+}
+
+/* "target_ci" when the median's CI is narrow enough (and the minimums are
+ * met).  The CI is recomputed at geometrically spaced counts (cost
+ * O(n log n) each, so O(n log n) overall), outside timing. */
+static const char *ci_rule(meas *m, int64_t elapsed)
+{
+    const mb_plan *p = m->p;
     const char *rule = NULL;
+    size_t n = m->n;
+    if (n > m->scap &&
+        mb__grow((void **)&m->scratch, &m->scap, n, sizeof *m->scratch) == 0)
+        m->scap = 0; /* keeps the old buffer; skip this check */
+    if (n <= m->scap) {
+        for (size_t i = 0; i < n; i++)
+            m->scratch[i] = (double)m->samples[i];
+        m->ci_rel = mb__median_ci_rel_inplace(m->scratch, n);
+        if (m->ci_rel <= p->target_ci && (int64_t)n >= p->min_iters &&
+            elapsed >= p->min_time_ns)
+            rule = "target_ci";
+    }
+    m->next_check = n + n / 8 + 16;
+    return rule;
+}
+
+/* Why the measurement stops now, or NULL to go on. */
+static const char *stop_rule(meas *m, int64_t elapsed)
+{
+    const mb_plan *p = m->p;
+    if (p->cancel && *p->cancel)
+        return "interrupted";
+    if (p->fixed_iters > 0)
+        return (int64_t)m->n >= p->fixed_iters ? "fixed_iterations" : NULL;
+    if ((int64_t)m->n >= p->max_iters)
+        return "max_iterations";
+    if (elapsed >= p->max_time_ns)
+        return "max_time";
+    return m->n >= m->next_check ? ci_rule(m, elapsed) : NULL;
+}
+
+/* Iterates in chunks until a stop rule holds (m->rule). */
+static mb_status sample_loop(meas *m, mb_err *err)
+{
+    const mb_plan *p = m->p;
     int64_t limit = p->fixed_iters > 0 ? p->fixed_iters : p->max_iters;
-    size_t next_check = 32;
-    int64_t last_rss_t = 0;
-    double ci_rel = INFINITY;
+    m->next_check = 32;
+    m->ci_rel = INFINITY;
     int64_t t0 = mb_now_ns();
-    while (!rule) {
-        if (n == cap) {
-            if (!mb__grow((void **)&samples, &cap, cap * 2, sizeof *samples)) {
-                free(samples);
-                return mb__fail(err, MB_ENOMEM, "out of memory for samples");
-            }
+    mb_status s = MB_OK;
+    while (!m->rule) {
+        if (m->n == m->cap && !mb__grow((void **)&m->samples, &m->cap,
+                                        m->cap * 2, sizeof *m->samples)) {
+            s = mb__fail(err, MB_ENOMEM, "out of memory for samples");
+            break;
         }
         /* Run in small chunks so the stop checks stay off the hot path. */
         int64_t chunk = 16;
-        if ((int64_t)n + chunk > limit)
-            chunk = limit - (int64_t)n;
-        if ((size_t)chunk > cap - n)
-            chunk = (int64_t)(cap - n);
-        s = mb__bench_iterate(b, chunk, samples + n, err);
+        if ((int64_t)m->n + chunk > limit)
+            chunk = limit - (int64_t)m->n;
+        if ((size_t)chunk > m->cap - m->n)
+            chunk = (int64_t)(m->cap - m->n);
+        s = mb__bench_iterate(m->b, chunk, m->samples + m->n, err);
         if (s)
             break;
-        n += (size_t)chunk;
+        m->n += (size_t)chunk;
         int64_t now = mb_now_ns(), elapsed = now - t0;
-        if (p->leak_check && now - last_rss_t > 10000000) {
-            last_rss_t = now;
-            size_t cap_y = rss_cap;
-            if (mb__grow((void **)&rss_x, &rss_cap, rss_n + 1, sizeof *rss_x) &&
-                mb__grow((void **)&rss_y, &cap_y, rss_cap, sizeof *rss_y)) {
-                rss_x[rss_n] = (double)n;
-                rss_y[rss_n++] = (double)mb__rss_bytes();
-            }
-        }
-        if (p->cancel && *p->cancel)
-            rule = "interrupted";
-        else if (p->fixed_iters > 0) {
-            if ((int64_t)n >= p->fixed_iters)
-                rule = "fixed_iterations";
-        } else if ((int64_t)n >= p->max_iters)
-            rule = "max_iterations";
-        else if (elapsed >= p->max_time_ns)
-            rule = "max_time";
-        else if (n >= next_check) {
-            /* The CI is recomputed at geometrically spaced counts (cost
-             * O(n log n) each, so O(n log n) overall), outside timing. */
-            if (n > scap &&
-                mb__grow((void **)&scratch, &scap, n, sizeof *scratch) == 0)
-                scap = 0; /* keeps the old buffer; skip this check */
-            if (n <= scap) {
-                for (size_t i = 0; i < n; i++)
-                    scratch[i] = (double)samples[i];
-                ci_rel = mb__median_ci_rel_inplace(scratch, n);
-                if (ci_rel <= p->target_ci && (int64_t)n >= p->min_iters &&
-                    elapsed >= p->min_time_ns)
-                    rule = "target_ci";
-            }
-            next_check = n + n / 8 + 16;
-        }
+        sample_rss(m, now);
+        m->rule = stop_rule(m, elapsed);
         if (p->progress)
-            p->progress(p->progress_user, b->batch, (int64_t)n, elapsed,
-                        ci_rel);
+            p->progress(p->progress_user, m->b->batch, (int64_t)m->n, elapsed,
+                        m->ci_rel);
     }
-    int64_t measure_ns = mb_now_ns() - t0;
-    free(scratch);
-    if (s) {
-        free(samples);
-        free(rss_x);
-        free(rss_y);
-        return s;
-    }
+    m->measure_ns = mb_now_ns() - t0;
+    return s;
+}
+
+/* The phases, stop rule, latency, replication and throughput into
+ * run. */
+static void record_latency(meas *m, json_t *run)
+{
+    const mb_plan *p = m->p;
     json_t *ph = json_object_get(run, "phases");
-    json_object_set_new(ph, "warmup_ns", json_integer(warmup_ns));
-    json_object_set_new(ph, "warmup_iters", json_integer(warm));
-    json_object_set_new(ph, "measure_ns", json_integer(measure_ns));
-    json_object_set_new(run, "iterations", json_integer((json_int_t)n));
-    json_object_set_new(run, "stop_rule", json_string(rule));
-    if (strcmp(rule, "interrupted") == 0)
+    json_object_set_new(ph, "warmup_ns", json_integer(m->warmup_ns));
+    json_object_set_new(ph, "warmup_iters", json_integer(m->warm));
+    json_object_set_new(ph, "measure_ns", json_integer(m->measure_ns));
+    json_object_set_new(run, "iterations", json_integer((json_int_t)m->n));
+    json_object_set_new(run, "stop_rule", json_string(m->rule));
+    if (strcmp(m->rule, "interrupted") == 0)
         json_object_set_new(run, "status", json_string("interrupted"));
     json_t *lat =
-        mb__latency_json(samples, n, p->percentiles, p->n_percentiles);
-    json_t *rep = mb__replication_json(samples, &n, 1);
+        mb__latency_json(m->samples, m->n, p->percentiles, p->n_percentiles);
+    json_t *rep = mb__replication_json(m->samples, &m->n, 1);
     mb__latency_apply_replication(lat, rep);
     json_object_set_new(run, "latency", lat);
     json_object_set_new(run, "replication", rep);
-    double secs = (double)measure_ns / 1e9;
+    double secs = (double)m->measure_ns / 1e9, n = (double)m->n;
     json_object_set_new(
         run, "throughput",
-        json_pack("{s:f,s:f}", "inferences_per_s",
-                  secs > 0 ? (double)n / secs : 0.0, "samples_per_s",
-                  secs > 0 ? (double)n * (double)b->batch / secs : 0.0));
+        json_pack("{s:f,s:f}", "inferences_per_s", secs > 0 ? n / secs : 0.0,
+                  "samples_per_s",
+                  secs > 0 ? n * (double)m->b->batch / secs : 0.0));
+}
+
+/* The RSS peak and start and, with --leak-check, the leak judgement into
+ * run's "memory". */
+static void record_memory(const meas *m, json_t *run)
+{
     json_t *mem = json_object_get(run, "memory");
     int64_t peak = mb__rss_peak_bytes();
     json_object_set_new(mem, "rss_peak_bytes", json_integer(peak));
-    json_object_set_new(mem, "rss_start_bytes", json_integer(rss_start));
+    json_object_set_new(mem, "rss_start_bytes", json_integer(m->rss_start));
     json_object_set_new(
         mem, "peak_method",
-        json_string(peak_reset ? "clear_refs" : "process_lifetime"));
-    if (p->leak_check) {
-        double slope = rss_n >= 3 ? mb__slope(rss_x, rss_y, rss_n) : 0;
-        double growth = rss_n >= 2 ? rss_y[rss_n - 1] - rss_y[0] : 0;
-        /* Suspected when RSS keeps growing: > 1 KiB per 1000 iterations and
-         * more than 1 MiB in total over the measurement. */
-        int suspected = rss_n >= 3 && slope * 1000 > 1024 && growth > 1048576;
-        json_object_set_new(
-            mem, "leak",
-            json_pack("{s:f,s:f,s:I,s:b}", "slope_bytes_per_iter", slope,
-                      "growth_bytes", growth, "rss_points", (json_int_t)rss_n,
-                      "suspected", suspected));
+        json_string(m->peak_reset ? "clear_refs" : "process_lifetime"));
+    if (!m->p->leak_check)
+        return;
+    size_t rss_n = m->rss_n;
+    double slope = rss_n >= 3 ? mb__slope(m->rss_x, m->rss_y, rss_n) : 0;
+    double growth = rss_n >= 2 ? m->rss_y[rss_n - 1] - m->rss_y[0] : 0;
+    /* Suspected when RSS keeps growing: > 1 KiB per 1000 iterations and
+     * more than 1 MiB in total over the measurement. */
+    int suspected = rss_n >= 3 && slope * 1000 > 1024 && growth > 1048576;
+    json_object_set_new(mem, "leak",
+                        json_pack("{s:f,s:f,s:I,s:b}", "slope_bytes_per_iter",
+                                  slope, "growth_bytes", growth, "rss_points",
+                                  (json_int_t)rss_n, "suspected", suspected));
+}
+
+/* Warms up, measures until a stop rule holds and records the run's
+ * latency, throughput and memory into run. */
+static mb_status measure(mb_bench *b, const mb_plan *p, json_t *run,
+                         mb_err *err)
+{
+    meas m = {.b = b, .p = p};
+    mb_status s = warm_up(&m, err);
+    if (s)
+        return s;
+    m.peak_reset = mb__rss_peak_reset();
+    m.rss_start = mb__rss_bytes();
+    s = alloc_samples(&m, err);
+    if (!s)
+        s = sample_loop(&m, err);
+    free(m.scratch);
+    m.scratch = NULL;
+    if (!s) {
+        record_latency(&m, run);
+        record_memory(&m, run); /* the peak before samples_ns is built */
     }
-    if (p->save_samples) {
+    if (!s && p->save_samples) {
         json_t *a = json_array();
-        for (size_t i = 0; i < n; i++)
-            json_array_append_new(a, json_integer(samples[i]));
+        for (size_t i = 0; i < m.n; i++)
+            json_array_append_new(a, json_integer(m.samples[i]));
         json_object_set_new(run, "samples_ns", a);
     }
-    free(samples);
-    free(rss_x);
-    free(rss_y);
-    return MB_OK;
+    free(m.samples);
+    free(m.rss_x);
+    free(m.rss_y);
+    return s;
 }
 
 const char *mb__plan_backend(const mb_plan *p)
