@@ -573,6 +573,19 @@ static size_t attempts(const mb_slurm_job *j, size_t k)
     return n;
 }
 
+/* A run of a task that Slurm stopped (time limit, scancel) is
+ * interrupted, whatever its suite managed to record: Slurm's SIGTERM
+ * reaches the suite and its command alike, and when the command died
+ * first the suite saw a command killed by a signal, a failure. */
+static void stopped_by_slurm(const mb_slurm_task *t, json_t *run)
+{
+    if (t->state != MB_SLURM_TIMEOUT && t->state != MB_SLURM_CANCELLED)
+        return;
+    json_object_set_new(run, "status", json_string("interrupted"));
+    json_object_set_new(json_object_get(run, "slurm"), "stopped",
+                        json_string(t->reason));
+}
+
 json_t *mb__slurm_task_doc(const mb_slurm_job *j, size_t k, mb_err *err)
 {
     char *p = mb__slurm_doc_path(j, k), *rp = record_path(j, k);
@@ -603,6 +616,7 @@ json_t *mb__slurm_task_doc(const mb_slurm_job *j, size_t k, mb_err *err)
                       json_object_get(r, "partition"), "attempt",
                       (json_int_t)attempts(j, k));
         json_object_set_new(run, "slurm", s ? s : json_null());
+        stopped_by_slurm(&j->tasks[k], run);
     }
     json_decref(r);
     return d;

@@ -92,9 +92,11 @@ contains "... with Slurm's reason" "$LAST_ERR" "exceeded its Slurm time limit"
 contains "each with its log" "$LAST_ERR" "log: $W/F/logs/2-"
 contains "the tail of the log is shown" "$LAST_ERR" "DUE TO TIME LIMIT"
 contains "and how to resubmit them" "$LAST_ERR" "mbench slurm resume"
-# Slurm stops the timed-out task with SIGTERM: its suite records the run as
-# interrupted (not failed: nothing went wrong in the program itself).
+# Slurm stops the timed-out task with SIGTERM: its run is interrupted (not
+# failed: nothing went wrong in the program itself), whichever of the suite
+# and its command the signal reached first.
 contains "the partial document: the finished task, the failed one, the stopped one" "$(J f.json '[r["status"] for r in d["runs"]]')" "['ok', 'failed', 'interrupted']"
+contains "... the stopped one says why" "$(J f.json 'd["runs"][2]["slurm"].get("stopped")')" "exceeded its Slurm time limit"
 first_job=$(J F/job.json 'd["task_jobs"][0]')
 touch fixed
 expect_exit "resume resubmits and collects" 0 $MBENCH slurm resume F --json r.json
