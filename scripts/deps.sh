@@ -31,7 +31,7 @@ test_pkgs=(python3 python3-onnx python3-numpy python3-scipy python3-skimage libo
            zsh clang-format libtorch-dev python3-torch python3-pytest python3-venv
            python3-setuptools python3-pandas g++ python3-yaml jq libbz2-dev
            python3-wheel python3-pip groff python3-torchvision python3-dev libpython3.11
-           python3-sklearn slurm-wlm munge)
+           python3-sklearn slurm-wlm munge dataset-fashion-mnist)
 framework_pkgs=(python3 python3-venv python3-dev libpython3.11 python3-torch
                 python3-torchvision ca-certificates)
 wheel_pkgs=(python3 python3-pip python3-setuptools python3-wheel python3-venv)
