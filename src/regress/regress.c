@@ -1217,6 +1217,20 @@ static void list_variants(mb_buf *b, const json_t *bruns)
     mb__buf_free(&seen);
 }
 
+/* Run r of side ("current", "baseline") left unmatched, and why: into
+ * g->unmatched, and the first such reason kept. */
+static void add_unmatched(gate_match *g, const char *side, const json_t *r,
+                          const char *reason)
+{
+    const char *v = run_str(r, "variant", NULL);
+    first_miss(g, reason);
+    json_array_append_new(
+        g->unmatched,
+        json_pack("{s:s,s:s,s:s,s:I,s:s}", "side", side, "model", model_name(r),
+                  "variant", v ? v : "", "batch_size", (json_int_t)batch_of(r),
+                  "reason", reason ? reason : ""));
+}
+
 /* A current run rc with no baseline run: why, into g->unmatched. */
 static void no_baseline(gate_match *g, const json_t *bruns, const json_t *rc)
 {
@@ -1242,12 +1256,7 @@ static void no_baseline(gate_match *g, const json_t *bruns, const json_t *rc)
                          "batch size)");
     }
     mb__buf_free(&bl);
-    first_miss(g, b.data);
-    json_array_append_new(
-        g->unmatched,
-        json_pack("{s:s,s:s,s:s,s:I,s:s}", "side", "current", "model",
-                  model_name(rc), "variant", vc ? vc : "", "batch_size",
-                  (json_int_t)batch_of(rc), "reason", b.data ? b.data : ""));
+    add_unmatched(g, "current", rc, b.data);
     mb__buf_free(&b);
 }
 
@@ -1277,13 +1286,7 @@ static void no_current(gate_match *g, const json_t *cruns, const json_t *rb)
                      "have batch sizes ");
     list_batches(&b, cruns, rb);
     mb__buf_puts(&b, " for that variant)");
-    first_miss(g, b.data);
-    const char *vb = run_str(rb, "variant", NULL);
-    json_array_append_new(
-        g->unmatched,
-        json_pack("{s:s,s:s,s:s,s:I,s:s}", "side", "baseline", "model",
-                  model_name(rb), "variant", vb ? vb : "", "batch_size",
-                  (json_int_t)batch_of(rb), "reason", b.data ? b.data : ""));
+    add_unmatched(g, "baseline", rb, b.data);
     mb__buf_free(&b);
 }
 
