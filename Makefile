@@ -233,7 +233,7 @@ test: test-deps
 	@$(MAKE) --no-print-directory ort
 	@scripts/frameworks.sh $(TEST_FRAMEWORKS) || \
 	  echo "make test: could not make the $(TEST_FRAMEWORKS) environments; the Python model tests will be skipped" >&2
-	@tests/run.sh $(BUILD)
+	@MBENCH_BUILT=1 tests/run.sh $(BUILD)
 
 tests-bin: $(TEST_BIN)
 
@@ -243,7 +243,7 @@ check: test-deps
 	  SAN="-fsanitize=address,undefined -fno-sanitize-recover=all" all tests-bin
 	@ASAN_OPTIONS=detect_leaks=1:abort_on_error=0:handle_segv=0 \
 	 LSAN_OPTIONS=suppressions=$(abspath tests/lsan.supp):print_suppressions=0 \
-	 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 MBENCH_SANITIZED=1 \
+	 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 MBENCH_SANITIZED=1 MBENCH_BUILT=1 \
 	 tests/run.sh build/asan
 	@$(MAKE) --no-print-directory fuzz FUZZ_TIME=20
 
