@@ -26,6 +26,15 @@ contains() { if [[ "$2" == *"$3"* ]]; then ok "$1"; else notok "$1" "expected to
 # one_line NAME TEXT: the text is exactly one line.
 one_line() { if [ "$(printf '%s' "$2" | grep -c '')" -eq 1 ]; then ok "$1"; else notok "$1" "expected one line, got:" "$2"; fi; }
 done_testing() { echo "1..$T_N"; exit $T_FAILED; }
+# has_modules PYTHON MODULE...: PYTHON exists and can find every module,
+# without importing them (importing torch or jax to learn that they are
+# there costs seconds).  A module that is there but broken fails the
+# checks that use it instead of skipping them.
+has_modules() {
+    local py=$1; shift
+    [ -x "$py" ] && "$py" -c 'import importlib.util, sys
+sys.exit(any(importlib.util.find_spec(m) is None for m in sys.argv[1:]))' "$@" 2>/dev/null
+}
 T_TMP=$(mktemp -d "${MBENCH_TEST_TMP:-/tmp}/it.XXXXXX")
 FIX="$MBENCH_ROOT/tests/fixtures"
 PY=/usr/bin/python3

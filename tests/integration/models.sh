@@ -84,7 +84,7 @@ except WeightsError as e:
     assert "features.0.weight" in str(e), e
 PYEOF
 
-if [ ! -x "$TPY" ] || ! "$TPY" -c 'import torch, torchvision' 2>/dev/null; then
+if ! has_modules "$TPY" torch torchvision; then
     skip "mbench.models with torch and Flax" "no torch venv: make frameworks (build/frameworks/torch)"
     done_testing
 fi
@@ -131,7 +131,7 @@ else
 fi
 
 # ---- Flax -----------------------------------------------------------------------
-if [ ! -x "$JPY" ] || ! "$JPY" -c 'import jax, flax' 2>/dev/null; then
+if ! has_modules "$JPY" jax flax; then
     skip "the Flax twins" "no jax venv: make frameworks (build/frameworks/jax)"
     done_testing
 fi

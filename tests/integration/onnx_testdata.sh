@@ -22,7 +22,7 @@ if [ ! -f "$MBENCH_ORT_LIB" ]; then
     skip "ONNX Runtime is available" "no $MBENCH_ORT_LIB (make ort)"
     done_testing
 fi
-if ! $PY -c 'import onnx' 2>/dev/null; then
+if ! has_modules $PY onnx; then
     skip "python3-onnx is available" "python3-onnx missing"
     done_testing
 fi

@@ -21,8 +21,8 @@ M="$FIX/python/models.py"
 ONE=(--processes 1 --min-time 0.1s --max-time 0.3s --min-iterations 10 --warmup 3 --threads 1)
 TWO=(--processes 2 --min-time 0.2s --max-time 0.6s --min-iterations 10 --warmup 3 --threads 1)
 have_torch=0 have_jax=0
-[ -x "$TE/bin/python" ] && "$TE/bin/python" -c 'import torch' 2>/dev/null && have_torch=1
-[ -x "$JE/bin/python" ] && "$JE/bin/python" -c 'import jax' 2>/dev/null && have_jax=1
+has_modules "$TE/bin/python" torch && have_torch=1
+has_modules "$JE/bin/python" jax && have_jax=1
 
 # ---- a numpy callable, the system interpreter, two processes ----------------
 expect_exit "a numpy callable runs as PATH.py:FACTORY" 0 \

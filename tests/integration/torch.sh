@@ -8,7 +8,7 @@
 . "$(dirname "$0")/lib.sh"
 PLUGIN="$MBENCH_BUILD/plugins/mbench_torch.so"
 FAST=(--min-time 0.2s --max-time 0.6s --min-iterations 10 --warmup 3 --threads 1)
-if [ ! -f "$PLUGIN" ] || ! $PY -c 'import torch' 2>/dev/null; then
+if [ ! -f "$PLUGIN" ] || ! has_modules $PY torch; then
     skip "the torch backend" "plugin not built or python3-torch missing (scripts/deps.sh test)"
     done_testing
 fi
