@@ -135,7 +135,7 @@ def test_a_python_model_object_with_the_seeds_names(tmp_path):
     import seed_models
     cfg = mbench.BenchmarkConfig("numpy", "mlp", model=seed_models.Mlp(), input_shape=(64,),
                                  batch_sizes=[2], csv_output_dir=str(tmp_path), verbose=False,
-                                 processes=2, threads=1, warmup_iterations=2,
+                                 processes=1, threads=1, warmup_iterations=2,
                                  measurement_iterations=10, options=FAST_OPTS)
     row = mbench.run_inference_benchmark(cfg)[0]
     assert row["framework"] == "numpy" and row["model"] == "mlp" and row["status"] == "ok"
@@ -151,7 +151,7 @@ def test_pytorch_resnet_family_runs_with_device_fallback(tmp_path, capsys):
         pytest.skip("torchvision or the python backend is missing")
     cfg = mbench.BenchmarkConfig("pytorch", "mobilenet_v3_small", device_prefer="cuda",
                                  batch_sizes=[1], csv_output_dir=str(tmp_path),
-                                 processes=2, threads=1, warmup_iterations=2,
+                                 processes=1, threads=1, warmup_iterations=2,
                                  measurement_iterations=10, options=FAST_OPTS)
     rows = mbench.run_inference_benchmark(cfg)
     r = rows[0]
@@ -198,7 +198,7 @@ def test_a_jax_model_reports_its_compile_time(tmp_path):
     model = os.path.join(ROOT, "tests", "fixtures", "python", "models.py") + ":jax_mlp"
     cfg = mbench.BenchmarkConfig("jax", "mlp", model=model, python=env, input_shape=(64,),
                                  batch_sizes=[2], csv_output_dir=str(tmp_path), verbose=False,
-                                 processes=2, threads=1, warmup_iterations=2,
+                                 processes=1, threads=1, warmup_iterations=2,
                                  measurement_iterations=10, options=FAST_OPTS)
     rows = mbench.run_inference_benchmark(cfg)
     row = rows[0]
