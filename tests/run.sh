@@ -42,7 +42,10 @@ run_one() {
         f=1   # crashed or failed before reporting
         echo "not ok - $name exited with status $rc" >>"$out"
     fi
-    echo "$p $f $s $(( $(date +%s) - start ))" >"$MBENCH_TEST_TMP/res.$i"
+    # CPU seconds of the suite's processes (this subshell's children).
+    local cpu
+    cpu=$(times | awk 'NR == 2 { gsub(/[ms]/, " "); printf "%d", $1 * 60 + $2 + $3 * 60 + $4 }')
+    echo "$p $f $s $(( $(date +%s) - start )) $cpu" >"$MBENCH_TEST_TMP/res.$i"
 }
 
 # The suites, the longest first so that none of them starts last (slurm
@@ -97,21 +100,21 @@ done
 wait
 for i in "${!names[@]}"; do
     # shellcheck disable=SC2086
-    [[ "$alone" == *" ${names[$i]} "* ]] && run_one "$i" "${names[$i]}" ${cmds[$i]}
+    [[ "$alone" == *" ${names[$i]} "* ]] && ( run_one "$i" "${names[$i]}" ${cmds[$i]} )
 done
 
 pass=0 fail=0 skip=0
 failed_names=()
 for i in "${!names[@]}"; do
     name=${names[$i]} out="$MBENCH_TEST_TMP/out.$i"
-    read -r p f s secs <"$MBENCH_TEST_TMP/res.$i" || { p=0 f=1 s=0 secs=0; }
+    read -r p f s secs cpu <"$MBENCH_TEST_TMP/res.$i" || { p=0 f=1 s=0 secs=0 cpu=0; }
     pass=$((pass + p)); fail=$((fail + f)); skip=$((skip + s))
     if [ "$f" -gt 0 ]; then
         failed_names+=("$name")
-        printf 'FAIL %-40s %3d passed, %d failed (%ds)\n' "$name" "$p" "$f" "$secs"
+        printf 'FAIL %-40s %3d passed, %d failed (%ds, %ds CPU)\n' "$name" "$p" "$f" "$secs" "$cpu"
         sed -e 's/^/    /' "$out" | grep -E '^    (not ok|#)' | head -40
     else
-        printf 'ok   %-40s %3d passed%s (%ds)\n' "$name" "$p" "$([ "$s" -gt 0 ] && echo ", $s skipped")" "$secs"
+        printf 'ok   %-40s %3d passed%s (%ds, %ds CPU)\n' "$name" "$p" "$([ "$s" -gt 0 ] && echo ", $s skipped")" "$secs" "$cpu"
     fi
     cat "$out" >>"$log"
 done
