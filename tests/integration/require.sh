@@ -55,9 +55,12 @@ assert [r['passed'] for r in d['requirements']] == [False, True], d['requirement
 # ---- exec: per-iteration events ------------------------------------------
 expect_exit "exec: a loop requirement with a misspelt statistic is a usage error" 2 \
     "${E[@]}" -r 1 --require 'loop.infer.p42<3ms' -- python3 "$R/infer.py"
+# An iteration of "new" sleeps 1 ms: p50 <= 20 ms and 200 items/s hold
+# with the late wake-ups of a loaded machine (the figures themselves are
+# checked against numpy below).
 expect_exit "exec: loop and PSNR requirements that hold exit 0" 0 \
     "${E[@]}" -r 5 -n ref -c "python3 $R/infer.py --iter-ms 4 --psnr 32" -n new -c "python3 $R/infer.py --iter-ms 1 --psnr 31.5" \
-    --require 'psnr_delta>-1' --require 'new:loop.infer.p50<=3ms' --require 'new:loop.infer.throughput>=1000' \
+    --require 'psnr_delta>-1' --require 'new:loop.infer.p50<=20ms' --require 'new:loop.infer.throughput>=200' \
     --json "$T_TMP/i1.json"
 contains "the PSNR drop is judged against the baseline" "$LAST_OUT" "PASS psnr_delta>-1 [new]: -0.5"
 contains "the console shows the loop" "$LAST_OUT" "infer"
@@ -137,7 +140,9 @@ mkdir -p "$P"
 cp "$R/train.py" "$R/infer.py" "$R/cache.py" "$MBENCH_ROOT/tools/mbench_events.py" "$P/"
 G=(git -C "$P" -c user.name=t -c user.email=t@t -c commit.gpgsign=false)
 git init -q -b main "$P"
-echo "EPOCH_MS = 200.0" > "$P/settings.py"
+# main's epochs take 600 ms, fast's 10 ms: the speedup's CI stays above 1.2
+# however long python3's start takes beside the other suites.
+echo "EPOCH_MS = 600.0" > "$P/settings.py"
 "${G[@]}" add -A && "${G[@]}" commit -qm "slow epochs"
 "${G[@]}" checkout -qb fast
 echo "EPOCH_MS = 10.0" > "$P/settings.py"
