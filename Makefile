@@ -228,8 +228,10 @@ frameworks:
 # frameworks` (PyPI for jax; offline once made).  When they cannot be made
 # (no network), make test goes on and those tests skip, saying why.
 TEST_FRAMEWORKS ?= torch jax
+# make test and make check build on every CPU unless make was given -j.
+JOBS ?= $(if $(filter -j%,$(MAKEFLAGS)),,-j$(shell nproc 2>/dev/null || echo 2))
 test: test-deps
-	@$(MAKE) --no-print-directory all tests-bin
+	@$(MAKE) --no-print-directory $(JOBS) all tests-bin
 	@$(MAKE) --no-print-directory ort
 	@scripts/frameworks.sh $(TEST_FRAMEWORKS) || \
 	  echo "make test: could not make the $(TEST_FRAMEWORKS) environments; the Python model tests will be skipped" >&2
@@ -239,7 +241,7 @@ tests-bin: $(TEST_BIN)
 
 check: test-deps
 	@$(MAKE) --no-print-directory ort
-	@$(MAKE) --no-print-directory BUILD=build/asan OPT="-O1 -g -fno-omit-frame-pointer" \
+	@$(MAKE) --no-print-directory $(JOBS) BUILD=build/asan OPT="-O1 -g -fno-omit-frame-pointer" \
 	  SAN="-fsanitize=address,undefined -fno-sanitize-recover=all" all tests-bin
 	@ASAN_OPTIONS=detect_leaks=1:abort_on_error=0:handle_segv=0 \
 	 LSAN_OPTIONS=suppressions=$(abspath tests/lsan.supp):print_suppressions=0 \

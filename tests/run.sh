@@ -42,9 +42,12 @@ run_one() {
         f=1   # crashed or failed before reporting
         echo "not ok - $name exited with status $rc" >>"$out"
     fi
-    # CPU seconds of the suite's processes (this subshell's children).
+    # CPU seconds of the suite's processes: this subshell's children (the
+    # builtin writes to a file: in a command substitution it would count
+    # the substitution's own children).
+    times >"$MBENCH_TEST_TMP/times.$i"
     local cpu
-    cpu=$(times | awk 'NR == 2 { gsub(/[ms]/, " "); printf "%d", $1 * 60 + $2 + $3 * 60 + $4 }')
+    cpu=$(awk 'NR == 2 { gsub(/[ms]/, " "); printf "%d", $1 * 60 + $2 + $3 * 60 + $4 }' "$MBENCH_TEST_TMP/times.$i")
     echo "$p $f $s $(( $(date +%s) - start )) $cpu" >"$MBENCH_TEST_TMP/res.$i"
 }
 
