@@ -62,7 +62,7 @@ fork_sha=$(git -C fork rev-parse fork-feature)
 # mbench first in PATH, its runs and compares shortened; then the API
 # stand-ins.
 mkdir bin
-printf '#!/bin/sh\ncase "$1" in\nrun|compare) c=$1; shift; exec "%s" "$c" --processes 4 --min-time 0 --max-time 0.3s "$@" ;;\nesac\nexec "%s" "$@"\n' "$MBENCH" "$MBENCH" >bin/mbench
+printf '#!/bin/sh\ncase "$1" in\nrun|compare) c=$1; shift; exec "%s" "$c" --processes 3 --min-time 0 --max-time 0.1s "$@" ;;\nesac\nexec "%s" "$@"\n' "$MBENCH" "$MBENCH" >bin/mbench
 chmod +x bin/mbench
 export PATH="$T_TMP/bin:$MBENCH_ROOT/tests/fixtures/ci:$PATH"
 unset GITHUB_ACTIONS GITHUB_OUTPUT GITHUB_HEAD_REF GITHUB_BASE_REF GITHUB_REF_NAME CI_COMMIT_REF_NAME CI_COMMIT_BRANCH

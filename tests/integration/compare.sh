@@ -7,7 +7,7 @@
 MD="$MBENCH_ROOT/models"
 # Functional checks on 3 processes (the default 40 is for measuring; what
 # the intervals are worth is measured by bench/replication.sh).
-FAST=(--processes 3 --min-time 0.2s --max-time 1s --min-iterations 20 --warmup 2)
+FAST=(--processes 3 --min-time 0.05s --max-time 0.3s --min-iterations 20 --warmup 2)
 
 expect_exit "a three-variant comparison on real data runs" 0 \
     "$MBENCH" compare fp32="$MD/digits_fp32.onnx" int8="$MD/digits_int8.onnx,opt-level=all" \

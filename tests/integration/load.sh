@@ -6,7 +6,7 @@
 . "$(dirname "$0")/lib.sh"
 M="$T_TMP/models"
 $PY "$FIX/run/make_models.py" "$M" >/dev/null || { notok "fixture models generated"; done_testing; }
-FAST=(--min-time 0.3 --max-time 5 --warmup 3 --threads 1)
+FAST=(--min-time 0.1 --max-time 5 --warmup 3 --threads 1)
 
 # A fixed request count: by time, a fast machine serves the tiny MLP more
 # often than --records keeps (200000 a step: 226371 in 0.3 s here), and the

@@ -7,7 +7,7 @@ M="$T_TMP/models"
 $PY "$FIX/run/make_models.py" "$M" || { notok "fixture models generated"; done_testing; }
 # Functional checks on 3 processes; the default (40) is checked once on the
 # null backend.
-FAST=(--processes 3 --min-time 0.05 --max-time 1 --min-iterations 20 --warmup 3)
+FAST=(--processes 3 --min-time 0.05 --max-time 0.3 --min-iterations 20 --warmup 3)
 
 expect_exit "a batch sweep runs and exits 0" 0 \
     "$MBENCH" run "$M/mlp.onnx" --batch 1,4 "${FAST[@]}" --json "$T_TMP/mlp.json" --save-samples

@@ -17,7 +17,7 @@ if ! $PY "$FIX/accuracy/make_bert.py" "$D" 2>"$T_TMP/py.err"; then
     skip "the BERT-like fixtures are generated" "python3-onnx or numpy missing: $(tail -1 "$T_TMP/py.err")"
     done_testing
 fi
-FAST=(--processes 2 --min-time 0.1s --max-time 0.3s --min-iterations 5 --warmup 1)
+FAST=(--processes 1 --min-time 0.05s --max-time 0.2s --min-iterations 5 --warmup 1)
 C=("$MBENCH" compare base="$D/bert.onnx" pool="$D/bert_broken.onnx" --data "$D/data.npz" "${FAST[@]}")
 
 # ---- with labels: the labels pass, the pooler fails ----
