@@ -9,7 +9,7 @@
 . "$(dirname "$0")/lib.sh"
 PLUGIN="$MBENCH_BUILD/plugins/mbench_openvino.so"
 VENV="${MBENCH_FRAMEWORKS_DIR:-$MBENCH_ROOT/build/frameworks}/openvino"
-FAST=(--min-time 0.2s --max-time 0.6s --min-iterations 10 --warmup 3)
+FAST=(--min-time 0.05s --max-time 0.2s --min-iterations 10 --warmup 3)
 M="$MBENCH_ROOT/models/digits_fp32.onnx"
 if [ ! -f "$PLUGIN" ] || [ ! -x "$VENV/bin/python" ]; then
     skip "the openvino backend" "plugin not built or no openvino venv (make frameworks FRAMEWORKS=openvino, then make)"

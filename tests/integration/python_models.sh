@@ -18,8 +18,8 @@ fi
 FW=${MBENCH_FRAMEWORKS_DIR:-$MBENCH_ROOT/build/frameworks}
 TE="$FW/torch" JE="$FW/jax"
 M="$FIX/python/models.py"
-ONE=(--processes 1 --min-time 0.1s --max-time 0.3s --min-iterations 10 --warmup 3 --threads 1)
-TWO=(--processes 2 --min-time 0.2s --max-time 0.6s --min-iterations 10 --warmup 3 --threads 1)
+ONE=(--processes 1 --min-time 0.05s --max-time 0.2s --min-iterations 10 --warmup 3 --threads 1)
+TWO=(--processes 2 --min-time 0.05s --max-time 0.2s --min-iterations 10 --warmup 3 --threads 1)
 have_torch=0 have_jax=0
 has_modules "$TE/bin/python" torch && have_torch=1
 has_modules "$JE/bin/python" jax && have_jax=1
