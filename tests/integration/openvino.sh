@@ -134,9 +134,11 @@ p = json.load(open(sys.argv[1]))["runs"][0]["profile"]
 ops = {o["op_type"] for o in p["op_types"]}
 assert "Convolution" in ops and "FullyConnected" in ops, ops
 assert p["runs"]["used"] == 10, p["runs"]
-# the running means turned into per-inference times: kernels fit in a run
+# the running means turned into per-inference times: kernels fit in a run.
+# A factor of 20 either way: beside the other suites a run's median can
+# hold a descheduling; a unit slip (us for ns) is 1000x.
 rc = p["reconcile"]
-assert 0.2 < rc["kernel_sum_median_ns"] / rc["model_run_median_ns"] < 3, rc
+assert 0.05 < rc["kernel_sum_median_ns"] / rc["model_run_median_ns"] < 20, rc
 PYEOF
 
 # ---- bad input -----------------------------------------------------------------
