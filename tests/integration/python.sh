@@ -53,7 +53,7 @@ check "a venv of Debian's python3 is created" $PY -m venv --without-pip --system
 check "pip installs the wheel into it, offline" "$DEB/bin/python" -m pip install -q "$WHL"
 SITE=$("$DEB/bin/python" -c 'import sysconfig; print(sysconfig.get_paths()["platlib"])')
 [ -x "$DEB/bin/mbench" ] && ok "the venv has the mbench console script" || notok "the venv has the mbench console script" "$(ls "$DEB/bin")"
-OTHER=$(command -v python3 || true)
+OTHER=$(readlink -f "$(command -v python3)" 2>/dev/null || true)
 if [ -n "$OTHER" ] && [ "$(cd / && "$OTHER" -c 'import sys; print(sys.base_prefix)' 2>/dev/null)" != /usr ]; then
     ALT="$T_TMP/venv-other"
     check "a venv of $OTHER (not Debian's) is created" "$OTHER" -m venv --without-pip --system-site-packages "$ALT"
