@@ -50,7 +50,12 @@ static int json_i64(const json_t *v, int64_t *out)
         return 1;
     }
     if (json_is_real(v)) {
-        *out = (int64_t)(json_real_value(v) + 0.5);
+        /* outside int64's range (or NaN) is no integer: converting it
+         * would be undefined */
+        double d = json_real_value(v);
+        if (!(d > -9.2e18 && d < 9.2e18))
+            return 0;
+        *out = (int64_t)(d + 0.5);
         return 1;
     }
     if (json_is_string(v)) {
