@@ -38,8 +38,8 @@ cpus=$(nproc 2>/dev/null || echo 2)
 jobs=${MBENCH_TEST_JOBS:-$((cpus * 2 < 4 ? 4 : cpus * 2))}
 
 # run_one INDEX NAME COMMAND...: runs one suite with its own scratch
-# directory (suites must not share files) and writes "p f s secs" to
-# res.INDEX and its TAP to out.INDEX.
+# directory (suites must not share files) and writes "passed failed
+# skipped wall-seconds CPU-seconds" to res.INDEX and its TAP to out.INDEX.
 run_one() {
     local i=$1 name=$2; shift 2
     local out="$MBENCH_TEST_TMP/out.$i" start=$(date +%s)

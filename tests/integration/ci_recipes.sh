@@ -15,7 +15,7 @@
 . "$(dirname "$0")/lib.sh"
 REPLAY="$MBENCH_ROOT/tests/integration/ci_replay.py"
 CI="$MBENCH_ROOT/docs/ci"
-if ! $PY -c 'import yaml' 2>/dev/null; then skip "the CI recipes" "python3-yaml is not installed"; done_testing; fi
+if ! has_modules $PY yaml; then skip "the CI recipes" "python3-yaml is not installed"; done_testing; fi
 if ! command -v jq >/dev/null; then skip "the CI recipes" "jq is not installed"; done_testing; fi
 cd "$T_TMP" || exit 1
 

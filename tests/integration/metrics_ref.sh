@@ -9,7 +9,7 @@
 . "$(dirname "$0")/lib.sh"
 REF="$FIX/accuracy/ref_metrics.py"
 
-if ! $PY -c 'import numpy, skimage.metrics' 2>/dev/null; then
+if ! has_modules $PY numpy skimage.metrics; then
     skip "numpy and scikit-image are available" "python3-numpy or python3-skimage missing"
     done_testing
 fi

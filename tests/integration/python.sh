@@ -7,8 +7,8 @@
 # into a fresh venv of that one too.  The venvs are made --without-pip: the
 # pip that installs into them is the interpreter's own (python3-pip, or
 # pyenv's), seen through the system site-packages - the one ensurepip
-# would copy in, without the 6 s of copying it.  Then, from another directory and with
-# the build tree out of reach (an empty tmpfs over build/ in a private mount
+# would copy in, without the 6 s of copying it.  Then, from another
+# directory and with the build tree out of reach (an empty tmpfs over build/ in a private mount
 # namespace: root, unshare), the `mbench` console script runs a model,
 # `import mbench` runs one with the bundled ONNX Runtime, and the pytest
 # suite (python/tests, gate fixture included) passes against the installed
@@ -19,7 +19,7 @@ if [ -n "${MBENCH_SANITIZED:-}" ]; then
     skip "the Python package" "a sanitizer build's libmbench cannot be loaded into python3"
     done_testing
 fi
-if ! $PY -c 'import venv, ensurepip, pytest, setuptools, wheel, pip' 2>/dev/null; then
+if ! has_modules $PY venv ensurepip pytest setuptools wheel pip; then
     skip "the Python package" "python3-venv, -pytest, -setuptools, -wheel or -pip missing (scripts/deps.sh test)"
     done_testing
 fi
@@ -126,7 +126,7 @@ rc=$?
 [ -f "$T_TMP/junit.xml" ] && report_junit "$T_TMP/junit.xml" "pytest "
 if [ $rc -ne 0 ]; then notok "pytest exits 0" "$(tail -20 "$T_TMP/pytest.log")"; else ok "pytest exits 0"; fi
 if [ -n "$ALT" ]; then
-    if "$ALT/bin/python" -c 'import pytest' 2>/dev/null; then
+    if has_modules "$ALT/bin/python" pytest; then
         # The gate fixture, registered by the entry point, in the other
         # interpreter (no torch there: the gate tests use the null backend):
         # one test, the one that needs the fixture to work end to end (the
