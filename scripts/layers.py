@@ -21,6 +21,7 @@ and every folder must be on a line.  Bottom to top:
   doc        (the typed view, the field table, lookups and number formats)
   store
   exec regress profile
+  request    (what the CLI and the API both call: requests from options)
   report     (the writers and the output manager; profile's files too)
   api
   cli
