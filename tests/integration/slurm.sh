@@ -30,14 +30,29 @@ ok,true
 bad,"sh -c 'test -f $W/fixed || { echo broken input >&2; exit 4; }'"
 slow,"sh -c 'test -f $W/fixed || sleep 600'"
 CSV
-expect_exit "suite --slurm --no-wait returns once submitted" 0 $MBENCH suite fail.csv --slurm --no-wait --slurm-dir F --time-limit 1m
+expect_exit "suite --slurm --no-wait returns once submitted" 0 $MBENCH suite fail.csv --slurm --share-nodes --no-wait --slurm-dir F --time-limit 1m
 contains "it names the job and how to go on" "$LAST_ERR$LAST_OUT" "mbench slurm status"
 contains "the time limit is passed to sbatch" "$(J F/job.json 'd["sbatch"]')" "--time=1"
+contains "... with the requeue policy, explicit" "$(J F/job.json 'd["sbatch"]')" "--requeue"
+contains "... and --share-nodes as --oversubscribe" "$(J F/job.json 'd["sbatch"]')" "--oversubscribe"
+expect_exit "collect --no-wait while tasks run" 0 $MBENCH slurm collect F --no-wait --json fnw.json
+if echo "$LAST_ERR" | grep -q "task 2 FAILED"; then notok "... does not call the running task FAILED" "$LAST_ERR"; else ok "... does not call the running task FAILED"; fi
+contains "... and says it still runs" "$LAST_ERR" "still pending or running"
+
+# --- the sbatch options mbench controls are refused, naming the option
+for w in "--array=0-2%1:--throttle" "--output=x.log:--slurm-output" "--job-name=x:--job-name" "--parsable:mbench reads the job id"; do
+    expect_exit "--sbatch=${w%%:*} is refused" 2 $MBENCH suite fail.csv --slurm --sbatch="${w%%:*}" --slurm-dir R
+    contains "... naming ${w#*:}" "$LAST_ERR" "${w#*:}"
+done
+[ ! -e R/job.json ] && ok "... and leaves no job behind" || notok "... and leaves no job behind"
+expect_exit "a failed sbatch (no such partition) exits 3" 3 $MBENCH suite fail.csv --slurm --partition nosuch --slurm-dir B -q
+expect_exit "... and leaves a directory that can be used again" 0 $MBENCH suite fail.csv --slurm --share-nodes --no-wait --slurm-dir B -q
+$MBENCH slurm cancel B -q >/dev/null 2>&1
 
 # --- the 20-task matrix, through Slurm and locally
 { echo "net,size"; for i in $(seq 0 19); do echo "m$((i % 5)),$((i / 5))"; done; } > m20.csv
 expect_exit "a 20-task suite through Slurm: submitted, followed, collected" 0 \
-    $MBENCH suite m20.csv --command 'true {net} {size}' --slurm --slurm-dir S20 -o slurm.json --db s.sqlite
+    $MBENCH suite m20.csv --command 'true {net} {size}' --slurm --share-nodes --slurm-dir S20 -o slurm.json --db s.sqlite
 contains "each task is reported as it finishes" "$LAST_ERR" "[20/20] task"
 expect_exit "the same suite locally" 0 $MBENCH suite m20.csv --command 'true {net} {size}' -o local.json -q
 KEY='[(r["task"]["index"], r["task"]["row"], r["status"], r["command"]) for r in d["runs"]]'
@@ -122,6 +137,36 @@ contains "... pointing at collect and resume" "$LAST_ERR" "mbench slurm collect"
 expect_exit "slurm status of a directory without a job" 2 $MBENCH slurm status "$W"
 expect_exit "slurm task outside Slurm" 2 env -u SLURM_ARRAY_TASK_ID $MBENCH slurm task S20
 expect_exit "an unknown subcommand" 2 $MBENCH slurm stat S20
+
+# --- --throttle 1, kept across resume; resume after a fix with --db
+printf 'name,command\na,true\nb,"sh -c '"'"'test -f %s/fixed2 || exit 5'"'"'"\nc,true\n' "$W" > thr.csv
+expect_exit "--throttle 1 with a failing task (exit 3)" 3 $MBENCH suite thr.csv --slurm --throttle 1 --slurm-dir T -q --db t.sqlite
+contains "... the array is throttled (%1)" "$(scontrol -o show job "$(J T/job.json 'd["jobs"][0]["job_id"]')" 2>&1 | head -1)" "ArrayTaskThrottle=1"
+contains "... each task on a whole node by default" "$(J T/job.json 'd["sbatch"]')" "--exclusive"
+touch fixed2
+expect_exit "resume after the fix, with --db" 0 $MBENCH slurm resume T --db t.sqlite -q
+contains "... only the failed task reran" "$(J T/job.json '[len(j["tasks"]) for j in d["jobs"]]')" "[3, 1]"
+contains "... throttled again" "$(scontrol -o show job "$(J T/job.json 'd["jobs"][1]["job_id"]')" 2>&1 | head -1)" "ArrayTaskThrottle=1"
+contains "--db holds the resumed task's successful document" "$(sqlite3 t.sqlite "select count(*) from runs where status = 'ok'" 2>&1)" "3"
+
+# --- --mem on the bundled cluster (it declares the node's memory)
+printf 'name,command\nm,true\n' > mem.csv
+expect_exit "--mem 64M is accepted and runs" 0 $MBENCH suite mem.csv --slurm --mem 64M --slurm-dir MEM -q
+
+# --- fault: the node set DOWN while a task runs; Slurm requeues it
+# (--requeue) and the driver follows the new attempt to its end
+printf 'name,command\nlong,sleep 15\n' > nd.csv
+expect_exit "a task submitted" 0 $MBENCH suite nd.csv --slurm --no-wait --slurm-dir ND -q
+node=$(hostname -s)
+for _ in $(seq 60); do [ -f ND/started/0.json ] && break; sleep 0.5; done
+scontrol update nodename="$node" state=down reason=mbench-test
+sleep 3
+expect_exit "resume is refused while Slurm holds the requeued task" 2 $MBENCH slurm resume ND
+contains "... saying Slurm still holds it" "$LAST_ERR" "still"
+scontrol update nodename="$node" state=resume
+expect_exit "collect follows the requeued task to its end" 0 timeout 240 $MBENCH slurm collect ND --json nd.json --poll 2s
+contains "... its document is its final attempt's (restarts 1)" "$(J nd.json '[(r["status"], r["slurm"]["restarts"]) for r in d["runs"]]')" "[('ok', 1)]"
+contains "... the earlier attempt's record was kept aside" "$(ls ND/done)" ".r0"
 
 # --- a killed slurmctld: reported, not waited on
 printf 'name,command\nwait,sleep 30\n' > wait.csv
