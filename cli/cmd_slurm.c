@@ -164,6 +164,16 @@ static int collect(mb_slurm_job *j, const slurm_args *a, mb_cli_outputs *out,
     int rc = mb_cli_slurm_follow(j, store, quiet, a->no_wait, a->poll_max_s);
     json_t *doc = NULL;
     size_t ran = 0;
+    mb_slurm_counts c;
+    mb__slurm_count(j, &c);
+    if (!rc && a->no_wait && c.done + mb__slurm_unfinished(j) == 0) {
+        fprintf(stderr,
+                "nothing has finished yet (%zu task(s) pending or "
+                "running): 'mbench slurm collect %s' waits for them\n",
+                c.pending + c.running, j->dir);
+        mb__store_close(store);
+        return 0;
+    }
     mb_status st = rc      ? MB_OK
                    : suite ? mb__slurm_merge_suite(j, &doc, &ran, &err)
                            : mb__slurm_merge_batches(j, &doc, &err);
@@ -176,8 +186,6 @@ static int collect(mb_slurm_job *j, const slurm_args *a, mb_cli_outputs *out,
         mb__suite_comparison_console(&b, cmp);
         json_object_set_new(doc, "comparison", cmp);
     }
-    mb_slurm_counts c;
-    mb__slurm_count(j, &c);
     /* a task still held by Slurm has not failed (collect --no-wait) */
     size_t open = c.pending + c.running, ended_bad = mb__slurm_unfinished(j);
     if (doc && suite)
