@@ -13,7 +13,7 @@ J() { $PY -c "import json,sys; d=json.load(open(sys.argv[1])); print(eval(sys.ar
 
 # The cluster's files live in a directory the munge user can enter.
 SD=$(mktemp -d /tmp/mbench-slurm-test.XXXXXX); chmod 755 "$SD"
-export MBENCH_SLURM_PORT=16927 MBENCH_SLURM_DIR="$SD/cluster"
+export MBENCH_SLURM_PORT=${MBENCH_SLURM_TEST_PORT:-16927} MBENCH_SLURM_DIR="$SD/cluster"
 trap '"$MBENCH_ROOT/scripts/slurm-local.sh" stop "$MBENCH_SLURM_DIR"; rm -rf "$SD"' EXIT
 if ! out=$("$MBENCH_ROOT/scripts/slurm-local.sh" start 2>&1); then
     skip "a one-node Slurm cluster" "it cannot start here: $(echo "$out" | tail -1)"
