@@ -31,8 +31,25 @@ stop_pid() { # pidfile name
     rm -f "$f"
 }
 
+# Jobs still held are cancelled first (their steps end with them): a
+# daemon stopped under a running job would leave its processes behind.
+cancel_jobs() {
+    [ -f "$dir/slurmctld.pid" ] && [ -f "$conf" ] || return 0
+    kill -0 "$(cat "$dir/slurmctld.pid" 2>/dev/null)" 2>/dev/null || return 0
+    local ids
+    ids=$(SLURM_CONF=$conf timeout 10 squeue -h -o %A 2>/dev/null) || return 0
+    [ -n "$ids" ] || return 0
+    # shellcheck disable=SC2086 # job ids, one word each
+    SLURM_CONF=$conf timeout 10 scancel $ids 2>/dev/null || true
+    for _ in $(seq 50); do
+        [ -z "$(SLURM_CONF=$conf timeout 5 squeue -h -t R,CG -o %A 2>/dev/null)" ] && break
+        sleep 0.2
+    done
+}
+
 do_stop() {
     [ -d "$dir" ] || return 0
+    cancel_jobs
     stop_pid "$dir/slurmd.pid"
     stop_pid "$dir/slurmctld.pid"
     stop_pid "$dir/munge/munged.pid"

@@ -592,12 +592,22 @@ static void read_started(mb_slurm_job *j, size_t k)
     mb_slurm_task *t = &j->tasks[k];
     array_of(t->job, a, sizeof a);
     if (json_is_object(r) &&
-        !strcmp(str_or(json_object_get(r, "array_job_id"), ""), a))
+        !strcmp(str_or(json_object_get(r, "array_job_id"), ""), a)) {
         t->restarts = (int)json_integer_value(json_object_get(r, "restarts"));
+        /* pending again after an attempt of this array job started: Slurm
+         * requeued it (its next attempt has not written its record yet) */
+        if (t->state == MB_SLURM_PENDING)
+            t->restarts++;
+    }
     json_decref(r);
-    if (t->restarts && t->state == MB_SLURM_PENDING && !t->reason[0])
+    if (t->restarts && t->state == MB_SLURM_PENDING &&
+        strncmp(t->reason, "requeued", 8) != 0) {
+        char was[sizeof t->reason];
+        snprintf(was, sizeof was, "%s", t->reason);
         snprintf(t->reason, sizeof t->reason,
-                 "requeued by Slurm (%d restart(s))", t->restarts);
+                 "requeued by Slurm (%d restart(s))%s%.100s", t->restarts,
+                 was[0] ? "; waiting: " : "", was);
+    }
 }
 
 /* A task that left the queue without a record: what Slurm says of it. */
