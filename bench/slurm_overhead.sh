@@ -27,7 +27,7 @@ now() { date +%s.%N; }
 echo "tasks $n, CPUs $cpus, load average $(cut -d' ' -f1-3 /proc/loadavg)"
 for r in $(seq 1 "$rounds"); do
     t0=$(now); "$mb" suite tasks.csv --command true -q -o local.json >/dev/null; t1=$(now)
-    "$mb" suite tasks.csv --command true --slurm --slurm-dir "job$r" -q -o slurm.json >/dev/null 2>&1; t2=$(now)
+    "$mb" suite tasks.csv --command true --slurm --share-nodes --slurm-dir "job$r" -q -o slurm.json >/dev/null 2>&1; t2=$(now)
     /usr/bin/python3 - "$tmp/job$r" "$n" "$cpus" "$t0" "$t1" "$t2" <<'EOF'
 import json, sys, glob
 d, n, cpus = sys.argv[1], int(sys.argv[2]), int(sys.argv[3])

@@ -289,7 +289,7 @@ int cmd_compare(int argc, char **argv)
         rc = given ? mb_cli_batch_slurm(&a.sl, &mb_cmd_compare, argc, given,
                                         &plan, ctx.quiet, &doc)
                    : MB_EXIT_RUNTIME;
-        slurm_rc = rc < 0 ? 0 : rc;
+        slurm_rc = rc;
         rc = doc ? 0 : slurm_rc;
         if (doc)
             json_object_set_new(doc, "command_line",

@@ -136,7 +136,7 @@ int cmd_run(int argc, char **argv)
                    : MB_EXIT_RUNTIME;
         if (doc) {
             int r2 = report(doc, &out, hist, ctx.quiet);
-            rc = rc < 0 || r2 ? r2 : rc;
+            rc = r2 ? r2 : rc;
         }
     } else if (rc == 0) {
         plan.model_path = strdup(ctx.args[0]);

@@ -167,7 +167,7 @@ int cmd_suite(int argc, char **argv)
         rc = given ? mb_cli_suite_slurm(&a.sl, &mb_cmd_suite, argc, given, sop,
                                         ctx.quiet, &doc, &res)
                    : MB_EXIT_RUNTIME;
-        if (rc >= 0)
+        if (!doc)
             goto done;
         res.stopped = MB_OK;
     } else

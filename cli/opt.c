@@ -150,33 +150,47 @@ static int unknown(const mb_cmd *cmd, const char *shown, const char *name)
                         cmd->name);
 }
 
-/* The option called name (len characters): exact, else an unambiguous
- * prefix.  *idx is its index for mb_opt_each.  NULL after printing. */
-static const mb_opt *find_long(const mb_cmd *cmd, const char *name, size_t len,
-                               size_t *idx, int *rc)
+/* The option called name (len characters): exact, else the first whose
+ * name starts with it; *n_hits counts those (1 for an exact match), and
+ * *idx is its index for mb_opt_each.  Prints nothing. */
+static const mb_opt *lookup_long(const mb_cmd *cmd, const char *name,
+                                 size_t len, size_t *idx, size_t *n_hits)
 {
     const mb_opt *o, *hit = NULL;
     const char *g;
-    size_t n_hits = 0, used = 0;
-    char shown[128], list[256] = "";
-    snprintf(shown, sizeof shown, "--%.*s", (int)(len < 100 ? len : 100), name);
+    *n_hits = 0;
     for (size_t i = 0; len && (o = mb_opt_each(cmd, i, &g)); i++) {
         if (strncmp(o->name, name, len) != 0)
             continue;
         if (o->name[len] == '\0') {
             *idx = i;
+            *n_hits = 1;
             return o;
         }
-        if (!n_hits++) {
+        if (!(*n_hits)++) {
             *idx = i;
             hit = o;
         }
-        if (used + 40 < sizeof list)
-            used += (size_t)snprintf(list + used, sizeof list - used, "%s--%s",
-                                     used ? ", " : "", o->name);
     }
+    return hit;
+}
+
+/* The option called name (len characters): exact, else an unambiguous
+ * prefix.  *idx is its index for mb_opt_each.  NULL after printing. */
+static const mb_opt *find_long(const mb_cmd *cmd, const char *name, size_t len,
+                               size_t *idx, int *rc)
+{
+    size_t n_hits, used = 0;
+    const mb_opt *o = lookup_long(cmd, name, len, idx, &n_hits), *e;
     if (n_hits == 1)
-        return hit;
+        return o;
+    char shown[128], list[256] = "";
+    const char *g;
+    snprintf(shown, sizeof shown, "--%.*s", (int)(len < 100 ? len : 100), name);
+    for (size_t i = 0; n_hits && (e = mb_opt_each(cmd, i, &g)); i++)
+        if (!strncmp(e->name, name, len) && used + 40 < sizeof list)
+            used += (size_t)snprintf(list + used, sizeof list - used, "%s--%s",
+                                     used ? ", " : "", e->name);
     *rc = n_hits ? mb_cli_error(MB_EXIT_USAGE,
                                 "ambiguous option '%s': %s; see 'mbench %s "
                                 "--help'",
@@ -464,6 +478,87 @@ int mb_opt_parse(const mb_cmd *cmd, int argc, char **argv, mb_opt_ctx *ctx)
         mb_cli_runopts_finish(ctx->plan))
         return MB_EXIT_USAGE;
     return 0;
+}
+
+/* ---- rewriting a command line ----------------------------------------*/
+
+/* Appends a copy of the word w (n bytes) to v (room for it is there). */
+static void put_word(char **v, int *n, const char *w, size_t len)
+{
+    char *c = malloc(len + 1);
+    if (c) {
+        memcpy(c, w, len);
+        c[len] = '\0';
+    }
+    v[(*n)++] = c;
+}
+
+/* One word of short options ("-q", "-r3", "-qr 3"), each option as its
+ * own word ("-q", "-r" "3"); returns the words of argv used. */
+static int rewrite_short(const mb_cmd *cmd, char **argv, int i, int argc,
+                         const mb_opt_keep *keep, char **v, int *n)
+{
+    size_t idx;
+    for (const char *p = argv[i] + 1; *p; p++) {
+        const mb_opt *o = find_short(cmd, *p, &idx);
+        char w[3] = {'-', *p, 0};
+        int kept = !o || keep->fn(keep->user, o);
+        if (kept)
+            put_word(v, n, w, 2);
+        if (!o || o->type == MB_OPT_SWITCH)
+            continue;
+        const char *val = p[1] ? p + 1 : i + 1 < argc ? argv[i + 1] : NULL;
+        if (kept && val)
+            put_word(v, n, val, strlen(val));
+        return p[1] || !val ? 1 : 2;
+    }
+    return 1;
+}
+
+char **mb_opt_rewrite(const mb_cmd *cmd, int argc, char **argv,
+                      const mb_opt_keep *keep, int *n_out)
+{
+    /* at most two words per word of argv (-qr3: -q -r 3 is three of two) */
+    char **v = calloc((size_t)argc * 2 + 2, sizeof *v);
+    int n = 0;
+    for (int i = 0; v && i < argc;) {
+        const char *a = argv[i];
+        size_t idx, hits;
+        if (i == 0 || a[0] != '-' || !a[1] || !strcmp(a, "--")) {
+            int rest = i > 0 && !strcmp(a, "--");
+            for (int e = rest ? argc : i + 1; i < e; i++)
+                put_word(v, &n, argv[i], strlen(argv[i]));
+            continue;
+        }
+        if (a[1] != '-') {
+            i += rewrite_short(cmd, argv, i, argc, keep, v, &n);
+            continue;
+        }
+        size_t len = strcspn(a + 2, "=");
+        const mb_opt *o = lookup_long(cmd, a + 2, len, &idx, &hits);
+        o = hits == 1 ? o : NULL;
+        int takes = o && o->type != MB_OPT_SWITCH && !a[2 + len];
+        if (!o || keep->fn(keep->user, o)) {
+            put_word(v, &n, a, strlen(a));
+            if (takes && i + 1 < argc)
+                put_word(v, &n, argv[i + 1], strlen(argv[i + 1]));
+        }
+        i += takes ? 2 : 1;
+    }
+    for (int k = 0; v && k < n; k++)
+        if (!v[k]) {
+            mb_opt_argv_free(v);
+            v = NULL;
+        }
+    *n_out = v ? n : 0;
+    return v;
+}
+
+void mb_opt_argv_free(char **v)
+{
+    for (size_t k = 0; v && v[k]; k++)
+        free(v[k]);
+    free(v);
 }
 
 /* ---- the registry -------------------------------------------------------*/

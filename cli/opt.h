@@ -118,6 +118,23 @@ typedef struct mb_opt_ctx {
  * the help on stdout, or an exit code after printing one error line. */
 int mb_opt_parse(const mb_cmd *cmd, int argc, char **argv, mb_opt_ctx *ctx);
 
+/* Which options mb_opt_rewrite keeps: fn says 1 to keep o. */
+typedef struct mb_opt_keep {
+    int (*fn)(void *user, const mb_opt *o);
+    void *user;
+} mb_opt_keep;
+
+/* argv (argv[0] the command name; a command line mb_opt_parse accepted,
+ * in the order given) read as mb_opt_parse reads it, with the options
+ * keep refuses left out together with their values.  Positional words and
+ * everything from "--" on are kept as they are; a group of short options
+ * ("-qr3") becomes one word per option ("-q" "-r" "3").  Returns a new
+ * NULL-terminated array of copies (mb_opt_argv_free), *n_out words, or
+ * NULL when memory runs out. */
+char **mb_opt_rewrite(const mb_cmd *cmd, int argc, char **argv,
+                      const mb_opt_keep *keep, int *n_out);
+void mb_opt_argv_free(char **v);
+
 /* The help of cmd, generated from its tables. */
 void mb_opt_help(const mb_cmd *cmd, FILE *f);
 

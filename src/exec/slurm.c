@@ -110,6 +110,79 @@ static mb_status alloc_tasks(mb_slurm_job *j, mb_err *err)
     return MB_OK;
 }
 
+/* The sbatch options mbench sets itself, and the option that sets each. */
+static const char *const controlled[][2] = {
+    {"--array", "--throttle N (the array itself is mbench's: one task per "
+                "task)"},
+    {"-a", "--throttle N (the array itself is mbench's: one task per task)"},
+    {"--output", "--slurm-output DIR"},
+    {"-o", "--slurm-output DIR"},
+    {"--error", "--slurm-output DIR"},
+    {"-e", "--slurm-output DIR"},
+    {"--job-name", "--job-name NAME"},
+    {"-J", "--job-name NAME"},
+    {"--parsable", "nothing (mbench reads the job id itself)"},
+    {"--chdir", "nothing (the tasks start where mbench was started)"},
+    {"-D", "nothing (the tasks start where mbench was started)"},
+    {"--wrap", "nothing (the tasks run mbench)"},
+};
+
+/* The controlled option the sbatch word w sets, or -1. */
+static int controlled_of(const char *w)
+{
+    for (size_t i = 0; i < sizeof controlled / sizeof controlled[0]; i++) {
+        const char *o = controlled[i][0];
+        size_t L = strlen(o);
+        int is_long = o[1] == '-';
+        if (!strncmp(w, o, L) && (!w[L] || w[L] == '=' || (!is_long && w[L])))
+            return (int)i;
+    }
+    return -1;
+}
+
+static void add_word(json_t *a, const char *fmt, const char *v)
+{
+    if (v)
+        json_array_append_new(a, json_pack("s+", fmt, v));
+}
+
+json_t *mb__slurm_sbatch_words(const mb_slurm_opts *o, mb_err *err)
+{
+    size_t i;
+    const json_t *w;
+    json_array_foreach(o->sbatch, i, w)
+    {
+        int c = controlled_of(str_or(w, ""));
+        if (c >= 0) {
+            mb__fail(err, MB_EINVAL,
+                     "--sbatch=%s: mbench sets sbatch %s itself; use %s",
+                     json_string_value(w), controlled[c][0], controlled[c][1]);
+            return NULL;
+        }
+    }
+    json_t *a = json_array();
+    char n[32];
+    add_word(a, "--partition=", o->partition);
+    add_word(a, "--account=", o->account);
+    add_word(a, "--mem=", o->mem);
+    add_word(a, "--constraint=", o->constraint);
+    if (o->time_min > 0) {
+        snprintf(n, sizeof n, "%lld", (long long)o->time_min);
+        add_word(a, "--time=", n);
+    }
+    if (o->cpus > 0) {
+        snprintf(n, sizeof n, "%lld", (long long)o->cpus);
+        add_word(a, "--cpus-per-task=", n);
+    }
+    json_array_append_new(
+        a, json_string(o->shared ? "--oversubscribe" : "--exclusive"));
+    /* the policy, whatever the cluster's JobRequeue: a task whose node
+     * fails is run again by Slurm, and followed (docs/SCALE.md) */
+    json_array_append_new(a, json_string("--requeue"));
+    json_array_extend(a, (json_t *)o->sbatch);
+    return a;
+}
+
 mb_status mb__slurm_create(const mb_slurm_spec *spec, mb_slurm_job **out,
                            mb_err *err)
 {
@@ -121,6 +194,9 @@ mb_status mb__slurm_create(const mb_slurm_spec *spec, mb_slurm_job **out,
                         "%zu tasks: one Slurm job array holds at most %d "
                         "here; split the table",
                         spec->n_tasks, MB_SLURM_MAX_TASKS);
+    json_t *sb = mb__slurm_sbatch_words(spec->opts, err);
+    if (!sb)
+        return MB_EINVAL;
     mb_status st = mb__mkdirs(spec->dir, err);
     char *abs = st ? NULL : realpath(spec->dir, NULL);
     if (!st && !abs)
@@ -139,6 +215,7 @@ mb_status mb__slurm_create(const mb_slurm_spec *spec, mb_slurm_job **out,
         st = mb__fail(err, MB_ENOMEM, "out of memory");
     if (st) {
         free(abs);
+        json_decref(sb);
         return st;
     }
     j->dir = abs;
@@ -147,16 +224,26 @@ mb_status mb__slurm_create(const mb_slurm_spec *spec, mb_slurm_job **out,
     for (size_t k = 0; k < j->n; k++)
         json_array_append_new(tj, json_null());
     j->manifest = json_pack(
-        "{s:s, s:i, s:f, s:O, s:I, s:O, s:s, s:s, s:[], s:o}", "kind",
+        "{s:s, s:i, s:f, s:O, s:I, s:o, s:s, s:s, s:[], s:o, s:s, s:I}", "kind",
         "mbench-slurm-job", "version", 1, "created_unix", now_s(), "argv",
-        spec->argv, "n_tasks", (json_int_t)j->n, "sbatch", spec->sbatch,
-        "mbench", spec->mbench, "cwd", spec->cwd, "jobs", "task_jobs", tj);
+        spec->argv, "n_tasks", (json_int_t)j->n, "sbatch", sb, "mbench",
+        spec->mbench, "cwd", spec->cwd, "jobs", "task_jobs", tj, "job_name",
+        spec->opts->job_name ? spec->opts->job_name : "mbench", "throttle",
+        (json_int_t)spec->opts->throttle);
     if (j->manifest && spec->task_args)
         json_object_set(j->manifest, "task_args", (json_t *)spec->task_args);
-    char *logs = path_join(abs, "logs"), *done = path_join(abs, "done");
+    char *logs = spec->opts->log_dir ? strdup(spec->opts->log_dir)
+                                     : path_join(abs, "logs");
+    char *done = path_join(abs, "done");
     st = j->manifest ? MB_OK : mb__fail(err, MB_ENOMEM, "out of memory");
     if (!st)
         st = mb__mkdirs(logs, err);
+    char *alogs = st ? NULL : realpath(logs, NULL);
+    if (!st && !alogs)
+        st = mb__fail(err, MB_EIO, "%s: %s", logs, strerror(errno));
+    if (!st)
+        json_object_set_new(j->manifest, "log_dir", json_string(alogs));
+    free(alogs);
     if (!st)
         st = mb__mkdirs(done, err);
     if (!st)
@@ -211,6 +298,8 @@ mb_status mb__slurm_open(const char *dir, mb_slurm_job **out, mb_err *err)
     j->dir = abs;
     j->manifest = m;
     j->n = (size_t)n;
+    if (!json_is_string(json_object_get(m, "log_dir")))
+        json_object_set_new(m, "log_dir", json_pack("s+", abs, "/logs"));
     st = alloc_tasks(j, err);
     if (st)
         mb__slurm_free(j);
@@ -252,6 +341,17 @@ static void array_of(const char *job, char *out, size_t len)
         *u = '\0';
 }
 
+/* Where the logs are (mb__slurm_open fills it in for an older job). */
+static const char *log_dir(const mb_slurm_job *j)
+{
+    return str_or(json_object_get(j->manifest, "log_dir"), ".");
+}
+
+static const char *job_name(const mb_slurm_job *j)
+{
+    return str_or(json_object_get(j->manifest, "job_name"), "mbench-suite");
+}
+
 char *mb__slurm_doc_path(const mb_slurm_job *j, size_t k)
 {
     return path_join(j->dir, "shard-%zu.json", k);
@@ -261,7 +361,7 @@ char *mb__slurm_log_path(const mb_slurm_job *j, size_t k)
 {
     char a[64];
     array_of(j->tasks[k].job, a, sizeof a);
-    return path_join(j->dir, "logs/%zu-%s.out", k, a);
+    return path_join(log_dir(j), "%zu-%s.out", k, a);
 }
 
 static char *record_path(const mb_slurm_job *j, size_t k)
@@ -292,17 +392,21 @@ static void move_aside(const mb_slurm_job *j, size_t k)
 static json_t *submit_argv(const mb_slurm_job *j, const size_t *idx, size_t k)
 {
     mb_buf b = MB_BUF_INIT;
-    json_t *av =
-        json_pack("[s,s,s]", "sbatch", "--parsable", "--job-name=mbench-suite");
+    json_t *av = json_pack("[s,s,s+]", "sbatch", "--parsable",
+                           "--job-name=", job_name(j));
+    json_int_t throttle =
+        json_integer_value(json_object_get(j->manifest, "throttle"));
     mb__buf_puts(&b, "--array=");
     array_list(&b, idx, k);
+    if (throttle > 0)
+        mb__buf_printf(&b, "%%%lld", (long long)throttle);
     json_array_append_new(av, json_stringn(b.data, b.len));
     b.len = 0;
     mb__buf_printf(&b, "--chdir=%s",
                    json_string_value(json_object_get(j->manifest, "cwd")));
     json_array_append_new(av, json_stringn(b.data, b.len));
     b.len = 0;
-    mb__buf_printf(&b, "--output=%s/logs/%%a-%%A.out", j->dir);
+    mb__buf_printf(&b, "--output=%s/%%a-%%A.out", log_dir(j));
     json_array_append_new(av, json_stringn(b.data, b.len));
     mb__buf_free(&b);
     json_array_extend(av, json_object_get(j->manifest, "sbatch"));
@@ -434,6 +538,13 @@ static int read_record(mb_slurm_job *j, size_t k)
         return 0;
     }
     mb_slurm_task *t = &j->tasks[k];
+    char a[64];
+    array_of(t->job, a, sizeof a);
+    if (strcmp(str_or(json_object_get(r, "array_job_id"), a), a) != 0) {
+        json_decref(r); /* an earlier submission's (not moved aside) */
+        return 0;
+    }
+    t->restarts = (int)json_integer_value(json_object_get(r, "restarts"));
     t->exit_code = (int)json_integer_value(json_object_get(r, "exit_code"));
     t->start_s = json_number_value(json_object_get(r, "start_unix"));
     t->end_s = json_number_value(json_object_get(r, "end_unix"));
@@ -466,6 +577,39 @@ static int read_record(mb_slurm_job *j, size_t k)
     return 1;
 }
 
+static char *started_path(const mb_slurm_job *j, size_t k)
+{
+    return path_join(j->dir, "started/%zu.json", k);
+}
+
+/* A task Slurm lists: its restart count from the record its current
+ * attempt wrote when it started (a requeued task says so). */
+static void read_started(mb_slurm_job *j, size_t k)
+{
+    char *p = started_path(j, k), a[64];
+    json_t *r = json_load_file(p, 0, NULL);
+    free(p);
+    mb_slurm_task *t = &j->tasks[k];
+    array_of(t->job, a, sizeof a);
+    if (json_is_object(r) &&
+        !strcmp(str_or(json_object_get(r, "array_job_id"), ""), a)) {
+        t->restarts = (int)json_integer_value(json_object_get(r, "restarts"));
+        /* pending again after an attempt of this array job started: Slurm
+         * requeued it (its next attempt has not written its record yet) */
+        if (t->state == MB_SLURM_PENDING)
+            t->restarts++;
+    }
+    json_decref(r);
+    if (t->restarts && t->state == MB_SLURM_PENDING &&
+        strncmp(t->reason, "requeued", 8) != 0) {
+        char was[sizeof t->reason];
+        snprintf(was, sizeof was, "%s", t->reason);
+        snprintf(t->reason, sizeof t->reason,
+                 "requeued by Slurm (%d restart(s))%s%.100s", t->restarts,
+                 was[0] ? "; waiting: " : "", was);
+    }
+}
+
 /* A task that left the queue without a record: what Slurm says of it. */
 static void explain_lost(mb_slurm_job *j, size_t k)
 {
@@ -483,6 +627,9 @@ static void explain_lost(mb_slurm_job *j, size_t k)
         const char *nl = strstr(out, " NodeList=");
         if (nl && !t->node[0])
             sscanf(nl, " NodeList=%127s", t->node);
+        const char *rs = strstr(out, " Restarts=");
+        if (rs)
+            sscanf(rs, " Restarts=%d", &t->restarts);
     }
     json_decref(av);
     free(out);
@@ -501,6 +648,12 @@ static void explain_lost(mb_slurm_job *j, size_t k)
         t->state = MB_SLURM_CANCELLED;
         snprintf(t->reason, sizeof t->reason, "cancelled (JobState=%s%s%s)",
                  state, reason[0] ? " Reason=" : "", reason);
+    } else if (!strcmp(state, "NODE_FAIL") || !strcmp(state, "BOOT_FAIL")) {
+        t->state = MB_SLURM_NODE_FAIL;
+        snprintf(t->reason, sizeof t->reason,
+                 "its node %s failed (JobState=%s%s%s)",
+                 t->node[0] ? t->node : "?", state, reason[0] ? " Reason=" : "",
+                 reason);
     } else {
         t->state = MB_SLURM_LOST;
         snprintf(t->reason, sizeof t->reason,
@@ -513,8 +666,8 @@ static void explain_lost(mb_slurm_job *j, size_t k)
 
 mb_status mb__slurm_poll(mb_slurm_job *j, mb_err *err)
 {
-    json_t *av = json_pack("[s,s,s,s,s]", "squeue", "-h", "-r",
-                           "--name=mbench-suite", "--format=%i|%T|%N|%r");
+    json_t *av = json_pack("[s,s,s,s+,s]", "squeue", "-h", "-r",
+                           "--name=", job_name(j), "--format=%i|%T|%N|%r");
     char *out = NULL;
     mb_status st = run_cmd(av, &out, err);
     json_decref(av);
@@ -542,7 +695,10 @@ mb_status mb__slurm_poll(mb_slurm_job *j, mb_err *err)
         mb_slurm_task *t = &j->tasks[k];
         if (!t->job[0] || mb__slurm_ended(t))
             continue;
-        if (!read_record(j, k) && !listed[k])
+        /* while Slurm holds a task, a record is an earlier attempt's */
+        if (listed[k])
+            read_started(j, k);
+        else if (!read_record(j, k))
             explain_lost(j, k);
     }
     free(listed);
@@ -556,10 +712,33 @@ int mb__slurm_ended(const mb_slurm_task *t)
 
 const char *mb__slurm_state_name(mb_slurm_state s)
 {
-    static const char *const names[] = {"unsubmitted", "pending", "running",
-                                        "done",        "failed",  "timeout",
-                                        "cancelled",   "lost"};
+    static const char *const names[] = {"unsubmitted", "pending",   "running",
+                                        "done",        "failed",    "timeout",
+                                        "cancelled",   "node_fail", "lost"};
     return (unsigned)s < sizeof names / sizeof names[0] ? names[s] : "?";
+}
+
+void mb__slurm_count(const mb_slurm_job *j, mb_slurm_counts *c)
+{
+    memset(c, 0, sizeof *c);
+    for (size_t k = 0; k < j->n; k++) {
+        const mb_slurm_task *t = &j->tasks[k];
+        size_t *to[] = {&c->unsubmitted, &c->pending,   &c->running,
+                        &c->done,        &c->failed,    &c->timeout,
+                        &c->cancelled,   &c->node_fail, &c->lost};
+        if ((unsigned)t->state < sizeof to / sizeof to[0])
+            ++*to[t->state];
+        c->requeued += t->restarts > 0;
+    }
+}
+
+size_t mb__slurm_unfinished(const mb_slurm_job *j)
+{
+    size_t bad = 0;
+    for (size_t k = 0; k < j->n; k++)
+        bad +=
+            mb__slurm_ended(&j->tasks[k]) && j->tasks[k].state != MB_SLURM_DONE;
+    return bad;
 }
 
 /* How many arrays of the job held task k. */
@@ -614,7 +793,8 @@ json_t *mb__slurm_task_doc(const mb_slurm_job *j, size_t k, mb_err *err)
                       json_object_get(r, "node"), "cpu_model",
                       json_object_get(env, "cpu_model"), "partition",
                       json_object_get(r, "partition"), "attempt",
-                      (json_int_t)attempts(j, k));
+                      (json_int_t)attempts(j, k) + j->tasks[k].restarts);
+        json_object_set_new(s, "restarts", json_integer(j->tasks[k].restarts));
         json_object_set_new(run, "slurm", s ? s : json_null());
         stopped_by_slurm(&j->tasks[k], run);
     }
@@ -622,14 +802,15 @@ json_t *mb__slurm_task_doc(const mb_slurm_job *j, size_t k, mb_err *err)
     return d;
 }
 
-mb_status mb__slurm_cancel(const mb_slurm_job *j, mb_err *err)
+mb_status mb__slurm_cancel(const mb_slurm_job *j, size_t *n, mb_err *err)
 {
     json_t *av = json_pack("[s]", "scancel");
     size_t i;
     json_t *job;
     json_array_foreach(json_object_get(j->manifest, "jobs"), i, job)
         json_array_append(av, json_object_get(job, "job_id"));
-    mb_status st = json_array_size(av) > 1 ? run_cmd(av, NULL, err) : MB_OK;
+    *n = json_array_size(av) - 1;
+    mb_status st = *n ? run_cmd(av, NULL, err) : MB_OK;
     if (st)
         mb__fail_prefix(err, "scancel");
     json_decref(av);
@@ -642,8 +823,17 @@ static json_t *env_str(const char *name)
     return v ? json_string(v) : json_null();
 }
 
-mb_status mb__slurm_write_record(const char *dir, size_t k, int exit_code,
-                                 double start_s, mb_err *err)
+/* SLURM_RESTART_COUNT: how often Slurm requeued this job (0). */
+static int restart_count(void)
+{
+    const char *v = getenv("SLURM_RESTART_COUNT");
+    long n = v ? strtol(v, NULL, 10) : 0;
+    return n > 0 && n < 1000000 ? (int)n : 0;
+}
+
+/* Task k's record of this attempt: "started" (no exit code yet) or its
+ * completion record. */
+static json_t *attempt_record(size_t k, double start_s)
 {
     char host[256] = "";
     gethostname(host, sizeof host - 1);
@@ -652,15 +842,49 @@ mb_status mb__slurm_write_record(const char *dir, size_t k, int exit_code,
         json_decref(node);
         node = json_string(host);
     }
-    json_t *r = json_pack(
-        "{s:I, s:i, s:o, s:o, s:o, s:o, s:o, s:s, s:f, s:f}", "task",
-        (json_int_t)k, "exit_code", exit_code, "job_id",
-        env_str("SLURM_JOB_ID"), "array_job_id", env_str("SLURM_ARRAY_JOB_ID"),
-        "array_task_id", env_str("SLURM_ARRAY_TASK_ID"), "node", node,
-        "partition", env_str("SLURM_JOB_PARTITION"), "hostname", host,
-        "start_unix", start_s, "end_unix", now_s());
+    return json_pack("{s:I, s:o, s:o, s:o, s:o, s:o, s:s, s:i, s:f}", "task",
+                     (json_int_t)k, "job_id", env_str("SLURM_JOB_ID"),
+                     "array_job_id", env_str("SLURM_ARRAY_JOB_ID"),
+                     "array_task_id", env_str("SLURM_ARRAY_TASK_ID"), "node",
+                     node, "partition", env_str("SLURM_JOB_PARTITION"),
+                     "hostname", host, "restarts", restart_count(),
+                     "start_unix", start_s);
+}
+
+mb_status mb__slurm_task_begin(const mb_slurm_job *j, size_t k, mb_err *err)
+{
+    int r = restart_count();
+    char a[64];
+    array_of(j->tasks[k].job, a, sizeof a);
+    if (r > 0) { /* Slurm runs this task again: keep what the last run left */
+        char *from[2] = {record_path(j, k), mb__slurm_doc_path(j, k)};
+        for (int i = 0; i < 2; i++) {
+            char *to = path_join("", "%s.%s.r%d", from[i], a, r - 1);
+            rename(from[i], to + 1);
+            free(to);
+            free(from[i]);
+        }
+    }
+    char *dir = path_join(j->dir, "started"), *p = started_path(j, k);
+    json_t *rec = attempt_record(k, now_s());
+    mb_status st =
+        rec ? mb__mkdirs(dir, err) : mb__fail(err, MB_ENOMEM, "out of memory");
+    if (!st)
+        st = save_json(p, rec, err);
+    json_decref(rec);
+    free(dir);
+    free(p);
+    return st;
+}
+
+mb_status mb__slurm_write_record(const char *dir, size_t k, int exit_code,
+                                 double start_s, mb_err *err)
+{
+    json_t *r = attempt_record(k, start_s);
     if (!r)
         return mb__fail(err, MB_ENOMEM, "out of memory");
+    json_object_set_new(r, "exit_code", json_integer(exit_code));
+    json_object_set_new(r, "end_unix", json_real(now_s()));
     char *p = path_join(dir, "done/%zu.json", k);
     mb_status st = save_json(p, r, err);
     free(p);
@@ -668,18 +892,32 @@ mb_status mb__slurm_write_record(const char *dir, size_t k, int exit_code,
     return st;
 }
 
+/* "123_4.r0": the attempt of task k a stored marker names. */
+static void attempt_key(const mb_slurm_job *j, size_t k, char *out, size_t n)
+{
+    snprintf(out, n, "%s.r%d", j->tasks[k].job, j->tasks[k].restarts);
+}
+
 void mb__slurm_mark_stored(const mb_slurm_job *j, size_t k)
 {
-    char *p = path_join(j->dir, "stored/%zu", k);
+    char *p = path_join(j->dir, "stored/%zu", k), key[96];
     mb_err e = {0};
-    mb__write_file_atomic(p, "", 0, &e);
+    attempt_key(j, k, key, sizeof key);
+    mb__write_file_atomic(p, key, strlen(key), &e);
     free(p);
 }
 
 int mb__slurm_is_stored(const mb_slurm_job *j, size_t k)
 {
-    char *p = path_join(j->dir, "stored/%zu", k);
-    int r = access(p, F_OK) == 0;
+    char *p = path_join(j->dir, "stored/%zu", k), key[96], got[96] = "";
+    FILE *f = fopen(p, "r");
     free(p);
-    return r;
+    attempt_key(j, k, key, sizeof key);
+    if (!f)
+        return 0;
+    size_t n = fread(got, 1, sizeof got - 1, f);
+    fclose(f);
+    got[n] = '\0';
+    /* an empty marker is an older mbench's: its task's first attempt */
+    return !strcmp(got, key) || (!n && attempts(j, k) == 1);
 }

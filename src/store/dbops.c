@@ -69,18 +69,21 @@ mb_status mb__db_import(const mb__db_req *rq, mb_buf *msg, mb_err *err)
 mb_status mb__db_info(const char *db, mb_buf *msg, mb_err *err)
 {
     mb__store *s = NULL;
-    int64_t n[3];
+    int64_t n[3], sup = 0;
     char sdb[512];
     mb_status st = mb__store_open_ro(db, &s, err);
     if (!st)
         st = mb__store_counts(s, n, err);
     if (!st)
+        st = mb__store_count(s, "superseded", &sup, err);
+    if (!st)
         mb__buf_printf(msg,
                        "store: %s (%s)\nschema_version: %d\ndocuments: "
-                       "%lld\nruns: %lld\nrun_samples: %lld\n",
+                       "%lld\nruns: %lld\nrun_samples: %lld\nsuperseded: %lld "
+                       "(documents a later attempt replaced)\n",
                        shown(db, sdb, sizeof sdb), mb__store_kind(s),
                        MB_STORE_SCHEMA_VERSION, (long long)n[0],
-                       (long long)n[1], (long long)n[2]);
+                       (long long)n[1], (long long)n[2], (long long)sup);
     mb__store_close(s);
     return st;
 }

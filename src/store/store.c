@@ -71,9 +71,18 @@ static const char *const migrate_v2[] = {
     "CREATE INDEX runs_by_model ON runs(model_name, variant, batch_size)",
     NULL};
 
+/* Version 3: attempts.  A document with "attempt": {key, number} (a Slurm
+ * task's document) supersedes the stored documents of the same key with a
+ * lower number; they stay, with superseded_by, and readers skip them. */
+static const char *const migrate_v3[] = {
+    "ALTER TABLE documents ADD COLUMN attempt_key TEXT",
+    "ALTER TABLE documents ADD COLUMN attempt BIGINT",
+    "ALTER TABLE documents ADD COLUMN superseded_by BIGINT",
+    "CREATE INDEX documents_by_attempt ON documents(attempt_key)", NULL};
+
 /* migrations[v] takes a database from version v to v + 1. */
 static const char *const *const migrations[MB_STORE_SCHEMA_VERSION] = {
-    schema_v1, migrate_v2};
+    schema_v1, migrate_v2, migrate_v3};
 
 static mb_status q(mb__store *s, const char *sql, size_t n,
                    const char *const *p, json_t **rows, mb_err *err)
@@ -595,6 +604,42 @@ static void document_params(params *p, const json_t *doc, const json_t *slim,
     p_json(p, slim);
 }
 
+/* The just stored document doc_id and the others of its attempt key: the
+ * highest attempt number (then the newest) stays current, every other one
+ * gets superseded_by it.  A document without "attempt" is left alone. */
+static mb_status supersede(mb__store *s, const char *doc_id, const json_t *doc,
+                           mb_err *err)
+{
+    const json_t *a = json_object_get(doc, "attempt");
+    const char *key = json_string_value(json_object_get(a, "key"));
+    if (!key)
+        return MB_OK;
+    char num[24];
+    snprintf(num, sizeof num, "%lld",
+             (long long)json_integer_value(json_object_get(a, "number")));
+    const char *p[3] = {key, num, doc_id};
+    json_t *rows = NULL;
+    mb_status st = q(s,
+                     "UPDATE documents SET attempt_key = $1, attempt = $2 "
+                     "WHERE id = $3",
+                     3, p, NULL, err);
+    if (!st)
+        st = q(s,
+               "SELECT id FROM documents WHERE attempt_key = $1 ORDER BY "
+               "attempt DESC, id DESC LIMIT 1",
+               1, p, &rows, err);
+    const char *win = st ? NULL : cell(rows, 0, 0);
+    if (win) {
+        const char *p2[2] = {key, win};
+        st = q(s,
+               "UPDATE documents SET superseded_by = $2 WHERE attempt_key = "
+               "$1 AND id <> $2",
+               2, p2, NULL, err);
+    }
+    json_decref(rows);
+    return st;
+}
+
 mb_status mb__store_put2(mb__store *s, const json_t *doc, const json_t *git,
                          int *added, mb_err *err)
 {
@@ -646,6 +691,8 @@ mb_status mb__store_put2(mb__store *s, const json_t *doc, const json_t *git,
             if ((st = insert_run(s, doc_id, i, run, doc, git, err)))
                 goto fail;
         }
+        if ((st = supersede(s, doc_id, doc, err)))
+            goto fail;
     }
     if ((st = q(s, "COMMIT", 0, NULL, NULL, err)))
         goto fail;
@@ -726,7 +773,9 @@ mb_status mb__store_each(mb__store *s, mb__store_each_fn fn, void *user,
 {
     json_t *ids;
     mb_status st =
-        q(s, "SELECT id FROM documents ORDER BY id", 0, NULL, &ids, err);
+        q(s,
+          "SELECT id FROM documents WHERE superseded_by IS NULL ORDER BY id",
+          0, NULL, &ids, err);
     if (st)
         return st;
     for (size_t i = 0; !st && i < json_array_size(ids); i++) {
@@ -763,6 +812,8 @@ mb_status mb__store_count(mb__store *s, const char *table, int64_t *n,
         sql = "SELECT count(*) FROM runs";
     else if (strcmp(table, "run_samples") == 0)
         sql = "SELECT count(*) FROM run_samples";
+    else if (strcmp(table, "superseded") == 0)
+        sql = "SELECT count(*) FROM documents WHERE superseded_by IS NOT NULL";
     else
         return mb__fail(err, MB_EINVAL, "no table '%s' in the results store",
                         table);
@@ -890,7 +941,7 @@ static mb_status candidate_runs(mb__store *s, const char *ref,
     static const char cols[] =
         "SELECT d.git_commit, d.id, r.model_name, r.model_path, "
         "r.model_sha256, r.variant FROM documents d JOIN runs r ON "
-        "r.document_id = d.id WHERE ";
+        "r.document_id = d.id WHERE d.superseded_by IS NULL AND ";
     static const char tail[] =
         " AND (r.status IS NULL OR r.status = 'ok') ORDER BY d.id DESC, "
         "r.run_index LIMIT 100000";
@@ -968,8 +1019,8 @@ static mb_status commit_documents(mb__store *s, const char *commit,
     if (commit)
         return q(s,
                  "SELECT id, doc, git_commit, git_branch, git_dirty, "
-                 "git_commit_date FROM documents WHERE git_commit = $1 ORDER "
-                 "BY id DESC",
+                 "git_commit_date FROM documents WHERE git_commit = $1 AND "
+                 "superseded_by IS NULL ORDER BY id DESC",
                  1, p, rows, err);
     return q(s,
              "SELECT id, doc, git_commit, git_branch, git_dirty, "
@@ -1140,7 +1191,7 @@ mb_status mb__store_history(mb__store *s, const mb__store_filter *f,
     for (size_t c = 0; c < n_cols; c++)
         mb__buf_printf(&sql, "%s%s", c ? ", " : "", cols[c].sql);
     mb__buf_puts(&sql, " FROM runs r JOIN documents d ON d.id = "
-                       "r.document_id WHERE 1 = 1");
+                       "r.document_id WHERE d.superseded_by IS NULL");
     if (f && f->model && *f->model) {
         snprintf(model_like, sizeof model_like, "%.64s%%", f->model);
         p[n++] = f->model;

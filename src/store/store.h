@@ -9,7 +9,10 @@
  * configuration and summary statistics) and `run_samples` (the raw samples
  * of a run as a JSON array of integer nanoseconds).  Storing is idempotent:
  * a document already stored (same sha256 of its canonical JSON) is not
- * stored twice.  Every write is one transaction; SQLite runs in WAL mode
+ * stored twice.  A document with "attempt": {key, number} (a Slurm task's)
+ * supersedes the stored ones of its key with a lower number: they are
+ * kept (documents.superseded_by) but history, baselines and
+ * mb__store_each read only the latest attempt.  Every write is one transaction; SQLite runs in WAL mode
  * with a busy timeout, so parallel writers on one machine wait rather than
  * fail, and no row is lost.
  *
@@ -23,7 +26,7 @@
 #include <stdint.h>
 
 /* The schema version this build writes (docs/STORE.md lists them all). */
-#define MB_STORE_SCHEMA_VERSION 2
+#define MB_STORE_SCHEMA_VERSION 3
 
 typedef struct mb__store mb__store;
 
@@ -106,7 +109,8 @@ typedef mb_status (*mb__store_each_fn)(void *user, const json_t *doc,
 mb_status mb__store_each(mb__store *s, mb__store_each_fn fn, void *user,
                          mb_err *err);
 
-/* Number of rows in "documents", "runs" or "run_samples". */
+/* Number of rows in "documents", "runs" or "run_samples"; "superseded":
+ * the documents a later attempt replaced. */
 mb_status mb__store_count(mb__store *s, const char *table, int64_t *n,
                           mb_err *err);
 

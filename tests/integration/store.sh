@@ -136,7 +136,7 @@ contains "a stored document is not stored twice" "$LAST_OUT" "(0 new, 1 already 
 info=$("$MBENCH" db info --db s.db)
 contains "the store holds one row per run" "$info" "runs: 3"
 contains "the store keeps the raw samples" "$info" "run_samples: 3"
-contains "the store is at the current schema version" "$info" "schema_version: 2"
+contains "the store is at the current schema version" "$info" "schema_version: 3"
 jm=$(sqlite3 s.db 'PRAGMA journal_mode')
 [ "$jm" = wal ] && ok "the SQLite store is in WAL mode" || notok "the SQLite store is in WAL mode" "journal_mode: $jm"
 host=$(sqlite3 s.db 'SELECT DISTINCT env_hostname FROM documents')
@@ -199,7 +199,7 @@ contains "the unknown branch is named" "$LAST_ERR" "no stored results for branch
 # ---- schema versions, corrupt and foreign files -----------------------
 sqlite3 v1.db < "$FIX/store/schema_v1.sql"
 expect_exit "a version-1 store opens" 0 "$MBENCH" db info --db v1.db
-contains "a version-1 store is migrated to version 2" "$(sqlite3 v1.db 'SELECT version FROM schema_version')" "2"
+contains "a version-1 store is migrated to version 3" "$(sqlite3 v1.db 'SELECT version FROM schema_version')" "3"
 cols=$(sqlite3 v1.db "SELECT count(*) FROM pragma_table_info('runs') WHERE name = 'git_commit_date'")
 [ "$cols" = 1 ] && ok "the migration adds the version-2 columns" || notok "the migration adds the version-2 columns" "got $cols"
 expect_exit "rows from version 1 are still there after migration" 0 "$MBENCH" history --db v1.db
@@ -208,7 +208,7 @@ contains "the migrated history shows the old run" "$LAST_OUT" "old.onnx"
 sqlite3 v99.db "CREATE TABLE schema_version (version INTEGER NOT NULL, updated_utc TEXT NOT NULL); INSERT INTO schema_version VALUES (99, 'future');"
 before=$(md5sum < v99.db)
 expect_exit "a store of a newer schema is refused" 3 "$MBENCH" db import --db v99.db base.json
-contains "the refusal names both schema versions" "$LAST_ERR" "schema version 99, newer than the version 2"
+contains "the refusal names both schema versions" "$LAST_ERR" "schema version 99, newer than the version 3"
 [ "$(md5sum < v99.db)" = "$before" ] && ok "a newer store is left untouched" || notok "a newer store is left untouched"
 
 head -c 4096 /dev/urandom > corrupt.db
