@@ -250,10 +250,10 @@ static int plan_variants(cargs *a, char **args, int n, const mb_plan *plan)
     mb_err err = {0};
     if (mb__compare_prepare(&a->c, (const char *const *)a->specs, all, plan,
                             a->baseline, "--baseline", &err))
-        return all < 2 ? mb_cli_error(MB_EXIT_USAGE,
-                                      "%s; see 'mbench compare --help'",
-                                      err.msg)
-                       : mb_cli_fail(&err);
+        return all < 2
+                   ? mb_cli_error(MB_EXIT_USAGE,
+                                  "%s; see 'mbench compare --help'", err.msg)
+                   : mb_cli_fail(&err);
     return 0;
 }
 

@@ -135,7 +135,7 @@ int cmd_profile(int argc, char **argv)
         mb__buf_free(&b);
         /* one output that cannot be written does not cost the others */
         if (mb__report_profile_files(&res, a.files[0], a.files[1], a.files[2],
-                                    &err))
+                                     &err))
             rc = mb_cli_fail(&err);
         rc |= mb_cli_outputs_write(&out, res.doc);
         rc = rc ? MB_EXIT_RUNTIME : 0;

@@ -9,7 +9,6 @@
 #include <math.h>
 #include <string.h>
 
-
 mb_status mb__result_csv(const json_t *doc, int with_header, mb_buf *out,
                          mb_err *err)
 {

@@ -9,7 +9,6 @@
 
 #include <jansson.h>
 
-
 /* The entry points that pick a document's writers by its kind. */
 #include "report/render.h"
 

@@ -526,7 +526,6 @@ static void chart(mb_buf *b, bool (*fn)(mb_buf *, const mb_rview *),
     }
 }
 
-
 /* The latency, batch, speedup and memory charts; the ids of those drawn
  * go to expect. */
 static void charts_block(mb_buf *charts, const mb_rview *v, mb_buf *expect)

@@ -276,7 +276,6 @@ static void footer(mb_buf *b, const json_t *const *docs, size_t n_docs)
     }
 }
 
-
 mb_status mb__result_md(const json_t *const *docs, size_t n_docs, mb_buf *out,
                         mb_err *err)
 {

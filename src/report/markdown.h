@@ -11,7 +11,6 @@
 #include <jansson.h>
 #include <stddef.h>
 
-
 /* The entry points that pick a document's writers by its kind. */
 #include "report/render.h"
 

@@ -10,8 +10,8 @@
 #include <jansson.h>
 
 mb_status mb__report_profile_files(const mb__profile_result *r,
-                                  const char *trace, const char *folded,
-                                  const char *flame, mb_err *err)
+                                   const char *trace, const char *folded,
+                                   const char *flame, mb_err *err)
 {
     const json_t *run = json_array_get(json_object_get(r->doc, "runs"), 0);
     const json_t *p = json_object_get(run, "profile");

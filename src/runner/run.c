@@ -167,8 +167,8 @@ static mb_status sample_loop(meas *m, mb_err *err)
         sample_rss(m, now);
         m->rule = stop_rule(m, elapsed);
         if (p->progress)
-            p->progress(p->progress_user, mb__bench_batch(m->b), (int64_t)m->n, elapsed,
-                        m->ci_rel);
+            p->progress(p->progress_user, mb__bench_batch(m->b), (int64_t)m->n,
+                        elapsed, m->ci_rel);
     }
     m->measure_ns = mb_now_ns() - t0;
     return s;

@@ -265,7 +265,6 @@ static const char *device_of(const mb_plan *p)
     return ep ? ep : "cpu";
 }
 
-
 json_t *mb__bench_run_skeleton(const mb_plan *p, mb_bench *b, int64_t batch,
                                json_t *model, int64_t rss_before,
                                int64_t rss_after)
