@@ -256,6 +256,17 @@ MB_API mb_status mb_runner_load(mb_runner *r, const char *model,
                                 const char *const *load_opts, size_t n,
                                 char **json, mb_err *err);
 
+/* Renders a result document -- the JSON text an mb_runner_* call hands
+ * out, or a file `mbench ... --json` wrote -- as format "md", "html",
+ * "csv" or "json" into *out (NUL-terminated; the caller frees it with
+ * free()), with the writers the CLI's --md, --html, --csv and --json use,
+ * chosen by the document's kind (a run, a comparison, a validation, a
+ * load run, a gate verdict, a diff, a profile).  CSV starts with its
+ * header line.  MB_EINVAL when json is not a JSON object or format is
+ * none of those four; MB_ENOMEM.  On failure *out is NULL. */
+MB_API mb_status mb_render(const char *json, const char *format, char **out,
+                           mb_err *err);
+
 /* Monotonic time in nanoseconds (CLOCK_MONOTONIC). */
 MB_API int64_t mb_now_ns(void);
 

@@ -11,6 +11,8 @@
 #include "load/load.h"
 #include "plan/planopt.h"
 #include "request/compare.h"
+#include "report/render.h"
+#include "core/buf.h"
 #include "runner/runner.h"
 
 #include <stddef.h>
@@ -386,5 +388,63 @@ mb_status mb_runner_load(mb_runner *r, const char *model,
         return s;
     s = dump_doc(doc, json, err);
     json_decref(doc);
+    return s;
+}
+
+/* doc rendered by the writers of format into b; MB_EINVAL for a format
+ * that is none of md, html, csv and json. */
+static mb_status render_doc(const json_t *doc, const char *format, mb_buf *b,
+                            mb_err *err)
+{
+    if (!strcmp(format, "md"))
+        return mb__report_md(&doc, 1, b, err);
+    if (!strcmp(format, "html"))
+        return mb__report_html(&doc, 1, b, err);
+    if (!strcmp(format, "csv")) {
+        mb__report_csv(doc, 1, b);
+        return MB_OK;
+    }
+    if (!strcmp(format, "json")) {
+        char *text = json_dumps(doc, JSON_INDENT(2) | JSON_REAL_PRECISION(17));
+        if (!text)
+            return mb__fail(err, MB_ENOMEM, "out of memory");
+        mb__buf_puts(b, text);
+        free(text);
+        return MB_OK;
+    }
+    return mb__fail(err, MB_EINVAL,
+                    "unknown format '%s': expected md, html, csv or json",
+                    format);
+}
+
+mb_status mb_render(const char *json, const char *format, char **out,
+                    mb_err *err)
+{
+    MB_ERR_OR_LOCAL(err);
+    if (out)
+        *out = NULL;
+    if (!json || !format || !out)
+        return mb__fail(err, MB_EINVAL,
+                        "mb_render needs a document, a format and a place "
+                        "for the text (out), got NULL");
+    json_error_t je;
+    json_t *doc = json_loads(json, JSON_REJECT_DUPLICATES, &je);
+    if (!json_is_object(doc)) {
+        json_decref(doc);
+        return mb__fail(err, MB_EINVAL,
+                        "mb_render: not a result document (a JSON object): "
+                        "%s at line %d",
+                        doc ? "not an object" : je.text, je.line);
+    }
+    mb_buf b = MB_BUF_INIT;
+    mb_status s = render_doc(doc, format, &b, err);
+    json_decref(doc);
+    if (!s && b.oom)
+        s = mb__fail(err, MB_ENOMEM, "out of memory");
+    if (!s)
+        *out = mb__strndup(b.data ? b.data : "", b.len);
+    if (!s && !*out)
+        s = mb__fail(err, MB_ENOMEM, "out of memory");
+    mb__buf_free(&b);
     return s;
 }
