@@ -19,7 +19,7 @@ typedef struct acc {
     json_t *series;   /* series key -> series (with "pts": point key -> point) */
     json_t *machines; /* machine id -> machine */
     json_t *commits;  /* commit key -> {date, depth} */
-    json_t *primary;  /* run id -> [series key, point key] (the p50 figure) */
+    json_t *runpts;   /* run id -> [[series key, point key], ...] */
     json_t *docruns;  /* document id -> [[run id, variant], ...] */
     const json_t *docs;
     size_t runs;
@@ -162,9 +162,13 @@ static void add_fig(acc *a, const json_t *row, const char *kind,
     json_array_append_new(json_object_get(p, "runs"),
                           json_integer(strtoll(cellv(row, MB_SR_RUN_ID), NULL, 10)));
     add_unique(json_object_get(p, "hosts"), cellv(row, MB_SR_HOSTNAME));
-    if (strcmp(f->metric, "p50") == 0)
-        json_object_set_new(a->primary, cellv(row, MB_SR_RUN_ID),
-                            json_pack("[s,s]", skey, pkey));
+    json_t *rp = json_object_get(a->runpts, cellv(row, MB_SR_RUN_ID));
+    if (!rp) {
+        rp = json_array();
+        json_object_set_new(a->runpts, cellv(row, MB_SR_RUN_ID), rp);
+    }
+    if (json_array_append_new(rp, json_pack("[s,s]", skey, pkey)))
+        a->oom = 1;
 }
 
 /* The phases and counters of an exec run: figures from the stored
@@ -181,6 +185,12 @@ static void add_exec_figs(acc *a, const json_t *row, const char *kind,
     const char *name;
     const json_t *v;
     char metric[300];
+    fig user = {"user", "ns", "lower",
+                json_is_number(json_object_get(ex, "user_ns"))
+                    ? json_number_value(json_object_get(ex, "user_ns"))
+                    : NAN,
+                NAN, NAN};
+    add_fig(a, row, kind, machine, &user);
     json_object_foreach((json_t *)json_object_get(ex, "phases"), name, v)
     {
         const json_t *ci = json_object_get(v, "ci95");
@@ -240,32 +250,38 @@ static void add_row(acc *a, const json_t *row)
 
 /* ---- gate verdicts (requirements stored with the results) -------------- */
 
-/* Marks requirement req's verdict for variant (NULL: every run) on the
- * points of the document's runs. */
+/* Sets requirement req's verdict on point p (a failure stays one). */
+static void set_gate(json_t *p, const char *text, int passed, const char *value)
+{
+    json_t *g = json_object_get(p, "gate");
+    const json_t *old = json_object_get(g, text);
+    if (!g || (old && !json_is_true(json_object_get(old, "passed"))))
+        return;
+    json_object_set_new(g, text,
+                        json_pack("{s:s,s:b,s:s?}", "requirement", text,
+                                  "passed", passed, "value", value));
+}
+
+/* Marks requirement req's verdict for variant (NULL: every run) on every
+ * point of the document's runs. */
 static void mark_gate(acc *a, const json_t *runs, const json_t *req,
                       const char *variant, int passed, const char *value)
 {
-    size_t i;
-    const json_t *r;
+    size_t i, j;
+    const json_t *r, *where;
     json_array_foreach(runs, i, r)
     {
         const char *rv = json_string_value(json_array_get(r, 1));
         if (variant && (!rv || strcmp(rv, variant) != 0))
             continue;
-        const json_t *where = json_object_get(
-            a->primary, json_string_value(json_array_get(r, 0)));
-        json_t *s = json_object_get(
-            a->series, json_string_value(json_array_get(where, 0)));
-        json_t *p = json_object_get(json_object_get(s, "pts"),
-                                    json_string_value(json_array_get(where, 1)));
-        const char *text = sv(req, "requirement");
-        json_t *g = json_object_get(p, "gate");
-        const json_t *old = json_object_get(g, text);
-        if (!g || (old && !json_is_true(json_object_get(old, "passed"))))
-            continue; /* a failure at this point stays one */
-        json_object_set_new(g, text,
-                            json_pack("{s:s,s:b,s:s?}", "requirement", text,
-                                      "passed", passed, "value", value));
+        json_array_foreach(json_object_get(a->runpts, json_string_value(json_array_get(r, 0))), j, where)
+        {
+            json_t *s = json_object_get(
+                a->series, json_string_value(json_array_get(where, 0)));
+            set_gate(json_object_get(json_object_get(s, "pts"),
+                                     json_string_value(json_array_get(where, 1))),
+                     sv(req, "requirement"), passed, value);
+        }
     }
 }
 
@@ -916,7 +932,7 @@ mb_status mb__site_build(const json_t *rows, const json_t *docs,
     *site = NULL;
     acc a = {json_object(), json_object(), json_object(), json_object(),
              json_object(), docs, 0, 0};
-    a.oom = !a.series || !a.machines || !a.commits || !a.primary || !a.docruns;
+    a.oom = !a.series || !a.machines || !a.commits || !a.runpts || !a.docruns;
     size_t i;
     const json_t *row;
     json_array_foreach(rows, i, row)
@@ -935,7 +951,7 @@ mb_status mb__site_build(const json_t *rows, const json_t *docs,
     json_decref(a.series);
     json_decref(a.machines);
     json_decref(a.commits);
-    json_decref(a.primary);
+    json_decref(a.runpts);
     json_decref(a.docruns);
     return st;
 }
