@@ -45,11 +45,13 @@ typedef struct {
 static int on_opt(void *user, const mb_opt *o, const mb_optval *v)
 {
     sargs *a = user;
-    const char **const strs[O_BASELINE + 1] = {
-        [O_DB] = &a->rq.db,          [O_OUT] = &a->rq.out_dir,
-        [O_URL] = &a->rq.commit_url, [O_GITDIR] = &a->rq.git_dir,
-        [O_BRANCH] = &a->rq.branch,  [O_COMPARE] = &a->rq.compare,
-        [O_BASELINE] = &a->rq.baseline};
+    const char **const strs[O_BASELINE + 1] = {[O_DB] = &a->rq.db,
+                                               [O_OUT] = &a->rq.out_dir,
+                                               [O_URL] = &a->rq.commit_url,
+                                               [O_GITDIR] = &a->rq.git_dir,
+                                               [O_BRANCH] = &a->rq.branch,
+                                               [O_COMPARE] = &a->rq.compare,
+                                               [O_BASELINE] = &a->rq.baseline};
     if (o->id == O_NOGIT)
         a->no_git = 1;
     else

@@ -10,10 +10,10 @@
 /* Points the request member named by "KEY=VALUE" at VALUE. */
 static mb_status set_opt(mb__site_req *rq, const char *kv, mb_err *err)
 {
-    static const char *const keys[] = {"commit-url", "git-dir", "branch", "compare",
-                                       "baseline"};
-    const char **const dst[] = {&rq->commit_url, &rq->git_dir, &rq->branch, &rq->compare,
-                                &rq->baseline};
+    static const char *const keys[] = {"commit-url", "git-dir", "branch",
+                                       "compare", "baseline"};
+    const char **const dst[] = {&rq->commit_url, &rq->git_dir, &rq->branch,
+                                &rq->compare, &rq->baseline};
     const char *eq = kv ? strchr(kv, '=') : NULL;
     if (!eq || eq == kv || !eq[1])
         return mb__fail(err, MB_EINVAL,
@@ -21,7 +21,8 @@ static mb_status set_opt(mb__site_req *rq, const char *kv, mb_err *err)
                         "git-dir, branch, compare, baseline)",
                         kv ? kv : "(null)");
     for (size_t i = 0; i < sizeof keys / sizeof *keys; i++)
-        if (strlen(keys[i]) == (size_t)(eq - kv) && strncmp(kv, keys[i], (size_t)(eq - kv)) == 0) {
+        if (strlen(keys[i]) == (size_t)(eq - kv) &&
+            strncmp(kv, keys[i], (size_t)(eq - kv)) == 0) {
             *dst[i] = eq + 1;
             return MB_OK;
         }
@@ -31,15 +32,16 @@ static mb_status set_opt(mb__site_req *rq, const char *kv, mb_err *err)
                     (int)(eq - kv), kv);
 }
 
-mb_status mb_site(const char *db, const char *out_dir, const char *const *opts, size_t n,
-                  size_t *written, mb_err *err)
+mb_status mb_site(const char *db, const char *out_dir, const char *const *opts,
+                  size_t n, size_t *written, mb_err *err)
 {
     mb__site_req rq = {db, out_dir, NULL, NULL, NULL, NULL, NULL};
     mb__site_result res = {0};
     if (written)
         *written = 0;
     if (n && !opts)
-        return mb__fail(err, MB_EINVAL, "mb_site: opts is NULL but n is %zu", n);
+        return mb__fail(err, MB_EINVAL, "mb_site: opts is NULL but n is %zu",
+                        n);
     for (size_t i = 0; i < n; i++) {
         mb_status st = set_opt(&rq, opts[i], err);
         if (st)

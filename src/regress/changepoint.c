@@ -78,7 +78,8 @@ static size_t best_split(seg_ctx *c, size_t a, size_t b, double *ml_out,
         }
         /* x[k] moves from the right side to the left */
         size_t at = lower_bound(c->right, nr, c->x[k]);
-        memmove(c->right + at, c->right + at + 1, (nr - at - 1) * sizeof *c->right);
+        memmove(c->right + at, c->right + at + 1,
+                (nr - at - 1) * sizeof *c->right);
         nr--;
         at = lower_bound(c->left, nl, c->x[k]);
         memmove(c->left + at + 1, c->left + at, (nl - at) * sizeof *c->left);
@@ -133,9 +134,12 @@ size_t mb__changepoints(const double *x, size_t n, size_t min_segment,
         sigma = 0.005 * level;
     if (sigma <= 0)
         sigma = 1e-12;
-    seg_ctx c = {x,         scratch, scratch + n, scratch + 2 * n,
-                 sigma,     min_segment ? min_segment : 1,
-                 threshold, min_rel, out, 0, cap};
+    seg_ctx c = {x,           scratch,
+                 scratch + n, scratch + 2 * n,
+                 sigma,       min_segment ? min_segment : 1,
+                 threshold,   min_rel,
+                 out,         0,
+                 cap};
     /* The intervals are visited left to right, so points come in order. */
     segment(&c, 0, n);
     free(scratch);

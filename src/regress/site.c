@@ -16,7 +16,7 @@
 
 /* What the rows are gathered into. */
 typedef struct acc {
-    json_t *series;   /* series key -> series (with "pts": point key -> point) */
+    json_t *series; /* series key -> series (with "pts": point key -> point) */
     json_t *machines; /* machine id -> machine */
     json_t *commits;  /* commit key -> {date, depth} */
     json_t *runpts;   /* run id -> [[series key, point key], ...] */
@@ -75,7 +75,8 @@ static void add_unique(json_t *a, const char *s)
  * memory in whole GiB; registers the machine. */
 static void machine_of(acc *a, const json_t *row, char id[12])
 {
-    const char *cpu = cellv(row, MB_SR_CPU_MODEL), *arch = cellv(row, MB_SR_ARCH);
+    const char *cpu = cellv(row, MB_SR_CPU_MODEL),
+               *arch = cellv(row, MB_SR_ARCH);
     const char *cores = cellv(row, MB_SR_CORES);
     double mem = num(cellv(row, MB_SR_MEM_BYTES));
     long long gib = isfinite(mem) ? llround(mem / 1073741824.0) : -1;
@@ -88,7 +89,8 @@ static void machine_of(acc *a, const json_t *row, char id[12])
     if (!m) {
         m = json_pack("{s:s,s:s?,s:s?,s:o,s:o,s:[]}", "id", id, "cpu_model",
                       cpu, "arch", arch, "logical_cores",
-                      cores ? json_integer(strtoll(cores, NULL, 10)) : json_null(),
+                      cores ? json_integer(strtoll(cores, NULL, 10))
+                            : json_null(),
                       "memory_gib", gib >= 0 ? json_integer(gib) : json_null(),
                       "hostnames");
         if (!m || json_object_set_new(a->machines, id, m)) {
@@ -104,7 +106,8 @@ static json_t *series_for(acc *a, const json_t *row, const char *kind,
                           const char *machine, const fig *f, char *key,
                           size_t key_len)
 {
-    const char *model = cellv(row, MB_SR_MODEL), *var = cellv(row, MB_SR_VARIANT);
+    const char *model = cellv(row, MB_SR_MODEL),
+               *var = cellv(row, MB_SR_VARIANT);
     const char *batch = cellv(row, MB_SR_BATCH);
     snprintf(key, key_len, "%s\x1f%.300s\x1f%.300s\x1f%.20s\x1f%.300s\x1f%s",
              kind, model ? model : "", var ? var : "", batch ? batch : "",
@@ -133,7 +136,8 @@ static void add_fig(acc *a, const json_t *row, const char *kind,
         return;
     char skey[1400], pkey[400];
     json_t *s = series_for(a, row, kind, machine, f, skey, sizeof skey);
-    const char *commit = cellv(row, MB_SR_COMMIT), *br = cellv(row, MB_SR_BRANCH);
+    const char *commit = cellv(row, MB_SR_COMMIT),
+               *br = cellv(row, MB_SR_BRANCH);
     const char *date = cellv(row, MB_SR_COMMIT_DATE);
     if (!date)
         date = cellv(row, MB_SR_CREATED);
@@ -159,8 +163,9 @@ static void add_fig(acc *a, const json_t *row, const char *kind,
         return;
     }
     json_array_append_new(json_object_get(p, "v"), json_real(f->value));
-    json_array_append_new(json_object_get(p, "runs"),
-                          json_integer(strtoll(cellv(row, MB_SR_RUN_ID), NULL, 10)));
+    json_array_append_new(
+        json_object_get(p, "runs"),
+        json_integer(strtoll(cellv(row, MB_SR_RUN_ID), NULL, 10)));
     add_unique(json_object_get(p, "hosts"), cellv(row, MB_SR_HOSTNAME));
     json_t *rp = json_object_get(a->runpts, cellv(row, MB_SR_RUN_ID));
     if (!rp) {
@@ -185,17 +190,22 @@ static void add_exec_figs(acc *a, const json_t *row, const char *kind,
     const char *name;
     const json_t *v;
     char metric[300];
-    fig user = {"user", "ns", "lower",
+    fig user = {"user",
+                "ns",
+                "lower",
                 json_is_number(json_object_get(ex, "user_ns"))
                     ? json_number_value(json_object_get(ex, "user_ns"))
                     : NAN,
-                NAN, NAN};
+                NAN,
+                NAN};
     add_fig(a, row, kind, machine, &user);
     json_object_foreach((json_t *)json_object_get(ex, "phases"), name, v)
     {
         const json_t *ci = json_object_get(v, "ci95");
         snprintf(metric, sizeof metric, "phase.%.280s", name);
-        fig f = {metric, "ns", "lower",
+        fig f = {metric,
+                 "ns",
+                 "lower",
                  json_number_value(json_object_get(v, "median_ns")),
                  ci ? json_number_value(json_object_get(ci, "lo")) : NAN,
                  ci ? json_number_value(json_object_get(ci, "hi")) : NAN};
@@ -205,8 +215,9 @@ static void add_exec_figs(acc *a, const json_t *row, const char *kind,
     json_object_foreach((json_t *)json_object_get(ex, "counters"), name, v)
     {
         snprintf(metric, sizeof metric, "counter.%.280s", name);
-        fig f = {metric, "", "none",
-                 json_number_value(json_object_get(v, "median")), NAN, NAN};
+        fig f = {metric, "",
+                 "none", json_number_value(json_object_get(v, "median")),
+                 NAN,    NAN};
         if (json_is_number(json_object_get(v, "median")))
             add_fig(a, row, kind, machine, &f);
     }
@@ -274,13 +285,16 @@ static void mark_gate(acc *a, const json_t *runs, const json_t *req,
         const char *rv = json_string_value(json_array_get(r, 1));
         if (variant && (!rv || strcmp(rv, variant) != 0))
             continue;
-        json_array_foreach(json_object_get(a->runpts, json_string_value(json_array_get(r, 0))), j, where)
+        json_array_foreach(
+            json_object_get(a->runpts, json_string_value(json_array_get(r, 0))),
+            j, where)
         {
             json_t *s = json_object_get(
                 a->series, json_string_value(json_array_get(where, 0)));
-            set_gate(json_object_get(json_object_get(s, "pts"),
-                                     json_string_value(json_array_get(where, 1))),
-                     sv(req, "requirement"), passed, value);
+            set_gate(
+                json_object_get(json_object_get(s, "pts"),
+                                json_string_value(json_array_get(where, 1))),
+                sv(req, "requirement"), passed, value);
         }
     }
 }
@@ -297,12 +311,14 @@ static void add_gates(acc *a)
         {
             const json_t *res = json_object_get(req, "results"), *r;
             if (!json_array_size(res))
-                mark_gate(a, runs, req, NULL,
-                          json_is_true(json_object_get(req, "passed")),
-                          json_string_value(json_object_get(req, "value_text")));
+                mark_gate(
+                    a, runs, req, NULL,
+                    json_is_true(json_object_get(req, "passed")),
+                    json_string_value(json_object_get(req, "value_text")));
             json_array_foreach(res, j, r)
             {
-                const char *var = json_string_value(json_object_get(r, "variant"));
+                const char *var =
+                    json_string_value(json_object_get(r, "variant"));
                 mark_gate(a, runs, req, var,
                           json_is_true(json_object_get(r, "passed")),
                           json_string_value(json_object_get(r, "value_text")));
@@ -433,7 +449,8 @@ static int lane_change_points(json_t *s, json_t *pts, const size_t *idx,
     if (!x)
         return 0;
     for (size_t i = 0; i < n; i++)
-        x[i] = json_number_value(json_object_get(json_array_get(pts, idx[i]), "value"));
+        x[i] = json_number_value(
+            json_object_get(json_array_get(pts, idx[i]), "value"));
     size_t found = mb__changepoints(x, n, MB_CP_MIN_SEGMENT, MB_CP_THRESHOLD,
                                     MB_CP_MIN_REL, cp, 64);
     if (found > 64)
@@ -442,8 +459,9 @@ static int lane_change_points(json_t *s, json_t *pts, const size_t *idx,
         size_t from = k ? cp[k - 1].index : 0, at = cp[k].index;
         size_t to = k + 1 < found ? cp[k + 1].index : n;
         mb_ratio r = {0};
-        int ci = mb__ratio_welch(x + from, at - from, x + at, to - at, 0.95, &r) &&
-                 r.ok;
+        int ci =
+            mb__ratio_welch(x + from, at - from, x + at, to - at, 0.95, &r) &&
+            r.ok;
         double change = cp[k].before != 0 ? cp[k].after / cp[k].before - 1 : 0;
         json_t *p = json_array_get(pts, idx[at]);
         const json_t *prev = json_array_get(pts, idx[at - 1]);
@@ -554,15 +572,18 @@ static long baseline_of(const json_t *s, const char *lane, const char *base)
     if (b >= 0)
         return b;
     for (size_t i = json_array_size(pts); i-- > 0;)
-        if (strncmp(sv(json_array_get(pts, i), "commit"), base, strlen(base)) == 0)
+        if (strncmp(sv(json_array_get(pts, i), "commit"), base, strlen(base)) ==
+            0)
             return (long)i;
     return -1;
 }
 
 static json_t *ratio_change(const json_t *pts, long now, long then)
 {
-    double a = json_number_value(json_object_get(json_array_get(pts, then), "value"));
-    double b = json_number_value(json_object_get(json_array_get(pts, now), "value"));
+    double a =
+        json_number_value(json_object_get(json_array_get(pts, then), "value"));
+    double b =
+        json_number_value(json_object_get(json_array_get(pts, now), "value"));
     return now >= 0 && then >= 0 && now != then && a != 0 ? json_real(b / a - 1)
                                                           : json_null();
 }
@@ -639,13 +660,16 @@ static json_t *branch_list(const json_t *series)
                               (json_int_t)0, "newest", d);
                 json_object_set_new(counts, br, c);
             }
-            json_object_set_new(c, "points",
-                                json_integer(json_integer_value(json_object_get(c, "points")) + 1));
+            json_object_set_new(
+                c, "points",
+                json_integer(json_integer_value(json_object_get(c, "points")) +
+                             1));
             if (strcmp(d, sv(c, "newest")) > 0)
                 json_object_set_new(c, "newest", json_string(d));
         }
     }
-    const char **names = mb__calloc(json_object_size(counts) + 1, sizeof *names);
+    const char **names =
+        mb__calloc(json_object_size(counts) + 1, sizeof *names);
     const char *key;
     json_t *v;
     size_t n = 0;
@@ -705,14 +729,16 @@ static mb_status pick_branches(const json_t *branches, const mb__site_opts *o,
     }
     json_array_foreach(branches, i, b)
     {
-        if (!*def && (size_t)json_integer_value(json_object_get(b, "points")) == most)
+        if (!*def &&
+            (size_t)json_integer_value(json_object_get(b, "points")) == most)
             *def = sv(b, "name");
     }
     *cmp = o->compare_branch;
     const char *newest = "";
     json_array_foreach(branches, i, b)
     {
-        if (!o->compare_branch && strcmp(sv(b, "name"), *def ? *def : "") != 0 &&
+        if (!o->compare_branch &&
+            strcmp(sv(b, "name"), *def ? *def : "") != 0 &&
             strcmp(sv(b, "newest"), newest) >= 0) {
             newest = sv(b, "newest");
             *cmp = sv(b, "name");
@@ -801,7 +827,8 @@ json_t *mb__site_branch_tips(const json_t *rows)
     const json_t *row;
     json_array_foreach(rows, i, row)
     {
-        const char *br = cellv(row, MB_SR_BRANCH), *c = cellv(row, MB_SR_COMMIT);
+        const char *br = cellv(row, MB_SR_BRANCH),
+                   *c = cellv(row, MB_SR_COMMIT);
         const char *d = cellv(row, MB_SR_COMMIT_DATE);
         if (!br || !c)
             continue;
@@ -875,7 +902,8 @@ static mb_status check_baseline(const json_t *series, const char *base,
     const json_t *s;
     json_array_foreach(series, i, s)
     {
-        const char *lane = json_string_value(json_array_get(json_object_get(s, "branches"), 0));
+        const char *lane = json_string_value(
+            json_array_get(json_object_get(s, "branches"), 0));
         if (baseline_of(s, lane ? lane : "", base) >= 0)
             return MB_OK;
     }
@@ -912,7 +940,7 @@ static mb_status site_doc(acc *a, json_t *series, const mb__site_opts *o,
             "schema", "mbench.site/1", "default_branch", def, "compare_branch",
             cmp, "baseline", o->baseline, "ordered_by",
             json_object_size(o->order ? o->order : NULL) ? "first-parent"
-                                                          : "commit date",
+                                                         : "commit date",
             "counts", "runs", (json_int_t)a->runs, "series",
             (json_int_t)json_array_size(series), "change_points",
             (json_int_t)cps, "regressions", (json_int_t)json_array_size(reg),
@@ -930,8 +958,14 @@ mb_status mb__site_build(const json_t *rows, const json_t *docs,
                          const mb__site_opts *o, json_t **site, mb_err *err)
 {
     *site = NULL;
-    acc a = {json_object(), json_object(), json_object(), json_object(),
-             json_object(), docs, 0, 0};
+    acc a = {json_object(),
+             json_object(),
+             json_object(),
+             json_object(),
+             json_object(),
+             docs,
+             0,
+             0};
     a.oom = !a.series || !a.machines || !a.commits || !a.runpts || !a.docruns;
     size_t i;
     const json_t *row;

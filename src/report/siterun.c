@@ -24,26 +24,33 @@
 mb_status mb__site_check(const mb__site_req *rq, mb_err *err)
 {
     if (!rq->db || !*rq->db)
-        return mb__fail(err, MB_EINVAL, "site needs --db FILE or --db URL (the results store)");
+        return mb__fail(err, MB_EINVAL,
+                        "site needs --db FILE or --db URL (the results store)");
     if (!rq->out_dir || !*rq->out_dir)
-        return mb__fail(err, MB_EINVAL, "site needs --out DIR (the directory the site is written to)");
+        return mb__fail(
+            err, MB_EINVAL,
+            "site needs --out DIR (the directory the site is written to)");
     const char *u = rq->commit_url;
     if (!u)
         return MB_OK;
     const char *colon = strchr(u, ':'), *slash = strchr(u, '/');
     int scheme_ok = !colon || (slash && slash < colon) ||
-                    strncmp(u, "https://", 8) == 0 || strncmp(u, "http://", 7) == 0;
+                    strncmp(u, "https://", 8) == 0 ||
+                    strncmp(u, "http://", 7) == 0;
     if (!strstr(u, "{sha}") || !scheme_ok)
-        return mb__fail(err, MB_EINVAL,
-                        "--commit-url '%s' must be an http(s) or relative URL "
-                        "holding {sha}, e.g. https://github.com/ORG/REPO/commit/{sha}",
-                        u);
+        return mb__fail(
+            err, MB_EINVAL,
+            "--commit-url '%s' must be an http(s) or relative URL "
+            "holding {sha}, e.g. https://github.com/ORG/REPO/commit/{sha}",
+            u);
     return MB_OK;
 }
 
-/* ---- reading --------------------------------------------------------------- */
+/* ---- reading ---------------------------------------------------------------
+ */
 
-static mb_status read_store(const char *db, json_t **rows, json_t **docs, mb_err *err)
+static mb_status read_store(const char *db, json_t **rows, json_t **docs,
+                            mb_err *err)
 {
     mb__store *s = NULL;
     mb_status st = mb__store_open_ro(db, &s, err);
@@ -102,13 +109,15 @@ static char *path_of(const char *dir, const char *rel)
 
 /* Replaces path with data through a temporary file and rename (the site
  * is regenerated output: no fsync). */
-static mb_status write_page(const char *path, const char *data, size_t len, mb_err *err)
+static mb_status write_page(const char *path, const char *data, size_t len,
+                            mb_err *err)
 {
     char *tmp = NULL;
     mb_buf t = MB_BUF_INIT;
     mb__buf_printf(&t, "%s.tmp%ld", path, (long)getpid());
     tmp = mb__buf_take(&t, NULL);
-    int fd = tmp ? open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644) : -1;
+    int fd =
+        tmp ? open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644) : -1;
     size_t done = 0;
     while (fd >= 0 && done < len) {
         ssize_t n = write(fd, data + done, len - done);
@@ -121,8 +130,10 @@ static mb_status write_page(const char *path, const char *data, size_t len, mb_e
     int e = errno;
     mb_status st = MB_OK;
     if (fd < 0 || done < len || close(fd) != 0 || rename(tmp, path) != 0) {
-        st = mb__fail(err, MB_EIO, "cannot write %s: %s; check the directory's "
-                      "permissions and free space", path, strerror(e ? e : errno));
+        st = mb__fail(err, MB_EIO,
+                      "cannot write %s: %s; check the directory's "
+                      "permissions and free space",
+                      path, strerror(e ? e : errno));
         if (tmp)
             unlink(tmp);
     }
@@ -143,8 +154,8 @@ static int unchanged(const site_out *o, const char *rel, const char *sha)
 }
 
 /* Records rel with the input sha and writes content unless unchanged. */
-static mb_status emit(site_out *o, const char *rel, const char *sha, const mb_buf *content,
-                      mb_err *err)
+static mb_status emit(site_out *o, const char *rel, const char *sha,
+                      const mb_buf *content, mb_err *err)
 {
     json_object_set_new(o->now, rel, json_string(sha));
     if (unchanged(o, rel, sha)) {
@@ -154,8 +165,9 @@ static mb_status emit(site_out *o, const char *rel, const char *sha, const mb_bu
     if (content->oom)
         return mb__fail(err, MB_ENOMEM, "out of memory");
     char *p = path_of(o->dir, rel);
-    mb_status st = p ? write_page(p, content->data ? content->data : "", content->len, err)
-                     : mb__fail(err, MB_ENOMEM, "out of memory");
+    mb_status st =
+        p ? write_page(p, content->data ? content->data : "", content->len, err)
+          : mb__fail(err, MB_ENOMEM, "out of memory");
     free(p);
     if (!st)
         o->res->written++;
@@ -169,7 +181,8 @@ static void sha_of(const mb_buf *b, char hex[65])
 
 /* A page rendered in full every time (a summary of every series): written
  * only when its bytes changed. */
-static mb_status emit_whole(site_out *o, const char *rel, const mb_buf *content, mb_err *err)
+static mb_status emit_whole(site_out *o, const char *rel, const mb_buf *content,
+                            mb_err *err)
 {
     char sha[65];
     sha_of(content, sha);
@@ -197,10 +210,12 @@ static mb_status emit_series(site_out *o, const mb__site_ctx *c, mb_err *err)
     json_array_foreach(json_object_get(c->site, "series"), i, s)
     {
         const char *id = json_string_value(json_object_get(s, "id"));
-        json_t *in = json_pack("{s:O,s:O?,s:s?,s:s,s:s}", "series", s, "machine",
-                               machine_of(c->site, json_string_value(json_object_get(s, "machine"))),
-                               "commit_url", c->commit_url, "version", mb_version(),
-                               "build", mb_build_commit());
+        json_t *in = json_pack(
+            "{s:O,s:O?,s:s?,s:s,s:s}", "series", s, "machine",
+            machine_of(c->site,
+                       json_string_value(json_object_get(s, "machine"))),
+            "commit_url", c->commit_url, "version", mb_version(), "build",
+            mb_build_commit());
         char *text = in ? json_dumps(in, JSON_COMPACT | JSON_SORT_KEYS) : NULL;
         json_decref(in);
         if (!text)
@@ -254,12 +269,13 @@ static mb_status emit_summaries(site_out *o, const mb__site_ctx *c, mb_err *err)
 /* A page name the manifest may list: s/<12 hex>.html or a summary page. */
 static int managed_name(const char *rel)
 {
-    static const char *const fixed[] = {"index.html", "regressions.html", "branches.html",
-                                        "regressions.json"};
+    static const char *const fixed[] = {"index.html", "regressions.html",
+                                        "branches.html", "regressions.json"};
     for (size_t i = 0; i < 4; i++)
         if (strcmp(rel, fixed[i]) == 0)
             return 1;
-    if (strlen(rel) != 19 || strncmp(rel, "s/", 2) != 0 || strcmp(rel + 14, ".html") != 0)
+    if (strlen(rel) != 19 || strncmp(rel, "s/", 2) != 0 ||
+        strcmp(rel + 14, ".html") != 0)
         return 0;
     for (size_t i = 2; i < 14; i++)
         if (!strchr("0123456789abcdef", rel[i]))
@@ -288,7 +304,8 @@ static json_t *read_manifest(const char *dir)
     char *p = path_of(dir, MANIFEST);
     struct stat sb;
     json_t *m = NULL, *files = NULL;
-    if (p && stat(p, &sb) == 0 && S_ISREG(sb.st_mode) && (size_t)sb.st_size < MANIFEST_MAX) {
+    if (p && stat(p, &sb) == 0 && S_ISREG(sb.st_mode) &&
+        (size_t)sb.st_size < MANIFEST_MAX) {
         json_error_t je;
         m = json_load_file(p, 0, &je);
     }
@@ -299,15 +316,16 @@ static json_t *read_manifest(const char *dir)
     return files;
 }
 
-static mb_status write_site(const mb__site_req *rq, const json_t *site, mb__site_result *res,
-                            mb_err *err)
+static mb_status write_site(const mb__site_req *rq, const json_t *site,
+                            mb__site_result *res, mb_err *err)
 {
     site_out o = {rq->out_dir, NULL, json_object(), res};
     mb__site_ctx c = {site, rq->commit_url};
     char *sdir = path_of(rq->out_dir, "s");
     mb_status st = mb__output_dir_check(rq->out_dir, err);
     if (!st)
-        st = sdir ? mb__mkdirs(sdir, err) : mb__fail(err, MB_ENOMEM, "out of memory");
+        st = sdir ? mb__mkdirs(sdir, err)
+                  : mb__fail(err, MB_ENOMEM, "out of memory");
     free(sdir);
     if (!st) {
         o.old = read_manifest(rq->out_dir);
@@ -317,7 +335,8 @@ static mb_status write_site(const mb__site_req *rq, const json_t *site, mb__site
         st = emit_summaries(&o, &c, err);
     if (!st) {
         remove_stale(&o);
-        json_t *m = json_pack("{s:s,s:O}", "schema", "mbench.site-manifest/1", "files", o.now);
+        json_t *m = json_pack("{s:s,s:O}", "schema", "mbench.site-manifest/1",
+                              "files", o.now);
         char *text = m ? json_dumps(m, JSON_INDENT(1) | JSON_SORT_KEYS) : NULL;
         char *p = path_of(rq->out_dir, MANIFEST);
         st = text && p ? write_page(p, text, strlen(text), err)
@@ -331,7 +350,8 @@ static mb_status write_site(const mb__site_req *rq, const json_t *site, mb__site
     return st;
 }
 
-mb_status mb__site_request(const mb__site_req *rq, mb__site_result *res, mb_err *err)
+mb_status mb__site_request(const mb__site_req *rq, mb__site_result *res,
+                           mb_err *err)
 {
     mb__site_result local = {0};
     res = res ? res : &local;
@@ -351,7 +371,8 @@ mb_status mb__site_request(const mb__site_req *rq, mb__site_result *res, mb_err 
         const json_t *n = json_object_get(site, "counts");
         res->runs = (size_t)json_integer_value(json_object_get(n, "runs"));
         res->series = (size_t)json_integer_value(json_object_get(n, "series"));
-        res->regressions = (size_t)json_integer_value(json_object_get(n, "regressions"));
+        res->regressions =
+            (size_t)json_integer_value(json_object_get(n, "regressions"));
         res->machines = json_array_size(json_object_get(site, "machines"));
         res->first_parent = order != NULL;
     }

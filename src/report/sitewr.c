@@ -74,7 +74,8 @@ static const char site_css[] =
     "nav.site a{color:var(--accent);text-decoration:none}"
     "nav.site a.here{font-weight:650;color:var(--fg)}"
     ".controls{display:flex;flex-wrap:wrap;gap:10px;align-items:center;"
-    "margin:10px 0}.controls input,.controls select{font:inherit;padding:4px 8px;"
+    "margin:10px 0}.controls input,.controls select{font:inherit;padding:4px "
+    "8px;"
     "border:1px solid var(--line);border-radius:6px;background:var(--bg);"
     "color:var(--fg)}.worse{color:var(--bad);font-weight:600}"
     ".better{color:var(--good);font-weight:600}.flat{color:var(--muted)}"
@@ -163,7 +164,8 @@ static void page(mb_buf *out, const char *title, const char *root,
     mb__html_page_body(out, true, expect, &nav);
     mb__buf_free(&nav);
     if (data) {
-        mb__buf_puts(out, "<script type=\"application/json\" id=\"site-data\">");
+        mb__buf_puts(out,
+                     "<script type=\"application/json\" id=\"site-data\">");
         mb__json_script_embed(out, data);
         mb__buf_puts(out, "</script>\n");
     }
@@ -213,13 +215,16 @@ static void machine_text(mb_buf *b, const json_t *site, const char *id)
 {
     const json_t *m = machine(site, id);
     mb_buf t = MB_BUF_INIT;
-    mb__buf_printf(&t, "%s", *sv(m, "cpu_model") ? sv(m, "cpu_model") : "unknown CPU");
+    mb__buf_printf(&t, "%s",
+                   *sv(m, "cpu_model") ? sv(m, "cpu_model") : "unknown CPU");
     if (json_is_integer(json_object_get(m, "logical_cores")))
-        mb__buf_printf(&t, " \xC2\xB7 %lld cores",
-                       (long long)json_integer_value(json_object_get(m, "logical_cores")));
+        mb__buf_printf(
+            &t, " \xC2\xB7 %lld cores",
+            (long long)json_integer_value(json_object_get(m, "logical_cores")));
     if (json_is_integer(json_object_get(m, "memory_gib")))
-        mb__buf_printf(&t, " \xC2\xB7 %lld GiB",
-                       (long long)json_integer_value(json_object_get(m, "memory_gib")));
+        mb__buf_printf(
+            &t, " \xC2\xB7 %lld GiB",
+            (long long)json_integer_value(json_object_get(m, "memory_gib")));
     esc(b, t.data);
     mb__buf_free(&t);
 }
@@ -234,8 +239,9 @@ static void bench_text(mb_buf *b, const json_t *s)
         mb__buf_printf(&t, " / %s", var);
     if (json_is_integer(json_object_get(s, "batch_size")) &&
         strcmp(sv(s, "kind"), "model") == 0)
-        mb__buf_printf(&t, " / batch %lld",
-                       (long long)json_integer_value(json_object_get(s, "batch_size")));
+        mb__buf_printf(
+            &t, " / batch %lld",
+            (long long)json_integer_value(json_object_get(s, "batch_size")));
     esc(b, t.data);
     mb__buf_free(&t);
 }
@@ -251,7 +257,8 @@ static void value_ci(mb_buf *b, const char *unit, const json_t *p, int with_ci)
                        mb__site_fmt(unit, nv(p, "hi"), hi, sizeof hi));
 }
 
-/* ---- the index ------------------------------------------------------------ */
+/* ---- the index ------------------------------------------------------------
+ */
 
 static void sparkline(mb_buf *b, const json_t *spark)
 {
@@ -269,7 +276,8 @@ static void sparkline(mb_buf *b, const json_t *spark)
     json_array_foreach(spark, i, v)
     {
         double x = n > 1 ? 2 + 106.0 * (double)i / (double)(n - 1) : 55;
-        double y = hi > lo ? 23 - 20 * (json_number_value(v) - lo) / (hi - lo) : 13;
+        double y =
+            hi > lo ? 23 - 20 * (json_number_value(v) - lo) / (hi - lo) : 13;
         mb__buf_printf(b, "%s%.1f,%.1f", i ? " " : "", x, y);
     }
     mb__buf_puts(b, "\"/></svg>");
@@ -295,8 +303,10 @@ static void index_row(const mb__site_ctx *c, const json_t *s, mb_buf *b)
     for (size_t i = 0; i < text.len; i++)
         if (text.data[i] >= 'A' && text.data[i] <= 'Z')
             text.data[i] = (char)(text.data[i] - 'A' + 'a');
-    mb__buf_printf(b, "<tr id=\"row-%s\" data-kind=\"%s\" data-machine=\"%s\" data-text=\"",
-                   sv(s, "id"), sv(s, "kind"), sv(s, "machine"));
+    mb__buf_printf(
+        b,
+        "<tr id=\"row-%s\" data-kind=\"%s\" data-machine=\"%s\" data-text=\"",
+        sv(s, "id"), sv(s, "kind"), sv(s, "machine"));
     esc(b, text.data);
     mb__buf_free(&text);
     mb__buf_puts(b, "\" data-name=\"");
@@ -321,32 +331,37 @@ static void index_row(const mb__site_ctx *c, const json_t *s, mb_buf *b)
     sparkline(b, json_object_get(sum, "spark"));
     mb__buf_puts(b, "</td><td class=\"n\">");
     value_ci(b, sv(s, "unit"), sum, 1);
-    mb__buf_printf(b, "</td><td class=\"n %s\">%s</td><td class=\"n %s\">%s</td>"
-                      "<td class=\"n\">%lld</td></tr>\n",
-                   change_class(s, dp), pct(dp, t1, sizeof t1), change_class(s, db),
-                   pct(db, t2, sizeof t2),
-                   (long long)json_integer_value(json_object_get(sum, "n_points")));
+    mb__buf_printf(
+        b,
+        "</td><td class=\"n %s\">%s</td><td class=\"n %s\">%s</td>"
+        "<td class=\"n\">%lld</td></tr>\n",
+        change_class(s, dp), pct(dp, t1, sizeof t1), change_class(s, db),
+        pct(db, t2, sizeof t2),
+        (long long)json_integer_value(json_object_get(sum, "n_points")));
 }
 
 static void index_controls(const mb__site_ctx *c, mb_buf *b)
 {
     size_t i;
     const json_t *m;
-    mb__buf_puts(b, "<div class=\"controls\"><input id=\"filter\" type=\"search\" "
-                    "placeholder=\"filter: model, variant, metric, branch\" "
-                    "aria-label=\"filter\"><select id=\"machine-filter\" "
-                    "aria-label=\"machine\"><option value=\"\">every machine"
-                    "</option>");
+    mb__buf_puts(b,
+                 "<div class=\"controls\"><input id=\"filter\" type=\"search\" "
+                 "placeholder=\"filter: model, variant, metric, branch\" "
+                 "aria-label=\"filter\"><select id=\"machine-filter\" "
+                 "aria-label=\"machine\"><option value=\"\">every machine"
+                 "</option>");
     json_array_foreach(json_object_get(c->site, "machines"), i, m)
     {
-        mb__buf_printf(b, "<option value=\"%s\">%s: ", sv(m, "id"), sv(m, "id"));
+        mb__buf_printf(b, "<option value=\"%s\">%s: ", sv(m, "id"),
+                       sv(m, "id"));
         machine_text(b, c->site, sv(m, "id"));
         mb__buf_puts(b, "</option>");
     }
-    mb__buf_puts(b, "</select><select id=\"kind-filter\" aria-label=\"kind\">"
-                    "<option value=\"\">every kind</option><option>model"
-                    "</option><option>exec</option><option>suite</option>"
-                    "</select><span id=\"shown\" class=\"sub\"></span></div>\n");
+    mb__buf_puts(b,
+                 "</select><select id=\"kind-filter\" aria-label=\"kind\">"
+                 "<option value=\"\">every kind</option><option>model"
+                 "</option><option>exec</option><option>suite</option>"
+                 "</select><span id=\"shown\" class=\"sub\"></span></div>\n");
 }
 
 void mb__site_index_html(const mb__site_ctx *c, mb_buf *out)
@@ -355,11 +370,14 @@ void mb__site_index_html(const mb__site_ctx *c, mb_buf *out)
     const json_t *site = c->site, *counts = json_object_get(site, "counts");
     mb__buf_puts(&b, "<header class=\"top\"><h1>Benchmark series</h1><div "
                      "class=\"sub\">");
-    mb__buf_printf(&b, "%lld series from %lld runs, %lld change points; "
-                       "latest point of branch <b>",
-                   (long long)json_integer_value(json_object_get(counts, "series")),
-                   (long long)json_integer_value(json_object_get(counts, "runs")),
-                   (long long)json_integer_value(json_object_get(counts, "change_points")));
+    mb__buf_printf(
+        &b,
+        "%lld series from %lld runs, %lld change points; "
+        "latest point of branch <b>",
+        (long long)json_integer_value(json_object_get(counts, "series")),
+        (long long)json_integer_value(json_object_get(counts, "runs")),
+        (long long)json_integer_value(
+            json_object_get(counts, "change_points")));
     esc(&b, sv(site, "default_branch"));
     mb__buf_puts(&b, "</b> (else the newest branch of the series); baseline: ");
     esc(&b, *sv(site, "baseline") ? sv(site, "baseline")
@@ -367,15 +385,16 @@ void mb__site_index_html(const mb__site_ctx *c, mb_buf *out)
     mb__buf_printf(&b, "; points in %s order</div></header>\n",
                    sv(site, "ordered_by"));
     index_controls(c, &b);
-    mb__buf_puts(&b, "<div class=\"tablewrap\"><table id=\"series-table\" "
-                     "class=\"sortable\"><thead><tr><th data-sort=\"kind\">kind</th>"
-                     "<th data-sort=\"name\">benchmark</th><th data-sort=\"metric\">"
-                     "metric</th><th data-sort=\"machine\">machine</th><th>branch"
-                     "</th><th>trend</th><th class=\"n\" data-sort=\"latest\" "
-                     "data-num>latest [95% CI]</th><th class=\"n\" data-sort=\"prev\" "
-                     "data-num>vs previous</th><th class=\"n\" data-sort=\"base\" "
-                     "data-num>vs baseline</th><th class=\"n\" data-sort=\"points\" "
-                     "data-num>points</th></tr></thead><tbody>\n");
+    mb__buf_puts(
+        &b, "<div class=\"tablewrap\"><table id=\"series-table\" "
+            "class=\"sortable\"><thead><tr><th data-sort=\"kind\">kind</th>"
+            "<th data-sort=\"name\">benchmark</th><th data-sort=\"metric\">"
+            "metric</th><th data-sort=\"machine\">machine</th><th>branch"
+            "</th><th>trend</th><th class=\"n\" data-sort=\"latest\" "
+            "data-num>latest [95% CI]</th><th class=\"n\" data-sort=\"prev\" "
+            "data-num>vs previous</th><th class=\"n\" data-sort=\"base\" "
+            "data-num>vs baseline</th><th class=\"n\" data-sort=\"points\" "
+            "data-num>points</th></tr></thead><tbody>\n");
     size_t i;
     const json_t *s;
     json_array_foreach(json_object_get(site, "series"), i, s)
@@ -411,8 +430,8 @@ static void tooltip(mb_buf *t, const json_t *s, const json_t *p,
 {
     char v[64], lo[64], hi[64];
     const char *unit = sv(s, "unit");
-    mb__buf_printf(t, "commit %.12s\nbranch %s\ndate %s\nmachine %s (", sv(p, "commit"),
-                   sv(p, "branch"), sv(p, "date"), mtext);
+    mb__buf_printf(t, "commit %.12s\nbranch %s\ndate %s\nmachine %s (",
+                   sv(p, "commit"), sv(p, "branch"), sv(p, "date"), mtext);
     size_t i;
     const json_t *h;
     json_array_foreach(json_object_get(p, "hosts"), i, h)
@@ -422,7 +441,8 @@ static void tooltip(mb_buf *t, const json_t *s, const json_t *p,
     mb__buf_printf(t, ")\n%s %s", sv(s, "metric"),
                    mb__site_fmt(unit, nv(p, "value"), v, sizeof v));
     if (isfinite(nv(p, "lo")))
-        mb__buf_printf(t, " [95%% CI %s, %s]", mb__site_fmt(unit, nv(p, "lo"), lo, sizeof lo),
+        mb__buf_printf(t, " [95%% CI %s, %s]",
+                       mb__site_fmt(unit, nv(p, "lo"), lo, sizeof lo),
                        mb__site_fmt(unit, nv(p, "hi"), hi, sizeof hi));
     mb__buf_printf(t, "\n%lld run(s)",
                    (long long)json_integer_value(json_object_get(p, "n_runs")));
@@ -461,7 +481,9 @@ static void chart_marks(mb_svg *g, const json_t *s, const json_t *pts, double k,
     const json_t *p, *lane;
     json_array_foreach(json_object_get(s, "branches"), li, lane)
     {
-        mb__buf_printf(b, "<polyline fill=\"none\" stroke=\"%s\" stroke-width=\"1.5\" points=\"",
+        mb__buf_printf(b,
+                       "<polyline fill=\"none\" stroke=\"%s\" "
+                       "stroke-width=\"1.5\" points=\"",
                        mb__svg_color(li));
         json_array_foreach(pts, i, p)
         {
@@ -484,19 +506,22 @@ static void chart_marks(mb_svg *g, const json_t *s, const json_t *pts, double k,
         if (*sv(p, "change_point")) {
             mb__buf_printf(b, "<line class=\"cp-line\" data-commit=\"");
             esc(b, sv(p, "commit"));
-            mb__buf_printf(b, "\" x1=\"%.1f\" x2=\"%.1f\" y1=\"%.1f\" y2=\"%.1f\"><title>",
-                           x - 0.5 * (mb__svg_px(g, 1) - mb__svg_px(g, 0)),
-                           x - 0.5 * (mb__svg_px(g, 1) - mb__svg_px(g, 0)),
-                           g->mt, g->h - g->mb);
+            mb__buf_printf(
+                b, "\" x1=\"%.1f\" x2=\"%.1f\" y1=\"%.1f\" y2=\"%.1f\"><title>",
+                x - 0.5 * (mb__svg_px(g, 1) - mb__svg_px(g, 0)),
+                x - 0.5 * (mb__svg_px(g, 1) - mb__svg_px(g, 0)), g->mt,
+                g->h - g->mb);
             mb_buf t = MB_BUF_INIT;
-            mb__buf_printf(&t, "change point (%s) at %.12s", sv(p, "change_point"),
-                           sv(p, "commit"));
+            mb__buf_printf(&t, "change point (%s) at %.12s",
+                           sv(p, "change_point"), sv(p, "commit"));
             esc(b, t.data);
             mb__buf_free(&t);
             mb__buf_puts(b, "</title></line>");
         }
         if (isfinite(nv(p, "lo")) && isfinite(nv(p, "hi")))
-            mb__buf_printf(b, "<line class=\"ci-bar\" x1=\"%.1f\" x2=\"%.1f\" y1=\"%.1f\" y2=\"%.1f\"/>",
+            mb__buf_printf(b,
+                           "<line class=\"ci-bar\" x1=\"%.1f\" x2=\"%.1f\" "
+                           "y1=\"%.1f\" y2=\"%.1f\"/>",
                            x, x, mb__svg_py(g, nv(p, "lo") * k),
                            mb__svg_py(g, nv(p, "hi") * k));
         int failed = 0;
@@ -506,12 +531,13 @@ static void chart_marks(mb_svg *g, const json_t *s, const json_t *pts, double k,
         {
             failed |= !json_is_true(json_object_get(gv, "passed"));
         }
-        mb__buf_printf(b, "<circle id=\"pt-%zu\" class=\"pt%s\" data-commit=\"", i,
-                       failed ? " gate-fail" : "");
+        mb__buf_printf(b, "<circle id=\"pt-%zu\" class=\"pt%s\" data-commit=\"",
+                       i, failed ? " gate-fail" : "");
         esc(b, sv(p, "commit"));
-        mb__buf_printf(b, "\" cx=\"%.1f\" cy=\"%.1f\" r=\"%s\" fill=\"%s\"><title>", x,
-                       mb__svg_py(g, nv(p, "value") * k), failed ? "5" : "3.2",
-                       failed ? "#D55E00" : mb__svg_color(lane_ix));
+        mb__buf_printf(
+            b, "\" cx=\"%.1f\" cy=\"%.1f\" r=\"%s\" fill=\"%s\"><title>", x,
+            mb__svg_py(g, nv(p, "value") * k), failed ? "5" : "3.2",
+            failed ? "#D55E00" : mb__svg_color(lane_ix));
         mb_buf t = MB_BUF_INIT;
         tooltip(&t, s, p, mtext);
         esc(b, t.data);
@@ -532,9 +558,11 @@ static void series_chart(const mb__site_ctx *c, const json_t *s, mb_buf *b)
     mb__buf_puts(b, "<div class=\"chart-wrap\">");
     mb_svg g;
     mb__svg_begin(&g, b, "series-chart",
-                  "points in commit order, 95% CIs, change points dashed", 1100, 380);
+                  "points in commit order, 95% CIs, change points dashed", 1100,
+                  380);
     size_t n = json_array_size(pts);
-    g.x = (mb_svg_axis){-0.5, (double)(n ? n : 1) - 0.5, 0, "point (commit order)"};
+    g.x = (mb_svg_axis){-0.5, (double)(n ? n : 1) - 0.5, 0,
+                        "point (commit order)"};
     g.y = (mb_svg_axis){lo, hi, 0, ylab.data ? ylab.data : ""};
     mb__svg_axes(&g, 0);
     chart_marks(&g, s, pts, k, mt.data ? mt.data : "");
@@ -549,9 +577,11 @@ static void point_row(const mb__site_ctx *c, const json_t *s, const json_t *p,
                       size_t i, mb_buf *b)
 {
     const char *cp = sv(p, "change_point");
-    mb__buf_printf(b, "<tr id=\"point-%zu\"%s data-commit=\"", i, *cp ? " class=\"cp\"" : "");
+    mb__buf_printf(b, "<tr id=\"point-%zu\"%s data-commit=\"", i,
+                   *cp ? " class=\"cp\"" : "");
     esc(b, sv(p, "commit"));
-    mb__buf_printf(b, "\" data-cp=\"%s\"><td class=\"n\">%zu</td><td>", cp, i + 1);
+    mb__buf_printf(b, "\" data-cp=\"%s\"><td class=\"n\">%zu</td><td>", cp,
+                   i + 1);
     commit_link(b, c, sv(p, "commit"));
     mb__buf_puts(b, "</td><td>");
     esc(b, sv(p, "branch"));
@@ -565,7 +595,8 @@ static void point_row(const mb__site_ctx *c, const json_t *s, const json_t *p,
     const json_t *v;
     json_array_foreach(json_object_get(p, "runs"), j, v)
     {
-        mb__buf_printf(b, "%s%lld", j ? " " : "#", (long long)json_integer_value(v));
+        mb__buf_printf(b, "%s%lld", j ? " " : "#",
+                       (long long)json_integer_value(v));
         if (j + 1 < json_array_size(json_object_get(p, "runs")))
             mb__buf_puts(b, ",");
     }
@@ -577,12 +608,13 @@ static void point_row(const mb__site_ctx *c, const json_t *s, const json_t *p,
         esc(b, json_string_value(v));
     }
     mb__buf_printf(b, "</td><td class=\"%s\">%s</td><td>",
-                   strcmp(cp, "regression") == 0 ? "worse" : "flat", *cp ? cp : "");
+                   strcmp(cp, "regression") == 0 ? "worse" : "flat",
+                   *cp ? cp : "");
     json_array_foreach(json_object_get(p, "gate"), j, v)
     {
         int ok = json_is_true(json_object_get(v, "passed"));
-        mb__buf_printf(b, "<span class=\"%s\">%s</span> ", ok ? "better" : "worse",
-                       ok ? "PASS" : "FAIL");
+        mb__buf_printf(b, "<span class=\"%s\">%s</span> ",
+                       ok ? "better" : "worse", ok ? "PASS" : "FAIL");
         esc(b, sv(v, "requirement"));
         mb__buf_puts(b, " ");
     }
@@ -601,18 +633,20 @@ static void change_point_list(const mb__site_ctx *c, const json_t *s, mb_buf *b)
     json_array_foreach(json_object_get(s, "change_points"), i, e)
     {
         const json_t *ci = json_object_get(e, "ci");
-        mb__buf_printf(b, "<li class=\"%s\">%s on ", change_class(s, nv(e, "change")),
-                       sv(e, "direction"));
+        mb__buf_printf(b, "<li class=\"%s\">%s on ",
+                       change_class(s, nv(e, "change")), sv(e, "direction"));
         esc(b, sv(e, "branch"));
         mb__buf_puts(b, " between ");
         commit_link(b, c, sv(e, "prev_commit"));
         mb__buf_puts(b, " and ");
         commit_link(b, c, sv(e, "commit"));
-        mb__buf_printf(b, ": %s (%s to %s)", pct(nv(e, "change"), t, sizeof t),
-                       mb__site_fmt(sv(s, "unit"), nv(e, "before"), bv, sizeof bv),
-                       mb__site_fmt(sv(s, "unit"), nv(e, "after"), av, sizeof av));
+        mb__buf_printf(
+            b, ": %s (%s to %s)", pct(nv(e, "change"), t, sizeof t),
+            mb__site_fmt(sv(s, "unit"), nv(e, "before"), bv, sizeof bv),
+            mb__site_fmt(sv(s, "unit"), nv(e, "after"), av, sizeof av));
         if (json_is_object(ci))
-            mb__buf_printf(b, ", 95%% CI %s to %s", pct(nv(ci, "lo"), lo, sizeof lo),
+            mb__buf_printf(b, ", 95%% CI %s to %s",
+                           pct(nv(ci, "lo"), lo, sizeof lo),
                            pct(nv(ci, "hi"), hi, sizeof hi));
         mb__buf_printf(b, ", score %.1f</li>", nv(e, "score"));
     }
@@ -625,22 +659,25 @@ void mb__site_series_html(const mb__site_ctx *c, const json_t *s, mb_buf *out)
     mb__buf_printf(&title, "%s %s %s %s", sv(s, "kind"),
                    *sv(s, "model") ? sv(s, "model") : sv(s, "variant"),
                    sv(s, "metric"), sv(s, "machine"));
-    mb__buf_printf(&b, "<header class=\"top\"><h1><span class=\"kind\">%s</span> ",
+    mb__buf_printf(&b,
+                   "<header class=\"top\"><h1><span class=\"kind\">%s</span> ",
                    sv(s, "kind"));
     bench_text(&b, s);
     mb__buf_puts(&b, " \xC2\xB7 ");
     esc(&b, sv(s, "metric"));
-    mb__buf_printf(&b, "</h1><div class=\"sub\">machine %s: ", sv(s, "machine"));
+    mb__buf_printf(&b,
+                   "</h1><div class=\"sub\">machine %s: ", sv(s, "machine"));
     machine_text(&b, c->site, sv(s, "machine"));
     mb__buf_printf(&b, "; %zu points; series %s</div></header>\n",
                    json_array_size(json_object_get(s, "points")), sv(s, "id"));
     series_chart(c, s, &b);
     change_point_list(c, s, &b);
-    mb__buf_puts(&b, "<h2>Points and the runs behind them</h2><div class=\"tablewrap\">"
-                     "<table id=\"points-table\"><thead><tr><th class=\"n\">#</th>"
-                     "<th>commit</th><th>branch</th><th>date</th><th class=\"n\">"
-                     "value [95% CI]</th><th>runs (store ids) and hosts</th><th>"
-                     "change point</th><th>gate</th></tr></thead><tbody>\n");
+    mb__buf_puts(
+        &b, "<h2>Points and the runs behind them</h2><div class=\"tablewrap\">"
+            "<table id=\"points-table\"><thead><tr><th class=\"n\">#</th>"
+            "<th>commit</th><th>branch</th><th>date</th><th class=\"n\">"
+            "value [95% CI]</th><th>runs (store ids) and hosts</th><th>"
+            "change point</th><th>gate</th></tr></thead><tbody>\n");
     size_t i;
     const json_t *p;
     json_array_foreach(json_object_get(s, "points"), i, p)
@@ -648,13 +685,14 @@ void mb__site_series_html(const mb__site_ctx *c, const json_t *s, mb_buf *out)
         point_row(c, s, p, i, &b);
     }
     mb__buf_puts(&b, "</tbody></table></div>\n");
-    page(out, title.data ? title.data : "", "../", "", "series-chart points-table", &b,
-         NULL);
+    page(out, title.data ? title.data : "", "../", "",
+         "series-chart points-table", &b, NULL);
     mb__buf_free(&b);
     mb__buf_free(&title);
 }
 
-/* ---- the regressions ------------------------------------------------------ */
+/* ---- the regressions ------------------------------------------------------
+ */
 
 static const json_t *series_by_id(const json_t *site, const char *id)
 {
@@ -702,7 +740,8 @@ static void regression_row(const mb__site_ctx *c, const json_t *e, mb_buf *b)
     } else {
         const json_t *ci = json_object_get(e, "ci");
         mb__buf_printf(b, "</td><td class=\"n %s\">%s</td><td class=\"n\">",
-                       change_class(s, nv(e, "change")), pct(nv(e, "change"), t, sizeof t));
+                       change_class(s, nv(e, "change")),
+                       pct(nv(e, "change"), t, sizeof t));
         if (json_is_object(ci))
             mb__buf_printf(b, "%s to %s", pct(nv(ci, "lo"), lo, sizeof lo),
                            pct(nv(ci, "hi"), hi, sizeof hi));
@@ -715,19 +754,21 @@ void mb__site_regressions_html(const mb__site_ctx *c, mb_buf *out)
 {
     mb_buf b = MB_BUF_INIT;
     const json_t *reg = json_object_get(c->site, "regressions");
-    mb__buf_printf(&b, "<header class=\"top\"><h1>Change points and failed "
-                       "gates</h1><div class=\"sub\">%zu entries, newest first; "
-                       "the same list for bots: <a href=\"regressions.json\">"
-                       "regressions.json</a>.  A change is the step between the "
-                       "medians of the points before and after; its 95%% CI is "
-                       "the Welch t interval of the ratio of their geometric "
-                       "means.</div></header>\n",
+    mb__buf_printf(&b,
+                   "<header class=\"top\"><h1>Change points and failed "
+                   "gates</h1><div class=\"sub\">%zu entries, newest first; "
+                   "the same list for bots: <a href=\"regressions.json\">"
+                   "regressions.json</a>.  A change is the step between the "
+                   "medians of the points before and after; its 95%% CI is "
+                   "the Welch t interval of the ratio of their geometric "
+                   "means.</div></header>\n",
                    json_array_size(reg));
-    mb__buf_puts(&b, "<div class=\"tablewrap\"><table id=\"regressions-table\">"
-                     "<thead><tr><th>commit date</th><th>what</th><th>series</th>"
-                     "<th>machine</th><th>branch</th><th>commits</th><th class=\"n\">"
-                     "change</th><th class=\"n\">95% CI</th><th>detail</th></tr>"
-                     "</thead><tbody>\n");
+    mb__buf_puts(
+        &b, "<div class=\"tablewrap\"><table id=\"regressions-table\">"
+            "<thead><tr><th>commit date</th><th>what</th><th>series</th>"
+            "<th>machine</th><th>branch</th><th>commits</th><th class=\"n\">"
+            "change</th><th class=\"n\">95% CI</th><th>detail</th></tr>"
+            "</thead><tbody>\n");
     size_t i;
     const json_t *e;
     json_array_foreach(reg, i, e)
@@ -735,7 +776,8 @@ void mb__site_regressions_html(const mb__site_ctx *c, mb_buf *out)
         regression_row(c, e, &b);
     }
     mb__buf_puts(&b, "</tbody></table></div>\n");
-    page(out, "regressions", "", "regressions.html", "regressions-table", &b, NULL);
+    page(out, "regressions", "", "regressions.html", "regressions-table", &b,
+         NULL);
     mb__buf_free(&b);
 }
 
@@ -754,8 +796,9 @@ json_t *mb__site_regressions_json(const json_t *site)
         json_object_set_new(
             x, "series",
             json_pack("{s:O,s:O,s:O?,s:O?,s:O?,s:O,s:O,s:O,s:s}", "id",
-                      json_object_get(s, "id"), "kind", json_object_get(s, "kind"),
-                      "model", json_object_get(s, "model"), "variant",
+                      json_object_get(s, "id"), "kind",
+                      json_object_get(s, "kind"), "model",
+                      json_object_get(s, "model"), "variant",
                       json_object_get(s, "variant"), "batch_size",
                       json_object_get(s, "batch_size"), "metric",
                       json_object_get(s, "metric"), "unit",
@@ -768,10 +811,12 @@ json_t *mb__site_regressions_json(const json_t *site)
     }
     return json_pack("{s:s,s:O,s:O,s:o}", "schema", "mbench.regressions/1",
                      "default_branch", json_object_get(site, "default_branch"),
-                     "machines", json_object_get(site, "machines"), "entries", out);
+                     "machines", json_object_get(site, "machines"), "entries",
+                     out);
 }
 
-/* ---- the branch view ------------------------------------------------------ */
+/* ---- the branch view ------------------------------------------------------
+ */
 
 /* {text, value, commit} of the latest point of s on each branch */
 static json_t *branch_cells(const json_t *s)
@@ -783,16 +828,20 @@ static json_t *branch_cells(const json_t *s)
     {
         mb_buf t = MB_BUF_INIT;
         char v[64];
-        mb__buf_printf(&t, "%s", mb__site_fmt(sv(s, "unit"), nv(l, "value"), v, sizeof v));
+        mb__buf_printf(
+            &t, "%s", mb__site_fmt(sv(s, "unit"), nv(l, "value"), v, sizeof v));
         if (isfinite(nv(l, "lo")) && isfinite(nv(l, "hi"))) {
             char lo[64], hi[64];
-            mb__buf_printf(&t, " [%s, %s]", mb__site_fmt(sv(s, "unit"), nv(l, "lo"), lo, sizeof lo),
-                           mb__site_fmt(sv(s, "unit"), nv(l, "hi"), hi, sizeof hi));
+            mb__buf_printf(
+                &t, " [%s, %s]",
+                mb__site_fmt(sv(s, "unit"), nv(l, "lo"), lo, sizeof lo),
+                mb__site_fmt(sv(s, "unit"), nv(l, "hi"), hi, sizeof hi));
         }
         mb__buf_printf(&t, " @ %.10s", sv(l, "commit"));
         json_object_set_new(by, br,
-                            json_pack("{s:s,s:O,s:O?}", "text", t.data ? t.data : "",
-                                      "value", json_object_get(l, "value"), "commit",
+                            json_pack("{s:s,s:O,s:O?}", "text",
+                                      t.data ? t.data : "", "value",
+                                      json_object_get(l, "value"), "commit",
                                       json_object_get(l, "commit")));
         mb__buf_free(&t);
     }
@@ -812,8 +861,9 @@ static void branch_select(mb_buf *b, const char *id, const json_t *branches,
         esc(b, sv(br, "name"));
         mb__buf_puts(b, "\">");
         esc(b, sv(br, "name"));
-        mb__buf_printf(b, " (%lld points)</option>",
-                       (long long)json_integer_value(json_object_get(br, "points")));
+        mb__buf_printf(
+            b, " (%lld points)</option>",
+            (long long)json_integer_value(json_object_get(br, "points")));
     }
     mb__buf_puts(b, "</select>");
 }
@@ -821,28 +871,33 @@ static void branch_select(mb_buf *b, const char *id, const json_t *branches,
 static void branch_row(const json_t *s, const json_t *cells, const char *a,
                        const char *bn, mb_buf *b)
 {
-    const json_t *x = json_object_get(cells, a), *y = json_object_get(cells, bn);
-    double ch = x && y && nv(x, "value") != 0 ? nv(y, "value") / nv(x, "value") - 1 : NAN;
+    const json_t *x = json_object_get(cells, a),
+                 *y = json_object_get(cells, bn);
+    double ch = x && y && nv(x, "value") != 0
+                    ? nv(y, "value") / nv(x, "value") - 1
+                    : NAN;
     char t[32];
-    mb__buf_printf(b, "<tr data-series=\"%s\"><td><a href=\"s/%s.html\">", sv(s, "id"),
-                   sv(s, "id"));
+    mb__buf_printf(b, "<tr data-series=\"%s\"><td><a href=\"s/%s.html\">",
+                   sv(s, "id"), sv(s, "id"));
     bench_text(b, s);
     mb__buf_puts(b, "</a></td><td>");
     esc(b, sv(s, "metric"));
-    mb__buf_printf(b, "</td><td><span class=\"mono\">%s</span></td><td class=\"n\">",
-                   sv(s, "machine"));
+    mb__buf_printf(
+        b, "</td><td><span class=\"mono\">%s</span></td><td class=\"n\">",
+        sv(s, "machine"));
     esc(b, x ? sv(x, "text") : "-");
     mb__buf_puts(b, "</td><td class=\"n\">");
     esc(b, y ? sv(y, "text") : "-");
-    mb__buf_printf(b, "</td><td class=\"n %s\">%s</td></tr>\n", change_class(s, ch),
-                   pct(ch, t, sizeof t));
+    mb__buf_printf(b, "</td><td class=\"n %s\">%s</td></tr>\n",
+                   change_class(s, ch), pct(ch, t, sizeof t));
 }
 
 void mb__site_branches_html(const mb__site_ctx *c, mb_buf *out)
 {
     mb_buf b = MB_BUF_INIT;
     const json_t *site = c->site, *branches = json_object_get(site, "branches");
-    const char *a = sv(site, "default_branch"), *bn = sv(site, "compare_branch");
+    const char *a = sv(site, "default_branch"),
+               *bn = sv(site, "compare_branch");
     json_t *rows = json_array();
     mb__buf_puts(&b, "<header class=\"top\"><h1>Branches side by side</h1><div "
                      "class=\"sub\">the latest point of each series on two "
@@ -850,9 +905,10 @@ void mb__site_branches_html(const mb__site_ctx *c, mb_buf *out)
     branch_select(&b, "branch-a", branches, a);
     mb__buf_puts(&b, " against ");
     branch_select(&b, "branch-b", branches, bn);
-    mb__buf_puts(&b, "</div>\n<div class=\"tablewrap\"><table id=\"branch-table\">"
-                     "<thead><tr><th>series</th><th>metric</th><th>machine</th>"
-                     "<th class=\"n\" id=\"head-a\">");
+    mb__buf_puts(&b,
+                 "</div>\n<div class=\"tablewrap\"><table id=\"branch-table\">"
+                 "<thead><tr><th>series</th><th>metric</th><th>machine</th>"
+                 "<th class=\"n\" id=\"head-a\">");
     esc(&b, a);
     mb__buf_puts(&b, "</th><th class=\"n\" id=\"head-b\">");
     esc(&b, bn);
@@ -863,13 +919,15 @@ void mb__site_branches_html(const mb__site_ctx *c, mb_buf *out)
     {
         json_t *cells = branch_cells(s);
         branch_row(s, cells, a, bn, &b);
-        json_array_append_new(rows, json_pack("{s:O,s:O,s:o}", "id", json_object_get(s, "id"),
-                                              "better", json_object_get(s, "better"),
-                                              "by", cells));
+        json_array_append_new(
+            rows,
+            json_pack("{s:O,s:O,s:o}", "id", json_object_get(s, "id"), "better",
+                      json_object_get(s, "better"), "by", cells));
     }
     mb__buf_puts(&b, "</tbody></table></div>\n");
     json_t *data = json_pack("{s:o}", "rows", rows);
-    page(out, "branches", "", "branches.html", "branch-table branch-a branch-b", &b, data);
+    page(out, "branches", "", "branches.html", "branch-table branch-a branch-b",
+         &b, data);
     json_decref(data);
     mb__buf_free(&b);
 }

@@ -159,8 +159,9 @@ json_t *mb__git_first_parent(const char *dir, const char *tip)
     if (!is_commit_id(tip))
         return NULL;
     char *d = (char *)(dir && *dir ? dir : ".");
-    char *argv[] = {"git",          "-C",      d, "rev-list", "--first-parent",
-                    "--reverse",    (char *)tip, "--", NULL};
+    char *argv[] = {
+        "git",       "-C",        d,    "rev-list", "--first-parent",
+        "--reverse", (char *)tip, "--", NULL};
     char *out = run_git(argv);
     if (!out)
         return NULL;

@@ -21,23 +21,27 @@
 
 static char tmp[256];
 
-static json_t *make_doc(int k, const char *cpu, const char *host, const char *variant)
+static json_t *make_doc(int k, const char *cpu, const char *host,
+                        const char *variant)
 {
     double med = (k < 7 ? 1.0e6 : 1.3e6) * (1 + 0.002 * ((k * 7) % 5));
     char created[32];
     snprintf(created, sizeof created, "2026-11-%02dT00:00:00Z", k);
     int passed = med < 1.1e6;
     return json_pack(
-        "{s:s,s:s,s:s,s:{s:s,s:s,s:i,s:I,s:s},s:[{s:s,s:s,s:{s:s,s:s,s:s},s:s,s:i,"
+        "{s:s,s:s,s:s,s:{s:s,s:s,s:i,s:I,s:s},s:[{s:s,s:s,s:{s:s,s:s,s:s},s:s,"
+        "s:i,"
         "s:{s:s,s:f,s:f,s:f}}],s:[{s:s,s:b,s:[{s:s,s:b,s:s}]}]}",
-        "schema", "mbench.result/1", "kind", "run", "created_utc", created, "environment",
-        "cpu_model", cpu, "hostname", host, "logical_cores", 8, "memory_bytes",
-        (json_int_t)16 << 30, "arch", "x86_64", "runs", "status", "ok", "variant", variant,
-        "model", "name", "m.onnx", "path", "/models/m.onnx", "sha256",
-        "abababababababababababababababababababababababababababababababab", "backend",
-        "null", "batch_size", 1, "latency", "unit", "ns", "median", med, "p99", med * 1.2,
-        "mean", med * 1.05, "requirements", "requirement", "p50<=1.1ms", "passed", passed,
-        "results", "variant", variant, "passed", passed, "value_text", passed ? "1 ms" : "1.3 ms");
+        "schema", "mbench.result/1", "kind", "run", "created_utc", created,
+        "environment", "cpu_model", cpu, "hostname", host, "logical_cores", 8,
+        "memory_bytes", (json_int_t)16 << 30, "arch", "x86_64", "runs",
+        "status", "ok", "variant", variant, "model", "name", "m.onnx", "path",
+        "/models/m.onnx", "sha256",
+        "abababababababababababababababababababababababababababababababab",
+        "backend", "null", "batch_size", 1, "latency", "unit", "ns", "median",
+        med, "p99", med * 1.2, "mean", med * 1.05, "requirements",
+        "requirement", "p50<=1.1ms", "passed", passed, "results", "variant",
+        variant, "passed", passed, "value_text", passed ? "1 ms" : "1.3 ms");
 }
 
 static void commit_of(int k, char out[41])
@@ -53,7 +57,8 @@ static int fill_store(const char *db)
     mb_err e = {0};
     if (mb__store_open(db, &s, &e))
         return 0;
-    static const char *const cpus[2][2] = {{"CPU A", "host-a"}, {"CPU B", "host-b"}};
+    static const char *const cpus[2][2] = {{"CPU A", "host-a"},
+                                           {"CPU B", "host-b"}};
     int ok = 1;
     for (int m = 0; m < 2; m++)
         for (int k = 1; k <= 12; k++)
@@ -61,10 +66,12 @@ static int fill_store(const char *db)
                 char sha[41], date[32];
                 commit_of(k, sha);
                 snprintf(date, sizeof date, "2026-11-%02dT00:00:00Z", k);
-                json_t *doc = make_doc(k, cpus[m][0], cpus[m][1],
-                                       v ? "<img src=x onerror=alert(1)>" : "plain");
-                json_t *git = json_pack("{s:s,s:s,s:b,s:s}", "commit", sha, "branch", "main",
-                                        "dirty", 0, "commit_date", date);
+                json_t *doc =
+                    make_doc(k, cpus[m][0], cpus[m][1],
+                             v ? "<img src=x onerror=alert(1)>" : "plain");
+                json_t *git =
+                    json_pack("{s:s,s:s,s:b,s:s}", "commit", sha, "branch",
+                              "main", "dirty", 0, "commit_date", date);
                 ok &= doc && git && mb__store_put(s, doc, git, &e) == MB_OK;
                 json_decref(doc);
                 json_decref(git);
@@ -101,7 +108,8 @@ static void the_step_is_found_once_per_machine(const char *site, const char *db)
             strcmp(json_string_value(json_object_get(s, "metric")), "p50"))
             continue;
         EXPECT_STR(json_string_value(json_object_get(e, "commit")), c7);
-        EXPECT_STR(json_string_value(json_object_get(e, "direction")), "regression");
+        EXPECT_STR(json_string_value(json_object_get(e, "direction")),
+                   "regression");
         EXPECT_NEAR(json_number_value(json_object_get(e, "change")), 0.3, 0.02);
         if (steps < 2)
             machines[steps] = json_string_value(json_object_get(s, "machine"));
@@ -117,7 +125,8 @@ static void the_step_is_found_once_per_machine(const char *site, const char *db)
 
 static void names_are_escaped(const char *site)
 {
-    static const char *const pages[] = {"index.html", "regressions.html", "branches.html"};
+    static const char *const pages[] = {"index.html", "regressions.html",
+                                        "branches.html"};
     for (size_t i = 0; i < 3; i++) {
         char *t = slurp(site, pages[i]);
         EXPECT(t != NULL);
@@ -130,9 +139,11 @@ static void names_are_escaped(const char *site)
 /* Every file of a equals its namesake in b (the manifest lists them). */
 static int same_sites(const char *a, const char *b)
 {
-    char *ma = slurp(a, ".mbench-site.json"), *mb = slurp(b, ".mbench-site.json");
+    char *ma = slurp(a, ".mbench-site.json"),
+         *mb = slurp(b, ".mbench-site.json");
     json_t *m = ma ? json_loads(ma, 0, NULL) : NULL;
-    int same = ma && mb && !strcmp(ma, mb) && json_object_size(json_object_get(m, "files")) > 10;
+    int same = ma && mb && !strcmp(ma, mb) &&
+               json_object_size(json_object_get(m, "files")) > 10;
     const char *rel;
     json_t *v;
     json_object_foreach(json_object_get(m, "files"), rel, v)
@@ -160,7 +171,8 @@ static int same_sites(const char *a, const char *b)
 static void bad_requests_fail(const char *db, const char *site)
 {
     const char *bad_key[] = {"colour=blue"}, *no_eq[] = {"branch"};
-    const char *no_branch[] = {"branch=nope"}, *bad_url[] = {"commit-url=javascript:{sha}"};
+    const char *no_branch[] = {"branch=nope"},
+               *bad_url[] = {"commit-url=javascript:{sha}"};
     const char *bad_base[] = {"baseline=fffffff"};
     char missing[300];
     snprintf(missing, sizeof missing, "%s/none.db", tmp);
