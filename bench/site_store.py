@@ -4,11 +4,11 @@ complete result documents for bench/site.sh: COMMITS commits (three
 quarters on main, then a feature branch forked from main's middle), two
 machines, and per commit and machine five model documents (one model, two
 variants, batch 1 and 8: 4 runs each) and one exec document of five
-commands with phases and counters: 25 runs, so 400 commits give 10,000
-runs.  Model 0 steps up 30% at main's commit 100.  Seeded: the same
+commands with phases and counters: 25 runs per commit and machine,
+so 200 commits give 10,000 runs.  Model 0 steps up 30% at main's commit 100.  Seeded: the same
 arguments give the same file.
 
-  site_store.py OUT.json [--commits 400] [--seed 1]
+  site_store.py OUT.json [--commits 200] [--seed 1]
 """
 import argparse
 import json
@@ -61,7 +61,7 @@ def exec_doc(k, env, created, rng):
 def main():
     p = argparse.ArgumentParser()
     p.add_argument("out")
-    p.add_argument("--commits", type=int, default=400)
+    p.add_argument("--commits", type=int, default=200)
     p.add_argument("--seed", type=int, default=1)
     a = p.parse_args()
     rng = random.Random(a.seed)
