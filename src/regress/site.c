@@ -780,6 +780,10 @@ static json_t *regression_list(const json_t *series)
         {
             json_array_append(all, (json_t *)e);
         }
+        /* a failed requirement marks every series of its runs; it is
+         * listed once, with the run's p50 series */
+        if (strcmp(sv(s, "metric"), "p50") != 0)
+            continue;
         json_array_foreach(json_object_get(s, "points"), j, p)
         {
             json_array_foreach(json_object_get(p, "gate"), k, g)

@@ -130,7 +130,7 @@ for e in cps:
     if e["series"]["metric"] == "user" and e["commit"] == planted:
         assert e["ci"]["lo"] > 0.3 and e["prev_commit"] != planted, e
 gates = [e for e in d["entries"] if e["type"] == "gate"]
-assert gates and all(e["requirement"] == "counter.items<=2000" and e["branch"] == "main" for e in gates), gates[:2]
+assert len(gates) == 12 and all(e["requirement"] == "counter.items<=2000" and e["branch"] == "main" and e["series"]["metric"] == "p50" for e in gates), (len(gates), gates[:2])
 dates = [e["date"] for e in d["entries"]]
 assert dates == sorted(dates, reverse=True), "not newest first"
 EOF
