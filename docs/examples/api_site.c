@@ -13,7 +13,8 @@
 int main(int argc, char **argv)
 {
     if (argc < 3 || argc > 4) {
-        fprintf(stderr, "usage: %s DB OUT_DIR [COMMIT_URL_TEMPLATE]\n", argv[0]);
+        fprintf(stderr, "usage: %s DB OUT_DIR [COMMIT_URL_TEMPLATE]\n",
+                argv[0]);
         return 2;
     }
     char url[1024];

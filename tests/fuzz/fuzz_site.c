@@ -34,7 +34,8 @@ static json_t *text_of(const json_t *v)
 
 static json_t *row_of(const json_t *doc, int k)
 {
-    const json_t *run = json_array_get(json_object_get(doc, "runs"), (size_t)(k % 3));
+    const json_t *run =
+        json_array_get(json_object_get(doc, "runs"), (size_t)(k % 3));
     const json_t *lat = json_object_get(run, "latency");
     json_t *r = json_array();
     char id[16], ix[16], commit[41], date[32];
@@ -45,20 +46,34 @@ static json_t *row_of(const json_t *doc, int k)
     commit[40] = '\0';
     snprintf(date, sizeof date, "2026-01-%02dT00:00:00Z", 1 + k % 28);
     json_t *cells[MB_SR_COUNT] = {
-        json_string(id), json_string("1"), json_string(ix), json_string(commit),
-        json_string(k % 2 ? "feature <b>x</b>" : "main"), json_string(date),
-        json_string(date), json_string("ok"), text_of(json_object_get(doc, "kind")),
+        json_string(id),
+        json_string("1"),
+        json_string(ix),
+        json_string(commit),
+        json_string(k % 2 ? "feature <b>x</b>" : "main"),
+        json_string(date),
+        json_string(date),
+        json_string("ok"),
+        text_of(json_object_get(doc, "kind")),
         text_of(json_object_get(json_object_get(run, "model"), "name")),
         text_of(json_object_get(run, "variant")),
         json_is_string(json_object_get(run, "backend"))
             ? text_of(json_object_get(run, "backend"))
             : json_string("exec"),
-        text_of(json_object_get(run, "batch_size")), text_of(json_object_get(lat, "median")),
-        text_of(json_object_get(lat, "p99")), json_null(), json_null(),
-        text_of(json_object_get(json_object_get(run, "throughput"), "inferences_per_s")),
-        text_of(json_object_get(json_object_get(run, "memory"), "rss_peak_bytes")),
-        json_string(k < 3 ? "<script>cpu</script>" : "CPU B"), json_string("x86_64"),
-        json_string("8"), json_string("17179869184"), json_string("host")};
+        text_of(json_object_get(run, "batch_size")),
+        text_of(json_object_get(lat, "median")),
+        text_of(json_object_get(lat, "p99")),
+        json_null(),
+        json_null(),
+        text_of(json_object_get(json_object_get(run, "throughput"),
+                                "inferences_per_s")),
+        text_of(
+            json_object_get(json_object_get(run, "memory"), "rss_peak_bytes")),
+        json_string(k < 3 ? "<script>cpu</script>" : "CPU B"),
+        json_string("x86_64"),
+        json_string("8"),
+        json_string("17179869184"),
+        json_string("host")};
     for (int c = 0; c < MB_SR_COUNT; c++)
         json_array_append_new(r, cells[c]);
     return r;
