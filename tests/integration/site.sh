@@ -11,7 +11,12 @@
 # order puts the step at the right commit.  Checks the JSON for bots, the
 # determinism and incrementality of regeneration, and the four kinds of
 # page in headless chromium (DOM after the page's own script, and
-# screenshots).
+# screenshots).  Each page checks itself and sets <html data-ok>: the
+# elements it promises, no script error, and on the index that sorting
+# orders the rows and the machine filter hides the other machine's; on
+# the branch view that a branch against itself shows no change; on a
+# series page that every point is drawn (a page with a point removed
+# must fail).
 . "$(dirname "$0")/lib.sh"
 CHROMIUM=${CHROMIUM:-/usr/bin/chromium}
 P="$T_TMP/proj"
@@ -205,6 +210,13 @@ print([e["series"]["id"] for e in d["entries"] if e["type"] == "change_point" an
        and e["series"]["machine"] == a][0])
 EOF
 )
+# A page that must FAIL its in-page check: a point missing from the chart.
+$PY - "$S/s/$SERIES.html" "$T_TMP/broken.html" <<'EOF'
+import re, sys
+t = open(sys.argv[1]).read()
+open(sys.argv[2], "w").write(re.sub(r'<circle id="pt-0".*?</circle>', "", t, count=1, flags=re.S))
+EOF
+browse --dump-dom "file://$T_TMP/broken.html" > "$T_TMP/broken.dom" &
 for p in index regressions branches "s/$SERIES"; do
     n=$(basename "$p")
     browse --dump-dom "file://$S/$p.html" > "$T_TMP/$n.dom" &
@@ -224,6 +236,9 @@ for n in index regressions branches "$SERIES"; do
     [[ "$dom" == *'<b id="hostile">'* ]] && notok "page $n shows the hostile variant name as text" ||
         ok "page $n shows the hostile variant name as text"
 done
+dom=$(cat "$T_TMP/broken.dom")
+if [[ "$dom" == *'data-ok="0"'* && "$dom" == *'the chart does not draw every point'* ]]; then ok "a series page whose chart lost a point fails its in-page check"
+else notok "a series page whose chart lost a point fails its in-page check" "$(printf '%s' "$dom" | grep -o 'data-check="[^"]*"')"; fi
 check "the index lists every series, both machines, with a sparkline each" $PY - "$T_TMP/index.dom" "$S/regressions.json" <<'EOF'
 import re, sys, json
 dom = open(sys.argv[1]).read()
