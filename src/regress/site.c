@@ -167,6 +167,10 @@ static void add_fig(acc *a, const json_t *row, const char *kind,
         json_object_get(p, "runs"),
         json_integer(strtoll(cellv(row, MB_SR_RUN_ID), NULL, 10)));
     add_unique(json_object_get(p, "hosts"), cellv(row, MB_SR_HOSTNAME));
+    /* where this run's figures went: only needed for requirement marks */
+    const json_t *doc = json_object_get(a->docs, cellv(row, MB_SR_DOC_ID));
+    if (!json_array_size(json_object_get(doc, "requirements")))
+        return;
     json_t *rp = json_object_get(a->runpts, cellv(row, MB_SR_RUN_ID));
     if (!rp) {
         rp = json_array();
@@ -250,6 +254,10 @@ static void add_row(acc *a, const json_t *row)
     if (is_exec)
         add_exec_figs(a, row, kind, machine);
     const char *doc = cellv(row, MB_SR_DOC_ID);
+    if (!json_array_size(
+            json_object_get(json_object_get(a->docs, doc), "requirements")))
+        return; /* the runs of a document are only needed for its requirements
+                 */
     json_t *dr = json_object_get(a->docruns, doc);
     if (!dr && doc) {
         dr = json_array();
