@@ -180,6 +180,16 @@ c = [e for e in d["entries"] if e["type"] == "change_point" and e["branch"] == "
 assert c and all(e["commit"] != sys.argv[2] for e in c), c
 EOF
 
+expect_exit "site takes a commit as baseline and another default branch" 0 "$MBENCH" site --db "$DB" --out "$T_TMP/alt" \
+    --git-dir "$P" --baseline "${FORK:0:10}" --branch feature --compare main -q
+contains "the index says which baseline it compares with" "$(cat "$T_TMP/alt/index.html")" "baseline: ${FORK:0:10}"
+contains "the branch view puts the chosen branches side by side" "$(cat "$T_TMP/alt/branches.html")" 'id="head-a">feature</th><th class="n" id="head-b">main</th>'
+check "vs baseline compares feature's latest counter with the fork point's (no change)" $PY - "$T_TMP/alt/index.html" <<'EOF'
+import re, sys
+rows = re.findall(r'<tr id="row-[0-9a-f]+" data-kind="exec" data-machine="m[0-9a-f]+" data-text="[^"]*compute[^"]*counter.items[^"]*"[^>]*data-base="([^"]*)"', open(sys.argv[1]).read())
+assert len(rows) == 2 and all(float(b) == 0 for b in rows), rows
+EOF
+
 # ---- bad input -------------------------------------------------------------
 expect_exit "site without --out is a usage error" 2 "$MBENCH" site --db "$DB"
 expect_exit "a commit URL without {sha} is refused" 2 "$MBENCH" site --db "$DB" --out "$T_TMP/x" --commit-url 'https://forge/commit/'
