@@ -196,7 +196,11 @@ static void commit_link(mb_buf *b, const mb__site_ctx *c, const char *sha)
         mb__buf_puts(b, "-");
         return;
     }
-    const char *at = c->commit_url ? strstr(c->commit_url, "{sha}") : NULL;
+    /* only a commit id goes into a link: a stored "commit" is user data,
+     * and "javascript:..." in place of {sha} would make a script link */
+    int hex = strspn(sha, "0123456789abcdef") == strlen(sha);
+    const char *at =
+        c->commit_url && hex ? strstr(c->commit_url, "{sha}") : NULL;
     if (at) {
         mb__buf_puts(b, "<a class=\"commit\" href=\"");
         mb_buf url = MB_BUF_INIT;

@@ -242,6 +242,47 @@ static void an_unchanged_store_rewrites_nothing(void)
     EXPECT_EQ_INT(w, 0);
 }
 
+/* A stored "commit" is user data: one that is not a commit id never
+ * becomes a link, whatever the template. */
+static void a_commit_that_is_no_id_makes_no_link(void)
+{
+    char hdb[320], hsite[320];
+    snprintf(hdb, sizeof hdb, "%s/h.db", tmp);
+    snprintf(hsite, sizeof hsite, "%s/h", tmp);
+    mb__store *s = NULL;
+    mb_err e = {0};
+    EXPECT_EQ_INT(mb__store_open(hdb, &s, &e), MB_OK);
+    for (int k = 1; k <= 2; k++) {
+        json_t *doc = make_doc(k, "CPU A", "host-a", "plain");
+        json_t *git =
+            json_pack("{s:s,s:s,s:b,s:s}", "commit",
+                      k == 1 ? "javascript:alert(1)" : "abcdef0123", "branch",
+                      "main", "dirty", 0, "commit_date",
+                      k == 1 ? "2026-11-01T00:00:00Z" : "2026-11-02T00:00:00Z");
+        EXPECT_EQ_INT(mb__store_put(s, doc, git, &e), MB_OK);
+        json_decref(doc);
+        json_decref(git);
+    }
+    mb__store_close(s);
+    const char *opts[] = {"commit-url={sha}"};
+    EXPECT_EQ_INT(mb_site(hdb, hsite, opts, 1, NULL, &e), MB_OK);
+    char *idx = slurp(hsite, ".mbench-site.json");
+    json_t *m = idx ? json_loads(idx, 0, NULL) : NULL;
+    const char *rel;
+    json_t *v;
+    size_t pages = 0;
+    json_object_foreach(json_object_get(m, "files"), rel, v)
+    {
+        char *t = slurp(hsite, rel);
+        EXPECT(t && strstr(t, "href=\"javascript") == NULL);
+        pages += t && strstr(t, "href=\"abcdef0123\"") != NULL;
+        free(t);
+    }
+    EXPECT(pages > 0); /* the real commit id is linked */
+    json_decref(m);
+    free(idx);
+}
+
 static void bad_requests_fail_with_a_message_and_with_err_null(void)
 {
     bad_requests_fail(db, site_a);
@@ -265,6 +306,7 @@ int main(void)
     RUN(commits_link_through_the_template);
     RUN(the_same_store_gives_byte_identical_files);
     RUN(an_unchanged_store_rewrites_nothing);
+    RUN(a_commit_that_is_no_id_makes_no_link);
     RUN(bad_requests_fail_with_a_message_and_with_err_null);
     return T_DONE();
 }
