@@ -616,10 +616,8 @@ static void point_row(const mb__site_ctx *c, const json_t *s, const json_t *p,
     const json_t *v;
     json_array_foreach(json_object_get(p, "runs"), j, v)
     {
-        mb__buf_printf(b, "%s%lld", j ? " " : "#",
+        mb__buf_printf(b, "%s%lld", j ? ", #" : "#",
                        (long long)json_integer_value(v));
-        if (j + 1 < json_array_size(json_object_get(p, "runs")))
-            mb__buf_puts(b, ",");
     }
     mb__buf_puts(b, "</span> on ");
     json_array_foreach(json_object_get(p, "hosts"), j, v)
