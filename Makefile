@@ -269,7 +269,8 @@ $(BUILD)/fuzz_%: tests/fuzz/fuzz_%.c $(STATIC)
 # The core unit tests under valgrind (memcheck, definite and indirect
 # leaks are errors).
 VALGRIND_TESTS := test_stats test_repstats test_synthetic test_api test_npy test_pb \
-                  test_dataset test_report test_accuracy test_onnx_inspect test_loadwarn test_image test_pairci
+                  test_dataset test_report test_accuracy test_onnx_inspect test_loadwarn test_image test_pairci \
+                  test_site
 valgrind: all tests-bin
 	@command -v valgrind >/dev/null || { echo "valgrind: apt-get install valgrind" >&2; exit 2; }
 	@fail=0; for t in $(VALGRIND_TESTS); do \
