@@ -6,6 +6,7 @@
  * usage: ssim_time A.npy B.npy [REPS]
  * prints "seconds=S value=V" (S the median of REPS calls, default 1). */
 #include "accuracy/metrics.h"
+#include "accuracy/ssim.h"
 #include "data/npy.h"
 #include "mbench.h"
 

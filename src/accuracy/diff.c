@@ -2,6 +2,7 @@
 #include "accuracy/diff.h"
 
 #include "accuracy/heatmap.h"
+#include "accuracy/metrics_json.h"
 #include "core/parse.h"
 #include "core/alloc.h"
 #include "core/err.h"

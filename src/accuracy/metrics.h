@@ -23,32 +23,13 @@
 #ifndef MB_ACCURACY_METRICS_H
 #define MB_ACCURACY_METRICS_H
 
+#include "accuracy/mvalue.h"
 #include "mbench.h"
 
 #include <stdbool.h>
 #include <jansson.h>
 #include <stddef.h>
 #include <stdint.h>
-
-/* SSIM constants (Wang et al. 2004; scikit-image's defaults). */
-#define MB_SSIM_WIN 11 /* 2 * int(3.5 * 1.5 + 0.5) + 1 */
-#define MB_SSIM_SIGMA 1.5
-#define MB_SSIM_K1 0.01
-#define MB_SSIM_K2 0.03
-
-typedef struct mb_metric_opts {
-    double atol;           /* isclose absolute tolerance (default 1e-8) */
-    double rtol;           /* isclose relative tolerance (default 1e-5) */
-    double data_range;     /* > 0: use it for PSNR and SSIM; 0: the
-                              baseline's max - min (default 0) */
-    int ssim_3d;           /* SSIM over the last three dims (volumes) */
-    int threads;           /* 0: all online CPUs (sysconf) */
-    size_t parallel_min;   /* use threads from this element count (1<<20) */
-    size_t per_sample_max; /* JSON "per_sample" arrays up to this many
-                              samples (default 1024; 0: never) */
-} mb_metric_opts;
-
-void mb__metric_opts_defaults(mb_metric_opts *o);
 
 /* How the data range for PSNR and SSIM was chosen. */
 typedef enum mb_range_source {
@@ -123,34 +104,6 @@ mb_status mb__metrics_compute_struct(const mb_tensor *a, const mb_tensor *b,
 void mb__metrics_result_free(mb_metrics_result *res);
 
 /*
- * The same, as a new JSON object (caller json_decref) laid out as
- * docs/ACCURACY.md describes: the whole-tensor metrics at the top level,
- * "worst" naming the worst sample of each metric, and "per_sample" arrays
- * up to opts->per_sample_max samples.  Infinite values are the string
- * "inf" ("-inf"), undefined ones null.
- */
-mb_status mb__metrics_compute(const mb_tensor *a, const mb_tensor *b,
-                              const mb_metric_opts *opts, json_t **out,
-                              mb_err *err);
-
-/* The JSON object of an already computed result (new reference, or NULL
- * when memory runs out). */
-json_t *mb__metrics_to_json(const mb_tensor *a, const mb_tensor *b,
-                            const mb_metric_opts *opts,
-                            const mb_metrics_result *res);
-
-/* A double as JSON: a real, "inf"/"-inf", or null for NaN (new ref). */
-json_t *mb__json_metric(double v);
-/* Reads a metric back: reals and integers, "inf", "-inf", "nan"; returns
- * 0 and NAN for null or anything else. */
-bool mb__json_metric_get(const json_t *v, double *out);
-/* A metric value of a document as text into buf: strings as they are,
- * integers, reals with 6 significant digits, booleans as yes/no (the
- * words given), anything else "n/a".  Returns buf. */
-const char *mb__json_metric_text(const json_t *v, const char *yes,
-                                 const char *no, char *buf, size_t len);
-
-/*
  * Accuracy against labels: logits is [N, C] (trailing dims of size 1 are
  * ignored), labels has n == N class ids.  top1 is the fraction of rows
  * whose argmax (first index on ties, as numpy) equals the label; top5 the
@@ -192,26 +145,5 @@ mb_status mb__segmentation_scores(const mb_tensor *scores,
 /* Non-zero when scores can be scored against masks by
  * mb__segmentation_scores (shapes and dtypes). */
 bool mb__segmentation_fits(const mb_tensor *scores, const mb_tensor *masks);
-
-/* Element i..i+n of any numeric tensor as doubles into dst (float16 and
- * bfloat16 widened exactly; bool as 0/1). */
-void mb__tensor_load_f64(const mb_tensor *t, size_t off, size_t n, double *dst);
-/* Non-zero when dtype can be read by the metrics (numeric, not complex). */
-bool mb__metrics_dtype_ok(mb_dtype t);
-
-/*
- * SSIM per image (ssim.c).  The tensors (same shape) are seen as
- * count / image_size images of the last two dims, or volumes of the last
- * three when `volume`; images [first, first + n_images) are computed.  Each dim
- * of the image must be >= 11 (MB_EUNSUPPORTED otherwise).  per_image[n_images]
- * receives the mean SSIM of each image over its valid interior (scikit-image's
- * crop of (11 - 1) / 2 on every side).  Uses `threads` threads (0: all CPUs).
- */
-mb_status mb__ssim_images(const mb_tensor *a, const mb_tensor *b, int volume,
-                          double data_range, int threads, size_t first,
-                          double *per_image, size_t n_images, mb_err *err);
-/* Whether a tensor shape has an SSIM (2-D: rank >= 2, last two dims >= 11;
- * 3-D: rank >= 3 and last three dims >= 11); *n_images is set. */
-bool mb__ssim_applicable(const mb_tensor *t, int volume, size_t *n_images);
 
 #endif

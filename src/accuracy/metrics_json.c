@@ -1,7 +1,7 @@
 /* metrics_json.c - the JSON form of the accuracy metrics (field list in
  * docs/ACCURACY.md): whole-tensor figures at the top level, the worst
  * sample of each metric, and optional per-sample arrays. */
-#include "accuracy/metrics.h"
+#include "accuracy/metrics_json.h"
 
 #include "core/err.h"
 
@@ -9,38 +9,6 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <string.h>
-
-json_t *mb__json_metric(double v)
-{
-    if (isnan(v))
-        return json_null();
-    if (isinf(v))
-        return json_string(v > 0 ? "inf" : "-inf");
-    return json_real(v);
-}
-
-bool mb__json_metric_get(const json_t *v, double *out)
-{
-    *out = NAN;
-    if (json_is_real(v) || json_is_integer(v)) {
-        *out = json_number_value(v);
-        return true;
-    }
-    if (json_is_string(v)) {
-        const char *s = json_string_value(v);
-        if (strcmp(s, "inf") == 0 || strcmp(s, "+inf") == 0) {
-            *out = INFINITY;
-            return true;
-        }
-        if (strcmp(s, "-inf") == 0) {
-            *out = -INFINITY;
-            return true;
-        }
-        if (strcmp(s, "nan") == 0)
-            return true;
-    }
-    return false;
-}
 
 /* Metrics that have a worst sample (in the order of MB_WORST_*): `high`
  * when larger is worse.  `top` is
@@ -300,20 +268,4 @@ mb_status mb__metrics_compute(const mb_tensor *a, const mb_tensor *b,
     if (!*out)
         return mb__fail(err, MB_ENOMEM, "out of memory building metrics JSON");
     return MB_OK;
-}
-
-const char *mb__json_metric_text(const json_t *v, const char *yes,
-                                 const char *no, char *buf, size_t len)
-{
-    if (json_is_string(v))
-        snprintf(buf, len, "%s", json_string_value(v));
-    else if (json_is_integer(v))
-        snprintf(buf, len, "%lld", (long long)json_integer_value(v));
-    else if (json_is_real(v))
-        snprintf(buf, len, "%.6g", json_real_value(v));
-    else if (json_is_boolean(v))
-        snprintf(buf, len, "%s", json_is_true(v) ? yes : no);
-    else
-        snprintf(buf, len, "n/a");
-    return buf;
 }

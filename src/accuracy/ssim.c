@@ -24,7 +24,7 @@
  * whatever the image size.  3-D items are (volume, output slice): the
  * depth filter first, then the same plane filter.  Each item's sum is
  * compensated; items merge in order per image. */
-#include "accuracy/metrics.h"
+#include "accuracy/ssim.h"
 
 #include "accuracy/ksum.h"
 #include "accuracy/par.h"

@@ -3,6 +3,7 @@
  * The verdict itself is valjudge.c. */
 #include "accuracy/valrun.h"
 
+#include "accuracy/metrics_json.h"
 #include "accuracy/pick.h"
 #include "accuracy/valjudge.h"
 #include "core/buf.h"

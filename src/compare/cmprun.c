@@ -6,6 +6,7 @@
 #include "core/clock.h"
 #include "core/err.h"
 #include "core/fileio.h"
+#include "accuracy/metrics_json.h"
 #include "accuracy/pick.h"
 #include "accuracy/valjudge.h"
 #include "data/imagedir.h"

@@ -4,6 +4,7 @@
 #include "accuracy/gate.h"
 #include "accuracy/heatmap.h"
 #include "accuracy/metrics.h"
+#include "accuracy/metrics_json.h"
 #include "accuracy/mkernel.h"
 #include "core/rng.h"
 #include "t.h"
