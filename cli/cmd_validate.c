@@ -32,7 +32,7 @@ static const mb_opt validate_opts[] = {
     {"output", 0, MB_OPT_STRING, "NAME", "judge only this output (read as class scores when it is [N, C])", NULL, NULL, 0, 0, 0, O_VAL},
     {"tolerance", 0, MB_OPT_DOUBLE, "T", "allowed accuracy, IoU and Dice loss (default 0.01)", "a number in [0, 1]", NULL, 0, 1, 0, O_VAL},
     {"gate", 0, MB_OPT_STRING, "EXPR", "'cosine>=0.999', 'psnr>=40', ... (repeatable; replaces the default gates)", NULL, NULL, 0, 0, MB_OPT_REPEAT, O_VAL},
-    {"precision", 0, MB_OPT_STRING, "P", "fp32, fp16 or int8: the default gates (else from the candidate's dominant weight type)", NULL, NULL, 0, 0, 0, O_VAL},
+    {"precision", 0, MB_OPT_STRING, "P", "fp32, fp16, bf16 or int8: the default gates (else what the candidate computes in: its runtime, else its dominant weight type)", NULL, NULL, 0, 0, 0, O_VAL},
     {"samples", 0, MB_OPT_INT, "N", "synthetic samples without --data (default 8)", "an integer in 1..16777216", NULL, 1, 16777216, 0, O_VAL},
     {"save-outputs", 0, MB_OPT_DIR, "DIR", "write DIR/baseline/<output>.npy and DIR/candidate/<output>.npy", NULL, NULL, 0, 0, 0, O_SAVE},
     {"atol", 0, MB_OPT_DOUBLE, "X", "isclose absolute tolerance (1e-8)", "a number >= 0", NULL, 0, 1e300, 0, O_VAL},
@@ -40,6 +40,7 @@ static const mb_opt validate_opts[] = {
     {"data-range", 0, MB_OPT_DOUBLE, "R", "data range for PSNR and SSIM", "a number > 0", NULL, 1e-300, 1e300, 0, O_VAL},
     {"ssim-3d", 0, MB_OPT_SWITCH, NULL, "SSIM over the last three dims", NULL, NULL, 0, 0, 0, O_VAL},
     {"ignore-index", 0, MB_OPT_STRING, "N", "mask value left out of Dice and IoU, e.g. 255 (torchmetrics/mmseg ignore_index; needs --masks)", NULL, NULL, 0, 0, 0, O_VAL},
+    {"map", 0, MB_OPT_STRING, "BASE=CAND", "pair the baseline's output BASE with the candidate's CAND (a renamed output; repeatable)", "BASE=CAND, e.g. logits=scores", NULL, 0, 0, MB_OPT_REPEAT, O_VAL},
     {"candidate-opt", 0, MB_OPT_KV, "K=V", "a run option for the candidate only (threads=2, opt-level=all; repeatable)", "KEY=VALUE, e.g. opt-level=all", NULL, 0, 0, MB_OPT_REPEAT, O_CANDOPT},
 };
 
@@ -50,7 +51,7 @@ const mb_cmd mb_cmd_validate = {"validate", "BASELINE CANDIDATE", "check a candi
     "logits/probs/scores/output, never one named like an embedding or hidden state; printed with the "
     "reason) is also judged by accuracy against --labels, else by top-1 agreement >= 1 - tolerance.  "
     "-q prints only the verdict.",
-    validate_opts, 14, MB_OPTSET_RUN | MB_OPTSET_OUTPUT, 2, 2,
+    validate_opts, 15, MB_OPTSET_RUN | MB_OPTSET_OUTPUT, 2, 2,
     "Exit codes: 0 pass, 1 fail, 2 usage error, 3 runtime error (model, data, labels)."};
 /* clang-format on */
 

@@ -48,6 +48,7 @@ typedef struct vstate {
     mb_tensor *outputs; /* concatenated over batches, one per model output */
     size_t n_outputs;
     json_t *accuracy, *agreement, *verdict;
+    json_t *pairing; /* how its outputs pair with the baseline's */
     int agreement_pass;
 } vstate;
 
@@ -180,9 +181,11 @@ static json_t *output_metrics(const vstate *v, const vstate *base,
         } else {
             json_object_del(m, "per_sample");
         }
-        json_object_set_new(
-            m, "name",
-            json_string(base->outputs[i].name ? base->outputs[i].name : ""));
+        const char *bn = base->outputs[i].name ? base->outputs[i].name : "",
+                   *vn = v->outputs[i].name;
+        json_object_set_new(m, "name", json_string(bn));
+        if (vn && strcmp(vn, bn))
+            json_object_set_new(m, "candidate_name", json_string(vn));
         json_array_append_new(outs, m);
     }
     return outs;
@@ -200,7 +203,7 @@ static mb_status judge_variant(vstate *v, const json_t *run, const vstate *base,
                                size_t n_labels, const char *labels_what,
                                mb_err *err)
 {
-    size_t n = v->n_outputs < base->n_outputs ? v->n_outputs : base->n_outputs;
+    size_t n = base->n_outputs; /* paired: v's outputs are in its order */
     json_t *outs = output_metrics(v, base, rq, n);
     mb__val_req vr;
     mb__val_req_defaults(&vr);
@@ -217,6 +220,7 @@ static mb_status judge_variant(vstate *v, const json_t *run, const vstate *base,
         memcpy(vr.gates, rq->gates, vr.n_gates * sizeof *vr.gates);
     vr.weights =
         json_object_get(json_object_get(run, "model"), "params_by_dtype");
+    vr.runtime = json_object_get(run, "runtime");
     json_t *vj = json_object();
     mb_status st = mb__val_judge(&vr, base->outputs, v->outputs, n, outs,
                                  labels, n_labels, NULL, vj, err);
@@ -240,11 +244,13 @@ static mb_status judge_variant(vstate *v, const json_t *run, const vstate *base,
                     json_object_get(vj, "precision"));
     v->agreement_pass = json_is_true(json_object_get(vj, "passed"));
     static const char *const keep[] = {
-        "passed",   "rule",     "precision", "precision_reason",
-        "accuracy", "criteria", "per_output"};
+        "passed",           "rule",     "precision", "precision_reason",
+        "precision_source", "accuracy", "criteria",  "per_output"};
     v->verdict = json_object();
     for (size_t k = 0; k < sizeof keep / sizeof *keep; k++)
         json_object_set(v->verdict, keep[k], json_object_get(vj, keep[k]));
+    json_object_set(v->verdict, "output_pairing",
+                    v->pairing ? v->pairing : json_null());
     json_decref(vj);
     return MB_OK;
 }
@@ -398,6 +404,57 @@ static mb_status plan_arms(cmp_ctx *c, mb_err *err)
     return MB_OK;
 }
 
+/* The output names of an ONNX file as outpair.h takes them, into *names
+ * (strings borrowed from *info, which the caller frees); 0 when the model
+ * is not an ONNX file or cannot be read now (checked after the run). */
+static size_t onnx_out_names(const mb_plan *p, json_t **info,
+                             mb__outname **names)
+{
+    mb_err e = {0};
+    *info = NULL;
+    *names = NULL;
+    size_t L = p->model_path ? strlen(p->model_path) : 0;
+    if (L < 5 || strcmp(p->model_path + L - 5, ".onnx") ||
+        mb__onnx_inspect(p->model_path, info, &e))
+        return 0;
+    const json_t *outs = json_object_get(*info, "outputs"), *o;
+    size_t n = json_array_size(outs), i;
+    *names = mb__calloc(n + 1, sizeof **names);
+    if (!*names)
+        return 0;
+    json_array_foreach(outs, i, o)(*names)[i].name =
+        json_string_value(json_object_get(o, "name"));
+    return n;
+}
+
+/* Outputs that cannot pair (outpair.h) fail before anything is measured,
+ * when the baseline and a variant are ONNX files. */
+static mb_status check_pairs(const mb__compare_req *rq, mb_err *err)
+{
+    json_t *ia;
+    mb__outname *na;
+    size_t ca = onnx_out_names(rq->variants[rq->baseline].plan, &ia, &na);
+    mb_status st = MB_OK;
+    for (size_t i = 0; ca && !st && i < rq->n; i++) {
+        json_t *ib;
+        mb__outname *nb;
+        size_t cb = onnx_out_names(rq->variants[i].plan, &ib, &nb);
+        char wa[300], wb[300];
+        snprintf(wa, sizeof wa, "the baseline %s",
+                 rq->variants[rq->baseline].name);
+        snprintf(wb, sizeof wb, "variant %s", rq->variants[i].name);
+        mb__pair_req pr = {na, nb, ca, cb, rq->maps, rq->n_maps, wa, wb, 1};
+        mb__outpairs p;
+        if (i != rq->baseline && cb && !(st = mb__outputs_pair(&pr, &p, err)))
+            mb__outpairs_free(&p);
+        free(nb);
+        json_decref(ib);
+    }
+    free(na);
+    json_decref(ia);
+    return st;
+}
+
 /* A missing model file fails now, not after the other variants have been
  * measured for minutes; so does --output naming no output. */
 static mb_status check_models(const mb__compare_req *rq, mb_err *err)
@@ -415,7 +472,9 @@ static mb_status check_models(const mb__compare_req *rq, mb_err *err)
             (ms = mb__model_file_check(p->model_path, what, err)))
             return ms;
     }
-    return check_output_name(rq->variants[rq->baseline].plan, rq->output, err);
+    mb_status st =
+        check_output_name(rq->variants[rq->baseline].plan, rq->output, err);
+    return st ? st : check_pairs(rq, err);
 }
 
 /* The labels of --labels or, without it, an image folder's class folders
@@ -521,6 +580,75 @@ static void add_runs(cmp_ctx *c)
         }
         json_array_append_new(c->runs, run);
     }
+}
+
+/* The names of n outputs for outpair.h (borrowed from t); NULL when
+ * memory runs out.  extra: room for as many more. */
+static mb__outname *out_names(const mb_tensor *t, size_t n, size_t extra)
+{
+    mb__outname *o = mb__calloc(n + extra + 1, sizeof *o);
+    for (size_t i = 0; o && i < n; i++)
+        o[i].name = t[i].name;
+    return o;
+}
+
+/* Pairs v's outputs with base's (outpair.h: validate's and diff's rule)
+ * and puts them in base's order; v->pairing says how they paired. */
+static mb_status pair_variant(vstate *v, const vstate *base, const char *bname,
+                              const char *vname, const mb__compare_req *rq,
+                              mb_err *err)
+{
+    size_t na = base->n_outputs, nb = v->n_outputs;
+    mb__outname *nms = out_names(base->outputs, na, nb);
+    mb_tensor *o = mb__calloc(na ? na : 1, sizeof *o);
+    if (!nms || !o) {
+        free(nms);
+        free(o);
+        return mb__fail(err, MB_ENOMEM, "out of memory");
+    }
+    for (size_t j = 0; j < nb; j++)
+        nms[na + j].name = v->outputs[j].name;
+    char wa[300], wb[300];
+    snprintf(wa, sizeof wa, "the baseline %s", bname);
+    snprintf(wb, sizeof wb, "variant %s", vname);
+    mb__pair_req pr = {nms, nms + na, na, nb, rq->maps, rq->n_maps, wa, wb, 1};
+    mb__outpairs p;
+    mb_status st = mb__outputs_pair(&pr, &p, err);
+    if (!st) {
+        v->pairing = mb__outpairs_json(&pr, &p);
+        for (size_t i = 0; i < na; i++)
+            o[i] = v->outputs[p.cand[i]];
+        free(v->outputs);
+        v->outputs = o;
+        o = NULL;
+        mb__outpairs_free(&p);
+    }
+    free(o);
+    free(nms);
+    return st;
+}
+
+/* Every variant's outputs paired with the baseline's at its batch size
+ * (by name; a missing or extra output is an error naming the variant). */
+static mb_status pair_variants(cmp_ctx *c, mb_err *err)
+{
+    const mb__compare_req *rq = c->rq;
+    size_t n = c->n;
+    for (size_t b = 0; b < c->nb; b++) {
+        size_t bj = b * n + rq->baseline;
+        if (c->arms[bj].error)
+            continue;
+        for (size_t i = b * n; i < b * n + n; i++) {
+            if (i == bj || c->arms[i].error || !c->vs[i].n_outputs)
+                continue;
+            mb_status st = pair_variant(&c->vs[i], &c->vs[bj],
+                                        rq->variants[rq->baseline].name,
+                                        rq->variants[i % n].name, rq, err);
+            if (st)
+                return st;
+        }
+    }
+    return MB_OK;
 }
 
 /* The judged output (the rule chosen on the baseline) and the accuracy of
@@ -712,6 +840,7 @@ static void cmp_ctx_clear(cmp_ctx *c)
         json_decref(c->vs[i].accuracy);
         json_decref(c->vs[i].agreement);
         json_decref(c->vs[i].verdict);
+        json_decref(c->vs[i].pairing);
     }
     for (size_t i = 0; c->arms && i < c->na; i++)
         mb__arm_clear(&c->arms[i]);
@@ -742,7 +871,8 @@ mb_status mb__compare_run(const mb__compare_req *rq, json_t **doc_out,
         goto done;
     add_runs(&c);
     /* Accuracy against labels, agreement with the baseline. */
-    if ((rc = score_labels(&c, err)) || (rc = judge_variants(&c, err)))
+    if ((rc = pair_variants(&c, err)) || (rc = score_labels(&c, err)) ||
+        (rc = judge_variants(&c, err)))
         goto done;
     add_comparisons(&c);
     add_warnings(&c);

@@ -162,6 +162,15 @@ void mb__cmp_judge_outputs(json_t *e, json_t *recs, const mb__cmp_variant *x,
                         x->verdict ? json_deep_copy(x->verdict) : json_null());
     if (x->verdict)
         verdict_rec(recs, x->verdict);
+    const char *src =
+        json_string_value(json_object_get(x->verdict, "precision_source"));
+    if (src && !strcmp(src, "runtime")) /* the gates' precision, said */
+        rec(recs, 1, "%s %s", x->name,
+            json_string_value(json_object_get(x->verdict, "precision_reason")));
+    const char *pn = json_string_value(
+        json_object_get(json_object_get(x->verdict, "output_pairing"), "note"));
+    if (pn) /* outpair.h: said wherever outputs pair by position */
+        rec(recs, 0, "outputs %s", pn);
     const json_t *t1 = json_object_get(x->accuracy, "top1");
     double acc = json_is_number(t1) ? json_number_value(t1) : NAN;
     if (isfinite(acc) && isfinite(base_top1)) {

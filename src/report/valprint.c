@@ -58,6 +58,9 @@ void mb__metrics_text(const json_t *m, mb_buf *f)
     char b1[64], b2[64];
     const json_t *name = json_object_get(m, "name");
     mb__buf_printf(f, "%s ", name ? json_string_value(name) : "tensor");
+    const char *cn = json_string_value(json_object_get(m, "candidate_name"));
+    if (cn)
+        mb__buf_printf(f, "(candidate: %s) ", cn);
     mb__put_dims(f, json_object_get(m, "shape"), "[", "]");
     mb__buf_printf(f, " %s vs %s, %s elements\n",
                    json_string_value(json_object_get(m, "dtype_baseline")),
@@ -175,6 +178,10 @@ static void report(const json_t *v, mb_buf *f)
     if (synthetic)
         mb__buf_puts(f, "!!! WARNING: NO REAL DATA - the verdict below rests "
                         "on random inputs only !!!\n");
+    const char *pn = json_string_value(
+        json_object_get(json_object_get(v, "output_pairing"), "note"));
+    if (pn)
+        mb__buf_printf(f, "outputs   %s\n", pn);
     size_t k;
     json_t *o;
     json_array_foreach(json_object_get(v, "outputs"), k, o)
