@@ -38,38 +38,66 @@ static json_t *check_json(const char *check, double value, int result)
                      mb__json_metric(value), "result", words[result]);
 }
 
-/* The gates: rq's, or the defaults of the candidate's precision (given,
- * else of its weights); prec_why stays "" with rq's gates. */
+/* The value of the candidate's backend option key, or NULL. */
+static const char *cand_opt(const mb__val_req *rq, const char *key)
+{
+    const mb_plan *p = rq->candidate;
+    for (size_t i = p ? p->n_opts : 0; i-- > 0;)
+        if (p->opts[i].key && !strcmp(p->opts[i].key, key))
+            return p->opts[i].value;
+    return NULL;
+}
+
+/* The candidate's precision from its weights; the reason into prec_why. */
+static void weights_precision(const mb__val_req *rq, mb_precision *prec,
+                              char *prec_why, size_t why_len)
+{
+    json_t *info = NULL;
+    mb_err e;
+    char what[128];
+    const json_t *w = rq->weights;
+    if (!w && !mb__onnx_inspect(rq->candidate->model_path, &info, &e))
+        w = json_object_get(info, "params_by_dtype");
+    if (!json_is_object(w))
+        snprintf(prec_why, why_len,
+                 "fp32 assumed: the candidate's "
+                 "weights could not be read; pass --precision");
+    else if (!mb__precision_of_weights(w, prec, what, sizeof what))
+        snprintf(prec_why, why_len,
+                 "fp32 assumed: the candidate has no "
+                 "weights to tell its precision; pass --precision");
+    else
+        snprintf(prec_why, why_len, "from the candidate's weights (%s)", what);
+    json_decref(info);
+}
+
+/* The gates: rq's, or the defaults of the candidate's precision: given,
+ * else what its runtime says it computes in, else of its weights;
+ * prec_why stays "" with rq's gates, *source says which ("given",
+ * "runtime", "weights"). */
 static size_t pick_gates(const mb__val_req *rq, mb_gate *gates,
-                         mb_precision *prec, char *prec_why, size_t why_len)
+                         mb_precision *prec, char *prec_why, size_t why_len,
+                         const char **source)
 {
     prec_why[0] = '\0';
+    *source = NULL;
     if (rq->n_gates) {
         memcpy(gates, rq->gates, rq->n_gates * sizeof *gates);
         return rq->n_gates;
     }
     *prec = rq->precision;
+    const char *asked = cand_opt(rq, "precision");
+    if (!asked)
+        asked = cand_opt(rq, "dtype");
     if (rq->have_precision) {
         snprintf(prec_why, why_len, "from --precision");
+        *source = "given";
+    } else if (mb__precision_of_runtime(rq->runtime, asked, prec, prec_why,
+                                        why_len)) {
+        *source = "runtime";
     } else {
-        json_t *info = NULL;
-        mb_err e;
-        char what[128];
-        const json_t *w = rq->weights;
-        if (!w && !mb__onnx_inspect(rq->candidate->model_path, &info, &e))
-            w = json_object_get(info, "params_by_dtype");
-        if (!json_is_object(w))
-            snprintf(prec_why, why_len,
-                     "fp32 assumed: the candidate's "
-                     "weights could not be read; pass --precision");
-        else if (!mb__precision_of_weights(w, prec, what, sizeof what))
-            snprintf(prec_why, why_len,
-                     "fp32 assumed: the candidate has no "
-                     "weights to tell its precision; pass --precision");
-        else
-            snprintf(prec_why, why_len, "from the candidate's weights (%s)",
-                     what);
-        json_decref(info);
+        weights_precision(rq, prec, prec_why, why_len);
+        *source = "weights";
     }
     return mb__gate_defaults(*prec, gates, MB__VAL_MAX_GATES);
 }
@@ -432,7 +460,9 @@ mb_status mb__val_judge(const mb__val_req *rq, const mb_tensor *a,
     mb_gate gates[MB__VAL_MAX_GATES];
     mb_precision prec = MB_PREC_FP32;
     char prec_why[200];
-    size_t n_gates = pick_gates(rq, gates, &prec, prec_why, sizeof prec_why);
+    const char *prec_src;
+    size_t n_gates =
+        pick_gates(rq, gates, &prec, prec_why, sizeof prec_why, &prec_src);
     json_t *judged = json_array();
     for (size_t i = 0; i < n; i++)
         if (is_judged(rq, &pick, i))
@@ -447,6 +477,8 @@ mb_status mb__val_judge(const mb__val_req *rq, const mb_tensor *a,
                                     : json_null());
     json_object_set_new(v, "precision_reason",
                         prec_why[0] ? json_string(prec_why) : json_null());
+    json_object_set_new(v, "precision_source",
+                        prec_src ? json_string(prec_src) : json_null());
     json_object_set_new(v, "accuracy", cv.acc);
     json_object_set_new(v, "segmentation", sv.obj);
     json_object_set_new(v, "gates", gv);

@@ -1157,6 +1157,18 @@ json_t *mb__bench_run_skeleton(const mb_plan *p, mb_bench *b, int64_t batch,
     return run;
 }
 
+json_t *mb__bench_runtime_now(mb_bench *b)
+{
+    json_t *r0 = mb__bench_runtime_json(b);
+    json_t *run =
+        json_pack("{s:o, s:{}}", "runtime", r0 ? r0 : json_object(), "phases");
+    if (run && MB_BACKEND_HAS(b->be, model_info) && b->session)
+        b->be->model_info(b->session, add_session_fact, run);
+    json_t *rt = json_incref(json_object_get(run, "runtime"));
+    json_decref(run);
+    return rt;
+}
+
 static void add_input_warning(const mb_plan *plan, json_t *doc)
 {
     json_t *warn = json_object_get(doc, "warnings");

@@ -84,6 +84,11 @@ const mb_phases *mb__bench_phases(const mb_bench *b);
  * library_path). */
 json_t *mb__bench_io_json(const mb_bench *b);
 json_t *mb__bench_runtime_json(const mb_bench *b);
+/* The runtime object with the session facts the backend reports now
+ * ("session": {inference_precision, ...}), as a run's "runtime" holds
+ * them; call after a batch ran (a runtime may compile on the first).
+ * New reference. */
+json_t *mb__bench_runtime_now(mb_bench *b);
 void mb__bench_close(mb_bench *b);
 /* The backend and session of b (borrowed until close), for engines that
  * drive run() themselves from several threads (src/load). */
