@@ -252,11 +252,54 @@ static mb_status judge_masks(const mb__val_req *rq, const mb_judged *pick,
     return MB_OK;
 }
 
-/* Whether output i is judged: all are, unless --output names one (and
- * judge_all is not set). */
+/* Whether output i is judged: every output is (--output chooses what is
+ * shown, the class scores and what --require names, never what escapes
+ * judgement). */
 static int is_judged(const mb__val_req *rq, const mb_judged *pick, size_t i)
 {
-    return !pick->requested || i == pick->index || rq->judge_all;
+    (void)rq;
+    (void)pick;
+    (void)i;
+    return 1;
+}
+
+/* A baseline output that is NaN/Inf in every element is an error (there
+ * is nothing to judge against); in some elements, a warning with the
+ * counts, added to v's "warnings". */
+static mb_status check_baseline_finite(const json_t *outs, json_t *v,
+                                       mb_err *err)
+{
+    size_t i;
+    const json_t *m;
+    json_t *warn = json_array();
+    json_array_foreach(outs, i, m)
+    {
+        json_int_t n = json_integer_value(json_object_get(m, "count")),
+                   nan = json_integer_value(json_object_get(m, "nan_baseline")),
+                   inf = json_integer_value(json_object_get(m, "inf_baseline"));
+        const char *nm = json_string_value(json_object_get(m, "name"));
+        if (n > 0 && nan + inf >= n) {
+            json_decref(warn);
+            return mb__fail(err, MB_EDATA,
+                            "the baseline's output %s is NaN or Inf in all "
+                            "%lld elements (NaN %lld, Inf %lld): there is "
+                            "nothing to judge the candidate against; check "
+                            "the baseline model and its inputs",
+                            nm ? nm : "?", (long long)n, (long long)nan,
+                            (long long)inf);
+        }
+        if (nan + inf > 0)
+            json_array_append_new(
+                warn,
+                json_sprintf("the baseline's output %s is NaN or Inf in %lld "
+                             "of %lld elements (NaN %lld, Inf %lld): the "
+                             "metrics cover the other %lld",
+                             nm ? nm : "?", (long long)(nan + inf),
+                             (long long)n, (long long)nan, (long long)inf,
+                             (long long)(n - nan - inf)));
+    }
+    json_object_set_new(v, "warnings", warn);
+    return MB_OK;
 }
 
 /* The output the rule judges (pick.h), recorded as v's "output_choice". */
@@ -433,7 +476,9 @@ mb_status mb__val_judge(const mb__val_req *rq, const mb_tensor *a,
                         const mb_tensor *masks, json_t *v, mb_err *err)
 {
     mb_judged pick;
-    mb_status st = choose_output(rq, a, n, &pick, v, err);
+    mb_status st = check_baseline_finite(outs, v, err);
+    if (!st)
+        st = choose_output(rq, a, n, &pick, v, err);
     if (st)
         return st;
     json_t *criteria = json_array();
@@ -487,5 +532,37 @@ mb_status mb__val_judge(const mb__val_req *rq, const mb_tensor *a,
         v, "per_output",
         per_output(rq, &pick, a, n, outs, &cv, &sv, gates, n_gates));
     json_object_set_new(v, "passed", json_boolean(passed));
+    return MB_OK;
+}
+
+mb_status mb__val_labels_check(const int64_t *labels, size_t n, size_t samples,
+                               const mb_out_shape *outs, size_t n_outs,
+                               const char *requested, const char *what,
+                               mb_err *err)
+{
+    if (samples && n != samples)
+        return mb__fail(err, MB_EDATA,
+                        "%s: %zu labels for %zu samples; give one label per "
+                        "sample (checked before measuring)",
+                        what, n, samples);
+    mb_judged j;
+    mb_err e = {0};
+    if (mb__judged_output(outs, n_outs, requested, &j, &e) || !j.classifier ||
+        j.index >= n_outs)
+        return MB_OK; /* no class scores: told when the verdict is made */
+    const mb_out_shape *o = &outs[j.index];
+    int rank = o->rank;
+    while (rank > 2 && o->dims[rank - 1] == 1)
+        rank--;
+    int64_t C = rank == 2 ? o->dims[1] : -1;
+    for (size_t i = 0; C > 0 && i < n; i++)
+        if (labels[i] < 0 || labels[i] >= C)
+            return mb__fail(err, MB_EDATA,
+                            "%s: label %lld of sample %zu is outside [0, "
+                            "%lld): %s has %lld classes (checked before "
+                            "measuring)",
+                            what, (long long)labels[i], i, (long long)C,
+                            o->name ? o->name : "the class-score output",
+                            (long long)C);
     return MB_OK;
 }

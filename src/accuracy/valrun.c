@@ -231,10 +231,13 @@ typedef struct both {
     mb_dataset *ds, *dsb; /* NULL on synthetic inputs */
     const mb_io_desc *din, *dinb, *douta, *doutb;
     size_t n_in, n_in_b;
-    mb__outpairs *pairs; /* the candidate output of each baseline output */
-    json_t **runtime;    /* the candidate's runtime facts after the run */
-    mb_tensor *in, *inb; /* one batch of inputs of each model */
-    size_t total;        /* samples */
+    mb__outpairs *pairs;   /* the candidate output of each baseline output */
+    json_t **runtime;      /* the candidate's runtime facts after the run */
+    const int64_t *labels; /* --labels or the image folder's, or NULL */
+    size_t n_labels;
+    const mb_tensor *masks; /* --masks, or NULL */
+    mb_tensor *in, *inb;    /* one batch of inputs of each model */
+    size_t total;           /* samples */
 } both;
 
 /* Pairs the outputs of both models (outpair.h, the one rule of validate,
@@ -329,6 +332,33 @@ static mb_status load_data(both *c, char *source, size_t slen, mb_err *err)
     return MB_OK;
 }
 
+/* Labels and masks against the samples and the model, before any sample
+ * runs (not after minutes of running both models). */
+static mb_status check_before(const both *c, size_t n_out, mb_err *err)
+{
+    const mb__val_req *rq = c->rq;
+    if (c->masks && c->masks->rank > 0 && (size_t)c->masks->dims[0] != c->total)
+        return mb__fail(err, MB_EDATA,
+                        "--masks %s: %lld masks for %zu samples; give one "
+                        "mask per sample (checked before measuring)",
+                        rq->masks, (long long)c->masks->dims[0], c->total);
+    if (!c->labels)
+        return MB_OK;
+    mb_out_shape *shp = mb__calloc(n_out ? n_out : 1, sizeof *shp);
+    if (!shp)
+        return mb__fail(err, MB_ENOMEM, "out of memory");
+    for (size_t i = 0; i < n_out; i++)
+        shp[i] = (mb_out_shape){c->douta[i].name, c->douta[i].dtype,
+                                c->douta[i].rank, c->douta[i].dims};
+    char what[700];
+    snprintf(what, sizeof what, "%s%s", rq->labels_optional ? "" : "--labels ",
+             rq->labels);
+    mb_status st = mb__val_labels_check(c->labels, c->n_labels, c->total, shp,
+                                        n_out, rq->output, what, err);
+    free(shp);
+    return st;
+}
+
 /* Binds the bs samples from `first` to both models: the data's, or
  * synthetic inputs of the baseline's converted for the candidate. */
 static mb_status bind_batch(both *c, size_t first, int64_t bs, mb_rng *rng,
@@ -386,16 +416,24 @@ static mb_status run_batch(both *c, outset *oa, outset *ob, size_t first,
  * and ob; source describes the inputs. */
 static mb_status run_both(const mb__val_req *rq, outset *oa, outset *ob,
                           mb__outpairs *pairs, json_t **runtime,
-                          size_t *n_samples, char *source, size_t slen,
-                          mb_err *err)
+                          const int64_t *labels, size_t n_labels,
+                          const mb_tensor *masks, size_t *n_samples,
+                          char *source, size_t slen, mb_err *err)
 {
     const mb_plan *pa = rq->baseline;
     both c = {.rq = rq,
               .batch = pa->n_batches ? pa->batches[0] : 1,
               .pairs = pairs,
-              .runtime = runtime};
+              .runtime = runtime,
+              .labels = labels,
+              .n_labels = n_labels,
+              .masks = masks};
     mb_status st;
+    size_t n_out = 0;
     if ((st = open_both(&c, err)) || (st = load_data(&c, source, slen, err)))
+        goto done;
+    mb__bench_describe(c.ba, 1, &n_out);
+    if ((st = check_before(&c, n_out, err)))
         goto done;
     c.in = mb__calloc(c.n_in ? c.n_in : 1, sizeof *c.in);
     c.inb = mb__calloc(c.n_in_b ? c.n_in_b : 1, sizeof *c.inb);
@@ -715,7 +753,8 @@ mb_status mb__validate_run(const mb__val_req *rq, json_t **doc, mb_err *err)
     size_t n_samples = 0;
     json_t *rt = NULL; /* the candidate's runtime: its compute precision */
     mb__val_req with_rt;
-    if ((st = run_both(rq, &oa, &ob, &pairs, &rt, &n_samples, source,
+    if ((st = run_both(rq, &oa, &ob, &pairs, &rt, labels, n_labels,
+                       rq->masks ? &masks : NULL, &n_samples, source,
                        sizeof source, err)))
         goto done;
     with_rt = *rq;
@@ -749,6 +788,10 @@ mb_status mb__validate_run(const mb__val_req *rq, json_t **doc, mb_err *err)
             json_sprintf("inputs are random (synthetic): %s; the verdict "
                          "rests on random inputs only",
                          source));
+    /* the judge's warnings (a baseline with some NaN/Inf) */
+    json_array_extend(json_object_get(*doc, "warnings"),
+                      json_object_get(v, "warnings"));
+    json_object_del(v, "warnings");
     json_object_set_new(*doc, "validation", v);
     v = NULL;
 done:

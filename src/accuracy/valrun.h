@@ -51,10 +51,6 @@ typedef struct mb__val_req {
     /* The labels came from an image folder's class folders, not --labels:
      * a model with no class-score output is judged without them. */
     int labels_optional;
-    /* --output only chooses the class-score output; every output is
-     * still judged (compare's meaning; validate's --output judges that
-     * output alone). */
-    int judge_all;
     /* --map BASE=CAND: renamed outputs (outpair.h). */
     mb__outmap maps[MB__MAX_OUTMAPS];
     size_t n_maps;

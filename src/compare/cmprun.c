@@ -211,7 +211,6 @@ static mb_status judge_variant(vstate *v, const json_t *run, const vstate *base,
     vr.candidate = vp;
     vr.labels = labels ? labels_what : NULL;
     vr.output = rq->output;
-    vr.judge_all = 1; /* compare's --output names the class scores only */
     vr.tolerance = rq->tolerance;
     vr.metrics = rq->metrics;
     vr.n_gates =
@@ -501,6 +500,74 @@ static mb_status load_labels(cmp_ctx *c, mb_err *err)
     return MB_OK;
 }
 
+/* The samples of a single-input model's .npy data whose rank is the
+ * input's (its leading dim), else 0 (not known before the children load
+ * the data). */
+static size_t npy_samples(const char *data, const json_t *info)
+{
+    const json_t *ins = json_object_get(info, "inputs");
+    size_t L = data ? strlen(data) : 0;
+    if (json_array_size(ins) != 1 || L < 5 || strcmp(data + L - 4, ".npy"))
+        return 0;
+    mb_tensor t = {0};
+    void *map = NULL;
+    size_t len = 0, n = 0;
+    mb_err e = {0};
+    if (mb__npy_map(data, &t, &map, &len, &e))
+        return 0;
+    if (t.rank > 0 && (size_t)t.rank == json_array_size(json_object_get(
+                                            json_array_get(ins, 0), "shape")))
+        n = (size_t)t.dims[0];
+    mb__npy_unmap(&t, map, len);
+    return n;
+}
+
+/* Labels against the baseline's class-score output (its class count from
+ * the ONNX file) and, where the data tells, the sample count: before
+ * anything is measured. */
+static mb_status check_labels(cmp_ctx *c, mb_err *err)
+{
+    const mb__compare_req *rq = c->rq;
+    const mb_plan *p = rq->variants[rq->baseline].plan;
+    json_t *info = NULL;
+    mb_err e = {0};
+    size_t L = p->model_path ? strlen(p->model_path) : 0;
+    if (!c->labels || L < 5 || strcmp(p->model_path + L - 5, ".onnx") ||
+        mb__onnx_inspect(p->model_path, &info, &e))
+        return MB_OK;
+    const json_t *outs = json_object_get(info, "outputs"), *o;
+    size_t n = json_array_size(outs), i;
+    mb_out_shape *shp = mb__calloc(n + 1, sizeof *shp);
+    int64_t(*dims)[MB_MAX_RANK] = mb__calloc(n + 1, sizeof *dims);
+    mb_status st = MB_OK;
+    json_array_foreach(outs, i, o)
+    {
+        if (!shp || !dims)
+            break;
+        const json_t *sh = json_object_get(o, "shape");
+        size_t r = json_array_size(sh);
+        shp[i] = (mb_out_shape){
+            json_string_value(json_object_get(o, "name")),
+            mb_dtype_parse(json_string_value(json_object_get(o, "dtype"))),
+            json_is_array(sh) && r <= MB_MAX_RANK ? (int)r : -1, dims[i]};
+        for (size_t k = 0; k < r && k < MB_MAX_RANK; k++)
+            dims[i][k] = json_is_integer(json_array_get(sh, k))
+                             ? json_integer_value(json_array_get(sh, k))
+                             : -1;
+    }
+    char what[700];
+    snprintf(what, sizeof what, "%s%s", rq->labels_path ? "--labels " : "",
+             c->labels_what);
+    if (shp && dims)
+        st = mb__val_labels_check(c->labels, c->n_labels,
+                                  npy_samples(p->data_path, info), shp, n,
+                                  rq->output, what, err);
+    free(shp);
+    free(dims);
+    json_decref(info);
+    return st;
+}
+
 /* Runs every arm in interleaved rounds and collects its outputs; with
  * fail_fast the first failed arm is MB_ECHILD. */
 static mb_status measure(cmp_ctx *c, mb_err *err)
@@ -663,12 +730,14 @@ static mb_status score_labels(cmp_ctx *c, mb_err *err)
                 ? -1
                 : classifier_output(b, rq->output, why, sizeof why);
     if (!c->arms[bi].error)
-        json_object_set_new(c->doc, "judged_output",
-                            json_pack("{s:o,s:s}", "name",
-                                      c->co >= 0 && b->outputs[c->co].name
-                                          ? json_string(b->outputs[c->co].name)
-                                          : json_null(),
-                                      "reason", why));
+        json_object_set_new(
+            c->doc, "judged_output",
+            json_pack("{s:o,s:s,s:b,s:o}", "name",
+                      c->co >= 0 && b->outputs[c->co].name
+                          ? json_string(b->outputs[c->co].name)
+                          : json_null(),
+                      "reason", why, "requested", rq->output != NULL, "output",
+                      rq->output ? json_string(rq->output) : json_null()));
     for (size_t i = 0; c->labels && c->co >= 0 && i < c->na; i++) {
         vstate *v = &c->vs[i];
         if (c->arms[i].error || (size_t)c->co >= v->n_outputs ||
@@ -810,6 +879,18 @@ static void add_warnings(cmp_ctx *c)
                               "and --labels"));
     for (size_t i = 0; i < c->na; i++)
         warn_replication(c, i, warn);
+    /* the judge's (a baseline with some NaN/Inf), once each */
+    for (size_t i = 0; i < c->na; i++) {
+        size_t k, j;
+        const json_t *w, *x;
+        json_array_foreach(json_object_get(c->vs[i].verdict, "warnings"), k, w)
+        {
+            int seen = 0;
+            json_array_foreach(warn, j, x) seen |= json_equal(w, x);
+            if (!seen)
+                json_array_append(warn, (json_t *)w);
+        }
+    }
     if (c->used < 2)
         json_array_append_new(
             warn, json_string("ONE PROCESS PER VARIANT: the intervals cover "
@@ -867,7 +948,8 @@ mb_status mb__compare_run(const mb__compare_req *rq, json_t **doc_out,
     cmp_ctx c = {.rq = rq, .co = -1};
     mb_status rc;
     if ((rc = plan_arms(&c, err)) || (rc = check_models(rq, err)) ||
-        (rc = load_labels(&c, err)) || (rc = measure(&c, err)))
+        (rc = load_labels(&c, err)) || (rc = check_labels(&c, err)) ||
+        (rc = measure(&c, err)))
         goto done;
     add_runs(&c);
     /* Accuracy against labels, agreement with the baseline. */
