@@ -252,17 +252,6 @@ static mb_status judge_masks(const mb__val_req *rq, const mb_judged *pick,
     return MB_OK;
 }
 
-/* Whether output i is judged: every output is (--output chooses what is
- * shown, the class scores and what --require names, never what escapes
- * judgement). */
-static int is_judged(const mb__val_req *rq, const mb_judged *pick, size_t i)
-{
-    (void)rq;
-    (void)pick;
-    (void)i;
-    return 1;
-}
-
 /* A baseline output that is NaN/Inf in every element is an error (there
  * is nothing to judge against); in some elements, a warning with the
  * counts, added to v's "warnings". */
@@ -332,14 +321,12 @@ static mb_status choose_output(const mb__val_req *rq, const mb_tensor *a,
 
 /* The candidate fails when it produced NaN/Inf where the baseline was
  * finite, on any judged output; returns 0 then (with a criterion). */
-static int judge_nonfinite(const mb__val_req *rq, const mb_judged *pick,
-                           const json_t *outs, size_t n, json_t *criteria)
+static int judge_nonfinite(const json_t *outs, size_t n, json_t *criteria)
 {
     size_t nf_bad = 0;
-    for (size_t i = 0; i < n; i++)
-        if (is_judged(rq, pick, i))
-            nf_bad += (size_t)json_integer_value(
-                json_object_get(json_array_get(outs, i), "nonfinite_new"));
+    for (size_t i = 0; i < n; i++) /* every output is judged */
+        nf_bad += (size_t)json_integer_value(
+            json_object_get(json_array_get(outs, i), "nonfinite_new"));
     if (!nf_bad)
         return 1;
     char line[640];
@@ -429,15 +416,14 @@ static mb_status judge_classifier(const mb__val_req *rq, const mb_judged *pick,
 }
 
 /* The verdict of each output, check by check ("per_output"). */
-static json_t *per_output(const mb__val_req *rq, const mb_judged *pick,
-                          const mb_tensor *a, size_t n, const json_t *outs,
+static json_t *per_output(const mb_tensor *a, size_t n, const json_t *outs,
                           const cls_verdict *cv, const seg_verdict *sv,
                           const mb_gate *gates, size_t n_gates)
 {
     json_t *per = json_array();
     for (size_t i = 0; i < n; i++) {
         const json_t *m = json_array_get(outs, i);
-        int judged = is_judged(rq, pick, i);
+        int judged = 1; /* every output (--output never escapes it) */
         json_t *checks = json_array();
         int ok = 1;
         if (judged && i == cv->index) {
@@ -482,7 +468,7 @@ mb_status mb__val_judge(const mb__val_req *rq, const mb_tensor *a,
     if (st)
         return st;
     json_t *criteria = json_array();
-    int passed = judge_nonfinite(rq, &pick, outs, n, criteria);
+    int passed = judge_nonfinite(outs, n, criteria);
     /* The classifier output: accuracy against labels, else agreement. */
     cls_verdict cv;
     seg_verdict sv;
@@ -508,13 +494,8 @@ mb_status mb__val_judge(const mb__val_req *rq, const mb_tensor *a,
     const char *prec_src;
     size_t n_gates =
         pick_gates(rq, gates, &prec, prec_why, sizeof prec_why, &prec_src);
-    json_t *judged = json_array();
-    for (size_t i = 0; i < n; i++)
-        if (is_judged(rq, &pick, i))
-            json_array_append(judged, json_array_get(outs, i));
-    int gp = 1;
-    json_t *gv = mb__gates_eval_outputs(gates, n_gates, judged, &gp);
-    json_decref(judged);
+    int gp = 1; /* on every output */
+    json_t *gv = mb__gates_eval_outputs(gates, n_gates, outs, &gp);
     passed &= gp;
     json_object_set_new(v, "rule", json_string(rule));
     json_object_set_new(v, "precision",
@@ -528,9 +509,8 @@ mb_status mb__val_judge(const mb__val_req *rq, const mb_tensor *a,
     json_object_set_new(v, "segmentation", sv.obj);
     json_object_set_new(v, "gates", gv);
     json_object_set_new(v, "criteria", criteria);
-    json_object_set_new(
-        v, "per_output",
-        per_output(rq, &pick, a, n, outs, &cv, &sv, gates, n_gates));
+    json_object_set_new(v, "per_output",
+                        per_output(a, n, outs, &cv, &sv, gates, n_gates));
     json_object_set_new(v, "passed", json_boolean(passed));
     return MB_OK;
 }
