@@ -42,8 +42,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         else if (k == 'l')
             lenient = 1;
     }
-    mb__pair_req rq = {a, b, na, nb, m, nm, "the baseline", "the candidate",
-                       lenient};
+    mb__pair_req rq = {
+        a, b, na, nb, m, nm, "the baseline", "the candidate", lenient};
     mb__outpairs p;
     if (mb__outputs_pair(&rq, &p, &err) == MB_OK) {
         char seen[MAX_OUT] = {0};
