@@ -243,6 +243,15 @@ static mb_status compare_variants(mb_runner *r, const char *const *variants,
                                err);
     mb__compare_req rq;
     mb__compare_req_defaults(&rq);
+    /* the "map" keys (BASE=CAND, checked when set) serve compare too */
+    mb__outmap maps[MB__MAX_OUTMAPS];
+    size_t n_maps = 0;
+    for (size_t i = 0; i < r->n_val_kv && n_maps < MB__MAX_OUTMAPS; i++)
+        if (!strncmp(r->val_kv[i], "map=", 4) &&
+            !mb__outmap_parse(r->val_kv[i] + 4, &maps[n_maps], NULL))
+            n_maps++;
+    rq.maps = maps;
+    rq.n_maps = n_maps;
     if (!s)
         s = mb__variants_baseline(vs, n, r->baseline, "baseline", &rq.baseline,
                                   err);
