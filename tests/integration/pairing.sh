@@ -37,6 +37,21 @@ PY
 # the saved outputs pair by name as well
 expect_exit "diff of the saved outputs pairs them by name" 0 "$MBENCH" diff "$D/saved/baseline" "$D/saved/candidate" --gate 'max_abs<=0'
 
+# .npz members pair by name too, whatever their order; renamed: --map
+$PY - "$D" <<'PY'
+import sys
+import numpy as np
+d = sys.argv[1]
+a, b = np.arange(6, dtype=np.float32), np.ones(4, np.float32)
+np.savez(d + "/n1.npz", logits=a, aux=b)
+np.savez(d + "/n2.npz", aux=b, logits=a)
+np.savez(d + "/n3.npz", aux=b, scores=a)
+PY
+expect_exit "diff of .npz archives with the members in another order" 0 "$MBENCH" diff "$D/n1.npz" "$D/n2.npz" --gate 'max_abs<=0'
+expect_exit "diff of .npz with a renamed member is refused" 3 "$MBENCH" diff "$D/n1.npz" "$D/n3.npz"
+contains "... with the --map hint" "$LAST_ERR" "--map logits=scores"
+expect_exit "... and pairs it with --map" 0 "$MBENCH" diff "$D/n1.npz" "$D/n3.npz" --map logits=scores --gate 'max_abs<=0'
+
 # ---- a renamed output ----
 expect_exit "validate: a renamed output is refused (exit 3)" 3 "${V[@]}" "$D/renamed.onnx" --data "$D/x.npy"
 contains "validate: the one line names both and the --map hint" "$LAST_ERR" \
