@@ -1236,11 +1236,64 @@ static mb_status judge_requirement(const json_t *all, const mb_require *rq,
     return MB_OK;
 }
 
+/* Whether an array of metrics objects names an output matching glob. */
+static int names_match(const json_t *outs, const char *glob)
+{
+    size_t k;
+    const json_t *m;
+    json_array_foreach(outs, k, m)
+    {
+        const char *nm = json_string_value(json_object_get(m, "name"));
+        if (nm && !fnmatch(glob, nm, 0))
+            return 1;
+    }
+    return 0;
+}
+
+/* Whether doc has an output matching glob (validate's outputs, or a
+ * compare variant's agreement outputs). */
+static int doc_has_output(const json_t *doc, const char *glob)
+{
+    size_t i;
+    const json_t *e;
+    json_array_foreach(jpath(doc, "comparison.variants"), i, e)
+    {
+        if (names_match(jpath(e, "agreement.outputs"), glob))
+            return 1;
+    }
+    return names_match(jpath(doc, "validation.outputs"), glob);
+}
+
+/* With --output NAME, an output figure may name that output only: one
+ * naming another output of the document is a usage error (before, it
+ * read as "no variant in scope reports this figure"). */
+static mb_status check_selected(const json_t *doc, const mb_require *r,
+                                mb_err *err)
+{
+    const char *sel = selected_output(doc);
+    if (!sel || !r->scope || !is_output_figure(r->figure))
+        return MB_OK;
+    const char *colon = strrchr(r->scope, ':');
+    const char *o = colon ? colon + 1 : r->scope;
+    if (fnmatch(o, sel, 0) && doc_has_output(doc, o))
+        return mb__fail(err, MB_EINVAL,
+                        "--require '%s': --output %s chooses the output "
+                        "--require names (every output is still judged); "
+                        "name %s, or drop --output",
+                        r->text, sel, sel);
+    return MB_OK;
+}
+
 mb_status mb__require_judge(const json_t *doc, const mb_require *r, size_t n,
                             json_t **out, size_t *unmet, mb_err *err)
 {
     *out = NULL;
     *unmet = 0;
+    for (size_t q = 0; q < n; q++) {
+        mb_status cs = check_selected(doc, &r[q], err);
+        if (cs)
+            return cs;
+    }
     json_t *all = mb__require_figures(doc);
     json_t *arr = json_array();
     if (!all || !arr) {

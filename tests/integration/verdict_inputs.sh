@@ -45,6 +45,15 @@ import json,sys; r=json.load(open(sys.argv[1]))['requirements']; assert [x['pass
 expect_exit "an unmet requirement of a passing validation is exit 6" 6 \
     "$MBENCH" validate "$D/bert.onnx" "$D/bert.onnx" --data "$D/data.npz" --require 'logits:rel_l2<0'
 expect_exit "a failed verdict stays exit 1 whatever the requirements" 1 "${B[@]}" --require 'logits:rel_l2<=0.01'
+expect_exit "with --output, a requirement on another output is a usage error" 2 \
+    "$MBENCH" validate "$D/bert.onnx" "$D/bert.onnx" --data "$D/data.npz" --output logits --require 'pooler_output:rel_l2<=0.01'
+contains "... saying --output chooses what --require names" "$LAST_ERR" \
+    "--output logits chooses the output --require names (every output is still judged); name logits, or drop --output"
+expect_exit "compare: the same" 2 "$MBENCH" compare base="$D/bert.onnx" pool="$D/bert_broken.onnx" --data "$D/data.npz" \
+    "${FAST[@]}" --output logits --require 'pooler_output:rel_l2<=0.01'
+expect_exit "with --output logits, an unscoped output figure judges logits only" 0 \
+    "${B[@]}" --output logits --require 'rel_l2<=0.01' --gate 'rel_l2<=1'
+contains "... the figure is logits'" "$LAST_OUT" "PASS rel_l2<=0.01 [candidate]: output logits"
 expect_exit "a malformed requirement is a usage error" 2 "${B[@]}" --require 'rel_l2<=>1'
 expect_exit "--gate with an output's metric keeps working" 1 "${B[@]}" --gate 'rel_l2<=0.01'
 
