@@ -40,6 +40,7 @@ enum {
     O_GATE,
     O_TIMEOUT,
     O_FAILFAST,
+    O_MAP,
     N_OPTS
 };
 
@@ -88,6 +89,10 @@ static const mb_opt compare_opts[] = {
         NULL, 0, 0, 0, O_FAILFAST),
     OPT("save-outputs", MB_OPT_DIR, "DIR",
         "write every variant's outputs as .npy", NULL, 0, 0, 0, O_SAVEOUT),
+    OPT("map", MB_OPT_STRING, "BASE=CAND",
+        "pair the baseline's output BASE with a variant's CAND (a renamed "
+        "output; repeatable)",
+        "BASE=CAND, e.g. logits=scores", 0, 0, MB_OPT_REPEAT, O_MAP),
     MB_SLURM_OPTS,
 };
 
@@ -119,6 +124,8 @@ typedef struct cargs {
     char **specs; /* from --variants files, then the arguments */
     size_t n_specs, n_gates, nv;
     mb_gate gates[32];
+    mb__outmap maps[MB__MAX_OUTMAPS];
+    size_t n_maps;
     mb_cli_reqs reqs;
     mb_cli_slurm sl; /* --slurm and its options (cmd_slurm.c) */
 } cargs;
@@ -164,6 +171,15 @@ static int on_opt(void *user, const mb_opt *o, const mb_optval *v)
                                        "a duration such as 30s or 5m");
     case O_FAILFAST:
         rq->fail_fast = 1;
+        return 0;
+    case O_MAP:
+        if (a->n_maps == MB__MAX_OUTMAPS)
+            return mb_cli_error(MB_EXIT_USAGE, "too many --map (at most %d)",
+                                MB__MAX_OUTMAPS);
+        if (mb__outmap_parse(v->str, &a->maps[a->n_maps], &err))
+            return mb_cli_error(MB_EXIT_USAGE, "%s", err.msg);
+        rq->maps = a->maps;
+        rq->n_maps = ++a->n_maps;
     }
     return 0;
 }

@@ -11,6 +11,7 @@
 #include "accuracy/diff.h"
 #include "accuracy/gate.h"
 #include "accuracy/metrics.h"
+#include "accuracy/outpair.h"
 #include "core/buf.h"
 #include "core/err.h"
 #include "core/tlimit.h"
@@ -25,7 +26,7 @@ MBENCH_COMMAND(diff, cmd_diff,
 MBENCH_OPTIONS(diff, mb_cmd_diff)
 
 /* clang-format off */
-enum { O_ATOL, O_RTOL, O_RANGE, O_SSIM3D, O_GATE, O_PREC, O_JSON, O_MD, O_HTML, O_CSV, O_HEATMAP, O_OUTPUT, O_THREADS, O_PERSAMPLE, O_MAXTB, O_MAXRATIO, O_N };
+enum { O_ATOL, O_RTOL, O_RANGE, O_SSIM3D, O_GATE, O_PREC, O_JSON, O_MD, O_HTML, O_CSV, O_HEATMAP, O_OUTPUT, O_THREADS, O_PERSAMPLE, O_MAXTB, O_MAXRATIO, O_MAP, O_N };
 
 static const mb_opt diff_opts[] = {
     {"atol", 0, MB_OPT_DOUBLE, "X", "isclose absolute tolerance (default 1e-8)", "a number >= 0", NULL, 0, 1e300, 0, O_ATOL},
@@ -33,7 +34,7 @@ static const mb_opt diff_opts[] = {
     {"data-range", 0, MB_OPT_DOUBLE, "R", "data range for PSNR and SSIM (default: the baseline's max - min)", "a number > 0", NULL, 1e-300, 1e300, 0, O_RANGE},
     {"ssim-3d", 0, MB_OPT_SWITCH, NULL, "SSIM over the last three dims (volumes)", NULL, NULL, 0, 0, 0, O_SSIM3D},
     {"gate", 0, MB_OPT_STRING, "EXPR", "e.g. 'cosine>=0.999', 'psnr>=40', 'max_abs<=1e-3' (repeatable)", NULL, NULL, 0, 0, MB_OPT_REPEAT, O_GATE},
-    {"precision", 0, MB_OPT_STRING, "P", "add the default gates of fp32, fp16 or int8", "fp32, fp16 or int8", NULL, 0, 0, 0, O_PREC},
+    {"precision", 0, MB_OPT_STRING, "P", "add the default gates of fp32, fp16, bf16 or int8", "fp32, fp16, bf16 or int8", NULL, 0, 0, 0, O_PREC},
     {"json", 0, MB_OPT_OUTFILE, "FILE", "write the result document (atomically; '-' is stdout)", NULL, NULL, 0, 0, MB_OPT_STDOUT, O_JSON},
     {"md", 0, MB_OPT_OUTFILE, "FILE", "write the verdict, gates and metrics as Markdown ('-' is stdout)", NULL, NULL, 0, 0, MB_OPT_STDOUT, O_MD},
     {"html", 0, MB_OPT_OUTFILE, "FILE", "write them as a self-contained HTML page ('-' is stdout)", NULL, NULL, 0, 0, MB_OPT_STDOUT, O_HTML},
@@ -44,6 +45,7 @@ static const mb_opt diff_opts[] = {
     {"per-sample", 0, MB_OPT_INT, "N", "list per-sample metrics up to N samples in the JSON (default 1024, 0: never)", "an integer >= 0", NULL, 0, 9.2e18, 0, O_PERSAMPLE},
     {"max-tensor-bytes", 0, MB_OPT_STRING, "SIZE", MB__TLIMIT_BYTES_HELP, MB__TLIMIT_BYTES_EXPECT, NULL, 0, 0, 0, O_MAXTB},
     {"max-compression-ratio", 0, MB_OPT_DOUBLE, "R", MB__TLIMIT_RATIO_HELP, MB__TLIMIT_RATIO_EXPECT, NULL, 0, 1e12, 0, O_MAXRATIO},
+    {"map", 0, MB_OPT_STRING, "BASE=CAND", "pair the baseline's tensor BASE with the candidate's CAND (a renamed one; repeatable)", "BASE=CAND, e.g. logits=scores", NULL, 0, 0, MB_OPT_REPEAT, O_MAP},
 };
 
 const mb_cmd mb_cmd_diff = {"diff", "BASELINE CANDIDATE", "compare saved output tensors (.npy, .npz, .pb, directories)",
@@ -66,6 +68,8 @@ typedef struct dargs {
     mb__outset out;
     const char *heat_path, *heat_output;
     mb__tlimit tlimit;
+    mb__outmap maps[MB__MAX_OUTMAPS];
+    size_t n_maps;
 } dargs;
 
 static int on_opt(void *user, const mb_opt *o, const mb_optval *v)
@@ -95,13 +99,20 @@ static int on_opt(void *user, const mb_opt *o, const mb_optval *v)
                                 MB__TLIMIT_BYTES_EXPECT);
     else if (o->id == O_MAXRATIO)
         mb__tlimit_set_ratio(&a->tlimit, v->d);
+    else if (o->id == O_MAP && a->n_maps == MB__MAX_OUTMAPS)
+        return mb_cli_error(MB_EXIT_USAGE, "too many --map (at most %d)",
+                            MB__MAX_OUTMAPS);
+    else if (o->id == O_MAP &&
+             mb__outmap_parse(v->text, &a->maps[a->n_maps++], &err))
+        return mb_cli_error(MB_EXIT_USAGE, "%s", err.msg);
     else if (o->id == O_GATE && a->n_gates >= MAX_GATES)
         return mb_cli_error(MB_EXIT_USAGE, "at most %d gates", MAX_GATES);
     else if (o->id == O_GATE &&
              mb__gate_parse(v->text, &a->gates[a->n_gates++], &err))
         return mb_cli_error(MB_EXIT_USAGE, "%s", err.msg);
     else if (o->id == O_PREC && !mb__precision_parse(v->text, &p))
-        return mb_cli_bad_value("--precision", v->text, "fp32, fp16 or int8");
+        return mb_cli_bad_value("--precision", v->text,
+                                "fp32, fp16, bf16 or int8");
     else if (o->id == O_PREC) {
         a->n_gates +=
             mb__gate_defaults(p, a->gates + a->n_gates, MAX_GATES - a->n_gates);
@@ -144,7 +155,9 @@ int cmd_diff(int argc, char **argv)
                        a.heat_output,
                        note,
                        NULL,
-                       a.tlimit};
+                       a.tlimit,
+                       a.maps,
+                       a.n_maps};
     mb__diff_result res;
     if (mb__diff_run(&rq, &res, &err)) {
         mb__buf_free(&png);

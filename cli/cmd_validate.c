@@ -6,6 +6,7 @@
 #include "cli.h"
 #include "opt.h"
 #include "outputs.h"
+#include "reqopt.h"
 
 #include "accuracy/valrun.h"
 #include "core/alloc.h"
@@ -17,6 +18,7 @@
 
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 MBENCH_COMMAND(validate, cmd_validate,
                "check a candidate model's outputs and accuracy against a "
@@ -24,7 +26,7 @@ MBENCH_COMMAND(validate, cmd_validate,
 MBENCH_OPTIONS(validate, mb_cmd_validate)
 
 /* clang-format off */
-enum { O_VAL, O_SAVE, O_CANDOPT };
+enum { O_VAL, O_SAVE, O_CANDOPT, O_REQUIRE };
 
 static const mb_opt validate_opts[] = {
     {"labels", 0, MB_OPT_FILE, "FILE", "class ids (.npy or text, one per sample): top-1/top-5 accuracy of both models (needs --data)", NULL, NULL, 0, 0, 0, O_VAL},
@@ -32,7 +34,7 @@ static const mb_opt validate_opts[] = {
     {"output", 0, MB_OPT_STRING, "NAME", "judge only this output (read as class scores when it is [N, C])", NULL, NULL, 0, 0, 0, O_VAL},
     {"tolerance", 0, MB_OPT_DOUBLE, "T", "allowed accuracy, IoU and Dice loss (default 0.01)", "a number in [0, 1]", NULL, 0, 1, 0, O_VAL},
     {"gate", 0, MB_OPT_STRING, "EXPR", "'cosine>=0.999', 'psnr>=40', ... (repeatable; replaces the default gates)", NULL, NULL, 0, 0, MB_OPT_REPEAT, O_VAL},
-    {"precision", 0, MB_OPT_STRING, "P", "fp32, fp16 or int8: the default gates (else from the candidate's dominant weight type)", NULL, NULL, 0, 0, 0, O_VAL},
+    {"precision", 0, MB_OPT_STRING, "P", "fp32, fp16, bf16 or int8: the default gates (else what the candidate computes in: its runtime, else its dominant weight type)", NULL, NULL, 0, 0, 0, O_VAL},
     {"samples", 0, MB_OPT_INT, "N", "synthetic samples without --data (default 8)", "an integer in 1..16777216", NULL, 1, 16777216, 0, O_VAL},
     {"save-outputs", 0, MB_OPT_DIR, "DIR", "write DIR/baseline/<output>.npy and DIR/candidate/<output>.npy", NULL, NULL, 0, 0, 0, O_SAVE},
     {"atol", 0, MB_OPT_DOUBLE, "X", "isclose absolute tolerance (1e-8)", "a number >= 0", NULL, 0, 1e300, 0, O_VAL},
@@ -40,6 +42,8 @@ static const mb_opt validate_opts[] = {
     {"data-range", 0, MB_OPT_DOUBLE, "R", "data range for PSNR and SSIM", "a number > 0", NULL, 1e-300, 1e300, 0, O_VAL},
     {"ssim-3d", 0, MB_OPT_SWITCH, NULL, "SSIM over the last three dims", NULL, NULL, 0, 0, 0, O_VAL},
     {"ignore-index", 0, MB_OPT_STRING, "N", "mask value left out of Dice and IoU, e.g. 255 (torchmetrics/mmseg ignore_index; needs --masks)", NULL, NULL, 0, 0, 0, O_VAL},
+    {"require", 0, MB_OPT_STRING, "EXPR", "a target on the candidate as in compare: 'OUTPUT:rel_l2<=0.01', 'cosine>=0.999', 'gates=pass', 'top1_delta>=-0.01' (repeatable; exit 6 when unmet; with --output, the output figures are that output's)", NULL, NULL, 0, 0, MB_OPT_REPEAT, O_REQUIRE},
+    {"map", 0, MB_OPT_STRING, "BASE=CAND", "pair the baseline's output BASE with the candidate's CAND (a renamed output; repeatable)", "BASE=CAND, e.g. logits=scores", NULL, 0, 0, MB_OPT_REPEAT, O_VAL},
     {"candidate-opt", 0, MB_OPT_KV, "K=V", "a run option for the candidate only (threads=2, opt-level=all; repeatable)", "KEY=VALUE, e.g. opt-level=all", NULL, 0, 0, MB_OPT_REPEAT, O_CANDOPT},
 };
 
@@ -50,14 +54,15 @@ const mb_cmd mb_cmd_validate = {"validate", "BASELINE CANDIDATE", "check a candi
     "logits/probs/scores/output, never one named like an embedding or hidden state; printed with the "
     "reason) is also judged by accuracy against --labels, else by top-1 agreement >= 1 - tolerance.  "
     "-q prints only the verdict.",
-    validate_opts, 14, MB_OPTSET_RUN | MB_OPTSET_OUTPUT, 2, 2,
-    "Exit codes: 0 pass, 1 fail, 2 usage error, 3 runtime error (model, data, labels)."};
+    validate_opts, 16, MB_OPTSET_RUN | MB_OPTSET_OUTPUT, 2, 2,
+    "Exit codes: 0 pass, 1 fail, 2 usage error, 3 runtime error (model, data, labels, outputs that do not pair, an all-NaN baseline output), 6 a --require target unmet (after a pass)."};
 /* clang-format on */
 
 typedef struct vargs {
     mb__val_req rq;
     const char **cand; /* --candidate-opt values, borrowed from argv */
     size_t n_cand;
+    mb_cli_reqs reqs; /* --require */
 } vargs;
 
 static int on_opt(void *user, const mb_opt *o, const mb_optval *v)
@@ -70,6 +75,8 @@ static int on_opt(void *user, const mb_opt *o, const mb_optval *v)
         a->cand[a->n_cand++] = v->text;
         return 0;
     }
+    if (o->id == O_REQUIRE)
+        return mb_cli_reqs_add(&a->reqs, v->text);
     /* --save-outputs is made and tried now, not after the run */
     int rc = o->id == O_SAVE ? mb_cli_output_dir_check(flag, v->text) : 0;
     if (!rc && mb__val_set(&a->rq, flag, v->text ? v->text : "1", &err))
@@ -142,12 +149,22 @@ int cmd_validate(int argc, char **argv)
                     "rests on random inputs only; pass --data for a real "
                     "one",
                     json_string_value(json_object_get(v, "inputs")));
+    size_t wi;
+    const json_t *w;
+    json_array_foreach(json_object_get(doc, "warnings"), wi, w)
+    {
+        const char *t = json_string_value(w); /* the one above: said */
+        if (t && strncmp(t, "inputs are random", 17))
+            mb_cli_warn("%s", t);
+    }
     mb_buf text = MB_BUF_INIT;
     mb__validation_console(doc, ctx.quiet, &text);
     fputs(text.data ? text.data : "", stdout);
     mb__buf_free(&text);
     /* Markdown and HTML (also those of --outdir) are the validation's own
      * reports: the run and comparison writers have no runs to show. */
+    /* --require, judged on the document (its verdicts go into it) */
+    int req_rc = mb_cli_reqs_judge(&a.reqs, doc, NULL, stdout);
     char *od[4] = {0};
     if (out.outdir && (rc = mb_cli_outdir_reserve(out.outdir, "validate", od)))
         goto done;
@@ -163,7 +180,9 @@ int cmd_validate(int argc, char **argv)
     if (rc == MB_EXIT_OK)
         rc = json_is_true(json_object_get(v, "passed")) ? MB_EXIT_OK
                                                         : MB_EXIT_FAIL;
+    rc = mb_cli_reqs_exit(rc, req_rc);
 done:
+    mb_cli_reqs_free(&a.reqs);
     free(a.cand);
     json_decref(doc);
     mb__plan_free(&pa);

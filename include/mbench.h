@@ -204,7 +204,9 @@ MB_API mb_status mb_runner_run(mb_runner *r, const char *model, char **json,
  * compare`: --processes rounds of fresh processes, speedups paired by
  * round with Student-t CIs, memory, size, accuracy and agreement.  The
  * runner's keys baseline (a NAME; default the first), labels, output,
- * tolerance and threshold apply.  *json receives the result document
+ * tolerance, threshold and map (BASE=CAND, repeatable: a renamed output,
+ * docs/ACCURACY.md "Pairing outputs") apply.  *json receives the result
+ * document
  * ("kind": "compare"); caller frees it with free().  A variant that fails
  * is FAILED in the document, not an error of the call. */
 MB_API mb_status mb_runner_compare(mb_runner *r, const char *const *variants,
@@ -226,20 +228,21 @@ MB_API mb_status mb_runner_profile(mb_runner *r, const char *model, char **json,
  * data, every sample in batches of its one batch size, else `samples`
  * seeded synthetic ones, which the document flags as random), every
  * output is compared with the accuracy metrics and judged by the gates
- * (given, else the defaults of the candidate's weight precision), and the
+ * (given, else the defaults of the precision the candidate computes in:
+ * its runtime's, else its weights'), and the
  * output read as class scores also by accuracy against labels, else by
  * top-1 agreement >= 1 - tolerance.  Both models get the runner's options;
  * the candidate also its candidate-opt ones.  Runner keys that apply:
  * labels, output, tolerance (as for compare), and gate (repeatable),
  * precision (fp32, fp16, int8), samples, save-outputs (a directory),
- * atol, rtol, data-range, ssim-3d (0 or 1), candidate-opt (KEY=VALUE,
- * repeatable), each checked when set.  *passed (may be NULL) receives 1
- * when the verdict passed, 0 when it failed; a failed verdict is not an
- * error of the call.  *json receives the result document ("kind":
- * "validate", verdict in validation.passed); caller frees it with free().
- * MB_EINVAL: a bad request (labels without data, several batch sizes, an
- * output name the baseline lacks); MB_EMODEL/MB_EBACKEND/MB_EDATA/MB_EIO:
- * a model, data or labels that cannot be used, naming which. */
+ * atol, rtol, data-range, ssim-3d (0 or 1), map (BASE=CAND, repeatable),
+ * candidate-opt (KEY=VALUE, repeatable), each checked when set.  *passed (may
+ * be NULL) receives 1 when the verdict passed, 0 when it failed; a failed
+ * verdict is not an error of the call.  *json receives the result document
+ * ("kind": "validate", verdict in validation.passed); caller frees it with
+ * free(). MB_EINVAL: a bad request (labels without data, several batch sizes,
+ * an output name the baseline lacks); MB_EMODEL/MB_EBACKEND/MB_EDATA/MB_EIO: a
+ * model, data or labels that cannot be used, naming which. */
 MB_API mb_status mb_runner_validate(mb_runner *r, const char *baseline,
                                     const char *candidate, int *passed,
                                     char **json, mb_err *err);

@@ -733,6 +733,10 @@ void t_model_info(void *session, mb_info_fn emit, void *user)
     try {
         emit(user, "format", "TorchScript");
         emit(user, "inputs_from", s->inputs_from.c_str());
+        /* what the module computes in (dtype=): the precision its
+         * accuracy verdict judges (docs/ACCURACY.md) */
+        emit(user, "session:inference_precision",
+             dtype_name(from_torch(s->dtype)));
         std::map<std::string, std::pair<uint64_t, uint64_t>> by;
         uint64_t params = 0, bytes = 0;
         for (const at::Tensor &p : s->module.parameters()) {

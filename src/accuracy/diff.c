@@ -3,6 +3,7 @@
 
 #include "accuracy/heatmap.h"
 #include "accuracy/metrics_json.h"
+#include "accuracy/outpair.h"
 #include "core/parse.h"
 #include "core/alloc.h"
 #include "core/err.h"
@@ -219,17 +220,6 @@ static mb_status load_path(const char *path, const mb__tlimit *lim, tset *s,
     return st;
 }
 
-static bool names_match(const tset *a, size_t i, const tset *b, size_t j,
-                        int pass)
-{
-    const char *ka = a->key[i], *kb = b->key[j];
-    const char *aa = a->alt[i], *ab = b->alt[j];
-    if (pass == 0)
-        return strcmp(ka, kb) == 0;
-    return (aa && strcmp(aa, kb) == 0) || (ab && strcmp(ka, ab) == 0) ||
-           (aa && ab && strcmp(aa, ab) == 0);
-}
-
 /* The N of an "output_N" file stem of ONNX test data whose .pb stores no
  * tensor name (old test sets), or -1. */
 static long unnamed_output_index(const tset *s, size_t i)
@@ -242,126 +232,70 @@ static long unnamed_output_index(const tset *s, size_t i)
     return *end || n < 0 ? -1 : n;
 }
 
-/* Indices of s not marked in used, into idx; their count. */
-static size_t unmatched(const tset *s, const char *used, size_t *idx)
-{
-    size_t n = 0;
-    for (size_t i = 0; i < s->n; i++)
-        if (!used[i])
-            idx[n++] = i;
-    return n;
-}
-
-/* Sorts idx by the N of output_N (insertion sort: few outputs). */
-static void sort_by_output_index(const tset *s, size_t *idx, size_t n)
-{
-    for (size_t i = 1; i < n; i++)
-        for (size_t j = i; j > 0 && unnamed_output_index(s, idx[j - 1]) >
-                                        unnamed_output_index(s, idx[j]);
-             j--) {
-            size_t t = idx[j];
-            idx[j] = idx[j - 1];
-            idx[j - 1] = t;
-        }
-}
-
-/* 1 when every index in idx is an unnamed output_N. */
-static bool all_unnamed_outputs(const tset *s, const size_t *idx, size_t n)
-{
-    for (size_t i = 0; i < n; i++)
-        if (unnamed_output_index(s, idx[i]) < 0)
-            return false;
-    return n > 0;
-}
-
-/* Old ONNX test sets store outputs without a tensor name (output_0.pb
- * holding ""), so nothing names them: the tensors left unpaired after the
- * name passes are paired by position (output_N in N order against the
- * other side's remaining tensors in order) when one side's leftovers are
- * all such outputs and both sides have as many.  Says so on stderr. */
-static void pair_by_position(const tset *a, const tset *b, size_t *pair,
-                             char *used_a, char *used_b, const mb__diff_req *rq)
-{
-    size_t *ia = mb__calloc(a->n ? a->n : 1, sizeof *ia);
-    size_t *ib = mb__calloc(b->n ? b->n : 1, sizeof *ib);
-    if (!ia || !ib) {
-        free(ia);
-        free(ib);
-        return;
-    }
-    size_t na = unmatched(a, used_a, ia), nb = unmatched(b, used_b, ib);
-    int ua = all_unnamed_outputs(a, ia, na),
-        ub = all_unnamed_outputs(b, ib, nb);
-    if (na == nb && (ua || ub)) {
-        if (ua)
-            sort_by_output_index(a, ia, na);
-        if (ub)
-            sort_by_output_index(b, ib, nb);
-        for (size_t k = 0; k < na; k++) {
-            pair[ia[k]] = ib[k];
-            used_a[ia[k]] = used_b[ib[k]] = 1;
-            char msg[1024];
-            snprintf(msg, sizeof msg,
-                     "%s and %s: %s stores no tensor name (old ONNX test "
-                     "data); paired by position",
-                     a->key[ia[k]], b->key[ib[k]],
-                     ua ? a->key[ia[k]] : b->key[ib[k]]);
-            if (rq->note)
-                rq->note(rq->user, msg);
-        }
-    }
-    free(ia);
-    free(ib);
-}
-
-/* MB_EDATA naming the first tensor of s (from `in`) that found no partner
- * in `other`. */
-static mb_status none_left(const tset *s, const char *used, const char *in,
-                           const char *other, mb_err *err)
+/* The order in which s's tensors are offered for pairing: file-name
+ * order, except that unnamed output_N take their places in N order (so
+ * output_10 comes after output_9); ord has s->n entries. */
+static void pair_order(const tset *s, size_t *ord)
 {
     for (size_t i = 0; i < s->n; i++)
-        if (!used[i])
-            return mb__fail(err, MB_EDATA,
-                            "%s has no tensor named '%s' (as %s has); name "
-                            "the files alike",
-                            other, s->key[i], in);
-    return MB_OK;
+        ord[i] = i;
+    for (size_t i = 0; i < s->n; i++) { /* selection over unnamed slots */
+        if (unnamed_output_index(s, ord[i]) < 0)
+            continue;
+        size_t best = i;
+        for (size_t j = i + 1; j < s->n; j++)
+            if (unnamed_output_index(s, ord[j]) >= 0 &&
+                unnamed_output_index(s, ord[j]) <
+                    unnamed_output_index(s, ord[best]))
+                best = j;
+        size_t t = ord[i];
+        ord[i] = ord[best];
+        ord[best] = t;
+    }
 }
 
-/* Pairs every tensor of a with one of b: pair[i] = index in b. */
+/* s's names in the order ord, as the pairing rule takes them. */
+static void pair_names(const tset *s, const size_t *ord, mb__outname *o)
+{
+    for (size_t i = 0; i < s->n; i++)
+        o[i] = (mb__outname){s->key[ord[i]], s->alt[ord[i]],
+                             unnamed_output_index(s, ord[i]) >= 0};
+}
+
+/* Pairs every tensor of a with one of b: pair[i] = index in b, by the
+ * one rule of validate, compare and diff (outpair.h); a pairing by
+ * position is a note. */
 static mb_status pair_sets(const tset *a, const tset *b, size_t *pair,
                            const mb__diff_req *rq, mb_err *err)
 {
-    const char *pa = rq->baseline, *pb = rq->candidate;
     if (a->single && b->single) {
         pair[0] = 0;
         return MB_OK;
     }
-    char *used = mb__calloc(b->n ? b->n : 1, 1);
-    char *used_a = mb__calloc(a->n ? a->n : 1, 1);
-    if (!used || !used_a) {
-        free(used);
-        free(used_a);
-        return mb__fail(err, MB_ENOMEM, "out of memory");
-    }
+    size_t *ord = mb__calloc(a->n + b->n + 1, sizeof *ord);
+    mb__outname *nms = mb__calloc(a->n + b->n + 1, sizeof *nms);
     mb_status st = MB_OK;
-    for (int pass = 0; pass < 2; pass++)
-        for (size_t i = 0; i < a->n; i++) {
-            if (used_a[i])
-                continue;
-            for (size_t j = 0; j < b->n; j++)
-                if (!used[j] && names_match(a, i, b, j, pass)) {
-                    pair[i] = j;
-                    used[j] = used_a[i] = 1;
-                    break;
-                }
-        }
-    pair_by_position(a, b, pair, used_a, used, rq);
-    st = none_left(a, used_a, pa, pb, err);
-    if (st == MB_OK)
-        st = none_left(b, used, pb, pa, err);
-    free(used_a);
-    free(used);
+    if (!ord || !nms)
+        st = mb__fail(err, MB_ENOMEM, "out of memory");
+    if (!st) {
+        pair_order(a, ord);
+        pair_order(b, ord + a->n);
+        pair_names(a, ord, nms);
+        pair_names(b, ord + a->n, nms + a->n);
+        mb__pair_req pr = {nms,          nms + a->n,    a->n,
+                           b->n,         rq->maps,      rq->n_maps,
+                           rq->baseline, rq->candidate, 0};
+        mb__outpairs p;
+        st = mb__outputs_pair(&pr, &p, err);
+        for (size_t i = 0; !st && i < a->n; i++)
+            pair[ord[i]] = ord[a->n + p.cand[i]];
+        if (!st && p.note[0] && rq->note)
+            rq->note(rq->user, p.note);
+        if (!st)
+            mb__outpairs_free(&p);
+    }
+    free(ord);
+    free(nms);
     return st;
 }
 

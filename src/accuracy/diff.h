@@ -1,11 +1,11 @@
 /* diff.h - the engine of `mbench diff`: reads two sets of saved tensors
  * (.npy, .npz, ONNX TensorProto .pb, or directories of them), pairs them
- * by file name, by the name stored in a .pb, or (old ONNX test data with
- * unnamed outputs) by position, computes every accuracy metric of each
- * pair (accuracy/metrics.h), evaluates the gates and builds the result
- * document ("mbench.diff/1").  Optionally draws |A - B| of the
- * image-like pair that differs most (or a named one) as a PNG.  No printing:
- * notes go to a callback. */
+ * by validate's and compare's one rule (outpair.h: --map, file name, the
+ * name stored in a .pb, by position only when nothing names them), computes
+ * every accuracy metric of each pair (accuracy/metrics.h), evaluates the gates
+ * and builds the result document ("mbench.diff/1").  Optionally draws |A - B|
+ * of the image-like pair that differs most (or a named one) as a PNG.  No
+ * printing: notes go to a callback. */
 #ifndef MB_ACCURACY_DIFF_H
 #define MB_ACCURACY_DIFF_H
 
@@ -29,6 +29,9 @@ typedef struct mb__diff_req {
     void (*note)(void *user, const char *msg);
     void *user;
     mb__tlimit tlimit; /* applied to every file read (core/tlimit.h) */
+    /* --map BASE=CAND: renamed tensors (outpair.h); borrowed. */
+    const struct mb__outmap *maps;
+    size_t n_maps;
 } mb__diff_req;
 
 typedef struct mb__diff_result {

@@ -221,15 +221,18 @@ bool mb__precision_parse(const char *s, mb_precision *p)
     if (!s)
         return false;
     if (!strcasecmp(s, "fp32") || !strcasecmp(s, "float32") ||
-        !strcasecmp(s, "float") || !strcasecmp(s, "fp64") ||
-        !strcasecmp(s, "float64")) {
+        !strcasecmp(s, "f32") || !strcasecmp(s, "float") ||
+        !strcasecmp(s, "fp64") || !strcasecmp(s, "float64")) {
         *p = MB_PREC_FP32;
         return true;
     }
     if (!strcasecmp(s, "fp16") || !strcasecmp(s, "float16") ||
-        !strcasecmp(s, "half") || !strcasecmp(s, "bf16") ||
-        !strcasecmp(s, "bfloat16")) {
+        !strcasecmp(s, "f16") || !strcasecmp(s, "half")) {
         *p = MB_PREC_FP16;
+        return true;
+    }
+    if (!strcasecmp(s, "bf16") || !strcasecmp(s, "bfloat16")) {
+        *p = MB_PREC_BF16;
         return true;
     }
     if (!strcasecmp(s, "int8") || !strcasecmp(s, "uint8") ||
@@ -242,7 +245,36 @@ bool mb__precision_parse(const char *s, mb_precision *p)
 
 const char *mb__precision_name(mb_precision p)
 {
-    return p == MB_PREC_FP16 ? "fp16" : p == MB_PREC_INT8 ? "int8" : "fp32";
+    return p == MB_PREC_FP16   ? "fp16"
+           : p == MB_PREC_BF16 ? "bf16"
+           : p == MB_PREC_INT8 ? "int8"
+                               : "fp32";
+}
+
+bool mb__precision_of_runtime(const json_t *runtime, const char *asked,
+                              mb_precision *p, char *what, size_t len)
+{
+    const char *v = json_string_value(json_object_get(
+        json_object_get(runtime, "session"), "inference_precision"));
+    mb_precision q;
+    if (!v || !mb__precision_parse(v, &q))
+        return false;
+    *p = q;
+    const char *be = json_string_value(json_object_get(runtime, "backend"));
+    int ov = be && !strcmp(be, "openvino");
+    const char *who = ov ? "OpenVINO" : be ? be : "the runtime";
+    const char *pn = mb__precision_name(q);
+    if (asked)
+        snprintf(what, len, "computed in %s, as %s=%s asked: %s gates", pn,
+                 ov ? "precision" : "dtype", asked, pn);
+    else if (q != MB_PREC_FP32)
+        snprintf(what, len,
+                 "computed in %s, %s's default on this CPU: %s gates; "
+                 "backend-opt=%s to compute in fp32",
+                 pn, who, pn, ov ? "precision=f32" : "dtype=float32");
+    else
+        snprintf(what, len, "computed in fp32, as %s reports: fp32 gates", who);
+    return true;
 }
 
 bool mb__precision_of_weights(const json_t *params_by_dtype, mb_precision *p,
@@ -274,8 +306,9 @@ mb_precision mb__precision_from_dtype(mb_dtype t)
 {
     switch (t) {
     case MB_DTYPE_FLOAT16:
-    case MB_DTYPE_BFLOAT16:
         return MB_PREC_FP16;
+    case MB_DTYPE_BFLOAT16:
+        return MB_PREC_BF16;
     case MB_DTYPE_INT8:
     case MB_DTYPE_UINT8:
     case MB_DTYPE_INT16:
@@ -296,9 +329,12 @@ size_t mb__gate_defaults(mb_precision p, mb_gate *out, size_t cap)
                                        "nonfinite_new==0"};
     static const char *const fp16[] = {"rel_l2<=1e-2", "cosine>=0.999",
                                        "nonfinite_new==0"};
+    static const char *const bf16[] = {"rel_l2<=5e-2", "cosine>=0.998",
+                                       "nonfinite_new==0"};
     static const char *const int8[] = {"rel_l2<=0.15", "cosine>=0.99",
                                        "nonfinite_new==0"};
     const char *const *src = p == MB_PREC_FP16   ? fp16
+                             : p == MB_PREC_BF16 ? bf16
                              : p == MB_PREC_INT8 ? int8
                                                  : fp32;
     size_t n = 3;

@@ -64,11 +64,12 @@ json_t *mb__gates_eval_outputs(const mb_gate *gates, size_t n_gates,
 typedef enum mb_precision {
     MB_PREC_FP32 = 0,
     MB_PREC_FP16 = 1,
-    MB_PREC_INT8 = 2
+    MB_PREC_INT8 = 2,
+    MB_PREC_BF16 = 3
 } mb_precision;
 
-/* "fp32"/"float32", "fp16"/"float16"/"bf16", "int8"/"uint8"; -1 when unknown.
- */
+/* "fp32"/"float32"/"f32", "fp16"/"float16"/"f16", "bf16"/"bfloat16",
+ * "int8"/"uint8"; false when unknown. */
 bool mb__precision_parse(const char *s, mb_precision *p);
 const char *mb__precision_name(mb_precision p);
 /* The precision a model's dominant weight dtype implies. */
@@ -81,6 +82,18 @@ mb_precision mb__precision_from_dtype(mb_dtype t);
  * weights to tell. */
 bool mb__precision_of_weights(const json_t *params_by_dtype, mb_precision *p,
                               char *what, size_t len);
+
+/* The precision a runtime says it computes in: its session fact
+ * "inference_precision" (runtime.session of a run: OpenVINO's
+ * INFERENCE_PRECISION_HINT as compiled, "bf16"; the torch backend's dtype,
+ * "bfloat16"), read by mb__precision_parse.  asked: the value of the
+ * backend option that set it ("precision" or "dtype" in the plan's
+ * backend options), or NULL when the runtime chose.  Writes the sentence
+ * of the reason into what ("computed in bf16, OpenVINO's default on this
+ * CPU; backend-opt=precision=f32 to compute in fp32"); false (what
+ * untouched) when the runtime does not say. */
+bool mb__precision_of_runtime(const json_t *runtime, const char *asked,
+                              mb_precision *p, char *what, size_t len);
 
 /* Writes the default gates of a precision into out (room for `cap`);
  * returns how many there are (docs/ACCURACY.md explains the values). */

@@ -38,38 +38,66 @@ static json_t *check_json(const char *check, double value, int result)
                      mb__json_metric(value), "result", words[result]);
 }
 
-/* The gates: rq's, or the defaults of the candidate's precision (given,
- * else of its weights); prec_why stays "" with rq's gates. */
+/* The value of the candidate's backend option key, or NULL. */
+static const char *cand_opt(const mb__val_req *rq, const char *key)
+{
+    const mb_plan *p = rq->candidate;
+    for (size_t i = p ? p->n_opts : 0; i-- > 0;)
+        if (p->opts[i].key && !strcmp(p->opts[i].key, key))
+            return p->opts[i].value;
+    return NULL;
+}
+
+/* The candidate's precision from its weights; the reason into prec_why. */
+static void weights_precision(const mb__val_req *rq, mb_precision *prec,
+                              char *prec_why, size_t why_len)
+{
+    json_t *info = NULL;
+    mb_err e;
+    char what[128];
+    const json_t *w = rq->weights;
+    if (!w && !mb__onnx_inspect(rq->candidate->model_path, &info, &e))
+        w = json_object_get(info, "params_by_dtype");
+    if (!json_is_object(w))
+        snprintf(prec_why, why_len,
+                 "fp32 assumed: the candidate's "
+                 "weights could not be read; pass --precision");
+    else if (!mb__precision_of_weights(w, prec, what, sizeof what))
+        snprintf(prec_why, why_len,
+                 "fp32 assumed: the candidate has no "
+                 "weights to tell its precision; pass --precision");
+    else
+        snprintf(prec_why, why_len, "from the candidate's weights (%s)", what);
+    json_decref(info);
+}
+
+/* The gates: rq's, or the defaults of the candidate's precision: given,
+ * else what its runtime says it computes in, else of its weights;
+ * prec_why stays "" with rq's gates, *source says which ("given",
+ * "runtime", "weights"). */
 static size_t pick_gates(const mb__val_req *rq, mb_gate *gates,
-                         mb_precision *prec, char *prec_why, size_t why_len)
+                         mb_precision *prec, char *prec_why, size_t why_len,
+                         const char **source)
 {
     prec_why[0] = '\0';
+    *source = NULL;
     if (rq->n_gates) {
         memcpy(gates, rq->gates, rq->n_gates * sizeof *gates);
         return rq->n_gates;
     }
     *prec = rq->precision;
+    const char *asked = cand_opt(rq, "precision");
+    if (!asked)
+        asked = cand_opt(rq, "dtype");
     if (rq->have_precision) {
         snprintf(prec_why, why_len, "from --precision");
+        *source = "given";
+    } else if (mb__precision_of_runtime(rq->runtime, asked, prec, prec_why,
+                                        why_len)) {
+        *source = "runtime";
     } else {
-        json_t *info = NULL;
-        mb_err e;
-        char what[128];
-        const json_t *w = rq->weights;
-        if (!w && !mb__onnx_inspect(rq->candidate->model_path, &info, &e))
-            w = json_object_get(info, "params_by_dtype");
-        if (!json_is_object(w))
-            snprintf(prec_why, why_len,
-                     "fp32 assumed: the candidate's "
-                     "weights could not be read; pass --precision");
-        else if (!mb__precision_of_weights(w, prec, what, sizeof what))
-            snprintf(prec_why, why_len,
-                     "fp32 assumed: the candidate has no "
-                     "weights to tell its precision; pass --precision");
-        else
-            snprintf(prec_why, why_len, "from the candidate's weights (%s)",
-                     what);
-        json_decref(info);
+        weights_precision(rq, prec, prec_why, why_len);
+        *source = "weights";
     }
     return mb__gate_defaults(*prec, gates, MB__VAL_MAX_GATES);
 }
@@ -224,11 +252,43 @@ static mb_status judge_masks(const mb__val_req *rq, const mb_judged *pick,
     return MB_OK;
 }
 
-/* Whether output i is judged: all are, unless --output names one (and
- * judge_all is not set). */
-static int is_judged(const mb__val_req *rq, const mb_judged *pick, size_t i)
+/* A baseline output that is NaN/Inf in every element is an error (there
+ * is nothing to judge against); in some elements, a warning with the
+ * counts, added to v's "warnings". */
+static mb_status check_baseline_finite(const json_t *outs, json_t *v,
+                                       mb_err *err)
 {
-    return !pick->requested || i == pick->index || rq->judge_all;
+    size_t i;
+    const json_t *m;
+    json_t *warn = json_array();
+    json_array_foreach(outs, i, m)
+    {
+        json_int_t n = json_integer_value(json_object_get(m, "count")),
+                   nan = json_integer_value(json_object_get(m, "nan_baseline")),
+                   inf = json_integer_value(json_object_get(m, "inf_baseline"));
+        const char *nm = json_string_value(json_object_get(m, "name"));
+        if (n > 0 && nan + inf >= n) {
+            json_decref(warn);
+            return mb__fail(err, MB_EDATA,
+                            "the baseline's output %s is NaN or Inf in all "
+                            "%lld elements (NaN %lld, Inf %lld): there is "
+                            "nothing to judge the candidate against; check "
+                            "the baseline model and its inputs",
+                            nm ? nm : "?", (long long)n, (long long)nan,
+                            (long long)inf);
+        }
+        if (nan + inf > 0)
+            json_array_append_new(
+                warn,
+                json_sprintf("the baseline's output %s is NaN or Inf in %lld "
+                             "of %lld elements (NaN %lld, Inf %lld): the "
+                             "metrics cover the other %lld",
+                             nm ? nm : "?", (long long)(nan + inf),
+                             (long long)n, (long long)nan, (long long)inf,
+                             (long long)(n - nan - inf)));
+    }
+    json_object_set_new(v, "warnings", warn);
+    return MB_OK;
 }
 
 /* The output the rule judges (pick.h), recorded as v's "output_choice". */
@@ -261,14 +321,12 @@ static mb_status choose_output(const mb__val_req *rq, const mb_tensor *a,
 
 /* The candidate fails when it produced NaN/Inf where the baseline was
  * finite, on any judged output; returns 0 then (with a criterion). */
-static int judge_nonfinite(const mb__val_req *rq, const mb_judged *pick,
-                           const json_t *outs, size_t n, json_t *criteria)
+static int judge_nonfinite(const json_t *outs, size_t n, json_t *criteria)
 {
     size_t nf_bad = 0;
-    for (size_t i = 0; i < n; i++)
-        if (is_judged(rq, pick, i))
-            nf_bad += (size_t)json_integer_value(
-                json_object_get(json_array_get(outs, i), "nonfinite_new"));
+    for (size_t i = 0; i < n; i++) /* every output is judged */
+        nf_bad += (size_t)json_integer_value(
+            json_object_get(json_array_get(outs, i), "nonfinite_new"));
     if (!nf_bad)
         return 1;
     char line[640];
@@ -358,15 +416,14 @@ static mb_status judge_classifier(const mb__val_req *rq, const mb_judged *pick,
 }
 
 /* The verdict of each output, check by check ("per_output"). */
-static json_t *per_output(const mb__val_req *rq, const mb_judged *pick,
-                          const mb_tensor *a, size_t n, const json_t *outs,
+static json_t *per_output(const mb_tensor *a, size_t n, const json_t *outs,
                           const cls_verdict *cv, const seg_verdict *sv,
                           const mb_gate *gates, size_t n_gates)
 {
     json_t *per = json_array();
     for (size_t i = 0; i < n; i++) {
         const json_t *m = json_array_get(outs, i);
-        int judged = is_judged(rq, pick, i);
+        int judged = 1; /* every output (--output never escapes it) */
         json_t *checks = json_array();
         int ok = 1;
         if (judged && i == cv->index) {
@@ -405,11 +462,13 @@ mb_status mb__val_judge(const mb__val_req *rq, const mb_tensor *a,
                         const mb_tensor *masks, json_t *v, mb_err *err)
 {
     mb_judged pick;
-    mb_status st = choose_output(rq, a, n, &pick, v, err);
+    mb_status st = check_baseline_finite(outs, v, err);
+    if (!st)
+        st = choose_output(rq, a, n, &pick, v, err);
     if (st)
         return st;
     json_t *criteria = json_array();
-    int passed = judge_nonfinite(rq, &pick, outs, n, criteria);
+    int passed = judge_nonfinite(outs, n, criteria);
     /* The classifier output: accuracy against labels, else agreement. */
     cls_verdict cv;
     seg_verdict sv;
@@ -432,14 +491,11 @@ mb_status mb__val_judge(const mb__val_req *rq, const mb_tensor *a,
     mb_gate gates[MB__VAL_MAX_GATES];
     mb_precision prec = MB_PREC_FP32;
     char prec_why[200];
-    size_t n_gates = pick_gates(rq, gates, &prec, prec_why, sizeof prec_why);
-    json_t *judged = json_array();
-    for (size_t i = 0; i < n; i++)
-        if (is_judged(rq, &pick, i))
-            json_array_append(judged, json_array_get(outs, i));
-    int gp = 1;
-    json_t *gv = mb__gates_eval_outputs(gates, n_gates, judged, &gp);
-    json_decref(judged);
+    const char *prec_src;
+    size_t n_gates =
+        pick_gates(rq, gates, &prec, prec_why, sizeof prec_why, &prec_src);
+    int gp = 1; /* on every output */
+    json_t *gv = mb__gates_eval_outputs(gates, n_gates, outs, &gp);
     passed &= gp;
     json_object_set_new(v, "rule", json_string(rule));
     json_object_set_new(v, "precision",
@@ -447,13 +503,46 @@ mb_status mb__val_judge(const mb__val_req *rq, const mb_tensor *a,
                                     : json_null());
     json_object_set_new(v, "precision_reason",
                         prec_why[0] ? json_string(prec_why) : json_null());
+    json_object_set_new(v, "precision_source",
+                        prec_src ? json_string(prec_src) : json_null());
     json_object_set_new(v, "accuracy", cv.acc);
     json_object_set_new(v, "segmentation", sv.obj);
     json_object_set_new(v, "gates", gv);
     json_object_set_new(v, "criteria", criteria);
-    json_object_set_new(
-        v, "per_output",
-        per_output(rq, &pick, a, n, outs, &cv, &sv, gates, n_gates));
+    json_object_set_new(v, "per_output",
+                        per_output(a, n, outs, &cv, &sv, gates, n_gates));
     json_object_set_new(v, "passed", json_boolean(passed));
+    return MB_OK;
+}
+
+mb_status mb__val_labels_check(const int64_t *labels, size_t n, size_t samples,
+                               const mb_out_shape *outs, size_t n_outs,
+                               const char *requested, const char *what,
+                               mb_err *err)
+{
+    if (samples && n != samples)
+        return mb__fail(err, MB_EDATA,
+                        "%s: %zu labels for %zu samples; give one label per "
+                        "sample (checked before measuring)",
+                        what, n, samples);
+    mb_judged j;
+    mb_err e = {0};
+    if (mb__judged_output(outs, n_outs, requested, &j, &e) || !j.classifier ||
+        j.index >= n_outs)
+        return MB_OK; /* no class scores: told when the verdict is made */
+    const mb_out_shape *o = &outs[j.index];
+    int rank = o->rank;
+    while (rank > 2 && o->dims[rank - 1] == 1)
+        rank--;
+    int64_t C = rank == 2 ? o->dims[1] : -1;
+    for (size_t i = 0; C > 0 && i < n; i++)
+        if (labels[i] < 0 || labels[i] >= C)
+            return mb__fail(err, MB_EDATA,
+                            "%s: label %lld of sample %zu is outside [0, "
+                            "%lld): %s has %lld classes (checked before "
+                            "measuring)",
+                            what, (long long)labels[i], i, (long long)C,
+                            o->name ? o->name : "the class-score output",
+                            (long long)C);
     return MB_OK;
 }

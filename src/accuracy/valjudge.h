@@ -7,6 +7,7 @@
 #ifndef MB_ACCURACY_VALJUDGE_H
 #define MB_ACCURACY_VALJUDGE_H
 
+#include "accuracy/pick.h"
 #include "accuracy/valrun.h"
 
 /* The two models run and their run options ([{role, path, options}]).
@@ -37,5 +38,16 @@ mb_status mb__val_judge(const mb__val_req *rq, const mb_tensor *a,
                         const mb_tensor *b, size_t n, const json_t *outs,
                         const int64_t *labels, size_t n_labels,
                         const mb_tensor *masks, json_t *v, mb_err *err);
+
+/* Checks labels before anything runs: their count against samples (0:
+ * not known yet) and their ids against the class count C of the output
+ * the rule reads as class scores (pick.h, requested as --output) when its
+ * C is known from the model's shapes.  what names the labels in the
+ * message ("--labels y.npy").  MB_EDATA naming the first problem and the
+ * fix. */
+mb_status mb__val_labels_check(const int64_t *labels, size_t n, size_t samples,
+                               const mb_out_shape *outs, size_t n_outs,
+                               const char *requested, const char *what,
+                               mb_err *err);
 
 #endif

@@ -230,14 +230,44 @@ typedef struct both {
     int64_t batch;
     mb_bench *ba, *bb;
     mb_dataset *ds, *dsb; /* NULL on synthetic inputs */
-    const mb_io_desc *din, *dinb, *douta;
+    const mb_io_desc *din, *dinb, *douta, *doutb;
     size_t n_in, n_in_b;
-    mb_tensor *in, *inb; /* one batch of inputs of each model */
-    size_t total;        /* samples */
+    mb__outpairs *pairs;   /* the candidate output of each baseline output */
+    json_t **runtime;      /* the candidate's runtime facts after the run */
+    const int64_t *labels; /* --labels or the image folder's, or NULL */
+    size_t n_labels;
+    const mb_tensor *masks; /* --masks, or NULL */
+    mb_tensor *in, *inb;    /* one batch of inputs of each model */
+    size_t total;           /* samples */
 } both;
 
-/* Opens both models; they must have as many outputs, and --output must
- * name one of them. */
+/* Pairs the outputs of both models (outpair.h, the one rule of validate,
+ * compare and diff) into *c->pairs, before any sample runs. */
+static mb_status pair_outputs(both *c, size_t na, size_t nb, mb_err *err)
+{
+    mb__outname *a = mb__calloc(na + nb + 1, sizeof *a);
+    if (!a)
+        return mb__fail(err, MB_ENOMEM, "out of memory");
+    for (size_t i = 0; i < na; i++)
+        a[i].name = c->douta[i].name;
+    for (size_t i = 0; i < nb; i++)
+        a[na + i].name = c->doutb[i].name;
+    mb__pair_req pr = {a,
+                       a + na,
+                       na,
+                       nb,
+                       c->rq->maps,
+                       c->rq->n_maps,
+                       "the baseline",
+                       "the candidate",
+                       0};
+    mb_status st = mb__outputs_pair(&pr, c->pairs, err);
+    free(a);
+    return st;
+}
+
+/* Opens both models; their outputs must pair, and --output must name one
+ * of the baseline's. */
 static mb_status open_both(both *c, mb_err *err)
 {
     const mb_plan *pa = c->rq->baseline, *pb = c->rq->candidate;
@@ -255,13 +285,9 @@ static mb_status open_both(both *c, mb_err *err)
     c->dinb = mb__bench_describe(c->bb, 0, &c->n_in_b);
     size_t n_out_a, n_out_b;
     c->douta = mb__bench_describe(c->ba, 1, &n_out_a);
-    mb__bench_describe(c->bb, 1, &n_out_b);
-    if (n_out_a != n_out_b)
-        return mb__fail(err, MB_EDATA,
-                        "the baseline has %zu outputs, the candidate %zu; "
-                        "validate models with the same outputs",
-                        n_out_a, n_out_b);
-    return check_output_name(c->rq->output, c->douta, n_out_a, err);
+    c->doutb = mb__bench_describe(c->bb, 1, &n_out_b);
+    st = check_output_name(c->rq->output, c->douta, n_out_a, err);
+    return st ? st : pair_outputs(c, n_out_a, n_out_b, err);
 }
 
 /* The samples: --data read for each model's inputs (both must read as
@@ -305,6 +331,33 @@ static mb_status load_data(both *c, char *source, size_t slen, mb_err *err)
     else
         snprintf(source, slen, "%s; candidate: %s", da, db);
     return MB_OK;
+}
+
+/* Labels and masks against the samples and the model, before any sample
+ * runs (not after minutes of running both models). */
+static mb_status check_before(const both *c, size_t n_out, mb_err *err)
+{
+    const mb__val_req *rq = c->rq;
+    if (c->masks && c->masks->rank > 0 && (size_t)c->masks->dims[0] != c->total)
+        return mb__fail(err, MB_EDATA,
+                        "--masks %s: %lld masks for %zu samples; give one "
+                        "mask per sample (checked before measuring)",
+                        rq->masks, (long long)c->masks->dims[0], c->total);
+    if (!c->labels)
+        return MB_OK;
+    mb_out_shape *shp = mb__calloc(n_out ? n_out : 1, sizeof *shp);
+    if (!shp)
+        return mb__fail(err, MB_ENOMEM, "out of memory");
+    for (size_t i = 0; i < n_out; i++)
+        shp[i] = (mb_out_shape){c->douta[i].name, c->douta[i].dtype,
+                                c->douta[i].rank, c->douta[i].dims};
+    char what[700];
+    snprintf(what, sizeof what, "%s%s", rq->labels_optional ? "" : "--labels ",
+             rq->labels);
+    mb_status st = mb__val_labels_check(c->labels, c->n_labels, c->total, shp,
+                                        n_out, rq->output, what, err);
+    free(shp);
+    return st;
 }
 
 /* Binds the bs samples from `first` to both models: the data's, or
@@ -354,7 +407,7 @@ static mb_status run_batch(both *c, outset *oa, outset *ob, size_t first,
     else
         free_batch(ta, na);
     if (!st)
-        st = outset_append(ob, tb, nb, c->douta, first == 0, err);
+        st = outset_append(ob, tb, nb, c->doutb, first == 0, err);
     else
         free_batch(tb, nb);
     return st;
@@ -363,13 +416,25 @@ static mb_status run_batch(both *c, outset *oa, outset *ob, size_t first,
 /* Runs both models over every sample in batches, their outputs into oa
  * and ob; source describes the inputs. */
 static mb_status run_both(const mb__val_req *rq, outset *oa, outset *ob,
-                          size_t *n_samples, char *source, size_t slen,
-                          mb_err *err)
+                          mb__outpairs *pairs, json_t **runtime,
+                          const int64_t *labels, size_t n_labels,
+                          const mb_tensor *masks, size_t *n_samples,
+                          char *source, size_t slen, mb_err *err)
 {
     const mb_plan *pa = rq->baseline;
-    both c = {.rq = rq, .batch = pa->n_batches ? pa->batches[0] : 1};
+    both c = {.rq = rq,
+              .batch = pa->n_batches ? pa->batches[0] : 1,
+              .pairs = pairs,
+              .runtime = runtime,
+              .labels = labels,
+              .n_labels = n_labels,
+              .masks = masks};
     mb_status st;
+    size_t n_out = 0;
     if ((st = open_both(&c, err)) || (st = load_data(&c, source, slen, err)))
+        goto done;
+    mb__bench_describe(c.ba, 1, &n_out);
+    if ((st = check_before(&c, n_out, err)))
         goto done;
     c.in = mb__calloc(c.n_in ? c.n_in : 1, sizeof *c.in);
     c.inb = mb__calloc(c.n_in_b ? c.n_in_b : 1, sizeof *c.inb);
@@ -388,6 +453,7 @@ static mb_status run_both(const mb__val_req *rq, outset *oa, outset *ob,
             goto done;
     }
     *n_samples = c.total;
+    *c.runtime = mb__bench_runtime_now(c.bb);
 done:
     free(c.in);
     free(c.inb);
@@ -415,9 +481,9 @@ static const char *bare(const char *key)
 }
 
 static const char *const val_keys[] = {
-    "labels",     "masks",     "output",      "save-outputs", "tolerance",
-    "gate",       "precision", "samples",     "atol",         "rtol",
-    "data-range", "ssim-3d",   "ignore-index"};
+    "labels",     "masks",     "output",       "save-outputs", "tolerance",
+    "gate",       "precision", "samples",      "atol",         "rtol",
+    "data-range", "ssim-3d",   "ignore-index", "map"};
 
 bool mb__val_is_option(const char *key)
 {
@@ -461,7 +527,7 @@ mb_status mb__val_set(mb__val_req *rq, const char *key, const char *value,
         rq->n_gates++;
     } else if (!strcmp(k, "precision")) {
         if (!mb__precision_parse(value, &rq->precision))
-            return bad(err, key, value, "fp32, fp16 or int8");
+            return bad(err, key, value, "fp32, fp16, bf16 or int8");
         rq->have_precision = 1;
     } else if (!strcmp(k, "samples")) {
         if (!mb__parse_i64(value, 1, 1 << 24, &rq->samples))
@@ -483,6 +549,14 @@ mb_status mb__val_set(mb__val_req *rq, const char *key, const char *value,
         if (!mb__parse_i64(value, INT64_MIN, INT64_MAX, &rq->ignore_index))
             return bad(err, key, value, "an integer mask value such as 255");
         rq->have_ignore = 1;
+    } else if (!strcmp(k, "map")) {
+        if (rq->n_maps >= MB__MAX_OUTMAPS)
+            return mb__fail(err, MB_EINVAL, "too many --map (at most %d)",
+                            MB__MAX_OUTMAPS);
+        mb_status s = mb__outmap_parse(value, &rq->maps[rq->n_maps], err);
+        if (s)
+            return s;
+        rq->n_maps++;
     } else {
         return mb__fail(err, MB_EINVAL, "%s is not a validate option", key);
     }
@@ -578,22 +652,56 @@ static mb_status check_val_req(const mb__val_req *rq, mb_err *err)
     return MB_OK;
 }
 
-/* The metrics of every output pair, into a new array *outs. */
+/* The metrics of every output pair (baseline i against the candidate's
+ * output paired with it, b[i]), into a new array *outs; a pair of two
+ * names keeps the candidate's as "candidate_name". */
 static mb_status output_metrics(const mb__val_req *rq, const outset *oa,
-                                const outset *ob, json_t **outs, mb_err *err)
+                                const mb_tensor *b, json_t **outs, mb_err *err)
 {
     mb_status st = MB_OK;
     *outs = json_array();
     for (size_t i = 0; i < oa->n && !st; i++) {
         json_t *m = NULL;
-        st = mb__metrics_compute(&oa->t[i], &ob->t[i], &rq->metrics, &m, err);
+        st = mb__metrics_compute(&oa->t[i], &b[i], &rq->metrics, &m, err);
         if (st)
             mb__fail_prefix(err, "output %s",
                             oa->t[i].name ? oa->t[i].name : "?");
         else
             json_array_append_new(*outs, m);
+        if (!st && b[i].name && oa->t[i].name &&
+            strcmp(b[i].name, oa->t[i].name))
+            json_object_set_new(m, "candidate_name", json_string(b[i].name));
     }
     return st;
+}
+
+/* The candidate's outputs in the baseline's order (shallow copies: the
+ * tensors stay ob's); NULL when memory runs out. */
+static mb_tensor *aligned(const outset *ob, const mb__outpairs *p)
+{
+    mb_tensor *b = mb__calloc(p->n ? p->n : 1, sizeof *b);
+    for (size_t i = 0; b && i < p->n; i++)
+        b[i] = ob->t[p->cand[i]];
+    return b;
+}
+
+/* The pairing of the outputs as the document keeps it. */
+static json_t *pairing_json(const mb__val_req *rq, const outset *oa,
+                            const outset *ob, const mb__outpairs *p)
+{
+    mb__outname *nms = mb__calloc(oa->n + ob->n + 1, sizeof *nms);
+    if (!nms)
+        return json_null();
+    for (size_t i = 0; i < oa->n; i++)
+        nms[i].name = oa->t[i].name;
+    for (size_t i = 0; i < ob->n; i++)
+        nms[oa->n + i].name = ob->t[i].name;
+    mb__pair_req pr = {nms,      nms + oa->n, oa->n,          ob->n,
+                       rq->maps, rq->n_maps,  "the baseline", "the candidate",
+                       0};
+    json_t *j = mb__outpairs_json(&pr, p);
+    free(nms);
+    return j;
 }
 
 mb_status mb__validate_run(const mb__val_req *rq, json_t **doc, mb_err *err)
@@ -639,14 +747,30 @@ mb_status mb__validate_run(const mb__val_req *rq, json_t **doc, mb_err *err)
     }
 
     outset oa = {0}, ob = {0};
+    mb__outpairs pairs = {0};
+    mb_tensor *bal = NULL; /* the candidate's outputs, paired */
     json_t *outs = NULL, *v = NULL;
     char source[1100] = "";
     size_t n_samples = 0;
-    if ((st = run_both(rq, &oa, &ob, &n_samples, source, sizeof source, err)) ||
-        (st = output_metrics(rq, &oa, &ob, &outs, err)))
+    json_t *rt = NULL; /* the candidate's runtime: its compute precision */
+    mb__val_req with_rt;
+    if ((st = run_both(rq, &oa, &ob, &pairs, &rt, labels, n_labels,
+                       rq->masks ? &masks : NULL, &n_samples, source,
+                       sizeof source, err)))
+        goto done;
+    with_rt = *rq;
+    with_rt.runtime = rt;
+    rq = &with_rt;
+    if (!(bal = aligned(&ob, &pairs))) {
+        st = mb__fail(err, MB_ENOMEM, "out of memory");
+        goto done;
+    }
+    if ((st = output_metrics(rq, &oa, bal, &outs, err)))
         goto done;
     v = validation_head(rq, source, n_samples);
-    if ((st = mb__val_judge(rq, oa.t, ob.t, oa.n, outs, labels, n_labels,
+    json_object_set_new(v, "output_pairing",
+                        pairing_json(rq, &oa, &ob, &pairs));
+    if ((st = mb__val_judge(rq, oa.t, bal, oa.n, outs, labels, n_labels,
                             rq->masks ? &masks : NULL, v, err)))
         goto done;
     json_object_set_new(v, "outputs", json_incref(outs));
@@ -665,11 +789,18 @@ mb_status mb__validate_run(const mb__val_req *rq, json_t **doc, mb_err *err)
             json_sprintf("inputs are random (synthetic): %s; the verdict "
                          "rests on random inputs only",
                          source));
+    /* the judge's warnings (a baseline with some NaN/Inf) */
+    json_array_extend(json_object_get(*doc, "warnings"),
+                      json_object_get(v, "warnings"));
+    json_object_del(v, "warnings");
     json_object_set_new(*doc, "validation", v);
     v = NULL;
 done:
     json_decref(v);
     json_decref(outs);
+    json_decref(rt);
+    free(bal);
+    mb__outpairs_free(&pairs);
     outset_free(&oa);
     outset_free(&ob);
     free(labels);

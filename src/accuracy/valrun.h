@@ -14,6 +14,7 @@
 
 #include "accuracy/gate.h"
 #include "accuracy/metrics.h"
+#include "accuracy/outpair.h"
 #include "mbench.h"
 #include "plan/plan.h"
 
@@ -43,13 +44,16 @@ typedef struct mb__val_req {
      * document keeps it), which decides its precision; NULL: inspected
      * from candidate->model_path.  Borrowed. */
     const json_t *weights;
+    /* The candidate's runtime facts (a run's "runtime" object, whose
+     * session.inference_precision says what the runtime computes in:
+     * it comes before the weights); NULL: none.  Borrowed. */
+    const json_t *runtime;
     /* The labels came from an image folder's class folders, not --labels:
      * a model with no class-score output is judged without them. */
     int labels_optional;
-    /* --output only chooses the class-score output; every output is
-     * still judged (compare's meaning; validate's --output judges that
-     * output alone). */
-    int judge_all;
+    /* --map BASE=CAND: renamed outputs (outpair.h). */
+    mb__outmap maps[MB__MAX_OUTMAPS];
+    size_t n_maps;
 } mb__val_req;
 
 /* Fills the defaults above (no models). */
@@ -58,7 +62,8 @@ void mb__val_req_defaults(mb__val_req *rq);
 /* Non-zero when key (leading dashes ignored) is one of the validate
  * options mb__val_set takes: labels, masks, output, save-outputs, tolerance,
  * gate (repeatable: appends), precision, samples, atol, rtol, data-range,
- * ssim-3d (value "1" or "0"), ignore-index (an integer mask value). */
+ * ssim-3d (value "1" or "0"), ignore-index (an integer mask value), map
+ * (BASE=CAND, repeatable: appends). */
 bool mb__val_is_option(const char *key);
 /* Sets one option from its text.  String values are borrowed (they must
  * outlive rq).  MB_EINVAL names key as given (so "--tolerance" reads as

@@ -240,6 +240,15 @@ static mb_status compare_variants(mb_runner *r, const char *const *variants,
     c.rq.tolerance = r->tolerance;
     c.rq.threshold = r->threshold;
     c.rq.cancel = r->plan.cancel;
+    /* the "map" keys (BASE=CAND, checked when set) serve compare too */
+    mb__outmap maps[MB__MAX_OUTMAPS];
+    size_t n_maps = 0;
+    for (size_t i = 0; i < r->n_val_kv && n_maps < MB__MAX_OUTMAPS; i++)
+        if (!strncmp(r->val_kv[i], "map=", 4) &&
+            !mb__outmap_parse(r->val_kv[i] + 4, &maps[n_maps], NULL))
+            n_maps++;
+    c.rq.maps = maps;
+    c.rq.n_maps = n_maps;
     mb_status s = mb__compare_prepare(&c, variants, n, &r->plan, r->baseline,
                                       "baseline", err);
     if (!s)

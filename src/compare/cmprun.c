@@ -49,6 +49,7 @@ typedef struct vstate {
     mb_tensor *outputs; /* concatenated over batches, one per model output */
     size_t n_outputs;
     json_t *accuracy, *agreement, *verdict;
+    json_t *pairing; /* how its outputs pair with the baseline's */
     int agreement_pass;
 } vstate;
 
@@ -181,9 +182,11 @@ static json_t *output_metrics(const vstate *v, const vstate *base,
         } else {
             json_object_del(m, "per_sample");
         }
-        json_object_set_new(
-            m, "name",
-            json_string(base->outputs[i].name ? base->outputs[i].name : ""));
+        const char *bn = base->outputs[i].name ? base->outputs[i].name : "",
+                   *vn = v->outputs[i].name;
+        json_object_set_new(m, "name", json_string(bn));
+        if (vn && strcmp(vn, bn))
+            json_object_set_new(m, "candidate_name", json_string(vn));
         json_array_append_new(outs, m);
     }
     return outs;
@@ -201,7 +204,7 @@ static mb_status judge_variant(vstate *v, const json_t *run, const vstate *base,
                                size_t n_labels, const char *labels_what,
                                mb_err *err)
 {
-    size_t n = v->n_outputs < base->n_outputs ? v->n_outputs : base->n_outputs;
+    size_t n = base->n_outputs; /* paired: v's outputs are in its order */
     json_t *outs = output_metrics(v, base, rq, n);
     mb__val_req vr;
     mb__val_req_defaults(&vr);
@@ -209,7 +212,6 @@ static mb_status judge_variant(vstate *v, const json_t *run, const vstate *base,
     vr.candidate = vp;
     vr.labels = labels ? labels_what : NULL;
     vr.output = rq->output;
-    vr.judge_all = 1; /* compare's --output names the class scores only */
     vr.tolerance = rq->tolerance;
     vr.metrics = rq->metrics;
     vr.n_gates =
@@ -218,6 +220,7 @@ static mb_status judge_variant(vstate *v, const json_t *run, const vstate *base,
         memcpy(vr.gates, rq->gates, vr.n_gates * sizeof *vr.gates);
     vr.weights =
         json_object_get(json_object_get(run, "model"), "params_by_dtype");
+    vr.runtime = json_object_get(run, "runtime");
     json_t *vj = json_object();
     mb_status st = mb__val_judge(&vr, base->outputs, v->outputs, n, outs,
                                  labels, n_labels, NULL, vj, err);
@@ -241,11 +244,13 @@ static mb_status judge_variant(vstate *v, const json_t *run, const vstate *base,
                     json_object_get(vj, "precision"));
     v->agreement_pass = json_is_true(json_object_get(vj, "passed"));
     static const char *const keep[] = {
-        "passed",   "rule",     "precision", "precision_reason",
-        "accuracy", "criteria", "per_output"};
+        "passed",           "rule",     "precision", "precision_reason",
+        "precision_source", "accuracy", "criteria",  "per_output"};
     v->verdict = json_object();
     for (size_t k = 0; k < sizeof keep / sizeof *keep; k++)
         json_object_set(v->verdict, keep[k], json_object_get(vj, keep[k]));
+    json_object_set(v->verdict, "output_pairing",
+                    v->pairing ? v->pairing : json_null());
     json_decref(vj);
     return MB_OK;
 }
@@ -399,6 +404,57 @@ static mb_status plan_arms(cmp_ctx *c, mb_err *err)
     return MB_OK;
 }
 
+/* The output names of an ONNX file as outpair.h takes them, into *names
+ * (strings borrowed from *info, which the caller frees); 0 when the model
+ * is not an ONNX file or cannot be read now (checked after the run). */
+static size_t onnx_out_names(const mb_plan *p, json_t **info,
+                             mb__outname **names)
+{
+    mb_err e = {0};
+    *info = NULL;
+    *names = NULL;
+    size_t L = p->model_path ? strlen(p->model_path) : 0;
+    if (L < 5 || strcmp(p->model_path + L - 5, ".onnx") ||
+        mb__onnx_inspect(p->model_path, info, &e))
+        return 0;
+    const json_t *outs = json_object_get(*info, "outputs"), *o;
+    size_t n = json_array_size(outs), i;
+    *names = mb__calloc(n + 1, sizeof **names);
+    if (!*names)
+        return 0;
+    json_array_foreach(outs, i, o)(*names)[i].name =
+        json_string_value(json_object_get(o, "name"));
+    return n;
+}
+
+/* Outputs that cannot pair (outpair.h) fail before anything is measured,
+ * when the baseline and a variant are ONNX files. */
+static mb_status check_pairs(const mb__compare_req *rq, mb_err *err)
+{
+    json_t *ia;
+    mb__outname *na;
+    size_t ca = onnx_out_names(rq->variants[rq->baseline].plan, &ia, &na);
+    mb_status st = MB_OK;
+    for (size_t i = 0; ca && !st && i < rq->n; i++) {
+        json_t *ib;
+        mb__outname *nb;
+        size_t cb = onnx_out_names(rq->variants[i].plan, &ib, &nb);
+        char wa[300], wb[300];
+        snprintf(wa, sizeof wa, "the baseline %s",
+                 rq->variants[rq->baseline].name);
+        snprintf(wb, sizeof wb, "variant %s", rq->variants[i].name);
+        mb__pair_req pr = {na, nb, ca, cb, rq->maps, rq->n_maps, wa, wb, 1};
+        mb__outpairs p;
+        if (i != rq->baseline && cb && !(st = mb__outputs_pair(&pr, &p, err)))
+            mb__outpairs_free(&p);
+        free(nb);
+        json_decref(ib);
+    }
+    free(na);
+    json_decref(ia);
+    return st;
+}
+
 /* A missing model file fails now, not after the other variants have been
  * measured for minutes; so does --output naming no output. */
 static mb_status check_models(const mb__compare_req *rq, mb_err *err)
@@ -416,7 +472,9 @@ static mb_status check_models(const mb__compare_req *rq, mb_err *err)
             (ms = mb__model_file_check(p->model_path, what, err)))
             return ms;
     }
-    return check_output_name(rq->variants[rq->baseline].plan, rq->output, err);
+    mb_status st =
+        check_output_name(rq->variants[rq->baseline].plan, rq->output, err);
+    return st ? st : check_pairs(rq, err);
 }
 
 /* The labels of --labels or, without it, an image folder's class folders
@@ -441,6 +499,74 @@ static mb_status load_labels(cmp_ctx *c, mb_err *err)
                  n_classes);
     c->labels_what = rq->labels_path ? rq->labels_path : c->folder_labels;
     return MB_OK;
+}
+
+/* The samples of a single-input model's .npy data whose rank is the
+ * input's (its leading dim), else 0 (not known before the children load
+ * the data). */
+static size_t npy_samples(const char *data, const json_t *info)
+{
+    const json_t *ins = json_object_get(info, "inputs");
+    size_t L = data ? strlen(data) : 0;
+    if (json_array_size(ins) != 1 || L < 5 || strcmp(data + L - 4, ".npy"))
+        return 0;
+    mb_tensor t = {0};
+    void *map = NULL;
+    size_t len = 0, n = 0;
+    mb_err e = {0};
+    if (mb__npy_map(data, &t, &map, &len, &e))
+        return 0;
+    if (t.rank > 0 && (size_t)t.rank == json_array_size(json_object_get(
+                                            json_array_get(ins, 0), "shape")))
+        n = (size_t)t.dims[0];
+    mb__npy_unmap(&t, map, len);
+    return n;
+}
+
+/* Labels against the baseline's class-score output (its class count from
+ * the ONNX file) and, where the data tells, the sample count: before
+ * anything is measured. */
+static mb_status check_labels(cmp_ctx *c, mb_err *err)
+{
+    const mb__compare_req *rq = c->rq;
+    const mb_plan *p = rq->variants[rq->baseline].plan;
+    json_t *info = NULL;
+    mb_err e = {0};
+    size_t L = p->model_path ? strlen(p->model_path) : 0;
+    if (!c->labels || L < 5 || strcmp(p->model_path + L - 5, ".onnx") ||
+        mb__onnx_inspect(p->model_path, &info, &e))
+        return MB_OK;
+    const json_t *outs = json_object_get(info, "outputs"), *o;
+    size_t n = json_array_size(outs), i;
+    mb_out_shape *shp = mb__calloc(n + 1, sizeof *shp);
+    int64_t(*dims)[MB_MAX_RANK] = mb__calloc(n + 1, sizeof *dims);
+    mb_status st = MB_OK;
+    json_array_foreach(outs, i, o)
+    {
+        if (!shp || !dims)
+            break;
+        const json_t *sh = json_object_get(o, "shape");
+        size_t r = json_array_size(sh);
+        shp[i] = (mb_out_shape){
+            json_string_value(json_object_get(o, "name")),
+            mb_dtype_parse(json_string_value(json_object_get(o, "dtype"))),
+            json_is_array(sh) && r <= MB_MAX_RANK ? (int)r : -1, dims[i]};
+        for (size_t k = 0; k < r && k < MB_MAX_RANK; k++)
+            dims[i][k] = json_is_integer(json_array_get(sh, k))
+                             ? json_integer_value(json_array_get(sh, k))
+                             : -1;
+    }
+    char what[700];
+    snprintf(what, sizeof what, "%s%s", rq->labels_path ? "--labels " : "",
+             c->labels_what);
+    if (shp && dims)
+        st = mb__val_labels_check(c->labels, c->n_labels,
+                                  npy_samples(p->data_path, info), shp, n,
+                                  rq->output, what, err);
+    free(shp);
+    free(dims);
+    json_decref(info);
+    return st;
 }
 
 /* Runs every arm in interleaved rounds and collects its outputs; with
@@ -524,6 +650,75 @@ static void add_runs(cmp_ctx *c)
     }
 }
 
+/* The names of n outputs for outpair.h (borrowed from t); NULL when
+ * memory runs out.  extra: room for as many more. */
+static mb__outname *out_names(const mb_tensor *t, size_t n, size_t extra)
+{
+    mb__outname *o = mb__calloc(n + extra + 1, sizeof *o);
+    for (size_t i = 0; o && i < n; i++)
+        o[i].name = t[i].name;
+    return o;
+}
+
+/* Pairs v's outputs with base's (outpair.h: validate's and diff's rule)
+ * and puts them in base's order; v->pairing says how they paired. */
+static mb_status pair_variant(vstate *v, const vstate *base, const char *bname,
+                              const char *vname, const mb__compare_req *rq,
+                              mb_err *err)
+{
+    size_t na = base->n_outputs, nb = v->n_outputs;
+    mb__outname *nms = out_names(base->outputs, na, nb);
+    mb_tensor *o = mb__calloc(na ? na : 1, sizeof *o);
+    if (!nms || !o) {
+        free(nms);
+        free(o);
+        return mb__fail(err, MB_ENOMEM, "out of memory");
+    }
+    for (size_t j = 0; j < nb; j++)
+        nms[na + j].name = v->outputs[j].name;
+    char wa[300], wb[300];
+    snprintf(wa, sizeof wa, "the baseline %s", bname);
+    snprintf(wb, sizeof wb, "variant %s", vname);
+    mb__pair_req pr = {nms, nms + na, na, nb, rq->maps, rq->n_maps, wa, wb, 1};
+    mb__outpairs p;
+    mb_status st = mb__outputs_pair(&pr, &p, err);
+    if (!st) {
+        v->pairing = mb__outpairs_json(&pr, &p);
+        for (size_t i = 0; i < na; i++)
+            o[i] = v->outputs[p.cand[i]];
+        free(v->outputs);
+        v->outputs = o;
+        o = NULL;
+        mb__outpairs_free(&p);
+    }
+    free(o);
+    free(nms);
+    return st;
+}
+
+/* Every variant's outputs paired with the baseline's at its batch size
+ * (by name; a missing or extra output is an error naming the variant). */
+static mb_status pair_variants(cmp_ctx *c, mb_err *err)
+{
+    const mb__compare_req *rq = c->rq;
+    size_t n = c->n;
+    for (size_t b = 0; b < c->nb; b++) {
+        size_t bj = b * n + rq->baseline;
+        if (c->arms[bj].error)
+            continue;
+        for (size_t i = b * n; i < b * n + n; i++) {
+            if (i == bj || c->arms[i].error || !c->vs[i].n_outputs)
+                continue;
+            mb_status st = pair_variant(&c->vs[i], &c->vs[bj],
+                                        rq->variants[rq->baseline].name,
+                                        rq->variants[i % n].name, rq, err);
+            if (st)
+                return st;
+        }
+    }
+    return MB_OK;
+}
+
 /* The judged output (the rule chosen on the baseline) and the accuracy of
  * every arm against the labels on it; MB_EDATA when they do not fit. */
 static mb_status score_labels(cmp_ctx *c, mb_err *err)
@@ -536,12 +731,14 @@ static mb_status score_labels(cmp_ctx *c, mb_err *err)
                 ? -1
                 : classifier_output(b, rq->output, why, sizeof why);
     if (!c->arms[bi].error)
-        json_object_set_new(c->doc, "judged_output",
-                            json_pack("{s:o,s:s}", "name",
-                                      c->co >= 0 && b->outputs[c->co].name
-                                          ? json_string(b->outputs[c->co].name)
-                                          : json_null(),
-                                      "reason", why));
+        json_object_set_new(
+            c->doc, "judged_output",
+            json_pack("{s:o,s:s,s:b,s:o}", "name",
+                      c->co >= 0 && b->outputs[c->co].name
+                          ? json_string(b->outputs[c->co].name)
+                          : json_null(),
+                      "reason", why, "requested", rq->output != NULL, "output",
+                      rq->output ? json_string(rq->output) : json_null()));
     for (size_t i = 0; c->labels && c->co >= 0 && i < c->na; i++) {
         vstate *v = &c->vs[i];
         if (c->arms[i].error || (size_t)c->co >= v->n_outputs ||
@@ -683,6 +880,18 @@ static void add_warnings(cmp_ctx *c)
                               "and --labels"));
     for (size_t i = 0; i < c->na; i++)
         warn_replication(c, i, warn);
+    /* the judge's (a baseline with some NaN/Inf), once each */
+    for (size_t i = 0; i < c->na; i++) {
+        size_t k, j;
+        const json_t *w, *x;
+        json_array_foreach(json_object_get(c->vs[i].verdict, "warnings"), k, w)
+        {
+            int seen = 0;
+            json_array_foreach(warn, j, x) seen |= json_equal(w, x);
+            if (!seen)
+                json_array_append(warn, (json_t *)w);
+        }
+    }
     if (c->used < 2)
         json_array_append_new(
             warn, json_string("ONE PROCESS PER VARIANT: the intervals cover "
@@ -713,6 +922,7 @@ static void cmp_ctx_clear(cmp_ctx *c)
         json_decref(c->vs[i].accuracy);
         json_decref(c->vs[i].agreement);
         json_decref(c->vs[i].verdict);
+        json_decref(c->vs[i].pairing);
     }
     for (size_t i = 0; c->arms && i < c->na; i++)
         mb__arm_clear(&c->arms[i]);
@@ -739,11 +949,13 @@ mb_status mb__compare_run(const mb__compare_req *rq, json_t **doc_out,
     cmp_ctx c = {.rq = rq, .co = -1};
     mb_status rc;
     if ((rc = plan_arms(&c, err)) || (rc = check_models(rq, err)) ||
-        (rc = load_labels(&c, err)) || (rc = measure(&c, err)))
+        (rc = load_labels(&c, err)) || (rc = check_labels(&c, err)) ||
+        (rc = measure(&c, err)))
         goto done;
     add_runs(&c);
     /* Accuracy against labels, agreement with the baseline. */
-    if ((rc = score_labels(&c, err)) || (rc = judge_variants(&c, err)))
+    if ((rc = pair_variants(&c, err)) || (rc = score_labels(&c, err)) ||
+        (rc = judge_variants(&c, err)))
         goto done;
     add_comparisons(&c);
     add_warnings(&c);

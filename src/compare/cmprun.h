@@ -8,6 +8,7 @@
 
 #include "accuracy/gate.h"
 #include "accuracy/metrics.h"
+#include "accuracy/outpair.h"
 #include "plan/plan.h"
 
 #include <jansson.h>
@@ -34,6 +35,10 @@ typedef struct mb__compare_req {
     int fail_fast;
     const char *save_outputs; /* directory for every variant's outputs */
     const char *command_line;
+    /* --map BASE=CAND: a baseline output and its name in the variants
+     * that renamed it (outpair.h); borrowed. */
+    const mb__outmap *maps;
+    size_t n_maps;
     volatile int *cancel;
     /* Progress: what is happening ("loading", "measuring"), the round and
      * the number of rounds, the elapsed ns.  May be NULL. */

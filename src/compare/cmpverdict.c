@@ -162,6 +162,15 @@ void mb__cmp_judge_outputs(json_t *e, json_t *recs, const mb__cmp_variant *x,
                         x->verdict ? json_deep_copy(x->verdict) : json_null());
     if (x->verdict)
         verdict_rec(recs, x->verdict);
+    const char *src =
+        json_string_value(json_object_get(x->verdict, "precision_source"));
+    if (src && !strcmp(src, "runtime")) /* the gates' precision, said */
+        rec(recs, 1, "%s %s", x->name,
+            json_string_value(json_object_get(x->verdict, "precision_reason")));
+    const char *pn = json_string_value(
+        json_object_get(json_object_get(x->verdict, "output_pairing"), "note"));
+    if (pn) /* outpair.h: said wherever outputs pair by position */
+        rec(recs, 0, "outputs %s", pn);
     const json_t *t1 = json_object_get(x->accuracy, "top1");
     double acc = json_is_number(t1) ? json_number_value(t1) : NAN;
     if (isfinite(acc) && isfinite(base_top1)) {
@@ -170,4 +179,113 @@ void mb__cmp_judge_outputs(json_t *e, json_t *recs, const mb__cmp_variant *x,
         json_object_set_new(a, "delta_top1", json_real(d));
         accuracy_rec(recs, a, d, o->tolerance);
     }
+}
+
+/* "rel_l2 0.5 > 0.0001": a failed check as the limit it crossed. */
+static void crossed(const json_t *c, char *buf, size_t len, size_t *off)
+{
+    static const char *const ops[][2] = {{"<=", ">"},  {">=", "<"},
+                                         {"==", "!="}, {"!=", "=="},
+                                         {"<", ">="},  {">", "<="}};
+    const char *check = json_string_value(json_object_get(c, "check"));
+    const json_t *v = json_object_get(c, "value");
+    if (!check)
+        return;
+    size_t name = strcspn(check, "<>=!");
+    const char *op = check + name, *inv = "vs", *lim = op;
+    for (size_t k = 0; k < sizeof ops / sizeof *ops; k++)
+        if (!strncmp(op, ops[k][0], strlen(ops[k][0]))) {
+            inv = ops[k][1];
+            lim = op + strlen(ops[k][0]);
+            break;
+        }
+    if (json_is_number(v))
+        put(buf, len, off, "%.*s %.4g %s %s", (int)name, check,
+            json_number_value(v), inv, lim);
+    else
+        put(buf, len, off, "%.*s undefined", (int)name, check);
+}
+
+/* The failing checks in the headline's words: "pooler_output rel_l2 0.5 >
+ * 0.0001, cosine 0.97 < 0.9999; logits ...". */
+static void headline_failures(const json_t *verdict, char *buf, size_t len,
+                              size_t *off)
+{
+    size_t i, k;
+    const json_t *o, *c;
+    int any = 0;
+    json_array_foreach(json_object_get(verdict, "per_output"), i, o)
+    {
+        if (!json_is_false(json_object_get(o, "passed")))
+            continue;
+        put(buf, len, off, "%s%s ", any++ ? "; " : "",
+            json_string_value(json_object_get(o, "name")));
+        int first = 1;
+        json_array_foreach(json_object_get(o, "checks"), k, c)
+        {
+            const char *r = json_string_value(json_object_get(c, "result"));
+            if (!r || strcmp(r, "fail"))
+                continue;
+            if (!first)
+                put(buf, len, off, ", ");
+            crossed(c, buf, len, off);
+            first = 0;
+        }
+    }
+    json_array_foreach(json_object_get(verdict, "criteria"), i, o)
+    {
+        const char *t = json_string_value(o);
+        if (t && !strncmp(t, "FAIL the candidate produced", 27))
+            put(buf, len, off, "%s%s", any++ ? "; " : "", t + 9);
+    }
+    if (!any)
+        put(buf, len, off, "see the criteria");
+}
+
+/* "; speed n.s." or "; speed 1.21x slower": the speed verdict, short. */
+static void headline_speed(const json_t *e, char *buf, size_t len, size_t *off)
+{
+    const char *v = json_string_value(
+        json_object_get(json_object_get(e, "significance"), "verdict"));
+    double s = json_number_value(
+        json_object_get(json_object_get(e, "speedup_median"), "value"));
+    if (!v)
+        put(buf, len, off, "; speed not judged");
+    else if ((!strcmp(v, "faster") || !strcmp(v, "slower")) && s > 0)
+        put(buf, len, off, "; %.2fx %s", v[0] == 'f' ? s : 1 / s, v);
+    else if (!strcmp(v, "same"))
+        put(buf, len, off, "; speed the same");
+    else if (!strcmp(v, "no significant difference"))
+        put(buf, len, off, "; speed n.s.");
+    else
+        put(buf, len, off, "; speed not decided");
+}
+
+void mb__cmp_headline(const json_t *e, char *buf, size_t len)
+{
+    size_t off = 0;
+    buf[0] = '\0';
+    const char *st = json_string_value(json_object_get(e, "status"));
+    if (json_is_true(json_object_get(e, "baseline"))) {
+        put(buf, len, &off, "baseline");
+        return;
+    }
+    if (st && !strcmp(st, "failed")) {
+        put(buf, len, &off, "FAILED: %s",
+            json_string_value(json_object_get(e, "error")));
+        return;
+    }
+    const json_t *vd = json_object_get(e, "verdict");
+    if (!json_is_object(vd))
+        put(buf, len, &off, "no accuracy verdict");
+    else if (json_is_true(json_object_get(vd, "passed")))
+        put(buf, len, &off, "PASS");
+    else {
+        put(buf, len, &off, "FAIL: ");
+        headline_failures(vd, buf, len, &off);
+    }
+    if (st && !strcmp(st, "interrupted"))
+        put(buf, len, &off, "; interrupted: no speed verdict");
+    else
+        headline_speed(e, buf, len, &off);
 }

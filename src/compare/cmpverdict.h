@@ -22,4 +22,11 @@ void mb__cmp_judge_outputs(json_t *e, json_t *recs, const mb__cmp_variant *x,
  * joined by "; ".  Empty when nothing failed. */
 void mb__verdict_failures(const json_t *verdict, char *buf, size_t len);
 
+/* The headline verdict of a comparison entry, correctness first, then
+ * speed: "FAIL: pooler_output rel_l2 0.5 > 0.0001; speed n.s.", "PASS;
+ * 1.21x slower", "baseline", "FAILED: why".  The same words in every
+ * writer (console, JSON "headline", CSV, Markdown, HTML); computed from
+ * the entry, so saved documents without "headline" get it too. */
+void mb__cmp_headline(const json_t *e, char *buf, size_t len);
+
 #endif

@@ -400,6 +400,8 @@ static json_t *variant_json(const mb__cmp_variant *v, size_t k, size_t baseline,
     if (x->error) {
         rec(recs, 0, "FAILED: %s", x->error);
         json_object_set_new(e, "recommendations", recs);
+        json_object_set_new(e, "headline",
+                            json_sprintf("FAILED: %s", x->error));
         return e;
     }
     add_speed(e, recs, b, x, is_base, o);
@@ -412,6 +414,9 @@ static json_t *variant_json(const mb__cmp_variant *v, size_t k, size_t baseline,
             "output agreement rests on random inputs only: "
             "pass --data (and --labels) for an accuracy verdict");
     json_object_set_new(e, "recommendations", recs);
+    char head[800];
+    mb__cmp_headline(e, head, sizeof head);
+    json_object_set_new(e, "headline", json_string(head));
     return e;
 }
 

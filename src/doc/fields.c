@@ -152,6 +152,17 @@ static void get_failures(const mb_rrun *r, mb__fval *v, char *tmp, size_t len)
     v->s = tmp;
 }
 
+/* The variant's headline verdict, correctness first, then speed
+ * (mb__cmp_headline); "" outside a comparison and for the baseline. */
+static void get_headline(const mb_rrun *r, mb__fval *v, char *tmp, size_t len)
+{
+    const json_t *e = cmp_entry(r);
+    if (!json_is_object(e) || json_is_true(json_object_get(e, "baseline")))
+        return;
+    mb__cmp_headline(e, tmp, len);
+    v->s = tmp;
+}
+
 enum { C = MB_FO_CSV, S = MB_FO_STORE, H = MB_FO_HISTORY };
 
 /* In CSV column order (docs/FORMATS.md); fields that are not CSV columns
@@ -231,6 +242,7 @@ static const mb__field fields[] = {
     {"verdict", "", MB_FT_TEXT, C, NULL, NULL, "verdict", get_verdict},
     {"verdict_failures", "", MB_FT_TEXT, C, NULL, NULL, "failing",
      get_failures},
+    {"headline", "", MB_FT_TEXT, C, NULL, NULL, "headline", get_headline},
 };
 
 const mb__field *mb__fields(size_t *n)

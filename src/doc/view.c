@@ -560,6 +560,15 @@ bool mb__rview_each_batch(const json_t *doc,
     return true;
 }
 
+bool mb__rview_verdict_failed(const mb_rview *v, const mb_rcmp *c,
+                              const char *variant)
+{
+    for (size_t i = 0; !c && variant && i < v->n_cmps; i++)
+        if (v->cmps[i].name && !strcmp(v->cmps[i].name, variant))
+            c = &v->cmps[i];
+    return c && json_is_false(mb__jget(c->v, "verdict.passed"));
+}
+
 size_t mb__rview_verdicts(const mb_rview *v, const char *sep,
                           void (*say)(mb_buf *b, const mb_rverdict *vd),
                           mb_buf *b)
@@ -579,6 +588,13 @@ size_t mb__rview_verdicts(const mb_rview *v, const char *sep,
                           strcmp(vd.verdict, "slower") == 0) &&
                          vd.words[0];
         vd.p = mb__jnum(vd.c->v, "significance.p");
+        mb__cmp_headline(vd.c->v, vd.headline, sizeof vd.headline);
+        size_t w = strcspn(vd.headline, ":;");
+        snprintf(vd.word, sizeof vd.word, "%.*s", (int)w, vd.headline);
+        vd.rest = vd.headline + w;
+        vd.pass = !strcmp(vd.word, "PASS")   ? 1
+                  : !strcmp(vd.word, "FAIL") ? 0
+                                             : -1;
         say(b, &vd);
     }
     return said;

@@ -176,7 +176,21 @@ typedef struct mb_rverdict {
     bool significant;    /* faster or slower, with the speedup in words */
     char words[160];     /* mb__speedup_words of the median speedup */
     double p;            /* significance.p, NAN when absent */
+    /* The headline, correctness first (mb__cmp_headline): "FAIL:
+     * pooler_output rel_l2 0.5 > 0.0001; speed n.s."; word is its first
+     * word ("PASS", "FAIL", "FAILED", "no accuracy verdict"), rest what
+     * follows it (": pooler_output ...; speed n.s."), pass 1/0/-1. */
+    char headline[800];
+    char word[32];
+    const char *rest;
+    int pass;
 } mb_rverdict;
+
+/* Whether the comparison entry of the variant named variant (c itself
+ * when variant is NULL) has a failed accuracy verdict: every table marks
+ * such a variant "FAIL". */
+bool mb__rview_verdict_failed(const mb_rview *v, const mb_rcmp *c,
+                              const char *variant);
 
 /* Calls say for each comparison entry that is not a baseline, writing sep
  * between them; returns how many were said. */

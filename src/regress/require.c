@@ -627,10 +627,11 @@ static void mark_baseline(json_t *all, const char *variant,
 }
 
 /* The agreement figures of each output of a compare entry into the
- * variant's "outputs" ({OUTPUT: {figure: ...}}), each output's gates
- * (pass unless a gate failed there), and the variant's "gates" (every
- * gate passed) and "verdict". */
-static void output_figs(json_t *v, const json_t *e)
+ * variant's "outputs" ({OUTPUT: {figure: ...}}; only sel's when --output
+ * named it: what --require may name), each output's gates (pass unless a
+ * gate failed there), and the variant's "gates" (every gate passed) and
+ * "verdict". */
+static void output_figs(json_t *v, const json_t *e, const char *sel)
 {
     const json_t *ag = json_object_get(e, "agreement");
     if (!json_is_object(ag))
@@ -641,7 +642,7 @@ static void output_figs(json_t *v, const json_t *e)
     json_array_foreach(json_object_get(ag, "outputs"), i, m)
     {
         const char *nm = json_string_value(json_object_get(m, "name"));
-        if (!nm)
+        if (!nm || (sel && strcmp(nm, sel))) /* --output: that one only */
             continue;
         json_t *f = json_object();
         for (size_t j = 0;
@@ -672,6 +673,46 @@ static void output_figs(json_t *v, const json_t *e)
     const json_t *vp = jpath(e, "verdict.passed");
     if (json_is_boolean(vp))
         put(figs, "verdict", json_is_true(vp), NAN, NAN, MB_RK_PASS);
+}
+
+/* The output --output named (validate's output_choice, compare's
+ * judged_output), or NULL. */
+static const char *selected_output(const json_t *doc)
+{
+    const json_t *oc = jpath(doc, "validation.output_choice");
+    if (!oc)
+        oc = json_object_get(doc, "judged_output");
+    return json_is_true(json_object_get(oc, "requested"))
+               ? json_string_value(json_object_get(oc, "output"))
+               : NULL;
+}
+
+/* validate: the candidate's figures against the baseline, as a compare
+ * entry holds them (outputs, gates, verdict, top-1 against labels). */
+static void validation_figs(json_t *all, const json_t *doc)
+{
+    const json_t *val = json_object_get(doc, "validation");
+    if (!json_is_object(val))
+        return;
+    json_t *v = variant_entry(all, "candidate");
+    json_t *figs = json_object_get(v, "figures");
+    json_t *e = json_pack("{s:{s:O, s:O}, s:{s:O}}", "agreement", "outputs",
+                          json_object_get(val, "outputs"), "gates",
+                          json_object_get(val, "gates"), "verdict", "passed",
+                          json_object_get(val, "passed"));
+    if (e)
+        output_figs(v, e, selected_output(doc));
+    json_decref(e);
+    const json_t *acc = json_object_get(val, "accuracy");
+    const json_t *dci = json_object_get(acc, "top1_delta_ci95");
+    put(figs, "top1", jnum(acc, "candidate.top1"), NAN, NAN, MB_RK_PLAIN);
+    put(figs, "top5", jnum(acc, "candidate.top5"), NAN, NAN, MB_RK_PLAIN);
+    put(figs, "top1_delta", jnum(acc, "top1_delta"),
+        json_array_size(dci) == 2 ? json_number_value(json_array_get(dci, 0))
+                                  : NAN,
+        json_array_size(dci) == 2 ? json_number_value(json_array_get(dci, 1))
+                                  : NAN,
+        MB_RK_PLAIN);
 }
 
 static void comparison_figs(json_t *all, const json_t *doc)
@@ -729,7 +770,7 @@ static void comparison_figs(json_t *all, const json_t *doc)
                 ? json_number_value(json_array_get(dci, 1))
                 : NAN,
             MB_RK_PLAIN);
-        output_figs(v, e);
+        output_figs(v, e, selected_output(doc));
         mark_baseline(all, name, base);
     }
     /* exec: comparison.entries against comparison.baseline */
@@ -827,6 +868,7 @@ json_t *mb__require_figures(const json_t *doc)
         run_figs(json_object_get(v, "figures"), r);
     }
     comparison_figs(all, doc);
+    validation_figs(all, doc);
     delta_figs(all);
     return all;
 }
@@ -1194,11 +1236,64 @@ static mb_status judge_requirement(const json_t *all, const mb_require *rq,
     return MB_OK;
 }
 
+/* Whether an array of metrics objects names an output matching glob. */
+static int names_match(const json_t *outs, const char *glob)
+{
+    size_t k;
+    const json_t *m;
+    json_array_foreach(outs, k, m)
+    {
+        const char *nm = json_string_value(json_object_get(m, "name"));
+        if (nm && !fnmatch(glob, nm, 0))
+            return 1;
+    }
+    return 0;
+}
+
+/* Whether doc has an output matching glob (validate's outputs, or a
+ * compare variant's agreement outputs). */
+static int doc_has_output(const json_t *doc, const char *glob)
+{
+    size_t i;
+    const json_t *e;
+    json_array_foreach(jpath(doc, "comparison.variants"), i, e)
+    {
+        if (names_match(jpath(e, "agreement.outputs"), glob))
+            return 1;
+    }
+    return names_match(jpath(doc, "validation.outputs"), glob);
+}
+
+/* With --output NAME, an output figure may name that output only: one
+ * naming another output of the document is a usage error (before, it
+ * read as "no variant in scope reports this figure"). */
+static mb_status check_selected(const json_t *doc, const mb_require *r,
+                                mb_err *err)
+{
+    const char *sel = selected_output(doc);
+    if (!sel || !r->scope || !is_output_figure(r->figure))
+        return MB_OK;
+    const char *colon = strrchr(r->scope, ':');
+    const char *o = colon ? colon + 1 : r->scope;
+    if (fnmatch(o, sel, 0) && doc_has_output(doc, o))
+        return mb__fail(err, MB_EINVAL,
+                        "--require '%s': --output %s chooses the output "
+                        "--require names (every output is still judged); "
+                        "name %s, or drop --output",
+                        r->text, sel, sel);
+    return MB_OK;
+}
+
 mb_status mb__require_judge(const json_t *doc, const mb_require *r, size_t n,
                             json_t **out, size_t *unmet, mb_err *err)
 {
     *out = NULL;
     *unmet = 0;
+    for (size_t q = 0; q < n; q++) {
+        mb_status cs = check_selected(doc, &r[q], err);
+        if (cs)
+            return cs;
+    }
     json_t *all = mb__require_figures(doc);
     json_t *arr = json_array();
     if (!all || !arr) {

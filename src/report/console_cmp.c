@@ -7,6 +7,7 @@
 
 #include "report/rutil.h"
 #include "doc/view.h"
+#include "compare/cmpverdict.h"
 
 #include <inttypes.h>
 #include <math.h>
@@ -220,7 +221,15 @@ static void one_comparison(const json_t *doc, const mb_console_opts *o,
             continue;
         mb__buf_puts(out, bold);
         mb__console_put(out, c->name);
-        mb__buf_printf(out, "%s:\n", rst);
+        /* the headline verdict first: correctness, then speed */
+        char head[800];
+        mb__cmp_headline(c->v, head, sizeof head);
+        mb__buf_printf(out, "%s: %s", rst,
+                       !strncmp(head, "FAIL", 4)   ? red
+                       : !strncmp(head, "PASS", 4) ? green
+                                                   : "");
+        mb__console_put(out, head);
+        mb__buf_printf(out, "%s\n", rst);
         size_t k;
         const json_t *rec;
         json_array_foreach(c->recommendations, k, rec)

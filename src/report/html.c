@@ -70,6 +70,8 @@ static void summary_table(mb_buf *b, const mb_rview *v)
         esc(b, r->variant);
         if (base)
             mb__buf_puts(b, "<span class=\"badge\">baseline</span>");
+        if (mb__rview_verdict_failed(v, NULL, r->variant))
+            mb__buf_puts(b, " <span class=\"st-failed\">FAIL</span>");
         mb__buf_puts(b, "</td>");
         const char *path = mb__jstr(r->run, "model.path");
         mb__buf_puts(b, "<td class=\"mono\" title=\"");
@@ -165,6 +167,8 @@ static void speedup_table(mb_buf *b, const mb_rview *v, int64_t batch)
         esc(b, c->name);
         if (c->is_baseline)
             mb__buf_puts(b, "<span class=\"badge\">baseline</span>");
+        if (mb__rview_verdict_failed(v, c, NULL))
+            mb__buf_puts(b, " <span class=\"st-failed\">FAIL</span>");
         mb__buf_puts(b, "</td>");
         td_speedup(b, json_object_get(c->v, "speedup_median"));
         td_speedup(b, json_object_get(c->v, "speedup_p99"));
@@ -260,6 +264,15 @@ static void say_html(mb_buf *b, const mb_rverdict *vd)
                         "finished)");
         return;
     }
+    /* the headline first: correctness, then speed */
+    mb__buf_printf(b, "<span class=\"%s\">",
+                   vd->pass == 0 ? "failed"
+                   : vd->pass    ? "pass"
+                                 : "");
+    esc(b, vd->word);
+    mb__buf_puts(b, "</span>");
+    esc(b, vd->rest);
+    mb__buf_puts(b, "<br><small>speed: ");
     if (vd->significant) {
         mb__buf_printf(b, "is <span class=\"%s\">", vd->verdict);
         esc(b, vd->words);
@@ -284,7 +297,7 @@ static void say_html(mb_buf *b, const mb_rverdict *vd)
     else if (isfinite(p)) /* documents from before the process unit */
         mb__buf_printf(b, ", Mann-Whitney p %s%s", p < 0.0001 ? "" : "= ",
                        mb__fmt_p(p, pt, sizeof pt));
-    mb__buf_puts(b, ")");
+    mb__buf_puts(b, ")</small>");
 }
 
 static void verdict(mb_buf *b, const mb_rview *v)

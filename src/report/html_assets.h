@@ -40,7 +40,8 @@ static const char *const mb_html_css[] = {
     ".verdict{font-size:15px;padding:12px "
     "16px;border-radius:8px;background:var(--panel);",
     "border-left:4px solid var(--accent)}\n",
-    ".verdict .faster{color:var(--good);font-weight:650}.verdict "
+    ".verdict .faster,.verdict "
+    ".pass{color:var(--good);font-weight:650}.verdict "
     ".slower,.verdict .failed{",
     "color:var(--bad);font-weight:650}\n",
     ".warnings{margin:14px 0 0;padding:10px 16px 10px "

@@ -45,13 +45,20 @@ static void say_md(mb_buf *b, const mb_rverdict *vd)
                         "rounds that finished)");
         return;
     }
-    mb__buf_puts(b, vd->significant ? " is " : ": ");
+    /* the headline first (correctness, then speed), then the speed
+     * sentence it abbreviates */
+    mb__buf_puts(b, ": **");
+    mb__md_escape(b, vd->word);
+    mb__buf_puts(b, "**");
+    mb__md_escape(b, vd->rest);
+    mb__buf_puts(b, vd->significant ? " (" : " (speed: ");
     mb__md_escape(b, vd->significant ? vd->words : vd->verdict);
     mb__buf_puts(b, vd->significant ? " than " : " against ");
     mb__md_escape(b, vd->c->baseline);
     if (isfinite(vd->p))
-        mb__buf_printf(b, " (p %s%s)", vd->p < 0.0001 ? "" : "= ",
+        mb__buf_printf(b, ", p %s%s", vd->p < 0.0001 ? "" : "= ",
                        mb__fmt_p(vd->p, pt, sizeof pt));
+    mb__buf_puts(b, ")");
 }
 
 static void verdict_line(mb_buf *b, const mb_rview *v)
@@ -104,6 +111,8 @@ static void summary_table(mb_buf *b, const mb_rview *v)
                 mb__buf_puts(b, " (baseline)");
                 break;
             }
+        if (mb__rview_verdict_failed(v, NULL, r->variant))
+            mb__buf_puts(b, " **FAIL**");
         mb__buf_puts(b, " | ");
         mb__md_escape(b, r->model);
         if (r->batch >= 0)
@@ -156,6 +165,8 @@ static void speedup_table(mb_buf *b, const mb_rview *v, int64_t batch)
         const mb_rcmp *c = &v->cmps[i];
         mb__buf_puts(b, "| ");
         mb__md_escape(b, c->name);
+        if (mb__rview_verdict_failed(v, c, NULL))
+            mb__buf_puts(b, " **FAIL**");
         mb__buf_puts(b, " | ");
         mb__md_escape(b, c->baseline);
         mb__buf_puts(b, " | ");

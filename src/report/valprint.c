@@ -58,6 +58,9 @@ void mb__metrics_text(const json_t *m, mb_buf *f)
     char b1[64], b2[64];
     const json_t *name = json_object_get(m, "name");
     mb__buf_printf(f, "%s ", name ? json_string_value(name) : "tensor");
+    const char *cn = json_string_value(json_object_get(m, "candidate_name"));
+    if (cn)
+        mb__buf_printf(f, "(candidate: %s) ", cn);
     mb__put_dims(f, json_object_get(m, "shape"), "[", "]");
     mb__buf_printf(f, " %s vs %s, %s elements\n",
                    json_string_value(json_object_get(m, "dtype_baseline")),
@@ -175,10 +178,24 @@ static void report(const json_t *v, mb_buf *f)
     if (synthetic)
         mb__buf_puts(f, "!!! WARNING: NO REAL DATA - the verdict below rests "
                         "on random inputs only !!!\n");
+    const char *pn = json_string_value(
+        json_object_get(json_object_get(v, "output_pairing"), "note"));
+    if (pn)
+        mb__buf_printf(f, "outputs   %s\n", pn);
     size_t k;
     json_t *o;
+    /* --output chooses which output's metrics are shown; every output is
+     * still judged (the verdict per output, below) */
+    const json_t *ch = json_object_get(v, "output_choice");
+    const char *shown = json_is_true(json_object_get(ch, "requested"))
+                            ? json_string_value(json_object_get(ch, "output"))
+                            : NULL;
     json_array_foreach(json_object_get(v, "outputs"), k, o)
-        mb__metrics_text(o, f);
+    {
+        const char *nm = json_string_value(json_object_get(o, "name"));
+        if (!shown || (nm && !strcmp(nm, shown)))
+            mb__metrics_text(o, f);
+    }
     const json_t *acc = json_object_get(v, "accuracy");
     if (json_is_object(acc))
         mb__buf_printf(
@@ -194,12 +211,10 @@ static void report(const json_t *v, mb_buf *f)
     const json_t *seg = json_object_get(v, "segmentation");
     if (json_is_object(seg))
         seg_text(seg, f);
-    const json_t *ch = json_object_get(v, "output_choice");
     mb__buf_printf(f, "class scores: %s\n", s(ch, "reason"));
-    mb__buf_printf(f, "criteria (rule: %s; gates on %s):\n", s(v, "rule"),
-                   json_is_true(json_object_get(ch, "requested"))
-                       ? "the --output only"
-                       : "every output");
+    mb__buf_printf(f, "criteria (rule: %s; gates on every output%s):\n",
+                   s(v, "rule"),
+                   shown ? "; metrics shown for the --output only" : "");
     json_array_foreach(json_object_get(v, "criteria"), k, o)
         mb__buf_printf(f, "  %s\n", json_string_value(o));
     const char *why = json_string_value(json_object_get(v, "precision_reason"));

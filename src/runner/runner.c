@@ -636,6 +636,18 @@ void mb__bench_session_facts(mb_bench *b, json_t *run)
         b->be->model_info(b->session, add_session_fact, run);
 }
 
+json_t *mb__bench_runtime_now(mb_bench *b)
+{
+    json_t *r0 = mb__bench_runtime_json(b);
+    json_t *run =
+        json_pack("{s:o, s:{}}", "runtime", r0 ? r0 : json_object(), "phases");
+    if (run && MB_BACKEND_HAS(b->be, model_info) && b->session)
+        b->be->model_info(b->session, add_session_fact, run);
+    json_t *rt = json_incref(json_object_get(run, "runtime"));
+    json_decref(run);
+    return rt;
+}
+
 const mb_kv *mb__bench_opts(const mb_bench *b, size_t *n)
 {
     *n = b ? b->n_opts : 0;

@@ -93,6 +93,11 @@ void mb__bench_session_facts(mb_bench *b, json_t *run);
 /* What open() was given (mb__plan_backend_opts), *n of them; NULL before
  * open. */
 const mb_kv *mb__bench_opts(const mb_bench *b, size_t *n);
+/* The runtime object with the session facts the backend reports now
+ * ("session": {inference_precision, ...}), as a run's "runtime" holds
+ * them; call after a batch ran (a runtime may compile on the first).
+ * New reference. */
+json_t *mb__bench_runtime_now(mb_bench *b);
 void mb__bench_close(mb_bench *b);
 /* The backend and session of b (borrowed until close), for engines that
  * drive run() themselves from several threads (src/load). */

@@ -403,7 +403,17 @@ def seeds_ov_ir():
         'shape="4294967296, 4294967296, 16" size="1" /></layer>')
 
 
+# ---- outpair (validate/compare/diff output pairing) --------------------------
+def seeds_outpair():
+    put("outpair", "reordered.txt", "a logits\na aux\nb aux\nb logits\n")
+    put("outpair", "mapped.txt", "a logits\na aux\nb scores\nb aux\nm logits=scores\n")
+    put("outpair", "position.txt", "a logits\nb output\n")
+    put("outpair", "unnamed.txt", "a logits\nA \nb out0\nb logits\n")
+    put("outpair", "extra.txt", "a x\nb x\nb extra\nl\nm x=y\n")
+
+
 if __name__ == "__main__":
+    seeds_outpair()
     seeds_image()
     seeds_ov_ir()
     seeds_npy()

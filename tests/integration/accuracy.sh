@@ -108,7 +108,7 @@ contains "random inputs are announced in the console report" "$LAST_OUT" "RANDOM
 contains "random inputs are recorded in the document's warnings" "$(cat "$D/vs.json")" "rests on random inputs"
 expect_exit "labels of the wrong count are a runtime error" 3 \
     "$MBENCH" validate "$D/base.onnx" "$D/base.onnx" --data "$D/data.npy" --labels "$D/labels_short.txt" "${ORT[@]}"
-contains "the label error gives both counts" "$LAST_ERR" "63 labels for 64 rows"
+contains "the label error gives both counts, before measuring" "$LAST_ERR" "63 labels for 64 samples; give one label per sample (checked before measuring)"
 expect_exit "labels without data are a usage error" 2 \
     "$MBENCH" validate "$D/base.onnx" "$D/base.onnx" --labels "$D/labels.npy" "${ORT[@]}"
 expect_exit "a missing candidate is a runtime error" 3 \

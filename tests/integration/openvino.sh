@@ -105,7 +105,14 @@ if v is None:
 ag = v["agreement"]
 assert ag["top1"] == 1.0, ag
 o = ag["outputs"][0]
-assert o["max_abs"] < 1e-4 and o["cosine"] > 0.999999, o
+# OpenVINO computes in bf16 by default on a CPU with bf16 (issue 35): the
+# verdict then judges the bf16 gates; in fp32 the outputs agree closely
+ip = [r for r in d["runs"] if r["variant"] == "ov"][0]["runtime"]["session"]["inference_precision"]
+if ip == "bf16":
+    assert v["verdict"]["passed"] and v["verdict"]["precision"] == "bf16", v["verdict"]
+    assert o["cosine"] > 0.9999, o
+else:
+    assert o["max_abs"] < 1e-4 and o["cosine"] > 0.999999, o
 PYEOF
 
 # ---- load: one compiled model, a request per thread ------------------------

@@ -78,12 +78,12 @@ expect_exit "the 50% candidate fails on the labels" 1 \
 contains "its accuracy is numpy's agreement" "$LAST_OUT" "FAIL top-1 accuracy on logits 0.6406 vs baseline 1.0000"
 
 # ---- --output ----
-expect_exit "--output pooler_output judges that output alone" 0 \
+expect_exit "--output pooler_output shows that output, and still judges the broken logits" 1 \
     "${V[@]}" "$D/bert.onnx" "$D/bert_bad.onnx" --data "$D/data.npz" --output pooler_output \
     --json "$D/out.json" "${ORT[@]}"
 contains "the choice is printed" "$LAST_OUT" "pooler_output ([64,16] float32) chosen with --output"
-jcheck "the other outputs are not judged" "$D/out.json" \
-    'per["logits"]["passed"] is None and per["pooler_output"]["passed"] is True and j["output_choice"]["requested"]'
+jcheck "every output is judged (issue 35: --output never escapes judgement)" "$D/out.json" \
+    'per["logits"]["passed"] is False and per["pooler_output"]["passed"] is True and j["output_choice"]["requested"]'
 expect_exit "--output logits fails the 50% candidate" 1 \
     "${V[@]}" "$D/bert.onnx" "$D/bert_bad.onnx" --data "$D/data.npz" --output logits "${ORT[@]}"
 expect_exit "an unknown --output is a usage error" 2 \

@@ -73,7 +73,7 @@ expect_exit "--ignore-index takes an integer" 2 \
     "${V[@]}" "$D/seg.onnx" "$D/seg.onnx" --masks "$D/masks.npy" --ignore-index border
 expect_exit "masks for another sample count are a runtime error" 3 \
     "${V[@]}" "$D/seg.onnx" "$D/seg.onnx" --masks "$D/masks_short.npy"
-contains "it names both shapes" "$LAST_ERR" "uint8 [7,16,16]): no output is float [N, C, H, W] class scores with the masks' N, H and W; the outputs are: scores [8,4,16,16] float32"
+contains "it names both counts, before measuring" "$LAST_ERR" "masks_short.npy: 7 masks for 8 samples; give one mask per sample (checked before measuring)"
 expect_exit "--masks without --data is a usage error" 2 \
     "$MBENCH" validate "$D/seg.onnx" "$D/seg.onnx" --masks "$D/masks.npy" --ort-lib "$MBENCH_ORT_LIB"
 expect_exit "a missing masks file is a runtime error" 3 \

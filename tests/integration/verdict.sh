@@ -58,6 +58,25 @@ contains "the Markdown output table has a gates column" "$md" "| FAIL rel\\_l2&l
 html=$(cat "$D/l.html")
 contains "the HTML output table has a gates column" "$html" "<th>gates</th>"
 contains "the HTML names the failing gate" "$html" "FAIL rel_l2&lt;=0.0001"
+# one headline per variant, correctness first (issue 35)
+contains "the console's headline: FAIL naming pooler_output, then speed" "$LAST_OUT" \
+    "pool: FAIL: pooler_output rel_l2 0.5 > 0.0001; speed "
+first=$(grep -m1 '^\*\*Verdict:\*\*' "$D/l.md")
+contains "the Markdown's first verdict line says FAIL and names pooler_output" "$first" \
+    "**Verdict:** pool: **FAIL**: pooler\_output rel\_l2 0.5 &gt; 0.0001; speed "
+contains "the Markdown marks the failed variant in the summary table" "$md" "| pool **FAIL** | bert\_broken.onnx |"
+box=$(grep -o '<p class="verdict" id="verdict">.*</p>' "$D/l.html" | head -1)
+contains "the HTML header box says FAIL and names pooler_output" "$box" \
+    '<b>pool</b> <span class="failed">FAIL</span>: pooler_output rel_l2 0.5 &gt; 0.0001; speed '
+contains "the HTML marks the failed variant in the summary table" "$html" 'pool <span class="st-failed">FAIL</span>'
+check "the JSON and the CSV carry the same headline" $PY - "$D/l.json" "$D/l.csv" <<'PY'
+import csv, json, sys
+v = [x for x in json.load(open(sys.argv[1]))["comparison"]["variants"] if x["name"] == "pool"][0]
+h = v["headline"]
+assert h.startswith("FAIL: pooler_output rel_l2 0.5 > 0.0001; speed "), h
+rows = {r["variant"]: r for r in csv.DictReader(open(sys.argv[2]))}
+assert rows["pool"]["headline"] == h and rows["base"]["headline"] == "", rows
+PY
 
 # ---- without labels: the output that differs, not the one that agrees ----
 expect_exit "the broken pooler without labels: compare runs" 0 "${C[@]}" --json "$D/n.json"

@@ -128,6 +128,24 @@ static void a_document_renders_as_every_format(void)
     mb_runner_free(r);
 }
 
+static void compare_through_the_api_takes_map(void)
+{
+    mb_runner *r = mb_runner_new();
+    mb_err e = {0};
+    EXPECT_EQ_INT(mb_runner_set(r, "backend", "null", &e), MB_OK);
+    EXPECT_EQ_INT(mb_runner_set(r, "processes", "1", &e), MB_OK);
+    EXPECT_EQ_INT(mb_runner_set(r, "iterations", "5", &e), MB_OK);
+    EXPECT_EQ_INT(mb_runner_set(r, "map", "nosuch", &e), MB_EINVAL);
+    /* the null backend's output is y: a map from z pairs nothing */
+    EXPECT_EQ_INT(mb_runner_set(r, "map", "z=y", &e), MB_OK);
+    const char *v[] = {"a=none", "b=none"};
+    char *json = NULL;
+    EXPECT_EQ_INT(mb_runner_compare(r, v, 2, &json, &e), MB_EINVAL);
+    EXPECT_CONTAINS(e.msg, "--map z=y: the baseline a has no output named 'z'");
+    EXPECT(json == NULL);
+    mb_runner_free(r);
+}
+
 int main(void)
 {
     RUN(a_null_backend_run_returns_a_result_document);
@@ -135,5 +153,6 @@ int main(void)
     RUN(an_unknown_backend_option_fails_at_open);
     RUN(a_compare_through_the_api_judges_a_slower_variant);
     RUN(a_document_renders_as_every_format);
+    RUN(compare_through_the_api_takes_map);
     return T_DONE();
 }

@@ -8,12 +8,15 @@
 
 #include "accuracy/gate.h"
 #include "accuracy/metrics.h"
+#include "accuracy/valjudge.h"
+#include "accuracy/metrics_json.h"
 #include "accuracy/valrun.h"
 #include "core/buf.h"
 #include "mbench.h"
 #include "report/valprint.h"
 
 #include <stdlib.h>
+#include <string.h>
 
 static void options_are_parsed_and_bad_values_name_the_flag(void)
 {
@@ -317,11 +320,104 @@ static void the_candidate_plan_takes_its_own_options(void)
     mb__plan_free(&pa);
 }
 
+/* Judges a candidate off by rel_l2 0.01 (fails the fp32 gates, passes
+ * the fp16 and bf16 ones) with the given runtime facts and backend
+ * option; returns the "validation" object. */
+static json_t *judge_with_runtime(const json_t *rt, const mb_kv *opt)
+{
+    static float av[6] = {1, 2, 3, 4, 5, 6}, bv[6];
+    for (int i = 0; i < 6; i++)
+        bv[i] = av[i] * 1.01f;
+    int64_t dims[2] = {2, 3};
+    mb_tensor a = {0}, b = {0};
+    mb_err e = {0};
+    EXPECT_EQ_INT(mb_tensor_alloc(&a, MB_DTYPE_FLOAT32, 2, dims, "emb", &e),
+                  MB_OK);
+    EXPECT_EQ_INT(mb_tensor_alloc(&b, MB_DTYPE_FLOAT32, 2, dims, "emb", &e),
+                  MB_OK);
+    memcpy(a.data, av, sizeof av);
+    memcpy(b.data, bv, sizeof bv);
+    mb_plan pa, pb;
+    mb__plan_defaults(&pa);
+    mb__plan_defaults(&pb);
+    pb.opts = (mb_kv *)opt;
+    pb.n_opts = opt ? 1 : 0;
+    mb__val_req rq;
+    mb__val_req_defaults(&rq);
+    rq.baseline = &pa;
+    rq.candidate = &pb;
+    json_t *w = json_pack("{s:{s:i,s:i}}", "float32", "count", 6, "bytes", 24);
+    rq.weights = w;
+    rq.runtime = rt;
+    json_t *m = NULL, *outs = json_array(), *v = json_object();
+    EXPECT_EQ_INT(mb__metrics_compute(&a, &b, &rq.metrics, &m, &e), MB_OK);
+    json_array_append_new(outs, m);
+    EXPECT_EQ_INT(mb__val_judge(&rq, &a, &b, 1, outs, NULL, 0, NULL, v, &e),
+                  MB_OK);
+    json_decref(outs);
+    json_decref(w);
+    mb_tensor_clear(&a);
+    mb_tensor_clear(&b);
+    pb.opts = NULL;
+    pb.n_opts = 0;
+    mb__plan_free(&pa);
+    mb__plan_free(&pb);
+    return v;
+}
+
+static void precision_comes_from_the_runtime_before_the_weights(void)
+{
+    /* OpenVINO computing in bf16 by default: the bf16 gates, said */
+    json_t *rt = json_pack("{s:s, s:{s:s}}", "backend", "openvino", "session",
+                           "inference_precision", "bf16");
+    json_t *v = judge_with_runtime(rt, NULL);
+    EXPECT_STR(json_string_value(json_object_get(v, "precision")), "bf16");
+    EXPECT_STR(json_string_value(json_object_get(v, "precision_source")),
+               "runtime");
+    EXPECT_STR(json_string_value(json_object_get(v, "precision_reason")),
+               "computed in bf16, OpenVINO's default on this CPU: bf16 "
+               "gates; backend-opt=precision=f32 to compute in fp32");
+    EXPECT(json_is_true(json_object_get(v, "passed")));
+    json_decref(v);
+    /* asked for with precision=bf16 */
+    mb_kv ask = {"precision", "bf16"};
+    v = judge_with_runtime(rt, &ask);
+    EXPECT_STR(json_string_value(json_object_get(v, "precision_reason")),
+               "computed in bf16, as precision=bf16 asked: bf16 gates");
+    json_decref(v);
+    json_decref(rt);
+    /* the torch backend's dtype */
+    rt = json_pack("{s:s, s:{s:s}}", "backend", "torch", "session",
+                   "inference_precision", "float16");
+    v = judge_with_runtime(rt, NULL);
+    EXPECT_STR(json_string_value(json_object_get(v, "precision")), "fp16");
+    json_decref(v);
+    json_decref(rt);
+    /* a runtime that says nothing: the weights (fp32), which fail it */
+    rt = json_pack("{s:s}", "backend", "ort");
+    v = judge_with_runtime(rt, NULL);
+    EXPECT_STR(json_string_value(json_object_get(v, "precision")), "fp32");
+    EXPECT_STR(json_string_value(json_object_get(v, "precision_source")),
+               "weights");
+    EXPECT(json_is_false(json_object_get(v, "passed")));
+    json_decref(v);
+    json_decref(rt);
+    /* bf16 weights have bf16 gates of their own */
+    mb_precision p;
+    EXPECT(mb__precision_parse("bf16", &p));
+    EXPECT_EQ_INT(p, MB_PREC_BF16);
+    EXPECT_EQ_INT(mb__precision_from_dtype(MB_DTYPE_BFLOAT16), MB_PREC_BF16);
+    mb_gate g[4];
+    EXPECT_EQ_INT(mb__gate_defaults(MB_PREC_BF16, g, 4), 3);
+    EXPECT_STR(g[0].text, "rel_l2<=0.05");
+}
+
 int main(void)
 {
     RUN(the_candidate_plan_takes_its_own_options);
     RUN(options_are_parsed_and_bad_values_name_the_flag);
     RUN(precision_follows_the_most_weight_elements_not_bytes);
+    RUN(precision_comes_from_the_runtime_before_the_weights);
     RUN(class_scores_with_trailing_unit_dims_get_top1_agreement);
     RUN(dice_and_iou_count_every_pixel_per_class);
     RUN(the_console_report_ends_with_the_verdict_line);
