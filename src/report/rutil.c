@@ -155,3 +155,58 @@ void mb__json_script_embed(mb_buf *b, const json_t *doc)
     }
     free(text);
 }
+
+const char *mb__heatmap_caption(const json_t *h, char *buf, size_t len)
+{
+    const char *out = json_string_value(json_object_get(h, "output"));
+    const json_t *smp = json_object_get(h, "sample");
+    const char *how = json_string_value(json_object_get(h, "chosen"));
+    char which[128];
+    if (json_is_integer(smp))
+        snprintf(which, sizeof which, ", sample %lld of %lld (%s)",
+                 (long long)json_integer_value(smp),
+                 (long long)json_integer_value(json_object_get(h, "samples")),
+                 how && !strcmp(how, "worst sample") ? "the worst"
+                                                      : "chosen");
+    else
+        snprintf(which, sizeof which, ", all %lld samples (one per row)",
+                 (long long)json_integer_value(json_object_get(h, "samples")));
+    double mx = json_number_value(json_object_get(h, "max_abs"));
+    char num[32];
+    if (mx > 0)
+        snprintf(num, sizeof num, "brightest = |diff| %.4g", mx);
+    else
+        snprintf(num, sizeof num, "identical: no difference");
+    snprintf(buf, len, "|candidate - baseline| of %s%s, %lldx%lld; %s; "
+                       "magenta: NaN/Inf",
+             out ? out : "?", which,
+             (long long)json_integer_value(json_object_get(h, "height")),
+             (long long)json_integer_value(json_object_get(h, "width")), num);
+    return buf;
+}
+
+void mb__html_heatmap(mb_buf *b, const json_t *h, const char *who)
+{
+    const char *png = json_string_value(json_object_get(h, "png_base64"));
+    if (!png || !*png || strspn(png, "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijkl"
+                                     "mnopqrstuvwxyz0123456789+/=") !=
+                             strlen(png))
+        return;
+    json_int_t w = json_integer_value(json_object_get(h, "width"));
+    json_int_t px = w <= 0 ? 256 : w < 256 ? w * ((255 + w) / w) : w;
+    px = px > 640 ? 640 : px;
+    char cap[768];
+    mb__buf_printf(b,
+                   "<figure class=\"heatmap\"><img alt=\"heatmap\" "
+                   "style=\"width:min(100%%,%lldpx);image-rendering:"
+                   "pixelated\" src=\"data:image/png;base64,",
+                   (long long)px);
+    mb__buf_puts(b, png);
+    mb__buf_puts(b, "\"><figcaption>");
+    if (who) {
+        mb__html_escape(b, who);
+        mb__buf_puts(b, ": ");
+    }
+    mb__html_escape(b, mb__heatmap_caption(h, cap, sizeof cap));
+    mb__buf_puts(b, "</figcaption></figure>\n");
+}

@@ -41,4 +41,16 @@ const char *mb__console_safe(const char *s, char *buf, size_t len);
  * never appear, and JSON.parse gives back the same document. */
 void mb__json_script_embed(mb_buf *b, const json_t *doc);
 
+/* An embedded heat map (accuracy/heatmap.h's object h: output, sample,
+ * samples, chosen, max_abs, width, height, png_base64) as an HTML
+ * <figure>: the PNG as a data: URL (the page's Content-Security-Policy
+ * must allow img-src data:), enlarged without smoothing, and a caption
+ * saying which output and sample it draws and what its brightest colour
+ * stands for.  `who` (may be NULL) names the comparison ("fp16 against
+ * base").  Appends nothing when h is not such an object or its base64 is
+ * not plain base64. */
+void mb__html_heatmap(mb_buf *b, const json_t *h, const char *who);
+/* Its caption as plain text, into buf (cut at len); returns buf. */
+const char *mb__heatmap_caption(const json_t *h, char *buf, size_t len);
+
 #endif

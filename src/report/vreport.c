@@ -278,6 +278,13 @@ static void metrics_section(vw *w, const json_t *v)
         row(w, cells, 10, 0);
     }
     table_end(w);
+    const json_t *heat = json_object_get(v, "heatmap");
+    char cap[768];
+    if (json_is_object(heat) && w->html)
+        mb__html_heatmap(w->b, heat, NULL);
+    else if (json_is_object(heat))
+        field(w, "Heatmap (in the HTML report)",
+              mb__heatmap_caption(heat, cap, sizeof cap));
     const json_t *acc = json_object_get(v, "accuracy");
     if (json_is_object(acc)) {
         char line[320];
@@ -405,7 +412,7 @@ static mb_status page(const json_t *doc, const json_t *v, const char *title,
                      "<!DOCTYPE html>\n<html lang=\"en\"><head><meta "
                      "charset=\"utf-8\">\n<meta http-equiv=\"Content-Security-"
                      "Policy\" content=\"default-src 'none'; style-src "
-                     "'unsafe-inline'\">\n<meta name=\"color-scheme\" "
+                     "'unsafe-inline'; img-src data:\">\n<meta name=\"color-scheme\" "
                      "content=\"light dark\">\n<title>");
         mb__html_escape(out, title);
         mb__buf_puts(out, "</title>\n<style>body{font:14px/1.45 system-ui,"

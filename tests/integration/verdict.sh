@@ -104,6 +104,48 @@ contains "... third" "$LAST_OUT" "heatmap of third:"
 expect_exit "an unknown --output is a usage error" 2 "$MBENCH" diff "$D/a" "$D/c" --heatmap "$D/h.png" --output nosuch
 contains "... naming it" "$LAST_ERR" "--output nosuch: no tensor of that name"
 
+# ---- the heatmap draws the worst sample (issue 35) ----
+mkdir -p "$D/s17"
+$PY - "$D/s17" <<'PY'
+import sys, numpy as np
+d = sys.argv[1]
+a = np.random.default_rng(1).random((32, 3, 8, 8)).astype(np.float32)
+b = a.copy(); b[17, 1, 3, 5] += 1.0
+np.save(f"{d}/a.npy", a); np.save(f"{d}/b.npy", b)
+PY
+expect_exit "diff --heatmap of a pair that differs only in sample 17" 0 \
+    "$MBENCH" diff "$D/s17/a.npy" "$D/s17/b.npy" --heatmap "$D/s17/h.png" --json "$D/s17/d.json" --html "$D/s17/d.html"
+contains "the console names sample 17 as the one drawn" "$LAST_OUT" "sample 17 (its worst of 32)"
+contains "... and the brightest colour is the difference of 1" "$LAST_OUT" "brightest = |diff| 1)"
+# 8 px scaled by 32: pixel (3, 5) of the image is x 160..191, y 96..127
+check "the PNG draws sample 17: its one differing pixel is the brightest colour, the rest dark" \
+    $PY - "$FIX/accuracy" "$D/s17/h.png" <<'PY'
+import sys; sys.path.insert(0, sys.argv[1])
+import png_pixels
+px = png_pixels.read(sys.argv[2])
+hot, cold = px[100][170], px[10][10]
+assert sum(hot) > 500 and sum(cold) < 200, (hot, cold)
+PY
+check "the JSON's embedded heatmap is sample 17 of the tensor, the worst" $PY - "$D/s17/d.json" <<'PY'
+import json, sys
+h = json.load(open(sys.argv[1]))["heatmap"]
+assert h["sample"] == 17 and h["samples"] == 32 and h["chosen"] == "worst sample", h
+assert h["max_abs"] == 1 and h["png_base64"].startswith("iVBORw0KGgo"), {k: v for k, v in h.items() if k != "png_base64"}
+PY
+contains "the HTML of the diff embeds the heatmap as a PNG" "$(cat "$D/s17/d.html")" 'src="data:image/png;base64,iVBORw0KGgo'
+expect_exit "--heatmap-sample 3 draws sample 3" 0 \
+    "$MBENCH" diff "$D/s17/a.npy" "$D/s17/b.npy" --heatmap "$D/s17/h3.png" --heatmap-sample 3
+contains "... and says it was chosen" "$LAST_OUT" "sample 3 (chosen of 32)"
+check "... which is all dark: sample 3 does not differ" $PY - "$FIX/accuracy" "$D/s17/h3.png" <<'PY'
+import sys; sys.path.insert(0, sys.argv[1])
+import png_pixels
+px = png_pixels.read(sys.argv[2])
+assert sum(px[100][170]) < 200, px[100][170]
+PY
+expect_exit "a --heatmap-sample outside the tensor is a usage error" 2 \
+    "$MBENCH" diff "$D/s17/a.npy" "$D/s17/b.npy" --heatmap "$D/s17/h3.png" --heatmap-sample 32
+contains "... naming how many samples there are" "$LAST_ERR" "it has 32 samples (0..31)"
+
 # ---- a narrow terminal says what it hid ----
 out=$(COLUMNS=80 "$MBENCH" run "$D/bert.onnx" --processes 1 --min-time 0.1s --max-time 0.2s 2>/dev/null)
 contains "run at 80 columns names the hidden columns" "$out" "(80 columns: not shown: p90, p95, mean ± std, min, max, stop, samples/s; COLUMNS=200"
