@@ -41,6 +41,7 @@ enum {
     O_GATE,
     O_TIMEOUT,
     O_FAILFAST,
+    O_HEATSAMPLE,
     N_OPTS
 };
 
@@ -89,6 +90,10 @@ static const mb_opt compare_opts[] = {
         NULL, 0, 0, 0, O_FAILFAST),
     OPT("save-outputs", MB_OPT_DIR, "DIR",
         "write every variant's outputs as .npy", NULL, 0, 0, 0, O_SAVEOUT),
+    OPT("heatmap-sample", MB_OPT_INT, "N",
+        "the sample the HTML report's heatmaps draw (default: each "
+        "variant's worst)",
+        "an integer >= 0", 0, 9.2e18, 0, O_HEATSAMPLE),
     MB_SLURM_OPTS,
 };
 
@@ -167,6 +172,9 @@ static int on_opt(void *user, const mb_opt *o, const mb_optval *v)
                                        "a duration such as 30s or 5m");
     case O_FAILFAST:
         rq->fail_fast = 1;
+        break;
+    case O_HEATSAMPLE:
+        rq->heatmap_sample = v->i;
     }
     return 0;
 }

@@ -40,6 +40,7 @@ static const mb_opt validate_opts[] = {
     {"data-range", 0, MB_OPT_DOUBLE, "R", "data range for PSNR and SSIM", "a number > 0", NULL, 1e-300, 1e300, 0, O_VAL},
     {"ssim-3d", 0, MB_OPT_SWITCH, NULL, "SSIM over the last three dims", NULL, NULL, 0, 0, 0, O_VAL},
     {"ignore-index", 0, MB_OPT_STRING, "N", "mask value left out of Dice and IoU, e.g. 255 (torchmetrics/mmseg ignore_index; needs --masks)", NULL, NULL, 0, 0, 0, O_VAL},
+    {"heatmap-sample", 0, MB_OPT_INT, "N", "the sample the HTML report's heatmap draws (default: the worst of the output that differs most)", "an integer >= 0", NULL, 0, 9.2e18, 0, O_VAL},
     {"candidate-opt", 0, MB_OPT_KV, "K=V", "a run option for the candidate only (threads=2, opt-level=all; repeatable)", "KEY=VALUE, e.g. opt-level=all", NULL, 0, 0, MB_OPT_REPEAT, O_CANDOPT},
 };
 
@@ -50,7 +51,7 @@ const mb_cmd mb_cmd_validate = {"validate", "BASELINE CANDIDATE", "check a candi
     "logits/probs/scores/output, never one named like an embedding or hidden state; printed with the "
     "reason) is also judged by accuracy against --labels, else by top-1 agreement >= 1 - tolerance.  "
     "-q prints only the verdict.",
-    validate_opts, 14, MB_OPTSET_RUN | MB_OPTSET_OUTPUT, 2, 2,
+    validate_opts, sizeof validate_opts / sizeof *validate_opts, MB_OPTSET_RUN | MB_OPTSET_OUTPUT, 2, 2,
     "Exit codes: 0 pass, 1 fail, 2 usage error, 3 runtime error (model, data, labels)."};
 /* clang-format on */
 

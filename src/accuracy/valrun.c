@@ -4,6 +4,7 @@
 #include "accuracy/valrun.h"
 
 #include "accuracy/pick.h"
+#include "accuracy/heatmap.h"
 #include "accuracy/valjudge.h"
 #include "core/buf.h"
 #include "core/alloc.h"
@@ -404,6 +405,7 @@ void mb__val_req_defaults(mb__val_req *rq)
     rq->samples = 8;
     mb__metric_opts_defaults(&rq->metrics);
     rq->metrics.per_sample_max = 0;
+    rq->heatmap_sample = -1;
 }
 
 static const char *bare(const char *key)
@@ -416,7 +418,7 @@ static const char *bare(const char *key)
 static const char *const val_keys[] = {
     "labels",     "masks",     "output",      "save-outputs", "tolerance",
     "gate",       "precision", "samples",     "atol",         "rtol",
-    "data-range", "ssim-3d",   "ignore-index"};
+    "data-range", "ssim-3d",   "ignore-index", "heatmap-sample"};
 
 bool mb__val_is_option(const char *key)
 {
@@ -482,6 +484,9 @@ mb_status mb__val_set(mb__val_req *rq, const char *key, const char *value,
         if (!mb__parse_i64(value, INT64_MIN, INT64_MAX, &rq->ignore_index))
             return bad(err, key, value, "an integer mask value such as 255");
         rq->have_ignore = 1;
+    } else if (!strcmp(k, "heatmap-sample")) {
+        if (!mb__parse_i64(value, 0, INT64_MAX, &rq->heatmap_sample))
+            return bad(err, key, value, "a sample index >= 0");
     } else {
         return mb__fail(err, MB_EINVAL, "%s is not a validate option", key);
     }
@@ -595,6 +600,22 @@ static mb_status output_metrics(const mb__val_req *rq, const outset *oa,
     return st;
 }
 
+/* The heat map of the output that differs most, at the chosen or worst
+ * sample (accuracy/heatmap.h), as v's "heatmap"; MB_EINVAL for a sample
+ * outside that output. */
+static mb_status embed_heatmap(int64_t sample, const mb_tensor *a,
+                               const mb_tensor *b, size_t n,
+                               const json_t *outs, json_t *v, mb_err *err)
+{
+    json_t *h = NULL;
+    mb_status st = mb__heatmap_embed(a, b, n, outs, NULL, sample, &h, err);
+    if (st)
+        mb__fail_prefix(err, "--heatmap-sample");
+    else if (h)
+        json_object_set_new(v, "heatmap", h);
+    return st == MB_EINVAL || st == MB_ENOMEM ? st : MB_OK;
+}
+
 mb_status mb__validate_run(const mb__val_req *rq, json_t **doc, mb_err *err)
 {
     *doc = NULL;
@@ -649,6 +670,9 @@ mb_status mb__validate_run(const mb__val_req *rq, json_t **doc, mb_err *err)
                             rq->masks ? &masks : NULL, v, err)))
         goto done;
     json_object_set_new(v, "outputs", json_incref(outs));
+    if ((st = embed_heatmap(rq->heatmap_sample, oa.t, ob.t, oa.n, outs, v,
+                            err)))
+        goto done;
     if (rq->save_outputs &&
         ((st = save_outputs(rq->save_outputs, "baseline", &oa, err)) ||
          (st = save_outputs(rq->save_outputs, "candidate", &ob, err))))

@@ -50,6 +50,9 @@ typedef struct mb__val_req {
      * still judged (compare's meaning; validate's --output judges that
      * output alone). */
     int judge_all;
+    /* The sample the embedded heat map draws ("heatmap", heatmap.h), or
+     * -1: the worst of the output that differs most. */
+    int64_t heatmap_sample;
 } mb__val_req;
 
 /* Fills the defaults above (no models). */
@@ -58,7 +61,8 @@ void mb__val_req_defaults(mb__val_req *rq);
 /* Non-zero when key (leading dashes ignored) is one of the validate
  * options mb__val_set takes: labels, masks, output, save-outputs, tolerance,
  * gate (repeatable: appends), precision, samples, atol, rtol, data-range,
- * ssim-3d (value "1" or "0"), ignore-index (an integer mask value). */
+ * ssim-3d (value "1" or "0"), ignore-index (an integer mask value),
+ * heatmap-sample (a sample index). */
 bool mb__val_is_option(const char *key);
 /* Sets one option from its text.  String values are borrowed (they must
  * outlive rq).  MB_EINVAL names key as given (so "--tolerance" reads as

@@ -6,6 +6,7 @@
 #include "core/clock.h"
 #include "core/err.h"
 #include "core/fileio.h"
+#include "accuracy/heatmap.h"
 #include "accuracy/pick.h"
 #include "accuracy/valjudge.h"
 #include "data/imagedir.h"
@@ -35,6 +36,7 @@ static const mb__compare_req compare_defaults = {
     .threshold = 0.01,
     .alpha = 0.05,
     .timeout_ns = 600000000000LL,
+    .heatmap_sample = -1,
 };
 
 void mb__compare_req_defaults(mb__compare_req *rq)
@@ -580,6 +582,16 @@ static mb_status judge_variants(cmp_ctx *c, mb_err *err)
                 v, json_array_get(c->runs, i), &c->vs[bj], rq, c->arms[bj].plan,
                 c->arms[i].plan, c->co >= 0 ? c->labels : NULL, c->n_labels,
                 c->labels_what, err);
+            json_t *heat = NULL;
+            if (!rc && v->agreement)
+                rc = mb__heatmap_embed(c->vs[bj].outputs, v->outputs,
+                                       v->n_outputs < c->vs[bj].n_outputs
+                                           ? v->n_outputs
+                                           : c->vs[bj].n_outputs,
+                                       json_object_get(v->agreement, "outputs"),
+                                       NULL, rq->heatmap_sample, &heat, err);
+            if (heat)
+                json_object_set_new(v->agreement, "heatmap", heat);
             if (rc) {
                 mb__fail_prefix(err, "variant %s", rq->variants[i % n].name);
                 return rc;

@@ -33,6 +33,8 @@ typedef struct mb__compare_req {
     int64_t timeout_ns; /* per step of a variant's process */
     int fail_fast;
     const char *save_outputs; /* directory for every variant's outputs */
+    int64_t heatmap_sample;   /* the sample each variant's heat map draws
+                                 (accuracy/heatmap.h), -1: its worst */
     const char *command_line;
     volatile int *cancel;
     /* Progress: what is happening ("loading", "measuring"), the round and

@@ -17,15 +17,16 @@ static const char *g(const json_t *m, const char *key, char *buf, size_t len)
 /* The lines of mb__metrics_text after the first: a format taking up to
  * five strings and the metric keys that fill them.  A NULL format stands
  * for the max_abs line (it has a position); classifier lines are written
- * only for class scores. */
+ * only for class scores.  A key "=identical" is ", identical" after an
+ * infinite value (PSNR of outputs that do not differ), else nothing. */
 static const struct metric_line {
     const char *fmt;
     const char *keys[5];
     bool classifier;
 } metric_lines[] = {
     {"  mae %s  mse %s  rmse %s\n", {"mae", "mse", "rmse"}, false},
-    {"  psnr %s dB (data range %s, %s)\n",
-     {"psnr", "data_range", "data_range_source"},
+    {"  psnr %s dB%s (data range %s, %s)\n",
+     {"psnr", "=identical", "data_range", "data_range_source"},
      false},
     {"  cosine %s  pearson %s  ssim %s (%s, %s images)\n",
      {"cosine", "pearson", "ssim", "ssim_mode", "ssim_images"},
@@ -49,7 +50,12 @@ static void metric_line(mb_buf *f, const json_t *m, const struct metric_line *l)
     char b[5][64];
     const char *t[5];
     for (size_t i = 0; i < 5; i++)
-        t[i] = l->keys[i] ? g(m, l->keys[i], b[i], sizeof b[i]) : "";
+        t[i] = !l->keys[i] ? ""
+               /* "=identical": a note on the value before when it is inf */
+               : l->keys[i][0] == '=' ? (i && !strcmp(t[i - 1], "inf")
+                                             ? ", identical"
+                                             : "")
+                                      : g(m, l->keys[i], b[i], sizeof b[i]);
     mb__buf_printf(f, l->fmt, t[0], t[1], t[2], t[3], t[4]);
 }
 

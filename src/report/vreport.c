@@ -118,6 +118,13 @@ static const char *metric(const json_t *o, const char *key, char *buf,
     return mb__json_metric_text(json_object_get(o, key), "yes", "no", buf, len);
 }
 
+/* PSNR as text: "identical" when it is infinite (no difference). */
+static const char *psnr_text(const json_t *o, char *buf, size_t len)
+{
+    const char *t = metric(o, "psnr", buf, len);
+    return strcmp(t, "inf") ? t : "identical";
+}
+
 static void shape_of(const json_t *m, char *buf, size_t len)
 {
     int64_t dims[MB_MAX_RANK];
@@ -272,7 +279,7 @@ static void metrics_section(vw *w, const json_t *v)
                                  metric(m, "cosine", b[1], sizeof b[1]),
                                  metric(m, "max_abs", b[2], sizeof b[2]),
                                  metric(m, "mae", b[3], sizeof b[3]),
-                                 metric(m, "psnr", b[4], sizeof b[4]),
+                                 psnr_text(m, b[4], sizeof b[4]),
                                  metric(m, "top1_agreement", b[5], sizeof b[5]),
                                  metric(m, "nonfinite_new", b[6], sizeof b[6])};
         row(w, cells, 10, 0);
