@@ -192,9 +192,16 @@ void mb__html_heatmap(mb_buf *b, const json_t *h, const char *who)
                                      "mnopqrstuvwxyz0123456789+/=") !=
                              strlen(png))
         return;
-    json_int_t w = json_integer_value(json_object_get(h, "width"));
-    json_int_t px = w <= 0 ? 256 : w < 256 ? w * ((255 + w) / w) : w;
-    px = px > 640 ? 640 : px;
+    /* shown at least 256 px wide, at most 640 wide and 512 high */
+    double w = (double)json_integer_value(json_object_get(h, "width"));
+    double ht = (double)json_integer_value(json_object_get(h, "height"));
+    w = w > 0 ? w : 256;
+    ht = ht > 0 ? ht : 1;
+    double k = w < 256 ? ceil(256 / w) : 1;
+    k = fmin(k, fmax(1, floor(512 / ht)));
+    double px = fmin(640, w * k);
+    if (ht * px / w > 512)
+        px = fmax(32, w * 512 / ht);
     char cap[768];
     mb__buf_printf(b,
                    "<figure class=\"heatmap\"><img alt=\"heatmap\" "

@@ -58,6 +58,16 @@ contains "the Markdown output table has a gates column" "$md" "| FAIL rel\\_l2&l
 html=$(cat "$D/l.html")
 contains "the HTML output table has a gates column" "$html" "<th>gates</th>"
 contains "the HTML names the failing gate" "$html" "FAIL rel_l2&lt;=0.0001"
+contains "the compare HTML embeds the pool variant's heatmap of pooler_output" "$html" \
+    "<figcaption>pool against base: |candidate - baseline| of pooler_output, all 64 samples (one per row), 64x16; brightest = |diff| 0.4978"
+contains "... as a PNG" "$html" '<img alt="heatmap" style="width:min(100%,128px);image-rendering:pixelated" src="data:image/png;base64,iVBORw0KGgo'
+expect_exit "validate of the broken pooler fails" 1 "$MBENCH" validate "$D/bert.onnx" "$D/bert_broken.onnx" \
+    --data "$D/data.npz" --html "$D/v.html" --md "$D/v.md"
+contains "its console reads the identical outputs' PSNR as identical" "$LAST_OUT" "psnr inf dB, identical"
+contains "its HTML embeds the heatmap of pooler_output" "$(cat "$D/v.html")" \
+    '<figure class="heatmap"><img alt="heatmap"'
+contains "its Markdown gives the heatmap's caption" "$(cat "$D/v.md")" \
+    "**Heatmap (in the HTML report):** \\|candidate - baseline\\| of pooler\\_output"
 
 # ---- without labels: the output that differs, not the one that agrees ----
 expect_exit "the broken pooler without labels: compare runs" 0 "${C[@]}" --json "$D/n.json"
