@@ -69,6 +69,74 @@ void mb__console_put(mb_buf *b, const char *s)
     }
 }
 
+size_t mb__console_cols(const char *s)
+{
+    size_t n = 0;
+    for (const unsigned char *p = (const unsigned char *)s; p && *p; p++)
+        n += (*p & 0xC0) != 0x80;
+    return n;
+}
+
+/* Bytes of the longest prefix of s (n bytes) that fits `cols` columns,
+ * on a code point boundary; at least one code point. */
+static size_t fit_prefix(const char *s, size_t n, size_t cols)
+{
+    size_t i = 0, c = 0;
+    while (i < n && (c < cols || i == 0)) {
+        i++;
+        while (i < n && ((unsigned char)s[i] & 0xC0) == 0x80)
+            i++;
+        c++;
+    }
+    return i;
+}
+
+void mb__console_wrap(mb_buf *b, const char *s, int width, int col,
+                      int indent)
+{
+    mb_buf safe = MB_BUF_INIT;
+    mb__console_put(&safe, s);
+    const char *p = safe.data ? safe.data : "";
+    size_t w = width > indent + 8 ? (size_t)width : SIZE_MAX, at = (size_t)col;
+    int first = 1;
+    while (*p) {
+        size_t n = strcspn(p, " ");
+        mb_buf word = MB_BUF_INIT;
+        mb__buf_append(&word, p, n);
+        size_t wc = mb__console_cols(word.data ? word.data : "");
+        if (!first && at + 1 + wc > w) {
+            mb__buf_printf(b, "\n%*s", indent, "");
+            at = (size_t)indent;
+            first = 1;
+        }
+        if (!first) {
+            mb__buf_putc(b, ' ');
+            at++;
+        }
+        /* a word longer than the room left is cut */
+        const char *q = word.data ? word.data : "";
+        size_t left = n;
+        while (left && w != SIZE_MAX && w > at &&
+               at + mb__console_cols(q) > w) {
+            size_t k = fit_prefix(q, left, w - at);
+            mb__buf_append(b, q, k);
+            mb__buf_printf(b, "\n%*s", indent, "");
+            at = (size_t)indent;
+            q += k;
+            left -= k;
+        }
+        mb__buf_append(b, q, left);
+        at += mb__console_cols(q);
+        mb__buf_free(&word);
+        first = 0;
+        p += n;
+        while (*p == ' ')
+            p++;
+    }
+    mb__buf_putc(b, '\n');
+    mb__buf_free(&safe);
+}
+
 const char *mb__console_safe(const char *s, char *buf, size_t len)
 {
     if (!len)

@@ -36,6 +36,14 @@ void mb__md_code(mb_buf *b, const char *s);
 void mb__console_put(mb_buf *b, const char *s);
 /* The same into buf (always NUL-terminated, cut at len); returns buf. */
 const char *mb__console_safe(const char *s, char *buf, size_t len);
+/* Display columns of UTF-8 text s (a code point is one column). */
+size_t mb__console_cols(const char *s);
+/* s made safe as mb__console_put does, wrapped at `width` columns on
+ * spaces: the first line goes on after `col` columns already printed,
+ * the next lines start with `indent` spaces; a word longer than a line is
+ * cut.  Ends with a newline.  width <= indent + 8: no wrapping. */
+void mb__console_wrap(mb_buf *b, const char *s, int width, int col,
+                      int indent);
 /* Appends the JSON text of doc for a <script type="application/json">
  * block: < > & and U+2028/U+2029 become \u escapes, so "</script>" can
  * never appear, and JSON.parse gives back the same document. */

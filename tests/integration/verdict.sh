@@ -160,7 +160,23 @@ contains "... naming how many samples there are" "$LAST_ERR" "it has 32 samples 
 out=$(COLUMNS=80 "$MBENCH" run "$D/bert.onnx" --processes 1 --min-time 0.1s --max-time 0.2s 2>/dev/null)
 contains "run at 80 columns names the hidden columns" "$out" "(80 columns: not shown: p90, p95, mean ± std, min, max, stop, samples/s; COLUMNS=200"
 out=$(COLUMNS=80 "${C[@]}" 2>/dev/null)
-contains "compare at 80 columns names the hidden columns" "$out" "(80 columns: not shown: status, p99, run CV, inf/s, peak RSS, size, params"
+contains "compare at 80 columns names the hidden columns" "$out" "(80 columns: not shown: status, p50 CI, p99, run CV, inf/s, peak RSS, size,"
+# four variants at 80 columns: no line wider than the terminal (issue 35)
+COLUMNS=80 "$MBENCH" compare base="$D/bert.onnx" pool="$D/bert_broken.onnx" int8="$D/bert_int8.onnx" \
+    opt="$D/bert.onnx,opt-level=all" --data "$D/data.npz" --labels "$D/labels.npy" "${FAST[@]}" \
+    >"$D/c80.out" 2>"$D/c80.err"
+check "COLUMNS=80 compare of four variants prints no line wider than 80 characters" \
+    $PY - "$D/c80.out" "$D/c80.err" <<'PY'
+import sys
+lines = [l.rstrip("\n") for f in sys.argv[1:] for l in open(f, encoding="utf-8")]
+wide = [l for l in lines if len(l) > 80]
+assert not wide and len(lines) > 20, wide or lines
+PY
+out=$(cat "$D/c80.out")
+contains "... the table keeps the speedup CI, top-1, agreement and the verdict" "$out" \
+    "variant      p50 ms    speedup [95% CI]                  top-1   agree verdict"
+contains "... and the recommendations wrap under their own indent" "$out" "(+0.0000),
+    but the paired 95% CI -0.0566 to +0.0566"
 out=$(COLUMNS=200 "$MBENCH" run "$D/bert.onnx" --processes 1 --min-time 0.1s --max-time 0.2s 2>/dev/null)
 if [[ "$out" == *"not shown"* ]]; then notok "at 200 columns nothing is hidden" "$out"; else ok "at 200 columns nothing is hidden"; fi
 done_testing

@@ -222,6 +222,18 @@ static void html_of_a_compare_embeds_the_heatmap_of_each_variant(void)
     free(h);
 }
 
+static void console_text_wraps_at_the_width_counting_characters(void)
+{
+    mb_buf b = MB_BUF_INIT;
+    /* "✓" is 3 bytes and one column; the long word is cut */
+    mb__console_wrap(&b, "aaa bbb ✓✓✓ ccc 0123456789012345678901", 14, 2, 2);
+    EXPECT_STR(b.data, "aaa bbb ✓✓✓\n  ccc\n  012345678901\n  2345678901\n");
+    mb__buf_free(&b);
+    mb__console_wrap(&b, "x\ty", 80, 0, 0);
+    EXPECT_STR(b.data, "x\\ty\n");
+    mb__buf_free(&b);
+}
+
 static void writers_reject_an_empty_document_list(void)
 {
     mb_buf b = MB_BUF_INIT;
@@ -273,6 +285,7 @@ int main(void)
     RUN(html_makes_no_network_reference);
     RUN(html_reads_an_infinite_psnr_as_identical);
     RUN(html_of_a_compare_embeds_the_heatmap_of_each_variant);
+    RUN(console_text_wraps_at_the_width_counting_characters);
     RUN(writers_reject_an_empty_document_list);
     RUN(terminal_histogram_marks_the_percentiles);
     RUN(terminal_histogram_uses_colour_only_when_asked);
