@@ -144,7 +144,7 @@ int cmd_validate(int argc, char **argv)
                     "one",
                     json_string_value(json_object_get(v, "inputs")));
     mb_buf text = MB_BUF_INIT;
-    mb__validation_console(doc, ctx.quiet, &text);
+    mb__validation_console_w(doc, ctx.quiet, mb_cli_term_width(1), &text);
     fputs(text.data ? text.data : "", stdout);
     mb__buf_free(&text);
     /* Markdown and HTML (also those of --outdir) are the validation's own

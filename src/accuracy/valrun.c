@@ -616,6 +616,30 @@ static mb_status embed_heatmap(int64_t sample, const mb_tensor *a,
     return st == MB_EINVAL || st == MB_ENOMEM ? st : MB_OK;
 }
 
+/* The warning compare gives as a recommendation (cmpverdict.c): top-1
+ * accuracy within the tolerance while its paired 95% CI reaches below
+ * -tolerance, so the samples cannot show it is maintained. */
+static void small_n_warning(const json_t *v, double tol, json_t *warnings)
+{
+    const json_t *acc = json_object_get(v, "accuracy");
+    const json_t *ci = json_object_get(acc, "top1_delta_ci95");
+    double d = json_number_value(json_object_get(acc, "top1_delta"));
+    double lo = json_number_value(json_array_get(ci, 0)),
+           hi = json_number_value(json_array_get(ci, 1));
+    if (json_array_size(ci) != 2 || d < -tol - 1e-12 || lo >= -tol - 1e-12)
+        return;
+    json_array_append_new(
+        warnings,
+        json_sprintf("top-1 accuracy on %s within the tolerance on these "
+                     "%lld samples (%+.4f), but the paired 95%% CI %+.4f to "
+                     "%+.4f reaches below -%g: the data cannot show it is "
+                     "maintained; score more samples",
+                     json_string_value(json_object_get(acc, "output")),
+                     (long long)json_integer_value(
+                         json_object_get(acc, "samples")),
+                     d, lo, hi, tol));
+}
+
 mb_status mb__validate_run(const mb__val_req *rq, json_t **doc, mb_err *err)
 {
     *doc = NULL;
@@ -688,6 +712,7 @@ mb_status mb__validate_run(const mb__val_req *rq, json_t **doc, mb_err *err)
             json_sprintf("inputs are random (synthetic): %s; the verdict "
                          "rests on random inputs only",
                          source));
+    small_n_warning(v, rq->tolerance, json_object_get(*doc, "warnings"));
     json_object_set_new(*doc, "validation", v);
     v = NULL;
 done:

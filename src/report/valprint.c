@@ -233,11 +233,28 @@ static void report(const json_t *v, mb_buf *f)
 
 void mb__validation_console(const json_t *doc, int quiet, mb_buf *out)
 {
+    mb__validation_console_w(doc, quiet, 200, out);
+}
+
+void mb__validation_console_w(const json_t *doc, int quiet, int width,
+                              mb_buf *out)
+{
     const json_t *v = json_object_get(doc, "validation");
     if (!json_is_object(v))
         return;
     if (!quiet)
         report(v, out);
+    /* the document's warnings (random inputs have their banner above) */
+    size_t k;
+    const json_t *w;
+    json_array_foreach(json_object_get(doc, "warnings"), k, w)
+    {
+        const char *t = json_string_value(w);
+        if (t && strncmp(t, "inputs are random", 17) != 0) {
+            mb__buf_puts(out, "! ");
+            mb__console_wrap(out, t, width, 2, 2);
+        }
+    }
     mb__buf_printf(out, "%s: %s vs %s%s\n",
                    json_is_true(json_object_get(v, "passed")) ? "PASS" : "FAIL",
                    s(v, "candidate"), s(v, "baseline"),

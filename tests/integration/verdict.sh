@@ -114,6 +114,21 @@ contains "... third" "$LAST_OUT" "heatmap of third:"
 expect_exit "an unknown --output is a usage error" 2 "$MBENCH" diff "$D/a" "$D/c" --heatmap "$D/h.png" --output nosuch
 contains "... naming it" "$LAST_ERR" "--output nosuch: no tensor of that name"
 
+# ---- validate warns on small n as compare does (issue 35) ----
+$PY - "$D" <<'PY'
+import sys, numpy as np
+d = sys.argv[1]
+x = np.load(f"{d}/data.npz")
+np.savez(f"{d}/d32.npz", **{k: v[:32] for k, v in x.items()})
+np.save(f"{d}/l32.npy", np.load(f"{d}/labels.npy")[:32])
+PY
+expect_exit "validate of 32 labelled samples passes" 0 "$MBENCH" validate "$D/bert.onnx" "$D/bert.onnx" \
+    --data "$D/d32.npz" --labels "$D/l32.npy" --json "$D/v32.json"
+contains "... but warns that its CI of +-10.7% cannot show the accuracy is maintained" "$LAST_OUT" \
+    "! top-1 accuracy on logits within the tolerance on these 32 samples (+0.0000), but the paired 95% CI -0.1072 to +0.1072 reaches below -0.01"
+check "... and the JSON carries the warning" $PY -c \
+    "import json,sys; w=json.load(open('$D/v32.json'))['warnings']; sys.exit(0 if any('score more samples' in x for x in w) else 1)"
+
 # ---- the heatmap draws the worst sample (issue 35) ----
 mkdir -p "$D/s17"
 $PY - "$D/s17" <<'PY'
