@@ -4,6 +4,7 @@
 #include "accuracy/valrun.h"
 
 #include "accuracy/pick.h"
+#include "accuracy/folderinfo.h"
 #include "accuracy/heatmap.h"
 #include "accuracy/valjudge.h"
 #include "core/buf.h"
@@ -640,6 +641,20 @@ static void small_n_warning(const json_t *v, double tol, json_t *warnings)
                      d, lo, hi, tol));
 }
 
+/* An image folder's class map and the files of the worst samples
+ * (folderinfo.h) as v's "image_folder" and the outputs' worst.*.file. */
+static mb_status add_folder_info(const char *data_path, json_t *outs,
+                                 json_t *v, mb_err *err)
+{
+    json_t *info = NULL;
+    mb_status st = mb__folder_info(data_path, outs, &info, err);
+    if (info) {
+        json_object_del(info, "files");
+        json_object_set_new(v, "image_folder", info);
+    }
+    return st;
+}
+
 mb_status mb__validate_run(const mb__val_req *rq, json_t **doc, mb_err *err)
 {
     *doc = NULL;
@@ -695,7 +710,8 @@ mb_status mb__validate_run(const mb__val_req *rq, json_t **doc, mb_err *err)
         goto done;
     json_object_set_new(v, "outputs", json_incref(outs));
     if ((st = embed_heatmap(rq->heatmap_sample, oa.t, ob.t, oa.n, outs, v,
-                            err)))
+                            err)) ||
+        (st = add_folder_info(pa->data_path, outs, v, err)))
         goto done;
     if (rq->save_outputs &&
         ((st = save_outputs(rq->save_outputs, "baseline", &oa, err)) ||

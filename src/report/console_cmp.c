@@ -6,6 +6,7 @@
 #include "report/console.h"
 
 #include "report/rutil.h"
+#include "report/valprint.h"
 #include "doc/view.h"
 
 #include <inttypes.h>
@@ -229,6 +230,15 @@ static void one_comparison(const json_t *doc, const mb_console_opts *o,
     if (first && why && *why) {
         mb__buf_puts(out, "\nclass scores: ");
         mb__console_wrap(out, why, o->width, 14, 2);
+    }
+    const json_t *folder = json_object_get(doc, "image_folder");
+    if (first && folder) {
+        mb_buf ft = MB_BUF_INIT;
+        mb__folder_text(folder, &ft);
+        if (ft.len)
+            ft.data[--ft.len] = '\0';
+        mb__console_wrap(out, ft.data, o->width, 0, 2);
+        mb__buf_free(&ft);
     }
     mb__buf_printf(out, "\n%sRecommendations%s (baseline: ", bold, rst);
     mb__console_put(out, mb__jstr(doc, "comparison.baseline"));

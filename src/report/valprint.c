@@ -91,10 +91,15 @@ void mb__metrics_text(const json_t *m, mb_buf *f)
         json_t *o;
         json_object_foreach((json_t *)w, key, o)
         {
+            const char *file = json_string_value(json_object_get(o, "file"));
             mb__buf_printf(
-                f, " %s #%lld (%s)", key,
-                (long long)json_integer_value(json_object_get(o, "sample")),
-                g(o, "value", b1, sizeof b1));
+                f, " %s #%lld", key,
+                (long long)json_integer_value(json_object_get(o, "sample")));
+            if (file) { /* the image of an image folder */
+                mb__buf_putc(f, ' ');
+                mb__console_put(f, file);
+            }
+            mb__buf_printf(f, " (%s)", g(o, "value", b1, sizeof b1));
         }
         mb__buf_puts(f, "\n");
     }
@@ -173,6 +178,38 @@ static void seg_text(const json_t *seg, mb_buf *f)
 }
 
 /* Everything above the verdict line. */
+void mb__folder_text(const json_t *info, mb_buf *f)
+{
+    const json_t *classes = json_object_get(info, "classes");
+    size_t n = json_array_size(classes), i;
+    const json_t *c;
+    if (!json_is_object(info))
+        return;
+    mb__buf_printf(f, "image folder %s: %lld images",
+                   s(info, "path"),
+                   (long long)json_integer_value(json_object_get(info, "images")));
+    if (!n) {
+        mb__buf_puts(f, ", no class folders (no labels)\n");
+        return;
+    }
+    mb__buf_printf(f, "; class folder -> class id:");
+    json_array_foreach(classes, i, c)
+    {
+        if (i == 12) {
+            mb__buf_printf(f, " ... (%zu classes; all in the JSON's "
+                              "image_folder.classes)", n);
+            break;
+        }
+        mb__buf_printf(f, "%s ", i ? "," : "");
+        mb__console_put(f, s(c, "folder"));
+        mb__buf_printf(f, " -> %lld (%lld)",
+                       (long long)json_integer_value(json_object_get(c, "id")),
+                       (long long)json_integer_value(
+                           json_object_get(c, "images")));
+    }
+    mb__buf_putc(f, '\n');
+}
+
 static void report(const json_t *v, mb_buf *f)
 {
     int synthetic = json_is_true(json_object_get(v, "synthetic_inputs"));
@@ -181,6 +218,7 @@ static void report(const json_t *v, mb_buf *f)
     if (synthetic)
         mb__buf_puts(f, "!!! WARNING: NO REAL DATA - the verdict below rests "
                         "on random inputs only !!!\n");
+    mb__folder_text(json_object_get(v, "image_folder"), f);
     size_t k;
     json_t *o;
     json_array_foreach(json_object_get(v, "outputs"), k, o)
