@@ -114,6 +114,20 @@ contains "... third" "$LAST_OUT" "heatmap of third:"
 expect_exit "an unknown --output is a usage error" 2 "$MBENCH" diff "$D/a" "$D/c" --heatmap "$D/h.png" --output nosuch
 contains "... naming it" "$LAST_ERR" "--output nosuch: no tensor of that name"
 
+# ---- --shape without NAME= for a model with one input (issue 35) ----
+DIG="$MBENCH_ROOT/models/digits_fp32.onnx"
+expect_exit "--shape 1,1,8,8 without NAME= runs a one-input model" 0 \
+    "$MBENCH" run "$DIG" --shape 1,1,8,8 --batch 2 --processes 1 --iterations 5 --warmup 1 -q --json "$D/sh.json"
+check "... as the shape of its input 'image' (scaled by --batch)" $PY -c \
+    "import json,sys; i=json.load(open('$D/sh.json'))['runs'][0]['inputs']; sys.exit(0 if [x['name'] for x in i]==['image'] and i[0]['shape']==[2,1,8,8] else 1)"
+expect_exit "... a fixed size it changes is refused as with NAME=" 2 \
+    "$MBENCH" run "$DIG" --shape 1,1,9,8 --processes 1 --iterations 5 --warmup 1 -q
+contains "... naming the input and the fixed dimension" "$LAST_ERR" "changes fixed dimension 2 of input 'image'"
+expect_exit "--shape without NAME= on a model with two inputs is a usage error" 2 \
+    "$MBENCH" run "$D/bert.onnx" --shape 1,8 --processes 1 --iterations 5 --warmup 1 -q
+contains "... naming its inputs and the fix" "$LAST_ERR" \
+    "--shape 1,8 without NAME= needs a model with one input, and this one has 2 (input_ids, attention_mask); give --shape NAME=D0,D1,..."
+
 # ---- validate warns on small n as compare does (issue 35) ----
 $PY - "$D" <<'PY'
 import sys, numpy as np
