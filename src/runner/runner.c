@@ -175,6 +175,26 @@ static void take_session_facts(mb_bench *b)
         b->be->session_info(b->session, take_fact, b);
 }
 
+/* A size a backend describes with a name (a Python model's "height",
+ * BACKENDS.md) is a default the model takes others than: a --shape of
+ * that input's rank that gives another size there makes it dynamic.
+ * Not for backends that take --dim (ONNX Runtime), whose named sizes are
+ * the --dim values. */
+static void free_named_sizes(const mb_bench *b, mb_io_desc *d)
+{
+    if (mb__backend_caps(b->be) & MB_BACKEND_CAP_DIM_OVERRIDE)
+        return;
+    for (size_t k = 0; k < b->plan->n_shapes; k++) {
+        const mb_shape_override *o = &b->plan->shapes[k];
+        if (strcmp(o->name, d->name) != 0 || o->rank != d->rank)
+            continue;
+        for (int a = 0; a < d->rank; a++)
+            if (d->dims[a] >= 0 && d->dim_names[a] && *d->dim_names[a] &&
+                o->dims[a] != d->dims[a])
+                d->dims[a] = -1;
+    }
+}
+
 /* The inputs as the runner sees them (b->in): an input of unknown rank
  * (a TorchScript or Python argument) given by --shape takes that rank,
  * axis 0 a batch axis named "batch" and the other sizes fixed, so that
@@ -208,6 +228,8 @@ static mb_status effective_inputs(mb_bench *b, const mb_io_desc *in, size_t n,
         }
         b->in_eff[i].name = p->renames[k].key;
     }
+    for (size_t i = 0; i < n; i++)
+        free_named_sizes(b, &b->in_eff[i]);
     for (size_t i = 0; i < n; i++) {
         mb_io_desc *d = &b->in_eff[i];
         for (size_t k = 0; k < p->n_shapes && d->rank < 0; k++) {
