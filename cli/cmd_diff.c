@@ -133,8 +133,8 @@ static void print_heat(const mb__diff_result *r, const char *path)
     char which[160] = "";
     if (r->heat_sample >= 0)
         snprintf(which, sizeof which, ", sample %lld (%s of %zu)",
-                 (long long)r->heat_sample, r->heat_worst ? "its worst" : "chosen",
-                 r->heat_samples);
+                 (long long)r->heat_sample,
+                 r->heat_worst ? "its worst" : "chosen", r->heat_samples);
     printf("heatmap of %s%s: %s (brightest = |diff| %.6g)\n", r->heat_name,
            which, path, r->heat_max);
 }

@@ -397,8 +397,7 @@ static void heatmaps(const mb__diff_req *rq, const tset *A, const tset *B,
     *embed = NULL;
     mb_tensor *bt = mb__calloc(A->n ? A->n : 1, sizeof *bt);
     if (!bt) {
-        res->heat_status =
-            mb__fail(&res->heat_err, MB_ENOMEM, "out of memory");
+        res->heat_status = mb__fail(&res->heat_err, MB_ENOMEM, "out of memory");
         return;
     }
     for (size_t i = 0; i < A->n; i++)
@@ -416,8 +415,7 @@ static void heatmaps(const mb__diff_req *rq, const tset *A, const tset *B,
     }
     const json_t *m = json_array_get(outs, k);
     res->heat_worst = rq->heat_sample < 0;
-    mb__heat_opts o = {res->heat_worst ? mb__heatmap_worst(m)
-                                       : rq->heat_sample,
+    mb__heat_opts o = {res->heat_worst ? mb__heatmap_worst(m) : rq->heat_sample,
                        0, 1};
     mb__heat_info info = {0};
     snprintf(res->heat_name, sizeof res->heat_name, "%s", A->key[k]);
@@ -425,15 +423,14 @@ static void heatmaps(const mb__diff_req *rq, const tset *A, const tset *B,
         res->heat_status = mb__heatmap_draw(&A->t[k], &bt[k], &o, rq->heatmap,
                                             &info, &res->heat_err);
     if (!res->heat_status)
-        res->heat_status =
-            mb__heatmap_embed(&A->t[k], &bt[k], 1, NULL, NULL, o.sample, embed,
-                              &res->heat_err);
+        res->heat_status = mb__heatmap_embed(&A->t[k], &bt[k], 1, NULL, NULL,
+                                             o.sample, embed, &res->heat_err);
     if (*embed && res->heat_worst)
-        json_object_set_new(*embed, "chosen",
-                            json_string(json_is_null(json_object_get(
-                                            *embed, "sample"))
-                                            ? "whole tensor"
-                                            : "worst sample"));
+        json_object_set_new(
+            *embed, "chosen",
+            json_string(json_is_null(json_object_get(*embed, "sample"))
+                            ? "whole tensor"
+                            : "worst sample"));
     if (*embed)
         json_object_set_new(*embed, "output", json_string(A->key[k]));
     res->heat_sample = A->t[k].rank >= 3 ? o.sample : -1;

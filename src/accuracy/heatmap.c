@@ -65,8 +65,7 @@ typedef struct heat_geom {
     size_t W, H, images, first, f, gw, gh;
 } heat_geom;
 
-static mb_status check_pair(const mb_tensor *a, const mb_tensor *b,
-                            mb_err *err)
+static mb_status check_pair(const mb_tensor *a, const mb_tensor *b, mb_err *err)
 {
     if (a->rank < 1 || a->rank != b->rank ||
         memcmp(a->dims, b->dims, sizeof(int64_t) * (size_t)a->rank) != 0) {
@@ -104,7 +103,8 @@ static mb_status geometry(const mb_tensor *a, const mb__heat_opts *o,
     g->images = 1;
     if (a->rank >= 3) {
         if (info->samples == 0)
-            return mb__fail(err, MB_EDATA, "heatmap: the output has no samples");
+            return mb__fail(err, MB_EDATA,
+                            "heatmap: the output has no samples");
         if (o->sample < 0 || (uint64_t)o->sample >= info->samples)
             return mb__fail(err, MB_EINVAL,
                             "heatmap sample %lld is outside the output: it "
@@ -159,8 +159,8 @@ static double fill_grid(const mb_tensor *a, const mb_tensor *b,
 }
 
 /* Encodes grid (gw x gh, scaled up by `scale`) into png. */
-static mb_status encode(const double *grid, size_t gw, size_t gh,
-                        size_t scale, double mx, mb_buf *png, mb_err *err)
+static mb_status encode(const double *grid, size_t gw, size_t gh, size_t scale,
+                        double mx, mb_buf *png, mb_err *err)
 {
     size_t ow = gw * scale, oh = gh * scale;
     unsigned char *row = mb__calloc(ow, 3);
@@ -258,8 +258,8 @@ static double metric_or(const json_t *m, const char *key, double none)
 
 static const char *pair_name(const mb_tensor *a, const json_t *outs, size_t i)
 {
-    const char *nm = json_string_value(
-        json_object_get(json_array_get(outs, i), "name"));
+    const char *nm =
+        json_string_value(json_object_get(json_array_get(outs, i), "name"));
     return nm ? nm : a[i].name ? a[i].name : "";
 }
 
@@ -278,9 +278,10 @@ size_t mb__heatmap_pick(const mb_tensor *a, const mb_tensor *b, size_t n,
         }
         first = first < n ? first : i;
         const json_t *m = json_array_get(outs, i);
-        double rel = metric_or(m, "rel_l2", -1), mx = metric_or(m, "max_abs", -1);
-        if (a[i].rank >= 2 && (k == n || rel > best_rel ||
-                               (rel == best_rel && mx > best_abs))) {
+        double rel = metric_or(m, "rel_l2", -1),
+               mx = metric_or(m, "max_abs", -1);
+        if (a[i].rank >= 2 &&
+            (k == n || rel > best_rel || (rel == best_rel && mx > best_abs))) {
             k = i;
             best_rel = rel;
             best_abs = mx;
@@ -294,7 +295,8 @@ int64_t mb__heatmap_worst(const json_t *metrics)
     static const char *const keys[] = {"rel_l2", "max_abs", "mae"};
     const json_t *w = json_object_get(metrics, "worst");
     for (size_t i = 0; i < sizeof keys / sizeof *keys; i++) {
-        const json_t *s = json_object_get(json_object_get(w, keys[i]), "sample");
+        const json_t *s =
+            json_object_get(json_object_get(w, keys[i]), "sample");
         if (json_is_integer(s) && json_integer_value(s) >= 0)
             return (int64_t)json_integer_value(s);
     }
@@ -308,8 +310,8 @@ mb_status mb__heatmap_embed(const mb_tensor *a, const mb_tensor *b, size_t n,
     *out = NULL;
     size_t k = mb__heatmap_pick(a, b, n, outs, want);
     if (k == n && want)
-        return mb__fail(err, MB_EINVAL,
-                        "heatmap: no output named '%s' to draw", want);
+        return mb__fail(err, MB_EINVAL, "heatmap: no output named '%s' to draw",
+                        want);
     if (k == n)
         return MB_OK;
     const json_t *m = json_array_get(outs, k);
@@ -330,13 +332,13 @@ mb_status mb__heatmap_embed(const mb_tensor *a, const mb_tensor *b, size_t n,
                                             : json_integer(info.sample));
         json_object_set_new(*out, "samples",
                             json_integer((json_int_t)info.samples));
-        json_object_set_new(
-            *out, "chosen",
-            json_string(info.sample < 0 ? "whole tensor"
-                        : sample < 0    ? "worst sample"
-                                        : "--heatmap-sample"));
+        json_object_set_new(*out, "chosen",
+                            json_string(info.sample < 0 ? "whole tensor"
+                                        : sample < 0    ? "worst sample"
+                                                        : "--heatmap-sample"));
         json_object_set_new(*out, "max_abs", json_real(info.max_abs));
-        json_object_set_new(*out, "width", json_integer((json_int_t)info.width));
+        json_object_set_new(*out, "width",
+                            json_integer((json_int_t)info.width));
         json_object_set_new(*out, "height",
                             json_integer((json_int_t)info.height));
         json_object_set_new(*out, "png_base64", json_string(b64.data));

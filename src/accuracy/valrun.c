@@ -417,8 +417,8 @@ static const char *bare(const char *key)
 }
 
 static const char *const val_keys[] = {
-    "labels",     "masks",     "output",      "save-outputs", "tolerance",
-    "gate",       "precision", "samples",     "atol",         "rtol",
+    "labels",     "masks",     "output",       "save-outputs",  "tolerance",
+    "gate",       "precision", "samples",      "atol",          "rtol",
     "data-range", "ssim-3d",   "ignore-index", "heatmap-sample"};
 
 bool mb__val_is_option(const char *key)
@@ -605,8 +605,8 @@ static mb_status output_metrics(const mb__val_req *rq, const outset *oa,
  * sample (accuracy/heatmap.h), as v's "heatmap"; MB_EINVAL for a sample
  * outside that output. */
 static mb_status embed_heatmap(int64_t sample, const mb_tensor *a,
-                               const mb_tensor *b, size_t n,
-                               const json_t *outs, json_t *v, mb_err *err)
+                               const mb_tensor *b, size_t n, const json_t *outs,
+                               json_t *v, mb_err *err)
 {
     json_t *h = NULL;
     mb_status st = mb__heatmap_embed(a, b, n, outs, NULL, sample, &h, err);
@@ -631,20 +631,20 @@ static void small_n_warning(const json_t *v, double tol, json_t *warnings)
         return;
     json_array_append_new(
         warnings,
-        json_sprintf("top-1 accuracy on %s within the tolerance on these "
-                     "%lld samples (%+.4f), but the paired 95%% CI %+.4f to "
-                     "%+.4f reaches below -%g: the data cannot show it is "
-                     "maintained; score more samples",
-                     json_string_value(json_object_get(acc, "output")),
-                     (long long)json_integer_value(
-                         json_object_get(acc, "samples")),
-                     d, lo, hi, tol));
+        json_sprintf(
+            "top-1 accuracy on %s within the tolerance on these "
+            "%lld samples (%+.4f), but the paired 95%% CI %+.4f to "
+            "%+.4f reaches below -%g: the data cannot show it is "
+            "maintained; score more samples",
+            json_string_value(json_object_get(acc, "output")),
+            (long long)json_integer_value(json_object_get(acc, "samples")), d,
+            lo, hi, tol));
 }
 
 /* An image folder's class map and the files of the worst samples
  * (folderinfo.h) as v's "image_folder" and the outputs' worst.*.file. */
-static mb_status add_folder_info(const char *data_path, json_t *outs,
-                                 json_t *v, mb_err *err)
+static mb_status add_folder_info(const char *data_path, json_t *outs, json_t *v,
+                                 mb_err *err)
 {
     json_t *info = NULL;
     mb_status st = mb__folder_info(data_path, outs, &info, err);

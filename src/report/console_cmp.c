@@ -73,11 +73,10 @@ static void hidden_note(mb_buf *out, const layout *l, int width)
     const struct {
         int shown;
         const char *names;
-    } cols[] = {{l->status, "status"},    {l->ci, "p50 CI"},
-                {l->p99, "p99"},          {l->cv, "run CV, inf/s"},
-                {l->mem, "peak RSS"},     {l->p99, "size"},
-                {l->params, "params"},    {l->top1, "top-1"},
-                {l->agree, "agree"}};
+    } cols[] = {
+        {l->status, "status"},    {l->ci, "p50 CI"},    {l->p99, "p99"},
+        {l->cv, "run CV, inf/s"}, {l->mem, "peak RSS"}, {l->p99, "size"},
+        {l->params, "params"},    {l->top1, "top-1"},   {l->agree, "agree"}};
     char list[200] = "";
     size_t off = 0;
     for (size_t i = 0; i < sizeof cols / sizeof cols[0]; i++)

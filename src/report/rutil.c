@@ -91,8 +91,7 @@ static size_t fit_prefix(const char *s, size_t n, size_t cols)
     return i;
 }
 
-void mb__console_wrap(mb_buf *b, const char *s, int width, int col,
-                      int indent)
+void mb__console_wrap(mb_buf *b, const char *s, int width, int col, int indent)
 {
     mb_buf safe = MB_BUF_INIT;
     mb__console_put(&safe, s);
@@ -234,8 +233,7 @@ const char *mb__heatmap_caption(const json_t *h, char *buf, size_t len)
         snprintf(which, sizeof which, ", sample %lld of %lld (%s)",
                  (long long)json_integer_value(smp),
                  (long long)json_integer_value(json_object_get(h, "samples")),
-                 how && !strcmp(how, "worst sample") ? "the worst"
-                                                      : "chosen");
+                 how && !strcmp(how, "worst sample") ? "the worst" : "chosen");
     else
         snprintf(which, sizeof which, ", all %lld samples (one per row)",
                  (long long)json_integer_value(json_object_get(h, "samples")));
@@ -245,8 +243,9 @@ const char *mb__heatmap_caption(const json_t *h, char *buf, size_t len)
         snprintf(num, sizeof num, "brightest = |diff| %.4g", mx);
     else
         snprintf(num, sizeof num, "identical: no difference");
-    snprintf(buf, len, "|candidate - baseline| of %s%s, %lldx%lld; %s; "
-                       "magenta: NaN/Inf",
+    snprintf(buf, len,
+             "|candidate - baseline| of %s%s, %lldx%lld; %s; "
+             "magenta: NaN/Inf",
              out ? out : "?", which,
              (long long)json_integer_value(json_object_get(h, "height")),
              (long long)json_integer_value(json_object_get(h, "width")), num);
@@ -256,9 +255,9 @@ const char *mb__heatmap_caption(const json_t *h, char *buf, size_t len)
 void mb__html_heatmap(mb_buf *b, const json_t *h, const char *who)
 {
     const char *png = json_string_value(json_object_get(h, "png_base64"));
-    if (!png || !*png || strspn(png, "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijkl"
-                                     "mnopqrstuvwxyz0123456789+/=") !=
-                             strlen(png))
+    if (!png || !*png ||
+        strspn(png, "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijkl"
+                    "mnopqrstuvwxyz0123456789+/=") != strlen(png))
         return;
     /* shown at least 256 px wide, at most 640 wide and 512 high */
     double w = (double)json_integer_value(json_object_get(h, "width"));

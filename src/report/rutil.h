@@ -42,8 +42,7 @@ size_t mb__console_cols(const char *s);
  * spaces: the first line goes on after `col` columns already printed,
  * the next lines start with `indent` spaces; a word longer than a line is
  * cut.  Ends with a newline.  width <= indent + 8: no wrapping. */
-void mb__console_wrap(mb_buf *b, const char *s, int width, int col,
-                      int indent);
+void mb__console_wrap(mb_buf *b, const char *s, int width, int col, int indent);
 /* Appends the JSON text of doc for a <script type="application/json">
  * block: < > & and U+2028/U+2029 become \u escapes, so "</script>" can
  * never appear, and JSON.parse gives back the same document. */

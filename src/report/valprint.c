@@ -52,10 +52,9 @@ static void metric_line(mb_buf *f, const json_t *m, const struct metric_line *l)
     for (size_t i = 0; i < 5; i++)
         t[i] = !l->keys[i] ? ""
                /* "=identical": a note on the value before when it is inf */
-               : l->keys[i][0] == '=' ? (i && !strcmp(t[i - 1], "inf")
-                                             ? ", identical"
-                                             : "")
-                                      : g(m, l->keys[i], b[i], sizeof b[i]);
+               : l->keys[i][0] == '='
+                   ? (i && !strcmp(t[i - 1], "inf") ? ", identical" : "")
+                   : g(m, l->keys[i], b[i], sizeof b[i]);
     mb__buf_printf(f, l->fmt, t[0], t[1], t[2], t[3], t[4]);
 }
 
@@ -185,9 +184,9 @@ void mb__folder_text(const json_t *info, mb_buf *f)
     const json_t *c;
     if (!json_is_object(info))
         return;
-    mb__buf_printf(f, "image folder %s: %lld images",
-                   s(info, "path"),
-                   (long long)json_integer_value(json_object_get(info, "images")));
+    mb__buf_printf(
+        f, "image folder %s: %lld images", s(info, "path"),
+        (long long)json_integer_value(json_object_get(info, "images")));
     if (!n) {
         mb__buf_puts(f, ", no class folders (no labels)\n");
         return;
@@ -196,16 +195,18 @@ void mb__folder_text(const json_t *info, mb_buf *f)
     json_array_foreach(classes, i, c)
     {
         if (i == 12) {
-            mb__buf_printf(f, " ... (%zu classes; all in the JSON's "
-                              "image_folder.classes)", n);
+            mb__buf_printf(f,
+                           " ... (%zu classes; all in the JSON's "
+                           "image_folder.classes)",
+                           n);
             break;
         }
         mb__buf_printf(f, "%s ", i ? "," : "");
         mb__console_put(f, s(c, "folder"));
-        mb__buf_printf(f, " -> %lld (%lld)",
-                       (long long)json_integer_value(json_object_get(c, "id")),
-                       (long long)json_integer_value(
-                           json_object_get(c, "images")));
+        mb__buf_printf(
+            f, " -> %lld (%lld)",
+            (long long)json_integer_value(json_object_get(c, "id")),
+            (long long)json_integer_value(json_object_get(c, "images")));
     }
     mb__buf_putc(f, '\n');
 }

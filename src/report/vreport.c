@@ -415,12 +415,13 @@ static mb_status page(const json_t *doc, const json_t *v, const char *title,
 {
     vw w = {out, html, 0};
     if (html) {
-        mb__buf_puts(out,
-                     "<!DOCTYPE html>\n<html lang=\"en\"><head><meta "
-                     "charset=\"utf-8\">\n<meta http-equiv=\"Content-Security-"
-                     "Policy\" content=\"default-src 'none'; style-src "
-                     "'unsafe-inline'; img-src data:\">\n<meta name=\"color-scheme\" "
-                     "content=\"light dark\">\n<title>");
+        mb__buf_puts(
+            out,
+            "<!DOCTYPE html>\n<html lang=\"en\"><head><meta "
+            "charset=\"utf-8\">\n<meta http-equiv=\"Content-Security-"
+            "Policy\" content=\"default-src 'none'; style-src "
+            "'unsafe-inline'; img-src data:\">\n<meta name=\"color-scheme\" "
+            "content=\"light dark\">\n<title>");
         mb__html_escape(out, title);
         mb__buf_puts(out, "</title>\n<style>body{font:14px/1.45 system-ui,"
                           "sans-serif;margin:2em auto;max-width:70em;padding:0 "

@@ -176,18 +176,19 @@ static char *render_identical_and_heatmap(void)
         return NULL;
     json_t *vs = json_object_get(json_object_get(d, "comparison"), "variants");
     json_t *ag = json_object_get(json_array_get(vs, 1), "agreement");
-    json_array_append_new(
-        json_object_get(ag, "outputs"),
-        json_pack("{s:s, s:s, s:f, s:f, s:f}", "name", "same_out", "psnr",
-                  "inf", "cosine", 1.0, "mae", 0.0, "max_abs", 0.0));
+    json_array_append_new(json_object_get(ag, "outputs"),
+                          json_pack("{s:s, s:s, s:f, s:f, s:f}", "name",
+                                    "same_out", "psnr", "inf", "cosine", 1.0,
+                                    "mae", 0.0, "max_abs", 0.0));
     /* a 1x1 PNG is enough: the writer embeds what the engine drew */
     json_object_set_new(
         ag, "heatmap",
         json_pack("{s:s, s:i, s:i, s:s, s:f, s:i, s:i, s:s}", "output",
                   "logits<0>", "sample", 17, "samples", 32, "chosen",
                   "worst sample", "max_abs", 0.041, "width", 8, "height", 8,
-                  "png_base64", "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAIAAACQd1Pe"
-                                "AAAADElEQVR4nGP4z8AAAAMBAQDJ/pLvAAAAAElFTkSuQmCC"));
+                  "png_base64",
+                  "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAIAAACQd1Pe"
+                  "AAAADElEQVR4nGP4z8AAAAMBAQDJ/pLvAAAAAElFTkSuQmCC"));
     const json_t *docs[1] = {d};
     mb_buf b = MB_BUF_INIT;
     mb_err err = {0};
