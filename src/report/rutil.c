@@ -72,8 +72,17 @@ void mb__console_put(mb_buf *b, const char *s)
 size_t mb__console_cols(const char *s)
 {
     size_t n = 0;
-    for (const unsigned char *p = (const unsigned char *)s; p && *p; p++)
+    for (const unsigned char *p = (const unsigned char *)s; p && *p; p++) {
+        if (p[0] == 0x1B && p[1] == '[') { /* a colour: no column */
+            p += 2;
+            while (*p && !(*p >= 0x40 && *p <= 0x7E))
+                p++;
+            if (!*p)
+                break;
+            continue;
+        }
         n += (*p & 0xC0) != 0x80;
+    }
     return n;
 }
 
@@ -91,19 +100,21 @@ static size_t fit_prefix(const char *s, size_t n, size_t cols)
     return i;
 }
 
-void mb__console_wrap(mb_buf *b, const char *s, int width, int col, int indent)
+/* Appends the words of p (n bytes, already safe) wrapped at w columns
+ * from column at, next lines indented by indent; no final newline. */
+static void wrap_plain(mb_buf *b, const char *p, size_t len, size_t w,
+                       size_t at, int indent)
 {
-    mb_buf safe = MB_BUF_INIT;
-    mb__console_put(&safe, s);
-    const char *p = safe.data ? safe.data : "";
-    size_t w = width > indent + 8 ? (size_t)width : SIZE_MAX, at = (size_t)col;
+    const char *end = p + len;
     int first = 1;
-    while (*p) {
-        size_t n = strcspn(p, " ");
+    while (p < end) {
+        size_t n = 0;
+        while (p + n < end && p[n] != ' ')
+            n++;
         mb_buf word = MB_BUF_INIT;
         mb__buf_append(&word, p, n);
-        size_t wc = mb__console_cols(word.data ? word.data : "");
-        if (!first && at + 1 + wc > w) {
+        const char *q = word.data ? word.data : "";
+        if (!first && at + 1 + mb__console_cols(q) > w) {
             mb__buf_printf(b, "\n%*s", indent, "");
             at = (size_t)indent;
             first = 1;
@@ -113,10 +124,8 @@ void mb__console_wrap(mb_buf *b, const char *s, int width, int col, int indent)
             at++;
         }
         /* a word longer than the room left is cut */
-        const char *q = word.data ? word.data : "";
         size_t left = n;
-        while (left && w != SIZE_MAX && w > at &&
-               at + mb__console_cols(q) > w) {
+        while (left && w > at && at + mb__console_cols(q) > w) {
             size_t k = fit_prefix(q, left, w - at);
             mb__buf_append(b, q, k);
             mb__buf_printf(b, "\n%*s", indent, "");
@@ -129,11 +138,53 @@ void mb__console_wrap(mb_buf *b, const char *s, int width, int col, int indent)
         mb__buf_free(&word);
         first = 0;
         p += n;
-        while (*p == ' ')
+        while (p < end && *p == ' ')
             p++;
     }
+}
+
+void mb__console_wrap(mb_buf *b, const char *s, int width, int col, int indent)
+{
+    mb_buf safe = MB_BUF_INIT;
+    mb__console_put(&safe, s);
+    size_t w = width > indent + 8 ? (size_t)width : SIZE_MAX;
+    wrap_plain(b, safe.data ? safe.data : "", safe.len, w, (size_t)col, indent);
     mb__buf_putc(b, '\n');
     mb__buf_free(&safe);
+}
+
+void mb__console_fit(mb_buf *b, size_t from, int width)
+{
+    if (width <= 16 || b->oom || !b->data || b->len <= from)
+        return;
+    mb_buf in = MB_BUF_INIT;
+    mb__buf_append(&in, b->data + from, b->len - from);
+    if (in.oom) {
+        mb__buf_free(&in);
+        return;
+    }
+    b->len = from;
+    b->data[from] = '\0';
+    const char *p = in.data, *end = in.data + in.len;
+    while (p < end) {
+        const char *nl = memchr(p, '\n', (size_t)(end - p));
+        size_t n = nl ? (size_t)(nl - p) : (size_t)(end - p);
+        mb_buf line = MB_BUF_INIT;
+        mb__buf_append(&line, p, n);
+        if (mb__console_cols(line.data ? line.data : "") <= (size_t)width) {
+            mb__buf_append(b, p, n);
+        } else {
+            size_t lead = strspn(line.data, " ");
+            int indent = (int)(lead + 2 < (size_t)width / 2 ? lead + 2 : lead);
+            mb__buf_append(b, p, lead);
+            wrap_plain(b, p + lead, n - lead, (size_t)width, lead, indent);
+        }
+        mb__buf_free(&line);
+        if (nl)
+            mb__buf_putc(b, '\n');
+        p += n + (nl ? 1 : 0);
+    }
+    mb__buf_free(&in);
 }
 
 const char *mb__console_safe(const char *s, char *buf, size_t len)

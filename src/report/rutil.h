@@ -36,13 +36,19 @@ void mb__md_code(mb_buf *b, const char *s);
 void mb__console_put(mb_buf *b, const char *s);
 /* The same into buf (always NUL-terminated, cut at len); returns buf. */
 const char *mb__console_safe(const char *s, char *buf, size_t len);
-/* Display columns of UTF-8 text s (a code point is one column). */
+/* Display columns of UTF-8 text s (a code point is one column, a colour
+ * escape ESC [ ... none). */
 size_t mb__console_cols(const char *s);
 /* s made safe as mb__console_put does, wrapped at `width` columns on
  * spaces: the first line goes on after `col` columns already printed,
  * the next lines start with `indent` spaces; a word longer than a line is
  * cut.  Ends with a newline.  width <= indent + 8: no wrapping. */
 void mb__console_wrap(mb_buf *b, const char *s, int width, int col, int indent);
+/* Wraps the lines of b from byte `from` on that are wider than width
+ * columns (text already made safe: table notes, warnings), on spaces,
+ * continuation lines indented two more than the line.  Lines that fit
+ * are kept as they are. */
+void mb__console_fit(mb_buf *b, size_t from, int width);
 /* Appends the JSON text of doc for a <script type="application/json">
  * block: < > & and U+2028/U+2029 become \u escapes, so "</script>" can
  * never appear, and JSON.parse gives back the same document. */

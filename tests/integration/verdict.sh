@@ -187,7 +187,12 @@ contains "... naming how many samples there are" "$LAST_ERR" "it has 32 samples 
 
 # ---- a narrow terminal says what it hid ----
 out=$(COLUMNS=80 "$MBENCH" run "$D/bert.onnx" --processes 1 --min-time 0.1s --max-time 0.2s 2>/dev/null)
-contains "run at 80 columns names the hidden columns" "$out" "(80 columns: not shown: p90, p95, mean ± std, min, max, stop, samples/s; COLUMNS=200"
+contains "run at 80 columns names the hidden columns" "$out" "(80 columns: not shown: p90, p95, mean ± std, min, max, stop, samples/s;
+    COLUMNS=200"
+check "run at 80 columns prints no line wider than 80 characters" $PY -c "
+import sys
+wide = [l for l in sys.argv[1].split(chr(10)) if len(l) > 80]
+sys.exit(1 if wide else 0)" "$out"
 out=$(COLUMNS=80 "${C[@]}" 2>/dev/null)
 contains "compare at 80 columns names the hidden columns" "$out" "(80 columns: not shown: status, p50 CI, p99, run CV, inf/s, peak RSS, size,"
 # four variants at 80 columns: no line wider than the terminal (issue 35)

@@ -235,6 +235,20 @@ static void console_text_wraps_at_the_width_counting_characters(void)
     mb__buf_free(&b);
 }
 
+static void console_fit_wraps_only_the_lines_wider_than_the_terminal(void)
+{
+    mb_buf b = MB_BUF_INIT;
+    mb__buf_puts(&b, "head\n");
+    size_t from = b.len;
+    /* the colour escapes take no column: this line is 20 wide */
+    mb__buf_puts(&b, "\033[33m! aaaa bbbb cccc dd\033[0m\nshort\n"
+                     "  note: one two three four\n");
+    mb__console_fit(&b, from, 20);
+    EXPECT_STR(b.data, "head\n\033[33m! aaaa bbbb cccc dd\033[0m\nshort\n"
+                       "  note: one two\n    three four\n");
+    mb__buf_free(&b);
+}
+
 static void writers_reject_an_empty_document_list(void)
 {
     mb_buf b = MB_BUF_INIT;
@@ -287,6 +301,7 @@ int main(void)
     RUN(html_reads_an_infinite_psnr_as_identical);
     RUN(html_of_a_compare_embeds_the_heatmap_of_each_variant);
     RUN(console_text_wraps_at_the_width_counting_characters);
+    RUN(console_fit_wraps_only_the_lines_wider_than_the_terminal);
     RUN(writers_reject_an_empty_document_list);
     RUN(terminal_histogram_marks_the_percentiles);
     RUN(terminal_histogram_uses_colour_only_when_asked);
