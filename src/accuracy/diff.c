@@ -403,6 +403,12 @@ static void heatmaps(const mb__diff_req *rq, const tset *A, const tset *B,
     for (size_t i = 0; i < A->n; i++)
         bt[i] = B->t[pair[i]];
     size_t k = mb__heatmap_pick(A->t, bt, A->n, outs, rq->heat_output);
+    if (k == A->n && !rq->heat_output) { /* nothing to draw (scalars) */
+        res->heat_status = mb__fail(&res->heat_err, MB_EDATA,
+                                    "no tensor of rank >= 1 to draw");
+        free(bt);
+        return;
+    }
     if (k == A->n) {
         res->heat_status = mb__fail(
             &res->heat_err, MB_EINVAL,

@@ -184,6 +184,9 @@ PY
 expect_exit "a --heatmap-sample outside the tensor is a usage error" 2 \
     "$MBENCH" diff "$D/s17/a.npy" "$D/s17/b.npy" --heatmap "$D/s17/h3.png" --heatmap-sample 32
 contains "... naming how many samples there are" "$LAST_ERR" "it has 32 samples (0..31)"
+$PY -c "import numpy as np; np.save('$D/s17/z0.npy', np.float32(1.5)); np.save('$D/s17/z1.npy', np.float32(1.25))"
+expect_exit "a diff of scalars, where no heatmap can be drawn, still succeeds" 0 \
+    "$MBENCH" diff "$D/s17/z0.npy" "$D/s17/z1.npy" --json "$D/s17/z.json"
 
 # ---- a narrow terminal says what it hid ----
 out=$(COLUMNS=80 "$MBENCH" run "$D/bert.onnx" --processes 1 --min-time 0.1s --max-time 0.2s 2>/dev/null)
