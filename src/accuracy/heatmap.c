@@ -269,8 +269,13 @@ size_t mb__heatmap_pick(const mb_tensor *a, const mb_tensor *b, size_t n,
     size_t k = n, first = n;
     double best_rel = -1, best_abs = -1;
     for (size_t i = 0; i < n; i++) {
-        if (!a[i].data || !b[i].data || a[i].rank < 1)
-            continue;
+        if (!a[i].data || !b[i].data || a[i].rank < 1 ||
+            a[i].rank != b[i].rank ||
+            memcmp(a[i].dims, b[i].dims, sizeof(int64_t) * (size_t)a[i].rank) !=
+                0 ||
+            !mb__metrics_dtype_ok(a[i].dtype) ||
+            !mb__metrics_dtype_ok(b[i].dtype))
+            continue; /* nothing to draw */
         if (want) {
             if (!strcmp(pair_name(a, outs, i), want))
                 return i;
