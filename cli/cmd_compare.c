@@ -41,6 +41,7 @@ enum {
     O_TIMEOUT,
     O_FAILFAST,
     O_MAP,
+    O_HEATSAMPLE,
     N_OPTS
 };
 
@@ -93,6 +94,10 @@ static const mb_opt compare_opts[] = {
         "pair the baseline's output BASE with a variant's CAND (a renamed "
         "output; repeatable)",
         "BASE=CAND, e.g. logits=scores", 0, 0, MB_OPT_REPEAT, O_MAP),
+    OPT("heatmap-sample", MB_OPT_INT, "N",
+        "the sample the HTML report's heatmaps draw (default: each "
+        "variant's worst)",
+        "an integer >= 0", 0, 9.2e18, 0, O_HEATSAMPLE),
     MB_SLURM_OPTS,
 };
 
@@ -180,6 +185,9 @@ static int on_opt(void *user, const mb_opt *o, const mb_optval *v)
             return mb_cli_error(MB_EXIT_USAGE, "%s", err.msg);
         rq->maps = a->maps;
         rq->n_maps = ++a->n_maps;
+        return 0;
+    case O_HEATSAMPLE:
+        rq->heatmap_sample = v->i;
     }
     return 0;
 }

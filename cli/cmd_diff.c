@@ -26,7 +26,7 @@ MBENCH_COMMAND(diff, cmd_diff,
 MBENCH_OPTIONS(diff, mb_cmd_diff)
 
 /* clang-format off */
-enum { O_ATOL, O_RTOL, O_RANGE, O_SSIM3D, O_GATE, O_PREC, O_JSON, O_MD, O_HTML, O_CSV, O_HEATMAP, O_OUTPUT, O_THREADS, O_PERSAMPLE, O_MAXTB, O_MAXRATIO, O_MAP, O_N };
+enum { O_ATOL, O_RTOL, O_RANGE, O_SSIM3D, O_GATE, O_PREC, O_JSON, O_MD, O_HTML, O_CSV, O_HEATMAP, O_HEATSAMPLE, O_OUTPUT, O_THREADS, O_PERSAMPLE, O_MAXTB, O_MAXRATIO, O_MAP, O_N };
 
 static const mb_opt diff_opts[] = {
     {"atol", 0, MB_OPT_DOUBLE, "X", "isclose absolute tolerance (default 1e-8)", "a number >= 0", NULL, 0, 1e300, 0, O_ATOL},
@@ -39,7 +39,8 @@ static const mb_opt diff_opts[] = {
     {"md", 0, MB_OPT_OUTFILE, "FILE", "write the verdict, gates and metrics as Markdown ('-' is stdout)", NULL, NULL, 0, 0, MB_OPT_STDOUT, O_MD},
     {"html", 0, MB_OPT_OUTFILE, "FILE", "write them as a self-contained HTML page ('-' is stdout)", NULL, NULL, 0, 0, MB_OPT_STDOUT, O_HTML},
     {"csv", 0, MB_OPT_OUTFILE, "FILE", "write one line per tensor with every metric unformatted ('-' is stdout)", NULL, NULL, 0, 0, MB_OPT_STDOUT, O_CSV},
-    {"heatmap", 0, MB_OPT_OUTFILE, "FILE", "draw |A - B| as a PNG (last two dims, first image) of the tensor with two or more dims that differs most (largest rel_l2), or of --output", NULL, NULL, 0, 0, MB_OPT_STDOUT, O_HEATMAP},
+    {"heatmap", 0, MB_OPT_OUTFILE, "FILE", "draw |A - B| as a PNG (last two dims) of the tensor with two or more dims that differs most (largest rel_l2), or of --output, at its worst sample", NULL, NULL, 0, 0, MB_OPT_STDOUT, O_HEATMAP},
+    {"heatmap-sample", 0, MB_OPT_INT, "N", "the sample (leading index) the heatmaps draw (default: the worst)", "an integer >= 0", NULL, 0, 9.2e18, 0, O_HEATSAMPLE},
     {"output", 0, MB_OPT_STRING, "NAME", "the tensor --heatmap draws", NULL, NULL, 0, 0, 0, O_OUTPUT},
     {"threads", 0, MB_OPT_INT, "N", "threads for large tensors (default: all CPUs)", "an integer in 1..256", NULL, 1, 256, 0, O_THREADS},
     {"per-sample", 0, MB_OPT_INT, "N", "list per-sample metrics up to N samples in the JSON (default 1024, 0: never)", "an integer >= 0", NULL, 0, 9.2e18, 0, O_PERSAMPLE},
@@ -67,6 +68,7 @@ typedef struct dargs {
     size_t n_gates;
     mb__outset out;
     const char *heat_path, *heat_output;
+    int64_t heat_sample;
     mb__tlimit tlimit;
     mb__outmap maps[MB__MAX_OUTMAPS];
     size_t n_maps;
@@ -92,6 +94,8 @@ static int on_opt(void *user, const mb_opt *o, const mb_optval *v)
         a->mo.ssim_3d = 1;
     else if (o->id == O_THREADS)
         a->mo.threads = (int)v->i;
+    else if (o->id == O_HEATSAMPLE)
+        a->heat_sample = v->i;
     else if (o->id == O_PERSAMPLE)
         a->mo.per_sample_max = (size_t)v->i;
     else if (o->id == O_MAXTB && !mb__tlimit_set_bytes(&a->tlimit, v->text))
@@ -134,9 +138,22 @@ static void print_failure(void *user, const mb_err *e)
     mb_cli_fail(e);
 }
 
+/* "heatmap of NAME, sample 17 (its worst of 32): FILE (brightest ...)". */
+static void print_heat(const mb__diff_result *r, const char *path)
+{
+    char which[160] = "";
+    if (r->heat_sample >= 0)
+        snprintf(which, sizeof which, ", sample %lld (%s of %zu)",
+                 (long long)r->heat_sample,
+                 r->heat_worst ? "its worst" : "chosen", r->heat_samples);
+    printf("heatmap of %s%s: %s (brightest = |diff| %.6g)\n", r->heat_name,
+           which, path, r->heat_max);
+}
+
 int cmd_diff(int argc, char **argv)
 {
     dargs a = {0};
+    a.heat_sample = -1;
     mb__metric_opts_defaults(&a.mo);
     mb_opt_ctx ctx = {NULL, NULL, on_opt, &a, 0, NULL, 0};
     int rc = mb_opt_parse(&mb_cmd_diff, argc, argv, &ctx);
@@ -145,19 +162,20 @@ int cmd_diff(int argc, char **argv)
     int quiet = ctx.quiet;
     mb_err err;
     mb_buf png = MB_BUF_INIT;
-    mb__diff_req rq = {ctx.args[0],
-                       ctx.args[1],
-                       a.mo,
-                       a.gates,
-                       a.n_gates,
-                       mb_cli_command_line(),
-                       a.heat_path ? &png : NULL,
-                       a.heat_output,
-                       note,
-                       NULL,
-                       a.tlimit,
-                       a.maps,
-                       a.n_maps};
+    mb__diff_req rq = {.baseline = ctx.args[0],
+                       .candidate = ctx.args[1],
+                       .metrics = a.mo,
+                       .gates = a.gates,
+                       .n_gates = a.n_gates,
+                       .command_line = mb_cli_command_line(),
+                       .heatmap = a.heat_path ? &png : NULL,
+                       .heat_output = a.heat_output,
+                       .heat_sample = a.heat_sample,
+                       .note = note,
+                       .user = NULL,
+                       .tlimit = a.tlimit,
+                       .maps = a.maps,
+                       .n_maps = a.n_maps};
     mb__diff_result res;
     if (mb__diff_run(&rq, &res, &err)) {
         mb__buf_free(&png);
@@ -172,8 +190,9 @@ int cmd_diff(int argc, char **argv)
         if (res.heat_status || mb__output_buf(a.heat_path, &png, &res.heat_err))
             rc = mb_cli_fail(&res.heat_err);
         else if (!quiet)
-            printf("heatmap of %s: %s (brightest = |diff| %.6g)\n",
-                   res.heat_name, a.heat_path, res.heat_max);
+            print_heat(&res, a.heat_path);
+    } else if (res.heat_status == MB_EINVAL) {
+        rc = mb_cli_fail(&res.heat_err); /* a bad --heatmap-sample */
     }
     mb__buf_free(&png);
     if (mb__output_all(&a.out, res.doc, print_failure, NULL))

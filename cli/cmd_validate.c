@@ -44,6 +44,7 @@ static const mb_opt validate_opts[] = {
     {"ignore-index", 0, MB_OPT_STRING, "N", "mask value left out of Dice and IoU, e.g. 255 (torchmetrics/mmseg ignore_index; needs --masks)", NULL, NULL, 0, 0, 0, O_VAL},
     {"require", 0, MB_OPT_STRING, "EXPR", "a target on the candidate as in compare: 'OUTPUT:rel_l2<=0.01', 'cosine>=0.999', 'gates=pass', 'top1_delta>=-0.01' (repeatable; exit 6 when unmet; with --output, the output figures are that output's)", NULL, NULL, 0, 0, MB_OPT_REPEAT, O_REQUIRE},
     {"map", 0, MB_OPT_STRING, "BASE=CAND", "pair the baseline's output BASE with the candidate's CAND (a renamed output; repeatable)", "BASE=CAND, e.g. logits=scores", NULL, 0, 0, MB_OPT_REPEAT, O_VAL},
+    {"heatmap-sample", 0, MB_OPT_INT, "N", "the sample the HTML report's heatmap draws (default: the worst of the output that differs most)", "an integer >= 0", NULL, 0, 9.2e18, 0, O_VAL},
     {"candidate-opt", 0, MB_OPT_KV, "K=V", "a run option for the candidate only (threads=2, opt-level=all; repeatable)", "KEY=VALUE, e.g. opt-level=all", NULL, 0, 0, MB_OPT_REPEAT, O_CANDOPT},
 };
 
@@ -54,7 +55,7 @@ const mb_cmd mb_cmd_validate = {"validate", "BASELINE CANDIDATE", "check a candi
     "logits/probs/scores/output, never one named like an embedding or hidden state; printed with the "
     "reason) is also judged by accuracy against --labels, else by top-1 agreement >= 1 - tolerance.  "
     "-q prints only the verdict.",
-    validate_opts, 16, MB_OPTSET_RUN | MB_OPTSET_OUTPUT, 2, 2,
+    validate_opts, sizeof validate_opts / sizeof *validate_opts, MB_OPTSET_RUN | MB_OPTSET_OUTPUT, 2, 2,
     "Exit codes: 0 pass, 1 fail, 2 usage error, 3 runtime error (model, data, labels, outputs that do not pair, an all-NaN baseline output), 6 a --require target unmet (after a pass)."};
 /* clang-format on */
 
@@ -158,7 +159,7 @@ int cmd_validate(int argc, char **argv)
             mb_cli_warn("%s", t);
     }
     mb_buf text = MB_BUF_INIT;
-    mb__validation_console(doc, ctx.quiet, &text);
+    mb__validation_console_w(doc, ctx.quiet, mb_cli_term_width(1), &text);
     fputs(text.data ? text.data : "", stdout);
     mb__buf_free(&text);
     /* Markdown and HTML (also those of --outdir) are the validation's own

@@ -319,48 +319,65 @@ static json_t *diff_doc(const mb__diff_req *rq, json_t *outs, json_t *gv,
     return doc;
 }
 
-/* |A - B| into rq->heatmap of the pair rq->heat_output names, else of
- * the pair with at least two dimensions that differs most (the largest
- * rel_l2, then max_abs; the first on ties; with none, the first pair).
- * MB_EINVAL in res->heat_status for a name no pair has. */
-static void heatmap(const mb__diff_req *rq, const tset *A, const tset *B,
-                    const size_t *pair, const json_t *outs,
-                    mb__diff_result *res)
+/* The heat maps: rq->heatmap (when asked) of the pair rq->heat_output
+ * names, else of the pair of rank >= 2 that differs most, at
+ * rq->heat_sample, else that pair's worst sample (accuracy/heatmap.h);
+ * and the small one the document embeds (*embed, NULL when it cannot be
+ * drawn).  A failure is in res->heat_status (MB_EINVAL: a name no pair
+ * has or a sample outside the tensor). */
+static void heatmaps(const mb__diff_req *rq, const tset *A, const tset *B,
+                     const size_t *pair, const json_t *outs,
+                     mb__diff_result *res, json_t **embed)
 {
-    size_t k = A->n;
-    double best_rel = -1, best_abs = -1;
-    for (size_t i = 0; i < A->n; i++) {
-        if (rq->heat_output) {
-            if (!strcmp(A->key[i], rq->heat_output))
-                k = i;
-            continue;
-        }
-        double rel = NAN, mx = NAN;
-        const json_t *m = json_array_get(outs, i);
-        mb__json_metric_get(json_object_get(m, "rel_l2"), &rel);
-        mb__json_metric_get(json_object_get(m, "max_abs"), &mx);
-        rel = isnan(rel) ? -1 : rel; /* "inf" is the most */
-        mx = isnan(mx) ? -1 : mx;
-        if (A->t[i].rank >= 2 && (k == A->n || rel > best_rel ||
-                                  (rel == best_rel && mx > best_abs))) {
-            k = i;
-            best_rel = rel;
-            best_abs = mx;
-        }
-    }
-    if (k == A->n && rq->heat_output) {
-        res->heat_status =
-            mb__fail(&res->heat_err, MB_EINVAL,
-                     "--output %s: no tensor of that name to "
-                     "draw; the tensors are %s%s",
-                     rq->heat_output, A->key[0], A->n > 1 ? ", ..." : "");
+    *embed = NULL;
+    mb_tensor *bt = mb__calloc(A->n ? A->n : 1, sizeof *bt);
+    if (!bt) {
+        res->heat_status = mb__fail(&res->heat_err, MB_ENOMEM, "out of memory");
         return;
     }
-    if (k == A->n)
-        k = 0;
+    for (size_t i = 0; i < A->n; i++)
+        bt[i] = B->t[pair[i]];
+    size_t k = mb__heatmap_pick(A->t, bt, A->n, outs, rq->heat_output);
+    if (k == A->n && !rq->heat_output) { /* nothing to draw (scalars) */
+        res->heat_status = mb__fail(&res->heat_err, MB_EDATA,
+                                    "no tensor of rank >= 1 to draw");
+        free(bt);
+        return;
+    }
+    if (k == A->n) {
+        res->heat_status = mb__fail(
+            &res->heat_err, MB_EINVAL,
+            "--output %s: no tensor of that name to draw; the tensors are "
+            "%s%s",
+            rq->heat_output ? rq->heat_output : "", A->n ? A->key[0] : "",
+            A->n > 1 ? ", ..." : "");
+        free(bt);
+        return;
+    }
+    const json_t *m = json_array_get(outs, k);
+    res->heat_worst = rq->heat_sample < 0;
+    mb__heat_opts o = {res->heat_worst ? mb__heatmap_worst(m) : rq->heat_sample,
+                       0, 1};
+    mb__heat_info info = {0};
     snprintf(res->heat_name, sizeof res->heat_name, "%s", A->key[k]);
-    res->heat_status = mb__heatmap_png(&A->t[k], &B->t[pair[k]], rq->heatmap,
-                                       &res->heat_max, &res->heat_err);
+    if (rq->heatmap)
+        res->heat_status = mb__heatmap_draw(&A->t[k], &bt[k], &o, rq->heatmap,
+                                            &info, &res->heat_err);
+    if (!res->heat_status)
+        res->heat_status = mb__heatmap_embed(&A->t[k], &bt[k], 1, NULL, NULL,
+                                             o.sample, embed, &res->heat_err);
+    if (*embed && res->heat_worst)
+        json_object_set_new(
+            *embed, "chosen",
+            json_string(json_is_null(json_object_get(*embed, "sample"))
+                            ? "whole tensor"
+                            : "worst sample"));
+    if (*embed)
+        json_object_set_new(*embed, "output", json_string(A->key[k]));
+    res->heat_sample = A->t[k].rank >= 3 ? o.sample : -1;
+    res->heat_samples = A->t[k].rank >= 1 ? (size_t)A->t[k].dims[0] : 1;
+    res->heat_max = info.max_abs;
+    free(bt);
 }
 
 mb_status mb__diff_run(const mb__diff_req *rq, mb__diff_result *res,
@@ -395,9 +412,12 @@ mb_status mb__diff_run(const mb__diff_req *rq, mb__diff_result *res,
             gv = mb__gates_eval_outputs(rq->gates, rq->n_gates, outs,
                                         &res->passed);
         res->n_tensors = A.n;
-        if (rq->heatmap)
-            heatmap(rq, &A, &B, pair, outs, res);
+        json_t *embed = NULL;
+        heatmaps(rq, &A, &B, pair, outs, res, &embed);
         res->doc = diff_doc(rq, outs, gv, res->passed);
+        if (res->doc && embed)
+            json_object_set(res->doc, "heatmap", embed);
+        json_decref(embed);
         if (!res->doc)
             st = mb__fail(err, MB_ENOMEM, "out of memory");
     }

@@ -59,8 +59,13 @@ static void png_flush_nop(png_structp p)
     (void)p;
 }
 
-mb_status mb__heatmap_png(const mb_tensor *a, const mb_tensor *b, mb_buf *png,
-                          double *max_abs, mb_err *err)
+/* The geometry of what is drawn: image W x H, `images` of them from
+ * element `first`, pooled by f into gw x gh. */
+typedef struct heat_geom {
+    size_t W, H, images, first, f, gw, gh;
+} heat_geom;
+
+static mb_status check_pair(const mb_tensor *a, const mb_tensor *b, mb_err *err)
 {
     if (a->rank < 1 || a->rank != b->rank ||
         memcmp(a->dims, b->dims, sizeof(int64_t) * (size_t)a->rank) != 0) {
@@ -75,52 +80,102 @@ mb_status mb__heatmap_png(const mb_tensor *a, const mb_tensor *b, mb_buf *png,
         return mb__fail(err, MB_EUNSUPPORTED,
                         "heatmap: cannot draw %s against %s tensors",
                         mb_dtype_name(a->dtype), mb_dtype_name(b->dtype));
-    size_t W = (size_t)a->dims[a->rank - 1];
-    size_t H = a->rank >= 2 ? (size_t)a->dims[a->rank - 2] : 1;
-    if (W == 0 || H == 0 || W > 100000 || H > 100000)
+    return MB_OK;
+}
+
+/* The geometry of o->sample of a (checked by check_pair) into *g and
+ * info's sample fields. */
+static mb_status geometry(const mb_tensor *a, const mb__heat_opts *o,
+                          heat_geom *g, mb__heat_info *info, mb_err *err)
+{
+    memset(g, 0, sizeof *g);
+    g->W = (size_t)a->dims[a->rank - 1];
+    g->H = a->rank >= 2 ? (size_t)a->dims[a->rank - 2] : 1;
+    if (g->W == 0 || g->H == 0 || g->W > 100000 || g->H > 100000)
         return mb__fail(err, MB_EDATA,
-                        "heatmap: image of %zux%zu pixels cannot be drawn", H,
-                        W);
-    size_t n = W * H;
-    double *x = mb__calloc(n, sizeof *x), *y = mb__calloc(n, sizeof *y);
-    if (!x || !y) {
-        free(x);
-        free(y);
-        return mb__fail(err, MB_ENOMEM, "out of memory for the heatmap");
+                        "heatmap: image of %zux%zu pixels cannot be drawn",
+                        g->H, g->W);
+    size_t numel = 1;
+    for (int k = 0; k < a->rank; k++)
+        numel *= (size_t)a->dims[k];
+    info->samples = (size_t)a->dims[0];
+    info->sample = -1;
+    g->images = 1;
+    if (a->rank >= 3) {
+        if (info->samples == 0)
+            return mb__fail(err, MB_EDATA,
+                            "heatmap: the output has no samples");
+        if (o->sample < 0 || (uint64_t)o->sample >= info->samples)
+            return mb__fail(err, MB_EINVAL,
+                            "heatmap sample %lld is outside the output: it "
+                            "has %zu samples (0..%zu)",
+                            (long long)o->sample, info->samples,
+                            info->samples - 1);
+        size_t per = numel / info->samples;
+        g->images = per / (g->W * g->H);
+        g->first = (size_t)o->sample * per;
+        info->sample = o->sample;
     }
-    mb__tensor_load_f64(a, 0, n, x);
-    mb__tensor_load_f64(b, 0, n, y);
-    double mx = 0;
-    for (size_t i = 0; i < n; i++) {
-        double d = fabs(y[i] - x[i]);
-        if (isfinite(x[i]) && isfinite(y[i]) && d > mx)
-            mx = d;
-        x[i] = (isfinite(x[i]) && isfinite(y[i])) ? d : NAN;
-    }
+    size_t side = g->W > g->H ? g->W : g->H;
+    g->f = o->max_side && side > o->max_side
+               ? (side + o->max_side - 1) / o->max_side
+               : 1;
+    g->gw = (g->W + g->f - 1) / g->f;
+    g->gh = (g->H + g->f - 1) / g->f;
+    info->width = g->W;
+    info->height = g->H;
+    return MB_OK;
+}
+
+/* |b - a| pooled into grid (g->gw x g->gh, zeroed): each cell the largest
+ * difference of its block over every image, NAN when any pair there is
+ * not finite.  Returns the largest finite cell; MB_ENOMEM in *st. */
+static double fill_grid(const mb_tensor *a, const mb_tensor *b,
+                        const heat_geom *g, double *grid, mb_status *st)
+{
+    double *x = mb__calloc(g->W, sizeof *x), *y = mb__calloc(g->W, sizeof *y);
+    *st = x && y ? MB_OK : MB_ENOMEM;
+    for (size_t im = 0; !*st && im < g->images; im++)
+        for (size_t r = 0; r < g->H; r++) {
+            size_t off = g->first + (im * g->H + r) * g->W;
+            mb__tensor_load_f64(a, off, g->W, x);
+            mb__tensor_load_f64(b, off, g->W, y);
+            double *cell = grid + (r / g->f) * g->gw;
+            for (size_t c = 0; c < g->W; c++) {
+                double *v = cell + c / g->f;
+                if (!isfinite(x[c]) || !isfinite(y[c]))
+                    *v = NAN;
+                else if (!isnan(*v) && fabs(y[c] - x[c]) > *v)
+                    *v = fabs(y[c] - x[c]);
+            }
+        }
+    free(x);
     free(y);
-    if (max_abs)
-        *max_abs = mx;
-    size_t scale = 1;
-    while (W * scale < 256 && H * scale < 4096 && scale < 64)
-        scale++;
-    size_t ow = W * scale, oh = H * scale;
+    double mx = 0;
+    for (size_t i = 0; i < g->gw * g->gh; i++)
+        if (!isnan(grid[i]) && grid[i] > mx)
+            mx = grid[i];
+    return mx;
+}
+
+/* Encodes grid (gw x gh, scaled up by `scale`) into png. */
+static mb_status encode(const double *grid, size_t gw, size_t gh, size_t scale,
+                        double mx, mb_buf *png, mb_err *err)
+{
+    size_t ow = gw * scale, oh = gh * scale;
     unsigned char *row = mb__calloc(ow, 3);
-    if (!row) {
-        free(x);
+    if (!row)
         return mb__fail(err, MB_ENOMEM, "out of memory for the heatmap");
-    }
     png_structp p =
         png_create_write_struct(PNG_LIBPNG_VER_STRING, NULL, NULL, NULL);
     png_infop info = p ? png_create_info_struct(p) : NULL;
     if (!p || !info) {
         png_destroy_write_struct(&p, &info);
-        free(x);
         free(row);
         return mb__fail(err, MB_ENOMEM, "libpng could not start");
     }
     if (setjmp(png_jmpbuf(p))) {
         png_destroy_write_struct(&p, &info);
-        free(x);
         free(row);
         return mb__fail(err, MB_EIO, "libpng failed to encode the heatmap");
     }
@@ -130,7 +185,7 @@ mb_status mb__heatmap_png(const mb_tensor *a, const mb_tensor *b, mb_buf *png,
                  PNG_COMPRESSION_TYPE_DEFAULT, PNG_FILTER_TYPE_DEFAULT);
     png_write_info(p, info);
     for (size_t r = 0; r < oh; r++) {
-        const double *src = x + (r / scale) * W;
+        const double *src = grid + (r / scale) * gw;
         for (size_t c = 0; c < ow; c++) {
             double v = src[c / scale];
             unsigned char *px = row + 3 * c;
@@ -146,9 +201,154 @@ mb_status mb__heatmap_png(const mb_tensor *a, const mb_tensor *b, mb_buf *png,
     }
     png_write_end(p, info);
     png_destroy_write_struct(&p, &info);
-    free(x);
     free(row);
     if (png->oom)
         return mb__fail(err, MB_ENOMEM, "out of memory encoding the heatmap");
     return MB_OK;
+}
+
+mb_status mb__heatmap_draw(const mb_tensor *a, const mb_tensor *b,
+                           const mb__heat_opts *o, mb_buf *png,
+                           mb__heat_info *info, mb_err *err)
+{
+    mb__heat_info local;
+    info = info ? info : &local;
+    memset(info, 0, sizeof *info);
+    heat_geom g;
+    mb_status st = check_pair(a, b, err);
+    if (st || (st = geometry(a, o, &g, info, err)))
+        return st;
+    double *grid = mb__calloc(g.gw * g.gh, sizeof *grid);
+    if (!grid)
+        return mb__fail(err, MB_ENOMEM, "out of memory for the heatmap");
+    info->max_abs = fill_grid(a, b, &g, grid, &st);
+    for (size_t i = 0; i < g.gw * g.gh; i++)
+        info->nonfinite += isnan(grid[i]) != 0;
+    size_t scale = 1;
+    while (o->enlarge && g.gw * scale < 256 && g.gh * scale < 4096 &&
+           scale < 64)
+        scale++;
+    info->png_w = g.gw * scale;
+    info->png_h = g.gh * scale;
+    if (st)
+        st = mb__fail(err, st, "out of memory for the heatmap");
+    else
+        st = encode(grid, g.gw, g.gh, scale, info->max_abs, png, err);
+    free(grid);
+    return st;
+}
+
+mb_status mb__heatmap_png(const mb_tensor *a, const mb_tensor *b, mb_buf *png,
+                          double *max_abs, mb_err *err)
+{
+    mb__heat_opts o = {0, 0, 1};
+    mb__heat_info info;
+    mb_status st = mb__heatmap_draw(a, b, &o, png, &info, err);
+    if (max_abs)
+        *max_abs = info.max_abs;
+    return st;
+}
+
+static double metric_or(const json_t *m, const char *key, double none)
+{
+    double v = NAN;
+    mb__json_metric_get(json_object_get(m, key), &v);
+    return isnan(v) ? none : v; /* "inf" is the most */
+}
+
+static const char *pair_name(const mb_tensor *a, const json_t *outs, size_t i)
+{
+    const char *nm =
+        json_string_value(json_object_get(json_array_get(outs, i), "name"));
+    return nm ? nm : a[i].name ? a[i].name : "";
+}
+
+size_t mb__heatmap_pick(const mb_tensor *a, const mb_tensor *b, size_t n,
+                        const json_t *outs, const char *want)
+{
+    size_t k = n, first = n;
+    double best_rel = -1, best_abs = -1;
+    for (size_t i = 0; i < n; i++) {
+        if (!a[i].data || !b[i].data || a[i].rank < 1 ||
+            a[i].rank != b[i].rank ||
+            memcmp(a[i].dims, b[i].dims, sizeof(int64_t) * (size_t)a[i].rank) !=
+                0 ||
+            !mb__metrics_dtype_ok(a[i].dtype) ||
+            !mb__metrics_dtype_ok(b[i].dtype))
+            continue; /* nothing to draw */
+        if (want) {
+            if (!strcmp(pair_name(a, outs, i), want))
+                return i;
+            continue;
+        }
+        first = first < n ? first : i;
+        const json_t *m = json_array_get(outs, i);
+        double rel = metric_or(m, "rel_l2", -1),
+               mx = metric_or(m, "max_abs", -1);
+        if (a[i].rank >= 2 &&
+            (k == n || rel > best_rel || (rel == best_rel && mx > best_abs))) {
+            k = i;
+            best_rel = rel;
+            best_abs = mx;
+        }
+    }
+    return k < n ? k : first;
+}
+
+int64_t mb__heatmap_worst(const json_t *metrics)
+{
+    static const char *const keys[] = {"rel_l2", "max_abs", "mae"};
+    const json_t *w = json_object_get(metrics, "worst");
+    for (size_t i = 0; i < sizeof keys / sizeof *keys; i++) {
+        const json_t *s =
+            json_object_get(json_object_get(w, keys[i]), "sample");
+        if (json_is_integer(s) && json_integer_value(s) >= 0)
+            return (int64_t)json_integer_value(s);
+    }
+    return 0;
+}
+
+mb_status mb__heatmap_embed(const mb_tensor *a, const mb_tensor *b, size_t n,
+                            const json_t *outs, const char *want,
+                            int64_t sample, json_t **out, mb_err *err)
+{
+    *out = NULL;
+    size_t k = mb__heatmap_pick(a, b, n, outs, want);
+    if (k == n && want)
+        return mb__fail(err, MB_EINVAL, "heatmap: no output named '%s' to draw",
+                        want);
+    if (k == n)
+        return MB_OK;
+    const json_t *m = json_array_get(outs, k);
+    mb__heat_opts o = {sample < 0 ? mb__heatmap_worst(m) : sample, 160, 0};
+    mb__heat_info info;
+    mb_buf png = MB_BUF_INIT, b64 = MB_BUF_INIT;
+    mb_status st = mb__heatmap_draw(&a[k], &b[k], &o, &png, &info, err);
+    if (!st) {
+        mb__buf_base64(&b64, png.data, png.len);
+        if (b64.oom)
+            st = mb__fail(err, MB_ENOMEM, "out of memory for the heatmap");
+    }
+    if (!st) {
+        *out = json_object();
+        json_object_set_new(*out, "output", json_string(pair_name(a, outs, k)));
+        json_object_set_new(*out, "sample",
+                            info.sample < 0 ? json_null()
+                                            : json_integer(info.sample));
+        json_object_set_new(*out, "samples",
+                            json_integer((json_int_t)info.samples));
+        json_object_set_new(*out, "chosen",
+                            json_string(info.sample < 0 ? "whole tensor"
+                                        : sample < 0    ? "worst sample"
+                                                        : "--heatmap-sample"));
+        json_object_set_new(*out, "max_abs", json_real(info.max_abs));
+        json_object_set_new(*out, "width",
+                            json_integer((json_int_t)info.width));
+        json_object_set_new(*out, "height",
+                            json_integer((json_int_t)info.height));
+        json_object_set_new(*out, "png_base64", json_string(b64.data));
+    }
+    mb__buf_free(&png);
+    mb__buf_free(&b64);
+    return st;
 }

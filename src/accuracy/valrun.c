@@ -5,6 +5,8 @@
 
 #include "accuracy/metrics_json.h"
 #include "accuracy/pick.h"
+#include "accuracy/folderinfo.h"
+#include "accuracy/heatmap.h"
 #include "accuracy/valjudge.h"
 #include "core/buf.h"
 #include "core/alloc.h"
@@ -471,6 +473,7 @@ void mb__val_req_defaults(mb__val_req *rq)
     rq->samples = 8;
     mb__metric_opts_defaults(&rq->metrics);
     rq->metrics.per_sample_max = 0;
+    rq->heatmap_sample = -1;
 }
 
 static const char *bare(const char *key)
@@ -481,9 +484,10 @@ static const char *bare(const char *key)
 }
 
 static const char *const val_keys[] = {
-    "labels",     "masks",     "output",       "save-outputs", "tolerance",
-    "gate",       "precision", "samples",      "atol",         "rtol",
-    "data-range", "ssim-3d",   "ignore-index", "map"};
+    "labels",       "masks", "output",        "save-outputs",
+    "tolerance",    "gate",  "precision",     "samples",
+    "atol",         "rtol",  "data-range",    "ssim-3d",
+    "ignore-index", "map",   "heatmap-sample"};
 
 bool mb__val_is_option(const char *key)
 {
@@ -557,6 +561,9 @@ mb_status mb__val_set(mb__val_req *rq, const char *key, const char *value,
         if (s)
             return s;
         rq->n_maps++;
+    } else if (!strcmp(k, "heatmap-sample")) {
+        if (!mb__parse_i64(value, 0, INT64_MAX, &rq->heatmap_sample))
+            return bad(err, key, value, "a sample index >= 0");
     } else {
         return mb__fail(err, MB_EINVAL, "%s is not a validate option", key);
     }
@@ -704,6 +711,60 @@ static json_t *pairing_json(const mb__val_req *rq, const outset *oa,
     return j;
 }
 
+/* The heat map of the output that differs most, at the chosen or worst
+ * sample (accuracy/heatmap.h), as v's "heatmap"; MB_EINVAL for a sample
+ * outside that output. */
+static mb_status embed_heatmap(int64_t sample, const mb_tensor *a,
+                               const mb_tensor *b, size_t n, const json_t *outs,
+                               json_t *v, mb_err *err)
+{
+    json_t *h = NULL;
+    mb_status st = mb__heatmap_embed(a, b, n, outs, NULL, sample, &h, err);
+    if (st)
+        mb__fail_prefix(err, "--heatmap-sample");
+    else if (h)
+        json_object_set_new(v, "heatmap", h);
+    return st == MB_EINVAL || st == MB_ENOMEM ? st : MB_OK;
+}
+
+/* The warning compare gives as a recommendation (cmpverdict.c): top-1
+ * accuracy within the tolerance while its paired 95% CI reaches below
+ * -tolerance, so the samples cannot show it is maintained. */
+static void small_n_warning(const json_t *v, double tol, json_t *warnings)
+{
+    const json_t *acc = json_object_get(v, "accuracy");
+    const json_t *ci = json_object_get(acc, "top1_delta_ci95");
+    double d = json_number_value(json_object_get(acc, "top1_delta"));
+    double lo = json_number_value(json_array_get(ci, 0)),
+           hi = json_number_value(json_array_get(ci, 1));
+    if (json_array_size(ci) != 2 || d < -tol - 1e-12 || lo >= -tol - 1e-12)
+        return;
+    json_array_append_new(
+        warnings,
+        json_sprintf(
+            "top-1 accuracy on %s within the tolerance on these "
+            "%lld samples (%+.4f), but the paired 95%% CI %+.4f to "
+            "%+.4f reaches below -%g: the data cannot show it is "
+            "maintained; score more samples",
+            json_string_value(json_object_get(acc, "output")),
+            (long long)json_integer_value(json_object_get(acc, "samples")), d,
+            lo, hi, tol));
+}
+
+/* An image folder's class map and the files of the worst samples
+ * (folderinfo.h) as v's "image_folder" and the outputs' worst.*.file. */
+static mb_status add_folder_info(const char *data_path, json_t *outs, json_t *v,
+                                 mb_err *err)
+{
+    json_t *info = NULL;
+    mb_status st = mb__folder_info(data_path, outs, &info, err);
+    if (info) {
+        json_object_del(info, "files");
+        json_object_set_new(v, "image_folder", info);
+    }
+    return st;
+}
+
 mb_status mb__validate_run(const mb__val_req *rq, json_t **doc, mb_err *err)
 {
     *doc = NULL;
@@ -774,6 +835,10 @@ mb_status mb__validate_run(const mb__val_req *rq, json_t **doc, mb_err *err)
                             rq->masks ? &masks : NULL, v, err)))
         goto done;
     json_object_set_new(v, "outputs", json_incref(outs));
+    if ((st = embed_heatmap(rq->heatmap_sample, oa.t, bal, oa.n, outs, v,
+                            err)) ||
+        (st = add_folder_info(pa->data_path, outs, v, err)))
+        goto done;
     if (rq->save_outputs &&
         ((st = save_outputs(rq->save_outputs, "baseline", &oa, err)) ||
          (st = save_outputs(rq->save_outputs, "candidate", &ob, err))))
@@ -793,6 +858,7 @@ mb_status mb__validate_run(const mb__val_req *rq, json_t **doc, mb_err *err)
     json_array_extend(json_object_get(*doc, "warnings"),
                       json_object_get(v, "warnings"));
     json_object_del(v, "warnings");
+    small_n_warning(v, rq->tolerance, json_object_get(*doc, "warnings"));
     json_object_set_new(*doc, "validation", v);
     v = NULL;
 done:

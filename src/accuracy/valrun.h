@@ -54,6 +54,9 @@ typedef struct mb__val_req {
     /* --map BASE=CAND: renamed outputs (outpair.h). */
     mb__outmap maps[MB__MAX_OUTMAPS];
     size_t n_maps;
+    /* The sample the embedded heat map draws ("heatmap", heatmap.h), or
+     * -1: the worst of the output that differs most. */
+    int64_t heatmap_sample;
 } mb__val_req;
 
 /* Fills the defaults above (no models). */
@@ -63,7 +66,7 @@ void mb__val_req_defaults(mb__val_req *rq);
  * options mb__val_set takes: labels, masks, output, save-outputs, tolerance,
  * gate (repeatable: appends), precision, samples, atol, rtol, data-range,
  * ssim-3d (value "1" or "0"), ignore-index (an integer mask value), map
- * (BASE=CAND, repeatable: appends). */
+ * (BASE=CAND, repeatable: appends), heatmap-sample (a sample index). */
 bool mb__val_is_option(const char *key);
 /* Sets one option from its text.  String values are borrowed (they must
  * outlive rq).  MB_EINVAL names key as given (so "--tolerance" reads as

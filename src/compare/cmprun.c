@@ -7,6 +7,8 @@
 #include "core/err.h"
 #include "core/fileio.h"
 #include "accuracy/metrics_json.h"
+#include "accuracy/folderinfo.h"
+#include "accuracy/heatmap.h"
 #include "accuracy/pick.h"
 #include "accuracy/valjudge.h"
 #include "data/imagedir.h"
@@ -36,6 +38,7 @@ static const mb__compare_req compare_defaults = {
     .threshold = 0.01,
     .alpha = 0.05,
     .timeout_ns = 600000000000LL,
+    .heatmap_sample = -1,
 };
 
 void mb__compare_req_defaults(mb__compare_req *rq)
@@ -759,6 +762,26 @@ static mb_status score_labels(cmp_ctx *c, mb_err *err)
     return MB_OK;
 }
 
+/* What a variant's agreement shows besides the verdict: the heat map of
+ * the output that differs most (heatmap.h) and, on an image folder
+ * (folder, from mb__folder_info, or NULL), the files of the worst
+ * samples.  MB_EINVAL for a heatmap sample outside the output. */
+static mb_status variant_extras(vstate *v, const vstate *base, int64_t sample,
+                                const json_t *folder, mb_err *err)
+{
+    if (!v->agreement)
+        return MB_OK;
+    json_t *outs = json_object_get(v->agreement, "outputs"), *heat = NULL;
+    size_t n = v->n_outputs < base->n_outputs ? v->n_outputs : base->n_outputs;
+    mb_status st = mb__heatmap_embed(base->outputs, v->outputs, n, outs, NULL,
+                                     sample, &heat, err);
+    if (heat)
+        json_object_set_new(v->agreement, "heatmap", heat);
+    mb__folder_worst_files(folder, outs);
+    /* a heat map that cannot be drawn is no failure of the variant */
+    return st == MB_EINVAL || st == MB_ENOMEM ? st : MB_OK;
+}
+
 /* The verdict of each variant against the baseline at the same batch
  * size: every output and the labels, as validate judges them; a failure
  * names the variant. */
@@ -766,6 +789,12 @@ static mb_status judge_variants(cmp_ctx *c, mb_err *err)
 {
     const mb__compare_req *rq = c->rq;
     size_t n = c->n;
+    /* an image folder: its class map, the files of the worst samples */
+    json_t *folder = NULL;
+    mb_status fs = mb__folder_info(rq->variants[rq->baseline].plan->data_path,
+                                   NULL, &folder, err);
+    if (fs)
+        return fs;
     for (size_t b = 0; b < c->nb; b++) {
         size_t bj = b * n + rq->baseline;
         if (c->arms[bj].error)
@@ -778,7 +807,11 @@ static mb_status judge_variants(cmp_ctx *c, mb_err *err)
                 v, json_array_get(c->runs, i), &c->vs[bj], rq, c->arms[bj].plan,
                 c->arms[i].plan, c->co >= 0 ? c->labels : NULL, c->n_labels,
                 c->labels_what, err);
+            if (!rc)
+                rc = variant_extras(v, &c->vs[bj], rq->heatmap_sample, folder,
+                                    err);
             if (rc) {
+                json_decref(folder);
                 mb__fail_prefix(err, "variant %s", rq->variants[i % n].name);
                 return rc;
             }
@@ -791,6 +824,10 @@ static mb_status judge_variants(cmp_ctx *c, mb_err *err)
                                 json_object_get(va, "paired"));
             }
         }
+    }
+    if (folder) {
+        json_object_del(folder, "files");
+        json_object_set_new(c->doc, "image_folder", folder);
     }
     return MB_OK;
 }

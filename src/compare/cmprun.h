@@ -34,6 +34,8 @@ typedef struct mb__compare_req {
     int64_t timeout_ns; /* per step of a variant's process */
     int fail_fast;
     const char *save_outputs; /* directory for every variant's outputs */
+    int64_t heatmap_sample;   /* the sample each variant's heat map draws
+                                 (accuracy/heatmap.h), -1: its worst */
     const char *command_line;
     /* --map BASE=CAND: a baseline output and its name in the variants
      * that renamed it (outpair.h); borrowed. */

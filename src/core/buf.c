@@ -79,3 +79,23 @@ void mb__buf_free(mb_buf *b)
     b->len = b->cap = 0;
     b->oom = 0;
 }
+
+void mb__buf_base64(mb_buf *b, const void *data, size_t n)
+{
+    static const char tab[] =
+        "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
+    const unsigned char *p = data;
+    char q[4];
+    for (size_t i = 0; i < n; i += 3) {
+        unsigned v = (unsigned)p[i] << 16;
+        if (i + 1 < n)
+            v |= (unsigned)p[i + 1] << 8;
+        if (i + 2 < n)
+            v |= p[i + 2];
+        q[0] = tab[(v >> 18) & 63];
+        q[1] = tab[(v >> 12) & 63];
+        q[2] = i + 1 < n ? tab[(v >> 6) & 63] : '=';
+        q[3] = i + 2 < n ? tab[v & 63] : '=';
+        mb__buf_append(b, q, 4);
+    }
+}

@@ -23,6 +23,8 @@ void mb__buf_putc(mb_buf *b, char c);
 void mb__buf_printf(mb_buf *b, const char *fmt, ...)
     __attribute__((format(printf, 2, 3)));
 void mb__buf_vprintf(mb_buf *b, const char *fmt, va_list ap);
+/* Appends n bytes of data as base64 (RFC 4648, padded). */
+void mb__buf_base64(mb_buf *b, const void *data, size_t n);
 /* Hands the bytes to the caller (free()), leaving b empty. */
 char *mb__buf_take(mb_buf *b, size_t *len);
 void mb__buf_free(mb_buf *b);

@@ -120,7 +120,8 @@ mb_status mb__resolve_shape2(const mb_io_desc *d, int64_t batch,
             if (d->dims[i] >= 0 && d->dims[i] != o->dims[i])
                 return mb__fail(err, MB_EINVAL,
                                 "--shape %s=%s changes fixed dimension %d "
-                                "of input '%s' (%s, -1 = dynamic)",
+                                "of input '%s' (%s, -1 = dynamic): the model "
+                                "takes no other size there",
                                 d->name, got, i, d->name, want);
             dims[i] = o->dims[i];
             /* --shape is the shape at batch 1: --batch B scales the batch

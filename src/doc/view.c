@@ -720,6 +720,9 @@ static size_t output_rows(const mb_rview *v, const mb_rrows *m, mb_buf *b)
                 if (!isfinite(c.x) && strcmp(m->keys[j], "rel_error") == 0)
                     c.x = mb__jnum(o, "rel_l2"); /* the name compare writes */
                 mb__fmt_num(c.x, m->sig[j], c.text, sizeof c.text);
+                const char *inf = mb__jstr(o, m->keys[j]); /* "inf" */
+                if (inf && !strcmp(inf, "inf") && !strcmp(m->keys[j], "psnr"))
+                    snprintf(c.text, sizeof c.text, "identical");
                 m->cell(b, &c);
             }
             char gates[300];

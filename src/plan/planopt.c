@@ -114,10 +114,12 @@ static const mb__planopt table[] = {
     {"input-range", MB__PO_KV, "NAME=LO:HI", IN,
      "value range of synthetic input NAME (repeatable)",
      "NAME=LO:HI with numbers and LO <= HI", NULL, -1e300, 1e300, RE, F_RANGE},
-    {"shape", MB__PO_KV, "NAME=D0,D1,...", IN,
-     "whole shape of input NAME (NAME= for a scalar; repeatable)",
-     "NAME=D0,D1,... (NAME= for a scalar)", NULL, 0, (double)(1LL << 40), RE,
-     F_SHAPE},
+    {"shape", MB__PO_KV, "[NAME=]D0,D1,...", IN,
+     "whole shape of input NAME (NAME= for a scalar; without NAME=: the "
+     "model's only input; repeatable)",
+     "NAME=D0,D1,... (NAME= for a scalar), or D0,D1,... for a model with "
+     "one input",
+     NULL, 0, (double)(1LL << 40), RE, F_SHAPE},
     {"input-name", MB__PO_KV, "NAME=MODELNAME", IN,
      "the input --data, --shape and --input-range call NAME is the model's "
      "MODELNAME (repeatable; for variants whose inputs are named "
@@ -324,7 +326,13 @@ static mb_status set_shape(mb_plan *p, const mb__planopt *o, const char *shown,
     const char *rest;
     int64_t *list = NULL;
     size_t n = 0;
-    if (!split(value, &name, &rest) ||
+    /* D0,D1,... without NAME=: the model's only input (runner.c) */
+    bool bare = value && *value && !strchr(value, '=');
+    if (bare) {
+        name = mb__strdup("");
+        rest = value;
+    }
+    if ((!bare && !split(value, &name, &rest)) || !name ||
         (*rest && !mb__parse_i64_list(rest, (int64_t)o->lo, (int64_t)o->hi,
                                       &list, &n)) ||
         n > MB_MAX_RANK) {

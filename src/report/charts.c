@@ -980,10 +980,17 @@ bool mb__chart_outputs(mb_buf *b, const mb_rview *v)
             mb__svg_title(b, full);
             mb__buf_puts(b, "</g>");
             double x = mb__jnum(o, key);
+            /* PSNR +inf: no difference at all, the longest bar */
+            const char *ps = mb__jstr(o, "psnr"); /* stored as "inf" */
+            bool same = ps && !strcmp(ps, "inf");
+            if (same)
+                x = hi;
             snprintf(
                 tip, sizeof tip,
                 "%s: PSNR %s dB, cosine %s, MAE %s, max abs %s, rel. error %s",
-                full, mb__fmt_num(mb__jnum(o, "psnr"), 4, t[0], 32),
+                full,
+                same ? "infinite (identical)"
+                     : mb__fmt_num(mb__jnum(o, "psnr"), 4, t[0], 32),
                 mb__fmt_num(mb__jnum(o, "cosine"), 6, t[1], 32),
                 mb__fmt_num(mb__jnum(o, "mae"), 3, t[2], 32),
                 mb__fmt_num(mb__jnum(o, "max_abs"), 3, t[3], 32),
@@ -991,9 +998,13 @@ bool mb__chart_outputs(mb_buf *b, const mb_rview *v)
             if (isfinite(x))
                 hbar(&s, y + 6, 16, 0, x,
                      mb__svg_color((size_t)series_of(v, c->name)), "bar", tip);
+            if (same)
+                mb__svg_text(&s, mb__svg_px(&s, x) - 6, y + 18, "end",
+                             "identical", "identical");
         }
     }
     mb__svg_end(&s, "Hover a bar for every metric of that output; the table "
-                    "below lists them all.");
+                    "below lists them all.  Identical outputs (PSNR infinite) "
+                    "are the longest bars, marked \"identical\".");
     return true;
 }

@@ -350,7 +350,7 @@ static void run_notes(const json_t *run, const mb_console_opts *o, mb_buf *out)
 void mb__report_console(const json_t *doc, const mb_console_opts *o,
                         mb_buf *out)
 {
-    size_t i;
+    size_t i, from = out->len;
     const json_t *run;
     runs_table(doc, o, out);
     /* Notes that belong under the table. */
@@ -362,4 +362,5 @@ void mb__report_console(const json_t *doc, const mb_console_opts *o,
     json_array_foreach(warn, i, w)
         mb__buf_printf(out, "%s! %s%s\n", o->color ? "\033[33m" : "",
                        json_string_value(w), rst);
+    mb__console_fit(out, from, o->width); /* notes and warnings wrap */
 }

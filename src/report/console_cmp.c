@@ -6,6 +6,7 @@
 #include "report/console.h"
 
 #include "report/rutil.h"
+#include "report/valprint.h"
 #include "doc/view.h"
 #include "compare/cmpverdict.h"
 
@@ -40,13 +41,15 @@ static void speed_cell(const mb_rcmp *c, char *buf, size_t len)
 
 typedef struct layout {
     int cv, p99, mem, status, params, nw;
+    int ci, top1, agree; /* the p50's CI, top-1, top-1 agreement */
 } layout;
 
 static void header(mb_buf *out, const layout *l, const char *bold,
                    const char *rst)
 {
-    mb__buf_printf(out, "\n%s%-*s%s %-26s", bold, l->nw, "variant",
-                   l->status ? " status " : "", "p50 ms [95% CI]");
+    mb__buf_printf(out, "\n%s%-*s%s %-*s", bold, l->nw, "variant",
+                   l->status ? " status " : "", l->ci ? 26 : 9,
+                   l->ci ? "p50 ms [95% CI]" : "p50 ms");
     if (l->p99)
         mb__buf_printf(out, " %9s", "p99 ms");
     mb__buf_printf(out, " %-31s", "speedup [95% CI]");
@@ -58,7 +61,11 @@ static void header(mb_buf *out, const layout *l, const char *bold,
         mb__buf_printf(out, " %9s", "size");
     if (l->params)
         mb__buf_printf(out, " %11s", "params");
-    mb__buf_printf(out, " %7s %7s %-7s%s\n", "top-1", "agree", "verdict", rst);
+    if (l->top1)
+        mb__buf_printf(out, " %7s", "top-1");
+    if (l->agree)
+        mb__buf_printf(out, " %7s", "agree");
+    mb__buf_printf(out, " %-7s%s\n", "verdict", rst);
 }
 
 /* The columns a narrow terminal left out, and how to see them. */
@@ -67,20 +74,23 @@ static void hidden_note(mb_buf *out, const layout *l, int width)
     const struct {
         int shown;
         const char *names;
-    } cols[] = {{l->status, "status"},    {l->p99, "p99"},
-                {l->cv, "run CV, inf/s"}, {l->mem, "peak RSS"},
-                {l->p99, "size"},         {l->params, "params"}};
+    } cols[] = {
+        {l->status, "status"},    {l->ci, "p50 CI"},    {l->p99, "p99"},
+        {l->cv, "run CV, inf/s"}, {l->mem, "peak RSS"}, {l->p99, "size"},
+        {l->params, "params"},    {l->top1, "top-1"},   {l->agree, "agree"}};
     char list[200] = "";
     size_t off = 0;
     for (size_t i = 0; i < sizeof cols / sizeof cols[0]; i++)
         if (!cols[i].shown && off < sizeof list)
             off += (size_t)snprintf(list + off, sizeof list - off, "%s%s",
                                     off ? ", " : "", cols[i].names);
+    char note[400];
+    snprintf(note, sizeof note,
+             "(%d columns: not shown: %s; COLUMNS=200 mbench ... or "
+             "--md/--csv/--json show every column)",
+             width, list);
     if (off)
-        mb__buf_printf(out,
-                       "(%d columns: not shown: %s; COLUMNS=200 mbench ... "
-                       "or --md/--csv/--json show every column)\n",
-                       width, list);
+        mb__console_wrap(out, note, width, 0, 1);
 }
 
 static void row(mb_buf *out, const layout *l, const mb_rcmp *c,
@@ -119,7 +129,9 @@ static void row(mb_buf *out, const layout *l, const mb_rcmp *c,
     if (l->status) /* "interrupted" is spelled out in the warnings */
         mb__buf_printf(out, " %-7s",
                        !strcmp(c->status, "interrupted") ? "interr." : "ok");
-    mb__buf_printf(out, " %-26s", p50);
+    if (!l->ci)
+        snprintf(p50, sizeof p50, "%.4g", r ? r->p50 / 1e6 : NAN);
+    mb__buf_printf(out, " %-*s", l->ci ? 26 : 9, p50);
     if (l->p99)
         mb__buf_printf(out, " %9s", p99);
     mb__buf_printf(out, " %-31s", sp);
@@ -131,7 +143,11 @@ static void row(mb_buf *out, const layout *l, const mb_rcmp *c,
         mb__buf_printf(out, " %9s", size);
     if (l->params)
         mb__buf_printf(out, " %11s", par);
-    mb__buf_printf(out, " %7s %7s %-7s\n", acc, agr,
+    if (l->top1)
+        mb__buf_printf(out, " %7s", acc);
+    if (l->agree)
+        mb__buf_printf(out, " %7s", agr);
+    mb__buf_printf(out, " %-7s\n",
                    c->verdict < 0 ? "-"
                    : c->verdict   ? "PASS"
                                   : "FAIL");
@@ -189,29 +205,41 @@ static void one_comparison(const json_t *doc, const mb_console_opts *o,
     if (batch > 0)
         mb__buf_printf(out, "\n%sbatch %" PRId64 "%s", bold, batch, rst);
     layout l = {o->width >= 150, o->width >= 125, o->width >= 108,
-                o->width >= 95,  o->width >= 162, o->width >= 95 ? 16 : 12};
+                o->width >= 95,  o->width >= 162, o->width >= 95 ? 16 : 12,
+                o->width >= 95,  o->width >= 72,  o->width >= 80};
     header(out, &l, bold, rst);
     for (size_t i = 0; i < v.n_cmps; i++) {
         const mb_rcmp *c = &v.cmps[i];
         /* the document's runs are in variant order */
         const mb_rrun *r = i < v.n_runs ? &v.runs[i] : NULL;
-        char nm[64], safe[64], err_safe[512];
+        char nm[64], safe[64];
         snprintf(nm, sizeof nm, "%s%s",
                  mb__console_safe(c->name, safe, sizeof safe),
                  c->flagged ? " *" : "");
         mb__buf_printf(out, "%-*s", l.nw, nm);
-        if (strcmp(c->status, "failed") == 0)
-            mb__buf_printf(out, " %sFAILED%s  %s\n", red, rst,
-                           mb__console_safe(c->error ? c->error : "(null)",
-                                            err_safe, sizeof err_safe));
-        else
+        if (strcmp(c->status, "failed") == 0) {
+            mb__buf_printf(out, " %sFAILED%s  ", red, rst);
+            mb__console_wrap(out, c->error ? c->error : "(null)", o->width,
+                             l.nw + 9, l.nw + 1);
+        } else
             row(out, &l, c, r);
     }
     hidden_note(out, &l, o->width);
     startup(out, doc, &v, (size_t)l.nw);
     const char *why = mb__jstr(doc, "judged_output.reason");
-    if (first && why && *why)
-        mb__buf_printf(out, "\nclass scores: %s\n", why);
+    if (first && why && *why) {
+        mb__buf_puts(out, "\nclass scores: ");
+        mb__console_wrap(out, why, o->width, 14, 2);
+    }
+    const json_t *folder = json_object_get(doc, "image_folder");
+    if (first && folder) {
+        mb_buf ft = MB_BUF_INIT;
+        mb__folder_text(folder, &ft);
+        if (ft.len)
+            ft.data[--ft.len] = '\0';
+        mb__console_wrap(out, ft.data, o->width, 0, 2);
+        mb__buf_free(&ft);
+    }
     mb__buf_printf(out, "\n%sRecommendations%s (baseline: ", bold, rst);
     mb__console_put(out, mb__jstr(doc, "comparison.baseline"));
     mb__buf_puts(out, ")\n");
@@ -237,8 +265,7 @@ static void one_comparison(const json_t *doc, const mb_console_opts *o,
             int ok = json_is_true(json_object_get(rec, "ok"));
             mb__buf_printf(out, "  %s%s%s ", ok ? green : yellow,
                            ok ? "\u2713" : "\u26a0", rst);
-            mb__console_put(out, mb__jstr(rec, "text"));
-            mb__buf_putc(out, '\n');
+            mb__console_wrap(out, mb__jstr(rec, "text"), o->width, 4, 4);
         }
     }
     mb__rview_free(&v);
@@ -272,14 +299,18 @@ void mb__report_compare_console(const json_t *doc, const mb_console_opts *o,
     const json_t *w;
     json_array_foreach(json_object_get(doc, "warnings"), k, w)
     {
-        mb__buf_printf(out, "%s! ", yellow);
-        mb__console_put(out, json_string_value(w));
+        mb__buf_printf(out, "%s!%s ", yellow, rst);
+        mb__console_wrap(out, json_string_value(w), o->width, 2, 2);
+    }
+    mb__buf_puts(out, o->color ? "\033[2m" : "");
+    mb__console_wrap(out,
+                     "speedup = baseline / variant, geometric means of "
+                     "per-process medians; CI: Student t over blocks of "
+                     "rounds, paired by round; run CV: run-to-run spread of "
+                     "the medians; n.s. = no significant difference",
+                     o->width, 0, 0);
+    if (o->color && out->len && !out->oom) { /* the reset before '\n' */
+        out->data[--out->len] = '\0';
         mb__buf_printf(out, "%s\n", rst);
     }
-    mb__buf_printf(out,
-                   "%sspeedup = baseline / variant, geometric means of "
-                   "per-process medians; CI: Student t over blocks of "
-                   "rounds, paired by round; run CV: run-to-run spread of the "
-                   "medians; n.s. = no significant difference%s\n",
-                   o->color ? "\033[2m" : "", rst);
 }

@@ -528,6 +528,28 @@ static void metadata(mb_buf *b, const json_t *const *docs, size_t n_docs,
     mb__buf_puts(b, "</tbody></table></div>\n");
 }
 
+/* Where each variant's outputs differ from the baseline's: the heat map
+ * its comparison entry embeds (agreement.heatmap). */
+static void heatmaps(mb_buf *b, const mb_rview *v)
+{
+    size_t n = 0;
+    for (size_t i = 0; i < v->n_cmps; i++) {
+        const mb_rcmp *c = &v->cmps[i];
+        const json_t *h = mb__jget(c->v, "agreement.heatmap");
+        if (!json_is_object(h))
+            continue;
+        if (!n++)
+            mb__buf_puts(b, "<h3>Where the outputs differ</h3><div "
+                            "class=\"grid2\" id=\"heatmaps\">\n");
+        char who[300];
+        snprintf(who, sizeof who, "%s against %s", c->name ? c->name : "?",
+                 c->baseline ? c->baseline : "the baseline");
+        mb__html_heatmap(b, h, who);
+    }
+    if (n)
+        mb__buf_puts(b, "</div>\n");
+}
+
 /* Runs one chart and records its id in expect when drawn (memory running
  * out marks b). */
 static void chart(mb_buf *b, bool (*fn)(mb_buf *, const mb_rview *),
@@ -684,6 +706,7 @@ mb_status mb__result_html(const json_t *const *docs, size_t n_docs, mb_buf *out,
         mb__buf_puts(&body, "</div>\n");
         chart(&body, mb__chart_outputs, &v, "chart-outputs", &expect);
         mb__rview_accuracy_tables(&v, &html_rows, &body);
+        heatmaps(&body, &v);
     }
     mb__html_exec_sections(&body, docs, n_docs, &expect);
     metadata(&body, docs, n_docs, &v);

@@ -86,6 +86,8 @@ static const char *const mb_html_css[] = {
     "svg text.axlabel{fill:var(--muted);font-size:12px}\n",
     "svg text.note,svg text.ptlabel{fill:var(--muted);font-size:11px}\n",
     "svg text.failed{fill:var(--bad);font-weight:600}\n",
+    "svg text.identical{fill:#fff;font-size:11px;font-weight:600}\n",
+    "figure.heatmap{margin:0 0 18px}figure.heatmap img{display:block}\n",
     "svg .grid{stroke:var(--grid);stroke-width:1}\n",
     "svg .axis{stroke:var(--muted);stroke-width:1}\n",
     "svg .ref{stroke:var(--fg);stroke-width:1.2;stroke-dasharray:4 3}\n",

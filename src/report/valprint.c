@@ -17,15 +17,16 @@ static const char *g(const json_t *m, const char *key, char *buf, size_t len)
 /* The lines of mb__metrics_text after the first: a format taking up to
  * five strings and the metric keys that fill them.  A NULL format stands
  * for the max_abs line (it has a position); classifier lines are written
- * only for class scores. */
+ * only for class scores.  A key "=identical" is ", identical" after an
+ * infinite value (PSNR of outputs that do not differ), else nothing. */
 static const struct metric_line {
     const char *fmt;
     const char *keys[5];
     bool classifier;
 } metric_lines[] = {
     {"  mae %s  mse %s  rmse %s\n", {"mae", "mse", "rmse"}, false},
-    {"  psnr %s dB (data range %s, %s)\n",
-     {"psnr", "data_range", "data_range_source"},
+    {"  psnr %s dB%s (data range %s, %s)\n",
+     {"psnr", "=identical", "data_range", "data_range_source"},
      false},
     {"  cosine %s  pearson %s  ssim %s (%s, %s images)\n",
      {"cosine", "pearson", "ssim", "ssim_mode", "ssim_images"},
@@ -49,7 +50,11 @@ static void metric_line(mb_buf *f, const json_t *m, const struct metric_line *l)
     char b[5][64];
     const char *t[5];
     for (size_t i = 0; i < 5; i++)
-        t[i] = l->keys[i] ? g(m, l->keys[i], b[i], sizeof b[i]) : "";
+        t[i] = !l->keys[i] ? ""
+               /* "=identical": a note on the value before when it is inf */
+               : l->keys[i][0] == '='
+                   ? (i && !strcmp(t[i - 1], "inf") ? ", identical" : "")
+                   : g(m, l->keys[i], b[i], sizeof b[i]);
     mb__buf_printf(f, l->fmt, t[0], t[1], t[2], t[3], t[4]);
 }
 
@@ -88,10 +93,15 @@ void mb__metrics_text(const json_t *m, mb_buf *f)
         json_t *o;
         json_object_foreach((json_t *)w, key, o)
         {
+            const char *file = json_string_value(json_object_get(o, "file"));
             mb__buf_printf(
-                f, " %s #%lld (%s)", key,
-                (long long)json_integer_value(json_object_get(o, "sample")),
-                g(o, "value", b1, sizeof b1));
+                f, " %s #%lld", key,
+                (long long)json_integer_value(json_object_get(o, "sample")));
+            if (file) { /* the image of an image folder */
+                mb__buf_putc(f, ' ');
+                mb__console_put(f, file);
+            }
+            mb__buf_printf(f, " (%s)", g(o, "value", b1, sizeof b1));
         }
         mb__buf_puts(f, "\n");
     }
@@ -170,6 +180,40 @@ static void seg_text(const json_t *seg, mb_buf *f)
 }
 
 /* Everything above the verdict line. */
+void mb__folder_text(const json_t *info, mb_buf *f)
+{
+    const json_t *classes = json_object_get(info, "classes");
+    size_t n = json_array_size(classes), i;
+    const json_t *c;
+    if (!json_is_object(info))
+        return;
+    mb__buf_printf(
+        f, "image folder %s: %lld images", s(info, "path"),
+        (long long)json_integer_value(json_object_get(info, "images")));
+    if (!n) {
+        mb__buf_puts(f, ", no class folders (no labels)\n");
+        return;
+    }
+    mb__buf_printf(f, "; class folder -> class id:");
+    json_array_foreach(classes, i, c)
+    {
+        if (i == 12) {
+            mb__buf_printf(f,
+                           " ... (%zu classes; all in the JSON's "
+                           "image_folder.classes)",
+                           n);
+            break;
+        }
+        mb__buf_printf(f, "%s ", i ? "," : "");
+        mb__console_put(f, s(c, "folder"));
+        mb__buf_printf(
+            f, " -> %lld (%lld)",
+            (long long)json_integer_value(json_object_get(c, "id")),
+            (long long)json_integer_value(json_object_get(c, "images")));
+    }
+    mb__buf_putc(f, '\n');
+}
+
 static void report(const json_t *v, mb_buf *f)
 {
     int synthetic = json_is_true(json_object_get(v, "synthetic_inputs"));
@@ -182,6 +226,7 @@ static void report(const json_t *v, mb_buf *f)
         json_object_get(json_object_get(v, "output_pairing"), "note"));
     if (pn)
         mb__buf_printf(f, "outputs   %s\n", pn);
+    mb__folder_text(json_object_get(v, "image_folder"), f);
     size_t k;
     json_t *o;
     /* --output chooses which output's metrics are shown; every output is
@@ -242,11 +287,28 @@ static void report(const json_t *v, mb_buf *f)
 
 void mb__validation_console(const json_t *doc, int quiet, mb_buf *out)
 {
+    mb__validation_console_w(doc, quiet, 200, out);
+}
+
+void mb__validation_console_w(const json_t *doc, int quiet, int width,
+                              mb_buf *out)
+{
     const json_t *v = json_object_get(doc, "validation");
     if (!json_is_object(v))
         return;
     if (!quiet)
         report(v, out);
+    /* the document's warnings (random inputs have their banner above) */
+    size_t k;
+    const json_t *w;
+    json_array_foreach(json_object_get(doc, "warnings"), k, w)
+    {
+        const char *t = json_string_value(w);
+        if (t && strncmp(t, "inputs are random", 17) != 0) {
+            mb__buf_puts(out, "! ");
+            mb__console_wrap(out, t, width, 2, 2);
+        }
+    }
     mb__buf_printf(out, "%s: %s vs %s%s\n",
                    json_is_true(json_object_get(v, "passed")) ? "PASS" : "FAIL",
                    s(v, "candidate"), s(v, "baseline"),

@@ -24,5 +24,13 @@ void mb__gates_text(const json_t *gates, mb_buf *out);
  * line "PASS: CANDIDATE vs BASELINE".  With quiet only the verdict line.
  * Nothing for a document without a "validation" object. */
 void mb__validation_console(const json_t *doc, int quiet, mb_buf *out);
+/* An image folder's line (accuracy/folderinfo.h's object): "image folder
+ * PATH: N images; class folder -> class id: cat -> 0 (12), ..." (the
+ * first 12 classes). */
+void mb__folder_text(const json_t *info, mb_buf *f);
+/* The same with the document's warnings (but the random-inputs one, which
+ * has its banner) wrapped at `width` columns. */
+void mb__validation_console_w(const json_t *doc, int quiet, int width,
+                              mb_buf *out);
 
 #endif

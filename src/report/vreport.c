@@ -118,6 +118,13 @@ static const char *metric(const json_t *o, const char *key, char *buf,
     return mb__json_metric_text(json_object_get(o, key), "yes", "no", buf, len);
 }
 
+/* PSNR as text: "identical" when it is infinite (no difference). */
+static const char *psnr_text(const json_t *o, char *buf, size_t len)
+{
+    const char *t = metric(o, "psnr", buf, len);
+    return strcmp(t, "inf") ? t : "identical";
+}
+
 static void shape_of(const json_t *m, char *buf, size_t len)
 {
     int64_t dims[MB_MAX_RANK];
@@ -272,12 +279,19 @@ static void metrics_section(vw *w, const json_t *v)
                                  metric(m, "cosine", b[1], sizeof b[1]),
                                  metric(m, "max_abs", b[2], sizeof b[2]),
                                  metric(m, "mae", b[3], sizeof b[3]),
-                                 metric(m, "psnr", b[4], sizeof b[4]),
+                                 psnr_text(m, b[4], sizeof b[4]),
                                  metric(m, "top1_agreement", b[5], sizeof b[5]),
                                  metric(m, "nonfinite_new", b[6], sizeof b[6])};
         row(w, cells, 10, 0);
     }
     table_end(w);
+    const json_t *heat = json_object_get(v, "heatmap");
+    char cap[768];
+    if (json_is_object(heat) && w->html)
+        mb__html_heatmap(w->b, heat, NULL);
+    else if (json_is_object(heat))
+        field(w, "Heatmap (in the HTML report)",
+              mb__heatmap_caption(heat, cap, sizeof cap));
     const json_t *acc = json_object_get(v, "accuracy");
     if (json_is_object(acc)) {
         char line[320];
@@ -401,12 +415,13 @@ static mb_status page(const json_t *doc, const json_t *v, const char *title,
 {
     vw w = {out, html, 0};
     if (html) {
-        mb__buf_puts(out,
-                     "<!DOCTYPE html>\n<html lang=\"en\"><head><meta "
-                     "charset=\"utf-8\">\n<meta http-equiv=\"Content-Security-"
-                     "Policy\" content=\"default-src 'none'; style-src "
-                     "'unsafe-inline'\">\n<meta name=\"color-scheme\" "
-                     "content=\"light dark\">\n<title>");
+        mb__buf_puts(
+            out,
+            "<!DOCTYPE html>\n<html lang=\"en\"><head><meta "
+            "charset=\"utf-8\">\n<meta http-equiv=\"Content-Security-"
+            "Policy\" content=\"default-src 'none'; style-src "
+            "'unsafe-inline'; img-src data:\">\n<meta name=\"color-scheme\" "
+            "content=\"light dark\">\n<title>");
         mb__html_escape(out, title);
         mb__buf_puts(out, "</title>\n<style>body{font:14px/1.45 system-ui,"
                           "sans-serif;margin:2em auto;max-width:70em;padding:0 "

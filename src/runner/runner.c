@@ -16,6 +16,7 @@
 #include "model/onnx.h"
 #include "backend/registry.h"
 
+#include <inttypes.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -36,6 +37,8 @@ struct mb_bench {
     mb_phases phases;
     json_t *runtime;
     const mb_plan *plan;
+    mb_plan own_plan; /* plan with a bare --shape named (has_own) */
+    int has_own;
     mb_kv *opts; /* what open() was given (mb__plan_backend_opts) */
     size_t n_opts;
 };
@@ -173,6 +176,26 @@ static void take_session_facts(mb_bench *b)
         b->be->session_info(b->session, take_fact, b);
 }
 
+/* A size a backend describes with a name (a Python model's "height",
+ * BACKENDS.md) is a default the model takes others than: a --shape of
+ * that input's rank that gives another size there makes it dynamic.
+ * Not for backends that take --dim (ONNX Runtime), whose named sizes are
+ * the --dim values. */
+static void free_named_sizes(const mb_bench *b, mb_io_desc *d)
+{
+    if (mb__backend_caps(b->be) & MB_BACKEND_CAP_DIM_OVERRIDE)
+        return;
+    for (size_t k = 0; k < b->plan->n_shapes; k++) {
+        const mb_shape_override *o = &b->plan->shapes[k];
+        if (strcmp(o->name, d->name) != 0 || o->rank != d->rank)
+            continue;
+        for (int a = 0; a < d->rank; a++)
+            if (d->dims[a] >= 0 && d->dim_names[a] && *d->dim_names[a] &&
+                o->dims[a] != d->dims[a])
+                d->dims[a] = -1;
+    }
+}
+
 /* The inputs as the runner sees them (b->in): an input of unknown rank
  * (a TorchScript or Python argument) given by --shape takes that rank,
  * axis 0 a batch axis named "batch" and the other sizes fixed, so that
@@ -206,6 +229,8 @@ static mb_status effective_inputs(mb_bench *b, const mb_io_desc *in, size_t n,
         }
         b->in_eff[i].name = p->renames[k].key;
     }
+    for (size_t i = 0; i < n; i++)
+        free_named_sizes(b, &b->in_eff[i]);
     for (size_t i = 0; i < n; i++) {
         mb_io_desc *d = &b->in_eff[i];
         for (size_t k = 0; k < p->n_shapes && d->rank < 0; k++) {
@@ -302,14 +327,64 @@ static mb_status open_session(mb_bench *b, mb_err *err)
     return s;
 }
 
+/* A --shape without NAME= (stored with the name "") is the shape of the
+ * model's only input: b->plan becomes a copy where it has that input's
+ * name (its --input-name alias if it has one).  MB_EINVAL for a model
+ * with several inputs. */
+static mb_status name_bare_shape(mb_bench *b, const mb_io_desc *in, size_t n,
+                                 mb_err *err)
+{
+    const mb_plan *p = b->plan;
+    size_t k = 0;
+    while (k < p->n_shapes && p->shapes[k].name[0])
+        k++;
+    if (k == p->n_shapes)
+        return MB_OK;
+    char given[256] = "", names[1024] = "";
+    for (int a = 0; a < p->shapes[k].rank; a++)
+        snprintf(given + strlen(given), sizeof given - strlen(given),
+                 "%s%" PRId64, a ? "," : "", p->shapes[k].dims[a]);
+    for (size_t i = 0; i < n; i++)
+        mb__list_add(names, sizeof names, in[i].name);
+    if (n != 1)
+        return mb__fail(err, MB_EINVAL,
+                        "--shape %s without NAME= needs a model with one "
+                        "input, and this one has %zu (%s); give --shape "
+                        "NAME=D0,D1,...",
+                        given, n, names);
+    const char *name = in[0].name;
+    for (size_t r = 0; r < p->n_renames; r++)
+        if (!strcmp(p->renames[r].value, in[0].name))
+            name = p->renames[r].key;
+    if (!mb__plan_copy(&b->own_plan, p))
+        return mb__fail(err, MB_ENOMEM, "out of memory");
+    b->has_own = 1;
+    b->plan = &b->own_plan;
+    mb_plan *q = &b->own_plan;
+    bool named = false; /* a NAME= for the input too: that one wins */
+    for (size_t i = 0; i < q->n_shapes; i++)
+        named |= !strcmp(q->shapes[i].name, name);
+    char *nm = named ? NULL : mb__strdup(name);
+    if (!named && !nm)
+        return mb__fail(err, MB_ENOMEM, "out of memory");
+    free(q->shapes[k].name);
+    if (named)
+        q->shapes[k] = q->shapes[--q->n_shapes];
+    else
+        q->shapes[k].name = nm;
+    return MB_OK;
+}
+
 /* The inputs as the runner sees them, checked against the plan's
  * options, and the first batch bound (from --data or synthetic). */
 static mb_status prepare_inputs(mb_bench *b, int64_t batch, mb_err *err)
 {
-    const mb_plan *plan = b->plan;
     const mb_io_desc *model_in = NULL;
     mb_status s = b->be->describe(b->session, &model_in, &b->n_in, &b->out,
                                   &b->n_out, err);
+    if (!s)
+        s = name_bare_shape(b, model_in, b->n_in, err);
+    const mb_plan *plan = b->plan;
     if (!s)
         s = effective_inputs(b, model_in, b->n_in, err);
     if (!s) /* also with --data, where no input is synthesised */
@@ -570,6 +645,8 @@ void mb__bench_close(mb_bench *b)
     if (b->state || b->be)
         b->be->unload(b->state);
     json_decref(b->runtime);
+    if (b->has_own)
+        mb__plan_free(&b->own_plan);
     free(b);
 }
 

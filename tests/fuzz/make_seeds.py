@@ -234,6 +234,11 @@ def shrink(doc, keep):
     return doc
 
 
+# a 1x1 RGB PNG, as a document embeds its heat map (accuracy/heatmap.h)
+HEAT_PNG = ("iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAIAAACQd1PeAAAADElEQVR4nGP4z8AA"
+            "AAMBAQDJ/pLvAAAAAElFTkSuQmCC")
+
+
 def seeds_result():
     src = os.path.join(ROOT, "tests", "fixtures", "report")
     for name in ("no_samples.json", "run_batches.json", "compare.json"):
@@ -257,7 +262,10 @@ def seeds_result():
                      "nonfinite_new": 0}],
         "gates": [{"gate": "max_abs<=0.1", "passed": False,
                    "results": [{"output": "y", "value": 0.3,
-                                "result": "fail"}]}]},
+                                "result": "fail"}]}],
+        "heatmap": {"output": "y", "sample": None, "samples": 2,
+                    "chosen": "whole tensor", "max_abs": 0.3, "width": 3,
+                    "height": 2, "png_base64": HEAT_PNG}},
         separators=(",", ":")))
     put("result", "gate.json", json.dumps({
         "schema": "mbench.gate/1", "verdict": "regression", "exit_code": 1,

@@ -88,4 +88,31 @@ open('$T_TMP/huge/h.png', 'wb').write(b'\x89PNG\r\n\x1a\n' + chunk(b'IHDR', stru
 expect_exit "a PNG announcing 10^10 pixels is refused" 3 \
     "$MBENCH" validate "$D/ident_rgb.onnx" "$D/ident_rgb.onnx" --data "$T_TMP/huge" --resize 64x64
 contains "... by its size" "$LAST_ERR" "not a readable PNG"
+
+# ---- the class map and the files behind the worst samples (issue 35) ----
+expect_exit "a candidate with another crop fails against the folder" 1 \
+    V ident_rgb.onnx --resize 64x64 --candidate-opt resize=72 --candidate-opt center-crop=64x64 --json "$T_TMP/wf.json"
+contains "validate prints the folder -> class-id map" "$LAST_OUT" \
+    "image folder $D/rgb: 9 images; class folder -> class id: cat -> 0 (4), dog -> 1 (5)"
+contains "the worst sample is named by its file" "$LAST_OUT" "rel_l2 #7 dog/h.png (0.24351)"
+check "the JSON stores the class map and the worst samples' files" $PY - "$T_TMP/wf.json" <<'PY'
+import json, sys
+v = json.load(open(sys.argv[1]))["validation"]
+f = v["image_folder"]
+assert f["images"] == 9 and f["classes"] == [{"folder": "cat", "id": 0, "images": 4}, {"folder": "dog", "id": 1, "images": 5}], f
+assert "files" not in f, f
+w = v["outputs"][0]["worst"]["rel_l2"]
+assert w["sample"] == 7 and w["file"] == "dog/h.png", w
+PY
+expect_exit "compare on the folder runs" 0 "$MBENCH" compare a="$D/ident_rgb.onnx" \
+    b="$D/ident_rgb.onnx,resize=72,center-crop=64x64" --data "$D/rgb" --resize 64x64 \
+    --processes 1 --min-time 0.05s --max-time 0.1s --min-iterations 3 --warmup 1 --json "$T_TMP/cf.json"
+contains "compare prints the folder -> class-id map" "$LAST_OUT" "class folder -> class id: cat -> 0 (4), dog -> 1 (5)"
+check "compare's JSON stores the class map and the worst samples' files" $PY - "$T_TMP/cf.json" <<'PY'
+import json, sys
+d = json.load(open(sys.argv[1]))
+assert [c["folder"] for c in d["image_folder"]["classes"]] == ["cat", "dog"], d["image_folder"]
+w = d["comparison"]["variants"][1]["agreement"]["outputs"][0]["worst"]["rel_l2"]
+assert w["sample"] == 7 and w["file"] == "dog/h.png", w
+PY
 done_testing

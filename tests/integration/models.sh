@@ -130,6 +130,26 @@ else
     skip "torch vs its ONNX export" "no ONNX export, mbench or ONNX Runtime (make; scripts/fetch-ort.sh)"
 fi
 
+# ---- built-in classifiers at other sizes (issue 35) ------------------------------
+if [ -x "$MBENCH" ] && [ -f "$MBENCH_BUILD/plugins/mbench_python.so" ]; then
+    R1=(--processes 1 --iterations 3 --warmup 1 --threads 1 -q)
+    expect_exit "mbench runs torchvision:resnet18 on 64x64 images (--shape without NAME=)" 0 \
+        env MBENCH_FRAMEWORKS_DIR="$FW" "$MBENCH" run torchvision:resnet18 --shape 1,3,64,64 --batch 2 \
+        "${R1[@]}" --json "$D/tv64.json"
+    check "  its input is [2,3,64,64] and its logits [2,1000]" $PY -c "
+import json, sys
+r = json.load(open('$D/tv64.json'))['runs'][0]
+sys.exit(0 if r['inputs'][0]['shape'] == [2, 3, 64, 64] and r['outputs'][0]['shape'] == [2, 1000] else 1)"
+    expect_exit "  below its smallest size (32) it is refused" 3 \
+        env MBENCH_FRAMEWORKS_DIR="$FW" "$MBENCH" run torchvision:resnet18 --shape 1,3,16,16 "${R1[@]}"
+    contains "  saying which sizes it takes" "$LAST_ERR" "torchvision:resnet18 takes images of at least 32x32, not 16x16"
+    expect_exit "torchvision:vit_b_16 keeps 224x224: 64x64 is a usage error" 2 \
+        env MBENCH_FRAMEWORKS_DIR="$FW" "$MBENCH" run torchvision:vit_b_16 --shape 1,3,64,64 "${R1[@]}"
+    contains "  saying it takes no other size" "$LAST_ERR" "changes fixed dimension 2 of input 'x' ([-1,3,224,224], -1 = dynamic): the model takes no other size there"
+else
+    skip "built-in classifiers at other sizes" "no mbench or its python plugin (make)"
+fi
+
 # ---- Flax -----------------------------------------------------------------------
 if ! has_modules "$JPY" jax flax; then
     skip "the Flax twins" "no jax venv: make frameworks (build/frameworks/jax)"

@@ -77,6 +77,16 @@ assert h.startswith("FAIL: pooler_output rel_l2 0.5 > 0.0001; speed "), h
 rows = {r["variant"]: r for r in csv.DictReader(open(sys.argv[2]))}
 assert rows["pool"]["headline"] == h and rows["base"]["headline"] == "", rows
 PY
+contains "the compare HTML embeds the pool variant's heatmap of pooler_output" "$html" \
+    "<figcaption>pool against base: |candidate - baseline| of pooler_output, all 64 samples (one per row), 64x16; brightest = |diff| 0.4978"
+contains "... as a PNG" "$html" '<img alt="heatmap" style="width:min(100%,128px);image-rendering:pixelated" src="data:image/png;base64,iVBORw0KGgo'
+expect_exit "validate of the broken pooler fails" 1 "$MBENCH" validate "$D/bert.onnx" "$D/bert_broken.onnx" \
+    --data "$D/data.npz" --html "$D/v.html" --md "$D/v.md"
+contains "its console reads the identical outputs' PSNR as identical" "$LAST_OUT" "psnr inf dB, identical"
+contains "its HTML embeds the heatmap of pooler_output" "$(cat "$D/v.html")" \
+    '<figure class="heatmap"><img alt="heatmap"'
+contains "its Markdown gives the heatmap's caption" "$(cat "$D/v.md")" \
+    "**Heatmap (in the HTML report):** \\|candidate - baseline\\| of pooler\\_output"
 
 # ---- without labels: the output that differs, not the one that agrees ----
 expect_exit "the broken pooler without labels: compare runs" 0 "${C[@]}" --json "$D/n.json"
@@ -123,11 +133,106 @@ contains "... third" "$LAST_OUT" "heatmap of third:"
 expect_exit "an unknown --output is a usage error" 2 "$MBENCH" diff "$D/a" "$D/c" --heatmap "$D/h.png" --output nosuch
 contains "... naming it" "$LAST_ERR" "--output nosuch: no tensor of that name"
 
+# ---- --shape without NAME= for a model with one input (issue 35) ----
+DIG="$MBENCH_ROOT/models/digits_fp32.onnx"
+expect_exit "--shape 1,1,8,8 without NAME= runs a one-input model" 0 \
+    "$MBENCH" run "$DIG" --shape 1,1,8,8 --batch 2 --processes 1 --iterations 5 --warmup 1 -q --json "$D/sh.json"
+check "... as the shape of its input 'image' (scaled by --batch)" $PY -c \
+    "import json,sys; i=json.load(open('$D/sh.json'))['runs'][0]['inputs']; sys.exit(0 if [x['name'] for x in i]==['image'] and i[0]['shape']==[2,1,8,8] else 1)"
+expect_exit "... a fixed size it changes is refused as with NAME=" 2 \
+    "$MBENCH" run "$DIG" --shape 1,1,9,8 --processes 1 --iterations 5 --warmup 1 -q
+contains "... naming the input and the fixed dimension" "$LAST_ERR" "changes fixed dimension 2 of input 'image'"
+expect_exit "--shape without NAME= on a model with two inputs is a usage error" 2 \
+    "$MBENCH" run "$D/bert.onnx" --shape 1,8 --processes 1 --iterations 5 --warmup 1 -q
+contains "... naming its inputs and the fix" "$LAST_ERR" \
+    "--shape 1,8 without NAME= needs a model with one input, and this one has 2 (input_ids, attention_mask); give --shape NAME=D0,D1,..."
+
+# ---- validate warns on small n as compare does (issue 35) ----
+$PY - "$D" <<'PY'
+import sys, numpy as np
+d = sys.argv[1]
+x = np.load(f"{d}/data.npz")
+np.savez(f"{d}/d32.npz", **{k: v[:32] for k, v in x.items()})
+np.save(f"{d}/l32.npy", np.load(f"{d}/labels.npy")[:32])
+PY
+expect_exit "validate of 32 labelled samples passes" 0 "$MBENCH" validate "$D/bert.onnx" "$D/bert.onnx" \
+    --data "$D/d32.npz" --labels "$D/l32.npy" --json "$D/v32.json"
+contains "... but warns that its CI of +-10.7% cannot show the accuracy is maintained" "$LAST_OUT" \
+    "! top-1 accuracy on logits within the tolerance on these 32 samples (+0.0000), but the paired 95% CI -0.1072 to +0.1072 reaches below -0.01"
+check "... and the JSON carries the warning" $PY -c \
+    "import json,sys; w=json.load(open('$D/v32.json'))['warnings']; sys.exit(0 if any('score more samples' in x for x in w) else 1)"
+
+# ---- the heatmap draws the worst sample (issue 35) ----
+mkdir -p "$D/s17"
+$PY - "$D/s17" <<'PY'
+import sys, numpy as np
+d = sys.argv[1]
+a = np.random.default_rng(1).random((32, 3, 8, 8)).astype(np.float32)
+b = a.copy(); b[17, 1, 3, 5] += 1.0
+np.save(f"{d}/a.npy", a); np.save(f"{d}/b.npy", b)
+PY
+expect_exit "diff --heatmap of a pair that differs only in sample 17" 0 \
+    "$MBENCH" diff "$D/s17/a.npy" "$D/s17/b.npy" --heatmap "$D/s17/h.png" --json "$D/s17/d.json" --html "$D/s17/d.html"
+contains "the console names sample 17 as the one drawn" "$LAST_OUT" "sample 17 (its worst of 32)"
+contains "... and the brightest colour is the difference of 1" "$LAST_OUT" "brightest = |diff| 1)"
+# 8 px scaled by 32: pixel (3, 5) of the image is x 160..191, y 96..127
+check "the PNG draws sample 17: its one differing pixel is the brightest colour, the rest dark" \
+    $PY - "$FIX/accuracy" "$D/s17/h.png" <<'PY'
+import sys; sys.path.insert(0, sys.argv[1])
+import png_pixels
+px = png_pixels.read(sys.argv[2])
+hot, cold = px[100][170], px[10][10]
+assert sum(hot) > 500 and sum(cold) < 200, (hot, cold)
+PY
+check "the JSON's embedded heatmap is sample 17 of the tensor, the worst" $PY - "$D/s17/d.json" <<'PY'
+import json, sys
+h = json.load(open(sys.argv[1]))["heatmap"]
+assert h["sample"] == 17 and h["samples"] == 32 and h["chosen"] == "worst sample", h
+assert h["max_abs"] == 1 and h["png_base64"].startswith("iVBORw0KGgo"), {k: v for k, v in h.items() if k != "png_base64"}
+PY
+contains "the HTML of the diff embeds the heatmap as a PNG" "$(cat "$D/s17/d.html")" 'src="data:image/png;base64,iVBORw0KGgo'
+expect_exit "--heatmap-sample 3 draws sample 3" 0 \
+    "$MBENCH" diff "$D/s17/a.npy" "$D/s17/b.npy" --heatmap "$D/s17/h3.png" --heatmap-sample 3
+contains "... and says it was chosen" "$LAST_OUT" "sample 3 (chosen of 32)"
+check "... which is all dark: sample 3 does not differ" $PY - "$FIX/accuracy" "$D/s17/h3.png" <<'PY'
+import sys; sys.path.insert(0, sys.argv[1])
+import png_pixels
+px = png_pixels.read(sys.argv[2])
+assert sum(px[100][170]) < 200, px[100][170]
+PY
+expect_exit "a --heatmap-sample outside the tensor is a usage error" 2 \
+    "$MBENCH" diff "$D/s17/a.npy" "$D/s17/b.npy" --heatmap "$D/s17/h3.png" --heatmap-sample 32
+contains "... naming how many samples there are" "$LAST_ERR" "it has 32 samples (0..31)"
+$PY -c "import numpy as np; np.save('$D/s17/z0.npy', np.float32(1.5)); np.save('$D/s17/z1.npy', np.float32(1.25))"
+expect_exit "a diff of scalars, where no heatmap can be drawn, still succeeds" 0 \
+    "$MBENCH" diff "$D/s17/z0.npy" "$D/s17/z1.npy" --json "$D/s17/z.json"
+
 # ---- a narrow terminal says what it hid ----
 out=$(COLUMNS=80 "$MBENCH" run "$D/bert.onnx" --processes 1 --min-time 0.1s --max-time 0.2s 2>/dev/null)
-contains "run at 80 columns names the hidden columns" "$out" "(80 columns: not shown: p90, p95, mean ± std, min, max, stop, samples/s; COLUMNS=200"
+contains "run at 80 columns names the hidden columns" "$out" "(80 columns: not shown: p90, p95, mean ± std, min, max, stop, samples/s;
+    COLUMNS=200"
+check "run at 80 columns prints no line wider than 80 characters" $PY -c "
+import sys
+wide = [l for l in sys.argv[1].split(chr(10)) if len(l) > 80]
+sys.exit(1 if wide else 0)" "$out"
 out=$(COLUMNS=80 "${C[@]}" 2>/dev/null)
-contains "compare at 80 columns names the hidden columns" "$out" "(80 columns: not shown: status, p99, run CV, inf/s, peak RSS, size, params"
+contains "compare at 80 columns names the hidden columns" "$out" "(80 columns: not shown: status, p50 CI, p99, run CV, inf/s, peak RSS, size,"
+# four variants at 80 columns: no line wider than the terminal (issue 35)
+COLUMNS=80 "$MBENCH" compare base="$D/bert.onnx" pool="$D/bert_broken.onnx" int8="$D/bert_int8.onnx" \
+    opt="$D/bert.onnx,opt-level=all" --data "$D/data.npz" --labels "$D/labels.npy" "${FAST[@]}" \
+    >"$D/c80.out" 2>"$D/c80.err"
+check "COLUMNS=80 compare of four variants prints no line wider than 80 characters" \
+    $PY - "$D/c80.out" "$D/c80.err" <<'PY'
+import sys
+lines = [l.rstrip("\n") for f in sys.argv[1:] for l in open(f, encoding="utf-8")]
+wide = [l for l in lines if len(l) > 80]
+assert not wide and len(lines) > 20, wide or lines
+PY
+out=$(cat "$D/c80.out")
+contains "... the table keeps the speedup CI, top-1, agreement and the verdict" "$out" \
+    "variant      p50 ms    speedup [95% CI]                  top-1   agree verdict"
+contains "... and the recommendations wrap under their own indent" "$out" "(+0.0000),
+    but the paired 95% CI -0.0566 to +0.0566"
 out=$(COLUMNS=200 "$MBENCH" run "$D/bert.onnx" --processes 1 --min-time 0.1s --max-time 0.2s 2>/dev/null)
 if [[ "$out" == *"not shown"* ]]; then notok "at 200 columns nothing is hidden" "$out"; else ok "at 200 columns nothing is hidden"; fi
 done_testing

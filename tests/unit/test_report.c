@@ -167,6 +167,88 @@ static void html_makes_no_network_reference(void)
     free(h);
 }
 
+/* compare.json with a second output whose PSNR is infinite (identical)
+ * and a heat map embedded in the variant's agreement. */
+static char *render_identical_and_heatmap(void)
+{
+    json_t *d = fixture("compare.json");
+    if (!d)
+        return NULL;
+    json_t *vs = json_object_get(json_object_get(d, "comparison"), "variants");
+    json_t *ag = json_object_get(json_array_get(vs, 1), "agreement");
+    json_array_append_new(json_object_get(ag, "outputs"),
+                          json_pack("{s:s, s:s, s:f, s:f, s:f}", "name",
+                                    "same_out", "psnr", "inf", "cosine", 1.0,
+                                    "mae", 0.0, "max_abs", 0.0));
+    /* a 1x1 PNG is enough: the writer embeds what the engine drew */
+    json_object_set_new(
+        ag, "heatmap",
+        json_pack("{s:s, s:i, s:i, s:s, s:f, s:i, s:i, s:s}", "output",
+                  "logits<0>", "sample", 17, "samples", 32, "chosen",
+                  "worst sample", "max_abs", 0.041, "width", 8, "height", 8,
+                  "png_base64",
+                  "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAIAAACQd1Pe"
+                  "AAAADElEQVR4nGP4z8AAAAMBAQDJ/pLvAAAAAElFTkSuQmCC"));
+    const json_t *docs[1] = {d};
+    mb_buf b = MB_BUF_INIT;
+    mb_err err = {0};
+    mb_status st = mb__report_html(docs, 1, &b, &err);
+    json_decref(d);
+    if (st) {
+        printf("#   render failed: %s\n", err.msg);
+        mb__buf_free(&b);
+        return NULL;
+    }
+    return mb__buf_take(&b, NULL);
+}
+
+static void html_reads_an_infinite_psnr_as_identical(void)
+{
+    char *h = render_identical_and_heatmap();
+    /* the chart draws the longest bar, marked, not an empty row */
+    EXPECT_CONTAINS(h, "class=\"identical\">identical</text>");
+    EXPECT_CONTAINS(h, "same_out: PSNR infinite (identical) dB");
+    /* the outputs table says so too */
+    EXPECT_CONTAINS(h, ">identical</td>");
+    free(h);
+}
+
+static void html_of_a_compare_embeds_the_heatmap_of_each_variant(void)
+{
+    char *h = render_identical_and_heatmap();
+    EXPECT_CONTAINS(h, "<figure class=\"heatmap\"><img alt=\"heatmap\"");
+    EXPECT_CONTAINS(h, "src=\"data:image/png;base64,iVBORw0KGgo");
+    EXPECT_CONTAINS(h, "of logits&lt;0&gt;, sample 17 of 32 (the worst)");
+    EXPECT_CONTAINS(h, "img-src data:");
+    free(h);
+}
+
+static void console_text_wraps_at_the_width_counting_characters(void)
+{
+    mb_buf b = MB_BUF_INIT;
+    /* "✓" is 3 bytes and one column; the long word is cut */
+    mb__console_wrap(&b, "aaa bbb ✓✓✓ ccc 0123456789012345678901", 14, 2, 2);
+    EXPECT_STR(b.data, "aaa bbb ✓✓✓\n  ccc\n  012345678901\n  2345678901\n");
+    mb__buf_free(&b);
+    mb__console_wrap(&b, "x\ty", 80, 0, 0);
+    EXPECT_STR(b.data, "x\\ty\n");
+    mb__buf_free(&b);
+}
+
+static void console_fit_wraps_only_the_lines_wider_than_the_terminal(void)
+{
+    mb_buf b = MB_BUF_INIT;
+    mb__buf_puts(&b, "head\n");
+    size_t from = b.len;
+    /* the colour escapes take no column: this line is 20 wide */
+    mb__buf_puts(&b, "\033[33m! aaaa bbbb cccc dd\033[0m\nshort\n"
+                     "  note: one two three four\n");
+    mb__console_fit(&b, from, 20);
+    EXPECT_STR(b.data, "head\n\033[33m! aaaa bbbb cccc dd\033[0m\nshort\n"
+                       "  note: one two\n    three four\n");
+    mb__buf_free(&b);
+}
+
 static void writers_reject_an_empty_document_list(void)
 {
     mb_buf b = MB_BUF_INIT;
@@ -216,6 +298,10 @@ int main(void)
     RUN(html_of_a_batch_sweep_draws_throughput_and_latency_against_batch);
     RUN(html_without_samples_says_it_draws_from_percentiles);
     RUN(html_makes_no_network_reference);
+    RUN(html_reads_an_infinite_psnr_as_identical);
+    RUN(html_of_a_compare_embeds_the_heatmap_of_each_variant);
+    RUN(console_text_wraps_at_the_width_counting_characters);
+    RUN(console_fit_wraps_only_the_lines_wider_than_the_terminal);
     RUN(writers_reject_an_empty_document_list);
     RUN(terminal_histogram_marks_the_percentiles);
     RUN(terminal_histogram_uses_colour_only_when_asked);

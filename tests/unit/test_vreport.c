@@ -51,7 +51,7 @@ static void markdown_shows_the_verdict_runs_checks_and_metrics(void)
     EXPECT_CONTAINS(b.data, "| &lt;b&gt;\\|x | class scores | "
                             "top1\\_agreement&gt;=0.9900 | 0.5 | FAIL |");
     EXPECT_CONTAINS(b.data, "| &lt;b&gt;\\|x | \\[4,3\\] | float32 / float16 "
-                            "| 0.25 | 0.9 | n/a | n/a | inf | 0.5 | 0 |");
+                            "| 0.25 | 0.9 | n/a | n/a | identical | 0.5 | 0 |");
     EXPECT_CONTAINS(b.data, "- inputs are random\n");
     mb__buf_free(&b);
     json_decref(d);

@@ -72,7 +72,8 @@ def describe_inputs(meta, names):
     shape = meta.get("input_shape")
     if shape is not None and len(names) <= 1:
         dims = [-1] + [int(x) for x in shape]
-        dn = ["batch"] + [""] * len(shape)
+        # a named size is a default the model takes others than
+        dn = ["batch"] + list(meta.get("input_dim_names") or [""] * len(shape))
         return [(names[0] if names else "x",
                  str(meta.get("input_dtype", "float32")), dims, dn)]
     return [(n, "float32", None, None) for n in (names or ["x"])]
@@ -165,6 +166,12 @@ class Session:
 
     def prepare(self, items):
         arrays = _arrays_from_c(items)
+        lo = self.meta.get("input_min_side")
+        if lo and arrays and arrays[0].ndim >= 3 and min(arrays[0].shape[-2:]) < lo:
+            h, w = arrays[0].shape[-2:]
+            raise ValueError(f"{self.meta.get('input_what', 'the model')} takes images "
+                             f"of at least {lo}x{lo}, not {h}x{w}; give a larger "
+                             f"--shape")
         key = tuple((a.shape, a.dtype.str) for a in arrays)
         ns = self._prepare(arrays, key != self.shape_key)
         self.shape_key = key

@@ -93,7 +93,14 @@ def _torchvision(name, kwargs):
         torch.manual_seed(0)
         m = tvm.get_model(name, weights=None).eval()
     side = 299 if name == "inception_v3" else 224
-    return m, {"input_shape": (3, side, side), "format": "torchvision"}
+    meta = {"input_shape": tuple(getattr(m, "input_shape", (3, side, side))),
+            "format": "torchvision"}
+    if getattr(m, "input_flexible", False):
+        # named sizes are defaults --shape may change (docs/BACKENDS.md)
+        meta["input_dim_names"] = ("", "height", "width")
+        meta["input_min_side"] = int(getattr(m, "input_min_side", 1))
+        meta["input_what"] = f"torchvision:{name}"
+    return m, meta
 
 
 def _flax(name, kwargs):

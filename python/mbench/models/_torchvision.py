@@ -47,6 +47,13 @@ from . import _convert
 CALIB_BATCHES = 2
 CALIB_BATCH = 4
 RESIDUAL_SCALE = 0.2
+# Spatial sizes: the architectures with position embeddings or fixed
+# windows over the whole image take only the size they were built for;
+# the others (global average pooling before the head) any size from their
+# smallest up (torchvision 0.14, tried at 16, 32, 63, 64, 75, 100, 224).
+FIXED_SIZE = ("vit_", "maxvit_")
+MIN_SIDE = {"inception_v3": 75, "alexnet": 63}
+DEFAULT_MIN_SIDE = 32
 
 
 def classifiers():
@@ -72,6 +79,14 @@ def input_shape(name):
     except Exception:
         size = 224
     return (3, int(size), int(size))
+
+
+def spatial(name):
+    """(flexible, smallest side): whether torchvision:NAME takes images of
+    other sizes than input_shape's, and the smallest it takes."""
+    if name.startswith(FIXED_SIZE):
+        return False, input_shape(name)[1]
+    return True, MIN_SIDE.get(name, DEFAULT_MIN_SIDE)
 
 
 def _head(model):
@@ -172,6 +187,9 @@ def torchvision_model(name, weights=None, seed=0, **config):
         load_state_dict(model, arrays, f"torchvision:{name}")
     model.eval()
     model.input_shape = shape
+    model.input_flexible, model.input_min_side = spatial(name)
+    if config.get("image_size"):
+        model.input_flexible = False  # a ViT built for another size
     return model
 
 
