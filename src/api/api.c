@@ -128,7 +128,7 @@ static mb_status add_val_kv(mb_runner *r, const char *key, const char *value,
 }
 
 /* The plan's options go through the one table the CLI uses too
- * (runner/planopt.h), so both accept and reject the same values; then
+ * (plan/planopt.h), so both accept and reject the same values; then
  * profile's and compare's own keys; anything else is a backend option, which
  * the backend validates when it opens (an unknown key fails there). */
 void mb_runner_set_log(mb_runner *r, mb_log_fn fn, void *user)
@@ -225,7 +225,7 @@ mb_status mb_runner_run(mb_runner *r, const char *model, char **json,
     return s;
 }
 
-/* The variants parsed by the command line's own parser (runner/variant.h:
+/* The variants parsed by the command line's own parser (compare/variant.h:
  * the same options, checks and messages as `mbench compare`), the
  * baseline found, then the engine. */
 static mb_status compare_variants(mb_runner *r, const char *const *variants,
