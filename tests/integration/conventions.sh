@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# conventions.sh - the command-line conventions of issue 24: -q keeps the
+# conventions.sh - the command-line conventions every command keeps: -q keeps the
 # warnings, an interrupted compare says so and gate refuses it, SIGTERM
 # exits 143, --color=auto|always|never with NO_COLOR and FORCE_COLOR,
 # -V, exit codes 6 and 143 in --help, '-' for standard input in report
