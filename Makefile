@@ -60,7 +60,7 @@ SHARED := $(BUILD)/$(SONAME)
 BIN    := $(BUILD)/mbench
 ORT    := build/ort/libonnxruntime.so.1
 
-.PHONY: wheel bench-peers frameworks all deps test-deps test check fuzz fuzz-bin valgrind bench demo install clean ort format format-check lint docs-gen plugins
+.PHONY: wheel bench-peers frameworks all deps test-deps test unit check fuzz fuzz-bin valgrind bench demo install clean ort format format-check lint docs-gen plugins
 all: $(BIN) $(STATIC) $(SHARED) docs-gen plugins
 
 # ---- optional backend plugins (C++, built only when their SDK is there) ----
@@ -238,6 +238,12 @@ test: test-deps
 	@MBENCH_BUILT=1 tests/run.sh $(BUILD)
 
 tests-bin: $(TEST_BIN)
+
+# The C unit tests alone (tests/unit/test_*.c, a few seconds): no plugins,
+# no Python environments, no integration suites.
+unit:
+	@$(MAKE) --no-print-directory $(JOBS) $(BIN) tests-bin
+	@MBENCH_BUILT=1 MBENCH_SUITES=unit tests/run.sh $(BUILD)
 
 check: test-deps
 	@$(MAKE) --no-print-directory ort

@@ -12,6 +12,15 @@
 #  2. the null backend with 1 ms of service under Poisson arrivals at
 #     500/s on one thread (--realtime serve): p50/p90/p99 against an M/D/1
 #     replay of the same arrivals with exactly 1 ms of service.
+#  2b. the null backend's sleep served as queueing theory says (the figures
+#     make test checked until they moved here; make test now holds the
+#     engine to accounting identities that hold at any load): a closed
+#     loop of N = 1, 2, 4 threads and 10 ms of service gives N / S; offline,
+#     200 requests on 2 threads of 5 ms give 2 / S; Poisson 250/s to one
+#     thread of 2 ms (M/D/1, rho = 0.5) waits, on average, the
+#     Pollaczek-Khinchine value of the service it actually got.  Each with
+#     the measured service time (wake-up overshoot included) and the
+#     deviation in percent.
 #  3. the SLO search on the Fashion-MNIST CNN (bench/models/make_fashion.py;
 #     p99 <= 1 ms, one serving thread, one intra-op thread, the default 5
 #     searches) repeated RUNS times: each run's answer and 95% interval,
@@ -95,6 +104,39 @@ print("  " + ", ".join("p%d %.3f ms vs %.3f ms (%+.1f%%)" % (q, np.percentile(m,
       + "; real-time threads %d" % st["dispatch"]["issue"]["realtime_threads"])
 PYEOF
 done
+
+echo
+echo "### null backend sleep: closed loop N / S, offline 2 / S, M/D/1 mean wait (load $(load))"
+"$mbench" load harness --backend null --backend-opt sleep=10000000 --concurrency 1,2,4 --min-time 1s \
+    --quiet --json "$tmp/nos.json" &&
+"$mbench" load harness --backend null --backend-opt sleep=5000000 --offline --requests 200 --concurrency 2 \
+    --quiet --json "$tmp/off2.json" &&
+"$mbench" load harness --backend null --backend-opt sleep=2000000 --qps 250 --concurrency 1 --min-time 6s \
+    --quiet --json "$tmp/pk.json" &&
+$py - "$tmp/nos.json" "$tmp/off2.json" "$tmp/pk.json" <<'PYEOF'
+import json, sys
+import numpy as np
+for st in json.load(open(sys.argv[1]))["load"]["steps"]:
+    n, x, s = st["concurrency"], st["achieved_qps"], st["service"]["mean_ns"]
+    print("  closed loop N=%d, S=10 ms: %.2f/s, N/S_measured %.2f/s (%+.1f%%), S_measured %.3f ms"
+          % (n, x, n / s * 1e9, (x / (n / s * 1e9) - 1) * 100, s / 1e6))
+st = json.load(open(sys.argv[2]))["load"]["steps"][0]
+x, s = st["achieved_qps"], st["service"]["mean_ns"]
+print("  offline 200 requests, 2 threads, S=5 ms: %.2f/s, 2/S_measured %.2f/s (%+.1f%%), S_measured %.3f ms"
+      % (x, 2 / s * 1e9, (x / (2 / s * 1e9) - 1) * 100, s / 1e6))
+st = json.load(open(sys.argv[3]))["load"]["steps"][0]
+r = st["records"]
+a, b, e = (np.array(r[k], dtype=np.float64) for k in ("arrival_ns", "start_ns", "end_ns"))
+ready = np.maximum(a, np.concatenate(([-1e18], e[:-1])))
+svc, lag, wait = e - ready, b - ready, b - a
+lam = len(a) / a[-1] * 1e9
+rho = lam * svc.mean() / 1e9
+pk = lam / 1e9 * (svc ** 2).mean() / (2 * (1 - rho))
+print("  Poisson 250/s, 1 thread, S=2 ms: %d requests, rho %.3f, mean wait %.3f ms against "
+      "Pollaczek-Khinchine %.3f ms + dispatch lag %.3f ms (%+.1f%%)"
+      % (len(a), rho, wait.mean() / 1e6, pk / 1e6, lag.mean() / 1e6,
+         (wait.mean() / (pk + lag.mean()) - 1) * 100))
+PYEOF
 
 echo
 models="$root/$build/bench/models"

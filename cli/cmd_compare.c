@@ -1,5 +1,5 @@
 /* cmd_compare.c - mbench compare: parse the variants and options, call
- * the compare engine (src/runner/cmprun.c), print its table, write the
+ * the compare engine (src/compare/cmprun.c), print its table, write the
  * outputs. */
 #include "cli.h"
 #include "exec_util.h"

@@ -2,7 +2,7 @@
  * (candidate) against A (baseline), optional gates, a JSON document and a
  * PNG heat map of |A - B|: parses the options (the table below), calls the
  * diff engine (src/accuracy/diff.c), prints the metrics and writes the
- * outputs (JSON, Markdown, HTML, CSV: src/accuracy/vreport.c).  Definitions:
+ * outputs (JSON, Markdown, HTML, CSV: src/report/vreport.c).  Definitions:
  * docs/ACCURACY.md. */
 #include "cli.h"
 #include "opt.h"

@@ -24,7 +24,7 @@
 
 struct mb__outset;
 
-/* How a value is read; the order matches mb__po_type (runner/planopt.h). */
+/* How a value is read; the order matches mb__po_type (plan/planopt.h). */
 typedef enum mb_opt_type {
     MB_OPT_SWITCH,   /* no value */
     MB_OPT_INT,      /* integer in [lo, hi] -> v.i */

@@ -1,5 +1,5 @@
 /* runopts.c - the shared run options: the library's plan option table
- * (runner/planopt.h) on the command line. */
+ * (plan/planopt.h) on the command line. */
 #include "runopts.h"
 
 #include "cli.h"

@@ -1,8 +1,8 @@
 /* runopts.h - the options every measuring command shares (run, compare,
  * validate, profile, suite, load): runtime, inputs, warmup and stopping
- * rules.  They are declared once, in the library (runner/planopt.h), which
+ * rules.  They are declared once, in the library (plan/planopt.h), which
  * the public API mb_runner_set and compare's variant specifications
- * (runner/variant.h) use too; commands take them with MB_OPTSET_RUN (opt.h);
+ * (compare/variant.h) use too; commands take them with MB_OPTSET_RUN (opt.h);
  * docs/CLI.md ("Run options"). */
 #ifndef MB_CLI_RUNOPTS_H
 #define MB_CLI_RUNOPTS_H

@@ -6,6 +6,7 @@
 # MBENCH_TEST_JOBS: how many suites run at once (default: 2 per CPU, at
 # least 4 - most suites wait on child processes and files, not on a CPU).
 # MBENCH_BUILT=1: BUILD_DIR was just built (see below).
+# MBENCH_SUITES=unit: only the C unit test programs (make unit).
 set -u
 build=${1:-build}
 filter=${2:-}
@@ -90,17 +91,21 @@ slow_models metrics_ref exec conventions profile store"
 slow=$(echo $slow)   # one line: names are matched with a space either side
 for n in $slow; do
     { [ -z "$filter" ] || [[ "$n" == *$filter* ]]; } || continue
-    if [ -f "$root/tests/integration/$n.sh" ]; then add "$n" bash "$root/tests/integration/$n.sh"
+    if [ -f "$root/tests/integration/$n.sh" ]; then
+        [ "${MBENCH_SUITES:-}" = unit ] || add "$n" bash "$root/tests/integration/$n.sh"
     elif [ -x "$root/$build/tests/$n" ]; then add "$n" "$root/$build/tests/$n"; fi
 done
-for t in "$root/$build"/tests/test_*; do
+# The programs of the sources there are now (a build directory may still
+# hold one whose source was renamed).
+for src in "$root"/tests/unit/test_*.c; do
+    n=$(basename "$src" .c) t="$root/$build/tests/$(basename "$src" .c)"
     [ -x "$t" ] || continue
-    n=$(basename "$t")
     [[ " $slow " == *" $n "* ]] && continue
     [ -n "$filter" ] && [[ "$n" != *$filter* ]] && continue
     add "$n" "$t"
 done
 for t in "$root"/tests/integration/*.sh; do
+    [ "${MBENCH_SUITES:-}" = unit ] && break
     [ -f "$t" ] || continue
     n=$(basename "$t" .sh)
     [ "$n" = lib ] && continue   # sourced by the scripts, not a test

@@ -129,7 +129,7 @@ static mb_status add_val_kv(mb_runner *r, const char *key, const char *value,
 }
 
 /* The plan's options go through the one table the CLI uses too
- * (runner/planopt.h), so both accept and reject the same values; then
+ * (plan/planopt.h), so both accept and reject the same values; then
  * profile's and compare's own keys; anything else is a backend option, which
  * the backend validates when it opens (an unknown key fails there). */
 void mb_runner_set_log(mb_runner *r, mb_log_fn fn, void *user)

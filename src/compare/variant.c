@@ -1,4 +1,4 @@
-/* variant.c - variant specifications into plans (runner/variant.h). */
+/* variant.c - variant specifications into plans (compare/variant.h). */
 #include "compare/variant.h"
 
 #include "core/alloc.h"

@@ -1,6 +1,6 @@
 /* variant.h - variant specifications NAME=MODEL[,option=value...]: each a
  * copy of a base plan with the variant's options applied, the options
- * being the plan options without dashes (runner/planopt.h), so that a
+ * being the plan options without dashes (plan/planopt.h), so that a
  * variant accepts and rejects exactly what the flags do:
  *   fp32=model.onnx  int8=model_int8.onnx  opt=model.onnx,opt-level=all
  * A list value keeps its commas: the digit-only items after an option

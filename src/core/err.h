@@ -12,7 +12,7 @@ mb_status mb__fail(mb_err *err, mb_status code, const char *fmt, ...)
 /* Prefixes an existing message: "context: old message". Returns err->code.
  * err must hold the failure being prefixed, so it is never NULL inside the
  * library: every public call that takes an mb_err substitutes a local one
- * when its caller passes NULL (runner/api.c), so the status a call returns
+ * when its caller passes NULL (api/api.c), so the status a call returns
  * does not depend on whether its caller wanted the message. */
 mb_status mb__fail_prefix(mb_err *err, const char *fmt, ...)
     __attribute__((format(printf, 2, 3)));

@@ -1,7 +1,7 @@
 /* planopt.h - the plan's option language, declared once: every option a
  * measurement takes (threads, batch, dim, target-ci, ...) with its type,
  * range, metavariable, help line and where its value goes.  The public
- * API (mb_runner_set, src/runner/api.c) and the CLI's shared run options
+ * API (mb_runner_set, src/api/api.c) and the CLI's shared run options
  * (cli/runopts.c) both set options through mb__planopt_set, so they accept
  * and reject the same values with the same message; the CLI also builds
  * its --help, man page and completion from this table.

@@ -1,9 +1,9 @@
 /* fuzz_parse.c - libFuzzer harness for option values: every parser of
  * src/core/parse.c (integers, numbers, durations, integer lists,
  * fractions, byte sizes, NAME=VALUE) and every entry of the plan's option
- * table through mb__planopt_set (src/runner/planopt.c: the run options of
+ * table through mb__planopt_set (src/plan/planopt.c: the run options of
  * the command line and of mb_runner_set), plus compare's variant
- * specifications (src/runner/variant.c).  The first byte picks the plan
+ * specifications (src/compare/variant.c).  The first byte picks the plan
  * option; the rest, up to a NUL, is the value.  Invariants: a parsed
  * duration is not negative, a byte size is within 2^62, a list has every
  * item in range.  Built by `make fuzz`. */

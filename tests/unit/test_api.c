@@ -77,8 +77,12 @@ static void a_compare_through_the_api_judges_a_slower_variant(void)
         json_array_get(
             json_object_get(json_object_get(doc, "comparison"), "variants"), 1),
         "speedup_median");
+    /* busy-waits of 20 and 40 us: about 0.5 on an idle machine (a figure
+     * of make bench); here only the ordering, with a margin no load or
+     * steal time can cross (each wait spins to its own deadline, so a
+     * descheduled one only gets longer, and the median ignores those) */
     double sp = json_number_value(json_object_get(s, "value"));
-    EXPECT(sp > 0.4 && sp < 0.6);
+    EXPECT(sp > 0.25 && sp < 0.8);
     EXPECT_EQ_INT(json_integer_value(json_object_get(s, "replicates")), 4);
     json_decref(doc);
     free(json);

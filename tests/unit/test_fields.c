@@ -1,4 +1,4 @@
-/* test_fields.c - the one field list (src/report/fields.h): the CSV header
+/* test_fields.c - the one field list (src/doc/fields.h): the CSV header
  * and rows are both made from it, column for column; every stored field
  * is a column of the store's `runs` table, in a new store and in one
  * migrated from schema version 1, whose columns stay as they were; the

@@ -1,4 +1,4 @@
-/* test_variant.c - compare's variant specifications (runner/variant.h):
+/* test_variant.c - compare's variant specifications (compare/variant.h):
  * a list value keeps its commas (shape=x=1,3,224,224), input-name renames
  * an input, a Python model spec is the model whatever its colons, and a
  * bad option still fails naming it. */

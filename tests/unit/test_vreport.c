@@ -1,5 +1,5 @@
 /* test_vreport.c - the Markdown and HTML reports of a validation
- * (src/accuracy/vreport.c): content from the document, escaping of its
+ * (src/report/vreport.c): content from the document, escaping of its
  * strings, refusal of other documents. */
 #include "t.h"
 
