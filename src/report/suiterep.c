@@ -46,6 +46,8 @@ void mb__suite_comparison_console(mb_buf *b, const json_t *cmp)
         base = base ? base : str(g, "baseline");
         mb__buf_printf(b, "  %s  (baseline: %s)\n", str(g, "group"),
                        base ? base : "none succeeded");
+        if (str(g, "warning"))
+            mb__buf_printf(b, "    warning: %s\n", str(g, "warning"));
         json_array_foreach(json_object_get(g, "entries"), ei, e) entry(b, e);
     }
     mb__buf_puts(b, "  (speedup > 1: faster than the baseline)\n");
