@@ -187,8 +187,8 @@ static void group_machines(json_t *grp, const json_t *runs, const char *g)
                      *m = json_object_get(r, "machine");
         const char *c = json_string_value(json_object_get(sl, "cpu_model"));
         const char *h = json_string_value(json_object_get(sl, "node"));
-        add_unique(models, c ? c : json_string_value(
-                                       json_object_get(m, "cpu_model")));
+        add_unique(models,
+                   c ? c : json_string_value(json_object_get(m, "cpu_model")));
         add_unique(nodes,
                    h ? h : json_string_value(json_object_get(m, "hostname")));
     }

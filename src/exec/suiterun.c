@@ -361,9 +361,9 @@ static void append_series(const mb_exec_opts *eo, const suite_task *x,
     json_object_set_new(r, "workdir",
                         x->cwd ? json_string(x->cwd) : json_null());
     if (with)
-        json_object_set_new(r, "interleaved",
-                            json_pack("{s:O,s:I}", "tasks", with, "rounds",
-                                      (json_int_t)s->n));
+        json_object_set_new(
+            r, "interleaved",
+            json_pack("{s:O,s:I}", "tasks", with, "rounds", (json_int_t)s->n));
     json_array_append_new(runs, r);
 }
 
@@ -444,8 +444,8 @@ static int run_task(const mb_suite_opts *o, mb_tasks *t, mb_worktrees *wt,
         o->on_start(o->user, *k, res->selected, x.name);
     size_t before = json_array_size(runs);
     if (x.st == MB_OK && t->kind == MB_TASK_MODEL)
-        x.st = run_model(t, eo, row, x.cwd, x.task, x.git, x.name, runs,
-                         &x.err);
+        x.st =
+            run_model(t, eo, row, x.cwd, x.task, x.git, x.name, runs, &x.err);
     else if (x.st == MB_OK)
         run_command(eo, &x, runs);
     record_runs(o, t, doc, runs, before, *k, res->selected, &x);
@@ -459,8 +459,8 @@ static int run_task(const mb_suite_opts *o, mb_tasks *t, mb_worktrees *wt,
 
 /* The outcome of task x of a group measured together (mst: what the
  * measurement returned, merr its message; s its series or NULL). */
-static void group_outcome(suite_task *x, const mb_exec_series *s,
-                          mb_status mst, const mb_err *merr)
+static void group_outcome(suite_task *x, const mb_exec_series *s, mb_status mst,
+                          const mb_err *merr)
 {
     if (x->st != MB_OK)
         return;
@@ -508,8 +508,8 @@ static int run_group(const mb_suite_opts *o, mb_tasks *t, mb_worktrees *wt,
     }
     mb_exec_series *ser = NULL;
     mb_err merr = {0}, later;
-    mb_status mst = !oom && m ? mb__exec_measure(eo, cmds, m, &ser, &merr)
-                              : MB_OK;
+    mb_status mst =
+        !oom && m ? mb__exec_measure(eo, cmds, m, &ser, &merr) : MB_OK;
     for (size_t i = 0; ser && mst && mst != MB_EINTERRUPTED && i < m; i++)
         if (!ser[i].stop_rule && !ser[i].error)
             ser[i].stop_rule = mb__strdup("group_failed");
@@ -583,8 +583,8 @@ mb_status mb__suite_run(const mb_suite_opts *o, json_t **doc_out,
     json_t *doc = mb__exec_doc("suite", o->command_line);
     size_t *group_of = NULL, n_groups = 0;
     if (o->interleave && t->kind == MB_TASK_COMMAND &&
-        (group_of = mb__calloc(t->csv.nrows ? t->csv.nrows : 1,
-                               sizeof *group_of)))
+        (group_of =
+             mb__calloc(t->csv.nrows ? t->csv.nrows : 1, sizeof *group_of)))
         n_groups = mb__suite_groups(t, group_of);
     for (size_t i = 0; i < t->csv.nrows; i++)
         res->selected += selected_row(o, group_of, i);
