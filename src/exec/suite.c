@@ -218,6 +218,23 @@ static int paired(const json_t *a, const json_t *b)
     return ia && ib && json_equal(ia, ib);
 }
 
+/* The blocked paired ratio b/a of two runs measured in rounds (sample r
+ * of each from round r), as compare computes it (STATISTICS.md): null
+ * when their rounds differ in number or are fewer than 2. */
+static json_t *paired_json(const double *a, size_t na, const double *b,
+                           size_t nb)
+{
+    mb_ratio r;
+    if (!a || !b || na != nb || na < 2 ||
+        !mb__ratio_paired_blocks(a, b, na, mb__round_blocks(na), 0.95, &r) ||
+        !(r.ratio > 0) || !(r.lo > 0) || !isfinite(r.p))
+        return json_null();
+    return json_pack("{s:f,s:f,s:{s:f,s:f},s:f,s:I,s:I}", "ratio", r.ratio,
+                     "speedup", 1 / r.ratio, "speedup_ci95", "lo", 1 / r.hi,
+                     "hi", 1 / r.lo, "p_value", r.p, "rounds", (json_int_t)na,
+                     "blocks", (json_int_t)r.blocks);
+}
+
 json_t *mb__suite_comparison(const json_t *runs, uint64_t seed)
 {
     json_t *out = json_object(), *groups = json_array();
@@ -295,6 +312,10 @@ json_t *mb__suite_comparison(const json_t *runs, uint64_t seed)
                                 mw ? json_real(u.p) : json_null());
             json_object_set_new(e, "significant",
                                 mw ? json_boolean(u.p < 0.05) : json_null());
+            json_object_set_new(e, "paired",
+                                base && paired(base, x)
+                                    ? paired_json(a, na, b, nb)
+                                    : json_null());
             json_object_set_new(e, "phases",
                                 base ? mb__phase_speedups(base, x)
                                      : json_object());

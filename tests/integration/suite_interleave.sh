@@ -31,6 +31,8 @@ expect_exit "suite --compare over two branches, two experiments" 0 $MBENCH suite
 contains "... each experiment's branches ran in rounds, one experiment after the other" "$(tr '\n' ' ' < "$LOG")" "main-e1 slow-e1 main-e1 slow-e1 main-e1 slow-e1 main-e2 slow-e2 main-e2 slow-e2 main-e2 slow-e2"
 contains "... every run says what it was interleaved with" "$(J c.json '[(r["branch"], r["interleaved"]) for r in d["runs"]]')" "[('main', {'tasks': [0, 1], 'rounds': 3}), ('slow', {'tasks': [0, 1], 'rounds': 3}), ('main', {'tasks': [2, 3], 'rounds': 3}), ('slow', {'tasks': [2, 3], 'rounds': 3})]"
 contains "... the comparison says each pair was interleaved" "$(J c.json '[[e["interleaved"] for e in g["entries"]] for g in d["comparison"]["groups"]]')" "[[True], [True]]"
+contains "... and gives the speedup from the pairs of rounds" "$(J c.json '[[(e["paired"]["rounds"], e["paired"]["blocks"], 0 < e["paired"]["speedup_ci95"]["lo"] <= e["paired"]["speedup"] <= e["paired"]["speedup_ci95"]["hi"]) for e in g["entries"]] for g in d["comparison"]["groups"]]')" "[[(3, 3, True)], [(3, 3, True)]]"
+contains "... printed beside the ratio of medians" "$LAST_OUT" "paired by round"
 contains "... and that it ran on one machine (no warning)" "$(J c.json '[(len(g["cpu_models"]), "warning" in g) for g in d["comparison"]["groups"]]')" "[(0, False), (0, False)]"
 contains "... the suite says it interleaved" "$(J c.json 'd["suite"]["interleaved"]')" "True"
 rm -f "$LOG"
@@ -58,7 +60,7 @@ contains "... warns in the console, naming the CPU models" "$LAST_OUT$LAST_ERR" 
 contains "... naming the other one" "$LAST_OUT$LAST_ERR" "'Other CPU 9000'"
 contains "... and in the JSON" "$(J pm.json 'd["comparison"]["groups"][0].get("warning", "")')" "different CPU models"
 contains "... which also lists the nodes" "$(J pm.json 'd["comparison"]["groups"][0]["nodes"]')" "node9"
-contains "... and says the pair was not interleaved" "$(J pm.json 'd["comparison"]["groups"][0]["entries"][0]["interleaved"]')" "False"
+contains "... and says the pair was not interleaved, so not paired" "$(J pm.json '(d["comparison"]["groups"][0]["entries"][0]["interleaved"], d["comparison"]["groups"][0]["entries"][0]["paired"])')" "(False, None)"
 $PY -c 'import json,sys; d=json.load(open(sys.argv[1])); d["environment"]["cpu_model"]=json.load(open(sys.argv[2]))["environment"]["cpu_model"]; json.dump(d, open(sys.argv[1], "w"))' p1.json p0.json
 expect_exit "the same CPU model on another node" 0 $MBENCH merge p0.json p1.json --compare -o pn.json
 contains "... warns naming the nodes" "$LAST_OUT$LAST_ERR" "warning: its tasks ran on different nodes"
