@@ -458,21 +458,22 @@ static int run_task(const mb_suite_opts *o, mb_tasks *t, mb_worktrees *wt,
 }
 
 /* The outcome of task x of a group measured together (mst: what the
- * measurement returned, merr its message; s its series or NULL). */
+ * measurement returned, merr its message; s its series or NULL; blamed:
+ * whether some series of the group carries the error).  A task whose
+ * partner failed is ok: its runs until then stand (stop rule
+ * "group_failed"). */
 static void group_outcome(suite_task *x, const mb_exec_series *s, mb_status mst,
-                          const mb_err *merr)
+                          const mb_err *merr, int blamed)
 {
-    if (x->st != MB_OK)
+    if (x->st != MB_OK || mst == MB_OK)
         return;
-    if (s && s->error) {
-        x->st = mst ? mst : MB_ECHILD;
-        snprintf(x->err.msg, sizeof x->err.msg, "%s", s->error);
-    } else if (mst == MB_EINTERRUPTED || !s) {
+    if (mst == MB_EINTERRUPTED || !s || !blamed) {
         x->st = mst;
         x->err = *merr;
+    } else if (s->error) {
+        x->st = mst;
+        snprintf(x->err.msg, sizeof x->err.msg, "%s", s->error);
     }
-    /* else ok, also when another task of its group failed: its runs until
-     * then stand (stop rule "group_failed") */
 }
 
 /* The selected tasks of group g measured together (suite --compare):
@@ -510,14 +511,17 @@ static int run_group(const mb_suite_opts *o, mb_tasks *t, mb_worktrees *wt,
     mb_err merr = {0}, later;
     mb_status mst =
         !oom && m ? mb__exec_measure(eo, cmds, m, &ser, &merr) : MB_OK;
-    for (size_t i = 0; ser && mst && mst != MB_EINTERRUPTED && i < m; i++)
+    int blamed = 0;
+    for (size_t i = 0; ser && i < m; i++)
+        blamed |= ser[i].error != NULL;
+    for (size_t i = 0; ser && blamed && mst != MB_EINTERRUPTED && i < m; i++)
         if (!ser[i].stop_rule && !ser[i].error)
             ser[i].stop_rule = mb__strdup("group_failed");
     for (size_t i = 0; !oom && i < n; i++) {
         size_t before = json_array_size(runs);
         const mb_exec_series *s =
             ser && x[i].st == MB_OK ? &ser[ser_of[i]] : NULL;
-        group_outcome(&x[i], s, mst, &merr);
+        group_outcome(&x[i], s, mst, &merr, blamed);
         if (s)
             append_series(eo, &x[i], s, runs, with);
         ++*k;
