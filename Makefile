@@ -83,7 +83,7 @@ OPENVINO_VENV ?= $(or $(MBENCH_FRAMEWORKS_DIR),build/frameworks)/openvino
 OPENVINO_LIB  ?= $(abspath $(firstword $(wildcard $(OPENVINO_VENV)/lib/python3*/site-packages/openvino/libs/libopenvino_c.so*)))
 OPENVINO_PLUGIN := $(if $(and $(strip $(OPENVINO_LIB)),$(if $(SAN),,yes)),$(BUILD)/plugins/mbench_openvino.so)
 $(BUILD)/plugins/mbench_openvino.so: plugins/openvino/openvino_backend.c plugins/openvino/ir_consts.c \
-  plugins/openvino/ov_abi.h plugins/openvino/ir_consts.h include/mbench_backend.h include/mbench.h
+  plugins/openvino/ov_abi.h plugins/openvino/ir_consts.h plugins/common/plugin_util.h include/mbench_backend.h include/mbench.h
 	@mkdir -p $(@D)
 	$(CC) $(WARN) $(OPT) -D_GNU_SOURCE -fPIC -fvisibility=hidden -Iinclude \
 	  -DMB_OV_DEFAULT_LIB='"$(OPENVINO_LIB)"' -shared -o $@ $(filter %.c,$^) -ldl
@@ -96,7 +96,7 @@ PY_EMBED_LIBS   := $(shell pkg-config --libs python3-embed 2>/dev/null)
 PY_EXE          := $(shell pkg-config --variable=exec_prefix python3-embed 2>/dev/null)/bin/python$(shell pkg-config --modversion python3-embed 2>/dev/null)
 PYTHON_PLUGIN := $(if $(and $(PY_EMBED_LIBS),$(if $(SAN),,yes)),$(BUILD)/plugins/mbench_python.so)
 FRAMEWORKS_DIR ?= $(abspath build/frameworks)
-$(BUILD)/plugins/mbench_python.so: plugins/python/python_backend.c include/mbench_backend.h include/mbench.h
+$(BUILD)/plugins/mbench_python.so: plugins/python/python_backend.c plugins/common/plugin_util.h include/mbench_backend.h include/mbench.h
 	@mkdir -p $(@D)
 	$(CC) $(WARN) -Wno-missing-field-initializers $(OPT) -fPIC -fvisibility=hidden -Iinclude \
 	  $(subst -I,-isystem ,$(PY_EMBED_CFLAGS)) -DMB_FRAMEWORKS_DIR='"$(FRAMEWORKS_DIR)"' \
@@ -112,7 +112,7 @@ TORCH_BENCH := $(if $(TORCH_PLUGIN),$(BUILD)/bench/torch_overhead)
 $(BUILD)/bench/torch_overhead: bench/torch_overhead.cpp $(STATIC) $(TORCH_PLUGIN)
 	@mkdir -p $(@D)
 	$(CXX) $(TORCH_CXXFLAGS) -Isrc -I$(BUILD)/gen $(PKG_CFLAGS) -o $@ $< $(STATIC) $(TORCH_LIBS) $(LDLIBS_ALL)
-$(BUILD)/plugins/mbench_torch.so: plugins/torch/torch_backend.cpp include/mbench_backend.h include/mbench.h
+$(BUILD)/plugins/mbench_torch.so: plugins/torch/torch_backend.cpp plugins/common/plugin_util.h include/mbench_backend.h include/mbench.h
 	@mkdir -p $(@D)
 	$(CXX) $(TORCH_CXXFLAGS) -shared -o $@ $< $(TORCH_LIBS)
 
@@ -279,7 +279,8 @@ $(BUILD)/fuzz_%: tests/fuzz/fuzz_%.c $(STATIC)
 # The core unit tests under valgrind (memcheck, definite and indirect
 # leaks are errors).
 VALGRIND_TESTS := test_stats test_repstats test_synthetic test_api test_npy test_pb \
-                  test_dataset test_report test_accuracy test_onnx_inspect test_loadwarn test_image test_pairci
+                  test_dataset test_report test_accuracy test_onnx_inspect test_loadwarn test_image test_pairci \
+                  test_site
 valgrind: all tests-bin
 	@command -v valgrind >/dev/null || { echo "valgrind: apt-get install valgrind" >&2; exit 2; }
 	@fail=0; for t in $(VALGRIND_TESTS); do \

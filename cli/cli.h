@@ -51,6 +51,11 @@ void mb_cli_set_color(const char *when);
 /* The exit code of an interrupted command: 128 + the signal that stopped
  * it (130 for Ctrl-C, SIGINT; 143 for SIGTERM); 130 when none arrived. */
 int mb_cli_interrupted_exit(void);
+
+/* Installs SIGINT/SIGTERM handlers (no SA_RESTART) that set the returned
+ * flag; with second_exits, a second signal ends mbench at once (exit 130).
+ * exec and suite pass 0: their children must still be killed. */
+volatile int *mb_cli_cancel_flag(int second_exits);
 /* Terminal width of fd, or 100 when it is not a terminal. */
 int mb_cli_term_width(int fd);
 

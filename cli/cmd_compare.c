@@ -13,8 +13,7 @@
 #include "core/fileio.h"
 #include "report/console.h"
 #include "report/rutil.h"
-#include "compare/cmprun.h"
-#include "compare/variant.h"
+#include "request/compare.h"
 
 #include <stdbool.h>
 #include <stdio.h>
@@ -115,21 +114,19 @@ const mb_cmd mb_cmd_compare = {
     "variant, 6 a --require target unmet, 130 interrupted."};
 
 typedef struct cargs {
-    mb__compare_req rq;
+    mb__compare_call c; /* the request and its variants */
     const char *baseline;
     char **specs; /* from --variants files, then the arguments */
     size_t n_specs, n_gates, nv;
     mb_gate gates[32];
     mb_cli_reqs reqs;
-    mb__variant *vs; /* nv of them parsed */
-    mb__cmp_spec *cs;
     mb_cli_slurm sl; /* --slurm and its options (cmd_slurm.c) */
 } cargs;
 
 static int on_opt(void *user, const mb_opt *o, const mb_optval *v)
 {
     cargs *a = user;
-    mb__compare_req *rq = &a->rq;
+    mb__compare_req *rq = &a->c.rq;
     mb_err err = {0};
     if (!mb_cli_slurm_opt(&a->sl, o, v))
         return 0;
@@ -237,35 +234,26 @@ static int verdict_code(const json_t *doc)
                : 0;
 }
 
-/* The specifications (--variants files, then the n arguments) into plans
- * and the engine's request, the baseline found: 0 or an exit code after
- * printing. */
+/* The specifications (--variants files, then the n arguments) into the
+ * engine's request through the request layer, the baseline found: 0 or
+ * an exit code after printing. */
 static int plan_variants(cargs *a, char **args, int n, const mb_plan *plan)
 {
-    size_t all = a->n_specs + (size_t)n, *b = &a->rq.baseline;
+    size_t all = a->n_specs + (size_t)n;
     char **grown = mb__realloc_array(a->specs, all ? all : 1, sizeof *grown);
     a->specs = grown ? grown : a->specs;
     for (int i = 0; grown && i < n; i++)
         if (!(a->specs[a->n_specs++] = mb__strdup(args[i])))
             grown = NULL;
-    a->vs = mb__calloc(all ? all : 1, sizeof *a->vs);
-    a->rq.variants = a->cs = mb__calloc(all ? all : 1, sizeof *a->cs);
-    if (!grown || !a->vs || !a->cs)
+    if (!grown)
         return mb_cli_error(MB_EXIT_RUNTIME, "out of memory");
-    if (all < 2)
-        return mb_cli_error(MB_EXIT_USAGE,
-                            "compare needs at least two variants "
-                            "(NAME=MODEL ...), got %zu; see 'mbench compare "
-                            "--help'",
-                            all);
     mb_err err = {0};
-    if (mb__variants_parse(a->specs, all, plan, a->vs, &a->nv, &err))
-        return mb_cli_fail(&err);
-    for (size_t i = 0; i < all; i++)
-        a->cs[i] = (mb__cmp_spec){a->vs[i].name, &a->vs[i].plan};
-    a->rq.n = all;
-    if (mb__variants_baseline(a->vs, all, a->baseline, "--baseline", b, &err))
-        return mb_cli_fail(&err);
+    if (mb__compare_prepare(&a->c, (const char *const *)a->specs, all, plan,
+                            a->baseline, "--baseline", &err))
+        return all < 2
+                   ? mb_cli_error(MB_EXIT_USAGE,
+                                  "%s; see 'mbench compare --help'", err.msg)
+                   : mb_cli_fail(&err);
     return 0;
 }
 
@@ -275,7 +263,7 @@ int cmd_compare(int argc, char **argv)
     mb__plan_defaults(&plan);
     mb_cli_outputs out = {0};
     cargs a = {0};
-    mb__compare_req_defaults(&a.rq);
+    mb__compare_call_init(&a.c);
     mb_opt_ctx ctx = {&plan, &out, on_opt, &a, 0, NULL, 0};
     /* argv as given, for --slurm (mb_opt_parse reorders argv) */
     char **given = calloc((size_t)argc + 1, sizeof *given);
@@ -288,13 +276,13 @@ int cmd_compare(int argc, char **argv)
     json_t *doc = NULL;
     mb_err err = {0};
     mb_cli_rounds ps = {mb_now_ns(), 0, 0, 0};
-    a.rq.processes = plan.processes;
-    a.rq.gates = a.gates;
-    a.rq.n_gates = a.n_gates;
-    a.rq.command_line = mb_cli_command_line();
-    a.rq.cancel = mb_cli_cancel_flag(1);
-    a.rq.progress = isatty(2) ? progress : NULL;
-    a.rq.progress_user = &ps;
+    a.c.rq.processes = plan.processes;
+    a.c.rq.gates = a.gates;
+    a.c.rq.n_gates = a.n_gates;
+    a.c.rq.command_line = mb_cli_command_line();
+    a.c.rq.cancel = mb_cli_cancel_flag(1);
+    a.c.rq.progress = isatty(2) ? progress : NULL;
+    a.c.rq.progress_user = &ps;
     int slurm_rc = 0; /* 3 when a Slurm task did not finish */
     if (!rc && a.sl.on) {
         /* the variants are checked here, then run in the tasks */
@@ -306,7 +294,7 @@ int cmd_compare(int argc, char **argv)
         if (doc)
             json_object_set_new(doc, "command_line",
                                 json_string(mb_cli_command_line()));
-    } else if (!rc && mb__compare_run(&a.rq, &doc, &err))
+    } else if (!rc && mb__compare_run(&a.c.rq, &doc, &err))
         rc = mb_cli_fail(&err);
     if (ps.shown)
         fprintf(stderr, "\r\033[K");
@@ -325,13 +313,10 @@ int cmd_compare(int argc, char **argv)
     mb_cli_reqs_free(&a.reqs);
     mb_cli_slurm_free(&a.sl);
     free(given);
-    for (size_t k = 0; k < a.nv; k++)
-        mb__variant_free(&a.vs[k]);
+    mb__compare_call_free(&a.c);
     for (size_t k = 0; k < a.n_specs; k++)
         free(a.specs[k]);
     free(a.specs);
-    free(a.vs);
-    free(a.cs);
     json_decref(doc);
     mb__plan_free(&plan);
     return rc == MB_OPT_HELP ? MB_EXIT_OK : rc;

@@ -11,6 +11,7 @@
 
 #include "core/buf.h"
 #include "profile/engine.h"
+#include "report/proffiles.h"
 #include "report/profprint.h"
 
 #include <stdio.h>
@@ -133,8 +134,8 @@ int cmd_profile(int argc, char **argv)
         fwrite(b.data ? b.data : "", 1, b.len, stdout);
         mb__buf_free(&b);
         /* one output that cannot be written does not cost the others */
-        if (mb__profile_write_files(&res, a.files[0], a.files[1], a.files[2],
-                                    &err))
+        if (mb__report_profile_files(&res, a.files[0], a.files[1], a.files[2],
+                                     &err))
             rc = mb_cli_fail(&err);
         rc |= mb_cli_outputs_write(&out, res.doc);
         rc = rc ? MB_EXIT_RUNTIME : 0;

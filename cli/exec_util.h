@@ -27,11 +27,6 @@ typedef struct mb_cli_rounds {
 void mb_cli_rounds_progress(mb_cli_rounds *ps, const char *what, size_t round,
                             size_t rounds, int64_t elapsed_ns);
 
-/* Installs SIGINT/SIGTERM handlers (no SA_RESTART) that set the returned
- * flag; with second_exits, a second signal ends mbench at once (exit 130).
- * exec and suite pass 0: their children must still be killed. */
-volatile int *mb_cli_cancel_flag(int second_exits);
-
 /* Writes b (a rendered report) to stdout, flushes, and frees b. */
 void mb_cli_put(struct mb_buf *b);
 

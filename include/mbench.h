@@ -256,6 +256,35 @@ MB_API mb_status mb_runner_load(mb_runner *r, const char *model,
                                 const char *const *load_opts, size_t n,
                                 char **json, mb_err *err);
 
+/* Renders a result document -- the JSON text an mb_runner_* call hands
+ * out, or a file `mbench ... --json` wrote -- as format "md", "html",
+ * "csv" or "json" into *out (NUL-terminated; the caller frees it with
+ * free()), with the writers the CLI's --md, --html, --csv and --json use,
+ * chosen by the document's kind (a run, a comparison, a validation, a
+ * load run, a gate verdict, a diff, a profile).  CSV starts with its
+ * header line.  MB_EINVAL when json is not a JSON object or format is
+ * none of those four; MB_ENOMEM.  On failure *out is NULL. */
+MB_API mb_status mb_render(const char *json, const char *format, char **out,
+                           mb_err *err);
+
+/* Writes the static benchmark site of the results store db (a SQLite
+ * path, postgresql:// URL or libpq keyword string) into the directory
+ * out_dir, like `mbench site` (docs/STORE.md, "mbench site"): an index of
+ * every series (one per benchmark, metric and machine), a page per series,
+ * the regressions (HTML and regressions.json) and a branch view.  opts
+ * holds n "KEY=VALUE" strings (NULL when n is 0): commit-url=TEMPLATE
+ * (holding {sha}), git-dir=DIR (first-parent order from that repository;
+ * without it points are ordered by commit date), branch=NAME,
+ * compare=NAME, baseline=REF.  Incremental and deterministic: a page
+ * whose input did not change is not written again, and the same store
+ * gives byte-identical files.  *written (may be NULL) receives the number
+ * of files written.  MB_EINVAL: a bad option, or a branch or baseline the
+ * store lacks; MB_EIO: a store that does not exist or an unwritable
+ * directory; MB_EFORMAT: a damaged store. */
+MB_API mb_status mb_site(const char *db, const char *out_dir,
+                         const char *const *opts, size_t n, size_t *written,
+                         mb_err *err);
+
 /* Monotonic time in nanoseconds (CLOCK_MONOTONIC). */
 MB_API int64_t mb_now_ns(void);
 

@@ -20,9 +20,9 @@ and every folder must be on a line.  Bottom to top:
   compare
   doc        (the typed view, the field table, lookups and number formats)
   store
-  exec regress
-  report     (the writers and the output manager)
-  profile    (its engine prints through report/prof*.c)
+  exec regress profile
+  request    (what the CLI and the API both call: requests from options)
+  report     (the writers and the output manager; profile's files too)
   api
   cli
 

@@ -29,6 +29,7 @@
  * Chrome trace that `mbench profile` reads).  Docs: docs/FRAMEWORKS.md.
  */
 #include "mbench_backend.h"
+#include "../common/plugin_util.h"
 #include "ir_consts.h"
 #include "ov_abi.h"
 
@@ -110,21 +111,6 @@ typedef struct ovx_session {
     char *path;
 } ovx_session;
 
-static int fail(mb_err *err, mb_status code, const char *fmt, ...)
-    __attribute__((format(printf, 3, 4)));
-
-static int fail(mb_err *err, mb_status code, const char *fmt, ...)
-{
-    if (err) {
-        va_list ap;
-        va_start(ap, fmt);
-        vsnprintf(err->msg, sizeof err->msg, fmt, ap);
-        va_end(ap);
-        err->code = code;
-    }
-    return code;
-}
-
 static int64_t now_ns(void)
 {
     struct timespec ts;
@@ -164,23 +150,16 @@ static const char *reason(const ovx_state *st, ov_status_e s, char *buf,
 
 static const struct {
     mb_dtype mb;
-    int ov; /* OVX_* in the 2026 numbering */
-    size_t size;
-    const char *name;
+    int ov;      /* OVX_* in the 2026 numbering */
+    size_t size; /* names: plugins/common/plugin_util.h */
 } kTypes[] = {
-    {MB_DTYPE_FLOAT32, OVX_F32, 4, "float32"},
-    {MB_DTYPE_FLOAT16, OVX_F16, 2, "float16"},
-    {MB_DTYPE_BFLOAT16, OVX_BF16, 2, "bfloat16"},
-    {MB_DTYPE_FLOAT64, OVX_F64, 8, "float64"},
-    {MB_DTYPE_INT64, OVX_I64, 8, "int64"},
-    {MB_DTYPE_INT32, OVX_I32, 4, "int32"},
-    {MB_DTYPE_INT16, OVX_I16, 2, "int16"},
-    {MB_DTYPE_INT8, OVX_I8, 1, "int8"},
-    {MB_DTYPE_UINT8, OVX_U8, 1, "uint8"},
-    {MB_DTYPE_UINT16, OVX_U16, 2, "uint16"},
-    {MB_DTYPE_UINT32, OVX_U32, 4, "uint32"},
-    {MB_DTYPE_UINT64, OVX_U64, 8, "uint64"},
-    {MB_DTYPE_BOOL, OVX_BOOLEAN, 1, "bool"},
+    {MB_DTYPE_FLOAT32, OVX_F32, 4},   {MB_DTYPE_FLOAT16, OVX_F16, 2},
+    {MB_DTYPE_BFLOAT16, OVX_BF16, 2}, {MB_DTYPE_FLOAT64, OVX_F64, 8},
+    {MB_DTYPE_INT64, OVX_I64, 8},     {MB_DTYPE_INT32, OVX_I32, 4},
+    {MB_DTYPE_INT16, OVX_I16, 2},     {MB_DTYPE_INT8, OVX_I8, 1},
+    {MB_DTYPE_UINT8, OVX_U8, 1},      {MB_DTYPE_UINT16, OVX_U16, 2},
+    {MB_DTYPE_UINT32, OVX_U32, 4},    {MB_DTYPE_UINT64, OVX_U64, 8},
+    {MB_DTYPE_BOOL, OVX_BOOLEAN, 1},
 };
 #define N_TYPES (sizeof kTypes / sizeof kTypes[0])
 
@@ -204,10 +183,8 @@ static int to_ov(const ovx_state *st, mb_dtype t, ov_element_type_e *out)
 
 static const char *dtype_name(mb_dtype t)
 {
-    for (size_t i = 0; i < N_TYPES; i++)
-        if (kTypes[i].mb == t)
-            return kTypes[i].name;
-    return "unsupported";
+    const char *n = mb_plugin_dtype_str(t);
+    return n ? n : "unsupported";
 }
 
 /* Whether every mapped type has its byte size under numbering `base`. */
@@ -276,11 +253,12 @@ static int resolve(ovx_state *st, mb_err *err)
 #define MB_OV_RESOLVE(name, ret, params)                                       \
     *(void **)&st->f.name = dlsym(st->dl, #name);                              \
     if (!st->f.name)                                                           \
-        return fail(err, MB_EBACKEND,                                          \
-                    "%s has no function %s: not OpenVINO's C library, or "     \
-                    "one older than 2024.0; install openvino==2026.4.1 "       \
-                    "(make frameworks)",                                       \
-                    st->lib, #name);
+        return mb_plugin_fail(                                                 \
+            err, MB_EBACKEND,                                                  \
+            "%s has no function %s: not OpenVINO's C library, or "             \
+            "one older than 2024.0; install openvino==2026.4.1 "               \
+            "(make frameworks)",                                               \
+            st->lib, #name);
     MB_OV_FUNCS(MB_OV_RESOLVE)
 #undef MB_OV_RESOLVE
 #define MB_OV_KEY_RESOLVE(key)                                                 \
@@ -307,8 +285,9 @@ static int introduce(ovx_state *st, mb_err *err)
     char why[1024];
     ov_status_e s = st->f.ov_core_create(&st->core);
     if (s)
-        return fail(err, MB_EBACKEND, "OpenVINO (%s) cannot start: %s", st->lib,
-                    reason(st, s, why, sizeof why));
+        return mb_plugin_fail(err, MB_EBACKEND,
+                              "OpenVINO (%s) cannot start: %s", st->lib,
+                              reason(st, s, why, sizeof why));
     ov_available_devices_t dev = {0};
     if (st->f.ov_core_get_available_devices(st->core, &dev) == 0) {
         size_t used = 0;
@@ -324,11 +303,12 @@ static int introduce(ovx_state *st, mb_err *err)
     else if (numbering_fits(st, 1))
         st->base = 1;
     else
-        return fail(err, MB_EBACKEND,
-                    "OpenVINO %s at %s numbers its element types in a way "
-                    "this plugin does not know; use openvino 2025.x or "
-                    "2026.x (make frameworks installs 2026.4.1)",
-                    st->version, st->lib);
+        return mb_plugin_fail(
+            err, MB_EBACKEND,
+            "OpenVINO %s at %s numbers its element types in a way "
+            "this plugin does not know; use openvino 2025.x or "
+            "2026.x (make frameworks installs 2026.4.1)",
+            st->version, st->lib);
     return MB_OK;
 }
 
@@ -339,7 +319,7 @@ static int ov_load(const mb_backend_config *cfg, void **state, mb_err *err)
     *state = NULL;
     ovx_state *st = calloc(1, sizeof *st);
     if (!st)
-        return fail(err, MB_ENOMEM, "out of memory");
+        return mb_plugin_fail(err, MB_ENOMEM, "out of memory");
     st->verbose = cfg && cfg->verbose;
     char paths[4][4096], tried[8192] = "";
     size_t n = candidates(paths, 4);
@@ -358,18 +338,20 @@ static int ov_load(const mb_backend_config *cfg, void **state, mb_err *err)
     }
     if (!st->dl && env && *env) {
         free(st);
-        return fail(err, MB_EBACKEND,
-                    "MBENCH_OPENVINO_LIB=%s cannot be loaded (%s); point it "
-                    "at a libopenvino_c.so or unset it",
-                    env, tried);
+        return mb_plugin_fail(
+            err, MB_EBACKEND,
+            "MBENCH_OPENVINO_LIB=%s cannot be loaded (%s); point it "
+            "at a libopenvino_c.so or unset it",
+            env, tried);
     }
     if (!st->dl) {
         free(st);
-        return fail(err, MB_EBACKEND,
-                    "OpenVINO's C library was not found (%s); run 'make "
-                    "frameworks' (the openvino venv), or set "
-                    "MBENCH_OPENVINO_LIB to a libopenvino_c.so",
-                    tried);
+        return mb_plugin_fail(
+            err, MB_EBACKEND,
+            "OpenVINO's C library was not found (%s); run 'make "
+            "frameworks' (the openvino venv), or set "
+            "MBENCH_OPENVINO_LIB to a libopenvino_c.so",
+            tried);
     }
     Dl_info di; /* the file the loader actually used */
     void *sym = dlsym(st->dl, "ov_core_create");
@@ -467,36 +449,40 @@ static int session_option(ovx_session *s, const char *k, const char *v,
     ovx_state *st = s->st;
     if (!strcmp(k, "cache-dir")) {
         if (!st->k.cache_dir)
-            return fail(err, MB_EUNSUPPORTED,
-                        "this OpenVINO (%s) has no property for %s",
-                        st->version, k);
+            return mb_plugin_fail(err, MB_EUNSUPPORTED,
+                                  "this OpenVINO (%s) has no property for %s",
+                                  st->version, k);
         if (!*v || strlen(v) >= sizeof s->cache_dir)
-            return fail(err, MB_EINVAL,
-                        "invalid cache-dir '%s': expected a directory path", v);
+            return mb_plugin_fail(
+                err, MB_EINVAL,
+                "invalid cache-dir '%s': expected a directory path", v);
         snprintf(s->cache_dir, sizeof s->cache_dir, "%s", v);
     } else if (!strcmp(k, "device")) {
         if (!*v || strlen(v) >= sizeof s->device)
-            return fail(err, MB_EINVAL,
-                        "invalid device '%s': expected a device name such "
-                        "as CPU (available: %s)",
-                        v, st->devices);
+            return mb_plugin_fail(
+                err, MB_EINVAL,
+                "invalid device '%s': expected a device name such "
+                "as CPU (available: %s)",
+                v, st->devices);
         snprintf(s->device, sizeof s->device, "%s", v);
     } else if (!strcmp(k, "shapes")) {
         if (strcmp(v, "static") && strcmp(v, "dynamic"))
-            return fail(err, MB_EINVAL,
-                        "invalid shapes '%s': expected static (compile "
-                        "for each batch's shapes) or dynamic",
-                        v);
+            return mb_plugin_fail(
+                err, MB_EINVAL,
+                "invalid shapes '%s': expected static (compile "
+                "for each batch's shapes) or dynamic",
+                v);
         s->dynamic_mode = v[0] == 'd';
     } else if (!strcmp(k, "profile")) {
         if (!st->k.enable_profiling)
-            return fail(err, MB_EUNSUPPORTED,
-                        "this OpenVINO (%s) has no property for profiling",
-                        st->version);
+            return mb_plugin_fail(
+                err, MB_EUNSUPPORTED,
+                "this OpenVINO (%s) has no property for profiling",
+                st->version);
         free(s->profile);
         s->profile = strdup(v);
         if (!s->profile || !add_prop(s, st->k.enable_profiling, "YES"))
-            return fail(err, MB_ENOMEM, "out of memory");
+            return mb_plugin_fail(err, MB_ENOMEM, "out of memory");
     } else {
         return -1;
     }
@@ -562,21 +548,22 @@ static int apply_option(ovx_session *s, const char *k, const char *v,
         pv = pick(v, "performance|accuracy", "PERFORMANCE|ACCURACY", buf,
                   sizeof buf);
     } else {
-        return fail(err, MB_EINVAL,
-                    "unknown openvino backend option '%s'; the options are "
-                    "threads, streams, hint, precision, pinning, exec-mode, "
-                    "device, shapes, cache-dir, profile",
-                    k);
+        return mb_plugin_fail(
+            err, MB_EINVAL,
+            "unknown openvino backend option '%s'; the options are "
+            "threads, streams, hint, precision, pinning, exec-mode, "
+            "device, shapes, cache-dir, profile",
+            k);
     }
     if (!pv)
-        return fail(err, MB_EINVAL, "invalid %s '%s': expected %s", k, v,
-                    expect);
+        return mb_plugin_fail(err, MB_EINVAL, "invalid %s '%s': expected %s", k,
+                              v, expect);
     if (!key)
-        return fail(err, MB_EUNSUPPORTED,
-                    "this OpenVINO (%s) has no property for %s", st->version,
-                    k);
+        return mb_plugin_fail(err, MB_EUNSUPPORTED,
+                              "this OpenVINO (%s) has no property for %s",
+                              st->version, k);
     if (!add_prop(s, key, pv))
-        return fail(err, MB_EINVAL, "too many openvino options");
+        return mb_plugin_fail(err, MB_EINVAL, "too many openvino options");
     return MB_OK;
 }
 
@@ -601,11 +588,11 @@ static int describe_port(ovx_session *s, ov_output_const_port_t *p,
         io->name = strdup(gen);
     }
     if (!io->name)
-        return fail(err, MB_ENOMEM, "out of memory");
+        return mb_plugin_fail(err, MB_ENOMEM, "out of memory");
     if ((e = st->f.ov_port_get_element_type(p, &t)) ||
         (e = st->f.ov_port_get_partial_shape(p, &ps)))
-        return fail(err, MB_EMODEL, "%s: %s '%s': %s", s->path, kind, io->name,
-                    reason(st, e, why, sizeof why));
+        return mb_plugin_fail(err, MB_EMODEL, "%s: %s '%s': %s", s->path, kind,
+                              io->name, reason(st, e, why, sizeof why));
     io->d.dtype = from_ov(st, t);
     io->d.rank =
         ps.rank.min == ps.rank.max && ps.rank.min >= 0 ? (int)ps.rank.min : -1;
@@ -621,10 +608,11 @@ static int describe_port(ovx_session *s, ov_output_const_port_t *p,
         io->d.dim_names[i] = "";
     st->f.ov_partial_shape_free(&ps);
     if (io->d.dtype == MB_DTYPE_UNDEFINED && !strcmp(kind, "input"))
-        return fail(err, MB_EUNSUPPORTED,
-                    "%s: input '%s' has an element type (%d) mbench cannot "
-                    "feed",
-                    s->path, io->name, t);
+        return mb_plugin_fail(
+            err, MB_EUNSUPPORTED,
+            "%s: input '%s' has an element type (%d) mbench cannot "
+            "feed",
+            s->path, io->name, t);
     return MB_OK;
 }
 
@@ -635,8 +623,8 @@ static int describe_model(ovx_session *s, mb_err *err)
     ov_status_e e;
     if ((e = st->f.ov_model_inputs_size(s->model, &s->n_in)) ||
         (e = st->f.ov_model_outputs_size(s->model, &s->n_out)))
-        return fail(err, MB_EMODEL, "%s: %s", s->path,
-                    reason(st, e, why, sizeof why));
+        return mb_plugin_fail(err, MB_EMODEL, "%s: %s", s->path,
+                              reason(st, e, why, sizeof why));
     size_t nin = s->n_in ? s->n_in : 1, nout = s->n_out ? s->n_out : 1;
     s->in = calloc(nin, sizeof *s->in);
     s->out = calloc(nout, sizeof *s->out);
@@ -647,7 +635,7 @@ static int describe_model(ovx_session *s, mb_err *err)
     s->rank = calloc(nin, sizeof *s->rank);
     if (!s->in || !s->out || !s->in_desc || !s->out_desc || !s->bound ||
         !s->shape || !s->rank)
-        return fail(err, MB_ENOMEM, "out of memory");
+        return mb_plugin_fail(err, MB_ENOMEM, "out of memory");
     for (size_t i = 0; i < s->n_in + s->n_out; i++) {
         int is_in = i < s->n_in;
         size_t k = is_in ? i : i - s->n_in;
@@ -655,8 +643,8 @@ static int describe_model(ovx_session *s, mb_err *err)
         e = is_in ? st->f.ov_model_const_input_by_index(s->model, k, &p)
                   : st->f.ov_model_const_output_by_index(s->model, k, &p);
         if (e)
-            return fail(err, MB_EMODEL, "%s: %s", s->path,
-                        reason(st, e, why, sizeof why));
+            return mb_plugin_fail(err, MB_EMODEL, "%s: %s", s->path,
+                                  reason(st, e, why, sizeof why));
         int dyn = 0;
         ovx_io *io = is_in ? &s->in[k] : &s->out[k];
         int rc =
@@ -722,8 +710,9 @@ static int compile(ovx_session *s, mb_err *err)
     s->compiles++;
     if (e) {
         drop_compiled(s);
-        return fail(err, MB_EMODEL, "%s: OpenVINO cannot compile it for %s: %s",
-                    s->path, s->device, reason(st, e, why, sizeof why));
+        return mb_plugin_fail(
+            err, MB_EMODEL, "%s: OpenVINO cannot compile it for %s: %s",
+            s->path, s->device, reason(st, e, why, sizeof why));
     }
     return MB_OK;
 }
@@ -766,10 +755,11 @@ static int fit_shapes(ovx_session *s, const mb_tensor *inputs, mb_err *err)
     if (same || (s->compiled && s->dynamic_mode))
         return MB_OK;
     if (s->owner)
-        return fail(err, MB_EINVAL,
-                    "a shared openvino session runs the shapes its session "
-                    "was compiled for; give every thread the same batch, or "
-                    "use --sessions (one per thread)");
+        return mb_plugin_fail(
+            err, MB_EINVAL,
+            "a shared openvino session runs the shapes its session "
+            "was compiled for; give every thread the same batch, or "
+            "use --sessions (one per thread)");
     ovx_state *st = s->st;
     char why[1024];
     if (s->dynamic_model && !s->dynamic_mode) {
@@ -790,10 +780,11 @@ static int fit_shapes(ovx_session *s, const mb_tensor *inputs, mb_err *err)
         free(idx);
         free(ps);
         if (e)
-            return fail(err, MB_EDATA,
-                        "%s: OpenVINO cannot reshape the model to the "
-                        "inputs' shapes: %s",
-                        s->path, reason(st, e, why, sizeof why));
+            return mb_plugin_fail(
+                err, MB_EDATA,
+                "%s: OpenVINO cannot reshape the model to the "
+                "inputs' shapes: %s",
+                s->path, reason(st, e, why, sizeof why));
         refresh_outputs(s);
     }
     int rc = compile(s, err);
@@ -819,7 +810,7 @@ static int ov_open(void *state, const char *path, const mb_kv *opts,
     ovx_session *s = calloc(1, sizeof *s);
     if (!s || !(s->path = strdup(path))) {
         free(s);
-        return fail(err, MB_ENOMEM, "out of memory");
+        return mb_plugin_fail(err, MB_ENOMEM, "out of memory");
     }
     s->st = st;
     snprintf(s->device, sizeof s->device, "CPU");
@@ -847,10 +838,11 @@ static int ov_open(void *state, const char *path, const mb_kv *opts,
     if (devnull >= 0)
         close(devnull);
     if (!rc && e)
-        rc = fail(err, MB_EMODEL,
-                  "%s: OpenVINO cannot read it (%s); give an ONNX file or "
-                  "an OpenVINO IR .xml with its .bin beside it",
-                  path, reason(st, e, why, sizeof why));
+        rc = mb_plugin_fail(
+            err, MB_EMODEL,
+            "%s: OpenVINO cannot read it (%s); give an ONNX file or "
+            "an OpenVINO IR .xml with its .bin beside it",
+            path, reason(st, e, why, sizeof why));
     if (!rc)
         rc = describe_model(s, err);
     /* A static model compiles now (session creation); a dynamic one for
@@ -898,14 +890,14 @@ static int ov_prepare(void *session, const mb_tensor *inputs, size_t n,
     ovx_session *s = session;
     ovx_state *st = s->st;
     if (n != s->n_in)
-        return fail(err, MB_EDATA, "the model takes %zu inputs, got %zu",
-                    s->n_in, n);
+        return mb_plugin_fail(
+            err, MB_EDATA, "the model takes %zu inputs, got %zu", s->n_in, n);
     for (size_t i = 0; i < n; i++)
         if (inputs[i].dtype != s->in[i].d.dtype)
-            return fail(err, MB_EDATA,
-                        "input '%s' is %s in the model, the data is %s",
-                        s->in[i].name, dtype_name(s->in[i].d.dtype),
-                        dtype_name(inputs[i].dtype));
+            return mb_plugin_fail(
+                err, MB_EDATA, "input '%s' is %s in the model, the data is %s",
+                s->in[i].name, dtype_name(s->in[i].d.dtype),
+                dtype_name(inputs[i].dtype));
     int rc = fit_shapes(s, inputs, err);
     if (rc)
         return rc;
@@ -928,8 +920,9 @@ static int ov_prepare(void *session, const mb_tensor *inputs, size_t n,
             e = st->f.ov_infer_request_set_input_tensor_by_index(s->req, i,
                                                                  s->bound[i]);
         if (e)
-            return fail(err, MB_EDATA, "input '%s': %s", s->in[i].name,
-                        reason(st, e, why, sizeof why));
+            return mb_plugin_fail(err, MB_EDATA, "input '%s': %s",
+                                  s->in[i].name,
+                                  reason(st, e, why, sizeof why));
     }
     return MB_OK;
 }
@@ -1113,13 +1106,13 @@ static int ov_run(void *session, mb_err *err)
 {
     ovx_session *s = session;
     if (!s->req)
-        return fail(err, MB_EINVAL, "run before prepare");
+        return mb_plugin_fail(err, MB_EINVAL, "run before prepare");
     int64_t t0 = s->profile ? now_ns() : 0;
     ov_status_e e = s->st->f.ov_infer_request_infer(s->req);
     if (e) {
         char why[1024];
-        return fail(err, MB_EBACKEND, "%s: inference failed: %s", s->path,
-                    reason(s->st, e, why, sizeof why));
+        return mb_plugin_fail(err, MB_EBACKEND, "%s: inference failed: %s",
+                              s->path, reason(s->st, e, why, sizeof why));
     }
     if (s->profile)
         record_run(s, t0, now_ns());
@@ -1132,8 +1125,9 @@ static int ov_fetch(void *session, size_t index, mb_tensor *out, mb_err *err)
     ovx_state *st = s->st;
     memset(out, 0, sizeof *out);
     if (index >= s->n_out || !s->req)
-        return fail(err, MB_EINVAL, "no output %zu (the model has %zu)", index,
-                    s->n_out);
+        return mb_plugin_fail(err, MB_EINVAL,
+                              "no output %zu (the model has %zu)", index,
+                              s->n_out);
     ov_tensor_t *t = NULL;
     ov_shape_t sh = {0, NULL};
     ov_element_type_e et = 0;
@@ -1153,13 +1147,14 @@ static int ov_fetch(void *session, size_t index, mb_tensor *out, mb_err *err)
     int rc = MB_OK;
     mb_dtype dt = e ? MB_DTYPE_UNDEFINED : from_ov(st, et);
     if (e)
-        rc = fail(err, MB_EBACKEND, "output %zu: %s", index,
-                  reason(st, e, why, sizeof why));
+        rc = mb_plugin_fail(err, MB_EBACKEND, "output %zu: %s", index,
+                            reason(st, e, why, sizeof why));
     else if (dt == MB_DTYPE_UNDEFINED || sh.rank > MB_MAX_RANK)
-        rc = fail(err, MB_EUNSUPPORTED,
-                  "output '%s' has an element type (%d) or rank (%lld) "
-                  "mbench cannot hold",
-                  s->out[index].name, et, (long long)sh.rank);
+        rc = mb_plugin_fail(
+            err, MB_EUNSUPPORTED,
+            "output '%s' has an element type (%d) or rank (%lld) "
+            "mbench cannot hold",
+            s->out[index].name, et, (long long)sh.rank);
     if (!rc) {
         out->data = malloc(bytes ? bytes : 1);
         out->name = strdup(s->out[index].name);
@@ -1167,7 +1162,7 @@ static int ov_fetch(void *session, size_t index, mb_tensor *out, mb_err *err)
             free(out->data);
             free(out->name);
             memset(out, 0, sizeof *out);
-            rc = fail(err, MB_ENOMEM, "out of memory");
+            rc = mb_plugin_fail(err, MB_ENOMEM, "out of memory");
         } else {
             memcpy(out->data, data, bytes);
             out->nbytes = bytes;
@@ -1275,9 +1270,10 @@ static int ov_share(void *session, void **out, mb_err *err)
     ovx_session *o = session, *t = NULL;
     *out = NULL;
     if (!o->compiled)
-        return fail(err, MB_EINVAL,
-                    "share an openvino session after its first prepare "
-                    "(it is compiled for the batch's shapes then)");
+        return mb_plugin_fail(
+            err, MB_EINVAL,
+            "share an openvino session after its first prepare "
+            "(it is compiled for the batch's shapes then)");
     t = calloc(1, sizeof *t);
     if (t) {
         *t = (ovx_session){0};
@@ -1306,7 +1302,7 @@ static int ov_share(void *session, void **out, mb_err *err)
             free(t->rank);
         }
         free(t);
-        return fail(err, MB_ENOMEM, "out of memory");
+        return mb_plugin_fail(err, MB_ENOMEM, "out of memory");
     }
     memcpy(t->shape, o->shape, o->n_in * sizeof *t->shape);
     memcpy(t->rank, o->rank, o->n_in * sizeof *t->rank);
@@ -1318,8 +1314,9 @@ static int ov_share(void *session, void **out, mb_err *err)
         free(t->shape);
         free(t->rank);
         free(t);
-        return fail(err, MB_EBACKEND, "%s: a second infer request: %s", o->path,
-                    reason(o->st, e, why, sizeof why));
+        return mb_plugin_fail(err, MB_EBACKEND,
+                              "%s: a second infer request: %s", o->path,
+                              reason(o->st, e, why, sizeof why));
     }
     *out = t;
     return MB_OK;

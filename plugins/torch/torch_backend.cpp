@@ -27,6 +27,7 @@
  * with the first line of LibTorch's message (the rest is a C++ backtrace).
  */
 #include "mbench_backend.h"
+#include "../common/plugin_util.h"
 
 #include <ATen/Parallel.h>
 #include <ATen/Version.h>
@@ -49,21 +50,6 @@
 
 namespace
 {
-
-int fail(mb_err *err, mb_status code, const char *fmt, ...)
-    __attribute__((format(printf, 3, 4)));
-
-int fail(mb_err *err, mb_status code, const char *fmt, ...)
-{
-    if (err) {
-        va_list ap;
-        va_start(ap, fmt);
-        vsnprintf(err->msg, sizeof err->msg, fmt, ap);
-        va_end(ap);
-        err->code = code;
-    }
-    return code;
-}
 
 /* The line of a LibTorch error that says what went wrong: the first one
  * (the rest is a backtrace), except for errors raised inside the
@@ -117,33 +103,29 @@ mb_dtype from_torch(at::ScalarType st)
 }
 
 /* The plugin is loaded into programs that link libmbench statically, whose
- * symbols it cannot see: dtype names are its own. */
-const struct {
-    mb_dtype t;
-    const char *name;
-} kNames[] = {{MB_DTYPE_FLOAT32, "float32"},   {MB_DTYPE_FLOAT16, "float16"},
-              {MB_DTYPE_BFLOAT16, "bfloat16"}, {MB_DTYPE_FLOAT64, "float64"},
-              {MB_DTYPE_INT64, "int64"},       {MB_DTYPE_INT32, "int32"},
-              {MB_DTYPE_INT16, "int16"},       {MB_DTYPE_INT8, "int8"},
-              {MB_DTYPE_UINT8, "uint8"},       {MB_DTYPE_BOOL, "bool"},
-              {MB_DTYPE_FLOAT32, "float"},     {MB_DTYPE_FLOAT16, "fp16"},
-              {MB_DTYPE_FLOAT16, "half"},      {MB_DTYPE_BFLOAT16, "bf16"},
-              {MB_DTYPE_FLOAT32, "fp32"}};
+ * symbols it cannot see: dtype names come from plugins/common, and these
+ * are PyTorch's own spellings of them. */
+const mb_plugin_dtype_name kAliases[] = {{MB_DTYPE_FLOAT32, "float"},
+                                         {MB_DTYPE_FLOAT16, "fp16"},
+                                         {MB_DTYPE_FLOAT16, "half"},
+                                         {MB_DTYPE_BFLOAT16, "bf16"},
+                                         {MB_DTYPE_FLOAT32, "fp32"}};
 
 const char *dtype_name(mb_dtype t)
 {
-    for (const auto &n : kNames)
-        if (n.t == t)
-            return n.name;
-    return "undefined";
+    const char *n = mb_plugin_dtype_str(t);
+    return n ? n : "undefined";
 }
 
+/* A dtype LibTorch has (kDtypes), by its canonical name or an alias. */
 mb_dtype dtype_parse(const char *s)
 {
-    for (const auto &n : kNames)
-        if (!strcmp(n.name, s))
-            return n.t;
-    return MB_DTYPE_UNDEFINED;
+    at::ScalarType st;
+    mb_dtype t = mb_plugin_dtype_of(s);
+    for (const auto &n : kAliases)
+        if (t == MB_DTYPE_UNDEFINED && !strcmp(n.name, s))
+            t = n.t;
+    return to_torch(t, &st) ? t : MB_DTYPE_UNDEFINED;
 }
 
 bool is_float(mb_dtype t)
@@ -437,7 +419,7 @@ int t_load(const mb_backend_config *cfg, void **state, mb_err *err)
     (void)cfg;
     State *st = new (std::nothrow) State;
     if (!st)
-        return fail(err, MB_ENOMEM, "out of memory");
+        return mb_plugin_fail(err, MB_ENOMEM, "out of memory");
     Dl_info di;
     if (dladdr((void *)&at::get_num_threads, &di) && di.dli_fname)
         st->library_path = di.dli_fname;
@@ -478,10 +460,11 @@ int apply_options(Session *s, const mb_kv *opts, size_t n, bool *optimize,
         long x;
         if (!strcmp(k, "threads") || !strcmp(k, "inter-threads")) {
             if (parse_int(v, 0, 4096, &x))
-                return fail(err, MB_EINVAL,
-                            "invalid %s '%s': expected an integer from 0 "
-                            "(LibTorch's default) to 4096",
-                            k, v);
+                return mb_plugin_fail(
+                    err, MB_EINVAL,
+                    "invalid %s '%s': expected an integer from 0 "
+                    "(LibTorch's default) to 4096",
+                    k, v);
             if (x == 0)
                 continue;
             try {
@@ -490,23 +473,24 @@ int apply_options(Session *s, const mb_kv *opts, size_t n, bool *optimize,
                 else if (at::get_num_interop_threads() != (int)x)
                     at::set_num_interop_threads((int)x);
             } catch (const std::exception &e) {
-                return fail(err, MB_EINVAL, "%s=%s: %s", k, v,
-                            first_line(e).c_str());
+                return mb_plugin_fail(err, MB_EINVAL, "%s=%s: %s", k, v,
+                                      first_line(e).c_str());
             }
         } else if (!strcmp(k, "dtype")) {
             mb_dtype t = dtype_parse(v);
             if (t != MB_DTYPE_FLOAT32 && t != MB_DTYPE_FLOAT16 &&
                 t != MB_DTYPE_BFLOAT16)
-                return fail(err, MB_EINVAL,
-                            "invalid dtype '%s': expected float32, float16 "
-                            "or bfloat16",
-                            v);
+                return mb_plugin_fail(
+                    err, MB_EINVAL,
+                    "invalid dtype '%s': expected float32, float16 "
+                    "or bfloat16",
+                    v);
             to_torch(t, &s->dtype);
             s->convert = t != MB_DTYPE_FLOAT32;
         } else if (!strcmp(k, "profiling") || !strcmp(k, "optimize")) {
             if (strcmp(v, "0") && strcmp(v, "1"))
-                return fail(err, MB_EINVAL, "invalid %s '%s': expected 0 or 1",
-                            k, v);
+                return mb_plugin_fail(err, MB_EINVAL,
+                                      "invalid %s '%s': expected 0 or 1", k, v);
             if (k[0] == 'p')
                 torch::jit::getProfilingMode() = v[0] == '1';
             else
@@ -514,10 +498,11 @@ int apply_options(Session *s, const mb_kv *opts, size_t n, bool *optimize,
         } else if (!strncmp(k, "dim:", 4)) {
             continue; /* a hint for ONNX Runtime; shapes come from inputs */
         } else {
-            return fail(err, MB_EINVAL,
-                        "unknown torch backend option '%s'; the options are "
-                        "threads, inter-threads, dtype, profiling, optimize",
-                        k);
+            return mb_plugin_fail(
+                err, MB_EINVAL,
+                "unknown torch backend option '%s'; the options are "
+                "threads, inter-threads, dtype, profiling, optimize",
+                k);
         }
     }
     return MB_OK;
@@ -530,7 +515,7 @@ int t_open(void *state, const char *path, const mb_kv *opts, size_t n,
     *out = nullptr;
     Session *s = new (std::nothrow) Session;
     if (!s)
-        return fail(err, MB_ENOMEM, "out of memory");
+        return mb_plugin_fail(err, MB_ENOMEM, "out of memory");
     s->model_path = path;
     bool optimize = false;
     int rc = apply_options(s, opts, n, &optimize, err);
@@ -543,12 +528,13 @@ int t_open(void *state, const char *path, const mb_kv *opts, size_t n,
         s->module = torch::jit::load(path, c10::kCPU, extra);
     } catch (const std::exception &e) {
         delete s;
-        return fail(err, MB_EFORMAT,
-                    "%s is not a TorchScript archive (%s); save the model "
-                    "with torch.jit.save(torch.jit.script(m) or "
-                    "torch.jit.trace(m, x), path): torch.save() of a "
-                    "Python module cannot be loaded without Python",
-                    path, first_line(e).c_str());
+        return mb_plugin_fail(
+            err, MB_EFORMAT,
+            "%s is not a TorchScript archive (%s); save the model "
+            "with torch.jit.save(torch.jit.script(m) or "
+            "torch.jit.trace(m, x), path): torch.save() of a "
+            "Python module cannot be loaded without Python",
+            path, first_line(e).c_str());
     }
     try {
         s->module.eval();
@@ -558,25 +544,27 @@ int t_open(void *state, const char *path, const mb_kv *opts, size_t n,
             s->module = torch::jit::optimize_for_inference(s->module);
         if (!s->module.find_method("forward")) {
             delete s;
-            return fail(err, MB_EMODEL,
-                        "%s has no forward method; mbench runs forward()",
-                        path);
+            return mb_plugin_fail(
+                err, MB_EMODEL,
+                "%s has no forward method; mbench runs forward()", path);
         }
         s->forward.reset(
             new torch::jit::Method(s->module.get_method("forward")));
     } catch (const std::exception &e) {
         delete s;
-        return fail(err, MB_EMODEL, "%s: %s", path, first_line(e).c_str());
+        return mb_plugin_fail(err, MB_EMODEL, "%s: %s", path,
+                              first_line(e).c_str());
     }
     std::string why;
     const std::string &meta = extra["mbench.json"];
     if (!meta.empty()) {
         if (!parse_meta(meta, &s->in, &s->out, &why)) {
             delete s;
-            return fail(err, MB_EFORMAT,
-                        "%s: the extra file mbench.json is malformed (%s); "
-                        "see docs/FRAMEWORKS.md for its format",
-                        path, why.c_str());
+            return mb_plugin_fail(
+                err, MB_EFORMAT,
+                "%s: the extra file mbench.json is malformed (%s); "
+                "see docs/FRAMEWORKS.md for its format",
+                path, why.c_str());
         }
         s->inputs_from = "mbench.json";
     }
@@ -589,9 +577,10 @@ int t_open(void *state, const char *path, const mb_kv *opts, size_t n,
     if (n_args - 1 != s->in.size()) {
         size_t listed = s->in.size();
         delete s;
-        return fail(err, MB_EFORMAT,
-                    "%s: mbench.json lists %zu inputs but forward takes %zu",
-                    path, listed, n_args - 1);
+        return mb_plugin_fail(
+            err, MB_EFORMAT,
+            "%s: mbench.json lists %zu inputs but forward takes %zu", path,
+            listed, n_args - 1);
     }
     for (Io &io : s->out)
         if (io.desc.rank == 0 && io.dim_names.empty())
@@ -617,16 +606,18 @@ int t_prepare(void *session, const mb_tensor *inputs, size_t n, mb_err *err)
 {
     Session *s = static_cast<Session *>(session);
     if (n != s->in.size())
-        return fail(err, MB_EDATA, "the model takes %zu inputs, got %zu",
-                    s->in.size(), n);
+        return mb_plugin_fail(err, MB_EDATA,
+                              "the model takes %zu inputs, got %zu",
+                              s->in.size(), n);
     try {
         s->args.clear();
         for (size_t i = 0; i < n; i++) {
             at::ScalarType st;
             if (!to_torch(inputs[i].dtype, &st))
-                return fail(err, MB_EDATA,
-                            "input '%s': dtype %s has no LibTorch equivalent",
-                            s->in[i].name.c_str(), dtype_name(inputs[i].dtype));
+                return mb_plugin_fail(
+                    err, MB_EDATA,
+                    "input '%s': dtype %s has no LibTorch equivalent",
+                    s->in[i].name.c_str(), dtype_name(inputs[i].dtype));
             std::vector<int64_t> dims(inputs[i].dims,
                                       inputs[i].dims + inputs[i].rank);
             /* Borrowed until the next prepare: no copy for float32. */
@@ -637,7 +628,7 @@ int t_prepare(void *session, const mb_tensor *inputs, size_t n, mb_err *err)
             s->args.emplace_back(t);
         }
     } catch (const std::exception &e) {
-        return fail(err, MB_EDATA, "%s", first_line(e).c_str());
+        return mb_plugin_fail(err, MB_EDATA, "%s", first_line(e).c_str());
     }
     return MB_OK;
 }
@@ -650,19 +641,21 @@ int t_run(void *session, mb_err *err)
         c10::IValue r = (*s->forward)(s->args);
         s->results.clear();
         if (!flatten(r, &s->results))
-            return fail(err, MB_EUNSUPPORTED,
-                        "forward returned %s; mbench takes a Tensor or a "
-                        "tuple/list of Tensors",
-                        r.tagKind().c_str());
+            return mb_plugin_fail(
+                err, MB_EUNSUPPORTED,
+                "forward returned %s; mbench takes a Tensor or a "
+                "tuple/list of Tensors",
+                r.tagKind().c_str());
     } catch (const std::exception &e) {
         std::string m = first_line(e);
         if (s->convert && m.find("not implemented for") != std::string::npos)
-            return fail(err, MB_EUNSUPPORTED,
-                        "%s: %s (this LibTorch has no CPU kernel for the "
-                        "dtype; use dtype=float32 or bfloat16)",
-                        s->model_path.c_str(), m.c_str());
-        return fail(err, MB_EBACKEND, "%s: %s", s->model_path.c_str(),
-                    m.c_str());
+            return mb_plugin_fail(
+                err, MB_EUNSUPPORTED,
+                "%s: %s (this LibTorch has no CPU kernel for the "
+                "dtype; use dtype=float32 or bfloat16)",
+                s->model_path.c_str(), m.c_str());
+        return mb_plugin_fail(err, MB_EBACKEND, "%s: %s", s->model_path.c_str(),
+                              m.c_str());
     }
     if (!s->described) {
         /* Output dtypes and shapes are known now.  The runner holds the
@@ -692,8 +685,9 @@ int t_fetch(void *session, size_t index, mb_tensor *out, mb_err *err)
     Session *s = static_cast<Session *>(session);
     memset(out, 0, sizeof *out);
     if (index >= s->results.size())
-        return fail(err, MB_EINVAL, "no output %zu (the model gave %zu)", index,
-                    s->results.size());
+        return mb_plugin_fail(err, MB_EINVAL,
+                              "no output %zu (the model gave %zu)", index,
+                              s->results.size());
     try {
         at::Tensor t = s->results[index].contiguous();
         /* Reduced-precision outputs are widened (exactly) to float32:
@@ -702,10 +696,11 @@ int t_fetch(void *session, size_t index, mb_tensor *out, mb_err *err)
             t = t.to(at::kFloat);
         mb_dtype dt = from_torch(t.scalar_type());
         if (dt == MB_DTYPE_UNDEFINED || t.dim() > MB_MAX_RANK)
-            return fail(err, MB_EUNSUPPORTED,
-                        "output %zu has dtype %s or rank %d that mbench "
-                        "cannot hold",
-                        index, c10::toString(t.scalar_type()), (int)t.dim());
+            return mb_plugin_fail(
+                err, MB_EUNSUPPORTED,
+                "output %zu has dtype %s or rank %d that mbench "
+                "cannot hold",
+                index, c10::toString(t.scalar_type()), (int)t.dim());
         size_t bytes = t.numel() * t.element_size();
         out->data = malloc(bytes ? bytes : 1);
         const std::string &nm =
@@ -715,7 +710,7 @@ int t_fetch(void *session, size_t index, mb_tensor *out, mb_err *err)
             free(out->data);
             free(out->name);
             memset(out, 0, sizeof *out);
-            return fail(err, MB_ENOMEM, "out of memory");
+            return mb_plugin_fail(err, MB_ENOMEM, "out of memory");
         }
         memcpy(out->data, t.data_ptr(), bytes);
         out->nbytes = bytes;
@@ -724,7 +719,7 @@ int t_fetch(void *session, size_t index, mb_tensor *out, mb_err *err)
         for (int a = 0; a < out->rank; a++)
             out->dims[a] = t.size(a);
     } catch (const std::exception &e) {
-        return fail(err, MB_EBACKEND, "%s", first_line(e).c_str());
+        return mb_plugin_fail(err, MB_EBACKEND, "%s", first_line(e).c_str());
     }
     return MB_OK;
 }

@@ -9,10 +9,11 @@
 #include "core/parse.h"
 #include "profile/engine.h"
 #include "load/load.h"
-#include "compare/cmprun.h"
 #include "plan/planopt.h"
+#include "request/compare.h"
+#include "report/render.h"
+#include "core/buf.h"
 #include "runner/runner.h"
-#include "compare/variant.h"
 
 #include <stddef.h>
 #include <stdio.h>
@@ -225,44 +226,25 @@ mb_status mb_runner_run(mb_runner *r, const char *model, char **json,
     return s;
 }
 
-/* The variants parsed by the command line's own parser (runner/variant.h:
- * the same options, checks and messages as `mbench compare`), the
- * baseline found, then the engine. */
+/* The variants through the request layer the CLI uses too
+ * (request/compare.h: the same parser, checks and messages as `mbench
+ * compare`), the runner's options, then the engine. */
 static mb_status compare_variants(mb_runner *r, const char *const *variants,
                                   size_t n, json_t **doc, mb_err *err)
 {
-    mb__variant *vs = mb__calloc(n, sizeof *vs);
-    mb__cmp_spec *cs = mb__calloc(n, sizeof *cs);
-    size_t nv = 0;
-    mb_status s = vs && cs ? MB_OK : mb__fail(err, MB_ENOMEM, "out of memory");
-    for (size_t i = 0; !s && i < n; i++)
-        if (!variants[i])
-            s = mb__fail(err, MB_EINVAL, "variant %zu is NULL", i + 1);
+    mb__compare_call c;
+    mb__compare_call_init(&c);
+    c.rq.processes = r->plan.processes;
+    c.rq.labels_path = r->labels;
+    c.rq.output = r->output;
+    c.rq.tolerance = r->tolerance;
+    c.rq.threshold = r->threshold;
+    c.rq.cancel = r->plan.cancel;
+    mb_status s = mb__compare_prepare(&c, variants, n, &r->plan, r->baseline,
+                                      "baseline", err);
     if (!s)
-        s = mb__variants_parse((char *const *)variants, n, &r->plan, vs, &nv,
-                               err);
-    mb__compare_req rq;
-    mb__compare_req_defaults(&rq);
-    if (!s)
-        s = mb__variants_baseline(vs, n, r->baseline, "baseline", &rq.baseline,
-                                  err);
-    for (size_t i = 0; !s && i < n; i++)
-        cs[i] = (mb__cmp_spec){vs[i].name, &vs[i].plan};
-    if (!s) {
-        rq.variants = cs;
-        rq.n = n;
-        rq.processes = r->plan.processes;
-        rq.labels_path = r->labels;
-        rq.output = r->output;
-        rq.tolerance = r->tolerance;
-        rq.threshold = r->threshold;
-        rq.cancel = r->plan.cancel;
-        s = mb__compare_run(&rq, doc, err);
-    }
-    for (size_t i = 0; i < nv; i++)
-        mb__variant_free(&vs[i]);
-    free(vs);
-    free(cs);
+        s = mb__compare_run(&c.rq, doc, err);
+    mb__compare_call_free(&c);
     return s;
 }
 
@@ -273,11 +255,6 @@ mb_status mb_runner_compare(mb_runner *r, const char *const *variants, size_t n,
     mb_status s = check_call("mb_runner_compare", r, variants, json, err);
     if (s)
         return s;
-    if (n < 2)
-        return mb__fail(err, MB_EINVAL,
-                        "compare needs at least two variants "
-                        "(NAME=MODEL), got %zu",
-                        n);
     json_t *doc = NULL;
     s = compare_variants(r, variants, n, &doc, err);
     if (!s)
@@ -411,5 +388,63 @@ mb_status mb_runner_load(mb_runner *r, const char *model,
         return s;
     s = dump_doc(doc, json, err);
     json_decref(doc);
+    return s;
+}
+
+/* doc rendered by the writers of format into b; MB_EINVAL for a format
+ * that is none of md, html, csv and json. */
+static mb_status render_doc(const json_t *doc, const char *format, mb_buf *b,
+                            mb_err *err)
+{
+    if (!strcmp(format, "md"))
+        return mb__report_md(&doc, 1, b, err);
+    if (!strcmp(format, "html"))
+        return mb__report_html(&doc, 1, b, err);
+    if (!strcmp(format, "csv")) {
+        mb__report_csv(doc, 1, b);
+        return MB_OK;
+    }
+    if (!strcmp(format, "json")) {
+        char *text = json_dumps(doc, JSON_INDENT(2) | JSON_REAL_PRECISION(17));
+        if (!text)
+            return mb__fail(err, MB_ENOMEM, "out of memory");
+        mb__buf_puts(b, text);
+        free(text);
+        return MB_OK;
+    }
+    return mb__fail(err, MB_EINVAL,
+                    "unknown format '%s': expected md, html, csv or json",
+                    format);
+}
+
+mb_status mb_render(const char *json, const char *format, char **out,
+                    mb_err *err)
+{
+    MB_ERR_OR_LOCAL(err);
+    if (out)
+        *out = NULL;
+    if (!json || !format || !out)
+        return mb__fail(err, MB_EINVAL,
+                        "mb_render needs a document, a format and a place "
+                        "for the text (out), got NULL");
+    json_error_t je;
+    json_t *doc = json_loads(json, JSON_REJECT_DUPLICATES, &je);
+    if (!json_is_object(doc)) {
+        json_decref(doc);
+        return mb__fail(err, MB_EINVAL,
+                        "mb_render: not a result document (a JSON object): "
+                        "%s at line %d",
+                        doc ? "not an object" : je.text, je.line);
+    }
+    mb_buf b = MB_BUF_INIT;
+    mb_status s = render_doc(doc, format, &b, err);
+    json_decref(doc);
+    if (!s && b.oom)
+        s = mb__fail(err, MB_ENOMEM, "out of memory");
+    if (!s)
+        *out = mb__strndup(b.data ? b.data : "", b.len);
+    if (!s && !*out)
+        s = mb__fail(err, MB_ENOMEM, "out of memory");
+    mb__buf_free(&b);
     return s;
 }

@@ -82,12 +82,4 @@ mb_status mb__profile_run(const mb_plan *plan, const char *const *models,
                           const mb__profile_opts *o, mb__profile_result *out,
                           mb_err *err);
 
-/* Writes a single profile's own files, each atomically (any may be NULL):
- * the raw ONNX Runtime trace (r->trace: keep_trace), the folded stacks
- * and the icicle SVG of r->doc's profile.  Every file is tried; the first
- * failure is returned (a comparison has none of these: MB_OK). */
-mb_status mb__profile_write_files(const mb__profile_result *r,
-                                  const char *trace, const char *folded,
-                                  const char *flame, mb_err *err);
-
 #endif

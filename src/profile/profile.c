@@ -3,7 +3,7 @@
 #include "profile/profile.h"
 
 #include "core/alloc.h"
-#include "report/rutil.h"
+#include "doc/docfmt.h"
 
 #include <math.h>
 #include <stdlib.h>

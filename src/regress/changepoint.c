@@ -25,13 +25,69 @@ static double median(const double *x, size_t n, double *scratch)
 
 typedef struct {
     const double *x;
-    double *scratch;
+    double *scratch, *left, *right; /* n doubles each */
     double sigma;
     size_t min_seg;
     double threshold, min_rel;
     mb__changepoint *found;
     size_t n_found, cap_found;
 } seg_ctx;
+
+/* The first position in sorted s[0..n) whose value is not below v. */
+static size_t lower_bound(const double *s, size_t n, double v)
+{
+    size_t lo = 0, hi = n;
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+        if (s[mid] < v)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return lo;
+}
+
+/* The split of x[a..b) (each side at least L points) with the least L1
+ * cost; *ml and *mr get its medians.  The two sides are kept sorted as
+ * the split moves (one insertion and one removal per step), so each
+ * median is read, not sorted for: the same medians and costs as sorting
+ * each side anew. */
+static size_t best_split(seg_ctx *c, size_t a, size_t b, double *ml_out,
+                         double *mr_out)
+{
+    size_t L = c->min_seg, nl = L, nr = b - a - L;
+    memcpy(c->left, c->x + a, nl * sizeof *c->left);
+    qsort(c->left, nl, sizeof *c->left, cmp_d);
+    memcpy(c->right, c->x + a + L, nr * sizeof *c->right);
+    qsort(c->right, nr, sizeof *c->right, cmp_d);
+    double best_cost = INFINITY;
+    size_t best_k = 0;
+    for (size_t k = a + L; k + L <= b; k++) {
+        double ml = mb__percentile_sorted(c->left, nl, 50);
+        double mr = mb__percentile_sorted(c->right, nr, 50);
+        double cost = 0;
+        for (size_t i = a; i < k; i++)
+            cost += fabs(c->x[i] - ml);
+        for (size_t i = k; i < b; i++)
+            cost += fabs(c->x[i] - mr);
+        if (cost < best_cost) {
+            best_cost = cost;
+            best_k = k;
+            *ml_out = ml;
+            *mr_out = mr;
+        }
+        /* x[k] moves from the right side to the left */
+        size_t at = lower_bound(c->right, nr, c->x[k]);
+        memmove(c->right + at, c->right + at + 1,
+                (nr - at - 1) * sizeof *c->right);
+        nr--;
+        at = lower_bound(c->left, nl, c->x[k]);
+        memmove(c->left + at + 1, c->left + at, (nl - at) * sizeof *c->left);
+        c->left[at] = c->x[k];
+        nl++;
+    }
+    return best_k;
+}
 
 static void segment(seg_ctx *c, size_t a, size_t b)
 {
@@ -41,23 +97,8 @@ static void segment(seg_ctx *c, size_t a, size_t b)
     /* The split is placed where the L1 cost (sum of absolute deviations
      * from each side's median) is least; its significance is then the
      * standardised difference of medians. */
-    double best_cost = INFINITY, bl = 0, br = 0;
-    size_t best_k = 0;
-    for (size_t k = a + L; k + L <= b; k++) {
-        double ml = median(c->x + a, k - a, c->scratch);
-        double mr = median(c->x + k, b - k, c->scratch);
-        double cost = 0;
-        for (size_t i = a; i < k; i++)
-            cost += fabs(c->x[i] - ml);
-        for (size_t i = k; i < b; i++)
-            cost += fabs(c->x[i] - mr);
-        if (cost < best_cost) {
-            best_cost = cost;
-            best_k = k;
-            bl = ml;
-            br = mr;
-        }
-    }
+    double bl = 0, br = 0;
+    size_t best_k = best_split(c, a, b, &bl, &br);
     double best =
         fabs(br - bl) /
         (1.2533 * c->sigma *
@@ -78,7 +119,7 @@ size_t mb__changepoints(const double *x, size_t n, size_t min_segment,
 {
     if (n < 2 * (min_segment ? min_segment : 1) || n < 3)
         return 0;
-    double *scratch = mb__calloc(n, sizeof *scratch);
+    double *scratch = mb__calloc(3 * n, sizeof *scratch);
     double *d = mb__calloc(n, sizeof *d);
     if (!scratch || !d) {
         free(scratch);
@@ -93,8 +134,11 @@ size_t mb__changepoints(const double *x, size_t n, size_t min_segment,
         sigma = 0.005 * level;
     if (sigma <= 0)
         sigma = 1e-12;
-    seg_ctx c = {x,         scratch, sigma, min_segment ? min_segment : 1,
-                 threshold, min_rel, out,   0,
+    seg_ctx c = {x,           scratch,
+                 scratch + n, scratch + 2 * n,
+                 sigma,       min_segment ? min_segment : 1,
+                 threshold,   min_rel,
+                 out,         0,
                  cap};
     /* The intervals are visited left to right, so points come in order. */
     segment(&c, 0, n);

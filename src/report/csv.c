@@ -9,12 +9,6 @@
 #include <math.h>
 #include <string.h>
 
-void mb__report_csv(const json_t *doc, int with_header, mb_buf *out)
-{
-    mb_err err = {0}; /* a writer that fails has appended nothing useful */
-    (void)mb__writers_for(&doc, 1, 0)->csv(doc, with_header, out, &err);
-}
-
 mb_status mb__result_csv(const json_t *doc, int with_header, mb_buf *out,
                          mb_err *err)
 {

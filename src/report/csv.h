@@ -9,8 +9,7 @@
 
 #include <jansson.h>
 
-/* Appends the rows of doc (after a header line when with_header; a gate
- * verdict's or a diff's CSV, a whole file, always has its header). */
-void mb__report_csv(const json_t *doc, int with_header, mb_buf *out);
+/* The entry points that pick a document's writers by its kind. */
+#include "report/render.h"
 
 #endif

@@ -526,16 +526,6 @@ static void chart(mb_buf *b, bool (*fn)(mb_buf *, const mb_rview *),
     }
 }
 
-mb_status mb__report_html(const json_t *const *docs, size_t n_docs, mb_buf *out,
-                          mb_err *err)
-{
-    mb_status st = mb__rview_check_docs(docs, n_docs, err);
-    if (st)
-        return st;
-    return mb__writers_for(docs, n_docs, MB__W_HTML)
-        ->html(docs, n_docs, out, err);
-}
-
 /* The latency, batch, speedup and memory charts; the ids of those drawn
  * go to expect. */
 static void charts_block(mb_buf *charts, const mb_rview *v, mb_buf *expect)

@@ -12,11 +12,7 @@
 #include <jansson.h>
 #include <stddef.h>
 
-/* Renders n_docs result documents (borrowed) as one HTML page appended to
- * out.  Every string from a document is HTML-escaped; the embedded JSON
- * has < > & escaped as \u sequences.  Returns MB_EINVAL when n_docs is 0
- * or a document is not an object, MB_ENOMEM when memory runs out. */
-mb_status mb__report_html(const json_t *const *docs, size_t n_docs, mb_buf *out,
-                          mb_err *err);
+/* The entry points that pick a document's writers by its kind. */
+#include "report/render.h"
 
 #endif

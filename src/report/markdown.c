@@ -276,15 +276,6 @@ static void footer(mb_buf *b, const json_t *const *docs, size_t n_docs)
     }
 }
 
-mb_status mb__report_md(const json_t *const *docs, size_t n_docs, mb_buf *out,
-                        mb_err *err)
-{
-    mb_status st = mb__rview_check_docs(docs, n_docs, err);
-    if (st)
-        return st;
-    return mb__writers_for(docs, n_docs, MB__W_MD)->md(docs, n_docs, out, err);
-}
-
 mb_status mb__result_md(const json_t *const *docs, size_t n_docs, mb_buf *out,
                         mb_err *err)
 {

@@ -11,11 +11,7 @@
 #include <jansson.h>
 #include <stddef.h>
 
-/* Renders n_docs result documents (borrowed; runs side by side) as
- * Markdown, appended to out.  Every string taken from a document is
- * escaped (mb__md_escape).  Returns MB_EINVAL when n_docs is 0 or a
- * document is not an object, MB_ENOMEM when memory runs out. */
-mb_status mb__report_md(const json_t *const *docs, size_t n_docs, mb_buf *out,
-                        mb_err *err);
+/* The entry points that pick a document's writers by its kind. */
+#include "report/render.h"
 
 #endif

@@ -4,7 +4,7 @@
  * Markdown, HTML and CSV writers, whether its CSV rows are appended under
  * a file's header or the CSV replaces the file, and the significant
  * digits of its JSON.  The output manager (output.c) and mb__report_md,
- * mb__report_html and mb__report_csv (markdown.c, html.c, csv.c) all pick
+ * mb__report_html and mb__report_csv (render.c) all pick
  * their writers here, so a document is recognised in one order
  * everywhere.  Pure. */
 #ifndef MB_REPORT_WRITERS_H

@@ -84,6 +84,15 @@ const mb_phases *mb__bench_phases(const mb_bench *b);
  * library_path). */
 json_t *mb__bench_io_json(const mb_bench *b);
 json_t *mb__bench_runtime_json(const mb_bench *b);
+/* The backend's facts about the model (parameter counts of a format the
+ * ONNX reader cannot see) into model, once per model object. */
+void mb__bench_model_facts(mb_bench *b, json_t *model);
+/* The backend's facts about the session into run: "phase:NAME" joins
+ * run's phases, "session:NAME" its runtime's "session" object. */
+void mb__bench_session_facts(mb_bench *b, json_t *run);
+/* What open() was given (mb__plan_backend_opts), *n of them; NULL before
+ * open. */
+const mb_kv *mb__bench_opts(const mb_bench *b, size_t *n);
 void mb__bench_close(mb_bench *b);
 /* The backend and session of b (borrowed until close), for engines that
  * drive run() themselves from several threads (src/load). */

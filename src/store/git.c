@@ -141,3 +141,42 @@ json_t *mb__git_info(const char *dir)
     json_object_set_new(o, "commit_date", when);
     return o;
 }
+
+/* A commit id as the store keeps it: 4 to 64 hex digits. */
+static int is_commit_id(const char *s)
+{
+    size_t n = 0;
+    for (; s && s[n]; n++) {
+        char c = s[n];
+        if (!((c >= '0' && c <= '9') || (c >= 'a' && c <= 'f')))
+            return 0;
+    }
+    return n >= 4 && n <= 64;
+}
+
+json_t *mb__git_first_parent(const char *dir, const char *tip)
+{
+    if (!is_commit_id(tip))
+        return NULL;
+    char *d = (char *)(dir && *dir ? dir : ".");
+    char *argv[] = {
+        "git",       "-C",        d,    "rev-list", "--first-parent",
+        "--reverse", (char *)tip, "--", NULL};
+    char *out = run_git(argv);
+    if (!out)
+        return NULL;
+    json_t *order = json_object();
+    json_int_t depth = 0;
+    for (char *line = out, *next; order && line && *line; line = next) {
+        next = strchr(line, '\n');
+        if (next)
+            *next++ = '\0';
+        if (is_commit_id(line) &&
+            json_object_set_new(order, line, json_integer(depth++))) {
+            json_decref(order);
+            order = NULL;
+        }
+    }
+    free(out);
+    return order;
+}

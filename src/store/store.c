@@ -1276,3 +1276,10 @@ mb_status mb__store_open_ro(const char *url_or_path, mb__store **out,
     mb_status st = must_exist(url_or_path, err);
     return st ? st : mb__store_open_mode(url_or_path, 1, out, err);
 }
+
+mb_status mb__store_select(mb__store *s, const char *sql, size_t n,
+                           const char *const *p, json_t **rows, mb_err *err)
+{
+    *rows = NULL;
+    return q(s, sql, n, p, rows, err);
+}

@@ -122,4 +122,19 @@ mb_status mb__store_count(mb__store *s, const char *table, int64_t *n,
  * Returns NULL only when memory runs out. */
 json_t *mb__git_info(const char *dir);
 
+/* Runs one read statement ($1..$n placeholders, every parameter text) and
+ * hands back its rows as a new array of arrays of strings or nulls (caller
+ * json_decref).  For the read-only queries of other store files
+ * (siteq.h); nothing here writes. */
+mb_status mb__store_select(mb__store *s, const char *sql, size_t n,
+                           const char *const *params, json_t **rows,
+                           mb_err *err);
+
+/* The first-parent history of commit `tip` (4 to 64 hex digits) in the
+ * repository holding dir: a new object {commit: depth} with depth 0 for
+ * the root, from `git -C dir rev-list --first-parent --reverse tip`
+ * (fork/exec, no shell).  NULL when git, the repository or the commit is
+ * missing, or memory runs out. */
+json_t *mb__git_first_parent(const char *dir, const char *tip);
+
 #endif

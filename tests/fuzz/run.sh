@@ -16,7 +16,7 @@ here=$(cd "$(dirname "$0")" && pwd)
 # structures the parser handles, small enough to keep executions fast.
 max_len() {
     case "$1" in
-        onnx|npz|result|events|import|merge|trace|machine) echo 8192 ;;
+        onnx|npz|result|events|import|merge|trace|machine|site) echo 8192 ;;
         *) echo 4096 ;;
     esac
 }

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # api_example.sh - docs/examples/api_compare.c, api_profile.c and
-# api_validate.c compile against the public header and the shared library
+# api_validate.c (and api_site.c) compile against the public header and the shared library
 # (which exports only the public API) and run a benchmark, a comparison, a
 # profile and validations through it (the validations on the real models of tests/fixtures/accuracy, through
 # ONNX Runtime, with the verdicts `mbench validate` gives).
@@ -30,6 +30,16 @@ if $PY "$FIX/run/make_models.py" "$T_TMP/m" >"$T_TMP/gen.log" 2>&1; then
 else
     notok "the MLP model can be generated" "$(tail -3 "$T_TMP/gen.log")"
 fi
+check "the site example compiles against include/ and libmbench.so" \
+    cc -std=c11 -Wall -Werror -I"$MBENCH_ROOT/include" "$MBENCH_ROOT/docs/examples/api_site.c" \
+    "$SO" -Wl,-rpath,"$MBENCH_BUILD" -o "$T_TMP/api_site"
+"$MBENCH" run none --backend null --batch 1,2 --iterations 20 -q --db "$T_TMP/site.db" >/dev/null 2>&1
+expect_exit "the site example writes the site of a store" 0 "$T_TMP/api_site" "$T_TMP/site.db" "$T_TMP/site" 'https://forge.example/c/{sha}'
+[ -s "$T_TMP/site/index.html" ] && ok "the site has its index" || notok "the site has its index" "$(ls "$T_TMP/site" 2>&1)"
+expect_exit "the site example again" 0 "$T_TMP/api_site" "$T_TMP/site.db" "$T_TMP/site" 'https://forge.example/c/{sha}'
+contains "an unchanged store rewrites no file" "$LAST_OUT" "wrote 0 files"
+expect_exit "the site example fails on a missing store" 1 "$T_TMP/api_site" "$T_TMP/none.db" "$T_TMP/site"
+contains "and says which" "$LAST_ERR" "none.db"
 check "the validate example compiles against include/ and libmbench.so" \
     cc -std=c11 -Wall -Werror -I"$MBENCH_ROOT/include" "$MBENCH_ROOT/docs/examples/api_validate.c" \
     "$SO" -Wl,-rpath,"$MBENCH_BUILD" -o "$T_TMP/api_validate"

@@ -20,8 +20,8 @@ if ! command -v jq >/dev/null; then skip "the CI recipes" "jq is not installed";
 cd "$T_TMP" || exit 1
 
 # ---- structural check ------------------------------------------------------
-expect_exit "the three recipes pass the structural check" 0 $PY "$REPLAY" check "$CI/github-workflow.yml" "$CI/github-comment.yml" "$CI/gitlab-ci.yml"
-contains "all three are checked" "$LAST_OUT" "checked 3 files: 0 errors"
+expect_exit "the four recipes pass the structural check" 0 $PY "$REPLAY" check "$CI/github-workflow.yml" "$CI/github-comment.yml" "$CI/github-pages.yml" "$CI/gitlab-ci.yml"
+contains "all four are checked" "$LAST_OUT" "checked 4 files: 0 errors"
 sed -e 's/policy: pull-push$/policy: fetch/' -e 's/  extends: .mbench$/  extends: .mbenc/' "$CI/gitlab-ci.yml" >bad-gitlab.yml
 sed -e 's/steps.gate.outputs.code != .0./steps.gates.outputs.code != '"'0'"'/' -e 's/actions\/cache\/save@v4/actions\/cache\/save/' \
     -e 's/^  pull_request:$/  pull_requests:/' "$CI/github-workflow.yml" >bad-github.yml
@@ -31,7 +31,7 @@ for want in "cache policy 'fetch'" "extends '.mbenc'" "not an earlier step id" "
     contains "it reports: $want" "$LAST_OUT" "$want"
 done
 
-for f in github-workflow.yml github-comment.yml gitlab-ci.yml; do
+for f in github-workflow.yml github-comment.yml github-pages.yml gitlab-ci.yml; do
     inline=$(awk -v b="<!-- begin docs/ci/$f -->" -v e="<!-- end docs/ci/$f -->" \
         '$0 == b {p = 1; next} $0 == e {p = 0} p && !/^```/' "$MBENCH_ROOT/docs/GATE.md")
     [ "$inline" = "$(cat "$CI/$f")" ] && ok "docs/GATE.md shows docs/ci/$f as it is" || notok "docs/GATE.md shows docs/ci/$f as it is" "$(diff <(echo "$inline") "$CI/$f" | head -5)"
@@ -92,12 +92,17 @@ pr_ctx() { # run_id branch number token [base] [repo]
 comment_ctx() { # run_id of the comment run, run_id of the bench run, head sha
     gh_ctx "$1" main '{"event_name": "workflow_run", "repository": "o/r", "token": "rw-token", "event": {"workflow_run": {"id": '"$2"', "event": "pull_request", "head_sha": "'"$3"'"}}}'
 }
+pages_ctx() { # run_id of the pages run, run_id of the bench run, its event
+    gh_ctx "$1" main '{"event_name": "workflow_run", "repository": "o/r", "token": "rw-token", "event": {"workflow_run": {"id": '"$2"', "event": "'"$3"'", "conclusion": "success"}}}'
+}
 comments() { jq -r --arg pr "$1" '[.comments[] | select(.pr == $pr)] | length' "$GS/github.json"; }
 body() { jq -r --arg pr "$1" '[.comments[] | select(.pr == $pr)][0].body' "$GS/github.json"; }
 
 expect_exit "GitHub: a pull request that adds the model passes" 0 $PY "$REPLAY" github "$CI/github-workflow.yml" "$(pr_ctx 101 add-model 6 ro-token before-model)"
 contains "it says why the gate is skipped in a notice" "$LAST_OUT" "::notice title=mbench gate skipped::model.onnx is not on before-model yet"
 contains "a pull request reads no store" "$LAST_OUT" "[replay] skip: Restore the results store"
+expect_exit "GitHub: the pages workflow publishes nothing for a pull request" 0 $PY "$REPLAY" github "$CI/github-pages.yml" "$(pages_ctx 121 101 pull_request)"
+contains "its job is skipped" "$LAST_OUT" "[replay] job deploy skipped by its if"
 expect_exit "GitHub: the comment workflow posts the skip" 0 $PY "$REPLAY" github "$CI/github-comment.yml" "$(comment_ctx 102 101 "$add_sha")"
 [ "$(comments 6)" = 1 ] && ok "one comment on the pull request" || notok "one comment on the pull request" "$(cat "$GS/github.json")"
 contains "the comment says there is nothing to compare with" "$(body 6)" "model.onnx is not on before-model yet"
@@ -107,6 +112,12 @@ contains "and saves the store in the cache" "$LAST_OUT" "[replay] cache: saved m
 docs=$(sqlite3 "$GS/cache/mbench-db-103/mbench.db" 'SELECT count(*) FROM documents' 2>&1)
 [ "$docs" = 1 ] && ok "the cached store holds main's results" || notok "the cached store holds main's results" "$docs"
 [ -f "$GS/artifacts/103/mbench-report/history.html" ] && ok "the history page is an artifact" || notok "the history page is an artifact" "$(ls -R "$GS/artifacts/103")"
+[ -f "$GS/artifacts/103/mbench-site/index.html" ] && ls "$GS/artifacts/103/mbench-site/s/"*.html >/dev/null 2>&1 &&
+    ok "the benchmark site (index and series pages) is an artifact" || notok "the benchmark site is an artifact" "$(ls -R "$GS/artifacts/103" | head)"
+expect_exit "GitHub: the pages workflow deploys the site of a push" 0 $PY "$REPLAY" github "$CI/github-pages.yml" "$(pages_ctx 120 103 push)"
+contains "it says it deployed" "$LAST_OUT" "pages: deployed"
+grep -q 'href="https://github.com/o/r/commit/' "$GS/pages/s/"*.html 2>/dev/null &&
+    ok "the published series pages link commits to the repository" || notok "the published series pages link commits to the repository" "$(ls "$GS/pages" 2>&1 | head -3)"
 
 $PY "$REPLAY" github "$CI/github-workflow.yml" "$(pr_ctx 104 feature 7 ro-token)" >pr2.out 2>&1
 gated "GitHub: the pull request's model is compared with main's and gated" pr2.out $? "$GS/artifacts/104/mbench-verdict"
@@ -164,6 +175,9 @@ contains "the note says there is nothing to compare with" "$(note)" "model.onnx 
 expect_exit "GitLab: a pipeline of main stores a run for the history" 0 $PY "$REPLAY" gitlab "$CI/gitlab-ci.yml" "$(gl_ctx 202 main true '{'"$COMMON"', "CI_PIPELINE_SOURCE": "push", "CI_COMMIT_BRANCH": "main", "CI_COMMIT_REF_NAME": "main"}')"
 contains "and saves the main project's cache" "$LAST_OUT" "[replay] cache: saved mbench-db-protected"
 [ -f "$LS/artifacts/202-mbench-history/artifacts/history.html" ] && ok "the history page is an artifact" || notok "the history page is an artifact" "$(ls -R "$LS/artifacts")"
+contains "the pages job runs after it" "$LAST_OUT" "[replay] job pages: success"
+[ -f "$LS/artifacts/202-pages/artifacts/public/index.html" ] && ok "GitLab Pages gets the benchmark site as public/" ||
+    notok "GitLab Pages gets the benchmark site as public/" "$(ls -R "$LS/artifacts/202-pages" 2>&1 | head)"
 
 $PY "$REPLAY" gitlab "$CI/gitlab-ci.yml" "$(mr_ctx 203 feature glpat-test)" >mr2.out 2>&1
 gated "GitLab: the merge request's model is compared with main's and gated" mr2.out $? "$LS/artifacts/203-mbench-gate/artifacts"

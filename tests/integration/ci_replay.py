@@ -153,7 +153,8 @@ def condition(cond, ctx, status_ok, workdir):
 GH_TOP = {"name", "on", "permissions", "env", "jobs", "concurrency", "defaults", "run-name"}
 GH_EVENTS = {"push", "pull_request", "pull_request_target", "workflow_run", "workflow_dispatch", "schedule"}
 GH_JOB = {"runs-on", "steps", "if", "permissions", "env", "needs", "timeout-minutes", "concurrency",
-          "container", "services", "strategy", "outputs", "name", "continue-on-error", "defaults"}
+          "container", "services", "strategy", "outputs", "name", "continue-on-error", "defaults",
+          "environment"}
 GH_STEP = {"name", "id", "if", "run", "uses", "with", "env", "shell", "continue-on-error",
            "working-directory", "timeout-minutes"}
 GH_ACTIONS = {
@@ -162,6 +163,9 @@ GH_ACTIONS = {
     "actions/cache/save": {"path", "key"},
     "actions/upload-artifact": {"name", "path", "if-no-files-found", "retention-days", "overwrite"},
     "actions/download-artifact": {"name", "path", "run-id", "github-token", "repository", "pattern"},
+    "actions/upload-pages-artifact": {"path", "name", "retention-days"},
+    "actions/deploy-pages": {"token", "timeout", "error_count", "reporting_interval", "artifact_name",
+                             "preview"},
 }
 GH_PERMS = {"read", "write", "none"}
 GL_JOB = {"image", "stage", "script", "before_script", "after_script", "rules", "cache", "artifacts",
@@ -383,9 +387,11 @@ def artifact_upload(state, run_id, name, paths, ws):
     for p in paths:
         src = os.path.join(ws, p)
         if os.path.isdir(src):
-            for f in os.listdir(src):
-                shutil.copy2(os.path.join(src, f), dst)
-                n += 1
+            # a directory's contents, subdirectories included (a path
+            # "public" in GitLab keeps its name: GitLab Pages reads it)
+            into = os.path.join(dst, os.path.basename(p.rstrip("/"))) if name == "artifacts" else dst
+            shutil.copytree(src, into, dirs_exist_ok=True)
+            n += sum(len(fs) for _, _, fs in os.walk(src))
         elif os.path.exists(src):
             shutil.copy2(src, dst)
             n += 1
@@ -439,6 +445,14 @@ def cmd_github(wf_path, ctx_path):
                 cache_save(state, w["key"], lines(w["path"]), ws, gh["event_name"])
             elif a == "actions/upload-artifact":
                 artifact_upload(state, c["run_id"], w["name"], lines(w["path"]), ws)
+            elif a == "actions/upload-pages-artifact":
+                artifact_upload(state, c["run_id"], "github-pages", lines(w["path"]), ws)
+            elif a == "actions/deploy-pages":
+                src = os.path.join(state, "artifacts", str(c["run_id"]), "github-pages")
+                rc = 0 if os.path.isfile(os.path.join(src, "index.html")) else 1
+                if rc == 0:
+                    shutil.copytree(src, os.path.join(state, "pages"), dirs_exist_ok=True)
+                print(f"[replay]   pages: {'deployed' if rc == 0 else 'no index.html to deploy'}")
             elif a == "actions/download-artifact":
                 src = os.path.join(state, "artifacts", str(w.get("run-id", c["run_id"])), w["name"])
                 if os.path.isdir(src):
@@ -541,6 +555,11 @@ def cmd_gitlab(path, ctx_path):
                 key += "-protected" if c.get("protected") else "-non_protected"
             if cache.get("policy", "pull-push") in ("pull", "pull-push"):
                 cache_restore(caches, key, [], cache["paths"], ws)
+        for need in job.get("needs") or []:
+            # needs: the artifacts of that job in this pipeline come first
+            src = os.path.join(state, "artifacts", f"{c['pipeline_id']}-{need}", "artifacts")
+            if os.path.isdir(src):
+                shutil.copytree(src, ws, dirs_exist_ok=True)
         print(f"[replay] job {name}: before_script replaced by the mbench first in PATH")
         full = dict(os.environ)
         full.update(env)

@@ -53,6 +53,26 @@ done
 "$MBENCH" db import --db "$URL" h{1..12}.json >/dev/null
 expect_exit "history reads PostgreSQL" 0 "$MBENCH" history --db "$URL" --model h.onnx
 contains "history finds the planted step in PostgreSQL" "$(echo "$LAST_OUT" | grep 'change point')" "     7  2026-11-07"
+expect_exit "site reads PostgreSQL" 0 "$MBENCH" site --db "$URL" --out pgsite --no-git
+check "the site of PostgreSQL has the planted step at the 7th result" $PY -c '
+import json; d = json.load(open("pgsite/regressions.json"))
+c = [e for e in d["entries"] if e["type"] == "change_point" and e["series"]["model"] == "h.onnx" and e["series"]["metric"] == "p50"]
+assert len(c) == 1 and c[0]["date"].startswith("2026-11-07") and c[0]["direction"] == "regression", c'
+"$MBENCH" db export --db "$URL" --to pgcopy.db >/dev/null
+"$MBENCH" site --db pgcopy.db --out sqlsite --no-git -q
+# The same entries; figures to 1e-9 (SQLite hands REAL columns back with 15
+# significant digits, PostgreSQL with the shortest exact text).
+check "PostgreSQL and its SQLite copy give the same regressions.json" $PY -c '
+import json, math
+def same(a, b):
+    if isinstance(a, float) or isinstance(b, float):
+        return math.isclose(a, b, rel_tol=1e-9)
+    if isinstance(a, dict):
+        return a.keys() == b.keys() and all(same(a[k], b[k]) for k in a)
+    if isinstance(a, list):
+        return len(a) == len(b) and all(map(same, a, b))
+    return a == b
+assert same(json.load(open("pgsite/regressions.json")), json.load(open("sqlsite/regressions.json")))'
 
 mkdir repo && git -C repo init -q -b main && git -C repo -c user.email=t@t -c user.name=t commit -q --allow-empty -m one
 c1=$(git -C repo rev-parse HEAD)

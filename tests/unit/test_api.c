@@ -6,6 +6,7 @@
 
 #include <jansson.h>
 #include <stdlib.h>
+#include <string.h>
 
 static void a_null_backend_run_returns_a_result_document(void)
 {
@@ -87,11 +88,52 @@ static void a_compare_through_the_api_judges_a_slower_variant(void)
     mb_runner_free(r);
 }
 
+/* mb_render: a run's document as each format the CLI writes, by the same
+ * writers; bad documents and formats are refused with nothing handed out. */
+static void a_document_renders_as_every_format(void)
+{
+    mb_runner *r = mb_runner_new();
+    mb_err e = {0};
+    EXPECT_EQ_INT(mb_runner_set(r, "backend", "null", &e), MB_OK);
+    EXPECT_EQ_INT(mb_runner_set(r, "iterations", "20", &e), MB_OK);
+    char *json = NULL, *out = NULL;
+    EXPECT_EQ_INT(mb_runner_run(r, "tiny<&>", &json, &e), MB_OK);
+    EXPECT_EQ_INT(mb_render(json, "md", &out, &e), MB_OK);
+    EXPECT(out && out[0] == '#');
+    EXPECT_CONTAINS(out, "tiny");
+    free(out);
+    EXPECT_EQ_INT(mb_render(json, "html", &out, &e), MB_OK);
+    EXPECT_CONTAINS(out, "<!DOCTYPE html>");
+    EXPECT_CONTAINS(out, "tiny&lt;&amp;&gt;");
+    free(out);
+    EXPECT_EQ_INT(mb_render(json, "csv", &out, &e), MB_OK);
+    EXPECT(out && strncmp(out, "framework,model,", 16) == 0);
+    EXPECT_CONTAINS(out, ",tiny<&>,");
+    free(out);
+    EXPECT_EQ_INT(mb_render(json, "json", &out, &e), MB_OK);
+    json_error_t je;
+    json_t *back = out ? json_loads(out, 0, &je) : NULL;
+    EXPECT(json_is_object(back));
+    json_decref(back);
+    free(out);
+    out = (char *)1;
+    EXPECT_EQ_INT(mb_render(json, "pdf", &out, &e), MB_EINVAL);
+    EXPECT(out == NULL);
+    EXPECT_CONTAINS(e.msg, "md, html, csv or json");
+    EXPECT_EQ_INT(mb_render("[1,2]", "md", &out, &e), MB_EINVAL);
+    EXPECT_EQ_INT(mb_render("{\"runs\": [", "md", &out, &e), MB_EINVAL);
+    EXPECT(out == NULL);
+    EXPECT_EQ_INT(mb_render(NULL, "md", &out, NULL), MB_EINVAL);
+    free(json);
+    mb_runner_free(r);
+}
+
 int main(void)
 {
     RUN(a_null_backend_run_returns_a_result_document);
     RUN(bad_values_are_rejected_with_the_key_named);
     RUN(an_unknown_backend_option_fails_at_open);
     RUN(a_compare_through_the_api_judges_a_slower_variant);
+    RUN(a_document_renders_as_every_format);
     return T_DONE();
 }
