@@ -2,6 +2,7 @@
 #
 #   make            build the library (static + shared) and the mbench CLI
 #   make test       install what the tests need, then run every test
+#   make test-slurm-faults  the slow Slurm fault tests (docs/SCALE.md)
 #   make check      the tests again, built with ASan + UBSan, then a short
 #                   run of every fuzz target
 #   make fuzz       libFuzzer targets of tests/fuzz, FUZZ_TIME s each
@@ -60,7 +61,7 @@ SHARED := $(BUILD)/$(SONAME)
 BIN    := $(BUILD)/mbench
 ORT    := build/ort/libonnxruntime.so.1
 
-.PHONY: wheel bench-peers frameworks all deps test-deps test unit check fuzz fuzz-bin valgrind bench demo install clean ort format format-check lint docs-gen plugins
+.PHONY: wheel bench-peers frameworks all deps test-deps test unit test-slurm-faults check fuzz fuzz-bin valgrind bench demo install clean ort format format-check lint docs-gen plugins
 all: $(BIN) $(STATIC) $(SHARED) docs-gen plugins
 
 # ---- optional backend plugins (C++, built only when their SDK is there) ----
@@ -244,6 +245,15 @@ tests-bin: $(TEST_BIN)
 unit:
 	@$(MAKE) --no-print-directory $(JOBS) $(BIN) tests-bin
 	@MBENCH_BUILT=1 MBENCH_SUITES=unit tests/run.sh $(BUILD)
+
+# The slow Slurm faults (a time limit, slurmd killed past SlurmdTimeout and
+# Slurm's own requeue delay; about 5 minutes) on a one-node cluster of
+# their own; make test runs the quick ones (tests/integration/slurm.sh).
+test-slurm-faults: test-deps
+	@$(MAKE) --no-print-directory $(JOBS) all
+	@d=$$(mktemp -d); chmod 755 $$d; \
+	 MBENCH=$(abspath $(BUILD))/mbench MBENCH_ROOT=$(CURDIR) MBENCH_TEST_TMP=$$d \
+	   bash tests/faults/slurm_faults.sh; rc=$$?; rm -rf $$d; exit $$rc
 
 check: test-deps
 	@$(MAKE) --no-print-directory ort

@@ -24,8 +24,9 @@ MBENCH_COMMAND(suite, cmd_suite, "run a CSV table of tasks across git branches")
 MBENCH_OPTIONS(suite, mb_cmd_suite)
 
 /* clang-format off */
-enum { O_CMD, O_OUT, O_SKIP, O_TIMEOUT, O_COMPARE, O_SHARD, O_REPO, O_FETCH,
-       O_RUNS, O_WARM, O_SHELL, O_PREP, O_CLEAN, O_GPU, O_SEED, O_REQ, O_N };
+enum { O_CMD, O_OUT, O_SKIP, O_TIMEOUT, O_COMPARE, O_INTERLEAVE, O_SHARD,
+       O_REPO, O_FETCH, O_RUNS, O_WARM, O_SHELL, O_PREP, O_CLEAN, O_GPU, O_SEED,
+       O_REQ, O_N };
 
 #define S(n, s, t, m, h, e, lo, hi, f, i) {n, s, t, m, h, e, NULL, lo, hi, f, i}
 static const mb_opt suite_opts[] = {
@@ -33,8 +34,9 @@ static const mb_opt suite_opts[] = {
     S("output", 'o', MB_OPT_OUTFILE, "FILE", "the same as --json: the result document (kind \"suite\")", NULL, 0, 0, MB_OPT_STDOUT, O_OUT),
     S("skip-failed", 0, MB_OPT_SWITCH, NULL, "record a failing task and go on (exit 0)", NULL, 0, 0, 0, O_SKIP),
     S("timeout", 0, MB_OPT_DURATION, "D", "kill a task run's process group after D", "a duration like 30m", 0, 0, 0, O_TIMEOUT),
-    S("compare", 0, MB_OPT_SWITCH, NULL, "speedups of each branch against the first, per experiment", NULL, 0, 0, 0, O_COMPARE),
-    S("shard", 0, MB_OPT_STRING, "I/N", "run only tasks whose 0-based index % N == I", "I/N with 0 <= I < N (0-based), e.g. 0/4", 0, 0, 0, O_SHARD),
+    S("compare", 0, MB_OPT_SWITCH, NULL, "speedups of each branch against the first, per experiment; implies --interleave", NULL, 0, 0, 0, O_COMPARE),
+    S("interleave", 0, MB_OPT_SWITCH, NULL, "measure the command tasks of each experiment together, in rounds (ABAB...); a shard takes whole experiments", NULL, 0, 0, 0, O_INTERLEAVE),
+    S("shard", 0, MB_OPT_STRING, "I/N", "run only tasks whose 0-based index % N == I (with --compare: experiments)", "I/N with 0 <= I < N (0-based), e.g. 0/4", 0, 0, 0, O_SHARD),
     S("repo", 0, MB_OPT_DIR, "DIR", "the git repository of the branches (default .)", NULL, 0, 0, 0, O_REPO),
     S("fetch", 0, MB_OPT_SWITCH, NULL, "fetch branches that are not found locally or as origin/NAME (shallow or single-branch clones)", NULL, 0, 0, 0, O_FETCH),
     S("runs", 'r', MB_OPT_INT, "N", "measured runs per command task (default 1)", "a count >= 1", 1, 1000000, 0, O_RUNS),
@@ -92,7 +94,9 @@ static int on_opt(void *user, const mb_opt *o, const mb_optval *v)
     else if (o->id == O_SKIP)
         a->so.skip_failed = 1;
     else if (o->id == O_COMPARE)
-        a->compare = 1;
+        a->compare = a->so.interleave = 1;
+    else if (o->id == O_INTERLEAVE)
+        a->so.interleave = 1;
     else if (o->id == O_FETCH)
         a->so.fetch = 1;
     else if (o->id == O_OUT) {

@@ -231,6 +231,15 @@ static json_t *task_argv(const mb_cmd *cmd, int argc, char **argv,
     return av;
 }
 
+/* Whether the array av holds the string w. */
+static int has_word(const json_t *av, const char *w)
+{
+    size_t i;
+    const json_t *v;
+    json_array_foreach(av, i, v) if (!strcmp(json_string_value(v), w)) return 1;
+    return 0;
+}
+
 /* Whether the job's tasks may share a node (--share-nodes). */
 static int shares_nodes(const mb_slurm_job *j)
 {
@@ -308,10 +317,19 @@ int mb_cli_suite_slurm(mb_cli_slurm *s, const mb_cmd *cmd, int argc,
     if (st)
         return mb_cli_error(st == MB_EINVAL ? MB_EXIT_USAGE : MB_EXIT_RUNTIME,
                             "%s", err.msg);
+    /* interleaved (--compare): one array task per group, all of its
+     * branches measured together in rounds */
     size_t n = s->resume ? 0 : t.csv.nrows;
+    int grouped = !s->resume && so->interleave && t.kind == MB_TASK_COMMAND;
+    size_t *group_of = grouped ? calloc(n ? n : 1, sizeof *group_of) : NULL;
+    if (group_of)
+        n = mb__suite_groups(&t, group_of);
+    free(group_of);
     if (!s->resume)
         mb__tasks_free(&t);
     json_t *av = task_argv(cmd, argc, argv, NULL);
+    if (grouped && !has_word(av, "--interleave"))
+        json_array_insert_new(av, 1, json_string("--interleave"));
     int rc = submit(s, av, n, NULL, so->store, quiet, &j);
     json_decref(av);
     if (!rc) {

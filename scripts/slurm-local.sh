@@ -53,6 +53,13 @@ do_stop() {
     stop_pid "$dir/slurmd.pid"
     stop_pid "$dir/slurmctld.pid"
     stop_pid "$dir/munge/munged.pid"
+    # a step whose controller was gone (killed) keeps retrying to report
+    # its end: this cluster's steps (working in its spool) go too
+    local p cwd
+    for p in $(pgrep -x slurmstepd 2>/dev/null || true); do
+        cwd=$(readlink "/proc/$p/cwd" 2>/dev/null || true)
+        [[ "$cwd" == "$dir" || "$cwd" == "$dir"/* ]] && kill -9 "$p" 2>/dev/null || true
+    done
 }
 
 write_conf() {

@@ -120,16 +120,17 @@ static mb_status run_once(const mb_exec_opts *o, mb_exec_series *ser,
                           char **argv, mb_proc_result *r, mb_err *err)
 {
     const mb_exec_cmd *c = ser->cmd;
+    const char *cwd = c->cwd ? c->cwd : o->cwd;
     memset(r, 0, sizeof *r);
     mb__events_init(&r->events);
     mb_status st;
     if (o->prepare &&
-        (st = mb__exec_shell(o->prepare, o->cwd, o->timeout_ns, err)) != MB_OK)
+        (st = mb__exec_shell(o->prepare, cwd, o->timeout_ns, err)) != MB_OK)
         return mb__fail_prefix(err, "--prepare before '%s'", c->name);
     mb_proc_spec s;
     memset(&s, 0, sizeof s);
     s.argv = argv;
-    s.cwd = o->cwd;
+    s.cwd = cwd;
     s.timeout_ns = o->timeout_ns;
     s.out_mode = o->out_mode;
     s.err_mode = MB_OUT_PIPE;
@@ -142,7 +143,7 @@ static mb_status run_once(const mb_exec_opts *o, mb_exec_series *ser,
         return st;
     note_leftovers(ser, r);
     if (o->cleanup &&
-        (st = mb__exec_shell(o->cleanup, o->cwd, o->timeout_ns, err)) != MB_OK)
+        (st = mb__exec_shell(o->cleanup, cwd, o->timeout_ns, err)) != MB_OK)
         return mb__fail_prefix(err, "--cleanup after '%s'", c->name);
     return MB_OK;
 }

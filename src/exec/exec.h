@@ -17,9 +17,10 @@
 #include <stdint.h>
 
 typedef struct mb_exec_cmd {
-    char *name;     /* display name (variant): --name, or the command */
-    char *command;  /* the command line after parameter substitution */
-    json_t *params; /* {"NAME": "value"} of a --param scan, or NULL (owned) */
+    char *name;      /* display name (variant): --name, or the command */
+    char *command;   /* the command line after parameter substitution */
+    json_t *params;  /* {"NAME": "value"} of a --param scan, or NULL (owned) */
+    const char *cwd; /* its working directory (borrowed), or NULL: opts' */
 } mb_exec_cmd;
 
 typedef struct mb_exec_opts {

@@ -857,8 +857,9 @@ mb_status mb__slurm_task_begin(const mb_slurm_job *j, size_t k, mb_err *err)
     char a[64];
     array_of(j->tasks[k].job, a, sizeof a);
     if (r > 0) { /* Slurm runs this task again: keep what the last run left */
-        char *from[2] = {record_path(j, k), mb__slurm_doc_path(j, k)};
-        for (int i = 0; i < 2; i++) {
+        char *from[3] = {record_path(j, k), mb__slurm_doc_path(j, k),
+                         started_path(j, k)};
+        for (int i = 0; i < 3; i++) {
             char *to = path_join("", "%s.%s.r%d", from[i], a, r - 1);
             rename(from[i], to + 1);
             free(to);

@@ -117,10 +117,10 @@ static void store_task(const mb_slurm_job *j, size_t k, mb__store *store,
     const json_t *sl =
         json_object_get(json_array_get(json_object_get(d, "runs"), 0), "slurm");
     json_t *key = json_sprintf("slurm:%s#%zu", j->dir, k);
-    json_object_set_new(d, "attempt",
-                        json_pack("{s:o?, s:I}", "key", key, "number",
-                                  json_integer_value(
-                                      json_object_get(sl, "attempt"))));
+    json_object_set_new(
+        d, "attempt",
+        json_pack("{s:o?, s:I}", "key", key, "number",
+                  json_integer_value(json_object_get(sl, "attempt"))));
     const json_t *git =
         json_object_get(json_array_get(json_object_get(d, "runs"), 0), "git");
     if (mb__store_put(store, d, json_is_object(git) ? git : NULL, &err))

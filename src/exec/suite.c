@@ -142,6 +142,99 @@ json_t *mb__loop_speedups(const json_t *base, const json_t *run)
     return section_speedups(base, run, false);
 }
 
+/* s appended to the array a unless it is there (or NULL/empty). */
+static void add_unique(json_t *a, const char *s)
+{
+    size_t i;
+    const json_t *v;
+    if (!s || !*s)
+        return;
+    json_array_foreach(a, i, v) if (!strcmp(json_string_value(v), s)) return;
+    json_array_append_new(a, json_string(s));
+}
+
+/* The words of a (strings) joined with ", " into out. */
+static void joined(const json_t *a, char *out, size_t len)
+{
+    size_t i, at = 0;
+    const json_t *v;
+    out[0] = '\0';
+    json_array_foreach(a, i, v)
+    {
+        int w = snprintf(out + at, len - at, "%s'%s'", i ? ", " : "",
+                         json_string_value(v));
+        if (w < 0 || (size_t)w >= len - at)
+            break;
+        at += (size_t)w;
+    }
+}
+
+/* Where the runs of group g ran: "cpu_models" and "nodes" of grp (a run's
+ * slurm.cpu_model/node, else its machine.cpu_model/hostname from a merged
+ * shard), and a "warning" when there is more than one of either: the
+ * speedups then compare machines as well as branches. */
+static void group_machines(json_t *grp, const json_t *runs, const char *g)
+{
+    json_t *models = json_array(), *nodes = json_array();
+    size_t i;
+    const json_t *r;
+    json_array_foreach(runs, i, r)
+    {
+        const char *gx = group_of(r);
+        if (!gx || strcmp(gx, g) != 0)
+            continue;
+        const json_t *sl = json_object_get(r, "slurm"),
+                     *m = json_object_get(r, "machine");
+        const char *c = json_string_value(json_object_get(sl, "cpu_model"));
+        const char *h = json_string_value(json_object_get(sl, "node"));
+        add_unique(models,
+                   c ? c : json_string_value(json_object_get(m, "cpu_model")));
+        add_unique(nodes,
+                   h ? h : json_string_value(json_object_get(m, "hostname")));
+    }
+    char w[1024], list[700];
+    int many_cpus = json_array_size(models) > 1;
+    if (many_cpus || json_array_size(nodes) > 1) {
+        joined(many_cpus ? models : nodes, list, sizeof list);
+        snprintf(w, sizeof w,
+                 "its tasks ran on different %s (%s): the speedups compare "
+                 "the machines as well as the branches; run the group on one "
+                 "machine (suite --compare measures a group in one task)",
+                 many_cpus ? "CPU models" : "nodes", list);
+        json_object_set_new(grp, "warning", json_string(w));
+    }
+    json_object_set_new(grp, "cpu_models", models);
+    json_object_set_new(grp, "nodes", nodes);
+}
+
+/* Whether runs a and b were measured interleaved together (round r of
+ * one beside round r of the other). */
+static int paired(const json_t *a, const json_t *b)
+{
+    const json_t *ia = json_object_get(json_object_get(a, "interleaved"),
+                                       "tasks"),
+                 *ib = json_object_get(json_object_get(b, "interleaved"),
+                                       "tasks");
+    return ia && ib && json_equal(ia, ib);
+}
+
+/* The blocked paired ratio b/a of two runs measured in rounds (sample r
+ * of each from round r), as compare computes it (STATISTICS.md): null
+ * when their rounds differ in number or are fewer than 2. */
+static json_t *paired_json(const double *a, size_t na, const double *b,
+                           size_t nb)
+{
+    mb_ratio r;
+    if (!a || !b || na != nb || na < 2 ||
+        !mb__ratio_paired_blocks(a, b, na, mb__round_blocks(na), 0.95, &r) ||
+        !(r.ratio > 0) || !(r.lo > 0) || !isfinite(r.p))
+        return json_null();
+    return json_pack("{s:f,s:f,s:{s:f,s:f},s:f,s:I,s:I}", "ratio", r.ratio,
+                     "speedup", 1 / r.ratio, "speedup_ci95", "lo", 1 / r.hi,
+                     "hi", 1 / r.lo, "p_value", r.p, "rounds", (json_int_t)na,
+                     "blocks", (json_int_t)r.blocks);
+}
+
 json_t *mb__suite_comparison(const json_t *runs, uint64_t seed)
 {
     json_t *out = json_object(), *groups = json_array();
@@ -196,6 +289,8 @@ json_t *mb__suite_comparison(const json_t *runs, uint64_t seed)
                                     ? json_incref(json_object_get(x, "branch"))
                                     : json_null());
             json_object_set(e, "status", json_object_get(x, "status"));
+            json_object_set_new(e, "interleaved",
+                                json_boolean(base && paired(base, x)));
             size_t nb = 0;
             double *b = samples_of(x, &nb);
             double est = NAN, lo = NAN, hi = NAN;
@@ -217,6 +312,10 @@ json_t *mb__suite_comparison(const json_t *runs, uint64_t seed)
                                 mw ? json_real(u.p) : json_null());
             json_object_set_new(e, "significant",
                                 mw ? json_boolean(u.p < 0.05) : json_null());
+            json_object_set_new(e, "paired",
+                                base && paired(base, x)
+                                    ? paired_json(a, na, b, nb)
+                                    : json_null());
             json_object_set_new(e, "phases",
                                 base ? mb__phase_speedups(base, x)
                                      : json_object());
@@ -226,6 +325,7 @@ json_t *mb__suite_comparison(const json_t *runs, uint64_t seed)
             json_array_append_new(entries, e);
         }
         free(a);
+        group_machines(grp, runs, g);
         json_object_set_new(grp, "entries", entries);
         json_array_append_new(groups, grp);
     }
@@ -311,8 +411,15 @@ static json_t *sorted_runs(json_t *const *docs, size_t n)
     for (size_t i = 0; i < n; i++) {
         size_t j;
         json_t *r;
+        const json_t *env = json_object_get(docs[i], "environment");
         json_array_foreach(json_object_get(docs[i], "runs"), j, r)
         {
+            if (!json_object_get(r, "machine") && json_is_object(env))
+                json_object_set_new(
+                    r, "machine",
+                    json_pack("{s:O?,s:O?}", "hostname",
+                              json_object_get(env, "hostname"), "cpu_model",
+                              json_object_get(env, "cpu_model")));
             all[k] = (tagged){r, task_index(r), k};
             k++;
         }

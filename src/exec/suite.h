@@ -14,7 +14,9 @@
 #include <stdint.h>
 
 /* {"by": "experiment", "groups": [{group, baseline, baseline_branch,
- * entries: [{variant, branch, ratio, speedup, ratio_ci95, p_value,
+ * cpu_models, nodes, warning (when the group's runs ran on more than one
+ * CPU model or node), entries: [{variant, branch, interleaved (measured
+ * in rounds with the baseline), ratio, speedup, ratio_ci95, p_value,
  * significant, phases: {name: {baseline_ns, median_ns, speedup}}}]}]}
  * (new reference). */
 json_t *mb__suite_comparison(const json_t *runs, uint64_t seed);
@@ -28,7 +30,9 @@ json_t *mb__phase_speedups(const json_t *base, const json_t *run);
 json_t *mb__loop_speedups(const json_t *base, const json_t *run);
 
 /* Merges shard documents (borrowed; names for messages) into a new
- * document: runs in task order, "shard": null, "merged_from": [...].
+ * document: runs in task order (each stamped with its shard's "machine":
+ * {hostname, cpu_model} unless it has one), "shard": null,
+ * "merged_from": [...].
  * MB_EINVAL when the documents are not shards of one suite (different
  * kinds, task files or shard counts, the same shard twice); missing
  * shards give a warning in the document and "incomplete": true. */

@@ -345,25 +345,37 @@ static void prepare_task(const mb_tasks *t, mb_worktrees *wt, size_t row,
     x->name = label(t, row, x->command);
 }
 
+/* The run of task x's series s appended to runs; with (the group's task
+ * indices, or NULL) says it was measured interleaved with them. */
+static void append_series(const mb_exec_opts *eo, const suite_task *x,
+                          const mb_exec_series *s, json_t *runs,
+                          const json_t *with)
+{
+    json_t *r = mb__exec_run_json(s, eo);
+    if (x->st == MB_EINTERRUPTED)
+        json_object_set_new(r, "status", json_string("interrupted"));
+    json_object_set(r, "task", x->task);
+    json_object_set_new(r, "branch",
+                        x->branch ? json_string(x->branch) : json_null());
+    json_object_set(r, "git", x->git);
+    json_object_set_new(r, "workdir",
+                        x->cwd ? json_string(x->cwd) : json_null());
+    if (with)
+        json_object_set_new(
+            r, "interleaved",
+            json_pack("{s:O,s:I}", "tasks", with, "rounds", (json_int_t)s->n));
+    json_array_append_new(runs, r);
+}
+
 /* A command task measured as one series, its run appended to runs. */
 static void run_command(mb_exec_opts *eo, suite_task *x, json_t *runs)
 {
-    mb_exec_cmd cmd = {x->name, x->command, NULL};
+    mb_exec_cmd cmd = {x->name, x->command, NULL, NULL};
     eo->cwd = x->cwd;
     mb_exec_series *ser = NULL;
     x->st = mb__exec_measure(eo, &cmd, 1, &ser, &x->err);
-    if (ser) {
-        json_t *r = mb__exec_run_json(&ser[0], eo);
-        if (x->st == MB_EINTERRUPTED)
-            json_object_set_new(r, "status", json_string("interrupted"));
-        json_object_set(r, "task", x->task);
-        json_object_set_new(r, "branch",
-                            x->branch ? json_string(x->branch) : json_null());
-        json_object_set(r, "git", x->git);
-        json_object_set_new(r, "workdir",
-                            x->cwd ? json_string(x->cwd) : json_null());
-        json_array_append_new(runs, r);
-    }
+    if (ser)
+        append_series(eo, x, &ser[0], runs, NULL);
     mb__exec_series_free(ser, 1);
 }
 
@@ -419,6 +431,147 @@ static int task_outcome(const mb_suite_opts *o, const mb_tasks *t,
     return stop;
 }
 
+/* One task (row) on its own.  Returns true when the suite stops. */
+static int run_task(const mb_suite_opts *o, mb_tasks *t, mb_worktrees *wt,
+                    mb_exec_opts *eo, json_t *doc, size_t row, size_t *k,
+                    mb_suite_result *res, mb_err *err)
+{
+    json_t *runs = json_object_get(doc, "runs");
+    suite_task x;
+    prepare_task(t, wt, row, &x);
+    ++*k;
+    if (o->on_start)
+        o->on_start(o->user, *k, res->selected, x.name);
+    size_t before = json_array_size(runs);
+    if (x.st == MB_OK && t->kind == MB_TASK_MODEL)
+        x.st =
+            run_model(t, eo, row, x.cwd, x.task, x.git, x.name, runs, &x.err);
+    else if (x.st == MB_OK)
+        run_command(eo, &x, runs);
+    record_runs(o, t, doc, runs, before, *k, res->selected, &x);
+    int stop = task_outcome(o, t, eo, &x, res, err);
+    free(x.command);
+    free(x.name);
+    json_decref(x.task);
+    json_decref(x.git);
+    return stop;
+}
+
+/* The outcome of task x of a group measured together (mst: what the
+ * measurement returned, merr its message; s its series or NULL; blamed:
+ * whether some series of the group carries the error).  A task whose
+ * partner failed is ok: its runs until then stand (stop rule
+ * "group_failed"). */
+static void group_outcome(suite_task *x, const mb_exec_series *s, mb_status mst,
+                          const mb_err *merr, int blamed)
+{
+    if (x->st != MB_OK || mst == MB_OK)
+        return;
+    if (mst == MB_EINTERRUPTED || !s || !blamed) {
+        x->st = mst;
+        x->err = *merr;
+    } else if (s->error) {
+        x->st = mst;
+        snprintf(x->err.msg, sizeof x->err.msg, "%s", s->error);
+    }
+}
+
+/* The selected tasks of group g measured together (suite --compare):
+ * one series each, interleaved in rounds (round r is every task's sample
+ * r), so that drift on the machine hits them alike.  Returns true when
+ * the suite stops. */
+static int run_group(const mb_suite_opts *o, mb_tasks *t, mb_worktrees *wt,
+                     mb_exec_opts *eo, json_t *doc, const size_t *group_of,
+                     size_t g, size_t *k, mb_suite_result *res, mb_err *err)
+{
+    size_t n = 0, m = 0;
+    for (size_t row = 0; row < t->csv.nrows; row++)
+        n += group_of[row] == g;
+    suite_task *x = mb__calloc(n ? n : 1, sizeof *x);
+    mb_exec_cmd *cmds = mb__calloc(n ? n : 1, sizeof *cmds);
+    size_t *ser_of = mb__calloc(n ? n : 1, sizeof *ser_of);
+    json_t *with = json_array(), *runs = json_object_get(doc, "runs");
+    int oom = !x || !cmds || !ser_of || !with, stop = oom;
+    if (oom)
+        res->stopped = mb__fail(err, MB_ENOMEM, "out of memory");
+    for (size_t row = 0, i = 0; !oom && row < t->csv.nrows; row++) {
+        if (group_of[row] != g)
+            continue;
+        prepare_task(t, wt, row, &x[i]);
+        json_array_append_new(with, json_integer((json_int_t)row));
+        if (o->on_start)
+            o->on_start(o->user, *k + i + 1, res->selected, x[i].name);
+        if (x[i].st == MB_OK) {
+            cmds[m] = (mb_exec_cmd){x[i].name, x[i].command, NULL, x[i].cwd};
+            ser_of[i] = m++;
+        }
+        i++;
+    }
+    mb_exec_series *ser = NULL;
+    mb_err merr = {0}, later;
+    mb_status mst =
+        !oom && m ? mb__exec_measure(eo, cmds, m, &ser, &merr) : MB_OK;
+    int blamed = 0;
+    for (size_t i = 0; ser && i < m; i++)
+        blamed |= ser[i].error != NULL;
+    for (size_t i = 0; ser && blamed && mst != MB_EINTERRUPTED && i < m; i++)
+        if (!ser[i].stop_rule && !ser[i].error)
+            ser[i].stop_rule = mb__strdup("group_failed");
+    for (size_t i = 0; !oom && i < n; i++) {
+        size_t before = json_array_size(runs);
+        const mb_exec_series *s =
+            ser && x[i].st == MB_OK ? &ser[ser_of[i]] : NULL;
+        group_outcome(&x[i], s, mst, &merr, blamed);
+        if (s)
+            append_series(eo, &x[i], s, runs, with);
+        ++*k;
+        record_runs(o, t, doc, runs, before, *k, res->selected, &x[i]);
+        stop |= task_outcome(o, t, eo, &x[i], res, stop ? &later : err);
+    }
+    mb__exec_series_free(ser, m);
+    for (size_t i = 0; !oom && i < n; i++) {
+        free(x[i].command);
+        free(x[i].name);
+        json_decref(x[i].task);
+        json_decref(x[i].git);
+    }
+    free(x);
+    free(cmds);
+    free(ser_of);
+    json_decref(with);
+    return stop;
+}
+
+size_t mb__suite_groups(const mb_tasks *t, size_t *group_of)
+{
+    json_t *seen = json_object();
+    size_t n = 0;
+    for (size_t row = 0; row < t->csv.nrows; row++) {
+        char *key = group_key(t, row);
+        json_t *g = key ? json_object_get(seen, key) : NULL;
+        if (g)
+            group_of[row] = (size_t)json_integer_value(g);
+        else {
+            group_of[row] = n;
+            if (key)
+                json_object_set_new(seen, key, json_integer((json_int_t)n));
+            n++;
+        }
+        free(key);
+    }
+    json_decref(seen);
+    return n;
+}
+
+/* Whether row is in this shard: by row, or with grouping by its group. */
+static int selected_row(const mb_suite_opts *o, const size_t *group_of,
+                        size_t row)
+{
+    size_t n_shard = o->shard_n > 0 ? (size_t)o->shard_n : 1;
+    size_t unit = group_of ? group_of[row] : row;
+    return (int64_t)(unit % n_shard) == o->shard_i;
+}
+
 mb_status mb__suite_run(const mb_suite_opts *o, json_t **doc_out,
                         mb_suite_result *res, mb_err *err)
 {
@@ -432,43 +585,39 @@ mb_status mb__suite_run(const mb_suite_opts *o, json_t **doc_out,
     mb_exec_opts eo = o->eo;
     mb_worktrees *wt = NULL;
     json_t *doc = mb__exec_doc("suite", o->command_line);
-    json_t *runs = json_object_get(doc, "runs");
-    size_t n_shard = o->shard_n > 0 ? (size_t)o->shard_n : 1;
+    size_t *group_of = NULL, n_groups = 0;
+    if (o->interleave && t->kind == MB_TASK_COMMAND &&
+        (group_of =
+             mb__calloc(t->csv.nrows ? t->csv.nrows : 1, sizeof *group_of)))
+        n_groups = mb__suite_groups(t, group_of);
     for (size_t i = 0; i < t->csv.nrows; i++)
-        res->selected += (int64_t)(i % n_shard) == o->shard_i;
+        res->selected += selected_row(o, group_of, i);
     json_object_set_new(doc, "suite", suite_json(o, t, res->selected));
+    json_object_set_new(json_object_get(doc, "suite"), "interleaved",
+                        json_boolean(group_of != NULL));
+    if (o->interleave && t->kind == MB_TASK_MODEL)
+        warn(o, doc,
+             "--compare: model tasks run one after another (only command "
+             "tasks of a group are measured interleaved)");
     if ((t->col_branch >= 0 || o->repo) &&
         (st = open_worktrees(o, t, doc, &wt, err)) != MB_OK) {
         json_decref(doc);
         mb__tasks_free(t);
+        free(group_of);
         return st;
     }
     int stop = 0;
     size_t k = 0;
-    for (size_t row = 0; row < t->csv.nrows && !stop; row++) {
-        if ((int64_t)(row % n_shard) != o->shard_i)
-            continue;
-        k++;
-        suite_task x;
-        prepare_task(t, wt, row, &x);
-        if (o->on_start)
-            o->on_start(o->user, k, res->selected, x.name);
-        size_t before = json_array_size(runs);
-        if (x.st == MB_OK && t->kind == MB_TASK_MODEL)
-            x.st = run_model(t, &eo, row, x.cwd, x.task, x.git, x.name, runs,
-                             &x.err);
-        else if (x.st == MB_OK)
-            run_command(&eo, &x, runs);
-        record_runs(o, t, doc, runs, before, k, res->selected, &x);
-        stop = task_outcome(o, t, &eo, &x, res, err);
-        free(x.command);
-        free(x.name);
-        json_decref(x.task);
-        json_decref(x.git);
-    }
+    for (size_t g = 0; group_of && g < n_groups && !stop; g++)
+        if (selected_row(o, NULL, g))
+            stop = run_group(o, t, wt, &eo, doc, group_of, g, &k, res, err);
+    for (size_t row = 0; !group_of && row < t->csv.nrows && !stop; row++)
+        if (selected_row(o, NULL, row))
+            stop = run_task(o, t, wt, &eo, doc, row, &k, res, err);
     json_object_set_new(doc, "interrupted", json_boolean(res->interrupted));
     mb__worktrees_close(wt);
     mb__tasks_free(t);
+    free(group_of);
     *doc_out = doc;
     return MB_OK;
 }

@@ -24,6 +24,10 @@ typedef struct mb_suite_opts {
     const char *repo;       /* --repo, or NULL (the current directory's) */
     int fetch;              /* fetch branches not found (--fetch) */
     int skip_failed;
+    /* --compare (--interleave): the command tasks of each group (suite.h)
+     * are measured together, interleaved in rounds; a shard then takes
+     * whole groups (group g goes to shard g % N) */
+    int interleave;
     int64_t shard_i, shard_n; /* 0/1 when not sharded */
     mb_exec_opts eo;          /* how command tasks are measured */
     struct mb__store *store;  /* borrowed; each task's result is stored */
@@ -48,6 +52,10 @@ void mb__suite_opts_defaults(mb_suite_opts *o);
 
 /* Reads a shard "I/N" (0-based, 0 <= I < N <= 1000000): 0, or -1. */
 bool mb__suite_parse_shard(const char *s, int64_t *i, int64_t *n);
+
+/* The group of every row of t into group_of (room for t's rows), numbered
+ * 0, 1, ... in order of first appearance; returns the number of groups. */
+size_t mb__suite_groups(const mb_tasks *t, size_t *group_of);
 
 /* Loads the tasks (MB_EINVAL / MB_EIO for a bad table: nothing ran, *doc
  * is NULL) and runs them.  *doc (new reference) holds every finished task,

@@ -24,6 +24,12 @@ static void entry(mb_buf *b, const json_t *e)
                        1 / mb__jnum(e, "ratio_ci95.lo"));
     if (json_is_number(json_object_get(e, "p_value")))
         mb__buf_printf(b, " p=%.3g", mb__jnum(e, "p_value"));
+    if (json_is_object(json_object_get(e, "paired")))
+        mb__buf_printf(b, "  paired by round %.3fx [%.3f .. %.3f] p=%.3g",
+                       mb__jnum(e, "paired.speedup"),
+                       mb__jnum(e, "paired.speedup_ci95.lo"),
+                       mb__jnum(e, "paired.speedup_ci95.hi"),
+                       mb__jnum(e, "paired.p_value"));
     const char *k;
     json_t *v;
     json_object_foreach(json_object_get(e, "phases"), k, v)
@@ -46,6 +52,8 @@ void mb__suite_comparison_console(mb_buf *b, const json_t *cmp)
         base = base ? base : str(g, "baseline");
         mb__buf_printf(b, "  %s  (baseline: %s)\n", str(g, "group"),
                        base ? base : "none succeeded");
+        if (str(g, "warning"))
+            mb__buf_printf(b, "    warning: %s\n", str(g, "warning"));
         json_array_foreach(json_object_get(g, "entries"), ei, e) entry(b, e);
     }
     mb__buf_puts(b, "  (speedup > 1: faster than the baseline)\n");

@@ -9,7 +9,8 @@ static const char site_runs_sql[] =
     "r.variant, r.backend, r.batch_size, r.p50_ns, r.p99_ns, r.ci_lo_ns, "
     "r.ci_hi_ns, r.throughput_ips, r.memory_peak_bytes, d.env_cpu_model, "
     "d.env_arch, d.env_logical_cores, d.env_memory_bytes, d.env_hostname "
-    "FROM runs r JOIN documents d ON d.id = r.document_id ORDER BY r.id";
+    "FROM runs r JOIN documents d ON d.id = r.document_id "
+    "WHERE d.superseded_by IS NULL ORDER BY r.id";
 
 mb_status mb__store_site_runs(mb__store *s, json_t **rows, mb_err *err)
 {
@@ -22,9 +23,9 @@ mb_status mb__store_site_docs(mb__store *s, json_t **docs, mb_err *err)
     *docs = NULL;
     mb_status st = mb__store_select(
         s,
-        "SELECT id, doc FROM documents WHERE id IN (SELECT document_id FROM "
-        "runs WHERE backend = 'exec') OR doc LIKE '%\"requirements\":%' "
-        "ORDER BY id",
+        "SELECT id, doc FROM documents WHERE superseded_by IS NULL AND (id "
+        "IN (SELECT document_id FROM runs WHERE backend = 'exec') OR doc "
+        "LIKE '%\"requirements\":%') ORDER BY id",
         0, NULL, &rows, err);
     if (st)
         return st;

@@ -773,8 +773,7 @@ mb_status mb__store_each(mb__store *s, mb__store_each_fn fn, void *user,
 {
     json_t *ids;
     mb_status st =
-        q(s,
-          "SELECT id FROM documents WHERE superseded_by IS NULL ORDER BY id",
+        q(s, "SELECT id FROM documents WHERE superseded_by IS NULL ORDER BY id",
           0, NULL, &ids, err);
     if (st)
         return st;

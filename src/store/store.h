@@ -12,9 +12,9 @@
  * stored twice.  A document with "attempt": {key, number} (a Slurm task's)
  * supersedes the stored ones of its key with a lower number: they are
  * kept (documents.superseded_by) but history, baselines and
- * mb__store_each read only the latest attempt.  Every write is one transaction; SQLite runs in WAL mode
- * with a busy timeout, so parallel writers on one machine wait rather than
- * fail, and no row is lost.
+ * mb__store_each read only the latest attempt.  Every write is one transaction;
+ * SQLite runs in WAL mode with a busy timeout, so parallel writers on one
+ * machine wait rather than fail, and no row is lost.
  *
  * A handle is used by one thread at a time. */
 #ifndef MB_STORE_STORE_H

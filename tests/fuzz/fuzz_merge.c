@@ -1,9 +1,11 @@
 /* fuzz_merge.c - libFuzzer harness for `mbench merge` (mb__merge_docs,
  * src/exec/merge.c over mb__suite_merge): the input is up to four JSON
  * shard documents separated by NUL bytes, parsed by jansson (not ours to
- * fuzz) and merged; a merged document must serialize.  Built by
- * `make fuzz`. */
+ * fuzz) and merged; a merged document must serialize, and so must the
+ * suite comparison of its runs (mb__suite_comparison: groups, machines,
+ * interleaved pairs).  Built by `make fuzz`. */
 #include "exec/merge.h"
+#include "exec/suite.h"
 
 #include <jansson.h>
 #include <stdint.h>
@@ -31,9 +33,13 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     mb_err err;
     if (n && mb__merge_docs(docs, names, n, &out, &err) == MB_OK) {
         char *text = json_dumps(out, JSON_COMPACT);
-        if (!text)
+        json_t *cmp = mb__suite_comparison(json_object_get(out, "runs"), 1);
+        char *ctext = cmp ? json_dumps(cmp, JSON_COMPACT) : NULL;
+        if (!text || !ctext)
             abort();
         free(text);
+        free(ctext);
+        json_decref(cmp);
         json_decref(out);
     }
     for (size_t i = 0; i < n; i++)

@@ -71,6 +71,22 @@ contains "--db holds all 10 tasks, one document each" "$(sqlite3 s.sqlite 'selec
 expect_exit "merge of the job's shard files gives the same tasks" 0 $MBENCH merge S20/shard-*.json -o merged.json
 contains "... equal to the local run" "$([ "$(J merged.json "$KEY")" = "$(J local.json "$KEY")" ] && echo same)" "same"
 
+# --- suite --compare through Slurm: one array task per comparison, its
+# variants measured together in rounds
+cat > cmp.csv <<CSV
+experiment,variant,command
+e1,a,sh -c 'echo e1-a >> $W/order'
+e1,b,sh -c 'echo e1-b >> $W/order'
+e2,a,sh -c 'echo e2-a >> $W/order'
+e2,b,sh -c 'echo e2-b >> $W/order'
+CSV
+expect_exit "suite --compare --slurm" 0 $MBENCH suite cmp.csv --compare --runs 2 --slurm --slurm-dir SC -o sc.json
+contains "... one array task per comparison" "$LAST_ERR" "2 task(s) as array 0-1"
+contains "... each task measured its comparison in rounds" "$(J sc.json '[(r["variant"], r["slurm"]["array_task_id"], r["interleaved"]) for r in d["runs"]]')" "[('e1 variant=a', '0', {'tasks': [0, 1], 'rounds': 2}), ('e1 variant=b', '0', {'tasks': [0, 1], 'rounds': 2}), ('e2 variant=a', '1', {'tasks': [2, 3], 'rounds': 2}), ('e2 variant=b', '1', {'tasks': [2, 3], 'rounds': 2})]"
+contains "... as the order of the runs shows" "$(sort order | uniq -c | awk '{print $1}' | tr '\n' ' ')" "2 2 2 2"
+contains "... a, b, a, b in each comparison" "$(grep e1 order | tr '\n' ' ')" "e1-a e1-b e1-a e1-b"
+contains "... the comparison: interleaved pairs, one CPU model, no warning" "$(J sc.json '[([e["interleaved"] for e in g["entries"]], len(g["cpu_models"]), "warning" in g) for g in d["comparison"]["groups"]]')" "[([True], 1, False), ([True], 1, False)]"
+
 # --- compare and run through Slurm: one array task per batch size, the
 # documents of their kind shaped like the local ones (the real digits model)
 MOD="$MBENCH_ROOT/models"

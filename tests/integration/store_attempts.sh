@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # store_attempts.sh - the results store keeps the latest attempt of a task
 # (docs/STORE.md "Attempts"): a later attempt supersedes the earlier one,
-# which stays stored but is never counted twice - history, gate baselines
-# and db export read the latest only, whatever order the attempts come in.
+# which stays stored but is never counted twice - history, gate baselines,
+# the site and db export read the latest only, whatever order the attempts
+# come in.
 # The Slurm side (a resumed task stored with its attempt) is in slurm.sh.
 . "$(dirname "$0")/lib.sh"
 
@@ -48,6 +49,9 @@ contains "... by the attempt with the higher number" "$(sqlite3 s.db "SELECT b.a
 git -C repo checkout -q -b feature && git -C repo -c user.email=t@t -c user.name=t commit -q --allow-empty -m two
 expect_exit "gate against the store" 0 "$MBENCH" gate --db s.db --against main --current cur.json --git-dir repo --no-store --max-regression p50=20%
 contains "... takes the latest attempt as the baseline (2 ms, not the superseded 1 ms)" "$LAST_OUT$LAST_ERR" "p50"
+expect_exit "mbench site" 0 "$MBENCH" site --db s.db -o site -q
+if [ -n "$(ls site/s/*.html 2>/dev/null)" ] && ! grep -q 'id="point-1"' site/s/*.html; then ok "... one point per series: the latest attempt's"
+else notok "... one point per series: the latest attempt's" "$(grep -l 'id="point-1"' site/s/*.html 2>&1 | head -3)"; fi
 expect_exit "db export" 0 "$MBENCH" db export --db s.db --json e.json
 contains "... writes the current documents only" "$($PY -c 'import json,sys; e=json.load(open(sys.argv[1])); print(len(e["documents"]), sorted(d["document"].get("attempt", {}).get("number", 0) for d in e["documents"]))' e.json)" "3 [0, 2, 2]"
 expect_exit "an import of the export" 0 "$MBENCH" db import --db copy.db e.json
