@@ -668,6 +668,54 @@ static void warn_replication(const cmp_ctx *c, size_t i, json_t *warn)
     }
 }
 
+/* A run's intra-op threads as its runtime reports them (runtime.threads,
+ * a number or a string of digits), or -1 when it reports none. */
+static long run_threads(const json_t *run)
+{
+    const json_t *t = json_object_get(json_object_get(run, "runtime"), "threads");
+    if (json_is_integer(t))
+        return (long)json_integer_value(t);
+    const char *s = json_string_value(t);
+    char *end;
+    long v = s && *s ? strtol(s, &end, 10) : -1;
+    return s && *s && !*end && v >= 0 ? v : -1;
+}
+
+/* Frameworks compared at different intra-op thread counts (Python models
+ * all take --threads, or the same default: docs/FRAMEWORKS.md); one
+ * warning naming each variant's count at the first batch size where they
+ * differ. */
+static void warn_threads(const cmp_ctx *c, json_t *warn)
+{
+    for (size_t b = 0; b < c->nb; b++) {
+        char w[600];
+        int off = 0, differ = 0;
+        long first = -1;
+        for (size_t v = 0; v < c->n; v++) {
+            long t = run_threads(json_array_get(c->runs, b * c->n + v));
+            if (t < 0)
+                continue;
+            if (first >= 0 && t != first)
+                differ = 1;
+            if (first < 0)
+                first = t;
+            if (off < (int)sizeof w - 80)
+                off += snprintf(w + off, sizeof w - (size_t)off, "%s%s %ld",
+                                off ? ", " : "", c->rq->variants[v].name, t);
+        }
+        if (!differ)
+            continue;
+        char msg[800];
+        snprintf(msg, sizeof msg,
+                 "THREADS DIFFER: the variants ran different intra-op thread "
+                 "counts (%s): the latencies compare thread pools as well as "
+                 "frameworks; give --threads N (every framework takes it)",
+                 w);
+        json_array_append_new(warn, json_string(msg));
+        return;
+    }
+}
+
 /* The document's warnings: random inputs, noisy or bimodal arms, one
  * process, an interruption, fewer processes or a changed load. */
 static void add_warnings(cmp_ctx *c)
@@ -682,6 +730,7 @@ static void add_warnings(cmp_ctx *c)
                               "and --labels"));
     for (size_t i = 0; i < c->na; i++)
         warn_replication(c, i, warn);
+    warn_threads(c, warn);
     if (c->used < 2)
         json_array_append_new(
             warn, json_string("ONE PROCESS PER VARIANT: the intervals cover "
