@@ -26,6 +26,7 @@ struct mb__child {
     int dead;
     int paused; /* stopped with SIGSTOP by mb__child_pause */
     int status; /* wait status once reaped */
+    volatile int *cancel; /* the plan's: a signal ends the wait at once */
 };
 
 typedef struct {
@@ -255,7 +256,13 @@ static mb_status get_reply(mb__child *c, int64_t timeout_ns, const char *doing,
     int r;
     do
         r = poll(&p, 1, ms);
-    while (r < 0 && errno == EINTR);
+    while (r < 0 && errno == EINTR && !(c->cancel && *c->cancel));
+    if (r < 0 && c->cancel && *c->cancel) {
+        /* Ctrl-C or SIGTERM: the variant's process may be in a long call
+         * (a Python model's queued work); one signal ends the run. */
+        kill_child(c);
+        return mb__fail(err, MB_EINTERRUPTED, "interrupted while %s", doing);
+    }
     if (r == 0) {
         kill_child(c);
         return mb__fail(err, MB_ECHILD,
@@ -391,6 +398,7 @@ mb_status mb__child_spawn(const mb_plan *plan, int64_t batch,
         return mb__fail(err, MB_ENOMEM, "out of memory");
     }
     c->pid = pid;
+    c->cancel = plan->cancel;
     c->to_child = down[1];
     c->from_child = up[0];
     char *data;
