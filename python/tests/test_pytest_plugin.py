@@ -71,3 +71,48 @@ def test_update_baselines_rewrites_the_baseline(pytester, monkeypatch, docs):
                     "--mbench-update-baselines")
     res.assert_outcomes(skipped=1)
     assert json.loads(base.read_text()) == json.loads((docs / "slow.json").read_text())
+
+
+INNER_COMPARE = """
+import os
+import mbench
+FAST = dict(backend="null", processes=4, warmup=2, min_time=0.2, max_time=0.4,
+            min_iterations=20)
+def test_compare(mbench_gate):
+    base = {"model": "null-model", "delay": 200000}
+    cur = {"model": "null-model", "delay": int(os.environ["DELAY"])}
+    mbench_gate.compare(base, cur, max_regression="p50=5%", **FAST)
+"""
+
+
+def run_compare(pytester, monkeypatch, delay):
+    monkeypatch.setenv("DELAY", str(delay))
+    pkg_parent = os.path.dirname(os.path.dirname(mbench.__file__))
+    monkeypatch.setenv("PYTHONPATH", pkg_parent + os.pathsep + os.environ.get("PYTHONPATH", ""))
+    pytester.makepyfile(test_inner=INNER_COMPARE)
+    from importlib.metadata import entry_points
+    eps = entry_points()
+    eps = eps.select(group="pytest11") if hasattr(eps, "select") else eps.get("pytest11", [])
+    load = [] if any(e.name == "mbench" for e in eps) else ["-p", "mbench.pytest_plugin"]
+    return pytester.runpytest_subprocess(*load, "-rs")
+
+
+def test_the_interleaved_form_passes_an_unchanged_model_twice(pytester, monkeypatch):
+    for _ in range(2):
+        res = run_compare(pytester, monkeypatch, 200000)
+        res.assert_outcomes(passed=1)
+
+
+def test_the_interleaved_form_fails_a_slower_model(pytester, monkeypatch):
+    res = run_compare(pytester, monkeypatch, 260000)  # 30% slower
+    res.assert_outcomes(failed=1)
+    res.stdout.fnmatch_lines(["*regression*median 1.3*beyond the allowed 5% regression*"])
+
+
+def test_a_threshold_names_a_figure_and_a_percentage():
+    from mbench.pytest_plugin import _threshold
+    assert _threshold("p50=5%") == ("median", 0.05)
+    assert _threshold("p99=10%") == ("p99", 0.1)
+    for bad in ("p50", "p90=5%", "p50=-1%", "p50=x"):
+        with pytest.raises(ValueError, match="expected p50=N%"):
+            _threshold(bad)

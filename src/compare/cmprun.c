@@ -716,6 +716,34 @@ static void warn_threads(const cmp_ctx *c, json_t *warn)
     }
 }
 
+/* Built-in models (torchvision:, flax:) with different weights: random
+ * weights of two frameworks are two functions, so their agreement says
+ * nothing.  runtime.model_weights says where each variant's came from. */
+static void warn_weights(const cmp_ctx *c, json_t *warn)
+{
+    const json_t *r0 = json_array_get(c->runs, c->rq->baseline);
+    const char *w0 = json_string_value(
+        json_object_get(json_object_get(r0, "runtime"), "model_weights"));
+    for (size_t v = 0; w0 && v < c->n; v++) {
+        const json_t *m = json_object_get(json_array_get(c->runs, v), "runtime");
+        const char *w = json_string_value(json_object_get(m, "model_weights"));
+        if (v == c->rq->baseline || !w || !strcmp(w, w0) ||
+            (strncmp(w, "random", 6) && strncmp(w0, "random", 6)))
+            continue;
+        char msg[1200];
+        snprintf(msg, sizeof msg,
+                 "DIFFERENT WEIGHTS: %s has %s, %s has %s: two functions, so "
+                 "their agreement says nothing of the frameworks; share one "
+                 "set: python -m mbench.models export torchvision:NAME w.npz "
+                 "(in the torch environment), then weights=w.npz on both "
+                 "variants (docs/FRAMEWORKS.md, \"Agreement across "
+                 "frameworks\")",
+                 c->rq->variants[c->rq->baseline].name, w0,
+                 c->rq->variants[v].name, w);
+        json_array_append_new(warn, json_string(msg));
+    }
+}
+
 /* The document's warnings: random inputs, noisy or bimodal arms, one
  * process, an interruption, fewer processes or a changed load. */
 static void add_warnings(cmp_ctx *c)
@@ -731,6 +759,7 @@ static void add_warnings(cmp_ctx *c)
     for (size_t i = 0; i < c->na; i++)
         warn_replication(c, i, warn);
     warn_threads(c, warn);
+    warn_weights(c, warn);
     if (c->used < 2)
         json_array_append_new(
             warn, json_string("ONE PROCESS PER VARIANT: the intervals cover "

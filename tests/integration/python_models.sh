@@ -151,6 +151,22 @@ PYEOF
     check "both take the same default: the physical cores, said in runtime.threads_from" \
         $PY -c 'import json,sys; d=json.load(open(sys.argv[1])); rt=[r["runtime"] for r in d["runs"]]; assert rt[0]["threads"]==rt[1]["threads"] and all(r["threads_from"].startswith("default") for r in rt), rt; assert not any("THREADS DIFFER" in w for w in d["warnings"]), d["warnings"]' "$T_TMP/thr0.json"
 
+    expect_exit "two built-in models with different random weights" 0 \
+        "$MBENCH" compare "a=torchvision:mobilenet_v3_small" "b=torchvision:mobilenet_v3_small,backend-opt=seed=1" \
+        --backend-opt python="$TE" --processes 1 --iterations 3 --warmup 1 --threads 1 --batch 1 \
+        --json "$T_TMP/w2.json"
+    contains "compare says that the weights differ and how to share them" "$LAST_OUT$LAST_ERR" \
+        "DIFFERENT WEIGHTS: a has random (torchvision's init, seed 0), b has random (torchvision's init, seed 1)"
+    contains "naming the export" "$LAST_OUT$LAST_ERR" "python -m mbench.models export torchvision:NAME w.npz"
+    env PYTHONPATH="$MBENCH_ROOT/python" "$TE/bin/python" -m mbench.models export torchvision:mobilenet_v3_small "$T_TMP/w.npz" >/dev/null 2>&1
+    expect_exit "the same weights on both" 0 \
+        "$MBENCH" compare "a=torchvision:mobilenet_v3_small,weights=$T_TMP/w.npz" \
+        "b=torchvision:mobilenet_v3_small,weights=$T_TMP/w.npz" \
+        --backend-opt python="$TE" --processes 1 --iterations 3 --warmup 1 --threads 1 --batch 1 \
+        --json "$T_TMP/w1.json"
+    check "no weights warning, and the outputs agree exactly" \
+        $PY -c 'import json,sys; d=json.load(open(sys.argv[1])); assert not any("DIFFERENT WEIGHTS" in w for w in d["warnings"]), d["warnings"]; assert d["runs"][0]["runtime"]["model_weights"].startswith("file "), d["runs"][0]["runtime"]; ag=d["comparison"]["variants"][1]["agreement"]["outputs"][0]; assert ag["max_abs"] == 0, ag' "$T_TMP/w1.json"
+
     expect_exit "a TorchScript module from a factory" 0 \
         "$MBENCH" run "$M:torch_script" --shape input=1,64 --backend-opt python="$TE" "${ONE[@]}" --json "$T_TMP/ts.json"
     expect_exit "jit=trace turns an eager module into TorchScript" 0 \

@@ -214,6 +214,8 @@ class Session:
              "sync": self.sync, "python": sys.version.split()[0],
              "python_prefix": sys.prefix, "dtype": self.dtype,
              "threads": self.threads, "threads_from": self.threads_from}
+        if self.meta.get("weights"):  # a built-in model's (compare warns)
+            r["model_weights"] = self.meta["weights"]
         r.update(self._runtime())
         return {k: str(v) for k, v in r.items()}
 

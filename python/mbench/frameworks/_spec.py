@@ -74,6 +74,15 @@ def _from_module(rest, kwargs):
                  f"py:{rest}")
 
 
+def _weights_fact(prefix, kwargs):
+    """Where a built-in model's weights come from (model.weights in the
+    result): compare warns when two variants' differ."""
+    w = kwargs.get("weights")
+    if w:
+        return "file " + os.path.abspath(str(w))
+    return f"random ({prefix}'s init, seed {kwargs.get('seed', 0)})"
+
+
 def _torchvision(name, kwargs):
     try:
         from mbench import models
@@ -93,7 +102,8 @@ def _torchvision(name, kwargs):
         torch.manual_seed(0)
         m = tvm.get_model(name, weights=None).eval()
     side = 299 if name == "inception_v3" else 224
-    return m, {"input_shape": (3, side, side), "format": "torchvision"}
+    return m, {"input_shape": (3, side, side), "format": "torchvision",
+               "weights": _weights_fact("torchvision", kwargs)}
 
 
 def _flax(name, kwargs):
@@ -105,7 +115,8 @@ def _flax(name, kwargs):
                         f"this mbench package does not have") from None
     m = make(name, **kwargs)
     shape = tuple(getattr(m, "input_shape", (3, 224, 224)))
-    return m, {"input_shape": shape, "format": "flax"}
+    return m, {"input_shape": shape, "format": "flax",
+               "weights": _weights_fact("flax", kwargs)}
 
 
 def _unpickle(path, kwargs):
