@@ -73,6 +73,21 @@ expect_exit "a numpy function returning a string is refused" 3 \
 contains "the error names the output and what mbench reads" "$LAST_ERR" "output 'label' is a str"
 one_line "in one line" "$LAST_ERR"
 
+# ---- one SIGTERM ends a run whose worker is inside a long call -------------------
+"$MBENCH" run "$M:numpy_sleepy" --shape x=1,4 --processes 1 --warmup 1 --iterations 3 \
+    >/dev/null 2>"$T_TMP/term.err" &
+term_pid=$!
+sleep 4   # the worker is in its first call (60 s) by now, or still starting
+t0=$(date +%s)
+kill -TERM "$term_pid"
+wait "$term_pid"
+term_rc=$? t1=$(date +%s)
+if [ "$term_rc" = 143 ] && [ $((t1 - t0)) -le 20 ]; then
+    ok "one SIGTERM ends the run (exit 143) in $((t1 - t0)) s, not after the 60 s call"
+else
+    notok "one SIGTERM ends the run (exit 143) within 20 s" "exit $term_rc after $((t1 - t0)) s: $(cat "$T_TMP/term.err")"
+fi
+
 # ---- errors: one line each, naming the fix --------------------------------------
 expect_exit "a model that raises fails the run" 3 "$MBENCH" run "$M:numpy_raises" --shape x=1,4 "${ONE[@]}"
 one_line "its error is one line" "$LAST_ERR"
@@ -299,6 +314,14 @@ for v in d["comparison"]["variants"][1:]:
     for o in v["agreement"]["outputs"]:
         assert o["max_abs"] < 1e-5, (v["name"], o)
 PYEOF
+    # sync=0 does not await the calls; about 1 s of queued work at most, so
+    # that --max-time bounds the run (unbounded, the loop queued minutes).
+    expect_exit "an unawaited heavy JAX computation ends near --max-time" 0 \
+        timeout 300 "$MBENCH" run "$M:jax_heavy" --backend-opt n=512 --backend-opt steps=40 --backend-opt sync=0 \
+        --backend-opt python="$JE" --processes 1 --min-time 0.5s --max-time 1s --warmup 2 \
+        --threads 1 --json "$T_TMP/nosync.json"
+    check "its runtime says how many calls it let into flight" \
+        $PY -c 'import json,sys; r=json.load(open(sys.argv[1]))["runs"][0]; s=r["runtime"]["sync"]; assert s.startswith("NONE") and "calls in flight" in s, s' "$T_TMP/nosync.json"
     expect_exit "a jax model in the torch environment says how to get jax" 3 \
         "$MBENCH" run "$M:jax_mlp" --shape x=1,64 --backend-opt python="$TE" "${ONE[@]}"
     contains "the error names make frameworks" "$LAST_ERR" "run \`make frameworks\`"

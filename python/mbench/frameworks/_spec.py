@@ -87,6 +87,10 @@ def _torchvision(name, kwargs):
     try:
         from mbench import models
         make = models.torchvision_model
+    except ModuleNotFoundError as e:
+        if not (e.name or "").startswith("mbench"):
+            raise  # numpy, torch: error_line says how to get it
+        make = None
     except (ImportError, AttributeError):
         make = None
     if make is not None:
@@ -110,6 +114,11 @@ def _flax(name, kwargs):
     try:
         from mbench import models
         make = models.flax_model
+    except ModuleNotFoundError as e:
+        if not (e.name or "").startswith("mbench"):
+            raise  # numpy, jax: error_line says how to get it
+        raise SpecError(f"flax:{name} needs mbench.models.flax_model, which "
+                        f"this mbench package does not have") from None
     except (ImportError, AttributeError):
         raise SpecError(f"flax:{name} needs mbench.models.flax_model, which "
                         f"this mbench package does not have") from None
