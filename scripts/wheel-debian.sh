@@ -69,7 +69,7 @@ say "host: $(uname -r), load $(cut -d' ' -f1-3 /proc/loadavg); wheel $(basename 
 in_root apt-get update -q
 in_root apt-get install -y -q --no-install-recommends python3 python3-venv ca-certificates
 [ -n "$(ls "$root_dir"/usr/local/share/ca-certificates/*.crt 2>/dev/null)" ] && in_root update-ca-certificates >/dev/null
-say "packages matching -dev or libpython in the root: $(chroot "$root_dir" dpkg-query -W -f '${Package}\n' | grep -E -- '-dev$|^libpython' | tr '\n' ' ')(none expected)"
+say "-dev packages and shared libpython in the root: $(chroot "$root_dir" dpkg-query -W -f '${Package}\n' | grep -E -- '-dev$|^libpython3[.0-9]*$' | tr '\n' ' ')(none expected)"
 in_root ldd --version | head -1
 
 w=$root_dir/root/w
@@ -91,10 +91,10 @@ MODEL = "/root/w/digits.onnx"
 
 def test_paired(mbench_gate):
     mbench_gate.compare(MODEL, MODEL, max_regression="p50=5%", batch=1, threads=1,
-                        processes=20)
+                        processes=40)
 
 def test_stored(mbench_gate):
-    res = mbench.run(MODEL, batch_sizes=[1], threads=1, processes=20)
+    res = mbench.run(MODEL, batch_sizes=[1], threads=1, processes=40)
     mbench_gate(res, "baselines/digits.json", max_regression="p50=20%")
 EOF
 rc=0

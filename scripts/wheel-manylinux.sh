@@ -35,6 +35,10 @@ rm -rf "$work" && mkdir -p "$work/in" "$build/dist/manylinux"
 /usr/bin/python3 -m wheel unpack -d "$work/in" "$src" >/dev/null
 pkg=$(ls -d "$work"/in/mbench-0.1.0)
 rm -f "$pkg/mbench/lib/mbench/plugins/mbench_torch.so"
+# Debian's `wheel unpack` (0.38) drops the modes: the command and the
+# libraries are executable again, as make wheel made them.
+chmod 0755 "$pkg/mbench/bin/mbench" "$pkg"/mbench/lib/*.so* "$pkg"/mbench/lib/mbench/*.so* \
+    "$pkg"/mbench/lib/mbench/plugins/*.so
 # libpython beside the python backend (its RUNPATH then finds it there).
 plugin=$pkg/mbench/lib/mbench/plugins/mbench_python.so
 if [ -f "$plugin" ]; then
@@ -49,4 +53,11 @@ rm -f "$build"/dist/manylinux/mbench-0.1.0-*.whl
 "$tools/bin/auditwheel" repair --plat auto -w "$build/dist/manylinux" \
     --exclude 'libpython3.11.so.1.0' "$work"/mbench-0.1.0-*.whl
 rm -rf "$work"
-ls "$build"/dist/manylinux/mbench-0.1.0-*.whl
+out=$(ls "$build"/dist/manylinux/mbench-0.1.0-*.whl)
+/usr/bin/python3 - "$out" <<'PY'
+import sys, zipfile
+modes = {i.filename: i.external_attr >> 16 for i in zipfile.ZipFile(sys.argv[1]).infolist()}
+if not modes.get("mbench/bin/mbench", 0) & 0o111:
+    sys.exit("wheel-manylinux: mbench/bin/mbench lost its executable bit")
+PY
+echo "$out"
