@@ -70,7 +70,7 @@ in_root apt-get update -q
 in_root apt-get install -y -q --no-install-recommends python3 python3-venv ca-certificates
 [ -n "$(ls "$root_dir"/usr/local/share/ca-certificates/*.crt 2>/dev/null)" ] && in_root update-ca-certificates >/dev/null
 say "-dev packages and shared libpython in the root: $(chroot "$root_dir" dpkg-query -W -f '${Package}\n' | grep -E -- '-dev$|^libpython3[.0-9]*$' | tr '\n' ' ')(none expected)"
-in_root ldd --version | head -1
+in_root sh -c 'ldd --version | head -1'
 
 w=$root_dir/root/w
 rm -rf "$w" && mkdir -p "$w"
@@ -90,14 +90,15 @@ import mbench
 MODEL = "/root/w/digits.onnx"
 
 def test_paired(mbench_gate):
-    mbench_gate.compare(MODEL, MODEL, max_regression="p50=5%", batch=1, threads=1,
+    mbench_gate.compare(MODEL, MODEL, max_regression="p50=5%", batch=8, threads=1,
                         processes=40)
 
 def test_stored(mbench_gate):
-    res = mbench.run(MODEL, batch_sizes=[1], threads=1, processes=40)
+    res = mbench.run(MODEL, batch_sizes=[8], threads=1, processes=40)
     mbench_gate(res, "baselines/digits.json", max_regression="p50=20%")
 EOF
 rc=0
+rm -rf "$root_dir/root/venv" "$w/baselines"
 in_root python3 -m venv /root/venv || rc=1
 in_root /root/venv/bin/pip install -q --disable-pip-version-check "/root/w/$(basename "$whl")" pytest || rc=1
 in_root /root/venv/bin/pip list --disable-pip-version-check || rc=1
