@@ -28,7 +28,9 @@ void mb_cli_rounds_progress(mb_cli_rounds *ps, const char *what, size_t round,
                             size_t rounds, int64_t elapsed_ns);
 
 /* Installs SIGINT/SIGTERM handlers (no SA_RESTART) that set the returned
- * flag; with second_exits, a second signal ends mbench at once (exit 130).
+ * flag; with second_exits, a second signal ends mbench at once (exit 130),
+ * and so does the first when the run has not ended 5 s after it (a call
+ * that does not return: a Python model's, in this process).
  * exec and suite pass 0: their children must still be killed. */
 volatile int *mb_cli_cancel_flag(int second_exits);
 

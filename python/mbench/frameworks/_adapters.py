@@ -577,16 +577,24 @@ class JaxSession(Session):
 
     def _unawaited(self, call, args):
         """sync=0: the call without the wait, with at most as many calls
-        in flight as take UNAWAITED_S seconds to compute (one awaited call,
-        outside the timing, says how long one takes).  Without a bound the
+        in flight as take UNAWAITED_S seconds to compute (the fastest of up
+        to 3 awaited calls, outside the timing, says how long one takes).  Without a bound the
         runner's loop, seeing microseconds per call, queues hours of work
         that the process then has to finish before it can report: --max-time
         would bound nothing."""
         import collections
         jax = self.jax
-        t0 = _NS()
-        jax.block_until_ready(call(*args))
-        one = max(_NS() - t0, 1)
+        # the fastest of up to 3 awaited calls (within about 1 s): a load
+        # spike in one call must not shrink the window
+        one, spent = None, 0
+        for _ in range(3):
+            t0 = _NS()
+            jax.block_until_ready(call(*args))
+            t = max(_NS() - t0, 1)
+            one = t if one is None else min(one, t)
+            spent += t
+            if spent > UNAWAITED_S * 1e9:
+                break
         window = max(1, int(UNAWAITED_S * 1e9 / one))
         self.in_flight = window
         pending = collections.deque()
