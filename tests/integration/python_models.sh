@@ -254,6 +254,7 @@ else
     contains "compare shows the compile time apart from the latency" "$LAST_OUT" "start-up (median over processes, not in the latency):"
     line=$(printf '%s\n' "$LAST_OUT" | grep -E '^  partial +session create .* compile [0-9.]+ (ns|us|ms|s)  first inference ')
     [ -n "$line" ] && ok "with each variant's session, compile and first inference" || notok "with each variant's session, compile and first inference" "$LAST_OUT"
+    [[ "$line" == *"  threads 1" ]] && ok "and the intra-op threads it ran" || notok "and the intra-op threads it ran" "$line"
     check "each is JAX, compiled ahead of time per shape, synchronised, and they agree" \
     $PY - "$T_TMP/jax.json" <<'PYEOF'
 import json, sys
