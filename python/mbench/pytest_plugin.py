@@ -123,28 +123,7 @@ class Gate:
         figure, limit = _threshold(max_regression)
         doc = compare({"baseline": baseline_model, "current": model},
                       **options)
-        bad, unsure = [], []
-        for c in doc.get("comparisons") or [doc.get("comparison") or {}]:
-            v = next((x for x in c.get("variants") or []
-                      if x.get("name") == "current"), {})
-            sp = v.get(f"speedup_{figure}") or {}
-            ci = sp.get("ci95") or [None, None]
-            at = f"batch {c.get('batch_size')}"
-            if v.get("status") != "ok":
-                bad.append(f"{at}: {v.get('error') or 'the current model failed'}")
-            elif None in ci:
-                unsure.append(f"{at}: no CI of the {figure} speedup "
-                              f"(give processes=10 or more)")
-            elif ci[1] < 1 / (1 + limit):
-                bad.append(f"{at}: {figure} {1 / sp['value']:.3f}x the "
-                           f"baseline's time (95% CI {1 / ci[1]:.3f}-"
-                           f"{1 / ci[0]:.3f}x), beyond the allowed "
-                           f"{limit:.0%} regression")
-            elif ci[0] < 1 / (1 + limit):
-                unsure.append(f"{at}: {figure} {1 / sp['value']:.3f}x the "
-                              f"baseline's time, 95% CI {1 / ci[1]:.3f}-"
-                              f"{1 / ci[0]:.3f}x straddles {1 + limit:.2f}x: "
-                              f"more processes would decide")
+        bad, unsure = judge_compare(doc, figure, limit)
         if bad:
             pytest.fail("mbench compare: regression: " + "; ".join(bad),
                         pytrace=False)
@@ -154,6 +133,35 @@ class Gate:
                 pytest.fail(msg, pytrace=False)
             pytest.skip(msg)
         return doc
+
+
+def judge_compare(doc, figure, limit, name="current"):
+    """(regressions, undecided) of a compare document: per batch size, the
+    variant `name`'s paired `figure` speedup CI against an allowed
+    slowdown of `limit` (0.05: its time at most 1.05x the baseline's)."""
+    bad, unsure = [], []
+    for c in doc.get("comparisons") or [doc.get("comparison") or {}]:
+        v = next((x for x in c.get("variants") or []
+                  if x.get("name") == name), {})
+        sp = v.get(f"speedup_{figure}") or {}
+        ci = sp.get("ci95") or [None, None]
+        at = f"batch {c.get('batch_size')}"
+        if v.get("status") != "ok":
+            bad.append(f"{at}: {v.get('error') or 'the current model failed'}")
+        elif None in ci or sp.get("value") is None:
+            unsure.append(f"{at}: no CI of the {figure} speedup "
+                          f"(give processes=10 or more)")
+        elif ci[1] < 1 / (1 + limit):
+            bad.append(f"{at}: {figure} {1 / sp['value']:.3f}x the "
+                       f"baseline's time (95% CI {1 / ci[1]:.3f}-"
+                       f"{1 / ci[0]:.3f}x), beyond the allowed "
+                       f"{limit:.0%} regression")
+        elif ci[0] < 1 / (1 + limit):
+            unsure.append(f"{at}: {figure} {1 / sp['value']:.3f}x the "
+                          f"baseline's time, 95% CI {1 / ci[1]:.3f}-"
+                          f"{1 / ci[0]:.3f}x straddles {1 + limit:.2f}x: "
+                          f"more processes would decide")
+    return bad, unsure
 
 
 def _threshold(spec):
