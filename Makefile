@@ -402,6 +402,12 @@ wheel: all ort
 	rm -rf $(BUILD)/wheel-src
 	@echo "wheel: $$(ls $(BUILD)/dist/mbench-0.1.0-*.whl)"
 
+# make wheel-manylinux: that wheel with the shared libraries it needs inside
+# (auditwheel, scripts/wheel-manylinux.sh; needs PyPI once), for machines
+# without Debian's libraries: build/dist/manylinux/.
+wheel-manylinux: wheel
+	scripts/wheel-manylinux.sh $(BUILD)
+
 clean:
 	rm -rf $(BUILD)/obj $(BUILD)/tests $(BUILD)/bench $(BUILD)/gen $(BUILD)/asan $(BUILD)/plugins \
 	  $(STATIC) $(SHARED) $(BIN) $(MAN) $(BUILD)/completion $(BUILD)/dist $(BUILD)/wheel-src

@@ -53,7 +53,9 @@ void mb_cli_set_color(const char *when);
 int mb_cli_interrupted_exit(void);
 
 /* Installs SIGINT/SIGTERM handlers (no SA_RESTART) that set the returned
- * flag; with second_exits, a second signal ends mbench at once (exit 130).
+ * flag; with second_exits, a second signal ends mbench at once (exit 130),
+ * and so does the first when the run has not ended 5 s after it (a call
+ * that does not return: a Python model's, in this process).
  * exec and suite pass 0: their children must still be killed. */
 volatile int *mb_cli_cancel_flag(int second_exits);
 /* Terminal width of fd, or 100 when it is not a terminal. */

@@ -34,7 +34,7 @@ test_pkgs=(python3 python3-onnx python3-numpy python3-scipy python3-skimage libo
            python3-sklearn slurm-wlm munge dataset-fashion-mnist)
 framework_pkgs=(python3 python3-venv python3-dev libpython3.11 python3-torch
                 python3-torchvision ca-certificates)
-wheel_pkgs=(python3 python3-pip python3-setuptools python3-wheel python3-venv)
+wheel_pkgs=(python3 python3-pip python3-setuptools python3-wheel python3-venv debootstrap)
 bench_pkgs=(python3 python3-onnx python3-numpy python3-scipy python3-skimage hyperfine git time
             libtorch-dev python3-torch g++)
 

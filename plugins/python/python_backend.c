@@ -148,7 +148,7 @@ static int py_fail(mb_err *err, mb_status code, const char *doing)
     char line[900] = "";
     PyObject *mod = PyImport_ImportModule("mbench.frameworks._errors");
     PyObject *text = mod && value
-                         ? PyObject_CallMethod(mod, "error_line", "O", value)
+                         ? PyObject_CallMethod(mod, "error_line", "(O)", value)
                          : NULL;
     if (!text) {
         PyErr_Clear();
@@ -637,7 +637,8 @@ static int result_pairs(session *s, mb_err *err)
         return MB_OK;
     if (!s->result)
         return fail(err, MB_EINVAL, "no result yet: run the model first");
-    PyObject *l = PyObject_CallMethod(s->py, "outputs", "O", s->result);
+    /* "(O)": with a bare "O" a tuple result would be the argument list. */
+    PyObject *l = PyObject_CallMethod(s->py, "outputs", "(O)", s->result);
     s->pairs = l ? PySequence_List(l) : NULL;
     Py_XDECREF(l);
     return s->pairs ? MB_OK : py_fail(err, MB_EBACKEND, "reading the outputs");
@@ -740,7 +741,7 @@ static int x_prepare(void *sp, const mb_tensor *inputs, size_t n, mb_err *err)
     PyObject *items = input_items(s, inputs, n, err);
     if (!items)
         return err ? err->code : MB_EDATA;
-    PyObject *ns = PyObject_CallMethod(s->py, "prepare", "O", items);
+    PyObject *ns = PyObject_CallMethod(s->py, "prepare", "(O)", items);
     Py_DECREF(items);
     if (!ns)
         return py_fail(err, MB_EBACKEND, s->spec);

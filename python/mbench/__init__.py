@@ -82,11 +82,13 @@ def _python_run(command, positionals, options, roots=(), ok_codes=(0,),
     pickled objects; python: the venv for every Python model, as
     MBENCH_PYTHON, where an option cannot name it)."""
     verbose = bool(options.pop("verbose", False))
+    tried = bool(options.pop("_tried", False))
     env = _objects.env_with_roots(list(roots))
     if python:
         env = dict(env or os.environ, MBENCH_PYTHON=python)
     return Result(_sub.document(command, positionals, options,
-                                verbose=verbose, ok_codes=ok_codes, env=env))
+                                verbose=verbose, ok_codes=ok_codes, env=env,
+                                echo_error=not tried))
 
 
 def _is_object(model):
@@ -134,6 +136,7 @@ def run(model, batch_sizes=None, inputs=None, **options):
         options.update(_objects.input_options(inputs, names, d))
         if not _objects.is_python_spec(spec) and _in_process_ok():
             options.pop("verbose", None)
+            options.pop("_tried", None)
             with _lib.Runner(_options(options)) as r:
                 return Result(json.loads(r.run(spec)))
         if "python" not in options and _objects.is_python_spec(spec):

@@ -28,9 +28,9 @@ def main(argv=None):
     if exe is None:
         sys.stderr.write(
             "mbench: this installation of the Python package has no bundled "
-            f"mbench binary ({os.path.join(_HERE, 'bin', 'mbench')}); install "
-            "the wheel that `make wheel` builds (build/dist/), or the "
-            "command with `make install`\n")
+            f"mbench binary ({os.path.join(_HERE, 'bin', 'mbench')}); "
+            "reinstall it from a wheel: pip install --force-reinstall "
+            "mbench-0.1.0-*.whl (from the source tree: make wheel)\n")
         return 3
     args = sys.argv[1:] if argv is None else list(argv)
     env = os.environ.copy()

@@ -18,11 +18,12 @@ What maps how (docs/FRAMEWORKS.md, "The runner API"):
   'onnxruntime' -> MODEL_NAME is an .onnx path; model= gives the model
   instead (a spec string or a Python object, as for mbench.run).
 - warmup_iterations -> --warmup (in every measured process);
-  measurement_iterations -> --min-iterations (at least that many timed
-  iterations in total, split over the processes; mbench also measures for
-  at least --min-time).
-- processes: the unit of replication of the CI (mbench's default when
-  None: 40, fewer for models slow to start).
+  measurement_iterations -> --iterations (exactly that many timed
+  iterations per batch size, split over the processes; their samples are
+  kept, --save-samples, and the seed's percentiles computed from them).
+- processes: the unit of replication of mbench's median and CI; when
+  None, measurement_iterations // 5 between 2 and 10 (so that every
+  process times at least 5 iterations).
 - device_prefer -> the backend option device= when it is not 'cpu'; when
   the device is not there, the run falls back to the CPU, saying so.
 - input_shape: the per-sample shape (without the batch axis) of the
@@ -48,10 +49,12 @@ SEED_COLUMNS = [
     "latency_max_ms", "throughput_ips", "memory_mb", "compilation_time_ms",
     "timestamp", "git_commit",
 ]
-# What mbench adds, after them.
+# What mbench adds, after them: its own median (the geometric mean of the
+# per-process medians, docs/STATISTICS.md) with its 95% CI, ...
 MBENCH_COLUMNS = [
-    "latency_ci_lo_ms", "latency_ci_hi_ms", "processes", "iterations",
-    "inferences_per_s", "first_inference_ms", "runtime", "spec", "status",
+    "latency_median_ms", "latency_ci_lo_ms", "latency_ci_hi_ms",
+    "processes", "iterations", "inferences_per_s", "first_inference_ms",
+    "session_create_ms", "process_rss_peak_mb", "runtime", "spec", "status",
 ]
 
 _SPECS = {"pytorch": "torchvision:", "torch": "torchvision:",
@@ -94,19 +97,26 @@ class BenchmarkConfig:
 
     def run_options(self):
         """The mbench.run options of this config (everything but the model
-        and the device)."""
-        if self.dtype not in ("float32", None):
-            raise ValueError(
-                f"BenchmarkConfig.dtype '{self.dtype}': the Python models run "
-                f"in float32; for float16/bfloat16 give model= a model "
-                f"converted in its factory (e.g. model.half()), or a "
-                f"TorchScript file with options={{'dtype': '{self.dtype}'}}")
+        and the device): exactly measurement_iterations timed iterations
+        per batch size (--iterations, split over the processes), their
+        samples kept (the seed's percentiles are of them)."""
+        if self.dtype not in DTYPES:
+            raise ValueError(f"BenchmarkConfig.dtype '{self.dtype}': use "
+                             f"one of {', '.join(DTYPES)}")
         if not self.batch_sizes:
             raise ValueError("BenchmarkConfig.batch_sizes is empty")
+        if int(self.measurement_iterations) < 1:
+            raise ValueError("BenchmarkConfig.measurement_iterations must "
+                             "be >= 1")
         opts = dict(batch=list(self.batch_sizes),
                     warmup=int(self.warmup_iterations),
-                    min_iterations=int(self.measurement_iterations),
-                    processes=self.processes, threads=self.threads)
+                    iterations=int(self.measurement_iterations),
+                    save_samples=True,
+                    processes=self.processes if self.processes else
+                    default_processes(self.measurement_iterations),
+                    threads=self.threads)
+        if self.dtype not in ("float32", None):
+            opts["dtype"] = self.dtype  # a backend option (docs/FRAMEWORKS.md)
         if self.data_source and self.data_source != "synthetic":
             opts["data"] = self.data_source
         if self.input_shape is not None:
@@ -115,6 +125,15 @@ class BenchmarkConfig:
             opts["python"] = self.python
         opts.update(self.options)
         return opts
+
+
+DTYPES = ("float32", "float16", "bfloat16")
+
+
+def default_processes(iterations):
+    """Processes for a count of timed iterations: at least 5 each, 2 to
+    10 of them."""
+    return max(2, min(10, int(iterations) // 5))
 
 
 class Rows(list):
@@ -144,8 +163,61 @@ def _ms(v):
     return v / 1e6 if isinstance(v, (int, float)) and not isinstance(v, bool) else None
 
 
+def percentile(sorted_xs, q):
+    """The q-th percentile of sorted values, linearly interpolated between
+    the closest ranks: numpy.percentile's default, which the seed used."""
+    n = len(sorted_xs)
+    if n == 0:
+        return None
+    pos = (n - 1) * q / 100.0
+    lo = int(pos)
+    hi = min(lo + 1, n - 1)
+    return sorted_xs[lo] + (sorted_xs[hi] - sorted_xs[lo]) * (pos - lo)
+
+
+def _pooled(run):
+    """The seed's latency figures (ms) of every timed iteration of a run,
+    pooled over its processes: p50, p95, p99 (numpy.percentile), mean,
+    std (numpy.std: population), min, max; None without samples."""
+    xs = sorted(x / 1e6 for x in run.get("samples_ns") or [])
+    if not xs:  # a document without its samples: its own pooled figures
+        lat = run.get("latency") or {}
+        return {k: _ms(lat.get(f)) for k, f in (
+            ("p50", "median"), ("p95", "p95"), ("p99", "p99"),
+            ("mean", "mean"), ("std", "std"), ("min", "min"), ("max", "max"))}
+    n = len(xs)
+    mean = sum(xs) / n
+    std = (sum((x - mean) ** 2 for x in xs) / n) ** 0.5
+    return {"p50": percentile(xs, 50), "p95": percentile(xs, 95),
+            "p99": percentile(xs, 99), "mean": mean, "std": std,
+            "min": xs[0], "max": xs[-1]}
+
+
+def _memory_mb(run):
+    """The seed's "peak memory": what the model holds and its inferences
+    add, not the interpreter and framework libraries: the model's
+    parameter bytes plus the RSS the inferences added on top of the built
+    session (rss_peak - rss_after_session), in MiB; None when the document
+    lacks a figure (a plain callable's parameters are not known: its
+    process's peak is process_rss_peak_mb)."""
+    mem = run.get("memory") or {}
+    peak, after = mem.get("rss_peak_bytes"), mem.get("rss_after_session_bytes")
+    params = (run.get("model") or {}).get("param_bytes")
+    if not all(isinstance(v, (int, float)) for v in (peak, after, params)):
+        return None
+    return (max(0, peak - after) + params) / 1048576.0
+
+
+def _sample_shape(ins):
+    """The per-sample shape of the first input (the batch axis dropped), as
+    the seed's input_shape ("auto-detected from model")."""
+    shape = tuple((ins[0] or {}).get("shape") or ()) if ins else ()
+    return str(shape[1:]) if shape else "()"
+
+
 def seed_rows(doc, framework, model):
-    """One row per run of a result document, with the seed's names."""
+    """One row per run of a result document, with the seed's names and
+    meanings (docs/FRAMEWORKS.md, "The runner API": the column table)."""
     from . import rows as csv_rows
     out = []
     for run, base in zip(doc.get("runs", []), csv_rows(doc)):
@@ -153,36 +225,42 @@ def seed_rows(doc, framework, model):
         tp = run.get("throughput") or {}
         rt = run.get("runtime") or {}
         ins = run.get("inputs") or [{}]
-        compile_ns = ph.get("compile_ns")
-        if compile_ns is None and run.get("backend") != "python":
-            compile_ns = ph.get("session_create_ns")  # ORT's graph build
-        shape = tuple(ins[0].get("shape") or ()) if ins else ()
+        pooled = _pooled(run) or {}
+        peak = (run.get("memory") or {}).get("rss_peak_bytes")
         row = {
             "framework": framework, "model": model,
             "device": run.get("device") or rt.get("device"),
             "device_type": run.get("device_type"),
             "batch_size": run.get("batch_size"),
-            "input_shape": str(shape),
-            "dtype": ins[0].get("dtype") if ins else None,
-            "latency_p50_ms": base["latency_p50_ms"],
-            "latency_p95_ms": base["latency_p95_ms"],
-            "latency_p99_ms": base["latency_p99_ms"],
-            "latency_mean_ms": base["latency_mean_ms"],
-            "latency_std_ms": base["latency_std_ms"],
-            "latency_min_ms": base["latency_min_ms"],
-            "latency_max_ms": base["latency_max_ms"],
+            "input_shape": _sample_shape(ins),
+            # the dtype the model computes in (dtype= converts it and its
+            # floating inputs), else its input's
+            "dtype": rt.get("dtype") or (ins[0].get("dtype") if ins else None),
+            "latency_p50_ms": pooled.get("p50"),
+            "latency_p95_ms": pooled.get("p95"),
+            "latency_p99_ms": pooled.get("p99"),
+            "latency_mean_ms": pooled.get("mean"),
+            "latency_std_ms": pooled.get("std"),
+            "latency_min_ms": pooled.get("min"),
+            "latency_max_ms": pooled.get("max"),
             # the seed's throughput is images (samples) per second
             "throughput_ips": tp.get("samples_per_s"),
-            "memory_mb": base["memory_mb"],
-            "compilation_time_ms": _ms(compile_ns),
+            "memory_mb": _memory_mb(run),
+            # JIT/XLA compilation (the seed: "JAX only"); building a
+            # session is not compiling: session_create_ms has it
+            "compilation_time_ms": _ms(ph.get("compile_ns")),
             "timestamp": base["timestamp"],
             "git_commit": base["git_commit"],
+            "latency_median_ms": base["latency_p50_ms"],
             "latency_ci_lo_ms": base["latency_ci_lo_ms"],
             "latency_ci_hi_ms": base["latency_ci_hi_ms"],
             "processes": (run.get("replication") or {}).get("processes"),
             "iterations": run.get("iterations"),
             "inferences_per_s": tp.get("inferences_per_s"),
             "first_inference_ms": base["first_inference_ms"],
+            "session_create_ms": _ms(ph.get("session_create_ns")),
+            "process_rss_peak_mb": peak / 1048576.0
+            if isinstance(peak, (int, float)) else None,
             "runtime": f"{rt.get('name') or ''} {rt.get('version') or ''}".strip(),
             "spec": (run.get("model") or {}).get("path"),
             "status": run.get("status"),
@@ -230,14 +308,15 @@ def _measure(config):
     dev = (config.device_prefer or "cpu").lower()
     if dev != "cpu":
         try:
-            return run(spec, verbose=config.verbose, device=dev, **opts), None
+            return run(spec, verbose=config.verbose, device=dev,
+                       _tried=True, **opts), None
         except MbenchError as e:
             if "device" not in str(e):
                 raise
             note = (f"device_prefer='{dev}' is not available here ({e}); "
                     f"measured on the CPU")
             if config.verbose:
-                print(f"mbench: {note}", file=sys.stderr)
+                print(f"mbench: warning: {note}", file=sys.stderr)
     else:
         note = None
     return run(spec, verbose=config.verbose, **opts), note
@@ -253,14 +332,16 @@ def _banner(config):
 def _summary(rows, csv_path):
     for r in rows:
         lo, hi = r["latency_ci_lo_ms"], r["latency_ci_hi_ms"]
-        ci = f" [95% CI {lo:.3f}, {hi:.3f}]" if lo is not None and hi is not None else ""
+        med = r["latency_median_ms"]
+        ci = (f" (mbench's median {med:.3f} ms, 95% CI {lo:.3f}, {hi:.3f})"
+              if None not in (med, lo, hi) else "")
         p50 = r["latency_p50_ms"]
         ips = r["throughput_ips"]
         mem = r["memory_mb"]
         print(f"  {r['framework']} {r['model']} batch {r['batch_size']}: "
-              f"p50 {p50:.3f} ms{ci}, "
+              + (f"p50 {p50:.3f} ms{ci}, " if p50 is not None else "")
               + (f"{ips:.2f} images/s, " if ips is not None else "")
-              + (f"peak RSS {mem:.1f} MB" if mem is not None else "")
+              + (f"memory {mem:.1f} MB" if mem is not None else "")
               + f" ({r['processes']} processes)")
     print(f"Total configurations: {len(rows)}")
     print(f"Results saved to: {csv_path}")

@@ -63,23 +63,26 @@ def cli_args(command, options):
     return args
 
 
-def _pump(stream, sink, keep):
+def _pump(stream, sink, keep, echo_error=True):
     for line in stream:
         keep.append(line)
         del keep[:-40]
-        if sink is not None:
+        if sink is not None and (echo_error or
+                                 not line.startswith("mbench: error: ")):
             sink.write(line)
             sink.flush()
 
 
 def document(command, positionals, options, verbose=False, env=None,
-             ok_codes=(0,)):
+             ok_codes=(0,), echo_error=True):
     """Runs `mbench COMMAND POSITIONALS... OPTIONS --json FILE` and returns
     the document (a dict).  verbose: mbench's console report and progress
     are shown as they come (through sys.stdout/sys.stderr, so notebooks
     see them); otherwise -q.  Raises MbenchError with mbench's own
     one-line error when the command exits with a code not in ok_codes
-    (validate: 1 is a failed verdict, with its document)."""
+    (validate: 1 is a failed verdict, with its document).  echo_error
+    False: the command's error line is not shown, only raised (an attempt
+    whose failure the caller handles, e.g. a preferred device)."""
     with tempfile.TemporaryDirectory(prefix="mbench-") as d:
         out = os.path.join(d, "result.json")
         argv = [_lib.cli(), command] + [str(p) for p in positionals] + \
@@ -93,7 +96,8 @@ def document(command, positionals, options, verbose=False, env=None,
         t = threading.Thread(target=_pump, args=(
             p.stdout, sys.stdout if verbose else None, out_lines))
         t.start()
-        _pump(p.stderr, sys.stderr if verbose else None, err_lines)
+        _pump(p.stderr, sys.stderr if verbose else None, err_lines,
+              echo_error)
         t.join()
         rc = p.wait()
         doc = None

@@ -6,9 +6,15 @@ result document against a baseline document with `mbench gate` (the same
 statistics as the command: per-process figures, Welch t and a CI against
 the threshold):
 
+    # the baseline model at hand: one interleaved compare, 5% decidable
     def test_resnet_latency(mbench_gate):
+        mbench_gate.compare("resnet_main.onnx", "resnet.onnx",
+                            max_regression="p50=5%", batch=1, processes=10)
+
+    # only a stored result: a threshold above the two-run drift (~5%)
+    def test_resnet_latency_stored(mbench_gate):
         res = mbench.run("resnet.onnx", batch_sizes=[1], processes=10)
-        mbench_gate(res, "baselines/resnet.json", max_regression="p50=5%")
+        mbench_gate(res, "baselines/resnet.json", max_regression="p50=20%")
 
 - No baseline file yet, or `pytest --mbench-update-baselines`: the result
   is stored as the baseline and the test is skipped, saying so.
@@ -101,6 +107,76 @@ class Gate:
                 pytest.fail(msg, pytrace=False)
             pytest.skip(msg)
         return verdict
+
+
+    def compare(self, baseline_model, model, max_regression="p50=5%",
+                **options):
+        """Measures baseline_model and model in one interleaved compare
+        (mbench.compare: fresh processes, rounds alternating, speedups
+        paired by round) and judges the paired speedup's 95% CI against
+        the allowed slowdown: a pass when the whole CI is within it, a
+        failure when the whole CI is beyond it, else inconclusive (a skip,
+        or a failure with --mbench-strict).  Between two separate runs the
+        drift alone is about 5% (docs/GATE.md), so a 5% threshold needs
+        this paired form.  Returns the compare document."""
+        from . import compare
+        figure, limit = _threshold(max_regression)
+        doc = compare({"baseline": baseline_model, "current": model},
+                      **options)
+        bad, unsure = judge_compare(doc, figure, limit)
+        if bad:
+            pytest.fail("mbench compare: regression: " + "; ".join(bad),
+                        pytrace=False)
+        if unsure:
+            msg = "mbench compare is inconclusive: " + "; ".join(unsure)
+            if self.config.getoption("mbench_strict"):
+                pytest.fail(msg, pytrace=False)
+            pytest.skip(msg)
+        return doc
+
+
+def judge_compare(doc, figure, limit, name="current"):
+    """(regressions, undecided) of a compare document: per batch size, the
+    variant `name`'s paired `figure` speedup CI against an allowed
+    slowdown of `limit` (0.05: its time at most 1.05x the baseline's)."""
+    bad, unsure = [], []
+    for c in doc.get("comparisons") or [doc.get("comparison") or {}]:
+        v = next((x for x in c.get("variants") or []
+                  if x.get("name") == name), {})
+        sp = v.get(f"speedup_{figure}") or {}
+        ci = sp.get("ci95") or [None, None]
+        at = f"batch {c.get('batch_size')}"
+        if v.get("status") != "ok":
+            bad.append(f"{at}: {v.get('error') or 'the current model failed'}")
+        elif None in ci or sp.get("value") is None:
+            unsure.append(f"{at}: no CI of the {figure} speedup "
+                          f"(give processes=10 or more)")
+        elif ci[1] < 1 / (1 + limit):
+            bad.append(f"{at}: {figure} {1 / sp['value']:.3f}x the "
+                       f"baseline's time (95% CI {1 / ci[1]:.3f}-"
+                       f"{1 / ci[0]:.3f}x), beyond the allowed "
+                       f"{limit:.0%} regression")
+        elif ci[0] < 1 / (1 + limit):
+            unsure.append(f"{at}: {figure} {1 / sp['value']:.3f}x the "
+                          f"baseline's time, 95% CI {1 / ci[1]:.3f}-"
+                          f"{1 / ci[0]:.3f}x straddles {1 + limit:.2f}x: "
+                          f"more processes would decide")
+    return bad, unsure
+
+
+def _threshold(spec):
+    """("median"|"p99", fraction) of "p50=5%", "median=5%" or "p99=10%"."""
+    name, _, pct = str(spec).partition("=")
+    figure = {"p50": "median", "median": "median", "p99": "p99"}.get(
+        name.strip())
+    try:
+        limit = float(pct.strip().rstrip("%")) / 100
+    except ValueError:
+        limit = -1
+    if figure is None or not 0 < limit < 10:
+        raise ValueError(f"max_regression '{spec}': expected p50=N%, "
+                         f"median=N% or p99=N% (N > 0)")
+    return figure, limit
 
 
 @pytest.fixture

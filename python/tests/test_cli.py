@@ -5,6 +5,8 @@ import os
 import subprocess
 import sys
 
+import pytest
+
 import mbench
 from mbench import _cli
 
@@ -37,7 +39,7 @@ def test_without_a_binary_it_says_how_to_get_one(tmp_path, monkeypatch, capsys):
     assert _cli.bundled_cli() is None
     assert _cli.main(["--version"]) == 3
     err = capsys.readouterr().err
-    assert err.count("\n") == 1 and "make wheel" in err
+    assert err.count("\n") == 1 and "pip install --force-reinstall" in err
 
 
 def test_python_models_run_in_the_venv_of_the_package(tmp_path):
@@ -56,3 +58,35 @@ def test_python_models_run_in_the_venv_of_the_package(tmp_path):
     p = run_module("exec", "-r", "1", "-q", "--", sys.executable, str(script), str(out),
                    env=dict(env, MBENCH_PYTHON=""))
     assert p.returncode == 0 and json.loads(out.read_text()) == ""
+
+
+def test_a_missing_framework_names_pip_for_a_wheel_and_make_for_the_tree(monkeypatch):
+    """A wheel user is told the pip command (the extra), a source-tree user
+    the make target."""
+    from mbench.frameworks import _errors
+    exc = ModuleNotFoundError("No module named 'torch'", name="torch")
+    monkeypatch.setattr(_errors, "from_wheel", lambda: True)
+    line = _errors.error_line(exc)
+    assert "pip install 'mbench[torch]'" in line and "make" not in line
+    exc = ModuleNotFoundError("No module named 'numpy'", name="numpy")
+    assert "pip install numpy" in _errors.error_line(exc)
+    monkeypatch.setattr(_errors, "from_wheel", lambda: False)
+    exc = ModuleNotFoundError("No module named 'flax'", name="flax")
+    assert "`make frameworks`" in _errors.error_line(exc)
+
+
+def test_a_missing_numpy_is_not_reported_as_a_missing_mbench_module(monkeypatch):
+    import builtins
+    from mbench.frameworks import _spec, SpecError
+    real = builtins.__import__
+
+    def no_numpy(name, *a, **k):
+        if name == "numpy" or name.startswith("numpy."):
+            raise ModuleNotFoundError("No module named 'numpy'", name="numpy")
+        return real(name, *a, **k)
+    for m in [m for m in sys.modules if m.startswith("mbench.models")]:
+        monkeypatch.delitem(sys.modules, m)
+    monkeypatch.setattr(builtins, "__import__", no_numpy)
+    with pytest.raises(ModuleNotFoundError) as e:
+        _spec.resolve("flax:resnet50", {})
+    assert e.value.name == "numpy" and not isinstance(e.value, SpecError)

@@ -48,15 +48,22 @@ def test_frameworks_map_onto_model_specs_and_options():
     opts = mbench.BenchmarkConfig("jax", "resnet50", batch_sizes=[1, 4], warmup_iterations=3,
                                   measurement_iterations=20, input_shape=(3, 160, 160),
                                   data_source="x.npy", processes=3).run_options()
-    assert opts == {"batch": [1, 4], "warmup": 3, "min_iterations": 20, "processes": 3,
-                    "threads": None, "data": "x.npy", "shape": {"x": [1, 3, 160, 160]}}
+    assert opts == {"batch": [1, 4], "warmup": 3, "iterations": 20, "save_samples": True,
+                    "processes": 3, "threads": None, "data": "x.npy",
+                    "shape": {"x": [1, 3, 160, 160]}}
+    # the seed's counts: exactly measurement_iterations, >= 5 per process
+    assert mbench.BenchmarkConfig("jax", "m", measurement_iterations=10).run_options()[
+        "processes"] == 2
+    assert mbench.BenchmarkConfig("jax", "m").run_options()["processes"] == 10
+    assert mbench.BenchmarkConfig("pytorch", "m", dtype="bfloat16").run_options()[
+        "dtype"] == "bfloat16"
 
 
 def test_what_mbench_cannot_honour_is_refused_before_measuring(tmp_path):
     with pytest.raises(ValueError, match="use 'pytorch', 'jax' or 'onnxruntime'"):
         mbench.BenchmarkConfig("tensorflow", "resnet50").spec()
-    with pytest.raises(ValueError, match="float32"):
-        mbench.BenchmarkConfig("pytorch", "resnet50", dtype="float16").run_options()
+    with pytest.raises(ValueError, match="float32, float16, bfloat16"):
+        mbench.BenchmarkConfig("pytorch", "resnet50", dtype="int8").run_options()
     with pytest.raises(ValueError):
         mbench.run_benchmark_suite(["resnet50"], ["pytorch", "mxnet"],
                                    csv_output_dir=str(tmp_path))
@@ -87,14 +94,23 @@ def test_rows_csv_and_document_of_an_onnx_model(tmp_path, capsys):
     assert list(table[0].keys()) == mbench.SEED_COLUMNS + _seed.MBENCH_COLUMNS
     for row, line, run in zip(rows, table, doc["runs"]):
         assert row["framework"] == "onnxruntime" and row["model"] == cfg.model_name
-        assert row["processes"] == 2 and row["iterations"] >= 20
+        assert row["processes"] == 2 and row["iterations"] == 20  # the seed's count
+        assert len(run["samples_ns"]) == 20
+        assert None not in (row["latency_p95_ms"], row["latency_p99_ms"])
+        # the seed's p50: the median of the pooled iterations (numpy's)
+        xs = sorted(x / 1e6 for x in run["samples_ns"])
+        assert row["latency_p50_ms"] == pytest.approx((xs[9] + xs[10]) / 2)
+        assert row["latency_p99_ms"] == pytest.approx(xs[18] + 0.81 * (xs[19] - xs[18]))
+        assert row["latency_max_ms"] == pytest.approx(xs[-1])
         # the seed's throughput is images per second: samples, not calls
         assert row["throughput_ips"] == pytest.approx(run["throughput"]["samples_per_s"])
         assert row["throughput_ips"] == pytest.approx(row["batch_size"] * row["inferences_per_s"], rel=1e-6)
         assert row["latency_min_ms"] <= row["latency_p50_ms"] <= row["latency_max_ms"]
-        assert row["latency_ci_lo_ms"] <= row["latency_p50_ms"] <= row["latency_ci_hi_ms"]
-        assert row["compilation_time_ms"] == pytest.approx(run["phases"]["session_create_ns"] / 1e6)
-        assert row["input_shape"] == str(tuple(run["inputs"][0]["shape"]))
+        assert row["latency_ci_lo_ms"] <= row["latency_median_ms"] <= row["latency_ci_hi_ms"]
+        assert row["compilation_time_ms"] is None  # ORT compiles nothing apart
+        assert row["session_create_ms"] == pytest.approx(run["phases"]["session_create_ns"] / 1e6)
+        assert row["input_shape"] == str(tuple(run["inputs"][0]["shape"][1:]))  # per sample
+        assert 0 < row["memory_mb"] < row["process_rss_peak_mb"]
         for k in SEED_METRICS + SEED_META:
             assert line[k] == ("" if row[k] is None else str(row[k])), k
     # the document is mbench's own: report and gate take it
@@ -139,10 +155,11 @@ def test_a_python_model_object_with_the_seeds_names(tmp_path):
                                  measurement_iterations=10, options=FAST_OPTS)
     row = mbench.run_inference_benchmark(cfg)[0]
     assert row["framework"] == "numpy" and row["model"] == "mlp" and row["status"] == "ok"
-    assert row["input_shape"] == "(2, 64)" and row["dtype"] == "float32"
+    assert row["input_shape"] == "(64,)" and row["dtype"] == "float32"
     assert row["compilation_time_ms"] is None  # nothing compiles
     assert row["runtime"].startswith("numpy ") and row["spec"].startswith("pickle:")
-    assert np.isfinite(row["latency_p50_ms"]) and row["memory_mb"] > 0
+    assert np.isfinite(row["latency_p50_ms"]) and row["process_rss_peak_mb"] > 0
+    assert row["memory_mb"] is None  # a plain callable's weights are not known
 
 
 def test_pytorch_resnet_family_runs_with_device_fallback(tmp_path, capsys):
@@ -157,7 +174,9 @@ def test_pytorch_resnet_family_runs_with_device_fallback(tmp_path, capsys):
     r = rows[0]
     assert r["status"] == "ok" and r["runtime"].startswith("torch ")
     assert r["device_type"] in ("cpu", None) and r["spec"] == "torchvision:mobilenet_v3_small"
-    assert "device_prefer='cuda' is not available here" in capsys.readouterr().err
+    err = capsys.readouterr().err
+    assert "mbench: warning: device_prefer='cuda' is not available here" in err
+    assert "mbench: error:" not in err  # the fallback is no error
     assert any("measured on the CPU" in n for n in rows.document["warnings"])
 
 
@@ -171,7 +190,9 @@ def _doc(backend, phases):
                        "min": 1.5e6, "max": 5e6,
                        "median_ci95": {"estimate": 2.1e6, "lo": 1.9e6, "hi": 2.3e6}},
            "throughput": {"inferences_per_s": 500.0, "samples_per_s": 2000.0},
-           "memory": {"rss_peak_bytes": 3 * 1048576}}
+           "memory": {"rss_peak_bytes": 300 * 1048576,
+                      "rss_after_session_bytes": 298 * 1048576}}
+    run["model"]["param_bytes"] = 1048576
     return {"kind": "run", "created_utc": "2026-11-27T10:00:00Z",
             "git": {"commit": "abc"}, "runs": [run]}
 
@@ -184,10 +205,26 @@ def test_compile_time_is_the_compile_phase_and_nothing_for_eager_models():
                             "pytorch", "resnet50")[0]
     assert eager["compilation_time_ms"] is None  # building the model is not compiling
     ort = _seed.seed_rows(_doc("ort", {"session_create_ns": 4e6}), "onnxruntime", "m")[0]
-    assert ort["compilation_time_ms"] == 4.0
-    assert jax["latency_p50_ms"] == 2.1 and jax["throughput_ips"] == 2000.0
-    assert jax["input_shape"] == "(4, 3, 224, 224)" and jax["memory_mb"] == 3.0
-    assert jax["git_commit"] == "abc" and jax["timestamp"] == "2026-11-27T10:00:00Z"
+    assert ort["compilation_time_ms"] is None and ort["session_create_ms"] == 4.0
+    # without samples: the document's pooled median; mbench's own apart
+    assert jax["latency_p50_ms"] == 2.0 and jax["latency_median_ms"] == 2.1
+    assert jax["throughput_ips"] == 2000.0
+    # per sample; the weights (1 MiB) and what the inferences added (2 MiB)
+    assert jax["input_shape"] == "(3, 224, 224)" and jax["memory_mb"] == 3.0
+    assert jax["process_rss_peak_mb"] == 300.0
+
+
+def test_the_seeds_percentiles_are_numpys():
+    xs = [5.0, 1.0, 3.0, 2.0, 4.0]
+    s = sorted(xs)
+    assert _seed.percentile(s, 50) == 3.0 and _seed.percentile(s, 95) == pytest.approx(4.8)
+    assert _seed.percentile(s, 99) == pytest.approx(4.96) and _seed.percentile([], 50) is None
+    doc = _doc("python", {"compile_ns": None})
+    doc["runs"][0]["samples_ns"] = [x * 1e6 for x in xs]
+    row = _seed.seed_rows(doc, "pytorch", "m")[0]
+    assert (row["latency_p50_ms"], row["latency_min_ms"], row["latency_max_ms"]) == (3.0, 1.0, 5.0)
+    assert row["latency_std_ms"] == pytest.approx(2 ** 0.5)  # numpy.std: population
+    assert row["git_commit"] == "abc" and row["timestamp"] == "2026-11-27T10:00:00Z"
 
 
 def test_a_jax_model_reports_its_compile_time(tmp_path):
@@ -229,6 +266,7 @@ def test_the_runner_command_takes_the_seeds_flags(tmp_path):
         table = list(csv.DictReader(f))
     assert [r["batch_size"] for r in table] == ["1", "3"]
     assert all(int(r["iterations"]) >= 10 and r["processes"] == "2" for r in table)
+    assert all(r["latency_p95_ms"] and r["latency_p99_ms"] for r in table)
     # a configuration mbench cannot honour: one line, exit 2, nothing written
     for bad in (["--framework", "tensorflow"], ["--batch-sizes", "0"],
                 ["--warmup", "-1"]):

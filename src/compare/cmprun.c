@@ -903,6 +903,82 @@ static void warn_replication(const cmp_ctx *c, size_t i, json_t *warn)
     }
 }
 
+/* A run's intra-op threads as its runtime reports them (runtime.threads,
+ * a number or a string of digits), or -1 when it reports none. */
+static long run_threads(const json_t *run)
+{
+    const json_t *t = json_object_get(json_object_get(run, "runtime"), "threads");
+    if (json_is_integer(t))
+        return (long)json_integer_value(t);
+    const char *s = json_string_value(t);
+    char *end;
+    long v = s && *s ? strtol(s, &end, 10) : -1;
+    return s && *s && !*end && v >= 0 ? v : -1;
+}
+
+/* Frameworks compared at different intra-op thread counts (Python models
+ * all take --threads, or the same default: docs/FRAMEWORKS.md); one
+ * warning naming each variant's count at the first batch size where they
+ * differ. */
+static void warn_threads(const cmp_ctx *c, json_t *warn)
+{
+    for (size_t b = 0; b < c->nb; b++) {
+        char w[600];
+        int off = 0, differ = 0;
+        long first = -1;
+        for (size_t v = 0; v < c->n; v++) {
+            long t = run_threads(json_array_get(c->runs, b * c->n + v));
+            if (t < 0)
+                continue;
+            if (first >= 0 && t != first)
+                differ = 1;
+            if (first < 0)
+                first = t;
+            if (off < (int)sizeof w - 80)
+                off += snprintf(w + off, sizeof w - (size_t)off, "%s%s %ld",
+                                off ? ", " : "", c->rq->variants[v].name, t);
+        }
+        if (!differ)
+            continue;
+        char msg[800];
+        snprintf(msg, sizeof msg,
+                 "THREADS DIFFER: the variants ran different intra-op thread "
+                 "counts (%s): the latencies compare thread pools as well as "
+                 "frameworks; give --threads N (every framework takes it)",
+                 w);
+        json_array_append_new(warn, json_string(msg));
+        return;
+    }
+}
+
+/* Built-in models (torchvision:, flax:) with different weights: random
+ * weights of two frameworks are two functions, so their agreement says
+ * nothing.  runtime.model_weights says where each variant's came from. */
+static void warn_weights(const cmp_ctx *c, json_t *warn)
+{
+    const json_t *r0 = json_array_get(c->runs, c->rq->baseline);
+    const char *w0 = json_string_value(
+        json_object_get(json_object_get(r0, "runtime"), "model_weights"));
+    for (size_t v = 0; w0 && v < c->n; v++) {
+        const json_t *m = json_object_get(json_array_get(c->runs, v), "runtime");
+        const char *w = json_string_value(json_object_get(m, "model_weights"));
+        if (v == c->rq->baseline || !w || !strcmp(w, w0) ||
+            (strncmp(w, "random", 6) && strncmp(w0, "random", 6)))
+            continue;
+        char msg[1200];
+        snprintf(msg, sizeof msg,
+                 "DIFFERENT WEIGHTS: %s has %s, %s has %s: two functions, so "
+                 "their agreement says nothing of the frameworks; share one "
+                 "set: python -m mbench.models export torchvision:NAME w.npz "
+                 "(in the torch environment), then weights=w.npz on both "
+                 "variants (docs/FRAMEWORKS.md, \"Agreement across "
+                 "frameworks\")",
+                 c->rq->variants[c->rq->baseline].name, w0,
+                 c->rq->variants[v].name, w);
+        json_array_append_new(warn, json_string(msg));
+    }
+}
+
 /* The document's warnings: random inputs, noisy or bimodal arms, one
  * process, an interruption, fewer processes or a changed load. */
 static void add_warnings(cmp_ctx *c)
@@ -929,6 +1005,8 @@ static void add_warnings(cmp_ctx *c)
                 json_array_append(warn, (json_t *)w);
         }
     }
+    warn_threads(c, warn);
+    warn_weights(c, warn);
     if (c->used < 2)
         json_array_append_new(
             warn, json_string("ONE PROCESS PER VARIANT: the intervals cover "

@@ -178,10 +178,17 @@ static void startup(mb_buf *out, const json_t *doc, const mb_rview *v,
             mb__fmt_duration(c, cc, sizeof cc);
         mb__fmt_duration(mb__jnum(r, "phases.first_inference_ns"), fi,
                          sizeof fi);
+        /* the intra-op threads a runtime reports (Python models: all
+         * frameworks take the same; compare warns when they differ) */
+        const char *th = json_string_value(
+            json_object_get(json_object_get(r, "runtime"), "threads"));
+        char tt[48] = "";
+        if (th && *th && strspn(th, "0123456789") == strlen(th))
+            snprintf(tt, sizeof tt, "  threads %.16s", th);
         mb__buf_printf(out,
                        "  %-*s session create %s  compile %s  first "
-                       "inference %s\n",
-                       (int)nw, v->cmps[i].name, sc, cc, fi);
+                       "inference %s%s\n",
+                       (int)nw, v->cmps[i].name, sc, cc, fi, tt);
     }
 }
 

@@ -26,6 +26,7 @@ struct mb__child {
     int dead;
     int paused; /* stopped with SIGSTOP by mb__child_pause */
     int status; /* wait status once reaped */
+    volatile int *cancel; /* the plan's: a signal ends the wait at once */
 };
 
 typedef struct {
@@ -252,10 +253,32 @@ static mb_status get_reply(mb__child *c, int64_t timeout_ns, const char *doing,
     int ms = timeout_ns > 0 ? (int)((timeout_ns + 999999) / 1000000) : -1;
     if (timeout_ns > 0 && timeout_ns / 1000000 > 2000000000)
         ms = -1;
-    int r;
-    do
-        r = poll(&p, 1, ms);
-    while (r < 0 && errno == EINTR);
+    /* In slices of 100 ms while the run may be cancelled: a Ctrl-C or
+     * SIGTERM that arrived outside poll() (between two waits) is seen
+     * within one slice, not after the worker's whole reply. */
+    int r, slice = c->cancel ? 100 : ms;
+    int64_t start = mb_now_ns();
+    for (;;) {
+        int left = ms;
+        if (ms >= 0) {
+            int64_t gone = (mb_now_ns() - start) / 1000000;
+            left = gone >= ms ? 0 : ms - (int)gone;
+        }
+        int wait = slice >= 0 && (left < 0 || slice < left) ? slice : left;
+        r = poll(&p, 1, wait);
+        if (c->cancel && *c->cancel) {
+            r = -1;
+            break;
+        }
+        if (r > 0 || (r < 0 && errno != EINTR) || (r == 0 && wait == left))
+            break;
+    }
+    if (r < 0 && c->cancel && *c->cancel) {
+        /* Ctrl-C or SIGTERM: the variant's process may be in a long call
+         * (a Python model's queued work); one signal ends the run. */
+        kill_child(c);
+        return mb__fail(err, MB_EINTERRUPTED, "interrupted while %s", doing);
+    }
     if (r == 0) {
         kill_child(c);
         return mb__fail(err, MB_ECHILD,
@@ -391,6 +414,7 @@ mb_status mb__child_spawn(const mb_plan *plan, int64_t batch,
         return mb__fail(err, MB_ENOMEM, "out of memory");
     }
     c->pid = pid;
+    c->cancel = plan->cancel;
     c->to_child = down[1];
     c->from_child = up[0];
     char *data;

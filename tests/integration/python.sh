@@ -45,6 +45,10 @@ for p in "$MBENCH_BUILD"/plugins/mbench_*.so; do
     [ -f "$p" ] || continue
     contains "the wheel holds the built plugin $(basename "$p")" "$listing" "mbench/lib/mbench/plugins/$(basename "$p") "
 done
+meta=$($PY -c 'import sys, zipfile; print(zipfile.ZipFile(sys.argv[1]).read(sys.argv[2]).decode())' "$WHL" 'mbench-0.1.0.dist-info/METADATA' 2>&1)
+contains "the wheel declares numpy, which every Python model needs" "$meta" "Requires-Dist: numpy"
+extras=$(printf '%s\n' "$meta" | sed -n 's/^Requires-Dist: \([a-z]*\) *; *extra == .\([a-z]*\).$/\2:\1/p' | sort | tr '\n' ' ')
+contains "and the extras mbench[torch] and mbench[jax]" "$extras" "jax:flax jax:jax pandas:pandas torch:torch torch:torchvision"
 contains "the wheel declares the mbench console script" "$($PY -c 'import sys, zipfile; print(zipfile.ZipFile(sys.argv[1]).read(sys.argv[2]).decode())' "$WHL" 'mbench-0.1.0.dist-info/entry_points.txt' 2>&1)" "mbench = mbench._cli:main"
 
 # ---- fresh venvs -----------------------------------------------------------
@@ -59,7 +63,9 @@ OTHER=$(readlink -f "${MBENCH_PATH_PYTHON3:-$(command -v python3)}" 2>/dev/null 
 if [ -n "$OTHER" ] && [ "$(cd / && "$OTHER" -c 'import sys; print(sys.base_prefix)' 2>/dev/null)" != /usr ]; then
     ALT="$T_TMP/venv-other"
     check "a venv of $OTHER (not Debian's) is created" "$OTHER" -m venv --without-pip --system-site-packages "$ALT"
-    check "pip installs the same wheel into it" "$ALT/bin/python" -m pip install -q "$WHL"
+    # offline, and that Python has no numpy to satisfy the declared
+    # dependency: --no-deps (the ONNX path needs no numpy)
+    check "pip installs the same wheel into it" "$ALT/bin/python" -m pip install -q --no-deps "$WHL"
 else
     ALT=
     skip "a venv of another python3" "python3 on PATH is Debian's"

@@ -47,6 +47,51 @@ expect_exit "a model of two inputs and a dict of outputs" 0 \
 check "the outputs are named after the dict's keys" \
     $PY -c 'import json,sys; r=json.load(open(sys.argv[1]))["runs"][0]; assert [o["name"] for o in r["outputs"]]==["sum","prod"], r["outputs"]' "$T_TMP/two.json"
 
+# ---- outputs of every structure, named as docs/FRAMEWORKS.md says --------------
+expect_exit "numpy functions returning a tuple, a namedtuple, a dict, a dataclass and a nested dict compare" 0 \
+    "$MBENCH" compare "tuple=$M:numpy_tuple" "named=$M:numpy_namedtuple" "dict=$M:numpy_dict" \
+    "dc=$M:numpy_dataclass" "nested=$M:numpy_nested" "twin=$M:numpy_nested_twin" \
+    --batch 4 "${ONE[@]}" --json "$T_TMP/outs.json"
+check "their outputs are named by position, field or key, nested ones by their path, and agree" \
+$PY - "$T_TMP/outs.json" <<'PYEOF'
+import json, sys
+d = json.load(open(sys.argv[1]))
+names = {r["variant"]: [o["name"] for o in r["outputs"]] for r in d["runs"]}
+assert names["tuple"] == ["output0", "output1"], names
+for v in ("named", "dict", "dc"):
+    assert names[v] == ["logits", "hidden"], names
+assert names["nested"] == ["logits", "aux.0", "aux.1.0"], names
+assert names["twin"] == ["output0", "output1.0", "output1.1.0"], names
+shapes = {r["variant"]: [o["shape"] for o in r["outputs"]] for r in d["runs"]}
+assert shapes["dc"] == [[4, 10], [4, 128]] and shapes["nested"][2] == [4], shapes
+for v in d["comparison"]["variants"][1:]:
+    for o in v["agreement"]["outputs"]:
+        assert o["max_abs"] < 1e-5, (v["name"], o)
+PYEOF
+expect_exit "a numpy function returning a string is refused" 3 \
+    "$MBENCH" run "$M:numpy_text" --shape x=1,4 "${ONE[@]}"
+contains "the error names the output and what mbench reads" "$LAST_ERR" "output 'label' is a str"
+one_line "in one line" "$LAST_ERR"
+
+# ---- one SIGTERM ends a run whose worker is inside a long call -------------------
+# Two processes: the worker is killed as soon as the wait sees the signal;
+# one process (the model in mbench's own process): within the 5 s grace.
+for procs in 2 1; do
+    "$MBENCH" run "$M:numpy_sleepy" --shape x=1,4 --processes $procs --warmup 1 --iterations 3 \
+        >/dev/null 2>"$T_TMP/term.err" &
+    term_pid=$!
+    sleep 4   # the worker is in its first call (60 s) by now, or still starting
+    t0=$(date +%s)
+    kill -TERM "$term_pid"
+    wait "$term_pid"
+    term_rc=$? t1=$(date +%s)
+    if [ "$term_rc" = 143 ] && [ $((t1 - t0)) -le 20 ]; then
+        ok "one SIGTERM ends a run of $procs process(es) (exit 143) in $((t1 - t0)) s, not after the 60 s call"
+    else
+        notok "one SIGTERM ends a run of $procs process(es) (exit 143) within 20 s" "exit $term_rc after $((t1 - t0)) s: $(cat "$T_TMP/term.err")"
+    fi
+done
+
 # ---- errors: one line each, naming the fix --------------------------------------
 expect_exit "a model that raises fails the run" 3 "$MBENCH" run "$M:numpy_raises" --shape x=1,4 "${ONE[@]}"
 one_line "its error is one line" "$LAST_ERR"
@@ -98,6 +143,49 @@ assert t["model"]["params"] == 64 * 128 + 128 * 10, t["model"]
 ag = d["comparison"]["variants"][1]["agreement"]["outputs"][0]
 assert ag["max_abs"] < 1e-5, ag
 PYEOF
+    expect_exit "a torch module returning (logits, hidden) and one returning a nested dict compare with numpy" 0 \
+        "$MBENCH" compare "torch=$M:torch_tuple" "np=$M:numpy_tuple" "nested=$M:torch_nested" \
+        --backend-opt python="$TE" --batch 4 "${ONE[@]}" --json "$T_TMP/touts.json"
+    check "the tuple's outputs are output0 and output1, the nested dict's by path, and they agree" \
+    $PY - "$T_TMP/touts.json" <<'PYEOF'
+import json, sys
+d = json.load(open(sys.argv[1]))
+t, n, nest = d["runs"]
+assert [o["name"] for o in t["outputs"]] == ["output0", "output1"], t["outputs"]
+assert [o["shape"] for o in t["outputs"]] == [[4, 10], [4, 128]], t["outputs"]
+assert [o["name"] for o in nest["outputs"]] == ["logits", "aux.0", "aux.1.0"], nest["outputs"]
+for v in d["comparison"]["variants"][1:]:
+    for o in v["agreement"]["outputs"]:
+        assert o["max_abs"] < 1e-5, (v["name"], o)
+PYEOF
+    expect_exit "torch and numpy at different thread counts" 0 \
+        "$MBENCH" compare "torch=$M:torch_mlp,threads=1" "np=$M:numpy_mlp,shape=x=1,64,threads=2" \
+        --backend-opt python="$TE" --processes 1 --min-time 0.05s --max-time 0.2s --min-iterations 10 \
+        --warmup 3 --batch 4 --json "$T_TMP/thr.json"
+    contains "the compare warns that the thread counts differ" "$LAST_OUT$LAST_ERR" "THREADS DIFFER: the variants ran different intra-op thread counts (torch 1, np 2)"
+    expect_exit "torch and numpy without --threads" 0 \
+        "$MBENCH" compare "torch=$M:torch_mlp" "np=$M:numpy_mlp,shape=x=1,64" \
+        --backend-opt python="$TE" --processes 1 --min-time 0.05s --max-time 0.2s --min-iterations 10 \
+        --warmup 3 --batch 4 --json "$T_TMP/thr0.json"
+    check "both take the same default: the physical cores, said in runtime.threads_from" \
+        $PY -c 'import json,sys; d=json.load(open(sys.argv[1])); rt=[r["runtime"] for r in d["runs"]]; assert rt[0]["threads"]==rt[1]["threads"] and all(r["threads_from"].startswith("default") for r in rt), rt; assert not any("THREADS DIFFER" in w for w in d["warnings"]), d["warnings"]' "$T_TMP/thr0.json"
+
+    expect_exit "two built-in models with different random weights" 0 \
+        "$MBENCH" compare "a=torchvision:mobilenet_v3_small" "b=torchvision:mobilenet_v3_small,backend-opt=seed=1" \
+        --backend-opt python="$TE" --processes 1 --iterations 3 --warmup 1 --threads 1 --batch 1 \
+        --json "$T_TMP/w2.json"
+    contains "compare says that the weights differ and how to share them" "$LAST_OUT$LAST_ERR" \
+        "DIFFERENT WEIGHTS: a has random (torchvision's init, seed 0), b has random (torchvision's init, seed 1)"
+    contains "naming the export" "$LAST_OUT$LAST_ERR" "python -m mbench.models export torchvision:NAME w.npz"
+    env PYTHONPATH="$MBENCH_ROOT/python" "$TE/bin/python" -m mbench.models export torchvision:mobilenet_v3_small "$T_TMP/w.npz" >/dev/null 2>&1
+    expect_exit "the same weights on both" 0 \
+        "$MBENCH" compare "a=torchvision:mobilenet_v3_small,weights=$T_TMP/w.npz" \
+        "b=torchvision:mobilenet_v3_small,weights=$T_TMP/w.npz" \
+        --backend-opt python="$TE" --processes 1 --iterations 3 --warmup 1 --threads 1 --batch 1 \
+        --json "$T_TMP/w1.json"
+    check "no weights warning, and the outputs agree exactly" \
+        $PY -c 'import json,sys; d=json.load(open(sys.argv[1])); assert not any("DIFFERENT WEIGHTS" in w for w in d["warnings"]), d["warnings"]; assert d["runs"][0]["runtime"]["model_weights"].startswith("file "), d["runs"][0]["runtime"]; ag=d["comparison"]["variants"][1]["agreement"]["outputs"][0]; assert ag["max_abs"] == 0, ag' "$T_TMP/w1.json"
+
     expect_exit "a TorchScript module from a factory" 0 \
         "$MBENCH" run "$M:torch_script" --shape input=1,64 --backend-opt python="$TE" "${ONE[@]}" --json "$T_TMP/ts.json"
     expect_exit "jit=trace turns an eager module into TorchScript" 0 \
@@ -166,6 +254,7 @@ else
     contains "compare shows the compile time apart from the latency" "$LAST_OUT" "start-up (median over processes, not in the latency):"
     line=$(printf '%s\n' "$LAST_OUT" | grep -E '^  partial +session create .* compile [0-9.]+ (ns|us|ms|s)  first inference ')
     [ -n "$line" ] && ok "with each variant's session, compile and first inference" || notok "with each variant's session, compile and first inference" "$LAST_OUT"
+    [[ "$line" == *"  threads 1" ]] && ok "and the intra-op threads it ran" || notok "and the intra-op threads it ran" "$line"
     check "each is JAX, compiled ahead of time per shape, synchronised, and they agree" \
     $PY - "$T_TMP/jax.json" <<'PYEOF'
 import json, sys
@@ -174,7 +263,7 @@ for r in d["runs"]:
     rt = r["runtime"]
     assert r["status"] == "ok" and rt["name"] == "jax", (r["variant"], rt)
     assert rt["sync"] == "jax.block_until_ready()", rt
-    assert rt["threads"].startswith("limited to --threads"), rt
+    assert rt["threads"] == "1" and rt["threads_note"].startswith("XLA's pool sized by"), rt
     assert rt["jit"].startswith("jax.jit, compiled ahead of time"), rt
     assert r["phases"]["compile_ns"] > 0, r["phases"]
     assert r["outputs"][0]["shape"] == [4, 10], r["outputs"]
@@ -215,6 +304,29 @@ assert s > 0.5 * ref, (s, ref)   # waits for the result (load makes it slower, n
 assert n < 0.2 * s, (n, s)       # the dispatch alone: far too small
 print(f"# sync {s:.2f} ms, no sync {n:.3f} ms, bare loop {ref:.2f} ms")
 PYEOF
+    expect_exit "a JAX function returning a namedtuple, one returning a tuple and numpy's namedtuple compare" 0 \
+        "$MBENCH" compare "named=$M:jax_namedtuple" "tuple=$M:jax_tuple" "np=$M:numpy_namedtuple" \
+        --backend-opt python="$JE" --batch 4 "${ONE[@]}" --json "$T_TMP/jouts.json"
+    check "the namedtuple's outputs are its fields, the tuple's by position, and they agree" \
+    $PY - "$T_TMP/jouts.json" <<'PYEOF'
+import json, sys
+d = json.load(open(sys.argv[1]))
+named, tup, np_ = d["runs"]
+assert named["runtime"]["name"] == "jax" and tup["runtime"]["name"] == "jax", (named["runtime"], tup["runtime"])
+assert [o["name"] for o in named["outputs"]] == ["logits", "hidden"], named["outputs"]
+assert [o["name"] for o in tup["outputs"]] == ["output0", "output1"], tup["outputs"]
+for v in d["comparison"]["variants"][1:]:
+    for o in v["agreement"]["outputs"]:
+        assert o["max_abs"] < 1e-5, (v["name"], o)
+PYEOF
+    # sync=0 does not await the calls; about 1 s of queued work at most, so
+    # that --max-time bounds the run (unbounded, the loop queued minutes).
+    expect_exit "an unawaited heavy JAX computation ends near --max-time" 0 \
+        timeout 300 "$MBENCH" run "$M:jax_heavy" --backend-opt n=512 --backend-opt steps=40 --backend-opt sync=0 \
+        --backend-opt python="$JE" --processes 1 --min-time 0.5s --max-time 1s --warmup 2 \
+        --threads 1 --json "$T_TMP/nosync.json"
+    check "its runtime says how many calls it let into flight" \
+        $PY -c 'import json,sys; r=json.load(open(sys.argv[1]))["runs"][0]; s=r["runtime"]["sync"]; assert s.startswith("NONE") and "calls in flight" in s, s' "$T_TMP/nosync.json"
     expect_exit "a jax model in the torch environment says how to get jax" 3 \
         "$MBENCH" run "$M:jax_mlp" --shape x=1,64 --backend-opt python="$TE" "${ONE[@]}"
     contains "the error names make frameworks" "$LAST_ERR" "run \`make frameworks\`"

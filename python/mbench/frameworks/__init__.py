@@ -29,7 +29,7 @@ __all__ = ["open_model", "SpecError", "error_line", "ADAPTER_OPTIONS"]
 # argument of the factory (weights=..., seed=...).  "python" is the C
 # side's (which venv hosts the model) and never reaches the factory.
 ADAPTER_OPTIONS = ("threads", "inter-threads", "sync", "jit", "device",
-                   "framework", "profile")
+                   "framework", "profile", "dtype")
 
 
 def open_model(spec, options, seed=0):
@@ -43,6 +43,9 @@ def open_model(spec, options, seed=0):
     adapter = {k: opts.pop(k) for k in ADAPTER_OPTIONS if k in opts}
     threads = _threads.parse("threads", adapter.get("threads"))
     inter = _threads.parse("inter-threads", adapter.get("inter-threads"))
+    threads_from = "--threads" if threads else "default: the physical cores"
+    if not threads:  # the same default for every framework
+        threads = _threads.default_threads()
     _threads.before_imports(threads)
     try:
         obj, meta = resolve(spec, opts)
@@ -52,6 +55,7 @@ def open_model(spec, options, seed=0):
         _threads.restore()
         raise
     session.spec = spec
+    session.threads, session.threads_from = threads, threads_from
     global last_session
     last_session = session
     return session

@@ -26,6 +26,8 @@ from . import _threads
 from ._errors import SpecError
 
 _NS = time.perf_counter_ns  # CLOCK_MONOTONIC on Linux, as the runner's
+# sync=0 (JAX): the computation that may be queued, in seconds of it.
+UNAWAITED_S = 1.0
 
 
 # ---- input descriptions -------------------------------------------------
@@ -81,26 +83,50 @@ def describe_inputs(meta, names):
 
 # ---- outputs ------------------------------------------------------------
 
-def _flatten(result, name, out):
-    """Appends (name, leaf) for every array-like leaf of result."""
-    if isinstance(result, dict) or hasattr(result, "keys") and \
-            hasattr(result, "__getitem__") and not hasattr(result, "shape"):
-        for k in result.keys():
-            _flatten(result[k], str(k), out)
-    elif isinstance(result, (tuple, list)):
+def _children(result):
+    """[(key, child)] of a container result, or None for a leaf: a dict
+    (or a mapping such as transformers' ModelOutput) by its keys, a
+    namedtuple or dataclass by its fields, a tuple or list by position."""
+    import dataclasses
+    if isinstance(result, dict) or (hasattr(result, "keys") and hasattr(
+            result, "__getitem__") and not hasattr(result, "shape")):
+        return [(str(k), result[k]) for k in result.keys()]
+    if dataclasses.is_dataclass(result) and not isinstance(result, type):
+        return [(f.name, getattr(result, f.name))
+                for f in dataclasses.fields(result)]
+    if isinstance(result, (tuple, list)):
         fields = getattr(result, "_fields", None)  # a namedtuple
-        for i, v in enumerate(result):
-            _flatten(v, fields[i] if fields else f"{name}{i}", out)
-    elif result is not None:
-        out.append((name, result))
+        return [(str(fields[i]) if fields else str(i), v)
+                for i, v in enumerate(result)]
+    return None
+
+
+def _flatten(result, name, out):
+    """Appends (name, leaf) for every leaf of result, depth first in order.
+    The top level names its children by key or field, or "output0",
+    "output1", ... by position; a nested child is its parent's name, a dot
+    and its own key or position ("output0.1", "logits.0", "aux.score");
+    None leaves are dropped."""
+    kids = _children(result)
+    if kids is None:
+        if result is not None:
+            out.append((name, result))
+        return
+    for key, v in kids:
+        if name is None:
+            child = key if not key.isdigit() else f"output{key}"
+        else:
+            child = f"{name}.{key}"
+        _flatten(v, child, out)
 
 
 def output_pairs(result, to_numpy):
-    """[(name, C-contiguous numpy array)] of a result; one output is named
+    """[(name, C-contiguous numpy array)] of a result, named as _flatten
+    says; a lone output (a tensor, or a container of one by position) is
     "output"."""
     pairs = []
-    _flatten(result, "output", pairs)
-    if len(pairs) == 1 and pairs[0][0] == "output0":
+    _flatten(result, None, pairs)
+    if len(pairs) == 1 and pairs[0][0] in (None, "output0"):
         pairs = [("output", pairs[0][1])]
     import numpy as np
     out = []
@@ -108,6 +134,10 @@ def output_pairs(result, to_numpy):
         a = np.ascontiguousarray(to_numpy(leaf))
         if a.dtype.name in ("float16", "bfloat16"):
             a = a.astype(np.float32)  # exact; the metrics take float32
+        if a.dtype.kind not in "biuf":
+            raise TypeError(f"output '{name}' is a {type(leaf).__name__} "
+                            f"(numpy dtype {a.dtype}); mbench reads numeric "
+                            f"tensors and arrays only: return those")
         out.append((name, a))
     return out
 
@@ -151,6 +181,8 @@ class Session:
     """What every adapter offers the C side (see the package docstring)."""
     framework = "python"
     version = ""
+    threads = 0        # intra-op threads applied (open_model sets them)
+    threads_from = ""
     sync = "none needed (the call is synchronous)"
     spec = ""
 
@@ -163,6 +195,10 @@ class Session:
         self.args = ()
         self.first_prepare = True
         self.shape_key = None
+        self.dtype = adapter.get("dtype") or "float32"
+        if self.dtype not in ("float32", "float16", "bfloat16"):
+            raise SpecError(f"invalid dtype '{self.dtype}': expected "
+                            f"float32, float16 or bfloat16")
 
     def prepare(self, items):
         arrays = _arrays_from_c(items)
@@ -183,7 +219,10 @@ class Session:
     def runtime(self):
         r = {"name": self.framework, "version": self.version,
              "sync": self.sync, "python": sys.version.split()[0],
-             "python_prefix": sys.prefix}
+             "python_prefix": sys.prefix, "dtype": self.dtype,
+             "threads": self.threads, "threads_from": self.threads_from}
+        if self.meta.get("weights"):  # a built-in model's (compare warns)
+            r["model_weights"] = self.meta["weights"]
         r.update(self._runtime())
         return {k: str(v) for k, v in r.items()}
 
@@ -225,6 +264,11 @@ class NumpySession(Session):
         self._no_profiler()
 
     def _prepare(self, arrays, new_shape):
+        if self.dtype != "float32" and "framework" not in self.adapter and \
+                self.shape_key is None and not _returns_jax(self.obj(*arrays)):
+            raise SpecError(f"dtype={self.dtype}: mbench converts torch "
+                            f"modules and JAX parameters; a plain callable "
+                            f"computes in whatever dtype it is written for")
         if self.shape_key is None and "framework" not in self.adapter and \
                 _returns_jax(self.obj(*arrays)):
             # A plain function that computes with jax.numpy: its result
@@ -240,9 +284,8 @@ class NumpySession(Session):
         return None
 
     def _runtime(self):
-        import os
-        return {"threads": os.environ.get("OPENBLAS_NUM_THREADS",
-                                          "the BLAS library's default")}
+        return {"threads_note": "OMP_NUM_THREADS, OPENBLAS_NUM_THREADS and "
+                "MKL_NUM_THREADS (numpy's BLAS)"}
 
     def outputs(self, result):
         import numpy as np
@@ -285,10 +328,13 @@ class TorchSession(Session):
                 f" (Debian 12's python3-torch is 1.13); install torch>=2 in a "
                 f"venv and pass python=VENV")
         self.model = obj
+        self.tdtype = getattr(torch, self.dtype)
         if isinstance(obj, torch.nn.Module):
             obj.eval()
             if self.device != "cpu":
                 obj.to(self.device)
+            if self.dtype != "float32":
+                obj.to(self.tdtype)
         self.mode = "TorchScript" if isinstance(
             obj, torch.jit.ScriptModule) else "eager"
         self.converted = None
@@ -328,7 +374,7 @@ class TorchSession(Session):
 
     def _prepare(self, arrays, new_shape):
         torch = self.torch
-        args = tuple(torch.from_numpy(a).to(self.device) for a in arrays)
+        args = tuple(self._tensor(a) for a in arrays)
         t0 = _NS()
         m = self._convert(args) if self.jit not in ("", "none") else self.model
         calls = 0
@@ -353,6 +399,13 @@ class TorchSession(Session):
                 return r
         self.fn, self.args = fn, args
         return ns
+
+    def _tensor(self, a):
+        """An input on the device, floating ones in the dtype= option's
+        dtype (before timing, like the model's conversion)."""
+        t = self.torch.from_numpy(a).to(self.device)
+        return t.to(self.tdtype) if t.is_floating_point() and \
+            self.dtype != "float32" else t
 
     def enter_thread(self):
         g = self.torch.inference_mode()  # thread-local, like the first one
@@ -488,6 +541,8 @@ class JaxSession(Session):
             self.device = jax.devices(platform)[0]
         except RuntimeError as e:
             raise SpecError(f"device={dev}: jax has no such device ({e})")
+        if self.dtype != "float32":
+            params = _cast_floats(jax, params, self.dtype)
         self.params = jax.device_put(params, self.device)
         self.jit = adapter.get("jit", "1") not in ("0", "none")
         self.jitted = None
@@ -495,9 +550,12 @@ class JaxSession(Session):
         self._no_profiler()
         self.sync = ("jax.block_until_ready()" if self.block else
                      "NONE (sync=0: the time is the dispatch only)")
+        self.in_flight = None
 
     def _prepare(self, arrays, new_shape):
         jax = self.jax
+        if self.dtype != "float32":
+            arrays = _cast_floats(jax, list(arrays), self.dtype)
         xs = [jax.device_put(a, self.device) for a in arrays]
         jax.block_until_ready(xs)
         args = tuple(self.params) + tuple(xs)
@@ -520,9 +578,41 @@ class JaxSession(Session):
             def fn(*a, _c=call, _b=jax.block_until_ready):
                 return _b(_c(*a))
         else:
-            fn = call
+            fn = self._unawaited(call, args)
         self.fn, self.args = fn, args
         return ns
+
+    def _unawaited(self, call, args):
+        """sync=0: the call without the wait, with at most as many calls
+        in flight as take UNAWAITED_S seconds to compute (the fastest of up
+        to 3 awaited calls, outside the timing, says how long one takes).  Without a bound the
+        runner's loop, seeing microseconds per call, queues hours of work
+        that the process then has to finish before it can report: --max-time
+        would bound nothing."""
+        import collections
+        jax = self.jax
+        # the fastest of up to 3 awaited calls (within about 1 s): a load
+        # spike in one call must not shrink the window
+        one, spent = None, 0
+        for _ in range(3):
+            t0 = _NS()
+            jax.block_until_ready(call(*args))
+            t = max(_NS() - t0, 1)
+            one = t if one is None else min(one, t)
+            spent += t
+            if spent > UNAWAITED_S * 1e9:
+                break
+        window = max(1, int(UNAWAITED_S * 1e9 / one))
+        self.in_flight = window
+        pending = collections.deque()
+
+        def fn(*a, _c=call, _p=pending, _w=window, _b=jax.block_until_ready):
+            r = _c(*a)
+            _p.append(r)
+            if len(_p) > _w:
+                _b(_p.popleft())
+            return r
+        return fn
 
     def outputs(self, result):
         import numpy as np
@@ -535,10 +625,18 @@ class JaxSession(Session):
              "(lower(*args).compile(): the compile phase)" if self.jit else
              "off (jit=0: op by op)",
              "jaxlib": getattr(sys.modules.get("jaxlib"), "__version__", "")}
-        r["threads"] = ("limited to --threads by the CPU affinity while the "
-                        "XLA client was created" if self._limited else
-                        "XLA's default (every CPU the process may use)")
+        r["threads_note"] = ("XLA's pool sized by the CPU affinity while "
+                             "its client was created" if self._limited else
+                             "XLA's pool: every CPU the process may use")
+        if not self._limited:
+            import os
+            r["threads"] = len(os.sched_getaffinity(0))
         r["backend_platform"] = jax.default_backend()
+        if self.in_flight is not None:
+            r["sync"] = (f"NONE (sync=0: the time is the dispatch only, with "
+                         f"at most {self.in_flight} calls in flight, about "
+                         f"{UNAWAITED_S:g} s of computation; past that, a "
+                         f"call waits for the oldest)")
         return r
 
     def _facts(self):
@@ -563,10 +661,19 @@ class JaxSession(Session):
         return f
 
 
+def _cast_floats(jax, tree, dtype):
+    """Every floating leaf of a pytree in dtype (float16/bfloat16)."""
+    import jax.numpy as jnp
+    dt = getattr(jnp, dtype)
+    return jax.tree_util.tree_map(
+        lambda x: jnp.asarray(x, dt) if jnp.issubdtype(
+            jnp.asarray(x).dtype, jnp.floating) else x, tree)
+
+
 def _returns_jax(result):
     """Does result hold a jax array (an asynchronous result)?"""
     leaves = []
-    _flatten(result, "output", leaves)
+    _flatten(result, None, leaves)
     return any(type(v).__module__.startswith(("jax", "jaxlib"))
                for _, v in leaves)
 

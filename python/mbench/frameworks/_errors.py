@@ -13,10 +13,28 @@ class SpecError(Exception):
     whole story (one line, with the fix)."""
 
 
+# The pip extra that brings a framework's modules (a wheel user's fix).
+_EXTRA_OF = {"torch": "torch", "torchvision": "torch", "jax": "jax",
+             "jaxlib": "jax", "flax": "jax"}
+
+
+def from_wheel():
+    """Whether this package was installed by pip (a wheel: its native
+    files are inside it), not run from the source tree."""
+    pkg = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+    return os.path.exists(os.path.join(pkg, "lib", "libmbench.so.0"))
+
+
 def _missing_module(exc):
     name = (getattr(exc, "name", None) or "").split(".")[0]
     env = _ENV_OF.get(name)
     where = sys.prefix
+    if from_wheel():
+        extra = _EXTRA_OF.get(name)
+        what = f"'mbench[{extra}]'" if extra else name
+        return (f"the Python environment {where} has no module '{name}': "
+                f"{where}/bin/pip install {what} (or choose a venv that has "
+                f"it with python=VENV)")
     if env:
         return (f"the Python environment {where} has no module '{name}': run "
                 f"`make frameworks` (it makes build/frameworks/{env}) or "

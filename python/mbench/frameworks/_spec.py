@@ -74,10 +74,23 @@ def _from_module(rest, kwargs):
                  f"py:{rest}")
 
 
+def _weights_fact(prefix, kwargs):
+    """Where a built-in model's weights come from (model.weights in the
+    result): compare warns when two variants' differ."""
+    w = kwargs.get("weights")
+    if w:
+        return "file " + os.path.abspath(str(w))
+    return f"random ({prefix}'s init, seed {kwargs.get('seed', 0)})"
+
+
 def _torchvision(name, kwargs):
     try:
         from mbench import models
         make = models.torchvision_model
+    except ModuleNotFoundError as e:
+        if not (e.name or "").startswith("mbench"):
+            raise  # numpy, torch: error_line says how to get it
+        make = None
     except (ImportError, AttributeError):
         make = None
     if make is not None:
@@ -94,7 +107,8 @@ def _torchvision(name, kwargs):
         m = tvm.get_model(name, weights=None).eval()
     side = 299 if name == "inception_v3" else 224
     meta = {"input_shape": tuple(getattr(m, "input_shape", (3, side, side))),
-            "format": "torchvision"}
+            "format": "torchvision",
+            "weights": _weights_fact("torchvision", kwargs)}
     if getattr(m, "input_flexible", False):
         # named sizes are defaults --shape may change (docs/BACKENDS.md)
         meta["input_dim_names"] = ("", "height", "width")
@@ -107,12 +121,18 @@ def _flax(name, kwargs):
     try:
         from mbench import models
         make = models.flax_model
+    except ModuleNotFoundError as e:
+        if not (e.name or "").startswith("mbench"):
+            raise  # numpy, jax: error_line says how to get it
+        raise SpecError(f"flax:{name} needs mbench.models.flax_model, which "
+                        f"this mbench package does not have") from None
     except (ImportError, AttributeError):
         raise SpecError(f"flax:{name} needs mbench.models.flax_model, which "
                         f"this mbench package does not have") from None
     m = make(name, **kwargs)
     shape = tuple(getattr(m, "input_shape", (3, 224, 224)))
-    return m, {"input_shape": shape, "format": "flax"}
+    return m, {"input_shape": shape, "format": "flax",
+               "weights": _weights_fact("flax", kwargs)}
 
 
 def _unpickle(path, kwargs):

@@ -35,6 +35,30 @@ def parse(name, value):
     return n
 
 
+def default_threads():
+    """The intra-op threads every framework gets when --threads is not
+    given: the physical cores among the CPUs this process may run on (what
+    ONNX Runtime, LibTorch and OpenVINO default to), so that torch and XLA
+    (whose own defaults differ: Debian's torch 1.13 takes 1 here, XLA every
+    CPU) are compared at the same count."""
+    try:
+        cpus = sorted(os.sched_getaffinity(0))
+    except (AttributeError, OSError):
+        return os.cpu_count() or 1
+    cores = set()
+    for c in cpus:
+        base = f"/sys/devices/system/cpu/cpu{c}/topology/"
+        try:
+            with open(base + "physical_package_id") as f:
+                pkg = f.read().strip()
+            with open(base + "core_id") as f:
+                core = f.read().strip()
+        except OSError:
+            return len(cpus)
+        cores.add((pkg, core))
+    return max(1, len(cores))
+
+
 def before_imports(threads):
     """Environment and affinity for `threads` intra-op threads (0: leave the
     defaults)."""
