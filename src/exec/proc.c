@@ -6,6 +6,7 @@
 #include "core/alloc.h"
 #include "core/err.h"
 #include "core/sysinfo.h"
+#include "exec/guard.h"
 #include "exec/nvml.h"
 #include "exec/pgroup.h"
 
@@ -628,6 +629,9 @@ mb_status mb__proc_run(const mb_proc_spec *s, mb_proc_result *res, mb_err *err)
     if ((st = open_pipes(&c, err)) || (st = build_env(&c, err)) ||
         (st = start_child(&c, err)))
         goto out;
+    /* Should mbench die now, even by SIGKILL, the guardian ends the group
+     * (guard.h). */
+    mb__guard_add(c.pid);
     st = wait_child(&c, err);
     /* Whatever the group left behind after a timeout or Ctrl-C goes too. */
     if (res->timed_out || res->interrupted)
@@ -641,6 +645,7 @@ mb_status mb__proc_run(const mb_proc_spec *s, mb_proc_result *res, mb_err *err)
     if (st == MB_OK && res->interrupted)
         st = mb__fail(err, MB_EINTERRUPTED, "interrupted while running '%s'",
                       s->argv[0]);
+    mb__guard_remove(c.pid); /* ended, or left running on purpose */
 out:
     proc_ctx_close(&c);
     return st;
