@@ -2,6 +2,7 @@
 #include "exec/exec.h"
 
 #include "core/alloc.h"
+#include "core/redact.h"
 #include "core/clock.h"
 #include "core/err.h"
 #include "core/stats.h"
@@ -563,7 +564,9 @@ static json_t *run_head(const mb_exec_series *s, const mb_exec_opts *o)
     if (s->error)
         json_object_set_new(run, "error", json_string(s->error));
     json_object_set_new(run, "variant", json_string(s->cmd->name));
-    json_object_set_new(run, "command", json_string(s->cmd->command));
+    char *shown = mb__redact(s->cmd->command);
+    json_object_set_new(run, "command", json_string(shown ? shown : "***"));
+    free(shown);
     if (s->cmd->params)
         json_object_set(run, "params", s->cmd->params);
     json_object_set_new(run, "backend", json_string("exec"));
