@@ -98,12 +98,11 @@ static mb_status lite_fail(lite *l, int rc, const char *what, mb_err *err)
                                : NULL;
     if (prim == SQLITE_READONLY || (prim == SQLITE_CANTOPEN && obstacle))
         return mb__fail(err, MB_EIO,
-                        "%s could not be written while %s: %s; store into a "
-                        "writable copy or ask its owner",
+                        "%s is read-only for this user and could not be "
+                        "written while %s: %s; store into a writable copy or "
+                        "ask its owner",
                         l->path, what,
-                        obstacle ? obstacle
-                                 : "it is read-only for this user (file "
-                                   "mode, directory or mount)");
+                        obstacle ? obstacle : "file mode, directory or mount");
     if (prim == SQLITE_CANTOPEN)
         return mb__fail(err, MB_EIO, "cannot open SQLite database %s: %s",
                         l->path, os_reason(l, rc));
@@ -263,8 +262,8 @@ static mb_status lite_connect(lite *l, const char *name, int flags, mb_err *err)
         if ((flags & SQLITE_OPEN_READWRITE) &&
             write_obstacle(l->path, why, sizeof why))
             return mb__fail(err, MB_EIO,
-                            "cannot write SQLite database %s: %s; store "
-                            "into a writable copy or ask its owner",
+                            "SQLite database %s is read-only for this user: "
+                            "%s; store into a writable copy or ask its owner",
                             l->path, why);
         return mb__fail(err, MB_EIO, "cannot open SQLite database %s: %s%s",
                         l->path, os_reason(l, rc),
