@@ -649,6 +649,17 @@ static json_t *by_dtype(const ctx *c)
     return o;
 }
 
+/* A string field longer than any real model's (a length bomb: a sparse
+ * file declaring gigabytes): refused before anything is copied. */
+static mb_status too_long(ctx *c, const char *field, const mb_pb_field *f)
+{
+    return mb__fail(c->err, MB_EFORMAT,
+                    "%s: its %s is %zu bytes long, beyond the %u bytes "
+                    "mbench reads for a string field; not a usable model "
+                    "(re-export it)",
+                    c->path, field, f->len, (unsigned)MB_ONNX_MAX_STRING);
+}
+
 static mb_status scan_model(ctx *c, json_t *o)
 {
     mb_pb r;
@@ -674,6 +685,13 @@ static mb_status scan_model(ctx *c, json_t *o)
         case M_DOMAIN:
         case M_DOC:
             want_len = 1;
+            if (f.wire == MB_PB_LEN && f.len > MB_ONNX_MAX_STRING)
+                return too_long(c,
+                                f.num == M_PRODUCER       ? "producer_name"
+                                : f.num == M_PRODUCER_VER ? "producer_version"
+                                : f.num == M_DOMAIN       ? "domain"
+                                                          : "doc_string",
+                                &f);
             if (f.wire == MB_PB_LEN)
                 json_object_set_new(o,
                                     f.num == M_PRODUCER ? "producer_name"
@@ -706,6 +724,10 @@ static mb_status scan_model(ctx *c, json_t *o)
             }
             if (s)
                 return s;
+            if (k.len > MB_ONNX_MAX_STRING || v.len > MB_ONNX_MAX_STRING)
+                return too_long(
+                    c, f.num == M_OPSET ? "opset_import" : "metadata_props",
+                    k.len > v.len ? &k : &v);
             if (f.num == M_OPSET) {
                 json_t *os = json_object();
                 json_object_set_new(os, "domain", jstr(&k));
