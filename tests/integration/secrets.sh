@@ -24,6 +24,10 @@ expect_exit "--db env:NAME reads the connection string from the environment" 3 $
 contains "... and connects to it" "$LAST_ERR" "cannot connect to PostgreSQL at postgresql://u:***@127.0.0.1:1/db"
 expect_exit "--db env:NAME of an unset variable is a usage error" 2 $MBENCH exec --runs 1 --db env:MBENCH_NO_SUCH_VAR -- true
 contains "... naming it" "$LAST_ERR" "the environment variable MBENCH_NO_SUCH_VAR is not set"
+printf 'experiment,url\nx,%s\n' "$URL" > t.csv
+expect_exit "a suite whose table holds a database URL" 0 $MBENCH suite t.csv --command "sh -c 'exit 0' {url}" --runs 1 -o s.json --csv s.csv --md s.md --html s.html --db s.db
+leak=$(grep -l -F 'Zq9x' s.json s.csv s.md s.html; sqlite3 s.db .dump 2>/dev/null | grep -c -F 'Zq9x' | grep -v '^0$')
+if [ -z "$leak" ] && [[ "$LAST_OUT$LAST_ERR" != *Zq9x* ]]; then ok "... shows it nowhere (variant, task row, command, store, console)"; else notok "... shows it nowhere (variant, task row, command, store, console)" "$leak" "$LAST_OUT"; fi
 $MBENCH exec --runs 1 -q -- sh -c 'sleep 2' "$URL" >/dev/null 2>&1 &
 m=$!
 for i in $(seq 50); do g=$(pgrep -P $m -x mbench-guard) && break; sleep 0.1; done
