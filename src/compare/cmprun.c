@@ -258,6 +258,24 @@ static mb_status judge_variant(vstate *v, const json_t *run, const vstate *base,
     return MB_OK;
 }
 
+/* name as one file name inside --save-outputs: '/', '\\' and control
+ * characters become '_', a leading '.' gets a '_' before it (so neither
+ * "../../escape" nor ".." leaves the folder), at most 200 bytes. */
+static void safe_file_name(char *dst, size_t cap, const char *name)
+{
+    size_t o = 0;
+    if (!name || !*name)
+        name = "_";
+    if (name[0] == '.')
+        dst[o++] = '_';
+    for (; *name && o + 1 < cap && o < 200; name++) {
+        unsigned char c = (unsigned char)*name;
+        dst[o++] =
+            (c == '/' || c == '\\' || c < 0x20 || c == 0x7f) ? '_' : (char)c;
+    }
+    dst[o] = '\0';
+}
+
 static mb_status save_outputs(const char *root, const mb__compare_req *rq,
                               const vstate *vs, mb_err *err)
 {
@@ -265,8 +283,9 @@ static mb_status save_outputs(const char *root, const mb__compare_req *rq,
     if (ms)
         return ms;
     for (size_t i = 0; i < rq->n; i++) {
-        char dir[4096];
-        snprintf(dir, sizeof dir, "%s/%s", root, rq->variants[i].name);
+        char dir[4096], leaf[256];
+        safe_file_name(leaf, sizeof leaf, rq->variants[i].name);
+        snprintf(dir, sizeof dir, "%s/%s", root, leaf);
         mkdir(dir, 0755);
         for (size_t k = 0; k < vs[i].n_outputs; k++) {
             if (!vs[i].outputs[k].data)

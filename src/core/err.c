@@ -1,9 +1,21 @@
 /* err.c - formatting of mb_err messages and status names. */
 #include "err.h"
 
+#include "redact.h"
+
 #include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
+
+/* Every message goes through the one redaction (core/redact.h): a
+ * password in a URL, a setting or a registered argument never reaches
+ * the console, a document or a store row through an error. */
+static void hide_secrets(mb_err *err)
+{
+    char shown[sizeof err->msg];
+    mb__redact_to(shown, sizeof shown, err->msg);
+    memcpy(err->msg, shown, sizeof shown);
+}
 
 mb_status mb__fail(mb_err *err, mb_status code, const char *fmt, ...)
 {
@@ -13,6 +25,7 @@ mb_status mb__fail(mb_err *err, mb_status code, const char *fmt, ...)
         vsnprintf(err->msg, sizeof err->msg, fmt, ap);
         va_end(ap);
         err->code = code;
+        hide_secrets(err);
     }
     return code;
 }
@@ -28,6 +41,7 @@ mb_status mb__fail_prefix(mb_err *err, const char *fmt, ...)
     va_end(ap);
     memcpy(old, err->msg, sizeof old);
     snprintf(err->msg, sizeof err->msg, "%s: %s", prefix, old);
+    hide_secrets(err);
     return err->code;
 }
 

@@ -14,6 +14,8 @@
 #include <string.h>
 #include <sys/mman.h>
 #include <sys/stat.h>
+#include <signal.h>
+#include <stdint.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -177,8 +179,47 @@ mb_status mb__mkdirs(const char *dir, mb_err *err)
     return s;
 }
 
+/* This host's tag in temp names: a killed mbench's temp files are
+ * removed by the next write into the same directory on the same host
+ * (another host sharing the directory has other pids). */
+static unsigned long host_tag(void)
+{
+    char h[256] = "";
+    gethostname(h, sizeof h - 1);
+    uint32_t x = 2166136261u;
+    for (const char *p = h; *p; p++)
+        x = (x ^ (unsigned char)*p) * 16777619u;
+    return x;
+}
+
+/* Removes the temp files ".mbench-PID-TAG-*.tmp" of dir that a process
+ * of this host that no longer runs left behind (killed while writing). */
+static void remove_stale_temps(const char *dir)
+{
+    DIR *d = opendir(dir);
+    if (!d)
+        return;
+    unsigned long tag = host_tag();
+    struct dirent *e;
+    while ((e = readdir(d)) != NULL) {
+        long pid = 0;
+        unsigned long t = 0;
+        int end = 0;
+        size_t nl = strlen(e->d_name);
+        if (strncmp(e->d_name, ".mbench-", 8) != 0 || nl < 12 ||
+            strcmp(e->d_name + nl - 4, ".tmp") != 0 ||
+            sscanf(e->d_name, ".mbench-%ld-%8lx-%n", &pid, &t, &end) != 2 ||
+            end == 0 || t != tag || pid <= 0 || pid == (long)getpid())
+            continue;
+        if (kill((pid_t)pid, 0) != 0 && errno == ESRCH)
+            (void)unlinkat(dirfd(d), e->d_name, 0);
+    }
+    closedir(d);
+}
+
 /* Creates a new empty file in dir with a fresh name (O_EXCL) and mode
- * 0666 less the umask; *tmp (caller frees) is its path. */
+ * 0666 less the umask; *tmp (caller frees) is its path.  The name holds
+ * our pid and host_tag (remove_stale_temps). */
 static int open_temp(const char *dir, char **tmp)
 {
     size_t dl = strlen(dir);
@@ -188,8 +229,8 @@ static int open_temp(const char *dir, char **tmp)
     for (int tries = 0; tries < 100; tries++) {
         struct timespec ts;
         clock_gettime(CLOCK_MONOTONIC, &ts);
-        snprintf(*tmp, dl + 64, "%s/.mbench-%ld-%lx%02d.tmp", dir,
-                 (long)getpid(), (unsigned long)ts.tv_nsec, tries);
+        snprintf(*tmp, dl + 64, "%s/.mbench-%ld-%08lx-%lx%02d.tmp", dir,
+                 (long)getpid(), host_tag(), (unsigned long)ts.tv_nsec, tries);
         int fd = open(*tmp, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0666);
         if (fd >= 0 || errno != EEXIST)
             return fd;
@@ -216,6 +257,7 @@ static mb_status replace_regular(const char *path, const char *target,
     char *dir = mb__dir_of(target), *tmp = NULL;
     if (!dir)
         return mb__fail(err, MB_ENOMEM, "out of memory writing %s", path);
+    remove_stale_temps(dir);
     int fd = open_temp(dir, &tmp);
     if (fd < 0 && errno == ENOENT && mb__mkdirs(dir, err) == MB_OK) {
         free(tmp);

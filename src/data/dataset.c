@@ -513,7 +513,7 @@ static mb_status load_images(mb_dataset *d, const char *path,
         dims[k] = in->dims[k];
     mb_tensor t;
     if ((s = mb__image_list_tensor(l, in->name, in->rank, dims, in->dtype,
-                                   d->prep, &t, err)))
+                                   d->prep, &d->lim, &t, err)))
         return s;
     if (in->rank == 3) /* [C, H, W], no batch axis: one image a sample */
         in->batched = in->fixed_one = 0;

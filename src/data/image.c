@@ -5,7 +5,9 @@
 #include "core/err.h"
 #include "core/fileio.h"
 #include "core/parse.h"
+#include "core/tlimit.h"
 
+#include <inttypes.h>
 #include <math.h>
 #include <png.h>
 #include <setjmp.h>
@@ -47,11 +49,20 @@ bool mb__image_other_name(const char *name)
     return false;
 }
 
+/* What a decode may allocate: pixels, and the decoded bytes against the
+ * tensor cap (--max-tensor-bytes; NULL lim: the default). */
+typedef struct img_limits {
+    size_t max_px;
+    const mb__tlimit *lim;
+} img_limits;
+
 /* The size a header announces, refused before anything is allocated
- * when a side or the pixel count is beyond the limits. */
-static mb_status check_size(const char *what, size_t w, size_t h, size_t max_px,
-                            mb_err *err)
+ * when a side, the pixel count or the decoded bytes (c channels) are
+ * beyond the limits. */
+static mb_status check_size(const char *what, size_t w, size_t h, int c,
+                            const img_limits *lim, mb_err *err)
 {
+    size_t max_px = lim->max_px;
     if (w == 0 || h == 0)
         return mb__fail(err, MB_EFORMAT, "image %s is empty (%zux%zu)", what, w,
                         h);
@@ -60,7 +71,25 @@ static mb_status check_size(const char *what, size_t w, size_t h, size_t max_px,
                         "image %s is %zux%zu pixels, beyond mbench's limit "
                         "(%d per side, %zu in all); resize it first",
                         what, w, h, MB_IMAGE_MAX_SIDE, max_px);
-    return MB_OK;
+    char name[300];
+    snprintf(name, sizeof name, "image %s (%zux%zu pixels)", what, w, h);
+    return mb__tlimit_check(lim->lim, (uint64_t)w * h * (uint64_t)c, name, err);
+}
+
+/* A file shorter than any complete image of the size its header declares
+ * is truncated or corrupt: refused before decoding (a 4 KB file declaring
+ * 8192x8192 would otherwise cost gigabytes and seconds). */
+static mb_status check_length(const char *what, const char *kind, size_t w,
+                              size_t h, size_t len, uint64_t least, mb_err *err)
+{
+    if ((uint64_t)len >= least)
+        return MB_OK;
+    return mb__fail(err, MB_EFORMAT,
+                    "image %s is not a readable %s: its header declares "
+                    "%zux%zu pixels, which take at least %" PRIu64
+                    " bytes, but the file has %zu: it is truncated or "
+                    "corrupt",
+                    what, kind, w, h, least, len);
 }
 
 /* ---- PNG ----------------------------------------------------------------- */
@@ -87,10 +116,18 @@ static void png_fail(png_structp png, png_const_charp msg)
     png_longjmp(png, 1);
 }
 
-static void png_quiet(png_structp png, png_const_charp msg)
+/* libpng's warnings are errors (a damaged image is not data), except
+ * those about ancillary chunks mbench does not use (color profiles, text,
+ * time, physical size): libpng has skipped those chunks already. */
+static void png_warn(png_structp png, png_const_charp msg)
 {
-    (void)png;
-    (void)msg;
+    static const char *const ignored[] = {"iCCP", "sRGB", "cHRM", "gAMA",
+                                          "tEXt", "zTXt", "iTXt", "tIME",
+                                          "pHYs", "eXIf", "sBIT"};
+    for (size_t i = 0; i < sizeof ignored / sizeof *ignored; i++)
+        if (!strncmp(msg, ignored[i], 4))
+            return;
+    png_error(png, msg);
 }
 
 /* Expands palettes and low depths, cuts 16-bit channels to 8, drops
@@ -110,12 +147,19 @@ static int png_transforms(png_structp png, png_infop info)
     return (ct & PNG_COLOR_MASK_COLOR) || ct == PNG_COLOR_TYPE_PALETTE ? 3 : 1;
 }
 
+/* The smallest file that can hold a w x h PNG of rowbytes-byte rows:
+ * deflate packs at most about 1032:1. */
+static uint64_t png_least(size_t h, size_t rowbytes)
+{
+    return (uint64_t)h * (rowbytes + 1) / 1040;
+}
+
 static mb_status png_decode(const uint8_t *buf, size_t len, const char *what,
-                            size_t max_px, mb_image *out, mb_err *err)
+                            const img_limits *lim, mb_image *out, mb_err *err)
 {
     png_src src = {buf, len, 0, ""};
-    png_structp png = png_create_read_struct(PNG_LIBPNG_VER_STRING, &src,
-                                             png_fail, png_quiet);
+    png_structp png =
+        png_create_read_struct(PNG_LIBPNG_VER_STRING, &src, png_fail, png_warn);
     png_infop info = png ? png_create_info_struct(png) : NULL;
     if (!png || !info) {
         png_destroy_read_struct(&png, NULL, NULL);
@@ -139,9 +183,11 @@ static mb_status png_decode(const uint8_t *buf, size_t len, const char *what,
     png_read_info(png, info);
     size_t w = png_get_image_width(png, info),
            h = png_get_image_height(png, info);
-    if ((st = check_size(what, w, h, max_px, err)))
-        png_longjmp(png, 1);
     int c = png_transforms(png, info);
+    if ((st = check_size(what, w, h, c, lim, err)) ||
+        (st = check_length(what, "PNG", w, h, len,
+                           png_least(h, png_get_rowbytes(png, info)), err)))
+        png_longjmp(png, 1);
     png_read_update_info(png, info);
     size_t rb = png_get_rowbytes(png, info);
     if (rb != w * (size_t)c) {
@@ -179,10 +225,39 @@ static void jpeg_exit(j_common_ptr ci)
     longjmp(f->jb, 1);
 }
 
-static void jpeg_quiet(j_common_ptr ci, int level)
+/* libjpeg's warnings (level -1: premature end of data, corrupt data,
+ * extraneous bytes) are errors: libjpeg would go on and fill the rest of
+ * the image with grey.  Trace messages (level >= 0) are ignored. */
+static void jpeg_warn(j_common_ptr ci, int level)
 {
-    (void)ci;
-    (void)level;
+    if (level >= 0)
+        return;
+    jpeg_fail *f = (jpeg_fail *)ci->err;
+    ci->err->format_message(ci, f->msg);
+    longjmp(f->jb, 1);
+}
+
+/* The smallest Huffman-coded JPEG of this size: every 8x8 block of the
+ * first component costs at least one bit in its DC scan (arithmetic
+ * coding can go below: no bound then). */
+static uint64_t jpeg_least(const struct jpeg_decompress_struct *ci)
+{
+    if (ci->arith_code || ci->num_components < 1 || !ci->comp_info)
+        return 0;
+    int hmax = 1, vmax = 1;
+    for (int i = 0; i < ci->num_components; i++) {
+        hmax = ci->comp_info[i].h_samp_factor > hmax
+                   ? ci->comp_info[i].h_samp_factor
+                   : hmax;
+        vmax = ci->comp_info[i].v_samp_factor > vmax
+                   ? ci->comp_info[i].v_samp_factor
+                   : vmax;
+    }
+    uint64_t bw = (uint64_t)ci->image_width *
+                  (uint64_t)ci->comp_info[0].h_samp_factor / (8u * hmax),
+             bh = (uint64_t)ci->image_height *
+                  (uint64_t)ci->comp_info[0].v_samp_factor / (8u * vmax);
+    return bw * bh / 8;
 }
 
 /* Progressive JPEGs may hold any number of scans, each a pass over the
@@ -200,7 +275,7 @@ static void jpeg_scans(j_common_ptr ci)
 }
 
 static mb_status jpeg_decode(const uint8_t *buf, size_t len, const char *what,
-                             size_t max_px, mb_image *out, mb_err *err)
+                             const img_limits *lim, mb_image *out, mb_err *err)
 {
     struct jpeg_decompress_struct ci;
     jpeg_fail f;
@@ -209,7 +284,7 @@ static mb_status jpeg_decode(const uint8_t *buf, size_t len, const char *what,
     volatile mb_status st = MB_OK;
     ci.err = jpeg_std_error(&f.mgr);
     f.mgr.error_exit = jpeg_exit;
-    f.mgr.emit_message = jpeg_quiet;
+    f.mgr.emit_message = jpeg_warn;
     f.msg[0] = '\0';
     if (setjmp(f.jb)) {
         jpeg_destroy_decompress(&ci);
@@ -224,7 +299,10 @@ static mb_status jpeg_decode(const uint8_t *buf, size_t len, const char *what,
     ci.mem->max_memory_to_use = 256L << 20;
     jpeg_mem_src(&ci, buf, (unsigned long)len);
     jpeg_read_header(&ci, TRUE);
-    if ((st = check_size(what, ci.image_width, ci.image_height, max_px, err)))
+    if ((st = check_size(what, ci.image_width, ci.image_height,
+                         ci.num_components == 1 ? 1 : 3, lim, err)) ||
+        (st = check_length(what, "JPEG", ci.image_width, ci.image_height, len,
+                           jpeg_least(&ci), err)))
         longjmp(f.jb, 1);
     if (ci.jpeg_color_space == JCS_CMYK || ci.jpeg_color_space == JCS_YCCK) {
         st = mb__fail(err, MB_EUNSUPPORTED,
@@ -259,13 +337,21 @@ mb_status mb__image_decode(const uint8_t *buf, size_t len, const char *what,
 mb_status mb__image_decode_max(const uint8_t *buf, size_t len, const char *what,
                                size_t max_pixels, mb_image *out, mb_err *err)
 {
+    return mb__image_decode_lim(buf, len, what, max_pixels, NULL, out, err);
+}
+
+mb_status mb__image_decode_lim(const uint8_t *buf, size_t len, const char *what,
+                               size_t max_pixels, const mb__tlimit *tl,
+                               mb_image *out, mb_err *err)
+{
     memset(out, 0, sizeof *out);
-    if (max_pixels > MB_IMAGE_MAX_PIXELS)
-        max_pixels = MB_IMAGE_MAX_PIXELS;
+    img_limits lim = {max_pixels, tl};
+    if (lim.max_px > MB_IMAGE_MAX_PIXELS)
+        lim.max_px = MB_IMAGE_MAX_PIXELS;
     if (len >= 8 && !png_sig_cmp(buf, 0, 8))
-        return png_decode(buf, len, what, max_pixels, out, err);
+        return png_decode(buf, len, what, &lim, out, err);
     if (len >= 3 && buf[0] == 0xFF && buf[1] == 0xD8 && buf[2] == 0xFF)
-        return jpeg_decode(buf, len, what, max_pixels, out, err);
+        return jpeg_decode(buf, len, what, &lim, out, err);
     return mb__fail(err, MB_EFORMAT,
                     "image %s is neither PNG nor JPEG (by its first bytes); "
                     "convert it to PNG",
@@ -273,6 +359,12 @@ mb_status mb__image_decode_max(const uint8_t *buf, size_t len, const char *what,
 }
 
 mb_status mb__image_read(const char *path, mb_image *out, mb_err *err)
+{
+    return mb__image_read_lim(path, NULL, out, err);
+}
+
+mb_status mb__image_read_lim(const char *path, const mb__tlimit *lim,
+                             mb_image *out, mb_err *err)
 {
     memset(out, 0, sizeof *out);
     char *data = NULL;
@@ -283,7 +375,8 @@ mb_status mb__image_read(const char *path, mb_image *out, mb_err *err)
     mb_status st = mb__read_file(path, &data, &len, err);
     if (st)
         return st;
-    st = mb__image_decode((const uint8_t *)data, len, path, out, err);
+    st = mb__image_decode_lim((const uint8_t *)data, len, path,
+                              MB_IMAGE_MAX_PIXELS, lim, out, err);
     free(data);
     return st;
 }

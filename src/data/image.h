@@ -8,6 +8,7 @@
 #define MB_DATA_IMAGE_H
 
 #include "core/imageprep.h"
+#include "core/tlimit.h"
 #include "mbench.h"
 
 #include <stdbool.h>
@@ -30,7 +31,10 @@ typedef struct mb_image {
  * baseline or progressive JPEG (gray or YCbCr; libjpeg's default
  * decoding: islow DCT, fancy upsampling, as Pillow) held in buf, told
  * apart by their signatures.  what names the image in messages.
- * MB_EFORMAT for data that is neither or is damaged; MB_EUNSUPPORTED for
+ * MB_EFORMAT for data that is neither or is damaged (any libpng or libjpeg
+ * warning is an error, but those about ancillary PNG chunks mbench does
+ * not use; a file shorter than any complete image of its declared size is
+ * refused before decoding); MB_EUNSUPPORTED for
  * CMYK JPEGs or a side above MB_IMAGE_MAX_SIDE or more pixels than
  * MB_IMAGE_MAX_PIXELS (checked from the header, before allocating);
  * MB_ENOMEM.  On failure *out is zeroed. */
@@ -41,9 +45,19 @@ mb_status mb__image_decode(const uint8_t *buf, size_t len, const char *what,
 mb_status mb__image_decode_max(const uint8_t *buf, size_t len, const char *what,
                                size_t max_pixels, mb_image *out, mb_err *err);
 
+/* The same with the tensor cap on the decoded bytes (w * h * channels,
+ * checked from the header; MB_EDATA naming --max-tensor-bytes; NULL lim:
+ * the default cap). */
+mb_status mb__image_decode_lim(const uint8_t *buf, size_t len, const char *what,
+                               size_t max_pixels, const mb__tlimit *lim,
+                               mb_image *out, mb_err *err);
+
 /* Reads and decodes the file at path (at most 1 GiB).  Errors as
  * mb__image_decode, MB_EIO when unreadable. */
 mb_status mb__image_read(const char *path, mb_image *out, mb_err *err);
+/* The same under a tensor cap (mb__image_decode_lim). */
+mb_status mb__image_read_lim(const char *path, const mb__tlimit *lim,
+                             mb_image *out, mb_err *err);
 
 void mb__image_free(mb_image *im);
 

@@ -268,7 +268,8 @@ mb_status mb__image_dir_list(const char *dir, mb_image_list *out, mb_err *err)
 
 mb_status mb__image_list_tensor(const mb_image_list *l, const char *input,
                                 int rank, const int64_t *dims, mb_dtype dtype,
-                                const mb_image_prep *prep, mb_tensor *out,
+                                const mb_image_prep *prep,
+                                const mb__tlimit *lim, mb_tensor *out,
                                 mb_err *err)
 {
     memset(out, 0, sizeof *out);
@@ -276,7 +277,7 @@ mb_status mb__image_list_tensor(const mb_image_list *l, const char *input,
     mb_status st = mb__image_geom(input, rank, dims, dtype, prep, &g, err);
     mb_image im = {0};
     for (size_t i = 0; !st && i < l->n; i++) {
-        if ((st = mb__image_read(l->paths[i], &im, err)))
+        if ((st = mb__image_read_lim(l->paths[i], lim, &im, err)))
             break;
         if (i == 0) { /* symbolic sizes: the first image's, prepared */
             if (g.h < 0 || g.w < 0) {

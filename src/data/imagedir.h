@@ -47,10 +47,12 @@ mb_status mb__image_dir_labels(const char *data_path, int64_t **labels,
 /* Decodes and preprocesses every listed image into *out (caller clears),
  * [n, sample dims...] for a model input of the given rank, dims (< 0
  * symbolic: taken from the first image) and dtype: a batch axis is added
- * in front of an input without one.  Errors name the image (image.h). */
+ * in front of an input without one.  Each image is decoded under lim, the
+ * tensor cap (NULL: the default).  Errors name the image (image.h). */
 mb_status mb__image_list_tensor(const mb_image_list *l, const char *input,
                                 int rank, const int64_t *dims, mb_dtype dtype,
-                                const mb_image_prep *prep, mb_tensor *out,
+                                const mb_image_prep *prep,
+                                const mb__tlimit *lim, mb_tensor *out,
                                 mb_err *err);
 
 #endif

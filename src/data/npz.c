@@ -163,7 +163,7 @@ static mb_status check_declared(zip_t *za, zip_int64_t entries,
                                 const char *path, uint64_t packed,
                                 const mb__tlimit *lim, mb_err *err)
 {
-    uint64_t unpacked = 0;
+    uint64_t unpacked = 0, npy = 0;
     for (zip_int64_t i = 0; i < entries; i++) {
         zip_stat_t zs;
         if (zip_stat_index(za, (zip_uint64_t)i, 0, &zs) != 0 ||
@@ -178,7 +178,14 @@ static mb_status check_declared(zip_t *za, zip_int64_t entries,
         mb_status s = mb__tlimit_check(lim, zs.size, what, err);
         if (s)
             return s;
+        npy = zs.size > UINT64_MAX - npy ? UINT64_MAX : npy + zs.size;
     }
+    /* every member is held at once: their sum is what is allocated */
+    char all[512];
+    snprintf(all, sizeof all, "%s (all .npy members together)", path);
+    mb_status s = mb__tlimit_check(lim, npy, all, err);
+    if (s)
+        return s;
     return mb__tlimit_check_ratio(lim, unpacked, packed, path, err);
 }
 

@@ -3,8 +3,10 @@
 
 #include "core/err.h"
 #include "core/parse.h"
+#include "core/tlimit.h"
 
 #include <stdbool.h>
+#include <stdint.h>
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
@@ -327,6 +329,16 @@ static mb_status fill_input(const mb_io_desc *d, const int64_t *dims,
     for (size_t k = 0; rank < 0 && k < plan->n_shapes; k++)
         if (strcmp(plan->shapes[k].name, d->name) == 0)
             rank = plan->shapes[k].rank; /* unknown rank, given by --shape */
+    /* the model's declared shape is untrusted: the tensor cap first */
+    uint64_t bytes = mb_dtype_size(d->dtype);
+    for (int k = 0; k < rank && k < MB_MAX_RANK; k++)
+        bytes = dims[k] > 0 && bytes > UINT64_MAX / (uint64_t)dims[k]
+                    ? UINT64_MAX
+                    : bytes * (uint64_t)(dims[k] > 0 ? dims[k] : 0);
+    char what[300];
+    snprintf(what, sizeof what, "synthetic input '%s'", d->name);
+    if ((s = mb__tlimit_check(&plan->tlimit, bytes, what, err)))
+        return s;
     s = mb_tensor_alloc(out, d->dtype, rank, dims, d->name, err);
     if (s)
         return s;

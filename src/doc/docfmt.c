@@ -20,11 +20,17 @@ void mb__csv_field(mb_buf *out, const char *s)
 {
     if (!s)
         s = "";
-    if (!strpbrk(s, ",\"\r\n")) {
+    /* OWASP's rule against formula injection: a cell a spreadsheet would
+     * take for a formula (= + - @, tab, CR first) gets a leading ' and
+     * quotes */
+    int formula = s[0] && strchr("=+-@\t\r", s[0]);
+    if (!formula && !strpbrk(s, ",\"\r\n")) {
         mb__buf_puts(out, s);
         return;
     }
     mb__buf_putc(out, '"');
+    if (formula)
+        mb__buf_putc(out, '\'');
     for (; *s; s++) {
         if (*s == '"')
             mb__buf_putc(out, '"');

@@ -77,7 +77,9 @@ char *mb__fmt_grouped(uint64_t v, char *out, size_t len);
 void mb__batch_suffix(int64_t batch, char *at, size_t at_len, char *id,
                       size_t id_len);
 
-/* Appends s as one RFC 4180 field (quoted when needed). */
+/* Appends s as one RFC 4180 field (quoted when needed); a text that a
+ * spreadsheet would read as a formula (first character = + - @, tab or
+ * CR) is written "'=..." (OWASP's CSV injection rule). */
 void mb__csv_field(mb_buf *out, const char *s);
 /* Appends a comma, then x in fmt (e.g. "%.9g"), or nothing when x is not
  * finite (an empty field: absent). */

@@ -6,6 +6,7 @@
 #include "core/err.h"
 
 #include <stdbool.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -131,6 +132,36 @@ static mb_status read_rec(const char *t, size_t len, size_t *pos, size_t *line,
     return MB_OK;
 }
 
+static int by_name_cmp(const void *a, const void *b, void *ctx)
+{
+    const mb_csv *csv = ctx;
+    size_t i = *(const size_t *)a, j = *(const size_t *)b;
+    int c = strcmp(csv->header[i], csv->header[j]);
+    return c ? c : (i > j) - (i < j);
+}
+
+/* Sorts the column indices by name into c->by_name; *twice gets a name
+ * that appears twice (the one with the earliest second column), or stays
+ * NULL.  false when out of memory. */
+static bool index_names(mb_csv *c, const char **twice)
+{
+    c->by_name = mb__calloc(c->ncols ? c->ncols : 1, sizeof *c->by_name);
+    if (!c->by_name)
+        return false;
+    for (size_t i = 0; i < c->ncols; i++)
+        c->by_name[i] = i;
+    qsort_r(c->by_name, c->ncols, sizeof *c->by_name, by_name_cmp, c);
+    size_t best = SIZE_MAX;
+    for (size_t k = 1; k < c->ncols; k++) {
+        size_t i = c->by_name[k - 1], j = c->by_name[k];
+        if (!strcmp(c->header[i], c->header[j]) && j < best) {
+            best = j;
+            *twice = c->header[j];
+        }
+    }
+    return true;
+}
+
 mb_status mb__csv_parse(const char *text, size_t len, const char *name,
                         mb_csv *out, mb_err *err)
 {
@@ -162,14 +193,16 @@ mb_status mb__csv_parse(const char *text, size_t len, const char *name,
                          name, start, c + 1);
             goto fail;
         }
-        for (size_t d = 0; d < c; d++)
-            if (!strcmp(out->header[d], out->header[c])) {
-                st = mb__fail(err, MB_EFORMAT,
-                              "%s line %zu: column '%s' appears "
-                              "twice",
-                              name, start, out->header[c]);
-                goto fail;
-            }
+    }
+    const char *twice = NULL;
+    if (!index_names(out, &twice)) {
+        st = mb__fail(err, MB_ENOMEM, "out of memory reading %s", name);
+        goto fail;
+    }
+    if (twice) {
+        st = mb__fail(err, MB_EFORMAT, "%s line %zu: column '%s' appears twice",
+                      name, start, twice);
+        goto fail;
     }
     for (;;) {
         while (pos < len && (text[pos] == '\n' || text[pos] == '\r')) {
@@ -225,14 +258,22 @@ void mb__csv_free(mb_csv *c)
     free(c->header);
     free(c->cells);
     free(c->line);
+    free(c->by_name);
     memset(c, 0, sizeof *c);
 }
 
 int mb__csv_col(const mb_csv *c, const char *name)
 {
-    for (size_t i = 0; i < c->ncols; i++)
-        if (!strcmp(c->header[i], name))
-            return (int)i;
+    size_t lo = 0, hi = c->by_name ? c->ncols : 0;
+    while (lo < hi) { /* the first column of that name */
+        size_t mid = lo + (hi - lo) / 2;
+        if (strcmp(c->header[c->by_name[mid]], name) < 0)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    if (lo < c->ncols && c->by_name && !strcmp(c->header[c->by_name[lo]], name))
+        return (int)c->by_name[lo];
     return -1;
 }
 

@@ -17,7 +17,9 @@ typedef struct mb_csv {
     size_t ncols;
     char **cells; /* nrows * ncols, row-major */
     size_t nrows;
-    size_t *line; /* the line each row starts on (1-based) */
+    size_t *line;    /* the line each row starts on (1-based) */
+    size_t *by_name; /* column indices sorted by name: lookups and the
+                      * duplicate check in O(n log n), not O(n^2) */
 } mb_csv;
 
 /* Parses text (len bytes; `name` is used in messages).  On failure *out is

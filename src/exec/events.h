@@ -13,7 +13,14 @@
  * turns the byte stream of one run into per-phase durations, counters and
  * metrics.  Malformed lines are counted (with the first one's reason),
  * never fatal.  Phases nest; a phase that occurs several times in a run
- * (an epoch) is summed, counted, and its first occurrence kept apart. */
+ * (an epoch) is summed, counted, and its first occurrence kept apart.
+ *
+ * Nothing here may slow the program down: names are found through hash
+ * tables, at most MB_EVENTS_MAX_NAMES distinct names are kept per run
+ * (events naming more are counted in dropped_events), phases nest at most
+ * MB_EVENTS_MAX_DEPTH deep, and the bytes read from the pipe wait in a
+ * backlog (mb__events_push) that is parsed a slice at a time
+ * (mb__events_work), so that the reader can go back to the pipe at once. */
 #ifndef MB_EXEC_EVENTS_H
 #define MB_EXEC_EVENTS_H
 
@@ -23,6 +30,13 @@
 #include <stdint.h>
 
 #define MB_EVENTS_MAX_LINE 65536
+/* Distinct names kept per run, phases, counters, metrics and loops
+ * together. */
+#define MB_EVENTS_MAX_NAMES 65536u
+/* Phases open at once. */
+#define MB_EVENTS_MAX_DEPTH 4096u
+/* Bytes read but not yet parsed; the reader stops reading beyond it. */
+#define MB_EVENTS_MAX_BACKLOG (16u << 20)
 
 typedef struct mb_phase_rec {
     char *name;
@@ -31,6 +45,7 @@ typedef struct mb_phase_rec {
     int64_t first_ns;  /* the first occurrence */
     size_t count;      /* completed occurrences */
     size_t unfinished; /* started but never ended */
+    size_t open;       /* occurrences open now (parser state) */
 } mb_phase_rec;
 
 typedef struct mb_named_value {
@@ -52,10 +67,23 @@ typedef struct mb_loop_rec {
 #define MB_EVENTS_MAX_ITERS (1u << 22)
 
 typedef struct mb_open_phase {
-    char *name;
+    size_t phase; /* index in phases */
     int64_t t_recv;
     int64_t t_own; /* -1 when the program gave no t_ns */
 } mb_open_phase;
+
+/* Open addressing over the records of one array: slot holds index + 1,
+ * 0 when empty. */
+typedef struct mb_name_index {
+    uint32_t *slot;
+    size_t cap; /* a power of two, or 0 */
+} mb_name_index;
+
+/* Where the bytes received at one time end in the backlog. */
+typedef struct mb_events_mark {
+    size_t end;
+    int64_t t;
+} mb_events_mark;
 
 typedef struct mb_events {
     mb_phase_rec *phases; /* in order of first start */
@@ -67,24 +95,47 @@ typedef struct mb_events {
     mb_loop_rec *loops; /* in order of first iteration */
     size_t n_loops, cap_loops;
     size_t iters, dropped_iters;
-    size_t lines;     /* lines received */
-    size_t malformed; /* lines that were not a valid event */
+    size_t names;          /* distinct names kept, all kinds */
+    size_t dropped_events; /* events naming a name beyond MAX_NAMES */
+    size_t lines;          /* lines received */
+    size_t malformed;      /* lines that were not a valid event */
     char first_malformed[200];
     /* parser state */
     mb_open_phase *stack;
     size_t depth, cap_stack;
     mb_buf line;
     int overlong; /* discarding the rest of an over-long line */
+    mb_name_index ix_phases, ix_counters, ix_metrics, ix_loops;
+    /* backlog: bytes pushed, parsed up to backlog_off */
+    mb_buf backlog;
+    size_t backlog_off;
+    mb_events_mark *marks;
+    size_t n_marks, mark0, cap_marks;
 } mb_events;
 
 void mb__events_init(mb_events *ev);
-/* Feeds bytes received at time t_ns (any monotonic origin). */
+/* Feeds bytes received at time t_ns (any monotonic origin) and parses
+ * them at once. */
 void mb__events_feed(mb_events *ev, const char *data, size_t n, int64_t t_ns);
-/* Ends the stream at t_ns: a trailing line without newline is parsed and
- * phases still open are counted as unfinished. */
+/* Appends bytes received at t_ns to the backlog without parsing them;
+ * returns 0 when memory runs out (the bytes are then counted lost as
+ * malformed). */
+int mb__events_push(mb_events *ev, const char *data, size_t n, int64_t t_ns);
+/* Bytes in the backlog not parsed yet. */
+size_t mb__events_pending(const mb_events *ev);
+/* Parses up to about max_bytes of the backlog (each line with the time its
+ * last byte was received). */
+void mb__events_work(mb_events *ev, size_t max_bytes);
+/* Forgets the backlog unparsed (an interrupted run). */
+void mb__events_discard(mb_events *ev);
+/* Ends the stream at t_ns: the backlog and a trailing line without
+ * newline are parsed and phases still open are counted as unfinished. */
 void mb__events_finish(mb_events *ev, int64_t t_ns);
 /* The phase record named name, or NULL. */
 const mb_phase_rec *mb__events_phase(const mb_events *ev, const char *name);
+/* The counter or metric named name, or NULL. */
+const mb_named_value *mb__events_counter(const mb_events *ev, const char *name);
+const mb_named_value *mb__events_metric(const mb_events *ev, const char *name);
 /* The loop record named name, or NULL. */
 const mb_loop_rec *mb__events_loop(const mb_events *ev, const char *name);
 void mb__events_free(mb_events *ev);

@@ -2,6 +2,7 @@
 #include "exec/exec.h"
 
 #include "core/alloc.h"
+#include "core/redact.h"
 #include "core/clock.h"
 #include "core/err.h"
 #include "core/stats.h"
@@ -515,14 +516,13 @@ static json_t *values_json(const mb_exec_series *s, int counters)
             double last = NAN;
             for (size_t r = 0; r < s->n; r++) {
                 const mb_events *e2 = &s->samples[r].events;
-                size_t n2 = counters ? e2->n_counters : e2->n_metrics;
-                const mb_named_value *a2 =
-                    counters ? e2->counters : e2->metrics;
-                for (size_t q = 0; q < n2; q++)
-                    if (strcmp(a2[q].name, name) == 0) {
-                        v[k++] = a2[q].value;
-                        last = a2[q].value;
-                    }
+                const mb_named_value *x = counters
+                                              ? mb__events_counter(e2, name)
+                                              : mb__events_metric(e2, name);
+                if (x) {
+                    v[k++] = x->value;
+                    last = x->value;
+                }
             }
             mb_summary sm;
             if (!mb__summarize(v, k, &sm))
@@ -565,7 +565,9 @@ static json_t *run_head(const mb_exec_series *s, const mb_exec_opts *o)
     if (s->error)
         json_object_set_new(run, "error", json_string(s->error));
     json_object_set_new(run, "variant", json_string(s->cmd->name));
-    json_object_set_new(run, "command", json_string(s->cmd->command));
+    char *shown = mb__redact(s->cmd->command);
+    json_object_set_new(run, "command", json_string(shown ? shown : "***"));
+    free(shown);
     if (s->cmd->params)
         json_object_set(run, "params", s->cmd->params);
     json_object_set_new(run, "backend", json_string("exec"));
@@ -593,7 +595,7 @@ typedef struct run_tally {
     int64_t *wall; /* NULL when out of memory */
     json_t *samples, *runs, *codes;
     int64_t rss_max, gpu_max, total, floor_max;
-    size_t signals, timeouts, dropped;
+    size_t signals, timeouts, dropped, dropped_events;
 } run_tally;
 
 static void tally_runs(const mb_exec_series *s, run_tally *t)
@@ -639,6 +641,8 @@ static void tally_runs(const mb_exec_series *s, run_tally *t)
     }
     for (size_t i = 0; i < s->n; i++)
         t->dropped += s->samples[i].events.dropped_iters;
+    for (size_t i = 0; i < s->n; i++)
+        t->dropped_events += s->samples[i].events.dropped_events;
 }
 
 /* The RUN object's latency, phases, samples and (when it is the
@@ -715,9 +719,11 @@ static json_t *exec_json(const mb_exec_series *s, const mb_exec_opts *o,
     json_object_set_new(ex, "derived", mb__exec_derived_json(s));
     json_object_set_new(
         ex, "events",
-        json_pack("{s:I,s:I,s:o}", "malformed", (json_int_t)s->malformed_events,
-                  "dropped_iterations", (json_int_t)t->dropped,
-                  "first_malformed",
+        json_pack("{s:I,s:I,s:I,s:I,s:o}", "malformed",
+                  (json_int_t)s->malformed_events, "dropped_iterations",
+                  (json_int_t)t->dropped, "names_cap",
+                  (json_int_t)MB_EVENTS_MAX_NAMES, "dropped_events",
+                  (json_int_t)t->dropped_events, "first_malformed",
                   s->first_malformed ? json_string(s->first_malformed)
                                      : json_null()));
     json_object_set_new(

@@ -118,10 +118,8 @@ json_t *mb__exec_loops_json(const mb_exec_series *s)
 /* The counter `name` of run i, or NAN. */
 static double counter_of(const mb_events *ev, const char *name)
 {
-    for (size_t i = 0; i < ev->n_counters; i++)
-        if (!strcmp(ev->counters[i].name, name))
-            return ev->counters[i].value;
-    return NAN;
+    const mb_named_value *v = mb__events_counter(ev, name);
+    return v ? v->value : NAN;
 }
 
 json_t *mb__exec_derived_json(const mb_exec_series *s)

@@ -2,6 +2,7 @@
 #include "exec/params.h"
 
 #include "core/alloc.h"
+#include "core/redact.h"
 #include "core/buf.h"
 #include "core/err.h"
 
@@ -171,8 +172,12 @@ mb_status mb__exec_expand(char *const *tmpl, size_t ntmpl, char *const *names,
                 free(name);
                 name = mb__buf_take(&b, NULL);
             }
+            /* the display name never shows a password (core/redact.h);
+             * the command runs as given */
+            char *shown = name ? mb__redact(name) : NULL;
+            free(name);
             cmds[k].command = cmd;
-            cmds[k].name = name;
+            cmds[k].name = shown;
             cmds[k].params = pj;
         }
     for (size_t k = 0; k < total; k++) {

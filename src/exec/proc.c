@@ -6,6 +6,7 @@
 #include "core/alloc.h"
 #include "core/err.h"
 #include "core/sysinfo.h"
+#include "exec/guard.h"
 #include "exec/nvml.h"
 #include "exec/pgroup.h"
 
@@ -31,6 +32,9 @@ extern char **environ;
 #define DEFAULT_CAPTURE (64 * 1024)
 #define DEFAULT_GRACE_NS 2000000000LL
 #define DRAIN_IDLE_MS 200
+/* Event bytes parsed per wake-up, between reads of the pipes (a few ms). */
+#define EVENTS_PIPE_BYTES (1 << 20)
+#define EVENTS_SLICE (16 * 1024)
 
 static void close_fd(int *fd)
 {
@@ -132,19 +136,26 @@ static void keep_tail(mb_buf *b, size_t limit)
     }
 }
 
-/* Reads what fd has now.  Returns 0 at EOF or error (fd then closed), 1
- * when more may come. */
+/* Reads what fd has now, at most DRAIN_MAX_READS chunks, so that a
+ * stream that never pauses still lets the caller watch the clock and
+ * Ctrl-C.  Events go to their backlog unparsed (it is parsed between
+ * reads, mb__events_work): the program never waits on mbench's parsing
+ * until the backlog is full.  Returns 0 at EOF or error (fd then closed),
+ * 1 when more may come. */
+#define DRAIN_MAX_READS 16
 static int drain(int *fd, mb_buf *keep, size_t *total, size_t limit,
                  mb_events *ev, int64_t t0)
 {
     char chunk[65536];
-    for (;;) {
+    for (int reads = 0; reads < DRAIN_MAX_READS; reads++) {
+        if (ev && mb__events_pending(ev) >= MB_EVENTS_MAX_BACKLOG)
+            return 1; /* parse first: the program waits meanwhile */
         ssize_t r = read(*fd, chunk, sizeof chunk);
         if (r > 0) {
             if (total)
                 *total += (size_t)r;
             if (ev) {
-                mb__events_feed(ev, chunk, (size_t)r, mb_now_ns() - t0);
+                mb__events_push(ev, chunk, (size_t)r, mb_now_ns() - t0);
             } else if (keep) {
                 mb__buf_append(keep, chunk, (size_t)r);
                 if (keep->len > 2 * limit)
@@ -159,6 +170,7 @@ static int drain(int *fd, mb_buf *keep, size_t *total, size_t limit,
         close_fd(fd);
         return 0;
     }
+    return 1;
 }
 
 /* Starts the child with posix_spawnp: glibc clones with CLONE_VM |
@@ -303,6 +315,10 @@ static mb_status open_pipes(proc_ctx *c, mb_err *err)
         (s->events && pipe2(c->evp, O_CLOEXEC) != 0))
         return mb__fail(err, MB_EIO, "cannot create pipes for '%s': %s",
                         s->argv[0], strerror(errno));
+    /* A larger events pipe lets the program run on while mbench parses
+     * (1 MiB, the default limit for users; not fatal when refused). */
+    if (c->evp[0] >= 0)
+        (void)fcntl(c->evp[0], F_SETPIPE_SZ, EVENTS_PIPE_BYTES);
     for (int i = 0; i < 3; i++) {
         int fd = i == 0 ? c->outp[0] : i == 1 ? c->errp[0] : c->evp[0];
         if (fd >= 0)
@@ -390,12 +406,16 @@ static void drain_stream(proc_ctx *c, int i)
 }
 
 /* Adds a pollfd for every open stream, which[] saying which stream it
- * is; returns how many. */
+ * is; returns how many.  The events pipe is read again only once what was
+ * read from it is parsed: meanwhile the program writes into the pipe's
+ * buffer without waking mbench for every line (a wake-up per write made
+ * each write several times dearer). */
 static int stream_pollfds(proc_ctx *c, struct pollfd *pf, int *which)
 {
     int nf = 0;
     for (int i = 0; i < 3; i++)
-        if (*stream_fd(c, i) >= 0) {
+        if (*stream_fd(c, i) >= 0 &&
+            (i < 2 || !mb__events_pending(&c->res->events))) {
             which[nf] = i;
             pf[nf++] = (struct pollfd){*stream_fd(c, i), POLLIN, 0};
         }
@@ -421,6 +441,8 @@ static int64_t poll_ms(const proc_ctx *c, int64_t now)
         wait_ms = 200;
     if (c->pidfd < 0 && (wait_ms < 0 || wait_ms > 1000))
         wait_ms = 1000; /* a SIGCHLD taken by another thread */
+    if (mb__events_pending(&c->res->events))
+        wait_ms = 0; /* look at the pipes, then parse on */
     return wait_ms;
 }
 
@@ -492,6 +514,7 @@ static mb_status wait_child(proc_ctx *c, mb_err *err)
         for (int j = 0; r > 0 && j < nf; j++)
             if (j != ipid && pf[j].revents)
                 drain_stream(c, which[j]);
+        mb__events_work(&c->res->events, EVENTS_SLICE);
         watch_child(c, mb_now_ns());
     }
 }
@@ -534,22 +557,35 @@ static void settle_group(proc_ctx *c)
 }
 
 /* Descendants may still hold the pipes: read until EOF, or until they
- * stay quiet for a moment. */
+ * stay quiet for a moment, parsing the events' backlog meanwhile.  A
+ * cancel ends it at once (the backlog of an interrupted run is
+ * dropped). */
 static void drain_rest(proc_ctx *c)
 {
-    while (c->outp[0] >= 0 || c->errp[0] >= 0 || c->evp[0] >= 0) {
+    mb_events *ev = &c->res->events;
+    for (;;) {
+        if (c->s->cancel && *c->s->cancel) {
+            mb__events_discard(ev);
+            break;
+        }
+        if (c->outp[0] < 0 && c->errp[0] < 0 && c->evp[0] < 0)
+            break;
         struct pollfd pf[3];
         int which[3];
         int nf = stream_pollfds(c, pf, which);
-        int r = poll(pf, (nfds_t)nf, DRAIN_IDLE_MS);
+        int r =
+            poll(pf, (nfds_t)nf, mb__events_pending(ev) ? 0 : DRAIN_IDLE_MS);
         if (r < 0 && errno == EINTR)
             continue;
-        if (r <= 0)
+        if (r < 0 || (r == 0 && !mb__events_pending(ev)))
             break;
-        for (int j = 0; j < nf; j++)
+        for (int j = 0; r > 0 && j < nf; j++)
             if (pf[j].revents)
                 drain_stream(c, which[j]);
+        mb__events_work(ev, EVENTS_SLICE);
     }
+    if (c->res->interrupted)
+        mb__events_discard(ev);
 }
 
 static void proc_ctx_close(proc_ctx *c)
@@ -593,6 +629,9 @@ mb_status mb__proc_run(const mb_proc_spec *s, mb_proc_result *res, mb_err *err)
     if ((st = open_pipes(&c, err)) || (st = build_env(&c, err)) ||
         (st = start_child(&c, err)))
         goto out;
+    /* Should mbench die now, even by SIGKILL, the guardian ends the group
+     * (guard.h). */
+    mb__guard_add(c.pid);
     st = wait_child(&c, err);
     /* Whatever the group left behind after a timeout or Ctrl-C goes too. */
     if (res->timed_out || res->interrupted)
@@ -606,6 +645,7 @@ mb_status mb__proc_run(const mb_proc_spec *s, mb_proc_result *res, mb_err *err)
     if (st == MB_OK && res->interrupted)
         st = mb__fail(err, MB_EINTERRUPTED, "interrupted while running '%s'",
                       s->argv[0]);
+    mb__guard_remove(c.pid); /* ended, or left running on purpose */
 out:
     proc_ctx_close(&c);
     return st;

@@ -6,6 +6,7 @@
 #include "core/err.h"
 #include "core/fileio.h"
 #include "core/parse.h"
+#include "core/redact.h"
 #include "runner/runner.h"
 #include "store/store.h"
 
@@ -59,8 +60,11 @@ static json_t *failed_run(const mb_tasks *t, const char *variant,
     json_object_set_new(r, "status", json_string(status));
     json_object_set_new(r, "error", json_string(error));
     json_object_set_new(r, "variant", json_string(variant));
-    if (command)
-        json_object_set_new(r, "command", json_string(command));
+    if (command) {
+        char *shown = mb__redact(command);
+        json_object_set_new(r, "command", json_string(shown ? shown : "***"));
+        free(shown);
+    }
     json_object_set_new(
         r, "backend", json_string(t->kind == MB_TASK_MODEL ? "model" : "exec"));
     json_object_set_new(r, "iterations", json_integer(0));
@@ -97,7 +101,10 @@ static char *label(const mb_tasks *t, size_t row, const char *command)
     } else {
         mb__buf_puts(&s, command ? command : "task");
     }
-    return mb__buf_take(&s, NULL);
+    /* a display name: never a password (core/redact.h) */
+    char *raw = mb__buf_take(&s, NULL), *shown = raw ? mb__redact(raw) : NULL;
+    free(raw);
+    return shown;
 }
 
 /* Runs model task row; appends its runs.  Returns the run status. */

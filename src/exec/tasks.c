@@ -5,6 +5,7 @@
 #include "core/buf.h"
 #include "core/err.h"
 #include "core/fileio.h"
+#include "core/redact.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -269,8 +270,11 @@ mb_status mb__tasks_command(const mb_tasks *t, size_t row, const char *workdir,
 json_t *mb__tasks_row_json(const mb_tasks *t, size_t row)
 {
     json_t *o = json_object();
-    for (size_t c = 0; c < t->csv.ncols; c++)
+    for (size_t c = 0; c < t->csv.ncols; c++) { /* never a password */
+        char *shown = mb__redact(mb__csv_cell(&t->csv, row, c));
         json_object_set_new(o, t->csv.header[c],
-                            json_string(mb__csv_cell(&t->csv, row, c)));
+                            json_string(shown ? shown : "***"));
+        free(shown);
+    }
     return o;
 }

@@ -4,6 +4,7 @@
 #include "core/alloc.h"
 #include "core/err.h"
 #include "exec/proc.h"
+#include "exec/wtstale.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -55,8 +56,9 @@ mb_status mb__worktrees_open(const char *dir, mb_worktrees **out, int *dirty,
     mb_worktrees *w = mb__calloc(1, sizeof *w);
     const char *tmpdir = getenv("TMPDIR");
     char tmpl[4096];
-    snprintf(tmpl, sizeof tmpl, "%s/mbench-worktrees.XXXXXX",
-             tmpdir && *tmpdir ? tmpdir : "/tmp");
+    /* the pid in the name tells a later run whose they are (wtstale.h) */
+    snprintf(tmpl, sizeof tmpl, "%s/mbench-worktrees.%ld.XXXXXX",
+             tmpdir && *tmpdir ? tmpdir : "/tmp", (long)getpid());
     if (!w || !mkdtemp(tmpl) || !(w->tmp = mb__strdup(tmpl))) {
         free(top);
         free(w);
@@ -66,6 +68,7 @@ mb_status mb__worktrees_open(const char *dir, mb_worktrees **out, int *dirty,
                         tmpdir && *tmpdir ? tmpdir : "/tmp");
     }
     w->repo = top;
+    mb__worktrees_clean_stale(top); /* those of a killed mbench */
     *out = w;
     return MB_OK;
 }

@@ -3,7 +3,8 @@
  * working tree.  One worktree per branch (detached at the branch's commit),
  * reused by every task of that branch, all under one temporary directory,
  * all removed (`git worktree remove --force`, then `git worktree prune`) by
- * mb__worktrees_close. */
+ * mb__worktrees_close.  The directory's name holds mbench's pid; opening
+ * a repository removes the worktrees a killed mbench left (wtstale.h). */
 #ifndef MB_EXEC_WORKTREE_H
 #define MB_EXEC_WORKTREE_H
 

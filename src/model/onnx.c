@@ -92,6 +92,10 @@ typedef struct ctx {
     uint64_t ext_bytes;
     /* tensors held in node attributes (Constant values and the like) */
     uint64_t const_tensors, const_values, const_bytes;
+    /* tensors whose data cannot hold what their dims declare ([2^40]
+     * with 16 bytes): counted apart, not as parameters */
+    uint64_t impossible;
+    json_t *impossible_first;
     int in_attr; /* account() goes to the const_* counters */
 } ctx;
 
@@ -250,8 +254,8 @@ struct tsum {
     uint64_t count; /* product of dims */
     int overflow;
     int external;
-    mb_pb_field raw, loc;
-    int has_raw, has_loc;
+    mb_pb_field raw, loc, name;
+    int has_raw, has_loc, has_name;
     uint64_t typed_len[16]; /* payload bytes per typed field number */
     uint64_t typed_n[16];   /* unpacked elements per typed field number */
     uint64_t ext_offset, ext_length;
@@ -324,6 +328,12 @@ static mb_status scan_tensor(ctx *c, const mb_pb *r, const mb_pb_field *tf,
             if (f.wire != MB_PB_VARINT)
                 return bad_field(c, "TensorProto", &f);
             t->dtype = f.u64;
+            break;
+        case T_NAME:
+            if (f.wire == MB_PB_LEN && f.len <= 4096) {
+                t->name = f;
+                t->has_name = 1;
+            }
             break;
         case T_RAW_DATA:
             if (f.wire != MB_PB_LEN)
@@ -447,8 +457,59 @@ static uint64_t tensor_bytes(ctx *c, const struct tsum *t)
     return b;
 }
 
+/* Whether the tensor's own data (raw_data, float_data, double_data) is
+ * not the size its dims and type declare: an impossible tensor (ONNX
+ * Runtime refuses it), whose declared count must not become parameters. */
+static int impossible(const struct tsum *t)
+{
+    if (t->external)
+        return 0;
+    uint64_t want = logical_bytes(t->dtype, t->count);
+    if (t->overflow)
+        return 1;
+    if (t->has_raw) /* an unknown type (want 0) cannot be judged */
+        return want == UINT64_MAX || (want && want != t->raw.len);
+    static const struct {
+        int field;
+        uint64_t width;
+    } fixed[] = {{T_FLOAT_DATA, 4}, {T_DOUBLE_DATA, 8}};
+    for (size_t i = 0; i < 2; i++) {
+        uint64_t n = t->typed_len[fixed[i].field] / fixed[i].width +
+                     t->typed_n[fixed[i].field];
+        if ((t->typed_len[fixed[i].field] || t->typed_n[fixed[i].field]) &&
+            n != t->count)
+            return 1;
+    }
+    return 0;
+}
+
+static void note_impossible(ctx *c, const struct tsum *t)
+{
+    if (c->impossible++)
+        return;
+    c->impossible_first = json_object();
+    json_object_set_new(c->impossible_first, "name",
+                        t->has_name ? jstr(&t->name) : json_string(""));
+    json_object_set_new(
+        c->impossible_first, "declared_elements",
+        t->overflow
+            ? json_null()
+            : json_integer(
+                  (json_int_t)(t->count > INT64_MAX ? INT64_MAX : t->count)));
+    json_object_set_new(
+        c->impossible_first, "data_bytes",
+        json_integer((json_int_t)(t->has_raw
+                                      ? t->raw.len
+                                      : t->typed_len[T_FLOAT_DATA] +
+                                            t->typed_len[T_DOUBLE_DATA])));
+}
+
 static void account(ctx *c, const struct tsum *t)
 {
+    if (impossible(t)) {
+        note_impossible(c, t);
+        return;
+    }
     uint64_t count = t->overflow ? 0 : t->count;
     uint64_t bytes = tensor_bytes(c, t);
     /* Weights are weights wherever the exporter put them: a tensor in a
@@ -649,6 +710,17 @@ static json_t *by_dtype(const ctx *c)
     return o;
 }
 
+/* A string field longer than any real model's (a length bomb: a sparse
+ * file declaring gigabytes): refused before anything is copied. */
+static mb_status too_long(ctx *c, const char *field, const mb_pb_field *f)
+{
+    return mb__fail(c->err, MB_EFORMAT,
+                    "%s: its %s is %zu bytes long, beyond the %u bytes "
+                    "mbench reads for a string field; not a usable model "
+                    "(re-export it)",
+                    c->path, field, f->len, (unsigned)MB_ONNX_MAX_STRING);
+}
+
 static mb_status scan_model(ctx *c, json_t *o)
 {
     mb_pb r;
@@ -674,6 +746,13 @@ static mb_status scan_model(ctx *c, json_t *o)
         case M_DOMAIN:
         case M_DOC:
             want_len = 1;
+            if (f.wire == MB_PB_LEN && f.len > MB_ONNX_MAX_STRING)
+                return too_long(c,
+                                f.num == M_PRODUCER       ? "producer_name"
+                                : f.num == M_PRODUCER_VER ? "producer_version"
+                                : f.num == M_DOMAIN       ? "domain"
+                                                          : "doc_string",
+                                &f);
             if (f.wire == MB_PB_LEN)
                 json_object_set_new(o,
                                     f.num == M_PRODUCER ? "producer_name"
@@ -706,6 +785,10 @@ static mb_status scan_model(ctx *c, json_t *o)
             }
             if (s)
                 return s;
+            if (k.len > MB_ONNX_MAX_STRING || v.len > MB_ONNX_MAX_STRING)
+                return too_long(
+                    c, f.num == M_OPSET ? "opset_import" : "metadata_props",
+                    k.len > v.len ? &k : &v);
             if (f.num == M_OPSET) {
                 json_t *os = json_object();
                 json_object_set_new(os, "domain", jstr(&k));
@@ -802,6 +885,11 @@ static mb_status inspect_mapped(ctx *c, json_t *o)
     set_int(k, "values", c->const_values);
     set_int(k, "bytes", c->const_bytes);
     json_object_set_new(o, "constants", k);
+    json_t *imp = json_object();
+    set_int(imp, "count", c->impossible);
+    json_object_set(imp, "first",
+                    c->impossible_first ? c->impossible_first : json_null());
+    json_object_set_new(o, "impossible_tensors", imp);
     return MB_OK;
 }
 
@@ -892,6 +980,7 @@ done:
     json_decref(c.ext_files);
     json_decref(c.ext_missing);
     json_decref(c.ext_refused);
+    json_decref(c.impossible_first);
     free(c.real_dir);
     if (s) {
         json_decref(o);

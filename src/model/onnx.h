@@ -12,6 +12,11 @@
 #ifndef MB_MODEL_ONNX_H
 #define MB_MODEL_ONNX_H
 
+/* The longest string field of a ModelProto (producer_name, doc_string,
+ * metadata_props, ...) that mbench copies: 16 MiB.  Longer is refused
+ * before anything is copied (a length bomb in a sparse file). */
+#define MB_ONNX_MAX_STRING (16u << 20)
+
 #include "mbench.h"
 
 #include "core/buf.h"

@@ -105,16 +105,31 @@ static void resources(mb_buf *b, const json_t *ex)
     mb__buf_putc(b, '\n');
 }
 
+/* Rows of the phase and loop tables and names of the counter and metric
+ * lines printed; the rest are in the document. */
+#define CONSOLE_MAX_NAMES 50
+
+/* The line saying how many of a table's n names were not printed. */
+static void more_names(mb_buf *b, size_t n, const char *what)
+{
+    if (n > CONSOLE_MAX_NAMES)
+        mb__buf_printf(b, "  ... %zu more %s (in the JSON document)\n",
+                       n - CONSOLE_MAX_NAMES, what);
+}
+
 static void phase_table(mb_buf *b, const json_t *ph)
 {
     if (!json_object_size(ph))
         return;
+    size_t shown = 0;
     mb__buf_printf(b, "  %-28s %12s  %-26s %8s %12s\n", "phase", "median",
                    "95% CI", "per run", "first");
     const char *key;
     json_t *v;
     json_object_foreach((json_t *)ph, key, v)
     {
+        if (shown++ == CONSOLE_MAX_NAMES)
+            break;
         char name[64], med[32], ci[72], first[32];
         snprintf(name, sizeof name, "%s%s",
                  json_is_string(json_object_get(v, "parent")) ? "  " : "", key);
@@ -124,6 +139,7 @@ static void phase_table(mb_buf *b, const json_t *ph)
                        mb__jnum(v, "occurrences_per_run"),
                        dur(v, "first_median_ns", first, sizeof first));
     }
+    more_names(b, json_object_size(ph), "phases");
 }
 
 /* The median of every counter, then of every metric, a line each. */
@@ -138,9 +154,15 @@ static void value_lines(mb_buf *b, const json_t *ex)
         mb__buf_printf(b, "  %s:", kinds[k][1]);
         const char *key;
         json_t *v;
+        size_t shown = 0;
         json_object_foreach((json_t *)vals, key, v)
+        {
+            if (shown++ == CONSOLE_MAX_NAMES)
+                break;
             mb__buf_printf(b, " %s=%g", key, mb__jnum(v, "median"));
+        }
         mb__buf_putc(b, '\n');
+        more_names(b, json_object_size(vals), kinds[k][0]);
     }
 }
 
@@ -153,8 +175,11 @@ static void loop_table(mb_buf *b, const json_t *loops)
                    "items/s");
     const char *key;
     json_t *v;
+    size_t shown = 0;
     json_object_foreach((json_t *)loops, key, v)
     {
+        if (shown++ == CONSOLE_MAX_NAMES)
+            break;
         const json_t *l = json_object_get(v, "latency");
         const json_t *ci = json_object_get(l, "median_ci95");
         char med[32], cis[72], p95[32], p99[32];
@@ -167,6 +192,7 @@ static void loop_table(mb_buf *b, const json_t *loops)
                        dur(l, "p99", p99, sizeof p99),
                        mb__jnum(v, "iterations"), mb__jnum(v, "items_per_s"));
     }
+    more_names(b, json_object_size(loops), "loops");
 }
 
 /* Throughput derived from counters over the wall time, and the events a
@@ -192,6 +218,12 @@ static void derived_and_events(mb_buf *b, const json_t *ex)
     if (mb__jnum(ev, "dropped_iterations") > 0)
         mb__buf_printf(b, "  iterations not kept (over %u per run): %.0f\n",
                        MB_EVENTS_MAX_ITERS, mb__jnum(ev, "dropped_iterations"));
+    if (mb__jnum(ev, "dropped_events") > 0)
+        mb__buf_printf(b,
+                       "  events not kept (naming more than %.0f distinct "
+                       "phases, counters, metrics and loops in a run): %.0f\n",
+                       mb__jnum(ev, "names_cap"),
+                       mb__jnum(ev, "dropped_events"));
     if (mb__jnum(ev, "malformed") > 0)
         mb__buf_printf(b, "  malformed event lines: %.0f (first: %s)\n",
                        mb__jnum(ev, "malformed"),

@@ -237,6 +237,22 @@ static void params_line(mb_buf *b, const json_t *o)
             mb__fmt_grouped(p >= cv ? p - cv : 0, z, sizeof z),
             jget_int(o, "initializers"), mb__fmt_grouped(cv, y + 32, 32),
             jget_int(k, "tensors"));
+    const json_t *imp = json_object_get(o, "impossible_tensors");
+    if (jget_int(imp, "count") > 0) {
+        const json_t *f = json_object_get(imp, "first");
+        mb__buf_printf(b,
+                       "IMPOSSIBLE %" JSON_INTEGER_FORMAT
+                       " tensor(s) whose data cannot hold what their dims "
+                       "declare, not counted as parameters (first: ",
+                       jget_int(imp, "count"));
+        mb__console_put(b, jget_str(f, "name"));
+        mb__buf_printf(b,
+                       ", %" JSON_INTEGER_FORMAT
+                       " elements declared, %" JSON_INTEGER_FORMAT
+                       " bytes of data); ONNX Runtime will not load it\n",
+                       jget_int(f, "declared_elements"),
+                       jget_int(f, "data_bytes"));
+    }
 }
 
 /* External data: the files, the missing and the refused ones. */

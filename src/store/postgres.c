@@ -9,6 +9,7 @@
 #include "core/redact.h"
 
 #include <libpq-fe.h>
+#include <ctype.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -103,7 +104,8 @@ static void pg_close(void *h)
         PQfinish(h);
 }
 
-mb_status mb__pg_open(const char *url, void **h, mb_err *err)
+/* Connects to url (its password already encoded). */
+static mb_status pg_open(const char *url, void **h, mb_err *err)
 {
     *h = NULL;
     char shown[512]; /* postgresql://u:***@host/db, ?password=*** */
@@ -142,6 +144,45 @@ mb_status mb__pg_open(const char *url, void **h, mb_err *err)
     PQsetNoticeProcessor(c, quiet, NULL);
     *h = c;
     return MB_OK;
+}
+
+/* url with its password percent-encoded where it holds characters a URL
+ * cannot hold there ('/', '?', '#', '@', ...): libpq would otherwise read
+ * a piece of it as the host or port and quote it in its error (caller
+ * frees; NULL when out of memory). */
+static char *encoded_password(const char *url)
+{
+    size_t b = 0, e = 0, n = strlen(url);
+    char *out = malloc(3 * n + 1);
+    if (!out)
+        return NULL;
+    if (!mb__url_password(url, &b, &e)) {
+        memcpy(out, url, n + 1);
+        return out;
+    }
+    memcpy(out, url, b);
+    size_t o = b;
+    for (size_t i = b; i < e; i++) {
+        unsigned char c = (unsigned char)url[i];
+        int hex = c == '%' && isxdigit((unsigned char)url[i + 1]) &&
+                  isxdigit((unsigned char)url[i + 2]);
+        if (isalnum(c) || strchr("-._~!$&'()*+,;=", c) || hex)
+            out[o++] = (char)c;
+        else
+            o += (size_t)snprintf(out + o, 4, "%%%02X", c);
+    }
+    memcpy(out + o, url + e, n - e + 1);
+    return out;
+}
+
+mb_status mb__pg_open(const char *raw, void **h, mb_err *err)
+{
+    char *url = encoded_password(raw);
+    if (!url)
+        return mb__fail(err, MB_ENOMEM, "out of memory");
+    mb_status st = pg_open(url, h, err);
+    free(url);
+    return st;
 }
 
 const mb__db_ops mb__pg_ops = {

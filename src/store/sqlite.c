@@ -10,10 +10,12 @@
 #include <ctype.h>
 #include <errno.h>
 #include <sqlite3.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <time.h>
+#include <unistd.h>
 
 /* How long a writer waits for another writer's lock before giving up. */
 #define BUSY_TIMEOUT_MS 60000
@@ -21,7 +23,8 @@
 typedef struct {
     sqlite3 *db;
     char *path;
-    int last_rc; /* SQLite's code of the last failure */
+    int last_rc;  /* SQLite's code of the last failure */
+    char *copied; /* a private copy read instead (lite_read_copy), or NULL */
 } lite;
 
 /* The operating system's reason for the last failure, or SQLite's. */
@@ -29,6 +32,36 @@ static const char *os_reason(lite *l, int rc)
 {
     int e = l->db ? sqlite3_system_errno(l->db) : 0;
     return e ? strerror(e) : sqlite3_errstr(rc);
+}
+
+/* Why this user cannot write the store at path, or NULL: the file or
+ * its directory (where SQLite makes its -wal, -shm and -journal files)
+ * not writable.  buf holds the sentence. */
+static const char *write_obstacle(const char *path, char *buf, size_t len)
+{
+    struct stat st;
+    if (stat(path, &st) == 0 && access(path, W_OK) != 0) {
+        snprintf(buf, len,
+                 "the file is not writable by this user (mode %04o, owner "
+                 "uid %ld)",
+                 (unsigned)(st.st_mode & 07777), (long)st.st_uid);
+        return buf;
+    }
+    char dir[4096];
+    snprintf(dir, sizeof dir, "%s", path);
+    char *slash = strrchr(dir, '/');
+    if (slash)
+        *(slash == dir ? slash + 1 : slash) = '\0';
+    else
+        snprintf(dir, sizeof dir, ".");
+    if (access(dir, W_OK) != 0) {
+        snprintf(buf, len,
+                 "its directory %s is not writable by this user (%s), and "
+                 "SQLite must create its -wal, -shm and -journal files there",
+                 dir, strerror(errno));
+        return buf;
+    }
+    return NULL;
 }
 
 static mb_status lite_fail(lite *l, int rc, const char *what, mb_err *err)
@@ -59,12 +92,17 @@ static mb_status lite_fail(lite *l, int rc, const char *what, mb_err *err)
                         "I/O error on %s while %s: %s (%s); check the disk "
                         "and its file system, then retry",
                         l->path, what, os_reason(l, rc), sqlite3_errstr(rc));
-    if (prim == SQLITE_READONLY)
+    char why[600];
+    const char *obstacle = (prim == SQLITE_READONLY || prim == SQLITE_CANTOPEN)
+                               ? write_obstacle(l->path, why, sizeof why)
+                               : NULL;
+    if (prim == SQLITE_READONLY || (prim == SQLITE_CANTOPEN && obstacle))
         return mb__fail(err, MB_EIO,
-                        "%s is read-only for this user (file mode, directory "
-                        "or mount) and could not be written while %s; store "
-                        "into a writable copy or ask its owner",
-                        l->path, what);
+                        "%s is read-only for this user and could not be "
+                        "written while %s: %s; store into a writable copy or "
+                        "ask its owner",
+                        l->path, what,
+                        obstacle ? obstacle : "file mode, directory or mount");
     if (prim == SQLITE_CANTOPEN)
         return mb__fail(err, MB_EIO, "cannot open SQLite database %s: %s",
                         l->path, os_reason(l, rc));
@@ -150,6 +188,17 @@ static void lite_close(void *h)
     if (!l)
         return;
     sqlite3_close_v2(l->db);
+    if (l->copied) { /* the copy's directory: db, -wal, -shm */
+        static const char *const suffix[] = {"/s.db", "/s.db-wal", "/s.db-shm",
+                                             "/s.db-journal"};
+        char f[4200];
+        for (size_t i = 0; i < sizeof suffix / sizeof *suffix; i++) {
+            snprintf(f, sizeof f, "%s%s", l->copied, suffix[i]);
+            unlink(f);
+        }
+        rmdir(l->copied);
+        free(l->copied);
+    }
     free(l->path);
     free(l);
 }
@@ -209,6 +258,13 @@ static mb_status lite_connect(lite *l, const char *name, int flags, mb_err *err)
         l->last_rc = rc;
         if (!l->db)
             return mb__fail(err, MB_ENOMEM, "out of memory");
+        char why[600];
+        if ((flags & SQLITE_OPEN_READWRITE) &&
+            write_obstacle(l->path, why, sizeof why))
+            return mb__fail(err, MB_EIO,
+                            "SQLite database %s is read-only for this user: "
+                            "%s; store into a writable copy or ask its owner",
+                            l->path, why);
         return mb__fail(err, MB_EIO, "cannot open SQLite database %s: %s%s",
                         l->path, os_reason(l, rc),
                         flags & SQLITE_OPEN_CREATE
@@ -227,8 +283,73 @@ static mb_status lite_connect(lite *l, const char *name, int flags, mb_err *err)
     return st;
 }
 
+/* Copies the file src to dst; 0 or an errno value. */
+static int copy_file(const char *src, const char *dst)
+{
+    FILE *in = fopen(src, "rb");
+    if (!in)
+        return errno;
+    FILE *out = fopen(dst, "wb");
+    if (!out) {
+        int e = errno;
+        fclose(in);
+        return e;
+    }
+    char buf[65536];
+    size_t n;
+    int e = 0;
+    while ((n = fread(buf, 1, sizeof buf, in)) > 0)
+        if (fwrite(buf, 1, n, out) != n) {
+            e = errno ? errno : EIO;
+            break;
+        }
+    if (!e && ferror(in))
+        e = errno ? errno : EIO;
+    fclose(in);
+    if (fclose(out) != 0 && !e)
+        e = errno;
+    return e;
+}
+
+/* A WAL store whose -shm this user can neither open nor make (a
+ * read-only directory, a writer killed): SQLite cannot read its WAL in
+ * place, and immutable reading would silently drop what the WAL holds.
+ * The file and its WAL are copied into a private directory under $TMPDIR
+ * and the copy is read (removed at close).  MB_EIO saying why when the
+ * copy cannot be made. */
+static mb_status lite_read_copy(lite *l, const char *wal, mb_err *err)
+{
+    const char *tmp = getenv("TMPDIR");
+    char dir[4096], db[4200], w[4200];
+    snprintf(dir, sizeof dir, "%s/mbench-store.XXXXXX",
+             tmp && *tmp ? tmp : "/tmp");
+    if (!mkdtemp(dir))
+        return mb__fail(err, MB_EIO,
+                        "%s is a WAL store that this user cannot read in "
+                        "place (no %s-shm and its directory is not "
+                        "writable), and no private copy could be made "
+                        "under %s: %s; set TMPDIR to a writable directory, "
+                        "or have its owner open it once",
+                        l->path, l->path, tmp && *tmp ? tmp : "/tmp",
+                        strerror(errno));
+    l->copied = mb__strdup(dir);
+    snprintf(db, sizeof db, "%s/s.db", dir);
+    snprintf(w, sizeof w, "%s/s.db-wal", dir);
+    int e = copy_file(l->path, db);
+    if (!e)
+        e = copy_file(wal, w);
+    if (e)
+        return mb__fail(err, MB_EIO,
+                        "%s is a WAL store that this user cannot read in "
+                        "place (no -shm file and its directory is not "
+                        "writable); copying it to %s failed: %s",
+                        l->path, dir, strerror(e));
+    return lite_connect(l, db, SQLITE_OPEN_READONLY, err);
+}
+
 /* Read-only: a WAL store needs its -shm file; where this user cannot make
- * one (a read-only directory), the file is read as immutable. */
+ * one (a read-only directory), a store with a WAL is read from a private
+ * copy, one without as immutable (nothing is lost then). */
 static mb_status lite_connect_ro(lite *l, mb_err *err)
 {
     mb_err first;
@@ -239,11 +360,16 @@ static mb_status lite_connect_ro(lite *l, mb_err *err)
             *err = first;
         return st;
     }
+    sqlite3_close_v2(l->db);
+    l->db = NULL;
+    char wal[4200];
+    struct stat ws;
+    snprintf(wal, sizeof wal, "%s-wal", l->path);
+    if (stat(wal, &ws) == 0 && ws.st_size > 0)
+        return lite_read_copy(l, wal, err);
     char *uri = immutable_uri(l->path);
     if (!uri)
         return mb__fail(err, MB_ENOMEM, "out of memory");
-    sqlite3_close_v2(l->db);
-    l->db = NULL;
     st = lite_connect(l, uri, SQLITE_OPEN_READONLY | SQLITE_OPEN_URI, err);
     free(uri);
     if (st && err)

@@ -30,6 +30,21 @@ struct mb__store {
 /* ---- schema ----------------------------------------------------------- */
 
 /* Version 1: the first layout.  %s is the engine's auto-increment key. */
+/* dst = src (at most 64 bytes of it) as a LIKE prefix: '%', '_' and '\'
+ * escaped with '\' (the queries say ESCAPE '\'), then '%'.  Without it
+ * `history --model %` matched every model. */
+static void like_prefix(char *dst, size_t cap, const char *src)
+{
+    size_t o = 0;
+    for (size_t i = 0; src[i] && i < 64 && o + 3 < cap; i++) {
+        if (strchr("%_\\", src[i]))
+            dst[o++] = '\\';
+        dst[o++] = src[i];
+    }
+    dst[o++] = '%';
+    dst[o] = '\0';
+}
+
 static const char *const schema_v1[] = {
     "CREATE TABLE schema_version (version INTEGER NOT NULL, "
     "updated_utc TEXT NOT NULL)",
@@ -1181,7 +1196,7 @@ mb_status mb__store_history(mb__store *s, const mb__store_filter *f,
     *out = NULL;
     mb_buf sql = MB_BUF_INIT;
     const char *p[8];
-    char batch[24], like[80], model_like[80];
+    char batch[24], like[160], model_like[160];
     size_t n = 0;
     hist_col cols[64];
     char names[64][48];
@@ -1192,12 +1207,12 @@ mb_status mb__store_history(mb__store *s, const mb__store_filter *f,
     mb__buf_puts(&sql, " FROM runs r JOIN documents d ON d.id = "
                        "r.document_id WHERE d.superseded_by IS NULL");
     if (f && f->model && *f->model) {
-        snprintf(model_like, sizeof model_like, "%.64s%%", f->model);
+        like_prefix(model_like, sizeof model_like, f->model);
         p[n++] = f->model;
         p[n++] = model_like;
         mb__buf_printf(&sql,
                        " AND (r.model_name = $%zu OR r.model_path = $%zu OR "
-                       "r.model_sha256 LIKE $%zu)",
+                       "r.model_sha256 LIKE $%zu ESCAPE '\\')",
                        n - 1, n - 1, n);
     }
     if (f && f->variant && *f->variant) {
@@ -1205,11 +1220,12 @@ mb_status mb__store_history(mb__store *s, const mb__store_filter *f,
         mb__buf_printf(&sql, " AND r.variant = $%zu", n);
     }
     if (f && f->ref && *f->ref) {
-        snprintf(like, sizeof like, "%.64s%%", f->ref);
+        like_prefix(like, sizeof like, f->ref);
         p[n++] = f->ref;
         p[n++] = like;
         mb__buf_printf(&sql,
-                       " AND (r.git_branch = $%zu OR r.git_commit LIKE $%zu)",
+                       " AND (r.git_branch = $%zu OR r.git_commit LIKE $%zu "
+                       "ESCAPE '\\')",
                        n - 1, n);
     }
     if (f && f->batch_size > 0) {

@@ -1,6 +1,7 @@
 /* fuzz_events.c - libFuzzer harness for the phase-events line parser
  * (events.c).  The first input byte sets the size of the chunks the rest
- * is fed in (pipe reads split lines anywhere); timestamps advance per
+ * is read in (pipe reads split lines anywhere) and of the slices of the
+ * backlog parsed between reads, as proc.c does; timestamps advance per
  * chunk.  Built by `make fuzz`. */
 #include "exec/events.h"
 
@@ -21,7 +22,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     int64_t t = 1000;
     while (n) {
         size_t k = n < chunk ? n : chunk;
-        mb__events_feed(&ev, p, k, t);
+        mb__events_push(&ev, p, k, t);
+        mb__events_work(&ev, (size_t)(data[0] % 7) * 13 + 1);
         p += k;
         n -= k;
         t += 1000 + (int64_t)k;
@@ -34,6 +36,15 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         if (mb__events_loop(&ev, ev.loops[i].name) != &ev.loops[i] ||
             ev.loops[i].n == 0)
             abort(); /* every loop is found and has its iterations */
+    for (size_t i = 0; i < ev.n_counters; i++)
+        if (mb__events_counter(&ev, ev.counters[i].name) != &ev.counters[i])
+            abort();
+    for (size_t i = 0; i < ev.n_metrics; i++)
+        if (mb__events_metric(&ev, ev.metrics[i].name) != &ev.metrics[i])
+            abort();
+    if (ev.names != ev.n_phases + ev.n_counters + ev.n_metrics + ev.n_loops ||
+        ev.names > MB_EVENTS_MAX_NAMES || ev.depth != 0)
+        abort();
     mb__events_free(&ev);
     return 0;
 }

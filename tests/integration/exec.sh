@@ -90,6 +90,33 @@ else
     notok "the C example builds with mbench_events.h and strict warnings" "$(cat "$T_TMP/cc.err")"
 fi
 
+# Many distinct names (issue 37): found through hash tables, the pipe
+# read on while mbench parses, a cap on names, SIGTERM heard at any rate.
+if cc -O2 -o "$T_TMP/names" "$FIX/exec/names.c" 2>"$T_TMP/cc.err"; then
+    expect_exit "70000 distinct phase names are measured" 0 $MBENCH exec --runs 1 --json "$T_TMP/names.json" -- "$T_TMP/names" 70000
+    contains "65536 names are kept, the events of the others counted dropped" "$(J "$T_TMP/names.json" 'len(d["runs"][0]["exec"]["phases"]), d["runs"][0]["exec"]["events"]["names_cap"], d["runs"][0]["exec"]["events"]["dropped_events"], d["runs"][0]["exec"]["events"]["malformed"]')" "(65536, 65536, 8928, 0)"
+    contains "the console says what the cap dropped" "$LAST_OUT" "events not kept (naming more than 65536 distinct phases, counters, metrics and loops in a run): 8928"
+    contains "the console prints 50 phases and says how many more" "$LAST_OUT" "... 65486 more phases (in the JSON document)"
+    # A program that never stops writing names: SIGTERM ends mbench (the
+    # guard is only against a hang).
+    $MBENCH exec --runs 1 -q -- "$T_TMP/names" 200000 forever >/dev/null 2>"$T_TMP/term.err" &
+    mpid=$!
+    sleep 1
+    kill -TERM $mpid
+    guard=0
+    while kill -0 $mpid 2>/dev/null && [ $guard -lt 300 ]; do sleep 0.1; guard=$((guard + 1)); done
+    if kill -0 $mpid 2>/dev/null; then
+        notok "SIGTERM ends exec while the program floods the events pipe" "still running 30 s after SIGTERM"
+        kill -KILL $mpid
+    else
+        wait $mpid; rc=$?
+        if [ $rc -eq 143 ]; then ok "SIGTERM ends exec while the program floods the events pipe"; else notok "SIGTERM ends exec while the program floods the events pipe" "exit $rc" "$(cat "$T_TMP/term.err")"; fi
+    fi
+    if pgrep -f "$T_TMP/names" >/dev/null; then notok "the flooding program is gone with it" "$(pgrep -af "$T_TMP/names")"; else ok "the flooding program is gone with it"; fi
+else
+    notok "the names program builds" "$(cat "$T_TMP/cc.err")"
+fi
+
 # Several commands, parameters, prepare/cleanup.
 expect_exit "two commands are compared" 0 $MBENCH exec --runs 6 --json "$T_TMP/cmp.json" -n fast -c 'true' -n slow -c 'sleep 0.02'
 contains "the comparison has a ratio, a CI and a p-value" "$(J "$T_TMP/cmp.json" '(d["comparison"]["baseline"], d["comparison"]["entries"][0]["variant"], d["comparison"]["entries"][0]["ratio"] > 1, sorted(d["comparison"]["entries"][0]["ratio_ci95"]), 0 <= d["comparison"]["entries"][0]["p_value"] <= 1)')" "('fast', 'slow', True, ['hi', 'lo'], True)"

@@ -67,7 +67,34 @@ one_line "... in one line" "$LAST_ERR"
 rm "$T_TMP/bad/b/cut.png"; head -c 500 "$D/rgb/cat/b.jpg" > "$T_TMP/bad/b/cut.jpg"
 expect_exit "a truncated JPEG is a runtime error" 3 \
     "$MBENCH" validate "$D/ident_rgb.onnx" "$D/ident_rgb.onnx" --data "$T_TMP/bad" --resize 64x64
-rm "$T_TMP/bad/b/cut.jpg"; printf 'BM' > "$T_TMP/bad/b/x.bmp"
+rm "$T_TMP/bad/b/cut.jpg"
+# issue 37: the first half of a 64x64 JPEG (libjpeg only warns, and fills
+# the rest with grey), and a 4 KB JPEG whose header declares 8192x8192
+$PY -c "
+from PIL import Image
+import io, random
+random.seed(1)
+im = Image.frombytes('RGB', (64, 64), bytes(random.randrange(256) for _ in range(64 * 64 * 3)))
+b = io.BytesIO(); im.save(b, 'JPEG', quality=90); d = b.getvalue()
+open('$T_TMP/bad/b/half.jpg', 'wb').write(d[:len(d) // 2])
+i = d.index(b'\xff\xc0'); big = bytearray(d); big[i + 5:i + 9] = (8192).to_bytes(2, 'big') * 2
+open('$T_TMP/big.jpg', 'wb').write(bytes(big))"
+expect_exit "the first half of a JPEG is refused" 3 \
+    "$MBENCH" validate "$D/ident_rgb.onnx" "$D/ident_rgb.onnx" --data "$T_TMP/bad" --resize 64x64
+contains "... naming it and libjpeg's warning" "$LAST_ERR" "image $T_TMP/bad/b/half.jpg is not a readable JPEG: Premature end of JPEG file"
+one_line "... in one line" "$LAST_ERR"
+rm "$T_TMP/bad/b/half.jpg"; cp "$T_TMP/big.jpg" "$T_TMP/bad/b/"
+out=$($PY -c "import resource,subprocess,sys; r=subprocess.run(sys.argv[1:], stdout=subprocess.DEVNULL, stderr=open('$T_TMP/big.err', 'w')); print(r.returncode, resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss)" \
+    "$MBENCH" validate "$D/ident_rgb.onnx" "$D/ident_rgb.onnx" --data "$T_TMP/bad" --resize 64x64)
+rc=${out% *}; kb=${out#* }
+if [ "$rc" = 3 ] && [ "$kb" -lt 65536 ]; then ok "a 4 KB JPEG declaring 8192x8192 is refused within 64 MB"; else notok "a 4 KB JPEG declaring 8192x8192 is refused within 64 MB" "exit $rc, max RSS $kb KiB" "$(cat "$T_TMP/big.err")"; fi
+contains "... as truncated, before decoding" "$(cat "$T_TMP/big.err")" "big.jpg is not a readable JPEG: its header declares 8192x8192 pixels, which take at least 131072 bytes, but the file has"
+rm "$T_TMP/bad/b/big.jpg"; cp "$D/rgb/cat/a.png" "$T_TMP/bad/b/"
+expect_exit "an image beyond --max-tensor-bytes is refused from its header" 3 \
+    "$MBENCH" validate "$D/ident_rgb.onnx" "$D/ident_rgb.onnx" --data "$T_TMP/bad" --resize 64x64 --max-tensor-bytes 1K
+contains "... naming the image and the flag" "$LAST_ERR" "a.png ("
+contains "... and the flag" "$LAST_ERR" "--max-tensor-bytes allows"
+rm "$T_TMP/bad/b/a.png"; printf 'BM' > "$T_TMP/bad/b/x.bmp"
 expect_exit "a BMP in the folder is refused by name" 3 \
     "$MBENCH" validate "$D/ident_rgb.onnx" "$D/ident_rgb.onnx" --data "$T_TMP/bad" --resize 64x64
 contains "... with the fix" "$LAST_ERR" "x.bmp: mbench reads PNG and JPEG images only; convert it"

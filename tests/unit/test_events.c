@@ -5,6 +5,7 @@
 
 #include "exec/events.h"
 
+#include <stdio.h>
 #include <string.h>
 
 #define MS 1000000LL
@@ -295,6 +296,88 @@ static void a_bad_iteration_is_malformed_and_not_kept(void)
     }
 }
 
+/* Issue 37: past MB_EVENTS_MAX_NAMES distinct names the events are counted
+ * dropped (their ends are not malformed), names already kept go on. */
+static void names_past_the_cap_are_counted_dropped(void)
+{
+    mb_events ev;
+    mb__events_init(&ev);
+    char b[96];
+    for (unsigned i = 0; i < MB_EVENTS_MAX_NAMES + 10; i++) {
+        snprintf(b, sizeof b, "{\"event\":\"start\",\"phase\":\"p%u\"}", i);
+        line(&ev, b, MS);
+        snprintf(b, sizeof b, "{\"event\":\"end\",\"phase\":\"p%u\"}", i);
+        line(&ev, b, 2 * MS);
+    }
+    line(&ev, "{\"event\":\"counter\",\"name\":\"new\",\"value\":1}", 3 * MS);
+    line(&ev, "{\"event\":\"start\",\"phase\":\"p7\"}", 3 * MS);
+    line(&ev, "{\"event\":\"end\",\"phase\":\"p7\"}", 4 * MS);
+    mb__events_finish(&ev, 5 * MS);
+    EXPECT_EQ_INT(ev.n_phases, MB_EVENTS_MAX_NAMES);
+    EXPECT_EQ_INT(ev.dropped_events, 21);
+    EXPECT_EQ_INT(ev.malformed, 0);
+    EXPECT_EQ_INT(ev.n_counters, 0);
+    const mb_phase_rec *p = mb__events_phase(&ev, "p7");
+    EXPECT(p && p->count == 2);
+    EXPECT(mb__events_phase(&ev, "p65535") != NULL);
+    EXPECT(mb__events_phase(&ev, "p65536") == NULL);
+    mb__events_free(&ev);
+}
+
+/* Lines the fast reader leaves to jansson (escapes, other keys, repeated
+ * keys, odd numbers) mean what they always meant. */
+static void unusual_lines_mean_what_jansson_says(void)
+{
+    mb_events ev;
+    mb__events_init(&ev);
+    line(&ev, "{\"event\":\"start\",\"phase\":\"a\\\"b\",\"extra\":[1]}", MS);
+    line(&ev, " { \"phase\" : \"a\\u0022b\" , \"event\" : \"end\" } ", 3 * MS);
+    line(&ev, "{\"event\":\"counter\",\"name\":\"c\",\"value\":2.5e1}", MS);
+    line(&ev, "{\"event\":\"counter\",\"name\":\"c\",\"value\":-5}", MS);
+    line(&ev, "{\"event\":\"metric\",\"name\":\"m\",\"value\":1e999}", MS);
+    line(&ev, "{\"event\":\"counter\",\"name\":\"c\",\"value\":01}", MS);
+    line(&ev,
+         "{\"event\":\"counter\",\"event\":\"metric\",\"name\":\"c\",\"value\":"
+         "1}",
+         MS);
+    line(&ev, "{\"event\":\"counter\",\"name\":\"c\",\"value\":\"1\"}", MS);
+    mb__events_finish(&ev, 5 * MS);
+    const mb_phase_rec *p = mb__events_phase(&ev, "a\"b");
+    EXPECT(p && p->count == 1 && p->total_ns == 2 * MS);
+    const mb_named_value *c = mb__events_counter(&ev, "c");
+    EXPECT(c && c->value == 20.0 && c->updates == 2);
+    EXPECT_EQ_INT(ev.malformed, 4);
+    EXPECT(mb__events_metric(&ev, "m") == NULL);
+    mb__events_free(&ev);
+}
+
+/* Bytes pushed to the backlog keep the time they arrived, however late
+ * they are parsed; a start too deep is malformed. */
+static void the_backlog_keeps_arrival_times_and_depth_is_capped(void)
+{
+    mb_events ev;
+    mb__events_init(&ev);
+    const char *a = "{\"event\":\"start\",\"phase\":\"x\"}\n{\"event\":\"en";
+    const char *b = "d\",\"phase\":\"x\"}\n";
+    EXPECT(mb__events_push(&ev, a, strlen(a), 10 * MS));
+    EXPECT(mb__events_push(&ev, b, strlen(b), 40 * MS));
+    EXPECT_EQ_INT(mb__events_pending(&ev), strlen(a) + strlen(b));
+    mb__events_work(&ev, 5);
+    mb__events_work(&ev, 1000);
+    EXPECT_EQ_INT(mb__events_pending(&ev), 0);
+    const mb_phase_rec *p = mb__events_phase(&ev, "x");
+    EXPECT(p && p->total_ns == 30 * MS);
+    for (unsigned i = 0; i <= MB_EVENTS_MAX_DEPTH; i++)
+        line(&ev, "{\"event\":\"start\",\"phase\":\"deep\"}", MS);
+    EXPECT_EQ_INT(ev.malformed, 1);
+    EXPECT_CONTAINS(ev.first_malformed, "phases deep");
+    line(&ev, "{\"event\":\"end\",\"phase\":\"deep\"}", 2 * MS);
+    mb__events_finish(&ev, 3 * MS);
+    p = mb__events_phase(&ev, "deep");
+    EXPECT(p && p->count == 1 && p->unfinished == MB_EVENTS_MAX_DEPTH - 1);
+    mb__events_free(&ev);
+}
+
 int main(void)
 {
     RUN(a_phase_lasts_from_its_start_line_to_its_end_line);
@@ -310,5 +393,8 @@ int main(void)
     RUN(blank_lines_are_neither_events_nor_malformed);
     RUN(iterations_of_a_loop_are_kept_in_order_with_their_items);
     RUN(a_bad_iteration_is_malformed_and_not_kept);
+    RUN(names_past_the_cap_are_counted_dropped);
+    RUN(unusual_lines_mean_what_jansson_says);
+    RUN(the_backlog_keeps_arrival_times_and_depth_is_capped);
     return T_DONE();
 }

@@ -93,6 +93,38 @@ static void damaged_and_huge_images_are_refused_without_allocating(void)
                   MB_EUNSUPPORTED);
 }
 
+/* Issue 37: libpng's warnings are errors (image data beyond the rows the
+ * header declares), and a PNG far too short for its declared size is
+ * refused before decoding. */
+static void png_warnings_and_impossible_lengths_are_refused(void)
+{
+    uint8_t buf[4096], px[9] = {1, 2, 3, 4, 5, 6, 7, 8, 9};
+    size_t n = png(buf, 3, 3, 0, px);
+    /* the same stream under a header of 3 x 2: one row too many */
+    buf[8 + 8 + 7] = 2;
+    uLong crc = crc32(0, buf + 12, 17);
+    put32(buf + 29, (uint32_t)crc);
+    mb_image im;
+    mb_err e = {0};
+    EXPECT_EQ_INT(mb__image_decode(buf, n, "extra.png", &im, &e), MB_EFORMAT);
+    EXPECT_CONTAINS(e.msg, "image extra.png is not a readable PNG");
+    EXPECT(im.px == NULL);
+    n = png(buf, 8192, 8192, 2, NULL);
+    EXPECT_EQ_INT(mb__image_decode(buf, n, "short.png", &im, &e), MB_EFORMAT);
+    EXPECT_CONTAINS(e.msg, "declares 8192x8192 pixels, which take at least");
+    mb__tlimit lim = {.max_bytes = 8};
+    n = png(buf, 3, 3, 0, px);
+    EXPECT_EQ_INT(mb__image_decode_lim(buf, n, "cap.png", MB_IMAGE_MAX_PIXELS,
+                                       &lim, &im, &e),
+                  MB_EDATA);
+    EXPECT_CONTAINS(e.msg, "--max-tensor-bytes");
+    lim.max_bytes = 9;
+    EXPECT_EQ_INT(mb__image_decode_lim(buf, n, "cap.png", MB_IMAGE_MAX_PIXELS,
+                                       &lim, &im, &e),
+                  MB_OK);
+    mb__image_free(&im);
+}
+
 static void rgb_becomes_gray_by_pillows_luma_and_gray_becomes_rgb(void)
 {
     uint8_t rgb[6] = {255, 0, 0, 10, 200, 30};
@@ -191,6 +223,7 @@ int main(void)
 {
     RUN(a_png_decodes_to_its_pixels);
     RUN(damaged_and_huge_images_are_refused_without_allocating);
+    RUN(png_warnings_and_impossible_lengths_are_refused);
     RUN(rgb_becomes_gray_by_pillows_luma_and_gray_becomes_rgb);
     RUN(scale_mean_std_layout_and_channel_order);
     RUN(resize_and_center_crop_follow_torchvision);

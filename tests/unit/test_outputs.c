@@ -54,6 +54,31 @@ static void url_passwords_are_hidden(void)
                     "postgresql://h/x?sslpassword=***");
 }
 
+/* Issue 37: passwords holding / ? # @ unencoded, a URL inside a URL, and
+ * the registered secrets of the arguments wherever they appear. */
+static void unencoded_nested_and_registered_secrets_are_hidden(void)
+{
+    expect_redacted("postgresql://u:a/b?c#d@e@host/db",
+                    "postgresql://u:***@host/db");
+    expect_redacted("x postgresql://u:p@ss@h:5432/db y",
+                    "x postgresql://u:***@h:5432/db y");
+    /* a port, then an '@' in the query: nothing hidden */
+    expect_redacted("postgresql://h:5432/db?application_name=a@b",
+                    "postgresql://h:5432/db?application_name=a@b");
+    char *r = mb__redact(
+        "https://x/login?next=postgresql%3A%2F%2Fu%3AQx91pw%40h%2Fdb");
+    EXPECT(r && !strstr(r, "Qx91pw"));
+    free(r);
+    EXPECT(mb__redact_register("postgresql://u:Kw7/zz@h/db"));
+    EXPECT(!mb__redact_register("plain words"));
+    expect_redacted("invalid integer value \"Kw7/zz\" for option",
+                    "invalid integer value \"***\" for option");
+    size_t b = 0, e = 0;
+    EXPECT(mb__url_password("postgresql://u:a/b@h/db", &b, &e));
+    EXPECT(b == 15 && e == 18);
+    EXPECT(!mb__url_password("postgresql://u@h/db", &b, &e));
+}
+
 static void keyword_passwords_are_hidden(void)
 {
     expect_redacted("host=h password=secret dbname=x",
@@ -170,6 +195,7 @@ int main(void)
     if (!mkdtemp(dir))
         return 1;
     RUN(url_passwords_are_hidden);
+    RUN(unencoded_nested_and_registered_secrets_are_hidden);
     RUN(keyword_passwords_are_hidden);
     RUN(ordinary_text_is_kept);
     RUN(a_symlink_stays_a_link_and_its_target_is_written);
