@@ -99,7 +99,10 @@ def openvino(tmp, pairs, secs=6):
     with open(cfg, "w") as f:
         json.dump({"CPU": {"PERFORMANCE_HINT": "LATENCY", "NUM_STREAMS": "1",
                            "INFERENCE_NUM_THREADS": "1", "ENABLE_CPU_PINNING": "NO"}}, f)
-    bapp = os.path.join(os.environ["OV_VENV"], "bin", "benchmark_app")
+    # benchmark_app's own main() through bapp_raw.py, which keeps the
+    # per-iteration latencies it measured: its reports round them to 0.01 ms.
+    ovpy = os.path.join(os.environ["OV_VENV"], "bin", "python")
+    raw = os.path.join(tmp, "bapp_raw.json")
     rep = os.path.join(tmp, "bapp")
     os.makedirs(rep, exist_ok=True)
     mcmd = [MBENCH, "run", model, "--backend", "openvino", "--threads", "1",
@@ -107,7 +110,7 @@ def openvino(tmp, pairs, secs=6):
             "--backend-opt", "pinning=0", "--processes", "1", "--warmup", "1",
             "--min-time", "%ds" % secs, "--max-time", "%ds" % (secs + 1),
             "--max-iterations", "100000", "--json", os.path.join(tmp, "ov.json"), "-q"]
-    bcmd = [bapp, "-m", model, "-d", "CPU", "-api", "sync", "-t", str(secs),
+    bcmd = [ovpy, os.path.join(ROOT, "bench", "peers", "bapp_raw.py"), raw, "-m", model, "-d", "CPU", "-api", "sync", "-t", str(secs),
             "-load_config", cfg, "-shape", "[1,3,224,224]", "-json_stats",
             "-report_type", "no_counters", "-report_folder", rep]
     a, b, loads = [], [], []
@@ -117,10 +120,13 @@ def openvino(tmp, pairs, secs=6):
         d = json.load(open(os.path.join(tmp, "ov.json")))
         a.append(d["runs"][0]["latency"]["median"] / 1e6)
 
+    rounded = []
+
     def side_b():
         run(bcmd)
+        b.append(json.load(open(raw))["median_ms"])
         d = json.load(open(os.path.join(rep, "benchmark_report.json")))
-        b.append(float(d["execution_results"]["latency (ms)"]))
+        rounded.append(float(d["execution_results"]["latency (ms)"]))
 
     for i in range(pairs):
         loads.append(loadavg())
@@ -131,10 +137,12 @@ def openvino(tmp, pairs, secs=6):
           "1 stream, 1 thread, no pinning, sync API, %d s per side per pair\n" %
           (json.load(open(os.path.join(tmp, "ov.json")))["runs"][0]["runtime"]["version"], secs))
     print(HEADER)
-    summary("mbench run --backend openvino vs benchmark_app (median latency)", "ms",
-            a, b, "", "", loads)
-    print("\nper pair (ms): mbench %s; benchmark_app %s" %
-          (" ".join("%.2f" % x for x in a), " ".join("%.2f" % x for x in b)))
+    summary("mbench run --backend openvino vs benchmark_app (median latency, its raw "
+            "per-iteration latencies)", "ms", a, b, "", "", loads)
+    print("\nper pair (ms): mbench %s; benchmark_app (median of its per-iteration "
+          "latencies) %s; benchmark_app's JSON report (rounded to 0.01 ms) %s" %
+          (" ".join("%.4f" % x for x in a), " ".join("%.4f" % x for x in b),
+           " ".join("%.2f" % x for x in rounded)))
 
 
 # ---- ONNX Runtime: mbench vs a Python InferenceSession.run loop ---------------
@@ -323,11 +331,16 @@ print(time.perf_counter() - t, repr(float(mae)), repr(float(p)))
 SKIMAGE = r"""
 import sys, time, numpy as np
 from skimage.metrics import structural_similarity
-x = np.load(sys.argv[1]).astype(np.float64); y = np.load(sys.argv[2]).astype(np.float64)
+x = np.load(sys.argv[1]); y = np.load(sys.argv[2])
 R = float(x.max() - x.min())
-t = time.perf_counter()
-v = structural_similarity(x, y, gaussian_weights=True, sigma=1.5, use_sample_covariance=False, data_range=R)
-print(time.perf_counter() - t, repr(float(v)))
+kw = dict(gaussian_weights=True, sigma=1.5, use_sample_covariance=False, data_range=R)
+out = []
+for dt in (np.float32, np.float64):  # the float32 pair as given, then in float64
+    a, b = x.astype(dt), y.astype(dt)
+    t = time.perf_counter()
+    v = structural_similarity(a, b, **kw)
+    out += [time.perf_counter() - t, float(v)]
+print(" ".join(repr(v) for v in out))
 """
 
 
@@ -371,13 +384,16 @@ def thread_split(tmp):
 
 
 def ssim_pairs(tmp, pairs):
-    """SSIM of 2048x2048: mbench's SSIM call alone (bench/ssim_time.c, the
-    files read first) and a whole `mbench diff` process (every metric),
-    each against scikit-image's structural_similarity call alone."""
+    """SSIM of a 2048x2048 float32 pair, call against call: mbench's SSIM
+    call (bench/ssim_time.c: the files read first, then mb__ssim_images
+    timed in-process) against scikit-image's structural_similarity call on
+    the float32 arrays (and on them in float64, whose value mbench's, in
+    float64, must equal to 1e-9), the two processes alternating which goes
+    first; and a whole `mbench diff` process (every metric)."""
     py = sys.executable
     A, B = tmp + "/ia.npy", tmp + "/ib.npy"
     ssim_bin = os.path.join(os.path.dirname(MBENCH), "bench", "ssim_time")
-    d, c, p, loads, vals = [], [], [], [], []
+    d, c, p32, p64, loads, v64, v32 = [], [], [], [], [], [], []
     mv = cv = float("nan")
     for i in range(pairs):
         loads.append(loadavg())
@@ -392,15 +408,23 @@ def ssim_pairs(tmp, pairs):
                 c.append(float(kv["seconds"]))
                 cv = float(kv["value"])
             else:
-                o2 = run([py, "-c", SKIMAGE, A, B])[1].split()
-                p.append(float(o2[0]))
-                vals.append(float(o2[1]))
+                t32, s32, t64, s64 = (float(x) for x in run([py, "-c", SKIMAGE, A, B])[1].split())
+                p32.append(t32)
+                p64.append(t64)
+                v32.append(s32)
+                v64.append(s64)
         loads.append(loadavg())
-    summary("SSIM 2048x2048: mbench's SSIM call alone vs scikit-image's", "s", c, p, "", "",
-            loads, " SSIM mbench %.15f, scikit-image %.15f (difference %.1e)" %
-            (cv, vals[0], abs(cv - vals[0])))
-    summary("SSIM 2048x2048: a whole `mbench diff` process (every metric) vs scikit-image's call",
-            "s", d, p, "", "", loads, " diff's SSIM %.15f" % mv)
+    import skimage
+    note = " SSIM mbench %.15f, scikit-image %s float64 %.15f (difference %.1e; float32 call %.15f)" % (
+        cv, skimage.__version__, v64[0], abs(cv - v64[0]), v32[0])
+    summary("SSIM 2048x2048: mbench's SSIM call vs scikit-image's call on the float32 pair",
+            "s", c, p32, "", "", loads, note)
+    summary("SSIM 2048x2048: mbench's SSIM call vs scikit-image's call in float64", "s",
+            c, p64, "", "", loads)
+    summary("SSIM 2048x2048: a whole `mbench diff` process (every metric) vs scikit-image's "
+            "float32 call", "s", d, p32, "", "", loads, " diff's SSIM %.15f" % mv)
+    if abs(cv - v64[0]) > 1e-9:
+        print("\n**SSIM values differ by more than 1e-9**")
 
 
 def metrics(tmp, pairs):
