@@ -1,7 +1,7 @@
 """bench/peers/peers.py - mbench against the tools users would otherwise run,
 each pair interleaved in one run (make bench-peers; docs/PERFORMANCE.md).
 
-  peers.py WHAT TMPDIR [PAIRS]     WHAT: openvino | ort | metrics | ssim | python
+  peers.py WHAT TMPDIR [PAIRS]     WHAT: openvino | ort | metrics | ssim | python | loadgen
 
 Run with the peers venv's python (make frameworks).  The environment names
 the tools: MBENCH (the binary), MBENCH_ROOT, OV_VENV (the openvino venv:
@@ -85,7 +85,7 @@ def geo_ci(r):
 def summary(name, unit, a, b, a_name, b_name, loads, note=""):
     r = [x / y for x, y in zip(a, b)]
     g, lo, hi = geo_ci(r)
-    print("| %s | %s %.4g %s | %s %.4g %s | **%.3f** (%.3f-%.3f) | %.3f [%.3f, %.3f] | %d | %.1f-%.1f |%s" % (
+    print("| %s | %s %.4g %s | %s %.4g %s | **%.4g** (%.4g-%.4g) | %.4g [%.4g, %.4g] | %d | %.1f-%.1f |%s" % (
         name, a_name, statistics.median(a), unit, b_name, statistics.median(b), unit,
         statistics.median(r), min(r), max(r), g, lo, hi, len(r), min(loads), max(loads), note))
     return statistics.median(r)
@@ -498,11 +498,90 @@ def ssim_only(tmp, pairs):
     ssim_pairs(tmp, pairs)
 
 
+# ---- MLPerf LoadGen: mbench load vs LoadGen (bench/loadgen_peer.py) ----------
+
+def loadgen(tmp, pairs):
+    """mbench load beside MLPerf LoadGen (the peers venv's mlcommons-loadgen,
+    bench/loadgen_peer.py its SUT) on the same workloads, each pair the two
+    tools back to back, alternating which goes first: the null SUT in the
+    Server scenario at 1000/s (p99) and Offline (samples/s), the
+    Fashion-MNIST CNN in Server at 1000/s (p99; mbench at its default
+    priority and at --realtime none) and Offline, and the issue rate (the
+    null SUT offered 200000/s).  mbench runs the onnxruntime wheel's
+    library, as LoadGen's SUT does."""
+    model = os.path.join(ROOT, os.environ.get("MBENCH_BUILD", "build"), "bench", "models",
+                         "fashion_cnn.onnx")
+    if not os.path.exists(model):
+        print("(skipped: no %s; bench/models/make_fashion.py)" % model)
+        return
+    env = dict(os.environ, MBENCH_ORT_LIB=os.environ.get("ORT_LIB", ""))
+    peer = os.path.join(ROOT, "bench", "loadgen_peer.py")
+    mj = os.path.join(tmp, "lgm.json")
+
+    def m_side(args, key):
+        cmd = [MBENCH, "load"] + args + ["--records", "0", "--quiet", "--json", mj]
+        p = subprocess.run(cmd, env=env, capture_output=True, text=True)
+        if p.returncode != 0:
+            sys.exit("peers.py: %s failed: %s" % (" ".join(cmd), p.stderr.strip()[-400:]))
+        st = json.load(open(mj))["load"]["steps"][-1]
+        return st["achieved_qps"] if key == "qps" else st["latency"]["p99"] / 1e6
+
+    def l_side(args, key):
+        out = run([sys.executable, peer] + args + ["--outdir", os.path.join(tmp, "lg")])[1]
+        r = json.loads(out)
+        if key == "qps":
+            return r.get("completed_qps", r.get("offline_qps"))
+        return r["p99_ns"] / 1e6
+
+    fash = [model, "--concurrency", "1", "--threads", "1"]
+    work = [
+        ("null SUT, Server 1000/s: p99 latency", "ms", "p99",
+         ["x", "--backend", "null", "--qps", "1000", "--concurrency", "1", "--min-time", "2s"],
+         ["--sut", "null", "--scenario", "server", "--qps", "1000", "--duration-ms", "2000"]),
+        ("null SUT, Offline 200000 queries: samples/s", "/s", "qps",
+         ["x", "--backend", "null", "--offline", "--requests", "200000", "--concurrency", "1"],
+         ["--sut", "null", "--scenario", "offline", "--qps", "200000", "--duration-ms", "1000",
+          "--min-queries", "200000"]),
+        ("Fashion CNN, Server 1000/s: p99 latency (mbench at its default priority)", "ms",
+         "p99", fash + ["--qps", "1000", "--min-time", "2s"],
+         ["--sut", "onnx", "--model", model, "--scenario", "server", "--qps", "1000",
+          "--duration-ms", "2000"]),
+        ("Fashion CNN, Server 1000/s: p99 latency (mbench --realtime none)", "ms", "p99",
+         fash + ["--qps", "1000", "--min-time", "2s", "--realtime", "none"],
+         ["--sut", "onnx", "--model", model, "--scenario", "server", "--qps", "1000",
+          "--duration-ms", "2000"]),
+        ("Fashion CNN, Offline 20000 queries: samples/s", "/s", "qps",
+         fash + ["--offline", "--requests", "20000"],
+         ["--sut", "onnx", "--model", model, "--scenario", "offline", "--qps", "20000",
+          "--duration-ms", "1000", "--min-queries", "20000"]),
+        ("issue rate: null SUT offered 200000/s, achieved", "/s", "qps",
+         ["x", "--backend", "null", "--qps", "200000", "--concurrency", "1", "--min-time", "1s"],
+         ["--sut", "null", "--scenario", "server", "--qps", "200000", "--duration-ms", "1000",
+          "--min-queries", "100000"]),
+    ]
+    from importlib.metadata import version
+    print("mlcommons-loadgen %s (Python bindings, a Python callback per query), mbench load; "
+          "one serving thread; LoadGen's figures from its own summary, mbench's from its "
+          "document; %d alternating pairs per row\n" % (version("mlcommons-loadgen"), pairs))
+    print(HEADER)
+    for name, unit, key, margs, largs in work:
+        a, b, loads = [], [], []
+        for i in range(pairs):
+            loads.append(loadavg())
+            for side in ("ml" if i % 2 == 0 else "lm"):
+                if side == "m":
+                    a.append(m_side(margs, key))
+                else:
+                    b.append(l_side(largs, key))
+            loads.append(loadavg())
+        summary(name, unit, a, b, "", "", loads)
+
+
 def main():
     what, tmp = sys.argv[1], sys.argv[2]
     pairs = int(sys.argv[3]) if len(sys.argv) > 3 else 8
     {"openvino": openvino, "ort": ort_pair, "metrics": metrics,
-     "ssim": ssim_only, "python": python_pair}[what](tmp, pairs)
+     "ssim": ssim_only, "python": python_pair, "loadgen": loadgen}[what](tmp, pairs)
 
 
 if __name__ == "__main__":
