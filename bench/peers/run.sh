@@ -11,8 +11,8 @@
 #      pytest-benchmark on the same function;
 #   6. mbench load vs MLPerf LoadGen (mlcommons-loadgen): Server p99,
 #      Offline and issue rates, pair by pair (peers.py loadgen);
-#   7. the SLO answer (--slo p99=5ms) at normal priority beside LoadGen's
-#      FindPeakPerformance (bench/peers/loadgen_slo.sh).
+#   7. the SLO answer (--slo p99=5ms, then p99=50ms) at normal priority
+#      beside LoadGen's FindPeakPerformance (bench/peers/loadgen_slo.sh).
 # Every peer figure of docs/LOAD.md, BENCHMARKS.md, PERFORMANCE.md and
 # FRAMEWORKS.md comes from this one run.  Needs the venvs of `make
 # frameworks` (openvino, peers).  Prints Markdown with the load average
@@ -74,6 +74,11 @@ mkdir -p "$(dirname "$out")"
     echo
     echo "## 7. The SLO answer beside LoadGen's FindPeakPerformance"
     echo
-    MBENCH_PEERS_PY="$PY" bash "$root/bench/peers/loadgen_slo.sh" "$build" "$(( pairs < 3 ? pairs : 3 ))"
+    # The issue's bound, then one that a normal-priority server can meet on
+    # a loaded machine (where at 5 ms neither tool finds a rate).
+    for slo in p99=5ms p99=50ms; do
+        MBENCH_PEERS_PY="$PY" bash "$root/bench/peers/loadgen_slo.sh" "$build" "$(( pairs < 3 ? pairs : 3 ))" "$slo"
+        echo
+    done
 } 2>&1 | tee "$out"
 echo "results kept in $out"
