@@ -21,12 +21,12 @@
  * filtered horizontally into a ring of the last 11 rows of the four
  * planes, and every new row completes one output row, filtered vertically
  * from the ring.  Four planes (x, y, x^2 + y^2, x y) are filtered, in
- * double, with fused multiply-adds on machines that have them.  The filter folds the symmetric taps (6 multiplies for
- * 11), and the inner loops keep fixed lanes so that they vectorise without
- * reassociation.  Memory per thread is the ring (11 x 4 x TILE_W doubles)
- * whatever the image size.  3-D items are (volume, output slice): the
- * depth filter first, then the same plane filter.  Each item's sum is
- * compensated; items merge in order per image. */
+ * double, with fused multiply-adds on machines that have them.  The filter
+ * folds the symmetric taps (6 multiplies for 11), and the inner loops keep
+ * fixed lanes so that they vectorise without reassociation.  Memory per thread
+ * is the ring (11 x 4 x TILE_W doubles) whatever the image size.  3-D items are
+ * (volume, output slice): the depth filter first, then the same plane filter.
+ * Each item's sum is compensated; items merge in order per image. */
 #include "accuracy/metrics.h"
 
 #include "accuracy/ksum.h"
@@ -55,7 +55,9 @@
 #if defined(__x86_64__) && defined(__GNUC__) &&                                \
     (!defined(__clang__) || __clang_major__ >= 14) &&                          \
     !defined(__SANITIZE_ADDRESS__)
-#define SSIM_CLONES __attribute__((target_clones("arch=x86-64-v4", "arch=x86-64-v3", "default")))
+#define SSIM_CLONES                                                            \
+    __attribute__((                                                            \
+        target_clones("arch=x86-64-v4", "arch=x86-64-v3", "default")))
 #else
 #define SSIM_CLONES
 #endif
@@ -114,8 +116,7 @@ typedef struct ssim_job {
 /* Scratch per worker (doubles): x, y rows and four plane rows (TILE_W +
  * 10 each), the ring of 11 filtered rows of four planes and four output
  * rows (TILE_W each). */
-#define SCRATCH                                                                \
-    ((2 + PLANES) * (TILE_W + W_) + (W_ * PLANES + PLANES) * TILE_W)
+#define SCRATCH ((2 + PLANES) * (TILE_W + W_) + (W_ * PLANES + PLANES) * TILE_W)
 
 /* out[c] = sum_k g[k] p[c + k], the symmetric taps folded. */
 SSIM_CLONES

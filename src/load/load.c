@@ -614,7 +614,7 @@ static void promote_warnings(engine *g, const json_t *load)
         const json_t *both = json_object_get(load, "slo_answers"), *one;
         const char *bk;
         json_object_foreach((json_t *)both, bk, one)
-        json_array_foreach(json_object_get(one, "searches"), j, srch)
+            json_array_foreach(json_object_get(one, "searches"), j, srch)
         {
             const json_t *idx = json_object_get(srch, "step_indexes");
             double q = mb__load_jd(srch, "qps");
@@ -644,9 +644,8 @@ static mb_status slo_searches(engine *g, size_t threads, json_t *load,
     mb__load_req q[2] = {*rq, *rq};
     q[MB_LOAD_BASIS_MODEL].slo_basis = MB_LOAD_BASIS_MODEL;
     q[MB_LOAD_BASIS_MEASURED].slo_basis = MB_LOAD_BASIS_MEASURED;
-    int rt[2] = {g->realtime, rq->realtime == MB_LOAD_RT_AUTO
-                                  ? MB_LOAD_RT_NONE
-                                  : g->realtime};
+    int rt[2] = {g->realtime, rq->realtime == MB_LOAD_RT_AUTO ? MB_LOAD_RT_NONE
+                                                              : g->realtime};
     q[MB_LOAD_BASIS_MEASURED].realtime = rt[MB_LOAD_BASIS_MEASURED];
     json_t *searches[2] = {json_array(), json_array()};
     mb_status s = MB_OK;

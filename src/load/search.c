@@ -343,8 +343,8 @@ static void answer_ci(const mb__load_engine *g, const double *q, size_t k,
     double sd = sqrt(ss / (double)(k - 1)), step = log(g->grid_ratio);
     if (sd < step)
         sd = step;
-    double h = mb__t_quantile(0.975, (double)(k - 1)) * sd *
-               sqrt(1 + 1 / (double)k);
+    double h =
+        mb__t_quantile(0.975, (double)(k - 1)) * sd * sqrt(1 + 1 / (double)k);
     *est = exp(m);
     *lo = *est * exp(-h);
     *hi = *est * exp(h);

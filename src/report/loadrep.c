@@ -220,7 +220,8 @@ static void conditions(const json_t *doc, mb_buf *b, const char *sep)
     json_array_foreach(steps, i, st)
     {
         const char *pr = mb__jstr(st, "dispatch.issue.priority");
-        const char *role = mb__jstr(st, "role"), *sb = mb__jstr(st, "search_basis");
+        const char *role = mb__jstr(st, "role"),
+                   *sb = mb__jstr(st, "search_basis");
         if (!pr || (role && !strcmp(role, "floor")))
             continue;
         int slot = sb && !strcmp(sb, "measured");
@@ -229,10 +230,9 @@ static void conditions(const json_t *doc, mb_buf *b, const char *sep)
         seen[slot] = pr;
         margin = margin ? margin : mb__jstr(st, "dispatch.issue.margin");
         if (sb)
-            mb__buf_printf(b, "%s%s searches %s", n++ ? "; " : "",
-                           slot ? "normal-priority (measured)"
-                                : "model-capacity",
-                           pr);
+            mb__buf_printf(
+                b, "%s%s searches %s", n++ ? "; " : "",
+                slot ? "normal-priority (measured)" : "model-capacity", pr);
         else
             mb__buf_printf(b, "%s%s", n++ ? "; " : "", pr);
     }
@@ -241,7 +241,7 @@ static void conditions(const json_t *doc, mb_buf *b, const char *sep)
                         "steps never wait for an arrival)");
     const json_t *r = mb__jget(doc, "load.rules");
     mb__buf_printf(b, "%sspin: %s", sep,
-                   margin ? margin
+                   margin                ? margin
                    : mb__jstr(r, "spin") ? mb__jstr(r, "spin")
                                          : "?");
     const json_t *s = mb__jget(doc, "load.search");
