@@ -602,6 +602,29 @@ static double floor_rate(const mb__load_req *rq, size_t threads)
 
 /* Copies into the document's warnings those of the steps a reader acts
  * on: every measured step, and the steps that gave a search's answer. */
+/* True when step i (st) gave one of the searches' answers (either
+ * question's): a step of that search at the rate it answered. */
+static bool answer_step(const json_t *load, size_t i, const json_t *st)
+{
+    const char *basis;
+    const json_t *one, *srch;
+    size_t j;
+    json_object_foreach((json_t *)json_object_get(load, "slo_answers"), basis,
+                        one)
+    {
+        json_array_foreach(json_object_get(one, "searches"), j, srch)
+        {
+            const json_t *idx = json_object_get(srch, "step_indexes");
+            double q = mb__load_jd(srch, "qps");
+            for (size_t k = 0; k < json_array_size(idx); k++)
+                if ((size_t)json_integer_value(json_array_get(idx, k)) == i &&
+                    q > 0 && fabs(mb__load_jd(st, "target_qps") / q - 1) < 1e-9)
+                    return true;
+        }
+    }
+    return false;
+}
+
 static void promote_warnings(engine *g, const json_t *load)
 {
     size_t i, j;
@@ -609,21 +632,7 @@ static void promote_warnings(engine *g, const json_t *load)
     json_array_foreach(g->steps, i, st)
     {
         const char *role = json_string_value(json_object_get(st, "role"));
-        int answer = 0;
-        const json_t *srch;
-        const json_t *both = json_object_get(load, "slo_answers"), *one;
-        const char *bk;
-        json_object_foreach((json_t *)both, bk, one)
-            json_array_foreach(json_object_get(one, "searches"), j, srch)
-        {
-            const json_t *idx = json_object_get(srch, "step_indexes");
-            double q = mb__load_jd(srch, "qps");
-            for (size_t k = 0; k < json_array_size(idx); k++)
-                answer |=
-                    (size_t)json_integer_value(json_array_get(idx, k)) == i &&
-                    q > 0 && fabs(mb__load_jd(st, "target_qps") / q - 1) < 1e-9;
-        }
-        if (!(role && !strcmp(role, "measure")) && !answer)
+        if (!(role && !strcmp(role, "measure")) && !answer_step(load, i, st))
             continue;
         json_array_foreach(json_object_get(st, "warnings"), j, w)
             json_array_append(g->warnings, (json_t *)w);
