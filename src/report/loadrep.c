@@ -139,6 +139,33 @@ static void probes_line(const json_t *s, mb_buf *b)
         mb__jnum(p, "passes"), mb__jnum(p, "steps"));
 }
 
+/* "No rate met ...": how many searches met one, the interval (the range
+ * of the searches) when some did, else the lowest rate tried, so that the
+ * answer still says what it rests on. */
+static void no_rate(const json_t *s, mb_buf *b, int md, const char *q,
+                    const char *bound, const char *on, int rep)
+{
+    size_t i, met = 0;
+    const json_t *x, *ci = json_object_get(s, "qps_ci95");
+    json_array_foreach(json_object_get(s, "searches"), i, x) met +=
+        json_is_true(json_object_get(x, "met"));
+    mb__buf_printf(b, "%sNo rate met p%s <= %s ms%s%s (at %.0f%% confidence",
+                   md ? "**" : "", q, bound, on, md ? "**" : "",
+                   mb__jnum(s, "confidence") * 100);
+    if (rep > 0)
+        mb__buf_printf(b, "; %zu of %d search%s met a rate", met, rep,
+                       rep == 1 ? "" : "es");
+    if (met && json_is_array(ci))
+        mb__buf_printf(b, ", 95%% interval %.0f-%.0f requests/s (the range)",
+                       json_number_value(json_array_get(ci, 0)),
+                       json_number_value(json_array_get(ci, 1)));
+    const json_t *p0 = json_array_get(json_object_get(s, "probes"), 0);
+    if (!met && p0)
+        mb__buf_printf(b, "; every step failed, down to %.0f requests/s",
+                       mb__jnum(p0, "qps"));
+    mb__buf_puts(b, ").\n");
+}
+
 /* "Highest rate with p99 <= 20 ms, <question>: ..." and what it rests
  * on, for one summary of searches. */
 static void answer_one(const json_t *s, mb_buf *b, int md)
@@ -157,10 +184,7 @@ static void answer_one(const json_t *s, mb_buf *b, int md)
              model ? "latency without the harness's dispatch delays"
                    : "latency as measured");
     if (!json_is_true(json_object_get(s, "met"))) {
-        mb__buf_printf(
-            b, "%sNo rate met p%s <= %s ms%s%s (at %.0f%% confidence).\n",
-            md ? "**" : "", q, bound, on, md ? "**" : "",
-            mb__jnum(s, "confidence") * 100);
+        no_rate(s, b, md, q, bound, on, rep);
         return;
     }
     mb__buf_printf(b, "%sHighest rate with p%s <= %s ms%s: %.0f requests/s%s",

@@ -61,4 +61,11 @@ import json, sys
 L = json.load(open(sys.argv[1]))["load"]
 assert L["search"]["basis"] == "measured" and L["search"] == L["slo_answers"]["measured"]
 ' "$T_TMP/m.json"
+# A bound no rate meets: each answer says how many searches met a rate
+# and how low the steps went, not a bare "no".
+expect_exit "an SLO no rate meets" 0 \
+    "$MBENCH" load x --backend null --backend-opt sleep=1000000 --slo p90=1us --concurrency 1 \
+    --min-time 0.05 --min-iterations 50 --max-time 0.3 --max-steps 4 --repeat 1 --warmup 2
+contains "the console says no search met a rate" "$LAST_OUT" "0 of 1 search met a rate"
+contains "and how low the steps went" "$LAST_OUT" "every step failed, down to"
 done_testing
