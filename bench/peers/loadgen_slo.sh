@@ -44,7 +44,9 @@ for k in $(seq 1 "$rounds"); do
     for s in $sides; do
         l0=$(load)
         if [ "$s" = m ]; then
-            "$mbench" load "$models/fashion_cnn.onnx" --slo "$slo" --concurrency 1 --threads 1 \
+            # the onnxruntime wheel's library when given (run.sh: ORT_LIB), as
+            # LoadGen's SUT runs it
+            MBENCH_ORT_LIB=${ORT_LIB:-${MBENCH_ORT_LIB:-}} "$mbench" load "$models/fashion_cnn.onnx" --slo "$slo" --concurrency 1 --threads 1 \
                 --realtime none --min-time 0.25 --max-time 5 --records 0 --quiet \
                 --json "$tmp/m$k.json" || echo "(mbench run $k failed)" >&2
         else
