@@ -30,21 +30,22 @@ run_m() { "$MBENCH" exec --warmup 3 --runs "$per" --json "$tmp/m.$2.json" -q -- 
 
 echo "mbench exec vs hyperfine $(hyperfine --version | cut -d' ' -f2): $((per * blocks)) runs each ($blocks alternating blocks of $per after 3 warmups), no shell, $(nproc) CPUs, load $(cut -d' ' -f1 /proc/loadavg)"
 echo
-echo "| command | hyperfine mean | hyperfine median | hyperfine min | mbench mean | mbench median | mbench min | median ratio mbench/hyperfine |"
-echo "|---|---:|---:|---:|---:|---:|---:|---:|"
+echo "| command | hyperfine mean | hyperfine median | hyperfine min | mbench mean | mbench median | mbench min | median ratio mbench/hyperfine | load |"
+echo "|---|---:|---:|---:|---:|---:|---:|---:|---:|"
 for i in "${!cmds[@]}"; do
     c=${cmds[$i]}
     rm -f "$tmp"/h.*.json "$tmp"/m.*.json
+    l0=$(cut -d' ' -f1 /proc/loadavg)
     for ((b = 0; b < blocks; b++)); do
         if ((b % 2 == 0)); then run_h "$c" "$b"; run_m "$c" "$b"; else run_m "$c" "$b"; run_h "$c" "$b"; fi
     done
-    /usr/bin/python3 - "$tmp" "${names[$i]}" <<'PY'
+    /usr/bin/python3 - "$tmp" "${names[$i]}" "$l0-$(cut -d' ' -f1 /proc/loadavg)" <<'PY'
 import glob, json, statistics, sys
-tmp, name = sys.argv[1], sys.argv[2]
+tmp, name, load = sys.argv[1], sys.argv[2], sys.argv[3]
 h = [t * 1e3 for f in sorted(glob.glob(tmp + "/h.*.json")) for t in json.load(open(f))["results"][0]["times"]]
 m = [t / 1e6 for f in sorted(glob.glob(tmp + "/m.*.json")) for t in json.load(open(f))["runs"][0]["samples_ns"]]
 hm, hmed, hmin = statistics.fmean(h), statistics.median(h), min(h)
 mm, mmed, mmin = statistics.fmean(m), statistics.median(m), min(m)
-print(f"| {name} | {hm:.3f} ms | {hmed:.3f} ms | {hmin:.3f} ms | {mm:.3f} ms | {mmed:.3f} ms | {mmin:.3f} ms | {mmed / hmed:.3f} |")
+print(f"| {name} | {hm:.3f} ms | {hmed:.3f} ms | {hmin:.3f} ms | {mm:.3f} ms | {mmed:.3f} ms | {mmin:.3f} ms | {mmed / hmed:.3f} | {load} |")
 PY
 done

@@ -1,7 +1,7 @@
 """bench/peers/peers.py - mbench against the tools users would otherwise run,
 each pair interleaved in one run (make bench-peers; docs/PERFORMANCE.md).
 
-  peers.py WHAT TMPDIR [PAIRS]     WHAT: openvino | ort | metrics | ssim | python
+  peers.py WHAT TMPDIR [PAIRS]     WHAT: openvino | ort | metrics | ssim | python | loadgen
 
 Run with the peers venv's python (make frameworks).  The environment names
 the tools: MBENCH (the binary), MBENCH_ROOT, OV_VENV (the openvino venv:
@@ -85,7 +85,7 @@ def geo_ci(r):
 def summary(name, unit, a, b, a_name, b_name, loads, note=""):
     r = [x / y for x, y in zip(a, b)]
     g, lo, hi = geo_ci(r)
-    print("| %s | %s %.4g %s | %s %.4g %s | **%.3f** (%.3f-%.3f) | %.3f [%.3f, %.3f] | %d | %.1f-%.1f |%s" % (
+    print("| %s | %s %.4g %s | %s %.4g %s | **%.4g** (%.4g-%.4g) | %.4g [%.4g, %.4g] | %d | %.1f-%.1f |%s" % (
         name, a_name, statistics.median(a), unit, b_name, statistics.median(b), unit,
         statistics.median(r), min(r), max(r), g, lo, hi, len(r), min(loads), max(loads), note))
     return statistics.median(r)
@@ -99,7 +99,10 @@ def openvino(tmp, pairs, secs=6):
     with open(cfg, "w") as f:
         json.dump({"CPU": {"PERFORMANCE_HINT": "LATENCY", "NUM_STREAMS": "1",
                            "INFERENCE_NUM_THREADS": "1", "ENABLE_CPU_PINNING": "NO"}}, f)
-    bapp = os.path.join(os.environ["OV_VENV"], "bin", "benchmark_app")
+    # benchmark_app's own main() through bapp_raw.py, which keeps the
+    # per-iteration latencies it measured: its reports round them to 0.01 ms.
+    ovpy = os.path.join(os.environ["OV_VENV"], "bin", "python")
+    raw = os.path.join(tmp, "bapp_raw.json")
     rep = os.path.join(tmp, "bapp")
     os.makedirs(rep, exist_ok=True)
     mcmd = [MBENCH, "run", model, "--backend", "openvino", "--threads", "1",
@@ -107,7 +110,7 @@ def openvino(tmp, pairs, secs=6):
             "--backend-opt", "pinning=0", "--processes", "1", "--warmup", "1",
             "--min-time", "%ds" % secs, "--max-time", "%ds" % (secs + 1),
             "--max-iterations", "100000", "--json", os.path.join(tmp, "ov.json"), "-q"]
-    bcmd = [bapp, "-m", model, "-d", "CPU", "-api", "sync", "-t", str(secs),
+    bcmd = [ovpy, os.path.join(ROOT, "bench", "peers", "bapp_raw.py"), raw, "-m", model, "-d", "CPU", "-api", "sync", "-t", str(secs),
             "-load_config", cfg, "-shape", "[1,3,224,224]", "-json_stats",
             "-report_type", "no_counters", "-report_folder", rep]
     a, b, loads = [], [], []
@@ -117,10 +120,13 @@ def openvino(tmp, pairs, secs=6):
         d = json.load(open(os.path.join(tmp, "ov.json")))
         a.append(d["runs"][0]["latency"]["median"] / 1e6)
 
+    rounded = []
+
     def side_b():
         run(bcmd)
+        b.append(json.load(open(raw))["median_ms"])
         d = json.load(open(os.path.join(rep, "benchmark_report.json")))
-        b.append(float(d["execution_results"]["latency (ms)"]))
+        rounded.append(float(d["execution_results"]["latency (ms)"]))
 
     for i in range(pairs):
         loads.append(loadavg())
@@ -131,10 +137,12 @@ def openvino(tmp, pairs, secs=6):
           "1 stream, 1 thread, no pinning, sync API, %d s per side per pair\n" %
           (json.load(open(os.path.join(tmp, "ov.json")))["runs"][0]["runtime"]["version"], secs))
     print(HEADER)
-    summary("mbench run --backend openvino vs benchmark_app (median latency)", "ms",
-            a, b, "", "", loads)
-    print("\nper pair (ms): mbench %s; benchmark_app %s" %
-          (" ".join("%.2f" % x for x in a), " ".join("%.2f" % x for x in b)))
+    summary("mbench run --backend openvino vs benchmark_app (median latency, its raw "
+            "per-iteration latencies)", "ms", a, b, "", "", loads)
+    print("\nper pair (ms): mbench %s; benchmark_app (median of its per-iteration "
+          "latencies) %s; benchmark_app's JSON report (rounded to 0.01 ms) %s" %
+          (" ".join("%.4f" % x for x in a), " ".join("%.4f" % x for x in b),
+           " ".join("%.2f" % x for x in rounded)))
 
 
 # ---- ONNX Runtime: mbench vs a Python InferenceSession.run loop ---------------
@@ -323,11 +331,16 @@ print(time.perf_counter() - t, repr(float(mae)), repr(float(p)))
 SKIMAGE = r"""
 import sys, time, numpy as np
 from skimage.metrics import structural_similarity
-x = np.load(sys.argv[1]).astype(np.float64); y = np.load(sys.argv[2]).astype(np.float64)
+x = np.load(sys.argv[1]); y = np.load(sys.argv[2])
 R = float(x.max() - x.min())
-t = time.perf_counter()
-v = structural_similarity(x, y, gaussian_weights=True, sigma=1.5, use_sample_covariance=False, data_range=R)
-print(time.perf_counter() - t, repr(float(v)))
+kw = dict(gaussian_weights=True, sigma=1.5, use_sample_covariance=False, data_range=R)
+out = []
+for dt in (np.float32, np.float64):  # the float32 pair as given, then in float64
+    a, b = x.astype(dt), y.astype(dt)
+    t = time.perf_counter()
+    v = structural_similarity(a, b, **kw)
+    out += [time.perf_counter() - t, float(v)]
+print(" ".join(repr(v) for v in out))
 """
 
 
@@ -371,13 +384,16 @@ def thread_split(tmp):
 
 
 def ssim_pairs(tmp, pairs):
-    """SSIM of 2048x2048: mbench's SSIM call alone (bench/ssim_time.c, the
-    files read first) and a whole `mbench diff` process (every metric),
-    each against scikit-image's structural_similarity call alone."""
+    """SSIM of a 2048x2048 float32 pair, call against call: mbench's SSIM
+    call (bench/ssim_time.c: the files read first, then mb__ssim_images
+    timed in-process) against scikit-image's structural_similarity call on
+    the float32 arrays (and on them in float64, whose value mbench's, in
+    float64, must equal to 1e-9), the two processes alternating which goes
+    first; and a whole `mbench diff` process (every metric)."""
     py = sys.executable
     A, B = tmp + "/ia.npy", tmp + "/ib.npy"
     ssim_bin = os.path.join(os.path.dirname(MBENCH), "bench", "ssim_time")
-    d, c, p, loads, vals = [], [], [], [], []
+    d, c, p32, p64, loads, v64, v32 = [], [], [], [], [], [], []
     mv = cv = float("nan")
     for i in range(pairs):
         loads.append(loadavg())
@@ -392,15 +408,23 @@ def ssim_pairs(tmp, pairs):
                 c.append(float(kv["seconds"]))
                 cv = float(kv["value"])
             else:
-                o2 = run([py, "-c", SKIMAGE, A, B])[1].split()
-                p.append(float(o2[0]))
-                vals.append(float(o2[1]))
+                t32, s32, t64, s64 = (float(x) for x in run([py, "-c", SKIMAGE, A, B])[1].split())
+                p32.append(t32)
+                p64.append(t64)
+                v32.append(s32)
+                v64.append(s64)
         loads.append(loadavg())
-    summary("SSIM 2048x2048: mbench's SSIM call alone vs scikit-image's", "s", c, p, "", "",
-            loads, " SSIM mbench %.15f, scikit-image %.15f (difference %.1e)" %
-            (cv, vals[0], abs(cv - vals[0])))
-    summary("SSIM 2048x2048: a whole `mbench diff` process (every metric) vs scikit-image's call",
-            "s", d, p, "", "", loads, " diff's SSIM %.15f" % mv)
+    import skimage
+    note = " SSIM mbench %.15f, scikit-image %s float64 %.15f (difference %.1e; float32 call %.15f)" % (
+        cv, skimage.__version__, v64[0], abs(cv - v64[0]), v32[0])
+    summary("SSIM 2048x2048: mbench's SSIM call vs scikit-image's call on the float32 pair",
+            "s", c, p32, "", "", loads, note)
+    summary("SSIM 2048x2048: mbench's SSIM call vs scikit-image's call in float64", "s",
+            c, p64, "", "", loads)
+    summary("SSIM 2048x2048: a whole `mbench diff` process (every metric) vs scikit-image's "
+            "float32 call", "s", d, p32, "", "", loads, " diff's SSIM %.15f" % mv)
+    if abs(cv - v64[0]) > 1e-9:
+        print("\n**SSIM values differ by more than 1e-9**")
 
 
 def metrics(tmp, pairs):
@@ -474,11 +498,90 @@ def ssim_only(tmp, pairs):
     ssim_pairs(tmp, pairs)
 
 
+# ---- MLPerf LoadGen: mbench load vs LoadGen (bench/loadgen_peer.py) ----------
+
+def loadgen(tmp, pairs):
+    """mbench load beside MLPerf LoadGen (the peers venv's mlcommons-loadgen,
+    bench/loadgen_peer.py its SUT) on the same workloads, each pair the two
+    tools back to back, alternating which goes first: the null SUT in the
+    Server scenario at 1000/s (p99) and Offline (samples/s), the
+    Fashion-MNIST CNN in Server at 1000/s (p99; mbench at its default
+    priority and at --realtime none) and Offline, and the issue rate (the
+    null SUT offered 200000/s).  mbench runs the onnxruntime wheel's
+    library, as LoadGen's SUT does."""
+    model = os.path.join(ROOT, os.environ.get("MBENCH_BUILD", "build"), "bench", "models",
+                         "fashion_cnn.onnx")
+    if not os.path.exists(model):
+        print("(skipped: no %s; bench/models/make_fashion.py)" % model)
+        return
+    env = dict(os.environ, MBENCH_ORT_LIB=os.environ.get("ORT_LIB", ""))
+    peer = os.path.join(ROOT, "bench", "loadgen_peer.py")
+    mj = os.path.join(tmp, "lgm.json")
+
+    def m_side(args, key):
+        cmd = [MBENCH, "load"] + args + ["--records", "0", "--quiet", "--json", mj]
+        p = subprocess.run(cmd, env=env, capture_output=True, text=True)
+        if p.returncode != 0:
+            sys.exit("peers.py: %s failed: %s" % (" ".join(cmd), p.stderr.strip()[-400:]))
+        st = json.load(open(mj))["load"]["steps"][-1]
+        return st["achieved_qps"] if key == "qps" else st["latency"]["p99"] / 1e6
+
+    def l_side(args, key):
+        out = run([sys.executable, peer] + args + ["--outdir", os.path.join(tmp, "lg")])[1]
+        r = json.loads(out)
+        if key == "qps":
+            return r.get("completed_qps", r.get("offline_qps"))
+        return r["p99_ns"] / 1e6
+
+    fash = [model, "--concurrency", "1", "--threads", "1"]
+    work = [
+        ("null SUT, Server 1000/s: p99 latency", "ms", "p99",
+         ["x", "--backend", "null", "--qps", "1000", "--concurrency", "1", "--min-time", "2s"],
+         ["--sut", "null", "--scenario", "server", "--qps", "1000", "--duration-ms", "2000"]),
+        ("null SUT, Offline 200000 queries: samples/s", "/s", "qps",
+         ["x", "--backend", "null", "--offline", "--requests", "200000", "--concurrency", "1"],
+         ["--sut", "null", "--scenario", "offline", "--qps", "200000", "--duration-ms", "1000",
+          "--min-queries", "200000"]),
+        ("Fashion CNN, Server 1000/s: p99 latency (mbench at its default priority)", "ms",
+         "p99", fash + ["--qps", "1000", "--min-time", "2s"],
+         ["--sut", "onnx", "--model", model, "--scenario", "server", "--qps", "1000",
+          "--duration-ms", "2000"]),
+        ("Fashion CNN, Server 1000/s: p99 latency (mbench --realtime none)", "ms", "p99",
+         fash + ["--qps", "1000", "--min-time", "2s", "--realtime", "none"],
+         ["--sut", "onnx", "--model", model, "--scenario", "server", "--qps", "1000",
+          "--duration-ms", "2000"]),
+        ("Fashion CNN, Offline 20000 queries: samples/s", "/s", "qps",
+         fash + ["--offline", "--requests", "20000"],
+         ["--sut", "onnx", "--model", model, "--scenario", "offline", "--qps", "20000",
+          "--duration-ms", "1000", "--min-queries", "20000"]),
+        ("issue rate: null SUT offered 200000/s, achieved", "/s", "qps",
+         ["x", "--backend", "null", "--qps", "200000", "--concurrency", "1", "--min-time", "1s"],
+         ["--sut", "null", "--scenario", "server", "--qps", "200000", "--duration-ms", "1000",
+          "--min-queries", "100000"]),
+    ]
+    from importlib.metadata import version
+    print("mlcommons-loadgen %s (Python bindings, a Python callback per query), mbench load; "
+          "one serving thread; LoadGen's figures from its own summary, mbench's from its "
+          "document; %d alternating pairs per row\n" % (version("mlcommons-loadgen"), pairs))
+    print(HEADER)
+    for name, unit, key, margs, largs in work:
+        a, b, loads = [], [], []
+        for i in range(pairs):
+            loads.append(loadavg())
+            for side in ("ml" if i % 2 == 0 else "lm"):
+                if side == "m":
+                    a.append(m_side(margs, key))
+                else:
+                    b.append(l_side(largs, key))
+            loads.append(loadavg())
+        summary(name, unit, a, b, "", "", loads)
+
+
 def main():
     what, tmp = sys.argv[1], sys.argv[2]
     pairs = int(sys.argv[3]) if len(sys.argv) > 3 else 8
     {"openvino": openvino, "ort": ort_pair, "metrics": metrics,
-     "ssim": ssim_only, "python": python_pair}[what](tmp, pairs)
+     "ssim": ssim_only, "python": python_pair, "loadgen": loadgen}[what](tmp, pairs)
 
 
 if __name__ == "__main__":

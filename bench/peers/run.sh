@@ -8,17 +8,22 @@
 #   3. mbench diff vs reading the two files, numpy and scikit-image;
 #   4. mbench exec vs hyperfine (bench/exec.sh);
 #   5. mbench's Python callable runs (the python backend) vs pyperf and
-#      pytest-benchmark on the same function.
-# Needs the venvs of `make frameworks` (openvino, peers).  Prints Markdown
-# with the load average beside every figure; keeps a copy in
-# BUILD/bench/peers.txt.
+#      pytest-benchmark on the same function;
+#   6. mbench load vs MLPerf LoadGen (mlcommons-loadgen): Server p99,
+#      Offline and issue rates, pair by pair (peers.py loadgen);
+#   7. the SLO answer (--slo p99=5ms, then p99=50ms) at normal priority
+#      beside LoadGen's FindPeakPerformance (bench/peers/loadgen_slo.sh).
+# Every peer figure of docs/LOAD.md, BENCHMARKS.md, PERFORMANCE.md and
+# FRAMEWORKS.md comes from this one run.  Needs the venvs of `make
+# frameworks` (openvino, peers).  Prints Markdown with the load average
+# beside every ratio; keeps a copy in BUILD/bench/peers.txt.
 #   bench/peers/run.sh [BUILD_DIR] [PAIRS]      (default build, 8 pairs)
 set -euo pipefail
 root=$(cd "$(dirname "$0")/../.." && pwd)
 build=${1:-build}
 pairs=${2:-8}
 fw=${MBENCH_FRAMEWORKS_DIR:-$root/build/frameworks}
-export MBENCH="$root/$build/mbench" MBENCH_ROOT="$root" OV_VENV="$fw/openvino"
+export MBENCH="$root/$build/mbench" MBENCH_ROOT="$root" OV_VENV="$fw/openvino" MBENCH_BUILD="$build"
 for v in openvino peers; do
     [ -x "$fw/$v/bin/python" ] || { echo "bench-peers: no $v venv in $fw; run 'make frameworks'" >&2; exit 2; }
 done
@@ -58,5 +63,22 @@ mkdir -p "$(dirname "$out")"
     else
         echo "skipped: the python backend is not built (it needs python3-dev: scripts/deps.sh)"
     fi
+    echo
+    echo "## 6. mbench load vs MLPerf LoadGen"
+    echo
+    if ! [ -f "$root/$build/bench/models/fashion_cnn.onnx" ]; then
+        mkdir -p "$root/$build/bench/models"
+        /usr/bin/python3 "$root/bench/models/make_fashion.py" "$root/$build/bench/models" >/dev/null || true
+    fi
+    "$PY" "$root/bench/peers/peers.py" loadgen "$tmp" "$(( pairs < 4 ? pairs : 4 ))"
+    echo
+    echo "## 7. The SLO answer beside LoadGen's FindPeakPerformance"
+    echo
+    # The issue's bound, then one that a normal-priority server can meet on
+    # a loaded machine (where at 5 ms neither tool finds a rate).
+    for slo in p99=5ms p99=50ms; do
+        MBENCH_PEERS_PY="$PY" bash "$root/bench/peers/loadgen_slo.sh" "$build" "$(( pairs < 3 ? pairs : 3 ))" "$slo"
+        echo
+    done
 } 2>&1 | tee "$out"
 echo "results kept in $out"

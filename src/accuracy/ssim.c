@@ -8,6 +8,8 @@
  *         with G the separable filter g along every image axis;
  *   vx  = uxx - ux^2, vy = uyy - uy^2, vxy = uxy - ux*uy;
  *   S   = (2 ux uy + C1)(2 vxy + C2) / ((ux^2 + uy^2 + C1)(vx + vy + C2)),
+ *         where only vx + vy enters, so uxx + uyy = G*(x*x + y*y) is one
+ *         plane: four filtered planes, not five;
  *         C1 = (0.01 R)^2, C2 = (0.03 R)^2;
  *   SSIM = mean of S over the pixels at least 5 from every border.
  * Those pixels' windows lie wholly inside the image, so the border mode of
@@ -16,14 +18,15 @@
  *
  * 2-D work items are tiles of (image, band of BAND output rows, TILE_W
  * output columns).  A tile streams its input rows once: each row is
- * filtered horizontally into a ring of the last 11 rows of the five
+ * filtered horizontally into a ring of the last 11 rows of the four
  * planes, and every new row completes one output row, filtered vertically
- * from the ring.  The filter folds the symmetric taps (6 multiplies for
- * 11), and the inner loops keep fixed lanes so that they vectorise without
- * reassociation.  Memory per thread is the ring (11 x 5 x TILE_W doubles)
- * whatever the image size.  3-D items are (volume, output slice): the
- * depth filter first, then the same plane filter.  Each item's sum is
- * compensated; items merge in order per image. */
+ * from the ring.  Four planes (x, y, x^2 + y^2, x y) are filtered, in
+ * double, with fused multiply-adds on machines that have them.  The filter
+ * folds the symmetric taps (6 multiplies for 11), and the inner loops keep
+ * fixed lanes so that they vectorise without reassociation.  Memory per thread
+ * is the ring (11 x 4 x TILE_W doubles) whatever the image size.  3-D items are
+ * (volume, output slice): the depth filter first, then the same plane filter.
+ * Each item's sum is compensated; items merge in order per image. */
 #include "accuracy/ssim.h"
 
 #include "accuracy/ksum.h"
@@ -37,18 +40,24 @@
 
 #define W_ MB_SSIM_WIN
 #define R_ (MB_SSIM_WIN / 2)
-#define BAND ((size_t)128)   /* output rows per tile */
-#define TILE_W ((size_t)512) /* output columns per tile */
+#define BAND ((size_t)256) /* output rows per tile */
+/* Output columns per tile: the ring of 11 rows of four planes (44 KiB)
+ * stays near the core (512 columns, 176 KiB, was 1.3x slower). */
+#define TILE_W ((size_t)128)
 #define LANES 8
+#define PLANES 4
 
 #if defined(__GNUC__) && !defined(__clang__)
-#pragma GCC optimize("O3")
+#pragma GCC optimize("O3", "fp-contract=fast")
 #endif
-/* A 4-wide copy of the filters for AVX2 machines (as mkernel.c). */
+/* A 4-wide copy of the filters for AVX2 + FMA machines (x86-64-v3); the
+ * rounding of a fused multiply-add moves the result by ~1e-16. */
 #if defined(__x86_64__) && defined(__GNUC__) &&                                \
     (!defined(__clang__) || __clang_major__ >= 14) &&                          \
     !defined(__SANITIZE_ADDRESS__)
-#define SSIM_CLONES __attribute__((target_clones("avx2", "default")))
+#define SSIM_CLONES                                                            \
+    __attribute__((                                                            \
+        target_clones("arch=x86-64-v4", "arch=x86-64-v3", "default")))
 #else
 #define SSIM_CLONES
 #endif
@@ -104,10 +113,10 @@ typedef struct ssim_job {
     mb_ksum *sums; /* one per item */
 } ssim_job;
 
-/* Scratch per worker (doubles): x, y rows and five plane rows (TILE_W +
- * 10 each), the ring of 11 filtered rows of five planes and five output
+/* Scratch per worker (doubles): x, y rows and four plane rows (TILE_W +
+ * 10 each), the ring of 11 filtered rows of four planes and four output
  * rows (TILE_W each). */
-#define SCRATCH ((7 + 5) * (TILE_W + W_) + (W_ * 5 + 5) * TILE_W)
+#define SCRATCH ((2 + PLANES) * (TILE_W + W_) + (W_ * PLANES + PLANES) * TILE_W)
 
 /* out[c] = sum_k g[k] p[c + k], the symmetric taps folded. */
 SSIM_CLONES
@@ -131,30 +140,29 @@ static void vfilter(const double *g, const double *const r[W_], size_t n,
                  g[3] * (r[3][c] + r[7][c]) + g[4] * (r[4][c] + r[6][c]);
 }
 
-/* Sum of S over n output pixels from the five filtered planes. */
+/* Sum of S over n output pixels from the four filtered planes: with
+ * m = ux^2 + uy^2, vx + vy = G*(x^2 + y^2) - m. */
 SSIM_CLONES
 static double ssim_row(const double *restrict u, size_t n, size_t stride,
                        double c1, double c2)
 {
-    const double *ux = u, *uy = u + stride, *uxx = u + 2 * stride;
-    const double *uyy = u + 3 * stride, *uxy = u + 4 * stride;
+    const double *ux = u, *uy = u + stride, *usq = u + 2 * stride;
+    const double *uxy = u + 3 * stride;
     double acc[LANES] = {0};
     size_t full = n / LANES * LANES;
     for (size_t c = 0; c < full; c += LANES)
         for (int k = 0; k < LANES; k++) {
             size_t i = c + (size_t)k;
-            double mx = ux[i], my = uy[i];
-            double vx = uxx[i] - mx * mx, vy = uyy[i] - my * my;
+            double mx = ux[i], my = uy[i], m = mx * mx + my * my;
             double vxy = uxy[i] - mx * my;
             acc[k] += ((2 * mx * my + c1) * (2 * vxy + c2)) /
-                      ((mx * mx + my * my + c1) * (vx + vy + c2));
+                      ((m + c1) * (usq[i] - m + c2));
         }
     for (size_t i = full; i < n; i++) {
-        double mx = ux[i], my = uy[i];
-        double vx = uxx[i] - mx * mx, vy = uyy[i] - my * my;
+        double mx = ux[i], my = uy[i], m = mx * mx + my * my;
         double vxy = uxy[i] - mx * my;
         acc[i - full] += ((2 * mx * my + c1) * (2 * vxy + c2)) /
-                         ((mx * mx + my * my + c1) * (vx + vy + c2));
+                         ((m + c1) * (usq[i] - m + c2));
     }
     double s = 0;
     for (int k = 0; k < LANES; k++)
@@ -162,28 +170,26 @@ static double ssim_row(const double *restrict u, size_t n, size_t stride,
     return s;
 }
 
-/* The five planes of input row `row` (of slice z0 for 3-D: the depth
- * filter over slices z0..z0+10) over columns [c0, c0 + n) into p (five
+/* The four planes of input row `row` (of slice z0 for 3-D: the depth
+ * filter over slices z0..z0+10) over columns [c0, c0 + n) into p (four
  * rows of stride TILE_W + 10); x and y are scratch. */
 static void plane_rows(const ssim_job *j, size_t img, size_t z0, size_t row,
                        size_t c0, size_t n, double *x, double *y, double *p)
 {
     size_t st = TILE_W + W_, plane = j->H * j->W;
     size_t base = (j->first + img) * j->D * plane;
-    double *p0 = p, *p1 = p + st, *p2 = p + 2 * st, *p3 = p + 3 * st,
-           *p4 = p + 4 * st;
+    double *p0 = p, *p1 = p + st, *p2 = p + 2 * st, *p3 = p + 3 * st;
     if (!j->volume) {
         size_t off = base + row * j->W + c0;
         mb__tensor_load_f64(j->a, off, n, p0);
         mb__tensor_load_f64(j->b, off, n, p1);
         for (size_t c = 0; c < n; c++) {
-            p2[c] = p0[c] * p0[c];
-            p3[c] = p1[c] * p1[c];
-            p4[c] = p0[c] * p1[c];
+            p2[c] = p0[c] * p0[c] + p1[c] * p1[c];
+            p3[c] = p0[c] * p1[c];
         }
         return;
     }
-    memset(p, 0, 5 * st * sizeof *p);
+    memset(p, 0, PLANES * st * sizeof *p);
     for (int k = 0; k < W_; k++) {
         size_t off = base + (z0 + (size_t)k) * plane + row * j->W + c0;
         mb__tensor_load_f64(j->a, off, n, x);
@@ -192,9 +198,8 @@ static void plane_rows(const ssim_job *j, size_t img, size_t z0, size_t row,
         for (size_t c = 0; c < n; c++) {
             p0[c] += gk * x[c];
             p1[c] += gk * y[c];
-            p2[c] += gk * (x[c] * x[c]);
-            p3[c] += gk * (y[c] * y[c]);
-            p4[c] += gk * (x[c] * y[c]);
+            p2[c] += gk * (x[c] * x[c] + y[c] * y[c]);
+            p3[c] += gk * (x[c] * y[c]);
         }
     }
 }
@@ -210,22 +215,22 @@ static void ssim_item(void *user, size_t item, int worker)
     size_t c0 = tile * TILE_W, wo = j->Wo - c0 < TILE_W ? j->Wo - c0 : TILE_W;
     size_t st = TILE_W + W_;
     double *x = j->scratch[worker], *y = x + st, *p = y + st;
-    double *ring = p + 5 * st, *u = ring + (size_t)W_ * 5 * TILE_W;
+    double *ring = p + PLANES * st, *u = ring + (size_t)W_ * PLANES * TILE_W;
     mb_ksum sum = {0, 0};
     for (size_t r = r0; r < r1 + (W_ - 1); r++) {
         plane_rows(j, img, z, r, c0, wo + (W_ - 1), x, y, p);
         size_t slot = (r - r0) % W_;
-        for (int q = 0; q < 5; q++)
+        for (int q = 0; q < PLANES; q++)
             hfilter(j->g, p + (size_t)q * st, wo,
-                    ring + (slot * 5 + (size_t)q) * TILE_W);
+                    ring + (slot * PLANES + (size_t)q) * TILE_W);
         if (r - r0 < (size_t)(W_ - 1))
             continue;
         /* output row r - 10: ring rows in input order */
-        for (int q = 0; q < 5; q++) {
+        for (int q = 0; q < PLANES; q++) {
             const double *rows[W_];
             for (int k = 0; k < W_; k++) {
                 size_t sl = (r - r0 + 1 + (size_t)k) % W_;
-                rows[k] = ring + (sl * 5 + (size_t)q) * TILE_W;
+                rows[k] = ring + (sl * PLANES + (size_t)q) * TILE_W;
             }
             vfilter(j->g, rows, wo, u + (size_t)q * TILE_W);
         }

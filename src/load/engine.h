@@ -12,6 +12,7 @@ typedef struct mb__load_probe {
     long index; /* grid index: rate = grid_base * grid_ratio^index */
     double qps;
     int steps, passes;
+    int set; /* the searches' question (MB_LOAD_BASIS_*) */
 } mb__load_probe;
 
 typedef struct mb__load_engine {
@@ -28,7 +29,12 @@ typedef struct mb__load_engine {
     mb_rng rng;
     int interrupted;
     double floor_p99_ns; /* the harness floor's p99 latency, NAN if none */
-    int realtime;        /* MB_LOAD_RT_* resolved (never AUTO) */
+    int realtime;        /* MB_LOAD_RT_* resolved (never AUTO); during a
+                            search, that search's */
+    int set; /* the search under way: MB_LOAD_BASIS_MODEL (model capacity,
+                harness delays removed, at the resolved priority) or
+                MB_LOAD_BASIS_MEASURED (as a normal-priority server
+                measured it) */
     /* The search's grid of rates (search.c). */
     double grid_base, grid_ratio;
     mb__load_probe *probes;

@@ -42,6 +42,12 @@ enum {
     MB_LOAD_BASIS_MODEL = 0,   /* the replay without dispatch delays */
     MB_LOAD_BASIS_MEASURED = 1 /* end - arrival as measured */
 };
+/* "model" or "measured". */
+const char *mb__load_basis_name(int basis);
+/* The question an SLO answer on that basis answers, for the reports:
+ * "model capacity, harness delays removed" or "as a normal-priority
+ * server measured it". */
+const char *mb__load_basis_question(int basis);
 /* spin_ns: adapt the spin margin to the observed wake-up lateness. */
 #define MB_LOAD_SPIN_AUTO (-1)
 #define MB_LOAD_MAX_CPUS 1024

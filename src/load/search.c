@@ -36,7 +36,7 @@ static long grid_index(const mb__load_engine *g, double r)
 static bool probe_add(mb__load_engine *g, long i, double qps, int pass)
 {
     for (size_t k = 0; k < g->n_probes; k++)
-        if (g->probes[k].index == i) {
+        if (g->probes[k].index == i && g->probes[k].set == g->set) {
             g->probes[k].steps++;
             g->probes[k].passes += pass;
             return true;
@@ -49,7 +49,7 @@ static bool probe_add(mb__load_engine *g, long i, double qps, int pass)
         g->probes = np;
         g->cap_probes = nc;
     }
-    g->probes[g->n_probes++] = (mb__load_probe){i, qps, 1, pass};
+    g->probes[g->n_probes++] = (mb__load_probe){i, qps, 1, pass, g->set};
     return true;
 }
 
@@ -132,7 +132,7 @@ mb_status mb__load_search(mb__load_engine *g, size_t threads, size_t index,
                         "calibration measured no throughput: %s",
                         why ? why : "no request completed");
     }
-    if (index == 0) { /* every search probes the rates of one grid */
+    if (!(g->grid_base > 0)) { /* every search probes the rates of one grid */
         g->grid_base = cap;
         g->grid_ratio = 1 + rq->tolerance;
     }
@@ -149,6 +149,8 @@ mb_status mb__load_search(mb__load_engine *g, size_t threads, size_t index,
         steps++;
         int pass = json_is_true(json_object_get(slo_of(st), "pass"));
         json_object_set_new(st, "search", json_integer((json_int_t)index));
+        json_object_set_new(st, "search_basis",
+                            json_string(mb__load_basis_name(g->set)));
         json_object_set_new(st, "grid_index", json_integer((json_int_t)i));
         if (!probe_add(g, i, r, pass))
             return mb__fail(err, MB_ENOMEM, "out of memory");
@@ -181,6 +183,8 @@ mb_status mb__load_search(mb__load_engine *g, size_t threads, size_t index,
                 : json_null(),
             "met", json_boolean(b.have_lo), "steps", steps, "ended_by", end,
             "step_indexes", idx, "outlier", 0));
+    json_object_set_new(json_array_get(searches, json_array_size(searches) - 1),
+                        "basis", json_string(mb__load_basis_name(g->set)));
     return MB_OK;
 }
 
@@ -240,6 +244,8 @@ static json_t *probes_json(mb__load_engine *g)
     qsort(g->probes, g->n_probes, sizeof *g->probes, by_index);
     for (size_t i = 0; i < g->n_probes; i++) {
         const mb__load_probe *p = &g->probes[i];
+        if (p->set != g->set)
+            continue;
         json_array_append_new(
             a, json_pack("{s:f,s:I,s:i,s:i,s:f}", "qps", p->qps, "grid_index",
                          (json_int_t)p->index, "steps", p->steps, "passes",
@@ -296,9 +302,16 @@ static void harness_limits(mb__load_engine *g, const json_t *searches)
     json_array_append_new(g->warnings, json_string(w));
 }
 
-/* The answer: the geometric mean of the searches' answers with a Student
- * t interval on their logs, never narrower than half a grid step either
- * side; with a search that met no rate, the median and the range. */
+/* The answer: the geometric mean of the searches' answers and a 95%
+ * interval that holds the repeat-to-repeat spread (docs/STATISTICS.md,
+ * "The SLO answer"): Student t on the logs with the spread of one search
+ * undivided, est x exp(+-t(K-1) s sqrt(1 + 1/K)) (a prediction interval
+ * for one more search: runs minutes apart on a shared machine differ by
+ * more than the searches of one run, so the spread of the mean would
+ * understate it), s never below one grid step (searches that agree on one
+ * grid rate each located the threshold only to within a step), and never
+ * narrower than the range of the answers.  With a search that met no rate,
+ * the median and the range. */
 static void answer_ci(const mb__load_engine *g, const double *q, size_t k,
                       double *est, double *lo, double *hi, const char **how)
 {
@@ -322,17 +335,28 @@ static void answer_ci(const mb__load_engine *g, const double *q, size_t k,
                "no interval on the log scale)";
         return;
     }
-    mb_gm gm;
-    mb__gm_ci(q, k, 0.95, &gm);
-    double h = log(gm.hi / gm.est), half = 0.5 * log(g->grid_ratio);
-    if (h < half)
-        h = half;
-    *est = gm.est;
-    *lo = gm.est * exp(-h);
-    *hi = gm.est * exp(h);
-    *how = "geometric mean of the searches' answers; 95% Student t interval "
-           "on their logs (searches - 1 degrees of freedom), at least half "
-           "a grid step either side";
+    double m = 0, ss = 0;
+    for (size_t i = 0; i < k; i++)
+        m += log(q[i]) / (double)k;
+    for (size_t i = 0; i < k; i++)
+        ss += (log(q[i]) - m) * (log(q[i]) - m);
+    double sd = sqrt(ss / (double)(k - 1)), step = log(g->grid_ratio);
+    if (sd < step)
+        sd = step;
+    double h =
+        mb__t_quantile(0.975, (double)(k - 1)) * sd * sqrt(1 + 1 / (double)k);
+    *est = exp(m);
+    *lo = *est * exp(-h);
+    *hi = *est * exp(h);
+    for (size_t i = 0; i < k; i++) {
+        *lo = fmin(*lo, q[i]);
+        *hi = fmax(*hi, q[i]);
+    }
+    *how = "geometric mean of the searches' answers; 95% interval for the "
+           "answer of one more search: Student t on their logs (searches - "
+           "1 degrees of freedom) with the spread of one search, "
+           "exp(+-t s sqrt(1 + 1/searches)), s at least one grid step, and "
+           "at least the range of the answers";
 }
 
 json_t *mb__load_search_summary(mb__load_engine *g, json_t *searches)
@@ -362,9 +386,11 @@ json_t *mb__load_search_summary(mb__load_engine *g, json_t *searches)
         n ? json_real(sorted[0]) : json_null(), "max_qps",
         n ? json_real(sorted[n - 1]) : json_null(), "met", est > 0);
     json_object_set_new(o, "basis",
-                        json_string(rq->slo_basis == MB_LOAD_BASIS_MODEL
-                                        ? "model"
-                                        : "measured"));
+                        json_string(mb__load_basis_name(rq->slo_basis)));
+    json_object_set_new(o, "question",
+                        json_string(mb__load_basis_question(rq->slo_basis)));
+    static const char *const rt[] = {"none", "wait", "serve", "auto"};
+    json_object_set_new(o, "realtime", json_string(rt[g->realtime & 3]));
     json_object_set_new(
         o, "rule",
         json_string(rq->estop_rule == MB_ESTOP_LOADGEN ? "loadgen" : "exact"));

@@ -139,12 +139,37 @@ static void probes_line(const json_t *s, mb_buf *b)
         mb__jnum(p, "passes"), mb__jnum(p, "steps"));
 }
 
-/* "Highest rate with p99 <= 20 ms: ..." and what it rests on. */
-static void answer(const json_t *doc, mb_buf *b, int md)
+/* "No rate met ...": how many searches met one, the interval (the range
+ * of the searches) when some did, else the lowest rate tried, so that the
+ * answer still says what it rests on. */
+static void no_rate(const json_t *s, mb_buf *b, int md, const char *q,
+                    const char *bound, const char *on, int rep)
 {
-    const json_t *s = mb__jget(doc, "load.search");
-    if (!s)
-        return;
+    size_t i, met = 0;
+    const json_t *x, *ci = json_object_get(s, "qps_ci95");
+    json_array_foreach(json_object_get(s, "searches"), i, x) met +=
+        json_is_true(json_object_get(x, "met"));
+    mb__buf_printf(b, "%sNo rate met p%s <= %s ms%s%s (at %.0f%% confidence",
+                   md ? "**" : "", q, bound, on, md ? "**" : "",
+                   mb__jnum(s, "confidence") * 100);
+    if (rep > 0)
+        mb__buf_printf(b, "; %zu of %d search%s met a rate", met, rep,
+                       rep == 1 ? "" : "es");
+    if (met && json_is_array(ci))
+        mb__buf_printf(b, ", 95%% interval %.0f-%.0f requests/s (the range)",
+                       json_number_value(json_array_get(ci, 0)),
+                       json_number_value(json_array_get(ci, 1)));
+    const json_t *p0 = json_array_get(json_object_get(s, "probes"), 0);
+    if (!met && p0)
+        mb__buf_printf(b, "; every step failed, down to %.0f requests/s",
+                       mb__jnum(p0, "qps"));
+    mb__buf_puts(b, ").\n");
+}
+
+/* "Highest rate with p99 <= 20 ms, <question>: ..." and what it rests
+ * on, for one summary of searches. */
+static void answer_one(const json_t *s, mb_buf *b, int md)
+{
     char bound[32], q[32];
     mb__fmt_ms(mb__jnum(s, "bound_ns"), bound, sizeof bound);
     snprintf(q, sizeof q, "%g", mb__jnum(s, "percentile"));
@@ -152,22 +177,22 @@ static void answer(const json_t *doc, mb_buf *b, int md)
     int rep = nrep >= 0 && nrep < 1e6 ? (int)nrep : 0;
     const char *basis = mb__jstr(s, "basis");
     bool model = !basis || !strcmp(basis, "model");
-    const char *on = model ? " (latency without the harness's dispatch "
-                             "delays)"
-                           : " (latency as measured)";
+    const char *question = mb__jstr(s, "question");
+    char on[200];
+    snprintf(on, sizeof on, "%s%s (%s)", question ? ", " : "",
+             question ? question : "",
+             model ? "latency without the harness's dispatch delays"
+                   : "latency as measured");
     if (!json_is_true(json_object_get(s, "met"))) {
-        mb__buf_printf(
-            b, "%sNo rate met p%s <= %s ms%s%s (at %.0f%% confidence).\n",
-            md ? "**" : "", q, bound, md ? "**" : "", on,
-            mb__jnum(s, "confidence") * 100);
+        no_rate(s, b, md, q, bound, on, rep);
         return;
     }
-    mb__buf_printf(b, "%sHighest rate with p%s <= %s ms: %.0f requests/s%s%s",
-                   md ? "**" : "", q, bound, mb__jnum(s, "qps"), md ? "**" : "",
-                   on);
+    mb__buf_printf(b, "%sHighest rate with p%s <= %s ms%s: %.0f requests/s%s",
+                   md ? "**" : "", q, bound, on, mb__jnum(s, "qps"),
+                   md ? "**" : "");
     const json_t *ci = json_object_get(s, "qps_ci95");
     if (json_is_array(ci))
-        mb__buf_printf(b, ", 95%% CI %.0f-%.0f",
+        mb__buf_printf(b, ", 95%% interval %.0f-%.0f",
                        json_number_value(json_array_get(ci, 0)),
                        json_number_value(json_array_get(ci, 1)));
     mb__buf_printf(b,
@@ -184,8 +209,78 @@ static void answer(const json_t *doc, mb_buf *b, int md)
         probes_line(s, b);
         mb__buf_puts(b, md ? ".\n\n" : "\n");
     }
+}
+
+/* Both answers (the one --slo-basis named first), or the one of a
+ * document from before there were two, then the bias. */
+static void answer(const json_t *doc, mb_buf *b, int md)
+{
+    const json_t *s = mb__jget(doc, "load.search");
+    if (!s)
+        return;
+    answer_one(s, b, md);
+    const json_t *both = mb__jget(doc, "load.slo_answers"), *o;
+    const char *k;
+    json_object_foreach((json_t *)both, k, o)
+    {
+        const char *basis = mb__jstr(s, "basis");
+        if (!basis || strcmp(k, basis))
+            answer_one(o, b, md);
+    }
     if (mb__jstr(s, "bias"))
         mb__buf_printf(b, "bias: %s.\n%s", mb__jstr(s, "bias"), md ? "\n" : "");
+}
+
+/* The priority the serving threads ran at (per question in a search),
+ * the spin policy and the SLO basis: what the figures that follow
+ * describe. */
+static void conditions(const json_t *doc, mb_buf *b, const char *sep)
+{
+    const json_t *steps = mb__jget(doc, "load.steps"), *st;
+    size_t i;
+    const char *seen[2] = {NULL, NULL}, *margin = NULL;
+    int n = 0;
+    mb__buf_puts(b, "serving priority: ");
+    json_array_foreach(steps, i, st)
+    {
+        const char *pr = mb__jstr(st, "dispatch.issue.priority");
+        const char *role = mb__jstr(st, "role"),
+                   *sb = mb__jstr(st, "search_basis");
+        if (!pr || (role && !strcmp(role, "floor")))
+            continue;
+        int slot = sb && !strcmp(sb, "measured");
+        if (seen[slot])
+            continue;
+        seen[slot] = pr;
+        margin = margin ? margin : mb__jstr(st, "dispatch.issue.margin");
+        if (sb)
+            mb__buf_printf(
+                b, "%s%s searches %s", n++ ? "; " : "",
+                slot ? "normal-priority (measured)" : "model-capacity", pr);
+        else
+            mb__buf_printf(b, "%s%s", n++ ? "; " : "", pr);
+    }
+    if (!n)
+        mb__buf_puts(b, "the serving threads' own (closed loop: saturated "
+                        "steps never wait for an arrival)");
+    const json_t *r = mb__jget(doc, "load.rules");
+    mb__buf_printf(b, "%sspin: %s", sep,
+                   margin                ? margin
+                   : mb__jstr(r, "spin") ? mb__jstr(r, "spin")
+                                         : "?");
+    const json_t *s = mb__jget(doc, "load.search");
+    if (s) {
+        const char *basis = mb__jstr(s, "basis");
+        mb__buf_printf(
+            b,
+            "%sSLO basis: the answer first below is judged on %s; both "
+            "answers are given",
+            sep,
+            basis && !strcmp(basis, "measured")
+                ? "the latency as measured"
+                : "the latency replayed without the harness's dispatch "
+                  "delays (model capacity)");
+    }
 }
 
 /* "harness floor (null backend, ...): p50 ..., p99 ..." */
@@ -253,6 +348,8 @@ void mb__report_load_console(const json_t *doc, int width, mb_buf *out)
     const json_t *steps = mb__jget(doc, "load.steps");
     mb__buf_printf(out, "%s: ", model_name(doc));
     headline(doc, out);
+    mb__buf_putc(out, '\n');
+    conditions(doc, out, "\n");
     mb__buf_puts(out,
                  "\nlatency from the scheduled arrival (queueing counted)\n\n");
     size_t n = json_array_size(steps), w[NCOLS];
@@ -290,12 +387,14 @@ void mb__report_load_md(const json_t *doc, mb_buf *out)
     mb__buf_puts(out, "\n\n");
     mb_buf h = MB_BUF_INIT;
     headline(doc, &h);
+    mb__buf_puts(&h, ".\n\n");
+    conditions(doc, &h, ".\n\n");
     mb__md_escape(out, h.data);
     mb__buf_free(&h);
     mb__buf_puts(
         out,
-        ". Latency runs from each request's scheduled arrival, so queueing is "
-        "counted; bounds are one-sided 99% early-stopping bounds.\n\n");
+        ".\n\nLatency runs from each request's scheduled arrival, so queueing "
+        "is counted; bounds are one-sided 99% early-stopping bounds.\n\n");
     answer(doc, out, 1);
     floor_line(doc, out);
     mb__buf_puts(out, "\n|");
@@ -531,6 +630,12 @@ mb_status mb__report_load_html(const json_t *doc, mb_buf *out, mb_err *err)
         "queueing is counted.");
     mb__html_escape(&body, t.data);
     mb__buf_free(&t);
+    mb__buf_puts(&body, "</p>\n<p id=\"load-conditions\">");
+    mb_buf cnd = MB_BUF_INIT;
+    conditions(doc, &cnd, ". ");
+    mb__buf_putc(&cnd, '.');
+    mb__html_escape(&body, cnd.data);
+    mb__buf_free(&cnd);
     mb__buf_puts(&body, "</p>\n");
     mb_buf a = MB_BUF_INIT;
     answer(doc, &a, 0);

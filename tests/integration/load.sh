@@ -82,8 +82,16 @@ assert d["load"]["steps"][0]["role"] == "calibrate"
 assert len(s["searches"]) == 1 and s["searches"][0]["bracket"][0] == s["qps"]
 assert s["qps_ci95"] is None and "one search" in s["qps_ci95_method"]
 for st in d["load"]["steps"][1:]:
+    if st["role"] == "calibrate":
+        continue
     assert st["slo"]["bound_ns"] == 100000000 and "pass" in st["slo"]
-    assert st["slo"]["basis"] == "model" and st["slo"]["pass"] == st["slo"]["model"]["pass"]
+    b = st["search_basis"]
+    assert st["slo"]["basis"] == b and st["slo"]["pass"] == st["slo"][b]["pass"]
+# both answers: the model's at the resolved priority, the measured one at
+# normal priority; load.search is the --slo-basis one (model)
+A = d["load"]["slo_answers"]
+assert A["model"] == s and A["measured"]["basis"] == "measured", A.keys()
+assert A["measured"]["realtime"] == "none" and len(A["measured"]["searches"]) == 1
 PYEOF
 html=$(cat "$T_TMP/slo.html" 2>/dev/null)
 contains "the HTML has the latency-against-throughput chart" "$html" 'id="chart-load"'
@@ -236,9 +244,13 @@ lo, hi = s["qps_ci95"]
 if (q > 0).all():
     gm = math.exp(np.log(q).mean())
     assert abs(s["qps"] / gm - 1) < 1e-9, (s["qps"], gm)
-    # Student t with 2 degrees of freedom on the logs, at least half a grid step
-    h = max(4.302652729911275 * np.log(q).std(ddof=1) / math.sqrt(3), 0.5 * math.log(s["grid"]["ratio"]))
-    assert abs(lo / (gm * math.exp(-h)) - 1) < 1e-6 and abs(hi / (gm * math.exp(h)) - 1) < 1e-6, (lo, hi, gm, h)
+    # Student t with 2 degrees of freedom on the logs with the spread of one
+    # search (a prediction interval: sqrt(1 + 1/3)), s at least one grid step,
+    # and at least the range of the answers (docs/STATISTICS.md)
+    sd = max(np.log(q).std(ddof=1), math.log(s["grid"]["ratio"]))
+    h = 4.302652729911275 * sd * math.sqrt(1 + 1 / 3)
+    elo, ehi = min(gm * math.exp(-h), q.min()), max(gm * math.exp(h), q.max())
+    assert abs(lo / elo - 1) < 1e-6 and abs(hi / ehi - 1) < 1e-6, (lo, hi, gm, h)
 else:
     # a search that met no rate (a pause of the machine in a 0.3 s step
     # fails p90 <= 3 ms: whether one does is a figure of the machine):
@@ -247,7 +259,8 @@ else:
     assert "median and range" in s["qps_ci95_method"], s["qps_ci95_method"]
     print("# a search met no rate here: the median-and-range answer was checked")
 assert s["met"] == (s["qps"] > 0)
-steps = [st for st in d["load"]["steps"] if st["role"] != "calibrate"]
+steps = [st for st in d["load"]["steps"] if st["role"] != "calibrate"
+         and st["search_basis"] == s["basis"]]
 r = s["grid"]["ratio"]
 for p in s["probes"]:
     at = [st for st in steps if st["grid_index"] == p["grid_index"]]
