@@ -52,7 +52,7 @@ CSV_COLUMNS = [
     "throughput_ips", "throughput_sps", "memory_mb", "compilation_time_ms",
     "first_inference_ms", "timestamp", "git_commit", "model_sha256", "status",
     "top1", "top1_delta", "top1_delta_ci_lo", "top1_delta_ci_hi", "verdict",
-    "verdict_failures",
+    "verdict_failures", "headline",
 ]
 
 def version():
@@ -233,107 +233,37 @@ def _ms(v):
         v, bool) else None
 
 
-def _cmp_entry(doc, run):
-    """A compare variant's comparison entry at the run's batch size."""
-    cmps = doc.get("comparisons") or []
-    c = next((x for x in cmps if x.get("batch_size") == run.get("batch_size")),
-             doc.get("comparison") or {})
-    return next((v for v in c.get("variants") or []
-                 if v.get("name") == run.get("variant")), {})
+# Columns of the CSV that hold text; every other non-empty cell is a number.
+_TEXT_COLUMNS = {"framework", "model", "variant", "device", "device_type",
+                 "input_shape", "dtype", "timestamp", "git_commit",
+                 "model_sha256", "status", "verdict", "verdict_failures",
+                 "headline"}
 
 
-def _failures(verdict):
-    """The failing outputs and figures of a verdict, as the CSV has them
-    (src/runner/cmpverdict.c)."""
-    parts = []
-    for o in verdict.get("per_output") or []:
-        if o.get("passed") is not False:
-            continue
-        checks = []
-        for c in o.get("checks") or []:
-            if c.get("result") != "fail":
-                continue
-            name = c["check"]
-            metric = name[:len(name) - len(name.lstrip("abcdefghijklmnopqrstuvwxyz0123456789_"))]
-            v = c.get("value")
-            checks.append("%s %s (needs %s)" % (metric, "%.4g" % v if isinstance(v, (int, float))
-                                                else "undefined", name))
-        parts.append("%s: %s" % (o.get("name"), ", ".join(checks)))
-    for t in verdict.get("criteria") or []:
-        if t.startswith("FAIL the candidate produced"):
-            parts.append(t[5:])
-    return "; ".join(parts)
+def _cell(column, text):
+    if text == "":
+        return None
+    if column in _TEXT_COLUMNS:
+        # the CSV writer's guard against formula injection (docs/FORMATS.md)
+        if len(text) > 1 and text[0] == "'" and text[1] in "=+-@":
+            return text[1:]
+        return text
+    try:
+        return int(text)
+    except ValueError:
+        return float(text)
 
 
 def rows(doc):
     """One dict per run with the columns of `mbench run --csv` (times in
-    ms, memory in MiB, None where the CSV has an empty field)."""
-    out = []
-    # The measured project's commit: the run's, else the document's git
-    # facts; never mbench's own (src/report/csv.c).
-    doc_commit = (doc.get("git") or {}).get("commit")
-    for run in doc.get("runs", []):
-        commit = (run.get("git") or {}).get("commit") or doc_commit
-        is_exec = run.get("backend") == "exec"
-        rt = run.get("runtime") or {}
-        model = run.get("model") or {}
-        lat = run.get("latency") or {}
-        ci = lat.get("median_ci95") or {}
-        ins = run.get("inputs") or [{}]
-        in0 = ins[0] if ins else {}
-        tp = run.get("throughput") or {}
-        ph = run.get("phases") or {}
-        peak = (run.get("memory") or {}).get("rss_peak_bytes")
-        out.append({
-            "framework": "exec" if is_exec else
-                         f"{rt.get('name') or 'unknown'} {rt.get('version') or ''}",
-            "model": run.get("command") if is_exec else model.get("name"),
-            "variant": run.get("variant"),
-            "device": run.get("device"),
-            "device_type": run.get("device_type"),
-            "batch_size": run.get("batch_size"),
-            "input_shape": "x".join(str(d) for d in in0.get("shape") or []),
-            "dtype": in0.get("dtype"),
-            # the median the CI is about (per-process geometric mean), as
-            # the CSV has it; the pooled median stays in latency.median
-            "latency_p50_ms": _ms(ci.get("estimate", lat.get("median"))),
-            "latency_p95_ms": _ms(lat.get("p95")),
-            "latency_p99_ms": _ms(lat.get("p99")),
-            "latency_mean_ms": _ms(lat.get("mean")),
-            "latency_std_ms": _ms(lat.get("std")),
-            "latency_min_ms": _ms(lat.get("min")),
-            "latency_max_ms": _ms(lat.get("max")),
-            "latency_ci_lo_ms": _ms(ci.get("lo")),
-            "latency_ci_hi_ms": _ms(ci.get("hi")),
-            "iterations": run.get("iterations"),
-            "throughput_ips": tp.get("inferences_per_s"),
-            "throughput_sps": tp.get("samples_per_s"),
-            "memory_mb": peak / 1048576.0 if isinstance(peak, (int, float)) else None,
-            # the compile phase where the backend compiles (JIT/XLA:
-            # Python models), else session creation, as the CSV
-            "compilation_time_ms": _ms(ph.get("compile_ns")
-                                       if ph.get("compile_ns") is not None
-                                       else ph.get("session_create_ns")),
-            "first_inference_ms": _ms(ph.get("first_inference_ns")),
-            "timestamp": doc.get("created_utc"),
-            "git_commit": commit,
-            "model_sha256": model.get("sha256"),
-            "status": run.get("status"),
-        })
-        e = _cmp_entry(doc, run)
-        acc = e.get("accuracy") or {}
-        ci = acc.get("delta_top1_ci95") or [None, None]
-        vd = e.get("verdict")
-        out[-1].update({
-            "top1": acc.get("top1"),
-            "top1_delta": acc.get("delta_top1"),
-            "top1_delta_ci_lo": ci[0],
-            "top1_delta_ci_hi": ci[1],
-            "verdict": None if not isinstance(vd, dict) else
-                       "pass" if vd.get("passed") else "fail",
-            "verdict_failures": _failures(vd) if isinstance(vd, dict) else None,
-        })
-    return out
+    ms, memory in MiB, None where the CSV has an empty field): the CSV
+    that libmbench's own writers make of doc (mb_render), so the columns
+    and their meaning are the CLI's by construction."""
+    import csv
+    import io
+    text = _lib.render(json.dumps(doc), "csv") or ""
+    return [{k: _cell(k, v) for k, v in r.items()}
+            for r in csv.DictReader(io.StringIO(text))]
 
 
 def _pandas():

@@ -97,6 +97,10 @@ def _declare(lib):
                                            c.POINTER(c.c_int),
                                            c.POINTER(c.c_void_p),
                                            c.POINTER(_Err)]
+    if hasattr(lib, "mb_render"):
+        lib.mb_render.restype = c.c_int
+        lib.mb_render.argtypes = [c.c_char_p, c.c_char_p,
+                                  c.POINTER(c.c_void_p), c.POINTER(_Err)]
     lib.mb_status_name.restype = c.c_char_p
     lib.mb_status_name.argtypes = [c.c_int]
     lib.mb_version.restype = c.c_char_p
@@ -127,6 +131,22 @@ def _take_string(ptr):
         return ctypes.string_at(ptr.value).decode()
     finally:
         _libc.free(ptr.value)
+
+
+def render(doc_json, fmt):
+    """A result document (JSON text) as fmt ("md", "html", "csv", "json")
+    by libmbench's own writers (mb_render), as the CLI writes them."""
+    lib = library()
+    if not hasattr(lib, "mb_render"):
+        raise MbenchError(-1, "MB_EUNSUPPORTED",
+                          "this libmbench has no mb_render: rebuild or "
+                          "reinstall mbench")
+    out, err = ctypes.c_void_p(), _Err()
+    rc = lib.mb_render(doc_json.encode(), fmt.encode(), ctypes.byref(out),
+                       ctypes.byref(err))
+    if rc:
+        _raise(lib, rc, err)
+    return _take_string(out)
 
 
 class Runner:
