@@ -27,6 +27,7 @@
 #include <Python.h>
 
 #include "mbench_backend.h"
+#include "../common/plugin_util.h"
 
 #include <dlfcn.h>
 #include <pthread.h>
@@ -91,46 +92,16 @@ static PyThreadState *g_main; /* the starting thread's, while it waits */
 #define GIL_IN PyGILState_STATE gil_ = PyGILState_Ensure()
 #define GIL_OUT PyGILState_Release(gil_)
 
-static int fail(mb_err *err, mb_status code, const char *fmt, ...)
-    __attribute__((format(printf, 3, 4)));
-
-static int fail(mb_err *err, mb_status code, const char *fmt, ...)
-{
-    if (err) {
-        va_list ap;
-        va_start(ap, fmt);
-        vsnprintf(err->msg, sizeof err->msg, fmt, ap);
-        va_end(ap);
-        err->code = code;
-    }
-    return code;
-}
-
-/* ---- dtypes (the plugin cannot see libmbench's symbols: its own) ------ */
-
-static const struct {
-    mb_dtype t;
-    const char *name;
-} kDtypes[] = {{MB_DTYPE_FLOAT32, "float32"},   {MB_DTYPE_FLOAT16, "float16"},
-               {MB_DTYPE_BFLOAT16, "bfloat16"}, {MB_DTYPE_FLOAT64, "float64"},
-               {MB_DTYPE_INT64, "int64"},       {MB_DTYPE_INT32, "int32"},
-               {MB_DTYPE_INT16, "int16"},       {MB_DTYPE_INT8, "int8"},
-               {MB_DTYPE_UINT8, "uint8"},       {MB_DTYPE_BOOL, "bool"}};
+/* ---- dtypes (the plugin cannot see libmbench's symbols: plugins/common) */
 
 static const char *dtype_name(mb_dtype t)
 {
-    for (size_t i = 0; i < sizeof kDtypes / sizeof kDtypes[0]; i++)
-        if (kDtypes[i].t == t)
-            return kDtypes[i].name;
-    return NULL;
+    return mb_plugin_dtype_str(t);
 }
 
 static mb_dtype dtype_parse(const char *s)
 {
-    for (size_t i = 0; s && i < sizeof kDtypes / sizeof kDtypes[0]; i++)
-        if (!strcmp(kDtypes[i].name, s))
-            return kDtypes[i].t;
-    return MB_DTYPE_UNDEFINED;
+    return mb_plugin_dtype_of(s);
 }
 
 /* ---- Python errors into one line ---------------------------------------- */
@@ -163,7 +134,7 @@ static int py_fail(mb_err *err, mb_status code, const char *doing)
     Py_XDECREF(type);
     Py_XDECREF(value);
     Py_XDECREF(tb);
-    return fail(err, code, "%s: %s", doing, line);
+    return mb_plugin_fail(err, code, "%s: %s", doing, line);
 }
 
 /* ---- which interpreter ----------------------------------------------------
@@ -222,20 +193,22 @@ static int venv_exe(const char *path, const char *from, char *exe, size_t len,
         venv[n - 12] = '\0';
     snprintf(exe, len, "%s/bin/python", venv);
     if (!is_file(exe))
-        return fail(err, MB_EINVAL,
-                    "%s: %s is not a Python venv (no %s); make one with "
-                    "/usr/bin/python3 -m venv %s, or run `make frameworks`",
-                    from, path, exe, path);
+        return mb_plugin_fail(
+            err, MB_EINVAL,
+            "%s: %s is not a Python venv (no %s); make one with "
+            "/usr/bin/python3 -m venv %s, or run `make frameworks`",
+            from, path, exe, path);
     char ver[64], want[16];
     venv_version(venv, ver, sizeof ver);
     snprintf(want, sizeof want, "%d.%d.", PY_MAJOR_VERSION, PY_MINOR_VERSION);
     if (ver[0] && strncmp(ver, want, strlen(want)) != 0)
-        return fail(err, MB_EINVAL,
-                    "%s: %s is a venv of Python %s, but the python backend "
-                    "embeds Python %d.%d (libpython%d.%d); make the venv "
-                    "with /usr/bin/python3 -m venv",
-                    from, path, ver, PY_MAJOR_VERSION, PY_MINOR_VERSION,
-                    PY_MAJOR_VERSION, PY_MINOR_VERSION);
+        return mb_plugin_fail(
+            err, MB_EINVAL,
+            "%s: %s is a venv of Python %s, but the python backend "
+            "embeds Python %d.%d (libpython%d.%d); make the venv "
+            "with /usr/bin/python3 -m venv",
+            from, path, ver, PY_MAJOR_VERSION, PY_MINOR_VERSION,
+            PY_MAJOR_VERSION, PY_MINOR_VERSION);
     return MB_OK;
 }
 
@@ -261,11 +234,12 @@ static int choose_env(const char *spec, const char *python_opt, char *exe,
                  dir && *dir ? dir : MB_FRAMEWORKS_DIR, fw);
         snprintf(from, flen, "the %s environment of make frameworks", fw);
         if (access(path, F_OK) != 0)
-            return fail(err, MB_EUNSUPPORTED,
-                        "%s runs in the %s environment, but %s does not "
-                        "exist: run `make frameworks` (or pass python=VENV, "
-                        "or set MBENCH_PYTHON)",
-                        spec, fw, path);
+            return mb_plugin_fail(
+                err, MB_EUNSUPPORTED,
+                "%s runs in the %s environment, but %s does not "
+                "exist: run `make frameworks` (or pass python=VENV, "
+                "or set MBENCH_PYTHON)",
+                spec, fw, path);
         return venv_exe(path, "make frameworks", exe, len, err);
     }
     if (venv && *venv) {
@@ -345,10 +319,11 @@ static int globalize_libpython(mb_err *err)
 {
     Dl_info di;
     if (!dladdr((void *)Py_None, &di) || !di.dli_fname)
-        return fail(err, MB_EBACKEND, "cannot locate libpython: %s", dlerror());
+        return mb_plugin_fail(err, MB_EBACKEND, "cannot locate libpython: %s",
+                              dlerror());
     if (!dlopen(di.dli_fname, RTLD_NOW | RTLD_GLOBAL | RTLD_NOLOAD))
-        return fail(err, MB_EBACKEND, "cannot make %s global: %s", di.dli_fname,
-                    dlerror());
+        return mb_plugin_fail(err, MB_EBACKEND, "cannot make %s global: %s",
+                              di.dli_fname, dlerror());
     return MB_OK;
 }
 
@@ -375,8 +350,9 @@ static int start_python(const char *exe, int verbose, mb_err *err)
         st = Py_InitializeFromConfig(&c);
     PyConfig_Clear(&c);
     if (PyStatus_Exception(st))
-        return fail(err, MB_EBACKEND, "cannot start Python for %s: %s", exe,
-                    st.err_msg ? st.err_msg : "unknown error");
+        return mb_plugin_fail(err, MB_EBACKEND,
+                              "cannot start Python for %s: %s", exe,
+                              st.err_msg ? st.err_msg : "unknown error");
     g_started = 1;
     snprintf(g_exe, sizeof g_exe, "%s", exe);
     char pkg[PATH_MAX];
@@ -403,19 +379,21 @@ static int ensure_python(const char *exe, const char *from, int verbose,
                          mb_err *err)
 {
     if (!g_started && Py_IsInitialized())
-        return fail(err, MB_EUNSUPPORTED,
-                    "Python models cannot run inside a process that "
-                    "already runs Python (libmbench loaded by a Python "
-                    "program): run them with the mbench command (the "
-                    "Python package's mbench.run does)");
+        return mb_plugin_fail(
+            err, MB_EUNSUPPORTED,
+            "Python models cannot run inside a process that "
+            "already runs Python (libmbench loaded by a Python "
+            "program): run them with the mbench command (the "
+            "Python package's mbench.run does)");
     if (!g_started)
         return start_python(exe, verbose, err);
     if (strcmp(g_exe, exe) != 0)
-        return fail(err, MB_EUNSUPPORTED,
-                    "this process already runs the Python of %s, and %s "
-                    "asks for %s: one process hosts one environment; "
-                    "compare runs each variant in processes of its own",
-                    g_exe, from, exe);
+        return mb_plugin_fail(
+            err, MB_EUNSUPPORTED,
+            "this process already runs the Python of %s, and %s "
+            "asks for %s: one process hosts one environment; "
+            "compare runs each variant in processes of its own",
+            g_exe, from, exe);
     return MB_OK;
 }
 
@@ -425,7 +403,7 @@ static int p_load(const mb_backend_config *cfg, void **out, mb_err *err)
 {
     state *st = calloc(1, sizeof *st);
     if (!st)
-        return fail(err, MB_ENOMEM, "out of memory");
+        return mb_plugin_fail(err, MB_ENOMEM, "out of memory");
     st->seed = cfg ? cfg->seed : 0;
     st->verbose = cfg ? cfg->verbose : 0;
     *out = st;
@@ -490,17 +468,18 @@ static int parse_input(PyObject *t, io *x, mb_err *err)
     x->name = strdup(n);
     x->d.dtype = dtype_parse(dt);
     if (x->d.dtype == MB_DTYPE_UNDEFINED)
-        return fail(err, MB_EMODEL,
-                    "input '%s' has dtype '%s', which mbench does not know "
-                    "(float32, float16, bfloat16, float64, int64, int32, "
-                    "int16, int8, uint8, bool)",
-                    n, dt);
+        return mb_plugin_fail(
+            err, MB_EMODEL,
+            "input '%s' has dtype '%s', which mbench does not know "
+            "(float32, float16, bfloat16, float64, int64, int32, "
+            "int16, int8, uint8, bool)",
+            n, dt);
     x->d.rank = -1;
     if (dims != Py_None) {
         Py_ssize_t r = PySequence_Size(dims);
         if (r < 0 || r > MB_MAX_RANK)
-            return fail(err, MB_EMODEL, "input '%s': rank %zd unsupported", n,
-                        r);
+            return mb_plugin_fail(err, MB_EMODEL,
+                                  "input '%s': rank %zd unsupported", n, r);
         x->d.rank = (int)r;
         for (Py_ssize_t i = 0; i < r; i++) {
             PyObject *d = PySequence_GetItem(dims, i);
@@ -515,7 +494,7 @@ static int parse_input(PyObject *t, io *x, mb_err *err)
         if (PyErr_Occurred())
             return py_fail(err, MB_EMODEL, "describing the inputs");
     }
-    return x->name ? MB_OK : fail(err, MB_ENOMEM, "out of memory");
+    return x->name ? MB_OK : mb_plugin_fail(err, MB_ENOMEM, "out of memory");
 }
 
 static void publish(io *x, mb_io_desc *d)
@@ -536,8 +515,9 @@ static int describe_inputs(session *s, mb_err *err)
     size_t n = (size_t)PySequence_Fast_GET_SIZE(seq);
     s->in = calloc(n + 1, sizeof *s->in);
     s->in_desc = calloc(n + 1, sizeof *s->in_desc);
-    int rc =
-        s->in && s->in_desc ? MB_OK : fail(err, MB_ENOMEM, "out of memory");
+    int rc = s->in && s->in_desc
+                 ? MB_OK
+                 : mb_plugin_fail(err, MB_ENOMEM, "out of memory");
     for (size_t i = 0; !rc && i < n; i++) {
         s->n_in = i + 1;
         rc = parse_input(PySequence_Fast_GET_ITEM(seq, (Py_ssize_t)i),
@@ -583,9 +563,10 @@ static int prepare_python(state *st, const char *spec, const mb_kv *opts,
         if (!strcmp(opts[i].key, "python"))
             python_opt = opts[i].value;
         else if (!strncmp(opts[i].key, "dim:", 4))
-            return fail(err, MB_EINVAL,
-                        "--dim is for ONNX models; a Python model takes its "
-                        "shapes from --shape or --data");
+            return mb_plugin_fail(
+                err, MB_EINVAL,
+                "--dim is for ONNX models; a Python model takes its "
+                "shapes from --shape or --data");
     char exe[PATH_MAX], from[PATH_MAX + 32];
     int rc =
         choose_env(spec, python_opt, exe, sizeof exe, from, sizeof from, err);
@@ -605,7 +586,7 @@ static int x_open(void *stp, const char *spec, const mb_kv *opts, size_t n,
     int rc;
     session *s = calloc(1, sizeof *s);
     if (!s)
-        return fail(err, MB_ENOMEM, "out of memory");
+        return mb_plugin_fail(err, MB_ENOMEM, "out of memory");
     s->compile_ns = -1;
     snprintf(s->spec, sizeof s->spec, "%s", spec);
     PyObject *mod = PyImport_ImportModule("mbench.frameworks");
@@ -636,7 +617,8 @@ static int result_pairs(session *s, mb_err *err)
     if (s->pairs)
         return MB_OK;
     if (!s->result)
-        return fail(err, MB_EINVAL, "no result yet: run the model first");
+        return mb_plugin_fail(err, MB_EINVAL,
+                              "no result yet: run the model first");
     /* "(O)": with a bare "O" a tuple result would be the argument list. */
     PyObject *l = PyObject_CallMethod(s->py, "outputs", "(O)", s->result);
     s->pairs = l ? PySequence_List(l) : NULL;
@@ -708,8 +690,9 @@ static PyObject *input_items(session *s, const mb_tensor *t, size_t n,
         const char *dt = dtype_name(t[i].dtype);
         if (!dt) {
             Py_DECREF(l);
-            fail(err, MB_EDATA, "input '%s': its dtype has no numpy twin",
-                 s->in[i].name);
+            mb_plugin_fail(err, MB_EDATA,
+                           "input '%s': its dtype has no numpy twin",
+                           s->in[i].name);
             return NULL;
         }
         PyObject *shape = PyTuple_New(t[i].rank);
@@ -736,8 +719,8 @@ static int x_prepare(void *sp, const mb_tensor *inputs, size_t n, mb_err *err)
 {
     session *s = sp;
     if (n != s->n_in)
-        return fail(err, MB_EDATA, "the model takes %zu inputs, got %zu",
-                    s->n_in, n);
+        return mb_plugin_fail(
+            err, MB_EDATA, "the model takes %zu inputs, got %zu", s->n_in, n);
     PyObject *items = input_items(s, inputs, n, err);
     if (!items)
         return err ? err->code : MB_EDATA;
@@ -775,8 +758,9 @@ static int x_fetch(void *sp, size_t index, mb_tensor *out, mb_err *err)
     if (rc)
         return rc;
     if (index >= (size_t)PyList_GET_SIZE(s->pairs))
-        return fail(err, MB_EINVAL, "no output %zu (the model gave %zd)", index,
-                    PyList_GET_SIZE(s->pairs));
+        return mb_plugin_fail(err, MB_EINVAL,
+                              "no output %zu (the model gave %zd)", index,
+                              PyList_GET_SIZE(s->pairs));
     PyObject *pair = PyList_GET_ITEM(s->pairs, (Py_ssize_t)index);
     PyObject *name = PyTuple_GetItem(pair, 0), *arr = PyTuple_GetItem(pair, 1);
     PyObject *dt = arr ? PyObject_GetAttrString(arr, "dtype") : NULL;
@@ -796,9 +780,10 @@ static int x_fetch(void *sp, size_t index, mb_tensor *out, mb_err *err)
         Py_XDECREF(dn);
         if (PyErr_Occurred())
             return py_fail(err, MB_EBACKEND, "reading an output");
-        return fail(err, MB_EUNSUPPORTED,
-                    "output %zu has dtype %s or a rank mbench cannot hold",
-                    index, dts ? dts : "?");
+        return mb_plugin_fail(
+            err, MB_EUNSUPPORTED,
+            "output %zu has dtype %s or a rank mbench cannot hold", index,
+            dts ? dts : "?");
     }
     out->data = malloc(view.len ? (size_t)view.len : 1);
     out->name = strdup(nm);
@@ -814,7 +799,7 @@ static int x_fetch(void *sp, size_t index, mb_tensor *out, mb_err *err)
         free(out->data);
         free(out->name);
         memset(out, 0, sizeof *out);
-        rc = fail(err, MB_ENOMEM, "out of memory");
+        rc = mb_plugin_fail(err, MB_ENOMEM, "out of memory");
     }
     PyBuffer_Release(&view);
     Py_XDECREF(dt);
@@ -866,8 +851,9 @@ static int enter_thread(session *s, mb_err *err)
         if (pthread_equal(s->threads[i], me))
             return MB_OK;
     if (s->n_threads == sizeof s->threads / sizeof s->threads[0])
-        return fail(err, MB_EUNSUPPORTED,
-                    "a Python model serves at most %zu threads", s->n_threads);
+        return mb_plugin_fail(err, MB_EUNSUPPORTED,
+                              "a Python model serves at most %zu threads",
+                              s->n_threads);
     PyObject *r = PyObject_CallMethod(s->py, "enter_thread", NULL);
     if (!r)
         return py_fail(err, MB_EBACKEND, s->spec);
