@@ -21,10 +21,10 @@ static int64_t cpu_ns(void)
 
 int main(void)
 {
-    mb_plan p;
+    mb__plan p;
     mb__plan_defaults(&p);
     p.backend = mb__strdup("null");
-    mb_bench *b;
+    mb__bench *b;
     mb_err e = {0};
     if (mb__bench_open(&p, 1, &b, &e)) {
         fprintf(stderr, "harness: %s\n", e.msg);
@@ -38,15 +38,15 @@ int main(void)
         mb__bench_iterate(b, N, s, &e);
         per_cpu[r] = (double)(cpu_ns() - c0) / N;
         per_iter[r] = (double)(mb_now_ns() - t0) / N;
-        mb_summary sum;
+        mb__summary sum;
         mb__summarize_ns(s, N, &sum);
         sample_median[r] = sum.median;
     }
-    mb_summary a, m, c;
+    mb__summary a, m, c;
     mb__summarize(per_iter, ROUNDS, &a);
     mb__summarize(per_cpu, ROUNDS, &c);
     mb__summarize(sample_median, ROUNDS, &m);
-    mb_clock_info ci;
+    mb__clock_info ci;
     mb__clock_measure(&ci);
     printf("harness: null backend, %d rounds of %d iterations\n", ROUNDS, N);
     printf("  wall time per iteration (loop + 2 clock reads + run call): "

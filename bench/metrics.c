@@ -24,15 +24,15 @@ static int load(const char *p, mb_tensor *t)
 
 /* Best-of-reps time of the metrics of (a, b); fills *value with `what`. */
 static double run(const mb_tensor *a, const mb_tensor *b, int ssim_3d, int reps,
-                  mb_metrics_result *keep)
+                  mb__metrics_result *keep)
 {
-    mb_metric_opts o;
+    mb__metric_opts o;
     mb__metric_opts_defaults(&o);
     o.ssim_3d = ssim_3d;
     o.per_sample_max = 0;
     double best = 1e30;
     for (int r = 0; r < reps; r++) {
-        mb_metrics_result res;
+        mb__metrics_result res;
         mb_err e;
         int64_t t0 = mb_now_ns();
         if (mb__metrics_compute_struct(a, b, &o, &res, &e)) {
@@ -61,7 +61,7 @@ int main(int argc, char **argv)
     for (int i = 0; i < 6; i++)
         if (load(argv[i + 1], &t[i]))
             return 3;
-    mb_metrics_result r;
+    mb__metrics_result r;
     double s = run(&t[0], &t[1], 0, reps, &r);
     double gb = (double)(t[0].nbytes + t[1].nbytes) / 1e9;
     printf("elementwise_%zu seconds=%.4f gbps=%.3f value=%.9g\n",

@@ -39,12 +39,12 @@ int main(int argc, char **argv)
         lib = "build/ort/libonnxruntime.so.1";
 
     /* mbench's side: the library's own loop, exactly as `mbench run`. */
-    mb_plan p;
+    mb__plan p;
     mb__plan_defaults(&p);
     p.model_path = mb__strdup(model);
     p.ort_lib = mb__strdup(lib);
     mb__plan_set_opt(&p, "threads", "1");
-    mb_bench *b;
+    mb__bench *b;
     mb_err e = {0};
     if (mb__bench_open(&p, batch, &b, &e))
         DIE("%s", e.msg);
@@ -118,7 +118,7 @@ int main(int argc, char **argv)
         for (int i = 0; i < BLOCK; i++)
             mine[r * BLOCK + i] = (double)tmp[i];
     }
-    mb_summary sb, sm;
+    mb__summary sb, sm;
     mb__summarize(bare, BLOCK * ROUNDS, &sb);
     mb__summarize(mine, BLOCK * ROUNDS, &sm);
     double diff = (sm.median - sb.median) / sb.median * 100;

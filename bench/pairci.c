@@ -24,7 +24,7 @@ static void sim(size_t reps)
         {0.0, 0.0},   {0.002, 0.002}, {0.01, 0.01}, {0.02, 0.05},
         {0.05, 0.05}, {0.10, 0.02},   {0.2, 0.2},
     };
-    mb_rng rng;
+    mb__rng rng;
     mb__rng_seed(&rng, 2026);
     printf("%6s %8s %8s %8s %9s %10s\n", "n", "p(b)", "p(a)", "delta",
            "coverage", "mean width");
@@ -39,7 +39,7 @@ static void sim(size_t reps)
                     b += u < pb;
                     a += u >= pb && u < pb + pa;
                 }
-                mb_pair_counts t = {ns[i], ns[i] - a - b, a, b, 0};
+                mb__pair_counts t = {ns[i], ns[i] - a - b, a, b, 0};
                 double lo, hi;
                 mb__tango_ci(&t, 0.95, &lo, &hi);
                 covered += lo <= truth + 1e-15 && truth - 1e-15 <= hi;
@@ -58,7 +58,7 @@ int main(int argc, char **argv)
     }
     size_t b, a, n;
     while (scanf("%zu %zu %zu", &b, &a, &n) == 3) {
-        mb_pair_counts t = {n, n - a - b, a, b, 0};
+        mb__pair_counts t = {n, n - a - b, a, b, 0};
         double lo, hi;
         mb__tango_ci(&t, 0.95, &lo, &hi);
         printf("%.12g %.12g\n", lo, hi);

@@ -135,7 +135,7 @@ int main(int argc, char **argv)
     int block = argc > 5 ? atoi(argv[5]) : 200;
     if (rounds < 2 || block < 1)
         die("usage", "BLOCKS >= 2 and BLOCK >= 1");
-    mb_plan p;
+    mb__plan p;
     mb__plan_defaults(&p);
     p.model_path = mb__strdup(argv[1]);
     mb__plan_set_opt(&p, "python", argv[2]);
@@ -150,7 +150,7 @@ int main(int argc, char **argv)
     char name[64];
     snprintf(name, sizeof name, "%.*s", eq ? (int)(eq - argv[3]) : 0, argv[3]);
     mb__plan_set_shape(&p, name, dims, rank);
-    mb_bench *b;
+    mb__bench *b;
     mb_err e = {0};
     if (mb__bench_open(&p, 1, &b, &e))
         die(argv[1], e.msg);

@@ -71,11 +71,11 @@ int main(int argc, char **argv)
     const char *threads = argc > 3 ? argv[3] : "1";
 
     /* mbench's side: the library's own loop, exactly as `mbench run`. */
-    mb_plan p;
+    mb__plan p;
     mb__plan_defaults(&p);
     p.model_path = mb__strdup(model);
     mb__plan_set_opt(&p, "threads", threads);
-    mb_bench *b;
+    mb__bench *b;
     mb_err e = {};
     if (mb__bench_open(&p, batch, &b, &e))
         die(e.msg);
@@ -127,7 +127,7 @@ int main(int argc, char **argv)
         bare.insert(bare.end(), rb.begin(), rb.end());
         mine.insert(mine.end(), rm.begin(), rm.end());
     }
-    mb_summary sb, sm;
+    mb__summary sb, sm;
     mb__summarize(bare.data(), bare.size(), &sb);
     mb__summarize(mine.data(), mine.size(), &sm);
     double mean = 0, var = 0;

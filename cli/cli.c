@@ -20,7 +20,7 @@ static void put_line(const char *prefix, const char *fmt, va_list ap)
 {
     char msg[4096];
     vsnprintf(msg, sizeof msg, fmt, ap);
-    mb_buf b = MB_BUF_INIT;
+    mb__buf b = MB_BUF_INIT;
     mb__buf_puts(&b, prefix);
     mb__console_put(&b, msg);
     mb__buf_putc(&b, '\n');

@@ -50,7 +50,7 @@ enum {
         name, 0, type, meta, help, expect, NULL, lo, hi, flags, id             \
     }
 
-static const mb_opt compare_opts[] = {
+static const mb__opt compare_opts[] = {
     OPT("baseline", MB_OPT_STRING, "NAME",
         "the variant the others are judged against (default: the first)", NULL,
         0, 0, 0, O_BASE),
@@ -101,7 +101,7 @@ static const mb_opt compare_opts[] = {
     MB_SLURM_OPTS,
 };
 
-const mb_cmd mb_cmd_compare = {
+const mb__cmd mb_cmd_compare = {
     "compare",
     "NAME=MODEL[,option=value...] ...",
     "compare a baseline and its variants: speed, memory, size, accuracy",
@@ -128,14 +128,14 @@ typedef struct cargs {
     const char *baseline;
     char **specs; /* from --variants files, then the arguments */
     size_t n_specs, n_gates, nv;
-    mb_gate gates[32];
+    mb__gate gates[32];
     mb__outmap maps[MB__MAX_OUTMAPS];
     size_t n_maps;
-    mb_cli_reqs reqs;
-    mb_cli_slurm sl; /* --slurm and its options (cmd_slurm.c) */
+    mb__cli_reqs reqs;
+    mb__cli_slurm sl; /* --slurm and its options (cmd_slurm.c) */
 } cargs;
 
-static int on_opt(void *user, const mb_opt *o, const mb_optval *v)
+static int on_opt(void *user, const mb__opt *o, const mb__optval *v)
 {
     cargs *a = user;
     mb__compare_req *rq = &a->c.rq;
@@ -202,8 +202,8 @@ static void progress(void *user, const char *what, size_t round, size_t rounds,
  * a log (not a terminal) gets every column. */
 static void print_table(const json_t *doc)
 {
-    mb_console_opts co = {mb_cli_term_width(1), mb_cli_use_color(1)};
-    mb_buf b = MB_BUF_INIT;
+    mb__console_opts co = {mb_cli_term_width(1), mb_cli_use_color(1)};
+    mb__buf b = MB_BUF_INIT;
     mb__report_compare_console(doc, &co, &b);
     fwrite(b.data ? b.data : "", 1, b.len, stdout);
     mb__buf_free(&b);
@@ -261,7 +261,7 @@ static int verdict_code(const json_t *doc)
 /* The specifications (--variants files, then the n arguments) into the
  * engine's request through the request layer, the baseline found: 0 or
  * an exit code after printing. */
-static int plan_variants(cargs *a, char **args, int n, const mb_plan *plan)
+static int plan_variants(cargs *a, char **args, int n, const mb__plan *plan)
 {
     size_t all = a->n_specs + (size_t)n;
     char **grown = mb__realloc_array(a->specs, all ? all : 1, sizeof *grown);
@@ -283,12 +283,12 @@ static int plan_variants(cargs *a, char **args, int n, const mb_plan *plan)
 
 int cmd_compare(int argc, char **argv)
 {
-    mb_plan plan;
+    mb__plan plan;
     mb__plan_defaults(&plan);
-    mb_cli_outputs out = {0};
+    mb__cli_outputs out = {0};
     cargs a = {0};
     mb__compare_call_init(&a.c);
-    mb_opt_ctx ctx = {&plan, &out, on_opt, &a, 0, NULL, 0};
+    mb__opt_ctx ctx = {&plan, &out, on_opt, &a, 0, NULL, 0};
     /* argv as given, for --slurm (mb_opt_parse reorders argv) */
     char **given = calloc((size_t)argc + 1, sizeof *given);
     if (given)
@@ -299,7 +299,7 @@ int cmd_compare(int argc, char **argv)
         rc = plan_variants(&a, ctx.args, ctx.n_args, &plan);
     json_t *doc = NULL;
     mb_err err = {0};
-    mb_cli_rounds ps = {mb_now_ns(), 0, 0, 0};
+    mb__cli_rounds ps = {mb_now_ns(), 0, 0, 0};
     a.c.rq.processes = plan.processes;
     a.c.rq.gates = a.gates;
     a.c.rq.n_gates = a.n_gates;

@@ -23,14 +23,14 @@ MBENCH_OPTIONS(db, mb_cmd_db)
 enum { O_DB, O_JSON, O_TO, O_GITDIR };
 
 /* clang-format off */
-static const mb_opt db_opts[] = {
+static const mb__opt db_opts[] = {
     {"db", 0, MB_OPT_STRING, "FILE|URL", "the store: a SQLite file, a postgresql:// URL or a libpq 'host=... dbname=...' string", NULL, NULL, 0, 0, 0, O_DB},
     {"json", 0, MB_OPT_OUTFILE, "FILE", "export: write every document (schema " MB_STORE_EXPORT_SCHEMA "; '-' for stdout)", NULL, NULL, 0, 0, MB_OPT_STDOUT, O_JSON},
     {"to", 0, MB_OPT_STRING, "FILE|URL", "export: copy every document into another store", NULL, NULL, 0, 0, 0, O_TO},
     {"git-dir", 0, MB_OPT_DIR, "DIR", "import: git facts for plain result documents that carry none (default: none recorded)", NULL, NULL, 0, 0, 0, O_GITDIR},
 };
 
-const mb_cmd mb_cmd_db = {"db", "export|import|info [FILE.json...]", "export, import and copy the results store",
+const mb__cmd mb_cmd_db = {"db", "export|import|info [FILE.json...]", "export, import and copy the results store",
     "mbench db export --db SRC (--json FILE | --to DST); mbench db import --db DST [--git-dir DIR] "
     "FILE.json...; mbench db info --db DB.  Import reads export files and plain result documents.  "
     "Documents already in the target are skipped, so re-running is safe.",
@@ -39,14 +39,14 @@ const mb_cmd mb_cmd_db = {"db", "export|import|info [FILE.json...]", "export, im
 
 /* Every option's value by its id (strings point into argv, or at the
  * stdout path for '-'). */
-static int on_opt(void *user, const mb_opt *o, const mb_optval *v)
+static int on_opt(void *user, const mb__opt *o, const mb__optval *v)
 {
-    ((mb_optval *)user)[o->id] = *v;
+    ((mb__optval *)user)[o->id] = *v;
     return 0;
 }
 
 /* The usage error of a subcommand's arguments, or NULL when they fit. */
-static const char *misuse(const char *sub, const mb_optval *v, int n_rest)
+static const char *misuse(const char *sub, const mb__optval *v, int n_rest)
 {
     if (!strcmp(sub, "info"))
         return n_rest ? "unexpected argument '%s'" : NULL;
@@ -64,8 +64,8 @@ static const char *misuse(const char *sub, const mb_optval *v, int n_rest)
 
 int cmd_db(int argc, char **argv)
 {
-    mb_optval v[O_GITDIR + 1] = {{0}};
-    mb_opt_ctx ctx = {NULL, NULL, on_opt, v, 0, NULL, 0};
+    mb__optval v[O_GITDIR + 1] = {{0}};
+    mb__opt_ctx ctx = {NULL, NULL, on_opt, v, 0, NULL, 0};
     int rc = mb_opt_parse(&mb_cmd_db, argc, argv, &ctx);
     if (rc)
         return rc == MB_OPT_HELP ? MB_EXIT_OK : rc;
@@ -88,7 +88,7 @@ int cmd_db(int argc, char **argv)
     mb__db_req rq = {v[O_DB].str,           v[O_JSON].str,   v[O_JSON].text,
                      v[O_TO].str,           v[O_GITDIR].str, ctx.args + 1,
                      (size_t)ctx.n_args - 1};
-    mb_buf msg = MB_BUF_INIT;
+    mb__buf msg = MB_BUF_INIT;
     mb_err err = {0};
     mb_status st = !strcmp(sub, "info")     ? mb__db_info(rq.db, &msg, &err)
                    : !strcmp(sub, "export") ? mb__db_export(&rq, &msg, &err)

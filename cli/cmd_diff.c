@@ -28,7 +28,7 @@ MBENCH_OPTIONS(diff, mb_cmd_diff)
 /* clang-format off */
 enum { O_ATOL, O_RTOL, O_RANGE, O_SSIM3D, O_GATE, O_PREC, O_JSON, O_MD, O_HTML, O_CSV, O_HEATMAP, O_HEATSAMPLE, O_OUTPUT, O_THREADS, O_PERSAMPLE, O_MAXTB, O_MAXRATIO, O_MAP, O_N };
 
-static const mb_opt diff_opts[] = {
+static const mb__opt diff_opts[] = {
     {"atol", 0, MB_OPT_DOUBLE, "X", "isclose absolute tolerance (default 1e-8)", "a number >= 0", NULL, 0, 1e300, 0, O_ATOL},
     {"rtol", 0, MB_OPT_DOUBLE, "Y", "isclose relative tolerance (default 1e-5)", "a number >= 0", NULL, 0, 1e300, 0, O_RTOL},
     {"data-range", 0, MB_OPT_DOUBLE, "R", "data range for PSNR and SSIM (default: the baseline's max - min)", "a number > 0", NULL, 1e-300, 1e300, 0, O_RANGE},
@@ -49,7 +49,7 @@ static const mb_opt diff_opts[] = {
     {"map", 0, MB_OPT_STRING, "BASE=CAND", "pair the baseline's tensor BASE with the candidate's CAND (a renamed one; repeatable)", "BASE=CAND, e.g. logits=scores", NULL, 0, 0, MB_OPT_REPEAT, O_MAP},
 };
 
-const mb_cmd mb_cmd_diff = {"diff", "BASELINE CANDIDATE", "compare saved output tensors (.npy, .npz, .pb, directories)",
+const mb__cmd mb_cmd_diff = {"diff", "BASELINE CANDIDATE", "compare saved output tensors (.npy, .npz, .pb, directories)",
     "Compares candidate tensors with baseline tensors and prints every accuracy metric "
     "(docs/ACCURACY.md).  BASELINE and CANDIDATE are .npy, .npz or ONNX TensorProto .pb files, or "
     "directories of .npy and .pb files matched by file name (a .pb also matches by the tensor name "
@@ -63,8 +63,8 @@ const mb_cmd mb_cmd_diff = {"diff", "BASELINE CANDIDATE", "compare saved output 
 #define MAX_GATES 64
 
 typedef struct dargs {
-    mb_metric_opts mo;
-    mb_gate gates[MAX_GATES];
+    mb__metric_opts mo;
+    mb__gate gates[MAX_GATES];
     size_t n_gates;
     mb__outset out;
     const char *heat_path, *heat_output;
@@ -74,11 +74,11 @@ typedef struct dargs {
     size_t n_maps;
 } dargs;
 
-static int on_opt(void *user, const mb_opt *o, const mb_optval *v)
+static int on_opt(void *user, const mb__opt *o, const mb__optval *v)
 {
     dargs *a = user;
     mb_err err;
-    mb_precision p;
+    mb__precision p;
     double *const dbls[O_N] = {[O_ATOL] = &a->mo.atol,
                                [O_RTOL] = &a->mo.rtol,
                                [O_RANGE] = &a->mo.data_range};
@@ -155,13 +155,13 @@ int cmd_diff(int argc, char **argv)
     dargs a = {0};
     a.heat_sample = -1;
     mb__metric_opts_defaults(&a.mo);
-    mb_opt_ctx ctx = {NULL, NULL, on_opt, &a, 0, NULL, 0};
+    mb__opt_ctx ctx = {NULL, NULL, on_opt, &a, 0, NULL, 0};
     int rc = mb_opt_parse(&mb_cmd_diff, argc, argv, &ctx);
     if (rc)
         return rc == MB_OPT_HELP ? MB_EXIT_OK : rc;
     int quiet = ctx.quiet;
     mb_err err;
-    mb_buf png = MB_BUF_INIT;
+    mb__buf png = MB_BUF_INIT;
     mb__diff_req rq = {.baseline = ctx.args[0],
                        .candidate = ctx.args[1],
                        .metrics = a.mo,
@@ -181,7 +181,7 @@ int cmd_diff(int argc, char **argv)
         mb__buf_free(&png);
         return mb_cli_fail(&err);
     }
-    mb_buf text = MB_BUF_INIT;
+    mb__buf text = MB_BUF_INIT;
     mb__diff_console(&res, a.n_gates, quiet, &text);
     fputs(text.data ? text.data : "", stdout);
     mb__buf_free(&text);

@@ -28,7 +28,7 @@ enum { O_CMD, O_NAME, O_SHELL, O_PARAM, O_WARM, O_RUNS, O_MINRUNS, O_MAXRUNS,
        O_OUT, O_GPU, O_SEED, O_REQ, O_KEEP, O_N };
 
 #define X(n, s, t, m, h, e, c, lo, hi, f, i) {n, s, t, m, h, e, c, lo, hi, f, i}
-static const mb_opt exec_opts[] = {
+static const mb__opt exec_opts[] = {
     X("command", 'c', MB_OPT_STRING, "CMD", "a command (repeatable); split like sh words (quotes, backslashes; no expansion)", NULL, NULL, 0, 0, MB_OPT_REPEAT, O_CMD),
     X("name", 'n', MB_OPT_STRING, "NAME", "display name of a command (in the order given; repeatable)", NULL, NULL, 0, 0, MB_OPT_REPEAT, O_NAME),
     X("shell", 0, MB_OPT_SWITCH, NULL, "run commands through /bin/sh -c", NULL, NULL, 0, 0, 0, O_SHELL),
@@ -53,7 +53,7 @@ static const mb_opt exec_opts[] = {
 };
 /* clang-format on */
 
-const mb_cmd mb_cmd_exec = {
+const mb__cmd mb_cmd_exec = {
     "exec",
     "-- CMD [ARGS...]",
     "benchmark whole programs (commands), compare them",
@@ -75,17 +75,17 @@ const mb_cmd mb_cmd_exec = {
     "--require requirement not met, 130 interrupted."};
 
 typedef struct eargs {
-    mb_exec_opts o;
+    mb__exec_opts o;
     char **tmpl, **names; /* borrowed from argv */
     size_t ntmpl, nnames;
-    mb_exec_params params;
-    mb_cli_execset es; /* --warmup, --runs, --seed, --require, ... */
+    mb__exec_params params;
+    mb__cli_execset es; /* --warmup, --runs, --seed, --require, ... */
 } eargs;
 
-static int on_opt(void *user, const mb_opt *opt, const mb_optval *v)
+static int on_opt(void *user, const mb__opt *opt, const mb__optval *v)
 {
     eargs *a = user;
-    mb_exec_opts *o = &a->o;
+    mb__exec_opts *o = &a->o;
     mb_err err = {0};
     int64_t *const ints[O_N] = {[O_MINRUNS] = &o->min_runs,
                                 [O_MAXRUNS] = &o->max_runs,
@@ -117,9 +117,9 @@ static int on_opt(void *user, const mb_opt *opt, const mb_optval *v)
     return 0;
 }
 
-/* The progress line on stderr (mb_exec_opts.progress). */
-static void progress(void *user, const mb_exec_cmd *c, int warmup, size_t run,
-                     const mb_proc_result *r)
+/* The progress line on stderr (mb__exec_opts.progress). */
+static void progress(void *user, const mb__exec_cmd *c, int warmup, size_t run,
+                     const mb__proc_result *r)
 {
     char t[32];
     (void)user;
@@ -132,17 +132,17 @@ int cmd_exec(int argc, char **argv)
 {
     eargs a = {.es = {.seed = 42}};
     mb__exec_opts_defaults(&a.o);
-    mb_exec_opts *o = &a.o;
+    mb__exec_opts *o = &a.o;
     a.es.eo = o;
-    mb_cli_outputs out = {0};
+    mb__cli_outputs out = {0};
     mb_err err = {0};
-    mb_exec_cmd *cmds = NULL;
+    mb__exec_cmd *cmds = NULL;
     size_t ncmds = 0;
-    mb_exec_series *ser = NULL;
+    mb__exec_series *ser = NULL;
     json_t *doc = NULL;
     a.tmpl = mb__calloc((size_t)argc + 2, sizeof *a.tmpl);
     a.names = mb__calloc((size_t)argc + 1, sizeof *a.names);
-    mb_opt_ctx ctx = {NULL, &out, on_opt, &a, 0, NULL, 0};
+    mb__opt_ctx ctx = {NULL, &out, on_opt, &a, 0, NULL, 0};
     /* options end at the program: `mbench exec ls -l` runs ls -l */
     int k = mb_cli_first_operand(&mb_cmd_exec, argc, argv);
     int nc = argc - k - (k < argc && !strcmp(argv[k], "--"));
@@ -168,7 +168,7 @@ int cmd_exec(int argc, char **argv)
                           mb_cli_command_line());
     json_object_set_new(doc, "git",
                         mb__git_info(out.git_dir ? out.git_dir : o->cwd));
-    mb_buf b = MB_BUF_INIT;
+    mb__buf b = MB_BUF_INIT;
     mb__exec_doc_console(&b, doc);
     if (o->gpu_memory && !o->nvml)
         mb__buf_puts(&b, "GPU memory: not available (libnvidia-ml.so.1 not "

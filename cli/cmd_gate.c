@@ -29,7 +29,7 @@ MBENCH_OPTIONS(gate, mb_cmd_gate)
 /* clang-format off */
 enum { O_BASE, O_CUR, O_DB, O_AGAINST, O_GITDIR, O_NOSTORE, O_MAXREG, O_GATE, O_SEED, O_MD, O_JSON, O_HTML, O_CSV, O_REQ, O_MIXCPU, O_N };
 
-static const mb_opt gate_opts[] = {
+static const mb__opt gate_opts[] = {
     {"baseline", 0, MB_OPT_FILE, "FILE", "baseline result document (JSON)", NULL, NULL, 0, 0, 0, O_BASE},
     {"current", 0, MB_OPT_FILE, "FILE", "current result document (JSON); required", NULL, NULL, 0, 0, 0, O_CUR},
     {"db", 0, MB_OPT_STRING, "FILE|URL", "results store (SQLite file, postgresql:// URL or libpq 'host=... dbname=...'); the current document is appended to it", NULL, NULL, 0, 0, 0, O_DB},
@@ -47,7 +47,7 @@ static const mb_opt gate_opts[] = {
     {"csv", 0, MB_OPT_OUTFILE, "FILE", "write the verdict table as CSV, one line per model, variant, batch and metric, figures unformatted ('-' is stdout)", NULL, NULL, 0, 0, MB_OPT_STDOUT, O_CSV},
 };
 
-const mb_cmd mb_cmd_gate = {"gate", "--current CUR.json (--baseline BASE.json | --db DB --against REF)",
+const mb__cmd mb_cmd_gate = {"gate", "--current CUR.json (--baseline BASE.json | --db DB --against REF)",
     "pass/fail a result against a baseline, with statistics",
     "Compares every run of --current CUR.json with the baseline run of the same model (sha256), variant "
     "and batch size; the baseline is --baseline BASE.json, or --db DB --against REF, or (for a compare "
@@ -68,10 +68,10 @@ typedef struct gargs {
     mb__outset out;
     const char **gates; /* --gate values, borrowed from argv */
     size_t n_gates;
-    mb_cli_reqs reqs;
+    mb__cli_reqs reqs;
 } gargs;
 
-static int on_opt(void *user, const mb_opt *o, const mb_optval *v)
+static int on_opt(void *user, const mb__opt *o, const mb__optval *v)
 {
     gargs *a = user;
     mb_err err = {0};
@@ -132,8 +132,8 @@ int cmd_gate(int argc, char **argv)
     a.gates = mb__calloc((size_t)argc + 1, sizeof *a.gates);
     json_t *result = NULL;
     mb_err err = {0};
-    mb_buf b = MB_BUF_INIT;
-    mb_opt_ctx ctx = {NULL, NULL, on_opt, &a, 0, NULL, 0};
+    mb__buf b = MB_BUF_INIT;
+    mb__opt_ctx ctx = {NULL, NULL, on_opt, &a, 0, NULL, 0};
     int code = 0, req_rc = 0;
     int rc = a.gates ? mb_opt_parse(&mb_cmd_gate, argc, argv, &ctx)
                      : mb_cli_error(MB_EXIT_RUNTIME, "out of memory");

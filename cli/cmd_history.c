@@ -37,7 +37,7 @@ enum {
 #define STR(x) STR_(x)
 
 /* clang-format off */
-static const mb_opt history_opts[] = {
+static const mb__opt history_opts[] = {
     {"db", 0, MB_OPT_STRING, "FILE|URL", "the results store (SQLite file, postgresql:// URL or libpq 'host=... dbname=...')", NULL, NULL, 0, 0, 0, O_DB},
     {"model", 0, MB_OPT_STRING, "M", "model name, path or sha256 prefix", NULL, NULL, 0, 0, 0, O_MODEL},
     {"variant", 0, MB_OPT_STRING, "V", "variant name", NULL, NULL, 0, 0, 0, O_VARIANT},
@@ -53,7 +53,7 @@ static const mb_opt history_opts[] = {
 };
 
 /* The constants of regress/changepoint.h, spelled out at compile time. */
-const mb_cmd mb_cmd_history = {"history", NULL, "results over commits and time, with change points",
+const mb__cmd mb_cmd_history = {"history", NULL, "results over commits and time, with change points",
     "Follows stored results over commits and time, one series per (model, variant, batch size), and "
     "finds change points.",
     history_opts, 12, 0, 0, 0,
@@ -71,7 +71,7 @@ typedef struct {
     mb__outset out;
 } hargs;
 
-static int on_opt(void *user, const mb_opt *o, const mb_optval *v)
+static int on_opt(void *user, const mb__opt *o, const mb__optval *v)
 {
     hargs *a = user;
     const char **const strs[O_JSON + 1] = {[O_DB] = &a->db,
@@ -103,7 +103,7 @@ static void print_failure(void *user, const mb_err *e)
 int cmd_history(int argc, char **argv)
 {
     hargs a = {NULL, "p50", 0, {0}, {0}};
-    mb_opt_ctx ctx = {NULL, NULL, on_opt, &a, 0, NULL, 0};
+    mb__opt_ctx ctx = {NULL, NULL, on_opt, &a, 0, NULL, 0};
     json_t *series = NULL;
     mb_err err = {0};
     int rc = mb_opt_parse(&mb_cmd_history, argc, argv, &ctx);
@@ -114,7 +114,7 @@ int cmd_history(int argc, char **argv)
         rc = mb_cli_fail(&err);
     if (rc)
         return rc == MB_OPT_HELP ? MB_EXIT_OK : rc;
-    mb_buf b = MB_BUF_INIT;
+    mb__buf b = MB_BUF_INIT;
     if (!ctx.quiet)
         mb__history_console(&b, series, a.metric);
     fwrite(b.data ? b.data : "", 1, b.len, stdout);

@@ -21,12 +21,12 @@ MBENCH_COMMAND(info, cmd_info,
 MBENCH_OPTIONS(info, mb_cmd_info)
 
 /* clang-format off */
-static const mb_opt info_opts[] = {
+static const mb__opt info_opts[] = {
     {"json", 0, MB_OPT_OUTFILE, "FILE", "also write the description as JSON (schema mbench.info/1; '-' for stdout instead of the report)", NULL, NULL, 0, 0, MB_OPT_DASH, 0},
     {"backend", 0, MB_OPT_STRING, "NAME", "describe MODEL through this backend plugin (torch, or a plugin's path)", NULL, NULL, 0, 0, 0, 1},
 };
 
-const mb_cmd mb_cmd_info = {"info", "MODEL", "describe an ONNX model: inputs, outputs, opsets, parameters",
+const mb__cmd mb_cmd_info = {"info", "MODEL", "describe an ONNX model: inputs, outputs, opsets, parameters",
     "Describes MODEL (an ONNX file) without running it and without loading its weights: inputs and "
     "outputs (symbolic dims by name), opsets, producer, IR version, file size, parameter count and "
     "bytes by element type (subgraphs and external data included), node count and the most frequent "
@@ -40,7 +40,7 @@ struct info_args {
     const char *json_path, *backend;
 };
 
-static int on_opt(void *user, const mb_opt *o, const mb_optval *v)
+static int on_opt(void *user, const mb__opt *o, const mb__optval *v)
 {
     struct info_args *a = user;
     if (o->id == 1)
@@ -86,7 +86,7 @@ static int spool_stdin(char *path, size_t len)
 int cmd_info(int argc, char **argv)
 {
     struct info_args args = {NULL, NULL};
-    mb_opt_ctx ctx = {NULL, NULL, on_opt, &args, 0, NULL, 0};
+    mb__opt_ctx ctx = {NULL, NULL, on_opt, &args, 0, NULL, 0};
     int rc = mb_opt_parse(&mb_cmd_info, argc, argv, &ctx);
     if (rc)
         return rc == MB_OPT_HELP ? MB_EXIT_OK : rc;
@@ -114,7 +114,7 @@ int cmd_info(int argc, char **argv)
         json_object_set_new(o, "path", json_string("-"));
     }
     int to_stdout = json_path && strcmp(json_path, "-") == 0;
-    mb_buf b = MB_BUF_INIT;
+    mb__buf b = MB_BUF_INIT;
     if (!to_stdout && !ctx.quiet)
         (by_backend ? mb__info_backend_console : mb__info_console)(&b, o);
     if (to_stdout)

@@ -24,7 +24,7 @@ MBENCH_OPTIONS(load, mb_cmd_load)
  * again (the API takes the same names). */
 /* clang-format off */
 #define O(n, t, m, h, e, lo, hi) {n, 0, t, m, h, e, NULL, lo, hi, 0, 0}
-static const mb_opt load_opts[] = {
+static const mb__opt load_opts[] = {
     O("concurrency", MB_OPT_INTLIST, "N[,N..]", "closed loop: N requests always in flight (default 1); with the other scenarios: serving threads (default: CPUs)", "thread counts from 1 to 4096 (1,2,4)", 1, 4096),
     O("qps", MB_OPT_STRING, "R[,R..]", "open loop: Poisson arrivals at R requests/s", NULL, 0, 0),
     O("offline", MB_OPT_SWITCH, NULL, "every request arrives at once (throughput)", NULL, 0, 0),
@@ -45,7 +45,7 @@ static const mb_opt load_opts[] = {
 };
 /* clang-format on */
 
-const mb_cmd mb_cmd_load = {
+const mb__cmd mb_cmd_load = {
     .name = "load",
     .args = "MODEL",
     .summary = "serving load: concurrency, Poisson arrivals, highest QPS "
@@ -66,7 +66,7 @@ const mb_cmd mb_cmd_load = {
     .footer = "Exit codes: 0 success, 2 usage error, 3 runtime error, 130 "
               "interrupted."};
 
-static int on_opt(void *user, const mb_opt *o, const mb_optval *v)
+static int on_opt(void *user, const mb__opt *o, const mb__optval *v)
 {
     mb_err e = {0};
     if (mb__load_req_set(user, o->name, v->text ? v->text : "1", &e))
@@ -76,12 +76,12 @@ static int on_opt(void *user, const mb_opt *o, const mb_optval *v)
 
 int cmd_load(int argc, char **argv)
 {
-    mb_plan plan;
+    mb__plan plan;
     mb__plan_defaults(&plan);
     mb__load_req rq;
     mb__load_req_defaults(&rq);
-    mb_cli_outputs out = {0};
-    mb_opt_ctx ctx = {&plan, &out, on_opt, &rq, 0, NULL, 0};
+    mb__cli_outputs out = {0};
+    mb__opt_ctx ctx = {&plan, &out, on_opt, &rq, 0, NULL, 0};
     json_t *doc = NULL;
     mb_err err = {0};
     int rc = mb_opt_parse(&mb_cmd_load, argc, argv, &ctx);
@@ -93,7 +93,7 @@ int cmd_load(int argc, char **argv)
     if (rc == 0 && doc) {
         json_object_set_new(doc, "command_line",
                             json_string(mb_cli_command_line()));
-        mb_buf b = MB_BUF_INIT;
+        mb__buf b = MB_BUF_INIT;
         if (!ctx.quiet)
             mb__report_load_console(doc, mb_cli_term_width(1), &b);
         mb_cli_put(&b);

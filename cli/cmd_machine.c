@@ -19,12 +19,12 @@ MBENCH_OPTIONS(machine, mb_cmd_machine)
 /* clang-format off */
 enum { O_REFRESH, O_JSON };
 
-static const mb_opt machine_opts[] = {
+static const mb__opt machine_opts[] = {
     {"refresh", 0, MB_OPT_SWITCH, NULL, "measure again even when a cache exists", NULL, NULL, 0, 0, 0, O_REFRESH},
     {"json", 0, MB_OPT_OUTFILE, "FILE", "also write the record as JSON to FILE ('-' for stdout)", NULL, NULL, 0, 0, MB_OPT_STDOUT, O_JSON},
 };
 
-const mb_cmd mb_cmd_machine = {"machine", NULL, "measure (once, then cached) this machine's GEMM and memory peaks",
+const mb__cmd mb_cmd_machine = {"machine", NULL, "measure (once, then cached) this machine's GEMM and memory peaks",
     "Measures this machine's practical peaks once and caches them in $XDG_CACHE_HOME/mbench/machine.json "
     "(else ~/.cache/mbench/): single-precision GEMM through OpenBLAS (one core, all cores), memory "
     "bandwidth with a STREAM-like triad (one core, all cores) and whether hardware counters can be "
@@ -37,7 +37,7 @@ typedef struct {
     const char *json_path;
 } machine_args;
 
-static int on_opt(void *user, const mb_opt *o, const mb_optval *v)
+static int on_opt(void *user, const mb__opt *o, const mb__optval *v)
 {
     machine_args *a = user;
     if (o->id == O_REFRESH)
@@ -50,7 +50,7 @@ static int on_opt(void *user, const mb_opt *o, const mb_optval *v)
 int cmd_machine(int argc, char **argv)
 {
     machine_args a = {0, NULL};
-    mb_opt_ctx ctx = {NULL, NULL, on_opt, &a, 0, NULL, 0};
+    mb__opt_ctx ctx = {NULL, NULL, on_opt, &a, 0, NULL, 0};
     int c = mb_opt_parse(&mb_cmd_machine, argc, argv, &ctx);
     if (c)
         return c == MB_OPT_HELP ? MB_EXIT_OK : c;
@@ -60,7 +60,7 @@ int cmd_machine(int argc, char **argv)
     if (mb__machine_get(a.refresh, &m, &from_cache, &err))
         return mb_cli_fail(&err);
     if (!ctx.quiet) {
-        mb_buf b = MB_BUF_INIT;
+        mb__buf b = MB_BUF_INIT;
         mb__machine_console(&b, m, from_cache);
         fwrite(b.data ? b.data : "", 1, b.len, stdout);
         mb__buf_free(&b);

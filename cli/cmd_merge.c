@@ -18,13 +18,13 @@ MBENCH_OPTIONS(merge, mb_cmd_merge)
 /* clang-format off */
 enum { O_OUTPUT, O_COMPARE, O_SEED };
 
-static const mb_opt merge_opts[] = {
+static const mb__opt merge_opts[] = {
     {"output", 'o', MB_OPT_OUTFILE, "FILE", "the merged document ('-' for stdout; this, --json, --outdir or --db is required)", NULL, NULL, 0, 0, MB_OPT_STDOUT, O_OUTPUT},
     {"compare", 0, MB_OPT_SWITCH, NULL, "print (and store) the speedup table", NULL, NULL, 0, 0, 0, O_COMPARE},
     {"seed", 0, MB_OPT_INT, "N", "bootstrap seed for --compare (default 42)", "a non-negative integer", NULL, 0, 9.3e18, 0, O_SEED},
 };
 
-const mb_cmd mb_cmd_merge = {"merge", "SHARD.json...", "combine shard results of a suite into one document",
+const mb__cmd mb_cmd_merge = {"merge", "SHARD.json...", "combine shard results of a suite into one document",
     "Combines the result documents of 'mbench suite --shard I/N' runs into the document of the "
     "unsharded run: runs in task order, shard info dropped, the sources listed in \"merged_from\".  "
     "Refuses documents of different task files or shard counts and repeated shards; a missing shard "
@@ -40,7 +40,7 @@ typedef struct {
     int64_t seed;
 } merge_args;
 
-static int on_opt(void *user, const mb_opt *o, const mb_optval *v)
+static int on_opt(void *user, const mb__opt *o, const mb__optval *v)
 {
     merge_args *a = user;
     switch (o->id) {
@@ -61,8 +61,8 @@ static int on_opt(void *user, const mb_opt *o, const mb_optval *v)
 int cmd_merge(int argc, char **argv)
 {
     merge_args a = {NULL, NULL, 0, 42};
-    mb_cli_outputs out = {0};
-    mb_opt_ctx ctx = {NULL, &out, on_opt, &a, 0, NULL, 0};
+    mb__cli_outputs out = {0};
+    mb__opt_ctx ctx = {NULL, &out, on_opt, &a, 0, NULL, 0};
     int rc = mb_opt_parse(&mb_cmd_merge, argc, argv, &ctx);
     if (rc)
         return rc == MB_OPT_HELP ? MB_EXIT_OK : rc;
@@ -82,7 +82,7 @@ int cmd_merge(int argc, char **argv)
     json_t *w;
     json_array_foreach(json_object_get(merged, "warnings"), i, w)
         mb_cli_warn("%s", json_string_value(w));
-    mb_buf b = MB_BUF_INIT;
+    mb__buf b = MB_BUF_INIT;
     if (a.compare) {
         json_t *cmp = mb__suite_comparison(json_object_get(merged, "runs"),
                                            (uint64_t)a.seed);

@@ -25,7 +25,7 @@ MBENCH_OPTIONS(profile, mb_cmd_profile)
 enum { O_TOP, O_SKIP, O_COMPARE, O_FROM, O_FILE, O_NO = O_FILE + 3 };
 
 /* clang-format off */
-static const mb_opt profile_opts[] = {
+static const mb__opt profile_opts[] = {
     {"top", 0, MB_OPT_INT, "N", "rows per table (default 10 op types, 15 nodes)", "an integer >= 1", NULL, 1, 100000, 0, O_TOP},
     {"trace", 0, MB_OPT_OUTFILE, "FILE", "keep ONNX Runtime's Chrome-trace JSON (Perfetto; '-' for stdout)", NULL, NULL, 0, 0, MB_OPT_STDOUT, O_FILE},
     {"folded", 0, MB_OPT_OUTFILE, "FILE", "folded stacks: graph;op_type;node weight_us ('-' for stdout)", NULL, NULL, 0, 0, MB_OPT_STDOUT, O_FILE + 1},
@@ -40,7 +40,7 @@ static const mb_opt profile_opts[] = {
 
 #define STR_(x) #x
 #define STR(x) STR_(x)
-const mb_cmd mb_cmd_profile = {"profile", "MODEL | --compare A B | --from-trace TRACE.json",
+const mb__cmd mb_cmd_profile = {"profile", "MODEL | --compare A B | --from-trace TRACE.json",
     "per-operator profile, FLOPs and share of peak; --compare A B",
     "Profiles MODEL under ONNX Runtime's profiler in a pass of its own: after the cold run and "
     "--warmup, --iterations runs (default " STR(MB_PROFILE_DEFAULT_ITERS) ") are aggregated per "
@@ -59,7 +59,7 @@ typedef struct pargs {
     const char *from;
 } pargs;
 
-static int on_opt(void *user, const mb_opt *o, const mb_optval *v)
+static int on_opt(void *user, const mb__opt *o, const mb__optval *v)
 {
     pargs *a = user;
     int *no[] = {&a->eng.no_timing, &a->eng.no_counters, &a->eng.no_peak};
@@ -87,12 +87,12 @@ static void warn_cb(void *user, const char *msg)
 int cmd_profile(int argc, char **argv)
 {
     pargs a = {0};
-    mb_plan plan;
+    mb__plan plan;
     mb__plan_defaults(&plan);
-    mb_cli_outputs out = {0};
+    mb__cli_outputs out = {0};
     a.eng.skip = 1;
     a.eng.warn = warn_cb;
-    mb_opt_ctx ctx = {&plan, &out, on_opt, &a, 0, NULL, 0};
+    mb__opt_ctx ctx = {&plan, &out, on_opt, &a, 0, NULL, 0};
     mb__profile_result res = {0};
     mb_err err = {0};
     int rc = mb_opt_parse(&mb_cmd_profile, argc, argv, &ctx);
@@ -124,7 +124,7 @@ int cmd_profile(int argc, char **argv)
         json_object_set_new(res.doc, "command_line",
                             json_string(mb_cli_command_line()));
         const json_t *cmp = json_object_get(res.doc, "profile_comparison");
-        mb_buf b = MB_BUF_INIT;
+        mb__buf b = MB_BUF_INIT;
         if (!ctx.quiet && cmp)
             mb__profile_compare_text(cmp, &b);
         else if (!ctx.quiet)

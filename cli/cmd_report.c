@@ -18,21 +18,21 @@ MBENCH_OPTIONS(report, mb_cmd_report)
 /* outputs are checked while parsing, before any document is read */
 /* clang-format off */
 enum { O_HTML, O_MD, O_CSV, O_JSON };
-static const mb_opt report_opts[] = {
+static const mb__opt report_opts[] = {
     {"html", 0, MB_OPT_OUTFILE, "FILE", "one self-contained HTML page with charts", NULL, NULL, 0, 0, 0, O_HTML},
     {"md", 0, MB_OPT_OUTFILE, "FILE", "GitHub-flavoured Markdown", NULL, NULL, 0, 0, 0, O_MD},
     {"csv", 0, MB_OPT_OUTFILE, "FILE", "one CSV row per run (the file is replaced)", NULL, NULL, 0, 0, 0, O_CSV},
     {"json", 0, MB_OPT_OUTFILE, "FILE", "the merged result document", NULL, NULL, 0, 0, 0, O_JSON},
 };
 
-const mb_cmd mb_cmd_report = {"report", "RESULT.json...", "rebuild Markdown/HTML/CSV/JSON reports from saved results",
+const mb__cmd mb_cmd_report = {"report", "RESULT.json...", "rebuild Markdown/HTML/CSV/JSON reports from saved results",
     "Rebuilds reports from result documents saved by mbench run/compare (--json).  Several documents "
     "are merged: their runs side by side.  With no output flag the Markdown report is printed to stdout.  "
     "RESULT.json '-' reads a document from standard input.",
     report_opts, 4, 0, 0, -1, "Exit codes: 0 ok, 2 usage, 3 unreadable, corrupt or foreign document."};
 /* clang-format on */
 
-static int on_opt(void *user, const mb_opt *o, const mb_optval *v)
+static int on_opt(void *user, const mb__opt *o, const mb__optval *v)
 {
     const char **paths = user;
     paths[o->id] = v->str;
@@ -56,13 +56,13 @@ static void on_warn(void *user, const char *msg)
 int cmd_report(int argc, char **argv)
 {
     const char *p[4] = {NULL, NULL, NULL, NULL};
-    mb_opt_ctx ctx = {NULL, NULL, on_opt, p, 0, NULL, 0};
+    mb__opt_ctx ctx = {NULL, NULL, on_opt, p, 0, NULL, 0};
     int rc = mb_opt_parse(&mb_cmd_report, argc, argv, &ctx);
     if (rc)
         return rc == MB_OPT_HELP ? MB_EXIT_OK : rc;
     mb__outset o = {
         .json = p[O_JSON], .csv = p[O_CSV], .md = p[O_MD], .html = p[O_HTML]};
-    mb_buf md = MB_BUF_INIT;
+    mb__buf md = MB_BUF_INIT;
     int to_stdout = !(o.md || o.html || o.csv || o.json || ctx.quiet);
     mb__rebuild_cb cb = {on_fail, on_warn, &rc};
     mb__report_rebuild(ctx.args, (size_t)ctx.n_args, &o, to_stdout ? &md : NULL,

@@ -27,7 +27,7 @@ MBENCH_OPTIONS(run, mb_cmd_run)
  * second (runtext.h draws it), or K processes, after half a second
  * (exec_util.h); redrawn at most ten times a second. */
 typedef struct {
-    mb_cli_rounds r;
+    mb__cli_rounds r;
     double target;
 } progress_state;
 
@@ -55,12 +55,12 @@ static void progress_rounds(void *user, size_t round, size_t rounds,
 }
 
 /* clang-format off */
-static const mb_opt run_opts[] = {
+static const mb__opt run_opts[] = {
     {"histogram", 0, MB_OPT_SWITCH, NULL, "terminal histogram of each latency distribution", NULL, NULL, 0, 0, 0, 0},
     MB_SLURM_OPTS,
 };
 
-const mb_cmd mb_cmd_run = {"run", "MODEL", "benchmark one model: latency, throughput, memory",
+const mb__cmd mb_cmd_run = {"run", "MODEL", "benchmark one model: latency, throughput, memory",
     "Benchmarks MODEL (an ONNX file) and prints latency percentiles with a 95% CI of the median, "
     "throughput, memory and phase times, one row per batch size.",
     run_opts, sizeof run_opts / sizeof run_opts[0], MB_OPTSET_RUN | MB_OPTSET_OUTPUT, 1, 1,
@@ -70,10 +70,10 @@ const mb_cmd mb_cmd_run = {"run", "MODEL", "benchmark one model: latency, throug
 
 typedef struct {
     int hist;
-    mb_cli_slurm sl; /* --slurm and its options (cmd_slurm.c) */
+    mb__cli_slurm sl; /* --slurm and its options (cmd_slurm.c) */
 } run_args;
 
-static int on_opt(void *user, const mb_opt *o, const mb_optval *v)
+static int on_opt(void *user, const mb__opt *o, const mb__optval *v)
 {
     run_args *a = user;
     if (mb_cli_slurm_opt(&a->sl, o, v))
@@ -83,12 +83,12 @@ static int on_opt(void *user, const mb_opt *o, const mb_optval *v)
 
 /* Prints doc's table (and histograms), writes the outputs and returns the
  * exit code of its outcome: an error first, then a leak, then Ctrl-C. */
-static int report(json_t *doc, const mb_cli_outputs *out, int hist, int quiet)
+static int report(json_t *doc, const mb__cli_outputs *out, int hist, int quiet)
 {
     json_object_set_new(doc, "command_line",
                         json_string(mb_cli_command_line()));
-    mb_buf b = MB_BUF_INIT, notes = MB_BUF_INIT;
-    mb_console_opts co = {mb_cli_term_width(1), mb_cli_use_color(1)};
+    mb__buf b = MB_BUF_INIT, notes = MB_BUF_INIT;
+    mb__console_opts co = {mb_cli_term_width(1), mb_cli_use_color(1)};
     if (!quiet)
         mb__report_console(doc, &co, &b);
     if (!quiet && hist)
@@ -117,13 +117,13 @@ static int report(json_t *doc, const mb_cli_outputs *out, int hist, int quiet)
 
 int cmd_run(int argc, char **argv)
 {
-    mb_plan plan;
+    mb__plan plan;
     mb__plan_defaults(&plan);
-    mb_cli_outputs out = {0};
+    mb__cli_outputs out = {0};
     run_args a = {0};
     json_t *doc = NULL;
     mb_err err = {0};
-    mb_opt_ctx ctx = {&plan, &out, on_opt, &a, 0, NULL, 0};
+    mb__opt_ctx ctx = {&plan, &out, on_opt, &a, 0, NULL, 0};
     /* argv as given, for --slurm (mb_opt_parse reorders argv) */
     char **given = calloc((size_t)argc + 1, sizeof *given);
     if (given)

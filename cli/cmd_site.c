@@ -14,7 +14,7 @@ MBENCH_OPTIONS(site, mb_cmd_site)
 enum { O_DB, O_OUT, O_URL, O_GITDIR, O_NOGIT, O_BRANCH, O_COMPARE, O_BASELINE };
 
 /* clang-format off */
-static const mb_opt site_opts[] = {
+static const mb__opt site_opts[] = {
     {"db", 0, MB_OPT_STRING, "FILE|URL", "the results store (SQLite file, postgresql:// URL or libpq 'host=... dbname=...')", NULL, NULL, 0, 0, 0, O_DB},
     {"out", 'o', MB_OPT_STRING, "DIR", "the directory the site is written to (created; pages there are updated in place)", NULL, NULL, 0, 0, 0, O_OUT},
     {"commit-url", 0, MB_OPT_STRING, "TEMPLATE", "link commits to a forge: {sha} is replaced by the commit, e.g. https://github.com/ORG/REPO/commit/{sha}", NULL, NULL, 0, 0, 0, O_URL},
@@ -25,7 +25,7 @@ static const mb_opt site_opts[] = {
     {"baseline", 0, MB_OPT_STRING, "REF", "the index's 'vs baseline': a branch (its latest point) or a commit prefix (default: each series' first point)", NULL, NULL, 0, 0, 0, O_BASELINE},
 };
 
-const mb_cmd mb_cmd_site = {"site", NULL, "a static site of every series in the store",
+const mb__cmd mb_cmd_site = {"site", NULL, "a static site of every series in the store",
     "Writes a static site of every series in the results store (model, variant, batch size and "
     "metric; exec and suite tasks with their phases and counters; one series per machine): an "
     "index with sparklines, filter and sort, a page per series with its points, CIs, change points "
@@ -42,7 +42,7 @@ typedef struct {
     int no_git;
 } sargs;
 
-static int on_opt(void *user, const mb_opt *o, const mb_optval *v)
+static int on_opt(void *user, const mb__opt *o, const mb__optval *v)
 {
     sargs *a = user;
     const char **const strs[O_BASELINE + 1] = {[O_DB] = &a->rq.db,
@@ -63,7 +63,7 @@ int cmd_site(int argc, char **argv)
 {
     sargs a = {{0}, 0};
     a.rq.git_dir = ".";
-    mb_opt_ctx ctx = {NULL, NULL, on_opt, &a, 0, NULL, 0};
+    mb__opt_ctx ctx = {NULL, NULL, on_opt, &a, 0, NULL, 0};
     int rc = mb_opt_parse(&mb_cmd_site, argc, argv, &ctx);
     if (rc)
         return rc == MB_OPT_HELP ? MB_EXIT_OK : rc;

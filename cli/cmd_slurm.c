@@ -35,7 +35,7 @@ int cmd_compare(int argc, char **argv);
 int cmd_run(int argc, char **argv);
 
 enum { O_COMPARE = 1, O_SEED, O_NOWAIT, O_POLL };
-static const mb_opt slurm_opts[] = {
+static const mb__opt slurm_opts[] = {
     {.name = "compare",
      .type = MB_OPT_SWITCH,
      .id = O_COMPARE,
@@ -60,7 +60,7 @@ static const mb_opt slurm_opts[] = {
              "30s; the first after 1 s, then 1.5 times longer)"},
 };
 
-const mb_cmd mb_cmd_slurm = {
+const mb__cmd mb_cmd_slurm = {
     "slurm",
     "status|collect|resume|cancel DIR",
     "follow, collect, resume or cancel a job sent to Slurm",
@@ -90,7 +90,7 @@ static int task_main(const char *dir)
     const char *id = getenv("SLURM_ARRAY_TASK_ID");
     char *end = NULL;
     long long k = id ? strtoll(id, &end, 10) : -1;
-    mb_slurm_job *j = NULL;
+    mb__slurm_job *j = NULL;
     mb_err err = {0};
     if (k < 0 || !end || *end)
         return mb_cli_error(MB_EXIT_USAGE, "'mbench slurm task' runs inside a "
@@ -138,7 +138,7 @@ typedef struct {
     double poll_max_s;
 } slurm_args;
 
-static int on_opt(void *user, const mb_opt *o, const mb_optval *v)
+static int on_opt(void *user, const mb__opt *o, const mb__optval *v)
 {
     slurm_args *a = user;
     a->compare |= o->id == O_COMPARE;
@@ -149,7 +149,7 @@ static int on_opt(void *user, const mb_opt *o, const mb_optval *v)
 }
 
 /* collect (and resume): follow, merge, print, write the outputs. */
-static int collect(mb_slurm_job *j, const slurm_args *a, mb_cli_outputs *out,
+static int collect(mb__slurm_job *j, const slurm_args *a, mb__cli_outputs *out,
                    int quiet)
 {
     mb__store *store = NULL;
@@ -164,7 +164,7 @@ static int collect(mb_slurm_job *j, const slurm_args *a, mb_cli_outputs *out,
     int rc = mb_cli_slurm_follow(j, store, quiet, a->no_wait, a->poll_max_s);
     json_t *doc = NULL;
     size_t ran = 0;
-    mb_slurm_counts c;
+    mb__slurm_counts c;
     mb__slurm_count(j, &c);
     if (!rc && a->no_wait && c.done + mb__slurm_unfinished(j) == 0) {
         fprintf(stderr,
@@ -178,8 +178,8 @@ static int collect(mb_slurm_job *j, const slurm_args *a, mb_cli_outputs *out,
                    : suite ? mb__slurm_merge_suite(j, &doc, &ran, &err)
                            : mb__slurm_merge_batches(j, &doc, &err);
     rc = st ? mb_cli_fail(&err) : rc;
-    mb_buf b = MB_BUF_INIT;
-    mb_console_opts co = {mb_cli_term_width(1), mb_cli_use_color(1)};
+    mb__buf b = MB_BUF_INIT;
+    mb__console_opts co = {mb_cli_term_width(1), mb_cli_use_color(1)};
     if (doc && suite && a->compare) {
         json_t *cmp = mb__suite_comparison(json_object_get(doc, "runs"),
                                            (uint64_t)a->seed);
@@ -214,8 +214,8 @@ static int collect(mb_slurm_job *j, const slurm_args *a, mb_cli_outputs *out,
 int cmd_slurm(int argc, char **argv)
 {
     slurm_args a = {0, 0, 42, 0};
-    mb_cli_outputs out = {0};
-    mb_opt_ctx ctx = {NULL, &out, on_opt, &a, 0, NULL, 0};
+    mb__cli_outputs out = {0};
+    mb__opt_ctx ctx = {NULL, &out, on_opt, &a, 0, NULL, 0};
     int rc = mb_opt_parse(&mb_cmd_slurm, argc, argv, &ctx);
     if (rc)
         return rc == MB_OPT_HELP ? MB_EXIT_OK : rc;
@@ -228,11 +228,11 @@ int cmd_slurm(int argc, char **argv)
                             "unknown 'mbench slurm %s': use "
                             "status, collect, resume or cancel",
                             sub);
-    mb_slurm_job *j = NULL;
+    mb__slurm_job *j = NULL;
     mb_err err = {0};
     char jobid[64];
     size_t n = 0;
-    mb_buf b = MB_BUF_INIT;
+    mb__buf b = MB_BUF_INIT;
     if (mb__slurm_open(dir, &j, &err))
         return mb_cli_error(MB_EXIT_USAGE, "%s", err.msg);
     if (!strcmp(sub, "status")) {

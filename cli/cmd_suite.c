@@ -29,7 +29,7 @@ enum { O_CMD, O_OUT, O_SKIP, O_TIMEOUT, O_COMPARE, O_INTERLEAVE, O_SHARD,
        O_REQ, O_N };
 
 #define S(n, s, t, m, h, e, lo, hi, f, i) {n, s, t, m, h, e, NULL, lo, hi, f, i}
-static const mb_opt suite_opts[] = {
+static const mb__opt suite_opts[] = {
     S("command", 'c', MB_OPT_STRING, "TEMPLATE", "command of every task; {column}, {workdir}, {index}, {root}", NULL, 0, 0, 0, O_CMD),
     S("output", 'o', MB_OPT_OUTFILE, "FILE", "the same as --json: the result document (kind \"suite\")", NULL, 0, 0, MB_OPT_STDOUT, O_OUT),
     S("skip-failed", 0, MB_OPT_SWITCH, NULL, "record a failing task and go on (exit 0)", NULL, 0, 0, 0, O_SKIP),
@@ -51,7 +51,7 @@ static const mb_opt suite_opts[] = {
 };
 /* clang-format on */
 
-const mb_cmd mb_cmd_suite = {
+const mb__cmd mb_cmd_suite = {
     "suite",
     "TASKS.csv",
     "run a CSV table of tasks across git branches",
@@ -74,15 +74,15 @@ const mb_cmd mb_cmd_suite = {
     "(finished tasks are written)."};
 
 typedef struct sargs {
-    mb_suite_opts so;
-    mb_cli_outputs out;  /* the shared output flags, -o as --json */
+    mb__suite_opts so;
+    mb__cli_outputs out; /* the shared output flags, -o as --json */
     const char *out_arg; /* -o as given ("-" for stdout) */
     int compare;
-    mb_cli_execset es; /* --warmup, --runs, --seed, --require, ... */
-    mb_cli_slurm sl;   /* --slurm and its options (cmd_slurm.c) */
+    mb__cli_execset es; /* --warmup, --runs, --seed, --require, ... */
+    mb__cli_slurm sl;   /* --slurm and its options (cmd_slurm.c) */
 } sargs;
 
-static int on_opt(void *user, const mb_opt *o, const mb_optval *v)
+static int on_opt(void *user, const mb__opt *o, const mb__optval *v)
 {
     sargs *a = user;
     if (!mb_cli_slurm_opt(&a->sl, o, v))
@@ -110,7 +110,7 @@ static int on_opt(void *user, const mb_opt *o, const mb_optval *v)
     return 0;
 }
 
-/* The suite's console (mb_suite_opts callbacks; user is the quiet flag):
+/* The suite's console (mb__suite_opts callbacks; user is the quiet flag):
  * each task as it starts and ends, and the warnings. */
 static void task_start(void *user, size_t k, size_t selected, const char *name)
 {
@@ -120,7 +120,7 @@ static void task_start(void *user, size_t k, size_t selected, const char *name)
 
 static void task_done(void *user, size_t k, size_t selected, const json_t *r)
 {
-    mb_buf b = MB_BUF_INIT;
+    mb__buf b = MB_BUF_INIT;
     if (!*(const int *)user)
         mb__suite_run_console(&b, k, selected, r);
     mb_cli_put(&b);
@@ -135,12 +135,12 @@ static void task_warn(void *user, const char *msg)
 int cmd_suite(int argc, char **argv)
 {
     sargs a = {.es = {.eo = &a.so.eo, .seed = 42}};
-    mb_suite_opts *sop = &a.so;
+    mb__suite_opts *sop = &a.so;
     mb__suite_opts_defaults(sop);
     json_t *doc = NULL;
     mb_err err = {0};
-    mb_buf b = MB_BUF_INIT;
-    mb_opt_ctx ctx = {NULL, &a.out, on_opt, &a, 0, NULL, 0};
+    mb__buf b = MB_BUF_INIT;
+    mb__opt_ctx ctx = {NULL, &a.out, on_opt, &a, 0, NULL, 0};
     /* argv as given, for --slurm (mb_opt_parse reorders argv) */
     char **given = calloc((size_t)argc + 1, sizeof *given);
     if (given)
@@ -165,7 +165,7 @@ int cmd_suite(int argc, char **argv)
         rc = mb_cli_error(MB_EXIT_RUNTIME, "--db: %s", err.msg);
         goto done;
     }
-    mb_suite_result res;
+    mb__suite_result res;
     mb_status st = MB_OK;
     if (a.sl.on) {
         rc = given ? mb_cli_suite_slurm(&a.sl, &mb_cmd_suite, argc, given, sop,

@@ -21,7 +21,7 @@ MBENCH_OPTIONS(tensor-dump, mb_cmd_tensor_dump)
 
 enum { O_VALUES, O_LIMIT, O_DATA, O_INPUT, O_BATCH, O_FIRST, O_LABELS, O_SAVE, O_MAXTB, O_MAXRATIO };
 
-static const mb_opt tensor_opts[] = {
+static const mb__opt tensor_opts[] = {
     {"values", 0, MB_OPT_SWITCH, NULL, "also print the elements on a line 'values: ...'", NULL, NULL, 0, 0, 0, O_VALUES},
     {"limit", 0, MB_OPT_INT, "N", "print at most N values (default: all)", "a non-negative integer", NULL, 0, 9.3e18, 0, O_LIMIT},
     {"data", 0, MB_OPT_FILE, "PATH", "load PATH as `mbench run --data` would, for a model whose inputs are given with --input, and dump the batch of samples FIRST..FIRST+B-1", NULL, NULL, 0, 0, 0, O_DATA},
@@ -34,7 +34,7 @@ static const mb_opt tensor_opts[] = {
     {"max-compression-ratio", 0, MB_OPT_DOUBLE, "R", MB__TLIMIT_RATIO_HELP, MB__TLIMIT_RATIO_EXPECT, NULL, 0, 1e12, 0, O_MAXRATIO},
 };
 
-const mb_cmd mb_cmd_tensor_dump = {"tensor-dump", "[FILE...]", "print what mbench reads from tensor files or --data",
+const mb__cmd mb_cmd_tensor_dump = {"tensor-dump", "[FILE...]", "print what mbench reads from tensor files or --data",
     "Prints one line per tensor read from .npy, .npz or .pb files: NAME dtype=DTYPE shape=[D0,D1,...] "
     "sha256=HEX, where HEX is the sha256 of the tensor's C-order little-endian bytes (numpy: "
     "np.ascontiguousarray(a).astype(a.dtype.newbyteorder('<')).tobytes()). Other forms: mbench "
@@ -45,14 +45,14 @@ const mb_cmd mb_cmd_tensor_dump = {"tensor-dump", "[FILE...]", "print what mbenc
 /* clang-format on */
 
 typedef struct {
-    mb_optval v[O_MAXRATIO + 1]; /* every option's value by its id */
-    unsigned set;                /* which were given */
+    mb__optval v[O_MAXRATIO + 1]; /* every option's value by its id */
+    unsigned set;                 /* which were given */
     mb_io_desc inputs[64];
     size_t n_inputs;
     mb__tlimit tlimit;
 } tensor_args;
 
-static int on_opt(void *user, const mb_opt *o, const mb_optval *v)
+static int on_opt(void *user, const mb__opt *o, const mb__optval *v)
 {
     tensor_args *a = user;
     a->v[o->id] = *v;
@@ -75,7 +75,7 @@ static int on_opt(void *user, const mb_opt *o, const mb_optval *v)
 
 /* Prints what a dump call appended to b (emptied) and, when it failed,
  * its error; returns rc, or the exit code of this failure when rc is 0. */
-static int put(mb_buf *b, mb_status st, const mb_err *err, int rc)
+static int put(mb__buf *b, mb_status st, const mb_err *err, int rc)
 {
     fwrite(b->data ? b->data : "", 1, b->len, stdout);
     b->len = 0;
@@ -86,13 +86,13 @@ static int put(mb_buf *b, mb_status st, const mb_err *err, int rc)
 int cmd_tensor_dump(int argc, char **argv)
 {
     tensor_args a = {0};
-    mb_opt_ctx ctx = {NULL, NULL, on_opt, &a, 0, NULL, 0};
+    mb__opt_ctx ctx = {NULL, NULL, on_opt, &a, 0, NULL, 0};
     int rc = mb_opt_parse(&mb_cmd_tensor_dump, argc, argv, &ctx);
     if (rc)
         return rc == MB_OPT_HELP ? MB_EXIT_OK : rc;
-    const mb_optval *v = a.v;
+    const mb__optval *v = a.v;
     mb_err err = {0};
-    mb_buf b = MB_BUF_INIT;
+    mb__buf b = MB_BUF_INIT;
     mb__tensor_list keep = {0};
     mb__dump_opts o = {(a.set >> O_VALUES) & 1,
                        (a.set >> O_LIMIT) & 1 ? v[O_LIMIT].i : -1,

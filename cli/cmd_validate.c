@@ -28,7 +28,7 @@ MBENCH_OPTIONS(validate, mb_cmd_validate)
 /* clang-format off */
 enum { O_VAL, O_SAVE, O_CANDOPT, O_REQUIRE };
 
-static const mb_opt validate_opts[] = {
+static const mb__opt validate_opts[] = {
     {"labels", 0, MB_OPT_FILE, "FILE", "class ids (.npy or text, one per sample): top-1/top-5 accuracy of both models (needs --data)", NULL, NULL, 0, 0, 0, O_VAL},
     {"masks", 0, MB_OPT_FILE, "FILE", "class ids per pixel (.npy [N, H, W]): Dice and IoU of an [N, C, H, W] output's argmax (needs --data)", NULL, NULL, 0, 0, 0, O_VAL},
     {"output", 0, MB_OPT_STRING, "NAME", "judge only this output (read as class scores when it is [N, C])", NULL, NULL, 0, 0, 0, O_VAL},
@@ -48,7 +48,7 @@ static const mb_opt validate_opts[] = {
     {"candidate-opt", 0, MB_OPT_KV, "K=V", "a run option for the candidate only (threads=2, opt-level=all; repeatable)", "KEY=VALUE, e.g. opt-level=all", NULL, 0, 0, MB_OPT_REPEAT, O_CANDOPT},
 };
 
-const mb_cmd mb_cmd_validate = {"validate", "BASELINE CANDIDATE", "check a candidate model's outputs and accuracy against a baseline",
+const mb__cmd mb_cmd_validate = {"validate", "BASELINE CANDIDATE", "check a candidate model's outputs and accuracy against a baseline",
     "Runs both models on the same inputs (--data, else random inputs, announced loudly), compares every "
     "output with the accuracy metrics (docs/ACCURACY.md) and judges every output (or only --output "
     "NAME) by the gates.  The output read as class scores (a float [N, C] output named like "
@@ -63,10 +63,10 @@ typedef struct vargs {
     mb__val_req rq;
     const char **cand; /* --candidate-opt values, borrowed from argv */
     size_t n_cand;
-    mb_cli_reqs reqs; /* --require */
+    mb__cli_reqs reqs; /* --require */
 } vargs;
 
-static int on_opt(void *user, const mb_opt *o, const mb_optval *v)
+static int on_opt(void *user, const mb__opt *o, const mb__optval *v)
 {
     vargs *a = user;
     char flag[64];
@@ -88,9 +88,9 @@ static int on_opt(void *user, const mb_opt *o, const mb_optval *v)
 /* Renders doc with fn and writes it to path atomically. */
 static mb_status
 write_report(const char *path, const json_t *doc,
-             mb_status (*fn)(const json_t *, mb_buf *, mb_err *), mb_err *err)
+             mb_status (*fn)(const json_t *, mb__buf *, mb_err *), mb_err *err)
 {
-    mb_buf b = MB_BUF_INIT;
+    mb__buf b = MB_BUF_INIT;
     mb_status s = fn(doc, &b, err);
     if (!s && b.oom)
         s = mb__fail(err, MB_ENOMEM, "out of memory rendering %s", path);
@@ -117,15 +117,15 @@ static mb_status write_val_reports(const json_t *doc, const char *md,
 int cmd_validate(int argc, char **argv)
 {
     vargs a = {0};
-    mb_plan pa, pb;
+    mb__plan pa, pb;
     mb__val_req_defaults(&a.rq);
     mb__plan_defaults(&pa);
     mb__plan_defaults(&pb);
-    mb_cli_outputs out = {0};
+    mb__cli_outputs out = {0};
     json_t *doc = NULL;
     mb_err err = {0};
     a.cand = mb__calloc((size_t)argc + 1, sizeof *a.cand);
-    mb_opt_ctx ctx = {&pa, &out, on_opt, &a, 0, NULL, 0};
+    mb__opt_ctx ctx = {&pa, &out, on_opt, &a, 0, NULL, 0};
     int rc = a.cand ? mb_opt_parse(&mb_cmd_validate, argc, argv, &ctx)
                     : mb_cli_error(MB_EXIT_RUNTIME, "out of memory");
     if (rc) {
@@ -158,7 +158,7 @@ int cmd_validate(int argc, char **argv)
         if (t && strncmp(t, "inputs are random", 17))
             mb_cli_warn("%s", t);
     }
-    mb_buf text = MB_BUF_INIT;
+    mb__buf text = MB_BUF_INIT;
     mb__validation_console_w(doc, ctx.quiet, mb_cli_term_width(1), &text);
     fputs(text.data ? text.data : "", stdout);
     mb__buf_free(&text);
@@ -169,7 +169,7 @@ int cmd_validate(int argc, char **argv)
     char *od[4] = {0};
     if (out.outdir && (rc = mb_cli_outdir_reserve(out.outdir, "validate", od)))
         goto done;
-    mb_cli_outputs rest = out, dirset = {.json = od[0], .csv = od[1]};
+    mb__cli_outputs rest = out, dirset = {.json = od[0], .csv = od[1]};
     rest.md = rest.html = rest.outdir = NULL;
     rc = mb_cli_outputs_write(&rest, doc) | mb_cli_outputs_write(&dirset, doc);
     if (!rc && write_val_reports(doc, out.md, out.html, &err))

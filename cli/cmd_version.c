@@ -8,7 +8,7 @@ MBENCH_COMMAND(version, cmd_version, "print mbench's version and commit")
 MBENCH_OPTIONS(version, mb_cmd_version)
 
 /* clang-format off */
-const mb_cmd mb_cmd_version = {"version", NULL, "print mbench's version and commit",
+const mb__cmd mb_cmd_version = {"version", NULL, "print mbench's version and commit",
     "Prints the version of mbench and the commit it was built from (`mbench --version' is the same); "
     "with --quiet, the version alone.",
     NULL, 0, 0, 0, 0, NULL};
@@ -16,7 +16,7 @@ const mb_cmd mb_cmd_version = {"version", NULL, "print mbench's version and comm
 
 int cmd_version(int argc, char **argv)
 {
-    mb_opt_ctx ctx = {0};
+    mb__opt_ctx ctx = {0};
     int rc = mb_opt_parse(&mb_cmd_version, argc, argv, &ctx);
     if (rc)
         return rc == MB_OPT_HELP ? MB_EXIT_OK : rc;

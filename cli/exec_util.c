@@ -12,16 +12,17 @@
 #include <string.h>
 #include <unistd.h>
 
-void mb_cli_put(mb_buf *b)
+void mb_cli_put(mb__buf *b)
 {
     fwrite(b->data ? b->data : "", 1, b->len, stdout);
     fflush(stdout);
     mb__buf_free(b);
 }
 
-int mb_cli_execset_opt(mb_cli_execset *s, const mb_opt *opt, const mb_optval *v)
+int mb_cli_execset_opt(mb__cli_execset *s, const mb__opt *opt,
+                       const mb__optval *v)
 {
-    mb_exec_opts *o = s->eo;
+    mb__exec_opts *o = s->eo;
     const char *n = opt->name;
     if (!strcmp(n, "warmup"))
         o->warmup = v->i;
@@ -46,7 +47,7 @@ int mb_cli_execset_opt(mb_cli_execset *s, const mb_opt *opt, const mb_optval *v)
     return 0;
 }
 
-void mb_cli_execset_gpu(mb_cli_execset *s)
+void mb_cli_execset_gpu(mb__cli_execset *s)
 {
     mb_err e = {0};
     if (s->eo->gpu_memory && mb__nvml_open(&s->eo->nvml, &e) != MB_OK)
@@ -55,7 +56,7 @@ void mb_cli_execset_gpu(mb_cli_execset *s)
         fprintf(stderr, "GPU memory: sampled through NVML (untested path)\n");
 }
 
-void mb_cli_execset_free(mb_cli_execset *s)
+void mb_cli_execset_free(mb__cli_execset *s)
 {
     mb_cli_reqs_free(&s->reqs);
     mb__nvml_close(s->eo->nvml);
@@ -64,10 +65,10 @@ void mb_cli_execset_free(mb_cli_execset *s)
 
 /* The option of cmd named name[0..len) (exactly, else by a unique
  * prefix), or with short name c when len is 0; NULL when none is. */
-static const mb_opt *find_opt(const mb_cmd *cmd, const char *name, size_t len,
-                              char c)
+static const mb__opt *find_opt(const mb__cmd *cmd, const char *name, size_t len,
+                               char c)
 {
-    const mb_opt *o, *hit = NULL;
+    const mb__opt *o, *hit = NULL;
     const char *group;
     int n = 0;
     for (size_t i = 0; (o = mb_opt_each(cmd, i, &group)); i++) {
@@ -81,20 +82,20 @@ static const mb_opt *find_opt(const mb_cmd *cmd, const char *name, size_t len,
     return n == 1 ? hit : NULL;
 }
 
-int mb_cli_first_operand(const mb_cmd *cmd, int argc, char **argv)
+int mb_cli_first_operand(const mb__cmd *cmd, int argc, char **argv)
 {
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i];
         if (a[0] != '-' || a[1] == '\0' || strcmp(a, "--") == 0)
             return i;
         if (a[1] == '-') { /* --name takes the next word when it has a value */
-            const mb_opt *o =
+            const mb__opt *o =
                 strchr(a, '=') ? NULL : find_opt(cmd, a + 2, strlen(a + 2), 0);
             i += o && o->type != MB_OPT_SWITCH;
             continue;
         }
         for (const char *s = a + 1; *s; s++) { /* -qw 3, -w3 */
-            const mb_opt *o = find_opt(cmd, NULL, 0, *s);
+            const mb__opt *o = find_opt(cmd, NULL, 0, *s);
             if (o && o->type != MB_OPT_SWITCH) {
                 i += s[1] == '\0';
                 break;
@@ -104,7 +105,7 @@ int mb_cli_first_operand(const mb_cmd *cmd, int argc, char **argv)
     return argc;
 }
 
-void mb_cli_rounds_progress(mb_cli_rounds *ps, const char *what, size_t round,
+void mb_cli_rounds_progress(mb__cli_rounds *ps, const char *what, size_t round,
                             size_t rounds, int64_t elapsed_ns)
 {
     int64_t now = mb_now_ns();

@@ -14,7 +14,7 @@
 #undef MBENCH_COMMAND
 
 #define MBENCH_COMMAND(name, fn, summary) {#name, fn, summary},
-static const mb_cmd_entry commands[] = {
+static const mb__cmd_entry commands[] = {
 #include "commands.inc"
 };
 #undef MBENCH_COMMAND

@@ -13,7 +13,7 @@
 
 /* -h, -q and --color: part of every command. */
 enum { ID_HELP = -100, ID_QUIET = -101, ID_COLOR = -102 };
-static const mb_opt builtin[] = {
+static const mb__opt builtin[] = {
     {"help", 'h', MB_OPT_SWITCH, NULL, "this help", NULL, NULL, 0, 0, 0,
      ID_HELP},
     {"quiet", 'q', MB_OPT_SWITCH, NULL,
@@ -31,8 +31,8 @@ static const mb_opt builtin[] = {
 enum { SRC_OWN, SRC_RUN, SRC_OUT, SRC_BUILTIN, N_SRC };
 
 /* Option i of cmd, its section title in *group and its source in *src. */
-static const mb_opt *entry(const mb_cmd *cmd, size_t i, const char **group,
-                           int *src)
+static const mb__opt *entry(const mb__cmd *cmd, size_t i, const char **group,
+                            int *src)
 {
     static const char *const titles[N_SRC] = {"Options", NULL, "Outputs",
                                               "General"};
@@ -53,7 +53,7 @@ static const mb_opt *entry(const mb_cmd *cmd, size_t i, const char **group,
     return NULL;
 }
 
-const mb_opt *mb_opt_each(const mb_cmd *cmd, size_t i, const char **group)
+const mb__opt *mb_opt_each(const mb__cmd *cmd, size_t i, const char **group)
 {
     int src;
     return entry(cmd, i, group, &src);
@@ -87,7 +87,7 @@ static void wrap(FILE *f, const char *text, int col, int at)
 }
 
 /* One option's help: "  -s, --name METAVAR   help", wrapped. */
-static void help_line(const mb_opt *o, FILE *f)
+static void help_line(const mb__opt *o, FILE *f)
 {
     int w =
         o->short_name ? fprintf(f, "  -%c, ", o->short_name) : fprintf(f, "  ");
@@ -101,7 +101,7 @@ static void help_line(const mb_opt *o, FILE *f)
     wrap(f, o->help ? o->help : "", 26, 26);
 }
 
-void mb_opt_help(const mb_cmd *cmd, FILE *f)
+void mb_opt_help(const mb__cmd *cmd, FILE *f)
 {
     fprintf(f, "usage: mbench %s%s%s [options]\n\n", cmd->name,
             cmd->args ? " " : "", cmd->args ? cmd->args : "");
@@ -110,7 +110,7 @@ void mb_opt_help(const mb_cmd *cmd, FILE *f)
         fputc('\n', f);
     }
     const char *last = NULL, *group;
-    const mb_opt *o;
+    const mb__opt *o;
     for (size_t i = 0; (o = mb_opt_each(cmd, i, &group)); i++) {
         if (o->flags & MB_OPT_HIDDEN)
             continue;
@@ -127,9 +127,9 @@ void mb_opt_help(const mb_cmd *cmd, FILE *f)
 
 /* ---- lookup -------------------------------------------------------------*/
 
-static int unknown(const mb_cmd *cmd, const char *shown, const char *name)
+static int unknown(const mb__cmd *cmd, const char *shown, const char *name)
 {
-    const mb_opt *o, *best = NULL;
+    const mb__opt *o, *best = NULL;
     const char *g;
     size_t bd = 99;
     for (size_t i = 0; name && (o = mb_opt_each(cmd, i, &g)); i++) {
@@ -153,10 +153,10 @@ static int unknown(const mb_cmd *cmd, const char *shown, const char *name)
 /* The option called name (len characters): exact, else the first whose
  * name starts with it; *n_hits counts those (1 for an exact match), and
  * *idx is its index for mb_opt_each.  Prints nothing. */
-static const mb_opt *lookup_long(const mb_cmd *cmd, const char *name,
-                                 size_t len, size_t *idx, size_t *n_hits)
+static const mb__opt *lookup_long(const mb__cmd *cmd, const char *name,
+                                  size_t len, size_t *idx, size_t *n_hits)
 {
-    const mb_opt *o, *hit = NULL;
+    const mb__opt *o, *hit = NULL;
     const char *g;
     *n_hits = 0;
     for (size_t i = 0; len && (o = mb_opt_each(cmd, i, &g)); i++) {
@@ -177,11 +177,11 @@ static const mb_opt *lookup_long(const mb_cmd *cmd, const char *name,
 
 /* The option called name (len characters): exact, else an unambiguous
  * prefix.  *idx is its index for mb_opt_each.  NULL after printing. */
-static const mb_opt *find_long(const mb_cmd *cmd, const char *name, size_t len,
-                               size_t *idx, int *rc)
+static const mb__opt *find_long(const mb__cmd *cmd, const char *name,
+                                size_t len, size_t *idx, int *rc)
 {
     size_t n_hits, used = 0;
-    const mb_opt *o = lookup_long(cmd, name, len, idx, &n_hits), *e;
+    const mb__opt *o = lookup_long(cmd, name, len, idx, &n_hits), *e;
     if (n_hits == 1)
         return o;
     char shown[128], list[256] = "";
@@ -199,9 +199,9 @@ static const mb_opt *find_long(const mb_cmd *cmd, const char *name, size_t len,
     return NULL;
 }
 
-static const mb_opt *find_short(const mb_cmd *cmd, char c, size_t *idx)
+static const mb__opt *find_short(const mb__cmd *cmd, char c, size_t *idx)
 {
-    const mb_opt *o;
+    const mb__opt *o;
     const char *g;
     for (size_t i = 0; (o = mb_opt_each(cmd, i, &g)); i++)
         if (o->short_name == c) {
@@ -213,7 +213,7 @@ static const mb_opt *find_short(const mb_cmd *cmd, char c, size_t *idx)
 
 /* ---- values -------------------------------------------------------------*/
 
-static const char *expect_of(const mb_opt *o, char *buf, size_t n)
+static const char *expect_of(const mb__opt *o, char *buf, size_t n)
 {
     if (o->expect)
         return o->expect;
@@ -259,8 +259,8 @@ static const char *expect_of(const mb_opt *o, char *buf, size_t n)
 
 /* Checks a value of one of the command's own options against its type;
  * 0, or an exit code after printing. */
-static int check_value(const mb_opt *o, const char *flag, const char *arg,
-                       mb_optval *v)
+static int check_value(const mb__opt *o, const char *flag, const char *arg,
+                       mb__optval *v)
 {
     char ebuf[160];
     v->str = arg;
@@ -331,7 +331,7 @@ static int check_value(const mb_opt *o, const char *flag, const char *arg,
 }
 
 /* Applies one option; 0, MB_OPT_HELP or an exit code after printing. */
-static int apply(const mb_cmd *cmd, mb_opt_ctx *ctx, const mb_opt *o,
+static int apply(const mb__cmd *cmd, mb__opt_ctx *ctx, const mb__opt *o,
                  size_t idx, const char *arg)
 {
     char flag[80];
@@ -346,7 +346,7 @@ static int apply(const mb_cmd *cmd, mb_opt_ctx *ctx, const mb_opt *o,
             return MB_OPT_HELP;
         }
         if (o->id == ID_COLOR) {
-            mb_optval v = {0};
+            mb__optval v = {0};
             int rc = check_value(o, flag, arg, &v);
             if (!rc)
                 mb_cli_set_color(v.str);
@@ -357,12 +357,12 @@ static int apply(const mb_cmd *cmd, mb_opt_ctx *ctx, const mb_opt *o,
     case SRC_RUN:
         return mb_cli_runopts_set(ctx->plan, o, flag, arg);
     case SRC_OUT: {
-        mb_optval v = {0};
+        mb__optval v = {0};
         int rc = check_value(o, flag, arg, &v);
         return rc ? rc : mb_cli_outputs_set(ctx->out, o, v.str);
     }
     default: {
-        mb_optval v = {0};
+        mb__optval v = {0};
         int rc = check_value(o, flag, arg, &v);
         if (rc)
             return rc;
@@ -371,7 +371,7 @@ static int apply(const mb_cmd *cmd, mb_opt_ctx *ctx, const mb_opt *o,
     }
 }
 
-static int needs_value(const mb_cmd *cmd, const char *shown)
+static int needs_value(const mb__cmd *cmd, const char *shown)
 {
     return mb_cli_error(MB_EXIT_USAGE,
                         "%s needs a value; see 'mbench %s "
@@ -380,7 +380,7 @@ static int needs_value(const mb_cmd *cmd, const char *shown)
 }
 
 /* The name of positional argument k in cmd->args ("MODEL"). */
-static void arg_name(const mb_cmd *cmd, int k, char *buf, size_t n)
+static void arg_name(const mb__cmd *cmd, int k, char *buf, size_t n)
 {
     const char *a = cmd->args ? cmd->args : "ARGUMENT";
     for (int i = 0; i < k && strchr(a, ' '); i++)
@@ -392,7 +392,7 @@ static void arg_name(const mb_cmd *cmd, int k, char *buf, size_t n)
     snprintf(buf, n, "%.*s", (int)L, a);
 }
 
-int mb_opt_parse(const mb_cmd *cmd, int argc, char **argv, mb_opt_ctx *ctx)
+int mb_opt_parse(const mb__cmd *cmd, int argc, char **argv, mb__opt_ctx *ctx)
 {
     int n_pos = 0, only_args = 0, rc = 0;
     ctx->quiet = 0;
@@ -410,7 +410,7 @@ int mb_opt_parse(const mb_cmd *cmd, int argc, char **argv, mb_opt_ctx *ctx)
         if (a[1] == '-') { /* --name, --name=value */
             const char *name = a + 2, *eq = strchr(name, '=');
             size_t len = eq ? (size_t)(eq - name) : strlen(name);
-            const mb_opt *o = find_long(cmd, name, len, &idx, &rc);
+            const mb__opt *o = find_long(cmd, name, len, &idx, &rc);
             if (!o)
                 return rc;
             char shown[80];
@@ -434,7 +434,7 @@ int mb_opt_parse(const mb_cmd *cmd, int argc, char **argv, mb_opt_ctx *ctx)
             continue;
         }
         for (const char *s = a + 1; *s; s++) { /* -q, -qh, -o FILE, -oFILE */
-            const mb_opt *o = find_short(cmd, *s, &idx);
+            const mb__opt *o = find_short(cmd, *s, &idx);
             if (!o) {
                 char shown[3] = {'-', *s, '\0'};
                 return unknown(cmd, shown, NULL);
@@ -495,12 +495,12 @@ static void put_word(char **v, int *n, const char *w, size_t len)
 
 /* One word of short options ("-q", "-r3", "-qr 3"), each option as its
  * own word ("-q", "-r" "3"); returns the words of argv used. */
-static int rewrite_short(const mb_cmd *cmd, char **argv, int i, int argc,
-                         const mb_opt_keep *keep, char **v, int *n)
+static int rewrite_short(const mb__cmd *cmd, char **argv, int i, int argc,
+                         const mb__opt_keep *keep, char **v, int *n)
 {
     size_t idx;
     for (const char *p = argv[i] + 1; *p; p++) {
-        const mb_opt *o = find_short(cmd, *p, &idx);
+        const mb__opt *o = find_short(cmd, *p, &idx);
         char w[3] = {'-', *p, 0};
         int kept = !o || keep->fn(keep->user, o);
         if (kept)
@@ -515,8 +515,8 @@ static int rewrite_short(const mb_cmd *cmd, char **argv, int i, int argc,
     return 1;
 }
 
-char **mb_opt_rewrite(const mb_cmd *cmd, int argc, char **argv,
-                      const mb_opt_keep *keep, int *n_out)
+char **mb_opt_rewrite(const mb__cmd *cmd, int argc, char **argv,
+                      const mb__opt_keep *keep, int *n_out)
 {
     /* at most two words per word of argv (-qr3: -q -r 3 is three of two) */
     char **v = calloc((size_t)argc * 2 + 2, sizeof *v);
@@ -535,7 +535,7 @@ char **mb_opt_rewrite(const mb_cmd *cmd, int argc, char **argv,
             continue;
         }
         size_t len = strcspn(a + 2, "=");
-        const mb_opt *o = lookup_long(cmd, a + 2, len, &idx, &hits);
+        const mb__opt *o = lookup_long(cmd, a + 2, len, &idx, &hits);
         o = hits == 1 ? o : NULL;
         int takes = o && o->type != MB_OPT_SWITCH && !a[2 + len];
         if (!o || keep->fn(keep->user, o)) {
@@ -564,16 +564,16 @@ void mb_opt_argv_free(char **v)
 /* ---- the registry -------------------------------------------------------*/
 
 #undef MBENCH_OPTIONS
-#define MBENCH_OPTIONS(name, var) extern const mb_cmd var;
+#define MBENCH_OPTIONS(name, var) extern const mb__cmd var;
 #include "options.inc"
 #undef MBENCH_OPTIONS
 #define MBENCH_OPTIONS(name, var) &var,
-static const mb_cmd *const registered[] = {
+static const mb__cmd *const registered[] = {
 #include "options.inc"
     NULL};
 #undef MBENCH_OPTIONS
 
-const mb_cmd *mb_opt_find_command(const char *name)
+const mb__cmd *mb_opt_find_command(const char *name)
 {
     for (size_t i = 0; registered[i]; i++)
         if (strcmp(registered[i]->name, name) == 0)

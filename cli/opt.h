@@ -25,7 +25,7 @@
 struct mb__outset;
 
 /* How a value is read; the order matches mb__po_type (plan/planopt.h). */
-typedef enum mb_opt_type {
+typedef enum mb__opt_type {
     MB_OPT_SWITCH,   /* no value */
     MB_OPT_INT,      /* integer in [lo, hi] -> v.i */
     MB_OPT_DOUBLE,   /* number in [lo, hi] -> v.d */
@@ -40,7 +40,7 @@ typedef enum mb_opt_type {
     MB_OPT_INTLIST,  /* "1,2,4" in [lo, hi] (v.str; parse it yourself) */
     MB_OPT_KV,       /* NAME=VALUE */
     MB_OPT_DIR       /* a directory */
-} mb_opt_type;
+} mb__opt_type;
 
 enum {
     MB_OPT_REPEAT = 1u << 0, /* may be given more than once */
@@ -51,10 +51,10 @@ enum {
                                 (the command writes stdout itself) */
 };
 
-typedef struct mb_opt {
+typedef struct mb__opt {
     const char *name; /* long name without dashes: "json" */
     char short_name;  /* 'o', or 0 */
-    mb_opt_type type;
+    mb__opt_type type;
     const char *metavar; /* "FILE"; NULL for a switch */
     const char *help;    /* one sentence */
     const char *expect;  /* the accepted form in errors; NULL: from type */
@@ -62,15 +62,15 @@ typedef struct mb_opt {
     double lo, hi;       /* MB_OPT_INT/DOUBLE/FRACTION/INTLIST */
     unsigned flags;
     int id; /* handed back to the command */
-} mb_opt;
+} mb__opt;
 
 /* A parsed value, valid during the callback. */
-typedef struct mb_optval {
+typedef struct mb__optval {
     const char *str; /* the text (NULL for a switch); see MB_OPT_OUTFILE */
     int64_t i;
     double d;
     const char *text; /* the text as given (differs from str for "-") */
-} mb_optval;
+} mb__optval;
 
 /* Option sets a command takes besides its own. */
 enum {
@@ -80,32 +80,32 @@ enum {
 
 /* A command's declaration: what `--help`, the man page and completion
  * show, and what mb_opt_parse accepts. */
-typedef struct mb_cmd {
+typedef struct mb__cmd {
     const char *name;        /* "run" */
     const char *args;        /* "MODEL" (shown in the usage line) */
     const char *summary;     /* one line, for `mbench --help` */
     const char *description; /* a paragraph, for --help and the man page */
-    const mb_opt *opts;      /* the command's own options */
+    const mb__opt *opts;     /* the command's own options */
     size_t n_opts;
     unsigned sets;      /* MB_OPTSET_* */
     int min_args;       /* positional arguments: at least */
     int max_args;       /* and at most (-1: any number) */
     const char *footer; /* printed after the options ("Exit codes: ...") */
-} mb_cmd;
+} mb__cmd;
 
 /* What mb_opt_parse fills, and where it puts the shared options. */
-typedef struct mb_opt_ctx {
-    mb_plan *plan;          /* MB_OPTSET_RUN: set here (required) */
+typedef struct mb__opt_ctx {
+    mb__plan *plan;         /* MB_OPTSET_RUN: set here (required) */
     struct mb__outset *out; /* MB_OPTSET_OUTPUT: recorded here */
     /* The command's own options: 0 to go on, or an exit code after
      * printing.  May be NULL when the command has none. */
-    int (*on_opt)(void *user, const mb_opt *o, const mb_optval *v);
+    int (*on_opt)(void *user, const mb__opt *o, const mb__optval *v);
     void *user;
     /* results */
     int quiet;   /* -q / --quiet */
     char **args; /* positional arguments, in order (inside argv) */
     int n_args;
-} mb_opt_ctx;
+} mb__opt_ctx;
 
 /* mb_opt_parse's "help was printed" result: the command returns 0. */
 #define MB_OPT_HELP (-1)
@@ -116,13 +116,13 @@ typedef struct mb_opt_ctx {
  * Positional arguments are moved to the front of argv+1 (ctx->args) and
  * their count checked against cmd.  Returns 0, MB_OPT_HELP after printing
  * the help on stdout, or an exit code after printing one error line. */
-int mb_opt_parse(const mb_cmd *cmd, int argc, char **argv, mb_opt_ctx *ctx);
+int mb_opt_parse(const mb__cmd *cmd, int argc, char **argv, mb__opt_ctx *ctx);
 
 /* Which options mb_opt_rewrite keeps: fn says 1 to keep o. */
-typedef struct mb_opt_keep {
-    int (*fn)(void *user, const mb_opt *o);
+typedef struct mb__opt_keep {
+    int (*fn)(void *user, const mb__opt *o);
     void *user;
-} mb_opt_keep;
+} mb__opt_keep;
 
 /* argv (argv[0] the command name; a command line mb_opt_parse accepted,
  * in the order given) read as mb_opt_parse reads it, with the options
@@ -131,36 +131,36 @@ typedef struct mb_opt_keep {
  * ("-qr3") becomes one word per option ("-q" "-r" "3").  Returns a new
  * NULL-terminated array of copies (mb_opt_argv_free), *n_out words, or
  * NULL when memory runs out. */
-char **mb_opt_rewrite(const mb_cmd *cmd, int argc, char **argv,
-                      const mb_opt_keep *keep, int *n_out);
+char **mb_opt_rewrite(const mb__cmd *cmd, int argc, char **argv,
+                      const mb__opt_keep *keep, int *n_out);
 void mb_opt_argv_free(char **v);
 
 /* The help of cmd, generated from its tables. */
-void mb_opt_help(const mb_cmd *cmd, FILE *f);
+void mb_opt_help(const mb__cmd *cmd, FILE *f);
 
 /* Every option of cmd (own, then shared sets, then -h/-q), one at a time:
  * *group is its section title.  Returns NULL past the last.  For the man
  * page and completion generators. */
-const mb_opt *mb_opt_each(const mb_cmd *cmd, size_t i, const char **group);
+const mb__opt *mb_opt_each(const mb__cmd *cmd, size_t i, const char **group);
 
 /* The command called name among those that declared a table (the
  * Makefile collects the MBENCH_OPTIONS lines), or NULL. */
-const mb_cmd *mb_opt_find_command(const char *name);
+const mb__cmd *mb_opt_find_command(const char *name);
 
 /* A command as main.c dispatches it (cli.h MBENCH_COMMAND). */
-typedef struct mb_cmd_entry {
+typedef struct mb__cmd_entry {
     const char *name;
     int (*fn)(int argc, char **argv);
     const char *summary;
-} mb_cmd_entry;
+} mb__cmd_entry;
 /* Writes what = "json" (every command's table: tools/optdoc.c turns it
  * into the man page and the completion scripts) or "list" ("COMMAND
  * --option" lines) for cmds to f.  Returns an exit code. */
-int mb_opt_dump(const char *what, const mb_cmd_entry *cmds, size_t n, FILE *f);
+int mb_opt_dump(const char *what, const mb__cmd_entry *cmds, size_t n, FILE *f);
 
 /* Registers a command's table: one line at file scope beside
- * MBENCH_COMMAND, naming the mb_cmd variable (the Makefile collects the
+ * MBENCH_COMMAND, naming the mb__cmd variable (the Makefile collects the
  * lines into build/gen/options.inc). */
-#define MBENCH_OPTIONS(name, var) extern const mb_cmd var;
+#define MBENCH_OPTIONS(name, var) extern const mb__cmd var;
 
 #endif

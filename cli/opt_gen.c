@@ -11,7 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* Indexed by mb_opt_type. */
+/* Indexed by mb__opt_type. */
 static const char *const type_names[] = {
     "switch", "int",     "double", "fraction", "duration", "string",
     "file",   "outfile", "enum",   "intlist",  "kv",       "dir"};
@@ -19,9 +19,9 @@ static const char *const type_names[] = {
 /* One command, from its table; with list, also "COMMAND --option" a line
  * for each option the man page and completion show
  * (tests/integration/options.sh reads it). */
-static json_t *describe(const mb_cmd_entry *c, FILE *list)
+static json_t *describe(const mb__cmd_entry *c, FILE *list)
 {
-    const mb_cmd *spec = mb_opt_find_command(c->name);
+    const mb__cmd *spec = mb_opt_find_command(c->name);
     json_t *opts = json_array(), *o;
     json_t *cmd = json_pack("{s:s, s:s, s:o}", "name", c->name, "summary",
                             c->summary, "options", opts);
@@ -30,7 +30,7 @@ static json_t *describe(const mb_cmd_entry *c, FILE *list)
     json_object_update_new(
         cmd, json_pack("{s:s?, s:s?, s:s?}", "args", spec->args, "description",
                        spec->description, "footer", spec->footer));
-    const mb_opt *t;
+    const mb__opt *t;
     const char *group;
     for (size_t i = 0; (t = mb_opt_each(spec, i, &group)); i++) {
         char sh[2] = {t->short_name, 0};
@@ -54,7 +54,7 @@ static json_t *describe(const mb_cmd_entry *c, FILE *list)
     return cmd;
 }
 
-int mb_opt_dump(const char *what, const mb_cmd_entry *cmds, size_t n, FILE *f)
+int mb_opt_dump(const char *what, const mb__cmd_entry *cmds, size_t n, FILE *f)
 {
     bool list = strcmp(what, "list") == 0;
     if (!list && strcmp(what, "json") != 0)

@@ -19,7 +19,7 @@ enum { O_JSON, O_CSV, O_MD, O_HTML, O_DB, O_GITDIR, O_OUTDIR };
             MB_OPT_STDOUT, id                                                  \
     }
 
-static const mb_opt output_opts[MB_CLI_N_OUTPUT_OPTIONS] = {
+static const mb__opt output_opts[MB_CLI_N_OUTPUT_OPTIONS] = {
     OUTFILE("json", O_JSON,
             "the result document (docs/FORMATS.md); FILE '-' is stdout (the "
             "table goes to stderr)"),
@@ -40,7 +40,7 @@ static const mb_opt output_opts[MB_CLI_N_OUTPUT_OPTIONS] = {
      NULL, NULL, 0, 0, 0, O_OUTDIR},
 };
 
-const mb_opt *const mb_cli_output_opt_table = output_opts;
+const mb__opt *const mb_cli_output_opt_table = output_opts;
 
 /* A destination the library refused, as one line naming the flag. */
 static int refused(const char *flag, mb_status st, const mb_err *e)
@@ -88,7 +88,7 @@ int mb_cli_output_arg(const char *flag, const char *arg, const char **path)
     return 0;
 }
 
-int mb_cli_outputs_set(mb_cli_outputs *o, const mb_opt *opt, const char *arg)
+int mb_cli_outputs_set(mb__cli_outputs *o, const mb__opt *opt, const char *arg)
 {
     mb_err e = {0};
     const char **field[MB_CLI_N_OUTPUT_OPTIONS] = {
@@ -116,12 +116,12 @@ static void print_failure(void *user, const mb_err *e)
     mb_cli_fail(e);
 }
 
-int mb_cli_outputs_write(const mb_cli_outputs *o, json_t *doc)
+int mb_cli_outputs_write(const mb__cli_outputs *o, json_t *doc)
 {
     return mb__output_all(o, doc, print_failure, NULL) ? MB_EXIT_RUNTIME : 0;
 }
 
-int mb_cli_write_buf(const char *path, mb_buf *b)
+int mb_cli_write_buf(const char *path, mb__buf *b)
 {
     mb_err e = {0};
     return mb__output_buf(path, b, &e) ? mb_cli_fail(&e) : 0;

@@ -8,13 +8,13 @@
 #include <stdlib.h>
 #include <string.h>
 
-int mb_cli_reqs_add(mb_cli_reqs *q, const char *arg)
+int mb_cli_reqs_add(mb__cli_reqs *q, const char *arg)
 {
     mb_err err = {0};
-    mb_require r;
+    mb__require r;
     if (mb__require_parse(arg, &r, &err) != MB_OK)
         return mb_cli_error(MB_EXIT_USAGE, "%s", err.msg);
-    mb_require *nr = mb__realloc_array(q->r, q->n + 1, sizeof *q->r);
+    mb__require *nr = mb__realloc_array(q->r, q->n + 1, sizeof *q->r);
     if (!nr) {
         mb__require_free(&r);
         return mb_cli_error(MB_EXIT_RUNTIME, "out of memory");
@@ -24,7 +24,7 @@ int mb_cli_reqs_add(mb_cli_reqs *q, const char *arg)
     return 0;
 }
 
-int mb_cli_reqs_judge(const mb_cli_reqs *q, json_t *doc, json_t *record,
+int mb_cli_reqs_judge(const mb__cli_reqs *q, json_t *doc, json_t *record,
                       FILE *f)
 {
     if (!q || !q->n)
@@ -36,7 +36,7 @@ int mb_cli_reqs_judge(const mb_cli_reqs *q, json_t *doc, json_t *record,
         return mb_cli_error(err.code == MB_ENOMEM ? MB_EXIT_RUNTIME
                                                   : MB_EXIT_USAGE,
                             "%s", err.msg);
-    mb_buf b = MB_BUF_INIT;
+    mb__buf b = MB_BUF_INIT;
     mb__report_require_console(arr, unmet, &b);
     fwrite(b.data ? b.data : "", 1, b.len, f);
     mb__buf_free(&b);
@@ -54,7 +54,7 @@ int mb_cli_reqs_exit(int rc, int req_rc)
     return rc ? rc : req_rc;
 }
 
-void mb_cli_reqs_free(mb_cli_reqs *q)
+void mb_cli_reqs_free(mb__cli_reqs *q)
 {
     for (size_t i = 0; q && i < q->n; i++)
         mb__require_free(&q->r[i]);

@@ -12,7 +12,7 @@
 /* The plan option table seen as CLI options (opt.h), built once, on first
  * use; an entry's id is its index in the library's table. */
 #define MAX_RUNOPTS 64
-static mb_opt runopts[MAX_RUNOPTS];
+static mb__opt runopts[MAX_RUNOPTS];
 static const char *groups[MAX_RUNOPTS];
 static size_t n_runopts;
 
@@ -21,23 +21,24 @@ size_t mb_cli_runopts_count(void)
     size_t n;
     const mb__planopt *t = mb__planopt_table(&n);
     for (size_t i = n_runopts; i < n && i < MAX_RUNOPTS; i++, n_runopts++) {
-        runopts[i] = (mb_opt){t[i].name,
-                              0,
-                              (mb_opt_type)t[i].type,
-                              t[i].metavar,
-                              t[i].help,
-                              t[i].expect,
-                              t[i].choices,
-                              t[i].lo,
-                              t[i].hi,
-                              (t[i].flags & MB__PO_REPEAT) ? MB_OPT_REPEAT : 0u,
-                              (int)i};
+        runopts[i] =
+            (mb__opt){t[i].name,
+                      0,
+                      (mb__opt_type)t[i].type,
+                      t[i].metavar,
+                      t[i].help,
+                      t[i].expect,
+                      t[i].choices,
+                      t[i].lo,
+                      t[i].hi,
+                      (t[i].flags & MB__PO_REPEAT) ? MB_OPT_REPEAT : 0u,
+                      (int)i};
         groups[i] = t[i].group;
     }
     return n_runopts;
 }
 
-const mb_opt *mb_cli_runopt(size_t i, const char **group)
+const mb__opt *mb_cli_runopt(size_t i, const char **group)
 {
     if (i >= mb_cli_runopts_count())
         return NULL;
@@ -45,7 +46,7 @@ const mb_opt *mb_cli_runopt(size_t i, const char **group)
     return &runopts[i];
 }
 
-int mb_cli_runopts_set(mb_plan *p, const mb_opt *o, const char *flag,
+int mb_cli_runopts_set(mb__plan *p, const mb__opt *o, const char *flag,
                        const char *arg)
 {
     size_t n;
@@ -62,7 +63,7 @@ int mb_cli_runopts_set(mb_plan *p, const mb_opt *o, const char *flag,
     return rc;
 }
 
-int mb_cli_runopts_finish(mb_plan *p)
+int mb_cli_runopts_finish(mb__plan *p)
 {
     mb_err e = {0};
     return mb__planopt_finish(p, "--", &e) ? mb_cli_fail(&e) : 0;

@@ -9,18 +9,18 @@
 
 #include "plan/plan.h"
 
-struct mb_opt;
+struct mb__opt;
 
 /* The run options as CLI options (opt.h): count, and option i with its
  * help section in *group (NULL past the last).  Static storage. */
 size_t mb_cli_runopts_count(void);
-const struct mb_opt *mb_cli_runopt(size_t i, const char **group);
+const struct mb__opt *mb_cli_runopt(size_t i, const char **group);
 /* Sets run option o (from mb_cli_runopt) to arg in p; flag names it in
  * messages.  0, or an exit code after printing (2 for a bad value, 3 for
  * an output path that cannot be written). */
-int mb_cli_runopts_set(mb_plan *p, const struct mb_opt *o, const char *flag,
+int mb_cli_runopts_set(mb__plan *p, const struct mb__opt *o, const char *flag,
                        const char *arg);
 /* Checks cross-option consistency after parsing: 0 or 2 after printing. */
-int mb_cli_runopts_finish(mb_plan *p);
+int mb_cli_runopts_finish(mb__plan *p);
 
 #endif

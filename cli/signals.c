@@ -32,7 +32,8 @@ static void on_signal(int sig)
     if (cancel_flag && hard_second)
         _exit(128 + sig);
     cancel_flag = 1;
-    if (hard_second) { /* one signal ends the run, at the latest after the grace */
+    if (hard_second) { /* one signal ends the run, at the latest after the grace
+                        */
         signal(SIGALRM, on_grace_over);
         alarm(CANCEL_GRACE_S);
     }

@@ -1,5 +1,5 @@
 /* slurmopt.c - `suite|compare|run --slurm` (slurmopt.h): the options into
- * an mb_slurm_opts, the command line the tasks run, submitting, and
+ * an mb__slurm_opts, the command line the tasks run, submitting, and
  * following a job with the console lines of report/slurmrep.c (also for
  * `mbench slurm`, cmd_slurm.c). */
 #include "slurmopt.h"
@@ -22,15 +22,15 @@
 
 /* ---- the options of `suite|compare|run --slurm` ---- */
 
-int mb_cli_slurm_opt(mb_cli_slurm *s, const mb_opt *o, const mb_optval *v)
+int mb_cli_slurm_opt(mb__cli_slurm *s, const mb__opt *o, const mb__optval *v)
 {
-    mb_slurm_opts *p = &s->opts;
+    mb__slurm_opts *p = &s->opts;
     if (o->id < MB_SLURM_OPT_BASE || o->id >= MB_SO_END)
         return 1;
     if (!s->sbatch)
         s->sbatch = json_array();
     p->sbatch = s->sbatch;
-    switch ((mb_slurm_opt_id)o->id) {
+    switch ((mb__slurm_opt_id)o->id) {
     case MB_SO_SLURM:
         s->on = 1;
         break;
@@ -88,7 +88,7 @@ int mb_cli_slurm_opt(mb_cli_slurm *s, const mb_opt *o, const mb_optval *v)
     return 0;
 }
 
-void mb_cli_slurm_free(mb_cli_slurm *s)
+void mb_cli_slurm_free(mb__cli_slurm *s)
 {
     json_decref(s->sbatch);
     s->sbatch = NULL;
@@ -100,11 +100,11 @@ typedef struct {
     int quiet, shown;
 } follow_state;
 
-static void on_task_end(void *user, const mb_slurm_job *j, size_t k,
+static void on_task_end(void *user, const mb__slurm_job *j, size_t k,
                         size_t finished)
 {
     follow_state *f = user;
-    mb_buf b = MB_BUF_INIT;
+    mb__buf b = MB_BUF_INIT;
     if (f->shown)
         mb__buf_putc(&b, '\n');
     f->shown = 0;
@@ -113,14 +113,14 @@ static void on_task_end(void *user, const mb_slurm_job *j, size_t k,
     mb__buf_free(&b);
 }
 
-static void on_progress(void *user, const mb_slurm_job *j,
-                        const mb_slurm_counts *c)
+static void on_progress(void *user, const mb__slurm_job *j,
+                        const mb__slurm_counts *c)
 {
     follow_state *f = user;
     (void)j;
     if (f->quiet || !isatty(2))
         return;
-    mb_buf b = MB_BUF_INIT;
+    mb__buf b = MB_BUF_INIT;
     mb__slurm_progress_console(&b, c);
     fprintf(stderr, "\r%s", b.data ? b.data : "");
     mb__buf_free(&b);
@@ -134,7 +134,7 @@ static void on_warn(void *user, const char *msg)
 }
 
 /* Ctrl-C while following: offer to cancel the job (on a terminal). */
-static int interrupted(const mb_slurm_job *j)
+static int interrupted(const mb__slurm_job *j)
 {
     char ans[16] = "";
     mb_err err = {0};
@@ -159,12 +159,12 @@ static int interrupted(const mb_slurm_job *j)
 
 /* Follows (no_wait: one look) and stores; 0, or an exit code after
  * printing. */
-int mb_cli_slurm_follow(mb_slurm_job *j, mb__store *store, int quiet,
+int mb_cli_slurm_follow(mb__slurm_job *j, mb__store *store, int quiet,
                         int no_wait, double poll_max_s)
 {
     follow_state f = {quiet, 0};
-    mb_slurm_hooks h = {on_progress,           on_task_end, on_warn,   &f,
-                        mb_cli_cancel_flag(0), 0,           poll_max_s};
+    mb__slurm_hooks h = {on_progress,           on_task_end, on_warn,   &f,
+                         mb_cli_cancel_flag(0), 0,           poll_max_s};
     mb_err err = {0};
     mb_status st = no_wait ? mb__slurm_store_ended(j, store, &h, &err)
                            : mb__slurm_follow(j, store, &h, &err);
@@ -182,9 +182,9 @@ int mb_cli_slurm_follow(mb_slurm_job *j, mb__store *store, int quiet,
     return st ? mb_cli_fail(&err) : 0;
 }
 
-int mb_cli_slurm_unfinished(const mb_slurm_job *j)
+int mb_cli_slurm_unfinished(const mb__slurm_job *j)
 {
-    mb_buf b = MB_BUF_INIT;
+    mb__buf b = MB_BUF_INIT;
     size_t bad = mb__slurm_unfinished_console(&b, j);
     fputs(b.data ? b.data : "", stderr);
     mb__buf_free(&b);
@@ -195,11 +195,11 @@ int mb_cli_slurm_unfinished(const mb_slurm_job *j)
 
 /* What the tasks run: the command line without the driver's options. */
 typedef struct {
-    const mb_cmd *cmd;
+    const mb__cmd *cmd;
     const char *drop; /* and this one (compare, run: --batch) */
 } keep_ctx;
 
-static int keep_for_tasks(void *user, const mb_opt *o)
+static int keep_for_tasks(void *user, const mb__opt *o)
 {
     static const char *const driver[] = {
         "json",    "db",      "md",    "html",  "csv", "outdir",
@@ -217,11 +217,11 @@ static int keep_for_tasks(void *user, const mb_opt *o)
     return 1;
 }
 
-static json_t *task_argv(const mb_cmd *cmd, int argc, char **argv,
+static json_t *task_argv(const mb__cmd *cmd, int argc, char **argv,
                          const char *drop)
 {
     keep_ctx c = {cmd, drop};
-    mb_opt_keep keep = {keep_for_tasks, &c};
+    mb__opt_keep keep = {keep_for_tasks, &c};
     int n = 0;
     char **v = mb_opt_rewrite(cmd, argc, argv, &keep, &n);
     json_t *av = json_array();
@@ -241,7 +241,7 @@ static int has_word(const json_t *av, const char *w)
 }
 
 /* Whether the job's tasks may share a node (--share-nodes). */
-static int shares_nodes(const mb_slurm_job *j)
+static int shares_nodes(const mb__slurm_job *j)
 {
     size_t i;
     const json_t *w;
@@ -256,12 +256,12 @@ static int shares_nodes(const mb_slurm_job *j)
 /* Submits a new job (task_args: per task more options, or NULL), or with
  * --resume resubmits what did not finish; then follows unless --no-wait.
  * 0 with *j to collect, 1 when done (printed), else an exit code. */
-static int submit(mb_cli_slurm *s, json_t *av, size_t n, const json_t *ta,
-                  mb__store *store, int quiet, mb_slurm_job **j)
+static int submit(mb__cli_slurm *s, json_t *av, size_t n, const json_t *ta,
+                  mb__store *store, int quiet, mb__slurm_job **j)
 {
     mb_err err = {0};
     char jobid[64];
-    mb_slurm_spec spec = {s->dir, av, n, &s->opts, NULL, NULL, ta};
+    mb__slurm_spec spec = {s->dir, av, n, &s->opts, NULL, NULL, ta};
     size_t k = n;
     if (s->resume && !s->dir)
         return mb_cli_error(MB_EXIT_USAGE, "--resume needs --slurm-dir DIR: "
@@ -300,12 +300,12 @@ static int submit(mb_cli_slurm *s, json_t *av, size_t n, const json_t *ta,
     return rc;
 }
 
-int mb_cli_suite_slurm(mb_cli_slurm *s, const mb_cmd *cmd, int argc,
-                       char **argv, const mb_suite_opts *so, int quiet,
-                       json_t **doc, mb_suite_result *res)
+int mb_cli_suite_slurm(mb__cli_slurm *s, const mb__cmd *cmd, int argc,
+                       char **argv, const mb__suite_opts *so, int quiet,
+                       json_t **doc, mb__suite_result *res)
 {
-    mb_slurm_job *j = NULL;
-    mb_tasks t;
+    mb__slurm_job *j = NULL;
+    mb__tasks t;
     mb_err err = {0};
     *doc = NULL;
     if (so->shard_n > 1)
@@ -344,11 +344,11 @@ int mb_cli_suite_slurm(mb_cli_slurm *s, const mb_cmd *cmd, int argc,
     return rc == 1 ? 0 : rc;
 }
 
-int mb_cli_batch_slurm(mb_cli_slurm *s, const mb_cmd *cmd, int argc,
-                       char **argv, const mb_plan *plan, int quiet,
+int mb_cli_batch_slurm(mb__cli_slurm *s, const mb__cmd *cmd, int argc,
+                       char **argv, const mb__plan *plan, int quiet,
                        json_t **doc)
 {
-    mb_slurm_job *j = NULL;
+    mb__slurm_job *j = NULL;
     mb_err err = {0};
     *doc = NULL;
     size_t n = plan->n_batches > 1 ? plan->n_batches : 1;

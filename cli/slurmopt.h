@@ -15,7 +15,7 @@
 /* The ids of the Slurm options, from MB_SLURM_OPT_BASE up (above every
  * command's own ids). */
 #define MB_SLURM_OPT_BASE 900
-typedef enum mb_slurm_opt_id {
+typedef enum mb__slurm_opt_id {
     MB_SO_SLURM = MB_SLURM_OPT_BASE,
     MB_SO_NO_WAIT,
     MB_SO_DIR,
@@ -34,13 +34,13 @@ typedef enum mb_slurm_opt_id {
     MB_SO_SHARE,
     MB_SO_POLL,
     MB_SO_END
-} mb_slurm_opt_id;
+} mb__slurm_opt_id;
 
 #define MB_SO_ROW(n, t, m, h, i)                                               \
     {                                                                          \
         .name = n, .type = t, .metavar = m, .help = h, .id = i                 \
     }
-/* The rows of a command's option table (mb_opt initialisers). */
+/* The rows of a command's option table (mb__opt initialisers). */
 #define MB_SLURM_OPTS                                                          \
     MB_SO_ROW("slurm", MB_OPT_SWITCH, NULL,                                    \
               "submit to Slurm as a job array (suite: one array task per "     \
@@ -127,17 +127,17 @@ typedef enum mb_slurm_opt_id {
         .id = MB_SO_POLL                                                       \
     }
 
-typedef struct mb_cli_slurm {
+typedef struct mb__cli_slurm {
     int on, no_wait, resume;
     const char *dir;
     double poll_max_s;
-    mb_slurm_opts opts;
+    mb__slurm_opts opts;
     json_t *sbatch; /* opts.sbatch: the --sbatch words */
-} mb_cli_slurm;
+} mb__cli_slurm;
 
 /* An option of MB_SLURM_OPTS into s: 0, or 1 when o is not one of them. */
-int mb_cli_slurm_opt(mb_cli_slurm *s, const mb_opt *o, const mb_optval *v);
-void mb_cli_slurm_free(mb_cli_slurm *s);
+int mb_cli_slurm_opt(mb__cli_slurm *s, const mb__opt *o, const mb__optval *v);
+void mb_cli_slurm_free(mb__cli_slurm *s);
 
 /* `suite --slurm`: argv is the suite's command line as given (argv[0] =
  * "suite"; before mb_opt_parse reordered it).  Submits (or resumes) the
@@ -145,9 +145,9 @@ void mb_cli_slurm_free(mb_cli_slurm *s);
  * task in so->store as it is collected; res as mb__suite_run fills it.
  * Returns 0 (*doc set: the caller prints and writes it as a suite's, or
  * NULL after --no-wait), else an exit code after printing. */
-int mb_cli_suite_slurm(mb_cli_slurm *s, const mb_cmd *cmd, int argc,
-                       char **argv, const mb_suite_opts *so, int quiet,
-                       json_t **doc, mb_suite_result *res);
+int mb_cli_suite_slurm(mb__cli_slurm *s, const mb__cmd *cmd, int argc,
+                       char **argv, const mb__suite_opts *so, int quiet,
+                       json_t **doc, mb__suite_result *res);
 
 /* `compare --slurm`, `run --slurm`: one array task per batch size of
  * plan (one task when there is one), each running the command with
@@ -157,8 +157,8 @@ int mb_cli_suite_slurm(mb_cli_slurm *s, const mb_cmd *cmd, int argc,
  * its own).  Returns 0 when every task finished (or after --no-wait, *doc
  * NULL), else an exit code after printing (3 when a task did not finish:
  * *doc may still hold the others). */
-int mb_cli_batch_slurm(mb_cli_slurm *s, const mb_cmd *cmd, int argc,
-                       char **argv, const mb_plan *plan, int quiet,
+int mb_cli_batch_slurm(mb__cli_slurm *s, const mb__cmd *cmd, int argc,
+                       char **argv, const mb__plan *plan, int quiet,
                        json_t **doc);
 
 struct mb__store;
@@ -167,10 +167,10 @@ struct mb__store;
  * ends in store (may be NULL), printing each task as it ends and a
  * progress line on a terminal; Ctrl-C offers to cancel the job.  0, or
  * an exit code after printing. */
-int mb_cli_slurm_follow(mb_slurm_job *j, struct mb__store *store, int quiet,
+int mb_cli_slurm_follow(mb__slurm_job *j, struct mb__store *store, int quiet,
                         int no_wait, double poll_max_s);
 /* Prints what did not finish and how to resume it: 3 when a task did
  * not, else 0. */
-int mb_cli_slurm_unfinished(const mb_slurm_job *j);
+int mb_cli_slurm_unfinished(const mb__slurm_job *j);
 
 #endif

@@ -204,7 +204,7 @@ static mb_status load_path(const char *path, const mb__tlimit *lim, tset *s,
     }
     for (size_t i = 0; i < n; i++) {
         if (st == MB_OK) {
-            mb_buf p = MB_BUF_INIT;
+            mb__buf p = MB_BUF_INIT;
             mb__buf_printf(&p, "%s/%s", path, names[i]);
             if (p.oom)
                 st = mb__fail(err, MB_ENOMEM, "out of memory");

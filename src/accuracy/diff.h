@@ -20,11 +20,11 @@
 
 typedef struct mb__diff_req {
     const char *baseline, *candidate; /* paths */
-    mb_metric_opts metrics;
-    const mb_gate *gates;
+    mb__metric_opts metrics;
+    const mb__gate *gates;
     size_t n_gates;
     const char *command_line; /* recorded in the document, or NULL */
-    mb_buf *heatmap;          /* when not NULL: the PNG of |A - B| */
+    mb__buf *heatmap;         /* when not NULL: the PNG of |A - B| */
     const char *heat_output;  /* the pair to draw, or NULL: the one with
                                  two or more dims that differs most */
     int64_t heat_sample;      /* the sample drawn (rank >= 3), or -1: the

@@ -52,7 +52,7 @@ mb_status mb__folder_info(const char *data_path, json_t *outs, json_t **info,
     struct stat sb;
     if (!data_path || stat(data_path, &sb) != 0 || !S_ISDIR(sb.st_mode))
         return MB_OK;
-    mb_image_list l;
+    mb__image_list l;
     mb_status st = mb__image_dir_list(data_path, &l, err);
     if (st || l.n == 0) {
         mb__image_list_free(&l);

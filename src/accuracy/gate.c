@@ -56,7 +56,7 @@ static const char *skip_space(const char *p)
     return p;
 }
 
-mb_status mb__gate_parse(const char *text, mb_gate *g, mb_err *err)
+mb_status mb__gate_parse(const char *text, mb__gate *g, mb_err *err)
 {
     memset(g, 0, sizeof *g);
     const char *p = text ? text : "";
@@ -117,7 +117,7 @@ mb_status mb__gate_parse(const char *text, mb_gate *g, mb_err *err)
                         "gate '%s': unexpected '%s' after the value", text,
                         rest);
     snprintf(g->metric, sizeof g->metric, "%s", key);
-    g->op = (mb_gate_op)op;
+    g->op = (mb__gate_op)op;
     g->value = v;
     if (isinf(v))
         snprintf(g->text, sizeof g->text, "%s%s%s", key, op_text[op],
@@ -127,8 +127,8 @@ mb_status mb__gate_parse(const char *text, mb_gate *g, mb_err *err)
     return MB_OK;
 }
 
-mb_gate_result mb__gate_eval(const mb_gate *g, const json_t *metrics,
-                             double *actual)
+mb__gate_result mb__gate_eval(const mb__gate *g, const json_t *metrics,
+                              double *actual)
 {
     double v = NAN;
     const json_t *j = json_object_get(metrics, g->metric);
@@ -165,12 +165,12 @@ mb_gate_result mb__gate_eval(const mb_gate *g, const json_t *metrics,
     return ok ? MB_GATE_PASS : MB_GATE_FAIL;
 }
 
-static const char *result_name(mb_gate_result r)
+static const char *result_name(mb__gate_result r)
 {
     return r == MB_GATE_PASS ? "pass" : r == MB_GATE_FAIL ? "fail" : "n/a";
 }
 
-json_t *mb__gates_eval_outputs(const mb_gate *gates, size_t n_gates,
+json_t *mb__gates_eval_outputs(const mb__gate *gates, size_t n_gates,
                                const json_t *outputs, int *all_passed)
 {
     json_t *arr = json_array();
@@ -183,7 +183,7 @@ json_t *mb__gates_eval_outputs(const mb_gate *gates, size_t n_gates,
         json_array_foreach(outputs, k, m)
         {
             double v;
-            mb_gate_result r = mb__gate_eval(&gates[i], m, &v);
+            mb__gate_result r = mb__gate_eval(&gates[i], m, &v);
             json_t *o = json_object();
             const json_t *nm = json_object_get(m, "name");
             json_object_set_new(o, "output",
@@ -216,7 +216,7 @@ json_t *mb__gates_eval_outputs(const mb_gate *gates, size_t n_gates,
     return arr;
 }
 
-bool mb__precision_parse(const char *s, mb_precision *p)
+bool mb__precision_parse(const char *s, mb__precision *p)
 {
     if (!s)
         return false;
@@ -243,7 +243,7 @@ bool mb__precision_parse(const char *s, mb_precision *p)
     return false;
 }
 
-const char *mb__precision_name(mb_precision p)
+const char *mb__precision_name(mb__precision p)
 {
     return p == MB_PREC_FP16   ? "fp16"
            : p == MB_PREC_BF16 ? "bf16"
@@ -252,11 +252,11 @@ const char *mb__precision_name(mb_precision p)
 }
 
 bool mb__precision_of_runtime(const json_t *runtime, const char *asked,
-                              mb_precision *p, char *what, size_t len)
+                              mb__precision *p, char *what, size_t len)
 {
     const char *v = json_string_value(json_object_get(
         json_object_get(runtime, "session"), "inference_precision"));
-    mb_precision q;
+    mb__precision q;
     if (!v || !mb__precision_parse(v, &q))
         return false;
     *p = q;
@@ -277,7 +277,7 @@ bool mb__precision_of_runtime(const json_t *runtime, const char *asked,
     return true;
 }
 
-bool mb__precision_of_weights(const json_t *params_by_dtype, mb_precision *p,
+bool mb__precision_of_weights(const json_t *params_by_dtype, mb__precision *p,
                               char *what, size_t len)
 {
     const char *key, *best = NULL;
@@ -302,7 +302,7 @@ bool mb__precision_of_weights(const json_t *params_by_dtype, mb_precision *p,
     return true;
 }
 
-mb_precision mb__precision_from_dtype(mb_dtype t)
+mb__precision mb__precision_from_dtype(mb_dtype t)
 {
     switch (t) {
     case MB_DTYPE_FLOAT16:
@@ -320,7 +320,7 @@ mb_precision mb__precision_from_dtype(mb_dtype t)
     }
 }
 
-size_t mb__gate_defaults(mb_precision p, mb_gate *out, size_t cap)
+size_t mb__gate_defaults(mb__precision p, mb__gate *out, size_t cap)
 {
     /* Reasons in docs/ACCURACY.md: relative L2 error about 100x the unit
      * roundoff of the precision's arithmetic for fp32/fp16, a tenth of

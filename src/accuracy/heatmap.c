@@ -160,7 +160,7 @@ static double fill_grid(const mb_tensor *a, const mb_tensor *b,
 
 /* Encodes grid (gw x gh, scaled up by `scale`) into png. */
 static mb_status encode(const double *grid, size_t gw, size_t gh, size_t scale,
-                        double mx, mb_buf *png, mb_err *err)
+                        double mx, mb__buf *png, mb_err *err)
 {
     size_t ow = gw * scale, oh = gh * scale;
     unsigned char *row = mb__calloc(ow, 3);
@@ -208,7 +208,7 @@ static mb_status encode(const double *grid, size_t gw, size_t gh, size_t scale,
 }
 
 mb_status mb__heatmap_draw(const mb_tensor *a, const mb_tensor *b,
-                           const mb__heat_opts *o, mb_buf *png,
+                           const mb__heat_opts *o, mb__buf *png,
                            mb__heat_info *info, mb_err *err)
 {
     mb__heat_info local;
@@ -238,7 +238,7 @@ mb_status mb__heatmap_draw(const mb_tensor *a, const mb_tensor *b,
     return st;
 }
 
-mb_status mb__heatmap_png(const mb_tensor *a, const mb_tensor *b, mb_buf *png,
+mb_status mb__heatmap_png(const mb_tensor *a, const mb_tensor *b, mb__buf *png,
                           double *max_abs, mb_err *err)
 {
     mb__heat_opts o = {0, 0, 1};
@@ -322,7 +322,7 @@ mb_status mb__heatmap_embed(const mb_tensor *a, const mb_tensor *b, size_t n,
     const json_t *m = json_array_get(outs, k);
     mb__heat_opts o = {sample < 0 ? mb__heatmap_worst(m) : sample, 160, 0};
     mb__heat_info info;
-    mb_buf png = MB_BUF_INIT, b64 = MB_BUF_INIT;
+    mb__buf png = MB_BUF_INIT, b64 = MB_BUF_INIT;
     mb_status st = mb__heatmap_draw(&a[k], &b[k], &o, &png, &info, err);
     if (!st) {
         mb__buf_base64(&b64, png.data, png.len);

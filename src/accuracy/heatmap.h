@@ -49,11 +49,11 @@ typedef struct mb__heat_info {
  * rank 0 or an image too large; MB_EINVAL for a sample outside the
  * tensor (naming how many it has). */
 mb_status mb__heatmap_draw(const mb_tensor *a, const mb_tensor *b,
-                           const mb__heat_opts *o, mb_buf *png,
+                           const mb__heat_opts *o, mb__buf *png,
                            mb__heat_info *info, mb_err *err);
 
 /* The same with sample 0, enlarged, no bound (the first image). */
-mb_status mb__heatmap_png(const mb_tensor *a, const mb_tensor *b, mb_buf *png,
+mb_status mb__heatmap_png(const mb_tensor *a, const mb_tensor *b, mb__buf *png,
                           double *max_abs, mb_err *err);
 
 /* Colour of t in [0, 1] (clamped) as 8-bit sRGB. */

@@ -6,12 +6,12 @@
 
 #include <math.h>
 
-typedef struct mb_ksum {
+typedef struct mb__ksum {
     double s; /* running sum */
     double c; /* running compensation */
-} mb_ksum;
+} mb__ksum;
 
-static inline void mb__ksum_add(mb_ksum *k, double x)
+static inline void mb__ksum_add(mb__ksum *k, double x)
 {
     double t = k->s + x;
     double e = fabs(k->s) >= fabs(x) ? (k->s - t) + x : (x - t) + k->s;
@@ -19,13 +19,13 @@ static inline void mb__ksum_add(mb_ksum *k, double x)
     k->s = t;
 }
 
-static inline double mb__ksum_get(const mb_ksum *k)
+static inline double mb__ksum_get(const mb__ksum *k)
 {
     return k->s + k->c;
 }
 
 /* Adds another compensated sum (both parts). */
-static inline void mb__ksum_merge(mb_ksum *k, const mb_ksum *o)
+static inline void mb__ksum_merge(mb__ksum *k, const mb__ksum *o)
 {
     mb__ksum_add(k, o->s);
     mb__ksum_add(k, o->c);

@@ -36,14 +36,14 @@ typedef struct moments {
 } moments;
 
 typedef struct acc {
-    mb_metrics c; /* the element counts (count, nan_a, ..., allclose_fail);
+    mb__metrics c; /* the element counts (count, nan_a, ..., allclose_fail);
                      the other fields stay 0 until acc_finish */
-    mb_ksum sad, ssd, saa, sbb, sab;
+    mb__ksum sad, ssd, saa, sbb, sab;
     moments mo;
     double maxd; /* -1 when no finite pair */
     size_t maxi;
     double amin, amax; /* over every finite baseline value */
-    mb_mk_row row;     /* a classifier row's streamed softmax state */
+    mb__mk_row row;    /* a classifier row's streamed softmax state */
 } acc;
 
 static void acc_init(acc *r)
@@ -104,7 +104,8 @@ static void acc_merge(acc *r, const acc *o)
 
 /* Adds the sums of a block of n finite pairs whose element `maxd_at` (a
  * tensor index) holds its largest |d|. */
-static void acc_block(acc *r, const mb_mk_block *b, size_t n, size_t maxd_at)
+static void acc_block(acc *r, const mb__mk_blockstats *b, size_t n,
+                      size_t maxd_at)
 {
     mb__ksum_add(&r->sad, b->sad);
     mb__ksum_add(&r->ssd, b->ssd);
@@ -157,7 +158,7 @@ static void acc_nonfinite(acc *r, const double *x, const double *y, size_t n,
     }
     if (fin == 0)
         return;
-    mb_mk_block b;
+    mb__mk_blockstats b;
     mb__mk_block(fx, fy, fin, atol, rtol, &b);
     acc_block(r, &b, fin, base + at[b.maxd_i]);
 }
@@ -179,7 +180,7 @@ static void acc_stretch(acc *r, const mb_tensor *a, const mb_tensor *b,
         mb__tensor_load_f64(a, off + k, len, x);
         mb__tensor_load_f64(b, off + k, len, y);
         r->c.count += len;
-        mb_mk_block blk;
+        mb__mk_blockstats blk;
         mb__mk_block(x, y, len, atol, rtol, &blk);
         if (!blk.nonfinite) {
             acc_block(r, &blk, len, off + k + blk.maxd_i);
@@ -195,7 +196,7 @@ static void acc_stretch(acc *r, const mb_tensor *a, const mb_tensor *b,
     }
 }
 
-static void acc_finish(const acc *r, double range, mb_metrics *m)
+static void acc_finish(const acc *r, double range, mb__metrics *m)
 {
     *m = r->c;
     m->finite = r->mo.n;
@@ -256,8 +257,8 @@ static bool is_distribution(double sum, double min)
  * those probabilities, not of their softmax.  Those two cases read the
  * row again, in blocks. */
 static void row_finish(const mb_tensor *a, const mb_tensor *b, size_t r,
-                       size_t C, const mb_mk_row *st, double *scratch,
-                       mb_metrics *m)
+                       size_t C, const mb__mk_row *st, double *scratch,
+                       mb__metrics *m)
 {
     double *x = scratch, *y = x + MB_MK_BLOCK;
     m->classifier = 1;
@@ -281,7 +282,7 @@ static void row_finish(const mb_tensor *a, const mb_tensor *b, size_t r,
     double kl;
     if (is_distribution(st->sx, st->minx) &&
         is_distribution(st->sy, st->miny)) {
-        mb_ksum s = {0, 0};
+        mb__ksum s = {0, 0};
         for (size_t k = 0; k < C; k += MB_MK_BLOCK) {
             size_t len = C - k < MB_MK_BLOCK ? C - k : MB_MK_BLOCK;
             mb__tensor_load_f64(a, r * C + k, len, x);
@@ -382,29 +383,29 @@ static void scratch_free(double **s, int threads)
  * class scores gets its top-1 agreement, and no other. */
 static bool classifier_shape(const mb_tensor *t)
 {
-    mb_out_shape o;
+    mb__out_shape o;
     mb__out_shapes_from_tensors(t, 1, &o);
     return mb__classifier_shaped(&o) && t->dims[0] >= 1;
 }
 
 /* The worst sample of each metric, tracked as the samples stream by. */
-static void worst_see(mb_metrics_result *res, size_t s, const mb_metrics *m)
+static void worst_see(mb__metrics_result *res, size_t s, const mb__metrics *m)
 {
     static const struct {
         size_t off;
         int high;
     } f[MB_WORST_N] = {
-        [MB_WORST_MAE] = {offsetof(mb_metrics, mae), 1},
-        [MB_WORST_MSE] = {offsetof(mb_metrics, mse), 1},
-        [MB_WORST_RMSE] = {offsetof(mb_metrics, rmse), 1},
+        [MB_WORST_MAE] = {offsetof(mb__metrics, mae), 1},
+        [MB_WORST_MSE] = {offsetof(mb__metrics, mse), 1},
+        [MB_WORST_RMSE] = {offsetof(mb__metrics, rmse), 1},
         /* the lowest PSNR is the largest MSE (the range comes later) */
-        [MB_WORST_PSNR] = {offsetof(mb_metrics, mse), 1},
-        [MB_WORST_COSINE] = {offsetof(mb_metrics, cosine), 0},
-        [MB_WORST_MAX_ABS] = {offsetof(mb_metrics, max_abs), 1},
-        [MB_WORST_REL_L2] = {offsetof(mb_metrics, rel_l2), 1},
-        [MB_WORST_PEARSON] = {offsetof(mb_metrics, pearson), 0},
-        [MB_WORST_SSIM] = {offsetof(mb_metrics, ssim), 0},
-        [MB_WORST_KL] = {offsetof(mb_metrics, kl_mean), 1},
+        [MB_WORST_PSNR] = {offsetof(mb__metrics, mse), 1},
+        [MB_WORST_COSINE] = {offsetof(mb__metrics, cosine), 0},
+        [MB_WORST_MAX_ABS] = {offsetof(mb__metrics, max_abs), 1},
+        [MB_WORST_REL_L2] = {offsetof(mb__metrics, rel_l2), 1},
+        [MB_WORST_PEARSON] = {offsetof(mb__metrics, pearson), 0},
+        [MB_WORST_SSIM] = {offsetof(mb__metrics, ssim), 0},
+        [MB_WORST_KL] = {offsetof(mb__metrics, kl_mean), 1},
     };
     for (int k = 0; k < MB_WORST_N; k++) {
         if (k == MB_WORST_ALLCLOSE) {
@@ -432,16 +433,16 @@ static void worst_see(mb_metrics_result *res, size_t s, const mb_metrics *m)
 /* The running classifier totals of a result. */
 typedef struct cls_tot {
     size_t top1, top5, kl_rows;
-    mb_ksum kl;
+    mb__ksum kl;
     double kl_max;
 } cls_tot;
 
 /* Sample s is done: its figures (PSNR with a provisional range; fixed in
  * finish_samples), the worst trackers, the classifier totals. */
-static void sample_done(mb_metrics_result *res, const elem_job *j, size_t s,
+static void sample_done(mb__metrics_result *res, const elem_job *j, size_t s,
                         const acc *r, cls_tot *ct, double *scratch)
 {
-    mb_metrics m;
+    mb__metrics m;
     acc_finish(r, 1.0, &m);
     if (j->classifier) {
         row_finish(j->a, j->b, s, j->m, &r->row, scratch, &m);
@@ -463,7 +464,7 @@ static void sample_done(mb_metrics_result *res, const elem_job *j, size_t s,
 /* Runs the items of the element pass (all chunk items at once; group
  * items a window at a time) and folds the samples into total in order. */
 static mb_status element_pass(elem_job *j, size_t S, int threads,
-                              mb_metrics_result *res, acc *total, cls_tot *ct,
+                              mb__metrics_result *res, acc *total, cls_tot *ct,
                               mb_err *err)
 {
     size_t n_acc = j->cps ? S * j->cps : WINDOW_ITEMS * j->gps;
@@ -500,8 +501,8 @@ static mb_status element_pass(elem_job *j, size_t S, int threads,
 }
 
 static mb_status ssim_pass(const mb_tensor *a, const mb_tensor *b,
-                           const mb_metric_opts *o, int threads,
-                           mb_metrics_result *res, mb_err *err)
+                           const mb__metric_opts *o, int threads,
+                           mb__metrics_result *res, mb_err *err)
 {
     size_t n_img = 0;
     if (!mb__ssim_applicable(a, o->ssim_3d, &n_img))
@@ -509,12 +510,12 @@ static mb_status ssim_pass(const mb_tensor *a, const mb_tensor *b,
     size_t S = res->n_samples;
     /* per-sample SSIM when the samples hold whole images */
     size_t k = S > 1 && n_img >= S && n_img % S == 0 ? n_img / S : 0;
-    mb_ksum all = {0, 0};
+    mb__ksum all = {0, 0};
     /* images in slices of at most 4096, so memory does not grow with them */
     double *per = mb__calloc(n_img < 4096 ? n_img : 4096, sizeof *per);
     if (!per)
         return mb__fail(err, MB_ENOMEM, "out of memory for SSIM");
-    mb_ksum q = {0, 0};
+    mb__ksum q = {0, 0};
     for (size_t i0 = 0; i0 < n_img; i0 += 4096) {
         size_t cnt = n_img - i0 < 4096 ? n_img - i0 : 4096;
         mb_status st = mb__ssim_images(a, b, o->ssim_3d, res->data_range,
@@ -533,7 +534,7 @@ static mb_status ssim_pass(const mb_tensor *a, const mb_tensor *b,
                 continue;
             size_t s = img / k;
             double v = mb__ksum_get(&q) / (double)k;
-            q = (mb_ksum){0, 0};
+            q = (mb__ksum){0, 0};
             if (res->samples) {
                 res->samples[s].ssim = v;
                 res->samples[s].ssim_images = k;
@@ -567,7 +568,7 @@ static const char *tname(const mb_tensor *t)
     return t->name && *t->name ? t->name : "tensor";
 }
 
-void mb__metrics_result_free(mb_metrics_result *res)
+void mb__metrics_result_free(mb__metrics_result *res)
 {
     if (!res)
         return;
@@ -577,7 +578,7 @@ void mb__metrics_result_free(mb_metrics_result *res)
 
 /* Checks shapes, dtypes and options; MB_OK when the pair can be compared. */
 static mb_status check_pair(const mb_tensor *a, const mb_tensor *b,
-                            const mb_metric_opts *opts, mb_err *err)
+                            const mb__metric_opts *opts, mb_err *err)
 {
     if (!same_shape(a, b)) {
         char sa[256], sb[256];
@@ -602,8 +603,8 @@ static mb_status check_pair(const mb_tensor *a, const mb_tensor *b,
 
 /* The data range, then PSNR (which needs it) of the total and the kept
  * samples, and the worst PSNR. */
-static void apply_range(const mb_metric_opts *opts, const acc *total,
-                        mb_metrics_result *res)
+static void apply_range(const mb__metric_opts *opts, const acc *total,
+                        mb__metrics_result *res)
 {
     if (opts->data_range > 0) {
         res->data_range = opts->data_range;
@@ -626,10 +627,10 @@ static void apply_range(const mb_metric_opts *opts, const acc *total,
 }
 
 mb_status mb__metrics_compute_struct(const mb_tensor *a, const mb_tensor *b,
-                                     const mb_metric_opts *opts,
-                                     mb_metrics_result *res, mb_err *err)
+                                     const mb__metric_opts *opts,
+                                     mb__metrics_result *res, mb_err *err)
 {
-    mb_metric_opts defs;
+    mb__metric_opts defs;
     if (!opts) {
         mb__metric_opts_defaults(&defs);
         opts = &defs;
@@ -686,7 +687,7 @@ mb_status mb__metrics_compute_struct(const mb_tensor *a, const mb_tensor *b,
         acc_finish(&total, res->data_range, &res->total);
     }
     if (!st && j.classifier) {
-        mb_metrics *t = &res->total;
+        mb__metrics *t = &res->total;
         t->classifier = 1;
         t->rows = S;
         t->classes = j.m;
@@ -925,7 +926,7 @@ mb_status mb__segmentation_scores(const mb_tensor *scores,
         ignore && *ignore >= 0 && (uint64_t)*ignore < C ? (size_t)*ignore : C;
     if (!st) {
         json_t *iou = json_array(), *dice = json_array();
-        mb_ksum si = {0, 0}, sd = {0, 0};
+        mb__ksum si = {0, 0}, sd = {0, 0};
         size_t defined = 0;
         for (size_t c = 0; c < C; c++) {
             size_t pg = c == skip_class ? 0 : P[c] + G[c];

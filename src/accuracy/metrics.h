@@ -32,18 +32,18 @@
 #include <stdint.h>
 
 /* How the data range for PSNR and SSIM was chosen. */
-typedef enum mb_range_source {
+typedef enum mb__range_source {
     MB_RANGE_BASELINE = 0, /* max(a) - min(a) over finite baseline values */
     MB_RANGE_GIVEN = 1,    /* opts->data_range */
     MB_RANGE_FALLBACK = 2  /* the baseline is constant or empty: 1.0 */
-} mb_range_source;
+} mb__range_source;
 
 /*
  * Metrics of one tensor or one sample.  Doubles are NAN when the metric is
  * undefined (no finite pairs, zero variance for Pearson, no SSIM for this
  * shape); psnr and rel_l2 may be +INFINITY.
  */
-typedef struct mb_metrics {
+typedef struct mb__metrics {
     size_t count;  /* elements compared */
     size_t finite; /* pairs where both a and b are finite */
     size_t nan_a, nan_b, inf_a, inf_b;
@@ -57,7 +57,7 @@ typedef struct mb_metrics {
     int classifier;
     size_t rows, classes, kl_rows;
     double top1_agreement, top5_agreement, kl_mean, kl_max;
-} mb_metrics;
+} mb__metrics;
 
 /* The metrics that name a worst sample (docs/ACCURACY.md), in the order
  * the JSON writes them. */
@@ -77,20 +77,20 @@ enum {
 };
 
 /* Per-sample results (the leading axis; one sample for rank <= 1). */
-typedef struct mb_metrics_result {
-    mb_metrics total;
+typedef struct mb__metrics_result {
+    mb__metrics total;
     double data_range;
-    mb_range_source range_source;
+    mb__range_source range_source;
     size_t n_samples;
     /* every sample's figures, kept only when the per-sample arrays are
      * written (n_samples <= opts->per_sample_max, or <= 64); else NULL */
-    mb_metrics *samples;
+    mb__metrics *samples;
     /* with n_samples > 1: the worst sample of each MB_WORST_* metric and
      * its value (first index on ties; SIZE_MAX when every sample's value
      * is undefined) */
     size_t worst_index[MB_WORST_N];
     double worst_value[MB_WORST_N];
-} mb_metrics_result;
+} mb__metrics_result;
 
 /*
  * Computes every metric of candidate b against baseline a into *res
@@ -99,9 +99,9 @@ typedef struct mb_metrics_result {
  * complex tensors.  opts may be NULL (defaults).
  */
 mb_status mb__metrics_compute_struct(const mb_tensor *a, const mb_tensor *b,
-                                     const mb_metric_opts *opts,
-                                     mb_metrics_result *res, mb_err *err);
-void mb__metrics_result_free(mb_metrics_result *res);
+                                     const mb__metric_opts *opts,
+                                     mb__metrics_result *res, mb_err *err);
+void mb__metrics_result_free(mb__metrics_result *res);
 
 /*
  * Accuracy against labels: logits is [N, C] (trailing dims of size 1 are

@@ -22,16 +22,16 @@ static const struct {
     int classifier; /* only for classifier outputs */
     int top;
 } dfields[] = {
-    {"mae", offsetof(mb_metrics, mae), 1, 0, 1},
-    {"mse", offsetof(mb_metrics, mse), 1, 0, 1},
-    {"rmse", offsetof(mb_metrics, rmse), 1, 0, 1},
-    {"psnr", offsetof(mb_metrics, psnr), 0, 0, 1},
-    {"cosine", offsetof(mb_metrics, cosine), 0, 0, 1},
-    {"max_abs", offsetof(mb_metrics, max_abs), 1, 0, 1},
-    {"rel_l2", offsetof(mb_metrics, rel_l2), 1, 0, 2},
-    {"pearson", offsetof(mb_metrics, pearson), 0, 0, 2},
-    {"ssim", offsetof(mb_metrics, ssim), 0, 0, 2},
-    {"kl", offsetof(mb_metrics, kl_mean), 1, 1, 0},
+    {"mae", offsetof(mb__metrics, mae), 1, 0, 1},
+    {"mse", offsetof(mb__metrics, mse), 1, 0, 1},
+    {"rmse", offsetof(mb__metrics, rmse), 1, 0, 1},
+    {"psnr", offsetof(mb__metrics, psnr), 0, 0, 1},
+    {"cosine", offsetof(mb__metrics, cosine), 0, 0, 1},
+    {"max_abs", offsetof(mb__metrics, max_abs), 1, 0, 1},
+    {"rel_l2", offsetof(mb__metrics, rel_l2), 1, 0, 2},
+    {"pearson", offsetof(mb__metrics, pearson), 0, 0, 2},
+    {"ssim", offsetof(mb__metrics, ssim), 0, 0, 2},
+    {"kl", offsetof(mb__metrics, kl_mean), 1, 1, 0},
 };
 
 /* Top-level figures written as they are: a count (size_t) or a metric
@@ -43,30 +43,30 @@ static const struct {
     int metric;
     int group;
 } jfields[] = {
-    {"count", offsetof(mb_metrics, count), 0, G_COUNTS},
-    {"finite", offsetof(mb_metrics, finite), 0, G_COUNTS},
-    {"nan_baseline", offsetof(mb_metrics, nan_a), 0, G_COUNTS},
-    {"nan_candidate", offsetof(mb_metrics, nan_b), 0, G_COUNTS},
-    {"inf_baseline", offsetof(mb_metrics, inf_a), 0, G_COUNTS},
-    {"inf_candidate", offsetof(mb_metrics, inf_b), 0, G_COUNTS},
-    {"nonfinite_new", offsetof(mb_metrics, nonfinite_new), 0, G_COUNTS},
-    {"rows", offsetof(mb_metrics, rows), 0, G_CLASSIFIER},
-    {"classes", offsetof(mb_metrics, classes), 0, G_CLASSIFIER},
-    {"top1_agreement", offsetof(mb_metrics, top1_agreement), 1, G_CLASSIFIER},
-    {"top5_agreement", offsetof(mb_metrics, top5_agreement), 1, G_CLASSIFIER},
-    {"kl_mean", offsetof(mb_metrics, kl_mean), 1, G_CLASSIFIER},
-    {"kl_max", offsetof(mb_metrics, kl_max), 1, G_CLASSIFIER},
-    {"kl_rows", offsetof(mb_metrics, kl_rows), 0, G_CLASSIFIER},
+    {"count", offsetof(mb__metrics, count), 0, G_COUNTS},
+    {"finite", offsetof(mb__metrics, finite), 0, G_COUNTS},
+    {"nan_baseline", offsetof(mb__metrics, nan_a), 0, G_COUNTS},
+    {"nan_candidate", offsetof(mb__metrics, nan_b), 0, G_COUNTS},
+    {"inf_baseline", offsetof(mb__metrics, inf_a), 0, G_COUNTS},
+    {"inf_candidate", offsetof(mb__metrics, inf_b), 0, G_COUNTS},
+    {"nonfinite_new", offsetof(mb__metrics, nonfinite_new), 0, G_COUNTS},
+    {"rows", offsetof(mb__metrics, rows), 0, G_CLASSIFIER},
+    {"classes", offsetof(mb__metrics, classes), 0, G_CLASSIFIER},
+    {"top1_agreement", offsetof(mb__metrics, top1_agreement), 1, G_CLASSIFIER},
+    {"top5_agreement", offsetof(mb__metrics, top5_agreement), 1, G_CLASSIFIER},
+    {"kl_mean", offsetof(mb__metrics, kl_mean), 1, G_CLASSIFIER},
+    {"kl_max", offsetof(mb__metrics, kl_max), 1, G_CLASSIFIER},
+    {"kl_rows", offsetof(mb__metrics, kl_rows), 0, G_CLASSIFIER},
 };
 
-static double dget(const mb_metrics *m, size_t off)
+static double dget(const mb__metrics *m, size_t off)
 {
     double v;
     memcpy(&v, (const char *)m + off, sizeof v);
     return v;
 }
 
-static size_t nget(const mb_metrics *m, size_t off)
+static size_t nget(const mb__metrics *m, size_t off)
 {
     size_t v;
     memcpy(&v, (const char *)m + off, sizeof v);
@@ -75,7 +75,7 @@ static size_t nget(const mb_metrics *m, size_t off)
 
 /* Writes the jfields of `group` from m into o; with m NULL, only the
  * metrics, as null. */
-static void put_fields(json_t *o, const mb_metrics *m, int group)
+static void put_fields(json_t *o, const mb__metrics *m, int group)
 {
     for (size_t i = 0; i < sizeof jfields / sizeof jfields[0]; i++) {
         json_t *v;
@@ -93,7 +93,7 @@ static void put_fields(json_t *o, const mb_metrics *m, int group)
 }
 
 /* Writes the whole-tensor figures of dfields group `top`. */
-static void put_group(json_t *o, const mb_metrics *m, int top)
+static void put_group(json_t *o, const mb__metrics *m, int top)
 {
     for (size_t f = 0; f < sizeof dfields / sizeof dfields[0]; f++)
         if (dfields[f].top == top)
@@ -123,7 +123,7 @@ static json_t *index_json(const mb_tensor *t, size_t flat)
     return s;
 }
 
-static const char *range_name(mb_range_source s)
+static const char *range_name(mb__range_source s)
 {
     static const char *const names[] = {[MB_RANGE_BASELINE] = "baseline",
                                         [MB_RANGE_GIVEN] = "given",
@@ -133,11 +133,11 @@ static const char *range_name(mb_range_source s)
 
 /* Whether dfields[f] is reported for this result: the classifier figures
  * only for classifier outputs, SSIM only where it applied. */
-static bool applies(size_t f, const mb_metrics_result *res)
+static bool applies(size_t f, const mb__metrics_result *res)
 {
     if (dfields[f].classifier && !res->total.classifier)
         return false;
-    return dfields[f].off != offsetof(mb_metrics, ssim) ||
+    return dfields[f].off != offsetof(mb__metrics, ssim) ||
            res->total.ssim_images > 0;
 }
 
@@ -153,7 +153,7 @@ static void put_worst(json_t *w, const char *key, size_t s, json_t *value)
 /* The per-sample sections: w gets the worst sample of each metric (tracked
  * by the computation, res->worst_*), p (unless NULL) every sample's value
  * of each from res->samples. */
-static void sample_sections(const mb_metrics_result *res, json_t *w, json_t *p)
+static void sample_sections(const mb__metrics_result *res, json_t *w, json_t *p)
 {
     size_t S = res->n_samples;
     for (size_t f = 0; f < sizeof dfields / sizeof dfields[0]; f++) {
@@ -179,7 +179,7 @@ static void sample_sections(const mb_metrics_result *res, json_t *w, json_t *p)
         return;
     json_t *fail = json_array(), *nf = json_array(), *t1 = json_array();
     for (size_t s = 0; s < S; s++) {
-        const mb_metrics *m = &res->samples[s];
+        const mb__metrics *m = &res->samples[s];
         json_array_append_new(fail, json_integer((json_int_t)m->allclose_fail));
         json_array_append_new(nf, json_integer((json_int_t)m->nonfinite_new));
         if (res->total.classifier)
@@ -198,15 +198,15 @@ static void sample_sections(const mb_metrics_result *res, json_t *w, json_t *p)
 #define SETM(o, k, v) json_object_set_new((o), (k), mb__json_metric(v))
 
 json_t *mb__metrics_to_json(const mb_tensor *a, const mb_tensor *b,
-                            const mb_metric_opts *opts,
-                            const mb_metrics_result *res)
+                            const mb__metric_opts *opts,
+                            const mb__metrics_result *res)
 {
-    mb_metric_opts defs;
+    mb__metric_opts defs;
     if (!opts) {
         mb__metric_opts_defaults(&defs);
         opts = &defs;
     }
-    const mb_metrics *m = &res->total;
+    const mb__metrics *m = &res->total;
     json_t *o = json_object();
     if (!o)
         return NULL;
@@ -255,10 +255,10 @@ json_t *mb__metrics_to_json(const mb_tensor *a, const mb_tensor *b,
 }
 
 mb_status mb__metrics_compute(const mb_tensor *a, const mb_tensor *b,
-                              const mb_metric_opts *opts, json_t **out,
+                              const mb__metric_opts *opts, json_t **out,
                               mb_err *err)
 {
-    mb_metrics_result res;
+    mb__metrics_result res;
     *out = NULL;
     mb_status st = mb__metrics_compute_struct(a, b, opts, &res, err);
     if (st != MB_OK)

@@ -17,13 +17,13 @@
  * "inf" ("-inf"), undefined ones null.
  */
 mb_status mb__metrics_compute(const mb_tensor *a, const mb_tensor *b,
-                              const mb_metric_opts *opts, json_t **out,
+                              const mb__metric_opts *opts, json_t **out,
                               mb_err *err);
 
 /* The JSON object of an already computed result (new reference, or NULL
  * when memory runs out). */
 json_t *mb__metrics_to_json(const mb_tensor *a, const mb_tensor *b,
-                            const mb_metric_opts *opts,
-                            const mb_metrics_result *res);
+                            const mb__metric_opts *opts,
+                            const mb__metrics_result *res);
 
 #endif

@@ -125,7 +125,7 @@ void mb__mk_widen_f32(const float *src, size_t n, double *dst)
 
 MK_CLONES
 static void mk_block(const double *x, const double *y, size_t n, double atol,
-                     double rtol, mb_mk_block *o)
+                     double rtol, mb__mk_blockstats *o)
 {
     bacc A, B;
     bacc_init(&A);
@@ -208,7 +208,7 @@ static void mk_block(const double *x, const double *y, size_t n, double atol,
 }
 
 void mb__mk_block(const double *x, const double *y, size_t n, double atol,
-                  double rtol, mb_mk_block *o)
+                  double rtol, mb__mk_blockstats *o)
 {
     mk_block(x, y, n, atol, rtol, o);
 }
@@ -262,7 +262,7 @@ double mb__mk_exp(double x)
 /* ---- classifier rows -------------------------------------------------------
  */
 
-void mb__mk_row_init(mb_mk_row *r)
+void mb__mk_row_init(mb__mk_row *r)
 {
     memset(r, 0, sizeof *r);
     r->ma = r->mb = -INFINITY;
@@ -276,7 +276,7 @@ static bool before(double v, size_t i, double w, size_t j)
     return v > w || (v == w && i < j);
 }
 
-static void top_insert(mb_mk_row *r, double v, size_t i)
+static void top_insert(mb__mk_row *r, double v, size_t i)
 {
     int k = r->nk;
     if (k == MB_MK_TOPK) {
@@ -333,8 +333,8 @@ static size_t first_eq(const double *v, size_t n, double m)
     return 0;
 }
 
-void mb__mk_row_block(mb_mk_row *r, const double *x, const double *y, size_t n,
-                      size_t base, const mb_mk_block *b)
+void mb__mk_row_block(mb__mk_row *r, const double *x, const double *y, size_t n,
+                      size_t base, const mb__mk_blockstats *b)
 {
     double e[3];
     /* the block's maxima, sums and minima of x and y */
@@ -369,7 +369,7 @@ void mb__mk_row_block(mb_mk_row *r, const double *x, const double *y, size_t n,
     r->n += n;
 }
 
-void mb__mk_row_merge(mb_mk_row *r, const mb_mk_row *o)
+void mb__mk_row_merge(mb__mk_row *r, const mb__mk_row *o)
 {
     if (o->n == 0)
         return;
@@ -401,7 +401,7 @@ void mb__mk_row_merge(mb_mk_row *r, const mb_mk_row *o)
     r->n += o->n;
 }
 
-bool mb__mk_row_in_topk(const mb_mk_row *r, size_t t, size_t k)
+bool mb__mk_row_in_topk(const mb__mk_row *r, size_t t, size_t k)
 {
     if (k > (size_t)r->nk)
         k = (size_t)r->nk;
@@ -411,7 +411,7 @@ bool mb__mk_row_in_topk(const mb_mk_row *r, size_t t, size_t k)
     return false;
 }
 
-double mb__mk_row_kl(const mb_mk_row *r)
+double mb__mk_row_kl(const mb__mk_row *r)
 {
     /* KL = E_p[x - y] - (la - lb), la = ma + log za, lb = mb + log zb */
     return r->t / r->za - (r->ma - r->mb) - log(r->za / r->zb);

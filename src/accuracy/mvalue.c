@@ -9,7 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-void mb__metric_opts_defaults(mb_metric_opts *o)
+void mb__metric_opts_defaults(mb__metric_opts *o)
 {
     memset(o, 0, sizeof *o);
     o->atol = 1e-8;

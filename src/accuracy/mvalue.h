@@ -17,7 +17,7 @@
 #define MB_SSIM_K1 0.01
 #define MB_SSIM_K2 0.03
 
-typedef struct mb_metric_opts {
+typedef struct mb__metric_opts {
     double atol;           /* isclose absolute tolerance (default 1e-8) */
     double rtol;           /* isclose relative tolerance (default 1e-5) */
     double data_range;     /* > 0: use it for PSNR and SSIM; 0: the
@@ -27,9 +27,9 @@ typedef struct mb_metric_opts {
     size_t parallel_min;   /* use threads from this element count (1<<20) */
     size_t per_sample_max; /* JSON "per_sample" arrays up to this many
                               samples (default 1024; 0: never) */
-} mb_metric_opts;
+} mb__metric_opts;
 
-void mb__metric_opts_defaults(mb_metric_opts *o);
+void mb__metric_opts_defaults(mb__metric_opts *o);
 
 /* Element i..i+n of any numeric tensor as doubles into dst (float16 and
  * bfloat16 widened exactly; bool as 0/1). */

@@ -33,7 +33,7 @@ static size_t find(const mb__outname *o, size_t n, const char *name)
 }
 
 /* "a, b, c" of one side's names into b. */
-static void list_names(mb_buf *b, const mb__outname *o, size_t n)
+static void list_names(mb__buf *b, const mb__outname *o, size_t n)
 {
     for (size_t i = 0; i < n; i++)
         mb__buf_printf(b, "%s%s", i ? ", " : "", nm(&o[i]));
@@ -65,7 +65,7 @@ static mb_status pair_maps(pstate *s, mb_err *err)
         const mb__outmap *m = &rq->map[k];
         size_t i = find(rq->a, rq->na, m->base);
         size_t j = find(rq->b, rq->nb, m->cand);
-        mb_buf names = MB_BUF_INIT;
+        mb__buf names = MB_BUF_INIT;
         if (i == rq->na || (j == rq->nb && !rq->map_lenient))
             list_names(&names, i == rq->na ? rq->a : rq->b,
                        i == rq->na ? rq->na : rq->nb);
@@ -145,7 +145,7 @@ static void pair_positions(pstate *s)
         ub = leftovers_unnamed(rq->b, rq->nb, NULL, 0, s->used_b);
     if (!ua && !ub && s->made)
         return;
-    mb_buf b = MB_BUF_INIT;
+    mb__buf b = MB_BUF_INIT;
     mb__buf_printf(&b, "paired by position:");
     size_t j = 0, k = 0;
     for (size_t i = 0; i < rq->na; i++) {
@@ -179,7 +179,7 @@ static void pair_positions(pstate *s)
 static mb_status unpaired(pstate *s, mb_err *err)
 {
     const mb__pair_req *rq = s->rq;
-    mb_buf b = MB_BUF_INIT;
+    mb__buf b = MB_BUF_INIT;
     size_t ma = 0, mbn = 0, first_a = rq->na, first_b = rq->nb;
     for (size_t i = 0; i < rq->na; i++)
         if (s->p->cand[i] == rq->nb) {

@@ -28,7 +28,7 @@ static const char *name_has(const char *name, const char *const *words,
     return NULL;
 }
 
-bool mb__classifier_shaped(const mb_out_shape *o)
+bool mb__classifier_shaped(const mb__out_shape *o)
 {
     if (o->rank < 2 || !o->dims)
         return false;
@@ -42,7 +42,7 @@ bool mb__classifier_shaped(const mb_out_shape *o)
 }
 
 void mb__out_shapes_from_tensors(const mb_tensor *t, size_t n,
-                                 mb_out_shape *shapes)
+                                 mb__out_shape *shapes)
 {
     for (size_t i = 0; i < n; i++) {
         shapes[i].name = t[i].name;
@@ -55,12 +55,12 @@ void mb__out_shapes_from_tensors(const mb_tensor *t, size_t n,
     }
 }
 
-static const char *nm(const mb_out_shape *o)
+static const char *nm(const mb__out_shape *o)
 {
     return o->name && *o->name ? o->name : "(unnamed)";
 }
 
-static void shape_text(const mb_out_shape *o, char *buf, size_t len)
+static void shape_text(const mb__out_shape *o, char *buf, size_t len)
 {
     if (o->rank < 0 || !o->dims) {
         snprintf(buf, len, "not a tensor");
@@ -84,8 +84,8 @@ static void add(char *buf, size_t len, size_t *off, const char *fmt,
         *off = len;
 }
 
-mb_status mb__judged_output(const mb_out_shape *outs, size_t n,
-                            const char *requested, mb_judged *out, mb_err *err)
+mb_status mb__judged_output(const mb__out_shape *outs, size_t n,
+                            const char *requested, mb__judged *out, mb_err *err)
 {
     memset(out, 0, sizeof *out);
     out->index = n;
@@ -165,7 +165,7 @@ mb_status mb__judged_output(const mb_out_shape *outs, size_t n,
                  n ? skipped : "the model has no outputs");
         return MB_OK;
     }
-    const mb_out_shape *o = &outs[out->index];
+    const mb__out_shape *o = &outs[out->index];
     out->classifier = 1;
     shape_text(o, sh, sizeof sh);
     static const char *const tier_words[] = {

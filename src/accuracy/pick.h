@@ -28,36 +28,37 @@
 
 /* One output as the rule sees it (all borrowed).  rank < 0: not a tensor
  * (a sequence or map) or of unknown shape; never picked automatically. */
-typedef struct mb_out_shape {
+typedef struct mb__out_shape {
     const char *name; /* may be NULL or "" */
     mb_dtype dtype;
     int rank;
     const int64_t *dims; /* rank entries; < 0 for symbolic dims */
-} mb_out_shape;
+} mb__out_shape;
 
-typedef struct mb_judged {
+typedef struct mb__judged {
     size_t index;     /* the chosen output, or n when there is none */
     int classifier;   /* the chosen output is [N, C] class scores: top-1
                          agreement and --labels apply to it */
     int requested;    /* chosen by name (--output) */
     char reason[512]; /* one sentence: which output and why */
-} mb_judged;
+} mb__judged;
 
 /*
  * Picks the output judged as class scores among outs[0..n) (see the rule
  * above).  requested may be NULL.  *out is always filled; MB_EINVAL when
  * requested names no output ("no output named 'x'; the outputs are: a, b").
  */
-mb_status mb__judged_output(const mb_out_shape *outs, size_t n,
-                            const char *requested, mb_judged *out, mb_err *err);
+mb_status mb__judged_output(const mb__out_shape *outs, size_t n,
+                            const char *requested, mb__judged *out,
+                            mb_err *err);
 
 /* Non-zero when the shape is classifier-shaped: a float dtype, [N, C] with
  * C > 1 after dropping trailing dims of size 1. */
-bool mb__classifier_shaped(const mb_out_shape *o);
+bool mb__classifier_shaped(const mb__out_shape *o);
 
 /* Fills shapes[0..n) from tensors (borrowing names and dims); a tensor
  * without data (not a tensor) gets rank -1. */
 void mb__out_shapes_from_tensors(const mb_tensor *t, size_t n,
-                                 mb_out_shape *shapes);
+                                 mb__out_shape *shapes);
 
 #endif

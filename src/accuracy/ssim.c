@@ -110,7 +110,7 @@ typedef struct ssim_job {
     size_t first; /* first image of this call */
     double g[W_], c1, c2;
     double **scratch;
-    mb_ksum *sums; /* one per item */
+    mb__ksum *sums; /* one per item */
 } ssim_job;
 
 /* Scratch per worker (doubles): x, y rows and four plane rows (TILE_W +
@@ -216,7 +216,7 @@ static void ssim_item(void *user, size_t item, int worker)
     size_t st = TILE_W + W_;
     double *x = j->scratch[worker], *y = x + st, *p = y + st;
     double *ring = p + PLANES * st, *u = ring + (size_t)W_ * PLANES * TILE_W;
-    mb_ksum sum = {0, 0};
+    mb__ksum sum = {0, 0};
     for (size_t r = r0; r < r1 + (W_ - 1); r++) {
         plane_rows(j, img, z, r, c0, wo + (W_ - 1), x, y, p);
         size_t slot = (r - r0) % W_;
@@ -295,7 +295,7 @@ mb_status mb__ssim_images(const mb_tensor *a, const mb_tensor *b, int volume,
     }
     double pixels = (double)j.Do * (double)j.Ho * (double)j.Wo;
     for (size_t i = 0; i < n_images; i++) {
-        mb_ksum s = {0, 0};
+        mb__ksum s = {0, 0};
         for (size_t k = 0; k < j.items_per_img; k++)
             mb__ksum_merge(&s, &j.sums[i * j.items_per_img + k]);
         per_image[i] = mb__ksum_get(&s) / pixels;

@@ -13,10 +13,10 @@
 #include <string.h>
 
 /* The two models run and their run options, for the reports. */
-json_t *mb__val_models_json(const mb_plan *pa, const mb_plan *pb)
+json_t *mb__val_models_json(const mb__plan *pa, const mb__plan *pb)
 {
     json_t *a = json_array();
-    const mb_plan *p[2] = {pa, pb};
+    const mb__plan *p[2] = {pa, pb};
     static const char *const role[2] = {"baseline", "candidate"};
     for (int k = 0; k < 2; k++) {
         json_t *o = json_object();
@@ -41,7 +41,7 @@ static json_t *check_json(const char *check, double value, int result)
 /* The value of the candidate's backend option key, or NULL. */
 static const char *cand_opt(const mb__val_req *rq, const char *key)
 {
-    const mb_plan *p = rq->candidate;
+    const mb__plan *p = rq->candidate;
     for (size_t i = p ? p->n_opts : 0; i-- > 0;)
         if (p->opts[i].key && !strcmp(p->opts[i].key, key))
             return p->opts[i].value;
@@ -49,7 +49,7 @@ static const char *cand_opt(const mb__val_req *rq, const char *key)
 }
 
 /* The candidate's precision from its weights; the reason into prec_why. */
-static void weights_precision(const mb__val_req *rq, mb_precision *prec,
+static void weights_precision(const mb__val_req *rq, mb__precision *prec,
                               char *prec_why, size_t why_len)
 {
     json_t *info = NULL;
@@ -75,8 +75,8 @@ static void weights_precision(const mb__val_req *rq, mb_precision *prec,
  * else what its runtime says it computes in, else of its weights;
  * prec_why stays "" with rq's gates, *source says which ("given",
  * "runtime", "weights"). */
-static size_t pick_gates(const mb__val_req *rq, mb_gate *gates,
-                         mb_precision *prec, char *prec_why, size_t why_len,
+static size_t pick_gates(const mb__val_req *rq, mb__gate *gates,
+                         mb__precision *prec, char *prec_why, size_t why_len,
                          const char **source)
 {
     prec_why[0] = '\0';
@@ -135,7 +135,7 @@ mb_status mb__val_accuracy(const mb_tensor *a, const mb_tensor *b,
         free(ha);
         return st;
     }
-    mb_pair_counts pc;
+    mb__pair_counts pc;
     mb__pair_count(ha, hb, n, &pc);
     free(ha);
     bool ok = mb__tango_ci(&pc, 0.95, &lo, &hi);
@@ -165,7 +165,7 @@ typedef struct seg_verdict {
 
 /* The output scored against masks: the requested one, else the first
  * that fits them (float [N, C, H, W] with the masks' N, H, W). */
-static mb_status seg_output(const mb__val_req *rq, const mb_judged *pick,
+static mb_status seg_output(const mb__val_req *rq, const mb__judged *pick,
                             const mb_tensor *a, size_t n,
                             const mb_tensor *masks, size_t *idx, mb_err *err)
 {
@@ -195,7 +195,7 @@ static mb_status seg_output(const mb__val_req *rq, const mb_judged *pick,
 /* Dice and IoU of both models against the masks; the candidate passes
  * when its mean IoU and mean Dice are each at least the baseline's minus
  * the tolerance. */
-static mb_status judge_masks(const mb__val_req *rq, const mb_judged *pick,
+static mb_status judge_masks(const mb__val_req *rq, const mb__judged *pick,
                              const mb_tensor *a, const mb_tensor *b, size_t n,
                              const mb_tensor *masks, json_t *criteria,
                              seg_verdict *sv, mb_err *err)
@@ -293,10 +293,10 @@ static mb_status check_baseline_finite(const json_t *outs, json_t *v,
 
 /* The output the rule judges (pick.h), recorded as v's "output_choice". */
 static mb_status choose_output(const mb__val_req *rq, const mb_tensor *a,
-                               size_t n, mb_judged *pick, json_t *v,
+                               size_t n, mb__judged *pick, json_t *v,
                                mb_err *err)
 {
-    mb_out_shape *shp = mb__calloc(n ? n : 1, sizeof *shp);
+    mb__out_shape *shp = mb__calloc(n ? n : 1, sizeof *shp);
     if (!shp)
         return mb__fail(err, MB_ENOMEM, "out of memory");
     mb__out_shapes_from_tensors(a, n, shp);
@@ -350,7 +350,7 @@ typedef struct cls_verdict {
 /* The class scores: top-1 accuracy against the labels (within the
  * tolerance of the baseline's), else top-1 agreement with the baseline
  * (at least 1 - tolerance); MB_EDATA when labels have no output. */
-static mb_status judge_classifier(const mb__val_req *rq, const mb_judged *pick,
+static mb_status judge_classifier(const mb__val_req *rq, const mb__judged *pick,
                                   const mb_tensor *a, const mb_tensor *b,
                                   size_t n, const json_t *outs,
                                   const int64_t *labels, size_t n_labels,
@@ -418,7 +418,7 @@ static mb_status judge_classifier(const mb__val_req *rq, const mb_judged *pick,
 /* The verdict of each output, check by check ("per_output"). */
 static json_t *per_output(const mb_tensor *a, size_t n, const json_t *outs,
                           const cls_verdict *cv, const seg_verdict *sv,
-                          const mb_gate *gates, size_t n_gates)
+                          const mb__gate *gates, size_t n_gates)
 {
     json_t *per = json_array();
     for (size_t i = 0; i < n; i++) {
@@ -440,7 +440,7 @@ static json_t *per_output(const mb_tensor *a, size_t n, const json_t *outs,
         }
         for (size_t g = 0; judged && g < n_gates; g++) {
             double val = NAN;
-            mb_gate_result r = mb__gate_eval(&gates[g], m, &val);
+            mb__gate_result r = mb__gate_eval(&gates[g], m, &val);
             json_array_append_new(checks,
                                   check_json(gates[g].text, val, (int)r));
             ok &= r != MB_GATE_FAIL;
@@ -461,7 +461,7 @@ mb_status mb__val_judge(const mb__val_req *rq, const mb_tensor *a,
                         const int64_t *labels, size_t n_labels,
                         const mb_tensor *masks, json_t *v, mb_err *err)
 {
-    mb_judged pick;
+    mb__judged pick;
     mb_status st = check_baseline_finite(outs, v, err);
     if (!st)
         st = choose_output(rq, a, n, &pick, v, err);
@@ -488,8 +488,8 @@ mb_status mb__val_judge(const mb__val_req *rq, const mb_tensor *a,
                : !strcmp(rule, "top1_agreement") ? "top1_agreement+masks"
                                                  : "masks";
     /* The gates, on every judged output. */
-    mb_gate gates[MB__VAL_MAX_GATES];
-    mb_precision prec = MB_PREC_FP32;
+    mb__gate gates[MB__VAL_MAX_GATES];
+    mb__precision prec = MB_PREC_FP32;
     char prec_why[200];
     const char *prec_src;
     size_t n_gates =
@@ -516,7 +516,7 @@ mb_status mb__val_judge(const mb__val_req *rq, const mb_tensor *a,
 }
 
 mb_status mb__val_labels_check(const int64_t *labels, size_t n, size_t samples,
-                               const mb_out_shape *outs, size_t n_outs,
+                               const mb__out_shape *outs, size_t n_outs,
                                const char *requested, const char *what,
                                mb_err *err)
 {
@@ -525,12 +525,12 @@ mb_status mb__val_labels_check(const int64_t *labels, size_t n, size_t samples,
                         "%s: %zu labels for %zu samples; give one label per "
                         "sample (checked before measuring)",
                         what, n, samples);
-    mb_judged j;
+    mb__judged j;
     mb_err e = {0};
     if (mb__judged_output(outs, n_outs, requested, &j, &e) || !j.classifier ||
         j.index >= n_outs)
         return MB_OK; /* no class scores: told when the verdict is made */
-    const mb_out_shape *o = &outs[j.index];
+    const mb__out_shape *o = &outs[j.index];
     int rank = o->rank;
     while (rank > 2 && o->dims[rank - 1] == 1)
         rank--;

@@ -12,7 +12,7 @@
 
 /* The two models run and their run options ([{role, path, options}]).
  * New reference. */
-json_t *mb__val_models_json(const mb_plan *pa, const mb_plan *pb);
+json_t *mb__val_models_json(const mb__plan *pa, const mb__plan *pb);
 
 /* Top-1/top-5 accuracy of class scores a (baseline) and b (candidate)
  * against the same labels, their difference and its paired 95% CI
@@ -46,7 +46,7 @@ mb_status mb__val_judge(const mb__val_req *rq, const mb_tensor *a,
  * message ("--labels y.npy").  MB_EDATA naming the first problem and the
  * fix. */
 mb_status mb__val_labels_check(const int64_t *labels, size_t n, size_t samples,
-                               const mb_out_shape *outs, size_t n_outs,
+                               const mb__out_shape *outs, size_t n_outs,
                                const char *requested, const char *what,
                                mb_err *err);
 

@@ -135,7 +135,7 @@ static mb_status convert(const mb_tensor *src, mb_dtype to, mb_tensor *dst,
 
 /* Binds `in` to the candidate, converting dtypes the candidate wants
  * differently (an fp16 model with fp16 inputs). */
-static mb_status bind_candidate(mb_bench *b, const mb_tensor *in, size_t n,
+static mb_status bind_candidate(mb__bench *b, const mb_tensor *in, size_t n,
                                 mb_err *err)
 {
     size_t nd;
@@ -205,7 +205,7 @@ static mb_status check_output_name(const char *name, const mb_io_desc *d,
 {
     if (!name)
         return MB_OK;
-    mb_out_shape *shp = mb__calloc(n ? n : 1, sizeof *shp);
+    mb__out_shape *shp = mb__calloc(n ? n : 1, sizeof *shp);
     if (!shp)
         return mb__fail(err, MB_ENOMEM, "out of memory");
     for (size_t i = 0; i < n; i++) {
@@ -214,7 +214,7 @@ static mb_status check_output_name(const char *name, const mb_io_desc *d,
         shp[i].rank = d[i].rank;
         shp[i].dims = d[i].dims;
     }
-    mb_judged j;
+    mb__judged j;
     mb_status st = mb__judged_output(shp, n, name, &j, err);
     free(shp);
     return st;
@@ -230,8 +230,8 @@ static mb_status check_output_name(const char *name, const mb_io_desc *d,
 typedef struct both {
     const mb__val_req *rq;
     int64_t batch;
-    mb_bench *ba, *bb;
-    mb_dataset *ds, *dsb; /* NULL on synthetic inputs */
+    mb__bench *ba, *bb;
+    mb__dataset *ds, *dsb; /* NULL on synthetic inputs */
     const mb_io_desc *din, *dinb, *douta, *doutb;
     size_t n_in, n_in_b;
     mb__outpairs *pairs;   /* the candidate output of each baseline output */
@@ -272,7 +272,7 @@ static mb_status pair_outputs(both *c, size_t na, size_t nb, mb_err *err)
  * of the baseline's. */
 static mb_status open_both(both *c, mb_err *err)
 {
-    const mb_plan *pa = c->rq->baseline, *pb = c->rq->candidate;
+    const mb__plan *pa = c->rq->baseline, *pb = c->rq->candidate;
     mb_status st = mb__bench_open(pa, c->batch, &c->ba, err);
     if (st) {
         mb__fail_prefix(err, "baseline %s", pa->model_path);
@@ -296,7 +296,7 @@ static mb_status open_both(both *c, mb_err *err)
  * many), else rq->samples synthetic ones; source says which. */
 static mb_status load_data(both *c, char *source, size_t slen, mb_err *err)
 {
-    const mb_plan *pa = c->rq->baseline, *pb = c->rq->candidate;
+    const mb__plan *pa = c->rq->baseline, *pb = c->rq->candidate;
     if (!pa->data_path) {
         c->total = (size_t)c->rq->samples;
         snprintf(source, slen,
@@ -347,12 +347,12 @@ static mb_status check_before(const both *c, size_t n_out, mb_err *err)
                         rq->masks, (long long)c->masks->dims[0], c->total);
     if (!c->labels)
         return MB_OK;
-    mb_out_shape *shp = mb__calloc(n_out ? n_out : 1, sizeof *shp);
+    mb__out_shape *shp = mb__calloc(n_out ? n_out : 1, sizeof *shp);
     if (!shp)
         return mb__fail(err, MB_ENOMEM, "out of memory");
     for (size_t i = 0; i < n_out; i++)
-        shp[i] = (mb_out_shape){c->douta[i].name, c->douta[i].dtype,
-                                c->douta[i].rank, c->douta[i].dims};
+        shp[i] = (mb__out_shape){c->douta[i].name, c->douta[i].dtype,
+                                 c->douta[i].rank, c->douta[i].dims};
     char what[700];
     snprintf(what, sizeof what, "%s%s", rq->labels_optional ? "" : "--labels ",
              rq->labels);
@@ -364,10 +364,10 @@ static mb_status check_before(const both *c, size_t n_out, mb_err *err)
 
 /* Binds the bs samples from `first` to both models: the data's, or
  * synthetic inputs of the baseline's converted for the candidate. */
-static mb_status bind_batch(both *c, size_t first, int64_t bs, mb_rng *rng,
+static mb_status bind_batch(both *c, size_t first, int64_t bs, mb__rng *rng,
                             mb_err *err)
 {
-    const mb_plan *pa = c->rq->baseline;
+    const mb__plan *pa = c->rq->baseline;
     mb_status st = MB_OK;
     if (c->ds) {
         st = mb__dataset_batch(c->ds, first, bs, c->in, err);
@@ -393,7 +393,7 @@ static mb_status bind_batch(both *c, size_t first, int64_t bs, mb_rng *rng,
 static mb_status run_batch(both *c, outset *oa, outset *ob, size_t first,
                            mb_err *err)
 {
-    const mb_plan *pa = c->rq->baseline, *pb = c->rq->candidate;
+    const mb__plan *pa = c->rq->baseline, *pb = c->rq->candidate;
     mb_tensor *ta = NULL, *tb = NULL;
     size_t na = 0, nb = 0;
     mb_status st = mb__bench_outputs(c->ba, &ta, &na, err);
@@ -423,7 +423,7 @@ static mb_status run_both(const mb__val_req *rq, outset *oa, outset *ob,
                           const mb_tensor *masks, size_t *n_samples,
                           char *source, size_t slen, mb_err *err)
 {
-    const mb_plan *pa = rq->baseline;
+    const mb__plan *pa = rq->baseline;
     both c = {.rq = rq,
               .batch = pa->n_batches ? pa->batches[0] : 1,
               .pairs = pairs,
@@ -444,7 +444,7 @@ static mb_status run_both(const mb__val_req *rq, outset *oa, outset *ob,
         st = mb__fail(err, MB_ENOMEM, "out of memory");
         goto done;
     }
-    mb_rng rng;
+    mb__rng rng;
     mb__rng_seed(&rng, pa->seed);
     for (size_t first = 0; first < c.total; first += (size_t)c.batch) {
         int64_t bs = c.batch;
@@ -570,7 +570,7 @@ mb_status mb__val_set(mb__val_req *rq, const char *key, const char *value,
     return MB_OK;
 }
 
-mb_status mb__val_plans(mb_plan *pa, mb_plan *pb, const char *baseline,
+mb_status mb__val_plans(mb__plan *pa, mb__plan *pb, const char *baseline,
                         const char *candidate, const char *const *cand_opts,
                         size_t n_cand, mb_err *err)
 {
@@ -617,7 +617,7 @@ mb_status mb__val_plans(mb_plan *pa, mb_plan *pb, const char *baseline,
 static json_t *validation_head(const mb__val_req *rq, const char *source,
                                size_t n_samples)
 {
-    const mb_plan *pa = rq->baseline;
+    const mb__plan *pa = rq->baseline;
     json_t *v = json_object();
     json_object_set_new(v, "baseline", json_string(pa->model_path));
     json_object_set_new(v, "candidate", json_string(rq->candidate->model_path));
@@ -637,7 +637,7 @@ static json_t *validation_head(const mb__val_req *rq, const char *source,
 /* The request's options that need one another. */
 static mb_status check_val_req(const mb__val_req *rq, mb_err *err)
 {
-    const mb_plan *pa = rq->baseline, *pb = rq->candidate;
+    const mb__plan *pa = rq->baseline, *pb = rq->candidate;
     if (!pa || !pb || !pa->model_path || !pb->model_path)
         return mb__fail(err, MB_EINVAL,
                         "validate needs BASELINE and CANDIDATE models");
@@ -771,7 +771,7 @@ mb_status mb__validate_run(const mb__val_req *rq, json_t **doc, mb_err *err)
     mb_status st = check_val_req(rq, err);
     if (st)
         return st;
-    const mb_plan *pa = rq->baseline;
+    const mb__plan *pa = rq->baseline;
     /* Made and tried now, not after the run. */
     st = rq->save_outputs ? mb__mkdirs(rq->save_outputs, err) : MB_OK;
     if (st) {

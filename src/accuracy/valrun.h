@@ -24,22 +24,22 @@
 #define MB__VAL_MAX_GATES 64
 
 typedef struct mb__val_req {
-    const mb_plan *baseline;  /* borrowed; model_path set */
-    const mb_plan *candidate; /* borrowed; model_path set */
-    const char *labels;       /* class ids file (needs data), or NULL */
-    const char *masks;        /* .npy of class ids per pixel (needs data) */
-    const char *output;       /* judge only this output, or NULL */
-    const char *save_outputs; /* DIR/baseline, DIR/candidate, or NULL */
-    const char *command_line; /* for the document; may be NULL */
-    double tolerance;         /* allowed accuracy loss (0.01) */
-    mb_gate gates[MB__VAL_MAX_GATES]; /* none: the precision's defaults */
+    const mb__plan *baseline;  /* borrowed; model_path set */
+    const mb__plan *candidate; /* borrowed; model_path set */
+    const char *labels;        /* class ids file (needs data), or NULL */
+    const char *masks;         /* .npy of class ids per pixel (needs data) */
+    const char *output;        /* judge only this output, or NULL */
+    const char *save_outputs;  /* DIR/baseline, DIR/candidate, or NULL */
+    const char *command_line;  /* for the document; may be NULL */
+    double tolerance;          /* allowed accuracy loss (0.01) */
+    mb__gate gates[MB__VAL_MAX_GATES]; /* none: the precision's defaults */
     size_t n_gates;
     int have_precision; /* precision given (else from the weights) */
-    mb_precision precision;
-    int64_t samples;        /* synthetic samples without data (8) */
-    mb_metric_opts metrics; /* per_sample_max 0 by default */
-    int have_ignore;        /* --ignore-index given */
-    int64_t ignore_index;   /* mask value left out of Dice and IoU */
+    mb__precision precision;
+    int64_t samples;         /* synthetic samples without data (8) */
+    mb__metric_opts metrics; /* per_sample_max 0 by default */
+    int have_ignore;         /* --ignore-index given */
+    int64_t ignore_index;    /* mask value left out of Dice and IoU */
     /* The candidate's params_by_dtype (mb__onnx_inspect's object, as a run
      * document keeps it), which decides its precision; NULL: inspected
      * from candidate->model_path.  Borrowed. */
@@ -80,7 +80,7 @@ mb_status mb__val_set(mb__val_req *rq, const char *key, const char *value,
  * run option without dashes: threads=2, opt-level=all) and the run
  * options' cross-checks made again.  MB_EINVAL names a bad or unknown one;
  * on failure *pb holds nothing to free. */
-mb_status mb__val_plans(mb_plan *pa, mb_plan *pb, const char *baseline,
+mb_status mb__val_plans(mb__plan *pa, mb__plan *pb, const char *baseline,
                         const char *candidate, const char *const *cand_opts,
                         size_t n_cand, mb_err *err);
 

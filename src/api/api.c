@@ -1,5 +1,5 @@
 /* api.c - the public runner API (include/mbench.h): the front end alone on
- * top of the engines (runner, accuracy, profile, load), over mb_plan and
+ * top of the engines (runner, accuracy, profile, load), over mb__plan and
  * mb__run_plan. */
 #include "mbench.h"
 
@@ -28,7 +28,7 @@
     (err) = &err##_local_
 
 struct mb_runner {
-    mb_plan plan;
+    mb__plan plan;
     /* compare only */
     char *baseline, *labels, *output;
     double tolerance, threshold;
@@ -402,7 +402,7 @@ mb_status mb_runner_load(mb_runner *r, const char *model,
 
 /* doc rendered by the writers of format into b; MB_EINVAL for a format
  * that is none of md, html, csv and json. */
-static mb_status render_doc(const json_t *doc, const char *format, mb_buf *b,
+static mb_status render_doc(const json_t *doc, const char *format, mb__buf *b,
                             mb_err *err)
 {
     if (!strcmp(format, "md"))
@@ -445,7 +445,7 @@ mb_status mb_render(const char *json, const char *format, char **out,
                         "%s at line %d",
                         doc ? "not an object" : je.text, je.line);
     }
-    mb_buf b = MB_BUF_INIT;
+    mb__buf b = MB_BUF_INIT;
     mb_status s = render_doc(doc, format, &b, err);
     json_decref(doc);
     if (!s && b.oom)

@@ -52,10 +52,10 @@ typedef struct {
     int64_t sleep_ns;
     int64_t stall_ns, stall_every, runs;
     double stall_prob;
-    mb_waiter wait;
+    mb__waiter wait;
     double jitter;
     double process_sd, mode_p, mode_f, ar, noise, level, e;
-    mb_rng rng;
+    mb__rng rng;
     mb_io_desc in, out;
     const mb_tensor *x;
     volatile uint64_t sink;
@@ -162,7 +162,7 @@ static int null_open(void *state, const char *model, const mb_kv *opts,
         mb__waiter_init(&s->wait, -1, cap > 0 ? cap : 0, 1);
     }
     /* The process's own level, from a stream that differs per process. */
-    mb_rng proc;
+    mb__rng proc;
     mb__rng_seed(&proc,
                  seed ^ ((uint64_t)getpid() << 32) ^ (uint64_t)mb_now_ns());
     s->level = exp(s->process_sd * mb__rng_normal(&proc));

@@ -153,12 +153,12 @@ static mb_status load_outputs(vstate *v, const char *dir, size_t batches,
 static int classifier_output(const vstate *v, const char *want, char *why,
                              size_t len)
 {
-    mb_out_shape *shp =
+    mb__out_shape *shp =
         mb__calloc(v->n_outputs ? v->n_outputs : 1, sizeof *shp);
     if (!shp)
         return -1;
     mb__out_shapes_from_tensors(v->outputs, v->n_outputs, shp);
-    mb_judged j;
+    mb__judged j;
     mb_err e = {0};
     mb_status s = mb__judged_output(shp, v->n_outputs, want, &j, &e);
     free(shp);
@@ -202,8 +202,8 @@ static json_t *output_metrics(const vstate *v, const vstate *base,
  * of every output, top-1 agreement of the class scores, the gates) and
  * v->verdict; MB_EDATA when labels have no output to score. */
 static mb_status judge_variant(vstate *v, const json_t *run, const vstate *base,
-                               const mb__compare_req *rq, const mb_plan *bp,
-                               const mb_plan *vp, const int64_t *labels,
+                               const mb__compare_req *rq, const mb__plan *bp,
+                               const mb__plan *vp, const int64_t *labels,
                                size_t n_labels, const char *labels_what,
                                mb_err *err)
 {
@@ -346,7 +346,7 @@ static void collect(mb__arm *arms, vstate *vs, size_t n_arms,
 /* --output NAME must name an output of the baseline model: checked
  * before measuring, from the ONNX file (other models are checked when the
  * outputs are there). */
-static mb_status check_output_name(const mb_plan *p, const char *want,
+static mb_status check_output_name(const mb__plan *p, const char *want,
                                    mb_err *err)
 {
     json_t *info = NULL;
@@ -403,12 +403,12 @@ static mb_status plan_arms(cmp_ctx *c, mb_err *err)
 {
     static const int64_t one = 1;
     const mb__compare_req *rq = c->rq;
-    const mb_plan *p0 = rq->variants[0].plan;
+    const mb__plan *p0 = rq->variants[0].plan;
     c->batches = p0->n_batches ? p0->batches : &one;
     c->nb = p0->n_batches ? p0->n_batches : 1;
     c->n = rq->n;
     for (size_t i = 1; i < c->n; i++) {
-        const mb_plan *p = rq->variants[i].plan;
+        const mb__plan *p = rq->variants[i].plan;
         size_t pn = p->n_batches ? p->n_batches : 1;
         const int64_t *pb = p->n_batches ? p->batches : &one;
         if (pn != c->nb || memcmp(pb, c->batches, c->nb * sizeof *pb))
@@ -429,7 +429,7 @@ static mb_status plan_arms(cmp_ctx *c, mb_err *err)
 /* The output names of an ONNX file as outpair.h takes them, into *names
  * (strings borrowed from *info, which the caller frees); 0 when the model
  * is not an ONNX file or cannot be read now (checked after the run). */
-static size_t onnx_out_names(const mb_plan *p, json_t **info,
+static size_t onnx_out_names(const mb__plan *p, json_t **info,
                              mb__outname **names)
 {
     mb_err e = {0};
@@ -482,7 +482,7 @@ static mb_status check_pairs(const mb__compare_req *rq, mb_err *err)
 static mb_status check_models(const mb__compare_req *rq, mb_err *err)
 {
     for (size_t i = 0; i < rq->n; i++) {
-        const mb_plan *p = rq->variants[i].plan;
+        const mb__plan *p = rq->variants[i].plan;
         mb_err e = {0};
         const mb_backend *be = mb_backend_find(mb__plan_backend(p), &e);
         char what[300];
@@ -551,7 +551,7 @@ static size_t npy_samples(const char *data, const json_t *info)
 static mb_status check_labels(cmp_ctx *c, mb_err *err)
 {
     const mb__compare_req *rq = c->rq;
-    const mb_plan *p = rq->variants[rq->baseline].plan;
+    const mb__plan *p = rq->variants[rq->baseline].plan;
     json_t *info = NULL;
     mb_err e = {0};
     size_t L = p->model_path ? strlen(p->model_path) : 0;
@@ -560,7 +560,7 @@ static mb_status check_labels(cmp_ctx *c, mb_err *err)
         return MB_OK;
     const json_t *outs = json_object_get(info, "outputs"), *o;
     size_t n = json_array_size(outs), i;
-    mb_out_shape *shp = mb__calloc(n + 1, sizeof *shp);
+    mb__out_shape *shp = mb__calloc(n + 1, sizeof *shp);
     int64_t(*dims)[MB_MAX_RANK] = mb__calloc(n + 1, sizeof *dims);
     mb_status st = MB_OK;
     json_array_foreach(outs, i, o)
@@ -569,7 +569,7 @@ static mb_status check_labels(cmp_ctx *c, mb_err *err)
             break;
         const json_t *sh = json_object_get(o, "shape");
         size_t r = json_array_size(sh);
-        shp[i] = (mb_out_shape){
+        shp[i] = (mb__out_shape){
             json_string_value(json_object_get(o, "name")),
             mb_dtype_parse(json_string_value(json_object_get(o, "dtype"))),
             json_is_array(sh) && r <= MB_MAX_RANK ? (int)r : -1, dims[i]};
@@ -926,7 +926,8 @@ static void warn_replication(const cmp_ctx *c, size_t i, json_t *warn)
  * a number or a string of digits), or -1 when it reports none. */
 static long run_threads(const json_t *run)
 {
-    const json_t *t = json_object_get(json_object_get(run, "runtime"), "threads");
+    const json_t *t =
+        json_object_get(json_object_get(run, "runtime"), "threads");
     if (json_is_integer(t))
         return (long)json_integer_value(t);
     const char *s = json_string_value(t);
@@ -979,7 +980,8 @@ static void warn_weights(const cmp_ctx *c, json_t *warn)
     const char *w0 = json_string_value(
         json_object_get(json_object_get(r0, "runtime"), "model_weights"));
     for (size_t v = 0; w0 && v < c->n; v++) {
-        const json_t *m = json_object_get(json_array_get(c->runs, v), "runtime");
+        const json_t *m =
+            json_object_get(json_array_get(c->runs, v), "runtime");
         const char *w = json_string_value(json_object_get(m, "model_weights"));
         if (v == c->rq->baseline || !w || !strcmp(w, w0) ||
             (strncmp(w, "random", 6) && strncmp(w0, "random", 6)))

@@ -14,8 +14,8 @@
 #include <jansson.h>
 
 typedef struct mb__cmp_spec {
-    const char *name;    /* borrowed */
-    const mb_plan *plan; /* borrowed: model, options, budget */
+    const char *name;     /* borrowed */
+    const mb__plan *plan; /* borrowed: model, options, budget */
 } mb__cmp_spec;
 
 typedef struct mb__compare_req {
@@ -28,9 +28,9 @@ typedef struct mb__compare_req {
     double tolerance;        /* accuracy loss allowed (0.01) */
     double threshold;        /* noise threshold of speed verdicts (0.01) */
     double alpha;            /* significance level (0.05) */
-    const mb_gate *gates;    /* agreement gates (none: by precision) */
+    const mb__gate *gates;   /* agreement gates (none: by precision) */
     size_t n_gates;
-    mb_metric_opts metrics;
+    mb__metric_opts metrics;
     int64_t timeout_ns; /* per step of a variant's process */
     int fail_fast;
     const char *save_outputs; /* directory for every variant's outputs */

@@ -74,7 +74,7 @@ static size_t replicate_figures(const mb__cmp_variant *x, double q,
 
 /* {value, ci95, unit, replicates} of a speedup (the inverse of the ratio
  * variant / baseline), or null when r could not be estimated. */
-static json_t *speedup_json(const mb_ratio *r, const char *unit)
+static json_t *speedup_json(const mb__ratio *r, const char *unit)
 {
     return r->ok ? json_pack("{s:f,s:[f,f],s:s,s:I}", "value", 1 / r->ratio,
                              "ci95", 1 / r->hi, 1 / r->lo, "unit", unit,
@@ -93,7 +93,7 @@ static int ratio_digits(double lo, double hi)
  * consecutive rounds by process, else (one process each) over blocks of
  * samples, each block its own pair. */
 static void pair_ratio(const double *fb, const double *fx, size_t n,
-                       int by_process, mb_ratio *r)
+                       int by_process, mb__ratio *r)
 {
     if (by_process)
         mb__ratio_paired_blocks(fb, fx, n, mb__round_blocks(n), 0.95, r);
@@ -102,7 +102,7 @@ static void pair_ratio(const double *fb, const double *fx, size_t n,
 }
 
 /* The speed verdict of a ratio variant/baseline with its CI and test. */
-static const char *speed_verdict(const mb_ratio *r, int by_process,
+static const char *speed_verdict(const mb__ratio *r, int by_process,
                                  const mb__cmp_opts *o, int *claim)
 {
     double lo = 1 / r->hi, hi = 1 / r->lo;
@@ -123,7 +123,7 @@ static const char *speed_verdict(const mb_ratio *r, int by_process,
  * between the estimate and the threshold it has to clear (beyond it for a
  * difference, within it for "same"), never fewer than were run; or why no
  * number of processes would. */
-static void need_sentence(const mb_ratio *r, double threshold, size_t *need,
+static void need_sentence(const mb__ratio *r, double threshold, size_t *need,
                           char *buf, size_t len)
 {
     double dist = fabs(fabs(log(r->ratio)) - log(1 + threshold));
@@ -174,7 +174,7 @@ static void round_modes(const double *fb, const double *fx, size_t k, rmodes *m)
 
 /* The sentences and JSON of what a speedup is made of: two modes of the
  * rounds, and a drift between blocks of rounds. */
-static void speed_structure(json_t *sig, json_t *recs, const mb_ratio *r,
+static void speed_structure(json_t *sig, json_t *recs, const mb__ratio *r,
                             const rmodes *m)
 {
     if (m->found) {
@@ -206,7 +206,7 @@ static void judge_speed(json_t *e, json_t *recs, const mb__cmp_variant *b,
     size_t blocks = by_process ? 0 : mb__blocks_for(n_min);
     size_t cap = (b->k > x->k ? b->k : x->k) + 20;
     double *fb = mb__calloc(cap, sizeof *fb), *fx = mb__calloc(cap, sizeof *fx);
-    mb_ratio r50 = {0}, r99 = {0};
+    mb__ratio r50 = {0}, r99 = {0};
     rmodes modes = {0};
     size_t nb = 0, nx = 0;
     if (fb && fx) {

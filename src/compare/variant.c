@@ -19,7 +19,7 @@ void mb__variant_free(mb__variant *v)
 
 /* Sets option key of a variant to value through the plan option table;
  * a path the runtime writes later is checked now. */
-static mb_status set(mb_plan *p, const char *key, const char *value,
+static mb_status set(mb__plan *p, const char *key, const char *value,
                      mb_err *err)
 {
     const mb__planopt *o = mb__planopt_find(key);
@@ -55,7 +55,7 @@ static int continues_list_at(const char *tok)
 /* Sets the options of "k=v,k=v,..." (rest, modified) on p.  A list value
  * may hold commas: the digit-only items after an option belong to its
  * value (shape=x=1,3,224,224). */
-static mb_status set_all(mb_plan *p, char *rest, mb_err *err)
+static mb_status set_all(mb__plan *p, char *rest, mb_err *err)
 {
     mb_status s = MB_OK;
     char *tok = rest;
@@ -77,7 +77,7 @@ static mb_status set_all(mb_plan *p, char *rest, mb_err *err)
 }
 
 /* NAME=MODEL[,k=v...] into v, its plan copied from base. */
-static mb_status parse(const char *spec, const mb_plan *base, mb__variant *v,
+static mb_status parse(const char *spec, const mb__plan *base, mb__variant *v,
                        mb_err *err)
 {
     const char *eq = strchr(spec, '=');
@@ -110,7 +110,7 @@ static mb_status parse(const char *spec, const mb_plan *base, mb__variant *v,
     return s;
 }
 
-mb_status mb__variants_parse(char *const *specs, size_t n, const mb_plan *base,
+mb_status mb__variants_parse(char *const *specs, size_t n, const mb__plan *base,
                              mb__variant *vs, size_t *nv, mb_err *err)
 {
     for (size_t i = 0; i < n; i++) {

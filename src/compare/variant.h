@@ -14,8 +14,8 @@
 #include "plan/plan.h"
 
 typedef struct mb__variant {
-    char *name;   /* owned */
-    mb_plan plan; /* owned; its variant is name */
+    char *name;    /* owned */
+    mb__plan plan; /* owned; its variant is name */
 } mb__variant;
 
 /* Parses specs[0..n) into vs (room for n, zeroed); names must be
@@ -25,7 +25,7 @@ typedef struct mb__variant {
  * a repeated name or a variant whose options contradict each other
  * (min-time above max-time, mb__planopt_finish); MB_EIO for an output path
  * (save-optimized) that cannot be written; MB_ENOMEM. */
-mb_status mb__variants_parse(char *const *specs, size_t n, const mb_plan *base,
+mb_status mb__variants_parse(char *const *specs, size_t n, const mb__plan *base,
                              mb__variant *vs, size_t *nv, mb_err *err);
 void mb__variant_free(mb__variant *v);
 /* The index of the baseline among vs[0..n): the variant called name, the

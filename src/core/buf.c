@@ -8,7 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-static bool reserve(mb_buf *b, size_t extra)
+static bool reserve(mb__buf *b, size_t extra)
 {
     if (b->oom)
         return false;
@@ -20,7 +20,7 @@ static bool reserve(mb_buf *b, size_t extra)
     return true;
 }
 
-void mb__buf_append(mb_buf *b, const void *data, size_t n)
+void mb__buf_append(mb__buf *b, const void *data, size_t n)
 {
     if (!reserve(b, n))
         return;
@@ -30,17 +30,17 @@ void mb__buf_append(mb_buf *b, const void *data, size_t n)
     b->data[b->len] = '\0';
 }
 
-void mb__buf_puts(mb_buf *b, const char *s)
+void mb__buf_puts(mb__buf *b, const char *s)
 {
     mb__buf_append(b, s, strlen(s));
 }
 
-void mb__buf_putc(mb_buf *b, char c)
+void mb__buf_putc(mb__buf *b, char c)
 {
     mb__buf_append(b, &c, 1);
 }
 
-void mb__buf_vprintf(mb_buf *b, const char *fmt, va_list ap)
+void mb__buf_vprintf(mb__buf *b, const char *fmt, va_list ap)
 {
     va_list ap2;
     va_copy(ap2, ap);
@@ -52,7 +52,7 @@ void mb__buf_vprintf(mb_buf *b, const char *fmt, va_list ap)
     b->len += (size_t)n;
 }
 
-void mb__buf_printf(mb_buf *b, const char *fmt, ...)
+void mb__buf_printf(mb__buf *b, const char *fmt, ...)
 {
     va_list ap;
     va_start(ap, fmt);
@@ -60,7 +60,7 @@ void mb__buf_printf(mb_buf *b, const char *fmt, ...)
     va_end(ap);
 }
 
-char *mb__buf_take(mb_buf *b, size_t *len)
+char *mb__buf_take(mb__buf *b, size_t *len)
 {
     if (!b->data && reserve(b, 0))
         b->data[0] = '\0';
@@ -72,7 +72,7 @@ char *mb__buf_take(mb_buf *b, size_t *len)
     return d;
 }
 
-void mb__buf_free(mb_buf *b)
+void mb__buf_free(mb__buf *b)
 {
     free(b->data);
     b->data = NULL;
@@ -80,7 +80,7 @@ void mb__buf_free(mb_buf *b)
     b->oom = 0;
 }
 
-void mb__buf_base64(mb_buf *b, const void *data, size_t n)
+void mb__buf_base64(mb__buf *b, const void *data, size_t n)
 {
     static const char tab[] =
         "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";

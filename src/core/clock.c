@@ -19,7 +19,7 @@ static int cmp_i64(const void *a, const void *b)
     return (x > y) - (x < y);
 }
 
-void mb__clock_measure(mb_clock_info *info)
+void mb__clock_measure(mb__clock_info *info)
 {
     struct timespec res;
     clock_getres(CLOCK_MONOTONIC, &res);

@@ -682,7 +682,7 @@ mb_status mb__open_regular(const char *path, int *fd, size_t *size, mb_err *err)
     return MB_OK;
 }
 
-mb_status mb__map_file(const char *path, mb_map *m, mb_err *err)
+mb_status mb__map_file(const char *path, mb__map *m, mb_err *err)
 {
     m->data = NULL;
     m->len = 0;
@@ -701,7 +701,7 @@ mb_status mb__map_file(const char *path, mb_map *m, mb_err *err)
     return MB_OK;
 }
 
-void mb__unmap(mb_map *m)
+void mb__unmap(mb__map *m)
 {
     if (m && m->data && m->len)
         munmap((void *)m->data, m->len);

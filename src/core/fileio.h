@@ -63,12 +63,12 @@ mb_status mb__open_regular(const char *path, int *fd, size_t *size,
                            mb_err *err);
 
 /* A read-only mapping of a whole file (empty files map to len 0). */
-typedef struct mb_map {
+typedef struct mb__map {
     const uint8_t *data;
     size_t len;
-} mb_map;
-mb_status mb__map_file(const char *path, mb_map *m, mb_err *err);
-void mb__unmap(mb_map *m);
+} mb__map;
+mb_status mb__map_file(const char *path, mb__map *m, mb_err *err);
+void mb__unmap(mb__map *m);
 
 /* sha256 of a file as 64 lowercase hex characters (+NUL) in hex. Streams. */
 mb_status mb__sha256_file(const char *path, char hex[65], mb_err *err);

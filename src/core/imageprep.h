@@ -15,7 +15,7 @@
  * --std, --channel-order, --layout).  Zero-initialised means the
  * defaults: no resize, no crop, pixel / 255, no mean or std, RGB, the
  * layout read from the model's input shape. */
-typedef struct mb_image_prep {
+typedef struct mb__image_prep {
     int64_t resize_h, resize_w; /* both 0: none; resize_w 0: shorter side */
     int64_t crop_h, crop_w;     /* 0: none */
     int have_scale;
@@ -24,7 +24,7 @@ typedef struct mb_image_prep {
     double mean[4], std[4]; /* per channel, or one for all */
     int bgr;                /* channel order BGR */
     int layout;             /* 0 from the model, 1 NCHW, 2 NHWC */
-} mb_image_prep;
+} mb__image_prep;
 
 /* Parsers of the option values ("256" or "224x224"; "0.485,0.456,0.406"
  * or one number).  MB_EINVAL naming flag, the value and the form. */

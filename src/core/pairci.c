@@ -5,9 +5,9 @@
 #include <math.h>
 
 void mb__pair_count(const uint8_t *a, const uint8_t *b, size_t n,
-                    mb_pair_counts *out)
+                    mb__pair_counts *out)
 {
-    *out = (mb_pair_counts){.n = n};
+    *out = (mb__pair_counts){.n = n};
     for (size_t i = 0; i < n; i++) {
         int x = a[i] != 0, y = b[i] != 0;
         if (x && y)
@@ -27,7 +27,7 @@ void mb__pair_count(const uint8_t *a, const uint8_t *b, size_t n,
  * A q^2 + B q + C = 0 with A = 2n, B = -n12 - n21 + (2n - n12 + n21) d0,
  * C = -n21 d0 (1 - d0); then
  * T(d0) = (n12 - n21 - n d0) / sqrt(n (2 q + d0 (1 - d0))). */
-double mb__tango_stat(const mb_pair_counts *t, double d0)
+double mb__tango_stat(const mb__pair_counts *t, double d0)
 {
     double n = (double)t->n, n12 = (double)t->b_only, n21 = (double)t->a_only;
     double A = 2 * n, B = -n12 - n21 + (2 * n - n12 + n21) * d0,
@@ -43,7 +43,7 @@ double mb__tango_stat(const mb_pair_counts *t, double d0)
 
 /* The d0 in [lo, hi] where T(d0) = target, T decreasing in d0: bisection
  * to machine precision. */
-static double solve(const mb_pair_counts *t, double target, double lo,
+static double solve(const mb__pair_counts *t, double target, double lo,
                     double hi)
 {
     for (int i = 0; i < 200 && hi - lo > 1e-15; i++) {
@@ -56,7 +56,8 @@ static double solve(const mb_pair_counts *t, double target, double lo,
     return 0.5 * (lo + hi);
 }
 
-bool mb__tango_ci(const mb_pair_counts *t, double level, double *lo, double *hi)
+bool mb__tango_ci(const mb__pair_counts *t, double level, double *lo,
+                  double *hi)
 {
     *lo = *hi = NAN;
     if (!t->n || !(level > 0 && level < 1))

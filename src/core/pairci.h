@@ -17,27 +17,27 @@
 #include <stdint.h>
 
 /* The paired 2x2 table of n samples. */
-typedef struct mb_pair_counts {
+typedef struct mb__pair_counts {
     size_t n;      /* samples */
     size_t both;   /* right for both models */
     size_t a_only; /* right for a (the baseline) only */
     size_t b_only; /* right for b (the candidate) only */
     size_t neither;
-} mb_pair_counts;
+} mb__pair_counts;
 
 /* Counts the table from per-sample outcomes a[i], b[i] (0 wrong, non-zero
  * right). */
 void mb__pair_count(const uint8_t *a, const uint8_t *b, size_t n,
-                    mb_pair_counts *out);
+                    mb__pair_counts *out);
 
 /* Tango's score interval at level (e.g. 0.95) for p_b - p_a, whose point
  * estimate is (b_only - a_only) / n.  False (lo, hi NAN) when n is 0 or
  * level is not in (0, 1). */
-bool mb__tango_ci(const mb_pair_counts *t, double level, double *lo,
+bool mb__tango_ci(const mb__pair_counts *t, double level, double *lo,
                   double *hi);
 
 /* The score statistic T(d0) of the interval (positive when the observed
  * difference lies above d0); exposed for the tests. */
-double mb__tango_stat(const mb_pair_counts *t, double d0);
+double mb__tango_stat(const mb__pair_counts *t, double d0);
 
 #endif

@@ -77,7 +77,7 @@ static size_t password_end(const char *s, size_t p, size_t end)
 
 /* At s + i there is "://": copies the authority with its password hidden;
  * returns the index just past the copied part. */
-static size_t url_authority(const char *s, size_t i, mb_buf *b)
+static size_t url_authority(const char *s, size_t i, mb__buf *b)
 {
     size_t start = i;
     while (start &&
@@ -128,7 +128,7 @@ static size_t secret_at(const char *s)
     return 0;
 }
 
-static void redact_buf(const char *s, mb_buf *b)
+static void redact_buf(const char *s, mb__buf *b)
 {
     size_t i = 0;
     while (s[i]) {
@@ -209,7 +209,7 @@ static char *percent_decoded(const char *s)
 /* redact_buf into a new string; NULL when out of memory. */
 static char *redact_once(const char *s)
 {
-    mb_buf b = MB_BUF_INIT;
+    mb__buf b = MB_BUF_INIT;
     redact_buf(s, &b);
     mb__buf_putc(&b, '\0');
     if (b.oom) {

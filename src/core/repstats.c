@@ -48,7 +48,7 @@ static bool log_moments(const double *x, size_t k, double *mean, double *var)
     return true;
 }
 
-bool mb__gm_ci(const double *x, size_t k, double level, mb_gm *out)
+bool mb__gm_ci(const double *x, size_t k, double level, mb__gm *out)
 {
     memset(out, 0, sizeof *out);
     out->k = k;
@@ -69,7 +69,7 @@ bool mb__gm_ci(const double *x, size_t k, double level, mb_gm *out)
     return true;
 }
 
-static void ratio_from(mb_ratio *r, double d, double se, double df,
+static void ratio_from(mb__ratio *r, double d, double se, double df,
                        double level)
 {
     r->ratio = exp(d);
@@ -90,7 +90,7 @@ static void ratio_from(mb_ratio *r, double d, double se, double df,
 }
 
 bool mb__ratio_paired(const double *a, const double *b, size_t k, double level,
-                      mb_ratio *out)
+                      mb__ratio *out)
 {
     memset(out, 0, sizeof *out);
     out->ka = out->kb = k;
@@ -117,7 +117,7 @@ bool mb__ratio_paired(const double *a, const double *b, size_t k, double level,
 }
 
 bool mb__ratio_welch(const double *a, size_t ka, const double *b, size_t kb,
-                     double level, mb_ratio *out)
+                     double level, mb__ratio *out)
 {
     memset(out, 0, sizeof *out);
     out->ka = ka;
@@ -151,7 +151,7 @@ size_t mb__round_blocks(size_t k)
  * least 0) and the F test of "no drift" (scipy's f_oneway). */
 static void drift_anova(const double *d, size_t k, size_t blocks,
                         const double *bm, double ss_w, size_t df_w, double var,
-                        mb_ratio *out)
+                        mb__ratio *out)
 {
     if (!df_w) { /* every round its own block: not separable */
         out->sd_within = sqrt(var);
@@ -176,7 +176,7 @@ static void drift_anova(const double *d, size_t k, size_t blocks,
 }
 
 bool mb__ratio_paired_blocks(const double *a, const double *b, size_t k,
-                             size_t blocks, double level, mb_ratio *out)
+                             size_t blocks, double level, mb__ratio *out)
 {
     memset(out, 0, sizeof *out);
     out->ka = out->kb = k;
@@ -224,7 +224,7 @@ bool mb__ratio_paired_blocks(const double *a, const double *b, size_t k,
     return ok;
 }
 
-json_t *mb__ratio_blocks_json(const mb_ratio *r)
+json_t *mb__ratio_blocks_json(const mb__ratio *r)
 {
     return json_pack(
         "{s:I,s:f,s:f,s:o}", "count", (json_int_t)r->blocks, "sd_within",
@@ -272,7 +272,7 @@ static double blocked_half_of(size_t K, void *ctx)
     return blocked_half(K, s->sw2, s->drift2);
 }
 
-size_t mb__rounds_needed(const mb_ratio *r, double dist)
+size_t mb__rounds_needed(const mb__ratio *r, double dist)
 {
     if (!r->ok || !(dist > 0))
         return 0;
@@ -291,7 +291,7 @@ size_t mb__rounds_needed(const mb_ratio *r, double dist)
 
 bool mb__ratio_welch_drift(const double *a, size_t ka, const double *b,
                            size_t kb, double tau, size_t tau_runs, double level,
-                           mb_ratio *out)
+                           mb__ratio *out)
 {
     memset(out, 0, sizeof *out);
     out->ka = ka;
@@ -318,7 +318,7 @@ bool mb__ratio_welch_drift(const double *a, size_t ka, const double *b,
 
 static double runs_half_of(size_t K, void *ctx)
 {
-    const mb_ratio *r = ctx;
+    const mb__ratio *r = ctx;
     double k = (double)K, sw2 = r->sd_within * r->sd_within;
     double se2 = 2 * sw2 / k, st = 2 * r->tau * r->tau;
     double den = 2 * (sw2 / k) * (sw2 / k) / (k - 1) +
@@ -327,7 +327,7 @@ static double runs_half_of(size_t K, void *ctx)
     return mb__t_quantile(0.975, df) * sqrt(se2 + st);
 }
 
-size_t mb__runs_processes_needed(const mb_ratio *r, double dist)
+size_t mb__runs_processes_needed(const mb__ratio *r, double dist)
 {
     if (!r->ok || !(dist > 0))
         return 0;

@@ -28,17 +28,17 @@
 #include <stddef.h>
 
 /* A geometric-mean estimate with its interval. */
-typedef struct mb_gm {
+typedef struct mb__gm {
     size_t k;      /* replicates used */
     double est;    /* exp(mean log x) */
     double lo, hi; /* interval at the requested level */
     double sd_log; /* sample sd of log x (k - 1): ~ the run-to-run CV */
     double df;     /* degrees of freedom */
     int ok;        /* 0 when k < 2 or a figure is not positive */
-} mb_gm;
+} mb__gm;
 
 /* A ratio of geometric means b / a with its interval and test. */
-typedef struct mb_ratio {
+typedef struct mb__ratio {
     size_t ka, kb;
     double ratio;  /* exp(mean log b - mean log a) */
     double lo, hi; /* interval at the requested level */
@@ -57,7 +57,7 @@ typedef struct mb_ratio {
     double drift_p; /* F test of "no drift between blocks" (NAN: none) */
     double tau;
     size_t tau_runs;
-} mb_ratio;
+} mb__ratio;
 
 /* Quantile of Student's t with df degrees of freedom (df > 0). */
 double mb__t_quantile(double p, double df);
@@ -70,12 +70,12 @@ double mb__z_p_two_sided(double z);
 /* Geometric mean of x[0..k) with a two-sided interval at `level` (0.95).
  * Returns 0, or -1 when k < 2 or some x <= 0 (out->ok is then 0, and
  * out->est is still set when k == 1). */
-bool mb__gm_ci(const double *x, size_t k, double level, mb_gm *out);
+bool mb__gm_ci(const double *x, size_t k, double level, mb__gm *out);
 
 /* Ratio b/a of paired replicates (a[i] and b[i] measured side by side).
  * Needs k >= 2 positive pairs. */
 bool mb__ratio_paired(const double *a, const double *b, size_t k, double level,
-                      mb_ratio *out);
+                      mb__ratio *out);
 
 /* The blocks a paired ratio over k rounds uses: every round its own block
  * below 2 * MB_ROUND_BLOCKS rounds, else MB_ROUND_BLOCKS blocks of
@@ -93,11 +93,11 @@ size_t mb__round_blocks(size_t k);
  * the interval instead of passing for precision.  With blocks == k this
  * is mb__ratio_paired.  Needs blocks >= 2 and k >= blocks. */
 bool mb__ratio_paired_blocks(const double *a, const double *b, size_t k,
-                             size_t blocks, double level, mb_ratio *out);
+                             size_t blocks, double level, mb__ratio *out);
 
 /* {count, sd_within, sd_drift, drift_p} of a blocked ratio (drift_p null
  * when there was no test), the JSON of compare and gate. */
-json_t *mb__ratio_blocks_json(const mb_ratio *r);
+json_t *mb__ratio_blocks_json(const mb__ratio *r);
 
 /* Rounds that would bring the half-width of a blocked paired interval
  * like r down to `dist` (log scale), blocked by mb__round_blocks, when the
@@ -105,12 +105,12 @@ json_t *mb__ratio_blocks_json(const mb_ratio *r);
  * blocks is established (r->drift_p < 0.05) it does not shrink with more
  * rounds, and 0 says that it alone keeps the half-width above dist; else
  * the whole spread per round (se_log * sqrt(k)) is taken to shrink. */
-size_t mb__rounds_needed(const mb_ratio *r, double dist);
+size_t mb__rounds_needed(const mb__ratio *r, double dist);
 
 /* Ratio b/a of independent replicates.  Needs ka, kb >= 2 and a positive
  * variance on at least one side. */
 bool mb__ratio_welch(const double *a, size_t ka, const double *b, size_t kb,
-                     double level, mb_ratio *out);
+                     double level, mb__ratio *out);
 
 /* Two separate runs: mb__ratio_welch with a between-run term.  Each run
  * sits at a level of its own (the machine's state that minute), with sd
@@ -120,14 +120,14 @@ bool mb__ratio_welch(const double *a, size_t ka, const double *b, size_t kb,
  * default, taken as known).  tau = 0 is mb__ratio_welch. */
 bool mb__ratio_welch_drift(const double *a, size_t ka, const double *b,
                            size_t kb, double tau, size_t tau_runs, double level,
-                           mb_ratio *out);
+                           mb__ratio *out);
 
 /* Processes per side that would bring a two-run interval like r (from
  * mb__ratio_welch_drift, whose sd_within is the per-process sd of the log
  * figure, pooled over both sides) down to `dist` (log scale): at least
  * max(ka, kb) + 1; 0 when the between-run term alone is wider (no count
  * can). */
-size_t mb__runs_processes_needed(const mb_ratio *r, double dist);
+size_t mb__runs_processes_needed(const mb__ratio *r, double dist);
 
 /* Splits x[0..n) (in time order) into `blocks` consecutive blocks of
  * nearly equal size and writes percentile q of each into out[0..blocks).

@@ -11,7 +11,7 @@ static uint64_t splitmix64(uint64_t *x)
     return z ^ (z >> 31);
 }
 
-void mb__rng_seed(mb_rng *r, uint64_t seed)
+void mb__rng_seed(mb__rng *r, uint64_t seed)
 {
     for (int i = 0; i < 4; i++)
         r->s[i] = splitmix64(&seed);
@@ -22,7 +22,7 @@ static uint64_t rotl(uint64_t x, int k)
     return (x << k) | (x >> (64 - k));
 }
 
-uint64_t mb__rng_u64(mb_rng *r)
+uint64_t mb__rng_u64(mb__rng *r)
 {
     uint64_t *s = r->s;
     uint64_t result = rotl(s[1] * 5, 7) * 9, t = s[1] << 17;
@@ -35,12 +35,12 @@ uint64_t mb__rng_u64(mb_rng *r)
     return result;
 }
 
-double mb__rng_uniform(mb_rng *r)
+double mb__rng_uniform(mb__rng *r)
 {
     return (double)(mb__rng_u64(r) >> 11) * 0x1.0p-53;
 }
 
-uint64_t mb__rng_below(mb_rng *r, uint64_t n)
+uint64_t mb__rng_below(mb__rng *r, uint64_t n)
 {
     uint64_t limit = UINT64_MAX - UINT64_MAX % n, x;
     do
@@ -49,7 +49,7 @@ uint64_t mb__rng_below(mb_rng *r, uint64_t n)
     return x % n;
 }
 
-double mb__rng_normal(mb_rng *r)
+double mb__rng_normal(mb__rng *r)
 {
     double u1 = mb__rng_uniform(r), u2 = mb__rng_uniform(r);
     if (u1 < 1e-300)

@@ -6,17 +6,17 @@
 
 #include <stdint.h>
 
-typedef struct mb_rng {
+typedef struct mb__rng {
     uint64_t s[4];
-} mb_rng;
+} mb__rng;
 
-void mb__rng_seed(mb_rng *r, uint64_t seed);
-uint64_t mb__rng_u64(mb_rng *r);
+void mb__rng_seed(mb__rng *r, uint64_t seed);
+uint64_t mb__rng_u64(mb__rng *r);
 /* Uniform in [0, 1). */
-double mb__rng_uniform(mb_rng *r);
+double mb__rng_uniform(mb__rng *r);
 /* Uniform integer in [0, n) without modulo bias; n > 0. */
-uint64_t mb__rng_below(mb_rng *r, uint64_t n);
+uint64_t mb__rng_below(mb__rng *r, uint64_t n);
 /* Standard normal (Box-Muller). */
-double mb__rng_normal(mb_rng *r);
+double mb__rng_normal(mb__rng *r);
 
 #endif

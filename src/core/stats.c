@@ -64,7 +64,7 @@ int mb__median_ci_ranks(size_t n, size_t *lo, size_t *hi)
     return 1;
 }
 
-bool mb__summarize(const double *x, size_t n, mb_summary *o)
+bool mb__summarize(const double *x, size_t n, mb__summary *o)
 {
     memset(o, 0, sizeof *o);
     if (n == 0)
@@ -136,7 +136,7 @@ bool mb__summarize(const double *x, size_t n, mb_summary *o)
     return true;
 }
 
-bool mb__summarize_ns(const int64_t *x, size_t n, mb_summary *out)
+bool mb__summarize_ns(const int64_t *x, size_t n, mb__summary *out)
 {
     double *d = mb__calloc(n ? n : 1, sizeof *d);
     if (!d)
@@ -150,7 +150,7 @@ bool mb__summarize_ns(const int64_t *x, size_t n, mb_summary *out)
 
 double mb__median_ci_rel(const double *x, size_t n)
 {
-    mb_summary s;
+    mb__summary s;
     if (!mb__summarize(x, n, &s) || !s.median_ci_ok || s.median <= 0)
         return INFINITY;
     return (s.median_ci_hi - s.median_ci_lo) / 2.0 / s.median;
@@ -172,7 +172,7 @@ static int cmp_tagged(const void *a, const void *b)
 }
 
 bool mb__mann_whitney(const double *a, size_t na, const double *b, size_t nb,
-                      mb_mwu *out)
+                      mb__mwu *out)
 {
     memset(out, 0, sizeof *out);
     out->p = 1.0;
@@ -274,7 +274,7 @@ static double pct_unsorted(double *x, size_t n, double q)
 }
 
 bool mb__bootstrap_ratio(const double *a, size_t na, const double *b, size_t nb,
-                         double q, int iters, mb_rng *rng, double *est,
+                         double q, int iters, mb__rng *rng, double *est,
                          double *lo, double *hi)
 {
     if (na == 0 || nb == 0 || iters < 10)

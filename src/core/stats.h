@@ -28,7 +28,7 @@
 /* Outliers must also lie this far from the median, relative to it. */
 #define MB_OUTLIER_REL_FLOOR 0.05
 
-typedef struct mb_summary {
+typedef struct mb__summary {
     size_t n;
     double min, max, mean, std, cv; /* cv = std / mean */
     double median, p90, p95, p99, p999;
@@ -37,12 +37,12 @@ typedef struct mb_summary {
     int median_ci_ok; /* 0 when n < 6 */
     double mad;       /* raw median absolute deviation */
     size_t outliers_low, outliers_high;
-} mb_summary;
+} mb__summary;
 
 /* Summarises n samples (any order; not modified).  Returns 0 on success,
  * -1 when n == 0 or memory runs out. */
-bool mb__summarize(const double *x, size_t n, mb_summary *out);
-bool mb__summarize_ns(const int64_t *x, size_t n, mb_summary *out);
+bool mb__summarize(const double *x, size_t n, mb__summary *out);
+bool mb__summarize_ns(const int64_t *x, size_t n, mb__summary *out);
 
 /* Percentile q in [0,100] of sorted data (numpy linear). */
 double mb__percentile_sorted(const double *sorted, size_t n, double q);
@@ -57,19 +57,19 @@ double mb__median_ci_rel(const double *x, size_t n);
  * heap growth in a leak check). */
 double mb__median_ci_rel_inplace(double *x, size_t n);
 
-typedef struct mb_mwu {
+typedef struct mb__mwu {
     double u; /* U statistic of the first sample */
     double z; /* normal deviate (with tie and continuity correction) */
     double p; /* two-sided p-value */
     double prob_superiority; /* P(a > b) + P(a = b)/2 = U / (na*nb) */
-} mb_mwu;
+} mb__mwu;
 bool mb__mann_whitney(const double *a, size_t na, const double *b, size_t nb,
-                      mb_mwu *out);
+                      mb__mwu *out);
 
 /* Percentile-bootstrap 95% CI (and point estimate) of
  * percentile_q(b) / percentile_q(a) with `iters` resamples. */
 bool mb__bootstrap_ratio(const double *a, size_t na, const double *b, size_t nb,
-                         double q, int iters, mb_rng *rng, double *est,
+                         double q, int iters, mb__rng *rng, double *est,
                          double *lo, double *hi);
 
 /* Least-squares slope of y against x. */

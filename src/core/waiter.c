@@ -45,7 +45,7 @@ static void set_slice(uint64_t ns)
 #endif
 }
 
-void mb__waiter_init(mb_waiter *w, int64_t fixed_ns, int64_t cap_ns,
+void mb__waiter_init(mb__waiter *w, int64_t fixed_ns, int64_t cap_ns,
                      int realtime)
 {
     memset(w, 0, sizeof *w);
@@ -57,7 +57,7 @@ void mb__waiter_init(mb_waiter *w, int64_t fixed_ns, int64_t cap_ns,
 /* Raises the calling thread to SCHED_FIFO 1 when it runs at a normal
  * policy and w may; *policy and *param receive what to restore.  True
  * when raised; a refusal turns w to short slices for good. */
-static bool raise_rt(mb_waiter *w, int *policy, struct sched_param *param)
+static bool raise_rt(mb__waiter *w, int *policy, struct sched_param *param)
 {
     if (w->realtime != 1)
         return false;
@@ -78,7 +78,7 @@ void mb__waiter_thread_setup(void)
     prctl(PR_SET_TIMERSLACK, 1UL, 0UL, 0UL, 0UL);
 }
 
-int64_t mb__waiter_margin(const mb_waiter *w)
+int64_t mb__waiter_margin(const mb__waiter *w)
 {
     if (w->fixed_ns >= 0)
         return w->fixed_ns;
@@ -93,7 +93,7 @@ static void sleep_until(int64_t t)
         ;
 }
 
-int64_t mb__waiter_until(mb_waiter *w, int64_t t)
+int64_t mb__waiter_until(mb__waiter *w, int64_t t)
 {
     int64_t now = mb_now_ns(), margin = mb__waiter_margin(w);
     int policy = 0;

@@ -20,7 +20,7 @@
 
 #include <stdint.h>
 
-typedef struct mb_waiter {
+typedef struct mb__waiter {
     int realtime;     /* 1: wait at SCHED_FIFO 1 when permitted; 0: never;
                          -1: tried and refused (short slices instead) */
     int64_t fixed_ns; /* >= 0: a fixed margin; < 0: adaptive */
@@ -29,19 +29,19 @@ typedef struct mb_waiter {
     int64_t sleeps;   /* waits that slept */
     int64_t spin_ns;  /* time spent spinning */
     int64_t rt_waits; /* waits that slept at real-time priority */
-} mb_waiter;
+} mb__waiter;
 
 /* A waiter with a fixed margin (fixed_ns >= 0) or an adaptive one capped
  * at cap_ns (fixed_ns < 0), waiting at real-time priority when realtime
  * is 1 and the system permits it. */
-void mb__waiter_init(mb_waiter *w, int64_t fixed_ns, int64_t cap_ns,
+void mb__waiter_init(mb__waiter *w, int64_t fixed_ns, int64_t cap_ns,
                      int realtime);
 /* Sets the calling thread's timer slack to 1 ns (per thread; cheap). */
 void mb__waiter_thread_setup(void);
 /* The margin the next wait sleeps short of its target by. */
-int64_t mb__waiter_margin(const mb_waiter *w);
+int64_t mb__waiter_margin(const mb__waiter *w);
 /* Waits until CLOCK_MONOTONIC time t (mb_now_ns); returns the time it
  * ended, t or later. */
-int64_t mb__waiter_until(mb_waiter *w, int64_t t);
+int64_t mb__waiter_until(mb__waiter *w, int64_t t);
 
 #endif

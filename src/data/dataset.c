@@ -44,13 +44,13 @@ typedef struct ds_input {
     size_t s_bytes;
 } ds_input;
 
-struct mb_dataset {
+struct mb__dataset {
     ds_input *in;
     size_t n_in;
     mb__tlimit lim; /* applied to every file read */
     size_t count;
     char desc[512];
-    const mb_image_prep *prep; /* borrowed for the load */
+    const mb__image_prep *prep; /* borrowed for the load */
 };
 
 /* ---- small helpers --------------------------------------------------- */
@@ -178,7 +178,7 @@ static const char *input_names(const ds_input *in, size_t n, char *buf,
     return buf;
 }
 
-static ds_input *find_input(mb_dataset *d, const char *name)
+static ds_input *find_input(mb__dataset *d, const char *name)
 {
     for (size_t i = 0; i < d->n_in; i++)
         if (strcmp(d->in[i].name, name) == 0)
@@ -273,7 +273,7 @@ static mb_status add_file(ds_input *in, const char *path, const char *origin,
 
 /* ---- layouts ---------------------------------------------------------- */
 
-static mb_status need_one_input(mb_dataset *d, const char *path,
+static mb_status need_one_input(mb__dataset *d, const char *path,
                                 const char *what, mb_err *err)
 {
     if (d->n_in == 1)
@@ -288,7 +288,7 @@ static mb_status need_one_input(mb_dataset *d, const char *path,
                     d->in[0].name);
 }
 
-static mb_status load_npz(mb_dataset *d, const char *path, mb_err *err)
+static mb_status load_npz(mb__dataset *d, const char *path, mb_err *err)
 {
     mb_tensor *ts;
     size_t n;
@@ -340,7 +340,7 @@ static mb_status load_npz(mb_dataset *d, const char *path, mb_err *err)
     return s;
 }
 
-static mb_status load_list(mb_dataset *d, const char *list, mb_err *err)
+static mb_status load_list(mb__dataset *d, const char *list, mb_err *err)
 {
     char *copy = mb__strdup(list);
     if (!copy)
@@ -378,7 +378,7 @@ static mb_status load_list(mb_dataset *d, const char *list, mb_err *err)
 }
 
 /* One sample directory: <input>.npy or <input>.pb for every input. */
-static mb_status load_sample_dir(mb_dataset *d, const char *dir,
+static mb_status load_sample_dir(mb__dataset *d, const char *dir,
                                  const char *rel, mb_err *err)
 {
     for (size_t i = 0; i < d->n_in; i++) {
@@ -415,7 +415,7 @@ static mb_status load_sample_dir(mb_dataset *d, const char *dir,
 
 /* One ONNX test data set: input_<i>.pb, matched by TensorProto name, else
  * by position i. */
-static mb_status load_onnx_set(mb_dataset *d, const char *dir, const char *rel,
+static mb_status load_onnx_set(mb__dataset *d, const char *dir, const char *rel,
                                mb_err *err)
 {
     char **files;
@@ -501,8 +501,8 @@ static mb_status load_onnx_set(mb_dataset *d, const char *dir, const char *rel,
 }
 
 /* Images (imagedir.h) decoded and preprocessed for the one input. */
-static mb_status load_images(mb_dataset *d, const char *path,
-                             const mb_image_list *l, mb_err *err)
+static mb_status load_images(mb__dataset *d, const char *path,
+                             const mb__image_list *l, mb_err *err)
 {
     mb_status s = need_one_input(d, path, "image set", err);
     if (s)
@@ -529,7 +529,7 @@ static mb_status load_images(mb_dataset *d, const char *path,
     return s;
 }
 
-static mb_status load_dir(mb_dataset *d, const char *path, mb_err *err)
+static mb_status load_dir(mb__dataset *d, const char *path, mb_err *err)
 {
     char **subs;
     size_t n;
@@ -577,7 +577,7 @@ static mb_status load_dir(mb_dataset *d, const char *path, mb_err *err)
     }
     if (all)
         return load_sample_dir(d, path, ".", err);
-    mb_image_list il;
+    mb__image_list il;
     if ((s = mb__image_dir_list(path, &il, err)))
         return s;
     if (il.n) {
@@ -771,7 +771,7 @@ static mb_status finish_input(ds_input *in, size_t *count, mb_err *err)
 
 /* ---- the interface ---------------------------------------------------- */
 
-void mb__dataset_free(mb_dataset *d)
+void mb__dataset_free(mb__dataset *d)
 {
     if (!d)
         return;
@@ -791,7 +791,7 @@ void mb__dataset_free(mb_dataset *d)
     free(d);
 }
 
-static mb_status init_inputs(mb_dataset *d, const mb_io_desc *inputs, size_t n,
+static mb_status init_inputs(mb__dataset *d, const mb_io_desc *inputs, size_t n,
                              mb_err *err)
 {
     d->in = mb__calloc(n, sizeof *d->in);
@@ -852,14 +852,14 @@ static void describe_path(const char *path, char *buf, size_t len)
 
 mb_status mb__dataset_load(const char *path, const mb_io_desc *inputs,
                            size_t n_inputs, const mb__tlimit *lim,
-                           mb_dataset **out, mb_err *err)
+                           mb__dataset **out, mb_err *err)
 {
     return mb__dataset_load_prep(path, inputs, n_inputs, lim, NULL, out, err);
 }
 
 mb_status mb__dataset_load_prep(const char *path, const mb_io_desc *inputs,
                                 size_t n_inputs, const mb__tlimit *lim,
-                                const mb_image_prep *prep, mb_dataset **out,
+                                const mb__image_prep *prep, mb__dataset **out,
                                 mb_err *err)
 {
     *out = NULL;
@@ -870,7 +870,7 @@ mb_status mb__dataset_load_prep(const char *path, const mb_io_desc *inputs,
                         "the model has no inputs, so --data %s cannot feed "
                         "it",
                         path);
-    mb_dataset *d = mb__calloc(1, sizeof *d);
+    mb__dataset *d = mb__calloc(1, sizeof *d);
     if (!d)
         return mb__fail(err, MB_ENOMEM, "out of memory");
     if (lim)
@@ -899,7 +899,7 @@ mb_status mb__dataset_load_prep(const char *path, const mb_io_desc *inputs,
                    (magic[2] == 5 && magic[3] == 6));
         if (mb__image_name(path)) { /* one image, one sample */
             char *one = mb__strdup(path);
-            mb_image_list il = {&one, NULL, 1, NULL, 0};
+            mb__image_list il = {&one, NULL, 1, NULL, 0};
             s = one ? load_images(d, path, &il, err)
                     : mb__fail(err, MB_ENOMEM, "out of memory");
             free(one);
@@ -960,22 +960,22 @@ mb_status mb__dataset_load_prep(const char *path, const mb_io_desc *inputs,
     return MB_OK;
 }
 
-size_t mb__dataset_count(const mb_dataset *d)
+size_t mb__dataset_count(const mb__dataset *d)
 {
     return d ? d->count : 0;
 }
 
-size_t mb__dataset_inputs(const mb_dataset *d)
+size_t mb__dataset_inputs(const mb__dataset *d)
 {
     return d ? d->n_in : 0;
 }
 
-const char *mb__dataset_describe(const mb_dataset *d)
+const char *mb__dataset_describe(const mb__dataset *d)
 {
     return d ? d->desc : "";
 }
 
-mb_status mb__dataset_batch(const mb_dataset *d, size_t first, int64_t batch,
+mb_status mb__dataset_batch(const mb__dataset *d, size_t first, int64_t batch,
                             mb_tensor *out, mb_err *err)
 {
     for (size_t i = 0; i < d->n_in; i++)

@@ -38,7 +38,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-typedef struct mb_dataset mb_dataset;
+typedef struct mb__dataset mb__dataset;
 
 /* Loads and checks every sample for the model inputs[0..n_inputs) (borrowed
  * for the call only; dims < 0 are symbolic), every file read under lim
@@ -47,19 +47,19 @@ typedef struct mb_dataset mb_dataset;
  * file), MB_EDATA (does not match the model), MB_EUNSUPPORTED, MB_ENOMEM. */
 mb_status mb__dataset_load(const char *path, const mb_io_desc *inputs,
                            size_t n_inputs, const mb__tlimit *lim,
-                           mb_dataset **out, mb_err *err);
+                           mb__dataset **out, mb_err *err);
 /* The same with the preprocessing of image data (image.h; NULL: the
  * defaults), borrowed for the call. */
 mb_status mb__dataset_load_prep(const char *path, const mb_io_desc *inputs,
                                 size_t n_inputs, const mb__tlimit *lim,
-                                const mb_image_prep *prep, mb_dataset **out,
+                                const mb__image_prep *prep, mb__dataset **out,
                                 mb_err *err);
 
 /* Number of samples (the same for every input; at least 1). */
-size_t mb__dataset_count(const mb_dataset *d);
+size_t mb__dataset_count(const mb__dataset *d);
 
 /* Number of inputs the data set was loaded for. */
-size_t mb__dataset_inputs(const mb_dataset *d);
+size_t mb__dataset_inputs(const mb__dataset *d);
 
 /* Fills out[0..n_inputs) (overwritten; caller mb_tensor_clear's each) with
  * samples first, first+1, ..., first+batch-1 (indices modulo the sample
@@ -68,13 +68,13 @@ size_t mb__dataset_inputs(const mb_dataset *d);
  * input.  An input without a batch axis, or with a fixed batch of 1,
  * accepts only batch == 1 (MB_EDATA otherwise).  On failure every out[i]
  * is zeroed. */
-mb_status mb__dataset_batch(const mb_dataset *d, size_t first, int64_t batch,
+mb_status mb__dataset_batch(const mb__dataset *d, size_t first, int64_t batch,
                             mb_tensor *out, mb_err *err);
 
 /* One line such as "digits.npz: 360 samples" (borrowed until free). */
-const char *mb__dataset_describe(const mb_dataset *d);
+const char *mb__dataset_describe(const mb__dataset *d);
 
 /* NULL is a no-op. */
-void mb__dataset_free(mb_dataset *d);
+void mb__dataset_free(mb__dataset *d);
 
 #endif

@@ -19,7 +19,7 @@
 /* jpeglib.h needs stdio.h first */
 #include <jpeglib.h>
 
-void mb__image_free(mb_image *im)
+void mb__image_free(mb__image *im)
 {
     if (!im)
         return;
@@ -155,7 +155,7 @@ static uint64_t png_least(size_t h, size_t rowbytes)
 }
 
 static mb_status png_decode(const uint8_t *buf, size_t len, const char *what,
-                            const img_limits *lim, mb_image *out, mb_err *err)
+                            const img_limits *lim, mb__image *out, mb_err *err)
 {
     png_src src = {buf, len, 0, ""};
     png_structp png =
@@ -206,7 +206,7 @@ static mb_status png_decode(const uint8_t *buf, size_t len, const char *what,
     png_read_end(png, NULL);
     png_destroy_read_struct(&png, &info, NULL);
     free(rows);
-    *out = (mb_image){px, w, h, c};
+    *out = (mb__image){px, w, h, c};
     return MB_OK;
 }
 
@@ -275,7 +275,7 @@ static void jpeg_scans(j_common_ptr ci)
 }
 
 static mb_status jpeg_decode(const uint8_t *buf, size_t len, const char *what,
-                             const img_limits *lim, mb_image *out, mb_err *err)
+                             const img_limits *lim, mb__image *out, mb_err *err)
 {
     struct jpeg_decompress_struct ci;
     jpeg_fail f;
@@ -324,25 +324,25 @@ static mb_status jpeg_decode(const uint8_t *buf, size_t len, const char *what,
     }
     jpeg_finish_decompress(&ci);
     jpeg_destroy_decompress(&ci);
-    *out = (mb_image){px, w, h, c};
+    *out = (mb__image){px, w, h, c};
     return MB_OK;
 }
 
 mb_status mb__image_decode(const uint8_t *buf, size_t len, const char *what,
-                           mb_image *out, mb_err *err)
+                           mb__image *out, mb_err *err)
 {
     return mb__image_decode_max(buf, len, what, MB_IMAGE_MAX_PIXELS, out, err);
 }
 
 mb_status mb__image_decode_max(const uint8_t *buf, size_t len, const char *what,
-                               size_t max_pixels, mb_image *out, mb_err *err)
+                               size_t max_pixels, mb__image *out, mb_err *err)
 {
     return mb__image_decode_lim(buf, len, what, max_pixels, NULL, out, err);
 }
 
 mb_status mb__image_decode_lim(const uint8_t *buf, size_t len, const char *what,
                                size_t max_pixels, const mb__tlimit *tl,
-                               mb_image *out, mb_err *err)
+                               mb__image *out, mb_err *err)
 {
     memset(out, 0, sizeof *out);
     img_limits lim = {max_pixels, tl};
@@ -358,13 +358,13 @@ mb_status mb__image_decode_lim(const uint8_t *buf, size_t len, const char *what,
                     what);
 }
 
-mb_status mb__image_read(const char *path, mb_image *out, mb_err *err)
+mb_status mb__image_read(const char *path, mb__image *out, mb_err *err)
 {
     return mb__image_read_lim(path, NULL, out, err);
 }
 
 mb_status mb__image_read_lim(const char *path, const mb__tlimit *lim,
-                             mb_image *out, mb_err *err)
+                             mb__image *out, mb_err *err)
 {
     memset(out, 0, sizeof *out);
     char *data = NULL;
@@ -389,8 +389,8 @@ static bool chan_ok(int64_t c)
 }
 
 mb_status mb__image_geom(const char *input, int rank, const int64_t *dims,
-                         mb_dtype dtype, const mb_image_prep *prep,
-                         mb_image_geom *g, mb_err *err)
+                         mb_dtype dtype, const mb__image_prep *prep,
+                         mb__image_geometry *g, mb_err *err)
 {
     memset(g, 0, sizeof *g);
     const int64_t *d = rank == 4 ? dims + 1 : dims;
@@ -520,7 +520,7 @@ static bool resample(const uint8_t *src, size_t w, size_t h, int c, size_t outn,
 }
 
 /* im resized to h x w (horizontal pass first, as Pillow). */
-static mb_status resize(mb_image *im, size_t h, size_t w, mb_err *err)
+static mb_status resize(mb__image *im, size_t h, size_t w, mb_err *err)
 {
     if (im->w != w) {
         uint8_t *t = mb__malloc(im->h * w * (size_t)im->c);
@@ -548,7 +548,7 @@ static mb_status resize(mb_image *im, size_t h, size_t w, mb_err *err)
 /* The channels made c: gray replicated; RGB to gray by Pillow's luma
  * (L = (19595 R + 38470 G + 7471 B + 0x8000) >> 16); a fourth channel
  * (asked by a 4-channel model) is 255. */
-static mb_status channels(mb_image *im, int c, mb_err *err)
+static mb_status channels(mb__image *im, int c, mb_err *err)
 {
     if (im->c == c)
         return MB_OK;
@@ -575,8 +575,8 @@ static mb_status channels(mb_image *im, int c, mb_err *err)
 
 /* torchvision's Resize(int): the shorter side to s, the longer
  * int(s * long / short). */
-static void resize_target(const mb_image *im, const mb_image_prep *p, size_t *h,
-                          size_t *w)
+static void resize_target(const mb__image *im, const mb__image_prep *p,
+                          size_t *h, size_t *w)
 {
     *h = im->h;
     *w = im->w;
@@ -597,7 +597,7 @@ static void resize_target(const mb_image *im, const mb_image_prep *p, size_t *h,
 
 /* torchvision's CenterCrop (offsets rounded half to even, as Python's
  * round); pads nothing: a crop larger than the image is an error. */
-static mb_status crop(mb_image *im, const char *what, size_t ch, size_t cw,
+static mb_status crop(mb__image *im, const char *what, size_t ch, size_t cw,
                       mb_err *err)
 {
     if (ch > im->h || cw > im->w)
@@ -616,7 +616,7 @@ static mb_status crop(mb_image *im, const char *what, size_t ch, size_t cw,
     return MB_OK;
 }
 
-static void store(const mb_image_geom *g, void *out, size_t i, double v)
+static void store(const mb__image_geometry *g, void *out, size_t i, double v)
 {
     switch (g->dtype) {
     case MB_DTYPE_FLOAT64:
@@ -635,7 +635,7 @@ static void store(const mb_image_geom *g, void *out, size_t i, double v)
 
 /* ToTensor and Normalize in float32, as torchvision computes them: the
  * pixel / 255 (or * --scale), then (x - mean) / std. */
-static float normalized(const mb_image_prep *p, uint8_t px, int ch)
+static float normalized(const mb__image_prep *p, uint8_t px, int ch)
 {
     float x =
         p->have_scale ? (float)((double)px * p->scale) : (float)px / 255.0f;
@@ -646,11 +646,11 @@ static float normalized(const mb_image_prep *p, uint8_t px, int ch)
     return x;
 }
 
-void mb__image_out_size(const mb_image *im, const mb_image_prep *prep,
-                        mb_image_geom *g)
+void mb__image_out_size(const mb__image *im, const mb__image_prep *prep,
+                        mb__image_geometry *g)
 {
-    static const mb_image_prep none = {0};
-    const mb_image_prep *p = prep ? prep : &none;
+    static const mb__image_prep none = {0};
+    const mb__image_prep *p = prep ? prep : &none;
     size_t h, w;
     resize_target(im, p, &h, &w);
     if (p->crop_h) {
@@ -661,20 +661,20 @@ void mb__image_out_size(const mb_image *im, const mb_image_prep *prep,
     g->w = (int64_t)w;
 }
 
-mb_status mb__image_prepare(const mb_image *src, const char *what,
-                            const mb_image_prep *prep, const mb_image_geom *g,
-                            void *out, mb_err *err)
+mb_status mb__image_prepare(const mb__image *src, const char *what,
+                            const mb__image_prep *prep,
+                            const mb__image_geometry *g, void *out, mb_err *err)
 {
-    static const mb_image_prep none = {0};
-    const mb_image_prep *p = prep ? prep : &none;
+    static const mb__image_prep none = {0};
+    const mb__image_prep *p = prep ? prep : &none;
     if ((p->n_mean > 1 && p->n_mean != g->c) ||
         (p->n_std > 1 && p->n_std != g->c))
         return mb__fail(err, MB_EINVAL,
                         "--mean/--std give %d values but the model's images "
                         "have %d channels",
                         p->n_mean > 1 ? p->n_mean : p->n_std, g->c);
-    mb_image im = {mb__malloc(src->w * src->h * (size_t)src->c), src->w, src->h,
-                   src->c};
+    mb__image im = {mb__malloc(src->w * src->h * (size_t)src->c), src->w,
+                    src->h, src->c};
     if (!im.px)
         return mb__fail(err, MB_ENOMEM, "out of memory");
     memcpy(im.px, src->px, src->w * src->h * (size_t)src->c);

@@ -11,7 +11,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
-void mb__image_list_free(mb_image_list *l)
+void mb__image_list_free(mb__image_list *l)
 {
     if (!l)
         return;
@@ -156,7 +156,7 @@ static mb_status walk(const char *dir, int depth, names *out, path_ids *up,
 }
 
 /* Moves the names of s into l's paths with label `label` (-1: none). */
-static mb_status take(mb_image_list *l, names *s, int64_t label, size_t *cap,
+static mb_status take(mb__image_list *l, names *s, int64_t label, size_t *cap,
                       mb_err *err)
 {
     size_t need = l->n + s->n;
@@ -186,7 +186,7 @@ static mb_status take(mb_image_list *l, names *s, int64_t label, size_t *cap,
 
 /* The images directly in dir (top, sorted), as a list without labels. */
 static mb_status flat_list(const char *dir, const names *top,
-                           mb_image_list *out, size_t *cap, mb_err *err)
+                           mb__image_list *out, size_t *cap, mb_err *err)
 {
     names imgs = {0};
     mb_status st = MB_OK;
@@ -205,7 +205,7 @@ static mb_status flat_list(const char *dir, const names *top,
     return st;
 }
 
-mb_status mb__image_dir_list(const char *dir, mb_image_list *out, mb_err *err)
+mb_status mb__image_dir_list(const char *dir, mb__image_list *out, mb_err *err)
 {
     memset(out, 0, sizeof *out);
     names dirs = {0}, top = {0};
@@ -266,22 +266,22 @@ mb_status mb__image_dir_list(const char *dir, mb_image_list *out, mb_err *err)
     return st;
 }
 
-mb_status mb__image_list_tensor(const mb_image_list *l, const char *input,
+mb_status mb__image_list_tensor(const mb__image_list *l, const char *input,
                                 int rank, const int64_t *dims, mb_dtype dtype,
-                                const mb_image_prep *prep,
+                                const mb__image_prep *prep,
                                 const mb__tlimit *lim, mb_tensor *out,
                                 mb_err *err)
 {
     memset(out, 0, sizeof *out);
-    mb_image_geom g;
+    mb__image_geometry g;
     mb_status st = mb__image_geom(input, rank, dims, dtype, prep, &g, err);
-    mb_image im = {0};
+    mb__image im = {0};
     for (size_t i = 0; !st && i < l->n; i++) {
         if ((st = mb__image_read_lim(l->paths[i], lim, &im, err)))
             break;
         if (i == 0) { /* symbolic sizes: the first image's, prepared */
             if (g.h < 0 || g.w < 0) {
-                mb_image_geom any = g;
+                mb__image_geometry any = g;
                 any.h = any.w = 0;
                 mb__image_out_size(&im, prep, &any);
                 g.h = g.h < 0 ? any.h : g.h;
@@ -326,7 +326,7 @@ mb_status mb__image_dir_labels(const char *data_path, int64_t **labels,
     struct stat sb;
     if (!data_path || stat(data_path, &sb) != 0 || !S_ISDIR(sb.st_mode))
         return MB_OK;
-    mb_image_list l;
+    mb__image_list l;
     mb_status st = mb__image_dir_list(data_path, &l, err);
     if (st || !l.labels) {
         mb__image_list_free(&l);

@@ -19,13 +19,13 @@
 #define MB_IMAGE_MAX_FILES 10000000
 #define MB_IMAGE_MAX_BYTES ((size_t)4 << 30)
 
-typedef struct mb_image_list {
+typedef struct mb__image_list {
     char **paths;    /* n full paths, in data-set order */
     int64_t *labels; /* n class ids, or NULL (images without class folders) */
     size_t n;
     char **classes; /* n_classes folder names, sorted (class id = index) */
     size_t n_classes;
-} mb_image_list;
+} mb__image_list;
 
 /* Lists the images under dir.  n = 0 (MB_OK) when dir holds no image
  * files, so the caller can try other layouts.  MB_EDATA (naming the file
@@ -33,8 +33,8 @@ typedef struct mb_image_list {
  * .tif, .webp, ...), a class folder without images, images both in class
  * folders and beside them, or more than MB_IMAGE_MAX_FILES; MB_EIO when
  * unreadable. */
-mb_status mb__image_dir_list(const char *dir, mb_image_list *out, mb_err *err);
-void mb__image_list_free(mb_image_list *l);
+mb_status mb__image_dir_list(const char *dir, mb__image_list *out, mb_err *err);
+void mb__image_list_free(mb__image_list *l);
 
 /* The class ids of the images under data_path when it is an image
  * folder with class folders: *labels (caller frees) gets one per image in
@@ -49,9 +49,9 @@ mb_status mb__image_dir_labels(const char *data_path, int64_t **labels,
  * symbolic: taken from the first image) and dtype: a batch axis is added
  * in front of an input without one.  Each image is decoded under lim, the
  * tensor cap (NULL: the default).  Errors name the image (image.h). */
-mb_status mb__image_list_tensor(const mb_image_list *l, const char *input,
+mb_status mb__image_list_tensor(const mb__image_list *l, const char *input,
                                 int rank, const int64_t *dims, mb_dtype dtype,
-                                const mb_image_prep *prep,
+                                const mb__image_prep *prep,
                                 const mb__tlimit *lim, mb_tensor *out,
                                 mb_err *err);
 

@@ -595,7 +595,7 @@ const char *mb__npy_descr(mb_dtype t)
     return NULL;
 }
 
-mb_status mb__npy_encode(const mb_tensor *t, mb_buf *out, mb_err *err)
+mb_status mb__npy_encode(const mb_tensor *t, mb__buf *out, mb_err *err)
 {
     const char *descr = mb__npy_descr(t->dtype);
     if (!descr)
@@ -614,7 +614,7 @@ mb_status mb__npy_encode(const mb_tensor *t, mb_buf *out, mb_err *err)
                         "tensor '%s': its shape needs more bytes than it "
                         "holds (%zu)",
                         t->name ? t->name : "", t->nbytes);
-    mb_buf h = MB_BUF_INIT;
+    mb__buf h = MB_BUF_INIT;
     mb__buf_printf(&h, "{'descr': '%s', 'fortran_order': False, 'shape': (",
                    descr);
     for (int i = 0; i < t->rank; i++)
@@ -655,7 +655,7 @@ mb_status mb__npy_encode(const mb_tensor *t, mb_buf *out, mb_err *err)
 
 mb_status mb__npy_write(const char *path, const mb_tensor *t, mb_err *err)
 {
-    mb_buf b = MB_BUF_INIT;
+    mb__buf b = MB_BUF_INIT;
     mb_status s = mb__npy_encode(t, &b, err);
     if (s == MB_OK)
         s = mb__write_file_atomic(path, b.data, b.len, err);

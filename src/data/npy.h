@@ -57,7 +57,7 @@ mb_status mb__npy_read_mem_lim(const void *buf, size_t len, const char *what,
 /* Appends the .npy encoding of t to *out (the caller owns the buffer and
  * frees it with mb__buf_free).  bfloat16, string and undefined tensors are
  * refused with MB_EUNSUPPORTED (numpy has no such dtype). */
-mb_status mb__npy_encode(const mb_tensor *t, mb_buf *out, mb_err *err);
+mb_status mb__npy_encode(const mb_tensor *t, mb__buf *out, mb_err *err);
 
 /* Writes t to path as .npy, atomically (mb__write_file_atomic). */
 mb_status mb__npy_write(const char *path, const mb_tensor *t, mb_err *err);

@@ -268,7 +268,7 @@ static mb_status read_archive(zip_t *za, const char *path, uint64_t packed,
 
 /* Builds the archive in memory through a libzip buffer source. */
 static mb_status build_archive(const char *path, const mb_tensor *tensors,
-                               size_t n, mb_buf *bufs, mb_buf *zipped,
+                               size_t n, mb__buf *bufs, mb__buf *zipped,
                                mb_err *err)
 {
     zip_error_t ze;
@@ -376,7 +376,7 @@ mb_status mb__npz_write(const char *path, const mb_tensor *tensors, size_t n,
                                 "'%s'",
                                 path, tensors[i].name);
     }
-    mb_buf *bufs = mb__calloc(n ? n : 1, sizeof *bufs);
+    mb__buf *bufs = mb__calloc(n ? n : 1, sizeof *bufs);
     if (!bufs)
         return mb__fail(err, MB_ENOMEM, "cannot write %s: out of memory", path);
     mb_status s = MB_OK;
@@ -385,7 +385,7 @@ mb_status mb__npz_write(const char *path, const mb_tensor *tensors, size_t n,
         if (s)
             mb__fail_prefix(err, "cannot write %s", path);
     }
-    mb_buf zipped = MB_BUF_INIT;
+    mb__buf zipped = MB_BUF_INIT;
     if (s == MB_OK)
         s = build_archive(path, tensors, n, bufs, &zipped, err);
     if (s == MB_OK)

@@ -12,7 +12,7 @@
 #include <string.h>
 
 static mb_status fill_input(const mb_io_desc *d, const int64_t *dims,
-                            const mb_plan *plan, mb_rng *rng, mb_tensor *out,
+                            const mb__plan *plan, mb__rng *rng, mb_tensor *out,
                             mb_err *err);
 
 static bool is_float(mb_dtype t)
@@ -21,7 +21,7 @@ static bool is_float(mb_dtype t)
            t == MB_DTYPE_FLOAT16 || t == MB_DTYPE_BFLOAT16;
 }
 
-bool mb__input_range(const mb_plan *plan, const char *name, mb_dtype t,
+bool mb__input_range(const mb__plan *plan, const char *name, mb_dtype t,
                      double *lo, double *hi)
 {
     for (size_t i = 0; i < plan->n_ranges; i++) {
@@ -69,7 +69,7 @@ static int batch_axis(const mb_io_desc *d, int i, const char *bsym)
     return i == 0;
 }
 
-static bool dim_given(const mb_plan *plan, const char *sym, int64_t *v)
+static bool dim_given(const mb__plan *plan, const char *sym, int64_t *v)
 {
     for (size_t k = 0; sym && *sym && k < plan->n_dims; k++)
         if (strcmp(plan->dims[k].name, sym) == 0) {
@@ -80,7 +80,7 @@ static bool dim_given(const mb_plan *plan, const char *sym, int64_t *v)
 }
 
 mb_status mb__resolve_shape2(const mb_io_desc *d, int64_t batch,
-                             const char *bsym, const mb_plan *plan,
+                             const char *bsym, const mb__plan *plan,
                              int64_t *dims, int *carries, mb_err *err)
 {
     int dummy;
@@ -91,7 +91,7 @@ mb_status mb__resolve_shape2(const mb_io_desc *d, int64_t batch,
         /* A tensor whose rank the runtime does not know (a TorchScript
          * argument): --shape gives it, at batch 1, axis 0 the batch. */
         for (size_t k = 0; k < plan->n_shapes; k++) {
-            const mb_shape_override *o = &plan->shapes[k];
+            const mb__shape_override *o = &plan->shapes[k];
             if (strcmp(o->name, d->name) != 0)
                 continue;
             for (int i = 0; i < o->rank; i++)
@@ -107,7 +107,7 @@ mb_status mb__resolve_shape2(const mb_io_desc *d, int64_t batch,
                         d->name, d->name);
     }
     for (size_t k = 0; k < plan->n_shapes; k++) {
-        const mb_shape_override *o = &plan->shapes[k];
+        const mb__shape_override *o = &plan->shapes[k];
         if (strcmp(o->name, d->name) != 0)
             continue;
         char want[256], got[256];
@@ -161,7 +161,7 @@ mb_status mb__resolve_shape2(const mb_io_desc *d, int64_t batch,
 }
 
 mb_status mb__resolve_shape(const mb_io_desc *d, int64_t batch,
-                            const mb_plan *plan, int64_t *dims, mb_err *err)
+                            const mb__plan *plan, int64_t *dims, mb_err *err)
 {
     int carries;
     mb_status s = mb__resolve_shape2(d, batch, NULL, plan, dims, &carries, err);
@@ -207,7 +207,7 @@ const char *mb__nearest_name(const char *list, const char *name, char *out,
 }
 
 mb_status mb__check_option_names(const mb_io_desc *in, size_t n,
-                                 const mb_plan *plan, mb_err *err)
+                                 const mb__plan *plan, mb_err *err)
 {
     char inputs[1024] = "", hint[128];
     for (size_t i = 0; i < n; i++) {
@@ -237,7 +237,7 @@ mb_status mb__check_option_names(const mb_io_desc *in, size_t n,
 }
 
 mb_status mb__check_input_names(const mb_io_desc *in, size_t n,
-                                const mb_plan *plan, mb_err *err)
+                                const mb__plan *plan, mb_err *err)
 {
     mb_status s = mb__check_option_names(in, n, plan, err);
     if (s)
@@ -273,8 +273,8 @@ mb_status mb__check_input_names(const mb_io_desc *in, size_t n,
 }
 
 mb_status mb__synthetic_inputs(const mb_io_desc *in, size_t n, int64_t batch,
-                               const mb_plan *plan, mb_rng *rng, mb_tensor *out,
-                               mb_err *err)
+                               const mb__plan *plan, mb__rng *rng,
+                               mb_tensor *out, mb_err *err)
 {
     mb_status s = mb__check_input_names(in, n, plan, err);
     const char *bsym = mb__batch_symbol(in, n);
@@ -304,8 +304,8 @@ mb_status mb__synthetic_inputs(const mb_io_desc *in, size_t n, int64_t batch,
 }
 
 mb_status mb__synthetic_input(const mb_io_desc *d, int64_t batch,
-                              const mb_plan *plan, mb_rng *rng, mb_tensor *out,
-                              mb_err *err)
+                              const mb__plan *plan, mb__rng *rng,
+                              mb_tensor *out, mb_err *err)
 {
     int64_t dims[MB_MAX_RANK];
     mb_status s = mb__resolve_shape(d, batch, plan, dims, err);
@@ -315,7 +315,7 @@ mb_status mb__synthetic_input(const mb_io_desc *d, int64_t batch,
 }
 
 static mb_status fill_input(const mb_io_desc *d, const int64_t *dims,
-                            const mb_plan *plan, mb_rng *rng, mb_tensor *out,
+                            const mb__plan *plan, mb__rng *rng, mb_tensor *out,
                             mb_err *err)
 {
     mb_status s;

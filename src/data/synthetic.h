@@ -15,11 +15,11 @@
 
 /* Resolves d's shape for `batch` into dims (rank d->rank). */
 mb_status mb__resolve_shape(const mb_io_desc *d, int64_t batch,
-                            const mb_plan *plan, int64_t *dims, mb_err *err);
+                            const mb__plan *plan, int64_t *dims, mb_err *err);
 /* Allocates and fills a synthetic tensor for input d. */
 mb_status mb__synthetic_input(const mb_io_desc *d, int64_t batch,
-                              const mb_plan *plan, mb_rng *rng, mb_tensor *out,
-                              mb_err *err);
+                              const mb__plan *plan, mb__rng *rng,
+                              mb_tensor *out, mb_err *err);
 /* The name of the batch axis: the symbolic name of the first dynamic
  * axis 0 among the inputs (borrowed), or NULL.  Any dynamic axis of any
  * input with that name takes the batch size too (a recurrent state
@@ -30,7 +30,7 @@ const char *mb__batch_symbol(const mb_io_desc *in, size_t n);
  * --shape is the shape at batch 1: its batch axis is multiplied by batch.
  * An input without a batch axis is fed as it is. */
 mb_status mb__resolve_shape2(const mb_io_desc *d, int64_t batch,
-                             const char *bsym, const mb_plan *plan,
+                             const char *bsym, const mb__plan *plan,
                              int64_t *dims, int *carries, mb_err *err);
 /* Appends name to the comma-separated list in buf (once). */
 void mb__list_add(char *buf, size_t len, const char *name);
@@ -41,22 +41,22 @@ const char *mb__nearest_name(const char *list, const char *name, char *out,
 /* Every input --shape and --input-range name is an input in[0..n) of
  * the model, else MB_EINVAL naming it, the nearest name and the inputs. */
 mb_status mb__check_option_names(const mb_io_desc *in, size_t n,
-                                 const mb_plan *plan, mb_err *err);
+                                 const mb__plan *plan, mb_err *err);
 /* Checks the names the plan uses against the model's inputs: --shape and
  * --input-range must name an input (MB_EINVAL, with the nearest name as a
  * suggestion), and lists every unresolved
  * symbolic dimension at once with a ready-to-paste --dim line
  * (MB_EMODEL). */
 mb_status mb__check_input_names(const mb_io_desc *in, size_t n,
-                                const mb_plan *plan, mb_err *err);
+                                const mb__plan *plan, mb_err *err);
 /* Synthetic tensors for all n inputs at once (out[0..n), cleared on
  * failure), with the checks above; MB_EMODEL when batch != 1 and no input
  * has a batch axis. */
 mb_status mb__synthetic_inputs(const mb_io_desc *in, size_t n, int64_t batch,
-                               const mb_plan *plan, mb_rng *rng, mb_tensor *out,
-                               mb_err *err);
+                               const mb__plan *plan, mb__rng *rng,
+                               mb_tensor *out, mb_err *err);
 /* The value range used for input `name` ([lo, hi]); 1 if user-given. */
-bool mb__input_range(const mb_plan *plan, const char *name, mb_dtype t,
+bool mb__input_range(const mb__plan *plan, const char *name, mb_dtype t,
                      double *lo, double *hi);
 
 #endif

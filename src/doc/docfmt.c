@@ -9,14 +9,14 @@
 #include <stdlib.h>
 #include <string.h>
 
-void mb__csv_num(mb_buf *out, const char *fmt, double x)
+void mb__csv_num(mb__buf *out, const char *fmt, double x)
 {
     mb__buf_putc(out, ',');
     if (isfinite(x))
         mb__buf_printf(out, fmt, x);
 }
 
-void mb__csv_field(mb_buf *out, const char *s)
+void mb__csv_field(mb__buf *out, const char *s)
 {
     if (!s)
         s = "";
@@ -122,7 +122,7 @@ char *mb__fmt_bytes(double b, char *out, size_t len)
     return out;
 }
 
-void mb__put_dims(mb_buf *b, const json_t *dims, const char *open,
+void mb__put_dims(mb__buf *b, const json_t *dims, const char *open,
                   const char *close)
 {
     size_t i;
@@ -196,7 +196,7 @@ void mb__fmt_duration(double ns, char *buf, size_t len)
     snprintf(buf, len, "%.*f %s", prec, v, unit);
 }
 
-bool mb__fmt_scaled(double x, double mag, const mb_scale *steps, size_t n,
+bool mb__fmt_scaled(double x, double mag, const mb__scale *steps, size_t n,
                     char *out, size_t len)
 {
     if (!isfinite(x)) {
@@ -213,10 +213,10 @@ bool mb__fmt_scaled(double x, double mag, const mb_scale *steps, size_t n,
 
 void mb__fmt_count(double n, char *buf, size_t len)
 {
-    static const mb_scale steps[] = {{1e9, 1e9, "%.2fG"},
-                                     {1e6, 1e6, "%.2fM"},
-                                     {1e4, 1e3, "%.1fK"},
-                                     {-INFINITY, 1, "%.0f"}};
+    static const mb__scale steps[] = {{1e9, 1e9, "%.2fG"},
+                                      {1e6, 1e6, "%.2fM"},
+                                      {1e4, 1e3, "%.1fK"},
+                                      {-INFINITY, 1, "%.0f"}};
     mb__fmt_scaled(n, n, steps, sizeof steps / sizeof *steps, buf, len);
 }
 
@@ -242,12 +242,12 @@ const char *mb__metric_unit(const char *metric)
 
 char *mb__fmt_metric(const char *metric, double x, char *out, size_t len)
 {
-    static const mb_scale bytes[] = {{1048576.0, 1048576.0, "%.2f MiB"},
-                                     {-INFINITY, 1, "%.0f B"}};
-    static const mb_scale ns[] = {{1e9, 1e9, "%.3f s"},
-                                  {1e6, 1e6, "%.3f ms"},
-                                  {1e3, 1e3, "%.2f us"},
-                                  {-INFINITY, 1, "%.0f ns"}};
+    static const mb__scale bytes[] = {{1048576.0, 1048576.0, "%.2f MiB"},
+                                      {-INFINITY, 1, "%.0f B"}};
+    static const mb__scale ns[] = {{1e9, 1e9, "%.3f s"},
+                                   {1e6, 1e6, "%.3f ms"},
+                                   {1e3, 1e3, "%.2f us"},
+                                   {-INFINITY, 1, "%.0f ns"}};
     const char *unit = mb__metric_unit(metric);
     if (strcmp(unit, "inferences/s") == 0 && isfinite(x))
         snprintf(out, len, "%.1f/s", x);

@@ -20,7 +20,7 @@ const char *mb__jstr(const json_t *o, const char *path);
 
 /* A shape (an array of integers) between open and close: "[1,3,224,224]"
  * with "[" and "]"; a missing array gives just open and close. */
-void mb__put_dims(mb_buf *b, const json_t *dims, const char *open,
+void mb__put_dims(mb__buf *b, const json_t *dims, const char *open,
                   const char *close);
 
 /* "p < 0.0001" style p-value text ("-" for NAN) into out; returns out. */
@@ -44,14 +44,14 @@ void mb__fmt_ms_table(double ns, char *buf, size_t len);
 void mb__fmt_duration(double ns, char *buf, size_t len);
 /* One step of a scale: numbers with magnitude >= at are printed as
  * x / div with fmt (one double argument), e.g. {1e6, 1e6, "%.2fM"}. */
-typedef struct mb_scale {
+typedef struct mb__scale {
     double at, div;
     const char *fmt;
-} mb_scale;
+} mb__scale;
 /* Formats x with the first of the n steps (largest first) whose `at` is
  * at most mag (x itself or its absolute value), "-" when x is not finite;
  * false, and out untouched, when no step fits. */
-bool mb__fmt_scaled(double x, double mag, const mb_scale *steps, size_t n,
+bool mb__fmt_scaled(double x, double mag, const mb__scale *steps, size_t n,
                     char *out, size_t len);
 /* "1.23M", "456K" for counts; "-" for NAN. */
 void mb__fmt_count(double n, char *buf, size_t len);
@@ -80,9 +80,9 @@ void mb__batch_suffix(int64_t batch, char *at, size_t at_len, char *id,
 /* Appends s as one RFC 4180 field (quoted when needed); a text that a
  * spreadsheet would read as a formula (first character = + - @, tab or
  * CR) is written "'=..." (OWASP's CSV injection rule). */
-void mb__csv_field(mb_buf *out, const char *s);
+void mb__csv_field(mb__buf *out, const char *s);
 /* Appends a comma, then x in fmt (e.g. "%.9g"), or nothing when x is not
  * finite (an empty field: absent). */
-void mb__csv_num(mb_buf *out, const char *fmt, double x);
+void mb__csv_num(mb__buf *out, const char *fmt, double x);
 
 #endif

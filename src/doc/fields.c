@@ -12,7 +12,7 @@
 #include <string.h>
 
 #define GETTER(fn, stmt)                                                       \
-    static void fn(const mb_rrun *r, mb__fval *v, char *tmp, size_t len)       \
+    static void fn(const mb__rrun *r, mb__fval *v, char *tmp, size_t len)      \
     {                                                                          \
         (void)tmp;                                                             \
         (void)len;                                                             \
@@ -20,7 +20,7 @@
     }
 
 /* "onnxruntime 1.30.0"; "unknown" when the runtime is not recorded. */
-static void get_framework(const mb_rrun *r, mb__fval *v, char *tmp, size_t len)
+static void get_framework(const mb__rrun *r, mb__fval *v, char *tmp, size_t len)
 {
     if (r->backend && !strcmp(r->backend, "exec"))
         snprintf(tmp, len, "exec"); /* a whole program, not a runtime */
@@ -32,7 +32,7 @@ static void get_framework(const mb_rrun *r, mb__fval *v, char *tmp, size_t len)
 }
 
 /* "1x3x224x224", "" without inputs. */
-static void get_shape(const mb_rrun *r, mb__fval *v, char *tmp, size_t len)
+static void get_shape(const mb__rrun *r, mb__fval *v, char *tmp, size_t len)
 {
     size_t k, off = 0;
     const json_t *d;
@@ -49,7 +49,7 @@ static void get_shape(const mb_rrun *r, mb__fval *v, char *tmp, size_t len)
 }
 
 /* model.name, or the file name of model.path. */
-static void get_model(const mb_rrun *r, mb__fval *v, char *tmp, size_t len)
+static void get_model(const mb__rrun *r, mb__fval *v, char *tmp, size_t len)
 {
     (void)tmp;
     (void)len;
@@ -103,7 +103,7 @@ GETTER(get_error, v->s = r->error)
 
 /* The comparison entry of r's variant at r's batch size in a compare
  * document, or NULL. */
-static const json_t *cmp_entry(const mb_rrun *r)
+static const json_t *cmp_entry(const mb__rrun *r)
 {
     const json_t *all = json_object_get(r->doc, "comparisons"), *c = NULL, *x;
     size_t i;
@@ -126,7 +126,7 @@ static const json_t *cmp_entry(const mb_rrun *r)
 GETTER(get_top1, v->x = mb__jnum(cmp_entry(r), "accuracy.top1"))
 GETTER(get_top1_delta, v->x = mb__jnum(cmp_entry(r), "accuracy.delta_top1"))
 /* The paired 95% CI of top1_delta: its lower (tmp "0") or upper bound. */
-static void get_delta_ci(const mb_rrun *r, mb__fval *v, int k)
+static void get_delta_ci(const mb__rrun *r, mb__fval *v, int k)
 {
     const json_t *ci = mb__jget(cmp_entry(r), "accuracy.delta_top1_ci95");
     if (json_array_size(ci) == 2)
@@ -135,7 +135,7 @@ static void get_delta_ci(const mb_rrun *r, mb__fval *v, int k)
 GETTER(get_top1_delta_lo, get_delta_ci(r, v, 0))
 GETTER(get_top1_delta_hi, get_delta_ci(r, v, 1))
 /* "pass" or "fail" of the variant's verdict; "" when it has none. */
-static void get_verdict(const mb_rrun *r, mb__fval *v, char *tmp, size_t len)
+static void get_verdict(const mb__rrun *r, mb__fval *v, char *tmp, size_t len)
 {
     (void)tmp;
     (void)len;
@@ -143,7 +143,7 @@ static void get_verdict(const mb_rrun *r, mb__fval *v, char *tmp, size_t len)
     v->s = json_is_boolean(p) ? (json_is_true(p) ? "pass" : "fail") : NULL;
 }
 /* The failing outputs and figures of the verdict. */
-static void get_failures(const mb_rrun *r, mb__fval *v, char *tmp, size_t len)
+static void get_failures(const mb__rrun *r, mb__fval *v, char *tmp, size_t len)
 {
     const json_t *vd = json_object_get(cmp_entry(r), "verdict");
     if (!json_is_object(vd))
@@ -154,7 +154,7 @@ static void get_failures(const mb_rrun *r, mb__fval *v, char *tmp, size_t len)
 
 /* The variant's headline verdict, correctness first, then speed
  * (mb__cmp_headline); "" outside a comparison and for the baseline. */
-static void get_headline(const mb_rrun *r, mb__fval *v, char *tmp, size_t len)
+static void get_headline(const mb__rrun *r, mb__fval *v, char *tmp, size_t len)
 {
     const json_t *e = cmp_entry(r);
     if (!json_is_object(e) || json_is_true(json_object_get(e, "baseline")))
@@ -259,8 +259,8 @@ const mb__field *mb__field_find(const char *name)
     return NULL;
 }
 
-void mb__field_get(const mb__field *f, const mb_rrun *r, mb__fval *v, char *tmp,
-                   size_t tmp_len)
+void mb__field_get(const mb__field *f, const mb__rrun *r, mb__fval *v,
+                   char *tmp, size_t tmp_len)
 {
     v->s = NULL;
     v->x = NAN;
@@ -269,7 +269,7 @@ void mb__field_get(const mb__field *f, const mb_rrun *r, mb__fval *v, char *tmp,
     f->get(r, v, tmp, tmp_len);
 }
 
-void mb__field_csv(const mb__field *f, const mb__fval *v, mb_buf *out)
+void mb__field_csv(const mb__field *f, const mb__fval *v, mb__buf *out)
 {
     if (f->type == MB_FT_TEXT || f->type == MB_FT_JSON) {
         mb__csv_field(out, v->s);
@@ -290,7 +290,7 @@ void mb__field_csv(const mb__field *f, const mb__fval *v, mb_buf *out)
 }
 
 /* The header (r NULL) or the row of r: every CSV field in list order. */
-static void csv_line(const mb_rrun *r, mb_buf *out)
+static void csv_line(const mb__rrun *r, mb__buf *out)
 {
     char tmp[256];
     const char *sep = "";
@@ -310,17 +310,17 @@ static void csv_line(const mb_rrun *r, mb_buf *out)
     mb__buf_putc(out, '\n');
 }
 
-void mb__fields_csv_header(mb_buf *out)
+void mb__fields_csv_header(mb__buf *out)
 {
     csv_line(NULL, out);
 }
 
-void mb__fields_csv_row(const mb_rrun *r, mb_buf *out)
+void mb__fields_csv_row(const mb__rrun *r, mb__buf *out)
 {
     csv_line(r, out);
 }
 
-const char *mb__field_cell(const mb__field *f, const mb_rrun *r, int md,
+const char *mb__field_cell(const mb__field *f, const mb__rrun *r, int md,
                            char *out, size_t len)
 {
     char tmp[256];
@@ -345,7 +345,7 @@ const char *mb__field_cell(const mb__field *f, const mb_rrun *r, int md,
     return out;
 }
 
-char *mb__field_sql(const mb__field *f, const mb_rrun *r, int *oom)
+char *mb__field_sql(const mb__field *f, const mb__rrun *r, int *oom)
 {
     char tmp[256], num[48];
     mb__fval v;

@@ -44,7 +44,7 @@ typedef struct mb__field {
     const char *column; /* store column, or NULL */
     const char *key;    /* history key, or NULL */
     const char *title;  /* short heading for tables ("p95", "peak RSS") */
-    void (*get)(const mb_rrun *r, mb__fval *v, char *tmp, size_t tmp_len);
+    void (*get)(const mb__rrun *r, mb__fval *v, char *tmp, size_t tmp_len);
 } mb__field;
 
 /* The list; *n gets its length.  Static. */
@@ -52,30 +52,30 @@ const mb__field *mb__fields(size_t *n);
 /* The field named name, or NULL. */
 const mb__field *mb__field_find(const char *name);
 /* The value of f for r.  tmp (at least 256 bytes) holds built text. */
-void mb__field_get(const mb__field *f, const mb_rrun *r, mb__fval *v, char *tmp,
-                   size_t tmp_len);
+void mb__field_get(const mb__field *f, const mb__rrun *r, mb__fval *v,
+                   char *tmp, size_t tmp_len);
 
 /* Appends the CSV header line (every field with MB_FO_CSV, in list
  * order, then a newline), and one run's row in the same order. */
-void mb__fields_csv_header(mb_buf *out);
-void mb__fields_csv_row(const mb_rrun *r, mb_buf *out);
+void mb__fields_csv_header(mb__buf *out);
+void mb__fields_csv_row(const mb__rrun *r, mb__buf *out);
 /* The CSV text of one value: ns as milliseconds (6 decimals), bytes as
  * MiB (3), rates with 3 decimals, counts whole; text as an RFC 4180
  * field.  Appends nothing for a missing value. */
-void mb__field_csv(const mb__field *f, const mb__fval *v, mb_buf *out);
+void mb__field_csv(const mb__field *f, const mb__fval *v, mb__buf *out);
 
 /* One value as a table cell (md 0: console, 1: Markdown, which the
  * caller escapes): milliseconds (console: more digits the smaller;
  * Markdown: 4 significant), bytes in binary units, rates with one decimal
  * (Markdown: 4 significant digits), counts whole, "-" when missing
  * (console text: ""). Returns out. */
-const char *mb__field_cell(const mb__field *f, const mb_rrun *r, int md,
+const char *mb__field_cell(const mb__field *f, const mb__rrun *r, int md,
                            char *out, size_t len);
 
 /* The store's text of one value for a parameterised INSERT: counts as
  * whole numbers, reals with 17 significant digits, JSON as compact
  * sorted text.  Returns a malloc'd string (caller frees) or NULL for
  * SQL NULL; *oom is set when memory ran out. */
-char *mb__field_sql(const mb__field *f, const mb_rrun *r, int *oom);
+char *mb__field_sql(const mb__field *f, const mb__rrun *r, int *oom);
 
 #endif

@@ -19,7 +19,7 @@
 /* Adds the text of w followed by s (w is left empty) to the warnings
  * unless an equal one is there.  False when memory runs out (here or
  * while w was written). */
-static bool add_warning(mb_rview *v, size_t *cap, mb_buf *w, const char *s)
+static bool add_warning(mb__rview *v, size_t *cap, mb__buf *w, const char *s)
 {
     mb__buf_puts(w, s);
     char *text = w->oom ? NULL : mb__buf_take(w, NULL);
@@ -43,7 +43,8 @@ static bool add_warning(mb_rview *v, size_t *cap, mb_buf *w, const char *s)
 
 /* The index of the series called name in *index, adding it when new.
  * False when memory runs out. */
-static bool series_index(mb_rview *v, size_t *cap, const char *name, int *index)
+static bool series_index(mb__rview *v, size_t *cap, const char *name,
+                         int *index)
 {
     for (size_t i = 0; i < v->n_series; i++)
         if (strcmp(v->series[i], name) == 0) {
@@ -65,7 +66,7 @@ static bool in_count_range(double x)
     return isfinite(x) && x >= 0 && x <= 9007199254740992.0;
 }
 
-/* A field of mb_rrun read from a dotted path of the run as recorded: a
+/* A field of mb__rrun read from a dotted path of the run as recorded: a
  * string (const char *) or a number (double).  The fallbacks and the
  * derived figures are set after. */
 static const struct run_field {
@@ -73,45 +74,45 @@ static const struct run_field {
     const char *path;
     bool is_num;
 } run_fields[] = {
-    {offsetof(mb_rrun, variant_raw), "variant", false},
-    {offsetof(mb_rrun, model_name), "model.name", false},
-    {offsetof(mb_rrun, model_path), "model.path", false},
-    {offsetof(mb_rrun, status_raw), "status", false},
-    {offsetof(mb_rrun, error), "error", false},
-    {offsetof(mb_rrun, sha256), "model.sha256", false},
-    {offsetof(mb_rrun, backend), "backend", false},
-    {offsetof(mb_rrun, device), "device", false},
-    {offsetof(mb_rrun, device_type), "device_type", false},
-    {offsetof(mb_rrun, runtime_name), "runtime.name", false},
-    {offsetof(mb_rrun, runtime_version), "runtime.version", false},
-    {offsetof(mb_rrun, stop_rule), "stop_rule", false},
-    {offsetof(mb_rrun, peak_method), "memory.peak_method", false},
-    {offsetof(mb_rrun, command), "command", false},
-    {offsetof(mb_rrun, median), "latency.median", true},
-    {offsetof(mb_rrun, std), "latency.std", true},
-    {offsetof(mb_rrun, count), "latency.count", true},
-    {offsetof(mb_rrun, iterations), "iterations", true},
-    {offsetof(mb_rrun, load_ns), "phases.library_load_ns", true},
-    {offsetof(mb_rrun, session_ns), "phases.session_create_ns", true},
-    {offsetof(mb_rrun, first_ns), "phases.first_inference_ns", true},
-    {offsetof(mb_rrun, compile_ns), "phases.compile_ns", true},
-    {offsetof(mb_rrun, model_file_bytes), "model.file_bytes", true},
-    {offsetof(mb_rrun, params), "model.params", true},
-    {offsetof(mb_rrun, p90), "latency.p90", true},
-    {offsetof(mb_rrun, p95), "latency.p95", true},
-    {offsetof(mb_rrun, p99), "latency.p99", true},
-    {offsetof(mb_rrun, mean), "latency.mean", true},
-    {offsetof(mb_rrun, min), "latency.min", true},
-    {offsetof(mb_rrun, max), "latency.max", true},
-    {offsetof(mb_rrun, ci_lo), "latency.median_ci95.lo", true},
-    {offsetof(mb_rrun, ci_hi), "latency.median_ci95.hi", true},
-    {offsetof(mb_rrun, run_cv), "replication.run_to_run_cv", true},
-    {offsetof(mb_rrun, ips), "throughput.inferences_per_s", true},
-    {offsetof(mb_rrun, sps), "throughput.samples_per_s", true},
-    {offsetof(mb_rrun, rss_peak), "memory.rss_peak_bytes", true},
+    {offsetof(mb__rrun, variant_raw), "variant", false},
+    {offsetof(mb__rrun, model_name), "model.name", false},
+    {offsetof(mb__rrun, model_path), "model.path", false},
+    {offsetof(mb__rrun, status_raw), "status", false},
+    {offsetof(mb__rrun, error), "error", false},
+    {offsetof(mb__rrun, sha256), "model.sha256", false},
+    {offsetof(mb__rrun, backend), "backend", false},
+    {offsetof(mb__rrun, device), "device", false},
+    {offsetof(mb__rrun, device_type), "device_type", false},
+    {offsetof(mb__rrun, runtime_name), "runtime.name", false},
+    {offsetof(mb__rrun, runtime_version), "runtime.version", false},
+    {offsetof(mb__rrun, stop_rule), "stop_rule", false},
+    {offsetof(mb__rrun, peak_method), "memory.peak_method", false},
+    {offsetof(mb__rrun, command), "command", false},
+    {offsetof(mb__rrun, median), "latency.median", true},
+    {offsetof(mb__rrun, std), "latency.std", true},
+    {offsetof(mb__rrun, count), "latency.count", true},
+    {offsetof(mb__rrun, iterations), "iterations", true},
+    {offsetof(mb__rrun, load_ns), "phases.library_load_ns", true},
+    {offsetof(mb__rrun, session_ns), "phases.session_create_ns", true},
+    {offsetof(mb__rrun, first_ns), "phases.first_inference_ns", true},
+    {offsetof(mb__rrun, compile_ns), "phases.compile_ns", true},
+    {offsetof(mb__rrun, model_file_bytes), "model.file_bytes", true},
+    {offsetof(mb__rrun, params), "model.params", true},
+    {offsetof(mb__rrun, p90), "latency.p90", true},
+    {offsetof(mb__rrun, p95), "latency.p95", true},
+    {offsetof(mb__rrun, p99), "latency.p99", true},
+    {offsetof(mb__rrun, mean), "latency.mean", true},
+    {offsetof(mb__rrun, min), "latency.min", true},
+    {offsetof(mb__rrun, max), "latency.max", true},
+    {offsetof(mb__rrun, ci_lo), "latency.median_ci95.lo", true},
+    {offsetof(mb__rrun, ci_hi), "latency.median_ci95.hi", true},
+    {offsetof(mb__rrun, run_cv), "replication.run_to_run_cv", true},
+    {offsetof(mb__rrun, ips), "throughput.inferences_per_s", true},
+    {offsetof(mb__rrun, sps), "throughput.samples_per_s", true},
+    {offsetof(mb__rrun, rss_peak), "memory.rss_peak_bytes", true},
 };
 
-void mb__rrun_fill(mb_rrun *r, const json_t *doc, size_t di, const json_t *run)
+void mb__rrun_fill(mb__rrun *r, const json_t *doc, size_t di, const json_t *run)
 {
     memset(r, 0, sizeof *r);
     for (size_t i = 0; i < sizeof run_fields / sizeof *run_fields; i++) {
@@ -176,7 +177,7 @@ void mb__rrun_fill(mb_rrun *r, const json_t *doc, size_t di, const json_t *run)
     r->samples = json_is_array(s) && json_array_size(s) > 0 ? s : NULL;
 }
 
-static const char *run_label(const mb_rrun *r, char *out, size_t len)
+static const char *run_label(const mb__rrun *r, char *out, size_t len)
 {
     if (r->batch >= 0)
         snprintf(out, len, "%s (batch %lld)", r->variant, (long long)r->batch);
@@ -187,7 +188,7 @@ static const char *run_label(const mb_rrun *r, char *out, size_t len)
 
 /* The checks of one run: each writes its warning into w when the run
  * calls for it, and nothing otherwise.  label names the run. */
-static void failed_warning(const mb_rrun *r, const char *label, mb_buf *w)
+static void failed_warning(const mb__rrun *r, const char *label, mb__buf *w)
 {
     if (strcmp(r->status, "ok") != 0)
         mb__buf_printf(w, "%s %s: %s", label, r->status,
@@ -197,7 +198,7 @@ static void failed_warning(const mb_rrun *r, const char *label, mb_buf *w)
 /* Noise is judged by the run-to-run spread when there are processes to
  * judge it by (a compare document says it already), else by the robust
  * CV of the samples. */
-static void noise_warning(const mb_rrun *r, const char *label, mb_buf *w)
+static void noise_warning(const mb__rrun *r, const char *label, mb__buf *w)
 {
     bool is_cmp = r->doc && mb__jstr(r->doc, "kind") &&
                   strcmp(mb__jstr(r->doc, "kind"), "compare") == 0;
@@ -218,7 +219,7 @@ static void noise_warning(const mb_rrun *r, const char *label, mb_buf *w)
     }
 }
 
-static void outlier_warning(const mb_rrun *r, const char *label, mb_buf *w)
+static void outlier_warning(const mb__rrun *r, const char *label, mb__buf *w)
 {
     double count = mb__jnum(r->run, "latency.count");
     if (r->outliers > 0 && isfinite(count) && count > 0 &&
@@ -230,7 +231,7 @@ static void outlier_warning(const mb_rrun *r, const char *label, mb_buf *w)
                        label, r->outliers, count);
 }
 
-static void leak_warning(const mb_rrun *r, const char *label, mb_buf *w)
+static void leak_warning(const mb__rrun *r, const char *label, mb__buf *w)
 {
     double slope = mb__jnum(r->run, "memory.leak.slope_bytes_per_iter");
     if (r->leak)
@@ -240,17 +241,17 @@ static void leak_warning(const mb_rrun *r, const char *label, mb_buf *w)
                        label, isfinite(slope) ? slope : 0.0);
 }
 
-static void (*const run_checks[])(const mb_rrun *, const char *, mb_buf *) = {
+static void (*const run_checks[])(const mb__rrun *, const char *, mb__buf *) = {
     failed_warning, noise_warning, outlier_warning, leak_warning};
 
 /* The documents' warnings, then those the view sees: interrupted
  * measurements, random inputs, then each run's checks.  False when memory
  * runs out. */
-static bool derive_warnings(mb_rview *v, size_t *wcap,
+static bool derive_warnings(mb__rview *v, size_t *wcap,
                             const json_t *const *docs, size_t n_docs)
 {
     bool have_random = false, any_synthetic = false;
-    mb_buf w = MB_BUF_INIT;
+    mb__buf w = MB_BUF_INIT;
     for (size_t d = 0; d < n_docs; d++) {
         size_t i;
         const json_t *dw;
@@ -292,14 +293,14 @@ static bool derive_warnings(mb_rview *v, size_t *wcap,
 
 /* What the fill functions of push_objects need besides the object. */
 typedef struct fill_ctx {
-    mb_rview *v;
+    mb__rview *v;
     const json_t *doc;
     size_t d; /* the document's index */
 } fill_ctx;
 
 static void fill_run(void *item, const json_t *run, const fill_ctx *cx)
 {
-    mb_rrun *r = item;
+    mb__rrun *r = item;
     mb__rrun_fill(r, cx->doc, cx->d, run);
     if (r->samples)
         cx->v->any_samples = 1;
@@ -308,7 +309,7 @@ static void fill_run(void *item, const json_t *run, const fill_ctx *cx)
 /* A comparison entry; the runs of its document are in the view already. */
 static void fill_cmp(void *item, const json_t *cv, const fill_ctx *cx)
 {
-    mb_rcmp *c = item;
+    mb__rcmp *c = item;
     memset(c, 0, sizeof *c);
     c->doc = cx->doc;
     c->v = cv;
@@ -370,7 +371,7 @@ static bool push_objects(const json_t *arr, void **items, size_t *n,
     return true;
 }
 
-int mb__rview_build(const json_t *const *docs, size_t n_docs, mb_rview *v)
+int mb__rview_build(const json_t *const *docs, size_t n_docs, mb__rview *v)
 {
     memset(v, 0, sizeof *v);
     size_t rcap = 0, ccap = 0, scap = 0, wcap = 0;
@@ -414,7 +415,7 @@ oom:
     return -1;
 }
 
-void mb__rview_free(mb_rview *v)
+void mb__rview_free(mb__rview *v)
 {
     if (!v)
         return;
@@ -430,7 +431,7 @@ void mb__rview_free(mb_rview *v)
 /* The verdict of one comparison entry in words: "faster", "slower",
  * "no significant difference", "FAILED", "interrupted" (the measurement
  * was cancelled: no verdict), "baseline". */
-const char *mb__cmp_verdict(const mb_rcmp *c)
+const char *mb__cmp_verdict(const mb__rcmp *c)
 {
     if (c->is_baseline)
         return "baseline";
@@ -454,13 +455,13 @@ const char *mb__cmp_verdict(const mb_rcmp *c)
     return "inconclusive";
 }
 
-void mb__rview_best(const mb_rview *v, const mb_rrun **fast,
-                    const mb_rrun **thr, size_t *failed)
+void mb__rview_best(const mb__rview *v, const mb__rrun **fast,
+                    const mb__rrun **thr, size_t *failed)
 {
     *fast = *thr = NULL;
     *failed = 0;
     for (size_t i = 0; i < v->n_runs; i++) {
-        const mb_rrun *r = &v->runs[i];
+        const mb__rrun *r = &v->runs[i];
         if (strcmp(r->status, "ok") != 0) {
             (*failed)++;
             continue;
@@ -472,9 +473,10 @@ void mb__rview_best(const mb_rview *v, const mb_rrun **fast,
     }
 }
 
-int mb__rview_best_sentence(const mb_rview *v, const mb_rmarkup *m, mb_buf *out)
+int mb__rview_best_sentence(const mb__rview *v, const mb__rmarkup *m,
+                            mb__buf *out)
 {
-    const mb_rrun *fast = NULL, *thr = NULL;
+    const mb__rrun *fast = NULL, *thr = NULL;
     size_t failed;
     char t[32];
     int said = 0;
@@ -538,7 +540,7 @@ const json_t *mb__rview_batch_cmps(const json_t *doc)
 }
 
 bool mb__rview_each_batch(const json_t *doc,
-                          void (*fn)(const mb_rview *v, int64_t batch,
+                          void (*fn)(const mb__rview *v, int64_t batch,
                                      void *user),
                           void *user)
 {
@@ -547,7 +549,7 @@ bool mb__rview_each_batch(const json_t *doc,
     json_array_foreach(mb__rview_batch_cmps(doc), k, c)
     {
         json_t *d = mb__rview_batch_doc(doc, c);
-        mb_rview bv;
+        mb__rview bv;
         const json_t *one[1] = {d};
         if (!d || mb__rview_build(one, 1, &bv)) {
             json_decref(d);
@@ -560,7 +562,7 @@ bool mb__rview_each_batch(const json_t *doc,
     return true;
 }
 
-bool mb__rview_verdict_failed(const mb_rview *v, const mb_rcmp *c,
+bool mb__rview_verdict_failed(const mb__rview *v, const mb__rcmp *c,
                               const char *variant)
 {
     for (size_t i = 0; !c && variant && i < v->n_cmps; i++)
@@ -569,13 +571,13 @@ bool mb__rview_verdict_failed(const mb_rview *v, const mb_rcmp *c,
     return c && json_is_false(mb__jget(c->v, "verdict.passed"));
 }
 
-size_t mb__rview_verdicts(const mb_rview *v, const char *sep,
-                          void (*say)(mb_buf *b, const mb_rverdict *vd),
-                          mb_buf *b)
+size_t mb__rview_verdicts(const mb__rview *v, const char *sep,
+                          void (*say)(mb__buf *b, const mb__rverdict *vd),
+                          mb__buf *b)
 {
     size_t said = 0;
     for (size_t i = 0; i < v->n_cmps; i++) {
-        mb_rverdict vd = {.c = &v->cmps[i]};
+        mb__rverdict vd = {.c = &v->cmps[i]};
         if (vd.c->is_baseline)
             continue;
         if (said++)
@@ -607,7 +609,7 @@ enum { ACC_CELLS = 5 };
 
 /* The verdict of an entry: "PASS", "FAIL: <failing outputs and figures>"
  * or "-". */
-static void verdict_text(const mb_rcmp *c, char *buf, size_t len)
+static void verdict_text(const mb__rcmp *c, char *buf, size_t len)
 {
     if (c->verdict < 0) {
         snprintf(buf, len, "-");
@@ -623,14 +625,14 @@ static void verdict_text(const mb_rcmp *c, char *buf, size_t len)
 /* The accuracy row of a comparison entry: top-1, top-5, Δ top-1 (signed),
  * its paired CI, top-1 agreement with the baseline (4 significant
  * digits, "-" when absent) and the verdict. */
-static void accuracy_cells(const mb_rcmp *c, mb_rcell cells[ACC_CELLS],
+static void accuracy_cells(const mb__rcmp *c, mb__rcell cells[ACC_CELLS],
                            char *verdict, size_t len)
 {
     static const char *const keys[4] = {"accuracy.top1", "accuracy.top5",
                                         "accuracy.delta_top1",
                                         "agreement.top1"};
     for (size_t k = 0; k < 4; k++) {
-        mb_rcell *cl = &cells[k < 3 ? k : 4];
+        mb__rcell *cl = &cells[k < 3 ? k : 4];
         double x = cl->x = mb__jnum(c->v, keys[k]);
         if (k != 2)
             mb__fmt_num(x, 4, cl->text, sizeof cl->text);
@@ -652,10 +654,10 @@ static void accuracy_cells(const mb_rcmp *c, mb_rcell cells[ACC_CELLS],
 
 /* A row per comparison entry: the variant, its accuracy cells and its
  * verdict (the whole text, escaped: it names outputs). */
-static void accuracy_rows(const mb_rview *v, const mb_rrows *m, mb_buf *b)
+static void accuracy_rows(const mb__rview *v, const mb__rrows *m, mb__buf *b)
 {
     for (size_t i = 0; i < v->n_cmps; i++) {
-        mb_rcell cells[ACC_CELLS];
+        mb__rcell cells[ACC_CELLS];
         char verdict[512];
         accuracy_cells(&v->cmps[i], cells, verdict, sizeof verdict);
         mb__buf_puts(b, m->row);
@@ -699,7 +701,7 @@ static void output_gates(const json_t *gates, const char *name, char *buf,
 
 /* A row per output of each entry's agreement.outputs; returns how many
  * there are (b NULL: only counts them). */
-static size_t output_rows(const mb_rview *v, const mb_rrows *m, mb_buf *b)
+static size_t output_rows(const mb__rview *v, const mb__rrows *m, mb__buf *b)
 {
     size_t n = 0, k;
     const json_t *o;
@@ -715,7 +717,7 @@ static size_t output_rows(const mb_rview *v, const mb_rrows *m, mb_buf *b)
             m->esc(b, mb__jstr(o, "name"));
             mb__buf_puts(b, m->label_end);
             for (size_t j = 0; j < m->n_keys; j++) {
-                mb_rcell c;
+                mb__rcell c;
                 c.x = mb__jnum(o, m->keys[j]);
                 if (!isfinite(c.x) && strcmp(m->keys[j], "rel_error") == 0)
                     c.x = mb__jnum(o, "rel_l2"); /* the name compare writes */
@@ -737,7 +739,8 @@ static size_t output_rows(const mb_rview *v, const mb_rrows *m, mb_buf *b)
     return n;
 }
 
-void mb__rview_accuracy_tables(const mb_rview *v, const mb_rrows *m, mb_buf *b)
+void mb__rview_accuracy_tables(const mb__rview *v, const mb__rrows *m,
+                               mb__buf *b)
 {
     mb__buf_puts(b, m->acc_head);
     accuracy_rows(v, m, b);
@@ -761,7 +764,7 @@ mb_status mb__rview_check_docs(const json_t *const *docs, size_t n_docs,
     return MB_OK;
 }
 
-void mb__rcmp_figures(const mb_rcmp *c, mb_rcell f[5])
+void mb__rcmp_figures(const mb__rcmp *c, mb__rcell f[5])
 {
     f[0].x = mb__jnum(c->v, "significance.p");
     mb__fmt_p(f[0].x, f[0].text, sizeof f[0].text);

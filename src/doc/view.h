@@ -1,5 +1,5 @@
 /* view.h - the typed read side of result documents: every run of one or
- * more documents as a struct filled once from the JSON (mb_rrun), the
+ * more documents as a struct filled once from the JSON (mb__rrun), the
  * comparison entries, the variant series and the warnings a reader must
  * see.  Writers (console, CSV, Markdown, HTML, the store) read these
  * fields instead of looking keys up themselves.  Pure: no I/O, no global
@@ -17,7 +17,7 @@
 
 /* One measured run, wherever it came from. All pointers borrowed from the
  * documents. Numbers are NAN when the document does not have them. */
-typedef struct mb_rrun {
+typedef struct mb__rrun {
     const json_t *doc; /* the document holding it */
     const json_t *run; /* the RUN object */
     size_t doc_index;
@@ -55,10 +55,10 @@ typedef struct mb_rrun {
     int synthetic;         /* any input with source "synthetic" */
     const json_t *samples; /* array of ns, or NULL */
     int series;            /* index of its variant in the variant list */
-} mb_rrun;
+} mb__rrun;
 
 /* One comparison entry ("comparison.variants[i]"), with its document. */
-typedef struct mb_rcmp {
+typedef struct mb__rcmp {
     const json_t *doc, *v;
     const char *name, *status, *baseline, *error;
     int is_baseline; /* named as comparison.baseline */
@@ -73,12 +73,12 @@ typedef struct mb_rcmp {
     const json_t *recommendations; /* array, or NULL */
     double params; /* model.params of its first run in the document */
     int verdict;   /* verdict.passed: 1 pass, 0 fail, -1 none */
-} mb_rcmp;
+} mb__rcmp;
 
-typedef struct mb_rview {
-    mb_rrun *runs;
+typedef struct mb__rview {
+    mb__rrun *runs;
     size_t n_runs;
-    mb_rcmp *cmps;
+    mb__rcmp *cmps;
     size_t n_cmps;
     const char **series; /* distinct variant names, in first-seen order */
     size_t n_series;
@@ -87,7 +87,7 @@ typedef struct mb_rview {
     int multi_batch;  /* some variant ran at several batch sizes */
     int has_accuracy; /* some comparison entry has accuracy/agreement */
     int any_samples;
-} mb_rview;
+} mb__rview;
 
 /* MB_EINVAL when there is no document or one is not a JSON object (the
  * message names which); the writers check this first. */
@@ -96,39 +96,39 @@ mb_status mb__rview_check_docs(const json_t *const *docs, size_t n_docs,
 
 /* Builds the view; returns 0, or -1 when memory runs out (view is then
  * empty).  Free with mb__rview_free. */
-int mb__rview_build(const json_t *const *docs, size_t n_docs, mb_rview *v);
-void mb__rview_free(mb_rview *v);
+int mb__rview_build(const json_t *const *docs, size_t n_docs, mb__rview *v);
+void mb__rview_free(mb__rview *v);
 /* Among the runs that finished: the lowest median (*fast) and the highest
  * samples/s (*thr), either NULL when none has it; *failed counts the runs
  * that did not finish. */
-void mb__rview_best(const mb_rview *v, const mb_rrun **fast,
-                    const mb_rrun **thr, size_t *failed);
+void mb__rview_best(const mb__rview *v, const mb__rrun **fast,
+                    const mb__rrun **thr, size_t *failed);
 
 /* The verdict of one comparison entry in words: "baseline", "FAILED", the
  * document's significance verdict ("faster", "slower", ...), or one derived
  * from the speedup CI ("faster", "slower", "inconclusive").  Static. */
-const char *mb__cmp_verdict(const mb_rcmp *c);
+const char *mb__cmp_verdict(const mb__rcmp *c);
 
 /* How a writer marks up the sentence of mb__rview_best_sentence. */
-typedef struct mb_rmarkup {
-    void (*esc)(mb_buf *b, const char *s); /* escapes text */
+typedef struct mb__rmarkup {
+    void (*esc)(mb__buf *b, const char *s); /* escapes text */
     const char *lead;        /* "lowest median latency ", "Median latency " */
     const char *em, *em_end; /* around the figures ("<b>", "</b>"), or "" */
     const char *failed_fmt;  /* "%zu run%s **FAILED**": count, plural s */
     const char *none;        /* said when nothing is, or NULL */
-} mb_rmarkup;
+} mb__rmarkup;
 
 /* The verdict of plain runs in one sentence: the lowest median latency
  * and (several runs) the highest throughput, with their variant and batch
  * size, then how many runs failed.  Returns 1 when something was said. */
-int mb__rview_best_sentence(const mb_rview *v, const mb_rmarkup *m,
-                            mb_buf *out);
+int mb__rview_best_sentence(const mb__rview *v, const mb__rmarkup *m,
+                            mb__buf *out);
 
 /* A figure of a table cell: the number (NAN when absent) and its text. */
-typedef struct mb_rcell {
+typedef struct mb__rcell {
     double x;
     char text[64];
-} mb_rcell;
+} mb__rcell;
 
 /* The figures of a comparison entry's speedup row: p-value, memory ratio,
  * memory change (bytes), size ratio, parameters; "-" when absent. */
@@ -139,25 +139,25 @@ enum {
     MB_RF_SIZE_RATIO,
     MB_RF_PARAMS
 };
-void mb__rcmp_figures(const mb_rcmp *c, mb_rcell f[5]);
+void mb__rcmp_figures(const mb__rcmp *c, mb__rcell f[5]);
 
 /* How a writer marks up the accuracy tables. */
-typedef struct mb_rrows {
+typedef struct mb__rrows {
     const char *acc_head, *acc_end; /* around the accuracy rows */
     const char *out_head, *out_end; /* around the output agreement rows */
-    void (*esc)(mb_buf *b, const char *s);      /* escapes the labels */
-    const char *row;                            /* before the variant */
-    const char *label_sep;                      /* between it and the output */
-    const char *label_end;                      /* after the labels */
-    void (*cell)(mb_buf *b, const mb_rcell *c); /* one figure */
-    const char *text_open, *text_end;           /* around a text cell */
+    void (*esc)(mb__buf *b, const char *s); /* escapes the labels */
+    const char *row;                        /* before the variant */
+    const char *label_sep;                  /* between it and the output */
+    const char *label_end;                  /* after the labels */
+    void (*cell)(mb__buf *b, const mb__rcell *c); /* one figure */
+    const char *text_open, *text_end;             /* around a text cell */
     const char *row_end;
     /* the columns of the output table: agreement keys ("mae", "cosine",
      * ...) and the significant digits of each */
     const char *const *keys;
     const int *sig;
     size_t n_keys;
-} mb_rrows;
+} mb__rrows;
 
 /* The accuracy tables: a row per comparison entry with the variant, top-1,
  * top-5, Δ top-1 (signed), its paired 95% CI ("lo to hi"), top-1
@@ -166,11 +166,12 @@ typedef struct mb_rrows {
  * when any entry has agreement.outputs, a row per output with m's columns
  * ("rel_error" falls back to the "rel_l2" that compare writes) and the
  * output's gates ("pass", or "FAIL" with the failing gates). */
-void mb__rview_accuracy_tables(const mb_rview *v, const mb_rrows *m, mb_buf *b);
+void mb__rview_accuracy_tables(const mb__rview *v, const mb__rrows *m,
+                               mb__buf *b);
 
 /* One comparison entry's verdict, worked out once for every writer. */
-typedef struct mb_rverdict {
-    const mb_rcmp *c;
+typedef struct mb__rverdict {
+    const mb__rcmp *c;
     const char *verdict; /* mb__cmp_verdict */
     bool failed;         /* the variant did not finish */
     bool significant;    /* faster or slower, with the speedup in words */
@@ -184,25 +185,25 @@ typedef struct mb_rverdict {
     char word[32];
     const char *rest;
     int pass;
-} mb_rverdict;
+} mb__rverdict;
 
 /* Whether the comparison entry of the variant named variant (c itself
  * when variant is NULL) has a failed accuracy verdict: every table marks
  * such a variant "FAIL". */
-bool mb__rview_verdict_failed(const mb_rview *v, const mb_rcmp *c,
+bool mb__rview_verdict_failed(const mb__rview *v, const mb__rcmp *c,
                               const char *variant);
 
 /* Calls say for each comparison entry that is not a baseline, writing sep
  * between them; returns how many were said. */
-size_t mb__rview_verdicts(const mb_rview *v, const char *sep,
-                          void (*say)(mb_buf *b, const mb_rverdict *vd),
-                          mb_buf *b);
+size_t mb__rview_verdicts(const mb__rview *v, const char *sep,
+                          void (*say)(mb__buf *b, const mb__rverdict *vd),
+                          mb__buf *b);
 
 /* For a compare document measured at several batch sizes
  * (mb__rview_batch_cmps): calls fn with the view of each size and the
  * size, in the document's order.  False when memory runs out. */
 bool mb__rview_each_batch(const json_t *doc,
-                          void (*fn)(const mb_rview *v, int64_t batch,
+                          void (*fn)(const mb__rview *v, int64_t batch,
                                      void *user),
                           void *user);
 
@@ -218,6 +219,7 @@ const json_t *mb__rview_batch_cmps(const json_t *doc);
 
 /* Fills *r from one RUN object of doc (index di); never fails.  For
  * writers that walk runs one at a time (CSV, store). */
-void mb__rrun_fill(mb_rrun *r, const json_t *doc, size_t di, const json_t *run);
+void mb__rrun_fill(mb__rrun *r, const json_t *doc, size_t di,
+                   const json_t *run);
 
 #endif

@@ -23,7 +23,7 @@ static void rec_clear(rec *r)
 }
 
 /* Moves the field in b to the end of r; false when memory runs out. */
-static bool rec_push(rec *r, mb_buf *b)
+static bool rec_push(rec *r, mb__buf *b)
 {
     if (!mb__grow((void **)&r->f, &r->cap, r->n + 1, sizeof *r->f))
         return false;
@@ -59,7 +59,7 @@ static char *trim(char *s)
  * the text.  MB_EFORMAT (err names the line) on a malformed field,
  * MB_ENOMEM when memory runs out. */
 static mb_status read_rec(const char *t, size_t len, size_t *pos, size_t *line,
-                          const char *name, rec *r, mb_buf *b, bool *got,
+                          const char *name, rec *r, mb__buf *b, bool *got,
                           mb_err *err)
 {
     *got = false;
@@ -134,7 +134,7 @@ static mb_status read_rec(const char *t, size_t len, size_t *pos, size_t *line,
 
 static int by_name_cmp(const void *a, const void *b, void *ctx)
 {
-    const mb_csv *csv = ctx;
+    const mb__csv *csv = ctx;
     size_t i = *(const size_t *)a, j = *(const size_t *)b;
     int c = strcmp(csv->header[i], csv->header[j]);
     return c ? c : (i > j) - (i < j);
@@ -143,7 +143,7 @@ static int by_name_cmp(const void *a, const void *b, void *ctx)
 /* Sorts the column indices by name into c->by_name; *twice gets a name
  * that appears twice (the one with the earliest second column), or stays
  * NULL.  false when out of memory. */
-static bool index_names(mb_csv *c, const char **twice)
+static bool index_names(mb__csv *c, const char **twice)
 {
     c->by_name = mb__calloc(c->ncols ? c->ncols : 1, sizeof *c->by_name);
     if (!c->by_name)
@@ -163,14 +163,14 @@ static bool index_names(mb_csv *c, const char **twice)
 }
 
 mb_status mb__csv_parse(const char *text, size_t len, const char *name,
-                        mb_csv *out, mb_err *err)
+                        mb__csv *out, mb_err *err)
 {
     memset(out, 0, sizeof *out);
     size_t pos = 0, line = 1, cap_cells = 0, cap_lines = 0;
     if (len >= 3 && !memcmp(text, "\xEF\xBB\xBF", 3))
         pos = 3;
     rec r = {0};
-    mb_buf b = MB_BUF_INIT;
+    mb__buf b = MB_BUF_INIT;
     size_t start = line;
     bool got;
     mb_status st = read_rec(text, len, &pos, &line, name, &r, &b, &got, err);
@@ -247,7 +247,7 @@ fail:
     return st;
 }
 
-void mb__csv_free(mb_csv *c)
+void mb__csv_free(mb__csv *c)
 {
     if (!c)
         return;
@@ -262,7 +262,7 @@ void mb__csv_free(mb_csv *c)
     memset(c, 0, sizeof *c);
 }
 
-int mb__csv_col(const mb_csv *c, const char *name)
+int mb__csv_col(const mb__csv *c, const char *name)
 {
     size_t lo = 0, hi = c->by_name ? c->ncols : 0;
     while (lo < hi) { /* the first column of that name */
@@ -277,7 +277,7 @@ int mb__csv_col(const mb_csv *c, const char *name)
     return -1;
 }
 
-const char *mb__csv_cell(const mb_csv *c, size_t row, size_t col)
+const char *mb__csv_cell(const mb__csv *c, size_t row, size_t col)
 {
     return c->cells[row * c->ncols + col];
 }

@@ -12,7 +12,7 @@
 
 #include <stddef.h>
 
-typedef struct mb_csv {
+typedef struct mb__csv {
     char **header; /* ncols names */
     size_t ncols;
     char **cells; /* nrows * ncols, row-major */
@@ -20,16 +20,16 @@ typedef struct mb_csv {
     size_t *line;    /* the line each row starts on (1-based) */
     size_t *by_name; /* column indices sorted by name: lookups and the
                       * duplicate check in O(n log n), not O(n^2) */
-} mb_csv;
+} mb__csv;
 
 /* Parses text (len bytes; `name` is used in messages).  On failure *out is
  * empty and err names the line.  Caller frees with mb__csv_free. */
 mb_status mb__csv_parse(const char *text, size_t len, const char *name,
-                        mb_csv *out, mb_err *err);
-void mb__csv_free(mb_csv *c);
+                        mb__csv *out, mb_err *err);
+void mb__csv_free(mb__csv *c);
 /* Index of column `name`, or -1. */
-int mb__csv_col(const mb_csv *c, const char *name);
+int mb__csv_col(const mb__csv *c, const char *name);
 /* Cell (row, col) (borrowed). */
-const char *mb__csv_cell(const mb_csv *c, size_t row, size_t col);
+const char *mb__csv_cell(const mb__csv *c, size_t row, size_t col);
 
 #endif

@@ -11,15 +11,15 @@
 #include <stdlib.h>
 #include <string.h>
 
-void mb__events_init(mb_events *ev)
+void mb__events_init(mb__events *ev)
 {
     memset(ev, 0, sizeof *ev);
 }
 
-static void bad(mb_events *ev, const char *fmt, ...)
+static void bad(mb__events *ev, const char *fmt, ...)
     __attribute__((format(printf, 2, 3)));
 
-static void bad(mb_events *ev, const char *fmt, ...)
+static void bad(mb__events *ev, const char *fmt, ...)
 {
     if (ev->malformed++ == 0) {
         char why[160];
@@ -34,7 +34,7 @@ static void bad(mb_events *ev, const char *fmt, ...)
 
 /* The records below (phases, loops, counters, metrics) all begin with
  * their char *name; these helpers serve every such array of size-byte
- * records, found through an mb_name_index. */
+ * records, found through an mb__name_index. */
 static char **name_of(void *rec)
 {
     return (char **)rec;
@@ -50,7 +50,7 @@ static uint64_t name_hash(const char *s)
 }
 
 /* The record called name among those of arr that ix indexes, or NULL. */
-static void *named_find(const mb_name_index *ix, const void *arr, size_t size,
+static void *named_find(const mb__name_index *ix, const void *arr, size_t size,
                         const char *name)
 {
     if (!ix->cap)
@@ -65,7 +65,7 @@ static void *named_find(const mb_name_index *ix, const void *arr, size_t size,
     return NULL;
 }
 
-static void index_put(mb_name_index *ix, const char *name, size_t idx)
+static void index_put(mb__name_index *ix, const char *name, size_t idx)
 {
     size_t mask = ix->cap - 1, i = (size_t)name_hash(name) & mask;
     while (ix->slot[i])
@@ -75,7 +75,8 @@ static void index_put(mb_name_index *ix, const char *name, size_t idx)
 
 /* Makes room in ix for an n+1-th record (load at most 1/2); 0 when memory
  * runs out. */
-static int index_room(mb_name_index *ix, const void *arr, size_t n, size_t size)
+static int index_room(mb__name_index *ix, const void *arr, size_t n,
+                      size_t size)
 {
     if ((n + 1) * 2 <= ix->cap)
         return 1;
@@ -94,8 +95,9 @@ static int index_room(mb_name_index *ix, const void *arr, size_t n, size_t size)
 /* The record called name, else a new zeroed one with a copy of name
  * appended; NULL when memory runs out or when the run already has
  * MB_EVENTS_MAX_NAMES names (*full then set). */
-static void *named_get(mb_events *ev, mb_name_index *ix, void **arr, size_t *n,
-                       size_t *cap, size_t size, const char *name, int *full)
+static void *named_get(mb__events *ev, mb__name_index *ix, void **arr,
+                       size_t *n, size_t *cap, size_t size, const char *name,
+                       int *full)
 {
     void *e = named_find(ix, *arr, size, name);
     if (e)
@@ -128,7 +130,7 @@ static void named_free(void *arr, size_t n, size_t size)
 }
 
 /* Counts an event dropped for the name cap when *full says so. */
-static void *kept_or_dropped(mb_events *ev, void *rec, int full)
+static void *kept_or_dropped(mb__events *ev, void *rec, int full)
 {
     if (!rec && full)
         ev->dropped_events++;
@@ -136,12 +138,12 @@ static void *kept_or_dropped(mb_events *ev, void *rec, int full)
 }
 
 /* The phase called name, created with its enclosing phase when new. */
-static mb_phase_rec *phase_get(mb_events *ev, const char *name,
-                               const char *parent)
+static mb__phase_rec *phase_get(mb__events *ev, const char *name,
+                                const char *parent)
 {
     size_t before = ev->n_phases;
     int full = 0;
-    mb_phase_rec *p =
+    mb__phase_rec *p =
         named_get(ev, &ev->ix_phases, (void **)&ev->phases, &ev->n_phases,
                   &ev->cap_phases, sizeof *ev->phases, name, &full);
     if (p && ev->n_phases > before && parent)
@@ -149,10 +151,10 @@ static mb_phase_rec *phase_get(mb_events *ev, const char *name,
     return kept_or_dropped(ev, p, full);
 }
 
-static mb_named_value *value_get(mb_events *ev, int counter, const char *name)
+static mb__named_value *value_get(mb__events *ev, int counter, const char *name)
 {
     int full = 0;
-    mb_named_value *v =
+    mb__named_value *v =
         counter ? named_get(ev, &ev->ix_counters, (void **)&ev->counters,
                             &ev->n_counters, &ev->cap_counters,
                             sizeof *ev->counters, name, &full)
@@ -162,10 +164,10 @@ static mb_named_value *value_get(mb_events *ev, int counter, const char *name)
     return kept_or_dropped(ev, v, full);
 }
 
-static mb_loop_rec *loop_get(mb_events *ev, const char *name)
+static mb__loop_rec *loop_get(mb__events *ev, const char *name)
 {
     int full = 0;
-    mb_loop_rec *l =
+    mb__loop_rec *l =
         named_get(ev, &ev->ix_loops, (void **)&ev->loops, &ev->n_loops,
                   &ev->cap_loops, sizeof *ev->loops, name, &full);
     return kept_or_dropped(ev, l, full);
@@ -192,7 +194,7 @@ static const char *field_str(const ev_fields *f, int k)
     return f->v[k].kind == F_STR && f->v[k].s[0] ? f->v[k].s : NULL;
 }
 
-static void on_iter(mb_events *ev, const ev_fields *f)
+static void on_iter(mb__events *ev, const ev_fields *f)
 {
     const char *name = field_str(f, K_NAME);
     const ev_val *nj = &f->v[K_NS], *ij = &f->v[K_ITEMS];
@@ -209,7 +211,7 @@ static void on_iter(mb_events *ev, const ev_fields *f)
         ev->dropped_iters++;
         return;
     }
-    mb_loop_rec *l = loop_get(ev, name);
+    mb__loop_rec *l = loop_get(ev, name);
     if (!l)
         return;
     size_t cap = l->cap;
@@ -231,7 +233,7 @@ static void on_iter(mb_events *ev, const ev_fields *f)
     ev->iters++;
 }
 
-static void on_start(mb_events *ev, const char *phase, int64_t t, int64_t own)
+static void on_start(mb__events *ev, const char *phase, int64_t t, int64_t own)
 {
     if (ev->depth >= MB_EVENTS_MAX_DEPTH) {
         bad(ev, "phase '%.60s' starts more than %u phases deep", phase,
@@ -240,13 +242,13 @@ static void on_start(mb_events *ev, const char *phase, int64_t t, int64_t own)
     }
     const char *parent =
         ev->depth ? ev->phases[ev->stack[ev->depth - 1].phase].name : NULL;
-    mb_phase_rec *p = phase_get(ev, phase, parent);
+    mb__phase_rec *p = phase_get(ev, phase, parent);
     if (!p)
         return;
     if (!mb__grow((void **)&ev->stack, &ev->cap_stack, ev->depth + 1,
                   sizeof *ev->stack))
         return;
-    mb_open_phase *o = &ev->stack[ev->depth];
+    mb__open_phase *o = &ev->stack[ev->depth];
     o->phase = (size_t)(p - ev->phases);
     o->t_recv = t;
     o->t_own = own;
@@ -257,10 +259,10 @@ static void on_start(mb_events *ev, const char *phase, int64_t t, int64_t own)
 /* Closes the innermost open phase of that name; phases opened inside it
  * and still open are counted unfinished.  The stack is searched only when
  * the phase is open, and everything above it is closed: linear overall. */
-static void on_end(mb_events *ev, const char *phase, int64_t t, int64_t own)
+static void on_end(mb__events *ev, const char *phase, int64_t t, int64_t own)
 {
-    mb_phase_rec *p = (mb_phase_rec *)named_find(&ev->ix_phases, ev->phases,
-                                                 sizeof *ev->phases, phase);
+    mb__phase_rec *p = (mb__phase_rec *)named_find(&ev->ix_phases, ev->phases,
+                                                   sizeof *ev->phases, phase);
     if (!p && ev->names >= MB_EVENTS_MAX_NAMES) {
         ev->dropped_events++; /* its start was dropped too */
         return;
@@ -272,7 +274,7 @@ static void on_end(mb_events *ev, const char *phase, int64_t t, int64_t own)
     size_t idx = (size_t)(p - ev->phases), k = ev->depth;
     while (k > 0 && ev->stack[k - 1].phase != idx)
         k--;
-    mb_open_phase *o = &ev->stack[k - 1];
+    mb__open_phase *o = &ev->stack[k - 1];
     int64_t d = (own >= 0 && o->t_own >= 0) ? own - o->t_own : t - o->t_recv;
     if (d < 0)
         d = 0;
@@ -281,7 +283,7 @@ static void on_end(mb_events *ev, const char *phase, int64_t t, int64_t own)
     p->total_ns += d;
     p->count++;
     for (size_t i = ev->depth; i > k; i--) {
-        mb_phase_rec *inner = &ev->phases[ev->stack[i - 1].phase];
+        mb__phase_rec *inner = &ev->phases[ev->stack[i - 1].phase];
         inner->unfinished++;
         inner->open--;
     }
@@ -444,7 +446,7 @@ static void json_fields(const json_t *o, ev_fields *f)
     }
 }
 
-static void on_value(mb_events *ev, const char *kind, const ev_fields *f)
+static void on_value(mb__events *ev, const char *kind, const ev_fields *f)
 {
     const char *name = field_str(f, K_NAME);
     const ev_val *vj = &f->v[K_VALUE];
@@ -456,7 +458,7 @@ static void on_value(mb_events *ev, const char *kind, const ev_fields *f)
         return;
     }
     int counter = kind[0] == 'c';
-    mb_named_value *v = value_get(ev, counter, name);
+    mb__named_value *v = value_get(ev, counter, name);
     if (v) {
         double x = vj->kind == F_INT ? (double)vj->i : vj->d;
         v->value = counter ? v->value + x : x;
@@ -464,7 +466,7 @@ static void on_value(mb_events *ev, const char *kind, const ev_fields *f)
     }
 }
 
-static void on_fields(mb_events *ev, const ev_fields *f, int64_t t)
+static void on_fields(mb__events *ev, const ev_fields *f, int64_t t)
 {
     const char *kind = f->v[K_EVENT].kind == F_STR ? f->v[K_EVENT].s : NULL;
     const ev_val *tj = &f->v[K_T_NS];
@@ -493,7 +495,7 @@ static void on_fields(mb_events *ev, const ev_fields *f, int64_t t)
     }
 }
 
-static void parse_line(mb_events *ev, char *s, size_t n, int64_t t)
+static void parse_line(mb__events *ev, char *s, size_t n, int64_t t)
 {
     while (n && (s[n - 1] == '\r' || s[n - 1] == ' ' || s[n - 1] == '\t'))
         n--;
@@ -516,7 +518,7 @@ static void parse_line(mb_events *ev, char *s, size_t n, int64_t t)
     json_decref(o);
 }
 
-void mb__events_feed(mb_events *ev, const char *data, size_t n, int64_t t_ns)
+void mb__events_feed(mb__events *ev, const char *data, size_t n, int64_t t_ns)
 {
     while (n) {
         const char *nl = memchr(data, '\n', n);
@@ -543,7 +545,7 @@ void mb__events_feed(mb_events *ev, const char *data, size_t n, int64_t t_ns)
     }
 }
 
-int mb__events_push(mb_events *ev, const char *data, size_t n, int64_t t_ns)
+int mb__events_push(mb__events *ev, const char *data, size_t n, int64_t t_ns)
 {
     if (!n)
         return 1;
@@ -556,17 +558,17 @@ int mb__events_push(mb_events *ev, const char *data, size_t n, int64_t t_ns)
         bad(ev, "out of memory: %zu bytes of events lost", n);
         return 0;
     }
-    ev->marks[ev->n_marks++] = (mb_events_mark){ev->backlog.len, t_ns};
+    ev->marks[ev->n_marks++] = (mb__events_mark){ev->backlog.len, t_ns};
     return 1;
 }
 
-size_t mb__events_pending(const mb_events *ev)
+size_t mb__events_pending(const mb__events *ev)
 {
     return ev->backlog.len - ev->backlog_off;
 }
 
 /* Empties the backlog (its memory is kept for the next bytes). */
-static void backlog_reset(mb_events *ev)
+static void backlog_reset(mb__events *ev)
 {
     ev->backlog.len = 0;
     ev->backlog_off = 0;
@@ -574,10 +576,10 @@ static void backlog_reset(mb_events *ev)
     ev->mark0 = 0;
 }
 
-void mb__events_work(mb_events *ev, size_t max_bytes)
+void mb__events_work(mb__events *ev, size_t max_bytes)
 {
     while (max_bytes && ev->mark0 < ev->n_marks) {
-        mb_events_mark *m = &ev->marks[ev->mark0];
+        mb__events_mark *m = &ev->marks[ev->mark0];
         size_t n = m->end - ev->backlog_off;
         if (n > max_bytes)
             n = max_bytes;
@@ -591,18 +593,18 @@ void mb__events_work(mb_events *ev, size_t max_bytes)
         backlog_reset(ev);
 }
 
-void mb__events_discard(mb_events *ev)
+void mb__events_discard(mb__events *ev)
 {
     backlog_reset(ev);
 }
 
-void mb__events_finish(mb_events *ev, int64_t t_ns)
+void mb__events_finish(mb__events *ev, int64_t t_ns)
 {
     mb__events_work(ev, SIZE_MAX);
     if (ev->line.len || ev->overlong)
         mb__events_feed(ev, "\n", 1, t_ns);
     for (size_t i = ev->depth; i > 0; i--) {
-        mb_phase_rec *p = &ev->phases[ev->stack[i - 1].phase];
+        mb__phase_rec *p = &ev->phases[ev->stack[i - 1].phase];
         p->unfinished++;
         p->open = 0;
     }
@@ -615,28 +617,29 @@ void mb__events_finish(mb_events *ev, int64_t t_ns)
     backlog_reset(ev);
 }
 
-const mb_phase_rec *mb__events_phase(const mb_events *ev, const char *name)
+const mb__phase_rec *mb__events_phase(const mb__events *ev, const char *name)
 {
     return named_find(&ev->ix_phases, ev->phases, sizeof *ev->phases, name);
 }
 
-const mb_named_value *mb__events_counter(const mb_events *ev, const char *name)
+const mb__named_value *mb__events_counter(const mb__events *ev,
+                                          const char *name)
 {
     return named_find(&ev->ix_counters, ev->counters, sizeof *ev->counters,
                       name);
 }
 
-const mb_named_value *mb__events_metric(const mb_events *ev, const char *name)
+const mb__named_value *mb__events_metric(const mb__events *ev, const char *name)
 {
     return named_find(&ev->ix_metrics, ev->metrics, sizeof *ev->metrics, name);
 }
 
-const mb_loop_rec *mb__events_loop(const mb_events *ev, const char *name)
+const mb__loop_rec *mb__events_loop(const mb__events *ev, const char *name)
 {
     return named_find(&ev->ix_loops, ev->loops, sizeof *ev->loops, name);
 }
 
-void mb__events_free(mb_events *ev)
+void mb__events_free(mb__events *ev)
 {
     if (!ev)
         return;

@@ -14,7 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-void mb__exec_opts_defaults(mb_exec_opts *o)
+void mb__exec_opts_defaults(mb__exec_opts *o)
 {
     memset(o, 0, sizeof *o);
     o->min_runs = 10;
@@ -38,7 +38,7 @@ mb_status mb__exec_split(const char *cmd, char ***out, mb_err *err)
     size_t cap = 0, n = 0;
     char **argv = NULL;
     const char *p = cmd;
-    mb_buf w = MB_BUF_INIT;
+    mb__buf w = MB_BUF_INIT;
     for (;;) {
         while (*p == ' ' || *p == '\t' || *p == '\n')
             p++;
@@ -99,14 +99,14 @@ mb_status mb__exec_shell(const char *cmd, const char *cwd, int64_t timeout_ns,
     return st;
 }
 
-static int failed(const mb_proc_result *r)
+static int failed(const mb__proc_result *r)
 {
     return r->timed_out || r->term_signal || r->exit_code != 0;
 }
 
 /* Counts the processes a run left in its group (ended by proc.c unless
  * kept). */
-static void note_leftovers(mb_exec_series *s, const mb_proc_result *r)
+static void note_leftovers(mb__exec_series *s, const mb__proc_result *r)
 {
     if (!r->leftovers)
         return;
@@ -117,10 +117,10 @@ static void note_leftovers(mb_exec_series *s, const mb_proc_result *r)
         s->first_leftover = mb__strdup(r->leftover_desc);
 }
 
-static mb_status run_once(const mb_exec_opts *o, mb_exec_series *ser,
-                          char **argv, mb_proc_result *r, mb_err *err)
+static mb_status run_once(const mb__exec_opts *o, mb__exec_series *ser,
+                          char **argv, mb__proc_result *r, mb_err *err)
 {
-    const mb_exec_cmd *c = ser->cmd;
+    const mb__exec_cmd *c = ser->cmd;
     const char *cwd = c->cwd ? c->cwd : o->cwd;
     memset(r, 0, sizeof *r);
     mb__events_init(&r->events);
@@ -128,7 +128,7 @@ static mb_status run_once(const mb_exec_opts *o, mb_exec_series *ser,
     if (o->prepare &&
         (st = mb__exec_shell(o->prepare, cwd, o->timeout_ns, err)) != MB_OK)
         return mb__fail_prefix(err, "--prepare before '%s'", c->name);
-    mb_proc_spec s;
+    mb__proc_spec s;
     memset(&s, 0, sizeof s);
     s.argv = argv;
     s.cwd = cwd;
@@ -149,13 +149,13 @@ static mb_status run_once(const mb_exec_opts *o, mb_exec_series *ser,
     return MB_OK;
 }
 
-static mb_status fail_run(mb_exec_series *s, const mb_proc_result *r,
+static mb_status fail_run(mb__exec_series *s, const mb__proc_result *r,
                           mb_err *err)
 {
     char how[80], line[400];
     mb__proc_status_str(r, how, sizeof how);
     mb__proc_last_line(r, line, sizeof line);
-    mb_buf msg = MB_BUF_INIT;
+    mb__buf msg = MB_BUF_INIT;
     mb__buf_printf(&msg, "'%s' failed (%s)%s%s", s->cmd->command, how,
                    line[0] ? ": " : "", line);
     free(s->error);
@@ -169,19 +169,19 @@ static mb_status fail_run(mb_exec_series *s, const mb_proc_result *r,
 /* A failed run: fail_run's error, or MB_EINTERRUPTED when mbench itself
  * is being stopped (SIGINT, SIGTERM: they reach the command as well, as
  * Slurm's time limit does, and the run was stopped, not failed). */
-static mb_status run_failed(const mb_exec_opts *o, mb_exec_series *s,
-                            const mb_proc_result *r, mb_err *err)
+static mb_status run_failed(const mb__exec_opts *o, mb__exec_series *s,
+                            const mb__proc_result *r, mb_err *err)
 {
     if (o->cancel && *o->cancel)
         return mb__fail(err, MB_EINTERRUPTED, "interrupted");
     return fail_run(s, r, err);
 }
 
-static mb_status record(mb_exec_series *s, mb_proc_result *r)
+static mb_status record(mb__exec_series *s, mb__proc_result *r)
 {
     if (!mb__grow((void **)&s->samples, &s->cap, s->n + 1, sizeof *s->samples))
         return MB_ENOMEM;
-    mb_exec_sample *x = &s->samples[s->n++];
+    mb__exec_sample *x = &s->samples[s->n++];
     x->wall_ns = r->wall_ns;
     x->user_ns = r->user_ns;
     x->sys_ns = r->sys_ns;
@@ -201,7 +201,7 @@ static mb_status record(mb_exec_series *s, mb_proc_result *r)
     return MB_OK;
 }
 
-static double measured_ns(const mb_exec_series *s)
+static double measured_ns(const mb__exec_series *s)
 {
     double t = 0;
     for (size_t i = 0; i < s->n; i++)
@@ -209,7 +209,7 @@ static double measured_ns(const mb_exec_series *s)
     return t;
 }
 
-static double ci_rel(const mb_exec_series *s)
+static double ci_rel(const mb__exec_series *s)
 {
     double *x = mb__calloc(s->n ? s->n : 1, sizeof *x);
     if (!x)
@@ -223,7 +223,7 @@ static double ci_rel(const mb_exec_series *s)
 
 /* The argv of every command (sh -c with --shell); the series of a command
  * that cannot be split carries the error. */
-static mb_status make_argvs(const mb_exec_opts *o, mb_exec_series *ser,
+static mb_status make_argvs(const mb__exec_opts *o, mb__exec_series *ser,
                             size_t n, char ***argvs, mb_err *err)
 {
     mb_status st = MB_OK;
@@ -249,7 +249,7 @@ static mb_status make_argvs(const mb_exec_opts *o, mb_exec_series *ser,
 
 /* A failure of a run of series s (st) is kept as its error, unless it
  * already has one or it was an interruption; returns st. */
-static mb_status series_failed(mb_exec_series *s, mb_status st,
+static mb_status series_failed(mb__exec_series *s, mb_status st,
                                const mb_err *err)
 {
     if (!s->error && st != MB_EINTERRUPTED)
@@ -258,13 +258,13 @@ static mb_status series_failed(mb_exec_series *s, mb_status st,
 }
 
 /* Warmup, command by command. */
-static mb_status warm_up(const mb_exec_opts *o, mb_exec_series *ser, size_t n,
+static mb_status warm_up(const mb__exec_opts *o, mb__exec_series *ser, size_t n,
                          char ***argvs, mb_err *err)
 {
     for (size_t i = 0; i < n; i++) {
         int64_t t0 = mb_now_ns();
         for (int64_t w = 0; w < o->warmup; w++) {
-            mb_proc_result r;
+            mb__proc_result r;
             mb_status st = run_once(o, &ser[i], argvs[i], &r, err);
             if (st == MB_OK && o->progress)
                 o->progress(o->user, ser[i].cmd, 1, (size_t)w, &r);
@@ -280,11 +280,11 @@ static mb_status warm_up(const mb_exec_opts *o, mb_exec_series *ser, size_t n,
 }
 
 /* One measured round: every command once, in order. */
-static mb_status run_round(const mb_exec_opts *o, mb_exec_series *ser, size_t n,
-                           char ***argvs, mb_err *err)
+static mb_status run_round(const mb__exec_opts *o, mb__exec_series *ser,
+                           size_t n, char ***argvs, mb_err *err)
 {
     for (size_t i = 0; i < n; i++) {
-        mb_proc_result r;
+        mb__proc_result r;
         mb_status st = run_once(o, &ser[i], argvs[i], &r, err);
         if (st == MB_OK) {
             if (o->progress)
@@ -302,7 +302,7 @@ static mb_status run_round(const mb_exec_opts *o, mb_exec_series *ser, size_t n,
 }
 
 /* Why the rounds stop now (NULL: go on); "interrupted" sets *st. */
-static const char *stop_rule(const mb_exec_opts *o, const mb_exec_series *ser,
+static const char *stop_rule(const mb__exec_opts *o, const mb__exec_series *ser,
                              size_t n, int64_t start, mb_status *st,
                              mb_err *err)
 {
@@ -327,11 +327,11 @@ static const char *stop_rule(const mb_exec_opts *o, const mb_exec_series *ser,
     return o->target_ci > 0 ? "target_ci" : "min_time";
 }
 
-mb_status mb__exec_measure(const mb_exec_opts *o, const mb_exec_cmd *cmds,
-                           size_t n, mb_exec_series **out, mb_err *err)
+mb_status mb__exec_measure(const mb__exec_opts *o, const mb__exec_cmd *cmds,
+                           size_t n, mb__exec_series **out, mb_err *err)
 {
     *out = NULL;
-    mb_exec_series *ser = mb__calloc(n ? n : 1, sizeof *ser);
+    mb__exec_series *ser = mb__calloc(n ? n : 1, sizeof *ser);
     char ***argvs = mb__calloc(n ? n : 1, sizeof *argvs);
     if (!ser || !argvs) {
         free(ser);
@@ -366,7 +366,7 @@ done:
     return st;
 }
 
-void mb__exec_series_free(mb_exec_series *s, size_t n)
+void mb__exec_series_free(mb__exec_series *s, size_t n)
 {
     if (!s)
         return;
@@ -417,12 +417,12 @@ static double median_of(double *x, size_t n)
 }
 
 /* The per-run totals of phase `name` (runs where it completed). */
-static size_t phase_values(const mb_exec_series *s, const char *name,
+static size_t phase_values(const mb__exec_series *s, const char *name,
                            double *tot, double *first, double *occ)
 {
     size_t k = 0;
     for (size_t i = 0; i < s->n; i++) {
-        const mb_phase_rec *p = mb__events_phase(&s->samples[i].events, name);
+        const mb__phase_rec *p = mb__events_phase(&s->samples[i].events, name);
         if (!p || !p->count)
             continue;
         tot[k] = (double)p->total_ns;
@@ -433,7 +433,7 @@ static size_t phase_values(const mb_exec_series *s, const char *name,
     return k;
 }
 
-static json_t *phases_json(const mb_exec_series *s)
+static json_t *phases_json(const mb__exec_series *s)
 {
     json_t *o = json_object();
     size_t m = s->n ? s->n : 1;
@@ -441,19 +441,19 @@ static json_t *phases_json(const mb_exec_series *s)
            *first = mb__calloc(m, sizeof *first);
     double *occ = mb__calloc(m, sizeof *occ);
     for (size_t i = 0; tot && first && occ && i < s->n; i++) {
-        const mb_events *ev = &s->samples[i].events;
+        const mb__events *ev = &s->samples[i].events;
         for (size_t j = 0; j < ev->n_phases; j++) {
-            const mb_phase_rec *p = &ev->phases[j];
+            const mb__phase_rec *p = &ev->phases[j];
             if (json_object_get(o, p->name))
                 continue;
             size_t k = phase_values(s, p->name, tot, first, occ);
             size_t unfinished = 0;
             for (size_t r = 0; r < s->n; r++) {
-                const mb_phase_rec *q =
+                const mb__phase_rec *q =
                     mb__events_phase(&s->samples[r].events, p->name);
                 unfinished += q ? q->unfinished : 0;
             }
-            mb_summary sm;
+            mb__summary sm;
             json_t *ph = json_object();
             if (k && mb__summarize(tot, k, &sm)) {
                 json_object_set_new(
@@ -500,14 +500,14 @@ static json_t *phases_json(const mb_exec_series *s)
     return o;
 }
 
-static json_t *values_json(const mb_exec_series *s, int counters)
+static json_t *values_json(const mb__exec_series *s, int counters)
 {
     json_t *o = json_object();
     double *v = mb__calloc(s->n ? s->n : 1, sizeof *v);
     for (size_t i = 0; v && i < s->n; i++) {
-        const mb_events *ev = &s->samples[i].events;
+        const mb__events *ev = &s->samples[i].events;
         size_t nn = counters ? ev->n_counters : ev->n_metrics;
-        const mb_named_value *arr = counters ? ev->counters : ev->metrics;
+        const mb__named_value *arr = counters ? ev->counters : ev->metrics;
         for (size_t j = 0; j < nn; j++) {
             const char *name = arr[j].name;
             if (json_object_get(o, name))
@@ -515,16 +515,16 @@ static json_t *values_json(const mb_exec_series *s, int counters)
             size_t k = 0;
             double last = NAN;
             for (size_t r = 0; r < s->n; r++) {
-                const mb_events *e2 = &s->samples[r].events;
-                const mb_named_value *x = counters
-                                              ? mb__events_counter(e2, name)
-                                              : mb__events_metric(e2, name);
+                const mb__events *e2 = &s->samples[r].events;
+                const mb__named_value *x = counters
+                                               ? mb__events_counter(e2, name)
+                                               : mb__events_metric(e2, name);
                 if (x) {
                     v[k++] = x->value;
                     last = x->value;
                 }
             }
-            mb_summary sm;
+            mb__summary sm;
             if (!mb__summarize(v, k, &sm))
                 continue;
             json_t *x = json_pack("{s:f,s:f,s:f,s:f,s:I}", "median", sm.median,
@@ -539,7 +539,7 @@ static json_t *values_json(const mb_exec_series *s, int counters)
     return o;
 }
 
-static int64_t median_i64(const mb_exec_series *s, size_t off)
+static int64_t median_i64(const mb__exec_series *s, size_t off)
 {
     double *v = mb__calloc(s->n ? s->n : 1, sizeof *v);
     if (!v || !s->n) {
@@ -554,7 +554,7 @@ static int64_t median_i64(const mb_exec_series *s, size_t off)
 }
 
 /* The RUN object's status, names and configuration. */
-static json_t *run_head(const mb_exec_series *s, const mb_exec_opts *o)
+static json_t *run_head(const mb__exec_series *s, const mb__exec_opts *o)
 {
     json_t *run = json_object();
     const char *status =
@@ -598,7 +598,7 @@ typedef struct run_tally {
     size_t signals, timeouts, dropped, dropped_events;
 } run_tally;
 
-static void tally_runs(const mb_exec_series *s, run_tally *t)
+static void tally_runs(const mb__exec_series *s, run_tally *t)
 {
     *t = (run_tally){.wall = mb__calloc(s->n ? s->n : 1, sizeof *t->wall),
                      .samples = json_array(),
@@ -608,7 +608,7 @@ static void tally_runs(const mb_exec_series *s, run_tally *t)
                      .gpu_max = -1,
                      .floor_max = -1};
     for (size_t i = 0; t->wall && i < s->n; i++) {
-        const mb_exec_sample *x = &s->samples[i];
+        const mb__exec_sample *x = &s->samples[i];
         t->wall[i] = x->wall_ns;
         t->total += x->wall_ns;
         json_array_append_new(t->samples, json_integer((json_int_t)x->wall_ns));
@@ -647,8 +647,8 @@ static void tally_runs(const mb_exec_series *s, run_tally *t)
 
 /* The RUN object's latency, phases, samples and (when it is the
  * command's own) memory. */
-static void add_walls(json_t *run, const mb_exec_series *s,
-                      const mb_exec_opts *o, const run_tally *t)
+static void add_walls(json_t *run, const mb__exec_series *s,
+                      const mb__exec_opts *o, const run_tally *t)
 {
     json_object_set_new(run, "latency",
                         t->wall && s->n
@@ -676,23 +676,23 @@ static json_t *int_or_null(int64_t v, int ok)
 }
 
 /* The "exec" object's CPU times and memory (medians over the runs). */
-static void add_usage(json_t *ex, const mb_exec_series *s,
-                      const mb_exec_opts *o, const run_tally *t)
+static void add_usage(json_t *ex, const mb__exec_series *s,
+                      const mb__exec_opts *o, const run_tally *t)
 {
     int n = s->n > 0;
     json_object_set_new(
         ex, "user_ns",
-        int_or_null(median_i64(s, offsetof(mb_exec_sample, user_ns)), n));
+        int_or_null(median_i64(s, offsetof(mb__exec_sample, user_ns)), n));
     json_object_set_new(
         ex, "sys_ns",
-        int_or_null(median_i64(s, offsetof(mb_exec_sample, sys_ns)), n));
+        int_or_null(median_i64(s, offsetof(mb__exec_sample, sys_ns)), n));
     json_object_set_new(ex, "peak_rss_bytes",
                         int_or_null(t->rss_max, t->rss_max >= 0));
     json_object_set_new(ex, "rss_floor_bytes",
                         int_or_null(t->floor_max, t->floor_max >= 0));
     json_object_set_new(
         ex, "peak_rss_median_bytes",
-        int_or_null(median_i64(s, offsetof(mb_exec_sample, peak_rss_bytes)),
+        int_or_null(median_i64(s, offsetof(mb__exec_sample, peak_rss_bytes)),
                     n));
     json_object_set_new(ex, "gpu_peak_bytes",
                         int_or_null(t->gpu_max, t->gpu_max >= 0));
@@ -703,7 +703,7 @@ static void add_usage(json_t *ex, const mb_exec_series *s,
 }
 
 /* The "exec" object of docs/EXEC.md. */
-static json_t *exec_json(const mb_exec_series *s, const mb_exec_opts *o,
+static json_t *exec_json(const mb__exec_series *s, const mb__exec_opts *o,
                          const run_tally *t)
 {
     json_t *ex = json_object();
@@ -737,7 +737,7 @@ static json_t *exec_json(const mb_exec_series *s, const mb_exec_opts *o,
     return ex;
 }
 
-json_t *mb__exec_run_json(const mb_exec_series *s, const mb_exec_opts *o)
+json_t *mb__exec_run_json(const mb__exec_series *s, const mb__exec_opts *o)
 {
     json_t *run = run_head(s, o);
     run_tally t;
@@ -748,7 +748,7 @@ json_t *mb__exec_run_json(const mb_exec_series *s, const mb_exec_opts *o)
     return run;
 }
 
-static double *walls(const mb_exec_series *s)
+static double *walls(const mb__exec_series *s)
 {
     double *v = mb__calloc(s->n ? s->n : 1, sizeof *v);
     for (size_t i = 0; v && i < s->n; i++)
@@ -756,7 +756,7 @@ static double *walls(const mb_exec_series *s)
     return v;
 }
 
-json_t *mb__exec_comparison_json(const mb_exec_series *s, size_t n,
+json_t *mb__exec_comparison_json(const mb__exec_series *s, size_t n,
                                  uint64_t seed)
 {
     json_t *c = json_object();
@@ -767,14 +767,14 @@ json_t *mb__exec_comparison_json(const mb_exec_series *s, size_t n,
         json_string("median(variant) / median(baseline); speedup = 1 / ratio"));
     json_t *entries = json_array();
     double *a = walls(&s[0]);
-    mb_rng rng;
+    mb__rng rng;
     mb__rng_seed(&rng, seed);
     for (size_t i = 1; a && i < n; i++) {
         json_t *e = json_object();
         json_object_set_new(e, "variant", json_string(s[i].cmd->name));
         double *b = walls(&s[i]);
         double est = NAN, lo = NAN, hi = NAN;
-        mb_mwu u;
+        mb__mwu u;
         int have = b && s[0].n && s[i].n &&
                    mb__bootstrap_ratio(a, s[0].n, b, s[i].n, 50, 2000, &rng,
                                        &est, &lo, &hi);
@@ -799,12 +799,12 @@ json_t *mb__exec_comparison_json(const mb_exec_series *s, size_t n,
 }
 
 /* A warning in doc for a command that left processes behind. */
-static void warn_leftovers(json_t *doc, const mb_exec_series *s,
-                           const mb_exec_opts *o)
+static void warn_leftovers(json_t *doc, const mb__exec_series *s,
+                           const mb__exec_opts *o)
 {
     if (!s->leftover_runs)
         return;
-    mb_buf b = MB_BUF_INIT;
+    mb__buf b = MB_BUF_INIT;
     mb__buf_printf(&b,
                    "'%s' left processes running in its process group after "
                    "it exited, in %zu run%s (up to %d; first: %s): ",
@@ -824,7 +824,7 @@ static void warn_leftovers(json_t *doc, const mb_exec_series *s,
     mb__buf_free(&b);
 }
 
-json_t *mb__exec_result(const mb_exec_opts *o, const mb_exec_series *ser,
+json_t *mb__exec_result(const mb__exec_opts *o, const mb__exec_series *ser,
                         size_t n, mb_status st, uint64_t seed,
                         const char *command_line)
 {

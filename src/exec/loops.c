@@ -15,7 +15,7 @@
 
 static json_t *gm_json(const double *x, size_t k, const char *what)
 {
-    mb_gm g;
+    mb__gm g;
     if (!mb__gm_ci(x, k, 0.95, &g) || !g.ok)
         return json_null();
     char m[200];
@@ -28,11 +28,11 @@ static json_t *gm_json(const double *x, size_t k, const char *what)
                      (json_int_t)k, "method", m);
 }
 
-static json_t *loop_json(const mb_exec_series *s, const char *name)
+static json_t *loop_json(const mb__exec_series *s, const char *name)
 {
     size_t total = 0, k = 0;
     for (size_t i = 0; i < s->n; i++) {
-        const mb_loop_rec *l = mb__events_loop(&s->samples[i].events, name);
+        const mb__loop_rec *l = mb__events_loop(&s->samples[i].events, name);
         if (l && l->n) {
             total += l->n;
             k++;
@@ -51,7 +51,7 @@ static json_t *loop_json(const mb_exec_series *s, const char *name)
     double ns_sum = 0, items_sum = 0;
     json_t *per_run = json_array();
     for (size_t i = 0; i < s->n; i++) {
-        const mb_loop_rec *l = mb__events_loop(&s->samples[i].events, name);
+        const mb__loop_rec *l = mb__events_loop(&s->samples[i].events, name);
         if (!l || !l->n)
             continue;
         double ns = 0, items = 0;
@@ -102,11 +102,11 @@ static json_t *loop_json(const mb_exec_series *s, const char *name)
     return o;
 }
 
-json_t *mb__exec_loops_json(const mb_exec_series *s)
+json_t *mb__exec_loops_json(const mb__exec_series *s)
 {
     json_t *o = json_object();
     for (size_t i = 0; i < s->n; i++) {
-        const mb_events *ev = &s->samples[i].events;
+        const mb__events *ev = &s->samples[i].events;
         for (size_t j = 0; j < ev->n_loops; j++)
             if (!json_object_get(o, ev->loops[j].name))
                 json_object_set_new(o, ev->loops[j].name,
@@ -116,13 +116,13 @@ json_t *mb__exec_loops_json(const mb_exec_series *s)
 }
 
 /* The counter `name` of run i, or NAN. */
-static double counter_of(const mb_events *ev, const char *name)
+static double counter_of(const mb__events *ev, const char *name)
 {
-    const mb_named_value *v = mb__events_counter(ev, name);
+    const mb__named_value *v = mb__events_counter(ev, name);
     return v ? v->value : NAN;
 }
 
-json_t *mb__exec_derived_json(const mb_exec_series *s)
+json_t *mb__exec_derived_json(const mb__exec_series *s)
 {
     static const struct {
         const char *counter, *per_s, *time_per, *ci, *how;
@@ -149,7 +149,7 @@ json_t *mb__exec_derived_json(const mb_exec_series *s)
         for (int j = 0; j < 2; j++) {
             if (!k[j])
                 continue;
-            mb_gm g;
+            mb__gm g;
             mb__gm_ci(r[j], k[j], 0.95, &g);
             json_object_set_new(o, rates[j].per_s, json_real(g.est));
             json_object_set_new(o, rates[j].time_per, json_real(1e9 / g.est));

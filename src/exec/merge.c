@@ -46,7 +46,7 @@ mb_status mb__merge_files(const char *const *paths, size_t n, json_t **out,
 /* ---- a Slurm job's documents ---- */
 
 /* Task k's document, or NULL when it wrote none. */
-static json_t *task_doc(const mb_slurm_job *j, size_t k)
+static json_t *task_doc(const mb__slurm_job *j, size_t k)
 {
     mb_err e = {0};
     char *p = mb__slurm_doc_path(j, k);
@@ -55,13 +55,13 @@ static json_t *task_doc(const mb_slurm_job *j, size_t k)
     return d;
 }
 
-static json_t *slurm_of(const mb_slurm_job *j)
+static json_t *slurm_of(const mb__slurm_job *j)
 {
     return json_pack("{s:s, s:O}", "dir", j->dir, "jobs",
                      json_object_get(j->manifest, "jobs"));
 }
 
-mb_status mb__slurm_merge_suite(const mb_slurm_job *j, json_t **out,
+mb_status mb__slurm_merge_suite(const mb__slurm_job *j, json_t **out,
                                 size_t *ran, mb_err *err)
 {
     json_t **docs = mb__calloc(j->n, sizeof *docs);
@@ -101,7 +101,7 @@ static int has_string(const json_t *a, const char *w)
 
 /* Task k's warnings into merged's, once each; with several tasks a
  * warning of some batch sizes only says which. */
-static void merge_warnings(const mb_slurm_job *j, size_t k, json_t *merged,
+static void merge_warnings(const mb__slurm_job *j, size_t k, json_t *merged,
                            const json_t *d, const json_t *all_docs)
 {
     json_t *to = json_object_get(merged, "warnings");
@@ -142,7 +142,7 @@ static void append_lists(json_t *merged, const json_t *d)
         json_object_set_new(merged, "interrupted", json_true());
 }
 
-mb_status mb__slurm_merge_batches(const mb_slurm_job *j, json_t **out,
+mb_status mb__slurm_merge_batches(const mb__slurm_job *j, json_t **out,
                                   mb_err *err)
 {
     json_t *docs = json_array(), *merged = NULL, *d;

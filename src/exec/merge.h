@@ -19,18 +19,18 @@ mb_status mb__merge_files(const char *const *paths, size_t n, json_t **out,
 mb_status mb__merge_docs(json_t *const *docs, const char *const *names,
                          size_t n, json_t **out, mb_err *err);
 
-struct mb_slurm_job;
+struct mb__slurm_job;
 
 /* The documents of a suite's Slurm job (slurm.h) merged as mb__suite_merge
  * merges shards, with the document's "slurm": {dir, jobs}; *ran gets how
  * many tasks wrote one.  MB_EIO when none did. */
-mb_status mb__slurm_merge_suite(const struct mb_slurm_job *j, json_t **out,
+mb_status mb__slurm_merge_suite(const struct mb__slurm_job *j, json_t **out,
                                 size_t *ran, mb_err *err);
 /* The documents of a compare or run job (one task per batch size) as one
  * document of the command's kind: runs and comparisons in task order, the
  * warnings of some batch sizes only saying which.  MB_EIO when no task
  * wrote one. */
-mb_status mb__slurm_merge_batches(const struct mb_slurm_job *j, json_t **out,
+mb_status mb__slurm_merge_batches(const struct mb__slurm_job *j, json_t **out,
                                   mb_err *err);
 
 #endif

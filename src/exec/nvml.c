@@ -18,7 +18,7 @@ typedef int (*fn_count)(unsigned int *);
 typedef int (*fn_handle)(unsigned int, void **);
 typedef int (*fn_mem)(void *, nvml_memory *);
 
-struct mb_nvml {
+struct mb__nvml {
     void *lib;
     fn_init shutdown;
     fn_mem mem;
@@ -31,7 +31,7 @@ static void *sym(void *lib, const char *name)
     return dlsym(lib, name);
 }
 
-mb_status mb__nvml_open(mb_nvml **out, mb_err *err)
+mb_status mb__nvml_open(mb__nvml **out, mb_err *err)
 {
     *out = NULL;
     void *lib = dlopen("libnvidia-ml.so.1", RTLD_NOW | RTLD_LOCAL);
@@ -58,7 +58,7 @@ mb_status mb__nvml_open(mb_nvml **out, mb_err *err)
         return mb__fail(err, MB_EUNSUPPORTED,
                         "GPU memory: not available (NVML sees no device)");
     }
-    mb_nvml *v = mb__calloc(1, sizeof *v);
+    mb__nvml *v = mb__calloc(1, sizeof *v);
     if (!v) {
         shut();
         dlclose(lib);
@@ -74,7 +74,7 @@ mb_status mb__nvml_open(mb_nvml **out, mb_err *err)
     return MB_OK;
 }
 
-int64_t mb__nvml_used_bytes(mb_nvml *v)
+int64_t mb__nvml_used_bytes(mb__nvml *v)
 {
     if (!v)
         return -1;
@@ -88,7 +88,7 @@ int64_t mb__nvml_used_bytes(mb_nvml *v)
     return sum;
 }
 
-void mb__nvml_close(mb_nvml *v)
+void mb__nvml_close(mb__nvml *v)
 {
     if (!v)
         return;

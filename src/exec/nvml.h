@@ -13,13 +13,13 @@
 
 #include <stdint.h>
 
-typedef struct mb_nvml mb_nvml;
+typedef struct mb__nvml mb__nvml;
 
 /* Loads and initialises NVML.  MB_EUNSUPPORTED (err says why: library not
  * found, no device) when it is not available.  Free with mb__nvml_close. */
-mb_status mb__nvml_open(mb_nvml **out, mb_err *err);
+mb_status mb__nvml_open(mb__nvml **out, mb_err *err);
 /* Bytes of device memory in use summed over all devices, or -1. */
-int64_t mb__nvml_used_bytes(mb_nvml *n);
-void mb__nvml_close(mb_nvml *n);
+int64_t mb__nvml_used_bytes(mb__nvml *n);
+void mb__nvml_close(mb__nvml *n);
 
 #endif

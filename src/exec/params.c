@@ -13,7 +13,7 @@
 
 char *mb__exec_join_argv(int argc, char **argv, int shell)
 {
-    mb_buf b = MB_BUF_INIT;
+    mb__buf b = MB_BUF_INIT;
     for (int i = 0; i < argc; i++) {
         if (i)
             mb__buf_putc(&b, ' ');
@@ -35,7 +35,7 @@ char *mb__exec_join_argv(int argc, char **argv, int shell)
 
 static char *subst(const char *tmpl, const char *name, const char *value)
 {
-    mb_buf b = MB_BUF_INIT;
+    mb__buf b = MB_BUF_INIT;
     size_t nl = strlen(name);
     for (const char *p = tmpl; *p;) {
         if (*p == '{' && !strncmp(p + 1, name, nl) && p[1 + nl] == '}') {
@@ -49,7 +49,7 @@ static char *subst(const char *tmpl, const char *name, const char *value)
 }
 
 /* Frees what one parameter holds. */
-static void param_clear(mb_exec_param *p)
+static void param_clear(mb__exec_param *p)
 {
     free(p->name);
     for (size_t k = 0; k < p->n; k++)
@@ -59,10 +59,10 @@ static void param_clear(mb_exec_param *p)
 
 /* The parameter is built aside and appended only when whole, so a
  * malformed one leaves ps as it was. */
-mb_status mb__exec_params_add(mb_exec_params *ps, const char *arg, mb_err *err)
+mb_status mb__exec_params_add(mb__exec_params *ps, const char *arg, mb_err *err)
 {
     const char *eq = strchr(arg, '=');
-    mb_exec_param p = {0};
+    mb__exec_param p = {0};
     char *copy = eq && eq != arg ? mb__strdup(eq + 1) : NULL, *save = NULL;
     bool oom = eq && eq != arg && !copy;
     for (char *t = copy ? strtok_r(copy, ",", &save) : NULL; t && !oom;
@@ -79,7 +79,7 @@ mb_status mb__exec_params_add(mb_exec_params *ps, const char *arg, mb_err *err)
         return mb__fail(err, MB_EINVAL,
                         "--param '%s': expected NAME=value1,value2,...", arg);
     }
-    mb_exec_param *np =
+    mb__exec_param *np =
         oom ? NULL : mb__realloc_array(ps->p, ps->n + 1, sizeof *ps->p);
     if (np)
         ps->p = np;
@@ -91,7 +91,7 @@ mb_status mb__exec_params_add(mb_exec_params *ps, const char *arg, mb_err *err)
     return mb__fail(err, MB_ENOMEM, "out of memory");
 }
 
-void mb__exec_params_free(mb_exec_params *ps)
+void mb__exec_params_free(mb__exec_params *ps)
 {
     if (!ps)
         return;
@@ -102,7 +102,7 @@ void mb__exec_params_free(mb_exec_params *ps)
     ps->n = 0;
 }
 
-void mb__exec_cmds_free(mb_exec_cmd *c, size_t n)
+void mb__exec_cmds_free(mb__exec_cmd *c, size_t n)
 {
     for (size_t k = 0; c && k < n; k++) {
         free(c[k].name);
@@ -113,8 +113,8 @@ void mb__exec_cmds_free(mb_exec_cmd *c, size_t n)
 }
 
 mb_status mb__exec_expand(char *const *tmpl, size_t ntmpl, char *const *names,
-                          size_t nnames, const mb_exec_params *ps, int shell,
-                          mb_exec_cmd **out, size_t *n, mb_err *err)
+                          size_t nnames, const mb__exec_params *ps, int shell,
+                          mb__exec_cmd **out, size_t *n, mb_err *err)
 {
     *out = NULL;
     *n = 0;
@@ -141,7 +141,7 @@ mb_status mb__exec_expand(char *const *tmpl, size_t ntmpl, char *const *names,
                             "combinations; scan fewer values");
     }
     size_t total = ntmpl * combos;
-    mb_exec_cmd *cmds = mb__calloc(total ? total : 1, sizeof *cmds);
+    mb__exec_cmd *cmds = mb__calloc(total ? total : 1, sizeof *cmds);
     if (!cmds)
         return mb__fail(err, MB_ENOMEM, "out of memory");
     for (size_t t = 0, k = 0; t < ntmpl; t++)
@@ -163,7 +163,7 @@ mb_status mb__exec_expand(char *const *tmpl, size_t ntmpl, char *const *names,
             }
             if (t < nnames && ps->n && name && !strcmp(name, names[t])) {
                 /* A fixed name for a scan: tell the values apart. */
-                mb_buf b = MB_BUF_INIT;
+                mb__buf b = MB_BUF_INIT;
                 mb__buf_puts(&b, name);
                 const char *key;
                 json_t *val;
@@ -199,8 +199,8 @@ mb_status mb__exec_expand(char *const *tmpl, size_t ntmpl, char *const *names,
 
 mb_status mb__exec_commands(char **tmpl, size_t ntmpl, int argc, char **argv,
                             char *const *names, size_t nnames,
-                            const mb_exec_params *ps, int shell,
-                            mb_exec_cmd **out, size_t *n, mb_err *err)
+                            const mb__exec_params *ps, int shell,
+                            mb__exec_cmd **out, size_t *n, mb_err *err)
 {
     char *joined = NULL;
     *out = NULL;

@@ -10,20 +10,21 @@
 
 #include <stddef.h>
 
-typedef struct mb_exec_param {
+typedef struct mb__exec_param {
     char *name;
     char **values;
     size_t n;
-} mb_exec_param;
+} mb__exec_param;
 
-typedef struct mb_exec_params {
-    mb_exec_param *p;
+typedef struct mb__exec_params {
+    mb__exec_param *p;
     size_t n;
-} mb_exec_params;
+} mb__exec_params;
 
 /* Adds "NAME=v1,v2,..."; MB_EINVAL (message names the flag) when malformed. */
-mb_status mb__exec_params_add(mb_exec_params *ps, const char *arg, mb_err *err);
-void mb__exec_params_free(mb_exec_params *ps);
+mb_status mb__exec_params_add(mb__exec_params *ps, const char *arg,
+                              mb_err *err);
+void mb__exec_params_free(mb__exec_params *ps);
 
 /* The argv as one command string that mb__exec_split gives back word for
  * word (single-quoted where needed; as-is with shell).  Caller frees. */
@@ -35,9 +36,9 @@ char *mb__exec_join_argv(int argc, char **argv, int shell);
  * no template, there are more names than commands, or (without shell) a
  * command does not split into words. */
 mb_status mb__exec_expand(char *const *tmpl, size_t ntmpl, char *const *names,
-                          size_t nnames, const mb_exec_params *ps, int shell,
-                          mb_exec_cmd **out, size_t *n, mb_err *err);
-void mb__exec_cmds_free(mb_exec_cmd *c, size_t n);
+                          size_t nnames, const mb__exec_params *ps, int shell,
+                          mb__exec_cmd **out, size_t *n, mb_err *err);
+void mb__exec_cmds_free(mb__exec_cmd *c, size_t n);
 
 /* The commands of `mbench exec`: the -c templates tmpl[0..ntmpl) (tmpl
  * has room for one more), followed by the command argv[0..argc) when
@@ -45,7 +46,7 @@ void mb__exec_cmds_free(mb_exec_cmd *c, size_t n);
  * mb__exec_expand.  MB_EINVAL when there is no command at all. */
 mb_status mb__exec_commands(char **tmpl, size_t ntmpl, int argc, char **argv,
                             char *const *names, size_t nnames,
-                            const mb_exec_params *ps, int shell,
-                            mb_exec_cmd **out, size_t *n, mb_err *err);
+                            const mb__exec_params *ps, int shell,
+                            mb__exec_cmd **out, size_t *n, mb_err *err);
 
 #endif

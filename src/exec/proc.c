@@ -127,7 +127,7 @@ static char **make_env(char *const *add)
     return env;
 }
 
-static void keep_tail(mb_buf *b, size_t limit)
+static void keep_tail(mb__buf *b, size_t limit)
 {
     if (b->len > limit) {
         memmove(b->data, b->data + b->len - limit, limit);
@@ -143,8 +143,8 @@ static void keep_tail(mb_buf *b, size_t limit)
  * until the backlog is full.  Returns 0 at EOF or error (fd then closed),
  * 1 when more may come. */
 #define DRAIN_MAX_READS 16
-static int drain(int *fd, mb_buf *keep, size_t *total, size_t limit,
-                 mb_events *ev, int64_t t0)
+static int drain(int *fd, mb__buf *keep, size_t *total, size_t limit,
+                 mb__events *ev, int64_t t0)
 {
     char chunk[65536];
     for (int reads = 0; reads < DRAIN_MAX_READS; reads++) {
@@ -181,7 +181,7 @@ static int drain(int *fd, mb_buf *keep, size_t *total, size_t limit,
  * stdin from /dev/null, stdout/stderr as asked and the events pipe's write
  * end (cleared of FD_CLOEXEC by dup2 onto itself).  *t0 is read right
  * before the spawn.  Returns 0 or an errno value. */
-static int spawn(const mb_proc_spec *s, int devnull, int outw, int errw,
+static int spawn(const mb__proc_spec *s, int devnull, int outw, int errw,
                  int evw, char **env, pid_t *pid, int64_t *t0)
 {
     posix_spawnattr_t at;
@@ -254,7 +254,7 @@ static int64_t ms_until(int64_t deadline, int64_t now)
     return (deadline - now + 999999) / 1000000;
 }
 
-static mb_status spawn_error(const mb_proc_spec *s, int e, mb_err *err)
+static mb_status spawn_error(const mb__proc_spec *s, int e, mb_err *err)
 {
     if (s->cwd && (e == ENOENT || e == ENOTDIR || e == EACCES)) {
         int d = open(s->cwd, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
@@ -284,8 +284,8 @@ static mb_status spawn_error(const mb_proc_spec *s, int e, mb_err *err)
 /* What mb__proc_run's phases share: the request, the result being
  * filled, the pipes (read ends nonblocking), the child and its clocks. */
 typedef struct proc_ctx {
-    const mb_proc_spec *s;
-    mb_proc_result *res;
+    const mb__proc_spec *s;
+    mb__proc_result *res;
     size_t limit;  /* bytes of stdout and stderr kept */
     int64_t grace; /* SIGTERM to SIGKILL */
     int devnull;
@@ -307,7 +307,7 @@ typedef struct proc_ctx {
  * had. */
 static mb_status open_pipes(proc_ctx *c, mb_err *err)
 {
-    const mb_proc_spec *s = c->s;
+    const mb__proc_spec *s = c->s;
     c->devnull = open("/dev/null", O_RDWR | O_CLOEXEC);
     if (c->devnull < 0 ||
         (s->out_mode == MB_OUT_PIPE && pipe2(c->outp, O_CLOEXEC) != 0) ||
@@ -331,7 +331,7 @@ static mb_status open_pipes(proc_ctx *c, mb_err *err)
  * the events pipe. */
 static mb_status build_env(proc_ctx *c, mb_err *err)
 {
-    const mb_proc_spec *s = c->s;
+    const mb__proc_spec *s = c->s;
     char *add[64];
     size_t nadd = 0;
     for (size_t i = 0; s->env_add && s->env_add[i] && nadd < 62; i++)
@@ -351,7 +351,7 @@ static mb_status build_env(proc_ctx *c, mb_err *err)
  * (blocked outside ppoll); our write ends of the pipes are closed. */
 static mb_status start_child(proc_ctx *c, mb_err *err)
 {
-    const mb_proc_spec *s = c->s;
+    const mb__proc_spec *s = c->s;
     sigset_t chld;
     sigemptyset(&chld);
     sigaddset(&chld, SIGCHLD);
@@ -396,7 +396,7 @@ static int *stream_fd(proc_ctx *c, int i)
 /* Reads what stream i has into the result. */
 static void drain_stream(proc_ctx *c, int i)
 {
-    mb_proc_result *res = c->res;
+    mb__proc_result *res = c->res;
     if (i == 0)
         drain(&c->outp[0], &res->out, &res->out_total, c->limit, NULL, c->t0);
     else if (i == 1)
@@ -427,7 +427,7 @@ static int stream_pollfds(proc_ctx *c, struct pollfd *pf, int *which)
  * watched or no pidfd tells of the child's end. */
 static int64_t poll_ms(const proc_ctx *c, int64_t now)
 {
-    const mb_proc_spec *s = c->s;
+    const mb__proc_spec *s = c->s;
     int64_t wait_ms = -1;
     if (c->deadline && !c->kill_at)
         wait_ms = ms_until(c->deadline, now);
@@ -450,7 +450,7 @@ static int64_t poll_ms(const proc_ctx *c, int64_t now)
  * the deadline, SIGKILL once the grace is over. */
 static void watch_child(proc_ctx *c, int64_t now)
 {
-    const mb_proc_spec *s = c->s;
+    const mb__proc_spec *s = c->s;
     if (s->nvml) {
         int64_t g = mb__nvml_used_bytes(s->nvml);
         if (g > c->gpu_max)
@@ -522,7 +522,7 @@ static mb_status wait_child(proc_ctx *c, mb_err *err)
 /* The child's clocks, memory, exit status and GPU peak into the result. */
 static void record_usage(proc_ctx *c)
 {
-    mb_proc_result *res = c->res;
+    mb__proc_result *res = c->res;
     res->wall_ns = c->t1 - c->t0;
     /* Our peak since the reset covers what exec charged to the child
      * (spawning itself touches a few pages), so it bounds the reading. */
@@ -545,7 +545,7 @@ static void record_usage(proc_ctx *c)
  * Ctrl-C the whole group is killed instead. */
 static void settle_group(proc_ctx *c)
 {
-    mb_proc_result *res = c->res;
+    mb__proc_result *res = c->res;
     if (res->timed_out || res->interrupted)
         return;
     res->leftovers = mb__pgroup_members(c->pid, res->leftover_desc,
@@ -562,7 +562,7 @@ static void settle_group(proc_ctx *c)
  * dropped). */
 static void drain_rest(proc_ctx *c)
 {
-    mb_events *ev = &c->res->events;
+    mb__events *ev = &c->res->events;
     for (;;) {
         if (c->s->cancel && *c->s->cancel) {
             mb__events_discard(ev);
@@ -605,7 +605,8 @@ static void proc_ctx_close(proc_ctx *c)
     free(c->env);
 }
 
-mb_status mb__proc_run(const mb_proc_spec *s, mb_proc_result *res, mb_err *err)
+mb_status mb__proc_run(const mb__proc_spec *s, mb__proc_result *res,
+                       mb_err *err)
 {
     memset(res, 0, sizeof *res);
     res->gpu_peak_bytes = -1;
@@ -656,7 +657,7 @@ mb_status mb__proc_capture(char *const *argv, const char *cwd,
 {
     if (out)
         *out = NULL;
-    mb_proc_spec s;
+    mb__proc_spec s;
     memset(&s, 0, sizeof s);
     s.argv = argv;
     s.cwd = cwd;
@@ -664,7 +665,7 @@ mb_status mb__proc_capture(char *const *argv, const char *cwd,
     s.err_mode = MB_OUT_PIPE;
     s.capture_limit = 1 << 20;
     s.timeout_ns = timeout_ns;
-    mb_proc_result r;
+    mb__proc_result r;
     mb_status st = mb__proc_run(&s, &r, err);
     if (st == MB_OK && (r.exit_code != 0 || r.term_signal || r.timed_out)) {
         char how[80], line[400];
@@ -685,7 +686,7 @@ mb_status mb__proc_capture(char *const *argv, const char *cwd,
     return st;
 }
 
-void mb__proc_result_free(mb_proc_result *res)
+void mb__proc_result_free(mb__proc_result *res)
 {
     if (!res)
         return;
@@ -694,7 +695,7 @@ void mb__proc_result_free(mb_proc_result *res)
     mb__events_free(&res->events);
 }
 
-const char *mb__proc_status_str(const mb_proc_result *r, char *buf, size_t len)
+const char *mb__proc_status_str(const mb__proc_result *r, char *buf, size_t len)
 {
     if (r->timed_out)
         snprintf(buf, len, "timed out (process group killed)");
@@ -708,7 +709,7 @@ const char *mb__proc_status_str(const mb_proc_result *r, char *buf, size_t len)
     return buf;
 }
 
-static int last_line(const mb_buf *b, char *buf, size_t len)
+static int last_line(const mb__buf *b, char *buf, size_t len)
 {
     if (!b->data || !b->len)
         return 0;
@@ -729,7 +730,7 @@ static int last_line(const mb_buf *b, char *buf, size_t len)
     return 1;
 }
 
-void mb__proc_last_line(const mb_proc_result *r, char *buf, size_t len)
+void mb__proc_last_line(const mb__proc_result *r, char *buf, size_t len)
 {
     if (!len)
         return;

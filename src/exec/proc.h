@@ -29,30 +29,30 @@
 #include <stddef.h>
 #include <stdint.h>
 
-typedef enum mb_out_mode {
+typedef enum mb__out_mode {
     MB_OUT_NULL = 0, /* /dev/null */
     MB_OUT_PIPE,     /* captured (tail kept), always drained */
     MB_OUT_INHERIT   /* mbench's own stdout/stderr */
-} mb_out_mode;
+} mb__out_mode;
 
-struct mb_nvml;
+struct mb__nvml;
 
-typedef struct mb_proc_spec {
+typedef struct mb__proc_spec {
     char *const *argv; /* borrowed, NULL-terminated, argv[0] searched in PATH */
     const char *cwd;   /* working directory, or NULL */
     char *const
         *env_add; /* "NAME=VALUE" set in the child; NULL-terminated or NULL */
     int64_t timeout_ns;    /* 0: none */
     int64_t kill_grace_ns; /* SIGTERM -> SIGKILL delay (default 2 s when 0) */
-    mb_out_mode out_mode, err_mode;
-    size_t capture_limit; /* bytes kept per captured stream (default 64 KiB) */
-    int events;           /* create the MBENCH_EVENTS_FD pipe */
-    struct mb_nvml *nvml; /* sample GPU memory while running, or NULL */
-    volatile int *cancel; /* borrowed; non-zero stops the run */
-    int keep_leftovers;   /* leave processes the command left in its group */
-} mb_proc_spec;
+    mb__out_mode out_mode, err_mode;
+    size_t capture_limit;  /* bytes kept per captured stream (default 64 KiB) */
+    int events;            /* create the MBENCH_EVENTS_FD pipe */
+    struct mb__nvml *nvml; /* sample GPU memory while running, or NULL */
+    volatile int *cancel;  /* borrowed; non-zero stops the run */
+    int keep_leftovers;    /* leave processes the command left in its group */
+} mb__proc_spec;
 
-typedef struct mb_proc_result {
+typedef struct mb__proc_result {
     int64_t wall_ns, user_ns, sys_ns;
     int64_t peak_rss_bytes;
     int64_t rss_floor_bytes; /* mbench's own peak around the spawn (above) */
@@ -64,19 +64,19 @@ typedef struct mb_proc_result {
                                     after it exited (exec/pgroup.h) */
     int leftovers_ended;         /* and mbench ended them */
     char leftover_desc[160];     /* "sleep (pid 123), ..." */
-    mb_buf out, err;             /* captured tails */
+    mb__buf out, err;            /* captured tails */
     size_t out_total, err_total; /* bytes the child wrote */
-    mb_events events;
-} mb_proc_result;
+    mb__events events;
+} mb__proc_result;
 
 /* Runs spec once into *res (which the caller frees with
  * mb__proc_result_free, also on failure).  Returns MB_OK whenever the
  * command ran, whatever its exit status; MB_EINVAL when the command is not
  * found or cannot be executed (err names it), MB_EIO when pipes or the
  * spawn fail for lack of resources, MB_EINTERRUPTED when cancelled. */
-mb_status mb__proc_run(const mb_proc_spec *spec, mb_proc_result *res,
+mb_status mb__proc_run(const mb__proc_spec *spec, mb__proc_result *res,
                        mb_err *err);
-void mb__proc_result_free(mb_proc_result *res);
+void mb__proc_result_free(mb__proc_result *res);
 
 /* Runs argv (git, a shell command, ...) to completion with stdout and
  * stderr captured.  MB_OK when it exits 0, with *out (when out is not
@@ -88,9 +88,9 @@ mb_status mb__proc_capture(char *const *argv, const char *cwd,
                            int64_t timeout_ns, char **out, mb_err *err);
 
 /* "exit 3", "signal 9 (Killed)", "timed out", ... into buf. */
-const char *mb__proc_status_str(const mb_proc_result *res, char *buf,
+const char *mb__proc_status_str(const mb__proc_result *res, char *buf,
                                 size_t len);
 /* The last non-empty line of the captured stderr (or stdout), or "". */
-void mb__proc_last_line(const mb_proc_result *res, char *buf, size_t len);
+void mb__proc_last_line(const mb__proc_result *res, char *buf, size_t len);
 
 #endif

@@ -1,6 +1,6 @@
 /* slurmrun.c - the Slurm driver: submit, follow, store, resume
  * (slurm.h, docs/SCALE.md).  It prints nothing: what happens reaches the
- * caller through mb_slurm_hooks. */
+ * caller through mb__slurm_hooks. */
 #include "exec/slurm.h"
 
 #include "core/alloc.h"
@@ -15,10 +15,10 @@
 #include <time.h>
 #include <unistd.h>
 
-mb_status mb__slurm_start(const mb_slurm_spec *given, mb_slurm_job **out,
+mb_status mb__slurm_start(const mb__slurm_spec *given, mb__slurm_job **out,
                           char *jobid, mb_err *err)
 {
-    mb_slurm_spec spec = *given;
+    mb__slurm_spec spec = *given;
     char exe[4096], cwd[4096], dir[64];
     ssize_t el = readlink("/proc/self/exe", exe, sizeof exe - 1);
     time_t now = time(NULL);
@@ -36,7 +36,7 @@ mb_status mb__slurm_start(const mb_slurm_spec *given, mb_slurm_job **out,
     mb_status st = mb__slurm_create(&spec, out, err);
     if (st)
         return st;
-    mb_slurm_job *j = *out;
+    mb__slurm_job *j = *out;
     size_t *idx = mb__calloc(j->n, sizeof *idx);
     if (!idx)
         st = mb__fail(err, MB_ENOMEM, "out of memory");
@@ -47,7 +47,7 @@ mb_status mb__slurm_start(const mb_slurm_spec *given, mb_slurm_job **out,
     free(idx);
     if (st) {
         /* nothing was submitted: the directory can be used again */
-        mb_buf b = MB_BUF_INIT;
+        mb__buf b = MB_BUF_INIT;
         mb__buf_printf(&b, "%s/job.json", j->dir);
         if (b.data)
             unlink(b.data);
@@ -58,7 +58,8 @@ mb_status mb__slurm_start(const mb_slurm_spec *given, mb_slurm_job **out,
     return st;
 }
 
-mb_status mb__slurm_resume(mb_slurm_job *j, size_t *n, char *jobid, mb_err *err)
+mb_status mb__slurm_resume(mb__slurm_job *j, size_t *n, char *jobid,
+                           mb_err *err)
 {
     *n = 0;
     jobid[0] = '\0';
@@ -69,7 +70,7 @@ mb_status mb__slurm_resume(mb_slurm_job *j, size_t *n, char *jobid, mb_err *err)
     if (!idx)
         return mb__fail(err, MB_ENOMEM, "out of memory");
     for (size_t k = 0; k < j->n; k++) {
-        const mb_slurm_task *t = &j->tasks[k];
+        const mb__slurm_task *t = &j->tasks[k];
         if (t->job[0] && !mb__slurm_ended(t)) {
             free(idx);
             return mb__fail(err, MB_EINVAL,
@@ -87,9 +88,9 @@ mb_status mb__slurm_resume(mb_slurm_job *j, size_t *n, char *jobid, mb_err *err)
     return st;
 }
 
-static void warn(const mb_slurm_hooks *h, const char *fmt, ...)
+static void warn(const mb__slurm_hooks *h, const char *fmt, ...)
     __attribute__((format(printf, 2, 3)));
-static void warn(const mb_slurm_hooks *h, const char *fmt, ...)
+static void warn(const mb__slurm_hooks *h, const char *fmt, ...)
 {
     if (!h || !h->on_warn)
         return;
@@ -102,8 +103,8 @@ static void warn(const mb_slurm_hooks *h, const char *fmt, ...)
 }
 
 /* Task k's document into store, once per attempt (DIR/stored/K). */
-static void store_task(const mb_slurm_job *j, size_t k, mb__store *store,
-                       const mb_slurm_hooks *h)
+static void store_task(const mb__slurm_job *j, size_t k, mb__store *store,
+                       const mb__slurm_hooks *h)
 {
     mb_err err = {0};
     /* a task Slurm stopped has no result of its own to keep */
@@ -139,8 +140,9 @@ static void pause_s(double s)
 
 /* The tasks that ended since the last look: reported and stored.
  * Returns how many are still open. */
-static size_t take_ended(mb_slurm_job *j, unsigned char *seen, size_t *finished,
-                         mb__store *store, const mb_slurm_hooks *h)
+static size_t take_ended(mb__slurm_job *j, unsigned char *seen,
+                         size_t *finished, mb__store *store,
+                         const mb__slurm_hooks *h)
 {
     size_t open = 0;
     for (size_t k = 0; k < j->n; k++) {
@@ -157,8 +159,8 @@ static size_t take_ended(mb_slurm_job *j, unsigned char *seen, size_t *finished,
     return open;
 }
 
-mb_status mb__slurm_follow(mb_slurm_job *j, mb__store *store,
-                           const mb_slurm_hooks *h, mb_err *err)
+mb_status mb__slurm_follow(mb__slurm_job *j, mb__store *store,
+                           const mb__slurm_hooks *h, mb_err *err)
 {
     unsigned char *seen = mb__calloc(j->n, 1);
     size_t finished = 0;
@@ -175,7 +177,7 @@ mb_status mb__slurm_follow(mb_slurm_job *j, mb__store *store,
         if (!take_ended(j, seen, &finished, store, h))
             break;
         if (h->on_progress) {
-            mb_slurm_counts c;
+            mb__slurm_counts c;
             mb__slurm_count(j, &c);
             h->on_progress(h->user, j, &c);
         }
@@ -190,8 +192,8 @@ mb_status mb__slurm_follow(mb_slurm_job *j, mb__store *store,
     return st;
 }
 
-mb_status mb__slurm_store_ended(mb_slurm_job *j, mb__store *store,
-                                const mb_slurm_hooks *h, mb_err *err)
+mb_status mb__slurm_store_ended(mb__slurm_job *j, mb__store *store,
+                                const mb__slurm_hooks *h, mb_err *err)
 {
     mb_status st = mb__slurm_poll(j, err);
     for (size_t k = 0; !st && k < j->n; k++)
@@ -200,7 +202,7 @@ mb_status mb__slurm_store_ended(mb_slurm_job *j, mb__store *store,
     return st;
 }
 
-json_t *mb__slurm_task_argv(const mb_slurm_job *j, size_t k)
+json_t *mb__slurm_task_argv(const mb__slurm_job *j, size_t k)
 {
     json_t *av = json_deep_copy(json_object_get(j->manifest, "argv"));
     const char *kind = json_string_value(json_array_get(av, 0));

@@ -65,7 +65,7 @@ static json_t *ratio_entry(const json_t *ra, const json_t *rb, double med_a,
 {
     size_t ka, kb;
     double *a = positives(ra, &ka), *b = positives(rb, &kb);
-    mb_ratio r;
+    mb__ratio r;
     json_t *o = NULL;
     if (a && b && ka >= 2 && kb >= 2 &&
         mb__ratio_welch(a, ka, b, kb, 0.95, &r) && r.ok && r.ratio > 0)
@@ -224,7 +224,7 @@ static int paired(const json_t *a, const json_t *b)
 static json_t *paired_json(const double *a, size_t na, const double *b,
                            size_t nb)
 {
-    mb_ratio r;
+    mb__ratio r;
     if (!a || !b || na != nb || na < 2 ||
         !mb__ratio_paired_blocks(a, b, na, mb__round_blocks(na), 0.95, &r) ||
         !(r.ratio > 0) || !(r.lo > 0) || !isfinite(r.p))
@@ -242,7 +242,7 @@ json_t *mb__suite_comparison(const json_t *runs, uint64_t seed)
     json_object_set_new(
         out, "ratio",
         json_string("median(task) / median(baseline); speedup = 1 / ratio"));
-    mb_rng rng;
+    mb__rng rng;
     mb__rng_seed(&rng, seed);
     size_t n = json_array_size(runs);
     char *done = mb__calloc(n ? n : 1, 1);
@@ -305,7 +305,7 @@ json_t *mb__suite_comparison(const json_t *runs, uint64_t seed)
                                 ok && na >= 2 && nb >= 2
                                     ? json_pack("{s:f,s:f}", "lo", lo, "hi", hi)
                                     : json_null());
-            mb_mwu u;
+            mb__mwu u;
             int mw =
                 ok && na >= 2 && nb >= 2 && mb__mann_whitney(a, na, b, nb, &u);
             json_object_set_new(e, "p_value",

@@ -15,7 +15,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
-static json_t *git_json(const mb_worktree_info *wi)
+static json_t *git_json(const mb__worktree_info *wi)
 {
     if (!wi || !wi->commit)
         return json_null();
@@ -24,12 +24,12 @@ static json_t *git_json(const mb_worktree_info *wi)
                      "ref", wi->ref ? wi->ref : wi->branch);
 }
 
-static char *group_key(const mb_tasks *t, size_t row)
+static char *group_key(const mb__tasks *t, size_t row)
 {
     const char *e = mb__tasks_get(t, row, "experiment");
     if (e)
         return mb__strdup(e);
-    mb_buf b = MB_BUF_INIT;
+    mb__buf b = MB_BUF_INIT;
     for (size_t c = 0; c < t->csv.ncols; c++) {
         if (!strcmp(t->csv.header[c], "branch") ||
             (t->kind == MB_TASK_MODEL && !strcmp(t->csv.header[c], "backend")))
@@ -40,7 +40,7 @@ static char *group_key(const mb_tasks *t, size_t row)
     return mb__buf_take(&b, NULL);
 }
 
-static json_t *task_json(const mb_tasks *t, size_t row)
+static json_t *task_json(const mb__tasks *t, size_t row)
 {
     char *g = group_key(t, row);
     json_t *o =
@@ -52,7 +52,7 @@ static json_t *task_json(const mb_tasks *t, size_t row)
     return o;
 }
 
-static json_t *failed_run(const mb_tasks *t, const char *variant,
+static json_t *failed_run(const mb__tasks *t, const char *variant,
                           const char *command, const char *status,
                           const char *error)
 {
@@ -72,11 +72,11 @@ static json_t *failed_run(const mb_tasks *t, const char *variant,
     return r;
 }
 
-static char *label(const mb_tasks *t, size_t row, const char *command)
+static char *label(const mb__tasks *t, size_t row, const char *command)
 {
     const char *b = mb__tasks_get(t, row, "branch");
     const char *e = mb__tasks_get(t, row, "experiment");
-    mb_buf s = MB_BUF_INIT;
+    mb__buf s = MB_BUF_INIT;
     if (t->kind == MB_TASK_MODEL) {
         const char *m = mb__tasks_get(t, row, "model");
         const char *be = mb__tasks_get(t, row, "backend");
@@ -108,12 +108,12 @@ static char *label(const mb_tasks *t, size_t row, const char *command)
 }
 
 /* Runs model task row; appends its runs.  Returns the run status. */
-static mb_status run_model(const mb_tasks *t, const mb_exec_opts *eo,
+static mb_status run_model(const mb__tasks *t, const mb__exec_opts *eo,
                            size_t row, const char *cwd, json_t *task,
                            json_t *git, const char *name, json_t *runs,
                            mb_err *err)
 {
-    mb_plan p;
+    mb__plan p;
     mb__plan_defaults(&p);
     p.cancel = eo->cancel;
     const char *model = mb__tasks_get(t, row, "model");
@@ -125,7 +125,7 @@ static mb_status run_model(const mb_tasks *t, const mb_exec_opts *eo,
             err, MB_EINVAL,
             "%s line %zu: the model column is empty; give a model path",
             t->path, t->csv.line[row]);
-    mb_buf path = MB_BUF_INIT;
+    mb__buf path = MB_BUF_INIT;
     if (cwd && model[0] != '/')
         mb__buf_printf(&path, "%s/%s", cwd, model);
     else
@@ -189,14 +189,14 @@ static mb_status run_model(const mb_tasks *t, const mb_exec_opts *eo,
     return st;
 }
 
-static void warn(const mb_suite_opts *o, json_t *doc, const char *msg)
+static void warn(const mb__suite_opts *o, json_t *doc, const char *msg)
 {
     json_array_append_new(json_object_get(doc, "warnings"), json_string(msg));
     if (o->on_warn)
         o->on_warn(o->user, msg);
 }
 
-static void store_task(const mb_suite_opts *o, json_t *doc, const json_t *run,
+static void store_task(const mb__suite_opts *o, json_t *doc, const json_t *run,
                        const json_t *git)
 {
     if (!o->store)
@@ -216,7 +216,7 @@ static void store_task(const mb_suite_opts *o, json_t *doc, const json_t *run,
 
 /* A relative *_path cell that is not in the task's worktree: untracked
  * files (checkpoints, data) are not checked out; say what would work. */
-static mb_status check_paths(const mb_tasks *t, size_t row, const char *cwd,
+static mb_status check_paths(const mb__tasks *t, size_t row, const char *cwd,
                              const char *root, const char *branch, mb_err *err)
 {
     if (!cwd)
@@ -246,7 +246,7 @@ static mb_status check_paths(const mb_tasks *t, size_t row, const char *cwd,
     return MB_OK;
 }
 
-static json_t *suite_json(const mb_suite_opts *o, const mb_tasks *t,
+static json_t *suite_json(const mb__suite_opts *o, const mb__tasks *t,
                           size_t selected)
 {
     char sha[65] = "";
@@ -265,7 +265,7 @@ static json_t *suite_json(const mb_suite_opts *o, const mb_tasks *t,
         (json_int_t)o->eo.fixed_runs);
 }
 
-void mb__suite_opts_defaults(mb_suite_opts *o)
+void mb__suite_opts_defaults(mb__suite_opts *o)
 {
     memset(o, 0, sizeof *o);
     mb__exec_opts_defaults(&o->eo);
@@ -292,8 +292,8 @@ bool mb__suite_parse_shard(const char *s, int64_t *i, int64_t *n)
 
 /* Opens the worktrees of a suite whose tasks name branches (or that
  * names a repository) into *wt, and notes the repository in doc. */
-static mb_status open_worktrees(const mb_suite_opts *o, mb_tasks *t,
-                                json_t *doc, mb_worktrees **wt, mb_err *err)
+static mb_status open_worktrees(const mb__suite_opts *o, mb__tasks *t,
+                                json_t *doc, mb__worktrees **wt, mb_err *err)
 {
     int dirty = 0;
     mb_status st = mb__worktrees_open(o->repo, wt, &dirty, err);
@@ -326,10 +326,10 @@ typedef struct suite_task {
 } suite_task;
 
 /* The task of row: its worktree (checked paths), command and name. */
-static void prepare_task(const mb_tasks *t, mb_worktrees *wt, size_t row,
+static void prepare_task(const mb__tasks *t, mb__worktrees *wt, size_t row,
                          suite_task *x)
 {
-    mb_worktree_info wi;
+    mb__worktree_info wi;
     memset(&wi, 0, sizeof wi);
     memset(x, 0, sizeof *x);
     x->row = row;
@@ -354,8 +354,8 @@ static void prepare_task(const mb_tasks *t, mb_worktrees *wt, size_t row,
 
 /* The run of task x's series s appended to runs; with (the group's task
  * indices, or NULL) says it was measured interleaved with them. */
-static void append_series(const mb_exec_opts *eo, const suite_task *x,
-                          const mb_exec_series *s, json_t *runs,
+static void append_series(const mb__exec_opts *eo, const suite_task *x,
+                          const mb__exec_series *s, json_t *runs,
                           const json_t *with)
 {
     json_t *r = mb__exec_run_json(s, eo);
@@ -375,11 +375,11 @@ static void append_series(const mb_exec_opts *eo, const suite_task *x,
 }
 
 /* A command task measured as one series, its run appended to runs. */
-static void run_command(mb_exec_opts *eo, suite_task *x, json_t *runs)
+static void run_command(mb__exec_opts *eo, suite_task *x, json_t *runs)
 {
-    mb_exec_cmd cmd = {x->name, x->command, NULL, NULL};
+    mb__exec_cmd cmd = {x->name, x->command, NULL, NULL};
     eo->cwd = x->cwd;
-    mb_exec_series *ser = NULL;
+    mb__exec_series *ser = NULL;
     x->st = mb__exec_measure(eo, &cmd, 1, &ser, &x->err);
     if (ser)
         append_series(eo, x, &ser[0], runs, NULL);
@@ -389,9 +389,9 @@ static void run_command(mb_exec_opts *eo, suite_task *x, json_t *runs)
 /* The runs a task added from index before (a failed one when it added
  * none and failed): told to on_run and stored; a failed run's error
  * becomes the task's. */
-static void record_runs(const mb_suite_opts *o, const mb_tasks *t, json_t *doc,
-                        json_t *runs, size_t before, size_t k, int64_t selected,
-                        suite_task *x)
+static void record_runs(const mb__suite_opts *o, const mb__tasks *t,
+                        json_t *doc, json_t *runs, size_t before, size_t k,
+                        int64_t selected, suite_task *x)
 {
     if (json_array_size(runs) == before && x->st != MB_OK) {
         json_t *r = failed_run(
@@ -416,9 +416,9 @@ static void record_runs(const mb_suite_opts *o, const mb_tasks *t, json_t *doc,
 
 /* Counts the task's outcome in res; true when the suite stops here
  * (interrupted, or a failure without --skip-failed, said in err). */
-static int task_outcome(const mb_suite_opts *o, const mb_tasks *t,
-                        const mb_exec_opts *eo, const suite_task *x,
-                        mb_suite_result *res, mb_err *err)
+static int task_outcome(const mb__suite_opts *o, const mb__tasks *t,
+                        const mb__exec_opts *eo, const suite_task *x,
+                        mb__suite_result *res, mb_err *err)
 {
     int stop = 0;
     if (x->st == MB_EINTERRUPTED || (eo->cancel && *eo->cancel)) {
@@ -439,9 +439,9 @@ static int task_outcome(const mb_suite_opts *o, const mb_tasks *t,
 }
 
 /* One task (row) on its own.  Returns true when the suite stops. */
-static int run_task(const mb_suite_opts *o, mb_tasks *t, mb_worktrees *wt,
-                    mb_exec_opts *eo, json_t *doc, size_t row, size_t *k,
-                    mb_suite_result *res, mb_err *err)
+static int run_task(const mb__suite_opts *o, mb__tasks *t, mb__worktrees *wt,
+                    mb__exec_opts *eo, json_t *doc, size_t row, size_t *k,
+                    mb__suite_result *res, mb_err *err)
 {
     json_t *runs = json_object_get(doc, "runs");
     suite_task x;
@@ -469,8 +469,8 @@ static int run_task(const mb_suite_opts *o, mb_tasks *t, mb_worktrees *wt,
  * whether some series of the group carries the error).  A task whose
  * partner failed is ok: its runs until then stand (stop rule
  * "group_failed"). */
-static void group_outcome(suite_task *x, const mb_exec_series *s, mb_status mst,
-                          const mb_err *merr, int blamed)
+static void group_outcome(suite_task *x, const mb__exec_series *s,
+                          mb_status mst, const mb_err *merr, int blamed)
 {
     if (x->st != MB_OK || mst == MB_OK)
         return;
@@ -487,15 +487,15 @@ static void group_outcome(suite_task *x, const mb_exec_series *s, mb_status mst,
  * one series each, interleaved in rounds (round r is every task's sample
  * r), so that drift on the machine hits them alike.  Returns true when
  * the suite stops. */
-static int run_group(const mb_suite_opts *o, mb_tasks *t, mb_worktrees *wt,
-                     mb_exec_opts *eo, json_t *doc, const size_t *group_of,
-                     size_t g, size_t *k, mb_suite_result *res, mb_err *err)
+static int run_group(const mb__suite_opts *o, mb__tasks *t, mb__worktrees *wt,
+                     mb__exec_opts *eo, json_t *doc, const size_t *group_of,
+                     size_t g, size_t *k, mb__suite_result *res, mb_err *err)
 {
     size_t n = 0, m = 0;
     for (size_t row = 0; row < t->csv.nrows; row++)
         n += group_of[row] == g;
     suite_task *x = mb__calloc(n ? n : 1, sizeof *x);
-    mb_exec_cmd *cmds = mb__calloc(n ? n : 1, sizeof *cmds);
+    mb__exec_cmd *cmds = mb__calloc(n ? n : 1, sizeof *cmds);
     size_t *ser_of = mb__calloc(n ? n : 1, sizeof *ser_of);
     json_t *with = json_array(), *runs = json_object_get(doc, "runs");
     int oom = !x || !cmds || !ser_of || !with, stop = oom;
@@ -509,12 +509,12 @@ static int run_group(const mb_suite_opts *o, mb_tasks *t, mb_worktrees *wt,
         if (o->on_start)
             o->on_start(o->user, *k + i + 1, res->selected, x[i].name);
         if (x[i].st == MB_OK) {
-            cmds[m] = (mb_exec_cmd){x[i].name, x[i].command, NULL, x[i].cwd};
+            cmds[m] = (mb__exec_cmd){x[i].name, x[i].command, NULL, x[i].cwd};
             ser_of[i] = m++;
         }
         i++;
     }
-    mb_exec_series *ser = NULL;
+    mb__exec_series *ser = NULL;
     mb_err merr = {0}, later;
     mb_status mst =
         !oom && m ? mb__exec_measure(eo, cmds, m, &ser, &merr) : MB_OK;
@@ -526,7 +526,7 @@ static int run_group(const mb_suite_opts *o, mb_tasks *t, mb_worktrees *wt,
             ser[i].stop_rule = mb__strdup("group_failed");
     for (size_t i = 0; !oom && i < n; i++) {
         size_t before = json_array_size(runs);
-        const mb_exec_series *s =
+        const mb__exec_series *s =
             ser && x[i].st == MB_OK ? &ser[ser_of[i]] : NULL;
         group_outcome(&x[i], s, mst, &merr, blamed);
         if (s)
@@ -549,7 +549,7 @@ static int run_group(const mb_suite_opts *o, mb_tasks *t, mb_worktrees *wt,
     return stop;
 }
 
-size_t mb__suite_groups(const mb_tasks *t, size_t *group_of)
+size_t mb__suite_groups(const mb__tasks *t, size_t *group_of)
 {
     json_t *seen = json_object();
     size_t n = 0;
@@ -571,7 +571,7 @@ size_t mb__suite_groups(const mb_tasks *t, size_t *group_of)
 }
 
 /* Whether row is in this shard: by row, or with grouping by its group. */
-static int selected_row(const mb_suite_opts *o, const size_t *group_of,
+static int selected_row(const mb__suite_opts *o, const size_t *group_of,
                         size_t row)
 {
     size_t n_shard = o->shard_n > 0 ? (size_t)o->shard_n : 1;
@@ -579,18 +579,18 @@ static int selected_row(const mb_suite_opts *o, const size_t *group_of,
     return (int64_t)(unit % n_shard) == o->shard_i;
 }
 
-mb_status mb__suite_run(const mb_suite_opts *o, json_t **doc_out,
-                        mb_suite_result *res, mb_err *err)
+mb_status mb__suite_run(const mb__suite_opts *o, json_t **doc_out,
+                        mb__suite_result *res, mb_err *err)
 {
     memset(res, 0, sizeof *res);
     *doc_out = NULL;
-    mb_tasks tasks;
+    mb__tasks tasks;
     mb_status st = mb__tasks_load(o->tasks_path, o->tmpl, &tasks, err);
     if (st != MB_OK)
         return st;
-    mb_tasks *t = &tasks;
-    mb_exec_opts eo = o->eo;
-    mb_worktrees *wt = NULL;
+    mb__tasks *t = &tasks;
+    mb__exec_opts eo = o->eo;
+    mb__worktrees *wt = NULL;
     json_t *doc = mb__exec_doc("suite", o->command_line);
     size_t *group_of = NULL, n_groups = 0;
     if (o->interleave && t->kind == MB_TASK_COMMAND &&

@@ -17,10 +17,10 @@ static const char *const inference_cols[] = {
     "branch",     "experiment", "checkpoint_path", "data_path", "trainer",
     "batch_size", NULL};
 
-static mb_status need(const mb_tasks *t, const char *const *cols,
+static mb_status need(const mb__tasks *t, const char *const *cols,
                       const char *what, mb_err *err)
 {
-    mb_buf miss = MB_BUF_INIT;
+    mb__buf miss = MB_BUF_INIT;
     for (size_t i = 0; cols[i]; i++)
         if (mb__csv_col(&t->csv, cols[i]) < 0)
             mb__buf_printf(&miss, "%s%s", miss.len ? ", " : "", cols[i]);
@@ -36,7 +36,7 @@ static mb_status need(const mb_tasks *t, const char *const *cols,
 
 /* Checks every {name} of s against the columns; MB_EINVAL names the first
  * unknown one. */
-static mb_status check_placeholders(const mb_tasks *t, const char *s,
+static mb_status check_placeholders(const mb__tasks *t, const char *s,
                                     const char *where, mb_err *err)
 {
     for (const char *p = strchr(s, '{'); p; p = strchr(p + 1, '{')) {
@@ -55,7 +55,7 @@ static mb_status check_placeholders(const mb_tasks *t, const char *s,
         if (mb__csv_col(&t->csv, name) >= 0 || !strcmp(name, "workdir") ||
             !strcmp(name, "index") || !strcmp(name, "root"))
             continue;
-        mb_buf cols = MB_BUF_INIT;
+        mb__buf cols = MB_BUF_INIT;
         for (size_t i = 0; i < t->csv.ncols; i++)
             mb__buf_printf(&cols, "%s%s", i ? ", " : "", t->csv.header[i]);
         mb__fail(err, MB_EINVAL,
@@ -68,7 +68,7 @@ static mb_status check_placeholders(const mb_tasks *t, const char *s,
     return MB_OK;
 }
 
-mb_status mb__tasks_load(const char *path, const char *tmpl, mb_tasks *t,
+mb_status mb__tasks_load(const char *path, const char *tmpl, mb__tasks *t,
                          mb_err *err)
 {
     memset(t, 0, sizeof *t);
@@ -84,7 +84,7 @@ mb_status mb__tasks_load(const char *path, const char *tmpl, mb_tasks *t,
 }
 
 mb_status mb__tasks_parse(const char *text, size_t len, const char *path,
-                          const char *tmpl, mb_tasks *t, mb_err *err)
+                          const char *tmpl, mb__tasks *t, mb_err *err)
 {
     memset(t, 0, sizeof *t);
     t->col_branch = t->col_experiment = t->col_command = -1;
@@ -141,7 +141,7 @@ mb_status mb__tasks_parse(const char *text, size_t len, const char *path,
     return st;
 }
 
-void mb__tasks_free(mb_tasks *t)
+void mb__tasks_free(mb__tasks *t)
 {
     if (!t)
         return;
@@ -151,7 +151,7 @@ void mb__tasks_free(mb_tasks *t)
     memset(t, 0, sizeof *t);
 }
 
-const char *mb__tasks_get(const mb_tasks *t, size_t row, const char *name)
+const char *mb__tasks_get(const mb__tasks *t, size_t row, const char *name)
 {
     int c = mb__csv_col(&t->csv, name);
     return c < 0 ? NULL : mb__csv_cell(&t->csv, row, (size_t)c);
@@ -159,7 +159,7 @@ const char *mb__tasks_get(const mb_tasks *t, size_t row, const char *name)
 
 /* v as one word for the sh-like splitter (and for /bin/sh -c): quoted
  * with single quotes when it holds anything but plain characters. */
-static void put_word(mb_buf *b, const char *v)
+static void put_word(mb__buf *b, const char *v)
 {
     if (*v && strspn(v, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
                         "0123456789_-+=/.,:@%^") == strlen(v)) {
@@ -176,7 +176,7 @@ static void put_word(mb_buf *b, const char *v)
 }
 
 /* A comma-separated list as separate words; nothing when empty. */
-static void put_list(mb_buf *b, const char *v)
+static void put_list(mb__buf *b, const char *v)
 {
     int first = 1;
     while (*v) {
@@ -204,7 +204,7 @@ static void put_list(mb_buf *b, const char *v)
     }
 }
 
-mb_status mb__tasks_command(const mb_tasks *t, size_t row, const char *workdir,
+mb_status mb__tasks_command(const mb__tasks *t, size_t row, const char *workdir,
                             char **out, mb_err *err)
 {
     *out = NULL;
@@ -214,7 +214,7 @@ mb_status mb__tasks_command(const mb_tasks *t, size_t row, const char *workdir,
     mb_status st = check_placeholders(t, s, "command", err);
     if (st != MB_OK)
         return st;
-    mb_buf b = MB_BUF_INIT;
+    mb__buf b = MB_BUF_INIT;
     for (const char *p = s; *p;) {
         const char *q = *p == '{' ? strchr(p, '}') : NULL;
         if (q) {
@@ -231,7 +231,7 @@ mb_status mb__tasks_command(const mb_tasks *t, size_t row, const char *workdir,
                     v = t->root ? t->root : ".";
                 char *rooted = NULL; /* {root} inside a cell */
                 if (v && strstr(v, "{root}")) {
-                    mb_buf r = MB_BUF_INIT;
+                    mb__buf r = MB_BUF_INIT;
                     for (const char *c = v; *c;)
                         if (!strncmp(c, "{root}", 6)) {
                             mb__buf_puts(&r, t->root ? t->root : ".");
@@ -267,7 +267,7 @@ mb_status mb__tasks_command(const mb_tasks *t, size_t row, const char *workdir,
     return MB_OK;
 }
 
-json_t *mb__tasks_row_json(const mb_tasks *t, size_t row)
+json_t *mb__tasks_row_json(const mb__tasks *t, size_t row)
 {
     json_t *o = json_object();
     for (size_t c = 0; c < t->csv.ncols; c++) { /* never a password */

@@ -20,37 +20,37 @@
 
 #include <jansson.h>
 
-typedef enum mb_task_kind { MB_TASK_COMMAND = 0, MB_TASK_MODEL } mb_task_kind;
+typedef enum mb__task_kind { MB_TASK_COMMAND = 0, MB_TASK_MODEL } mb__task_kind;
 
-typedef struct mb_tasks {
-    mb_csv csv;
-    mb_task_kind kind;
+typedef struct mb__tasks {
+    mb__csv csv;
+    mb__task_kind kind;
     const char *format; /* "training", "inference", "command", "model" */
     char *template_;    /* --command, or NULL (then the `command` column) */
     int col_branch, col_experiment, col_command;
     char *path;
     const char *root; /* {root}: the repository root (borrowed; set by the
                        * caller, NULL means ".") */
-} mb_tasks;
+} mb__tasks;
 
 /* Loads and checks the table at path (the template may be NULL). */
 mb_status mb__tasks_load(const char *path, const char *command_template,
-                         mb_tasks *t, mb_err *err);
+                         mb__tasks *t, mb_err *err);
 /* The same from the len bytes at text (`path` names them in messages). */
 mb_status mb__tasks_parse(const char *text, size_t len, const char *path,
-                          const char *command_template, mb_tasks *t,
+                          const char *command_template, mb__tasks *t,
                           mb_err *err);
-void mb__tasks_free(mb_tasks *t);
+void mb__tasks_free(mb__tasks *t);
 
 /* The command of row i with placeholders replaced (workdir may be NULL:
  * then {workdir} is "."; {root} is t->root, also inside a cell's value);
  * caller frees.  MB_EINVAL names an unknown
  * placeholder. */
-mb_status mb__tasks_command(const mb_tasks *t, size_t row, const char *workdir,
+mb_status mb__tasks_command(const mb__tasks *t, size_t row, const char *workdir,
                             char **out, mb_err *err);
 /* {"column": "value", ...} of row i (new reference). */
-json_t *mb__tasks_row_json(const mb_tasks *t, size_t row);
+json_t *mb__tasks_row_json(const mb__tasks *t, size_t row);
 /* Cell of column `name` in row i, or NULL when there is no such column. */
-const char *mb__tasks_get(const mb_tasks *t, size_t row, const char *name);
+const char *mb__tasks_get(const mb__tasks *t, size_t row, const char *name);
 
 #endif

@@ -16,7 +16,7 @@ typedef struct entry {
     char *branch, *path, *commit, *date, *ref;
 } entry;
 
-struct mb_worktrees {
+struct mb__worktrees {
     char *repo;
     char *tmp;
     entry *e;
@@ -32,7 +32,7 @@ static mb_status git(char *const *argv, char **out, mb_err *err)
     return mb__proc_capture(argv, NULL, GIT_TIMEOUT_NS, out, err);
 }
 
-mb_status mb__worktrees_open(const char *dir, mb_worktrees **out, int *dirty,
+mb_status mb__worktrees_open(const char *dir, mb__worktrees **out, int *dirty,
                              mb_err *err)
 {
     *out = NULL;
@@ -53,7 +53,7 @@ mb_status mb__worktrees_open(const char *dir, mb_worktrees **out, int *dirty,
     if (git(a2, &status, NULL) == MB_OK && status[0])
         *dirty = 1;
     free(status);
-    mb_worktrees *w = mb__calloc(1, sizeof *w);
+    mb__worktrees *w = mb__calloc(1, sizeof *w);
     const char *tmpdir = getenv("TMPDIR");
     char tmpl[4096];
     /* the pid in the name tells a later run whose they are (wtstale.h) */
@@ -73,18 +73,18 @@ mb_status mb__worktrees_open(const char *dir, mb_worktrees **out, int *dirty,
     return MB_OK;
 }
 
-const char *mb__worktrees_repo(const mb_worktrees *w)
+const char *mb__worktrees_repo(const mb__worktrees *w)
 {
     return w->repo;
 }
 
-void mb__worktrees_set_fetch(mb_worktrees *w, int fetch)
+void mb__worktrees_set_fetch(mb__worktrees *w, int fetch)
 {
     w->fetch = fetch;
 }
 
 /* The commit of rev, or NULL. */
-static char *commit_of(const mb_worktrees *w, const char *rev)
+static char *commit_of(const mb__worktrees *w, const char *rev)
 {
     char r[1100];
     snprintf(r, sizeof r, "%s^{commit}", rev);
@@ -99,7 +99,7 @@ static char *commit_of(const mb_worktrees *w, const char *rev)
 }
 
 /* The remote names of the repository, newline-separated (caller frees). */
-static char *remotes(const mb_worktrees *w)
+static char *remotes(const mb__worktrees *w)
 {
     char *out = NULL;
     char *a[] = {"git", "-C", w->repo, "remote", NULL};
@@ -112,7 +112,7 @@ static char *remotes(const mb_worktrees *w)
 
 /* Resolves branch: itself, else refs/remotes/R/branch for each remote R
  * (origin first).  *ref gets what it resolved to.  NULL when none. */
-static char *resolve(const mb_worktrees *w, const char *branch, char **ref)
+static char *resolve(const mb__worktrees *w, const char *branch, char **ref)
 {
     char *c = commit_of(w, branch);
     if (c) {
@@ -138,7 +138,7 @@ static char *resolve(const mb_worktrees *w, const char *branch, char **ref)
 
 /* git fetch of branch ("origin/x": x from origin; "x": x from origin, or
  * from the only remote) into its remote-tracking ref. */
-static mb_status fetch_branch(const mb_worktrees *w, const char *branch,
+static mb_status fetch_branch(const mb__worktrees *w, const char *branch,
                               mb_err *err)
 {
     char *rs = remotes(w);
@@ -170,8 +170,8 @@ static mb_status fetch_branch(const mb_worktrees *w, const char *branch,
     return MB_OK;
 }
 
-mb_status mb__worktrees_get(mb_worktrees *w, const char *branch,
-                            mb_worktree_info *info, mb_err *err)
+mb_status mb__worktrees_get(mb__worktrees *w, const char *branch,
+                            mb__worktree_info *info, mb_err *err)
 {
     memset(info, 0, sizeof *info);
     entry *e = NULL;
@@ -252,7 +252,7 @@ mb_status mb__worktrees_get(mb_worktrees *w, const char *branch,
     return MB_OK;
 }
 
-void mb__worktrees_close(mb_worktrees *w)
+void mb__worktrees_close(mb__worktrees *w)
 {
     if (!w)
         return;

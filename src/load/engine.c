@@ -34,7 +34,7 @@ const json_t *mb__load_jget(const json_t *o, const char *a, const char *b)
 
 /* ---- scenarios --------------------------------------------------------- */
 
-int64_t *mb__load_poisson_schedule(mb_rng *rng, double qps, size_t n)
+int64_t *mb__load_poisson_schedule(mb__rng *rng, double qps, size_t n)
 {
     int64_t *a = mb__calloc(n ? n : 1, sizeof *a);
     double t = 0;
@@ -52,7 +52,7 @@ static mb_status step(engine *g, const char *role, const char *scen,
                       size_t n_arr, int64_t dur_ns, int64_t n_min, json_t **out,
                       mb_err *err)
 {
-    const mb_plan *p = g->plan;
+    const mb__plan *p = g->plan;
     mb__load_step_in in = {.run = g->be->run,
                            .handles = g->handles,
                            .threads = threads,

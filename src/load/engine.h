@@ -16,17 +16,17 @@ typedef struct mb__load_probe {
 } mb__load_probe;
 
 typedef struct mb__load_engine {
-    const mb_plan *plan;
+    const mb__plan *plan;
     const mb__load_req *req;
     const mb_backend *be;
-    mb_bench **benches;
+    mb__bench **benches;
     size_t n_benches;
     void **handles; /* one per thread */
     void **twins;   /* handles made by share() (closed before benches) */
     size_t n_handles, n_twins;
     json_t *steps;
     json_t *warnings;
-    mb_rng rng;
+    mb__rng rng;
     int interrupted;
     double floor_p99_ns; /* the harness floor's p99 latency, NAN if none */
     int realtime;        /* MB_LOAD_RT_* resolved (never AUTO); during a

@@ -384,7 +384,7 @@ static void engine_close(engine *g)
  * i % S itself when i < S, else a twin of it made by share(). */
 static mb_status engine_open(engine *g, size_t threads, mb_err *err)
 {
-    const mb_plan *p = g->plan;
+    const mb__plan *p = g->plan;
     size_t S = (size_t)g->req->sessions;
     int64_t batch = p->n_batches ? p->batches[0] : 1;
     g->benches = mb__calloc(S, sizeof *g->benches);
@@ -405,7 +405,7 @@ static mb_status engine_open(engine *g, size_t threads, mb_err *err)
                         "threads; use --sessions %zu (one per thread)",
                         g->be->name, threads);
     for (size_t i = S; i < threads; i++) {
-        mb_bench *b = g->benches[i % S];
+        mb__bench *b = g->benches[i % S];
         const mb_backend *be;
         void *sess = mb__bench_session(b, &be);
         void *t = NULL;
@@ -464,7 +464,7 @@ static const char *const rt_names[] = {"none", "wait", "serve", "auto"};
  * wait.  A closed loop or offline step is saturated throughout: it would
  * hold a core at real-time priority for the whole step, so it runs at the
  * thread's own priority (a search's calibration too). */
-static int resolve_realtime(const mb_plan *plan, const mb__load_req *rq,
+static int resolve_realtime(const mb__plan *plan, const mb__load_req *rq,
                             const mb_backend *be, size_t threads)
 {
     if (rq->realtime != MB_LOAD_RT_AUTO)
@@ -578,7 +578,7 @@ static mb_status run_scenario(engine *g, size_t threads, json_t *load,
                               mb_err *err)
 {
     const mb__load_req *rq = g->req;
-    const mb_plan *p = g->plan;
+    const mb__plan *p = g->plan;
     json_t *st = NULL;
     mb_status s = MB_OK;
     if (rq->scenario == MB_LOAD_POISSON || rq->scenario == MB_LOAD_SLO)
@@ -657,7 +657,7 @@ mb_status mb__load_req_check(const mb__load_req *rq, mb_err *err)
 
 /* What load needs of the request beyond mb__load_req_check, with
  * threads the serving threads. */
-static mb_status check_run(const mb_plan *plan, const mb__load_req *rq,
+static mb_status check_run(const mb__plan *plan, const mb__load_req *rq,
                            size_t threads, mb_err *err)
 {
     if (rq->sessions < 1 || (size_t)rq->sessions > threads)
@@ -684,7 +684,7 @@ static mb_status check_run(const mb_plan *plan, const mb__load_req *rq,
  * first); the caller closes the engine. */
 static mb_status serve(engine *g, size_t threads, json_t *load, mb_err *err)
 {
-    const mb_plan *plan = g->plan;
+    const mb__plan *plan = g->plan;
     mb_status s = engine_open(g, threads, err);
     g->realtime = resolve_realtime(plan, g->req, g->be, threads);
     if (s)
@@ -700,7 +700,7 @@ static mb_status serve(engine *g, size_t threads, json_t *load, mb_err *err)
 
 /* The "rules" object: how latency, the open loop, the SLO steps and the
  * pacing were done. */
-static json_t *rules_json(const mb_plan *plan, const mb__load_req *rq,
+static json_t *rules_json(const mb__plan *plan, const mb__load_req *rq,
                           int realtime)
 {
     return json_pack(
@@ -732,7 +732,7 @@ static json_t *rules_json(const mb_plan *plan, const mb__load_req *rq,
  * rules. */
 static void add_settings(json_t *load, const engine *g, size_t threads)
 {
-    const mb_plan *plan = g->plan;
+    const mb__plan *plan = g->plan;
     const mb__load_req *rq = g->req;
     json_t *cpus = json_null();
     if (rq->n_cpus) {
@@ -787,7 +787,7 @@ static void add_statistics(json_t *doc, const mb__load_req *rq)
                     "service = end - start (the model)"));
 }
 
-mb_status mb__load_run(const mb_plan *plan, const mb__load_req *rq,
+mb_status mb__load_run(const mb__plan *plan, const mb__load_req *rq,
                        json_t **doc_out, mb_err *err)
 {
     *doc_out = NULL;

@@ -107,7 +107,7 @@ int mb__load_req_set(mb__load_req *r, const char *key, const char *value,
 
 /* n Poisson arrivals at rate qps per second: offsets in ns from 0,
  * ascending (exponential gaps by inversion).  Caller frees; NULL on OOM. */
-int64_t *mb__load_poisson_schedule(mb_rng *rng, double qps, size_t n);
+int64_t *mb__load_poisson_schedule(mb__rng *rng, double qps, size_t n);
 
 /* MB_EINVAL when req asks for two scenarios (--qps, --offline, --slo) or
  * for a list of --concurrency values with an open-loop scenario: the
@@ -120,7 +120,7 @@ mb_status mb__load_req_check(const mb__load_req *req, mb_err *err);
  * a new result document of kind "load" (docs/FORMATS.md, "load") in *doc.
  * Fails when the model cannot be opened or the request is inconsistent;
  * a step that fails part-way is recorded with its error. */
-mb_status mb__load_run(const mb_plan *plan, const mb__load_req *req,
+mb_status mb__load_run(const mb__plan *plan, const mb__load_req *req,
                        json_t **doc, mb_err *err);
 
 #endif

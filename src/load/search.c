@@ -58,7 +58,7 @@ static bool probe_add(mb__load_engine *g, long i, double qps, int pass)
  * within --max-time. */
 static int64_t slo_requests(const mb__load_engine *g, double qps)
 {
-    const mb_plan *p = g->plan;
+    const mb__plan *p = g->plan;
     const mb__load_req *rq = g->req;
     int64_t need =
         max_i64(p->min_iters,

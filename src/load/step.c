@@ -29,7 +29,7 @@ typedef struct {
     size_t n, cap;
     int64_t warm_n, warm_ns;
     int64_t prev_end;    /* absolute end of this thread's last request */
-    mb_waiter wait;      /* the idle wait before an arrival */
+    mb__waiter wait;     /* the idle wait before an arrival */
     int64_t cpu_ns;      /* its CPU time from the start line on */
     int rt_serve;        /* runs at SCHED_FIFO throughout (--realtime serve) */
     atomic_llong served; /* closed loop: read by the others at the end */

@@ -109,7 +109,7 @@ static int name_cmp(const void *a, const void *b)
 
 /* A message for a field whose wire type does not fit the schema: the file
  * is protobuf of some other kind, or corrupt. */
-static mb_status bad_field(ctx *c, const char *msg, const mb_pb_field *f)
+static mb_status bad_field(ctx *c, const char *msg, const mb__pb_field *f)
 {
     return mb__fail(c->err, MB_EFORMAT,
                     "%s field %u at byte %zu has wire type %d", msg, f->num,
@@ -118,7 +118,7 @@ static mb_status bad_field(ctx *c, const char *msg, const mb_pb_field *f)
 
 /* A JSON string of a LEN payload; bytes that are not valid UTF-8 make the
  * whole string fall back to ASCII with '?' for every other byte. */
-static json_t *jstr(const mb_pb_field *f)
+static json_t *jstr(const mb__pb_field *f)
 {
     json_t *j = json_stringn((const char *)f->data, f->len);
     if (j || !f->len)
@@ -147,18 +147,18 @@ static void add_unique(json_t *a, const char *s)
 
 /* ---- value infos (graph inputs and outputs) ------------------------------ */
 
-static mb_status parse_shape(ctx *c, const mb_pb *r, const mb_pb_field *sf,
+static mb_status parse_shape(ctx *c, const mb__pb *r, const mb__pb_field *sf,
                              json_t **shape)
 {
-    mb_pb sub = mb__pb_sub(r, sf);
-    mb_pb_field f;
+    mb__pb sub = mb__pb_sub(r, sf);
+    mb__pb_field f;
     mb_status s;
     *shape = json_array();
     while ((s = mb__pb_next(&sub, &f, c->err)) == MB_OK && f.num) {
         if (f.num != 1 || f.wire != MB_PB_LEN)
             continue;
-        mb_pb d = mb__pb_sub(&sub, &f);
-        mb_pb_field g;
+        mb__pb d = mb__pb_sub(&sub, &f);
+        mb__pb_field g;
         json_t *dim = json_null();
         while ((s = mb__pb_next(&d, &g, c->err)) == MB_OK && g.num) {
             if (g.num == DIM_VALUE && g.wire == MB_PB_VARINT) {
@@ -177,18 +177,18 @@ static mb_status parse_shape(ctx *c, const mb_pb *r, const mb_pb_field *sf,
 }
 
 /* Fills dtype and shape of a TypeProto into vi. */
-static mb_status parse_type(ctx *c, const mb_pb *r, const mb_pb_field *tf,
+static mb_status parse_type(ctx *c, const mb__pb *r, const mb__pb_field *tf,
                             json_t *vi)
 {
-    mb_pb sub = mb__pb_sub(r, tf);
-    mb_pb_field f;
+    mb__pb sub = mb__pb_sub(r, tf);
+    mb__pb_field f;
     mb_status s;
     while ((s = mb__pb_next(&sub, &f, c->err)) == MB_OK && f.num) {
         if (f.wire != MB_PB_LEN)
             continue;
         if (f.num == TP_TENSOR || f.num == TP_SPARSE) {
-            mb_pb t = mb__pb_sub(&sub, &f);
-            mb_pb_field g;
+            mb__pb t = mb__pb_sub(&sub, &f);
+            mb__pb_field g;
             while ((s = mb__pb_next(&t, &g, c->err)) == MB_OK && g.num) {
                 if (g.num == TT_ELEM && g.wire == MB_PB_VARINT) {
                     json_object_set_new(vi, "dtype",
@@ -219,11 +219,12 @@ static mb_status parse_type(ctx *c, const mb_pb *r, const mb_pb_field *tf,
 
 /* Appends {name, dtype, shape} for a ValueInfoProto to arr, unless
  * skip_inits and its name is a main-graph initializer. */
-static mb_status parse_value_info(ctx *c, const mb_pb *r, const mb_pb_field *vf,
-                                  json_t *arr, int skip_inits)
+static mb_status parse_value_info(ctx *c, const mb__pb *r,
+                                  const mb__pb_field *vf, json_t *arr,
+                                  int skip_inits)
 {
-    mb_pb sub = mb__pb_sub(r, vf);
-    mb_pb_field f, name = {0}, type = {0};
+    mb__pb sub = mb__pb_sub(r, vf);
+    mb__pb_field f, name = {0}, type = {0};
     int has_type = 0;
     mb_status s;
     while ((s = mb__pb_next(&sub, &f, c->err)) == MB_OK && f.num) {
@@ -254,7 +255,7 @@ struct tsum {
     uint64_t count; /* product of dims */
     int overflow;
     int external;
-    mb_pb_field raw, loc, name;
+    mb__pb_field raw, loc, name;
     int has_raw, has_loc, has_name;
     uint64_t typed_len[16]; /* payload bytes per typed field number */
     uint64_t typed_n[16];   /* unpacked elements per typed field number */
@@ -262,10 +263,10 @@ struct tsum {
     int has_ext_length;
 };
 
-static void ext_entry(ctx *c, const mb_pb *r, const mb_pb_field *e,
+static void ext_entry(ctx *c, const mb__pb *r, const mb__pb_field *e,
                       struct tsum *t)
 {
-    mb_pb_field k, v;
+    mb__pb_field k, v;
     uint64_t x;
     /* a summary, not a load: a damaged entry keeps what could be read */
     (void)mb__pb_string_entry(r, e, &k, &v, c->err);
@@ -284,11 +285,11 @@ static void ext_entry(ctx *c, const mb_pb *r, const mb_pb_field *e,
 }
 
 /* Summarizes one TensorProto without reading its data. */
-static mb_status scan_tensor(ctx *c, const mb_pb *r, const mb_pb_field *tf,
+static mb_status scan_tensor(ctx *c, const mb__pb *r, const mb__pb_field *tf,
                              struct tsum *t)
 {
-    mb_pb sub = mb__pb_sub(r, tf);
-    mb_pb_field f;
+    mb__pb sub = mb__pb_sub(r, tf);
+    mb__pb_field f;
     mb_status s;
     memset(t, 0, sizeof *t);
     t->count = 1;
@@ -309,7 +310,7 @@ static mb_status scan_tensor(ctx *c, const mb_pb *r, const mb_pb_field *tf,
                 else
                     t->count *= f.u64;
             } else if (f.wire == MB_PB_LEN) {
-                mb_pb d = mb__pb_sub(&sub, &f);
+                mb__pb d = mb__pb_sub(&sub, &f);
                 while (s == MB_OK && mb__pb_more(&d)) {
                     uint64_t v;
                     s = mb__pb_read_varint(&d, &v, c->err);
@@ -533,10 +534,10 @@ static void account(ctx *c, const struct tsum *t)
     c->type_seen[k] = 1;
 }
 
-static mb_status scan_sparse(ctx *c, const mb_pb *r, const mb_pb_field *sf)
+static mb_status scan_sparse(ctx *c, const mb__pb *r, const mb__pb_field *sf)
 {
-    mb_pb sub = mb__pb_sub(r, sf);
-    mb_pb_field f;
+    mb__pb sub = mb__pb_sub(r, sf);
+    mb__pb_field f;
     mb_status s;
     while ((s = mb__pb_next(&sub, &f, c->err)) == MB_OK && f.num) {
         if (f.num == ST_VALUES && f.wire == MB_PB_LEN) {
@@ -552,16 +553,16 @@ static mb_status scan_sparse(ctx *c, const mb_pb *r, const mb_pb_field *sf)
 
 /* ---- graphs ------------------------------------------------------------- */
 
-static mb_status scan_graph(ctx *c, const mb_pb *r, const mb_pb_field *gf,
+static mb_status scan_graph(ctx *c, const mb__pb *r, const mb__pb_field *gf,
                             int depth, json_t *top);
 
 /* Walks a node: counts its op type (main graph or subgraphs) and recurses
  * into graph attributes. */
-static mb_status scan_node(ctx *c, const mb_pb *r, const mb_pb_field *nf,
+static mb_status scan_node(ctx *c, const mb__pb *r, const mb__pb_field *nf,
                            int depth)
 {
-    mb_pb sub = mb__pb_sub(r, nf);
-    mb_pb_field f;
+    mb__pb sub = mb__pb_sub(r, nf);
+    mb__pb_field f;
     mb_status s;
     if (depth == 0)
         c->nodes++;
@@ -578,8 +579,8 @@ static mb_status scan_node(ctx *c, const mb_pb *r, const mb_pb_field *nf,
                 ops, op, json_integer(n ? json_integer_value(n) + 1 : 1));
             free(op);
         } else if (f.num == N_ATTR && f.wire == MB_PB_LEN) {
-            mb_pb a = mb__pb_sub(&sub, &f);
-            mb_pb_field g;
+            mb__pb a = mb__pb_sub(&sub, &f);
+            mb__pb_field g;
             while ((s = mb__pb_next(&a, &g, c->err)) == MB_OK && g.num) {
                 if ((g.num == A_G || g.num == A_GRAPHS) &&
                     g.wire == MB_PB_LEN) {
@@ -609,23 +610,23 @@ static mb_status scan_node(ctx *c, const mb_pb *r, const mb_pb_field *nf,
     return s;
 }
 
-static mb_status scan_graph(ctx *c, const mb_pb *r, const mb_pb_field *gf,
+static mb_status scan_graph(ctx *c, const mb__pb *r, const mb__pb_field *gf,
                             int depth, json_t *top)
 {
     if (depth > MAX_GRAPH_DEPTH)
         return mb__fail(c->err, MB_EFORMAT,
                         "subgraphs nested deeper than %d at byte %zu",
                         MAX_GRAPH_DEPTH, gf->data_offset);
-    mb_pb_field f;
+    mb__pb_field f;
     mb_status s;
-    mb_pb sub;
+    mb__pb sub;
     if (top) { /* first pass: initializer names, to filter the inputs */
         sub = mb__pb_sub(r, gf);
         while ((s = mb__pb_next(&sub, &f, c->err)) == MB_OK && f.num) {
             if (f.num != G_INIT || f.wire != MB_PB_LEN)
                 continue;
-            mb_pb t = mb__pb_sub(&sub, &f);
-            mb_pb_field g;
+            mb__pb t = mb__pb_sub(&sub, &f);
+            mb__pb_field g;
             while ((s = mb__pb_next(&t, &g, c->err)) == MB_OK && g.num) {
                 if (g.num == T_NAME && g.wire == MB_PB_LEN) {
                     if (!mb__grow((void **)&c->inits, &c->cap_inits,
@@ -712,7 +713,7 @@ static json_t *by_dtype(const ctx *c)
 
 /* A string field longer than any real model's (a length bomb: a sparse
  * file declaring gigabytes): refused before anything is copied. */
-static mb_status too_long(ctx *c, const char *field, const mb_pb_field *f)
+static mb_status too_long(ctx *c, const char *field, const mb__pb_field *f)
 {
     return mb__fail(c->err, MB_EFORMAT,
                     "%s: its %s is %zu bytes long, beyond the %u bytes "
@@ -723,8 +724,8 @@ static mb_status too_long(ctx *c, const char *field, const mb_pb_field *f)
 
 static mb_status scan_model(ctx *c, json_t *o)
 {
-    mb_pb r;
-    mb_pb_field f, graph = {0};
+    mb__pb r;
+    mb__pb_field f, graph = {0};
     mb_status s;
     int has_graph = 0;
     json_t *opsets = json_object_get(o, "opsets");
@@ -772,8 +773,8 @@ static mb_status scan_model(ctx *c, json_t *o)
             want_len = 1;
             if (f.wire != MB_PB_LEN)
                 break;
-            mb_pb e = mb__pb_sub(&r, &f);
-            mb_pb_field g, k = {0}, v = {0};
+            mb__pb e = mb__pb_sub(&r, &f);
+            mb__pb_field g, k = {0}, v = {0};
             int64_t version = 0;
             while ((s = mb__pb_next(&e, &g, c->err)) == MB_OK && g.num) {
                 if (g.num == 1 && g.wire == MB_PB_LEN)
@@ -934,7 +935,7 @@ mb_status mb__onnx_inspect(const char *path, json_t **out, mb_err *err)
     memset(&c, 0, sizeof c);
     c.path = path;
     c.err = err;
-    mb_onnx_image map;
+    mb__onnx_image map;
     mb_status s = mb__onnx_image_load(path, &map, err);
     if (s)
         return s;

@@ -76,9 +76,9 @@ mb_status mb__onnx_tensor_read_file_lim(const char *path, const mb__tlimit *lim,
                                         mb_tensor *out, mb_err *err);
 
 /* Serializes t as a TensorProto (dims, data_type, name when set, raw_data
- * little-endian) appended to *out (an mb_buf the caller owns and frees
+ * little-endian) appended to *out (an mb__buf the caller owns and frees
  * with mb__buf_free).  Fails with MB_EUNSUPPORTED for string tensors and
  * MB_ENOMEM. */
-mb_status mb__onnx_tensor_encode(const mb_tensor *t, mb_buf *out, mb_err *err);
+mb_status mb__onnx_tensor_encode(const mb_tensor *t, mb__buf *out, mb_err *err);
 
 #endif

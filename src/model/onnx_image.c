@@ -172,7 +172,8 @@ verbatim: /* enough for the parser to see the defect */
                end - at > MB_ONNX_MAX_STRING ? MB_ONNX_MAX_STRING : end - at);
 }
 
-mb_status mb__onnx_image_load(const char *path, mb_onnx_image *img, mb_err *err)
+mb_status mb__onnx_image_load(const char *path, mb__onnx_image *img,
+                              mb_err *err)
 {
     memset(img, 0, sizeof *img);
     int fd;
@@ -212,11 +213,11 @@ mb_status mb__onnx_image_load(const char *path, mb_onnx_image *img, mb_err *err)
         return mb__fail(err, MB_EIO, "cannot read %s: %s", path, strerror(eno));
     }
     mprotect(p, size, PROT_READ);
-    img->map = (mb_map){p, size};
+    img->map = (mb__map){p, size};
     return MB_OK;
 }
 
-void mb__onnx_image_free(mb_onnx_image *img)
+void mb__onnx_image_free(mb__onnx_image *img)
 {
     if (img) {
         mb__unmap(&img->map);

@@ -24,17 +24,17 @@
 #include <stddef.h>
 #include <stdint.h>
 
-typedef struct mb_onnx_image {
-    mb_map map;    /* file-sized; weight payloads read as zeros */
+typedef struct mb__onnx_image {
+    mb__map map;   /* file-sized; weight payloads read as zeros */
     size_t copied; /* bytes actually read from the file */
-} mb_onnx_image;
+} mb__onnx_image;
 
 /* Builds the image of the file at path.  Fails with MB_EIO (cannot open or
  * read) or MB_ENOMEM.  An empty file gives len 0 and data NULL.  Caller
  * frees with mb__onnx_image_free. */
-mb_status mb__onnx_image_load(const char *path, mb_onnx_image *img,
+mb_status mb__onnx_image_load(const char *path, mb__onnx_image *img,
                               mb_err *err);
 /* Frees the image; NULL or an empty image is a no-op. */
-void mb__onnx_image_free(mb_onnx_image *img);
+void mb__onnx_image_free(mb__onnx_image *img);
 
 #endif

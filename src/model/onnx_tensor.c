@@ -90,13 +90,13 @@ struct tmeta {
     int64_t dims[MB_MAX_RANK];
     uint64_t dtype;
     int has_type;
-    mb_pb_field name;
+    mb__pb_field name;
     int has_name;
-    mb_pb_field raw;
+    mb__pb_field raw;
     int has_raw;
     uint32_t typed_seen; /* bit per typed field number present */
     uint64_t location;   /* data_location */
-    mb_pb_field ext_loc;
+    mb__pb_field ext_loc;
     int has_ext_loc;
     uint64_t ext_offset, ext_length;
     int has_ext_length;
@@ -116,7 +116,7 @@ static mb_status push_dim(struct tmeta *m, uint64_t v, size_t at, mb_err *err)
     return MB_OK;
 }
 
-static mb_status wrong_wire(const mb_pb_field *f, mb_err *err)
+static mb_status wrong_wire(const mb__pb_field *f, mb_err *err)
 {
     return mb__fail(err, MB_EFORMAT,
                     "TensorProto field %u at byte %zu has wire type %d, which "
@@ -125,10 +125,10 @@ static mb_status wrong_wire(const mb_pb_field *f, mb_err *err)
 }
 
 /* Parses one StringStringEntryProto of external_data into m. */
-static mb_status parse_ext_entry(const mb_pb *r, const mb_pb_field *e,
+static mb_status parse_ext_entry(const mb__pb *r, const mb__pb_field *e,
                                  struct tmeta *m, mb_err *err)
 {
-    mb_pb_field key, val;
+    mb__pb_field key, val;
     mb_status s = mb__pb_string_entry(r, e, &key, &val, err);
     if (s || !key.num || !val.num)
         return s;
@@ -154,7 +154,7 @@ static mb_status parse_ext_entry(const mb_pb *r, const mb_pb_field *e,
 }
 
 /* Whether field f of a TensorProto has a wire type it may have. */
-static bool wire_ok(const mb_pb_field *f)
+static bool wire_ok(const mb__pb_field *f)
 {
     switch (f->num) {
     case T_DATA_TYPE:
@@ -177,9 +177,9 @@ static bool wire_ok(const mb_pb_field *f)
     }
 }
 
-static mb_status scan_meta(mb_pb *r, struct tmeta *m, mb_err *err)
+static mb_status scan_meta(mb__pb *r, struct tmeta *m, mb_err *err)
 {
-    mb_pb_field f;
+    mb__pb_field f;
     mb_status s;
     memset(m, 0, sizeof *m);
     while ((s = mb__pb_next(r, &f, err)) == MB_OK && f.num) {
@@ -192,7 +192,7 @@ static mb_status scan_meta(mb_pb *r, struct tmeta *m, mb_err *err)
             if (f.wire == MB_PB_VARINT) {
                 s = push_dim(m, f.u64, f.tag_offset, err);
             } else {
-                mb_pb sub = mb__pb_sub(r, &f);
+                mb__pb sub = mb__pb_sub(r, &f);
                 while (s == MB_OK && mb__pb_more(&sub)) {
                     uint64_t v;
                     size_t at = sub.pos;
@@ -242,10 +242,10 @@ static void store(mb_tensor *t, size_t i, size_t size, uint64_t v)
 
 /* Second pass: copies the values of repeated field `field` into t, which
  * holds `total` scalar slots of `size` bytes each. */
-static mb_status copy_typed(mb_pb *r, uint32_t field, mb_tensor *t,
+static mb_status copy_typed(mb__pb *r, uint32_t field, mb_tensor *t,
                             size_t total, size_t size, mb_err *err)
 {
-    mb_pb_field f;
+    mb__pb_field f;
     mb_status s;
     size_t i = 0;
     int fixed = field == T_FLOAT_DATA ? 4 : field == T_DOUBLE_DATA ? 8 : 0;
@@ -258,7 +258,7 @@ static mb_status copy_typed(mb_pb *r, uint32_t field, mb_tensor *t,
             store(t, i++, size, f.u64);
             continue;
         }
-        mb_pb sub = mb__pb_sub(r, &f);
+        mb__pb sub = mb__pb_sub(r, &f);
         if (fixed && f.len % (size_t)fixed)
             return mb__fail(err, MB_EFORMAT,
                             "packed field %u at byte %zu has %zu bytes, not a "
@@ -385,7 +385,7 @@ mb_status mb__onnx_tensor_decode_lim(const uint8_t *buf, size_t len,
                                      mb_err *err)
 {
     memset(out, 0, sizeof *out);
-    mb_pb r;
+    mb__pb r;
     struct tmeta m;
     mb__pb_init(&r, buf, len);
     mb_status s = scan_meta(&r, &m, err);
@@ -493,7 +493,7 @@ mb_status mb__onnx_tensor_read_file_lim(const char *path, const mb__tlimit *lim,
                                         mb_tensor *out, mb_err *err)
 {
     memset(out, 0, sizeof *out);
-    mb_map map;
+    mb__map map;
     mb_status s = mb__map_file(path, &map, err);
     if (s)
         return s;
@@ -514,7 +514,7 @@ mb_status mb__onnx_tensor_read_file_lim(const char *path, const mb__tlimit *lim,
     return s;
 }
 
-mb_status mb__onnx_tensor_encode(const mb_tensor *t, mb_buf *out, mb_err *err)
+mb_status mb__onnx_tensor_encode(const mb_tensor *t, mb__buf *out, mb_err *err)
 {
     if (mb_dtype_size(t->dtype) == 0)
         return mb__fail(err, MB_EUNSUPPORTED,

@@ -13,19 +13,19 @@
 #include <stdlib.h>
 #include <string.h>
 
-void mb__pb_init(mb_pb *r, const uint8_t *buf, size_t len)
+void mb__pb_init(mb__pb *r, const uint8_t *buf, size_t len)
 {
     r->buf = buf;
     r->pos = 0;
     r->end = buf ? len : 0;
 }
 
-bool mb__pb_more(const mb_pb *r)
+bool mb__pb_more(const mb__pb *r)
 {
     return r->pos < r->end;
 }
 
-mb_status mb__pb_read_varint(mb_pb *r, uint64_t *v, mb_err *err)
+mb_status mb__pb_read_varint(mb__pb *r, uint64_t *v, mb_err *err)
 {
     uint64_t x = 0;
     size_t p = r->pos;
@@ -49,7 +49,7 @@ mb_status mb__pb_read_varint(mb_pb *r, uint64_t *v, mb_err *err)
                     "varint at byte %zu is longer than 10 bytes", r->pos);
 }
 
-static mb_status read_fixed(mb_pb *r, int n, uint64_t *v, mb_err *err)
+static mb_status read_fixed(mb__pb *r, int n, uint64_t *v, mb_err *err)
 {
     if (r->end - r->pos < (size_t)n)
         return mb__fail(err, MB_EFORMAT,
@@ -63,7 +63,7 @@ static mb_status read_fixed(mb_pb *r, int n, uint64_t *v, mb_err *err)
     return MB_OK;
 }
 
-mb_status mb__pb_read_fixed32(mb_pb *r, uint32_t *v, mb_err *err)
+mb_status mb__pb_read_fixed32(mb__pb *r, uint32_t *v, mb_err *err)
 {
     uint64_t x = 0;
     mb_status s = read_fixed(r, 4, &x, err);
@@ -72,13 +72,13 @@ mb_status mb__pb_read_fixed32(mb_pb *r, uint32_t *v, mb_err *err)
     return s;
 }
 
-mb_status mb__pb_read_fixed64(mb_pb *r, uint64_t *v, mb_err *err)
+mb_status mb__pb_read_fixed64(mb__pb *r, uint64_t *v, mb_err *err)
 {
     return read_fixed(r, 8, v, err);
 }
 
 /* Reads a tag at r->pos into num and wire, validating both. */
-static mb_status read_tag(mb_pb *r, uint32_t *num, int *wire, mb_err *err)
+static mb_status read_tag(mb__pb *r, uint32_t *num, int *wire, mb_err *err)
 {
     size_t at = r->pos;
     uint64_t t;
@@ -109,7 +109,7 @@ static mb_status read_tag(mb_pb *r, uint32_t *num, int *wire, mb_err *err)
 /* Skips a value of wire type `wire`; for groups, up to and including the
  * matching end tag, at most MB_PB_MAX_DEPTH levels deep.  *payload_end
  * receives the end of the payload (before a group's end tag). */
-static mb_status skip_value(mb_pb *r, int wire, uint32_t num, int depth,
+static mb_status skip_value(mb__pb *r, int wire, uint32_t num, int depth,
                             size_t *payload_end, mb_err *err)
 {
     uint64_t v;
@@ -186,7 +186,7 @@ static mb_status skip_value(mb_pb *r, int wire, uint32_t num, int depth,
     return s;
 }
 
-mb_status mb__pb_skip(mb_pb *r, int wire, uint32_t num, mb_err *err)
+mb_status mb__pb_skip(mb__pb *r, int wire, uint32_t num, mb_err *err)
 {
     size_t start = r->pos;
     mb_status s = skip_value(r, wire, num, 0, NULL, err);
@@ -195,7 +195,7 @@ mb_status mb__pb_skip(mb_pb *r, int wire, uint32_t num, mb_err *err)
     return s;
 }
 
-mb_status mb__pb_next(mb_pb *r, mb_pb_field *f, mb_err *err)
+mb_status mb__pb_next(mb__pb *r, mb__pb_field *f, mb_err *err)
 {
     memset(f, 0, sizeof *f);
     if (!mb__pb_more(r))
@@ -250,16 +250,16 @@ fail:
     return s;
 }
 
-mb_pb mb__pb_sub(const mb_pb *r, const mb_pb_field *f)
+mb__pb mb__pb_sub(const mb__pb *r, const mb__pb_field *f)
 {
-    mb_pb sub;
+    mb__pb sub;
     sub.buf = r->buf;
     sub.pos = f->data_offset;
     sub.end = f->data_offset + f->len;
     return sub;
 }
 
-mb_status mb__pb_count_varints(const mb_pb_field *f, size_t *n, mb_err *err)
+mb_status mb__pb_count_varints(const mb__pb_field *f, size_t *n, mb_err *err)
 {
     size_t count = 0;
     for (size_t i = 0; i < f->len; i++)
@@ -288,7 +288,7 @@ double mb__pb_f64(uint64_t bits)
     return x;
 }
 
-char *mb__pb_strdup(const mb_pb_field *f)
+char *mb__pb_strdup(const mb__pb_field *f)
 {
     char *s = malloc(f->len + 1);
     if (!s)
@@ -299,17 +299,17 @@ char *mb__pb_strdup(const mb_pb_field *f)
     return s;
 }
 
-bool mb__pb_streq(const mb_pb_field *f, const char *s)
+bool mb__pb_streq(const mb__pb_field *f, const char *s)
 {
     size_t n = strlen(s);
     return n == f->len && (n == 0 || memcmp(f->data, s, n) == 0);
 }
 
-mb_status mb__pb_string_entry(const mb_pb *r, const mb_pb_field *e,
-                              mb_pb_field *key, mb_pb_field *val, mb_err *err)
+mb_status mb__pb_string_entry(const mb__pb *r, const mb__pb_field *e,
+                              mb__pb_field *key, mb__pb_field *val, mb_err *err)
 {
-    mb_pb sub = mb__pb_sub(r, e);
-    mb_pb_field f;
+    mb__pb sub = mb__pb_sub(r, e);
+    mb__pb_field f;
     mb_status s;
     memset(key, 0, sizeof *key);
     memset(val, 0, sizeof *val);
@@ -319,7 +319,7 @@ mb_status mb__pb_string_entry(const mb_pb *r, const mb_pb_field *e,
     return s;
 }
 
-bool mb__pb_decimal(const mb_pb_field *f, uint64_t *v)
+bool mb__pb_decimal(const mb__pb_field *f, uint64_t *v)
 {
     char tmp[32];
     if (f->len == 0 || f->len >= sizeof tmp)
@@ -335,7 +335,7 @@ bool mb__pb_decimal(const mb_pb_field *f, uint64_t *v)
     return true;
 }
 
-void mb__pb_put_varint(mb_buf *b, uint64_t v)
+void mb__pb_put_varint(mb__buf *b, uint64_t v)
 {
     uint8_t tmp[10];
     size_t n = 0;
@@ -347,12 +347,12 @@ void mb__pb_put_varint(mb_buf *b, uint64_t v)
     mb__buf_append(b, tmp, n);
 }
 
-void mb__pb_put_tag(mb_buf *b, uint32_t num, int wire)
+void mb__pb_put_tag(mb__buf *b, uint32_t num, int wire)
 {
     mb__pb_put_varint(b, ((uint64_t)num << 3) | (uint64_t)wire);
 }
 
-void mb__pb_put_bytes(mb_buf *b, uint32_t num, const void *data, size_t len)
+void mb__pb_put_bytes(mb__buf *b, uint32_t num, const void *data, size_t len)
 {
     mb__pb_put_tag(b, num, MB_PB_LEN);
     mb__pb_put_varint(b, len);

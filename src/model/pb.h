@@ -13,11 +13,11 @@
  *
  * Typical use:
  *
- *   mb_pb r; mb_pb_field f; mb_status s;
+ *   mb__pb r; mb__pb_field f; mb_status s;
  *   mb__pb_init(&r, map.data, map.len);
  *   while ((s = mb__pb_next(&r, &f, err)) == MB_OK && f.num) {
  *       if (f.num == 7 && f.wire == MB_PB_LEN) {
- *           mb_pb sub = mb__pb_sub(&r, &f);   // walk the embedded message
+ *           mb__pb sub = mb__pb_sub(&r, &f);   // walk the embedded message
  *           ...
  *       }                                     // other fields: already skipped
  *   }
@@ -52,16 +52,16 @@ enum {
  * buffer: sub-readers share it, so every offset (pos, end, field offsets)
  * is relative to the same origin.  Borrowed: buf must outlive the reader.
  */
-typedef struct mb_pb {
+typedef struct mb__pb {
     const uint8_t *buf;
     size_t pos; /* next byte to read */
     size_t end; /* one past the last readable byte */
-} mb_pb;
+} mb__pb;
 
 /* One decoded field.  For MB_PB_LEN and MB_PB_SGROUP, data/len describe
  * the payload (group: the bytes between the start and end tags) inside the
  * reader's buffer; nothing is copied. */
-typedef struct mb_pb_field {
+typedef struct mb__pb_field {
     uint32_t num;        /* field number; 0 means "end of message" */
     int wire;            /* MB_PB_* */
     size_t tag_offset;   /* offset of the tag */
@@ -69,13 +69,13 @@ typedef struct mb_pb_field {
     const uint8_t *data; /* MB_PB_LEN/SGROUP: payload (borrowed) */
     size_t len;          /* MB_PB_LEN/SGROUP: payload length */
     size_t data_offset;  /* MB_PB_LEN/SGROUP: offset of the payload */
-} mb_pb_field;
+} mb__pb_field;
 
 /* A reader over buf[0, len).  buf may be NULL when len is 0. */
-void mb__pb_init(mb_pb *r, const uint8_t *buf, size_t len);
+void mb__pb_init(mb__pb *r, const uint8_t *buf, size_t len);
 
 /* Whether bytes remain. */
-bool mb__pb_more(const mb_pb *r);
+bool mb__pb_more(const mb__pb *r);
 
 /*
  * Reads the next field (tag and value) and advances past it.  At the end of
@@ -85,27 +85,27 @@ bool mb__pb_more(const mb_pb *r);
  * end, an unmatched end-group tag, or groups nested deeper than
  * MB_PB_MAX_DEPTH.  On failure r is left where the bad field began.
  */
-mb_status mb__pb_next(mb_pb *r, mb_pb_field *f, mb_err *err);
+mb_status mb__pb_next(mb__pb *r, mb__pb_field *f, mb_err *err);
 
 /* A reader over the payload of a MB_PB_LEN (or group) field returned by
  * mb__pb_next on a reader with the same buffer. */
-mb_pb mb__pb_sub(const mb_pb *r, const mb_pb_field *f);
+mb__pb mb__pb_sub(const mb__pb *r, const mb__pb_field *f);
 
 /* Primitive reads at r->pos (advance on success; r untouched on failure,
  * which is MB_EFORMAT naming the offset).  A varint is at most 10 bytes and
  * must fit 64 bits. */
-mb_status mb__pb_read_varint(mb_pb *r, uint64_t *v, mb_err *err);
-mb_status mb__pb_read_fixed32(mb_pb *r, uint32_t *v, mb_err *err);
-mb_status mb__pb_read_fixed64(mb_pb *r, uint64_t *v, mb_err *err);
+mb_status mb__pb_read_varint(mb__pb *r, uint64_t *v, mb_err *err);
+mb_status mb__pb_read_fixed32(mb__pb *r, uint32_t *v, mb_err *err);
+mb_status mb__pb_read_fixed64(mb__pb *r, uint64_t *v, mb_err *err);
 
 /* Skips the value of a field whose tag (with this wire type) was just read
  * at tag_offset; used by mb__pb_next, exported for hand-rolled loops.
  * Fails as mb__pb_next does. */
-mb_status mb__pb_skip(mb_pb *r, int wire, uint32_t num, mb_err *err);
+mb_status mb__pb_skip(mb__pb *r, int wire, uint32_t num, mb_err *err);
 
 /* Number of varints in a packed payload (f->data, f->len); MB_EFORMAT when
  * the payload ends inside a varint.  Reads every byte of the payload. */
-mb_status mb__pb_count_varints(const mb_pb_field *f, size_t *n, mb_err *err);
+mb_status mb__pb_count_varints(const mb__pb_field *f, size_t *n, mb_err *err);
 
 /* Interpretations of decoded values. */
 static inline int64_t mb__pb_zigzag64(uint64_t v)
@@ -118,27 +118,28 @@ double mb__pb_f64(uint64_t bits); /* I64 bits as double */
 /* Copy of a MB_PB_LEN payload as a NUL-terminated string (embedded NULs are
  * kept but end the C string).  Caller frees with free(); NULL when memory
  * runs out. */
-char *mb__pb_strdup(const mb_pb_field *f);
+char *mb__pb_strdup(const mb__pb_field *f);
 
 /* Whether a MB_PB_LEN payload equals the C string s. */
-bool mb__pb_streq(const mb_pb_field *f, const char *s);
+bool mb__pb_streq(const mb__pb_field *f, const char *s);
 
 /* Reads the StringStringEntryProto payload of field e (key = 1, value = 2,
  * both MB_PB_LEN) of reader r into *key and *val; one that is absent stays
  * zeroed (num 0).  Fails as mb__pb_next does, keeping what it had read. */
-mb_status mb__pb_string_entry(const mb_pb *r, const mb_pb_field *e,
-                              mb_pb_field *key, mb_pb_field *val, mb_err *err);
+mb_status mb__pb_string_entry(const mb__pb *r, const mb__pb_field *e,
+                              mb__pb_field *key, mb__pb_field *val,
+                              mb_err *err);
 
 /* A MB_PB_LEN payload holding a decimal number (digits only, below 2^64)
  * into *v; false when it holds anything else. */
-bool mb__pb_decimal(const mb_pb_field *f, uint64_t *v);
+bool mb__pb_decimal(const mb__pb_field *f, uint64_t *v);
 
 /* Writers (for mb__onnx_tensor_encode and tests): append a varint, a tag,
  * or a length-delimited field to b.  Errors surface as b->oom. */
-struct mb_buf;
-void mb__pb_put_varint(struct mb_buf *b, uint64_t v);
-void mb__pb_put_tag(struct mb_buf *b, uint32_t num, int wire);
-void mb__pb_put_bytes(struct mb_buf *b, uint32_t num, const void *data,
+struct mb__buf;
+void mb__pb_put_varint(struct mb__buf *b, uint64_t v);
+void mb__pb_put_tag(struct mb__buf *b, uint32_t num, int wire);
+void mb__pb_put_bytes(struct mb__buf *b, uint32_t num, const void *data,
                       size_t len);
 
 #endif

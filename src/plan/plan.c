@@ -1,4 +1,4 @@
-/* plan.c - defaults, copies and option lists of mb_plan. */
+/* plan.c - defaults, copies and option lists of mb__plan. */
 #include "plan/plan.h"
 
 #include "core/alloc.h"
@@ -9,7 +9,7 @@
 #include <string.h>
 
 /* The defaults plan.h documents; every other member is zero or NULL. */
-static const mb_plan plan_defaults = {
+static const mb__plan plan_defaults = {
     .seed = 42,
     .warmup_iters = 10,
     .warmup_default = 1,
@@ -20,20 +20,20 @@ static const mb_plan plan_defaults = {
     .target_ci = 0.01,
 };
 
-void mb__plan_defaults(mb_plan *p)
+void mb__plan_defaults(mb__plan *p)
 {
     *p = plan_defaults;
 }
 
 /* The plan's own strings, one list for copying and freeing them. */
 static const size_t plan_strings[] = {
-    offsetof(mb_plan, backend), offsetof(mb_plan, model_path),
-    offsetof(mb_plan, variant), offsetof(mb_plan, ort_lib),
-    offsetof(mb_plan, data_path)};
+    offsetof(mb__plan, backend), offsetof(mb__plan, model_path),
+    offsetof(mb__plan, variant), offsetof(mb__plan, ort_lib),
+    offsetof(mb__plan, data_path)};
 static const size_t n_plan_strings =
     sizeof plan_strings / sizeof plan_strings[0];
 
-static char **plan_string(mb_plan *p, size_t i)
+static char **plan_string(mb__plan *p, size_t i)
 {
     return (char **)((char *)p + plan_strings[i]);
 }
@@ -47,7 +47,7 @@ static void free_kvs(mb_kv *kv, size_t n)
     free(kv);
 }
 
-void mb__plan_free(mb_plan *p)
+void mb__plan_free(mb__plan *p)
 {
     if (!p)
         return;
@@ -69,7 +69,7 @@ void mb__plan_free(mb_plan *p)
     memset(p, 0, sizeof *p);
 }
 
-bool mb__plan_set_opt(mb_plan *p, const char *key, const char *value)
+bool mb__plan_set_opt(mb__plan *p, const char *key, const char *value)
 {
     char *v = mb__strdup(value);
     if (!v)
@@ -95,7 +95,7 @@ bool mb__plan_set_opt(mb_plan *p, const char *key, const char *value)
     return true;
 }
 
-const char *mb__plan_get_opt(const mb_plan *p, const char *key)
+const char *mb__plan_get_opt(const mb__plan *p, const char *key)
 {
     for (size_t i = 0; i < p->n_opts; i++)
         if (strcmp(p->opts[i].key, key) == 0)
@@ -103,7 +103,7 @@ const char *mb__plan_get_opt(const mb_plan *p, const char *key)
     return NULL;
 }
 
-bool mb__plan_set_rename(mb_plan *p, const char *name, const char *model_name)
+bool mb__plan_set_rename(mb__plan *p, const char *name, const char *model_name)
 {
     char *k = mb__strdup(name), *v = mb__strdup(model_name);
     mb_kv *n = k && v
@@ -119,10 +119,10 @@ bool mb__plan_set_rename(mb_plan *p, const char *name, const char *model_name)
     return true;
 }
 
-bool mb__plan_set_shape(mb_plan *p, const char *name, const int64_t *dims,
+bool mb__plan_set_shape(mb__plan *p, const char *name, const int64_t *dims,
                         int rank)
 {
-    mb_shape_override o = {NULL, rank, {0}};
+    mb__shape_override o = {NULL, rank, {0}};
     for (int i = 0; i < rank && i < MB_MAX_RANK; i++)
         o.dims[i] = dims[i];
     for (size_t i = 0; i < p->n_shapes; i++) {
@@ -133,7 +133,7 @@ bool mb__plan_set_shape(mb_plan *p, const char *name, const int64_t *dims,
         }
     }
     o.name = mb__strdup(name);
-    mb_shape_override *n =
+    mb__shape_override *n =
         mb__realloc_array(p->shapes, p->n_shapes + 1, sizeof *n);
     if (!o.name || !n) {
         free(o.name);
@@ -146,7 +146,7 @@ bool mb__plan_set_shape(mb_plan *p, const char *name, const int64_t *dims,
     return true;
 }
 
-bool mb__plan_backend_opts(const mb_plan *p, uint32_t caps, mb_kv **kv,
+bool mb__plan_backend_opts(const mb__plan *p, uint32_t caps, mb_kv **kv,
                            size_t *n)
 {
     size_t nd = (caps & MB_BACKEND_CAP_DIM_OVERRIDE) ? p->n_dims : 0;
@@ -185,7 +185,7 @@ static char *dup_or_null(const char *s, int *fail)
     return d;
 }
 
-bool mb__plan_copy(mb_plan *d, const mb_plan *s)
+bool mb__plan_copy(mb__plan *d, const mb__plan *s)
 {
     int fail = 0;
     *d = *s;

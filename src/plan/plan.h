@@ -12,22 +12,22 @@
 #include <stdint.h>
 
 /* NAME=VALUE symbolic dimension, and NAME=lo:hi value range. */
-typedef struct mb_dim_override {
+typedef struct mb__dim_override {
     char *name;
     int64_t value;
-} mb_dim_override;
+} mb__dim_override;
 
-typedef struct mb_input_range {
+typedef struct mb__input_bounds {
     char *name;
     double lo, hi;
-} mb_input_range;
+} mb__input_bounds;
 
 /* NAME=D0,D1,...: the whole shape of one input. */
-typedef struct mb_shape_override {
+typedef struct mb__shape_override {
     char *name;
     int rank;
     int64_t dims[MB_MAX_RANK];
-} mb_shape_override;
+} mb__shape_override;
 
 /* Default process count of run and compare (docs/STATISTICS.md says how
  * it was chosen). */
@@ -40,7 +40,7 @@ typedef struct mb_shape_override {
 #define MB_WARMUP_DONE(p, warm, elapsed_ns)                                    \
     ((p)->warmup_default && (warm) >= 1 && (elapsed_ns) >= MB_WARMUP_BUDGET_NS)
 
-typedef struct mb_plan {
+typedef struct mb__plan {
     /* what */
     char *backend; /* "ort", "null", a plugin name or path; NULL: by the
                       model (mb__plan_backend) */
@@ -53,11 +53,11 @@ typedef struct mb_plan {
     /* inputs */
     int64_t *batches; /* batch sizes to sweep (default {1}) */
     size_t n_batches;
-    mb_dim_override *dims;
+    mb__dim_override *dims;
     size_t n_dims;
-    mb_input_range *ranges;
+    mb__input_bounds *ranges;
     size_t n_ranges;
-    mb_shape_override *shapes;
+    mb__shape_override *shapes;
     size_t n_shapes;
     /* --input-name NAME=MODELNAME: the input that --data, --shape and
      * --input-range call NAME is the model's input MODELNAME (key NAME,
@@ -66,9 +66,9 @@ typedef struct mb_plan {
     mb_kv *renames;
     size_t n_renames;
     uint64_t seed;
-    char *data_path;     /* --data: real inputs instead of synthetic */
-    mb__tlimit tlimit;   /* --max-tensor-bytes, --max-compression-ratio */
-    mb_image_prep image; /* preprocessing of image data (all plain) */
+    char *data_path;      /* --data: real inputs instead of synthetic */
+    mb__tlimit tlimit;    /* --max-tensor-bytes, --max-compression-ratio */
+    mb__image_prep image; /* preprocessing of image data (all plain) */
     /* warmup and stopping */
     int64_t warmup_iters; /* default 10 */
     /* The warmup count is the default (not --warmup): warming also stops
@@ -113,31 +113,31 @@ typedef struct mb_plan {
      * mb_runner_set_log); NULL: stderr.  Borrowed; also in children. */
     mb_log_fn log;
     void *log_user;
-} mb_plan;
+} mb__plan;
 
 /* Fills *p with the defaults above (all pointers NULL). */
-void mb__plan_defaults(mb_plan *p);
+void mb__plan_defaults(mb__plan *p);
 /* Frees every owned member and zeroes *p. */
-void mb__plan_free(mb_plan *p);
+void mb__plan_free(mb__plan *p);
 /* Sets (or replaces) backend option key=value; copies both.  False when
  * memory runs out. */
-bool mb__plan_set_opt(mb_plan *p, const char *key, const char *value);
+bool mb__plan_set_opt(mb__plan *p, const char *key, const char *value);
 /* Value of a backend option, or NULL. */
-const char *mb__plan_get_opt(const mb_plan *p, const char *key);
+const char *mb__plan_get_opt(const mb__plan *p, const char *key);
 /* Adds (or replaces) a --shape override; copies name.  False when memory
  * runs out. */
-bool mb__plan_set_shape(mb_plan *p, const char *name, const int64_t *dims,
+bool mb__plan_set_shape(mb__plan *p, const char *name, const int64_t *dims,
                         int rank);
 /* Adds an --input-name NAME=MODELNAME rename (copies both).  False when
  * memory runs out. */
-bool mb__plan_set_rename(mb_plan *p, const char *name, const char *model_name);
+bool mb__plan_set_rename(mb__plan *p, const char *name, const char *model_name);
 /* The options to give backend open(): p->opts, then "dim:NAME"=VALUE for
  * every --dim when caps has MB_BACKEND_CAP_DIM_OVERRIDE (so the order of
  * --dim and --backend never matters).  *kv is one allocation holding the
  * strings it points to; caller frees it with free().  0 or -1 (OOM). */
-bool mb__plan_backend_opts(const mb_plan *p, uint32_t caps, mb_kv **kv,
+bool mb__plan_backend_opts(const mb__plan *p, uint32_t caps, mb_kv **kv,
                            size_t *n);
 /* Deep copy (for per-variant plans). */
-bool mb__plan_copy(mb_plan *dst, const mb_plan *src);
+bool mb__plan_copy(mb__plan *dst, const mb__plan *src);
 
 #endif

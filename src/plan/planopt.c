@@ -231,7 +231,7 @@ static mb_status set_str(char **dst, const char *v, mb_err *err)
     return MB_OK;
 }
 
-static mb_status set_opt(mb_plan *p, const char *k, const char *v, mb_err *err)
+static mb_status set_opt(mb__plan *p, const char *k, const char *v, mb_err *err)
 {
     return mb__plan_set_opt(p, k, v) ? MB_OK : oom(err);
 }
@@ -263,7 +263,7 @@ static mb_status set_switch(int *dst, const mb__planopt *o, const char *shown,
     return MB_OK;
 }
 
-static mb_status set_dim(mb_plan *p, const mb__planopt *o, const char *shown,
+static mb_status set_dim(mb__plan *p, const mb__planopt *o, const char *shown,
                          const char *value, mb_err *err)
 {
     char *name;
@@ -280,17 +280,17 @@ static mb_status set_dim(mb_plan *p, const mb__planopt *o, const char *shown,
             p->dims[i].value = v;
             return MB_OK;
         }
-    mb_dim_override *n = mb__realloc_array(p->dims, p->n_dims + 1, sizeof *n);
+    mb__dim_override *n = mb__realloc_array(p->dims, p->n_dims + 1, sizeof *n);
     if (!n) {
         free(name);
         return oom(err);
     }
     p->dims = n;
-    p->dims[p->n_dims++] = (mb_dim_override){name, v};
+    p->dims[p->n_dims++] = (mb__dim_override){name, v};
     return MB_OK;
 }
 
-static mb_status set_range(mb_plan *p, const mb__planopt *o, const char *shown,
+static mb_status set_range(mb__plan *p, const mb__planopt *o, const char *shown,
                            const char *value, mb_err *err)
 {
     char *name, *lo_s = NULL;
@@ -308,18 +308,18 @@ static mb_status set_range(mb_plan *p, const mb__planopt *o, const char *shown,
         free(name);
         return bad(err, shown, value, o->expect);
     }
-    mb_input_range *n =
+    mb__input_bounds *n =
         mb__realloc_array(p->ranges, p->n_ranges + 1, sizeof *n);
     if (!n) {
         free(name);
         return oom(err);
     }
     p->ranges = n;
-    p->ranges[p->n_ranges++] = (mb_input_range){name, lo, hi};
+    p->ranges[p->n_ranges++] = (mb__input_bounds){name, lo, hi};
     return MB_OK;
 }
 
-static mb_status set_shape(mb_plan *p, const mb__planopt *o, const char *shown,
+static mb_status set_shape(mb__plan *p, const mb__planopt *o, const char *shown,
                            const char *value, mb_err *err)
 {
     char *name;
@@ -347,7 +347,7 @@ static mb_status set_shape(mb_plan *p, const mb__planopt *o, const char *shown,
 }
 
 /* KEY=VALUE forwarded to the backend as prefix+KEY. */
-static mb_status set_prefixed(mb_plan *p, const mb__planopt *o,
+static mb_status set_prefixed(mb__plan *p, const mb__planopt *o,
                               const char *shown, const char *prefix,
                               const char *value, mb_err *err)
 {
@@ -376,7 +376,7 @@ typedef struct plain {
     char **str;
 } plain;
 
-static plain plain_field(mb_plan *p, int id)
+static plain plain_field(mb__plan *p, int id)
 {
     int64_t *const i64[F_COUNT] = {
         [F_WARMUP] = &p->warmup_iters, [F_WARMUPTIME] = &p->warmup_time_ns,
@@ -445,7 +445,7 @@ static mb_status parse_form(const mb__planopt *o, const char *shown,
 }
 
 /* The options of image preprocessing (p->image). */
-static mb_status set_image(mb_plan *p, const mb__planopt *o, const char *shown,
+static mb_status set_image(mb__plan *p, const mb__planopt *o, const char *shown,
                            const char *value, double d, mb_err *err)
 {
     switch (o->id) {
@@ -485,7 +485,7 @@ static mb_status set_image(mb_plan *p, const mb__planopt *o, const char *shown,
 }
 
 /* --batch: a list of sizes, replacing the plan's. */
-static mb_status set_batches(mb_plan *p, const mb__planopt *o,
+static mb_status set_batches(mb__plan *p, const mb__planopt *o,
                              const char *shown, const char *value, mb_err *err)
 {
     int64_t *list;
@@ -499,8 +499,8 @@ static mb_status set_batches(mb_plan *p, const mb__planopt *o,
 }
 
 /* OLD=NEW: an input renamed. */
-static mb_status set_rename(mb_plan *p, const mb__planopt *o, const char *shown,
-                            const char *value, mb_err *err)
+static mb_status set_rename(mb__plan *p, const mb__planopt *o,
+                            const char *shown, const char *value, mb_err *err)
 {
     char *name;
     const char *rest;
@@ -513,7 +513,7 @@ static mb_status set_rename(mb_plan *p, const mb__planopt *o, const char *shown,
     return ok ? MB_OK : oom(err);
 }
 
-static mb_status add_percentile(mb_plan *p, double d, mb_err *err)
+static mb_status add_percentile(mb__plan *p, double d, mb_err *err)
 {
     double *n =
         mb__realloc_array(p->percentiles, p->n_percentiles + 1, sizeof *n);
@@ -524,7 +524,7 @@ static mb_status add_percentile(mb_plan *p, double d, mb_err *err)
     return MB_OK;
 }
 
-mb_status mb__planopt_set(mb_plan *p, const mb__planopt *o, const char *shown,
+mb_status mb__planopt_set(mb__plan *p, const mb__planopt *o, const char *shown,
                           const char *value, mb_err *err)
 {
     int64_t i = 0;
@@ -595,7 +595,7 @@ mb_status mb__planopt_set(mb_plan *p, const mb__planopt *o, const char *shown,
     return set_image(p, o, shown, value, d, err);
 }
 
-mb_status mb__planopt_finish(const mb_plan *p, const char *dashes, mb_err *err)
+mb_status mb__planopt_finish(const mb__plan *p, const char *dashes, mb_err *err)
 {
     if (!dashes)
         dashes = "";

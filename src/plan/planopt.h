@@ -58,11 +58,12 @@ const mb__planopt *mb__planopt_find(const char *name);
  * A switch takes NULL, "", "1" or "true" (on), "0" or "false" (off).
  * Returns MB_OK, or MB_EINVAL with "invalid value 'V' for SHOWN: expected
  * ..." in err (MB_ENOMEM when memory runs out). */
-mb_status mb__planopt_set(mb_plan *p, const mb__planopt *o, const char *shown,
+mb_status mb__planopt_set(mb__plan *p, const mb__planopt *o, const char *shown,
                           const char *value, mb_err *err);
 /* Cross-option checks after every option was set (min <= max):
  * MB_OK or MB_EINVAL naming both options, each preceded by dashes ("--"
  * on the command line, "" or NULL in the API). */
-mb_status mb__planopt_finish(const mb_plan *p, const char *dashes, mb_err *err);
+mb_status mb__planopt_finish(const mb__plan *p, const char *dashes,
+                             mb_err *err);
 
 #endif

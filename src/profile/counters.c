@@ -25,7 +25,7 @@ static const struct {
     {"cache_misses", PERF_COUNT_HW_CACHE_MISSES},
 };
 
-struct mb_counters {
+struct mb__counters {
     int *fd; /* n_threads * N_EV, -1 when that event is missing */
     size_t n_threads;
 };
@@ -91,12 +91,12 @@ static size_t list_threads(pid_t *tids, size_t max)
     return n;
 }
 
-mb_status mb__counters_open(mb_counters **out, mb_err *err)
+mb_status mb__counters_open(mb__counters **out, mb_err *err)
 {
     *out = NULL;
     pid_t tids[256];
     size_t nt = list_threads(tids, 256);
-    mb_counters *c = mb__calloc(1, sizeof *c);
+    mb__counters *c = mb__calloc(1, sizeof *c);
     int *fd = mb__calloc(nt * N_EV, sizeof *fd);
     if (!c || !fd) {
         free(c);
@@ -133,7 +133,7 @@ mb_status mb__counters_open(mb_counters **out, mb_err *err)
     return MB_OK;
 }
 
-void mb__counters_start(mb_counters *c)
+void mb__counters_start(mb__counters *c)
 {
     for (size_t i = 0; c && i < c->n_threads * N_EV; i++)
         if (c->fd[i] >= 0) {
@@ -142,7 +142,7 @@ void mb__counters_start(mb_counters *c)
         }
 }
 
-void mb__counters_stop(mb_counters *c)
+void mb__counters_stop(mb__counters *c)
 {
     for (size_t i = 0; c && i < c->n_threads * N_EV; i++)
         if (c->fd[i] >= 0)
@@ -150,7 +150,7 @@ void mb__counters_stop(mb_counters *c)
 }
 
 /* Sum of one event over threads, scaled for multiplexing; -1 if none. */
-static double event_total(const mb_counters *c, size_t e)
+static double event_total(const mb__counters *c, size_t e)
 {
     double sum = 0;
     int seen = 0;
@@ -168,7 +168,7 @@ static double event_total(const mb_counters *c, size_t e)
     return seen ? sum : -1;
 }
 
-json_t *mb__counters_json(const mb_counters *c, int64_t inferences)
+json_t *mb__counters_json(const mb__counters *c, int64_t inferences)
 {
     double n = inferences > 0 ? (double)inferences : 1;
     json_t *per = json_object();
@@ -192,7 +192,7 @@ json_t *mb__counters_json(const mb_counters *c, int64_t inferences)
     return o;
 }
 
-void mb__counters_close(mb_counters *c)
+void mb__counters_close(mb__counters *c)
 {
     if (!c)
         return;
@@ -212,7 +212,7 @@ json_t *mb__counters_unavailable(const char *why)
 json_t *mb__counters_probe(void)
 {
     mb_err err;
-    mb_counters *c;
+    mb__counters *c;
     if (mb__counters_open(&c, &err))
         return mb__counters_unavailable(err.msg);
     volatile double x = 1.0;

@@ -13,20 +13,20 @@
 #include <jansson.h>
 #include <stdint.h>
 
-typedef struct mb_counters mb_counters;
+typedef struct mb__counters mb__counters;
 
 /* Opens the counters for all current threads, disabled.  On refusal
  * returns MB_EUNSUPPORTED with the reason in err (for example
  * "perf_event_open(cycles): Permission denied (perf_event_paranoid is 3)").
  * Caller frees with mb__counters_close. */
-mb_status mb__counters_open(mb_counters **out, mb_err *err);
-void mb__counters_start(mb_counters *c);
-void mb__counters_stop(mb_counters *c);
+mb_status mb__counters_open(mb__counters **out, mb_err *err);
+void mb__counters_start(mb__counters *c);
+void mb__counters_stop(mb__counters *c);
 /* {"available": true, "per_inference": {cycles, instructions,
  * cache_misses}, "ipc", "threads", "scope"} divided by `inferences`;
  * events the PMU does not count are null. */
-json_t *mb__counters_json(const mb_counters *c, int64_t inferences);
-void mb__counters_close(mb_counters *c);
+json_t *mb__counters_json(const mb__counters *c, int64_t inferences);
+void mb__counters_close(mb__counters *c);
 
 /* {"available": false, "reason": why}. */
 json_t *mb__counters_unavailable(const char *why);

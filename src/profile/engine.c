@@ -29,12 +29,12 @@ void mb__profile_result_free(mb__profile_result *r)
     *r = (mb__profile_result){0};
 }
 
-int64_t mb__profile_iterations(const mb_plan *plan)
+int64_t mb__profile_iterations(const mb__plan *plan)
 {
     return plan->fixed_iters > 0 ? plan->fixed_iters : MB_PROFILE_DEFAULT_ITERS;
 }
 
-static int cancelled(const mb_plan *plan)
+static int cancelled(const mb__plan *plan)
 {
     return plan->cancel && *plan->cancel;
 }
@@ -102,7 +102,7 @@ static int find_trace(const char *dir, char *path, size_t len)
 /* Profiling pass: a session with profile=<tmp>/ort, the cold run, warmup
  * and iters runs, closed so that ORT writes the trace; then parsed and
  * aggregated over the last iters runs.  *text keeps the raw trace. */
-static mb_status profile_pass(const mb_plan *plan, int64_t iters,
+static mb_status profile_pass(const mb__plan *plan, int64_t iters,
                               json_t **profile, char **text, size_t *len,
                               mb_err *err)
 {
@@ -119,7 +119,7 @@ static mb_status profile_pass(const mb_plan *plan, int64_t iters,
                         tmp && *tmp ? tmp : "/tmp");
     char prefix[4200], path[4400];
     snprintf(prefix, sizeof prefix, "%s/ort", dir);
-    mb_plan p;
+    mb__plan p;
     mb_status s = MB_OK;
     if (!mb__plan_copy(&p, plan)) {
         rm_tmpdir(dir);
@@ -130,7 +130,7 @@ static mb_status profile_pass(const mb_plan *plan, int64_t iters,
         rm_tmpdir(dir);
         return mb__fail(err, MB_ENOMEM, "out of memory");
     }
-    mb_bench *b = NULL;
+    mb__bench *b = NULL;
     int64_t n = p.warmup_iters > iters ? p.warmup_iters : iters;
     int64_t *samples = mb__calloc((size_t)(n > 0 ? n : 1), sizeof *samples);
     if (!samples)
@@ -155,7 +155,7 @@ static mb_status profile_pass(const mb_plan *plan, int64_t iters,
                      dir);
     if (!s)
         s = mb__read_file(path, text, len, err);
-    mb_trace *t = NULL;
+    mb__trace *t = NULL;
     if (!s)
         s = mb__trace_parse(*text, *len, "ONNX Runtime trace", &t, err);
     if (!s) {
@@ -175,15 +175,15 @@ static mb_status profile_pass(const mb_plan *plan, int64_t iters,
 /* Counter pass: a non-profiled session, warmup, then iters runs counted
  * on every thread.  Returns the counters object (never NULL unless memory
  * runs out). */
-static json_t *counter_pass(const mb_plan *plan, int64_t iters)
+static json_t *counter_pass(const mb__plan *plan, int64_t iters)
 {
     mb_err err = {0};
-    mb_counters *c = NULL;
+    mb__counters *c = NULL;
     /* cheap check first: is there a PMU at all? */
     if (mb__counters_open(&c, &err))
         return mb__counters_unavailable(err.msg);
     mb__counters_close(c);
-    mb_bench *b = NULL;
+    mb__bench *b = NULL;
     int64_t n = plan->warmup_iters > iters ? plan->warmup_iters : iters;
     int64_t *samples = mb__calloc((size_t)(n > 0 ? n : 1), sizeof *samples);
     json_t *out = NULL;
@@ -207,7 +207,7 @@ static json_t *counter_pass(const mb_plan *plan, int64_t iters)
     return out;
 }
 
-static int threads_of(const mb_plan *plan)
+static int threads_of(const mb__plan *plan)
 {
     const char *t = mb__plan_get_opt(plan, "threads");
     return t ? atoi(t) : 0;
@@ -228,9 +228,10 @@ static json_t *machine_peaks(const mb__profile_opts *o, json_t *doc)
 /* Completes profile with ctx, the machine's peaks and counters (released
  * here), puts it into the first run of doc and hands doc, and the trace
  * text when o->keep_trace (then *text becomes NULL), to out. */
-static void finish_result(json_t *profile, mb_profile_ctx ctx, json_t *counters,
-                          json_t *doc, const mb__profile_opts *o, char **text,
-                          size_t len, mb__profile_result *out)
+static void finish_result(json_t *profile, mb__profile_ctx ctx,
+                          json_t *counters, json_t *doc,
+                          const mb__profile_opts *o, char **text, size_t len,
+                          mb__profile_result *out)
 {
     json_t *machine = machine_peaks(o, doc);
     ctx.machine = machine;
@@ -249,7 +250,7 @@ static void finish_result(json_t *profile, mb_profile_ctx ctx, json_t *counters,
 }
 
 /* The timing pass: a result document whose one run is ok, into *doc. */
-static mb_status timing_pass(const mb_plan *plan, json_t **doc, double *lat,
+static mb_status timing_pass(const mb__plan *plan, json_t **doc, double *lat,
                              mb_err *err)
 {
     mb_status s = mb__run_plan(plan, doc, err);
@@ -283,13 +284,13 @@ static json_t *bare_doc(const char *variant)
     return doc;
 }
 
-mb_status mb__profile_model(const mb_plan *plan0, const mb__profile_opts *o,
+mb_status mb__profile_model(const mb__plan *plan0, const mb__profile_opts *o,
                             mb__profile_result *out, mb_err *err)
 {
     *out = (mb__profile_result){0};
     if (!plan0->model_path)
         return mb__fail(err, MB_EINVAL, "profile needs a model");
-    mb_plan plan;
+    mb__plan plan;
     if (!mb__plan_copy(&plan, plan0))
         return mb__fail(err, MB_ENOMEM, "out of memory");
     int64_t iters = mb__profile_iterations(&plan);
@@ -329,7 +330,7 @@ mb_status mb__profile_model(const mb_plan *plan0, const mb__profile_opts *o,
         json_t *counters =
             o->no_counters ? mb__counters_unavailable("skipped (--no-counters)")
                            : counter_pass(&plan, iters);
-        mb_profile_ctx ctx = {
+        mb__profile_ctx ctx = {
             latency, plan.batches && plan.n_batches ? plan.batches[0] : 1,
             threads_of(&plan), NULL, NULL};
         finish_result(profile, ctx, counters, doc, o, &text, len, out);
@@ -348,7 +349,7 @@ mb_status mb__profile_trace_file(const char *path, const mb__profile_opts *o,
     *out = (mb__profile_result){0};
     char *text = NULL;
     size_t len = 0;
-    mb_trace *t = NULL;
+    mb__trace *t = NULL;
     json_t *profile = NULL;
     mb_status s = mb__read_file(path, &text, &len, err);
     if (!s)
@@ -364,7 +365,7 @@ mb_status mb__profile_trace_file(const char *path, const mb__profile_opts *o,
         free(text);
         return s;
     }
-    mb_profile_ctx ctx = {NAN, 1, 0, NULL, NULL};
+    mb__profile_ctx ctx = {NAN, 1, 0, NULL, NULL};
     finish_result(
         profile, ctx,
         mb__counters_unavailable("not measured (--from-trace runs nothing)"),
@@ -400,7 +401,7 @@ static json_t *load_saved(const char *path)
     return d;
 }
 
-mb_status mb__profile_compare_models(const mb_plan *plan,
+mb_status mb__profile_compare_models(const mb__plan *plan,
                                      const char *const models[2],
                                      const mb__profile_opts *o, json_t **doc,
                                      mb_err *err)
@@ -419,7 +420,7 @@ mb_status mb__profile_compare_models(const mb_plan *plan,
         docs[i] = load_saved(models[i]);
         if (docs[i])
             continue;
-        mb_plan p;
+        mb__plan p;
         if (!mb__plan_copy(&p, plan))
             return mb__fail(err, MB_ENOMEM, "out of memory");
         free(p.model_path);
@@ -460,7 +461,7 @@ mb_status mb__profile_compare_models(const mb_plan *plan,
     return s;
 }
 
-mb_status mb__profile_run(const mb_plan *plan, const char *const *models,
+mb_status mb__profile_run(const mb__plan *plan, const char *const *models,
                           size_t n_models, const char *from_trace,
                           const mb__profile_opts *o, mb__profile_result *out,
                           mb_err *err)
@@ -474,7 +475,7 @@ mb_status mb__profile_run(const mb_plan *plan, const char *const *models,
         return mb__fail(err, MB_EINVAL,
                         "profile takes one model, or two to compare; got %zu",
                         n_models);
-    mb_plan p;
+    mb__plan p;
     if (!mb__plan_copy(&p, plan))
         return mb__fail(err, MB_ENOMEM, "out of memory");
     free(p.model_path);

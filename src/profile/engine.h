@@ -46,7 +46,7 @@ typedef struct mb__profile_result {
 void mb__profile_result_free(mb__profile_result *r);
 
 /* Profiled runs a plan asks for: --iterations, else the default. */
-int64_t mb__profile_iterations(const mb_plan *plan);
+int64_t mb__profile_iterations(const mb__plan *plan);
 
 /* Profiles plan->model_path at its first batch size (a plan with several
  * batch sizes is profiled at the first, with a warning).  Runs the timing
@@ -56,7 +56,7 @@ int64_t mb__profile_iterations(const mb_plan *plan);
  * not finish fails with MB_EBACKEND naming why; a backend that writes no
  * trace (only ort profiles) with MB_EBACKEND.  Machine peaks that cannot
  * be had are a warning, not an error. */
-mb_status mb__profile_model(const mb_plan *plan, const mb__profile_opts *o,
+mb_status mb__profile_model(const mb__plan *plan, const mb__profile_opts *o,
                             mb__profile_result *out, mb_err *err);
 
 /* Profiles a saved ONNX Runtime trace: runs [o->skip, runs) are used;
@@ -69,7 +69,7 @@ mb_status mb__profile_trace_file(const char *path, const mb__profile_opts *o,
  * profiled now with plan's options (profiling pass only).  *doc (caller
  * json_decref) is kind "profile" with both runs and "profile_comparison"
  * (mb__profile_compare). */
-mb_status mb__profile_compare_models(const mb_plan *plan,
+mb_status mb__profile_compare_models(const mb__plan *plan,
                                      const char *const models[2],
                                      const mb__profile_opts *o, json_t **doc,
                                      mb_err *err);
@@ -77,7 +77,7 @@ mb_status mb__profile_compare_models(const mb_plan *plan,
 /* The one call of `mbench profile`: from_trace set (n_models 0) profiles
  * that trace file, two models compare (out->doc only), one model is
  * profiled with plan's options (plan->model_path is ignored). */
-mb_status mb__profile_run(const mb_plan *plan, const char *const *models,
+mb_status mb__profile_run(const mb__plan *plan, const char *const *models,
                           size_t n_models, const char *from_trace,
                           const mb__profile_opts *o, mb__profile_result *out,
                           mb_err *err);

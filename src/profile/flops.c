@@ -9,7 +9,7 @@ static const char *const basis_names[] = {[MB_FLOPS_NONE] = "none",
                                           [MB_FLOPS_ASSUMED] = "assumed",
                                           [MB_FLOPS_UNKNOWN] = "unknown"};
 
-const char *mb__flops_basis_name(mb_flops_basis b)
+const char *mb__flops_basis_name(mb__flops_basis b)
 {
     size_t n = sizeof basis_names / sizeof basis_names[0];
     return (size_t)b < n ? basis_names[b] : "none";
@@ -38,7 +38,7 @@ int mb__flops_counted_op(const char *op)
 
 /* numel of a shape, or -1 when its rank is unknown (a shape the trace
  * gave as no array: rank -1), a dim is negative or it overflows. */
-static int64_t numel(const mb_tshape *s)
+static int64_t numel(const mb__tshape *s)
 {
     if (s->rank < 0)
         return -1;
@@ -52,7 +52,7 @@ static int64_t numel(const mb_tshape *s)
 }
 
 /* prod(dims[1..]) of a weight, or -1. */
-static int64_t tail_prod(const mb_tshape *w)
+static int64_t tail_prod(const mb__tshape *w)
 {
     int64_t n = 1;
     for (int i = 1; i < w->rank; i++) {
@@ -73,7 +73,7 @@ static int mul_ok(int64_t a, int64_t b, int64_t *out)
 
 /* Index of the weight among the recorded inputs, or -1 when ORT left it
  * out (pre-packed).  The weight has the data's rank (>= 3). */
-static int weight_index(const char *op, const mb_tshape *in, size_t n_in)
+static int weight_index(const char *op, const mb__tshape *in, size_t n_in)
 {
     size_t wi = strcmp(op, "QLinearConv") == 0 ? 3 : 1;
     if (n_in <= wi || in[0].rank < 3 || in[wi].rank != in[0].rank)
@@ -81,8 +81,9 @@ static int weight_index(const char *op, const mb_tshape *in, size_t n_in)
     return (int)wi;
 }
 
-mb_flops_basis mb__flops_macs(const char *op, const mb_tshape *in, size_t n_in,
-                              const mb_tshape *out, size_t n_out, int64_t *macs)
+mb__flops_basis mb__flops_macs(const char *op, const mb__tshape *in,
+                               size_t n_in, const mb__tshape *out, size_t n_out,
+                               int64_t *macs)
 {
     *macs = 0;
     if (!mb__flops_counted_op(op))
@@ -120,7 +121,7 @@ mb_flops_basis mb__flops_macs(const char *op, const mb_tshape *in, size_t n_in,
         return MB_FLOPS_ASSUMED;
     }
     /* the MatMul family: Y = A x B, K is A's reduction dim */
-    const mb_tshape *a = &in[0], *y = &out[0];
+    const mb__tshape *a = &in[0], *y = &out[0];
     int64_t k;
     if (a->rank == 0)
         return MB_FLOPS_UNKNOWN;

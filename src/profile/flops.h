@@ -25,28 +25,28 @@
 #include <stdint.h>
 
 /* One tensor's element type name (borrowed) and shape. */
-typedef struct mb_tshape {
+typedef struct mb__tshape {
     const char *dtype;
     int rank;
     int64_t dims[MB_MAX_RANK];
-} mb_tshape;
+} mb__tshape;
 
-typedef enum mb_flops_basis {
+typedef enum mb__flops_basis {
     MB_FLOPS_NONE = 0, /* not a counted operator */
     MB_FLOPS_EXACT,    /* from the full shapes */
     MB_FLOPS_ASSUMED,  /* a stated assumption filled a missing shape */
     MB_FLOPS_UNKNOWN   /* a counted operator whose shapes do not suffice */
-} mb_flops_basis;
+} mb__flops_basis;
 
 /* Static name: "none", "exact", "assumed", "unknown". */
-const char *mb__flops_basis_name(mb_flops_basis b);
+const char *mb__flops_basis_name(mb__flops_basis b);
 
 /* Estimates the MACs of one call of op_type with these input and output
  * shapes into *macs (0 unless the basis is EXACT or ASSUMED).  Never fails:
  * shapes that do not fit the rule give MB_FLOPS_UNKNOWN. */
-mb_flops_basis mb__flops_macs(const char *op_type, const mb_tshape *in,
-                              size_t n_in, const mb_tshape *out, size_t n_out,
-                              int64_t *macs);
+mb__flops_basis mb__flops_macs(const char *op_type, const mb__tshape *in,
+                               size_t n_in, const mb__tshape *out, size_t n_out,
+                               int64_t *macs);
 
 /* Whether op_type is one of the counted operators above. */
 int mb__flops_counted_op(const char *op_type);

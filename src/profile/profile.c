@@ -42,7 +42,7 @@ static json_t *copy_or_null(const json_t *v)
     return v ? json_deep_copy(v) : json_null();
 }
 
-void mb__profile_finish(json_t *p, const mb_profile_ctx *ctx)
+void mb__profile_finish(json_t *p, const mb__profile_ctx *ctx)
 {
     json_t *rec = json_object_get(p, "reconcile");
     json_t *work = json_object_get(p, "work");

@@ -13,13 +13,13 @@
 #include <jansson.h>
 #include <stdint.h>
 
-typedef struct mb_profile_ctx {
+typedef struct mb__profile_ctx {
     double latency_median_ns; /* separate, non-profiled pass; <= 0: none */
     int64_t batch;            /* inferences' batch size (>= 1) */
     int threads;              /* intra-op threads asked for; 0 = default */
     const json_t *machine;    /* mb__machine_* object, or NULL (borrowed) */
     const json_t *counters;   /* mb__counters_* object, or NULL (borrowed) */
-} mb_profile_ctx;
+} mb__profile_ctx;
 
 /* Adds the derived figures to a profile from mb__trace_profile:
  * reconcile.{latency_median_ns, profiler_inflation,
@@ -27,7 +27,7 @@ typedef struct mb_profile_ctx {
  * peak_basis, peak_share}, per op type gflops_per_s and peak_share, and
  * "counters" and "machine" copies.  Never fails (missing inputs give
  * nulls). */
-void mb__profile_finish(json_t *profile, const mb_profile_ctx *ctx);
+void mb__profile_finish(json_t *profile, const mb__profile_ctx *ctx);
 
 /* Compares the op-type profiles of a (baseline) and b: a new object with
  * "a", "b" names, model_run means, "speedup" (a/b), "rows" sorted by the

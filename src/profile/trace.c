@@ -25,7 +25,7 @@ typedef struct tev {
     int container; /* an operator that runs subgraphs */
     size_t run;    /* index into runs, or SIZE_MAX */
     int64_t macs;
-    mb_flops_basis basis;
+    mb__flops_basis basis;
 } tev;
 
 typedef struct trun {
@@ -34,7 +34,7 @@ typedef struct trun {
     int64_t subgraph_ns; /* the part of it inside If/Loop/Scan subgraphs */
 } trun;
 
-struct mb_trace {
+struct mb__trace {
     json_t *root;
     tev *ev;
     size_t n_ev, cap_ev;
@@ -89,7 +89,7 @@ static int json_us_to_ns(const json_t *v, int64_t *out)
 }
 
 /* Reads [{"float": [1,3,224,224]}, ...] into at most max shapes. */
-static size_t read_shapes(const json_t *arr, mb_tshape *out, size_t max)
+static size_t read_shapes(const json_t *arr, mb__tshape *out, size_t max)
 {
     size_t n = 0, i;
     json_t *item;
@@ -103,7 +103,7 @@ static size_t read_shapes(const json_t *arr, mb_tshape *out, size_t max)
             break;
         json_object_foreach((json_t *)item, key, dims)
         {
-            mb_tshape *s = &out[n];
+            mb__tshape *s = &out[n];
             memset(s, 0, sizeof *s);
             s->dtype = key;
             size_t j;
@@ -129,7 +129,7 @@ static size_t read_shapes(const json_t *arr, mb_tshape *out, size_t max)
 
 static void estimate(tev *e)
 {
-    mb_tshape in[MAX_IO], out[MAX_IO];
+    mb__tshape in[MAX_IO], out[MAX_IO];
     size_t ni =
         read_shapes(json_object_get(e->args, "input_type_shape"), in, MAX_IO);
     size_t no =
@@ -151,7 +151,7 @@ static int has_subgraphs(const char *op)
     return 0;
 }
 
-static mb_status add_event(mb_trace *t, json_t *e, mb_err *err)
+static mb_status add_event(mb__trace *t, json_t *e, mb_err *err)
 {
     const char *cat = json_string_value(json_object_get(e, "cat"));
     const char *name = json_string_value(json_object_get(e, "name"));
@@ -209,7 +209,7 @@ static int cmp_run(const void *a, const void *b)
 }
 
 /* The run whose window holds ts, or SIZE_MAX. */
-static size_t find_run(const mb_trace *t, int64_t ts)
+static size_t find_run(const mb__trace *t, int64_t ts)
 {
     size_t lo = 0, hi = t->n_runs;
     while (lo < hi) { /* first run starting after ts */
@@ -251,7 +251,7 @@ static int cmp_tord(const void *a, const void *b)
  * span holds it, and gives every If/Loop/Scan its exclusive time: its
  * span minus the kernels of its subgraphs, which are counted under their
  * own rows.  Nothing is then counted twice. */
-static mb_status nest_events(mb_trace *t, mb_err *err)
+static mb_status nest_events(mb__trace *t, mb_err *err)
 {
     if (t->n_ev == 0)
         return MB_OK;
@@ -294,7 +294,7 @@ static mb_status nest_events(mb_trace *t, mb_err *err)
 }
 
 mb_status mb__trace_parse(const char *text, size_t len, const char *what,
-                          mb_trace **out, mb_err *err)
+                          mb__trace **out, mb_err *err)
 {
     *out = NULL;
     json_error_t je;
@@ -313,7 +313,7 @@ mb_status mb__trace_parse(const char *text, size_t len, const char *what,
                         "events or {\"traceEvents\": [...]})",
                         what);
     }
-    mb_trace *t = mb__calloc(1, sizeof *t);
+    mb__trace *t = mb__calloc(1, sizeof *t);
     if (!t) {
         json_decref(root);
         return mb__fail(err, MB_ENOMEM, "out of memory reading %s", what);
@@ -356,7 +356,7 @@ mb_status mb__trace_parse(const char *text, size_t len, const char *what,
     return MB_OK;
 }
 
-mb_status mb__trace_load(const char *path, mb_trace **out, mb_err *err)
+mb_status mb__trace_load(const char *path, mb__trace **out, mb_err *err)
 {
     char *text;
     size_t len;
@@ -369,7 +369,7 @@ mb_status mb__trace_load(const char *path, mb_trace **out, mb_err *err)
     return s;
 }
 
-void mb__trace_free(mb_trace *t)
+void mb__trace_free(mb__trace *t)
 {
     if (!t)
         return;
@@ -381,7 +381,7 @@ void mb__trace_free(mb_trace *t)
     free(t);
 }
 
-size_t mb__trace_runs(const mb_trace *t)
+size_t mb__trace_runs(const mb__trace *t)
 {
     return t ? t->n_runs : 0;
 }
@@ -594,7 +594,7 @@ typedef struct ev_sums {
 } ev_sums;
 
 /* Copies the events of the runs after skip into ev; returns how many. */
-static size_t used_events(const mb_trace *t, size_t skip, tev *ev, ev_sums *es)
+static size_t used_events(const mb__trace *t, size_t skip, tev *ev, ev_sums *es)
 {
     size_t n = 0;
     for (size_t i = 0; i < t->n_ev; i++) {
@@ -617,7 +617,7 @@ static size_t used_events(const mb_trace *t, size_t skip, tev *ev, ev_sums *es)
 /* The "reconcile" object: model_run times against the sum of kernels,
  * medians and means over the used runs; the totals into *run_total and
  * *kern_total.  NULL when memory runs out. */
-static json_t *reconcile_json(const mb_trace *t, size_t skip,
+static json_t *reconcile_json(const mb__trace *t, size_t skip,
                               int64_t *run_total, int64_t *kern_total)
 {
     size_t nruns = t->n_runs - skip;
@@ -660,7 +660,7 @@ done:
     return rec;
 }
 
-mb_status mb__trace_profile(const mb_trace *t, size_t skip, json_t **out,
+mb_status mb__trace_profile(const mb__trace *t, size_t skip, json_t **out,
                             mb_err *err)
 {
     *out = NULL;

@@ -16,20 +16,20 @@
 #include <jansson.h>
 #include <stddef.h>
 
-typedef struct mb_trace mb_trace;
+typedef struct mb__trace mb__trace;
 
 /* Parses trace text (a JSON array of events, or an object with a
  * "traceEvents" array).  Caller frees *out with mb__trace_free.  Fails
  * with MB_EFORMAT naming what is wrong (not JSON, no events, no model_run),
  * prefixed with `what` (a path or "trace"). */
 mb_status mb__trace_parse(const char *text, size_t len, const char *what,
-                          mb_trace **out, mb_err *err);
+                          mb__trace **out, mb_err *err);
 /* Reads and parses the file at path (MB_EIO when unreadable). */
-mb_status mb__trace_load(const char *path, mb_trace **out, mb_err *err);
-void mb__trace_free(mb_trace *t);
+mb_status mb__trace_load(const char *path, mb__trace **out, mb_err *err);
+void mb__trace_free(mb__trace *t);
 
 /* Number of model_run events in the trace. */
-size_t mb__trace_runs(const mb_trace *t);
+size_t mb__trace_runs(const mb__trace *t);
 
 /* Aggregates runs [skip, runs) into a new "profile" JSON object (caller
  * json_decref): "runs" {total, skipped, used}, "reconcile" (model_run and
@@ -38,7 +38,7 @@ size_t mb__trace_runs(const mb_trace *t);
  * share, macs_per_run, flops_basis; nodes also op_type, provider, inputs,
  * outputs) and "work" {macs_per_run, flops_per_run, unestimated_share}.
  * Fails with MB_EFORMAT when no run is left after skipping. */
-mb_status mb__trace_profile(const mb_trace *t, size_t skip, json_t **out,
+mb_status mb__trace_profile(const mb__trace *t, size_t skip, json_t **out,
                             mb_err *err);
 
 #endif

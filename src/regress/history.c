@@ -19,7 +19,7 @@ static const char *sv(const json_t *o, const char *k)
  * starts one); borrowed, NULL when memory runs out. */
 static json_t *series_of(json_t *series, json_t *index, const json_t *r)
 {
-    mb_buf key = MB_BUF_INIT;
+    mb__buf key = MB_BUF_INIT;
     mb__buf_printf(&key, "%s|%s|%" JSON_INTEGER_FORMAT, sv(r, "model_name"),
                    sv(r, "variant"),
                    json_integer_value(json_object_get(r, "batch_size")));

@@ -173,7 +173,7 @@ mb__verdict mb__regress_replicates(const char *metric, const double *fb,
 /* The ratio of the two sides: paired over blocks of rounds, or two runs
  * with the between-run term dr (none when NULL). */
 static bool side_ratio(const double *b, size_t kb, const double *c, size_t kc,
-                       int paired, const drift *dr, mb_ratio *r)
+                       int paired, const drift *dr, mb__ratio *r)
 {
     if (paired)
         return mb__ratio_paired_blocks(b, c, kb, mb__round_blocks(kb), 0.95, r);
@@ -183,7 +183,7 @@ static bool side_ratio(const double *b, size_t kb, const double *c, size_t kc,
 
 /* "N per side would decide it", from the distance between the estimate
  * and the limit it has to clear; or why no count would. */
-static void need_text(const mb_ratio *r, int paired, double dist,
+static void need_text(const mb__ratio *r, int paired, double dist,
                       const drift *dr, size_t *need, char *buf, size_t len)
 {
     char nb[200];
@@ -216,7 +216,7 @@ static void need_text(const mb_ratio *r, int paired, double dist,
 }
 
 /* The ratio, its CI and test, and what the interval is made of. */
-static void describe_test(json_t *j, const mb_ratio *r, int paired,
+static void describe_test(json_t *j, const mb__ratio *r, int paired,
                           const drift *dr)
 {
     json_object_set_new(j, "ratio", json_real(r->ratio));
@@ -242,10 +242,10 @@ static void describe_test(json_t *j, const mb_ratio *r, int paired,
 /* The verdict rule of GATE.md on a ratio current/baseline (throughput:
  * judged on its inverse, shown as its own), the reason into why and the
  * processes that would decide an inconclusive case into *need. */
-static mb__verdict rule(const char *metric, const mb_ratio *r, double threshold,
-                        int higher_is_better, int paired, const drift *dr,
-                        const mb__regress_opts *o, size_t *need, char *why,
-                        size_t len)
+static mb__verdict rule(const char *metric, const mb__ratio *r,
+                        double threshold, int higher_is_better, int paired,
+                        const drift *dr, const mb__regress_opts *o,
+                        size_t *need, char *why, size_t len)
 {
     /* Judged as badness (> 1 is worse). */
     double bad = higher_is_better ? 1 / r->ratio : r->ratio;
@@ -327,12 +327,12 @@ static mb__verdict judge_replicates(const char *metric, const double *fb,
         b[i] = higher_is_better ? 1e9 / fb[i] : fb[i];
     for (size_t i = 0; c && i < kc; i++)
         c[i] = higher_is_better ? 1e9 / fc[i] : fc[i];
-    mb_gm gb, gc;
+    mb__gm gb, gc;
     mb__gm_ci(b ? b : fb, kb, 0.95, &gb);
     mb__gm_ci(c ? c : fc, kc, 0.95, &gc);
     json_object_set_new(j, "baseline", num_or_null(gb.est));
     json_object_set_new(j, "current", num_or_null(gc.est));
-    mb_ratio r;
+    mb__ratio r;
     if (kb < 2 || kc < 2) {
         snprintf(why, sizeof why,
                  "cannot decide: %s measured in %zu process(es) on the "
@@ -602,7 +602,7 @@ static int64_t batch_of(const json_t *run)
     return (int64_t)json_integer_value(json_object_get(run, "batch_size"));
 }
 
-static void describe_run(mb_buf *b, const json_t *run)
+static void describe_run(mb__buf *b, const json_t *run)
 {
     mb__buf_printf(
         b, "%s %s variant %s",
@@ -613,7 +613,7 @@ static void describe_run(mb_buf *b, const json_t *run)
 }
 
 /* Lists the batch sizes the other side has for the same model+variant. */
-static void list_batches(mb_buf *b, const json_t *runs, const json_t *like)
+static void list_batches(mb__buf *b, const json_t *runs, const json_t *like)
 {
     size_t i;
     const json_t *r;
@@ -667,7 +667,7 @@ static double history_drift(const json_t *hist, const json_t *run,
     }
     if (n < MB_REGRESS_HISTORY_MIN)
         return NAN;
-    mb_gm g;
+    mb__gm g;
     mb__gm_ci(x, n, 0.95, &g);
     *used = n;
     double tau2 = g.sd_log * g.sd_log - se2 / (double)n;
@@ -918,7 +918,7 @@ static void load_gate(const json_t *base, const json_t *cur,
 
 /* ---- accuracy gates --------------------------------------------------- */
 
-static int acc_holds(const mb_gate *g, double x)
+static int acc_holds(const mb__gate *g, double x)
 {
     switch (g->op) {
     case MB_GATE_GE:
@@ -938,7 +938,7 @@ static int acc_holds(const mb_gate *g, double x)
 
 /* Collects every numeric field called `name` under j into found as
  * {where, value}. */
-static void find_metric(const json_t *j, const char *name, mb_buf *path,
+static void find_metric(const json_t *j, const char *name, mb__buf *path,
                         json_t *found)
 {
     size_t keep = path->len;
@@ -977,7 +977,7 @@ static void find_metric(const json_t *j, const char *name, mb_buf *path,
 static json_t *accuracy_figures(const json_t *cur, const char *metric)
 {
     json_t *found = json_array();
-    mb_buf path = MB_BUF_INIT;
+    mb__buf path = MB_BUF_INIT;
     mb__buf_puts(&path, "comparison");
     find_metric(json_object_get(cur, "comparison"), metric, &path, found);
     size_t r;
@@ -997,7 +997,7 @@ static mb_status check_accuracy(const json_t *cur, const mb__regress_opts *o,
 {
     *failed = 0;
     for (size_t i = 0; i < o->n_accuracy; i++) {
-        mb_gate g;
+        mb__gate g;
         mb_status st = mb__gate_parse(o->accuracy[i], &g, err);
         if (st)
             return mb__fail_prefix(err, "--gate");
@@ -1133,7 +1133,7 @@ static void check_comparable(const json_t *base, const json_t *cur,
 typedef struct {
     tally t;
     json_t *comparisons, *unmatched;
-    mb_buf first_miss;
+    mb__buf first_miss;
 } gate_match;
 
 /* Notes the first reason a run was left unmatched. */
@@ -1199,11 +1199,11 @@ static long find_baseline(const json_t *bruns, const char *used,
 }
 
 /* Appends the variants of the baseline's runs, each once: "'a', 'b'". */
-static void list_variants(mb_buf *b, const json_t *bruns)
+static void list_variants(mb__buf *b, const json_t *bruns)
 {
     size_t q;
     const json_t *r2;
-    mb_buf seen = MB_BUF_INIT;
+    mb__buf seen = MB_BUF_INIT;
     json_array_foreach(bruns, q, r2)
     {
         const char *v2 = run_str(r2, "variant", NULL);
@@ -1235,10 +1235,10 @@ static void add_unmatched(gate_match *g, const char *side, const json_t *r,
 static void no_baseline(gate_match *g, const json_t *bruns, const json_t *rc)
 {
     const char *vc = run_str(rc, "variant", NULL);
-    mb_buf b = MB_BUF_INIT;
+    mb__buf b = MB_BUF_INIT;
     mb__buf_puts(&b, "no baseline run for ");
     describe_run(&b, rc);
-    mb_buf bl = MB_BUF_INIT;
+    mb__buf bl = MB_BUF_INIT;
     list_batches(&bl, bruns, rc);
     if (bl.data && strcmp(bl.data, "none")) {
         mb__buf_printf(&b,
@@ -1265,7 +1265,7 @@ static void warn_other_model(gate_match *g, const json_t *rb, const json_t *rc)
 {
     const char *sb = run_str(rb, "model", "sha256"),
                *sc = run_str(rc, "model", "sha256");
-    mb_buf b = MB_BUF_INIT;
+    mb__buf b = MB_BUF_INIT;
     describe_run(&b, rc);
     mb__buf_printf(&b,
                    ": model sha256 differs (baseline %.12s, current "
@@ -1279,7 +1279,7 @@ static void warn_other_model(gate_match *g, const json_t *rb, const json_t *rc)
 /* A baseline run rb that no current run matched: why, into g->unmatched. */
 static void no_current(gate_match *g, const json_t *cruns, const json_t *rb)
 {
-    mb_buf b = MB_BUF_INIT;
+    mb__buf b = MB_BUF_INIT;
     mb__buf_puts(&b, "baseline run ");
     describe_run(&b, rb);
     mb__buf_puts(&b, " has no counterpart in the current results (they "

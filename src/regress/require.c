@@ -21,7 +21,7 @@ static const char *const op_text[] = {">=", ">", "<=", "<", "==", "!="};
 
 typedef struct known {
     const char *name;
-    mb_req_kind kind;
+    mb__req_kind kind;
 } known;
 
 static const known known_figures[] = {
@@ -105,7 +105,7 @@ static int is_relative(const char *f)
 
 /* The kind of a figure name into *kind; false when the name cannot be a
  * figure. */
-static bool figure_kind(const char *f, mb_req_kind *kind)
+static bool figure_kind(const char *f, mb__req_kind *kind)
 {
     char base[MAX_TEXT];
     snprintf(base, sizeof base, "%s", f);
@@ -160,11 +160,11 @@ static int name_char(int c)
 }
 
 /* Scales v by unit u for a figure of kind k; false when u does not fit. */
-static bool apply_unit(const char *u, mb_req_kind k, double *v)
+static bool apply_unit(const char *u, mb__req_kind k, double *v)
 {
     static const struct {
         const char *u;
-        mb_req_kind k;
+        mb__req_kind k;
         double f;
     } units[] = {
         {"ns", MB_RK_TIME, 1},
@@ -196,7 +196,7 @@ static bool apply_unit(const char *u, mb_req_kind k, double *v)
     return false;
 }
 
-static const char *kind_units(mb_req_kind k)
+static const char *kind_units(mb__req_kind k)
 {
     static const char *const units[] = {
         [MB_RK_PLAIN] = "a number, optionally with % or x",
@@ -207,7 +207,7 @@ static const char *kind_units(mb_req_kind k)
     return (unsigned)k < sizeof units / sizeof *units ? units[k] : units[0];
 }
 
-void mb__require_free(mb_require *r)
+void mb__require_free(mb__require *r)
 {
     if (!r)
         return;
@@ -267,11 +267,11 @@ static mb_status parse_scope(const char *text, const char **scope_end,
 }
 
 /* The comparison at *p (advanced past it); false when there is none. */
-static bool parse_op(const char **p, mb_req_op *op)
+static bool parse_op(const char **p, mb__req_op *op)
 {
     static const struct {
         const char *text;
-        mb_req_op op;
+        mb__req_op op;
     } ops[] = {{">=", MB_REQ_GE}, {"<=", MB_REQ_LE}, {"==", MB_REQ_EQ},
                {"!=", MB_REQ_NE}, {">", MB_REQ_GT},  {"<", MB_REQ_LT},
                {"=", MB_REQ_EQ}};
@@ -289,7 +289,7 @@ static bool parse_op(const char **p, mb_req_op *op)
 /* The value of a yes/no or pass/fail figure at *p (advanced past it):
  * yes, true, pass are 1; no, false, fail 0; compared with = or != only. */
 static mb_status parse_word(const char *text, const char *figure,
-                            mb_req_kind kind, mb_req_op op, const char **p,
+                            mb__req_kind kind, mb__req_op op, const char **p,
                             double *v, mb_err *err)
 {
     static const char *const words[] = {"yes", "true",  "pass",
@@ -319,7 +319,7 @@ static mb_status parse_word(const char *text, const char *figure,
 /* A number and its optional unit at *p (advanced past them), in the
  * figure's own unit. */
 static mb_status parse_number(const char *text, const char *figure,
-                              mb_req_kind kind, mb_req_op op, const char **p,
+                              mb__req_kind kind, mb__req_op op, const char **p,
                               double *v, mb_err *err)
 {
     char *end = NULL;
@@ -354,7 +354,7 @@ static mb_status parse_number(const char *text, const char *figure,
                     kind_units(kind));
 }
 
-mb_status mb__require_parse(const char *text, mb_require *out, mb_err *err)
+mb_status mb__require_parse(const char *text, mb__require *out, mb_err *err)
 {
     memset(out, 0, sizeof *out);
     const char *scope_end, *p;
@@ -374,7 +374,7 @@ mb_status mb__require_parse(const char *text, mb_require *out, mb_err *err)
                         "--require '%s': no figure name before "
                         "the comparison; figures: %s",
                         text, vocabulary);
-    mb_req_op op;
+    mb__req_op op;
     if (!parse_op(&p, &op))
         return mb__fail(err, MB_EINVAL,
                         "--require '%s': expected a comparison "
@@ -385,7 +385,7 @@ mb_status mb__require_parse(const char *text, mb_require *out, mb_err *err)
     char *figure = mb__strndup(f0, (size_t)(f1 - f0));
     if (!figure)
         return mb__fail(err, MB_ENOMEM, "out of memory");
-    mb_req_kind kind;
+    mb__req_kind kind;
     double v = 0;
     if (!figure_kind(figure, &kind))
         st = mb__fail(err, MB_EINVAL,
@@ -445,7 +445,7 @@ static double jnum(const json_t *o, const char *path)
 }
 
 static void put(json_t *figs, const char *name, double v, double lo, double hi,
-                mb_req_kind k)
+                mb__req_kind k)
 {
     if (!isfinite(v) || !figs)
         return;
@@ -456,7 +456,7 @@ static void put(json_t *figs, const char *name, double v, double lo, double hi,
 }
 
 static void put_prefixed(json_t *figs, const char *prefix, const char *name,
-                         double v, double lo, double hi, mb_req_kind k)
+                         double v, double lo, double hi, mb__req_kind k)
 {
     char key[MAX_TEXT];
     snprintf(key, sizeof key, "%s%s", prefix, name);
@@ -496,7 +496,7 @@ static void latency_figs(json_t *figs, const char *prefix, const json_t *lat)
  * (a dotted path) and its kind. */
 typedef struct fig_row {
     const char *name, *path;
-    mb_req_kind kind;
+    mb__req_kind kind;
 } fig_row;
 
 static void put_rows(json_t *figs, const json_t *o, const fig_row *rows,
@@ -835,7 +835,7 @@ static void delta_figs(json_t *all)
             if (json_object_get(figs, key))
                 continue;
             put(add, key, jnum(f, "value") - jnum(g, "value"), NAN, NAN,
-                (mb_req_kind)kind);
+                (mb__req_kind)kind);
         }
         json_object_update_missing(figs, add);
         json_decref(add);
@@ -900,7 +900,7 @@ static void fmt_scaled(char *b, size_t len, double v, const unit_row *u,
     snprintf(b, len, u[i].fmt, v / u[i].div);
 }
 
-static void fmt_value(char *b, size_t len, double v, mb_req_kind k)
+static void fmt_value(char *b, size_t len, double v, mb__req_kind k)
 {
     switch (k) {
     case MB_RK_TIME:
@@ -922,7 +922,7 @@ static void fmt_value(char *b, size_t len, double v, mb_req_kind k)
     }
 }
 
-static int holds(double x, mb_req_op op, double v)
+static int holds(double x, mb__req_op op, double v)
 {
     switch (op) {
     case MB_REQ_GE:
@@ -956,11 +956,12 @@ static const json_t *lookup(const json_t *figs, const char *name)
 }
 
 /* Judges one figure; writes the verdict and returns 1 (pass) or 0. */
-static int judge_one(const mb_require *r, const json_t *f, char *why,
+static int judge_one(const mb__require *r, const json_t *f, char *why,
                      size_t len, double *lo, double *hi)
 {
     double x = jnum(f, "value");
-    mb_req_kind k = (mb_req_kind)json_integer_value(json_object_get(f, "kind"));
+    mb__req_kind k =
+        (mb__req_kind)json_integer_value(json_object_get(f, "kind"));
     const json_t *ci = json_object_get(f, "ci95");
     *lo = *hi = NAN;
     char xs[48], vs[48], ls[48], hs[48];
@@ -1010,7 +1011,7 @@ static int judge_one(const mb_require *r, const json_t *f, char *why,
     return pass;
 }
 
-static void list_figures(const json_t *all, mb_buf *b)
+static void list_figures(const json_t *all, mb__buf *b)
 {
     json_t *seen = json_object();
     const char *name;
@@ -1054,7 +1055,7 @@ static int names_an_output(const json_t *all, const char *glob)
  * *oscope the outputs (NULL: all).  A scope that names an output is an
  * output scope; else one with ':' is VARIANT:OUTPUT; else a variant
  * scope.  buf holds the split. */
-static void split_scope(const json_t *all, const mb_require *r,
+static void split_scope(const json_t *all, const mb__require *r,
                         const char **vscope, const char **oscope, char *buf,
                         size_t len)
 {
@@ -1078,8 +1079,8 @@ static void split_scope(const json_t *all, const mb_require *r,
  * none): the variant's own, or for an output figure the output (matching
  * oscope) that decides: the first that fails r, else the one closest to
  * failing; its name goes to oname. */
-static json_t *resolve(const mb_require *r, const json_t *v, const char *oscope,
-                       char *oname, size_t olen)
+static json_t *resolve(const mb__require *r, const json_t *v,
+                       const char *oscope, char *oname, size_t olen)
 {
     oname[0] = '\0';
     const json_t *f = lookup(json_object_get(v, "figures"), r->figure);
@@ -1112,7 +1113,8 @@ static json_t *resolve(const mb_require *r, const json_t *v, const char *oscope,
 }
 
 /* Whether any variant of all reports rq's figure (in oscope's outputs). */
-static int reported(const json_t *all, const mb_require *rq, const char *oscope)
+static int reported(const json_t *all, const mb__require *rq,
+                    const char *oscope)
 {
     const char *name;
     json_t *v;
@@ -1128,10 +1130,10 @@ static int reported(const json_t *all, const mb_require *rq, const char *oscope)
 }
 
 /* MB_EINVAL: no variant reports rq's figure; names those there are. */
-static mb_status no_such_figure(const json_t *all, const mb_require *rq,
+static mb_status no_such_figure(const json_t *all, const mb__require *rq,
                                 mb_err *err)
 {
-    mb_buf b = MB_BUF_INIT;
+    mb__buf b = MB_BUF_INIT;
     list_figures(all, &b);
     char *list = mb__buf_take(&b, NULL);
     mb__fail(err, MB_EINVAL,
@@ -1149,7 +1151,7 @@ static mb_status no_such_figure(const json_t *all, const mb_require *rq,
 
 /* rq judged on variant v (called name): its result entry, counted in
  * *pass or *fail; NULL for a baseline that a relative figure skips. */
-static json_t *judge_variant(const mb_require *rq, const char *name,
+static json_t *judge_variant(const mb__require *rq, const char *name,
                              const json_t *v, const char *oscope, size_t *pass,
                              size_t *fail)
 {
@@ -1187,7 +1189,7 @@ static json_t *judge_variant(const mb_require *rq, const char *name,
     char xs[48] = "-";
     if (f)
         fmt_value(xs, sizeof xs, jnum(f, "value"),
-                  (mb_req_kind)json_integer_value(json_object_get(f, "kind")));
+                  (mb__req_kind)json_integer_value(json_object_get(f, "kind")));
     json_t *e = json_pack(
         "{s:s,s:s,s:o,s:o,s:o,s:s}", "variant", name, "value_text", xs, "value",
         f ? json_real(jnum(f, "value")) : json_null(), "ci95",
@@ -1199,7 +1201,7 @@ static json_t *judge_variant(const mb_require *rq, const char *name,
 
 /* One requirement over every variant in its scope: its entry of the
  * verdict into *entry; MB_EINVAL when no variant reports its figure. */
-static mb_status judge_requirement(const json_t *all, const mb_require *rq,
+static mb_status judge_requirement(const json_t *all, const mb__require *rq,
                                    json_t **entry, size_t *unmet, mb_err *err)
 {
     const char *name, *vscope, *oscope;
@@ -1267,7 +1269,7 @@ static int doc_has_output(const json_t *doc, const char *glob)
 /* With --output NAME, an output figure may name that output only: one
  * naming another output of the document is a usage error (before, it
  * read as "no variant in scope reports this figure"). */
-static mb_status check_selected(const json_t *doc, const mb_require *r,
+static mb_status check_selected(const json_t *doc, const mb__require *r,
                                 mb_err *err)
 {
     const char *sel = selected_output(doc);
@@ -1284,7 +1286,7 @@ static mb_status check_selected(const json_t *doc, const mb_require *r,
     return MB_OK;
 }
 
-mb_status mb__require_judge(const json_t *doc, const mb_require *r, size_t n,
+mb_status mb__require_judge(const json_t *doc, const mb__require *r, size_t n,
                             json_t **out, size_t *unmet, mb_err *err)
 {
     *out = NULL;

@@ -33,7 +33,7 @@ typedef enum {
     MB_REQ_LT,
     MB_REQ_EQ,
     MB_REQ_NE
-} mb_req_op;
+} mb__req_op;
 
 /* What a figure measures, which decides the units it accepts. */
 typedef enum {
@@ -42,21 +42,21 @@ typedef enum {
     MB_RK_BYTES,
     MB_RK_BOOL,
     MB_RK_PASS /* a verdict: pass or fail (stored as 1 or 0) */
-} mb_req_kind;
+} mb__req_kind;
 
-typedef struct mb_require {
+typedef struct mb__require {
     char *text;   /* the expression as given (owned) */
     char *scope;  /* variant glob, or NULL for every variant (owned) */
     char *figure; /* "speedup", "metric.cache_hit_rate" (owned) */
-    mb_req_op op;
-    mb_req_kind kind;
+    mb__req_op op;
+    mb__req_kind kind;
     double value; /* in the figure's unit: ns, bytes, 1; bool: 0 or 1 */
-} mb_require;
+} mb__require;
 
 /* Parses text into *out (caller frees with mb__require_free).  MB_EINVAL
  * with a one-line message naming the problem and the fix. */
-mb_status mb__require_parse(const char *text, mb_require *out, mb_err *err);
-void mb__require_free(mb_require *r);
+mb_status mb__require_parse(const char *text, mb__require *out, mb_err *err);
+void mb__require_free(mb__require *r);
 
 /* Judges r[0..n) over doc (borrowed).  *out is a new array, one object
  * per requirement: {requirement, figure, op, value, scope, passed,
@@ -65,7 +65,7 @@ void mb__require_free(mb_require *r);
  * *unmet counts the requirements that did not pass.  MB_EINVAL when a
  * figure is in no variant of the document (the message lists those it
  * has); *out is then NULL. */
-mb_status mb__require_judge(const json_t *doc, const mb_require *r, size_t n,
+mb_status mb__require_judge(const json_t *doc, const mb__require *r, size_t n,
                             json_t **out, size_t *unmet, mb_err *err);
 
 /* The figures of doc, {variant: {figure: {value, lo, hi, kind}}} (lo and

@@ -405,7 +405,7 @@ static void finish_point(json_t *p)
     if (x && k) {
         for (size_t i = 0; i < k; i++)
             x[i] = json_number_value(json_array_get(v, i));
-        mb_gm g = {0};
+        mb__gm g = {0};
         double value = x[0];
         if (k >= 2 && mb__gm_ci(x, k, 0.95, &g) && g.ok) {
             value = g.est;
@@ -466,7 +466,7 @@ static int lane_change_points(json_t *s, json_t *pts, const size_t *idx,
     for (size_t k = 0; k < found; k++) {
         size_t from = k ? cp[k - 1].index : 0, at = cp[k].index;
         size_t to = k + 1 < found ? cp[k + 1].index : n;
-        mb_ratio r = {0};
+        mb__ratio r = {0};
         int ci =
             mb__ratio_welch(x + from, at - from, x + at, to - at, 0.95, &r) &&
             r.ok;

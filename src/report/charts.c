@@ -14,14 +14,14 @@
 
 #define ROW_H 42.0
 
-const char *mb__run_color(const mb_rview *v, size_t i)
+const char *mb__run_color(const mb__rview *v, size_t i)
 {
     return mb__svg_color(v->n_series > 1 ? (size_t)v->runs[i].series : i);
 }
 
-char *mb__run_label(const mb_rview *v, size_t i, char *out, size_t len)
+char *mb__run_label(const mb__rview *v, size_t i, char *out, size_t len)
 {
-    const mb_rrun *r = &v->runs[i];
+    const mb__rrun *r = &v->runs[i];
     if (r->batch >= 0 && (v->multi_batch || v->n_series == 1))
         snprintf(out, len, "%s · batch %lld", r->variant, (long long)r->batch);
     else
@@ -47,13 +47,13 @@ static char *clip(const char *s, size_t max, char *out, size_t len)
 
 /* Marks b as incomplete (memory ran out, as when an append fails) and
  * returns false: the chart was not drawn. */
-static bool oom(mb_buf *b)
+static bool oom(mb__buf *b)
 {
     b->oom = 1;
     return false;
 }
 
-static int run_ok(const mb_rrun *r)
+static int run_ok(const mb__rrun *r)
 {
     return strcmp(r->status, "ok") == 0 && isfinite(r->p50);
 }
@@ -65,7 +65,7 @@ static int cmp_double(const void *a, const void *b)
 }
 
 /* Sorted samples of run r in ms; NULL when it has none. */
-static double *sorted_ms(const mb_rrun *r, size_t *n)
+static double *sorted_ms(const mb__rrun *r, size_t *n)
 {
     *n = 0;
     if (!r->samples)
@@ -87,12 +87,12 @@ static double *sorted_ms(const mb_rrun *r, size_t *n)
  * from the smallest minimum to the largest p99 plus once more its distance
  * from the median (so a far tail does not squash the body).  Returns the
  * number of runs that can be drawn. */
-static size_t latency_range(const mb_rview *v, mb_svg_axis *ax)
+static size_t latency_range(const mb__rview *v, mb__svg_axis *ax)
 {
     double lo = INFINITY, hi = 0, maxv = 0;
     size_t n = 0;
     for (size_t i = 0; i < v->n_runs; i++) {
-        const mb_rrun *r = &v->runs[i];
+        const mb__rrun *r = &v->runs[i];
         if (!run_ok(r))
             continue;
         n++;
@@ -124,12 +124,12 @@ static size_t latency_range(const mb_rview *v, mb_svg_axis *ax)
     return n;
 }
 
-static double clampx(const mb_svg *s, double x)
+static double clampx(const mb__svg *s, double x)
 {
     return fmin(fmax(x, s->x.lo), s->x.hi);
 }
 
-static void marker(mb_svg *s, double x_ms, double y0, double y1,
+static void marker(mb__svg *s, double x_ms, double y0, double y1,
                    const char *cls, const char *tip)
 {
     if (!(x_ms >= s->x.lo && x_ms <= s->x.hi))
@@ -145,7 +145,7 @@ static void marker(mb_svg *s, double x_ms, double y0, double y1,
     mb__buf_puts(s->out, "</g>");
 }
 
-static void row_label(mb_svg *s, const mb_rview *v, size_t i, double y)
+static void row_label(mb__svg *s, const mb__rview *v, size_t i, double y)
 {
     char full[512], cut[128];
     mb__run_label(v, i, full, sizeof full);
@@ -168,7 +168,7 @@ enum { NB = 60 }; /* histogram bins of a violin */
 /* The samples x (ms, n) binned on the axis ax and lightly smoothed into
  * sm[NB], so a few hundred samples still read as a shape; *beyond counts
  * those past the axis.  Returns the largest smoothed count. */
-static double violin_bins(const mb_svg_axis *ax, const double *x, size_t n,
+static double violin_bins(const mb__svg_axis *ax, const double *x, size_t n,
                           double sm[NB], size_t *beyond)
 {
     double cnt[NB] = {0}, maxc = 0;
@@ -198,10 +198,10 @@ static double violin_bins(const mb_svg_axis *ax, const double *x, size_t n,
 
 /* The mirrored histogram of run r's samples x (ms, n), and a note for
  * the samples beyond the axis. */
-static void violin(mb_svg *s, const mb_svg_axis *ax, const mb_rrun *r,
+static void violin(mb__svg *s, const mb__svg_axis *ax, const mb__rrun *r,
                    const double *x, size_t n, const dist_row *d)
 {
-    mb_buf *b = s->out;
+    mb__buf *b = s->out;
     char tip[640], t1[32], t2[32], t3[32];
     double sm[NB];
     size_t beyond;
@@ -253,7 +253,7 @@ static void violin(mb_svg *s, const mb_svg_axis *ax, const mb_rrun *r,
 }
 
 /* A run without samples: a box from the median to p95, whisker to p99. */
-static void pct_box(mb_svg *s, const mb_rrun *r, const dist_row *d)
+static void pct_box(mb__svg *s, const mb__rrun *r, const dist_row *d)
 {
     char tip[640], t1[32], t2[32], t3[32];
     double p95 = isfinite(r->p95) ? r->p95 : r->p50;
@@ -279,7 +279,7 @@ static void pct_box(mb_svg *s, const mb_rrun *r, const dist_row *d)
 }
 
 /* The CI of the median under the row, and the p50, p95, p99 marks. */
-static void ci_and_marks(mb_svg *s, const mb_rrun *r, const dist_row *d)
+static void ci_and_marks(mb__svg *s, const mb__rrun *r, const dist_row *d)
 {
     char tip[640], t1[32], t2[32];
     if (isfinite(r->ci_lo) && isfinite(r->ci_hi)) {
@@ -307,10 +307,10 @@ static void ci_and_marks(mb_svg *s, const mb_rrun *r, const dist_row *d)
     marker(s, r->p99 / 1e6, yc - half * 0.8, yc + half * 0.8, "m99", tip);
 }
 
-bool mb__chart_distribution(mb_buf *b, const mb_rview *v)
+bool mb__chart_distribution(mb__buf *b, const mb__rview *v)
 {
-    mb_svg s;
-    mb_svg_axis ax = {0};
+    mb__svg s;
+    mb__svg_axis ax = {0};
     size_t rows = latency_range(v, &ax);
     if (!rows)
         return false;
@@ -318,13 +318,13 @@ bool mb__chart_distribution(mb_buf *b, const mb_rview *v)
                   12 + 44 + ROW_H * (double)rows);
     s.ml = 190;
     s.x = ax;
-    s.y = (mb_svg_axis){0, (double)rows, 0, NULL};
+    s.y = (mb__svg_axis){0, (double)rows, 0, NULL};
     mb__svg_axes(&s, 1);
     size_t row = 0;
     int any_pct_only = 0;
     char lab[512];
     for (size_t i = 0; i < v->n_runs; i++) {
-        const mb_rrun *r = &v->runs[i];
+        const mb__rrun *r = &v->runs[i];
         if (!run_ok(r))
             continue;
         dist_row d = {s.mt + ROW_H * ((double)row + 0.5), ROW_H / 2 - 3,
@@ -345,10 +345,10 @@ bool mb__chart_distribution(mb_buf *b, const mb_rview *v)
         ci_and_marks(&s, r, &d);
         row++;
     }
-    static const mb_svg_key keys[] = {{"p50 (median)", "currentColor", 1},
-                                      {"p95", "currentColor", 2},
-                                      {"p99", "#D55E00", 2},
-                                      {"95% CI of the median", "#999999", 0}};
+    static const mb__svg_key keys[] = {{"p50 (median)", "currentColor", 1},
+                                       {"p95", "currentColor", 2},
+                                       {"p99", "#D55E00", 2},
+                                       {"95% CI of the median", "#999999", 0}};
     mb__svg_legends(&s, keys, sizeof keys / sizeof *keys);
     mb__svg_end(
         &s,
@@ -361,10 +361,10 @@ bool mb__chart_distribution(mb_buf *b, const mb_rview *v)
     return true;
 }
 
-bool mb__chart_ecdf(mb_buf *b, const mb_rview *v)
+bool mb__chart_ecdf(mb__buf *b, const mb__rview *v)
 {
-    mb_svg s;
-    mb_svg_axis ax = {0};
+    mb__svg s;
+    mb__svg_axis ax = {0};
     if (!latency_range(v, &ax))
         return false;
     char(*labels)[160] = mb__calloc(v->n_runs + 1, sizeof *labels);
@@ -373,12 +373,12 @@ bool mb__chart_ecdf(mb_buf *b, const mb_rview *v)
     mb__svg_begin(&s, b, "chart-ecdf",
                   "Cumulative distribution of latency (ECDF)", 900, 330);
     s.x = ax;
-    s.y = (mb_svg_axis){0, 100, 0, "iterations at or below (%)"};
+    s.y = (mb__svg_axis){0, 100, 0, "iterations at or below (%)"};
     mb__svg_axes(&s, 0);
     int any_pct_only = 0;
     char tip[640], lab[512], t1[32];
     for (size_t i = 0; i < v->n_runs; i++) {
-        const mb_rrun *r = &v->runs[i];
+        const mb__rrun *r = &v->runs[i];
         if (!run_ok(r))
             continue;
         const char *col = mb__run_color(v, i);
@@ -460,11 +460,11 @@ bool mb__chart_ecdf(mb_buf *b, const mb_rview *v)
 }
 
 /* Distinct batch sizes of ok runs, sorted; returns the count (<= max). */
-static size_t batch_values(const mb_rview *v, double *out, size_t max)
+static size_t batch_values(const mb__rview *v, double *out, size_t max)
 {
     size_t n = 0;
     for (size_t i = 0; i < v->n_runs; i++) {
-        const mb_rrun *r = &v->runs[i];
+        const mb__rrun *r = &v->runs[i];
         if (!run_ok(r) || r->batch < 1)
             continue;
         size_t k = 0;
@@ -479,12 +479,12 @@ static size_t batch_values(const mb_rview *v, double *out, size_t max)
 
 /* One line per variant across batch sizes; which: 0 samples/s, 1 p50,
  * 2 p99. */
-static double batch_metric(const mb_rrun *r, int which)
+static double batch_metric(const mb__rrun *r, int which)
 {
     return which == 0 ? r->sps : (which == 1 ? r->p50 : r->p99) / 1e6;
 }
 
-static void batch_series(mb_svg *s, const mb_rview *v, int which, int dashed)
+static void batch_series(mb__svg *s, const mb__rview *v, int which, int dashed)
 {
     char tip[640], t1[32];
     for (size_t se = 0; se < v->n_series; se++) {
@@ -493,7 +493,7 @@ static void batch_series(mb_svg *s, const mb_rview *v, int which, int dashed)
         double bx[64], by[64];
         size_t n = 0;
         for (size_t i = 0; i < v->n_runs && n < 64; i++) {
-            const mb_rrun *r = &v->runs[i];
+            const mb__rrun *r = &v->runs[i];
             if (r->series != (int)se || !run_ok(r) || r->batch < 1 ||
                 !isfinite(batch_metric(r, which)))
                 continue;
@@ -538,7 +538,7 @@ static void batch_series(mb_svg *s, const mb_rview *v, int which, int dashed)
     }
 }
 
-static bool batch_chart(mb_buf *b, const mb_rview *v, int latency)
+static bool batch_chart(mb__buf *b, const mb__rview *v, int latency)
 {
     double bs[64];
     size_t nb = batch_values(v, bs, 64);
@@ -556,19 +556,19 @@ static bool batch_chart(mb_buf *b, const mb_rview *v, int latency)
     }
     if (!(hi > 0))
         return false;
-    mb_svg s;
+    mb__svg s;
     mb__svg_begin(&s, b, latency ? "chart-batch-lat" : "chart-batch-thr",
                   latency ? "Latency against batch size"
                           : "Throughput against batch size",
                   440, 300);
-    s.x = (mb_svg_axis){bs[0] / 1.25, bs[nb - 1] * 1.25, 1,
-                        "batch size (log scale)"};
+    s.x = (mb__svg_axis){bs[0] / 1.25, bs[nb - 1] * 1.25, 1,
+                         "batch size (log scale)"};
     double lo = 0;
     hi *= 1.08;
     mb__svg_nice_range(&lo, &hi);
-    s.y = (mb_svg_axis){0, hi, 0,
-                        latency ? "latency per batch (ms)"
-                                : "throughput (samples/s)"};
+    s.y = (mb__svg_axis){0, hi, 0,
+                         latency ? "latency per batch (ms)"
+                                 : "throughput (samples/s)"};
     mb__svg_axes_xticks(&s, bs, nb);
     if (latency) {
         batch_series(&s, v, 1, 0);
@@ -578,8 +578,8 @@ static bool batch_chart(mb_buf *b, const mb_rview *v, int latency)
     }
     for (size_t se = 0; se < v->n_series && v->n_series > 1; se++)
         mb__svg_legend(&s, v->series[se], mb__svg_color(se), 0);
-    static const mb_svg_key lat_keys[] = {{"p50", "currentColor", 1},
-                                          {"p99", "currentColor", 2}};
+    static const mb__svg_key lat_keys[] = {{"p50", "currentColor", 1},
+                                           {"p99", "currentColor", 2}};
     mb__svg_legends(&s, lat_keys, latency ? 2 : 0);
     mb__svg_end(
         &s,
@@ -589,11 +589,11 @@ static bool batch_chart(mb_buf *b, const mb_rview *v, int latency)
     return true;
 }
 
-bool mb__chart_batch_throughput(mb_buf *b, const mb_rview *v)
+bool mb__chart_batch_throughput(mb__buf *b, const mb__rview *v)
 {
     return batch_chart(b, v, 0);
 }
-bool mb__chart_batch_latency(mb_buf *b, const mb_rview *v)
+bool mb__chart_batch_latency(mb__buf *b, const mb__rview *v)
 {
     return batch_chart(b, v, 1);
 }
@@ -611,7 +611,7 @@ static int get_ci(const json_t *o, double *val, double *lo, double *hi)
     return isfinite(*val);
 }
 
-static void hbar(mb_svg *s, double y, double h, double x0, double x1,
+static void hbar(mb__svg *s, double y, double h, double x0, double x1,
                  const char *col, const char *cls, const char *tip)
 {
     double a = mb__svg_px(s, x0), c = mb__svg_px(s, x1);
@@ -623,7 +623,8 @@ static void hbar(mb_svg *s, double y, double h, double x0, double x1,
     mb__buf_puts(s->out, "</rect>");
 }
 
-static void whisker(mb_svg *s, double yc, double lo, double hi, const char *tip)
+static void whisker(mb__svg *s, double yc, double lo, double hi,
+                    const char *tip)
 {
     double a = mb__svg_px(s, lo), c = mb__svg_px(s, hi);
     mb__buf_printf(s->out,
@@ -637,7 +638,7 @@ static void whisker(mb_svg *s, double yc, double lo, double hi, const char *tip)
     mb__buf_puts(s->out, "</g>");
 }
 
-static void cat_label(mb_svg *s, double y, const char *full)
+static void cat_label(mb__svg *s, double y, const char *full)
 {
     char cut[128];
     mb__buf_puts(s->out, "<g>");
@@ -647,7 +648,7 @@ static void cat_label(mb_svg *s, double y, const char *full)
     mb__buf_puts(s->out, "</g>");
 }
 
-static int series_of(const mb_rview *v, const char *name)
+static int series_of(const mb__rview *v, const char *name)
 {
     for (size_t i = 0; i < v->n_series; i++)
         if (strcmp(v->series[i], name) == 0)
@@ -655,7 +656,7 @@ static int series_of(const mb_rview *v, const char *name)
     return 0;
 }
 
-bool mb__chart_speedup(mb_buf *b, const mb_rview *v)
+bool mb__chart_speedup(mb__buf *b, const mb__rview *v)
 {
     if (!v->n_cmps)
         return false;
@@ -671,16 +672,16 @@ bool mb__chart_speedup(mb_buf *b, const mb_rview *v)
     double lo0 = 0;
     hi *= 1.05;
     mb__svg_nice_range(&lo0, &hi);
-    mb_svg s;
+    mb__svg s;
     mb__svg_begin(&s, b, "chart-speedup", "Speedup against the baseline", 900,
                   12 + 44 + 42.0 * (double)v->n_cmps);
     s.ml = 190;
-    s.x = (mb_svg_axis){0, hi, 0, "speedup vs baseline (×, higher is faster)"};
-    s.y = (mb_svg_axis){0, (double)v->n_cmps, 0, NULL};
+    s.x = (mb__svg_axis){0, hi, 0, "speedup vs baseline (×, higher is faster)"};
+    s.y = (mb__svg_axis){0, (double)v->n_cmps, 0, NULL};
     mb__svg_axes(&s, 1);
     char tip[640], full[512];
     for (size_t i = 0; i < v->n_cmps; i++) {
-        const mb_rcmp *c = &v->cmps[i];
+        const mb__rcmp *c = &v->cmps[i];
         double y = s.mt + 42.0 * (double)i;
         const char *col = mb__svg_color((size_t)series_of(v, c->name));
         snprintf(full, sizeof full, "%s%s", c->name,
@@ -719,7 +720,7 @@ bool mb__chart_speedup(mb_buf *b, const mb_rview *v)
         b,
         "<line class=\"ref\" x1=\"%.1f\" x2=\"%.1f\" y1=\"%.1f\" y2=\"%.1f\"/>",
         x1, x1, s.mt, s.h - s.mb);
-    static const mb_svg_key keys[] = {
+    static const mb__svg_key keys[] = {
         {"median speedup", "#777777", 0},
         {"p99 speedup (lighter)", "#bbbbbb", 0},
         {"1× = as fast as the baseline", "currentColor", 2}};
@@ -741,11 +742,11 @@ typedef struct bitem {
  * collect fills at most n_runs + n_series items and returns how many. */
 typedef struct bytes_spec {
     const char *id, *title, *axis, *caption;
-    size_t (*collect)(const mb_rview *v, bitem *items);
+    size_t (*collect)(const mb__rview *v, bitem *items);
 } bytes_spec;
 
 /* Horizontal bars of bytes (in MiB) with one row per item. */
-static bool bytes_chart(mb_buf *b, const mb_rview *v, const bytes_spec *sp)
+static bool bytes_chart(mb__buf *b, const mb__rview *v, const bytes_spec *sp)
 {
     bitem *it = mb__calloc(v->n_runs + v->n_series + 1, sizeof *it);
     if (!it)
@@ -761,11 +762,11 @@ static bool bytes_chart(mb_buf *b, const mb_rview *v, const bytes_spec *sp)
     double lo = 0;
     hi *= 1.05;
     mb__svg_nice_range(&lo, &hi);
-    mb_svg s;
+    mb__svg s;
     mb__svg_begin(&s, b, sp->id, sp->title, 440, 12 + 44 + 28.0 * (double)n);
     s.ml = 170;
-    s.x = (mb_svg_axis){0, hi, 0, sp->axis};
-    s.y = (mb_svg_axis){0, (double)n, 0, NULL};
+    s.x = (mb__svg_axis){0, hi, 0, sp->axis};
+    s.y = (mb__svg_axis){0, (double)n, 0, NULL};
     mb__svg_axes(&s, 1);
     char tip[640], t1[32], cut[64];
     for (size_t i = 0; i < n; i++) {
@@ -786,7 +787,7 @@ static bool bytes_chart(mb_buf *b, const mb_rview *v, const bytes_spec *sp)
 }
 
 /* The peak RSS of every run that finished. */
-static size_t memory_items(const mb_rview *v, bitem *it)
+static size_t memory_items(const mb__rview *v, bitem *it)
 {
     size_t n = 0;
     for (size_t i = 0; i < v->n_runs; i++) {
@@ -801,7 +802,7 @@ static size_t memory_items(const mb_rview *v, bitem *it)
 }
 
 /* The model size of each variant (its first run that has one). */
-static size_t model_size_items(const mb_rview *v, bitem *it)
+static size_t model_size_items(const mb__rview *v, bitem *it)
 {
     size_t n = 0;
     for (size_t se = 0; se < v->n_series; se++)
@@ -816,7 +817,7 @@ static size_t model_size_items(const mb_rview *v, bitem *it)
     return n;
 }
 
-bool mb__chart_memory(mb_buf *b, const mb_rview *v)
+bool mb__chart_memory(mb__buf *b, const mb__rview *v)
 {
     static const bytes_spec spec = {
         "chart-mem", "Peak memory (RSS) per run", "peak resident memory (MiB)",
@@ -824,7 +825,7 @@ bool mb__chart_memory(mb_buf *b, const mb_rview *v)
     return bytes_chart(b, v, &spec);
 }
 
-bool mb__chart_model_size(mb_buf *b, const mb_rview *v)
+bool mb__chart_model_size(mb__buf *b, const mb__rview *v)
 {
     static const bytes_spec spec = {
         "chart-size", "Model size per variant",
@@ -837,7 +838,7 @@ bool mb__chart_model_size(mb_buf *b, const mb_rview *v)
 
 /* The median latency (ns) of the first ok run of this variant in the same
  * document, or NAN. */
-static double variant_p50(const mb_rview *v, const mb_rcmp *c)
+static double variant_p50(const mb__rview *v, const mb__rcmp *c)
 {
     for (size_t i = 0; i < v->n_runs; i++)
         if (v->runs[i].doc == c->doc && run_ok(&v->runs[i]) &&
@@ -846,7 +847,7 @@ static double variant_p50(const mb_rview *v, const mb_rcmp *c)
     return NAN;
 }
 
-bool mb__chart_accuracy(mb_buf *b, const mb_rview *v)
+bool mb__chart_accuracy(mb__buf *b, const mb__rview *v)
 {
     int use_acc = 0, use_agree = 0;
     for (size_t i = 0; i < v->n_cmps; i++) {
@@ -883,16 +884,16 @@ bool mb__chart_accuracy(mb_buf *b, const mb_rview *v)
     yhi = fmin(100, yhi + pady);
     mb__svg_nice_range(&xlo, &xhi);
     mb__svg_nice_range(&ylo, &yhi);
-    mb_svg s;
+    mb__svg s;
     mb__svg_begin(&s, b, "chart-acc", "Accuracy against latency", 440, 300);
     s.ml = 70;
-    s.x = (mb_svg_axis){xlo, xhi, 0, "median latency (ms)"};
-    s.y = (mb_svg_axis){ylo, yhi, 0,
-                        use_acc ? "top-1 accuracy (%)" : "top-1 agreement (%)"};
+    s.x = (mb__svg_axis){xlo, xhi, 0, "median latency (ms)"};
+    s.y = (mb__svg_axis){
+        ylo, yhi, 0, use_acc ? "top-1 accuracy (%)" : "top-1 agreement (%)"};
     mb__svg_axes(&s, 0);
     char tip[640], cut[64], t1[32];
     for (size_t i = 0; i < v->n_cmps; i++) {
-        const mb_rcmp *c = &v->cmps[i];
+        const mb__rcmp *c = &v->cmps[i];
         double x = variant_p50(v, c) / 1e6;
         double y = mb__jnum(c->v, key) * 100;
         if (c->is_baseline && !use_acc && !isfinite(y))
@@ -919,7 +920,7 @@ bool mb__chart_accuracy(mb_buf *b, const mb_rview *v)
     return true;
 }
 
-bool mb__chart_outputs(mb_buf *b, const mb_rview *v)
+bool mb__chart_outputs(mb__buf *b, const mb__rview *v)
 {
     int psnr = 0;
     size_t n = 0;
@@ -950,21 +951,21 @@ bool mb__chart_outputs(mb_buf *b, const mb_rview *v)
     double lo = 0;
     if (psnr)
         mb__svg_nice_range(&lo, &hi);
-    mb_svg s;
+    mb__svg s;
     mb__svg_begin(&s, b, "chart-outputs",
                   "Output agreement with the baseline, per output", 900,
                   12 + 44 + 28.0 * (double)n);
     s.ml = 240;
     s.x =
-        (mb_svg_axis){0, hi, 0,
-                      psnr ? "PSNR against the baseline (dB, higher is closer)"
-                           : "cosine similarity with the baseline"};
-    s.y = (mb_svg_axis){0, (double)n, 0, NULL};
+        (mb__svg_axis){0, hi, 0,
+                       psnr ? "PSNR against the baseline (dB, higher is closer)"
+                            : "cosine similarity with the baseline"};
+    s.y = (mb__svg_axis){0, (double)n, 0, NULL};
     mb__svg_axes(&s, 1);
     size_t row = 0;
     char tip[900], full[600], t[5][32];
     for (size_t i = 0; i < v->n_cmps; i++) {
-        const mb_rcmp *c = &v->cmps[i];
+        const mb__rcmp *c = &v->cmps[i];
         size_t k;
         const json_t *o;
         json_array_foreach(mb__jget(c->v, "agreement.outputs"), k, o)

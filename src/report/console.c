@@ -22,7 +22,7 @@ static const char *str(const json_t *o, const char *key)
 }
 
 static void header_block(const json_t *doc, const json_t *run,
-                         const mb_console_opts *o, mb_buf *out)
+                         const mb__console_opts *o, mb__buf *out)
 {
     const json_t *rt = json_object_get(run, "runtime");
     const json_t *model = json_object_get(run, "model");
@@ -116,13 +116,13 @@ static const col cols[] = {
     {"memory_mb", NULL, 10, 0},
 };
 
-static void put_cell(mb_buf *out, const col *c, const char *text)
+static void put_cell(mb__buf *out, const col *c, const char *text)
 {
     mb__buf_printf(out, c->width < 0 ? " %-*s" : " %*s",
                    c->width < 0 ? -c->width : c->width, text);
 }
 
-static void table_header(const mb_console_opts *o, mb_buf *out)
+static void table_header(const mb__console_opts *o, mb__buf *out)
 {
     mb__buf_printf(out, "\n%s%5s  %-24s", o->color ? "\033[2m" : "", "batch",
                    "p50 ms [95% CI]");
@@ -142,7 +142,7 @@ static void table_header(const mb_console_opts *o, mb_buf *out)
 }
 
 /* The columns a narrow terminal left out, and how to see them. */
-static void hidden_note(const mb_console_opts *o, mb_buf *out)
+static void hidden_note(const mb__console_opts *o, mb__buf *out)
 {
     char list[300] = "";
     size_t off = 0;
@@ -162,7 +162,8 @@ static void hidden_note(const mb_console_opts *o, mb_buf *out)
                        o->width, list);
 }
 
-static void table_row(const mb_rrun *r, const mb_console_opts *o, mb_buf *out)
+static void table_row(const mb__rrun *r, const mb__console_opts *o,
+                      mb__buf *out)
 {
     char a[32], lo[32], hi[32], cell[96];
     /* With replicates, the median shown is the one its CI is about: the
@@ -194,7 +195,8 @@ static void table_row(const mb_rrun *r, const mb_console_opts *o, mb_buf *out)
 }
 
 /* The table of runs, a header block for each variant. */
-static void runs_table(const json_t *doc, const mb_console_opts *o, mb_buf *out)
+static void runs_table(const json_t *doc, const mb__console_opts *o,
+                       mb__buf *out)
 {
     const json_t *runs = json_object_get(doc, "runs");
     size_t i;
@@ -204,7 +206,7 @@ static void runs_table(const json_t *doc, const mb_console_opts *o, mb_buf *out)
                *rst = o->color ? "\033[0m" : "";
     json_array_foreach(runs, i, run)
     {
-        mb_rrun r;
+        mb__rrun r;
         mb__rrun_fill(&r, doc, 0, run);
         const char *variant = r.variant_raw ? r.variant_raw : "";
         if (!prev_variant || strcmp(prev_variant, variant) != 0) {
@@ -227,7 +229,7 @@ static void runs_table(const json_t *doc, const mb_console_opts *o, mb_buf *out)
 
 /* Outliers: many (a heavy tail or a second mode) or a count. */
 static void outlier_note(const json_t *run, const char *dim, const char *rst,
-                         mb_buf *out)
+                         mb__buf *out)
 {
     const json_t *lat = json_object_get(run, "latency");
     const json_t *outl = json_object_get(lat, "outliers");
@@ -251,7 +253,7 @@ static void outlier_note(const json_t *run, const char *dim, const char *rst,
 /* The run-to-run spread over processes and the warnings it calls for,
  * or what one process can and cannot say. */
 static void replication_notes(const json_t *run, const char *dim,
-                              const char *rst, mb_buf *out)
+                              const char *rst, mb__buf *out)
 {
     const json_t *lat = json_object_get(run, "latency");
     long long b =
@@ -302,7 +304,7 @@ static void replication_notes(const json_t *run, const char *dim,
 
 /* Percentiles asked for beyond p50, p90, p95 and p99. */
 static void extra_percentiles(const json_t *run, const char *dim,
-                              const char *rst, mb_buf *out)
+                              const char *rst, mb__buf *out)
 {
     const json_t *lat = json_object_get(run, "latency");
     long long b =
@@ -328,7 +330,8 @@ static void extra_percentiles(const json_t *run, const char *dim,
 }
 
 /* The notes under the table about one run. */
-static void run_notes(const json_t *run, const mb_console_opts *o, mb_buf *out)
+static void run_notes(const json_t *run, const mb__console_opts *o,
+                      mb__buf *out)
 {
     const char *dim = o->color ? "\033[2m" : "",
                *rst = o->color ? "\033[0m" : "";
@@ -347,8 +350,8 @@ static void run_notes(const json_t *run, const mb_console_opts *o, mb_buf *out)
     extra_percentiles(run, dim, rst, out);
 }
 
-void mb__report_console(const json_t *doc, const mb_console_opts *o,
-                        mb_buf *out)
+void mb__report_console(const json_t *doc, const mb__console_opts *o,
+                        mb__buf *out)
 {
     size_t i, from = out->len;
     const json_t *run;

@@ -9,17 +9,17 @@
 
 #include <jansson.h>
 
-typedef struct mb_console_opts {
+typedef struct mb__console_opts {
     int width; /* terminal width in columns */
     int color; /* ANSI colours */
-} mb_console_opts;
+} mb__console_opts;
 
-void mb__report_console(const json_t *doc, const mb_console_opts *o,
-                        mb_buf *out);
+void mb__report_console(const json_t *doc, const mb__console_opts *o,
+                        mb__buf *out);
 /* The table of a compare document (one row per variant, columns dropped
  * by priority to fit o->width), its recommendations and warnings
  * (console_cmp.c). */
-void mb__report_compare_console(const json_t *doc, const mb_console_opts *o,
-                                mb_buf *out);
+void mb__report_compare_console(const json_t *doc, const mb__console_opts *o,
+                                mb__buf *out);
 
 #endif

@@ -17,7 +17,7 @@
 #include <string.h>
 
 /* The speed cell: "1.234x [1.200, 1.270] faster", "(baseline)". */
-static void speed_cell(const mb_rcmp *c, char *buf, size_t len)
+static void speed_cell(const mb__rcmp *c, char *buf, size_t len)
 {
     if (c->flagged) {
         snprintf(buf, len, "(baseline)");
@@ -44,7 +44,7 @@ typedef struct layout {
     int ci, top1, agree; /* the p50's CI, top-1, top-1 agreement */
 } layout;
 
-static void header(mb_buf *out, const layout *l, const char *bold,
+static void header(mb__buf *out, const layout *l, const char *bold,
                    const char *rst)
 {
     mb__buf_printf(out, "\n%s%-*s%s %-*s", bold, l->nw, "variant",
@@ -69,7 +69,7 @@ static void header(mb_buf *out, const layout *l, const char *bold,
 }
 
 /* The columns a narrow terminal left out, and how to see them. */
-static void hidden_note(mb_buf *out, const layout *l, int width)
+static void hidden_note(mb__buf *out, const layout *l, int width)
 {
     const struct {
         int shown;
@@ -93,8 +93,8 @@ static void hidden_note(mb_buf *out, const layout *l, int width)
         mb__console_wrap(out, note, width, 0, 1);
 }
 
-static void row(mb_buf *out, const layout *l, const mb_rcmp *c,
-                const mb_rrun *r)
+static void row(mb__buf *out, const layout *l, const mb__rcmp *c,
+                const mb__rrun *r)
 {
     char p50[64], p99[32], sp[64], cv[16], mem[32], size[32], acc[16], agr[16],
         par[32];
@@ -157,7 +157,7 @@ static void row(mb_buf *out, const layout *l, const mb_rcmp *c,
  * compile_ns), its start-up apart from the timed samples, one line per
  * variant: building the model, compiling, the first inference (medians
  * over the processes, as in the document). */
-static void startup(mb_buf *out, const json_t *doc, const mb_rview *v,
+static void startup(mb__buf *out, const json_t *doc, const mb__rview *v,
                     size_t nw)
 {
     const json_t *runs = json_object_get(doc, "runs");
@@ -195,15 +195,15 @@ static void startup(mb_buf *out, const json_t *doc, const mb_rview *v,
 /* The table and the recommendations of one comparison (doc's
  * "comparison" against its runs); batch > 0 titles it "batch B"; the
  * judged output is said under the first table only. */
-static void one_comparison(const json_t *doc, const mb_console_opts *o,
-                           int64_t batch, int first, mb_buf *out)
+static void one_comparison(const json_t *doc, const mb__console_opts *o,
+                           int64_t batch, int first, mb__buf *out)
 {
     const char *bold = o->color ? "\033[1m" : "",
                *rst = o->color ? "\033[0m" : "",
                *green = o->color ? "\033[32m" : "",
                *yellow = o->color ? "\033[33m" : "",
                *red = o->color ? "\033[31m" : "";
-    mb_rview v;
+    mb__rview v;
     const json_t *docs[1] = {doc};
     if (mb__rview_build(docs, 1, &v)) {
         out->oom = 1;
@@ -216,9 +216,9 @@ static void one_comparison(const json_t *doc, const mb_console_opts *o,
                 o->width >= 95,  o->width >= 72,  o->width >= 80};
     header(out, &l, bold, rst);
     for (size_t i = 0; i < v.n_cmps; i++) {
-        const mb_rcmp *c = &v.cmps[i];
+        const mb__rcmp *c = &v.cmps[i];
         /* the document's runs are in variant order */
-        const mb_rrun *r = i < v.n_runs ? &v.runs[i] : NULL;
+        const mb__rrun *r = i < v.n_runs ? &v.runs[i] : NULL;
         char nm[64], safe[64];
         snprintf(nm, sizeof nm, "%s%s",
                  mb__console_safe(c->name, safe, sizeof safe),
@@ -240,7 +240,7 @@ static void one_comparison(const json_t *doc, const mb_console_opts *o,
     }
     const json_t *folder = json_object_get(doc, "image_folder");
     if (first && folder) {
-        mb_buf ft = MB_BUF_INIT;
+        mb__buf ft = MB_BUF_INIT;
         mb__folder_text(folder, &ft);
         if (ft.len)
             ft.data[--ft.len] = '\0';
@@ -251,7 +251,7 @@ static void one_comparison(const json_t *doc, const mb_console_opts *o,
     mb__console_put(out, mb__jstr(doc, "comparison.baseline"));
     mb__buf_puts(out, ")\n");
     for (size_t i = 0; i < v.n_cmps; i++) {
-        const mb_rcmp *c = &v.cmps[i];
+        const mb__rcmp *c = &v.cmps[i];
         if (c->flagged)
             continue;
         mb__buf_puts(out, bold);
@@ -278,8 +278,8 @@ static void one_comparison(const json_t *doc, const mb_console_opts *o,
     mb__rview_free(&v);
 }
 
-void mb__report_compare_console(const json_t *doc, const mb_console_opts *o,
-                                mb_buf *out)
+void mb__report_compare_console(const json_t *doc, const mb__console_opts *o,
+                                mb__buf *out)
 {
     const char *rst = o->color ? "\033[0m" : "",
                *yellow = o->color ? "\033[33m" : "";

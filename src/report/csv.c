@@ -9,7 +9,7 @@
 #include <math.h>
 #include <string.h>
 
-mb_status mb__result_csv(const json_t *doc, int with_header, mb_buf *out,
+mb_status mb__result_csv(const json_t *doc, int with_header, mb__buf *out,
                          mb_err *err)
 {
     (void)err;
@@ -19,7 +19,7 @@ mb_status mb__result_csv(const json_t *doc, int with_header, mb_buf *out,
     const json_t *run;
     json_array_foreach(json_object_get(doc, "runs"), i, run)
     {
-        mb_rrun r;
+        mb__rrun r;
         mb__rrun_fill(&r, doc, 0, run);
         mb__fields_csv_row(&r, out);
     }

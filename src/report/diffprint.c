@@ -4,7 +4,7 @@
 #include "report/valprint.h"
 
 void mb__diff_console(const mb__diff_result *res, size_t n_gates, int quiet,
-                      mb_buf *out)
+                      mb__buf *out)
 {
     size_t i;
     const json_t *m;

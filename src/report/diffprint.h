@@ -12,6 +12,6 @@
 /* Appends the report of res (n_gates gates were asked for) to out; with
  * quiet only the verdict line. */
 void mb__diff_console(const mb__diff_result *res, size_t n_gates, int quiet,
-                      mb_buf *out);
+                      mb__buf *out);
 
 #endif

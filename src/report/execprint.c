@@ -9,9 +9,9 @@
 #include <stdio.h>
 #include <string.h>
 
-char *mb__fmt_steps(double x, const mb_unit_step *steps, char *out, size_t len)
+char *mb__fmt_steps(double x, const mb__unit_step *steps, char *out, size_t len)
 {
-    for (const mb_unit_step *s = steps; s->fmt && isfinite(x); s++)
+    for (const mb__unit_step *s = steps; s->fmt && isfinite(x); s++)
         if (x >= s->at) {
             snprintf(out, len, s->fmt, x / s->div);
             return out;
@@ -22,7 +22,7 @@ char *mb__fmt_steps(double x, const mb_unit_step *steps, char *out, size_t len)
 
 char *mb__fmt_ns(double ns, char *out, size_t len)
 {
-    static const mb_unit_step steps[] = {
+    static const mb__unit_step steps[] = {
         {60e9, 60e9, "%.1f min"},  {1e9, 1e9, "%.3f s"},
         {1e6, 1e6, "%.2f ms"},     {1e3, 1e3, "%.1f us"},
         {-INFINITY, 1, "%.0f ns"}, {0, 0, NULL}};
@@ -32,7 +32,7 @@ char *mb__fmt_ns(double ns, char *out, size_t len)
 /* "12.4 MiB", "1.50 GiB", "812 KiB"; "-" for NAN or negative. */
 static char *fmt_size(double b, char *out, size_t len)
 {
-    static const mb_unit_step steps[] = {
+    static const mb__unit_step steps[] = {
         {1073741824.0, 1073741824.0, "%.2f GiB"},
         {1048576.0, 1048576.0, "%.1f MiB"},
         {0, 1024.0, "%.0f KiB"},
@@ -59,7 +59,7 @@ static char *ci_range(const json_t *ci, char *out, size_t len)
 }
 
 /* The wall-time line, and the status line of a run that failed. */
-static void wall(mb_buf *b, const json_t *run)
+static void wall(mb__buf *b, const json_t *run)
 {
     char a[32], s[32], lo[32], hi[32], ci[72];
     const char *status = mb__jstr(run, "status");
@@ -84,7 +84,7 @@ static void wall(mb_buf *b, const json_t *run)
 
 /* User and system time, peak RSS (a bound at or below mbench's own size,
  * exec/proc.h), GPU memory and the exit codes. */
-static void resources(mb_buf *b, const json_t *ex)
+static void resources(mb__buf *b, const json_t *ex)
 {
     char u[32], s[32], rss[32], gpu[32];
     double peak = mb__jnum(ex, "peak_rss_bytes");
@@ -110,14 +110,14 @@ static void resources(mb_buf *b, const json_t *ex)
 #define CONSOLE_MAX_NAMES 50
 
 /* The line saying how many of a table's n names were not printed. */
-static void more_names(mb_buf *b, size_t n, const char *what)
+static void more_names(mb__buf *b, size_t n, const char *what)
 {
     if (n > CONSOLE_MAX_NAMES)
         mb__buf_printf(b, "  ... %zu more %s (in the JSON document)\n",
                        n - CONSOLE_MAX_NAMES, what);
 }
 
-static void phase_table(mb_buf *b, const json_t *ph)
+static void phase_table(mb__buf *b, const json_t *ph)
 {
     if (!json_object_size(ph))
         return;
@@ -143,7 +143,7 @@ static void phase_table(mb_buf *b, const json_t *ph)
 }
 
 /* The median of every counter, then of every metric, a line each. */
-static void value_lines(mb_buf *b, const json_t *ex)
+static void value_lines(mb__buf *b, const json_t *ex)
 {
     static const char *const kinds[][2] = {{"counters", "counters (median)"},
                                            {"metrics", "metrics (median)"}};
@@ -166,7 +166,7 @@ static void value_lines(mb_buf *b, const json_t *ex)
     }
 }
 
-static void loop_table(mb_buf *b, const json_t *loops)
+static void loop_table(mb__buf *b, const json_t *loops)
 {
     if (!json_object_size(loops))
         return;
@@ -197,7 +197,7 @@ static void loop_table(mb_buf *b, const json_t *loops)
 
 /* Throughput derived from counters over the wall time, and the events a
  * program sent that were not kept or not understood. */
-static void derived_and_events(mb_buf *b, const json_t *ex)
+static void derived_and_events(mb__buf *b, const json_t *ex)
 {
     static const char *const per[][3] = {
         {"samples_per_s", "time_per_sample_ns", "samples/s (%s per sample)"},
@@ -230,7 +230,7 @@ static void derived_and_events(mb_buf *b, const json_t *ex)
                        mb__jstr(ev, "first_malformed"));
 }
 
-void mb__exec_run_console(mb_buf *b, const json_t *run)
+void mb__exec_run_console(mb__buf *b, const json_t *run)
 {
     const json_t *ex = json_object_get(run, "exec");
     mb__console_put(b, mb__jstr(run, "variant"));
@@ -246,7 +246,7 @@ void mb__exec_run_console(mb_buf *b, const json_t *run)
 }
 
 /* The speedup of each phase and loop of a comparison entry. */
-static void part_speedups(mb_buf *b, const json_t *e)
+static void part_speedups(mb__buf *b, const json_t *e)
 {
     static const char *const parts[][2] = {{"phases", "phase"},
                                            {"loops", "loop "}};
@@ -268,7 +268,7 @@ static void part_speedups(mb_buf *b, const json_t *e)
 
 /* exec's comparison: per command, how much faster or slower than the
  * baseline (the inverse ratio when slower), its CI and p-value. */
-static void comparison(mb_buf *b, const json_t *cmp)
+static void comparison(mb__buf *b, const json_t *cmp)
 {
     const json_t *entries = json_object_get(cmp, "entries");
     if (!json_array_size(entries))
@@ -311,7 +311,7 @@ static void comparison(mb_buf *b, const json_t *cmp)
     }
 }
 
-void mb__exec_doc_console(mb_buf *b, const json_t *doc)
+void mb__exec_doc_console(mb__buf *b, const json_t *doc)
 {
     size_t i;
     json_t *run;
@@ -331,7 +331,7 @@ void mb__exec_doc_console(mb_buf *b, const json_t *doc)
     }
 }
 
-void mb__suite_run_console(mb_buf *b, size_t k, size_t selected,
+void mb__suite_run_console(mb__buf *b, size_t k, size_t selected,
                            const json_t *run)
 {
     mb__buf_printf(b, "[%zu/%zu] ", k, selected);
@@ -348,7 +348,7 @@ void mb__suite_run_console(mb_buf *b, size_t k, size_t selected,
         mb__buf_puts(b, "  FAILED\n");
 }
 
-void mb__suite_summary_console(mb_buf *b, size_t ran, size_t selected,
+void mb__suite_summary_console(mb__buf *b, size_t ran, size_t selected,
                                int sharded, size_t failed, int interrupted)
 {
     mb__buf_printf(b, "\n%zu of %zu task(s) run%s, %zu FAILED%s\n", ran,

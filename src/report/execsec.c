@@ -12,7 +12,7 @@
 
 /* Output format: Markdown tables or HTML tables, through one interface. */
 typedef struct fmt {
-    mb_buf *b;
+    mb__buf *b;
     int html;
 } fmt;
 
@@ -97,10 +97,10 @@ static void table_end(fmt *f, const char *md_note)
 /* A duration in ns for the tables: "1.234 s", "12.35 ms", "812.3 us". */
 static char *ms(double ns, char *t, size_t n)
 {
-    static const mb_unit_step steps[] = {{1e9, 1e9, "%.3f s"},
-                                         {1e6, 1e6, "%.2f ms"},
-                                         {-INFINITY, 1e3, "%.1f us"},
-                                         {0, 0, NULL}};
+    static const mb__unit_step steps[] = {{1e9, 1e9, "%.3f s"},
+                                          {1e6, 1e6, "%.2f ms"},
+                                          {-INFINITY, 1e3, "%.1f us"},
+                                          {0, 0, NULL}};
     return mb__fmt_steps(ns, steps, t, n);
 }
 
@@ -300,7 +300,7 @@ static void speedups(fmt *f, const json_t *const *docs, size_t n)
                 cell(f, sp, 1);
                 cell(f, ci, 1);
                 cell(f, mb__fmt_p(mb__jnum(e, "p_value"), p, sizeof p), 1);
-                mb_buf ph = MB_BUF_INIT;
+                mb__buf ph = MB_BUF_INIT;
                 const char *k;
                 json_t *v;
                 json_object_foreach(json_object_get(e, "phases"), k, v)
@@ -495,7 +495,7 @@ static double top_median(const json_t *v)
 
 /* A horizontal bar per (phase, variant) with its CI: where the time goes.
  * false (nothing drawn) without top-level phases or with over 200. */
-static bool phase_chart(mb_buf *b, const json_t *const *docs, size_t n)
+static bool phase_chart(mb__buf *b, const json_t *const *docs, size_t n)
 {
     size_t rows = 0;
     double hi = 0;
@@ -512,12 +512,12 @@ static bool phase_chart(mb_buf *b, const json_t *const *docs, size_t n)
     hi = hi / 1e6 * 1.05;
     double lo0 = 0;
     mb__svg_nice_range(&lo0, &hi);
-    mb_svg s;
+    mb__svg s;
     mb__svg_begin(&s, b, "chart-phases", "Top-level phases: median per run",
                   900, 12 + 44 + 24.0 * (double)rows);
     s.ml = 260;
-    s.x = (mb_svg_axis){0, hi, 0, "median time per run (ms)"};
-    s.y = (mb_svg_axis){0, (double)rows, 0, NULL};
+    s.x = (mb__svg_axis){0, hi, 0, "median time per run (ms)"};
+    s.y = (mb__svg_axis){0, (double)rows, 0, NULL};
     mb__svg_axes(&s, 1);
     size_t row = 0, var = 0;
     w = walk_of(docs, n, NULL);
@@ -569,7 +569,7 @@ static bool phase_chart(mb_buf *b, const json_t *const *docs, size_t n)
 /* Every section; with expect (HTML), the phase chart too, its id
  * appended to expect. */
 static void sections(fmt *f, const json_t *const *docs, size_t n,
-                     mb_buf *expect)
+                     mb__buf *expect)
 {
     requirements(f, docs, n);
     if (!any_run_has(docs, n, "exec", 1))
@@ -585,14 +585,14 @@ static void sections(fmt *f, const json_t *const *docs, size_t n,
     git_facts(f, docs, n);
 }
 
-void mb__md_exec_sections(mb_buf *b, const json_t *const *docs, size_t n)
+void mb__md_exec_sections(mb__buf *b, const json_t *const *docs, size_t n)
 {
     fmt f = {b, 0};
     sections(&f, docs, n, NULL);
 }
 
-void mb__html_exec_sections(mb_buf *b, const json_t *const *docs, size_t n,
-                            mb_buf *expect)
+void mb__html_exec_sections(mb__buf *b, const json_t *const *docs, size_t n,
+                            mb__buf *expect)
 {
     fmt f = {b, 1};
     sections(&f, docs, n, expect);

@@ -15,10 +15,10 @@
 #include <stddef.h>
 
 /* Appends the sections (nothing when the documents have none of it). */
-void mb__md_exec_sections(mb_buf *b, const json_t *const *docs, size_t n);
+void mb__md_exec_sections(mb__buf *b, const json_t *const *docs, size_t n);
 /* The same as HTML; the ids of the charts drawn are appended to expect
  * (space-separated), which the page checks in the browser. */
-void mb__html_exec_sections(mb_buf *b, const json_t *const *docs, size_t n,
-                            mb_buf *expect);
+void mb__html_exec_sections(mb__buf *b, const json_t *const *docs, size_t n,
+                            mb__buf *expect);
 
 #endif

@@ -207,12 +207,12 @@ static void row_cells(const mb__gate_row *r, cells *c)
 
 /* How Markdown and HTML mark up the parts the two share. */
 typedef struct markup {
-    void (*esc)(mb_buf *b, const char *s);
-    void (*code)(mb_buf *b, const char *s);
+    void (*esc)(mb__buf *b, const char *s);
+    void (*code)(mb__buf *b, const char *s);
     const char *item, *item_mid, *item_end; /* a list item "key: value" */
 } markup;
 
-static void html_code(mb_buf *b, const char *s)
+static void html_code(mb__buf *b, const char *s)
 {
     mb__buf_puts(b, "<code>");
     mb__html_escape(b, s);
@@ -223,7 +223,7 @@ static const markup md_markup = {mb__md_escape, mb__md_code, "- ", ": ", "\n"};
 static const markup html_markup = {mb__html_escape, html_code, "<li><b>",
                                    "</b>: ", "</li>"};
 
-static void item(mb_buf *b, const markup *m, const char *key, const char *val)
+static void item(mb__buf *b, const markup *m, const char *key, const char *val)
 {
     mb__buf_puts(b, m->item);
     m->esc(b, key);
@@ -232,20 +232,20 @@ static void item(mb_buf *b, const markup *m, const char *key, const char *val)
     mb__buf_puts(b, m->item_end);
 }
 
-static void notes(mb_buf *b, const markup *m, const mb__gate_view *v)
+static void notes(mb__buf *b, const markup *m, const mb__gate_view *v)
 {
     for (size_t i = 0; i < v->n_notes; i++)
         item(b, m, v->notes[i].kind, v->notes[i].text);
 }
 
-static void method(mb_buf *b, const markup *m, const mb__gate_view *v)
+static void method(mb__buf *b, const markup *m, const mb__gate_view *v)
 {
     for (size_t i = 0; i < v->n_method; i++)
         item(b, m, v->method[i][0], v->method[i][1]);
 }
 
 /* "`base`, current `cur`" + sep + the counts of each verdict. */
-static void sources_counts(mb_buf *b, const markup *m, const mb__gate_view *v,
+static void sources_counts(mb__buf *b, const markup *m, const mb__gate_view *v,
                            const char *sep)
 {
     m->code(b, v->baseline_src);
@@ -259,8 +259,8 @@ static void sources_counts(mb_buf *b, const markup *m, const mb__gate_view *v,
 }
 
 /* Reads the verdict into its view, writes it with w, frees the view. */
-static mb_status render(const json_t *g, mb_buf *out, mb_err *err,
-                        void (*w)(mb_buf *, const mb__gate_view *))
+static mb_status render(const json_t *g, mb__buf *out, mb_err *err,
+                        void (*w)(mb__buf *, const mb__gate_view *))
 {
     mb__gate_view v;
     mb_status st = mb__gate_view_build(g, &v, err);
@@ -275,7 +275,7 @@ static mb_status render(const json_t *g, mb_buf *out, mb_err *err,
 
 /* ---- console -------------------------------------------------------- */
 
-static void gate_console(mb_buf *out, const mb__gate_view *v)
+static void gate_console(mb__buf *out, const mb__gate_view *v)
 {
     mb__buf_printf(out, "mbench gate: %s  (baseline %s, current %s)\n",
                    mb__gate_verdict_title(v->verdict), v->baseline_src,
@@ -306,7 +306,7 @@ static void gate_console(mb_buf *out, const mb__gate_view *v)
 /* ---- Markdown ------------------------------------------------------- */
 
 /* The method as the verdict states it (test, CI, rule). */
-static void md_method(mb_buf *b, const mb__gate_view *v)
+static void md_method(mb__buf *b, const mb__gate_view *v)
 {
     mb__buf_puts(b, "\n<details><summary>Method</summary>\n\n");
     method(b, &md_markup, v);
@@ -317,7 +317,7 @@ static void md_method(mb_buf *b, const mb__gate_view *v)
                     "is *inconclusive*.\n</details>\n");
 }
 
-static void gate_md(mb_buf *out, const mb__gate_view *v)
+static void gate_md(mb__buf *out, const mb__gate_view *v)
 {
     mb__buf_printf(out, "### mbench gate: **%s**\n\n",
                    mb__gate_verdict_title(v->verdict));
@@ -352,7 +352,7 @@ static void gate_md(mb_buf *out, const mb__gate_view *v)
 
 /* ---- HTML ----------------------------------------------------------- */
 
-static void html_cell(mb_buf *b, const char *cls, const char *s)
+static void html_cell(mb__buf *b, const char *cls, const char *s)
 {
     mb__buf_printf(b, "<td%s%s%s>", cls ? " class=\"" : "", cls ? cls : "",
                    cls ? "\"" : "");
@@ -360,7 +360,7 @@ static void html_cell(mb_buf *b, const char *cls, const char *s)
     mb__buf_puts(b, "</td>");
 }
 
-static void gate_html(mb_buf *out, const mb__gate_view *v)
+static void gate_html(mb__buf *out, const mb__gate_view *v)
 {
     const char *title = mb__gate_verdict_title(v->verdict);
     int good = strcmp(title, "PASS") == 0;
@@ -413,7 +413,7 @@ static void gate_html(mb_buf *out, const mb__gate_view *v)
 
 /* ---- CSV ------------------------------------------------------------ */
 
-static void gate_csv(mb_buf *out, const mb__gate_view *v)
+static void gate_csv(mb__buf *out, const mb__gate_view *v)
 {
     mb__buf_puts(out, "model,variant,batch,metric,unit,baseline,current,"
                       "ratio,ratio_ci95_lo,ratio_ci95_hi,p,verdict,reason\n");
@@ -437,22 +437,22 @@ static void gate_csv(mb_buf *out, const mb__gate_view *v)
     }
 }
 
-mb_status mb__report_gate_csv(const json_t *g, mb_buf *out, mb_err *err)
+mb_status mb__report_gate_csv(const json_t *g, mb__buf *out, mb_err *err)
 {
     return render(g, out, err, gate_csv);
 }
 
-mb_status mb__report_gate_console(const json_t *g, mb_buf *out, mb_err *err)
+mb_status mb__report_gate_console(const json_t *g, mb__buf *out, mb_err *err)
 {
     return render(g, out, err, gate_console);
 }
 
-mb_status mb__report_gate_md(const json_t *g, mb_buf *out, mb_err *err)
+mb_status mb__report_gate_md(const json_t *g, mb__buf *out, mb_err *err)
 {
     return render(g, out, err, gate_md);
 }
 
-mb_status mb__report_gate_html(const json_t *g, mb_buf *out, mb_err *err)
+mb_status mb__report_gate_html(const json_t *g, mb__buf *out, mb_err *err)
 {
     return render(g, out, err, gate_html);
 }

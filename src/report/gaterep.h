@@ -55,16 +55,16 @@ void mb__gate_view_free(mb__gate_view *v);
 const char *mb__gate_verdict_title(const char *verdict);
 
 /* The console table with its notes. */
-mb_status mb__report_gate_console(const json_t *g, mb_buf *out, mb_err *err);
+mb_status mb__report_gate_console(const json_t *g, mb__buf *out, mb_err *err);
 /* Markdown: a heading with the verdict, counts, the table, notes and the
  * method (escaped for GitHub). */
-mb_status mb__report_gate_md(const json_t *g, mb_buf *out, mb_err *err);
+mb_status mb__report_gate_md(const json_t *g, mb__buf *out, mb_err *err);
 /* One self-contained HTML page (no script runs; the verdict is embedded
  * as JSON for tools). */
-mb_status mb__report_gate_html(const json_t *g, mb_buf *out, mb_err *err);
+mb_status mb__report_gate_html(const json_t *g, mb__buf *out, mb_err *err);
 /* CSV (RFC 4180): a header, then one line per row of the table with the
  * figures unformatted: baseline and current in the metric's unit (ns,
  * bytes, inferences/s), the ratio current/baseline and its 95% CI, p. */
-mb_status mb__report_gate_csv(const json_t *g, mb_buf *out, mb_err *err);
+mb_status mb__report_gate_csv(const json_t *g, mb__buf *out, mb_err *err);
 
 #endif

@@ -9,13 +9,13 @@
 
 /* Renders series with writer w into path (NULL: nothing). */
 static mb_status write_with(const char *path,
-                            void (*w)(mb_buf *, const json_t *, const char *),
+                            void (*w)(mb__buf *, const json_t *, const char *),
                             const json_t *series, const char *metric,
                             mb_err *err)
 {
     if (!path)
         return MB_OK;
-    mb_buf b = MB_BUF_INIT;
+    mb__buf b = MB_BUF_INIT;
     w(&b, series, metric);
     return mb__output_buf(path, &b, err);
 }

@@ -53,7 +53,7 @@ static double change_pct(const json_t *c)
     return json_number_value(json_object_get(c, "change")) * 100;
 }
 
-void mb__history_console(mb_buf *b, const json_t *series, const char *metric)
+void mb__history_console(mb__buf *b, const json_t *series, const char *metric)
 {
     size_t i, k;
     const json_t *s, *p;
@@ -92,7 +92,7 @@ void mb__history_console(mb_buf *b, const json_t *series, const char *metric)
     }
 }
 
-void mb__history_csv(mb_buf *b, const json_t *series, const char *metric)
+void mb__history_csv(mb__buf *b, const json_t *series, const char *metric)
 {
     mb__buf_puts(b, "model,variant,batch,metric,unit,index,date,commit,dirty,"
                     "branch,value,change_point_change,change_point_score\n");
@@ -127,7 +127,7 @@ void mb__history_csv(mb_buf *b, const json_t *series, const char *metric)
     }
 }
 
-static void method(mb_buf *b, const char *metric, const char *open,
+static void method(mb__buf *b, const char *metric, const char *open,
                    const char *close)
 {
     mb__buf_printf(b,
@@ -139,7 +139,7 @@ static void method(mb_buf *b, const char *metric, const char *open,
                    MB_CP_MIN_REL * 100);
 }
 
-void mb__history_md(mb_buf *b, const json_t *series, const char *metric)
+void mb__history_md(mb__buf *b, const json_t *series, const char *metric)
 {
     mb__buf_puts(b, "# mbench history\n\n");
     method(b, metric, "**", "**");
@@ -201,7 +201,7 @@ static double yp(const chart *c, double v)
     return T + (1 - (v - c->lo) / (c->hi - c->lo)) * (H - T - Bm);
 }
 
-static void svg_chart(mb_buf *b, const json_t *s, const char *metric)
+static void svg_chart(mb__buf *b, const json_t *s, const char *metric)
 {
     const json_t *pts = json_object_get(s, "points");
     chart c = {INFINITY, -INFINITY, json_array_size(pts)};
@@ -268,7 +268,7 @@ static void svg_chart(mb_buf *b, const json_t *s, const char *metric)
                    L, H - 10, W - R, H - 10);
 }
 
-static void html_series(mb_buf *b, const json_t *s, const char *metric)
+static void html_series(mb__buf *b, const json_t *s, const char *metric)
 {
     mb__buf_puts(b, "<h2>");
     mb__html_escape(b, sv(s, "model"));
@@ -302,7 +302,7 @@ static void html_series(mb_buf *b, const json_t *s, const char *metric)
     mb__buf_puts(b, "</table>\n");
 }
 
-void mb__history_html(mb_buf *b, const json_t *series, const char *metric)
+void mb__history_html(mb__buf *b, const json_t *series, const char *metric)
 {
     mb__buf_puts(
         b, "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">"

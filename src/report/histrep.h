@@ -18,14 +18,14 @@
  * NAN. */
 char *mb__history_fmt(const char *metric, double x, char *out, size_t len);
 
-void mb__history_console(mb_buf *b, const json_t *series, const char *metric);
-void mb__history_md(mb_buf *b, const json_t *series, const char *metric);
-void mb__history_html(mb_buf *b, const json_t *series, const char *metric);
+void mb__history_console(mb__buf *b, const json_t *series, const char *metric);
+void mb__history_md(mb__buf *b, const json_t *series, const char *metric);
+void mb__history_html(mb__buf *b, const json_t *series, const char *metric);
 /* CSV (RFC 4180): a header, then one line per stored result of every
  * series, the value unformatted in the metric's unit (ns, bytes,
  * inferences/s), and where a change point starts its relative change and
  * score. */
-void mb__history_csv(mb_buf *b, const json_t *series, const char *metric);
+void mb__history_csv(mb__buf *b, const json_t *series, const char *metric);
 
 /* Writes o->html, o->md, o->csv and o->json (the document stamped with
  * the time now; NULL paths are skipped; the CSV file is replaced, not

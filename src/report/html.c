@@ -19,7 +19,7 @@
 #define esc mb__html_escape
 
 /* <td class="n" data-v="raw">text</td>; an empty data-v sorts last. */
-static void td_num(mb_buf *b, double raw, const char *text)
+static void td_num(mb__buf *b, double raw, const char *text)
 {
     if (isfinite(raw))
         mb__buf_printf(b, "<td class=\"n\" data-v=\"%.17g\">", raw);
@@ -29,7 +29,7 @@ static void td_num(mb_buf *b, double raw, const char *text)
     mb__buf_puts(b, "</td>");
 }
 
-static int is_baseline(const mb_rview *v, const mb_rrun *r)
+static int is_baseline(const mb__rview *v, const mb__rrun *r)
 {
     for (size_t c = 0; c < v->n_cmps; c++)
         if (v->cmps[c].is_baseline && v->cmps[c].doc == r->doc &&
@@ -38,7 +38,7 @@ static int is_baseline(const mb_rview *v, const mb_rrun *r)
     return 0;
 }
 
-static void summary_table(mb_buf *b, const mb_rview *v)
+static void summary_table(mb__buf *b, const mb__rview *v)
 {
     char t[64], u[64];
     mb__buf_puts(
@@ -63,7 +63,7 @@ static void summary_table(mb_buf *b, const mb_rview *v)
                  "<th class=\"n\">samples/s</th><th class=\"n\">peak RSS</th>"
                  "<th>status</th></tr></thead><tbody>\n");
     for (size_t i = 0; i < v->n_runs; i++) {
-        const mb_rrun *r = &v->runs[i];
+        const mb__rrun *r = &v->runs[i];
         int base = is_baseline(v, r);
         mb__buf_printf(b, "<tr%s><td class=\"name\">",
                        base ? " class=\"base\"" : "");
@@ -127,7 +127,7 @@ static void summary_table(mb_buf *b, const mb_rview *v)
     mb__buf_puts(b, "</tbody></table></div>\n");
 }
 
-static void td_speedup(mb_buf *b, const json_t *s)
+static void td_speedup(mb__buf *b, const json_t *s)
 {
     double v = mb__jnum(s, "value");
     const json_t *ci = json_object_get(s, "ci95");
@@ -143,7 +143,7 @@ static void td_speedup(mb_buf *b, const json_t *s)
     mb__buf_puts(b, "</td>");
 }
 
-static void speedup_table(mb_buf *b, const mb_rview *v, int64_t batch)
+static void speedup_table(mb__buf *b, const mb__rview *v, int64_t batch)
 {
     char at[48], id[32];
     mb__batch_suffix(batch, at, sizeof at, id, sizeof id);
@@ -161,7 +161,7 @@ static void speedup_table(mb_buf *b, const mb_rview *v, int64_t batch)
         "<th class=\"n\">memory Δ</th><th class=\"n\">size ratio</th>"
         "<th class=\"n\">parameters</th><th>notes</th></tr></thead><tbody>\n");
     for (size_t i = 0; i < v->n_cmps; i++) {
-        const mb_rcmp *c = &v->cmps[i];
+        const mb__rcmp *c = &v->cmps[i];
         mb__buf_printf(b, "<tr%s><td class=\"name\">",
                        c->is_baseline ? " class=\"base\"" : "");
         esc(b, c->name);
@@ -172,7 +172,7 @@ static void speedup_table(mb_buf *b, const mb_rview *v, int64_t batch)
         mb__buf_puts(b, "</td>");
         td_speedup(b, json_object_get(c->v, "speedup_median"));
         td_speedup(b, json_object_get(c->v, "speedup_p99"));
-        mb_rcell f[5];
+        mb__rcell f[5];
         mb__rcmp_figures(c, f);
         td_num(b, f[MB_RF_P].x, f[MB_RF_P].text);
         const char *verdict = mb__cmp_verdict(c);
@@ -200,12 +200,12 @@ static void speedup_table(mb_buf *b, const mb_rview *v, int64_t batch)
     mb__buf_puts(b, "</tbody></table></div>\n");
 }
 
-static void speedup_cb(const mb_rview *v, int64_t batch, void *body)
+static void speedup_cb(const mb__rview *v, int64_t batch, void *body)
 {
     speedup_table(body, v, batch);
 }
 
-static void html_cell(mb_buf *b, const mb_rcell *c)
+static void html_cell(mb__buf *b, const mb__rcell *c)
 {
     td_num(b, c->x, c->text);
 }
@@ -214,7 +214,7 @@ static void html_cell(mb_buf *b, const mb_rcell *c)
 static const char *const html_agreement_keys[] = {
     "mae", "mse", "rmse", "max_abs", "rel_error", "cosine", "psnr", "ssim"};
 static const int html_agreement_sig[] = {4, 4, 4, 4, 4, 6, 4, 4};
-static const mb_rrows html_rows = {
+static const mb__rrows html_rows = {
     "<h2>Accuracy</h2><div class=\"tablewrap\"><table id=\"accuracy\" "
     "class=\"sortable\"><thead><tr><th>variant</th><th class=\"n\">top-1</th>"
     "<th class=\"n\">top-5</th><th class=\"n\">Δ top-1</th>"
@@ -242,9 +242,9 @@ static const mb_rrows html_rows = {
     html_agreement_sig,
     sizeof html_agreement_keys / sizeof *html_agreement_keys};
 
-static void say_html(mb_buf *b, const mb_rverdict *vd)
+static void say_html(mb__buf *b, const mb__rverdict *vd)
 {
-    const mb_rcmp *c = vd->c;
+    const mb__rcmp *c = vd->c;
     char pt[32];
     mb__buf_puts(b, "<b>");
     esc(b, c->name);
@@ -300,12 +300,12 @@ static void say_html(mb_buf *b, const mb_rverdict *vd)
     mb__buf_puts(b, ")</small>");
 }
 
-static void verdict(mb_buf *b, const mb_rview *v)
+static void verdict(mb__buf *b, const mb__rview *v)
 {
     mb__buf_puts(b, "<p class=\"verdict\" id=\"verdict\">");
     if (!mb__rview_verdicts(v, "<br>", say_html, b)) {
         /* plain runs: fastest median and best throughput */
-        static const mb_rmarkup html = {
+        static const mb__rmarkup html = {
             mb__html_escape,
             "Median latency ",
             "<b>",
@@ -317,7 +317,7 @@ static void verdict(mb_buf *b, const mb_rview *v)
     mb__buf_puts(b, "</p>\n");
 }
 
-static void dl_item(mb_buf *b, const char *key, const char *val)
+static void dl_item(mb__buf *b, const char *key, const char *val)
 {
     if (!val)
         return;
@@ -328,7 +328,7 @@ static void dl_item(mb_buf *b, const char *key, const char *val)
     mb__buf_puts(b, "</dd>");
 }
 
-static void dl_num(mb_buf *b, const char *key, double x, const char *fmt_unit)
+static void dl_num(mb__buf *b, const char *key, double x, const char *fmt_unit)
 {
     char t[64];
     if (!isfinite(x))
@@ -342,7 +342,7 @@ static void dl_num(mb_buf *b, const char *key, double x, const char *fmt_unit)
 
 /* A document's machine: CPU, cores, memory, OS, compiler (opens the
  * panels that provenance_panel closes). */
-static void machine_panel(mb_buf *b, const json_t *env)
+static void machine_panel(mb__buf *b, const json_t *env)
 {
     mb__buf_puts(
         b, "<div class=\"grid2\"><div class=\"panel\"><dl class=\"meta\">");
@@ -369,7 +369,7 @@ static void machine_panel(mb_buf *b, const json_t *env)
 
 /* The runtime of a document's first run: name and version, providers,
  * library, backend, device. */
-static void runtime_items(mb_buf *b, const json_t *r0)
+static void runtime_items(mb__buf *b, const json_t *r0)
 {
     char rt[512];
     snprintf(rt, sizeof rt, "%s %s",
@@ -379,7 +379,7 @@ static void runtime_items(mb_buf *b, const json_t *r0)
     dl_item(b, "runtime", rt);
     const json_t *pv = mb__jget(r0, "runtime.providers");
     if (json_array_size(pv)) {
-        mb_buf pl = MB_BUF_INIT;
+        mb__buf pl = MB_BUF_INIT;
         size_t k;
         const json_t *x;
         json_array_foreach(pv, k, x)
@@ -398,7 +398,7 @@ static void runtime_items(mb_buf *b, const json_t *r0)
 
 /* A document's provenance: mbench, command, times, runtime, timer and
  * the statistics it used. */
-static void provenance_panel(mb_buf *b, const json_t *doc, const json_t *env)
+static void provenance_panel(mb__buf *b, const json_t *doc, const json_t *env)
 {
     const json_t *runs = json_object_get(doc, "runs");
     const json_t *r0 = json_array_get(runs, 0);
@@ -429,7 +429,7 @@ static void provenance_panel(mb_buf *b, const json_t *doc, const json_t *env)
 }
 
 /* A run's options (its config, unset ones left out), name=value. */
-static void run_options(mb_buf *b, const json_t *cfg)
+static void run_options(mb__buf *b, const json_t *cfg)
 {
     const char *k;
     const json_t *x;
@@ -450,7 +450,7 @@ static void run_options(mb_buf *b, const json_t *cfg)
 }
 
 /* A run's inputs: name, dtype, shape and source. */
-static void run_inputs(mb_buf *b, const json_t *run)
+static void run_inputs(mb__buf *b, const json_t *run)
 {
     const json_t *x;
     size_t j;
@@ -470,7 +470,7 @@ static void run_inputs(mb_buf *b, const json_t *run)
 }
 
 /* A run's phases: library load, session creation, first run. */
-static void run_phases(mb_buf *b, const json_t *run)
+static void run_phases(mb__buf *b, const json_t *run)
 {
     char t[64], u[64], w[64];
     snprintf(w, sizeof w, "load %s ms, ",
@@ -486,8 +486,8 @@ static void run_phases(mb_buf *b, const json_t *run)
     esc(b, w);
 }
 
-static void metadata(mb_buf *b, const json_t *const *docs, size_t n_docs,
-                     const mb_rview *v)
+static void metadata(mb__buf *b, const json_t *const *docs, size_t n_docs,
+                     const mb__rview *v)
 {
     mb__buf_puts(b, "<h2>Environment and provenance</h2>\n");
     for (size_t d = 0; d < n_docs; d++) {
@@ -505,7 +505,7 @@ static void metadata(mb_buf *b, const json_t *const *docs, size_t n_docs,
         "<th>options</th><th>inputs</th><th>phases</th><th>stop rule</th>"
         "</tr></thead><tbody>\n");
     for (size_t i = 0; i < v->n_runs; i++) {
-        const mb_rrun *r = &v->runs[i];
+        const mb__rrun *r = &v->runs[i];
         mb__buf_puts(b, "<tr><td class=\"name\">");
         esc(b, r->variant);
         mb__buf_printf(b,
@@ -530,11 +530,11 @@ static void metadata(mb_buf *b, const json_t *const *docs, size_t n_docs,
 
 /* Where each variant's outputs differ from the baseline's: the heat map
  * its comparison entry embeds (agreement.heatmap). */
-static void heatmaps(mb_buf *b, const mb_rview *v)
+static void heatmaps(mb__buf *b, const mb__rview *v)
 {
     size_t n = 0;
     for (size_t i = 0; i < v->n_cmps; i++) {
-        const mb_rcmp *c = &v->cmps[i];
+        const mb__rcmp *c = &v->cmps[i];
         const json_t *h = mb__jget(c->v, "agreement.heatmap");
         if (!json_is_object(h))
             continue;
@@ -552,8 +552,8 @@ static void heatmaps(mb_buf *b, const mb_rview *v)
 
 /* Runs one chart and records its id in expect when drawn (memory running
  * out marks b). */
-static void chart(mb_buf *b, bool (*fn)(mb_buf *, const mb_rview *),
-                  const mb_rview *v, const char *id, mb_buf *expect)
+static void chart(mb__buf *b, bool (*fn)(mb__buf *, const mb__rview *),
+                  const mb__rview *v, const char *id, mb__buf *expect)
 {
     if (fn(b, v)) {
         mb__buf_puts(expect, expect->len ? " " : "");
@@ -563,7 +563,7 @@ static void chart(mb_buf *b, bool (*fn)(mb_buf *, const mb_rview *),
 
 /* The latency, batch, speedup and memory charts; the ids of those drawn
  * go to expect. */
-static void charts_block(mb_buf *charts, const mb_rview *v, mb_buf *expect)
+static void charts_block(mb__buf *charts, const mb__rview *v, mb__buf *expect)
 {
     mb__buf_puts(charts, "<h2>Latency</h2>\n");
     chart(charts, mb__chart_distribution, v, "chart-dist", expect);
@@ -587,7 +587,7 @@ static void charts_block(mb_buf *charts, const mb_rview *v, mb_buf *expect)
 
 /* The page's header: kind, each document's time and machine, the
  * download and print buttons. */
-static void page_header(mb_buf *body, const json_t *const *docs, size_t n_docs,
+static void page_header(mb__buf *body, const json_t *const *docs, size_t n_docs,
                         const char *kind)
 {
     mb__buf_puts(
@@ -614,7 +614,7 @@ static void page_header(mb_buf *body, const json_t *const *docs, size_t n_docs,
                                      : "result");
 }
 
-static void warnings_list(mb_buf *body, const mb_rview *v)
+static void warnings_list(mb__buf *body, const mb__rview *v)
 {
     mb__buf_puts(body, "<ul class=\"warnings\" id=\"warnings\">");
     for (size_t i = 0; i < v->n_warnings; i++) {
@@ -625,7 +625,7 @@ static void warnings_list(mb_buf *body, const mb_rview *v)
     mb__buf_puts(body, "</ul>\n");
 }
 
-static void page_footer(mb_buf *body, const json_t *const *docs, size_t n_docs)
+static void page_footer(mb__buf *body, const json_t *const *docs, size_t n_docs)
 {
     mb__buf_printf(body,
                    "<footer>Generated by mbench %s from %zu result document%s "
@@ -640,9 +640,9 @@ static void page_footer(mb_buf *body, const json_t *const *docs, size_t n_docs)
 
 /* The whole page around body: title, the chart ids to expect, and the
  * documents embedded as JSON. */
-static void page(mb_buf *out, const char *kind, const mb_rview *v,
-                 const mb_buf *expect, mb_buf *body, const json_t *const *docs,
-                 size_t n_docs)
+static void page(mb__buf *out, const char *kind, const mb__rview *v,
+                 const mb__buf *expect, mb__buf *body,
+                 const json_t *const *docs, size_t n_docs)
 {
     mb__html_page_begin(out, true);
     esc(out, kind);
@@ -672,19 +672,19 @@ static void page(mb_buf *out, const char *kind, const mb_rview *v,
     mb__html_page_end(out);
 }
 
-mb_status mb__result_html(const json_t *const *docs, size_t n_docs, mb_buf *out,
-                          mb_err *err)
+mb_status mb__result_html(const json_t *const *docs, size_t n_docs,
+                          mb__buf *out, mb_err *err)
 {
-    mb_rview v;
+    mb__rview v;
     if (mb__rview_build(docs, n_docs, &v))
         return mb__fail(err, MB_ENOMEM, "out of memory building the report");
-    mb_buf body = MB_BUF_INIT, expect = MB_BUF_INIT;
+    mb__buf body = MB_BUF_INIT, expect = MB_BUF_INIT;
     const char *kind = mb__jstr(docs[0], "kind");
     if (!kind)
         kind = "result";
 
     /* charts first (into body) so the expected list is known for <body> */
-    mb_buf charts = MB_BUF_INIT;
+    mb__buf charts = MB_BUF_INIT;
     charts_block(&charts, &v, &expect);
     page_header(&body, docs, n_docs, kind);
     verdict(&body, &v);

@@ -4,7 +4,7 @@
 #include "report/html_assets.h"
 #include "report/rutil.h"
 
-void mb__html_page_begin(mb_buf *out, bool with_script)
+void mb__html_page_begin(mb__buf *out, bool with_script)
 {
     mb__buf_puts(out, "<!DOCTYPE html>\n<html lang=\"en\"><head><meta "
                       "charset=\"utf-8\">\n<meta name=\"viewport\" "
@@ -18,8 +18,8 @@ void mb__html_page_begin(mb_buf *out, bool with_script)
                       "content=\"light dark\">\n<title>mbench ");
 }
 
-void mb__html_page_body(mb_buf *out, bool with_script, const char *expect,
-                        const mb_buf *body)
+void mb__html_page_body(mb__buf *out, bool with_script, const char *expect,
+                        const mb__buf *body)
 {
     mb__buf_puts(out, "</title>\n");
     if (with_script)
@@ -40,13 +40,13 @@ void mb__html_page_body(mb_buf *out, bool with_script, const char *expect,
         mb__buf_append(out, body->data ? body->data : "", body->len);
 }
 
-void mb__html_page_data(mb_buf *out)
+void mb__html_page_data(mb__buf *out)
 {
     mb__buf_puts(out,
                  "<script type=\"application/json\" id=\"mbench-data\">\n");
 }
 
-void mb__html_page_end(mb_buf *out)
+void mb__html_page_end(mb__buf *out)
 {
     mb__buf_puts(out, "\n</script>\n<script>\n");
     for (size_t i = 0; mb_html_js[i]; i++)

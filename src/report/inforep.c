@@ -21,7 +21,7 @@ static json_int_t jget_int(const json_t *o, const char *k)
 }
 
 /* One line per dtype of the parameters: count and bytes. */
-static void params_by_dtype(mb_buf *b, const json_t *o)
+static void params_by_dtype(mb__buf *b, const json_t *o)
 {
     char x[64], y[64];
     const char *key;
@@ -33,7 +33,7 @@ static void params_by_dtype(mb_buf *b, const json_t *o)
             mb__fmt_bytes((double)jget_int(e, "bytes"), y, sizeof y));
 }
 
-static void print_values(mb_buf *b, const char *title, const json_t *arr)
+static void print_values(mb__buf *b, const char *title, const json_t *arr)
 {
     size_t i, width = 4;
     json_t *v;
@@ -89,7 +89,7 @@ static int by_count(const void *a, const void *b)
     return strcmp(x->op, y->op);
 }
 
-static void print_ops(mb_buf *b, const char *title, const json_t *ops)
+static void print_ops(mb__buf *b, const char *title, const json_t *ops)
 {
     size_t n = json_object_size(ops), k = 0;
     if (n == 0)
@@ -118,7 +118,7 @@ static void print_ops(mb_buf *b, const char *title, const json_t *ops)
 }
 
 /* " a, b, c" */
-static void names(mb_buf *b, const json_t *arr)
+static void names(mb__buf *b, const json_t *arr)
 {
     size_t i;
     const json_t *v;
@@ -130,7 +130,7 @@ static void names(mb_buf *b, const json_t *arr)
 }
 
 /* The model path and its file size (with external data). */
-static void file_line(mb_buf *b, const json_t *o)
+static void file_line(mb__buf *b, const json_t *o)
 {
     char x[64], y[64];
     uint64_t fb = (uint64_t)jget_int(o, "file_bytes");
@@ -149,7 +149,7 @@ static void file_line(mb_buf *b, const json_t *o)
 }
 
 /* The format: IR version, producer, domain, model version. */
-static void format_line(mb_buf *b, const json_t *o)
+static void format_line(mb__buf *b, const json_t *o)
 {
     const json_t *ir = json_object_get(o, "ir_version");
     mb__buf_printf(b, "format    ONNX, IR version ");
@@ -169,7 +169,7 @@ static void format_line(mb_buf *b, const json_t *o)
 }
 
 /* The opsets, one per domain. */
-static void opsets_line(mb_buf *b, const json_t *o)
+static void opsets_line(mb__buf *b, const json_t *o)
 {
     size_t i;
     json_t *v;
@@ -186,7 +186,7 @@ static void opsets_line(mb_buf *b, const json_t *o)
 }
 
 /* The graph: name, nodes and subgraphs. */
-static void graph_line(mb_buf *b, const json_t *o)
+static void graph_line(mb__buf *b, const json_t *o)
 {
     char gn[256];
     mb__buf_printf(
@@ -204,7 +204,7 @@ static void graph_line(mb_buf *b, const json_t *o)
 }
 
 /* The parameters: count, bytes, initializers and constants. */
-static void params_line(mb_buf *b, const json_t *o)
+static void params_line(mb__buf *b, const json_t *o)
 {
     char x[64], y[64], z[64];
     uint64_t p = (uint64_t)jget_int(o, "params");
@@ -256,7 +256,7 @@ static void params_line(mb_buf *b, const json_t *o)
 }
 
 /* External data: the files, the missing and the refused ones. */
-static void external_lines(mb_buf *b, const json_t *o)
+static void external_lines(mb__buf *b, const json_t *o)
 {
     char x[64];
     const json_t *ext = json_object_get(o, "external_data");
@@ -291,7 +291,7 @@ static void external_lines(mb_buf *b, const json_t *o)
 }
 
 /* The metadata properties, key=value. */
-static void metadata_line(mb_buf *b, const json_t *o)
+static void metadata_line(mb__buf *b, const json_t *o)
 {
     json_t *v;
     const json_t *meta = json_object_get(o, "metadata_props");
@@ -311,7 +311,7 @@ static void metadata_line(mb_buf *b, const json_t *o)
     }
 }
 
-void mb__info_console(mb_buf *b, const json_t *o)
+void mb__info_console(mb__buf *b, const json_t *o)
 {
     file_line(b, o);
     format_line(b, o);
@@ -332,7 +332,7 @@ void mb__info_console(mb_buf *b, const json_t *o)
 
 /* A model described by its backend plugin (TorchScript): what the plugin
  * reported, in the layout of the ONNX report. */
-void mb__info_backend_console(mb_buf *b, const json_t *o)
+void mb__info_backend_console(mb__buf *b, const json_t *o)
 {
     char x[64], y[64], z[64];
     const json_t *rt = json_object_get(o, "runtime");
@@ -389,7 +389,7 @@ void mb__info_backend_console(mb_buf *b, const json_t *o)
     mb__buf_putc(b, '\n');
 }
 
-void mb__info_json(mb_buf *b, const json_t *info)
+void mb__info_json(mb__buf *b, const json_t *info)
 {
     json_t *doc = json_object();
     json_object_set_new(doc, "schema", json_string("mbench.info/1"));

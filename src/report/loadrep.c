@@ -130,7 +130,7 @@ static const char *model_name(const json_t *doc)
 }
 
 /* The pass rate at each probed rate: "7760/s 5/5, 8150/s 3/4, ...". */
-static void probes_line(const json_t *s, mb_buf *b)
+static void probes_line(const json_t *s, mb__buf *b)
 {
     size_t i;
     const json_t *p;
@@ -142,7 +142,7 @@ static void probes_line(const json_t *s, mb_buf *b)
 /* "No rate met ...": how many searches met one, the interval (the range
  * of the searches) when some did, else the lowest rate tried, so that the
  * answer still says what it rests on. */
-static void no_rate(const json_t *s, mb_buf *b, int md, const char *q,
+static void no_rate(const json_t *s, mb__buf *b, int md, const char *q,
                     const char *bound, const char *on, int rep)
 {
     size_t i, met = 0;
@@ -168,7 +168,7 @@ static void no_rate(const json_t *s, mb_buf *b, int md, const char *q,
 
 /* "Highest rate with p99 <= 20 ms, <question>: ..." and what it rests
  * on, for one summary of searches. */
-static void answer_one(const json_t *s, mb_buf *b, int md)
+static void answer_one(const json_t *s, mb__buf *b, int md)
 {
     char bound[32], q[32];
     mb__fmt_ms(mb__jnum(s, "bound_ns"), bound, sizeof bound);
@@ -213,7 +213,7 @@ static void answer_one(const json_t *s, mb_buf *b, int md)
 
 /* Both answers (the one --slo-basis named first), or the one of a
  * document from before there were two, then the bias. */
-static void answer(const json_t *doc, mb_buf *b, int md)
+static void answer(const json_t *doc, mb__buf *b, int md)
 {
     const json_t *s = mb__jget(doc, "load.search");
     if (!s)
@@ -234,7 +234,7 @@ static void answer(const json_t *doc, mb_buf *b, int md)
 /* The priority the serving threads ran at (per question in a search),
  * the spin policy and the SLO basis: what the figures that follow
  * describe. */
-static void conditions(const json_t *doc, mb_buf *b, const char *sep)
+static void conditions(const json_t *doc, mb__buf *b, const char *sep)
 {
     const json_t *steps = mb__jget(doc, "load.steps"), *st;
     size_t i;
@@ -284,7 +284,7 @@ static void conditions(const json_t *doc, mb_buf *b, const char *sep)
 }
 
 /* "harness floor (null backend, ...): p50 ..., p99 ..." */
-static void floor_line(const json_t *doc, mb_buf *b)
+static void floor_line(const json_t *doc, mb__buf *b)
 {
     const json_t *f = mb__jget(doc, "load.harness_floor");
     if (!f)
@@ -309,7 +309,7 @@ static const char *count_text(double v, char *buf, size_t len)
     return buf;
 }
 
-static void headline(const json_t *doc, mb_buf *b)
+static void headline(const json_t *doc, mb__buf *b)
 {
     const json_t *l = json_object_get(doc, "load");
     char th[32], se[32];
@@ -333,7 +333,7 @@ static void headline(const json_t *doc, mb_buf *b)
                        json_array_size(json_object_get(l, "cpus")));
 }
 
-static void warnings(const json_t *doc, mb_buf *b, const char *prefix)
+static void warnings(const json_t *doc, mb__buf *b, const char *prefix)
 {
     size_t i;
     const json_t *w;
@@ -342,7 +342,7 @@ static void warnings(const json_t *doc, mb_buf *b, const char *prefix)
                        json_string_value(w) ? json_string_value(w) : "");
 }
 
-void mb__report_load_console(const json_t *doc, int width, mb_buf *out)
+void mb__report_load_console(const json_t *doc, int width, mb__buf *out)
 {
     (void)width;
     const json_t *steps = mb__jget(doc, "load.steps");
@@ -379,13 +379,13 @@ void mb__report_load_console(const json_t *doc, int width, mb_buf *out)
     warnings(doc, out, "");
 }
 
-void mb__report_load_md(const json_t *doc, mb_buf *out)
+void mb__report_load_md(const json_t *doc, mb__buf *out)
 {
     const json_t *steps = mb__jget(doc, "load.steps");
     mb__buf_puts(out, "# mbench load: ");
     mb__md_escape(out, model_name(doc));
     mb__buf_puts(out, "\n\n");
-    mb_buf h = MB_BUF_INIT;
+    mb__buf h = MB_BUF_INIT;
     headline(doc, &h);
     mb__buf_puts(&h, ".\n\n");
     conditions(doc, &h, ".\n\n");
@@ -419,7 +419,7 @@ void mb__report_load_md(const json_t *doc, mb_buf *out)
     warnings(doc, out, "- ");
 }
 
-void mb__report_load_csv(const json_t *doc, int with_header, mb_buf *out)
+void mb__report_load_csv(const json_t *doc, int with_header, mb__buf *out)
 {
     if (with_header) {
         mb__buf_puts(out, "created_utc,model,scenario,sessions");
@@ -510,9 +510,9 @@ static mb_status hockey_points(const json_t *doc, double bound, hockey_pts *h)
 }
 
 /* The line and points of column k of the steps (1: p50, 2: p99). */
-static void hockey_series(mb_svg *s, const hockey_pts *h, int k)
+static void hockey_series(mb__svg *s, const hockey_pts *h, int k)
 {
-    mb_buf *b = s->out;
+    mb__buf *b = s->out;
     double(*pt)[4] = h->pt;
     size_t n = h->n;
     const char *colour = mb__svg_color(k - 1);
@@ -543,9 +543,9 @@ static void hockey_series(mb_svg *s, const hockey_pts *h, int k)
 }
 
 /* The SLO bound and the search's answer, when the document has them. */
-static void hockey_slo(mb_svg *s, const json_t *doc, double bound)
+static void hockey_slo(mb__svg *s, const json_t *doc, double bound)
 {
-    mb_buf *b = s->out;
+    mb__buf *b = s->out;
     if (bound > 0) {
         double y = mb__svg_py(s, bound / 1e6);
         mb__buf_printf(
@@ -568,7 +568,7 @@ static void hockey_slo(mb_svg *s, const json_t *doc, double bound)
     }
 }
 
-static mb_status hockey(mb_buf *b, const json_t *doc, bool *drew)
+static mb_status hockey(mb__buf *b, const json_t *doc, bool *drew)
 {
     double bound = mb__jnum(doc, "load.search.bound_ns");
     hockey_pts h;
@@ -579,14 +579,14 @@ static mb_status hockey(mb_buf *b, const json_t *doc, bool *drew)
         free(h.pt);
         return MB_OK;
     }
-    mb_svg s;
+    mb__svg s;
     mb__svg_begin(&s, b, "chart-load", "Latency against throughput", 900, 380);
     double lo = 0, hi = h.xmax * 1.08;
     mb__svg_nice_range(&lo, &hi);
-    s.x = (mb_svg_axis){0, hi > 0 ? hi : 1, 0,
-                        "offered rate (requests/s; closed loop: achieved)"};
-    s.y = (mb_svg_axis){h.ylo / 1.5, h.yhi * 1.5, 1,
-                        "latency from arrival (ms, log scale)"};
+    s.x = (mb__svg_axis){0, hi > 0 ? hi : 1, 0,
+                         "offered rate (requests/s; closed loop: achieved)"};
+    s.y = (mb__svg_axis){h.ylo / 1.5, h.yhi * 1.5, 1,
+                         "latency from arrival (ms, log scale)"};
     mb__svg_axes(&s, 0);
     for (int k = 1; k <= 2; k++)
         hockey_series(&s, &h, k);
@@ -604,9 +604,9 @@ static mb_status hockey(mb_buf *b, const json_t *doc, bool *drew)
     return MB_OK;
 }
 
-mb_status mb__report_load_html(const json_t *doc, mb_buf *out, mb_err *err)
+mb_status mb__report_load_html(const json_t *doc, mb__buf *out, mb_err *err)
 {
-    mb_buf body = MB_BUF_INIT;
+    mb__buf body = MB_BUF_INIT;
     bool drew = false;
     mb__buf_puts(&body, "<main>\n<header class=\"top\"><div><h1>mbench <span "
                         "class=\"kind\">load"
@@ -622,7 +622,7 @@ mb_status mb__report_load_html(const json_t *doc, mb_buf *out, mb_err *err)
         "type=\"button\" data-file=\"mbench-load.json\">Download JSON</button>"
         "<button id=\"print\" "
         "type=\"button\">Print</button></div></header>\n<p>");
-    mb_buf t = MB_BUF_INIT;
+    mb__buf t = MB_BUF_INIT;
     headline(doc, &t);
     mb__buf_puts(
         &t,
@@ -631,13 +631,13 @@ mb_status mb__report_load_html(const json_t *doc, mb_buf *out, mb_err *err)
     mb__html_escape(&body, t.data);
     mb__buf_free(&t);
     mb__buf_puts(&body, "</p>\n<p id=\"load-conditions\">");
-    mb_buf cnd = MB_BUF_INIT;
+    mb__buf cnd = MB_BUF_INIT;
     conditions(doc, &cnd, ". ");
     mb__buf_putc(&cnd, '.');
     mb__html_escape(&body, cnd.data);
     mb__buf_free(&cnd);
     mb__buf_puts(&body, "</p>\n");
-    mb_buf a = MB_BUF_INIT;
+    mb__buf a = MB_BUF_INIT;
     answer(doc, &a, 0);
     floor_line(doc, &a);
     if (a.len) {

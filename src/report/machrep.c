@@ -6,7 +6,7 @@
 #include <math.h>
 #include <stdio.h>
 
-void mb__machine_console(mb_buf *b, const json_t *m, int from_cache)
+void mb__machine_console(mb__buf *b, const json_t *m, int from_cache)
 {
     const char *when = json_string_value(json_object_get(m, "measured_utc"));
     const char *path = json_string_value(json_object_get(m, "cache_path"));

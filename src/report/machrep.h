@@ -12,7 +12,7 @@
 /* The peaks, where they came from (from_cache: the cache, else measured
  * now), a note when the machine was loaded while measuring, and whether
  * hardware counters can be read. */
-void mb__machine_console(mb_buf *b, const json_t *m, int from_cache);
+void mb__machine_console(mb__buf *b, const json_t *m, int from_cache);
 
 /* Whether the record's sgemm peak came from OpenBLAS kernels narrower than
  * the CPU's vectors (an OpenBLAS older than the CPU), so that a model can

@@ -15,7 +15,7 @@
 #include <string.h>
 
 /* "2.10x [1.90, 2.30]" or "-". */
-static void put_speedup(mb_buf *b, const json_t *s)
+static void put_speedup(mb__buf *b, const json_t *s)
 {
     double v = mb__jnum(s, "value");
     if (!isfinite(v)) {
@@ -32,7 +32,7 @@ static void put_speedup(mb_buf *b, const json_t *s)
                        json_number_value(json_array_get(ci, 1)));
 }
 
-static void say_md(mb_buf *b, const mb_rverdict *vd)
+static void say_md(mb__buf *b, const mb__rverdict *vd)
 {
     char pt[32];
     mb__md_escape(b, vd->c->name);
@@ -61,17 +61,17 @@ static void say_md(mb_buf *b, const mb_rverdict *vd)
     mb__buf_puts(b, ")");
 }
 
-static void verdict_line(mb_buf *b, const mb_rview *v)
+static void verdict_line(mb__buf *b, const mb__rview *v)
 {
     mb__buf_puts(b, "**Verdict:** ");
     if (!mb__rview_verdicts(v, "; ", say_md, b)) {
         /* plain runs: fastest median and best throughput */
-        static const mb_rmarkup md = {mb__md_escape,
-                                      "lowest median latency ",
-                                      "",
-                                      "",
-                                      "%zu run%s **FAILED**",
-                                      "no runs"};
+        static const mb__rmarkup md = {mb__md_escape,
+                                       "lowest median latency ",
+                                       "",
+                                       "",
+                                       "%zu run%s **FAILED**",
+                                       "no runs"};
         mb__rview_best_sentence(v, &md, b);
     }
     mb__buf_puts(b, "\n\n");
@@ -89,7 +89,7 @@ static const struct {
     {"memory_mb", "peak RSS"},
 };
 
-static void summary_table(mb_buf *b, const mb_rview *v)
+static void summary_table(mb__buf *b, const mb__rview *v)
 {
     char t1[32], t2[32], t3[32];
     mb__buf_puts(b, "### Summary\n\n"
@@ -102,7 +102,7 @@ static void summary_table(mb_buf *b, const mb_rview *v)
         mb__buf_puts(b, "|--:");
     mb__buf_puts(b, "|--:|---|\n");
     for (size_t i = 0; i < v->n_runs; i++) {
-        const mb_rrun *r = &v->runs[i];
+        const mb__rrun *r = &v->runs[i];
         mb__buf_puts(b, "| ");
         mb__md_escape(b, r->variant);
         for (size_t c = 0; c < v->n_cmps; c++)
@@ -148,7 +148,7 @@ static void summary_table(mb_buf *b, const mb_rview *v)
     mb__buf_puts(b, "\n");
 }
 
-static void speedup_table(mb_buf *b, const mb_rview *v, int64_t batch)
+static void speedup_table(mb__buf *b, const mb__rview *v, int64_t batch)
 {
     char at[48];
     mb__batch_suffix(batch, at, sizeof at, NULL, 0);
@@ -162,7 +162,7 @@ static void speedup_table(mb_buf *b, const mb_rview *v, int64_t batch)
            "verdict |\n"
            "|---|---|--:|--:|--:|--:|--:|--:|---|\n");
     for (size_t i = 0; i < v->n_cmps; i++) {
-        const mb_rcmp *c = &v->cmps[i];
+        const mb__rcmp *c = &v->cmps[i];
         mb__buf_puts(b, "| ");
         mb__md_escape(b, c->name);
         if (mb__rview_verdict_failed(v, c, NULL))
@@ -173,7 +173,7 @@ static void speedup_table(mb_buf *b, const mb_rview *v, int64_t batch)
         put_speedup(b, json_object_get(c->v, "speedup_median"));
         mb__buf_puts(b, " | ");
         put_speedup(b, json_object_get(c->v, "speedup_p99"));
-        mb_rcell f[5];
+        mb__rcell f[5];
         mb__rcmp_figures(c, f);
         mb__buf_printf(b, " | %s | %s | %s | %s | ", f[MB_RF_P].text,
                        f[MB_RF_MEM_RATIO].text, f[MB_RF_SIZE_RATIO].text,
@@ -194,7 +194,7 @@ static void speedup_table(mb_buf *b, const mb_rview *v, int64_t batch)
     mb__buf_puts(b, "\n");
 }
 
-static void md_cell(mb_buf *b, const mb_rcell *c)
+static void md_cell(mb__buf *b, const mb__rcell *c)
 {
     mb__buf_printf(b, " | %s", c->text);
 }
@@ -202,7 +202,7 @@ static void md_cell(mb_buf *b, const mb_rcell *c)
 static const char *const md_agreement_keys[] = {
     "mae", "rmse", "max_abs", "rel_error", "cosine", "psnr", "ssim"};
 static const int md_agreement_sig[] = {4, 4, 4, 4, 4, 4, 4};
-static const mb_rrows md_rows = {
+static const mb__rrows md_rows = {
     "### Accuracy\n\n"
     "| variant | top-1 | top-5 | Δ top-1 | Δ top-1 paired 95% CI | top-1 "
     "agreement with baseline | verdict |\n|---|--:|--:|--:|--:|--:|---|\n",
@@ -226,11 +226,11 @@ static const mb_rrows md_rows = {
 
 /* batch > 0 names the batch size after the variant; *header counts the
  * lines written (the heading comes with the first). */
-static void recommendations(mb_buf *b, const mb_rview *v, int64_t batch,
+static void recommendations(mb__buf *b, const mb__rview *v, int64_t batch,
                             int *header)
 {
     for (size_t i = 0; i < v->n_cmps; i++) {
-        const mb_rcmp *c = &v->cmps[i];
+        const mb__rcmp *c = &v->cmps[i];
         size_t k;
         const json_t *r;
         json_array_foreach(json_object_get(c->v, "recommendations"), k, r)
@@ -252,22 +252,22 @@ static void recommendations(mb_buf *b, const mb_rview *v, int64_t batch,
 
 /* What the per-batch callbacks write into. */
 typedef struct md_ctx {
-    mb_buf *b;
+    mb__buf *b;
     int said; /* recommendation lines written */
 } md_ctx;
 
-static void speedup_cb(const mb_rview *v, int64_t batch, void *user)
+static void speedup_cb(const mb__rview *v, int64_t batch, void *user)
 {
     speedup_table(((md_ctx *)user)->b, v, batch);
 }
 
-static void recommendations_cb(const mb_rview *v, int64_t batch, void *user)
+static void recommendations_cb(const mb__rview *v, int64_t batch, void *user)
 {
     md_ctx *x = user;
     recommendations(x->b, v, batch, &x->said);
 }
 
-static void footer(mb_buf *b, const json_t *const *docs, size_t n_docs)
+static void footer(mb__buf *b, const json_t *const *docs, size_t n_docs)
 {
     for (size_t d = 0; d < n_docs; d++) {
         mb__buf_puts(b, "<sub>mbench ");
@@ -287,10 +287,10 @@ static void footer(mb_buf *b, const json_t *const *docs, size_t n_docs)
     }
 }
 
-mb_status mb__result_md(const json_t *const *docs, size_t n_docs, mb_buf *out,
+mb_status mb__result_md(const json_t *const *docs, size_t n_docs, mb__buf *out,
                         mb_err *err)
 {
-    mb_rview v;
+    mb__rview v;
     if (mb__rview_build(docs, n_docs, &v))
         return mb__fail(err, MB_ENOMEM, "out of memory building the report");
     const char *kind = mb__jstr(docs[0], "kind");

@@ -21,7 +21,7 @@
 #include <string.h>
 #include <unistd.h>
 
-mb_status mb__output_buf(const char *path, mb_buf *b, mb_err *err)
+mb_status mb__output_buf(const char *path, mb__buf *b, mb_err *err)
 {
     mb_status st;
     if (b->oom)
@@ -142,7 +142,7 @@ mb_status mb__output_reserve(const char *dir, const char *cmd, char *paths[4],
  * starts with, then drops that line from b (the rows are appended under
  * the file's header).  MB_EINVAL, naming the file, when the columns
  * differ (a CSV of an older mbench, or of another kind of document). */
-static mb_status same_header(const char *path, mb_buf *b, mb_err *err)
+static mb_status same_header(const char *path, mb__buf *b, mb_err *err)
 {
     const char *nl = b->data ? memchr(b->data, '\n', b->len) : NULL;
     size_t hl = nl ? (size_t)(nl - b->data) + 1 : b->len;
@@ -167,7 +167,7 @@ static mb_status same_header(const char *path, mb_buf *b, mb_err *err)
 static mb_status write_csv(const char *path, const json_t *doc, mb_err *err)
 {
     const mb__writers *w = mb__writers_for(&doc, 1, 0);
-    mb_buf b = MB_BUF_INIT;
+    mb__buf b = MB_BUF_INIT;
     if (!w->csv_appends) { /* a verdict or a diff is written whole */
         mb_status ws = w->csv(doc, 1, &b, err);
         if (ws) {
@@ -195,7 +195,7 @@ static mb_status write_csv(const char *path, const json_t *doc, mb_err *err)
 static mb_status write_report(const char *path, const json_t *doc, int html,
                               mb_err *err)
 {
-    mb_buf b = MB_BUF_INIT;
+    mb__buf b = MB_BUF_INIT;
     const json_t *docs[1] = {doc};
     mb_status st = html ? mb__report_html(docs, 1, &b, err)
                         : mb__report_md(docs, 1, &b, err);

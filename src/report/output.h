@@ -30,7 +30,7 @@ typedef void (*mb__out_fail_fn)(void *user, const mb_err *err);
 
 /* Writes the bytes of b to path atomically and frees b.  A buffer that
  * ran out of memory is not written (MB_ENOMEM). */
-mb_status mb__output_buf(const char *path, mb_buf *b, mb_err *err);
+mb_status mb__output_buf(const char *path, mb__buf *b, mb_err *err);
 /* json_dumps(doc, flags) and a final newline to path (a NULL doc is out
  * of memory). */
 mb_status mb__output_json_as(const char *path, const json_t *doc, size_t flags,

@@ -23,7 +23,7 @@ mb_status mb__report_profile_files(const mb__profile_result *r,
          i++) {
         if (!files[i])
             continue;
-        mb_buf b = MB_BUF_INIT;
+        mb__buf b = MB_BUF_INIT;
         if (i == 0)
             mb__buf_append(&b, r->trace ? r->trace : "", r->trace_len);
         else if (i == 1)

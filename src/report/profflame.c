@@ -35,7 +35,7 @@ static void colour(const char *s, int shade, char out[32])
 }
 
 /* One box with a tooltip and, when it fits, a clipped label. */
-static void box(mb_buf *b, double x, double y, double w, const char *fill,
+static void box(mb__buf *b, double x, double y, double w, const char *fill,
                 const char *label, const char *tip)
 {
     if (w < 0.5)
@@ -68,7 +68,7 @@ static void box(mb_buf *b, double x, double y, double w, const char *fill,
     mb__buf_puts(b, "</g>\n");
 }
 
-void mb__profile_svg(const json_t *p, const char *title, mb_buf *b)
+void mb__profile_svg(const json_t *p, const char *title, mb__buf *b)
 {
     const json_t *ops = json_object_get(p, "op_types");
     const json_t *nodes = json_object_get(p, "nodes");
@@ -136,20 +136,20 @@ void mb__profile_svg(const json_t *p, const char *title, mb_buf *b)
     mb__buf_puts(b, "</svg>\n");
 }
 
-static void td_text(mb_buf *b, const char *s)
+static void td_text(mb__buf *b, const char *s)
 {
     mb__buf_puts(b, "<td>");
     mb__html_escape(b, s);
     mb__buf_puts(b, "</td>");
 }
 
-static void td_num(mb_buf *b, const char *fmt, double v)
+static void td_num(mb__buf *b, const char *fmt, double v)
 {
     mb__profile_cell_num(b, MB_PF_HTML, fmt, v);
 }
 
 /* The page's head, its style and the <h1>, then the machine line. */
-static void page_head(mb_buf *b, const char *h1, const char *title,
+static void page_head(mb__buf *b, const char *h1, const char *title,
                       const json_t *env)
 {
     mb__buf_puts(b, "<!DOCTYPE html>\n<html lang=\"en\"><head><meta "
@@ -176,7 +176,7 @@ static void page_head(mb_buf *b, const char *h1, const char *title,
 }
 
 void mb__profile_html(const json_t *p, const char *title, const json_t *env,
-                      mb_buf *b)
+                      mb__buf *b)
 {
     const json_t *rec = json_object_get(p, "reconcile");
     const json_t *work = json_object_get(p, "work");
@@ -252,7 +252,7 @@ void mb__profile_html(const json_t *p, const char *title, const json_t *env,
                  "<p class=note>Made by mbench profile.</p>\n</body></html>\n");
 }
 
-void mb__profile_compare_html(const json_t *c, const json_t *env, mb_buf *b)
+void mb__profile_compare_html(const json_t *c, const json_t *env, mb__buf *b)
 {
     char title[600];
     snprintf(title, sizeof title, "%s vs %s", jstr(c, "a"), jstr(c, "b"));

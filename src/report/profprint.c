@@ -11,7 +11,7 @@
 
 /* ---- console ---------------------------------------------------------- */
 
-static void ms(mb_buf *b, double ns)
+static void ms(mb__buf *b, double ns)
 {
     if (isfinite(ns))
         mb__buf_printf(b, "%10.3f ms", ns / 1e6);
@@ -19,7 +19,7 @@ static void ms(mb_buf *b, double ns)
         mb__buf_printf(b, "%13s", "-");
 }
 
-void mb__profile_si_count(mb_buf *b, double v, const char *unit)
+void mb__profile_si_count(mb__buf *b, double v, const char *unit)
 {
     static const struct {
         double scale;
@@ -37,7 +37,7 @@ void mb__profile_si_count(mb_buf *b, double v, const char *unit)
     mb__buf_printf(b, "%.0f %s", v, unit);
 }
 
-static void shapes(mb_buf *b, const json_t *arr)
+static void shapes(mb__buf *b, const json_t *arr)
 {
     size_t i;
     json_t *s;
@@ -51,7 +51,7 @@ static void shapes(mb_buf *b, const json_t *arr)
     mb__buf_putc(b, ']');
 }
 
-static void pct_or_dash(mb_buf *b, double x, int width)
+static void pct_or_dash(mb__buf *b, double x, int width)
 {
     if (isfinite(x))
         mb__buf_printf(b, " %*.1f%%", width - 1, 100.0 * x);
@@ -59,7 +59,7 @@ static void pct_or_dash(mb_buf *b, double x, int width)
         mb__buf_printf(b, " %*s", width, "-");
 }
 
-static void counters_text(const json_t *c, mb_buf *b)
+static void counters_text(const json_t *c, mb__buf *b)
 {
     mb__buf_puts(b, "\nHardware counters (per inference)\n");
     if (!c || !json_is_true(json_object_get(c, "available"))) {
@@ -87,7 +87,7 @@ static void counters_text(const json_t *c, mb_buf *b)
 }
 
 /* The reconciliation: kernels, framework overhead, model_run, latency. */
-static void reconcile_text(const json_t *p, mb_buf *b)
+static void reconcile_text(const json_t *p, mb__buf *b)
 {
     const json_t *rec = json_object_get(p, "reconcile");
     double run = mb__jnum(rec, "model_run_median_ns");
@@ -127,7 +127,7 @@ static void reconcile_text(const json_t *p, mb_buf *b)
 }
 
 /* The top_ops costliest operator types, one line each. */
-static void op_types_text(const json_t *p, int top_ops, mb_buf *b)
+static void op_types_text(const json_t *p, int top_ops, mb__buf *b)
 {
     mb__buf_printf(b, "\nBy operator type (top %d)\n", top_ops);
     mb__buf_printf(b, "  %-24s %9s %11s %11s %11s %11s %7s %9s %8s %6s\n",
@@ -171,7 +171,7 @@ static void op_types_text(const json_t *p, int top_ops, mb_buf *b)
 }
 
 /* The top_nodes costliest nodes, with provider and shapes. */
-static void nodes_text(const json_t *p, int top_nodes, mb_buf *b)
+static void nodes_text(const json_t *p, int top_nodes, mb__buf *b)
 {
     const json_t *runs = json_object_get(p, "runs");
     size_t i;
@@ -213,7 +213,7 @@ static void nodes_text(const json_t *p, int top_nodes, mb_buf *b)
 }
 
 /* Work and efficiency: FLOPs, achieved and peak GFLOP/s, bandwidth. */
-static void work_text(const json_t *p, mb_buf *b)
+static void work_text(const json_t *p, mb__buf *b)
 {
     const json_t *work = json_object_get(p, "work");
     mb__buf_puts(b, "\nWork and efficiency\n");
@@ -267,7 +267,7 @@ static void work_text(const json_t *p, mb_buf *b)
         mb__buf_printf(b, "  memory bandwidth (triad)   %.1f GB/s\n", bw);
 }
 
-void mb__profile_text(const json_t *p, const char *title, int top, mb_buf *b)
+void mb__profile_text(const json_t *p, const char *title, int top, mb__buf *b)
 {
     const json_t *runs = json_object_get(p, "runs");
     int top_ops = top > 0 ? top : 10, top_nodes = top > 0 ? top : 15;
@@ -288,7 +288,7 @@ void mb__profile_text(const json_t *p, const char *title, int top, mb_buf *b)
 }
 /* ---- folded stacks ------------------------------------------------------ */
 
-static void folded_name(mb_buf *b, const char *s)
+static void folded_name(mb__buf *b, const char *s)
 {
     for (; s && *s; s++)
         mb__buf_putc(b, (*s == ';' || *s == ' ' || *s == '\n' || *s == '\t' ||
@@ -314,7 +314,7 @@ static const json_t *node_row(const json_t *nodes, const char *name)
 /* The frames of the If/Loop/Scan nodes that hold row, outermost first:
  * "op_type;node;" for each. */
 static void folded_parents(const json_t *nodes, const json_t *row, int depth,
-                           mb_buf *b)
+                           mb__buf *b)
 {
     const char *parent = mb__jstr(row, "parent");
     const json_t *prow = parent ? node_row(nodes, parent) : NULL;
@@ -327,7 +327,7 @@ static void folded_parents(const json_t *nodes, const json_t *row, int depth,
     mb__buf_putc(b, ';');
 }
 
-void mb__profile_folded(const json_t *p, const char *graph, mb_buf *b)
+void mb__profile_folded(const json_t *p, const char *graph, mb__buf *b)
 {
     size_t i;
     json_t *row;
@@ -347,7 +347,7 @@ void mb__profile_folded(const json_t *p, const char *graph, mb_buf *b)
 }
 /* ---- comparison --------------------------------------------------------- */
 
-void mb__profile_compare_text(const json_t *c, mb_buf *b)
+void mb__profile_compare_text(const json_t *c, mb__buf *b)
 {
     const char *na = json_string_value(json_object_get(c, "a"));
     const char *nb = json_string_value(json_object_get(c, "b"));

@@ -37,19 +37,19 @@ static const char *title_of(const json_t *doc)
 /* ---- Markdown ----------------------------------------------------------- */
 
 /* " | 1.234" with printf format fmt, or " | -" when x is not finite. */
-static void md_num(mb_buf *b, const char *fmt, double x)
+static void md_num(mb__buf *b, const char *fmt, double x)
 {
     mb__buf_puts(b, " | ");
     mb__profile_cell_num(b, MB_PF_MD, fmt, x);
 }
 
-static void md_pct(mb_buf *b, double x)
+static void md_pct(mb__buf *b, double x)
 {
     mb__buf_puts(b, " | ");
     mb__profile_cell_share(b, MB_PF_MD, x);
 }
 
-static void md_reconcile(mb_buf *b, const json_t *p)
+static void md_reconcile(mb__buf *b, const json_t *p)
 {
     const json_t *rec = json_object_get(p, "reconcile");
     double run = mb__jnum(rec, "model_run_median_ns");
@@ -78,14 +78,14 @@ static void md_reconcile(mb_buf *b, const json_t *p)
     }
 }
 
-static void md_op_types(mb_buf *b, const json_t *p)
+static void md_op_types(mb__buf *b, const json_t *p)
 {
     mb__buf_puts(b, "### By operator type\n\n");
     mb__profile_table(b, MB_PF_MD, MB_PT_OP_TYPES,
                       json_object_get(p, "op_types"), 0);
 }
 
-static void md_nodes(mb_buf *b, const json_t *p)
+static void md_nodes(mb__buf *b, const json_t *p)
 {
     const json_t *nodes = json_object_get(p, "nodes");
     size_t n = json_array_size(nodes);
@@ -96,7 +96,7 @@ static void md_nodes(mb_buf *b, const json_t *p)
     mb__profile_table(b, MB_PF_MD, MB_PT_NODES, nodes, MD_TOP_NODES);
 }
 
-static void md_work(mb_buf *b, const json_t *p)
+static void md_work(mb__buf *b, const json_t *p)
 {
     mb__buf_puts(b, "### Work and share of peak\n\n");
     mb__profile_work_table(b, MB_PF_MD, p);
@@ -124,7 +124,7 @@ static void md_work(mb_buf *b, const json_t *p)
     mb__buf_puts(b, " |\n\n");
 }
 
-static void md_comparison(mb_buf *b, const json_t *c)
+static void md_comparison(mb__buf *b, const json_t *c)
 {
     mb__buf_puts(b, "### Comparison (mean profiled time per run)\n\n");
     mb__profile_cmp_body(b, MB_PF_MD, c);
@@ -143,7 +143,7 @@ static void md_comparison(mb_buf *b, const json_t *c)
     mb__buf_puts(b, "\n");
 }
 
-static void md_doc(mb_buf *b, const json_t *doc)
+static void md_doc(mb__buf *b, const json_t *doc)
 {
     const json_t *cmp = json_object_get(doc, "profile_comparison");
     const json_t *p = json_object_get(first_run(doc), "profile");
@@ -184,7 +184,7 @@ static void md_doc(mb_buf *b, const json_t *doc)
 }
 
 mb_status mb__report_profile_md(const json_t *const *docs, size_t n_docs,
-                                mb_buf *out, mb_err *err)
+                                mb__buf *out, mb_err *err)
 {
     for (size_t i = 0; i < n_docs; i++)
         md_doc(out, docs[i]);
@@ -195,13 +195,13 @@ mb_status mb__report_profile_md(const json_t *const *docs, size_t n_docs,
 
 /* ---- CSV ---------------------------------------------------------------- */
 
-static void csv_str(mb_buf *b, const char *s)
+static void csv_str(mb__buf *b, const char *s)
 {
     mb__buf_putc(b, ',');
     mb__csv_field(b, s);
 }
 
-void mb__report_profile_csv(const json_t *doc, int with_header, mb_buf *out)
+void mb__report_profile_csv(const json_t *doc, int with_header, mb__buf *out)
 {
     const char *ts = mb__jstr(doc, "created_utc");
     const char *commit = mb__jstr(doc, "mbench.commit");
@@ -263,7 +263,7 @@ void mb__report_profile_csv(const json_t *doc, int with_header, mb_buf *out)
 
 /* ---- HTML --------------------------------------------------------------- */
 
-mb_status mb__report_profile_html(const json_t *doc, mb_buf *out, mb_err *err)
+mb_status mb__report_profile_html(const json_t *doc, mb__buf *out, mb_err *err)
 {
     const json_t *c = json_object_get(doc, "profile_comparison");
     if (c)

@@ -20,17 +20,17 @@ int mb__profile_doc_is(const json_t *doc);
  * and share of peak, counters, warnings; for a comparison, the table of
  * op types that explains the change.  Each document in turn. */
 mb_status mb__report_profile_md(const json_t *const *docs, size_t n_docs,
-                                mb_buf *out, mb_err *err);
+                                mb__buf *out, mb_err *err);
 
 /* CSV rows, one per operator type (header when with_header):
  * model,variant,batch_size,op_type,calls_per_run,per_run_ms,total_ms,
  * mean_ms,median_ms,share,flops_per_run,gflops_per_s,peak_share,
  * model_run_ms,latency_ms,timestamp,git_commit.  A comparison gives
  * a,b,op_type,a_ms,b_ms,delta_ms,contribution,timestamp,git_commit. */
-void mb__report_profile_csv(const json_t *doc, int with_header, mb_buf *out);
+void mb__report_profile_csv(const json_t *doc, int with_header, mb__buf *out);
 
 /* The HTML page of one profile document (mb__profile_html, or the
  * comparison page).  Script-free. */
-mb_status mb__report_profile_html(const json_t *doc, mb_buf *out, mb_err *err);
+mb_status mb__report_profile_html(const json_t *doc, mb__buf *out, mb_err *err);
 
 #endif

@@ -82,7 +82,7 @@ static const struct {
                          sizeof cmp_pair_cols / sizeof *cmp_pair_cols},
 };
 
-void mb__profile_cell_num(mb_buf *b, mb__pformat f, const char *fmt, double x)
+void mb__profile_cell_num(mb__buf *b, mb__pformat f, const char *fmt, double x)
 {
     if (f == MB_PF_HTML)
         mb__buf_puts(b, "<td class=n>");
@@ -94,7 +94,7 @@ void mb__profile_cell_num(mb_buf *b, mb__pformat f, const char *fmt, double x)
         mb__buf_puts(b, "</td>");
 }
 
-void mb__profile_cell_share(mb_buf *b, mb__pformat f, double share)
+void mb__profile_cell_share(mb__buf *b, mb__pformat f, double share)
 {
     if (f == MB_PF_MD) {
         mb__profile_cell_num(b, f, "%.1f%%", 100.0 * share);
@@ -109,7 +109,7 @@ void mb__profile_cell_share(mb_buf *b, mb__pformat f, double share)
     }
 }
 
-static void esc(mb_buf *b, mb__pformat f, const char *s)
+static void esc(mb__buf *b, mb__pformat f, const char *s)
 {
     if (f == MB_PF_MD)
         mb__md_escape(b, s); /* NULL: "-" */
@@ -118,7 +118,7 @@ static void esc(mb_buf *b, mb__pformat f, const char *s)
 }
 
 /* "float[1,16] float[32]" (Markdown escapes the brackets). */
-static void shapes(mb_buf *b, mb__pformat f, const json_t *arr)
+static void shapes(mb__buf *b, mb__pformat f, const json_t *arr)
 {
     size_t i;
     const json_t *s;
@@ -133,7 +133,7 @@ static void shapes(mb_buf *b, mb__pformat f, const json_t *arr)
     }
 }
 
-static void cell(mb_buf *b, mb__pformat f, const col *c, const json_t *r)
+static void cell(mb__buf *b, mb__pformat f, const col *c, const json_t *r)
 {
     double x = mb__jnum(r, c->key);
     const char *basis;
@@ -171,7 +171,7 @@ static void cell(mb_buf *b, mb__pformat f, const col *c, const json_t *r)
         mb__buf_puts(b, "</td>");
 }
 
-static void header(mb_buf *b, mb__pformat f, const col *cols, size_t n)
+static void header(mb__buf *b, mb__pformat f, const col *cols, size_t n)
 {
     const char *sep = f == MB_PF_MD ? "| " : "<table><tr><th>";
     for (size_t i = 0; i < n; i++)
@@ -194,7 +194,7 @@ static void header(mb_buf *b, mb__pformat f, const col *cols, size_t n)
     mb__buf_puts(b, "\n");
 }
 
-void mb__profile_table(mb_buf *b, mb__pformat f, mb__ptable t,
+void mb__profile_table(mb__buf *b, mb__pformat f, mb__ptable t,
                        const json_t *rows, size_t max)
 {
     const col *cols = tables[t].cols;
@@ -239,7 +239,7 @@ static const struct figure {
      "%.1f", NULL, false},
 };
 
-void mb__profile_work_table(mb_buf *b, mb__pformat f, const json_t *profile)
+void mb__profile_work_table(mb__buf *b, mb__pformat f, const json_t *profile)
 {
     bool md = f == MB_PF_MD;
     mb__buf_puts(b, md ? "| figure | value |\n|---|--:|\n" : "<table>");
@@ -263,7 +263,7 @@ void mb__profile_work_table(mb_buf *b, mb__pformat f, const json_t *profile)
     mb__buf_puts(b, md ? "\n" : "</table>\n");
 }
 
-void mb__profile_cmp_sentence(mb_buf *b, mb__pformat f, const json_t *c)
+void mb__profile_cmp_sentence(mb__buf *b, mb__pformat f, const json_t *c)
 {
     bool md = f == MB_PF_MD;
     const char *run = md ? "model\\_run" : "model_run";
@@ -280,7 +280,7 @@ void mb__profile_cmp_sentence(mb_buf *b, mb__pformat f, const json_t *c)
                        md ? "**" : "</b>");
 }
 
-void mb__profile_cmp_body(mb_buf *b, mb__pformat f, const json_t *c)
+void mb__profile_cmp_body(mb__buf *b, mb__pformat f, const json_t *c)
 {
     bool md = f == MB_PF_MD;
     mb__profile_cmp_sentence(b, f, c);

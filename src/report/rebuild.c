@@ -23,7 +23,7 @@ static void note(mb_status st, const mb_err *err, mb_status *first,
 
 /* Writes what a writer rendered into b (freed): to path, or appended to
  * out when path is NULL. */
-static mb_status emit(const char *path, mb_status st, mb_buf *b, mb_buf *out,
+static mb_status emit(const char *path, mb_status st, mb__buf *b, mb__buf *out,
                       mb_err *err)
 {
     if (!st && path)
@@ -52,7 +52,7 @@ static mb_status write_merged(const char *path, json_t **docs,
 }
 
 mb_status mb__report_rebuild(char *const *paths, size_t n, const mb__outset *o,
-                             mb_buf *md_out, const mb__rebuild_cb *cb)
+                             mb__buf *md_out, const mb__rebuild_cb *cb)
 {
     json_t **docs = n ? calloc(n, sizeof *docs) : NULL;
     mb_err err = {0};
@@ -68,7 +68,7 @@ mb_status mb__report_rebuild(char *const *paths, size_t n, const mb__outset *o,
         note(mb__result_load(paths[i], &docs[i], &err), &err, &first, cb);
     int loaded = docs && !first; /* every document: reports are tried */
     const json_t *const *cdocs = (const json_t *const *)docs;
-    mb_buf b = MB_BUF_INIT;
+    mb__buf b = MB_BUF_INIT;
     if (loaded && (o->md || md_out)) {
         mb_status st = mb__report_md(cdocs, n, &b, &err);
         note(emit(o->md, st, &b, md_out, &err), &err, &first, cb);

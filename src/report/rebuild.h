@@ -25,6 +25,6 @@ typedef struct mb__rebuild_cb {
  * md_out instead.  One output that fails does not stop the others.
  * Returns MB_OK or the first failure (each reported through cb->fail). */
 mb_status mb__report_rebuild(char *const *paths, size_t n, const mb__outset *o,
-                             mb_buf *md_out, const mb__rebuild_cb *cb);
+                             mb__buf *md_out, const mb__rebuild_cb *cb);
 
 #endif

@@ -4,7 +4,7 @@
 #include "doc/view.h"
 #include "report/writers.h"
 
-mb_status mb__report_md(const json_t *const *docs, size_t n_docs, mb_buf *out,
+mb_status mb__report_md(const json_t *const *docs, size_t n_docs, mb__buf *out,
                         mb_err *err)
 {
     mb_status st = mb__rview_check_docs(docs, n_docs, err);
@@ -13,8 +13,8 @@ mb_status mb__report_md(const json_t *const *docs, size_t n_docs, mb_buf *out,
     return mb__writers_for(docs, n_docs, MB__W_MD)->md(docs, n_docs, out, err);
 }
 
-mb_status mb__report_html(const json_t *const *docs, size_t n_docs, mb_buf *out,
-                          mb_err *err)
+mb_status mb__report_html(const json_t *const *docs, size_t n_docs,
+                          mb__buf *out, mb_err *err)
 {
     mb_status st = mb__rview_check_docs(docs, n_docs, err);
     if (st)
@@ -23,7 +23,7 @@ mb_status mb__report_html(const json_t *const *docs, size_t n_docs, mb_buf *out,
         ->html(docs, n_docs, out, err);
 }
 
-void mb__report_csv(const json_t *doc, int with_header, mb_buf *out)
+void mb__report_csv(const json_t *doc, int with_header, mb__buf *out)
 {
     mb_err err = {0}; /* a writer that fails has appended nothing useful */
     (void)mb__writers_for(&doc, 1, 0)->csv(doc, with_header, out, &err);

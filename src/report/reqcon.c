@@ -9,7 +9,8 @@ static const char *word(const json_t *passed)
                                    : "n/a ";
 }
 
-void mb__report_require_console(const json_t *verdicts, size_t unmet, mb_buf *b)
+void mb__report_require_console(const json_t *verdicts, size_t unmet,
+                                mb__buf *b)
 {
     size_t n = json_array_size(verdicts), i, j;
     const json_t *rq, *res;

@@ -12,6 +12,6 @@
 /* Appends the lines for verdicts (the document's "requirements" array),
  * unmet of them not met, to b. */
 void mb__report_require_console(const json_t *verdicts, size_t unmet,
-                                mb_buf *b);
+                                mb__buf *b);
 
 #endif

@@ -15,8 +15,8 @@ static long long batch_of(const json_t *run)
     return (long long)json_integer_value(json_object_get(run, "batch_size"));
 }
 
-void mb__report_run_histograms(const json_t *doc, const mb_console_opts *o,
-                               mb_buf *out)
+void mb__report_run_histograms(const json_t *doc, const mb__console_opts *o,
+                               mb__buf *out)
 {
     size_t i;
     const json_t *run;
@@ -58,7 +58,7 @@ void mb__run_progress_line(char *buf, size_t len, int64_t batch, int64_t iters,
 }
 
 void mb__run_outcome_of(const json_t *doc, mb__run_outcome *o, mb_err *failure,
-                        mb_buf *notes)
+                        mb__buf *notes)
 {
     memset(o, 0, sizeof *o);
     size_t i;

@@ -16,8 +16,8 @@
 
 /* Appends, for every run of doc, "batch N latency distribution:" and the
  * terminal histogram of its samples_ns (termhist.h), fitting o->width. */
-void mb__report_run_histograms(const json_t *doc, const mb_console_opts *o,
-                               mb_buf *out);
+void mb__report_run_histograms(const json_t *doc, const mb__console_opts *o,
+                               mb__buf *out);
 
 /* The progress line of a run in one process, into buf (len bytes, always
  * terminated): "\rbatch B [====>   ] N iterations, T s, CI +-X% (target
@@ -37,6 +37,6 @@ typedef struct mb__run_outcome {
  * failure, and one line per leak-checked batch ("leak check, batch N: ...")
  * is appended to notes. */
 void mb__run_outcome_of(const json_t *doc, mb__run_outcome *o, mb_err *failure,
-                        mb_buf *notes);
+                        mb__buf *notes);
 
 #endif

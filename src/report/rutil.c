@@ -29,7 +29,7 @@ static const char *entity(unsigned char c)
     }
 }
 
-void mb__html_escape(mb_buf *b, const char *s)
+void mb__html_escape(mb__buf *b, const char *s)
 {
     if (!s)
         return;
@@ -44,7 +44,7 @@ void mb__html_escape(mb_buf *b, const char *s)
     }
 }
 
-void mb__console_put(mb_buf *b, const char *s)
+void mb__console_put(mb__buf *b, const char *s)
 {
     if (!s)
         return;
@@ -102,7 +102,7 @@ static size_t fit_prefix(const char *s, size_t n, size_t cols)
 
 /* Appends the words of p (n bytes, already safe) wrapped at w columns
  * from column at, next lines indented by indent; no final newline. */
-static void wrap_plain(mb_buf *b, const char *p, size_t len, size_t w,
+static void wrap_plain(mb__buf *b, const char *p, size_t len, size_t w,
                        size_t at, int indent)
 {
     const char *end = p + len;
@@ -111,7 +111,7 @@ static void wrap_plain(mb_buf *b, const char *p, size_t len, size_t w,
         size_t n = 0;
         while (p + n < end && p[n] != ' ')
             n++;
-        mb_buf word = MB_BUF_INIT;
+        mb__buf word = MB_BUF_INIT;
         mb__buf_append(&word, p, n);
         const char *q = word.data ? word.data : "";
         if (!first && at + 1 + mb__console_cols(q) > w) {
@@ -143,9 +143,9 @@ static void wrap_plain(mb_buf *b, const char *p, size_t len, size_t w,
     }
 }
 
-void mb__console_wrap(mb_buf *b, const char *s, int width, int col, int indent)
+void mb__console_wrap(mb__buf *b, const char *s, int width, int col, int indent)
 {
-    mb_buf safe = MB_BUF_INIT;
+    mb__buf safe = MB_BUF_INIT;
     mb__console_put(&safe, s);
     size_t w = width > indent + 8 ? (size_t)width : SIZE_MAX;
     wrap_plain(b, safe.data ? safe.data : "", safe.len, w, (size_t)col, indent);
@@ -153,11 +153,11 @@ void mb__console_wrap(mb_buf *b, const char *s, int width, int col, int indent)
     mb__buf_free(&safe);
 }
 
-void mb__console_fit(mb_buf *b, size_t from, int width)
+void mb__console_fit(mb__buf *b, size_t from, int width)
 {
     if (width <= 16 || b->oom || !b->data || b->len <= from)
         return;
-    mb_buf in = MB_BUF_INIT;
+    mb__buf in = MB_BUF_INIT;
     mb__buf_append(&in, b->data + from, b->len - from);
     if (in.oom) {
         mb__buf_free(&in);
@@ -169,7 +169,7 @@ void mb__console_fit(mb_buf *b, size_t from, int width)
     while (p < end) {
         const char *nl = memchr(p, '\n', (size_t)(end - p));
         size_t n = nl ? (size_t)(nl - p) : (size_t)(end - p);
-        mb_buf line = MB_BUF_INIT;
+        mb__buf line = MB_BUF_INIT;
         mb__buf_append(&line, p, n);
         if (mb__console_cols(line.data ? line.data : "") <= (size_t)width) {
             mb__buf_append(b, p, n);
@@ -191,7 +191,7 @@ const char *mb__console_safe(const char *s, char *buf, size_t len)
 {
     if (!len)
         return buf;
-    mb_buf b = MB_BUF_INIT;
+    mb__buf b = MB_BUF_INIT;
     mb__console_put(&b, s);
     snprintf(buf, len, "%.*s", (int)(b.len < len ? b.len : len - 1),
              b.data ? b.data : "");
@@ -199,7 +199,7 @@ const char *mb__console_safe(const char *s, char *buf, size_t len)
     return buf;
 }
 
-void mb__md_escape(mb_buf *b, const char *s)
+void mb__md_escape(mb__buf *b, const char *s)
 {
     if (!s) {
         mb__buf_putc(b, '-');
@@ -220,7 +220,7 @@ void mb__md_escape(mb_buf *b, const char *s)
     }
 }
 
-void mb__md_code(mb_buf *b, const char *s)
+void mb__md_code(mb__buf *b, const char *s)
 {
     if (!s) {
         mb__buf_putc(b, '-');
@@ -248,7 +248,7 @@ void mb__md_code(mb_buf *b, const char *s)
         mb__buf_putc(b, '`');
 }
 
-void mb__json_script_embed(mb_buf *b, const json_t *doc)
+void mb__json_script_embed(mb__buf *b, const json_t *doc)
 {
     char *text = json_dumps(doc, JSON_INDENT(1) | JSON_PRESERVE_ORDER);
     if (!text) {
@@ -303,7 +303,7 @@ const char *mb__heatmap_caption(const json_t *h, char *buf, size_t len)
     return buf;
 }
 
-void mb__html_heatmap(mb_buf *b, const json_t *h, const char *who)
+void mb__html_heatmap(mb__buf *b, const json_t *h, const char *who)
 {
     const char *png = json_string_value(json_object_get(h, "png_base64"));
     if (!png || !*png ||

@@ -102,7 +102,7 @@ typedef struct site_out {
 
 static char *path_of(const char *dir, const char *rel)
 {
-    mb_buf p = MB_BUF_INIT;
+    mb__buf p = MB_BUF_INIT;
     mb__buf_printf(&p, "%s/%s", dir, rel);
     return mb__buf_take(&p, NULL);
 }
@@ -113,7 +113,7 @@ static mb_status write_page(const char *path, const char *data, size_t len,
                             mb_err *err)
 {
     char *tmp = NULL;
-    mb_buf t = MB_BUF_INIT;
+    mb__buf t = MB_BUF_INIT;
     mb__buf_printf(&t, "%s.tmp%ld", path, (long)getpid());
     tmp = mb__buf_take(&t, NULL);
     int fd =
@@ -155,7 +155,7 @@ static int unchanged(const site_out *o, const char *rel, const char *sha)
 
 /* Records rel with the input sha and writes content unless unchanged. */
 static mb_status emit(site_out *o, const char *rel, const char *sha,
-                      const mb_buf *content, mb_err *err)
+                      const mb__buf *content, mb_err *err)
 {
     json_object_set_new(o->now, rel, json_string(sha));
     if (unchanged(o, rel, sha)) {
@@ -174,15 +174,15 @@ static mb_status emit(site_out *o, const char *rel, const char *sha,
     return st;
 }
 
-static void sha_of(const mb_buf *b, char hex[65])
+static void sha_of(const mb__buf *b, char hex[65])
 {
     mb__sha256_hex(b->data ? b->data : "", b->len, hex);
 }
 
 /* A page rendered in full every time (a summary of every series): written
  * only when its bytes changed. */
-static mb_status emit_whole(site_out *o, const char *rel, const mb_buf *content,
-                            mb_err *err)
+static mb_status emit_whole(site_out *o, const char *rel,
+                            const mb__buf *content, mb_err *err)
 {
     char sha[65];
     sha_of(content, sha);
@@ -205,7 +205,7 @@ static const json_t *machine_of(const json_t *site, const char *id)
  * and keys with their length, numbers as their bytes), objects in their
  * (deterministic) insertion order.  What a page's input hash is taken
  * over: cheaper than printing the JSON, and as exact. */
-static void feed(mb_buf *b, const json_t *v)
+static void feed(mb__buf *b, const json_t *v)
 {
     char tag = (char)('0' + json_typeof(v));
     mb__buf_putc(b, tag);
@@ -251,7 +251,7 @@ static int series_input(const mb__site_ctx *c, const json_t *s, char sha[65])
         machine_of(c->site, json_string_value(json_object_get(s, "machine"))),
         "commit_url", c->commit_url, "version", mb_version(), "build",
         mb_build_commit());
-    mb_buf b = MB_BUF_INIT;
+    mb__buf b = MB_BUF_INIT;
     feed(&b, in);
     feed(&b, s);
     json_decref(in);
@@ -275,7 +275,7 @@ static mb_status emit_series(site_out *o, const mb__site_ctx *c, mb_err *err)
             return mb__fail(err, MB_ENOMEM, "out of memory");
         snprintf(rel, sizeof rel, "s/%s.html",
                  json_string_value(json_object_get(s, "id")));
-        mb_buf b = MB_BUF_INIT;
+        mb__buf b = MB_BUF_INIT;
         if (!unchanged(o, rel, sha))
             mb__site_series_html(c, s, &b);
         st = emit(o, rel, sha, &b, err);
@@ -288,7 +288,7 @@ static mb_status emit_series(site_out *o, const mb__site_ctx *c, mb_err *err)
 
 static mb_status emit_summaries(site_out *o, const mb__site_ctx *c, mb_err *err)
 {
-    mb_buf b = MB_BUF_INIT;
+    mb__buf b = MB_BUF_INIT;
     mb__site_index_html(c, &b);
     mb_status st = emit_whole(o, "index.html", &b, err);
     mb__buf_free(&b);

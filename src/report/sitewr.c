@@ -22,7 +22,7 @@ static double nv(const json_t *o, const char *k)
     return json_is_number(v) ? json_number_value(v) : NAN;
 }
 
-static void esc(mb_buf *b, const char *s)
+static void esc(mb__buf *b, const char *s)
 {
     mb__html_escape(b, s ? s : "");
 }
@@ -159,14 +159,14 @@ static const char site_js[] =
 /* The page around body: title (escaped), the navigation (root: "" or
  * "../"), the expected element ids for the in-page check, embedded data
  * (may be NULL). */
-static void page(mb_buf *out, const char *title, const char *root,
-                 const char *here, const char *expect, const mb_buf *body,
+static void page(mb__buf *out, const char *title, const char *root,
+                 const char *here, const char *expect, const mb__buf *body,
                  const json_t *data)
 {
     static const char *const links[][2] = {{"index.html", "Series"},
                                            {"regressions.html", "Regressions"},
                                            {"branches.html", "Branches"}};
-    mb_buf nav = MB_BUF_INIT;
+    mb__buf nav = MB_BUF_INIT;
     mb__buf_puts(&nav, site_css);
     mb__buf_puts(&nav, "<main><nav class=\"site\">");
     for (size_t i = 0; i < 3; i++)
@@ -190,7 +190,7 @@ static void page(mb_buf *out, const char *title, const char *root,
 }
 
 /* A link to commit sha (the first 10 digits shown). */
-static void commit_link(mb_buf *b, const mb__site_ctx *c, const char *sha)
+static void commit_link(mb__buf *b, const mb__site_ctx *c, const char *sha)
 {
     if (!sha || !*sha) {
         mb__buf_puts(b, "-");
@@ -203,7 +203,7 @@ static void commit_link(mb_buf *b, const mb__site_ctx *c, const char *sha)
         c->commit_url && hex ? strstr(c->commit_url, "{sha}") : NULL;
     if (at) {
         mb__buf_puts(b, "<a class=\"commit\" href=\"");
-        mb_buf url = MB_BUF_INIT;
+        mb__buf url = MB_BUF_INIT;
         mb__buf_append(&url, c->commit_url, (size_t)(at - c->commit_url));
         mb__buf_puts(&url, sha);
         mb__buf_puts(&url, at + 5);
@@ -212,7 +212,7 @@ static void commit_link(mb_buf *b, const mb__site_ctx *c, const char *sha)
         mb__buf_puts(b, "\">");
     }
     mb__buf_puts(b, "<span class=\"mono\">");
-    mb_buf s = MB_BUF_INIT;
+    mb__buf s = MB_BUF_INIT;
     mb__buf_append(&s, sha, strlen(sha) > 10 ? 10 : strlen(sha));
     esc(b, s.data);
     mb__buf_free(&s);
@@ -232,10 +232,10 @@ static const json_t *machine(const json_t *site, const char *id)
 }
 
 /* "Intel Xeon ... · 8 cores · 31 GiB" */
-static void machine_text(mb_buf *b, const json_t *site, const char *id)
+static void machine_text(mb__buf *b, const json_t *site, const char *id)
 {
     const json_t *m = machine(site, id);
-    mb_buf t = MB_BUF_INIT;
+    mb__buf t = MB_BUF_INIT;
     mb__buf_printf(&t, "%s",
                    *sv(m, "cpu_model") ? sv(m, "cpu_model") : "unknown CPU");
     if (json_is_integer(json_object_get(m, "logical_cores")))
@@ -251,9 +251,9 @@ static void machine_text(mb_buf *b, const json_t *site, const char *id)
 }
 
 /* "model / variant / batch 8" of a series. */
-static void bench_text(mb_buf *b, const json_t *s)
+static void bench_text(mb__buf *b, const json_t *s)
 {
-    mb_buf t = MB_BUF_INIT;
+    mb__buf t = MB_BUF_INIT;
     const char *model = sv(s, "model"), *var = sv(s, "variant");
     mb__buf_printf(&t, "%s", *model ? model : var);
     if (*model && *var)
@@ -268,7 +268,7 @@ static void bench_text(mb_buf *b, const json_t *s)
 }
 
 /* value and "[lo, hi]" of a point-like object */
-static void value_ci(mb_buf *b, const char *unit, const json_t *p, int with_ci)
+static void value_ci(mb__buf *b, const char *unit, const json_t *p, int with_ci)
 {
     char v[64], lo[64], hi[64];
     esc(b, mb__site_fmt(unit, nv(p, "value"), v, sizeof v));
@@ -281,7 +281,7 @@ static void value_ci(mb_buf *b, const char *unit, const json_t *p, int with_ci)
 /* ---- the index ------------------------------------------------------------
  */
 
-static void sparkline(mb_buf *b, const json_t *spark)
+static void sparkline(mb__buf *b, const json_t *spark)
 {
     size_t n = json_array_size(spark), i;
     double lo = INFINITY, hi = -INFINITY;
@@ -304,7 +304,7 @@ static void sparkline(mb_buf *b, const json_t *spark)
     mb__buf_puts(b, "\"/></svg>");
 }
 
-static void sort_attr(mb_buf *b, const char *name, double x)
+static void sort_attr(mb__buf *b, const char *name, double x)
 {
     if (isfinite(x))
         mb__buf_printf(b, " data-%s=\"%.9g\"", name, x);
@@ -312,12 +312,12 @@ static void sort_attr(mb_buf *b, const char *name, double x)
         mb__buf_printf(b, " data-%s=\"\"", name);
 }
 
-static void index_row(const mb__site_ctx *c, const json_t *s, mb_buf *b)
+static void index_row(const mb__site_ctx *c, const json_t *s, mb__buf *b)
 {
     const json_t *sum = json_object_get(s, "summary");
     double dp = nv(sum, "change_previous"), db = nv(sum, "change_baseline");
     char t1[32], t2[32];
-    mb_buf text = MB_BUF_INIT;
+    mb__buf text = MB_BUF_INIT;
     mb__buf_printf(&text, "%s %s %s %s %s %s", sv(s, "kind"), sv(s, "model"),
                    sv(s, "variant"), sv(s, "metric"), sv(s, "machine"),
                    sv(sum, "lane"));
@@ -361,7 +361,7 @@ static void index_row(const mb__site_ctx *c, const json_t *s, mb_buf *b)
         (long long)json_integer_value(json_object_get(sum, "n_points")));
 }
 
-static void index_controls(const mb__site_ctx *c, mb_buf *b)
+static void index_controls(const mb__site_ctx *c, mb__buf *b)
 {
     size_t i;
     const json_t *m;
@@ -385,9 +385,9 @@ static void index_controls(const mb__site_ctx *c, mb_buf *b)
                  "</select><span id=\"shown\" class=\"sub\"></span></div>\n");
 }
 
-void mb__site_index_html(const mb__site_ctx *c, mb_buf *out)
+void mb__site_index_html(const mb__site_ctx *c, mb__buf *out)
 {
-    mb_buf b = MB_BUF_INIT;
+    mb__buf b = MB_BUF_INIT;
     const json_t *site = c->site, *counts = json_object_get(site, "counts");
     mb__buf_puts(&b, "<header class=\"top\"><h1>Benchmark series</h1><div "
                      "class=\"sub\">");
@@ -446,7 +446,7 @@ static double chart_scale(const char *unit, const char **label)
 }
 
 /* The tooltip of point p: commit, branch, date, machine, value, CI. */
-static void tooltip(mb_buf *t, const json_t *s, const json_t *p,
+static void tooltip(mb__buf *t, const json_t *s, const json_t *p,
                     const char *mtext)
 {
     char v[64], lo[64], hi[64];
@@ -494,10 +494,10 @@ static void y_range(const json_t *pts, double k, double *lo, double *hi)
     mb__svg_nice_range(lo, hi);
 }
 
-static void chart_marks(mb_svg *g, const json_t *s, const json_t *pts, double k,
-                        const char *mtext)
+static void chart_marks(mb__svg *g, const json_t *s, const json_t *pts,
+                        double k, const char *mtext)
 {
-    mb_buf *b = g->out;
+    mb__buf *b = g->out;
     size_t i, li;
     const json_t *p, *lane;
     json_array_foreach(json_object_get(s, "branches"), li, lane)
@@ -532,7 +532,7 @@ static void chart_marks(mb_svg *g, const json_t *s, const json_t *pts, double k,
                 x - 0.5 * (mb__svg_px(g, 1) - mb__svg_px(g, 0)),
                 x - 0.5 * (mb__svg_px(g, 1) - mb__svg_px(g, 0)), g->mt,
                 g->h - g->mb);
-            mb_buf t = MB_BUF_INIT;
+            mb__buf t = MB_BUF_INIT;
             mb__buf_printf(&t, "change point (%s) at %.12s",
                            sv(p, "change_point"), sv(p, "commit"));
             esc(b, t.data);
@@ -559,7 +559,7 @@ static void chart_marks(mb_svg *g, const json_t *s, const json_t *pts, double k,
             b, "\" cx=\"%.1f\" cy=\"%.1f\" r=\"%s\" fill=\"%s\"><title>", x,
             mb__svg_py(g, nv(p, "value") * k), failed ? "5" : "3.2",
             failed ? "#D55E00" : mb__svg_color(lane_ix));
-        mb_buf t = MB_BUF_INIT;
+        mb__buf t = MB_BUF_INIT;
         tooltip(&t, s, p, mtext);
         esc(b, t.data);
         mb__buf_free(&t);
@@ -567,24 +567,24 @@ static void chart_marks(mb_svg *g, const json_t *s, const json_t *pts, double k,
     }
 }
 
-static void series_chart(const mb__site_ctx *c, const json_t *s, mb_buf *b)
+static void series_chart(const mb__site_ctx *c, const json_t *s, mb__buf *b)
 {
     const json_t *pts = json_object_get(s, "points");
     const char *ulabel;
     double k = chart_scale(sv(s, "unit"), &ulabel), lo, hi;
     y_range(pts, k, &lo, &hi);
-    mb_buf ylab = MB_BUF_INIT, mt = MB_BUF_INIT;
+    mb__buf ylab = MB_BUF_INIT, mt = MB_BUF_INIT;
     mb__buf_printf(&ylab, "%s (%s)", sv(s, "metric"), ulabel);
     machine_text(&mt, c->site, sv(s, "machine"));
     mb__buf_puts(b, "<div class=\"chart-wrap\">");
-    mb_svg g;
+    mb__svg g;
     mb__svg_begin(&g, b, "series-chart",
                   "points in commit order, 95% CIs, change points dashed", 1100,
                   380);
     size_t n = json_array_size(pts);
-    g.x = (mb_svg_axis){-0.5, (double)(n ? n : 1) - 0.5, 0,
-                        "point (commit order)"};
-    g.y = (mb_svg_axis){lo, hi, 0, ylab.data ? ylab.data : ""};
+    g.x = (mb__svg_axis){-0.5, (double)(n ? n : 1) - 0.5, 0,
+                         "point (commit order)"};
+    g.y = (mb__svg_axis){lo, hi, 0, ylab.data ? ylab.data : ""};
     mb__svg_axes(&g, 0);
     chart_marks(&g, s, pts, k, mt.data ? mt.data : "");
     mb__svg_end(&g, "Hover a point for its commit, branch, date, machine and "
@@ -595,7 +595,7 @@ static void series_chart(const mb__site_ctx *c, const json_t *s, mb_buf *b)
 }
 
 static void point_row(const mb__site_ctx *c, const json_t *s, const json_t *p,
-                      size_t i, mb_buf *b)
+                      size_t i, mb__buf *b)
 {
     const char *cp = sv(p, "change_point");
     mb__buf_printf(b, "<tr id=\"point-%zu\"%s data-commit=\"", i,
@@ -640,7 +640,8 @@ static void point_row(const mb__site_ctx *c, const json_t *s, const json_t *p,
     mb__buf_puts(b, "</td></tr>\n");
 }
 
-static void change_point_list(const mb__site_ctx *c, const json_t *s, mb_buf *b)
+static void change_point_list(const mb__site_ctx *c, const json_t *s,
+                              mb__buf *b)
 {
     size_t i;
     const json_t *e;
@@ -672,9 +673,9 @@ static void change_point_list(const mb__site_ctx *c, const json_t *s, mb_buf *b)
     mb__buf_puts(b, "</ul>\n");
 }
 
-void mb__site_series_html(const mb__site_ctx *c, const json_t *s, mb_buf *out)
+void mb__site_series_html(const mb__site_ctx *c, const json_t *s, mb__buf *out)
 {
-    mb_buf b = MB_BUF_INIT, title = MB_BUF_INIT;
+    mb__buf b = MB_BUF_INIT, title = MB_BUF_INIT;
     mb__buf_printf(&title, "%s %s %s %s", sv(s, "kind"),
                    *sv(s, "model") ? sv(s, "model") : sv(s, "variant"),
                    sv(s, "metric"), sv(s, "machine"));
@@ -725,7 +726,7 @@ static const json_t *series_by_id(const json_t *site, const char *id)
     return NULL;
 }
 
-static void regression_row(const mb__site_ctx *c, const json_t *e, mb_buf *b)
+static void regression_row(const mb__site_ctx *c, const json_t *e, mb__buf *b)
 {
     const json_t *s = series_by_id(c->site, sv(e, "series"));
     int gate = strcmp(sv(e, "type"), "gate") == 0;
@@ -769,9 +770,9 @@ static void regression_row(const mb__site_ctx *c, const json_t *e, mb_buf *b)
     mb__buf_puts(b, "</td></tr>\n");
 }
 
-void mb__site_regressions_html(const mb__site_ctx *c, mb_buf *out)
+void mb__site_regressions_html(const mb__site_ctx *c, mb__buf *out)
 {
-    mb_buf b = MB_BUF_INIT;
+    mb__buf b = MB_BUF_INIT;
     const json_t *reg = json_object_get(c->site, "regressions");
     mb__buf_printf(&b,
                    "<header class=\"top\"><h1>Change points and failed "
@@ -845,7 +846,7 @@ static json_t *branch_cells(const json_t *s)
     const json_t *l;
     json_object_foreach((json_t *)json_object_get(s, "latest_by_branch"), br, l)
     {
-        mb_buf t = MB_BUF_INIT;
+        mb__buf t = MB_BUF_INIT;
         char v[64];
         mb__buf_printf(
             &t, "%s", mb__site_fmt(sv(s, "unit"), nv(l, "value"), v, sizeof v));
@@ -867,7 +868,7 @@ static json_t *branch_cells(const json_t *s)
     return by;
 }
 
-static void branch_select(mb_buf *b, const char *id, const json_t *branches,
+static void branch_select(mb__buf *b, const char *id, const json_t *branches,
                           const char *chosen)
 {
     size_t i;
@@ -888,7 +889,7 @@ static void branch_select(mb_buf *b, const char *id, const json_t *branches,
 }
 
 static void branch_row(const json_t *s, const json_t *cells, const char *a,
-                       const char *bn, mb_buf *b)
+                       const char *bn, mb__buf *b)
 {
     const json_t *x = json_object_get(cells, a),
                  *y = json_object_get(cells, bn);
@@ -911,9 +912,9 @@ static void branch_row(const json_t *s, const json_t *cells, const char *a,
                    change_class(s, ch), pct(ch, t, sizeof t));
 }
 
-void mb__site_branches_html(const mb__site_ctx *c, mb_buf *out)
+void mb__site_branches_html(const mb__site_ctx *c, mb__buf *out)
 {
-    mb_buf b = MB_BUF_INIT;
+    mb__buf b = MB_BUF_INIT;
     const json_t *site = c->site, *branches = json_object_get(site, "branches");
     const char *a = sv(site, "default_branch"),
                *bn = sv(site, "compare_branch");

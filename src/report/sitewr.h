@@ -24,16 +24,16 @@ typedef struct mb__site_ctx {
 char *mb__site_fmt(const char *unit, double x, char *out, size_t len);
 
 /* index.html */
-void mb__site_index_html(const mb__site_ctx *c, mb_buf *out);
+void mb__site_index_html(const mb__site_ctx *c, mb__buf *out);
 /* s/ID.html for one series of c->site */
 void mb__site_series_html(const mb__site_ctx *c, const json_t *series,
-                          mb_buf *out);
+                          mb__buf *out);
 /* regressions.html */
-void mb__site_regressions_html(const mb__site_ctx *c, mb_buf *out);
+void mb__site_regressions_html(const mb__site_ctx *c, mb__buf *out);
 /* regressions.json: {"schema": "mbench.regressions/1", "entries": [...]}
  * (new; NULL when memory runs out) */
 json_t *mb__site_regressions_json(const json_t *site);
 /* branches.html */
-void mb__site_branches_html(const mb__site_ctx *c, mb_buf *out);
+void mb__site_branches_html(const mb__site_ctx *c, mb__buf *out);
 
 #endif

@@ -6,7 +6,7 @@
 #include <string.h>
 
 /* The last three non-empty lines of the file at path, each "    | ". */
-static void log_tail(mb_buf *b, const char *path)
+static void log_tail(mb__buf *b, const char *path)
 {
     FILE *f = fopen(path, "r");
     if (!f)
@@ -25,15 +25,15 @@ static void log_tail(mb_buf *b, const char *path)
                            strchr(lines[i], '\n') ? "" : "\n");
 }
 
-static const char *shown_state(mb_slurm_state s)
+static const char *shown_state(mb__slurm_state s)
 {
     return s == MB_SLURM_FAILED ? "FAILED" : mb__slurm_state_name(s);
 }
 
-void mb__slurm_task_console(mb_buf *b, const mb_slurm_job *j, size_t k,
+void mb__slurm_task_console(mb__buf *b, const mb__slurm_job *j, size_t k,
                             size_t finished, int quiet)
 {
-    const mb_slurm_task *t = &j->tasks[k];
+    const mb__slurm_task *t = &j->tasks[k];
     const char *node = t->node[0] ? t->node : "?";
     char req[64] = "";
     if (t->restarts)
@@ -57,7 +57,7 @@ void mb__slurm_task_console(mb_buf *b, const mb_slurm_job *j, size_t k,
     free(log);
 }
 
-void mb__slurm_progress_console(mb_buf *b, const mb_slurm_counts *c)
+void mb__slurm_progress_console(mb__buf *b, const mb__slurm_counts *c)
 {
     mb__buf_printf(
         b,
@@ -70,7 +70,7 @@ void mb__slurm_progress_console(mb_buf *b, const mb_slurm_counts *c)
     mb__buf_putc(b, ' ');
 }
 
-void mb__slurm_counts_console(mb_buf *b, const mb_slurm_counts *c, size_t n)
+void mb__slurm_counts_console(mb__buf *b, const mb__slurm_counts *c, size_t n)
 {
     const struct {
         const char *name;
@@ -97,23 +97,23 @@ void mb__slurm_counts_console(mb_buf *b, const mb_slurm_counts *c, size_t n)
     mb__buf_putc(b, '\n');
 }
 
-void mb__slurm_status_console(mb_buf *b, const mb_slurm_job *j)
+void mb__slurm_status_console(mb__buf *b, const mb__slurm_job *j)
 {
     mb__buf_printf(b, "%-6s %-11s %-8s %-14s %-16s %s\n", "task", "state",
                    "restarts", "job", "node", "reason");
     for (size_t k = 0; k < j->n; k++) {
-        const mb_slurm_task *t = &j->tasks[k];
+        const mb__slurm_task *t = &j->tasks[k];
         mb__buf_printf(b, "%-6zu %-11s %-8d %-14s %-16s %s\n", k,
                        mb__slurm_state_name(t->state), t->restarts,
                        t->job[0] ? t->job : "-", t->node[0] ? t->node : "-",
                        t->reason);
     }
-    mb_slurm_counts c;
+    mb__slurm_counts c;
     mb__slurm_count(j, &c);
     mb__slurm_counts_console(b, &c, j->n);
 }
 
-size_t mb__slurm_unfinished_console(mb_buf *b, const mb_slurm_job *j)
+size_t mb__slurm_unfinished_console(mb__buf *b, const mb__slurm_job *j)
 {
     size_t bad = mb__slurm_unfinished(j);
     if (bad)

@@ -14,18 +14,18 @@
 /* "[F/N] task K done on NODE (job J, 1.2 s)", or its failure with the
  * reason, the log's path and its last three lines.  quiet: failures
  * only. */
-void mb__slurm_task_console(mb_buf *b, const mb_slurm_job *j, size_t k,
+void mb__slurm_task_console(mb__buf *b, const mb__slurm_job *j, size_t k,
                             size_t finished, int quiet);
 /* "[slurm] 3 done, 1 failed, 2 running, 0 pending" (no newline). */
-void mb__slurm_progress_console(mb_buf *b, const mb_slurm_counts *c);
+void mb__slurm_progress_console(mb__buf *b, const mb__slurm_counts *c);
 /* One line per task (state, attempt, job, node, reason), then the
  * counts. */
-void mb__slurm_status_console(mb_buf *b, const mb_slurm_job *j);
+void mb__slurm_status_console(mb__buf *b, const mb__slurm_job *j);
 /* The counts of a finished job as one line: "3 of 3 run: 2 done, 1
  * timeout". */
-void mb__slurm_counts_console(mb_buf *b, const mb_slurm_counts *c, size_t n);
+void mb__slurm_counts_console(mb__buf *b, const mb__slurm_counts *c, size_t n);
 /* How many tasks did not finish and how to resubmit them (nothing when
  * every task did); returns that count. */
-size_t mb__slurm_unfinished_console(mb_buf *b, const mb_slurm_job *j);
+size_t mb__slurm_unfinished_console(mb__buf *b, const mb__slurm_job *j);
 
 #endif

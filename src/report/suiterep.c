@@ -9,7 +9,7 @@ static const char *str(const json_t *o, const char *k)
     return json_string_value(json_object_get(o, k));
 }
 
-static void entry(mb_buf *b, const json_t *e)
+static void entry(mb__buf *b, const json_t *e)
 {
     char a[32];
     const char *br = str(e, "branch");
@@ -40,7 +40,7 @@ static void entry(mb_buf *b, const json_t *e)
     mb__buf_putc(b, '\n');
 }
 
-void mb__suite_comparison_console(mb_buf *b, const json_t *cmp)
+void mb__suite_comparison_console(mb__buf *b, const json_t *cmp)
 {
     mb__buf_puts(b, "\nSpeedup of each branch against the first, per "
                     "experiment (ratio of medians):\n");

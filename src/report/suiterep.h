@@ -11,6 +11,6 @@
 /* One block per group: its baseline, then per entry (branch, else
  * variant) the total speedup with its 95% CI and p-value and each
  * phase's speedup and median; "FAILED or not comparable" without one. */
-void mb__suite_comparison_console(mb_buf *b, const json_t *cmp);
+void mb__suite_comparison_console(mb__buf *b, const json_t *cmp);
 
 #endif

@@ -23,14 +23,14 @@ const char *mb__svg_color(size_t i)
     return palette[i % (sizeof palette / sizeof *palette)];
 }
 
-void mb__svg_title(mb_buf *b, const char *text)
+void mb__svg_title(mb__buf *b, const char *text)
 {
     mb__buf_puts(b, "<title>");
     mb__html_escape(b, text);
     mb__buf_puts(b, "</title>");
 }
 
-void mb__svg_begin(mb_svg *s, mb_buf *out, const char *id, const char *title,
+void mb__svg_begin(mb__svg *s, mb__buf *out, const char *id, const char *title,
                    double w, double h)
 {
     memset(s, 0, sizeof *s);
@@ -52,7 +52,7 @@ void mb__svg_begin(mb_svg *s, mb_buf *out, const char *id, const char *title,
     mb__svg_title(out, title);
 }
 
-void mb__svg_legend(mb_svg *s, const char *label, const char *color, int style)
+void mb__svg_legend(mb__svg *s, const char *label, const char *color, int style)
 {
     if (s->n_leg >= sizeof s->leg_label / sizeof *s->leg_label)
         return;
@@ -62,13 +62,13 @@ void mb__svg_legend(mb_svg *s, const char *label, const char *color, int style)
     s->n_leg++;
 }
 
-void mb__svg_legends(mb_svg *s, const mb_svg_key *keys, size_t n)
+void mb__svg_legends(mb__svg *s, const mb__svg_key *keys, size_t n)
 {
     for (size_t i = 0; i < n; i++)
         mb__svg_legend(s, keys[i].label, keys[i].color, keys[i].style);
 }
 
-void mb__svg_end(mb_svg *s, const char *caption)
+void mb__svg_end(mb__svg *s, const char *caption)
 {
     mb__buf_puts(s->out, "</svg>");
     if (s->n_leg) {
@@ -94,7 +94,7 @@ void mb__svg_end(mb_svg *s, const char *caption)
     mb__buf_puts(s->out, "</figure>\n");
 }
 
-static double frac(const mb_svg_axis *a, double v)
+static double frac(const mb__svg_axis *a, double v)
 {
     if (a->hi == a->lo)
         return 0.5;
@@ -105,12 +105,12 @@ static double frac(const mb_svg_axis *a, double v)
     return (v - a->lo) / (a->hi - a->lo);
 }
 
-double mb__svg_px(const mb_svg *s, double x)
+double mb__svg_px(const mb__svg *s, double x)
 {
     return s->ml + frac(&s->x, x) * (s->w - s->ml - s->mr);
 }
 
-double mb__svg_py(const mb_svg *s, double y)
+double mb__svg_py(const mb__svg *s, double y)
 {
     return s->h - s->mb - frac(&s->y, y) * (s->h - s->mt - s->mb);
 }
@@ -172,7 +172,7 @@ size_t mb__svg_ticks(double lo, double hi, int log, double *ticks, size_t max)
 
 char *mb__svg_tick_label(double v, char *out, size_t len)
 {
-    static const mb_scale steps[] = {
+    static const mb__scale steps[] = {
         {1e9, 1e9, "%gG"}, {1e6, 1e6, "%gM"}, {1e4, 1e3, "%gk"}};
     if (!isfinite(v) || /* as %g prints it */
         !mb__fmt_scaled(v, fabs(v), steps, sizeof steps / sizeof *steps, out,
@@ -181,7 +181,7 @@ char *mb__svg_tick_label(double v, char *out, size_t len)
     return out;
 }
 
-void mb__svg_text(mb_svg *s, double x, double y, const char *anchor,
+void mb__svg_text(mb__svg *s, double x, double y, const char *anchor,
                   const char *cls, const char *text)
 {
     mb__buf_printf(s->out, "<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"%s\"", x,
@@ -193,7 +193,7 @@ void mb__svg_text(mb_svg *s, double x, double y, const char *anchor,
     mb__buf_puts(s->out, "</text>");
 }
 
-static void x_axis(mb_svg *s, const double *t, size_t nt)
+static void x_axis(mb__svg *s, const double *t, size_t nt)
 {
     char lab[32];
     double y0 = s->h - s->mb;
@@ -215,7 +215,7 @@ static void x_axis(mb_svg *s, const double *t, size_t nt)
                      "axlabel", s->x.label);
 }
 
-static void y_axis(mb_svg *s, int no_ticks)
+static void y_axis(mb__svg *s, int no_ticks)
 {
     char lab[32];
     double t[16];
@@ -246,7 +246,7 @@ static void y_axis(mb_svg *s, int no_ticks)
     }
 }
 
-void mb__svg_axes(mb_svg *s, int no_y_ticks)
+void mb__svg_axes(mb__svg *s, int no_y_ticks)
 {
     double t[16];
     size_t nt = mb__svg_ticks(s->x.lo, s->x.hi, s->x.log, t, 16);
@@ -254,7 +254,7 @@ void mb__svg_axes(mb_svg *s, int no_y_ticks)
     x_axis(s, t, nt);
 }
 
-void mb__svg_axes_xticks(mb_svg *s, const double *ticks, size_t n)
+void mb__svg_axes_xticks(mb__svg *s, const double *ticks, size_t n)
 {
     y_axis(s, 0);
     x_axis(s, ticks, n);

@@ -12,53 +12,54 @@
 
 #include <stddef.h>
 
-typedef struct mb_svg_axis {
+typedef struct mb__svg_axis {
     double lo, hi;     /* data range shown */
     int log;           /* log10 scale (lo must be > 0) */
     const char *label; /* with unit, e.g. "latency (ms)" */
-} mb_svg_axis;
+} mb__svg_axis;
 
-typedef struct mb_svg {
-    mb_buf *out;
+typedef struct mb__svg {
+    mb__buf *out;
     double w, h;           /* viewBox size */
     double ml, mr, mt, mb; /* margins around the plot area */
-    mb_svg_axis x, y;
+    mb__svg_axis x, y;
     /* legend entries, drawn as HTML under the chart by mb__svg_end */
     const char *leg_label[24];
     const char *leg_color[24];
     int leg_style[24]; /* 0 swatch, 1 solid line, 2 dashed line */
     size_t n_leg;
-} mb_svg;
+} mb__svg;
 
 /* Okabe-Ito colour i (cycles), as "#rrggbb". */
 const char *mb__svg_color(size_t i);
 
 /* Opens <figure><svg id=...> with a <title> (escaped) and sets the plot
  * area.  `id` is a plain identifier chosen by mbench, never user text. */
-void mb__svg_begin(mb_svg *s, mb_buf *out, const char *id, const char *title,
+void mb__svg_begin(mb__svg *s, mb__buf *out, const char *id, const char *title,
                    double w, double h);
 /* Adds a legend entry (label borrowed until mb__svg_end; escaped there).
  * Entries beyond 24 are dropped. */
-void mb__svg_legend(mb_svg *s, const char *label, const char *color, int style);
+void mb__svg_legend(mb__svg *s, const char *label, const char *color,
+                    int style);
 /* A chart's fixed legend entries, as a table. */
-typedef struct mb_svg_key {
+typedef struct mb__svg_key {
     const char *label, *color;
     int style;
-} mb_svg_key;
-void mb__svg_legends(mb_svg *s, const mb_svg_key *keys, size_t n);
+} mb__svg_key;
+void mb__svg_legends(mb__svg *s, const mb__svg_key *keys, size_t n);
 /* Closes the svg; the legend and `caption` (escaped; may be NULL) go
  * under it. */
-void mb__svg_end(mb_svg *s, const char *caption);
+void mb__svg_end(mb__svg *s, const char *caption);
 
 /* Data to viewBox coordinates. */
-double mb__svg_px(const mb_svg *s, double x);
-double mb__svg_py(const mb_svg *s, double y);
+double mb__svg_px(const mb__svg *s, double x);
+double mb__svg_py(const mb__svg *s, double y);
 
 /* Grid, ticks and axis labels.  With `no_y_ticks` the y axis shows no
  * numbers (category rows are labelled by the caller). */
-void mb__svg_axes(mb_svg *s, int no_y_ticks);
+void mb__svg_axes(mb__svg *s, int no_y_ticks);
 /* Like mb__svg_axes but the x ticks are exactly the given values. */
-void mb__svg_axes_xticks(mb_svg *s, const double *ticks, size_t n);
+void mb__svg_axes_xticks(mb__svg *s, const double *ticks, size_t n);
 
 /* Up to max "nice" tick values within [lo, hi] (1-2-5 steps; decades and
  * 1-2-5 multiples on a log axis).  Returns the count. */
@@ -70,9 +71,9 @@ char *mb__svg_tick_label(double v, char *out, size_t len);
 
 /* Text at (x, y) in viewBox units, escaped; anchor "start|middle|end";
  * cls is a CSS class name chosen by mbench (or NULL). */
-void mb__svg_text(mb_svg *s, double x, double y, const char *anchor,
+void mb__svg_text(mb__svg *s, double x, double y, const char *anchor,
                   const char *cls, const char *text);
 /* Appends "<title>text</title>" (escaped). */
-void mb__svg_title(mb_buf *b, const char *text);
+void mb__svg_title(mb__buf *b, const char *text);
 
 #endif

@@ -12,7 +12,7 @@
 /* Describes ts[0..n) (named after inputs when given), then moves them to
  * o->keep or frees them; the first failure to keep one is returned. */
 static mb_status show(const mb__dump_opts *o, mb_tensor *ts, size_t n,
-                      const mb_io_desc *inputs, mb_buf *out, mb_err *err)
+                      const mb_io_desc *inputs, mb__buf *out, mb_err *err)
 {
     mb_status st = MB_OK;
     for (size_t i = 0; i < n; i++)
@@ -27,7 +27,7 @@ static mb_status show(const mb__dump_opts *o, mb_tensor *ts, size_t n,
     return st;
 }
 
-mb_status mb__dump_file(const char *path, const mb__dump_opts *o, mb_buf *out,
+mb_status mb__dump_file(const char *path, const mb__dump_opts *o, mb__buf *out,
                         mb_err *err)
 {
     mb_tensor *ts = NULL;
@@ -41,9 +41,9 @@ mb_status mb__dump_file(const char *path, const mb__dump_opts *o, mb_buf *out,
 
 mb_status mb__dump_data(const char *path, const mb_io_desc *inputs, size_t n,
                         size_t first, int64_t batch, const mb__dump_opts *o,
-                        mb_buf *out, mb_err *err)
+                        mb__buf *out, mb_err *err)
 {
-    mb_dataset *ds;
+    mb__dataset *ds;
     mb_tensor *ts = calloc(n ? n : 1, sizeof *ts);
     mb_status st = ts ? mb__dataset_load(path, inputs, n, &o->tlimit, &ds, err)
                       : mb__fail(err, MB_ENOMEM, "out of memory");
@@ -60,7 +60,7 @@ mb_status mb__dump_data(const char *path, const mb_io_desc *inputs, size_t n,
     return st;
 }
 
-mb_status mb__dump_labels(const char *path, mb_buf *out, mb_err *err)
+mb_status mb__dump_labels(const char *path, mb__buf *out, mb_err *err)
 {
     int64_t *v;
     size_t n;

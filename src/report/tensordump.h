@@ -22,15 +22,15 @@ typedef struct mb__dump_opts {
 } mb__dump_opts;
 
 /* Every tensor of the file at path (.npy, .npz, .pb). */
-mb_status mb__dump_file(const char *path, const mb__dump_opts *o, mb_buf *out,
+mb_status mb__dump_file(const char *path, const mb__dump_opts *o, mb__buf *out,
                         mb_err *err);
 /* "# DESCRIPTION" of the data set at path, loaded for inputs[0..n), then
  * the batch of samples first..first+batch-1, one tensor per input named
  * after it.  What was appended before a failure stays in out. */
 mb_status mb__dump_data(const char *path, const mb_io_desc *inputs, size_t n,
                         size_t first, int64_t batch, const mb__dump_opts *o,
-                        mb_buf *out, mb_err *err);
+                        mb__buf *out, mb_err *err);
 /* "labels N: ID ID ..." of a labels file (.npy or text). */
-mb_status mb__dump_labels(const char *path, mb_buf *out, mb_err *err);
+mb_status mb__dump_labels(const char *path, mb__buf *out, mb_err *err);
 
 #endif

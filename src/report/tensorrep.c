@@ -7,7 +7,7 @@
 
 #include <inttypes.h>
 
-static void value(mb_buf *b, const mb_tensor *t, size_t i)
+static void value(mb__buf *b, const mb_tensor *t, size_t i)
 {
     const void *d = t->data;
     switch (t->dtype) {
@@ -38,7 +38,7 @@ static void value(mb_buf *b, const mb_tensor *t, size_t i)
     }
 }
 
-void mb__tensor_describe(mb_buf *b, const mb_tensor *t, const char *fallback,
+void mb__tensor_describe(mb__buf *b, const mb_tensor *t, const char *fallback,
                          int values, int64_t limit)
 {
     char shp[512], hex[65];
@@ -59,7 +59,7 @@ void mb__tensor_describe(mb_buf *b, const mb_tensor *t, const char *fallback,
     mb__buf_putc(b, '\n');
 }
 
-void mb__labels_describe(mb_buf *b, const int64_t *ids, size_t n)
+void mb__labels_describe(mb__buf *b, const int64_t *ids, size_t n)
 {
     mb__buf_printf(b, "labels %zu:", n);
     for (size_t i = 0; i < n; i++)

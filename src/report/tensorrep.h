@@ -14,8 +14,8 @@
 
 /* t's line (named fallback when t has no name) and, with values, its
  * first `limit` elements (all when limit < 0). */
-void mb__tensor_describe(mb_buf *b, const mb_tensor *t, const char *fallback,
+void mb__tensor_describe(mb__buf *b, const mb_tensor *t, const char *fallback,
                          int values, int64_t limit);
-void mb__labels_describe(mb_buf *b, const int64_t *ids, size_t n);
+void mb__labels_describe(mb__buf *b, const int64_t *ids, size_t n);
 
 #endif

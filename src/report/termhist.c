@@ -18,7 +18,7 @@ static int cmp_d(const void *a, const void *b)
 }
 
 /* Appends a bar of `cells` eighths-resolution length (value in cells). */
-static void bar(mb_buf *out, double cells)
+static void bar(mb__buf *out, double cells)
 {
     static const char *const eighth[] = {"", "▏", "▎", "▍", "▌", "▋", "▊", "▉"};
     int full = (int)cells;
@@ -43,7 +43,7 @@ static int ms_decimals(double span_ms)
 }
 
 void mb__report_term_histogram(const int64_t *samples_ns, size_t n, int width,
-                               int color, mb_buf *out)
+                               int color, mb__buf *out)
 {
     if (n == 0) {
         mb__buf_puts(out, "  (no samples to draw)\n");

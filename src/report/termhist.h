@@ -15,6 +15,6 @@
  * markers get ANSI colours.  n == 0 appends one line saying so.  When
  * memory runs out, out->oom is set. */
 void mb__report_term_histogram(const int64_t *samples_ns, size_t n, int width,
-                               int color, mb_buf *out);
+                               int color, mb__buf *out);
 
 #endif

@@ -45,7 +45,8 @@ static const struct metric_line {
      true},
 };
 
-static void metric_line(mb_buf *f, const json_t *m, const struct metric_line *l)
+static void metric_line(mb__buf *f, const json_t *m,
+                        const struct metric_line *l)
 {
     char b[5][64];
     const char *t[5];
@@ -58,7 +59,7 @@ static void metric_line(mb_buf *f, const json_t *m, const struct metric_line *l)
     mb__buf_printf(f, l->fmt, t[0], t[1], t[2], t[3], t[4]);
 }
 
-void mb__metrics_text(const json_t *m, mb_buf *f)
+void mb__metrics_text(const json_t *m, mb__buf *f)
 {
     char b1[64], b2[64];
     const json_t *name = json_object_get(m, "name");
@@ -107,7 +108,7 @@ void mb__metrics_text(const json_t *m, mb_buf *f)
     }
 }
 
-void mb__gates_text(const json_t *gates, mb_buf *f)
+void mb__gates_text(const json_t *gates, mb__buf *f)
 {
     size_t i;
     json_t *gt;
@@ -143,7 +144,7 @@ static const char *s(const json_t *o, const char *key)
 }
 
 /* Dice and IoU against masks: the means, then per class (the first 32). */
-static void seg_text(const json_t *seg, mb_buf *f)
+static void seg_text(const json_t *seg, mb__buf *f)
 {
     const json_t *a = json_object_get(seg, "baseline"),
                  *b = json_object_get(seg, "candidate");
@@ -180,7 +181,7 @@ static void seg_text(const json_t *seg, mb_buf *f)
 }
 
 /* Everything above the verdict line. */
-void mb__folder_text(const json_t *info, mb_buf *f)
+void mb__folder_text(const json_t *info, mb__buf *f)
 {
     const json_t *classes = json_object_get(info, "classes");
     size_t n = json_array_size(classes), i;
@@ -214,7 +215,7 @@ void mb__folder_text(const json_t *info, mb_buf *f)
     mb__buf_putc(f, '\n');
 }
 
-static void report(const json_t *v, mb_buf *f)
+static void report(const json_t *v, mb__buf *f)
 {
     int synthetic = json_is_true(json_object_get(v, "synthetic_inputs"));
     mb__buf_printf(f, "baseline  %s\ncandidate %s\ninputs    %s\n",
@@ -285,13 +286,13 @@ static void report(const json_t *v, mb_buf *f)
     }
 }
 
-void mb__validation_console(const json_t *doc, int quiet, mb_buf *out)
+void mb__validation_console(const json_t *doc, int quiet, mb__buf *out)
 {
     mb__validation_console_w(doc, quiet, 200, out);
 }
 
 void mb__validation_console_w(const json_t *doc, int quiet, int width,
-                              mb_buf *out)
+                              mb__buf *out)
 {
     const json_t *v = json_object_get(doc, "validation");
     if (!json_is_object(v))

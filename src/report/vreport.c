@@ -14,7 +14,7 @@
 #include <string.h>
 
 typedef struct vw {
-    mb_buf *b;
+    mb__buf *b;
     int html;
     int in_list;
 } vw;
@@ -411,7 +411,7 @@ static void diff_body(vw *w, const json_t *doc)
 /* Writes a report in one format: Markdown, or a whole HTML page titled
  * title (head, body, the document embedded for tools). */
 static mb_status page(const json_t *doc, const json_t *v, const char *title,
-                      mb_buf *out, int html, mb_err *err)
+                      mb__buf *out, int html, mb_err *err)
 {
     vw w = {out, html, 0};
     if (html) {
@@ -447,7 +447,7 @@ static mb_status page(const json_t *doc, const json_t *v, const char *title,
 }
 
 /* A validation's report (doc's "validation" object) in one format. */
-static mb_status render(const json_t *doc, mb_buf *out, int html, mb_err *err)
+static mb_status render(const json_t *doc, mb__buf *out, int html, mb_err *err)
 {
     const json_t *v = json_object_get(doc, "validation");
     if (!json_is_object(v))
@@ -461,12 +461,12 @@ static mb_status render(const json_t *doc, mb_buf *out, int html, mb_err *err)
                 out, html, err);
 }
 
-mb_status mb__validation_md(const json_t *doc, mb_buf *out, mb_err *err)
+mb_status mb__validation_md(const json_t *doc, mb__buf *out, mb_err *err)
 {
     return render(doc, out, 0, err);
 }
 
-mb_status mb__validation_html(const json_t *doc, mb_buf *out, mb_err *err)
+mb_status mb__validation_html(const json_t *doc, mb__buf *out, mb_err *err)
 {
     return render(doc, out, 1, err);
 }
@@ -477,7 +477,7 @@ int mb__diff_doc_is(const json_t *doc)
     return s && !strcmp(s, "mbench.diff/1");
 }
 
-static mb_status diff_render(const json_t *doc, mb_buf *out, int html,
+static mb_status diff_render(const json_t *doc, mb__buf *out, int html,
                              mb_err *err)
 {
     if (!mb__diff_doc_is(doc))
@@ -489,12 +489,12 @@ static mb_status diff_render(const json_t *doc, mb_buf *out, int html,
     return page(doc, NULL, title, out, html, err);
 }
 
-mb_status mb__diff_md(const json_t *doc, mb_buf *out, mb_err *err)
+mb_status mb__diff_md(const json_t *doc, mb__buf *out, mb_err *err)
 {
     return diff_render(doc, out, 0, err);
 }
 
-mb_status mb__diff_html(const json_t *doc, mb_buf *out, mb_err *err)
+mb_status mb__diff_html(const json_t *doc, mb__buf *out, mb_err *err)
 {
     return diff_render(doc, out, 1, err);
 }
@@ -518,7 +518,7 @@ static const char *const diff_csv_cols[] = {"count",
                                             "kl_mean",
                                             "kl_max"};
 
-void mb__diff_csv(const json_t *doc, mb_buf *out)
+void mb__diff_csv(const json_t *doc, mb__buf *out)
 {
     size_t nc = sizeof diff_csv_cols / sizeof *diff_csv_cols;
     mb__buf_puts(out, "tensor,shape,dtype_baseline,dtype_candidate");

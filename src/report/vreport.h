@@ -16,17 +16,17 @@
 
 /* Appends the report of doc to out.  MB_EINVAL when doc has no
  * "validation" object; MB_ENOMEM when out ran out of memory. */
-mb_status mb__validation_md(const json_t *doc, mb_buf *out, mb_err *err);
-mb_status mb__validation_html(const json_t *doc, mb_buf *out, mb_err *err);
+mb_status mb__validation_md(const json_t *doc, mb__buf *out, mb_err *err);
+mb_status mb__validation_html(const json_t *doc, mb__buf *out, mb_err *err);
 
 /* The same for a `mbench diff` document (schema "mbench.diff/1"): the
  * verdict, every gate on every tensor, the metrics table.  MB_EINVAL for
  * another document. */
 int mb__diff_doc_is(const json_t *doc);
-mb_status mb__diff_md(const json_t *doc, mb_buf *out, mb_err *err);
-mb_status mb__diff_html(const json_t *doc, mb_buf *out, mb_err *err);
+mb_status mb__diff_md(const json_t *doc, mb__buf *out, mb_err *err);
+mb_status mb__diff_html(const json_t *doc, mb__buf *out, mb_err *err);
 /* CSV (RFC 4180) of a diff document: a header, then one line per tensor
  * with every scalar metric unformatted ("inf"/"nan" where they are). */
-void mb__diff_csv(const json_t *doc, mb_buf *out);
+void mb__diff_csv(const json_t *doc, mb__buf *out);
 
 #endif

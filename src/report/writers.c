@@ -19,47 +19,47 @@ static int is_validation(const json_t *doc)
     return json_is_object(json_object_get(doc, "validation"));
 }
 
-static mb_status oom_of(const mb_buf *out, mb_err *err)
+static mb_status oom_of(const mb__buf *out, mb_err *err)
 {
     return out->oom ? mb__fail(err, MB_ENOMEM, "out of memory") : MB_OK;
 }
 
-static mb_status gate_md(const json_t *const *d, size_t n, mb_buf *out,
+static mb_status gate_md(const json_t *const *d, size_t n, mb__buf *out,
                          mb_err *err)
 {
     (void)n;
     return mb__report_gate_md(d[0], out, err);
 }
 
-static mb_status gate_html(const json_t *const *d, size_t n, mb_buf *out,
+static mb_status gate_html(const json_t *const *d, size_t n, mb__buf *out,
                            mb_err *err)
 {
     (void)n;
     return mb__report_gate_html(d[0], out, err);
 }
 
-static mb_status gate_csv(const json_t *doc, int with_header, mb_buf *out,
+static mb_status gate_csv(const json_t *doc, int with_header, mb__buf *out,
                           mb_err *err)
 {
     (void)with_header;
     return mb__report_gate_csv(doc, out, err);
 }
 
-static mb_status diff_md(const json_t *const *d, size_t n, mb_buf *out,
+static mb_status diff_md(const json_t *const *d, size_t n, mb__buf *out,
                          mb_err *err)
 {
     (void)n;
     return mb__diff_md(d[0], out, err);
 }
 
-static mb_status diff_html(const json_t *const *d, size_t n, mb_buf *out,
+static mb_status diff_html(const json_t *const *d, size_t n, mb__buf *out,
                            mb_err *err)
 {
     (void)n;
     return mb__diff_html(d[0], out, err);
 }
 
-static mb_status diff_csv(const json_t *doc, int with_header, mb_buf *out,
+static mb_status diff_csv(const json_t *doc, int with_header, mb__buf *out,
                           mb_err *err)
 {
     (void)with_header;
@@ -68,14 +68,14 @@ static mb_status diff_csv(const json_t *doc, int with_header, mb_buf *out,
     return MB_OK;
 }
 
-static mb_status profile_html(const json_t *const *d, size_t n, mb_buf *out,
+static mb_status profile_html(const json_t *const *d, size_t n, mb__buf *out,
                               mb_err *err)
 {
     (void)n;
     return mb__report_profile_html(d[0], out, err);
 }
 
-static mb_status profile_csv(const json_t *doc, int with_header, mb_buf *out,
+static mb_status profile_csv(const json_t *doc, int with_header, mb__buf *out,
                              mb_err *err)
 {
     (void)err;
@@ -83,7 +83,7 @@ static mb_status profile_csv(const json_t *doc, int with_header, mb_buf *out,
     return MB_OK;
 }
 
-static mb_status load_md(const json_t *const *d, size_t n, mb_buf *out,
+static mb_status load_md(const json_t *const *d, size_t n, mb__buf *out,
                          mb_err *err)
 {
     (void)n;
@@ -91,14 +91,14 @@ static mb_status load_md(const json_t *const *d, size_t n, mb_buf *out,
     return oom_of(out, err);
 }
 
-static mb_status load_html(const json_t *const *d, size_t n, mb_buf *out,
+static mb_status load_html(const json_t *const *d, size_t n, mb__buf *out,
                            mb_err *err)
 {
     (void)n;
     return mb__report_load_html(d[0], out, err);
 }
 
-static mb_status load_csv(const json_t *doc, int with_header, mb_buf *out,
+static mb_status load_csv(const json_t *doc, int with_header, mb__buf *out,
                           mb_err *err)
 {
     (void)err;
@@ -106,14 +106,14 @@ static mb_status load_csv(const json_t *doc, int with_header, mb_buf *out,
     return MB_OK;
 }
 
-static mb_status validation_md(const json_t *const *d, size_t n, mb_buf *out,
+static mb_status validation_md(const json_t *const *d, size_t n, mb__buf *out,
                                mb_err *err)
 {
     (void)n;
     return mb__validation_md(d[0], out, err);
 }
 
-static mb_status validation_html(const json_t *const *d, size_t n, mb_buf *out,
+static mb_status validation_html(const json_t *const *d, size_t n, mb__buf *out,
                                  mb_err *err)
 {
     (void)n;

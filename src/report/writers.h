@@ -20,11 +20,11 @@
 /* Renders n documents (borrowed; n is 1 unless the kind's `many` says
  * otherwise) into out. */
 typedef mb_status (*mb__doc_writer)(const json_t *const *docs, size_t n,
-                                    mb_buf *out, mb_err *err);
+                                    mb__buf *out, mb_err *err);
 /* The CSV of one document, after a header line when with_header (a kind
  * whose CSV replaces the file always writes its header). */
 typedef mb_status (*mb__csv_writer)(const json_t *doc, int with_header,
-                                    mb_buf *out, mb_err *err);
+                                    mb__buf *out, mb_err *err);
 
 /* The formats whose writer can merge several documents (`many`). */
 enum { MB__W_MD = 1, MB__W_HTML = 2 };
@@ -49,11 +49,11 @@ const mb__writers *mb__writers_for(const json_t *const *docs, size_t n,
 
 /* The writers of result documents (the table's last entry), for the
  * entry points that dispatch through the table first. */
-mb_status mb__result_md(const json_t *const *docs, size_t n, mb_buf *out,
+mb_status mb__result_md(const json_t *const *docs, size_t n, mb__buf *out,
                         mb_err *err);
-mb_status mb__result_html(const json_t *const *docs, size_t n, mb_buf *out,
+mb_status mb__result_html(const json_t *const *docs, size_t n, mb__buf *out,
                           mb_err *err);
-mb_status mb__result_csv(const json_t *doc, int with_header, mb_buf *out,
+mb_status mb__result_csv(const json_t *doc, int with_header, mb__buf *out,
                          mb_err *err);
 
 #endif

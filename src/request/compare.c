@@ -21,7 +21,7 @@ static mb_status alloc_variants(mb__compare_call *c, size_t n, mb_err *err)
 }
 
 mb_status mb__compare_prepare(mb__compare_call *c, const char *const *specs,
-                              size_t n, const mb_plan *plan,
+                              size_t n, const mb__plan *plan,
                               const char *baseline, const char *shown,
                               mb_err *err)
 {

@@ -31,7 +31,7 @@ void mb__compare_call_init(mb__compare_call *c);
  * variant has; MB_ENOMEM.  c is freed by mb__compare_call_free in every
  * case. */
 mb_status mb__compare_prepare(mb__compare_call *c, const char *const *specs,
-                              size_t n, const mb_plan *plan,
+                              size_t n, const mb__plan *plan,
                               const char *baseline, const char *shown,
                               mb_err *err);
 

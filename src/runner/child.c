@@ -24,8 +24,8 @@ struct mb__child {
     pid_t pid;
     int to_child, from_child;
     int dead;
-    int paused; /* stopped with SIGSTOP by mb__child_pause */
-    int status; /* wait status once reaped */
+    int paused;           /* stopped with SIGSTOP by mb__child_pause */
+    int status;           /* wait status once reaped */
     volatile int *cancel; /* the plan's: a signal ends the wait at once */
 };
 
@@ -86,7 +86,7 @@ static void reply_err(int fd, const mb_err *e)
           strlen(e->msg));
 }
 
-static mb_status write_outputs(mb_bench *b, const char *dir, size_t *nb,
+static mb_status write_outputs(mb__bench *b, const char *dir, size_t *nb,
                                size_t *ns, mb_err *err)
 {
     size_t total = mb__bench_data_samples(b);
@@ -122,7 +122,7 @@ static mb_status write_outputs(mb_bench *b, const char *dir, size_t *nb,
     return MB_OK;
 }
 
-static void child_main(const mb_plan *plan, int64_t batch, int in, int out,
+static void child_main(const mb__plan *plan, int64_t batch, int in, int out,
                        pid_t parent)
 {
     /* A child may sit stopped (SIGSTOP) between its slots; if the parent
@@ -137,7 +137,7 @@ static void child_main(const mb_plan *plan, int64_t batch, int in, int out,
     signal(SIGPIPE, SIG_IGN);
     int64_t rss_before = mb__rss_bytes();
     mb_err e = {0};
-    mb_bench *b = NULL;
+    mb__bench *b = NULL;
     if (mb__bench_open(plan, batch, &b, &e)) {
         reply_err(out, &e);
         _exit(0);
@@ -327,7 +327,7 @@ int mb__child_read_reply(int fd, int32_t *status, char **data, size_t *len)
         return MB__REPLY_TOO_LONG;
     if (h.status < 0 || h.status > MB__STATUS_MAX)
         return MB__REPLY_BAD_STATUS;
-    mb_buf b = MB_BUF_INIT;
+    mb__buf b = MB_BUF_INIT;
     char chunk[65536];
     while (b.len < h.len && !b.oom) {
         size_t want = h.len - b.len < sizeof chunk ? (size_t)(h.len - b.len)
@@ -375,7 +375,7 @@ static mb_status ask(mb__child *c, char cmd, int64_t arg, int64_t warm,
     return s ? s : get_reply(c, timeout_ns, doing, data, len, err);
 }
 
-mb_status mb__child_spawn(const mb_plan *plan, int64_t batch,
+mb_status mb__child_spawn(const mb__plan *plan, int64_t batch,
                           int64_t timeout_ns, mb__child **out, mb_err *err)
 {
     *out = NULL;

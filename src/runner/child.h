@@ -30,7 +30,7 @@ int mb__child_read_reply(int fd, int32_t *status, char **data, size_t *len);
 
 /* Forks a child that opens plan's model for `batch` and waits until it is
  * ready (or failed).  timeout_ns <= 0 means no timeout. */
-mb_status mb__child_spawn(const mb_plan *plan, int64_t batch,
+mb_status mb__child_spawn(const mb__plan *plan, int64_t batch,
                           int64_t timeout_ns, mb__child **out, mb_err *err);
 /* Runs `warm` unrecorded iterations (at most n), then times n iterations
  * in the child; samples[0..n) receives them. */

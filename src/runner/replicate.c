@@ -16,8 +16,9 @@
 #include <string.h>
 #include <unistd.h>
 
-void mb__proc_budget(const mb_plan *p, int k, int64_t *fixed, int64_t *min_time,
-                     int64_t *min_iters, int64_t *max_time, int64_t *max_iters)
+void mb__proc_budget(const mb__plan *p, int k, int64_t *fixed,
+                     int64_t *min_time, int64_t *min_iters, int64_t *max_time,
+                     int64_t *max_iters)
 {
     if (k < 1)
         k = 1;
@@ -50,7 +51,7 @@ void mb__arm_clear(mb__arm *a)
     free(a->rounds);
     json_decref(a->run);
     json_decref(a->procs);
-    const mb_plan *p = a->plan;
+    const mb__plan *p = a->plan;
     int64_t b = a->batch;
     memset(a, 0, sizeof *a);
     a->plan = p;
@@ -92,7 +93,7 @@ static mb_status arm_start(mb__arm *a, const mb__repl_opts *o, double *per_ns,
     if (!mb__grow((void **)&a->proc_n, &a->kcap, a->k + 1, sizeof *a->proc_n))
         return mb__fail(err, MB_ENOMEM, "out of memory");
     a->proc_n[a->k++] = 0;
-    const mb_plan *p = a->plan;
+    const mb__plan *p = a->plan;
     int64_t nw = p->warmup_iters > 0 ? p->warmup_iters : 0;
     int64_t t0 = mb_now_ns(), warm = 0;
     int64_t buf[64];
@@ -250,7 +251,7 @@ static size_t lowered_rounds(int64_t start_ns, const mb__repl_opts *o)
 static void round_sizes(mb__arm *arms, size_t n, size_t r, size_t rounds)
 {
     for (size_t i = 0; i < n; i++) {
-        const mb_plan *p = arms[i].plan;
+        const mb__plan *p = arms[i].plan;
         int64_t N = p->fixed_iters, K = (int64_t)rounds;
         arms[i].round_n = N > 0 ? N / K + ((int64_t)r < N % K ? 1 : 0) : 0;
     }
@@ -566,7 +567,7 @@ size_t mb__arm_proc_figures(const int64_t *samples, const size_t *proc_n,
     return got;
 }
 
-static json_t *gm_json(const mb_gm *g, const char *method)
+static json_t *gm_json(const mb__gm *g, const char *method)
 {
     if (!g->ok)
         return json_pack("{s:o,s:s}", "estimate",
@@ -620,7 +621,7 @@ static json_t *figure_json(const int64_t *samples, const size_t *proc_n,
                  "within-run noise only, not run-to-run variation",
                  q == 50 ? "medians" : "p99", *nf);
     }
-    mb_gm g;
+    mb__gm g;
     mb__gm_ci(figs, *nf, 0.95, &g);
     return gm_json(&g, method);
 }
@@ -670,7 +671,7 @@ json_t *mb__replication_json(const int64_t *samples, const size_t *proc_n,
     json_object_set_new(r, "median",
                         figure_json(samples, proc_n, k, 50, fig, &nf));
     if (k >= 2 && nf >= 2) {
-        mb_gm g;
+        mb__gm g;
         mb__gm_ci(fig, nf, 0.95, &g);
         json_object_set_new(r, "run_to_run_cv", json_real(g.sd_log));
         double lo, hi;
@@ -770,7 +771,7 @@ json_t *mb__arm_run_json(const mb__arm *a, const char *stop_rule,
                          int save_samples)
 {
     json_t *run = json_deep_copy(a->run);
-    const mb_plan *p = a->plan;
+    const mb__plan *p = a->plan;
     json_t *rep = mb__replication_json(a->samples, a->proc_n, a->k);
     json_t *lat =
         mb__latency_json(a->samples, a->n, p->percentiles, p->n_percentiles);

@@ -45,7 +45,7 @@ typedef struct mb__round_rec {
 } mb__round_rec;
 
 typedef struct mb__arm {
-    const mb_plan *plan; /* borrowed */
+    const mb__plan *plan; /* borrowed */
     int64_t batch;
     /* results */
     char *error; /* why the arm failed, or NULL */
@@ -150,7 +150,8 @@ json_t *mb__arm_run_json(const mb__arm *a, const char *stop_rule,
 /* Per-process budget of a plan split over k processes: iterations for a
  * fixed count (0 when the plan has none), and the time and count minima
  * and maxima. */
-void mb__proc_budget(const mb_plan *p, int k, int64_t *fixed, int64_t *min_time,
-                     int64_t *min_iters, int64_t *max_time, int64_t *max_iters);
+void mb__proc_budget(const mb__plan *p, int k, int64_t *fixed,
+                     int64_t *min_time, int64_t *min_iters, int64_t *max_time,
+                     int64_t *max_iters);
 
 #endif

@@ -25,8 +25,8 @@
 /* What measure's phases share: the samples, the scratch of the CI
  * checks, the RSS points of --leak-check and the phase clocks. */
 typedef struct meas {
-    mb_bench *b;
-    const mb_plan *p;
+    mb__bench *b;
+    const mb__plan *p;
     int64_t *samples;
     size_t n, cap;
     double *scratch; /* for the CI checks, kept for the whole loop */
@@ -44,7 +44,7 @@ typedef struct meas {
 /* Warmup: by count, then by time if asked. */
 static mb_status warm_up(meas *m, mb_err *err)
 {
-    const mb_plan *p = m->p;
+    const mb__plan *p = m->p;
     int64_t t_w = mb_now_ns(), dummy;
     mb_status s = MB_OK;
     while (!s && (m->warm < p->warmup_iters ||
@@ -65,7 +65,7 @@ static mb_status warm_up(meas *m, mb_err *err)
  * does not show up as a leak in the RSS slope. */
 static mb_status alloc_samples(meas *m, mb_err *err)
 {
-    const mb_plan *p = m->p;
+    const mb__plan *p = m->p;
     m->cap = 1024;
     if (p->leak_check) {
         int64_t want = p->fixed_iters > 0 ? p->fixed_iters : p->max_iters;
@@ -105,7 +105,7 @@ static void sample_rss(meas *m, int64_t now)
  * O(n log n) each, so O(n log n) overall), outside timing. */
 static const char *ci_rule(meas *m, int64_t elapsed)
 {
-    const mb_plan *p = m->p;
+    const mb__plan *p = m->p;
     const char *rule = NULL;
     size_t n = m->n;
     if (n > m->scap &&
@@ -126,7 +126,7 @@ static const char *ci_rule(meas *m, int64_t elapsed)
 /* Why the measurement stops now, or NULL to go on. */
 static const char *stop_rule(meas *m, int64_t elapsed)
 {
-    const mb_plan *p = m->p;
+    const mb__plan *p = m->p;
     if (p->cancel && *p->cancel)
         return "interrupted";
     if (p->fixed_iters > 0)
@@ -141,7 +141,7 @@ static const char *stop_rule(meas *m, int64_t elapsed)
 /* Iterates in chunks until a stop rule holds (m->rule). */
 static mb_status sample_loop(meas *m, mb_err *err)
 {
-    const mb_plan *p = m->p;
+    const mb__plan *p = m->p;
     int64_t limit = p->fixed_iters > 0 ? p->fixed_iters : p->max_iters;
     m->next_check = 32;
     m->ci_rel = INFINITY;
@@ -178,7 +178,7 @@ static mb_status sample_loop(meas *m, mb_err *err)
  * run. */
 static void record_latency(meas *m, json_t *run)
 {
-    const mb_plan *p = m->p;
+    const mb__plan *p = m->p;
     json_t *ph = json_object_get(run, "phases");
     json_object_set_new(ph, "warmup_ns", json_integer(m->warmup_ns));
     json_object_set_new(ph, "warmup_iters", json_integer(m->warm));
@@ -228,7 +228,7 @@ static void record_memory(const meas *m, json_t *run)
 
 /* Warms up, measures until a stop rule holds and records the run's
  * latency, throughput and memory into run. */
-static mb_status measure(mb_bench *b, const mb_plan *p, json_t *run,
+static mb_status measure(mb__bench *b, const mb__plan *p, json_t *run,
                          mb_err *err)
 {
     meas m = {.b = b, .p = p};
@@ -258,7 +258,7 @@ static mb_status measure(mb_bench *b, const mb_plan *p, json_t *run,
     return s;
 }
 
-static void add_input_warning(const mb_plan *plan, json_t *doc)
+static void add_input_warning(const mb__plan *plan, json_t *doc)
 {
     json_t *warn = json_object_get(doc, "warnings");
     mb_err e = {0};
@@ -274,13 +274,13 @@ static void add_input_warning(const mb_plan *plan, json_t *doc)
 static void repl_progress(void *user, size_t round, size_t rounds,
                           int64_t elapsed_ns)
 {
-    const mb_plan *p = user;
+    const mb__plan *p = user;
     if (p->progress_rounds)
         p->progress_rounds(p->progress_user, round, rounds, elapsed_ns);
 }
 
 /* `run` over K processes: every batch size is an arm of mb__replicate. */
-static mb_status run_replicated(const mb_plan *plan, int k, json_t **doc_out,
+static mb_status run_replicated(const mb__plan *plan, int k, json_t **doc_out,
                                 mb_err *err)
 {
     int64_t one = 1;
@@ -372,7 +372,7 @@ void mb__warn_processes_lowered(json_t *doc, int asked, int used,
     json_array_append_new(json_object_get(doc, "warnings"), json_string(w));
 }
 
-int mb__plan_processes(const mb_plan *plan)
+int mb__plan_processes(const mb__plan *plan)
 {
     if (plan->leak_check)
         return 1; /* a leak shows in one long process */
@@ -383,7 +383,7 @@ int mb__plan_processes(const mb_plan *plan)
     return k;
 }
 
-mb_status mb__run_plan(const mb_plan *plan, json_t **doc_out, mb_err *err)
+mb_status mb__run_plan(const mb__plan *plan, json_t **doc_out, mb_err *err)
 {
     *doc_out = NULL;
     int k = mb__plan_processes(plan);
@@ -393,7 +393,7 @@ mb_status mb__run_plan(const mb_plan *plan, json_t **doc_out, mb_err *err)
     const int64_t *batches = plan->n_batches ? plan->batches : &one;
     size_t nb = plan->n_batches ? plan->n_batches : 1;
     int64_t rss_before = mb__rss_bytes();
-    mb_bench *b = NULL;
+    mb__bench *b = NULL;
     mb_status s = mb__bench_open(plan, batches[0], &b, err);
     if (s)
         return s;

@@ -25,7 +25,7 @@ static json_t *num_or_null(double v, int ok)
 json_t *mb__latency_json(const int64_t *samples, size_t n,
                          const double *extra_q, size_t n_extra)
 {
-    mb_summary s;
+    mb__summary s;
     json_t *o = json_object();
     json_object_set_new(o, "unit", json_string("ns"));
     json_object_set_new(o, "count", json_integer((json_int_t)n));
@@ -119,7 +119,7 @@ json_t *mb__doc_new(const char *kind, const char *command_line)
     json_t *d = json_object();
     char ts[32];
     mb__utc_iso8601(ts, sizeof ts);
-    mb_clock_info ci;
+    mb__clock_info ci;
     mb__clock_measure(&ci);
     json_object_set_new(d, "schema", json_string("mbench.result/1"));
     json_object_set_new(d, "kind", json_string(kind));
@@ -161,7 +161,7 @@ json_t *mb__doc_new(const char *kind, const char *command_line)
     return d;
 }
 
-json_t *mb__model_json(const mb_plan *plan)
+json_t *mb__model_json(const mb__plan *plan)
 {
     json_t *m = json_object();
     const char *path = plan->model_path ? plan->model_path : "";
@@ -210,9 +210,9 @@ json_t *mb__model_json(const mb_plan *plan)
 }
 
 /* The preprocessing of image data as given (null: every default). */
-static json_t *image_json(const mb_image_prep *m)
+static json_t *image_json(const mb__image_prep *m)
 {
-    static const mb_image_prep none = {0};
+    static const mb__image_prep none = {0};
     if (!memcmp(m, &none, sizeof none))
         return json_null();
     json_t *mean = json_array(), *std = json_array();
@@ -231,7 +231,7 @@ static json_t *image_json(const mb_image_prep *m)
                          : "from the input's shape");
 }
 
-static json_t *config_json(const mb_plan *p, const mb_bench *b)
+static json_t *config_json(const mb__plan *p, const mb__bench *b)
 {
     json_t *c = json_object(), *be = json_object();
     /* what the backend was given, --dim included where it takes them */
@@ -259,13 +259,13 @@ static json_t *config_json(const mb_plan *p, const mb_bench *b)
     return c;
 }
 
-static const char *device_of(const mb_plan *p)
+static const char *device_of(const mb__plan *p)
 {
     const char *ep = mb__plan_get_opt(p, "ep");
     return ep ? ep : "cpu";
 }
 
-json_t *mb__bench_run_skeleton(const mb_plan *p, mb_bench *b, int64_t batch,
+json_t *mb__bench_run_skeleton(const mb__plan *p, mb__bench *b, int64_t batch,
                                json_t *model, int64_t rss_before,
                                int64_t rss_after)
 {
@@ -289,7 +289,7 @@ json_t *mb__bench_run_skeleton(const mb_plan *p, mb_bench *b, int64_t batch,
     json_object_set(run, "inputs", json_object_get(io, "inputs"));
     json_object_set(run, "outputs", json_object_get(io, "outputs"));
     json_decref(io);
-    const mb_phases *ph = mb__bench_phases(b);
+    const mb__phases *ph = mb__bench_phases(b);
     json_object_set_new(
         run, "phases",
         json_pack("{s:I,s:I,s:I,s:o}", "library_load_ns",

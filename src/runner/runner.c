@@ -22,7 +22,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-struct mb_bench {
+struct mb__bench {
     const mb_backend *be;
     void *state;
     void *session;
@@ -33,11 +33,11 @@ struct mb_bench {
     mb_tensor *inputs;
     int64_t batch;
     int from_data;
-    mb_dataset *data;
-    mb_phases phases;
+    mb__dataset *data;
+    mb__phases phases;
     json_t *runtime;
-    const mb_plan *plan;
-    mb_plan own_plan; /* plan with a bare --shape named (has_own) */
+    const mb__plan *plan;
+    mb__plan own_plan; /* plan with a bare --shape named (has_own) */
     int has_own;
     mb_kv *opts; /* what open() was given (mb__plan_backend_opts) */
     size_t n_opts;
@@ -67,7 +67,7 @@ static void log_to_stderr(void *user, int level, const char *msg)
     fprintf(stderr, "%s\n", msg);
 }
 
-static void free_inputs(mb_bench *b)
+static void free_inputs(mb__bench *b)
 {
     for (size_t i = 0; b->inputs && i < b->n_in; i++)
         mb_tensor_clear(&b->inputs[i]);
@@ -75,7 +75,7 @@ static void free_inputs(mb_bench *b)
 
 /* A first inference that fails on synthetic integer inputs is often an
  * embedding lookup out of range: name the inputs and the fix. */
-static void hint_integer_inputs(const mb_bench *b, mb_err *err)
+static void hint_integer_inputs(const mb__bench *b, mb_err *err)
 {
     char names[512] = "", first[128] = "";
     for (size_t i = 0; i < b->n_in; i++) {
@@ -104,7 +104,7 @@ static void hint_integer_inputs(const mb_bench *b, mb_err *err)
  * runtime's descriptions, or from the ONNX file (the runtime may already
  * have fixed a dimension it was told about).  A misspelt name would be
  * ignored silently otherwise. */
-static mb_status check_dim_names(const mb_bench *b, const mb_plan *plan,
+static mb_status check_dim_names(const mb__bench *b, const mb__plan *plan,
                                  mb_err *err)
 {
     if (!plan->n_dims)
@@ -162,14 +162,14 @@ static mb_status check_dim_names(const mb_bench *b, const mb_plan *plan,
  * (session_info): compile time, and the framework of a Python model. */
 static void take_fact(void *user, const char *key, const char *value)
 {
-    mb_bench *b = user;
+    mb__bench *b = user;
     if (strcmp(key, "compile_ns") == 0)
         b->phases.compile_ns = strtoll(value, NULL, 10);
     else
         add_fact(b->runtime, key, value);
 }
 
-static void take_session_facts(mb_bench *b)
+static void take_session_facts(mb__bench *b)
 {
     b->phases.compile_ns = -1;
     if (MB_BACKEND_HAS(b->be, session_info))
@@ -181,12 +181,12 @@ static void take_session_facts(mb_bench *b)
  * that input's rank that gives another size there makes it dynamic.
  * Not for backends that take --dim (ONNX Runtime), whose named sizes are
  * the --dim values. */
-static void free_named_sizes(const mb_bench *b, mb_io_desc *d)
+static void free_named_sizes(const mb__bench *b, mb_io_desc *d)
 {
     if (mb__backend_caps(b->be) & MB_BACKEND_CAP_DIM_OVERRIDE)
         return;
     for (size_t k = 0; k < b->plan->n_shapes; k++) {
-        const mb_shape_override *o = &b->plan->shapes[k];
+        const mb__shape_override *o = &b->plan->shapes[k];
         if (strcmp(o->name, d->name) != 0 || o->rank != d->rank)
             continue;
         for (int a = 0; a < d->rank; a++)
@@ -201,10 +201,10 @@ static void free_named_sizes(const mb_bench *b, mb_io_desc *d)
  * axis 0 a batch axis named "batch" and the other sizes fixed, so that
  * --data and --batch treat it like any model's batched input; and
  * --input-name NAME=MODELNAME shows the model's MODELNAME as NAME. */
-static mb_status effective_inputs(mb_bench *b, const mb_io_desc *in, size_t n,
+static mb_status effective_inputs(mb__bench *b, const mb_io_desc *in, size_t n,
                                   mb_err *err)
 {
-    const mb_plan *p = b->plan;
+    const mb__plan *p = b->plan;
     b->in_eff = mb__calloc(n + 1, sizeof *b->in_eff);
     b->in_model = mb__calloc(n + 1, sizeof *b->in_model);
     if (!b->in_eff || !b->in_model)
@@ -234,7 +234,7 @@ static mb_status effective_inputs(mb_bench *b, const mb_io_desc *in, size_t n,
     for (size_t i = 0; i < n; i++) {
         mb_io_desc *d = &b->in_eff[i];
         for (size_t k = 0; k < p->n_shapes && d->rank < 0; k++) {
-            const mb_shape_override *o = &p->shapes[k];
+            const mb__shape_override *o = &p->shapes[k];
             if (strcmp(o->name, d->name) != 0 || o->rank < 1)
                 continue;
             d->rank = o->rank;
@@ -249,14 +249,14 @@ static mb_status effective_inputs(mb_bench *b, const mb_io_desc *in, size_t n,
 }
 
 /* Builds inputs for batch (synthetic or from data), and prepares them. */
-static mb_status make_inputs(mb_bench *b, int64_t batch, mb_err *err)
+static mb_status make_inputs(mb__bench *b, int64_t batch, mb_err *err)
 {
     free_inputs(b);
     mb_status s = MB_OK;
     if (b->data) {
         s = mb__dataset_batch(b->data, 0, batch, b->inputs, err);
     } else {
-        mb_rng rng;
+        mb__rng rng;
         mb__rng_seed(&rng, b->plan->seed);
         s = mb__synthetic_inputs(b->in, b->n_in, batch, b->plan, &rng,
                                  b->inputs, err);
@@ -270,9 +270,9 @@ static mb_status make_inputs(mb_bench *b, int64_t batch, mb_err *err)
 
 /* Finds and loads the plan's backend (timed as the library load) and
  * records its runtime facts. */
-static mb_status load_backend(mb_bench *b, mb_err *err)
+static mb_status load_backend(mb__bench *b, mb_err *err)
 {
-    const mb_plan *plan = b->plan;
+    const mb__plan *plan = b->plan;
     /* A plugin's runtime is loaded with the plugin (dlopen): the library
      * load phase counts from before finding it. */
     int64_t t0 = mb_now_ns();
@@ -295,9 +295,9 @@ static mb_status load_backend(mb_bench *b, mb_err *err)
 /* Opens the model (timed as the session creation), after the file checks
  * of file-based backends.  A file the runtime rejects is MB_EFORMAT when
  * our own reader can tell what is wrong with it. */
-static mb_status open_session(mb_bench *b, mb_err *err)
+static mb_status open_session(mb__bench *b, mb_err *err)
 {
-    const mb_plan *plan = b->plan;
+    const mb__plan *plan = b->plan;
     /* Only file-based backends get the file checks (the null backend and
      * plugins may take any "model" string). */
     uint32_t caps = mb__backend_caps(b->be);
@@ -331,10 +331,10 @@ static mb_status open_session(mb_bench *b, mb_err *err)
  * model's only input: b->plan becomes a copy where it has that input's
  * name (its --input-name alias if it has one).  MB_EINVAL for a model
  * with several inputs. */
-static mb_status name_bare_shape(mb_bench *b, const mb_io_desc *in, size_t n,
+static mb_status name_bare_shape(mb__bench *b, const mb_io_desc *in, size_t n,
                                  mb_err *err)
 {
-    const mb_plan *p = b->plan;
+    const mb__plan *p = b->plan;
     size_t k = 0;
     while (k < p->n_shapes && p->shapes[k].name[0])
         k++;
@@ -360,7 +360,7 @@ static mb_status name_bare_shape(mb_bench *b, const mb_io_desc *in, size_t n,
         return mb__fail(err, MB_ENOMEM, "out of memory");
     b->has_own = 1;
     b->plan = &b->own_plan;
-    mb_plan *q = &b->own_plan;
+    mb__plan *q = &b->own_plan;
     bool named = false; /* a NAME= for the input too: that one wins */
     for (size_t i = 0; i < q->n_shapes; i++)
         named |= !strcmp(q->shapes[i].name, name);
@@ -377,14 +377,14 @@ static mb_status name_bare_shape(mb_bench *b, const mb_io_desc *in, size_t n,
 
 /* The inputs as the runner sees them, checked against the plan's
  * options, and the first batch bound (from --data or synthetic). */
-static mb_status prepare_inputs(mb_bench *b, int64_t batch, mb_err *err)
+static mb_status prepare_inputs(mb__bench *b, int64_t batch, mb_err *err)
 {
     const mb_io_desc *model_in = NULL;
     mb_status s = b->be->describe(b->session, &model_in, &b->n_in, &b->out,
                                   &b->n_out, err);
     if (!s)
         s = name_bare_shape(b, model_in, b->n_in, err);
-    const mb_plan *plan = b->plan;
+    const mb__plan *plan = b->plan;
     if (!s)
         s = effective_inputs(b, model_in, b->n_in, err);
     if (!s) /* also with --data, where no input is synthesised */
@@ -408,7 +408,7 @@ static mb_status prepare_inputs(mb_bench *b, int64_t batch, mb_err *err)
 
 /* The first inference (timed on its own), then the outputs again: some
  * backends know them only from a result (Python). */
-static mb_status first_inference(mb_bench *b, mb_err *err)
+static mb_status first_inference(mb__bench *b, mb_err *err)
 {
     take_session_facts(b);
     int64_t t0 = mb_now_ns();
@@ -424,15 +424,15 @@ static mb_status first_inference(mb_bench *b, mb_err *err)
                            err);
 }
 
-mb_status mb__bench_open(const mb_plan *plan, int64_t batch, mb_bench **out,
+mb_status mb__bench_open(const mb__plan *plan, int64_t batch, mb__bench **out,
                          mb_err *err)
 {
     *out = NULL;
-    mb_bench *b = mb__calloc(1, sizeof *b);
+    mb__bench *b = mb__calloc(1, sizeof *b);
     if (!b)
         return mb__fail(err, MB_ENOMEM, "out of memory");
     b->plan = plan;
-    b->phases = (mb_phases){-1, -1, -1, -1};
+    b->phases = (mb__phases){-1, -1, -1, -1};
     mb_status s = load_backend(b, err);
     if (s) {
         free(b);
@@ -447,7 +447,7 @@ mb_status mb__bench_open(const mb_plan *plan, int64_t batch, mb_bench **out,
     return MB_OK;
 }
 
-mb_status mb__bench_iterate(mb_bench *b, int64_t n, int64_t *samples,
+mb_status mb__bench_iterate(mb__bench *b, int64_t n, int64_t *samples,
                             mb_err *err)
 {
     int (*run)(void *, mb_err *) = b->be->run;
@@ -463,7 +463,7 @@ mb_status mb__bench_iterate(mb_bench *b, int64_t n, int64_t *samples,
     return MB_OK;
 }
 
-mb_status mb__bench_set_batch(mb_bench *b, int64_t batch, mb_err *err)
+mb_status mb__bench_set_batch(mb__bench *b, int64_t batch, mb_err *err)
 {
     mb_status s = make_inputs(b, batch, err);
     if (!s)
@@ -471,7 +471,7 @@ mb_status mb__bench_set_batch(mb_bench *b, int64_t batch, mb_err *err)
     return s;
 }
 
-mb_status mb__bench_set_inputs(mb_bench *b, const mb_tensor *inputs, size_t n,
+mb_status mb__bench_set_inputs(mb__bench *b, const mb_tensor *inputs, size_t n,
                                mb_err *err)
 {
     if (n != b->n_in)
@@ -487,28 +487,28 @@ mb_status mb__bench_set_inputs(mb_bench *b, const mb_tensor *inputs, size_t n,
     return b->be->prepare(b->session, b->inputs, b->n_in, err);
 }
 
-const mb_io_desc *mb__bench_describe(const mb_bench *b, int outputs, size_t *n)
+const mb_io_desc *mb__bench_describe(const mb__bench *b, int outputs, size_t *n)
 {
     *n = outputs ? b->n_out : b->n_in;
     return outputs ? b->out : b->in;
 }
 
-static mb_status outputs(mb_bench *b, mb_tensor **outs, size_t *n, int lenient,
+static mb_status outputs(mb__bench *b, mb_tensor **outs, size_t *n, int lenient,
                          mb_err *err);
 
-mb_status mb__bench_outputs(mb_bench *b, mb_tensor **outs, size_t *n,
+mb_status mb__bench_outputs(mb__bench *b, mb_tensor **outs, size_t *n,
                             mb_err *err)
 {
     return outputs(b, outs, n, 0, err);
 }
 
-mb_status mb__bench_outputs_lenient(mb_bench *b, mb_tensor **outs, size_t *n,
+mb_status mb__bench_outputs_lenient(mb__bench *b, mb_tensor **outs, size_t *n,
                                     mb_err *err)
 {
     return outputs(b, outs, n, 1, err);
 }
 
-static mb_status outputs(mb_bench *b, mb_tensor **outs, size_t *n, int lenient,
+static mb_status outputs(mb__bench *b, mb_tensor **outs, size_t *n, int lenient,
                          mb_err *err)
 {
     *outs = NULL;
@@ -539,12 +539,12 @@ static mb_status outputs(mb_bench *b, mb_tensor **outs, size_t *n, int lenient,
     return MB_OK;
 }
 
-size_t mb__bench_data_samples(const mb_bench *b)
+size_t mb__bench_data_samples(const mb__bench *b)
 {
     return b->data ? mb__dataset_count(b->data) : 0;
 }
 
-mb_status mb__bench_bind_data(mb_bench *b, size_t first, mb_err *err)
+mb_status mb__bench_bind_data(mb__bench *b, size_t first, mb_err *err)
 {
     if (!b->data)
         return mb__fail(err, MB_EINVAL, "no --data set is loaded");
@@ -555,18 +555,18 @@ mb_status mb__bench_bind_data(mb_bench *b, size_t first, mb_err *err)
     return (mb_status)b->be->prepare(b->session, b->inputs, b->n_in, err);
 }
 
-int64_t mb__bench_batch(const mb_bench *b)
+int64_t mb__bench_batch(const mb__bench *b)
 {
     return b->batch;
 }
 
-const mb_tensor *mb__bench_inputs(const mb_bench *b, size_t *n)
+const mb_tensor *mb__bench_inputs(const mb__bench *b, size_t *n)
 {
     *n = b->n_in;
     return b->inputs;
 }
 
-const mb_phases *mb__bench_phases(const mb_bench *b)
+const mb__phases *mb__bench_phases(const mb__bench *b)
 {
     return &b->phases;
 }
@@ -595,7 +595,7 @@ static json_t *io_desc_json(const mb_io_desc *d, const mb_tensor *bound)
     return o;
 }
 
-json_t *mb__bench_io_json(const mb_bench *b)
+json_t *mb__bench_io_json(const mb__bench *b)
 {
     json_t *o = json_object(), *in = json_array(), *out = json_array();
     for (size_t i = 0; i < b->n_in; i++) {
@@ -619,18 +619,18 @@ json_t *mb__bench_io_json(const mb_bench *b)
     return o;
 }
 
-json_t *mb__bench_runtime_json(const mb_bench *b)
+json_t *mb__bench_runtime_json(const mb__bench *b)
 {
     return json_deep_copy(b->runtime);
 }
 
-void *mb__bench_session(const mb_bench *b, const mb_backend **be)
+void *mb__bench_session(const mb__bench *b, const mb_backend **be)
 {
     *be = b->be;
     return b->session;
 }
 
-void mb__bench_close(mb_bench *b)
+void mb__bench_close(mb__bench *b)
 {
     if (!b)
         return;
@@ -676,7 +676,7 @@ static void add_model_fact(void *user, const char *key, const char *value)
 
 /* Parameter counts of a model the ONNX reader cannot see (a plugin's
  * format), from the backend's model_info; once per model object. */
-void mb__bench_model_facts(mb_bench *b, json_t *model)
+void mb__bench_model_facts(mb__bench *b, json_t *model)
 {
     if (!model || !json_is_null(json_object_get(model, "params")) ||
         !MB_BACKEND_HAS(b->be, model_info) || !b->session)
@@ -707,13 +707,13 @@ static void add_session_fact(void *user, const char *key, const char *value)
     }
 }
 
-void mb__bench_session_facts(mb_bench *b, json_t *run)
+void mb__bench_session_facts(mb__bench *b, json_t *run)
 {
     if (MB_BACKEND_HAS(b->be, model_info) && b->session)
         b->be->model_info(b->session, add_session_fact, run);
 }
 
-json_t *mb__bench_runtime_now(mb_bench *b)
+json_t *mb__bench_runtime_now(mb__bench *b)
 {
     json_t *r0 = mb__bench_runtime_json(b);
     json_t *run =
@@ -725,13 +725,13 @@ json_t *mb__bench_runtime_now(mb_bench *b)
     return rt;
 }
 
-const mb_kv *mb__bench_opts(const mb_bench *b, size_t *n)
+const mb_kv *mb__bench_opts(const mb__bench *b, size_t *n)
 {
     *n = b ? b->n_opts : 0;
     return b ? b->opts : NULL;
 }
 
-const char *mb__plan_backend(const mb_plan *p)
+const char *mb__plan_backend(const mb__plan *p)
 {
     return p->backend ? p->backend : mb_backend_for_model(p->model_path);
 }

@@ -13,7 +13,7 @@ static const char *shown(const char *db, char *buf, size_t len)
     return buf;
 }
 
-mb_status mb__db_export(const mb__db_req *rq, mb_buf *msg, mb_err *err)
+mb_status mb__db_export(const mb__db_req *rq, mb__buf *msg, mb_err *err)
 {
     mb__store *src = NULL, *dst = NULL;
     mb__transfer_count c = {0, 0};
@@ -42,7 +42,7 @@ mb_status mb__db_export(const mb__db_req *rq, mb_buf *msg, mb_err *err)
     return st;
 }
 
-mb_status mb__db_import(const mb__db_req *rq, mb_buf *msg, mb_err *err)
+mb_status mb__db_import(const mb__db_req *rq, mb__buf *msg, mb_err *err)
 {
     mb__store *dst = NULL;
     mb_status st = mb__store_open(rq->db, &dst, err);
@@ -66,7 +66,7 @@ mb_status mb__db_import(const mb__db_req *rq, mb_buf *msg, mb_err *err)
     return st;
 }
 
-mb_status mb__db_info(const char *db, mb_buf *msg, mb_err *err)
+mb_status mb__db_info(const char *db, mb__buf *msg, mb_err *err)
 {
     mb__store *s = NULL;
     int64_t n[3], sup = 0;

@@ -25,12 +25,12 @@ typedef struct mb__db_req {
 
 /* Export or copy; appends "exported N documents from DB to FILE" or
  * "copied N documents from DB to DST (A new, B already there)" to msg. */
-mb_status mb__db_export(const mb__db_req *rq, mb_buf *msg, mb_err *err);
+mb_status mb__db_export(const mb__db_req *rq, mb__buf *msg, mb_err *err);
 /* Import every file (stopping at the first that fails: its content is
  * never a usage error, so MB_EINVAL becomes MB_EFORMAT); appends
  * "imported N documents into DB (A new, B already there)" to msg. */
-mb_status mb__db_import(const mb__db_req *rq, mb_buf *msg, mb_err *err);
+mb_status mb__db_import(const mb__db_req *rq, mb__buf *msg, mb_err *err);
 /* Appends the store's kind, schema version and row counts to msg. */
-mb_status mb__db_info(const char *db, mb_buf *msg, mb_err *err);
+mb_status mb__db_info(const char *db, mb__buf *msg, mb_err *err);
 
 #endif

@@ -41,7 +41,7 @@ static char *run_git(char *const argv[])
         _exit(127);
     }
     close(fd[1]);
-    mb_buf b = MB_BUF_INIT;
+    mb__buf b = MB_BUF_INIT;
     char chunk[4096];
     for (;;) {
         ssize_t n = read(fd[0], chunk, sizeof chunk);

@@ -232,7 +232,7 @@ static mb_status lite_ready(void *h, mb_err *err)
  * Caller frees. */
 static char *immutable_uri(const char *path)
 {
-    mb_buf b = MB_BUF_INIT;
+    mb__buf b = MB_BUF_INIT;
     mb__buf_puts(&b, "file:");
     for (const unsigned char *p = (const unsigned char *)path; *p; p++) {
         if (isalnum(*p) || strchr("/-._~", *p))

@@ -482,11 +482,11 @@ static mb_status insert_run(mb__store *s, const char *doc_id, size_t index,
     p_git(&p, git);
     /* The run's own columns: the fields of doc/fields.h that are
      * stored, in list order. */
-    mb_buf sql = MB_BUF_INIT;
+    mb__buf sql = MB_BUF_INIT;
     mb__buf_puts(&sql, "INSERT INTO runs (document_id, run_index, "
                        "created_utc, git_commit, git_branch, git_dirty, "
                        "git_commit_date");
-    mb_rrun r;
+    mb__rrun r;
     mb__rrun_fill(&r, doc, 0, run);
     size_t nf;
     const mb__field *f = mb__fields(&nf);
@@ -860,7 +860,7 @@ static char *run_key(const json_t *run)
         id = json_string_value(json_object_get(m, "name"));
     if (!id)
         id = json_string_value(json_object_get(m, "path"));
-    mb_buf b = MB_BUF_INIT;
+    mb__buf b = MB_BUF_INIT;
     mb__buf_printf(&b, "%s|%s|%" JSON_INTEGER_FORMAT, id ? id : "",
                    json_string_value(json_object_get(run, "variant"))
                        ? json_string_value(json_object_get(run, "variant"))
@@ -1194,7 +1194,7 @@ mb_status mb__store_history(mb__store *s, const mb__store_filter *f,
                             json_t **out, mb_err *err)
 {
     *out = NULL;
-    mb_buf sql = MB_BUF_INIT;
+    mb__buf sql = MB_BUF_INIT;
     const char *p[8];
     char batch[24], like[160], model_like[160];
     size_t n = 0;

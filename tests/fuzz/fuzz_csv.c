@@ -11,7 +11,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
-    mb_csv c;
+    mb__csv c;
     mb_err err;
     if (mb__csv_parse((const char *)data, size, "fuzz.csv", &c, &err) != MB_OK)
         return 0;

@@ -17,7 +17,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     size_t chunk = (size_t)data[0] + 1;
     const char *p = (const char *)data + 1;
     size_t n = size - 1;
-    mb_events ev;
+    mb__events ev;
     mb__events_init(&ev);
     int64_t t = 1000;
     while (n) {

@@ -62,7 +62,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         p += strlen(p) + 1;
     }
     round_trip(pieces[0]);
-    mb_exec_params ps = {NULL, 0};
+    mb__exec_params ps = {NULL, 0};
     mb_err err;
     for (size_t i = 1; i < np; i++)
         (void)mb__exec_params_add(&ps, pieces[i], &err);
@@ -74,7 +74,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         combos *= ps.p[i].n ? ps.p[i].n : 1;
     for (int shell = 0; shell < 2 && (combos <= 256 || combos > 100000);
          shell++) {
-        mb_exec_cmd *cmds = NULL;
+        mb__exec_cmd *cmds = NULL;
         size_t n = 0;
         char *tmpl[1] = {pieces[0]};
         if (mb__exec_expand(tmpl, 1, NULL, 0, &ps, shell, &cmds, &n, &err) ==

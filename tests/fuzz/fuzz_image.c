@@ -17,7 +17,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
-    mb_image im;
+    mb__image im;
     mb_err err = {0};
     /* at most 1 Mpx: the limit check is the same code, decodes stay fast */
     if (mb__image_decode_max(data, size, "fuzz", (size_t)1 << 20, &im, &err) !=
@@ -37,13 +37,13 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     {
         float gray[28 * 28];
         uint8_t rgb[16 * 16 * 3];
-        mb_image_prep p = {.resize_h = 28, .resize_w = 28};
-        mb_image_geom g = {1, 28, 28, 0, MB_DTYPE_FLOAT32};
+        mb__image_prep p = {.resize_h = 28, .resize_w = 28};
+        mb__image_geometry g = {1, 28, 28, 0, MB_DTYPE_FLOAT32};
         if (mb__image_prepare(&im, "fuzz", &p, &g, gray, &err) != MB_OK)
             abort();
-        mb_image_prep q = {
+        mb__image_prep q = {
             .resize_h = 20, .crop_h = 16, .crop_w = 16, .bgr = 1};
-        mb_image_geom h = {3, 16, 16, 1, MB_DTYPE_UINT8};
+        mb__image_geometry h = {3, 16, 16, 1, MB_DTYPE_UINT8};
         mb_status st = mb__image_prepare(&im, "fuzz", &q, &h, rgb, &err);
         /* a very thin image stays thinner than the crop: refused, fine */
         if (st != MB_OK && st != MB_EDATA)

@@ -39,7 +39,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         json_object_set(m, "key", g_key);
     }
     if (mb__machine_accept(m, g_key)) {
-        mb_buf b = MB_BUF_INIT;
+        mb__buf b = MB_BUF_INIT;
         mb__machine_console(&b, m, 1);
         char why[256];
         (void)mb__machine_narrow_blas(m, why, sizeof why);
@@ -48,7 +48,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
             "{s:{s:f},s:{s:f,s:f},s:[{s:s,s:f,s:f}]}", "runs", "used", 10.0,
             "work", "flops_per_run", 2e9, "macs_per_run", 1e9, "op_types",
             "op_type", "MatMul", "total_ns", 5e6, "flops_per_run", 2e9);
-        mb_profile_ctx ctx = {1e6, 1, 0, m, NULL};
+        mb__profile_ctx ctx = {1e6, 1, 0, m, NULL};
         mb__profile_finish(prof, &ctx);
         json_decref(prof);
     }

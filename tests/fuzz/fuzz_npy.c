@@ -71,7 +71,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     mb_tensor_clear(&f);
     if (s != MB_OK)
         return 0;
-    mb_buf b = MB_BUF_INIT;
+    mb__buf b = MB_BUF_INIT;
     if (mb__npy_encode(&t, &b, &err) == MB_OK) {
         mb_tensor u;
         if (mb__npy_read_mem(b.data, b.len, "re-encoded", &u, &err) != MB_OK)

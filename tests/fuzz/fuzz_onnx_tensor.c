@@ -15,8 +15,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
 static int is_external(const uint8_t *data, size_t size)
 {
-    mb_pb r;
-    mb_pb_field f;
+    mb__pb r;
+    mb__pb_field f;
     mb_err err;
     mb__pb_init(&r, size ? data : NULL, size);
     while (mb__pb_next(&r, &f, &err) == MB_OK && f.num)
@@ -34,7 +34,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     if (mb__onnx_tensor_decode(size ? data : NULL, size, "/nonexistent", &t,
                                &err) != MB_OK)
         return 0;
-    mb_buf b = MB_BUF_INIT;
+    mb__buf b = MB_BUF_INIT;
     if (mb__onnx_tensor_encode(&t, &b, &err) == MB_OK) {
         mb_tensor u;
         if (mb__onnx_tensor_decode((const uint8_t *)b.data, b.len,

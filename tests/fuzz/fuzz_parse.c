@@ -60,7 +60,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     memcpy(v, data + 1, n);
     v[n] = '\0';
     parsers(v);
-    mb_plan p;
+    mb__plan p;
     mb__plan_defaults(&p);
     mb_err err;
     /* the same value twice: a repeated option replaces or appends */
@@ -71,7 +71,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     /* the value as a compare variant, NAME=MODEL,option=value,...; not
      * with save-optimized, whose path is checked by creating a file */
     if (!strstr(v, "save-optimized")) {
-        mb_plan base;
+        mb__plan base;
         mb__plan_defaults(&base);
         mb__variant vs[1];
         memset(vs, 0, sizeof vs);

@@ -10,10 +10,10 @@
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
-static void walk(const mb_pb *msg, int depth)
+static void walk(const mb__pb *msg, int depth)
 {
-    mb_pb r = *msg;
-    mb_pb_field f;
+    mb__pb r = *msg;
+    mb__pb_field f;
     mb_err err;
     size_t fields = 0;
     while (mb__pb_next(&r, &f, &err) == MB_OK && f.num) {
@@ -33,7 +33,7 @@ static void walk(const mb_pb *msg, int depth)
         char *s = mb__pb_strdup(&f);
         free(s);
         if (depth < 8) {
-            mb_pb sub = mb__pb_sub(&r, &f);
+            mb__pb sub = mb__pb_sub(&r, &f);
             walk(&sub, depth + 1);
         }
     }
@@ -41,13 +41,13 @@ static void walk(const mb_pb *msg, int depth)
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
-    mb_pb r;
+    mb__pb r;
     mb__pb_init(&r, size ? data : NULL, size);
     walk(&r, 0);
     /* The primitive reads at every start offset of a short prefix. */
     mb_err err;
     for (size_t i = 0; i < size && i < 16; i++) {
-        mb_pb p;
+        mb__pb p;
         mb__pb_init(&p, data, size);
         p.pos = i;
         uint64_t v;

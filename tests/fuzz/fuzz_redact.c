@@ -51,7 +51,7 @@ static void plant(const char *rest, const char *secret)
         "mbench run m.onnx --password=%s %s",
     };
     for (size_t i = 0; i < sizeof forms / sizeof forms[0]; i++) {
-        mb_buf b = MB_BUF_INIT;
+        mb__buf b = MB_BUF_INIT;
         mb__buf_printf(&b, forms[i], secret, rest);
         mb__buf_putc(&b, '\0');
         if (!b.oom)

@@ -21,7 +21,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         return 0;
     memcpy(text, data, n);
     text[n] = '\0';
-    mb_require r;
+    mb__require r;
     mb_err err;
     if (mb__require_parse(text, &r, &err) == MB_OK) {
         json_t *doc = NULL;

@@ -31,7 +31,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     if (!doc)
         return 0;
     mb_err err;
-    mb_buf w = MB_BUF_INIT;
+    mb__buf w = MB_BUF_INIT;
     (void)mb__diff_md(doc, &w, &err);
     mb__buf_free(&w);
     (void)mb__diff_html(doc, &w, &err);
@@ -53,14 +53,14 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     }
     if (mb__regress_check_doc(doc, "fuzz.json", &err) == MB_OK) {
         const json_t *docs[2] = {doc, doc};
-        mb_buf b = MB_BUF_INIT;
+        mb__buf b = MB_BUF_INIT;
         (void)mb__report_md(docs, 2, &b, &err);
         mb__buf_free(&b);
         (void)mb__report_html(docs, 1, &b, &err);
         mb__buf_free(&b);
         mb__report_csv(doc, 1, &b);
         mb__buf_free(&b);
-        mb_console_opts co = {80, 1};
+        mb__console_opts co = {80, 1};
         mb__report_console(doc, &co, &b);
         mb__buf_free(&b);
         mb__regress_opts o;

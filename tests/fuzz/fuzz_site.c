@@ -79,7 +79,7 @@ static json_t *row_of(const json_t *doc, int k)
     return r;
 }
 
-static size_t count(const mb_buf *b, const char *needle)
+static size_t count(const mb__buf *b, const char *needle)
 {
     size_t n = 0;
     for (const char *p = b->data; p && (p = strstr(p, needle)); p++)
@@ -90,7 +90,7 @@ static size_t count(const mb_buf *b, const char *needle)
 static void render_all(const json_t *site)
 {
     mb__site_ctx c = {site, "https://forge.example/c/{sha}"};
-    mb_buf b = MB_BUF_INIT;
+    mb__buf b = MB_BUF_INIT;
     mb__site_index_html(&c, &b);
     if (count(&b, "<script") != 2)
         abort();

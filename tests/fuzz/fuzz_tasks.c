@@ -26,7 +26,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         text = nul + 1;
         len = size - n - 1;
     }
-    mb_tasks t;
+    mb__tasks t;
     mb_err err;
     if (mb__tasks_parse(text, len, "fuzz.csv", tmpl, &t, &err) == MB_OK) {
         for (size_t r = 0; r < t.csv.nrows && r < 64; r++) {

@@ -21,7 +21,7 @@ static unsigned g_n;
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
-    mb_trace *t = NULL;
+    mb__trace *t = NULL;
     mb_err err;
     if (mb__trace_parse((const char *)data, size, "trace", &t, &err) != MB_OK)
         return 0;
@@ -32,7 +32,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
             "{s:{s:f,s:f,s:i},s:{s:f,s:f}}", "sgemm", "one_core_gflops", 50.0,
             "all_cores_gflops", 90.0, "threads", 2, "triad", "one_core_gbps",
             20.0, "all_cores_gbps", 40.0);
-        mb_profile_ctx ctx = {1e6, 1, 0, machine, NULL};
+        mb__profile_ctx ctx = {1e6, 1, 0, machine, NULL};
         mb__profile_finish(prof, &ctx);
         /* the views cost more than the analysis: every 4th profile */
         if (++g_n % 4 != 0) {
@@ -41,7 +41,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
             mb__trace_free(t);
             return 0;
         }
-        mb_buf b = MB_BUF_INIT;
+        mb__buf b = MB_BUF_INIT;
         mb__profile_text(prof, "fuzz", 0, &b);
         mb__profile_folded(prof, "g", &b);
         for (int f = 0; f < 2; f++) {

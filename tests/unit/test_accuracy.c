@@ -28,7 +28,7 @@ static void metrics_of_a_small_vector_match_hand_computation(void)
     mb_tensor a, b;
     make_f32(&a, 1, d, va);
     make_f32(&b, 1, d, vb);
-    mb_metrics_result r;
+    mb__metrics_result r;
     mb_err err;
     EXPECT_EQ_INT(mb__metrics_compute_struct(&a, &b, NULL, &r, &err), MB_OK);
     EXPECT_NEAR(r.total.mae, 0.25, 1e-15);
@@ -52,7 +52,7 @@ static void identical_tensors_have_infinite_psnr_and_unit_ssim(void)
     int64_t d[3] = {2, 16, 16};
     mb_tensor a, b;
     make_f32(&a, 3, d, NULL);
-    mb_rng rng;
+    mb__rng rng;
     mb__rng_seed(&rng, 1);
     for (size_t i = 0; i < 512; i++)
         ((float *)a.data)[i] = (float)mb__rng_uniform(&rng);
@@ -76,7 +76,7 @@ static void shape_mismatch_names_both_shapes(void)
     mb_tensor a, b;
     make_f32(&a, 2, da, NULL);
     make_f32(&b, 2, db, NULL);
-    mb_metrics_result r;
+    mb__metrics_result r;
     mb_err err;
     EXPECT_EQ_INT(mb__metrics_compute_struct(&a, &b, NULL, &r, &err), MB_EDATA);
     EXPECT_CONTAINS(err.msg, "[2,3]");
@@ -93,7 +93,7 @@ static void nan_and_inf_are_counted_and_left_out_of_the_means(void)
     mb_tensor a, b;
     make_f32(&a, 1, d, va);
     make_f32(&b, 1, d, vb);
-    mb_metrics_result r;
+    mb__metrics_result r;
     EXPECT_EQ_INT(mb__metrics_compute_struct(&a, &b, NULL, &r, NULL), MB_OK);
     EXPECT_EQ_INT(r.total.nan_a, 1);
     EXPECT_EQ_INT(r.total.nan_b, 2);
@@ -140,7 +140,7 @@ static void classifier_outputs_get_topk_agreement_and_kl(void)
     mb_tensor a, b;
     make_f32(&a, 2, d, va);
     make_f32(&b, 2, d, vb);
-    mb_metrics_result r;
+    mb__metrics_result r;
     EXPECT_EQ_INT(mb__metrics_compute_struct(&a, &b, NULL, &r, NULL), MB_OK);
     EXPECT(r.total.classifier);
     EXPECT_NEAR(r.total.top1_agreement, 0.5, 0);
@@ -180,20 +180,20 @@ static void results_do_not_depend_on_the_thread_count(void)
     mb_tensor a, b;
     make_f32(&a, 2, d, NULL);
     make_f32(&b, 2, d, NULL);
-    mb_rng rng;
+    mb__rng rng;
     mb__rng_seed(&rng, 7);
     float *pa = a.data, *pb = b.data;
     for (size_t i = 0; i < 2100000; i++) {
         pa[i] = (float)(mb__rng_normal(&rng) + 100);
         pb[i] = pa[i] + (float)(1e-3 * mb__rng_normal(&rng));
     }
-    mb_metric_opts o1, o2;
+    mb__metric_opts o1, o2;
     mb__metric_opts_defaults(&o1);
     o1.threads = 1;
     o2 = o1;
     o2.threads = 3;
     o2.parallel_min = 1;
-    mb_metrics_result r1, r2;
+    mb__metrics_result r1, r2;
     EXPECT_EQ_INT(mb__metrics_compute_struct(&a, &b, &o1, &r1, NULL), MB_OK);
     EXPECT_EQ_INT(mb__metrics_compute_struct(&a, &b, &o2, &r2, NULL), MB_OK);
     EXPECT_NEAR(r1.total.mae, r2.total.mae, 0);
@@ -219,7 +219,7 @@ static void float16_candidates_are_widened_exactly(void)
     h[0] = mb_f32_to_f16(0.5f);
     h[1] = mb_f32_to_f16(1.0f);
     h[2] = mb_f32_to_f16(2.001f); /* fp16 holds 2 + 2^-9 */
-    mb_metrics_result r;
+    mb__metrics_result r;
     EXPECT_EQ_INT(mb__metrics_compute_struct(&a, &b, NULL, &r, NULL), MB_OK);
     EXPECT_NEAR(r.total.max_abs, 0.001953125, 0);
     EXPECT_EQ_INT(r.total.max_abs_index, 2);
@@ -230,7 +230,7 @@ static void float16_candidates_are_widened_exactly(void)
 
 static void gates_parse_and_evaluate(void)
 {
-    mb_gate g;
+    mb__gate g;
     mb_err err;
     EXPECT_EQ_INT(mb__gate_parse(" cos >= 0.999 ", &g, &err), MB_OK);
     EXPECT_STR(g.metric, "cosine");
@@ -249,7 +249,7 @@ static void gates_parse_and_evaluate(void)
 
 static void bad_gates_are_refused_with_the_fix(void)
 {
-    mb_gate g;
+    mb__gate g;
     mb_err err;
     EXPECT_EQ_INT(mb__gate_parse("cosin>=0.9", &g, &err), MB_EINVAL);
     EXPECT_CONTAINS(err.msg, "unknown metric 'cosin'");
@@ -262,7 +262,7 @@ static void bad_gates_are_refused_with_the_fix(void)
 
 static void a_gate_undefined_for_every_output_fails(void)
 {
-    mb_gate g;
+    mb__gate g;
     mb__gate_parse("ssim>=0.9", &g, NULL);
     json_t *outs = json_pack("[{s:s, s:n}]", "name", "logits", "ssim");
     int passed = 1;
@@ -277,7 +277,7 @@ static void a_gate_undefined_for_every_output_fails(void)
 
 static void default_gates_loosen_with_precision(void)
 {
-    mb_gate g32[8], g16[8], g8[8];
+    mb__gate g32[8], g16[8], g8[8];
     size_t n32 = mb__gate_defaults(MB_PREC_FP32, g32, 8);
     size_t n16 = mb__gate_defaults(MB_PREC_FP16, g16, 8);
     size_t n8 = mb__gate_defaults(MB_PREC_INT8, g8, 8);
@@ -285,7 +285,7 @@ static void default_gates_loosen_with_precision(void)
     EXPECT_EQ_INT(n16, n8);
     EXPECT_STR(g32[0].metric, "rel_l2");
     EXPECT(g32[0].value < g16[0].value && g16[0].value < g8[0].value);
-    mb_precision p;
+    mb__precision p;
     EXPECT(mb__precision_parse("fp16", &p));
     EXPECT_EQ_INT(p, MB_PREC_FP16);
     EXPECT(!mb__precision_parse("fp12", &p));
@@ -299,7 +299,7 @@ static void heatmap_is_a_png_with_a_dark_to_light_ramp(void)
     make_f32(&a, 2, d, NULL);
     make_f32(&b, 2, d, NULL);
     ((float *)b.data)[5] = 1;
-    mb_buf png = MB_BUF_INIT;
+    mb__buf png = MB_BUF_INIT;
     double mx = 0;
     EXPECT_EQ_INT(mb__heatmap_png(&a, &b, &png, &mx, NULL), MB_OK);
     EXPECT(png.len > 8 && memcmp(png.data, "\x89PNG\r\n\x1a\n", 8) == 0);
@@ -323,7 +323,7 @@ static void kl_of_probability_outputs_is_taken_as_they_are(void)
     mb_tensor a, b;
     make_f32(&a, 2, d, va);
     make_f32(&b, 2, d, vb);
-    mb_metrics_result r;
+    mb__metrics_result r;
     EXPECT_EQ_INT(mb__metrics_compute_struct(&a, &b, NULL, &r, NULL), MB_OK);
     double want = (double)0.7f * log((double)0.7f / (double)0.6f) +
                   (double)0.2f * log((double)0.2f / (double)0.3f) +
@@ -355,7 +355,7 @@ static void a_long_classifier_row_streams_like_a_short_one(void)
     mb_tensor a, b;
     make_f32(&a, 2, d, NULL);
     make_f32(&b, 2, d, NULL);
-    mb_rng rng;
+    mb__rng rng;
     mb__rng_seed(&rng, 11);
     float *pa = a.data, *pb = b.data;
     for (size_t i = 0; i < 200000; i++) {
@@ -364,7 +364,7 @@ static void a_long_classifier_row_streams_like_a_short_one(void)
     }
     pa[150001] = 20; /* the maximum in the third item */
     pb[150001] = 19;
-    mb_metrics_result r;
+    mb__metrics_result r;
     EXPECT_EQ_INT(mb__metrics_compute_struct(&a, &b, NULL, &r, NULL), MB_OK);
     /* the definition, in long double */
     long double ma = -INFINITY, mb = -INFINITY, za = 0, zb = 0, kl = 0;

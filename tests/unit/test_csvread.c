@@ -7,7 +7,7 @@
 
 #include <string.h>
 
-static mb_status parse(const char *text, mb_csv *c, mb_err *e)
+static mb_status parse(const char *text, mb__csv *c, mb_err *e)
 {
     memset(e, 0, sizeof *e);
     return mb__csv_parse(text, strlen(text), "tasks.csv", c, e);
@@ -15,7 +15,7 @@ static mb_status parse(const char *text, mb_csv *c, mb_err *e)
 
 static void plain_fields_are_split_by_commas(void)
 {
-    mb_csv c;
+    mb__csv c;
     mb_err e;
     EXPECT_EQ_INT(parse("a,b,c\n1,2,3\n4,5,6\n", &c, &e), MB_OK);
     EXPECT_EQ_INT(c.ncols, 3);
@@ -29,7 +29,7 @@ static void plain_fields_are_split_by_commas(void)
 
 static void quoted_fields_keep_commas_and_doubled_quotes(void)
 {
-    mb_csv c;
+    mb__csv c;
     mb_err e;
     EXPECT_EQ_INT(parse("name,overrides\n"
                         "x,\"a=1,b=2\"\n"
@@ -44,7 +44,7 @@ static void quoted_fields_keep_commas_and_doubled_quotes(void)
 
 static void quoted_fields_keep_newlines_and_later_rows_keep_their_line(void)
 {
-    mb_csv c;
+    mb__csv c;
     mb_err e;
     EXPECT_EQ_INT(parse("a,b\n"
                         "1,\"two\nlines\"\n"
@@ -60,7 +60,7 @@ static void quoted_fields_keep_newlines_and_later_rows_keep_their_line(void)
 
 static void crlf_line_ends_are_not_part_of_the_fields(void)
 {
-    mb_csv c;
+    mb__csv c;
     mb_err e;
     EXPECT_EQ_INT(parse("a,b\r\n1,2\r\n\"3\",4\r\n", &c, &e), MB_OK);
     EXPECT_EQ_INT(c.nrows, 2);
@@ -73,7 +73,7 @@ static void crlf_line_ends_are_not_part_of_the_fields(void)
 
 static void a_utf8_bom_is_skipped(void)
 {
-    mb_csv c;
+    mb__csv c;
     mb_err e;
     EXPECT_EQ_INT(parse("\xEF\xBB\xBF"
                         "branch,x\nmain,1\n",
@@ -86,7 +86,7 @@ static void a_utf8_bom_is_skipped(void)
 
 static void blank_lines_and_a_missing_last_newline_are_fine(void)
 {
-    mb_csv c;
+    mb__csv c;
     mb_err e;
     EXPECT_EQ_INT(parse("\na,b\n\n1,2\n\r\n3,\n\n5,6", &c, &e), MB_OK);
     EXPECT_EQ_INT(c.nrows, 3);
@@ -99,7 +99,7 @@ static void blank_lines_and_a_missing_last_newline_are_fine(void)
 
 static void header_names_are_trimmed(void)
 {
-    mb_csv c;
+    mb__csv c;
     mb_err e;
     EXPECT_EQ_INT(parse(" branch ,\texperiment\n1,2\n", &c, &e), MB_OK);
     EXPECT_STR(c.header[0], "branch");
@@ -109,7 +109,7 @@ static void header_names_are_trimmed(void)
 
 static void an_unbalanced_quote_names_the_line_that_opened_it(void)
 {
-    mb_csv c;
+    mb__csv c;
     mb_err e;
     EXPECT_EQ_INT(parse("a,b\n1,2\n3,\"open\n4,5\n6,7\n", &c, &e), MB_EFORMAT);
     EXPECT_CONTAINS(e.msg, "tasks.csv");
@@ -121,7 +121,7 @@ static void an_unbalanced_quote_names_the_line_that_opened_it(void)
 
 static void a_quote_inside_an_unquoted_field_is_an_error(void)
 {
-    mb_csv c;
+    mb__csv c;
     mb_err e;
     EXPECT_EQ_INT(parse("a,b\n1,2\n3,x\"y\n", &c, &e), MB_EFORMAT);
     EXPECT_CONTAINS(e.msg, "line 3: quote inside unquoted field 2");
@@ -129,7 +129,7 @@ static void a_quote_inside_an_unquoted_field_is_an_error(void)
 
 static void text_after_a_closing_quote_is_an_error(void)
 {
-    mb_csv c;
+    mb__csv c;
     mb_err e;
     EXPECT_EQ_INT(parse("a,b\n\"x\"y,2\n", &c, &e), MB_EFORMAT);
     EXPECT_CONTAINS(e.msg, "line 2: text after a closing quote in field 1");
@@ -137,7 +137,7 @@ static void text_after_a_closing_quote_is_an_error(void)
 
 static void a_row_with_too_few_or_too_many_fields_names_its_line(void)
 {
-    mb_csv c;
+    mb__csv c;
     mb_err e;
     EXPECT_EQ_INT(parse("a,b,c\n1,2,3\n4,5\n", &c, &e), MB_EFORMAT);
     EXPECT_CONTAINS(e.msg, "line 3: 2 fields, but the header has 3 columns");
@@ -149,7 +149,7 @@ static void a_row_with_too_few_or_too_many_fields_names_its_line(void)
 
 static void a_duplicate_or_empty_column_name_is_an_error(void)
 {
-    mb_csv c;
+    mb__csv c;
     mb_err e;
     EXPECT_EQ_INT(parse("a,b,a\n1,2,3\n", &c, &e), MB_EFORMAT);
     EXPECT_CONTAINS(e.msg, "line 1: column 'a' appears twice");
@@ -159,7 +159,7 @@ static void a_duplicate_or_empty_column_name_is_an_error(void)
 
 static void an_empty_file_asks_for_a_header(void)
 {
-    mb_csv c;
+    mb__csv c;
     mb_err e;
     EXPECT_EQ_INT(parse("\xEF\xBB\xBF\n\n", &c, &e), MB_EFORMAT);
     EXPECT_CONTAINS(e.msg, "tasks.csv is empty");

@@ -59,7 +59,7 @@ static void a_stack_in_one_npy_is_split_into_samples_and_wraps(void)
     int64_t fd[4] = {10, 1, 2, 2}, md[4] = {-1, 1, 2, 2};
     write_f32("ten.npy", 4, fd, 0);
     mb_io_desc in = desc("x", MB_DTYPE_FLOAT32, 4, md);
-    mb_dataset *d = NULL;
+    mb__dataset *d = NULL;
     mb_err err = {0};
     EXPECT_EQ_INT(mb__dataset_load(tpath("ten.npy"), &in, 1, NULL, &d, &err),
                   0);
@@ -83,7 +83,7 @@ static void a_single_sample_without_batch_axis_is_one_sample(void)
     int64_t fd[3] = {1, 2, 2}, md[4] = {-1, 1, 2, 2};
     write_f32("one.npy", 3, fd, 5);
     mb_io_desc in = desc("x", MB_DTYPE_FLOAT32, 4, md);
-    mb_dataset *d = NULL;
+    mb__dataset *d = NULL;
     mb_err err = {0};
     EXPECT_EQ_INT(mb__dataset_load(tpath("one.npy"), &in, 1, NULL, &d, &err),
                   0);
@@ -103,7 +103,7 @@ static void an_input_of_unknown_rank_takes_axis_0_as_the_batch_axis(void)
     int64_t fd[2] = {1000, 3};
     write_f32("rows.npy", 2, fd, 0);
     mb_io_desc in = desc("x", MB_DTYPE_FLOAT32, -1, fd);
-    mb_dataset *d = NULL;
+    mb__dataset *d = NULL;
     mb_err err = {0};
     EXPECT_EQ_INT(mb__dataset_load(tpath("rows.npy"), &in, 1, NULL, &d, &err),
                   0);
@@ -128,7 +128,7 @@ static void wrong_dtype_names_input_expected_and_found(void)
     mb_tensor_clear(&t);
     mb_io_desc in = desc("x", MB_DTYPE_FLOAT32, 4, md);
     in.dim_names[0] = "N";
-    mb_dataset *d = NULL;
+    mb__dataset *d = NULL;
     EXPECT_EQ_INT(mb__dataset_load(tpath("digits.npy"), &in, 1, NULL, &d, &err),
                   MB_EDATA);
     EXPECT_STR(err.msg, "input 'x': expected float32 [N,1,8,8], found "
@@ -141,7 +141,7 @@ static void float32_data_feeds_a_float16_input_converted(void)
     int64_t fd[2] = {3, 2}, md[2] = {-1, 2};
     write_f32("f32.npy", 2, fd, 0.1f);
     mb_io_desc in = desc("x", MB_DTYPE_FLOAT16, 2, md);
-    mb_dataset *d = NULL;
+    mb__dataset *d = NULL;
     mb_err err = {0};
     EXPECT_EQ_INT(mb__dataset_load(tpath("f32.npy"), &in, 1, NULL, &d, &err),
                   0);
@@ -196,7 +196,7 @@ static void integer_data_is_never_converted_to_float(void)
     mb__npy_write(tpath("i32.npy"), &t, &err);
     mb_tensor_clear(&t);
     mb_io_desc in = desc("x", MB_DTYPE_FLOAT16, 2, md);
-    mb_dataset *d = NULL;
+    mb__dataset *d = NULL;
     EXPECT_EQ_INT(mb__dataset_load(tpath("i32.npy"), &in, 1, NULL, &d, &err),
                   MB_EDATA);
     EXPECT_CONTAINS(err.msg, "expected float16");
@@ -208,7 +208,7 @@ static void wrong_fixed_dim_is_a_data_error(void)
     int64_t fd[4] = {2, 1, 3, 2}, md[4] = {-1, 1, 2, 2};
     write_f32("bad_shape.npy", 4, fd, 0);
     mb_io_desc in = desc("x", MB_DTYPE_FLOAT32, 4, md);
-    mb_dataset *d = NULL;
+    mb__dataset *d = NULL;
     mb_err err = {0};
     EXPECT_EQ_INT(
         mb__dataset_load(tpath("bad_shape.npy"), &in, 1, NULL, &d, &err),
@@ -233,7 +233,7 @@ static void npz_members_feed_inputs_by_name(void)
     int64_t ma[2] = {-1, 3}, mb_[1] = {-1};
     mb_io_desc ins[2] = {desc("a", MB_DTYPE_FLOAT32, 2, ma),
                          desc("b", MB_DTYPE_INT64, 1, mb_)};
-    mb_dataset *d = NULL;
+    mb__dataset *d = NULL;
     EXPECT_EQ_INT(mb__dataset_load(tpath("two.npz"), ins, 2, NULL, &d, &err),
                   0);
     EXPECT_STR(mb__dataset_describe(d),
@@ -254,7 +254,7 @@ static void a_npy_for_a_two_input_model_is_refused(void)
     int64_t ma[2] = {-1, 3};
     mb_io_desc ins[2] = {desc("a", MB_DTYPE_FLOAT32, 2, ma),
                          desc("b", MB_DTYPE_FLOAT32, 2, ma)};
-    mb_dataset *d = NULL;
+    mb__dataset *d = NULL;
     mb_err err = {0};
     EXPECT_EQ_INT(mb__dataset_load(tpath("ten.npy"), ins, 2, NULL, &d, &err),
                   MB_EDATA);
@@ -273,7 +273,7 @@ static void sample_directories_are_read_in_natural_order(void)
         write_f32(rel, 1, sd, (float)(10 * i));
     }
     mb_io_desc in = desc("v", MB_DTYPE_FLOAT32, 2, md);
-    mb_dataset *d = NULL;
+    mb__dataset *d = NULL;
     mb_err err = {0};
     EXPECT_EQ_INT(mb__dataset_load(tpath("samples"), &in, 1, NULL, &d, &err),
                   0);
@@ -292,7 +292,7 @@ static void a_sample_directory_missing_an_input_is_named(void)
     int64_t md[2] = {-1, 2};
     mb_io_desc ins[2] = {desc("v", MB_DTYPE_FLOAT32, 2, md),
                          desc("w", MB_DTYPE_FLOAT32, 2, md)};
-    mb_dataset *d = NULL;
+    mb__dataset *d = NULL;
     mb_err err = {0};
     EXPECT_EQ_INT(mb__dataset_load(tpath("samples"), ins, 2, NULL, &d, &err),
                   MB_EDATA);
@@ -308,7 +308,7 @@ static void a_name_list_with_unequal_sample_counts_is_refused(void)
                          desc("q", MB_DTYPE_FLOAT32, 2, md)};
     char list[1600];
     snprintf(list, sizeof list, "q=%s,p=%s", tpath("q.npy"), tpath("p.npy"));
-    mb_dataset *d = NULL;
+    mb__dataset *d = NULL;
     mb_err err = {0};
     EXPECT_EQ_INT(mb__dataset_load(list, ins, 2, NULL, &d, &err), MB_EDATA);
     EXPECT_CONTAINS(err.msg, "input 'q' has 4 samples but input 'p' has 5");
@@ -320,7 +320,7 @@ static void a_name_list_is_described_by_its_items(void)
     mb_io_desc in = desc("p", MB_DTYPE_FLOAT32, 2, md);
     char list[800];
     snprintf(list, sizeof list, "p=%s", tpath("p.npy"));
-    mb_dataset *d = NULL;
+    mb__dataset *d = NULL;
     mb_err err = {0};
     EXPECT_EQ_INT(mb__dataset_load(list, &in, 1, NULL, &d, &err), 0);
     EXPECT_STR(mb__dataset_describe(d), "p=p.npy: 5 samples");
@@ -333,7 +333,7 @@ static void a_name_list_naming_an_unknown_input_is_refused(void)
     mb_io_desc in = desc("p", MB_DTYPE_FLOAT32, 2, md);
     char list[800];
     snprintf(list, sizeof list, "nope=%s", tpath("p.npy"));
-    mb_dataset *d = NULL;
+    mb__dataset *d = NULL;
     mb_err err = {0};
     EXPECT_EQ_INT(mb__dataset_load(list, &in, 1, NULL, &d, &err), MB_EDATA);
     EXPECT_CONTAINS(err.msg, "names input 'nope' but the model's inputs are: "
@@ -344,7 +344,7 @@ static void a_fixed_batch_of_one_refuses_larger_batches(void)
 {
     int64_t md[4] = {1, 1, 2, 2};
     mb_io_desc in = desc("x", MB_DTYPE_FLOAT32, 4, md);
-    mb_dataset *d = NULL;
+    mb__dataset *d = NULL;
     mb_err err = {0};
     EXPECT_EQ_INT(mb__dataset_load(tpath("ten.npy"), &in, 1, NULL, &d, &err),
                   0);
@@ -362,7 +362,7 @@ static void a_missing_data_path_is_an_io_error(void)
 {
     int64_t md[1] = {-1};
     mb_io_desc in = desc("x", MB_DTYPE_FLOAT32, 1, md);
-    mb_dataset *d = NULL;
+    mb__dataset *d = NULL;
     mb_err err = {0};
     EXPECT_EQ_INT(mb__dataset_load(tpath("nope.npy"), &in, 1, NULL, &d, &err),
                   MB_EIO);

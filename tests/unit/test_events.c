@@ -11,7 +11,7 @@
 #define MS 1000000LL
 
 /* Feeds one line (a newline is added) received at t_ns. */
-static void line(mb_events *ev, const char *s, int64_t t_ns)
+static void line(mb__events *ev, const char *s, int64_t t_ns)
 {
     mb__events_feed(ev, s, strlen(s), t_ns);
     mb__events_feed(ev, "\n", 1, t_ns);
@@ -19,12 +19,12 @@ static void line(mb_events *ev, const char *s, int64_t t_ns)
 
 static void a_phase_lasts_from_its_start_line_to_its_end_line(void)
 {
-    mb_events ev;
+    mb__events ev;
     mb__events_init(&ev);
     line(&ev, "{\"event\":\"start\",\"phase\":\"init\"}", 10 * MS);
     line(&ev, "{\"event\":\"end\",\"phase\":\"init\"}", 35 * MS);
     mb__events_finish(&ev, 40 * MS);
-    const mb_phase_rec *p = mb__events_phase(&ev, "init");
+    const mb__phase_rec *p = mb__events_phase(&ev, "init");
     EXPECT(p != NULL);
     if (p) {
         EXPECT_EQ_INT(p->total_ns, 25 * MS);
@@ -40,7 +40,7 @@ static void a_phase_lasts_from_its_start_line_to_its_end_line(void)
 
 static void a_repeated_phase_is_summed_and_its_first_kept_apart(void)
 {
-    mb_events ev;
+    mb__events ev;
     mb__events_init(&ev);
     int64_t t = 0;
     for (int epoch = 0; epoch < 3; epoch++) {
@@ -49,7 +49,7 @@ static void a_repeated_phase_is_summed_and_its_first_kept_apart(void)
         line(&ev, "{\"event\":\"end\",\"phase\":\"epoch\"}", t);
     }
     mb__events_finish(&ev, t);
-    const mb_phase_rec *p = mb__events_phase(&ev, "epoch");
+    const mb__phase_rec *p = mb__events_phase(&ev, "epoch");
     EXPECT(p != NULL);
     if (p) {
         EXPECT_EQ_INT(p->count, 3);
@@ -62,7 +62,7 @@ static void a_repeated_phase_is_summed_and_its_first_kept_apart(void)
 
 static void nested_phases_record_their_parent(void)
 {
-    mb_events ev;
+    mb__events ev;
     mb__events_init(&ev);
     line(&ev, "{\"event\":\"start\",\"phase\":\"epoch\"}", 0);
     line(&ev, "{\"event\":\"start\",\"phase\":\"first_batch_load\"}", 1 * MS);
@@ -86,16 +86,16 @@ static void nested_phases_record_their_parent(void)
 
 static void ending_an_outer_phase_leaves_inner_open_ones_unfinished(void)
 {
-    mb_events ev;
+    mb__events ev;
     mb__events_init(&ev);
     line(&ev, "{\"event\":\"start\",\"phase\":\"outer\"}", 0);
     line(&ev, "{\"event\":\"start\",\"phase\":\"inner\"}", 1 * MS);
     line(&ev, "{\"event\":\"end\",\"phase\":\"outer\"}", 3 * MS);
     line(&ev, "{\"event\":\"start\",\"phase\":\"tail\"}", 4 * MS);
     mb__events_finish(&ev, 5 * MS);
-    const mb_phase_rec *outer = mb__events_phase(&ev, "outer");
-    const mb_phase_rec *inner = mb__events_phase(&ev, "inner");
-    const mb_phase_rec *tail = mb__events_phase(&ev, "tail");
+    const mb__phase_rec *outer = mb__events_phase(&ev, "outer");
+    const mb__phase_rec *inner = mb__events_phase(&ev, "inner");
+    const mb__phase_rec *tail = mb__events_phase(&ev, "tail");
     EXPECT(outer && inner && tail);
     if (outer && inner && tail) {
         EXPECT_EQ_INT(outer->count, 1);
@@ -110,7 +110,7 @@ static void ending_an_outer_phase_leaves_inner_open_ones_unfinished(void)
 
 static void the_programs_own_t_ns_times_a_phase_when_both_ends_have_it(void)
 {
-    mb_events ev;
+    mb__events ev;
     mb__events_init(&ev);
     line(&ev, "{\"event\":\"start\",\"phase\":\"fwd\",\"t_ns\":1000}", 5 * MS);
     line(&ev, "{\"event\":\"end\",\"phase\":\"fwd\",\"t_ns\":8000}", 9 * MS);
@@ -118,8 +118,8 @@ static void the_programs_own_t_ns_times_a_phase_when_both_ends_have_it(void)
          10 * MS);
     line(&ev, "{\"event\":\"end\",\"phase\":\"mixed\"}", 12 * MS);
     mb__events_finish(&ev, 12 * MS);
-    const mb_phase_rec *p = mb__events_phase(&ev, "fwd");
-    const mb_phase_rec *m = mb__events_phase(&ev, "mixed");
+    const mb__phase_rec *p = mb__events_phase(&ev, "fwd");
+    const mb__phase_rec *m = mb__events_phase(&ev, "mixed");
     EXPECT(p && m);
     if (p && m) {
         EXPECT_EQ_INT(p->total_ns, 7000);
@@ -130,7 +130,7 @@ static void the_programs_own_t_ns_times_a_phase_when_both_ends_have_it(void)
 
 static void counters_add_up_and_metrics_keep_their_last_value(void)
 {
-    mb_events ev;
+    mb__events ev;
     mb__events_init(&ev);
     line(&ev, "{\"event\":\"counter\",\"name\":\"samples\",\"value\":128}", 0);
     line(&ev, "{\"event\":\"metric\",\"name\":\"loss\",\"value\":0.9}", 0);
@@ -150,7 +150,7 @@ static void counters_add_up_and_metrics_keep_their_last_value(void)
 
 static void lines_split_across_reads_and_crlf_ends_are_joined(void)
 {
-    mb_events ev;
+    mb__events ev;
     mb__events_init(&ev);
     const char *s = "{\"event\":\"start\",\"phase\":\"a\"}\r\n\n"
                     "{\"event\":\"end\",\"phase\":\"a\"}";
@@ -159,7 +159,7 @@ static void lines_split_across_reads_and_crlf_ends_are_joined(void)
         mb__events_feed(&ev, s + i, n - i < 7 ? n - i : 7, (int64_t)i * MS);
     /* The last line has no newline: finish parses it. */
     mb__events_finish(&ev, 100 * MS);
-    const mb_phase_rec *p = mb__events_phase(&ev, "a");
+    const mb__phase_rec *p = mb__events_phase(&ev, "a");
     EXPECT(p != NULL);
     if (p)
         EXPECT_EQ_INT(p->count, 1);
@@ -169,7 +169,7 @@ static void lines_split_across_reads_and_crlf_ends_are_joined(void)
 
 static void malformed_lines_are_counted_with_the_first_reason(void)
 {
-    mb_events ev;
+    mb__events ev;
     mb__events_init(&ev);
     line(&ev, "{\"event\":\"start\",\"phase\":\"ok\"}", 0);
     line(&ev, "{bad json", 0);                               /* 2 */
@@ -186,7 +186,7 @@ static void malformed_lines_are_counted_with_the_first_reason(void)
     EXPECT_EQ_INT(ev.lines, 11);
     EXPECT_EQ_INT(ev.malformed, 9);
     EXPECT_CONTAINS(ev.first_malformed, "event line 2: not a JSON object");
-    const mb_phase_rec *p = mb__events_phase(&ev, "ok");
+    const mb__phase_rec *p = mb__events_phase(&ev, "ok");
     EXPECT(p != NULL);
     if (p)
         EXPECT_EQ_INT(p->total_ns, 2 * MS);
@@ -213,7 +213,7 @@ static void each_kind_of_malformed_line_says_why(void)
          "\"t_ns\" is not an integer"},
     };
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
-        mb_events ev;
+        mb__events ev;
         mb__events_init(&ev);
         line(&ev, cases[i].line, 0);
         mb__events_finish(&ev, 0);
@@ -225,7 +225,7 @@ static void each_kind_of_malformed_line_says_why(void)
 
 static void an_overlong_line_is_skipped_and_the_next_one_read(void)
 {
-    mb_events ev;
+    mb__events ev;
     mb__events_init(&ev);
     static char big[MB_EVENTS_MAX_LINE + 100];
     memset(big, 'x', sizeof big - 1);
@@ -242,7 +242,7 @@ static void an_overlong_line_is_skipped_and_the_next_one_read(void)
 
 static void blank_lines_are_neither_events_nor_malformed(void)
 {
-    mb_events ev;
+    mb__events ev;
     mb__events_init(&ev);
     line(&ev, "", 0);
     line(&ev, "   \r", 0);
@@ -254,14 +254,14 @@ static void blank_lines_are_neither_events_nor_malformed(void)
 
 static void iterations_of_a_loop_are_kept_in_order_with_their_items(void)
 {
-    mb_events ev;
+    mb__events ev;
     mb__events_init(&ev);
     line(&ev, "{\"event\":\"iter\",\"name\":\"infer\",\"ns\":1200,\"items\":8}",
          MS);
     line(&ev, "{\"event\":\"iter\",\"name\":\"decode\",\"ns\":50}", MS);
     line(&ev, "{\"event\":\"iter\",\"name\":\"infer\",\"ns\":900}", MS);
     mb__events_finish(&ev, 2 * MS);
-    const mb_loop_rec *l = mb__events_loop(&ev, "infer");
+    const mb__loop_rec *l = mb__events_loop(&ev, "infer");
     EXPECT(l != NULL);
     if (l) {
         EXPECT_EQ_INT(l->n, 2);
@@ -285,7 +285,7 @@ static void a_bad_iteration_is_malformed_and_not_kept(void)
         "{\"event\":\"iter\",\"name\":\"x\",\"ns\":10,\"items\":-2}",
     };
     for (size_t i = 0; i < sizeof bad / sizeof *bad; i++) {
-        mb_events ev;
+        mb__events ev;
         mb__events_init(&ev);
         line(&ev, bad[i], MS);
         mb__events_finish(&ev, MS);
@@ -300,7 +300,7 @@ static void a_bad_iteration_is_malformed_and_not_kept(void)
  * dropped (their ends are not malformed), names already kept go on. */
 static void names_past_the_cap_are_counted_dropped(void)
 {
-    mb_events ev;
+    mb__events ev;
     mb__events_init(&ev);
     char b[96];
     for (unsigned i = 0; i < MB_EVENTS_MAX_NAMES + 10; i++) {
@@ -317,7 +317,7 @@ static void names_past_the_cap_are_counted_dropped(void)
     EXPECT_EQ_INT(ev.dropped_events, 21);
     EXPECT_EQ_INT(ev.malformed, 0);
     EXPECT_EQ_INT(ev.n_counters, 0);
-    const mb_phase_rec *p = mb__events_phase(&ev, "p7");
+    const mb__phase_rec *p = mb__events_phase(&ev, "p7");
     EXPECT(p && p->count == 2);
     EXPECT(mb__events_phase(&ev, "p65535") != NULL);
     EXPECT(mb__events_phase(&ev, "p65536") == NULL);
@@ -328,7 +328,7 @@ static void names_past_the_cap_are_counted_dropped(void)
  * keys, odd numbers) mean what they always meant. */
 static void unusual_lines_mean_what_jansson_says(void)
 {
-    mb_events ev;
+    mb__events ev;
     mb__events_init(&ev);
     line(&ev, "{\"event\":\"start\",\"phase\":\"a\\\"b\",\"extra\":[1]}", MS);
     line(&ev, " { \"phase\" : \"a\\u0022b\" , \"event\" : \"end\" } ", 3 * MS);
@@ -342,9 +342,9 @@ static void unusual_lines_mean_what_jansson_says(void)
          MS);
     line(&ev, "{\"event\":\"counter\",\"name\":\"c\",\"value\":\"1\"}", MS);
     mb__events_finish(&ev, 5 * MS);
-    const mb_phase_rec *p = mb__events_phase(&ev, "a\"b");
+    const mb__phase_rec *p = mb__events_phase(&ev, "a\"b");
     EXPECT(p && p->count == 1 && p->total_ns == 2 * MS);
-    const mb_named_value *c = mb__events_counter(&ev, "c");
+    const mb__named_value *c = mb__events_counter(&ev, "c");
     EXPECT(c && c->value == 20.0 && c->updates == 2);
     EXPECT_EQ_INT(ev.malformed, 4);
     EXPECT(mb__events_metric(&ev, "m") == NULL);
@@ -355,7 +355,7 @@ static void unusual_lines_mean_what_jansson_says(void)
  * they are parsed; a start too deep is malformed. */
 static void the_backlog_keeps_arrival_times_and_depth_is_capped(void)
 {
-    mb_events ev;
+    mb__events ev;
     mb__events_init(&ev);
     const char *a = "{\"event\":\"start\",\"phase\":\"x\"}\n{\"event\":\"en";
     const char *b = "d\",\"phase\":\"x\"}\n";
@@ -365,7 +365,7 @@ static void the_backlog_keeps_arrival_times_and_depth_is_capped(void)
     mb__events_work(&ev, 5);
     mb__events_work(&ev, 1000);
     EXPECT_EQ_INT(mb__events_pending(&ev), 0);
-    const mb_phase_rec *p = mb__events_phase(&ev, "x");
+    const mb__phase_rec *p = mb__events_phase(&ev, "x");
     EXPECT(p && p->total_ns == 30 * MS);
     for (unsigned i = 0; i <= MB_EVENTS_MAX_DEPTH; i++)
         line(&ev, "{\"event\":\"start\",\"phase\":\"deep\"}", MS);

@@ -25,7 +25,7 @@ static char *slurp(const char *name)
         printf("#   cannot open %s\n", path);
         return NULL;
     }
-    mb_buf b = MB_BUF_INIT;
+    mb__buf b = MB_BUF_INIT;
     char chunk[4096];
     size_t n;
     while ((n = fread(chunk, 1, sizeof chunk, f)) > 0)
@@ -47,7 +47,7 @@ static void exec_console_matches_the_cli_output_it_replaces(void)
 {
     json_t *doc = load("doc.json");
     char *want = slurp("doc.txt");
-    mb_buf b = MB_BUF_INIT;
+    mb__buf b = MB_BUF_INIT;
     EXPECT(doc && want);
     mb__exec_doc_console(&b, doc);
     mb__buf_putc(&b, '\0');
@@ -62,7 +62,7 @@ static void suite_tasks_and_comparison_match_the_cli_output(void)
     json_t *doc = load("suite.json");
     char *want = slurp("suite.txt");
     const json_t *runs = json_object_get(doc, "runs");
-    mb_buf b = MB_BUF_INIT;
+    mb__buf b = MB_BUF_INIT;
     EXPECT(doc && want);
     for (size_t i = 0; i < json_array_size(runs); i++)
         mb__suite_run_console(&b, i + 1, json_array_size(runs),
@@ -88,7 +88,7 @@ static void durations_and_sizes_pick_their_unit_at_the_boundaries(void)
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++)
         EXPECT_STR(mb__fmt_ns(cases[i].ns, t, sizeof t), cases[i].want);
     /* a ladder whose last step starts at 0 refuses negatives */
-    static const mb_unit_step kib[] = {
+    static const mb__unit_step kib[] = {
         {1024, 1024, "%.0f KiB"}, {0, 1, "%.0f B"}, {0, 0, NULL}};
     EXPECT_STR(mb__fmt_steps(2048, kib, t, sizeof t), "2 KiB");
     EXPECT_STR(mb__fmt_steps(0, kib, t, sizeof t), "0 B");
@@ -98,7 +98,7 @@ static void durations_and_sizes_pick_their_unit_at_the_boundaries(void)
 
 static void suite_summary_says_shard_and_interruption(void)
 {
-    mb_buf b = MB_BUF_INIT;
+    mb__buf b = MB_BUF_INIT;
     mb__suite_summary_console(&b, 3, 4, 1, 1, 1);
     mb__suite_summary_console(&b, 2, 2, 0, 0, 0);
     mb__buf_putc(&b, '\0');

@@ -64,7 +64,7 @@ static size_t csv_split(const char *line, char fields[][512], size_t max)
 
 static void csv_header_is_the_list_of_csv_fields_in_order(void)
 {
-    mb_buf b = MB_BUF_INIT;
+    mb__buf b = MB_BUF_INIT;
     mb__fields_csv_header(&b);
     static char cells[128][512];
     size_t n = csv_split(b.data, cells, 128), nf, k = 0;
@@ -97,14 +97,14 @@ static void every_csv_cell_is_its_field_rendered_from_the_view(void)
     json_t *d = fixture("compare.json");
     if (!d)
         return;
-    mb_buf out = MB_BUF_INIT;
+    mb__buf out = MB_BUF_INIT;
     mb__report_csv(d, 1, &out);
     static char head[128][512], row[128][512];
     const char *nl = strchr(out.data, '\n');
     size_t nh = csv_split(out.data, head, 128);
     size_t nr = csv_split(nl + 1, row, 128);
     EXPECT_EQ_INT(nr, nh);
-    mb_rrun r;
+    mb__rrun r;
     mb__rrun_fill(&r, d, 0, json_array_get(json_object_get(d, "runs"), 0));
     for (size_t c = 0; c < nh && c < nr; c++) {
         const mb__field *f = mb__field_find(head[c]);
@@ -113,7 +113,7 @@ static void every_csv_cell_is_its_field_rendered_from_the_view(void)
             continue;
         char tmp[256];
         mb__fval v;
-        mb_buf cell = MB_BUF_INIT;
+        mb__buf cell = MB_BUF_INIT;
         mb__field_get(f, &r, &v, tmp, sizeof tmp);
         mb__field_csv(f, &v, &cell);
         /* the cell the writer wrote, parsed back, is the field's */
@@ -142,7 +142,7 @@ static void every_csv_cell_is_its_field_rendered_from_the_view(void)
 static void a_field_marked_csv_is_a_column_and_unmarked_is_not(void)
 {
     /* p90 is stored but is no CSV column; p95 is both. */
-    mb_buf b = MB_BUF_INIT;
+    mb__buf b = MB_BUF_INIT;
     mb__fields_csv_header(&b);
     EXPECT(strstr(b.data, "latency_p90_ms") == NULL);
     EXPECT(strstr(b.data, "latency_p95_ms") != NULL);
@@ -152,7 +152,7 @@ static void a_field_marked_csv_is_a_column_and_unmarked_is_not(void)
 }
 
 /* The columns of table runs in the SQLite file at path, comma-joined. */
-static void runs_columns(const char *path, mb_buf *out)
+static void runs_columns(const char *path, mb__buf *out)
 {
     sqlite3 *db;
     sqlite3_stmt *st;
@@ -193,7 +193,7 @@ static void every_stored_field_is_a_column_of_a_new_store(void)
     if (s)
         EXPECT_EQ_INT(mb__store_history(s, NULL, &hist, &err), MB_OK);
     mb__store_close(s);
-    mb_buf cols = MB_BUF_INIT;
+    mb__buf cols = MB_BUF_INIT;
     runs_columns(path, &cols);
     /* the layout existing databases have, unchanged */
     EXPECT_STR(cols.data ? cols.data : "", runs_v2);
@@ -233,7 +233,7 @@ static void the_view_reads_the_figures_of_a_run(void)
     if (!d)
         return;
     const json_t *run = json_array_get(json_object_get(d, "runs"), 0);
-    mb_rrun r;
+    mb__rrun r;
     mb__rrun_fill(&r, d, 0, run);
     const json_t *lat = json_object_get(run, "latency");
     EXPECT_NEAR(r.median, json_number_value(json_object_get(lat, "median")), 0);

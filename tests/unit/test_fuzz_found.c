@@ -50,18 +50,18 @@ static const char *write_tmp(const char *name, const void *data, size_t n)
     return path;
 }
 
-static void put_int(mb_buf *b, uint32_t num, uint64_t v)
+static void put_int(mb__buf *b, uint32_t num, uint64_t v)
 {
     mb__pb_put_tag(b, num, MB_PB_VARINT);
     mb__pb_put_varint(b, v);
 }
 
-static void put_str(mb_buf *b, uint32_t num, const char *s)
+static void put_str(mb__buf *b, uint32_t num, const char *s)
 {
     mb__pb_put_bytes(b, num, s, strlen(s));
 }
 
-static void put_msg(mb_buf *b, uint32_t num, mb_buf *m)
+static void put_msg(mb__buf *b, uint32_t num, mb__buf *m)
 {
     mb__pb_put_bytes(b, num, m->data, m->len);
     mb__buf_free(m);
@@ -72,7 +72,7 @@ static void put_msg(mb_buf *b, uint32_t num, mb_buf *m)
  * empty location then named the model's directory as its data file. */
 static void an_external_location_without_value_is_no_location(void)
 {
-    mb_buf m = MB_BUF_INIT, g = MB_BUF_INIT, t = MB_BUF_INIT, kv = MB_BUF_INIT;
+    mb__buf m = MB_BUF_INIT, g = MB_BUF_INIT, t = MB_BUF_INIT, kv = MB_BUF_INIT;
     put_str(&kv, 1, "location"); /* key, no value */
     put_int(&t, 1, 4);           /* dims [4] */
     put_int(&t, 2, 1);           /* float */
@@ -83,7 +83,7 @@ static void an_external_location_without_value_is_no_location(void)
     put_str(&g, 2, "g");
     put_int(&m, 1, 8);
     put_msg(&m, 7, &g);
-    mb_buf ops = MB_BUF_INIT;
+    mb__buf ops = MB_BUF_INIT;
     put_str(&ops, 1, "");
     put_int(&ops, 2, 17);
     put_msg(&m, 8, &ops);
@@ -120,7 +120,7 @@ static void huge_dims_over_little_data_fail_before_allocating(void)
     EXPECT_CONTAINS(err.msg, "only 37 bytes");
     EXPECT(t.data == NULL);
     /* raw_data that does not match the dims: refused before allocating */
-    mb_buf b = MB_BUF_INIT;
+    mb__buf b = MB_BUF_INIT;
     put_int(&b, 1, 1000000000);
     put_int(&b, 1, 1000);
     put_int(&b, 2, 1);
@@ -148,7 +148,7 @@ static void huge_dims_over_a_small_external_file_fail_before_allocating(void)
 {
     static const char data[12] = {0};
     write_tmp("w.bin", data, sizeof data);
-    mb_buf b = MB_BUF_INIT, e = MB_BUF_INIT;
+    mb__buf b = MB_BUF_INIT, e = MB_BUF_INIT;
     put_int(&b, 1, 1000000000);
     put_int(&b, 1, 1000);
     put_int(&b, 2, 1);
@@ -181,7 +181,7 @@ static void negative_or_huge_counts_in_a_result_are_ignored(void)
     json_t *doc = json_loads(text, 0, &je);
     EXPECT(doc != NULL);
     const json_t *docs[1] = {doc};
-    mb_rview v;
+    mb__rview v;
     EXPECT_EQ_INT(mb__rview_build(docs, 1, &v), 0);
     EXPECT_EQ_INT(v.n_runs, 2);
     if (v.n_runs == 2) {
@@ -207,7 +207,7 @@ static void a_load_document_without_counts_renders(void)
     json_error_t je;
     json_t *doc = json_loads(text, 0, &je);
     EXPECT(doc != NULL && mb__is_load_doc(doc));
-    mb_buf b = MB_BUF_INIT;
+    mb__buf b = MB_BUF_INIT;
     mb__report_load_console(doc, 80, &b);
     EXPECT_CONTAINS(b.data, "? serving threads, ? sessions");
     mb__buf_free(&b);
@@ -220,8 +220,8 @@ static void replay(const char *target, const uint8_t *d, size_t n)
 {
     mb_err err = {0};
     if (!strcmp(target, "pb")) {
-        mb_pb r;
-        mb_pb_field f;
+        mb__pb r;
+        mb__pb_field f;
         mb__pb_init(&r, n ? d : NULL, n);
         while (mb__pb_next(&r, &f, &err) == MB_OK && f.num)
             ;
@@ -249,16 +249,16 @@ static void replay(const char *target, const uint8_t *d, size_t n)
         if (mb__labels_parse(d, n, "replay", &v, &k, &err) == MB_OK)
             free(v);
     } else if (!strcmp(target, "csv")) {
-        mb_csv c;
+        mb__csv c;
         if (mb__csv_parse((const char *)d, n, "replay.csv", &c, &err) == MB_OK)
             mb__csv_free(&c);
     } else if (!strcmp(target, "tasks")) {
-        mb_tasks t;
+        mb__tasks t;
         if (mb__tasks_parse((const char *)d, n, "replay.csv", NULL, &t, &err) ==
             MB_OK)
             mb__tasks_free(&t);
     } else if (!strcmp(target, "events")) {
-        mb_events ev;
+        mb__events ev;
         mb__events_init(&ev);
         if (n > 1)
             mb__events_feed(&ev, (const char *)d + 1, n - 1, 1000);
@@ -278,19 +278,19 @@ static void replay(const char *target, const uint8_t *d, size_t n)
                 json_decref(v);
             /* what fuzz_result.c renders */
             const json_t *docs[2] = {doc, doc};
-            mb_buf b = MB_BUF_INIT;
+            mb__buf b = MB_BUF_INIT;
             (void)mb__report_md(docs, 2, &b, &err);
             mb__buf_free(&b);
             (void)mb__report_html(docs, 1, &b, &err);
             mb__buf_free(&b);
             mb__report_csv(doc, 1, &b);
             mb__buf_free(&b);
-            mb_console_opts co = {80, 1};
+            mb__console_opts co = {80, 1};
             mb__report_console(doc, &co, &b);
             mb__buf_free(&b);
         }
         if (doc && mb__is_load_doc(doc)) { /* and its load writers */
-            mb_buf b = MB_BUF_INIT;
+            mb__buf b = MB_BUF_INIT;
             mb__report_load_console(doc, 80, &b);
             mb__buf_free(&b);
             mb__report_load_md(doc, &b);
@@ -307,18 +307,18 @@ static void replay(const char *target, const uint8_t *d, size_t n)
         json_t *prof =
             json_pack("{s:{s:f},s:{s:f,s:f}}", "runs", "used", 10.0, "work",
                       "flops_per_run", 2e9, "macs_per_run", 1e9);
-        mb_profile_ctx ctx = {1e6, 1, 0, m, NULL};
+        mb__profile_ctx ctx = {1e6, 1, 0, m, NULL};
         mb__profile_finish(prof, &ctx);
         json_decref(prof);
         json_decref(m);
     } else if (!strcmp(target, "trace")) {
         /* what fuzz_trace.c analyses (not its views) */
-        mb_trace *t = NULL;
+        mb__trace *t = NULL;
         if (mb__trace_parse((const char *)d, n, "replay", &t, &err) == MB_OK) {
             json_t *prof = NULL;
             if (mb__trace_profile(t, mb__trace_runs(t) > 1 ? 1 : 0, &prof,
                                   &err) == MB_OK) {
-                mb_profile_ctx ctx = {1e6, 1, 0, NULL, NULL};
+                mb__profile_ctx ctx = {1e6, 1, 0, NULL, NULL};
                 mb__profile_finish(prof, &ctx);
                 json_decref(prof);
             }
@@ -326,7 +326,7 @@ static void replay(const char *target, const uint8_t *d, size_t n)
         }
     } else if (!strcmp(target, "image")) {
         /* what fuzz_image.c decodes (issue 37: damaged JPEGs) */
-        mb_image im;
+        mb__image im;
         if (mb__image_decode_max(d, n, "replay", (size_t)1 << 20, &im, &err) ==
             MB_OK)
             mb__image_free(&im);
@@ -423,7 +423,7 @@ static void a_profile_without_kernel_times_finishes_with_nulls(void)
 {
     json_t *prof = json_pack("{s:{s:f},s:{s:f},s:{}}", "runs", "used", 1.0,
                              "work", "flops_per_run", 1e9, "reconcile");
-    mb_profile_ctx ctx = {1e6, 1, 0, NULL, NULL};
+    mb__profile_ctx ctx = {1e6, 1, 0, NULL, NULL};
     mb__profile_finish(prof, &ctx);
     EXPECT(json_is_null(json_object_get(json_object_get(prof, "reconcile"),
                                         "unaccounted_vs_latency_ns")));
@@ -435,18 +435,18 @@ static void a_profile_without_kernel_times_finishes_with_nulls(void)
  * index out of bounds in mb__flops_macs). */
 static void an_input_of_unknown_rank_has_unknown_macs(void)
 {
-    mb_tshape in[2] = {{"float", -1, {0}}, {"float", 1, {10}}};
-    mb_tshape out[1] = {{"float", 2, {1, 10}}};
+    mb__tshape in[2] = {{"float", -1, {0}}, {"float", 1, {10}}};
+    mb__tshape out[1] = {{"float", 2, {1, 10}}};
     int64_t macs = 7;
     EXPECT_EQ_INT(mb__flops_macs("Gemm", in, 2, out, 1, &macs),
                   MB_FLOPS_UNKNOWN);
     EXPECT_EQ_INT(macs, 0);
-    in[0] = (mb_tshape){"float", 2, {1, 5}};
+    in[0] = (mb__tshape){"float", 2, {1, 5}};
     out[0].rank = -1;
     EXPECT_EQ_INT(mb__flops_macs("MatMul", in, 2, out, 1, &macs),
                   MB_FLOPS_UNKNOWN);
-    in[0] = (mb_tshape){"float", 2, {1, 5}};
-    out[0] = (mb_tshape){"float", 2, {1, 10}};
+    in[0] = (mb__tshape){"float", 2, {1, 5}};
+    out[0] = (mb__tshape){"float", 2, {1, 10}};
     EXPECT_EQ_INT(mb__flops_macs("Gemm", in, 2, out, 1, &macs), MB_FLOPS_EXACT);
     EXPECT_EQ_INT(macs, 50);
 }

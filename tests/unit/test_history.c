@@ -70,7 +70,7 @@ static void history_writers_escape_and_mark_the_change_point(void)
 {
     json_t *r = rows();
     json_t *s = mb__history_series(r, "p50");
-    mb_buf md = MB_BUF_INIT, html = MB_BUF_INIT, con = MB_BUF_INIT;
+    mb__buf md = MB_BUF_INIT, html = MB_BUF_INIT, con = MB_BUF_INIT;
     mb__history_md(&md, s, "p50");
     mb__history_html(&html, s, "p50");
     mb__history_console(&con, s, "p50");
@@ -82,7 +82,7 @@ static void history_writers_escape_and_mark_the_change_point(void)
     EXPECT(!strstr(html.data, "<b>/"));
     EXPECT_CONTAINS(html.data, "<svg xmlns");
     EXPECT_CONTAINS(con.data, "<- change point +20");
-    mb_buf e = MB_BUF_INIT;
+    mb__buf e = MB_BUF_INIT;
     json_t *none = json_array();
     mb__history_md(&e, none, "p99");
     EXPECT_CONTAINS(e.data, "No stored results match.");

@@ -58,7 +58,7 @@ static void a_png_decodes_to_its_pixels(void)
 {
     uint8_t px[6] = {1, 2, 3, 4, 5, 6}, buf[4096];
     size_t n = png(buf, 3, 2, 0, px);
-    mb_image im;
+    mb__image im;
     mb_err e = {0};
     EXPECT_EQ_INT(mb__image_decode(buf, n, "t.png", &im, &e), MB_OK);
     EXPECT_EQ_INT(im.w, 3);
@@ -72,7 +72,7 @@ static void damaged_and_huge_images_are_refused_without_allocating(void)
 {
     uint8_t buf[4096];
     size_t n = png(buf, 3, 2, 0, (const uint8_t[6]){0});
-    mb_image im;
+    mb__image im;
     mb_err e = {0};
     EXPECT_EQ_INT(mb__image_decode(buf, n - 20, "cut.png", &im, &e),
                   MB_EFORMAT);
@@ -104,7 +104,7 @@ static void png_warnings_and_impossible_lengths_are_refused(void)
     buf[8 + 8 + 7] = 2;
     uLong crc = crc32(0, buf + 12, 17);
     put32(buf + 29, (uint32_t)crc);
-    mb_image im;
+    mb__image im;
     mb_err e = {0};
     EXPECT_EQ_INT(mb__image_decode(buf, n, "extra.png", &im, &e), MB_EFORMAT);
     EXPECT_CONTAINS(e.msg, "image extra.png is not a readable PNG");
@@ -128,8 +128,8 @@ static void png_warnings_and_impossible_lengths_are_refused(void)
 static void rgb_becomes_gray_by_pillows_luma_and_gray_becomes_rgb(void)
 {
     uint8_t rgb[6] = {255, 0, 0, 10, 200, 30};
-    mb_image im = {rgb, 2, 1, 3};
-    mb_image_geom g = {1, 1, 2, 0, MB_DTYPE_UINT8};
+    mb__image im = {rgb, 2, 1, 3};
+    mb__image_geometry g = {1, 1, 2, 0, MB_DTYPE_UINT8};
     uint8_t out[6];
     mb_err e = {0};
     EXPECT_EQ_INT(mb__image_prepare(&im, "t", NULL, &g, out, &e), MB_OK);
@@ -137,8 +137,8 @@ static void rgb_becomes_gray_by_pillows_luma_and_gray_becomes_rgb(void)
     EXPECT_EQ_INT(out[0], 76);
     EXPECT_EQ_INT(out[1], (19595 * 10 + 38470 * 200 + 7471 * 30 + 32768) >> 16);
     uint8_t gray[2] = {7, 9};
-    mb_image gi = {gray, 2, 1, 1};
-    mb_image_geom g3 = {3, 1, 2, 1, MB_DTYPE_UINT8};
+    mb__image gi = {gray, 2, 1, 1};
+    mb__image_geometry g3 = {3, 1, 2, 1, MB_DTYPE_UINT8};
     EXPECT_EQ_INT(mb__image_prepare(&gi, "t", NULL, &g3, out, &e), MB_OK);
     EXPECT(out[0] == 7 && out[1] == 7 && out[2] == 7 && out[3] == 9);
 }
@@ -146,10 +146,10 @@ static void rgb_becomes_gray_by_pillows_luma_and_gray_becomes_rgb(void)
 static void scale_mean_std_layout_and_channel_order(void)
 {
     uint8_t px[6] = {0, 51, 255, 102, 153, 204}; /* 2 pixels, RGB */
-    mb_image im = {px, 2, 1, 3};
-    mb_image_prep p = {
+    mb__image im = {px, 2, 1, 3};
+    mb__image_prep p = {
         .n_mean = 1, .mean = {0.5}, .n_std = 1, .std = {0.5}, .bgr = 1};
-    mb_image_geom g = {3, 1, 2, 0, MB_DTYPE_FLOAT32}; /* NCHW */
+    mb__image_geometry g = {3, 1, 2, 0, MB_DTYPE_FLOAT32}; /* NCHW */
     float out[6];
     mb_err e = {0};
     EXPECT_EQ_INT(mb__image_prepare(&im, "t", &p, &g, out, &e), MB_OK);
@@ -158,7 +158,7 @@ static void scale_mean_std_layout_and_channel_order(void)
     EXPECT_NEAR(out[1], (204.0f / 255.0f - 0.5f) / 0.5f, 1e-7);
     EXPECT_NEAR(out[4], (0.0f - 0.5f) / 0.5f, 1e-7);
     EXPECT_NEAR(out[5], (102.0f / 255.0f - 0.5f) / 0.5f, 1e-7);
-    p = (mb_image_prep){.have_scale = 1, .scale = 1.0};
+    p = (mb__image_prep){.have_scale = 1, .scale = 1.0};
     g.nhwc = 1;
     EXPECT_EQ_INT(mb__image_prepare(&im, "t", &p, &g, out, &e), MB_OK);
     EXPECT(out[0] == 0 && out[1] == 51 && out[3] == 102);
@@ -169,27 +169,27 @@ static void resize_and_center_crop_follow_torchvision(void)
     /* a constant image stays constant through resampling */
     uint8_t px[10 * 6];
     memset(px, 77, sizeof px);
-    mb_image im = {px, 10, 6, 1};      /* w 10, h 6 */
-    mb_image_prep p = {.resize_h = 3}; /* shorter side 3: 3 x int(3*10/6) */
-    mb_image_geom any = {1, 0, 0, 0, MB_DTYPE_UINT8};
+    mb__image im = {px, 10, 6, 1};      /* w 10, h 6 */
+    mb__image_prep p = {.resize_h = 3}; /* shorter side 3: 3 x int(3*10/6) */
+    mb__image_geometry any = {1, 0, 0, 0, MB_DTYPE_UINT8};
     mb__image_out_size(&im, &p, &any);
     EXPECT_EQ_INT(any.h, 3);
     EXPECT_EQ_INT(any.w, 5);
     uint8_t out[15];
-    mb_image_geom g = {1, 3, 5, 0, MB_DTYPE_UINT8};
+    mb__image_geometry g = {1, 3, 5, 0, MB_DTYPE_UINT8};
     mb_err e = {0};
     EXPECT_EQ_INT(mb__image_prepare(&im, "t", &p, &g, out, &e), MB_OK);
     for (int i = 0; i < 15; i++)
         EXPECT_EQ_INT(out[i], 77);
     /* a crop of 2 from 5 starts at round(1.5) = 2 (half to even) */
     uint8_t row[5] = {10, 20, 30, 40, 50};
-    mb_image r = {row, 5, 1, 1};
-    mb_image_prep c = {.crop_h = 1, .crop_w = 2};
-    mb_image_geom g2 = {1, 1, 2, 0, MB_DTYPE_UINT8};
+    mb__image r = {row, 5, 1, 1};
+    mb__image_prep c = {.crop_h = 1, .crop_w = 2};
+    mb__image_geometry g2 = {1, 1, 2, 0, MB_DTYPE_UINT8};
     EXPECT_EQ_INT(mb__image_prepare(&r, "t", &c, &g2, out, &e), MB_OK);
     EXPECT(out[0] == 30 && out[1] == 40);
     /* a size the model does not take names the flags */
-    mb_image_geom g3 = {1, 4, 4, 0, MB_DTYPE_UINT8};
+    mb__image_geometry g3 = {1, 4, 4, 0, MB_DTYPE_UINT8};
     EXPECT_EQ_INT(mb__image_prepare(&r, "r.png", NULL, &g3, out, &e), MB_EDATA);
     EXPECT_CONTAINS(e.msg, "image r.png is 1x5 (HxW) but the model takes 4x4");
 }

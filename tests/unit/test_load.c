@@ -97,7 +97,7 @@ static void replay_is_the_fifo_queue(void)
  * errors (0.22% each). */
 static void estop_bound_covers_the_true_p99(void)
 {
-    mb_rng rng;
+    mb__rng rng;
     mb__rng_seed(&rng, 11);
     const int64_t n = 918;
     int64_t j = mb__estop_rank(n, 0.99, 0.99, MB_ESTOP_EXACT);
@@ -145,7 +145,7 @@ static void slo_spec_parses_and_rejects(void)
  * with numpy), so the tolerance of 3% is over 3 standard errors. */
 static void poisson_schedule_gives_md1_mean_wait(void)
 {
-    mb_rng rng;
+    mb__rng rng;
     mb__rng_seed(&rng, 7);
     const size_t n = 400000;
     const double S = 1e6, qps = 500; /* rho = 0.5 */
@@ -170,7 +170,7 @@ static json_t *run_load_opts(const char *const *kv, size_t n,
                              const char *const *bo, size_t nb,
                              int64_t min_time_ns)
 {
-    mb_plan p;
+    mb__plan p;
     mb__plan_defaults(&p);
     p.backend = strdup("null");
     p.min_time_ns = min_time_ns;
@@ -599,7 +599,7 @@ static void an_overloaded_step_is_flagged(void)
  * (a pause would have to hit half of them). */
 static void null_stalls_every_nth_request(void)
 {
-    mb_plan q;
+    mb__plan q;
     mb__plan_defaults(&q);
     q.backend = strdup("null");
     q.fixed_iters = 100;

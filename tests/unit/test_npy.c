@@ -17,8 +17,8 @@
 static char tmpdir[512];
 
 /* A .npy file made of a literal header and data bytes. */
-static void make_npy(mb_buf *b, int major, const char *header, const void *data,
-                     size_t len)
+static void make_npy(mb__buf *b, int major, const char *header,
+                     const void *data, size_t len)
 {
     mb__buf_append(b, "\x93NUMPY", 6);
     uint8_t v[2] = {(uint8_t)major, 0};
@@ -47,7 +47,7 @@ static void every_dtype_round_trips_through_encode_and_read(void)
             ((uint8_t *)t.data)[i] = types[k] == MB_DTYPE_BOOL
                                          ? (uint8_t)(i & 1)
                                          : (uint8_t)(i * 37 + k);
-        mb_buf b = MB_BUF_INIT;
+        mb__buf b = MB_BUF_INIT;
         EXPECT_EQ_INT(mb__npy_encode(&t, &b, &err), 0);
         EXPECT_EQ_INT(mb__npy_read_mem(b.data, b.len, "mem", &r, &err), 0);
         EXPECT_STR(mb_dtype_name(r.dtype), mb_dtype_name(types[k]));
@@ -67,7 +67,7 @@ static void written_header_is_version_1_aligned_to_64_bytes(void)
     int64_t dims[1] = {7};
     mb_err err = {0};
     mb_tensor_alloc(&t, MB_DTYPE_FLOAT32, 1, dims, NULL, &err);
-    mb_buf b = MB_BUF_INIT;
+    mb__buf b = MB_BUF_INIT;
     EXPECT_EQ_INT(mb__npy_encode(&t, &b, &err), 0);
     EXPECT_EQ_INT(b.data[6], 1);
     size_t hl = (uint8_t)b.data[8] | (size_t)(uint8_t)b.data[9] << 8;
@@ -83,7 +83,7 @@ static void written_header_is_version_1_aligned_to_64_bytes(void)
 static void big_endian_data_is_swapped_to_native(void)
 {
     const uint8_t be[] = {0, 0, 0, 1, 0xff, 0xff, 0xff, 0xfe};
-    mb_buf b = MB_BUF_INIT;
+    mb__buf b = MB_BUF_INIT;
     make_npy(&b, 1,
              "{'descr': '>i4', 'fortran_order': False, "
              "'shape': (2,), }\n",
@@ -101,7 +101,7 @@ static void fortran_order_is_transposed_to_c_order(void)
 {
     /* numpy [[1,2,3],[4,5,6]] in column-major memory is 1 4 2 5 3 6 */
     const int16_t f[] = {1, 4, 2, 5, 3, 6};
-    mb_buf b = MB_BUF_INIT;
+    mb__buf b = MB_BUF_INIT;
     make_npy(&b, 2,
              "{'descr': '<i2', 'fortran_order': True, "
              "'shape': (2, 3), }\n",
@@ -120,7 +120,7 @@ static void fortran_order_is_transposed_to_c_order(void)
 static void scalar_shape_reads_as_rank_zero(void)
 {
     const double v = 2.5;
-    mb_buf b = MB_BUF_INIT;
+    mb__buf b = MB_BUF_INIT;
     make_npy(&b, 1, "{'descr': '<f8', 'fortran_order': False, 'shape': (), }",
              &v, sizeof v);
     mb_tensor t;
@@ -135,7 +135,7 @@ static void scalar_shape_reads_as_rank_zero(void)
 static void truncated_data_is_a_format_error_naming_the_file(void)
 {
     const float v[3] = {1, 2, 3};
-    mb_buf b = MB_BUF_INIT;
+    mb__buf b = MB_BUF_INIT;
     make_npy(&b, 1,
              "{'descr': '<f4', 'fortran_order': False, "
              "'shape': (4,), }\n",
@@ -161,7 +161,7 @@ static void wrong_magic_is_a_format_error(void)
 
 static void header_longer_than_the_file_is_truncation(void)
 {
-    mb_buf b = MB_BUF_INIT;
+    mb__buf b = MB_BUF_INIT;
     make_npy(&b, 1, "{'descr': '<f4', 'fortran_order': False, ", NULL, 0);
     b.data[8] = (char)200; /* claim 200 header bytes */
     mb_tensor t;
@@ -174,7 +174,7 @@ static void header_longer_than_the_file_is_truncation(void)
 
 static void string_dtype_is_refused_as_unsupported(void)
 {
-    mb_buf b = MB_BUF_INIT;
+    mb__buf b = MB_BUF_INIT;
     make_npy(&b, 1,
              "{'descr': '<U2', 'fortran_order': False, "
              "'shape': (1,), }",
@@ -189,7 +189,7 @@ static void string_dtype_is_refused_as_unsupported(void)
 
 static void missing_shape_key_is_a_corrupt_header(void)
 {
-    mb_buf b = MB_BUF_INIT;
+    mb__buf b = MB_BUF_INIT;
     make_npy(&b, 1, "{'descr': '<f4', 'fortran_order': False}", NULL, 0);
     mb_tensor t;
     mb_err err = {0};
@@ -226,7 +226,7 @@ static void a_file_with_a_header_beyond_4k_is_read(void)
     header[n + 5000] = '\n';
     header[n + 5001] = '\0';
     const uint16_t v[3] = {1, 2, 65535};
-    mb_buf b = MB_BUF_INIT;
+    mb__buf b = MB_BUF_INIT;
     make_npy(&b, 2, header, v, sizeof v);
     char path[600];
     snprintf(path, sizeof path, "%s/long.npy", tmpdir);
@@ -244,7 +244,7 @@ static void a_file_with_a_header_beyond_4k_is_read(void)
 static void a_truncated_file_is_a_format_error(void)
 {
     const int8_t v[2] = {1, 2};
-    mb_buf b = MB_BUF_INIT;
+    mb__buf b = MB_BUF_INIT;
     make_npy(&b, 1,
              "{'descr': '|i1', 'fortran_order': False, "
              "'shape': (3,), }\n",
@@ -266,7 +266,7 @@ static void bfloat16_cannot_be_written_as_npy(void)
     int64_t dims[1] = {1};
     mb_err err = {0};
     mb_tensor_alloc(&t, MB_DTYPE_BFLOAT16, 1, dims, "o", &err);
-    mb_buf b = MB_BUF_INIT;
+    mb__buf b = MB_BUF_INIT;
     EXPECT_EQ_INT(mb__npy_encode(&t, &b, &err), MB_EUNSUPPORTED);
     EXPECT_CONTAINS(err.msg, "bfloat16");
     mb__buf_free(&b);
@@ -329,7 +329,7 @@ static void a_tensor_above_the_cap_is_refused_before_allocating(void)
     int64_t dims[1] = {1024};
     mb_tensor t, back;
     mb_err err = {0};
-    mb_buf b = MB_BUF_INIT;
+    mb__buf b = MB_BUF_INIT;
     EXPECT_EQ_INT(mb_tensor_alloc(&t, MB_DTYPE_FLOAT32, 1, dims, NULL, &err),
                   MB_OK);
     EXPECT_EQ_INT(mb__npy_encode(&t, &b, &err), MB_OK);
@@ -437,7 +437,7 @@ static void a_fortran_or_big_endian_file_is_read_not_mapped(void)
     for (int k = 0; k < 2; k++) {
         char path[600];
         snprintf(path, sizeof path, "%s/f%d.npy", tmpdir, k);
-        mb_buf b = MB_BUF_INIT;
+        mb__buf b = MB_BUF_INIT;
         make_npy(&b, 1, hdr[k], f, sizeof f);
         mb_err err = {0};
         mb__write_file_atomic(path, b.data, b.len, &err);
@@ -461,7 +461,7 @@ static void a_truncated_file_is_refused_before_mapping(void)
     char path[600];
     snprintf(path, sizeof path, "%s/tm.npy", tmpdir);
     const float d[2] = {1, 2};
-    mb_buf b = MB_BUF_INIT;
+    mb__buf b = MB_BUF_INIT;
     make_npy(&b, 1,
              "{'descr': '<f4', 'fortran_order': False, "
              "'shape': (1000000,), }\n",

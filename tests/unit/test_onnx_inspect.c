@@ -16,27 +16,27 @@
 
 static char tmpdir[256];
 
-static void put_int(mb_buf *b, uint32_t num, uint64_t v)
+static void put_int(mb__buf *b, uint32_t num, uint64_t v)
 {
     mb__pb_put_tag(b, num, MB_PB_VARINT);
     mb__pb_put_varint(b, v);
 }
 
-static void put_str(mb_buf *b, uint32_t num, const char *s)
+static void put_str(mb__buf *b, uint32_t num, const char *s)
 {
     mb__pb_put_bytes(b, num, s, strlen(s));
 }
 
-static void put_msg(mb_buf *b, uint32_t num, mb_buf *m)
+static void put_msg(mb__buf *b, uint32_t num, mb__buf *m)
 {
     mb__pb_put_bytes(b, num, m->data, m->len);
     mb__buf_free(m);
 }
 
 /* A float32 initializer of dims d0 x d1 with raw_data. */
-static void put_init(mb_buf *g, uint32_t num, const char *name, int d0, int d1)
+static void put_init(mb__buf *g, uint32_t num, const char *name, int d0, int d1)
 {
-    mb_buf t = MB_BUF_INIT;
+    mb__buf t = MB_BUF_INIT;
     put_int(&t, 1, (uint64_t)d0);
     put_int(&t, 1, (uint64_t)d1);
     put_int(&t, 2, 1);
@@ -49,10 +49,10 @@ static void put_init(mb_buf *g, uint32_t num, const char *name, int d0, int d1)
 }
 
 /* ValueInfo name: float32 [batch, 4]. */
-static void put_vi(mb_buf *g, uint32_t num, const char *name)
+static void put_vi(mb__buf *g, uint32_t num, const char *name)
 {
-    mb_buf dim1 = MB_BUF_INIT, dim2 = MB_BUF_INIT, shape = MB_BUF_INIT,
-           tt = MB_BUF_INIT, type = MB_BUF_INIT, vi = MB_BUF_INIT;
+    mb__buf dim1 = MB_BUF_INIT, dim2 = MB_BUF_INIT, shape = MB_BUF_INIT,
+            tt = MB_BUF_INIT, type = MB_BUF_INIT, vi = MB_BUF_INIT;
     put_str(&dim1, 2, "batch");
     put_int(&dim2, 1, 4);
     put_msg(&shape, 1, &dim1);
@@ -68,10 +68,10 @@ static void put_vi(mb_buf *g, uint32_t num, const char *name)
 /* ModelProto: ir 7, opset 13, graph main { Gemm(x, w, b) -> y; an If whose
  * then_branch holds a 2x2 initializer }; w is 4x4 and also listed as an
  * input. */
-static void build_model(mb_buf *m)
+static void build_model(mb__buf *m)
 {
-    mb_buf g = MB_BUF_INIT, node = MB_BUF_INIT, node2 = MB_BUF_INIT,
-           attr = MB_BUF_INIT, sub = MB_BUF_INIT, ops = MB_BUF_INIT;
+    mb__buf g = MB_BUF_INIT, node = MB_BUF_INIT, node2 = MB_BUF_INIT,
+            attr = MB_BUF_INIT, sub = MB_BUF_INIT, ops = MB_BUF_INIT;
     put_str(&node, 1, "x");
     put_str(&node, 2, "y");
     put_str(&node, 4, "Gemm");
@@ -112,7 +112,7 @@ static const char *write_tmp(const char *name, const void *data, size_t n)
 
 static void a_hand_built_model_is_described(void)
 {
-    mb_buf m = MB_BUF_INIT;
+    mb__buf m = MB_BUF_INIT;
     build_model(&m);
     const char *p = write_tmp("m.onnx", m.data, m.len);
     json_t *o = NULL;
@@ -147,7 +147,7 @@ static void a_hand_built_model_is_described(void)
 
 static void every_truncation_of_a_model_fails_cleanly(void)
 {
-    mb_buf m = MB_BUF_INIT;
+    mb__buf m = MB_BUF_INIT;
     build_model(&m);
     int wrong = 0, ok_cuts = 0;
     for (size_t cut = 1; cut < m.len; cut++) {
@@ -171,9 +171,9 @@ static void every_truncation_of_a_model_fails_cleanly(void)
 
 static void seeded_byte_flips_never_crash(void)
 {
-    mb_buf m = MB_BUF_INIT;
+    mb__buf m = MB_BUF_INIT;
     build_model(&m);
-    mb_rng rng;
+    mb__rng rng;
     mb__rng_seed(&rng, 42);
     int bad_status = 0;
     for (int i = 0; i < 1000; i++) {

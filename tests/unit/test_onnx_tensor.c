@@ -15,16 +15,16 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-static void put_varint_field(mb_buf *b, uint32_t num, uint64_t v)
+static void put_varint_field(mb__buf *b, uint32_t num, uint64_t v)
 {
     mb__pb_put_tag(b, num, MB_PB_VARINT);
     mb__pb_put_varint(b, v);
 }
 
 /* A packed field of varints. */
-static void put_packed(mb_buf *b, uint32_t num, const int64_t *v, size_t n)
+static void put_packed(mb__buf *b, uint32_t num, const int64_t *v, size_t n)
 {
-    mb_buf p = MB_BUF_INIT;
+    mb__buf p = MB_BUF_INIT;
     for (size_t i = 0; i < n; i++)
         mb__pb_put_varint(&p, (uint64_t)v[i]);
     mb__pb_put_bytes(b, num, p.data, p.len);
@@ -33,7 +33,7 @@ static void put_packed(mb_buf *b, uint32_t num, const int64_t *v, size_t n)
 
 static void float16_values_packed_in_int32_data_decode_to_their_bits(void)
 {
-    mb_buf b = MB_BUF_INIT;
+    mb__buf b = MB_BUF_INIT;
     put_varint_field(&b, 1, 3);                 /* dims [3] */
     put_varint_field(&b, 2, 10);                /* float16 */
     int64_t bits[3] = {0x3c00, 0xc000, 0x7bff}; /* 1, -2, 65504 */
@@ -54,7 +54,7 @@ static void float16_values_packed_in_int32_data_decode_to_their_bits(void)
 
 static void negative_int8_values_in_int32_data_keep_their_sign(void)
 {
-    mb_buf b = MB_BUF_INIT;
+    mb__buf b = MB_BUF_INIT;
     put_varint_field(&b, 1, 2);
     put_varint_field(&b, 1, 2);        /* dims [2,2], unpacked */
     put_varint_field(&b, 2, 3);        /* int8 */
@@ -78,7 +78,7 @@ static void negative_int8_values_in_int32_data_keep_their_sign(void)
 
 static void unpacked_float_data_elements_are_accepted(void)
 {
-    mb_buf b = MB_BUF_INIT;
+    mb__buf b = MB_BUF_INIT;
     put_varint_field(&b, 1, 2);
     put_varint_field(&b, 2, 1);
     float f[2] = {1.5f, -0.25f};
@@ -99,7 +99,7 @@ static void unpacked_float_data_elements_are_accepted(void)
 
 static void a_scalar_with_no_dims_has_one_element(void)
 {
-    mb_buf b = MB_BUF_INIT;
+    mb__buf b = MB_BUF_INIT;
     put_varint_field(&b, 2, 7); /* int64 scalar */
     int64_t v = -5;
     put_packed(&b, 7, &v, 1);
@@ -124,7 +124,7 @@ static void encode_then_decode_gives_the_same_tensor(void)
                   MB_OK);
     for (int i = 0; i < 6; i++)
         ((float *)a.data)[i] = (float)i * 0.5f - 1.0f;
-    mb_buf b = MB_BUF_INIT;
+    mb__buf b = MB_BUF_INIT;
     EXPECT_EQ_INT(mb__onnx_tensor_encode(&a, &b, &err), MB_OK);
     EXPECT_EQ_INT(
         mb__onnx_tensor_decode((uint8_t *)b.data, b.len, NULL, &c, &err),
@@ -142,7 +142,7 @@ static void encode_then_decode_gives_the_same_tensor(void)
 
 static void raw_data_of_the_wrong_size_is_a_format_error(void)
 {
-    mb_buf b = MB_BUF_INIT;
+    mb__buf b = MB_BUF_INIT;
     put_varint_field(&b, 1, 4);
     put_varint_field(&b, 2, 1);
     mb__pb_put_bytes(&b, 9, "12345678", 8); /* 2 floats, dims say 4 */
@@ -158,7 +158,7 @@ static void raw_data_of_the_wrong_size_is_a_format_error(void)
 
 static void too_few_typed_values_is_a_format_error(void)
 {
-    mb_buf b = MB_BUF_INIT;
+    mb__buf b = MB_BUF_INIT;
     put_varint_field(&b, 1, 3);
     put_varint_field(&b, 2, 6);
     int64_t v[2] = {1, 2};
@@ -178,7 +178,7 @@ static void a_truncated_tensor_is_a_format_error_naming_the_offset(void)
     mb_err err = {0};
     int64_t dims[1] = {100};
     mb_tensor_alloc(&a, MB_DTYPE_FLOAT32, 1, dims, NULL, &err);
-    mb_buf b = MB_BUF_INIT;
+    mb__buf b = MB_BUF_INIT;
     mb__onnx_tensor_encode(&a, &b, &err);
     EXPECT_EQ_INT(
         mb__onnx_tensor_decode((uint8_t *)b.data, b.len - 10, NULL, &t, &err),
@@ -190,7 +190,7 @@ static void a_truncated_tensor_is_a_format_error_naming_the_offset(void)
 
 static void a_string_tensor_is_unsupported(void)
 {
-    mb_buf b = MB_BUF_INIT;
+    mb__buf b = MB_BUF_INIT;
     put_varint_field(&b, 1, 1);
     put_varint_field(&b, 2, 8);
     mb__pb_put_bytes(&b, 6, "abc", 3);
@@ -203,9 +203,9 @@ static void a_string_tensor_is_unsupported(void)
     mb__buf_free(&b);
 }
 
-static void put_entry(mb_buf *b, const char *k, const char *v)
+static void put_entry(mb__buf *b, const char *k, const char *v)
 {
-    mb_buf e = MB_BUF_INIT;
+    mb__buf e = MB_BUF_INIT;
     mb__pb_put_bytes(&e, 1, k, strlen(k));
     mb__pb_put_bytes(&e, 2, v, strlen(v));
     mb__pb_put_bytes(b, 13, e.data, e.len);
@@ -221,7 +221,7 @@ static void external_data_is_read_relative_to_the_base_dir(void)
     int32_t vals[6] = {0, 0, 7, -8, 9, 99}; /* tensor at offset 8 */
     mb_err err = {0};
     EXPECT_EQ_INT(mb__write_file_atomic(path, vals, sizeof vals, &err), MB_OK);
-    mb_buf b = MB_BUF_INIT;
+    mb__buf b = MB_BUF_INIT;
     put_varint_field(&b, 1, 3);
     put_varint_field(&b, 2, 6);
     put_entry(&b, "location", "w.bin");
@@ -264,7 +264,7 @@ static void external_data_outside_the_base_dir_is_refused(void)
         "outside the model's directory once symlinks are resolved",
         "outside the model's directory"};
     for (int i = 0; i < 4; i++) {
-        mb_buf b = MB_BUF_INIT;
+        mb__buf b = MB_BUF_INIT;
         put_varint_field(&b, 1, 3);
         put_varint_field(&b, 2, 6);
         put_entry(&b, "location", locs[i]);

@@ -8,9 +8,9 @@
 
 #include <stdlib.h>
 
-static mb_pair_counts table(size_t b_only, size_t a_only, size_t n)
+static mb__pair_counts table(size_t b_only, size_t a_only, size_t n)
 {
-    return (mb_pair_counts){n, n - b_only - a_only, a_only, b_only, 0};
+    return (mb__pair_counts){n, n - b_only - a_only, a_only, b_only, 0};
 }
 
 static void the_interval_matches_the_reference_implementation(void)
@@ -28,7 +28,7 @@ static void the_interval_matches_the_reference_implementation(void)
         {30, 0, 30, 0.772973213652, 1},
     };
     for (size_t i = 0; i < sizeof ref / sizeof ref[0]; i++) {
-        mb_pair_counts t = table(ref[i].b, ref[i].a, ref[i].n);
+        mb__pair_counts t = table(ref[i].b, ref[i].a, ref[i].n);
         double lo, hi;
         EXPECT(mb__tango_ci(&t, 0.95, &lo, &hi));
         EXPECT_NEAR(lo, ref[i].lo, 1e-9);
@@ -42,7 +42,7 @@ static void models_that_agree_everywhere_get_z2_over_n_plus_z2(void)
     double z = 1.959963984540054;
     size_t ns[] = {64, 360, 1000, 10000};
     for (size_t i = 0; i < 4; i++) {
-        mb_pair_counts t = table(0, 0, ns[i]);
+        mb__pair_counts t = table(0, 0, ns[i]);
         double lo, hi, w = z * z / ((double)ns[i] + z * z);
         EXPECT(mb__tango_ci(&t, 0.95, &lo, &hi));
         EXPECT_NEAR(hi, w, 1e-12);
@@ -52,14 +52,14 @@ static void models_that_agree_everywhere_get_z2_over_n_plus_z2(void)
 
 static void at_zero_the_statistic_is_mcnemars(void)
 {
-    mb_pair_counts t = table(30, 12, 500);
+    mb__pair_counts t = table(30, 12, 500);
     EXPECT_NEAR(mb__tango_stat(&t, 0), (30.0 - 12.0) / sqrt(42.0), 1e-12);
 }
 
 static void counting_the_table(void)
 {
     uint8_t a[] = {1, 1, 0, 0, 1}, b[] = {1, 0, 1, 0, 1};
-    mb_pair_counts t;
+    mb__pair_counts t;
     mb__pair_count(a, b, 5, &t);
     EXPECT_EQ_INT(t.n, 5);
     EXPECT_EQ_INT(t.both, 2);
@@ -67,7 +67,7 @@ static void counting_the_table(void)
     EXPECT_EQ_INT(t.b_only, 1);
     EXPECT_EQ_INT(t.neither, 1);
     double lo, hi;
-    mb_pair_counts empty = {0};
+    mb__pair_counts empty = {0};
     EXPECT(!mb__tango_ci(&empty, 0.95, &lo, &hi));
     EXPECT(isnan(lo) && isnan(hi));
 }
@@ -82,7 +82,7 @@ static void coverage_is_near_95_percent(void)
         size_t n;
         double pb, pa;
     } cases[] = {{200, 0.02, 0.02}, {1000, 0.01, 0.03}, {500, 0.05, 0.02}};
-    mb_rng rng;
+    mb__rng rng;
     mb__rng_seed(&rng, 7);
     for (size_t c = 0; c < 3; c++) {
         size_t covered = 0, reps = 2000;
@@ -94,7 +94,7 @@ static void coverage_is_near_95_percent(void)
                 b += u < cases[c].pb;
                 a += u >= cases[c].pb && u < cases[c].pb + cases[c].pa;
             }
-            mb_pair_counts t = table(b, a, cases[c].n);
+            mb__pair_counts t = table(b, a, cases[c].n);
             double lo, hi;
             mb__tango_ci(&t, 0.95, &lo, &hi);
             covered += lo <= truth && truth <= hi;

@@ -13,8 +13,8 @@
 /* Reads every field of buf[0, n) at top level; returns the status. */
 static mb_status walk(const uint8_t *buf, size_t n, mb_err *err)
 {
-    mb_pb r;
-    mb_pb_field f;
+    mb__pb r;
+    mb__pb_field f;
     mb_status s;
     mb__pb_init(&r, buf, n);
     while ((s = mb__pb_next(&r, &f, err)) == MB_OK && f.num)
@@ -34,7 +34,7 @@ static void varints_decode_little_endian_base_128(void)
 {
     static const uint8_t b[] = {0x01, 0xac, 0x02, 0xff, 0xff, 0xff, 0xff,
                                 0xff, 0xff, 0xff, 0xff, 0xff, 0x01};
-    mb_pb r;
+    mb__pb r;
     uint64_t v;
     mb__pb_init(&r, b, sizeof b);
     EXPECT_EQ_INT(mb__pb_read_varint(&r, &v, NULL), MB_OK);
@@ -52,7 +52,7 @@ static void a_varint_of_eleven_bytes_is_refused(void)
     uint8_t b[11];
     memset(b, 0x80, 10);
     b[10] = 0x01;
-    mb_pb r;
+    mb__pb r;
     uint64_t v;
     mb_err err = {0};
     mb__pb_init(&r, b, sizeof b);
@@ -66,7 +66,7 @@ static void a_tenth_varint_byte_above_one_overflows_64_bits(void)
     uint8_t b[10];
     memset(b, 0xff, 9);
     b[9] = 0x02;
-    mb_pb r;
+    mb__pb r;
     uint64_t v;
     mb_err err = {0};
     mb__pb_init(&r, b, sizeof b);
@@ -76,7 +76,7 @@ static void a_tenth_varint_byte_above_one_overflows_64_bits(void)
 
 static void every_wire_type_is_decoded_by_next(void)
 {
-    mb_buf b = MB_BUF_INIT;
+    mb__buf b = MB_BUF_INIT;
     mb__pb_put_tag(&b, 1, MB_PB_VARINT);
     mb__pb_put_varint(&b, 150);
     mb__pb_put_tag(&b, 2, MB_PB_I64);
@@ -89,8 +89,8 @@ static void every_wire_type_is_decoded_by_next(void)
     mb__pb_put_tag(&b, 536870911, MB_PB_VARINT); /* largest field number */
     mb__pb_put_varint(&b, 2);
 
-    mb_pb r;
-    mb_pb_field f;
+    mb__pb r;
+    mb__pb_field f;
     mb_err err = {0};
     mb__pb_init(&r, (uint8_t *)b.data, b.len);
     EXPECT_EQ_INT(mb__pb_next(&r, &f, &err), MB_OK);
@@ -119,7 +119,7 @@ static void every_wire_type_is_decoded_by_next(void)
 
 static void a_sub_reader_walks_only_the_embedded_message(void)
 {
-    mb_buf inner = MB_BUF_INIT, b = MB_BUF_INIT;
+    mb__buf inner = MB_BUF_INIT, b = MB_BUF_INIT;
     mb__pb_put_tag(&inner, 1, MB_PB_VARINT);
     mb__pb_put_varint(&inner, 7);
     mb__pb_put_bytes(&inner, 2, "ab", 2);
@@ -127,13 +127,13 @@ static void a_sub_reader_walks_only_the_embedded_message(void)
     mb__pb_put_tag(&b, 6, MB_PB_VARINT);
     mb__pb_put_varint(&b, 9);
 
-    mb_pb r;
-    mb_pb_field f, g;
+    mb__pb r;
+    mb__pb_field f, g;
     mb__pb_init(&r, (uint8_t *)b.data, b.len);
     EXPECT_EQ_INT(mb__pb_next(&r, &f, NULL), MB_OK);
     EXPECT_EQ_INT(f.num, 5);
     EXPECT_EQ_INT(f.data_offset, 2); /* tag + 1-byte length */
-    mb_pb sub = mb__pb_sub(&r, &f);
+    mb__pb sub = mb__pb_sub(&r, &f);
     int n = 0;
     while (mb__pb_next(&sub, &g, NULL) == MB_OK && g.num)
         n++;
@@ -147,7 +147,7 @@ static void a_sub_reader_walks_only_the_embedded_message(void)
 
 static void groups_are_skipped_whole_including_nested_groups(void)
 {
-    mb_buf b = MB_BUF_INIT;
+    mb__buf b = MB_BUF_INIT;
     mb__pb_put_tag(&b, 3, MB_PB_SGROUP);
     mb__pb_put_tag(&b, 1, MB_PB_VARINT);
     mb__pb_put_varint(&b, 1);
@@ -156,8 +156,8 @@ static void groups_are_skipped_whole_including_nested_groups(void)
     mb__pb_put_tag(&b, 3, MB_PB_EGROUP);
     mb__pb_put_tag(&b, 8, MB_PB_VARINT);
     mb__pb_put_varint(&b, 42);
-    mb_pb r;
-    mb_pb_field f;
+    mb__pb r;
+    mb__pb_field f;
     mb__pb_init(&r, (uint8_t *)b.data, b.len);
     EXPECT_EQ_INT(mb__pb_next(&r, &f, NULL), MB_OK);
     EXPECT_EQ_INT(f.wire, MB_PB_SGROUP);
@@ -170,14 +170,14 @@ static void groups_are_skipped_whole_including_nested_groups(void)
 
 static void an_unmatched_end_group_is_a_format_error(void)
 {
-    mb_buf b = MB_BUF_INIT;
+    mb__buf b = MB_BUF_INIT;
     mb__pb_put_tag(&b, 3, MB_PB_SGROUP);
     mb__pb_put_tag(&b, 5, MB_PB_EGROUP);
     mb_err err = {0};
     EXPECT_EQ_INT(walk((uint8_t *)b.data, b.len, &err), MB_EFORMAT);
     EXPECT_CONTAINS(err.msg, "does not match");
     mb__buf_free(&b);
-    b = (mb_buf)MB_BUF_INIT;
+    b = (mb__buf)MB_BUF_INIT;
     mb__pb_put_tag(&b, 3, MB_PB_EGROUP);
     EXPECT_EQ_INT(walk((uint8_t *)b.data, b.len, &err), MB_EFORMAT);
     EXPECT_CONTAINS(err.msg, "end-of-group");
@@ -186,7 +186,7 @@ static void an_unmatched_end_group_is_a_format_error(void)
 
 static void groups_nested_too_deep_are_refused_without_recursing_forever(void)
 {
-    mb_buf b = MB_BUF_INIT;
+    mb__buf b = MB_BUF_INIT;
     for (int i = 0; i < 10000; i++)
         mb__pb_put_tag(&b, 1, MB_PB_SGROUP);
     mb_err err = {0};
@@ -211,7 +211,7 @@ static void field_number_zero_and_wire_types_6_and_7_are_refused(void)
 
 static void a_field_number_above_2_pow_29_is_refused(void)
 {
-    mb_buf b = MB_BUF_INIT;
+    mb__buf b = MB_BUF_INIT;
     mb__pb_put_varint(&b, (uint64_t)536870912 << 3);
     mb__pb_put_varint(&b, 1);
     mb_err err = {0};
@@ -232,7 +232,7 @@ static void a_length_past_the_end_names_its_offset(void)
 
 static void a_huge_length_does_not_wrap_around(void)
 {
-    mb_buf b = MB_BUF_INIT;
+    mb__buf b = MB_BUF_INIT;
     mb__pb_put_tag(&b, 1, MB_PB_LEN);
     mb__pb_put_varint(&b, UINT64_MAX - 1);
     mb_err err = {0};
@@ -245,7 +245,7 @@ static void a_huge_length_does_not_wrap_around(void)
  * cleanly (the reader may only stop on field boundaries). */
 static void every_truncation_inside_a_field_is_a_format_error(void)
 {
-    mb_buf b = MB_BUF_INIT;
+    mb__buf b = MB_BUF_INIT;
     mb__pb_put_tag(&b, 1, MB_PB_VARINT);
     mb__pb_put_varint(&b, UINT64_MAX);
     mb__pb_put_tag(&b, 2, MB_PB_I64);
@@ -280,14 +280,14 @@ static void every_truncation_inside_a_field_is_a_format_error(void)
 
 static void packed_varints_are_counted_and_a_cut_one_is_refused(void)
 {
-    mb_buf b = MB_BUF_INIT;
-    mb_buf p = MB_BUF_INIT;
+    mb__buf b = MB_BUF_INIT;
+    mb__buf p = MB_BUF_INIT;
     mb__pb_put_varint(&p, 1);
     mb__pb_put_varint(&p, 300);
     mb__pb_put_varint(&p, UINT64_MAX);
     mb__pb_put_bytes(&b, 1, p.data, p.len);
-    mb_pb r;
-    mb_pb_field f;
+    mb__pb r;
+    mb__pb_field f;
     size_t n = 0;
     mb__pb_init(&r, (uint8_t *)b.data, b.len);
     EXPECT_EQ_INT(mb__pb_next(&r, &f, NULL), MB_OK);
@@ -312,8 +312,8 @@ static void zigzag_maps_back_to_signed(void)
 
 static void an_empty_buffer_is_an_empty_message(void)
 {
-    mb_pb r;
-    mb_pb_field f;
+    mb__pb r;
+    mb__pb_field f;
     mb__pb_init(&r, NULL, 0);
     EXPECT(!mb__pb_more(&r));
     EXPECT_EQ_INT(mb__pb_next(&r, &f, NULL), MB_OK);

@@ -9,14 +9,14 @@ static const int64_t hidden_dims[] = {-1, 8, 16}, pooled_dims[] = {-1, 16},
                      trail_dims[] = {-1, 10, 1, 1};
 
 /* A BERT sequence classifier in Hugging Face's output order. */
-static const mb_out_shape bert[] = {
+static const mb__out_shape bert[] = {
     {"last_hidden_state", MB_DTYPE_FLOAT32, 3, hidden_dims},
     {"pooler_output", MB_DTYPE_FLOAT32, 2, pooled_dims},
     {"logits", MB_DTYPE_FLOAT32, 2, logit_dims}};
 
 static void logits_are_preferred_over_an_earlier_pooler_output(void)
 {
-    mb_judged j;
+    mb__judged j;
     mb_err e = {0};
     EXPECT_EQ_INT(mb__judged_output(bert, 3, NULL, &j, &e), MB_OK);
     EXPECT_EQ_INT(j.index, 2);
@@ -30,7 +30,7 @@ static void logits_are_preferred_over_an_earlier_pooler_output(void)
 
 static void an_embedding_alone_is_never_read_as_class_scores(void)
 {
-    mb_judged j;
+    mb__judged j;
     mb_err e = {0};
     EXPECT_EQ_INT(mb__judged_output(bert, 2, NULL, &j, &e), MB_OK);
     EXPECT_EQ_INT(j.index, 2);
@@ -41,7 +41,7 @@ static void an_embedding_alone_is_never_read_as_class_scores(void)
 
 static void a_requested_name_wins_even_over_the_rule(void)
 {
-    mb_judged j;
+    mb__judged j;
     mb_err e = {0};
     EXPECT_EQ_INT(mb__judged_output(bert, 3, "pooler_output", &j, &e), MB_OK);
     EXPECT_EQ_INT(j.index, 1);
@@ -57,7 +57,7 @@ static void a_requested_name_wins_even_over_the_rule(void)
 
 static void an_unknown_name_lists_the_outputs(void)
 {
-    mb_judged j;
+    mb__judged j;
     mb_err e = {0};
     EXPECT_EQ_INT(mb__judged_output(bert, 3, "probs", &j, &e), MB_EINVAL);
     EXPECT_EQ_INT(j.index, 3);
@@ -67,11 +67,11 @@ static void an_unknown_name_lists_the_outputs(void)
 
 static void score_names_beat_output_names_beat_others(void)
 {
-    const mb_out_shape outs[] = {
+    const mb__out_shape outs[] = {
         {"dense_7", MB_DTYPE_FLOAT32, 2, logit_dims},
         {"output_0", MB_DTYPE_FLOAT32, 2, logit_dims},
         {"Probabilities", MB_DTYPE_FLOAT16, 2, logit_dims}};
-    mb_judged j;
+    mb__judged j;
     mb_err e = {0};
     mb__judged_output(outs, 3, NULL, &j, &e);
     EXPECT_EQ_INT(j.index, 2);
@@ -84,12 +84,12 @@ static void score_names_beat_output_names_beat_others(void)
 
 static void shapes_and_dtypes_that_are_not_scores_are_skipped(void)
 {
-    const mb_out_shape outs[] = {
+    const mb__out_shape outs[] = {
         {"labels", MB_DTYPE_INT64, 2, logit_dims},    /* integer */
         {"logits1", MB_DTYPE_FLOAT32, 2, one_dims},   /* C == 1 */
         {"seq", MB_DTYPE_FLOAT32, -1, NULL},          /* not a tensor */
         {"scores", MB_DTYPE_FLOAT32, 4, trail_dims}}; /* [N,10,1,1] */
-    mb_judged j;
+    mb__judged j;
     mb_err e = {0};
     mb__judged_output(outs, 4, NULL, &j, &e);
     EXPECT_EQ_INT(j.index, 3);
@@ -101,10 +101,10 @@ static void shapes_and_dtypes_that_are_not_scores_are_skipped(void)
 
 static void a_score_name_wins_over_an_embedding_word(void)
 {
-    const mb_out_shape outs[] = {
+    const mb__out_shape outs[] = {
         {"pooled_logits", MB_DTYPE_FLOAT32, 2, logit_dims},
         {"embeddings", MB_DTYPE_FLOAT32, 2, pooled_dims}};
-    mb_judged j;
+    mb__judged j;
     mb_err e = {0};
     mb__judged_output(outs, 2, NULL, &j, &e);
     EXPECT_EQ_INT(j.index, 0);

@@ -134,7 +134,7 @@ static void dim_before_or_after_backend_gives_the_same_run(void)
 
 static void dims_reach_only_backends_that_declare_dim_overrides(void)
 {
-    mb_plan p;
+    mb__plan p;
     mb__plan_defaults(&p);
     mb_err e = {0};
     EXPECT_EQ_INT(

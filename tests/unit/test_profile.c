@@ -20,7 +20,7 @@ static json_t *small_profile(size_t skip)
     const char *root = getenv("MBENCH_ROOT");
     snprintf(path, sizeof path, "%s/tests/fixtures/profile/trace_small.json",
              root ? root : ".");
-    mb_trace *t = NULL;
+    mb__trace *t = NULL;
     mb_err err = {0};
     json_t *p = NULL;
     if (mb__trace_load(path, &t, &err) || mb__trace_profile(t, skip, &p, &err))
@@ -122,7 +122,7 @@ static void macs_per_run_add_conv_and_gemm(void)
 
 static void skipping_every_run_is_an_error_naming_the_fix(void)
 {
-    mb_trace *t = NULL;
+    mb__trace *t = NULL;
     mb_err err = {0};
     json_t *p = NULL;
     const char *text = "[{\"cat\":\"Session\",\"name\":\"model_run\","
@@ -135,7 +135,7 @@ static void skipping_every_run_is_an_error_naming_the_fix(void)
 
 static void a_trace_without_model_run_is_rejected(void)
 {
-    mb_trace *t = NULL;
+    mb__trace *t = NULL;
     mb_err err = {0};
     EXPECT_EQ_INT(mb__trace_parse("[]", 2, "x.json", &t, &err), MB_EFORMAT);
     EXPECT_CONTAINS(err.msg, "x.json");
@@ -143,9 +143,9 @@ static void a_trace_without_model_run_is_rejected(void)
     EXPECT_CONTAINS(err.msg, "not a JSON trace");
 }
 
-static mb_tshape S(int rank, int64_t a, int64_t b, int64_t c, int64_t d)
+static mb__tshape S(int rank, int64_t a, int64_t b, int64_t c, int64_t d)
 {
-    mb_tshape s = {"float", rank, {a, b, c, d}};
+    mb__tshape s = {"float", rank, {a, b, c, d}};
     return s;
 }
 
@@ -153,9 +153,9 @@ static void conv_macs_use_the_weight_and_the_output_shape(void)
 {
     int64_t m;
     /* ResNet stem: 7x7 stride 2, 3 -> 64 channels, 224 -> 112 */
-    mb_tshape in[3] = {S(4, 1, 3, 224, 224), S(4, 64, 3, 7, 7),
-                       S(1, 64, 0, 0, 0)};
-    mb_tshape out[1] = {S(4, 1, 64, 112, 112)};
+    mb__tshape in[3] = {S(4, 1, 3, 224, 224), S(4, 64, 3, 7, 7),
+                        S(1, 64, 0, 0, 0)};
+    mb__tshape out[1] = {S(4, 1, 64, 112, 112)};
     EXPECT_EQ_INT(mb__flops_macs("Conv", in, 3, out, 1, &m), MB_FLOPS_EXACT);
     EXPECT_EQ_INT(m, 64LL * 112 * 112 * 3 * 7 * 7);
     EXPECT_EQ_INT(mb__flops_macs("FusedConv", in, 3, out, 1, &m),
@@ -165,8 +165,8 @@ static void conv_macs_use_the_weight_and_the_output_shape(void)
 static void grouped_convs_count_only_their_group(void)
 {
     int64_t m;
-    mb_tshape in[2] = {S(4, 1, 32, 112, 112), S(4, 32, 1, 3, 3)};
-    mb_tshape out[1] = {S(4, 1, 32, 56, 56)};
+    mb__tshape in[2] = {S(4, 1, 32, 112, 112), S(4, 32, 1, 3, 3)};
+    mb__tshape out[1] = {S(4, 1, 32, 56, 56)};
     EXPECT_EQ_INT(mb__flops_macs("Conv", in, 2, out, 1, &m), MB_FLOPS_EXACT);
     EXPECT_EQ_INT(m, 32LL * 56 * 56 * 9);
 }
@@ -174,16 +174,17 @@ static void grouped_convs_count_only_their_group(void)
 static void a_prepacked_qlinearconv_weight_makes_the_estimate_unknown(void)
 {
     int64_t m = 7;
-    mb_tshape in[7] = {S(4, 1, 56, 56, 64), S(0, 0, 0, 0, 0),  S(0, 0, 0, 0, 0),
-                       S(1, 64, 0, 0, 0),   S(1, 64, 0, 0, 0), S(0, 0, 0, 0, 0),
-                       S(0, 0, 0, 0, 0)};
-    mb_tshape out[1] = {S(4, 1, 56, 56, 64)};
+    mb__tshape in[7] = {S(4, 1, 56, 56, 64), S(0, 0, 0, 0, 0),
+                        S(0, 0, 0, 0, 0),    S(1, 64, 0, 0, 0),
+                        S(1, 64, 0, 0, 0),   S(0, 0, 0, 0, 0),
+                        S(0, 0, 0, 0, 0)};
+    mb__tshape out[1] = {S(4, 1, 56, 56, 64)};
     EXPECT_EQ_INT(mb__flops_macs("QLinearConv", in, 7, out, 1, &m),
                   MB_FLOPS_UNKNOWN);
     EXPECT_EQ_INT(m, 0);
     /* with the weight present (NHWC data), the rule is layout-free */
-    mb_tshape in2[4] = {S(4, 1, 56, 56, 64), S(0, 0, 0, 0, 0), S(0, 0, 0, 0, 0),
-                        S(4, 64, 64, 3, 3)};
+    mb__tshape in2[4] = {S(4, 1, 56, 56, 64), S(0, 0, 0, 0, 0),
+                         S(0, 0, 0, 0, 0), S(4, 64, 64, 3, 3)};
     EXPECT_EQ_INT(mb__flops_macs("QLinearConv", in2, 4, out, 1, &m),
                   MB_FLOPS_EXACT);
     EXPECT_EQ_INT(m, 56LL * 56 * 64 * 64 * 9);
@@ -192,14 +193,14 @@ static void a_prepacked_qlinearconv_weight_makes_the_estimate_unknown(void)
 static void conv_transpose_without_weight_assumes_kernel_equal_stride(void)
 {
     int64_t m;
-    mb_tshape in[2] = {S(4, 1, 128, 16, 16), S(1, 64, 0, 0, 0)};
-    mb_tshape out[1] = {S(4, 1, 64, 32, 32)};
+    mb__tshape in[2] = {S(4, 1, 128, 16, 16), S(1, 64, 0, 0, 0)};
+    mb__tshape out[1] = {S(4, 1, 64, 32, 32)};
     EXPECT_EQ_INT(mb__flops_macs("ConvTranspose", in, 2, out, 1, &m),
                   MB_FLOPS_ASSUMED);
     EXPECT_EQ_INT(m, 64LL * 32 * 32 * 128);
     /* the same layer with its 2x2 weight [Cin, Cout, 2, 2] is exact and
      * agrees with the assumption */
-    mb_tshape in2[2] = {S(4, 1, 128, 16, 16), S(4, 128, 64, 2, 2)};
+    mb__tshape in2[2] = {S(4, 1, 128, 16, 16), S(4, 128, 64, 2, 2)};
     EXPECT_EQ_INT(mb__flops_macs("ConvTranspose", in2, 2, out, 1, &m),
                   MB_FLOPS_EXACT);
     EXPECT_EQ_INT(m, 64LL * 32 * 32 * 128);
@@ -208,13 +209,13 @@ static void conv_transpose_without_weight_assumes_kernel_equal_stride(void)
 static void matmul_family_uses_the_reduction_dim_of_a(void)
 {
     int64_t m;
-    mb_tshape a[2] = {S(4, 2, 3, 5, 7), S(2, 7, 4, 0, 0)};
-    mb_tshape y[1] = {S(4, 2, 3, 5, 4)};
+    mb__tshape a[2] = {S(4, 2, 3, 5, 7), S(2, 7, 4, 0, 0)};
+    mb__tshape y[1] = {S(4, 2, 3, 5, 4)};
     EXPECT_EQ_INT(mb__flops_macs("MatMul", a, 2, y, 1, &m), MB_FLOPS_EXACT);
     EXPECT_EQ_INT(m, 2 * 3 * 5 * 4 * 7);
     /* Gemm with transA: A is [K, M] */
-    mb_tshape g[1] = {S(2, 64, 1, 0, 0)};
-    mb_tshape gy[1] = {S(2, 1, 10, 0, 0)};
+    mb__tshape g[1] = {S(2, 64, 1, 0, 0)};
+    mb__tshape gy[1] = {S(2, 1, 10, 0, 0)};
     EXPECT_EQ_INT(mb__flops_macs("Gemm", g, 1, gy, 1, &m), MB_FLOPS_EXACT);
     EXPECT_EQ_INT(m, 640);
     EXPECT_EQ_INT(mb__flops_macs("QLinearMatMul", a, 2, y, 1, &m),
@@ -224,7 +225,7 @@ static void matmul_family_uses_the_reduction_dim_of_a(void)
 static void other_operators_do_no_counted_work(void)
 {
     int64_t m = 5;
-    mb_tshape x[1] = {S(4, 1, 8, 8, 8)};
+    mb__tshape x[1] = {S(4, 1, 8, 8, 8)};
     EXPECT_EQ_INT(mb__flops_macs("Relu", x, 1, x, 1, &m), MB_FLOPS_NONE);
     EXPECT_EQ_INT(m, 0);
 }
@@ -232,7 +233,7 @@ static void other_operators_do_no_counted_work(void)
 static void folded_stacks_name_graph_op_type_and_node(void)
 {
     json_t *p = small_profile(1);
-    mb_buf b = MB_BUF_INIT;
+    mb__buf b = MB_BUF_INIT;
     mb__profile_folded(p, "my model", &b);
     EXPECT_CONTAINS(b.data, "my_model;Conv;conv1 90\n");
     EXPECT_CONTAINS(b.data, "my_model;Gemm;fc 50\n");
@@ -269,9 +270,9 @@ static void svg_and_html_escape_names(void)
     json_t *p = small_profile(1);
     json_t *n = json_array_get(json_object_get(p, "nodes"), 0);
     json_object_set_new(n, "name", json_string("<script>&\"x'"));
-    mb_profile_ctx ctx = {0};
+    mb__profile_ctx ctx = {0};
     mb__profile_finish(p, &ctx);
-    mb_buf b = MB_BUF_INIT;
+    mb__buf b = MB_BUF_INIT;
     mb__profile_html(p, "t<i>", NULL, &b);
     EXPECT(strstr(b.data, "<script>") == NULL);
     EXPECT_CONTAINS(b.data, "&lt;script&gt;&amp;&quot;x&#39;");
@@ -334,7 +335,7 @@ static void nested_subgraph_kernels_count_once(void)
                                                                                     4,
                                                                                     1) "]";
 #undef NODE
-    mb_trace *t = NULL;
+    mb__trace *t = NULL;
     mb_err err = {0};
     json_t *p = NULL;
     EXPECT_EQ_INT(mb__trace_parse(text, strlen(text), "t", &t, &err), MB_OK);
@@ -364,7 +365,7 @@ static void nested_subgraph_kernels_count_once(void)
     EXPECT_EQ_INT(geti(p, "reconcile", "framework_overhead_mean_ns"), 56000);
     EXPECT_EQ_INT(geti(p, "reconcile", "subgraph_kernel_mean_ns"),
                   11000 + 59000 + 5000);
-    mb_buf b = MB_BUF_INIT;
+    mb__buf b = MB_BUF_INIT;
     mb__profile_folded(p, "g", &b);
     EXPECT_CONTAINS(b.data, "g;Loop;loop;If;inner_if;Conv;conv_a 59\n");
     EXPECT_CONTAINS(b.data, "g;Loop;loop;If;inner_if 11\n");
@@ -384,7 +385,7 @@ static void flop_counts_scale_their_unit(void)
              {524288, "MAC", "524.288 KMAC"}, {1.5e12, "FLOP", "1.500 TFLOP"},
              {12, "FLOP", "12 FLOP"},         {0, "MAC", "0 MAC"}};
     for (size_t i = 0; i < sizeof c / sizeof *c; i++) {
-        mb_buf b = MB_BUF_INIT;
+        mb__buf b = MB_BUF_INIT;
         mb__profile_si_count(&b, c[i].v, c[i].unit);
         EXPECT_STR(b.data, c[i].want);
         mb__buf_free(&b);

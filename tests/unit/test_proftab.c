@@ -65,14 +65,14 @@ static void a_saved_trace_becomes_a_profile_document(void)
 static void csv_has_a_header_and_one_row_per_op_type(void)
 {
     json_t *doc = fixture_doc();
-    mb_buf b = MB_BUF_INIT;
+    mb__buf b = MB_BUF_INIT;
     mb__report_csv(doc, 1, &b);
     EXPECT_EQ_INT((int)count_lines(b.data), 1 + 3);
     EXPECT(strncmp(b.data, "model,variant,batch_size,op_type,", 33) == 0);
     /* Conv: 45 us per run, 41% of the 110 us run */
     EXPECT_CONTAINS(b.data, ",Conv,1.000,0.045000,0.090000,");
     EXPECT_CONTAINS(b.data, ",0.409091,36864,");
-    mb_buf nohead = MB_BUF_INIT;
+    mb__buf nohead = MB_BUF_INIT;
     mb__report_csv(doc, 0, &nohead);
     EXPECT_EQ_INT((int)count_lines(nohead.data), 3);
     mb__buf_free(&b);
@@ -85,7 +85,7 @@ static void markdown_shows_the_tables_and_escapes_names(void)
     json_t *doc = fixture_doc();
     json_t *run = json_array_get(json_object_get(doc, "runs"), 0);
     json_object_set_new(run, "variant", json_string("a|b<i>"));
-    mb_buf b = MB_BUF_INIT;
+    mb__buf b = MB_BUF_INIT;
     mb_err err = {0};
     const json_t *docs[1] = {doc};
     EXPECT_EQ_INT(mb__report_md(docs, 1, &b, &err), MB_OK);
@@ -105,7 +105,7 @@ static void html_is_the_script_free_per_operator_page(void)
     json_t *doc = fixture_doc();
     json_t *run = json_array_get(json_object_get(doc, "runs"), 0);
     json_object_set_new(run, "variant", json_string("<script>x"));
-    mb_buf b = MB_BUF_INIT;
+    mb__buf b = MB_BUF_INIT;
     mb_err err = {0};
     const json_t *docs[1] = {doc};
     EXPECT_EQ_INT(mb__report_html(docs, 1, &b, &err), MB_OK);
@@ -132,7 +132,7 @@ static void a_comparison_renders_in_every_format(void)
     save(a, "a", pa, sizeof pa);
     save(b, "b", pb, sizeof pb);
     const char *models[2] = {pa, pb};
-    mb_plan plan;
+    mb__plan plan;
     mb__plan_defaults(&plan);
     mb__profile_opts o = {0};
     mb__profile_result r;
@@ -142,7 +142,7 @@ static void a_comparison_renders_in_every_format(void)
     EXPECT(json_object_get(doc, "profile_comparison") != NULL);
     EXPECT_EQ_INT((int)json_array_size(json_object_get(doc, "runs")), 2);
     const json_t *docs[1] = {doc};
-    mb_buf md = MB_BUF_INIT, csv = MB_BUF_INIT, html = MB_BUF_INIT;
+    mb__buf md = MB_BUF_INIT, csv = MB_BUF_INIT, html = MB_BUF_INIT;
     EXPECT_EQ_INT(mb__report_md(docs, 1, &md, &err), MB_OK);
     EXPECT_CONTAINS(md.data, "### Comparison");
     EXPECT_CONTAINS(md.data, "| Conv | 0.045 | 0.045 | +0.000 |");
@@ -182,7 +182,7 @@ static void the_store_accepts_a_profile_document(void)
 
 static void the_engine_names_a_request_it_cannot_serve(void)
 {
-    mb_plan plan;
+    mb__plan plan;
     mb__plan_defaults(&plan);
     mb__profile_opts o = {0};
     mb__profile_result r;

@@ -12,7 +12,7 @@
 /* Per-process medians of k processes: each at median * exp(sd * N). */
 static void procs(double *x, size_t k, double median, double sd, uint64_t seed)
 {
-    mb_rng r;
+    mb__rng r;
     mb__rng_seed(&r, seed);
     for (size_t i = 0; i < k; i++)
         x[i] = median * exp(sd * mb__rng_normal(&r));
@@ -98,7 +98,7 @@ static void thresholds_parse_and_keep_defaults(void)
 static void a_step_is_found_where_it_is(void)
 {
     double x[20];
-    mb_rng r;
+    mb__rng r;
     mb__rng_seed(&r, 3);
     for (int i = 0; i < 20; i++)
         x[i] = (i < 12 ? 100 : 120) + mb__rng_normal(&r);
@@ -112,7 +112,7 @@ static void a_step_is_found_where_it_is(void)
 static void noise_and_one_outlier_give_no_change_point(void)
 {
     double x[20];
-    mb_rng r;
+    mb__rng r;
     mb__rng_seed(&r, 4);
     for (int i = 0; i < 20; i++)
         x[i] = 100 + 2 * mb__rng_normal(&r);

@@ -33,7 +33,7 @@ static char *render(int html, const char *name)
     if (!d)
         return NULL;
     const json_t *docs[1] = {d};
-    mb_buf b = MB_BUF_INIT;
+    mb__buf b = MB_BUF_INIT;
     mb_err err = {0};
     mb_status st = html ? mb__report_html(docs, 1, &b, &err)
                         : mb__report_md(docs, 1, &b, &err);
@@ -48,7 +48,7 @@ static char *render(int html, const char *name)
 
 static void html_escape_turns_markup_into_entities(void)
 {
-    mb_buf b = MB_BUF_INIT;
+    mb__buf b = MB_BUF_INIT;
     mb__html_escape(&b, "<a href=\"x\">'&'</a>");
     EXPECT_STR(b.data, "&lt;a href=&quot;x&quot;&gt;&#39;&amp;&#39;&lt;/a&gt;");
     mb__buf_free(&b);
@@ -56,7 +56,7 @@ static void html_escape_turns_markup_into_entities(void)
 
 static void markdown_escape_neutralises_pipes_and_emphasis(void)
 {
-    mb_buf b = MB_BUF_INIT;
+    mb__buf b = MB_BUF_INIT;
     mb__md_escape(&b, "a|b*c_d`e<f>&\nz");
     EXPECT_STR(b.data, "a\\|b\\*c\\_d\\`e&lt;f&gt;&amp; z");
     mb__buf_free(&b);
@@ -66,7 +66,7 @@ static void embedded_json_has_no_angle_brackets_and_parses_back(void)
 {
     json_t *d = json_pack("{s:s, s:s}", "name", EVIL "</script ", "amp",
                           "a&b\xe2\x80\xa8");
-    mb_buf b = MB_BUF_INIT;
+    mb__buf b = MB_BUF_INIT;
     mb__json_script_embed(&b, d);
     EXPECT(b.data && !strchr(b.data, '<') && !strchr(b.data, '>') &&
            !strchr(b.data, '&'));
@@ -190,7 +190,7 @@ static char *render_identical_and_heatmap(void)
                   "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAIAAACQd1Pe"
                   "AAAADElEQVR4nGP4z8AAAAMBAQDJ/pLvAAAAAElFTkSuQmCC"));
     const json_t *docs[1] = {d};
-    mb_buf b = MB_BUF_INIT;
+    mb__buf b = MB_BUF_INIT;
     mb_err err = {0};
     mb_status st = mb__report_html(docs, 1, &b, &err);
     json_decref(d);
@@ -225,7 +225,7 @@ static void html_of_a_compare_embeds_the_heatmap_of_each_variant(void)
 
 static void console_text_wraps_at_the_width_counting_characters(void)
 {
-    mb_buf b = MB_BUF_INIT;
+    mb__buf b = MB_BUF_INIT;
     /* "✓" is 3 bytes and one column; the long word is cut */
     mb__console_wrap(&b, "aaa bbb ✓✓✓ ccc 0123456789012345678901", 14, 2, 2);
     EXPECT_STR(b.data, "aaa bbb ✓✓✓\n  ccc\n  012345678901\n  2345678901\n");
@@ -237,7 +237,7 @@ static void console_text_wraps_at_the_width_counting_characters(void)
 
 static void console_fit_wraps_only_the_lines_wider_than_the_terminal(void)
 {
-    mb_buf b = MB_BUF_INIT;
+    mb__buf b = MB_BUF_INIT;
     mb__buf_puts(&b, "head\n");
     size_t from = b.len;
     /* the colour escapes take no column: this line is 20 wide */
@@ -251,7 +251,7 @@ static void console_fit_wraps_only_the_lines_wider_than_the_terminal(void)
 
 static void writers_reject_an_empty_document_list(void)
 {
-    mb_buf b = MB_BUF_INIT;
+    mb__buf b = MB_BUF_INIT;
     mb_err err = {0};
     EXPECT_EQ_INT(mb__report_md(NULL, 0, &b, &err), MB_EINVAL);
     EXPECT_EQ_INT(mb__report_html(NULL, 0, &b, &err), MB_EINVAL);
@@ -263,7 +263,7 @@ static void terminal_histogram_marks_the_percentiles(void)
     int64_t s[200];
     for (int i = 0; i < 200; i++)
         s[i] = 1000000 + (int64_t)(i % 50) * 10000 + (i == 199 ? 5000000 : 0);
-    mb_buf b = MB_BUF_INIT;
+    mb__buf b = MB_BUF_INIT;
     mb__report_term_histogram(s, 200, 80, 0, &b);
     EXPECT_CONTAINS(b.data, "200 samples");
     EXPECT_CONTAINS(b.data, "p50");
@@ -276,7 +276,7 @@ static void terminal_histogram_marks_the_percentiles(void)
 static void terminal_histogram_uses_colour_only_when_asked(void)
 {
     int64_t s[3] = {5, 5, 5};
-    mb_buf b = MB_BUF_INIT;
+    mb__buf b = MB_BUF_INIT;
     mb__report_term_histogram(s, 3, 60, 1, &b);
     EXPECT_CONTAINS(b.data, "\033[36m");
     mb__buf_free(&b);

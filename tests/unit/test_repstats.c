@@ -53,7 +53,7 @@ static const double WELCH_DRIFT_AC[] = {
 
 static void geometric_mean_ci_matches_scipy_t(void)
 {
-    mb_gm g;
+    mb__gm g;
     EXPECT(mb__gm_ci(A, 8, 0.95, &g));
     EXPECT_NEAR(g.est, GM_A[0], REL(GM_A[0]));
     EXPECT_NEAR(g.lo, GM_A[1], REL(GM_A[1]));
@@ -64,7 +64,7 @@ static void geometric_mean_ci_matches_scipy_t(void)
 
 static void one_replicate_has_an_estimate_but_no_interval(void)
 {
-    mb_gm g;
+    mb__gm g;
     EXPECT(!mb__gm_ci(A, 1, 0.95, &g));
     EXPECT_EQ_INT(g.ok, 0);
     EXPECT_NEAR(g.est, A[0], 1e-9);
@@ -74,7 +74,7 @@ static void one_replicate_has_an_estimate_but_no_interval(void)
 
 static void paired_ratio_matches_scipy_ttest_rel(void)
 {
-    mb_ratio r;
+    mb__ratio r;
     EXPECT(mb__ratio_paired(A, B, 8, 0.95, &r));
     EXPECT_NEAR(r.ratio, PAIRED_AB[0], REL(PAIRED_AB[0]));
     EXPECT_NEAR(r.lo, PAIRED_AB[1], REL(PAIRED_AB[1]));
@@ -84,7 +84,7 @@ static void paired_ratio_matches_scipy_ttest_rel(void)
 
 static void welch_ratio_matches_scipy_ttest_ind(void)
 {
-    mb_ratio r;
+    mb__ratio r;
     EXPECT(mb__ratio_welch(A, 8, C, 5, 0.95, &r));
     EXPECT_NEAR(r.ratio, WELCH_AC[0], REL(WELCH_AC[0]));
     EXPECT_NEAR(r.lo, WELCH_AC[1], REL(WELCH_AC[1]));
@@ -96,7 +96,7 @@ static void welch_ratio_matches_scipy_ttest_ind(void)
 static void identical_replicates_have_a_zero_width_interval(void)
 {
     double x[] = {5, 5, 5, 5};
-    mb_ratio r;
+    mb__ratio r;
     EXPECT(mb__ratio_paired(x, x, 4, 0.95, &r));
     EXPECT_NEAR(r.ratio, 1, 0);
     EXPECT_NEAR(r.lo, 1, 0);
@@ -105,7 +105,7 @@ static void identical_replicates_have_a_zero_width_interval(void)
 
 static void blocked_paired_ratio_matches_numpy_and_scipy(void)
 {
-    mb_ratio r;
+    mb__ratio r;
     EXPECT_EQ_INT(mb__round_blocks(20), 8);
     EXPECT_EQ_INT(mb__round_blocks(15), 15);
     EXPECT(mb__ratio_paired_blocks(PA, PB, 20, 8, 0.95, &r));
@@ -119,7 +119,7 @@ static void blocked_paired_ratio_matches_numpy_and_scipy(void)
     EXPECT_NEAR(r.drift_p, BLOCKED_AB[6], 1e-8 * BLOCKED_AB[6]);
     EXPECT_EQ_INT(r.blocks, 8);
     /* every round its own block is the plain paired t */
-    mb_ratio p1, p2;
+    mb__ratio p1, p2;
     EXPECT(mb__ratio_paired_blocks(A, B, 8, 8, 0.95, &p1));
     EXPECT(mb__ratio_paired(A, B, 8, 0.95, &p2));
     EXPECT_NEAR(p1.lo, p2.lo, 1e-12);
@@ -129,7 +129,7 @@ static void blocked_paired_ratio_matches_numpy_and_scipy(void)
 
 static void rounds_needed_from_the_distance_never_below_the_run(void)
 {
-    mb_ratio r;
+    mb__ratio r;
     EXPECT(mb__ratio_paired_blocks(PA, PB, 20, 8, 0.95, &r));
     /* the drift is established (F test p < 0.05): its floor
      * t(7) sd_drift / sqrt(8) cannot be beaten by more rounds */
@@ -146,14 +146,14 @@ static void rounds_needed_from_the_distance_never_below_the_run(void)
     /* a distance the run already reached still asks for more than it ran */
     EXPECT(mb__rounds_needed(&r, 10.0) >= 21);
     /* without an established drift the whole spread shrinks */
-    mb_ratio q;
+    mb__ratio q;
     EXPECT(mb__ratio_paired(A, B, 8, 0.95, &q));
     EXPECT(mb__rounds_needed(&q, 0.001) > 8);
 }
 
 static void welch_with_a_between_run_term_matches_numpy(void)
 {
-    mb_ratio r, w;
+    mb__ratio r, w;
     EXPECT(mb__ratio_welch_drift(A, 8, C, 5, 0.02, 12, 0.95, &r));
     EXPECT_NEAR(r.ratio, WELCH_DRIFT_AC[0], REL(WELCH_DRIFT_AC[0]));
     EXPECT_NEAR(r.lo, WELCH_DRIFT_AC[1], REL(WELCH_DRIFT_AC[1]));

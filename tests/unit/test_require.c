@@ -6,7 +6,7 @@
 #include <jansson.h>
 #include <stdlib.h>
 
-static mb_status parse(const char *text, mb_require *r, mb_err *err)
+static mb_status parse(const char *text, mb__require *r, mb_err *err)
 {
     memset(err, 0, sizeof *err);
     return mb__require_parse(text, r, err);
@@ -14,7 +14,7 @@ static mb_status parse(const char *text, mb_require *r, mb_err *err)
 
 static void units_scale_values_to_the_figures_unit(void)
 {
-    mb_require r;
+    mb__require r;
     mb_err e;
     EXPECT_EQ_INT(parse("rss_peak<2GiB", &r, &e), MB_OK);
     EXPECT_NEAR(r.value, 2.0 * 1073741824.0, 0);
@@ -43,7 +43,7 @@ static void units_scale_values_to_the_figures_unit(void)
 
 static void bad_expressions_are_one_line_errors_naming_the_fix(void)
 {
-    mb_require r;
+    mb__require r;
     mb_err e;
     EXPECT_EQ_INT(parse("p99<3", &r, &e), MB_EINVAL);
     EXPECT_CONTAINS(e.msg, "p99 takes a unit");
@@ -84,7 +84,7 @@ static json_t *doc_with_speedup(double v, double lo, double hi)
 static json_t *judge(const json_t *doc, const char *text, size_t *unmet,
                      mb_status *st, mb_err *e)
 {
-    mb_require r;
+    mb__require r;
     memset(e, 0, sizeof *e);
     if (mb__require_parse(text, &r, e) != MB_OK)
         return NULL;

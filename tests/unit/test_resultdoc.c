@@ -95,7 +95,7 @@ static void tensor_files_round_trip_with_their_hash(void)
     mb__tensor_sha256_le(&t[0], h1);
     mb__tensor_sha256_le(&r[0], h2);
     EXPECT_STR(h1, h2);
-    mb_buf b = MB_BUF_INIT;
+    mb__buf b = MB_BUF_INIT;
     mb__tensor_describe(&b, &r[1], "?", 1, 2);
     EXPECT_CONTAINS(b.data, "ids dtype=int64 shape=[2]");
     EXPECT_CONTAINS(b.data, "values: 0 -7\n");
@@ -143,7 +143,7 @@ static void info_writer_describes_the_document(void)
         (json_int_t)263168, "initializers", 2, "params_by_dtype", "float32",
         "count", (json_int_t)65792, "bytes", (json_int_t)263168);
     EXPECT(o != NULL);
-    mb_buf b = MB_BUF_INIT;
+    mb__buf b = MB_BUF_INIT;
     mb__info_console(&b, o);
     EXPECT_CONTAINS(b.data, "file      257 KiB (263,287 bytes)\n");
     EXPECT_CONTAINS(b.data, "opsets    ai.onnx 17\n");

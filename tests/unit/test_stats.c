@@ -42,7 +42,7 @@ static void median_ci_uses_binomial_order_statistics(void)
 static void summary_has_sample_std_and_counts_outliers(void)
 {
     double x[] = {2, 4, 4, 4, 5, 5, 7, 9};
-    mb_summary s;
+    mb__summary s;
     EXPECT(mb__summarize(x, 8, &s));
     EXPECT_NEAR(s.mean, 5.0, 1e-12);
     EXPECT_NEAR(s.std, 2.1380899352993950, 1e-12);
@@ -59,7 +59,7 @@ static void summary_has_sample_std_and_counts_outliers(void)
 static void outliers_are_found_even_when_mad_is_zero(void)
 {
     double y[] = {5, 5, 5, 5, 5, 5, 5, 6, 5, 500};
-    mb_summary s;
+    mb__summary s;
     EXPECT(mb__summarize(y, 10, &s));
     EXPECT_NEAR(s.mad, 0, 0);
     EXPECT_EQ_INT(s.outliers_high, 1);
@@ -70,7 +70,7 @@ static void mann_whitney_matches_scipy_asymptotic(void)
     /* scipy.stats.mannwhitneyu([1,2,3],[4,5,6], method="asymptotic")
      * -> U = 0, p = 0.08085 */
     double a[] = {1, 2, 3}, b[] = {4, 5, 6};
-    mb_mwu r;
+    mb__mwu r;
     EXPECT(mb__mann_whitney(a, 3, b, 3, &r));
     EXPECT_NEAR(r.u, 0, 0);
     EXPECT_NEAR(r.p, 0.0808556, 1e-5);
@@ -81,14 +81,14 @@ static void mann_whitney_matches_scipy_asymptotic(void)
 
 static void mann_whitney_detects_a_real_shift(void)
 {
-    mb_rng g;
+    mb__rng g;
     mb__rng_seed(&g, 3);
     double a[200], b[200];
     for (int i = 0; i < 200; i++) {
         a[i] = 100 + mb__rng_normal(&g);
         b[i] = 101 + mb__rng_normal(&g);
     }
-    mb_mwu r;
+    mb__mwu r;
     mb__mann_whitney(a, 200, b, 200, &r);
     EXPECT(r.p < 1e-6);
     EXPECT(r.z < 0); /* a is the smaller one */
@@ -101,7 +101,7 @@ static void bootstrap_ratio_of_constant_samples_is_exact(void)
         a[i] = 10;
         b[i] = 20;
     }
-    mb_rng g;
+    mb__rng g;
     mb__rng_seed(&g, 1);
     double est, lo, hi;
     EXPECT(mb__bootstrap_ratio(a, 50, b, 50, 50, 200, &g, &est, &lo, &hi));
@@ -112,7 +112,7 @@ static void bootstrap_ratio_of_constant_samples_is_exact(void)
 
 static void bootstrap_ci_covers_the_true_ratio(void)
 {
-    mb_rng g;
+    mb__rng g;
     mb__rng_seed(&g, 11);
     double a[300], b[300];
     for (int i = 0; i < 300; i++) {
@@ -127,7 +127,7 @@ static void bootstrap_ci_covers_the_true_ratio(void)
 
 static void the_in_place_ci_equals_the_sorted_one(void)
 {
-    mb_rng g;
+    mb__rng g;
     mb__rng_seed(&g, 5);
     for (size_t n = 6; n < 400; n += 37) {
         double x[400], y[400];

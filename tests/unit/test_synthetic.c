@@ -21,7 +21,7 @@ static mb_io_desc desc(const char *name, mb_dtype t, int rank,
 
 static void the_first_dynamic_dim_takes_the_batch(void)
 {
-    mb_plan p;
+    mb__plan p;
     mb__plan_defaults(&p);
     int64_t dims[] = {-1, 3, 8, 8}, out[4];
     const char *names[] = {"N", "", "", ""};
@@ -35,7 +35,7 @@ static void the_first_dynamic_dim_takes_the_batch(void)
 
 static void named_dims_take_their_dim_value_and_others_fail(void)
 {
-    mb_plan p;
+    mb__plan p;
     mb__plan_defaults(&p);
     int64_t dims[] = {-1, -1}, out[2];
     const char *names[] = {"batch", "seq"};
@@ -44,7 +44,7 @@ static void named_dims_take_their_dim_value_and_others_fail(void)
     EXPECT_EQ_INT(mb__resolve_shape(&d, 2, &p, out, &e), MB_EMODEL);
     EXPECT_CONTAINS(e.msg, "--dim seq=VALUE");
     p.dims = calloc(1, sizeof *p.dims);
-    p.dims[0] = (mb_dim_override){strdup("seq"), 128};
+    p.dims[0] = (mb__dim_override){strdup("seq"), 128};
     p.n_dims = 1;
     EXPECT_EQ_INT(mb__resolve_shape(&d, 2, &p, out, &e), MB_OK);
     EXPECT_EQ_INT(out[1], 128);
@@ -53,7 +53,7 @@ static void named_dims_take_their_dim_value_and_others_fail(void)
 
 static void a_shape_override_must_fit_the_model(void)
 {
-    mb_plan p;
+    mb__plan p;
     mb__plan_defaults(&p);
     int64_t dims[] = {2, -1, 128}, out[3];
     mb_io_desc d = desc("state", MB_DTYPE_FLOAT32, 3, dims, NULL);
@@ -75,16 +75,16 @@ static void values_stay_in_range_for_every_type(void)
         MB_DTYPE_INT8,    MB_DTYPE_UINT8,   MB_DTYPE_INT16,   MB_DTYPE_UINT16,
         MB_DTYPE_INT32,   MB_DTYPE_UINT32,  MB_DTYPE_INT64,   MB_DTYPE_UINT64,
         MB_DTYPE_BOOL};
-    mb_plan p;
+    mb__plan p;
     mb__plan_defaults(&p);
     p.ranges = calloc(1, sizeof *p.ranges);
-    p.ranges[0] = (mb_input_range){strdup("r"), 3, 7};
+    p.ranges[0] = (mb__input_bounds){strdup("r"), 3, 7};
     p.n_ranges = 1;
     for (size_t k = 0; k < sizeof types / sizeof types[0]; k++) {
         for (int ranged = 0; ranged < 2; ranged++) {
             int64_t dims[] = {-1, 1000};
             mb_io_desc d = desc(ranged ? "r" : "x", types[k], 2, dims, NULL);
-            mb_rng g;
+            mb__rng g;
             mb__rng_seed(&g, 1);
             mb_tensor t;
             mb_err e = {0};
@@ -111,12 +111,12 @@ static void values_stay_in_range_for_every_type(void)
 
 static void the_same_seed_gives_the_same_bytes(void)
 {
-    mb_plan p;
+    mb__plan p;
     mb__plan_defaults(&p);
     int64_t dims[] = {-1, 64};
     mb_io_desc d = desc("x", MB_DTYPE_FLOAT32, 2, dims, NULL);
     mb_tensor a, b, c;
-    mb_rng g;
+    mb__rng g;
     mb_err e = {0};
     mb__rng_seed(&g, 42);
     mb__synthetic_input(&d, 4, &p, &g, &a, &e);
@@ -134,11 +134,11 @@ static void the_same_seed_gives_the_same_bytes(void)
 
 static void strings_cannot_be_synthesised(void)
 {
-    mb_plan p;
+    mb__plan p;
     mb__plan_defaults(&p);
     int64_t dims[] = {1};
     mb_io_desc d = desc("s", MB_DTYPE_STRING, 1, dims, NULL);
-    mb_rng g;
+    mb__rng g;
     mb__rng_seed(&g, 1);
     mb_tensor t;
     mb_err e = {0};

@@ -58,7 +58,7 @@ static void precision_follows_the_most_weight_elements_not_bytes(void)
     json_t *by =
         json_pack("{s:{s:i,s:i}, s:{s:i,s:i}}", "float32", "count", 401,
                   "bytes", 1604, "int8", "count", 1000, "bytes", 1000);
-    mb_precision p = MB_PREC_FP16;
+    mb__precision p = MB_PREC_FP16;
     char what[64];
     EXPECT(mb__precision_of_weights(by, &p, what, sizeof what));
     EXPECT_EQ_INT(p, MB_PREC_INT8);
@@ -76,7 +76,7 @@ static void precision_follows_the_most_weight_elements_not_bytes(void)
     json_decref(by);
 }
 
-static mb_metrics_result metrics_of(mb_dtype dt, int rank, const int64_t *dims)
+static mb__metrics_result metrics_of(mb_dtype dt, int rank, const int64_t *dims)
 {
     mb_tensor a, b;
     mb_tensor_alloc(&a, dt, rank, dims, "logits", NULL);
@@ -91,9 +91,9 @@ static mb_metrics_result metrics_of(mb_dtype dt, int rank, const int64_t *dims)
             ((int32_t *)b.data)[i] = (int32_t)(i % 3);
         }
     }
-    mb_metric_opts o;
+    mb__metric_opts o;
     mb__metric_opts_defaults(&o);
-    mb_metrics_result r;
+    mb__metrics_result r;
     mb_err e = {0};
     memset(&r, 0, sizeof r);
     if (mb__metrics_compute_struct(&a, &b, &o, &r, &e))
@@ -106,7 +106,7 @@ static mb_metrics_result metrics_of(mb_dtype dt, int rank, const int64_t *dims)
 static void class_scores_with_trailing_unit_dims_get_top1_agreement(void)
 {
     int64_t d4[] = {4, 3, 1, 1}, d2[] = {4, 3};
-    mb_metrics_result r = metrics_of(MB_DTYPE_FLOAT32, 4, d4);
+    mb__metrics_result r = metrics_of(MB_DTYPE_FLOAT32, 4, d4);
     EXPECT_EQ_INT(r.total.classifier, 1);
     EXPECT_EQ_INT(r.total.classes, 3);
     EXPECT_NEAR(r.total.top1_agreement, 1, 0);
@@ -205,7 +205,7 @@ static json_t *validation_doc(int passed, int synthetic)
 static void the_console_report_ends_with_the_verdict_line(void)
 {
     json_t *doc = validation_doc(1, 0);
-    mb_buf b = MB_BUF_INIT;
+    mb__buf b = MB_BUF_INIT;
     mb__validation_console(doc, 0, &b);
     EXPECT_CONTAINS(b.data, "baseline  a.onnx\ncandidate b.onnx\n");
     EXPECT_CONTAINS(b.data, "class scores: logits ([64,3] float32)");
@@ -223,7 +223,7 @@ static void the_console_report_ends_with_the_verdict_line(void)
 static void quiet_random_failures_still_say_random_inputs(void)
 {
     json_t *doc = validation_doc(0, 1);
-    mb_buf b = MB_BUF_INIT;
+    mb__buf b = MB_BUF_INIT;
     mb__validation_console(doc, 1, &b);
     EXPECT_STR(b.data, "FAIL: b.onnx vs a.onnx (RANDOM INPUTS ONLY)\n");
     mb__buf_free(&b);
@@ -298,7 +298,7 @@ static void the_api_validates_on_the_null_backend(void)
  * bad one names itself, and min <= max is checked again. */
 static void the_candidate_plan_takes_its_own_options(void)
 {
-    mb_plan pa, pb;
+    mb__plan pa, pb;
     mb_err e = {0};
     mb__plan_defaults(&pa);
     mb__plan_set_opt(&pa, "threads", "3");
@@ -337,7 +337,7 @@ static json_t *judge_with_runtime(const json_t *rt, const mb_kv *opt)
                   MB_OK);
     memcpy(a.data, av, sizeof av);
     memcpy(b.data, bv, sizeof bv);
-    mb_plan pa, pb;
+    mb__plan pa, pb;
     mb__plan_defaults(&pa);
     mb__plan_defaults(&pb);
     pb.opts = (mb_kv *)opt;
@@ -403,11 +403,11 @@ static void precision_comes_from_the_runtime_before_the_weights(void)
     json_decref(v);
     json_decref(rt);
     /* bf16 weights have bf16 gates of their own */
-    mb_precision p;
+    mb__precision p;
     EXPECT(mb__precision_parse("bf16", &p));
     EXPECT_EQ_INT(p, MB_PREC_BF16);
     EXPECT_EQ_INT(mb__precision_from_dtype(MB_DTYPE_BFLOAT16), MB_PREC_BF16);
-    mb_gate g[4];
+    mb__gate g[4];
     EXPECT_EQ_INT(mb__gate_defaults(MB_PREC_BF16, g, 4), 3);
     EXPECT_STR(g[0].text, "rel_l2<=0.05");
 }

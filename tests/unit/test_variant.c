@@ -12,7 +12,7 @@
 /* Parses one spec against default options; *v must be freed. */
 static mb_status parse1(const char *spec, mb__variant *v, mb_err *err)
 {
-    mb_plan base;
+    mb__plan base;
     mb__plan_defaults(&base);
     char *specs[] = {(char *)spec};
     size_t nv = 0;

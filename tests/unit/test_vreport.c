@@ -42,7 +42,7 @@ static json_t *doc(void)
 static void markdown_shows_the_verdict_runs_checks_and_metrics(void)
 {
     json_t *d = doc();
-    mb_buf b = MB_BUF_INIT;
+    mb__buf b = MB_BUF_INIT;
     mb_err err = {0};
     EXPECT_EQ_INT(mb__validation_md(d, &b, &err), MB_OK);
     EXPECT_CONTAINS(b.data, "# mbench validate: FAIL\n");
@@ -60,7 +60,7 @@ static void markdown_shows_the_verdict_runs_checks_and_metrics(void)
 static void html_escapes_every_string_and_embeds_the_document(void)
 {
     json_t *d = doc();
-    mb_buf b = MB_BUF_INIT;
+    mb__buf b = MB_BUF_INIT;
     mb_err err = {0};
     EXPECT_EQ_INT(mb__validation_html(d, &b, &err), MB_OK);
     EXPECT_CONTAINS(b.data, "<title>mbench validate: FAIL</title>");
@@ -76,7 +76,7 @@ static void html_escapes_every_string_and_embeds_the_document(void)
 static void a_document_without_a_validation_is_refused(void)
 {
     json_t *d = json_pack("{s:s, s:[]}", "kind", "run", "runs");
-    mb_buf b = MB_BUF_INIT;
+    mb__buf b = MB_BUF_INIT;
     mb_err err = {0};
     EXPECT_EQ_INT(mb__validation_md(d, &b, &err), MB_EINVAL);
     EXPECT_CONTAINS(err.msg, "not a validation document");

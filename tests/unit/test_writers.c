@@ -54,7 +54,7 @@ static json_t *verdict(void)
 static void gate_console_prints_each_metric_with_change_ci_and_p(void)
 {
     json_t *g = verdict();
-    mb_buf b = MB_BUF_INIT;
+    mb__buf b = MB_BUF_INIT;
     mb_err err = {0};
     EXPECT_EQ_INT(mb__report_gate_console(g, &b, &err), MB_OK);
     EXPECT_CONTAINS(b.data, "mbench gate: REGRESSION  (baseline base.json, "
@@ -70,7 +70,7 @@ static void gate_console_prints_each_metric_with_change_ci_and_p(void)
 static void gate_markdown_and_html_escape_a_hostile_variant(void)
 {
     json_t *g = verdict();
-    mb_buf md = MB_BUF_INIT, html = MB_BUF_INIT;
+    mb__buf md = MB_BUF_INIT, html = MB_BUF_INIT;
     mb_err err = {0};
     EXPECT_EQ_INT(mb__report_gate_md(g, &md, &err), MB_OK);
     EXPECT_EQ_INT(mb__report_gate_html(g, &html, &err), MB_OK);
@@ -92,7 +92,7 @@ static void gate_markdown_and_html_escape_a_hostile_variant(void)
 static void gate_writers_refuse_a_document_that_is_not_a_verdict(void)
 {
     json_t *d = json_pack("{s:s}", "schema", "mbench.result/1");
-    mb_buf b = MB_BUF_INIT;
+    mb__buf b = MB_BUF_INIT;
     mb_err err = {0};
     EXPECT_EQ_INT(mb__report_gate_md(d, &b, &err), MB_EFORMAT);
     EXPECT_CONTAINS(err.msg, "gate verdict");
@@ -102,7 +102,7 @@ static void gate_writers_refuse_a_document_that_is_not_a_verdict(void)
 
 static void code_spans_survive_backticks_and_newlines(void)
 {
-    mb_buf b = MB_BUF_INIT;
+    mb__buf b = MB_BUF_INIT;
     mb__md_code(&b, "a`b\nc");
     EXPECT_STR(b.data, "``a`b c``");
     mb__buf_free(&b);
@@ -113,7 +113,7 @@ static void code_spans_survive_backticks_and_newlines(void)
 
 static void html_escape_folds_control_characters(void)
 {
-    mb_buf b = MB_BUF_INIT;
+    mb__buf b = MB_BUF_INIT;
     mb__html_escape(&b, "a\001b\033c");
     EXPECT_STR(b.data, "a b c");
     mb__buf_free(&b);
@@ -183,7 +183,7 @@ static void the_output_manager_writes_every_format_of_a_verdict(void)
 
 static void console_fields_escape_control_characters(void)
 {
-    mb_buf b = MB_BUF_INIT;
+    mb__buf b = MB_BUF_INIT;
     mb__console_put(&b, "a\nb\tc\r\033[31mred\x7f\x01 \xc2\x9b x \xc3\xa9");
     mb__buf_putc(&b, '\0');
     EXPECT_STR(b.data, "a\\nb\\tc\\r\\e[31mred\\x7F\\x01 \\u009B x \xc3\xa9");
@@ -227,7 +227,7 @@ static void a_document_is_the_same_kind_in_every_format(void)
                            "\"validation\":{\"passed\":true}}",
                            0, NULL);
     const json_t *docs[1] = {d};
-    mb_buf md = MB_BUF_INIT, html = MB_BUF_INIT, want = MB_BUF_INIT;
+    mb__buf md = MB_BUF_INIT, html = MB_BUF_INIT, want = MB_BUF_INIT;
     mb_err err = {0};
     EXPECT_STR(mb__writers_for(docs, 1, MB__W_MD)->kind, "load");
     mb__report_md(docs, 1, &md, &err);
@@ -248,7 +248,7 @@ static void a_document_is_the_same_kind_in_every_format(void)
 static void the_csv_of_a_verdict_is_the_verdicts_everywhere(void)
 {
     json_t *g = verdict();
-    mb_buf a = MB_BUF_INIT, b = MB_BUF_INIT;
+    mb__buf a = MB_BUF_INIT, b = MB_BUF_INIT;
     mb_err err = {0};
     mb__report_csv(g, 1, &a);
     EXPECT_EQ_INT(mb__report_gate_csv(g, &b, &err), MB_OK);
