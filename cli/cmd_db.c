@@ -24,10 +24,10 @@ enum { O_DB, O_JSON, O_TO, O_GITDIR };
 
 /* clang-format off */
 static const mb__opt db_opts[] = {
-    {"db", 0, MB_OPT_STRING, "FILE|URL", "the store: a SQLite file, a postgresql:// URL or a libpq 'host=... dbname=...' string", NULL, NULL, 0, 0, 0, O_DB},
-    {"json", 0, MB_OPT_OUTFILE, "FILE", "export: write every document (schema " MB_STORE_EXPORT_SCHEMA "; '-' for stdout)", NULL, NULL, 0, 0, MB_OPT_STDOUT, O_JSON},
-    {"to", 0, MB_OPT_STRING, "FILE|URL", "export: copy every document into another store", NULL, NULL, 0, 0, 0, O_TO},
-    {"git-dir", 0, MB_OPT_DIR, "DIR", "import: git facts for plain result documents that carry none (default: none recorded)", NULL, NULL, 0, 0, 0, O_GITDIR},
+    {.name = "db", .type = MB_OPT_STRING, .metavar = "FILE|URL", .help = "the store: a SQLite file, a postgresql:// URL or a libpq 'host=... dbname=...' string", .id = O_DB},
+    {.name = "json", .type = MB_OPT_OUTFILE, .metavar = "FILE", .help = "export: write every document (schema " MB_STORE_EXPORT_SCHEMA "; '-' for stdout)", .flags = MB_OPT_STDOUT, .id = O_JSON},
+    {.name = "to", .type = MB_OPT_STRING, .metavar = "FILE|URL", .help = "export: copy every document into another store", .id = O_TO},
+    {.name = "git-dir", .type = MB_OPT_DIR, .metavar = "DIR", .help = "import: git facts for plain result documents that carry none (default: none recorded)", .id = O_GITDIR},
 };
 
 const mb__cmd mb_cmd_db = {"db", "export|import|info [FILE.json...]", "export, import and copy the results store",

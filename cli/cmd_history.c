@@ -38,18 +38,18 @@ enum {
 
 /* clang-format off */
 static const mb__opt history_opts[] = {
-    {"db", 0, MB_OPT_STRING, "FILE|URL", "the results store (SQLite file, postgresql:// URL or libpq 'host=... dbname=...')", NULL, NULL, 0, 0, 0, O_DB},
-    {"model", 0, MB_OPT_STRING, "M", "model name, path or sha256 prefix", NULL, NULL, 0, 0, 0, O_MODEL},
-    {"variant", 0, MB_OPT_STRING, "V", "variant name", NULL, NULL, 0, 0, 0, O_VARIANT},
-    {"batch", 0, MB_OPT_INT, "N", "batch size", "a positive integer", NULL, 1, 9.3e18, 0, O_BATCH},
-    {"branch", 0, MB_OPT_STRING, "REF", "only results of this branch (or commit prefix)", NULL, NULL, 0, 0, 0, O_BRANCH},
-    {"metric", 0, MB_OPT_ENUM, "NAME", "the figure to follow (default p50)", "p50, p90, p95, p99, mean, throughput or memory", "p50|p90|p95|p99|mean|throughput|memory", 0, 0, 0, O_METRIC},
-    {"limit", 0, MB_OPT_INT, "N", "the newest N results of each filter (default all)", "a positive integer", NULL, 1, 9.3e18, 0, O_LIMIT},
-    {"html", 0, MB_OPT_OUTFILE, "FILE", "a self-contained page with one SVG chart per series ('-' for stdout)", NULL, NULL, 0, 0, MB_OPT_STDOUT, O_HTML},
-    {"md", 0, MB_OPT_OUTFILE, "FILE", "GitHub-flavoured Markdown: one table per series ('-' for stdout)", NULL, NULL, 0, 0, MB_OPT_STDOUT, O_MD},
-    {"csv", 0, MB_OPT_OUTFILE, "FILE", "one line per stored result, values unformatted ('-' for stdout)", NULL, NULL, 0, 0, MB_OPT_STDOUT, O_CSV},
-    {"json", 0, MB_OPT_OUTFILE, "FILE", "series and change points (schema mbench.history/1; '-' for stdout)", NULL, NULL, 0, 0, MB_OPT_STDOUT, O_JSON},
-    {"allow-mixed-cpus", 0, MB_OPT_SWITCH, NULL, "show series that hold results of different CPU models (refused by default: exit 3)", NULL, NULL, 0, 0, 0, O_MIXCPU},
+    {.name = "db", .type = MB_OPT_STRING, .metavar = "FILE|URL", .help = "the results store (SQLite file, postgresql:// URL or libpq 'host=... dbname=...')", .id = O_DB},
+    {.name = "model", .type = MB_OPT_STRING, .metavar = "M", .help = "model name, path or sha256 prefix", .id = O_MODEL},
+    {.name = "variant", .type = MB_OPT_STRING, .metavar = "V", .help = "variant name", .id = O_VARIANT},
+    {.name = "batch", .type = MB_OPT_INT, .metavar = "N", .help = "batch size", .expect = "a positive integer", .lo = 1, .hi = 9.3e18, .id = O_BATCH},
+    {.name = "branch", .type = MB_OPT_STRING, .metavar = "REF", .help = "only results of this branch (or commit prefix)", .id = O_BRANCH},
+    {.name = "metric", .type = MB_OPT_ENUM, .metavar = "NAME", .help = "the figure to follow (default p50)", .expect = "p50, p90, p95, p99, mean, throughput or memory", .choices = "p50|p90|p95|p99|mean|throughput|memory", .id = O_METRIC},
+    {.name = "limit", .type = MB_OPT_INT, .metavar = "N", .help = "the newest N results of each filter (default all)", .expect = "a positive integer", .lo = 1, .hi = 9.3e18, .id = O_LIMIT},
+    {.name = "html", .type = MB_OPT_OUTFILE, .metavar = "FILE", .help = "a self-contained page with one SVG chart per series ('-' for stdout)", .flags = MB_OPT_STDOUT, .id = O_HTML},
+    {.name = "md", .type = MB_OPT_OUTFILE, .metavar = "FILE", .help = "GitHub-flavoured Markdown: one table per series ('-' for stdout)", .flags = MB_OPT_STDOUT, .id = O_MD},
+    {.name = "csv", .type = MB_OPT_OUTFILE, .metavar = "FILE", .help = "one line per stored result, values unformatted ('-' for stdout)", .flags = MB_OPT_STDOUT, .id = O_CSV},
+    {.name = "json", .type = MB_OPT_OUTFILE, .metavar = "FILE", .help = "series and change points (schema mbench.history/1; '-' for stdout)", .flags = MB_OPT_STDOUT, .id = O_JSON},
+    {.name = "allow-mixed-cpus", .type = MB_OPT_SWITCH, .help = "show series that hold results of different CPU models (refused by default: exit 3)", .id = O_MIXCPU},
 };
 
 /* The constants of regress/changepoint.h, spelled out at compile time. */

@@ -22,8 +22,8 @@ MBENCH_OPTIONS(info, mb_cmd_info)
 
 /* clang-format off */
 static const mb__opt info_opts[] = {
-    {"json", 0, MB_OPT_OUTFILE, "FILE", "also write the description as JSON (schema mbench.info/1; '-' for stdout instead of the report)", NULL, NULL, 0, 0, MB_OPT_DASH, 0},
-    {"backend", 0, MB_OPT_STRING, "NAME", "describe MODEL through this backend plugin (torch, or a plugin's path)", NULL, NULL, 0, 0, 0, 1},
+    {.name = "json", .type = MB_OPT_OUTFILE, .metavar = "FILE", .help = "also write the description as JSON (schema mbench.info/1; '-' for stdout instead of the report)", .flags = MB_OPT_DASH},
+    {.name = "backend", .type = MB_OPT_STRING, .metavar = "NAME", .help = "describe MODEL through this backend plugin (torch, or a plugin's path)", .id = 1},
 };
 
 const mb__cmd mb_cmd_info = {"info", "MODEL", "describe an ONNX model: inputs, outputs, opsets, parameters",

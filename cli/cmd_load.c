@@ -39,9 +39,9 @@ static const mb__opt load_opts[] = {
     O("queued", MB_OPT_DURATION, "DURATION", "count requests that waited longer (default 1ms)", "a duration from 0 to 1s, such as 1ms", 0, 0),
     O("records", MB_OPT_INT, "N", "keep per-request records up to N per step (default 200000)", "a positive count", 0, 1000000000),
     O("spin", MB_OPT_STRING, "DURATION|auto", "open loop: wake this early and spin to the arrival (default auto: follows the wake-up lateness, at most 200us)", NULL, 0, 0),
-    {"realtime", 0, MB_OPT_ENUM, "MODE", "serving threads at real-time priority where permitted: while waiting for an arrival (wait), throughout, requests included (serve), never (none), or auto (the default: with --qps or --slo, serve when fewer serving threads than CPUs and --threads 1 or the null backend, else wait)", NULL, "auto|none|wait|serve", 0, 0, 0, 0},
-    {"slo-basis", 0, MB_OPT_ENUM, "BASIS", "--slo: judge the latency without the harness's dispatch delays (model, the default: the requests replayed as if started on time) or as measured (measured)", NULL, "model|measured", 0, 0, 0, 0},
-    {"early-stopping", 0, MB_OPT_ENUM, "RULE", "tail bounds and the SLO test: the exact binomial rule (exact, the default) or MLPerf LoadGen's (loadgen)", NULL, "exact|loadgen", 0, 0, 0, 0},
+    {.name = "realtime", .type = MB_OPT_ENUM, .metavar = "MODE", .help = "serving threads at real-time priority where permitted: while waiting for an arrival (wait), throughout, requests included (serve), never (none), or auto (the default: with --qps or --slo, serve when fewer serving threads than CPUs and --threads 1 or the null backend, else wait)", .choices = "auto|none|wait|serve"},
+    {.name = "slo-basis", .type = MB_OPT_ENUM, .metavar = "BASIS", .help = "--slo: judge the latency without the harness's dispatch delays (model, the default: the requests replayed as if started on time) or as measured (measured)", .choices = "model|measured"},
+    {.name = "early-stopping", .type = MB_OPT_ENUM, .metavar = "RULE", .help = "tail bounds and the SLO test: the exact binomial rule (exact, the default) or MLPerf LoadGen's (loadgen)", .choices = "exact|loadgen"},
 };
 /* clang-format on */
 

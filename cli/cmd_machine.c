@@ -20,8 +20,8 @@ MBENCH_OPTIONS(machine, mb_cmd_machine)
 enum { O_REFRESH, O_JSON };
 
 static const mb__opt machine_opts[] = {
-    {"refresh", 0, MB_OPT_SWITCH, NULL, "measure again even when a cache exists", NULL, NULL, 0, 0, 0, O_REFRESH},
-    {"json", 0, MB_OPT_OUTFILE, "FILE", "also write the record as JSON to FILE ('-' for stdout)", NULL, NULL, 0, 0, MB_OPT_STDOUT, O_JSON},
+    {.name = "refresh", .type = MB_OPT_SWITCH, .help = "measure again even when a cache exists", .id = O_REFRESH},
+    {.name = "json", .type = MB_OPT_OUTFILE, .metavar = "FILE", .help = "also write the record as JSON to FILE ('-' for stdout)", .flags = MB_OPT_STDOUT, .id = O_JSON},
 };
 
 const mb__cmd mb_cmd_machine = {"machine", NULL, "measure (once, then cached) this machine's GEMM and memory peaks",

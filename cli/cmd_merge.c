@@ -19,9 +19,9 @@ MBENCH_OPTIONS(merge, mb_cmd_merge)
 enum { O_OUTPUT, O_COMPARE, O_SEED };
 
 static const mb__opt merge_opts[] = {
-    {"output", 'o', MB_OPT_OUTFILE, "FILE", "the merged document ('-' for stdout; this, --json, --outdir or --db is required)", NULL, NULL, 0, 0, MB_OPT_STDOUT, O_OUTPUT},
-    {"compare", 0, MB_OPT_SWITCH, NULL, "print (and store) the speedup table", NULL, NULL, 0, 0, 0, O_COMPARE},
-    {"seed", 0, MB_OPT_INT, "N", "bootstrap seed for --compare (default 42)", "a non-negative integer", NULL, 0, 9.3e18, 0, O_SEED},
+    {.name = "output", .short_name = 'o', .type = MB_OPT_OUTFILE, .metavar = "FILE", .help = "the merged document ('-' for stdout; this, --json, --outdir or --db is required)", .flags = MB_OPT_STDOUT, .id = O_OUTPUT},
+    {.name = "compare", .type = MB_OPT_SWITCH, .help = "print (and store) the speedup table", .id = O_COMPARE},
+    {.name = "seed", .type = MB_OPT_INT, .metavar = "N", .help = "bootstrap seed for --compare (default 42)", .expect = "a non-negative integer", .hi = 9.3e18, .id = O_SEED},
 };
 
 const mb__cmd mb_cmd_merge = {"merge", "SHARD.json...", "combine shard results of a suite into one document",

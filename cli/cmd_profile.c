@@ -26,16 +26,16 @@ enum { O_TOP, O_SKIP, O_COMPARE, O_FROM, O_FILE, O_NO = O_FILE + 3 };
 
 /* clang-format off */
 static const mb__opt profile_opts[] = {
-    {"top", 0, MB_OPT_INT, "N", "rows per table (default 10 op types, 15 nodes)", "an integer >= 1", NULL, 1, 100000, 0, O_TOP},
-    {"trace", 0, MB_OPT_OUTFILE, "FILE", "keep ONNX Runtime's Chrome-trace JSON (Perfetto; '-' for stdout)", NULL, NULL, 0, 0, MB_OPT_STDOUT, O_FILE},
-    {"folded", 0, MB_OPT_OUTFILE, "FILE", "folded stacks: graph;op_type;node weight_us ('-' for stdout)", NULL, NULL, 0, 0, MB_OPT_STDOUT, O_FILE + 1},
-    {"flame", 0, MB_OPT_OUTFILE, "FILE.svg", "icicle chart graph -> op type -> node ('-' for stdout)", NULL, NULL, 0, 0, MB_OPT_STDOUT, O_FILE + 2},
-    {"compare", 0, MB_OPT_SWITCH, NULL, "compare the op-type profiles of two models A B (or of two saved --json documents)", NULL, NULL, 0, 0, 0, O_COMPARE},
-    {"from-trace", 0, MB_OPT_FILE, "FILE", "analyse an existing ONNX Runtime trace, run nothing", NULL, NULL, 0, 0, 0, O_FROM},
-    {"skip", 0, MB_OPT_INT, "N", "with --from-trace: runs to skip (default 1)", "an integer >= 0", NULL, 0, 1000000, 0, O_SKIP},
-    {"no-timing", 0, MB_OPT_SWITCH, NULL, "skip the non-profiled timing pass", NULL, NULL, 0, 0, 0, O_NO},
-    {"no-counters", 0, MB_OPT_SWITCH, NULL, "skip the hardware-counter pass", NULL, NULL, 0, 0, 0, O_NO + 1},
-    {"no-peak", 0, MB_OPT_SWITCH, NULL, "do not measure or read machine peaks", NULL, NULL, 0, 0, 0, O_NO + 2},
+    {.name = "top", .type = MB_OPT_INT, .metavar = "N", .help = "rows per table (default 10 op types, 15 nodes)", .expect = "an integer >= 1", .lo = 1, .hi = 100000, .id = O_TOP},
+    {.name = "trace", .type = MB_OPT_OUTFILE, .metavar = "FILE", .help = "keep ONNX Runtime's Chrome-trace JSON (Perfetto; '-' for stdout)", .flags = MB_OPT_STDOUT, .id = O_FILE},
+    {.name = "folded", .type = MB_OPT_OUTFILE, .metavar = "FILE", .help = "folded stacks: graph;op_type;node weight_us ('-' for stdout)", .flags = MB_OPT_STDOUT, .id = O_FILE + 1},
+    {.name = "flame", .type = MB_OPT_OUTFILE, .metavar = "FILE.svg", .help = "icicle chart graph -> op type -> node ('-' for stdout)", .flags = MB_OPT_STDOUT, .id = O_FILE + 2},
+    {.name = "compare", .type = MB_OPT_SWITCH, .help = "compare the op-type profiles of two models A B (or of two saved --json documents)", .id = O_COMPARE},
+    {.name = "from-trace", .type = MB_OPT_FILE, .metavar = "FILE", .help = "analyse an existing ONNX Runtime trace, run nothing", .id = O_FROM},
+    {.name = "skip", .type = MB_OPT_INT, .metavar = "N", .help = "with --from-trace: runs to skip (default 1)", .expect = "an integer >= 0", .hi = 1000000, .id = O_SKIP},
+    {.name = "no-timing", .type = MB_OPT_SWITCH, .help = "skip the non-profiled timing pass", .id = O_NO},
+    {.name = "no-counters", .type = MB_OPT_SWITCH, .help = "skip the hardware-counter pass", .id = O_NO + 1},
+    {.name = "no-peak", .type = MB_OPT_SWITCH, .help = "do not measure or read machine peaks", .id = O_NO + 2},
 };
 
 #define STR_(x) #x

@@ -19,10 +19,10 @@ MBENCH_OPTIONS(report, mb_cmd_report)
 /* clang-format off */
 enum { O_HTML, O_MD, O_CSV, O_JSON };
 static const mb__opt report_opts[] = {
-    {"html", 0, MB_OPT_OUTFILE, "FILE", "one self-contained HTML page with charts", NULL, NULL, 0, 0, 0, O_HTML},
-    {"md", 0, MB_OPT_OUTFILE, "FILE", "GitHub-flavoured Markdown", NULL, NULL, 0, 0, 0, O_MD},
-    {"csv", 0, MB_OPT_OUTFILE, "FILE", "one CSV row per run (the file is replaced)", NULL, NULL, 0, 0, 0, O_CSV},
-    {"json", 0, MB_OPT_OUTFILE, "FILE", "the merged result document", NULL, NULL, 0, 0, 0, O_JSON},
+    {.name = "html", .type = MB_OPT_OUTFILE, .metavar = "FILE", .help = "one self-contained HTML page with charts", .id = O_HTML},
+    {.name = "md", .type = MB_OPT_OUTFILE, .metavar = "FILE", .help = "GitHub-flavoured Markdown", .id = O_MD},
+    {.name = "csv", .type = MB_OPT_OUTFILE, .metavar = "FILE", .help = "one CSV row per run (the file is replaced)", .id = O_CSV},
+    {.name = "json", .type = MB_OPT_OUTFILE, .metavar = "FILE", .help = "the merged result document", .id = O_JSON},
 };
 
 const mb__cmd mb_cmd_report = {"report", "RESULT.json...", "rebuild Markdown/HTML/CSV/JSON reports from saved results",

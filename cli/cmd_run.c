@@ -56,7 +56,7 @@ static void progress_rounds(void *user, size_t round, size_t rounds,
 
 /* clang-format off */
 static const mb__opt run_opts[] = {
-    {"histogram", 0, MB_OPT_SWITCH, NULL, "terminal histogram of each latency distribution", NULL, NULL, 0, 0, 0, 0},
+    {.name = "histogram", .type = MB_OPT_SWITCH, .help = "terminal histogram of each latency distribution"},
     MB_SLURM_OPTS,
 };
 

@@ -15,14 +15,14 @@ enum { O_DB, O_OUT, O_URL, O_GITDIR, O_NOGIT, O_BRANCH, O_COMPARE, O_BASELINE };
 
 /* clang-format off */
 static const mb__opt site_opts[] = {
-    {"db", 0, MB_OPT_STRING, "FILE|URL", "the results store (SQLite file, postgresql:// URL or libpq 'host=... dbname=...')", NULL, NULL, 0, 0, 0, O_DB},
-    {"out", 'o', MB_OPT_STRING, "DIR", "the directory the site is written to (created; pages there are updated in place)", NULL, NULL, 0, 0, 0, O_OUT},
-    {"commit-url", 0, MB_OPT_STRING, "TEMPLATE", "link commits to a forge: {sha} is replaced by the commit, e.g. https://github.com/ORG/REPO/commit/{sha}", NULL, NULL, 0, 0, 0, O_URL},
-    {"git-dir", 0, MB_OPT_DIR, "DIR", "the measured repository: points follow each branch's first-parent history (default: the current directory; commit dates where git cannot say)", NULL, NULL, 0, 0, 0, O_GITDIR},
-    {"no-git", 0, MB_OPT_SWITCH, NULL, "order points by commit date only, without reading a repository", NULL, NULL, 0, 0, 0, O_NOGIT},
-    {"branch", 0, MB_OPT_STRING, "NAME", "the branch the index shows (default: main, else master, else the branch with the most points)", NULL, NULL, 0, 0, 0, O_BRANCH},
-    {"compare", 0, MB_OPT_STRING, "NAME", "the second branch of the branch view (default: the other branch with the newest commit)", NULL, NULL, 0, 0, 0, O_COMPARE},
-    {"baseline", 0, MB_OPT_STRING, "REF", "the index's 'vs baseline': a branch (its latest point) or a commit prefix (default: each series' first point)", NULL, NULL, 0, 0, 0, O_BASELINE},
+    {.name = "db", .type = MB_OPT_STRING, .metavar = "FILE|URL", .help = "the results store (SQLite file, postgresql:// URL or libpq 'host=... dbname=...')", .id = O_DB},
+    {.name = "out", .short_name = 'o', .type = MB_OPT_STRING, .metavar = "DIR", .help = "the directory the site is written to (created; pages there are updated in place)", .id = O_OUT},
+    {.name = "commit-url", .type = MB_OPT_STRING, .metavar = "TEMPLATE", .help = "link commits to a forge: {sha} is replaced by the commit, e.g. https://github.com/ORG/REPO/commit/{sha}", .id = O_URL},
+    {.name = "git-dir", .type = MB_OPT_DIR, .metavar = "DIR", .help = "the measured repository: points follow each branch's first-parent history (default: the current directory; commit dates where git cannot say)", .id = O_GITDIR},
+    {.name = "no-git", .type = MB_OPT_SWITCH, .help = "order points by commit date only, without reading a repository", .id = O_NOGIT},
+    {.name = "branch", .type = MB_OPT_STRING, .metavar = "NAME", .help = "the branch the index shows (default: main, else master, else the branch with the most points)", .id = O_BRANCH},
+    {.name = "compare", .type = MB_OPT_STRING, .metavar = "NAME", .help = "the second branch of the branch view (default: the other branch with the newest commit)", .id = O_COMPARE},
+    {.name = "baseline", .type = MB_OPT_STRING, .metavar = "REF", .help = "the index's 'vs baseline': a branch (its latest point) or a commit prefix (default: each series' first point)", .id = O_BASELINE},
 };
 
 const mb__cmd mb_cmd_site = {"site", NULL, "a static site of every series in the store",

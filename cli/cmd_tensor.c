@@ -22,16 +22,16 @@ MBENCH_OPTIONS(tensor-dump, mb_cmd_tensor_dump)
 enum { O_VALUES, O_LIMIT, O_DATA, O_INPUT, O_BATCH, O_FIRST, O_LABELS, O_SAVE, O_MAXTB, O_MAXRATIO };
 
 static const mb__opt tensor_opts[] = {
-    {"values", 0, MB_OPT_SWITCH, NULL, "also print the elements on a line 'values: ...'", NULL, NULL, 0, 0, 0, O_VALUES},
-    {"limit", 0, MB_OPT_INT, "N", "print at most N values (default: all)", "a non-negative integer", NULL, 0, 9.3e18, 0, O_LIMIT},
-    {"data", 0, MB_OPT_FILE, "PATH", "load PATH as `mbench run --data` would, for a model whose inputs are given with --input, and dump the batch of samples FIRST..FIRST+B-1", NULL, NULL, 0, 0, 0, O_DATA},
-    {"input", 0, MB_OPT_STRING, "SPEC", "NAME:DTYPE:DIMS, DIMS comma-separated, a name or -1 for a symbolic dimension: x:float32:N,1,8,8 (repeatable)", NULL, NULL, 0, 0, MB_OPT_REPEAT, O_INPUT},
-    {"batch", 0, MB_OPT_INT, "B", "with --data: samples per batch (default 1)", "a positive integer", NULL, 1, 9.3e18, 0, O_BATCH},
-    {"first", 0, MB_OPT_INT, "I", "with --data: the first sample (default 0)", "a non-negative integer", NULL, 0, 9.3e18, 0, O_FIRST},
-    {"labels", 0, MB_OPT_FILE, "FILE", "print the class ids read from FILE (.npy or text) as 'labels N: ID ID ...'", NULL, NULL, 0, 0, 0, O_LABELS},
-    {"save", 0, MB_OPT_OUTFILE, "PATH", "also write what was read to PATH: .npy (one tensor) or .npz (any number), little-endian C order", NULL, NULL, 0, 0, 0, O_SAVE},
-    {"max-tensor-bytes", 0, MB_OPT_STRING, "SIZE", MB__TLIMIT_BYTES_HELP, MB__TLIMIT_BYTES_EXPECT, NULL, 0, 0, 0, O_MAXTB},
-    {"max-compression-ratio", 0, MB_OPT_DOUBLE, "R", MB__TLIMIT_RATIO_HELP, MB__TLIMIT_RATIO_EXPECT, NULL, 0, 1e12, 0, O_MAXRATIO},
+    {.name = "values", .type = MB_OPT_SWITCH, .help = "also print the elements on a line 'values: ...'", .id = O_VALUES},
+    {.name = "limit", .type = MB_OPT_INT, .metavar = "N", .help = "print at most N values (default: all)", .expect = "a non-negative integer", .hi = 9.3e18, .id = O_LIMIT},
+    {.name = "data", .type = MB_OPT_FILE, .metavar = "PATH", .help = "load PATH as `mbench run --data` would, for a model whose inputs are given with --input, and dump the batch of samples FIRST..FIRST+B-1", .id = O_DATA},
+    {.name = "input", .type = MB_OPT_STRING, .metavar = "SPEC", .help = "NAME:DTYPE:DIMS, DIMS comma-separated, a name or -1 for a symbolic dimension: x:float32:N,1,8,8 (repeatable)", .flags = MB_OPT_REPEAT, .id = O_INPUT},
+    {.name = "batch", .type = MB_OPT_INT, .metavar = "B", .help = "with --data: samples per batch (default 1)", .expect = "a positive integer", .lo = 1, .hi = 9.3e18, .id = O_BATCH},
+    {.name = "first", .type = MB_OPT_INT, .metavar = "I", .help = "with --data: the first sample (default 0)", .expect = "a non-negative integer", .hi = 9.3e18, .id = O_FIRST},
+    {.name = "labels", .type = MB_OPT_FILE, .metavar = "FILE", .help = "print the class ids read from FILE (.npy or text) as 'labels N: ID ID ...'", .id = O_LABELS},
+    {.name = "save", .type = MB_OPT_OUTFILE, .metavar = "PATH", .help = "also write what was read to PATH: .npy (one tensor) or .npz (any number), little-endian C order", .id = O_SAVE},
+    {.name = "max-tensor-bytes", .type = MB_OPT_STRING, .metavar = "SIZE", .help = MB__TLIMIT_BYTES_HELP, .expect = MB__TLIMIT_BYTES_EXPECT, .id = O_MAXTB},
+    {.name = "max-compression-ratio", .type = MB_OPT_DOUBLE, .metavar = "R", .help = MB__TLIMIT_RATIO_HELP, .expect = MB__TLIMIT_RATIO_EXPECT, .hi = 1e12, .id = O_MAXRATIO},
 };
 
 const mb__cmd mb_cmd_tensor_dump = {"tensor-dump", "[FILE...]", "print what mbench reads from tensor files or --data",

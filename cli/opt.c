@@ -14,15 +14,23 @@
 /* -h, -q and --color: part of every command. */
 enum { ID_HELP = -100, ID_QUIET = -101, ID_COLOR = -102 };
 static const mb__opt builtin[] = {
-    {"help", 'h', MB_OPT_SWITCH, NULL, "this help", NULL, NULL, 0, 0, 0,
-     ID_HELP},
-    {"quiet", 'q', MB_OPT_SWITCH, NULL,
-     "no report on the console: errors, warnings and files only", NULL, NULL, 0,
-     0, 0, ID_QUIET},
-    {"color", 0, MB_OPT_ENUM, "WHEN",
-     "colour on the console: auto (a terminal, unless NO_COLOR is set; "
-     "FORCE_COLOR forces it), always or never",
-     NULL, "auto|always|never", 0, 0, 0, ID_COLOR},
+    {.name = "help",
+     .short_name = 'h',
+     .type = MB_OPT_SWITCH,
+     .help = "this help",
+     .id = ID_HELP},
+    {.name = "quiet",
+     .short_name = 'q',
+     .type = MB_OPT_SWITCH,
+     .help = "no report on the console: errors, warnings and files only",
+     .id = ID_QUIET},
+    {.name = "color",
+     .type = MB_OPT_ENUM,
+     .metavar = "WHEN",
+     .help = "colour on the console: auto (a terminal, unless NO_COLOR is set; "
+             "FORCE_COLOR forces it), always or never",
+     .choices = "auto|always|never",
+     .id = ID_COLOR},
 };
 #define N_BUILTIN (sizeof builtin / sizeof builtin[0])
 
