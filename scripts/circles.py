@@ -18,6 +18,9 @@ import os
 import subprocess
 import sys
 
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from layers import sccs  # noqa: E402  (Tarjan, the same as the folders')
+
 
 def symbols(obj, flags):
     out = subprocess.run(["nm"] + flags + [obj], capture_output=True,
@@ -38,48 +41,6 @@ def call_graph(objs):
             if target and target != o:
                 calls.setdefault((o, target), []).append(parts[-1])
     return calls
-
-
-def sccs(nodes, succ):
-    """Tarjan's strongly connected components, iteratively."""
-    index, low, on, stack, out, counter = {}, {}, set(), [], [], [0]
-    for root in sorted(nodes):
-        if root in index:
-            continue
-        work = [(root, iter(sorted(succ.get(root, ()))))]
-        index[root] = low[root] = counter[0]
-        counter[0] += 1
-        stack.append(root)
-        on.add(root)
-        while work:
-            v, it = work[-1]
-            advanced = False
-            for w in it:
-                if w not in index:
-                    index[w] = low[w] = counter[0]
-                    counter[0] += 1
-                    stack.append(w)
-                    on.add(w)
-                    work.append((w, iter(sorted(succ.get(w, ())))))
-                    advanced = True
-                    break
-                if w in on:
-                    low[v] = min(low[v], index[w])
-            if advanced:
-                continue
-            work.pop()
-            if work:
-                low[work[-1][0]] = min(low[work[-1][0]], low[v])
-            if low[v] == index[v]:
-                comp = []
-                while True:
-                    w = stack.pop()
-                    on.discard(w)
-                    comp.append(w)
-                    if w == v:
-                        break
-                out.append(sorted(comp))
-    return out
 
 
 def main():
