@@ -314,7 +314,11 @@ d = json.load(open(sys.argv[1]))
 ref = float(sys.argv[2])
 s, n = (r["latency"]["median"] / 1e6 for r in d["runs"])
 assert d["runs"][1]["runtime"]["sync"].startswith("NONE"), d["runs"][1]["runtime"]
-assert s > 0.5 * ref, (s, ref)   # waits for the result (load makes it slower, not faster)
+# Waits for the result: an unawaited call takes the dispatch alone, about
+# 1/500 of the computation.  The bare loop ran at another moment, and load
+# then (a clean clone's make test beside other work) made it 2x slower than
+# mbench's later run: the bound is a tenth, 50x above the failure it guards.
+assert s > 0.1 * ref, (s, ref)
 assert n < 0.2 * s, (n, s)       # the dispatch alone: far too small
 print(f"# sync {s:.2f} ms, no sync {n:.3f} ms, bare loop {ref:.2f} ms")
 PYEOF
